@@ -1,0 +1,76 @@
+// The pipeline: load → evaluate → render → publish, one repository at a time.
+import pLimit from 'p-limit';
+import type { SiteConfig } from './config/types.ts';
+import { loadHistories } from './load/histories.ts';
+import type { LoadIssue, RepositoryHistory } from './load/types.ts';
+import type { StoreSource } from './load/store.ts';
+import { repositoryFiles } from './render/site-files.ts';
+import type { ShapeSite } from './render/shape.ts';
+import { publishRepository, staleKeys, type PublishCounts } from './publish/publish.ts';
+import type { Sink } from './publish/sink.ts';
+import { repositoryPrefix } from './model/layout.ts';
+
+export interface BuildOptions {
+  site: SiteConfig;
+  shape: ShapeSite;
+  store: StoreSource;
+  sink: Sink;
+  /** Unix seconds the latest files answer for. */
+  now: number;
+  report: (issue: LoadIssue) => void;
+  /** Only repositories for which this holds are built (sharding). */
+  include?: (repositoryUrl: string) => boolean;
+  /** Delete keys of built repositories that this build no longer produces. */
+  prune?: boolean;
+  /** Concurrent puts across the build. */
+  concurrency?: number;
+  onRepository?: (h: RepositoryHistory, counts: BuildSummary) => void;
+}
+
+export interface BuildSummary extends PublishCounts {
+  repositories: number;
+  scans: number;
+  skipped: number;
+  warnings: number;
+}
+
+export async function build(opts: BuildOptions): Promise<BuildSummary> {
+  const summary: BuildSummary = { repositories: 0, scans: 0, written: 0, unchanged: 0, removed: 0, skipped: 0, warnings: 0 };
+  const report = (issue: LoadIssue) => {
+    if (issue.severity === 'error') summary.skipped++;
+    else summary.warnings++;
+    opts.report(issue);
+  };
+  const limit = pLimit(opts.concurrency ?? 32);
+  // Repositories are published side by side; how many are in flight bounds memory.
+  const inFlight = new Set<Promise<void>>();
+  const maxInFlight = Math.max(2, Math.ceil((opts.concurrency ?? 32) / 4));
+  let failure: unknown;
+  const histories = loadHistories(opts.store, { catalog: opts.shape.catalog, report, ...(opts.include ? { include: opts.include } : {}) });
+  for await (const h of histories) {
+    if (failure) break;
+    if (h.scans.length === 0) continue;
+    const files = repositoryFiles(opts.site, opts.shape, h, opts.now);
+    summary.repositories++;
+    summary.scans += h.scans.length;
+    const job = (async () => {
+      await publishRepository(opts.sink, files, limit, summary);
+      if (opts.prune) {
+        const stale = await staleKeys(opts.sink, repositoryPrefix(h.encoded), new Set(files.map((f) => f.key)));
+        if (stale.length > 0) {
+          await opts.sink.remove(stale);
+          summary.removed += stale.length;
+        }
+      }
+      opts.onRepository?.(h, summary);
+    })().catch((err: unknown) => {
+      failure ??= err;
+    });
+    inFlight.add(job);
+    void job.finally(() => inFlight.delete(job));
+    if (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  if (failure) throw failure;
+  return summary;
+}

@@ -1,0 +1,53 @@
+// `badgepress build`: the whole pipeline from the store to the output.
+import { performance } from 'node:perf_hooks';
+import { build, type BuildSummary } from '../build.ts';
+import { loadHistories } from '../load/histories.ts';
+import { integerFlag, parseFlags } from './args.ts';
+import { issuePrinter } from './report.ts';
+import { SITE_FLAGS, loadShape, loadSite, openSink, openStore } from './setup.ts';
+
+export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR] [--out DIR] [--shape A|B]
+                       [--base-url URL] [--now UNIX] [--strict] [--prune]`;
+
+export async function buildCommand(argv: string[]): Promise<number> {
+  const { values } = parseFlags(argv, { ...SITE_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' } }, BUILD_USAGE);
+  const started = performance.now();
+  const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
+  const site = await loadSite(values);
+  const shape = await loadShape(site);
+  const store = openStore(site.store, site);
+  const printer = issuePrinter(process.stderr);
+
+  if (values.strict) {
+    // --strict: any bad record is fatal and nothing is written, so check everything first.
+    let errors = 0;
+    for await (const _ of loadHistories(store, {
+      catalog: shape.catalog,
+      report: (i) => {
+        printer.print(i);
+        if (i.severity === 'error') errors++;
+      },
+    }));
+    printer.flush();
+    if (errors > 0) {
+      process.stderr.write(`badgepress: ${errors} bad records and --strict: nothing written; fix them or drop --strict\n`);
+      return 2;
+    }
+  }
+
+  const sink = openSink(site.out, site);
+  let summary: BuildSummary;
+  try {
+    summary = await build({ site, shape, store, sink, now, report: values.strict ? () => {} : printer.print, prune: values.prune ?? false });
+  } finally {
+    await sink.close();
+  }
+  printer.flush();
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  const removed = values.prune ? `, ${summary.removed} removed` : '';
+  process.stdout.write(
+    `badgepress: ${summary.repositories} repositories, ${summary.scans} scans, ${summary.written} files written, ` +
+      `${summary.unchanged} unchanged${removed}, ${summary.skipped} records skipped, ${seconds} s → ${sink.location}\n`,
+  );
+  return summary.skipped > 0 ? 1 : 0;
+}

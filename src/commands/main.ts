@@ -1,0 +1,47 @@
+// badgepress command line: dispatches to a command and maps failures to exit codes
+// (0 ok, 1 built with skipped records, 2 bad config or arguments).
+import { ConfigError } from '../config/load.ts';
+import { UsageError } from './args.ts';
+import { buildCommand } from './build.ts';
+
+const USAGE = `usage: badgepress <command> [flags]
+
+commands:
+  build    load stored values, evaluate them with the current thresholds, write the site
+  demo     build the example store into dist/ and say where it is
+
+run "badgepress <command> --help" for a command's flags`;
+
+type Command = (argv: string[]) => Promise<number>;
+
+const commands: Record<string, Command> = {
+  build: buildCommand,
+  demo: async (argv) => buildCommand(['--out', 'dist', ...argv]),
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`badgepress: unknown command ${JSON.stringify(name)}\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    return await command(rest);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`badgepress: configuration problems, nothing written:\n${err.problems.map((p) => `  ${p}`).join('\n')}\n`);
+      return 2;
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`badgepress: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+

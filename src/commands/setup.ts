@@ -1,0 +1,56 @@
+// Turns flags and config into the pieces a build needs: the site settings, the active shape,
+// the store to read and the sink to write. Shared by `build` and `plan`.
+import { ConfigError, isS3, loadSiteConfig, loadThresholdsA } from '../config/load.ts';
+import type { Shape, SiteConfig } from '../config/types.ts';
+import { DirectoryStore, type StoreSource } from '../load/store.ts';
+import { DirectorySink } from '../publish/dir-sink.ts';
+import type { Sink } from '../publish/sink.ts';
+import { shapeASite } from '../render/site-a.ts';
+import type { ShapeSite } from '../render/shape.ts';
+import { BadgeRenderer } from '../render/svg.ts';
+import { UsageError } from './args.ts';
+
+export const SITE_FLAGS = {
+  config: { type: 'string' },
+  store: { type: 'string' },
+  out: { type: 'string' },
+  shape: { type: 'string' },
+  'base-url': { type: 'string' },
+  now: { type: 'string' },
+} as const;
+
+export interface SiteFlags {
+  config?: string | undefined;
+  store?: string | undefined;
+  out?: string | undefined;
+  shape?: string | undefined;
+  'base-url'?: string | undefined;
+}
+
+export async function loadSite(flags: SiteFlags): Promise<SiteConfig> {
+  if (flags.shape !== undefined && flags.shape !== 'A' && flags.shape !== 'B') {
+    throw new UsageError(`--shape ${JSON.stringify(flags.shape)}: expected A or B`);
+  }
+  return loadSiteConfig(flags.config, {
+    ...(flags.shape ? { shape: flags.shape as Shape } : {}),
+    ...(flags['base-url'] !== undefined ? { baseUrl: flags['base-url'] } : {}),
+    ...(flags.store !== undefined ? { store: flags.store } : {}),
+    ...(flags.out !== undefined ? { out: flags.out } : {}),
+  });
+}
+
+export async function loadShape(site: SiteConfig): Promise<ShapeSite> {
+  const badges = new BadgeRenderer();
+  if (site.shape === 'A') return shapeASite(site, await loadThresholdsA(site.thresholds.A), badges);
+  throw new ConfigError([`shape B is not supported by this version of badgepress yet; use --shape A (or shape: A in ${site.file ?? 'the config'})`]);
+}
+
+export function openStore(location: string, _site: SiteConfig): StoreSource {
+  if (isS3(location)) throw new ConfigError([`--store ${location}: reading stored values from S3 is not supported by this version yet; use a directory`]);
+  return new DirectoryStore(location);
+}
+
+export function openSink(location: string, _site: SiteConfig): Sink {
+  if (isS3(location)) throw new ConfigError([`--out ${location}: publishing to S3 is not supported by this version yet; use a directory`]);
+  return new DirectorySink(location);
+}

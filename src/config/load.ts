@@ -1,0 +1,134 @@
+// Loads config/badgepress.yaml and the active shape's thresholds, validates both (schema plus
+// the checks a schema cannot make) and resolves paths. Any problem throws a ConfigError that
+// lists every problem with file:line and the path inside the file; nothing is built then.
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import siteSchema from './schemas/site.schema.json' with { type: 'json' };
+import thresholdsASchema from './schemas/thresholds-a.schema.json' with { type: 'json' };
+import { readYamlFile, ConfigError, formatPath, type LocatedData } from './yaml-file.ts';
+import { schemaProblems, throwIfAny } from './validate.ts';
+import type { Band, RuleA, SiteConfig, ThresholdsA, Shape } from './types.ts';
+
+export { ConfigError };
+
+/** The repository's own config folder: defaults when a user brings none. */
+export const PACKAGE_CONFIG_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../config');
+
+export interface SiteOverrides {
+  shape?: Shape;
+  baseUrl?: string;
+  store?: string;
+  out?: string;
+}
+
+/** `file` undefined: ./config/badgepress.yaml when present, else the packaged defaults. */
+export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {}): Promise<SiteConfig> {
+  const path = resolve(
+    file ?? (existsSync('config/badgepress.yaml') ? 'config/badgepress.yaml' : resolve(PACKAGE_CONFIG_DIR, 'badgepress.yaml')),
+  );
+  const located = await readYamlFile(path);
+  throwIfAny(schemaProblems(siteSchema, located));
+  const raw = located.data as Partial<SiteConfig> & { thresholds?: Partial<SiteConfig['thresholds']>; s3?: Partial<SiteConfig['s3']> };
+  const base = dirname(path);
+  const rel = (p: string) => (isS3(p) || isAbsolute(p) ? p : resolve(base, p));
+  const config: SiteConfig = {
+    file: path,
+    shape: overrides.shape ?? raw.shape ?? 'A',
+    baseUrl: (overrides.baseUrl ?? raw.baseUrl ?? 'http://127.0.0.1:8787').replace(/\/+$/, ''),
+    store: overrides.store ?? rel(raw.store ?? 'store'),
+    out: overrides.out ?? rel(raw.out ?? 'dist'),
+    thresholds: {
+      A: raw.thresholds?.A ? rel(raw.thresholds.A) : resolve(PACKAGE_CONFIG_DIR, 'thresholds-a.yaml'),
+      B: raw.thresholds?.B ? rel(raw.thresholds.B) : resolve(PACKAGE_CONFIG_DIR, 'thresholds-b.yaml'),
+    },
+    ...(raw.decisions ? { decisions: rel(raw.decisions) } : {}),
+    tool: {
+      name: raw.tool?.name ?? 'badgepress',
+      version: raw.tool?.version ?? '0.1.0',
+      informationUri: raw.tool?.informationUri ?? 'https://badgepress.dev',
+    },
+    cache: {
+      latestMaxAge: raw.cache?.latestMaxAge ?? 300,
+      immutableMaxAge: raw.cache?.immutableMaxAge ?? 31536000,
+    },
+    expireAfterDays: raw.expireAfterDays ?? null,
+    strictSarif: raw.strictSarif ?? false,
+    colors: {
+      gold: '#dfb317',
+      silver: '#9f9f9f',
+      bronze: '#cd7f32',
+      fail: '#e05d44',
+      expired: '#555555',
+      none: '#9f9f9f',
+      ...(raw.colors ?? {}),
+    },
+    s3: {
+      concurrency: 64,
+      maxAttempts: 5,
+      ...(raw.s3 ?? {}),
+    },
+  };
+  if (overrides.baseUrl !== undefined && !/^https?:\/\/[^\s?#]+$/.test(overrides.baseUrl)) {
+    throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: must be an http(s) URL without query or fragment`]);
+  }
+  return config;
+}
+
+export function isS3(location: string): boolean {
+  return location.startsWith('s3://');
+}
+
+export async function loadThresholdsA(file: string): Promise<ThresholdsA> {
+  const located = await readYamlFile(file);
+  throwIfAny(schemaProblems(thresholdsASchema, located));
+  const raw = located.data as { rules: Array<Record<string, unknown>>; badges: ThresholdsA['badges'] };
+  const rules = raw.rules.map((r) => ({ ...r, type: r.type ?? 'numeric' }) as RuleA);
+  throwIfAny(thresholdsAProblems(located, rules, raw.badges));
+  return { shape: 'A', rules, badges: raw.badges };
+}
+
+function thresholdsAProblems(located: LocatedData, rules: RuleA[], badges: ThresholdsA['badges']): string[] {
+  const problems: string[] = [];
+  const say = (path: (string | number)[], msg: string) => problems.push(`${located.where(path)} ${formatPath(path)}: ${msg}`);
+  const ids = new Map<string, number>();
+  rules.forEach((rule, i) => {
+    if (ids.has(rule.id)) say(['rules', i, 'id'], `duplicate rule id ${rule.id} (also rules[${ids.get(rule.id)}])`);
+    ids.set(rule.id, i);
+    if (rule.type === 'numeric') for (const p of bandProblems(rule.thresholds)) say(['rules', i, 'thresholds', ...p.path], p.message);
+  });
+  const badgeIds = new Map<string, number>();
+  badges.forEach((badge, i) => {
+    if (badgeIds.has(badge.id)) say(['badges', i, 'id'], `duplicate badge id ${badge.id} (also badges[${badgeIds.get(badge.id)}])`);
+    badgeIds.set(badge.id, i);
+    badge.criteria.forEach((ruleId, j) => {
+      if (!ids.has(ruleId)) say(['badges', i, 'criteria', j], `unknown rule ${JSON.stringify(ruleId)}; define it under rules or remove it`);
+    });
+  });
+  return problems;
+}
+
+/** Bands must cover 0..unbounded in integer steps, with neither overlap nor gap. */
+export function bandProblems(bands: Band[]): Array<{ path: (string | number)[]; message: string }> {
+  const out: Array<{ path: (string | number)[]; message: string }> = [];
+  const show = (b: Band) => `${b.min}..${b.max ?? 'unbounded'}`;
+  bands.forEach((b, j) => {
+    if (b.max !== null && b.max < b.min) out.push({ path: [j], message: `band ${show(b)} has max below min` });
+  });
+  if (out.length) return out;
+  const order = bands.map((b, j) => ({ b, j })).sort((x, y) => x.b.min - y.b.min);
+  const first = order[0];
+  if (first && first.b.min !== 0) out.push({ path: [first.j, 'min'], message: `bands leave a gap: nothing covers 0..${first.b.min - 1}` });
+  for (let k = 1; k < order.length; k++) {
+    const prev = order[k - 1]!;
+    const cur = order[k]!;
+    if (prev.b.max === null || prev.b.max >= cur.b.min) {
+      out.push({ path: [cur.j], message: `band ${show(cur.b)} overlaps band ${show(prev.b)} (thresholds[${prev.j}])` });
+    } else if (prev.b.max + 1 < cur.b.min) {
+      out.push({ path: [cur.j, 'min'], message: `bands leave a gap: nothing covers ${prev.b.max + 1}..${cur.b.min - 1}` });
+    }
+  }
+  const last = order[order.length - 1];
+  if (last && last.b.max !== null) out.push({ path: [last.j, 'max'], message: `bands leave a gap: nothing covers ${last.b.max + 1}..unbounded; end with max: null` });
+  return out;
+}

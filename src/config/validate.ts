@@ -1,0 +1,58 @@
+// JSON Schema validation with ajv, reported as "file:line path: what is wrong".
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { ConfigError, formatPath, type LocatedData, type PathPart } from './yaml-file.ts';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const compiled = new WeakMap<object, ValidateFunction>();
+
+export function schemaProblems(schema: object, located: LocatedData): string[] {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  if (validate(located.data)) return [];
+  return dedupe(validate.errors ?? []).map((e) => {
+    const path = pointerToPath(e.instancePath);
+    if (e.keyword === 'additionalProperties') path.push(String(e.params.additionalProperty));
+    return `${located.where(path)} ${formatPath(path)}: ${describe(e)}`;
+  });
+}
+
+export function throwIfAny(problems: string[]): void {
+  if (problems.length > 0) throw new ConfigError(problems);
+}
+
+function describe(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return 'unknown key; remove it or check its spelling';
+    case 'enum':
+      return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'required':
+      return `missing required key "${String(e.params.missingProperty)}"`;
+    default:
+      return e.message ?? e.keyword;
+  }
+}
+
+// "if/then/else" failures repeat the branch's own errors; keep the specific ones.
+function dedupe(errors: ErrorObject[]): ErrorObject[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    if (e.keyword === 'if') return false;
+    const k = `${e.instancePath}|${e.keyword}|${JSON.stringify(e.params)}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function pointerToPath(pointer: string): PathPart[] {
+  if (!pointer) return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}

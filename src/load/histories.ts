@@ -1,0 +1,115 @@
+// Streams the store one repository history at a time. Memory stays bounded by the largest
+// group of files that share a repository (one file per repository: by the largest history),
+// not by the store: a first pass only notes which files mention which repository.
+import { parseStoreFile } from './parse-file.ts';
+import { checkRecord } from './validate-record.ts';
+import { canonicalRepositoryUrl } from '../model/repository-url.ts';
+import type { StoreSource } from './store.ts';
+import type { GrantRecord, LoadIssue, RepositoryHistory, RuleCatalog, ScanRecord } from './types.ts';
+
+export interface LoadOptions {
+  catalog: RuleCatalog;
+  report: (issue: LoadIssue) => void;
+  /** Keep raw bytes of files read in the first pass up to this many bytes, to skip a re-read. */
+  cacheBytes?: number;
+  /** Only repositories for which this returns true are loaded (sharding). */
+  include?: (repositoryUrl: string) => boolean;
+}
+
+export async function* loadHistories(source: StoreSource, opts: LoadOptions): AsyncGenerator<RepositoryHistory> {
+  const files = await source.list();
+  const cache = new Map<number, Uint8Array>();
+  let cached = 0;
+  const budget = opts.cacheBytes ?? 64 * 1024 * 1024;
+
+  // Pass 1: which files mention which repository; union files that share one.
+  const parent = files.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const firstFileOf = new Map<string, number>();
+  for (let i = 0; i < files.length; i++) {
+    const bytes = await source.read(files[i]!);
+    if (cached + bytes.length <= budget) {
+      cache.set(i, bytes);
+      cached += bytes.length;
+    }
+    for (const item of parseStoreFile(files[i]!, bytes)) {
+      if (!('value' in item)) continue;
+      const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
+      if (!url.ok) continue;
+      const first = firstFileOf.get(url.url);
+      if (first === undefined) firstFileOf.set(url.url, i);
+      else parent[find(i)] = find(first);
+    }
+  }
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < files.length; i++) {
+    const root = find(i);
+    const g = groups.get(root);
+    if (g) g.push(i);
+    else groups.set(root, [i]);
+  }
+
+  // Pass 2: per group of files, validate every record and hand out complete histories.
+  const warnedRules = new Set<string>();
+  for (const group of [...groups.values()].sort((a, b) => a[0]! - b[0]!)) {
+    const byRepo = new Map<string, { scans: ScanRecord[]; grants: GrantRecord[] }>();
+    for (const i of group) {
+      const name = files[i]!;
+      const bytes = cache.get(i) ?? (await source.read(name));
+      cache.delete(i);
+      for (const item of parseStoreFile(name, bytes)) {
+        const where = `${source.display(name)}:${item.line}`;
+        if ('error' in item) {
+          opts.report({ severity: 'error', where, message: `${item.error}; record skipped` });
+          continue;
+        }
+        const checked = checkRecord(item.value, where, opts.catalog);
+        if (!checked.ok) {
+          opts.report({ severity: 'error', where, message: `${checked.reason}; record skipped` });
+          continue;
+        }
+        for (const ruleId of checked.unknownRules) {
+          if (warnedRules.has(ruleId)) continue;
+          warnedRules.add(ruleId);
+          opts.report({
+            severity: 'warning',
+            where,
+            message: `rule ${JSON.stringify(ruleId)} is not defined by the active thresholds; its values are ignored (reported once)`,
+          });
+        }
+        const rec = checked.record;
+        if (opts.include && !opts.include(rec.repositoryUrl)) continue;
+        let h = byRepo.get(rec.repositoryUrl);
+        if (!h) byRepo.set(rec.repositoryUrl, (h = { scans: [], grants: [] }));
+        if (rec.kind === 'scan') h.scans.push(rec);
+        else h.grants.push(rec);
+      }
+    }
+    for (const url of [...byRepo.keys()].sort()) {
+      const h = byRepo.get(url)!;
+      const scans = dropDuplicateScans(h.scans, opts.report);
+      const grants = h.grants.sort((a, b) => a.timestamp - b.timestamp);
+      const encoded = encodeURIComponent(url);
+      yield { repositoryUrl: url, encoded, scans, grants };
+    }
+  }
+}
+
+function dropDuplicateScans(scans: ScanRecord[], report: (i: LoadIssue) => void): ScanRecord[] {
+  // Stable sort keeps store order among equal times, so "first" means first in the store.
+  scans.sort((a, b) => a.timestamp - b.timestamp);
+  const out: ScanRecord[] = [];
+  for (const s of scans) {
+    const prev = out[out.length - 1];
+    if (prev && prev.timestamp === s.timestamp) {
+      report({
+        severity: 'error',
+        where: s.source,
+        message: `duplicate scan of ${s.repositoryUrl} at ${s.timestamp} (first at ${prev.source}); record skipped`,
+      });
+      continue;
+    }
+    out.push(s);
+  }
+  return out;
+}

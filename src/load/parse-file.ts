@@ -1,0 +1,151 @@
+// Turns one store file's bytes into records-to-validate, each with its line number. Pure: the
+// store source does the reading. A broken line or element becomes an error item; the rest of
+// the file is still returned.
+import { LineCounter, parseAllDocuments, isSeq, isNode } from 'yaml';
+
+export type ParsedItem = { line: number; value: unknown } | { line: number; error: string };
+
+export const STORE_EXTENSIONS = ['.ndjson', '.jsonl', '.json', '.yaml', '.yml'] as const;
+
+export function isStoreFile(name: string): boolean {
+  return STORE_EXTENSIONS.some((ext) => name.endsWith(ext));
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+export function parseStoreFile(name: string, bytes: Uint8Array): ParsedItem[] {
+  if (name.endsWith('.ndjson') || name.endsWith('.jsonl')) return parseLines(bytes);
+  const text = decodeWhole(bytes);
+  if (typeof text !== 'string') return [text];
+  if (name.endsWith('.json')) return parseJson(text);
+  return parseYaml(text);
+}
+
+function parseLines(bytes: Uint8Array): ParsedItem[] {
+  const items: ParsedItem[] = [];
+  let start = 0;
+  let line = 1;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i < bytes.length && bytes[i] !== 0x0a) continue;
+    const chunk = bytes.subarray(start, i);
+    let text: string | undefined;
+    try {
+      text = utf8.decode(chunk);
+    } catch {
+      items.push({ line, error: 'line is not valid UTF-8; re-encode the file as UTF-8' });
+    }
+    if (text !== undefined && text.trim() !== '') {
+      try {
+        items.push({ line, value: JSON.parse(text) });
+      } catch (err) {
+        items.push({ line, error: `broken JSON: ${(err as Error).message}` });
+      }
+    }
+    start = i + 1;
+    line++;
+  }
+  return items;
+}
+
+function decodeWhole(bytes: Uint8Array): string | ParsedItem {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    // Point at the first line that does not decode.
+    let start = 0;
+    let line = 1;
+    for (let i = 0; i <= bytes.length; i++) {
+      if (i < bytes.length && bytes[i] !== 0x0a) continue;
+      try {
+        utf8.decode(bytes.subarray(start, i));
+      } catch {
+        return { line, error: 'file is not valid UTF-8 (first bad byte on this line); re-encode it as UTF-8' };
+      }
+      start = i + 1;
+      line++;
+    }
+    return { line: 1, error: 'file is not valid UTF-8; re-encode it as UTF-8' };
+  }
+}
+
+function parseJson(text: string): ParsedItem[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return [{ line: lineOfJsonError(text, err as Error), error: `broken JSON: ${(err as Error).message}` }];
+  }
+  if (!Array.isArray(value)) return [{ line: firstContentLine(text), value }];
+  const lines = topLevelElementLines(text);
+  return value.map((v, i) => ({ line: lines[i] ?? 1, value: v }));
+}
+
+function parseYaml(text: string): ParsedItem[] {
+  const lc = new LineCounter();
+  const items: ParsedItem[] = [];
+  for (const doc of parseAllDocuments(text, { lineCounter: lc, uniqueKeys: true })) {
+    if (doc.errors.length > 0) {
+      const e = doc.errors[0]!;
+      items.push({ line: lc.linePos(e.pos[0]).line, error: `broken YAML: ${e.message.split('\n')[0]}` });
+      continue;
+    }
+    const contents = doc.contents;
+    if (contents === null) continue;
+    if (isSeq(contents)) {
+      for (const item of contents.items) {
+        const line = isNode(item) && item.range ? lc.linePos(item.range[0]).line : 1;
+        items.push({ line, value: isNode(item) ? item.toJSON() : item });
+      }
+    } else {
+      const line = isNode(contents) && contents.range ? lc.linePos(contents.range[0]).line : 1;
+      items.push({ line, value: doc.toJS() });
+    }
+  }
+  return items;
+}
+
+function firstContentLine(text: string): number {
+  const m = /\S/.exec(text);
+  return m ? lineAt(text, m.index) : 1;
+}
+
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let i = 0; i < index && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+function lineOfJsonError(text: string, err: Error): number {
+  const m = /position (\d+)/.exec(err.message);
+  return m ? lineAt(text, Number(m[1])) : 1;
+}
+
+/** Line on which each element of a top-level JSON array starts (the text is valid JSON). */
+function topLevelElementLines(text: string): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let depth = 0;
+  let inString = false;
+  let expectElement = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\n') line++;
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r' || c === '\n') continue;
+    if (depth === 1 && expectElement && c !== ']') {
+      lines.push(line);
+      expectElement = false;
+    }
+    if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      depth++;
+      if (depth === 1) expectElement = true;
+    } else if (c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 1) expectElement = true;
+  }
+  return lines;
+}

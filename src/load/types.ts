@@ -1,0 +1,48 @@
+// What the load stage hands to evaluation: one repository's whole history at a time.
+
+export type EventsValue = { events: number[] };
+export type StoredValue = number | boolean | null | EventsValue;
+
+export interface ScanRecord {
+  kind: 'scan';
+  repositoryUrl: string;
+  timestamp: number;
+  values: Record<string, StoredValue>;
+  evidence: Record<string, string>;
+  /** file:line the record came from, for messages. */
+  source: string;
+}
+
+export interface GrantRecord {
+  kind: 'grant';
+  repositoryUrl: string;
+  ruleId: string;
+  granted: boolean;
+  timestamp: number;
+  by?: string;
+  note?: string;
+  source: string;
+}
+
+export interface RepositoryHistory {
+  repositoryUrl: string;
+  /** encodeURIComponent of the canonical URL: the key segment. */
+  encoded: string;
+  /** Ascending by timestamp, no two with the same timestamp. */
+  scans: ScanRecord[];
+  /** Ascending by timestamp. */
+  grants: GrantRecord[];
+}
+
+export type Severity = 'error' | 'warning';
+
+export interface LoadIssue {
+  severity: Severity;
+  /** file:line, or file alone when the whole file is at fault. */
+  where: string;
+  message: string;
+}
+
+/** How the active thresholds judge a rule id's stored value; undefined: the rule is not judged. */
+export type ValueKind = 'numeric' | 'boolean' | 'manual';
+export type RuleCatalog = (ruleId: string) => ValueKind | undefined;

@@ -1,0 +1,53 @@
+// The public paths of the API and the keys that hold them, one place for the build, the
+// publishers and the resolver. `<enc>` is the encoded repository URL held literally in one
+// segment (see design.md, "Output layout").
+
+export const API_PREFIX = 'api/v1/repositories/';
+
+/** What a repository's files are: the report, a badge image, or a badge explanation. */
+export type Resource =
+  | { kind: 'sarif' }
+  | { kind: 'svg'; badgeId: string }
+  | { kind: 'explanation'; badgeId: string };
+
+export function resourcePath(r: Resource): string {
+  switch (r.kind) {
+    case 'sarif':
+      return 'sarif';
+    case 'svg':
+      return `badges/${r.badgeId}.svg`;
+    case 'explanation':
+      return `badges/${r.badgeId}`;
+  }
+}
+
+export function repositoryPrefix(encoded: string): string {
+  return `${API_PREFIX}${encoded}/`;
+}
+
+export function latestKey(encoded: string, r: Resource): string {
+  return `${repositoryPrefix(encoded)}${resourcePath(r)}`;
+}
+
+export function atKey(encoded: string, timestamp: number, r: Resource): string {
+  return `${repositoryPrefix(encoded)}at/${timestamp}/${resourcePath(r)}`;
+}
+
+export function indexKey(encoded: string): string {
+  return `${repositoryPrefix(encoded)}index.json`;
+}
+
+export function contentTypeOf(r: Resource | 'index'): string {
+  return r !== 'index' && r.kind === 'svg' ? 'image/svg+xml' : 'application/json';
+}
+
+/** Badge ids become one path segment: keep them to safe characters. */
+export const BADGE_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]*$';
+
+/** The JSON a repository's index.json holds: enough for the resolver to answer `?timestamp=`. */
+export interface RepositoryIndex {
+  repositoryUrl: string;
+  timestamps: number[];
+  /** Present when badges expire (Shape A `expireAfterDays`): seconds after a scan its badges expire. */
+  expireAfterSeconds?: number;
+}

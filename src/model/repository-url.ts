@@ -1,0 +1,45 @@
+// The repository URL is the only identifier of a repository. Its canonical form and its one
+// encoding are used for every key on disk, in S3, and by the resolver, so this module is pure
+// (no Node APIs) and shared by the build and every resolver adapter.
+
+/** Longest encoded repository segment we write: one path segment on common file systems. */
+export const MAX_SEGMENT_BYTES = 255;
+
+const URL_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#\s]+)\/(.+)$/s;
+// C0 controls, DEL and C1 controls never belong in an identifier that ends up in a path.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+export type CanonicalResult =
+  | { ok: true; url: string; encoded: string }
+  | { ok: false; reason: string };
+
+/**
+ * Check `<scheme>://<host>/<path>`, lower-case scheme and host (ASCII letters only) and keep
+ * everything after the host exactly as given: no percent-encoding or decoding, no trailing
+ * slash or `.git` removal, so the identifier is what the scanner wrote.
+ */
+export function canonicalRepositoryUrl(input: unknown): CanonicalResult {
+  if (typeof input !== 'string') return { ok: false, reason: 'repositoryUrl must be a string' };
+  if (input.length === 0) return { ok: false, reason: 'repositoryUrl is empty' };
+  if (!input.isWellFormed()) return { ok: false, reason: 'repositoryUrl holds an unpaired UTF-16 surrogate' };
+  if (CONTROL.test(input)) return { ok: false, reason: 'repositoryUrl holds a control character' };
+  const m = URL_SHAPE.exec(input);
+  if (!m) return { ok: false, reason: `repositoryUrl ${JSON.stringify(truncate(input))} is not of the form <scheme>://<host>/<path>` };
+  const url = `${asciiLower(m[1]!)}://${asciiLower(m[2]!)}/${m[3]!}`;
+  const encoded = encodeURIComponent(url);
+  if (encoded.length > MAX_SEGMENT_BYTES) {
+    return {
+      ok: false,
+      reason: `repositoryUrl encodes to ${encoded.length} bytes, more than the ${MAX_SEGMENT_BYTES} one path segment may hold; shorten the URL`,
+    };
+  }
+  return { ok: true, url, encoded };
+}
+
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+}
+
+function truncate(s: string): string {
+  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+}

@@ -1,0 +1,81 @@
+// Shape A report and badge explanations, field for field as spec/api.md documents them.
+import type { RuleA, SiteConfig } from '../config/types.ts';
+import type { BadgeA, CriterionA, EvaluationA } from '../evaluate/shape-a.ts';
+import { publicBadgeUrl, sarifEnvelope } from './sarif-common.ts';
+
+export interface ReportContext {
+  site: SiteConfig;
+  encoded: string;
+}
+
+function ruleDescriptor(rule: RuleA): object {
+  const properties =
+    rule.type === 'boolean'
+      ? { type: 'boolean', positiveStatus: rule.positiveStatus, negativeStatus: rule.negativeStatus }
+      : {
+          unit: rule.unit,
+          thresholds: rule.thresholds.map((b) => ({ min: b.min, max: b.max, status: b.status })),
+          ...(rule.timeRangeInMonths !== undefined ? { timeRangeInMonths: rule.timeRangeInMonths } : {}),
+        };
+  return {
+    id: rule.id,
+    name: rule.name,
+    fullDescription: { text: rule.description },
+    help: { text: rule.help },
+    properties,
+  };
+}
+
+function criterion(c: CriterionA): object {
+  return {
+    description: c.description,
+    ruleId: c.rule.id,
+    value: c.value,
+    status: c.status,
+    ...(c.range ? { range: c.range } : {}),
+  };
+}
+
+/** The badge object of the report; the explanation endpoint serves exactly this object. */
+export function badgeObjectA(ctx: ReportContext, evaluation: EvaluationA, badge: BadgeA): object {
+  return {
+    badgeUrl: publicBadgeUrl(ctx.site.baseUrl, ctx.encoded, badge.def.id, evaluation.timestamp),
+    badgeId: badge.def.id,
+    badgeStatus: badge.status,
+    badgeInformationUri: badge.def.informationUri,
+    badgeExplanation: { criteria: badge.criteria.map(criterion), conclusion: badge.conclusion },
+  };
+}
+
+function result(c: CriterionA): object {
+  return {
+    ruleId: c.rule.id,
+    level: c.met ? 'note' : 'warning',
+    message: { text: c.message },
+    properties: {
+      value: c.value,
+      status: c.status,
+      ...(c.rule.type === 'numeric' ? { unit: c.rule.unit } : {}),
+      ...(c.range ? { range: c.range } : {}),
+    },
+  };
+}
+
+export function sarifReportA(ctx: ReportContext, evaluation: EvaluationA, rules: RuleA[]): object {
+  const { tool } = ctx.site;
+  return sarifEnvelope({
+    tool: {
+      driver: {
+        name: tool.name,
+        version: tool.version,
+        informationUri: tool.informationUri,
+        rules: rules.map(ruleDescriptor),
+      },
+    },
+    properties: {
+      timestamp: evaluation.timestamp,
+      badges: evaluation.badges.map((b) => badgeObjectA(ctx, evaluation, b)),
+    },
+    results: evaluation.criteria.map(result),
+  });
+}

@@ -1,0 +1,48 @@
+// Every file one repository contributes to the site, in publishing order: per-time files,
+// then index.json, then the latest files. A reader who follows index.json never finds a
+// time whose files are missing, and the latest files only move once everything else is there.
+import type { SiteConfig } from '../config/types.ts';
+import { atKey, contentTypeOf, indexKey, latestKey, type RepositoryIndex } from '../model/layout.ts';
+import type { RepositoryHistory } from '../load/types.ts';
+import { jsonBytes } from './sarif-common.ts';
+import type { ShapeSite } from './shape.ts';
+
+export type Phase = 'at' | 'index' | 'latest';
+
+export interface OutputFile {
+  key: string;
+  body: string;
+  contentType: string;
+  cacheControl: string;
+  phase: Phase;
+}
+
+export function cacheControlFor(site: SiteConfig, phase: Phase): string {
+  return phase === 'at'
+    ? `public, max-age=${site.cache.immutableMaxAge}, immutable`
+    : `public, max-age=${site.cache.latestMaxAge}`;
+}
+
+export function repositoryFiles(site: SiteConfig, shape: ShapeSite, h: RepositoryHistory, now: number): OutputFile[] {
+  const out: OutputFile[] = [];
+  const immutable = cacheControlFor(site, 'at');
+  const short = cacheControlFor(site, 'latest');
+  let latest: ReturnType<ShapeSite['renderScan']> = [];
+  h.scans.forEach((scan, i) => {
+    const files = shape.renderScan(h, i, scan.timestamp);
+    for (const f of files) {
+      out.push({ key: atKey(h.encoded, scan.timestamp, f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl: immutable, phase: 'at' });
+    }
+    latest = files;
+  });
+  const last = h.scans[h.scans.length - 1];
+  if (!last) return out;
+  const index: RepositoryIndex = { repositoryUrl: h.repositoryUrl, timestamps: h.scans.map((s) => s.timestamp) };
+  if (site.shape === 'A' && site.expireAfterDays !== null) index.expireAfterSeconds = site.expireAfterDays * 86400;
+  out.push({ key: indexKey(h.encoded), body: jsonBytes(index), contentType: 'application/json', cacheControl: short, phase: 'index' });
+  if (shape.dependsOnAsOf(last.timestamp, now)) latest = shape.renderScan(h, h.scans.length - 1, now);
+  for (const f of latest) {
+    out.push({ key: latestKey(h.encoded, f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl: short, phase: 'latest' });
+  }
+  return out;
+}

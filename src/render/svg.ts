@@ -1,0 +1,107 @@
+// Flat README badges: a pure function of (label, message, colour), rendered from the mustache
+// template, measured with Verdana 11px metrics and optimised with svgo. A build keeps one
+// renderer, so each distinct badge costs one svgo call however many repositories show it.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Mustache from 'mustache';
+import anafanafo from 'anafanafo';
+import { optimize, type Config as SvgoConfig } from 'svgo';
+import { escapeXml } from './escape.ts';
+
+const TEMPLATE = readFileSync(fileURLToPath(new URL('../../templates/badge.svg.mustache', import.meta.url)), 'utf8').trim();
+
+export interface BadgeLook {
+  label: string;
+  message: string;
+  /** #rgb or #rrggbb */
+  color: string;
+  labelColor?: string;
+}
+
+// svgo's default preset strips role/aria attributes it does not know on <svg> and rewrites
+// the scaled text into longer forms; keep those plugins off so the badge stays accessible
+// and small. A result that is not smaller than its input is discarded (see renderBadge).
+const SVGO: SvgoConfig = {
+  multipass: true,
+  plugins: [
+    {
+      name: 'preset-default',
+      params: {
+        overrides: {
+          removeUnknownsAndDefaults: false,
+          convertTransform: false,
+          cleanupIds: false,
+          moveGroupAttrsToElems: false,
+          moveElemsAttrsToGroup: false,
+        },
+      },
+    },
+  ],
+};
+
+const HORIZ_PADDING = 5;
+
+function textWidth(s: string): number {
+  const w = anafanafo(s, { font: '11px Verdana' }) | 0;
+  return w % 2 === 0 ? w + 1 : w; // odd widths keep the centred text on the pixel grid
+}
+
+/** 0..1 perceived brightness, as shields computes it, to pick dark or light text. */
+export function brightness(hex: string): number {
+  const h = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex;
+  const n = Number.parseInt(h.slice(1), 16);
+  const r = (n >> 16) & 255;
+  const g = (n >> 8) & 255;
+  const b = n & 255;
+  return (r * 299 + g * 587 + b * 114) / 255000;
+}
+
+export function renderBadgeUnoptimised(look: BadgeLook): string {
+  const labelWidth = textWidth(look.label);
+  const messageWidth = textWidth(look.message);
+  const leftWidth = labelWidth + 2 * HORIZ_PADDING;
+  const rightWidth = messageWidth + 2 * HORIZ_PADDING;
+  const light = brightness(look.color) > 0.69;
+  const view = {
+    width: leftWidth + rightWidth,
+    leftWidth,
+    rightWidth,
+    label: look.label,
+    message: look.message,
+    accessibleText: `${look.label}: ${look.message}`,
+    color: look.color,
+    labelColor: look.labelColor ?? '#555',
+    textColor: light ? '#333' : '#fff',
+    shadowColor: light ? '#ccc' : '#010101',
+    labelX: 10 * (1 + labelWidth / 2 + HORIZ_PADDING),
+    labelLength: 10 * labelWidth,
+    messageX: 10 * (leftWidth - 1 + messageWidth / 2 + HORIZ_PADDING),
+    messageLength: 10 * messageWidth,
+  };
+  return Mustache.render(TEMPLATE, view, {}, { escape: (v: unknown) => escapeXml(String(v)) });
+}
+
+export function renderBadge(look: BadgeLook): string {
+  const raw = renderBadgeUnoptimised(look);
+  const optimised = optimize(raw, SVGO).data;
+  return optimised.length < raw.length ? optimised : raw;
+}
+
+/** One per build: identical looks are rendered and optimised once. */
+export class BadgeRenderer {
+  private readonly cache = new Map<string, string>();
+
+  render(look: BadgeLook): string {
+    const key = `${look.label}\u0000${look.message}\u0000${look.color}\u0000${look.labelColor ?? ''}`;
+    let svg = this.cache.get(key);
+    if (svg === undefined) {
+      svg = renderBadge(look);
+      this.cache.set(key, svg);
+    }
+    return svg;
+  }
+
+  get size(): number {
+    return this.cache.size;
+  }
+}
