@@ -33,6 +33,14 @@ export function atKey(encoded: string, timestamp: number, r: Resource): string {
   return `${repositoryPrefix(encoded)}at/${timestamp}/${resourcePath(r)}`;
 }
 
+/**
+ * Shape A with `expireAfterDays`: the files a `?timestamp=T` query is sent to when T lies more
+ * than `expireAfterSeconds` after the scan it resolves to (badge status `expired`).
+ */
+export function expiredAtKey(encoded: string, timestamp: number, r: Resource): string {
+  return `${repositoryPrefix(encoded)}at/${timestamp}/expired/${resourcePath(r)}`;
+}
+
 export function indexKey(encoded: string): string {
   return `${repositoryPrefix(encoded)}index.json`;
 }
@@ -48,6 +56,9 @@ export const BADGE_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]*$';
 export interface RepositoryIndex {
   repositoryUrl: string;
   timestamps: number[];
-  /** Present when badges expire (Shape A `expireAfterDays`): seconds after a scan its badges expire. */
+  /** The badge ids the site serves for this repository (unknown ids answer 404 at once). */
+  badges: string[];
+  /** Present when badges expire (Shape A `expireAfterDays`): a `?timestamp=T` with T - ts > this
+   *  resolves to the `at/<ts>/expired/` files instead of `at/<ts>/`. */
   expireAfterSeconds?: number;
 }

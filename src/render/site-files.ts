@@ -37,7 +37,7 @@ export function repositoryFiles(site: SiteConfig, shape: ShapeSite, h: Repositor
   });
   const last = h.scans[h.scans.length - 1];
   if (!last) return out;
-  const index: RepositoryIndex = { repositoryUrl: h.repositoryUrl, timestamps: h.scans.map((s) => s.timestamp) };
+  const index: RepositoryIndex = { repositoryUrl: h.repositoryUrl, timestamps: h.scans.map((s) => s.timestamp), badges: [...shape.badgeIds] };
   if (site.shape === 'A' && site.expireAfterDays !== null) index.expireAfterSeconds = site.expireAfterDays * 86400;
   out.push({ key: indexKey(h.encoded), body: jsonBytes(index), contentType: 'application/json', cacheControl: short, phase: 'index' });
   if (shape.dependsOnAsOf(last.timestamp, now)) latest = shape.renderScan(h, h.scans.length - 1, now);
