@@ -1,0 +1,97 @@
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadSiteConfig, loadThresholdsA } from '../src/config/load.ts';
+import { runCli, ROOT } from './helpers/cli.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const dir = tempDir();
+const DEFAULT = readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8');
+let n = 0;
+
+async function problemsOf(yaml: string): Promise<{ file: string; problems: string[] }> {
+  const file = join(dir, `t${++n}.yaml`);
+  writeFileSync(file, yaml);
+  try {
+    await loadThresholdsA(file);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return { file, problems: (err as ConfigError).problems };
+  }
+  return { file, problems: [] };
+}
+
+describe('Shape A thresholds validation', () => {
+  it('the defaults load', async () => {
+    expect((await problemsOf(DEFAULT)).problems).toEqual([]);
+  });
+
+  it('refuses overlapping bands, naming file:line and path', async () => {
+    const { file, problems } = await problemsOf(DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: 1, max: 7, status: silver }'));
+    expect(problems).toEqual([`${file}:12 rules[0].thresholds[1]: band 1..7 overlaps band 0..1 (thresholds[0])`]);
+  });
+
+  it('refuses a gap, a missing 0 and a bounded last band', async () => {
+    expect((await problemsOf(DEFAULT.replace('{ min: 8, max: 14, status: bronze }', '{ min: 9, max: 14, status: bronze }'))).problems[0]).toMatch(
+      /:13 rules\[0\]\.thresholds\[2\]\.min: bands leave a gap: nothing covers 8\.\.8$/,
+    );
+    expect((await problemsOf(DEFAULT.replace('{ min: 0, max: 1, status: gold }', '{ min: 1, max: 1, status: gold }'))).problems[0]).toMatch(
+      /rules\[0\]\.thresholds\[0\]\.min: bands leave a gap: nothing covers 0\.\.0$/,
+    );
+    expect((await problemsOf(DEFAULT.replace('{ min: 15, max: null, status: fail }', '{ min: 15, max: 99, status: fail }'))).problems[0]).toMatch(
+      /rules\[0\]\.thresholds\[3\]\.max: bands leave a gap: nothing covers 100\.\.unbounded; end with max: null$/,
+    );
+  });
+
+  it('refuses a badge that names an unknown rule', async () => {
+    const { file, problems } = await problemsOf(DEFAULT.replace('criteria: [ISSUE_REACTION_TIME, BUS_FACTOR]', 'criteria: [ISSUE_REACTION_TIME, BUS_FACTR]'));
+    expect(problems).toEqual([`${file}:45 badges[0].criteria[1]: unknown rule "BUS_FACTR"; define it under rules or remove it`]);
+  });
+
+  it('refuses wrong types and unknown keys with the path', async () => {
+    const { problems } = await problemsOf(DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: "two", max: 7, status: silverish }').replace('unit: days', 'unit: days\n    colour: red'));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/:13 rules\[0\]\.thresholds\[1\]\.min: must be integer$/),
+        expect.stringMatching(/:13 rules\[0\]\.thresholds\[1\]\.status: must be one of "gold", "silver", "bronze", "fail"$/),
+        expect.stringMatching(/:10 rules\[0\]\.colour: unknown key; remove it or check its spelling$/),
+      ]),
+    );
+  });
+
+  it('refuses a boolean rule without statuses and broken YAML', async () => {
+    expect((await problemsOf(DEFAULT.replace('    negativeStatus: fail\n', ''))).problems[0]).toMatch(/rules\[2\]: missing required key "negativeStatus"/);
+    expect((await problemsOf('rules: [\n')).problems[0]).toMatch(/t\d+\.yaml:\d+: /);
+  });
+
+  it('the site config rejects unknown keys and bad values', async () => {
+    const file = join(dir, 'site.yaml');
+    writeFileSync(file, 'shape: C\nbaseUrl: ftp://x\ncache:\n  latestMaxAge: -1\n');
+    await expect(loadSiteConfig(file)).rejects.toMatchObject({
+      problems: [
+        `${file}:1 shape: must be one of "A", "B"`,
+        `${file}:2 baseUrl: must match pattern "^https?://[^\\s?#]+$"`,
+        `${file}:4 cache.latestMaxAge: must be >= 0`,
+      ],
+    });
+  });
+
+  it('the CLI exits 2 on bad thresholds and writes nothing', () => {
+    const cfg = join(dir, 'cli');
+    mkdirSync(cfg, { recursive: true });
+    writeFileSync(join(cfg, 'thresholds-a.yaml'), DEFAULT.replace('{ min: 3, max: 3, status: silver }', '{ min: 2, max: 3, status: silver }'));
+    writeFileSync(join(cfg, 'badgepress.yaml'), 'thresholds:\n  A: thresholds-a.yaml\n');
+    const out = join(cfg, 'out');
+    const r = runCli(['build', '--config', join(cfg, 'badgepress.yaml'), '--store', join(ROOT, 'examples/store'), '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('configuration problems, nothing written');
+    expect(r.stderr).toMatch(/thresholds-a\.yaml:\d+ rules\[1\]\.thresholds\[\d\]: band .* overlaps/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('flags are checked', () => {
+    expect(runCli(['build', '--shape', 'C']).stderr).toMatch(/--shape "C": expected A or B/);
+    expect(runCli(['build', '--now', 'soon']).code).toBe(2);
+    expect(runCli(['build', '--bogus']).stderr).toMatch(/Unknown option '--bogus'/);
+  });
+});

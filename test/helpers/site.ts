@@ -1,0 +1,41 @@
+// Builds a site in-process from a store directory, for tests that look at the output.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { build, type BuildSummary } from '../../src/build.ts';
+import { loadSite, loadShape } from '../../src/commands/setup.ts';
+import { DirectoryStore } from '../../src/load/store.ts';
+import { DirectorySink } from '../../src/publish/dir-sink.ts';
+import type { LoadIssue } from '../../src/load/types.ts';
+
+export interface BuiltSite {
+  summary: BuildSummary;
+  issues: LoadIssue[];
+}
+
+export async function buildSite(opts: { store: string; out: string; now?: number; config?: string; shape?: 'A' | 'B'; prune?: boolean }): Promise<BuiltSite> {
+  const site = await loadSite({ config: opts.config, store: opts.store, out: opts.out, shape: opts.shape });
+  const shape = await loadShape(site);
+  const issues: LoadIssue[] = [];
+  const sink = new DirectorySink(opts.out);
+  const summary = await build({
+    site,
+    shape,
+    store: new DirectoryStore(opts.store),
+    sink,
+    now: opts.now ?? 1_763_600_000,
+    report: (i) => issues.push(i),
+    prune: opts.prune ?? false,
+  });
+  return { summary, issues };
+}
+
+/** Every file under `dir` as key → bytes. */
+export function readTree(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const path = join(e.parentPath, e.name);
+    out.set(relative(dir, path).split(sep).join('/'), readFileSync(path));
+  }
+  return new Map([...out.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
+}

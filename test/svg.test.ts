@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { BadgeRenderer, renderBadge, renderBadgeUnoptimised } from '../src/render/svg.ts';
+
+const look = { label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' };
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
+
+function svgRoot(svg: string) {
+  expect(XMLValidator.validate(svg)).toBe(true);
+  return parser.parse(svg).svg;
+}
+
+describe('SVG badges', () => {
+  it('are well-formed and accessible', () => {
+    const root = svgRoot(renderBadge(look));
+    expect(root.role).toBe('img');
+    expect(root['aria-label']).toBe('MAINTENANCE: silver');
+    expect(root.title).toBe('MAINTENANCE: silver');
+  });
+
+  it('svgo keeps the accessibility and never grows the badge', () => {
+    for (const l of [look, { label: 'SECURITY', message: 'fail', color: '#e05d44' }, { label: 'x', message: 'gold', color: '#dfb317' }]) {
+      const raw = renderBadgeUnoptimised(l);
+      const optimised = renderBadge(l);
+      expect(optimised.length).toBeLessThanOrEqual(raw.length);
+      expect(optimised).toContain('role="img"');
+      expect(optimised).toContain(`aria-label="${l.label}: ${l.message}"`);
+      expect(optimised).toContain(`<title>${l.label}: ${l.message}</title>`);
+    }
+  });
+
+  it('grows with its text (Verdana 11px metrics)', () => {
+    const width = (l: typeof look) => Number(svgRoot(renderBadge(l)).width);
+    expect(width({ ...look, message: 'gold' })).toBeLessThan(width({ ...look, message: 'bronze' }));
+    expect(width({ ...look, label: 'A' })).toBeLessThan(width({ ...look, label: 'AAAAAAAAAA' }));
+    expect(width({ ...look, label: 'iiii' })).toBeLessThan(width({ ...look, label: 'WWWW' }));
+  });
+
+  it('escapes hostile text', () => {
+    const hostile = { label: '<script>alert(1)</script>', message: '"onload="x\' & ]]>', color: '#555' };
+    const svg = renderBadge(hostile);
+    expect(svg).not.toContain('<script>');
+    expect(svg).not.toContain('"onload="');
+    const root = svgRoot(svg);
+    expect(root['aria-label']).toBe('<script>alert(1)</script>: "onload="x\' & ]]>');
+    expect(Object.keys(root).filter((k) => k.startsWith('on'))).toEqual([]);
+  });
+
+  it('drops characters XML forbids', () => {
+    expect(XMLValidator.validate(renderBadge({ ...look, message: 'a\u0000b\u0008c\ud800' }))).toBe(true);
+  });
+
+  it('a renderer renders each distinct badge once', () => {
+    const r = new BadgeRenderer();
+    const a = r.render(look);
+    expect(r.render({ ...look })).toBe(a);
+    r.render({ ...look, message: 'gold' });
+    expect(r.size).toBe(2);
+  });
+});
