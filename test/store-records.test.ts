@@ -60,6 +60,21 @@ describe('bad records are reported with file:line and skipped; the rest is built
     expect(summary.scans).toBe(1);
   });
 
+  it('a repository spread over several files is one history', async () => {
+    const other = 'https://github.com/acme/other';
+    const d = store('split', {
+      'a.ndjson': `${rec({ timestamp: 30 })}\n${JSON.stringify({ repositoryUrl: other, timestamp: 1, values: {} })}\n`,
+      'b.yaml': `- repositoryUrl: ${GOOD}\n  timestamp: 10\n  values: {BUS_FACTOR: 1}\n`,
+      'c.json': JSON.stringify([{ repositoryUrl: 'HTTPS://GITHUB.COM/acme/good', timestamp: 20, values: {} }]),
+    });
+    const out = join(d, 'out');
+    const { summary, issues } = await buildSite({ store: d, out });
+    expect(issues).toEqual([]);
+    expect(summary.repositories).toBe(2);
+    const index = JSON.parse(readTree(out).get(`api/v1/repositories/${encodeURIComponent(GOOD)}/index.json`)!.toString());
+    expect(index.timestamps).toEqual([10, 20, 30]);
+  });
+
   it('a line that is not UTF-8 is skipped, the file’s other lines are kept', async () => {
     const bad = Buffer.concat([Buffer.from(rec({ timestamp: 2, evidence: { BUS_FACTOR: 'caf' } }).slice(0, -2)), Buffer.from([0xe9]), Buffer.from('"}}\n')]);
     const d = store('latin1', { 'r.ndjson': Buffer.concat([Buffer.from(`${rec({ timestamp: 1 })}\n`), bad, Buffer.from(`${rec({ timestamp: 3 })}\n`)]) });

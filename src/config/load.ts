@@ -24,9 +24,8 @@ export interface SiteOverrides {
 
 /** `file` undefined: ./config/badgepress.yaml when present, else the packaged defaults. */
 export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {}): Promise<SiteConfig> {
-  const path = resolve(
-    file ?? (existsSync('config/badgepress.yaml') ? 'config/badgepress.yaml' : resolve(PACKAGE_CONFIG_DIR, 'badgepress.yaml')),
-  );
+  const ownConfig = file ?? (existsSync('config/badgepress.yaml') ? 'config/badgepress.yaml' : undefined);
+  const path = resolve(ownConfig ?? resolve(PACKAGE_CONFIG_DIR, 'badgepress.yaml'));
   const located = await readYamlFile(path);
   throwIfAny(schemaProblems(siteSchema, located));
   const raw = located.data as Partial<SiteConfig> & { thresholds?: Partial<SiteConfig['thresholds']>; s3?: Partial<SiteConfig['s3']> };
@@ -36,8 +35,10 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     file: path,
     shape: overrides.shape ?? raw.shape ?? 'A',
     baseUrl: (overrides.baseUrl ?? raw.baseUrl ?? 'http://127.0.0.1:8787').replace(/\/+$/, ''),
-    store: overrides.store ?? rel(raw.store ?? 'store'),
-    out: overrides.out ?? rel(raw.out ?? 'dist'),
+    // The packaged config points at the bundled example; a user without a config of their
+    // own names the store, and the site goes to ./dist.
+    store: overrides.store ?? (ownConfig ? rel(raw.store ?? 'store') : missingStore()),
+    out: overrides.out ?? (ownConfig ? rel(raw.out ?? 'dist') : resolve('dist')),
     thresholds: {
       A: raw.thresholds?.A ? rel(raw.thresholds.A) : resolve(PACKAGE_CONFIG_DIR, 'thresholds-a.yaml'),
       B: raw.thresholds?.B ? rel(raw.thresholds.B) : resolve(PACKAGE_CONFIG_DIR, 'thresholds-b.yaml'),
@@ -73,6 +74,10 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: must be an http(s) URL without query or fragment`]);
   }
   return config;
+}
+
+function missingStore(): never {
+  throw new ConfigError(['no store given: pass --store DIR (or s3://bucket/prefix), or put store: in config/badgepress.yaml (or --config FILE)']);
 }
 
 export function isS3(location: string): boolean {
