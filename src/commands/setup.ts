@@ -6,6 +6,9 @@ import { DirectoryStore, type StoreSource } from '../load/store.ts';
 import { DirectorySink } from '../publish/dir-sink.ts';
 import type { Sink } from '../publish/sink.ts';
 import { shapeASite } from '../render/site-a.ts';
+import { shapeBSite } from '../render/site-b.ts';
+import { loadThresholdsB } from '../config/thresholds-b.ts';
+import { loadDecisions } from '../config/decisions.ts';
 import type { ShapeSite } from '../render/shape.ts';
 import { BadgeRenderer } from '../render/svg.ts';
 import { UsageError } from './args.ts';
@@ -42,7 +45,8 @@ export async function loadSite(flags: SiteFlags): Promise<SiteConfig> {
 export async function loadShape(site: SiteConfig): Promise<ShapeSite> {
   const badges = new BadgeRenderer();
   if (site.shape === 'A') return shapeASite(site, await loadThresholdsA(site.thresholds.A), badges);
-  throw new ConfigError([`shape B is not supported by this version of badgepress yet; use --shape A (or shape: A in ${site.file ?? 'the config'})`]);
+  const thresholdsB = await loadThresholdsB(site.thresholds.B);
+  return shapeBSite(site, thresholdsB, await loadDecisions(site.decisions, thresholdsB), badges);
 }
 
 export function openStore(location: string, _site: SiteConfig): StoreSource {

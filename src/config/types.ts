@@ -45,6 +45,57 @@ export interface ThresholdsA {
   badges: BadgeDefA[];
 }
 
+/** Shape B levels, lowest first. */
+export type LevelB = 'BRONZE' | 'SILVER' | 'GOLD';
+
+/** Shape B bounds: pass when min <= value <= max for the bounds that exist. */
+export interface ThresholdB {
+  min?: number;
+  max?: number;
+  /** Count rules: the calendar months (UTC) ending at the scan time that events are counted in. */
+  timeRangeInMonths?: number;
+}
+
+export interface RuleB extends RuleText {
+  /** Empty for manual checks. */
+  unit: string;
+  threshold: ThresholdB;
+  /** Ids starting with MANUAL/: decided by people (grant records, decision files), not scanned. */
+  manual: boolean;
+}
+
+export interface LevelDefB {
+  level: LevelB;
+  /** The checks this level adds; a level also repeats every check of the levels below it. */
+  checks: string[];
+}
+
+export interface BadgeDefB {
+  id: string;
+  /** May be an empty string. */
+  informationUri: string;
+  /** Ascending: BRONZE before SILVER before GOLD. */
+  levels: LevelDefB[];
+}
+
+export interface ThresholdsB {
+  shape: 'B';
+  rules: RuleB[];
+  badges: BadgeDefB[];
+}
+
+/** One decision file of `decisions:`: the repositories a manual check is granted to. */
+export interface DecisionFileB {
+  ruleId: string;
+  /** The file's name inside the decisions directory (shown in evidence; never a local path). */
+  name: string;
+  /** Who decided, when the file says so. */
+  by?: string;
+  /** Canonical repository URLs. */
+  granted: string[];
+  grantedRegex: RegExp[];
+}
+
 export interface SiteConfig {
   /** The file the settings came from (absent when built from defaults only). */
   file?: string;

@@ -1,0 +1,62 @@
+// Shape B decision files: one YAML or JSON file per manual rule in the `decisions:` directory,
+// listing the repositories the check is granted to (`granted` URLs, `grantedRegex` patterns).
+// Every problem (unknown rule, second file for a rule, bad URL, invalid regex) is a
+// ConfigError naming file:line, so a typo never silently withholds or grants a badge.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import decisionSchema from './schemas/decision.schema.json' with { type: 'json' };
+import { ConfigError, readYamlFile, formatPath, type PathPart } from './yaml-file.ts';
+import { schemaProblems, throwIfAny } from './validate.ts';
+import { canonicalRepositoryUrl } from '../model/repository-url.ts';
+import type { DecisionFileB, ThresholdsB } from './types.ts';
+
+const DECISION_FILE = /\.(ya?ml|json)$/i;
+
+/** Decision files by manual rule id; an empty map when the site names no directory. */
+export async function loadDecisions(dir: string | undefined, t: ThresholdsB): Promise<Map<string, DecisionFileB>> {
+  const out = new Map<string, DecisionFileB>();
+  if (dir === undefined) return out;
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => DECISION_FILE.test(n)).sort();
+  } catch (err) {
+    throw new ConfigError([`${dir}: cannot read the decisions directory (${(err as NodeJS.ErrnoException).code ?? String(err)}); check decisions: in the site config`]);
+  }
+  const manual = new Set(t.rules.filter((r) => r.manual).map((r) => r.id));
+  const problems: string[] = [];
+  const fileOf = new Map<string, string>();
+  for (const name of names) {
+    const located = await readYamlFile(join(dir, name));
+    const schema = schemaProblems(decisionSchema, located);
+    if (schema.length > 0) {
+      problems.push(...schema);
+      continue;
+    }
+    const raw = located.data as { ruleId: string; by?: string; granted?: string[]; grantedRegex?: string[] };
+    const say = (path: PathPart[], msg: string) => problems.push(`${located.where(path)} ${formatPath(path)}: ${msg}`);
+    if (!manual.has(raw.ruleId)) {
+      say(['ruleId'], `${JSON.stringify(raw.ruleId)} is not a manual rule of the Shape B thresholds; known: ${[...manual].map((id) => JSON.stringify(id)).join(', ')}`);
+    } else if (fileOf.has(raw.ruleId)) {
+      say(['ruleId'], `${JSON.stringify(raw.ruleId)} is already decided by ${fileOf.get(raw.ruleId)}; keep one file per manual rule`);
+    } else fileOf.set(raw.ruleId, name);
+    const granted: string[] = [];
+    (raw.granted ?? []).forEach((url, i) => {
+      const c = canonicalRepositoryUrl(url);
+      if (c.ok) granted.push(c.url);
+      else say(['granted', i], c.reason);
+    });
+    const grantedRegex: RegExp[] = [];
+    (raw.grantedRegex ?? []).forEach((pattern, i) => {
+      try {
+        grantedRegex.push(new RegExp(pattern, 'u'));
+      } catch (err) {
+        say(['grantedRegex', i], `invalid regular expression: ${(err as Error).message}`);
+      }
+    });
+    if (fileOf.get(raw.ruleId) === name) {
+      out.set(raw.ruleId, { ruleId: raw.ruleId, name, ...(raw.by !== undefined ? { by: raw.by } : {}), granted, grantedRegex });
+    }
+  }
+  throwIfAny(problems);
+  return out;
+}

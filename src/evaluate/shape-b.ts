@@ -1,0 +1,175 @@
+// Shape B evaluation: one entry per badge id and level, higher levels repeating the checks of
+// lower ones; a level is granted when every criterion passes. Manual checks come from grant
+// records and decision files. Pure functions: same inputs, same evaluation.
+import type { BadgeDefB, DecisionFileB, LevelB, RuleB, ThresholdB, ThresholdsB } from '../config/types.ts';
+import type { GrantRecord, RuleCatalog, ScanRecord } from '../load/types.ts';
+import { isoDate, numericValue } from './count-window.ts';
+
+export type StatusB = 'pass' | 'fail' | 'open';
+/** The explanation's badgeStatus: the highest granted level in lower case, or fail. */
+export type BadgeStatusB = 'gold' | 'silver' | 'bronze' | 'fail';
+
+export const NIL = '<nil>';
+
+/** What one rule comes to for one scan, before it is judged per badge level. */
+export interface RuleOutcome {
+  /** null: could not be determined (no value stored, no decision on a manual check). */
+  value: number | null;
+  /** What was found; only when there is a value. */
+  evidence?: string;
+}
+
+export interface CriterionB {
+  rule: RuleB;
+  /** The rule's position in the thresholds file, which is tool.driver.rules. */
+  ruleIndex: number;
+  badgeId: string;
+  badgeLevel: LevelB;
+  value: number | null;
+  /** The number as text, or `<nil>`. */
+  valueText: string;
+  status: StatusB;
+  /** "Commits: at least 5 commits in the last 6 months (12)" */
+  description: string;
+  /** Absent on open criteria. */
+  evidence?: string;
+}
+
+export interface BadgeEntryB {
+  def: BadgeDefB;
+  level: LevelB;
+  /** The checks of this level and of every level below it, each carrying its own level. */
+  criteria: CriterionB[];
+  granted: boolean;
+  isHighestGranted: boolean;
+}
+
+export interface BadgeB {
+  def: BadgeDefB;
+  entries: BadgeEntryB[];
+  status: BadgeStatusB;
+  /** The entry the explanation shows: the highest level the badge defines, granted or not. */
+  explained: BadgeEntryB;
+  conclusion: string;
+}
+
+export interface EvaluationB {
+  timestamp: number;
+  repositoryUrl: string;
+  /** Every entry of every badge, in the order of the thresholds file. */
+  entries: BadgeEntryB[];
+  badges: BadgeB[];
+}
+
+export function catalogB(t: ThresholdsB): RuleCatalog {
+  const kinds = new Map(t.rules.map((r) => [r.id, r.manual ? ('manual' as const) : ('numeric' as const)]));
+  return (id) => kinds.get(id);
+}
+
+export function passes(threshold: ThresholdB, value: number): boolean {
+  return (threshold.min === undefined || value >= threshold.min) && (threshold.max === undefined || value <= threshold.max);
+}
+
+/**
+ * A manual check at time `at`. Precedence: the newest grant record at or before `at` decides
+ * (granted:false revokes), because it is dated and names this repository; without one, the
+ * rule's decision file grants when it lists the URL or a pattern matches; else undecided.
+ */
+export function manualOutcome(ruleId: string, repositoryUrl: string, at: number, grants: readonly GrantRecord[], decision: DecisionFileB | undefined): RuleOutcome {
+  let record: GrantRecord | undefined;
+  for (const g of grants) if (g.ruleId === ruleId && g.timestamp <= at && (!record || g.timestamp >= record.timestamp)) record = g;
+  if (record) {
+    const who = `${record.by !== undefined ? ` by ${record.by}` : ''} on ${isoDate(record.timestamp)}`;
+    const note = record.note !== undefined ? `: ${record.note}` : '';
+    return record.granted
+      ? { value: 1, evidence: `Granted manually${who}${note}.` }
+      : { value: 0, evidence: `Not granted: revoked${who}${note}.` };
+  }
+  if (decision) {
+    const by = decision.by !== undefined ? ` by ${decision.by}` : '';
+    if (decision.granted.includes(repositoryUrl)) {
+      return { value: 1, evidence: `Granted manually${by} (decision file ${decision.name} lists the repository).` };
+    }
+    const pattern = decision.grantedRegex.find((re) => re.test(repositoryUrl));
+    if (pattern) {
+      return { value: 1, evidence: `Granted manually${by} (decision file ${decision.name}: the repository matches ${pattern.source}).` };
+    }
+  }
+  return { value: null };
+}
+
+function measuredOutcome(rule: RuleB, scan: ScanRecord): RuleOutcome {
+  const { value, window } = numericValue(scan.values[rule.id], scan.timestamp, rule.threshold.timeRangeInMonths);
+  if (value === null) return { value: null };
+  const stored = scan.evidence[rule.id];
+  if (stored !== undefined) return { value, evidence: stored };
+  const amount = `${value} ${rule.unit}`;
+  return window
+    ? { value, evidence: `${amount} counted between ${isoDate(window.from)} and ${isoDate(window.to)} (${monthsText(window.months)} before the scan).` }
+    : { value, evidence: `The scan reported ${amount}.` };
+}
+
+export function ruleOutcome(rule: RuleB, scan: ScanRecord, grants: readonly GrantRecord[], decisions: ReadonlyMap<string, DecisionFileB>): RuleOutcome {
+  return rule.manual ? manualOutcome(rule.id, scan.repositoryUrl, scan.timestamp, grants, decisions.get(rule.id)) : measuredOutcome(rule, scan);
+}
+
+function monthsText(n: number): string {
+  return n === 1 ? 'the last month' : `the last ${n} months`;
+}
+
+/** "at least 5 commits in the last 6 months"; manual: "granted manually". */
+export function thresholdText(rule: RuleB): string {
+  if (rule.manual) return 'granted manually';
+  const { min, max, timeRangeInMonths } = rule.threshold;
+  const unit = rule.unit ? ` ${rule.unit}` : '';
+  const bound =
+    min !== undefined && max !== undefined ? `between ${min} and ${max}${unit}` : min !== undefined ? `at least ${min}${unit}` : `at most ${max}${unit}`;
+  return timeRangeInMonths !== undefined ? `${bound} in ${monthsText(timeRangeInMonths)}` : bound;
+}
+
+function criterion(rule: RuleB, ruleIndex: number, outcome: RuleOutcome, badgeId: string, badgeLevel: LevelB): CriterionB {
+  const valueText = outcome.value === null ? NIL : String(outcome.value);
+  const status: StatusB = outcome.value === null ? 'open' : passes(rule.threshold, outcome.value) ? 'pass' : 'fail';
+  return {
+    rule,
+    ruleIndex,
+    badgeId,
+    badgeLevel,
+    value: outcome.value,
+    valueText,
+    status,
+    description: `${rule.name}: ${thresholdText(rule)} (${valueText})`,
+    ...(status !== 'open' && outcome.evidence !== undefined ? { evidence: outcome.evidence } : {}),
+  };
+}
+
+export function evaluateScanB(t: ThresholdsB, decisions: ReadonlyMap<string, DecisionFileB>, scan: ScanRecord, grants: readonly GrantRecord[]): EvaluationB {
+  const indexOf = new Map(t.rules.map((r, i) => [r.id, i]));
+  const outcomes = t.rules.map((r) => ruleOutcome(r, scan, grants, decisions));
+  const badges = t.badges.map((def): BadgeB => {
+    const entries: BadgeEntryB[] = [];
+    const inherited: Array<{ ruleId: string; level: LevelB }> = [];
+    for (const level of def.levels) {
+      inherited.push(...level.checks.map((ruleId) => ({ ruleId, level: level.level })));
+      const criteria = inherited.map(({ ruleId, level: own }) => {
+        const i = indexOf.get(ruleId)!;
+        return criterion(t.rules[i]!, i, outcomes[i]!, def.id, own);
+      });
+      entries.push({ def, level: level.level, criteria, granted: criteria.every((c) => c.status === 'pass'), isHighestGranted: false });
+    }
+    const highest = entries.findLast((e) => e.granted);
+    if (highest) highest.isHighestGranted = true;
+    const status: BadgeStatusB = highest ? (highest.level.toLowerCase() as BadgeStatusB) : 'fail';
+    const explained = entries[entries.length - 1]!;
+    return { def, entries, status, explained, conclusion: conclusion(def, entries, highest, explained) };
+  });
+  return { timestamp: scan.timestamp, repositoryUrl: scan.repositoryUrl, entries: badges.flatMap((b) => b.entries), badges };
+}
+
+function conclusion(def: BadgeDefB, entries: BadgeEntryB[], highest: BadgeEntryB | undefined, explained: BadgeEntryB): string {
+  const head = highest ? `${def.id} is granted at ${highest.level}` : `${def.id} is not granted at any level`;
+  const levels = entries.map((e) => `${e.level} ${e.granted ? 'granted' : 'not granted'}`).join(', ');
+  const missing = explained.criteria.filter((c) => c.status !== 'pass').map((c) => `${c.description} is ${c.status}`);
+  const why = missing.length > 0 ? `; not passing: ${missing.join('; ')}` : '';
+  return `${head} (${levels})${why}. The criteria shown are those of ${explained.level}, the highest level the badge defines.`;
+}
