@@ -1,25 +1,14 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadSiteConfig, loadThresholdsA } from '../src/config/load.ts';
+import { loadSiteConfig, loadThresholdsA } from '../src/config/load.ts';
 import { runCli, ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { configProblems } from './helpers/config.ts';
 
 const dir = tempDir();
 const DEFAULT = readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8');
-let n = 0;
-
-async function problemsOf(yaml: string): Promise<{ file: string; problems: string[] }> {
-  const file = join(dir, `t${++n}.yaml`);
-  writeFileSync(file, yaml);
-  try {
-    await loadThresholdsA(file);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return { file, problems: (err as ConfigError).problems };
-  }
-  return { file, problems: [] };
-}
+const problemsOf = configProblems(dir, loadThresholdsA);
 
 describe('Shape A thresholds validation', () => {
   it('the defaults load', async () => {

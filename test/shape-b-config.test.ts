@@ -6,23 +6,12 @@ import { loadThresholdsB } from '../src/config/thresholds-b.ts';
 import { loadDecisions } from '../src/config/decisions.ts';
 import { ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { configProblems } from './helpers/config.ts';
 
 const dir = tempDir();
 const DEFAULT = readFileSync(join(ROOT, 'config/thresholds-b.yaml'), 'utf8');
 const defaults = await loadThresholdsB(join(ROOT, 'config/thresholds-b.yaml'));
-let n = 0;
-
-async function problemsOf(yaml: string): Promise<{ file: string; problems: string[] }> {
-  const file = join(dir, `t${++n}.yaml`);
-  writeFileSync(file, yaml);
-  try {
-    await loadThresholdsB(file);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return { file, problems: (err as ConfigError).problems };
-  }
-  return { file, problems: [] };
-}
+const problemsOf = configProblems(dir, loadThresholdsB);
 
 /** Replaces exactly one occurrence, so a test never passes because its edit missed. */
 function edit(text: string, from: string, to: string): string {
