@@ -2,21 +2,28 @@
 // (0 ok, 1 built with skipped records, 2 bad config or arguments).
 import { ConfigError } from '../config/load.ts';
 import { UsageError } from './args.ts';
-import { buildCommand } from './build.ts';
+import { BUILD_USAGE, buildCommand } from './build.ts';
+import { SERVE_USAGE, serveCommand } from './serve.ts';
+import { DEMO_USAGE, demoCommand } from './demo.ts';
 
 const USAGE = `usage: badgepress <command> [flags]
 
 commands:
   build    load stored values, evaluate them with the current thresholds, write the site
-  demo     build the example store into dist/ and say where it is
+  serve    serve a built directory over HTTP, ?timestamp= included
+  demo     build the example store into dist/ and serve it (what npm start runs)
 
 run "badgepress <command> --help" for a command's flags`;
 
-type Command = (argv: string[]) => Promise<number>;
+interface Command {
+  run: (argv: string[]) => Promise<number>;
+  usage: string;
+}
 
 const commands: Record<string, Command> = {
-  build: buildCommand,
-  demo: async (argv) => buildCommand(['--out', 'dist', ...argv]),
+  build: { run: buildCommand, usage: BUILD_USAGE },
+  serve: { run: serveCommand, usage: SERVE_USAGE },
+  demo: { run: demoCommand, usage: DEMO_USAGE },
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -30,8 +37,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`badgepress: unknown command ${JSON.stringify(name)}\n${USAGE}\n`);
     return 2;
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
   try {
-    return await command(rest);
+    return await command.run(rest);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`badgepress: configuration problems, nothing written:\n${err.problems.map((p) => `  ${p}`).join('\n')}\n`);

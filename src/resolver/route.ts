@@ -1,0 +1,118 @@
+// Pure request parsing for the resolver: which file a request names, or why it names none.
+// No I/O and no Node APIs, so the same code runs in serve, Workers and CloudFront.
+import { canonicalRepositoryUrl } from '../model/repository-url.ts';
+import { API_PREFIX, BADGE_ID_PATTERN, type Resource } from '../model/layout.ts';
+
+export interface RouteTarget {
+  /** Encoded canonical repository URL: the key segment. */
+  encoded: string;
+  resource: Resource | { kind: 'index' };
+  /** Set on `/at/<ts>/…` paths: a per-time file named directly. */
+  at?: { timestamp: number; expired: boolean };
+  /** Set when the query asks for `?timestamp=T`. */
+  timestamp?: number;
+}
+
+export type RouteResult = { ok: true; target: RouteTarget } | { ok: false; status: 400 | 404 | 405; title: string; detail: string; badgeId?: string };
+
+const BADGE_ID = new RegExp(BADGE_ID_PATTERN);
+const MAX_PATH = 8192;
+
+export function route(method: string, path: string, query: string): RouteResult {
+  if (method !== 'GET' && method !== 'HEAD') {
+    return { ok: false, status: 405, title: 'Method Not Allowed', detail: `${safe(method)} is not allowed; this API answers GET and HEAD` };
+  }
+  if (path.length > MAX_PATH) return { ok: false, status: 400, title: 'Bad Request', detail: 'the path is too long' };
+  const prefix = `/${API_PREFIX}`;
+  if (!path.startsWith(prefix)) return notFound('no such resource; paths start with /api/v1/repositories/');
+  let rest = path.slice(prefix.length);
+
+  // Parse from the right: the repository part may arrive decoded and then holds slashes.
+  let resource: RouteTarget['resource'];
+  let badgeId: string | undefined;
+  if (rest.endsWith('/sarif')) {
+    resource = { kind: 'sarif' };
+    rest = rest.slice(0, -'/sarif'.length);
+  } else if (rest.endsWith('/index.json')) {
+    resource = { kind: 'index' };
+    rest = rest.slice(0, -'/index.json'.length);
+  } else {
+    const i = rest.lastIndexOf('/badges/');
+    if (i < 0) return notFound('no such resource; expected …/sarif, …/badges/<id>.svg or …/badges/<id>');
+    const last = rest.slice(i + '/badges/'.length);
+    const svg = last.endsWith('.svg');
+    badgeId = svg ? last.slice(0, -4) : last;
+    if (!BADGE_ID.test(badgeId)) return notFound(`unknown badge id ${JSON.stringify(safe(badgeId))}`);
+    resource = svg ? { kind: 'svg', badgeId } : { kind: 'explanation', badgeId };
+    rest = rest.slice(0, i);
+  }
+
+  let at: RouteTarget['at'];
+  const atMatch = /\/at\/(\d{1,16})(\/expired)?$/.exec(rest);
+  if (atMatch && resource.kind !== 'index') {
+    const ts = Number(atMatch[1]);
+    if (!Number.isSafeInteger(ts)) return bad('the time in the path is not a valid Unix timestamp', badgeId);
+    at = { timestamp: ts, expired: atMatch[2] !== undefined };
+    rest = rest.slice(0, atMatch.index);
+  }
+
+  const encoded = canonicalSegment(rest);
+  if (encoded === undefined) {
+    return bad('the repository segment must be a percent-encoded <scheme>://<host>/<path> URL, e.g. https%3A%2F%2Fgithub.com%2Facme%2Fwidget', badgeId);
+  }
+
+  const t = timestampParam(query);
+  if (t === 'bad') return bad('timestamp must be one integer number of Unix seconds, e.g. ?timestamp=1763596800', badgeId);
+  const target: RouteTarget = { encoded, resource };
+  if (at) target.at = at;
+  if (t !== undefined && !at && resource.kind !== 'index') target.timestamp = t;
+  return { ok: true, target };
+}
+
+/** The repository part, encoded or decoded, as the canonical key segment; undefined if invalid. */
+function canonicalSegment(raw: string): string | undefined {
+  if (raw.length === 0) return undefined;
+  let decoded = raw;
+  // A decoded URL holds "://" already; decoding it again would change a literal "%".
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\//.test(raw)) {
+    try {
+      decoded = decodeURIComponent(raw);
+    } catch {
+      return undefined;
+    }
+  }
+  // Some front ends merge "//" into "/": restore the URL's "://".
+  decoded = decoded.replace(/^([A-Za-z][A-Za-z0-9+.-]*):\/(?!\/)/, '$1://');
+  const c = canonicalRepositoryUrl(decoded);
+  return c.ok ? c.encoded : undefined;
+}
+
+function timestampParam(query: string): number | undefined | 'bad' {
+  let found: string | undefined;
+  let count = 0;
+  for (const part of query.replace(/^\?/, '').split('&')) {
+    const eq = part.indexOf('=');
+    const name = eq < 0 ? part : part.slice(0, eq);
+    if (name !== 'timestamp') continue;
+    count++;
+    found = eq < 0 ? '' : part.slice(eq + 1);
+  }
+  if (count === 0) return undefined;
+  if (count > 1 || found === undefined || !/^\d{1,16}$/.test(found)) return 'bad';
+  const n = Number(found);
+  return Number.isSafeInteger(n) ? n : 'bad';
+}
+
+function notFound(detail: string): RouteResult {
+  return { ok: false, status: 404, title: 'Not Found', detail };
+}
+
+function bad(detail: string, badgeId?: string): RouteResult {
+  return { ok: false, status: 400, title: 'Bad Request', detail, ...(badgeId ? { badgeId } : {}) };
+}
+
+/** Request text echoed in a message: short and printable. */
+export function safe(s: string): string {
+  const printable = s.replace(/[^\x20-\x7e]/g, '?');
+  return printable.length > 64 ? `${printable.slice(0, 61)}...` : printable;
+}

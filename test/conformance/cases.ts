@@ -1,0 +1,97 @@
+// One table of requests and expected answers, run against every adapter of the resolver.
+import { EXPIRING, WIDGET } from './fixture.ts';
+
+export interface ConformanceRequest {
+  method: string;
+  /** Path and query exactly as sent. */
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export interface ConformanceAnswer {
+  status: number;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What an adapter test supplies: send one request, get the answer (redirects not followed). */
+export type Runner = (req: ConformanceRequest) => Promise<ConformanceAnswer>;
+
+export interface ConformanceCase {
+  name: string;
+  request: ConformanceRequest;
+  status: number;
+  contentType?: string;
+  cacheControl?: RegExp;
+  location?: string;
+  /** Checked against the body text. */
+  body?: RegExp;
+  emptyBody?: boolean;
+  headers?: Record<string, RegExp>;
+}
+
+const base = `/api/v1/repositories/${WIDGET}`;
+const SHORT = /^public, max-age=300$/;
+const IMMUTABLE = /^public, max-age=31536000, immutable$/;
+const get = (url: string): ConformanceRequest => ({ method: 'GET', url });
+const problem = 'application/problem+json';
+
+export const CASES: ConformanceCase[] = [
+  { name: 'latest report', request: get(`${base}/sarif`), status: 200, contentType: 'application/json', cacheControl: SHORT, body: /"version":"2\.1\.0"/ },
+  { name: 'latest badge image', request: get(`${base}/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', cacheControl: SHORT, body: /aria-label="MAINTENANCE: silver"/ },
+  { name: 'latest explanation', request: get(`${base}/badges/SECURITY`), status: 200, contentType: 'application/json', cacheControl: SHORT, body: /"badgeStatus":"gold"/ },
+  { name: 'index', request: get(`${base}/index.json`), status: 200, contentType: 'application/json', body: /"timestamps":\[1760000000,/ },
+  { name: 'T equal to a scan time', request: get(`${base}/sarif?timestamp=1762000000`), status: 302, location: `${base}/at/1762000000/sarif`, cacheControl: /^public, max-age=31536000$/ },
+  { name: 'T between scans', request: get(`${base}/badges/MAINTENANCE.svg?timestamp=1762999999`), status: 302, location: `${base}/at/1762000000/badges/MAINTENANCE.svg` },
+  { name: 'T before the first scan', request: get(`${base}/sarif?timestamp=1759999999`), status: 404, contentType: problem, body: /no result at or before 1759999999/ },
+  { name: 'T after the last scan', request: get(`${base}/badges/REUSED?timestamp=1900000000`), status: 302, location: `${base}/at/1763596800/badges/REUSED`, cacheControl: SHORT },
+  { name: 'per-time file', request: get(`${base}/at/1761000000/badges/MAINTENANCE`), status: 200, contentType: 'application/json', cacheControl: IMMUTABLE, body: /"badgeStatus":"fail"/ },
+  { name: 'per-time image', request: get(`${base}/at/1761000000/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', cacheControl: IMMUTABLE },
+  { name: 'lower-case hex', request: get('/api/v1/repositories/https%3a%2f%2fgithub.com%2facme%2fwidget/sarif'), status: 200, contentType: 'application/json' },
+  { name: 'upper-case scheme and host', request: get('/api/v1/repositories/HTTPS%3A%2F%2FGitHub.com%2Facme%2Fwidget/badges/MAINTENANCE'), status: 200, body: /"badgeId":"MAINTENANCE"/ },
+  { name: 'decoded repository URL', request: get('/api/v1/repositories/https://github.com/acme/widget/badges/MAINTENANCE'), status: 200, body: /"badgeId":"MAINTENANCE"/ },
+  { name: 'partly encoded repository URL', request: get('/api/v1/repositories/https%3A//github.com/acme/widget/sarif?timestamp=1761000000'), status: 302, location: `${base}/at/1761000000/sarif` },
+  { name: 'encoded port', request: get(`/api/v1/repositories/${encodeURIComponent('https://git.example.org:8443/platform/api-gateway')}/badges/REUSED`), status: 200, body: /"badgeStatus":"gold"/ },
+  { name: 'never-scanned repository', request: get(`/api/v1/repositories/${encodeURIComponent('https://github.com/acme/unknown')}/sarif`), status: 404, contentType: problem, cacheControl: SHORT, body: /never scanned/ },
+  { name: 'never-scanned with timestamp', request: get(`/api/v1/repositories/${encodeURIComponent('https://github.com/acme/unknown')}/sarif?timestamp=1763000000`), status: 404, contentType: problem },
+  { name: 'unknown badge id', request: get(`${base}/badges/POPULARITY`), status: 404, contentType: problem, body: /unknown badge id \\"POPULARITY\\"/ },
+  { name: 'unknown badge id as image', request: get(`${base}/badges/POPULARITY.svg`), status: 404, contentType: 'image/svg+xml', body: /popularity: not found/ },
+  { name: 'unknown badge id with timestamp', request: get(`${base}/badges/POPULARITY.svg?timestamp=1763000000`), status: 404, contentType: 'image/svg+xml' },
+  { name: 'Shape B id on a Shape A site', request: get(`${base}/badges/MAINTAINED?timestamp=1763000000`), status: 404, contentType: problem, body: /serves MAINTENANCE, SECURITY, REUSED/ },
+  { name: 'malformed segment', request: get('/api/v1/repositories/not-a-url/sarif'), status: 400, contentType: problem, body: /<scheme>:\/\/<host>\/<path>/ },
+  { name: 'malformed escape', request: get('/api/v1/repositories/https%3A%2F%2Fh.org%2F%C3%28/sarif'), status: 400, contentType: problem },
+  { name: 'malformed segment on an image', request: get('/api/v1/repositories/nope/badges/MAINTENANCE.svg'), status: 400, contentType: 'image/svg+xml', body: /maintenance: bad request/ },
+  { name: 'timestamp abc', request: get(`${base}/sarif?timestamp=abc`), status: 400, contentType: problem, body: /timestamp must be one integer/ },
+  { name: 'timestamp 1.5', request: get(`${base}/sarif?timestamp=1.5`), status: 400 },
+  { name: 'timestamp -1', request: get(`${base}/sarif?timestamp=-1`), status: 400 },
+  { name: 'timestamp huge', request: get(`${base}/sarif?timestamp=99999999999999999999`), status: 400 },
+  { name: 'timestamp empty', request: get(`${base}/sarif?timestamp=`), status: 400 },
+  { name: 'timestamp repeated', request: get(`${base}/sarif?timestamp=1762000000&timestamp=1763000000`), status: 400 },
+  { name: 'other query parameters are ignored', request: get(`${base}/sarif?utm_source=readme`), status: 200 },
+  { name: 'HEAD', request: { method: 'HEAD', url: `${base}/badges/MAINTENANCE.svg` }, status: 200, contentType: 'image/svg+xml', emptyBody: true },
+  { name: 'POST', request: { method: 'POST', url: `${base}/sarif` }, status: 405, headers: { allow: /^GET, HEAD$/ }, contentType: problem },
+  { name: 'outside the API', request: get('/etc/passwd'), status: 404, contentType: problem },
+  { name: 'expired after expireAfterSeconds', request: get(`/api/v1/repositories/${EXPIRING}/badges/MAINTENANCE.svg?timestamp=1760086401`), status: 302, location: `/api/v1/repositories/${EXPIRING}/at/1760000000/expired/badges/MAINTENANCE.svg` },
+  { name: 'not expired at the boundary', request: get(`/api/v1/repositories/${EXPIRING}/badges/MAINTENANCE.svg?timestamp=1760086400`), status: 302, location: `/api/v1/repositories/${EXPIRING}/at/1760000000/badges/MAINTENANCE.svg` },
+  { name: 'expired file', request: get(`/api/v1/repositories/${EXPIRING}/at/1760000000/expired/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', body: /expired/ },
+];
+
+/** Runs the table through one adapter; returns the failures, empty when it conforms. */
+export async function conformanceFailures(run: Runner): Promise<string[]> {
+  const failures: string[] = [];
+  for (const c of CASES) {
+    const a = await run(c.request);
+    const say = (what: string) => failures.push(`${c.name} (${c.request.method} ${c.request.url}): ${what}`);
+    if (a.status !== c.status) say(`status ${a.status}, expected ${c.status}; body ${a.body.slice(0, 200)}`);
+    if (c.contentType && a.headers['content-type'] !== c.contentType) say(`content-type ${a.headers['content-type']}, expected ${c.contentType}`);
+    if (!a.headers['cache-control']) say('no cache-control');
+    if (c.cacheControl && !c.cacheControl.test(a.headers['cache-control'] ?? '')) say(`cache-control ${a.headers['cache-control']}`);
+    if (c.location !== undefined && a.headers.location !== c.location) say(`location ${a.headers.location}, expected ${c.location}`);
+    if (a.headers.location !== undefined && !a.headers.location.startsWith('/api/v1/repositories/')) say(`location outside the API: ${a.headers.location}`);
+    if (c.body && !c.body.test(a.body)) say(`body does not match ${c.body}: ${a.body.slice(0, 200)}`);
+    if (c.emptyBody && a.body !== '') say('HEAD answered with a body');
+    for (const [h, re] of Object.entries(c.headers ?? {})) if (!re.test(a.headers[h] ?? '')) say(`header ${h}: ${a.headers[h]}`);
+  }
+  return failures;
+}

@@ -1,0 +1,24 @@
+// The site every adapter is tested against: the example store built into a temp dir, plus a
+// repository whose index expires badges after one day.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildSite } from '../helpers/site.ts';
+import { ROOT } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+export const WIDGET = 'https%3A%2F%2Fgithub.com%2Facme%2Fwidget';
+export const WIDGET_TIMES = [1760000000, 1761000000, 1762000000, 1763000000, 1763596800];
+export const EXPIRING = encodeURIComponent('https://example.org/expiring/repo');
+
+export async function conformanceSite(): Promise<string> {
+  const out = join(tempDir('badgepress-conformance-'), 'site');
+  await buildSite({ store: join(ROOT, 'examples/store'), out, now: 1763600000 });
+  const dir = join(out, 'api/v1/repositories', EXPIRING);
+  mkdirSync(join(dir, 'at/1760000000/expired/badges'), { recursive: true });
+  writeFileSync(
+    join(dir, 'index.json'),
+    JSON.stringify({ repositoryUrl: 'https://example.org/expiring/repo', timestamps: [1760000000], badges: ['MAINTENANCE'], expireAfterSeconds: 86400 }),
+  );
+  writeFileSync(join(dir, 'at/1760000000/expired/badges/MAINTENANCE.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><title>MAINTENANCE: expired</title></svg>');
+  return out;
+}
