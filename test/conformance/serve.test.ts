@@ -48,3 +48,33 @@ describe('badgepress serve conforms', () => {
     renameSync(`${path}.new`, path);
   });
 });
+
+describe('badgepress serve on a Shape B site', () => {
+  it('accepts the Shape B badge ids and refuses Shape A ids', async () => {
+    const { join } = await import('node:path');
+    const { buildSite } = await import('../helpers/site.ts');
+    const { ROOT } = await import('../helpers/cli.ts');
+    const { tempDir } = await import('../helpers/tmp.ts');
+    const out = join(tempDir(), 'site-b');
+    await buildSite({ config: join(ROOT, 'examples/shape-b/badgepress.yaml'), store: join(ROOT, 'examples/shape-b/store'), out });
+    const b = createSiteServer(out);
+    await new Promise<void>((ok) => b.listen(0, '127.0.0.1', ok));
+    const runB = httpRunner('127.0.0.1', () => (b.address() as AddressInfo).port);
+    try {
+      const repo = `/api/v1/repositories/${WIDGET}`;
+      for (const id of ['MAINTAINED', 'REUSED', 'DIN-SPEC-XXXX', 'OPEN-SOURCE']) {
+        const svg = await runB({ method: 'GET', url: `${repo}/badges/${id}.svg` });
+        expect(svg.status, id).toBe(200);
+        expect(svg.headers['content-type']).toBe('image/svg+xml');
+        const explanation = await runB({ method: 'GET', url: `${repo}/badges/${id}` });
+        expect(JSON.parse(explanation.body).badgeId).toBe(id);
+        const redirect = await runB({ method: 'GET', url: `${repo}/badges/${id}.svg?timestamp=1900000000` });
+        expect(redirect.status, id).toBe(302);
+        expect((await runB({ method: 'GET', url: redirect.headers.location! })).status).toBe(200);
+      }
+      expect((await runB({ method: 'GET', url: `${repo}/badges/MAINTENANCE.svg?timestamp=1900000000` })).status).toBe(404);
+    } finally {
+      await new Promise<void>((ok) => b.close(() => ok()));
+    }
+  });
+});
