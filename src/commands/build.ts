@@ -2,17 +2,27 @@
 import { performance } from 'node:perf_hooks';
 import { build, type BuildSummary } from '../build.ts';
 import { loadHistories } from '../load/histories.ts';
-import { integerFlag, parseFlags } from './args.ts';
+import { integerFlag, parseFlags, UsageError } from './args.ts';
 import { issuePrinter } from './report.ts';
+import { progressLine } from './progress.ts';
+import { inShard, parseShard } from '../model/shard.ts';
 import { SITE_FLAGS, loadShape, loadSite, openSink, openStore } from './setup.ts';
 
 export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR] [--out DIR] [--shape A|B]
-                       [--base-url URL] [--now UNIX] [--strict] [--prune]`;
+                       [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--json]`;
+
+export function shardFilter(text: string | undefined): ((url: string) => boolean) | undefined {
+  if (text === undefined) return undefined;
+  const shard = parseShard(text);
+  if (!shard) throw new UsageError(`--shard ${JSON.stringify(text)}: expected i/n with 0 ≤ i < n, e.g. --shard 0/3`);
+  return inShard(shard);
+}
 
 export async function buildCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { ...SITE_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' } }, BUILD_USAGE);
+  const { values } = parseFlags(argv, { ...SITE_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' } }, BUILD_USAGE);
   const started = performance.now();
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
+  const include = shardFilter(values.shard);
   const site = await loadSite(values);
   const shape = await loadShape(site);
   const store = openStore(site.store, site);
@@ -23,6 +33,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
     let errors = 0;
     for await (const _ of loadHistories(store, {
       catalog: shape.catalog,
+      ...(include ? { include } : {}),
       report: (i) => {
         printer.print(i);
         if (i.severity === 'error') errors++;
@@ -36,18 +47,36 @@ export async function buildCommand(argv: string[]): Promise<number> {
   }
 
   const sink = openSink(site.out, site);
+  const progress = progressLine(process.stderr, process.stderr.isTTY ? (await store.list()).length : undefined, Date.now());
   let summary: BuildSummary;
   try {
-    summary = await build({ site, shape, store, sink, now, report: values.strict ? () => {} : printer.print, prune: values.prune ?? false });
+    summary = await build({
+      site,
+      shape,
+      store,
+      sink,
+      now,
+      report: values.strict ? () => {} : printer.print,
+      prune: values.prune ?? false,
+      concurrency: site.s3.concurrency,
+      ...(include ? { include } : {}),
+      onRepository: (_h, s) => progress.update(s),
+    });
   } finally {
+    progress.done();
     await sink.close();
   }
   printer.flush();
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  const exitCode = summary.skipped > 0 ? 1 : 0;
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ ...summary, seconds: Number(seconds), out: sink.location, shard: values.shard ?? null, exitCode })}\n`);
+    return exitCode;
+  }
   const removed = values.prune ? `, ${summary.removed} removed` : '';
   process.stdout.write(
     `badgepress: ${summary.repositories} repositories, ${summary.scans} scans, ${summary.written} files written, ` +
       `${summary.unchanged} unchanged${removed}, ${summary.skipped} records skipped, ${seconds} s → ${sink.location}\n`,
   );
-  return summary.skipped > 0 ? 1 : 0;
+  return exitCode;
 }

@@ -2,7 +2,7 @@
 // then index.json, then the latest files. A reader who follows index.json never finds a
 // time whose files are missing, and the latest files only move once everything else is there.
 import type { SiteConfig } from '../config/types.ts';
-import { atKey, contentTypeOf, indexKey, latestKey, type RepositoryIndex } from '../model/layout.ts';
+import { atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, type RepositoryIndex } from '../model/layout.ts';
 import type { RepositoryHistory } from '../load/types.ts';
 import { jsonBytes } from './sarif-common.ts';
 import type { ShapeSite } from './shape.ts';
@@ -27,18 +27,26 @@ export function repositoryFiles(site: SiteConfig, shape: ShapeSite, h: Repositor
   const out: OutputFile[] = [];
   const immutable = cacheControlFor(site, 'at');
   const short = cacheControlFor(site, 'latest');
+  // Shape A with expiry: each scan also gets its expired rendering, the target of
+  // `?timestamp=T` when T lies more than expireAfterDays after the scan.
+  const expireAfter = site.shape === 'A' && site.expireAfterDays !== null ? site.expireAfterDays * 86400 : undefined;
   let latest: ReturnType<ShapeSite['renderScan']> = [];
   h.scans.forEach((scan, i) => {
     const files = shape.renderScan(h, i, scan.timestamp);
     for (const f of files) {
       out.push({ key: atKey(h.encoded, scan.timestamp, f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl: immutable, phase: 'at' });
     }
+    if (expireAfter !== undefined) {
+      for (const f of shape.renderScan(h, i, scan.timestamp + expireAfter + 1)) {
+        out.push({ key: expiredAtKey(h.encoded, scan.timestamp, f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl: immutable, phase: 'at' });
+      }
+    }
     latest = files;
   });
   const last = h.scans[h.scans.length - 1];
   if (!last) return out;
   const index: RepositoryIndex = { repositoryUrl: h.repositoryUrl, timestamps: h.scans.map((s) => s.timestamp), badges: [...shape.badgeIds] };
-  if (site.shape === 'A' && site.expireAfterDays !== null) index.expireAfterSeconds = site.expireAfterDays * 86400;
+  if (expireAfter !== undefined) index.expireAfterSeconds = expireAfter;
   out.push({ key: indexKey(h.encoded), body: jsonBytes(index), contentType: 'application/json', cacheControl: short, phase: 'index' });
   if (shape.dependsOnAsOf(last.timestamp, now)) latest = shape.renderScan(h, h.scans.length - 1, now);
   for (const f of latest) {

@@ -12,7 +12,7 @@ export interface BuiltSite {
   issues: LoadIssue[];
 }
 
-export async function buildSite(opts: { store: string; out: string; now?: number; config?: string; shape?: 'A' | 'B'; prune?: boolean }): Promise<BuiltSite> {
+export async function buildSite(opts: { store: string; out: string; now?: number; config?: string; shape?: 'A' | 'B'; prune?: boolean; include?: (url: string) => boolean }): Promise<BuiltSite> {
   const site = await loadSite({ config: opts.config, store: opts.store, out: opts.out, shape: opts.shape });
   const shape = await loadShape(site);
   const issues: LoadIssue[] = [];
@@ -25,6 +25,7 @@ export async function buildSite(opts: { store: string; out: string; now?: number
     now: opts.now ?? 1_763_600_000,
     report: (i) => issues.push(i),
     prune: opts.prune ?? false,
+    ...(opts.include ? { include: opts.include } : {}),
   });
   return { summary, issues };
 }
