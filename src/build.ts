@@ -7,7 +7,7 @@ import type { StoreSource } from './load/store.ts';
 import { repositoryFiles } from './render/site-files.ts';
 import type { ShapeSite } from './render/shape.ts';
 import { publishRepository, staleKeys, type PublishCounts } from './publish/publish.ts';
-import type { Sink } from './publish/sink.ts';
+import { PublishError, type Sink } from './publish/sink.ts';
 import { repositoryPrefix } from './model/layout.ts';
 
 export interface BuildOptions {
@@ -45,6 +45,9 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   // Repositories are published side by side; how many are in flight bounds memory.
   const inFlight = new Set<Promise<void>>();
   const maxInFlight = Math.max(2, Math.ceil((opts.concurrency ?? 32) / 4));
+  // A repository that fails to publish stops only itself (its later phases never go out);
+  // the others go on, and the build ends naming every key that did not make it.
+  const failedKeys: string[] = [];
   let failure: unknown;
   const histories = loadHistories(opts.store, { catalog: opts.shape.catalog, report, ...(opts.include ? { include: opts.include } : {}) });
   for await (const h of histories) {
@@ -64,7 +67,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       }
       opts.onRepository?.(h, summary);
     })().catch((err: unknown) => {
-      failure ??= err;
+      if (err instanceof PublishError) failedKeys.push(...err.keys);
+      else failure ??= err;
     });
     inFlight.add(job);
     void job.finally(() => inFlight.delete(job));
@@ -72,5 +76,6 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   }
   await Promise.all(inFlight);
   if (failure) throw failure;
+  if (failedKeys.length > 0) throw new PublishError(failedKeys, 'still failing after retries; run the build again to finish');
   return summary;
 }

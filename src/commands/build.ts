@@ -9,7 +9,8 @@ import { inShard, parseShard } from '../model/shard.ts';
 import { SITE_FLAGS, loadShape, loadSite, openSink, openStore } from './setup.ts';
 
 export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR] [--out DIR] [--shape A|B]
-                       [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--json]`;
+                       [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--json]
+                       [--s3-endpoint URL] [--s3-path-style]`;
 
 export function shardFilter(text: string | undefined): ((url: string) => boolean) | undefined {
   if (text === undefined) return undefined;

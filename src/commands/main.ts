@@ -1,7 +1,8 @@
 // badgepress command line: dispatches to a command and maps failures to exit codes
-// (0 ok, 1 built with skipped records, 2 bad config or arguments).
+// (0 ok, 1 built with skipped records, 2 bad config or arguments, 4 not published: a store or bucket failed).
 import { ConfigError } from '../config/load.ts';
 import { UsageError } from './args.ts';
+import { PublishError } from '../publish/sink.ts';
 import { BUILD_USAGE, buildCommand } from './build.ts';
 import { SERVE_USAGE, serveCommand } from './serve.ts';
 import { DEMO_USAGE, demoCommand } from './demo.ts';
@@ -48,11 +49,18 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`badgepress: configuration problems, nothing written:\n${err.problems.map((p) => `  ${p}`).join('\n')}\n`);
       return 2;
     }
+    if (err instanceof PublishError) {
+      process.stderr.write(`badgepress: ${err.message}\n${err.keys.map((k) => `  not published: ${k}`).join('\n')}\nrun the same build again to finish; nothing already published is sent twice\n`);
+      return 4;
+    }
     if (err instanceof UsageError) {
       process.stderr.write(`badgepress: ${err.message}\n`);
       return 2;
     }
-    throw err;
+    // I/O failures (a store or bucket that cannot be read): the message says what to check.
+    process.stderr.write(`badgepress: ${(err as Error).message ?? String(err)}\n`);
+    if (process.env.BADGEPRESS_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
+    return 4;
   }
 }
 

@@ -1,6 +1,6 @@
 // Turns flags and config into the pieces a build needs: the site settings, the active shape,
 // the store to read and the sink to write. Shared by `build` and `plan`.
-import { ConfigError, isS3, loadSiteConfig, loadThresholdsA } from '../config/load.ts';
+import { isS3, loadSiteConfig, loadThresholdsA } from '../config/load.ts';
 import type { Shape, SiteConfig } from '../config/types.ts';
 import { DirectoryStore, type StoreSource } from '../load/store.ts';
 import { DirectorySink } from '../publish/dir-sink.ts';
@@ -12,6 +12,10 @@ import { loadDecisions } from '../config/decisions.ts';
 import type { ShapeSite } from '../render/shape.ts';
 import { BadgeRenderer } from '../render/svg.ts';
 import { UsageError } from './args.ts';
+import { S3Store } from '../load/s3-store.ts';
+import { S3Sink } from '../publish/s3-sink.ts';
+import { s3Client } from '../s3/client.ts';
+import { parseS3Location, type S3Location } from '../s3/location.ts';
 
 export const SITE_FLAGS = {
   config: { type: 'string' },
@@ -20,6 +24,8 @@ export const SITE_FLAGS = {
   shape: { type: 'string' },
   'base-url': { type: 'string' },
   now: { type: 'string' },
+  's3-endpoint': { type: 'string' },
+  's3-path-style': { type: 'boolean' },
 } as const;
 
 export interface SiteFlags {
@@ -28,18 +34,26 @@ export interface SiteFlags {
   out?: string | undefined;
   shape?: string | undefined;
   'base-url'?: string | undefined;
+  's3-endpoint'?: string | undefined;
+  's3-path-style'?: boolean | undefined;
 }
 
 export async function loadSite(flags: SiteFlags): Promise<SiteConfig> {
   if (flags.shape !== undefined && flags.shape !== 'A' && flags.shape !== 'B') {
     throw new UsageError(`--shape ${JSON.stringify(flags.shape)}: expected A or B`);
   }
-  return loadSiteConfig(flags.config, {
+  if (flags['s3-endpoint'] !== undefined && !/^https?:\/\/[^\s]+$/.test(flags['s3-endpoint'])) {
+    throw new UsageError(`--s3-endpoint ${JSON.stringify(flags['s3-endpoint'])}: expected an http(s) URL, e.g. http://127.0.0.1:9000`);
+  }
+  const site = await loadSiteConfig(flags.config, {
     ...(flags.shape ? { shape: flags.shape as Shape } : {}),
     ...(flags['base-url'] !== undefined ? { baseUrl: flags['base-url'] } : {}),
     ...(flags.store !== undefined ? { store: flags.store } : {}),
     ...(flags.out !== undefined ? { out: flags.out } : {}),
   });
+  if (flags['s3-endpoint'] !== undefined) site.s3.endpoint = flags['s3-endpoint'];
+  if (flags['s3-path-style']) site.s3.pathStyle = true;
+  return site;
 }
 
 export async function loadShape(site: SiteConfig): Promise<ShapeSite> {
@@ -49,12 +63,16 @@ export async function loadShape(site: SiteConfig): Promise<ShapeSite> {
   return shapeBSite(site, thresholdsB, await loadDecisions(site.decisions, thresholdsB), badges);
 }
 
-export function openStore(location: string, _site: SiteConfig): StoreSource {
-  if (isS3(location)) throw new ConfigError([`--store ${location}: reading stored values from S3 is not supported by this version yet; use a directory`]);
-  return new DirectoryStore(location);
+function s3Location(flag: string, location: string): S3Location {
+  const loc = parseS3Location(location);
+  if (!loc) throw new UsageError(`--${flag} ${JSON.stringify(location)}: expected s3://bucket/prefix with a valid bucket name`);
+  return loc;
 }
 
-export function openSink(location: string, _site: SiteConfig): Sink {
-  if (isS3(location)) throw new ConfigError([`--out ${location}: publishing to S3 is not supported by this version yet; use a directory`]);
-  return new DirectorySink(location);
+export function openStore(location: string, site: SiteConfig): StoreSource {
+  return isS3(location) ? new S3Store(s3Client(site.s3), s3Location('store', location)) : new DirectoryStore(location);
+}
+
+export function openSink(location: string, site: SiteConfig): Sink {
+  return isS3(location) ? new S3Sink(s3Client(site.s3), s3Location('out', location)) : new DirectorySink(location);
 }

@@ -3,7 +3,7 @@
 // under the sink-wide limit.
 import type { LimitFunction } from 'p-limit';
 import type { OutputFile, Phase } from '../render/site-files.ts';
-import type { Sink } from './sink.ts';
+import { PublishError, type Sink } from './sink.ts';
 
 export interface PublishCounts {
   written: number;
@@ -14,9 +14,20 @@ export interface PublishCounts {
 const PHASES: Phase[] = ['at', 'index', 'latest'];
 
 export async function publishRepository(sink: Sink, files: OutputFile[], limit: LimitFunction, counts: PublishCounts): Promise<void> {
-  for (const phase of PHASES) {
-    const outcomes = await Promise.all(files.filter((f) => f.phase === phase).map((f) => limit(() => sink.put(f))));
-    for (const o of outcomes) counts[o]++;
+  for (const [i, phase] of PHASES.entries()) {
+    const batch = files.filter((f) => f.phase === phase);
+    const settled = await Promise.allSettled(batch.map((f) => limit(() => sink.put(f))));
+    const failed: string[] = [];
+    settled.forEach((r, j) => {
+      if (r.status === 'fulfilled') counts[r.value]++;
+      else if (r.reason instanceof PublishError) failed.push(...r.reason.keys);
+      else throw r.reason;
+    });
+    if (failed.length > 0) {
+      // Later phases must not go out before this one is complete: they did not make it either.
+      const notAttempted = files.filter((f) => PHASES.indexOf(f.phase) > i).map((f) => f.key);
+      throw new PublishError([...failed, ...notAttempted], `publishing ${phase} files failed`);
+    }
   }
 }
 

@@ -18,3 +18,14 @@ export interface Sink {
   /** Flush and release resources. */
   close(): Promise<void>;
 }
+
+/** Keys that did not make it to the store; a re-run of the build finishes the job. */
+export class PublishError extends Error {
+  constructor(
+    readonly keys: string[],
+    reason: string,
+  ) {
+    super(`${keys.length} key(s) not published (${reason}): ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}`);
+    this.name = 'PublishError';
+  }
+}

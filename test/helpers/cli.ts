@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+/** `node --import tsx …`: one process (the tsx CLI would fork a child that a kill misses). */
+export const NODE_TSX = [process.execPath, '--import', 'tsx'] as const;
 
 export interface CliRun {
   code: number | null;
@@ -12,7 +13,7 @@ export interface CliRun {
 }
 
 export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): CliRun {
-  const r = spawnSync(TSX, [`${ROOT}src/cli.ts`, ...args], {
+  const r = spawnSync(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, ...args], {
     cwd: opts.cwd ?? ROOT,
     env: { ...process.env, CI: 'true', ...opts.env },
     encoding: 'utf8',

@@ -6,21 +6,23 @@ import { loadSite, loadShape } from '../../src/commands/setup.ts';
 import { DirectoryStore } from '../../src/load/store.ts';
 import { DirectorySink } from '../../src/publish/dir-sink.ts';
 import type { LoadIssue } from '../../src/load/types.ts';
+import type { StoreSource } from '../../src/load/store.ts';
+import type { Sink } from '../../src/publish/sink.ts';
 
 export interface BuiltSite {
   summary: BuildSummary;
   issues: LoadIssue[];
 }
 
-export async function buildSite(opts: { store: string; out: string; now?: number; config?: string; shape?: 'A' | 'B'; prune?: boolean; include?: (url: string) => boolean }): Promise<BuiltSite> {
+export async function buildSite(opts: { store: string; out: string; now?: number; config?: string; shape?: 'A' | 'B'; prune?: boolean; include?: (url: string) => boolean; sink?: Sink; source?: StoreSource }): Promise<BuiltSite> {
   const site = await loadSite({ config: opts.config, store: opts.store, out: opts.out, shape: opts.shape });
   const shape = await loadShape(site);
   const issues: LoadIssue[] = [];
-  const sink = new DirectorySink(opts.out);
+  const sink = opts.sink ?? new DirectorySink(opts.out);
   const summary = await build({
     site,
     shape,
-    store: new DirectoryStore(opts.store),
+    store: opts.source ?? new DirectoryStore(opts.store),
     sink,
     now: opts.now ?? 1_763_600_000,
     report: (i) => issues.push(i),

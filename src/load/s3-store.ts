@@ -1,0 +1,37 @@
+// Stored values in a bucket: the same loader, reading objects instead of files.
+import { GetObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import { isStoreFile } from './parse-file.ts';
+import { showS3, type S3Location } from '../s3/location.ts';
+import type { StoreSource } from './store.ts';
+
+export class S3Store implements StoreSource {
+  readonly location: string;
+
+  constructor(
+    private readonly client: S3Client,
+    private readonly loc: S3Location,
+  ) {
+    this.location = showS3(loc);
+  }
+
+  async list(): Promise<string[]> {
+    const names: string[] = [];
+    try {
+      for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.loc.bucket, Prefix: this.loc.prefix })) {
+        for (const o of page.Contents ?? []) if (o.Key && isStoreFile(o.Key)) names.push(o.Key.slice(this.loc.prefix.length));
+      }
+    } catch (err) {
+      throw new Error(`store ${this.location}: cannot list the bucket (${(err as Error).name}: ${(err as Error).message}); check --store, credentials and --s3-endpoint`);
+    }
+    return names.sort();
+  }
+
+  async read(name: string): Promise<Uint8Array> {
+    const res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + name }));
+    return res.Body!.transformToByteArray();
+  }
+
+  display(name: string): string {
+    return showS3(this.loc, name);
+  }
+}

@@ -1,0 +1,97 @@
+// An S3 prefix as the site. The prefix is listed once; a PUT is skipped when the stored
+// ETag already equals the body's MD5, so a rebuild sends only changed bytes. Each upload's
+// ETag is checked against our MD5 rather than trusting the peer.
+import { createHash } from 'node:crypto';
+import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import type { OutputFile } from '../render/site-files.ts';
+import { showS3, type S3Location } from '../s3/location.ts';
+import { PublishError, type PutOutcome, type Sink } from './sink.ts';
+
+const DELETE_BATCH = 1000;
+
+export class S3Sink implements Sink {
+  readonly location: string;
+  /** Full key → ETag (quoted MD5 hex), as listed at start and kept up to date. */
+  private etags: Promise<Map<string, string>> | undefined;
+
+  constructor(
+    private readonly client: S3Client,
+    private readonly loc: S3Location,
+  ) {
+    this.location = showS3(loc);
+  }
+
+  private listing(): Promise<Map<string, string>> {
+    this.etags ??= (async () => {
+      const map = new Map<string, string>();
+      try {
+        for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.loc.bucket, Prefix: this.loc.prefix })) {
+          for (const o of page.Contents ?? []) if (o.Key) map.set(o.Key, o.ETag ?? '');
+        }
+      } catch (err) {
+        throw new Error(`--out ${this.location}: cannot list the bucket (${(err as Error).name}: ${(err as Error).message}); check the bucket name, credentials and --s3-endpoint`);
+      }
+      return map;
+    })();
+    return this.etags;
+  }
+
+  async put(file: OutputFile): Promise<PutOutcome> {
+    const etags = await this.listing();
+    const key = this.loc.prefix + file.key;
+    const body = Buffer.from(file.body, 'utf8');
+    const md5 = createHash('md5').update(body).digest();
+    const etag = `"${md5.toString('hex')}"`;
+    if (etags.get(key) === etag) return 'unchanged';
+    let res;
+    try {
+      res = await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.loc.bucket,
+          Key: key,
+          Body: body,
+          ContentType: file.contentType,
+          CacheControl: file.cacheControl,
+          ContentMD5: md5.toString('base64'),
+        }),
+      );
+    } catch (err) {
+      throw new PublishError([file.key], `${(err as Error).name}: ${(err as Error).message}`);
+    }
+    if (res.ETag !== etag) throw new PublishError([file.key], `the store answered ETag ${res.ETag ?? '(none)'} for MD5 ${etag}`);
+    etags.set(key, etag);
+    return 'written';
+  }
+
+  async read(key: string): Promise<Uint8Array | undefined> {
+    const full = this.loc.prefix + key;
+    if (!(await this.listing()).has(full)) return undefined;
+    const res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: full }));
+    return res.Body!.transformToByteArray();
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const full = this.loc.prefix + prefix;
+    return [...(await this.listing()).keys()]
+      .filter((k) => k.startsWith(full))
+      .map((k) => k.slice(this.loc.prefix.length))
+      .sort();
+  }
+
+  async remove(keys: string[]): Promise<void> {
+    const etags = await this.listing();
+    for (let i = 0; i < keys.length; i += DELETE_BATCH) {
+      const batch = keys.slice(i, i + DELETE_BATCH).map((k) => this.loc.prefix + k);
+      const res = await this.client.send(
+        new DeleteObjectsCommand({ Bucket: this.loc.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+      );
+      const failed = (res.Errors ?? []).map((e) => e.Key ?? '?');
+      for (const k of batch) if (!failed.includes(k)) etags.delete(k);
+      if (failed.length > 0) throw new PublishError(failed.map((k) => k.slice(this.loc.prefix.length)), 'DeleteObjects refused them');
+    }
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+}
