@@ -168,3 +168,42 @@ describe('summaries', () => {
     expect(r.stderr).not.toMatch(/\r|scans\/s/);
   });
 });
+
+describe('badgepress plan', () => {
+  it('reports status transitions and file counts, writes nothing, exits 3 on changes and 0 without', async () => {
+    const out = join(dir, 'plan-site');
+    await buildSite({ store, out, now: 1763600000 });
+    const before = readTree(out);
+    const same = runCli(['plan', '--store', store, '--out', out, '--now', '1763600000']);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toMatch(/no badge changes status/);
+    expect(same.stdout).toMatch(new RegExp(`files: 0 to add, 0 to change, 0 to remove \\(with --prune\\), ${before.size} unchanged`));
+
+    const cfg = join(dir, 'plan-cfg');
+    mkdirSync(cfg, { recursive: true });
+    writeFileSync(
+      join(cfg, 'thresholds-a.yaml'),
+      readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8').replace('{ min: 20, max: null, status: gold }', '{ min: 20, max: 24, status: gold }\n      - { min: 25, max: null, status: silver }'),
+    );
+    writeFileSync(join(cfg, 'badgepress.yaml'), 'thresholds:\n  A: thresholds-a.yaml\n');
+    const r = runCli(['plan', '--config', join(cfg, 'badgepress.yaml'), '--store', store, '--out', out, '--now', '1763600000', '--json']);
+    expect(r.code).toBe(3);
+    const plan = JSON.parse(r.stdout);
+    // What actually changes, from a real build into a copy.
+    const truth = join(dir, 'plan-truth');
+    await buildSite({ store, out: truth, now: 1763600000, config: join(cfg, 'badgepress.yaml') });
+    const after = readTree(truth);
+    const changed = [...after.keys()].filter((k) => !after.get(k)!.equals(before.get(k)!));
+    expect(plan.changed).toBe(changed.length);
+    expect(plan.added).toBe(0);
+    const status = (t: Map<string, Buffer>, k: string) => JSON.parse(t.get(k)!.toString()).badgeStatus;
+    const flips = changed.filter((k) => /\/at\/\d+\/badges\/REUSED$/.test(k) && status(before, k) !== status(after, k));
+    expect(flips.length).toBeGreaterThan(0);
+    expect(plan.transitions).toEqual([
+      { badgeId: 'REUSED', from: 'gold', to: 'silver', repositories: new Set(flips.map((k) => k.split('/')[3])).size, scans: flips.length, examples: expect.any(Array) },
+    ]);
+    expect(readTree(out)).toEqual(before);
+    const text = runCli(['plan', '--config', join(cfg, 'badgepress.yaml'), '--store', store, '--out', out, '--now', '1763600000']);
+    expect(text.stdout).toMatch(new RegExp(`REUSED\\n  gold → silver: \\d+ repositories, ${flips.length} scans \\(e\\.g\\. https://`));
+  });
+});

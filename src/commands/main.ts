@@ -6,11 +6,13 @@ import { PublishError } from '../publish/sink.ts';
 import { BUILD_USAGE, buildCommand } from './build.ts';
 import { SERVE_USAGE, serveCommand } from './serve.ts';
 import { DEMO_USAGE, demoCommand } from './demo.ts';
+import { PLAN_USAGE, planCommand } from './plan.ts';
 
 const USAGE = `usage: badgepress <command> [flags]
 
 commands:
   build    load stored values, evaluate them with the current thresholds, write the site
+  plan     show what a build would change (statuses, files) without writing; exit 3 on changes
   serve    serve a built directory over HTTP, ?timestamp= included
   demo     build the example store into dist/ and serve it (what npm start runs)
 
@@ -23,6 +25,7 @@ interface Command {
 
 const commands: Record<string, Command> = {
   build: { run: buildCommand, usage: BUILD_USAGE },
+  plan: { run: planCommand, usage: PLAN_USAGE },
   serve: { run: serveCommand, usage: SERVE_USAGE },
   demo: { run: demoCommand, usage: DEMO_USAGE },
 };

@@ -1,0 +1,36 @@
+// `badgepress plan`: what a build under the current thresholds would change, writing nothing.
+// Exit 0 no change, 3 changes (like terraform plan -detailed-exitcode), 2 errors.
+import { loadHistories } from '../load/histories.ts';
+import { Planner, formatPlan } from '../publish/plan.ts';
+import { repositoryFiles } from '../render/site-files.ts';
+import { integerFlag, parseFlags } from './args.ts';
+import { shardFilter } from './build.ts';
+import { issuePrinter } from './report.ts';
+import { SITE_FLAGS, loadShape, loadSite, openSink, openStore } from './setup.ts';
+
+export const PLAN_USAGE = `usage: badgepress plan [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
+                      [--base-url URL] [--now UNIX] [--shard i/n] [--json] [--s3-endpoint URL] [--s3-path-style]`;
+
+export async function planCommand(argv: string[]): Promise<number> {
+  const { values } = parseFlags(argv, { ...SITE_FLAGS, shard: { type: 'string' }, json: { type: 'boolean' } }, PLAN_USAGE);
+  const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
+  const include = shardFilter(values.shard);
+  const site = await loadSite(values);
+  const shape = await loadShape(site);
+  const store = openStore(site.store, site);
+  const sink = openSink(site.out, site);
+  const printer = issuePrinter(process.stderr);
+  const planner = new Planner(sink);
+  try {
+    for await (const h of loadHistories(store, { catalog: shape.catalog, report: printer.print, ...(include ? { include } : {}) })) {
+      if (h.scans.length === 0) continue;
+      await planner.add(h.repositoryUrl, h.encoded, h.scans.length, repositoryFiles(site, shape, h, now));
+    }
+  } finally {
+    await sink.close();
+  }
+  printer.flush();
+  const plan = planner.result();
+  process.stdout.write(`${values.json ? JSON.stringify(plan) : formatPlan(plan)}\n`);
+  return plan.added + plan.changed + plan.removed > 0 ? 3 : 0;
+}
