@@ -4,11 +4,15 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import type { KeyReader, StoredObject } from '../../core.ts';
 
+const MAX_CACHED_FILES = 20_000;
+const MAX_CACHED_BYTES = 256 * 1024;
+
 export function directoryReader(dir: string): KeyReader {
   const root = resolve(dir);
-  // index.json is read on every ?timestamp= request: keep it in memory until a rebuild
-  // replaces the file (rename gives a new inode, so the stat tells).
-  const indexes = new Map<string, { stamp: string; obj: StoredObject }>();
+  // Files are small and read again and again (a badge in a busy README): keep them in memory
+  // until a rebuild replaces them (rename gives a new inode, so the stat tells). index.json,
+  // read on every ?timestamp= request, is among them.
+  const cache = new Map<string, { stamp: string; obj: StoredObject }>();
   return async (key) => {
     const path = resolve(root, key);
     if (!path.startsWith(root + sep)) return null;
@@ -21,11 +25,8 @@ export function directoryReader(dir: string): KeyReader {
     if (!st.isFile()) return null;
     const stamp = `${st.ino}-${st.size}-${st.mtimeMs}`;
     const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
-    const isIndex = key.endsWith('/index.json');
-    if (isIndex) {
-      const hit = indexes.get(key);
-      if (hit && hit.stamp === stamp) return hit.obj;
-    }
+    const hit = cache.get(key);
+    if (hit && hit.stamp === stamp) return hit.obj;
     let body: Buffer;
     try {
       body = await readFile(path);
@@ -33,7 +34,10 @@ export function directoryReader(dir: string): KeyReader {
       return null;
     }
     const obj = { body, etag };
-    if (isIndex) indexes.set(key, { stamp, obj });
+    if (body.length <= MAX_CACHED_BYTES) {
+      if (cache.size >= MAX_CACHED_FILES) cache.clear();
+      cache.set(key, { stamp, obj });
+    }
     return obj;
   };
 }

@@ -1,0 +1,196 @@
+// `npm run bench`: one run, side by side, on this machine. Not a test: figures go into the
+// README with the machine they ran on. Compare ratios within a run; these machines are noisy.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import pLimit from 'p-limit';
+import autocannon from 'autocannon';
+import { makeBadge } from 'badge-maker';
+import { generateStore } from './gen-store.ts';
+import { bundleWorker } from './build-worker.ts';
+import { renderBadge } from '../src/render/svg.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { values } = parseArgs({ options: { repos: { type: 'string', default: '10000' }, scans: { type: 'string', default: '10' }, json: { type: 'string' }, 's3-repos': { type: 'string', default: '100' } } });
+const repos = Number(values.repos);
+const scans = Number(values.scans);
+const work = mkdtempSync(join(tmpdir(), 'badgepress-bench-'));
+const rows: Array<[string, string]> = [];
+const figures: Record<string, number | string> = {};
+const say = (name: string, value: string, key?: string, raw?: number | string) => {
+  rows.push([name, value]);
+  if (key) figures[key] = raw ?? value;
+  process.stderr.write(`${name}: ${value}\n`);
+};
+
+function cli(args: string[], env: Record<string, string> = {}): { ms: number; rssKb: number; summary: Record<string, number> } {
+  const started = Date.now();
+  // /usr/bin/time -f %M reports the child's peak RSS in KB.
+  const r = spawnSync('/usr/bin/time', ['-f', 'RSS %M', process.execPath, '--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, CI: 'true' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const ms = Date.now() - started;
+  const rss = /RSS (\d+)/.exec(r.stderr);
+  const line = r.stdout.trim().split('\n').pop() ?? '{}';
+  if (r.status !== 0 && r.status !== 1) throw new Error(`badgepress ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  return { ms, rssKb: rss ? Number(rss[1]) : NaN, summary: JSON.parse(line) };
+}
+
+function tree(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) out.set(relative(dir, join(e.parentPath, e.name)).split(sep).join('/'), readFileSync(join(e.parentPath, e.name)));
+  }
+  return out;
+}
+
+const digest = (b: Buffer) => createHash('md5').update(b).digest('hex');
+
+// 1. Store
+const store = join(work, 'store');
+generateStore({ repos, scans, out: store, seed: 1 });
+say('store', `${repos} repositories × ${scans} scans (one .ndjson file per repository)`, 'store', `${repos}x${scans}`);
+
+// 2. Build to a directory (fresh directory: never delete a large tree right before timing).
+const out = join(work, 'site');
+const b = cli(['build', '--store', store, '--out', out, '--now', '1763600000']);
+const files = b.summary.written!;
+say('build: scans/s', `${Math.round((repos * scans) / (b.ms / 1000))}`, 'buildScansPerSecond', Math.round((repos * scans) / (b.ms / 1000)));
+say('build: files/s', `${Math.round(files / (b.ms / 1000))} (${files} files in ${(b.ms / 1000).toFixed(1)} s, process start included)`, 'buildFilesPerSecond', Math.round(files / (b.ms / 1000)));
+say('build: peak RSS', `${Math.round(b.rssKb / 1024)} MB for ${repos * scans} scans`, 'buildPeakRssMb', Math.round(b.rssKb / 1024));
+
+// 3. Raw write limit: the same bytes, a minimal mkdir + writeFile + rename loop, same disk.
+const built = tree(out);
+const raw = join(work, 'raw');
+const rawStarted = Date.now();
+{
+  const limit = pLimit(32);
+  const made = new Set<string>();
+  await Promise.all(
+    [...built].map(([key, body]) =>
+      limit(async () => {
+        const path = join(raw, key);
+        const d = dirname(path);
+        if (!made.has(d)) {
+          await mkdir(d, { recursive: true });
+          made.add(d);
+        }
+        await writeFile(`${path}.tmp`, body);
+        await rename(`${path}.tmp`, path);
+      }),
+    ),
+  );
+}
+const rawMs = Date.now() - rawStarted;
+say('raw write limit: files/s', `${Math.round(built.size / (rawMs / 1000))}`, 'rawFilesPerSecond', Math.round(built.size / (rawMs / 1000)));
+say('build / raw write (target ≥ 0.7)', (rawMs / b.ms).toFixed(2), 'buildToRawRatio', Number((rawMs / b.ms).toFixed(2)));
+
+// 4. Rebuild after a threshold change that flips about 1 % of badges.
+const cfg = join(work, 'cfg');
+mkdirSync(cfg, { recursive: true });
+writeFileSync(
+  join(cfg, 'thresholds-a.yaml'),
+  readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8').replace('{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }', '{ min: 5, max: 20, status: silver }\n      - { min: 21, max: null, status: gold }'),
+);
+writeFileSync(join(cfg, 'badgepress.yaml'), 'thresholds:\n  A: thresholds-a.yaml\n');
+const before = new Map([...built].map(([k, v]) => [k, digest(v)]));
+const re = cli(['build', '--config', join(cfg, 'badgepress.yaml'), '--store', store, '--out', out, '--now', '1763600000']);
+const after = tree(out);
+const changed = [...after].filter(([k, v]) => before.get(k) !== digest(v)).length;
+const badgeFiles = [...after.keys()].filter((k) => /\/at\/\d+\/badges\/[^/.]+$/.test(k));
+const flipped = badgeFiles.filter((k) => JSON.parse(after.get(k)!.toString()).badgeStatus !== JSON.parse(built.get(k)!.toString()).badgeStatus).length;
+say('rebuild: badges flipped', `${flipped} of ${badgeFiles.length} (${((100 * flipped) / badgeFiles.length).toFixed(1)} %)`, 'flippedPercent', Number(((100 * flipped) / badgeFiles.length).toFixed(2)));
+say('rebuild: files rewritten / files changed (target 1.0)', `${re.summary.written} / ${changed} = ${(re.summary.written! / changed).toFixed(2)}`, 'rewriteRatio', Number((re.summary.written! / changed).toFixed(2)));
+say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.ms / 1000).toFixed(1)));
+
+// 5. Republish to S3 (s3rver): PUTs sent against objects whose bytes changed, on a smaller store.
+{
+  const { startS3Peer } = await import('../test/helpers/s3-peer.ts');
+  const { startFaultProxy } = await import('../test/helpers/fault-proxy.ts');
+  const s3Repos = Number(values['s3-repos']);
+  const small = join(work, 'store-s3');
+  generateStore({ repos: s3Repos, scans, out: small, seed: 2 });
+  const peer = await startS3Peer(['bench']);
+  const proxy = await startFaultProxy(peer.port);
+  const env = { ...peer.env };
+  const args = ['--store', small, '--out', 's3://bench/site', '--s3-endpoint', proxy.endpoint, '--s3-path-style', '--now', '1763600000'];
+  // Run asynchronously: the proxy lives in this process.
+  const run = (extra: string[]) =>
+    new Promise<Record<string, number>>((ok, fail) => {
+      const c = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'build', ...extra, ...args, '--json'], { cwd: ROOT, env: { ...process.env, ...env, CI: 'true' } });
+      let stdout = '';
+      c.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      c.on('exit', (code) => (code === 0 ? ok(JSON.parse(stdout.trim().split('\n').pop()!)) : fail(new Error(`s3 build exited ${code}`))));
+    });
+  const first = await run([]);
+  const localSmall = join(work, 'site-s3-local');
+  cli(['build', '--store', small, '--out', localSmall, '--now', '1763600000']);
+  const smallBefore = new Map([...tree(localSmall)].map(([k, v]) => [k, digest(v)]));
+  cli(['build', '--config', join(cfg, 'badgepress.yaml'), '--store', small, '--out', localSmall, '--now', '1763600000']);
+  const smallChanged = [...tree(localSmall)].filter(([k, v]) => smallBefore.get(k) !== digest(v)).length;
+  proxy.reset();
+  await run(['--config', join(cfg, 'badgepress.yaml')]);
+  say('republish to S3: PUTs / objects changed (target 1.0)', `${proxy.counts.PUT ?? 0} / ${smallChanged} (store of ${s3Repos} repositories, ${first.written} objects)`, 's3PutRatio', smallChanged ? Number(((proxy.counts.PUT ?? 0) / smallChanged).toFixed(2)) : 'n/a');
+  proxy.reset();
+  await run(['--config', join(cfg, 'badgepress.yaml')]);
+  say('republish to S3 unchanged: PUTs', String(proxy.counts.PUT ?? 0), 's3PutsUnchanged', proxy.counts.PUT ?? 0);
+  await proxy.close();
+  await peer.stop();
+}
+
+// 6. serve on a latest badge, and nginx on the same file when installed.
+const badgeKey = [...after.keys()].find((k) => /^api\/v1\/repositories\/[^/]+\/badges\/MAINTENANCE\.svg$/.test(k))!;
+async function load(url: string): Promise<{ rps: number; p99: number }> {
+  const r = await autocannon({ url, connections: 32, duration: 8, pipelining: 1 });
+  return { rps: Math.round(r.requests.average), p99: r.latency.p99 };
+}
+{
+  // The server runs in its own process, as users run it, so the load generator does not share its CPU.
+  const server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve', '--dir', out, '--port', '18088'], { cwd: ROOT, stdio: 'ignore' });
+  await new Promise((ok) => setTimeout(ok, 2500));
+  const s = await load(`http://127.0.0.1:18088/${badgeKey}`);
+  server.kill();
+  say('serve: latest badge', `${s.rps} req/s, p99 ${s.p99} ms (autocannon, 32 connections, 8 s)`, 'serveRps', s.rps);
+  const nginx = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' }).stdout.trim();
+  if (nginx) {
+    const conf = join(work, 'nginx.conf');
+    writeFileSync(
+      conf,
+      `daemon off; worker_processes 1; pid ${work}/nginx.pid; error_log ${work}/nginx-error.log;
+events { worker_connections 1024; }
+http { access_log off; default_type image/svg+xml; types { image/svg+xml svg; }
+  server { listen 127.0.0.1:18089; root ${out}; location / { try_files /$uri =404; } } }`,
+    );
+    const ng = spawn(nginx, ['-c', conf, '-p', work], { stdio: 'ignore' });
+    await new Promise((ok) => setTimeout(ok, 800));
+    // nginx decodes the path once, so the key's "%" is sent as "%25".
+    const { originPath } = await import('../src/model/origin-path.ts');
+    const n = await load(`http://127.0.0.1:18089/${originPath(badgeKey)}`);
+    ng.kill();
+    say('nginx: same file (1 worker)', `${n.rps} req/s, p99 ${n.p99} ms`, 'nginxRps', n.rps);
+    say('serve / nginx (target ≥ 0.5)', (s.rps / n.rps).toFixed(2), 'serveToNginxRatio', Number((s.rps / n.rps).toFixed(2)));
+  } else {
+    say('nginx', 'not installed: no comparison', 'nginxRps', 'n/a');
+  }
+}
+
+// 7. Sizes.
+const worker = await bundleWorker();
+say('worker bundle (target ≤ 10 KB)', `${Buffer.byteLength(worker)} bytes minified`, 'workerBytes', Buffer.byteLength(worker));
+const ours = renderBadge({ label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
+const theirs = makeBadge({ label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
+say('SVG bytes vs badge-maker (target ≤)', `${ours.length} vs ${theirs.length}`, 'svgBytes', `${ours.length}/${theirs.length}`);
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM (${Math.round(freemem() / 2 ** 30)} free), Node ${process.version}`;
+say('machine', machine, 'machine');
+process.stdout.write(`\n| measure | figure |\n|---|---|\n${rows.map(([a, v]) => `| ${a} | ${v} |`).join('\n')}\n`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`);
+rmSync(work, { recursive: true, force: true });
