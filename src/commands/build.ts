@@ -26,7 +26,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
   const include = shardFilter(values.shard);
   const site = await loadSite(values);
   const shape = await loadShape(site);
-  const store = openStore(site.store, site);
+  const store = await openStore(site.store, site);
   const printer = issuePrinter(process.stderr);
 
   if (values.strict) {
@@ -47,7 +47,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
     }
   }
 
-  const sink = openSink(site.out, site);
+  const sink = await openSink(site.out, site);
   const progress = progressLine(process.stderr, process.stderr.isTTY ? (await store.list()).length : undefined, Date.now());
   let summary: BuildSummary;
   try {

@@ -17,8 +17,8 @@ export async function planCommand(argv: string[]): Promise<number> {
   const include = shardFilter(values.shard);
   const site = await loadSite(values);
   const shape = await loadShape(site);
-  const store = openStore(site.store, site);
-  const sink = openSink(site.out, site);
+  const store = await openStore(site.store, site);
+  const sink = await openSink(site.out, site);
   const printer = issuePrinter(process.stderr);
   const planner = new Planner(sink);
   try {

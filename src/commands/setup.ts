@@ -12,9 +12,6 @@ import { loadDecisions } from '../config/decisions.ts';
 import type { ShapeSite } from '../render/shape.ts';
 import { BadgeRenderer } from '../render/svg.ts';
 import { UsageError } from './args.ts';
-import { S3Store } from '../load/s3-store.ts';
-import { S3Sink } from '../publish/s3-sink.ts';
-import { s3Client } from '../s3/client.ts';
 import { parseS3Location, type S3Location } from '../s3/location.ts';
 
 export const SITE_FLAGS = {
@@ -69,10 +66,17 @@ function s3Location(flag: string, location: string): S3Location {
   return loc;
 }
 
-export function openStore(location: string, site: SiteConfig): StoreSource {
-  return isS3(location) ? new S3Store(s3Client(site.s3), s3Location('store', location)) : new DirectoryStore(location);
+// The AWS SDK is loaded only when a location is in S3: a directory build stays lean.
+export async function openStore(location: string, site: SiteConfig): Promise<StoreSource> {
+  if (!isS3(location)) return new DirectoryStore(location);
+  const loc = s3Location('store', location);
+  const [{ S3Store }, { s3Client }] = await Promise.all([import('../load/s3-store.ts'), import('../s3/client.ts')]);
+  return new S3Store(s3Client(site.s3), loc);
 }
 
-export function openSink(location: string, site: SiteConfig): Sink {
-  return isS3(location) ? new S3Sink(s3Client(site.s3), s3Location('out', location)) : new DirectorySink(location);
+export async function openSink(location: string, site: SiteConfig): Promise<Sink> {
+  if (!isS3(location)) return new DirectorySink(location);
+  const loc = s3Location('out', location);
+  const [{ S3Sink }, { s3Client }] = await Promise.all([import('../publish/s3-sink.ts'), import('../s3/client.ts')]);
+  return new S3Sink(s3Client(site.s3), loc);
 }
