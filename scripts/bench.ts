@@ -12,6 +12,7 @@ import pLimit from 'p-limit';
 import autocannon from 'autocannon';
 import { makeBadge } from 'badge-maker';
 import { generateStore } from './gen-store.ts';
+import { reusedGoldFrom } from '../test/helpers/thresholds.ts';
 import { bundleWorker } from './build-worker.ts';
 import { renderBadge } from '../src/render/svg.ts';
 
@@ -98,15 +99,9 @@ say('raw write limit: files/s', `${Math.round(built.size / (rawMs / 1000))}`, 'r
 say('build / raw write (target ≥ 0.7)', (rawMs / b.ms).toFixed(2), 'buildToRawRatio', Number((rawMs / b.ms).toFixed(2)));
 
 // 4. Rebuild after a threshold change that flips about 1 % of badges.
-const cfg = join(work, 'cfg');
-mkdirSync(cfg, { recursive: true });
-writeFileSync(
-  join(cfg, 'thresholds-a.yaml'),
-  readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8').replace('{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }', '{ min: 5, max: 20, status: silver }\n      - { min: 21, max: null, status: gold }'),
-);
-writeFileSync(join(cfg, 'badgepress.yaml'), 'thresholds:\n  A: thresholds-a.yaml\n');
+const changedConfig = reusedGoldFrom(join(work, 'cfg'), 21);
 const before = new Map([...built].map(([k, v]) => [k, digest(v)]));
-const re = cli(['build', '--config', join(cfg, 'badgepress.yaml'), '--store', store, '--out', out, '--now', '1763600000']);
+const re = cli(['build', '--config', changedConfig, '--store', store, '--out', out, '--now', '1763600000']);
 const after = tree(out);
 const changed = [...after].filter(([k, v]) => before.get(k) !== digest(v)).length;
 const badgeFiles = [...after.keys()].filter((k) => /\/at\/\d+\/badges\/[^/.]+$/.test(k));
@@ -138,13 +133,13 @@ say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.
   const localSmall = join(work, 'site-s3-local');
   cli(['build', '--store', small, '--out', localSmall, '--now', '1763600000']);
   const smallBefore = new Map([...tree(localSmall)].map(([k, v]) => [k, digest(v)]));
-  cli(['build', '--config', join(cfg, 'badgepress.yaml'), '--store', small, '--out', localSmall, '--now', '1763600000']);
+  cli(['build', '--config', changedConfig, '--store', small, '--out', localSmall, '--now', '1763600000']);
   const smallChanged = [...tree(localSmall)].filter(([k, v]) => smallBefore.get(k) !== digest(v)).length;
   proxy.reset();
-  await run(['--config', join(cfg, 'badgepress.yaml')]);
+  await run(['--config', changedConfig]);
   say('republish to S3: PUTs / objects changed (target 1.0)', `${proxy.counts.PUT ?? 0} / ${smallChanged} (store of ${s3Repos} repositories, ${first.written} objects)`, 's3PutRatio', smallChanged ? Number(((proxy.counts.PUT ?? 0) / smallChanged).toFixed(2)) : 'n/a');
   proxy.reset();
-  await run(['--config', join(cfg, 'badgepress.yaml')]);
+  await run(['--config', changedConfig]);
   say('republish to S3 unchanged: PUTs', String(proxy.counts.PUT ?? 0), 's3PutsUnchanged', proxy.counts.PUT ?? 0);
   await proxy.close();
   await peer.stop();

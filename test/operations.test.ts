@@ -9,6 +9,7 @@ import { createSiteServer } from '../src/resolver/adapter/node/server.ts';
 import { buildSite, readTree } from './helpers/site.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { reusedGoldFrom, thresholdsVariant } from './helpers/thresholds.ts';
 
 const dir = tempDir();
 const store = join(dir, 'store');
@@ -68,7 +69,8 @@ describe('--shard i/n', () => {
 describe('expiry (Shape A, expireAfterDays)', () => {
   const cfg = join(dir, 'expiry-cfg');
   mkdirSync(cfg, { recursive: true });
-  writeFileSync(join(cfg, 'badgepress.yaml'), `expireAfterDays: 1\nthresholds:\n  A: ${join(ROOT, 'config/thresholds-a.yaml')}\n`);
+  const config = join(cfg, 'badgepress.yaml');
+  writeFileSync(config, `expireAfterDays: 1\nthresholds:\n  A: ${join(ROOT, 'config/thresholds-a.yaml')}\n`);
   const exStore = join(dir, 'expiry-store');
   mkdirSync(exStore, { recursive: true });
   const TS = 1_763_000_000;
@@ -78,10 +80,10 @@ describe('expiry (Shape A, expireAfterDays)', () => {
 
   it('latest files expire exactly after expireAfterDays at --now', async () => {
     const at = join(dir, 'exp-at');
-    await buildSite({ store: exStore, out: at, config: join(cfg, 'badgepress.yaml'), now: TS + 86400 });
+    await buildSite({ store: exStore, out: at, config: config, now: TS + 86400 });
     expect(badgeOf(at, 'badges/MAINTENANCE')).toBe('gold');
     const after = join(dir, 'exp-after');
-    await buildSite({ store: exStore, out: after, config: join(cfg, 'badgepress.yaml'), now: TS + 86401 });
+    await buildSite({ store: exStore, out: after, config: config, now: TS + 86401 });
     expect(badgeOf(after, 'badges/MAINTENANCE')).toBe('expired');
     expect(readFileSync(join(after, `api/v1/repositories/${enc}/badges/MAINTENANCE.svg`), 'utf8')).toContain('MAINTENANCE: expired');
     // per-time files never expire; their expired variants are written beside them
@@ -92,7 +94,7 @@ describe('expiry (Shape A, expireAfterDays)', () => {
 
   it('?timestamp= answers expired exactly one second past the boundary, through serve', async () => {
     const out = join(dir, 'exp-serve');
-    await buildSite({ store: exStore, out, config: join(cfg, 'badgepress.yaml'), now: TS });
+    await buildSite({ store: exStore, out, config: config, now: TS });
     const server = createSiteServer(out);
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     const port = (server.address() as AddressInfo).port;
@@ -127,16 +129,10 @@ describe('incremental directory builds', () => {
     const out = join(dir, 'incr');
     await buildSite({ store, out });
     const before = readTree(out);
-    const cfg = join(dir, 'incr-cfg');
-    mkdirSync(cfg, { recursive: true });
-    writeFileSync(
-      join(cfg, 'thresholds-a.yaml'),
-      readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8').replace('{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }', '{ min: 5, max: 24, status: silver }\n      - { min: 25, max: null, status: gold }'),
-    );
-    writeFileSync(join(cfg, 'badgepress.yaml'), 'thresholds:\n  A: thresholds-a.yaml\n');
+    const config = reusedGoldFrom(join(dir, 'incr-cfg'), 25);
     const untouched = [...before.keys()].find((k) => k.endsWith('/sarif'))!;
     const mtime = statSync(join(out, untouched)).mtimeMs;
-    const { summary } = await buildSite({ store, out, config: join(cfg, 'badgepress.yaml') });
+    const { summary } = await buildSite({ store, out, config });
     const after = readTree(out);
     const changed = [...after.keys()].filter((k) => !before.get(k)!.equals(after.get(k)!));
     expect(changed.length).toBeGreaterThan(0);
@@ -150,7 +146,7 @@ describe('incremental directory builds', () => {
     const neighbour = `${known}x`;
     mkdirSync(join(out, neighbour), { recursive: true });
     writeFileSync(join(out, neighbour, 'sarif'), 'not ours');
-    const pruned = await buildSite({ store, out, config: join(cfg, 'badgepress.yaml'), prune: true });
+    const pruned = await buildSite({ store, out, config, prune: true });
     expect(pruned.summary.removed).toBe(1);
     expect(pruned.summary.written).toBe(0);
     expect(existsSync(join(out, known, 'badges', 'OLD.svg'))).toBe(false);
@@ -179,19 +175,13 @@ describe('badgepress plan', () => {
     expect(same.stdout).toMatch(/no badge changes status/);
     expect(same.stdout).toMatch(new RegExp(`files: 0 to add, 0 to change, 0 to remove \\(with --prune\\), ${before.size} unchanged`));
 
-    const cfg = join(dir, 'plan-cfg');
-    mkdirSync(cfg, { recursive: true });
-    writeFileSync(
-      join(cfg, 'thresholds-a.yaml'),
-      readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8').replace('{ min: 20, max: null, status: gold }', '{ min: 20, max: 24, status: gold }\n      - { min: 25, max: null, status: silver }'),
-    );
-    writeFileSync(join(cfg, 'badgepress.yaml'), 'thresholds:\n  A: thresholds-a.yaml\n');
-    const r = runCli(['plan', '--config', join(cfg, 'badgepress.yaml'), '--store', store, '--out', out, '--now', '1763600000', '--json']);
+    const config = thresholdsVariant(join(dir, 'plan-cfg'), '{ min: 20, max: null, status: gold }', '{ min: 20, max: 24, status: gold }\n      - { min: 25, max: null, status: silver }');
+    const r = runCli(['plan', '--config', config, '--store', store, '--out', out, '--now', '1763600000', '--json']);
     expect(r.code).toBe(3);
     const plan = JSON.parse(r.stdout);
     // What actually changes, from a real build into a copy.
     const truth = join(dir, 'plan-truth');
-    await buildSite({ store, out: truth, now: 1763600000, config: join(cfg, 'badgepress.yaml') });
+    await buildSite({ store, out: truth, now: 1763600000, config: config });
     const after = readTree(truth);
     const changed = [...after.keys()].filter((k) => !after.get(k)!.equals(before.get(k)!));
     expect(plan.changed).toBe(changed.length);
@@ -203,7 +193,7 @@ describe('badgepress plan', () => {
       { badgeId: 'REUSED', from: 'gold', to: 'silver', repositories: new Set(flips.map((k) => k.split('/')[3])).size, scans: flips.length, examples: expect.any(Array) },
     ]);
     expect(readTree(out)).toEqual(before);
-    const text = runCli(['plan', '--config', join(cfg, 'badgepress.yaml'), '--store', store, '--out', out, '--now', '1763600000']);
+    const text = runCli(['plan', '--config', config, '--store', store, '--out', out, '--now', '1763600000']);
     expect(text.stdout).toMatch(new RegExp(`REUSED\\n  gold → silver: \\d+ repositories, ${flips.length} scans \\(e\\.g\\. https://`));
   });
 });

@@ -13,6 +13,7 @@ import { originPath } from '../src/model/origin-path.ts';
 import { buildSite, readTree } from './helpers/site.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { reusedGoldFrom } from './helpers/thresholds.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
 import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
 
@@ -50,16 +51,7 @@ async function publish(bucket: string, opts: { prefix?: string; config?: string;
   }
 }
 
-function thresholdConfig(name: string): string {
-  const cfg = join(dir, name);
-  mkdirSync(cfg, { recursive: true });
-  writeFileSync(
-    join(cfg, 'thresholds-a.yaml'),
-    readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8').replace('{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }', '{ min: 5, max: 21, status: silver }\n      - { min: 22, max: null, status: gold }'),
-  );
-  writeFileSync(join(cfg, 'badgepress.yaml'), 'thresholds:\n  A: thresholds-a.yaml\n');
-  return join(cfg, 'badgepress.yaml');
-}
+const thresholdConfig = (name: string) => reusedGoldFrom(join(dir, name), 22);
 
 describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
   it('holds the same keys and bytes as a directory build, with content types and cache control', async () => {
