@@ -10,7 +10,9 @@ let tmpCounter = 0;
 
 export class DirectorySink implements Sink {
   private readonly root: string;
-  private readonly madeDirs = new Set<string>();
+  /** Directory → whether this build created it (so it held no files before). */
+  private readonly madeDirs = new Map<string, boolean>();
+  private readonly freshRoots = new Set<string>();
 
   constructor(readonly location: string) {
     this.root = resolve(location);
@@ -25,17 +27,29 @@ export class DirectorySink implements Sink {
   async put(file: OutputFile): Promise<PutOutcome> {
     const path = this.pathOf(file.key);
     const body = Buffer.from(file.body, 'utf8');
-    const existing = await this.read(file.key);
-    if (existing && Buffer.compare(existing, body) === 0) return 'unchanged';
     const dir = dirname(path);
-    if (!this.madeDirs.has(dir)) {
-      await mkdir(dir, { recursive: true });
-      this.madeDirs.add(dir);
+    let fresh = this.madeDirs.get(dir);
+    if (fresh === undefined) {
+      // mkdir reports the first directory it had to create: below it nothing can exist yet,
+      // so a first build skips reading back every file it is about to write.
+      const created = await mkdir(dir, { recursive: true });
+      fresh = created !== undefined || this.isBelowFresh(dir);
+      this.madeDirs.set(dir, fresh);
+      if (created !== undefined) this.freshRoots.add(created);
+    }
+    if (!fresh) {
+      const existing = await this.read(file.key);
+      if (existing && Buffer.compare(existing, body) === 0) return 'unchanged';
     }
     const tmp = `${path}.tmp-${process.pid}-${++tmpCounter}`;
     await writeFile(tmp, body);
     await rename(tmp, path);
     return 'written';
+  }
+
+  private isBelowFresh(dir: string): boolean {
+    for (let d = dir; d.length > this.root.length; d = dirname(d)) if (this.freshRoots.has(d)) return true;
+    return false;
   }
 
   async read(key: string): Promise<Uint8Array | undefined> {
