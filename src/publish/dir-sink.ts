@@ -7,6 +7,7 @@ import type { OutputFile } from '../render/site-files.ts';
 import type { PutOutcome, Sink } from './sink.ts';
 
 let tmpCounter = 0;
+const MAX_REMEMBERED_DIRS = 50_000;
 
 export class DirectorySink implements Sink {
   private readonly root: string;
@@ -34,6 +35,9 @@ export class DirectorySink implements Sink {
       // so a first build skips reading back every file it is about to write.
       const created = await mkdir(dir, { recursive: true });
       fresh = created !== undefined || this.isBelowFresh(dir);
+      // Bounded memory on big builds: forgetting only costs a mkdir or a read-back later.
+      if (this.madeDirs.size >= MAX_REMEMBERED_DIRS) this.madeDirs.clear();
+      if (this.freshRoots.size >= MAX_REMEMBERED_DIRS) this.freshRoots.clear();
       this.madeDirs.set(dir, fresh);
       if (created !== undefined) this.freshRoots.add(created);
     }
