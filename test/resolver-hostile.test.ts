@@ -8,26 +8,13 @@ import { resolve, type KeyReader } from '../src/resolver/core.ts';
 import { directoryReader } from '../src/resolver/adapter/node/directory-reader.ts';
 import { createSiteServer } from '../src/resolver/adapter/node/server.ts';
 import { conformanceSite, WIDGET } from './conformance/fixture.ts';
+import { hostilePath, hostileQuery, method } from './helpers/hostile.ts';
 
 const dir = await conformanceSite();
 // A canary beside the served directory: no request may ever return it.
 const CANARY = 'CANARY-7f3a9c outside the site';
 writeFileSync(join(dirname(dir), 'secret.txt'), CANARY);
 writeFileSync(join(dir, 'secret.txt'), CANARY);
-
-const HOSTILE = ['..', '%2e%2e', '%2E%2E', '%252e%252e', '.', '%00', '\u0000', '%0d%0a', '\r\n', '%C3%28', '%FF', '%E0%A4%A', '%', '%%', '//', '\\', '%5c', 'secret.txt', '..%2f', '%2f..%2f', 'at', '123', 'badges', 'sarif', '.svg', 'index.json', 'expired', 'MAINTENANCE', 'https:', 'https%3A%2F%2F', 'γ', '%CE%B3', '?', '#', ';', 'x'.repeat(300), '%25', '+', ' '];
-const segment = fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ maxLength: 12 }), fc.stringMatching(/^[%0-9A-Fa-f./]{0,12}$/));
-const hostilePath = fc.oneof(
-  fc.array(segment, { maxLength: 8 }).map((s) => `/api/v1/repositories/${s.join('/')}`),
-  fc.array(segment, { maxLength: 6 }).map((s) => `/api/v1/repositories/${WIDGET}/${s.join('/')}`),
-  fc.array(segment, { maxLength: 6 }).map((s) => `/${s.join('/')}`),
-  fc.array(segment, { maxLength: 4 }).map((s) => `/api/v1/repositories/${s.join('')}/badges/${s.join('')}.svg`),
-);
-const hostileQuery = fc.oneof(
-  fc.constant(''),
-  fc.array(fc.oneof(fc.constantFrom('timestamp=1762000000', 'timestamp=', 'timestamp', 'timestamp=-1', 'timestamp=1e9', 'timestamp=%31', 'timestamp=9007199254740993', 'a=b'), segment.map((s) => `timestamp=${s}`)), { maxLength: 3 }).map((q) => q.join('&')),
-);
-const method = fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'get', 'X\r\nY');
 
 function decode(body: Uint8Array | string | null): string {
   return body === null ? '' : typeof body === 'string' ? body : Buffer.from(body).toString('utf8');

@@ -5,9 +5,11 @@
 /** Longest encoded repository segment we write: one path segment on common file systems. */
 export const MAX_SEGMENT_BYTES = 255;
 
-const URL_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#\s]+)\/(.+)$/s;
+const URL_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#\s]+)\/([\s\S]+)$/;
 // C0 controls, DEL and C1 controls never belong in an identifier that ends up in a path.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// A lone UTF-16 surrogate (String#isWellFormed, spelled out for CloudFront Functions).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export type CanonicalResult =
   | { ok: true; url: string; encoded: string }
@@ -21,7 +23,7 @@ export type CanonicalResult =
 export function canonicalRepositoryUrl(input: unknown): CanonicalResult {
   if (typeof input !== 'string') return { ok: false, reason: 'repositoryUrl must be a string' };
   if (input.length === 0) return { ok: false, reason: 'repositoryUrl is empty' };
-  if (!input.isWellFormed()) return { ok: false, reason: 'repositoryUrl holds an unpaired UTF-16 surrogate' };
+  if (LONE_SURROGATE.test(input)) return { ok: false, reason: 'repositoryUrl holds an unpaired UTF-16 surrogate' };
   if (CONTROL.test(input)) return { ok: false, reason: 'repositoryUrl holds a control character' };
   const m = URL_SHAPE.exec(input);
   if (!m) return { ok: false, reason: `repositoryUrl ${JSON.stringify(truncate(input))} is not of the form <scheme>://<host>/<path>` };

@@ -40,62 +40,75 @@ export interface ResolverOptions {
 const JSON_TYPE = 'application/json';
 const SVG_TYPE = 'image/svg+xml';
 
-export async function resolve(req: ResolverRequest, read: KeyReader, opts: ResolverOptions = {}): Promise<ResolverResponse> {
-  const short = `public, max-age=${opts.latestMaxAge ?? 300}`;
-  const long = `public, max-age=${opts.immutableMaxAge ?? 31536000}, immutable`;
-  const head = req.method === 'HEAD';
-  const svgRoute = /\.svg$/.test(req.path);
-  const fail = (status: number, title: string, detail: string, badgeId?: string): ResolverResponse =>
-    problem(status, title, detail, svgRoute ? badgeId ?? 'badge' : undefined, short, head);
+/**
+ * What a request needs, decided without reading anything: an answer already (a malformed
+ * request), the one key that holds the answer, or a `?timestamp=` lookup through index.json.
+ * The CloudFront Function runs only this; `resolve` runs it and then reads.
+ */
+export type Lookup =
+  | { kind: 'answer'; response: ResolverResponse }
+  | { kind: 'key'; key: string; target: RouteTarget }
+  | { kind: 'timestamp'; target: RouteTarget; timestamp: number };
 
+export function lookup(req: ResolverRequest, opts?: ResolverOptions): Lookup {
   const r = route(req.method, req.path, req.query);
   if (!r.ok) {
-    const res = fail(r.status, r.title, r.detail, r.badgeId);
-    if (r.status === 405) res.headers.allow = 'GET, HEAD';
-    return res;
+    const response = errorAnswer(req, r.status, r.title, r.detail, opts, r.badgeId);
+    if (r.status === 405) response.headers.allow = 'GET, HEAD';
+    return { kind: 'answer', response };
   }
   const t = r.target;
-  const badgeId = 'badgeId' in t.resource ? t.resource.badgeId : undefined;
+  if (t.timestamp !== undefined) return { kind: 'timestamp', target: t, timestamp: t.timestamp };
+  return { kind: 'key', key: keyOf(t), target: t };
+}
 
-  if (t.resource.kind === 'index') {
-    const obj = await read(indexKey(t.encoded));
-    return obj ? file(obj, JSON_TYPE, short, req, head) : fail(404, 'Not Found', 'this repository was never scanned');
-  }
+/** The key of a file a route names directly: an index, a per-time file or a latest file. */
+function keyOf(t: RouteTarget): string {
   const resource = t.resource;
+  if (resource.kind === 'index') return indexKey(t.encoded);
+  if (t.at) return t.at.expired ? expiredAtKey(t.encoded, t.at.timestamp, resource) : atKey(t.encoded, t.at.timestamp, resource);
+  return latestKey(t.encoded, resource);
+}
 
-  if (t.at) {
-    const key = t.at.expired ? expiredAtKey(t.encoded, t.at.timestamp, resource) : atKey(t.encoded, t.at.timestamp, resource);
-    const obj = await read(key);
-    if (obj) return file(obj, typeOf(resource), long, req, head);
-    return fail(404, 'Not Found', `no result of this repository at ${t.at.timestamp}`, badgeId);
-  }
+/** The public path of a route without its query: what a `?timestamp=` request is about. */
+export function publicPath(t: RouteTarget): string {
+  return `/${API_PREFIX}${t.encoded}/${t.resource.kind === 'index' ? 'index.json' : resourcePath(t.resource)}`;
+}
 
-  if (t.timestamp === undefined) {
-    const obj = await read(latestKey(t.encoded, resource));
-    if (obj) return file(obj, typeOf(resource), short, req, head);
+export async function resolve(req: ResolverRequest, read: KeyReader, opts?: ResolverOptions): Promise<ResolverResponse> {
+  const found = lookup(req, opts);
+  if (found.kind === 'answer') return found.response;
+  const t = found.target;
+  const resource = t.resource;
+  const badgeId = 'badgeId' in resource ? resource.badgeId : undefined;
+  const fail = (detail: string): ResolverResponse => errorAnswer(req, 404, 'Not Found', detail, opts, badgeId);
+
+  if (found.kind === 'key') {
+    const obj = await read(found.key);
+    if (obj) return file(obj, resource.kind === 'index' ? JSON_TYPE : typeOf(resource), t.at ? longAge(opts) : shortAge(opts), req);
+    if (resource.kind === 'index') return fail('this repository was never scanned');
+    if (t.at) return fail(`no result of this repository at ${t.at.timestamp}`);
     // Only a miss pays for the index: it tells "never scanned" from "unknown badge".
-    const index = await readIndex(read, t.encoded);
-    return fail(404, 'Not Found', missDetail(index, badgeId), badgeId);
+    return fail(missDetail(await readIndex(read, t.encoded), badgeId));
   }
 
   const index = await readIndex(read, t.encoded);
-  if (!index || (badgeId !== undefined && !index.badges.includes(badgeId))) {
-    return fail(404, 'Not Found', missDetail(index, badgeId), badgeId);
-  }
-  const ts = newestAtOrBefore(index.timestamps, t.timestamp);
-  if (ts === undefined) {
-    return fail(404, 'Not Found', `no result at or before ${t.timestamp}; the first scan is at ${index.timestamps[0]}`, badgeId);
-  }
-  const expired = index.expireAfterSeconds !== undefined && t.timestamp - ts > index.expireAfterSeconds;
-  const location = `/${API_PREFIX}${t.encoded}/at/${ts}/${expired ? 'expired/' : ''}${resourcePath(resource)}`;
+  if (!index || (badgeId !== undefined && !index.badges.includes(badgeId))) return fail(missDetail(index, badgeId));
+  const ts = newestAtOrBefore(index.timestamps, found.timestamp);
+  if (ts === undefined) return fail(`no result at or before ${found.timestamp}; the first scan is at ${index.timestamps[0]}`);
+  const expired = index.expireAfterSeconds !== undefined && found.timestamp - ts > index.expireAfterSeconds;
+  const location = `/${API_PREFIX}${t.encoded}/at/${ts}/${expired ? 'expired/' : ''}${resourcePath(resource as Resource)}`;
   // A newer scan can still land at or before T only when T is past the last scan.
-  const stable = t.timestamp < index.timestamps[index.timestamps.length - 1]!;
+  const stable = found.timestamp < index.timestamps[index.timestamps.length - 1]!;
   return {
     status: 302,
-    headers: { location, 'cache-control': stable ? `public, max-age=${opts.immutableMaxAge ?? 31536000}` : short },
+    headers: { location, 'cache-control': stable ? `public, max-age=${opts?.immutableMaxAge ?? 31536000}` : shortAge(opts) },
     body: null,
   };
 }
+
+const shortAge = (opts?: ResolverOptions) => `public, max-age=${opts?.latestMaxAge ?? 300}`;
+const longAge = (opts?: ResolverOptions) => `public, max-age=${opts?.immutableMaxAge ?? 31536000}, immutable`;
 
 /** Greatest element ≤ t of an ascending array (binary search). */
 export function newestAtOrBefore(ascending: readonly number[], t: number): number | undefined {
@@ -137,13 +150,13 @@ function typeOf(r: Resource): string {
   return r.kind === 'svg' ? SVG_TYPE : JSON_TYPE;
 }
 
-function file(obj: StoredObject, contentType: string, cacheControl: string, req: ResolverRequest, head: boolean): ResolverResponse {
+function file(obj: StoredObject, contentType: string, cacheControl: string, req: ResolverRequest): ResolverResponse {
   const headers: Record<string, string> = { 'content-type': contentType, 'cache-control': cacheControl };
   if (obj.etag) {
     headers.etag = obj.etag;
     if (req.ifNoneMatch && etagMatches(req.ifNoneMatch, obj.etag)) return { status: 304, headers, body: null };
   }
-  return { status: 200, headers, body: head ? null : obj.body };
+  return { status: 200, headers, body: req.method === 'HEAD' ? null : obj.body };
 }
 
 function etagMatches(header: string, etag: string): boolean {
@@ -151,13 +164,21 @@ function etagMatches(header: string, etag: string): boolean {
   return header.split(',').some((e) => e.trim() === '*' || bare(e) === bare(etag));
 }
 
-function problem(status: number, title: string, detail: string, svgLabel: string | undefined, cacheControl: string, head: boolean): ResolverResponse {
-  if (svgLabel !== undefined) {
+/**
+ * An RFC 9457 problem answer; on an `.svg` route a small "<badge> | not found" image instead,
+ * so a README shows something sensible.
+ */
+export function errorAnswer(req: ResolverRequest, status: number, title: string, detail: string, opts: ResolverOptions | undefined, badgeId?: string): ResolverResponse {
+  const headers: Record<string, string> = { 'content-type': 'application/problem+json', 'cache-control': shortAge(opts) };
+  let body: string;
+  if (/\.svg$/.test(req.path)) {
+    headers['content-type'] = SVG_TYPE;
     const message = status === 404 ? 'not found' : status === 405 ? 'method not allowed' : 'bad request';
-    return { status, headers: { 'content-type': SVG_TYPE, 'cache-control': cacheControl }, body: head ? null : errorBadge(svgLabel.toLowerCase(), message) };
+    body = errorBadge((badgeId ?? 'badge').toLowerCase(), message);
+  } else {
+    body = JSON.stringify({ type: 'about:blank', title, status, detail });
   }
-  const body = JSON.stringify({ type: 'about:blank', title, status, detail });
-  return { status, headers: { 'content-type': 'application/problem+json', 'cache-control': cacheControl }, body: head ? null : body };
+  return { status, headers, body: req.method === 'HEAD' ? null : body };
 }
 
 export type { RouteTarget };

@@ -1,5 +1,7 @@
 // Pure request parsing for the resolver: which file a request names, or why it names none.
-// No I/O and no Node APIs, so the same code runs in serve, Workers and CloudFront.
+// No I/O and no Node APIs, so the same code runs in serve, Workers and CloudFront. CloudFront
+// Functions run a subset of ES2020 (no for…of, spread or destructuring): a test parses the
+// bundle and holds this module and its imports to that subset.
 import { canonicalRepositoryUrl } from '../model/repository-url.ts';
 import { API_PREFIX, BADGE_ID_PATTERN, type Resource } from '../model/layout.ts';
 
@@ -90,7 +92,10 @@ function canonicalSegment(raw: string): string | undefined {
 function timestampParam(query: string): number | undefined | 'bad' {
   let found: string | undefined;
   let count = 0;
-  for (const part of query.replace(/^\?/, '').split('&')) {
+  const parts = query.replace(/^\?/, '').split('&');
+  // Index loops, not for…of: this module also runs in CloudFront Functions (see cloudfront/).
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
     const eq = part.indexOf('=');
     const name = eq < 0 ? part : part.slice(0, eq);
     if (name !== 'timestamp') continue;
@@ -108,7 +113,9 @@ function notFound(detail: string): RouteResult {
 }
 
 function bad(detail: string, badgeId?: string): RouteResult {
-  return { ok: false, status: 400, title: 'Bad Request', detail, ...(badgeId ? { badgeId } : {}) };
+  const result: RouteResult = { ok: false, status: 400, title: 'Bad Request', detail };
+  if (badgeId) result.badgeId = badgeId;
+  return result;
 }
 
 /** Request text echoed in a message: short and printable. */

@@ -1,0 +1,77 @@
+// Bundles the AWS edge adapters with esbuild:
+// - the CloudFront Function: one script defining `function handler(event)`, in the subset of
+//   JavaScript that cloudfront-js-2.0 runs (esbuild refuses to emit anything outside it), and
+//   within CloudFront's 10 KB code limit;
+// - the Lambda@Edge handler: one ES module (index.mjs, handler "index.handler"); the AWS SDK
+//   is left out because the Lambda Node.js runtime provides it.
+import { build } from 'esbuild';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const adapter = (name: string) => fileURLToPath(new URL(`../src/resolver/adapter/${name}`, import.meta.url));
+
+/** Syntax CloudFront Functions do not run (beyond ES 5.1 they add let/const, arrows, rest
+ * parameters, template literals, `**` and async/await): esbuild fails the build on any. */
+const NOT_IN_CLOUDFRONT_FUNCTIONS = {
+  'object-extensions': false,
+  destructuring: false,
+  'for-of': false,
+  'default-argument': false,
+  'object-rest-spread': false,
+  'optional-chain': false,
+  'nullish-coalescing': false,
+  'logical-assignment': false,
+  class: false,
+  generator: false,
+  'regexp-lookbehind-assertions': false,
+  'regexp-named-capture-groups': false,
+  'regexp-sticky-and-unicode-flags': false,
+  'regexp-dot-all-flag': false,
+} as const;
+
+const BUNDLE = { bundle: true, minify: true, write: false, legalComments: 'none' } as const;
+
+export async function bundleCloudFrontFunction(outfile?: string): Promise<string> {
+  const result = await build({
+    ...BUNDLE,
+    entryPoints: [adapter('cloudfront/viewer-request.ts')],
+    format: 'iife',
+    globalName: 'badgepress',
+    platform: 'neutral',
+    target: 'es2020',
+    supported: NOT_IN_CLOUDFRONT_FUNCTIONS,
+    // CloudFront calls a top-level function named `handler`.
+    footer: { js: 'function handler(event){return badgepress.handler(event)}' },
+  });
+  return emit(result.outputFiles[0]!.text, outfile);
+}
+
+export async function bundleLambdaEdge(outfile?: string): Promise<string> {
+  const result = await build({
+    ...BUNDLE,
+    entryPoints: [adapter('lambda-edge/index.ts')],
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['@aws-sdk/*'],
+  });
+  return emit(result.outputFiles[0]!.text, outfile);
+}
+
+function emit(code: string, outfile: string | undefined): string {
+  if (outfile) {
+    mkdirSync(dirname(outfile), { recursive: true });
+    writeFileSync(outfile, code);
+  }
+  return code;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const out = process.argv[2] ?? 'dist-aws';
+  const cf = join(out, 'cloudfront-function.js');
+  const lambda = join(out, 'lambda-edge/index.mjs');
+  await bundleCloudFrontFunction(cf);
+  await bundleLambdaEdge(lambda);
+  process.stdout.write(`CloudFront Function: ${cf} (${statSync(cf).size} bytes; the limit is 10240)\nLambda@Edge: ${lambda} (${statSync(lambda).size} bytes; zip its folder, handler index.handler)\n`);
+}

@@ -1,0 +1,73 @@
+// CloudFront Function (runtime cloudfront-js-2.0, viewer-request event). No I/O is allowed
+// there, so it only runs the core's `lookup`: a malformed request is answered at the edge; a
+// file named directly is sent to the S3 origin under its key ("%" escaped as "%25", since S3
+// decodes the path once); a `?timestamp=` request goes on in canonical form, with only that
+// parameter, to the Lambda@Edge origin-request handler (../lambda-edge/), which reads
+// index.json. Canonical paths also make one cache entry of every spelling of a URL.
+// Written in the subset CloudFront Functions run (no for…of, spread or destructuring): a test
+// parses the bundle and runs it in a sandbox without Node globals.
+import { lookup, publicPath, type ResolverResponse } from '../../core.ts';
+import { originPath } from '../../../model/origin-path.ts';
+
+interface Value {
+  value: string;
+  multiValue?: Value[];
+}
+
+export interface ViewerRequest {
+  method: string;
+  uri: string;
+  querystring: Record<string, Value>;
+  headers: Record<string, Value>;
+  cookies?: Record<string, Value>;
+}
+
+export interface ViewerEvent {
+  request: ViewerRequest;
+}
+
+export interface FunctionResponse {
+  statusCode: number;
+  statusDescription: string;
+  headers: Record<string, { value: string }>;
+  body?: { encoding: 'text'; data: string };
+}
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed' };
+
+export function handler(event: ViewerEvent): ViewerRequest | FunctionResponse {
+  const request = event.request;
+  const found = lookup({ method: request.method, path: request.uri, query: queryString(request.querystring) });
+  if (found.kind === 'answer') return functionResponse(found.response);
+  if (found.kind === 'key') {
+    request.uri = `/${originPath(found.key)}`;
+    request.querystring = {};
+  } else {
+    request.uri = publicPath(found.target);
+    request.querystring = { timestamp: { value: String(found.timestamp) } };
+  }
+  return request;
+}
+
+/** CloudFront's parsed query back to a raw string, every repeated value included. */
+function queryString(qs: Record<string, Value>): string {
+  const parts: string[] = [];
+  const names = Object.keys(qs);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const v = qs[name]!;
+    const values = v.multiValue && v.multiValue.length > 0 ? v.multiValue : [v];
+    for (let j = 0; j < values.length; j++) parts.push(`${name}=${values[j]!.value}`);
+  }
+  return parts.join('&');
+}
+
+function functionResponse(answer: ResolverResponse): FunctionResponse {
+  const headers: Record<string, { value: string }> = {};
+  const names = Object.keys(answer.headers);
+  for (let i = 0; i < names.length; i++) headers[names[i]!] = { value: answer.headers[names[i]!]! };
+  const response: FunctionResponse = { statusCode: answer.status, statusDescription: REASONS[answer.status] || 'Error', headers };
+  // Error answers are always text; HEAD answers carry none.
+  if (typeof answer.body === 'string') response.body = { encoding: 'text', data: answer.body };
+  return response;
+}
