@@ -7,6 +7,7 @@ import { BUILD_USAGE, buildCommand } from './build.ts';
 import { SERVE_USAGE, serveCommand } from './serve.ts';
 import { DEMO_USAGE, demoCommand } from './demo.ts';
 import { PLAN_USAGE, planCommand } from './plan.ts';
+import { preferSmallHeap } from './heap.ts';
 
 const USAGE = `usage: badgepress <command> [flags]
 
@@ -21,11 +22,13 @@ run "badgepress <command> --help" for a command's flags`;
 interface Command {
   run: (argv: string[]) => Promise<number>;
   usage: string;
+  /** Runs through a whole store once: keep the heap near its live set. */
+  batch?: boolean;
 }
 
 const commands: Record<string, Command> = {
-  build: { run: buildCommand, usage: BUILD_USAGE },
-  plan: { run: planCommand, usage: PLAN_USAGE },
+  build: { run: buildCommand, usage: BUILD_USAGE, batch: true },
+  plan: { run: planCommand, usage: PLAN_USAGE, batch: true },
   serve: { run: serveCommand, usage: SERVE_USAGE },
   demo: { run: demoCommand, usage: DEMO_USAGE },
 };
@@ -45,6 +48,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${command.usage}\n`);
     return 0;
   }
+  if (command.batch) preferSmallHeap();
   try {
     return await command.run(rest);
   } catch (err) {

@@ -10,8 +10,6 @@ import type { GrantRecord, LoadIssue, RepositoryHistory, RuleCatalog, ScanRecord
 export interface LoadOptions {
   catalog: RuleCatalog;
   report: (issue: LoadIssue) => void;
-  /** Keep raw bytes of files read in the first pass up to this many bytes, to skip a re-read. */
-  cacheBytes?: number;
   /** Only repositories for which this returns true are loaded (sharding). */
   include?: (repositoryUrl: string) => boolean;
 }
@@ -20,7 +18,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
   const files = await source.list();
   const cache = new Map<number, Uint8Array>();
   let cached = 0;
-  const budget = opts.cacheBytes ?? 64 * 1024 * 1024;
+  const budget = source.keepBetweenPassesBytes;
 
   // Pass 1: which files mention which repository; union files that share one.
   const parent = files.map((_, i) => i);

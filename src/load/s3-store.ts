@@ -6,6 +6,8 @@ import type { StoreSource } from './store.ts';
 
 export class S3Store implements StoreSource {
   readonly location: string;
+  // Each read is a GET: keep what fits rather than ask the bucket twice.
+  readonly keepBetweenPassesBytes = 64 * 1024 * 1024;
 
   constructor(
     private readonly client: S3Client,

@@ -12,9 +12,17 @@ export interface StoreSource {
   read(name: string): Promise<Uint8Array>;
   /** How a file is named in messages (path or s3 key). */
   display(name: string): string;
+  /**
+   * Bytes of files the loader may keep between its two passes instead of reading them again:
+   * large where a read is a network round trip, small where it is the page cache.
+   */
+  readonly keepBetweenPassesBytes: number;
 }
 
 export class DirectoryStore implements StoreSource {
+  // A second read of a local file costs less than holding the store in memory.
+  readonly keepBetweenPassesBytes = 4 * 1024 * 1024;
+
   constructor(readonly location: string) {}
 
   async list(): Promise<string[]> {

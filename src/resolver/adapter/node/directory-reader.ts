@@ -1,6 +1,7 @@
 // KeyReader over a built directory. Keys come from the resolver's canonical layout, and the
 // resolved path is checked to stay inside the directory all the same.
-import { readFile, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import type { KeyReader, StoredObject } from '../../core.ts';
 
@@ -16,13 +17,16 @@ export function directoryReader(dir: string): KeyReader {
   return async (key) => {
     const path = resolve(root, key);
     if (!path.startsWith(root + sep)) return null;
+    // A synchronous stat, as nginx does in its event loop: on a local directory it is a
+    // dentry lookup of a microsecond, and a thread-pool round trip per request costs more
+    // than the stat itself (half of serve's CPU in a profile under load).
     let st;
     try {
-      st = await stat(path);
+      st = statSync(path, { throwIfNoEntry: false });
     } catch {
       return null;
     }
-    if (!st.isFile()) return null;
+    if (!st?.isFile()) return null;
     const stamp = `${st.ino}-${st.size}-${st.mtimeMs}`;
     const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
     const hit = cache.get(key);
