@@ -142,20 +142,30 @@ say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.
   await peer.stop();
 }
 
-// 6. serve on a latest badge, and nginx on the same file when installed.
+// 6. serve on a latest badge, and nginx on the same file when installed. wrk (C, one thread)
+// when installed: a Node load generator takes a core of its own on a 2-core machine and
+// favours whichever server needs less CPU. Rounds alternate and the best of each counts.
 const badgeKey = [...after.keys()].find((k) => /^api\/v1\/repositories\/[^/]+\/badges\/MAINTENANCE\.svg$/.test(k))!;
+const which = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).stdout.trim();
+const wrk = which('wrk');
+const loadTool = wrk ? 'wrk, 1 thread' : 'autocannon';
 async function load(url: string): Promise<{ rps: number; p99: number }> {
+  if (wrk) {
+    const r = spawnSync(wrk, ['-t1', '-c32', '-d8s', '--latency', url], { encoding: 'utf8' });
+    const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
+    const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)$/m.exec(r.stdout);
+    if (!rps || !p99) throw new Error(`wrk output not understood: ${r.stdout}${r.stderr}`);
+    return { rps: Math.round(Number(rps[1])), p99: Number((Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']).toFixed(2)) };
+  }
   const r = await autocannon({ url, connections: 32, duration: 8, pipelining: 1 });
   return { rps: Math.round(r.requests.average), p99: r.latency.p99 };
 }
+const best = (a: { rps: number; p99: number } | undefined, b: { rps: number; p99: number }) => (a && a.rps >= b.rps ? a : b);
 {
-  // The server runs in its own process, as users run it, so the load generator does not share its CPU.
+  // The server runs in its own process, as users run it.
   const server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve', '--dir', out, '--port', '18088'], { cwd: ROOT, stdio: 'ignore' });
-  await new Promise((ok) => setTimeout(ok, 2500));
-  const s = await load(`http://127.0.0.1:18088/${badgeKey}`);
-  server.kill();
-  say('serve: latest badge', `${s.rps} req/s, p99 ${s.p99} ms (autocannon, 32 connections, 8 s)`, 'serveRps', s.rps);
-  const nginx = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' }).stdout.trim();
+  const nginx = which('nginx');
+  let ng: ReturnType<typeof spawn> | undefined;
   if (nginx) {
     const conf = join(work, 'nginx.conf');
     writeFileSync(
@@ -165,14 +175,23 @@ events { worker_connections 1024; }
 http { access_log off; default_type image/svg+xml; types { image/svg+xml svg; }
   server { listen 127.0.0.1:18089; root ${out}; location / { try_files /$uri =404; } } }`,
     );
-    const ng = spawn(nginx, ['-c', conf, '-p', work], { stdio: 'ignore' });
-    await new Promise((ok) => setTimeout(ok, 800));
-    // nginx decodes the path once, so the key's "%" is sent as "%25".
-    const { originPath } = await import('../src/model/origin-path.ts');
-    const n = await load(`http://127.0.0.1:18089/${originPath(badgeKey)}`);
-    ng.kill();
+    ng = spawn(nginx, ['-c', conf, '-p', work], { stdio: 'ignore' });
+  }
+  await new Promise((ok) => setTimeout(ok, 2500));
+  // nginx decodes the path once, so the key's "%" is sent as "%25".
+  const { originPath } = await import('../src/model/origin-path.ts');
+  let s: { rps: number; p99: number } | undefined;
+  let n: { rps: number; p99: number } | undefined;
+  for (let round = 0; round < 2; round++) {
+    s = best(s, await load(`http://127.0.0.1:18088/${badgeKey}`));
+    if (ng) n = best(n, await load(`http://127.0.0.1:18089/${originPath(badgeKey)}`));
+  }
+  server.kill();
+  ng?.kill();
+  say('serve: latest badge', `${s!.rps} req/s, p99 ${s!.p99} ms (${loadTool}, 32 connections, best of 2 × 8 s)`, 'serveRps', s!.rps);
+  if (n) {
     say('nginx: same file (1 worker)', `${n.rps} req/s, p99 ${n.p99} ms`, 'nginxRps', n.rps);
-    say('serve / nginx (target ≥ 0.5)', (s.rps / n.rps).toFixed(2), 'serveToNginxRatio', Number((s.rps / n.rps).toFixed(2)));
+    say('serve / nginx (target ≥ 0.5)', (s!.rps / n.rps).toFixed(2), 'serveToNginxRatio', Number((s!.rps / n.rps).toFixed(2)));
   } else {
     say('nginx', 'not installed: no comparison', 'nginxRps', 'n/a');
   }

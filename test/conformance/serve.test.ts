@@ -6,7 +6,9 @@ import { httpRunner } from './http-runner.ts';
 import { conformanceSite, WIDGET } from './fixture.ts';
 
 const dir = await conformanceSite();
-const server = createSiteServer(dir);
+// The reader's clock, moved by hand: a held file is trusted for a second, then asked again.
+let clock = 0;
+const server = createSiteServer(dir, { now: () => clock });
 let port = 0;
 
 const run = httpRunner('127.0.0.1', () => port);
@@ -32,7 +34,7 @@ describe('badgepress serve conforms', () => {
     expect(second.headers['cache-control']).toBe('public, max-age=300');
   });
 
-  it('picks up a rebuilt index.json without a restart', async () => {
+  it('picks up a rebuilt index.json without a restart, once the held copy is a second old', async () => {
     const { readFileSync, writeFileSync, renameSync } = await import('node:fs');
     const { join } = await import('node:path');
     const url = `/api/v1/repositories/${WIDGET}/sarif?timestamp=1800000000`;
@@ -43,9 +45,30 @@ describe('badgepress serve conforms', () => {
     index.timestamps = index.timestamps.slice(0, 2);
     writeFileSync(`${path}.new`, JSON.stringify(index));
     renameSync(`${path}.new`, path);
+    clock += 999;
+    expect((await run({ method: 'GET', url })).headers.location).toMatch(/at\/1763596800\/sarif$/);
+    clock += 1;
     expect((await run({ method: 'GET', url })).headers.location).toMatch(/at\/1761000000\/sarif$/);
     writeFileSync(`${path}.new`, original);
     renameSync(`${path}.new`, path);
+    clock += 1000;
+    expect((await run({ method: 'GET', url })).headers.location).toMatch(/at\/1763596800\/sarif$/);
+  });
+
+  it('stops serving a file a rebuild removed, once the held copy is a second old', async () => {
+    const { readFileSync, writeFileSync, renameSync, unlinkSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const url = `/api/v1/repositories/${WIDGET}/badges/MAINTENANCE`;
+    expect((await run({ method: 'GET', url })).status).toBe(200);
+    const path = join(dir, 'api/v1/repositories', WIDGET, 'badges/MAINTENANCE');
+    const original = readFileSync(path);
+    unlinkSync(path);
+    expect((await run({ method: 'GET', url })).status).toBe(200);
+    clock += 1000;
+    expect((await run({ method: 'GET', url })).status).toBe(404);
+    writeFileSync(`${path}.new`, original);
+    renameSync(`${path}.new`, path);
+    expect((await run({ method: 'GET', url })).status).toBe(200);
   });
 });
 

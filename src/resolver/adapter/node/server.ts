@@ -1,10 +1,10 @@
 // `badgepress serve`: a Node HTTP server over a built directory, answering through the core.
 import { createServer, type Server } from 'node:http';
 import { resolve as resolveRequest, type ResolverOptions } from '../../core.ts';
-import { directoryReader } from './directory-reader.ts';
+import { directoryReader, type DirectoryReaderOptions } from './directory-reader.ts';
 
-export function createSiteServer(dir: string, opts: ResolverOptions = {}): Server {
-  const read = directoryReader(dir);
+export function createSiteServer(dir: string, opts: ResolverOptions & DirectoryReaderOptions = {}): Server {
+  const read = directoryReader(dir, opts);
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -19,10 +19,10 @@ export function createSiteServer(dir: string, opts: ResolverOptions = {}): Serve
       opts,
     )
       .then((answer) => {
+        // Every answer carries headers of its own, so they are completed in place.
         const body = answer.body === null ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
-        const headers: Record<string, string | number> = { ...answer.headers };
-        if (body !== undefined) headers['content-length'] = body.byteLength;
-        res.writeHead(answer.status, headers);
+        if (body !== undefined) answer.headers['content-length'] = String(body.byteLength);
+        res.writeHead(answer.status, answer.headers);
         res.end(body);
       })
       .catch(() => {
