@@ -155,40 +155,92 @@ async function load(url: string): Promise<{ rps: number; p99: number }> {
     const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
     const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)$/m.exec(r.stdout);
     if (!rps || !p99) throw new Error(`wrk output not understood: ${r.stdout}${r.stderr}`);
+    // A fast error page is not the file: every answer must have been the 200.
+    if (/Non-2xx or 3xx responses/.test(r.stdout)) throw new Error(`${url} answered errors under load: ${r.stdout}`);
     return { rps: Math.round(Number(rps[1])), p99: Number((Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']).toFixed(2)) };
   }
   const r = await autocannon({ url, connections: 32, duration: 8, pipelining: 1 });
+  if (r.non2xx > 0) throw new Error(`${url} answered ${r.non2xx} errors under load`);
   return { rps: Math.round(r.requests.average), p99: r.latency.p99 };
 }
 const best = (a: { rps: number; p99: number } | undefined, b: { rps: number; p99: number }) => (a && a.rps >= b.rps ? a : b);
+/** A port nothing listens on now: a fixed one could be held by a stray server, and then measured. */
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
+  const { port } = probe.address() as { port: number };
+  await new Promise((ok) => probe.close(ok));
+  return port;
+}
+/** Waits until the URL answers with exactly these bytes: the server under test, ready. */
+async function ready(url: string, body: Buffer, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      const res = await fetch(url);
+      if (res.ok && Buffer.from(await res.arrayBuffer()).equals(body)) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error(`${what} at ${url} did not answer with the badge's bytes within 10 s`);
+}
 {
   // The server runs in its own process, as users run it.
-  const server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve', '--dir', out, '--port', '18088'], { cwd: ROOT, stdio: 'ignore' });
+  const [servePort, barePort, nginxPort] = [await freePort(), await freePort(), await freePort()];
+  const server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve', '--dir', out, '--port', String(servePort)], { cwd: ROOT, stdio: 'ignore' });
+  // The ceiling of Node's own HTTP server on this machine: the same bytes and headers from
+  // memory, no routing, no disk. serve can only approach it.
+  const badgeBody = after.get(badgeKey)!;
+  const bare = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const b = Buffer.from(${JSON.stringify(badgeBody.toString('base64'))}, 'base64');
+require('node:http').createServer((q, r) => { r.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=300', etag: '"x"', 'content-length': b.length }); r.end(b); }).listen(${barePort}, '127.0.0.1');`,
+    ],
+    { stdio: 'ignore' },
+  );
   const nginx = which('nginx');
   let ng: ReturnType<typeof spawn> | undefined;
   if (nginx) {
     const conf = join(work, 'nginx.conf');
     writeFileSync(
       conf,
-      `daemon off; worker_processes 1; pid ${work}/nginx.pid; error_log ${work}/nginx-error.log;
+      // Run as root, nginx's workers would be "nobody", who cannot read this run's 0700 temp
+      // directory and answer 403 very fast: name the user who can.
+      `${process.getuid?.() === 0 ? 'user root;' : ''} daemon off; worker_processes 1; pid ${work}/nginx.pid; error_log ${work}/nginx-error.log;
 events { worker_connections 1024; }
 http { access_log off; default_type image/svg+xml; types { image/svg+xml svg; }
-  server { listen 127.0.0.1:18089; root ${out}; location / { try_files /$uri =404; } } }`,
+  server { listen 127.0.0.1:${nginxPort}; root ${out}; location / { try_files /$uri =404; } } }`,
     );
     ng = spawn(nginx, ['-c', conf, '-p', work], { stdio: 'ignore' });
   }
-  await new Promise((ok) => setTimeout(ok, 2500));
   // nginx decodes the path once, so the key's "%" is sent as "%25".
   const { originPath } = await import('../src/model/origin-path.ts');
+  const serveUrl = `http://127.0.0.1:${servePort}/${badgeKey}`;
+  const bareUrl = `http://127.0.0.1:${barePort}/`;
+  const nginxUrl = `http://127.0.0.1:${nginxPort}/${originPath(badgeKey)}`;
   let s: { rps: number; p99: number } | undefined;
+  let bareNode: { rps: number; p99: number } | undefined;
   let n: { rps: number; p99: number } | undefined;
-  for (let round = 0; round < 2; round++) {
-    s = best(s, await load(`http://127.0.0.1:18088/${badgeKey}`));
-    if (ng) n = best(n, await load(`http://127.0.0.1:18089/${originPath(badgeKey)}`));
+  try {
+    await ready(serveUrl, badgeBody, 'badgepress serve');
+    await ready(bareUrl, badgeBody, 'bare node:http');
+    if (ng) await ready(nginxUrl, badgeBody, 'nginx');
+    for (let round = 0; round < 2; round++) {
+      s = best(s, await load(serveUrl));
+      bareNode = best(bareNode, await load(bareUrl));
+      if (ng) n = best(n, await load(nginxUrl));
+    }
+  } finally {
+    server.kill();
+    bare.kill();
+    ng?.kill();
   }
-  server.kill();
-  ng?.kill();
   say('serve: latest badge', `${s!.rps} req/s, p99 ${s!.p99} ms (${loadTool}, 32 connections, best of 2 × 8 s)`, 'serveRps', s!.rps);
+  say('bare node:http, same bytes from memory', `${bareNode!.rps} req/s, p99 ${bareNode!.p99} ms (serve reaches ${(s!.rps / bareNode!.rps).toFixed(2)} of it)`, 'bareNodeRps', bareNode!.rps);
   if (n) {
     say('nginx: same file (1 worker)', `${n.rps} req/s, p99 ${n.p99} ms`, 'nginxRps', n.rps);
     say('serve / nginx (target ≥ 0.5)', (s!.rps / n.rps).toFixed(2), 'serveToNginxRatio', Number((s!.rps / n.rps).toFixed(2)));
