@@ -1,6 +1,7 @@
 // KeyReader over a built directory. Keys come from the resolver's canonical layout, and the
-// resolved path is checked to stay inside the directory all the same.
-import { statSync } from 'node:fs';
+// file a key reaches is checked to lie inside the directory all the same: symbolic links
+// included, since the tree may hold links that point elsewhere.
+import { realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import type { KeyReader, StoredObject } from '../../core.ts';
@@ -56,9 +57,17 @@ export function directoryReader(dir: string, opts: DirectoryReaderOptions = {}):
       held.checkedAt = t;
       return held.obj;
     }
+    // Only a file not held yet (or replaced) pays for the containment check: the real path,
+    // every link resolved, must lie under the real root. Reading that real path (not the
+    // key's) means no link is followed after the check.
+    const real = realPathInside(root, path);
+    if (real === undefined) {
+      cache.delete(key);
+      return null;
+    }
     let body: Buffer;
     try {
-      body = await readFile(path);
+      body = await readFile(real);
     } catch {
       return null;
     }
@@ -69,4 +78,19 @@ export function directoryReader(dir: string, opts: DirectoryReaderOptions = {}):
     }
     return obj;
   };
+}
+
+/**
+ * The real path of `path` (links resolved) when it lies inside the real `root`, else
+ * undefined. The root is resolved on every call, so a root that is itself a link (a
+ * blue-green switch of `dist`) is followed to wherever it points now.
+ */
+export function realPathInside(root: string, path: string): string | undefined {
+  try {
+    const realRoot = realpathSync.native(root);
+    const real = realpathSync.native(path);
+    return real.startsWith(realRoot + sep) ? real : undefined;
+  } catch {
+    return undefined;
+  }
 }
