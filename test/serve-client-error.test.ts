@@ -1,0 +1,83 @@
+// Requests Node's own HTTP parser refuses before the resolver core sees them still get a
+// proper answer: problem+json with Cache-Control and Connection: close, over a raw socket
+// (an HTTP client library would refuse to send these bytes at all).
+import { connect, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSiteServer } from '../src/resolver/adapter/node/server.ts';
+import { conformanceSite, WIDGET } from './conformance/fixture.ts';
+
+const dir = await conformanceSite();
+const server = createSiteServer(dir);
+let port = 0;
+
+beforeAll(async () => {
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Writes `request` as raw bytes and reads until the server closes the connection. */
+function sendRaw(request: Buffer): Promise<RawAnswer> {
+  return new Promise((ok, fail) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', fail);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      if (end < 0) return fail(new Error(`no complete answer: ${JSON.stringify(text.slice(0, 200))}`));
+      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      ok({ status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(end + 4) });
+    });
+  });
+}
+
+const requestFor = (path: Buffer | string) => Buffer.concat([Buffer.from('GET '), Buffer.from(path), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]);
+
+function expectProblem(a: RawAnswer, status: number, detail: RegExp): void {
+  expect(a.status).toBe(status);
+  expect(a.headers['content-type']).toBe('application/problem+json');
+  expect(a.headers['cache-control']).toBe('public, max-age=300');
+  expect(a.headers.connection).toBe('close');
+  expect(Number(a.headers['content-length'])).toBe(Buffer.byteLength(a.body));
+  const problem = JSON.parse(a.body);
+  expect(problem).toMatchObject({ type: 'about:blank', status });
+  expect(problem.detail).toMatch(detail);
+}
+
+describe('requests the HTTP parser refuses', () => {
+  it('a 100 KB path is 431 problem+json', async () => {
+    const a = await sendRaw(requestFor(`/api/v1/repositories/${'a'.repeat(100 * 1024)}/sarif`));
+    expectProblem(a, 431, /exceed the \d+ bytes this server reads/);
+  });
+
+  it('a NUL byte in the path is 400 problem+json', async () => {
+    expectProblem(await sendRaw(requestFor(`/api/v1/repositories/${WIDGET}\u0000/sarif`)), 400, /not valid HTTP\/1\.1 \(HPE_/);
+  });
+
+  it('a raw non-ASCII byte in the path is 400 problem+json', async () => {
+    const path = Buffer.concat([Buffer.from(`/api/v1/repositories/${WIDGET}/badges/`), Buffer.from([0xff]), Buffer.from('.svg')]);
+    expectProblem(await sendRaw(requestFor(path)), 400, /printable ASCII/);
+  });
+
+  it('garbage instead of a request line is 400 problem+json', async () => {
+    expectProblem(await sendRaw(Buffer.from('\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u0001\r\n\r\n')), 400, /not valid HTTP/);
+  });
+
+  it('the server goes on answering well-formed requests', async () => {
+    const a = await sendRaw(Buffer.from(`GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    expect(a.status).toBe(200);
+  });
+});
