@@ -47,7 +47,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const maxInFlight = Math.max(2, Math.ceil((opts.concurrency ?? 32) / 4));
   // A repository that fails to publish stops only itself (its later phases never go out);
   // the others go on, and the build ends naming every key that did not make it.
-  const failedKeys: string[] = [];
+  const failed: PublishError[] = [];
   let failure: unknown;
   const histories = loadHistories(opts.store, { catalog: opts.shape.catalog, report, ...(opts.include ? { include: opts.include } : {}) });
   for await (const h of histories) {
@@ -67,7 +67,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       }
       opts.onRepository?.(h, summary);
     })().catch((err: unknown) => {
-      if (err instanceof PublishError) failedKeys.push(...err.keys);
+      if (err instanceof PublishError) failed.push(err);
       else failure ??= err;
     });
     inFlight.add(job);
@@ -76,6 +76,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   }
   await Promise.all(inFlight);
   if (failure) throw failure;
-  if (failedKeys.length > 0) throw new PublishError(failedKeys, 'still failing after retries; run the build again to finish');
+  // Every distinct reason is kept (AccessDenied, an altered body, …): "still failing" alone
+  // would leave the operator guessing.
+  if (failed.length > 0) throw PublishError.combine(failed);
   return summary;
 }

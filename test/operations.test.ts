@@ -1,11 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateStore, repositoryUrl } from '../scripts/gen-store.ts';
 import { inShard, parseShard, shardOf } from '../src/model/shard.ts';
 import { createSiteServer } from '../src/resolver/adapter/node/server.ts';
+import { DirectorySink } from '../src/publish/dir-sink.ts';
+import type { PutOutcome } from '../src/publish/sink.ts';
+import type { OutputFile } from '../src/render/site-files.ts';
 import { buildSite, readTree } from './helpers/site.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -14,6 +17,15 @@ import { reusedGoldFrom, thresholdsVariant } from './helpers/thresholds.ts';
 const dir = tempDir();
 const store = join(dir, 'store');
 generateStore({ repos: 40, scans: 3, out: store, seed: 7 });
+
+// One repository scanned once, and a config whose badges expire a day after a scan.
+const expiryConfig = join(dir, 'expiry-cfg', 'badgepress.yaml');
+mkdirSync(join(dir, 'expiry-cfg'), { recursive: true });
+writeFileSync(expiryConfig, `expireAfterDays: 1\nthresholds:\n  A: ${join(ROOT, 'config/thresholds-a.yaml')}\n`);
+const exStore = join(dir, 'expiry-store');
+mkdirSync(exStore, { recursive: true });
+const TS = 1_763_000_000;
+writeFileSync(join(exStore, 'r.ndjson'), JSON.stringify({ repositoryUrl: 'https://github.com/acme/aging', timestamp: TS, values: { ISSUE_REACTION_TIME: 0, BUS_FACTOR: 4 } }));
 
 describe('the synthetic store generator', () => {
   it('is deterministic and builds without problems', async () => {
@@ -34,9 +46,12 @@ describe('the synthetic store generator', () => {
 });
 
 describe('--shard i/n', () => {
-  it('parses only i/n with 0 ≤ i < n', () => {
+  it('parses only i/n with 0 ≤ i < n ≤ 999999, and says what is wrong otherwise', () => {
     expect(parseShard('0/3')).toEqual({ index: 0, count: 3 });
-    for (const bad of ['3/3', '0/0', 'a/b', '1', '-1/3', '1/3/4', '']) expect(parseShard(bad), bad).toBeUndefined();
+    expect(parseShard('999998/999999')).toEqual({ index: 999998, count: 999999 });
+    for (const bad of ['3/3', '0/0', 'a/b', '1', '-1/3', '1/3/4', '', '1/1000000']) expect(parseShard(bad), bad).toHaveProperty('problem');
+    expect(parseShard('1/1000000')).toEqual({ problem: expect.stringMatching(/at most 999999 shards/) });
+    expect(parseShard('3/3')).toEqual({ problem: expect.stringMatching(/0 ≤ i < n: shards of 3 are numbered 0 to 2/) });
   });
 
   it('n shards together write exactly the files of one build, never the same key twice', async () => {
@@ -63,18 +78,14 @@ describe('--shard i/n', () => {
     const r = runCli(['build', '--store', store, '--out', join(dir, 'x'), '--shard', '3/3']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--shard "3\/3": expected i\/n with 0 ≤ i < n/);
+    const capped = runCli(['build', '--store', store, '--out', join(dir, 'x'), '--shard', '1/1000000']);
+    expect(capped.code).toBe(2);
+    expect(capped.stderr).toMatch(/--shard "1\/1000000": at most 999999 shards \(n has at most 6 digits\)/);
   });
 });
 
 describe('expiry (Shape A, expireAfterDays)', () => {
-  const cfg = join(dir, 'expiry-cfg');
-  mkdirSync(cfg, { recursive: true });
-  const config = join(cfg, 'badgepress.yaml');
-  writeFileSync(config, `expireAfterDays: 1\nthresholds:\n  A: ${join(ROOT, 'config/thresholds-a.yaml')}\n`);
-  const exStore = join(dir, 'expiry-store');
-  mkdirSync(exStore, { recursive: true });
-  const TS = 1_763_000_000;
-  writeFileSync(join(exStore, 'r.ndjson'), JSON.stringify({ repositoryUrl: 'https://github.com/acme/aging', timestamp: TS, values: { ISSUE_REACTION_TIME: 0, BUS_FACTOR: 4 } }));
+  const config = expiryConfig;
   const enc = encodeURIComponent('https://github.com/acme/aging');
   const badgeOf = (out: string, key: string) => JSON.parse(readFileSync(join(out, `api/v1/repositories/${enc}/${key}`), 'utf8')).badgeStatus;
 
@@ -124,24 +135,71 @@ describe('expiry (Shape A, expireAfterDays)', () => {
   });
 });
 
+/** Every file under `dir`: bytes, inode and mtime (ns), to tell a rewrite from a file left alone. */
+function identities(root: string): Map<string, { bytes: Buffer; ino: bigint; mtimeNs: bigint }> {
+  return new Map(
+    [...readTree(root)].map(([k, bytes]) => {
+      const st = statSync(join(root, k), { bigint: true });
+      return [k, { bytes, ino: st.ino, mtimeNs: st.mtimeNs }];
+    }),
+  );
+}
+
+/** Files left alone though their bytes changed, or touched though they did not. */
+function rewriteViolations(before: ReturnType<typeof identities>, after: ReturnType<typeof identities>): string[] {
+  const wrong: string[] = [];
+  for (const [k, a] of after) {
+    const b = before.get(k);
+    if (!b) continue;
+    const touched = a.ino !== b.ino || a.mtimeNs !== b.mtimeNs;
+    if (a.bytes.equals(b.bytes) === touched) wrong.push(`${k}: ${touched ? 'rewritten with the same bytes' : 'changed bytes without a rewrite'}`);
+  }
+  return wrong;
+}
+
+/** A sink that writes every file, as a builder without the read-back would. */
+class RewritingSink extends DirectorySink {
+  override async put(file: OutputFile): Promise<PutOutcome> {
+    const path = join(this.location, file.key);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(`${path}.tmp`, file.body);
+    renameSync(`${path}.tmp`, path);
+    return 'written';
+  }
+}
+
 describe('incremental directory builds', () => {
-  it('a threshold change rewrites exactly the files whose bytes change; --prune removes stale files of known repositories only', async () => {
+  it('a threshold change rewrites exactly the files whose bytes change: every other file keeps its inode and mtime', async () => {
     const out = join(dir, 'incr');
     await buildSite({ store, out });
-    const before = readTree(out);
+    const before = identities(out);
     const config = reusedGoldFrom(join(dir, 'incr-cfg'), 25);
-    const untouched = [...before.keys()].find((k) => k.endsWith('/sarif'))!;
-    const mtime = statSync(join(out, untouched)).mtimeMs;
     const { summary } = await buildSite({ store, out, config });
-    const after = readTree(out);
-    const changed = [...after.keys()].filter((k) => !before.get(k)!.equals(after.get(k)!));
+    const after = identities(out);
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    const changed = [...after.keys()].filter((k) => !before.get(k)!.bytes.equals(after.get(k)!.bytes));
     expect(changed.length).toBeGreaterThan(0);
+    expect(changed.length).toBeLessThan(after.size / 2);
     expect(summary.written).toBe(changed.length);
     expect(summary.unchanged).toBe(after.size - changed.length);
-    if (!changed.includes(untouched)) expect(statSync(join(out, untouched)).mtimeMs).toBe(mtime);
+    expect(rewriteViolations(before, after)).toEqual([]);
 
+    // The check above can fail: a sink that rewrites identical bytes is caught by it.
+    const copy = join(dir, 'incr-rewriting');
+    await buildSite({ store, out: copy });
+    const copyBefore = identities(copy);
+    await buildSite({ store, out: copy, config, sink: new RewritingSink(copy) });
+    const violations = rewriteViolations(copyBefore, identities(copy));
+    expect(violations.length).toBe(after.size - changed.length);
+    expect(violations[0]).toMatch(/rewritten with the same bytes/);
+  });
+
+  it('--prune removes stale files of known repositories only, and the directories it empties', async () => {
+    const out = join(dir, 'prune');
+    const config = reusedGoldFrom(join(dir, 'prune-cfg'), 25);
+    await buildSite({ store, out, config });
     // Stale files: one of a known repository, one of a neighbour whose URL extends it.
-    const known = [...after.keys()][0]!.split('/').slice(0, 4).join('/');
+    const known = [...readTree(out).keys()][0]!.split('/').slice(0, 4).join('/');
     writeFileSync(join(out, known, 'badges', 'OLD.svg'), 'stale');
     const neighbour = `${known}x`;
     mkdirSync(join(out, neighbour), { recursive: true });
@@ -150,11 +208,49 @@ describe('incremental directory builds', () => {
     expect(pruned.summary.removed).toBe(1);
     expect(pruned.summary.written).toBe(0);
     expect(existsSync(join(out, known, 'badges', 'OLD.svg'))).toBe(false);
+    expect(existsSync(join(out, known, 'badges'))).toBe(true);
     expect(readFileSync(join(out, neighbour, 'sarif'), 'utf8')).toBe('not ours');
+  });
+
+  it('--prune of a scan that left the store removes its at/<ts>/ directory, never the repository directory', async () => {
+    const two = join(dir, 'prune-two-scans');
+    mkdirSync(two, { recursive: true });
+    const url = 'https://github.com/acme/pruned';
+    const line = (timestamp: number) => JSON.stringify({ repositoryUrl: url, timestamp, values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 4 } });
+    writeFileSync(join(two, 'r.ndjson'), `${line(1_763_000_000)}\n${line(1_763_100_000)}\n`);
+    const out = join(dir, 'prune-site');
+    await buildSite({ store: two, out });
+    const repoDir = join(out, 'api/v1/repositories', encodeURIComponent(url));
+    expect(existsSync(join(repoDir, 'at/1763100000/badges'))).toBe(true);
+    writeFileSync(join(two, 'r.ndjson'), `${line(1_763_000_000)}\n`);
+    const { summary } = await buildSite({ store: two, out, prune: true });
+    expect(summary.removed).toBeGreaterThan(0);
+    expect(existsSync(join(repoDir, 'at/1763100000'))).toBe(false);
+    expect(existsSync(join(repoDir, 'at/1763000000/badges'))).toBe(true);
+
+    // Removing every file of a repository leaves its (empty) directory and everything above.
+    const sink = new DirectorySink(out);
+    await sink.remove([...readTree(repoDir).keys()].map((k) => `api/v1/repositories/${encodeURIComponent(url)}/${k}`));
+    expect(readdirSync(repoDir)).toEqual([]);
   });
 });
 
 describe('summaries', () => {
+  it('--json prints one JSON line with the error and exit code when a run fails (2 and 4)', () => {
+    const bad = runCli(['build', '--store', store, '--out', join(dir, 'json-fail'), '--shard', '5/2', '--json']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout)).toEqual({ error: expect.stringMatching(/^--shard "5\/2": /), exitCode: 2 });
+    const io = runCli(['build', '--store', join(dir, 'no-such-store'), '--out', join(dir, 'json-fail'), '--json']);
+    expect(io.code).toBe(4);
+    expect(io.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(io.stdout)).toEqual({ error: expect.stringMatching(/no-such-store: cannot read the directory/), exitCode: 4 });
+    const cfg = join(dir, 'json-bad-cfg.yaml');
+    writeFileSync(cfg, 'shape: C\n');
+    const config = runCli(['plan', '--config', cfg, '--store', store, '--json']);
+    expect(config.code).toBe(2);
+    expect(JSON.parse(config.stdout)).toMatchObject({ error: 'configuration problems, nothing written', problems: [expect.stringMatching(/shape/)], exitCode: 2 });
+  });
+
   it('--json prints one machine-readable summary and no progress line when piped', () => {
     const r = runCli(['build', '--store', store, '--out', join(dir, 'json-out'), '--now', '1763600000', '--json']);
     expect(r.code).toBe(0);
@@ -189,11 +285,67 @@ describe('badgepress plan', () => {
     const status = (t: Map<string, Buffer>, k: string) => JSON.parse(t.get(k)!.toString()).badgeStatus;
     const flips = changed.filter((k) => /\/at\/\d+\/badges\/REUSED$/.test(k) && status(before, k) !== status(after, k));
     expect(flips.length).toBeGreaterThan(0);
+    const latestFlips = changed.filter((k) => /^api\/v1\/repositories\/[^/]+\/badges\/REUSED$/.test(k) && status(before, k) !== status(after, k));
+    expect(latestFlips.length).toBeGreaterThan(0);
     expect(plan.transitions).toEqual([
-      { badgeId: 'REUSED', from: 'gold', to: 'silver', repositories: new Set(flips.map((k) => k.split('/')[3])).size, scans: flips.length, examples: expect.any(Array) },
+      { badgeId: 'REUSED', scope: 'latest', from: 'gold', to: 'silver', repositories: latestFlips.length, examples: expect.any(Array) },
+      { badgeId: 'REUSED', scope: 'scan', from: 'gold', to: 'silver', repositories: new Set(flips.map((k) => k.split('/')[3])).size, scans: flips.length, examples: expect.any(Array) },
     ]);
     expect(readTree(out)).toEqual(before);
     const text = runCli(['plan', '--config', config, '--store', store, '--out', out, '--now', '1763600000']);
-    expect(text.stdout).toMatch(new RegExp(`REUSED\\n  gold → silver: \\d+ repositories, ${flips.length} scans \\(e\\.g\\. https://`));
+    expect(text.stdout).toMatch(new RegExp(`REUSED\\n  gold → silver: \\d+ repositor(y|ies) \\(latest; e\\.g\\. https://.*\\n  gold → silver: \\d+ repositories, ${flips.length} scans \\(per scan; e\\.g\\. https://`));
+  });
+
+  it('shows badges that become expired in the latest files, labelled latest, in text and --json', async () => {
+    const out = join(dir, 'plan-expiry-site');
+    await buildSite({ store: exStore, out, now: TS });
+    const later = String(TS + 2 * 86400);
+    const json = runCli(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later, '--json']);
+    expect(json.code).toBe(3);
+    const plan = JSON.parse(json.stdout);
+    const latest = plan.transitions.filter((t: { scope: string }) => t.scope === 'latest');
+    expect(latest).toContainEqual({ badgeId: 'MAINTENANCE', scope: 'latest', from: 'gold', to: 'expired', repositories: 1, examples: ['https://github.com/acme/aging'] });
+    expect(plan.transitions.every((t: { to: string; scope: string }) => t.to === 'expired' && t.scope === 'latest')).toBe(true);
+    // The expired variants of each scan are new files, not transitions.
+    expect(plan.added).toBeGreaterThan(0);
+    const text = runCli(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later]);
+    expect(text.stdout).toMatch(/MAINTENANCE\n  gold → expired: 1 repository \(latest; e\.g\. https:\/\/github\.com\/acme\/aging\)/);
+    // Once built, the same plan sees nothing to do.
+    await buildSite({ store: exStore, out, now: Number(later), config: expiryConfig });
+    expect(runCli(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later]).code).toBe(0);
+  });
+
+  it('counts the files --prune would remove, exactly those build --prune then removes', async () => {
+    const out = join(dir, 'plan-prune-site');
+    await buildSite({ store, out, now: 1763600000 });
+    const known = [...readTree(out).keys()][0]!.split('/').slice(0, 4).join('/');
+    writeFileSync(join(out, known, 'badges', 'GONE'), '{}');
+    writeFileSync(join(out, known, 'badges', 'GONE.svg'), '<svg/>');
+    const r = runCli(['plan', '--store', store, '--out', out, '--now', '1763600000', '--json']);
+    expect(r.code).toBe(3);
+    const plan = JSON.parse(r.stdout);
+    expect(plan).toMatchObject({ added: 0, changed: 0, removed: 2, removedExamples: [`${known}/badges/GONE`, `${known}/badges/GONE.svg`] });
+    const text = runCli(['plan', '--store', store, '--out', out, '--now', '1763600000']);
+    expect(text.stdout).toContain(`2 to remove (with --prune)`);
+    expect(text.stdout).toContain(`--prune would remove e.g. ${known}/badges/GONE, ${known}/badges/GONE.svg`);
+    const built = runCli(['build', '--store', store, '--out', out, '--now', '1763600000', '--prune', '--json']);
+    expect(JSON.parse(built.stdout)).toMatchObject({ removed: 2, written: 0 });
+  });
+
+  it('exits 2 on every error: a missing store, an unreadable output, bad config, bad flags', () => {
+    const out = join(dir, 'plan-err');
+    const missing = runCli(['plan', '--store', join(dir, 'no-such-store'), '--out', out]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no-such-store: cannot read the directory \(ENOENT\); check --store/);
+    const fileAsOut = join(dir, 'plan-err-file');
+    writeFileSync(fileAsOut, 'not a directory');
+    const badOut = runCli(['plan', '--store', store, '--out', join(fileAsOut, 'site')]);
+    expect(badOut.code).toBe(2);
+    const cfg = join(dir, 'plan-bad-cfg.yaml');
+    writeFileSync(cfg, 'shape: C\n');
+    expect(runCli(['plan', '--config', cfg, '--store', store, '--out', out]).code).toBe(2);
+    expect(runCli(['plan', '--store', store, '--out', out, '--shard', '9/3']).code).toBe(2);
+    // build keeps 4 for a store that cannot be read
+    expect(runCli(['build', '--store', join(dir, 'no-such-store'), '--out', out]).code).toBe(4);
   });
 });

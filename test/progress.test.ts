@@ -1,36 +1,71 @@
 // The live progress line: drawn on a terminal, never in CI or when piped. A pseudo-terminal
 // comes from util-linux `script`; stdout and stderr both arrive through it.
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateStore } from '../scripts/gen-store.ts';
-import { NODE_TSX, ROOT } from './helpers/cli.ts';
+import { generateStore, repositoryUrl } from '../scripts/gen-store.ts';
+import { childEnv, NODE_TSX, ROOT, runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { isCI } from '../src/commands/progress.ts';
 
 const dir = tempDir();
 const store = join(dir, 'store');
 generateStore({ repos: 40, scans: 3, out: store, seed: 7 });
+// Sixteen repositories in one store file: files and repositories are not the same count.
+const single = join(dir, 'single');
+mkdirSync(single, { recursive: true });
+writeFileSync(
+  join(single, 'all.ndjson'),
+  Array.from({ length: 16 }, (_, i) => JSON.stringify({ repositoryUrl: repositoryUrl(i), timestamp: 1_763_000_000, values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 4 } })).join('\n'),
+);
 const hasScript = spawnSync('script', ['--version']).status === 0;
+const PROGRESS = /scans\/s|\r|\x1b\[2K/;
 
-function onTerminal(out: string, env: Record<string, string>): string {
-  const cmd = [...NODE_TSX, `${ROOT}src/cli.ts`, 'build', '--store', store, '--out', join(dir, out), '--now', '1763600000']
+function onTerminal(out: string, env: Record<string, string | undefined>, from = store): string {
+  const cmd = [...NODE_TSX, `${ROOT}src/cli.ts`, 'build', '--store', from, '--out', join(dir, out), '--now', '1763600000']
     .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
     .join(' ');
-  const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: childEnv(env), encoding: 'utf8', timeout: 60_000 });
   expect(r.status, r.stdout + r.stderr).toBe(0);
   return r.stdout;
 }
 
 describe.skipIf(!hasScript)('progress on a terminal', () => {
-  it('draws a live line (repositories of total, scans, files, rate, ETA), then clears it before the summary', () => {
-    const out = onTerminal('tty-site', { CI: '' });
-    expect(out).toMatch(/\r\x1b\[2K\d+\/40 repositories, \d+ scans, \d+ files, \d+ scans\/s, ETA \d+ s/);
+  it('draws a live line (repositories, scans, files, rate, store files of total, ETA), then clears it before the summary', () => {
+    const out = onTerminal('tty-site', { CI: undefined });
+    expect(out).toMatch(/\r\x1b\[2K\d+ repositories, \d+ scans, \d+ site files, \d+ scans\/s, \d+\/40 store files done, ETA \d+ s/);
     expect(out).toMatch(/\r\x1b\[2K[^]*badgepress: 40 repositories, 120 scans/);
   });
 
-  it('draws nothing when CI is set, even on a terminal', () => {
-    const out = onTerminal('ci-site', { CI: 'true' });
-    expect(out).not.toMatch(/scans\/s|\x1b\[2K/);
-    expect(out).toMatch(/badgepress: 40 repositories, 120 scans/);
+  it('with one store file holding 16 repositories, counts store files, never "of 1 repositories", and shows no ETA it cannot base on anything', () => {
+    const out = onTerminal('tty-single', { CI: undefined }, single);
+    expect(out).toMatch(/\r\x1b\[2K\d+ repositories, \d+ scans, \d+ site files, \d+ scans\/s, 0\/1 store files done/);
+    expect(out).not.toMatch(/\/1 repositories|ETA/);
+    expect(out).toMatch(/badgepress: 16 repositories, 16 scans/);
+  });
+
+  it('draws nothing when CI is set, even on a terminal; CI=false and CI=0 are not CI', () => {
+    for (const ci of ['true', '1', 'yes']) {
+      const out = onTerminal(`ci-site-${ci}`, { CI: ci });
+      expect(out).not.toMatch(/scans\/s|\x1b\[2K/);
+      expect(out).toMatch(/badgepress: 40 repositories, 120 scans/);
+    }
+    for (const ci of ['false', '0']) expect(onTerminal(`not-ci-${ci}`, { CI: ci })).toMatch(/\r\x1b\[2K\d+ repositories, .* scans\/s/);
+  });
+});
+
+describe('progress when piped', () => {
+  it('draws nothing with CI unset and no terminal', () => {
+    const r = runCli(['build', '--store', store, '--out', join(dir, 'piped'), '--now', '1763600000'], { env: { CI: undefined } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(PROGRESS);
+    expect(r.stdout).not.toMatch(PROGRESS);
+    expect(r.stdout).toMatch(/^badgepress: 40 repositories, 120 scans/);
+  });
+
+  it('reads CI as most tools do', () => {
+    expect([undefined, '', '0', 'false', 'FALSE', ' false '].map((CI) => isCI(CI === undefined ? {} : { CI }))).toEqual([false, false, false, false, false, false]);
+    expect(['true', '1', 'yes', 'woodpecker'].map((CI) => isCI({ CI }))).toEqual([true, true, true, true]);
   });
 });

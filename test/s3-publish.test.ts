@@ -1,17 +1,19 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStore } from '../scripts/gen-store.ts';
 import { S3Sink } from '../src/publish/s3-sink.ts';
 import { s3Client } from '../src/s3/client.ts';
-import { PublishError } from '../src/publish/sink.ts';
+import { PublishError, SHOWN_KEYS } from '../src/publish/sink.ts';
 import { S3Store } from '../src/load/s3-store.ts';
 import { originPath } from '../src/model/origin-path.ts';
 import { buildSite, readTree } from './helpers/site.ts';
-import { ROOT, runCli } from './helpers/cli.ts';
+import { ROOT } from './helpers/cli.ts';
+import { runCliAsync } from './helpers/cli-async.ts';
+import { loadSite } from '../src/commands/setup.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { reusedGoldFrom } from './helpers/thresholds.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
@@ -28,7 +30,7 @@ const localTree = readTree(local);
 let peer: S3Peer;
 let proxy: FaultProxy;
 beforeAll(async () => {
-  peer = await startS3Peer(['site', 'other', 'values', 'keys', 'killed']);
+  peer = await startS3Peer(['site', 'other', 'values', 'keys', 'killed', 'denied', 'corrupt', 'kms', 'many', 'settings']);
   proxy = await startFaultProxy(peer.port);
 }, 60_000);
 afterAll(async () => {
@@ -39,7 +41,7 @@ afterAll(async () => {
 // The production client (src/s3/client.ts), credentials from the environment as for users.
 Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' });
 function sinkVia(endpoint: string, bucket: string, prefix = 'pub/', maxAttempts = 3): S3Sink {
-  return new S3Sink(s3Client({ endpoint, pathStyle: true, maxAttempts, concurrency: 64 }), { bucket, prefix });
+  return new S3Sink(s3Client({ endpoint, pathStyle: true, maxAttempts, concurrency: 64, connectTimeoutSeconds: 10, requestTimeoutSeconds: 60 }), { bucket, prefix });
 }
 
 async function publish(bucket: string, opts: { prefix?: string; config?: string; endpoint?: string; prune?: boolean; maxAttempts?: number; storeDir?: string } = {}) {
@@ -52,6 +54,21 @@ async function publish(bucket: string, opts: { prefix?: string; config?: string;
 }
 
 const thresholdConfig = (name: string) => reusedGoldFrom(join(dir, name), 22);
+
+// A small store for the tests that run the CLI or fail on purpose: 4 repositories × 6 scans.
+const small = join(dir, 'store-small');
+generateStore({ repos: 4, scans: 6, out: small, seed: 5 });
+const smallLocal = join(dir, 'local-small');
+await buildSite({ store: small, out: smallLocal });
+const smallTree = readTree(smallLocal);
+const perTimeKeys = [...smallTree.keys()].filter((k) => k.includes('/at/'));
+const cliEnv = () => ({ ...peer.env });
+
+async function expectBucketEqualsSmallTree(bucket: string) {
+  const objects = await peer.objects(bucket, 'pub/');
+  expect([...objects.keys()]).toEqual([...smallTree.keys()]);
+  for (const [k, o] of objects) expect(o.body.equals(smallTree.get(k)!), k).toBe(true);
+}
 
 describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
   it('holds the same keys and bytes as a directory build, with content types and cache control', async () => {
@@ -106,6 +123,7 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
   });
 
   it('survives injected 500s, 503s and connection resets: re-runs end equal to the directory build', async () => {
+    proxy.reset();
     proxy.faultRate = 0.15;
     let failed: unknown = 'not run';
     try {
@@ -123,6 +141,10 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       proxy.faultRate = 0;
     }
     expect(failed).toBeUndefined();
+    // The faults really happened, of every kind.
+    expect(proxy.injected.reset).toBeGreaterThan(0);
+    expect(proxy.injected['500']).toBeGreaterThan(0);
+    expect(proxy.injected['503']).toBeGreaterThan(0);
     const objects = await peer.objects('other', 'pub/');
     expect([...objects.keys()]).toEqual([...localTree.keys()]);
     for (const [k, o] of objects) expect(o.body.equals(localTree.get(k)!), k).toBe(true);
@@ -158,43 +180,41 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     expect(stored.filter((k) => !k.startsWith(`${repo}/`))).toEqual([...localTree.keys()].filter((k) => !k.startsWith(`${repo}/`)));
   });
 
-  it('a build killed at random points and run again ends complete; index.json never lists missing files', async () => {
-    const small = join(dir, 'store-kill');
-    generateStore({ repos: 4, scans: 6, out: small, seed: 5 });
-    const smallLocal = join(dir, 'local-kill');
-    await buildSite({ store: small, out: smallLocal });
-    const smallTree = readTree(smallLocal);
+  it('a build killed at seeded random points and run again ends complete; while it runs, no index.json lists a missing object and no latest object precedes its index', async () => {
     const args = ['build', '--store', small, '--out', 's3://killed/pub', '--s3-endpoint', proxy.endpoint, '--s3-path-style', '--now', '1763600000'];
-    const env = { ...peer.env };
-    const { NODE_TSX } = await import('./helpers/cli.ts');
-    for (const killAfter of [5, 60, 150]) {
+    const seed = Number(process.env.BADGEPRESS_KILL_SEED ?? 20251120);
+    let state = seed;
+    const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) % 100_000) / 100_000;
+    const watcher = bucketWatcher(peer.client(), 'killed', 'pub/');
+    const killPoints: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const remaining = smallTree.size - (await peer.objects('killed', 'pub/')).size;
+      expect(remaining, `seed ${seed}: nothing left to kill in round ${round}`).toBeGreaterThan(1);
+      // Anywhere among the PUTs still to come, the last one included.
+      const killAfter = 1 + Math.floor(random() * remaining);
+      killPoints.push(killAfter);
       let puts = 0;
-      const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, ...args], { cwd: ROOT, env: { ...process.env, ...env, CI: 'true' }, stdio: 'ignore' });
-      proxy.onRequest = (method) => {
-        if (method === 'PUT' && ++puts === killAfter) child.kill('SIGKILL');
-      };
-      await new Promise((ok) => child.once('exit', ok));
+      const run = runCliAsync(args, {
+        env: cliEnv(),
+        started: (child) => {
+          proxy.onRequest = (method) => {
+            if (method === 'PUT' && ++puts === killAfter) child.kill('SIGKILL');
+          };
+        },
+      });
+      const exit = await watcher.while(run);
       proxy.onRequest = undefined;
-      // Frozen at the kill: every time an index.json lists has its per-time files.
-      const objects = await peer.objects('killed', 'pub/');
-      for (const [key, o] of objects) {
-        if (!key.endsWith('/index.json')) continue;
-        const prefix = key.slice(0, -'index.json'.length);
-        for (const ts of JSON.parse(o.body.toString()).timestamps) {
-          for (const f of ['sarif', 'badges/MAINTENANCE.svg', 'badges/SECURITY', 'badges/REUSED.svg']) expect(objects.has(`${prefix}at/${ts}/${f}`), `${prefix}at/${ts}/${f}`).toBe(true);
-        }
-      }
+      expect(exit.signal, `seed ${seed}, kill points ${killPoints}: the build was to be killed at PUT ${killAfter}; ${exit.stderr}`).toBe('SIGKILL');
     }
-    // Not runCli: spawnSync would block this process, and with it the proxy the CLI talks to.
-    const final = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, ...args], { cwd: ROOT, env: { ...process.env, ...env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    final.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    const code = await new Promise((ok) => final.once('exit', ok));
-    expect(stderr).not.toMatch(/error/i);
-    expect(code).toBe(0);
-    const objects = await peer.objects('killed', 'pub/');
-    expect([...objects.keys()]).toEqual([...smallTree.keys()]);
-    for (const [k, o] of objects) expect(o.body.equals(smallTree.get(k)!), k).toBe(true);
+    const final = await watcher.while(runCliAsync(args, { env: cliEnv() }));
+    expect(final.stderr).not.toMatch(/error/i);
+    expect(final.code).toBe(0);
+    await watcher.poll();
+    await watcher.close();
+    // The watcher looked often enough to see indexes while the builds ran.
+    expect(watcher.indexesChecked).toBeGreaterThan(0);
+    expect(watcher.problems).toEqual([]);
+    await expectBucketEqualsSmallTree('killed');
   });
 
   it('reads stored values from S3 with key:line errors', async () => {
@@ -236,4 +256,198 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       }
     }
   });
+
+  it('PUTs refused with 403 AccessDenied: the error says AccessDenied and which keys, the CLI exits 4 with the reason', async () => {
+    proxy.reset();
+    proxy.deny = (method) => method === 'PUT';
+    try {
+      const err = await publish('denied', { storeDir: small }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PublishError);
+      const e = err as PublishError;
+      expect(e.keys.sort()).toEqual([...smallTree.keys()].sort());
+      // Per-time keys were tried and refused; the rest was held back, each group with its reason.
+      expect(e.message).toMatch(new RegExp(`^${smallTree.size} key\\(s\\) not published: AccessDenied: Access Denied \\(${perTimeKeys.length} keys\\); held back: at files of the same repository failed \\(${smallTree.size - perTimeKeys.length} keys\\)$`));
+      expect(proxy.injected['403']).toBe(perTimeKeys.length);
+      const lines = e.keyLines();
+      expect(lines).toHaveLength(SHOWN_KEYS + 1);
+      expect(lines[0]).toMatch(/^ {2}not published: api\/v1\/repositories\/.+\/at\/\d+\/.+ \(AccessDenied: Access Denied\)$/);
+      expect(lines.at(-1)).toBe(`  … and ${smallTree.size - SHOWN_KEYS} more`);
+
+      const cli = await runCliAsync(['build', '--store', small, '--out', 's3://denied/cli', '--s3-endpoint', proxy.endpoint, '--s3-path-style'], { env: cliEnv() });
+      expect(cli.code).toBe(4);
+      expect(cli.stderr).toContain(`not published: AccessDenied: Access Denied (${perTimeKeys.length} keys)`);
+    } finally {
+      proxy.deny = undefined;
+    }
+  });
+
+  it('a body altered on the way is caught by the MD5/ETag check, named by key; a clean re-run completes', async () => {
+    proxy.reset();
+    proxy.corrupt = (method) => method === 'PUT';
+    let err: unknown;
+    try {
+      err = await publish('corrupt', { storeDir: small }).catch((e: unknown) => e);
+    } finally {
+      proxy.corrupt = undefined;
+    }
+    expect(err).toBeInstanceOf(PublishError);
+    const e = err as PublishError;
+    expect(proxy.injected.corrupt).toBe(perTimeKeys.length);
+    expect(e.failures[0]!.reason).toMatch(/^ETag mismatch: the stored object is not the bytes sent/);
+    expect(e.failures[0]!.keys.sort()).toEqual(perTimeKeys);
+    expect(e.message).toContain(`ETag mismatch: the stored object is not the bytes sent (altered on the way or by the store) (${perTimeKeys.length} keys)`);
+    // The altered objects are in the bucket; the next run sees their ETags differ and sends them again.
+    proxy.reset();
+    const { summary } = await publish('corrupt', { storeDir: small });
+    expect(summary.written).toBe(smallTree.size);
+    await expectBucketEqualsSmallTree('corrupt');
+  });
+
+  it('under SSE-KMS (an ETag that is no MD5) uploads are not failed by the ETag check', async () => {
+    proxy.reset();
+    proxy.kms = (method) => method === 'PUT';
+    try {
+      const { summary } = await publish('kms', { storeDir: small });
+      expect(summary.written).toBe(smallTree.size);
+      expect(proxy.injected.kms).toBe(smallTree.size);
+    } finally {
+      proxy.kms = undefined;
+    }
+    await expectBucketEqualsSmallTree('kms');
+  });
+
+  it('--store s3:// objects that cannot be read are named by key, with what to check', async () => {
+    const c = peer.client();
+    await c.send(new PutObjectCommand({ Bucket: 'values', Key: 'denied/a.ndjson', Body: readFileSync(join(ROOT, 'examples/bad-store/mixed.ndjson')) }));
+    c.destroy();
+    proxy.reset();
+    // Listing is a GET of the bucket; reading an object is a GET of its key: refuse only those.
+    proxy.deny = (method, path) => method === 'GET' && !path.includes('list-type=');
+    const client = s3Client({ endpoint: proxy.endpoint, pathStyle: true, maxAttempts: 1, concurrency: 4, connectTimeoutSeconds: 10, requestTimeoutSeconds: 60 });
+    try {
+      const err = await buildSite({ store: 'unused', out: join(dir, 'denied-store'), source: new S3Store(client, { bucket: 'values', prefix: 'denied/' }) }).catch((e: unknown) => e);
+      expect((err as Error).message).toBe('store s3://values/denied/a.ndjson: cannot read (AccessDenied: Access Denied); check that the credentials may read it (s3:GetObject), and --s3-endpoint');
+      expect(proxy.injected['403']).toBeGreaterThan(0);
+    } finally {
+      proxy.deny = undefined;
+      client.destroy();
+    }
+  });
+
+  it('--store s3:// lists past 1,000 keys', async () => {
+    const c = peer.client();
+    const limit = pLimit(32);
+    const names = Array.from({ length: 1005 }, (_, i) => `part-${String(i).padStart(4, '0')}.ndjson`);
+    await Promise.all(names.map((name, i) => limit(() => c.send(new PutObjectCommand({ Bucket: 'many', Key: `in/${name}`, Body: JSON.stringify({ repositoryUrl: `https://h.org/o/r${i}`, timestamp: 1763000000, values: { BUS_FACTOR: 3 } }) })))));
+    await c.send(new PutObjectCommand({ Bucket: 'many', Key: 'in/notes.txt', Body: 'not a store file' }));
+    proxy.reset();
+    const client = s3Client({ endpoint: proxy.endpoint, pathStyle: true, maxAttempts: 1, concurrency: 4, connectTimeoutSeconds: 10, requestTimeoutSeconds: 60 });
+    try {
+      expect(await new S3Store(client, { bucket: 'many', prefix: 'in/' }).list()).toEqual(names);
+      expect(proxy.counts.GET).toBe(2); // two pages of ListObjectsV2
+    } finally {
+      client.destroy();
+      c.destroy();
+    }
+  });
+
+  it('maxAttempts and requestChecksumCalculation set in the config take effect', async () => {
+    const config = (extra: string) => {
+      const file = join(dir, `s3-settings-${extra.replace(/\W+/g, '-')}.yaml`);
+      writeFileSync(file, `store: ${small}\nout: s3://settings/pub\ns3:\n  endpoint: ${proxy.endpoint}\n  pathStyle: true\n${extra}`);
+      return file;
+    };
+    const attempts = async (maxAttempts: number) => {
+      const site = await loadSite({ config: config(`  maxAttempts: ${maxAttempts}\n`) });
+      const client = s3Client(site.s3);
+      proxy.reset();
+      proxy.faultRate = 1;
+      try {
+        await expect(client.send(new ListObjectsV2Command({ Bucket: 'settings' }))).rejects.toThrow();
+      } finally {
+        proxy.faultRate = 0;
+        client.destroy();
+      }
+      return proxy.counts.GET;
+    };
+    expect(await attempts(1)).toBe(1);
+    expect(await attempts(3)).toBe(3);
+
+    const checksumHeaders = async (setting: string) => {
+      const site = await loadSite({ config: config(setting) });
+      const client = s3Client(site.s3);
+      const seen: string[] = [];
+      proxy.onRequest = (method, _path, headers) => {
+        if (method === 'PUT') seen.push(...Object.keys(headers).filter((h) => h.startsWith('x-amz-checksum-') || h === 'x-amz-sdk-checksum-algorithm'));
+      };
+      try {
+        await client.send(new PutObjectCommand({ Bucket: 'settings', Key: 'probe', Body: 'probe' }));
+      } finally {
+        proxy.onRequest = undefined;
+        client.destroy();
+      }
+      return seen;
+    };
+    expect(await checksumHeaders('')).not.toEqual([]); // the SDK's default: a checksum on every upload
+    expect(await checksumHeaders('  requestChecksumCalculation: WHEN_REQUIRED\n')).toEqual([]);
+  });
 });
+
+/**
+ * Looks at a bucket again and again while builds run, as a reader would, and records every
+ * moment the ordering promise is broken: an index.json listing a time whose per-time objects
+ * are not all there, or a latest object present before its repository's index.json.
+ */
+function bucketWatcher(client: S3Client, bucket: string, prefix: string) {
+  const repoOf = (key: string) => key.split('/').slice(0, 4).join('/');
+  const latestKeys = [...smallTree.keys()].filter((k) => !k.includes('/at/') && !k.endsWith('/index.json'));
+  const list = async () => {
+    const keys = new Set<string>();
+    for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: prefix })) for (const o of page.Contents ?? []) keys.add(o.Key!.slice(prefix.length));
+    return keys;
+  };
+  const watcher = {
+    problems: [] as string[],
+    indexesChecked: 0,
+    async poll(): Promise<void> {
+      const before = await list();
+      for (const key of latestKeys) {
+        if (before.has(key) && !before.has(`${repoOf(key)}/index.json`)) watcher.problems.push(`${key} present before ${repoOf(key)}/index.json`);
+      }
+      const listed: Array<{ repo: string; timestamps: number[] }> = [];
+      for (const key of before) {
+        if (!key.endsWith('/index.json')) continue;
+        try {
+          const res = await client.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + key }));
+          listed.push({ repo: repoOf(key), timestamps: JSON.parse(await res.Body!.transformToString()).timestamps });
+        } catch {
+          // Still being written (not yet confirmed to the build): nothing promised yet.
+        }
+      }
+      // Listed after the indexes were read: whatever was confirmed before them is in it.
+      const after = await list();
+      for (const { repo, timestamps } of listed) {
+        watcher.indexesChecked++;
+        for (const ts of timestamps) {
+          const expected = perTimeKeys.filter((k) => k.startsWith(`${repo}/at/${ts}/`));
+          if (expected.length === 0) watcher.problems.push(`${repo}/index.json lists ${ts}, a time the build does not produce`);
+          for (const k of expected) if (!after.has(k)) watcher.problems.push(`${repo}/index.json lists ${ts} but ${k} is missing`);
+        }
+      }
+    },
+    /** Polls until `run` settles, then returns its result. */
+    async while<T>(run: Promise<T>): Promise<T> {
+      let settled = false;
+      void run.finally(() => (settled = true));
+      while (!settled) {
+        await watcher.poll();
+        await new Promise((ok) => setTimeout(ok, 5));
+      }
+      return run;
+    },
+    async close(): Promise<void> {
+      client.destroy();
+    },
+  };
+  return watcher;
+}

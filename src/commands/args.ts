@@ -1,7 +1,12 @@
 // Command-line parsing shared by the commands: clear errors that name the flag.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-export class UsageError extends Error {
+/** Bad input a command refuses with exit 2, writing nothing: flags, or bad records under --strict. */
+export class BadInputError extends Error {
+  override name = 'BadInputError';
+}
+
+export class UsageError extends BadInputError {
   override name = 'UsageError';
 }
 

@@ -2,20 +2,20 @@
 import { performance } from 'node:perf_hooks';
 import { build, type BuildSummary } from '../build.ts';
 import { loadHistories } from '../load/histories.ts';
-import { integerFlag, parseFlags, UsageError } from './args.ts';
+import { BadInputError, integerFlag, parseFlags, UsageError } from './args.ts';
 import { issuePrinter } from './report.ts';
-import { progressLine } from './progress.ts';
+import { progressLine, progressShown } from './progress.ts';
 import { inShard, parseShard } from '../model/shard.ts';
 import { SITE_FLAGS, loadShape, loadSite, openSink, openStore } from './setup.ts';
 
-export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR] [--out DIR] [--shape A|B]
+export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
                        [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--json]
                        [--s3-endpoint URL] [--s3-path-style]`;
 
 export function shardFilter(text: string | undefined): ((url: string) => boolean) | undefined {
   if (text === undefined) return undefined;
   const shard = parseShard(text);
-  if (!shard) throw new UsageError(`--shard ${JSON.stringify(text)}: expected i/n with 0 ≤ i < n, e.g. --shard 0/3`);
+  if ('problem' in shard) throw new UsageError(`--shard ${JSON.stringify(text)}: ${shard.problem}`);
   return inShard(shard);
 }
 
@@ -41,14 +41,12 @@ export async function buildCommand(argv: string[]): Promise<number> {
       },
     }));
     printer.flush();
-    if (errors > 0) {
-      process.stderr.write(`badgepress: ${errors} bad records and --strict: nothing written; fix them or drop --strict\n`);
-      return 2;
-    }
+    if (errors > 0) throw new BadInputError(`${errors} bad records and --strict: nothing written; fix them or drop --strict`);
   }
 
   const sink = await openSink(site.out, site);
-  const progress = progressLine(process.stderr, process.stderr.isTTY ? (await store.list()).length : undefined, Date.now());
+  const storeFiles = progressShown(process.stderr) ? { names: await store.list(), display: (n: string) => store.display(n) } : undefined;
+  const progress = progressLine(process.stderr, storeFiles, Date.now());
   let summary: BuildSummary;
   try {
     summary = await build({
@@ -61,7 +59,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
       prune: values.prune ?? false,
       concurrency: site.s3.concurrency,
       ...(include ? { include } : {}),
-      onRepository: (_h, s) => progress.update(s),
+      onRepository: (h, s) => progress.update(s, h),
     });
   } finally {
     progress.done();

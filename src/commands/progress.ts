@@ -1,26 +1,65 @@
 // A live progress line for long builds, only on an interactive terminal (never in CI or
 // when piped), redrawn at most ten times a second.
+//
+// The total that drives the ETA is the number of store files: the store is listed up front,
+// while the number of repositories is only known once every file has been parsed (a single
+// file may hold them all). A store file counts as done once the build has moved past it: some
+// record of it was built, and a later repository no longer draws on it. So the line says
+// "store files", and with one file per repository it tracks repositories exactly.
 import type { BuildSummary } from '../build.ts';
+import type { RepositoryHistory } from '../load/types.ts';
 
 export interface Progress {
-  update(s: BuildSummary): void;
+  update(s: BuildSummary, h: RepositoryHistory): void;
   done(): void;
 }
 
-export function progressLine(stream: NodeJS.WriteStream, totalFiles: number | undefined, started: number): Progress {
-  if (!stream.isTTY || process.env.CI) return { update() {}, done() {} };
+/** What the line needs to know about the store: its files and how records name them. */
+export interface StoreFiles {
+  names: string[];
+  display(name: string): string;
+}
+
+/** CI=false and CI=0 mean "not CI", as most tools read the variable. */
+export function isCI(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.CI?.trim().toLowerCase();
+  return v !== undefined && v !== '' && v !== '0' && v !== 'false';
+}
+
+export function progressShown(stream: NodeJS.WriteStream): boolean {
+  return stream.isTTY === true && !isCI();
+}
+
+export function progressLine(stream: NodeJS.WriteStream, store: StoreFiles | undefined, started: number): Progress {
+  if (!progressShown(stream)) return { update() {}, done() {} };
+  const fileIndex = new Map(store?.names.map((n, i) => [store.display(n), i]));
+  const total = store?.names.length ?? 0;
+  const seen = new Set<number>();
   let last = 0;
   let shown = false;
+  let etaShown = false;
   return {
-    update(s) {
+    update(s, h) {
+      // Files of earlier repositories that this one does not draw on are done.
+      const current = new Set<number>();
+      for (const r of [...h.scans, ...h.grants]) {
+        const i = fileIndex.get(r.source.replace(/:\d+$/, ''));
+        if (i !== undefined) current.add(i);
+      }
+      let filesDone = 0;
+      for (const i of seen) if (!current.has(i)) filesDone++;
+      for (const i of current) seen.add(i);
       const now = Date.now();
-      if (now - last < 100) return;
+      // The first line that can carry an ETA is drawn at once, however soon after the last.
+      const firstEta = !etaShown && filesDone > 0;
+      if (now - last < 100 && !firstEta) return;
       last = now;
+      if (firstEta) etaShown = true;
       const secs = (now - started) / 1000;
       const rate = secs > 0 ? Math.round(s.scans / secs) : 0;
-      // With one store file per repository, files read stand in for repositories to go.
-      const eta = totalFiles && s.repositories > 0 && s.repositories <= totalFiles ? `, ETA ${Math.ceil(((totalFiles - s.repositories) * secs) / s.repositories)} s` : '';
-      stream.write(`\r\x1b[2K${s.repositories}${totalFiles ? `/${totalFiles}` : ''} repositories, ${s.scans} scans, ${s.written + s.unchanged} files, ${rate} scans/s${eta}`);
+      const files = total > 0 ? `, ${filesDone}/${total} store files done` : '';
+      const eta = total > 0 && filesDone > 0 ? `, ETA ${Math.ceil(((total - filesDone) * secs) / filesDone)} s` : '';
+      stream.write(`\r\x1b[2K${s.repositories} repositories, ${s.scans} scans, ${s.written + s.unchanged} site files, ${rate} scans/s${files}${eta}`);
       shown = true;
     },
     done() {

@@ -9,6 +9,7 @@ import thresholdsASchema from './schemas/thresholds-a.schema.json' with { type: 
 import { readYamlFile, ConfigError, formatPath, type LocatedData } from './yaml-file.ts';
 import { schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, SiteConfig, ThresholdsA, Shape } from './types.ts';
+import { locationProblem } from '../s3/location.ts';
 
 export { ConfigError };
 
@@ -28,6 +29,7 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
   const path = resolve(ownConfig ?? resolve(PACKAGE_CONFIG_DIR, 'badgepress.yaml'));
   const located = await readYamlFile(path);
   throwIfAny(schemaProblems(siteSchema, located));
+  throwIfAny(locationProblems(located, overrides));
   const raw = located.data as Partial<SiteConfig> & { thresholds?: Partial<SiteConfig['thresholds']>; s3?: Partial<SiteConfig['s3']> };
   const base = dirname(path);
   const rel = (p: string) => (isS3(p) || isAbsolute(p) ? p : resolve(base, p));
@@ -55,6 +57,8 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     },
     expireAfterDays: raw.expireAfterDays ?? null,
     strictSarif: raw.strictSarif ?? false,
+    // `none` (Shape B, no level granted) is a light grey of its own, never silver's grey: a
+    // badge must not look silver when nothing is granted.
     colors: {
       gold: '#dfb317',
       silver: '#9f9f9f',
@@ -67,6 +71,8 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     s3: {
       concurrency: 64,
       maxAttempts: 5,
+      connectTimeoutSeconds: 10,
+      requestTimeoutSeconds: 60,
       ...(raw.s3 ?? {}),
     },
   };
@@ -82,6 +88,22 @@ function missingStore(): never {
 
 export function isS3(location: string): boolean {
   return location.startsWith('s3://');
+}
+
+/** --store/--out and store:/out: must be s3://bucket/prefix or a path, never a look-alike. */
+function locationProblems(located: LocatedData, overrides: SiteOverrides): string[] {
+  const data = located.data as { store?: unknown; out?: unknown };
+  const problems: string[] = [];
+  for (const key of ['store', 'out'] as const) {
+    const flag = overrides[key];
+    const value = flag ?? data[key];
+    if (typeof value !== 'string') continue;
+    const problem = locationProblem(value);
+    if (!problem) continue;
+    const where = flag !== undefined ? `--${key}` : `${located.where([key])} ${key}:`;
+    problems.push(`${where} ${JSON.stringify(value)}: ${problem}`);
+  }
+  return problems;
 }
 
 export async function loadThresholdsA(file: string): Promise<ThresholdsA> {

@@ -117,5 +117,9 @@ export interface SiteConfig {
     concurrency: number;
     maxAttempts: number;
     requestChecksumCalculation?: 'WHEN_SUPPORTED' | 'WHEN_REQUIRED';
+    /** Give up a connection attempt after this long (a dead or firewalled endpoint). */
+    connectTimeoutSeconds: number;
+    /** Give up a request without an answer after this long (an endpoint that accepts and stalls). */
+    requestTimeoutSeconds: number;
   };
 }

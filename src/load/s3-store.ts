@@ -2,6 +2,7 @@
 import { GetObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import { isStoreFile } from './parse-file.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
+import { describeS3Error } from '../s3/errors.ts';
 import type { StoreSource } from './store.ts';
 
 export class S3Store implements StoreSource {
@@ -23,14 +24,18 @@ export class S3Store implements StoreSource {
         for (const o of page.Contents ?? []) if (o.Key && isStoreFile(o.Key)) names.push(o.Key.slice(this.loc.prefix.length));
       }
     } catch (err) {
-      throw new Error(`store ${this.location}: cannot list the bucket (${(err as Error).name}: ${(err as Error).message}); check --store, credentials and --s3-endpoint`);
+      throw new Error(`store ${this.location}: cannot list the bucket (${describeS3Error(err)}); check --store, credentials and --s3-endpoint`);
     }
     return names.sort();
   }
 
   async read(name: string): Promise<Uint8Array> {
-    const res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + name }));
-    return res.Body!.transformToByteArray();
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + name }));
+      return await res.Body!.transformToByteArray();
+    } catch (err) {
+      throw new Error(`store ${this.display(name)}: cannot read (${describeS3Error(err)}); check that the credentials may read it (s3:GetObject), and --s3-endpoint`);
+    }
   }
 
   display(name: string): string {

@@ -6,13 +6,19 @@ export interface Shard {
   count: number;
 }
 
-/** "i/n" with 0 ≤ i < n; undefined when the text is not that. */
-export function parseShard(text: string): Shard | undefined {
-  const m = /^(\d{1,6})\/(\d{1,6})$/.exec(text);
-  if (!m) return undefined;
+/** Shard counts are capped so that a typo (an extra digit or two) is caught, not obeyed. */
+export const MAX_SHARDS = 999_999;
+
+/** "i/n" with 0 ≤ i < n ≤ MAX_SHARDS, or what is wrong with the text. */
+export function parseShard(text: string): Shard | { problem: string } {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  if (!m) return { problem: 'expected i/n, two whole numbers, e.g. --shard 0/3' };
   const index = Number(m[1]);
   const count = Number(m[2]);
-  return count >= 1 && index < count ? { index, count } : undefined;
+  if (count > MAX_SHARDS) return { problem: `at most ${MAX_SHARDS} shards (n has at most 6 digits); use a smaller n` };
+  if (count < 1) return { problem: 'n must be at least 1, e.g. --shard 0/1' };
+  if (index >= count) return { problem: `expected i/n with 0 ≤ i < n: shards of ${count} are numbered 0 to ${count - 1}` };
+  return { index, count };
 }
 
 /** FNV-1a over the canonical URL's UTF-16 code units. */

@@ -1,10 +1,11 @@
 // A directory as the site: keys are relative paths. Each file is written under a temporary
 // name and renamed into place, so a reader never sees half a file, and a file whose bytes
 // are already there is left untouched (mtime included), so rebuilds only write changes.
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { OutputFile } from '../render/site-files.ts';
-import type { PutOutcome, Sink } from './sink.ts';
+import { API_PREFIX } from '../model/layout.ts';
+import type { Comparison, PutOutcome, Sink } from './sink.ts';
 
 let tmpCounter = 0;
 const MAX_REMEMBERED_DIRS = 50_000;
@@ -41,10 +42,7 @@ export class DirectorySink implements Sink {
       this.madeDirs.set(dir, fresh);
       if (created !== undefined) this.freshRoots.add(created);
     }
-    if (!fresh) {
-      const existing = await this.read(file.key);
-      if (existing && Buffer.compare(existing, body) === 0) return 'unchanged';
-    }
+    if (!fresh && (await this.compare(file)) === 'same') return 'unchanged';
     const tmp = `${path}.tmp-${process.pid}-${++tmpCounter}`;
     await writeFile(tmp, body);
     await rename(tmp, path);
@@ -54,6 +52,10 @@ export class DirectorySink implements Sink {
   private isBelowFresh(dir: string): boolean {
     for (let d = dir; d.length > this.root.length; d = dirname(d)) if (this.freshRoots.has(d)) return true;
     return false;
+  }
+
+  async compare(file: OutputFile): Promise<Comparison> {
+    return compareBytes(await this.read(file.key), Buffer.from(file.body, 'utf8'));
   }
 
   async read(key: string): Promise<Uint8Array | undefined> {
@@ -82,8 +84,48 @@ export class DirectorySink implements Sink {
   }
 
   async remove(keys: string[]): Promise<void> {
-    for (const key of keys) await rm(this.pathOf(key), { force: true });
+    const dirs = new Set<string>();
+    for (const key of keys) {
+      const path = this.pathOf(key);
+      await rm(path, { force: true });
+      dirs.add(dirname(path));
+    }
+    // Directories the removals emptied (an old scan's at/<ts>/badges/) go too, deepest first,
+    // up to but never including the repository's own directory.
+    for (const dir of [...dirs].sort((a, b) => b.length - a.length)) {
+      const stop = this.repositoryDirOf(dir);
+      for (let d = dir; stop !== undefined && d.length > stop.length && d.startsWith(stop + sep); d = dirname(d)) {
+        if (!(await removeIfEmpty(d))) break;
+        this.madeDirs.delete(d);
+        this.freshRoots.delete(d);
+      }
+    }
+  }
+
+  /** `<root>/api/v1/repositories/<enc>` for a path below it; undefined for any other path. */
+  private repositoryDirOf(path: string): string | undefined {
+    const below = relative(this.root, path).split(sep);
+    const prefix = API_PREFIX.split('/').filter(Boolean);
+    if (below.length <= prefix.length || prefix.some((p, i) => below[i] !== p)) return undefined;
+    return join(this.root, ...below.slice(0, prefix.length + 1));
   }
 
   async close(): Promise<void> {}
+}
+
+function compareBytes(stored: Uint8Array | undefined, body: Buffer): Comparison {
+  if (!stored) return 'absent';
+  return Buffer.compare(stored, body) === 0 ? 'same' : 'different';
+}
+
+/** rmdir only ever removes an empty directory: anything else stays and stops the walk up. */
+async function removeIfEmpty(dir: string): Promise<boolean> {
+  try {
+    await rmdir(dir);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT') return false;
+    throw err;
+  }
 }

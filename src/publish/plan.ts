@@ -1,15 +1,22 @@
 // What a build would change, without writing: compares the files a build renders with what
-// a sink already holds, and the badge statuses they carry.
+// a sink already holds, and the badge statuses they carry. The sink answers "same or not"
+// from what it already knows (S3: the listed ETags), so only changed explanation files, whose
+// old status the report needs, are ever fetched.
 import type { OutputFile } from '../render/site-files.ts';
 import type { Sink } from './sink.ts';
-import { repositoryPrefix } from '../model/layout.ts';
+import { API_PREFIX, repositoryPrefix } from '../model/layout.ts';
+
+/** Which explanation files a transition was seen in: the latest, a scan's, or a scan's expired variant. */
+export type TransitionScope = 'latest' | 'scan' | 'expired-scan';
 
 export interface Transition {
   badgeId: string;
+  scope: TransitionScope;
   from: string;
   to: string;
   repositories: number;
-  scans: number;
+  /** Scans whose per-time file flips (per-scan scopes only). */
+  scans?: number;
   examples: string[];
 }
 
@@ -20,15 +27,26 @@ export interface PlanReport {
   changed: number;
   removed: number;
   unchanged: number;
+  /** A few of the keys `build --prune` would delete. */
+  removedExamples: string[];
   transitions: Transition[];
 }
 
 const EXAMPLES = 3;
-const PER_TIME_EXPLANATION = /\/at\/\d+\/badges\/([^/.]+)$/;
+const SCOPE_ORDER: TransitionScope[] = ['latest', 'scan', 'expired-scan'];
+const SCOPE_LABEL: Record<TransitionScope, string> = { latest: 'latest', scan: 'per scan', 'expired-scan': 'expired variant per scan' };
+// api/v1/repositories/<enc>/badges/<ID>, …/at/<ts>/badges/<ID>, …/at/<ts>/expired/badges/<ID>
+const EXPLANATION = new RegExp(`^${API_PREFIX.replaceAll('/', '\\/')}[^/]+\\/(at\\/\\d+\\/(expired\\/)?)?badges\\/([^/.]+)$`);
+
+function explanationOf(key: string): { badgeId: string; scope: TransitionScope } | undefined {
+  const m = EXPLANATION.exec(key);
+  if (!m) return undefined;
+  return { badgeId: m[3]!, scope: m[2] ? 'expired-scan' : m[1] ? 'scan' : 'latest' };
+}
 
 export class Planner {
-  private readonly report: PlanReport = { repositories: 0, scans: 0, added: 0, changed: 0, removed: 0, unchanged: 0, transitions: [] };
-  private readonly byKey = new Map<string, Transition & { repoSet: Set<string> }>();
+  private readonly report: PlanReport = { repositories: 0, scans: 0, added: 0, changed: 0, removed: 0, unchanged: 0, removedExamples: [], transitions: [] };
+  private readonly byKey = new Map<string, Transition & { repoSet: Set<string>; count: number }>();
 
   constructor(private readonly sink: Sink) {}
 
@@ -36,26 +54,37 @@ export class Planner {
   async add(repositoryUrl: string, encoded: string, scans: number, files: OutputFile[]): Promise<void> {
     this.report.repositories++;
     this.report.scans += scans;
-    const published = await Promise.all(files.map((f) => this.sink.read(f.key)));
+    const comparisons = await Promise.all(files.map((f) => this.sink.compare(f)));
+    const reads: Array<Promise<void>> = [];
     files.forEach((f, i) => {
-      const old = published[i];
-      if (!old) return void this.report.added++;
-      const oldText = Buffer.from(old).toString('utf8');
-      if (oldText === f.body) return void this.report.unchanged++;
+      const c = comparisons[i];
+      if (c === 'absent') return void this.report.added++;
+      if (c === 'same') return void this.report.unchanged++;
       this.report.changed++;
-      const m = PER_TIME_EXPLANATION.exec(f.key);
-      if (m) this.transition(m[1]!, statusOf(oldText), statusOf(f.body), repositoryUrl);
+      const explanation = explanationOf(f.key);
+      if (!explanation) return;
+      reads.push(
+        this.sink.read(f.key).then((old) => {
+          const from = old ? statusOf(Buffer.from(old).toString('utf8')) : '(absent)';
+          this.transition(explanation.badgeId, explanation.scope, from, statusOf(f.body), repositoryUrl);
+        }),
+      );
     });
+    await Promise.all(reads);
     const produced = new Set(files.map((f) => f.key));
-    this.report.removed += (await this.sink.list(repositoryPrefix(encoded))).filter((k) => !produced.has(k)).length;
+    for (const key of await this.sink.list(repositoryPrefix(encoded))) {
+      if (produced.has(key)) continue;
+      this.report.removed++;
+      if (this.report.removedExamples.length < EXAMPLES) this.report.removedExamples.push(key);
+    }
   }
 
-  private transition(badgeId: string, from: string, to: string, repositoryUrl: string): void {
+  private transition(badgeId: string, scope: TransitionScope, from: string, to: string, repositoryUrl: string): void {
     if (from === to) return;
-    const id = `${badgeId}\u0000${from}\u0000${to}`;
+    const id = `${badgeId}\u0000${scope}\u0000${from}\u0000${to}`;
     let t = this.byKey.get(id);
-    if (!t) this.byKey.set(id, (t = { badgeId, from, to, repositories: 0, scans: 0, examples: [], repoSet: new Set() }));
-    t.scans++;
+    if (!t) this.byKey.set(id, (t = { badgeId, scope, from, to, repositories: 0, examples: [], repoSet: new Set(), count: 0 }));
+    t.count++;
     if (!t.repoSet.has(repositoryUrl)) {
       t.repoSet.add(repositoryUrl);
       t.repositories++;
@@ -65,9 +94,20 @@ export class Planner {
 
   result(): PlanReport {
     const transitions = [...this.byKey.values()]
-      .map(({ repoSet: _, ...t }) => t)
-      .sort((a, b) => a.badgeId.localeCompare(b.badgeId) || b.scans - a.scans || a.from.localeCompare(b.from) || a.to.localeCompare(b.to));
-    return { ...this.report, transitions };
+      .sort(
+        (a, b) =>
+          a.badgeId.localeCompare(b.badgeId) ||
+          SCOPE_ORDER.indexOf(a.scope) - SCOPE_ORDER.indexOf(b.scope) ||
+          b.count - a.count ||
+          a.from.localeCompare(b.from) ||
+          a.to.localeCompare(b.to),
+      )
+      .map(({ repoSet: _, count, ...t }): Transition => {
+        const { examples, ...head } = t;
+        // Key order as documented: counts before examples.
+        return t.scope === 'latest' ? { ...head, examples } : { ...head, scans: count, examples };
+      });
+    return { ...this.report, removedExamples: [...this.report.removedExamples].sort(), transitions };
   }
 }
 
@@ -80,14 +120,18 @@ function statusOf(explanationJson: string): string {
   }
 }
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 export function formatPlan(p: PlanReport): string {
-  const lines = [`badgepress plan: ${p.repositories} repositories, ${p.scans} scans`];
+  const lines = [`badgepress plan: ${plural(p.repositories, 'repository', 'repositories')}, ${plural(p.scans, 'scan', 'scans')}`];
   let badge = '';
   for (const t of p.transitions) {
     if (t.badgeId !== badge) lines.push(`${(badge = t.badgeId)}`);
-    lines.push(`  ${t.from} → ${t.to}: ${t.repositories} repositories, ${t.scans} scans (e.g. ${t.examples.join(', ')})`);
+    const scans = t.scans !== undefined ? `, ${plural(t.scans, 'scan', 'scans')}` : '';
+    lines.push(`  ${t.from} → ${t.to}: ${plural(t.repositories, 'repository', 'repositories')}${scans} (${SCOPE_LABEL[t.scope]}; e.g. ${t.examples.join(', ')})`);
   }
   if (p.transitions.length === 0) lines.push('no badge changes status');
   lines.push(`files: ${p.added} to add, ${p.changed} to change, ${p.removed} to remove (with --prune), ${p.unchanged} unchanged`);
+  if (p.removedExamples.length > 0) lines.push(`--prune would remove e.g. ${p.removedExamples.join(', ')}`);
   return lines.join('\n');
 }

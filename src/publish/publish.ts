@@ -17,16 +17,17 @@ export async function publishRepository(sink: Sink, files: OutputFile[], limit: 
   for (const [i, phase] of PHASES.entries()) {
     const batch = files.filter((f) => f.phase === phase);
     const settled = await Promise.allSettled(batch.map((f) => limit(() => sink.put(f))));
-    const failed: string[] = [];
-    settled.forEach((r, j) => {
+    const failed: PublishError[] = [];
+    for (const r of settled) {
       if (r.status === 'fulfilled') counts[r.value]++;
-      else if (r.reason instanceof PublishError) failed.push(...r.reason.keys);
+      else if (r.reason instanceof PublishError) failed.push(r.reason);
       else throw r.reason;
-    });
+    }
     if (failed.length > 0) {
       // Later phases must not go out before this one is complete: they did not make it either.
       const notAttempted = files.filter((f) => PHASES.indexOf(f.phase) > i).map((f) => f.key);
-      throw new PublishError([...failed, ...notAttempted], `publishing ${phase} files failed`);
+      const held = notAttempted.length > 0 ? [new PublishError(notAttempted, `held back: ${phase} files of the same repository failed`)] : [];
+      throw PublishError.combine([...failed, ...held]);
     }
   }
 }

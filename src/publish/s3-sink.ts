@@ -1,10 +1,12 @@
 // An S3 prefix as the site. The prefix is listed once; a PUT is skipped when the stored
 // ETag already equals the body's MD5, so a rebuild sends only changed bytes. Each upload's
-// ETag is checked against our MD5 rather than trusting the peer.
+// ETag is checked against our MD5 rather than trusting the peer (except where S3's ETag is
+// not an MD5, SSE-KMS and SSE-C: there S3's own check of our Content-MD5 stands in).
 import { createHash } from 'node:crypto';
 import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import type { OutputFile } from '../render/site-files.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
+import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
 import { PublishError, type PutOutcome, type Sink } from './sink.ts';
 
 const DELETE_BATCH = 1000;
@@ -29,7 +31,7 @@ export class S3Sink implements Sink {
           for (const o of page.Contents ?? []) if (o.Key) map.set(o.Key, o.ETag ?? '');
         }
       } catch (err) {
-        throw new Error(`--out ${this.location}: cannot list the bucket (${(err as Error).name}: ${(err as Error).message}); check the bucket name, credentials and --s3-endpoint`);
+        throw new Error(`--out ${this.location}: cannot list the bucket (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
       }
       return map;
     })();
@@ -56,10 +58,13 @@ export class S3Sink implements Sink {
         }),
       );
     } catch (err) {
-      throw new PublishError([file.key], `${(err as Error).name}: ${(err as Error).message}`);
+      throw new PublishError([file.key], describeS3Error(err));
     }
-    if (res.ETag !== etag) throw new PublishError([file.key], `the store answered ETag ${res.ETag ?? '(none)'} for MD5 ${etag}`);
-    etags.set(key, etag);
+    if (etagIsMd5(res) && res.ETag !== etag) {
+      // The reason names no ETag: it must be the same for every key so they group into one line.
+      throw new PublishError([file.key], 'ETag mismatch: the stored object is not the bytes sent (altered on the way or by the store)');
+    }
+    etags.set(key, res.ETag ?? etag);
     return 'written';
   }
 

@@ -4,6 +4,9 @@ import type { OutputFile } from '../render/site-files.ts';
 
 export type PutOutcome = 'written' | 'unchanged';
 
+/** How a sink's stored bytes at a file's key compare with the file's body. */
+export type Comparison = 'absent' | 'same' | 'different';
+
 export interface Sink {
   /** Human-readable location, e.g. the directory or s3://bucket/prefix. */
   readonly location: string;
@@ -13,19 +16,75 @@ export interface Sink {
   list(prefix: string): Promise<string[]>;
   /** Delete exactly these keys. */
   remove(keys: string[]): Promise<void>;
+  /**
+   * Whether the stored bytes equal the file's body, fetching nothing when the sink can tell
+   * (S3: the listed ETag against the body's MD5). put skips on 'same'; plan reads only
+   * 'different' files whose old content it needs.
+   */
+  compare(file: OutputFile): Promise<Comparison>;
   /** The stored bytes of a key, or undefined when absent. */
   read(key: string): Promise<Uint8Array | undefined>;
   /** Flush and release resources. */
   close(): Promise<void>;
 }
 
-/** Keys that did not make it to the store; a re-run of the build finishes the job. */
+/** One reason a set of keys did not make it, e.g. "AccessDenied: Access Denied". */
+export interface PublishFailure {
+  reason: string;
+  keys: string[];
+}
+
+/** How many keys `keyLines` shows before "… and N more". */
+export const SHOWN_KEYS = 20;
+/** How many distinct reasons the message spells out. */
+const SHOWN_REASONS = 5;
+
+/**
+ * Keys that did not make it to the store, grouped by why; a re-run of the build finishes the
+ * job. The message carries every distinct reason (the store's error code and text), so a
+ * refused credential or an altered body is named rather than lost among retries.
+ */
 export class PublishError extends Error {
-  constructor(
-    readonly keys: string[],
-    reason: string,
-  ) {
-    super(`${keys.length} key(s) not published (${reason}): ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}`);
+  readonly failures: PublishFailure[];
+  readonly keys: string[];
+
+  constructor(keys: string[], reason: string);
+  constructor(failures: PublishFailure[]);
+  constructor(keysOrFailures: string[] | PublishFailure[], reason?: string) {
+    const failures = mergeFailures(reason === undefined ? (keysOrFailures as PublishFailure[]) : [{ reason, keys: keysOrFailures as string[] }]);
+    const keys = failures.flatMap((f) => f.keys);
+    const reasons = failures.slice(0, SHOWN_REASONS).map((f) => `${f.reason} (${f.keys.length} key${f.keys.length === 1 ? '' : 's'})`);
+    if (failures.length > SHOWN_REASONS) reasons.push(`and ${failures.length - SHOWN_REASONS} other reasons`);
+    super(`${keys.length} key(s) not published: ${reasons.join('; ')}`);
     this.name = 'PublishError';
+    this.failures = failures;
+    this.keys = keys;
   }
+
+  /** Several errors (e.g. one per repository) as one, reasons merged. */
+  static combine(errors: PublishError[]): PublishError {
+    return new PublishError(errors.flatMap((e) => e.failures));
+  }
+
+  /** "  not published: <key> (<reason>)" for the first `shown` keys, then "  … and N more". */
+  keyLines(shown = SHOWN_KEYS): string[] {
+    const lines: string[] = [];
+    for (const f of this.failures) {
+      for (const key of f.keys) {
+        if (lines.length === shown) return [...lines, `  … and ${this.keys.length - shown} more`];
+        lines.push(`  not published: ${key} (${f.reason})`);
+      }
+    }
+    return lines;
+  }
+}
+
+function mergeFailures(failures: PublishFailure[]): PublishFailure[] {
+  const byReason = new Map<string, string[]>();
+  for (const f of failures) {
+    const keys = byReason.get(f.reason);
+    if (keys) keys.push(...f.keys);
+    else byReason.set(f.reason, [...f.keys]);
+  }
+  return [...byReason].map(([reason, keys]) => ({ reason, keys }));
 }

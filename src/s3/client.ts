@@ -3,13 +3,45 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import type { SiteConfig } from '../config/types.ts';
 
+/** Used when neither the settings nor the AWS chain name a region. */
+export const FALLBACK_REGION = 'us-east-1';
+
 export function s3Client(settings: SiteConfig['s3']): S3Client {
   return new S3Client({
-    // The SDK wants a region even for S3-compatible stores that ignore it.
-    region: settings.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    region: settings.region ?? once(regionFromChain),
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
     ...(settings.pathStyle !== undefined ? { forcePathStyle: settings.pathStyle } : {}),
     maxAttempts: settings.maxAttempts,
     ...(settings.requestChecksumCalculation ? { requestChecksumCalculation: settings.requestChecksumCalculation } : {}),
+    // Without these an endpoint that accepts the connection and never answers hangs the
+    // build forever: the SDK's own defaults are "no timeout".
+    requestHandler: {
+      connectionTimeout: settings.connectTimeoutSeconds * 1000,
+      requestTimeout: settings.requestTimeoutSeconds * 1000,
+      throwOnRequestTimeout: true,
+    },
   });
+}
+
+/**
+ * The region the SDK's own loader finds (AWS_REGION, then the profile's `region` in
+ * ~/.aws/config or AWS_CONFIG_FILE), else AWS_DEFAULT_REGION (what the AWS CLI reads), else
+ * us-east-1: S3-compatible stores ignore the region but the SDK insists on one.
+ */
+export async function regionFromChain(): Promise<string> {
+  const probe = new S3Client({});
+  try {
+    return await probe.config.region();
+  } catch (err) {
+    if (!/region is missing/i.test((err as Error).message)) throw err;
+    return process.env.AWS_DEFAULT_REGION || FALLBACK_REGION;
+  } finally {
+    probe.destroy();
+  }
+}
+
+/** The SDK asks for the region on every request: look it up once per client. */
+function once<T>(f: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= f());
 }

@@ -12,10 +12,17 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): CliRun {
+/** The environment a child runs with: CI=true unless the test says otherwise; undefined removes a variable. */
+export function childEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', ...overrides };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  return env;
+}
+
+export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): CliRun {
   const r = spawnSync(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, ...args], {
     cwd: opts.cwd ?? ROOT,
-    env: { ...process.env, CI: 'true', ...opts.env },
+    env: childEnv(opts.env),
     encoding: 'utf8',
     timeout: 60_000,
   });

@@ -1,0 +1,25 @@
+// Runs the real command line in a child process without blocking this one: tests whose S3
+// peer, proxy or stalled server lives in this process need its event loop free.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { NODE_TSX, ROOT } from './cli.ts';
+
+export interface CliExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCliAsync(args: string[], opts: { cwd?: string; env?: Record<string, string>; started?: (child: ChildProcess) => void } = {}): Promise<CliExit> {
+  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, CI: 'true', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  opts.started?.(child);
+  return new Promise((ok) => child.once('close', (code, signal) => ok({ code, signal, stdout, stderr })));
+}

@@ -1,0 +1,82 @@
+// badgepress plan against an S3 prefix (s3rver behind the counting proxy): whether a file
+// changed comes from the listing's ETags, so an unchanged plan fetches no object and a
+// threshold change fetches exactly the changed explanation files, whose old status it reports.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateStore } from '../scripts/gen-store.ts';
+import { buildSite, readTree } from './helpers/site.ts';
+import { runCliAsync } from './helpers/cli-async.ts';
+import { tempDir } from './helpers/tmp.ts';
+import { reusedGoldFrom } from './helpers/thresholds.ts';
+import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
+
+const dir = tempDir();
+const store = join(dir, 'store');
+generateStore({ repos: 12, scans: 4, out: store, seed: 5 });
+const NOW = '1763600000';
+
+let peer: S3Peer;
+let proxy: FaultProxy;
+beforeAll(async () => {
+  peer = await startS3Peer(['plan']);
+  proxy = await startFaultProxy(peer.port);
+}, 60_000);
+afterAll(async () => {
+  await proxy?.close();
+  await peer?.stop();
+});
+
+const s3Args = () => ['--store', store, '--out', 's3://plan/site', '--s3-endpoint', proxy.endpoint, '--s3-path-style', '--now', NOW];
+const run = (args: string[]) => runCliAsync(args, { env: peer.env });
+
+/** Object keys (below the prefix) fetched with GET while `action` runs; listings are not objects. */
+async function objectGets(action: () => Promise<unknown>): Promise<string[]> {
+  const keys: string[] = [];
+  proxy.onRequest = (method, path) => {
+    const [pathname, query = ''] = path.split('?');
+    if (method === 'GET' && !/(^|&)list-type=/.test(query)) keys.push(decodeURIComponent(pathname!).replace(/^\/plan\/site\//, ''));
+  };
+  try {
+    await action();
+  } finally {
+    proxy.onRequest = undefined;
+  }
+  return keys.sort();
+}
+
+const EXPLANATION = /^api\/v1\/repositories\/[^/]+\/(at\/\d+\/(expired\/)?)?badges\/[^/.]+$/;
+
+describe('badgepress plan over S3', () => {
+  it('fetches no object when nothing changed, and only the changed explanations after a threshold change', async () => {
+    const published = await run(['build', ...s3Args(), '--json']);
+    expect(published.code, published.stderr).toBe(0);
+
+    let same: Awaited<ReturnType<typeof run>> | undefined;
+    expect(await objectGets(async () => (same = await run(['plan', ...s3Args(), '--json'])))).toEqual([]);
+    expect(same!.code, same!.stderr).toBe(0);
+    const local = join(dir, 'local');
+    await buildSite({ store, out: local, now: Number(NOW) });
+    const before = readTree(local);
+    expect(JSON.parse(same!.stdout)).toMatchObject({ added: 0, changed: 0, removed: 0, unchanged: before.size });
+
+    const config = reusedGoldFrom(join(dir, 'cfg'), 22);
+    const changedDir = join(dir, 'local-changed');
+    await buildSite({ store, out: changedDir, now: Number(NOW), config });
+    const after = readTree(changedDir);
+    const differing = [...after.keys()].filter((k) => !after.get(k)!.equals(before.get(k)!));
+    const changedExplanations = differing.filter((k) => EXPLANATION.test(k));
+    expect(changedExplanations.length).toBeGreaterThan(0);
+    expect(changedExplanations.length).toBeLessThan(differing.length);
+
+    let changed: Awaited<ReturnType<typeof run>> | undefined;
+    expect(await objectGets(async () => (changed = await run(['plan', '--config', config, ...s3Args(), '--json'])))).toEqual(changedExplanations);
+    expect(changed!.code, changed!.stderr).toBe(3);
+    const plan = JSON.parse(changed!.stdout);
+    expect(plan).toMatchObject({ added: 0, changed: differing.length, removed: 0, unchanged: after.size - differing.length });
+    const status = (t: Map<string, Buffer>, k: string) => JSON.parse(t.get(k)!.toString()).badgeStatus;
+    const flips = changedExplanations.filter((k) => status(before, k) !== status(after, k));
+    expect(flips.length).toBeGreaterThan(0);
+    expect(plan.transitions.reduce((n: number, t: { repositories: number; scans?: number; scope: string }) => n + (t.scope === 'latest' ? t.repositories : t.scans!), 0)).toBe(flips.length);
+  }, 120_000);
+});
