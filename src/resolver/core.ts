@@ -25,6 +25,7 @@ export interface ResolverRequest {
 
 export interface ResolverResponse {
   status: number;
+  /** Lower-case names. A HEAD answer carries the `content-length` its GET would have. */
   headers: Record<string, string>;
   /** null for HEAD, 304 and 302. */
   body: Uint8Array | string | null;
@@ -156,7 +157,29 @@ function file(obj: StoredObject, contentType: string, cacheControl: string, req:
     headers.etag = obj.etag;
     if (req.ifNoneMatch && etagMatches(req.ifNoneMatch, obj.etag)) return { status: 304, headers, body: null };
   }
-  return { status: 200, headers, body: req.method === 'HEAD' ? null : obj.body };
+  return withBody(req, 200, headers, obj.body);
+}
+
+/** The answer with its body, or for HEAD without it but with the length a GET would send. */
+function withBody(req: ResolverRequest, status: number, headers: Record<string, string>, body: Uint8Array | string): ResolverResponse {
+  if (req.method !== 'HEAD') return { status, headers, body };
+  headers['content-length'] = String(typeof body === 'string' ? utf8Length(body) : body.byteLength);
+  return { status, headers, body: null };
+}
+
+/** Bytes of `s` in UTF-8, without TextEncoder (CloudFront Functions have none). */
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
 }
 
 function etagMatches(header: string, etag: string): boolean {
@@ -178,7 +201,7 @@ export function errorAnswer(req: ResolverRequest, status: number, title: string,
   } else {
     body = JSON.stringify({ type: 'about:blank', title, status, detail });
   }
-  return { status, headers, body: req.method === 'HEAD' ? null : body };
+  return withBody(req, status, headers, body);
 }
 
 export type { RouteTarget };

@@ -58,10 +58,9 @@ export function route(method: string, path: string, query: string): RouteResult 
     rest = rest.slice(0, atMatch.index);
   }
 
-  const encoded = canonicalSegment(rest);
-  if (encoded === undefined) {
-    return bad('the repository segment must be a percent-encoded <scheme>://<host>/<path> URL, e.g. https%3A%2F%2Fgithub.com%2Facme%2Fwidget', badgeId);
-  }
+  const segment = canonicalSegment(rest);
+  if (!segment.ok) return bad(segment.reason, badgeId);
+  const encoded = segment.encoded;
 
   const t = timestampParam(query);
   if (t === 'bad') return bad('timestamp must be one integer number of Unix seconds, e.g. ?timestamp=1763596800', badgeId);
@@ -71,22 +70,30 @@ export function route(method: string, path: string, query: string): RouteResult 
   return { ok: true, target };
 }
 
-/** The repository part, encoded or decoded, as the canonical key segment; undefined if invalid. */
-function canonicalSegment(raw: string): string | undefined {
-  if (raw.length === 0) return undefined;
+const SEGMENT_SHAPE = 'the repository segment must be a percent-encoded <scheme>://<host>/<path> URL, e.g. https%3A%2F%2Fgithub.com%2Facme%2Fwidget';
+
+/** The repository part, encoded or decoded, as the canonical key segment, or why it is none. */
+function canonicalSegment(raw: string): { ok: true; encoded: string } | { ok: false; reason: string } {
+  if (raw.length === 0) return { ok: false, reason: SEGMENT_SHAPE };
   let decoded = raw;
   // A decoded URL holds "://" already; decoding it again would change a literal "%".
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:\//.test(raw)) {
     try {
       decoded = decodeURIComponent(raw);
     } catch {
-      return undefined;
+      return { ok: false, reason: `${SEGMENT_SHAPE}; this one holds a malformed percent-escape` };
     }
   }
   // Some front ends merge "//" into "/": restore the URL's "://".
   decoded = decoded.replace(/^([A-Za-z][A-Za-z0-9+.-]*):\/(?!\/)/, '$1://');
   const c = canonicalRepositoryUrl(decoded);
-  return c.ok ? c.encoded : undefined;
+  if (c.ok) return { ok: true, encoded: c.encoded };
+  // The model's reason names the stored field; here it is the request's segment. A URL of
+  // the wrong shape gets the example; any other reason (too long, a control character) is
+  // the real one, echoed in printable ASCII.
+  if (/is not of the form/.test(c.reason)) return { ok: false, reason: SEGMENT_SHAPE };
+  const reason = c.reason.replace(/^repositoryUrl /, 'the repository URL in the path ').replace(/; shorten the URL$/, '; no badgepress site holds so long a URL');
+  return { ok: false, reason: printable(reason) };
 }
 
 function timestampParam(query: string): number | undefined | 'bad' {
@@ -97,15 +104,29 @@ function timestampParam(query: string): number | undefined | 'bad' {
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     const eq = part.indexOf('=');
-    const name = eq < 0 ? part : part.slice(0, eq);
+    const name = formDecode(eq < 0 ? part : part.slice(0, eq));
     if (name !== 'timestamp') continue;
     count++;
-    found = eq < 0 ? '' : part.slice(eq + 1);
+    found = eq < 0 ? '' : formDecode(part.slice(eq + 1));
   }
   if (count === 0) return undefined;
   if (count > 1 || found === undefined || !/^\d{1,16}$/.test(found)) return 'bad';
   const n = Number(found);
   return Number.isSafeInteger(n) ? n : 'bad';
+}
+
+/**
+ * A query name or value as URLSearchParams reads it ('+' is a space, escapes decoded), so
+ * every adapter, whether its runtime parses the query or hands over the raw string, sees
+ * the same value. A malformed escape leaves the text as it is: it cannot then be digits.
+ */
+function formDecode(s: string): string {
+  const spaced = s.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
 }
 
 function notFound(detail: string): RouteResult {
@@ -120,6 +141,10 @@ function bad(detail: string, badgeId?: string): RouteResult {
 
 /** Request text echoed in a message: short and printable. */
 export function safe(s: string): string {
-  const printable = s.replace(/[^\x20-\x7e]/g, '?');
-  return printable.length > 64 ? `${printable.slice(0, 61)}...` : printable;
+  const shown = printable(s);
+  return shown.length > 64 ? `${shown.slice(0, 61)}...` : shown;
+}
+
+function printable(s: string): string {
+  return s.replace(/[^\x20-\x7e]/g, '?');
 }

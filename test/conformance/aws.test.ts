@@ -15,11 +15,14 @@ import { createHandler, type EdgeRequest, type EdgeResponse } from '../../src/re
 import { startS3Peer, type S3Peer } from '../helpers/s3-peer.ts';
 import { hostilePath, hostileQuery, method } from '../helpers/hostile.ts';
 import { conformanceFailures, type ConformanceAnswer, type ConformanceRequest } from './cases.ts';
-import { conformanceSite } from './fixture.ts';
+import { conformanceSites, type SiteName } from './fixture.ts';
+import { LOCATION } from './traversal.ts';
 
 const BUCKET = 'edge';
-const ORIGIN_PATH = '/site';
-const dir = await conformanceSite();
+// One bucket, one origin path per site (two distributions in production).
+const ORIGIN_PATHS: Record<SiteName, string> = { A: '/site', B: '/site-b' };
+const ORIGIN_PATH = ORIGIN_PATHS.A;
+const sites = await conformanceSites();
 const cloudFrontFunction = await bundleCloudFrontFunction();
 
 let peer: S3Peer;
@@ -30,10 +33,13 @@ const lambda = createHandler({ client: () => s3 });
 beforeAll(async () => {
   peer = await startS3Peer([BUCKET]);
   s3 = peer.client();
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!e.isFile()) continue;
-    const path = join(e.parentPath, e.name);
-    await put(relative(dir, path).split(sep).join('/'), readFileSync(path));
+  for (const site of ['A', 'B'] as const) {
+    const dir = sites[site];
+    for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!e.isFile()) continue;
+      const path = join(e.parentPath, e.name);
+      await put(relative(dir, path).split(sep).join('/'), readFileSync(path), ORIGIN_PATHS[site]);
+    }
   }
   sandbox = createContext({});
   runInContext(cloudFrontFunction, sandbox);
@@ -45,11 +51,11 @@ afterAll(async () => {
 });
 
 /** Puts a key under the origin path with the metadata the publisher sets. */
-async function put(key: string, body: Buffer | string): Promise<void> {
+async function put(key: string, body: Buffer | string, originPath = ORIGIN_PATH): Promise<void> {
   await s3.send(
     new PutObjectCommand({
       Bucket: BUCKET,
-      Key: `${ORIGIN_PATH.slice(1)}/${key}`,
+      Key: `${originPath.slice(1)}/${key}`,
       Body: body,
       ContentType: key.endsWith('.svg') ? 'image/svg+xml' : 'application/json',
       CacheControl: /\/at\/\d+\//.test(key) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
@@ -94,7 +100,7 @@ function fetchOrigin(req: EdgeRequest): Promise<{ status: number; headers: Recor
   return new Promise((ok, fail) => {
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, v[0]!.value]));
     delete headers.host;
-    httpRequest({ host: '127.0.0.1', port: peer.port, method: req.method, path: `/${BUCKET}${ORIGIN_PATH}${req.uri}`, headers }, (res) => {
+    httpRequest({ host: '127.0.0.1', port: peer.port, method: req.method, path: `/${BUCKET}${req.origin!.s3!.path}${req.uri}`, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => ok({ status: res.statusCode!, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') }));
@@ -120,7 +126,7 @@ async function throughTheEdge(req: ConformanceRequest): Promise<ConformanceAnswe
     uri: viewer.uri!,
     querystring,
     headers: lambdaHeaders(Object.fromEntries(Object.entries(viewer.headers).map(([k, v]) => [k, v.value]))),
-    origin: { s3: { domainName: `${BUCKET}.s3.us-east-1.amazonaws.com`, path: ORIGIN_PATH, region: 'us-east-1' } },
+    origin: { s3: { domainName: `${BUCKET}.s3.us-east-1.amazonaws.com`, path: ORIGIN_PATHS[req.site ?? 'A'], region: 'us-east-1' } },
   };
   const cf = (eventType: string, response?: EdgeResponse) => ({ Records: [{ cf: { config: { eventType }, request: originRequest, ...(response ? { response } : {}) } }] });
   const afterRequest = await lambda(cf('origin-request'));
@@ -166,8 +172,19 @@ describe('the AWS edge adapters', () => {
     );
   });
 
-  it('answers the conformance table end to end through CloudFront Function, Lambda@Edge and S3', async () => {
-    expect(await conformanceFailures(throughTheEdge)).toEqual([]);
+  it('answers the conformance table end to end through CloudFront Function, Lambda@Edge and S3, Shape A and Shape B sites', async () => {
+    expect(await conformanceFailures(throughTheEdge, { headLength: 'when-present' })).toEqual([]);
+  });
+
+  it('answers the functions generate carry no Content-Length (CloudFront frames them, and refuses a function that sets it)', async () => {
+    const base = '/api/v1/repositories/https%3A%2F%2Fgithub.com%2Facme%2Fwidget';
+    for (const url of ['/api/v1/repositories/nope/sarif', `${base}/badges/POPULARITY.svg`, `${base}/sarif?timestamp=1`, `${base}/sarif?timestamp=1762000000`]) {
+      for (const method of ['GET', 'HEAD']) {
+        const answer = await throughTheEdge({ method, url });
+        expect(answer.status, `${method} ${url}`).not.toBe(200);
+        expect(answer.headers['content-length'], `${method} ${url}`).toBeUndefined();
+      }
+    }
   });
 
   it('rewrites latest requests to the escaped key and passes only ?timestamp= on', () => {
@@ -203,7 +220,7 @@ describe('the AWS edge adapters', () => {
         else expect(viewer.uri).toMatch(/^\/api\/v1\/repositories\/[^/]+\/(?!.*(?:^|\/)\.\.?(?:\/|$))[\x21-\x7e]+$/);
         const answer = await throughTheEdge({ method: m, url: query ? `${path}?${query}` : path });
         expect(answer.status).toBeLessThan(500);
-        if (answer.headers.location !== undefined) expect(answer.headers.location).toMatch(/^\/api\/v1\/repositories\/[^/]+\/at\/\d+\//);
+        if (answer.headers.location !== undefined) expect(answer.headers.location).toMatch(LOCATION);
       }),
       { numRuns: 1500 },
     );

@@ -1,11 +1,13 @@
 // One table of requests and expected answers, run against every adapter of the resolver.
-import { EXPIRING, WIDGET } from './fixture.ts';
+import { EXPIRING, WIDGET, type SiteName } from './fixture.ts';
 
 export interface ConformanceRequest {
   method: string;
   /** Path and query exactly as sent. */
   url: string;
   headers?: Record<string, string>;
+  /** The site asked: Shape A unless 'B' (see fixture.ts). */
+  site?: SiteName;
 }
 
 export interface ConformanceAnswer {
@@ -35,7 +37,10 @@ const base = `/api/v1/repositories/${WIDGET}`;
 const SHORT = /^public, max-age=300$/;
 const IMMUTABLE = /^public, max-age=31536000, immutable$/;
 const get = (url: string): ConformanceRequest => ({ method: 'GET', url });
+const head = (url: string): ConformanceRequest => ({ method: 'HEAD', url });
+const onB = (url: string): ConformanceRequest => ({ method: 'GET', url, site: 'B' });
 const problem = 'application/problem+json';
+const LONG_URL = encodeURIComponent(`https://github.com/acme/${'a'.repeat(240)}`);
 
 export const CASES: ConformanceCase[] = [
   { name: 'latest report', request: get(`${base}/sarif`), status: 200, contentType: 'application/json', cacheControl: SHORT, body: /"version":"2\.1\.0"/ },
@@ -69,20 +74,57 @@ export const CASES: ConformanceCase[] = [
   { name: 'timestamp empty', request: get(`${base}/sarif?timestamp=`), status: 400 },
   { name: 'timestamp repeated', request: get(`${base}/sarif?timestamp=1762000000&timestamp=1763000000`), status: 400 },
   { name: 'other query parameters are ignored', request: get(`${base}/sarif?utm_source=readme`), status: 200 },
-  { name: 'HEAD', request: { method: 'HEAD', url: `${base}/badges/MAINTENANCE.svg` }, status: 200, contentType: 'image/svg+xml', emptyBody: true },
+  { name: 'timestamp percent-encoded', request: get(`${base}/sarif?timestamp=%31762000000`), status: 302, location: `${base}/at/1762000000/sarif` },
+  { name: 'timestamp with an encoded name', request: get(`${base}/sarif?%74imestamp=1762000000`), status: 302, location: `${base}/at/1762000000/sarif` },
+  { name: 'timestamp with a plus (a space)', request: get(`${base}/sarif?timestamp=+1762000000`), status: 400, body: /timestamp must be one integer/ },
+  { name: 'timestamp repeated, once encoded', request: get(`${base}/sarif?timestamp=1762000000&%74imestamp=1762000000`), status: 400 },
+  { name: 'repository segment too long', request: get(`/api/v1/repositories/${LONG_URL}/sarif`), status: 400, contentType: problem, body: /encodes to \d+ bytes, more than the 255/ },
+  { name: 'HEAD', request: head(`${base}/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', emptyBody: true },
+  { name: 'HEAD of a per-time file', request: head(`${base}/at/1761000000/badges/MAINTENANCE`), status: 200, contentType: 'application/json', cacheControl: IMMUTABLE, emptyBody: true },
+  { name: 'HEAD of a miss', request: head(`/api/v1/repositories/${encodeURIComponent('https://github.com/acme/unknown')}/sarif`), status: 404, contentType: problem, emptyBody: true },
+  { name: 'HEAD of a miss on an image', request: head(`${base}/badges/POPULARITY.svg`), status: 404, contentType: 'image/svg+xml', emptyBody: true },
   { name: 'POST', request: { method: 'POST', url: `${base}/sarif` }, status: 405, headers: { allow: /^GET, HEAD$/ }, contentType: problem },
   { name: 'outside the API', request: get('/etc/passwd'), status: 404, contentType: problem },
   { name: 'expired after expireAfterSeconds', request: get(`/api/v1/repositories/${EXPIRING}/badges/MAINTENANCE.svg?timestamp=1760086401`), status: 302, location: `/api/v1/repositories/${EXPIRING}/at/1760000000/expired/badges/MAINTENANCE.svg` },
   { name: 'not expired at the boundary', request: get(`/api/v1/repositories/${EXPIRING}/badges/MAINTENANCE.svg?timestamp=1760086400`), status: 302, location: `/api/v1/repositories/${EXPIRING}/at/1760000000/badges/MAINTENANCE.svg` },
   { name: 'expired file', request: get(`/api/v1/repositories/${EXPIRING}/at/1760000000/expired/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', body: /expired/ },
+  // Shape B (badge levels): ids with hyphens, statuses none…gold, its own list of ids.
+  { name: 'B: latest badge image', request: onB(`${base}/badges/MAINTAINED.svg`), status: 200, contentType: 'image/svg+xml', cacheControl: SHORT, body: /aria-label="MAINTAINED: gold"/ },
+  { name: 'B: latest explanation, id with hyphens', request: onB(`${base}/badges/DIN-SPEC-XXXX`), status: 200, contentType: 'application/json', body: /"badgeId":"DIN-SPEC-XXXX","badgeStatus":"bronze"/ },
+  { name: 'B: latest report', request: onB(`${base}/sarif`), status: 200, contentType: 'application/json', body: /"version":"2\.1\.0"/ },
+  { name: 'B: T between scans', request: onB(`${base}/badges/OPEN-SOURCE.svg?timestamp=1761000000`), status: 302, location: `${base}/at/1760000000/badges/OPEN-SOURCE.svg`, cacheControl: /^public, max-age=31536000$/ },
+  { name: 'B: T after the last scan', request: onB(`${base}/badges/REUSED?timestamp=1900000000`), status: 302, location: `${base}/at/1763596800/badges/REUSED`, cacheControl: SHORT },
+  { name: 'B: per-time image', request: onB(`${base}/at/1760000000/badges/MAINTAINED.svg`), status: 200, contentType: 'image/svg+xml', cacheControl: IMMUTABLE, body: /aria-label="MAINTAINED: silver"/ },
+  { name: 'B: per-time explanation', request: onB(`${base}/at/1760000000/badges/OPEN-SOURCE`), status: 200, cacheControl: IMMUTABLE, body: /"badgeStatus":"gold"/ },
+  { name: 'B: T before the first scan', request: onB(`/api/v1/repositories/${encodeURIComponent('https://codeberg.org/acme/tool')}/badges/REUSED.svg?timestamp=1762999999`), status: 404, contentType: 'image/svg+xml', body: /reused: not found/ },
+  { name: 'B: Shape A id on a Shape B site', request: onB(`${base}/badges/MAINTENANCE`), status: 404, contentType: problem, body: /serves MAINTAINED, REUSED, DIN-SPEC-XXXX, OPEN-SOURCE/ },
+  { name: 'B: Shape A id with timestamp', request: onB(`${base}/badges/MAINTENANCE.svg?timestamp=1900000000`), status: 404, contentType: 'image/svg+xml', body: /maintenance: not found/ },
+  { name: 'B: HEAD', request: { method: 'HEAD', url: `${base}/badges/DIN-SPEC-XXXX.svg`, site: 'B' }, status: 200, contentType: 'image/svg+xml', emptyBody: true },
 ];
 
+export interface ConformanceOptions {
+  /**
+   * Whether the adapter frames its own answers, so a HEAD answer must carry the
+   * Content-Length of its GET. At the AWS edge CloudFront frames answers the functions
+   * generate (and refuses a function that sets the length): there it is checked when present.
+   */
+  headLength: 'required' | 'when-present';
+}
+
 /** Runs the table through one adapter; returns the failures, empty when it conforms. */
-export async function conformanceFailures(run: Runner): Promise<string[]> {
+export async function conformanceFailures(run: Runner, opts: ConformanceOptions = { headLength: 'required' }): Promise<string[]> {
   const failures: string[] = [];
   for (const c of CASES) {
     const a = await run(c.request);
-    const say = (what: string) => failures.push(`${c.name} (${c.request.method} ${c.request.url}): ${what}`);
+    const say = (what: string) => failures.push(`${c.name} (${c.request.site ?? 'A'}: ${c.request.method} ${c.request.url}): ${what}`);
+    if (c.request.method === 'HEAD') {
+      const length = a.headers['content-length'];
+      if (length === undefined && opts.headLength === 'required') say('HEAD answered without Content-Length');
+      else if (length !== undefined) {
+        const got = await run({ ...c.request, method: 'GET' });
+        if (Number(length) !== Buffer.byteLength(got.body)) say(`HEAD Content-Length ${length}, but GET sends ${Buffer.byteLength(got.body)} bytes`);
+      }
+    }
     if (a.status !== c.status) say(`status ${a.status}, expected ${c.status}; body ${a.body.slice(0, 200)}`);
     if (c.contentType && a.headers['content-type'] !== c.contentType) say(`content-type ${a.headers['content-type']}, expected ${c.contentType}`);
     if (!a.headers['cache-control']) say('no cache-control');

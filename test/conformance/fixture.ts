@@ -1,5 +1,6 @@
-// The site every adapter is tested against: the example store built into a temp dir, plus a
-// repository whose index expires badges after one day.
+// The sites every adapter is tested against: the example store built into a temp dir, plus a
+// repository whose index expires badges after one day (Shape A), and the Shape B example
+// (badge levels) built beside it. A conformance request names its site (A unless it says B).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSite } from '../helpers/site.ts';
@@ -9,10 +10,33 @@ import { tempDir } from '../helpers/tmp.ts';
 export const WIDGET = 'https%3A%2F%2Fgithub.com%2Facme%2Fwidget';
 export const WIDGET_TIMES = [1760000000, 1761000000, 1762000000, 1763000000, 1763596800];
 export const EXPIRING = encodeURIComponent('https://example.org/expiring/repo');
+const NOW = 1763600000;
 
+export type SiteName = 'A' | 'B';
+/** Two built sites side by side under one directory: `<root>/site` (A), `<root>/site-b` (B). */
+export interface ConformanceSites {
+  root: string;
+  A: string;
+  B: string;
+}
+
+/** The Shape A site alone (the hostile-input tests need no other). */
 export async function conformanceSite(): Promise<string> {
   const out = join(tempDir('badgepress-conformance-'), 'site');
-  await buildSite({ store: join(ROOT, 'examples/store'), out, now: 1763600000 });
+  await buildShapeA(out);
+  return out;
+}
+
+export async function conformanceSites(): Promise<ConformanceSites> {
+  const root = tempDir('badgepress-conformance-');
+  const sites = { root, A: join(root, 'site'), B: join(root, 'site-b') };
+  await buildShapeA(sites.A);
+  await buildSite({ config: join(ROOT, 'examples/shape-b/badgepress.yaml'), store: join(ROOT, 'examples/shape-b/store'), out: sites.B, now: NOW });
+  return sites;
+}
+
+async function buildShapeA(out: string): Promise<void> {
+  await buildSite({ store: join(ROOT, 'examples/store'), out, now: NOW });
   const dir = join(out, 'api/v1/repositories', EXPIRING);
   mkdirSync(join(dir, 'at/1760000000/expired/badges'), { recursive: true });
   writeFileSync(
@@ -20,5 +44,4 @@ export async function conformanceSite(): Promise<string> {
     JSON.stringify({ repositoryUrl: 'https://example.org/expiring/repo', timestamps: [1760000000], badges: ['MAINTENANCE'], expireAfterSeconds: 86400 }),
   );
   writeFileSync(join(dir, 'at/1760000000/expired/badges/MAINTENANCE.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><title>MAINTENANCE: expired</title></svg>');
-  return out;
 }

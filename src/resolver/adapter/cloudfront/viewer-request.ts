@@ -65,7 +65,8 @@ function queryString(qs: Record<string, Value>): string {
 function functionResponse(answer: ResolverResponse): FunctionResponse {
   const headers: Record<string, { value: string }> = {};
   const names = Object.keys(answer.headers);
-  for (let i = 0; i < names.length; i++) headers[names[i]!] = { value: answer.headers[names[i]!]! };
+  // CloudFront frames the answer itself: the length the core gives a HEAD answer stays out.
+  for (let i = 0; i < names.length; i++) if (names[i] !== 'content-length') headers[names[i]!] = { value: answer.headers[names[i]!]! };
   const response: FunctionResponse = { statusCode: answer.status, statusDescription: REASONS[answer.status] || 'Error', headers };
   // Error answers are always text; HEAD answers carry none.
   if (typeof answer.body === 'string') response.body = { encoding: 'text', data: answer.body };

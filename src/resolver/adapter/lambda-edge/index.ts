@@ -99,6 +99,8 @@ const REASONS: Record<number, string> = { 302: 'Found', 304: 'Not Modified', 400
 function edgeResponse(answer: ResolverResponse): EdgeResponse {
   const headers: EdgeHeaders = {};
   for (const [name, value] of Object.entries(answer.headers)) {
+    // CloudFront frames the answer itself and refuses (502) a function that sets the length.
+    if (name === 'content-length') continue;
     headers[name] = [{ key: name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()), value }];
   }
   const response: EdgeResponse = { status: String(answer.status), statusDescription: REASONS[answer.status] ?? 'OK', headers };
