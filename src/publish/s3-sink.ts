@@ -7,7 +7,7 @@ import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, paginateListO
 import type { OutputFile } from '../render/site-files.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
-import { PublishError, type PutOutcome, type Sink } from './sink.ts';
+import { PublishError, type Comparison, type PutOutcome, type Sink } from './sink.ts';
 
 const DELETE_BATCH = 1000;
 
@@ -44,7 +44,7 @@ export class S3Sink implements Sink {
     const body = Buffer.from(file.body, 'utf8');
     const md5 = createHash('md5').update(body).digest();
     const etag = `"${md5.toString('hex')}"`;
-    if (etags.get(key) === etag) return 'unchanged';
+    if (compareEtag(etags.get(key), etag) === 'same') return 'unchanged';
     let res;
     try {
       res = await this.client.send(
@@ -66,6 +66,12 @@ export class S3Sink implements Sink {
     }
     etags.set(key, res.ETag ?? etag);
     return 'written';
+  }
+
+  /** From the listing alone: no request per object. */
+  async compare(file: OutputFile): Promise<Comparison> {
+    const md5 = createHash('md5').update(Buffer.from(file.body, 'utf8')).digest('hex');
+    return compareEtag((await this.listing()).get(this.loc.prefix + file.key), `"${md5}"`);
   }
 
   async read(key: string): Promise<Uint8Array | undefined> {
@@ -99,4 +105,10 @@ export class S3Sink implements Sink {
   async close(): Promise<void> {
     this.client.destroy();
   }
+}
+
+/** A listed ETag against the quoted MD5 of a body (an ETag that is not an MD5 never matches). */
+function compareEtag(listed: string | undefined, etag: string): Comparison {
+  if (listed === undefined) return 'absent';
+  return listed === etag ? 'same' : 'different';
 }
