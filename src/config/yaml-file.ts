@@ -1,6 +1,6 @@
 // Reads a YAML (or JSON) file and keeps enough of the parse to point an error at file:line.
 import { readFile } from 'node:fs/promises';
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { LineCounter, parseDocument, isNode, visit, type Document } from 'yaml';
 
 export type PathPart = string | number;
 
@@ -30,14 +30,48 @@ export async function readYamlFile(file: string): Promise<LocatedData> {
 
 export function parseYamlText(file: string, text: string): LocatedData {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // merge: `<<: *anchor` keys, which people write to share settings.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
   if (doc.errors.length > 0) {
     throw new ConfigError(
       doc.errors.map((e) => `${file}:${lineCounter.linePos(e.pos[0]).line}: ${e.message.split('\n')[0]}`),
     );
   }
   const where = (path: PathPart[]) => `${file}:${lineOf(doc, lineCounter, path)}`;
-  return { file, data: doc.toJS() ?? {}, where };
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: YAML_MAX_ALIAS_COUNT });
+  } catch (err) {
+    throw new ConfigError([`${file}:${firstAliasLine(doc, lineCounter)}: ${yamlFailure(err)}`]);
+  }
+  return { file, data: data ?? {}, where };
+}
+
+/**
+ * Aliases one document may expand in all (the yaml library's own guard): enough for any real
+ * file, refused early for nested aliases that would expand into billions of nodes.
+ */
+export const YAML_MAX_ALIAS_COUNT = 100;
+
+/** A failure of the yaml library's toJS in words the file's author can act on. */
+export function yamlFailure(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/alias count/i.test(message)) {
+    return `YAML aliases expand too far (over ${YAML_MAX_ALIAS_COUNT} expansions: nested aliases?); write the values out instead of aliasing them`;
+  }
+  return `YAML cannot be read: ${message.split('\n')[0]}; check its anchors and aliases`;
+}
+
+/** Where a failure of alias expansion starts: the first alias in the document. */
+function firstAliasLine(doc: Document, lc: LineCounter): number {
+  let line = 1;
+  visit(doc, {
+    Alias(_key, node) {
+      if (node.range) line = lc.linePos(node.range[0]).line;
+      return visit.BREAK;
+    },
+  });
+  return line;
 }
 
 function lineOf(doc: Document, lc: LineCounter, path: PathPart[]): number {

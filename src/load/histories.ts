@@ -10,8 +10,17 @@ import type { GrantRecord, LoadIssue, RepositoryHistory, RuleCatalog, ScanRecord
 export interface LoadOptions {
   catalog: RuleCatalog;
   report: (issue: LoadIssue) => void;
-  /** Only repositories for which this returns true are loaded (sharding). */
+  /**
+   * Only repositories for which this returns true are loaded (sharding). Records of other
+   * repositories are not checked either, so a bad record is reported by its own shard only.
+   */
   include?: (repositoryUrl: string) => boolean;
+  /**
+   * Whether to report records that belong to no repository (no valid repository URL, a broken
+   * line, a file that is not UTF-8). Default true; with `--shard i/n` only shard 0 should, so
+   * that n shards report each bad record exactly once.
+   */
+  reportUnassignable?: boolean;
 }
 
 export async function* loadHistories(source: StoreSource, opts: LoadOptions): AsyncGenerator<RepositoryHistory> {
@@ -49,6 +58,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
 
   // Pass 2: per group of files, validate every record and hand out complete histories.
   const warnedRules = new Set<string>();
+  const reportUnassignable = opts.reportUnassignable ?? true;
   for (const group of [...groups.values()].sort((a, b) => a[0]! - b[0]!)) {
     const byRepo = new Map<string, { scans: ScanRecord[]; grants: GrantRecord[] }>();
     for (const i of group) {
@@ -58,9 +68,13 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
       for (const item of parseStoreFile(name, bytes)) {
         const where = `${source.display(name)}:${item.line}`;
         if ('error' in item) {
-          opts.report({ severity: 'error', where, message: `${item.error}; record skipped` });
+          if (reportUnassignable) opts.report({ severity: 'error', where, message: `${item.error}; record skipped` });
           continue;
         }
+        // The shard filter comes before the checks: a record is judged by the shard its URL
+        // belongs to, and one without a valid URL by the shard that reports the unassignable.
+        const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
+        if (url.ok ? opts.include && !opts.include(url.url) : !reportUnassignable) continue;
         const checked = checkRecord(item.value, where, opts.catalog);
         if (!checked.ok) {
           opts.report({ severity: 'error', where, message: `${checked.reason}; record skipped` });
@@ -76,7 +90,6 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
           });
         }
         const rec = checked.record;
-        if (opts.include && !opts.include(rec.repositoryUrl)) continue;
         let h = byRepo.get(rec.repositoryUrl);
         if (!h) byRepo.set(rec.repositoryUrl, (h = { scans: [], grants: [] }));
         if (rec.kind === 'scan') h.scans.push(rec);
@@ -86,7 +99,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
     for (const url of [...byRepo.keys()].sort()) {
       const h = byRepo.get(url)!;
       const scans = dropDuplicateScans(h.scans, opts.report);
-      const grants = h.grants.sort((a, b) => a.timestamp - b.timestamp);
+      const grants = dropDuplicateGrants(h.grants, opts.report);
       const encoded = encodeURIComponent(url);
       yield { repositoryUrl: url, encoded, scans, grants };
     }
@@ -108,6 +121,31 @@ function dropDuplicateScans(scans: ScanRecord[], report: (i: LoadIssue) => void)
       continue;
     }
     out.push(s);
+  }
+  return out;
+}
+
+/**
+ * Two grant records for the same rule at the same time would be decided by store order alone,
+ * so the later one in the store is a bad record, as a duplicate scan is.
+ */
+function dropDuplicateGrants(grants: GrantRecord[], report: (i: LoadIssue) => void): GrantRecord[] {
+  grants.sort((a, b) => a.timestamp - b.timestamp);
+  const first = new Map<string, GrantRecord>();
+  const out: GrantRecord[] = [];
+  for (const g of grants) {
+    const key = `${g.timestamp}\u0000${g.ruleId}`;
+    const prev = first.get(key);
+    if (prev) {
+      report({
+        severity: 'error',
+        where: g.source,
+        message: `duplicate grant record for ${JSON.stringify(g.ruleId)} of ${g.repositoryUrl} at ${g.timestamp} (first at ${prev.source}); record skipped`,
+      });
+      continue;
+    }
+    first.set(key, g);
+    out.push(g);
   }
   return out;
 }

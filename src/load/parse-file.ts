@@ -2,6 +2,7 @@
 // store source does the reading. A broken line or element becomes an error item; the rest of
 // the file is still returned.
 import { LineCounter, parseAllDocuments, isSeq, isNode } from 'yaml';
+import { YAML_MAX_ALIAS_COUNT, yamlFailure } from '../config/yaml-file.ts';
 
 export type ParsedItem = { line: number; value: unknown } | { line: number; error: string };
 
@@ -80,10 +81,13 @@ function parseJson(text: string): ParsedItem[] {
   return value.map((v, i) => ({ line: lines[i] ?? 1, value: v }));
 }
 
+const YAML_ITEMS_CHECKED_ONE_BY_ONE = 1000;
+
 function parseYaml(text: string): ParsedItem[] {
   const lc = new LineCounter();
   const items: ParsedItem[] = [];
-  for (const doc of parseAllDocuments(text, { lineCounter: lc, uniqueKeys: true })) {
+  // merge: `<<: *anchor` keys, which people write to share fields between records.
+  for (const doc of parseAllDocuments(text, { lineCounter: lc, uniqueKeys: true, merge: true })) {
     if (doc.errors.length > 0) {
       const e = doc.errors[0]!;
       items.push({ line: lc.linePos(e.pos[0]).line, error: `broken YAML: ${e.message.split('\n')[0]}` });
@@ -91,17 +95,40 @@ function parseYaml(text: string): ParsedItem[] {
     }
     const contents = doc.contents;
     if (contents === null) continue;
-    if (isSeq(contents)) {
-      for (const item of contents.items) {
-        const line = isNode(item) && item.range ? lc.linePos(item.range[0]).line : 1;
-        items.push({ line, value: isNode(item) ? item.toJSON() : item });
-      }
-    } else {
-      const line = isNode(contents) && contents.range ? lc.linePos(contents.range[0]).line : 1;
-      items.push({ line, value: doc.toJS() });
+    const lineOf = (node: unknown) => (isNode(node) && node.range ? lc.linePos(node.range[0]).line : 1);
+    // Values come from the document as a whole, so aliases resolve against its anchors.
+    const whole = yamlValue(() => doc.toJS({ maxAliasCount: YAML_MAX_ALIAS_COUNT }));
+    if (!isSeq(contents)) {
+      const line = lineOf(contents);
+      items.push('error' in whole ? { line, error: whole.error } : { line, value: whole.value });
+      continue;
     }
+    // Only when the document fails: find the items at fault, each on its own line (each alone
+    // within the same limit), and keep the others. Each item's aliases are looked up across the
+    // whole document, so a very long failing list is refused as one rather than item by item.
+    if ('error' in whole && contents.items.length > YAML_ITEMS_CHECKED_ONE_BY_ONE) {
+      items.push({ line: lineOf(contents), error: `${whole.error}; none of this document's ${contents.items.length} records was read` });
+      continue;
+    }
+    contents.items.forEach((item, i) => {
+      const line = lineOf(item);
+      if (!('error' in whole)) items.push({ line, value: (whole.value as unknown[])[i] });
+      else if (!isNode(item)) items.push({ line, value: item });
+      else {
+        const one = yamlValue(() => item.toJS(doc, { maxAliasCount: YAML_MAX_ALIAS_COUNT }));
+        items.push('error' in one ? { line, error: one.error } : { line, value: one.value });
+      }
+    });
   }
   return items;
+}
+
+function yamlValue(toJS: () => unknown): { value: unknown } | { error: string } {
+  try {
+    return { value: toJS() };
+  } catch (err) {
+    return { error: yamlFailure(err) };
+  }
 }
 
 function firstContentLine(text: string): number {

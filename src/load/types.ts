@@ -46,3 +46,10 @@ export interface LoadIssue {
 /** How the active thresholds judge a rule id's stored value; undefined: the rule is not judged. */
 export type ValueKind = 'numeric' | 'boolean' | 'manual';
 export type RuleCatalog = (ruleId: string) => ValueKind | undefined;
+
+/**
+ * The latest time a record may carry (timestamps and event times): 9999-12-31T23:59:59Z.
+ * Dates print as YYYY-MM-DD, and every later stage can turn such a time into a date.
+ * record.schema.json holds the same number.
+ */
+export const MAX_UNIX_SECONDS = 253_402_300_799;

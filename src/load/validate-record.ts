@@ -2,25 +2,46 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import recordSchema from './record.schema.json' with { type: 'json' };
 import { canonicalRepositoryUrl } from '../model/repository-url.ts';
-import type { GrantRecord, RuleCatalog, ScanRecord, StoredValue } from './types.ts';
+import { MAX_UNIX_SECONDS, type GrantRecord, type RuleCatalog, type ScanRecord, type StoredValue, type ValueKind } from './types.ts';
 
-const validateShape = new Ajv({ allErrors: false, strict: false }).compile(recordSchema);
+// verbose: errors carry the offending value, so a message can quote it.
+const validateShape = new Ajv({ allErrors: false, strict: false, verbose: true }).compile(recordSchema);
 
 export type RecordCheck =
   | { ok: true; record: ScanRecord | GrantRecord; unknownRules: string[] }
   | { ok: false; reason: string };
 
 export function checkRecord(value: unknown, source: string, catalog: RuleCatalog): RecordCheck {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, reason: 'a record must be a JSON object' };
-  }
-  const obj = value as Record<string, unknown>;
+  if (!isPlainObject(value)) return { ok: false, reason: 'a record must be a JSON object' };
+  const obj = value;
   // The URL first: it is the most common fault and the most useful message.
   if ('repositoryUrl' in obj) {
     const url = canonicalRepositoryUrl(obj.repositoryUrl);
     if (!url.ok) return { ok: false, reason: url.reason };
   }
-  if (!validateShape(value)) {
+  const unknownRules: string[] = [];
+  let shaped: Record<string, unknown> = obj;
+  if (obj.kind !== 'grant' && isPlainObject(obj.values)) {
+    // Rules the thresholds define are checked by their own kind first, so a message says what
+    // that rule accepts; values of other rule ids are ignored whatever they hold (scanners may
+    // measure more than a deployment judges), so they never reach the schema either.
+    const known: Record<string, unknown> = {};
+    for (const [ruleId, v] of Object.entries(obj.values)) {
+      const kind = catalog(ruleId);
+      if (kind === undefined) {
+        unknownRules.push(ruleId);
+        continue;
+      }
+      const problem = valueProblem(kind, v);
+      if (problem) return { ok: false, reason: `values.${ruleId}${problem.at ?? ''}: ${problem.message}` };
+      known[ruleId] = v;
+    }
+    shaped = { ...obj, values: known };
+    if (isPlainObject(obj.evidence)) {
+      shaped.evidence = Object.fromEntries(Object.entries(obj.evidence).filter(([ruleId]) => catalog(ruleId) !== undefined));
+    }
+  }
+  if (!validateShape(shaped)) {
     const errors = validateShape.errors ?? [];
     // anyOf failures list each branch first; the anyOf error itself says what was expected.
     return { ok: false, reason: describe(errors.find((e) => e.keyword === 'anyOf') ?? errors[0]) };
@@ -40,34 +61,40 @@ export function checkRecord(value: unknown, source: string, catalog: RuleCatalog
     if (typeof obj.note === 'string') g.note = obj.note;
     return { ok: true, record: g, unknownRules: catalog(g.ruleId) === 'manual' ? [] : [g.ruleId] };
   }
-  const values: Record<string, StoredValue> = {};
-  const unknownRules: string[] = [];
-  for (const [ruleId, v] of Object.entries(obj.values as Record<string, StoredValue>)) {
-    const kind = catalog(ruleId);
-    if (kind === undefined) {
-      unknownRules.push(ruleId);
-      continue;
-    }
-    const problem = valueProblem(kind, v);
-    if (problem) return { ok: false, reason: `values.${ruleId}: ${problem}` };
-    values[ruleId] = v;
-  }
-  const evidence: Record<string, string> = {};
-  for (const [ruleId, text] of Object.entries((obj.evidence ?? {}) as Record<string, string>)) {
-    if (catalog(ruleId) !== undefined) evidence[ruleId] = text;
-  }
+  const values = shaped.values as Record<string, StoredValue>;
+  const evidence = (shaped.evidence ?? {}) as Record<string, string>;
   return { ok: true, record: { kind: 'scan', repositoryUrl, timestamp, values, evidence, source }, unknownRules };
 }
 
-function valueProblem(kind: 'numeric' | 'boolean' | 'manual', v: StoredValue): string | undefined {
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A value too long to quote in full is cut: the message must stay one readable line. */
+function show(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+const TIME_LIMIT = `whole Unix seconds from 0 to ${MAX_UNIX_SECONDS} (the end of year 9999)`;
+
+/** What is wrong with a stored value for a rule of this kind; `at` extends the path. */
+export function valueProblem(kind: ValueKind, v: unknown): { at?: string; message: string } | undefined {
   if (v === null) return undefined;
   switch (kind) {
     case 'boolean':
-      return typeof v === 'boolean' ? undefined : `expected true, false or null for a yes/no rule, got ${JSON.stringify(v)}`;
-    case 'numeric':
-      return typeof v === 'boolean' ? `expected a number, null or {"events":[…]}, got ${v}` : undefined;
+      return typeof v === 'boolean' ? undefined : { message: `expected true, false or null for a yes/no rule, got ${show(v)}` };
     case 'manual':
-      return 'manual checks are decided by grant records or decision files, not by scan values';
+      return { message: 'manual checks are decided by grant records or decision files, not by scan values' };
+    case 'numeric': {
+      const expected = `expected a number ≥ 0, null or {"events":[unix seconds…]} for a measured rule, got ${show(v)}`;
+      if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? undefined : { message: expected };
+      if (!isPlainObject(v) || !Array.isArray(v.events)) return { message: expected };
+      const extra = Object.keys(v).find((k) => k !== 'events');
+      if (extra !== undefined) return { message: `unknown key ${JSON.stringify(extra)}; a count holds only "events"` };
+      const i = v.events.findIndex((t) => !Number.isInteger(t) || (t as number) < 0 || (t as number) > MAX_UNIX_SECONDS);
+      return i < 0 ? undefined : { at: `.events[${i}]`, message: `an event time must be ${TIME_LIMIT}, got ${show(v.events[i])}` };
+    }
   }
 }
 
@@ -85,7 +112,7 @@ function describe(e: ErrorObject | undefined): string {
     case 'minimum':
       return `${at}: must not be negative`;
     case 'maximum':
-      return `${at}: is too large`;
+      return at === 'timestamp' ? `timestamp must be ${TIME_LIMIT}, got ${show(e.data)}` : `${at}: must be at most ${String(e.params.limit)}`;
     case 'anyOf':
       return `${at}: expected a number ≥ 0, true/false, null or {"events":[unix seconds…]}`;
     case 'enum':
