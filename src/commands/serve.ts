@@ -11,12 +11,13 @@ export interface Serving {
   close(): Promise<void>;
 }
 
-export async function startServing(dir: string, port: number, host: string): Promise<Serving> {
+/** `busyHint`: what to do when the port is taken, in the words of the command that asked. */
+export async function startServing(dir: string, port: number, host: string, busyHint = 'pick another port'): Promise<Serving> {
   if (!existsSync(dir)) throw new UsageError(`--dir ${dir}: no such directory; run "badgepress build --out ${dir}" first`);
   const server = createSiteServer(dir);
   await new Promise<void>((ok, fail) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      fail(err.code === 'EADDRINUSE' ? new UsageError(`--port ${port}: already in use; pick another port`) : err),
+      fail(err.code === 'EADDRINUSE' ? new UsageError(`--port ${port}: already in use; ${busyHint}`) : err),
     );
     server.listen(port, host, ok);
   });
