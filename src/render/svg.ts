@@ -20,8 +20,9 @@ export interface BadgeLook {
 
 // svgo's default preset strips role/aria attributes it does not know on <svg> and rewrites
 // the scaled text into longer forms; keep those plugins off so the badge stays accessible
-// and small. A result that is not smaller than its input is discarded (see renderBadge).
-const SVGO: SvgoConfig = {
+// and small. Exported so a test holds the config itself to both promises; renderBadge still
+// keeps the raw SVG should some input ever come out no smaller.
+export const SVGO_CONFIG: SvgoConfig = {
   multipass: true,
   plugins: [
     {
@@ -83,7 +84,7 @@ export function renderBadgeUnoptimised(look: BadgeLook): string {
 
 export function renderBadge(look: BadgeLook): string {
   const raw = renderBadgeUnoptimised(look);
-  const optimised = optimize(raw, SVGO).data;
+  const optimised = optimize(raw, SVGO_CONFIG).data;
   return optimised.length < raw.length ? optimised : raw;
 }
 
