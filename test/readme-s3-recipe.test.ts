@@ -1,0 +1,114 @@
+// The README's "Publishing to S3" recipe, run as written against s3rver: every command line
+// of its shell blocks in order, in a fresh directory holding ./store. What a test machine
+// cannot do is stood in for and said so: `npm install` (this checkout is installed), the
+// AWS CLI's `aws s3 mb` (a CreateBucket through the SDK at the same endpoint), and the
+// real endpoints (AWS through AWS_ENDPOINT_URL_S3, MinIO's and R2's replaced by s3rver's).
+import { spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './helpers/cli.ts';
+import { readTree } from './helpers/site.ts';
+import { tempDir } from './helpers/tmp.ts';
+import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const section = /^## Publishing to S3\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
+const shellBlocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+/** Command lines (comments and blank lines dropped, trailing "# …" comments cut). */
+const commands = shellBlocks.map((b) =>
+  b
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l !== '' && !l.startsWith('#')),
+);
+
+const dir = tempDir();
+const work = join(dir, 'fresh');
+cpSync(join(ROOT, 'examples/store'), join(work, 'store'), { recursive: true });
+const CREATE_BUCKET = join(dir, 'create-bucket.mjs');
+writeFileSync(
+  CREATE_BUCKET,
+  `import { createRequire } from 'node:module';
+const { S3Client, CreateBucketCommand } = createRequire(${JSON.stringify(join(ROOT, 'package.json'))})('@aws-sdk/client-s3');
+const client = new S3Client({ endpoint: process.env.AWS_ENDPOINT_URL_S3, forcePathStyle: true });
+await client.send(new CreateBucketCommand({ Bucket: process.argv[2] }));
+client.destroy();
+`,
+);
+// Stand-ins: `npx badgepress` is this checkout's command, `npm install` is done, `aws s3 mb`
+// creates the bucket through the SDK. Anything else the recipe calls fails the test.
+const SHIMS = `npx() { if [ "$1" = badgepress ]; then shift; "${process.execPath}" "${join(ROOT, 'bin/badgepress.js')}" "$@"; else echo "recipe runs npx $*" >&2; return 99; fi; }
+npm() { if [ "$*" = install ]; then return 0; fi; echo "recipe runs npm $*" >&2; return 99; }
+aws() { if [ "$1 $2" = "s3 mb" ]; then "${process.execPath}" "${CREATE_BUCKET}" "\${3#s3://}"; else echo "recipe runs aws $*" >&2; return 99; fi; }
+`;
+
+let peer: S3Peer;
+beforeAll(async () => {
+  peer = await startS3Peer([]);
+}, 60_000);
+afterAll(async () => {
+  await peer?.stop();
+});
+
+describe('README "Publishing to S3", run from a fresh directory', () => {
+  it('has the steps of a recipe: install, credentials, bucket, build with --store and --out, rebuild, prune', () => {
+    const [main, compatible] = commands;
+    expect(main).toEqual([
+      'npm install',
+      expect.stringMatching(/^export AWS_ACCESS_KEY_ID=… AWS_SECRET_ACCESS_KEY=… AWS_REGION=/),
+      expect.stringMatching(/^aws s3 mb s3:\/\//),
+      expect.stringMatching(/^npx badgepress build --store \S+ --out s3:\/\/\S+$/),
+      expect.stringMatching(/^npx badgepress build --store \S+ --out s3:\/\/\S+$/),
+      expect.stringMatching(/^npx badgepress build --store \S+ --out s3:\/\/\S+ --prune$/),
+    ]);
+    for (const line of compatible!) expect(line).toMatch(/^npx badgepress build --store \S+ --out s3:\/\/\S+ --s3-endpoint \S+/);
+  });
+
+  it('every line succeeds against the S3 server and the bucket ends up holding the site', async () => {
+    const [main, compatible] = commands as [string[], string[]];
+    const exports: string[] = [];
+    const { AWS_ENDPOINT_URL_S3: _, AWS_ENDPOINT_URL: __, ...ownEnv } = process.env;
+    const run = (line: string, env: Record<string, string>) => {
+      const r = spawnSync('sh', ['-c', `${SHIMS}${exports.join('\n')}\n${line}`], { cwd: work, env: { ...ownEnv, CI: 'true', ...env }, encoding: 'utf8', timeout: 120_000 });
+      expect(r.status, `${line}\n${r.stderr}`).toBe(0);
+      return r.stdout;
+    };
+    // The AWS lines reach s3rver through the standard chain, as they would reach AWS.
+    const awsEnv = { AWS_ENDPOINT_URL_S3: peer.endpoint };
+    const outputs: string[] = [];
+    for (const line of main) {
+      if (line.startsWith('export ')) {
+        exports.push(line.replaceAll('…', 'S3RVER'));
+        continue;
+      }
+      outputs.push(run(line, awsEnv));
+    }
+    const out = /--out s3:\/\/([^/\s]+)\/(\S+)/.exec(main.find((l) => l.includes('--out'))!)!;
+    const [bucket, prefix] = [out[1]!, `${out[2]!.replace(/\/?$/, '/')}`];
+    const local = join(dir, 'local');
+    expect(spawnSync(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build', '--store', join(work, 'store'), '--out', local], { encoding: 'utf8', env: { ...process.env, CI: 'true' } }).status).toBe(0);
+    const expected = readTree(local);
+    const published = await peer.objects(bucket, prefix);
+    expect([...published.keys()]).toEqual([...expected.keys()]);
+    for (const [key, body] of expected) expect(published.get(key)!.body.equals(body), key).toBe(true);
+    // Build, rebuild, prune: the first writes everything, the next ones nothing.
+    expect(outputs[2]).toMatch(new RegExp(`, ${expected.size} files written, 0 unchanged`));
+    expect(outputs[3]).toMatch(new RegExp(`, 0 files written, ${expected.size} unchanged`));
+    expect(outputs[4]).toMatch(/, 0 files written, \d+ unchanged, 0 removed/);
+
+    // The S3-compatible lines, with s3rver as their endpoint and no endpoint from the chain;
+    // a stale object under a built repository shows that --prune still works there.
+    const repo = [...expected.keys()][0]!.split('/').slice(0, 4).join('/');
+    const c = peer.client();
+    await c.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix}${repo}/badges/GONE.svg`, Body: 'stale' }));
+    c.destroy();
+    for (const line of compatible) {
+      const endpoint = /--s3-endpoint (\S+)/.exec(line)![1]!;
+      const stdout = run(`${line.replace(endpoint, peer.endpoint)} --prune`, {});
+      expect(stdout).toMatch(/, 0 files written, \d+ unchanged, \d removed/);
+    }
+    expect((await peer.objects(bucket, prefix)).has(`${repo}/badges/GONE.svg`)).toBe(false);
+  });
+});
