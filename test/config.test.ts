@@ -78,6 +78,42 @@ describe('Shape A thresholds validation', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('a badge id too long for a file name is refused before anything is written (exit 2)', async () => {
+    const long = 'B'.repeat(201);
+    const { file, problems } = await problemsOf(DEFAULT.replace('- id: MAINTENANCE', `- id: ${long}`));
+    expect(problems).toEqual([`${file}:43 badges[0].id: longer than 200 characters; shorten it`]);
+    expect((await problemsOf(DEFAULT.replace('- id: MAINTENANCE', `- id: ${'B'.repeat(200)}`))).problems).toEqual([]);
+    const cfg = join(dir, 'long-id');
+    mkdirSync(cfg, { recursive: true });
+    writeFileSync(join(cfg, 'thresholds-a.yaml'), DEFAULT.replace('- id: MAINTENANCE', `- id: ${'B'.repeat(250)}`));
+    writeFileSync(join(cfg, 'badgepress.yaml'), 'thresholds:\n  A: thresholds-a.yaml\n');
+    const out = join(cfg, 'out');
+    const r = runCli(['build', '--config', join(cfg, 'badgepress.yaml'), '--store', join(ROOT, 'examples/store'), '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/thresholds-a\.yaml:43 badges\[0\]\.id: longer than 200 characters; shorten it/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('YAML anchors and merge keys work; an alias bomb is a config error with file:line', async () => {
+    const merged = await problemsOf(DEFAULT.replace('  - id: BUS_FACTOR\n', '  - id: BUS_FACTOR\n    <<: {}\n'));
+    expect(merged.problems).toEqual([]);
+    const site = join(dir, 'anchors.yaml');
+    writeFileSync(site, 'cache: &c\n  latestMaxAge: 60\ncolors:\n  <<: {gold: "#ffd700"}\n  silver: "#c0c0c0"\n');
+    expect((await loadSiteConfig(site)).colors).toMatchObject({ gold: '#ffd700', silver: '#c0c0c0' });
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g'].entries()) bomb.push(`${name}: &${name} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`);
+    const { file, problems } = await problemsOf(bomb.join('\n'));
+    expect(problems).toEqual([`${file}:2: YAML aliases expand too far (over 100 expansions: nested aliases?); write the values out instead of aliasing them`]);
+  });
+
+  it('colors: none (Shape B, nothing granted) is not silver’s grey', async () => {
+    const file = join(dir, 'colors.yaml');
+    writeFileSync(file, 'shape: B\n');
+    const { colors } = await loadSiteConfig(file);
+    expect(colors.none).not.toBe(colors.silver);
+    expect(new Set(Object.values(colors)).size).toBe(Object.keys(colors).length);
+  });
+
   it('flags are checked', () => {
     expect(runCli(['build', '--shape', 'C']).stderr).toMatch(/--shape "C": expected A or B/);
     expect(runCli(['build', '--now', 'soon']).code).toBe(2);

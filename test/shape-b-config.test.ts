@@ -95,6 +95,12 @@ describe('Shape B thresholds validation', () => {
     ]);
   });
 
+  it('refuses a badge id too long for a file name (<ID>.svg within 255 bytes)', async () => {
+    const { file, problems } = await problemsOf(edit(DEFAULT, '- id: MAINTAINED', `- id: ${'M'.repeat(201)}`));
+    expect(problems).toEqual([`${file}:51 badges[0].id: longer than 200 characters; shorten it`]);
+    expect((await problemsOf(edit(DEFAULT, '- id: MAINTAINED', `- id: ${'M'.repeat(200)}`))).problems).toEqual([]);
+  });
+
   it('refuses wrong types, unknown levels and unknown keys through the schema', async () => {
     const { file, problems } = await problemsOf(edit(edit(DEFAULT, '- level: GOLD\n        checks: [RELEASES]', '- level: PLATINUM\n        checks: [RELEASES]'), '{ min: 1 }\nbadges', '{ min: "one" }\n    colour: red\nbadges'));
     expect(problems).toEqual(
@@ -140,6 +146,17 @@ describe('decision files', () => {
     const { dir: d, problems } = await decisionProblems({ 'din.yaml': 'ruleId: MANUAL/DIN SPEC XXXX compliant\ngrantedRegex:\n  - ^https://ok/\n  - "^https://(broken"\n' });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(new RegExp(`^${join(d, 'din.yaml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4 grantedRegex\\[1\\]: invalid regular expression: `));
+  });
+
+  it('patterns are JavaScript regexes in Unicode mode: one valid only without it, or Go-style (?i), is refused', async () => {
+    const { dir: d, problems } = await decisionProblems({ 'din.yaml': "ruleId: MANUAL/DIN SPEC XXXX compliant\ngrantedRegex:\n  - '^https://a\\-b/'\n  - '(?i)^https://github.com/'\n" });
+    // Without the u flag, `\-` is an identity escape and accepted: the test pins the mode.
+    expect(new RegExp('^https://a\\-b/').test('https://a-b/')).toBe(true);
+    const file = join(d, 'din.yaml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(problems).toEqual([
+      expect.stringMatching(new RegExp(`^${file}:3 grantedRegex\\[0\\]: invalid regular expression: .*Invalid escape`)),
+      expect.stringMatching(new RegExp(`^${file}:4 grantedRegex\\[1\\]: invalid regular expression: .*Invalid group`)),
+    ]);
   });
 
   it('refuses an unknown or non-manual rule, a second file for a rule, and a bad URL', async () => {

@@ -31,6 +31,8 @@ function describe(e: ErrorObject): string {
       return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'required':
       return `missing required key "${String(e.params.missingProperty)}"`;
+    case 'maxLength':
+      return `longer than ${String(e.params.limit)} characters; shorten it`;
     default:
       return e.message ?? e.keyword;
   }
