@@ -65,7 +65,7 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
       bronze: '#cd7f32',
       fail: '#e05d44',
       expired: '#555555',
-      none: '#9f9f9f',
+      none: '#bbbbbb',
       ...(raw.colors ?? {}),
     },
     s3: {
