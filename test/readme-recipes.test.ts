@@ -1,15 +1,20 @@
 // The README's recipes: they parse and name real flags, and the scheduled-rebuild ones are
-// tried: each command is taken from the README as written and run with `npx badgepress`
-// meaning this checkout, against a real S3 peer where the recipe names buckets
-// (AWS_ENDPOINT_URL_S3 points the standard AWS chain at s3rver).
+// tried as written, with the real `npx`: in a copy of this checkout's tracked files with its
+// node_modules (what the README's image and a `git clone` + `npm ci` hold; there is no Docker
+// or registry here, so the checkout's node_modules stands in for `npm ci --omit=dev`, dev
+// packages included), against a real S3 peer where the recipe names buckets
+// (AWS_ENDPOINT_URL_S3 points the standard AWS chain at s3rver), and with a store holding one
+// bad record where the recipe must treat exit 1 (built, records skipped) as success.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from './helpers/cli.ts';
-import { readTree } from './helpers/site.ts';
+import { ROOT, runCli } from './helpers/cli.ts';
+import { buildSite, readTree } from './helpers/site.ts';
+import { reusedGoldFrom } from './helpers/thresholds.ts';
+import { generateStore } from '../scripts/gen-store.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
 
@@ -38,33 +43,61 @@ describe('README recipes', () => {
 });
 
 const dir = tempDir();
+// This machine's ~/.npmrc carries a key npm warns about on stderr, which the cron recipe's
+// error log would record: the recipes run with an empty npm user config instead, and without
+// the npm_config_* variables `npx vitest` passes down (cron, systemd or a pod has none).
+const npmrc = join(dir, 'npmrc');
+writeFileSync(npmrc, '');
+const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 
-// `npx badgepress …` in a recipe runs this checkout's command, as an installed package would.
-const NPX_SHIM = `npx() { if [ "$1" = badgepress ]; then shift; "${process.execPath}" "${join(ROOT, 'bin/badgepress.js')}" "$@"; else command npx "$@"; fi; }\n`;
-function sh(script: string, opts: { cwd?: string; env?: Record<string, string> } = {}) {
-  const r = spawnSync('sh', ['-c', NPX_SHIM + script], { cwd: opts.cwd ?? ROOT, env: { ...process.env, CI: 'true', ...opts.env }, encoding: 'utf8', timeout: 120_000 });
+function sh(script: string, opts: { cwd: string; env?: Record<string, string>; shell?: string[] }) {
+  const [shell, ...flags] = opts.shell ?? ['sh', '-c'];
+  const r = spawnSync(shell!, [...flags, script], { cwd: opts.cwd, env: { ...baseEnv, CI: 'true', NPM_CONFIG_USERCONFIG: npmrc, ...opts.env }, encoding: 'utf8', timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
 
-/** A deployment directory like /srv/badgepress: the shipped config and the example store. */
-function deployment(name: string): string {
-  const srv = join(dir, name);
-  cpSync(join(ROOT, 'config'), join(srv, 'config'), { recursive: true });
-  cpSync(join(ROOT, 'examples/store'), join(srv, 'examples/store'), { recursive: true });
-  return srv;
+/** A checkout as the recipes assume one (/srv/badgepress, the image's /app): the tracked files and node_modules. */
+function checkout(name: string): string {
+  const copy = join(dir, name);
+  const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
+  expect(tracked).toContain('bin/badgepress.js');
+  for (const file of tracked) {
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(copy, file));
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+  return copy;
 }
+
+/** One record the loader refuses (a timestamp that is no number), of a repository the store holds. */
+const BAD_RECORD = `${JSON.stringify({ repositoryUrl: 'https://github.com/acme/widget', timestamp: 'yesterday', values: {} })}\n`;
+
+describe('README plan sample', () => {
+  it('is what plan prints for the store and threshold change it names', async () => {
+    const sample = /```\n(badgepress plan: [^]*?)```/.exec(readme)?.[1];
+    expect(sample).toBeDefined();
+    expect(readme).toContain("`npm run gen-store -- --repos 200 --scans 10` after moving REUSED's gold band\nfrom 20 to 21 dependents");
+    const store = join(dir, 'plan-sample-store');
+    generateStore({ repos: 200, scans: 10, out: store, seed: 1 });
+    const out = join(dir, 'plan-sample-site');
+    await buildSite({ store, out });
+    const r = runCli(['plan', '--config', reusedGoldFrom(join(dir, 'plan-sample-cfg'), 21), '--store', store, '--out', out]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toBe(sample);
+  }, 120_000);
+});
 
 describe('README scheduled-rebuild recipes, run', () => {
   it('the cron line builds, appends one JSON summary per run, and the second run writes nothing', () => {
     const line = /^\*\/30 \* \* \* \* (.+)$/m.exec(readme);
     expect(line, 'cron line in the README').not.toBeNull();
-    const srv = deployment('srv-cron');
+    const srv = checkout('srv-cron');
     const logs = join(dir, 'log');
     mkdirSync(logs);
     const command = line![1]!.replaceAll('/srv/badgepress', srv).replaceAll('/var/log/', `${logs}/`);
     expect(command).not.toContain('/var/');
-    for (let i = 0; i < 2; i++) expect(sh(command).code).toBe(0);
+    for (let i = 0; i < 2; i++) expect(sh(command, { cwd: dir }).code).toBe(0);
     const runs = readFileSync(join(logs, 'badgepress.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(runs).toHaveLength(2);
     expect(runs[0].written).toBeGreaterThan(0);
@@ -78,7 +111,8 @@ describe('README scheduled-rebuild recipes, run', () => {
     const service = units.find((u) => u.includes('[Service]'));
     const timer = units.find((u) => u.includes('[Timer]'));
     expect(service && timer).toBeTruthy();
-    const srv = deployment('srv-systemd');
+    const srv = checkout('srv-systemd');
+    writeFileSync(join(srv, 'examples/store/zz-bad.ndjson'), BAD_RECORD);
     const unitDir = join(dir, 'units');
     mkdirSync(unitDir);
     writeFileSync(join(unitDir, 'badgepress.service'), service!.replace('WorkingDirectory=/srv/badgepress', `WorkingDirectory=${srv}`));
@@ -86,10 +120,13 @@ describe('README scheduled-rebuild recipes, run', () => {
     const verify = spawnSync('systemd-analyze', ['verify', join(unitDir, 'badgepress.service'), join(unitDir, 'badgepress.timer')], { encoding: 'utf8' });
     expect(verify.stderr).toBe('');
     expect(verify.status).toBe(0);
-    const exec = /^ExecStart=\S+ (badgepress .+)$/m.exec(service!)![1]!;
+    // ExecStart as written (its npx path included, which systemd-analyze checked exists).
+    const exec = /^ExecStart=(\S+ badgepress .+)$/m.exec(service!)![1]!;
     const success = [0, ...(/^SuccessExitStatus=(.+)$/m.exec(service!)?.[1]?.split(/\s+/).map(Number) ?? [])];
-    const r = sh(`npx ${exec}`, { cwd: srv });
+    const r = sh(exec, { cwd: srv });
+    expect(r.code, r.stderr).toBe(1);
     expect(success).toContain(r.code);
+    expect(lastJson(r.stdout)).toMatchObject({ skipped: 1, exitCode: 1 });
     expect(lastJson(r.stdout).written).toBeGreaterThan(0);
   });
 
@@ -103,44 +140,66 @@ describe('README scheduled-rebuild recipes, run', () => {
       for (const name of readdirSync(join(ROOT, 'examples/store'))) {
         await client.send(new PutObjectCommand({ Bucket: 'scans', Key: `values/${name}`, Body: readFileSync(join(ROOT, 'examples/store', name)) }));
       }
+      await client.send(new PutObjectCommand({ Bucket: 'scans', Key: 'values/zz-bad.ndjson', Body: BAD_RECORD }));
       client.destroy();
     }, 60_000);
     afterAll(async () => {
       await peer?.stop();
     });
 
-    it('the Kubernetes CronJob: every indexed shard together publishes exactly the site of one build', async () => {
+    it('the Kubernetes CronJob, in what the Dockerfile puts in the image: every indexed shard succeeds despite a bad record, and together they publish exactly the site of one build', async () => {
+      const dockerfile = blocks('dockerfile');
+      expect(dockerfile).toHaveLength(1);
+      // The image: node with the checkout in WORKDIR and its production packages installed.
+      expect(dockerfile[0]).toMatch(/^FROM node:20[^\n]*\nWORKDIR \/app\n[^]*RUN npm ci --omit=dev\n[^]*COPY \. \.\n/);
+      const app = checkout('app');
       const cron = blocks('yaml').map((y) => parse(y)).find((y) => y?.kind === 'CronJob');
       const job = cron.spec.jobTemplate.spec;
       const container = job.template.spec.containers[0];
+      expect(container.image).not.toMatch(/^node:/);
+      expect(container.workingDir).toBe('/app');
       expect(container.command).toEqual(['sh', '-c']);
+      let skipped = 0;
       for (let i = 0; i < job.completions; i++) {
-        const r = sh(container.args[0], { env: { ...env, JOB_COMPLETION_INDEX: String(i) } });
+        const r = sh(container.args[0], { cwd: app, env: { ...env, JOB_COMPLETION_INDEX: String(i) } });
         expect(r.code, r.stderr).toBe(0);
-        expect(lastJson(r.stdout).shard).toBe(`${i}/${job.completions}`);
+        const summary = lastJson(r.stdout);
+        expect(summary.shard).toBe(`${i}/${job.completions}`);
+        expect(summary.exitCode).toBe(summary.skipped ? 1 : 0);
+        skipped += summary.skipped as number;
       }
+      // The bad record is reported (by one shard once src/load reports records only in their shard).
+      expect(skipped).toBeGreaterThanOrEqual(1);
       const local = join(dir, 'unsharded');
-      expect(sh(`npx badgepress build --store examples/store --out ${local} --json`).code).toBe(0);
+      expect(sh(`npx badgepress build --store examples/store --out ${local} --json`, { cwd: app }).code).toBe(0);
       const published = await peer.objects('badges', 'site/');
       const expected = readTree(local);
       expect([...published.keys()]).toEqual([...expected.keys()]);
       for (const [key, body] of expected) expect(published.get(key)!.body.equals(body), key).toBe(true);
-    }, 120_000);
+    }, 180_000);
 
-    it('the GitHub Actions workflow: plan shows no change after the shards, build publishes nothing again', () => {
+    it('the GitHub Actions workflow, in a checkout after npm ci: succeeds despite a bad record; plan shows no change after the shards, build publishes nothing again', () => {
+      const repo = checkout('actions-checkout');
       const workflow = blocks('yaml').map((y) => parse(y)).find((y) => y?.jobs);
-      const steps = (workflow.jobs.publish.steps as Array<{ run?: string }>).map((s) => s.run).filter((r): r is string => r?.includes('npx badgepress') ?? false);
+      const allSteps = workflow.jobs.publish.steps as Array<{ run?: string; uses?: string }>;
+      expect(allSteps.map((s) => s.uses ?? s.run).slice(0, 3)).toEqual(['actions/checkout@v4', 'actions/setup-node@v4', 'npm ci']);
+      const steps = allSteps.map((s) => s.run).filter((r): r is string => r?.includes('npx badgepress') ?? false);
       expect(steps).toHaveLength(2);
+      // GitHub runs each step with bash -e.
+      const bash = (step: string) => sh(step, { cwd: repo, env, shell: ['bash', '-e', '-c'] });
       for (const step of steps) {
-        const r = sh(step, { env });
+        const r = bash(step);
         expect(r.code, `${step}\n${r.stderr}`).toBe(0);
       }
       // The same plan as the workflow's, alone: nothing to change (exit 0), and it says so.
-      const plan = sh(steps.find((s) => s.includes(' plan '))!.replace(/ \|\|.*$/, ''), { env });
+      const plan = bash(steps.find((s) => s.includes(' plan '))!.replace(/ \|\|.*$/, ''));
       expect(plan.code).toBe(0);
       expect(lastJson(plan.stdout)).toMatchObject({ added: 0, changed: 0, removed: 0 });
-      const build = sh(steps.find((s) => s.includes(' build '))!, { env });
-      expect(lastJson(build.stdout)).toMatchObject({ written: 0, removed: 0 });
-    }, 120_000);
+      const build = bash(steps.find((s) => s.includes(' build '))!);
+      expect(build.code).toBe(0);
+      expect(lastJson(build.stdout)).toMatchObject({ written: 0, removed: 0, skipped: 1, exitCode: 1 });
+      // Without the recipe's `|| [ $? -eq 1 ]` the step would fail the job.
+      expect(bash(steps.find((s) => s.includes(' build '))!.replace(/ \|\|.*$/, '')).code).toBe(1);
+    }, 180_000);
   });
 });
