@@ -1,7 +1,7 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sarifErrors } from './helpers/sarif.ts';
+import { expectEverySarifValid, sarifErrors } from './helpers/sarif.ts';
 import { buildSite, readTree } from './helpers/site.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { ROOT } from './helpers/cli.ts';
@@ -44,6 +44,7 @@ describe('building the example store (Shape A)', () => {
     const reports = [...tree.keys()].filter((k) => k.endsWith('/sarif'));
     expect(reports.length).toBe(16);
     for (const key of reports) expect(sarifErrors(json(key)), key).toEqual([]);
+    expect(expectEverySarifValid(out)).toBe(16);
   });
 
   it('the report has exactly the fields of the spec', () => {
@@ -136,6 +137,7 @@ describe('building the example store (Shape A)', () => {
     const changed = join(dir, 'changed');
     await buildSite({ store: STORE, out: changed, config: join(cfgDir, 'badgepress.yaml') });
     const after = readTree(changed);
+    expectEverySarifValid(changed);
     // The 1761000000 scan had 1 dependent: bronze before, fail now.
     expect(json(`${WIDGET}at/1761000000/badges/REUSED`).badgeStatus).toBe('bronze');
     expect(JSON.parse(after.get(`${WIDGET}at/1761000000/badges/REUSED`)!.toString()).badgeStatus).toBe('fail');

@@ -5,6 +5,7 @@ import { buildSite, readTree } from './helpers/site.ts';
 import { runCli, ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { parseStoreFile } from '../src/load/parse-file.ts';
+import { expectEverySarifValid } from './helpers/sarif.ts';
 
 const dir = tempDir();
 const GOOD = 'https://github.com/acme/good';
@@ -49,6 +50,7 @@ describe('bad records are reported with file:line and skipped; the rest is built
     expect(summary.skipped).toBe(1);
     expect(summary.scans).toBe(2);
     expect(JSON.parse(readTree(out).get(`api/v1/repositories/${encodeURIComponent(GOOD)}/index.json`)!.toString()).timestamps).toEqual([1763000000, 1763100000]);
+    expect(expectEverySarifValid(out)).toBe(3);
   });
 
   it('a duplicate repository and time keeps the first and names it', async () => {
@@ -105,11 +107,32 @@ describe('bad records are reported with file:line and skipped; the rest is built
     const r = runCli(['build', '--store', join(ROOT, 'examples/bad-store'), '--out', out, '--now', '1763600000']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/examples\/bad-store\/mixed\.ndjson:2: repositoryUrl "not a url"/);
-    expect(r.stdout).toMatch(/^badgepress: 2 repositories, 3 scans, \d+ files written, 0 unchanged, 7 records skipped, [\d.]+ s → /);
+    expect(r.stdout).toMatch(/^badgepress: 4 repositories, 5 scans, \d+ files written, 0 unchanged, 15 records skipped, [\d.]+ s → /);
+    // One of each kind the README names, each with file:line.
+    for (const reason of [
+      /mixed\.ndjson:3: timestamp must be an integer/,
+      /mixed\.ndjson:4: timestamp: must not be negative/,
+      /mixed\.ndjson:5: values\.SECURITY_POLICY: expected true, false or null/,
+      /mixed\.ndjson:6: duplicate scan/,
+      /mixed\.ndjson:7: broken JSON/,
+      /latin1\.ndjson:1: line is not valid UTF-8/,
+      /cp1252\.json:3: file is not valid UTF-8/,
+      /broken\.yaml:8: broken YAML: /,
+      /long-url\.ndjson:1: repositoryUrl encodes to 306 bytes, more than the 255/,
+      /keys\.ndjson:2: record: missing required key "values"/,
+      /keys\.ndjson:3: record: unknown key "colour"/,
+      /keys\.ndjson:4: timestamp must be whole Unix seconds from 0 to 253402300799/,
+      /keys\.ndjson:5: values\.BUS_FACTOR: expected a number ≥ 0/,
+      /keys\.ndjson:6: a record must be a JSON object/,
+    ]) {
+      expect(r.stderr).toMatch(reason);
+    }
+    expect(r.stderr).toMatch(/warning: \S+mixed\.ndjson:8: rule "STARS" is not defined/);
+    expectEverySarifValid(out);
     const strictOut = join(dir, 'strict-out');
     const s = runCli(['build', '--strict', '--store', join(ROOT, 'examples/bad-store'), '--out', strictOut]);
     expect(s.code).toBe(2);
-    expect(s.stderr).toMatch(/7 bad records and --strict: nothing written/);
+    expect(s.stderr).toMatch(/15 bad records and --strict: nothing written/);
     expect(() => readTree(strictOut)).toThrow();
   });
 });

@@ -90,7 +90,7 @@ function parseYaml(text: string): ParsedItem[] {
   for (const doc of parseAllDocuments(text, { lineCounter: lc, uniqueKeys: true, merge: true })) {
     if (doc.errors.length > 0) {
       const e = doc.errors[0]!;
-      items.push({ line: lc.linePos(e.pos[0]).line, error: `broken YAML: ${e.message.split('\n')[0]}` });
+      items.push({ line: lc.linePos(e.pos[0]).line, error: `broken YAML: ${e.message.split('\n')[0]!.replace(/:$/, '')}` });
       continue;
     }
     const contents = doc.contents;
