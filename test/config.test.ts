@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { loadSiteConfig, loadThresholdsA } from '../src/config/load.ts';
 import { runCli, ROOT } from './helpers/cli.ts';
@@ -112,6 +113,21 @@ describe('Shape A thresholds validation', () => {
     const { colors } = await loadSiteConfig(file);
     expect(colors.none).not.toBe(colors.silver);
     expect(new Set(Object.values(colors)).size).toBe(Object.keys(colors).length);
+  });
+
+  it('the README shows the real output of a bad thresholds file', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const shown = /```\n(badgepress: configuration problems, nothing written:\n[\s\S]*?)```/.exec(readme)![1]!;
+    const site = join(dir, 'srv-site');
+    mkdirSync(join(site, 'config'), { recursive: true });
+    mkdirSync(join(site, 'store'), { recursive: true });
+    const edited = DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: 1, max: 7, status: silver }').replace('criteria: [ISSUE_REACTION_TIME, BUS_FACTOR]', 'criteria: [ISSUE_REACTION_TIME, BUS_FACTR]');
+    writeFileSync(join(site, 'config/thresholds-a.yaml'), edited);
+    writeFileSync(join(site, 'config/badgepress.yaml'), 'store: ../store\nthresholds:\n  A: thresholds-a.yaml\n');
+    // As a user runs it from the site's directory: the bin resolves tsx from the checkout.
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build'], { cwd: site, encoding: 'utf8', timeout: 60_000, env: { ...process.env, CI: 'true' } });
+    expect(r.status).toBe(2);
+    expect(r.stderr.split(site).join('/srv/site')).toBe(shown);
   });
 
   it('flags are checked', () => {
