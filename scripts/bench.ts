@@ -1,9 +1,16 @@
 // `npm run bench`: one run, side by side, on this machine. Not a test: figures go into the
 // README with the machine they ran on. Compare ratios within a run; these machines are noisy.
+//
+// The work tree is kept, never deleted by the benchmark: on ext4, creating files right after
+// deleting a large tree runs 15–20× slower for minutes, so a delete at the end of one run
+// would slow the build that the next run times. Each run writes into its own fresh
+// run-<time>/ under --work (default $TMPDIR/badgepress-bench); the generated store, which is
+// deterministic, is reused across runs. The run names earlier trees it finds: delete them
+// when the machine is idle, not right before a run.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpus, freemem, tmpdir, totalmem } from 'node:os';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,10 +25,27 @@ import { bundleCloudFrontFunction, bundleLambdaEdge } from './build-aws.ts';
 import { renderBadge } from '../src/render/svg.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const { values } = parseArgs({ options: { repos: { type: 'string', default: '10000' }, scans: { type: 'string', default: '10' }, json: { type: 'string' }, 's3-repos': { type: 'string', default: '100' } } });
+const { values } = parseArgs({
+  options: {
+    repos: { type: 'string', default: '10000' },
+    scans: { type: 'string', default: '10' },
+    json: { type: 'string' },
+    's3-repos': { type: 'string', default: '100' },
+    work: { type: 'string', default: join(tmpdir(), 'badgepress-bench') },
+  },
+});
 const repos = Number(values.repos);
 const scans = Number(values.scans);
-const work = mkdtempSync(join(tmpdir(), 'badgepress-bench-'));
+const workRoot = values.work;
+mkdirSync(workRoot, { recursive: true });
+const earlier = readdirSync(workRoot).filter((n) => n.startsWith('run-'));
+if (earlier.length > 0) {
+  process.stderr.write(
+    `bench: ${earlier.length} earlier run tree(s) kept in ${workRoot} (${earlier.join(', ')}); delete them when the machine is idle, not right before a run\n`,
+  );
+}
+const work = join(workRoot, `run-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+mkdirSync(work);
 const rows: Array<[string, string]> = [];
 const figures: Record<string, number | string> = {};
 const say = (name: string, value: string, key?: string, raw?: number | string) => {
@@ -56,9 +80,12 @@ function tree(dir: string): Map<string, Buffer> {
 
 const digest = (b: Buffer) => createHash('md5').update(b).digest('hex');
 
-// 1. Store
-const store = join(work, 'store');
-generateStore({ repos, scans, out: store, seed: 1 });
+// 1. Store: deterministic, so one generated earlier with the same figures is reused.
+const store = join(workRoot, `store-${repos}x${scans}-seed1`);
+if (!existsSync(join(store, '.complete'))) {
+  generateStore({ repos, scans, out: store, seed: 1 });
+  writeFileSync(join(store, '.complete'), '');
+}
 say('store', `${repos} repositories × ${scans} scans (one .ndjson file per repository)`, 'store', `${repos}x${scans}`);
 
 // 2. Build to a directory (fresh directory: never delete a large tree right before timing).
@@ -264,4 +291,4 @@ const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(
 say('machine', machine, 'machine');
 process.stdout.write(`\n| measure | figure |\n|---|---|\n${rows.map(([a, v]) => `| ${a} | ${v} |`).join('\n')}\n`);
 if (values.json) writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`);
-rmSync(work, { recursive: true, force: true });
+process.stderr.write(`bench: this run's tree is kept in ${work} (see the top of scripts/bench.ts for why)\n`);
