@@ -332,6 +332,16 @@ describe('badgepress plan', () => {
     expect(JSON.parse(built.stdout)).toMatchObject({ removed: 2, written: 0 });
   });
 
+  it('with --shard, reports a record that belongs to no repository in shard 0 only', () => {
+    const mixed = join(dir, 'plan-unassignable');
+    mkdirSync(mixed, { recursive: true });
+    writeFileSync(join(mixed, 'a.ndjson'), `${JSON.stringify({ repositoryUrl: 'not a url', timestamp: TS, values: {} })}\n`);
+    const stderrOf = (shard: string) => runCli(['plan', '--store', mixed, '--out', join(dir, 'plan-unassignable-site'), '--shard', shard]).stderr;
+    expect(stderrOf('0/3')).toMatch(/a\.ndjson:1: .*record skipped/);
+    expect(stderrOf('1/3')).not.toMatch(/record skipped/);
+    expect(stderrOf('2/3')).not.toMatch(/record skipped/);
+  });
+
   it('exits 2 on every error: a missing store, an unreadable output, bad config, bad flags', () => {
     const out = join(dir, 'plan-err');
     const missing = runCli(['plan', '--store', join(dir, 'no-such-store'), '--out', out]);

@@ -12,18 +12,22 @@ export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR
                        [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--json]
                        [--s3-endpoint URL] [--s3-path-style]`;
 
-export function shardFilter(text: string | undefined): ((url: string) => boolean) | undefined {
-  if (text === undefined) return undefined;
+/** What --shard means to the loader: only this shard's repositories, and records that belong
+ *  to no repository (no valid URL, a broken line) reported by shard 0 alone, so n shards
+ *  report every bad record exactly once. */
+export function shardLoadOptions(text: string | undefined): { include?: (url: string) => boolean; reportUnassignable: boolean } {
+  if (text === undefined) return { reportUnassignable: true };
   const shard = parseShard(text);
   if ('problem' in shard) throw new UsageError(`--shard ${JSON.stringify(text)}: ${shard.problem}`);
-  return inShard(shard);
+  return { include: inShard(shard), reportUnassignable: shard.index === 0 };
 }
 
 export async function buildCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(argv, { ...SITE_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' } }, BUILD_USAGE);
   const started = performance.now();
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
-  const include = shardFilter(values.shard);
+  const sharding = shardLoadOptions(values.shard);
+  const { include } = sharding;
   const site = await loadSite(values);
   const shape = await loadShape(site);
   const store = await openStore(site.store, site);
@@ -34,7 +38,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
     let errors = 0;
     for await (const _ of loadHistories(store, {
       catalog: shape.catalog,
-      ...(include ? { include } : {}),
+      ...sharding,
       report: (i) => {
         printer.print(i);
         if (i.severity === 'error') errors++;

@@ -4,7 +4,7 @@ import { loadHistories } from '../load/histories.ts';
 import { Planner, formatPlan } from '../publish/plan.ts';
 import { repositoryFiles } from '../render/site-files.ts';
 import { integerFlag, parseFlags } from './args.ts';
-import { shardFilter } from './build.ts';
+import { shardLoadOptions } from './build.ts';
 import { issuePrinter } from './report.ts';
 import { SITE_FLAGS, loadShape, loadSite, openSink, openStore } from './setup.ts';
 
@@ -14,7 +14,7 @@ export const PLAN_USAGE = `usage: badgepress plan [--config FILE] [--store DIR|s
 export async function planCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(argv, { ...SITE_FLAGS, shard: { type: 'string' }, json: { type: 'boolean' } }, PLAN_USAGE);
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
-  const include = shardFilter(values.shard);
+  const sharding = shardLoadOptions(values.shard);
   const site = await loadSite(values);
   const shape = await loadShape(site);
   const store = await openStore(site.store, site);
@@ -22,7 +22,7 @@ export async function planCommand(argv: string[]): Promise<number> {
   const printer = issuePrinter(process.stderr);
   const planner = new Planner(sink);
   try {
-    for await (const h of loadHistories(store, { catalog: shape.catalog, report: printer.print, ...(include ? { include } : {}) })) {
+    for await (const h of loadHistories(store, { catalog: shape.catalog, report: printer.print, ...sharding })) {
       if (h.scans.length === 0) continue;
       await planner.add(h.repositoryUrl, h.encoded, h.scans.length, repositoryFiles(site, shape, h, now));
     }
