@@ -20,6 +20,8 @@ export interface BuildOptions {
   report: (issue: LoadIssue) => void;
   /** Only repositories for which this holds are built (sharding). */
   include?: (repositoryUrl: string) => boolean;
+  /** Report records that belong to no repository (default true; only shard 0 of n does). */
+  reportUnassignable?: boolean;
   /** Delete keys of built repositories that this build no longer produces. */
   prune?: boolean;
   /** Concurrent puts across the build. */
@@ -49,7 +51,12 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   // the others go on, and the build ends naming every key that did not make it.
   const failed: PublishError[] = [];
   let failure: unknown;
-  const histories = loadHistories(opts.store, { catalog: opts.shape.catalog, report, ...(opts.include ? { include: opts.include } : {}) });
+  const histories = loadHistories(opts.store, {
+    catalog: opts.shape.catalog,
+    report,
+    ...(opts.include ? { include: opts.include } : {}),
+    ...(opts.reportUnassignable === undefined ? {} : { reportUnassignable: opts.reportUnassignable }),
+  });
   for await (const h of histories) {
     if (failure) break;
     if (h.scans.length === 0) continue;

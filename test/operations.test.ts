@@ -10,6 +10,7 @@ import { DirectorySink } from '../src/publish/dir-sink.ts';
 import type { PutOutcome } from '../src/publish/sink.ts';
 import type { OutputFile } from '../src/render/site-files.ts';
 import { buildSite, readTree } from './helpers/site.ts';
+import { expectEverySarifValid } from './helpers/sarif.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { reusedGoldFrom, thresholdsVariant } from './helpers/thresholds.ts';
@@ -38,6 +39,8 @@ describe('the synthetic store generator', () => {
     const { issues, summary } = await buildSite({ store, out: join(dir, 'gen-out') });
     expect(issues).toEqual([]);
     expect(summary.scans).toBe(120);
+    // 40 synthetic repositories × 3 scans: every report valid SARIF
+    expect(expectEverySarifValid(join(dir, 'gen-out'))).toBe(40 * 4);
     const b = join(dir, 'store-b');
     generateStore({ repos: 10, scans: 2, out: b, shape: 'B' });
     const built = await buildSite({ store: b, out: join(dir, 'gen-out-b'), shape: 'B' });
@@ -101,6 +104,8 @@ describe('expiry (Shape A, expireAfterDays)', () => {
     expect(badgeOf(after, `at/${TS}/badges/MAINTENANCE`)).toBe('gold');
     expect(badgeOf(after, `at/${TS}/expired/badges/MAINTENANCE`)).toBe('expired');
     expect(JSON.parse(readFileSync(join(after, `api/v1/repositories/${enc}/index.json`), 'utf8')).expireAfterSeconds).toBe(86400);
+    // expired reports (latest and per-time variants) are valid SARIF too
+    expectEverySarifValid(after);
   });
 
   it('?timestamp= answers expired exactly one second past the boundary, through serve', async () => {
@@ -340,6 +345,10 @@ describe('badgepress plan', () => {
     expect(stderrOf('0/3')).toMatch(/a\.ndjson:1: .*record skipped/);
     expect(stderrOf('1/3')).not.toMatch(/record skipped/);
     expect(stderrOf('2/3')).not.toMatch(/record skipped/);
+    // build too: only shard 0 reports it, so only shard 0 exits 1 ("built, records skipped")
+    const built = ['0/3', '1/3', '2/3'].map((shard) => runCli(['build', '--store', mixed, '--out', join(dir, 'build-unassignable-site'), '--now', `${TS}`, '--shard', shard]));
+    expect(built.map((r) => r.code)).toEqual([1, 0, 0]);
+    expect(built.map((r) => /a\.ndjson:1: .*record skipped/.test(r.stderr))).toEqual([true, false, false]);
   });
 
   it('exits 2 on every error: a missing store, an unreadable output, bad config, bad flags', () => {

@@ -27,7 +27,6 @@ export async function buildCommand(argv: string[]): Promise<number> {
   const started = performance.now();
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
-  const { include } = sharding;
   const site = await loadSite(values);
   const shape = await loadShape(site);
   const store = await openStore(site.store, site);
@@ -62,7 +61,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
       report: values.strict ? () => {} : printer.print,
       prune: values.prune ?? false,
       concurrency: site.s3.concurrency,
-      ...(include ? { include } : {}),
+      ...sharding,
       onRepository: (h, s) => progress.update(s, h),
     });
   } finally {
