@@ -1,7 +1,7 @@
 // `badgepress serve` never reads outside --dir, whatever the tree holds: a symbolic link
 // inside the built directory that points outside it (a file, or a whole repository
 // directory) is answered 404, never with the outside bytes. Links that stay inside work.
-import type { AddressInfo } from 'node:net';
+import { listenLocal, closeServer } from './helpers/listen.ts';
 import { mkdirSync, symlinkSync, writeFileSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,14 +41,12 @@ const run = httpRunner('127.0.0.1', () => port);
 const runViaLink = httpRunner('127.0.0.1', () => linkPort);
 
 beforeAll(async () => {
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  await new Promise<void>((ok) => viaLink.listen(0, '127.0.0.1', ok));
-  port = (server.address() as AddressInfo).port;
-  linkPort = (viaLink.address() as AddressInfo).port;
+  port = await listenLocal(server);
+  linkPort = await listenLocal(viaLink);
 });
 afterAll(async () => {
-  await new Promise<void>((ok) => server.close(() => ok()));
-  await new Promise<void>((ok) => viaLink.close(() => ok()));
+  await closeServer(server);
+  await closeServer(viaLink);
 });
 
 describe('serve never reads outside --dir through a symbolic link', () => {

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { listenLocal, closeServer } from '../helpers/listen.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteServer } from '../../src/resolver/adapter/node/server.ts';
 import { conformanceFailures, type Runner } from './cases.ts';
@@ -19,14 +19,12 @@ const runB = httpRunner('127.0.0.1', () => portB);
 const run: Runner = (req) => (req.site === 'B' ? runB : runA)(req);
 
 beforeAll(async () => {
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  await new Promise<void>((ok) => serverB.listen(0, '127.0.0.1', ok));
-  port = (server.address() as AddressInfo).port;
-  portB = (serverB.address() as AddressInfo).port;
+  port = await listenLocal(server);
+  portB = await listenLocal(serverB);
 });
 afterAll(async () => {
-  await new Promise<void>((ok) => server.close(() => ok()));
-  await new Promise<void>((ok) => serverB.close(() => ok()));
+  await closeServer(server);
+  await closeServer(serverB);
 });
 
 describe('badgepress serve conforms', () => {
