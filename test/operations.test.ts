@@ -245,10 +245,17 @@ describe('summaries', () => {
     const bad = runCli(['build', '--store', store, '--out', join(dir, 'json-fail'), '--shard', '5/2', '--json']);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout)).toEqual({ error: expect.stringMatching(/^--shard "5\/2": /), exitCode: 2 });
-    const io = runCli(['build', '--store', join(dir, 'no-such-store'), '--out', join(dir, 'json-fail'), '--json']);
+    // an output that cannot be written (a file stands where a directory must go): 4
+    const blocker = join(dir, 'json-fail-file');
+    writeFileSync(blocker, 'not a directory');
+    const io = runCli(['build', '--store', store, '--out', join(blocker, 'site'), '--json']);
     expect(io.code).toBe(4);
     expect(io.stdout.trim().split('\n')).toHaveLength(1);
-    expect(JSON.parse(io.stdout)).toEqual({ error: expect.stringMatching(/no-such-store: cannot read the directory/), exitCode: 4 });
+    expect(JSON.parse(io.stdout)).toEqual({ error: expect.stringMatching(/json-fail-file\/site: cannot write .* \(ENOTDIR\); check that --out names a writable directory/), exitCode: 4 });
+    // a store that is not there is a wrong argument: 2
+    const missing = runCli(['build', '--store', join(dir, 'no-such-store'), '--out', join(dir, 'json-fail'), '--json']);
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.stdout)).toEqual({ error: expect.stringMatching(/no-such-store: no such directory; give the directory of stored values with --store/), exitCode: 2 });
     const cfg = join(dir, 'json-bad-cfg.yaml');
     writeFileSync(cfg, 'shape: C\n');
     const config = runCli(['plan', '--config', cfg, '--store', store, '--json']);
@@ -355,7 +362,7 @@ describe('badgepress plan', () => {
     const out = join(dir, 'plan-err');
     const missing = runCli(['plan', '--store', join(dir, 'no-such-store'), '--out', out]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/no-such-store: cannot read the directory \(ENOENT\); check --store/);
+    expect(missing.stderr).toMatch(/no-such-store: no such directory; give the directory of stored values with --store/);
     const fileAsOut = join(dir, 'plan-err-file');
     writeFileSync(fileAsOut, 'not a directory');
     const badOut = runCli(['plan', '--store', store, '--out', join(fileAsOut, 'site')]);
@@ -364,7 +371,7 @@ describe('badgepress plan', () => {
     writeFileSync(cfg, 'shape: C\n');
     expect(runCli(['plan', '--config', cfg, '--store', store, '--out', out]).code).toBe(2);
     expect(runCli(['plan', '--store', store, '--out', out, '--shard', '9/3']).code).toBe(2);
-    // build keeps 4 for a store that cannot be read
-    expect(runCli(['build', '--store', join(dir, 'no-such-store'), '--out', out]).code).toBe(4);
+    // build: a missing store is a wrong argument (2) too
+    expect(runCli(['build', '--store', join(dir, 'no-such-store'), '--out', out]).code).toBe(2);
   });
 });

@@ -12,6 +12,7 @@ import { loadDecisions } from '../config/decisions.ts';
 import type { ShapeSite } from '../render/shape.ts';
 import { BadgeRenderer } from '../render/svg.ts';
 import { UsageError } from './args.ts';
+import { statSync } from 'node:fs';
 import { parseS3Location, type S3Location } from '../s3/location.ts';
 
 export const SITE_FLAGS = {
@@ -68,7 +69,13 @@ function s3Location(flag: string, location: string): S3Location {
 
 // The AWS SDK is loaded only when a location is in S3: a directory build stays lean.
 export async function openStore(location: string, site: SiteConfig): Promise<StoreSource> {
-  if (!isS3(location)) return new DirectoryStore(location);
+  if (!isS3(location)) {
+    // A store that is not there is a wrong argument (exit 2), not a store that failed (4).
+    if (!isDirectory(location)) {
+      throw new UsageError(`store ${location}: no such directory; give the directory of stored values with --store or store: in the config`);
+    }
+    return new DirectoryStore(location);
+  }
   const loc = s3Location('store', location);
   const [{ S3Store }, { s3Client }] = await Promise.all([import('../load/s3-store.ts'), import('../s3/client.ts')]);
   return new S3Store(s3Client(site.s3), loc);
@@ -79,4 +86,12 @@ export async function openSink(location: string, site: SiteConfig): Promise<Sink
   const loc = s3Location('out', location);
   const [{ S3Sink }, { s3Client }] = await Promise.all([import('../publish/s3-sink.ts'), import('../s3/client.ts')]);
   return new S3Sink(s3Client(site.s3), loc);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

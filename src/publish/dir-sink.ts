@@ -27,6 +27,15 @@ export class DirectorySink implements Sink {
   }
 
   async put(file: OutputFile): Promise<PutOutcome> {
+    try {
+      return await this.write(file);
+    } catch (err) {
+      const { code, message } = err as NodeJS.ErrnoException;
+      throw new Error(`--out ${this.location}: cannot write ${file.key} (${code ?? message}); check that --out names a writable directory on a disk with free space`);
+    }
+  }
+
+  private async write(file: OutputFile): Promise<PutOutcome> {
     const path = this.pathOf(file.key);
     const body = Buffer.from(file.body, 'utf8');
     const dir = dirname(path);
