@@ -264,3 +264,36 @@ describe('Shape B grant records', () => {
     expect(evidence).toBe('Granted manually by first on 2025-11-01.');
   });
 });
+
+describe('hostile shapes that once stopped the build', () => {
+  const nested = (depth: number) => '['.repeat(depth) + '1' + ']'.repeat(depth);
+
+  it('a value nested too deeply to quote is a bad record with file:line, the rest is built (exit 1, not 4)', () => {
+    const good = 'https://x.org/good';
+    const d = store({
+      'deep.ndjson': [
+        `{"repositoryUrl":"https://x.org/d1","timestamp":1763000000,"values":{"BUS_FACTOR":${nested(20000)}}}`,
+        `{"repositoryUrl":"https://x.org/d2","timestamp":1763000000,"values":{"SECURITY_POLICY":${nested(20000)}}}`,
+        `{"repositoryUrl":"https://x.org/d3","timestamp":1763000000,"values":{"BUS_FACTOR":{"events":${nested(20000)}}}}`,
+        line({ repositoryUrl: good, timestamp: 1763000000, values: { BUS_FACTOR: 2 } }),
+      ].join('\n'),
+    });
+    const out = join(d, 'out');
+    const r = runCli(['build', '--store', d, '--out', out, '--now', '1763600000']);
+    expect(r.stderr).not.toMatch(/call stack/);
+    expect(r.code).toBe(1);
+    for (const at of [1, 2, 3]) expect(r.stderr).toMatch(new RegExp(`deep\\.ndjson:${at}: values\\.[A-Z_]+.*got a deeply nested array; record skipped`));
+    expect(latestIndex(out, good).timestamps).toEqual([1763000000]);
+  });
+
+  it('empty YAML documents (a stray ---, only comments) hold no record; an explicit null is refused', async () => {
+    const url = 'https://x.org/yaml-docs';
+    const d = store({
+      'docs.yaml': `---\nrepositoryUrl: ${url}\ntimestamp: 1763000000\nvalues: {BUS_FACTOR: 2}\n---\n# only a comment\n---\n`,
+      'null.yaml': '--- null\n',
+    });
+    const { issues } = await buildSite({ store: d, out: join(d, 'out') });
+    expect(errorsOf(issues).map((i) => i.where)).toEqual([`${join(d, 'null.yaml')}:1`]);
+    expect(latestIndex(join(d, 'out'), url).timestamps).toEqual([1763000000]);
+  });
+});

@@ -75,7 +75,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
         // belongs to, and one without a valid URL by the shard that reports the unassignable.
         const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
         if (url.ok ? opts.include && !opts.include(url.url) : !reportUnassignable) continue;
-        const checked = checkRecord(item.value, where, opts.catalog);
+        const checked = checkRecordSafely(item.value, where, opts.catalog);
         if (!checked.ok) {
           opts.report({ severity: 'error', where, message: `${checked.reason}; record skipped` });
           continue;
@@ -148,4 +148,16 @@ function dropDuplicateGrants(grants: GrantRecord[], report: (i: LoadIssue) => vo
     out.push(g);
   }
   return out;
+}
+
+/**
+ * A record whose checking throws (a hostile shape no check foresaw) is a bad record like any
+ * other: reported with its file:line and skipped, never the end of the build.
+ */
+function checkRecordSafely(value: unknown, where: string, catalog: RuleCatalog): ReturnType<typeof checkRecord> {
+  try {
+    return checkRecord(value, where, catalog);
+  } catch (err) {
+    return { ok: false, reason: `the record could not be checked (${(err as Error).message}); write it as plain JSON of the documented shape` };
+  }
 }

@@ -1,7 +1,7 @@
 // Turns one store file's bytes into records-to-validate, each with its line number. Pure: the
 // store source does the reading. A broken line or element becomes an error item; the rest of
 // the file is still returned.
-import { LineCounter, parseAllDocuments, isSeq, isNode } from 'yaml';
+import { LineCounter, parseAllDocuments, isNode, isScalar, isSeq } from 'yaml';
 import { YAML_MAX_ALIAS_COUNT, yamlFailure } from '../config/yaml-file.ts';
 
 export type ParsedItem = { line: number; value: unknown } | { line: number; error: string };
@@ -94,7 +94,9 @@ function parseYaml(text: string): ParsedItem[] {
       continue;
     }
     const contents = doc.contents;
-    if (contents === null) continue;
+    // An empty document (a stray `---`, or only comments) holds no record; an explicit
+    // `null` or `~` does hold one, and is refused as not an object.
+    if (contents === null || (isScalar(contents) && contents.value === null && contents.source === '')) continue;
     const lineOf = (node: unknown) => (isNode(node) && node.range ? lc.linePos(node.range[0]).line : 1);
     // Values come from the document as a whole, so aliases resolve against its anchors.
     const whole = yamlValue(() => doc.toJS({ maxAliasCount: YAML_MAX_ALIAS_COUNT }));

@@ -70,9 +70,17 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A value too long to quote in full is cut: the message must stay one readable line. */
+/**
+ * A value quoted in a message, cut to one readable line. A value nested too deeply for
+ * JSON.stringify (a hostile record can be) is named by its kind rather than overflowing.
+ */
 function show(v: unknown): string {
-  const text = JSON.stringify(v) ?? String(v);
+  let text: string;
+  try {
+    text = JSON.stringify(v) ?? String(v);
+  } catch {
+    text = Array.isArray(v) ? 'a deeply nested array' : 'a deeply nested object';
+  }
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
@@ -87,9 +95,10 @@ export function valueProblem(kind: ValueKind, v: unknown): { at?: string; messag
     case 'manual':
       return { message: 'manual checks are decided by grant records or decision files, not by scan values' };
     case 'numeric': {
-      const expected = `expected a number ≥ 0, null or {"events":[unix seconds…]} for a measured rule, got ${show(v)}`;
-      if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? undefined : { message: expected };
-      if (!isPlainObject(v) || !Array.isArray(v.events)) return { message: expected };
+      // Built only when the value is wrong: quoting every valid events array costs time.
+      const expected = () => ({ message: `expected a number ≥ 0, null or {"events":[unix seconds…]} for a measured rule, got ${show(v)}` });
+      if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? undefined : expected();
+      if (!isPlainObject(v) || !Array.isArray(v.events)) return expected();
       const extra = Object.keys(v).find((k) => k !== 'events');
       if (extra !== undefined) return { message: `unknown key ${JSON.stringify(extra)}; a count holds only "events"` };
       const i = v.events.findIndex((t) => !Number.isInteger(t) || (t as number) < 0 || (t as number) > MAX_UNIX_SECONDS);
