@@ -1,20 +1,20 @@
 // Requests Node's own HTTP parser refuses before the resolver core sees them still get a
 // proper answer: problem+json with Cache-Control and Connection: close, over a raw socket
 // (an HTTP client library would refuse to send these bytes at all).
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteServer } from '../src/resolver/adapter/node/server.ts';
 import { conformanceSite, WIDGET } from './conformance/fixture.ts';
+import { closeServer, listenLocal } from './helpers/listen.ts';
 
 const dir = await conformanceSite();
 const server = createSiteServer(dir);
 let port = 0;
 
 beforeAll(async () => {
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  port = (server.address() as AddressInfo).port;
+  port = await listenLocal(server);
 });
-afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+afterAll(() => closeServer(server));
 
 interface RawAnswer {
   status: number;
@@ -79,5 +79,45 @@ describe('requests the HTTP parser refuses', () => {
   it('the server goes on answering well-formed requests', async () => {
     const a = await sendRaw(Buffer.from(`GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
     expect(a.status).toBe(200);
+  });
+});
+
+/** Every status line in a raw exchange, in order (several answers on one connection). */
+function statusLines(request: Buffer): Promise<string[]> {
+  return new Promise((ok, fail) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', fail);
+    // An answer's status line follows the previous body directly (no newline after JSON).
+    socket.on('close', () => ok(Buffer.concat(chunks).toString('latin1').match(/HTTP\/1\.1 \d{3}(?= )/g) ?? []));
+  });
+}
+
+describe('requests Node would answer itself', () => {
+  it('a refused request pipelined after a valid one: the valid one is answered first', async () => {
+    const valid = `GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\n\r\n`;
+    const lines = await statusLines(Buffer.concat([Buffer.from(valid), requestFor(`/api/v1/repositories/${WIDGET}\u0000/sarif`)]));
+    expect(lines).toEqual(['HTTP/1.1 200', 'HTTP/1.1 400']);
+  });
+
+  it('an HTTP/1.1 request without Host is answered by the core', async () => {
+    const a = await sendRaw(Buffer.from(`GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nConnection: close\r\n\r\n`));
+    expect(a.status).toBe(200);
+    expect(a.headers['cache-control']).toBe('public, max-age=300');
+    const missing = await sendRaw(Buffer.from('GET /nowhere HTTP/1.1\r\nConnection: close\r\n\r\n'));
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toBe('application/problem+json');
+  });
+
+  it('an unknown Expect header is ignored, not answered 417', async () => {
+    const a = await sendRaw(Buffer.from(`GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nConnection: close\r\n\r\n`));
+    expect(a.status).toBe(200);
+  });
+
+  it('CONNECT is 405 problem+json with Allow, like any other method', async () => {
+    const a = await sendRaw(Buffer.from('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n'));
+    expectProblem(a, 405, /only GET and HEAD/);
+    expect(a.headers.allow).toBe('GET, HEAD');
   });
 });

@@ -1,10 +1,12 @@
 // `badgepress serve`: serve a built directory with the same resolver the edge runs.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createSiteServer } from '../resolver/adapter/node/server.ts';
+import type { ResolverOptions } from '../resolver/core.ts';
+import { loadSite } from './setup.ts';
 import { integerFlag, parseFlags, UsageError } from './args.ts';
 
-export const SERVE_USAGE = 'usage: badgepress serve [--dir DIR] [--port N] [--host 127.0.0.1]';
+export const SERVE_USAGE = 'usage: badgepress serve [--dir DIR] [--port N] [--host 127.0.0.1] [--config FILE]';
 
 export interface Serving {
   url: string;
@@ -12,9 +14,10 @@ export interface Serving {
 }
 
 /** `busyHint`: what to do when the port is taken, in the words of the command that asked. */
-export async function startServing(dir: string, port: number, host: string, busyHint = 'pick another port'): Promise<Serving> {
+export async function startServing(dir: string, port: number, host: string, busyHint = 'pick another port', opts: ResolverOptions = {}): Promise<Serving> {
   if (!existsSync(dir)) throw new UsageError(`--dir ${dir}: no such directory; run "badgepress build --out ${dir}" first`);
-  const server = createSiteServer(dir);
+  if (!statSync(dir).isDirectory()) throw new UsageError(`--dir ${dir}: not a directory; name the directory a build wrote (its --out)`);
+  const server = createSiteServer(dir, opts);
   await new Promise<void>((ok, fail) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       fail(err.code === 'EADDRINUSE' ? new UsageError(`--port ${port}: already in use; ${busyHint}`) : err),
@@ -30,9 +33,13 @@ export async function startServing(dir: string, port: number, host: string, busy
 }
 
 export async function serveCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { dir: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } }, SERVE_USAGE);
+  const { values } = parseFlags(argv, { dir: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, config: { type: 'string' } }, SERVE_USAGE);
   const dir = values.dir ?? 'dist';
-  const serving = await startServing(dir, integerFlag('port', values.port, 0, 65535) ?? 8787, values.host ?? '127.0.0.1');
+  const port = integerFlag('port', values.port, 0, 65535) ?? 8787;
+  // The cache ages the build gave the files (config `cache:`) are the ones serve's own answers
+  // (redirects, errors) and the files it serves carry; the config is found as build finds it.
+  const { cache } = await loadSite({ ...(values.config !== undefined ? { config: values.config } : {}) });
+  const serving = await startServing(dir, port, values.host ?? '127.0.0.1', 'pick another port', cache);
   process.stdout.write(`badgepress: serving ${dir} at ${serving.url}/api/v1/repositories/ (Ctrl+C stops)\n`);
   await waitForSignal();
   await serving.close();

@@ -1,5 +1,5 @@
 // `badgepress serve`: a Node HTTP server over a built directory, answering through the core.
-import { createServer, maxHeaderSize, STATUS_CODES, type Server } from 'node:http';
+import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorAnswer, resolve as resolveRequest, type ResolverOptions } from '../../core.ts';
 import { directoryReader, type DirectoryReaderOptions } from './directory-reader.ts';
@@ -9,7 +9,9 @@ const LINGER_MS = 2000;
 
 export function createSiteServer(dir: string, opts: ResolverOptions & DirectoryReaderOptions = {}): Server {
   const read = directoryReader(dir, opts);
-  const server = createServer((req, res) => {
+  // No Host header required: the core answers every request itself (a Host-less HTTP/1.1
+  // request gets its 404 or file, not Node's bare 400 without Cache-Control).
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     resolveRequest(
@@ -38,6 +40,15 @@ export function createSiteServer(dir: string, opts: ResolverOptions & DirectoryR
   });
   server.keepAliveTimeout = 5000;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => refuseUnparsed(err, socket, opts));
+  // An Expect header other than 100-continue is ignored (Node would answer a bare 417): the
+  // request is a GET like any other.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
+  // CONNECT never reaches the request handler: answer it as the core answers any other method.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    const answer = errorAnswer({ method: 'CONNECT', path: '', query: '' }, 405, 'Method Not Allowed', 'only GET and HEAD are served', opts);
+    answer.headers['allow'] = 'GET, HEAD';
+    endWithAnswer(socket, 405, answer.headers, Buffer.from(answer.body as string));
+  });
   return server;
 }
 
@@ -57,9 +68,19 @@ function refuseUnparsed(err: NodeJS.ErrnoException, socket: Duplex, opts: Resolv
   refused.add(socket);
   const [status, detail] = parserRefusal(err.code);
   const answer = errorAnswer({ method: 'GET', path: '', query: '' }, status, STATUS_CODES[status] ?? 'Bad Request', detail, opts);
-  const body = Buffer.from(answer.body as string);
-  const headers = { ...answer.headers, 'content-length': String(body.byteLength), connection: 'close' };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const refuse = () => endWithAnswer(socket, status, answer.headers, Buffer.from(answer.body as string));
+  // A pipelined request before the refused one may still be answering: its answer goes out
+  // first, or the client would take the refusal for the answer to its valid request.
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (inFlight && !inFlight.writableFinished) inFlight.once('finish', refuse);
+  else refuse();
+}
+
+/** Writes a whole answer on a raw socket and closes it, as nginx's lingering close does. */
+function endWithAnswer(socket: Duplex, status: number, headers: Record<string, string>, body: Buffer): void {
+  if (!socket.writable) return void socket.destroy();
+  const all = { ...headers, 'content-length': String(body.byteLength), connection: 'close' };
+  const head = Object.entries(all).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n`), body]));
   // Keep reading (and dropping) what the client still sends for a moment, so closing with
   // unread bytes does not reset the connection before the client has read the answer.

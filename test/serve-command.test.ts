@@ -1,0 +1,65 @@
+// `badgepress serve` as a user runs it: the cache ages of the config the build used reach
+// serve's answers, and a --dir that is not a directory is refused up front.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { NODE_TSX, ROOT, runCli } from './helpers/cli.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const dir = tempDir();
+const WIDGET = encodeURIComponent('https://github.com/acme/widget');
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+});
+
+/** Starts serve and resolves with the base URL it prints. */
+function startServe(args: string[]): Promise<string> {
+  return new Promise((ok, fail) => {
+    const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, 'serve', ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
+    children.push(child);
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /at (http:\/\/\S+?)\/api\/v1\/repositories\//.exec(out);
+      if (m) ok(m[1]!);
+    });
+    child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${out}`)));
+  });
+}
+
+function headers(url: string): Promise<{ status: number; cacheControl: string | undefined }> {
+  return new Promise((ok, fail) => {
+    request(url, { method: 'HEAD' }, (res) => {
+      res.resume();
+      ok({ status: res.statusCode ?? 0, cacheControl: res.headers['cache-control'] });
+    })
+      .on('error', fail)
+      .end();
+  });
+}
+
+describe('badgepress serve', () => {
+  it('answers with the cache ages of --config (latest files, redirects, per-time files)', async () => {
+    const cfg = join(dir, 'site.yaml');
+    writeFileSync(cfg, 'cache:\n  latestMaxAge: 60\n  immutableMaxAge: 600\n');
+    const out = join(dir, 'site');
+    expect(runCli(['build', '--config', cfg, '--store', join(ROOT, 'examples/store'), '--out', out, '--now', '1764000000']).code).toBe(0);
+    const base = await startServe(['--dir', out, '--port', '0', '--config', cfg]);
+    const repo = `${base}/api/v1/repositories/${WIDGET}`;
+    expect(await headers(`${repo}/badges/MAINTENANCE.svg`)).toEqual({ status: 200, cacheControl: 'public, max-age=60' });
+    // a time between two scans: the target can no longer change
+    expect(await headers(`${repo}/sarif?timestamp=1762000001`)).toEqual({ status: 302, cacheControl: 'public, max-age=600' });
+    expect(await headers(`${repo}/at/1762000000/sarif`)).toEqual({ status: 200, cacheControl: 'public, max-age=600, immutable' });
+  });
+
+  it('refuses a --dir that is a file, with exit 2', () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const r = runCli(['serve', '--dir', file, '--port', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--dir ${file}: not a directory; name the directory a build wrote (its --out)`);
+  });
+});
