@@ -101,6 +101,26 @@ describe('an endpoint that accepts connections and never answers', () => {
   });
 });
 
+describe('an endpoint that resets every connection', () => {
+  let server: Server;
+  beforeAll(async () => {
+    // Reads the request, then resets the connection, as a store that restarts mid-request does.
+    server = createServer((socket) => socket.once('data', () => socket.resetAndDestroy()));
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  });
+  afterAll(() => new Promise((ok) => server.close(ok)));
+
+  it('says the connection was closed, not that the endpoint was slow, and exits 4', async () => {
+    const port = (server.address() as AddressInfo).port;
+    const config = join(dir, 'resetting.yaml');
+    writeFileSync(config, `store: ${STORE}\nout: s3://resetting/site\ns3:\n  endpoint: http://127.0.0.1:${port}\n  pathStyle: true\n  maxAttempts: 2\n`);
+    const r = await runCliAsync(['build', '--config', config], { env: { AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', AWS_REGION: 'us-east-1' } });
+    expect(r.stderr).toMatch(/cannot list the bucket \(\w+: .*(ECONNRESET|socket hang up).*; the endpoint closed the connection/);
+    expect(r.stderr).not.toMatch(/did not answer in time/);
+    expect(r.code).toBe(4);
+  });
+});
+
 describe('locations that look like URLs must be exactly s3://bucket/prefix', () => {
   it.each([
     ['s3:/badges/x', 'write the scheme exactly as s3:// (lower case, two slashes): s3://badges/x; for a local directory of that name write ./s3:/badges/x'],

@@ -1,7 +1,7 @@
 // Records the schema could once accept but the build could not survive, YAML anchors and
 // aliases, values of rules the thresholds do not define, shards and bad records, duplicate
 // grants: each bad record is reported once, with file:line, and everything else is built.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSite, readTree } from './helpers/site.ts';
@@ -295,5 +295,42 @@ describe('hostile shapes that once stopped the build', () => {
     const { issues } = await buildSite({ store: d, out: join(d, 'out') });
     expect(errorsOf(issues).map((i) => i.where)).toEqual([`${join(d, 'null.yaml')}:1`]);
     expect(latestIndex(join(d, 'out'), url).timestamps).toEqual([1763000000]);
+  });
+});
+
+describe('a store assembled from symbolic links', () => {
+  it('follows links to files and directories, skips hidden entries, reads a ConfigMap mount once', async () => {
+    const a = 'https://x.org/linked-file';
+    const b = 'https://x.org/linked-dir';
+    const c = 'https://x.org/configmap';
+    const real = store({
+      'a.ndjson': line({ repositoryUrl: a, timestamp: 1763000000, values: { BUS_FACTOR: 2 } }),
+    });
+    mkdirSync(join(real, 'sub'));
+    writeFileSync(join(real, 'sub', 'b.ndjson'), line({ repositoryUrl: b, timestamp: 1763000000, values: { BUS_FACTOR: 3 } }));
+    const d = store({});
+    symlinkSync(join(real, 'a.ndjson'), join(d, 'a.ndjson'));
+    symlinkSync(join(real, 'sub'), join(d, 'sub'));
+    symlinkSync(d, join(d, 'loop')); // a link back up is walked once
+    // What Kubernetes mounts for a ConfigMap: ..<time>/ holds the files, ..data links to it,
+    // and each visible name links through ..data.
+    mkdirSync(join(d, '..2026_11_23_07_00_00.1'));
+    writeFileSync(join(d, '..2026_11_23_07_00_00.1', 'c.ndjson'), line({ repositoryUrl: c, timestamp: 1763000000, values: { BUS_FACTOR: 4 } }));
+    symlinkSync('..2026_11_23_07_00_00.1', join(d, '..data'));
+    symlinkSync('..data/c.ndjson', join(d, 'c.ndjson'));
+    writeFileSync(join(d, '.hidden.ndjson'), 'not even JSON');
+    const out = join(d, '..out');
+    const { issues, summary } = await buildSite({ store: d, out });
+    expect(issues).toEqual([]);
+    expect(summary.repositories).toBe(3);
+    for (const url of [a, b, c]) expect(latestIndex(out, url).timestamps).toEqual([1763000000]);
+  });
+
+  it('a link to nothing is named, with what to do (exit 4)', () => {
+    const d = store({ 'ok.ndjson': line({ repositoryUrl: 'https://x.org/ok', timestamp: 1763000000, values: {} }) });
+    symlinkSync(join(d, 'gone.ndjson'), join(d, 'dangling.ndjson'));
+    const r = runCli(['build', '--store', d, '--out', join(dir, 'dangling-out')]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`store ${join(d, 'dangling.ndjson')}: cannot read the file (ENOENT); a link to nothing? fix or remove it`);
   });
 });

@@ -1,7 +1,7 @@
 // Where stored values come from. The loader only needs to list file names and read one file;
 // a directory and an S3 prefix are two small implementations of that.
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { isStoreFile } from './parse-file.ts';
 
 export interface StoreSource {
@@ -25,21 +25,42 @@ export class DirectoryStore implements StoreSource {
 
   constructor(readonly location: string) {}
 
+  /**
+   * Follows symbolic links (a Kubernetes ConfigMap or Secret mount presents every file as one,
+   * and stores are often assembled with `ln -s`), each directory once by its real path.
+   * Hidden entries are skipped: such a mount keeps the real files again under `..<time>/`.
+   */
   async list(): Promise<string[]> {
-    let entries;
+    const names: string[] = [];
+    const walked = new Set<string>();
+    const walk = async (dir: string, rel: string): Promise<void> => {
+      const real = await realpath(dir);
+      if (walked.has(real)) return;
+      walked.add(real);
+      for (const e of await readdir(dir, { withFileTypes: true })) {
+        if (e.name.startsWith('.')) continue;
+        const name = rel ? `${rel}/${e.name}` : e.name;
+        // A link is judged by what it points to; a link to nothing is listed, and reading it
+        // says so with its name.
+        const target = e.isSymbolicLink() ? await stat(join(dir, e.name)).catch(() => undefined) : e;
+        if (target?.isDirectory()) await walk(join(dir, e.name), name);
+        else if ((target === undefined || target.isFile()) && isStoreFile(e.name)) names.push(name);
+      }
+    };
     try {
-      entries = await readdir(this.location, { recursive: true, withFileTypes: true });
+      await walk(this.location, '');
     } catch (err) {
       throw new Error(`store ${this.location}: cannot read the directory (${(err as NodeJS.ErrnoException).code}); check --store`);
     }
-    return entries
-      .filter((e) => e.isFile() && isStoreFile(e.name))
-      .map((e) => relative(this.location, join(e.parentPath, e.name)).split(sep).join('/'))
-      .sort();
+    return names.sort();
   }
 
-  read(name: string): Promise<Uint8Array> {
-    return readFile(join(this.location, name));
+  async read(name: string): Promise<Uint8Array> {
+    try {
+      return await readFile(join(this.location, name));
+    } catch (err) {
+      throw new Error(`store ${this.display(name)}: cannot read the file (${(err as NodeJS.ErrnoException).code}); a link to nothing? fix or remove it`);
+    }
   }
 
   display(name: string): string {

@@ -6,6 +6,10 @@ export function describeS3Error(err: unknown): string {
   const e = err as Error & { code?: string };
   const name = e.name && e.name !== 'Error' ? e.name : (e.code ?? 'Error');
   const text = `${name}: ${e.message || '(no message)'}`;
+  // The SDK names a reset connection a TimeoutError too: say what happened, not "too slow".
+  if (/ECONNRESET|socket hang up|EPIPE/i.test(e.message ?? '') || e.code === 'ECONNRESET') {
+    return `${text}; the endpoint closed the connection (a restarting or overloaded store, or a proxy in between); run again`;
+  }
   if (name === 'TimeoutError' || /timed? ?out/i.test(e.message ?? '')) {
     return `${text}; the endpoint did not answer in time (s3.connectTimeoutSeconds / s3.requestTimeoutSeconds in the config)`;
   }
