@@ -29,6 +29,7 @@ export async function buildSite(opts: { store: string; out: string; now?: number
     prune: opts.prune ?? false,
     ...(opts.include ? { include: opts.include } : {}),
   });
+  if (!opts.sink) await sink.close();
   return { summary, issues };
 }
 
