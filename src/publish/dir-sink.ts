@@ -2,15 +2,11 @@
 // name and renamed into place, so a reader never sees half a file, and a file whose bytes
 // are already there is left untouched (mtime included), so rebuilds only write changes.
 import { mkdir, readFile, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { hostname } from 'node:os';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { OutputFile } from '../render/site-files.ts';
 import { API_PREFIX } from '../model/layout.ts';
 import type { Comparison, PutOutcome, Sink } from './sink.ts';
 
-let tmpCounter = 0;
-/** Beside the API tree at the output's root; hidden, and never a key of the site. */
-export const STAGING_DIR = '.badgepress-tmp';
 const MAX_REMEMBERED_DIRS = 50_000;
 
 export class DirectorySink implements Sink {
@@ -18,7 +14,6 @@ export class DirectorySink implements Sink {
   /** Directory → whether this build created it (so it held no files before). */
   private readonly madeDirs = new Map<string, boolean>();
   private readonly freshRoots = new Set<string>();
-  private staging: Promise<string> | undefined;
 
   constructor(readonly location: string) {
     this.root = resolve(location);
@@ -56,7 +51,10 @@ export class DirectorySink implements Sink {
       if (created !== undefined) this.freshRoots.add(created);
     }
     if (!fresh && (await this.compare(file)) === 'same') return 'unchanged';
-    const tmp = join(await this.stagingDir(), String(++tmpCounter));
+    // One temporary name per file, beside it (a rename within its directory keeps the inode
+    // where the file lives): a build killed mid-write leaves `.<name>.tmp`, and a re-run with
+    // the same inputs writes that same file again, reusing and consuming the name.
+    const tmp = join(dir, `.${basename(path)}.tmp`);
     await writeFile(tmp, body);
     await rename(tmp, path);
     return 'written';
@@ -123,31 +121,7 @@ export class DirectorySink implements Sink {
     return join(this.root, ...below.slice(0, prefix.length + 1));
   }
 
-  /**
-   * Where files are written before they are renamed into place: a directory of this process
-   * beside the site (`.badgepress-tmp/<host>-<pid>/`), never inside it, so a build killed
-   * mid-write leaves nothing in the API tree. The directories of dead processes on this host
-   * (killed builds) are removed when the next build starts; another host's are left alone.
-   */
-  private stagingDir(): Promise<string> {
-    this.staging ??= (async () => {
-      const base = join(this.root, STAGING_DIR);
-      await mkdir(base, { recursive: true });
-      await removeDeadStaging(base);
-      const own = join(base, `${hostname()}-${process.pid}`);
-      await mkdir(own, { recursive: true });
-      return own;
-    })();
-    return this.staging;
-  }
-
-  async close(): Promise<void> {
-    if (!this.staging) return;
-    const own = await this.staging;
-    this.staging = undefined;
-    await rm(own, { recursive: true, force: true });
-    await removeIfEmpty(dirname(own));
-  }
+  async close(): Promise<void> {}
 }
 
 function compareBytes(stored: Uint8Array | undefined, body: Buffer): Comparison {
@@ -164,24 +138,5 @@ async function removeIfEmpty(dir: string): Promise<boolean> {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT') return false;
     throw err;
-  }
-}
-
-/** Removes staging directories of processes on this host that no longer run. */
-async function removeDeadStaging(base: string): Promise<void> {
-  const prefix = `${hostname()}-`;
-  for (const name of await readdir(base)) {
-    const pid = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : NaN;
-    if (!Number.isInteger(pid) || pid === process.pid || isRunning(pid)) continue;
-    await rm(join(base, name), { recursive: true, force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
