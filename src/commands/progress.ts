@@ -46,9 +46,9 @@ export function progressLine(stream: NodeJS.WriteStream, store: StoreFiles | und
         const i = fileIndex.get(r.source.replace(/:\d+$/, ''));
         if (i !== undefined) current.add(i);
       }
-      let filesDone = 0;
-      for (const i of seen) if (!current.has(i)) filesDone++;
       for (const i of current) seen.add(i);
+      // Every file seen is done but those this repository still draws on (all seen now).
+      const filesDone = seen.size - current.size;
       const now = Date.now();
       // The first line that can carry an ETA is drawn at once, however soon after the last.
       const firstEta = !etaShown && filesDone > 0;
