@@ -11,9 +11,18 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 // A lone UTF-16 surrogate (String#isWellFormed, spelled out for CloudFront Functions).
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** What is wrong with a URL, for callers that word it for their own context. */
+export type UrlProblem = 'not-string' | 'empty' | 'surrogate' | 'control' | 'shape' | 'too-long';
+
 export type CanonicalResult =
   | { ok: true; url: string; encoded: string }
-  | { ok: false; reason: string };
+  /** `fact` names no subject ("holds a control character"); `reason` is it said of a stored repositoryUrl. */
+  | { ok: false; problem: UrlProblem; fact: string; reason: string };
+
+// No default parameter: this module also runs as a CloudFront Function, which has none.
+function fail(problem: UrlProblem, fact: string, advice: string): CanonicalResult {
+  return { ok: false, problem, fact, reason: `repositoryUrl ${fact}${advice}` };
+}
 
 /**
  * Check `<scheme>://<host>/<path>`, lower-case scheme and host (ASCII letters only) and keep
@@ -21,19 +30,16 @@ export type CanonicalResult =
  * slash or `.git` removal, so the identifier is what the scanner wrote.
  */
 export function canonicalRepositoryUrl(input: unknown): CanonicalResult {
-  if (typeof input !== 'string') return { ok: false, reason: 'repositoryUrl must be a string' };
-  if (input.length === 0) return { ok: false, reason: 'repositoryUrl is empty' };
-  if (LONE_SURROGATE.test(input)) return { ok: false, reason: 'repositoryUrl holds an unpaired UTF-16 surrogate' };
-  if (CONTROL.test(input)) return { ok: false, reason: 'repositoryUrl holds a control character' };
+  if (typeof input !== 'string') return fail('not-string', 'must be a string', '');
+  if (input.length === 0) return fail('empty', 'is empty', '');
+  if (LONE_SURROGATE.test(input)) return fail('surrogate', 'holds an unpaired UTF-16 surrogate', '');
+  if (CONTROL.test(input)) return fail('control', 'holds a control character', '');
   const m = URL_SHAPE.exec(input);
-  if (!m) return { ok: false, reason: `repositoryUrl ${JSON.stringify(truncate(input))} is not of the form <scheme>://<host>/<path>` };
+  if (!m) return fail('shape', `${JSON.stringify(truncate(input))} is not of the form <scheme>://<host>/<path>`, '');
   const url = `${asciiLower(m[1]!)}://${asciiLower(m[2]!)}/${m[3]!}`;
   const encoded = encodeURIComponent(url);
   if (encoded.length > MAX_SEGMENT_BYTES) {
-    return {
-      ok: false,
-      reason: `repositoryUrl encodes to ${encoded.length} bytes, more than the ${MAX_SEGMENT_BYTES} one path segment may hold; shorten the URL`,
-    };
+    return fail('too-long', `encodes to ${encoded.length} bytes, more than the ${MAX_SEGMENT_BYTES} one path segment may hold`, '; shorten the URL');
   }
   return { ok: true, url, encoded };
 }

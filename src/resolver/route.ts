@@ -88,12 +88,11 @@ function canonicalSegment(raw: string): { ok: true; encoded: string } | { ok: fa
   decoded = decoded.replace(/^([A-Za-z][A-Za-z0-9+.-]*):\/(?!\/)/, '$1://');
   const c = canonicalRepositoryUrl(decoded);
   if (c.ok) return { ok: true, encoded: c.encoded };
-  // The model's reason names the stored field; here it is the request's segment. A URL of
-  // the wrong shape gets the example; any other reason (too long, a control character) is
-  // the real one, echoed in printable ASCII.
-  if (/is not of the form/.test(c.reason)) return { ok: false, reason: SEGMENT_SHAPE };
-  const reason = c.reason.replace(/^repositoryUrl /, 'the repository URL in the path ').replace(/; shorten the URL$/, '; no badgepress site holds so long a URL');
-  return { ok: false, reason: printable(reason) };
+  // A URL of the wrong shape gets the example; any other problem (too long, a control
+  // character) is said of the request's segment, in printable ASCII.
+  if (c.problem === 'shape') return { ok: false, reason: SEGMENT_SHAPE };
+  const advice = c.problem === 'too-long' ? '; no badgepress site holds so long a URL' : '';
+  return { ok: false, reason: printable(`the repository URL in the path ${c.fact}${advice}`) };
 }
 
 function timestampParam(query: string): number | undefined | 'bad' {
