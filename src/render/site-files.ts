@@ -4,6 +4,7 @@
 import type { SiteConfig } from '../config/types.ts';
 import type { RepositoryEvaluationOf } from '../evaluate/repository.ts';
 import { atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, type RepositoryIndex, type Resource } from '../model/layout.ts';
+import { cacheControl } from '../model/http.ts';
 import { jsonBytes } from './sarif-common.ts';
 import type { Renderer, RenderedFile, ScanFiles } from './shape.ts';
 
@@ -30,10 +31,8 @@ export interface OutputFile {
   scanTimestamp?: number;
 }
 
-export function cacheControlFor(site: SiteConfig, phase: Phase): string {
-  return phase === 'at'
-    ? `public, max-age=${site.cache.immutableMaxAge}, immutable`
-    : `public, max-age=${site.cache.latestMaxAge}`;
+function cacheControlFor(site: SiteConfig, phase: Phase): string {
+  return phase === 'at' ? cacheControl(site.cache.immutableMaxAge, true) : cacheControl(site.cache.latestMaxAge, false);
 }
 
 /** The render step of a shape: `scanFiles` renders one evaluation, this places every one at its keys. */
@@ -70,7 +69,7 @@ export function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvalu
   if (!last) return out;
   const index: RepositoryIndex = { repositoryUrl, timestamps: history.scans.map((s) => s.timestamp), badges: [...evaluation.badgeIds] };
   if (evaluation.expireAfterSeconds !== undefined) index.expireAfterSeconds = evaluation.expireAfterSeconds;
-  out.push({ key: indexKey(encoded), body: jsonBytes(index), contentType: 'application/json', cacheControl: short, phase: 'index', repositoryUrl, resource: { kind: 'index' }, scope: 'index' });
+  out.push({ key: indexKey(encoded), body: jsonBytes(index), contentType: contentTypeOf({ kind: 'index' }), cacheControl: short, phase: 'index', repositoryUrl, resource: { kind: 'index' }, scope: 'index' });
   // The latest answer is usually the newest scan's: its files are already rendered.
   const latest = evaluation.latest === evaluation.scans[history.scans.length - 1] ? newest : scanFiles(encoded, evaluation.latest);
   place(latest, 'latest', last.timestamp, (r) => latestKey(encoded, r), short, 'latest');
