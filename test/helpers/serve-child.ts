@@ -16,7 +16,11 @@ export function startServeChild(command: string, args: string[], opts: SpawnOpti
     let out = '';
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     const stop = async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      // detached: the child leads a process group (npx → sh → node); the signal goes to all of it.
+      if (child.exitCode === null && child.signalCode === null) {
+        if (opts.detached && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+        else child.kill('SIGTERM');
+      }
       return exited;
     };
     const collect = (c: Buffer) => {
