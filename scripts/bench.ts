@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import autocannon from 'autocannon';
@@ -32,6 +33,8 @@ const { values } = parseArgs({
     json: { type: 'string' },
     's3-repos': { type: 'string', default: '100' },
     work: { type: 'string', default: join(tmpdir(), 'badgepress-bench') },
+    // Only the command-line rows (startup, example build): seconds, not minutes.
+    quick: { type: 'boolean', default: false },
   },
 });
 const repos = Number(values.repos);
@@ -79,6 +82,40 @@ function tree(dir: string): Map<string, Buffer> {
 }
 
 const digest = (b: Buffer) => createHash('md5').update(b).digest('hex');
+
+// 0. The command line as installed (bin/badgepress.js → compiled lib/): start-up against
+// node itself, in the same run, and a build of the example store. Runs alternate, median counts.
+{
+  const compiled = spawnSync(process.execPath, [join(ROOT, 'scripts/compile.mjs'), '--if-stale'], { encoding: 'utf8' });
+  if (compiled.status !== 0) throw new Error(`compiling lib/ failed: ${compiled.stderr}`);
+  const bin = join(ROOT, 'bin/badgepress.js');
+  const timed = (args: string[]) => {
+    const started = performance.now();
+    const r = spawnSync(process.execPath, args, { cwd: ROOT, env: { ...process.env, CI: 'true' }, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+    return performance.now() - started;
+  };
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const node: number[] = [];
+  const help: number[] = [];
+  const version: number[] = [];
+  const example: number[] = [];
+  for (let i = 0; i < 11; i++) {
+    node.push(timed(['-e', '0']));
+    help.push(timed([bin, '--help']));
+    version.push(timed([bin, '--version']));
+    if (i < 5) example.push(timed([bin, 'build', '--out', join(work, `example-${i}`), '--now', '1764000000']));
+  }
+  const ratio = median(help) / median(node);
+  say('startup: node -e 0', `${median(node).toFixed(0)} ms (median of 11)`, 'nodeStartMs', Math.round(median(node)));
+  say('startup: badgepress --help / node -e 0 (target ≤ 3)', `${median(help).toFixed(0)} ms = ${ratio.toFixed(2)}×`, 'helpToNodeRatio', Number(ratio.toFixed(2)));
+  say('startup: badgepress --version', `${median(version).toFixed(0)} ms = ${(median(version) / median(node)).toFixed(2)}×`, 'versionMs', Math.round(median(version)));
+  say('badgepress build, example store (target ≤ 1.5 s)', `${(median(example) / 1000).toFixed(2)} s (median of 5, process start included)`, 'exampleBuildSeconds', Number((median(example) / 1000).toFixed(2)));
+}
+if (values.quick) {
+  finish();
+  process.exit(0);
+}
 
 // 1. Store: deterministic, so one generated earlier with the same figures is reused.
 const store = join(workRoot, `store-${repos}x${scans}-seed1`);
@@ -287,8 +324,13 @@ const ours = renderBadge({ label: 'MAINTENANCE', message: 'silver', color: '#9f9
 const theirs = makeBadge({ label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
 say('SVG bytes vs badge-maker (target ≤)', `${ours.length} vs ${theirs.length}`, 'svgBytes', `${ours.length}/${theirs.length}`);
 
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM (${Math.round(freemem() / 2 ** 30)} free), Node ${process.version}`;
-say('machine', machine, 'machine');
-process.stdout.write(`\n| measure | figure |\n|---|---|\n${rows.map(([a, v]) => `| ${a} | ${v} |`).join('\n')}\n`);
-if (values.json) writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`);
-process.stderr.write(`bench: this run's tree is kept in ${work} (see the top of scripts/bench.ts for why)\n`);
+finish();
+
+/** The machine row, the table and the JSON figures: the end of a full or a --quick run. */
+function finish(): void {
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM (${Math.round(freemem() / 2 ** 30)} free), Node ${process.version}`;
+  say('machine', machine, 'machine');
+  process.stdout.write(`\n| measure | figure |\n|---|---|\n${rows.map(([a, v]) => `| ${a} | ${v} |`).join('\n')}\n`);
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`);
+  process.stderr.write(`bench: this run's tree is kept in ${work} (see the top of scripts/bench.ts for why)\n`);
+}

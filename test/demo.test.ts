@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NODE_TSX, ROOT, runCli } from './helpers/cli.ts';
+import { CLI, ROOT, runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const children: ChildProcess[] = [];
@@ -16,7 +16,7 @@ afterEach(() => {
 /** Starts the demo and resolves with its stdout once the README badge line is printed. */
 function startDemo(args: string[]): Promise<{ child: ChildProcess; stdout: string }> {
   return new Promise((ok, fail) => {
-    const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, 'demo', ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
+    const child = spawn(CLI[0], [...CLI.slice(1), 'demo', ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
     children.push(child);
     let stdout = '';
     let stderr = '';

@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createSiteServer } from '../resolver/adapter/node/server.ts';
 import type { ResolverOptions } from '../resolver/core.ts';
-import { loadSite } from './setup.ts';
+import { loadSiteConfig } from '../config/load.ts';
 import { integerFlag, parseFlags, UsageError } from './args.ts';
 
 export const SERVE_USAGE = 'usage: badgepress serve [--dir DIR] [--port N] [--host 127.0.0.1] [--config FILE]';
@@ -38,7 +38,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const port = integerFlag('port', values.port, 0, 65535) ?? 8787;
   // The cache ages the build gave the files (config `cache:`) are the ones serve's own answers
   // (redirects, errors) and the files it serves carry; the config is found as build finds it.
-  const { cache } = await loadSite({ ...(values.config !== undefined ? { config: values.config } : {}) });
+  // loadSiteConfig, not setup's loadSite: serve must not load the build pipeline (svgo, the AWS SDK).
+  // serve reads no store: '.' stands in for one, so a directory without a config of its own
+  // (an npm install) can serve what its build wrote.
+  const { cache } = await loadSiteConfig(values.config, { store: '.' });
   const serving = await startServing(dir, port, values.host ?? '127.0.0.1', 'pick another port', cache);
   process.stdout.write(`badgepress: serving ${dir} at ${serving.url}/api/v1/repositories/ (Ctrl+C stops)\n`);
   await waitForSignal();

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Mustache from 'mustache';
 import anafanafo from 'anafanafo';
-import { optimize, type Config as SvgoConfig } from 'svgo';
+// svgo's one-file bundle (same optimiser, same output): a build loads it in a third of the
+// time the hundreds of modules behind 'svgo' take, on a command that runs for about a second.
+import { optimize, type Config as SvgoConfig } from 'svgo/browser';
 import { escapeXml } from './escape.ts';
 
 const TEMPLATE = readFileSync(fileURLToPath(new URL('../../templates/badge.svg.mustache', import.meta.url)), 'utf8').trim();
