@@ -1,5 +1,6 @@
 // `badgepress serve`: a Node HTTP server over a built directory, answering through the core.
 import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { errorAnswer, resolve as resolveRequest, type ResolverOptions } from '../../core.ts';
 import { directoryReader, type DirectoryReaderOptions } from './directory-reader.ts';
@@ -7,11 +8,61 @@ import { directoryReader, type DirectoryReaderOptions } from './directory-reader
 /** How long a refused connection may keep sending before it is cut (nginx's lingering close). */
 const LINGER_MS = 2000;
 
-export function createSiteServer(dir: string, opts: ResolverOptions & DirectoryReaderOptions = {}): Server {
+/** How long serve waits for what a client sends; every one has a default (see below). */
+export interface ConnectionLimits {
+  /**
+   * Open connections at most. When a new one would pass it, the connection idle longest (no
+   * answer pending: a keep-alive socket between requests, or one that has not sent a whole
+   * request) is closed to make room. Default: the process's open-file limit less a reserve.
+   */
+  maxConnections?: number;
+  /** Milliseconds from connecting (or from a request's first byte) to its last header. Default 10,000. */
+  headersTimeoutMs?: number;
+  /** Milliseconds from a request's first byte to its last body byte. Default 10,000. */
+  requestTimeoutMs?: number;
+}
+
+export type SiteServerOptions = ResolverOptions & DirectoryReaderOptions & ConnectionLimits;
+
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+/** What serve knows of one open connection. */
+interface Connection {
+  /** Requests parsed and not yet answered (pipelined ones queue behind each other). */
+  pending: number;
+  /** A refusal of an unparsable request, held until every request before it is answered. */
+  refusal?: () => void;
+}
+
+export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Server {
   const read = directoryReader(dir, opts);
+  const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(opts.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
+  // Open connections in the order they last went idle: the first idle one is the one to close.
+  const connections = new Map<Duplex, Connection>();
+  const maxConnections = opts.maxConnections ?? defaultMaxConnections();
   // No Host header required: the core answers every request itself (a Host-less HTTP/1.1
   // request gets its 404 or file, not Node's bare 400 without Cache-Control).
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
+  // Node's defaults let a client hold a socket for minutes (headers 60 s, a slow body 300 s,
+  // checked every 30 s); these are a badge server's, checked every second.
+  const server = createServer({ requireHostHeader: false, headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, (req, res) => {
+    const conn = connections.get(req.socket);
+    if (conn) {
+      conn.pending++;
+      let done = false;
+      const answered = () => {
+        if (done) return;
+        done = true;
+        if (--conn.pending > 0 || !connections.has(req.socket)) return;
+        if (conn.refusal) return conn.refusal();
+        // Idle again: it moves to the end of the line of sockets to close first.
+        connections.delete(req.socket);
+        connections.set(req.socket, conn);
+      };
+      res.once('finish', answered);
+      res.once('close', answered);
+    }
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     resolveRequest(
@@ -39,7 +90,18 @@ export function createSiteServer(dir: string, opts: ResolverOptions & DirectoryR
       });
   });
   server.keepAliveTimeout = 5000;
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => refuseUnparsed(err, socket, opts));
+  // A client that stops reading its answer (or sending) holds a socket no longer than this.
+  server.timeout = 30_000;
+  server.on('connection', (socket: Duplex) => {
+    if (connections.size >= maxConnections && !closeOldestIdle(connections)) {
+      // Every connection is waiting for an answer: this one is refused, the others served.
+      socket.destroy();
+      return;
+    }
+    connections.set(socket, { pending: 0 });
+    socket.once('close', () => connections.delete(socket));
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => refuseUnparsed(err, socket, opts, connections.get(socket)));
   // An Expect header other than 100-continue is ignored (Node would answer a bare 417): the
   // request is a GET like any other.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
@@ -59,7 +121,7 @@ const refused = new WeakSet<Duplex>();
  * line, a raw control or non-ASCII byte in the path). Answer those as the core answers any
  * bad request, problem+json with Cache-Control, rather than with Node's bare status line.
  */
-function refuseUnparsed(err: NodeJS.ErrnoException, socket: Duplex, opts: ResolverOptions): void {
+function refuseUnparsed(err: NodeJS.ErrnoException, socket: Duplex, opts: ResolverOptions, conn: Connection | undefined): void {
   if (refused.has(socket)) return; // the parser reports again as more bytes arrive
   if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
@@ -69,11 +131,44 @@ function refuseUnparsed(err: NodeJS.ErrnoException, socket: Duplex, opts: Resolv
   const [status, detail] = parserRefusal(err.code);
   const answer = errorAnswer({ method: 'GET', path: '', query: '' }, status, STATUS_CODES[status] ?? 'Bad Request', detail, opts);
   const refuse = () => endWithAnswer(socket, status, answer.headers, Buffer.from(answer.body as string));
-  // A pipelined request before the refused one may still be answering: its answer goes out
-  // first, or the client would take the refusal for the answer to its valid request.
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
-  if (inFlight && !inFlight.writableFinished) inFlight.once('finish', refuse);
+  // Pipelined requests before the refused one may still be answering (Node parsed them
+  // before it met the bad bytes): their answers go out first, all of them, then the refusal,
+  // or the client would lose valid answers or take the refusal for one of them.
+  if (conn && conn.pending > 0) conn.refusal = refuse;
   else refuse();
+}
+
+/** Closes the connection idle longest; false when every connection has an answer pending. */
+function closeOldestIdle(connections: Map<Duplex, Connection>): boolean {
+  for (const [socket, conn] of connections) {
+    if (conn.pending > 0) continue;
+    connections.delete(socket);
+    socket.destroy();
+    return true;
+  }
+  return false;
+}
+
+/** Open files the process keeps for itself beyond its connections: the files it reads, logs, Node. */
+const RESERVED_FILES = 64;
+
+/**
+ * The connection cap when none is given: the process's soft open-file limit (Linux
+ * /proc/self/limits; elsewhere 256, macOS's default) less a reserve, so the sockets can
+ * never take the descriptors a file read or a new connection needs.
+ */
+export function defaultMaxConnections(limits = readLimits()): number {
+  const m = /^Max open files\s+(\d+|unlimited)/m.exec(limits ?? '');
+  const soft = m ? (m[1] === 'unlimited' ? 65536 : Number(m[1])) : 256;
+  return Math.max(16, soft - Math.max(RESERVED_FILES, Math.floor(soft / 8)));
+}
+
+function readLimits(): string | undefined {
+  try {
+    return readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes a whole answer on a raw socket and closes it, as nginx's lingering close does. */
