@@ -86,7 +86,7 @@ export async function resolve(req: ResolverRequest, read: KeyReader, opts?: Reso
 
   if (found.kind === 'key') {
     const obj = await read(found.key);
-    if (obj) return file(obj, resource.kind === 'index' ? JSON_TYPE : typeOf(resource), t.at ? longAge(opts) : shortAge(opts), req);
+    if (obj) return fileAnswer(req, t, obj, opts);
     if (resource.kind === 'index') return fail('this repository was never scanned');
     if (t.at) return fail(`no result of this repository at ${t.at.timestamp}`);
     // Only a miss pays for the index: it tells "never scanned" from "unknown badge".
@@ -106,6 +106,11 @@ export async function resolve(req: ResolverRequest, read: KeyReader, opts?: Reso
     headers: { location, 'cache-control': stable ? `public, max-age=${opts?.immutableMaxAge ?? 31536000}` : shortAge(opts) },
     body: null,
   };
+}
+
+/** The answer with the file a `key` lookup found: what `resolve` answers once it has the bytes. */
+export function fileAnswer(req: ResolverRequest, t: RouteTarget, obj: StoredObject, opts?: ResolverOptions): ResolverResponse {
+  return file(obj, t.resource.kind === 'index' ? JSON_TYPE : typeOf(t.resource), t.at ? longAge(opts) : shortAge(opts), req);
 }
 
 const shortAge = (opts?: ResolverOptions) => `public, max-age=${opts?.latestMaxAge ?? 300}`;

@@ -25,7 +25,16 @@ interface Held {
   checkedAt: number;
 }
 
-export function directoryReader(dir: string, opts: DirectoryReaderOptions = {}): KeyReader {
+/** A KeyReader that can also answer at once, without a read, from what it holds. */
+export interface DirectoryKeyReader extends KeyReader {
+  /**
+   * The file under `key` when no read is needed: a held copy still current, or null when
+   * there is no such file; undefined when the file must be read (await the reader).
+   */
+  held(key: string): StoredObject | null | undefined;
+}
+
+export function directoryReader(dir: string, opts: DirectoryReaderOptions = {}): DirectoryKeyReader {
   const root = resolve(dir);
   const revalidateMs = opts.revalidateMs ?? 1000;
   const now = opts.now ?? Date.now;
@@ -34,10 +43,10 @@ export function directoryReader(dir: string, opts: DirectoryReaderOptions = {}):
   // read on every ?timestamp= request, is among them. Asking the disk on every request
   // costs serve a third of its throughput, so a held file is trusted for revalidateMs.
   const cache = new Map<string, Held>();
-  return async (key) => {
-    const held = cache.get(key);
+  const held = (key: string): StoredObject | null | undefined => {
+    const copy = cache.get(key);
     const t = now();
-    if (held && t - held.checkedAt < revalidateMs) return held.obj;
+    if (copy && t - copy.checkedAt < revalidateMs) return copy.obj;
     const path = resolve(root, key);
     if (!path.startsWith(root + sep)) return null;
     // A synchronous stat, as nginx does in its event loop: on a local directory it is a
@@ -52,11 +61,17 @@ export function directoryReader(dir: string, opts: DirectoryReaderOptions = {}):
       cache.delete(key);
       return null;
     }
-    const stamp = stampOf(st);
-    if (held && held.stamp === stamp) {
-      held.checkedAt = t;
-      return held.obj;
+    if (copy && copy.stamp === stampOf(st)) {
+      copy.checkedAt = t;
+      return copy.obj;
     }
+    return undefined;
+  };
+  const read = async (key: string): Promise<StoredObject | null> => {
+    const known = held(key);
+    if (known !== undefined) return known;
+    const t = now();
+    const path = resolve(root, key);
     // Only a file not held yet (or replaced) pays for the containment check, and the check is
     // made on the file actually opened: a directory on the path can be swapped for a link
     // between any check by name and the open, so the name is opened first and the opened
@@ -84,6 +99,7 @@ export function directoryReader(dir: string, opts: DirectoryReaderOptions = {}):
     }
     return obj;
   };
+  return Object.assign(read, { held });
 }
 
 /**

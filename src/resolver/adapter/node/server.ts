@@ -2,7 +2,7 @@
 import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
-import { errorAnswer, resolve as resolveRequest, type ResolverOptions } from '../../core.ts';
+import { errorAnswer, fileAnswer, lookup, resolve as resolveRequest, type Lookup, type ResolverOptions, type ResolverRequest, type ResolverResponse } from '../../core.ts';
 import { directoryReader, type DirectoryReaderOptions } from './directory-reader.ts';
 
 /** How long a refused connection may keep sending before it is cut (nginx's lingering close). */
@@ -33,6 +33,48 @@ interface Connection {
   pending: number;
   /** A refusal of an unparsable request, held until every request before it is answered. */
   refusal?: () => void;
+  socket: Duplex;
+  /** The server's open connections, idle longest first. */
+  line: Map<Duplex, Connection>;
+}
+
+const CONNECTION = Symbol('badgepress connection');
+type TrackedSocket = Duplex & { [CONNECTION]?: Connection };
+
+/** A response closed (sent or cut off): one request fewer pending on its connection. */
+function answered(this: ServerResponse): void {
+  const conn = (this.req.socket as TrackedSocket)[CONNECTION];
+  if (!conn || --conn.pending > 0 || !conn.line.has(conn.socket)) return;
+  if (conn.refusal) return conn.refusal();
+  // Idle again: it moves to the end of the line of sockets to close first.
+  conn.line.delete(conn.socket);
+  conn.line.set(conn.socket, conn);
+}
+
+/** Writes an answer of the core. A HEAD answer has no body but carries its GET's length. */
+function send(res: ServerResponse, answer: ResolverResponse): void {
+  // Every answer carries headers of its own, so they are completed in place.
+  const body = answer.body === null ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
+  if (body !== undefined) answer.headers['content-length'] = String(body.byteLength);
+  res.writeHead(answer.status, answer.headers);
+  res.end(body);
+}
+
+const MAX_HELD_ROUTES = 10_000;
+const MAX_HELD_TARGET = 1024;
+
+/** The core's lookup, held per request target when it names a key or a ?timestamp= lookup. */
+function lookupHeld(routes: Map<string, Lookup>, url: string, request: ResolverRequest, opts: ResolverOptions): Lookup {
+  const cacheable = (request.method === 'GET' || request.method === 'HEAD') && url.length <= MAX_HELD_TARGET;
+  const known = cacheable ? routes.get(url) : undefined;
+  if (known) return known;
+  const found = lookup(request, opts);
+  // An answer is built per request (its headers are completed in place): never held.
+  if (cacheable && found.kind !== 'answer') {
+    if (routes.size >= MAX_HELD_ROUTES) routes.clear();
+    routes.set(url, found);
+  }
+  return found;
 }
 
 export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Server {
@@ -46,48 +88,38 @@ export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Ser
   // request gets its 404 or file, not Node's bare 400 without Cache-Control).
   // Node's defaults let a client hold a socket for minutes (headers 60 s, a slow body 300 s,
   // checked every 30 s); these are a badge server's, checked every second.
+  // Route decisions by request target, for GET and HEAD: a busy badge is asked for with the
+  // same path again and again, and parsing its repository URL each time is a fifth of the
+  // work serve does for it. Only the decision is held (a key, or a ?timestamp= lookup).
+  const routes = new Map<string, Lookup>();
   const server = createServer({ requireHostHeader: false, headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, (req, res) => {
-    const conn = connections.get(req.socket);
+    const conn = (req.socket as TrackedSocket)[CONNECTION];
     if (conn) {
       conn.pending++;
-      let done = false;
-      const answered = () => {
-        if (done) return;
-        done = true;
-        if (--conn.pending > 0 || !connections.has(req.socket)) return;
-        if (conn.refusal) return conn.refusal();
-        // Idle again: it moves to the end of the line of sockets to close first.
-        connections.delete(req.socket);
-        connections.set(req.socket, conn);
-      };
-      res.once('finish', answered);
       res.once('close', answered);
     }
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    resolveRequest(
-      {
-        method: req.method ?? 'GET',
-        path: q < 0 ? url : url.slice(0, q),
-        query: q < 0 ? '' : url.slice(q + 1),
-        ifNoneMatch: req.headers['if-none-match'] ?? null,
-      },
-      read,
-      opts,
-    )
-      .then((answer) => {
-        // Every answer carries headers of its own, so they are completed in place. A HEAD
-        // answer has no body but already carries the length a GET would send.
-        const body = answer.body === null ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
-        if (body !== undefined) answer.headers['content-length'] = String(body.byteLength);
-        res.writeHead(answer.status, answer.headers);
-        res.end(body);
-      })
-      .catch(() => {
+    const request: ResolverRequest = {
+      method: req.method ?? 'GET',
+      path: q < 0 ? url : url.slice(0, q),
+      query: q < 0 ? '' : url.slice(q + 1),
+      ifNoneMatch: req.headers['if-none-match'] ?? null,
+    };
+    // The common case answered at once, without a promise: a file already held.
+    const found = lookupHeld(routes, url, request, opts);
+    if (found.kind === 'key') {
+      const obj = read.held(found.key);
+      if (obj) return send(res, fileAnswer(request, found.target, obj, opts));
+    }
+    resolveRequest(request, read, opts).then(
+      (answer) => send(res, answer),
+      () => {
         // Reached only on an unexpected store fault, never by a request string.
         res.writeHead(503, { 'content-type': 'application/problem+json', 'cache-control': 'no-store' });
         res.end(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the site could not be read' }));
-      });
+      },
+    );
   });
   server.keepAliveTimeout = 5000;
   // A client that stops reading its answer (or sending) holds a socket no longer than this.
@@ -98,7 +130,9 @@ export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Ser
       socket.destroy();
       return;
     }
-    connections.set(socket, { pending: 0 });
+    const conn: Connection = { pending: 0, socket, line: connections };
+    (socket as TrackedSocket)[CONNECTION] = conn;
+    connections.set(socket, conn);
     socket.once('close', () => connections.delete(socket));
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => refuseUnparsed(err, socket, opts, connections.get(socket)));
