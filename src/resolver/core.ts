@@ -93,7 +93,18 @@ export async function resolve(req: ResolverRequest, read: KeyReader, opts?: Reso
     return fail(missDetail(await readIndex(read, t.encoded), badgeId));
   }
 
-  const index = await readIndex(read, t.encoded);
+  return timestampAnswer(req, found, await readIndex(read, t.encoded), opts);
+}
+
+/**
+ * The answer to a `?timestamp=` lookup once the repository's index is known (null when it
+ * has none): the redirect to the newest file at or before the time, or why there is none.
+ */
+export function timestampAnswer(req: ResolverRequest, found: Extract<Lookup, { kind: 'timestamp' }>, index: RepositoryIndex | null, opts?: ResolverOptions): ResolverResponse {
+  const t = found.target;
+  const resource = t.resource;
+  const badgeId = 'badgeId' in resource ? resource.badgeId : undefined;
+  const fail = (detail: string): ResolverResponse => errorAnswer(req, 404, 'Not Found', detail, opts, badgeId);
   if (!index || (badgeId !== undefined && !index.badges.includes(badgeId))) return fail(missDetail(index, badgeId));
   const ts = newestAtOrBefore(index.timestamps, found.timestamp);
   if (ts === undefined) return fail(`no result at or before ${found.timestamp}; the first scan is at ${index.timestamps[0]}`);
@@ -133,7 +144,11 @@ export function newestAtOrBefore(ascending: readonly number[], t: number): numbe
 }
 
 async function readIndex(read: KeyReader, encoded: string): Promise<RepositoryIndex | null> {
-  const obj = await read(indexKey(encoded));
+  return parseIndex(await read(indexKey(encoded)));
+}
+
+/** A stored index.json as the resolver reads it; null when absent or not an index. */
+export function parseIndex(obj: StoredObject | null): RepositoryIndex | null {
   if (!obj) return null;
   try {
     const text = typeof obj.body === 'string' ? obj.body : new TextDecoder().decode(obj.body);

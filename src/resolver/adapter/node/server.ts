@@ -2,7 +2,8 @@
 import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
-import { errorAnswer, fileAnswer, lookup, resolve as resolveRequest, type Lookup, type ResolverOptions, type ResolverRequest, type ResolverResponse } from '../../core.ts';
+import { errorAnswer, fileAnswer, lookup, parseIndex, resolve as resolveRequest, timestampAnswer, type Lookup, type ResolverOptions, type ResolverRequest, type ResolverResponse, type StoredObject } from '../../core.ts';
+import { indexKey, type RepositoryIndex } from '../../../model/layout.ts';
 import { directoryReader, type DirectoryReaderOptions } from './directory-reader.ts';
 
 /** How long a refused connection may keep sending before it is cut (nginx's lingering close). */
@@ -56,8 +57,19 @@ function send(res: ServerResponse, answer: ResolverResponse): void {
   // Every answer carries headers of its own, so they are completed in place.
   const body = answer.body === null ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
   if (body !== undefined) answer.headers['content-length'] = String(body.byteLength);
+  // A redirect has no body: said outright, or Node frames it chunked and sends the closing
+  // chunk in a write of its own, which waits on the client's delayed ACK (40 ms on Linux).
+  else if (answer.headers['content-length'] === undefined && answer.status !== 304) answer.headers['content-length'] = '0';
   res.writeHead(answer.status, answer.headers);
   res.end(body);
+}
+
+// Parsed indexes by the held copy they were parsed from: a rebuilt index is a new copy.
+const parsedIndexes = new WeakMap<StoredObject, RepositoryIndex | null>();
+function indexOf(obj: StoredObject): RepositoryIndex | null {
+  let index = parsedIndexes.get(obj);
+  if (index === undefined) parsedIndexes.set(obj, (index = parseIndex(obj)));
+  return index;
 }
 
 const MAX_HELD_ROUTES = 10_000;
@@ -111,6 +123,9 @@ export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Ser
     if (found.kind === 'key') {
       const obj = read.held(found.key);
       if (obj) return send(res, fileAnswer(request, found.target, obj, opts));
+    } else if (found.kind === 'timestamp') {
+      const obj = read.held(indexKey(found.target.encoded));
+      if (obj) return send(res, timestampAnswer(request, found, indexOf(obj), opts));
     }
     resolveRequest(request, read, opts).then(
       (answer) => send(res, answer),
