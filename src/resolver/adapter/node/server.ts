@@ -98,12 +98,12 @@ export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Ser
   const maxConnections = opts.maxConnections ?? defaultMaxConnections();
   // No Host header required: the core answers every request itself (a Host-less HTTP/1.1
   // request gets its 404 or file, not Node's bare 400 without Cache-Control).
-  // Node's defaults let a client hold a socket for minutes (headers 60 s, a slow body 300 s,
-  // checked every 30 s); these are a badge server's, checked every second.
   // Route decisions by request target, for GET and HEAD: a busy badge is asked for with the
   // same path again and again, and parsing its repository URL each time is a fifth of the
   // work serve does for it. Only the decision is held (a key, or a ?timestamp= lookup).
   const routes = new Map<string, Lookup>();
+  // Node's defaults let a client hold a socket for minutes (headers 60 s, a slow body 300 s,
+  // checked every 30 s); these are a badge server's, checked every second.
   const server = createServer({ requireHostHeader: false, headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, (req, res) => {
     const conn = (req.socket as TrackedSocket)[CONNECTION];
     if (conn) {
