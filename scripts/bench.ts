@@ -206,49 +206,72 @@ say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.
   await peer.stop();
 }
 
-// 6. serve on a latest badge, and nginx on the same file when installed. wrk (C, one thread)
-// when installed: a Node load generator takes a core of its own on a 2-core machine and
-// favours whichever server needs less CPU. Rounds alternate and the best of each counts.
+// 6. Serving: serve, bare node:http, nginx on the static files, and nginx in front of serve
+// (config/nginx/badgepress.conf), on a latest badge and on a ?timestamp= redirect. wrk (C, one
+// thread) when installed: a Node load generator takes a core of its own on a 2-core machine
+// and favours whichever server needs less CPU. Rounds alternate and the best of each counts.
+// Beside req/s, the CPU each server process spends per request (Linux /proc): on a shared
+// machine a busy neighbour moves req/s, far less the CPU one request costs.
 const badgeKey = [...after.keys()].find((k) => /^api\/v1\/repositories\/[^/]+\/badges\/MAINTENANCE\.svg$/.test(k))!;
-const which = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).stdout.trim();
+const which = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd} || ls /usr/sbin/${cmd} 2>/dev/null`], { encoding: 'utf8' }).stdout.trim().split('\n')[0] ?? '';
 const wrk = which('wrk');
 const loadTool = wrk ? 'wrk, 1 thread' : 'autocannon';
-async function load(url: string): Promise<{ rps: number; p99: number }> {
+const LOAD_SECONDS = 8;
+interface Load {
+  rps: number;
+  p99: number;
+  /** CPU microseconds the measured process spent per request, when known. */
+  cpuUs?: number;
+}
+/** utime + stime of a process in clock ticks (100 per second on Linux), or undefined. */
+function cpuTicks(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+async function load(url: string, pid?: number): Promise<Load> {
+  const ticks = cpuTicks(pid);
+  let result: Load;
+  let requests: number;
   if (wrk) {
-    const r = spawnSync(wrk, ['-t1', '-c32', '-d8s', '--latency', url], { encoding: 'utf8' });
+    const r = spawnSync(wrk, ['-t1', '-c32', `-d${LOAD_SECONDS}s`, '--latency', url], { encoding: 'utf8' });
     const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
     const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)$/m.exec(r.stdout);
-    if (!rps || !p99) throw new Error(`wrk output not understood: ${r.stdout}${r.stderr}`);
-    // A fast error page is not the file: every answer must have been the 200.
+    const count = /(\d+) requests in/.exec(r.stdout);
+    if (!rps || !p99 || !count) throw new Error(`wrk output not understood: ${r.stdout}${r.stderr}`);
+    // A fast error page is not the file: every answer must have been the 200 (or the 302).
     if (/Non-2xx or 3xx responses/.test(r.stdout)) throw new Error(`${url} answered errors under load: ${r.stdout}`);
-    return { rps: Math.round(Number(rps[1])), p99: Number((Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']).toFixed(2)) };
+    result = { rps: Math.round(Number(rps[1])), p99: Number((Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']).toFixed(2)) };
+    requests = Number(count[1]);
+  } else {
+    const r = await autocannon({ url, connections: 32, duration: LOAD_SECONDS, pipelining: 1 });
+    if (r.non2xx > 0 && r['3xx'] !== r.non2xx) throw new Error(`${url} answered ${r.non2xx} errors under load`);
+    result = { rps: Math.round(r.requests.average), p99: r.latency.p99 };
+    requests = r.requests.total;
   }
-  const r = await autocannon({ url, connections: 32, duration: 8, pipelining: 1 });
-  if (r.non2xx > 0) throw new Error(`${url} answered ${r.non2xx} errors under load`);
-  return { rps: Math.round(r.requests.average), p99: r.latency.p99 };
+  const after = cpuTicks(pid);
+  if (ticks !== undefined && after !== undefined && requests > 0) result.cpuUs = Number((((after - ticks) * 10_000) / requests).toFixed(1));
+  return result;
 }
-const best = (a: { rps: number; p99: number } | undefined, b: { rps: number; p99: number }) => (a && a.rps >= b.rps ? a : b);
-/** A port nothing listens on now: a fixed one could be held by a stray server, and then measured. */
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const probe = createServer();
-  await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
-  const { port } = probe.address() as { port: number };
-  await new Promise((ok) => probe.close(ok));
-  return port;
-}
-/** Waits until the URL answers with exactly these bytes: the server under test, ready. */
-async function ready(url: string, body: Buffer, what: string): Promise<void> {
+const best = (a: Load | undefined, b: Load) => (a && a.rps >= b.rps ? { ...a, cpuUs: minDefined(a.cpuUs, b.cpuUs) } : { ...b, cpuUs: minDefined(a?.cpuUs, b.cpuUs) });
+const minDefined = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
+const { freePort, startNginx } = await import('../test/helpers/nginx.ts');
+/** Waits until the URL answers with exactly these bytes (or this redirect): the server under test, ready. */
+async function ready(url: string, body: Buffer | { location: string }, what: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
     try {
-      const res = await fetch(url);
-      if (res.ok && Buffer.from(await res.arrayBuffer()).equals(body)) return;
+      const res = await fetch(url, { redirect: 'manual' });
+      if (Buffer.isBuffer(body) ? res.ok && Buffer.from(await res.arrayBuffer()).equals(body) : res.headers.get('location') === body.location) return;
     } catch {
       // not listening yet
     }
     await new Promise((ok) => setTimeout(ok, 100));
   }
-  throw new Error(`${what} at ${url} did not answer with the badge's bytes within 10 s`);
+  throw new Error(`${what} at ${url} did not answer as expected within 10 s`);
 }
 {
   // The server runs in its own process, as users run it.
@@ -268,6 +291,7 @@ require('node:http').createServer((q, r) => { r.writeHead(200, { 'content-type':
   );
   const nginx = which('nginx');
   let ng: ReturnType<typeof spawn> | undefined;
+  let fronted: Awaited<ReturnType<typeof startNginx>> | undefined;
   if (nginx) {
     const conf = join(work, 'nginx.conf');
     writeFileSync(
@@ -279,37 +303,69 @@ events { worker_connections 1024; }
 http { access_log off; default_type image/svg+xml; types { image/svg+xml svg; }
   server { listen 127.0.0.1:${nginxPort}; root ${out}; location / { try_files /$uri =404; } } }`,
     );
-    ng = spawn(nginx, ['-c', conf, '-p', work], { stdio: 'ignore' });
+    ng = spawn(nginx, ['-c', conf, '-p', work, '-e', `${work}/nginx-error.log`], { stdio: 'ignore' });
+    // nginx in front of serve, with the configuration users take (one worker, as above).
+    fronted = await startNginx(out, servePort);
   }
-  // nginx decodes the path once, so the key's "%" is sent as "%25".
+  // nginx decodes the path once, so the key's "%" is sent as "%25" to the plain static nginx;
+  // the fronting configuration reads the request line as sent, as serve does.
   const { originPath } = await import('../src/model/origin-path.ts');
-  const serveUrl = `http://127.0.0.1:${servePort}/${badgeKey}`;
-  const bareUrl = `http://127.0.0.1:${barePort}/`;
-  const nginxUrl = `http://127.0.0.1:${nginxPort}/${originPath(badgeKey)}`;
-  let s: { rps: number; p99: number } | undefined;
-  let bareNode: { rps: number; p99: number } | undefined;
-  let n: { rps: number; p99: number } | undefined;
+  const repoPath = `/${badgeKey.replace(/\/badges\/MAINTENANCE\.svg$/, '')}`;
+  const index = JSON.parse(after.get(`${repoPath.slice(1)}/index.json`)!.toString()) as { timestamps: number[] };
+  const middle = index.timestamps[Math.floor(index.timestamps.length / 2)]!;
+  const redirectPath = `${repoPath}/badges/MAINTENANCE.svg?timestamp=${middle + 1}`;
+  const redirectTo = { location: `${repoPath}/at/${middle}/badges/MAINTENANCE.svg` };
+  const urls = {
+    serve: `http://127.0.0.1:${servePort}/${badgeKey}`,
+    bare: `http://127.0.0.1:${barePort}/`,
+    nginx: `http://127.0.0.1:${nginxPort}/${originPath(badgeKey)}`,
+    fronted: fronted ? `http://127.0.0.1:${fronted.port}/${badgeKey}` : '',
+    serveRedirect: `http://127.0.0.1:${servePort}${redirectPath}`,
+    frontedRedirect: fronted ? `http://127.0.0.1:${fronted.port}${redirectPath}` : '',
+  };
+  const m: Partial<Record<keyof typeof urls, Load>> = {};
   try {
-    await ready(serveUrl, badgeBody, 'badgepress serve');
-    await ready(bareUrl, badgeBody, 'bare node:http');
-    if (ng) await ready(nginxUrl, badgeBody, 'nginx');
+    await ready(urls.serve, badgeBody, 'badgepress serve');
+    await ready(urls.bare, badgeBody, 'bare node:http');
+    await ready(urls.serveRedirect, redirectTo, 'badgepress serve (?timestamp=)');
+    if (ng) await ready(urls.nginx, badgeBody, 'nginx');
+    if (fronted) {
+      await ready(urls.fronted, badgeBody, 'nginx in front of serve');
+      await ready(urls.frontedRedirect, redirectTo, 'nginx in front of serve (?timestamp=)');
+    }
+    const pids: Partial<Record<keyof typeof urls, number>> = { serve: server.pid, bare: bare.pid, serveRedirect: server.pid };
     for (let round = 0; round < 2; round++) {
-      s = best(s, await load(serveUrl));
-      bareNode = best(bareNode, await load(bareUrl));
-      if (ng) n = best(n, await load(nginxUrl));
+      for (const name of Object.keys(urls) as Array<keyof typeof urls>) {
+        if (urls[name] && (name !== 'nginx' || ng)) m[name] = best(m[name], await load(urls[name], pids[name]));
+      }
     }
   } finally {
     server.kill();
     bare.kill();
     ng?.kill();
+    await fronted?.stop();
   }
-  say('serve: latest badge', `${s!.rps} req/s, p99 ${s!.p99} ms (${loadTool}, 32 connections, best of 2 × 8 s)`, 'serveRps', s!.rps);
-  say('bare node:http, same bytes from memory', `${bareNode!.rps} req/s, p99 ${bareNode!.p99} ms (serve reaches ${(s!.rps / bareNode!.rps).toFixed(2)} of it)`, 'bareNodeRps', bareNode!.rps);
-  if (n) {
-    say('nginx: same file (1 worker)', `${n.rps} req/s, p99 ${n.p99} ms`, 'nginxRps', n.rps);
-    say('serve / nginx (target ≥ 0.5)', (s!.rps / n.rps).toFixed(2), 'serveToNginxRatio', Number((s!.rps / n.rps).toFixed(2)));
+  const how = `(${loadTool}, 32 connections, best of 2 × ${LOAD_SECONDS} s)`;
+  const cpu = (l: Load) => (l.cpuUs === undefined ? '' : `, ${l.cpuUs} µs CPU per request`);
+  const s = m.serve!;
+  const bareNode = m.bare!;
+  say('serve: latest badge', `${s.rps} req/s, p99 ${s.p99} ms${cpu(s)} ${how}`, 'serveRps', s.rps);
+  say('bare node:http, same bytes from memory', `${bareNode.rps} req/s, p99 ${bareNode.p99} ms${cpu(bareNode)}`, 'bareNodeRps', bareNode.rps);
+  say('serve / bare node:http, req/s (target ≥ 0.8)', (s.rps / bareNode.rps).toFixed(2), 'serveToBareNodeRatio', Number((s.rps / bareNode.rps).toFixed(2)));
+  if (s.cpuUs && bareNode.cpuUs) {
+    say('serve / bare node:http, by CPU per request (target ≥ 0.8)', (bareNode.cpuUs / s.cpuUs).toFixed(2), 'serveToBareNodeCpuRatio', Number((bareNode.cpuUs / s.cpuUs).toFixed(2)));
+  }
+  const r = m.serveRedirect!;
+  say('serve: ?timestamp= redirect', `${r.rps} req/s, p99 ${r.p99} ms${cpu(r)}`, 'serveRedirectRps', r.rps);
+  if (m.nginx && m.fronted && m.frontedRedirect) {
+    const n = m.nginx;
+    say('nginx: same file, static (1 worker)', `${n.rps} req/s, p99 ${n.p99} ms`, 'nginxRps', n.rps);
+    say('serve / nginx static (target ≥ 0.5)', (s.rps / n.rps).toFixed(2), 'serveToNginxRatio', Number((s.rps / n.rps).toFixed(2)));
+    say('nginx in front of serve: latest badge (served by nginx)', `${m.fronted.rps} req/s, p99 ${m.fronted.p99} ms (${(m.fronted.rps / n.rps).toFixed(2)} of nginx static, ${(m.fronted.rps / s.rps).toFixed(2)} × serve)`, 'nginxFrontedRps', m.fronted.rps);
+    say('nginx in front of serve: ?timestamp= redirect (passed to serve)', `${m.frontedRedirect.rps} req/s, p99 ${m.frontedRedirect.p99} ms (${(m.frontedRedirect.rps / r.rps).toFixed(2)} of serve alone)`, 'nginxFrontedRedirectRps', m.frontedRedirect.rps);
+    say('nginx static: ?timestamp= redirect', 'n/a: plain files cannot resolve a time (the fronting configuration passes it to serve)');
   } else {
-    say('nginx', 'not installed: no comparison', 'nginxRps', 'n/a');
+    say('nginx', 'not installed: no comparison (apt-get install nginx)', 'nginxRps', 'n/a');
   }
 }
 

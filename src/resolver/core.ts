@@ -85,14 +85,25 @@ export async function resolve(req: ResolverRequest, read: KeyReader, opts?: Reso
 
   if (found.kind === 'key') {
     const obj = await read(found.key);
-    if (obj) return file(obj, contentTypeOf(resource), t.at ? longAge(opts) : shortAge(opts), req);
+    if (obj) return fileAnswer(req, t, obj, opts);
     if (resource.kind === 'index') return fail('this repository was never scanned');
     if (t.at) return fail(`no result of this repository at ${t.at.timestamp}`);
     // Only a miss pays for the index: it tells "never scanned" from "unknown badge".
     return fail(missDetail(await readIndex(read, t.encoded), badgeId));
   }
 
-  const index = await readIndex(read, t.encoded);
+  return timestampAnswer(req, found, await readIndex(read, t.encoded), opts);
+}
+
+/**
+ * The answer to a `?timestamp=` lookup once the repository's index is known (null when it
+ * has none): the redirect to the newest file at or before the time, or why there is none.
+ */
+export function timestampAnswer(req: ResolverRequest, found: Extract<Lookup, { kind: 'timestamp' }>, index: RepositoryIndex | null, opts?: ResolverOptions): ResolverResponse {
+  const t = found.target;
+  const resource = t.resource;
+  const badgeId = 'badgeId' in resource ? resource.badgeId : undefined;
+  const fail = (detail: string): ResolverResponse => errorAnswer(req, 404, 'Not Found', detail, opts, badgeId);
   if (!index || (badgeId !== undefined && !index.badges.includes(badgeId))) return fail(missDetail(index, badgeId));
   const ts = newestAtOrBefore(index.timestamps, found.timestamp);
   if (ts === undefined) return fail(`no result at or before ${found.timestamp}; the first scan is at ${index.timestamps[0]}`);
@@ -105,6 +116,11 @@ export async function resolve(req: ResolverRequest, read: KeyReader, opts?: Reso
     headers: { location, 'cache-control': stable ? cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, false) : shortAge(opts) },
     body: null,
   };
+}
+
+/** The answer with the file a `key` lookup found: what `resolve` answers once it has the bytes. */
+export function fileAnswer(req: ResolverRequest, t: RouteTarget, obj: StoredObject, opts?: ResolverOptions): ResolverResponse {
+  return file(obj, contentTypeOf(t.resource), t.at ? longAge(opts) : shortAge(opts), req);
 }
 
 const shortAge = (opts?: ResolverOptions) => cacheControl(opts?.latestMaxAge ?? DEFAULT_CACHE.latestMaxAge, false);
@@ -127,7 +143,11 @@ export function newestAtOrBefore(ascending: readonly number[], t: number): numbe
 }
 
 async function readIndex(read: KeyReader, encoded: string): Promise<RepositoryIndex | null> {
-  const obj = await read(indexKey(encoded));
+  return parseIndex(await read(indexKey(encoded)));
+}
+
+/** A stored index.json as the resolver reads it; null when absent or not an index. */
+export function parseIndex(obj: StoredObject | null): RepositoryIndex | null {
   if (!obj) return null;
   try {
     const text = typeof obj.body === 'string' ? obj.body : new TextDecoder().decode(obj.body);
