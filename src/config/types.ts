@@ -93,7 +93,13 @@ export interface DecisionFileB {
   by?: string;
   /** Canonical repository URLs. */
   granted: string[];
-  grantedRegex: RegExp[];
+  grantedRegex: UrlPattern[];
+}
+
+/** A compiled `grantedRegex` entry: the pattern as written, and an unanchored test. */
+export interface UrlPattern {
+  readonly source: string;
+  test(url: string): boolean;
 }
 
 export interface SiteConfig {
