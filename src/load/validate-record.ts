@@ -75,6 +75,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  * JSON.stringify (a hostile record can be) is named by its kind rather than overflowing.
  */
 function show(v: unknown): string {
+  // JSON.stringify writes Infinity and NaN as null: say what they are.
+  if (typeof v === 'number' && !Number.isFinite(v)) return NOT_FINITE(v);
   let text: string;
   try {
     text = JSON.stringify(v) ?? String(v);
@@ -83,6 +85,8 @@ function show(v: unknown): string {
   }
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
+
+const NOT_FINITE = (v: number) => (Number.isNaN(v) ? 'NaN (.nan)' : `${v} (out of range, as 1e400 or .inf is)`);
 
 const TIME_LIMIT = `whole Unix seconds from 0 to ${MAX_UNIX_SECONDS} (the end of year 9999)`;
 
@@ -97,7 +101,8 @@ export function valueProblem(kind: ValueKind, v: unknown): { at?: string; messag
     case 'numeric': {
       // Built only when the value is wrong: quoting every valid events array costs time.
       const expected = () => ({ message: `expected a number ≥ 0, null or {"events":[unix seconds…]} for a measured rule, got ${show(v)}` });
-      if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? undefined : expected();
+      if (typeof v === 'number' && !Number.isFinite(v)) return { message: `not a finite number: got ${show(v)}; write a number ≥ 0 or null` };
+      if (typeof v === 'number') return v >= 0 ? undefined : expected();
       if (!isPlainObject(v) || !Array.isArray(v.events)) return expected();
       const extra = Object.keys(v).find((k) => k !== 'events');
       if (extra !== undefined) return { message: `unknown key ${JSON.stringify(extra)}; a count holds only "events"` };
