@@ -2,7 +2,7 @@
 // with a message naming the wrong cause (issue 16): decision patterns, special files, YAML
 // tags, repository URLs, config addresses, oversized lines and unreadable files.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { childEnv, NODE_TSX, ROOT } from './helpers/cli.ts';
@@ -10,11 +10,15 @@ import { tempDir } from './helpers/tmp.ts';
 import { MAX_TEXT_BYTES, parseStoreFile } from '../src/load/parse-file.ts';
 import { loadHistories } from '../src/load/histories.ts';
 import { DirectoryStore } from '../src/load/store.ts';
+import { ConfigError } from '../src/config/yaml-file.ts';
 import { loadThresholdsA } from '../src/config/load.ts';
 import { catalogA } from '../src/evaluate/shape-a.ts';
 import type { LoadIssue, RepositoryHistory } from '../src/load/types.ts';
 
 const dir = tempDir();
+// Root reads files of mode 000: the permission cases then run the build as nobody.
+const AS_ROOT = process.getuid?.() === 0;
+chmodSync(dir, 0o755);
 const line = (o: object) => JSON.stringify(o);
 
 let n = 0;
@@ -29,8 +33,9 @@ function folder(files: Record<string, string>): string {
 }
 
 /** The real command line, killed after `seconds`: a hang shows as code null. */
-function cli(args: string[], seconds = 60) {
-  const r = spawnSync(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, ...args], { cwd: ROOT, env: childEnv(), encoding: 'utf8', timeout: seconds * 1000 });
+function cli(args: string[], seconds = 60, asNobody = false) {
+  const user = asNobody && AS_ROOT ? { uid: 65534, gid: 65534 } : {};
+  const r = spawnSync(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, ...args], { cwd: ROOT, env: childEnv(), encoding: 'utf8', timeout: seconds * 1000, ...user });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -137,5 +142,91 @@ describe('text too long for a JavaScript string is named as such, with the limit
       ]);
     }
     expect(MAX_TEXT_BYTES).toBe(2 ** 29 - 24);
+  });
+});
+
+const mkfifo = (path: string) => expect(spawnSync('mkfifo', [path]).status).toBe(0);
+const scan = (url: string, t = 10) => line({ repositoryUrl: url, timestamp: t, values: { BUS_FACTOR: 3 } });
+
+describe('only regular files are read: a FIFO or device never blocks a build', () => {
+  it('a store file replaced by a FIFO after listing is a named bad file; the others are built', { timeout: 20_000 }, async () => {
+    const d = folder({ 'a.ndjson': scan('https://github.com/acme/a'), 'b.ndjson': scan('https://github.com/acme/b'), 'c.yaml': 'x: 1' });
+    // The race made certain: the listing sees regular files, the reads find a FIFO and a device.
+    class SwappedAfterListing extends DirectoryStore {
+      override async list(): Promise<string[]> {
+        const names = await super.list();
+        rmSync(join(d, 'b.ndjson'));
+        mkfifo(join(d, 'b.ndjson'));
+        rmSync(join(d, 'c.yaml'));
+        symlinkSync('/dev/zero', join(d, 'c.yaml'));
+        return names;
+      }
+    }
+    const catalog = catalogA(await loadThresholdsA(join(ROOT, 'config/thresholds-a.yaml')));
+    const issues: string[] = [];
+    const built: string[] = [];
+    for await (const h of loadHistories(new SwappedAfterListing(d), { catalog, report: (i) => issues.push(`${i.where}: ${i.message}`) })) built.push(h.repositoryUrl);
+    expect(built).toEqual(['https://github.com/acme/a']);
+    expect(issues).toEqual([
+      `${join(d, 'b.ndjson')}: is a FIFO (named pipe), not a regular file; only regular files are read; file skipped, the other files are built`,
+      `${join(d, 'c.yaml')}: is a character device, not a regular file; only regular files are read; file skipped, the other files are built`,
+    ]);
+  });
+
+  it('thresholds and decision files that are FIFOs are config errors naming the file (exit 2)', { timeout: 40_000 }, async () => {
+    const d = folder({ 'store/a.ndjson': scan('https://github.com/acme/a') });
+    mkfifo(join(d, 'fifo.yaml'));
+    writeFileSync(join(d, 'site.yaml'), `store: store\nthresholds: {A: fifo.yaml}\n`);
+    const r = cli(['build', '--config', join(d, 'site.yaml'), '--out', join(d, 'out')], 20);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(d, 'fifo.yaml')}: is a FIFO (named pipe), not a regular file; only regular files are read`);
+    mkdirSync(join(d, 'decisions'));
+    mkfifo(join(d, 'decisions', 'din.yaml'));
+    const { loadDecisions } = await import('../src/config/decisions.ts');
+    const { loadThresholdsB } = await import('../src/config/thresholds-b.ts');
+    const t = await loadThresholdsB(join(ROOT, 'config/thresholds-b.yaml'));
+    const err = (await loadDecisions(join(d, 'decisions'), t).catch((e: unknown) => e)) as ConfigError;
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.problems).toEqual([`${join(d, 'decisions', 'din.yaml')}: is a FIFO (named pipe), not a regular file; only regular files are read`]);
+  });
+});
+
+describe('a store file that cannot be read is named with its real cause and skipped', () => {
+  it('a file over 2 GiB, a file of mode 000 and a link to nothing: each named, the rest built (exit 1)', () => {
+    const d = folder({ 'store/ok.ndjson': scan('https://github.com/acme/ok'), 'store/locked.ndjson': scan('https://github.com/acme/locked') });
+    chmodSync(d, 0o755);
+    const store = join(d, 'store');
+    chmodSync(store, 0o755);
+    chmodSync(join(store, 'ok.ndjson'), 0o644);
+    chmodSync(join(store, 'locked.ndjson'), 0o000);
+    // Sparse: 2 GiB + 1 byte of file, no disk blocks.
+    writeFileSync(join(store, 'big.ndjson'), '');
+    truncateSync(join(store, 'big.ndjson'), 2 ** 31 + 1);
+    chmodSync(join(store, 'big.ndjson'), 0o644);
+    symlinkSync(join(store, 'gone.ndjson'), join(store, 'dangling.ndjson'));
+    const out = join(d, 'out');
+    mkdirSync(out, { mode: 0o777 });
+    chmodSync(out, 0o777);
+    const r = cli(['build', '--store', store, '--out', out], 60, true);
+    expect(r.stderr).toContain(`${join(store, 'big.ndjson')}: is 2.0 GiB, more than the 2 GiB one file may hold; split it into several files; file skipped, the other files are built`);
+    expect(r.stderr).toContain(`${join(store, 'locked.ndjson')}: cannot be read: permission denied (EACCES); let the build's user read it (chmod a+r); file skipped, the other files are built`);
+    expect(r.stderr).toContain(`${join(store, 'dangling.ndjson')}: does not exist (a link to nothing, or removed while the build ran); fix or remove it; file skipped, the other files are built`);
+    expect(r.stderr).not.toMatch(/a link to nothing\?/);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(readFileSync(join(out, 'api/v1/repositories', encodeURIComponent('https://github.com/acme/ok'), 'index.json'), 'utf8'))).toMatchObject({ timestamps: [10] });
+  });
+
+  it('an unreadable subdirectory is named itself, not the store root (exit 4)', () => {
+    const d = folder({ 'store/ok.ndjson': scan('https://github.com/acme/ok'), 'store/team/x.ndjson': scan('https://github.com/acme/x') });
+    chmodSync(d, 0o755);
+    chmodSync(join(d, 'store'), 0o755);
+    chmodSync(join(d, 'store', 'team'), 0o000);
+    const out = join(d, 'out');
+    mkdirSync(out, { mode: 0o777 });
+    chmodSync(out, 0o777);
+    const r = cli(['build', '--store', join(d, 'store'), '--out', out], 60, true);
+    chmodSync(join(d, 'store', 'team'), 0o755);
+    expect(r.stderr).toContain(`store ${join(d, 'store', 'team')}: cannot read the directory (EACCES); let the build's user read it (chmod a+rx) or move it out of the store`);
+    expect(r.code).toBe(4);
   });
 });
