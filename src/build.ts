@@ -53,6 +53,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   let failure: unknown;
   const histories = loadHistories(opts.store, {
     catalog: opts.shape.catalog,
+    schemes: opts.site.repositoryUrlSchemes,
     report,
     ...(opts.include ? { include: opts.include } : {}),
     ...(opts.reportUnassignable === undefined ? {} : { reportUnassignable: opts.reportUnassignable }),

@@ -14,6 +14,8 @@ import { ConfigError } from '../src/config/yaml-file.ts';
 import { loadThresholdsA } from '../src/config/load.ts';
 import { catalogA } from '../src/evaluate/shape-a.ts';
 import type { LoadIssue, RepositoryHistory } from '../src/load/types.ts';
+import { buildSite, readTree } from './helpers/site.ts';
+import { loadSiteConfig } from '../src/config/load.ts';
 
 const dir = tempDir();
 // Root reads files of mode 000: the permission cases then run the build as nobody.
@@ -228,5 +230,81 @@ describe('a store file that cannot be read is named with its real cause and skip
     chmodSync(join(d, 'store', 'team'), 0o755);
     expect(r.stderr).toContain(`store ${join(d, 'store', 'team')}: cannot read the directory (EACCES); let the build's user read it (chmod a+rx) or move it out of the store`);
     expect(r.code).toBe(4);
+  });
+});
+
+describe('what is published: repository URLs', () => {
+  const urls = {
+    creds: 'https://alice:s3cret-token@github.com/acme/private',
+    token: 'https://ghp_SECRETTOKEN@github.com/acme/other',
+    js: 'javascript://github.com/%0aalert(1)',
+    data: 'data://text/html,x',
+    v6: 'https://[::1/x',
+    git: 'git://git.example.org/acme/tool',
+  };
+  const store = () =>
+    folder({
+      'a.ndjson': [
+        ...Object.values(urls).map((u) => scan(u)),
+        scan('https://bücher.example/acme/books', 10),
+        scan('https://BÜCHER.example/acme/books', 20),
+        scan('https://xn--bcher-kva.example/acme/books', 30),
+      ].join('\n'),
+    });
+
+  it('credentials, other schemes and malformed hosts are bad records; one Unicode host is one repository', async () => {
+    const d = store();
+    const out = join(d, 'out');
+    const { issues, summary } = await buildSite({ store: d, out });
+    const file = join(d, 'a.ndjson');
+    expect(issues.map((i) => `${i.where}: ${i.message}`)).toEqual([
+      `${file}:1: repositoryUrl holds credentials (user:password@ before the host); remove them: the URL is published, and credentials must never be; record skipped`,
+      `${file}:2: repositoryUrl holds credentials (user:password@ before the host); remove them: the URL is published, and credentials must never be; record skipped`,
+      `${file}:3: repositoryUrl uses the scheme "javascript", which this site does not accept; accepted: http, https (repositoryUrlSchemes: in the site config); record skipped`,
+      `${file}:4: repositoryUrl uses the scheme "data", which this site does not accept; accepted: http, https (repositoryUrlSchemes: in the site config); record skipped`,
+      `${file}:5: repositoryUrl has a malformed host "[::1"; write a host name, or an IPv6 address in brackets, and an optional :port; record skipped`,
+      `${file}:6: repositoryUrl uses the scheme "git", which this site does not accept; accepted: http, https (repositoryUrlSchemes: in the site config); record skipped`,
+    ]);
+    expect(summary.repositories).toBe(1);
+    const tree = readTree(out);
+    const books = encodeURIComponent('https://xn--bcher-kva.example/acme/books');
+    expect(JSON.parse(tree.get(`api/v1/repositories/${books}/index.json`)!.toString())).toMatchObject({ repositoryUrl: 'https://xn--bcher-kva.example/acme/books', timestamps: [10, 20, 30] });
+    for (const [key, body] of tree) {
+      expect(`${key} ${body.toString('latin1')}`).not.toMatch(/s3cret|SECRETTOKEN|javascript|alert|bücher|b%C3%BCcher/i);
+    }
+  });
+
+  it('repositoryUrlSchemes: widens the schemes a site accepts (git:// built), and is checked', async () => {
+    const d = store();
+    writeFileSync(join(d, 'site.yaml'), 'repositoryUrlSchemes: [https, git]\n');
+    const { issues, summary } = await buildSite({ store: d, out: join(d, 'out'), config: join(d, 'site.yaml') });
+    expect(issues.filter((i) => i.message.includes('scheme')).map((i) => i.where)).toEqual([`${join(d, 'a.ndjson')}:3`, `${join(d, 'a.ndjson')}:4`]);
+    expect(summary.repositories).toBe(2);
+    writeFileSync(join(d, 'bad.yaml'), 'repositoryUrlSchemes: [HTTPS]\n');
+    await expect(loadSiteConfig(join(d, 'bad.yaml'))).rejects.toThrow(/bad\.yaml:1 repositoryUrlSchemes\[0\]: must match pattern/);
+  });
+});
+
+describe('what is published: addresses from the config', () => {
+  it.each([
+    ['baseUrl: \'https://"><script>alert(1)</script>\'', 'baseUrl', 'must be an absolute http(s) URL'],
+    ['baseUrl: https://badges.example.org/"><script>', 'baseUrl', 'holds characters a URI may not'],
+    ['baseUrl: https://user:pw@badges.example.org', 'baseUrl', 'must not hold credentials'],
+    ['tool:\n  informationUri: \'https://x.org/"><script>\'', 'tool.informationUri', 'holds characters a URI may not'],
+    ['tool:\n  informationUri: https://x.org/a b', 'tool.informationUri', 'must match pattern'],
+    ['tool:\n  informationUri: https://%zz/', 'tool.informationUri', 'must be an absolute http(s) URL'],
+  ])('%s is a config error with file:line', async (yaml, path, message) => {
+    const d = folder({ 'site.yaml': `store: .\n${yaml}\n` });
+    const err = (await loadSiteConfig(join(d, 'site.yaml')).catch((e: unknown) => e)) as ConfigError;
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.problems).toEqual([expect.stringMatching(new RegExp(`^${join(d, 'site.yaml')}:\\d+ ${path.replace('.', '\\.')}: .*${message.replace(/[()]/g, '\\$&')}`))]);
+  });
+
+  it('--base-url is held to the same rule, and good addresses pass', async () => {
+    const d = folder({ 'site.yaml': 'store: .\nbaseUrl: https://badges.example.org/sub/\ntool:\n  informationUri: https://example.org/tool?x=1#y\n' });
+    await expect(loadSiteConfig(join(d, 'site.yaml'), { baseUrl: 'https://x.org/"><script>' })).rejects.toThrow(/--base-url "https:\/\/x\.org\/\\"><script>": holds characters a URI may not/);
+    const site = await loadSiteConfig(join(d, 'site.yaml'));
+    expect(site.baseUrl).toBe('https://badges.example.org/sub');
+    expect(site.tool.informationUri).toBe('https://example.org/tool?x=1#y');
   });
 });

@@ -37,6 +37,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
     let errors = 0;
     for await (const _ of loadHistories(store, {
       catalog: shape.catalog,
+      schemes: site.repositoryUrlSchemes,
       ...sharding,
       report: (i) => {
         printer.print(i);

@@ -22,7 +22,7 @@ export async function planCommand(argv: string[]): Promise<number> {
   const printer = issuePrinter(process.stderr);
   const planner = new Planner(sink);
   try {
-    for await (const h of loadHistories(store, { catalog: shape.catalog, report: printer.print, ...sharding })) {
+    for await (const h of loadHistories(store, { catalog: shape.catalog, schemes: site.repositoryUrlSchemes, report: printer.print, ...sharding })) {
       if (h.scans.length === 0) continue;
       await planner.add(h.repositoryUrl, h.encoded, h.scans.length, repositoryFiles(site, shape, h, now));
     }

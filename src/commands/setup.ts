@@ -58,7 +58,7 @@ export async function loadShape(site: SiteConfig): Promise<ShapeSite> {
   const badges = new BadgeRenderer();
   if (site.shape === 'A') return shapeASite(site, await loadThresholdsA(site.thresholds.A), badges);
   const thresholdsB = await loadThresholdsB(site.thresholds.B);
-  return shapeBSite(site, thresholdsB, await loadDecisions(site.decisions, thresholdsB), badges);
+  return shapeBSite(site, thresholdsB, await loadDecisions(site.decisions, thresholdsB, site.repositoryUrlSchemes), badges);
 }
 
 function s3Location(flag: string, location: string): S3Location {

@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import decisionSchema from './schemas/decision.schema.json' with { type: 'json' };
 import { ConfigError, readYamlFile, formatPath, type PathPart } from './yaml-file.ts';
 import { schemaProblems, throwIfAny } from './validate.ts';
-import { canonicalRepositoryUrl } from '../model/repository-url.ts';
+import { canonicalRepositoryUrl, DEFAULT_SCHEMES, schemeProblem } from '../model/repository-url.ts';
 import type { DecisionFileB, ThresholdsB, UrlPattern } from './types.ts';
 
 const DECISION_FILE = /\.(ya?ml|json)$/i;
 
 /** Decision files by manual rule id; an empty map when the site names no directory. */
-export async function loadDecisions(dir: string | undefined, t: ThresholdsB): Promise<Map<string, DecisionFileB>> {
+export async function loadDecisions(dir: string | undefined, t: ThresholdsB, schemes: readonly string[] = DEFAULT_SCHEMES): Promise<Map<string, DecisionFileB>> {
   const out = new Map<string, DecisionFileB>();
   if (dir === undefined) return out;
   let names: string[];
@@ -45,8 +45,9 @@ export async function loadDecisions(dir: string | undefined, t: ThresholdsB): Pr
     const granted: string[] = [];
     (raw.granted ?? []).forEach((url, i) => {
       const c = canonicalRepositoryUrl(url);
-      if (c.ok) granted.push(c.url);
-      else say(['granted', i], c.reason);
+      const problem = c.ok ? schemeProblem(c.url, schemes) : c.reason;
+      if (problem) say(['granted', i], problem);
+      else if (c.ok) granted.push(c.url);
     });
     const grantedRegex: UrlPattern[] = [];
     (raw.grantedRegex ?? []).forEach((pattern, i) => {

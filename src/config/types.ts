@@ -115,6 +115,8 @@ export interface SiteConfig {
   cache: { latestMaxAge: number; immutableMaxAge: number };
   expireAfterDays: number | null;
   strictSarif: boolean;
+  /** Repository URL schemes a record may use (lower case); default http and https. */
+  repositoryUrlSchemes: string[];
   colors: Record<BadgeStatus | 'none', string>;
   s3: {
     region?: string;

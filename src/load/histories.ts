@@ -21,6 +21,8 @@ export interface LoadOptions {
    * that n shards report each bad record exactly once.
    */
   reportUnassignable?: boolean;
+  /** Repository URL schemes accepted (the site's repositoryUrlSchemes; default http, https). */
+  schemes?: readonly string[];
 }
 
 export async function* loadHistories(source: StoreSource, opts: LoadOptions): AsyncGenerator<RepositoryHistory> {
@@ -82,7 +84,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
         // belongs to, and one without a valid URL by the shard that reports the unassignable.
         const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
         if (url.ok ? opts.include && !opts.include(url.url) : !reportUnassignable) continue;
-        const checked = checkRecordSafely(item.value, where, opts.catalog);
+        const checked = checkRecordSafely(item.value, where, opts.catalog, opts.schemes);
         if (!checked.ok) {
           opts.report({ severity: 'error', where, message: `${checked.reason}; record skipped` });
           continue;
@@ -176,9 +178,9 @@ async function readOrReport(source: StoreSource, name: string, report: (i: LoadI
  * A record whose checking throws (a hostile shape no check foresaw) is a bad record like any
  * other: reported with its file:line and skipped, never the end of the build.
  */
-function checkRecordSafely(value: unknown, where: string, catalog: RuleCatalog): ReturnType<typeof checkRecord> {
+function checkRecordSafely(value: unknown, where: string, catalog: RuleCatalog, schemes: readonly string[] | undefined): ReturnType<typeof checkRecord> {
   try {
-    return checkRecord(value, where, catalog);
+    return checkRecord(value, where, catalog, schemes);
   } catch (err) {
     return { ok: false, reason: `the record could not be checked (${(err as Error).message}); write it as plain JSON of the documented shape` };
   }

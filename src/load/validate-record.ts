@@ -1,7 +1,7 @@
 // Checks one parsed item against the published record schema and the active rules.
 import { Ajv, type ErrorObject } from 'ajv';
 import recordSchema from './record.schema.json' with { type: 'json' };
-import { canonicalRepositoryUrl } from '../model/repository-url.ts';
+import { canonicalRepositoryUrl, DEFAULT_SCHEMES, schemeProblem } from '../model/repository-url.ts';
 import { MAX_UNIX_SECONDS, type GrantRecord, type RuleCatalog, type ScanRecord, type StoredValue, type ValueKind } from './types.ts';
 
 // verbose: errors carry the offending value, so a message can quote it.
@@ -11,13 +11,16 @@ export type RecordCheck =
   | { ok: true; record: ScanRecord | GrantRecord; unknownRules: string[] }
   | { ok: false; reason: string };
 
-export function checkRecord(value: unknown, source: string, catalog: RuleCatalog): RecordCheck {
+/** `schemes`: the repository URL schemes the site accepts (default http and https). */
+export function checkRecord(value: unknown, source: string, catalog: RuleCatalog, schemes: readonly string[] = DEFAULT_SCHEMES): RecordCheck {
   if (!isPlainObject(value)) return { ok: false, reason: 'a record must be a JSON object' };
   const obj = value;
   // The URL first: it is the most common fault and the most useful message.
   if ('repositoryUrl' in obj) {
     const url = canonicalRepositoryUrl(obj.repositoryUrl);
     if (!url.ok) return { ok: false, reason: url.reason };
+    const scheme = schemeProblem(url.url, schemes);
+    if (scheme) return { ok: false, reason: scheme };
   }
   const unknownRules: string[] = [];
   let shaped: Record<string, unknown> = obj;

@@ -8,6 +8,11 @@
 // parses the bundle and runs it in a sandbox without Node globals.
 import { lookup, publicPath, type ResolverResponse } from '../../core.ts';
 import { originPath } from '../../../model/origin-path.ts';
+import { setAsciiHost } from '../../../model/repository-url.ts';
+import { asciiHostname } from '../../../model/punycode.ts';
+
+// CloudFront Functions have no URL class: hosts beyond ASCII are written by punycode.ts.
+setAsciiHost(asciiHostname);
 
 interface Value {
   value: string;
