@@ -46,7 +46,7 @@ describe('decision patterns match in linear time (RE2)', () => {
     const hostile = `https://github.com/${'a'.repeat(40)}!`;
     const d = folder({
       'badgepress.yaml': `shape: B\nstore: store\nthresholds: {B: ${join(ROOT, 'config/thresholds-b.yaml')}}\ndecisions: decisions\n`,
-      'decisions/oss.yaml': "ruleId: MANUAL/Project is open source\ngrantedRegex: ['^https://github\\.com/(a+)+$', '(?i)^https://CODEBERG\\.org/']\n",
+      'decisions/oss.yaml': "ruleId: MANUAL/Project is open source\ngrantedRegex: ['^https://github\\.com/(a+)+$', '^https://codeberg\\.org/']\n",
       'store/s.ndjson': [
         line({ repositoryUrl: hostile, timestamp: 1760000000, values: { COMMITS: 7 } }),
         line({ repositoryUrl: 'https://codeberg.org/acme/tool', timestamp: 1760000000, values: { COMMITS: 7 } }),
@@ -58,7 +58,7 @@ describe('decision patterns match in linear time (RE2)', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const explanation = (url: string) => JSON.parse(readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(url), 'badges/OPEN-SOURCE'), 'utf8')) as unknown;
-    expect(JSON.stringify(explanation('https://codeberg.org/acme/tool'))).toContain('the repository matches (?i)^https://CODEBERG\\\\.org/');
+    expect(JSON.stringify(explanation('https://codeberg.org/acme/tool'))).toContain('the repository matches ^https://codeberg\\\\.org/');
     expect(JSON.stringify(explanation(hostile))).not.toContain('Granted manually');
   });
 });
