@@ -16,6 +16,8 @@ export interface BuildOptions {
   /** Unix seconds the latest files answer for. */
   now: number;
   report: (issue: LoadIssue) => void;
+  /** URL schemes a repository may have (config `repositoryUrlSchemes`; default http, https). */
+  schemes?: readonly string[];
   /** Only repositories for which this holds are built (sharding). */
   include?: (repositoryUrl: string) => boolean;
   /** Report records that belong to no repository (default true; only shard 0 of n does). */
@@ -51,6 +53,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   let failure: unknown;
   const histories = loadHistories(opts.store, {
     catalog: opts.shape.evaluator.catalog,
+    ...(opts.schemes ? { schemes: opts.schemes } : {}),
     report,
     ...(opts.include ? { include: opts.include } : {}),
     ...(opts.reportUnassignable === undefined ? {} : { reportUnassignable: opts.reportUnassignable }),

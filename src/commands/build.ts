@@ -39,6 +39,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
     let errors = 0;
     for await (const _ of loadHistories(store, {
       catalog: shape.evaluator.catalog,
+      schemes: site.repositoryUrlSchemes,
       ...sharding,
       report: (i) => {
         printer.print(i);
@@ -58,6 +59,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
       shape,
       store,
       sink,
+      schemes: site.repositoryUrlSchemes,
       now,
       report: values.strict ? () => {} : printer.print,
       prune: values.prune ?? false,

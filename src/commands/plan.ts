@@ -23,7 +23,7 @@ export async function planCommand(argv: string[]): Promise<number> {
   const printer = issuePrinter(process.stderr);
   const planner = new Planner(sink);
   try {
-    for await (const h of loadHistories(store, { catalog: shape.evaluator.catalog, report: printer.print, ...sharding })) {
+    for await (const h of loadHistories(store, { catalog: shape.evaluator.catalog, schemes: site.repositoryUrlSchemes, report: printer.print, ...sharding })) {
       if (h.scans.length === 0) continue;
       await planner.add(h.repositoryUrl, h.encoded, h.scans.length, shape.renderer.render(shape.evaluator.evaluate(h, now)));
     }

@@ -11,6 +11,8 @@ import { schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, SiteConfig, ThresholdsA, Shape } from './types.ts';
 import { locationProblem } from '../s3/location.ts';
 import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
+import { DEFAULT_SCHEMES } from '../model/repository-url.ts';
+import { httpUrlProblem } from './http-url.ts';
 
 export { ConfigError };
 
@@ -31,6 +33,7 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
   const located = await readYamlFile(path);
   throwIfAny(schemaProblems(siteSchema, located));
   throwIfAny(locationProblems(located, overrides));
+  throwIfAny(addressProblems(located));
   const raw = located.data as Partial<SiteConfig> & { thresholds?: Partial<SiteConfig['thresholds']>; s3?: Partial<SiteConfig['s3']> };
   const base = dirname(path);
   const rel = (p: string) => (isS3(p) || isAbsolute(p) ? p : resolve(base, p));
@@ -58,12 +61,12 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     },
     expireAfterDays: raw.expireAfterDays ?? null,
     strictSarif: raw.strictSarif ?? false,
+    repositoryUrlSchemes: raw.repositoryUrlSchemes ?? [...DEFAULT_SCHEMES],
     colors: { ...DEFAULT_COLORS, ...(raw.colors ?? {}) },
     s3: { ...DEFAULT_S3, ...(raw.s3 ?? {}) },
   };
-  if (overrides.baseUrl !== undefined && !/^https?:\/\/[^\s?#]+$/.test(overrides.baseUrl)) {
-    throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: must be an http(s) URL without query or fragment`]);
-  }
+  const flagProblem = overrides.baseUrl === undefined ? undefined : httpUrlProblem(overrides.baseUrl, { queryAllowed: false });
+  if (flagProblem) throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: ${flagProblem}`]);
   return config;
 }
 
@@ -73,6 +76,20 @@ function missingStore(): never {
 
 export function isS3(location: string): boolean {
   return location.startsWith('s3://');
+}
+
+/** baseUrl: and tool.informationUri: are written into every report: real http(s) URLs only. */
+function addressProblems(located: LocatedData): string[] {
+  const data = located.data as { baseUrl?: unknown; tool?: { informationUri?: unknown } };
+  const problems: string[] = [];
+  const check = (path: string[], value: unknown, queryAllowed: boolean) => {
+    if (typeof value !== 'string') return;
+    const problem = httpUrlProblem(value, { queryAllowed });
+    if (problem) problems.push(`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(value)} ${problem}`);
+  };
+  check(['baseUrl'], data.baseUrl, false);
+  check(['tool', 'informationUri'], data.tool?.informationUri, true);
+  return problems;
 }
 
 /** --store/--out and store:/out: must be s3://bucket/prefix or a path, never a look-alike. */

@@ -93,7 +93,13 @@ export interface DecisionFileB {
   by?: string;
   /** Canonical repository URLs. */
   granted: string[];
-  grantedRegex: RegExp[];
+  grantedRegex: UrlPattern[];
+}
+
+/** A compiled `grantedRegex` entry: the pattern as written, and an unanchored test. */
+export interface UrlPattern {
+  readonly source: string;
+  test(url: string): boolean;
 }
 
 export interface SiteConfig {
@@ -109,6 +115,8 @@ export interface SiteConfig {
   cache: { latestMaxAge: number; immutableMaxAge: number };
   expireAfterDays: number | null;
   strictSarif: boolean;
+  /** Repository URL schemes a record may use (lower case); default http and https. */
+  repositoryUrlSchemes: string[];
   colors: Record<BadgeStatus | 'none', string>;
   s3: {
     region?: string;

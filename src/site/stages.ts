@@ -25,6 +25,6 @@ export async function loadShape(site: SiteConfig): Promise<ShapeStages> {
     return { shape: 'A', evaluator: evaluatorA(t, site.expireAfterDays), renderer: shapeRenderer(site, 'A', scanFilesA(site, t, badges)) };
   }
   const t = await loadThresholdsB(site.thresholds.B);
-  const decisions = await loadDecisions(site.decisions, t);
+  const decisions = await loadDecisions(site.decisions, t, site.repositoryUrlSchemes);
   return { shape: 'B', evaluator: evaluatorB(t, decisions), renderer: shapeRenderer(site, 'B', scanFilesB(site, t, badges)) };
 }

@@ -24,6 +24,7 @@ export async function buildSite(opts: { store: string; out: string; now?: number
     shape,
     store: opts.source ?? new DirectoryStore(opts.store),
     sink,
+    schemes: site.repositoryUrlSchemes,
     now: opts.now ?? 1_763_600_000,
     report: (i) => issues.push(i),
     prune: opts.prune ?? false,

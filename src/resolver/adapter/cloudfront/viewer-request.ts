@@ -9,6 +9,11 @@
 import { lookup, publicPath, type ResolverResponse } from '../../core.ts';
 import { originPath } from '../../../model/origin-path.ts';
 import { STATUS_TEXT } from '../../../model/http.ts';
+import { setAsciiHost } from '../../../model/repository-url.ts';
+import { asciiHostname } from '../../../model/punycode.ts';
+
+// CloudFront Functions have no URL class: hosts beyond ASCII are written by punycode.ts.
+setAsciiHost(asciiHostname);
 
 interface Value {
   value: string;
