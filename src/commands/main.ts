@@ -1,6 +1,6 @@
 // badgepress command line: dispatches to a command and maps failures to exit codes
 // (0 ok, 1 built with skipped records, 2 bad config or arguments, 4 not published: a store or
-// bucket failed; plan: 0 no change, 3 changes, 2 any error). With --json a failure also prints
+// bucket failed, 5 another build holds the output's lease; plan: 0 no change, 3 changes, 2 any error). With --json a failure also prints
 // one JSON object on stdout, so a scheduler's log has a line for every run.
 import { ConfigError } from '../config/load.ts';
 import { BadInputError } from './args.ts';
@@ -9,6 +9,7 @@ import { BUILD_USAGE, buildCommand } from './build.ts';
 import { SERVE_USAGE, serveCommand } from './serve.ts';
 import { DEMO_USAGE, demoCommand } from './demo.ts';
 import { PLAN_USAGE, planCommand } from './plan.ts';
+import { LeaseHeldError } from '../publish/lease.ts';
 import { preferSmallHeap } from './heap.ts';
 
 const USAGE = `usage: badgepress <command> [flags]
@@ -83,6 +84,7 @@ function describeFailure(err: unknown, ioFailureCode: number): Failure {
     return { exitCode: ioFailureCode, error: err.message, text, details: { notPublishedCount: err.keys.length, notPublished: err.keys.slice(0, SHOWN_KEYS) } };
   }
   const message = (err as Error)?.message ?? String(err);
+  if (err instanceof LeaseHeldError) return { exitCode: 5, error: message, text: message, details: { lease: err.where, holder: err.holder ?? null } };
   if (err instanceof BadInputError) return { exitCode: 2, error: message, text: message, details: {} };
   // I/O failures (a store or bucket that cannot be read): the message says what to check.
   return { exitCode: ioFailureCode, error: message, text: message, details: {} };
