@@ -73,6 +73,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
           await opts.sink.remove(stale);
           summary.removed += stale.length;
         }
+        await opts.sink.removeEmptyDirectories?.(repositoryPrefix(h.encoded));
       }
       opts.onRepository?.(h, summary);
     })().catch((err: unknown) => {

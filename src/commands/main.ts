@@ -1,6 +1,6 @@
 // badgepress command line: dispatches to a command and maps failures to exit codes
 // (0 ok, 1 built with skipped records, 2 bad config or arguments, 4 not published: a store or
-// bucket failed; plan: 0 no change, 3 changes, 2 any error). With --json a failure also prints
+// bucket failed, 5 another build holds the output's lease; plan: 0 no change, 3 changes, 2 any error). With --json a failure also prints
 // one JSON object on stdout, so a scheduler's log has a line for every run.
 //
 // Nothing heavy is imported here: a command's module (and with it svgo, the AWS SDK or the
@@ -90,7 +90,7 @@ interface Failure {
 
 async function describeFailure(err: unknown, ioFailureCode: number): Promise<Failure> {
   // Loaded on failure only; the command that failed has loaded these modules already.
-  const [{ ConfigError }, { PublishError, SHOWN_KEYS }] = await Promise.all([import('../config/load.ts'), import('../publish/sink.ts')]);
+  const [{ ConfigError }, { PublishError, SHOWN_KEYS }, { LeaseHeldError }] = await Promise.all([import('../config/load.ts'), import('../publish/sink.ts'), import('../publish/lease.ts')]);
   if (err instanceof ConfigError) {
     const error = 'configuration problems, nothing written';
     return { exitCode: 2, error, text: `${error}:\n${err.problems.map((p) => `  ${p}`).join('\n')}`, details: { problems: err.problems } };
@@ -100,6 +100,7 @@ async function describeFailure(err: unknown, ioFailureCode: number): Promise<Fai
     return { exitCode: ioFailureCode, error: err.message, text, details: { notPublishedCount: err.keys.length, notPublished: err.keys.slice(0, SHOWN_KEYS) } };
   }
   const message = (err as Error)?.message ?? String(err);
+  if (err instanceof LeaseHeldError) return { exitCode: 5, error: message, text: message, details: { lease: err.where, holder: err.holder ?? null } };
   if (err instanceof BadInputError) return { exitCode: 2, error: message, text: message, details: {} };
   // I/O failures (a store or bucket that cannot be read): the message says what to check.
   return { exitCode: ioFailureCode, error: message, text: message, details: {} };
