@@ -25,7 +25,8 @@ export async function planCommand(argv: string[]): Promise<number> {
   try {
     for await (const h of loadHistories(store, { catalog: shape.evaluator.catalog, schemes: site.repositoryUrlSchemes, report: printer.print, ...sharding })) {
       if (h.scans.length === 0) continue;
-      await planner.add(h.repositoryUrl, h.encoded, h.scans.length, shape.renderer.render(shape.evaluator.evaluate(h, now)));
+      const evaluation = shape.evaluator.evaluate(h, now);
+      await planner.add(h.encoded, h.scans.length, shape.renderer.render(evaluation));
     }
   } finally {
     await sink.close();

@@ -103,8 +103,6 @@ export interface UrlPattern {
 }
 
 export interface SiteConfig {
-  /** The file the settings came from (absent when built from defaults only). */
-  file?: string;
   shape: Shape;
   baseUrl: string;
   store: string;

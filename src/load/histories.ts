@@ -3,7 +3,7 @@
 // not by the store: a first pass only notes which files mention which repository.
 import { parseStoreFile } from './parse-file.ts';
 import { checkRecord } from './validate-record.ts';
-import { canonicalRepositoryUrl } from '../model/repository-url.ts';
+import { canonicalRepositoryUrl, type CanonicalResult } from '../model/repository-url.ts';
 import { UnreadableStoreFile, type StoreSource } from './store.ts';
 import type { GrantRecord, LoadIssue, RepositoryHistory, RuleCatalog, ScanRecord } from './types.ts';
 
@@ -84,7 +84,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
         // belongs to, and one without a valid URL by the shard that reports the unassignable.
         const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
         if (url.ok ? opts.include && !opts.include(url.url) : !reportUnassignable) continue;
-        const checked = checkRecordSafely(item.value, where, opts.catalog, opts.schemes);
+        const checked = checkRecordSafely(item.value, where, opts.catalog, url, opts.schemes);
         if (!checked.ok) {
           opts.report({ severity: 'error', where, message: `${checked.reason}; record skipped` });
           continue;
@@ -178,9 +178,9 @@ async function readOrReport(source: StoreSource, name: string, report: (i: LoadI
  * A record whose checking throws (a hostile shape no check foresaw) is a bad record like any
  * other: reported with its file:line and skipped, never the end of the build.
  */
-function checkRecordSafely(value: unknown, where: string, catalog: RuleCatalog, schemes: readonly string[] | undefined): ReturnType<typeof checkRecord> {
+function checkRecordSafely(value: unknown, where: string, catalog: RuleCatalog, url: CanonicalResult, schemes: readonly string[] | undefined): ReturnType<typeof checkRecord> {
   try {
-    return checkRecord(value, where, catalog, schemes);
+    return checkRecord(value, where, catalog, url, schemes);
   } catch (err) {
     return { ok: false, reason: `the record could not be checked (${(err as Error).message}); write it as plain JSON of the documented shape` };
   }

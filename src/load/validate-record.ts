@@ -1,7 +1,7 @@
 // Checks one parsed item against the published record schema and the active rules.
 import { Ajv, type ErrorObject } from 'ajv';
 import recordSchema from './record.schema.json' with { type: 'json' };
-import { canonicalRepositoryUrl, DEFAULT_SCHEMES, schemeProblem } from '../model/repository-url.ts';
+import { canonicalRepositoryUrl, DEFAULT_SCHEMES, schemeProblem, type CanonicalResult } from '../model/repository-url.ts';
 import { MAX_UNIX_SECONDS, type GrantRecord, type RuleCatalog, type ScanRecord, type StoredValue, type ValueKind } from './types.ts';
 
 // verbose: errors carry the offending value, so a message can quote it.
@@ -11,15 +11,18 @@ export type RecordCheck =
   | { ok: true; record: ScanRecord | GrantRecord; unknownRules: string[] }
   | { ok: false; reason: string };
 
-/** `schemes`: the repository URL schemes the site accepts (default http and https). */
-export function checkRecord(value: unknown, source: string, catalog: RuleCatalog, schemes: readonly string[] = DEFAULT_SCHEMES): RecordCheck {
+/**
+ * `url`: the record's repositoryUrl made canonical, when the caller has done so already;
+ * `schemes`: the repository URL schemes the site accepts (default http and https).
+ */
+export function checkRecord(value: unknown, source: string, catalog: RuleCatalog, url?: CanonicalResult, schemes: readonly string[] = DEFAULT_SCHEMES): RecordCheck {
   if (!isPlainObject(value)) return { ok: false, reason: 'a record must be a JSON object' };
   const obj = value;
+  const canonical = url ?? canonicalRepositoryUrl(obj.repositoryUrl);
   // The URL first: it is the most common fault and the most useful message.
   if ('repositoryUrl' in obj) {
-    const url = canonicalRepositoryUrl(obj.repositoryUrl);
-    if (!url.ok) return { ok: false, reason: url.reason };
-    const scheme = schemeProblem(url.url, schemes);
+    if (!canonical.ok) return { ok: false, reason: canonical.reason };
+    const scheme = schemeProblem(canonical.url, schemes);
     if (scheme) return { ok: false, reason: scheme };
   }
   const unknownRules: string[] = [];
@@ -49,7 +52,7 @@ export function checkRecord(value: unknown, source: string, catalog: RuleCatalog
     // anyOf failures list each branch first; the anyOf error itself says what was expected.
     return { ok: false, reason: describe(errors.find((e) => e.keyword === 'anyOf') ?? errors[0]) };
   }
-  const repositoryUrl = (canonicalRepositoryUrl(obj.repositoryUrl) as { url: string }).url;
+  const repositoryUrl = (canonical as { url: string }).url;
   const timestamp = obj.timestamp as number;
   if (obj.kind === 'grant') {
     const g: GrantRecord = {
