@@ -9,6 +9,7 @@ import type { ShapeSite } from './render/shape.ts';
 import { publishRepository, staleKeys, type PublishCounts } from './publish/publish.ts';
 import { PublishError, type Sink } from './publish/sink.ts';
 import { repositoryPrefix } from './model/layout.ts';
+import { PagesCollector, type PagesBuild } from './render/pages/build-pages.ts';
 
 export interface BuildOptions {
   site: SiteConfig;
@@ -27,6 +28,8 @@ export interface BuildOptions {
   /** Concurrent puts across the build. */
   concurrency?: number;
   onRepository?: (h: RepositoryHistory, counts: BuildSummary) => void;
+  /** The human site (config `pages`); absent: API files only. */
+  pages?: PagesBuild;
 }
 
 export interface BuildSummary extends PublishCounts {
@@ -57,10 +60,12 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     ...(opts.include ? { include: opts.include } : {}),
     ...(opts.reportUnassignable === undefined ? {} : { reportUnassignable: opts.reportUnassignable }),
   });
+  const pages = opts.pages ? new PagesCollector(opts.pages) : undefined;
   for await (const h of histories) {
     if (failure) break;
     if (h.scans.length === 0) continue;
     const files = repositoryFiles(opts.site, opts.shape, h, opts.now);
+    if (pages) files.push(...pages.repository(h, opts.now));
     summary.repositories++;
     summary.scans += h.scans.length;
     const job = (async () => {
@@ -86,5 +91,6 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   // Every distinct reason is kept (AccessDenied, an altered body, …): "still failing" alone
   // would leave the operator guessing.
   if (failed.length > 0) throw PublishError.combine(failed);
+  if (pages) await pages.finish(opts.sink, limit, summary);
   return summary;
 }

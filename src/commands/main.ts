@@ -10,6 +10,7 @@ import { SERVE_USAGE, serveCommand } from './serve.ts';
 import { DEMO_USAGE, demoCommand } from './demo.ts';
 import { PLAN_USAGE, planCommand } from './plan.ts';
 import { preferSmallHeap } from './heap.ts';
+import { SITE_USAGE, siteCommand } from './site.ts';
 
 const USAGE = `usage: badgepress <command> [flags]
 
@@ -18,6 +19,7 @@ commands:
   plan     show what a build would change (statuses, files) without writing; exit 3 on changes
   serve    serve a built directory over HTTP, ?timestamp= included
   demo     build the example store into dist/ and serve it (what npm start runs)
+  site     after sharded builds, write the site-wide pages from the shards' summaries
 
 run "badgepress <command> --help" for a command's flags`;
 
@@ -35,6 +37,7 @@ const commands: Record<string, Command> = {
   plan: { run: planCommand, usage: PLAN_USAGE, batch: true, ioFailureCode: 2 },
   serve: { run: serveCommand, usage: SERVE_USAGE, ioFailureCode: 4 },
   demo: { run: demoCommand, usage: DEMO_USAGE, ioFailureCode: 4 },
+  site: { run: siteCommand, usage: SITE_USAGE, ioFailureCode: 4 },
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -49,7 +49,8 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     tool: {
       name: raw.tool?.name ?? 'badgepress',
       version: raw.tool?.version ?? '0.1.0',
-      informationUri: raw.tool?.informationUri ?? 'https://badgepress.dev',
+      // The site itself, never a domain we do not own (design.md, "The human site").
+      informationUri: raw.tool?.informationUri ?? `${(overrides.baseUrl ?? raw.baseUrl ?? 'http://127.0.0.1:8787').replace(/\/+$/, '')}/`,
     },
     cache: {
       latestMaxAge: raw.cache?.latestMaxAge ?? 300,
@@ -57,6 +58,7 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     },
     expireAfterDays: raw.expireAfterDays ?? null,
     strictSarif: raw.strictSarif ?? false,
+    pages: raw.pages ?? true,
     // `none` (Shape B, no level granted) is a light grey of its own, never silver's grey: a
     // badge must not look silver when nothing is granted.
     colors: {

@@ -11,7 +11,7 @@ export interface PublishCounts {
   removed: number;
 }
 
-const PHASES: Phase[] = ['at', 'index', 'latest'];
+const PHASES: Phase[] = ['at', 'index', 'latest', 'page'];
 
 export async function publishRepository(sink: Sink, files: OutputFile[], limit: LimitFunction, counts: PublishCounts): Promise<void> {
   for (const [i, phase] of PHASES.entries()) {

@@ -7,7 +7,8 @@ import type { RepositoryHistory } from '../load/types.ts';
 import { jsonBytes } from './sarif-common.ts';
 import type { ShapeSite } from './shape.ts';
 
-export type Phase = 'at' | 'index' | 'latest';
+/** 'page': the human pages, which link the files of the phases before. */
+export type Phase = 'at' | 'index' | 'latest' | 'page';
 
 export interface OutputFile {
   key: string;
