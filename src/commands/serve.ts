@@ -40,7 +40,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   // (redirects, errors) and the files it serves carry; the config is found as build finds it.
   const { cache } = await loadSite({ ...(values.config !== undefined ? { config: values.config } : {}) });
   const serving = await startServing(dir, port, values.host ?? '127.0.0.1', 'pick another port', cache);
-  process.stdout.write(`badgepress: serving ${dir} at ${serving.url}/api/v1/repositories/ (Ctrl+C stops)\n`);
+  process.stdout.write(`badgepress: serving ${dir}: pages at ${serving.url}/, API at ${serving.url}/api/v1/repositories/ (Ctrl+C stops)\n`);
   await waitForSignal();
   await serving.close();
   return 0;

@@ -20,6 +20,7 @@ export function createSiteServer(dir: string, opts: ResolverOptions & DirectoryR
         path: q < 0 ? url : url.slice(0, q),
         query: q < 0 ? '' : url.slice(q + 1),
         ifNoneMatch: req.headers['if-none-match'] ?? null,
+        accept: req.headers.accept ?? null,
       },
       read,
       opts,
