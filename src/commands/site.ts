@@ -2,7 +2,8 @@
 // badge and rule pages, search index, sitemap, 404) from the shards' summaries alone.
 import pLimit from 'p-limit';
 import { parseFlags, integerFlag, UsageError, BadInputError } from './args.ts';
-import { SITE_FLAGS, loadSite, openSink } from './setup.ts';
+import { SITE_FLAGS, loadSite } from './setup.ts';
+import { openSink } from '../site/locations.ts';
 import { loadPagesContext } from '../render/pages/setup.ts';
 import { MissingSummariesError, readSummaries } from '../render/pages/summary.ts';
 import { publishSiteWide } from '../render/pages/build-pages.ts';

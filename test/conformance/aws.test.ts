@@ -221,7 +221,7 @@ describe('the AWS edge adapters', () => {
       fc.asyncProperty(method, hostilePath, hostileQuery, async (m, path, query) => {
         const viewer = runFunction(viewerEvent({ method: m, url: query ? `${path}?${query}` : path }));
         if (viewer.statusCode !== undefined) expect(viewer.statusCode).toBeLessThan(500);
-        else if (!viewer.uri.startsWith('/api/')) expect(viewer.uri).toMatch(SITE_PAGE_KEY);
+        else if (!viewer.uri!.startsWith('/api/')) expect(viewer.uri).toMatch(SITE_PAGE_KEY);
         else expect(viewer.uri).toMatch(/^\/api\/v1\/repositories\/[^/]+\/(?!.*(?:^|\/)\.\.?(?:\/|$))[\x21-\x7e]+$/);
         const answer = await throughTheEdge({ method: m, url: query ? `${path}?${query}` : path });
         expect(answer.status).toBeLessThan(500);

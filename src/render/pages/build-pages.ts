@@ -5,9 +5,9 @@ import type { LimitFunction } from 'p-limit';
 import type { RepositoryHistory } from '../../load/types.ts';
 import { publishRepository, type PublishCounts } from '../../publish/publish.ts';
 import type { Sink } from '../../publish/sink.ts';
-import type { OutputFile } from '../site-files.ts';
+import type { SiteFile } from '../site-files.ts';
 import { pagePaths, type PagesContext, type RepositoryEvaluations } from './context.ts';
-import { evaluateForPages, statusChanges } from './evaluate.ts';
+import { statusChanges } from './evaluate.ts';
 import { repositoryFeed } from './feed.ts';
 import { repositoryPage } from './repository.ts';
 import { siteWideFiles } from './site-wide.ts';
@@ -19,7 +19,7 @@ export interface PagesBuild {
   shard: { index: number; count: number };
 }
 
-export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations): OutputFile[] {
+export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations): SiteFile[] {
   const cacheControl = `public, max-age=${ctx.site.cache.latestMaxAge}`;
   return [
     { key: pagePaths.repositoryKey(h.encoded), body: repositoryPage(ctx, h, ev), contentType: 'text/html; charset=utf-8', cacheControl, phase: 'page' },
@@ -34,10 +34,9 @@ export class PagesCollector {
   constructor(private readonly pages: PagesBuild) {}
 
   /** The repository's page files; its summary is kept for the end of the build. */
-  repository(h: RepositoryHistory, now: number): OutputFile[] {
-    const ev = evaluateForPages(this.pages.ctx, h, now);
-    this.summaries.push(summarizeRepository(h, ev));
-    return repositoryPageFiles(this.pages.ctx, h, ev);
+  repository(ev: RepositoryEvaluations): SiteFile[] {
+    this.summaries.push(summarizeRepository(ev.history, ev));
+    return repositoryPageFiles(this.pages.ctx, ev.history, ev);
   }
 
   /** The shard's summaries; with one shard also the site-wide pages, from those summaries. */

@@ -1,8 +1,7 @@
 // What the page renderers need besides one repository's data: the site settings, the page
 // environment (paths, assets) and the active shape's thresholds.
 import type { DecisionFileB, SiteConfig, ThresholdsA, ThresholdsB } from '../../config/types.ts';
-import type { EvaluationA } from '../../evaluate/shape-a.ts';
-import type { EvaluationB } from '../../evaluate/shape-b.ts';
+import type { RepositoryEvaluation } from '../../evaluate/repository.ts';
 import { siteAssets } from './assets.ts';
 import { pageEnv, type PageEnv } from './html.ts';
 
@@ -21,10 +20,8 @@ export function pagesContext(site: SiteConfig, thresholds: PagesThresholds): Pag
   return { site, env, thresholds };
 }
 
-/** One repository's evaluations: each scan at its own time, and the latest answer (at --now). */
-export type RepositoryEvaluations =
-  | { shape: 'A'; scans: EvaluationA[]; latest: EvaluationA }
-  | { shape: 'B'; scans: EvaluationB[]; latest: EvaluationB };
+/** One repository's evaluations, from the build's evaluate step (src/evaluate/repository.ts). */
+export type RepositoryEvaluations = RepositoryEvaluation;
 
 /** Status ranks shared by both shapes: the level names people read. */
 export const STATUS_LEVELS = ['fail', 'bronze', 'silver', 'gold'] as const;

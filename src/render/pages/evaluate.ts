@@ -1,21 +1,6 @@
-// A repository's evaluations as the pages need them: every scan at its own time, and the
-// latest answer at the build's --now (Shape A expiry).
-import { evaluateScanA } from '../../evaluate/shape-a.ts';
-import { evaluateScanB } from '../../evaluate/shape-b.ts';
-import type { RepositoryHistory } from '../../load/types.ts';
-import type { PagesContext, RepositoryEvaluations } from './context.ts';
-
-export function evaluateForPages(ctx: PagesContext, h: RepositoryHistory, now: number): RepositoryEvaluations {
-  const th = ctx.thresholds;
-  const last = h.scans[h.scans.length - 1]!;
-  if (th.shape === 'A') {
-    const expireAfterDays = ctx.site.expireAfterDays;
-    const scans = h.scans.map((s) => evaluateScanA(th.t, s, { at: s.timestamp, expireAfterDays }));
-    return { shape: 'A', scans, latest: evaluateScanA(th.t, last, { at: now, expireAfterDays }) };
-  }
-  const scans = h.scans.map((s) => evaluateScanB(th.t, th.decisions, s, h.grants));
-  return { shape: 'B', scans, latest: scans[scans.length - 1]! };
-}
+// Status histories and changes derived from a repository's evaluations (the build's evaluate
+// step), for the pages, the feed and the summaries.
+import type { RepositoryEvaluations } from './context.ts';
 
 /** Status per badge per scan (at scan time), and the latest statuses, as plain strings. */
 export function statusHistory(ev: RepositoryEvaluations): { badgeIds: string[]; perScan: Array<{ t: number; statuses: string[] }>; latest: string[] } {

@@ -1,7 +1,7 @@
 // The site-wide pages, written from repository summaries alone (no per-repository file is
 // read): home, list pages, badge and rule pages, search index, 404, sitemap, robots, assets.
 import { thresholdText } from '../../evaluate/shape-b.ts';
-import { cacheControlFor, type OutputFile } from '../site-files.ts';
+import { cacheControlFor, type SiteFile } from '../site-files.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
 import { esc, href, isoDate, renderPage, statusWord, table, text } from './html.ts';
@@ -236,11 +236,11 @@ function sitemaps(ctx: PagesContext, summaries: readonly RepositorySummary[]): A
  * Every site-wide file, in publishing order: assets first (a page never links an asset that
  * is not there yet), then the pages.
  */
-export function siteWideFiles(ctx: PagesContext, summaries: readonly RepositorySummary[]): OutputFile[] {
+export function siteWideFiles(ctx: PagesContext, summaries: readonly RepositorySummary[]): SiteFile[] {
   const immutable = cacheControlFor(ctx.site, 'at');
   const short = cacheControlFor(ctx.site, 'latest');
   const { css, js, favicon } = ctx.env.assets;
-  const out: OutputFile[] = [
+  const out: SiteFile[] = [
     { key: css.key, body: css.body, contentType: css.contentType, cacheControl: immutable, phase: 'at' },
     { key: js.key, body: js.body, contentType: js.contentType, cacheControl: immutable, phase: 'at' },
     { key: favicon.key, body: favicon.body, contentType: favicon.contentType, cacheControl: short, phase: 'at' },

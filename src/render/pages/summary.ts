@@ -4,7 +4,7 @@
 // without reading any per-repository file. A summary is a plain JSON object, so an
 // incremental build can carry a skipped repository's summary forward unchanged.
 import type { RepositoryHistory } from '../../load/types.ts';
-import type { OutputFile } from '../site-files.ts';
+import type { SiteFile } from '../site-files.ts';
 import type { Sink } from '../../publish/sink.ts';
 import type { RepositoryEvaluations } from './context.ts';
 import { statusChanges, type StatusChange } from './evaluate.ts';
@@ -54,7 +54,7 @@ export function compareUrls(a: RepositorySummary, b: RepositorySummary): number 
 }
 
 /** One summary per line, sorted by URL, so the file's bytes depend on the repositories alone. */
-export function summariesFile(summaries: readonly RepositorySummary[], index: number, count: number): OutputFile {
+export function summariesFile(summaries: readonly RepositorySummary[], index: number, count: number): SiteFile {
   const body = [...summaries].sort(compareUrls).map((s) => `${JSON.stringify(s)}\n`).join('');
   return { key: summariesKey(index, count), body, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' };
 }
