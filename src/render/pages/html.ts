@@ -12,6 +12,18 @@ export function text(s: string): string {
   return `<bdi>${esc(s)}</bdi>`;
 }
 
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text for places <bdi> cannot go (<title>, attributes): bidi controls shown by code point. */
+export function flat(s: string): string {
+  return esc(s.replace(BIDI_CONTROLS, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase()}]`));
+}
+
+/** An outside address as an href: anything but printable ASCII percent-encoded, then escaped. */
+export function externalHref(url: string): string {
+  return esc(url.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c)));
+}
+
 export interface PageEnv {
   /** The site's path prefix without a trailing slash ("" when served at the host root). */
   root: string;
@@ -45,7 +57,7 @@ export function renderPage(env: PageEnv, p: PageParts): string {
   const feed = p.feed ? `<link rel="alternate" type="application/atom+xml" title="Badge changes" href="${href(env, p.feed)}">` : '';
   return (
     `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>${esc(p.title)}</title><meta name="description" content="${esc(p.description)}">` +
+    `<title>${flat(p.title)}</title><meta name="description" content="${flat(p.description)}">` +
     `<link rel="stylesheet" href="${href(env, env.assets.css.key)}"><link rel="icon" href="${href(env, env.assets.favicon.key)}" type="image/svg+xml">${feed}` +
     `<script src="${href(env, env.assets.js.key)}" defer></script></head>\n` +
     `<body><a class="skip" href="#main">Skip to content</a>` +

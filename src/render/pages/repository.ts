@@ -7,7 +7,7 @@ import type { RepositoryHistory } from '../../load/types.ts';
 import { API_PREFIX } from '../../model/layout.ts';
 import { statusChart, valueChart, type ChartBand } from './chart.ts';
 import { pagePaths, shownStatus, STATUS_LEVELS, type PagesContext, type RepositoryEvaluations } from './context.ts';
-import { esc, href, isoDate, isoTime, renderPage, statusWord, table, text } from './html.ts';
+import { esc, externalHref, href, isoDate, isoTime, renderPage, statusWord, table, text } from './html.ts';
 import { raiseBadgeA, raiseBadgeB, raiseCriterionA, needForB } from './raise.ts';
 
 function apiPath(encoded: string, rest: string): string {
@@ -219,7 +219,7 @@ export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: Repo
     statusesAt = (i) => ev.scans[i]!.badges.map((b) => shownStatus('B', b.status));
   }
   const latestStatuses = ev.shape === 'A' ? ev.latest.badges.map((b) => `${b.def.id} ${b.status}`) : ev.latest.badges.map((b) => `${b.def.id} ${shownStatus('B', b.status)}`);
-  const repoLink = /^https?:\/\//i.test(h.repositoryUrl) ? `<a href="${esc(h.repositoryUrl)}" rel="nofollow noopener">${text(h.repositoryUrl)}</a>` : text(h.repositoryUrl);
+  const repoLink = /^https?:\/\//i.test(h.repositoryUrl) ? `<a href="${externalHref(h.repositoryUrl)}" rel="nofollow noopener">${text(h.repositoryUrl)}</a>` : text(h.repositoryUrl);
   const main =
     `<h1>${text(h.repositoryUrl)}</h1>` +
     `<p class="lead">Badges of ${repoLink}</p>` +

@@ -4,7 +4,7 @@ import { thresholdText } from '../../evaluate/shape-b.ts';
 import { cacheControlFor, type SiteFile } from '../site-files.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
-import { esc, href, isoDate, renderPage, statusWord, table, text } from './html.ts';
+import { esc, externalHref, href, isoDate, renderPage, statusWord, table, text } from './html.ts';
 import type { RepositorySummary } from './summary.ts';
 
 export const PAGE_SIZE = 100;
@@ -105,7 +105,7 @@ function listPage(ctx: PagesContext, summaries: readonly RepositorySummary[], pa
 
 function moreInfo(ctx: PagesContext, uri: string | undefined, id: string): string {
   if (!uri || uri === `${ctx.site.baseUrl}/${pagePaths.badge(id)}`) return '';
-  return `<p>More information: <a href="${esc(uri)}">${text(uri)}</a></p>`;
+  return `<p>More information: <a href="${externalHref(uri)}">${text(uri)}</a></p>`;
 }
 
 function countsSection(ctx: PagesContext, id: string, counts: Map<string, number> | undefined, chartId: string): string {
