@@ -24,6 +24,11 @@ import { reusedGoldFrom } from '../test/helpers/thresholds.ts';
 import { bundleWorker } from './build-worker.ts';
 import { bundleCloudFrontFunction, bundleLambdaEdge } from './build-aws.ts';
 import { renderBadge } from '../src/render/svg.ts';
+import { gzipSync } from 'node:zlib';
+import { loadSiteConfig } from '../src/config/load.ts';
+import { loadPagesContext } from '../src/render/pages/setup.ts';
+import { siteWideFiles } from '../src/render/pages/site-wide.ts';
+import type { RepositorySummary } from '../src/render/pages/summary.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -71,6 +76,20 @@ function cli(args: string[], env: Record<string, string> = {}): { ms: number; rs
   const line = r.stdout.trim().split('\n').pop() ?? '{}';
   if (r.status !== 0 && r.status !== 1) throw new Error(`badgepress ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
   return { ms, rssKb: rss ? Number(rss[1]) : NaN, summary: JSON.parse(line) };
+}
+
+/** The home page written from n synthetic summaries (the home lists the first 100 only). */
+async function homePageBytesAt(n: number): Promise<{ raw: number; gzip: number }> {
+  const site = await loadSiteConfig(undefined, { store: ROOT, out: ROOT });
+  const ctx = await loadPagesContext(site);
+  const statuses = ['gold', 'silver', 'bronze', 'fail'];
+  const summaries: RepositorySummary[] = Array.from({ length: n }, (_, i) => {
+    const url = `https://github.com/org-${String(i).padStart(6, '0')}/project-${i % 977}`;
+    const badges = Object.fromEntries(ctx.thresholds.t.badges.map((b, j) => [b.id, statuses[(i + j) % 4]!]));
+    return { url, enc: encodeURIComponent(url), scans: 10, last: 1763000000 + i, badges, rules: {}, changes: [{ t: 1763000000 + i, badge: ctx.thresholds.t.badges[0]!.id, from: 'silver', to: 'gold' }] };
+  });
+  const home = siteWideFiles(ctx, summaries).find((f) => f.key === 'index.html')!;
+  return { raw: Buffer.byteLength(home.body), gzip: gzipSync(home.body).byteLength };
 }
 
 function tree(dir: string): Map<string, Buffer> {
@@ -132,6 +151,17 @@ const files = b.summary.written!;
 say('build: scans/s', `${Math.round((repos * scans) / (b.ms / 1000))}`, 'buildScansPerSecond', Math.round((repos * scans) / (b.ms / 1000)));
 say('build: files/s', `${Math.round(files / (b.ms / 1000))} (${files} files in ${(b.ms / 1000).toFixed(1)} s, process start included)`, 'buildFilesPerSecond', Math.round(files / (b.ms / 1000)));
 say('build: peak RSS (target ≤ 200 MB for 100,000 scans)', `${Math.round(b.rssKb / 1024)} MB for ${repos * scans} scans`, 'buildPeakRssMb', Math.round(b.rssKb / 1024));
+
+// 2b. The human site: the same build without pages (config `pages: false`), as a ratio.
+{
+  const noPagesConfig = join(work, 'no-pages.yaml');
+  writeFileSync(noPagesConfig, 'pages: false\n');
+  const np = cli(['build', '--config', noPagesConfig, '--store', store, '--out', join(work, 'site-no-pages'), '--now', '1763600000']);
+  const ratio = b.ms / np.ms;
+  say('pages: build with pages ÷ without (target ≤ 1.15)', `${ratio.toFixed(2)} (${(b.ms / 1000).toFixed(1)} s ÷ ${(np.ms / 1000).toFixed(1)} s)`, 'pagesBuildRatio', Number(ratio.toFixed(3)));
+  const home = await homePageBytesAt(100_000);
+  say('pages: home page at 100,000 repositories (target ≤ 30 KB compressed)', `${(home.gzip / 1024).toFixed(1)} KB gzip, ${(home.raw / 1024).toFixed(1)} KB raw`, 'homePageGzipKb', Number((home.gzip / 1024).toFixed(1)));
+}
 
 // 3. Raw write limit: the same bytes, a minimal mkdir + writeFile + rename loop, same disk.
 const built = tree(out);

@@ -7,6 +7,8 @@ import type { ShapeStages } from './site/stages.ts';
 import { publishRepository, staleKeys, type PublishCounts } from './publish/publish.ts';
 import { PublishError, type Sink } from './publish/sink.ts';
 import { repositoryPrefix } from './model/layout.ts';
+import { PagesCollector, type PagesBuild } from './render/pages/build-pages.ts';
+import type { SiteFile } from './render/site-files.ts';
 
 export interface BuildOptions {
   /** The active shape's evaluate and render steps (src/site/stages.ts: loadShape). */
@@ -27,6 +29,8 @@ export interface BuildOptions {
   /** Concurrent puts across the build. */
   concurrency?: number;
   onRepository?: (h: RepositoryHistory, counts: BuildSummary) => void;
+  /** The human site (config `pages`); absent: API files only. */
+  pages?: PagesBuild;
 }
 
 export interface BuildSummary extends PublishCounts {
@@ -59,12 +63,14 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     ...(opts.include ? { include: opts.include } : {}),
     ...(opts.reportUnassignable === undefined ? {} : { reportUnassignable: opts.reportUnassignable }),
   });
+  const pages = opts.pages ? new PagesCollector(opts.pages) : undefined;
   for await (const h of histories) {
     if (failure) break;
     if (h.scans.length === 0) continue;
     // evaluate: every scan, its expired variant and the answer for `now`; render: their files.
     const evaluation = opts.shape.evaluator.evaluate(h, opts.now);
-    const files = opts.shape.renderer.render(evaluation);
+    const files: SiteFile[] = opts.shape.renderer.render(evaluation);
+    if (pages) files.push(...pages.repository(evaluation));
     summary.repositories++;
     summary.scans += h.scans.length;
     // publish: in phases, beside the repositories still in flight.
@@ -92,5 +98,6 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   // Every distinct reason is kept (AccessDenied, an altered body, …): "still failing" alone
   // would leave the operator guessing.
   if (failed.length > 0) throw PublishError.combine(failed);
+  if (pages) await pages.finish(opts.sink, limit, summary);
   return summary;
 }

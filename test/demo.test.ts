@@ -50,10 +50,17 @@ describe('badgepress demo (npm start)', () => {
     expect(badge.status).toBe(200);
     expect(badge.type).toBe('image/svg+xml');
     expect(badge.body).toContain(`aria-label="${alt}:`);
+    // The badge links to the repository's page, which shows that same badge image.
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/repositories\/[^/]+%3A[^/]+\/$/);
+    const page = await fetchOverSocket(link!);
+    expect(page.status).toBe(200);
+    expect(page.type).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain(`src="${new URL(image!).pathname}"`);
     // The site is built with the address it is served at: the explanation links back to it.
-    const explanation = await fetchOverSocket(link!);
+    const explanation = await fetchOverSocket(image!.replace(/\.svg$/, ''));
     expect(explanation.status).toBe(200);
     expect(JSON.parse(explanation.body).badgeUrl.startsWith(image!)).toBe(true);
+    expect(stdout).toMatch(/served at http:\/\/127\.0\.0\.1:\d+\/ \(open it in a browser/);
     child.kill('SIGTERM');
     expect(await new Promise((ok) => child.on('exit', ok))).toBe(0);
   }, 60_000);

@@ -33,19 +33,15 @@ describe('Shape B default thresholds reproduce the spec tables', () => {
     expect(defaults.rules.map((r) => r.manual)).toEqual([false, false, false, false, false, true, true]);
   });
 
-  it('badges: ordered levels with the checks each adds, informationUri a string (may be empty)', () => {
+  it('badges: ordered levels with the checks each adds, informationUri optional (may be empty)', () => {
     expect(defaults.badges.map((b) => [b.id, b.levels.map((l) => [l.level, l.checks])])).toEqual([
       ['MAINTAINED', [['BRONZE', ['COMMITS']], ['SILVER', ['ISSUE_REACTION_TIME']], ['GOLD', ['RELEASES']]]],
       ['REUSED', [['BRONZE', ['PACKAGES', 'CI_PIPELINE']]]],
       ['DIN-SPEC-XXXX', [['BRONZE', ['MANUAL/DIN SPEC XXXX compliant']]]],
       ['OPEN-SOURCE', [['GOLD', ['MANUAL/Project is open source']]]],
     ]);
-    expect(defaults.badges.map((b) => b.informationUri)).toEqual([
-      'https://badgepress.dev/badges/maintained',
-      'https://badgepress.dev/badges/reused',
-      '',
-      'https://badgepress.dev/badges/open-source',
-    ]);
+    // None configured: each defaults to the site's own badge page (design.md, "The human site").
+    expect(defaults.badges.map((b) => b.informationUri)).toEqual([undefined, undefined, '', undefined]);
   });
 });
 

@@ -52,7 +52,7 @@ describe('Shape B report', () => {
       [5, 'MANUAL/DIN SPEC XXXX compliant', { unit: '', threshold: { min: 1 } }],
       [6, OSS, { unit: '', threshold: { min: 1 } }],
     ]);
-    expect(Object.keys(run.tool.driver.rules[0])).toEqual(['id', 'name', 'fullDescription', 'help', 'properties']);
+    expect(Object.keys(run.tool.driver.rules[0])).toEqual(['id', 'name', 'fullDescription', 'help', 'helpUri', 'properties']);
   });
 
   it('run.properties: one badge entry per id and level with the spec criteria, and testedRepository', () => {

@@ -5,11 +5,12 @@ import { loadHistories } from '../load/histories.ts';
 import { BadInputError, integerFlag, parseFlags, UsageError } from './args.ts';
 import { issuePrinter } from './report.ts';
 import { progressLine, progressShown } from './progress.ts';
-import { inShard, parseShard } from '../model/shard.ts';
+import { inShard, parseShard, type Shard } from '../model/shard.ts';
 import { SITE_FLAGS, loadSite } from './setup.ts';
 import { openSink, openStore } from '../site/locations.ts';
 import { loadShape } from '../site/stages.ts';
 import { acquireLease, leaseKey } from '../publish/lease.ts';
+import { pagesBuild } from '../render/pages/setup.ts';
 
 export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
                        [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--json] [--wait SECONDS]
@@ -39,6 +40,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
   const sharding = shardLoadOptions(values.shard);
   const site = await loadSite(values);
   const shape = await loadShape(site);
+  const pages = await pagesBuild(site, values.shard === undefined ? undefined : (parseShard(values.shard) as Shard));
   const store = await openStore(site.store, site);
   const printer = issuePrinter(process.stderr);
 
@@ -82,6 +84,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
       concurrency: site.s3.concurrency,
       ...sharding,
       onRepository: (h, s) => progress.update(s, h),
+      ...(pages ? { pages } : {}),
     });
   } finally {
     progress.done();

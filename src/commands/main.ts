@@ -17,6 +17,7 @@ commands:
   plan     show what a build would change (statuses, files) without writing; exit 3 on changes
   serve    serve a built directory over HTTP, ?timestamp= included
   demo     build the example store into dist/ and serve it (what npm start runs)
+  site     after sharded builds, write the site-wide pages from the shards' summaries
 
 run "badgepress <command> --help" for a command's flags, "badgepress --version" for the version`;
 
@@ -39,6 +40,7 @@ const commands: Record<string, Command> = {
   plan: { load: async () => import('./plan.ts').then((m) => ({ run: m.planCommand, usage: m.PLAN_USAGE })), batch: true, ioFailureCode: 2 },
   serve: { load: async () => import('./serve.ts').then((m) => ({ run: m.serveCommand, usage: m.SERVE_USAGE })), ioFailureCode: 4 },
   demo: { load: async () => import('./demo.ts').then((m) => ({ run: m.demoCommand, usage: m.DEMO_USAGE })), ioFailureCode: 4 },
+  site: { load: async () => import('./site.ts').then((m) => ({ run: m.siteCommand, usage: m.SITE_USAGE })), batch: true, ioFailureCode: 4 },
 };
 
 /** The version in package.json, two folders up from src/commands/ and from its compiled lib/commands/. */

@@ -44,7 +44,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   // Default: the open-file limit less a reserve (see defaultMaxConnections).
   const maxConnections = integerFlag('max-connections', values['max-connections'], 1, 1_000_000);
   const serving = await startServing(dir, port, values.host ?? '127.0.0.1', 'pick another port', { ...cache, ...(maxConnections !== undefined ? { maxConnections } : {}) });
-  process.stdout.write(`badgepress: serving ${dir} at ${serving.url}/api/v1/repositories/ (Ctrl+C stops)\n`);
+  process.stdout.write(`badgepress: serving ${dir}: pages at ${serving.url}/, API at ${serving.url}/api/v1/repositories/ (Ctrl+C stops)\n`);
   await waitForSignal();
   await serving.close();
   return 0;

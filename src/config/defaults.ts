@@ -9,7 +9,8 @@ export const DEFAULT_CACHE: Readonly<SiteConfig['cache']> = { latestMaxAge: 300,
 
 export const DEFAULT_SHAPE = 'A';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
-export const DEFAULT_TOOL: Readonly<SiteConfig['tool']> = { name: 'badgepress', version: '0.1.0', informationUri: 'https://badgepress.dev' };
+/** The tool named in reports; its informationUri defaults to the site's own home page (baseUrl). */
+export const DEFAULT_TOOL: Readonly<Pick<SiteConfig['tool'], 'name' | 'version'>> = { name: 'badgepress', version: '0.1.0' };
 
 // `none` (Shape B, no level granted) is a light grey of its own, never silver's grey: a
 // badge must not look silver when nothing is granted.

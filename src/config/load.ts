@@ -52,7 +52,8 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     tool: {
       name: raw.tool?.name ?? DEFAULT_TOOL.name,
       version: raw.tool?.version ?? DEFAULT_TOOL.version,
-      informationUri: raw.tool?.informationUri ?? DEFAULT_TOOL.informationUri,
+      // The site itself, never a domain we do not own (the human site's home page).
+      informationUri: raw.tool?.informationUri ?? `${(overrides.baseUrl ?? raw.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')}/`,
     },
     cache: {
       latestMaxAge: raw.cache?.latestMaxAge ?? DEFAULT_CACHE.latestMaxAge,
@@ -63,6 +64,7 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     repositoryUrlSchemes: raw.repositoryUrlSchemes ?? [...DEFAULT_SCHEMES],
     colors: { ...DEFAULT_COLORS, ...(raw.colors ?? {}) },
     s3: { ...DEFAULT_S3, ...(raw.s3 ?? {}) },
+    pages: raw.pages ?? true,
   };
   const flagProblem = overrides.baseUrl === undefined ? undefined : httpUrlProblem(overrides.baseUrl, { queryAllowed: false });
   if (flagProblem) throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: ${flagProblem}`]);

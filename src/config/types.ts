@@ -35,7 +35,8 @@ export type RuleA = NumericRuleA | BooleanRuleA;
 
 export interface BadgeDefA {
   id: string;
-  informationUri: string;
+  /** Absent: the site's own badge page, {baseUrl}/badges/<ID>/ (badgeInformationUri). */
+  informationUri?: string;
   criteria: string[];
 }
 
@@ -72,8 +73,8 @@ export interface LevelDefB {
 
 export interface BadgeDefB {
   id: string;
-  /** May be an empty string. */
-  informationUri: string;
+  /** May be an empty string; absent: the site's own badge page (badgeInformationUri). */
+  informationUri?: string;
   /** Ascending: BRONZE before SILVER before GOLD. */
   levels: LevelDefB[];
 }
@@ -115,6 +116,8 @@ export interface SiteConfig {
   strictSarif: boolean;
   /** Repository URL schemes a record may use (lower case); default http and https. */
   repositoryUrlSchemes: string[];
+  /** The human site (index.html, repository, badge and rule pages); default true. */
+  pages: boolean;
   colors: Record<BadgeStatus | 'none', string>;
   s3: {
     region?: string;

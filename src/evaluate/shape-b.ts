@@ -118,7 +118,7 @@ function monthsText(n: number): string {
 }
 
 /** "at least 5 commits in the last 6 months"; manual: "granted manually". */
-function thresholdText(rule: RuleB): string {
+export function thresholdText(rule: RuleB): string {
   if (rule.manual) return 'granted manually';
   const { min, max, timeRangeInMonths } = rule.threshold;
   const unit = rule.unit ? ` ${rule.unit}` : '';

@@ -3,7 +3,7 @@
 // are already there is left untouched (mtime included), so rebuilds only write changes.
 import { link, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { OutputFile } from '../render/site-files.ts';
+import type { SiteFile } from '../render/site-files.ts';
 import { API_PREFIX } from '../model/layout.ts';
 import type { Comparison, PutOutcome, Sink } from './sink.ts';
 import type { LeaseStore } from './lease.ts';
@@ -26,7 +26,7 @@ export class DirectorySink implements Sink {
     return path;
   }
 
-  async put(file: OutputFile): Promise<PutOutcome> {
+  async put(file: SiteFile): Promise<PutOutcome> {
     try {
       return await this.write(file);
     } catch (err) {
@@ -35,7 +35,7 @@ export class DirectorySink implements Sink {
     }
   }
 
-  private async write(file: OutputFile): Promise<PutOutcome> {
+  private async write(file: SiteFile): Promise<PutOutcome> {
     const path = this.pathOf(file.key);
     const body = Buffer.from(file.body, 'utf8');
     const dir = dirname(path);
@@ -66,7 +66,7 @@ export class DirectorySink implements Sink {
     return false;
   }
 
-  async compare(file: OutputFile): Promise<Comparison> {
+  async compare(file: SiteFile): Promise<Comparison> {
     return compareBytes(await this.read(file.key), Buffer.from(file.body, 'utf8'));
   }
 

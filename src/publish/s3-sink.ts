@@ -4,7 +4,7 @@
 // not an MD5, SSE-KMS and SSE-C: there S3's own check of our Content-MD5 stands in).
 import { createHash } from 'node:crypto';
 import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
-import type { OutputFile } from '../render/site-files.ts';
+import type { SiteFile } from '../render/site-files.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
 import { PublishError, type Comparison, type PutOutcome, type Sink } from './sink.ts';
@@ -39,7 +39,7 @@ export class S3Sink implements Sink {
     return this.etags;
   }
 
-  async put(file: OutputFile): Promise<PutOutcome> {
+  async put(file: SiteFile): Promise<PutOutcome> {
     const etags = await this.listing();
     const key = this.loc.prefix + file.key;
     const body = Buffer.from(file.body, 'utf8');
@@ -70,7 +70,7 @@ export class S3Sink implements Sink {
   }
 
   /** From the listing alone: no request per object. */
-  async compare(file: OutputFile): Promise<Comparison> {
+  async compare(file: SiteFile): Promise<Comparison> {
     const md5 = createHash('md5').update(Buffer.from(file.body, 'utf8')).digest('hex');
     return compareEtag((await this.listing()).get(this.loc.prefix + file.key), `"${md5}"`);
   }

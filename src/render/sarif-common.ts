@@ -12,6 +12,16 @@ export function publicBadgeUrl(baseUrl: string, encoded: string, badgeId: string
   return `${baseUrl}/${API_PREFIX}${encoded}/badges/${badgeId}.svg?timestamp=${timestamp}`;
 }
 
+/** A badge's information address: the configured one, else the site's own badge page. */
+export function badgeInformationUri(baseUrl: string, def: { id: string; informationUri?: string }): string {
+  return def.informationUri ?? `${baseUrl}/badges/${def.id}/`;
+}
+
+/** Each SARIF rule's helpUri: the site's page of the rule. */
+export function ruleHelpUri(baseUrl: string, ruleId: string): string {
+  return `${baseUrl}/rules/${encodeURIComponent(ruleId)}/`;
+}
+
 /** Objects are built in a fixed key order, so stringify alone gives deterministic bytes. */
 export function jsonBytes(value: unknown): string {
   return JSON.stringify(value);

@@ -8,8 +8,9 @@ import { cacheControl } from '../model/http.ts';
 import { jsonBytes } from './sarif-common.ts';
 import type { Renderer, RenderedFile, ScanFiles } from './shape.ts';
 
-/** Publishing order: a phase goes out only once the one before it is complete. */
-export type Phase = 'at' | 'index' | 'latest';
+/** Publishing order: a phase goes out only once the one before it is complete; 'page': the
+ *  human pages, which link the files of the phases before. */
+export type Phase = 'at' | 'index' | 'latest' | 'page';
 
 /**
  * Which answer a file holds: a scan's at its own time (`at/<ts>/`), a scan's once expired
@@ -17,12 +18,17 @@ export type Phase = 'at' | 'index' | 'latest';
  */
 export type FileScope = 'scan' | 'expired-scan' | 'index' | 'latest';
 
-export interface OutputFile {
+/** Any file of the site as sinks store it and the publisher orders it (API files and pages). */
+export interface SiteFile {
   key: string;
   body: string;
   contentType: string;
   cacheControl: string;
   phase: Phase;
+}
+
+/** An API file of one repository. */
+export interface OutputFile extends SiteFile {
   /** What the build knows about the file, so later stages never parse its key back. */
   repositoryUrl: string;
   resource: Resource | { kind: 'index' };
@@ -31,7 +37,7 @@ export interface OutputFile {
   scanTimestamp?: number;
 }
 
-function cacheControlFor(site: SiteConfig, phase: Phase): string {
+export function cacheControlFor(site: SiteConfig, phase: Phase): string {
   return phase === 'at' ? cacheControl(site.cache.immutableMaxAge, true) : cacheControl(site.cache.latestMaxAge, false);
 }
 

@@ -6,6 +6,7 @@ import { cacheControl, PROBLEM_TYPE, problemBody, STATUS_TEXT, SVG_TYPE } from '
 import { API_PREFIX, atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, resourcePath, type RepositoryIndex, type Resource } from '../model/layout.ts';
 import { route, safe, type RouteTarget } from './route.ts';
 import { errorBadge } from './error-badge.ts';
+import { HTML_TYPE, pageRoute, type PageRoute } from './pages.ts';
 
 export interface StoredObject {
   body: Uint8Array | string;
@@ -23,6 +24,8 @@ export interface ResolverRequest {
   /** Query string without or with its leading "?". */
   query: string;
   ifNoneMatch?: string | null;
+  /** The Accept header: a miss answers with the site's 404.html when it asks for text/html. */
+  accept?: string | null;
 }
 
 export interface ResolverResponse {
@@ -48,9 +51,15 @@ export interface ResolverOptions {
 export type Lookup =
   | { kind: 'answer'; response: ResolverResponse }
   | { kind: 'key'; key: string; target: RouteTarget }
+  /** A file of the human site (outside /api/v1/). */
+  | { kind: 'page'; key: string; page: PageRoute }
   | { kind: 'timestamp'; target: RouteTarget; timestamp: number };
 
 export function lookup(req: ResolverRequest, opts?: ResolverOptions): Lookup {
+  if ((req.method === 'GET' || req.method === 'HEAD') && req.path.indexOf('/api/') !== 0) {
+    const page = pageRoute(req.path);
+    if (page) return { kind: 'page', key: page.key, page };
+  }
   const r = route(req.method, req.path, req.query);
   if (!r.ok) {
     const response = errorAnswer(req, r.status, r.title, r.detail, opts, r.badgeId);
@@ -75,9 +84,36 @@ export function publicPath(t: RouteTarget): string {
   return `/${API_PREFIX}${t.encoded}/${t.resource.kind === 'index' ? 'index.json' : resourcePath(t.resource)}`;
 }
 
+/**
+ * Pages may not run inline script: only the site's own script, stylesheet and images.
+ * Inline SVG presentation attributes are not styles, so the charts need no 'unsafe-inline'.
+ */
+export const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 export async function resolve(req: ResolverRequest, read: KeyReader, opts?: ResolverOptions): Promise<ResolverResponse> {
+  const answer = await resolveFile(req, read, opts);
+  if (answer.status !== 404 || !wantsHtml(req) || /\.svg$/.test(req.path)) return answer;
+  // A person in a browser gets the site's own 404 page; API clients keep problem+json.
+  const notFound = await read('404.html');
+  if (!notFound) return answer;
+  return withBody(req, 404, { 'content-type': HTML_TYPE, 'cache-control': shortAge(opts), 'content-security-policy': PAGE_CSP }, notFound.body);
+}
+
+function wantsHtml(req: ResolverRequest): boolean {
+  return typeof req.accept === 'string' && /\btext\/html\b/i.test(req.accept);
+}
+
+async function resolveFile(req: ResolverRequest, read: KeyReader, opts?: ResolverOptions): Promise<ResolverResponse> {
   const found = lookup(req, opts);
   if (found.kind === 'answer') return found.response;
+  if (found.kind === 'page') {
+    const obj = await read(found.key);
+    if (!obj) return errorAnswer(req, 404, 'Not Found', 'no such page', opts);
+    const answer = file(obj, found.page.contentType, found.page.immutable ? longAge(opts) : shortAge(opts), req);
+    if (found.page.contentType === HTML_TYPE) answer.headers['content-security-policy'] = PAGE_CSP;
+    return answer;
+  }
   const t = found.target;
   const resource = t.resource;
   const badgeId = 'badgeId' in resource ? resource.badgeId : undefined;

@@ -74,7 +74,7 @@ export function route(method: string, path: string, query: string): RouteResult 
 const SEGMENT_SHAPE = 'the repository segment must be a percent-encoded <scheme>://<host>/<path> URL, e.g. https%3A%2F%2Fgithub.com%2Facme%2Fwidget';
 
 /** The repository part, encoded or decoded, as the canonical key segment, or why it is none. */
-function canonicalSegment(raw: string): { ok: true; encoded: string } | { ok: false; reason: string } {
+export function canonicalSegment(raw: string): { ok: true; encoded: string } | { ok: false; reason: string } {
   if (raw.length === 0) return { ok: false, reason: SEGMENT_SHAPE };
   let decoded = raw;
   // A decoded URL holds "://" already; decoding it again would change a literal "%".

@@ -43,7 +43,7 @@ export function handler(event: ViewerEvent): ViewerRequest | FunctionResponse {
   const request = event.request;
   const found = lookup({ method: request.method, path: request.uri, query: queryString(request.querystring) });
   if (found.kind === 'answer') return functionResponse(found.response);
-  if (found.kind === 'key') {
+  if (found.kind === 'key' || found.kind === 'page') {
     request.uri = `/${originPath(found.key)}`;
     request.querystring = {};
   } else {

@@ -56,7 +56,8 @@ export function createHandler(options: EdgeOptions = {}): (event: EdgeEvent) => 
         if (status !== 403 && status !== 404) return cf.response;
         // The URI holds the key with "%" escaped once (see cloudfront/): decode it to the
         // public path, which the core parses like any other.
-        const answer = await resolve({ method: request.method, path: decodeURIComponent(request.uri), query: '' }, reader(request, clientFor), options);
+        const accept = request.headers['accept']?.[0]?.value ?? null;
+        const answer = await resolve({ method: request.method, path: decodeURIComponent(request.uri), query: '', accept }, reader(request, clientFor), options);
         return answer.status === 404 ? edgeResponse(answer) : cf.response;
       }
       return cf.response ?? request;

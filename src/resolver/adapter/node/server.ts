@@ -118,6 +118,7 @@ export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Ser
       path: q < 0 ? url : url.slice(0, q),
       query: q < 0 ? '' : url.slice(q + 1),
       ifNoneMatch: req.headers['if-none-match'] ?? null,
+      accept: req.headers.accept ?? null,
     };
     // The common case answered at once, without a promise: a file already held.
     const found = lookupHeld(routes, url, request, opts);

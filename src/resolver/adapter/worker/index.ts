@@ -44,7 +44,7 @@ export default {
     const url = new URL(request.url);
     try {
       const answer = await resolve(
-        { method: request.method, path: url.pathname, query: url.search, ifNoneMatch: request.headers.get('if-none-match') },
+        { method: request.method, path: url.pathname, query: url.search, ifNoneMatch: request.headers.get('if-none-match'), accept: request.headers.get('accept') },
         reader(env),
         { latestMaxAge: num(env.LATEST_MAX_AGE), immutableMaxAge: num(env.IMMUTABLE_MAX_AGE) },
       );
