@@ -1,6 +1,6 @@
 // Reads a YAML (or JSON) file and keeps enough of the parse to point an error at file:line.
 import { LineCounter, parseDocument, isNode, visit, type Document } from 'yaml';
-import { FileReadError, readRegularFile } from '../load/regular-file.ts';
+import { FileReadError, readRegularFile } from '../io/regular-file.ts';
 
 export type PathPart = string | number;
 

@@ -3,7 +3,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isStoreFile } from './parse-file.ts';
-import { FileReadError, readRegularFile } from './regular-file.ts';
+import { FileReadError, readRegularFile } from '../io/regular-file.ts';
 
 /**
  * One store file that cannot be read (vanished, not a regular file, too large, no permission):
