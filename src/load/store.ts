@@ -1,15 +1,39 @@
 // Where stored values come from. The loader only needs to list file names and read one file;
 // a directory and an S3 prefix are two small implementations of that.
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { isStoreFile } from './parse-file.ts';
+
+/** A store file as listed, with a version that changes whenever its content does. */
+export interface StoreEntry {
+  name: string;
+  /** Size and modification time on disk (`<size>:<mtime ns>`), the ETag on S3. */
+  version: string;
+}
+
+/** One file's bytes together with the version they are (one consistent read). */
+export interface VersionedBytes {
+  bytes: Uint8Array;
+  version: string;
+}
+
+/** A file that changed while it was being read, more often than a read is retried. */
+export class StoreFileChangedError extends Error {}
 
 export interface StoreSource {
   /** Human-readable location, e.g. the directory or s3://bucket/prefix. */
   readonly location: string;
   /** Store file names (relative), sorted, only the kinds the loader reads. */
   list(): Promise<string[]>;
+  /** The same files with their versions, from the listing alone (no file is read). */
+  entries(): Promise<StoreEntry[]>;
   read(name: string): Promise<Uint8Array>;
+  /**
+   * The bytes of one version of the file and that version. A file that changes during the
+   * read is read again; one that keeps changing is a StoreFileChangedError.
+   */
+  readVersioned(name: string): Promise<VersionedBytes>;
   /** How a file is named in messages (path or s3 key). */
   display(name: string): string;
   /**
@@ -17,6 +41,17 @@ export interface StoreSource {
    * large where a read is a network round trip, small where it is the page cache.
    */
   readonly keepBetweenPassesBytes: number;
+}
+
+const READ_ATTEMPTS = 3;
+
+/** Size and modification time (ns): what changes when a file is written, without reading it. */
+export function fileVersion(s: { size: number | bigint; mtimeNs?: bigint; mtimeMs: number | bigint }): string {
+  return `${s.size}:${s.mtimeNs ?? BigInt(Math.round(Number(s.mtimeMs) * 1e6))}`;
+}
+
+async function statOf(path: string) {
+  return stat(path, { bigint: true }).catch(() => undefined);
 }
 
 export class DirectoryStore implements StoreSource {
@@ -31,7 +66,11 @@ export class DirectoryStore implements StoreSource {
    * Hidden entries are skipped: such a mount keeps the real files again under `..<time>/`.
    */
   async list(): Promise<string[]> {
-    const names: string[] = [];
+    return (await this.entries()).map((e) => e.name);
+  }
+
+  async entries(): Promise<StoreEntry[]> {
+    const names: StoreEntry[] = [];
     const walked = new Set<string>();
     const walk = async (dir: string, rel: string): Promise<void> => {
       const real = await realpath(dir);
@@ -42,9 +81,9 @@ export class DirectoryStore implements StoreSource {
         const name = rel ? `${rel}/${e.name}` : e.name;
         // A link is judged by what it points to; a link to nothing is listed, and reading it
         // says so with its name.
-        const target = e.isSymbolicLink() ? await stat(join(dir, e.name)).catch(() => undefined) : e;
+        const target = e.isSymbolicLink() || (e.isFile() && isStoreFile(e.name)) ? await statOf(join(dir, e.name)) : e;
         if (target?.isDirectory()) await walk(join(dir, e.name), name);
-        else if ((target === undefined || target.isFile()) && isStoreFile(e.name)) names.push(name);
+        else if ((target === undefined || target.isFile()) && isStoreFile(e.name)) names.push({ name, version: target ? fileVersion(target as BigIntStats) : 'missing' });
       }
     };
     try {
@@ -52,15 +91,33 @@ export class DirectoryStore implements StoreSource {
     } catch (err) {
       throw new Error(`store ${this.location}: cannot read the directory (${(err as NodeJS.ErrnoException).code}); check --store`);
     }
-    return names.sort();
+    return names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   async read(name: string): Promise<Uint8Array> {
-    try {
-      return await readFile(join(this.location, name));
-    } catch (err) {
-      throw new Error(`store ${this.display(name)}: cannot read the file (${(err as NodeJS.ErrnoException).code}); a link to nothing? fix or remove it`);
+    return (await this.readVersioned(name)).bytes;
+  }
+
+  /**
+   * The file's size and mtime before and after the read must agree (a scanner appending while
+   * the build reads would otherwise hand out bytes of no single version); if not, read again.
+   */
+  async readVersioned(name: string): Promise<VersionedBytes> {
+    for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+      let handle;
+      try {
+        handle = await open(join(this.location, name), 'r');
+        const before = fileVersion(await handle.stat({ bigint: true }));
+        const bytes = await handle.readFile();
+        const after = fileVersion(await handle.stat({ bigint: true }));
+        if (before === after) return { bytes, version: after };
+      } catch (err) {
+        throw new Error(`store ${this.display(name)}: cannot read the file (${(err as NodeJS.ErrnoException).code}); a link to nothing? fix or remove it`);
+      } finally {
+        await handle?.close();
+      }
     }
+    throw new StoreFileChangedError(`store ${this.display(name)}: the file changed during each of ${READ_ATTEMPTS} reads; its repositories were left as they were (the next build reads it again)`);
   }
 
   display(name: string): string {
