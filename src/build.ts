@@ -9,6 +9,8 @@ import type { ShapeSite } from './render/shape.ts';
 import { publishRepository, staleKeys, type PublishCounts } from './publish/publish.ts';
 import { PublishError, type Sink } from './publish/sink.ts';
 import { repositoryPrefix } from './model/layout.ts';
+import type { IncrementalBuild } from './incremental/incremental.ts';
+import type { OutputFile } from './render/site-files.ts';
 
 export interface BuildOptions {
   site: SiteConfig;
@@ -27,6 +29,12 @@ export interface BuildOptions {
   /** Concurrent puts across the build. */
   concurrency?: number;
   onRepository?: (h: RepositoryHistory, counts: BuildSummary) => void;
+  /** Build state: skip repositories whose inputs did not change since the last build. */
+  incremental?: IncrementalBuild;
+  /** Per-repository data for site-wide pages (plain JSON), kept in the state for skipped ones. */
+  summarize?: (h: RepositoryHistory, files: OutputFile[]) => unknown;
+  /** Every repository's summary, built or skipped, once the build is done. */
+  onSummaries?: (summaries: Map<string, unknown>) => Promise<void> | void;
 }
 
 export interface BuildSummary extends PublishCounts {
@@ -34,10 +42,14 @@ export interface BuildSummary extends PublishCounts {
   scans: number;
   skipped: number;
   warnings: number;
+  /** Repositories skipped as unchanged since the last build (build state); counted in repositories. */
+  reused: number;
 }
 
 export async function build(opts: BuildOptions): Promise<BuildSummary> {
-  const summary: BuildSummary = { repositories: 0, scans: 0, written: 0, unchanged: 0, removed: 0, skipped: 0, warnings: 0 };
+  const summary: BuildSummary = { repositories: 0, scans: 0, written: 0, unchanged: 0, removed: 0, skipped: 0, warnings: 0, reused: 0 };
+  const incr = opts.incremental;
+  const summaries = new Map<string, unknown>();
   const report = (issue: LoadIssue) => {
     if (issue.severity === 'error') summary.skipped++;
     else summary.warnings++;
@@ -53,13 +65,21 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   let failure: unknown;
   const histories = loadHistories(opts.store, {
     catalog: opts.shape.catalog,
-    report,
+    report: incr ? (issue, owner) => (incr.note(issue, owner), report(issue)) : report,
     ...(opts.include ? { include: opts.include } : {}),
     ...(opts.reportUnassignable === undefined ? {} : { reportUnassignable: opts.reportUnassignable }),
+    ...incr?.loadOptions(opts.include),
   });
+  await incr?.retireOtherLayouts();
+  let first = true;
   for await (const h of histories) {
     if (failure) break;
-    if (h.scans.length === 0) continue;
+    if (first && incr?.incremental && incr.redone * 1000 < incr.knownFiles) opts.sink.narrowListing?.();
+    first = false;
+    if (h.scans.length === 0) {
+      incr?.built(h, 0, undefined);
+      continue;
+    }
     const files = repositoryFiles(opts.site, opts.shape, h, opts.now);
     summary.repositories++;
     summary.scans += h.scans.length;
@@ -72,6 +92,9 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
           summary.removed += stale.length;
         }
       }
+      const repoSummary = opts.summarize?.(h, files);
+      if (repoSummary !== undefined) summaries.set(h.repositoryUrl, repoSummary);
+      incr?.built(h, files.length, repoSummary);
       opts.onRepository?.(h, summary);
     })().catch((err: unknown) => {
       if (err instanceof PublishError) failed.push(err);
@@ -83,6 +106,16 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   }
   await Promise.all(inFlight);
   if (failure) throw failure;
+  if (incr) {
+    const carried = incr.carry(report, summaries);
+    summary.reused = carried.repositories;
+    summary.repositories += carried.repositories;
+    summary.scans += carried.scans;
+    summary.unchanged += carried.files;
+    // After every file it describes is published, failed repositories left out of it.
+    await incr.commit();
+  }
+  await opts.onSummaries?.(summaries);
   // Every distinct reason is kept (AccessDenied, an altered body, …): "still failing" alone
   // would leave the operator guessing.
   if (failed.length > 0) throw PublishError.combine(failed);

@@ -7,23 +7,25 @@ import { issuePrinter } from './report.ts';
 import { progressLine, progressShown } from './progress.ts';
 import { inShard, parseShard } from '../model/shard.ts';
 import { SITE_FLAGS, loadShape, loadSite, openSink, openStore } from './setup.ts';
+import { openIncremental, openStateStore } from '../incremental/open.ts';
+import type { Shard } from '../model/shard.ts';
 
 export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
-                       [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--json]
+                       [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--force] [--json]
                        [--s3-endpoint URL] [--s3-path-style]`;
 
 /** What --shard means to the loader: only this shard's repositories, and records that belong
  *  to no repository (no valid URL, a broken line) reported by shard 0 alone, so n shards
  *  report every bad record exactly once. */
-export function shardLoadOptions(text: string | undefined): { include?: (url: string) => boolean; reportUnassignable: boolean } {
+export function shardLoadOptions(text: string | undefined): { include?: (url: string) => boolean; reportUnassignable: boolean; shard?: Shard } {
   if (text === undefined) return { reportUnassignable: true };
   const shard = parseShard(text);
   if ('problem' in shard) throw new UsageError(`--shard ${JSON.stringify(text)}: ${shard.problem}`);
-  return { include: inShard(shard), reportUnassignable: shard.index === 0 };
+  return { include: inShard(shard), reportUnassignable: shard.index === 0, shard };
 }
 
 export async function buildCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { ...SITE_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' } }, BUILD_USAGE);
+  const { values } = parseFlags(argv, { ...SITE_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, force: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' } }, BUILD_USAGE);
   const started = performance.now();
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
@@ -48,6 +50,9 @@ export async function buildCommand(argv: string[]): Promise<number> {
   }
 
   const sink = await openSink(site.out, site);
+  const state = await openStateStore(site.out, site);
+  const { shard, ...loadSharding } = sharding;
+  const incremental = await openIncremental({ site, store, state, shard, now, prune: values.prune ?? false, force: values.force ?? false });
   const storeFiles = progressShown(process.stderr) ? { names: await store.list(), display: (n: string) => store.display(n) } : undefined;
   const progress = progressLine(process.stderr, storeFiles, Date.now());
   let summary: BuildSummary;
@@ -61,12 +66,14 @@ export async function buildCommand(argv: string[]): Promise<number> {
       report: values.strict ? () => {} : printer.print,
       prune: values.prune ?? false,
       concurrency: site.s3.concurrency,
-      ...sharding,
+      ...loadSharding,
+      incremental,
       onRepository: (h, s) => progress.update(s, h),
     });
   } finally {
     progress.done();
     await sink.close();
+    await state.close();
   }
   printer.flush();
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
@@ -76,8 +83,9 @@ export async function buildCommand(argv: string[]): Promise<number> {
     return exitCode;
   }
   const removed = values.prune ? `, ${summary.removed} removed` : '';
+  const reused = summary.reused > 0 ? ` (${summary.reused} unchanged since the last build, not read)` : '';
   process.stdout.write(
-    `badgepress: ${summary.repositories} repositories, ${summary.scans} scans, ${summary.written} files written, ` +
+    `badgepress: ${summary.repositories} repositories${reused}, ${summary.scans} scans, ${summary.written} files written, ` +
       `${summary.unchanged} unchanged${removed}, ${summary.skipped} records skipped, ${seconds} s → ${sink.location}\n`,
   );
   return exitCode;

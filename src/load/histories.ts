@@ -23,6 +23,8 @@ export interface LoadOptions {
   reportUnassignable?: boolean;
   /** Read only these store files (incremental builds); default: every listed file. */
   files?: string[];
+  /** Asked once the files so far are read: further files to read (none: the list is complete). */
+  moreFiles?: () => string[];
   /**
    * Each file as first read: the version read and every repository it names. A build keeps
    * these to learn from the next listing which repositories a changed file touches.
@@ -33,13 +35,13 @@ export interface LoadOptions {
 }
 
 export async function* loadHistories(source: StoreSource, opts: LoadOptions): AsyncGenerator<RepositoryHistory> {
-  const files = opts.files ?? (await source.list());
+  const files = [...(opts.files ?? (await source.list()))];
   const cache = new Map<number, Uint8Array>();
   let cached = 0;
   const budget = source.keepBetweenPassesBytes;
 
   // Pass 1: which files mention which repository; union files that share one.
-  const parent = files.map((_, i) => i);
+  const parent: number[] = [];
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
   const firstFileOf = new Map<string, number>();
   // The version each file was first read at: a second read must see the same bytes, or a
@@ -51,7 +53,8 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
     if (reportUnassignable) opts.report({ severity: 'error', where: source.display(names[0]!), message }, { file: names[0]! });
     opts.onUnstable?.(names);
   };
-  for (let i = 0; i < files.length; i++) {
+  for (let i = 0; i < files.length || (opts.moreFiles && files.push(...opts.moreFiles()) > i); i++) {
+    parent[i] = i;
     let read;
     try {
       read = await source.readVersioned(files[i]!);

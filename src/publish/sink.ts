@@ -24,6 +24,11 @@ export interface Sink {
   compare(file: OutputFile): Promise<Comparison>;
   /** The stored bytes of a key, or undefined when absent. */
   read(key: string): Promise<Uint8Array | undefined>;
+  /**
+   * Few repositories will be published (an incremental build): list each repository's keys
+   * when it is first touched instead of the whole site (S3; a directory needs no listing).
+   */
+  narrowListing?(): void;
   /** Flush and release resources. */
   close(): Promise<void>;
 }
