@@ -44,6 +44,7 @@ export interface StoreSource {
 }
 
 const READ_ATTEMPTS = 3;
+const RECENT_MS = 2000;
 
 /** Size and modification time (ns): what changes when a file is written, without reading it. */
 export function fileVersion(s: { size: number | bigint; mtimeNs?: bigint; mtimeMs: number | bigint }): string {
@@ -109,8 +110,13 @@ export class DirectoryStore implements StoreSource {
         handle = await open(join(this.location, name), 'r');
         const before = fileVersion(await handle.stat({ bigint: true }));
         const bytes = await handle.readFile();
-        const after = fileVersion(await handle.stat({ bigint: true }));
-        if (before === after) return { bytes, version: after };
+        const stats = await handle.stat({ bigint: true });
+        const after = fileVersion(stats);
+        // A file written within the file system's timestamp granularity of now could be
+        // written again with the same size and mtime: such a version is marked, so it never
+        // matches a later listing and the file is read again (git's "racily clean" files).
+        const recent = stats.mtimeNs > BigInt(Date.now() - RECENT_MS) * 1_000_000n;
+        if (before === after) return { bytes, version: recent ? `${after}:recent` : after };
       } catch (err) {
         throw new Error(`store ${this.display(name)}: cannot read the file (${(err as NodeJS.ErrnoException).code}); a link to nothing? fix or remove it`);
       } finally {
