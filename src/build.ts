@@ -1,11 +1,9 @@
 // The pipeline: load → evaluate → render → publish, one repository at a time.
 import pLimit from 'p-limit';
-import type { SiteConfig } from './config/types.ts';
 import { loadHistories } from './load/histories.ts';
 import type { LoadIssue, RepositoryHistory } from './load/types.ts';
 import type { StoreSource } from './load/store.ts';
-import { repositoryFiles } from './render/site-files.ts';
-import type { ShapeSite } from './render/shape.ts';
+import type { ShapeStages } from './site/stages.ts';
 import { publishRepository, staleKeys, type PublishCounts } from './publish/publish.ts';
 import { PublishError, type Sink } from './publish/sink.ts';
 import { repositoryPrefix } from './model/layout.ts';
@@ -13,8 +11,8 @@ import type { IncrementalBuild } from './incremental/incremental.ts';
 import type { OutputFile } from './render/site-files.ts';
 
 export interface BuildOptions {
-  site: SiteConfig;
-  shape: ShapeSite;
+  /** The active shape's evaluate and render steps (src/site/stages.ts: loadShape). */
+  shape: ShapeStages;
   store: StoreSource;
   sink: Sink;
   /** Unix seconds the latest files answer for. */
@@ -64,7 +62,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const failed: PublishError[] = [];
   let failure: unknown;
   const histories = loadHistories(opts.store, {
-    catalog: opts.shape.catalog,
+    catalog: opts.shape.evaluator.catalog,
     report: incr ? (issue, owner) => (incr.note(issue, owner), report(issue)) : report,
     ...(opts.include ? { include: opts.include } : {}),
     ...(opts.reportUnassignable === undefined ? {} : { reportUnassignable: opts.reportUnassignable }),
@@ -80,7 +78,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       incr?.built(h, 0, undefined);
       continue;
     }
-    const files = repositoryFiles(opts.site, opts.shape, h, opts.now);
+    const evaluation = opts.shape.evaluator.evaluate(h, opts.now);
+    const files = opts.shape.renderer.render(evaluation);
     summary.repositories++;
     summary.scans += h.scans.length;
     const job = (async () => {

@@ -10,7 +10,9 @@ import fc from 'fast-check';
 import { DeleteObjectsCommand, PutObjectCommand, paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.ts';
-import { loadShape, loadSite, openSink, openStore } from '../src/commands/setup.ts';
+import { loadSite } from '../src/commands/setup.ts';
+import { openSink, openStore } from '../src/site/locations.ts';
+import { loadShape } from '../src/site/stages.ts';
 import { openIncremental, openStateStore } from '../src/incremental/open.ts';
 import { inShard } from '../src/model/shard.ts';
 import { ROOT } from './helpers/cli.ts';
@@ -196,7 +198,6 @@ async function runBuild(w: World, t: Target, out: string, force: boolean, shard?
   try {
     const incremental = await openIncremental({ site, store, state, shard, now: w.now, prune: true, force });
     const summary = await build({
-      site,
       shape,
       store,
       sink,

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/build.ts';
-import { loadShape, loadSite } from '../src/commands/setup.ts';
+import { loadSite } from '../src/commands/setup.ts';
+import { loadShape } from '../src/site/stages.ts';
 import { DirectoryStore, type StoreSource, type VersionedBytes } from '../src/load/store.ts';
 import { S3Store } from '../src/load/s3-store.ts';
 import type { LoadIssue } from '../src/load/types.ts';
@@ -43,7 +44,6 @@ async function buildInto(out: string, store: StoreSource): Promise<{ issues: Loa
   const yields = new Map<string, number>();
   const sink = new DirectorySink(out);
   await build({
-    site,
     shape,
     store,
     sink,

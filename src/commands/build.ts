@@ -6,7 +6,9 @@ import { BadInputError, integerFlag, parseFlags, UsageError } from './args.ts';
 import { issuePrinter } from './report.ts';
 import { progressLine, progressShown } from './progress.ts';
 import { inShard, parseShard } from '../model/shard.ts';
-import { SITE_FLAGS, loadShape, loadSite, openSink, openStore } from './setup.ts';
+import { SITE_FLAGS, loadSite } from './setup.ts';
+import { openSink, openStore } from '../site/locations.ts';
+import { loadShape } from '../site/stages.ts';
 import { openIncremental, openStateStore } from '../incremental/open.ts';
 import type { Shard } from '../model/shard.ts';
 
@@ -38,7 +40,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
     // --strict: any bad record is fatal and nothing is written, so check everything first.
     let errors = 0;
     for await (const _ of loadHistories(store, {
-      catalog: shape.catalog,
+      catalog: shape.evaluator.catalog,
       ...sharding,
       report: (i) => {
         printer.print(i);
@@ -58,7 +60,6 @@ export async function buildCommand(argv: string[]): Promise<number> {
   let summary: BuildSummary;
   try {
     summary = await build({
-      site,
       shape,
       store,
       sink,

@@ -2,11 +2,12 @@
 // Exit 0 no change, 3 changes (like terraform plan -detailed-exitcode), 2 errors.
 import { loadHistories } from '../load/histories.ts';
 import { Planner, formatPlan } from '../publish/plan.ts';
-import { repositoryFiles } from '../render/site-files.ts';
 import { integerFlag, parseFlags } from './args.ts';
 import { shardLoadOptions } from './build.ts';
 import { issuePrinter } from './report.ts';
-import { SITE_FLAGS, loadShape, loadSite, openSink, openStore } from './setup.ts';
+import { SITE_FLAGS, loadSite } from './setup.ts';
+import { openSink, openStore } from '../site/locations.ts';
+import { loadShape } from '../site/stages.ts';
 
 export const PLAN_USAGE = `usage: badgepress plan [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
                       [--base-url URL] [--now UNIX] [--shard i/n] [--json] [--s3-endpoint URL] [--s3-path-style]`;
@@ -22,9 +23,9 @@ export async function planCommand(argv: string[]): Promise<number> {
   const printer = issuePrinter(process.stderr);
   const planner = new Planner(sink);
   try {
-    for await (const h of loadHistories(store, { catalog: shape.catalog, report: printer.print, ...sharding })) {
+    for await (const h of loadHistories(store, { catalog: shape.evaluator.catalog, report: printer.print, ...sharding })) {
       if (h.scans.length === 0) continue;
-      await planner.add(h.repositoryUrl, h.encoded, h.scans.length, repositoryFiles(site, shape, h, now));
+      await planner.add(h.repositoryUrl, h.encoded, h.scans.length, shape.renderer.render(shape.evaluator.evaluate(h, now)));
     }
   } finally {
     await sink.close();

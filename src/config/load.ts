@@ -10,6 +10,7 @@ import { readYamlFile, ConfigError, formatPath, type LocatedData } from './yaml-
 import { schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, SiteConfig, ThresholdsA, Shape } from './types.ts';
 import { locationProblem } from '../s3/location.ts';
+import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
 
 export { ConfigError };
 
@@ -35,8 +36,8 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
   const rel = (p: string) => (isS3(p) || isAbsolute(p) ? p : resolve(base, p));
   const config: SiteConfig = {
     file: path,
-    shape: overrides.shape ?? raw.shape ?? 'A',
-    baseUrl: (overrides.baseUrl ?? raw.baseUrl ?? 'http://127.0.0.1:8787').replace(/\/+$/, ''),
+    shape: overrides.shape ?? raw.shape ?? DEFAULT_SHAPE,
+    baseUrl: (overrides.baseUrl ?? raw.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
     // The packaged config points at the bundled example; a user without a config of their
     // own names the store, and the site goes to ./dist.
     store: overrides.store ?? (ownConfig ? rel(raw.store ?? 'store') : missingStore()),
@@ -47,34 +48,18 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     },
     ...(raw.decisions ? { decisions: rel(raw.decisions) } : {}),
     tool: {
-      name: raw.tool?.name ?? 'badgepress',
-      version: raw.tool?.version ?? '0.1.0',
-      informationUri: raw.tool?.informationUri ?? 'https://badgepress.dev',
+      name: raw.tool?.name ?? DEFAULT_TOOL.name,
+      version: raw.tool?.version ?? DEFAULT_TOOL.version,
+      informationUri: raw.tool?.informationUri ?? DEFAULT_TOOL.informationUri,
     },
     cache: {
-      latestMaxAge: raw.cache?.latestMaxAge ?? 300,
-      immutableMaxAge: raw.cache?.immutableMaxAge ?? 31536000,
+      latestMaxAge: raw.cache?.latestMaxAge ?? DEFAULT_CACHE.latestMaxAge,
+      immutableMaxAge: raw.cache?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge,
     },
     expireAfterDays: raw.expireAfterDays ?? null,
     strictSarif: raw.strictSarif ?? false,
-    // `none` (Shape B, no level granted) is a light grey of its own, never silver's grey: a
-    // badge must not look silver when nothing is granted.
-    colors: {
-      gold: '#dfb317',
-      silver: '#9f9f9f',
-      bronze: '#cd7f32',
-      fail: '#e05d44',
-      expired: '#555555',
-      none: '#bbbbbb',
-      ...(raw.colors ?? {}),
-    },
-    s3: {
-      concurrency: 64,
-      maxAttempts: 5,
-      connectTimeoutSeconds: 10,
-      requestTimeoutSeconds: 60,
-      ...(raw.s3 ?? {}),
-    },
+    colors: { ...DEFAULT_COLORS, ...(raw.colors ?? {}) },
+    s3: { ...DEFAULT_S3, ...(raw.s3 ?? {}) },
   };
   if (overrides.baseUrl !== undefined && !/^https?:\/\/[^\s?#]+$/.test(overrides.baseUrl)) {
     throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: must be an http(s) URL without query or fragment`]);

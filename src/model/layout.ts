@@ -2,6 +2,8 @@
 // publishers and the resolver. `<enc>` is the encoded repository URL held literally in one
 // segment (see design.md, "Output layout").
 
+import { JSON_TYPE, SVG_TYPE } from './http.ts';
+
 export const API_PREFIX = 'api/v1/repositories/';
 
 /** What a repository's files are: the report, a badge image, or a badge explanation. */
@@ -45,8 +47,8 @@ export function indexKey(encoded: string): string {
   return `${repositoryPrefix(encoded)}index.json`;
 }
 
-export function contentTypeOf(r: Resource | 'index'): string {
-  return r !== 'index' && r.kind === 'svg' ? 'image/svg+xml' : 'application/json';
+export function contentTypeOf(r: Resource | { kind: 'index' }): string {
+  return r.kind === 'svg' ? SVG_TYPE : JSON_TYPE;
 }
 
 /** Badge ids become one path segment: keep them to safe characters. */

@@ -1,37 +1,22 @@
-// Shape A: evaluation plus the three renderings of each badge and the report.
+// Shape A: the report and the two renderings of each badge (image, explanation) of one scan.
 import type { SiteConfig, ThresholdsA } from '../config/types.ts';
-import { catalogA, evaluateScanA, isExpired, type EvaluationA } from '../evaluate/shape-a.ts';
-import type { RepositoryHistory } from '../load/types.ts';
+import type { EvaluationA } from '../evaluate/shape-a.ts';
 import { badgeObjectA, sarifReportA } from './sarif-a.ts';
 import { jsonBytes } from './sarif-common.ts';
-import type { RenderedFile, ShapeSite } from './shape.ts';
+import type { RenderedFile, ScanFiles } from './shape.ts';
 import type { BadgeRenderer } from './svg.ts';
 
-export function shapeASite(site: SiteConfig, t: ThresholdsA, badges: BadgeRenderer): ShapeSite {
-  const evaluate = (h: RepositoryHistory, i: number, asOf: number): EvaluationA =>
-    evaluateScanA(t, h.scans[i]!, { at: asOf, expireAfterDays: site.expireAfterDays });
-  return {
-    shape: 'A',
-    badgeIds: t.badges.map((b) => b.id),
-    catalog: catalogA(t),
-    renderScan(h, i, asOf) {
-      const evaluation = evaluate(h, i, asOf);
-      const ctx = { site, encoded: h.encoded };
-      const files: RenderedFile[] = [{ resource: { kind: 'sarif' }, body: jsonBytes(sarifReportA(ctx, evaluation, t.rules)) }];
-      for (const b of evaluation.badges) {
-        files.push({
-          resource: { kind: 'svg', badgeId: b.def.id },
-          body: badges.render({ label: b.def.id, message: b.status, color: site.colors[b.status] }),
-        });
-        files.push({ resource: { kind: 'explanation', badgeId: b.def.id }, body: jsonBytes(badgeObjectA(ctx, evaluation, b)) });
-      }
-      return files;
-    },
-    dependsOnAsOf(scanTime, asOf) {
-      return isExpired(scanTime, { at: asOf, expireAfterDays: site.expireAfterDays });
-    },
-    statuses(h, i, asOf) {
-      return Object.fromEntries(evaluate(h, i, asOf).badges.map((b) => [b.def.id, b.status]));
-    },
+export function scanFilesA(site: SiteConfig, t: ThresholdsA, badges: BadgeRenderer): ScanFiles<EvaluationA> {
+  return (encoded, evaluation) => {
+    const ctx = { site, encoded };
+    const files: RenderedFile[] = [{ resource: { kind: 'sarif' }, body: jsonBytes(sarifReportA(ctx, evaluation, t.rules)) }];
+    for (const b of evaluation.badges) {
+      files.push({
+        resource: { kind: 'svg', badgeId: b.def.id },
+        body: badges.render({ label: b.def.id, message: b.status, color: site.colors[b.status] }),
+      });
+      files.push({ resource: { kind: 'explanation', badgeId: b.def.id }, body: jsonBytes(badgeObjectA(ctx, evaluation, b)) });
+    }
+    return files;
   };
 }

@@ -1,7 +1,9 @@
 // The resolver: answers every API request from keys alone. Pure except for the one injected
 // `read(key)`, so the same core runs in `badgepress serve`, a Worker and at the AWS edge.
 // It never answers 5xx for a request string, and every Location stays under /api/v1/.
-import { API_PREFIX, atKey, expiredAtKey, indexKey, latestKey, resourcePath, type RepositoryIndex, type Resource } from '../model/layout.ts';
+import { DEFAULT_CACHE } from '../config/defaults.ts';
+import { cacheControl, PROBLEM_TYPE, problemBody, STATUS_TEXT, SVG_TYPE } from '../model/http.ts';
+import { API_PREFIX, atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, resourcePath, type RepositoryIndex, type Resource } from '../model/layout.ts';
 import { route, safe, type RouteTarget } from './route.ts';
 import { errorBadge } from './error-badge.ts';
 
@@ -37,9 +39,6 @@ export interface ResolverOptions {
   /** Seconds: per-time files, which never change. */
   immutableMaxAge?: number;
 }
-
-const JSON_TYPE = 'application/json';
-const SVG_TYPE = 'image/svg+xml';
 
 /**
  * What a request needs, decided without reading anything: an answer already (a malformed
@@ -82,11 +81,11 @@ export async function resolve(req: ResolverRequest, read: KeyReader, opts?: Reso
   const t = found.target;
   const resource = t.resource;
   const badgeId = 'badgeId' in resource ? resource.badgeId : undefined;
-  const fail = (detail: string): ResolverResponse => errorAnswer(req, 404, 'Not Found', detail, opts, badgeId);
+  const fail = (detail: string): ResolverResponse => errorAnswer(req, 404, STATUS_TEXT[404], detail, opts, badgeId);
 
   if (found.kind === 'key') {
     const obj = await read(found.key);
-    if (obj) return file(obj, resource.kind === 'index' ? JSON_TYPE : typeOf(resource), t.at ? longAge(opts) : shortAge(opts), req);
+    if (obj) return file(obj, contentTypeOf(resource), t.at ? longAge(opts) : shortAge(opts), req);
     if (resource.kind === 'index') return fail('this repository was never scanned');
     if (t.at) return fail(`no result of this repository at ${t.at.timestamp}`);
     // Only a miss pays for the index: it tells "never scanned" from "unknown badge".
@@ -103,13 +102,13 @@ export async function resolve(req: ResolverRequest, read: KeyReader, opts?: Reso
   const stable = found.timestamp < index.timestamps[index.timestamps.length - 1]!;
   return {
     status: 302,
-    headers: { location, 'cache-control': stable ? `public, max-age=${opts?.immutableMaxAge ?? 31536000}` : shortAge(opts) },
+    headers: { location, 'cache-control': stable ? cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, false) : shortAge(opts) },
     body: null,
   };
 }
 
-const shortAge = (opts?: ResolverOptions) => `public, max-age=${opts?.latestMaxAge ?? 300}`;
-const longAge = (opts?: ResolverOptions) => `public, max-age=${opts?.immutableMaxAge ?? 31536000}, immutable`;
+const shortAge = (opts?: ResolverOptions) => cacheControl(opts?.latestMaxAge ?? DEFAULT_CACHE.latestMaxAge, false);
+const longAge = (opts?: ResolverOptions) => cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, true);
 
 /** Greatest element ≤ t of an ascending array (binary search). */
 export function newestAtOrBefore(ascending: readonly number[], t: number): number | undefined {
@@ -145,10 +144,6 @@ function missDetail(index: RepositoryIndex | null, badgeId: string | undefined):
     return `unknown badge id ${JSON.stringify(safe(badgeId))}; this site serves ${index.badges.join(', ')}`;
   }
   return 'no such file';
-}
-
-function typeOf(r: Resource): string {
-  return r.kind === 'svg' ? SVG_TYPE : JSON_TYPE;
 }
 
 function file(obj: StoredObject, contentType: string, cacheControl: string, req: ResolverRequest): ResolverResponse {
@@ -192,14 +187,14 @@ function etagMatches(header: string, etag: string): boolean {
  * so a README shows something sensible.
  */
 export function errorAnswer(req: ResolverRequest, status: number, title: string, detail: string, opts: ResolverOptions | undefined, badgeId?: string): ResolverResponse {
-  const headers: Record<string, string> = { 'content-type': 'application/problem+json', 'cache-control': shortAge(opts) };
+  const headers: Record<string, string> = { 'content-type': PROBLEM_TYPE, 'cache-control': shortAge(opts) };
   let body: string;
   if (/\.svg$/.test(req.path)) {
     headers['content-type'] = SVG_TYPE;
     const message = status === 404 ? 'not found' : status === 405 ? 'method not allowed' : 'bad request';
     body = errorBadge((badgeId ?? 'badge').toLowerCase(), message);
   } else {
-    body = JSON.stringify({ type: 'about:blank', title, status, detail });
+    body = problemBody(status, title, detail);
   }
   return withBody(req, status, headers, body);
 }

@@ -4,6 +4,7 @@
 // bundle and holds this module and its imports to that subset.
 import { canonicalRepositoryUrl } from '../model/repository-url.ts';
 import { API_PREFIX, BADGE_ID_PATTERN, type Resource } from '../model/layout.ts';
+import { STATUS_TEXT } from '../model/http.ts';
 
 export interface RouteTarget {
   /** Encoded canonical repository URL: the key segment. */
@@ -22,9 +23,9 @@ const MAX_PATH = 8192;
 
 export function route(method: string, path: string, query: string): RouteResult {
   if (method !== 'GET' && method !== 'HEAD') {
-    return { ok: false, status: 405, title: 'Method Not Allowed', detail: `${safe(method)} is not allowed; this API answers GET and HEAD` };
+    return { ok: false, status: 405, title: STATUS_TEXT[405], detail: `${safe(method)} is not allowed; this API answers GET and HEAD` };
   }
-  if (path.length > MAX_PATH) return { ok: false, status: 400, title: 'Bad Request', detail: 'the path is too long' };
+  if (path.length > MAX_PATH) return { ok: false, status: 400, title: STATUS_TEXT[400], detail: 'the path is too long' };
   const prefix = `/${API_PREFIX}`;
   if (!path.startsWith(prefix)) return notFound('no such resource; paths start with /api/v1/repositories/');
   let rest = path.slice(prefix.length);
@@ -129,11 +130,11 @@ function formDecode(s: string): string {
 }
 
 function notFound(detail: string): RouteResult {
-  return { ok: false, status: 404, title: 'Not Found', detail };
+  return { ok: false, status: 404, title: STATUS_TEXT[404], detail };
 }
 
 function bad(detail: string, badgeId?: string): RouteResult {
-  const result: RouteResult = { ok: false, status: 400, title: 'Bad Request', detail };
+  const result: RouteResult = { ok: false, status: 400, title: STATUS_TEXT[400], detail };
   if (badgeId) result.badgeId = badgeId;
   return result;
 }

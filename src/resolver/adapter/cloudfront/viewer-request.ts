@@ -8,6 +8,7 @@
 // parses the bundle and runs it in a sandbox without Node globals.
 import { lookup, publicPath, type ResolverResponse } from '../../core.ts';
 import { originPath } from '../../../model/origin-path.ts';
+import { STATUS_TEXT } from '../../../model/http.ts';
 
 interface Value {
   value: string;
@@ -32,8 +33,6 @@ export interface FunctionResponse {
   headers: Record<string, { value: string }>;
   body?: { encoding: 'text'; data: string };
 }
-
-const REASONS: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed' };
 
 export function handler(event: ViewerEvent): ViewerRequest | FunctionResponse {
   const request = event.request;
@@ -67,7 +66,7 @@ function functionResponse(answer: ResolverResponse): FunctionResponse {
   const names = Object.keys(answer.headers);
   // CloudFront frames the answer itself: the length the core gives a HEAD answer stays out.
   for (let i = 0; i < names.length; i++) if (names[i] !== 'content-length') headers[names[i]!] = { value: answer.headers[names[i]!]! };
-  const response: FunctionResponse = { statusCode: answer.status, statusDescription: REASONS[answer.status] || 'Error', headers };
+  const response: FunctionResponse = { statusCode: answer.status, statusDescription: STATUS_TEXT[answer.status] || 'Error', headers };
   // Error answers are always text; HEAD answers carry none.
   if (typeof answer.body === 'string') response.body = { encoding: 'text', data: answer.body };
   return response;

@@ -3,6 +3,7 @@ import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type S
 import type { Duplex } from 'node:stream';
 import { errorAnswer, resolve as resolveRequest, type ResolverOptions } from '../../core.ts';
 import { directoryReader, type DirectoryReaderOptions } from './directory-reader.ts';
+import { STATUS_TEXT, unavailableAnswer } from '../../../model/http.ts';
 
 /** How long a refused connection may keep sending before it is cut (nginx's lingering close). */
 const LINGER_MS = 2000;
@@ -34,8 +35,9 @@ export function createSiteServer(dir: string, opts: ResolverOptions & DirectoryR
       })
       .catch(() => {
         // Reached only on an unexpected store fault, never by a request string.
-        res.writeHead(503, { 'content-type': 'application/problem+json', 'cache-control': 'no-store' });
-        res.end(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the site could not be read' }));
+        const { status, headers, body } = unavailableAnswer();
+        res.writeHead(status, headers);
+        res.end(body);
       });
   });
   server.keepAliveTimeout = 5000;
@@ -45,7 +47,7 @@ export function createSiteServer(dir: string, opts: ResolverOptions & DirectoryR
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
   // CONNECT never reaches the request handler: answer it as the core answers any other method.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    const answer = errorAnswer({ method: 'CONNECT', path: '', query: '' }, 405, 'Method Not Allowed', 'only GET and HEAD are served', opts);
+    const answer = errorAnswer({ method: 'CONNECT', path: '', query: '' }, 405, STATUS_TEXT[405], 'only GET and HEAD are served', opts);
     answer.headers['allow'] = 'GET, HEAD';
     endWithAnswer(socket, 405, answer.headers, Buffer.from(answer.body as string));
   });
