@@ -72,7 +72,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   let first = true;
   for await (const h of histories) {
     if (failure) break;
-    if (first && incr?.incremental && incr.redone * 1000 < incr.knownFiles) opts.sink.narrowListing?.();
+    // A listing page holds 1,000 keys: list repositories one by one while that costs no more pages.
+    if (first && incr?.incremental && incr.redone <= Math.ceil(incr.knownFiles / 1000)) opts.sink.narrowListing?.();
     first = false;
     if (h.scans.length === 0) {
       incr?.built(h, 0, undefined);
