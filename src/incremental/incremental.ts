@@ -44,6 +44,7 @@ export class IncrementalBuild {
   private readonly recorded = new Map<string, RepositoryState>();
   private readonly issuesOf = new Map<string, LoadIssue[]>();
   private readonly key: string;
+  private readonly entries: StoreEntry[];
 
   private constructor(
     private readonly opts: IncrementalOptions,
@@ -53,6 +54,7 @@ export class IncrementalBuild {
     this.key = stateKey(opts.shard);
     this.prev = prev && prev.code === opts.code && prev.config === opts.config ? prev : undefined;
     this.listed = new Map(entries.map((e) => [e.name, e.version]));
+    this.entries = entries;
     if (this.prev) this.markDirtyFromState(this.prev);
   }
 
@@ -92,12 +94,13 @@ export class IncrementalBuild {
   }
 
   /** What the loader needs: which files, which repositories, and where to tell what it read. */
-  loadOptions(include: ((url: string) => boolean) | undefined): Pick<LoadOptions, 'files' | 'moreFiles' | 'onFileRead' | 'onUnstable' | 'include'> {
+  loadOptions(include: ((url: string) => boolean) | undefined): Pick<LoadOptions, 'files' | 'entries' | 'moreFiles' | 'onFileRead' | 'onUnstable' | 'include'> {
     const files = this.initialFiles();
     for (const f of files) this.requested.add(f);
     const inShard = include ?? (() => true);
     return {
       files,
+      entries: this.entries,
       include: this.prev ? (url) => inShard(url) && this.dirty.has(url) : inShard,
       onFileRead: (name, version, repositories) => {
         const mine = repositories.filter(inShard).sort();

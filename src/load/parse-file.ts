@@ -15,7 +15,7 @@ export function isStoreFile(name: string): boolean {
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 export function parseStoreFile(name: string, bytes: Uint8Array): ParsedItem[] {
-  if (name.endsWith('.ndjson') || name.endsWith('.jsonl')) return parseLines(bytes);
+  if (isLineFile(name)) return parseLines(bytes);
   const text = decodeWhole(bytes);
   if (typeof text !== 'string') return [text];
   if (name.endsWith('.json')) return parseJson(text);
@@ -28,24 +28,33 @@ function parseLines(bytes: Uint8Array): ParsedItem[] {
   let line = 1;
   for (let i = 0; i <= bytes.length; i++) {
     if (i < bytes.length && bytes[i] !== 0x0a) continue;
-    const chunk = bytes.subarray(start, i);
-    let text: string | undefined;
-    try {
-      text = utf8.decode(chunk);
-    } catch {
-      items.push({ line, error: 'line is not valid UTF-8; re-encode the file as UTF-8' });
-    }
-    if (text !== undefined && text.trim() !== '') {
-      try {
-        items.push({ line, value: JSON.parse(text) });
-      } catch (err) {
-        items.push({ line, error: `broken JSON: ${(err as Error).message}` });
-      }
-    }
+    const item = parseLine(bytes.subarray(start, i), line);
+    if (item) items.push(item);
     start = i + 1;
     line++;
   }
   return items;
+}
+
+/** One line of an .ndjson file (without its newline); undefined for a blank line. */
+export function parseLine(chunk: Uint8Array, line: number): ParsedItem | undefined {
+  let text: string;
+  try {
+    text = utf8.decode(chunk);
+  } catch {
+    return { line, error: 'line is not valid UTF-8; re-encode the file as UTF-8' };
+  }
+  if (text.trim() === '') return undefined;
+  try {
+    return { line, value: JSON.parse(text) };
+  } catch (err) {
+    return { line, error: `broken JSON: ${(err as Error).message}` };
+  }
+}
+
+/** Line-per-record files, which can be read as a stream in bounded memory. */
+export function isLineFile(name: string): boolean {
+  return name.endsWith('.ndjson') || name.endsWith('.jsonl');
 }
 
 function decodeWhole(bytes: Uint8Array): string | ParsedItem {

@@ -10,12 +10,20 @@ export interface StoreEntry {
   name: string;
   /** Size and modification time on disk (`<size>:<mtime ns>`), the ETag on S3. */
   version: string;
+  /** Bytes, as listed. */
+  size?: number;
 }
 
 /** One file's bytes together with the version they are (one consistent read). */
 export interface VersionedBytes {
   bytes: Uint8Array;
   version: string;
+}
+
+/** A file read as a stream: its chunks, then the version they were (throws StoreFileChangedError if none). */
+export interface VersionedStream {
+  chunks: AsyncIterable<Uint8Array>;
+  version(): Promise<string>;
 }
 
 /** A file that changed while it was being read, more often than a read is retried. */
@@ -34,6 +42,8 @@ export interface StoreSource {
    * read is read again; one that keeps changing is a StoreFileChangedError.
    */
   readVersioned(name: string): Promise<VersionedBytes>;
+  /** The same as a stream, for files larger than memory should hold. */
+  readStream(name: string): Promise<VersionedStream>;
   /** How a file is named in messages (path or s3 key). */
   display(name: string): string;
   /**
@@ -84,7 +94,7 @@ export class DirectoryStore implements StoreSource {
         // says so with its name.
         const target = e.isSymbolicLink() || (e.isFile() && isStoreFile(e.name)) ? await statOf(join(dir, e.name)) : e;
         if (target?.isDirectory()) await walk(join(dir, e.name), name);
-        else if ((target === undefined || target.isFile()) && isStoreFile(e.name)) names.push({ name, version: target ? fileVersion(target as BigIntStats) : 'missing' });
+        else if ((target === undefined || target.isFile()) && isStoreFile(e.name)) names.push(target ? { name, version: fileVersion(target as BigIntStats), size: Number((target as BigIntStats).size) } : { name, version: 'missing' });
       }
     };
     try {
@@ -124,6 +134,27 @@ export class DirectoryStore implements StoreSource {
       }
     }
     throw new StoreFileChangedError(`store ${this.display(name)}: the file changed during each of ${READ_ATTEMPTS} reads; its repositories were left as they were (the next build reads it again)`);
+  }
+
+  async readStream(name: string): Promise<VersionedStream> {
+    const path = this.display(name);
+    let handle;
+    try {
+      handle = await open(path, 'r');
+    } catch (err) {
+      throw new Error(`store ${path}: cannot read the file (${(err as NodeJS.ErrnoException).code}); a link to nothing? fix or remove it`);
+    }
+    const before = fileVersion(await handle.stat({ bigint: true }));
+    const h = handle;
+    return {
+      chunks: h.createReadStream({ highWaterMark: 1 << 20, autoClose: false }),
+      async version() {
+        const after = fileVersion(await h.stat({ bigint: true }));
+        await h.close();
+        if (after !== before) throw new StoreFileChangedError(`store ${path}: the file changed while the build read it; its repositories were left as they were (the next build reads it again)`);
+        return after;
+      },
+    };
   }
 
   display(name: string): string {
