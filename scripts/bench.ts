@@ -19,6 +19,7 @@ import pLimit from 'p-limit';
 import autocannon from 'autocannon';
 import { makeBadge } from 'badge-maker';
 import { generateStore } from './gen-store.ts';
+import { benchIncremental } from './bench-incremental.ts';
 import { reusedGoldFrom } from '../test/helpers/thresholds.ts';
 import { bundleWorker } from './build-worker.ts';
 import { bundleCloudFrontFunction, bundleLambdaEdge } from './build-aws.ts';
@@ -32,6 +33,9 @@ const { values } = parseArgs({
     json: { type: 'string' },
     's3-repos': { type: 'string', default: '100' },
     work: { type: 'string', default: join(tmpdir(), 'badgepress-bench') },
+    // Incremental builds and one large store file (scripts/bench-incremental.ts); 0 skips a row.
+    'scale-repos': { type: 'string', default: '100000' },
+    'spill-records': { type: 'string', default: '10000000' },
   },
 });
 const repos = Number(values.repos);
@@ -275,6 +279,9 @@ http { access_log off; default_type image/svg+xml; types { image/svg+xml svg; }
     say('nginx', 'not installed: no comparison', 'nginxRps', 'n/a');
   }
 }
+
+// 6b. Incremental builds, the scale run and one large store file.
+await benchIncremental({ work, workRoot, store, repos, scans, fullMs: b.ms, changedConfig, cli, say, scaleRepos: Number(values['scale-repos']), spillRecords: Number(values['spill-records']) });
 
 // 7. Sizes.
 const worker = await bundleWorker();

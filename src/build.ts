@@ -112,8 +112,11 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     summary.repositories += carried.repositories;
     summary.scans += carried.scans;
     summary.unchanged += carried.files;
-    // After every file it describes is published, failed repositories left out of it.
-    await incr.commit();
+    // After every file it describes is published, failed repositories left out of it. A state
+    // that cannot be written must not hide why files failed: those are the operator's first job.
+    await incr.commit().catch((err: unknown) => {
+      if (failed.length === 0) throw err;
+    });
   }
   await opts.onSummaries?.(summaries);
   // Every distinct reason is kept (AccessDenied, an altered body, …): "still failing" alone

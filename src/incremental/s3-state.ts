@@ -1,7 +1,7 @@
 // Build state under an S3 output prefix: a handful of objects, read and written directly
 // (never through the site's listing, so an unchanged rebuild lists nothing of the site).
 import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
-import type { S3Location } from '../s3/location.ts';
+import { showS3, type S3Location } from '../s3/location.ts';
 import { describeS3Error } from '../s3/errors.ts';
 import { STATE_PREFIX, type StateStore } from './state.ts';
 
@@ -22,15 +22,23 @@ export class S3StateStore implements StateStore {
   }
 
   async write(key: string, body: string): Promise<void> {
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + key, Body: body, ContentType: 'application/json', CacheControl: 'no-store' }),
-    );
+    try {
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + key, Body: body, ContentType: 'application/json', CacheControl: 'no-store' }),
+      );
+    } catch (err) {
+      throw new Error(`build state ${this.loc.prefix + key}: cannot write (${describeS3Error(err)}); the site is published, the next build redoes what the last state does not hold; check s3:PutObject`);
+    }
   }
 
   async list(): Promise<string[]> {
     const keys: string[] = [];
-    for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.loc.bucket, Prefix: this.loc.prefix + STATE_PREFIX })) {
-      for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(this.loc.prefix.length));
+    try {
+      for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.loc.bucket, Prefix: this.loc.prefix + STATE_PREFIX })) {
+        for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(this.loc.prefix.length));
+      }
+    } catch (err) {
+      throw new Error(`--out ${showS3(this.loc)}: cannot list the build state (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
     }
     return keys;
   }
