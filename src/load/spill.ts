@@ -18,7 +18,7 @@ export const WHOLE_FILE_LIMIT = 512 * 1024 * 1024;
 const BUCKET_BYTES = 4 * 1024 * 1024;
 /** One line longer than this is a bad record, not a reason to hold it. */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
-const FLUSH_BYTES = 256 * 1024;
+const FLUSH_BYTES = 64 * 1024;
 
 export function bucketCount(largestFileBytes: number, spillAboveBytes = SPILL_FILE_BYTES): number {
   // Small thresholds (tests) still spread a file over several buckets.
