@@ -61,6 +61,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   // the others go on, and the build ends naming every key that did not make it.
   const failed: PublishError[] = [];
   let failure: unknown;
+  // load: one repository's whole history at a time.
   const histories = loadHistories(opts.store, {
     catalog: opts.shape.evaluator.catalog,
     report: incr ? (issue, owner) => (incr.note(issue, owner), report(issue)) : report,
@@ -79,10 +80,12 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       incr?.built(h, 0, undefined);
       continue;
     }
+    // evaluate: every scan, its expired variant and the answer for `now`; render: their files.
     const evaluation = opts.shape.evaluator.evaluate(h, opts.now);
     const files = opts.shape.renderer.render(evaluation);
     summary.repositories++;
     summary.scans += h.scans.length;
+    // publish: in phases, beside the repositories still in flight.
     const job = (async () => {
       await publishRepository(opts.sink, files, limit, summary);
       if (opts.prune) {

@@ -15,7 +15,7 @@ const OWN = ['port', 'host', 'out'] as const;
 type Own = Partial<Record<(typeof OWN)[number], string>>;
 
 /** Splits demo's own flags (`--port N` or `--port=N`) from the rest, in order. */
-export function demoFlags(argv: string[]): { own: Own; rest: string[] } {
+function demoFlags(argv: string[]): { own: Own; rest: string[] } {
   const own: Own = {};
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {

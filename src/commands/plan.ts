@@ -32,7 +32,8 @@ export async function planCommand(argv: string[]): Promise<number> {
     const report = (i: Parameters<typeof printer.print>[0], owner?: Parameters<typeof incremental.note>[1]) => (incremental.note(i, owner), printer.print(i));
     for await (const h of loadHistories(store, { catalog: shape.evaluator.catalog, report, ...loadSharding, ...incremental.loadOptions(loadSharding.include) })) {
       if (h.scans.length === 0) continue;
-      await planner.add(h.repositoryUrl, h.encoded, h.scans.length, shape.renderer.render(shape.evaluator.evaluate(h, now)));
+      const evaluation = shape.evaluator.evaluate(h, now);
+      await planner.add(h.encoded, h.scans.length, shape.renderer.render(evaluation));
     }
     const carried = incremental.carry(printer.print, new Map());
     planner.addUnchanged(carried.repositories, carried.scans, carried.files);

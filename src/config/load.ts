@@ -35,7 +35,6 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
   const base = dirname(path);
   const rel = (p: string) => (isS3(p) || isAbsolute(p) ? p : resolve(base, p));
   const config: SiteConfig = {
-    file: path,
     shape: overrides.shape ?? raw.shape ?? DEFAULT_SHAPE,
     baseUrl: (overrides.baseUrl ?? raw.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
     // The packaged config points at the bundled example; a user without a config of their
@@ -121,7 +120,7 @@ function thresholdsAProblems(located: LocatedData, rules: RuleA[], badges: Thres
 }
 
 /** Bands must cover 0..unbounded in integer steps, with neither overlap nor gap. */
-export function bandProblems(bands: Band[]): Array<{ path: (string | number)[]; message: string }> {
+function bandProblems(bands: Band[]): Array<{ path: (string | number)[]; message: string }> {
   const out: Array<{ path: (string | number)[]; message: string }> = [];
   const show = (b: Band) => `${b.min}..${b.max ?? 'unbounded'}`;
   bands.forEach((b, j) => {

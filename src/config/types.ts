@@ -97,8 +97,6 @@ export interface DecisionFileB {
 }
 
 export interface SiteConfig {
-  /** The file the settings came from (absent when built from defaults only). */
-  file?: string;
   shape: Shape;
   baseUrl: string;
   store: string;

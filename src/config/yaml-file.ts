@@ -28,7 +28,7 @@ export async function readYamlFile(file: string): Promise<LocatedData> {
   return parseYamlText(file, text);
 }
 
-export function parseYamlText(file: string, text: string): LocatedData {
+function parseYamlText(file: string, text: string): LocatedData {
   const lineCounter = new LineCounter();
   // merge: `<<: *anchor` keys, which people write to share settings.
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });

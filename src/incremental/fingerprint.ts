@@ -27,7 +27,7 @@ export function codeFingerprint(): Promise<string> {
 /** The settings, the active thresholds file and the decision files, as one hash. */
 export async function configFingerprint(site: SiteConfig): Promise<string> {
   // Where things are read from and written to does not shape a file; what is read does.
-  const { file: _file, store: _store, out: _out, s3: _s3, thresholds, decisions, ...shaping } = site;
+  const { store: _store, out: _out, s3: _s3, thresholds, decisions, ...shaping } = site;
   const hash = createHash('sha256').update(JSON.stringify(shaping));
   await hashPath(hash, thresholds[site.shape], 'thresholds');
   if (site.shape === 'B' && decisions !== undefined) await hashPath(hash, decisions, 'decisions');

@@ -4,7 +4,7 @@
 import { isLineFile, parseStoreFile, type ParsedItem } from './parse-file.ts';
 import { Spill, SPILL_FILE_BYTES, WHOLE_FILE_LIMIT, bucketCount, bucketOf } from './spill.ts';
 import { checkRecord } from './validate-record.ts';
-import { canonicalRepositoryUrl } from '../model/repository-url.ts';
+import { canonicalRepositoryUrl, type CanonicalResult } from '../model/repository-url.ts';
 import { StoreFileChangedError, type StoreEntry, type StoreSource } from './store.ts';
 import type { GrantRecord, IssueOwner, LoadIssue, RepositoryHistory, RuleCatalog, ScanRecord } from './types.ts';
 
@@ -184,7 +184,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
     const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
     if (url.ok ? opts.include && !opts.include(url.url) : !reportUnassignable) return;
     const owner: IssueOwner = url.ok ? { repositoryUrl: url.url } : { file: name };
-    const checked = checkRecordSafely(item.value, where, opts.catalog);
+    const checked = checkRecordSafely(item.value, where, opts.catalog, url);
     if (!checked.ok) {
       opts.report({ severity: 'error', where, message: `${checked.reason}; record skipped` }, owner);
       return;
@@ -271,9 +271,9 @@ function dropDuplicateGrants(grants: GrantRecord[], report: LoadOptions['report'
  * A record whose checking throws (a hostile shape no check foresaw) is a bad record like any
  * other: reported with its file:line and skipped, never the end of the build.
  */
-function checkRecordSafely(value: unknown, where: string, catalog: RuleCatalog): ReturnType<typeof checkRecord> {
+function checkRecordSafely(value: unknown, where: string, catalog: RuleCatalog, url: CanonicalResult): ReturnType<typeof checkRecord> {
   try {
-    return checkRecord(value, where, catalog);
+    return checkRecord(value, where, catalog, url);
   } catch (err) {
     return { ok: false, reason: `the record could not be checked (${(err as Error).message}); write it as plain JSON of the documented shape` };
   }

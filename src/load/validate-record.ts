@@ -1,7 +1,7 @@
 // Checks one parsed item against the published record schema and the active rules.
 import { Ajv, type ErrorObject } from 'ajv';
 import recordSchema from './record.schema.json' with { type: 'json' };
-import { canonicalRepositoryUrl } from '../model/repository-url.ts';
+import { canonicalRepositoryUrl, type CanonicalResult } from '../model/repository-url.ts';
 import { MAX_UNIX_SECONDS, type GrantRecord, type RuleCatalog, type ScanRecord, type StoredValue, type ValueKind } from './types.ts';
 
 // verbose: errors carry the offending value, so a message can quote it.
@@ -11,14 +11,13 @@ export type RecordCheck =
   | { ok: true; record: ScanRecord | GrantRecord; unknownRules: string[] }
   | { ok: false; reason: string };
 
-export function checkRecord(value: unknown, source: string, catalog: RuleCatalog): RecordCheck {
+/** `url`: the record's repositoryUrl made canonical, when the caller has done so already. */
+export function checkRecord(value: unknown, source: string, catalog: RuleCatalog, url?: CanonicalResult): RecordCheck {
   if (!isPlainObject(value)) return { ok: false, reason: 'a record must be a JSON object' };
   const obj = value;
+  const canonical = url ?? canonicalRepositoryUrl(obj.repositoryUrl);
   // The URL first: it is the most common fault and the most useful message.
-  if ('repositoryUrl' in obj) {
-    const url = canonicalRepositoryUrl(obj.repositoryUrl);
-    if (!url.ok) return { ok: false, reason: url.reason };
-  }
+  if ('repositoryUrl' in obj && !canonical.ok) return { ok: false, reason: canonical.reason };
   const unknownRules: string[] = [];
   let shaped: Record<string, unknown> = obj;
   if (obj.kind !== 'grant' && isPlainObject(obj.values)) {
@@ -46,7 +45,7 @@ export function checkRecord(value: unknown, source: string, catalog: RuleCatalog
     // anyOf failures list each branch first; the anyOf error itself says what was expected.
     return { ok: false, reason: describe(errors.find((e) => e.keyword === 'anyOf') ?? errors[0]) };
   }
-  const repositoryUrl = (canonicalRepositoryUrl(obj.repositoryUrl) as { url: string }).url;
+  const repositoryUrl = (canonical as { url: string }).url;
   const timestamp = obj.timestamp as number;
   if (obj.kind === 'grant') {
     const g: GrantRecord = {

@@ -7,7 +7,7 @@ export interface Shard {
 }
 
 /** Shard counts are capped so that a typo (an extra digit or two) is caught, not obeyed. */
-export const MAX_SHARDS = 999_999;
+const MAX_SHARDS = 999_999;
 
 /** "i/n" with 0 ≤ i < n ≤ MAX_SHARDS, or what is wrong with the text. */
 export function parseShard(text: string): Shard | { problem: string } {

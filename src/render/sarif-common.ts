@@ -1,7 +1,7 @@
 // What both report shapes share: the SARIF envelope, public badge URLs and stable JSON bytes.
 import { API_PREFIX } from '../model/layout.ts';
 
-export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
+const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 
 export function sarifEnvelope(run: object): object {
   return { $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run] };

@@ -45,7 +45,7 @@ export function shapeRenderer<S extends 'A' | 'B', E>(site: SiteConfig, shape: S
   };
 }
 
-export function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf<'A' | 'B', E>, scanFiles: ScanFiles<E>): OutputFile[] {
+function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf<'A' | 'B', E>, scanFiles: ScanFiles<E>): OutputFile[] {
   const { history } = evaluation;
   const { repositoryUrl, encoded } = history;
   const out: OutputFile[] = [];

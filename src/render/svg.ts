@@ -15,8 +15,10 @@ export interface BadgeLook {
   message: string;
   /** #rgb or #rrggbb */
   color: string;
-  labelColor?: string;
 }
+
+/** The label side's colour, as shields draws it. */
+const LABEL_COLOR = '#555';
 
 // svgo's default preset strips role/aria attributes it does not know on <svg> and rewrites
 // the scaled text into longer forms; keep those plugins off so the badge stays accessible
@@ -48,7 +50,7 @@ function textWidth(s: string): number {
 }
 
 /** 0..1 perceived brightness, as shields computes it, to pick dark or light text. */
-export function brightness(hex: string): number {
+function brightness(hex: string): number {
   const h = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex;
   const n = Number.parseInt(h.slice(1), 16);
   const r = (n >> 16) & 255;
@@ -71,7 +73,7 @@ export function renderBadgeUnoptimised(look: BadgeLook): string {
     message: look.message,
     accessibleText: `${look.label}: ${look.message}`,
     color: look.color,
-    labelColor: look.labelColor ?? '#555',
+    labelColor: LABEL_COLOR,
     textColor: light ? '#333' : '#fff',
     shadowColor: light ? '#ccc' : '#010101',
     labelX: 10 * (1 + labelWidth / 2 + HORIZ_PADDING),
@@ -93,7 +95,7 @@ export class BadgeRenderer {
   private readonly cache = new Map<string, string>();
 
   render(look: BadgeLook): string {
-    const key = `${look.label}\u0000${look.message}\u0000${look.color}\u0000${look.labelColor ?? ''}`;
+    const key = `${look.label}\u0000${look.message}\u0000${look.color}`;
     let svg = this.cache.get(key);
     if (svg === undefined) {
       svg = renderBadge(look);
