@@ -1,5 +1,5 @@
 // Runs a build in-process as `badgepress build` does, build state included.
-import { build, type BuildSummary } from '../../src/build.ts';
+import { build, type BuildOptions, type BuildSummary } from '../../src/build.ts';
 import { loadSite, type SiteFlags } from '../../src/commands/setup.ts';
 import { openIncremental, openStateStore } from '../../src/incremental/open.ts';
 import type { LoadIssue } from '../../src/load/types.ts';
@@ -13,6 +13,8 @@ export interface IncrementalRun {
   force?: boolean;
   prune?: boolean;
   shard?: { index: number; count: number };
+  summarize?: BuildOptions['summarize'];
+  onSummaries?: BuildOptions['onSummaries'];
 }
 
 export async function buildIncrementally(run: IncrementalRun): Promise<{ summary: BuildSummary; issues: LoadIssue[] }> {
@@ -34,6 +36,8 @@ export async function buildIncrementally(run: IncrementalRun): Promise<{ summary
       report: (i) => issues.push(i),
       incremental,
       ...(run.shard ? { include: inShard(run.shard), reportUnassignable: run.shard.index === 0 } : {}),
+      ...(run.summarize ? { summarize: run.summarize } : {}),
+      ...(run.onSummaries ? { onSummaries: run.onSummaries } : {}),
     });
     return { summary, issues };
   } finally {
