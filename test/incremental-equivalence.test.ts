@@ -228,7 +228,7 @@ describe('incremental output equals a --force build after every step', () => {
         const root = join(dir, `d${++run}`);
         await checkSequence(onDisk, newWorld(root, shape, (name) => join(root, name)), steps);
       }),
-      { numRuns: Number(process.env.BADGEPRESS_RUNS ?? 8), examples: EXAMPLES, seed: Number(process.env.BADGEPRESS_SEED ?? 20261123) },
+      { numRuns: Number(process.env.BADGEPRESS_RUNS ?? 4), examples: EXAMPLES, seed: Number(process.env.BADGEPRESS_SEED ?? 20261123) },
     );
     expect(reused).toBeGreaterThan(0);
   }, 300_000);
@@ -277,7 +277,7 @@ describe('incremental output equals a --force build after every step', () => {
           const w = newWorld(root, shape, (name) => `s3://site/${root.split('/').pop()}-${name}/`);
           await checkSequence(inBucket, w, steps);
         }),
-        { numRuns: Math.ceil(Number(process.env.BADGEPRESS_RUNS ?? 8) / 3), examples: EXAMPLES.slice(0, 2), seed: Number(process.env.BADGEPRESS_SEED ?? 20261123) },
+        { numRuns: Math.ceil(Number(process.env.BADGEPRESS_RUNS ?? 4) / 3), examples: EXAMPLES.slice(0, 2), seed: Number(process.env.BADGEPRESS_SEED ?? 20261123) },
       );
     }, 300_000);
   });
