@@ -20,6 +20,7 @@ import pLimit from 'p-limit';
 import autocannon from 'autocannon';
 import { makeBadge } from 'badge-maker';
 import { generateStore } from './gen-store.ts';
+import { benchIncremental } from './bench-incremental.ts';
 import { reusedGoldFrom } from '../test/helpers/thresholds.ts';
 import { bundleWorker } from './build-worker.ts';
 import { bundleCloudFrontFunction, bundleLambdaEdge } from './build-aws.ts';
@@ -40,6 +41,9 @@ const { values } = parseArgs({
     work: { type: 'string', default: join(tmpdir(), 'badgepress-bench') },
     // Only the command-line rows (startup, example build): seconds, not minutes.
     quick: { type: 'boolean', default: false },
+    // Incremental builds and one large store file (scripts/bench-incremental.ts); 0 skips a row.
+    'scale-repos': { type: 'string', default: '100000' },
+    'spill-records': { type: 'string', default: '10000000' },
   },
 });
 const repos = Number(values.repos);
@@ -398,6 +402,9 @@ http { access_log off; default_type image/svg+xml; types { image/svg+xml svg; }
     say('nginx', 'not installed: no comparison (apt-get install nginx)', 'nginxRps', 'n/a');
   }
 }
+
+// 6b. Incremental builds, the scale run and one large store file.
+await benchIncremental({ work, workRoot, store, repos, scans, fullMs: b.ms, changedConfig, cli, say, scaleRepos: Number(values['scale-repos']), spillRecords: Number(values['spill-records']) });
 
 // 7. Sizes.
 const worker = await bundleWorker();

@@ -8,7 +8,9 @@ import { publishRepository, staleKeys, type PublishCounts } from './publish/publ
 import { PublishError, type Sink } from './publish/sink.ts';
 import { repositoryPrefix } from './model/layout.ts';
 import { PagesCollector, type PagesBuild } from './render/pages/build-pages.ts';
+import type { RepositorySummary } from './render/pages/summary.ts';
 import type { SiteFile } from './render/site-files.ts';
+import type { IncrementalBuild } from './incremental/incremental.ts';
 
 export interface BuildOptions {
   /** The active shape's evaluate and render steps (src/site/stages.ts: loadShape). */
@@ -31,6 +33,12 @@ export interface BuildOptions {
   onRepository?: (h: RepositoryHistory, counts: BuildSummary) => void;
   /** The human site (config `pages`); absent: API files only. */
   pages?: PagesBuild;
+  /** Build state: skip repositories whose inputs did not change since the last build. */
+  incremental?: IncrementalBuild;
+  /** Per-repository data for site-wide pages (plain JSON), kept in the state for skipped ones. */
+  summarize?: (h: RepositoryHistory, files: SiteFile[]) => unknown;
+  /** Every repository's summary, built or skipped, once the build is done. */
+  onSummaries?: (summaries: Map<string, unknown>) => Promise<void> | void;
 }
 
 export interface BuildSummary extends PublishCounts {
@@ -38,10 +46,14 @@ export interface BuildSummary extends PublishCounts {
   scans: number;
   skipped: number;
   warnings: number;
+  /** Repositories skipped as unchanged since the last build (build state); counted in repositories. */
+  reused: number;
 }
 
 export async function build(opts: BuildOptions): Promise<BuildSummary> {
-  const summary: BuildSummary = { repositories: 0, scans: 0, written: 0, unchanged: 0, removed: 0, skipped: 0, warnings: 0 };
+  const summary: BuildSummary = { repositories: 0, scans: 0, written: 0, unchanged: 0, removed: 0, skipped: 0, warnings: 0, reused: 0 };
+  const incr = opts.incremental;
+  const summaries = new Map<string, unknown>();
   const report = (issue: LoadIssue) => {
     if (issue.severity === 'error') summary.skipped++;
     else summary.warnings++;
@@ -59,18 +71,32 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const histories = loadHistories(opts.store, {
     catalog: opts.shape.evaluator.catalog,
     ...(opts.schemes ? { schemes: opts.schemes } : {}),
-    report,
+    report: incr ? (issue, owner) => (incr.note(issue, owner), report(issue)) : report,
     ...(opts.include ? { include: opts.include } : {}),
     ...(opts.reportUnassignable === undefined ? {} : { reportUnassignable: opts.reportUnassignable }),
+    ...incr?.loadOptions(opts.include),
   });
   const pages = opts.pages ? new PagesCollector(opts.pages) : undefined;
+  await incr?.retireOtherLayouts();
+  let first = true;
   for await (const h of histories) {
     if (failure) break;
-    if (h.scans.length === 0) continue;
+    // A listing page holds 1,000 keys: list repositories one by one while that costs no more pages.
+    if (first && incr?.incremental && incr.redone <= Math.ceil(incr.knownFiles / 1000)) opts.sink.narrowListing?.();
+    first = false;
+    if (h.scans.length === 0) {
+      incr?.built(h, 0, undefined);
+      continue;
+    }
     // evaluate: every scan, its expired variant and the answer for `now`; render: their files.
     const evaluation = opts.shape.evaluator.evaluate(h, opts.now);
     const files: SiteFile[] = opts.shape.renderer.render(evaluation);
-    if (pages) files.push(...pages.repository(evaluation));
+    let pageSummary: RepositorySummary | undefined;
+    if (pages) {
+      const page = pages.repository(evaluation);
+      files.push(...page.files);
+      pageSummary = page.summary;
+    }
     summary.repositories++;
     summary.scans += h.scans.length;
     // publish: in phases, beside the repositories still in flight.
@@ -84,6 +110,9 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         }
         await opts.sink.removeEmptyDirectories?.(repositoryPrefix(h.encoded));
       }
+      const repoSummary = pageSummary ?? opts.summarize?.(h, files);
+      if (repoSummary !== undefined) summaries.set(h.repositoryUrl, repoSummary);
+      incr?.built(h, files.length, repoSummary);
       opts.onRepository?.(h, summary);
     })().catch((err: unknown) => {
       if (err instanceof PublishError) failed.push(err);
@@ -95,9 +124,30 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   }
   await Promise.all(inFlight);
   if (failure) throw failure;
+  const carried = incr?.carry(report, summaries);
+  if (carried) {
+    summary.reused = carried.repositories;
+    summary.repositories += carried.repositories;
+    summary.scans += carried.scans;
+    summary.unchanged += carried.files;
+  }
+  // The site-wide pages (and a shard's summaries) go out before the state that describes
+  // them, so a state is never ahead of what is published; when no repository was redone the
+  // summaries are those of the last build, whose pages are already out.
+  const summariesUnchanged = incr?.incremental === true && incr.redone === 0;
+  if (pages && failed.length === 0 && !summariesUnchanged) {
+    await pages.finish(opts.sink, limit, summary, [...summaries.values()] as RepositorySummary[]);
+  }
+  if (incr) {
+    // After every file it describes is published, failed repositories left out of it. A state
+    // that cannot be written must not hide why files failed: those are the operator's first job.
+    await incr.commit().catch((err: unknown) => {
+      if (failed.length === 0) throw err;
+    });
+  }
+  await opts.onSummaries?.(summaries);
   // Every distinct reason is kept (AccessDenied, an altered body, …): "still failing" alone
   // would leave the operator guessing.
   if (failed.length > 0) throw PublishError.combine(failed);
-  if (pages) await pages.finish(opts.sink, limit, summary);
   return summary;
 }

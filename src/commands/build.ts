@@ -11,36 +11,31 @@ import { openSink, openStore } from '../site/locations.ts';
 import { loadShape } from '../site/stages.ts';
 import { acquireLease, leaseKey } from '../publish/lease.ts';
 import { pagesBuild } from '../render/pages/setup.ts';
+import { openIncremental, openStateStore } from '../incremental/open.ts';
 
 export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
-                       [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--json] [--wait SECONDS]
+                       [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--force] [--json] [--wait SECONDS]
                        [--s3-endpoint URL] [--s3-path-style]`;
 
 /** What --shard means to the loader: only this shard's repositories, and records that belong
  *  to no repository (no valid URL, a broken line) reported by shard 0 alone, so n shards
  *  report every bad record exactly once. */
-export function shardLoadOptions(text: string | undefined): { include?: (url: string) => boolean; reportUnassignable: boolean } {
+export function shardLoadOptions(text: string | undefined): { include?: (url: string) => boolean; reportUnassignable: boolean; shard?: Shard } {
   if (text === undefined) return { reportUnassignable: true };
   const shard = parseShard(text);
   if ('problem' in shard) throw new UsageError(`--shard ${JSON.stringify(text)}: ${shard.problem}`);
-  return { include: inShard(shard), reportUnassignable: shard.index === 0 };
-}
-
-function parsedShard(text: string | undefined): { index: number; count: number } | undefined {
-  if (text === undefined) return undefined;
-  const shard = parseShard(text);
-  return 'problem' in shard ? undefined : shard;
+  return { include: inShard(shard), reportUnassignable: shard.index === 0, shard };
 }
 
 export async function buildCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { ...SITE_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' }, wait: { type: 'string' } }, BUILD_USAGE);
+  const { values } = parseFlags(argv, { ...SITE_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, force: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' }, wait: { type: 'string' } }, BUILD_USAGE);
   const waitSeconds = integerFlag('wait', values.wait, 0, 86_400) ?? 0;
   const started = performance.now();
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
   const site = await loadSite(values);
   const shape = await loadShape(site);
-  const pages = await pagesBuild(site, values.shard === undefined ? undefined : (parseShard(values.shard) as Shard));
+  const pages = await pagesBuild(site, sharding.shard);
   const store = await openStore(site.store, site);
   const printer = issuePrinter(process.stderr);
 
@@ -64,7 +59,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
   // One build at a time per output; shards write disjoint repositories, so each holds its own.
   let lease;
   try {
-    lease = await acquireLease(sink.leaseStore(leaseKey(parsedShard(values.shard))), { waitSeconds, onLost: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
+    lease = await acquireLease(sink.leaseStore(leaseKey(sharding.shard)), { waitSeconds, onLost: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
   } catch (err) {
     await sink.close();
     throw err;
@@ -72,7 +67,15 @@ export async function buildCommand(argv: string[]): Promise<number> {
   const storeFiles = progressShown(process.stderr) ? { names: await store.list(), display: (n: string) => store.display(n) } : undefined;
   const progress = progressLine(process.stderr, storeFiles, Date.now());
   let summary: BuildSummary;
+  // The state is read under the lease: another build may be writing it.
+  const state = await openStateStore(site.out, site).catch(async (err: unknown) => {
+    await lease.release();
+    await sink.close();
+    throw err;
+  });
+  const { shard, ...loadSharding } = sharding;
   try {
+    const incremental = await openIncremental({ site, store, state, shard, now, prune: values.prune ?? false, force: values.force ?? false });
     summary = await build({
       shape,
       store,
@@ -82,7 +85,8 @@ export async function buildCommand(argv: string[]): Promise<number> {
       report: values.strict ? () => {} : printer.print,
       prune: values.prune ?? false,
       concurrency: site.s3.concurrency,
-      ...sharding,
+      ...loadSharding,
+      incremental,
       onRepository: (h, s) => progress.update(s, h),
       ...(pages ? { pages } : {}),
     });
@@ -90,6 +94,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
     progress.done();
     await lease.release();
     await sink.close();
+    await state.close();
   }
   printer.flush();
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
@@ -99,8 +104,9 @@ export async function buildCommand(argv: string[]): Promise<number> {
     return exitCode;
   }
   const removed = values.prune ? `, ${summary.removed} removed` : '';
+  const reused = summary.reused > 0 ? ` (${summary.reused} unchanged since the last build, not read)` : '';
   process.stdout.write(
-    `badgepress: ${summary.repositories} repositories, ${summary.scans} scans, ${summary.written} files written, ` +
+    `badgepress: ${summary.repositories} repositories${reused}, ${summary.scans} scans, ${summary.written} files written, ` +
       `${summary.unchanged} unchanged${removed}, ${summary.skipped} records skipped, ${seconds} s → ${sink.location}\n`,
   );
   return exitCode;

@@ -8,12 +8,13 @@ import { issuePrinter } from './report.ts';
 import { SITE_FLAGS, loadSite } from './setup.ts';
 import { openSink, openStore } from '../site/locations.ts';
 import { loadShape } from '../site/stages.ts';
+import { openIncremental, openStateStore } from '../incremental/open.ts';
 
 export const PLAN_USAGE = `usage: badgepress plan [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
-                      [--base-url URL] [--now UNIX] [--shard i/n] [--json] [--s3-endpoint URL] [--s3-path-style]`;
+                      [--base-url URL] [--now UNIX] [--shard i/n] [--force] [--json] [--s3-endpoint URL] [--s3-path-style]`;
 
 export async function planCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { ...SITE_FLAGS, shard: { type: 'string' }, json: { type: 'boolean' } }, PLAN_USAGE);
+  const { values } = parseFlags(argv, { ...SITE_FLAGS, shard: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } }, PLAN_USAGE);
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
   const site = await loadSite(values);
@@ -22,14 +23,23 @@ export async function planCommand(argv: string[]): Promise<number> {
   const sink = await openSink(site.out, site);
   const printer = issuePrinter(process.stderr);
   const planner = new Planner(sink);
+  const state = await openStateStore(site.out, site);
+  const { shard, ...loadSharding } = sharding;
   try {
-    for await (const h of loadHistories(store, { catalog: shape.evaluator.catalog, schemes: site.repositoryUrlSchemes, report: printer.print, ...sharding })) {
+    // The build state answers for unchanged repositories, as a build would skip them; prune as
+    // if --prune were given, since the plan reports what --prune would remove.
+    const incremental = await openIncremental({ site, store, state, shard, now, prune: true, force: values.force ?? false });
+    const report = (i: Parameters<typeof printer.print>[0], owner?: Parameters<typeof incremental.note>[1]) => (incremental.note(i, owner), printer.print(i));
+    for await (const h of loadHistories(store, { catalog: shape.evaluator.catalog, schemes: site.repositoryUrlSchemes, report, ...loadSharding, ...incremental.loadOptions(loadSharding.include) })) {
       if (h.scans.length === 0) continue;
       const evaluation = shape.evaluator.evaluate(h, now);
       await planner.add(h.encoded, h.scans.length, shape.renderer.render(evaluation));
     }
+    const carried = incremental.carry(printer.print, new Map());
+    planner.addUnchanged(carried.repositories, carried.scans, carried.files);
   } finally {
     await sink.close();
+    await state.close();
   }
   printer.flush();
   const plan = planner.result();

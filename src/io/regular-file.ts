@@ -2,7 +2,7 @@
 // config path must never block a build: the open does not wait (O_NONBLOCK), and the type is
 // checked on the descriptor actually opened, so a file swapped after listing is judged too.
 import { constants, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 
 /** The most bytes Node reads into one buffer (fs.readFile's limit, 2 GiB - 1). */
 export const MAX_FILE_BYTES = 2 ** 31 - 1;
@@ -19,8 +19,12 @@ export class FileReadError extends Error {
   }
 }
 
-export async function readRegularFile(path: string): Promise<Buffer> {
-  let handle;
+/**
+ * Opens `path` for reading only when it is a regular file of at most `maxBytes`: the open never
+ * waits (O_NONBLOCK), and the checks are made on the descriptor opened. The caller closes it.
+ */
+export async function openRegularFile(path: string, maxBytes: number = MAX_FILE_BYTES): Promise<FileHandle> {
+  let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
@@ -29,12 +33,22 @@ export async function readRegularFile(path: string): Promise<Buffer> {
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new FileReadError(`is ${kindOf(stats)}, not a regular file; only regular files are read`);
-    if (stats.size > MAX_FILE_BYTES) {
+    if (stats.size > maxBytes) {
       throw new FileReadError(`is ${(stats.size / 2 ** 30).toFixed(1)} GiB, more than the 2 GiB one file may hold; split it into several files`);
     }
+    return handle;
+  } catch (err) {
+    await handle.close();
+    if (err instanceof FileReadError) throw err;
+    throw new FileReadError(`cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+}
+
+export async function readRegularFile(path: string): Promise<Buffer> {
+  const handle = await openRegularFile(path);
+  try {
     return await handle.readFile();
   } catch (err) {
-    if (err instanceof FileReadError) throw err;
     throw new FileReadError(`cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   } finally {
     await handle.close();

@@ -1,15 +1,16 @@
 // Streams the store one repository history at a time. Memory stays bounded by the largest
 // group of files that share a repository (one file per repository: by the largest history),
 // not by the store: a first pass only notes which files mention which repository.
-import { parseStoreFile } from './parse-file.ts';
+import { isLineFile, parseStoreFile, type ParsedItem } from './parse-file.ts';
+import { Spill, SPILL_FILE_BYTES, WHOLE_FILE_LIMIT, bucketCount, bucketOf } from './spill.ts';
 import { checkRecord } from './validate-record.ts';
 import { canonicalRepositoryUrl, type CanonicalResult } from '../model/repository-url.ts';
-import { UnreadableStoreFile, type StoreSource } from './store.ts';
-import type { GrantRecord, LoadIssue, RepositoryHistory, RuleCatalog, ScanRecord } from './types.ts';
+import { StoreFileChangedError, UnreadableStoreFile, type StoreEntry, type StoreSource } from './store.ts';
+import type { GrantRecord, IssueOwner, LoadIssue, RepositoryHistory, RuleCatalog, ScanRecord } from './types.ts';
 
 export interface LoadOptions {
   catalog: RuleCatalog;
-  report: (issue: LoadIssue) => void;
+  report: (issue: LoadIssue, owner?: IssueOwner) => void;
   /**
    * Only repositories for which this returns true are loaded (sharding). Records of other
    * repositories are not checked either, so a bad record is reported by its own shard only.
@@ -23,88 +24,204 @@ export interface LoadOptions {
   reportUnassignable?: boolean;
   /** Repository URL schemes accepted (the site's repositoryUrlSchemes; default http, https). */
   schemes?: readonly string[];
+  /** Read only these store files (incremental builds); default: every listed file. */
+  files?: string[];
+  /** The store's listing, when the caller has it (sizes decide which files are streamed). */
+  entries?: StoreEntry[];
+  /** Line files larger than this are streamed into buckets on disk (default SPILL_FILE_BYTES). */
+  spillAboveBytes?: number;
+  /** Asked once the files so far are read: further files to read (none: the list is complete). */
+  moreFiles?: () => string[];
+  /**
+   * Each file as first read: the version read and every repository it names. A build keeps
+   * these to learn from the next listing which repositories a changed file touches.
+   */
+  onFileRead?: (name: string, version: string, repositories: string[]) => void;
+  /** Files whose repositories were not handed out because a file changed while being read. */
+  onUnstable?: (names: string[]) => void;
 }
 
 export async function* loadHistories(source: StoreSource, opts: LoadOptions): AsyncGenerator<RepositoryHistory> {
-  const files = await source.list();
-  const cache = new Map<number, Uint8Array>();
-  let cached = 0;
-  const budget = source.keepBetweenPassesBytes;
-
-  // Pass 1: which files mention which repository; union files that share one.
-  const parent = files.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  const firstFileOf = new Map<string, number>();
-  const unreadable = new Set<number>();
-  for (let i = 0; i < files.length; i++) {
-    const bytes = await readOrReport(source, files[i]!, opts.report);
-    if (bytes === undefined) {
-      unreadable.add(i);
-      continue;
-    }
-    if (cached + bytes.length <= budget) {
-      cache.set(i, bytes);
-      cached += bytes.length;
-    }
-    for (const item of parseStoreFile(files[i]!, bytes)) {
-      if (!('value' in item)) continue;
-      const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
-      if (!url.ok) continue;
-      const first = firstFileOf.get(url.url);
-      if (first === undefined) firstFileOf.set(url.url, i);
-      else parent[find(i)] = find(first);
-    }
-  }
-  const groups = new Map<number, number[]>();
-  for (let i = 0; i < files.length; i++) {
-    const root = find(i);
-    const g = groups.get(root);
-    if (g) g.push(i);
-    else groups.set(root, [i]);
-  }
-
-  // Pass 2: per group of files, validate every record and hand out complete histories.
-  const warnedRules = new Set<string>();
+  const listing = opts.entries ?? (await source.entries());
+  const files = [...(opts.files ?? listing.map((e) => e.name))];
+  const sizes = new Map(listing.map((e) => [e.name, e.size ?? 0]));
+  // Line files too large to hold are streamed into buckets on disk (memory follows a bucket).
+  const spillAbove = opts.spillAboveBytes ?? SPILL_FILE_BYTES;
+  const large = (name: string) => isLineFile(name) && (sizes.get(name) ?? 0) > spillAbove;
+  const largest = Math.max(0, ...[...sizes].filter(([n]) => large(n)).map(([, size]) => size));
+  let spill: Spill | undefined;
+  const spilled = new Set<number>();
   const reportUnassignable = opts.reportUnassignable ?? true;
-  for (const group of [...groups.values()].sort((a, b) => a[0]! - b[0]!)) {
-    const byRepo = new Map<string, { scans: ScanRecord[]; grants: GrantRecord[] }>();
-    for (const i of group) {
-      const name = files[i]!;
-      if (unreadable.has(i)) continue;
-      const bytes = cache.get(i) ?? (await readOrReport(source, name, opts.report));
-      cache.delete(i);
-      if (bytes === undefined) continue;
-      for (const item of parseStoreFile(name, bytes)) {
-        const where = `${source.display(name)}:${item.line}`;
-        if ('error' in item) {
-          if (reportUnassignable) opts.report({ severity: 'error', where, message: `${item.error}; record skipped` });
+  const warnedRules = new Set<string>();
+  try {
+    const cache = new Map<number, Uint8Array>();
+    let cached = 0;
+    const budget = source.keepBetweenPassesBytes;
+
+    // Pass 1: which files mention which repository; union files that share one.
+    const parent: number[] = [];
+    const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+    const firstFileOf = new Map<string, number>();
+    // The version each file was first read at: a second read must see the same bytes, or a
+    // repository could be handed out twice, once per version (and its two publishes prune
+    // each other's files).
+    const versions: Array<string | undefined> = [];
+    // A file that alone is at fault (not a regular file, too large, no permission, gone) is a
+    // bad file: named once (by the shard that reports the unassignable), the others built.
+    const unreadable = (err: UnreadableStoreFile, name: string) => {
+      if (reportUnassignable) opts.report({ severity: 'error', where: err.where, message: `${err.reason}; file skipped, the other files are built` }, { file: name });
+    };
+    const unstable = (names: string[], message: string) => {
+      if (reportUnassignable) opts.report({ severity: 'error', where: source.display(names[0]!), message }, { file: names[0]! });
+      opts.onUnstable?.(names);
+    };
+    for (let i = 0; i < files.length || (opts.moreFiles && files.push(...opts.moreFiles()) > i); i++) {
+      parent[i] = i;
+      const named = new Set<string>();
+      const note = (url: string) => {
+        named.add(url);
+        const first = firstFileOf.get(url);
+        if (first === undefined) firstFileOf.set(url, i);
+        else parent[find(i)] = find(first);
+      };
+      const size = sizes.get(files[i]!) ?? 0;
+      if (!isLineFile(files[i]!) && size > WHOLE_FILE_LIMIT) {
+        if (reportUnassignable) {
+          const message = `file too large to parse as a whole (${Math.round(size / 1048576)} MiB; the limit is ${WHOLE_FILE_LIMIT / 1048576} MiB); write it as .ndjson, one record per line, which is read in bounded memory; file skipped`;
+          opts.report({ severity: 'error', where: source.display(files[i]!), message }, { file: files[i]! });
+        }
+        continue;
+      }
+      if (large(files[i]!)) {
+        spill ??= new Spill(bucketCount(largest, spillAbove));
+        try {
+          versions[i] = await spill.spill(source, files[i]!, i, note);
+        } catch (err) {
+          if (err instanceof UnreadableStoreFile) {
+            unreadable(err, files[i]!);
+            continue;
+          }
+          if (!(err instanceof StoreFileChangedError)) throw err;
+          unstable([files[i]!], err.message);
           continue;
         }
-        // The shard filter comes before the checks: a record is judged by the shard its URL
-        // belongs to, and one without a valid URL by the shard that reports the unassignable.
+        spilled.add(i);
+        opts.onFileRead?.(files[i]!, versions[i]!, [...named]);
+        continue;
+      }
+      let read;
+      try {
+        read = await source.readVersioned(files[i]!);
+      } catch (err) {
+        if (err instanceof UnreadableStoreFile) {
+          unreadable(err, files[i]!);
+          continue;
+        }
+        if (!(err instanceof StoreFileChangedError)) throw err;
+        unstable([files[i]!], err.message);
+        continue;
+      }
+      versions[i] = read.version;
+      const bytes = read.bytes;
+      if (cached + bytes.length <= budget) {
+        cache.set(i, bytes);
+        cached += bytes.length;
+      }
+      for (const item of parseStoreFile(files[i]!, bytes)) {
+        if (!('value' in item)) continue;
         const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
-        if (url.ok ? opts.include && !opts.include(url.url) : !reportUnassignable) continue;
-        const checked = checkRecordSafely(item.value, where, opts.catalog, url, opts.schemes);
-        if (!checked.ok) {
-          opts.report({ severity: 'error', where, message: `${checked.reason}; record skipped` });
+        if (url.ok) note(url.url);
+      }
+      opts.onFileRead?.(files[i]!, read.version, [...named]);
+    }
+    const groups = new Map<number, number[]>();
+    for (let i = 0; i < files.length; i++) {
+      if (versions[i] === undefined) continue;
+      const root = find(i);
+      const g = groups.get(root);
+      if (g) g.push(i);
+      else groups.set(root, [i]);
+    }
+
+    // Pass 2: per group of files, validate every record and hand out complete histories.
+    nextGroup: for (const group of [...groups.values()].sort((a, b) => a[0]! - b[0]!)) {
+      // Every file of the group in the version pass 1 saw, before any record is looked at.
+      const contents: Array<[number, Uint8Array]> = [];
+      for (const i of group) {
+        if (spilled.has(i)) continue;
+        const kept = cache.get(i);
+        cache.delete(i);
+        if (kept) {
+          contents.push([i, kept]);
           continue;
         }
-        for (const ruleId of checked.unknownRules) {
-          if (warnedRules.has(ruleId)) continue;
-          warnedRules.add(ruleId);
-          opts.report({
-            severity: 'warning',
-            where,
-            message: `rule ${JSON.stringify(ruleId)} is not defined by the active thresholds; its values are ignored (reported once)`,
-          });
+        const again = await source.readVersioned(files[i]!).catch((err: unknown) => {
+          // Changed, or gone unreadable, since pass 1: either way not the version pass 1 saw.
+          if (err instanceof StoreFileChangedError || err instanceof UnreadableStoreFile) return undefined;
+          throw err;
+        });
+        if (again === undefined || again.version !== versions[i]) {
+          const names = group.map((g) => files[g]!);
+          unstable(
+            [files[i]!, ...names.filter((n) => n !== files[i])],
+            `the file changed while the build read it; the repositories of ${names.length === 1 ? 'this file' : `this file and ${names.length - 1} other file(s) sharing them`} were left as they were (the next build reads them again)`,
+          );
+          for (const g of group) cache.delete(g);
+          continue nextGroup;
         }
-        const rec = checked.record;
-        let h = byRepo.get(rec.repositoryUrl);
-        if (!h) byRepo.set(rec.repositoryUrl, (h = { scans: [], grants: [] }));
-        if (rec.kind === 'scan') h.scans.push(rec);
-        else h.grants.push(rec);
+        contents.push([i, again.bytes]);
+      }
+      // Small groups are built at once; a group with a spilled file, bucket by bucket, each
+      // file's records of that bucket in store order.
+      const parsed = contents.map(([i, bytes]): [number, ParsedItem[]] => [i, parseStoreFile(files[i]!, bytes)]);
+      const buckets = group.some((i) => spilled.has(i)) ? spill!.buckets : 1;
+      const inBucket = (item: ParsedItem, b: number) => buckets === 1 || bucketOf(urlOf(item), buckets) === b;
+      for (let b = 0; b < buckets; b++) {
+        const byRepo = new Map<string, { scans: ScanRecord[]; grants: GrantRecord[] }>();
+        for (const i of group) {
+          const items = spilled.has(i) ? spill!.items(i, b) : (parsed.find(([j]) => j === i)?.[1] ?? []).filter((item) => inBucket(item, b));
+          for (const item of items) take(files[i]!, item, byRepo);
+        }
+        yield* emit(byRepo);
       }
     }
+  } finally {
+    spill?.dispose();
+  }
+
+  function take(name: string, item: ParsedItem, byRepo: Map<string, { scans: ScanRecord[]; grants: GrantRecord[] }>): void {
+    const where = `${source.display(name)}:${item.line}`;
+    if ('error' in item) {
+      if (reportUnassignable) opts.report({ severity: 'error', where, message: `${item.error}; record skipped` }, { file: name });
+      return;
+    }
+    // The shard filter comes before the checks: a record is judged by the shard its URL
+    // belongs to, and one without a valid URL by the shard that reports the unassignable.
+    const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
+    if (url.ok ? opts.include && !opts.include(url.url) : !reportUnassignable) return;
+    const owner: IssueOwner = url.ok ? { repositoryUrl: url.url } : { file: name };
+    const checked = checkRecordSafely(item.value, where, opts.catalog, url, opts.schemes);
+    if (!checked.ok) {
+      opts.report({ severity: 'error', where, message: `${checked.reason}; record skipped` }, owner);
+      return;
+    }
+    for (const ruleId of checked.unknownRules) {
+      if (warnedRules.has(ruleId)) continue;
+      warnedRules.add(ruleId);
+      opts.report({
+        severity: 'warning',
+        where,
+        message: `rule ${JSON.stringify(ruleId)} is not defined by the active thresholds; its values are ignored (reported once)`,
+      }, owner);
+    }
+    const rec = checked.record;
+    let h = byRepo.get(rec.repositoryUrl);
+    if (!h) byRepo.set(rec.repositoryUrl, (h = { scans: [], grants: [] }));
+    if (rec.kind === 'scan') h.scans.push(rec);
+    else h.grants.push(rec);
+  }
+
+  function* emit(byRepo: Map<string, { scans: ScanRecord[]; grants: GrantRecord[] }>): Generator<RepositoryHistory> {
     for (const url of [...byRepo.keys()].sort()) {
       const h = byRepo.get(url)!;
       const scans = dropDuplicateScans(h.scans, opts.report);
@@ -115,7 +232,14 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
   }
 }
 
-function dropDuplicateScans(scans: ScanRecord[], report: (i: LoadIssue) => void): ScanRecord[] {
+/** The canonical URL a record names, or '' (bucket 0) when it names none. */
+function urlOf(item: ParsedItem): string {
+  if ('error' in item) return '';
+  const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
+  return url.ok ? url.url : '';
+}
+
+function dropDuplicateScans(scans: ScanRecord[], report: LoadOptions['report']): ScanRecord[] {
   // Stable sort keeps store order among equal times, so "first" means first in the store.
   scans.sort((a, b) => a.timestamp - b.timestamp);
   const out: ScanRecord[] = [];
@@ -126,7 +250,7 @@ function dropDuplicateScans(scans: ScanRecord[], report: (i: LoadIssue) => void)
         severity: 'error',
         where: s.source,
         message: `duplicate scan of ${s.repositoryUrl} at ${s.timestamp} (first at ${prev.source}); record skipped`,
-      });
+      }, { repositoryUrl: s.repositoryUrl });
       continue;
     }
     out.push(s);
@@ -138,7 +262,7 @@ function dropDuplicateScans(scans: ScanRecord[], report: (i: LoadIssue) => void)
  * Two grant records for the same rule at the same time would be decided by store order alone,
  * so the later one in the store is a bad record, as a duplicate scan is.
  */
-function dropDuplicateGrants(grants: GrantRecord[], report: (i: LoadIssue) => void): GrantRecord[] {
+function dropDuplicateGrants(grants: GrantRecord[], report: LoadOptions['report']): GrantRecord[] {
   grants.sort((a, b) => a.timestamp - b.timestamp);
   const first = new Map<string, GrantRecord>();
   const out: GrantRecord[] = [];
@@ -150,28 +274,13 @@ function dropDuplicateGrants(grants: GrantRecord[], report: (i: LoadIssue) => vo
         severity: 'error',
         where: g.source,
         message: `duplicate grant record for ${JSON.stringify(g.ruleId)} of ${g.repositoryUrl} at ${g.timestamp} (first at ${prev.source}); record skipped`,
-      });
+      }, { repositoryUrl: g.repositoryUrl });
       continue;
     }
     first.set(key, g);
     out.push(g);
   }
   return out;
-}
-
-/**
- * A store file that alone cannot be read (not a regular file, too large, no permission) is a
- * bad file: reported by name, in every shard (each shard's output lacks its records), and the
- * other files are built. Any other failure (a store that cannot be reached) ends the build.
- */
-async function readOrReport(source: StoreSource, name: string, report: (i: LoadIssue) => void): Promise<Uint8Array | undefined> {
-  try {
-    return await source.read(name);
-  } catch (err) {
-    if (!(err instanceof UnreadableStoreFile)) throw err;
-    report({ severity: 'error', where: err.where, message: `${err.reason}; file skipped, the other files are built` });
-    return undefined;
-  }
 }
 
 /**

@@ -25,7 +25,7 @@ const MAX_TEXT = 'the 512 MiB a JavaScript string can hold';
 const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
 export function parseStoreFile(name: string, bytes: Uint8Array): ParsedItem[] {
-  if (name.endsWith('.ndjson') || name.endsWith('.jsonl')) return parseLines(bytes);
+  if (isLineFile(name)) return parseLines(bytes);
   if (bytes.length > MAX_TEXT_BYTES) {
     return [{ line: 1, error: `file is ${megabytes(bytes.length)}, more than ${MAX_TEXT}; split it, or write it as NDJSON (one record per line)` }];
   }
@@ -42,28 +42,36 @@ function parseLines(bytes: Uint8Array): ParsedItem[] {
   while (start <= bytes.length) {
     const newline = bytes.indexOf(0x0a, start);
     const i = newline < 0 ? bytes.length : newline;
-    const chunk = bytes.subarray(start, i);
-    let text: string | undefined;
-    if (chunk.length > MAX_TEXT_BYTES) {
-      items.push({ line, error: `line is ${megabytes(chunk.length)} long, more than ${MAX_TEXT}; a record is one line of JSON` });
-    } else {
-      try {
-        text = utf8.decode(chunk);
-      } catch {
-        items.push({ line, error: 'line is not valid UTF-8; re-encode the file as UTF-8' });
-      }
-    }
-    if (text !== undefined && text.trim() !== '') {
-      try {
-        items.push({ line, value: JSON.parse(text) });
-      } catch (err) {
-        items.push({ line, error: `broken JSON: ${(err as Error).message}` });
-      }
-    }
+    const item = parseLine(bytes.subarray(start, i), line);
+    if (item) items.push(item);
     start = i + 1;
     line++;
   }
   return items;
+}
+
+/** One line of an .ndjson file (without its newline); undefined for a blank line. */
+export function parseLine(chunk: Uint8Array, line: number): ParsedItem | undefined {
+  if (chunk.length > MAX_TEXT_BYTES) {
+    return { line, error: `line is ${megabytes(chunk.length)} long, more than ${MAX_TEXT}; a record is one line of JSON` };
+  }
+  let text: string;
+  try {
+    text = utf8.decode(chunk);
+  } catch {
+    return { line, error: 'line is not valid UTF-8; re-encode the file as UTF-8' };
+  }
+  if (text.trim() === '') return undefined;
+  try {
+    return { line, value: JSON.parse(text) };
+  } catch (err) {
+    return { line, error: `broken JSON: ${(err as Error).message}` };
+  }
+}
+
+/** Line-per-record files, which can be read as a stream in bounded memory. */
+export function isLineFile(name: string): boolean {
+  return name.endsWith('.ndjson') || name.endsWith('.jsonl');
 }
 
 function decodeWhole(bytes: Uint8Array): string | ParsedItem {

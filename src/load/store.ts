@@ -1,9 +1,10 @@
 // Where stored values come from. The loader only needs to list file names and read one file;
 // a directory and an S3 prefix are two small implementations of that.
 import { readdir, realpath, stat } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { isStoreFile } from './parse-file.ts';
-import { FileReadError, readRegularFile } from '../io/regular-file.ts';
+import { FileReadError, openRegularFile } from '../io/regular-file.ts';
 
 /**
  * One store file that cannot be read (vanished, not a regular file, too large, no permission):
@@ -19,13 +20,46 @@ export class UnreadableStoreFile extends Error {
   }
 }
 
+/** A store file as listed, with a version that changes whenever its content does. */
+export interface StoreEntry {
+  name: string;
+  /** Size and modification time on disk (`<size>:<mtime ns>`), the ETag on S3. */
+  version: string;
+  /** Bytes, as listed. */
+  size?: number;
+}
+
+/** One file's bytes together with the version they are (one consistent read). */
+export interface VersionedBytes {
+  bytes: Uint8Array;
+  version: string;
+}
+
+/** A file read as a stream: its chunks, then the version they were (throws StoreFileChangedError if none). */
+export interface VersionedStream {
+  chunks: AsyncIterable<Uint8Array>;
+  version(): Promise<string>;
+}
+
+/** A file that changed while it was being read, more often than a read is retried. */
+export class StoreFileChangedError extends Error {}
+
 export interface StoreSource {
   /** Human-readable location, e.g. the directory or s3://bucket/prefix. */
   readonly location: string;
   /** Store file names (relative), sorted, only the kinds the loader reads. */
   list(): Promise<string[]>;
+  /** The same files with their versions, from the listing alone (no file is read). */
+  entries(): Promise<StoreEntry[]>;
   /** Throws UnreadableStoreFile for a file that alone is at fault; anything else ends the build. */
   read(name: string): Promise<Uint8Array>;
+  /**
+   * The bytes of one version of the file and that version. A file that changes during the
+   * read is read again; one that keeps changing is a StoreFileChangedError.
+   */
+  readVersioned(name: string): Promise<VersionedBytes>;
+  /** The same as a stream, for files larger than memory should hold. */
+  readStream(name: string): Promise<VersionedStream>;
   /** How a file is named in messages (path or s3 key). */
   display(name: string): string;
   /**
@@ -33,6 +67,18 @@ export interface StoreSource {
    * large where a read is a network round trip, small where it is the page cache.
    */
   readonly keepBetweenPassesBytes: number;
+}
+
+const READ_ATTEMPTS = 3;
+const RECENT_MS = 2000;
+
+/** Size and modification time (ns): what changes when a file is written, without reading it. */
+export function fileVersion(s: { size: number | bigint; mtimeNs?: bigint; mtimeMs: number | bigint }): string {
+  return `${s.size}:${s.mtimeNs ?? BigInt(Math.round(Number(s.mtimeMs) * 1e6))}`;
+}
+
+async function statOf(path: string) {
+  return stat(path, { bigint: true }).catch(() => undefined);
 }
 
 export class DirectoryStore implements StoreSource {
@@ -47,7 +93,11 @@ export class DirectoryStore implements StoreSource {
    * Hidden entries are skipped: such a mount keeps the real files again under `..<time>/`.
    */
   async list(): Promise<string[]> {
-    const names: string[] = [];
+    return (await this.entries()).map((e) => e.name);
+  }
+
+  async entries(): Promise<StoreEntry[]> {
+    const names: StoreEntry[] = [];
     const walked = new Set<string>();
     const walk = async (dir: string, rel: string): Promise<void> => {
       let entries;
@@ -66,22 +116,72 @@ export class DirectoryStore implements StoreSource {
         const name = rel ? `${rel}/${e.name}` : e.name;
         // A link is judged by what it points to; a link to nothing is listed, and reading it
         // says so with its name.
-        const target = e.isSymbolicLink() ? await stat(join(dir, e.name)).catch(() => undefined) : e;
+        const target = e.isSymbolicLink() || (e.isFile() && isStoreFile(e.name)) ? await statOf(join(dir, e.name)) : e;
         if (target?.isDirectory()) await walk(join(dir, e.name), name);
-        else if ((target === undefined || target.isFile()) && isStoreFile(e.name)) names.push(name);
+        else if ((target === undefined || target.isFile()) && isStoreFile(e.name)) names.push(target ? { name, version: fileVersion(target as BigIntStats), size: Number((target as BigIntStats).size) } : { name, version: 'missing' });
       }
     };
     await walk(this.location, '');
-    return names.sort();
+    return names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   async read(name: string): Promise<Uint8Array> {
+    return (await this.readVersioned(name)).bytes;
+  }
+
+  /**
+   * The file's size and mtime before and after the read must agree (a scanner appending while
+   * the build reads would otherwise hand out bytes of no single version); if not, read again.
+   */
+  async readVersioned(name: string): Promise<VersionedBytes> {
+    for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+      let handle;
+      try {
+        handle = await this.open(name);
+        const before = fileVersion(await handle.stat({ bigint: true }));
+        const bytes = await handle.readFile();
+        const stats = await handle.stat({ bigint: true });
+        const after = fileVersion(stats);
+        // A file written within the file system's timestamp granularity of now could be
+        // written again with the same size and mtime: such a version is marked, so it never
+        // matches a later listing and the file is read again (git's "racily clean" files).
+        const recent = stats.mtimeNs > BigInt(Date.now() - RECENT_MS) * 1_000_000n;
+        if (before === after) return { bytes, version: recent ? `${after}:recent` : after };
+      } catch (err) {
+        if (err instanceof UnreadableStoreFile) throw err;
+        throw new UnreadableStoreFile(this.display(name), `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      } finally {
+        await handle?.close();
+      }
+    }
+    throw new StoreFileChangedError(`store ${this.display(name)}: the file changed during each of ${READ_ATTEMPTS} reads; its repositories were left as they were (the next build reads it again)`);
+  }
+
+  /** Only regular files are opened (a FIFO never blocks the build); a file at fault is named. */
+  private async open(name: string, maxBytes?: number) {
     try {
-      return await readRegularFile(join(this.location, name));
+      return await openRegularFile(join(this.location, name), maxBytes);
     } catch (err) {
       if (err instanceof FileReadError) throw new UnreadableStoreFile(this.display(name), err.reason);
       throw err;
     }
+  }
+
+  async readStream(name: string): Promise<VersionedStream> {
+    const path = this.display(name);
+    // Streamed in chunks: no 2 GiB buffer limit applies.
+    const handle = await this.open(name, Number.POSITIVE_INFINITY);
+    const before = fileVersion(await handle.stat({ bigint: true }));
+    const h = handle;
+    return {
+      chunks: h.createReadStream({ highWaterMark: 1 << 20, autoClose: false }),
+      async version() {
+        const after = fileVersion(await h.stat({ bigint: true }));
+        await h.close();
+        if (after !== before) throw new StoreFileChangedError(`store ${path}: the file changed while the build read it; its repositories were left as they were (the next build reads it again)`);
+        return after;
+      },
+    };
   }
 
   display(name: string): string {

@@ -36,6 +36,10 @@ export interface RepositoryHistory {
 
 export type Severity = 'error' | 'warning';
 
+/** What a load problem belongs to: a repository (a bad record naming a valid one) or else a
+ *  store file. Build state keeps problems with their owner to report them again unread. */
+export type IssueOwner = { repositoryUrl: string } | { file: string };
+
 export interface LoadIssue {
   severity: Severity;
   /** file:line, or file alone when the whole file is at fault. */

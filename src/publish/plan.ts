@@ -71,6 +71,13 @@ export class Planner {
     }
   }
 
+  /** Repositories the build state shows unchanged: their files all stay as they are. */
+  addUnchanged(repositories: number, scans: number, files: number): void {
+    this.report.repositories += repositories;
+    this.report.scans += scans;
+    this.report.unchanged += files;
+  }
+
   private transition(badgeId: string, scope: TransitionScope, from: string, to: string, repositoryUrl: string): void {
     if (from === to) return;
     const id = `${badgeId}\u0000${scope}\u0000${from}\u0000${to}`;

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import type { SiteFile } from '../render/site-files.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
+import { API_PREFIX } from '../model/layout.ts';
 import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
 import { PublishError, type Comparison, type PutOutcome, type Sink } from './sink.ts';
 import type { LeaseStore } from './lease.ts';
@@ -24,11 +25,32 @@ export class S3Sink implements Sink {
     this.location = showS3(loc);
   }
 
+  /** Repository prefix → its keys' ETags, once narrowListing was called. */
+  private byRepository: Map<string, Promise<Map<string, string>>> | undefined;
+
+  narrowListing(): void {
+    this.byRepository ??= new Map();
+  }
+
+  /** The listing that holds `key` (relative): its repository's alone once narrowed, else the site's. */
+  private listingFor(key: string): Promise<Map<string, string>> {
+    const repo = this.byRepository && repositoryPrefixOf(key);
+    if (!repo) return this.listing();
+    let listing = this.byRepository!.get(repo);
+    if (!listing) this.byRepository!.set(repo, (listing = this.listPrefix(this.loc.prefix + repo)));
+    return listing;
+  }
+
   private listing(): Promise<Map<string, string>> {
-    this.etags ??= (async () => {
+    this.etags ??= this.listPrefix(this.loc.prefix);
+    return this.etags;
+  }
+
+  private listPrefix(prefix: string): Promise<Map<string, string>> {
+    return (async () => {
       const map = new Map<string, string>();
       try {
-        for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.loc.bucket, Prefix: this.loc.prefix })) {
+        for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.loc.bucket, Prefix: prefix })) {
           for (const o of page.Contents ?? []) if (o.Key) map.set(o.Key, o.ETag ?? '');
         }
       } catch (err) {
@@ -36,11 +58,10 @@ export class S3Sink implements Sink {
       }
       return map;
     })();
-    return this.etags;
   }
 
   async put(file: SiteFile): Promise<PutOutcome> {
-    const etags = await this.listing();
+    const etags = await this.listingFor(file.key);
     const key = this.loc.prefix + file.key;
     const body = Buffer.from(file.body, 'utf8');
     const md5 = createHash('md5').update(body).digest();
@@ -72,33 +93,32 @@ export class S3Sink implements Sink {
   /** From the listing alone: no request per object. */
   async compare(file: SiteFile): Promise<Comparison> {
     const md5 = createHash('md5').update(Buffer.from(file.body, 'utf8')).digest('hex');
-    return compareEtag((await this.listing()).get(this.loc.prefix + file.key), `"${md5}"`);
+    return compareEtag((await this.listingFor(file.key)).get(this.loc.prefix + file.key), `"${md5}"`);
   }
 
   async read(key: string): Promise<Uint8Array | undefined> {
     const full = this.loc.prefix + key;
-    if (!(await this.listing()).has(full)) return undefined;
+    if (!(await this.listingFor(key)).has(full)) return undefined;
     const res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: full }));
     return res.Body!.transformToByteArray();
   }
 
   async list(prefix: string): Promise<string[]> {
     const full = this.loc.prefix + prefix;
-    return [...(await this.listing()).keys()]
+    return [...(await this.listingFor(prefix)).keys()]
       .filter((k) => k.startsWith(full))
       .map((k) => k.slice(this.loc.prefix.length))
       .sort();
   }
 
   async remove(keys: string[]): Promise<void> {
-    const etags = await this.listing();
     for (let i = 0; i < keys.length; i += DELETE_BATCH) {
       const batch = keys.slice(i, i + DELETE_BATCH).map((k) => this.loc.prefix + k);
       const res = await this.client.send(
         new DeleteObjectsCommand({ Bucket: this.loc.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
       );
       const failed = (res.Errors ?? []).map((e) => e.Key ?? '?');
-      for (const k of batch) if (!failed.includes(k)) etags.delete(k);
+      for (const k of batch) if (!failed.includes(k)) (await this.listingFor(k.slice(this.loc.prefix.length))).delete(k);
       if (failed.length > 0) throw new PublishError(failed.map((k) => k.slice(this.loc.prefix.length)), 'DeleteObjects refused them');
     }
   }
@@ -145,6 +165,13 @@ export class S3Sink implements Sink {
   async close(): Promise<void> {
     this.client.destroy();
   }
+}
+
+/** `api/v1/repositories/<enc>/` for a key below one (a listing of its own), else undefined. */
+function repositoryPrefixOf(key: string): string | undefined {
+  if (!key.startsWith(API_PREFIX)) return undefined;
+  const end = key.indexOf('/', API_PREFIX.length);
+  return end < 0 ? undefined : key.slice(0, end + 1);
 }
 
 /** A listed ETag against the quoted MD5 of a body (an ETag that is not an MD5 never matches). */

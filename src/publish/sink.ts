@@ -32,6 +32,11 @@ export interface Sink {
   read(key: string): Promise<Uint8Array | undefined>;
   /** The object at `key` (below .badgepress/) as a lease: one build at a time writes an output. */
   leaseStore(key: string): LeaseStore;
+  /**
+   * Few repositories will be published (an incremental build): list each repository's keys
+   * when it is first touched instead of the whole site (S3; a directory needs no listing).
+   */
+  narrowListing?(): void;
   /** Flush and release resources. */
   close(): Promise<void>;
 }

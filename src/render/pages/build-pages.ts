@@ -27,23 +27,23 @@ export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev:
   ];
 }
 
-/** Collects summaries while a build goes through its repositories. */
+/** A build's part of the human site: each repository's pages, then the site-wide ones. */
 export class PagesCollector {
-  private readonly summaries: RepositorySummary[] = [];
-
   constructor(private readonly pages: PagesBuild) {}
 
-  /** The repository's page files; its summary is kept for the end of the build. */
-  repository(ev: RepositoryEvaluations): SiteFile[] {
-    this.summaries.push(summarizeRepository(ev.history, ev));
-    return repositoryPageFiles(this.pages.ctx, ev.history, ev);
+  /** The repository's page files and its summary (kept by the build, and in its state). */
+  repository(ev: RepositoryEvaluations): { files: SiteFile[]; summary: RepositorySummary } {
+    return { files: repositoryPageFiles(this.pages.ctx, ev.history, ev), summary: summarizeRepository(ev.history, ev) };
   }
 
-  /** The shard's summaries; with one shard also the site-wide pages, from those summaries. */
-  async finish(sink: Sink, limit: LimitFunction, counts: PublishCounts): Promise<void> {
+  /**
+   * The shard's summaries (built and carried from the build state); with one shard also the
+   * site-wide pages, from those summaries.
+   */
+  async finish(sink: Sink, limit: LimitFunction, counts: PublishCounts, summaries: readonly RepositorySummary[]): Promise<void> {
     const { index, count } = this.pages.shard;
-    await publishRepository(sink, [summariesFile(this.summaries, index, count)], limit, counts);
-    if (count === 1) await publishSiteWide(this.pages.ctx, sink, this.summaries, limit, counts);
+    await publishRepository(sink, [summariesFile(summaries, index, count)], limit, counts);
+    if (count === 1) await publishSiteWide(this.pages.ctx, sink, summaries, limit, counts);
   }
 }
 

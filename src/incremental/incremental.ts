@@ -1,0 +1,235 @@
+// Which repositories a build must redo, learned from the store listing and the last build's
+// state, and the state the build leaves behind.
+//
+// A repository is skipped (not read, parsed, evaluated, rendered or compared) when the code
+// and configuration are those of the last build, every store file that names it has the
+// version it had then (size+mtime on disk, ETag on S3), no changed file names it now, the
+// build's --now is on the same side of its expiry moment, and --prune asks for nothing the
+// last build did not do. Store files are read only when they changed or name a repository
+// that must be redone; one file of many repositories redoes those repositories only.
+import type { IssueOwner, LoadIssue, RepositoryHistory } from '../load/types.ts';
+import type { LoadOptions } from '../load/histories.ts';
+import type { StoreEntry, StoreSource } from '../load/store.ts';
+import type { SiteConfig } from '../config/types.ts';
+import { STATE_PREFIX, parseState, serializeState, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateStore } from './state.ts';
+
+export interface IncrementalOptions {
+  state: StateStore;
+  store: StoreSource;
+  shard: ShardKey;
+  code: string;
+  config: string;
+  site: SiteConfig;
+  now: number;
+  prune: boolean;
+  /** Ignore the state (build everything); a new state is still written. */
+  force: boolean;
+}
+
+/** What skipped repositories add to a build's counts. */
+export interface Carried {
+  repositories: number;
+  scans: number;
+  files: number;
+}
+
+export class IncrementalBuild {
+  private readonly prev: BuildState | undefined;
+  private readonly listed: Map<string, string>;
+  /** Repositories that must be built (only meaningful with a previous state). */
+  private readonly dirty = new Set<string>();
+  private readonly requested = new Set<string>();
+  private readonly read = new Map<string, FileState>();
+  private readonly unstable = new Set<string>();
+  private readonly recorded = new Map<string, RepositoryState>();
+  private readonly issuesOf = new Map<string, LoadIssue[]>();
+  private readonly key: string;
+  private readonly entries: StoreEntry[];
+
+  private constructor(
+    private readonly opts: IncrementalOptions,
+    prev: BuildState | undefined,
+    entries: StoreEntry[],
+  ) {
+    this.key = stateKey(opts.shard);
+    this.prev = prev && prev.code === opts.code && prev.config === opts.config ? prev : undefined;
+    this.listed = new Map(entries.map((e) => [e.name, e.version]));
+    this.entries = entries;
+    if (this.prev) this.markDirtyFromState(this.prev);
+  }
+
+  static async open(opts: IncrementalOptions): Promise<IncrementalBuild> {
+    const [text, entries] = await Promise.all([opts.force ? undefined : opts.state.read(stateKey(opts.shard)), opts.store.entries()]);
+    return new IncrementalBuild(opts, text === undefined ? undefined : parseState(text), entries);
+  }
+
+  /** Whether a previous state is in use (false: a full build). */
+  get incremental(): boolean {
+    return this.prev !== undefined;
+  }
+
+  private markDirtyFromState(prev: BuildState): void {
+    for (const [name, f] of prev.files) {
+      const changed = this.listed.get(name) !== f.version;
+      for (const url of f.repositories) {
+        // A repository a file names but the state does not hold failed or was left out.
+        if (changed || !prev.repositories.has(url)) this.dirty.add(url);
+      }
+    }
+    for (const [url, r] of prev.repositories) {
+      if (r.flip !== undefined && (this.opts.now >= r.flip) !== r.flipped) this.dirty.add(url);
+      if (this.opts.prune && !r.pruned) this.dirty.add(url);
+    }
+  }
+
+  /** Files to read first: all of them without a state, else those that changed. */
+  private initialFiles(): string[] {
+    const names = [...this.listed.keys()];
+    if (!this.prev) return names;
+    return names.filter((n) => this.prev!.files.get(n)?.version !== this.listed.get(n) || this.namesDirty(n));
+  }
+
+  private namesDirty(name: string): boolean {
+    return this.prev!.files.get(name)?.repositories.some((u) => this.dirty.has(u)) ?? false;
+  }
+
+  /** What the loader needs: which files, which repositories, and where to tell what it read. */
+  loadOptions(include: ((url: string) => boolean) | undefined): Pick<LoadOptions, 'files' | 'entries' | 'moreFiles' | 'onFileRead' | 'onUnstable' | 'include'> {
+    const files = this.initialFiles();
+    for (const f of files) this.requested.add(f);
+    const inShard = include ?? (() => true);
+    return {
+      files,
+      entries: this.entries,
+      include: this.prev ? (url) => inShard(url) && this.dirty.has(url) : inShard,
+      onFileRead: (name, version, repositories) => {
+        const mine = repositories.filter(inShard).sort();
+        this.read.set(name, { version, repositories: mine });
+        // A file read at another version than the state knows redoes every repository it names.
+        if (this.prev && this.prev.files.get(name)?.version !== version) for (const u of mine) this.dirty.add(u);
+      },
+      onUnstable: (names) => {
+        for (const n of names) this.unstable.add(n);
+      },
+      moreFiles: () => {
+        if (!this.prev) return [];
+        const more = [...this.listed.keys()].filter((n) => !this.requested.has(n) && this.namesDirty(n));
+        for (const f of more) this.requested.add(f);
+        return more;
+      },
+    };
+  }
+
+  /** Keeps a load problem with what it belongs to, to report it again while that is skipped. */
+  note(issue: LoadIssue, owner: IssueOwner | undefined): void {
+    if (!owner) return;
+    if ('repositoryUrl' in owner) {
+      const list = this.issuesOf.get(owner.repositoryUrl);
+      if (list) list.push(issue);
+      else this.issuesOf.set(owner.repositoryUrl, [issue]);
+    } else {
+      const f = this.read.get(owner.file);
+      if (f) (f.issues ??= []).push(issue);
+    }
+  }
+
+  /** How many repositories are redone (known once the loader has read every file it needs). */
+  get redone(): number {
+    return this.dirty.size;
+  }
+
+  /** Output files the last build produced, a measure of the site's size. */
+  get knownFiles(): number {
+    let n = 0;
+    for (const r of this.prev?.repositories.values() ?? []) n += r.files;
+    return n;
+  }
+
+  /** A repository whose files are all published (or that has no valid scan). */
+  built(h: RepositoryHistory, files: number, summary: unknown): void {
+    const entry: RepositoryState = { scans: h.scans.length, files, pruned: this.opts.prune };
+    const last = h.scans[h.scans.length - 1];
+    const { site } = this.opts;
+    if (last && site.shape === 'A' && site.expireAfterDays !== null) {
+      // The first second at which the latest scan counts as expired (see isExpired).
+      entry.flip = last.timestamp + site.expireAfterDays * 86400 + 1;
+      entry.flipped = this.opts.now >= entry.flip;
+    }
+    const issues = this.issuesOf.get(h.repositoryUrl);
+    if (issues) entry.issues = issues;
+    if (summary !== undefined) entry.summary = summary;
+    this.recorded.set(h.repositoryUrl, entry);
+  }
+
+  private clean(url: string): RepositoryState | undefined {
+    if (!this.prev || this.dirty.has(url)) return undefined;
+    return this.prev.repositories.get(url);
+  }
+
+  /** Repositories skipped as unchanged: their problems are reported again, their counts and summaries carried. */
+  carry(report: (issue: LoadIssue) => void, summaries: Map<string, unknown>): Carried {
+    const carried: Carried = { repositories: 0, scans: 0, files: 0 };
+    if (!this.prev) return carried;
+    for (const [name, f] of this.prev.files) {
+      if (!this.read.has(name) && this.listed.get(name) === f.version) for (const i of f.issues ?? []) report(i);
+    }
+    for (const url of this.repositoriesNamed()) {
+      const r = this.clean(url);
+      if (!r || this.recorded.has(url)) continue;
+      for (const i of r.issues ?? []) report(i);
+      if (r.scans > 0) {
+        carried.repositories++;
+        carried.scans += r.scans;
+        carried.files += r.files;
+      }
+      if (r.summary !== undefined) summaries.set(url, r.summary);
+    }
+    return carried;
+  }
+
+  /** Every repository some current store file names (as far as this build knows). */
+  private repositoriesNamed(): Set<string> {
+    const urls = new Set<string>();
+    for (const f of this.nextFiles().values()) for (const u of f.repositories) urls.add(u);
+    return urls;
+  }
+
+  private nextFiles(): Map<string, FileState> {
+    const files = new Map<string, FileState>();
+    for (const [name, version] of this.listed) {
+      if (this.unstable.has(name)) continue;
+      const read = this.read.get(name);
+      const prev = this.prev?.files.get(name);
+      if (read) files.set(name, read);
+      else if (prev && prev.version === version) files.set(name, prev);
+    }
+    return files;
+  }
+
+  /** The state after this build: only what it published or left untouched and still holds. */
+  next(): BuildState {
+    const files = this.nextFiles();
+    const repositories = new Map<string, RepositoryState>();
+    for (const f of files.values()) {
+      for (const url of f.repositories) {
+        const r = this.recorded.get(url) ?? this.clean(url);
+        if (r) repositories.set(url, r);
+      }
+    }
+    return { code: this.opts.code, config: this.opts.config, files, repositories };
+  }
+
+  /**
+   * Before anything is published: states of other shard layouts describe repositories this
+   * build may change, so they go (a later build of that layout starts afresh).
+   */
+  async retireOtherLayouts(): Promise<void> {
+    const others = (await this.opts.state.list()).filter((k) => k.startsWith(STATE_PREFIX) && !k.startsWith(`${STATE_PREFIX}${this.opts.shard.count}/`));
+    await this.opts.state.remove(others);
+  }
+
+  /** After everything is published. */
+  async commit(): Promise<void> {
+    await this.opts.state.write(this.key, serializeState(this.next()));
+  }
+}

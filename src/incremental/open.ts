@@ -1,0 +1,20 @@
+// Opens the build state beside an output (directory or S3) for `build` and `plan`.
+import { isS3 } from '../config/load.ts';
+import type { SiteConfig } from '../config/types.ts';
+import type { StoreSource } from '../load/store.ts';
+import { parseS3Location } from '../s3/location.ts';
+import { codeFingerprint, configFingerprint } from './fingerprint.ts';
+import { IncrementalBuild } from './incremental.ts';
+import { DirectoryStateStore, type ShardKey, type StateStore } from './state.ts';
+
+export async function openStateStore(out: string, site: SiteConfig): Promise<StateStore> {
+  if (!isS3(out)) return new DirectoryStateStore(out);
+  const loc = parseS3Location(out)!;
+  const [{ S3StateStore }, { s3Client }] = await Promise.all([import('./s3-state.ts'), import('../s3/client.ts')]);
+  return new S3StateStore(s3Client(site.s3), loc);
+}
+
+export async function openIncremental(opts: { site: SiteConfig; store: StoreSource; state: StateStore; shard: ShardKey | undefined; now: number; prune: boolean; force: boolean }): Promise<IncrementalBuild> {
+  const [code, config] = await Promise.all([codeFingerprint(), configFingerprint(opts.site)]);
+  return IncrementalBuild.open({ ...opts, shard: opts.shard ?? { index: 0, count: 1 }, code, config });
+}

@@ -1,0 +1,54 @@
+// Build state under an S3 output prefix: a handful of objects, read and written directly
+// (never through the site's listing, so an unchanged rebuild lists nothing of the site).
+import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import { showS3, type S3Location } from '../s3/location.ts';
+import { describeS3Error } from '../s3/errors.ts';
+import { STATE_PREFIX, type StateStore } from './state.ts';
+
+export class S3StateStore implements StateStore {
+  constructor(
+    private readonly client: S3Client,
+    private readonly loc: S3Location,
+  ) {}
+
+  async read(key: string): Promise<string | undefined> {
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + key }));
+      return await res.Body!.transformToString('utf8');
+    } catch (err) {
+      if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw new Error(`build state ${this.loc.prefix + key}: cannot read (${describeS3Error(err)}); delete it to build everything, or check credentials (s3:GetObject)`);
+    }
+  }
+
+  async write(key: string, body: string): Promise<void> {
+    try {
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + key, Body: body, ContentType: 'application/json', CacheControl: 'no-store' }),
+      );
+    } catch (err) {
+      throw new Error(`build state ${this.loc.prefix + key}: cannot write (${describeS3Error(err)}); the site is published, the next build redoes what the last state does not hold; check s3:PutObject`);
+    }
+  }
+
+  async list(): Promise<string[]> {
+    const keys: string[] = [];
+    try {
+      for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.loc.bucket, Prefix: this.loc.prefix + STATE_PREFIX })) {
+        for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(this.loc.prefix.length));
+      }
+    } catch (err) {
+      throw new Error(`--out ${showS3(this.loc)}: cannot list the build state (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
+    }
+    return keys;
+  }
+
+  async remove(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.client.send(new DeleteObjectsCommand({ Bucket: this.loc.bucket, Delete: { Objects: keys.map((k) => ({ Key: this.loc.prefix + k })), Quiet: true } }));
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+}

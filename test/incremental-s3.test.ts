@@ -1,0 +1,87 @@
+// Incremental builds on S3, counted at the wire (a proxy in front of s3rver): an unchanged
+// rebuild sends no PUT of the site and lists nothing of it but the state's prefix; a new scan
+// in one repository lists that repository alone; the state is the last PUT of a build, and a
+// repository that failed to publish is left out of it, so the next build redoes it.
+import { appendFileSync, readdirSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateStore, repositoryUrl } from '../scripts/gen-store.ts';
+import { PublishError } from '../src/publish/sink.ts';
+import { buildIncrementally } from './helpers/incremental.ts';
+import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
+import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const dir = tempDir();
+const store = join(dir, 'store');
+generateStore({ repos: 12, scans: 4, out: store, seed: 5 });
+for (const f of readdirSync(store)) utimesSync(join(store, f), 1_700_000_000, 1_700_000_000);
+const NOW = 1_763_600_000;
+
+let peer: S3Peer;
+let proxy: FaultProxy;
+const requests: Array<{ method: string; path: string }> = [];
+beforeAll(async () => {
+  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' });
+  peer = await startS3Peer(['site']);
+  proxy = await startFaultProxy(peer.port);
+  proxy.onRequest = (method, path) => requests.push({ method, path: decodeURIComponent(path) });
+}, 60_000);
+afterAll(async () => {
+  await proxy?.close();
+  await peer?.stop();
+});
+
+const flags = () => ({ store, out: 's3://site/pub/', 's3-endpoint': proxy.endpoint, 's3-path-style': true });
+const take = () => requests.splice(0);
+const lists = (rs: typeof requests) => rs.filter((r) => r.method === 'GET' && /[?&]list-type=2/.test(r.path)).map((r) => /prefix=([^&]*)/.exec(r.path)?.[1] ?? '');
+const puts = (rs: typeof requests) => rs.filter((r) => r.method === 'PUT').map((r) => r.path.replace(/^\/site\/pub\//, '').replace(/\?.*/, ''));
+
+describe('incremental builds on S3', () => {
+  it('unchanged: no PUT of the site, no listing of it; one new scan: that repository listed and written alone', async () => {
+    const first = await buildIncrementally({ flags: flags(), now: NOW });
+    expect(first.summary.written).toBeGreaterThan(0);
+    take();
+
+    const again = await buildIncrementally({ flags: flags(), now: NOW });
+    const rs = take();
+    expect(again.summary).toMatchObject({ written: 0, reused: 12, repositories: 12, scans: first.summary.scans, unchanged: first.summary.written });
+    expect(puts(rs)).toEqual(['.badgepress/state/1/0.json']);
+    expect(lists(rs)).toEqual(['pub/.badgepress/state/']);
+    // state read, state layouts listed, state written: O(1), whatever the site's size
+    expect(rs.length).toBe(3);
+
+
+    // A new scan of one repository: its prefix is listed, its files written, then the state.
+    addScan(3, 1);
+    const one = await buildIncrementally({ flags: flags(), now: NOW });
+    const rs1 = take();
+    expect(one.summary).toMatchObject({ reused: 11, repositories: 12 });
+    expect(lists(rs1)).toEqual(['pub/.badgepress/state/', `pub/api/v1/repositories/${encodeURIComponent(repositoryUrl(3))}/`]);
+    const written = puts(rs1);
+    expect(written.at(-1)).toBe('.badgepress/state/1/0.json');
+    expect(written.slice(0, -1).every((k) => k.startsWith(`api/v1/repositories/${encodeURIComponent(repositoryUrl(3))}/`))).toBe(true);
+    expect(written.length - 1).toBe(one.summary.written);
+  });
+
+  it('a repository that failed to publish is not in the state: the next build redoes it', async () => {
+    await buildIncrementally({ flags: flags(), now: NOW });
+    addScan(5, 2);
+    const enc = encodeURIComponent(repositoryUrl(5));
+    proxy.deny = (method, path) => method === 'PUT' && decodeURIComponent(path).includes(`${enc}/index.json`);
+    const failed = await buildIncrementally({ flags: flags(), now: NOW }).catch((e: unknown) => e);
+    proxy.deny = undefined;
+    expect(failed).toBeInstanceOf(PublishError);
+    take();
+    const next = await buildIncrementally({ flags: flags(), now: NOW });
+    expect(next.summary.reused).toBe(11);
+    expect(puts(take())).toContain(`api/v1/repositories/${enc}/index.json`);
+  });
+});
+
+/** One more scan of repository i, a week after its last, with an mtime in the past (see the property test). */
+function addScan(i: number, n: number): void {
+  const file = join(store, `repo-${String(i).padStart(2, '0')}.ndjson`);
+  appendFileSync(file, `${JSON.stringify({ repositoryUrl: repositoryUrl(i), timestamp: 1_763_000_000 + n, values: { BUS_FACTOR: n } })}\n`);
+  utimesSync(file, 1_700_000_000 + n, 1_700_000_000 + n);
+}
