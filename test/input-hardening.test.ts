@@ -9,7 +9,7 @@ import { childEnv, NODE_TSX, ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { MAX_TEXT_BYTES, parseStoreFile } from '../src/load/parse-file.ts';
 import { loadHistories } from '../src/load/histories.ts';
-import { DirectoryStore } from '../src/load/store.ts';
+import { DirectoryStore, type StoreEntry } from '../src/load/store.ts';
 import { ConfigError } from '../src/config/yaml-file.ts';
 import { loadThresholdsA } from '../src/config/load.ts';
 import { catalogA } from '../src/evaluate/shape-a.ts';
@@ -155,8 +155,8 @@ describe('only regular files are read: a FIFO or device never blocks a build', (
     const d = folder({ 'a.ndjson': scan('https://github.com/acme/a'), 'b.ndjson': scan('https://github.com/acme/b'), 'c.yaml': 'x: 1' });
     // The race made certain: the listing sees regular files, the reads find a FIFO and a device.
     class SwappedAfterListing extends DirectoryStore {
-      override async list(): Promise<string[]> {
-        const names = await super.list();
+      override async entries(): Promise<StoreEntry[]> {
+        const names = await super.entries();
         rmSync(join(d, 'b.ndjson'));
         mkfifo(join(d, 'b.ndjson'));
         rmSync(join(d, 'c.yaml'));
@@ -201,16 +201,17 @@ describe('a store file that cannot be read is named with its real cause and skip
     chmodSync(store, 0o755);
     chmodSync(join(store, 'ok.ndjson'), 0o644);
     chmodSync(join(store, 'locked.ndjson'), 0o000);
-    // Sparse: 2 GiB + 1 byte of file, no disk blocks.
-    writeFileSync(join(store, 'big.ndjson'), '');
-    truncateSync(join(store, 'big.ndjson'), 2 ** 31 + 1);
-    chmodSync(join(store, 'big.ndjson'), 0o644);
+    // Sparse: 2 GiB + 1 byte of file, no disk blocks. A whole-file kind (.json): line files of
+    // any size are streamed in bounded memory instead (test/store-spill.test.ts).
+    writeFileSync(join(store, 'big.json'), '');
+    truncateSync(join(store, 'big.json'), 2 ** 31 + 1);
+    chmodSync(join(store, 'big.json'), 0o644);
     symlinkSync(join(store, 'gone.ndjson'), join(store, 'dangling.ndjson'));
     const out = join(d, 'out');
     mkdirSync(out, { mode: 0o777 });
     chmodSync(out, 0o777);
     const r = cli(['build', '--store', store, '--out', out], 60, true);
-    expect(r.stderr).toContain(`${join(store, 'big.ndjson')}: is 2.0 GiB, more than the 2 GiB one file may hold; split it into several files; file skipped, the other files are built`);
+    expect(r.stderr).toContain(`${join(store, 'big.json')}: file too large to parse as a whole (2048 MiB; the limit is 512 MiB); write it as .ndjson, one record per line, which is read in bounded memory; file skipped`);
     expect(r.stderr).toContain(`${join(store, 'locked.ndjson')}: cannot be read: permission denied (EACCES); let the build's user read it (chmod a+r); file skipped, the other files are built`);
     expect(r.stderr).toContain(`${join(store, 'dangling.ndjson')}: does not exist (a link to nothing, or removed while the build ran); fix or remove it; file skipped, the other files are built`);
     expect(r.stderr).not.toMatch(/a link to nothing\?/);

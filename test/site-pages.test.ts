@@ -174,7 +174,7 @@ describe('sharded builds and badgepress site', () => {
     const cfg = join(dir, 'nopages.yaml');
     writeFileSync(cfg, 'pages: false\n');
     cliBuild(['--config', cfg, '--store', join(ROOT, 'examples/store'), '--out', out]);
-    expect(readdirSync(out).sort()).toEqual(['api']);
+    expect(readdirSync(out).sort()).toEqual(['.badgepress', 'api']); // the build state, never served
   }, 60_000);
 });
 

@@ -142,6 +142,22 @@ export class DirectorySink implements Sink {
   }
 
   leaseStore(key: string): LeaseStore {
+    const store = this.rawLeaseStore(key);
+    // The same words as a failed put: the lease is the first thing a build writes.
+    const failed = (err: unknown) => {
+      const { code, message } = err as NodeJS.ErrnoException;
+      return new Error(`--out ${this.location}: cannot write ${key} (${code ?? message}); check that --out names a writable directory on a disk with free space`);
+    };
+    return {
+      where: store.where,
+      read: () => store.read().catch((err) => Promise.reject(failed(err))),
+      create: (text) => store.create(text).catch((err) => Promise.reject(failed(err))),
+      replace: (text, version) => store.replace(text, version).catch((err) => Promise.reject(failed(err))),
+      remove: () => store.remove().catch((err) => Promise.reject(failed(err))),
+    };
+  }
+
+  private rawLeaseStore(key: string): LeaseStore {
     const path = this.pathOf(key);
     const temporary = () => `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     const read = async () => {

@@ -34,13 +34,15 @@ export async function buildSite(opts: { store: string; out: string; now?: number
   return { summary, issues };
 }
 
-/** Every file under `dir` as key → bytes. */
+/** Every file under `dir` as key → bytes; the build state (store versions, file times) is bookkeeping, not site, and is left out. */
 export function readTree(dir: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!e.isFile()) continue;
     const path = join(e.parentPath, e.name);
-    out.set(relative(dir, path).split(sep).join('/'), readFileSync(path));
+    const key = relative(dir, path).split(sep).join('/');
+    if (key.startsWith('.badgepress/state/')) continue;
+    out.set(key, readFileSync(path));
   }
   return new Map([...out.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
