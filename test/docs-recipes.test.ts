@@ -6,9 +6,10 @@
 // (AWS_ENDPOINT_URL_S3 points the standard AWS chain at s3rver), and with a store holding one
 // bad record where the recipe must treat exit 1 (built, records skipped) as success.
 import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, runCli } from './helpers/cli.ts';
@@ -29,18 +30,26 @@ describe('documentation recipes', () => {
   it('the YAML recipes parse and name real flags', () => {
     const yamls = blocks('yaml').map((y) => parse(y));
     const workflow = yamls.find((y) => y?.jobs);
-    expect(workflow.jobs.publish.steps.some((s: { run?: string }) => s.run?.includes('npx badgepress build --store s3://'))).toBe(true);
-    const cron = yamls.find((y) => y?.kind === 'CronJob');
-    expect(cron.spec.jobTemplate.spec.completionMode).toBe('Indexed');
-    expect(cron.spec.jobTemplate.spec.template.spec.containers[0].args[0]).toContain('--shard "$JOB_COMPLETION_INDEX/4"');
+    expect(workflow.jobs.shards.steps.some((s: { run?: string }) => s.run?.includes('npx badgepress build --store s3://'))).toBe(true);
+    // The scheduler's own guard beside the lease, and the site step after every shard.
+    expect(workflow.concurrency).toEqual({ group: 'badgepress-publish', 'cancel-in-progress': false });
+    expect(workflow.jobs.site.needs).toBe('shards');
+    expect(workflow.jobs.site.steps.some((s: { run?: string }) => s.run?.includes(`npx badgepress site --shards ${workflow.jobs.shards.strategy.matrix.shard.length}`))).toBe(true);
+    const crons = yamls.filter((y) => y?.kind === 'CronJob');
+    expect(crons).toHaveLength(2);
+    const [shards, site] = [crons.find((c) => c.spec.jobTemplate.spec.completionMode === 'Indexed'), crons.find((c) => c.spec.jobTemplate.spec.completionMode === undefined)];
+    expect(shards.spec.jobTemplate.spec.template.spec.containers[0].args[0]).toContain('--shard "$JOB_COMPLETION_INDEX/4"');
+    expect(site.spec.jobTemplate.spec.template.spec.containers[0].args[0]).toContain('npx badgepress site --shards 4 ');
+    for (const cron of crons) expect(cron.spec.concurrencyPolicy).toBe('Forbid');
   });
 
   it('every badgepress flag the README and docs/ use exists in the command usage', async () => {
     const { BUILD_USAGE } = await import('../src/commands/build.ts');
     const { PLAN_USAGE } = await import('../src/commands/plan.ts');
     const { SERVE_USAGE } = await import('../src/commands/serve.ts');
-    const usage = `${BUILD_USAGE} ${PLAN_USAGE} ${SERVE_USAGE} --help`;
-    const used = new Set([...allDocs.matchAll(/npx badgepress (?:build|plan|serve)[^\n`]*/g)].flatMap((m) => [...m[0].matchAll(/--[a-z0-9-]+/g)].map((f) => f[0])));
+    const { SITE_USAGE } = await import('../src/commands/site.ts');
+    const usage = `${BUILD_USAGE} ${PLAN_USAGE} ${SERVE_USAGE} ${SITE_USAGE} --help`;
+    const used = new Set([...allDocs.matchAll(/npx badgepress (?:build|plan|serve|site)[^\n`]*/g)].flatMap((m) => [...m[0].matchAll(/--[a-z0-9-]+/g)].map((f) => f[0])));
     expect(used.size).toBeGreaterThan(5);
     for (const flag of used) expect(usage, flag).toContain(flag);
   });
@@ -76,6 +85,33 @@ function checkout(name: string): string {
 
 /** One record the loader refuses (a timestamp that is no number), of a repository the store holds. */
 const BAD_RECORD = `${JSON.stringify({ repositoryUrl: 'https://github.com/acme/widget', timestamp: 'yesterday', values: {} })}\n`;
+
+/** Without the `.badgepress/` bookkeeping (shard summaries), which is never served and differs between a sharded and an unsharded build. */
+/** Runs `fn` while a live build of this host (this test's own process) holds the lease at `key` of the badges bucket. */
+async function holdLease(peer: S3Peer, key: string, fn: () => Promise<void>) {
+  // A client per request: the peer closes a keep-alive socket left idle while the recipe runs.
+  const send = async (command: PutObjectCommand | DeleteObjectCommand) => {
+    const client = peer.client();
+    await client.send(command as PutObjectCommand);
+    client.destroy();
+  };
+  const now = Math.floor(Date.now() / 1000);
+  const record = { host: hostname(), pid: process.pid, token: 'held-by-the-test', acquiredAt: now, expiresAt: now + 600 };
+  await send(new PutObjectCommand({ Bucket: 'badges', Key: key, Body: JSON.stringify(record), ContentType: 'application/json' }));
+  try {
+    await fn();
+  } finally {
+    await send(new DeleteObjectCommand({ Bucket: 'badges', Key: key }));
+  }
+}
+
+async function emptyPrefix(peer: S3Peer, bucket: string, prefix: string) {
+  const client = peer.client();
+  for (const key of (await peer.objects(bucket, prefix)).keys()) await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: `${prefix}${key}` }));
+  client.destroy();
+}
+
+const served = <T>(tree: Map<string, T>) => new Map([...tree].filter(([key]) => !key.startsWith('.badgepress/')));
 
 describe('plan sample in docs/reference/cli.md', () => {
   it('is what plan prints for the store and threshold change it names', async () => {
@@ -151,18 +187,30 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
       await peer?.stop();
     });
 
-    it('the Kubernetes CronJob, in what the Dockerfile puts in the image: every indexed shard succeeds despite a bad record, and together they publish exactly the site of one build', async () => {
+    it('the Kubernetes CronJobs, in what the Dockerfile puts in the image: every indexed shard succeeds despite a bad record or a held lease, and with the site step they publish exactly the site of one build', async () => {
       const dockerfile = blocks('dockerfile');
       expect(dockerfile).toHaveLength(1);
       // The image: node with the checkout in WORKDIR and its production packages installed.
       expect(dockerfile[0]).toMatch(/^FROM node:20[^\n]*\nWORKDIR \/app\n[^]*RUN npm ci --omit=dev\n[^]*COPY \. \.\n/);
       const app = checkout('app');
-      const cron = blocks('yaml').map((y) => parse(y)).find((y) => y?.kind === 'CronJob');
-      const job = cron.spec.jobTemplate.spec;
+      const crons = blocks('yaml').map((y) => parse(y)).filter((y) => y?.kind === 'CronJob');
+      const job = crons.find((c) => c.spec.jobTemplate.spec.completionMode === 'Indexed').spec.jobTemplate.spec;
+      const siteJob = crons.find((c) => c.spec.jobTemplate.spec.completionMode === undefined).spec.jobTemplate.spec;
       const container = job.template.spec.containers[0];
-      expect(container.image).not.toMatch(/^node:/);
-      expect(container.workingDir).toBe('/app');
-      expect(container.command).toEqual(['sh', '-c']);
+      for (const c of [container, siteJob.template.spec.containers[0]]) {
+        expect(c.image).toBe(container.image);
+        expect(c.image).not.toMatch(/^node:/);
+        expect(c.workingDir).toBe('/app');
+        expect(c.command).toEqual(['sh', '-c']);
+      }
+      // A shard whose lease another build holds: the pod succeeds (exit 5 is "someone else is publishing"), writing nothing.
+      await holdLease(peer, 'site/.badgepress/lease-shard-1-of-4.json', async () => {
+        const held = sh(container.args[0], { cwd: app, env: { ...env, JOB_COMPLETION_INDEX: '1' } });
+        expect(held.code, held.stderr).toBe(0);
+        expect(lastJson(held.stdout)).toMatchObject({ exitCode: 5, holder: { pid: process.pid } });
+        expect(sh(container.args[0].replace(/ \|\|.*$/, ''), { cwd: app, env: { ...env, JOB_COMPLETION_INDEX: '1' } }).code).toBe(5);
+      });
+      expect(served(await peer.objects('badges', 'site/')).size).toBe(0);
       let skipped = 0;
       for (let i = 0; i < job.completions; i++) {
         const r = sh(container.args[0], { cwd: app, env: { ...env, JOB_COMPLETION_INDEX: String(i) } });
@@ -174,36 +222,78 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
       }
       // The bad record is reported once, by the shard its repository belongs to.
       expect(skipped).toBe(1);
+      // Before the site step the home page is missing; after it, the shards and the site step published one unsharded build.
+      expect((await peer.objects('badges', 'site/')).has('index.html')).toBe(false);
+      const site = sh(siteJob.template.spec.containers[0].args[0], { cwd: app, env });
+      expect(site.code, site.stderr).toBe(0);
+      expect(lastJson(site.stdout)).toMatchObject({ shards: 4, repositories: 4 });
       const local = join(dir, 'unsharded');
       expect(sh(`npx badgepress build --store examples/store --out ${local} --json`, { cwd: app }).code).toBe(0);
-      const published = await peer.objects('badges', 'site/');
-      const expected = readTree(local);
-      expect([...published.keys()]).toEqual([...expected.keys()]);
+      const published = served(await peer.objects('badges', 'site/'));
+      const expected = served(readTree(local));
+      expect(expected.has('index.html')).toBe(true);
+      expect([...published.keys()].sort()).toEqual([...expected.keys()].sort());
       for (const [key, body] of expected) expect(published.get(key)!.body.equals(body), key).toBe(true);
     }, 180_000);
 
-    it('the GitHub Actions workflow, in a checkout after npm ci: succeeds despite a bad record; plan shows no change after the shards, build publishes nothing again', () => {
+    it('the GitHub Actions workflow, in a checkout after npm ci: every shard succeeds despite a bad record, the site job completes one unsharded build, a second run changes nothing, a held lease fails no shard', async () => {
+      await emptyPrefix(peer, 'badges', 'site/');
       const repo = checkout('actions-checkout');
       const workflow = blocks('yaml').map((y) => parse(y)).find((y) => y?.jobs);
-      const allSteps = workflow.jobs.publish.steps as Array<{ run?: string; uses?: string }>;
-      expect(allSteps.map((s) => s.uses ?? s.run).slice(0, 3)).toEqual(['actions/checkout@v4', 'actions/setup-node@v4', 'npm ci']);
-      const steps = allSteps.map((s) => s.run).filter((r): r is string => r?.includes('npx badgepress') ?? false);
-      expect(steps).toHaveLength(2);
+      const stepsOf = (job: string) => {
+        const all = workflow.jobs[job].steps as Array<{ run?: string; uses?: string }>;
+        expect(all.map((s) => s.uses ?? s.run).slice(0, 3)).toEqual(['actions/checkout@v4', 'actions/setup-node@v4', 'npm ci']);
+        return all.map((s) => s.run).filter((r): r is string => r?.includes('npx badgepress') ?? false);
+      };
+      const shardSteps = stepsOf('shards');
+      const [siteStep, ...more] = stepsOf('site');
+      expect(shardSteps).toHaveLength(2);
+      expect(more).toHaveLength(0);
+      const matrix = workflow.jobs.shards.strategy.matrix.shard as number[];
+      for (const step of shardSteps) expect(step).toContain(`--shard \${{ matrix.shard }}/${matrix.length}`);
+      const forShard = (step: string, i: number) => step.replaceAll('${{ matrix.shard }}', String(i));
+      const planStep = shardSteps.find((s) => s.includes(' plan '))!;
+      const buildStep = shardSteps.find((s) => s.includes(' build '))!;
+      const alone = (step: string) => step.replace(/ \|\|.*$/, '');
       // GitHub runs each step with bash -e.
       const bash = (step: string) => sh(step, { cwd: repo, env, shell: ['bash', '-e', '-c'] });
-      for (const step of steps) {
-        const r = bash(step);
-        expect(r.code, `${step}\n${r.stderr}`).toBe(0);
+      let skipped = 0;
+      for (const i of matrix) {
+        for (const step of shardSteps) {
+          const r = bash(forShard(step, i));
+          expect(r.code, `${step}\n${r.stderr}`).toBe(0);
+          if (step === buildStep) skipped += lastJson(r.stdout).skipped as number;
+        }
       }
-      // The same plan as the workflow's, alone: nothing to change (exit 0), and it says so.
-      const plan = bash(steps.find((s) => s.includes(' plan '))!.replace(/ \|\|.*$/, ''));
-      expect(plan.code).toBe(0);
-      expect(lastJson(plan.stdout)).toMatchObject({ added: 0, changed: 0, removed: 0 });
-      const build = bash(steps.find((s) => s.includes(' build '))!);
-      expect(build.code).toBe(0);
-      expect(lastJson(build.stdout)).toMatchObject({ written: 0, removed: 0, skipped: 1, exitCode: 1 });
-      // Without the recipe's `|| [ $? -eq 1 ]` the step would fail the job.
-      expect(bash(steps.find((s) => s.includes(' build '))!.replace(/ \|\|.*$/, '')).code).toBe(1);
-    }, 180_000);
+      expect(skipped).toBe(1);
+      const site = bash(siteStep!);
+      expect(site.code, site.stderr).toBe(0);
+      const local = join(dir, 'unsharded-actions');
+      expect(sh(`npx badgepress build --store examples/store --out ${local} --json`, { cwd: repo }).code).toBe(0);
+      const published = served(await peer.objects('badges', 'site/'));
+      const expected = served(readTree(local));
+      expect([...published.keys()].sort()).toEqual([...expected.keys()].sort());
+      for (const [key, body] of expected) expect(published.get(key)!.body.equals(body), key).toBe(true);
+      // A second run: each shard's plan, alone, has nothing to change (exit 0) and says so; its build publishes nothing again.
+      const codes: number[] = [];
+      for (const i of matrix) {
+        const plan = bash(alone(forShard(planStep, i)));
+        expect(plan.code).toBe(0);
+        expect(lastJson(plan.stdout)).toMatchObject({ added: 0, changed: 0, removed: 0 });
+        const build = bash(forShard(buildStep, i));
+        expect(build.code).toBe(0);
+        expect(lastJson(build.stdout)).toMatchObject({ written: 0, removed: 0 });
+        codes.push(bash(alone(forShard(buildStep, i))).code!);
+      }
+      // Without the recipe's `|| { rc=$?; … }` the shard holding the bad record would fail the job.
+      expect(codes.sort()).toEqual([0, 0, 0, 1]);
+      // Another build holds shard 0's lease: the step succeeds (exit 5 in its JSON line); alone it would fail.
+      await holdLease(peer, 'site/.badgepress/lease-shard-0-of-4.json', async () => {
+        const held = bash(forShard(buildStep, 0));
+        expect(held.code, held.stderr).toBe(0);
+        expect(lastJson(held.stdout)).toMatchObject({ exitCode: 5 });
+        expect(bash(alone(forShard(buildStep, 0))).code).toBe(5);
+      });
+    }, 240_000);
   });
 });
