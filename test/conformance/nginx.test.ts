@@ -69,6 +69,18 @@ describe.runIf(available)('nginx in front of serve conforms', () => {
     expect(seen).toEqual([]);
   });
 
+  it('the human site outside /api/ is passed to serve, which answers it as it does alone', async () => {
+    const seen = front.A!.serve.seen;
+    seen.length = 0;
+    const pages = ['/', '/index.html', `/repositories/${WIDGET}/`, '/badges/MAINTENANCE/', '/nothing-here'];
+    for (const url of pages) {
+      const viaNginx = await run({ method: 'GET', url, headers: { accept: 'text/html' } });
+      const alone = await httpRunner('127.0.0.1', () => (front.A!.serve.server.address() as { port: number }).port)({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect([viaNginx.status, viaNginx.headers['content-type']], url).toEqual([alone.status, alone.headers['content-type']]);
+    }
+    expect(seen.filter((l) => pages.some((p) => l === `GET ${p}`)).length).toBe(pages.length * 2);
+  });
+
   it('a path that climbs out of the tree is not served by nginx', async () => {
     for (const url of [`/api/v1/repositories/${WIDGET}/../../../../../../etc/passwd`, `/api/v1/repositories/${WIDGET}/at/1/../../../../../../../etc/passwd`]) {
       const a = await new Promise<{ status: number; body: string }>((ok, fail) => {
