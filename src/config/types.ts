@@ -15,6 +15,8 @@ interface RuleText {
   name: string;
   description: string;
   help: string;
+  /** Repository-relative file the rule concerns (GitHub code scanning shows findings on it). */
+  location?: string;
 }
 
 export interface NumericRuleA extends RuleText {
