@@ -13,7 +13,9 @@ import { sarifErrors } from './helpers/sarif.ts';
 import { multitoolIssues } from './helpers/sarif-multitool.ts';
 
 const SITE = await loadSiteConfig(join(ROOT, 'config/badgepress.yaml'));
-const TA = await loadThresholdsA(join(ROOT, 'config/thresholds-a.yaml'));
+// The packaged thresholds, with the security-policy rule pointed at its file as a deployment would.
+const PACKAGED_A = await loadThresholdsA(join(ROOT, 'config/thresholds-a.yaml'));
+const TA = { ...PACKAGED_A, rules: PACKAGED_A.rules.map((r) => (r.id === 'SECURITY_POLICY' ? { ...r, location: 'SECURITY.md' } : r)) };
 const TB = await loadThresholdsB(join(ROOT, 'config/thresholds-b.yaml'));
 const URL = 'https://github.com/acme/widget';
 const HOSTILE = '<script>|`x`\n';

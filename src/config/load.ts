@@ -57,6 +57,11 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     },
     expireAfterDays: raw.expireAfterDays ?? null,
     strictSarif: raw.strictSarif ?? false,
+    openapi: raw.openapi ?? true,
+    shieldsEndpoint: raw.shieldsEndpoint ?? true,
+    codeScanning: raw.codeScanning ?? false,
+    // flat is the plain .svg every site serves; listing it or not changes nothing.
+    styles: ['flat', ...(raw.styles ?? []).filter((s) => s !== 'flat')],
     // `none` (Shape B, no level granted) is a light grey of its own, never silver's grey: a
     // badge must not look silver when nothing is granted.
     colors: {

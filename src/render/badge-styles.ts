@@ -5,10 +5,11 @@
 // github.com/badges/shields, licensed MIT OR Apache-2.0; the arithmetic below follows it,
 // the code is our own). Every data-driven string goes through escapeXml.
 import anafanafo from 'anafanafo';
+import type { BadgeStyleName } from '../config/types.ts';
 import { escapeXml } from './escape.ts';
 
-export const BADGE_STYLES = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'] as const;
-export type BadgeStyle = (typeof BADGE_STYLES)[number];
+export type BadgeStyle = BadgeStyleName;
+export const BADGE_STYLES: readonly BadgeStyle[] = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'];
 
 export function isBadgeStyle(s: string): s is BadgeStyle {
   return (BADGE_STYLES as readonly string[]).includes(s);
