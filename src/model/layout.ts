@@ -4,11 +4,27 @@
 
 export const API_PREFIX = 'api/v1/repositories/';
 
-/** What a repository's files are: the report, a badge image, or a badge explanation. */
+/** Badge styles besides flat, each a pre-rendered latest file chosen with `?style=`. */
+export const EXTRA_BADGE_STYLES = ['flat-square', 'plastic', 'for-the-badge', 'social'] as const;
+export type ExtraBadgeStyle = (typeof EXTRA_BADGE_STYLES)[number];
+
+/**
+ * What a repository's files are: the report, a badge image, or a badge explanation; and, for
+ * the latest scan only, a badge in another style, shields.io endpoint JSON, and the report for
+ * GitHub code scanning.
+ */
 export type Resource =
   | { kind: 'sarif' }
   | { kind: 'svg'; badgeId: string }
-  | { kind: 'explanation'; badgeId: string };
+  | { kind: 'explanation'; badgeId: string }
+  | { kind: 'styled'; badgeId: string; style: ExtraBadgeStyle }
+  | { kind: 'shields'; badgeId: string }
+  | { kind: 'code-scanning' };
+
+/** Files that exist for the latest result only: `?timestamp=` on them is a 400. */
+export function isLatestOnly(r: Resource): boolean {
+  return r.kind === 'styled' || r.kind === 'shields' || r.kind === 'code-scanning';
+}
 
 export function resourcePath(r: Resource): string {
   switch (r.kind) {
@@ -18,6 +34,14 @@ export function resourcePath(r: Resource): string {
       return `badges/${r.badgeId}.svg`;
     case 'explanation':
       return `badges/${r.badgeId}`;
+    // Badge ids hold no dot, so neither name can meet another badge's path; a styled file
+    // is reached through `?style=`, never named by a request (its id would hold a dot).
+    case 'styled':
+      return `badges/${r.badgeId}.${r.style}.svg`;
+    case 'shields':
+      return `badges/${r.badgeId}.json`;
+    case 'code-scanning':
+      return 'code-scanning.sarif';
   }
 }
 
@@ -46,7 +70,7 @@ export function indexKey(encoded: string): string {
 }
 
 export function contentTypeOf(r: Resource | 'index'): string {
-  return r !== 'index' && r.kind === 'svg' ? 'image/svg+xml' : 'application/json';
+  return r !== 'index' && (r.kind === 'svg' || r.kind === 'styled') ? 'image/svg+xml' : 'application/json';
 }
 
 /** Badge ids become one path segment: keep them to safe characters. */

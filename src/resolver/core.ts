@@ -144,11 +144,11 @@ function missDetail(index: RepositoryIndex | null, badgeId: string | undefined):
   if (badgeId !== undefined && !index.badges.includes(badgeId)) {
     return `unknown badge id ${JSON.stringify(safe(badgeId))}; this site serves ${index.badges.join(', ')}`;
   }
-  return 'no such file';
+  return 'no such file; this site may not render it (config: styles, shieldsEndpoint, codeScanning)';
 }
 
 function typeOf(r: Resource): string {
-  return r.kind === 'svg' ? SVG_TYPE : JSON_TYPE;
+  return r.kind === 'svg' || r.kind === 'styled' ? SVG_TYPE : JSON_TYPE;
 }
 
 function file(obj: StoredObject, contentType: string, cacheControl: string, req: ResolverRequest): ResolverResponse {

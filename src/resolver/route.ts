@@ -3,7 +3,7 @@
 // Functions run a subset of ES2020 (no for…of, spread or destructuring): a test parses the
 // bundle and holds this module and its imports to that subset.
 import { canonicalRepositoryUrl } from '../model/repository-url.ts';
-import { API_PREFIX, BADGE_ID_PATTERN, type Resource } from '../model/layout.ts';
+import { API_PREFIX, BADGE_ID_PATTERN, EXTRA_BADGE_STYLES, isLatestOnly, type ExtraBadgeStyle, type Resource } from '../model/layout.ts';
 
 export interface RouteTarget {
   /** Encoded canonical repository URL: the key segment. */
@@ -35,17 +35,20 @@ export function route(method: string, path: string, query: string): RouteResult 
   if (rest.endsWith('/sarif')) {
     resource = { kind: 'sarif' };
     rest = rest.slice(0, -'/sarif'.length);
+  } else if (rest.endsWith('/code-scanning.sarif')) {
+    resource = { kind: 'code-scanning' };
+    rest = rest.slice(0, -'/code-scanning.sarif'.length);
   } else if (rest.endsWith('/index.json')) {
     resource = { kind: 'index' };
     rest = rest.slice(0, -'/index.json'.length);
   } else {
     const i = rest.lastIndexOf('/badges/');
-    if (i < 0) return notFound('no such resource; expected …/sarif, …/badges/<id>.svg or …/badges/<id>');
+    if (i < 0) return notFound('no such resource; expected …/sarif, …/code-scanning.sarif, …/badges/<id>.svg, …/badges/<id>.json or …/badges/<id>');
     const last = rest.slice(i + '/badges/'.length);
-    const svg = last.endsWith('.svg');
-    badgeId = svg ? last.slice(0, -4) : last;
+    const ext = /\.(svg|json)$/.exec(last);
+    badgeId = ext ? last.slice(0, -ext[0].length) : last;
     if (!BADGE_ID.test(badgeId)) return notFound(`unknown badge id ${JSON.stringify(safe(badgeId))}`);
-    resource = svg ? { kind: 'svg', badgeId } : { kind: 'explanation', badgeId };
+    resource = !ext ? { kind: 'explanation', badgeId } : ext[1] === 'svg' ? { kind: 'svg', badgeId } : { kind: 'shields', badgeId };
     rest = rest.slice(0, i);
   }
 
@@ -64,6 +67,19 @@ export function route(method: string, path: string, query: string): RouteResult 
 
   const t = timestampParam(query);
   if (t === 'bad') return bad('timestamp must be one integer number of Unix seconds, e.g. ?timestamp=1763596800', badgeId);
+  const style = queryParam(query, 'style');
+  if (style !== undefined && resource.kind === 'svg') {
+    if (style === 'bad' || !(style === 'flat' || (EXTRA_BADGE_STYLES as readonly string[]).includes(style))) {
+      return bad(`style must be one of flat, ${EXTRA_BADGE_STYLES.join(', ')}`, badgeId);
+    }
+    if (style !== 'flat') {
+      if (at || t !== undefined) return bad('?style= is for the latest badge only; per-time badges are flat', badgeId);
+      resource = { kind: 'styled', badgeId: resource.badgeId, style: style as ExtraBadgeStyle };
+    }
+  }
+  if (resource.kind !== 'index' && isLatestOnly(resource) && (at || t !== undefined)) {
+    return bad('this file exists for the latest result only; drop ?timestamp= (and /at/<time>/)', badgeId);
+  }
   const target: RouteTarget = { encoded, resource };
   if (at) target.at = at;
   if (t !== undefined && !at && resource.kind !== 'index') target.timestamp = t;
@@ -95,7 +111,8 @@ function canonicalSegment(raw: string): { ok: true; encoded: string } | { ok: fa
   return { ok: false, reason: printable(`the repository URL in the path ${c.fact}${advice}`) };
 }
 
-function timestampParam(query: string): number | undefined | 'bad' {
+/** The one value of query parameter `wanted`, undefined when absent, 'bad' when repeated. */
+function queryParam(query: string, wanted: string): string | undefined | 'bad' {
   let found: string | undefined;
   let count = 0;
   const parts = query.replace(/^\?/, '').split('&');
@@ -104,12 +121,18 @@ function timestampParam(query: string): number | undefined | 'bad' {
     const part = parts[i]!;
     const eq = part.indexOf('=');
     const name = formDecode(eq < 0 ? part : part.slice(0, eq));
-    if (name !== 'timestamp') continue;
+    if (name !== wanted) continue;
     count++;
     found = eq < 0 ? '' : formDecode(part.slice(eq + 1));
   }
   if (count === 0) return undefined;
-  if (count > 1 || found === undefined || !/^\d{1,16}$/.test(found)) return 'bad';
+  return count > 1 || found === undefined ? 'bad' : found;
+}
+
+function timestampParam(query: string): number | undefined | 'bad' {
+  const found = queryParam(query, 'timestamp');
+  if (found === undefined) return undefined;
+  if (found === 'bad' || !/^\d{1,16}$/.test(found)) return 'bad';
   const n = Number(found);
   return Number.isSafeInteger(n) ? n : 'bad';
 }
