@@ -30,7 +30,7 @@ const history: RepositoryHistory = { repositoryUrl: URL, encoded: ENC, scans: [s
 
 function render(site: SiteConfig, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
   const shape = shapeBSite(site, T, decisions, new BadgeRenderer());
-  return new Map(shape.renderScan(history, 0, TS).map((f) => [f.resource.kind === 'sarif' ? 'sarif' : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]));
+  return new Map(shape.renderScan(history, 0, TS).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]));
 }
 
 const files = render(SITE);

@@ -17,6 +17,11 @@ export interface ShapeSite {
    * scan's own time for per-time files, the build's `--now` for the latest files.
    */
   renderScan(history: RepositoryHistory, index: number, asOf: number): RenderedFile[];
+  /**
+   * The files only the latest result has (badges in other styles, shields endpoint JSON,
+   * code-scanning.sarif), as the site config switches them on; same arguments as renderScan.
+   */
+  renderLatestOnly(history: RepositoryHistory, index: number, asOf: number): RenderedFile[];
   /** Whether the answer for `asOf` can differ from the answer at the scan's own time. */
   dependsOnAsOf(scanTime: number, asOf: number): boolean;
   /** Badge statuses per badge id for one scan (for plan and summaries). */

@@ -5,9 +5,12 @@ import type { RepositoryHistory } from '../load/types.ts';
 import { badgeObjectA, sarifReportA } from './sarif-a.ts';
 import { jsonBytes } from './sarif-common.ts';
 import type { RenderedFile, ShapeSite } from './shape.ts';
-import type { BadgeRenderer } from './svg.ts';
+import type { BadgeLook, BadgeRenderer } from './svg.ts';
+import { codeScanningA } from './code-scanning.ts';
+import { latestOnlyFiles } from './latest-only.ts';
 
 export function shapeASite(site: SiteConfig, t: ThresholdsA, badges: BadgeRenderer): ShapeSite {
+  const lookA = (b: EvaluationA['badges'][number]): BadgeLook => ({ label: b.def.id, message: b.status, color: site.colors[b.status] });
   const evaluate = (h: RepositoryHistory, i: number, asOf: number): EvaluationA =>
     evaluateScanA(t, h.scans[i]!, { at: asOf, expireAfterDays: site.expireAfterDays });
   return {
@@ -19,13 +22,15 @@ export function shapeASite(site: SiteConfig, t: ThresholdsA, badges: BadgeRender
       const ctx = { site, encoded: h.encoded };
       const files: RenderedFile[] = [{ resource: { kind: 'sarif' }, body: jsonBytes(sarifReportA(ctx, evaluation, t.rules)) }];
       for (const b of evaluation.badges) {
-        files.push({
-          resource: { kind: 'svg', badgeId: b.def.id },
-          body: badges.render({ label: b.def.id, message: b.status, color: site.colors[b.status] }),
-        });
+        files.push({ resource: { kind: 'svg', badgeId: b.def.id }, body: badges.render(lookA(b)) });
         files.push({ resource: { kind: 'explanation', badgeId: b.def.id }, body: jsonBytes(badgeObjectA(ctx, evaluation, b)) });
       }
       return files;
+    },
+    renderLatestOnly(h, i, asOf) {
+      const evaluation = evaluate(h, i, asOf);
+      const looks = evaluation.badges.map((b) => ({ badgeId: b.def.id, look: lookA(b) }));
+      return latestOnlyFiles(site, badges, looks, () => codeScanningA(site, h.repositoryUrl, evaluation, t.rules));
     },
     dependsOnAsOf(scanTime, asOf) {
       return isExpired(scanTime, { at: asOf, expireAfterDays: site.expireAfterDays });

@@ -5,11 +5,15 @@ import type { RepositoryHistory } from '../load/types.ts';
 import { badgeExplanationB, sarifReportB } from './sarif-b.ts';
 import { jsonBytes } from './sarif-common.ts';
 import type { RenderedFile, ShapeSite } from './shape.ts';
-import type { BadgeRenderer } from './svg.ts';
+import type { BadgeLook, BadgeRenderer } from './svg.ts';
+import { codeScanningB } from './code-scanning.ts';
+import { latestOnlyFiles } from './latest-only.ts';
 
 export function shapeBSite(site: SiteConfig, t: ThresholdsB, decisions: ReadonlyMap<string, DecisionFileB>, badges: BadgeRenderer): ShapeSite {
   // Grants apply as of the scan's own time, so the answer never depends on the build's --now.
   const evaluate = (h: RepositoryHistory, i: number): EvaluationB => evaluateScanB(t, decisions, h.scans[i]!, h.grants);
+  // Nothing granted shows "none" in its own colour, never fail's.
+  const lookB = (b: EvaluationB['badges'][number]): BadgeLook => ({ label: b.def.id, message: b.status === 'fail' ? 'none' : b.status, color: site.colors[b.status === 'fail' ? 'none' : b.status] });
   return {
     shape: 'B',
     badgeIds: t.badges.map((b) => b.id),
@@ -19,14 +23,15 @@ export function shapeBSite(site: SiteConfig, t: ThresholdsB, decisions: Readonly
       const ctx = { site, encoded: h.encoded };
       const files: RenderedFile[] = [{ resource: { kind: 'sarif' }, body: jsonBytes(sarifReportB(ctx, evaluation, t.rules)) }];
       for (const b of evaluation.badges) {
-        const message = b.status === 'fail' ? 'none' : b.status;
-        files.push({
-          resource: { kind: 'svg', badgeId: b.def.id },
-          body: badges.render({ label: b.def.id, message, color: site.colors[b.status === 'fail' ? 'none' : b.status] }),
-        });
+        files.push({ resource: { kind: 'svg', badgeId: b.def.id }, body: badges.render(lookB(b)) });
         files.push({ resource: { kind: 'explanation', badgeId: b.def.id }, body: jsonBytes(badgeExplanationB(ctx, evaluation, b)) });
       }
       return files;
+    },
+    renderLatestOnly(h, i) {
+      const evaluation = evaluate(h, i);
+      const looks = evaluation.badges.map((b) => ({ badgeId: b.def.id, look: lookB(b) }));
+      return latestOnlyFiles(site, badges, looks, () => codeScanningB(site, evaluation, t.rules));
     },
     dependsOnAsOf() {
       return false;

@@ -48,8 +48,9 @@ export function repositoryFiles(site: SiteConfig, shape: ShapeSite, h: Repositor
   const index: RepositoryIndex = { repositoryUrl: h.repositoryUrl, timestamps: h.scans.map((s) => s.timestamp), badges: [...shape.badgeIds] };
   if (expireAfter !== undefined) index.expireAfterSeconds = expireAfter;
   out.push({ key: indexKey(h.encoded), body: jsonBytes(index), contentType: 'application/json', cacheControl: short, phase: 'index' });
-  if (shape.dependsOnAsOf(last.timestamp, now)) latest = shape.renderScan(h, h.scans.length - 1, now);
-  for (const f of latest) {
+  const asOf = shape.dependsOnAsOf(last.timestamp, now) ? now : last.timestamp;
+  if (asOf !== last.timestamp) latest = shape.renderScan(h, h.scans.length - 1, asOf);
+  for (const f of [...latest, ...shape.renderLatestOnly(h, h.scans.length - 1, asOf)]) {
     out.push({ key: latestKey(h.encoded, f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl: short, phase: 'latest' });
   }
   return out;
