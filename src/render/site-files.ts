@@ -5,6 +5,7 @@ import type { SiteConfig } from '../config/types.ts';
 import { atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, type RepositoryIndex } from '../model/layout.ts';
 import type { RepositoryHistory } from '../load/types.ts';
 import { jsonBytes } from './sarif-common.ts';
+import { OPENAPI_KEY, openapiDocument } from './openapi.ts';
 import type { ShapeSite } from './shape.ts';
 
 export type Phase = 'at' | 'index' | 'latest';
@@ -54,4 +55,9 @@ export function repositoryFiles(site: SiteConfig, shape: ShapeSite, h: Repositor
     out.push({ key: latestKey(h.encoded, f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl: short, phase: 'latest' });
   }
   return out;
+}
+
+/** api/v1/openapi.json: this deployment's description of every answer (short cache age). */
+export function openapiFile(site: SiteConfig, badgeIds: readonly string[]): OutputFile {
+  return { key: OPENAPI_KEY, body: jsonBytes(openapiDocument(site, badgeIds)), contentType: 'application/json', cacheControl: cacheControlFor(site, 'latest'), phase: 'latest' };
 }
