@@ -18,6 +18,7 @@ export interface RouteTarget {
 export type RouteResult = { ok: true; target: RouteTarget } | { ok: false; status: 400 | 404 | 405; title: string; detail: string; badgeId?: string };
 
 const BADGE_ID = new RegExp(BADGE_ID_PATTERN);
+const STYLED_FILE = new RegExp(`^(.+)\\.(${EXTRA_BADGE_STYLES.join('|')})\\.svg$`);
 const MAX_PATH = 8192;
 
 export function route(method: string, path: string, query: string): RouteResult {
@@ -43,12 +44,16 @@ export function route(method: string, path: string, query: string): RouteResult 
     rest = rest.slice(0, -'/index.json'.length);
   } else {
     const i = rest.lastIndexOf('/badges/');
-    if (i < 0) return notFound('no such resource; expected …/sarif, …/code-scanning.sarif, …/badges/<id>.svg, …/badges/<id>.json or …/badges/<id>');
+    if (i < 0) return notFound('no such resource; expected …/sarif, …/badges/<id>.svg or …/badges/<id>');
     const last = rest.slice(i + '/badges/'.length);
+    // <id>.<style>.svg is the key ?style= maps to; named directly (a static front end, or
+    // the AWS origin-response parsing the key it missed) it is the same file.
+    const styled = STYLED_FILE.exec(last);
     const ext = /\.(svg|json)$/.exec(last);
-    badgeId = ext ? last.slice(0, -ext[0].length) : last;
+    badgeId = styled ? styled[1]! : ext ? last.slice(0, -ext[0].length) : last;
     if (!BADGE_ID.test(badgeId)) return notFound(`unknown badge id ${JSON.stringify(safe(badgeId))}`);
-    resource = !ext ? { kind: 'explanation', badgeId } : ext[1] === 'svg' ? { kind: 'svg', badgeId } : { kind: 'shields', badgeId };
+    if (styled) resource = { kind: 'styled', badgeId, style: styled[2] as ExtraBadgeStyle };
+    else resource = !ext ? { kind: 'explanation', badgeId } : ext[1] === 'svg' ? { kind: 'svg', badgeId } : { kind: 'shields', badgeId };
     rest = rest.slice(0, i);
   }
 
@@ -73,12 +78,12 @@ export function route(method: string, path: string, query: string): RouteResult 
       return bad(`style must be one of flat, ${EXTRA_BADGE_STYLES.join(', ')}`, badgeId);
     }
     if (style !== 'flat') {
-      if (at || t !== undefined) return bad('?style= is for the latest badge only; per-time badges are flat', badgeId);
+      if (at || t !== undefined) return bad('?style= is for the latest badge only', badgeId);
       resource = { kind: 'styled', badgeId: resource.badgeId, style: style as ExtraBadgeStyle };
     }
   }
   if (resource.kind !== 'index' && isLatestOnly(resource) && (at || t !== undefined)) {
-    return bad('this file exists for the latest result only; drop ?timestamp= (and /at/<time>/)', badgeId);
+    return bad('this file exists for the latest result only; drop ?timestamp=', badgeId);
   }
   const target: RouteTarget = { encoded, resource };
   if (at) target.at = at;

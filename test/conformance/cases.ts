@@ -1,5 +1,12 @@
 // One table of requests and expected answers, run against every adapter of the resolver.
 import { EXPIRING, WIDGET, type SiteName } from './fixture.ts';
+import { openapiChecker } from './openapi-check.ts';
+
+// The description each fixture site's build writes (fixture.ts: A renders two more styles and code scanning).
+const SPEC = {
+  A: openapiChecker(['MAINTENANCE', 'SECURITY', 'REUSED'], { baseUrl: 'http://127.0.0.1:8787', styles: ['flat', 'for-the-badge', 'social'], shieldsEndpoint: true, codeScanning: true }),
+  B: openapiChecker(['MAINTAINED', 'REUSED', 'DIN-SPEC-XXXX', 'OPEN-SOURCE'], { baseUrl: 'http://127.0.0.1:8787', styles: ['flat'], shieldsEndpoint: true, codeScanning: false }),
+};
 
 export interface ConformanceRequest {
   method: string;
@@ -108,7 +115,7 @@ export const CASES: ConformanceCase[] = [
   { name: 'style this site does not render', request: get(`${base}/badges/MAINTENANCE.svg?style=plastic`), status: 404, contentType: 'image/svg+xml', body: /maintenance: not found/ },
   { name: 'unknown style', request: get(`${base}/badges/MAINTENANCE.svg?style=fancy`), status: 400, contentType: 'image/svg+xml', body: /maintenance: bad request/ },
   { name: 'style with timestamp', request: get(`${base}/badges/MAINTENANCE.svg?style=social&timestamp=1762000000`), status: 400, contentType: 'image/svg+xml' },
-  { name: 'styled file named directly', request: get(`${base}/badges/MAINTENANCE.social.svg`), status: 404 },
+  { name: 'styled file named directly', request: get(`${base}/badges/MAINTENANCE.social.svg`), status: 200, contentType: 'image/svg+xml', body: /aria-label="MAINTENANCE: silver"/ },
   { name: 'code-scanning report', request: get(`${base}/code-scanning.sarif`), status: 200, contentType: 'application/json', cacheControl: SHORT, body: /"automationDetails":\{"id":"badgepress\/1763596800\/"\}/ },
   { name: 'code scanning off on the B site', request: onB(`${base}/code-scanning.sarif`), status: 404, contentType: problem },
   { name: 'timestamp on a latest-only file', request: get(`${base}/code-scanning.sarif?timestamp=1762000000`), status: 400, contentType: problem, body: /latest result only/ },
@@ -149,6 +156,7 @@ export async function conformanceFailures(run: Runner, opts: ConformanceOptions 
     if (c.body && !c.body.test(a.body)) say(`body does not match ${c.body}: ${a.body.slice(0, 200)}`);
     if (c.emptyBody && a.body !== '') say('HEAD answered with a body');
     for (const [h, re] of Object.entries(c.headers ?? {})) if (!re.test(a.headers[h] ?? '')) say(`header ${h}: ${a.headers[h]}`);
+    for (const p of SPEC[c.request.site ?? 'A'].check(c.request, a)) say(`OpenAPI: ${p}`);
   }
   return failures;
 }
