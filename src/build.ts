@@ -4,7 +4,7 @@ import type { SiteConfig } from './config/types.ts';
 import { loadHistories } from './load/histories.ts';
 import type { LoadIssue, RepositoryHistory } from './load/types.ts';
 import type { StoreSource } from './load/store.ts';
-import { openapiFile, repositoryFiles } from './render/site-files.ts';
+import { repositoryFiles } from './render/site-files.ts';
 import type { ShapeSite } from './render/shape.ts';
 import { publishRepository, staleKeys, type PublishCounts } from './publish/publish.ts';
 import { PublishError, type Sink } from './publish/sink.ts';
@@ -83,8 +83,6 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   }
   await Promise.all(inFlight);
   if (failure) throw failure;
-  // Site-wide files after every repository: the same bytes from every shard.
-  if (opts.site.openapi && failed.length === 0) await publishRepository(opts.sink, [openapiFile(opts.site, opts.shape.badgeIds)], limit, summary);
   // Every distinct reason is kept (AccessDenied, an altered body, …): "still failing" alone
   // would leave the operator guessing.
   if (failed.length > 0) throw PublishError.combine(failed);

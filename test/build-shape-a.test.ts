@@ -20,7 +20,7 @@ describe('building the example store (Shape A)', () => {
     expect(built.summary.repositories).toBe(4);
     expect(built.summary.scans).toBe(12);
     // per scan: sarif + 3 × (svg + explanation); per repository: index + latest 7 + 3 shields JSON
-    expect(tree.size).toBe(12 * 7 + 4 * 11 + 1); // + api/v1/openapi.json
+    expect(tree.size).toBe(12 * 7 + 4 * 11);
   });
 
   it('writes the layout of design.md', () => {

@@ -23,7 +23,7 @@ describe('building examples/shape-b', () => {
     expect(built.issues).toEqual([]);
     expect(built.summary).toMatchObject({ repositories: 3, scans: 5, skipped: 0 });
     // per scan: sarif + 4 × (svg + explanation); per repository: index + the latest 9 + 4 shields JSON
-    expect(tree.size).toBe(5 * 9 + 3 * 14 + 1); // + api/v1/openapi.json
+    expect(tree.size).toBe(5 * 9 + 3 * 14);
   });
 
   it('index.json lists the Shape B badge ids', () => {
@@ -77,7 +77,7 @@ describe('building examples/shape-b', () => {
     const r = runCli(['build', '--config', 'examples/shape-b/badgepress.yaml', '--out', cliOut, '--now', '1763600000']);
     expect(r.stderr.replace(/^npm warn.*\n/gm, '')).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^badgepress: 3 repositories, 5 scans, 88 files written, 0 unchanged, 0 records skipped/);
+    expect(r.stdout).toMatch(/^badgepress: 3 repositories, 5 scans, 87 files written, 0 unchanged, 0 records skipped/);
     expect(readTree(cliOut)).toEqual(tree);
   });
 });
