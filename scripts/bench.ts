@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import autocannon from 'autocannon';
@@ -23,6 +24,11 @@ import { reusedGoldFrom } from '../test/helpers/thresholds.ts';
 import { bundleWorker } from './build-worker.ts';
 import { bundleCloudFrontFunction, bundleLambdaEdge } from './build-aws.ts';
 import { renderBadge } from '../src/render/svg.ts';
+import { gzipSync } from 'node:zlib';
+import { loadSiteConfig } from '../src/config/load.ts';
+import { loadPagesContext } from '../src/render/pages/setup.ts';
+import { siteWideFiles } from '../src/render/pages/site-wide.ts';
+import type { RepositorySummary } from '../src/render/pages/summary.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -32,6 +38,8 @@ const { values } = parseArgs({
     json: { type: 'string' },
     's3-repos': { type: 'string', default: '100' },
     work: { type: 'string', default: join(tmpdir(), 'badgepress-bench') },
+    // Only the command-line rows (startup, example build): seconds, not minutes.
+    quick: { type: 'boolean', default: false },
   },
 });
 const repos = Number(values.repos);
@@ -70,6 +78,20 @@ function cli(args: string[], env: Record<string, string> = {}): { ms: number; rs
   return { ms, rssKb: rss ? Number(rss[1]) : NaN, summary: JSON.parse(line) };
 }
 
+/** The home page written from n synthetic summaries (the home lists the first 100 only). */
+async function homePageBytesAt(n: number): Promise<{ raw: number; gzip: number }> {
+  const site = await loadSiteConfig(undefined, { store: ROOT, out: ROOT });
+  const ctx = await loadPagesContext(site);
+  const statuses = ['gold', 'silver', 'bronze', 'fail'];
+  const summaries: RepositorySummary[] = Array.from({ length: n }, (_, i) => {
+    const url = `https://github.com/org-${String(i).padStart(6, '0')}/project-${i % 977}`;
+    const badges = Object.fromEntries(ctx.thresholds.t.badges.map((b, j) => [b.id, statuses[(i + j) % 4]!]));
+    return { url, enc: encodeURIComponent(url), scans: 10, last: 1763000000 + i, badges, rules: {}, changes: [{ t: 1763000000 + i, badge: ctx.thresholds.t.badges[0]!.id, from: 'silver', to: 'gold' }] };
+  });
+  const home = siteWideFiles(ctx, summaries).find((f) => f.key === 'index.html')!;
+  return { raw: Buffer.byteLength(home.body), gzip: gzipSync(home.body).byteLength };
+}
+
 function tree(dir: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
@@ -79,6 +101,40 @@ function tree(dir: string): Map<string, Buffer> {
 }
 
 const digest = (b: Buffer) => createHash('md5').update(b).digest('hex');
+
+// 0. The command line as installed (bin/badgepress.js → compiled lib/): start-up against
+// node itself, in the same run, and a build of the example store. Runs alternate, median counts.
+{
+  const compiled = spawnSync(process.execPath, [join(ROOT, 'scripts/compile.mjs'), '--if-stale'], { encoding: 'utf8' });
+  if (compiled.status !== 0) throw new Error(`compiling lib/ failed: ${compiled.stderr}`);
+  const bin = join(ROOT, 'bin/badgepress.js');
+  const timed = (args: string[]) => {
+    const started = performance.now();
+    const r = spawnSync(process.execPath, args, { cwd: ROOT, env: { ...process.env, CI: 'true' }, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+    return performance.now() - started;
+  };
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const node: number[] = [];
+  const help: number[] = [];
+  const version: number[] = [];
+  const example: number[] = [];
+  for (let i = 0; i < 11; i++) {
+    node.push(timed(['-e', '0']));
+    help.push(timed([bin, '--help']));
+    version.push(timed([bin, '--version']));
+    if (i < 5) example.push(timed([bin, 'build', '--out', join(work, `example-${i}`), '--now', '1764000000']));
+  }
+  const ratio = median(help) / median(node);
+  say('startup: node -e 0', `${median(node).toFixed(0)} ms (median of 11)`, 'nodeStartMs', Math.round(median(node)));
+  say('startup: badgepress --help / node -e 0 (target ≤ 3)', `${median(help).toFixed(0)} ms = ${ratio.toFixed(2)}×`, 'helpToNodeRatio', Number(ratio.toFixed(2)));
+  say('startup: badgepress --version', `${median(version).toFixed(0)} ms = ${(median(version) / median(node)).toFixed(2)}×`, 'versionMs', Math.round(median(version)));
+  say('badgepress build, example store (target ≤ 1.5 s)', `${(median(example) / 1000).toFixed(2)} s (median of 5, process start included)`, 'exampleBuildSeconds', Number((median(example) / 1000).toFixed(2)));
+}
+if (values.quick) {
+  finish();
+  process.exit(0);
+}
 
 // 1. Store: deterministic, so one generated earlier with the same figures is reused.
 const store = join(workRoot, `store-${repos}x${scans}-seed1`);
@@ -95,6 +151,17 @@ const files = b.summary.written!;
 say('build: scans/s', `${Math.round((repos * scans) / (b.ms / 1000))}`, 'buildScansPerSecond', Math.round((repos * scans) / (b.ms / 1000)));
 say('build: files/s', `${Math.round(files / (b.ms / 1000))} (${files} files in ${(b.ms / 1000).toFixed(1)} s, process start included)`, 'buildFilesPerSecond', Math.round(files / (b.ms / 1000)));
 say('build: peak RSS (target ≤ 200 MB for 100,000 scans)', `${Math.round(b.rssKb / 1024)} MB for ${repos * scans} scans`, 'buildPeakRssMb', Math.round(b.rssKb / 1024));
+
+// 2b. The human site: the same build without pages (config `pages: false`), as a ratio.
+{
+  const noPagesConfig = join(work, 'no-pages.yaml');
+  writeFileSync(noPagesConfig, 'pages: false\n');
+  const np = cli(['build', '--config', noPagesConfig, '--store', store, '--out', join(work, 'site-no-pages'), '--now', '1763600000']);
+  const ratio = b.ms / np.ms;
+  say('pages: build with pages ÷ without (target ≤ 1.15)', `${ratio.toFixed(2)} (${(b.ms / 1000).toFixed(1)} s ÷ ${(np.ms / 1000).toFixed(1)} s)`, 'pagesBuildRatio', Number(ratio.toFixed(3)));
+  const home = await homePageBytesAt(100_000);
+  say('pages: home page at 100,000 repositories (target ≤ 30 KB compressed)', `${(home.gzip / 1024).toFixed(1)} KB gzip, ${(home.raw / 1024).toFixed(1)} KB raw`, 'homePageGzipKb', Number((home.gzip / 1024).toFixed(1)));
+}
 
 // 3. Raw write limit: the same bytes, a minimal mkdir + writeFile + rename loop, same disk.
 const built = tree(out);
@@ -169,49 +236,72 @@ say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.
   await peer.stop();
 }
 
-// 6. serve on a latest badge, and nginx on the same file when installed. wrk (C, one thread)
-// when installed: a Node load generator takes a core of its own on a 2-core machine and
-// favours whichever server needs less CPU. Rounds alternate and the best of each counts.
+// 6. Serving: serve, bare node:http, nginx on the static files, and nginx in front of serve
+// (config/nginx/badgepress.conf), on a latest badge and on a ?timestamp= redirect. wrk (C, one
+// thread) when installed: a Node load generator takes a core of its own on a 2-core machine
+// and favours whichever server needs less CPU. Rounds alternate and the best of each counts.
+// Beside req/s, the CPU each server process spends per request (Linux /proc): on a shared
+// machine a busy neighbour moves req/s, far less the CPU one request costs.
 const badgeKey = [...after.keys()].find((k) => /^api\/v1\/repositories\/[^/]+\/badges\/MAINTENANCE\.svg$/.test(k))!;
-const which = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).stdout.trim();
+const which = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd} || ls /usr/sbin/${cmd} 2>/dev/null`], { encoding: 'utf8' }).stdout.trim().split('\n')[0] ?? '';
 const wrk = which('wrk');
 const loadTool = wrk ? 'wrk, 1 thread' : 'autocannon';
-async function load(url: string): Promise<{ rps: number; p99: number }> {
+const LOAD_SECONDS = 8;
+interface Load {
+  rps: number;
+  p99: number;
+  /** CPU microseconds the measured process spent per request, when known. */
+  cpuUs?: number;
+}
+/** utime + stime of a process in clock ticks (100 per second on Linux), or undefined. */
+function cpuTicks(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+async function load(url: string, pid?: number): Promise<Load> {
+  const ticks = cpuTicks(pid);
+  let result: Load;
+  let requests: number;
   if (wrk) {
-    const r = spawnSync(wrk, ['-t1', '-c32', '-d8s', '--latency', url], { encoding: 'utf8' });
+    const r = spawnSync(wrk, ['-t1', '-c32', `-d${LOAD_SECONDS}s`, '--latency', url], { encoding: 'utf8' });
     const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
     const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)$/m.exec(r.stdout);
-    if (!rps || !p99) throw new Error(`wrk output not understood: ${r.stdout}${r.stderr}`);
-    // A fast error page is not the file: every answer must have been the 200.
+    const count = /(\d+) requests in/.exec(r.stdout);
+    if (!rps || !p99 || !count) throw new Error(`wrk output not understood: ${r.stdout}${r.stderr}`);
+    // A fast error page is not the file: every answer must have been the 200 (or the 302).
     if (/Non-2xx or 3xx responses/.test(r.stdout)) throw new Error(`${url} answered errors under load: ${r.stdout}`);
-    return { rps: Math.round(Number(rps[1])), p99: Number((Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']).toFixed(2)) };
+    result = { rps: Math.round(Number(rps[1])), p99: Number((Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']).toFixed(2)) };
+    requests = Number(count[1]);
+  } else {
+    const r = await autocannon({ url, connections: 32, duration: LOAD_SECONDS, pipelining: 1 });
+    if (r.non2xx > 0 && r['3xx'] !== r.non2xx) throw new Error(`${url} answered ${r.non2xx} errors under load`);
+    result = { rps: Math.round(r.requests.average), p99: r.latency.p99 };
+    requests = r.requests.total;
   }
-  const r = await autocannon({ url, connections: 32, duration: 8, pipelining: 1 });
-  if (r.non2xx > 0) throw new Error(`${url} answered ${r.non2xx} errors under load`);
-  return { rps: Math.round(r.requests.average), p99: r.latency.p99 };
+  const after = cpuTicks(pid);
+  if (ticks !== undefined && after !== undefined && requests > 0) result.cpuUs = Number((((after - ticks) * 10_000) / requests).toFixed(1));
+  return result;
 }
-const best = (a: { rps: number; p99: number } | undefined, b: { rps: number; p99: number }) => (a && a.rps >= b.rps ? a : b);
-/** A port nothing listens on now: a fixed one could be held by a stray server, and then measured. */
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const probe = createServer();
-  await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
-  const { port } = probe.address() as { port: number };
-  await new Promise((ok) => probe.close(ok));
-  return port;
-}
-/** Waits until the URL answers with exactly these bytes: the server under test, ready. */
-async function ready(url: string, body: Buffer, what: string): Promise<void> {
+const best = (a: Load | undefined, b: Load) => (a && a.rps >= b.rps ? { ...a, cpuUs: minDefined(a.cpuUs, b.cpuUs) } : { ...b, cpuUs: minDefined(a?.cpuUs, b.cpuUs) });
+const minDefined = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
+const { freePort, startNginx } = await import('../test/helpers/nginx.ts');
+/** Waits until the URL answers with exactly these bytes (or this redirect): the server under test, ready. */
+async function ready(url: string, body: Buffer | { location: string }, what: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
     try {
-      const res = await fetch(url);
-      if (res.ok && Buffer.from(await res.arrayBuffer()).equals(body)) return;
+      const res = await fetch(url, { redirect: 'manual' });
+      if (Buffer.isBuffer(body) ? res.ok && Buffer.from(await res.arrayBuffer()).equals(body) : res.headers.get('location') === body.location) return;
     } catch {
       // not listening yet
     }
     await new Promise((ok) => setTimeout(ok, 100));
   }
-  throw new Error(`${what} at ${url} did not answer with the badge's bytes within 10 s`);
+  throw new Error(`${what} at ${url} did not answer as expected within 10 s`);
 }
 {
   // The server runs in its own process, as users run it.
@@ -231,6 +321,7 @@ require('node:http').createServer((q, r) => { r.writeHead(200, { 'content-type':
   );
   const nginx = which('nginx');
   let ng: ReturnType<typeof spawn> | undefined;
+  let fronted: Awaited<ReturnType<typeof startNginx>> | undefined;
   if (nginx) {
     const conf = join(work, 'nginx.conf');
     writeFileSync(
@@ -242,37 +333,69 @@ events { worker_connections 1024; }
 http { access_log off; default_type image/svg+xml; types { image/svg+xml svg; }
   server { listen 127.0.0.1:${nginxPort}; root ${out}; location / { try_files /$uri =404; } } }`,
     );
-    ng = spawn(nginx, ['-c', conf, '-p', work], { stdio: 'ignore' });
+    ng = spawn(nginx, ['-c', conf, '-p', work, '-e', `${work}/nginx-error.log`], { stdio: 'ignore' });
+    // nginx in front of serve, with the configuration users take (one worker, as above).
+    fronted = await startNginx(out, servePort);
   }
-  // nginx decodes the path once, so the key's "%" is sent as "%25".
+  // nginx decodes the path once, so the key's "%" is sent as "%25" to the plain static nginx;
+  // the fronting configuration reads the request line as sent, as serve does.
   const { originPath } = await import('../src/model/origin-path.ts');
-  const serveUrl = `http://127.0.0.1:${servePort}/${badgeKey}`;
-  const bareUrl = `http://127.0.0.1:${barePort}/`;
-  const nginxUrl = `http://127.0.0.1:${nginxPort}/${originPath(badgeKey)}`;
-  let s: { rps: number; p99: number } | undefined;
-  let bareNode: { rps: number; p99: number } | undefined;
-  let n: { rps: number; p99: number } | undefined;
+  const repoPath = `/${badgeKey.replace(/\/badges\/MAINTENANCE\.svg$/, '')}`;
+  const index = JSON.parse(after.get(`${repoPath.slice(1)}/index.json`)!.toString()) as { timestamps: number[] };
+  const middle = index.timestamps[Math.floor(index.timestamps.length / 2)]!;
+  const redirectPath = `${repoPath}/badges/MAINTENANCE.svg?timestamp=${middle + 1}`;
+  const redirectTo = { location: `${repoPath}/at/${middle}/badges/MAINTENANCE.svg` };
+  const urls = {
+    serve: `http://127.0.0.1:${servePort}/${badgeKey}`,
+    bare: `http://127.0.0.1:${barePort}/`,
+    nginx: `http://127.0.0.1:${nginxPort}/${originPath(badgeKey)}`,
+    fronted: fronted ? `http://127.0.0.1:${fronted.port}/${badgeKey}` : '',
+    serveRedirect: `http://127.0.0.1:${servePort}${redirectPath}`,
+    frontedRedirect: fronted ? `http://127.0.0.1:${fronted.port}${redirectPath}` : '',
+  };
+  const m: Partial<Record<keyof typeof urls, Load>> = {};
   try {
-    await ready(serveUrl, badgeBody, 'badgepress serve');
-    await ready(bareUrl, badgeBody, 'bare node:http');
-    if (ng) await ready(nginxUrl, badgeBody, 'nginx');
+    await ready(urls.serve, badgeBody, 'badgepress serve');
+    await ready(urls.bare, badgeBody, 'bare node:http');
+    await ready(urls.serveRedirect, redirectTo, 'badgepress serve (?timestamp=)');
+    if (ng) await ready(urls.nginx, badgeBody, 'nginx');
+    if (fronted) {
+      await ready(urls.fronted, badgeBody, 'nginx in front of serve');
+      await ready(urls.frontedRedirect, redirectTo, 'nginx in front of serve (?timestamp=)');
+    }
+    const pids: Partial<Record<keyof typeof urls, number>> = { serve: server.pid, bare: bare.pid, serveRedirect: server.pid };
     for (let round = 0; round < 2; round++) {
-      s = best(s, await load(serveUrl));
-      bareNode = best(bareNode, await load(bareUrl));
-      if (ng) n = best(n, await load(nginxUrl));
+      for (const name of Object.keys(urls) as Array<keyof typeof urls>) {
+        if (urls[name] && (name !== 'nginx' || ng)) m[name] = best(m[name], await load(urls[name], pids[name]));
+      }
     }
   } finally {
     server.kill();
     bare.kill();
     ng?.kill();
+    await fronted?.stop();
   }
-  say('serve: latest badge', `${s!.rps} req/s, p99 ${s!.p99} ms (${loadTool}, 32 connections, best of 2 × 8 s)`, 'serveRps', s!.rps);
-  say('bare node:http, same bytes from memory', `${bareNode!.rps} req/s, p99 ${bareNode!.p99} ms (serve reaches ${(s!.rps / bareNode!.rps).toFixed(2)} of it)`, 'bareNodeRps', bareNode!.rps);
-  if (n) {
-    say('nginx: same file (1 worker)', `${n.rps} req/s, p99 ${n.p99} ms`, 'nginxRps', n.rps);
-    say('serve / nginx (target ≥ 0.5)', (s!.rps / n.rps).toFixed(2), 'serveToNginxRatio', Number((s!.rps / n.rps).toFixed(2)));
+  const how = `(${loadTool}, 32 connections, best of 2 × ${LOAD_SECONDS} s)`;
+  const cpu = (l: Load) => (l.cpuUs === undefined ? '' : `, ${l.cpuUs} µs CPU per request`);
+  const s = m.serve!;
+  const bareNode = m.bare!;
+  say('serve: latest badge', `${s.rps} req/s, p99 ${s.p99} ms${cpu(s)} ${how}`, 'serveRps', s.rps);
+  say('bare node:http, same bytes from memory', `${bareNode.rps} req/s, p99 ${bareNode.p99} ms${cpu(bareNode)}`, 'bareNodeRps', bareNode.rps);
+  say('serve / bare node:http, req/s (target ≥ 0.8)', (s.rps / bareNode.rps).toFixed(2), 'serveToBareNodeRatio', Number((s.rps / bareNode.rps).toFixed(2)));
+  if (s.cpuUs && bareNode.cpuUs) {
+    say('serve / bare node:http, by CPU per request (target ≥ 0.8)', (bareNode.cpuUs / s.cpuUs).toFixed(2), 'serveToBareNodeCpuRatio', Number((bareNode.cpuUs / s.cpuUs).toFixed(2)));
+  }
+  const r = m.serveRedirect!;
+  say('serve: ?timestamp= redirect', `${r.rps} req/s, p99 ${r.p99} ms${cpu(r)}`, 'serveRedirectRps', r.rps);
+  if (m.nginx && m.fronted && m.frontedRedirect) {
+    const n = m.nginx;
+    say('nginx: same file, static (1 worker)', `${n.rps} req/s, p99 ${n.p99} ms`, 'nginxRps', n.rps);
+    say('serve / nginx static (target ≥ 0.5)', (s.rps / n.rps).toFixed(2), 'serveToNginxRatio', Number((s.rps / n.rps).toFixed(2)));
+    say('nginx in front of serve: latest badge (served by nginx)', `${m.fronted.rps} req/s, p99 ${m.fronted.p99} ms (${(m.fronted.rps / n.rps).toFixed(2)} of nginx static, ${(m.fronted.rps / s.rps).toFixed(2)} × serve)`, 'nginxFrontedRps', m.fronted.rps);
+    say('nginx in front of serve: ?timestamp= redirect (passed to serve)', `${m.frontedRedirect.rps} req/s, p99 ${m.frontedRedirect.p99} ms (${(m.frontedRedirect.rps / r.rps).toFixed(2)} of serve alone)`, 'nginxFrontedRedirectRps', m.frontedRedirect.rps);
+    say('nginx static: ?timestamp= redirect', 'n/a: plain files cannot resolve a time (the fronting configuration passes it to serve)');
   } else {
-    say('nginx', 'not installed: no comparison', 'nginxRps', 'n/a');
+    say('nginx', 'not installed: no comparison (apt-get install nginx)', 'nginxRps', 'n/a');
   }
 }
 
@@ -287,8 +410,13 @@ const ours = renderBadge({ label: 'MAINTENANCE', message: 'silver', color: '#9f9
 const theirs = makeBadge({ label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
 say('SVG bytes vs badge-maker (target ≤)', `${ours.length} vs ${theirs.length}`, 'svgBytes', `${ours.length}/${theirs.length}`);
 
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM (${Math.round(freemem() / 2 ** 30)} free), Node ${process.version}`;
-say('machine', machine, 'machine');
-process.stdout.write(`\n| measure | figure |\n|---|---|\n${rows.map(([a, v]) => `| ${a} | ${v} |`).join('\n')}\n`);
-if (values.json) writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`);
-process.stderr.write(`bench: this run's tree is kept in ${work} (see the top of scripts/bench.ts for why)\n`);
+finish();
+
+/** The machine row, the table and the JSON figures: the end of a full or a --quick run. */
+function finish(): void {
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM (${Math.round(freemem() / 2 ** 30)} free), Node ${process.version}`;
+  say('machine', machine, 'machine');
+  process.stdout.write(`\n| measure | figure |\n|---|---|\n${rows.map(([a, v]) => `| ${a} | ${v} |`).join('\n')}\n`);
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`);
+  process.stderr.write(`bench: this run's tree is kept in ${work} (see the top of scripts/bench.ts for why)\n`);
+}

@@ -1,23 +1,25 @@
 // The pipeline: load → evaluate → render → publish, one repository at a time.
 import pLimit from 'p-limit';
-import type { SiteConfig } from './config/types.ts';
 import { loadHistories } from './load/histories.ts';
 import type { LoadIssue, RepositoryHistory } from './load/types.ts';
 import type { StoreSource } from './load/store.ts';
-import { repositoryFiles } from './render/site-files.ts';
-import type { ShapeSite } from './render/shape.ts';
+import type { ShapeStages } from './site/stages.ts';
 import { publishRepository, staleKeys, type PublishCounts } from './publish/publish.ts';
 import { PublishError, type Sink } from './publish/sink.ts';
 import { repositoryPrefix } from './model/layout.ts';
+import { PagesCollector, type PagesBuild } from './render/pages/build-pages.ts';
+import type { SiteFile } from './render/site-files.ts';
 
 export interface BuildOptions {
-  site: SiteConfig;
-  shape: ShapeSite;
+  /** The active shape's evaluate and render steps (src/site/stages.ts: loadShape). */
+  shape: ShapeStages;
   store: StoreSource;
   sink: Sink;
   /** Unix seconds the latest files answer for. */
   now: number;
   report: (issue: LoadIssue) => void;
+  /** URL schemes a repository may have (config `repositoryUrlSchemes`; default http, https). */
+  schemes?: readonly string[];
   /** Only repositories for which this holds are built (sharding). */
   include?: (repositoryUrl: string) => boolean;
   /** Report records that belong to no repository (default true; only shard 0 of n does). */
@@ -27,6 +29,8 @@ export interface BuildOptions {
   /** Concurrent puts across the build. */
   concurrency?: number;
   onRepository?: (h: RepositoryHistory, counts: BuildSummary) => void;
+  /** The human site (config `pages`); absent: API files only. */
+  pages?: PagesBuild;
 }
 
 export interface BuildSummary extends PublishCounts {
@@ -51,18 +55,25 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   // the others go on, and the build ends naming every key that did not make it.
   const failed: PublishError[] = [];
   let failure: unknown;
+  // load: one repository's whole history at a time.
   const histories = loadHistories(opts.store, {
-    catalog: opts.shape.catalog,
+    catalog: opts.shape.evaluator.catalog,
+    ...(opts.schemes ? { schemes: opts.schemes } : {}),
     report,
     ...(opts.include ? { include: opts.include } : {}),
     ...(opts.reportUnassignable === undefined ? {} : { reportUnassignable: opts.reportUnassignable }),
   });
+  const pages = opts.pages ? new PagesCollector(opts.pages) : undefined;
   for await (const h of histories) {
     if (failure) break;
     if (h.scans.length === 0) continue;
-    const files = repositoryFiles(opts.site, opts.shape, h, opts.now);
+    // evaluate: every scan, its expired variant and the answer for `now`; render: their files.
+    const evaluation = opts.shape.evaluator.evaluate(h, opts.now);
+    const files: SiteFile[] = opts.shape.renderer.render(evaluation);
+    if (pages) files.push(...pages.repository(evaluation));
     summary.repositories++;
     summary.scans += h.scans.length;
+    // publish: in phases, beside the repositories still in flight.
     const job = (async () => {
       await publishRepository(opts.sink, files, limit, summary);
       if (opts.prune) {
@@ -71,6 +82,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
           await opts.sink.remove(stale);
           summary.removed += stale.length;
         }
+        await opts.sink.removeEmptyDirectories?.(repositoryPrefix(h.encoded));
       }
       opts.onRepository?.(h, summary);
     })().catch((err: unknown) => {
@@ -86,5 +98,6 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   // Every distinct reason is kept (AccessDenied, an altered body, …): "still failing" alone
   // would leave the operator guessing.
   if (failed.length > 0) throw PublishError.combine(failed);
+  if (pages) await pages.finish(opts.sink, limit, summary);
   return summary;
 }

@@ -57,7 +57,7 @@ describe('building the example store (Shape A)', () => {
     expect(Object.keys(run.tool.driver)).toEqual(['name', 'version', 'informationUri', 'rules']);
     const rules = run.tool.driver.rules;
     expect(rules.map((r: { id: string }) => r.id)).toEqual(['ISSUE_REACTION_TIME', 'BUS_FACTOR', 'SECURITY_POLICY', 'DEPENDENTS']);
-    expect(Object.keys(rules[0])).toEqual(['id', 'name', 'fullDescription', 'help', 'properties']);
+    expect(Object.keys(rules[0])).toEqual(['id', 'name', 'fullDescription', 'help', 'helpUri', 'properties']);
     expect(rules[0].properties).toEqual({
       unit: 'days',
       thresholds: [

@@ -115,9 +115,9 @@ describe('Shape A thresholds validation', () => {
     expect(new Set(Object.values(colors)).size).toBe(Object.keys(colors).length);
   });
 
-  it('the README shows the real output of a bad thresholds file', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const shown = /```\n(badgepress: configuration problems, nothing written:\n[\s\S]*?)```/.exec(readme)![1]!;
+  it('docs/reference/configuration.md shows the real output of a bad thresholds file', () => {
+    const page = readFileSync(join(ROOT, 'docs/reference/configuration.md'), 'utf8');
+    const shown = /```\n(badgepress: configuration problems, nothing written:\n[\s\S]*?)```/.exec(page)![1]!;
     const site = join(dir, 'srv-site');
     mkdirSync(join(site, 'config'), { recursive: true });
     mkdirSync(join(site, 'store'), { recursive: true });

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NODE_TSX, ROOT, runCli } from './helpers/cli.ts';
+import { CLI, ROOT, runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const children: ChildProcess[] = [];
@@ -16,7 +16,7 @@ afterEach(() => {
 /** Starts the demo and resolves with its stdout once the README badge line is printed. */
 function startDemo(args: string[]): Promise<{ child: ChildProcess; stdout: string }> {
   return new Promise((ok, fail) => {
-    const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, 'demo', ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
+    const child = spawn(CLI[0], [...CLI.slice(1), 'demo', ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
     children.push(child);
     let stdout = '';
     let stderr = '';
@@ -50,10 +50,17 @@ describe('badgepress demo (npm start)', () => {
     expect(badge.status).toBe(200);
     expect(badge.type).toBe('image/svg+xml');
     expect(badge.body).toContain(`aria-label="${alt}:`);
+    // The badge links to the repository's page, which shows that same badge image.
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/repositories\/[^/]+%3A[^/]+\/$/);
+    const page = await fetchOverSocket(link!);
+    expect(page.status).toBe(200);
+    expect(page.type).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain(`src="${new URL(image!).pathname}"`);
     // The site is built with the address it is served at: the explanation links back to it.
-    const explanation = await fetchOverSocket(link!);
+    const explanation = await fetchOverSocket(image!.replace(/\.svg$/, ''));
     expect(explanation.status).toBe(200);
     expect(JSON.parse(explanation.body).badgeUrl.startsWith(image!)).toBe(true);
+    expect(stdout).toMatch(/served at http:\/\/127\.0\.0\.1:\d+\/ \(open it in a browser/);
     child.kill('SIGTERM');
     expect(await new Promise((ok) => child.on('exit', ok))).toBe(0);
   }, 60_000);

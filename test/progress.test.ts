@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateStore, repositoryUrl } from '../scripts/gen-store.ts';
-import { childEnv, NODE_TSX, ROOT, runCli } from './helpers/cli.ts';
+import { childEnv, CLI, ROOT, runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { isCI } from '../src/commands/progress.ts';
 
@@ -23,7 +23,7 @@ const hasScript = spawnSync('script', ['--version']).status === 0;
 const PROGRESS = /scans\/s|\r|\x1b\[2K/;
 
 function onTerminal(out: string, env: Record<string, string | undefined>, from = store): string {
-  const cmd = [...NODE_TSX, `${ROOT}src/cli.ts`, 'build', '--store', from, '--out', join(dir, out), '--now', '1763600000']
+  const cmd = [...CLI, 'build', '--store', from, '--out', join(dir, out), '--now', '1763600000']
     .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
     .join(' ');
   const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: childEnv(env), encoding: 'utf8', timeout: 60_000 });

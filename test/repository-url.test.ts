@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalRepositoryUrl } from '../src/model/repository-url.ts';
+import { domainToASCII } from 'node:url';
+import { canonicalRepositoryUrl, schemeProblem } from '../src/model/repository-url.ts';
+import { asciiHostname } from '../src/model/punycode.ts';
 import { sarifErrors } from './helpers/sarif.ts';
 
 describe('canonical repository URL', () => {
@@ -19,6 +21,39 @@ describe('canonical repository URL', () => {
       expect(canonicalRepositoryUrl(input).ok).toBe(false);
     },
   );
+
+  it('writes hosts in ASCII: bücher, BÜCHER and xn--bcher-kva are one repository', () => {
+    const one = 'https://xn--bcher-kva.example/Acme/Books';
+    for (const spelling of ['https://bücher.example/Acme/Books', 'HTTPS://BÜCHER.EXAMPLE/Acme/Books', 'https://XN--BCHER-KVA.example/Acme/Books', 'https://bücher。example/Acme/Books']) {
+      expect(canonicalRepositoryUrl(spelling), spelling).toMatchObject({ ok: true, url: one });
+    }
+    expect(canonicalRepositoryUrl('https://[2001:DB8::1]:8443/a/b')).toMatchObject({ ok: true, url: 'https://[2001:db8::1]:8443/a/b' });
+  });
+
+  it('the punycode of runtimes without URL (CloudFront Functions) agrees with the URL parser', () => {
+    const hosts = ['bücher.example', 'BÜCHER.de', 'münchen.de', '日本語.jp', 'пример.испытание', 'ドメイン名例.jp', '☃.net', 'straße.de', 'example.com', 'a-b.xn--p1ai', 'ελληνικά.gr', '𝄞clef.org', 'ÅÄÖ.se'];
+    for (const host of hosts) expect(asciiHostname(host), host).toBe(domainToASCII(host));
+  });
+
+  it.each([
+    ['https://user:pass@github.com/acme/widget', 'userinfo', /credentials/],
+    ['https://ghp_token@github.com/acme/widget', 'userinfo', /credentials/],
+    ['https://[::1/x', 'host', /malformed host "\[::1"/],
+    ['https://exa<mple.org/a', 'host', /malformed host/],
+    ['https://h%41.org/a', 'host', /malformed host/],
+    ['https://h.org:/a', 'host', /malformed host/],
+    ['https://h.org:80x/a', 'host', /malformed host/],
+  ])('refuses %s (%s)', (input, problem, reason) => {
+    expect(canonicalRepositoryUrl(input)).toMatchObject({ ok: false, problem, reason: expect.stringMatching(reason) });
+  });
+
+  it('schemes: http and https by default; the site may name others', () => {
+    expect(schemeProblem('https://h.org/a', ['http', 'https'])).toBeUndefined();
+    expect(schemeProblem('javascript://h.org/a', ['http', 'https'])).toBe(
+      'repositoryUrl uses the scheme "javascript", which this site does not accept; accepted: http, https (repositoryUrlSchemes: in the site config)',
+    );
+    expect(schemeProblem('git+ssh://h.org/a', ['https', 'git+ssh'])).toBeUndefined();
+  });
 
   it('refuses an encoding longer than one path segment', () => {
     const r = canonicalRepositoryUrl(`https://h.org/${'x'.repeat(240)}`);

@@ -13,7 +13,7 @@ import { originPath } from '../src/model/origin-path.ts';
 import { buildSite, readTree } from './helpers/site.ts';
 import { ROOT } from './helpers/cli.ts';
 import { runCliAsync } from './helpers/cli-async.ts';
-import { loadSite } from '../src/commands/setup.ts';
+import { loadSiteConfig } from '../src/config/load.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { reusedGoldFrom } from './helpers/thresholds.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
@@ -358,7 +358,7 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       return file;
     };
     const attempts = async (maxAttempts: number) => {
-      const site = await loadSite({ config: config(`  maxAttempts: ${maxAttempts}\n`) });
+      const site = await loadSiteConfig(config(`  maxAttempts: ${maxAttempts}\n`));
       const client = s3Client(site.s3);
       proxy.reset();
       proxy.faultRate = 1;
@@ -374,7 +374,7 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     expect(await attempts(3)).toBe(3);
 
     const checksumHeaders = async (setting: string) => {
-      const site = await loadSite({ config: config(setting) });
+      const site = await loadSiteConfig(config(setting));
       const client = s3Client(site.s3);
       const seen: string[] = [];
       proxy.onRequest = (method, _path, headers) => {

@@ -101,6 +101,15 @@ describe('requests Node would answer itself', () => {
     expect(lines).toEqual(['HTTP/1.1 200', 'HTTP/1.1 400']);
   });
 
+  it('every valid request pipelined before a refused one is answered first, 5 or 1,000 of them', async () => {
+    const valid = Buffer.from(`GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const refused = Buffer.from('GET /\x01 HTTP/1.1\r\nHost: x\r\n\r\n');
+    for (const count of [5, 1000]) {
+      const lines = await statusLines(Buffer.concat([...Array<Buffer>(count).fill(valid), refused]));
+      expect(lines, `${count} valid requests`).toEqual([...Array<string>(count).fill('HTTP/1.1 200'), 'HTTP/1.1 400']);
+    }
+  });
+
   it('an HTTP/1.1 request without Host is answered by the core', async () => {
     const a = await sendRaw(Buffer.from(`GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nConnection: close\r\n\r\n`));
     expect(a.status).toBe(200);

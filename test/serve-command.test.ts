@@ -1,33 +1,25 @@
 // `badgepress serve` as a user runs it: the cache ages of the config the build used reach
 // serve's answers, and a --dir that is not a directory is refused up front.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NODE_TSX, ROOT, runCli } from './helpers/cli.ts';
+import { CLI, ROOT, runCli } from './helpers/cli.ts';
+import { startServeChild, type ServeChild } from './helpers/serve-child.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();
 const WIDGET = encodeURIComponent('https://github.com/acme/widget');
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+const children: ServeChild[] = [];
+afterAll(async () => {
+  for (const child of children) await child.stop();
 });
 
 /** Starts serve and resolves with the base URL it prints. */
-function startServe(args: string[]): Promise<string> {
-  return new Promise((ok, fail) => {
-    const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, 'serve', ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
-    children.push(child);
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /at (http:\/\/\S+?)\/api\/v1\/repositories\//.exec(out);
-      if (m) ok(m[1]!);
-    });
-    child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${out}`)));
-  });
+async function startServe(args: string[]): Promise<string> {
+  const serving = await startServeChild(CLI[0], [...CLI.slice(1), 'serve', ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
+  children.push(serving);
+  return serving.url;
 }
 
 function headers(url: string): Promise<{ status: number; cacheControl: string | undefined }> {

@@ -4,7 +4,8 @@ import { loadSiteConfig } from '../src/config/load.ts';
 import { loadThresholdsB } from '../src/config/thresholds-b.ts';
 import type { DecisionFileB, SiteConfig } from '../src/config/types.ts';
 import type { GrantRecord, RepositoryHistory, ScanRecord } from '../src/load/types.ts';
-import { shapeBSite } from '../src/render/site-b.ts';
+import { evaluatorB } from '../src/evaluate/repository.ts';
+import { scanFilesB } from '../src/render/site-b.ts';
 import { BadgeRenderer } from '../src/render/svg.ts';
 import { ROOT } from './helpers/cli.ts';
 import { sarifErrors } from './helpers/sarif.ts';
@@ -29,8 +30,8 @@ const grants: GrantRecord[] = [{ kind: 'grant', repositoryUrl: URL, ruleId: OSS,
 const history: RepositoryHistory = { repositoryUrl: URL, encoded: ENC, scans: [scanRecord], grants };
 
 function render(site: SiteConfig, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
-  const shape = shapeBSite(site, T, decisions, new BadgeRenderer());
-  return new Map(shape.renderScan(history, 0, TS).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]));
+  const evaluation = evaluatorB(T, decisions).evaluate(history, TS);
+  return new Map(scanFilesB(site, T, new BadgeRenderer())(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]));
 }
 
 const files = render(SITE);
@@ -51,7 +52,7 @@ describe('Shape B report', () => {
       [5, 'MANUAL/DIN SPEC XXXX compliant', { unit: '', threshold: { min: 1 } }],
       [6, OSS, { unit: '', threshold: { min: 1 } }],
     ]);
-    expect(Object.keys(run.tool.driver.rules[0])).toEqual(['id', 'name', 'fullDescription', 'help', 'properties']);
+    expect(Object.keys(run.tool.driver.rules[0])).toEqual(['id', 'name', 'fullDescription', 'help', 'helpUri', 'properties']);
   });
 
   it('run.properties: one badge entry per id and level with the spec criteria, and testedRepository', () => {

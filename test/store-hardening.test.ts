@@ -326,11 +326,12 @@ describe('a store assembled from symbolic links', () => {
     for (const url of [a, b, c]) expect(latestIndex(out, url).timestamps).toEqual([1763000000]);
   });
 
-  it('a link to nothing is named, with what to do (exit 4)', () => {
+  it('a link to nothing is named, with what to do, and skipped: the rest is built (exit 1)', () => {
     const d = store({ 'ok.ndjson': line({ repositoryUrl: 'https://x.org/ok', timestamp: 1763000000, values: {} }) });
     symlinkSync(join(d, 'gone.ndjson'), join(d, 'dangling.ndjson'));
     const r = runCli(['build', '--store', d, '--out', join(dir, 'dangling-out')]);
-    expect(r.code).toBe(4);
-    expect(r.stderr).toContain(`store ${join(d, 'dangling.ndjson')}: cannot read the file (ENOENT); a link to nothing? fix or remove it`);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(d, 'dangling.ndjson')}: does not exist (a link to nothing, or removed while the build ran); fix or remove it; file skipped, the other files are built`);
+    expect(latestIndex(join(dir, 'dangling-out'), 'https://x.org/ok').timestamps).toEqual([1763000000]);
   });
 });

@@ -108,7 +108,7 @@ describe('bad records are reported with file:line and skipped; the rest is built
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/examples\/bad-store\/mixed\.ndjson:2: repositoryUrl "not a url"/);
     expect(r.stdout).toMatch(/^badgepress: 4 repositories, 5 scans, \d+ files written, 0 unchanged, 15 records skipped, [\d.]+ s → /);
-    // One of each kind the README names, each with file:line.
+    // One of each kind docs/reference/store-records.md names, each with file:line.
     for (const reason of [
       /mixed\.ndjson:3: timestamp must be an integer/,
       /mixed\.ndjson:4: timestamp: must not be negative/,

@@ -1,14 +1,8 @@
 // Command-line parsing shared by the commands: clear errors that name the flag.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from '../errors.ts';
 
-/** Bad input a command refuses with exit 2, writing nothing: flags, or bad records under --strict. */
-export class BadInputError extends Error {
-  override name = 'BadInputError';
-}
-
-export class UsageError extends BadInputError {
-  override name = 'UsageError';
-}
+export { BadInputError, UsageError } from '../errors.ts';
 
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string) {
   try {

@@ -5,11 +5,15 @@ import { loadHistories } from '../load/histories.ts';
 import { BadInputError, integerFlag, parseFlags, UsageError } from './args.ts';
 import { issuePrinter } from './report.ts';
 import { progressLine, progressShown } from './progress.ts';
-import { inShard, parseShard } from '../model/shard.ts';
-import { SITE_FLAGS, loadShape, loadSite, openSink, openStore } from './setup.ts';
+import { inShard, parseShard, type Shard } from '../model/shard.ts';
+import { SITE_FLAGS, loadSite } from './setup.ts';
+import { openSink, openStore } from '../site/locations.ts';
+import { loadShape } from '../site/stages.ts';
+import { acquireLease, leaseKey } from '../publish/lease.ts';
+import { pagesBuild } from '../render/pages/setup.ts';
 
 export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
-                       [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--json]
+                       [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--json] [--wait SECONDS]
                        [--s3-endpoint URL] [--s3-path-style]`;
 
 /** What --shard means to the loader: only this shard's repositories, and records that belong
@@ -22,13 +26,21 @@ export function shardLoadOptions(text: string | undefined): { include?: (url: st
   return { include: inShard(shard), reportUnassignable: shard.index === 0 };
 }
 
+function parsedShard(text: string | undefined): { index: number; count: number } | undefined {
+  if (text === undefined) return undefined;
+  const shard = parseShard(text);
+  return 'problem' in shard ? undefined : shard;
+}
+
 export async function buildCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { ...SITE_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' } }, BUILD_USAGE);
+  const { values } = parseFlags(argv, { ...SITE_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' }, wait: { type: 'string' } }, BUILD_USAGE);
+  const waitSeconds = integerFlag('wait', values.wait, 0, 86_400) ?? 0;
   const started = performance.now();
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
   const site = await loadSite(values);
   const shape = await loadShape(site);
+  const pages = await pagesBuild(site, values.shard === undefined ? undefined : (parseShard(values.shard) as Shard));
   const store = await openStore(site.store, site);
   const printer = issuePrinter(process.stderr);
 
@@ -36,7 +48,8 @@ export async function buildCommand(argv: string[]): Promise<number> {
     // --strict: any bad record is fatal and nothing is written, so check everything first.
     let errors = 0;
     for await (const _ of loadHistories(store, {
-      catalog: shape.catalog,
+      catalog: shape.evaluator.catalog,
+      schemes: site.repositoryUrlSchemes,
       ...sharding,
       report: (i) => {
         printer.print(i);
@@ -48,24 +61,34 @@ export async function buildCommand(argv: string[]): Promise<number> {
   }
 
   const sink = await openSink(site.out, site);
+  // One build at a time per output; shards write disjoint repositories, so each holds its own.
+  let lease;
+  try {
+    lease = await acquireLease(sink.leaseStore(leaseKey(parsedShard(values.shard))), { waitSeconds, onLost: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
+  } catch (err) {
+    await sink.close();
+    throw err;
+  }
   const storeFiles = progressShown(process.stderr) ? { names: await store.list(), display: (n: string) => store.display(n) } : undefined;
   const progress = progressLine(process.stderr, storeFiles, Date.now());
   let summary: BuildSummary;
   try {
     summary = await build({
-      site,
       shape,
       store,
       sink,
+      schemes: site.repositoryUrlSchemes,
       now,
       report: values.strict ? () => {} : printer.print,
       prune: values.prune ?? false,
       concurrency: site.s3.concurrency,
       ...sharding,
       onRepository: (h, s) => progress.update(s, h),
+      ...(pages ? { pages } : {}),
     });
   } finally {
     progress.done();
+    await lease.release();
     await sink.close();
   }
   printer.flush();

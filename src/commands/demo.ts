@@ -15,7 +15,7 @@ const OWN = ['port', 'host', 'out'] as const;
 type Own = Partial<Record<(typeof OWN)[number], string>>;
 
 /** Splits demo's own flags (`--port N` or `--port=N`) from the rest, in order. */
-export function demoFlags(argv: string[]): { own: Own; rest: string[] } {
+function demoFlags(argv: string[]): { own: Own; rest: string[] } {
   const own: Own = {};
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -55,13 +55,13 @@ export async function demoCommand(argv: string[]): Promise<number> {
     return built;
   }
   const base = `${serving.url}/api/v1/repositories`;
-  process.stdout.write(`badgepress: the site is in ${out}/ and served at ${base}/ (Ctrl+C stops)\n`);
+  process.stdout.write(`badgepress: the site is in ${out}/ and served at ${serving.url}/ (open it in a browser; the API is under ${base}/) (Ctrl+C stops)\n`);
   const example = firstBadge(out);
   if (example) {
     const repo = `${base}/${example.repository}`;
     process.stdout.write(
       `\nTry:\n  curl ${repo}/sarif\n  curl -i "${repo}/badges/${example.badgeId}.svg?timestamp=1762000000"\n` +
-        `\nREADME badge line:\n  [![${example.badgeId}](${repo}/badges/${example.badgeId}.svg)](${repo}/badges/${example.badgeId})\n`,
+        `\nREADME badge line:\n  [![${example.badgeId}](${repo}/badges/${example.badgeId}.svg)](${serving.url}/repositories/${example.repository}/)\n`,
     );
   }
   await waitForSignal();

@@ -1,14 +1,13 @@
 // badgepress command line: dispatches to a command and maps failures to exit codes
 // (0 ok, 1 built with skipped records, 2 bad config or arguments, 4 not published: a store or
-// bucket failed; plan: 0 no change, 3 changes, 2 any error). With --json a failure also prints
+// bucket failed, 5 another build holds the output's lease; plan: 0 no change, 3 changes, 2 any error). With --json a failure also prints
 // one JSON object on stdout, so a scheduler's log has a line for every run.
-import { ConfigError } from '../config/load.ts';
+//
+// Nothing heavy is imported here: a command's module (and with it svgo, the AWS SDK or the
+// build pipeline) loads only when that command runs, so --help, --version and serve start in
+// about the time of node itself (test/cli-startup.test.ts checks which modules load).
+import { readFileSync } from 'node:fs';
 import { BadInputError } from './args.ts';
-import { PublishError, SHOWN_KEYS } from '../publish/sink.ts';
-import { BUILD_USAGE, buildCommand } from './build.ts';
-import { SERVE_USAGE, serveCommand } from './serve.ts';
-import { DEMO_USAGE, demoCommand } from './demo.ts';
-import { PLAN_USAGE, planCommand } from './plan.ts';
 import { preferSmallHeap } from './heap.ts';
 
 const USAGE = `usage: badgepress <command> [flags]
@@ -18,12 +17,18 @@ commands:
   plan     show what a build would change (statuses, files) without writing; exit 3 on changes
   serve    serve a built directory over HTTP, ?timestamp= included
   demo     build the example store into dist/ and serve it (what npm start runs)
+  site     after sharded builds, write the site-wide pages from the shards' summaries
 
-run "badgepress <command> --help" for a command's flags`;
+run "badgepress <command> --help" for a command's flags, "badgepress --version" for the version`;
 
-interface Command {
+interface Loaded {
   run: (argv: string[]) => Promise<number>;
   usage: string;
+}
+
+interface Command {
+  /** Imports the command's module: only the command that runs is loaded. */
+  load: () => Promise<Loaded>;
   /** Runs through a whole store once: keep the heap near its live set. */
   batch?: boolean;
   /** Exit code when a store or bucket fails: build says "not published" (4); plan has one code for errors (2). */
@@ -31,11 +36,18 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
-  build: { run: buildCommand, usage: BUILD_USAGE, batch: true, ioFailureCode: 4 },
-  plan: { run: planCommand, usage: PLAN_USAGE, batch: true, ioFailureCode: 2 },
-  serve: { run: serveCommand, usage: SERVE_USAGE, ioFailureCode: 4 },
-  demo: { run: demoCommand, usage: DEMO_USAGE, ioFailureCode: 4 },
+  build: { load: async () => import('./build.ts').then((m) => ({ run: m.buildCommand, usage: m.BUILD_USAGE })), batch: true, ioFailureCode: 4 },
+  plan: { load: async () => import('./plan.ts').then((m) => ({ run: m.planCommand, usage: m.PLAN_USAGE })), batch: true, ioFailureCode: 2 },
+  serve: { load: async () => import('./serve.ts').then((m) => ({ run: m.serveCommand, usage: m.SERVE_USAGE })), ioFailureCode: 4 },
+  demo: { load: async () => import('./demo.ts').then((m) => ({ run: m.demoCommand, usage: m.DEMO_USAGE })), ioFailureCode: 4 },
+  site: { load: async () => import('./site.ts').then((m) => ({ run: m.siteCommand, usage: m.SITE_USAGE })), batch: true, ioFailureCode: 4 },
 };
+
+/** The version in package.json, two folders up from src/commands/ and from its compiled lib/commands/. */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -43,20 +55,25 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return name === undefined ? 2 : 0;
   }
-  const command = commands[name];
+  if (name === '--version' || name === '-V' || name === 'version') {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
     process.stderr.write(`badgepress: unknown command ${JSON.stringify(name)}\n${USAGE}\n`);
     return 2;
   }
+  const { run, usage } = await command.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${command.usage}\n`);
+    process.stdout.write(`${usage}\n`);
     return 0;
   }
   if (command.batch) preferSmallHeap();
   try {
-    return await command.run(rest);
+    return await run(rest);
   } catch (err) {
-    const failure = describeFailure(err, command.ioFailureCode);
+    const failure = await describeFailure(err, command.ioFailureCode);
     process.stderr.write(`badgepress: ${failure.text}\n`);
     if (process.env.BADGEPRESS_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
     if (rest.includes('--json')) process.stdout.write(`${JSON.stringify({ error: failure.error, ...failure.details, exitCode: failure.exitCode })}\n`);
@@ -73,7 +90,9 @@ interface Failure {
   details: Record<string, unknown>;
 }
 
-function describeFailure(err: unknown, ioFailureCode: number): Failure {
+async function describeFailure(err: unknown, ioFailureCode: number): Promise<Failure> {
+  // Loaded on failure only; the command that failed has loaded these modules already.
+  const [{ ConfigError }, { PublishError, SHOWN_KEYS }, { LeaseHeldError }] = await Promise.all([import('../config/load.ts'), import('../publish/sink.ts'), import('../publish/lease.ts')]);
   if (err instanceof ConfigError) {
     const error = 'configuration problems, nothing written';
     return { exitCode: 2, error, text: `${error}:\n${err.problems.map((p) => `  ${p}`).join('\n')}`, details: { problems: err.problems } };
@@ -83,6 +102,7 @@ function describeFailure(err: unknown, ioFailureCode: number): Failure {
     return { exitCode: ioFailureCode, error: err.message, text, details: { notPublishedCount: err.keys.length, notPublished: err.keys.slice(0, SHOWN_KEYS) } };
   }
   const message = (err as Error)?.message ?? String(err);
+  if (err instanceof LeaseHeldError) return { exitCode: 5, error: message, text: message, details: { lease: err.where, holder: err.holder ?? null } };
   if (err instanceof BadInputError) return { exitCode: 2, error: message, text: message, details: {} };
   // I/O failures (a store or bucket that cannot be read): the message says what to check.
   return { exitCode: ioFailureCode, error: message, text: message, details: {} };

@@ -3,11 +3,12 @@
 import { loadHistories } from '../load/histories.ts';
 import { Planner, formatPlan } from '../publish/plan.ts';
 import { formatPlanMarkdown } from '../publish/plan-markdown.ts';
-import { repositoryFiles } from '../render/site-files.ts';
 import { integerFlag, parseFlags, UsageError } from './args.ts';
 import { shardLoadOptions } from './build.ts';
 import { issuePrinter } from './report.ts';
-import { SITE_FLAGS, loadShape, loadSite, openSink, openStore } from './setup.ts';
+import { SITE_FLAGS, loadSite } from './setup.ts';
+import { openSink, openStore } from '../site/locations.ts';
+import { loadShape } from '../site/stages.ts';
 
 export const PLAN_USAGE = `usage: badgepress plan [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
                       [--base-url URL] [--now UNIX] [--shard i/n] [--json | --format text|json|markdown]
@@ -30,9 +31,10 @@ export async function planCommand(argv: string[]): Promise<number> {
   const printer = issuePrinter(process.stderr);
   const planner = new Planner(sink);
   try {
-    for await (const h of loadHistories(store, { catalog: shape.catalog, report: printer.print, ...sharding })) {
+    for await (const h of loadHistories(store, { catalog: shape.evaluator.catalog, schemes: site.repositoryUrlSchemes, report: printer.print, ...sharding })) {
       if (h.scans.length === 0) continue;
-      await planner.add(h.repositoryUrl, h.encoded, h.scans.length, repositoryFiles(site, shape, h, now));
+      const evaluation = shape.evaluator.evaluate(h, now);
+      await planner.add(h.encoded, h.scans.length, shape.renderer.render(evaluation));
     }
   } finally {
     await sink.close();

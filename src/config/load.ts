@@ -10,6 +10,9 @@ import { readYamlFile, ConfigError, formatPath, type LocatedData } from './yaml-
 import { schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, SiteConfig, ThresholdsA, Shape } from './types.ts';
 import { locationProblem } from '../s3/location.ts';
+import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
+import { DEFAULT_SCHEMES } from '../model/repository-url.ts';
+import { httpUrlProblem } from './http-url.ts';
 
 export { ConfigError };
 
@@ -30,13 +33,13 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
   const located = await readYamlFile(path);
   throwIfAny(schemaProblems(siteSchema, located));
   throwIfAny(locationProblems(located, overrides));
+  throwIfAny(addressProblems(located));
   const raw = located.data as Partial<SiteConfig> & { thresholds?: Partial<SiteConfig['thresholds']>; s3?: Partial<SiteConfig['s3']> };
   const base = dirname(path);
   const rel = (p: string) => (isS3(p) || isAbsolute(p) ? p : resolve(base, p));
   const config: SiteConfig = {
-    file: path,
-    shape: overrides.shape ?? raw.shape ?? 'A',
-    baseUrl: (overrides.baseUrl ?? raw.baseUrl ?? 'http://127.0.0.1:8787').replace(/\/+$/, ''),
+    shape: overrides.shape ?? raw.shape ?? DEFAULT_SHAPE,
+    baseUrl: (overrides.baseUrl ?? raw.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
     // The packaged config points at the bundled example; a user without a config of their
     // own names the store, and the site goes to ./dist.
     store: overrides.store ?? (ownConfig ? rel(raw.store ?? 'store') : missingStore()),
@@ -47,13 +50,14 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     },
     ...(raw.decisions ? { decisions: rel(raw.decisions) } : {}),
     tool: {
-      name: raw.tool?.name ?? 'badgepress',
-      version: raw.tool?.version ?? '0.1.0',
-      informationUri: raw.tool?.informationUri ?? 'https://badgepress.dev',
+      name: raw.tool?.name ?? DEFAULT_TOOL.name,
+      version: raw.tool?.version ?? DEFAULT_TOOL.version,
+      // The site itself, never a domain we do not own (the human site's home page).
+      informationUri: raw.tool?.informationUri ?? `${(overrides.baseUrl ?? raw.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')}/`,
     },
     cache: {
-      latestMaxAge: raw.cache?.latestMaxAge ?? 300,
-      immutableMaxAge: raw.cache?.immutableMaxAge ?? 31536000,
+      latestMaxAge: raw.cache?.latestMaxAge ?? DEFAULT_CACHE.latestMaxAge,
+      immutableMaxAge: raw.cache?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge,
     },
     expireAfterDays: raw.expireAfterDays ?? null,
     strictSarif: raw.strictSarif ?? false,
@@ -62,28 +66,13 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     codeScanning: raw.codeScanning ?? false,
     // flat is the plain .svg every site serves; listing it or not changes nothing.
     styles: ['flat', ...(raw.styles ?? []).filter((s) => s !== 'flat')],
-    // `none` (Shape B, no level granted) is a light grey of its own, never silver's grey: a
-    // badge must not look silver when nothing is granted.
-    colors: {
-      gold: '#dfb317',
-      silver: '#9f9f9f',
-      bronze: '#cd7f32',
-      fail: '#e05d44',
-      expired: '#555555',
-      none: '#bbbbbb',
-      ...(raw.colors ?? {}),
-    },
-    s3: {
-      concurrency: 64,
-      maxAttempts: 5,
-      connectTimeoutSeconds: 10,
-      requestTimeoutSeconds: 60,
-      ...(raw.s3 ?? {}),
-    },
+    repositoryUrlSchemes: raw.repositoryUrlSchemes ?? [...DEFAULT_SCHEMES],
+    colors: { ...DEFAULT_COLORS, ...(raw.colors ?? {}) },
+    s3: { ...DEFAULT_S3, ...(raw.s3 ?? {}) },
+    pages: raw.pages ?? true,
   };
-  if (overrides.baseUrl !== undefined && !/^https?:\/\/[^\s?#]+$/.test(overrides.baseUrl)) {
-    throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: must be an http(s) URL without query or fragment`]);
-  }
+  const flagProblem = overrides.baseUrl === undefined ? undefined : httpUrlProblem(overrides.baseUrl, { queryAllowed: false });
+  if (flagProblem) throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: ${flagProblem}`]);
   return config;
 }
 
@@ -93,6 +82,20 @@ function missingStore(): never {
 
 export function isS3(location: string): boolean {
   return location.startsWith('s3://');
+}
+
+/** baseUrl: and tool.informationUri: are written into every report: real http(s) URLs only. */
+function addressProblems(located: LocatedData): string[] {
+  const data = located.data as { baseUrl?: unknown; tool?: { informationUri?: unknown } };
+  const problems: string[] = [];
+  const check = (path: string[], value: unknown, queryAllowed: boolean) => {
+    if (typeof value !== 'string') return;
+    const problem = httpUrlProblem(value, { queryAllowed });
+    if (problem) problems.push(`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(value)} ${problem}`);
+  };
+  check(['baseUrl'], data.baseUrl, false);
+  check(['tool', 'informationUri'], data.tool?.informationUri, true);
+  return problems;
 }
 
 /** --store/--out and store:/out: must be s3://bucket/prefix or a path, never a look-alike. */
@@ -141,7 +144,7 @@ function thresholdsAProblems(located: LocatedData, rules: RuleA[], badges: Thres
 }
 
 /** Bands must cover 0..unbounded in integer steps, with neither overlap nor gap. */
-export function bandProblems(bands: Band[]): Array<{ path: (string | number)[]; message: string }> {
+function bandProblems(bands: Band[]): Array<{ path: (string | number)[]; message: string }> {
   const out: Array<{ path: (string | number)[]; message: string }> = [];
   const show = (b: Band) => `${b.min}..${b.max ?? 'unbounded'}`;
   bands.forEach((b, j) => {

@@ -6,10 +6,10 @@ import { readYamlFile, formatPath, type LocatedData, type PathPart } from './yam
 import { schemaProblems, throwIfAny } from './validate.ts';
 import type { BadgeDefB, LevelB, RuleB, ThresholdsB } from './types.ts';
 
-export const LEVELS_B: readonly LevelB[] = ['BRONZE', 'SILVER', 'GOLD'];
-export const MANUAL_PREFIX = 'MANUAL/';
+const LEVELS_B: readonly LevelB[] = ['BRONZE', 'SILVER', 'GOLD'];
+const MANUAL_PREFIX = 'MANUAL/';
 
-export function isManualRuleId(id: string): boolean {
+function isManualRuleId(id: string): boolean {
   return id.startsWith(MANUAL_PREFIX);
 }
 

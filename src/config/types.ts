@@ -39,7 +39,8 @@ export type RuleA = NumericRuleA | BooleanRuleA;
 
 export interface BadgeDefA {
   id: string;
-  informationUri: string;
+  /** Absent: the site's own badge page, {baseUrl}/badges/<ID>/ (badgeInformationUri). */
+  informationUri?: string;
   criteria: string[];
 }
 
@@ -76,8 +77,8 @@ export interface LevelDefB {
 
 export interface BadgeDefB {
   id: string;
-  /** May be an empty string. */
-  informationUri: string;
+  /** May be an empty string; absent: the site's own badge page (badgeInformationUri). */
+  informationUri?: string;
   /** Ascending: BRONZE before SILVER before GOLD. */
   levels: LevelDefB[];
 }
@@ -97,12 +98,16 @@ export interface DecisionFileB {
   by?: string;
   /** Canonical repository URLs. */
   granted: string[];
-  grantedRegex: RegExp[];
+  grantedRegex: UrlPattern[];
+}
+
+/** A compiled `grantedRegex` entry: the pattern as written, and an unanchored test. */
+export interface UrlPattern {
+  readonly source: string;
+  test(url: string): boolean;
 }
 
 export interface SiteConfig {
-  /** The file the settings came from (absent when built from defaults only). */
-  file?: string;
   shape: Shape;
   baseUrl: string;
   store: string;
@@ -121,6 +126,10 @@ export interface SiteConfig {
   codeScanning: boolean;
   /** Badge styles rendered for latest badges; flat is always among them (the plain .svg). */
   styles: BadgeStyleName[];
+  /** Repository URL schemes a record may use (lower case); default http and https. */
+  repositoryUrlSchemes: string[];
+  /** The human site (index.html, repository, badge and rule pages); default true. */
+  pages: boolean;
   colors: Record<BadgeStatus | 'none', string>;
   s3: {
     region?: string;

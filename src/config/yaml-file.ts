@@ -1,6 +1,6 @@
 // Reads a YAML (or JSON) file and keeps enough of the parse to point an error at file:line.
-import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, isNode, visit, type Document } from 'yaml';
+import { FileReadError, readRegularFile } from '../load/regular-file.ts';
 
 export type PathPart = string | number;
 
@@ -21,14 +21,15 @@ export class ConfigError extends Error {
 export async function readYamlFile(file: string): Promise<LocatedData> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readRegularFile(file)).toString('utf8');
   } catch (err) {
-    throw new ConfigError([`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)}); check the path`]);
+    const reason = err instanceof FileReadError ? err.reason : String(err);
+    throw new ConfigError([(err as FileReadError).code === 'ENOENT' ? `${file}: cannot read (ENOENT); check the path` : `${file}: ${reason}`]);
   }
   return parseYamlText(file, text);
 }
 
-export function parseYamlText(file: string, text: string): LocatedData {
+function parseYamlText(file: string, text: string): LocatedData {
   const lineCounter = new LineCounter();
   // merge: `<<: *anchor` keys, which people write to share settings.
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });

@@ -40,13 +40,13 @@ export function catalogA(t: ThresholdsA): RuleCatalog {
 }
 
 /** The band holding v: bands cover 0..∞ in integer steps, so a fraction belongs with its floor. */
-export function bandFor(bands: Band[], v: number): Band {
+function bandFor(bands: Band[], v: number): Band {
   let best: Band | undefined;
   for (const b of bands) if (b.min <= v && (!best || b.min > best.min)) best = b;
   return best ?? bands.reduce((a, b) => (b.min < a.min ? b : a));
 }
 
-export function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
+function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
   const stored = scan.values[rule.id];
   if (rule.type === 'boolean') {
     if (typeof stored !== 'boolean') return undetermined(rule);

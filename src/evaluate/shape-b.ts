@@ -9,10 +9,10 @@ export type StatusB = 'pass' | 'fail' | 'open';
 /** The explanation's badgeStatus: the highest granted level in lower case, or fail. */
 export type BadgeStatusB = 'gold' | 'silver' | 'bronze' | 'fail';
 
-export const NIL = '<nil>';
+const NIL = '<nil>';
 
 /** What one rule comes to for one scan, before it is judged per badge level. */
-export interface RuleOutcome {
+interface RuleOutcome {
   /** null: could not be determined (no value stored, no decision on a manual check). */
   value: number | null;
   /** What was found; only when there is a value. */
@@ -75,7 +75,7 @@ export function passes(threshold: ThresholdB, value: number): boolean {
  * (granted:false revokes), because it is dated and names this repository; without one, the
  * rule's decision file grants when it lists the URL or a pattern matches; else undecided.
  */
-export function manualOutcome(ruleId: string, repositoryUrl: string, at: number, grants: readonly GrantRecord[], decision: DecisionFileB | undefined): RuleOutcome {
+function manualOutcome(ruleId: string, repositoryUrl: string, at: number, grants: readonly GrantRecord[], decision: DecisionFileB | undefined): RuleOutcome {
   let record: GrantRecord | undefined;
   for (const g of grants) if (g.ruleId === ruleId && g.timestamp <= at && (!record || g.timestamp >= record.timestamp)) record = g;
   if (record) {
@@ -109,7 +109,7 @@ function measuredOutcome(rule: RuleB, scan: ScanRecord): RuleOutcome {
     : { value, evidence: `The scan reported ${amount}.` };
 }
 
-export function ruleOutcome(rule: RuleB, scan: ScanRecord, grants: readonly GrantRecord[], decisions: ReadonlyMap<string, DecisionFileB>): RuleOutcome {
+function ruleOutcome(rule: RuleB, scan: ScanRecord, grants: readonly GrantRecord[], decisions: ReadonlyMap<string, DecisionFileB>): RuleOutcome {
   return rule.manual ? manualOutcome(rule.id, scan.repositoryUrl, scan.timestamp, grants, decisions.get(rule.id)) : measuredOutcome(rule, scan);
 }
 

@@ -3,8 +3,8 @@
 // not by the store: a first pass only notes which files mention which repository.
 import { parseStoreFile } from './parse-file.ts';
 import { checkRecord } from './validate-record.ts';
-import { canonicalRepositoryUrl } from '../model/repository-url.ts';
-import type { StoreSource } from './store.ts';
+import { canonicalRepositoryUrl, type CanonicalResult } from '../model/repository-url.ts';
+import { UnreadableStoreFile, type StoreSource } from './store.ts';
 import type { GrantRecord, LoadIssue, RepositoryHistory, RuleCatalog, ScanRecord } from './types.ts';
 
 export interface LoadOptions {
@@ -21,6 +21,8 @@ export interface LoadOptions {
    * that n shards report each bad record exactly once.
    */
   reportUnassignable?: boolean;
+  /** Repository URL schemes accepted (the site's repositoryUrlSchemes; default http, https). */
+  schemes?: readonly string[];
 }
 
 export async function* loadHistories(source: StoreSource, opts: LoadOptions): AsyncGenerator<RepositoryHistory> {
@@ -33,8 +35,13 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
   const parent = files.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
   const firstFileOf = new Map<string, number>();
+  const unreadable = new Set<number>();
   for (let i = 0; i < files.length; i++) {
-    const bytes = await source.read(files[i]!);
+    const bytes = await readOrReport(source, files[i]!, opts.report);
+    if (bytes === undefined) {
+      unreadable.add(i);
+      continue;
+    }
     if (cached + bytes.length <= budget) {
       cache.set(i, bytes);
       cached += bytes.length;
@@ -63,8 +70,10 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
     const byRepo = new Map<string, { scans: ScanRecord[]; grants: GrantRecord[] }>();
     for (const i of group) {
       const name = files[i]!;
-      const bytes = cache.get(i) ?? (await source.read(name));
+      if (unreadable.has(i)) continue;
+      const bytes = cache.get(i) ?? (await readOrReport(source, name, opts.report));
       cache.delete(i);
+      if (bytes === undefined) continue;
       for (const item of parseStoreFile(name, bytes)) {
         const where = `${source.display(name)}:${item.line}`;
         if ('error' in item) {
@@ -75,7 +84,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
         // belongs to, and one without a valid URL by the shard that reports the unassignable.
         const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
         if (url.ok ? opts.include && !opts.include(url.url) : !reportUnassignable) continue;
-        const checked = checkRecordSafely(item.value, where, opts.catalog);
+        const checked = checkRecordSafely(item.value, where, opts.catalog, url, opts.schemes);
         if (!checked.ok) {
           opts.report({ severity: 'error', where, message: `${checked.reason}; record skipped` });
           continue;
@@ -151,12 +160,27 @@ function dropDuplicateGrants(grants: GrantRecord[], report: (i: LoadIssue) => vo
 }
 
 /**
+ * A store file that alone cannot be read (not a regular file, too large, no permission) is a
+ * bad file: reported by name, in every shard (each shard's output lacks its records), and the
+ * other files are built. Any other failure (a store that cannot be reached) ends the build.
+ */
+async function readOrReport(source: StoreSource, name: string, report: (i: LoadIssue) => void): Promise<Uint8Array | undefined> {
+  try {
+    return await source.read(name);
+  } catch (err) {
+    if (!(err instanceof UnreadableStoreFile)) throw err;
+    report({ severity: 'error', where: err.where, message: `${err.reason}; file skipped, the other files are built` });
+    return undefined;
+  }
+}
+
+/**
  * A record whose checking throws (a hostile shape no check foresaw) is a bad record like any
  * other: reported with its file:line and skipped, never the end of the build.
  */
-function checkRecordSafely(value: unknown, where: string, catalog: RuleCatalog): ReturnType<typeof checkRecord> {
+function checkRecordSafely(value: unknown, where: string, catalog: RuleCatalog, url: CanonicalResult, schemes: readonly string[] | undefined): ReturnType<typeof checkRecord> {
   try {
-    return checkRecord(value, where, catalog);
+    return checkRecord(value, where, catalog, url, schemes);
   } catch (err) {
     return { ok: false, reason: `the record could not be checked (${(err as Error).message}); write it as plain JSON of the documented shape` };
   }

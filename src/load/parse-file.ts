@@ -14,8 +14,21 @@ export function isStoreFile(name: string): boolean {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
+/**
+ * The most bytes one piece of text (an NDJSON line, a whole .json or .yaml file) may hold:
+ * V8's longest string, in characters (2^29 - 24); UTF-8 never has fewer bytes than characters,
+ * so anything within it decodes.
+ */
+export const MAX_TEXT_BYTES = 2 ** 29 - 24;
+const MAX_TEXT = 'the 512 MiB a JavaScript string can hold';
+
+const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
 export function parseStoreFile(name: string, bytes: Uint8Array): ParsedItem[] {
   if (name.endsWith('.ndjson') || name.endsWith('.jsonl')) return parseLines(bytes);
+  if (bytes.length > MAX_TEXT_BYTES) {
+    return [{ line: 1, error: `file is ${megabytes(bytes.length)}, more than ${MAX_TEXT}; split it, or write it as NDJSON (one record per line)` }];
+  }
   const text = decodeWhole(bytes);
   if (typeof text !== 'string') return [text];
   if (name.endsWith('.json')) return parseJson(text);
@@ -26,14 +39,19 @@ function parseLines(bytes: Uint8Array): ParsedItem[] {
   const items: ParsedItem[] = [];
   let start = 0;
   let line = 1;
-  for (let i = 0; i <= bytes.length; i++) {
-    if (i < bytes.length && bytes[i] !== 0x0a) continue;
+  while (start <= bytes.length) {
+    const newline = bytes.indexOf(0x0a, start);
+    const i = newline < 0 ? bytes.length : newline;
     const chunk = bytes.subarray(start, i);
     let text: string | undefined;
-    try {
-      text = utf8.decode(chunk);
-    } catch {
-      items.push({ line, error: 'line is not valid UTF-8; re-encode the file as UTF-8' });
+    if (chunk.length > MAX_TEXT_BYTES) {
+      items.push({ line, error: `line is ${megabytes(chunk.length)} long, more than ${MAX_TEXT}; a record is one line of JSON` });
+    } else {
+      try {
+        text = utf8.decode(chunk);
+      } catch {
+        items.push({ line, error: 'line is not valid UTF-8; re-encode the file as UTF-8' });
+      }
     }
     if (text !== undefined && text.trim() !== '') {
       try {
@@ -102,7 +120,7 @@ function parseYaml(text: string): ParsedItem[] {
     const whole = yamlValue(() => doc.toJS({ maxAliasCount: YAML_MAX_ALIAS_COUNT }));
     if (!isSeq(contents)) {
       const line = lineOf(contents);
-      items.push('error' in whole ? { line, error: whole.error } : { line, value: whole.value });
+      items.push('error' in whole ? { line, error: whole.error } : yamlItem(line, whole.value));
       continue;
     }
     // Only when the document fails: find the items at fault, each on its own line (each alone
@@ -114,11 +132,11 @@ function parseYaml(text: string): ParsedItem[] {
     }
     contents.items.forEach((item, i) => {
       const line = lineOf(item);
-      if (!('error' in whole)) items.push({ line, value: (whole.value as unknown[])[i] });
+      if (!('error' in whole)) items.push(yamlItem(line, (whole.value as unknown[])[i]));
       else if (!isNode(item)) items.push({ line, value: item });
       else {
         const one = yamlValue(() => item.toJS(doc, { maxAliasCount: YAML_MAX_ALIAS_COUNT }));
-        items.push('error' in one ? { line, error: one.error } : { line, value: one.value });
+        items.push('error' in one ? { line, error: one.error } : yamlItem(line, one.value));
       }
     });
   }
@@ -131,6 +149,43 @@ function yamlValue(toJS: () => unknown): { value: unknown } | { error: string } 
   } catch (err) {
     return { error: yamlFailure(err) };
   }
+}
+
+/** A YAML record as an item: an error when it holds a value JSON has no form for. */
+function yamlItem(line: number, value: unknown): ParsedItem {
+  const foreign = nonJsonPart(value);
+  return foreign ? { line, error: foreign } : { line, value };
+}
+
+/** YAML tags that build values JSON has no form for, by what the yaml library makes of them. */
+const YAML_ONLY: Array<[new (...args: never[]) => object, string]> = [
+  [Map, '!!omap (an ordered mapping)'],
+  [Set, '!!set'],
+  [Date, '!!timestamp'],
+  [Uint8Array, '!!binary'],
+];
+
+/**
+ * Where a YAML value holds something no JSON record can (an ordered map, a set, a date,
+ * bytes), said as "values.X: …", or undefined. A record schema check would otherwise see an
+ * object and read none of its entries. Iterative, and each object once: documents may nest
+ * deeply and aliases share nodes.
+ */
+function nonJsonPart(root: unknown): string | undefined {
+  const seen = new Set<object>();
+  const stack: Array<{ v: unknown; path: string }> = [{ v: root, path: '' }];
+  while (stack.length > 0) {
+    const { v, path } = stack.pop()!;
+    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
+    seen.add(v);
+    const proto = Object.getPrototypeOf(v) as unknown;
+    if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) {
+      const tag = YAML_ONLY.find(([type]) => v instanceof type)?.[1] ?? `value of type ${(v.constructor as { name?: string } | undefined)?.name ?? 'unknown'}`;
+      return `${path || 'record'}: a YAML ${tag} is not a value a record may hold; write a plain mapping, list, number or string`;
+    }
+    for (const [k, child] of Object.entries(v)) stack.push({ v: child, path: Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k });
+  }
+  return undefined;
 }
 
 function firstContentLine(text: string): number {

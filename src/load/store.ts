@@ -1,14 +1,30 @@
 // Where stored values come from. The loader only needs to list file names and read one file;
 // a directory and an S3 prefix are two small implementations of that.
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isStoreFile } from './parse-file.ts';
+import { FileReadError, readRegularFile } from './regular-file.ts';
+
+/**
+ * One store file that cannot be read (vanished, not a regular file, too large, no permission):
+ * the loader reports it as a bad file and builds the others.
+ */
+export class UnreadableStoreFile extends Error {
+  constructor(
+    readonly where: string,
+    readonly reason: string,
+  ) {
+    super(`store ${where}: ${reason}`);
+    this.name = 'UnreadableStoreFile';
+  }
+}
 
 export interface StoreSource {
   /** Human-readable location, e.g. the directory or s3://bucket/prefix. */
   readonly location: string;
   /** Store file names (relative), sorted, only the kinds the loader reads. */
   list(): Promise<string[]>;
+  /** Throws UnreadableStoreFile for a file that alone is at fault; anything else ends the build. */
   read(name: string): Promise<Uint8Array>;
   /** How a file is named in messages (path or s3 key). */
   display(name: string): string;
@@ -34,10 +50,18 @@ export class DirectoryStore implements StoreSource {
     const names: string[] = [];
     const walked = new Set<string>();
     const walk = async (dir: string, rel: string): Promise<void> => {
-      const real = await realpath(dir);
-      if (walked.has(real)) return;
-      walked.add(real);
-      for (const e of await readdir(dir, { withFileTypes: true })) {
+      let entries;
+      try {
+        const real = await realpath(dir);
+        if (walked.has(real)) return;
+        walked.add(real);
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code ?? String(err);
+        const advice = rel ? "let the build's user read it (chmod a+rx) or move it out of the store" : 'check --store';
+        throw new Error(`store ${dir}: cannot read the directory (${code}); ${advice}`, { cause: err });
+      }
+      for (const e of entries) {
         if (e.name.startsWith('.')) continue;
         const name = rel ? `${rel}/${e.name}` : e.name;
         // A link is judged by what it points to; a link to nothing is listed, and reading it
@@ -47,19 +71,16 @@ export class DirectoryStore implements StoreSource {
         else if ((target === undefined || target.isFile()) && isStoreFile(e.name)) names.push(name);
       }
     };
-    try {
-      await walk(this.location, '');
-    } catch (err) {
-      throw new Error(`store ${this.location}: cannot read the directory (${(err as NodeJS.ErrnoException).code}); check --store`);
-    }
+    await walk(this.location, '');
     return names.sort();
   }
 
   async read(name: string): Promise<Uint8Array> {
     try {
-      return await readFile(join(this.location, name));
+      return await readRegularFile(join(this.location, name));
     } catch (err) {
-      throw new Error(`store ${this.display(name)}: cannot read the file (${(err as NodeJS.ErrnoException).code}); a link to nothing? fix or remove it`);
+      if (err instanceof FileReadError) throw new UnreadableStoreFile(this.display(name), err.reason);
+      throw err;
     }
   }
 

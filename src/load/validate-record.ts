@@ -1,7 +1,7 @@
 // Checks one parsed item against the published record schema and the active rules.
 import { Ajv, type ErrorObject } from 'ajv';
 import recordSchema from './record.schema.json' with { type: 'json' };
-import { canonicalRepositoryUrl } from '../model/repository-url.ts';
+import { canonicalRepositoryUrl, DEFAULT_SCHEMES, schemeProblem, type CanonicalResult } from '../model/repository-url.ts';
 import { MAX_UNIX_SECONDS, type GrantRecord, type RuleCatalog, type ScanRecord, type StoredValue, type ValueKind } from './types.ts';
 
 // verbose: errors carry the offending value, so a message can quote it.
@@ -11,13 +11,19 @@ export type RecordCheck =
   | { ok: true; record: ScanRecord | GrantRecord; unknownRules: string[] }
   | { ok: false; reason: string };
 
-export function checkRecord(value: unknown, source: string, catalog: RuleCatalog): RecordCheck {
+/**
+ * `url`: the record's repositoryUrl made canonical, when the caller has done so already;
+ * `schemes`: the repository URL schemes the site accepts (default http and https).
+ */
+export function checkRecord(value: unknown, source: string, catalog: RuleCatalog, url?: CanonicalResult, schemes: readonly string[] = DEFAULT_SCHEMES): RecordCheck {
   if (!isPlainObject(value)) return { ok: false, reason: 'a record must be a JSON object' };
   const obj = value;
+  const canonical = url ?? canonicalRepositoryUrl(obj.repositoryUrl);
   // The URL first: it is the most common fault and the most useful message.
   if ('repositoryUrl' in obj) {
-    const url = canonicalRepositoryUrl(obj.repositoryUrl);
-    if (!url.ok) return { ok: false, reason: url.reason };
+    if (!canonical.ok) return { ok: false, reason: canonical.reason };
+    const scheme = schemeProblem(canonical.url, schemes);
+    if (scheme) return { ok: false, reason: scheme };
   }
   const unknownRules: string[] = [];
   let shaped: Record<string, unknown> = obj;
@@ -46,7 +52,7 @@ export function checkRecord(value: unknown, source: string, catalog: RuleCatalog
     // anyOf failures list each branch first; the anyOf error itself says what was expected.
     return { ok: false, reason: describe(errors.find((e) => e.keyword === 'anyOf') ?? errors[0]) };
   }
-  const repositoryUrl = (canonicalRepositoryUrl(obj.repositoryUrl) as { url: string }).url;
+  const repositoryUrl = (canonical as { url: string }).url;
   const timestamp = obj.timestamp as number;
   if (obj.kind === 'grant') {
     const g: GrantRecord = {
@@ -75,6 +81,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  * JSON.stringify (a hostile record can be) is named by its kind rather than overflowing.
  */
 function show(v: unknown): string {
+  // JSON.stringify writes Infinity and NaN as null: say what they are.
+  if (typeof v === 'number' && !Number.isFinite(v)) return NOT_FINITE(v);
   let text: string;
   try {
     text = JSON.stringify(v) ?? String(v);
@@ -83,6 +91,8 @@ function show(v: unknown): string {
   }
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
+
+const NOT_FINITE = (v: number) => (Number.isNaN(v) ? 'NaN (.nan)' : `${v} (out of range, as 1e400 or .inf is)`);
 
 const TIME_LIMIT = `whole Unix seconds from 0 to ${MAX_UNIX_SECONDS} (the end of year 9999)`;
 
@@ -97,7 +107,8 @@ export function valueProblem(kind: ValueKind, v: unknown): { at?: string; messag
     case 'numeric': {
       // Built only when the value is wrong: quoting every valid events array costs time.
       const expected = () => ({ message: `expected a number ≥ 0, null or {"events":[unix seconds…]} for a measured rule, got ${show(v)}` });
-      if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? undefined : expected();
+      if (typeof v === 'number' && !Number.isFinite(v)) return { message: `not a finite number: got ${show(v)}; write a number ≥ 0 or null` };
+      if (typeof v === 'number') return v >= 0 ? undefined : expected();
       if (!isPlainObject(v) || !Array.isArray(v.events)) return expected();
       const extra = Object.keys(v).find((k) => k !== 'events');
       if (extra !== undefined) return { message: `unknown key ${JSON.stringify(extra)}; a count holds only "events"` };

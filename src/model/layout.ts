@@ -2,6 +2,8 @@
 // publishers and the resolver. `<enc>` is the encoded repository URL held literally in one
 // segment (see design.md, "Output layout").
 
+import { JSON_TYPE, SVG_TYPE } from './http.ts';
+
 export const API_PREFIX = 'api/v1/repositories/';
 
 /** Badge styles besides flat, each a pre-rendered latest file chosen with `?style=`. */
@@ -69,8 +71,8 @@ export function indexKey(encoded: string): string {
   return `${repositoryPrefix(encoded)}index.json`;
 }
 
-export function contentTypeOf(r: Resource | 'index'): string {
-  return r !== 'index' && (r.kind === 'svg' || r.kind === 'styled') ? 'image/svg+xml' : 'application/json';
+export function contentTypeOf(r: Resource | { kind: 'index' }): string {
+  return r.kind === 'svg' || r.kind === 'styled' ? SVG_TYPE : JSON_TYPE;
 }
 
 /** Badge ids become one path segment: keep them to safe characters. */

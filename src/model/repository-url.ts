@@ -11,8 +11,43 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 // A lone UTF-16 surrogate (String#isWellFormed, spelled out for CloudFront Functions).
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+// host[:port], the host a name or a bracketed IPv6 address. A name holds none of the
+// characters WHATWG URL forbids in a domain (a "%" escape included: write the character).
+const AUTHORITY = /^(\[[0-9A-Fa-f:.]+\]|[^\s#%/:<>?@[\\\]^|]+)(:[0-9]{1,5})?$/;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** The schemes a build accepts when the site config names none. */
+export const DEFAULT_SCHEMES: readonly string[] = ['http', 'https'];
+
+/**
+ * Why a canonical URL's scheme is not one the site accepts, or undefined. Build only: a
+ * resolver does not know the site's list, and a URL nobody built is simply not found.
+ */
+export function schemeProblem(canonicalUrl: string, schemes: readonly string[]): string | undefined {
+  const scheme = canonicalUrl.slice(0, canonicalUrl.indexOf(':'));
+  if (schemes.indexOf(scheme) >= 0) return undefined;
+  return `repositoryUrl uses the scheme "${scheme}", which this site does not accept; accepted: ${schemes.join(', ')} (repositoryUrlSchemes: in the site config)`;
+}
+
 /** What is wrong with a URL, for callers that word it for their own context. */
-export type UrlProblem = 'not-string' | 'empty' | 'surrogate' | 'control' | 'shape' | 'too-long';
+export type UrlProblem = 'not-string' | 'empty' | 'surrogate' | 'control' | 'shape' | 'userinfo' | 'host' | 'too-long';
+
+/**
+ * A host name holding non-ASCII characters, as the WHATWG URL parser writes it (UTS 46:
+ * mapped, lower-cased, punycode), or undefined when it is no valid host. The CloudFront
+ * Function runs where there is no URL class and installs punycode.ts's instead.
+ */
+let asciiHost = (host: string): string | undefined => {
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return undefined;
+  }
+};
+
+export function setAsciiHost(convert: (host: string) => string | undefined): void {
+  asciiHost = convert;
+}
 
 export type CanonicalResult =
   | { ok: true; url: string; encoded: string }
@@ -25,9 +60,11 @@ function fail(problem: UrlProblem, fact: string, advice: string): CanonicalResul
 }
 
 /**
- * Check `<scheme>://<host>/<path>`, lower-case scheme and host (ASCII letters only) and keep
- * everything after the host exactly as given: no percent-encoding or decoding, no trailing
- * slash or `.git` removal, so the identifier is what the scanner wrote.
+ * Check `<scheme>://<host>/<path>`, lower-case the scheme, write the host in ASCII (lower
+ * case, punycode labels for the rest, as DNS does) and keep everything after the host exactly
+ * as given: no percent-encoding or decoding, no trailing slash or `.git` removal, so the
+ * identifier is what the scanner wrote. Credentials (`user:pass@`) are refused: the URL is
+ * published.
  */
 export function canonicalRepositoryUrl(input: unknown): CanonicalResult {
   if (typeof input !== 'string') return fail('not-string', 'must be a string', '');
@@ -36,16 +73,18 @@ export function canonicalRepositoryUrl(input: unknown): CanonicalResult {
   if (CONTROL.test(input)) return fail('control', 'holds a control character', '');
   const m = URL_SHAPE.exec(input);
   if (!m) return fail('shape', `${JSON.stringify(truncate(input))} is not of the form <scheme>://<host>/<path>`, '');
-  const url = `${asciiLower(m[1]!)}://${asciiLower(m[2]!)}/${m[3]!}`;
+  if (m[2]!.indexOf('@') >= 0) {
+    return fail('userinfo', 'holds credentials (user:password@ before the host)', '; remove them: the URL is published, and credentials must never be');
+  }
+  const authority = AUTHORITY.exec(m[2]!);
+  const host = authority && (NON_ASCII.test(authority[1]!) ? asciiHost(authority[1]!) : authority[1]!.toLowerCase());
+  if (!host) return fail('host', `has a malformed host ${JSON.stringify(truncate(m[2]!))}`, '; write a host name, or an IPv6 address in brackets, and an optional :port');
+  const url = `${m[1]!.toLowerCase()}://${host}${authority![2] || ''}/${m[3]!}`;
   const encoded = encodeURIComponent(url);
   if (encoded.length > MAX_SEGMENT_BYTES) {
     return fail('too-long', `encodes to ${encoded.length} bytes, more than the ${MAX_SEGMENT_BYTES} one path segment may hold`, '; shorten the URL');
   }
   return { ok: true, url, encoded };
-}
-
-function asciiLower(s: string): string {
-  return s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
 }
 
 function truncate(s: string): string {

@@ -1,11 +1,12 @@
 // A directory as the site: keys are relative paths. Each file is written under a temporary
 // name and renamed into place, so a reader never sees half a file, and a file whose bytes
 // are already there is left untouched (mtime included), so rebuilds only write changes.
-import { mkdir, readFile, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { OutputFile } from '../render/site-files.ts';
+import type { SiteFile } from '../render/site-files.ts';
 import { API_PREFIX } from '../model/layout.ts';
 import type { Comparison, PutOutcome, Sink } from './sink.ts';
+import type { LeaseStore } from './lease.ts';
 
 const MAX_REMEMBERED_DIRS = 50_000;
 
@@ -25,7 +26,7 @@ export class DirectorySink implements Sink {
     return path;
   }
 
-  async put(file: OutputFile): Promise<PutOutcome> {
+  async put(file: SiteFile): Promise<PutOutcome> {
     try {
       return await this.write(file);
     } catch (err) {
@@ -34,7 +35,7 @@ export class DirectorySink implements Sink {
     }
   }
 
-  private async write(file: OutputFile): Promise<PutOutcome> {
+  private async write(file: SiteFile): Promise<PutOutcome> {
     const path = this.pathOf(file.key);
     const body = Buffer.from(file.body, 'utf8');
     const dir = dirname(path);
@@ -65,7 +66,7 @@ export class DirectorySink implements Sink {
     return false;
   }
 
-  async compare(file: OutputFile): Promise<Comparison> {
+  async compare(file: SiteFile): Promise<Comparison> {
     return compareBytes(await this.read(file.key), Buffer.from(file.body, 'utf8'));
   }
 
@@ -113,12 +114,76 @@ export class DirectorySink implements Sink {
     }
   }
 
+  async removeEmptyDirectories(prefix: string): Promise<void> {
+    const base = this.pathOf(prefix);
+    let entries;
+    try {
+      entries = await readdir(base, { recursive: true, withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    const dirs = entries.filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name));
+    // Deepest first, so a directory that held only empty ones goes too.
+    for (const dir of dirs.sort((a, b) => b.length - a.length)) {
+      if (await removeIfEmpty(dir)) {
+        this.madeDirs.delete(dir);
+        this.freshRoots.delete(dir);
+      }
+    }
+  }
+
   /** `<root>/api/v1/repositories/<enc>` for a path below it; undefined for any other path. */
   private repositoryDirOf(path: string): string | undefined {
     const below = relative(this.root, path).split(sep);
     const prefix = API_PREFIX.split('/').filter(Boolean);
     if (below.length <= prefix.length || prefix.some((p, i) => below[i] !== p)) return undefined;
     return join(this.root, ...below.slice(0, prefix.length + 1));
+  }
+
+  leaseStore(key: string): LeaseStore {
+    const path = this.pathOf(key);
+    const temporary = () => `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    const read = async () => {
+      try {
+        const text = await readFile(path, 'utf8');
+        return { text, version: text };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw err;
+      }
+    };
+    return {
+      where: path,
+      read,
+      async create(text) {
+        await mkdir(dirname(path), { recursive: true });
+        // Written whole under a private name, then linked into place: link() fails when the
+        // lease exists, so a reader never sees a half-written lease and two creators never both win.
+        const tmp = temporary();
+        await writeFile(tmp, text);
+        try {
+          await link(tmp, path);
+          return true;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+          throw err;
+        } finally {
+          await unlink(tmp).catch(() => {});
+        }
+      },
+      async replace(text, version) {
+        if ((await read())?.version !== version) return false;
+        const tmp = temporary();
+        await writeFile(tmp, text);
+        await rename(tmp, path);
+        return true;
+      },
+      async remove() {
+        await rm(path, { force: true });
+        await removeIfEmpty(dirname(path));
+      },
+    };
   }
 
   async close(): Promise<void> {}

@@ -2,12 +2,12 @@
 // a sink already holds, and the badge statuses they carry. The sink answers "same or not"
 // from what it already knows (S3: the listed ETags), so only changed explanation files, whose
 // old status the report needs, are ever fetched.
-import type { OutputFile } from '../render/site-files.ts';
+import type { FileScope, OutputFile } from '../render/site-files.ts';
 import type { Sink } from './sink.ts';
-import { API_PREFIX, repositoryPrefix } from '../model/layout.ts';
+import { repositoryPrefix } from '../model/layout.ts';
 
 /** Which explanation files a transition was seen in: the latest, a scan's, or a scan's expired variant. */
-export type TransitionScope = 'latest' | 'scan' | 'expired-scan';
+export type TransitionScope = Exclude<FileScope, 'index'>;
 
 export interface Transition {
   badgeId: string;
@@ -35,14 +35,6 @@ export interface PlanReport {
 const EXAMPLES = 3;
 const SCOPE_ORDER: TransitionScope[] = ['latest', 'scan', 'expired-scan'];
 const SCOPE_LABEL: Record<TransitionScope, string> = { latest: 'latest', scan: 'per scan', 'expired-scan': 'expired variant per scan' };
-// api/v1/repositories/<enc>/badges/<ID>, …/at/<ts>/badges/<ID>, …/at/<ts>/expired/badges/<ID>
-const EXPLANATION = new RegExp(`^${API_PREFIX.replaceAll('/', '\\/')}[^/]+\\/(at\\/\\d+\\/(expired\\/)?)?badges\\/([^/.]+)$`);
-
-function explanationOf(key: string): { badgeId: string; scope: TransitionScope } | undefined {
-  const m = EXPLANATION.exec(key);
-  if (!m) return undefined;
-  return { badgeId: m[3]!, scope: m[2] ? 'expired-scan' : m[1] ? 'scan' : 'latest' };
-}
 
 export class Planner {
   private readonly report: PlanReport = { repositories: 0, scans: 0, added: 0, changed: 0, removed: 0, unchanged: 0, removedExamples: [], transitions: [] };
@@ -50,8 +42,8 @@ export class Planner {
 
   constructor(private readonly sink: Sink) {}
 
-  /** Compare one repository's rendered files with the published ones. */
-  async add(repositoryUrl: string, encoded: string, scans: number, files: OutputFile[]): Promise<void> {
+  /** Compare one repository's rendered files (what render made of its evaluation) with the published ones. */
+  async add(encoded: string, scans: number, files: OutputFile[]): Promise<void> {
     this.report.repositories++;
     this.report.scans += scans;
     const comparisons = await Promise.all(files.map((f) => this.sink.compare(f)));
@@ -61,12 +53,12 @@ export class Planner {
       if (c === 'absent') return void this.report.added++;
       if (c === 'same') return void this.report.unchanged++;
       this.report.changed++;
-      const explanation = explanationOf(f.key);
-      if (!explanation) return;
+      const { resource, scope } = f;
+      if (resource.kind !== 'explanation' || scope === 'index') return;
       reads.push(
         this.sink.read(f.key).then((old) => {
           const from = old ? statusOf(Buffer.from(old).toString('utf8')) : '(absent)';
-          this.transition(explanation.badgeId, explanation.scope, from, statusOf(f.body), repositoryUrl);
+          this.transition(resource.badgeId, scope, from, statusOf(f.body), f.repositoryUrl);
         }),
       );
     });

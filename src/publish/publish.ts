@@ -2,7 +2,7 @@
 // index.json, and index.json before the latest files. Within a phase, puts run concurrently
 // under the sink-wide limit.
 import type { LimitFunction } from 'p-limit';
-import type { OutputFile, Phase } from '../render/site-files.ts';
+import type { SiteFile, Phase } from '../render/site-files.ts';
 import { PublishError, type Sink } from './sink.ts';
 
 export interface PublishCounts {
@@ -11,9 +11,9 @@ export interface PublishCounts {
   removed: number;
 }
 
-const PHASES: Phase[] = ['at', 'index', 'latest'];
+const PHASES: Phase[] = ['at', 'index', 'latest', 'page'];
 
-export async function publishRepository(sink: Sink, files: OutputFile[], limit: LimitFunction, counts: PublishCounts): Promise<void> {
+export async function publishRepository(sink: Sink, files: SiteFile[], limit: LimitFunction, counts: PublishCounts): Promise<void> {
   for (const [i, phase] of PHASES.entries()) {
     const batch = files.filter((f) => f.phase === phase);
     const settled = await Promise.allSettled(batch.map((f) => limit(() => sink.put(f))));

@@ -3,11 +3,12 @@
 // ETag is checked against our MD5 rather than trusting the peer (except where S3's ETag is
 // not an MD5, SSE-KMS and SSE-C: there S3's own check of our Content-MD5 stands in).
 import { createHash } from 'node:crypto';
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
-import type { OutputFile } from '../render/site-files.ts';
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import type { SiteFile } from '../render/site-files.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
 import { PublishError, type Comparison, type PutOutcome, type Sink } from './sink.ts';
+import type { LeaseStore } from './lease.ts';
 
 const DELETE_BATCH = 1000;
 
@@ -38,7 +39,7 @@ export class S3Sink implements Sink {
     return this.etags;
   }
 
-  async put(file: OutputFile): Promise<PutOutcome> {
+  async put(file: SiteFile): Promise<PutOutcome> {
     const etags = await this.listing();
     const key = this.loc.prefix + file.key;
     const body = Buffer.from(file.body, 'utf8');
@@ -69,7 +70,7 @@ export class S3Sink implements Sink {
   }
 
   /** From the listing alone: no request per object. */
-  async compare(file: OutputFile): Promise<Comparison> {
+  async compare(file: SiteFile): Promise<Comparison> {
     const md5 = createHash('md5').update(Buffer.from(file.body, 'utf8')).digest('hex');
     return compareEtag((await this.listing()).get(this.loc.prefix + file.key), `"${md5}"`);
   }
@@ -100,6 +101,45 @@ export class S3Sink implements Sink {
       for (const k of batch) if (!failed.includes(k)) etags.delete(k);
       if (failed.length > 0) throw new PublishError(failed.map((k) => k.slice(this.loc.prefix.length)), 'DeleteObjects refused them');
     }
+  }
+
+  leaseStore(key: string): LeaseStore {
+    const Bucket = this.loc.bucket;
+    const Key = this.loc.prefix + key;
+    const where = `s3://${Bucket}/${Key}`;
+    const fail = (what: string, err: unknown) => new Error(`--out ${this.location}: cannot ${what} the build lease ${where} (${describeS3Error(err)}); check credentials and that the bucket allows it`);
+    // S3 answers 412 when the condition fails, 409 when two conditional writes race.
+    const refused = (err: unknown) => [412, 409].includes((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0);
+    const put = async (text: string, condition: { IfNoneMatch: string } | { IfMatch: string }) => {
+      try {
+        await this.client.send(new PutObjectCommand({ Bucket, Key, Body: text, ContentType: 'application/json', CacheControl: 'no-store', ...condition }));
+        return true;
+      } catch (err) {
+        if (refused(err)) return false;
+        throw fail('write', err);
+      }
+    };
+    return {
+      where,
+      read: async () => {
+        try {
+          const res = await this.client.send(new GetObjectCommand({ Bucket, Key }));
+          return { text: await res.Body!.transformToString(), version: res.ETag ?? '' };
+        } catch (err) {
+          if ((err as { name?: string }).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+          throw fail('read', err);
+        }
+      },
+      create: (text) => put(text, { IfNoneMatch: '*' }),
+      replace: (text, version) => put(text, { IfMatch: version }),
+      remove: async () => {
+        try {
+          await this.client.send(new DeleteObjectCommand({ Bucket, Key }));
+        } catch (err) {
+          throw fail('delete', err);
+        }
+      },
+    };
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 // Where a build's files go. A directory and an S3 prefix implement the same small interface;
 // the publisher above it owns ordering and concurrency.
-import type { OutputFile } from '../render/site-files.ts';
+import type { SiteFile } from '../render/site-files.ts';
+import type { LeaseStore } from './lease.ts';
 
 export type PutOutcome = 'written' | 'unchanged';
 
@@ -11,19 +12,26 @@ export interface Sink {
   /** Human-readable location, e.g. the directory or s3://bucket/prefix. */
   readonly location: string;
   /** Store one file; 'unchanged' when the stored bytes were already identical. */
-  put(file: OutputFile): Promise<PutOutcome>;
+  put(file: SiteFile): Promise<PutOutcome>;
   /** Every key under `prefix` (a repository's `api/v1/repositories/<enc>/`). */
   list(prefix: string): Promise<string[]>;
   /** Delete exactly these keys. */
   remove(keys: string[]): Promise<void>;
   /**
+   * Remove empty directories below `prefix` (a build killed after making a directory but
+   * before writing into it leaves one). Stores without directories (S3) leave it out.
+   */
+  removeEmptyDirectories?(prefix: string): Promise<void>;
+  /**
    * Whether the stored bytes equal the file's body, fetching nothing when the sink can tell
    * (S3: the listed ETag against the body's MD5). put skips on 'same'; plan reads only
    * 'different' files whose old content it needs.
    */
-  compare(file: OutputFile): Promise<Comparison>;
+  compare(file: SiteFile): Promise<Comparison>;
   /** The stored bytes of a key, or undefined when absent. */
   read(key: string): Promise<Uint8Array | undefined>;
+  /** The object at `key` (below .badgepress/) as a lease: one build at a time writes an output. */
+  leaseStore(key: string): LeaseStore;
   /** Flush and release resources. */
   close(): Promise<void>;
 }

@@ -1,14 +1,14 @@
 // Shape A report and badge explanations, field for field as spec/api.md documents them.
 import type { RuleA, SiteConfig } from '../config/types.ts';
 import type { BadgeA, CriterionA, EvaluationA } from '../evaluate/shape-a.ts';
-import { publicBadgeUrl, sarifEnvelope } from './sarif-common.ts';
+import { badgeInformationUri, publicBadgeUrl, ruleHelpUri, sarifEnvelope } from './sarif-common.ts';
 
 export interface ReportContext {
   site: SiteConfig;
   encoded: string;
 }
 
-function ruleDescriptor(rule: RuleA): object {
+function ruleDescriptor(rule: RuleA, baseUrl: string): object {
   const properties =
     rule.type === 'boolean'
       ? { type: 'boolean', positiveStatus: rule.positiveStatus, negativeStatus: rule.negativeStatus }
@@ -22,6 +22,7 @@ function ruleDescriptor(rule: RuleA): object {
     name: rule.name,
     fullDescription: { text: rule.description },
     help: { text: rule.help },
+    helpUri: ruleHelpUri(baseUrl, rule.id),
     properties,
   };
 }
@@ -42,7 +43,7 @@ export function badgeObjectA(ctx: ReportContext, evaluation: EvaluationA, badge:
     badgeUrl: publicBadgeUrl(ctx.site.baseUrl, ctx.encoded, badge.def.id, evaluation.timestamp),
     badgeId: badge.def.id,
     badgeStatus: badge.status,
-    badgeInformationUri: badge.def.informationUri,
+    badgeInformationUri: badgeInformationUri(ctx.site.baseUrl, badge.def),
     badgeExplanation: { criteria: badge.criteria.map(criterion), conclusion: badge.conclusion },
   };
 }
@@ -69,7 +70,7 @@ export function sarifReportA(ctx: ReportContext, evaluation: EvaluationA, rules:
         name: tool.name,
         version: tool.version,
         informationUri: tool.informationUri,
-        rules: rules.map(ruleDescriptor),
+        rules: rules.map((r) => ruleDescriptor(r, ctx.site.baseUrl)),
       },
     },
     properties: {

@@ -3,7 +3,7 @@
 // SARIF tools accept the report.
 import type { RuleB, SiteConfig, ThresholdB } from '../config/types.ts';
 import type { BadgeB, BadgeEntryB, CriterionB, EvaluationB } from '../evaluate/shape-b.ts';
-import { publicBadgeUrl, sarifEnvelope } from './sarif-common.ts';
+import { badgeInformationUri, publicBadgeUrl, ruleHelpUri, sarifEnvelope } from './sarif-common.ts';
 
 export interface ReportContextB {
   site: SiteConfig;
@@ -19,12 +19,13 @@ function thresholdObject(t: ThresholdB): ThresholdB {
   };
 }
 
-function ruleDescriptor(rule: RuleB): object {
+function ruleDescriptor(rule: RuleB, baseUrl: string): object {
   return {
     id: rule.id,
     name: rule.name,
     fullDescription: { text: rule.description },
     help: { text: rule.help },
+    helpUri: ruleHelpUri(baseUrl, rule.id),
     properties: { unit: rule.unit, threshold: thresholdObject(rule.threshold) },
   };
 }
@@ -52,7 +53,7 @@ function badgeEntryObject(ctx: ReportContextB, evaluation: EvaluationB, e: Badge
     badgeLevel: e.level,
     badgeUrl: badgeUrl(ctx, evaluation, e.def.id),
     badgeGranted: e.granted,
-    badgeInformationUri: e.def.informationUri,
+    badgeInformationUri: badgeInformationUri(ctx.site.baseUrl, e.def),
     isHighestGrantedBadge: e.isHighestGranted,
     badgeExplanation: { criteria: e.criteria.map(criterionObject) },
   };
@@ -64,7 +65,7 @@ export function badgeExplanationB(ctx: ReportContextB, evaluation: EvaluationB, 
     badgeUrl: badgeUrl(ctx, evaluation, badge.def.id),
     badgeId: badge.def.id,
     badgeStatus: badge.status,
-    badgeInformationUri: badge.def.informationUri,
+    badgeInformationUri: badgeInformationUri(ctx.site.baseUrl, badge.def),
     badgeExplanation: { criteria: badge.explained.criteria.map(criterionObject), conclusion: badge.conclusion },
   };
 }
@@ -88,7 +89,7 @@ function resultObject(c: CriterionB, strictSarif: boolean): object {
 export function sarifReportB(ctx: ReportContextB, evaluation: EvaluationB, rules: RuleB[]): object {
   const { tool, strictSarif } = ctx.site;
   return sarifEnvelope({
-    tool: { driver: { name: tool.name, informationUri: tool.informationUri, rules: rules.map(ruleDescriptor) } },
+    tool: { driver: { name: tool.name, informationUri: tool.informationUri, rules: rules.map((r) => ruleDescriptor(r, ctx.site.baseUrl)) } },
     properties: {
       badges: evaluation.entries.map((e) => badgeEntryObject(ctx, evaluation, e)),
       testedRepository: evaluation.repositoryUrl,

@@ -1,7 +1,7 @@
 // What both report shapes share: the SARIF envelope, public badge URLs and stable JSON bytes.
 import { API_PREFIX } from '../model/layout.ts';
 
-export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
+const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 
 export function sarifEnvelope(run: object): object {
   return { $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run] };
@@ -10,6 +10,16 @@ export function sarifEnvelope(run: object): object {
 /** The public, dynamic badge address a report points to. */
 export function publicBadgeUrl(baseUrl: string, encoded: string, badgeId: string, timestamp: number): string {
   return `${baseUrl}/${API_PREFIX}${encoded}/badges/${badgeId}.svg?timestamp=${timestamp}`;
+}
+
+/** A badge's information address: the configured one, else the site's own badge page. */
+export function badgeInformationUri(baseUrl: string, def: { id: string; informationUri?: string }): string {
+  return def.informationUri ?? `${baseUrl}/badges/${def.id}/`;
+}
+
+/** Each SARIF rule's helpUri: the site's page of the rule. */
+export function ruleHelpUri(baseUrl: string, ruleId: string): string {
+  return `${baseUrl}/rules/${encodeURIComponent(ruleId)}/`;
 }
 
 /** Objects are built in a fixed key order, so stringify alone gives deterministic bytes. */

@@ -2,15 +2,24 @@
 // then index.json, then the latest files. A reader who follows index.json never finds a
 // time whose files are missing, and the latest files only move once everything else is there.
 import type { SiteConfig } from '../config/types.ts';
-import { atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, type RepositoryIndex } from '../model/layout.ts';
-import type { RepositoryHistory } from '../load/types.ts';
+import type { RepositoryEvaluationOf } from '../evaluate/repository.ts';
+import { atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, type RepositoryIndex, type Resource } from '../model/layout.ts';
+import { cacheControl } from '../model/http.ts';
 import { jsonBytes } from './sarif-common.ts';
-import { OPENAPI_KEY, openapiDocument } from './openapi.ts';
-import type { ShapeSite } from './shape.ts';
+import type { LatestOnlyFiles, Renderer, RenderedFile, ScanFiles } from './shape.ts';
 
-export type Phase = 'at' | 'index' | 'latest';
+/** Publishing order: a phase goes out only once the one before it is complete; 'page': the
+ *  human pages, which link the files of the phases before. */
+export type Phase = 'at' | 'index' | 'latest' | 'page';
 
-export interface OutputFile {
+/**
+ * Which answer a file holds: a scan's at its own time (`at/<ts>/`), a scan's once expired
+ * (`at/<ts>/expired/`, Shape A), the repository's index.json, or the answer for `now`.
+ */
+export type FileScope = 'scan' | 'expired-scan' | 'index' | 'latest';
+
+/** Any file of the site as sinks store it and the publisher orders it (API files and pages). */
+export interface SiteFile {
   key: string;
   body: string;
   contentType: string;
@@ -18,46 +27,58 @@ export interface OutputFile {
   phase: Phase;
 }
 
-export function cacheControlFor(site: SiteConfig, phase: Phase): string {
-  return phase === 'at'
-    ? `public, max-age=${site.cache.immutableMaxAge}, immutable`
-    : `public, max-age=${site.cache.latestMaxAge}`;
+/** An API file of one repository. */
+export interface OutputFile extends SiteFile {
+  /** What the build knows about the file, so later stages never parse its key back. */
+  repositoryUrl: string;
+  resource: Resource | { kind: 'index' };
+  scope: FileScope;
+  /** The scan the file answers with (its timestamp); for latest files the newest scan. Absent on index.json. */
+  scanTimestamp?: number;
 }
 
-export function repositoryFiles(site: SiteConfig, shape: ShapeSite, h: RepositoryHistory, now: number): OutputFile[] {
+export function cacheControlFor(site: SiteConfig, phase: Phase): string {
+  return phase === 'at' ? cacheControl(site.cache.immutableMaxAge, true) : cacheControl(site.cache.latestMaxAge, false);
+}
+
+/** The render step of a shape: `scanFiles` renders one evaluation, this places every one at its keys. */
+export function shapeRenderer<S extends 'A' | 'B', E>(site: SiteConfig, shape: S, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>): Renderer {
+  return {
+    render(evaluation) {
+      if (evaluation.shape !== shape) throw new Error(`internal: the Shape ${shape} renderer was handed a Shape ${evaluation.shape} evaluation`);
+      return repositoryFiles(site, evaluation as unknown as RepositoryEvaluationOf<S, E>, scanFiles, latestOnly);
+    },
+  };
+}
+
+function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf<'A' | 'B', E>, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>): OutputFile[] {
+  const { history } = evaluation;
+  const { repositoryUrl, encoded } = history;
   const out: OutputFile[] = [];
   const immutable = cacheControlFor(site, 'at');
   const short = cacheControlFor(site, 'latest');
-  // Shape A with expiry: each scan also gets its expired rendering, the target of
-  // `?timestamp=T` when T lies more than expireAfterDays after the scan.
-  const expireAfter = site.shape === 'A' && site.expireAfterDays !== null ? site.expireAfterDays * 86400 : undefined;
-  let latest: ReturnType<ShapeSite['renderScan']> = [];
-  h.scans.forEach((scan, i) => {
-    const files = shape.renderScan(h, i, scan.timestamp);
+  const place = (files: RenderedFile[], scope: FileScope, scanTimestamp: number, key: (r: Resource) => string, cacheControl: string, phase: Phase) => {
     for (const f of files) {
-      out.push({ key: atKey(h.encoded, scan.timestamp, f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl: immutable, phase: 'at' });
+      out.push({ key: key(f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl, phase, repositoryUrl, resource: f.resource, scope, scanTimestamp });
     }
-    if (expireAfter !== undefined) {
-      for (const f of shape.renderScan(h, i, scan.timestamp + expireAfter + 1)) {
-        out.push({ key: expiredAtKey(h.encoded, scan.timestamp, f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl: immutable, phase: 'at' });
-      }
-    }
-    latest = files;
+  };
+  let newest: RenderedFile[] = [];
+  history.scans.forEach(({ timestamp }, i) => {
+    newest = scanFiles(encoded, evaluation.scans[i]!);
+    place(newest, 'scan', timestamp, (r) => atKey(encoded, timestamp, r), immutable, 'at');
+    // Shape A with expiry: each scan also gets its expired rendering, the target of
+    // `?timestamp=T` when T lies more than expireAfterDays after the scan.
+    const expired = evaluation.expired?.[i];
+    if (expired) place(scanFiles(encoded, expired), 'expired-scan', timestamp, (r) => expiredAtKey(encoded, timestamp, r), immutable, 'at');
   });
-  const last = h.scans[h.scans.length - 1];
+  const last = history.scans[history.scans.length - 1];
   if (!last) return out;
-  const index: RepositoryIndex = { repositoryUrl: h.repositoryUrl, timestamps: h.scans.map((s) => s.timestamp), badges: [...shape.badgeIds] };
-  if (expireAfter !== undefined) index.expireAfterSeconds = expireAfter;
-  out.push({ key: indexKey(h.encoded), body: jsonBytes(index), contentType: 'application/json', cacheControl: short, phase: 'index' });
-  const asOf = shape.dependsOnAsOf(last.timestamp, now) ? now : last.timestamp;
-  if (asOf !== last.timestamp) latest = shape.renderScan(h, h.scans.length - 1, asOf);
-  for (const f of [...latest, ...shape.renderLatestOnly(h, h.scans.length - 1, asOf)]) {
-    out.push({ key: latestKey(h.encoded, f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl: short, phase: 'latest' });
-  }
+  const index: RepositoryIndex = { repositoryUrl, timestamps: history.scans.map((s) => s.timestamp), badges: [...evaluation.badgeIds] };
+  if (evaluation.expireAfterSeconds !== undefined) index.expireAfterSeconds = evaluation.expireAfterSeconds;
+  out.push({ key: indexKey(encoded), body: jsonBytes(index), contentType: contentTypeOf({ kind: 'index' }), cacheControl: short, phase: 'index', repositoryUrl, resource: { kind: 'index' }, scope: 'index' });
+  // The latest answer is usually the newest scan's: its files are already rendered.
+  const latest = evaluation.latest === evaluation.scans[history.scans.length - 1] ? newest : scanFiles(encoded, evaluation.latest);
+  place([...latest, ...latestOnly(repositoryUrl, evaluation.latest)], 'latest', last.timestamp, (r) => latestKey(encoded, r), short, 'latest');
   return out;
 }
 
-/** api/v1/openapi.json: this deployment's description of every answer (short cache age). */
-export function openapiFile(site: SiteConfig, badgeIds: readonly string[]): OutputFile {
-  return { key: OPENAPI_KEY, body: jsonBytes(openapiDocument(site, badgeIds)), contentType: 'application/json', cacheControl: cacheControlFor(site, 'latest'), phase: 'latest' };
-}

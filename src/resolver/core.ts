@@ -1,9 +1,12 @@
 // The resolver: answers every API request from keys alone. Pure except for the one injected
 // `read(key)`, so the same core runs in `badgepress serve`, a Worker and at the AWS edge.
 // It never answers 5xx for a request string, and every Location stays under /api/v1/.
-import { API_PREFIX, atKey, expiredAtKey, indexKey, latestKey, resourcePath, type RepositoryIndex, type Resource } from '../model/layout.ts';
+import { DEFAULT_CACHE } from '../config/defaults.ts';
+import { cacheControl, PROBLEM_TYPE, problemBody, STATUS_TEXT, SVG_TYPE } from '../model/http.ts';
+import { API_PREFIX, atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, resourcePath, type RepositoryIndex, type Resource } from '../model/layout.ts';
 import { route, safe, type RouteTarget } from './route.ts';
 import { errorBadge } from './error-badge.ts';
+import { HTML_TYPE, pageRoute, type PageRoute } from './pages.ts';
 
 export interface StoredObject {
   body: Uint8Array | string;
@@ -21,6 +24,8 @@ export interface ResolverRequest {
   /** Query string without or with its leading "?". */
   query: string;
   ifNoneMatch?: string | null;
+  /** The Accept header: a miss answers with the site's 404.html when it asks for text/html. */
+  accept?: string | null;
 }
 
 export interface ResolverResponse {
@@ -38,9 +43,6 @@ export interface ResolverOptions {
   immutableMaxAge?: number;
 }
 
-const JSON_TYPE = 'application/json';
-const SVG_TYPE = 'image/svg+xml';
-
 /**
  * What a request needs, decided without reading anything: an answer already (a malformed
  * request), the one key that holds the answer, or a `?timestamp=` lookup through index.json.
@@ -49,9 +51,15 @@ const SVG_TYPE = 'image/svg+xml';
 export type Lookup =
   | { kind: 'answer'; response: ResolverResponse }
   | { kind: 'key'; key: string; target: RouteTarget }
+  /** A file of the human site (outside /api/v1/). */
+  | { kind: 'page'; key: string; page: PageRoute }
   | { kind: 'timestamp'; target: RouteTarget; timestamp: number };
 
 export function lookup(req: ResolverRequest, opts?: ResolverOptions): Lookup {
+  if ((req.method === 'GET' || req.method === 'HEAD') && req.path.indexOf('/api/') !== 0) {
+    const page = pageRoute(req.path);
+    if (page) return { kind: 'page', key: page.key, page };
+  }
   const r = route(req.method, req.path, req.query);
   if (!r.ok) {
     const response = errorAnswer(req, r.status, r.title, r.detail, opts, r.badgeId);
@@ -76,24 +84,62 @@ export function publicPath(t: RouteTarget): string {
   return `/${API_PREFIX}${t.encoded}/${t.resource.kind === 'index' ? 'index.json' : resourcePath(t.resource)}`;
 }
 
+/**
+ * Pages may not run inline script: only the site's own script, stylesheet and images.
+ * Inline SVG presentation attributes are not styles, so the charts need no 'unsafe-inline'.
+ */
+export const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 export async function resolve(req: ResolverRequest, read: KeyReader, opts?: ResolverOptions): Promise<ResolverResponse> {
+  const answer = await resolveFile(req, read, opts);
+  if (answer.status !== 404 || !wantsHtml(req) || /\.svg$/.test(req.path)) return answer;
+  // A person in a browser gets the site's own 404 page; API clients keep problem+json.
+  const notFound = await read('404.html');
+  if (!notFound) return answer;
+  return withBody(req, 404, { 'content-type': HTML_TYPE, 'cache-control': shortAge(opts), 'content-security-policy': PAGE_CSP }, notFound.body);
+}
+
+function wantsHtml(req: ResolverRequest): boolean {
+  return typeof req.accept === 'string' && /\btext\/html\b/i.test(req.accept);
+}
+
+async function resolveFile(req: ResolverRequest, read: KeyReader, opts?: ResolverOptions): Promise<ResolverResponse> {
   const found = lookup(req, opts);
   if (found.kind === 'answer') return found.response;
+  if (found.kind === 'page') {
+    const obj = await read(found.key);
+    if (!obj) return errorAnswer(req, 404, 'Not Found', 'no such page', opts);
+    const answer = file(obj, found.page.contentType, found.page.immutable ? longAge(opts) : shortAge(opts), req);
+    if (found.page.contentType === HTML_TYPE) answer.headers['content-security-policy'] = PAGE_CSP;
+    return answer;
+  }
   const t = found.target;
   const resource = t.resource;
   const badgeId = 'badgeId' in resource ? resource.badgeId : undefined;
-  const fail = (detail: string): ResolverResponse => errorAnswer(req, 404, 'Not Found', detail, opts, badgeId);
+  const fail = (detail: string): ResolverResponse => errorAnswer(req, 404, STATUS_TEXT[404], detail, opts, badgeId);
 
   if (found.kind === 'key') {
     const obj = await read(found.key);
-    if (obj) return file(obj, resource.kind === 'index' ? JSON_TYPE : typeOf(resource), t.at ? longAge(opts) : shortAge(opts), req);
+    if (obj) return fileAnswer(req, t, obj, opts);
     if (resource.kind === 'index') return fail('this repository was never scanned');
     if (t.at) return fail(`no result of this repository at ${t.at.timestamp}`);
     // Only a miss pays for the index: it tells "never scanned" from "unknown badge".
     return fail(missDetail(await readIndex(read, t.encoded), badgeId));
   }
 
-  const index = await readIndex(read, t.encoded);
+  return timestampAnswer(req, found, await readIndex(read, t.encoded), opts);
+}
+
+/**
+ * The answer to a `?timestamp=` lookup once the repository's index is known (null when it
+ * has none): the redirect to the newest file at or before the time, or why there is none.
+ */
+export function timestampAnswer(req: ResolverRequest, found: Extract<Lookup, { kind: 'timestamp' }>, index: RepositoryIndex | null, opts?: ResolverOptions): ResolverResponse {
+  const t = found.target;
+  const resource = t.resource;
+  const badgeId = 'badgeId' in resource ? resource.badgeId : undefined;
+  const fail = (detail: string): ResolverResponse => errorAnswer(req, 404, 'Not Found', detail, opts, badgeId);
   if (!index || (badgeId !== undefined && !index.badges.includes(badgeId))) return fail(missDetail(index, badgeId));
   const ts = newestAtOrBefore(index.timestamps, found.timestamp);
   if (ts === undefined) return fail(`no result at or before ${found.timestamp}; the first scan is at ${index.timestamps[0]}`);
@@ -103,13 +149,18 @@ export async function resolve(req: ResolverRequest, read: KeyReader, opts?: Reso
   const stable = found.timestamp < index.timestamps[index.timestamps.length - 1]!;
   return {
     status: 302,
-    headers: { location, 'cache-control': stable ? `public, max-age=${opts?.immutableMaxAge ?? 31536000}` : shortAge(opts) },
+    headers: { location, 'cache-control': stable ? cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, false) : shortAge(opts) },
     body: null,
   };
 }
 
-const shortAge = (opts?: ResolverOptions) => `public, max-age=${opts?.latestMaxAge ?? 300}`;
-const longAge = (opts?: ResolverOptions) => `public, max-age=${opts?.immutableMaxAge ?? 31536000}, immutable`;
+/** The answer with the file a `key` lookup found: what `resolve` answers once it has the bytes. */
+export function fileAnswer(req: ResolverRequest, t: RouteTarget, obj: StoredObject, opts?: ResolverOptions): ResolverResponse {
+  return file(obj, contentTypeOf(t.resource), t.at ? longAge(opts) : shortAge(opts), req);
+}
+
+const shortAge = (opts?: ResolverOptions) => cacheControl(opts?.latestMaxAge ?? DEFAULT_CACHE.latestMaxAge, false);
+const longAge = (opts?: ResolverOptions) => cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, true);
 
 /** Greatest element ≤ t of an ascending array (binary search). */
 export function newestAtOrBefore(ascending: readonly number[], t: number): number | undefined {
@@ -128,7 +179,11 @@ export function newestAtOrBefore(ascending: readonly number[], t: number): numbe
 }
 
 async function readIndex(read: KeyReader, encoded: string): Promise<RepositoryIndex | null> {
-  const obj = await read(indexKey(encoded));
+  return parseIndex(await read(indexKey(encoded)));
+}
+
+/** A stored index.json as the resolver reads it; null when absent or not an index. */
+export function parseIndex(obj: StoredObject | null): RepositoryIndex | null {
   if (!obj) return null;
   try {
     const text = typeof obj.body === 'string' ? obj.body : new TextDecoder().decode(obj.body);
@@ -145,10 +200,6 @@ function missDetail(index: RepositoryIndex | null, badgeId: string | undefined):
     return `unknown badge id ${JSON.stringify(safe(badgeId))}; this site serves ${index.badges.join(', ')}`;
   }
   return 'no such file; this site may not render it (config: styles, shieldsEndpoint, codeScanning)';
-}
-
-function typeOf(r: Resource): string {
-  return r.kind === 'svg' || r.kind === 'styled' ? SVG_TYPE : JSON_TYPE;
 }
 
 function file(obj: StoredObject, contentType: string, cacheControl: string, req: ResolverRequest): ResolverResponse {
@@ -192,14 +243,14 @@ function etagMatches(header: string, etag: string): boolean {
  * so a README shows something sensible.
  */
 export function errorAnswer(req: ResolverRequest, status: number, title: string, detail: string, opts: ResolverOptions | undefined, badgeId?: string): ResolverResponse {
-  const headers: Record<string, string> = { 'content-type': 'application/problem+json', 'cache-control': shortAge(opts) };
+  const headers: Record<string, string> = { 'content-type': PROBLEM_TYPE, 'cache-control': shortAge(opts) };
   let body: string;
   if (/\.svg$/.test(req.path)) {
     headers['content-type'] = SVG_TYPE;
     const message = status === 404 ? 'not found' : status === 405 ? 'method not allowed' : 'bad request';
     body = errorBadge((badgeId ?? 'badge').toLowerCase(), message);
   } else {
-    body = JSON.stringify({ type: 'about:blank', title, status, detail });
+    body = problemBody(status, title, detail);
   }
   return withBody(req, status, headers, body);
 }

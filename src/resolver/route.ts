@@ -4,6 +4,7 @@
 // bundle and holds this module and its imports to that subset.
 import { canonicalRepositoryUrl } from '../model/repository-url.ts';
 import { API_PREFIX, BADGE_ID_PATTERN, EXTRA_BADGE_STYLES, isLatestOnly, type ExtraBadgeStyle, type Resource } from '../model/layout.ts';
+import { STATUS_TEXT } from '../model/http.ts';
 
 export interface RouteTarget {
   /** Encoded canonical repository URL: the key segment. */
@@ -23,9 +24,9 @@ const MAX_PATH = 8192;
 
 export function route(method: string, path: string, query: string): RouteResult {
   if (method !== 'GET' && method !== 'HEAD') {
-    return { ok: false, status: 405, title: 'Method Not Allowed', detail: `${safe(method)} is not allowed; this API answers GET and HEAD` };
+    return { ok: false, status: 405, title: STATUS_TEXT[405], detail: `${safe(method)} is not allowed; this API answers GET and HEAD` };
   }
-  if (path.length > MAX_PATH) return { ok: false, status: 400, title: 'Bad Request', detail: 'the path is too long' };
+  if (path.length > MAX_PATH) return { ok: false, status: 400, title: STATUS_TEXT[400], detail: 'the path is too long' };
   const prefix = `/${API_PREFIX}`;
   if (!path.startsWith(prefix)) return notFound('no such resource; paths start with /api/v1/repositories/');
   let rest = path.slice(prefix.length);
@@ -94,7 +95,7 @@ export function route(method: string, path: string, query: string): RouteResult 
 const SEGMENT_SHAPE = 'the repository segment must be a percent-encoded <scheme>://<host>/<path> URL, e.g. https%3A%2F%2Fgithub.com%2Facme%2Fwidget';
 
 /** The repository part, encoded or decoded, as the canonical key segment, or why it is none. */
-function canonicalSegment(raw: string): { ok: true; encoded: string } | { ok: false; reason: string } {
+export function canonicalSegment(raw: string): { ok: true; encoded: string } | { ok: false; reason: string } {
   if (raw.length === 0) return { ok: false, reason: SEGMENT_SHAPE };
   let decoded = raw;
   // A decoded URL holds "://" already; decoding it again would change a literal "%".
@@ -157,11 +158,11 @@ function formDecode(s: string): string {
 }
 
 function notFound(detail: string): RouteResult {
-  return { ok: false, status: 404, title: 'Not Found', detail };
+  return { ok: false, status: 404, title: STATUS_TEXT[404], detail };
 }
 
 function bad(detail: string, badgeId?: string): RouteResult {
-  const result: RouteResult = { ok: false, status: 400, title: 'Bad Request', detail };
+  const result: RouteResult = { ok: false, status: 400, title: STATUS_TEXT[400], detail };
   if (badgeId) result.badgeId = badgeId;
   return result;
 }

@@ -4,7 +4,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import type { SiteConfig } from '../config/types.ts';
 
 /** Used when neither the settings nor the AWS chain name a region. */
-export const FALLBACK_REGION = 'us-east-1';
+const FALLBACK_REGION = 'us-east-1';
 
 export function s3Client(settings: SiteConfig['s3']): S3Client {
   return new S3Client({
@@ -28,7 +28,7 @@ export function s3Client(settings: SiteConfig['s3']): S3Client {
  * ~/.aws/config or AWS_CONFIG_FILE), else AWS_DEFAULT_REGION (what the AWS CLI reads), else
  * us-east-1: S3-compatible stores ignore the region but the SDK insists on one.
  */
-export async function regionFromChain(): Promise<string> {
+async function regionFromChain(): Promise<string> {
   const probe = new S3Client({});
   try {
     return await probe.config.region();

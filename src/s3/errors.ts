@@ -17,7 +17,7 @@ export function describeS3Error(err: unknown): string {
 }
 
 /** What a PutObject answer says about the object's encryption. */
-export interface PutAnswer {
+interface PutAnswer {
   ETag?: string | undefined;
   ServerSideEncryption?: string | undefined;
   SSECustomerAlgorithm?: string | undefined;

@@ -212,11 +212,16 @@ describe('the AWS edge adapters', () => {
     }
   });
 
-  it('hostile requests: the function never throws, never sends a key outside the API; the edge never answers 5xx', async () => {
+  // Outside the API only the human site's own files (design.md, "The human site"), never '..'.
+  const SITE_PAGE_KEY =
+    /^\/(?:index\.html|404\.html|robots\.txt|sitemap\.xml|favicon\.svg|sitemaps\/\d+\.xml|assets\/[\w-]+\.[0-9a-f]+\.(?:css|js)|badges\/[\w-]+\/index\.html|rules\/(?!\.\.?\/)[^/]+\/index\.html|repositories\/(?:search\.json|page\/\d+\.html|[^/]+%253A[^/]+\/(?:index\.html|feed\.atom)))$/;
+
+  it('hostile requests: the function never throws, never sends a key outside the API or the site pages; the edge never answers 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(method, hostilePath, hostileQuery, async (m, path, query) => {
         const viewer = runFunction(viewerEvent({ method: m, url: query ? `${path}?${query}` : path }));
         if (viewer.statusCode !== undefined) expect(viewer.statusCode).toBeLessThan(500);
+        else if (!viewer.uri!.startsWith('/api/')) expect(viewer.uri).toMatch(SITE_PAGE_KEY);
         else expect(viewer.uri).toMatch(/^\/api\/v1\/repositories\/[^/]+\/(?!.*(?:^|\/)\.\.?(?:\/|$))[\x21-\x7e]+$/);
         const answer = await throughTheEdge({ method: m, url: query ? `${path}?${query}` : path });
         expect(answer.status).toBeLessThan(500);

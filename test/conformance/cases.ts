@@ -1,5 +1,5 @@
 // One table of requests and expected answers, run against every adapter of the resolver.
-import { EXPIRING, WIDGET, type SiteName } from './fixture.ts';
+import { BUCHER, EXPIRING, WIDGET, type SiteName } from './fixture.ts';
 import { openapiChecker } from './openapi-check.ts';
 
 // The description each fixture site's build writes (fixture.ts: A renders two more styles and code scanning).
@@ -95,6 +95,10 @@ export const CASES: ConformanceCase[] = [
   { name: 'expired after expireAfterSeconds', request: get(`/api/v1/repositories/${EXPIRING}/badges/MAINTENANCE.svg?timestamp=1760086401`), status: 302, location: `/api/v1/repositories/${EXPIRING}/at/1760000000/expired/badges/MAINTENANCE.svg` },
   { name: 'not expired at the boundary', request: get(`/api/v1/repositories/${EXPIRING}/badges/MAINTENANCE.svg?timestamp=1760086400`), status: 302, location: `/api/v1/repositories/${EXPIRING}/at/1760000000/badges/MAINTENANCE.svg` },
   { name: 'expired file', request: get(`/api/v1/repositories/${EXPIRING}/at/1760000000/expired/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', body: /expired/ },
+  // A host beyond ASCII names the repository its punycode form names, in any case.
+  { name: 'Unicode host, upper case', request: get(`/api/v1/repositories/${encodeURIComponent('https://BÜCHER.example/acme/books')}/at/1760000000/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', body: /books/ },
+  { name: 'Unicode host, redirect to the punycode key', request: get(`/api/v1/repositories/${encodeURIComponent('https://bücher.example/acme/books')}/badges/MAINTENANCE.svg?timestamp=1760000001`), status: 302, location: `/api/v1/repositories/${BUCHER}/at/1760000000/badges/MAINTENANCE.svg` },
+  { name: 'credentials in the repository URL', request: get(`/api/v1/repositories/${encodeURIComponent('https://user:pass@github.com/acme/widget')}/sarif`), status: 400, body: /credentials/ },
   // Shape B (badge levels): ids with hyphens, statuses none…gold, its own list of ids.
   { name: 'B: latest badge image', request: onB(`${base}/badges/MAINTAINED.svg`), status: 200, contentType: 'image/svg+xml', cacheControl: SHORT, body: /aria-label="MAINTAINED: gold"/ },
   { name: 'B: latest explanation, id with hyphens', request: onB(`${base}/badges/DIN-SPEC-XXXX`), status: 200, contentType: 'application/json', body: /"badgeId":"DIN-SPEC-XXXX","badgeStatus":"bronze"/ },

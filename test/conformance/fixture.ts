@@ -10,6 +10,8 @@ import { tempDir } from '../helpers/tmp.ts';
 export const WIDGET = 'https%3A%2F%2Fgithub.com%2Facme%2Fwidget';
 export const WIDGET_TIMES = [1760000000, 1761000000, 1762000000, 1763000000, 1763596800];
 export const EXPIRING = encodeURIComponent('https://example.org/expiring/repo');
+/** A host beyond ASCII: stored, as the build writes it, under its punycode form. */
+export const BUCHER = encodeURIComponent('https://xn--bcher-kva.example/acme/books');
 const NOW = 1763600000;
 
 export type SiteName = 'A' | 'B';
@@ -47,4 +49,8 @@ async function buildShapeA(out: string): Promise<void> {
     JSON.stringify({ repositoryUrl: 'https://example.org/expiring/repo', timestamps: [1760000000], badges: ['MAINTENANCE'], expireAfterSeconds: 86400 }),
   );
   writeFileSync(join(dir, 'at/1760000000/expired/badges/MAINTENANCE.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><title>MAINTENANCE: expired</title></svg>');
+  const books = join(out, 'api/v1/repositories', BUCHER);
+  mkdirSync(join(books, 'at/1760000000/badges'), { recursive: true });
+  writeFileSync(join(books, 'index.json'), JSON.stringify({ repositoryUrl: 'https://xn--bcher-kva.example/acme/books', timestamps: [1760000000], badges: ['MAINTENANCE'] }));
+  writeFileSync(join(books, 'at/1760000000/badges/MAINTENANCE.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><title>MAINTENANCE: books</title></svg>');
 }

@@ -26,6 +26,8 @@ export function openapiChecker(badgeIds: readonly string[], site: { baseUrl: str
     check(req, a) {
       const problems: string[] = [];
       const path = req.url.split('?')[0]!.replace(/\/at\/\d+(\/expired)?\//, '/');
+      // The human site (outside /api/) is no part of the API description.
+      if (!path.startsWith('/api/')) return problems;
       const tpl = templates.filter((t) => t.re.test(path)).sort((x, y) => y.p.length - x.p.length)[0];
       if (!tpl) {
         if (a.status !== 404 && a.status !== 400 && a.status !== 405) problems.push(`no documented path for ${path}, yet status ${a.status}`);

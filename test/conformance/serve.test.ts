@@ -42,6 +42,13 @@ describe('badgepress serve conforms', () => {
     expect(second.headers['cache-control']).toBe('public, max-age=300');
   });
 
+  it('frames a redirect with Content-Length: 0, not chunked (a chunked end waits on a delayed ACK)', async () => {
+    const a = await run({ method: 'GET', url: `/api/v1/repositories/${WIDGET}/sarif?timestamp=1762000001` });
+    expect(a.status).toBe(302);
+    expect(a.headers['content-length']).toBe('0');
+    expect(a.headers['transfer-encoding']).toBeUndefined();
+  });
+
   it('picks up a rebuilt index.json without a restart, once the held copy is a second old', async () => {
     const { readFileSync, writeFileSync, renameSync } = await import('node:fs');
     const { join } = await import('node:path');

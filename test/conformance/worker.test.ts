@@ -11,6 +11,9 @@ import { conformanceSites, type SiteName } from './fixture.ts';
 const sites = await conformanceSites();
 const script = await bundleWorker();
 const SITES: SiteName[] = ['A', 'B'];
+// What the README's compatibility_date (any from 2022-10-31 on) turns on: URL is the WHATWG
+// parser, which writes hosts beyond ASCII in punycode as the build does.
+const COMPATIBILITY_FLAGS = ['url_standard'];
 // Each site is one Worker (named and routed after it) of a Miniflare instance: one workerd
 // process each for the origin and the R2 set-up.
 const workerName = (site: SiteName) => `site-${site.toLowerCase()}`;
@@ -43,7 +46,7 @@ let viaR2: Miniflare;
 beforeAll(async () => {
   await new Promise<void>((ok) => origin.listen(0, '127.0.0.1', ok));
   const port = (origin.address() as AddressInfo).port;
-  const worker = (site: SiteName, more: Partial<WorkerOptions>): WorkerOptions => ({ name: workerName(site), routes: [`${workerName(site)}.example/*`], modules: true, script, ...more }) as WorkerOptions;
+  const worker = (site: SiteName, more: Partial<WorkerOptions>): WorkerOptions => ({ name: workerName(site), routes: [`${workerName(site)}.example/*`], modules: true, script, compatibilityFlags: COMPATIBILITY_FLAGS, ...more }) as WorkerOptions;
   viaOrigin = new Miniflare({ workers: [worker('A', { bindings: { ORIGIN_URL: `http://127.0.0.1:${port}/site/` } }), worker('B', { bindings: { ORIGIN_URL: `http://127.0.0.1:${port}/site-b` } })] });
   viaR2 = new Miniflare({ workers: SITES.map((site) => worker(site, { r2Buckets: { BUCKET: `bucket-${workerName(site)}` } })) });
   for (const site of SITES) {

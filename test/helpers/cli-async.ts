@@ -1,7 +1,7 @@
 // Runs the real command line in a child process without blocking this one: tests whose S3
 // peer, proxy or stalled server lives in this process need its event loop free.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { NODE_TSX, ROOT } from './cli.ts';
+import { CLI, ROOT } from './cli.ts';
 
 export interface CliExit {
   code: number | null;
@@ -11,7 +11,7 @@ export interface CliExit {
 }
 
 export function runCliAsync(args: string[], opts: { cwd?: string; env?: Record<string, string>; started?: (child: ChildProcess) => void } = {}): Promise<CliExit> {
-  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, ...args], {
+  const child = spawn(CLI[0], [...CLI.slice(1), ...args], {
     cwd: opts.cwd ?? ROOT,
     env: { ...process.env, CI: 'true', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** `node --import tsx …`: one process (the tsx CLI would fork a child that a kill misses). */
 export const NODE_TSX = [process.execPath, '--import', 'tsx'] as const;
+/** The compiled command line, as bin/badgepress.js runs it: vitest's globalSetup compiles it
+ *  (test/helpers/compile-cli.ts). It starts in a fraction of a spawn through tsx. */
+export const CLI = [process.execPath, `${ROOT}lib/cli.js`] as const;
 
 export interface CliRun {
   code: number | null;
@@ -20,7 +23,7 @@ export function childEnv(overrides: Record<string, string | undefined> = {}): No
 }
 
 export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): CliRun {
-  const r = spawnSync(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, ...args], {
+  const r = spawnSync(CLI[0], [...CLI.slice(1), ...args], {
     cwd: opts.cwd ?? ROOT,
     env: childEnv(opts.env),
     encoding: 'utf8',

@@ -1,5 +1,5 @@
 // Validates reports against the official OASIS SARIF 2.1.0 schema (JSON Schema draft-04),
-// kept in ../shared beside the checkout.
+// kept in the repository: test/fixtures/sarif/ (NOTICE.md there says where it comes from).
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,7 @@ import Ajv04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
 
-const schemaPath = fileURLToPath(new URL('../../../shared/sarif-schema-2.1.0.json', import.meta.url));
+const schemaPath = fileURLToPath(new URL('../fixtures/sarif/sarif-schema-2.1.0.json', import.meta.url));
 const ajv = new Ajv04({ allErrors: true, strict: false });
 // The schema's uri and date-time formats are checked too, not ignored.
 addFormats.default(ajv);

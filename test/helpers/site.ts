@@ -2,7 +2,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { build, type BuildSummary } from '../../src/build.ts';
-import { loadSite, loadShape } from '../../src/commands/setup.ts';
+import { loadSiteConfig } from '../../src/config/load.ts';
+import { loadShape } from '../../src/site/stages.ts';
 import { DirectoryStore } from '../../src/load/store.ts';
 import { DirectorySink } from '../../src/publish/dir-sink.ts';
 import type { LoadIssue } from '../../src/load/types.ts';
@@ -15,15 +16,15 @@ export interface BuiltSite {
 }
 
 export async function buildSite(opts: { store: string; out: string; now?: number; config?: string; shape?: 'A' | 'B'; prune?: boolean; include?: (url: string) => boolean; sink?: Sink; source?: StoreSource }): Promise<BuiltSite> {
-  const site = await loadSite({ config: opts.config, store: opts.store, out: opts.out, shape: opts.shape });
+  const site = await loadSiteConfig(opts.config, { store: opts.store, out: opts.out, ...(opts.shape ? { shape: opts.shape } : {}) });
   const shape = await loadShape(site);
   const issues: LoadIssue[] = [];
   const sink = opts.sink ?? new DirectorySink(opts.out);
   const summary = await build({
-    site,
     shape,
     store: opts.source ?? new DirectoryStore(opts.store),
     sink,
+    schemes: site.repositoryUrlSchemes,
     now: opts.now ?? 1_763_600_000,
     report: (i) => issues.push(i),
     prune: opts.prune ?? false,

@@ -8,6 +8,12 @@
 // parses the bundle and runs it in a sandbox without Node globals.
 import { lookup, publicPath, type ResolverResponse } from '../../core.ts';
 import { originPath } from '../../../model/origin-path.ts';
+import { STATUS_TEXT } from '../../../model/http.ts';
+import { setAsciiHost } from '../../../model/repository-url.ts';
+import { asciiHostname } from '../../../model/punycode.ts';
+
+// CloudFront Functions have no URL class: hosts beyond ASCII are written by punycode.ts.
+setAsciiHost(asciiHostname);
 
 interface Value {
   value: string;
@@ -33,13 +39,11 @@ export interface FunctionResponse {
   body?: { encoding: 'text'; data: string };
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed' };
-
 export function handler(event: ViewerEvent): ViewerRequest | FunctionResponse {
   const request = event.request;
   const found = lookup({ method: request.method, path: request.uri, query: queryString(request.querystring) });
   if (found.kind === 'answer') return functionResponse(found.response);
-  if (found.kind === 'key') {
+  if (found.kind === 'key' || found.kind === 'page') {
     request.uri = `/${originPath(found.key)}`;
     request.querystring = {};
   } else {
@@ -67,7 +71,7 @@ function functionResponse(answer: ResolverResponse): FunctionResponse {
   const names = Object.keys(answer.headers);
   // CloudFront frames the answer itself: the length the core gives a HEAD answer stays out.
   for (let i = 0; i < names.length; i++) if (names[i] !== 'content-length') headers[names[i]!] = { value: answer.headers[names[i]!]! };
-  const response: FunctionResponse = { statusCode: answer.status, statusDescription: REASONS[answer.status] || 'Error', headers };
+  const response: FunctionResponse = { statusCode: answer.status, statusDescription: STATUS_TEXT[answer.status] || 'Error', headers };
   // Error answers are always text; HEAD answers carry none.
   if (typeof answer.body === 'string') response.body = { encoding: 'text', data: answer.body };
   return response;

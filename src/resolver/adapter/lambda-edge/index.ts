@@ -9,6 +9,7 @@
 // origin in the event, so one bundle serves any distribution.
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { resolve, type KeyReader, type ResolverOptions, type ResolverResponse } from '../../core.ts';
+import { STATUS_TEXT, unavailableAnswer } from '../../../model/http.ts';
 
 type EdgeHeaders = Record<string, { key?: string; value: string }[]>;
 
@@ -55,17 +56,14 @@ export function createHandler(options: EdgeOptions = {}): (event: EdgeEvent) => 
         if (status !== 403 && status !== 404) return cf.response;
         // The URI holds the key with "%" escaped once (see cloudfront/): decode it to the
         // public path, which the core parses like any other.
-        const answer = await resolve({ method: request.method, path: decodeURIComponent(request.uri), query: '' }, reader(request, clientFor), options);
+        const accept = request.headers['accept']?.[0]?.value ?? null;
+        const answer = await resolve({ method: request.method, path: decodeURIComponent(request.uri), query: '', accept }, reader(request, clientFor), options);
         return answer.status === 404 ? edgeResponse(answer) : cf.response;
       }
       return cf.response ?? request;
     } catch {
       // Only the bucket failing reaches here (or a URI this function did not canonicalise).
-      return edgeResponse({
-        status: 503,
-        headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' },
-        body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the site could not be read' }),
-      });
+      return edgeResponse(unavailableAnswer());
     }
   };
 }
@@ -94,8 +92,6 @@ function reader(request: EdgeRequest, clientFor: (region: string) => S3Client): 
   };
 }
 
-const REASONS: Record<number, string> = { 302: 'Found', 304: 'Not Modified', 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 503: 'Service Unavailable' };
-
 function edgeResponse(answer: ResolverResponse): EdgeResponse {
   const headers: EdgeHeaders = {};
   for (const [name, value] of Object.entries(answer.headers)) {
@@ -103,7 +99,7 @@ function edgeResponse(answer: ResolverResponse): EdgeResponse {
     if (name === 'content-length') continue;
     headers[name] = [{ key: name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()), value }];
   }
-  const response: EdgeResponse = { status: String(answer.status), statusDescription: REASONS[answer.status] ?? 'OK', headers };
+  const response: EdgeResponse = { status: String(answer.status), statusDescription: STATUS_TEXT[answer.status] ?? 'OK', headers };
   if (typeof answer.body === 'string') {
     response.body = answer.body;
     response.bodyEncoding = 'text';

@@ -1,51 +1,161 @@
 // `badgepress serve`: a Node HTTP server over a built directory, answering through the core.
-import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
-import { errorAnswer, resolve as resolveRequest, type ResolverOptions } from '../../core.ts';
+import { errorAnswer, fileAnswer, lookup, parseIndex, resolve as resolveRequest, timestampAnswer, type Lookup, type ResolverOptions, type ResolverRequest, type ResolverResponse, type StoredObject } from '../../core.ts';
+import { indexKey, type RepositoryIndex } from '../../../model/layout.ts';
 import { directoryReader, type DirectoryReaderOptions } from './directory-reader.ts';
+import { STATUS_TEXT, unavailableAnswer } from '../../../model/http.ts';
 
 /** How long a refused connection may keep sending before it is cut (nginx's lingering close). */
 const LINGER_MS = 2000;
 
-export function createSiteServer(dir: string, opts: ResolverOptions & DirectoryReaderOptions = {}): Server {
+/** How long serve waits for what a client sends; every one has a default (see below). */
+export interface ConnectionLimits {
+  /**
+   * Open connections at most. When a new one would pass it, the connection idle longest (no
+   * answer pending: a keep-alive socket between requests, or one that has not sent a whole
+   * request) is closed to make room. Default: the process's open-file limit less a reserve.
+   */
+  maxConnections?: number;
+  /** Milliseconds from connecting (or from a request's first byte) to its last header. Default 10,000. */
+  headersTimeoutMs?: number;
+  /** Milliseconds from a request's first byte to its last body byte. Default 10,000. */
+  requestTimeoutMs?: number;
+}
+
+export type SiteServerOptions = ResolverOptions & DirectoryReaderOptions & ConnectionLimits;
+
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+/** What serve knows of one open connection. */
+interface Connection {
+  /** Requests parsed and not yet answered (pipelined ones queue behind each other). */
+  pending: number;
+  /** A refusal of an unparsable request, held until every request before it is answered. */
+  refusal?: () => void;
+  socket: Duplex;
+  /** The server's open connections, idle longest first. */
+  line: Map<Duplex, Connection>;
+}
+
+const CONNECTION = Symbol('badgepress connection');
+type TrackedSocket = Duplex & { [CONNECTION]?: Connection };
+
+/** A response closed (sent or cut off): one request fewer pending on its connection. */
+function answered(this: ServerResponse): void {
+  const conn = (this.req.socket as TrackedSocket)[CONNECTION];
+  if (!conn || --conn.pending > 0 || !conn.line.has(conn.socket)) return;
+  if (conn.refusal) return conn.refusal();
+  // Idle again: it moves to the end of the line of sockets to close first.
+  conn.line.delete(conn.socket);
+  conn.line.set(conn.socket, conn);
+}
+
+/** Writes an answer of the core. A HEAD answer has no body but carries its GET's length. */
+function send(res: ServerResponse, answer: ResolverResponse): void {
+  // Every answer carries headers of its own, so they are completed in place.
+  const body = answer.body === null ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
+  if (body !== undefined) answer.headers['content-length'] = String(body.byteLength);
+  // A redirect has no body: said outright, or Node frames it chunked and sends the closing
+  // chunk in a write of its own, which waits on the client's delayed ACK (40 ms on Linux).
+  else if (answer.headers['content-length'] === undefined && answer.status !== 304) answer.headers['content-length'] = '0';
+  res.writeHead(answer.status, answer.headers);
+  res.end(body);
+}
+
+// Parsed indexes by the held copy they were parsed from: a rebuilt index is a new copy.
+const parsedIndexes = new WeakMap<StoredObject, RepositoryIndex | null>();
+function indexOf(obj: StoredObject): RepositoryIndex | null {
+  let index = parsedIndexes.get(obj);
+  if (index === undefined) parsedIndexes.set(obj, (index = parseIndex(obj)));
+  return index;
+}
+
+const MAX_HELD_ROUTES = 10_000;
+const MAX_HELD_TARGET = 1024;
+
+/** The core's lookup, held per request target when it names a key or a ?timestamp= lookup. */
+function lookupHeld(routes: Map<string, Lookup>, url: string, request: ResolverRequest, opts: ResolverOptions): Lookup {
+  const cacheable = (request.method === 'GET' || request.method === 'HEAD') && url.length <= MAX_HELD_TARGET;
+  const known = cacheable ? routes.get(url) : undefined;
+  if (known) return known;
+  const found = lookup(request, opts);
+  // An answer is built per request (its headers are completed in place): never held.
+  if (cacheable && found.kind !== 'answer') {
+    if (routes.size >= MAX_HELD_ROUTES) routes.clear();
+    routes.set(url, found);
+  }
+  return found;
+}
+
+export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Server {
   const read = directoryReader(dir, opts);
+  const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(opts.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
+  // Open connections in the order they last went idle: the first idle one is the one to close.
+  const connections = new Map<Duplex, Connection>();
+  const maxConnections = opts.maxConnections ?? defaultMaxConnections();
   // No Host header required: the core answers every request itself (a Host-less HTTP/1.1
   // request gets its 404 or file, not Node's bare 400 without Cache-Control).
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
+  // Route decisions by request target, for GET and HEAD: a busy badge is asked for with the
+  // same path again and again, and parsing its repository URL each time is a fifth of the
+  // work serve does for it. Only the decision is held (a key, or a ?timestamp= lookup).
+  const routes = new Map<string, Lookup>();
+  // Node's defaults let a client hold a socket for minutes (headers 60 s, a slow body 300 s,
+  // checked every 30 s); these are a badge server's, checked every second.
+  const server = createServer({ requireHostHeader: false, headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, (req, res) => {
+    const conn = (req.socket as TrackedSocket)[CONNECTION];
+    if (conn) {
+      conn.pending++;
+      res.once('close', answered);
+    }
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    resolveRequest(
-      {
-        method: req.method ?? 'GET',
-        path: q < 0 ? url : url.slice(0, q),
-        query: q < 0 ? '' : url.slice(q + 1),
-        ifNoneMatch: req.headers['if-none-match'] ?? null,
-      },
-      read,
-      opts,
-    )
-      .then((answer) => {
-        // Every answer carries headers of its own, so they are completed in place. A HEAD
-        // answer has no body but already carries the length a GET would send.
-        const body = answer.body === null ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
-        if (body !== undefined) answer.headers['content-length'] = String(body.byteLength);
-        res.writeHead(answer.status, answer.headers);
-        res.end(body);
-      })
-      .catch(() => {
-        // Reached only on an unexpected store fault, never by a request string.
-        res.writeHead(503, { 'content-type': 'application/problem+json', 'cache-control': 'no-store' });
-        res.end(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the site could not be read' }));
-      });
+    const request: ResolverRequest = {
+      method: req.method ?? 'GET',
+      path: q < 0 ? url : url.slice(0, q),
+      query: q < 0 ? '' : url.slice(q + 1),
+      ifNoneMatch: req.headers['if-none-match'] ?? null,
+      accept: req.headers.accept ?? null,
+    };
+    // The common case answered at once, without a promise: a file already held.
+    const found = lookupHeld(routes, url, request, opts);
+    if (found.kind === 'key') {
+      const obj = read.held(found.key);
+      if (obj) return send(res, fileAnswer(request, found.target, obj, opts));
+    } else if (found.kind === 'timestamp') {
+      const obj = read.held(indexKey(found.target.encoded));
+      if (obj) return send(res, timestampAnswer(request, found, indexOf(obj), opts));
+    }
+    resolveRequest(request, read, opts).then(
+      (answer) => send(res, answer),
+      // Reached only on an unexpected store fault, never by a request string.
+      () => send(res, unavailableAnswer()),
+    );
   });
   server.keepAliveTimeout = 5000;
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => refuseUnparsed(err, socket, opts));
+  // A client that stops reading its answer (or sending) holds a socket no longer than this.
+  server.timeout = 30_000;
+  server.on('connection', (socket: Duplex) => {
+    if (connections.size >= maxConnections && !closeOldestIdle(connections)) {
+      // Every connection is waiting for an answer: this one is refused, the others served.
+      socket.destroy();
+      return;
+    }
+    const conn: Connection = { pending: 0, socket, line: connections };
+    (socket as TrackedSocket)[CONNECTION] = conn;
+    connections.set(socket, conn);
+    socket.once('close', () => connections.delete(socket));
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => refuseUnparsed(err, socket, opts, connections.get(socket)));
   // An Expect header other than 100-continue is ignored (Node would answer a bare 417): the
   // request is a GET like any other.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
   // CONNECT never reaches the request handler: answer it as the core answers any other method.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    const answer = errorAnswer({ method: 'CONNECT', path: '', query: '' }, 405, 'Method Not Allowed', 'only GET and HEAD are served', opts);
+    const answer = errorAnswer({ method: 'CONNECT', path: '', query: '' }, 405, STATUS_TEXT[405], 'only GET and HEAD are served', opts);
     answer.headers['allow'] = 'GET, HEAD';
     endWithAnswer(socket, 405, answer.headers, Buffer.from(answer.body as string));
   });
@@ -59,7 +169,7 @@ const refused = new WeakSet<Duplex>();
  * line, a raw control or non-ASCII byte in the path). Answer those as the core answers any
  * bad request, problem+json with Cache-Control, rather than with Node's bare status line.
  */
-function refuseUnparsed(err: NodeJS.ErrnoException, socket: Duplex, opts: ResolverOptions): void {
+function refuseUnparsed(err: NodeJS.ErrnoException, socket: Duplex, opts: ResolverOptions, conn: Connection | undefined): void {
   if (refused.has(socket)) return; // the parser reports again as more bytes arrive
   if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
@@ -67,13 +177,46 @@ function refuseUnparsed(err: NodeJS.ErrnoException, socket: Duplex, opts: Resolv
   }
   refused.add(socket);
   const [status, detail] = parserRefusal(err.code);
-  const answer = errorAnswer({ method: 'GET', path: '', query: '' }, status, STATUS_CODES[status] ?? 'Bad Request', detail, opts);
+  const answer = errorAnswer({ method: 'GET', path: '', query: '' }, status, STATUS_TEXT[status] ?? 'Bad Request', detail, opts);
   const refuse = () => endWithAnswer(socket, status, answer.headers, Buffer.from(answer.body as string));
-  // A pipelined request before the refused one may still be answering: its answer goes out
-  // first, or the client would take the refusal for the answer to its valid request.
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
-  if (inFlight && !inFlight.writableFinished) inFlight.once('finish', refuse);
+  // Pipelined requests before the refused one may still be answering (Node parsed them
+  // before it met the bad bytes): their answers go out first, all of them, then the refusal,
+  // or the client would lose valid answers or take the refusal for one of them.
+  if (conn && conn.pending > 0) conn.refusal = refuse;
   else refuse();
+}
+
+/** Closes the connection idle longest; false when every connection has an answer pending. */
+function closeOldestIdle(connections: Map<Duplex, Connection>): boolean {
+  for (const [socket, conn] of connections) {
+    if (conn.pending > 0) continue;
+    connections.delete(socket);
+    socket.destroy();
+    return true;
+  }
+  return false;
+}
+
+/** Open files the process keeps for itself beyond its connections: the files it reads, logs, Node. */
+const RESERVED_FILES = 64;
+
+/**
+ * The connection cap when none is given: the process's soft open-file limit (Linux
+ * /proc/self/limits; elsewhere 256, macOS's default) less a reserve, so the sockets can
+ * never take the descriptors a file read or a new connection needs.
+ */
+export function defaultMaxConnections(limits = readLimits()): number {
+  const m = /^Max open files\s+(\d+|unlimited)/m.exec(limits ?? '');
+  const soft = m ? (m[1] === 'unlimited' ? 65536 : Number(m[1])) : 256;
+  return Math.max(16, soft - Math.max(RESERVED_FILES, Math.floor(soft / 8)));
+}
+
+function readLimits(): string | undefined {
+  try {
+    return readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes a whole answer on a raw socket and closes it, as nginx's lingering close does. */
@@ -81,7 +224,7 @@ function endWithAnswer(socket: Duplex, status: number, headers: Record<string, s
   if (!socket.writable) return void socket.destroy();
   const all = { ...headers, 'content-length': String(body.byteLength), connection: 'close' };
   const head = Object.entries(all).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n`), body]));
+  socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${head}\r\n`), body]));
   // Keep reading (and dropping) what the client still sends for a moment, so closing with
   // unread bytes does not reset the connection before the client has read the answer.
   const linger = setTimeout(() => socket.destroy(), LINGER_MS);

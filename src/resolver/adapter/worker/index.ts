@@ -2,6 +2,7 @@
 // binding (env.BUCKET) or an S3-style origin (env.ORIGIN_URL, a bucket or CDN base URL).
 import { resolve, type KeyReader } from '../../core.ts';
 import { originPath } from '../../../model/origin-path.ts';
+import { unavailableAnswer } from '../../../model/http.ts';
 
 interface R2Like {
   get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer>; httpEtag?: string } | null>;
@@ -43,17 +44,15 @@ export default {
     const url = new URL(request.url);
     try {
       const answer = await resolve(
-        { method: request.method, path: url.pathname, query: url.search, ifNoneMatch: request.headers.get('if-none-match') },
+        { method: request.method, path: url.pathname, query: url.search, ifNoneMatch: request.headers.get('if-none-match'), accept: request.headers.get('accept') },
         reader(env),
         { latestMaxAge: num(env.LATEST_MAX_AGE), immutableMaxAge: num(env.IMMUTABLE_MAX_AGE) },
       );
       return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers });
     } catch {
       // Only a store fault reaches here, never a request string.
-      return new Response(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the site could not be read' }), {
-        status: 503,
-        headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' },
-      });
+      const { status, headers, body } = unavailableAnswer();
+      return new Response(body, { status, headers });
     }
   },
 };

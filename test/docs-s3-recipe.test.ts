@@ -1,4 +1,4 @@
-// The README's "Publishing to S3" recipe, run as written against s3rver: every command line
+// The "Publishing to S3" guide's recipe (docs/guides/publishing-to-s3.md), run as written against s3rver: every command line
 // of its shell blocks in order, in a fresh directory holding ./store. What a test machine
 // cannot do is stood in for and said so: `npm install` (this checkout is installed), the
 // AWS CLI's `aws s3 mb` (a CreateBucket through the SDK at the same endpoint), and the
@@ -13,9 +13,8 @@ import { readTree } from './helpers/site.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
 
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const section = /^## Publishing to S3\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
-const shellBlocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const guide = readFileSync(join(ROOT, 'docs/guides/publishing-to-s3.md'), 'utf8');
+const shellBlocks = [...guide.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 /** Command lines (comments and blank lines dropped, trailing "# …" comments cut). */
 const commands = shellBlocks.map((b) =>
   b
@@ -52,7 +51,7 @@ afterAll(async () => {
   await peer?.stop();
 });
 
-describe('README "Publishing to S3", run from a fresh directory', () => {
+describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
   it('has the steps of a recipe: install, credentials, bucket, build with --store and --out, rebuild, prune', () => {
     const [main, compatible] = commands;
     expect(main).toEqual([

@@ -1,6 +1,6 @@
-// The README's recipes: they parse and name real flags, and the scheduled-rebuild ones are
-// tried as written, with the real `npx`: in a copy of this checkout's tracked files with its
-// node_modules (what the README's image and a `git clone` + `npm ci` hold; there is no Docker
+// The documentation's recipes: they parse and name real flags, and the scheduled-rebuild ones
+// (docs/guides/scheduled-rebuilds.md) are tried as written, with the real `npx`: in a copy of this checkout's tracked files with its
+// node_modules (what the guide's image and a `git clone` + `npm ci` hold; there is no Docker
 // or registry here, so the checkout's node_modules stands in for `npm ci --omit=dev`, dev
 // packages included), against a real S3 peer where the recipe names buckets
 // (AWS_ENDPOINT_URL_S3 points the standard AWS chain at s3rver), and with a store holding one
@@ -18,10 +18,14 @@ import { generateStore } from '../scripts/gen-store.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
 
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const blocks = (lang: string) => [...readme.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+const doc = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+const guide = doc('docs/guides/scheduled-rebuilds.md');
+const cliReference = doc('docs/reference/cli.md');
+/** Every Markdown page a user reads: the README and docs/. */
+const allDocs = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].map(doc).join('\n');
+const blocks = (lang: string) => [...guide.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
 
-describe('README recipes', () => {
+describe('documentation recipes', () => {
   it('the YAML recipes parse and name real flags', () => {
     const yamls = blocks('yaml').map((y) => parse(y));
     const workflow = yamls.find((y) => y?.jobs);
@@ -31,12 +35,12 @@ describe('README recipes', () => {
     expect(cron.spec.jobTemplate.spec.template.spec.containers[0].args[0]).toContain('--shard "$JOB_COMPLETION_INDEX/4"');
   });
 
-  it('every badgepress flag the README uses exists in the command usage', async () => {
+  it('every badgepress flag the README and docs/ use exists in the command usage', async () => {
     const { BUILD_USAGE } = await import('../src/commands/build.ts');
     const { PLAN_USAGE } = await import('../src/commands/plan.ts');
     const { SERVE_USAGE } = await import('../src/commands/serve.ts');
     const usage = `${BUILD_USAGE} ${PLAN_USAGE} ${SERVE_USAGE} --help`;
-    const used = new Set([...readme.matchAll(/npx badgepress (?:build|plan|serve)[^\n`]*/g)].flatMap((m) => [...m[0].matchAll(/--[a-z0-9-]+/g)].map((f) => f[0])));
+    const used = new Set([...allDocs.matchAll(/npx badgepress (?:build|plan|serve)[^\n`]*/g)].flatMap((m) => [...m[0].matchAll(/--[a-z0-9-]+/g)].map((f) => f[0])));
     expect(used.size).toBeGreaterThan(5);
     for (const flag of used) expect(usage, flag).toContain(flag);
   });
@@ -73,11 +77,11 @@ function checkout(name: string): string {
 /** One record the loader refuses (a timestamp that is no number), of a repository the store holds. */
 const BAD_RECORD = `${JSON.stringify({ repositoryUrl: 'https://github.com/acme/widget', timestamp: 'yesterday', values: {} })}\n`;
 
-describe('README plan sample', () => {
+describe('plan sample in docs/reference/cli.md', () => {
   it('is what plan prints for the store and threshold change it names', async () => {
-    const sample = /```\n(badgepress plan: [^]*?)```/.exec(readme)?.[1];
+    const sample = /```\n(badgepress plan: [^]*?)```/.exec(cliReference)?.[1];
     expect(sample).toBeDefined();
-    expect(readme).toContain("`npm run gen-store -- --repos 200 --scans 10` after moving REUSED's gold band\nfrom 20 to 21 dependents");
+    expect(cliReference).toContain("`npm run gen-store -- --repos 200 --scans 10` after moving REUSED's gold band\nfrom 20 to 21 dependents");
     const store = join(dir, 'plan-sample-store');
     generateStore({ repos: 200, scans: 10, out: store, seed: 1 });
     const out = join(dir, 'plan-sample-site');
@@ -88,10 +92,10 @@ describe('README plan sample', () => {
   }, 120_000);
 });
 
-describe('README scheduled-rebuild recipes, run', () => {
+describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
   it('the cron line builds, appends one JSON summary per run, and the second run writes nothing', () => {
-    const line = /^\*\/30 \* \* \* \* (.+)$/m.exec(readme);
-    expect(line, 'cron line in the README').not.toBeNull();
+    const line = /^\*\/30 \* \* \* \* (.+)$/m.exec(guide);
+    expect(line, 'cron line in the guide').not.toBeNull();
     const srv = checkout('srv-cron');
     const logs = join(dir, 'log');
     mkdirSync(logs);

@@ -1,0 +1,43 @@
+// Compiles src/ to lib/ (plain JavaScript, the same folder layout, so the paths the code finds
+// at run time — config/, templates/, package.json two folders up — hold for both). Runs as
+// `prepare` (npm install/ci in a checkout, npm pack) and before the tests (test/helpers/
+// compile-cli.ts), so it must be quick and offline: tsc emits without type-checking
+// (--noCheck; `npm run typecheck` checks), in about a second.
+// Plain .mjs: it runs before anything else is built, without tsx.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const LIB = join(ROOT, 'lib');
+const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json'];
+
+function newestChange(path) {
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.mtimeMs;
+  return readdirSync(path, { recursive: true }).reduce((t, name) => Math.max(t, statSync(join(path, name)).mtimeMs), s.mtimeMs);
+}
+
+/** Whether lib/ is older than any source (a moved or deleted source changes its folder's time). */
+export function libIsStale() {
+  const compiled = join(LIB, 'cli.js');
+  if (!existsSync(compiled)) return true;
+  const built = statSync(compiled).mtimeMs;
+  return INPUTS.some((p) => newestChange(join(ROOT, p)) > built);
+}
+
+/** A fresh lib/: removed first, so a source that moved leaves no stale module behind. */
+export function compile() {
+  const pkg = createRequire(import.meta.url).resolve('typescript/package.json');
+  const tsc = join(dirname(pkg), 'bin', 'tsc');
+  rmSync(LIB, { recursive: true, force: true });
+  const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--noCheck'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--if-stale') && !libIsStale()) process.exit(0);
+  compile();
+}

@@ -1,0 +1,38 @@
+// `badgepress site`: after n sharded builds, write the site-wide pages (home, list pages,
+// badge and rule pages, search index, sitemap, 404) from the shards' summaries alone.
+import pLimit from 'p-limit';
+import { parseFlags, integerFlag, UsageError, BadInputError } from './args.ts';
+import { SITE_FLAGS, loadSite } from './setup.ts';
+import { openSink } from '../site/locations.ts';
+import { loadPagesContext } from '../render/pages/setup.ts';
+import { MissingSummariesError, readSummaries } from '../render/pages/summary.ts';
+import { publishSiteWide } from '../render/pages/build-pages.ts';
+import { MAX_SHARDS } from '../model/shard.ts';
+
+export const SITE_USAGE = `usage: badgepress site --shards N [--config FILE] [--out DIR|s3://…] [--shape A|B] [--base-url URL]
+                      [--s3-endpoint URL] [--s3-path-style] [--json]
+  after "badgepress build --shard i/N" for every i, writes the site-wide pages from their summaries`;
+
+export async function siteCommand(argv: string[]): Promise<number> {
+  const { values } = parseFlags(argv, { ...SITE_FLAGS, shards: { type: 'string' }, json: { type: 'boolean' } }, SITE_USAGE);
+  const shards = integerFlag('shards', values.shards, 1, MAX_SHARDS);
+  if (shards === undefined) throw new UsageError(`--shards N is required: the n of the builds' --shard i/n\n${SITE_USAGE}`);
+  const site = await loadSite({ ...values, store: values.store ?? '.' });
+  if (!site.pages) throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
+  const ctx = await loadPagesContext(site);
+  const sink = await openSink(site.out, site);
+  const counts = { written: 0, unchanged: 0, removed: 0 };
+  let repositories: number;
+  try {
+    const summaries = await readSummaries(sink, shards).catch((err: unknown) => {
+      throw err instanceof MissingSummariesError ? new BadInputError(err.message) : err;
+    });
+    repositories = summaries.length;
+    await publishSiteWide(ctx, sink, summaries, pLimit(site.s3.concurrency), counts);
+  } finally {
+    await sink.close();
+  }
+  if (values.json) process.stdout.write(`${JSON.stringify({ repositories, ...counts, out: sink.location, shards })}\n`);
+  else process.stdout.write(`badgepress: site pages for ${repositories} repositories from ${shards} shard(s): ${counts.written} files written, ${counts.unchanged} unchanged → ${sink.location}\n`);
+  return 0;
+}

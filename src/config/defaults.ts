@@ -1,0 +1,31 @@
+// The site settings a config file may leave out, in one place: the loader fills them in and
+// the resolver falls back to the same cache ages when an adapter is given none.
+// config/badgepress.yaml spells out the same values for readers. Separate constants, so a
+// bundle (the Worker) takes only what it uses.
+import type { SiteConfig } from './types.ts';
+
+/** Seconds: latest files, indexes, redirects that may change, and errors; and per-time files. */
+export const DEFAULT_CACHE: Readonly<SiteConfig['cache']> = { latestMaxAge: 300, immutableMaxAge: 31536000 };
+
+export const DEFAULT_SHAPE = 'A';
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+/** The tool named in reports; its informationUri defaults to the site's own home page (baseUrl). */
+export const DEFAULT_TOOL: Readonly<Pick<SiteConfig['tool'], 'name' | 'version'>> = { name: 'badgepress', version: '0.1.0' };
+
+// `none` (Shape B, no level granted) is a light grey of its own, never silver's grey: a
+// badge must not look silver when nothing is granted.
+export const DEFAULT_COLORS: Readonly<SiteConfig['colors']> = {
+  gold: '#dfb317',
+  silver: '#9f9f9f',
+  bronze: '#cd7f32',
+  fail: '#e05d44',
+  expired: '#555555',
+  none: '#bbbbbb',
+};
+
+export const DEFAULT_S3: Readonly<Pick<SiteConfig['s3'], 'concurrency' | 'maxAttempts' | 'connectTimeoutSeconds' | 'requestTimeoutSeconds'>> = {
+  concurrency: 64,
+  maxAttempts: 5,
+  connectTimeoutSeconds: 10,
+  requestTimeoutSeconds: 60,
+};

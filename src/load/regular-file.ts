@@ -1,0 +1,65 @@
+// Reads a local file only when it is a regular file. A FIFO, socket or device in a store or a
+// config path must never block a build: the open does not wait (O_NONBLOCK), and the type is
+// checked on the descriptor actually opened, so a file swapped after listing is judged too.
+import { constants, type Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/** The most bytes Node reads into one buffer (fs.readFile's limit, 2 GiB - 1). */
+export const MAX_FILE_BYTES = 2 ** 31 - 1;
+
+/** A file that cannot be read, with the cause in words and what to do (no path: callers name it). */
+export class FileReadError extends Error {
+  constructor(
+    readonly reason: string,
+    /** The system error code, when the open failed with one. */
+    readonly code?: string,
+  ) {
+    super(reason);
+    this.name = 'FileReadError';
+  }
+}
+
+export async function readRegularFile(path: string): Promise<Buffer> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    throw new FileReadError(openFailure(err as NodeJS.ErrnoException), (err as NodeJS.ErrnoException).code);
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new FileReadError(`is ${kindOf(stats)}, not a regular file; only regular files are read`);
+    if (stats.size > MAX_FILE_BYTES) {
+      throw new FileReadError(`is ${(stats.size / 2 ** 30).toFixed(1)} GiB, more than the 2 GiB one file may hold; split it into several files`);
+    }
+    return await handle.readFile();
+  } catch (err) {
+    if (err instanceof FileReadError) throw err;
+    throw new FileReadError(`cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  } finally {
+    await handle.close();
+  }
+}
+
+function openFailure(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'ENOENT':
+      return 'does not exist (a link to nothing, or removed while the build ran); fix or remove it';
+    case 'EACCES':
+    case 'EPERM':
+      return `cannot be read: permission denied (${err.code}); let the build's user read it (chmod a+r)`;
+    case 'ELOOP':
+      return 'is a loop of symbolic links; fix or remove it';
+    default:
+      return `cannot be opened (${err.code ?? String(err)})`;
+  }
+}
+
+function kindOf(s: Stats): string {
+  if (s.isFIFO()) return 'a FIFO (named pipe)';
+  if (s.isSocket()) return 'a socket';
+  if (s.isCharacterDevice()) return 'a character device';
+  if (s.isBlockDevice()) return 'a block device';
+  if (s.isDirectory()) return 'a directory';
+  return 'a special file';
+}

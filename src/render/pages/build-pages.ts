@@ -1,0 +1,53 @@
+// The human site's part of a build: per repository its page and feed (published after its
+// API files), a summary of it, and at the end the shard's summaries and, for an unsharded
+// build, the site-wide pages.
+import type { LimitFunction } from 'p-limit';
+import type { RepositoryHistory } from '../../load/types.ts';
+import { publishRepository, type PublishCounts } from '../../publish/publish.ts';
+import type { Sink } from '../../publish/sink.ts';
+import type { SiteFile } from '../site-files.ts';
+import { pagePaths, type PagesContext, type RepositoryEvaluations } from './context.ts';
+import { statusChanges } from './evaluate.ts';
+import { repositoryFeed } from './feed.ts';
+import { repositoryPage } from './repository.ts';
+import { siteWideFiles } from './site-wide.ts';
+import { summariesFile, summarizeRepository, type RepositorySummary } from './summary.ts';
+
+export interface PagesBuild {
+  ctx: PagesContext;
+  /** Which shard this build is (0 of 1 when unsharded). */
+  shard: { index: number; count: number };
+}
+
+export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations): SiteFile[] {
+  const cacheControl = `public, max-age=${ctx.site.cache.latestMaxAge}`;
+  return [
+    { key: pagePaths.repositoryKey(h.encoded), body: repositoryPage(ctx, h, ev), contentType: 'text/html; charset=utf-8', cacheControl, phase: 'page' },
+    { key: pagePaths.feed(h.encoded), body: repositoryFeed(ctx, h, statusChanges(ev)), contentType: 'application/atom+xml', cacheControl, phase: 'page' },
+  ];
+}
+
+/** Collects summaries while a build goes through its repositories. */
+export class PagesCollector {
+  private readonly summaries: RepositorySummary[] = [];
+
+  constructor(private readonly pages: PagesBuild) {}
+
+  /** The repository's page files; its summary is kept for the end of the build. */
+  repository(ev: RepositoryEvaluations): SiteFile[] {
+    this.summaries.push(summarizeRepository(ev.history, ev));
+    return repositoryPageFiles(this.pages.ctx, ev.history, ev);
+  }
+
+  /** The shard's summaries; with one shard also the site-wide pages, from those summaries. */
+  async finish(sink: Sink, limit: LimitFunction, counts: PublishCounts): Promise<void> {
+    const { index, count } = this.pages.shard;
+    await publishRepository(sink, [summariesFile(this.summaries, index, count)], limit, counts);
+    if (count === 1) await publishSiteWide(this.pages.ctx, sink, this.summaries, limit, counts);
+  }
+}
+
+export async function publishSiteWide(ctx: PagesContext, sink: Sink, summaries: readonly RepositorySummary[], limit: LimitFunction, counts: PublishCounts): Promise<void> {
+  const sorted = [...summaries].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  await publishRepository(sink, siteWideFiles(ctx, sorted), limit, counts);
+}

@@ -1,0 +1,46 @@
+// What the page renderers need besides one repository's data: the site settings, the page
+// environment (paths, assets) and the active shape's thresholds.
+import type { DecisionFileB, SiteConfig, ThresholdsA, ThresholdsB } from '../../config/types.ts';
+import type { RepositoryEvaluation } from '../../evaluate/repository.ts';
+import { siteAssets } from './assets.ts';
+import { pageEnv, type PageEnv } from './html.ts';
+
+export type PagesThresholds =
+  | { shape: 'A'; t: ThresholdsA }
+  | { shape: 'B'; t: ThresholdsB; decisions: ReadonlyMap<string, DecisionFileB> };
+
+export interface PagesContext {
+  site: SiteConfig;
+  env: PageEnv;
+  thresholds: PagesThresholds;
+}
+
+export function pagesContext(site: SiteConfig, thresholds: PagesThresholds): PagesContext {
+  const env = pageEnv(site.baseUrl, site.tool.name, `Built by ${site.tool.name} ${site.tool.version}`, siteAssets());
+  return { site, env, thresholds };
+}
+
+/** One repository's evaluations, from the build's evaluate step (src/evaluate/repository.ts). */
+export type RepositoryEvaluations = RepositoryEvaluation;
+
+/** Status ranks shared by both shapes: the level names people read. */
+export const STATUS_LEVELS = ['fail', 'bronze', 'silver', 'gold'] as const;
+
+/** The word a badge shows: Shape B says "none" where its explanation says fail. */
+export function shownStatus(shape: 'A' | 'B', status: string): string {
+  return shape === 'B' && status === 'fail' ? 'none' : status;
+}
+
+/** Site paths of the human pages (design.md, "The human site"). */
+export const pagePaths = {
+  repository: (encoded: string) => `repositories/${encoded}/`,
+  repositoryKey: (encoded: string) => `repositories/${encoded}/index.html`,
+  feed: (encoded: string) => `repositories/${encoded}/feed.atom`,
+  badge: (id: string) => `badges/${id}/`,
+  badgeKey: (id: string) => `badges/${id}/index.html`,
+  rule: (ruleId: string) => `rules/${encodeURIComponent(ruleId)}/`,
+  ruleKey: (ruleId: string) => `rules/${encodeURIComponent(ruleId)}/index.html`,
+  listPage: (n: number) => (n <= 1 ? '' : `repositories/page/${n}.html`),
+  listPageKey: (n: number) => `repositories/page/${n}.html`,
+  searchIndex: 'repositories/search.json',
+};

@@ -1,0 +1,32 @@
+// Status histories and changes derived from a repository's evaluations (the build's evaluate
+// step), for the pages, the feed and the summaries.
+import type { RepositoryEvaluations } from './context.ts';
+
+/** Status per badge per scan (at scan time), and the latest statuses, as plain strings. */
+export function statusHistory(ev: RepositoryEvaluations): { badgeIds: string[]; perScan: Array<{ t: number; statuses: string[] }>; latest: string[] } {
+  const badgeIds = ev.latest.badges.map((b) => b.def.id);
+  const perScan = ev.scans.map((s) => ({ t: s.timestamp, statuses: s.badges.map((b) => b.status as string) }));
+  return { badgeIds, perScan, latest: ev.latest.badges.map((b) => b.status as string) };
+}
+
+export interface StatusChange {
+  t: number;
+  badge: string;
+  /** null: the first scan. */
+  from: string | null;
+  to: string;
+}
+
+/** Every change of a badge's status from one scan to the next, oldest first (the first scan counts). */
+export function statusChanges(ev: RepositoryEvaluations): StatusChange[] {
+  const { badgeIds, perScan } = statusHistory(ev);
+  const out: StatusChange[] = [];
+  perScan.forEach((s, i) => {
+    badgeIds.forEach((badge, j) => {
+      const from = i === 0 ? null : perScan[i - 1]!.statuses[j]!;
+      const to = s.statuses[j]!;
+      if (from !== to) out.push({ t: s.t, badge, from, to });
+    });
+  });
+  return out;
+}

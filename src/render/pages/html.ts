@@ -1,0 +1,87 @@
+// The page shell every human page shares, and the small helpers pages are written with.
+// Every data-driven string goes through `esc` (text and quoted attributes); strings that may
+// carry right-to-left or bidi-override characters (URLs, evidence, notes) also go in <bdi>,
+// so they cannot reorder the text around them.
+import { escapeXml } from '../escape.ts';
+import type { SiteAssets } from './assets.ts';
+
+export const esc = escapeXml;
+
+/** Untrusted text, escaped and isolated for bidi. */
+export function text(s: string): string {
+  return `<bdi>${esc(s)}</bdi>`;
+}
+
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text for places <bdi> cannot go (<title>, attributes): bidi controls shown by code point. */
+export function flat(s: string): string {
+  return esc(s.replace(BIDI_CONTROLS, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase()}]`));
+}
+
+/** An outside address as an href: anything but printable ASCII percent-encoded, then escaped. */
+export function externalHref(url: string): string {
+  return esc(url.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c)));
+}
+
+export interface PageEnv {
+  /** The site's path prefix without a trailing slash ("" when served at the host root). */
+  root: string;
+  /** Absolute address prefix (baseUrl), for feeds, the sitemap and embed snippets. */
+  baseUrl: string;
+  siteName: string;
+  toolLine: string;
+  assets: SiteAssets;
+}
+
+export function pageEnv(baseUrl: string, siteName: string, toolLine: string, assets: SiteAssets): PageEnv {
+  const root = new URL(`${baseUrl}/`).pathname.replace(/\/+$/, '');
+  return { root, baseUrl, siteName, toolLine, assets };
+}
+
+/** Path of a site key, as an href (the key's own characters are already URL-safe). */
+export function href(env: PageEnv, path: string): string {
+  return esc(`${env.root}/${path}`);
+}
+
+export interface PageParts {
+  title: string;
+  description: string;
+  /** Already-escaped HTML of <main>. */
+  main: string;
+  /** An Atom feed to announce, as a site path. */
+  feed?: string;
+}
+
+export function renderPage(env: PageEnv, p: PageParts): string {
+  const feed = p.feed ? `<link rel="alternate" type="application/atom+xml" title="Badge changes" href="${href(env, p.feed)}">` : '';
+  return (
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${flat(p.title)}</title><meta name="description" content="${flat(p.description)}">` +
+    `<link rel="stylesheet" href="${href(env, env.assets.css.key)}"><link rel="icon" href="${href(env, env.assets.favicon.key)}" type="image/svg+xml">${feed}` +
+    `<script src="${href(env, env.assets.js.key)}" defer></script></head>\n` +
+    `<body><a class="skip" href="#main">Skip to content</a>` +
+    `<header><nav aria-label="Site"><a class="brand" href="${href(env, '')}">${esc(env.siteName)}</a><a href="${href(env, '')}#repositories">Repositories</a></nav></header>\n` +
+    `<main id="main">${p.main}</main>\n` +
+    `<footer><p>${esc(env.toolLine)}. The same data as JSON and SARIF is under <code>${esc(env.root)}/api/v1/</code>.</p></footer></body></html>\n`
+  );
+}
+
+export function isoDate(unix: number): string {
+  return new Date(unix * 1000).toISOString().slice(0, 10);
+}
+
+export function isoTime(unix: number): string {
+  return new Date(unix * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+export function table(caption: string, head: string[], rows: string[][], numeric: number[] = []): string {
+  const th = head.map((h) => `<th scope="col">${h}</th>`).join('');
+  const body = rows.map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${c}</th>` : `<td${numeric.includes(i) ? ' class="num"' : ''}>${c}</td>`)).join('')}</tr>`).join('');
+  return `<div class="table-wrap" tabindex="0"><table><caption>${caption}</caption><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+/** A status word, styled by class and always spelled out (never colour alone). */
+export function statusWord(status: string): string {
+  return `<span class="status st-${esc(status)}">${esc(status)}</span>`;
+}

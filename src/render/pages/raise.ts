@@ -1,0 +1,82 @@
+// "What would raise it": the smallest change of a value that moves a criterion, or a badge,
+// to a better status. Pure, shared by the repository page (per criterion and per badge).
+import type { RuleB, StatusA } from '../../config/types.ts';
+import type { BadgeA, CriterionA } from '../../evaluate/shape-a.ts';
+import type { BadgeB, CriterionB } from '../../evaluate/shape-b.ts';
+
+const RANK: Record<StatusA, number> = { fail: 0, bronze: 1, silver: 2, gold: 3 };
+const BY_RANK: StatusA[] = ['fail', 'bronze', 'silver', 'gold'];
+
+function amount(n: number): string {
+  return String(Math.round(n * 100) / 100);
+}
+
+function unitText(unit: string): string {
+  return unit ? ` ${unit}` : '';
+}
+
+/** What criterion `c` needs to reach status `target` or better; null when nothing can. */
+export function needForA(c: CriterionA, target: StatusA): string | null {
+  if (RANK[c.status as StatusA] >= RANK[target]) return null;
+  const rule = c.rule;
+  if (c.value === null) return `a value for ${rule.name} in the next scan (none was stored)`;
+  if (rule.type === 'boolean') {
+    if (RANK[rule.positiveStatus] >= RANK[target] && c.value === false) return `${rule.name} present`;
+    return null;
+  }
+  const v = c.value as number;
+  let best: { distance: number; text: string } | undefined;
+  for (const b of rule.thresholds) {
+    if (RANK[b.status] < RANK[target]) continue;
+    let candidate: { distance: number; text: string } | undefined;
+    if (v < b.min) candidate = { distance: b.min - v, text: `${amount(b.min - v)} more${unitText(rule.unit)}` };
+    else if (b.max !== null && Math.floor(v) > b.max) candidate = { distance: v - b.max, text: `${amount(v - b.max)} fewer${unitText(rule.unit)}` };
+    if (candidate && (!best || candidate.distance < best.distance)) best = candidate;
+  }
+  return best ? `${best.text} (${rule.name})` : null;
+}
+
+/** Per criterion: what the next status up and gold would take, e.g. "2 more contributors for gold". */
+export function raiseCriterionA(c: CriterionA): string[] {
+  const out: string[] = [];
+  const next = BY_RANK[RANK[c.status as StatusA] + 1];
+  for (const target of next && next !== 'gold' ? [next, 'gold' as const] : next ? ['gold' as const] : []) {
+    const need = needForA(c, target);
+    if (need) out.push(`${need} for ${target}`);
+  }
+  return out;
+}
+
+/** The next status up for the badge and what each lagging criterion needs for it. */
+export function raiseBadgeA(b: BadgeA): { target: StatusA; needs: string[] } | null {
+  if (b.status === 'expired') return null;
+  const target = BY_RANK[RANK[b.status] + 1];
+  if (!target) return null;
+  const needs = b.criteria.map((c) => needForA(c, target)).filter((n): n is string => n !== null);
+  return { target, needs };
+}
+
+/** What a Shape B criterion lacks to pass. */
+export function needForB(c: CriterionB): string | null {
+  if (c.status === 'pass') return null;
+  const rule: RuleB = c.rule;
+  if (rule.manual) {
+    return c.status === 'open'
+      ? `${rule.name}: decided by people; a grant record or the rule's decision file grants it`
+      : `${rule.name}: revoked; a newer grant record would grant it again`;
+  }
+  if (c.value === null) return `${rule.name}: no value stored; the next scan must report it`;
+  const { min, max } = rule.threshold;
+  const unit = unitText(rule.unit);
+  if (min !== undefined && c.value < min) return `${rule.name}: ${amount(min - c.value)} more${unit}`;
+  if (max !== undefined && c.value > max) return `${rule.name}: ${amount(c.value - max)} fewer${unit}`;
+  return null;
+}
+
+/** The next level the badge does not hold and the checks it lacks. */
+export function raiseBadgeB(b: BadgeB): { target: string; needs: string[] } | null {
+  const highest = b.entries.findLastIndex((e) => e.granted);
+  const next = b.entries.slice(highest + 1).find((e) => !e.granted);
+  if (!next) return null;
+  return { target: next.level.toLowerCase(), needs: next.criteria.map(needForB).filter((n): n is string => n !== null) };
+}

@@ -1,0 +1,30 @@
+// The shape-specific stages of a build, chosen and configured by the site settings: the
+// evaluator (src/evaluate) and the renderer (src/render) of the active shape.
+import { loadThresholdsA } from '../config/load.ts';
+import { loadDecisions } from '../config/decisions.ts';
+import { loadThresholdsB } from '../config/thresholds-b.ts';
+import type { Shape, SiteConfig } from '../config/types.ts';
+import { evaluatorA, evaluatorB, type Evaluator } from '../evaluate/repository.ts';
+import type { Renderer } from '../render/shape.ts';
+import { latestFilesA, scanFilesA } from '../render/site-a.ts';
+import { latestFilesB, scanFilesB } from '../render/site-b.ts';
+import { shapeRenderer } from '../render/site-files.ts';
+import { BadgeRenderer } from '../render/svg.ts';
+
+export interface ShapeStages {
+  readonly shape: Shape;
+  readonly evaluator: Evaluator;
+  readonly renderer: Renderer;
+}
+
+export async function loadShape(site: SiteConfig): Promise<ShapeStages> {
+  // One badge renderer per build: each distinct badge costs one svgo call.
+  const badges = new BadgeRenderer();
+  if (site.shape === 'A') {
+    const t = await loadThresholdsA(site.thresholds.A);
+    return { shape: 'A', evaluator: evaluatorA(t, site.expireAfterDays), renderer: shapeRenderer(site, 'A', scanFilesA(site, t, badges), latestFilesA(site, t, badges)) };
+  }
+  const t = await loadThresholdsB(site.thresholds.B);
+  const decisions = await loadDecisions(site.decisions, t, site.repositoryUrlSchemes);
+  return { shape: 'B', evaluator: evaluatorB(t, decisions), renderer: shapeRenderer(site, 'B', scanFilesB(site, t, badges), latestFilesB(site, t, badges)) };
+}

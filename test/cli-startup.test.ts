@@ -1,0 +1,79 @@
+// The command line starts like a command line: --help, --version and serve load neither svgo,
+// the AWS SDK nor the build pipeline. The compiled CLI runs with a module hook that notes every
+// module it imports (test/helpers/trace-modules.mjs); a build, which must load them, shows the
+// trace can see them.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, childEnv, ROOT, runCli } from './helpers/cli.ts';
+import { startServeChild } from './helpers/serve-child.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const dir = tempDir();
+const TRACE_HOOK = join(ROOT, 'test/helpers/trace-modules.mjs');
+/** What only a build needs: svgo, the AWS SDK, and the modules of load, evaluate, render and publish. */
+const HEAVY = [/\/node_modules\/svgo\//, /\/node_modules\/@aws-sdk\//, /\/lib\/build\.js$/, /\/lib\/(load|evaluate|render|publish)\//, /\/lib\/s3\/client\.js$/, /\/lib\/commands\/(build|plan|setup|demo)\.js$/];
+let traces = 0;
+
+/** Node's arguments that run the compiled CLI with the trace hook, and the file the trace goes to. */
+function traced(): { args: string[]; env: NodeJS.ProcessEnv; modules: () => string[] } {
+  const file = join(dir, `trace-${traces++}.txt`);
+  writeFileSync(file, '');
+  return {
+    args: ['--import', TRACE_HOOK, ...CLI.slice(1)],
+    env: childEnv({ BADGEPRESS_MODULE_TRACE: file }),
+    modules: () => [...new Set(readFileSync(file, 'utf8').split('\n').filter(Boolean))],
+  };
+}
+
+function runTraced(args: string[]): { code: number | null; stdout: string; modules: string[] } {
+  const t = traced();
+  const r = spawnSync(CLI[0], [...t.args, ...args], { cwd: dir, env: t.env, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, modules: t.modules() };
+}
+
+const heavy = (modules: string[]) => modules.filter((m) => HEAVY.some((h) => h.test(m)));
+
+describe('badgepress startup', () => {
+  it('--version prints the version of package.json', () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const r = runTraced(['--version']);
+    expect(r).toMatchObject({ code: 0, stdout: `${version}\n` });
+    expect(r.modules.filter((m) => m.includes('/node_modules/'))).toEqual([]);
+  });
+
+  it('--help loads the dispatcher and no dependency at all', () => {
+    const r = runTraced(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('usage: badgepress <command>');
+    expect(r.modules).toContain(`file://${ROOT}lib/commands/main.js`);
+    expect(r.modules.filter((m) => m.includes('/node_modules/'))).toEqual([]);
+  });
+
+  it('serve answers a badge and an unknown path without loading svgo, the AWS SDK or the build', async () => {
+    const site = join(dir, 'site');
+    expect(runCli(['build', '--store', join(ROOT, 'examples/store'), '--out', site, '--now', '1764000000']).code).toBe(0);
+    const t = traced();
+    const serving = await startServeChild(CLI[0], [...t.args, 'serve', '--dir', site, '--port', '0'], { cwd: dir, env: t.env });
+    try {
+      const repo = `${serving.url}/api/v1/repositories/${encodeURIComponent('https://github.com/acme/widget')}`;
+      const badge = await fetch(`${repo}/badges/MAINTENANCE.svg`);
+      expect(badge.status).toBe(200);
+      expect(await badge.text()).toMatch(/^<svg/);
+      // an error answer draws an error badge: still no svgo
+      expect((await fetch(`${repo}/badges/NO_SUCH_BADGE.svg`)).status).toBe(404);
+    } finally {
+      expect(await serving.stop()).toBe(0);
+    }
+    const modules = t.modules();
+    expect(modules).toContain(`file://${ROOT}lib/resolver/core.js`);
+    expect(heavy(modules)).toEqual([]);
+  });
+
+  it('build loads what serve must not (the trace sees those modules)', () => {
+    const r = runTraced(['build', '--store', join(ROOT, 'examples/store'), '--out', join(dir, 'built'), '--now', '1764000000']);
+    expect(r.code).toBe(0);
+    expect(heavy(r.modules)).toEqual(expect.arrayContaining([expect.stringMatching(/\/node_modules\/svgo\//), `file://${ROOT}lib/build.js`]));
+  });
+});

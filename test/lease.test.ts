@@ -1,0 +1,174 @@
+// One build at a time per output: a second build into an output another build is writing
+// exits 5 with the holder named (or waits with --wait), a crashed holder's lease is taken
+// over (expired, or its process gone on this host), on a directory and on a real S3 peer.
+// And a final --prune leaves no empty per-time directory that a killed build made.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateStore } from '../scripts/gen-store.ts';
+import { DirectorySink } from '../src/publish/dir-sink.ts';
+import { acquireLease, leaseKey, LeaseHeldError, type LeaseRecord } from '../src/publish/lease.ts';
+import { runCli } from './helpers/cli.ts';
+import { runCliAsync } from './helpers/cli-async.ts';
+import { readTree } from './helpers/site.ts';
+import { tempDir } from './helpers/tmp.ts';
+import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
+
+const dir = tempDir();
+const NOW = '1763600000';
+const small = join(dir, 'small');
+generateStore({ repos: 4, scans: 3, out: small, seed: 7 });
+const unix = () => Math.floor(Date.now() / 1000);
+
+function lease(over: Partial<LeaseRecord>): string {
+  return JSON.stringify({ host: hostname(), pid: process.pid, token: 'other', acquiredAt: unix() - 60, expiresAt: unix() + 600, ...over });
+}
+
+function writeLease(out: string, text: string, key = leaseKey()) {
+  mkdirSync(join(out, '.badgepress'), { recursive: true });
+  writeFileSync(join(out, key), text);
+}
+
+/** The pid of a process that has ended. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(r.stdout);
+}
+
+describe('the build lease on a directory', () => {
+  it('a live lease of another build: exit 5, the holder named, nothing written', () => {
+    const out = join(dir, 'held');
+    writeLease(out, lease({ host: 'builder-7', pid: 4242 }));
+    const r = runCli(['build', '--store', small, '--out', out, '--now', NOW, '--json']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/being built by another badgepress build \(host builder-7, pid 4242, since .*expires .*\).*--wait SECONDS.*lease\.json/);
+    expect(JSON.parse(r.stdout)).toMatchObject({ exitCode: 5, holder: { host: 'builder-7', pid: 4242 } });
+    expect(existsSync(join(out, 'api'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(out, leaseKey()), 'utf8')).token).toBe('other'); // left alone
+  });
+
+  it('an expired lease, or one whose process on this host is gone, is taken over; released at the end', () => {
+    for (const [name, text] of [
+      ['expired', lease({ host: 'elsewhere', pid: 1, expiresAt: unix() - 1 })],
+      ['dead', lease({ pid: deadPid() })],
+      ['torn', '{"host": "half'],
+    ] as const) {
+      const out = join(dir, name);
+      writeLease(out, text);
+      const r = runCli(['build', '--store', small, '--out', out, '--now', NOW]);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      expect(existsSync(join(out, leaseKey())), name).toBe(false);
+      expect(existsSync(join(out, 'api')), name).toBe(true);
+    }
+  });
+
+  it('shards hold their own leases: a held shard 0 does not stop shard 1', () => {
+    const out = join(dir, 'shards');
+    writeLease(out, lease({ host: 'builder-7' }), leaseKey({ index: 0, count: 2 }));
+    expect(runCli(['build', '--store', small, '--out', out, '--now', NOW, '--shard', '0/2']).code).toBe(5);
+    expect(runCli(['build', '--store', small, '--out', out, '--now', NOW, '--shard', '1/2']).code).toBe(0);
+  });
+
+  it('two builds at once: the second exits 5 while the first runs, or waits with --wait; the tree equals one build', async () => {
+    const store = join(dir, 'big');
+    generateStore({ repos: 100, scans: 6, out: store, seed: 9 });
+    const clean = join(dir, 'clean');
+    expect(runCli(['build', '--store', store, '--out', clean, '--now', NOW]).code).toBe(0);
+    const out = join(dir, 'race');
+    const lockFile = join(out, leaseKey());
+    let firstDone = false;
+    const first = runCliAsync(['build', '--store', store, '--out', out, '--now', NOW]).then((r) => ((firstDone = true), r));
+    while (!existsSync(lockFile) && !firstDone) await new Promise((ok) => setTimeout(ok, 10));
+    expect(firstDone, 'the first build ended before its lease was seen').toBe(false);
+    const second = await runCliAsync(['build', '--store', small, '--out', out, '--now', NOW]);
+    expect(second.code).toBe(5);
+    expect(second.stderr).toContain(`pid ${JSON.parse(readFileSync(lockFile, 'utf8')).pid}`);
+    const waiting = runCliAsync(['build', '--store', store, '--out', out, '--now', NOW, '--wait', '120', '--json']);
+    expect((await first).code).toBe(0);
+    const waited = await waiting;
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(JSON.parse(waited.stdout).written).toBe(0); // it ran after the first, not beside it
+    expect(readTree(out)).toEqual(readTree(clean));
+  });
+
+  it('renews while held, and says so when another took it after it expired', async () => {
+    const out = join(dir, 'renew');
+    const store = new DirectorySink(out).leaseStore(leaseKey());
+    const lost: string[] = [];
+    const held = await acquireLease(store, { seconds: 1, onLost: (m) => lost.push(m) });
+    const first = held.record.expiresAt;
+    await new Promise((ok) => setTimeout(ok, 1400));
+    expect(JSON.parse(readFileSync(join(out, leaseKey()), 'utf8')).expiresAt).toBeGreaterThan(first);
+    await expect(acquireLease(store)).rejects.toBeInstanceOf(LeaseHeldError);
+    writeFileSync(join(out, leaseKey()), lease({ host: 'thief', token: 'stolen' }));
+    await new Promise((ok) => setTimeout(ok, 700));
+    expect(held.lost).toBe(true);
+    expect(lost[0]).toMatch(/could not be renewed/);
+    await held.release();
+    expect(JSON.parse(readFileSync(join(out, leaseKey()), 'utf8')).token).toBe('stolen'); // not ours to delete
+  });
+});
+
+describe('the build lease on S3', () => {
+  let peer: S3Peer;
+  let proxy: FaultProxy;
+  const seen: { method: string; path: string; ifNoneMatch?: string; ifMatch?: string }[] = [];
+  beforeAll(async () => {
+    peer = await startS3Peer(['leased']);
+    proxy = await startFaultProxy(peer.port);
+    proxy.onRequest = (method, path, headers) => {
+      if (path.includes('.badgepress')) seen.push({ method, path, ifNoneMatch: headers['if-none-match'] as string, ifMatch: headers['if-match'] as string });
+    };
+  }, 60_000);
+  afterAll(async () => {
+    await proxy?.close();
+    await peer?.stop();
+  });
+  const args = (prefix: string) => ['build', '--store', small, '--out', `s3://leased/${prefix}`, '--s3-endpoint', proxy.endpoint, '--s3-path-style', '--now', NOW];
+
+  it('creates the lease with If-None-Match: *, deletes it at the end; a live lease means exit 5', async () => {
+    const r = await runCliAsync(args('a'), { env: peer.env });
+    expect(r.code, r.stderr).toBe(0);
+    const puts = seen.filter((s) => s.method === 'PUT');
+    expect(puts[0]).toMatchObject({ path: expect.stringContaining('a/.badgepress/lease.json'), ifNoneMatch: '*' });
+    expect(seen.some((s) => s.method === 'DELETE')).toBe(true);
+    expect((await peer.objects('leased', 'a/')).has(leaseKey())).toBe(false);
+
+    const client = peer.client();
+    await client.send(new PutObjectCommand({ Bucket: 'leased', Key: 'b/.badgepress/lease.json', Body: lease({ host: 'builder-9', pid: 99 }) }));
+    const held = await runCliAsync(args('b'), { env: peer.env });
+    expect(held.code).toBe(5);
+    expect(held.stderr).toMatch(/host builder-9, pid 99.*s3:\/\/leased\/b\/\.badgepress\/lease\.json/s);
+    expect([...(await peer.objects('leased', 'b/')).keys()]).toEqual([leaseKey()]);
+
+    // Expired: taken over with If-Match on the stale lease's ETag.
+    await client.send(new PutObjectCommand({ Bucket: 'leased', Key: 'b/.badgepress/lease.json', Body: lease({ host: 'builder-9', expiresAt: unix() - 5 }) }));
+    const stale = await client.send(new GetObjectCommand({ Bucket: 'leased', Key: 'b/.badgepress/lease.json' }));
+    seen.length = 0;
+    const taken = await runCliAsync(args('b'), { env: peer.env });
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(seen.find((s) => s.method === 'PUT')).toMatchObject({ ifMatch: stale.ETag });
+    client.destroy();
+  });
+});
+
+describe('--prune after builds killed with changed input', () => {
+  it('removes the empty per-time directories a killed build made', () => {
+    const out = join(dir, 'prune');
+    expect(runCli(['build', '--store', small, '--out', out, '--now', NOW]).code).toBe(0);
+    const repos = join(out, 'api/v1/repositories');
+    const repo = join(repos, readdirSync(repos)[0]!);
+    // What a build killed between mkdir and its first write leaves for a time no store holds now.
+    mkdirSync(join(repo, 'at/1700000000/badges'), { recursive: true });
+    mkdirSync(join(repo, 'at/1700000001/expired/badges'), { recursive: true });
+    expect(runCli(['build', '--store', small, '--out', out, '--now', NOW]).code).toBe(0);
+    expect(existsSync(join(repo, 'at/1700000000'))).toBe(true); // only --prune removes
+    expect(runCli(['build', '--store', small, '--out', out, '--now', NOW, '--prune']).code).toBe(0);
+    expect(readdirSync(join(repo, 'at')).filter((t) => t.startsWith('17000000'))).toEqual([]);
+    expect(readTree(out).size).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,76 @@
+// The package as a stranger gets it: `npm pack` in a copy of the checkout (tracked files only,
+// so prepare compiles lib/ from nothing), `npm install <tarball>` in an empty directory, then
+// `npx badgepress build` with the packaged configs (both shapes) and `npx badgepress serve`,
+// answering over a real socket. npm reaches the registry for the dependencies; its cache
+// serves them when it has them (--prefer-offline).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { childEnv, ROOT } from './helpers/cli.ts';
+import { startServeChild } from './helpers/serve-child.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const work = tempDir('badgepress-pack-');
+const checkout = join(work, 'checkout');
+const app = join(work, 'app');
+const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+/** Everything the package may hold; nothing of src/, test/ or scripts/. */
+const SHIPPED = /^(package\.json|README\.md|LICENSE|bin\/badgepress\.js|lib\/.+\.(js|json)|config\/[^/]+\.yaml|templates\/[^/]+|examples\/(store|shape-b)\/.+)$/;
+let tarball = '';
+let packed: string[] = [];
+
+function npx(args: string[]) {
+  return spawnSync('npx', ['badgepress', ...args], { cwd: app, env: childEnv(), encoding: 'utf8', timeout: 120_000 });
+}
+
+beforeAll(() => {
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const file of tracked) if (existsSync(join(ROOT, file))) cpSync(join(ROOT, file), join(checkout, file));
+  // The checkout's devDependencies (TypeScript for prepare), as `npm ci` would have put them.
+  symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
+  const pack = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work, ...NPM_FLAGS], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  tarball = join(work, pack[0]!.filename);
+  packed = pack[0]!.files.map((f) => f.path).sort();
+  mkdirSync(app);
+  execFileSync('npm', ['init', '-y'], { cwd: app, stdio: 'ignore' });
+  execFileSync('npm', ['install', tarball, ...NPM_FLAGS], { cwd: app, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}, 600_000);
+
+describe('npm pack → npm install <tarball> → npx badgepress', () => {
+  it('packs the compiled CLI, the configs, the template and the examples, and nothing else', () => {
+    expect(packed.filter((p) => !SHIPPED.test(p))).toEqual([]);
+    for (const needed of ['bin/badgepress.js', 'lib/cli.js', 'lib/commands/main.js', 'lib/load/record.schema.json', 'lib/config/schemas/site.schema.json', 'config/badgepress.yaml', 'templates/badge.svg.mustache', 'examples/store/acme-widget.ndjson', 'examples/shape-b/badgepress.yaml']) {
+      expect(packed).toContain(needed);
+    }
+    // tsx and TypeScript stay in the checkout: the installed command runs plain JavaScript.
+    expect(existsSync(join(app, 'node_modules/tsx'))).toBe(false);
+  });
+
+  it('--version and --help answer', () => {
+    expect(npx(['--version']).stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    expect(npx(['--help'])).toMatchObject({ status: 0, stdout: expect.stringContaining('usage: badgepress <command>') });
+  });
+
+  it('builds both shapes with the packaged configs and serves the site over a socket', async () => {
+    const pkg = join(app, 'node_modules/badgepress');
+    const a = npx(['build', '--config', join(pkg, 'config/badgepress.yaml'), '--out', 'site', '--now', '1764000000']);
+    expect(a.status, a.stderr).toBe(0);
+    expect(a.stdout).toMatch(/4 repositories, 12 scans/);
+    const b = npx(['build', '--config', join(pkg, 'examples/shape-b/badgepress.yaml'), '--out', 'site-b', '--now', '1764000000']);
+    expect(b.status, b.stderr).toBe(0);
+    expect(existsSync(join(app, 'site-b/api/v1/repositories'))).toBe(true);
+
+    const serving = await startServeChild('npx', ['badgepress', 'serve', '--dir', 'site', '--port', '0'], { cwd: app, env: childEnv(), detached: true });
+    try {
+      const repo = `${serving.url}/api/v1/repositories/${encodeURIComponent('https://github.com/acme/widget')}`;
+      const badge = await fetch(`${repo}/badges/MAINTENANCE.svg`);
+      expect(badge.status).toBe(200);
+      expect(badge.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+      expect(await badge.text()).toBe(readFileSync(join(app, 'site/api/v1/repositories', encodeURIComponent('https://github.com/acme/widget'), 'badges/MAINTENANCE.svg'), 'utf8'));
+      expect((await fetch(`${repo}/badges/MAINTENANCE.svg?timestamp=1762000001`)).status).toBe(200);
+    } finally {
+      await serving.stop();
+    }
+  });
+});

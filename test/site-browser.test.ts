@@ -1,0 +1,148 @@
+// The human site in a real headless Chromium (Debian's chromium, driven by playwright-core):
+// every page loads with no console error and no failed request under serve's CSP; axe-core
+// finds no violation on the home, a repository page of each shape, a badge and a rule page;
+// a repository page at 1280 px and 360 px shows its headings, badges and chart.
+// Without a browser a local run skips (with the install command); CI never skips.
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ROOT } from './helpers/cli.ts';
+import { tempDir } from './helpers/tmp.ts';
+import { cliBuild, crawl, serveDir, shapeBConfig } from './helpers/site-crawl.ts';
+import type { Serving } from '../src/commands/serve.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const INSTALL = 'apt-get update && apt-get install -y chromium';
+const haveBrowser = existsSync(CHROMIUM);
+if (!haveBrowser && process.env.CI === 'true') throw new Error(`no Chromium at ${CHROMIUM}; CI never skips the browser tests: ${INSTALL}`);
+if (!haveBrowser) console.warn(`site-browser tests skipped: no Chromium at ${CHROMIUM}; install it with: ${INSTALL}`);
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** Where the screenshots go, to look at after a run. */
+export const SHOTS = join(ROOT, 'test-results', 'site');
+
+describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
+  const dir = tempDir('badgepress-browser-');
+  let browser: Browser;
+  const sites: Record<'A' | 'B', { serving: Serving; pages: string[] }> = {} as never;
+
+  beforeAll(async () => {
+    const outA = join(dir, 'a');
+    const outB = join(dir, 'b');
+    cliBuild(['--store', join(ROOT, 'examples/store'), '--out', outA]);
+    cliBuild(['--config', shapeBConfig(dir), '--store', join(ROOT, 'examples/shape-b/store'), '--out', outB]);
+    for (const [shape, out] of [['A', outA], ['B', outB]] as const) {
+      const serving = await serveDir(out);
+      const found = await crawl(serving.url);
+      const pages = [...found.visited].filter(([, r]) => r.type.startsWith('text/html')).map(([p]) => p);
+      sites[shape] = { serving, pages };
+    }
+    // playwright-core gives every launch a fresh --user-data-dir of its own (it refuses the flag).
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    for (const s of Object.values(sites)) await s.serving.close();
+  });
+
+  /** Loads a page and returns what went wrong: console errors, page errors, failed or non-200 requests. */
+  async function problemsLoading(page: Page, url: string): Promise<string[]> {
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('requestfailed', (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+    page.on('response', (r) => {
+      if (r.status() !== 200) problems.push(`${r.status()}: ${r.url()}`);
+    });
+    await page.goto(url, { waitUntil: 'load' });
+    return problems;
+  }
+
+  it.each(['A', 'B'] as const)('Shape %s: every page loads with no console error and no failed request; the script runs under the CSP', async (shape) => {
+    const { serving, pages } = sites[shape];
+    expect(pages.length).toBeGreaterThan(8);
+    const context = await browser.newContext();
+    try {
+      for (const path of pages) {
+        const page = await context.newPage();
+        expect(await problemsLoading(page, `${serving.url}${path}`), path).toEqual([]);
+        await page.close();
+      }
+      // The search box appears only with the script, and finds a repository by part of its URL.
+      const home = await context.newPage();
+      await home.goto(`${serving.url}/`);
+      await home.getByLabel('Find a repository by any part of its URL').fill(shape === 'A' ? 'codeberg' : 'gitlab');
+      await expect.poll(() => home.locator('#search-results a').count()).toBe(1);
+      const href = await home.locator('#search-results a').getAttribute('href');
+      expect((await fetch(`${serving.url}${href}`)).status).toBe(200);
+      // Copy buttons are added to the embed snippets.
+      const repo = await context.newPage();
+      await repo.goto(`${serving.url}${pages.find((p) => /^\/repositories\/[^/]+%3A/.test(p))}`);
+      expect(await repo.locator('[data-copy] button').count()).toBeGreaterThan(3);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it.each(['A', 'B'] as const)('Shape %s: axe-core finds no violation on the home, a repository, a badge and a rule page', async (shape) => {
+    const { serving, pages } = sites[shape];
+    const chosen = ['/', pages.find((p) => /^\/repositories\/[^/]+%3A/.test(p))!, pages.find((p) => p.startsWith('/badges/'))!, pages.find((p) => p.startsWith('/rules/'))!];
+    // axe is injected as a script of its own: the site's CSP would (rightly) refuse it otherwise.
+    const context = await browser.newContext({ bypassCSP: true });
+    try {
+      for (const scheme of ['light', 'dark'] as const) {
+        for (const path of chosen) {
+          const page = await context.newPage();
+          await page.emulateMedia({ colorScheme: scheme });
+          await page.goto(`${serving.url}${path}`);
+          await page.evaluate(AXE);
+          const violations = await page.evaluate(async () => {
+            const w = window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } };
+            const r = await w.axe.run(document, { resultTypes: ['violations'] });
+            return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+          });
+          expect(violations, `${scheme} ${path}`).toEqual([]);
+          await page.close();
+        }
+      }
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it.each([1280, 360])('a repository page at %i px shows its headings, badges and chart, without sideways scrolling', async (width) => {
+    const { serving, pages } = sites.A;
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${serving.url}${pages.find((p) => p.includes('acme%2Fwidget'))}`);
+      mkdirSync(SHOTS, { recursive: true });
+      const shot = await page.screenshot({ path: join(SHOTS, `repository-${width}.png`), fullPage: false });
+      expect(shot.byteLength).toBeGreaterThan(5000);
+      await expect.poll(() => page.locator('h1').isVisible()).toBe(true);
+      const h1 = await page.locator('h1').boundingBox();
+      expect(h1!.y).toBeLessThan(300);
+      const badge = page.locator('img.badge-img').first();
+      expect(await badge.isVisible()).toBe(true);
+      expect(await badge.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      const chart = page.locator('svg.chart').first();
+      await chart.scrollIntoViewIfNeeded();
+      expect(await chart.isVisible()).toBe(true);
+      const box = await chart.boundingBox();
+      expect(box!.width).toBeGreaterThan(width === 360 ? 250 : 400);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      writeFileSync(join(SHOTS, `repository-${width}-full.png`), await page.screenshot({ fullPage: true }));
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
