@@ -31,6 +31,8 @@ export interface BuildOptions {
   onRepository?: (h: RepositoryHistory, counts: BuildSummary) => void;
   /** The human site (config `pages`); absent: API files only. */
   pages?: PagesBuild;
+  /** Files of the whole site, not of a repository (api/v1/openapi.json), published last. */
+  siteFiles?: SiteFile[];
 }
 
 export interface BuildSummary extends PublishCounts {
@@ -99,5 +101,6 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   // would leave the operator guessing.
   if (failed.length > 0) throw PublishError.combine(failed);
   if (pages) await pages.finish(opts.sink, limit, summary);
+  if (opts.siteFiles && opts.siteFiles.length > 0) await publishRepository(opts.sink, opts.siteFiles, limit, summary);
   return summary;
 }

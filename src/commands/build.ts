@@ -11,6 +11,7 @@ import { openSink, openStore } from '../site/locations.ts';
 import { loadShape } from '../site/stages.ts';
 import { acquireLease, leaseKey } from '../publish/lease.ts';
 import { pagesBuild } from '../render/pages/setup.ts';
+import { siteApiFiles } from '../render/site-files.ts';
 
 export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
                        [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--json] [--wait SECONDS]
@@ -85,6 +86,8 @@ export async function buildCommand(argv: string[]): Promise<number> {
       ...sharding,
       onRepository: (h, s) => progress.update(s, h),
       ...(pages ? { pages } : {}),
+      // Every shard would write the same bytes: shard 0 writes them (and `badgepress site`).
+      siteFiles: (parsedShard(values.shard)?.index ?? 0) === 0 ? siteApiFiles(site, shape.evaluator.badgeIds) : [],
     });
   } finally {
     progress.done();

@@ -4,7 +4,8 @@
 import type { SiteConfig } from '../config/types.ts';
 import type { RepositoryEvaluationOf } from '../evaluate/repository.ts';
 import { atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, type RepositoryIndex, type Resource } from '../model/layout.ts';
-import { cacheControl } from '../model/http.ts';
+import { cacheControl, JSON_TYPE } from '../model/http.ts';
+import { OPENAPI_KEY, openapiDocument } from './openapi.ts';
 import { jsonBytes } from './sarif-common.ts';
 import type { LatestOnlyFiles, Renderer, RenderedFile, ScanFiles } from './shape.ts';
 
@@ -82,3 +83,12 @@ function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf
   return out;
 }
 
+
+/**
+ * The site's own API files, beside no repository: api/v1/openapi.json (config `openapi`),
+ * published like the site-wide pages once every repository is, with the short cache age.
+ */
+export function siteApiFiles(site: SiteConfig, badgeIds: readonly string[]): SiteFile[] {
+  if (!site.openapi) return [];
+  return [{ key: OPENAPI_KEY, body: jsonBytes(openapiDocument(site, badgeIds)), contentType: JSON_TYPE, cacheControl: cacheControlFor(site, 'latest'), phase: 'page' }];
+}
