@@ -28,23 +28,20 @@ export function isLatestOnly(r: Resource): boolean {
   return r.kind === 'styled' || r.kind === 'shields' || r.kind === 'code-scanning';
 }
 
+// Badge ids hold no dot, so no two of a badge's names meet; a styled file is reached
+// through `?style=` (or named directly, as a static front end does).
 export function resourcePath(r: Resource): string {
-  switch (r.kind) {
-    case 'sarif':
-      return 'sarif';
-    case 'svg':
-      return `badges/${r.badgeId}.svg`;
-    case 'explanation':
-      return `badges/${r.badgeId}`;
-    // Badge ids hold no dot, so neither name can meet another badge's path; a styled file
-    // is reached through `?style=`, never named by a request (its id would hold a dot).
-    case 'styled':
-      return `badges/${r.badgeId}.${r.style}.svg`;
-    case 'shields':
-      return `badges/${r.badgeId}.json`;
-    case 'code-scanning':
-      return 'code-scanning.sarif';
-  }
+  if (!('badgeId' in r)) return r.kind === 'sarif' ? 'sarif' : 'code-scanning.sarif';
+  return `badges/${r.badgeId}${r.kind === 'styled' ? `.${r.style}.svg` : r.kind === 'svg' ? '.svg' : r.kind === 'shields' ? '.json' : ''}`;
+}
+
+/**
+ * The key of any file of a repository: the latest one, or with `at` a per-time file (Shape A
+ * with `expireAfterDays`: `expired`, the file a `?timestamp=T` query is sent to when T lies
+ * more than `expireAfterSeconds` after the scan it resolves to).
+ */
+export function fileKey(encoded: string, r: Resource | { kind: 'index' }, at?: { timestamp: number; expired: boolean }): string {
+  return `${API_PREFIX}${encoded}/${at ? `at/${at.timestamp}/${at.expired ? 'expired/' : ''}` : ''}${r.kind === 'index' ? 'index.json' : resourcePath(r)}`;
 }
 
 export function repositoryPrefix(encoded: string): string {
@@ -52,23 +49,19 @@ export function repositoryPrefix(encoded: string): string {
 }
 
 export function latestKey(encoded: string, r: Resource): string {
-  return `${repositoryPrefix(encoded)}${resourcePath(r)}`;
+  return fileKey(encoded, r);
 }
 
 export function atKey(encoded: string, timestamp: number, r: Resource): string {
-  return `${repositoryPrefix(encoded)}at/${timestamp}/${resourcePath(r)}`;
+  return fileKey(encoded, r, { timestamp, expired: false });
 }
 
-/**
- * Shape A with `expireAfterDays`: the files a `?timestamp=T` query is sent to when T lies more
- * than `expireAfterSeconds` after the scan it resolves to (badge status `expired`).
- */
 export function expiredAtKey(encoded: string, timestamp: number, r: Resource): string {
-  return `${repositoryPrefix(encoded)}at/${timestamp}/expired/${resourcePath(r)}`;
+  return fileKey(encoded, r, { timestamp, expired: true });
 }
 
 export function indexKey(encoded: string): string {
-  return `${repositoryPrefix(encoded)}index.json`;
+  return fileKey(encoded, { kind: 'index' });
 }
 
 export function contentTypeOf(r: Resource | { kind: 'index' }): string {
