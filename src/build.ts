@@ -39,6 +39,8 @@ export interface BuildOptions {
   summarize?: (h: RepositoryHistory, files: SiteFile[]) => unknown;
   /** Every repository's summary, built or skipped, once the build is done. */
   onSummaries?: (summaries: Map<string, unknown>) => Promise<void> | void;
+  /** Files of the whole site, not of a repository (api/v1/openapi.json), published last. */
+  siteFiles?: SiteFile[];
 }
 
 export interface BuildSummary extends PublishCounts {
@@ -131,12 +133,13 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     summary.scans += carried.scans;
     summary.unchanged += carried.files;
   }
-  // The site-wide pages (and a shard's summaries) go out before the state that describes
-  // them, so a state is never ahead of what is published; when no repository was redone the
-  // summaries are those of the last build, whose pages are already out.
+  // The site-wide pages, a shard's summaries and openapi.json go out before the state that
+  // describes them, so a state is never ahead of what is published; when no repository was
+  // redone (same config and code too) they are those of the last build, already out.
   const summariesUnchanged = incr?.incremental === true && incr.redone === 0;
-  if (pages && failed.length === 0 && !summariesUnchanged) {
-    await pages.finish(opts.sink, limit, summary, [...summaries.values()] as RepositorySummary[]);
+  if (failed.length === 0 && !summariesUnchanged) {
+    if (pages) await pages.finish(opts.sink, limit, summary, [...summaries.values()] as RepositorySummary[]);
+    if (opts.siteFiles && opts.siteFiles.length > 0) await publishRepository(opts.sink, opts.siteFiles, limit, summary);
   }
   if (incr) {
     // After every file it describes is published, failed repositories left out of it. A state

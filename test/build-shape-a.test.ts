@@ -19,8 +19,8 @@ describe('building the example store (Shape A)', () => {
     expect(built.issues).toEqual([]);
     expect(built.summary.repositories).toBe(4);
     expect(built.summary.scans).toBe(12);
-    // per scan: sarif + 3 × (svg + explanation); per repository: index + latest 7
-    expect(tree.size).toBe(12 * 7 + 4 * 8);
+    // per scan: sarif + 3 × (svg + explanation); per repository: index + latest 7 + 3 shields JSON
+    expect(tree.size).toBe(12 * 7 + 4 * 11);
   });
 
   it('writes the layout of design.md', () => {
@@ -36,7 +36,7 @@ describe('building the example store (Shape A)', () => {
 
   it('canonicalises scheme and host but keeps the path', () => {
     const keys = [...tree.keys()].filter((k) => k.includes('git.example.org'));
-    expect(keys.length).toBe(2 * 7 + 8);
+    expect(keys.length).toBe(2 * 7 + 11);
     expect(keys[0]).toContain(encodeURIComponent('https://git.example.org:8443/platform/api-gateway'));
   });
 

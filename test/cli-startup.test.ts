@@ -12,8 +12,9 @@ import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();
 const TRACE_HOOK = join(ROOT, 'test/helpers/trace-modules.mjs');
-/** What only a build needs: svgo, the AWS SDK, and the modules of load, evaluate, render and publish. */
-const HEAVY = [/\/node_modules\/svgo\//, /\/node_modules\/@aws-sdk\//, /\/lib\/build\.js$/, /\/lib\/(load|evaluate|render|publish)\//, /\/lib\/s3\/client\.js$/, /\/lib\/commands\/(build|plan|setup|demo)\.js$/];
+/** What only a build needs: svgo, the AWS SDK, and the modules of load, evaluate, render and publish
+ *  (but load/regular-file.js, the small reader config files go through, serve's config too). */
+const HEAVY = [/\/node_modules\/svgo\//, /\/node_modules\/@aws-sdk\//, /\/lib\/build\.js$/, /\/lib\/(load|evaluate|render|publish)\/(?!regular-file\.js$)/, /\/lib\/s3\/client\.js$/, /\/lib\/commands\/(build|plan|setup|demo)\.js$/];
 let traces = 0;
 
 /** Node's arguments that run the compiled CLI with the trace hook, and the file the trace goes to. */

@@ -7,8 +7,8 @@ import { tempDir } from './helpers/tmp.ts';
 import { generateStore } from '../scripts/gen-store.ts';
 
 const optimizeCalls = vi.hoisted(() => ({ count: 0 }));
-vi.mock('svgo', async (importOriginal) => {
-  const svgo = await importOriginal<typeof import('svgo')>();
+vi.mock('svgo/browser', async (importOriginal) => {
+  const svgo = await importOriginal<typeof import('svgo/browser')>();
   return {
     ...svgo,
     optimize: (...args: Parameters<typeof svgo.optimize>) => {

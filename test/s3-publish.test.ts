@@ -11,7 +11,7 @@ import { PublishError, SHOWN_KEYS } from '../src/publish/sink.ts';
 import { S3Store } from '../src/load/s3-store.ts';
 import { originPath } from '../src/model/origin-path.ts';
 import { buildSite, readTree } from './helpers/site.ts';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT, runCli } from './helpers/cli.ts';
 import { runCliAsync } from './helpers/cli-async.ts';
 import { loadSiteConfig } from '../src/config/load.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -62,12 +62,16 @@ const smallLocal = join(dir, 'local-small');
 await buildSite({ store: small, out: smallLocal });
 const smallTree = readTree(smallLocal);
 const perTimeKeys = [...smallTree.keys()].filter((k) => k.includes('/at/'));
+// What the CLI writes besides: the human site (pages: true) and api/v1/openapi.json (openapi: true).
+const smallCliLocal = join(dir, 'local-small-cli');
+runCli(['build', '--store', small, '--out', smallCliLocal, '--now', '1763600000']);
+const smallCliTree = new Map([...readTree(smallCliLocal)].filter(([k]) => !k.startsWith('.badgepress/')));
 const cliEnv = () => ({ ...peer.env });
 
-async function expectBucketEqualsSmallTree(bucket: string) {
-  const objects = await peer.objects(bucket, 'pub/');
-  expect([...objects.keys()]).toEqual([...smallTree.keys()]);
-  for (const [k, o] of objects) expect(o.body.equals(smallTree.get(k)!), k).toBe(true);
+async function expectBucketEqualsSmallTree(bucket: string, tree = smallTree) {
+  const objects = new Map([...(await peer.objects(bucket, 'pub/'))].filter(([k]) => !k.startsWith('.badgepress/')));
+  expect([...objects.keys()]).toEqual([...tree.keys()]);
+  for (const [k, o] of objects) expect(o.body.equals(tree.get(k)!), k).toBe(true);
 }
 
 describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
@@ -188,7 +192,7 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     const watcher = bucketWatcher(peer.client(), 'killed', 'pub/');
     const killPoints: number[] = [];
     for (let round = 0; round < 3; round++) {
-      const remaining = smallTree.size - (await peer.objects('killed', 'pub/')).size;
+      const remaining = smallCliTree.size - (await peer.objects('killed', 'pub/')).size;
       expect(remaining, `seed ${seed}: nothing left to kill in round ${round}`).toBeGreaterThan(1);
       // Anywhere among the PUTs still to come, the last one included.
       const killAfter = 1 + Math.floor(random() * remaining);
@@ -214,7 +218,8 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     // The watcher looked often enough to see indexes while the builds ran.
     expect(watcher.indexesChecked).toBeGreaterThan(0);
     expect(watcher.problems).toEqual([]);
-    await expectBucketEqualsSmallTree('killed');
+    expect(smallCliTree.has('api/v1/openapi.json')).toBe(true);
+    await expectBucketEqualsSmallTree('killed', smallCliTree);
   });
 
   it('reads stored values from S3 with key:line errors', async () => {
@@ -259,7 +264,8 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
 
   it('PUTs refused with 403 AccessDenied: the error says AccessDenied and which keys, the CLI exits 4 with the reason', async () => {
     proxy.reset();
-    proxy.deny = (method) => method === 'PUT';
+    // The build lease is the CLI's first PUT: let it through, so the site's files are refused.
+    proxy.deny = (method, path) => method === 'PUT' && !path.includes('.badgepress');
     try {
       const err = await publish('denied', { storeDir: small }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(PublishError);

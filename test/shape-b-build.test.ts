@@ -22,8 +22,8 @@ describe('building examples/shape-b', () => {
   it('builds every repository with no problems', () => {
     expect(built.issues).toEqual([]);
     expect(built.summary).toMatchObject({ repositories: 3, scans: 5, skipped: 0 });
-    // per scan: sarif + 4 × (svg + explanation); per repository: index + the latest 9
-    expect(tree.size).toBe(5 * 9 + 3 * 10);
+    // per scan: sarif + 4 × (svg + explanation); per repository: index + the latest 9 + 4 shields JSON
+    expect(tree.size).toBe(5 * 9 + 3 * 14);
   });
 
   it('index.json lists the Shape B badge ids', () => {
@@ -77,9 +77,9 @@ describe('building examples/shape-b', () => {
     const r = runCli(['build', '--config', 'examples/shape-b/badgepress.yaml', '--out', cliOut, '--now', '1763600000']);
     expect(r.stderr.replace(/^npm warn.*\n/gm, '')).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^badgepress: 3 repositories, 5 scans, 101 files written, 0 unchanged, 0 records skipped/);
-    // The API the in-process build writes; the CLI adds the human site (test/site-pages.test.ts).
-    const api = new Map([...readTree(cliOut)].filter(([k]) => k.startsWith('api/')));
+    // 87 API files, 26 of the human site (pages: true) and api/v1/openapi.json (openapi: true).
+    expect(r.stdout).toMatch(/^badgepress: 3 repositories, 5 scans, 114 files written, 0 unchanged, 0 records skipped/);
+    const api = new Map([...readTree(cliOut)].filter(([k]) => k.startsWith('api/v1/repositories/')));
     expect(api).toEqual(tree);
   });
 });

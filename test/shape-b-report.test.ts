@@ -31,7 +31,7 @@ const history: RepositoryHistory = { repositoryUrl: URL, encoded: ENC, scans: [s
 
 function render(site: SiteConfig, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
   const evaluation = evaluatorB(T, decisions).evaluate(history, TS);
-  return new Map(scanFilesB(site, T, new BadgeRenderer())(ENC, evaluation.latest).map((f) => [f.resource.kind === 'sarif' ? 'sarif' : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]));
+  return new Map(scanFilesB(site, T, new BadgeRenderer())(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]));
 }
 
 const files = render(SITE);

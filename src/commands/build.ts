@@ -12,6 +12,7 @@ import { loadShape } from '../site/stages.ts';
 import { acquireLease, leaseKey } from '../publish/lease.ts';
 import { pagesBuild } from '../render/pages/setup.ts';
 import { openIncremental, openStateStore } from '../incremental/open.ts';
+import { siteApiFiles } from '../render/site-files.ts';
 
 export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
                        [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--force] [--json] [--wait SECONDS]
@@ -89,6 +90,8 @@ export async function buildCommand(argv: string[]): Promise<number> {
       incremental,
       onRepository: (h, s) => progress.update(s, h),
       ...(pages ? { pages } : {}),
+      // Every shard would write the same bytes: shard 0 writes them (and `badgepress site`).
+      siteFiles: (sharding.shard?.index ?? 0) === 0 ? siteApiFiles(site, shape.evaluator.badgeIds) : [],
     });
   } finally {
     progress.done();

@@ -2,7 +2,8 @@
 // Exit 0 no change, 3 changes (like terraform plan -detailed-exitcode), 2 errors.
 import { loadHistories } from '../load/histories.ts';
 import { Planner, formatPlan } from '../publish/plan.ts';
-import { integerFlag, parseFlags } from './args.ts';
+import { formatPlanMarkdown } from '../publish/plan-markdown.ts';
+import { integerFlag, parseFlags, UsageError } from './args.ts';
 import { shardLoadOptions } from './build.ts';
 import { issuePrinter } from './report.ts';
 import { SITE_FLAGS, loadSite } from './setup.ts';
@@ -11,10 +12,17 @@ import { loadShape } from '../site/stages.ts';
 import { openIncremental, openStateStore } from '../incremental/open.ts';
 
 export const PLAN_USAGE = `usage: badgepress plan [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
-                      [--base-url URL] [--now UNIX] [--shard i/n] [--force] [--json] [--s3-endpoint URL] [--s3-path-style]`;
+                      [--base-url URL] [--now UNIX] [--shard i/n] [--force] [--json | --format text|json|markdown]
+                      [--s3-endpoint URL] [--s3-path-style]`;
+
+const FORMATS = ['text', 'json', 'markdown'] as const;
 
 export async function planCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { ...SITE_FLAGS, shard: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } }, PLAN_USAGE);
+  const { values } = parseFlags(argv, { ...SITE_FLAGS, shard: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' }, format: { type: 'string' } }, PLAN_USAGE);
+  const format = values.format ?? (values.json ? 'json' : 'text');
+  if (!(FORMATS as readonly string[]).includes(format) || (values.json && format !== 'json')) {
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (--json is --format json); got ${JSON.stringify(values.format)}`);
+  }
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
   const site = await loadSite(values);
@@ -43,6 +51,6 @@ export async function planCommand(argv: string[]): Promise<number> {
   }
   printer.flush();
   const plan = planner.result();
-  process.stdout.write(`${values.json ? JSON.stringify(plan) : formatPlan(plan)}\n`);
+  process.stdout.write(`${format === 'json' ? JSON.stringify(plan) : format === 'markdown' ? formatPlanMarkdown(plan) : formatPlan(plan)}\n`);
   return plan.added + plan.changed + plan.removed > 0 ? 3 : 0;
 }

@@ -7,6 +7,9 @@ import { openSink } from '../site/locations.ts';
 import { loadPagesContext } from '../render/pages/setup.ts';
 import { MissingSummariesError, readSummaries } from '../render/pages/summary.ts';
 import { publishSiteWide } from '../render/pages/build-pages.ts';
+import { publishRepository } from '../publish/publish.ts';
+import { siteApiFiles } from '../render/site-files.ts';
+import { loadShape } from '../site/stages.ts';
 import { MAX_SHARDS } from '../model/shard.ts';
 
 export const SITE_USAGE = `usage: badgepress site --shards N [--config FILE] [--out DIR|s3://…] [--shape A|B] [--base-url URL]
@@ -20,6 +23,7 @@ export async function siteCommand(argv: string[]): Promise<number> {
   const site = await loadSite({ ...values, store: values.store ?? '.' });
   if (!site.pages) throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
   const ctx = await loadPagesContext(site);
+  const apiFiles = siteApiFiles(site, (await loadShape(site)).evaluator.badgeIds);
   const sink = await openSink(site.out, site);
   const counts = { written: 0, unchanged: 0, removed: 0 };
   let repositories: number;
@@ -28,7 +32,10 @@ export async function siteCommand(argv: string[]): Promise<number> {
       throw err instanceof MissingSummariesError ? new BadInputError(err.message) : err;
     });
     repositories = summaries.length;
-    await publishSiteWide(ctx, sink, summaries, pLimit(site.s3.concurrency), counts);
+    const limit = pLimit(site.s3.concurrency);
+    await publishSiteWide(ctx, sink, summaries, limit, counts);
+    // Site-wide too: api/v1/openapi.json (shard 0's build wrote the same bytes).
+    await publishRepository(sink, apiFiles, limit, counts);
   } finally {
     await sink.close();
   }

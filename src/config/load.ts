@@ -61,6 +61,11 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     },
     expireAfterDays: raw.expireAfterDays ?? null,
     strictSarif: raw.strictSarif ?? false,
+    openapi: raw.openapi ?? true,
+    shieldsEndpoint: raw.shieldsEndpoint ?? true,
+    codeScanning: raw.codeScanning ?? false,
+    // flat is the plain .svg every site serves; listing it or not changes nothing.
+    styles: ['flat', ...(raw.styles ?? []).filter((s) => s !== 'flat')],
     repositoryUrlSchemes: raw.repositoryUrlSchemes ?? [...DEFAULT_SCHEMES],
     colors: { ...DEFAULT_COLORS, ...(raw.colors ?? {}) },
     s3: { ...DEFAULT_S3, ...(raw.s3 ?? {}) },

@@ -1,6 +1,8 @@
 // The configuration every stage reads: site settings plus the active shape's thresholds.
 
 export type Shape = 'A' | 'B';
+/** The `?style=` values a deployment may render (render/badge-styles.ts draws them). */
+export type BadgeStyleName = 'flat' | 'flat-square' | 'plastic' | 'for-the-badge' | 'social';
 export type StatusA = 'gold' | 'silver' | 'bronze' | 'fail';
 export type BadgeStatus = StatusA | 'expired';
 
@@ -15,6 +17,8 @@ interface RuleText {
   name: string;
   description: string;
   help: string;
+  /** Repository-relative file the rule concerns (GitHub code scanning shows findings on it). */
+  location?: string;
 }
 
 export interface NumericRuleA extends RuleText {
@@ -114,6 +118,14 @@ export interface SiteConfig {
   cache: { latestMaxAge: number; immutableMaxAge: number };
   expireAfterDays: number | null;
   strictSarif: boolean;
+  /** Write api/v1/openapi.json. */
+  openapi: boolean;
+  /** Write …/badges/<ID>.json (shields.io endpoint JSON) beside each latest badge. */
+  shieldsEndpoint: boolean;
+  /** Write …/code-scanning.sarif (GitHub code scanning) for each repository's latest scan. */
+  codeScanning: boolean;
+  /** Badge styles rendered for latest badges; flat is always among them (the plain .svg). */
+  styles: BadgeStyleName[];
   /** Repository URL schemes a record may use (lower case); default http and https. */
   repositoryUrlSchemes: string[];
   /** The human site (index.html, repository, badge and rule pages); default true. */

@@ -6,21 +6,42 @@ import { JSON_TYPE, SVG_TYPE } from './http.ts';
 
 export const API_PREFIX = 'api/v1/repositories/';
 
-/** What a repository's files are: the report, a badge image, or a badge explanation. */
+/** Badge styles besides flat, each a pre-rendered latest file chosen with `?style=`. */
+export const EXTRA_BADGE_STYLES = ['flat-square', 'plastic', 'for-the-badge', 'social'] as const;
+export type ExtraBadgeStyle = (typeof EXTRA_BADGE_STYLES)[number];
+
+/**
+ * What a repository's files are: the report, a badge image, or a badge explanation; and, for
+ * the latest scan only, a badge in another style, shields.io endpoint JSON, and the report for
+ * GitHub code scanning.
+ */
 export type Resource =
   | { kind: 'sarif' }
   | { kind: 'svg'; badgeId: string }
-  | { kind: 'explanation'; badgeId: string };
+  | { kind: 'explanation'; badgeId: string }
+  | { kind: 'styled'; badgeId: string; style: ExtraBadgeStyle }
+  | { kind: 'shields'; badgeId: string }
+  | { kind: 'code-scanning' };
 
+/** Files that exist for the latest result only: `?timestamp=` on them is a 400. */
+export function isLatestOnly(r: Resource): boolean {
+  return r.kind === 'styled' || r.kind === 'shields' || r.kind === 'code-scanning';
+}
+
+// Badge ids hold no dot, so no two of a badge's names meet; a styled file is reached
+// through `?style=` (or named directly, as a static front end does).
 export function resourcePath(r: Resource): string {
-  switch (r.kind) {
-    case 'sarif':
-      return 'sarif';
-    case 'svg':
-      return `badges/${r.badgeId}.svg`;
-    case 'explanation':
-      return `badges/${r.badgeId}`;
-  }
+  if (!('badgeId' in r)) return r.kind === 'sarif' ? 'sarif' : 'code-scanning.sarif';
+  return `badges/${r.badgeId}${r.kind === 'styled' ? `.${r.style}.svg` : r.kind === 'svg' ? '.svg' : r.kind === 'shields' ? '.json' : ''}`;
+}
+
+/**
+ * The key of any file of a repository: the latest one, or with `at` a per-time file (Shape A
+ * with `expireAfterDays`: `expired`, the file a `?timestamp=T` query is sent to when T lies
+ * more than `expireAfterSeconds` after the scan it resolves to).
+ */
+export function fileKey(encoded: string, r: Resource | { kind: 'index' }, at?: { timestamp: number; expired: boolean }): string {
+  return `${API_PREFIX}${encoded}/${at ? `at/${at.timestamp}/${at.expired ? 'expired/' : ''}` : ''}${r.kind === 'index' ? 'index.json' : resourcePath(r)}`;
 }
 
 export function repositoryPrefix(encoded: string): string {
@@ -28,27 +49,23 @@ export function repositoryPrefix(encoded: string): string {
 }
 
 export function latestKey(encoded: string, r: Resource): string {
-  return `${repositoryPrefix(encoded)}${resourcePath(r)}`;
+  return fileKey(encoded, r);
 }
 
 export function atKey(encoded: string, timestamp: number, r: Resource): string {
-  return `${repositoryPrefix(encoded)}at/${timestamp}/${resourcePath(r)}`;
+  return fileKey(encoded, r, { timestamp, expired: false });
 }
 
-/**
- * Shape A with `expireAfterDays`: the files a `?timestamp=T` query is sent to when T lies more
- * than `expireAfterSeconds` after the scan it resolves to (badge status `expired`).
- */
 export function expiredAtKey(encoded: string, timestamp: number, r: Resource): string {
-  return `${repositoryPrefix(encoded)}at/${timestamp}/expired/${resourcePath(r)}`;
+  return fileKey(encoded, r, { timestamp, expired: true });
 }
 
 export function indexKey(encoded: string): string {
-  return `${repositoryPrefix(encoded)}index.json`;
+  return fileKey(encoded, { kind: 'index' });
 }
 
 export function contentTypeOf(r: Resource | { kind: 'index' }): string {
-  return r.kind === 'svg' ? SVG_TYPE : JSON_TYPE;
+  return r.kind === 'svg' || r.kind === 'styled' ? SVG_TYPE : JSON_TYPE;
 }
 
 /** Badge ids become one path segment: keep them to safe characters. */

@@ -49,14 +49,30 @@ export function setAsciiHost(convert: (host: string) => string | undefined): voi
   asciiHost = convert;
 }
 
+/** A URL checked and made canonical, or what is wrong with it (`fact` names no subject). */
+export type UrlCheck = { ok: true; url: string; encoded: string } | { ok: false; problem: UrlProblem; fact: string };
+
 export type CanonicalResult =
   | { ok: true; url: string; encoded: string }
-  /** `fact` names no subject ("holds a control character"); `reason` is it said of a stored repositoryUrl. */
+  /** `reason` is `fact` said of a stored repositoryUrl, with what to do. */
   | { ok: false; problem: UrlProblem; fact: string; reason: string };
 
-// No default parameter: this module also runs as a CloudFront Function, which has none.
-function fail(problem: UrlProblem, fact: string, advice: string): CanonicalResult {
-  return { ok: false, problem, fact, reason: `repositoryUrl ${fact}${advice}` };
+// What a build tells the author of a record; kept apart from checkRepositoryUrl so the edge
+// bundles (which only name the fact) leave it out.
+const ADVICE: Partial<Record<UrlProblem, string>> = {
+  userinfo: '; remove them: the URL is published, and credentials must never be',
+  host: '; write a host name, or an IPv6 address in brackets, and an optional :port',
+  'too-long': '; shorten the URL',
+};
+
+/** checkRepositoryUrl, with the reason a build reports for a stored repositoryUrl. */
+export function canonicalRepositoryUrl(input: unknown): CanonicalResult {
+  const c = checkRepositoryUrl(input);
+  return c.ok ? c : { ok: false, problem: c.problem, fact: c.fact, reason: `repositoryUrl ${c.fact}${ADVICE[c.problem] || ''}` };
+}
+
+function fail(problem: UrlProblem, fact: string): UrlCheck {
+  return { ok: false, problem, fact };
 }
 
 /**
@@ -66,24 +82,20 @@ function fail(problem: UrlProblem, fact: string, advice: string): CanonicalResul
  * identifier is what the scanner wrote. Credentials (`user:pass@`) are refused: the URL is
  * published.
  */
-export function canonicalRepositoryUrl(input: unknown): CanonicalResult {
-  if (typeof input !== 'string') return fail('not-string', 'must be a string', '');
-  if (input.length === 0) return fail('empty', 'is empty', '');
-  if (LONE_SURROGATE.test(input)) return fail('surrogate', 'holds an unpaired UTF-16 surrogate', '');
-  if (CONTROL.test(input)) return fail('control', 'holds a control character', '');
+export function checkRepositoryUrl(input: unknown): UrlCheck {
+  if (typeof input !== 'string') return fail('not-string', 'must be a string');
+  if (input.length === 0) return fail('empty', 'is empty');
+  if (LONE_SURROGATE.test(input)) return fail('surrogate', 'holds an unpaired UTF-16 surrogate');
+  if (CONTROL.test(input)) return fail('control', 'holds a control character');
   const m = URL_SHAPE.exec(input);
-  if (!m) return fail('shape', `${JSON.stringify(truncate(input))} is not of the form <scheme>://<host>/<path>`, '');
-  if (m[2]!.indexOf('@') >= 0) {
-    return fail('userinfo', 'holds credentials (user:password@ before the host)', '; remove them: the URL is published, and credentials must never be');
-  }
+  if (!m) return fail('shape', `${JSON.stringify(truncate(input))} is not of the form <scheme>://<host>/<path>`);
+  if (m[2]!.indexOf('@') >= 0) return fail('userinfo', 'holds credentials (user:password@ before the host)');
   const authority = AUTHORITY.exec(m[2]!);
   const host = authority && (NON_ASCII.test(authority[1]!) ? asciiHost(authority[1]!) : authority[1]!.toLowerCase());
-  if (!host) return fail('host', `has a malformed host ${JSON.stringify(truncate(m[2]!))}`, '; write a host name, or an IPv6 address in brackets, and an optional :port');
+  if (!host) return fail('host', `has a malformed host ${JSON.stringify(truncate(m[2]!))}`);
   const url = `${m[1]!.toLowerCase()}://${host}${authority![2] || ''}/${m[3]!}`;
   const encoded = encodeURIComponent(url);
-  if (encoded.length > MAX_SEGMENT_BYTES) {
-    return fail('too-long', `encodes to ${encoded.length} bytes, more than the ${MAX_SEGMENT_BYTES} one path segment may hold`, '; shorten the URL');
-  }
+  if (encoded.length > MAX_SEGMENT_BYTES) return fail('too-long', `encodes to ${encoded.length} bytes, more than the ${MAX_SEGMENT_BYTES} one path segment may hold`);
   return { ok: true, url, encoded };
 }
 

@@ -30,9 +30,14 @@ export class DirectorySink implements Sink {
     try {
       return await this.write(file);
     } catch (err) {
-      const { code, message } = err as NodeJS.ErrnoException;
-      throw new Error(`--out ${this.location}: cannot write ${file.key} (${code ?? message}); check that --out names a writable directory on a disk with free space`);
+      throw this.writeError(file.key, err);
     }
+  }
+
+  /** A write that failed, said of --out with what to check. */
+  private writeError(key: string, err: unknown): Error {
+    const { code, message } = err as NodeJS.ErrnoException;
+    return new Error(`--out ${this.location}: cannot write ${key} (${code ?? message}); check that --out names a writable directory on a disk with free space`);
   }
 
   private async write(file: SiteFile): Promise<PutOutcome> {
@@ -159,6 +164,7 @@ export class DirectorySink implements Sink {
 
   private rawLeaseStore(key: string): LeaseStore {
     const path = this.pathOf(key);
+    const fail = (err: unknown) => this.writeError(key, err);
     const temporary = () => `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     const read = async () => {
       try {
@@ -166,14 +172,17 @@ export class DirectorySink implements Sink {
         return { text, version: text };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw err;
+        // ENOTDIR (--out is a file), EACCES: said like any other write to --out.
+        throw fail(err);
       }
     };
     return {
       where: path,
       read,
       async create(text) {
-        await mkdir(dirname(path), { recursive: true });
+        await mkdir(dirname(path), { recursive: true }).catch((err: unknown) => {
+          throw fail(err);
+        });
         // Written whole under a private name, then linked into place: link() fails when the
         // lease exists, so a reader never sees a half-written lease and two creators never both win.
         const tmp = temporary();

@@ -16,3 +16,9 @@ export type ScanFiles<E> = (encoded: string, evaluation: E) => RenderedFile[];
 export interface Renderer {
   render(evaluation: RepositoryEvaluation): OutputFile[];
 }
+
+/**
+ * The files only the latest answer has (badges in other styles, shields endpoint JSON,
+ * code-scanning.sarif), as the site config switches them on, from that answer's evaluation.
+ */
+export type LatestOnlyFiles<E> = (repositoryUrl: string, evaluation: E) => RenderedFile[];

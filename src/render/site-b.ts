@@ -1,23 +1,35 @@
-// Shape B: the report and, per badge id, its image and explanation of one scan.
+// Shape B: the report and, per badge id, its image and explanation of one scan, and the
+// files only the latest answer has.
 import type { SiteConfig, ThresholdsB } from '../config/types.ts';
 import type { EvaluationB } from '../evaluate/shape-b.ts';
+import { codeScanningB } from './code-scanning.ts';
+import { latestOnlyFiles } from './latest-only.ts';
 import { badgeExplanationB, sarifReportB } from './sarif-b.ts';
 import { jsonBytes } from './sarif-common.ts';
-import type { RenderedFile, ScanFiles } from './shape.ts';
-import type { BadgeRenderer } from './svg.ts';
+import type { LatestOnlyFiles, RenderedFile, ScanFiles } from './shape.ts';
+import type { BadgeLook, BadgeRenderer } from './svg.ts';
+
+/** Nothing granted shows "none" in its own colour, never fail's. */
+function lookB(site: SiteConfig, b: EvaluationB['badges'][number]): BadgeLook {
+  const shown = b.status === 'fail' ? 'none' : b.status;
+  return { label: b.def.id, message: shown, color: site.colors[shown] };
+}
 
 export function scanFilesB(site: SiteConfig, t: ThresholdsB, badges: BadgeRenderer): ScanFiles<EvaluationB> {
   return (encoded, evaluation) => {
     const ctx = { site, encoded };
     const files: RenderedFile[] = [{ resource: { kind: 'sarif' }, body: jsonBytes(sarifReportB(ctx, evaluation, t.rules)) }];
     for (const b of evaluation.badges) {
-      const message = b.status === 'fail' ? 'none' : b.status;
-      files.push({
-        resource: { kind: 'svg', badgeId: b.def.id },
-        body: badges.render({ label: b.def.id, message, color: site.colors[b.status === 'fail' ? 'none' : b.status] }),
-      });
+      files.push({ resource: { kind: 'svg', badgeId: b.def.id }, body: badges.render(lookB(site, b)) });
       files.push({ resource: { kind: 'explanation', badgeId: b.def.id }, body: jsonBytes(badgeExplanationB(ctx, evaluation, b)) });
     }
     return files;
+  };
+}
+
+export function latestFilesB(site: SiteConfig, t: ThresholdsB, badges: BadgeRenderer): LatestOnlyFiles<EvaluationB> {
+  return (_repositoryUrl, evaluation) => {
+    const looks = evaluation.badges.map((b) => ({ badgeId: b.def.id, look: lookB(site, b) }));
+    return latestOnlyFiles(site, badges, looks, () => codeScanningB(site, evaluation, t.rules));
   };
 }

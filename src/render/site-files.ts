@@ -4,9 +4,10 @@
 import type { SiteConfig } from '../config/types.ts';
 import type { RepositoryEvaluationOf } from '../evaluate/repository.ts';
 import { atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, type RepositoryIndex, type Resource } from '../model/layout.ts';
-import { cacheControl } from '../model/http.ts';
+import { cacheControl, JSON_TYPE } from '../model/http.ts';
+import { OPENAPI_KEY, openapiDocument } from './openapi.ts';
 import { jsonBytes } from './sarif-common.ts';
-import type { Renderer, RenderedFile, ScanFiles } from './shape.ts';
+import type { LatestOnlyFiles, Renderer, RenderedFile, ScanFiles } from './shape.ts';
 
 /** Publishing order: a phase goes out only once the one before it is complete; 'page': the
  *  human pages, which link the files of the phases before. */
@@ -42,16 +43,16 @@ export function cacheControlFor(site: SiteConfig, phase: Phase): string {
 }
 
 /** The render step of a shape: `scanFiles` renders one evaluation, this places every one at its keys. */
-export function shapeRenderer<S extends 'A' | 'B', E>(site: SiteConfig, shape: S, scanFiles: ScanFiles<E>): Renderer {
+export function shapeRenderer<S extends 'A' | 'B', E>(site: SiteConfig, shape: S, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>): Renderer {
   return {
     render(evaluation) {
       if (evaluation.shape !== shape) throw new Error(`internal: the Shape ${shape} renderer was handed a Shape ${evaluation.shape} evaluation`);
-      return repositoryFiles(site, evaluation as unknown as RepositoryEvaluationOf<S, E>, scanFiles);
+      return repositoryFiles(site, evaluation as unknown as RepositoryEvaluationOf<S, E>, scanFiles, latestOnly);
     },
   };
 }
 
-function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf<'A' | 'B', E>, scanFiles: ScanFiles<E>): OutputFile[] {
+function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf<'A' | 'B', E>, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>): OutputFile[] {
   const { history } = evaluation;
   const { repositoryUrl, encoded } = history;
   const out: OutputFile[] = [];
@@ -78,6 +79,16 @@ function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf
   out.push({ key: indexKey(encoded), body: jsonBytes(index), contentType: contentTypeOf({ kind: 'index' }), cacheControl: short, phase: 'index', repositoryUrl, resource: { kind: 'index' }, scope: 'index' });
   // The latest answer is usually the newest scan's: its files are already rendered.
   const latest = evaluation.latest === evaluation.scans[history.scans.length - 1] ? newest : scanFiles(encoded, evaluation.latest);
-  place(latest, 'latest', last.timestamp, (r) => latestKey(encoded, r), short, 'latest');
+  place([...latest, ...latestOnly(repositoryUrl, evaluation.latest)], 'latest', last.timestamp, (r) => latestKey(encoded, r), short, 'latest');
   return out;
+}
+
+
+/**
+ * The site's own API files, beside no repository: api/v1/openapi.json (config `openapi`),
+ * published like the site-wide pages once every repository is, with the short cache age.
+ */
+export function siteApiFiles(site: SiteConfig, badgeIds: readonly string[]): SiteFile[] {
+  if (!site.openapi) return [];
+  return [{ key: OPENAPI_KEY, body: jsonBytes(openapiDocument(site, badgeIds)), contentType: JSON_TYPE, cacheControl: cacheControlFor(site, 'latest'), phase: 'page' }];
 }

@@ -9,6 +9,7 @@ import anafanafo from 'anafanafo';
 // time the hundreds of modules behind 'svgo' take, on a command that runs for about a second.
 import { optimize, type Config as SvgoConfig } from 'svgo/browser';
 import { escapeXml } from './escape.ts';
+import { brightness, renderStyledBadge, type BadgeStyle } from './badge-styles.ts';
 
 const TEMPLATE = readFileSync(fileURLToPath(new URL('../../templates/badge.svg.mustache', import.meta.url)), 'utf8').trim();
 
@@ -51,17 +52,8 @@ function textWidth(s: string): number {
   return w % 2 === 0 ? w + 1 : w; // odd widths keep the centred text on the pixel grid
 }
 
-/** 0..1 perceived brightness, as shields computes it, to pick dark or light text. */
-function brightness(hex: string): number {
-  const h = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex;
-  const n = Number.parseInt(h.slice(1), 16);
-  const r = (n >> 16) & 255;
-  const g = (n >> 8) & 255;
-  const b = n & 255;
-  return (r * 299 + g * 587 + b * 114) / 255000;
-}
-
-export function renderBadgeUnoptimised(look: BadgeLook): string {
+export function renderBadgeUnoptimised(look: BadgeLook, style: BadgeStyle = 'flat'): string {
+  if (style !== 'flat') return renderStyledBadge(style, { ...look, labelColor: LABEL_COLOR });
   const labelWidth = textWidth(look.label);
   const messageWidth = textWidth(look.message);
   const leftWidth = labelWidth + 2 * HORIZ_PADDING;
@@ -86,8 +78,8 @@ export function renderBadgeUnoptimised(look: BadgeLook): string {
   return Mustache.render(TEMPLATE, view, {}, { escape: (v: unknown) => escapeXml(String(v)) });
 }
 
-export function renderBadge(look: BadgeLook): string {
-  const raw = renderBadgeUnoptimised(look);
+export function renderBadge(look: BadgeLook, style: BadgeStyle = 'flat'): string {
+  const raw = renderBadgeUnoptimised(look, style);
   const optimised = optimize(raw, SVGO_CONFIG).data;
   return optimised.length < raw.length ? optimised : raw;
 }
@@ -96,11 +88,11 @@ export function renderBadge(look: BadgeLook): string {
 export class BadgeRenderer {
   private readonly cache = new Map<string, string>();
 
-  render(look: BadgeLook): string {
-    const key = `${look.label}\u0000${look.message}\u0000${look.color}`;
+  render(look: BadgeLook, style: BadgeStyle = 'flat'): string {
+    const key = `${style}\u0000${look.label}\u0000${look.message}\u0000${look.color}`;
     let svg = this.cache.get(key);
     if (svg === undefined) {
-      svg = renderBadge(look);
+      svg = renderBadge(look, style);
       this.cache.set(key, svg);
     }
     return svg;

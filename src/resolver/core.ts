@@ -3,7 +3,7 @@
 // It never answers 5xx for a request string, and every Location stays under /api/v1/.
 import { DEFAULT_CACHE } from '../config/defaults.ts';
 import { cacheControl, PROBLEM_TYPE, problemBody, STATUS_TEXT, SVG_TYPE } from '../model/http.ts';
-import { API_PREFIX, atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, resourcePath, type RepositoryIndex, type Resource } from '../model/layout.ts';
+import { contentTypeOf, fileKey, type RepositoryIndex, type Resource } from '../model/layout.ts';
 import { route, safe, type RouteTarget } from './route.ts';
 import { errorBadge } from './error-badge.ts';
 import { HTML_TYPE, pageRoute, type PageRoute } from './pages.ts';
@@ -51,12 +51,12 @@ export interface ResolverOptions {
 export type Lookup =
   | { kind: 'answer'; response: ResolverResponse }
   | { kind: 'key'; key: string; target: RouteTarget }
-  /** A file of the human site (outside /api/v1/). */
+  /** A file of the human site (outside /api/), or api/v1/openapi.json. */
   | { kind: 'page'; key: string; page: PageRoute }
   | { kind: 'timestamp'; target: RouteTarget; timestamp: number };
 
 export function lookup(req: ResolverRequest, opts?: ResolverOptions): Lookup {
-  if ((req.method === 'GET' || req.method === 'HEAD') && req.path.indexOf('/api/') !== 0) {
+  if (req.method === 'GET' || req.method === 'HEAD') {
     const page = pageRoute(req.path);
     if (page) return { kind: 'page', key: page.key, page };
   }
@@ -68,20 +68,12 @@ export function lookup(req: ResolverRequest, opts?: ResolverOptions): Lookup {
   }
   const t = r.target;
   if (t.timestamp !== undefined) return { kind: 'timestamp', target: t, timestamp: t.timestamp };
-  return { kind: 'key', key: keyOf(t), target: t };
-}
-
-/** The key of a file a route names directly: an index, a per-time file or a latest file. */
-function keyOf(t: RouteTarget): string {
-  const resource = t.resource;
-  if (resource.kind === 'index') return indexKey(t.encoded);
-  if (t.at) return t.at.expired ? expiredAtKey(t.encoded, t.at.timestamp, resource) : atKey(t.encoded, t.at.timestamp, resource);
-  return latestKey(t.encoded, resource);
+  return { kind: 'key', key: fileKey(t.encoded, t.resource, t.at), target: t };
 }
 
 /** The public path of a route without its query: what a `?timestamp=` request is about. */
 export function publicPath(t: RouteTarget): string {
-  return `/${API_PREFIX}${t.encoded}/${t.resource.kind === 'index' ? 'index.json' : resourcePath(t.resource)}`;
+  return `/${fileKey(t.encoded, t.resource)}`;
 }
 
 /**
@@ -109,23 +101,18 @@ async function resolveFile(req: ResolverRequest, read: KeyReader, opts?: Resolve
   if (found.kind === 'answer') return found.response;
   if (found.kind === 'page') {
     const obj = await read(found.key);
-    if (!obj) return errorAnswer(req, 404, 'Not Found', 'no such page', opts);
+    if (!obj) return errorAnswer(req, 404, STATUS_TEXT[404], 'no such page', opts);
     const answer = file(obj, found.page.contentType, found.page.immutable ? longAge(opts) : shortAge(opts), req);
     if (found.page.contentType === HTML_TYPE) answer.headers['content-security-policy'] = PAGE_CSP;
     return answer;
   }
   const t = found.target;
-  const resource = t.resource;
-  const badgeId = 'badgeId' in resource ? resource.badgeId : undefined;
-  const fail = (detail: string): ResolverResponse => errorAnswer(req, 404, STATUS_TEXT[404], detail, opts, badgeId);
-
   if (found.kind === 'key') {
     const obj = await read(found.key);
     if (obj) return fileAnswer(req, t, obj, opts);
-    if (resource.kind === 'index') return fail('this repository was never scanned');
-    if (t.at) return fail(`no result of this repository at ${t.at.timestamp}`);
+    if (t.at) return miss(req, t, `no result of this repository at ${t.at.timestamp}`, opts);
     // Only a miss pays for the index: it tells "never scanned" from "unknown badge".
-    return fail(missDetail(await readIndex(read, t.encoded), badgeId));
+    return miss(req, t, missDetail(await readIndex(read, t.encoded), badgeOf(t)), opts);
   }
 
   return timestampAnswer(req, found, await readIndex(read, t.encoded), opts);
@@ -137,14 +124,12 @@ async function resolveFile(req: ResolverRequest, read: KeyReader, opts?: Resolve
  */
 export function timestampAnswer(req: ResolverRequest, found: Extract<Lookup, { kind: 'timestamp' }>, index: RepositoryIndex | null, opts?: ResolverOptions): ResolverResponse {
   const t = found.target;
-  const resource = t.resource;
-  const badgeId = 'badgeId' in resource ? resource.badgeId : undefined;
-  const fail = (detail: string): ResolverResponse => errorAnswer(req, 404, 'Not Found', detail, opts, badgeId);
-  if (!index || (badgeId !== undefined && !index.badges.includes(badgeId))) return fail(missDetail(index, badgeId));
+  const badgeId = badgeOf(t);
+  if (!index || (badgeId !== undefined && !index.badges.includes(badgeId))) return miss(req, t, missDetail(index, badgeId), opts);
   const ts = newestAtOrBefore(index.timestamps, found.timestamp);
-  if (ts === undefined) return fail(`no result at or before ${found.timestamp}; the first scan is at ${index.timestamps[0]}`);
+  if (ts === undefined) return miss(req, t, `no result at or before ${found.timestamp}; the first scan is at ${index.timestamps[0]}`, opts);
   const expired = index.expireAfterSeconds !== undefined && found.timestamp - ts > index.expireAfterSeconds;
-  const location = `/${API_PREFIX}${t.encoded}/at/${ts}/${expired ? 'expired/' : ''}${resourcePath(resource as Resource)}`;
+  const location = `/${fileKey(t.encoded, t.resource, { timestamp: ts, expired })}`;
   // A newer scan can still land at or before T only when T is past the last scan.
   const stable = found.timestamp < index.timestamps[index.timestamps.length - 1]!;
   return {
@@ -152,6 +137,15 @@ export function timestampAnswer(req: ResolverRequest, found: Extract<Lookup, { k
     headers: { location, 'cache-control': stable ? cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, false) : shortAge(opts) },
     body: null,
   };
+}
+
+function badgeOf(t: RouteTarget): string | undefined {
+  return 'badgeId' in t.resource ? t.resource.badgeId : undefined;
+}
+
+/** A 404 about a route: on its badge's image when it names one. */
+function miss(req: ResolverRequest, t: RouteTarget, detail: string, opts?: ResolverOptions): ResolverResponse {
+  return errorAnswer(req, 404, STATUS_TEXT[404], detail, opts, badgeOf(t));
 }
 
 /** The answer with the file a `key` lookup found: what `resolve` answers once it has the bytes. */
@@ -179,7 +173,7 @@ export function newestAtOrBefore(ascending: readonly number[], t: number): numbe
 }
 
 async function readIndex(read: KeyReader, encoded: string): Promise<RepositoryIndex | null> {
-  return parseIndex(await read(indexKey(encoded)));
+  return parseIndex(await read(fileKey(encoded, { kind: 'index' })));
 }
 
 /** A stored index.json as the resolver reads it; null when absent or not an index. */

@@ -8,10 +8,11 @@ export function errorBadge(label: string, message: string): string {
   const l = width(label);
   const m = width(message);
   const text = escape(`${label}: ${message}`);
+  const rect = (x: number, w: number, fill: string) => `<rect x="${x}" width="${w}" height="20" fill="${fill}"/>`;
+  const t = (x: number, s: string) => `<text x="${x}" y="14">${escape(s)}</text>`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${l + m}" height="20" role="img" aria-label="${text}"><title>${text}</title>` +
-    `<rect width="${l}" height="20" fill="#555"/><rect x="${l}" width="${m}" height="20" fill="#9f9f9f"/>` +
-    `<g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">` +
-    `<text x="${l / 2}" y="14">${escape(label)}</text><text x="${l + m / 2}" y="14">${escape(message)}</text></g></svg>`
+    `${rect(0, l, '#555')}${rect(l, m, '#9f9f9f')}<g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">` +
+    `${t(l / 2, label)}${t(l + m / 2, message)}</g></svg>`
   );
 }

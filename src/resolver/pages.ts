@@ -1,7 +1,9 @@
 // Which file of the human site a request path names (design.md, "The human site"), or null.
 // Pure and in the subset CloudFront Functions run (no for…of, spread or destructuring), like
-// route.ts: `/` → index.html, `/repositories/<enc>/` → its index.html, assets by name.
-import { BADGE_ID_PATTERN } from '../model/layout.ts';
+// route.ts. Generic, so the edge bundles stay small: a path names the key it spells (`…/` →
+// `…/index.html`) when its segments are plain names ([A-Za-z0-9_.-], none empty or starting
+// with ".": no `..`, and `.badgepress/` stays private); only repository and rule pages are
+// special, as their segment arrives encoded or decoded. A key nobody wrote is a 404.
 import { canonicalSegment } from './route.ts';
 
 export interface PageRoute {
@@ -11,80 +13,49 @@ export interface PageRoute {
   immutable: boolean;
 }
 
-const BADGE_ID = new RegExp(BADGE_ID_PATTERN);
-const FIXED: Record<string, string> = {
-  '/': 'index.html',
-  '/index.html': 'index.html',
-  '/404.html': '404.html',
-  '/robots.txt': 'robots.txt',
-  '/sitemap.xml': 'sitemap.xml',
-  '/favicon.svg': 'favicon.svg',
-  '/repositories/search.json': 'repositories/search.json',
+export const HTML_TYPE = 'text/html; charset=utf-8';
+/** The one API file outside repositories: the site's OpenAPI description. */
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+
+const TYPES: Record<string, string> = {
+  html: HTML_TYPE,
+  atom: 'application/atom+xml',
+  xml: 'application/xml',
+  txt: 'text/plain; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  svg: 'image/svg+xml',
 };
 
-export const HTML_TYPE = 'text/html; charset=utf-8';
-
 export function pageContentType(key: string): string {
-  const dot = key.lastIndexOf('.');
-  const ext = dot < 0 ? '' : key.slice(dot + 1);
-  switch (ext) {
-    case 'html':
-      return HTML_TYPE;
-    case 'atom':
-      return 'application/atom+xml';
-    case 'xml':
-      return 'application/xml';
-    case 'txt':
-      return 'text/plain; charset=utf-8';
-    case 'css':
-      return 'text/css; charset=utf-8';
-    case 'js':
-      return 'text/javascript; charset=utf-8';
-    case 'svg':
-      return 'image/svg+xml';
-    default:
-      return 'application/json';
-  }
+  return TYPES[key.slice(key.lastIndexOf('.') + 1)] || 'application/json';
 }
 
-function page(key: string, immutable?: boolean): PageRoute {
-  return { key, contentType: pageContentType(key), immutable: immutable === true };
+/** No page key is longer than an S3 key may be (1024 bytes; escapes can lengthen a rule id's). */
+function page(key: string): PageRoute | null {
+  return key.length > 1024 ? null : { key, contentType: pageContentType(key), immutable: /^assets\/[^/]+\.[0-9a-f]{8,64}\.(css|js)$/.test(key) };
 }
 
 /** The page a path names; null when it names none (the caller answers 404). */
 export function pageRoute(path: string): PageRoute | null {
-  if (path.length > 8192) return null;
-  const fixed = FIXED[path];
-  if (fixed !== undefined) return page(fixed);
-  let m = /^\/assets\/([A-Za-z0-9_-]+\.[0-9a-f]{8,64}\.(?:css|js))$/.exec(path);
-  if (m) return page(`assets/${m[1]}`, true);
-  m = /^\/sitemaps\/(\d{1,6})\.xml$/.exec(path);
-  if (m) return page(`sitemaps/${Number(m[1])}.xml`);
-  m = /^\/repositories\/page\/(\d{1,7})\.html$/.exec(path);
-  if (m) return page(`repositories/page/${Number(m[1])}.html`);
-  m = /^\/badges\/([^/]+)\/(?:index\.html)?$/.exec(path);
-  if (m) return BADGE_ID.test(m[1]!) ? page(`badges/${m[1]}/index.html`) : null;
+  if (path.length > 1024 || (path.indexOf('/api/') === 0 && path !== OPENAPI_PATH)) return null;
+  let m = /^\/repositories\/(.+?)(\/|\/index\.html|\/feed\.atom)$/.exec(path);
+  if (m) {
+    const segment = canonicalSegment(m[1]!);
+    return segment.ok ? page(`repositories/${segment.encoded}/${m[2] === '/feed.atom' ? 'feed.atom' : 'index.html'}`) : null;
+  }
   m = /^\/rules\/(.+?)\/(?:index\.html)?$/.exec(path);
   if (m) {
     let id = m[1]!;
-    // The segment arrives encoded (MANUAL%2F…) or decoded by a front end (MANUAL/…).
-    if (id.indexOf('%') >= 0) {
-      try {
-        id = decodeURIComponent(id);
-      } catch {
-        return null;
-      }
+    // The id arrives encoded (MANUAL%2F…) or decoded by a front end (MANUAL/…).
+    try {
+      id = decodeURIComponent(id);
+    } catch {
+      return null;
     }
     // '.' and '..' stay themselves under encodeURIComponent: never a key segment.
-    if (id === '.' || id === '..') return null;
-    return page(`rules/${encodeURIComponent(id)}/index.html`);
+    return id === '.' || id === '..' ? null : page(`rules/${encodeURIComponent(id)}/index.html`);
   }
-  m = /^\/repositories\/(.+?)(\/|\/index\.html|\/feed\.atom)?$/.exec(path);
-  if (m) {
-    const segment = canonicalSegment(m[1]!);
-    if (!segment.ok) return null;
-    const file = m[2] === '/feed.atom' ? 'feed.atom' : 'index.html';
-    return page(`repositories/${segment.encoded}/${file}`);
-  }
-  return null;
+  if (!/^(\/[\w-][\w.-]*)*\/?$/.test(path)) return null;
+  return page(path.slice(1) + (path.slice(-1) === '/' ? 'index.html' : ''));
 }

@@ -2,8 +2,8 @@
 // No I/O and no Node APIs, so the same code runs in serve, Workers and CloudFront. CloudFront
 // Functions run a subset of ES2020 (no for…of, spread or destructuring): a test parses the
 // bundle and holds this module and its imports to that subset.
-import { canonicalRepositoryUrl } from '../model/repository-url.ts';
-import { API_PREFIX, BADGE_ID_PATTERN, type Resource } from '../model/layout.ts';
+import { checkRepositoryUrl } from '../model/repository-url.ts';
+import { API_PREFIX, BADGE_ID_PATTERN, EXTRA_BADGE_STYLES, isLatestOnly, type ExtraBadgeStyle, type Resource } from '../model/layout.ts';
 import { STATUS_TEXT } from '../model/http.ts';
 
 export interface RouteTarget {
@@ -19,59 +19,63 @@ export interface RouteTarget {
 export type RouteResult = { ok: true; target: RouteTarget } | { ok: false; status: 400 | 404 | 405; title: string; detail: string; badgeId?: string };
 
 const BADGE_ID = new RegExp(BADGE_ID_PATTERN);
-const MAX_PATH = 8192;
+// The file a path ends in; the repository part before it may arrive decoded, with slashes.
+const FILE = /\/(sarif|code-scanning\.sarif|index\.json|badges\/([^/]*))$/;
+// <id>[.<style>].svg, <id>.json or <id>: <id>.<style>.svg is the key ?style= maps to; named
+// directly (a static front end, or the AWS origin-response parsing the key it missed) it is the same file.
+const BADGE_FILE = new RegExp(`^([\\s\\S]*?)(?:\\.(${EXTRA_BADGE_STYLES.join('|')})(?=\\.svg$))?(\\.svg|\\.json)?$`);
 
 export function route(method: string, path: string, query: string): RouteResult {
-  if (method !== 'GET' && method !== 'HEAD') {
-    return { ok: false, status: 405, title: STATUS_TEXT[405], detail: `${safe(method)} is not allowed; this API answers GET and HEAD` };
-  }
-  if (path.length > MAX_PATH) return { ok: false, status: 400, title: STATUS_TEXT[400], detail: 'the path is too long' };
+  if (method !== 'GET' && method !== 'HEAD') return fail(405, `${safe(method)}: use GET or HEAD`);
+  if (path.length > 8192) return fail(400, 'the path is too long');
   const prefix = `/${API_PREFIX}`;
-  if (!path.startsWith(prefix)) return notFound('no such resource; paths start with /api/v1/repositories/');
-  let rest = path.slice(prefix.length);
-
-  // Parse from the right: the repository part may arrive decoded and then holds slashes.
+  const file = FILE.exec(path);
+  if (path.indexOf(prefix) !== 0 || !file) return fail(404, 'no such resource');
+  let rest = path.slice(prefix.length, file.index);
   let resource: RouteTarget['resource'];
   let badgeId: string | undefined;
-  if (rest.endsWith('/sarif')) {
-    resource = { kind: 'sarif' };
-    rest = rest.slice(0, -'/sarif'.length);
-  } else if (rest.endsWith('/index.json')) {
-    resource = { kind: 'index' };
-    rest = rest.slice(0, -'/index.json'.length);
-  } else {
-    const i = rest.lastIndexOf('/badges/');
-    if (i < 0) return notFound('no such resource; expected …/sarif, …/badges/<id>.svg or …/badges/<id>');
-    const last = rest.slice(i + '/badges/'.length);
-    const svg = last.endsWith('.svg');
-    badgeId = svg ? last.slice(0, -4) : last;
-    if (!BADGE_ID.test(badgeId)) return notFound(`unknown badge id ${JSON.stringify(safe(badgeId))}`);
-    resource = svg ? { kind: 'svg', badgeId } : { kind: 'explanation', badgeId };
-    rest = rest.slice(0, i);
+  if (file[2] === undefined) resource = { kind: file[1] === 'sarif' ? 'sarif' : file[1] === 'index.json' ? 'index' : 'code-scanning' };
+  else {
+    const m = BADGE_FILE.exec(file[2])!;
+    badgeId = m[1]!;
+    if (!BADGE_ID.test(badgeId)) return fail(404, `unknown badge id ${JSON.stringify(safe(badgeId))}`);
+    if (m[2]) resource = { kind: 'styled', badgeId, style: m[2] as ExtraBadgeStyle };
+    else resource = { kind: !m[3] ? 'explanation' : m[3] === '.svg' ? 'svg' : 'shields', badgeId };
   }
 
   let at: RouteTarget['at'];
   const atMatch = /\/at\/(\d{1,16})(\/expired)?$/.exec(rest);
   if (atMatch && resource.kind !== 'index') {
     const ts = Number(atMatch[1]);
-    if (!Number.isSafeInteger(ts)) return bad('the time in the path is not a valid Unix timestamp', badgeId);
+    if (!Number.isSafeInteger(ts)) return fail(400, 'bad time in the path', badgeId);
     at = { timestamp: ts, expired: atMatch[2] !== undefined };
     rest = rest.slice(0, atMatch.index);
   }
 
   const segment = canonicalSegment(rest);
-  if (!segment.ok) return bad(segment.reason, badgeId);
+  if (!segment.ok) return fail(400, segment.reason, badgeId);
   const encoded = segment.encoded;
 
   const t = timestampParam(query);
-  if (t === 'bad') return bad('timestamp must be one integer number of Unix seconds, e.g. ?timestamp=1763596800', badgeId);
+  if (t === 'bad') return fail(400, 'timestamp must be one integer (Unix seconds)', badgeId);
+  const style = queryParam(query, 'style');
+  if (style !== undefined && resource.kind === 'svg') {
+    if (style === 'bad' || !(style === 'flat' || (EXTRA_BADGE_STYLES as readonly string[]).includes(style))) {
+      return fail(400, `style must be one of flat, ${EXTRA_BADGE_STYLES.join(', ')}`, badgeId);
+    }
+    // A styled badge is latest-only: with a time it is refused just below.
+    if (style !== 'flat') resource = { kind: 'styled', badgeId: resource.badgeId, style: style as ExtraBadgeStyle };
+  }
+  if (resource.kind !== 'index' && isLatestOnly(resource) && (at || t !== undefined)) {
+    return fail(400, 'this file exists for the latest result only', badgeId);
+  }
   const target: RouteTarget = { encoded, resource };
   if (at) target.at = at;
   if (t !== undefined && !at && resource.kind !== 'index') target.timestamp = t;
   return { ok: true, target };
 }
 
-const SEGMENT_SHAPE = 'the repository segment must be a percent-encoded <scheme>://<host>/<path> URL, e.g. https%3A%2F%2Fgithub.com%2Facme%2Fwidget';
+const SEGMENT_SHAPE = 'the repository segment must be an encoded <scheme>://<host>/<path> URL';
 
 /** The repository part, encoded or decoded, as the canonical key segment, or why it is none. */
 export function canonicalSegment(raw: string): { ok: true; encoded: string } | { ok: false; reason: string } {
@@ -82,21 +86,21 @@ export function canonicalSegment(raw: string): { ok: true; encoded: string } | {
     try {
       decoded = decodeURIComponent(raw);
     } catch {
-      return { ok: false, reason: `${SEGMENT_SHAPE}; this one holds a malformed percent-escape` };
+      return { ok: false, reason: `${SEGMENT_SHAPE} (bad %-escape)` };
     }
   }
   // Some front ends merge "//" into "/": restore the URL's "://".
   decoded = decoded.replace(/^([A-Za-z][A-Za-z0-9+.-]*):\/(?!\/)/, '$1://');
-  const c = canonicalRepositoryUrl(decoded);
+  const c = checkRepositoryUrl(decoded);
   if (c.ok) return { ok: true, encoded: c.encoded };
   // A URL of the wrong shape gets the example; any other problem (too long, a control
   // character) is said of the request's segment, in printable ASCII.
   if (c.problem === 'shape') return { ok: false, reason: SEGMENT_SHAPE };
-  const advice = c.problem === 'too-long' ? '; no badgepress site holds so long a URL' : '';
-  return { ok: false, reason: printable(`the repository URL in the path ${c.fact}${advice}`) };
+  return { ok: false, reason: printable(`the repository URL in the path ${c.fact}`) };
 }
 
-function timestampParam(query: string): number | undefined | 'bad' {
+/** The one value of query parameter `wanted`, undefined when absent, 'bad' when repeated. */
+function queryParam(query: string, wanted: string): string | undefined | 'bad' {
   let found: string | undefined;
   let count = 0;
   const parts = query.replace(/^\?/, '').split('&');
@@ -105,12 +109,18 @@ function timestampParam(query: string): number | undefined | 'bad' {
     const part = parts[i]!;
     const eq = part.indexOf('=');
     const name = formDecode(eq < 0 ? part : part.slice(0, eq));
-    if (name !== 'timestamp') continue;
+    if (name !== wanted) continue;
     count++;
     found = eq < 0 ? '' : formDecode(part.slice(eq + 1));
   }
   if (count === 0) return undefined;
-  if (count > 1 || found === undefined || !/^\d{1,16}$/.test(found)) return 'bad';
+  return count > 1 || found === undefined ? 'bad' : found;
+}
+
+function timestampParam(query: string): number | undefined | 'bad' {
+  const found = queryParam(query, 'timestamp');
+  if (found === undefined) return undefined;
+  if (found === 'bad' || !/^\d{1,16}$/.test(found)) return 'bad';
   const n = Number(found);
   return Number.isSafeInteger(n) ? n : 'bad';
 }
@@ -129,12 +139,8 @@ function formDecode(s: string): string {
   }
 }
 
-function notFound(detail: string): RouteResult {
-  return { ok: false, status: 404, title: STATUS_TEXT[404], detail };
-}
-
-function bad(detail: string, badgeId?: string): RouteResult {
-  const result: RouteResult = { ok: false, status: 400, title: STATUS_TEXT[400], detail };
+function fail(status: 400 | 404 | 405, detail: string, badgeId?: string): RouteResult {
+  const result: RouteResult = { ok: false, status, title: STATUS_TEXT[status], detail };
   if (badgeId) result.badgeId = badgeId;
   return result;
 }

@@ -212,9 +212,9 @@ describe('the AWS edge adapters', () => {
     }
   });
 
-  // Outside the API only the human site's own files (design.md, "The human site"), never '..'.
-  const SITE_PAGE_KEY =
-    /^\/(?:index\.html|404\.html|robots\.txt|sitemap\.xml|favicon\.svg|sitemaps\/\d+\.xml|assets\/[\w-]+\.[0-9a-f]+\.(?:css|js)|badges\/[\w-]+\/index\.html|rules\/(?!\.\.?\/)[^/]+\/index\.html|repositories\/(?:search\.json|page\/\d+\.html|[^/]+%253A[^/]+\/(?:index\.html|feed\.atom)))$/;
+  // Outside the API a path names the key it spells (src/resolver/pages.ts), never with an
+  // empty, '..' or hidden segment (.badgepress/ stays private); inside, only openapi.json.
+  const SITE_PAGE_KEY = /^\/(?:api\/v1\/openapi\.json|rules\/(?!\.\.?\/)[^/]+\/index\.html|(?!api\/)(?:[^/.][^/]*\/)*(?:[^/.][^/]*)?)$/;
 
   it('hostile requests: the function never throws, never sends a key outside the API or the site pages; the edge never answers 5xx', async () => {
     await fc.assert(

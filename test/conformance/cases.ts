@@ -1,5 +1,12 @@
 // One table of requests and expected answers, run against every adapter of the resolver.
 import { BUCHER, EXPIRING, WIDGET, type SiteName } from './fixture.ts';
+import { openapiChecker } from './openapi-check.ts';
+
+// The description each fixture site's build writes (fixture.ts: A renders two more styles and code scanning).
+const SPEC = {
+  A: openapiChecker(['MAINTENANCE', 'SECURITY', 'REUSED'], { baseUrl: 'http://127.0.0.1:8787', styles: ['flat', 'for-the-badge', 'social'], shieldsEndpoint: true, codeScanning: true }),
+  B: openapiChecker(['MAINTAINED', 'REUSED', 'DIN-SPEC-XXXX', 'OPEN-SOURCE'], { baseUrl: 'http://127.0.0.1:8787', styles: ['flat'], shieldsEndpoint: true, codeScanning: false }),
+};
 
 export interface ConformanceRequest {
   method: string;
@@ -104,6 +111,21 @@ export const CASES: ConformanceCase[] = [
   { name: 'B: Shape A id on a Shape B site', request: onB(`${base}/badges/MAINTENANCE`), status: 404, contentType: problem, body: /serves MAINTAINED, REUSED, DIN-SPEC-XXXX, OPEN-SOURCE/ },
   { name: 'B: Shape A id with timestamp', request: onB(`${base}/badges/MAINTENANCE.svg?timestamp=1900000000`), status: 404, contentType: 'image/svg+xml', body: /maintenance: not found/ },
   { name: 'B: HEAD', request: { method: 'HEAD', url: `${base}/badges/DIN-SPEC-XXXX.svg`, site: 'B' }, status: 200, contentType: 'image/svg+xml', emptyBody: true },
+  // Latest-only files (the Shape A fixture renders styles for-the-badge and social, and code scanning).
+  { name: 'shields endpoint JSON', request: get(`${base}/badges/MAINTENANCE.json`), status: 200, contentType: 'application/json', cacheControl: SHORT, body: /^\{"schemaVersion":1,"label":"MAINTENANCE","message":"silver","color":"9f9f9f","cacheSeconds":300\}$/ },
+  { name: 'B: shields endpoint JSON', request: onB(`${base}/badges/DIN-SPEC-XXXX.json`), status: 200, contentType: 'application/json', body: /"message":"bronze"/ },
+  { name: 'style for-the-badge', request: get(`${base}/badges/MAINTENANCE.svg?style=for-the-badge`), status: 200, contentType: 'image/svg+xml', cacheControl: SHORT, body: /aria-label="MAINTENANCE: SILVER"/ },
+  { name: 'style flat is the plain badge', request: get(`${base}/badges/MAINTENANCE.svg?style=flat`), status: 200, contentType: 'image/svg+xml', body: /aria-label="MAINTENANCE: silver"/ },
+  { name: 'style this site does not render', request: get(`${base}/badges/MAINTENANCE.svg?style=plastic`), status: 404, contentType: 'image/svg+xml', body: /maintenance: not found/ },
+  { name: 'unknown style', request: get(`${base}/badges/MAINTENANCE.svg?style=fancy`), status: 400, contentType: 'image/svg+xml', body: /maintenance: bad request/ },
+  { name: 'style with timestamp', request: get(`${base}/badges/MAINTENANCE.svg?style=social&timestamp=1762000000`), status: 400, contentType: 'image/svg+xml' },
+  { name: 'styled file named directly', request: get(`${base}/badges/MAINTENANCE.social.svg`), status: 200, contentType: 'image/svg+xml', body: /aria-label="MAINTENANCE: silver"/ },
+  { name: 'code-scanning report', request: get(`${base}/code-scanning.sarif`), status: 200, contentType: 'application/json', cacheControl: SHORT, body: /"automationDetails":\{"id":"badgepress\/1763596800\/"\}/ },
+  { name: 'code scanning off on the B site', request: onB(`${base}/code-scanning.sarif`), status: 404, contentType: problem },
+  { name: 'timestamp on a latest-only file', request: get(`${base}/code-scanning.sarif?timestamp=1762000000`), status: 400, contentType: problem, body: /latest result only/ },
+  { name: 'timestamp on shields JSON', request: get(`${base}/badges/SECURITY.json?timestamp=1762000000`), status: 400, contentType: problem, body: /latest result only/ },
+  { name: 'latest-only file under at/', request: get(`${base}/at/1762000000/badges/SECURITY.json`), status: 400, contentType: problem },
+  { name: 'HEAD shields JSON', request: head(`${base}/badges/REUSED.json`), status: 200, contentType: 'application/json', emptyBody: true },
 ];
 
 export interface ConformanceOptions {
@@ -138,6 +160,7 @@ export async function conformanceFailures(run: Runner, opts: ConformanceOptions 
     if (c.body && !c.body.test(a.body)) say(`body does not match ${c.body}: ${a.body.slice(0, 200)}`);
     if (c.emptyBody && a.body !== '') say('HEAD answered with a body');
     for (const [h, re] of Object.entries(c.headers ?? {})) if (!re.test(a.headers[h] ?? '')) say(`header ${h}: ${a.headers[h]}`);
+    for (const p of SPEC[c.request.site ?? 'A'].check(c.request, a)) say(`OpenAPI: ${p}`);
   }
   return failures;
 }

@@ -38,7 +38,10 @@ export async function conformanceSites(): Promise<ConformanceSites> {
 }
 
 async function buildShapeA(out: string): Promise<void> {
-  await buildSite({ store: join(ROOT, 'examples/store'), out, now: NOW });
+  // The packaged settings plus the opt-in files: two more badge styles and code scanning.
+  const config = join(tempDir('badgepress-conformance-config-'), 'badgepress.yaml');
+  writeFileSync(config, 'codeScanning: true\nstyles: [flat, for-the-badge, social]\n');
+  await buildSite({ config, store: join(ROOT, 'examples/store'), out, now: NOW });
   const dir = join(out, 'api/v1/repositories', EXPIRING);
   mkdirSync(join(dir, 'at/1760000000/expired/badges'), { recursive: true });
   writeFileSync(

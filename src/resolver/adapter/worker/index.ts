@@ -19,21 +19,25 @@ export interface WorkerEnv {
 
 function reader(env: WorkerEnv): KeyReader {
   const prefix = env.KEY_PREFIX ?? '';
-  if (env.BUCKET) {
-    const bucket = env.BUCKET;
-    return async (key) => {
-      const obj = await bucket.get(prefix + key);
-      return obj ? { body: new Uint8Array(await obj.arrayBuffer()), ...(obj.httpEtag ? { etag: obj.httpEtag } : {}) } : null;
-    };
-  }
+  const bucket = env.BUCKET;
   const origin = (env.ORIGIN_URL ?? '').replace(/\/+$/, '');
-  if (!origin) throw new Error('set ORIGIN_URL or bind an R2 bucket as BUCKET');
+  if (!bucket && !origin) throw new Error('set ORIGIN_URL or bind an R2 bucket as BUCKET');
   return async (key) => {
-    const res = await fetch(`${origin}/${originPath(prefix + key)}`);
-    if (res.status === 404 || res.status === 403) return null;
-    if (!res.ok) throw new Error(`origin answered ${res.status}`);
-    const etag = res.headers.get('etag');
-    return { body: new Uint8Array(await res.arrayBuffer()), ...(etag ? { etag } : {}) };
+    let body: ArrayBuffer;
+    let etag: string | null | undefined;
+    if (bucket) {
+      const obj = await bucket.get(prefix + key);
+      if (!obj) return null;
+      body = await obj.arrayBuffer();
+      etag = obj.httpEtag;
+    } else {
+      const res = await fetch(`${origin}/${originPath(prefix + key)}`);
+      if (res.status === 404 || res.status === 403) return null;
+      if (!res.ok) throw new Error(`origin answered ${res.status}`);
+      body = await res.arrayBuffer();
+      etag = res.headers.get('etag');
+    }
+    return etag ? { body: new Uint8Array(body), etag } : { body: new Uint8Array(body) };
   };
 }
 

@@ -1,0 +1,129 @@
+// SARIF for GitHub code scanning (`…/code-scanning.sarif`, latest only, opt-in with
+// `codeScanning: true`): the same evaluation as the `sarif` endpoint, written with what
+// GitHub's ingestion requires and SARIF Multitool's GitHub rules (`--rule-kind Gh`) check.
+// The documented `sarif` endpoint keeps its own shape; this one may differ from it freely.
+//
+// - One result per rule that fails (level `error`) or could not be determined (`warning`);
+//   rules that pass give no result, so an upload without them closes their alerts.
+// - Every result has a location: the file the rule concerns (a rule's `location:` in the
+//   thresholds file, e.g. SECURITY.md) or else the repository's README.md, line 1, as
+//   repository-level findings need some file for GitHub to show them against.
+// - partialFingerprints hash what identifies the finding (repository, rule), never the scan
+//   time or value, so GitHub tracks one alert across scans.
+// - automationDetails.id is `<tool>/<scan time>/`: GitHub's category is the tool's name.
+import { createHash } from 'node:crypto';
+import type { RuleA, RuleB, SiteConfig } from '../config/types.ts';
+import type { EvaluationA } from '../evaluate/shape-a.ts';
+import type { EvaluationB } from '../evaluate/shape-b.ts';
+import { sarifEnvelope } from './sarif-common.ts';
+
+/** Where a repository-level finding is shown when its rule names no file. */
+export const DEFAULT_LOCATION = 'README.md';
+
+export interface ScanningRule {
+  id: string;
+  name: string;
+  description: string;
+  help: string;
+  /** Repository-relative file the rule concerns. */
+  location?: string;
+}
+
+export interface ScanningFinding {
+  rule: ScanningRule;
+  outcome: 'fail' | 'undetermined';
+  message: string;
+}
+
+export interface ScanningInput {
+  site: Pick<SiteConfig, 'baseUrl' | 'tool'>;
+  repositoryUrl: string;
+  timestamp: number;
+  rules: readonly ScanningRule[];
+  findings: readonly ScanningFinding[];
+}
+
+/** The rule's page on the site (design.md: `{baseUrl}/rules/<rule-enc>/`). */
+export function ruleHelpUri(baseUrl: string, ruleId: string): string {
+  return `${baseUrl}/rules/${encodeURIComponent(ruleId)}/`;
+}
+
+/** Stable across scans: the same repository and rule give the same alert. */
+export function findingFingerprint(repositoryUrl: string, ruleId: string): string {
+  return createHash('sha256').update(`${repositoryUrl}\u0000${ruleId}`).digest('hex');
+}
+
+function ruleDescriptor(baseUrl: string, rule: ScanningRule): object {
+  return {
+    id: rule.id,
+    name: pascalName(rule.name, rule.id),
+    shortDescription: { text: rule.name },
+    fullDescription: { text: rule.description },
+    help: { text: rule.help, markdown: rule.help },
+    helpUri: ruleHelpUri(baseUrl, rule.id),
+    defaultConfiguration: { level: 'error' },
+    properties: { tags: ['badgepress'], precision: 'high', 'problem.severity': 'error' },
+  };
+}
+
+/** SARIF asks for a PascalCase rule name (SARIF2012) that differs from the id (SARIF1001). */
+function pascalName(text: string, id: string): string {
+  const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const name = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  const named = /^[A-Za-z]/.test(name) ? name : `Rule${name}`;
+  return named.toLowerCase() === id.toLowerCase() ? `${named}Check` : named;
+}
+
+export function codeScanningReport(input: ScanningInput): object {
+  const { site } = input;
+  const index = new Map(input.rules.map((r, i) => [r.id, i]));
+  return sarifEnvelope({
+    tool: {
+      driver: {
+        name: site.tool.name,
+        version: site.tool.version,
+        semanticVersion: site.tool.version,
+        informationUri: site.tool.informationUri,
+        rules: input.rules.map((r) => ruleDescriptor(site.baseUrl, r)),
+      },
+    },
+    automationDetails: { id: `${site.tool.name}/${input.timestamp}/` },
+    versionControlProvenance: [{ repositoryUri: input.repositoryUrl, mappedTo: { uriBaseId: '%SRCROOT%' } }],
+    results: input.findings.map((f) => ({
+      ruleId: f.rule.id,
+      ruleIndex: index.get(f.rule.id),
+      level: f.outcome === 'fail' ? 'error' : 'warning',
+      message: { text: f.message },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: f.rule.location ?? DEFAULT_LOCATION, uriBaseId: '%SRCROOT%' },
+            region: { startLine: 1 },
+          },
+        },
+      ],
+      partialFingerprints: { 'badgepress/v1': findingFingerprint(input.repositoryUrl, f.rule.id) },
+    })),
+    originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The root of the scanned repository.' } } },
+  });
+}
+
+/** Shape A: a criterion with status fail is a finding (undetermined when no value was stored). */
+export function codeScanningA(site: ScanningInput['site'], repositoryUrl: string, evaluation: EvaluationA, rules: readonly RuleA[]): object {
+  const findings: ScanningFinding[] = evaluation.criteria
+    .filter((c) => !c.met)
+    .map((c) => ({ rule: c.rule, outcome: c.value === null ? 'undetermined' : 'fail', message: c.message }));
+  return codeScanningReport({ site, repositoryUrl, timestamp: evaluation.timestamp, rules, findings });
+}
+
+/** Shape B: a rule's outcome is the same at every level that repeats it; it is reported once. */
+export function codeScanningB(site: ScanningInput['site'], evaluation: EvaluationB, rules: readonly RuleB[]): object {
+  const seen = new Set<string>();
+  const findings: ScanningFinding[] = [];
+  for (const c of evaluation.entries.flatMap((e) => e.criteria)) {
+    if (c.status === 'pass' || seen.has(c.rule.id)) continue;
+    seen.add(c.rule.id);
+    findings.push({ rule: c.rule, outcome: c.status === 'fail' ? 'fail' : 'undetermined', message: c.description });
+  }
+  return codeScanningReport({ site, repositoryUrl: evaluation.repositoryUrl, timestamp: evaluation.timestamp, rules, findings });
+}

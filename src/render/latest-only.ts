@@ -1,0 +1,21 @@
+// The files only a repository's latest result has, from what both shapes give: each badge's
+// look (label, message, colour) and the code-scanning report. Which are written follows the
+// site config (styles, shieldsEndpoint, codeScanning).
+import type { SiteConfig } from '../config/types.ts';
+import { EXTRA_BADGE_STYLES } from '../model/layout.ts';
+import { jsonBytes } from './sarif-common.ts';
+import type { RenderedFile } from './shape.ts';
+import { shieldsEndpoint } from './shields.ts';
+import type { BadgeLook, BadgeRenderer } from './svg.ts';
+
+export function latestOnlyFiles(site: SiteConfig, badges: BadgeRenderer, looks: ReadonlyArray<{ badgeId: string; look: BadgeLook }>, codeScanning: () => object): RenderedFile[] {
+  const files: RenderedFile[] = [];
+  for (const { badgeId, look } of looks) {
+    for (const style of EXTRA_BADGE_STYLES) {
+      if (site.styles.includes(style)) files.push({ resource: { kind: 'styled', badgeId, style }, body: badges.render(look, style) });
+    }
+    if (site.shieldsEndpoint) files.push({ resource: { kind: 'shields', badgeId }, body: jsonBytes(shieldsEndpoint(look, site.cache.latestMaxAge)) });
+  }
+  if (site.codeScanning) files.push({ resource: { kind: 'code-scanning' }, body: jsonBytes(codeScanning()) });
+  return files;
+}
