@@ -62,7 +62,7 @@ export function lookup(req: ResolverRequest, opts?: ResolverOptions): Lookup {
   }
   const r = route(req.method, req.path, req.query);
   if (!r.ok) {
-    const response = errorAnswer(req, r.status, r.title, r.detail, opts, r.badgeId);
+    const response = errorAnswer(req, r.status, r.detail, opts, r.badgeId);
     if (r.status === 405) response.headers.allow = 'GET, HEAD';
     return { kind: 'answer', response };
   }
@@ -93,7 +93,7 @@ export async function resolve(req: ResolverRequest, read: KeyReader, opts?: Reso
 }
 
 function wantsHtml(req: ResolverRequest): boolean {
-  return typeof req.accept === 'string' && /\btext\/html\b/i.test(req.accept);
+  return /\btext\/html\b/i.test(String(req.accept));
 }
 
 async function resolveFile(req: ResolverRequest, read: KeyReader, opts?: ResolverOptions): Promise<ResolverResponse> {
@@ -101,7 +101,7 @@ async function resolveFile(req: ResolverRequest, read: KeyReader, opts?: Resolve
   if (found.kind === 'answer') return found.response;
   if (found.kind === 'page') {
     const obj = await read(found.key);
-    if (!obj) return errorAnswer(req, 404, STATUS_TEXT[404], 'no such page', opts);
+    if (!obj) return errorAnswer(req, 404, 'no such page', opts);
     const answer = file(obj, found.page.contentType, found.page.immutable ? longAge(opts) : shortAge(opts), req);
     if (found.page.contentType === HTML_TYPE) answer.headers['content-security-policy'] = PAGE_CSP;
     return answer;
@@ -134,18 +134,18 @@ export function timestampAnswer(req: ResolverRequest, found: Extract<Lookup, { k
   const stable = found.timestamp < index.timestamps[index.timestamps.length - 1]!;
   return {
     status: 302,
-    headers: { location, 'cache-control': stable ? cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, false) : shortAge(opts) },
+    headers: { location, 'cache-control': stable ? longAge(opts, true) : shortAge(opts) },
     body: null,
   };
 }
 
 function badgeOf(t: RouteTarget): string | undefined {
-  return 'badgeId' in t.resource ? t.resource.badgeId : undefined;
+  return (t.resource as { badgeId?: string }).badgeId;
 }
 
 /** A 404 about a route: on its badge's image when it names one. */
 function miss(req: ResolverRequest, t: RouteTarget, detail: string, opts?: ResolverOptions): ResolverResponse {
-  return errorAnswer(req, 404, STATUS_TEXT[404], detail, opts, badgeOf(t));
+  return errorAnswer(req, 404, detail, opts, badgeOf(t));
 }
 
 /** The answer with the file a `key` lookup found: what `resolve` answers once it has the bytes. */
@@ -154,7 +154,8 @@ export function fileAnswer(req: ResolverRequest, t: RouteTarget, obj: StoredObje
 }
 
 const shortAge = (opts?: ResolverOptions) => cacheControl(opts?.latestMaxAge ?? DEFAULT_CACHE.latestMaxAge, false);
-const longAge = (opts?: ResolverOptions) => cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, true);
+/** A per-time file is immutable; a redirect that can no longer change is long-lived, not immutable. */
+const longAge = (opts?: ResolverOptions, redirect?: boolean) => cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, !redirect);
 
 /** Greatest element ≤ t of an ascending array (binary search). */
 export function newestAtOrBefore(ascending: readonly number[], t: number): number | undefined {
@@ -233,20 +234,15 @@ function etagMatches(header: string, etag: string): boolean {
 }
 
 /**
- * An RFC 9457 problem answer; on an `.svg` route a small "<badge> | not found" image instead,
- * so a README shows something sensible.
+ * An RFC 9457 problem answer titled with the status's reason phrase (Bad Request's for a
+ * status the core never answers itself); on an `.svg` route a small "<badge> | not found"
+ * image instead, so a README shows something sensible.
  */
-export function errorAnswer(req: ResolverRequest, status: number, title: string, detail: string, opts: ResolverOptions | undefined, badgeId?: string): ResolverResponse {
-  const headers: Record<string, string> = { 'content-type': PROBLEM_TYPE, 'cache-control': shortAge(opts) };
-  let body: string;
-  if (/\.svg$/.test(req.path)) {
-    headers['content-type'] = SVG_TYPE;
-    const message = status === 404 ? 'not found' : status === 405 ? 'method not allowed' : 'bad request';
-    body = errorBadge((badgeId ?? 'badge').toLowerCase(), message);
-  } else {
-    body = problemBody(status, title, detail);
-  }
-  return withBody(req, status, headers, body);
+export function errorAnswer(req: ResolverRequest, status: number, detail: string, opts: ResolverOptions | undefined, badgeId?: string): ResolverResponse {
+  const title = STATUS_TEXT[status] || STATUS_TEXT[400];
+  const svg = /\.svg$/.test(req.path);
+  const headers: Record<string, string> = { 'content-type': svg ? SVG_TYPE : PROBLEM_TYPE, 'cache-control': shortAge(opts) };
+  return withBody(req, status, headers, svg ? errorBadge((badgeId ?? 'badge').toLowerCase(), title.toLowerCase()) : problemBody(status, title, detail));
 }
 
 export type { RouteTarget };

@@ -4,7 +4,6 @@
 // bundle and holds this module and its imports to that subset.
 import { checkRepositoryUrl } from '../model/repository-url.ts';
 import { API_PREFIX, BADGE_ID_PATTERN, EXTRA_BADGE_STYLES, isLatestOnly, type ExtraBadgeStyle, type Resource } from '../model/layout.ts';
-import { STATUS_TEXT } from '../model/http.ts';
 
 export interface RouteTarget {
   /** Encoded canonical repository URL: the key segment. */
@@ -16,7 +15,7 @@ export interface RouteTarget {
   timestamp?: number;
 }
 
-export type RouteResult = { ok: true; target: RouteTarget } | { ok: false; status: 400 | 404 | 405; title: string; detail: string; badgeId?: string };
+export type RouteResult = { ok: true; target: RouteTarget } | { ok: false; status: 400 | 404 | 405; detail: string; badgeId?: string };
 
 const BADGE_ID = new RegExp(BADGE_ID_PATTERN);
 // The file a path ends in; the repository part before it may arrive decoded, with slashes.
@@ -140,7 +139,7 @@ function formDecode(s: string): string {
 }
 
 function fail(status: 400 | 404 | 405, detail: string, badgeId?: string): RouteResult {
-  const result: RouteResult = { ok: false, status, title: STATUS_TEXT[status], detail };
+  const result: RouteResult = { ok: false, status, detail };
   if (badgeId) result.badgeId = badgeId;
   return result;
 }

@@ -155,7 +155,7 @@ export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Ser
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
   // CONNECT never reaches the request handler: answer it as the core answers any other method.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    const answer = errorAnswer({ method: 'CONNECT', path: '', query: '' }, 405, STATUS_TEXT[405], 'only GET and HEAD are served', opts);
+    const answer = errorAnswer({ method: 'CONNECT', path: '', query: '' }, 405, 'only GET and HEAD are served', opts);
     answer.headers['allow'] = 'GET, HEAD';
     endWithAnswer(socket, 405, answer.headers, Buffer.from(answer.body as string));
   });
@@ -177,7 +177,7 @@ function refuseUnparsed(err: NodeJS.ErrnoException, socket: Duplex, opts: Resolv
   }
   refused.add(socket);
   const [status, detail] = parserRefusal(err.code);
-  const answer = errorAnswer({ method: 'GET', path: '', query: '' }, status, STATUS_TEXT[status] ?? 'Bad Request', detail, opts);
+  const answer = errorAnswer({ method: 'GET', path: '', query: '' }, status, detail, opts);
   const refuse = () => endWithAnswer(socket, status, answer.headers, Buffer.from(answer.body as string));
   // Pipelined requests before the refused one may still be answering (Node parsed them
   // before it met the bad bytes): their answers go out first, all of them, then the refusal,

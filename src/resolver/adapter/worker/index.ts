@@ -1,6 +1,7 @@
 // Web-standard fetch handler (Cloudflare Workers, Deno, Bun): the resolver core over an R2
 // binding (env.BUCKET) or an S3-style origin (env.ORIGIN_URL, a bucket or CDN base URL).
-import { resolve, type KeyReader } from '../../core.ts';
+// Written for bundle size: the Worker has a 10 KB budget (test/conformance/worker.test.ts).
+import { resolve, type KeyReader, type StoredObject } from '../../core.ts';
 import { originPath } from '../../../model/origin-path.ts';
 import { unavailableAnswer } from '../../../model/http.ts';
 
@@ -17,27 +18,19 @@ export interface WorkerEnv {
   IMMUTABLE_MAX_AGE?: string;
 }
 
+/** What R2 and fetch answer alike: an R2 object has no status or headers, a Response no httpEtag. */
+type Fetched = { arrayBuffer(): Promise<ArrayBuffer>; httpEtag?: string; status?: number; headers?: Headers };
+
 function reader(env: WorkerEnv): KeyReader {
   const prefix = env.KEY_PREFIX ?? '';
-  const bucket = env.BUCKET;
   const origin = (env.ORIGIN_URL ?? '').replace(/\/+$/, '');
-  if (!bucket && !origin) throw new Error('set ORIGIN_URL or bind an R2 bucket as BUCKET');
+  // Neither set: fetch refuses the relative URL, and the store fault answers 503.
   return async (key) => {
-    let body: ArrayBuffer;
-    let etag: string | null | undefined;
-    if (bucket) {
-      const obj = await bucket.get(prefix + key);
-      if (!obj) return null;
-      body = await obj.arrayBuffer();
-      etag = obj.httpEtag;
-    } else {
-      const res = await fetch(`${origin}/${originPath(prefix + key)}`);
-      if (res.status === 404 || res.status === 403) return null;
-      if (!res.ok) throw new Error(`origin answered ${res.status}`);
-      body = await res.arrayBuffer();
-      etag = res.headers.get('etag');
-    }
-    return etag ? { body: new Uint8Array(body), etag } : { body: new Uint8Array(body) };
+    const got: Fetched | null = env.BUCKET ? await env.BUCKET.get(prefix + key) : await fetch(`${origin}/${originPath(prefix + key)}`);
+    const status = got?.status ?? 200;
+    if (!got || status === 404 || status === 403) return null;
+    if (status > 299) throw status;
+    return { body: new Uint8Array(await got.arrayBuffer()), etag: got.httpEtag ?? got.headers!.get('etag') } as StoredObject;
   };
 }
 
@@ -46,17 +39,17 @@ const num = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : undef
 export default {
   async fetch(request: Request, env: WorkerEnv): Promise<Response> {
     const url = new URL(request.url);
+    let answer: { status: number; headers: Record<string, string>; body: Uint8Array | string | null };
     try {
-      const answer = await resolve(
+      answer = await resolve(
         { method: request.method, path: url.pathname, query: url.search, ifNoneMatch: request.headers.get('if-none-match'), accept: request.headers.get('accept') },
         reader(env),
         { latestMaxAge: num(env.LATEST_MAX_AGE), immutableMaxAge: num(env.IMMUTABLE_MAX_AGE) },
       );
-      return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers });
     } catch {
       // Only a store fault reaches here, never a request string.
-      const { status, headers, body } = unavailableAnswer();
-      return new Response(body, { status, headers });
+      answer = unavailableAnswer();
     }
+    return new Response(answer.body as BodyInit | null, answer);
   },
 };
