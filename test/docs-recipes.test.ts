@@ -141,7 +141,8 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
     const runs = readFileSync(join(logs, 'badgepress.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(runs).toHaveLength(2);
     expect(runs[0].written).toBeGreaterThan(0);
-    expect(runs[1]).toMatchObject({ written: 0, unchanged: runs[0].written, exitCode: 0 });
+    // Nothing changed: no file written, every repository skipped from the build state.
+    expect(runs[1]).toMatchObject({ written: 0, reused: runs[0].repositories, exitCode: 0 });
     expect(readFileSync(join(logs, 'badgepress.err'), 'utf8')).toBe('');
     expect(readdirSync(join(srv, 'dist/api/v1/repositories')).length).toBeGreaterThan(0);
   });
@@ -296,4 +297,30 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
       });
     }, 240_000);
   });
+});
+
+describe('docs/guides/github.md: plan in review', () => {
+  it('the Plan step, in a checkout whose thresholds changed, writes the Markdown table to plan.md and the job summary', () => {
+    const github = doc('docs/guides/github.md');
+    const workflow = [...github.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parse(m[1]!)).find((y) => y?.name === 'threshold impact');
+    expect(workflow.on.pull_request.paths).toEqual(['config/**']);
+    const step = (workflow.jobs.plan.steps as Array<{ name?: string; run?: string }>).find((s) => s.name === 'Plan')!.run!;
+    const repo = checkout('github-plan');
+    // The published site the pull request is compared with: the default config's build.
+    expect(sh('npx badgepress build --json', { cwd: repo }).code).toBe(0);
+    // The pull request: REUSED's gold band moves from 20 to 5 dependents (silver shrinks to nothing above bronze).
+    const thresholds = join(repo, 'config/thresholds-a.yaml');
+    const edited = readFileSync(thresholds, 'utf8').replace('{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }', '{ min: 5, max: 5, status: silver }\n      - { min: 6, max: null, status: gold }');
+    expect(edited).not.toBe(readFileSync(thresholds, 'utf8'));
+    writeFileSync(thresholds, edited);
+    const summary = join(dir, 'step-summary.md');
+    writeFileSync(summary, '');
+    // GitHub runs each step with bash -e.
+    const r = sh(step, { cwd: repo, env: { GITHUB_STEP_SUMMARY: summary }, shell: ['bash', '-e', '-c'] });
+    expect(r.code, r.stderr).toBe(0);
+    const plan = readFileSync(join(repo, 'plan.md'), 'utf8');
+    expect(plan).toMatch(/\| REUSED \|/);
+    expect(plan).toMatch(/\|\s*-+\s*\|/);
+    expect(readFileSync(summary, 'utf8')).toBe(plan);
+  }, 120_000);
 });

@@ -7,7 +7,8 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
-import { DeleteObjectsCommand, PutObjectCommand, paginateListObjectsV2 } from '@aws-sdk/client-s3';
+import { PutObjectCommand, paginateListObjectsV2 } from '@aws-sdk/client-s3';
+import { deleteKeys } from '../src/s3/delete-keys.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/cli.ts';
 import { buildIncrementally } from './helpers/incremental.ts';
@@ -251,7 +252,7 @@ describe('incremental output equals a --force build after every step', () => {
         const have: string[] = [];
         for await (const page of paginateListObjectsV2({ client }, { Bucket: 'values', Prefix: prefix })) for (const o of page.Contents ?? []) have.push(o.Key!);
         const gone = have.filter((k) => !want.has(k.slice(prefix.length)));
-        if (gone.length) await client.send(new DeleteObjectsCommand({ Bucket: 'values', Delete: { Objects: gone.map((Key) => ({ Key })) } }));
+        expect(await deleteKeys(client, 'values', gone)).toEqual([]);
         for (const name of want) await client.send(new PutObjectCommand({ Bucket: 'values', Key: prefix + name, Body: readFileSync(join(w.store, name)) }));
         client.destroy();
         return `s3://values/${prefix}`;
@@ -263,10 +264,11 @@ describe('incremental output equals a --force build after every step', () => {
           return new Map([...(await peer.objects('site', prefix))].map(([k, v]) => [k, v.body]));
         },
         dropState: async (out) => {
-          const prefix = `${out.replace('s3://site/', '')}.badgepress/`;
+          const prefix = `${out.replace('s3://site/', '')}.badgepress/state/`;
           const keys = [...(await peer.objects('site', prefix)).keys()].map((k) => prefix + k);
           const client = c();
-          if (keys.length) await client.send(new DeleteObjectsCommand({ Bucket: 'site', Delete: { Objects: keys.map((Key) => ({ Key })) } }));
+          // s3rver answers some batch deletes with a 500: deleteKeys falls back to one key at a time.
+          expect(await deleteKeys(client, 'site', keys)).toEqual([]);
           client.destroy();
         },
         flags: { 's3-endpoint': peer.endpoint, 's3-path-style': true },

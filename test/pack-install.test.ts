@@ -16,7 +16,7 @@ const checkout = join(work, 'checkout');
 const app = join(work, 'app');
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 /** Everything the package may hold; nothing of src/, test/ or scripts/. */
-const SHIPPED = /^(package\.json|README\.md|LICENSE|bin\/badgepress\.js|lib\/.+\.(js|json)|config\/[^/]+\.yaml|templates\/[^/]+|examples\/(store|shape-b)\/.+)$/;
+const SHIPPED = /^(package\.json|README\.md|LICENSE|bin\/badgepress\.js|lib\/.+\.(js|json)|config\/[^/]+\.yaml|config\/nginx\/badgepress\.conf|templates\/[^/]+|examples\/(store|shape-b)\/.+)$/;
 let tarball = '';
 let packed: string[] = [];
 

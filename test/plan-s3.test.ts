@@ -35,7 +35,9 @@ async function objectGets(action: () => Promise<unknown>): Promise<string[]> {
   const keys: string[] = [];
   proxy.onRequest = (method, path) => {
     const [pathname, query = ''] = path.split('?');
-    if (method === 'GET' && !/(^|&)list-type=/.test(query)) keys.push(decodeURIComponent(pathname!).replace(/^\/plan\/site\//, ''));
+    // The build state (one object, read by every plan) is not site: only site objects count.
+    const key = decodeURIComponent(pathname!).replace(/^\/plan\/site\//, '');
+    if (method === 'GET' && !/(^|&)list-type=/.test(query) && !key.startsWith('.badgepress/')) keys.push(key);
   };
   try {
     await action();

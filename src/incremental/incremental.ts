@@ -224,8 +224,15 @@ export class IncrementalBuild {
    * build may change, so they go (a later build of that layout starts afresh).
    */
   async retireOtherLayouts(): Promise<void> {
-    const others = (await this.opts.state.list()).filter((k) => k.startsWith(STATE_PREFIX) && !k.startsWith(`${STATE_PREFIX}${this.opts.shard.count}/`));
-    await this.opts.state.remove(others);
+    const others = async () => (await this.opts.state.list()).filter((k) => k.startsWith(STATE_PREFIX) && !k.startsWith(`${STATE_PREFIX}${this.opts.shard.count}/`));
+    // n shards of a new layout start together and retire the same old states at once; a store
+    // may refuse one of two concurrent deletes of a key (s3rver answers 500). What is left
+    // after a refusal is listed and deleted again: a stale state must never outlive this.
+    try {
+      await this.opts.state.remove(await others());
+    } catch {
+      await this.opts.state.remove(await others());
+    }
   }
 
   /** After everything is published. */

@@ -1,7 +1,8 @@
 // Build state under an S3 output prefix: a handful of objects, read and written directly
 // (never through the site's listing, so an unchanged rebuild lists nothing of the site).
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import { showS3, type S3Location } from '../s3/location.ts';
+import { deleteKeys } from '../s3/delete-keys.ts';
 import { describeS3Error } from '../s3/errors.ts';
 import { STATE_PREFIX, type StateStore } from './state.ts';
 
@@ -45,7 +46,8 @@ export class S3StateStore implements StateStore {
 
   async remove(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
-    await this.client.send(new DeleteObjectsCommand({ Bucket: this.loc.bucket, Delete: { Objects: keys.map((k) => ({ Key: this.loc.prefix + k })), Quiet: true } }));
+    const refused = await deleteKeys(this.client, this.loc.bucket, keys.map((k) => this.loc.prefix + k));
+    if (refused.length > 0) throw new Error(`--out ${showS3(this.loc)}: the store refused to delete ${refused.join(', ')} of the build state; check that the credentials may delete objects`);
   }
 
   async close(): Promise<void> {

@@ -3,15 +3,15 @@
 // ETag is checked against our MD5 rather than trusting the peer (except where S3's ETag is
 // not an MD5, SSE-KMS and SSE-C: there S3's own check of our Content-MD5 stands in).
 import { createHash } from 'node:crypto';
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import type { SiteFile } from '../render/site-files.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { API_PREFIX } from '../model/layout.ts';
 import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
+import { deleteKeys } from '../s3/delete-keys.ts';
 import { PublishError, type Comparison, type PutOutcome, type Sink } from './sink.ts';
 import type { LeaseStore } from './lease.ts';
 
-const DELETE_BATCH = 1000;
 
 export class S3Sink implements Sink {
   readonly location: string;
@@ -112,22 +112,18 @@ export class S3Sink implements Sink {
   }
 
   async remove(keys: string[]): Promise<void> {
-    for (let i = 0; i < keys.length; i += DELETE_BATCH) {
-      const batch = keys.slice(i, i + DELETE_BATCH).map((k) => this.loc.prefix + k);
-      const res = await this.client.send(
-        new DeleteObjectsCommand({ Bucket: this.loc.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
-      );
-      const failed = (res.Errors ?? []).map((e) => e.Key ?? '?');
-      for (const k of batch) if (!failed.includes(k)) (await this.listingFor(k.slice(this.loc.prefix.length))).delete(k);
-      if (failed.length > 0) throw new PublishError(failed.map((k) => k.slice(this.loc.prefix.length)), 'DeleteObjects refused them');
-    }
+    const etags = await this.listing();
+    const full = keys.map((k) => this.loc.prefix + k);
+    const refused = new Set(await deleteKeys(this.client, this.loc.bucket, full));
+    for (const k of full) if (!refused.has(k)) etags.delete(k);
+    if (refused.size > 0) throw new PublishError([...refused].map((k) => k.slice(this.loc.prefix.length)), 'DeleteObjects refused them');
   }
 
   leaseStore(key: string): LeaseStore {
     const Bucket = this.loc.bucket;
     const Key = this.loc.prefix + key;
     const where = `s3://${Bucket}/${Key}`;
-    const fail = (what: string, err: unknown) => new Error(`--out ${this.location}: cannot ${what} the build lease ${where} (${describeS3Error(err)}); check credentials and that the bucket allows it`);
+    const fail = (what: string, err: unknown) => new Error(`--out ${this.location}: cannot ${what} the build lease ${where} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
     // S3 answers 412 when the condition fails, 409 when two conditional writes race.
     const refused = (err: unknown) => [412, 409].includes((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0);
     const put = async (text: string, condition: { IfNoneMatch: string } | { IfMatch: string }) => {
