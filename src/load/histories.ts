@@ -75,6 +75,12 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
       if (reportUnassignable) opts.report({ severity: 'error', where: source.display(names[0]!), message }, { file: names[0]! });
       opts.onUnstable?.(names);
     };
+    /** A file pass 1 could not take: reported and skipped if it alone is at fault, else rethrown. */
+    const fileSkipped = (err: unknown, name: string) => {
+      if (err instanceof UnreadableStoreFile) return unreadable(err, name);
+      if (err instanceof StoreFileChangedError) return unstable([name], err.message);
+      throw err;
+    };
     for (let i = 0; i < files.length || (opts.moreFiles && files.push(...opts.moreFiles()) > i); i++) {
       parent[i] = i;
       const named = new Set<string>();
@@ -97,12 +103,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
         try {
           versions[i] = await spill.spill(source, files[i]!, i, note);
         } catch (err) {
-          if (err instanceof UnreadableStoreFile) {
-            unreadable(err, files[i]!);
-            continue;
-          }
-          if (!(err instanceof StoreFileChangedError)) throw err;
-          unstable([files[i]!], err.message);
+          fileSkipped(err, files[i]!);
           continue;
         }
         spilled.add(i);
@@ -113,12 +114,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
       try {
         read = await source.readVersioned(files[i]!);
       } catch (err) {
-        if (err instanceof UnreadableStoreFile) {
-          unreadable(err, files[i]!);
-          continue;
-        }
-        if (!(err instanceof StoreFileChangedError)) throw err;
-        unstable([files[i]!], err.message);
+        fileSkipped(err, files[i]!);
         continue;
       }
       versions[i] = read.version;
