@@ -33,6 +33,13 @@ function writeLease(out: string, text: string, key = leaseKey()) {
   writeFileSync(join(out, key), text);
 }
 
+/** Waits until `done` holds, checking every 50 ms; fails after 10 s (a hang guard, not a timing check). */
+async function until(done: () => boolean): Promise<void> {
+  for (const started = Date.now(); !done(); await new Promise((ok) => setTimeout(ok, 50))) {
+    if (Date.now() - started > 10_000) throw new Error('timed out waiting for the lease to be renewed');
+  }
+}
+
 /** The pid of a process that has ended. */
 function deadPid(): number {
   const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
@@ -101,11 +108,12 @@ describe('the build lease on a directory', () => {
     const lost: string[] = [];
     const held = await acquireLease(store, { seconds: 1, onLost: (m) => lost.push(m) });
     const first = held.record.expiresAt;
-    await new Promise((ok) => setTimeout(ok, 1400));
-    expect(JSON.parse(readFileSync(join(out, leaseKey()), 'utf8')).expiresAt).toBeGreaterThan(first);
+    const storedExpiry = () => JSON.parse(readFileSync(join(out, leaseKey()), 'utf8')).expiresAt as number;
+    // Renewals run every third of a second; a loaded machine may delay them, so wait (bounded).
+    await until(() => storedExpiry() > first);
     await expect(acquireLease(store)).rejects.toBeInstanceOf(LeaseHeldError);
     writeFileSync(join(out, leaseKey()), lease({ host: 'thief', token: 'stolen' }));
-    await new Promise((ok) => setTimeout(ok, 700));
+    await until(() => held.lost);
     expect(held.lost).toBe(true);
     expect(lost[0]).toMatch(/could not be renewed/);
     await held.release();
