@@ -407,10 +407,18 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
 function bucketWatcher(client: S3Client, bucket: string, prefix: string) {
   const repoOf = (key: string) => key.split('/').slice(0, 4).join('/');
   const latestKeys = [...smallTree.keys()].filter((k) => !k.includes('/at/') && !k.endsWith('/index.json'));
-  const list = async () => {
-    const keys = new Set<string>();
-    for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: prefix })) for (const o of page.Contents ?? []) keys.add(o.Key!.slice(prefix.length));
-    return keys;
+  const list = async (): Promise<Set<string>> => {
+    // s3rver lists by reading its directories, and answers 500 when an object (the build's
+    // lease, say) is deleted between its readdir and its stat; S3's listing has no such race.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const keys = new Set<string>();
+        for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: prefix })) for (const o of page.Contents ?? []) keys.add(o.Key!.slice(prefix.length));
+        return keys;
+      } catch (err) {
+        if (attempt >= 5 || (err as { name?: string }).name !== 'InternalError') throw err;
+      }
+    }
   };
   const watcher = {
     problems: [] as string[],
