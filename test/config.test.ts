@@ -38,6 +38,13 @@ describe('Shape A thresholds validation', () => {
     expect(problems).toEqual([`${file}:45 badges[0].criteria[1]: unknown rule "BUS_FACTR"; define it under rules or remove it`]);
   });
 
+  it('refuses a rule id too long for its page segment, naming file:line', async () => {
+    const long = 'B'.repeat(256);
+    const { file, problems } = await problemsOf(DEFAULT.replace('- id: BUS_FACTOR', `- id: ${long}`).replace('ISSUE_REACTION_TIME, BUS_FACTOR]', `ISSUE_REACTION_TIME, ${long}]`));
+    expect(problems).toEqual([`${file}:15 rules[1].id: rule id encodes to 256 bytes; its page rules/<id>/ is one path segment of at most 255 bytes: shorten the id`]);
+    expect((await problemsOf(DEFAULT.replace('- id: BUS_FACTOR', `- id: ${long.slice(1)}`).replace('ISSUE_REACTION_TIME, BUS_FACTOR]', `ISSUE_REACTION_TIME, ${long.slice(1)}]`))).problems).toEqual([]);
+  });
+
   it('refuses wrong types and unknown keys with the path', async () => {
     const { problems } = await problemsOf(DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: "two", max: 7, status: silverish }').replace('unit: days', 'unit: days\n    colour: red'));
     expect(problems).toEqual(

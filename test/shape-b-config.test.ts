@@ -55,6 +55,13 @@ describe('Shape B thresholds validation', () => {
     expect(problems).toEqual([`${file}:59 badges[0].levels[2].checks[0]: unknown rule "RELEASE"; define it under rules or remove it`]);
   });
 
+  it('refuses a manual rule id whose encoded form is too long for its page segment', async () => {
+    // 'é' encodes to 6 bytes: 50 of them are 300 bytes, though the id is 57 characters.
+    const long = `MANUAL/${'é'.repeat(50)}`;
+    const { file, problems } = await problemsOf(DEFAULT.split('MANUAL/Project is open source').join(long));
+    expect(problems).toEqual([`${file}:44 rules[6].id: rule id encodes to 309 bytes; its page rules/<id>/ is one path segment of at most 255 bytes: shorten the id`]);
+  });
+
   it('refuses duplicate rule and badge ids', async () => {
     const { file, problems } = await problemsOf(edit(edit(DEFAULT, '- id: RELEASES', '- id: COMMITS'), '- id: REUSED', '- id: MAINTAINED'));
     expect(problems).toEqual([

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import siteSchema from './schemas/site.schema.json' with { type: 'json' };
 import thresholdsASchema from './schemas/thresholds-a.schema.json' with { type: 'json' };
 import { readYamlFile, ConfigError, formatPath, type LocatedData } from './yaml-file.ts';
-import { schemaProblems, throwIfAny } from './validate.ts';
+import { ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, SiteConfig, ThresholdsA, Shape } from './types.ts';
 import { locationProblem } from '../s3/location.ts';
 import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
@@ -130,6 +130,8 @@ function thresholdsAProblems(located: LocatedData, rules: RuleA[], badges: Thres
   rules.forEach((rule, i) => {
     if (ids.has(rule.id)) say(['rules', i, 'id'], `duplicate rule id ${rule.id} (also rules[${ids.get(rule.id)}])`);
     ids.set(rule.id, i);
+    const tooLong = ruleIdProblem(rule.id);
+    if (tooLong) say(['rules', i, 'id'], tooLong);
     if (rule.type === 'numeric') for (const p of bandProblems(rule.thresholds)) say(['rules', i, 'thresholds', ...p.path], p.message);
   });
   const badgeIds = new Map<string, number>();

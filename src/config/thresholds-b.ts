@@ -3,7 +3,7 @@
 // file:line and the path inside the file.
 import thresholdsBSchema from './schemas/thresholds-b.schema.json' with { type: 'json' };
 import { readYamlFile, formatPath, type LocatedData, type PathPart } from './yaml-file.ts';
-import { schemaProblems, throwIfAny } from './validate.ts';
+import { ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
 import type { BadgeDefB, LevelB, RuleB, ThresholdsB } from './types.ts';
 
 const LEVELS_B: readonly LevelB[] = ['BRONZE', 'SILVER', 'GOLD'];
@@ -30,6 +30,8 @@ function thresholdsBProblems(located: LocatedData, rules: RuleB[], badges: Badge
     const at = ruleAt.get(rule.id);
     if (at !== undefined) say(['rules', i, 'id'], `duplicate rule id ${JSON.stringify(rule.id)} (also rules[${at}])`);
     else ruleAt.set(rule.id, i);
+    const tooLong = ruleIdProblem(rule.id);
+    if (tooLong) say(['rules', i, 'id'], tooLong);
     const { min, max, timeRangeInMonths } = rule.threshold;
     if (min === undefined && max === undefined) say(['rules', i, 'threshold'], 'give min, max or both; a threshold without bounds passes everything');
     if (min !== undefined && max !== undefined && min > max) say(['rules', i, 'threshold', 'min'], `min ${min} is above max ${max}; nothing could pass`);

@@ -19,6 +19,15 @@ export function schemaProblems(schema: object, located: LocatedData): string[] {
   });
 }
 
+/**
+ * A rule id names its page, rules/<encoded id>/, one path segment: file systems and the
+ * resolvers take at most 255 bytes there. Only MANUAL/… ids are free-form enough to exceed it.
+ */
+export function ruleIdProblem(id: string): string | undefined {
+  const bytes = encodeURIComponent(id).length;
+  return bytes > 255 ? `rule id encodes to ${bytes} bytes; its page rules/<id>/ is one path segment of at most 255 bytes: shorten the id` : undefined;
+}
+
 export function throwIfAny(problems: string[]): void {
   if (problems.length > 0) throw new ConfigError(problems);
 }

@@ -11,7 +11,7 @@ export interface PublishCounts {
   removed: number;
 }
 
-const PHASES: Phase[] = ['at', 'index', 'latest', 'page'];
+const PHASES: Phase[] = ['at', 'index', 'latest', 'page', 'home'];
 
 export async function publishRepository(sink: Sink, files: SiteFile[], limit: LimitFunction, counts: PublishCounts): Promise<void> {
   for (const [i, phase] of PHASES.entries()) {

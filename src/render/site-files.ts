@@ -10,8 +10,9 @@ import { jsonBytes } from './sarif-common.ts';
 import type { LatestOnlyFiles, Renderer, RenderedFile, ScanFiles } from './shape.ts';
 
 /** Publishing order: a phase goes out only once the one before it is complete; 'page': the
- *  human pages, which link the files of the phases before. */
-export type Phase = 'at' | 'index' | 'latest' | 'page';
+ *  human pages, which link the files of the phases before; 'home': the site's front page,
+ *  last, so the page a visitor enters by never links a page that is not out yet. */
+export type Phase = 'at' | 'index' | 'latest' | 'page' | 'home';
 
 /**
  * Which answer a file holds: a scan's at its own time (`at/<ts>/`), a scan's once expired

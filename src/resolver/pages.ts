@@ -31,9 +31,13 @@ export function pageContentType(key: string): string {
   return TYPES[key.slice(key.lastIndexOf('.') + 1)] || 'application/json';
 }
 
-/** No page key is longer than an S3 key may be (1024 bytes; escapes can lengthen a rule id's). */
+/**
+ * No page key is longer than an S3 key may be (1024 bytes; escapes can lengthen a rule id's),
+ * and none has a segment over 255 bytes: no build writes one (file systems refuse it), so the
+ * store is never asked for one (s3rver and file-backed origins fail such a name with a 5xx).
+ */
 function page(key: string): PageRoute | null {
-  return key.length > 1024 ? null : { key, contentType: pageContentType(key), immutable: /^assets\/[^/]+\.[0-9a-f]{8,64}\.(css|js)$/.test(key) };
+  return key.length > 1024 || /[^/]{256}/.test(key) ? null : { key, contentType: pageContentType(key), immutable: /^assets\/[^/]+\.[0-9a-f]{8,64}\.(css|js)$/.test(key) };
 }
 
 /** The page a path names; null when it names none (the caller answers 404). */

@@ -216,6 +216,13 @@ describe('the AWS edge adapters', () => {
   // empty, '..' or hidden segment (.badgepress/ stays private); inside, only openapi.json.
   const SITE_PAGE_KEY = /^\/(?:api\/v1\/openapi\.json|rules\/(?!\.\.?\/)[^/]+\/index\.html|(?!api\/)(?:[^/.][^/]*\/)*(?:[^/.][^/]*)?)$/;
 
+  it('a path segment longer than any key segment is a 404 from the function, never a 5xx from the origin', async () => {
+    for (const path of [`/${'x'.repeat(256)}`, `/docs/${'x'.repeat(300)}/`, `/rules/${'R'.repeat(256)}/`]) {
+      const answer = await throughTheEdge({ method: 'GET', url: path });
+      expect(answer.status, path).toBe(404);
+    }
+  });
+
   it('hostile requests: the function never throws, never sends a key outside the API or the site pages; the edge never answers 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(method, hostilePath, hostileQuery, async (m, path, query) => {

@@ -1,7 +1,7 @@
 // The site-wide pages, written from repository summaries alone (no per-repository file is
 // read): home, list pages, badge and rule pages, search index, 404, sitemap, robots, assets.
 import { thresholdText } from '../../evaluate/shape-b.ts';
-import { cacheControlFor, type SiteFile } from '../site-files.ts';
+import { cacheControlFor, type Phase, type SiteFile } from '../site-files.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
 import { esc, externalHref, href, isoDate, renderPage, statusWord, table, text } from './html.ts';
@@ -245,7 +245,7 @@ export function siteWideFiles(ctx: PagesContext, summaries: readonly RepositoryS
     { key: js.key, body: js.body, contentType: js.contentType, cacheControl: immutable, phase: 'at' },
     { key: favicon.key, body: favicon.body, contentType: favicon.contentType, cacheControl: short, phase: 'at' },
   ];
-  const page = (key: string, body: string, contentType = HTML) => out.push({ key, body, contentType, cacheControl: short, phase: 'page' });
+  const page = (key: string, body: string, contentType = HTML, phase: Phase = 'page') => out.push({ key, body, contentType, cacheControl: short, phase });
   page(pagePaths.searchIndex, `${JSON.stringify(summaries.map((s) => s.url))}\n`, 'application/json');
   const pages = pageCount(summaries.length);
   for (let n = 2; n <= pages; n++) page(pagePaths.listPageKey(n), listPage(ctx, summaries, n));
@@ -255,6 +255,6 @@ export function siteWideFiles(ctx: PagesContext, summaries: readonly RepositoryS
   page('404.html', notFoundPage(ctx));
   for (const s of sitemaps(ctx, summaries)) page(s.key, s.body, 'application/xml');
   page('robots.txt', `User-agent: *\nAllow: /\nSitemap: ${ctx.site.baseUrl}/sitemap.xml\n`, 'text/plain; charset=utf-8');
-  page('index.html', homePage(ctx, summaries));
+  page('index.html', homePage(ctx, summaries), HTML, 'home');
   return out;
 }
