@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { generateStore, repositoryUrl } from './gen-store.ts';
 
-type Cli = (args: string[]) => { ms: number; rssKb: number; summary: Record<string, number> };
+type Cli = (args: string[]) => { ms: number; cpuMs: number; rssKb: number; summary: Record<string, number> };
 type Say = (name: string, value: string, key?: string, raw?: number | string) => void;
 
 export interface IncrementalBenchContext {
@@ -23,8 +23,8 @@ export interface IncrementalBenchContext {
   changedConfig: string;
   cli: Cli;
   say: Say;
-  /** 0 skips the row. */
-  scaleRepos: number;
+  /** Sizes of the scale runs, each compared per scan with the first; empty skips them. */
+  scaleRepos: number[];
   spillRecords: number;
 }
 
@@ -59,7 +59,7 @@ export async function benchIncremental(c: IncrementalBenchContext): Promise<void
   c.say('incremental: threshold change on one badge ÷ full build (target ≤ 1.0)', `${ratio(threshold.ms, full.ms)} (${threshold.summary.written} files written, ${threshold.summary.unchanged} unchanged)`, 'incrementalThresholdRatio', ratio(threshold.ms, full.ms));
 
   await s3Requests(c);
-  if (c.scaleRepos > 0) scaleRun(c);
+  if (c.scaleRepos.length > 0) scaleRuns(c);
   if (c.spillRecords > 0) await spillRun(c);
 }
 
@@ -102,30 +102,35 @@ async function s3Requests(c: IncrementalBenchContext): Promise<void> {
   await peer.stop();
 }
 
-/** 100,000 × 10: full build and no-change rebuild, peak RSS and time per scan against the main run. */
-function scaleRun(c: IncrementalBenchContext): void {
-  const store = join(c.workRoot, `store-${c.scaleRepos}x${c.scans}-seed1`);
-  if (!existsSync(join(store, '.complete'))) {
-    generateStore({ repos: c.scaleRepos, scans: c.scans, out: store, seed: 1 });
-    writeFileSync(join(store, '.complete'), '');
+/**
+ * Full build and no-change rebuild at each size (e.g. 10,000 and 100,000 × 10): peak RSS, and
+ * time per scan against the first size (linear growth), by wall time and by CPU time.
+ */
+function scaleRuns(c: IncrementalBenchContext): void {
+  let first: { repos: number; ms: number; cpuMs: number } | undefined;
+  for (const repos of c.scaleRepos) {
+    const store = join(c.workRoot, `store-${repos}x${c.scans}-seed1`);
+    if (!existsSync(join(store, '.complete'))) {
+      generateStore({ repos, scans: c.scans, out: store, seed: 1 });
+      writeFileSync(join(store, '.complete'), '');
+    }
+    const out = join(c.work, `site-scale-${repos}`);
+    const full = c.cli(['build', '--store', store, '--out', out, '--now', NOW]);
+    const again = c.cli(['build', '--store', store, '--out', out, '--now', NOW]);
+    const scansAt = repos * c.scans;
+    c.say(
+      `scale: ${repos} × ${c.scans} full build`,
+      `${(full.ms / 1000).toFixed(0)} s (${(full.cpuMs / 1000).toFixed(0)} s CPU), ${full.summary.written} files; no-change rebuild ${(again.ms / 1000).toFixed(1)} s = ${ratio(again.ms, full.ms)} of it`,
+      `scale${repos}FullSeconds`,
+      Math.round(full.ms / 1000),
+    );
+    c.say(`scale: ${repos} × ${c.scans} peak RSS (target ≤ 200 MB)`, `full ${mb(full.rssKb)} MB, no-change rebuild ${mb(again.rssKb)} MB`, `scale${repos}PeakRssMb`, Math.max(mb(full.rssKb), mb(again.rssKb)));
+    if (first) {
+      const byWall = ratio(full.ms / scansAt, first.ms / (first.repos * c.scans));
+      const byCpu = ratio(full.cpuMs / scansAt, first.cpuMs / (first.repos * c.scans));
+      c.say(`scale: time per scan at ${repos} ÷ at ${first.repos} (target ≤ 1.2)`, `${byWall} by wall time, ${byCpu} by CPU time`, `scale${repos}PerScanRatio`, byWall);
+    } else first = { repos, ms: full.ms, cpuMs: full.cpuMs };
   }
-  const out = join(c.work, 'site-scale');
-  const full = c.cli(['build', '--store', store, '--out', out, '--now', NOW]);
-  const again = c.cli(['build', '--store', store, '--out', out, '--now', NOW]);
-  const perScan = full.ms / (c.scaleRepos * c.scans);
-  const mainPerScan = c.fullMs / (c.repos * c.scans);
-  c.say(
-    `scale: ${c.scaleRepos} × ${c.scans} peak RSS (target ≤ 200 MB)`,
-    `full ${mb(full.rssKb)} MB, no-change rebuild ${mb(again.rssKb)} MB`,
-    'scalePeakRssMb',
-    Math.max(mb(full.rssKb), mb(again.rssKb)),
-  );
-  c.say(
-    `scale: full-build time per scan vs ${c.repos} × ${c.scans} (target ≤ 1.2)`,
-    `${ratio(perScan, mainPerScan)} (${(full.ms / 1000).toFixed(0)} s; no-change rebuild ${(again.ms / 1000).toFixed(1)} s)`,
-    'scalePerScanRatio',
-    ratio(perScan, mainPerScan),
-  );
 }
 
 /**

@@ -42,7 +42,8 @@ const { values } = parseArgs({
     // Only the command-line rows (startup, example build): seconds, not minutes.
     quick: { type: 'boolean', default: false },
     // Incremental builds and one large store file (scripts/bench-incremental.ts); 0 skips a row.
-    'scale-repos': { type: 'string', default: '100000' },
+    // Scale runs: a comma-separated list of sizes, each compared per scan with the first.
+    'scale-repos': { type: 'string', default: '10000,100000' },
     'spill-records': { type: 'string', default: '10000000' },
   },
 });
@@ -66,20 +67,21 @@ const say = (name: string, value: string, key?: string, raw?: number | string) =
   process.stderr.write(`${name}: ${value}\n`);
 };
 
-function cli(args: string[], env: Record<string, string> = {}): { ms: number; rssKb: number; summary: Record<string, number> } {
+function cli(args: string[], env: Record<string, string> = {}): { ms: number; cpuMs: number; rssKb: number; summary: Record<string, number> } {
   const started = Date.now();
-  // /usr/bin/time -f %M reports the child's peak RSS in KB.
-  const r = spawnSync('/usr/bin/time', ['-f', 'RSS %M', process.execPath, '--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args, '--json'], {
+  // /usr/bin/time -f %M reports the child's peak RSS in KB; %U and %S its CPU seconds, a
+  // figure that holds up better than wall time on a shared machine.
+  const r = spawnSync('/usr/bin/time', ['-f', 'RSS %M CPU %U %S', process.execPath, '--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args, '--json'], {
     cwd: ROOT,
     env: { ...process.env, ...env, CI: 'true' },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
   const ms = Date.now() - started;
-  const rss = /RSS (\d+)/.exec(r.stderr);
+  const rss = /RSS (\d+) CPU ([\d.]+) ([\d.]+)/.exec(r.stderr);
   const line = r.stdout.trim().split('\n').pop() ?? '{}';
   if (r.status !== 0 && r.status !== 1) throw new Error(`badgepress ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
-  return { ms, rssKb: rss ? Number(rss[1]) : NaN, summary: JSON.parse(line) };
+  return { ms, cpuMs: rss ? (Number(rss[2]) + Number(rss[3])) * 1000 : NaN, rssKb: rss ? Number(rss[1]) : NaN, summary: JSON.parse(line) };
 }
 
 /** The home page written from n synthetic summaries (the home lists the first 100 only). */
@@ -404,7 +406,7 @@ http { access_log off; default_type image/svg+xml; types { image/svg+xml svg; }
 }
 
 // 6b. Incremental builds, the scale run and one large store file.
-await benchIncremental({ work, workRoot, store, repos, scans, fullMs: b.ms, changedConfig, cli, say, scaleRepos: Number(values['scale-repos']), spillRecords: Number(values['spill-records']) });
+await benchIncremental({ work, workRoot, store, repos, scans, fullMs: b.ms, changedConfig, cli, say, scaleRepos: values['scale-repos'].split(',').map(Number).filter((n) => n > 0), spillRecords: Number(values['spill-records']) });
 
 // 7. Sizes.
 const worker = await bundleWorker();
