@@ -32,6 +32,41 @@ describe('badgepress serve conforms', () => {
     expect(await conformanceFailures(run)).toEqual([]);
   });
 
+  it('answers the conformance table again, from the answers it holds', async () => {
+    // serve writes a held route's answer again while its file or index is unchanged: every
+    // GET and HEAD of the table has now been asked once, so this pass takes that way.
+    expect(await conformanceFailures(run)).toEqual([]);
+  });
+
+  it('serves a replaced file with its own bytes and headers, once the held copy is a second old', async () => {
+    const { readFileSync, writeFileSync, renameSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const url = `/api/v1/repositories/${WIDGET}/badges/MAINTENANCE.svg`;
+    const path = join(dir, 'api/v1/repositories', WIDGET, 'badges/MAINTENANCE.svg');
+    const original = readFileSync(path);
+    for (let i = 0; i < 2; i++) expect((await run({ method: 'GET', url })).body).toBe(original.toString());
+    const replaced = original.toString().replace(/<title>[^<]*<\/title>/, '<title>replaced, and longer than before</title>');
+    writeFileSync(`${path}.new`, replaced);
+    renameSync(`${path}.new`, path);
+    clock += 1000;
+    try {
+      for (let i = 0; i < 2; i++) {
+        const get = await run({ method: 'GET', url });
+        expect(get.body).toBe(replaced);
+        expect(get.headers['content-length']).toBe(String(Buffer.byteLength(replaced)));
+        const head = await run({ method: 'HEAD', url });
+        expect(head.body).toBe('');
+        expect(head.headers['content-length']).toBe(String(Buffer.byteLength(replaced)));
+        expect(head.headers.etag).toBe(get.headers.etag);
+      }
+    } finally {
+      writeFileSync(`${path}.new`, original);
+      renameSync(`${path}.new`, path);
+      clock += 1000;
+    }
+    expect((await run({ method: 'GET', url })).body).toBe(original.toString());
+  });
+
   it('answers If-None-Match with 304', async () => {
     const url = `/api/v1/repositories/${WIDGET}/badges/MAINTENANCE.svg`;
     const first = await run({ method: 'GET', url });

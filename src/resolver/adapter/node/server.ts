@@ -53,17 +53,32 @@ function answered(this: ServerResponse): void {
   conn.line.set(conn.socket, conn);
 }
 
-/** Writes an answer of the core. A HEAD answer has no body but carries its GET's length. */
-function send(res: ServerResponse, answer: ResolverResponse): void {
-  // Every answer carries headers of its own, so they are completed in place.
+/** An answer of the core as written: its body as bytes, its headers complete, in order. */
+interface Written {
+  status: number;
+  /** Name, value, name, value…: writeHead takes the pairs as they are. */
+  headers: string[];
+  body: Uint8Array | undefined;
+}
+
+/** Completes an answer of the core for the wire. A HEAD answer has no body but carries its GET's length. */
+function written(answer: ResolverResponse): Written {
   const body = answer.body === null ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
-  if (body !== undefined) answer.headers['content-length'] = String(body.byteLength);
+  const headers: string[] = [];
+  for (const name in answer.headers) headers.push(name, answer.headers[name]!);
+  if (body !== undefined) headers.push('content-length', String(body.byteLength));
   // A redirect has no body: said outright, or Node frames it chunked and sends the closing
   // chunk in a write of its own, which waits on the client's delayed ACK (40 ms on Linux).
-  else if (answer.headers['content-length'] === undefined && answer.status !== 304) answer.headers['content-length'] = '0';
-  res.writeHead(answer.status, answer.headers);
+  else if (answer.headers['content-length'] === undefined && answer.status !== 304) headers.push('content-length', '0');
+  return { status: answer.status, headers, body };
+}
+
+function write(res: ServerResponse, w: Written, body: Uint8Array | string | undefined = w.body): void {
+  res.writeHead(w.status, w.headers);
   res.end(body);
 }
+
+const send = (res: ServerResponse, answer: ResolverResponse): void => write(res, written(answer));
 
 // Parsed indexes by the held copy they were parsed from: a rebuilt index is a new copy.
 const parsedIndexes = new WeakMap<StoredObject, RepositoryIndex | null>();
@@ -76,18 +91,52 @@ function indexOf(obj: StoredObject): RepositoryIndex | null {
 const MAX_HELD_ROUTES = 10_000;
 const MAX_HELD_TARGET = 1024;
 
-/** The core's lookup, held per request target when it names a key or a ?timestamp= lookup. */
-function lookupHeld(routes: Map<string, Lookup>, url: string, request: ResolverRequest, opts: ResolverOptions): Lookup {
+/**
+ * The core's decision for one request target (a key, or a ?timestamp= lookup), held with the
+ * answers last written from it, for GET and for HEAD. A held answer is reused only while it
+ * is the one the core would build again: a file answer while the file's entity tag and length
+ * are those it was built from (its headers say no more of the file; the bytes are always the
+ * held copy's), a redirect while the index is the very copy it was read from.
+ */
+interface HeldRoute {
+  found: Lookup;
+  /** The key whose held copy answers: the file, or the index a ?timestamp= lookup reads. */
+  key: string | undefined;
+  get?: HeldAnswer;
+  head?: HeldAnswer;
+}
+
+interface HeldAnswer extends Written {
+  /** What the answer was built from: a file's entity tag and length, or an index's held copy. */
+  etag: string | undefined;
+  length: number;
+  index: StoredObject | undefined;
+  /** A GET of a file: its body is the held copy's bytes, taken at each write, not kept here. */
+  fileBody: boolean;
+}
+
+/** The route of a request target, held when it names a key or a ?timestamp= lookup. */
+function routeOf(routes: Map<string, HeldRoute>, url: string, request: ResolverRequest, opts: ResolverOptions): HeldRoute {
   const cacheable = (request.method === 'GET' || request.method === 'HEAD') && url.length <= MAX_HELD_TARGET;
   const known = cacheable ? routes.get(url) : undefined;
   if (known) return known;
   const found = lookup(request, opts);
+  const key = found.kind === 'key' ? found.key : found.kind === 'timestamp' ? indexKey(found.target.encoded) : undefined;
+  const route: HeldRoute = { found, key };
   // An answer is built per request (its headers are completed in place): never held.
   if (cacheable && found.kind !== 'answer') {
     if (routes.size >= MAX_HELD_ROUTES) routes.clear();
-    routes.set(url, found);
+    routes.set(url, route);
   }
-  return found;
+  return route;
+}
+
+const byteLength = (body: Uint8Array | string): number => (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+
+/** Keeps an answer written for a held route, to write again while what it was built from holds. */
+function hold(route: HeldRoute, method: string, answer: HeldAnswer): void {
+  if (method === 'GET') route.get = answer;
+  else if (method === 'HEAD') route.head = answer;
 }
 
 export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Server {
@@ -101,33 +150,58 @@ export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Ser
   // request gets its 404 or file, not Node's bare 400 without Cache-Control).
   // Route decisions by request target, for GET and HEAD: a busy badge is asked for with the
   // same path again and again, and parsing its repository URL each time is a fifth of the
-  // work serve does for it. Only the decision is held (a key, or a ?timestamp= lookup).
-  const routes = new Map<string, Lookup>();
+  // work serve does for it. The decision is held (a key, or a ?timestamp= lookup), and the
+  // answer last written from it: building the headers again costs as much as the routing.
+  const routes = new Map<string, HeldRoute>();
   // Node's defaults let a client hold a socket for minutes (headers 60 s, a slow body 300 s,
   // checked every 30 s); these are a badge server's, checked every second.
   const server = createServer({ requireHostHeader: false, headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, (req, res) => {
     const conn = (req.socket as TrackedSocket)[CONNECTION];
     if (conn) {
       conn.pending++;
-      res.once('close', answered);
+      // on, not once: a response closes once, and once would wrap the listener per request.
+      res.on('close', answered);
     }
     const url = req.url ?? '/';
+    const method = req.method ?? 'GET';
+    const ifNoneMatch = req.headers['if-none-match'];
+    // The busiest case first: an answer already written for this target from the copy held
+    // now, sent again as it is (a conditional request is decided afresh).
+    const route = method === 'GET' || method === 'HEAD' ? routes.get(url) : undefined;
+    if (route !== undefined && route.key !== undefined && ifNoneMatch === undefined) {
+      const ready = method === 'GET' ? route.get : route.head;
+      const obj = ready && read.held(route.key);
+      if (obj && (ready.index === undefined ? obj.etag === ready.etag && byteLength(obj.body) === ready.length : obj === ready.index)) {
+        return write(res, ready, ready.fileBody ? obj.body : ready.body);
+      }
+    }
     const q = url.indexOf('?');
     const request: ResolverRequest = {
-      method: req.method ?? 'GET',
+      method,
       path: q < 0 ? url : url.slice(0, q),
       query: q < 0 ? '' : url.slice(q + 1),
-      ifNoneMatch: req.headers['if-none-match'] ?? null,
+      ifNoneMatch: ifNoneMatch ?? null,
       accept: req.headers.accept ?? null,
     };
     // The common case answered at once, without a promise: a file already held.
-    const found = lookupHeld(routes, url, request, opts);
+    const held = route ?? routeOf(routes, url, request, opts);
+    const found = held.found;
     if (found.kind === 'key') {
       const obj = read.held(found.key);
-      if (obj) return send(res, fileAnswer(request, found.target, obj, opts));
+      if (obj) {
+        const w = written(fileAnswer(request, found.target, obj, opts));
+        if (ifNoneMatch === undefined && obj.etag !== undefined) {
+          hold(held, method, { ...w, body: undefined, etag: obj.etag, length: byteLength(obj.body), index: undefined, fileBody: w.body !== undefined });
+        }
+        return write(res, w);
+      }
     } else if (found.kind === 'timestamp') {
-      const obj = read.held(indexKey(found.target.encoded));
-      if (obj) return send(res, timestampAnswer(request, found, indexOf(obj), opts));
+      const obj = read.held(held.key!);
+      if (obj) {
+        const w = written(timestampAnswer(request, found, indexOf(obj), opts));
+        hold(held, method, { ...w, etag: undefined, length: 0, index: obj, fileBody: false });
+        return write(res, w);
+      }
     }
     resolveRequest(request, read, opts).then(
       (answer) => send(res, answer),
