@@ -9,7 +9,7 @@
 // when the machine is idle, not right before a run.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -41,6 +41,8 @@ const { values } = parseArgs({
     work: { type: 'string', default: join(tmpdir(), 'badgepress-bench') },
     // Only the command-line rows (startup, example build): seconds, not minutes.
     quick: { type: 'boolean', default: false },
+    // `--only serving`: build the store, then only the serving rows (with --repos 100: a minute).
+    only: { type: 'string' },
     // Incremental builds and one large store file (scripts/bench-incremental.ts); 0 skips a row.
     // Scale runs: a comma-separated list of sizes, each compared per scan with the first.
     'scale-repos': { type: 'string', default: '10000,100000' },
@@ -110,7 +112,8 @@ const digest = (b: Buffer) => createHash('md5').update(b).digest('hex');
 
 // 0. The command line as installed (bin/badgepress.js → compiled lib/): start-up against
 // node itself, in the same run, and a build of the example store. Runs alternate, median counts.
-{
+if (values.only !== undefined && values.only !== 'serving') throw new Error(`--only ${values.only}: the one section that runs alone is "serving"`);
+if (values.only !== 'serving') {
   const compiled = spawnSync(process.execPath, [join(ROOT, 'scripts/compile.mjs'), '--if-stale'], { encoding: 'utf8' });
   if (compiled.status !== 0) throw new Error(`compiling lib/ failed: ${compiled.stderr}`);
   const bin = join(ROOT, 'bin/badgepress.js');
@@ -157,6 +160,11 @@ const files = b.summary.written!;
 say('build: scans/s', `${Math.round((repos * scans) / (b.ms / 1000))}`, 'buildScansPerSecond', Math.round((repos * scans) / (b.ms / 1000)));
 say('build: files/s', `${Math.round(files / (b.ms / 1000))} (${files} files in ${(b.ms / 1000).toFixed(1)} s, process start included)`, 'buildFilesPerSecond', Math.round(files / (b.ms / 1000)));
 say('build: peak RSS (target ≤ 200 MB for 100,000 scans)', `${Math.round(b.rssKb / 1024)} MB for ${repos * scans} scans`, 'buildPeakRssMb', Math.round(b.rssKb / 1024));
+if (values.only === 'serving') {
+  await servingRows(out, tree(out));
+  finish();
+  process.exit(0);
+}
 
 // 2b. The human site: the same build without pages (config `pages: false`), as a ratio.
 {
@@ -242,168 +250,8 @@ say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.
   await peer.stop();
 }
 
-// 6. Serving: serve, bare node:http, nginx on the static files, and nginx in front of serve
-// (config/nginx/badgepress.conf), on a latest badge and on a ?timestamp= redirect. wrk (C, one
-// thread) when installed: a Node load generator takes a core of its own on a 2-core machine
-// and favours whichever server needs less CPU. Rounds alternate and the best of each counts.
-// Beside req/s, the CPU each server process spends per request (Linux /proc): on a shared
-// machine a busy neighbour moves req/s, far less the CPU one request costs.
-const badgeKey = [...after.keys()].find((k) => /^api\/v1\/repositories\/[^/]+\/badges\/MAINTENANCE\.svg$/.test(k))!;
-const which = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd} || ls /usr/sbin/${cmd} 2>/dev/null`], { encoding: 'utf8' }).stdout.trim().split('\n')[0] ?? '';
-const wrk = which('wrk');
-const loadTool = wrk ? 'wrk, 1 thread' : 'autocannon';
-const LOAD_SECONDS = 8;
-interface Load {
-  rps: number;
-  p99: number;
-  /** CPU microseconds the measured process spent per request, when known. */
-  cpuUs?: number;
-}
-/** utime + stime of a process in clock ticks (100 per second on Linux), or undefined. */
-function cpuTicks(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return undefined;
-  }
-}
-async function load(url: string, pid?: number): Promise<Load> {
-  const ticks = cpuTicks(pid);
-  let result: Load;
-  let requests: number;
-  if (wrk) {
-    const r = spawnSync(wrk, ['-t1', '-c32', `-d${LOAD_SECONDS}s`, '--latency', url], { encoding: 'utf8' });
-    const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
-    const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)$/m.exec(r.stdout);
-    const count = /(\d+) requests in/.exec(r.stdout);
-    if (!rps || !p99 || !count) throw new Error(`wrk output not understood: ${r.stdout}${r.stderr}`);
-    // A fast error page is not the file: every answer must have been the 200 (or the 302).
-    if (/Non-2xx or 3xx responses/.test(r.stdout)) throw new Error(`${url} answered errors under load: ${r.stdout}`);
-    result = { rps: Math.round(Number(rps[1])), p99: Number((Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']).toFixed(2)) };
-    requests = Number(count[1]);
-  } else {
-    const r = await autocannon({ url, connections: 32, duration: LOAD_SECONDS, pipelining: 1 });
-    if (r.non2xx > 0 && r['3xx'] !== r.non2xx) throw new Error(`${url} answered ${r.non2xx} errors under load`);
-    result = { rps: Math.round(r.requests.average), p99: r.latency.p99 };
-    requests = r.requests.total;
-  }
-  const after = cpuTicks(pid);
-  if (ticks !== undefined && after !== undefined && requests > 0) result.cpuUs = Number((((after - ticks) * 10_000) / requests).toFixed(1));
-  return result;
-}
-const best = (a: Load | undefined, b: Load) => (a && a.rps >= b.rps ? { ...a, cpuUs: minDefined(a.cpuUs, b.cpuUs) } : { ...b, cpuUs: minDefined(a?.cpuUs, b.cpuUs) });
-const minDefined = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
-const { freePort, startNginx } = await import('../test/helpers/nginx.ts');
-/** Waits until the URL answers with exactly these bytes (or this redirect): the server under test, ready. */
-async function ready(url: string, body: Buffer | { location: string }, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      const res = await fetch(url, { redirect: 'manual' });
-      if (Buffer.isBuffer(body) ? res.ok && Buffer.from(await res.arrayBuffer()).equals(body) : res.headers.get('location') === body.location) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((ok) => setTimeout(ok, 100));
-  }
-  throw new Error(`${what} at ${url} did not answer as expected within 10 s`);
-}
-{
-  // The server runs in its own process, as users run it.
-  const [servePort, barePort, nginxPort] = [await freePort(), await freePort(), await freePort()];
-  const server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve', '--dir', out, '--port', String(servePort)], { cwd: ROOT, stdio: 'ignore' });
-  // The ceiling of Node's own HTTP server on this machine: the same bytes and headers from
-  // memory, no routing, no disk. serve can only approach it.
-  const badgeBody = after.get(badgeKey)!;
-  const bare = spawn(
-    process.execPath,
-    [
-      '-e',
-      `const b = Buffer.from(${JSON.stringify(badgeBody.toString('base64'))}, 'base64');
-require('node:http').createServer((q, r) => { r.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=300', etag: '"x"', 'content-length': b.length }); r.end(b); }).listen(${barePort}, '127.0.0.1');`,
-    ],
-    { stdio: 'ignore' },
-  );
-  const nginx = which('nginx');
-  let ng: ReturnType<typeof spawn> | undefined;
-  let fronted: Awaited<ReturnType<typeof startNginx>> | undefined;
-  if (nginx) {
-    const conf = join(work, 'nginx.conf');
-    writeFileSync(
-      conf,
-      // Run as root, nginx's workers would be "nobody", who cannot read this run's 0700 temp
-      // directory and answer 403 very fast: name the user who can.
-      `${process.getuid?.() === 0 ? 'user root;' : ''} daemon off; worker_processes 1; pid ${work}/nginx.pid; error_log ${work}/nginx-error.log;
-events { worker_connections 1024; }
-http { access_log off; default_type image/svg+xml; types { image/svg+xml svg; }
-  server { listen 127.0.0.1:${nginxPort}; root ${out}; location / { try_files /$uri =404; } } }`,
-    );
-    ng = spawn(nginx, ['-c', conf, '-p', work, '-e', `${work}/nginx-error.log`], { stdio: 'ignore' });
-    // nginx in front of serve, with the configuration users take (one worker, as above).
-    fronted = await startNginx(out, servePort);
-  }
-  // nginx decodes the path once, so the key's "%" is sent as "%25" to the plain static nginx;
-  // the fronting configuration reads the request line as sent, as serve does.
-  const { originPath } = await import('../src/model/origin-path.ts');
-  const repoPath = `/${badgeKey.replace(/\/badges\/MAINTENANCE\.svg$/, '')}`;
-  const index = JSON.parse(after.get(`${repoPath.slice(1)}/index.json`)!.toString()) as { timestamps: number[] };
-  const middle = index.timestamps[Math.floor(index.timestamps.length / 2)]!;
-  const redirectPath = `${repoPath}/badges/MAINTENANCE.svg?timestamp=${middle + 1}`;
-  const redirectTo = { location: `${repoPath}/at/${middle}/badges/MAINTENANCE.svg` };
-  const urls = {
-    serve: `http://127.0.0.1:${servePort}/${badgeKey}`,
-    bare: `http://127.0.0.1:${barePort}/`,
-    nginx: `http://127.0.0.1:${nginxPort}/${originPath(badgeKey)}`,
-    fronted: fronted ? `http://127.0.0.1:${fronted.port}/${badgeKey}` : '',
-    serveRedirect: `http://127.0.0.1:${servePort}${redirectPath}`,
-    frontedRedirect: fronted ? `http://127.0.0.1:${fronted.port}${redirectPath}` : '',
-  };
-  const m: Partial<Record<keyof typeof urls, Load>> = {};
-  try {
-    await ready(urls.serve, badgeBody, 'badgepress serve');
-    await ready(urls.bare, badgeBody, 'bare node:http');
-    await ready(urls.serveRedirect, redirectTo, 'badgepress serve (?timestamp=)');
-    if (ng) await ready(urls.nginx, badgeBody, 'nginx');
-    if (fronted) {
-      await ready(urls.fronted, badgeBody, 'nginx in front of serve');
-      await ready(urls.frontedRedirect, redirectTo, 'nginx in front of serve (?timestamp=)');
-    }
-    const pids: Partial<Record<keyof typeof urls, number>> = { serve: server.pid, bare: bare.pid, serveRedirect: server.pid };
-    for (let round = 0; round < 2; round++) {
-      for (const name of Object.keys(urls) as Array<keyof typeof urls>) {
-        if (urls[name] && (name !== 'nginx' || ng)) m[name] = best(m[name], await load(urls[name], pids[name]));
-      }
-    }
-  } finally {
-    server.kill();
-    bare.kill();
-    ng?.kill();
-    await fronted?.stop();
-  }
-  const how = `(${loadTool}, 32 connections, best of 2 × ${LOAD_SECONDS} s)`;
-  const cpu = (l: Load) => (l.cpuUs === undefined ? '' : `, ${l.cpuUs} µs CPU per request`);
-  const s = m.serve!;
-  const bareNode = m.bare!;
-  say('serve: latest badge', `${s.rps} req/s, p99 ${s.p99} ms${cpu(s)} ${how}`, 'serveRps', s.rps);
-  say('bare node:http, same bytes from memory', `${bareNode.rps} req/s, p99 ${bareNode.p99} ms${cpu(bareNode)}`, 'bareNodeRps', bareNode.rps);
-  say('serve / bare node:http, req/s (target ≥ 0.8)', (s.rps / bareNode.rps).toFixed(2), 'serveToBareNodeRatio', Number((s.rps / bareNode.rps).toFixed(2)));
-  if (s.cpuUs && bareNode.cpuUs) {
-    say('serve / bare node:http, by CPU per request (target ≥ 0.8)', (bareNode.cpuUs / s.cpuUs).toFixed(2), 'serveToBareNodeCpuRatio', Number((bareNode.cpuUs / s.cpuUs).toFixed(2)));
-  }
-  const r = m.serveRedirect!;
-  say('serve: ?timestamp= redirect', `${r.rps} req/s, p99 ${r.p99} ms${cpu(r)}`, 'serveRedirectRps', r.rps);
-  if (m.nginx && m.fronted && m.frontedRedirect) {
-    const n = m.nginx;
-    say('nginx: same file, static (1 worker)', `${n.rps} req/s, p99 ${n.p99} ms`, 'nginxRps', n.rps);
-    say('serve / nginx static (target ≥ 0.5)', (s.rps / n.rps).toFixed(2), 'serveToNginxRatio', Number((s.rps / n.rps).toFixed(2)));
-    say('nginx in front of serve: latest badge (served by nginx)', `${m.fronted.rps} req/s, p99 ${m.fronted.p99} ms (${(m.fronted.rps / n.rps).toFixed(2)} of nginx static, ${(m.fronted.rps / s.rps).toFixed(2)} × serve)`, 'nginxFrontedRps', m.fronted.rps);
-    say('nginx in front of serve: ?timestamp= redirect (passed to serve)', `${m.frontedRedirect.rps} req/s, p99 ${m.frontedRedirect.p99} ms (${(m.frontedRedirect.rps / r.rps).toFixed(2)} of serve alone)`, 'nginxFrontedRedirectRps', m.frontedRedirect.rps);
-    say('nginx static: ?timestamp= redirect', 'n/a: plain files cannot resolve a time (the fronting configuration passes it to serve)');
-  } else {
-    say('nginx', 'not installed: no comparison (apt-get install nginx)', 'nginxRps', 'n/a');
-  }
-}
+// 6. Serving (servingRows, at the end of this file).
+await servingRows(out, after);
 
 // 6b. Incremental builds, the scale run and one large store file.
 await benchIncremental({ work, workRoot, store, repos, scans, fullMs: b.ms, changedConfig, cli, say, scaleRepos: values['scale-repos'].split(',').map(Number).filter((n) => n > 0), spillRecords: Number(values['spill-records']) });
@@ -423,9 +271,176 @@ finish();
 
 /** The machine row, the table and the JSON figures: the end of a full or a --quick run. */
 function finish(): void {
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM (${Math.round(freemem() / 2 ** 30)} free), Node ${process.version}`;
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM (${Math.round(freemem() / 2 ** 30)} free), Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at the end`;
   say('machine', machine, 'machine');
   process.stdout.write(`\n| measure | figure |\n|---|---|\n${rows.map(([a, v]) => `| ${a} | ${v} |`).join('\n')}\n`);
   if (values.json) writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`);
   process.stderr.write(`bench: this run's tree is kept in ${work} (see the top of scripts/bench.ts for why)\n`);
+}
+
+
+// 6. Serving: serve, bare node:http, nginx on the static files, and nginx in front of serve
+// (config/nginx/badgepress.conf), on a latest badge and on a ?timestamp= redirect. wrk (C, one
+// thread) when installed: a Node load generator takes a core of its own on a 2-core machine
+// and favours whichever server needs less CPU. Rounds alternate and the best of each counts.
+// Beside req/s, the CPU each server process spends per request (Linux /proc): on a shared
+// machine a busy neighbour moves req/s, far less the CPU one request costs.
+/** The serving rows (section 6): `out` is the built site, `files` its keys and bytes. */
+async function servingRows(out: string, files: Map<string, Buffer>): Promise<void> {
+  const badgeKey = [...files.keys()].find((k) => /^api\/v1\/repositories\/[^/]+\/badges\/MAINTENANCE\.svg$/.test(k))!;
+  const which = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd} || ls /usr/sbin/${cmd} 2>/dev/null`], { encoding: 'utf8' }).stdout.trim().split('\n')[0] ?? '';
+  const wrk = which('wrk');
+  const loadTool = wrk ? 'wrk, 1 thread' : 'autocannon';
+  const LOAD_SECONDS = 8;
+  interface Load {
+    rps: number;
+    p99: number;
+    /** CPU microseconds the measured process spent per request, when known. */
+    cpuUs?: number;
+  }
+  /** utime + stime of a process in clock ticks (100 per second on Linux), or undefined. */
+  function cpuTicks(pid: number | undefined): number | undefined {
+    if (pid === undefined) return undefined;
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return undefined;
+    }
+  }
+  async function load(url: string, pid?: number): Promise<Load> {
+    const ticks = cpuTicks(pid);
+    let result: Load;
+    let requests: number;
+    if (wrk) {
+      const r = spawnSync(wrk, ['-t1', '-c32', `-d${LOAD_SECONDS}s`, '--latency', url], { encoding: 'utf8' });
+      const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
+      const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)$/m.exec(r.stdout);
+      const count = /(\d+) requests in/.exec(r.stdout);
+      if (!rps || !p99 || !count) throw new Error(`wrk output not understood: ${r.stdout}${r.stderr}`);
+      // A fast error page is not the file: every answer must have been the 200 (or the 302).
+      if (/Non-2xx or 3xx responses/.test(r.stdout)) throw new Error(`${url} answered errors under load: ${r.stdout}`);
+      result = { rps: Math.round(Number(rps[1])), p99: Number((Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']).toFixed(2)) };
+      requests = Number(count[1]);
+    } else {
+      const r = await autocannon({ url, connections: 32, duration: LOAD_SECONDS, pipelining: 1 });
+      if (r.non2xx > 0 && r['3xx'] !== r.non2xx) throw new Error(`${url} answered ${r.non2xx} errors under load`);
+      result = { rps: Math.round(r.requests.average), p99: r.latency.p99 };
+      requests = r.requests.total;
+    }
+    const after = cpuTicks(pid);
+    if (ticks !== undefined && after !== undefined && requests > 0) result.cpuUs = Number((((after - ticks) * 10_000) / requests).toFixed(1));
+    return result;
+  }
+  const best = (a: Load | undefined, b: Load) => (a && a.rps >= b.rps ? { ...a, cpuUs: minDefined(a.cpuUs, b.cpuUs) } : { ...b, cpuUs: minDefined(a?.cpuUs, b.cpuUs) });
+  const minDefined = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
+  const { freePort, startNginx } = await import('../test/helpers/nginx.ts');
+  /** Waits until the URL answers with exactly these bytes (or this redirect): the server under test, ready. */
+  async function ready(url: string, body: Buffer | { location: string }, what: string): Promise<void> {
+    for (let i = 0; i < 100; i++) {
+      try {
+        const res = await fetch(url, { redirect: 'manual' });
+        if (Buffer.isBuffer(body) ? res.ok && Buffer.from(await res.arrayBuffer()).equals(body) : res.headers.get('location') === body.location) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+    throw new Error(`${what} at ${url} did not answer as expected within 10 s`);
+  }
+  {
+    // The server runs in its own process, as users run it.
+    const [servePort, barePort, nginxPort] = [await freePort(), await freePort(), await freePort()];
+    const server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve', '--dir', out, '--port', String(servePort)], { cwd: ROOT, stdio: 'ignore' });
+    // The ceiling of Node's own HTTP server on this machine: the same bytes and headers from
+    // memory, no routing, no disk. serve can only approach it.
+    const badgeBody = files.get(badgeKey)!;
+    const bare = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const b = Buffer.from(${JSON.stringify(badgeBody.toString('base64'))}, 'base64');
+  require('node:http').createServer((q, r) => { r.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=300', etag: '"x"', 'content-length': b.length }); r.end(b); }).listen(${barePort}, '127.0.0.1');`,
+      ],
+      { stdio: 'ignore' },
+    );
+    const nginx = which('nginx');
+    let ng: ReturnType<typeof spawn> | undefined;
+    let fronted: Awaited<ReturnType<typeof startNginx>> | undefined;
+    if (nginx) {
+      const conf = join(work, 'nginx.conf');
+      writeFileSync(
+        conf,
+        // Run as root, nginx's workers would be "nobody", who cannot read this run's 0700 temp
+        // directory and answer 403 very fast: name the user who can.
+        `${process.getuid?.() === 0 ? 'user root;' : ''} daemon off; worker_processes 1; pid ${work}/nginx.pid; error_log ${work}/nginx-error.log;
+  events { worker_connections 1024; }
+  http { access_log off; default_type image/svg+xml; types { image/svg+xml svg; }
+    server { listen 127.0.0.1:${nginxPort}; root ${out}; location / { try_files /$uri =404; } } }`,
+      );
+      ng = spawn(nginx, ['-c', conf, '-p', work, '-e', `${work}/nginx-error.log`], { stdio: 'ignore' });
+      // nginx in front of serve, with the configuration users take (one worker, as above).
+      fronted = await startNginx(out, servePort);
+    }
+    // nginx decodes the path once, so the key's "%" is sent as "%25" to the plain static nginx;
+    // the fronting configuration reads the request line as sent, as serve does.
+    const { originPath } = await import('../src/model/origin-path.ts');
+    const repoPath = `/${badgeKey.replace(/\/badges\/MAINTENANCE\.svg$/, '')}`;
+    const index = JSON.parse(files.get(`${repoPath.slice(1)}/index.json`)!.toString()) as { timestamps: number[] };
+    const middle = index.timestamps[Math.floor(index.timestamps.length / 2)]!;
+    const redirectPath = `${repoPath}/badges/MAINTENANCE.svg?timestamp=${middle + 1}`;
+    const redirectTo = { location: `${repoPath}/at/${middle}/badges/MAINTENANCE.svg` };
+    const urls = {
+      serve: `http://127.0.0.1:${servePort}/${badgeKey}`,
+      bare: `http://127.0.0.1:${barePort}/`,
+      nginx: `http://127.0.0.1:${nginxPort}/${originPath(badgeKey)}`,
+      fronted: fronted ? `http://127.0.0.1:${fronted.port}/${badgeKey}` : '',
+      serveRedirect: `http://127.0.0.1:${servePort}${redirectPath}`,
+      frontedRedirect: fronted ? `http://127.0.0.1:${fronted.port}${redirectPath}` : '',
+    };
+    const m: Partial<Record<keyof typeof urls, Load>> = {};
+    try {
+      await ready(urls.serve, badgeBody, 'badgepress serve');
+      await ready(urls.bare, badgeBody, 'bare node:http');
+      await ready(urls.serveRedirect, redirectTo, 'badgepress serve (?timestamp=)');
+      if (ng) await ready(urls.nginx, badgeBody, 'nginx');
+      if (fronted) {
+        await ready(urls.fronted, badgeBody, 'nginx in front of serve');
+        await ready(urls.frontedRedirect, redirectTo, 'nginx in front of serve (?timestamp=)');
+      }
+      const pids: Partial<Record<keyof typeof urls, number>> = { serve: server.pid, bare: bare.pid, serveRedirect: server.pid };
+      for (let round = 0; round < 2; round++) {
+        for (const name of Object.keys(urls) as Array<keyof typeof urls>) {
+          if (urls[name] && (name !== 'nginx' || ng)) m[name] = best(m[name], await load(urls[name], pids[name]));
+        }
+      }
+    } finally {
+      server.kill();
+      bare.kill();
+      ng?.kill();
+      await fronted?.stop();
+    }
+    const how = `(${loadTool}, 32 connections, best of 2 × ${LOAD_SECONDS} s)`;
+    const cpu = (l: Load) => (l.cpuUs === undefined ? '' : `, ${l.cpuUs} µs CPU per request`);
+    const s = m.serve!;
+    const bareNode = m.bare!;
+    say('serve: latest badge', `${s.rps} req/s, p99 ${s.p99} ms${cpu(s)} ${how}`, 'serveRps', s.rps);
+    say('bare node:http, same bytes from memory', `${bareNode.rps} req/s, p99 ${bareNode.p99} ms${cpu(bareNode)}`, 'bareNodeRps', bareNode.rps);
+    say('serve / bare node:http, req/s (target ≥ 0.8)', (s.rps / bareNode.rps).toFixed(2), 'serveToBareNodeRatio', Number((s.rps / bareNode.rps).toFixed(2)));
+    if (s.cpuUs && bareNode.cpuUs) {
+      say('serve / bare node:http, by CPU per request (target ≥ 0.8)', (bareNode.cpuUs / s.cpuUs).toFixed(2), 'serveToBareNodeCpuRatio', Number((bareNode.cpuUs / s.cpuUs).toFixed(2)));
+    }
+    const r = m.serveRedirect!;
+    say('serve: ?timestamp= redirect', `${r.rps} req/s, p99 ${r.p99} ms${cpu(r)}`, 'serveRedirectRps', r.rps);
+    if (m.nginx && m.fronted && m.frontedRedirect) {
+      const n = m.nginx;
+      say('nginx: same file, static (1 worker)', `${n.rps} req/s, p99 ${n.p99} ms`, 'nginxRps', n.rps);
+      say('serve / nginx static (target ≥ 0.5)', (s.rps / n.rps).toFixed(2), 'serveToNginxRatio', Number((s.rps / n.rps).toFixed(2)));
+      say('nginx in front of serve: latest badge (served by nginx)', `${m.fronted.rps} req/s, p99 ${m.fronted.p99} ms (${(m.fronted.rps / n.rps).toFixed(2)} of nginx static, ${(m.fronted.rps / s.rps).toFixed(2)} × serve)`, 'nginxFrontedRps', m.fronted.rps);
+      say('nginx in front of serve: ?timestamp= redirect (passed to serve)', `${m.frontedRedirect.rps} req/s, p99 ${m.frontedRedirect.p99} ms (${(m.frontedRedirect.rps / r.rps).toFixed(2)} of serve alone)`, 'nginxFrontedRedirectRps', m.frontedRedirect.rps);
+      say('nginx static: ?timestamp= redirect', 'n/a: plain files cannot resolve a time (the fronting configuration passes it to serve)');
+    } else {
+      say('nginx', 'not installed: no comparison (apt-get install nginx)', 'nginxRps', 'n/a');
+    }
+  }
 }
