@@ -76,7 +76,7 @@ async function s3Requests(c: IncrementalBenchContext): Promise<void> {
   const run = () =>
     new Promise<void>((ok, fail) => {
       const args = ['build', '--store', store, '--out', 's3://incr/site', '--s3-endpoint', proxy.endpoint, '--s3-path-style', '--now', NOW, '--json'];
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...peer.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [join(ROOT, 'lib/cli.js'), ...args], { cwd: ROOT, env: { ...process.env, ...peer.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`s3 build exited ${code}: ${stderr.slice(-1500)}`))));

@@ -8,7 +8,7 @@ import { publishRepository, staleKeys, type PublishCounts } from './publish/publ
 import { PublishError, type Sink } from './publish/sink.ts';
 import { repositoryPrefix } from './model/layout.ts';
 import { PagesCollector, type PagesBuild } from './render/pages/build-pages.ts';
-import type { RepositorySummary } from './render/pages/summary.ts';
+import type { SummaryLine } from './render/pages/summary.ts';
 import type { SiteFile } from './render/site-files.ts';
 import type { IncrementalBuild } from './incremental/incremental.ts';
 
@@ -93,7 +93,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     // evaluate: every scan, its expired variant and the answer for `now`; render: their files.
     const evaluation = opts.shape.evaluator.evaluate(h, opts.now);
     const files: SiteFile[] = opts.shape.renderer.render(evaluation);
-    let pageSummary: RepositorySummary | undefined;
+    let pageSummary: SummaryLine | undefined;
     if (pages) {
       const page = pages.repository(evaluation);
       files.push(...page.files);
@@ -138,7 +138,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   // redone (same config and code too) they are those of the last build, already out.
   const summariesUnchanged = incr?.incremental === true && incr.redone === 0;
   if (failed.length === 0 && !summariesUnchanged) {
-    if (pages) await pages.finish(opts.sink, limit, summary, [...summaries.values()] as RepositorySummary[]);
+    if (pages) await pages.finish(opts.sink, limit, summary, summaries as Map<string, SummaryLine>);
     if (opts.siteFiles && opts.siteFiles.length > 0) await publishRepository(opts.sink, opts.siteFiles, limit, summary);
   }
   if (incr) {

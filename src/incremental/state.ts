@@ -7,7 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import type { LoadIssue } from '../load/types.ts';
 
 export const STATE_PREFIX = '.badgepress/state/';
-const FORMAT = 1;
+// 2: page summaries are JSON lines (strings), not objects.
+const FORMAT = 2;
 
 export interface RepositoryState {
   /** Scans built, files produced: counted again when the repository is skipped. */

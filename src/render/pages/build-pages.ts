@@ -11,7 +11,7 @@ import { statusChanges } from './evaluate.ts';
 import { repositoryFeed } from './feed.ts';
 import { repositoryPage } from './repository.ts';
 import { siteWideFiles } from './site-wide.ts';
-import { summariesFile, summarizeRepository, type RepositorySummary } from './summary.ts';
+import { sortSummaries, summariesFile, summaryLine, type SortedSummaries, type SummaryLine } from './summary.ts';
 
 export interface PagesBuild {
   ctx: PagesContext;
@@ -32,22 +32,22 @@ export class PagesCollector {
   constructor(private readonly pages: PagesBuild) {}
 
   /** The repository's page files and its summary (kept by the build, and in its state). */
-  repository(ev: RepositoryEvaluations): { files: SiteFile[]; summary: RepositorySummary } {
-    return { files: repositoryPageFiles(this.pages.ctx, ev.history, ev), summary: summarizeRepository(ev.history, ev) };
+  repository(ev: RepositoryEvaluations): { files: SiteFile[]; summary: SummaryLine } {
+    return { files: repositoryPageFiles(this.pages.ctx, ev.history, ev), summary: summaryLine(ev.history, ev) };
   }
 
   /**
    * The shard's summaries (built and carried from the build state); with one shard also the
    * site-wide pages, from those summaries.
    */
-  async finish(sink: Sink, limit: LimitFunction, counts: PublishCounts, summaries: readonly RepositorySummary[]): Promise<void> {
+  async finish(sink: Sink, limit: LimitFunction, counts: PublishCounts, summaries: ReadonlyMap<string, SummaryLine>): Promise<void> {
     const { index, count } = this.pages.shard;
-    await publishRepository(sink, [summariesFile(summaries, index, count)], limit, counts);
-    if (count === 1) await publishSiteWide(this.pages.ctx, sink, summaries, limit, counts);
+    const sorted = sortSummaries(summaries);
+    await publishRepository(sink, [summariesFile(sorted, index, count)], limit, counts);
+    if (count === 1) await publishSiteWide(this.pages.ctx, sink, sorted, limit, counts);
   }
 }
 
-export async function publishSiteWide(ctx: PagesContext, sink: Sink, summaries: readonly RepositorySummary[], limit: LimitFunction, counts: PublishCounts): Promise<void> {
-  const sorted = [...summaries].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-  await publishRepository(sink, siteWideFiles(ctx, sorted), limit, counts);
+export async function publishSiteWide(ctx: PagesContext, sink: Sink, summaries: SortedSummaries, limit: LimitFunction, counts: PublishCounts): Promise<void> {
+  await publishRepository(sink, siteWideFiles(ctx, summaries), limit, counts);
 }

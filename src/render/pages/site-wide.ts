@@ -1,11 +1,14 @@
 // The site-wide pages, written from repository summaries alone (no per-repository file is
 // read): home, list pages, badge and rule pages, search index, 404, sitemap, robots, assets.
+// One pass over the summary lines, in URL order, parses each in turn, adds it to the counts
+// and writes the list page it completes: no more than one page of parsed summaries is held.
 import { thresholdText } from '../../evaluate/shape-b.ts';
 import { cacheControlFor, type Phase, type SiteFile } from '../site-files.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
 import { esc, externalHref, href, isoDate, renderPage, statusWord, table, text } from './html.ts';
-import type { RepositorySummary } from './summary.ts';
+import type { RepositorySummary, SortedSummaries } from './summary.ts';
+import type { StatusChange } from './evaluate.ts';
 
 export const PAGE_SIZE = 100;
 const RECENT_SHOWN = 20;
@@ -22,16 +25,42 @@ function badgeIdsOf(ctx: PagesContext): string[] {
   return ctx.thresholds.t.badges.map((b) => b.id);
 }
 
-/** Repositories per status per badge id. */
-function badgeCounts(ctx: PagesContext, summaries: readonly RepositorySummary[]): Map<string, Map<string, number>> {
-  const counts = new Map(badgeIdsOf(ctx).map((id) => [id, new Map(statusesOf(ctx).map((s) => [s, 0]))]));
-  for (const s of summaries) {
-    for (const [id, status] of Object.entries(s.badges)) {
-      const m = counts.get(id);
-      if (m) m.set(status, (m.get(status) ?? 0) + 1);
-    }
+/** Statuses counted per id, each starting at zero in a fixed order. */
+function zeroCounts(ids: readonly string[], statuses: readonly string[]): Map<string, Map<string, number>> {
+  return new Map(ids.map((id) => [id, new Map(statuses.map((s) => [s, 0]))]));
+}
+
+function count(counts: Map<string, Map<string, number>>, statusById: Record<string, string>): void {
+  for (const [id, status] of Object.entries(statusById)) {
+    const m = counts.get(id);
+    if (m) m.set(status, (m.get(status) ?? 0) + 1);
   }
-  return counts;
+}
+
+interface RecentChange {
+  url: string;
+  enc: string;
+  c: StatusChange;
+}
+
+/** Newest first; then by URL and badge, so equal times list in a fixed order. */
+function newerFirst(a: RecentChange, b: RecentChange): number {
+  return b.c.t - a.c.t || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) || (a.c.badge < b.c.badge ? -1 : 1);
+}
+
+/** What the site-wide pages say of all repositories together. */
+interface SiteFacts {
+  total: number;
+  badgeCounts: Map<string, Map<string, number>>;
+  ruleCounts: Map<string, Map<string, number>>;
+  /** The RECENT_SHOWN newest status changes. */
+  recent: RecentChange[];
+  /** The first list page's items, shown on the home page. */
+  firstItems: string[];
+}
+
+function ruleStatusesOf(ctx: PagesContext): string[] {
+  return ctx.thresholds.shape === 'A' ? ['gold', 'silver', 'bronze', 'fail'] : ['pass', 'fail', 'open'];
 }
 
 function link(ctx: PagesContext, path: string, label: string): string {
@@ -47,11 +76,12 @@ function pageCount(n: number): number {
   return Math.max(1, Math.ceil(n / PAGE_SIZE));
 }
 
-function repositoryList(ctx: PagesContext, summaries: readonly RepositorySummary[], page: number): string {
-  const items = summaries.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((s) => {
-    const statuses = Object.entries(s.badges).map(([id, st]) => `${esc(id)} ${esc(shownStatus(ctx.site.shape, st))}`).join(' · ');
-    return `<li>${link(ctx, pagePaths.repository(s.enc), text(s.url))} <span class="statuses">${statuses}</span></li>`;
-  });
+function listItem(ctx: PagesContext, s: RepositorySummary): string {
+  const statuses = Object.entries(s.badges).map(([id, st]) => `${esc(id)} ${esc(shownStatus(ctx.site.shape, st))}`).join(' · ');
+  return `<li>${link(ctx, pagePaths.repository(s.enc), text(s.url))} <span class="statuses">${statuses}</span></li>`;
+}
+
+function repositoryList(items: readonly string[]): string {
   return items.length > 0 ? `<ul class="repo-list">${items.join('')}</ul>` : '<p>No repository has been scanned yet.</p>';
 }
 
@@ -64,25 +94,21 @@ function pager(ctx: PagesContext, page: number, pages: number): string {
   return `<nav class="pager" aria-label="Repository list pages">${parts.join('')}</nav>`;
 }
 
-function homePage(ctx: PagesContext, summaries: readonly RepositorySummary[]): string {
-  const counts = badgeCounts(ctx, summaries);
+function homePage(ctx: PagesContext, facts: SiteFacts): string {
+  const counts = facts.badgeCounts;
   const statuses = statusesOf(ctx);
   const countRows = [...counts].map(([id, m]) => [link(ctx, pagePaths.badge(id), esc(id)), ...statuses.map((s) => String(m.get(s) ?? 0))]);
   const charts = [...counts].map(([id, m], i) => `<h3>${esc(id)}</h3>${countChart(ctx, `count-${i}`, id, m)}`).join('');
-  const recent = summaries
-    .flatMap((s) => s.changes.map((c) => ({ s, c })))
-    .sort((a, b) => b.c.t - a.c.t || (a.s.url < b.s.url ? -1 : a.s.url > b.s.url ? 1 : 0) || (a.c.badge < b.c.badge ? -1 : 1))
-    .slice(0, RECENT_SHOWN)
-    .map(({ s, c }) => {
-      const to = shownStatus(ctx.site.shape, c.to);
-      const what = c.from === null ? `${esc(c.badge)} first scanned: ${statusWord(to)}` : `${esc(c.badge)} ${statusWord(shownStatus(ctx.site.shape, c.from))} → ${statusWord(to)}`;
-      return `<li><time datetime="${isoDate(c.t)}">${isoDate(c.t)}</time> ${link(ctx, pagePaths.repository(s.enc), text(s.url))}: ${what}</li>`;
-    });
-  const pages = pageCount(summaries.length);
+  const recent = facts.recent.map(({ url, enc, c }) => {
+    const to = shownStatus(ctx.site.shape, c.to);
+    const what = c.from === null ? `${esc(c.badge)} first scanned: ${statusWord(to)}` : `${esc(c.badge)} ${statusWord(shownStatus(ctx.site.shape, c.from))} → ${statusWord(to)}`;
+    return `<li><time datetime="${isoDate(c.t)}">${isoDate(c.t)}</time> ${link(ctx, pagePaths.repository(enc), text(url))}: ${what}</li>`;
+  });
+  const pages = pageCount(facts.total);
   const rules = ctx.thresholds.t.rules.map((r) => `<li>${link(ctx, pagePaths.rule(r.id), text(r.name))}</li>`).join('');
   const main =
     `<h1>${esc(ctx.env.siteName)}</h1>` +
-    `<p class="lead">${summaries.length} repositories and their badges: what each badge means, what each repository holds, and how it changed.</p>` +
+    `<p class="lead">${facts.total} repositories and their badges: what each badge means, what each repository holds, and how it changed.</p>` +
     `<section aria-labelledby="status"><h2 id="status">Badges now</h2>` +
     table('Repositories per badge and status', ['Badge', ...statuses.map((s) => esc(shownStatus(ctx.site.shape, s)))], countRows, statuses.map((_, i) => i + 1)) +
     charts +
@@ -92,15 +118,15 @@ function homePage(ctx: PagesContext, summaries: readonly RepositorySummary[]): s
     `<form id="search" class="search" role="search" hidden data-index="${href(ctx.env, pagePaths.searchIndex)}" data-pages="${href(ctx.env, 'repositories/')}">` +
     `<label for="search-input">Find a repository by any part of its URL</label><br><input id="search-input" type="search" autocomplete="off">` +
     `<p id="search-status" role="status"></p><ul id="search-results" class="search-results repo-list"></ul></form>` +
-    `<p>Sorted by URL, ${PAGE_SIZE} per page.</p>${repositoryList(ctx, summaries, 1)}${pager(ctx, 1, pages)}</section>` +
+    `<p>Sorted by URL, ${PAGE_SIZE} per page.</p>${repositoryList(facts.firstItems)}${pager(ctx, 1, pages)}</section>` +
     `<section aria-labelledby="rules"><h2 id="rules">Rules</h2><ul>${rules}</ul></section>`;
-  return renderPage(ctx.env, { title: ctx.env.siteName, description: `Badges of ${summaries.length} repositories.`, main });
+  return renderPage(ctx.env, { title: ctx.env.siteName, description: `Badges of ${facts.total} repositories.`, main });
 }
 
-function listPage(ctx: PagesContext, summaries: readonly RepositorySummary[], page: number): string {
-  const pages = pageCount(summaries.length);
-  const main = `<h1 id="repositories">Repositories, page ${page} of ${pages}</h1>${pager(ctx, page, pages)}${repositoryList(ctx, summaries, page)}${pager(ctx, page, pages)}`;
-  return renderPage(ctx.env, { title: `Repositories, page ${page} · ${ctx.env.siteName}`, description: `Repositories ${(page - 1) * PAGE_SIZE + 1} to ${Math.min(page * PAGE_SIZE, summaries.length)}.`, main });
+function listPage(ctx: PagesContext, total: number, page: number, items: readonly string[]): string {
+  const pages = pageCount(total);
+  const main = `<h1 id="repositories">Repositories, page ${page} of ${pages}</h1>${pager(ctx, page, pages)}${repositoryList(items)}${pager(ctx, page, pages)}`;
+  return renderPage(ctx.env, { title: `Repositories, page ${page} · ${ctx.env.siteName}`, description: `Repositories ${(page - 1) * PAGE_SIZE + 1} to ${Math.min(page * PAGE_SIZE, total)}.`, main });
 }
 
 function moreInfo(ctx: PagesContext, uri: string | undefined, id: string): string {
@@ -157,25 +183,14 @@ function badgePage(ctx: PagesContext, id: string, counts: Map<string, number> | 
   return renderPage(ctx.env, { title: `${id} badge · ${ctx.env.siteName}`, description: `What the ${id} badge means and how it is decided.`, main });
 }
 
-function ruleCounts(summaries: readonly RepositorySummary[], ruleId: string, statuses: string[]): Map<string, number> {
-  const m = new Map(statuses.map((s) => [s, 0]));
-  for (const s of summaries) {
-    const st = s.rules[ruleId];
-    if (st !== undefined) m.set(st, (m.get(st) ?? 0) + 1);
-  }
-  return m;
-}
-
-function rulePage(ctx: PagesContext, ruleId: string, summaries: readonly RepositorySummary[]): string {
+function rulePage(ctx: PagesContext, ruleId: string, counts: Map<string, number>): string {
   const th = ctx.thresholds;
   let facts: string;
   let badges: string[];
-  let statuses: string[];
   let name: string;
   if (th.shape === 'A') {
     const r = th.t.rules.find((x) => x.id === ruleId)!;
     name = r.name;
-    statuses = ['gold', 'silver', 'bronze', 'fail'];
     badges = th.t.badges.filter((b) => b.criteria.includes(ruleId)).map((b) => b.id);
     facts =
       r.type === 'boolean'
@@ -192,14 +207,12 @@ function rulePage(ctx: PagesContext, ruleId: string, summaries: readonly Reposit
   } else {
     const r = th.t.rules.find((x) => x.id === ruleId)!;
     name = r.name;
-    statuses = ['pass', 'fail', 'open'];
     badges = th.t.badges.filter((b) => b.levels.some((l) => l.checks.includes(ruleId))).map((b) => b.id);
     facts = r.manual
       ? '<p>Decided by people, not scanned: a grant record or the rule\'s decision file grants it; its value is 1 when granted and 0 when not. Without a decision it is open.</p>'
       : `<p>Passes when the value is ${esc(thresholdText(r))}. Unit: ${esc(r.unit)}. A missing value leaves it open.</p>`;
   }
   const rule = th.t.rules.find((x) => x.id === ruleId)!;
-  const counts = ruleCounts(summaries, ruleId, statuses);
   const main =
     `<h1>${text(name)}</h1><p class="lead">Rule <code>${text(ruleId)}</code></p>` +
     `<dl class="facts"><dt>What it measures</dt><dd>${text(rule.description)}</dd><dt>How to improve</dt><dd>${text(rule.help)}</dd></dl>` +
@@ -214,14 +227,15 @@ function notFoundPage(ctx: PagesContext): string {
   return renderPage(ctx.env, { title: `Not found · ${ctx.env.siteName}`, description: 'No page at this address.', main });
 }
 
-function sitemaps(ctx: PagesContext, summaries: readonly RepositorySummary[]): Array<{ key: string; body: string }> {
+/** `repositoryPages`: the address of every repository page, in URL order. */
+function sitemaps(ctx: PagesContext, total: number, repositoryPages: readonly string[]): Array<{ key: string; body: string }> {
   const base = ctx.site.baseUrl;
   const urls = [
     `${base}/`,
-    ...Array.from({ length: pageCount(summaries.length) - 1 }, (_, i) => `${base}/${pagePaths.listPage(i + 2)}`),
+    ...Array.from({ length: pageCount(total) - 1 }, (_, i) => `${base}/${pagePaths.listPage(i + 2)}`),
     ...badgeIdsOf(ctx).map((id) => `${base}/${pagePaths.badge(id)}`),
     ...ctx.thresholds.t.rules.map((r) => `${base}/${pagePaths.rule(r.id)}`),
-    ...summaries.map((s) => `${base}/${pagePaths.repository(s.enc)}`),
+    ...repositoryPages,
   ];
   const urlset = (list: string[]) =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${list.map((u) => `<url><loc>${esc(u)}</loc></url>`).join('\n')}</urlset>\n`;
@@ -234,9 +248,9 @@ function sitemaps(ctx: PagesContext, summaries: readonly RepositorySummary[]): A
 
 /**
  * Every site-wide file, in publishing order: assets first (a page never links an asset that
- * is not there yet), then the pages.
+ * is not there yet), then the pages, the home page last.
  */
-export function siteWideFiles(ctx: PagesContext, summaries: readonly RepositorySummary[]): SiteFile[] {
+export function siteWideFiles(ctx: PagesContext, summaries: SortedSummaries): SiteFile[] {
   const immutable = cacheControlFor(ctx.site, 'at');
   const short = cacheControlFor(ctx.site, 'latest');
   const { css, js, favicon } = ctx.env.assets;
@@ -246,15 +260,48 @@ export function siteWideFiles(ctx: PagesContext, summaries: readonly RepositoryS
     { key: favicon.key, body: favicon.body, contentType: favicon.contentType, cacheControl: short, phase: 'at' },
   ];
   const page = (key: string, body: string, contentType = HTML, phase: Phase = 'page') => out.push({ key, body, contentType, cacheControl: short, phase });
-  page(pagePaths.searchIndex, `${JSON.stringify(summaries.map((s) => s.url))}\n`, 'application/json');
-  const pages = pageCount(summaries.length);
-  for (let n = 2; n <= pages; n++) page(pagePaths.listPageKey(n), listPage(ctx, summaries, n));
-  const counts = badgeCounts(ctx, summaries);
-  for (const id of badgeIdsOf(ctx)) page(pagePaths.badgeKey(id), badgePage(ctx, id, counts.get(id)));
-  for (const r of ctx.thresholds.t.rules) page(pagePaths.ruleKey(r.id), rulePage(ctx, r.id, summaries));
+  page(pagePaths.searchIndex, `${JSON.stringify(summaries.urls)}\n`, 'application/json');
+  const total = summaries.lines.length;
+  const facts: SiteFacts = {
+    total,
+    badgeCounts: zeroCounts(badgeIdsOf(ctx), statusesOf(ctx)),
+    ruleCounts: zeroCounts(
+      ctx.thresholds.t.rules.map((r) => r.id),
+      ruleStatusesOf(ctx),
+    ),
+    recent: [],
+    firstItems: [],
+  };
+  const repositoryPages: string[] = [];
+  let items: string[] = [];
+  summaries.lines.forEach((line, i) => {
+    const s = JSON.parse(line) as RepositorySummary;
+    count(facts.badgeCounts, s.badges);
+    count(facts.ruleCounts, s.rules);
+    for (const c of s.changes) keepNewest(facts.recent, { url: s.url, enc: s.enc, c });
+    repositoryPages.push(`${ctx.site.baseUrl}/${pagePaths.repository(s.enc)}`);
+    items.push(listItem(ctx, s));
+    if (items.length === PAGE_SIZE || i === total - 1) {
+      const n = Math.floor(i / PAGE_SIZE) + 1;
+      if (n === 1) facts.firstItems = items;
+      else page(pagePaths.listPageKey(n), listPage(ctx, total, n, items));
+      items = [];
+    }
+  });
+  for (const id of badgeIdsOf(ctx)) page(pagePaths.badgeKey(id), badgePage(ctx, id, facts.badgeCounts.get(id)));
+  for (const r of ctx.thresholds.t.rules) page(pagePaths.ruleKey(r.id), rulePage(ctx, r.id, facts.ruleCounts.get(r.id)!));
   page('404.html', notFoundPage(ctx));
-  for (const s of sitemaps(ctx, summaries)) page(s.key, s.body, 'application/xml');
+  for (const s of sitemaps(ctx, total, repositoryPages)) page(s.key, s.body, 'application/xml');
   page('robots.txt', `User-agent: *\nAllow: /\nSitemap: ${ctx.site.baseUrl}/sitemap.xml\n`, 'text/plain; charset=utf-8');
-  page('index.html', homePage(ctx, summaries), HTML, 'home');
+  page('index.html', homePage(ctx, facts), HTML, 'home');
   return out;
+}
+
+/** Adds a change to the newest RECENT_SHOWN, kept in newerFirst order. */
+function keepNewest(recent: RecentChange[], change: RecentChange): void {
+  if (recent.length === RECENT_SHOWN && newerFirst(change, recent[RECENT_SHOWN - 1]!) >= 0) return;
+  let at = recent.length;
+  while (at > 0 && newerFirst(change, recent[at - 1]!) < 0) at--;
+  recent.splice(at, 0, change);
+  if (recent.length > RECENT_SHOWN) recent.pop();
 }

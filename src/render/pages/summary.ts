@@ -1,8 +1,10 @@
 // The compact per-repository summary the site-wide pages are written from, and its storage
 // under .badgepress/summaries/ (a prefix the resolver never serves). A sharded build writes
 // one file per shard; `badgepress site` reads the n files and writes the site-wide pages
-// without reading any per-repository file. A summary is a plain JSON object, so an
-// incremental build can carry a skipped repository's summary forward unchanged.
+// without reading any per-repository file. A build keeps each summary as the JSON line the
+// file holds, not as the object it encodes: at 100,000 repositories the objects alone would
+// take the build's whole memory budget, the lines a fraction of it; an incremental build
+// carries a skipped repository's line forward unchanged in its state.
 import type { RepositoryHistory } from '../../load/types.ts';
 import type { SiteFile } from '../site-files.ts';
 import type { Sink } from '../../publish/sink.ts';
@@ -27,6 +29,19 @@ export interface RepositorySummary {
 export const RECENT_CHANGES = 5;
 export const SUMMARIES_PREFIX = '.badgepress/summaries/';
 
+/** A summary as one line of JSON (without the newline). */
+export type SummaryLine = string;
+
+/** The summaries of a site, sorted by URL: the order of every list the site-wide pages show. */
+export interface SortedSummaries {
+  urls: readonly string[];
+  lines: readonly SummaryLine[];
+}
+
+export function summaryLine(h: RepositoryHistory, ev: RepositoryEvaluations): SummaryLine {
+  return JSON.stringify(summarizeRepository(h, ev));
+}
+
 export function summarizeRepository(h: RepositoryHistory, ev: RepositoryEvaluations): RepositorySummary {
   const badges: Record<string, string> = {};
   for (const b of ev.latest.badges) badges[b.def.id] = b.status;
@@ -49,21 +64,25 @@ export function summariesKey(index: number, count: number): string {
   return `${SUMMARIES_PREFIX}${index}-of-${count}.ndjson`;
 }
 
-export function compareUrls(a: RepositorySummary, b: RepositorySummary): number {
-  return a.url < b.url ? -1 : a.url > b.url ? 1 : 0;
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Summary lines by repository URL, sorted by URL. */
+export function sortSummaries(byUrl: ReadonlyMap<string, SummaryLine>): SortedSummaries {
+  const urls = [...byUrl.keys()].sort(byCodeUnits);
+  return { urls, lines: urls.map((u) => byUrl.get(u)!) };
 }
 
 /** One summary per line, sorted by URL, so the file's bytes depend on the repositories alone. */
-export function summariesFile(summaries: readonly RepositorySummary[], index: number, count: number): SiteFile {
-  const body = [...summaries].sort(compareUrls).map((s) => `${JSON.stringify(s)}\n`).join('');
+export function summariesFile(sorted: SortedSummaries, index: number, count: number): SiteFile {
+  const body = sorted.lines.length > 0 ? `${sorted.lines.join('\n')}\n` : '';
   return { key: summariesKey(index, count), body, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' };
 }
 
 export class MissingSummariesError extends Error {}
 
 /** The summaries of shards 0..count-1, merged and sorted by URL. */
-export async function readSummaries(sink: Sink, count: number): Promise<RepositorySummary[]> {
-  const all: RepositorySummary[] = [];
+export async function readSummaries(sink: Sink, count: number): Promise<SortedSummaries> {
+  const all = new Map<string, SummaryLine>();
   const missing: number[] = [];
   for (let i = 0; i < count; i++) {
     const bytes = await sink.read(summariesKey(i, count));
@@ -75,7 +94,9 @@ export async function readSummaries(sink: Sink, count: number): Promise<Reposito
     lines.forEach((line, n) => {
       if (line.trim() === '') return;
       try {
-        all.push(JSON.parse(line) as RepositorySummary);
+        const url = (JSON.parse(line) as RepositorySummary).url;
+        if (typeof url !== 'string') throw new Error('no url');
+        all.set(url, line);
       } catch {
         throw new MissingSummariesError(`${sink.location}/${summariesKey(i, count)}:${n + 1}: not a JSON summary; run "badgepress build --shard ${i}/${count}" again`);
       }
@@ -87,5 +108,5 @@ export async function readSummaries(sink: Sink, count: number): Promise<Reposito
         `run "badgepress build --shard i/${count}" for each shard first`,
     );
   }
-  return all.sort(compareUrls);
+  return sortSummaries(all);
 }

@@ -1,0 +1,75 @@
+// The site-wide pages from summary lines, in one pass: the home page's recent changes are the
+// newest of all (not of the first page), list pages split at 100, counts cover every line.
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { loadSiteConfig } from '../src/config/load.ts';
+import { loadPagesContext } from '../src/render/pages/setup.ts';
+import { siteWideFiles } from '../src/render/pages/site-wide.ts';
+import { sortSummaries, type RepositorySummary } from '../src/render/pages/summary.ts';
+import { ROOT } from './helpers/cli.ts';
+
+const site = await loadSiteConfig(undefined, { store: join(ROOT, 'examples/store'), out: ROOT });
+const ctx = await loadPagesContext(site);
+const BADGE = ctx.thresholds.t.badges[0]!.id;
+const STATUSES = ['gold', 'silver', 'bronze', 'fail'];
+
+/** 250 repositories; changes at times that repeat, so ties are decided by URL, then badge. */
+function summaries(): Map<string, string> {
+  const byUrl = new Map<string, string>();
+  for (let i = 0; i < 250; i++) {
+    const n = (i * 37) % 250;
+    const url = `https://example.org/r${n}`;
+    const badges = Object.fromEntries(ctx.thresholds.t.badges.map((b, j) => [b.id, STATUSES[(i + j) % 4]!]));
+    // The newest belong to r240…r249, which the URL order puts past the first list page.
+    const t = 1_763_000_000 + Math.floor(n / 3) * 86400;
+    const s: RepositorySummary = {
+      url,
+      enc: encodeURIComponent(url),
+      scans: 1,
+      last: t,
+      badges,
+      rules: {},
+      changes: ctx.thresholds.t.badges.map((b) => ({ t, badge: b.id, from: null, to: badges[b.id]! })),
+    };
+    byUrl.set(url, JSON.stringify(s));
+  }
+  return byUrl;
+}
+
+describe('site-wide pages from summary lines', () => {
+  const byUrl = summaries();
+  const files = siteWideFiles(ctx, sortSummaries(byUrl));
+  const body = (key: string) => String(files.find((f) => f.key === key)?.body);
+
+  it('the home page lists the 20 newest changes of all repositories, ties by URL then badge', () => {
+    const all = [...byUrl.values()]
+      .map((l) => JSON.parse(l) as RepositorySummary)
+      .flatMap((s) => s.changes.map((c) => ({ url: s.url, c })))
+      .sort((a, b) => b.c.t - a.c.t || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) || (a.c.badge < b.c.badge ? -1 : 1))
+      .slice(0, 20);
+    const recent = /<h2 id="recent">Recent status changes<\/h2><ul>(.*?)<\/ul>/.exec(body('index.html'))![1]!;
+    const shown = [...recent.matchAll(/<li>.*?<a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a>: (\S+)/g)].map((m) => `${m[1]} ${m[2]}`);
+    expect(shown).toEqual(all.map((x) => `${x.url} ${x.c.badge}`));
+    // Those changes are not all on the first list page: the pass must look at every line.
+    expect(all.some((x) => x.url > [...byUrl.keys()].sort()[99]!)).toBe(true);
+  });
+
+  it('splits the list at 100 in URL order: the home page holds the first, pages 2 and 3 the rest', () => {
+    const sorted = [...byUrl.keys()].sort();
+    const listed = (html: string) => [...html.matchAll(/<li><a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="statuses">/g)].map((m) => m[1]);
+    expect(listed(body('index.html'))).toEqual(sorted.slice(0, 100));
+    expect(listed(body('repositories/page/2.html'))).toEqual(sorted.slice(100, 200));
+    expect(listed(body('repositories/page/3.html'))).toEqual(sorted.slice(200));
+    expect(files.some((f) => f.key === 'repositories/page/4.html')).toBe(false);
+    expect(body('repositories/page/3.html')).toContain('Repositories 201 to 250.');
+  });
+
+  it('counts every repository per badge status, and the search index holds every URL in order', () => {
+    const page = body(`badges/${BADGE}/index.html`);
+    const counts = /<table><caption>Repositories per status[^]*?<\/table>/.exec(page)![0];
+    const shown = [...counts.matchAll(/st-(\w+)">\w+<\/span><\/th><td class="num">(\d+)</g)].map((m) => [m[1], Number(m[2])]);
+    // 250 repositories, statuses in turn: 63, 63, 62, 62.
+    expect(shown).toEqual([['gold', 63], ['silver', 63], ['bronze', 62], ['fail', 62]]);
+    expect(JSON.parse(body('repositories/search.json'))).toEqual([...byUrl.keys()].sort());
+  });
+});
