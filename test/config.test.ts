@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { loadSiteConfig, loadThresholdsA } from '../src/config/load.ts';
 import { runCli, ROOT } from './helpers/cli.ts';
+import { runCommand } from './helpers/cli-in-process.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { configProblems } from './helpers/config.ts';
 
@@ -96,7 +97,7 @@ describe('Shape A thresholds validation', () => {
     writeFileSync(join(cfg, 'thresholds-a.yaml'), DEFAULT.replace('- id: MAINTENANCE', `- id: ${'B'.repeat(250)}`));
     writeFileSync(join(cfg, 'badgepress.yaml'), 'thresholds:\n  A: thresholds-a.yaml\n');
     const out = join(cfg, 'out');
-    const r = runCli(['build', '--config', join(cfg, 'badgepress.yaml'), '--store', join(ROOT, 'examples/store'), '--out', out]);
+    const r = await runCommand(['build', '--config', join(cfg, 'badgepress.yaml'), '--store', join(ROOT, 'examples/store'), '--out', out]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/thresholds-a\.yaml:43 badges\[0\]\.id: longer than 200 characters; shorten it/);
     expect(existsSync(out)).toBe(false);
@@ -137,9 +138,10 @@ describe('Shape A thresholds validation', () => {
     expect(r.stderr.split(site).join('/srv/site')).toBe(shown);
   });
 
-  it('flags are checked', () => {
+  it('flags are checked', async () => {
+    // One real process for the flag parser; the other refusals go through the same main() in-process.
     expect(runCli(['build', '--shape', 'C']).stderr).toMatch(/--shape "C": expected A or B/);
-    expect(runCli(['build', '--now', 'soon']).code).toBe(2);
-    expect(runCli(['build', '--bogus']).stderr).toMatch(/Unknown option '--bogus'/);
+    expect((await runCommand(['build', '--now', 'soon'])).code).toBe(2);
+    expect((await runCommand(['build', '--bogus'])).stderr).toMatch(/Unknown option '--bogus'/);
   });
 });

@@ -6,8 +6,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateStore } from '../scripts/gen-store.ts';
-import { runCli } from './helpers/cli.ts';
 import { runCliAsync } from './helpers/cli-async.ts';
+import { runCommand } from './helpers/cli-in-process.ts';
 import { readTree } from './helpers/site.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -29,7 +29,8 @@ describe('a directory build killed mid-write', () => {
     const store = join(dir, 'store');
     generateStore({ repos: 80, scans: 4, out: store, seed: 3 });
     const clean = join(dir, 'clean');
-    expect(runCli(['build', '--store', store, '--out', clean, '--now', NOW]).code).toBe(0);
+    // The reference build and the re-run are about the files, not the process: in-process.
+    expect((await runCommand(['build', '--store', store, '--out', clean, '--now', NOW])).code).toBe(0);
     const expected = readTree(clean);
 
     const out = join(dir, 'killed');
@@ -55,7 +56,7 @@ describe('a directory build killed mid-write', () => {
     }
     expect(killed).toBeGreaterThanOrEqual(2);
 
-    const rerun = runCli(['build', '--store', store, '--out', out, '--now', NOW, '--json']);
+    const rerun = await runCommand(['build', '--store', store, '--out', out, '--now', NOW, '--json']);
     expect(rerun.code).toBe(0);
     expect(JSON.parse(rerun.stdout).removed).toBe(0); // without --prune: nothing removed, nothing left over
     expect(readTree(out)).toEqual(expected);

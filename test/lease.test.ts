@@ -13,6 +13,7 @@ import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { acquireLease, leaseKey, LeaseHeldError, type LeaseRecord } from '../src/publish/lease.ts';
 import { runCli } from './helpers/cli.ts';
 import { runCliAsync } from './helpers/cli-async.ts';
+import { runCommand } from './helpers/cli-in-process.ts';
 import { readTree } from './helpers/site.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
@@ -58,7 +59,7 @@ describe('the build lease on a directory', () => {
     expect(JSON.parse(readFileSync(join(out, leaseKey()), 'utf8')).token).toBe('other'); // left alone
   });
 
-  it('an expired lease, or one whose process on this host is gone, is taken over; released at the end', () => {
+  it('an expired lease, or one whose process on this host is gone, is taken over; released at the end', async () => {
     for (const [name, text] of [
       ['expired', lease({ host: 'elsewhere', pid: 1, expiresAt: unix() - 1 })],
       ['dead', lease({ pid: deadPid() })],
@@ -66,32 +67,32 @@ describe('the build lease on a directory', () => {
     ] as const) {
       const out = join(dir, name);
       writeLease(out, text);
-      const r = runCli(['build', '--store', small, '--out', out, '--now', NOW]);
+      const r = await runCommand(['build', '--store', small, '--out', out, '--now', NOW]);
       expect(r.code, `${name}: ${r.stderr}`).toBe(0);
       expect(existsSync(join(out, leaseKey())), name).toBe(false);
       expect(existsSync(join(out, 'api')), name).toBe(true);
     }
   });
 
-  it('shards hold their own leases: a held shard 0 does not stop shard 1', () => {
+  it('shards hold their own leases: a held shard 0 does not stop shard 1', async () => {
     const out = join(dir, 'shards');
     writeLease(out, lease({ host: 'builder-7' }), leaseKey({ index: 0, count: 2 }));
-    expect(runCli(['build', '--store', small, '--out', out, '--now', NOW, '--shard', '0/2']).code).toBe(5);
-    expect(runCli(['build', '--store', small, '--out', out, '--now', NOW, '--shard', '1/2']).code).toBe(0);
+    expect((await runCommand(['build', '--store', small, '--out', out, '--now', NOW, '--shard', '0/2'])).code).toBe(5);
+    expect((await runCommand(['build', '--store', small, '--out', out, '--now', NOW, '--shard', '1/2'])).code).toBe(0);
   });
 
   it('two builds at once: the second exits 5 while the first runs, or waits with --wait; the tree equals one build', async () => {
     const store = join(dir, 'big');
     generateStore({ repos: 100, scans: 6, out: store, seed: 9 });
     const clean = join(dir, 'clean');
-    expect(runCli(['build', '--store', store, '--out', clean, '--now', NOW]).code).toBe(0);
+    expect((await runCommand(['build', '--store', store, '--out', clean, '--now', NOW])).code).toBe(0);
     const out = join(dir, 'race');
     const lockFile = join(out, leaseKey());
     let firstDone = false;
     const first = runCliAsync(['build', '--store', store, '--out', out, '--now', NOW]).then((r) => ((firstDone = true), r));
     while (!existsSync(lockFile) && !firstDone) await new Promise((ok) => setTimeout(ok, 10));
     expect(firstDone, 'the first build ended before its lease was seen').toBe(false);
-    const second = await runCliAsync(['build', '--store', small, '--out', out, '--now', NOW]);
+    const second = await runCommand(['build', '--store', small, '--out', out, '--now', NOW]);
     expect(second.code).toBe(5);
     expect(second.stderr).toContain(`pid ${JSON.parse(readFileSync(lockFile, 'utf8')).pid}`);
     const waiting = runCliAsync(['build', '--store', store, '--out', out, '--now', NOW, '--wait', '120', '--json']);
@@ -148,7 +149,7 @@ describe('the build lease on S3', () => {
 
     const client = peer.client();
     await client.send(new PutObjectCommand({ Bucket: 'leased', Key: 'b/.badgepress/lease.json', Body: lease({ host: 'builder-9', pid: 99 }) }));
-    const held = await runCliAsync(args('b'), { env: peer.env });
+    const held = await runCommand(args('b'), { env: peer.env });
     expect(held.code).toBe(5);
     expect(held.stderr).toMatch(/host builder-9, pid 99.*s3:\/\/leased\/b\/\.badgepress\/lease\.json/s);
     expect([...(await peer.objects('leased', 'b/')).keys()]).toEqual([leaseKey()]);
@@ -157,7 +158,7 @@ describe('the build lease on S3', () => {
     await client.send(new PutObjectCommand({ Bucket: 'leased', Key: 'b/.badgepress/lease.json', Body: lease({ host: 'builder-9', expiresAt: unix() - 5 }) }));
     const stale = await client.send(new GetObjectCommand({ Bucket: 'leased', Key: 'b/.badgepress/lease.json' }));
     seen.length = 0;
-    const taken = await runCliAsync(args('b'), { env: peer.env });
+    const taken = await runCommand(args('b'), { env: peer.env });
     expect(taken.code, taken.stderr).toBe(0);
     expect(seen.find((s) => s.method === 'PUT')).toMatchObject({ ifMatch: stale.ETag });
     client.destroy();
@@ -165,17 +166,17 @@ describe('the build lease on S3', () => {
 });
 
 describe('--prune after builds killed with changed input', () => {
-  it('removes the empty per-time directories a killed build made', () => {
+  it('removes the empty per-time directories a killed build made', async () => {
     const out = join(dir, 'prune');
-    expect(runCli(['build', '--store', small, '--out', out, '--now', NOW]).code).toBe(0);
+    expect((await runCommand(['build', '--store', small, '--out', out, '--now', NOW])).code).toBe(0);
     const repos = join(out, 'api/v1/repositories');
     const repo = join(repos, readdirSync(repos)[0]!);
     // What a build killed between mkdir and its first write leaves for a time no store holds now.
     mkdirSync(join(repo, 'at/1700000000/badges'), { recursive: true });
     mkdirSync(join(repo, 'at/1700000001/expired/badges'), { recursive: true });
-    expect(runCli(['build', '--store', small, '--out', out, '--now', NOW]).code).toBe(0);
+    expect((await runCommand(['build', '--store', small, '--out', out, '--now', NOW])).code).toBe(0);
     expect(existsSync(join(repo, 'at/1700000000'))).toBe(true); // only --prune removes
-    expect(runCli(['build', '--store', small, '--out', out, '--now', NOW, '--prune']).code).toBe(0);
+    expect((await runCommand(['build', '--store', small, '--out', out, '--now', NOW, '--prune'])).code).toBe(0);
     expect(readdirSync(join(repo, 'at')).filter((t) => t.startsWith('17000000'))).toEqual([]);
     expect(readTree(out).size).toBeGreaterThan(0);
   });

@@ -12,6 +12,7 @@ import type { OutputFile } from '../src/render/site-files.ts';
 import { buildSite, readTree } from './helpers/site.ts';
 import { expectEverySarifValid } from './helpers/sarif.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
+import { runCommand } from './helpers/cli-in-process.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { reusedGoldFrom, thresholdsVariant } from './helpers/thresholds.ts';
 
@@ -77,11 +78,11 @@ describe('--shard i/n', () => {
     expect(new Set(Array.from({ length: 40 }, (_, i) => shardOf(repositoryUrl(i), 7))).size).toBe(7);
   });
 
-  it('the CLI refuses a bad --shard with exit 2', () => {
+  it('the CLI refuses a bad --shard with exit 2', async () => {
     const r = runCli(['build', '--store', store, '--out', join(dir, 'x'), '--shard', '3/3']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--shard "3\/3": expected i\/n with 0 ≤ i < n/);
-    const capped = runCli(['build', '--store', store, '--out', join(dir, 'x'), '--shard', '1/1000000']);
+    const capped = await runCommand(['build', '--store', store, '--out', join(dir, 'x'), '--shard', '1/1000000']);
     expect(capped.code).toBe(2);
     expect(capped.stderr).toMatch(/--shard "1\/1000000": at most 999999 shards \(n has at most 6 digits\)/);
   });
@@ -241,24 +242,24 @@ describe('incremental directory builds', () => {
 });
 
 describe('summaries', () => {
-  it('--json prints one JSON line with the error and exit code when a run fails (2 and 4)', () => {
+  it('--json prints one JSON line with the error and exit code when a run fails (2 and 4)', async () => {
     const bad = runCli(['build', '--store', store, '--out', join(dir, 'json-fail'), '--shard', '5/2', '--json']);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout)).toEqual({ error: expect.stringMatching(/^--shard "5\/2": /), exitCode: 2 });
     // an output that cannot be written (a file stands where a directory must go): 4
     const blocker = join(dir, 'json-fail-file');
     writeFileSync(blocker, 'not a directory');
-    const io = runCli(['build', '--store', store, '--out', join(blocker, 'site'), '--json']);
+    const io = await runCommand(['build', '--store', store, '--out', join(blocker, 'site'), '--json']);
     expect(io.code).toBe(4);
     expect(io.stdout.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(io.stdout)).toEqual({ error: expect.stringMatching(/json-fail-file\/site: cannot write .* \(ENOTDIR\); check that --out names a writable directory/), exitCode: 4 });
     // a store that is not there is a wrong argument: 2
-    const missing = runCli(['build', '--store', join(dir, 'no-such-store'), '--out', join(dir, 'json-fail'), '--json']);
+    const missing = await runCommand(['build', '--store', join(dir, 'no-such-store'), '--out', join(dir, 'json-fail'), '--json']);
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout)).toEqual({ error: expect.stringMatching(/no-such-store: no such directory; give the directory of stored values with --store/), exitCode: 2 });
     const cfg = join(dir, 'json-bad-cfg.yaml');
     writeFileSync(cfg, 'shape: C\n');
-    const config = runCli(['plan', '--config', cfg, '--store', store, '--json']);
+    const config = await runCommand(['plan', '--config', cfg, '--store', store, '--json']);
     expect(config.code).toBe(2);
     expect(JSON.parse(config.stdout)).toMatchObject({ error: 'configuration problems, nothing written', problems: [expect.stringMatching(/shape/)], exitCode: 2 });
   });
@@ -284,7 +285,7 @@ describe('badgepress plan', () => {
     expect(same.stdout).toMatch(new RegExp(`files: 0 to add, 0 to change, 0 to remove \\(with --prune\\), ${before.size} unchanged`));
 
     const config = thresholdsVariant(join(dir, 'plan-cfg'), '{ min: 20, max: null, status: gold }', '{ min: 20, max: 24, status: gold }\n      - { min: 25, max: null, status: silver }');
-    const r = runCli(['plan', '--config', config, '--store', store, '--out', out, '--now', '1763600000', '--json']);
+    const r = await runCommand(['plan', '--config', config, '--store', store, '--out', out, '--now', '1763600000', '--json']);
     expect(r.code).toBe(3);
     const plan = JSON.parse(r.stdout);
     // What actually changes, from a real build into a copy.
@@ -304,7 +305,7 @@ describe('badgepress plan', () => {
       { badgeId: 'REUSED', scope: 'scan', from: 'gold', to: 'silver', repositories: new Set(flips.map((k) => k.split('/')[3])).size, scans: flips.length, examples: expect.any(Array) },
     ]);
     expect(readTree(out)).toEqual(before);
-    const text = runCli(['plan', '--config', config, '--store', store, '--out', out, '--now', '1763600000']);
+    const text = await runCommand(['plan', '--config', config, '--store', store, '--out', out, '--now', '1763600000']);
     expect(text.stdout).toMatch(new RegExp(`REUSED\\n  gold → silver: \\d+ repositor(y|ies) \\(latest; e\\.g\\. https://.*\\n  gold → silver: \\d+ repositories, ${flips.length} scans \\(per scan; e\\.g\\. https://`));
   });
 
@@ -312,7 +313,7 @@ describe('badgepress plan', () => {
     const out = join(dir, 'plan-expiry-site');
     await buildSite({ store: exStore, out, now: TS });
     const later = String(TS + 2 * 86400);
-    const json = runCli(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later, '--json']);
+    const json = await runCommand(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later, '--json']);
     expect(json.code).toBe(3);
     const plan = JSON.parse(json.stdout);
     const latest = plan.transitions.filter((t: { scope: string }) => t.scope === 'latest');
@@ -320,59 +321,60 @@ describe('badgepress plan', () => {
     expect(plan.transitions.every((t: { to: string; scope: string }) => t.to === 'expired' && t.scope === 'latest')).toBe(true);
     // The expired variants of each scan are new files, not transitions.
     expect(plan.added).toBeGreaterThan(0);
-    const text = runCli(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later]);
+    const text = await runCommand(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later]);
     expect(text.stdout).toMatch(/MAINTENANCE\n  gold → expired: 1 repository \(latest; e\.g\. https:\/\/github\.com\/acme\/aging\)/);
     // Once built, the same plan sees nothing to do.
     await buildSite({ store: exStore, out, now: Number(later), config: expiryConfig });
-    expect(runCli(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later]).code).toBe(0);
+    expect((await runCommand(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later])).code).toBe(0);
   });
 
   it('counts the files --prune would remove, exactly those build --prune then removes', async () => {
     const out = join(dir, 'plan-prune-site');
     // The CLI's build: the human site and api/v1/openapi.json too, so the second writes nothing.
-    expect(runCli(['build', '--store', store, '--out', out, '--now', '1763600000']).code).toBe(0);
+    expect((await runCommand(['build', '--store', store, '--out', out, '--now', '1763600000'])).code).toBe(0);
     const known = [...readTree(out).keys()].find((k) => k.startsWith('api/v1/repositories/'))!.split('/').slice(0, 4).join('/');
     writeFileSync(join(out, known, 'badges', 'GONE'), '{}');
     writeFileSync(join(out, known, 'badges', 'GONE.svg'), '<svg/>');
-    const r = runCli(['plan', '--store', store, '--out', out, '--now', '1763600000', '--json']);
+    const r = await runCommand(['plan', '--store', store, '--out', out, '--now', '1763600000', '--json']);
     expect(r.code).toBe(3);
     const plan = JSON.parse(r.stdout);
     expect(plan).toMatchObject({ added: 0, changed: 0, removed: 2, removedExamples: [`${known}/badges/GONE`, `${known}/badges/GONE.svg`] });
-    const text = runCli(['plan', '--store', store, '--out', out, '--now', '1763600000']);
+    const text = await runCommand(['plan', '--store', store, '--out', out, '--now', '1763600000']);
     expect(text.stdout).toContain(`2 to remove (with --prune)`);
     expect(text.stdout).toContain(`--prune would remove e.g. ${known}/badges/GONE, ${known}/badges/GONE.svg`);
-    const built = runCli(['build', '--store', store, '--out', out, '--now', '1763600000', '--prune', '--json']);
+    const built = await runCommand(['build', '--store', store, '--out', out, '--now', '1763600000', '--prune', '--json']);
     expect(JSON.parse(built.stdout)).toMatchObject({ removed: 2, written: 0 });
   });
 
-  it('with --shard, reports a record that belongs to no repository in shard 0 only', () => {
+  it('with --shard, reports a record that belongs to no repository in shard 0 only', async () => {
     const mixed = join(dir, 'plan-unassignable');
     mkdirSync(mixed, { recursive: true });
     writeFileSync(join(mixed, 'a.ndjson'), `${JSON.stringify({ repositoryUrl: 'not a url', timestamp: TS, values: {} })}\n`);
-    const stderrOf = (shard: string) => runCli(['plan', '--store', mixed, '--out', join(dir, 'plan-unassignable-site'), '--shard', shard]).stderr;
-    expect(stderrOf('0/3')).toMatch(/a\.ndjson:1: .*record skipped/);
-    expect(stderrOf('1/3')).not.toMatch(/record skipped/);
-    expect(stderrOf('2/3')).not.toMatch(/record skipped/);
+    const stderrOf = async (shard: string) => (await runCommand(['plan', '--store', mixed, '--out', join(dir, 'plan-unassignable-site'), '--shard', shard])).stderr;
+    expect(await stderrOf('0/3')).toMatch(/a\.ndjson:1: .*record skipped/);
+    expect(await stderrOf('1/3')).not.toMatch(/record skipped/);
+    expect(await stderrOf('2/3')).not.toMatch(/record skipped/);
     // build too: only shard 0 reports it, so only shard 0 exits 1 ("built, records skipped")
-    const built = ['0/3', '1/3', '2/3'].map((shard) => runCli(['build', '--store', mixed, '--out', join(dir, 'build-unassignable-site'), '--now', `${TS}`, '--shard', shard]));
+    const built = [];
+    for (const shard of ['0/3', '1/3', '2/3']) built.push(await runCommand(['build', '--store', mixed, '--out', join(dir, 'build-unassignable-site'), '--now', `${TS}`, '--shard', shard]));
     expect(built.map((r) => r.code)).toEqual([1, 0, 0]);
     expect(built.map((r) => /a\.ndjson:1: .*record skipped/.test(r.stderr))).toEqual([true, false, false]);
   });
 
-  it('exits 2 on every error: a missing store, an unreadable output, bad config, bad flags', () => {
+  it('exits 2 on every error: a missing store, an unreadable output, bad config, bad flags', async () => {
     const out = join(dir, 'plan-err');
     const missing = runCli(['plan', '--store', join(dir, 'no-such-store'), '--out', out]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no-such-store: no such directory; give the directory of stored values with --store/);
     const fileAsOut = join(dir, 'plan-err-file');
     writeFileSync(fileAsOut, 'not a directory');
-    const badOut = runCli(['plan', '--store', store, '--out', join(fileAsOut, 'site')]);
+    const badOut = await runCommand(['plan', '--store', store, '--out', join(fileAsOut, 'site')]);
     expect(badOut.code).toBe(2);
     const cfg = join(dir, 'plan-bad-cfg.yaml');
     writeFileSync(cfg, 'shape: C\n');
-    expect(runCli(['plan', '--config', cfg, '--store', store, '--out', out]).code).toBe(2);
-    expect(runCli(['plan', '--store', store, '--out', out, '--shard', '9/3']).code).toBe(2);
+    expect((await runCommand(['plan', '--config', cfg, '--store', store, '--out', out])).code).toBe(2);
+    expect((await runCommand(['plan', '--store', store, '--out', out, '--shard', '9/3'])).code).toBe(2);
     // build: a missing store is a wrong argument (2) too
-    expect(runCli(['build', '--store', join(dir, 'no-such-store'), '--out', out]).code).toBe(2);
+    expect((await runCommand(['build', '--store', join(dir, 'no-such-store'), '--out', out])).code).toBe(2);
   });
 });

@@ -46,12 +46,12 @@ describe.skipIf(!hasScript)('progress on a terminal', () => {
   });
 
   it('draws nothing when CI is set, even on a terminal; CI=false and CI=0 are not CI', () => {
-    for (const ci of ['true', '1', 'yes']) {
-      const out = onTerminal(`ci-site-${ci}`, { CI: ci });
-      expect(out).not.toMatch(/scans\/s|\x1b\[2K/);
-      expect(out).toMatch(/badgepress: 40 repositories, 120 scans/);
-    }
-    for (const ci of ['false', '0']) expect(onTerminal(`not-ci-${ci}`, { CI: ci })).toMatch(/\r\x1b\[2K\d+ repositories, .* scans\/s/);
+    // One value of each kind on a terminal (each a full build): that the command reads CI
+    // through isCI. Every other spelling is checked against isCI itself ('reads CI as most tools do').
+    const out = onTerminal('ci-site-yes', { CI: 'yes' });
+    expect(out).not.toMatch(/scans\/s|\x1b\[2K/);
+    expect(out).toMatch(/badgepress: 40 repositories, 120 scans/);
+    expect(onTerminal('not-ci-false', { CI: 'false' })).toMatch(/\r\x1b\[2K\d+ repositories, .* scans\/s/);
   });
 });
 

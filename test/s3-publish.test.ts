@@ -11,8 +11,9 @@ import { PublishError, SHOWN_KEYS } from '../src/publish/sink.ts';
 import { S3Store } from '../src/load/s3-store.ts';
 import { originPath } from '../src/model/origin-path.ts';
 import { buildSite, readTree } from './helpers/site.ts';
-import { ROOT, runCli } from './helpers/cli.ts';
+import { ROOT } from './helpers/cli.ts';
 import { runCliAsync } from './helpers/cli-async.ts';
+import { runCommand } from './helpers/cli-in-process.ts';
 import { loadSiteConfig } from '../src/config/load.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { reusedGoldFrom } from './helpers/thresholds.ts';
@@ -64,7 +65,7 @@ const smallTree = readTree(smallLocal);
 const perTimeKeys = [...smallTree.keys()].filter((k) => k.includes('/at/'));
 // What the CLI writes besides: the human site (pages: true) and api/v1/openapi.json (openapi: true).
 const smallCliLocal = join(dir, 'local-small-cli');
-runCli(['build', '--store', small, '--out', smallCliLocal, '--now', '1763600000']);
+await runCommand(['build', '--store', small, '--out', smallCliLocal, '--now', '1763600000']);
 const smallCliTree = new Map([...readTree(smallCliLocal)].filter(([k]) => !k.startsWith('.badgepress/')));
 const cliEnv = () => ({ ...peer.env });
 
