@@ -138,6 +138,10 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
       if (g) g.push(i);
       else groups.set(root, [i]);
     }
+    // Pass 1's index of repositories is done with: it holds a string per repository for the
+    // rest of the build otherwise (megabytes at 100,000 repositories).
+    firstFileOf.clear();
+    sizes.clear();
 
     // Pass 2: per group of files, validate every record and hand out complete histories.
     nextGroup: for (const group of [...groups.values()].sort((a, b) => a[0]! - b[0]!)) {
