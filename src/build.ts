@@ -140,8 +140,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   }
   // The site-wide pages, a shard's summaries and openapi.json go out before the state that
   // describes them, so a state is never ahead of what is published; when no repository was
-  // redone (same config and code too) they are those of the last build, already out.
-  const summariesUnchanged = incr?.incremental === true && incr.redone === 0;
+  // redone and no config part changed, they are those of the last build, already out.
+  const summariesUnchanged = incr?.incremental === true && incr.redone === 0 && !incr.configChanged;
   if (failed.length === 0 && !summariesUnchanged) {
     if (pages) await pages.finish(opts.sink, limit, summary, [...summaries.values()] as RepositorySummary[]);
     if (opts.siteFiles && opts.siteFiles.length > 0) await publishRepository(opts.sink, opts.siteFiles, limit, summary);

@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { loadSiteConfig } from '../src/config/load.ts';
 import { configParts, changedParts, partOfKey, partOfResource } from '../src/incremental/parts.ts';
 import { atKey, EXTRA_BADGE_STYLES, expiredAtKey, indexKey, latestKey, repositoryPrefix, type Resource } from '../src/model/layout.ts';
+import { parseState, serializeState } from '../src/incremental/state.ts';
 import { planCommand } from '../src/commands/plan.ts';
 import type { PlanReport } from '../src/publish/plan.ts';
 import { generateStore } from '../scripts/gen-store.ts';
@@ -95,13 +96,39 @@ describe('config parts', () => {
   });
 });
 
+describe('state format', () => {
+  it('a state without config parts (format 1, or 2 without parts) is not used: a full build', () => {
+    const state = { code: 'c', config: 'g', parts: { sarif: 's' }, files: new Map(), repositories: new Map() };
+    const text = serializeState(state);
+    expect(parseState(text)).toEqual(state);
+    const { parts: _parts, ...old } = JSON.parse(text) as Record<string, unknown>;
+    expect(parseState(JSON.stringify({ ...old, format: 1 }))).toBeUndefined();
+    expect(parseState(JSON.stringify(old))).toBeUndefined();
+  });
+});
+
+describe('site-wide pages', () => {
+  it('follow a config change even when no repository is redone (empty store)', async () => {
+    const store = join(dir, 'store-empty');
+    mkdirSync(store, { recursive: true });
+    const out = join(dir, 'out-empty');
+    await buildIncrementally({ flags: { config: config('e-before', THRESHOLDS), store, out }, now: NOW, pages: true });
+    const help = config('e-after', edit(THRESHOLDS, 'help: Add a SECURITY.md', 'help: Please add a SECURITY.md'));
+    const { summary } = await buildIncrementally({ flags: { config: help, store, out }, now: NOW, pages: true });
+    expect(summary.written).toBeGreaterThan(0);
+    await buildIncrementally({ flags: { config: help, store, out: join(dir, 'clean-empty') }, now: NOW, force: true, pages: true });
+    const published = (t: Map<string, Buffer>) => new Map([...t].filter(([k]) => !k.startsWith('.badgepress/state/')));
+    expect(published(readTree(out))).toEqual(published(readTree(join(dir, 'clean-empty'))));
+  });
+});
+
 describe('a threshold change on one badge', () => {
   it('writes exactly the files whose bytes change, renders no file of the other badges, and plan says the same', async () => {
     const store = storeOf('store', 20, 3, 5);
     const out = join(dir, 'out');
     const before = config('before', THRESHOLDS);
     const after = config('after', edit(THRESHOLDS, REUSED_BANDS, '{ min: 5, max: 7, status: silver }\n      - { min: 8, max: null, status: gold }'));
-    await buildIncrementally({ flags: { config: before, store, out }, now: NOW });
+    await buildIncrementally({ flags: { config: before, store, out }, now: NOW, pages: true });
     const old = readTree(out);
 
     // plan, in-process, from the same state: what the build below will do.
@@ -115,7 +142,7 @@ describe('a threshold change on one badge', () => {
     const plan = JSON.parse(printed.join('')) as PlanReport;
 
     const put: string[] = [];
-    const { summary } = await buildIncrementally({ flags: { config: after, store, out }, now: NOW, onPut: (k) => put.push(k) });
+    const { summary } = await buildIncrementally({ flags: { config: after, store, out }, now: NOW, pages: true, onPut: (k) => put.push(k) });
     const now = readTree(out);
     const published = (k: string) => !k.startsWith('.badgepress/state/');
     const changed = [...now].filter(([k, v]) => published(k) && !old.get(k)?.equals(v)).map(([k]) => k);
@@ -130,7 +157,7 @@ describe('a threshold change on one badge', () => {
     expect(api.filter((k) => k.endsWith('/badges/REUSED.plastic.svg')).length).toBe(20);
 
     // The same bytes as a clean build, and every file counted once, written or unchanged.
-    const clean = await buildIncrementally({ flags: { config: after, store, out: join(dir, 'clean') }, now: NOW, force: true });
+    const clean = await buildIncrementally({ flags: { config: after, store, out: join(dir, 'clean') }, now: NOW, force: true, pages: true });
     const cleanTree = readTree(join(dir, 'clean'));
     expect(new Map([...now].filter(([k]) => published(k)))).toEqual(new Map([...cleanTree].filter(([k]) => published(k))));
     expect(summary.written + summary.unchanged).toBe(clean.summary.written);

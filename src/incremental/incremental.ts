@@ -163,6 +163,11 @@ export class IncrementalBuild {
     }
   }
 
+  /** Whether a config part changed since the last build (the site-wide pages show every part). */
+  get configChanged(): boolean {
+    return this.changed.size > 0;
+  }
+
   /** How many repositories are redone (known once the loader has read every file it needs). */
   get redone(): number {
     return this.dirty.size;

@@ -7,6 +7,7 @@ import { inShard } from '../../src/model/shard.ts';
 import { openSink, openStore } from '../../src/site/locations.ts';
 import { loadShape } from '../../src/site/stages.ts';
 import type { Sink } from '../../src/publish/sink.ts';
+import { pagesBuild } from '../../src/render/pages/setup.ts';
 import type { SiteFile } from '../../src/render/site-files.ts';
 
 export interface IncrementalRun {
@@ -17,6 +18,8 @@ export interface IncrementalRun {
   shard?: { index: number; count: number };
   summarize?: BuildOptions['summarize'];
   onSummaries?: BuildOptions['onSummaries'];
+  /** Build the human site as `badgepress build` does (repository pages, site-wide pages). */
+  pages?: boolean;
   /** Told the key of every file the build hands to the sink (rendered and compared or written). */
   onPut?: (key: string) => void;
 }
@@ -49,6 +52,7 @@ export async function buildIncrementally(run: IncrementalRun): Promise<{ summary
       prune,
       report: (i) => issues.push(i),
       incremental,
+      ...(run.pages && site.pages ? { pages: (await pagesBuild(site, run.shard))! } : {}),
       ...(run.shard ? { include: inShard(run.shard), reportUnassignable: run.shard.index === 0 } : {}),
       ...(run.summarize ? { summarize: run.summarize } : {}),
       ...(run.onSummaries ? { onSummaries: run.onSummaries } : {}),
