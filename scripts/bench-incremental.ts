@@ -54,9 +54,15 @@ export async function benchIncremental(c: IncrementalBenchContext): Promise<void
   const onePercent = c.cli(['build', '--store', store, '--out', out, '--now', NOW]);
   c.say('incremental: 1 % of repositories with a new scan ÷ full build (target ≤ 0.08)', `${ratio(onePercent.ms, full.ms)} (${onePercent.summary.written} files written)`, 'incrementalOnePercentRatio', ratio(onePercent.ms, full.ms));
 
-  // A threshold change redoes every repository (coarse: every report lists the rules), writing only changed files.
+  // One badge's bands: every repository is loaded and evaluated, but only the files of the
+  // changed config parts (reports, that badge's files, pages) are rendered and compared.
   const threshold = c.cli(['build', '--config', c.changedConfig, '--store', store, '--out', out, '--now', NOW]);
-  c.say('incremental: threshold change on one badge ÷ full build (target ≤ 1.0)', `${ratio(threshold.ms, full.ms)} (${threshold.summary.written} files written, ${threshold.summary.unchanged} unchanged)`, 'incrementalThresholdRatio', ratio(threshold.ms, full.ms));
+  c.say(
+    'incremental: threshold change on one badge ÷ full build (target ≤ 1.0)',
+    `${ratio(threshold.ms, full.ms)} by wall, ${ratio(threshold.cpuMs, full.cpuMs)} by CPU (${threshold.summary.written} files written, ${threshold.summary.unchanged} unchanged)`,
+    'incrementalThresholdRatio',
+    ratio(threshold.ms, full.ms),
+  );
 
   await s3Requests(c);
   if (c.scaleRepos.length > 0) scaleRuns(c);

@@ -35,7 +35,8 @@ export interface BuildOptions {
   pages?: PagesBuild;
   /** Build state: skip repositories whose inputs did not change since the last build. */
   incremental?: IncrementalBuild;
-  /** Per-repository data for site-wide pages (plain JSON), kept in the state for skipped ones. */
+  /** Per-repository data for site-wide pages (plain JSON), kept in the state for skipped ones;
+   *  after a config change `files` holds only those of the changed parts (incremental/parts.ts). */
   summarize?: (h: RepositoryHistory, files: SiteFile[]) => unknown;
   /** Every repository's summary, built or skipped, once the build is done. */
   onSummaries?: (summaries: Map<string, unknown>) => Promise<void> | void;
@@ -92,7 +93,10 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     }
     // evaluate: every scan, its expired variant and the answer for `now`; render: their files.
     const evaluation = opts.shape.evaluator.evaluate(h, opts.now);
-    const files: SiteFile[] = opts.shape.renderer.render(evaluation);
+    // After a config change, only the files of the parts it changed (the rest stay as they are).
+    const partial = incr?.partial(h);
+    const files: SiteFile[] = opts.shape.renderer.render(evaluation, partial?.filter);
+    const current = partial?.filter.skipped ?? 0;
     let pageSummary: SummaryLine | undefined;
     if (pages) {
       const page = pages.repository(evaluation);
@@ -104,8 +108,9 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     // publish: in phases, beside the repositories still in flight.
     const job = (async () => {
       await publishRepository(opts.sink, files, limit, summary);
+      summary.unchanged += current;
       if (opts.prune) {
-        const stale = await staleKeys(opts.sink, repositoryPrefix(h.encoded), new Set(files.map((f) => f.key)));
+        const stale = (await staleKeys(opts.sink, repositoryPrefix(h.encoded), new Set(files.map((f) => f.key)))).filter((k) => !partial?.unrendered(k));
         if (stale.length > 0) {
           await opts.sink.remove(stale);
           summary.removed += stale.length;
@@ -114,7 +119,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       }
       const repoSummary = pageSummary ?? opts.summarize?.(h, files);
       if (repoSummary !== undefined) summaries.set(h.repositoryUrl, repoSummary);
-      incr?.built(h, files.length, repoSummary);
+      incr?.built(h, files.length + current, repoSummary);
       opts.onRepository?.(h, summary);
     })().catch((err: unknown) => {
       if (err instanceof PublishError) failed.push(err);
@@ -135,8 +140,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   }
   // The site-wide pages, a shard's summaries and openapi.json go out before the state that
   // describes them, so a state is never ahead of what is published; when no repository was
-  // redone (same config and code too) they are those of the last build, already out.
-  const summariesUnchanged = incr?.incremental === true && incr.redone === 0;
+  // redone and no config part changed, they are those of the last build, already out.
+  const summariesUnchanged = incr?.incremental === true && incr.redone === 0 && !incr.configChanged;
   if (failed.length === 0 && !summariesUnchanged) {
     if (pages) await pages.finish(opts.sink, limit, summary, summaries as Map<string, SummaryLine>);
     if (opts.siteFiles && opts.siteFiles.length > 0) await publishRepository(opts.sink, opts.siteFiles, limit, summary);

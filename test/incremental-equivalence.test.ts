@@ -1,6 +1,6 @@
 // Proof of equivalence for incremental builds: random sequences of edits to the store and the
 // configuration (new scans, edited, deleted and bad records, moved files, threshold and colour
-// changes, decision-file grants, time passing an expiry, shard count changes, a deleted state),
+// changes, one badge's bands, one rule's help text, the style list, decision-file grants, time passing an expiry, shard count changes, a deleted state),
 // and after each step the output of the incremental build(s) equals, byte for byte, that of a
 // `--force` build run through the same steps, and both report as many bad records.
 // Once on a directory, once with the store and the site on s3rver.
@@ -30,6 +30,8 @@ type Step =
   | { kind: 'move'; file: number }
   | { kind: 'threshold'; value: number }
   | { kind: 'colour'; value: number }
+  /** A change of one config part (incremental/parts.ts): 0 one badge's bands, 1 one rule's help, 2 the styles. */
+  | { kind: 'part'; which: number; value: number }
   | { kind: 'grant'; repo: number }
   | { kind: 'time'; days: number }
   | { kind: 'shards'; count: number }
@@ -43,6 +45,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('move' as const), file: fc.nat(3) }),
   fc.record({ kind: fc.constant('threshold' as const), value: fc.integer({ min: 3, max: 9 }) }),
   fc.record({ kind: fc.constant('colour' as const), value: fc.nat(5) }),
+  fc.record({ kind: fc.constant('part' as const), which: fc.nat(2), value: fc.integer({ min: 1, max: 5 }) }),
   fc.record({ kind: fc.constant('grant' as const), repo: fc.nat(4) }),
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('time' as const), days: fc.integer({ min: 1, max: 40 }) }) },
   fc.record({ kind: fc.constant('shards' as const), count: fc.integer({ min: 1, max: 3 }) }),
@@ -58,6 +61,8 @@ interface World {
   shards: number;
   /** The file-system clock for store edits: past, distinct per edit (see below). */
   clock: number;
+  colour: number;
+  styles: number;
   /** Relative store file name → lines. */
   files: Map<string, string[]>;
   incremental: string;
@@ -71,16 +76,26 @@ function newWorld(root: string, shape: 'A' | 'B', out: (name: string) => string)
   mkdirSync(join(cfg, 'decisions'), { recursive: true });
   copyFileSync(join(ROOT, `config/thresholds-${shape.toLowerCase()}.yaml`), join(cfg, 'thresholds.yaml'));
   writeFileSync(join(cfg, 'decisions/open-source.json'), JSON.stringify({ ruleId: 'MANUAL/Project is open source', granted: [] }));
-  const w: World = { root, store, config: join(cfg, 'site.yaml'), shape, now: T0 + 20 * DAY, shards: 1, clock: 1_700_000_000, files: new Map(), incremental: out('inc'), force: out('force') };
-  writeColour(w, 0);
+  const w: World = { root, store, config: join(cfg, 'site.yaml'), shape, now: T0 + 20 * DAY, shards: 1, clock: 1_700_000_000, colour: 0, styles: 0, files: new Map(), incremental: out('inc'), force: out('force') };
+  writeSiteConfig(w);
   for (const [i, url] of REPOS.entries()) addLine(w, FILES[i % 3]!, scanLine(w, url, T0 + i * DAY, i));
   return w;
 }
 
-function writeColour(w: World, n: number): void {
+const STYLES = ['[flat]', '[flat, plastic]', '[flat, social, for-the-badge]'];
+
+function writeSiteConfig(w: World): void {
   const colours = ['#dfb317', '#aa0000', '#00aa00', '#0000aa', '#123456', '#654321'];
   const shapeLines = w.shape === 'A' ? 'shape: A\nexpireAfterDays: 30\n' : 'shape: B\ndecisions: decisions\n';
-  writeFileSync(w.config, `${shapeLines}thresholds: { ${w.shape}: thresholds.yaml }\ncolors: { gold: "${colours[n]}" }\n`);
+  writeFileSync(w.config, `${shapeLines}thresholds: { ${w.shape}: thresholds.yaml }\ncolors: { gold: "${colours[w.colour]}" }\nstyles: ${STYLES[w.styles]}\n`);
+}
+
+/** Rewrites the thresholds file with `pattern` (which must match) replaced. */
+function editThresholds(w: World, pattern: RegExp, to: string): void {
+  const path = join(dirname(w.config), 'thresholds.yaml');
+  const text = readFileSync(path, 'utf8');
+  if (!pattern.test(text)) throw new Error(`thresholds edit: ${String(pattern)} not found`);
+  writeFileSync(path, text.replace(pattern, to));
 }
 
 function scanLine(w: World, url: string, t: number, v: number): string {
@@ -156,7 +171,18 @@ function apply(w: World, s: Step): void {
       return;
     }
     case 'colour':
-      return writeColour(w, s.value);
+      w.colour = s.value;
+      return writeSiteConfig(w);
+    case 'part':
+      if (s.which === 2) {
+        w.styles = s.value % STYLES.length;
+        return writeSiteConfig(w);
+      }
+      if (s.which === 1) return editThresholds(w, w.shape === 'A' ? /help: Add a SECURITY\.md.*/ : /help: Tag releases.*/, `help: Say how (${s.value}).`);
+      // One badge's bands: A's MAINTENANCE through ISSUE_REACTION_TIME, B's REUSED through PACKAGES.
+      return w.shape === 'A'
+        ? editThresholds(w, /\{ min: 0, max: \d+, status: gold \}\n(\s*)- \{ min: \d+, max: 7, status: silver \}/, `{ min: 0, max: ${s.value}, status: gold }\n$1- { min: ${s.value + 1}, max: 7, status: silver }`)
+        : editThresholds(w, /unit: packages\n(\s*)threshold: \{ min: \d+,/, `unit: packages\n$1threshold: { min: ${s.value % 3},`);
     case 'grant': {
       const path = join(dirname(w.config), 'decisions/open-source.json');
       const d = JSON.parse(readFileSync(path, 'utf8')) as { granted: string[] };
@@ -209,8 +235,8 @@ async function checkSequence(t: Target, w: World, steps: Step[]): Promise<void> 
 /** Sequences every run starts with: each kind of step at least once, whatever the seed. */
 const EXAMPLES: Array<['A' | 'B', Step[]]> = [
   ['A', [{ kind: 'time', days: 12 }, { kind: 'time', days: 1 }, { kind: 'scan', repo: 4, file: 3, day: 61, value: 5 }, { kind: 'time', days: 40 }]],
-  ['A', [{ kind: 'shards', count: 3 }, { kind: 'threshold', value: 5 }, { kind: 'move', file: 0 }, { kind: 'shards', count: 2 }, { kind: 'bad', file: 1 }, { kind: 'dropState' }]],
-  ['B', [{ kind: 'grant', repo: 2 }, { kind: 'edit', file: 1, line: 0, value: 8 }, { kind: 'delete', file: 2, line: 0 }, { kind: 'colour', value: 3 }, { kind: 'threshold', value: 3 }]],
+  ['A', [{ kind: 'shards', count: 3 }, { kind: 'threshold', value: 5 }, { kind: 'part', which: 0, value: 3 }, { kind: 'move', file: 0 }, { kind: 'shards', count: 2 }, { kind: 'part', which: 2, value: 2 }, { kind: 'bad', file: 1 }, { kind: 'dropState' }]],
+  ['B', [{ kind: 'grant', repo: 2 }, { kind: 'edit', file: 1, line: 0, value: 8 }, { kind: 'delete', file: 2, line: 0 }, { kind: 'colour', value: 3 }, { kind: 'threshold', value: 3 }, { kind: 'part', which: 1, value: 4 }, { kind: 'part', which: 0, value: 2 }]],
 ];
 let run = 0;
 /** Repositories skipped across all runs: the property must not hold only because nothing was skipped. */

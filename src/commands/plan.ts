@@ -41,7 +41,8 @@ export async function planCommand(argv: string[]): Promise<number> {
     for await (const h of loadHistories(store, { catalog: shape.evaluator.catalog, schemes: site.repositoryUrlSchemes, report, ...loadSharding, ...incremental.loadOptions(loadSharding.include) })) {
       if (h.scans.length === 0) continue;
       const evaluation = shape.evaluator.evaluate(h, now);
-      await planner.add(h.encoded, h.scans.length, shape.renderer.render(evaluation));
+      const partial = incremental.partial(h);
+      await planner.add(h.encoded, h.scans.length, shape.renderer.render(evaluation, partial?.filter), partial);
     }
     const carried = incremental.carry(printer.print, new Map());
     planner.addUnchanged(carried.repositories, carried.scans, carried.files);

@@ -1,12 +1,9 @@
-// What a repository's files depend on besides its own records: the code that renders them and
-// the configuration that shapes them. Both are hashed whole (a coarse but correct rule): any
-// change to the site settings, the active thresholds file or a decision file redoes every
-// repository once, writing only the files whose bytes change.
+// What a repository's files depend on besides its own records and the configuration
+// (incremental/parts.ts): the code that renders them, hashed whole.
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SiteConfig } from '../config/types.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** What the running code is: its sources, templates and the locked dependency versions. */
@@ -22,16 +19,6 @@ export function codeFingerprint(): Promise<string> {
     return hash.digest('hex');
   })();
   return code;
-}
-
-/** The settings, the active thresholds file and the decision files, as one hash. */
-export async function configFingerprint(site: SiteConfig): Promise<string> {
-  // Where things are read from and written to does not shape a file; what is read does.
-  const { store: _store, out: _out, s3: _s3, thresholds, decisions, ...shaping } = site;
-  const hash = createHash('sha256').update(JSON.stringify(shaping));
-  await hashPath(hash, thresholds[site.shape], 'thresholds');
-  if (site.shape === 'B' && decisions !== undefined) await hashPath(hash, decisions, 'decisions');
-  return hash.digest('hex');
 }
 
 /** Names and bytes of a file or of every file below a directory, in a fixed order. */

@@ -7,10 +7,16 @@
 // build's --now is on the same side of its expiry moment, and --prune asks for nothing the
 // last build did not do. Store files are read only when they changed or name a repository
 // that must be redone; one file of many repositories redoes those repositories only.
+//
+// A config change that leaves the global part alone (incremental/parts.ts) redoes every
+// repository partially: it is loaded and evaluated, but only the files of the changed parts
+// are rendered and compared; the others are still current and stay as they are.
 import type { IssueOwner, LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { LoadOptions } from '../load/histories.ts';
 import type { StoreEntry, StoreSource } from '../load/store.ts';
 import type { SiteConfig } from '../config/types.ts';
+import { repositoryPrefix } from '../model/layout.ts';
+import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
 import { STATE_PREFIX, parseState, serializeState, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateStore } from './state.ts';
 
 export interface IncrementalOptions {
@@ -18,7 +24,7 @@ export interface IncrementalOptions {
   store: StoreSource;
   shard: ShardKey;
   code: string;
-  config: string;
+  config: ConfigParts;
   site: SiteConfig;
   now: number;
   prune: boolean;
@@ -38,6 +44,10 @@ export class IncrementalBuild {
   private readonly listed: Map<string, string>;
   /** Repositories that must be built (only meaningful with a previous state). */
   private readonly dirty = new Set<string>();
+  /** Of those, the ones whose every file is redone (their records changed, an expiry, --prune). */
+  private readonly whole = new Set<string>();
+  /** Config parts that differ from the last build's: the files every other dirty repository redoes. */
+  private readonly changed: ReadonlySet<string>;
   private readonly requested = new Set<string>();
   private readonly read = new Map<string, FileState>();
   private readonly unstable = new Set<string>();
@@ -52,9 +62,13 @@ export class IncrementalBuild {
     entries: StoreEntry[],
   ) {
     this.key = stateKey(opts.shard);
-    this.prev = prev && prev.code === opts.code && prev.config === opts.config ? prev : undefined;
+    this.prev = prev && prev.code === opts.code && prev.config === opts.config.global ? prev : undefined;
     this.listed = new Map(entries.map((e) => [e.name, e.version]));
     this.entries = entries;
+    const changed = this.prev ? changedParts(this.prev.parts, opts.config.parts) : new Set<string>();
+    // Pages hold every setting; listed anyway so summaries are recomputed on any partial rebuild.
+    if (changed.size > 0) changed.add('pages');
+    this.changed = changed;
     if (this.prev) this.markDirtyFromState(this.prev);
   }
 
@@ -68,18 +82,34 @@ export class IncrementalBuild {
     return this.prev !== undefined;
   }
 
+  /** A repository all of whose files are redone. */
+  private redoWhole(url: string): void {
+    this.dirty.add(url);
+    this.whole.add(url);
+  }
+
   private markDirtyFromState(prev: BuildState): void {
     for (const [name, f] of prev.files) {
       const changed = this.listed.get(name) !== f.version;
       for (const url of f.repositories) {
         // A repository a file names but the state does not hold failed or was left out.
-        if (changed || !prev.repositories.has(url)) this.dirty.add(url);
+        if (changed || !prev.repositories.has(url)) this.redoWhole(url);
       }
     }
     for (const [url, r] of prev.repositories) {
-      if (r.flip !== undefined && (this.opts.now >= r.flip) !== r.flipped) this.dirty.add(url);
-      if (this.opts.prune && !r.pruned) this.dirty.add(url);
+      if (r.flip !== undefined && (this.opts.now >= r.flip) !== r.flipped) this.redoWhole(url);
+      if (this.opts.prune && !r.pruned) this.redoWhole(url);
+      if (this.changed.size > 0) this.dirty.add(url);
     }
+  }
+
+  /**
+   * How a repository about to be built is redone: undefined for all of its files, else only the
+   * files of the changed config parts (its records, and so its other files, are as last built).
+   */
+  partial(h: Pick<RepositoryHistory, 'repositoryUrl' | 'encoded'>): PartialRebuild | undefined {
+    if (!this.prev || this.changed.size === 0 || this.whole.has(h.repositoryUrl) || !this.prev.repositories.has(h.repositoryUrl)) return undefined;
+    return new PartialRebuild(this.changed, repositoryPrefix(h.encoded));
   }
 
   /** Files to read first: all of them without a state, else those that changed. */
@@ -106,7 +136,7 @@ export class IncrementalBuild {
         const mine = repositories.filter(inShard).sort();
         this.read.set(name, { version, repositories: mine });
         // A file read at another version than the state knows redoes every repository it names.
-        if (this.prev && this.prev.files.get(name)?.version !== version) for (const u of mine) this.dirty.add(u);
+        if (this.prev && this.prev.files.get(name)?.version !== version) for (const u of mine) this.redoWhole(u);
       },
       onUnstable: (names) => {
         for (const n of names) this.unstable.add(n);
@@ -131,6 +161,11 @@ export class IncrementalBuild {
       const f = this.read.get(owner.file);
       if (f) (f.issues ??= []).push(issue);
     }
+  }
+
+  /** Whether a config part changed since the last build (the site-wide pages show every part). */
+  get configChanged(): boolean {
+    return this.changed.size > 0;
   }
 
   /** How many repositories are redone (known once the loader has read every file it needs). */
@@ -216,7 +251,7 @@ export class IncrementalBuild {
         if (r) repositories.set(url, r);
       }
     }
-    return { code: this.opts.code, config: this.opts.config, files, repositories };
+    return { code: this.opts.code, config: this.opts.config.global, parts: this.opts.config.parts, files, repositories };
   }
 
   /**

@@ -3,7 +3,8 @@ import { isS3 } from '../config/load.ts';
 import type { SiteConfig } from '../config/types.ts';
 import type { StoreSource } from '../load/store.ts';
 import { parseS3Location } from '../s3/location.ts';
-import { codeFingerprint, configFingerprint } from './fingerprint.ts';
+import { codeFingerprint } from './fingerprint.ts';
+import { configParts } from './parts.ts';
 import { IncrementalBuild } from './incremental.ts';
 import { DirectoryStateStore, type ShardKey, type StateStore } from './state.ts';
 
@@ -15,6 +16,6 @@ export async function openStateStore(out: string, site: SiteConfig): Promise<Sta
 }
 
 export async function openIncremental(opts: { site: SiteConfig; store: StoreSource; state: StateStore; shard: ShardKey | undefined; now: number; prune: boolean; force: boolean }): Promise<IncrementalBuild> {
-  const [code, config] = await Promise.all([codeFingerprint(), configFingerprint(opts.site)]);
+  const [code, config] = await Promise.all([codeFingerprint(), configParts(opts.site)]);
   return IncrementalBuild.open({ ...opts, shard: opts.shard ?? { index: 0, count: 1 }, code, config });
 }

@@ -7,8 +7,9 @@ import { dirname, join, resolve } from 'node:path';
 import type { LoadIssue } from '../load/types.ts';
 
 export const STATE_PREFIX = '.badgepress/state/';
-// 2: page summaries are JSON lines (strings), not objects.
-const FORMAT = 2;
+// 3: page summaries are JSON lines (strings), not objects; 2: config split into parts. A
+// state of another format means a full build.
+const FORMAT = 3;
 
 export interface RepositoryState {
   /** Scans built, files produced: counted again when the repository is skipped. */
@@ -35,7 +36,10 @@ export interface FileState {
 
 export interface BuildState {
   code: string;
+  /** The global config part: a change redoes everything (incremental/parts.ts). */
   config: string;
+  /** The other config parts by name: a change redoes their files only. */
+  parts: Record<string, string>;
   files: Map<string, FileState>;
   repositories: Map<string, RepositoryState>;
 }
@@ -51,15 +55,15 @@ export function stateKey(shard: ShardKey): string {
 }
 
 export function serializeState(s: BuildState): string {
-  return JSON.stringify({ format: FORMAT, code: s.code, config: s.config, files: [...s.files], repositories: [...s.repositories] });
+  return JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, files: [...s.files], repositories: [...s.repositories] });
 }
 
 /** undefined for anything this code did not write (another format, a torn or foreign file). */
 export function parseState(text: string): BuildState | undefined {
   try {
-    const raw = JSON.parse(text) as { format?: unknown; code: string; config: string; files: Array<[string, FileState]>; repositories: Array<[string, RepositoryState]> };
-    if (raw.format !== FORMAT || !Array.isArray(raw.files) || !Array.isArray(raw.repositories)) return undefined;
-    return { code: raw.code, config: raw.config, files: new Map(raw.files), repositories: new Map(raw.repositories) };
+    const raw = JSON.parse(text) as { format?: unknown; code: string; config: string; parts?: unknown; files: Array<[string, FileState]>; repositories: Array<[string, RepositoryState]> };
+    if (raw.format !== FORMAT || !Array.isArray(raw.files) || !Array.isArray(raw.repositories) || typeof raw.parts !== 'object' || raw.parts === null) return undefined;
+    return { code: raw.code, config: raw.config, parts: raw.parts as Record<string, string>, files: new Map(raw.files), repositories: new Map(raw.repositories) };
   } catch {
     return undefined;
   }

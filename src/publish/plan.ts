@@ -5,6 +5,7 @@
 import type { FileScope, OutputFile } from '../render/site-files.ts';
 import type { Sink } from './sink.ts';
 import { repositoryPrefix } from '../model/layout.ts';
+import type { PartialRebuild } from '../incremental/parts.ts';
 
 /** Which explanation files a transition was seen in: the latest, a scan's, or a scan's expired variant. */
 export type TransitionScope = Exclude<FileScope, 'index'>;
@@ -43,9 +44,11 @@ export class Planner {
   constructor(private readonly sink: Sink) {}
 
   /** Compare one repository's rendered files (what render made of its evaluation) with the published ones. */
-  async add(encoded: string, scans: number, files: OutputFile[]): Promise<void> {
+  /** With `partial`, the files of the config parts it left unrendered count as unchanged. */
+  async add(encoded: string, scans: number, files: OutputFile[], partial?: PartialRebuild): Promise<void> {
     this.report.repositories++;
     this.report.scans += scans;
+    this.report.unchanged += partial?.filter.skipped ?? 0;
     const comparisons = await Promise.all(files.map((f) => this.sink.compare(f)));
     const reads: Array<Promise<void>> = [];
     files.forEach((f, i) => {
@@ -65,7 +68,7 @@ export class Planner {
     await Promise.all(reads);
     const produced = new Set(files.map((f) => f.key));
     for (const key of await this.sink.list(repositoryPrefix(encoded))) {
-      if (produced.has(key)) continue;
+      if (produced.has(key) || partial?.unrendered(key)) continue;
       this.report.removed++;
       if (this.report.removedExamples.length < EXAMPLES) this.report.removedExamples.push(key);
     }

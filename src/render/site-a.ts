@@ -6,7 +6,7 @@ import { codeScanningA } from './code-scanning.ts';
 import { latestOnlyFiles } from './latest-only.ts';
 import { badgeObjectA, sarifReportA } from './sarif-a.ts';
 import { jsonBytes } from './sarif-common.ts';
-import type { LatestOnlyFiles, RenderedFile, ScanFiles } from './shape.ts';
+import { renderedFiles, type LatestOnlyFiles, type ScanFiles } from './shape.ts';
 import type { BadgeLook, BadgeRenderer } from './svg.ts';
 
 function lookA(site: SiteConfig, b: EvaluationA['badges'][number]): BadgeLook {
@@ -14,20 +14,21 @@ function lookA(site: SiteConfig, b: EvaluationA['badges'][number]): BadgeLook {
 }
 
 export function scanFilesA(site: SiteConfig, t: ThresholdsA, badges: BadgeRenderer): ScanFiles<EvaluationA> {
-  return (encoded, evaluation) => {
+  return (encoded, evaluation, filter) => {
     const ctx = { site, encoded };
-    const files: RenderedFile[] = [{ resource: { kind: 'sarif' }, body: jsonBytes(sarifReportA(ctx, evaluation, t.rules)) }];
+    const { files, add } = renderedFiles(filter);
+    add({ kind: 'sarif' }, () => jsonBytes(sarifReportA(ctx, evaluation, t.rules)));
     for (const b of evaluation.badges) {
-      files.push({ resource: { kind: 'svg', badgeId: b.def.id }, body: badges.render(lookA(site, b)) });
-      files.push({ resource: { kind: 'explanation', badgeId: b.def.id }, body: jsonBytes(badgeObjectA(ctx, evaluation, b)) });
+      add({ kind: 'svg', badgeId: b.def.id }, () => badges.render(lookA(site, b)));
+      add({ kind: 'explanation', badgeId: b.def.id }, () => jsonBytes(badgeObjectA(ctx, evaluation, b)));
     }
     return files;
   };
 }
 
 export function latestFilesA(site: SiteConfig, t: ThresholdsA, badges: BadgeRenderer): LatestOnlyFiles<EvaluationA> {
-  return (repositoryUrl, evaluation) => {
+  return (repositoryUrl, evaluation, filter) => {
     const looks = evaluation.badges.map((b) => ({ badgeId: b.def.id, look: lookA(site, b) }));
-    return latestOnlyFiles(site, badges, looks, () => codeScanningA(site, repositoryUrl, evaluation, t.rules));
+    return latestOnlyFiles(site, badges, looks, () => codeScanningA(site, repositoryUrl, evaluation, t.rules), filter);
   };
 }

@@ -6,7 +6,7 @@ import { codeScanningB } from './code-scanning.ts';
 import { latestOnlyFiles } from './latest-only.ts';
 import { badgeExplanationB, sarifReportB } from './sarif-b.ts';
 import { jsonBytes } from './sarif-common.ts';
-import type { LatestOnlyFiles, RenderedFile, ScanFiles } from './shape.ts';
+import { renderedFiles, type LatestOnlyFiles, type ScanFiles } from './shape.ts';
 import type { BadgeLook, BadgeRenderer } from './svg.ts';
 
 /** Nothing granted shows "none" in its own colour, never fail's. */
@@ -16,20 +16,21 @@ function lookB(site: SiteConfig, b: EvaluationB['badges'][number]): BadgeLook {
 }
 
 export function scanFilesB(site: SiteConfig, t: ThresholdsB, badges: BadgeRenderer): ScanFiles<EvaluationB> {
-  return (encoded, evaluation) => {
+  return (encoded, evaluation, filter) => {
     const ctx = { site, encoded };
-    const files: RenderedFile[] = [{ resource: { kind: 'sarif' }, body: jsonBytes(sarifReportB(ctx, evaluation, t.rules)) }];
+    const { files, add } = renderedFiles(filter);
+    add({ kind: 'sarif' }, () => jsonBytes(sarifReportB(ctx, evaluation, t.rules)));
     for (const b of evaluation.badges) {
-      files.push({ resource: { kind: 'svg', badgeId: b.def.id }, body: badges.render(lookB(site, b)) });
-      files.push({ resource: { kind: 'explanation', badgeId: b.def.id }, body: jsonBytes(badgeExplanationB(ctx, evaluation, b)) });
+      add({ kind: 'svg', badgeId: b.def.id }, () => badges.render(lookB(site, b)));
+      add({ kind: 'explanation', badgeId: b.def.id }, () => jsonBytes(badgeExplanationB(ctx, evaluation, b)));
     }
     return files;
   };
 }
 
 export function latestFilesB(site: SiteConfig, t: ThresholdsB, badges: BadgeRenderer): LatestOnlyFiles<EvaluationB> {
-  return (_repositoryUrl, evaluation) => {
+  return (_repositoryUrl, evaluation, filter) => {
     const looks = evaluation.badges.map((b) => ({ badgeId: b.def.id, look: lookB(site, b) }));
-    return latestOnlyFiles(site, badges, looks, () => codeScanningB(site, evaluation, t.rules));
+    return latestOnlyFiles(site, badges, looks, () => codeScanningB(site, evaluation, t.rules), filter);
   };
 }

@@ -7,7 +7,7 @@ import { atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, type Repositor
 import { cacheControl, JSON_TYPE } from '../model/http.ts';
 import { OPENAPI_KEY, openapiDocument } from './openapi.ts';
 import { jsonBytes } from './sarif-common.ts';
-import type { LatestOnlyFiles, Renderer, RenderedFile, ScanFiles } from './shape.ts';
+import type { LatestOnlyFiles, Renderer, RenderedFile, RenderFilter, ScanFiles } from './shape.ts';
 
 /** Publishing order: a phase goes out only once the one before it is complete; 'page': the
  *  human pages, which link the files of the phases before; 'home': the site's front page,
@@ -46,14 +46,14 @@ export function cacheControlFor(site: SiteConfig, phase: Phase): string {
 /** The render step of a shape: `scanFiles` renders one evaluation, this places every one at its keys. */
 export function shapeRenderer<S extends 'A' | 'B', E>(site: SiteConfig, shape: S, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>): Renderer {
   return {
-    render(evaluation) {
+    render(evaluation, filter) {
       if (evaluation.shape !== shape) throw new Error(`internal: the Shape ${shape} renderer was handed a Shape ${evaluation.shape} evaluation`);
-      return repositoryFiles(site, evaluation as unknown as RepositoryEvaluationOf<S, E>, scanFiles, latestOnly);
+      return repositoryFiles(site, evaluation as unknown as RepositoryEvaluationOf<S, E>, scanFiles, latestOnly, filter);
     },
   };
 }
 
-function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf<'A' | 'B', E>, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>): OutputFile[] {
+function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf<'A' | 'B', E>, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>, filter: RenderFilter | undefined): OutputFile[] {
   const { history } = evaluation;
   const { repositoryUrl, encoded } = history;
   const out: OutputFile[] = [];
@@ -65,22 +65,30 @@ function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf
     }
   };
   let newest: RenderedFile[] = [];
+  // How many files the filter turned away from the newest scan's: as many again if they are reused.
+  let newestSkipped = 0;
   history.scans.forEach(({ timestamp }, i) => {
-    newest = scanFiles(encoded, evaluation.scans[i]!);
+    const skipped = filter?.skipped ?? 0;
+    newest = scanFiles(encoded, evaluation.scans[i]!, filter);
+    newestSkipped = (filter?.skipped ?? 0) - skipped;
     place(newest, 'scan', timestamp, (r) => atKey(encoded, timestamp, r), immutable, 'at');
     // Shape A with expiry: each scan also gets its expired rendering, the target of
     // `?timestamp=T` when T lies more than expireAfterDays after the scan.
     const expired = evaluation.expired?.[i];
-    if (expired) place(scanFiles(encoded, expired), 'expired-scan', timestamp, (r) => expiredAtKey(encoded, timestamp, r), immutable, 'at');
+    if (expired) place(scanFiles(encoded, expired, filter), 'expired-scan', timestamp, (r) => expiredAtKey(encoded, timestamp, r), immutable, 'at');
   });
   const last = history.scans[history.scans.length - 1];
   if (!last) return out;
   const index: RepositoryIndex = { repositoryUrl, timestamps: history.scans.map((s) => s.timestamp), badges: [...evaluation.badgeIds] };
   if (evaluation.expireAfterSeconds !== undefined) index.expireAfterSeconds = evaluation.expireAfterSeconds;
-  out.push({ key: indexKey(encoded), body: jsonBytes(index), contentType: contentTypeOf({ kind: 'index' }), cacheControl: short, phase: 'index', repositoryUrl, resource: { kind: 'index' }, scope: 'index' });
+  if (!filter || filter.wants({ kind: 'index' })) {
+    out.push({ key: indexKey(encoded), body: jsonBytes(index), contentType: contentTypeOf({ kind: 'index' }), cacheControl: short, phase: 'index', repositoryUrl, resource: { kind: 'index' }, scope: 'index' });
+  }
   // The latest answer is usually the newest scan's: its files are already rendered.
-  const latest = evaluation.latest === evaluation.scans[history.scans.length - 1] ? newest : scanFiles(encoded, evaluation.latest);
-  place([...latest, ...latestOnly(repositoryUrl, evaluation.latest)], 'latest', last.timestamp, (r) => latestKey(encoded, r), short, 'latest');
+  const reuse = evaluation.latest === evaluation.scans[history.scans.length - 1];
+  if (reuse && filter) filter.skipped += newestSkipped;
+  const latest = reuse ? newest : scanFiles(encoded, evaluation.latest, filter);
+  place([...latest, ...latestOnly(repositoryUrl, evaluation.latest, filter)], 'latest', last.timestamp, (r) => latestKey(encoded, r), short, 'latest');
   return out;
 }
 

@@ -6,6 +6,9 @@ import type { LoadIssue } from '../../src/load/types.ts';
 import { inShard } from '../../src/model/shard.ts';
 import { openSink, openStore } from '../../src/site/locations.ts';
 import { loadShape } from '../../src/site/stages.ts';
+import type { Sink } from '../../src/publish/sink.ts';
+import { pagesBuild } from '../../src/render/pages/setup.ts';
+import type { SiteFile } from '../../src/render/site-files.ts';
 
 export interface IncrementalRun {
   flags: SiteFlags;
@@ -15,13 +18,27 @@ export interface IncrementalRun {
   shard?: { index: number; count: number };
   summarize?: BuildOptions['summarize'];
   onSummaries?: BuildOptions['onSummaries'];
+  /** Build the human site as `badgepress build` does (repository pages, site-wide pages). */
+  pages?: boolean;
+  /** Told the key of every file the build hands to the sink (rendered and compared or written). */
+  onPut?: (key: string) => void;
 }
 
 export async function buildIncrementally(run: IncrementalRun): Promise<{ summary: BuildSummary; issues: LoadIssue[] }> {
   const site = await loadSite(run.flags);
   const shape = await loadShape(site);
   const store = await openStore(site.store, site);
-  const sink = await openSink(site.out, site);
+  const opened = await openSink(site.out, site);
+  const onPut = run.onPut;
+  const sink: Sink = onPut
+    ? new Proxy(opened, {
+        get: (target, p) => {
+          if (p === 'put') return (f: SiteFile) => (onPut(f.key), target.put(f));
+          const v = Reflect.get(target, p) as unknown;
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      })
+    : opened;
   const state = await openStateStore(site.out, site);
   const issues: LoadIssue[] = [];
   const prune = run.prune ?? true;
@@ -35,6 +52,7 @@ export async function buildIncrementally(run: IncrementalRun): Promise<{ summary
       prune,
       report: (i) => issues.push(i),
       incremental,
+      ...(run.pages && site.pages ? { pages: (await pagesBuild(site, run.shard))! } : {}),
       ...(run.shard ? { include: inShard(run.shard), reportUnassignable: run.shard.index === 0 } : {}),
       ...(run.summarize ? { summarize: run.summarize } : {}),
       ...(run.onSummaries ? { onSummaries: run.onSummaries } : {}),
