@@ -27,7 +27,7 @@ export interface RepositorySummary {
 export const RECENT_CHANGES = 5;
 export const SUMMARIES_PREFIX = '.badgepress/summaries/';
 
-export function summarizeRepository(h: RepositoryHistory, ev: RepositoryEvaluations): RepositorySummary {
+export function summarizeRepository(h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[] = statusChanges(ev)): RepositorySummary {
   const badges: Record<string, string> = {};
   for (const b of ev.latest.badges) badges[b.def.id] = b.status;
   const rules: Record<string, string> = {};
@@ -40,7 +40,7 @@ export function summarizeRepository(h: RepositoryHistory, ev: RepositoryEvaluati
     last: h.scans[h.scans.length - 1]!.timestamp,
     badges,
     rules,
-    changes: statusChanges(ev).slice(-RECENT_CHANGES),
+    changes: changes.slice(-RECENT_CHANGES),
   };
 }
 
