@@ -246,8 +246,7 @@ export class IncrementalBuild {
     if (!this.last?.gone) return undefined;
     const present = this.presentRepositories();
     if (!present) return undefined;
-    const gone = new Set([...this.last.repositories.keys(), ...this.last.gone].filter((u) => !present.has(u)));
-    return gone;
+    return new Set([...this.last.repositories.keys(), ...this.last.gone].filter((u) => !present.has(u)));
   }
 
   /** What the state after this build says left the store but may still be published (removed ones excluded). */
