@@ -11,6 +11,7 @@ import { PagesCollector, type PagesBuild } from './render/pages/build-pages.ts';
 import type { SummaryLine } from './render/pages/summary.ts';
 import type { SiteFile } from './render/site-files.ts';
 import type { IncrementalBuild } from './incremental/incremental.ts';
+import { goneRepositories, removeRepositories } from './publish/gone.ts';
 
 export interface BuildOptions {
   /** The active shape's evaluate and render steps (src/site/stages.ts: loadShape). */
@@ -146,6 +147,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     if (pages) await pages.finish(opts.sink, limit, summary, summaries as Map<string, SummaryLine>);
     if (opts.siteFiles && opts.siteFiles.length > 0) await publishRepository(opts.sink, opts.siteFiles, limit, summary);
   }
+  // --prune: repositories that left the store go too, after the site-wide pages stopped linking them.
+  if (opts.prune && incr && failed.length === 0) await pruneGone(opts.sink, incr, opts.include, summary);
   if (incr) {
     // After every file it describes is published, failed repositories left out of it. A state
     // that cannot be written must not hide why files failed: those are the operator's first job.
@@ -158,4 +161,12 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   // would leave the operator guessing.
   if (failed.length > 0) throw PublishError.combine(failed);
   return summary;
+}
+
+async function pruneGone(sink: Sink, incr: IncrementalBuild, include: ((url: string) => boolean) | undefined, counts: BuildSummary): Promise<void> {
+  const gone = await goneRepositories(sink, incr, include);
+  if (!gone) return;
+  await removeRepositories(sink, gone, counts);
+  // Removed: the state from now on knows that nothing else of this shard is published.
+  incr.noteGone([]);
 }

@@ -10,6 +10,7 @@ import { SITE_FLAGS, loadSite } from './setup.ts';
 import { openSink, openStore } from '../site/locations.ts';
 import { loadShape } from '../site/stages.ts';
 import { openIncremental, openStateStore } from '../incremental/open.ts';
+import { goneRepositories, keysOfRepository } from '../publish/gone.ts';
 
 export const PLAN_USAGE = `usage: badgepress plan [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
                       [--base-url URL] [--now UNIX] [--shard i/n] [--force] [--json | --format text|json|markdown]
@@ -46,6 +47,7 @@ export async function planCommand(argv: string[]): Promise<number> {
     }
     const carried = incremental.carry(printer.print, new Map());
     planner.addUnchanged(carried.repositories, carried.scans, carried.files);
+    for (const url of (await goneRepositories(sink, incremental, loadSharding.include)) ?? []) planner.addRemoved(await keysOfRepository(sink, url));
   } finally {
     await sink.close();
     await state.close();

@@ -41,6 +41,10 @@ export interface Carried {
 
 export class IncrementalBuild {
   private readonly prev: BuildState | undefined;
+  /** The last state even when code or config changed since: it still says what was published. */
+  private readonly last: BuildState | undefined;
+  /** Repositories that left the store, as this build knows them (undefined: unknown). */
+  private goneNext: Set<string> | undefined;
   private readonly listed: Map<string, string>;
   /** Repositories that must be built (only meaningful with a previous state). */
   private readonly dirty = new Set<string>();
@@ -63,6 +67,7 @@ export class IncrementalBuild {
   ) {
     this.key = stateKey(opts.shard);
     this.prev = prev && prev.code === opts.code && prev.config === opts.config.global ? prev : undefined;
+    this.last = prev;
     this.listed = new Map(entries.map((e) => [e.name, e.version]));
     this.entries = entries;
     const changed = this.prev ? changedParts(this.prev.parts, opts.config.parts) : new Set<string>();
@@ -251,7 +256,37 @@ export class IncrementalBuild {
         if (r) repositories.set(url, r);
       }
     }
-    return { code: this.opts.code, config: this.opts.config.global, parts: this.opts.config.parts, files, repositories };
+    const gone = this.goneNext ?? this.goneByState();
+    return { code: this.opts.code, config: this.opts.config.global, parts: this.opts.config.parts, files, repositories, ...(gone ? { gone: [...gone].sort() } : {}) };
+  }
+
+  /**
+   * Every repository some store file may still hold: those named by the files read now, and
+   * for a file listed but not read (unchanged, or unreadable this time) those the last state
+   * names. undefined when a listed file is neither read nor known: its repositories are unknown.
+   */
+  presentRepositories(): Set<string> | undefined {
+    const urls = new Set<string>();
+    for (const name of this.listed.keys()) {
+      const f = (this.unstable.has(name) ? undefined : this.read.get(name)) ?? this.last?.files.get(name);
+      if (!f) return undefined;
+      for (const u of f.repositories) urls.add(u);
+    }
+    if (this.last) for (const name of this.unstable) for (const u of this.last.files.get(name)?.repositories ?? []) urls.add(u);
+    return urls;
+  }
+
+  /** From the state: repositories the last builds published that no store file names now (undefined: the state cannot tell). */
+  goneByState(): Set<string> | undefined {
+    if (!this.last?.gone) return undefined;
+    const present = this.presentRepositories();
+    if (!present) return undefined;
+    return new Set([...this.last.repositories.keys(), ...this.last.gone].filter((u) => !present.has(u)));
+  }
+
+  /** What the state after this build says left the store but may still be published (removed ones excluded). */
+  noteGone(stillPublished: Iterable<string>): void {
+    this.goneNext = new Set(stillPublished);
   }
 
   /**

@@ -42,6 +42,12 @@ export interface BuildState {
   parts: Record<string, string>;
   files: Map<string, FileState>;
   repositories: Map<string, RepositoryState>;
+  /**
+   * Repositories of this shard no store file names any more whose files may still be
+   * published (a build without --prune leaves them); absent when the state cannot tell (it
+   * was begun without knowing what the output held), and `build --prune` lists the output.
+   */
+  gone?: string[];
 }
 
 export interface ShardKey {
@@ -55,15 +61,16 @@ export function stateKey(shard: ShardKey): string {
 }
 
 export function serializeState(s: BuildState): string {
-  return JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, files: [...s.files], repositories: [...s.repositories] });
+  return JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, files: [...s.files], repositories: [...s.repositories], ...(s.gone ? { gone: s.gone } : {}) });
 }
 
 /** undefined for anything this code did not write (another format, a torn or foreign file). */
 export function parseState(text: string): BuildState | undefined {
   try {
-    const raw = JSON.parse(text) as { format?: unknown; code: string; config: string; parts?: unknown; files: Array<[string, FileState]>; repositories: Array<[string, RepositoryState]> };
+    const raw = JSON.parse(text) as { format?: unknown; code: string; config: string; parts?: unknown; files: Array<[string, FileState]>; repositories: Array<[string, RepositoryState]>; gone?: unknown };
     if (raw.format !== FORMAT || !Array.isArray(raw.files) || !Array.isArray(raw.repositories) || typeof raw.parts !== 'object' || raw.parts === null) return undefined;
-    return { code: raw.code, config: raw.config, parts: raw.parts as Record<string, string>, files: new Map(raw.files), repositories: new Map(raw.repositories) };
+    const gone = Array.isArray(raw.gone) && raw.gone.every((u) => typeof u === 'string') ? { gone: raw.gone as string[] } : {};
+    return { code: raw.code, config: raw.config, parts: raw.parts as Record<string, string>, files: new Map(raw.files), repositories: new Map(raw.repositories), ...gone };
   } catch {
     return undefined;
   }

@@ -5,6 +5,8 @@
 import { JSON_TYPE, SVG_TYPE } from './http.ts';
 
 export const API_PREFIX = 'api/v1/repositories/';
+/** Where a repository's human pages live: `repositories/<enc>/` (index.html, feed.atom). */
+export const PAGES_PREFIX = 'repositories/';
 
 /** Badge styles besides flat, each a pre-rendered latest file chosen with `?style=`. */
 export const EXTRA_BADGE_STYLES = ['flat-square', 'plastic', 'for-the-badge', 'social'] as const;

@@ -100,6 +100,15 @@ export class DirectorySink implements Sink {
       .sort();
   }
 
+  async children(prefix: string): Promise<string[]> {
+    try {
+      return (await readdir(this.pathOf(prefix), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+  }
+
   async remove(keys: string[]): Promise<void> {
     const dirs = new Set<string>();
     for (const key of keys) {
@@ -128,7 +137,8 @@ export class DirectorySink implements Sink {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw err;
     }
-    const dirs = entries.filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name));
+    // The prefix's own directory last: a repository whose files were all removed leaves none.
+    const dirs = [...entries.filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name)), base];
     // Deepest first, so a directory that held only empty ones goes too.
     for (const dir of dirs.sort((a, b) => b.length - a.length)) {
       if (await removeIfEmpty(dir)) {

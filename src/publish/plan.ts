@@ -74,6 +74,14 @@ export class Planner {
     }
   }
 
+  /** Keys of a repository that left the store: `build --prune` removes them all. */
+  addRemoved(keys: readonly string[]): void {
+    for (const key of keys) {
+      this.report.removed++;
+      if (this.report.removedExamples.length < EXAMPLES) this.report.removedExamples.push(key);
+    }
+  }
+
   /** Repositories the build state shows unchanged: their files all stay as they are. */
   addUnchanged(repositories: number, scans: number, files: number): void {
     this.report.repositories += repositories;

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import type { SiteFile } from '../render/site-files.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
-import { API_PREFIX } from '../model/layout.ts';
+import { API_PREFIX, PAGES_PREFIX } from '../model/layout.ts';
 import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
 import { deleteKeys } from '../s3/delete-keys.ts';
 import { PublishError, type Comparison, type PutOutcome, type Sink } from './sink.ts';
@@ -112,10 +112,10 @@ export class S3Sink implements Sink {
   }
 
   async remove(keys: string[]): Promise<void> {
-    const etags = await this.listing();
     const full = keys.map((k) => this.loc.prefix + k);
     const refused = new Set(await deleteKeys(this.client, this.loc.bucket, full));
-    for (const k of full) if (!refused.has(k)) etags.delete(k);
+    // Each key leaves the listing that holds it (its repository's alone, once narrowed).
+    for (const k of keys) if (!refused.has(this.loc.prefix + k)) (await this.listingFor(k)).delete(this.loc.prefix + k);
     if (refused.size > 0) throw new PublishError([...refused].map((k) => k.slice(this.loc.prefix.length)), 'DeleteObjects refused them');
   }
 
@@ -163,10 +163,14 @@ export class S3Sink implements Sink {
   }
 }
 
-/** `api/v1/repositories/<enc>/` for a key below one (a listing of its own), else undefined. */
+/**
+ * `api/v1/repositories/<enc>/` or a repository's page directory `repositories/<enc>/` for a
+ * key below one (a listing of its own), else undefined.
+ */
 function repositoryPrefixOf(key: string): string | undefined {
-  if (!key.startsWith(API_PREFIX)) return undefined;
-  const end = key.indexOf('/', API_PREFIX.length);
+  const top = key.startsWith(API_PREFIX) ? API_PREFIX : key.startsWith(PAGES_PREFIX) ? PAGES_PREFIX : undefined;
+  if (!top) return undefined;
+  const end = key.indexOf('/', top.length);
   return end < 0 ? undefined : key.slice(0, end + 1);
 }
 

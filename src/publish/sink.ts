@@ -15,6 +15,11 @@ export interface Sink {
   put(file: SiteFile): Promise<PutOutcome>;
   /** Every key under `prefix` (a repository's `api/v1/repositories/<enc>/`). */
   list(prefix: string): Promise<string[]>;
+  /**
+   * The names one level below `prefix` that hold keys (a directory's subdirectories, S3's
+   * common prefixes), e.g. each `<enc>` under `api/v1/repositories/`; cheaper than list().
+   */
+  children?(prefix: string): Promise<string[]>;
   /** Delete exactly these keys. */
   remove(keys: string[]): Promise<void>;
   /**

@@ -7,7 +7,7 @@ import { publishRepository, type PublishCounts } from '../../publish/publish.ts'
 import type { Sink } from '../../publish/sink.ts';
 import type { SiteFile } from '../site-files.ts';
 import { pagePaths, type PagesContext, type RepositoryEvaluations } from './context.ts';
-import { statusChanges } from './evaluate.ts';
+import { statusChanges, type StatusChange } from './evaluate.ts';
 import { repositoryFeed } from './feed.ts';
 import { repositoryPage } from './repository.ts';
 import { siteWideFiles } from './site-wide.ts';
@@ -19,11 +19,11 @@ export interface PagesBuild {
   shard: { index: number; count: number };
 }
 
-export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations): SiteFile[] {
+export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[] = statusChanges(ev)): SiteFile[] {
   const cacheControl = `public, max-age=${ctx.site.cache.latestMaxAge}`;
   return [
     { key: pagePaths.repositoryKey(h.encoded), body: repositoryPage(ctx, h, ev), contentType: 'text/html; charset=utf-8', cacheControl, phase: 'page' },
-    { key: pagePaths.feed(h.encoded), body: repositoryFeed(ctx, h, statusChanges(ev)), contentType: 'application/atom+xml', cacheControl, phase: 'page' },
+    { key: pagePaths.feed(h.encoded), body: repositoryFeed(ctx, h, changes), contentType: 'application/atom+xml', cacheControl, phase: 'page' },
   ];
 }
 
@@ -33,7 +33,9 @@ export class PagesCollector {
 
   /** The repository's page files and its summary (kept by the build, and in its state). */
   repository(ev: RepositoryEvaluations): { files: SiteFile[]; summary: SummaryLine } {
-    return { files: repositoryPageFiles(this.pages.ctx, ev.history, ev), summary: summaryLine(ev.history, ev) };
+    // The feed and the summary both need the status changes: derived once.
+    const changes = statusChanges(ev);
+    return { files: repositoryPageFiles(this.pages.ctx, ev.history, ev, changes), summary: summaryLine(ev.history, ev, changes) };
   }
 
   /**

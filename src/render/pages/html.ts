@@ -67,12 +67,23 @@ export function renderPage(env: PageEnv, p: PageParts): string {
   );
 }
 
-export function isoDate(unix: number): string {
-  return new Date(unix * 1000).toISOString().slice(0, 10);
-}
+// A page shows each scan time several times (table, charts, their text alternatives) and
+// repositories share scan times: formatting them once is a visible part of a page's cost.
+const isoTimes = new Map<number, string>();
+const MAX_REMEMBERED_TIMES = 4096;
 
 export function isoTime(unix: number): string {
-  return new Date(unix * 1000).toISOString().replace('.000Z', 'Z');
+  let s = isoTimes.get(unix);
+  if (s === undefined) {
+    if (isoTimes.size >= MAX_REMEMBERED_TIMES) isoTimes.clear();
+    s = new Date(unix * 1000).toISOString().replace('.000Z', 'Z');
+    isoTimes.set(unix, s);
+  }
+  return s;
+}
+
+export function isoDate(unix: number): string {
+  return isoTime(unix).slice(0, 10);
 }
 
 export function table(caption: string, head: string[], rows: string[][], numeric: number[] = []): string {

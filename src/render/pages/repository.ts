@@ -121,7 +121,8 @@ function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }): string {
       if (rule.type !== 'numeric') return '';
       const points = ev.scans.map((s) => ({ t: s.timestamp, value: s.criteria[i]!.value as number | null }));
       const unit = rule.unit ? ` ${rule.unit}` : '';
-      const desc = historyDesc(points.map((p) => ({ t: p.t, label: p.value === null ? 'not determined' : `${p.value}${unit} (${ev.scans.find((s) => s.timestamp === p.t)!.criteria[i]!.status})` })));
+      // Scan times are unique per repository (the loader drops duplicates): scan j is point j.
+      const desc = historyDesc(points.map((p, j) => ({ t: p.t, label: p.value === null ? 'not determined' : `${p.value}${unit} (${ev.scans[j]!.criteria[i]!.status})` })));
       return `<h3>${esc(rule.name)}</h3>` + valueChart({ id: chartId('rule'), title: `${rule.name} over time, with its bands`, desc }, bandsOfA(rule), points);
     })
     .join('');

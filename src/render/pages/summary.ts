@@ -38,11 +38,11 @@ export interface SortedSummaries {
   lines: readonly SummaryLine[];
 }
 
-export function summaryLine(h: RepositoryHistory, ev: RepositoryEvaluations): SummaryLine {
-  return JSON.stringify(summarizeRepository(h, ev));
+export function summaryLine(h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[] = statusChanges(ev)): SummaryLine {
+  return JSON.stringify(summarizeRepository(h, ev, changes));
 }
 
-export function summarizeRepository(h: RepositoryHistory, ev: RepositoryEvaluations): RepositorySummary {
+export function summarizeRepository(h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[] = statusChanges(ev)): RepositorySummary {
   const badges: Record<string, string> = {};
   for (const b of ev.latest.badges) badges[b.def.id] = b.status;
   const rules: Record<string, string> = {};
@@ -55,7 +55,7 @@ export function summarizeRepository(h: RepositoryHistory, ev: RepositoryEvaluati
     last: h.scans[h.scans.length - 1]!.timestamp,
     badges,
     rules,
-    changes: statusChanges(ev).slice(-RECENT_CHANGES),
+    changes: changes.slice(-RECENT_CHANGES),
   };
 }
 
