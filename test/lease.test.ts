@@ -83,7 +83,8 @@ describe('the build lease on a directory', () => {
 
   it('two builds at once: the second exits 5 while the first runs, or waits with --wait; the tree equals one build', async () => {
     const store = join(dir, 'big');
-    generateStore({ repos: 100, scans: 6, out: store, seed: 9 });
+    // Large enough that the first build still holds its lease when the second looks (1,000+ files).
+    generateStore({ repos: 40, scans: 4, out: store, seed: 9 });
     const clean = join(dir, 'clean');
     expect((await runCommand(['build', '--store', store, '--out', clean, '--now', NOW])).code).toBe(0);
     const out = join(dir, 'race');
