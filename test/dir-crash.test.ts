@@ -27,7 +27,8 @@ const countFiles = (d: string) => (existsSync(d) ? readdirSync(d, { recursive: t
 describe('a directory build killed mid-write', () => {
   it('leaves only hidden temporaries beside their keys; a plain re-run equals a clean build', async () => {
     const store = join(dir, 'store');
-    generateStore({ repos: 80, scans: 4, out: store, seed: 3 });
+    // About 2,000 files: a build long enough to be killed at 10, 40 and 70 % of its keys.
+    generateStore({ repos: 40, scans: 4, out: store, seed: 3 });
     const clean = join(dir, 'clean');
     // The reference build and the re-run are about the files, not the process: in-process.
     expect((await runCommand(['build', '--store', store, '--out', clean, '--now', NOW])).code).toBe(0);
@@ -44,7 +45,7 @@ describe('a directory build killed mid-write', () => {
               clearInterval(poll);
               child.kill('SIGKILL');
             }
-          }, 5);
+          }, 15);
           child.once('close', () => clearInterval(poll));
         },
       });
