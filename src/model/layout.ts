@@ -50,6 +50,11 @@ export function repositoryPrefix(encoded: string): string {
   return `${API_PREFIX}${encoded}/`;
 }
 
+/** Where a repository's pages live (its index.html and feed.atom). */
+export function repositoryPagesPrefix(encoded: string): string {
+  return `${PAGES_PREFIX}${encoded}/`;
+}
+
 export function latestKey(encoded: string, r: Resource): string {
   return fileKey(encoded, r);
 }

@@ -1,7 +1,7 @@
 // Repositories that left the store (every record of theirs deleted) while their files are
 // still published: their API files under `api/v1/repositories/<enc>/` and their pages under
 // `repositories/<enc>/`. `build --prune` removes them; `plan` counts them.
-import { API_PREFIX, PAGES_PREFIX, repositoryPrefix } from '../model/layout.ts';
+import { API_PREFIX, PAGES_PREFIX, repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
 import type { Sink } from './sink.ts';
 
 /** The repository URL a key segment `<enc>` stands for; undefined for anything else (`page`, a stray name). */
@@ -38,11 +38,15 @@ async function childrenOf(sink: Sink, prefix: string): Promise<string[]> {
   return [...names];
 }
 
+/** The two prefixes a repository's files live under: its API files and its pages. */
+function prefixesOf(repositoryUrl: string): [string, string] {
+  const enc = encodeURIComponent(repositoryUrl);
+  return [repositoryPrefix(enc), repositoryPagesPrefix(enc)];
+}
+
 /** Every published key of a repository: its API files and its pages. */
 export async function keysOfRepository(sink: Sink, repositoryUrl: string): Promise<string[]> {
-  const enc = encodeURIComponent(repositoryUrl);
-  const [api, pages] = await Promise.all([sink.list(repositoryPrefix(enc)), sink.list(`${PAGES_PREFIX}${enc}/`)]);
-  return [...api, ...pages];
+  return (await Promise.all(prefixesOf(repositoryUrl).map((p) => sink.list(p)))).flat();
 }
 
 /** Removes every file of these repositories and, on a directory, their emptied directories. */
@@ -51,9 +55,7 @@ export async function removeRepositories(sink: Sink, repositoryUrls: Iterable<st
     const keys = await keysOfRepository(sink, url);
     if (keys.length > 0) await sink.remove(keys);
     counts.removed += keys.length;
-    const enc = encodeURIComponent(url);
-    await sink.removeEmptyDirectories?.(repositoryPrefix(enc));
-    await sink.removeEmptyDirectories?.(`${PAGES_PREFIX}${enc}/`);
+    for (const prefix of prefixesOf(url)) await sink.removeEmptyDirectories?.(prefix);
   }
 }
 

@@ -2,6 +2,7 @@
 // environment (paths, assets) and the active shape's thresholds.
 import type { DecisionFileB, SiteConfig, ThresholdsA, ThresholdsB } from '../../config/types.ts';
 import type { RepositoryEvaluation } from '../../evaluate/repository.ts';
+import { repositoryPagesPrefix } from '../../model/layout.ts';
 import { siteAssets } from './assets.ts';
 import { pageEnv, type PageEnv } from './html.ts';
 
@@ -33,8 +34,8 @@ export function shownStatus(shape: 'A' | 'B', status: string): string {
 
 /** Site paths of the human pages (design.md, "The human site"). */
 export const pagePaths = {
-  repository: (encoded: string) => `repositories/${encoded}/`,
-  repositoryKey: (encoded: string) => `repositories/${encoded}/index.html`,
+  repository: repositoryPagesPrefix,
+  repositoryKey: (encoded: string) => `${repositoryPagesPrefix(encoded)}index.html`,
   feed: (encoded: string) => `repositories/${encoded}/feed.atom`,
   badge: (id: string) => `badges/${id}/`,
   badgeKey: (id: string) => `badges/${id}/index.html`,

@@ -16,9 +16,11 @@ const SITEMAP_MAX = 50_000;
 
 const HTML = 'text/html; charset=utf-8';
 
+/** Shape A's band statuses, best first. */
+const BAND_STATUSES = ['gold', 'silver', 'bronze', 'fail'];
+
 function statusesOf(ctx: PagesContext): string[] {
-  const base = ['gold', 'silver', 'bronze', 'fail'];
-  return ctx.site.shape === 'A' && ctx.site.expireAfterDays !== null ? [...base, 'expired'] : base;
+  return ctx.site.shape === 'A' && ctx.site.expireAfterDays !== null ? [...BAND_STATUSES, 'expired'] : BAND_STATUSES;
 }
 
 function badgeIdsOf(ctx: PagesContext): string[] {
@@ -60,7 +62,7 @@ interface SiteFacts {
 }
 
 function ruleStatusesOf(ctx: PagesContext): string[] {
-  return ctx.thresholds.shape === 'A' ? ['gold', 'silver', 'bronze', 'fail'] : ['pass', 'fail', 'open'];
+  return ctx.thresholds.shape === 'A' ? BAND_STATUSES : ['pass', 'fail', 'open'];
 }
 
 function link(ctx: PagesContext, path: string, label: string): string {
