@@ -5,7 +5,8 @@ import { loadThresholdsB } from '../src/config/thresholds-b.ts';
 import type { DecisionFileB, SiteConfig } from '../src/config/types.ts';
 import type { GrantRecord, RepositoryHistory, ScanRecord } from '../src/load/types.ts';
 import { evaluatorB } from '../src/evaluate/repository.ts';
-import { scanFilesB } from '../src/render/site-b.ts';
+import { scanFiles } from '../src/render/shape-files.ts';
+import { renderingB } from '../src/render/site-b.ts';
 import { BadgeRenderer } from '../src/render/svg.ts';
 import { ROOT } from './helpers/cli.ts';
 import { sarifErrors } from './helpers/sarif.ts';
@@ -31,7 +32,7 @@ const history: RepositoryHistory = { repositoryUrl: URL, encoded: ENC, scans: [s
 
 function render(site: SiteConfig, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
   const evaluation = evaluatorB(T, decisions).evaluate(history, TS);
-  return new Map(scanFilesB(site, T, new BadgeRenderer())(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]));
+  return new Map(scanFiles(site, new BadgeRenderer(), renderingB(site, T))(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]));
 }
 
 const files = render(SITE);

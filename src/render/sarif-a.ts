@@ -1,12 +1,7 @@
 // Shape A report and badge explanations, field for field as spec/api.md documents them.
-import type { RuleA, SiteConfig } from '../config/types.ts';
+import type { RuleA } from '../config/types.ts';
 import type { BadgeA, CriterionA, EvaluationA } from '../evaluate/shape-a.ts';
-import { badgeInformationUri, publicBadgeUrl, ruleHelpUri, sarifEnvelope } from './sarif-common.ts';
-
-export interface ReportContext {
-  site: SiteConfig;
-  encoded: string;
-}
+import { badgeInformationUri, publicBadgeUrl, ruleHelpUri, sarifEnvelope, type ReportContext } from './sarif-common.ts';
 
 function ruleDescriptor(rule: RuleA, baseUrl: string): object {
   const properties =

@@ -1,14 +1,9 @@
 // Shape B report and badge explanations, field for field as spec/api.md documents them.
 // `message` is a plain string as documented; `strictSarif` writes `{text}` so that strict
 // SARIF tools accept the report.
-import type { RuleB, SiteConfig, ThresholdB } from '../config/types.ts';
+import type { RuleB, ThresholdB } from '../config/types.ts';
 import type { BadgeB, BadgeEntryB, CriterionB, EvaluationB } from '../evaluate/shape-b.ts';
-import { badgeInformationUri, publicBadgeUrl, ruleHelpUri, sarifEnvelope } from './sarif-common.ts';
-
-export interface ReportContextB {
-  site: SiteConfig;
-  encoded: string;
-}
+import { badgeInformationUri, publicBadgeUrl, ruleHelpUri, sarifEnvelope, type ReportContext } from './sarif-common.ts';
 
 /** Only the bounds that exist, in a fixed order. */
 function thresholdObject(t: ThresholdB): ThresholdB {
@@ -43,11 +38,11 @@ function criterionObject(c: CriterionB): object {
   };
 }
 
-function badgeUrl(ctx: ReportContextB, evaluation: EvaluationB, badgeId: string): string {
+function badgeUrl(ctx: ReportContext, evaluation: EvaluationB, badgeId: string): string {
   return publicBadgeUrl(ctx.site.baseUrl, ctx.encoded, badgeId, evaluation.timestamp);
 }
 
-function badgeEntryObject(ctx: ReportContextB, evaluation: EvaluationB, e: BadgeEntryB): object {
+function badgeEntryObject(ctx: ReportContext, evaluation: EvaluationB, e: BadgeEntryB): object {
   return {
     badgeId: e.def.id,
     badgeLevel: e.level,
@@ -60,7 +55,7 @@ function badgeEntryObject(ctx: ReportContextB, evaluation: EvaluationB, e: Badge
 }
 
 /** The explanation endpoint's body: the badge's status and the criteria of its highest level. */
-export function badgeExplanationB(ctx: ReportContextB, evaluation: EvaluationB, badge: BadgeB): object {
+export function badgeExplanationB(ctx: ReportContext, evaluation: EvaluationB, badge: BadgeB): object {
   return {
     badgeUrl: badgeUrl(ctx, evaluation, badge.def.id),
     badgeId: badge.def.id,
@@ -86,7 +81,7 @@ function resultObject(c: CriterionB, strictSarif: boolean): object {
   };
 }
 
-export function sarifReportB(ctx: ReportContextB, evaluation: EvaluationB, rules: RuleB[]): object {
+export function sarifReportB(ctx: ReportContext, evaluation: EvaluationB, rules: RuleB[]): object {
   const { tool, strictSarif } = ctx.site;
   return sarifEnvelope({
     tool: { driver: { name: tool.name, informationUri: tool.informationUri, rules: rules.map((r) => ruleDescriptor(r, ctx.site.baseUrl)) } },

@@ -1,5 +1,12 @@
 // What both report shapes share: the SARIF envelope, public badge URLs and stable JSON bytes.
+import type { SiteConfig } from '../config/types.ts';
 import { API_PREFIX } from '../model/layout.ts';
+
+/** What a report or explanation of one repository is written with. */
+export interface ReportContext {
+  site: SiteConfig;
+  encoded: string;
+}
 
 const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 

@@ -6,8 +6,9 @@ import { loadThresholdsB } from '../config/thresholds-b.ts';
 import type { Shape, SiteConfig } from '../config/types.ts';
 import { evaluatorA, evaluatorB, type Evaluator } from '../evaluate/repository.ts';
 import type { Renderer } from '../render/shape.ts';
-import { latestFilesA, scanFilesA } from '../render/site-a.ts';
-import { latestFilesB, scanFilesB } from '../render/site-b.ts';
+import { latestFiles, scanFiles, type ShapeRendering } from '../render/shape-files.ts';
+import { renderingA } from '../render/site-a.ts';
+import { renderingB } from '../render/site-b.ts';
 import { shapeRenderer } from '../render/site-files.ts';
 import { BadgeRenderer } from '../render/svg.ts';
 
@@ -22,9 +23,13 @@ export async function loadShape(site: SiteConfig): Promise<ShapeStages> {
   const badges = new BadgeRenderer();
   if (site.shape === 'A') {
     const t = await loadThresholdsA(site.thresholds.A);
-    return { shape: 'A', evaluator: evaluatorA(t, site.expireAfterDays), renderer: shapeRenderer(site, 'A', scanFilesA(site, t, badges), latestFilesA(site, t, badges)) };
+    return { shape: 'A', evaluator: evaluatorA(t, site.expireAfterDays), renderer: rendererOf(site, 'A', badges, renderingA(site, t)) };
   }
   const t = await loadThresholdsB(site.thresholds.B);
   const decisions = await loadDecisions(site.decisions, t, site.repositoryUrlSchemes);
-  return { shape: 'B', evaluator: evaluatorB(t, decisions), renderer: shapeRenderer(site, 'B', scanFilesB(site, t, badges), latestFilesB(site, t, badges)) };
+  return { shape: 'B', evaluator: evaluatorB(t, decisions), renderer: rendererOf(site, 'B', badges, renderingB(site, t)) };
+}
+
+function rendererOf<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(site: SiteConfig, shape: Shape, badges: BadgeRenderer, rendering: ShapeRendering<E, B>): Renderer {
+  return shapeRenderer(site, shape, scanFiles(site, badges, rendering), latestFiles(site, badges, rendering));
 }
