@@ -305,7 +305,7 @@ describe('incremental output equals a --force build after every step', () => {
           const w = newWorld(root, shape, (name) => `s3://site/${root.split('/').pop()}-${name}/`);
           await checkSequence(inBucket, w, steps);
         }),
-        { numRuns: Math.ceil(Number(process.env.BADGEPRESS_RUNS ?? 4) / 3), examples: EXAMPLES.slice(0, 2), seed: Number(process.env.BADGEPRESS_SEED ?? 20261123) },
+        { numRuns: Math.ceil(Number(process.env.BADGEPRESS_RUNS ?? 4) / 4), examples: EXAMPLES.slice(0, 2), seed: Number(process.env.BADGEPRESS_SEED ?? 20261123) },
       );
     }, 300_000);
   });
