@@ -2,7 +2,7 @@
 // with a message naming the wrong cause (issue 16): decision patterns, special files, YAML
 // tags, repository URLs, config addresses, oversized lines and unreadable files.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { childEnv, NODE_TSX, ROOT } from './helpers/cli.ts';
@@ -135,6 +135,19 @@ describe('text too long for a JavaScript string is named as such, with the limit
       { line: 2, error: 'line is 572 MiB long, more than the 512 MiB a JavaScript string can hold; a record is one line of JSON' },
       { line: 3, value: { b: 2 } },
     ]);
+  });
+
+  it('through a build: an NDJSON line over 64 MiB (a file large enough to be streamed) is too long, with the limit', async () => {
+    // What a build meets: line files over 64 MiB are streamed, and a line longer than 64 MiB
+    // is refused there, never held. Sparse: 65 MiB of zeros costs no disk blocks.
+    const d = folder({});
+    const path = join(d, 's.ndjson');
+    writeFileSync(path, `${scan('https://github.com/acme/a')}\n`);
+    truncateSync(path, 66 * 2 ** 20);
+    appendFileSync(path, `\n${scan('https://github.com/acme/b')}\n`);
+    const { histories, issues } = await load(d);
+    expect(histories.map((h) => h.repositoryUrl)).toEqual(['https://github.com/acme/a', 'https://github.com/acme/b']);
+    expect(issues).toEqual([`${path}:2: line longer than 64 MiB; split the record or shorten its evidence; record skipped`]);
   });
 
   it('a 600 MB .json or .yaml file is too large, and says how to split it', () => {

@@ -90,6 +90,57 @@ describe('serve under a flood of idle connections', () => {
   }, 30_000);
 });
 
+/** A keep-alive connection that has sent one GET and read its whole answer: idle now. */
+async function idleKeepAlive(port: number): Promise<{ socket: Socket; closed: () => boolean; again: () => Promise<string> }> {
+  const socket = connect(port, '127.0.0.1');
+  sockets.push(socket);
+  let closed = false;
+  socket.on('error', () => undefined);
+  socket.on('close', () => (closed = true));
+  const again = () =>
+    new Promise<string>((ok) => {
+      let got = '';
+      const onData = (c: Buffer) => {
+        got += c.toString('latin1');
+        const head = got.indexOf('\r\n\r\n');
+        const length = /content-length: (\d+)/i.exec(got);
+        if (head >= 0 && length && got.length >= head + 4 + Number(length[1])) {
+          socket.off('data', onData);
+          ok(got.slice(0, got.indexOf('\r\n')));
+        }
+      };
+      socket.on('data', onData);
+      socket.write(`GET /api/v1/repositories/${WIDGET}/badges/MAINTENANCE.svg HTTP/1.1\r\nHost: x\r\n\r\n`);
+    });
+  await new Promise((ok) => socket.once('connect', ok));
+  expect(await again()).toBe('HTTP/1.1 200 OK');
+  return { socket, closed: () => closed, again };
+}
+
+describe('serve makes room by closing the connection idle longest', () => {
+  it('a new connection past --max-connections closes the keep-alive socket idle longest, not a newer one', async () => {
+    const server = createSiteServer(dir, { maxConnections: 3 });
+    const port = await listenLocal(server);
+    try {
+      const a = await idleKeepAlive(port);
+      const b = await idleKeepAlive(port);
+      const c = await idleKeepAlive(port);
+      // a asks again: now b has been idle longest, then c, then a.
+      expect(await a.again()).toBe('HTTP/1.1 200 OK');
+      const d = await idleKeepAlive(port);
+      await new Promise((ok) => setTimeout(ok, 100));
+      expect([a, b, c, d].map((x) => x.closed())).toEqual([false, true, false, false]);
+      const e = await idleKeepAlive(port);
+      await new Promise((ok) => setTimeout(ok, 100));
+      expect([a, c, d, e].map((x) => x.closed())).toEqual([false, true, false, false]);
+      // The survivors are still served on their kept-alive sockets.
+      for (const x of [a, d, e]) expect(await x.again()).toBe('HTTP/1.1 200 OK');
+    } finally {
+      await closeServer(server);
+    }
+  });
+});
+
 describe('serve bounds the time a request may take', () => {
   it('cuts a request whose body trickles in, 1 byte at a time, after requestTimeout', async () => {
     const server = createSiteServer(dir, { requestTimeoutMs: 1500, headersTimeoutMs: 1000 });
@@ -124,9 +175,13 @@ describe('serve bounds the time a request may take', () => {
       s.on('error', () => undefined);
       s.write('GET /api/v1/repo');
       const drip = setInterval(() => s.writable && s.write('x'), 300);
+      const got: Buffer[] = [];
+      s.on('data', (c: Buffer) => got.push(c));
       await new Promise((ok) => s.once('close', ok));
       clearInterval(drip);
       expect(Date.now() - started).toBeLessThan(6000);
+      // Cut with an answer, as the serving guide says: 408 problem+json.
+      expect(Buffer.concat(got).toString()).toMatch(/^HTTP\/1\.1 408 [^]*content-type: application\/problem\+json/i);
     } finally {
       await closeServer(server);
     }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/load.ts';
 import { loadThresholdsB } from '../src/config/thresholds-b.ts';
-import { loadDecisions } from '../src/config/decisions.ts';
+import { compileUrlPattern, loadDecisions } from '../src/config/decisions.ts';
 import { ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { configProblems } from './helpers/config.ts';
@@ -167,6 +167,17 @@ describe('decision files', () => {
     expect(dash!.test('https://a-b/x')).toBe(true);
     expect(caseless!.test('https://github.com/acme/widget')).toBe(true);
     expect(caseless!.test('https://gitlab.com/acme/widget')).toBe(false);
+  });
+
+  it('the RE2 forms docs/reference/configuration.md names: \\x{e9}, \\p{Greek}, \\/ accepted; \\u00e9, \\p{Script=Greek} refused', () => {
+    const caf = compileUrlPattern('^https://caf\\x{e9}\\.example/');
+    const greek = compileUrlPattern('\\p{Greek}');
+    const slash = compileUrlPattern('^https://h\\.org\\/a$');
+    expect([caf, greek, slash].map((r) => typeof r)).toEqual(['object', 'object', 'object']);
+    expect(typeof caf === 'object' && caf.test('https://caf\u00e9.example/x')).toBe(true);
+    expect(typeof greek === 'object' && greek.test('https://h.org/\u03b1')).toBe(true);
+    expect(typeof slash === 'object' && slash.test('https://h.org/a')).toBe(true);
+    for (const refused of ['\\u00e9', '\\p{Script=Greek}']) expect(compileUrlPattern(refused)).toMatch(/^invalid regular expression \(RE2 syntax\): /);
   });
 
   it('refuses an unknown or non-manual rule, a second file for a rule, and a bad URL', async () => {
