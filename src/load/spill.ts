@@ -67,28 +67,37 @@ export class Spill {
       put(url.ok ? bucketOf(url.url, this.buckets) : 0, line, bytes);
     };
     const stream = await source.readStream(name);
-    let rest: Buffer = Buffer.alloc(0);
+    const overlongError = `!line longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB; split the record or shorten its evidence`;
+    // The line still open at a chunk's end, as the chunks' pieces: joined once when its newline
+    // comes, so a long line costs one copy, not one per chunk.
+    let open: Buffer[] = [];
+    let openBytes = 0;
     let line = 1;
     let overlong = false;
     for await (const chunk of stream.chunks) {
-      let buf = rest.length > 0 ? Buffer.concat([rest, chunk]) : Buffer.from(chunk);
+      const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       let start = 0;
-      for (let nl = buf.indexOf(0x0a, start); nl >= 0; nl = buf.indexOf(0x0a, start)) {
-        if (overlong) put(0, line, Buffer.from(`!line longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB; split the record or shorten its evidence`));
-        else take(buf.subarray(start, nl), line);
+      for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a, start)) {
+        if (overlong) put(0, line, Buffer.from(overlongError));
+        else take(openBytes > 0 ? Buffer.concat([...open, buf.subarray(start, nl)]) : buf.subarray(start, nl), line);
+        open = [];
+        openBytes = 0;
         overlong = false;
         start = nl + 1;
         line++;
       }
-      rest = buf.subarray(start);
-      if (rest.length > MAX_LINE_BYTES) {
-        overlong = true;
-        rest = Buffer.alloc(0);
+      if (start < buf.length && !overlong) {
+        open.push(buf.subarray(start));
+        openBytes += buf.length - start;
+        if (openBytes > MAX_LINE_BYTES) {
+          overlong = true;
+          open = [];
+          openBytes = 0;
+        }
       }
-      buf = Buffer.alloc(0);
     }
-    if (overlong) put(0, line, Buffer.from(`!line longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB; split the record or shorten its evidence`));
-    else if (rest.length > 0) take(rest, line);
+    if (overlong) put(0, line, Buffer.from(overlongError));
+    else if (openBytes > 0) take(Buffer.concat(open), line);
     for (let b = 0; b < this.buckets; b++) flush(b);
     return stream.version();
   }
