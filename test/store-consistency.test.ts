@@ -2,10 +2,10 @@
 // build) must never split a repository: each file is seen in one version, and a file that
 // changed between the loader's two passes leaves its repositories as they were, named in an
 // error, for the next build to pick up. Both store kinds, with the real file system and s3rver.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from '../src/build.ts';
 import { loadSite } from '../src/commands/setup.ts';
 import { loadShape } from '../src/site/stages.ts';
@@ -111,5 +111,61 @@ describe('a store file appended to during a build', () => {
     expectWhole(out, X, [1763000000, 1763100000, 1763200000]);
     c.destroy();
     client.destroy();
+  });
+
+  // A file read within two seconds of its last write carries a mark in its version (it could
+  // be written again unseen with the same size and mtime); the mark says when, not what.
+  describe('a file written just before the build', () => {
+    /** The store's clock, moved 2.1 s on for the second pass (a large store's first pass takes that long). */
+    const laterSecondRead = (store: DirectoryStore, beforeRead: () => void = () => {}) =>
+      onSecondReadOfB(store, async () => {
+        beforeRead();
+        const now = Date.now() + 2100;
+        vi.spyOn(Date, 'now').mockReturnValue(now);
+      });
+
+    it('unchanged between the passes: built, no error', async () => {
+      const storeDir = join(dir, 'store-recent');
+      mkdirSync(storeDir);
+      for (const [name, body] of Object.entries(STORE)) writeFileSync(join(storeDir, name), body);
+      try {
+        const out = join(dir, 'out-recent');
+        const r = await buildInto(out, laterSecondRead(new DirectoryStore(storeDir)));
+        expect(r.issues).toEqual([]);
+        expect(r.yields.get(X)).toBe(1);
+        expectWhole(out, X, [1763000000, 1763100000]);
+      } finally {
+        vi.restoreAllMocks();
+      }
+    });
+
+    it('written again between the passes with the same size and mtime: the change is seen by its bytes', async () => {
+      const storeDir = join(dir, 'store-racy');
+      mkdirSync(storeDir);
+      for (const [name, body] of Object.entries(STORE)) writeFileSync(join(storeDir, name), body);
+      const b = join(storeDir, 'b.ndjson');
+      // Whole seconds, so that setting them again gives the very same version.
+      const written = Math.floor(Date.now() / 1000);
+      utimesSync(b, written, written);
+      const before = statSync(b, { bigint: true }).mtimeNs;
+      // Same length, another time: what a rewrite within the file system's timestamp granularity leaves.
+      const rewritten = STORE['b.ndjson'].replace('1763100000', '1763100001');
+      expect(rewritten.length).toBe(STORE['b.ndjson'].length);
+      try {
+        const out = join(dir, 'out-racy');
+        const r = await buildInto(
+          out,
+          laterSecondRead(new DirectoryStore(storeDir), () => {
+            writeFileSync(b, rewritten);
+            utimesSync(b, written, written);
+            expect(statSync(b, { bigint: true }).mtimeNs).toBe(before);
+          }),
+        );
+        expect(r.issues.filter((i) => i.severity === 'error').map((i) => i.where)).toEqual([b]);
+        expect(r.yields.get(X)).toBeUndefined();
+      } finally {
+        vi.restoreAllMocks();
+      }
+    });
   });
 });

@@ -1,5 +1,6 @@
 // Where stored values come from. The loader only needs to list file names and read one file;
 // a directory and an S3 prefix are two small implementations of that.
+import { createHash } from 'node:crypto';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
@@ -71,6 +72,30 @@ export interface StoreSource {
 
 const READ_ATTEMPTS = 3;
 const RECENT_MS = 2000;
+/** Ends the version of a file read within RECENT_MS of its last write. */
+const RECENT_MARK = ':recent';
+
+/** What a first read leaves to recognise its version by: the version, and for a file read just after it was written, a digest of its bytes. */
+export interface ReadMark {
+  version: string;
+  digest?: string;
+}
+
+export function readMark(read: VersionedBytes): ReadMark {
+  return read.version.endsWith(RECENT_MARK) ? { version: read.version, digest: createHash('sha256').update(read.bytes).digest('base64') } : { version: read.version };
+}
+
+/**
+ * Whether a second read is the version a first read saw. The mark says only when a file was
+ * read, not what it holds: versions are compared without it, and for a file written just
+ * before the first read (it could have been written again since with the same size and
+ * mtime) the bytes are compared too.
+ */
+export function sameVersion(first: ReadMark, again: VersionedBytes): boolean {
+  const bare = (v: string) => (v.endsWith(RECENT_MARK) ? v.slice(0, -RECENT_MARK.length) : v);
+  if (bare(first.version) !== bare(again.version)) return false;
+  return first.digest === undefined || first.digest === createHash('sha256').update(again.bytes).digest('base64');
+}
 
 /** Size and modification time (ns): what changes when a file is written, without reading it. */
 export function fileVersion(s: { size: number | bigint; mtimeNs?: bigint; mtimeMs: number | bigint }): string {
@@ -146,7 +171,7 @@ export class DirectoryStore implements StoreSource {
         // written again with the same size and mtime: such a version is marked, so it never
         // matches a later listing and the file is read again (git's "racily clean" files).
         const recent = stats.mtimeNs > BigInt(Date.now() - RECENT_MS) * 1_000_000n;
-        if (before === after) return { bytes, version: recent ? `${after}:recent` : after };
+        if (before === after) return { bytes, version: recent ? `${after}${RECENT_MARK}` : after };
       } catch (err) {
         if (err instanceof UnreadableStoreFile) throw err;
         throw new UnreadableStoreFile(this.display(name), `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
