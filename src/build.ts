@@ -12,6 +12,7 @@ import type { SummaryLine } from './render/pages/summary.ts';
 import type { SiteFile } from './render/site-files.ts';
 import type { IncrementalBuild } from './incremental/incremental.ts';
 import { goneRepositories, removeRepositories } from './publish/gone.ts';
+import { heapShortfall } from './evaluate/heap-room.ts';
 
 export interface BuildOptions {
   /** The active shape's evaluate and render steps (src/site/stages.ts: loadShape). */
@@ -90,6 +91,11 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     first = false;
     if (h.scans.length === 0) {
       incr?.built(h, 0, undefined);
+      continue;
+    }
+    const shortfall = heapShortfall(h);
+    if (shortfall) {
+      report({ severity: 'error', where: h.repositoryUrl, message: shortfall });
       continue;
     }
     // evaluate: every scan, its expired variant and the answer for `now`; render: their files.

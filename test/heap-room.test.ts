@@ -1,0 +1,42 @@
+// A repository whose history is too long to build in the heap left is refused by name (exit
+// 1), and the others are built: never V8's "heap out of memory" abort, which names nothing and
+// ends the whole build. Shown with the real CLI in a Node given a small heap.
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { heapShortfall, HEAP_BYTES_PER_SCAN } from '../src/evaluate/heap-room.ts';
+import type { RepositoryHistory } from '../src/load/types.ts';
+import { ROOT, runCli } from './helpers/cli.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const BIG = 'https://github.com/acme/big';
+const history = (scans: number) => ({ repositoryUrl: BIG, encoded: encodeURIComponent(BIG), scans: new Array(scans), grants: [] }) as unknown as RepositoryHistory;
+
+describe('a repository too large for the heap', () => {
+  it('is judged by its scans against the heap left', () => {
+    const heap = { heap_size_limit: 512 * 1024 * 1024, used_heap_size: 64 * 1024 * 1024 } as ReturnType<typeof import('node:v8').getHeapStatistics>;
+    const fits = Math.floor((448 * 1024 * 1024) / HEAP_BYTES_PER_SCAN);
+    expect(heapShortfall(history(fits), heap)).toBeUndefined();
+    expect(heapShortfall(history(fits + 1), heap)).toBe(
+      `${fits + 1} scans need about 449 MB to build at once, more than the 448 MB left of the heap's 512 MB; its files were left as they were. Give Node more heap (NODE_OPTIONS=--max-old-space-size=1024) or keep fewer of its scans in the store`,
+    );
+  });
+
+  it('is refused by name in a build whose heap it would outgrow; the others are built (exit 1)', () => {
+    const dir = tempDir();
+    const store = join(dir, 'store');
+    mkdirSync(store);
+    copyFileSync(join(ROOT, 'examples/store/acme-widget.ndjson'), join(store, 'acme-widget.ndjson'));
+    const lines: string[] = [];
+    for (let i = 0; i < 5000; i++) lines.push(JSON.stringify({ repositoryUrl: BIG, timestamp: 1_600_000_000 + i * 3600, values: { ISSUE_REACTION_TIME: i % 20, BUS_FACTOR: i % 7, SECURITY_POLICY: true, DEPENDENTS: i % 40 } }));
+    writeFileSync(join(store, 'big.ndjson'), `${lines.join('\n')}\n`);
+    const out = join(dir, 'out');
+    // 5,000 scans take about 115 MB to build at once: more than a 96 MB heap holds.
+    const r = runCli(['build', '--store', store, '--out', out, '--now', '1763600000'], { env: { NODE_OPTIONS: '--max-old-space-size=96' } });
+    expect(r.stderr).not.toMatch(/heap out of memory/);
+    expect(r.stderr).toMatch(new RegExp(`${BIG.replaceAll('.', '\\.')}: 5000 scans need about 157 MB to build at once, more than the \\d+ MB left of the heap's \\d+ MB; its files were left as they were\\. Give Node more heap \\(NODE_OPTIONS=--max-old-space-size=\\d+\\)`));
+    expect(r.code).toBe(1);
+    expect(existsSync(join(out, 'api/v1/repositories', encodeURIComponent('https://github.com/acme/widget'), 'index.json'))).toBe(true);
+    expect(existsSync(join(out, 'api/v1/repositories', encodeURIComponent(BIG)))).toBe(false);
+  });
+});
