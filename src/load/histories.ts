@@ -5,7 +5,7 @@ import { isLineFile, parseStoreFile, type ParsedItem } from './parse-file.ts';
 import { Spill, SPILL_FILE_BYTES, WHOLE_FILE_LIMIT, bucketCount, bucketOf } from './spill.ts';
 import { checkRecord } from './validate-record.ts';
 import { canonicalRepositoryUrl, type CanonicalResult } from '../model/repository-url.ts';
-import { StoreFileChangedError, UnreadableStoreFile, readMark, sameVersion, type ReadMark, type StoreEntry, type StoreSource } from './store.ts';
+import { StoreFileChangedError, UnreadableStoreFile, recentDigest, sameVersion, type StoreEntry, type StoreSource } from './store.ts';
 import type { GrantRecord, IssueOwner, LoadIssue, RepositoryHistory, RuleCatalog, ScanRecord } from './types.ts';
 
 export interface LoadOptions {
@@ -66,7 +66,8 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
     // repository could be handed out twice, once per version (and its two publishes prune
     // each other's files).
     const versions: Array<string | undefined> = [];
-    const marks: Array<ReadMark | undefined> = [];
+    // Files read just after a write (rare): a digest of the bytes pass 1 saw (store.ts: sameVersion).
+    const recentDigests = new Map<number, string>();
     // A file that alone is at fault (not a regular file, too large, no permission, gone) is a
     // bad file: named once (by the shard that reports the unassignable), the others built.
     const unreadable = (err: UnreadableStoreFile, name: string) => {
@@ -119,7 +120,8 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
         continue;
       }
       versions[i] = read.version;
-      marks[i] = readMark(read);
+      const digest = recentDigest(read);
+      if (digest !== undefined) recentDigests.set(i, digest);
       const bytes = read.bytes;
       if (cached + bytes.length <= budget) {
         cache.set(i, bytes);
@@ -162,7 +164,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
           if (err instanceof StoreFileChangedError || err instanceof UnreadableStoreFile) return undefined;
           throw err;
         });
-        if (again === undefined || !sameVersion(marks[i]!, again)) {
+        if (again === undefined || !sameVersion(versions[i]!, recentDigests.get(i), again)) {
           const names = group.map((g) => files[g]!);
           unstable(
             [files[i]!, ...names.filter((n) => n !== files[i])],

@@ -75,14 +75,11 @@ const RECENT_MS = 2000;
 /** Ends the version of a file read within RECENT_MS of its last write. */
 const RECENT_MARK = ':recent';
 
-/** What a first read leaves to recognise its version by: the version, and for a file read just after it was written, a digest of its bytes. */
-export interface ReadMark {
-  version: string;
-  digest?: string;
-}
+const digestOf = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64');
 
-export function readMark(read: VersionedBytes): ReadMark {
-  return read.version.endsWith(RECENT_MARK) ? { version: read.version, digest: createHash('sha256').update(read.bytes).digest('base64') } : { version: read.version };
+/** For a file read just after it was written, a digest of its bytes to know that version by again. */
+export function recentDigest(read: VersionedBytes): string | undefined {
+  return read.version.endsWith(RECENT_MARK) ? digestOf(read.bytes) : undefined;
 }
 
 /**
@@ -91,10 +88,10 @@ export function readMark(read: VersionedBytes): ReadMark {
  * before the first read (it could have been written again since with the same size and
  * mtime) the bytes are compared too.
  */
-export function sameVersion(first: ReadMark, again: VersionedBytes): boolean {
+export function sameVersion(version: string, digest: string | undefined, again: VersionedBytes): boolean {
   const bare = (v: string) => (v.endsWith(RECENT_MARK) ? v.slice(0, -RECENT_MARK.length) : v);
-  if (bare(first.version) !== bare(again.version)) return false;
-  return first.digest === undefined || first.digest === createHash('sha256').update(again.bytes).digest('base64');
+  if (bare(version) !== bare(again.version)) return false;
+  return digest === undefined || digest === digestOf(again.bytes);
 }
 
 /** Size and modification time (ns): what changes when a file is written, without reading it. */
