@@ -97,7 +97,7 @@ async function homePageBytesAt(n: number): Promise<{ raw: number; gzip: number }
     return { url, enc: encodeURIComponent(url), scans: 10, last: 1763000000 + i, badges, rules: {}, changes: [{ t: 1763000000 + i, badge: ctx.thresholds.t.badges[0]!.id, from: 'silver', to: 'gold' }] };
   });
   const sorted = [...summaries].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-  const home = siteWideFiles(ctx, { urls: sorted.map((s) => s.url), lines: sorted.map((s) => JSON.stringify(s)) }).find((f) => f.key === 'index.html')!;
+  const home = siteWideFiles(ctx, { urls: sorted.map((s) => s.url), lines: () => sorted.map((s) => JSON.stringify(s)) }).find((f) => f.key === 'index.html')!;
   return { raw: Buffer.byteLength(home.body), gzip: gzipSync(home.body).byteLength };
 }
 

@@ -32,7 +32,7 @@ describe('build state', () => {
       buildIncrementally({
         flags: { store: s, out },
         now: NOW,
-        summarize: (h, files) => ({ scans: h.scans.length, files: files.length }),
+        summarize: (h, files) => JSON.stringify({ scans: h.scans.length, files: files.length }),
         onSummaries: (m) => void seen.push(new Map(m)),
       });
     await run();
@@ -43,7 +43,7 @@ describe('build state', () => {
     expect(seen[0]!.size).toBe(3);
     expect(seen[1]!.get(url(0))).toEqual(seen[0]!.get(url(0)));
     expect(seen[1]!.get(url(2))).toEqual(seen[0]!.get(url(2)));
-    expect(seen[1]!.get(url(1))).toMatchObject({ scans: 2 });
+    expect(JSON.parse(seen[1]!.get(url(1)) as string)).toMatchObject({ scans: 2 });
   });
 
   it('a torn or foreign state file means a full build, and --force ignores a good one', async () => {

@@ -10,6 +10,9 @@ import type { SiteFile } from '../site-files.ts';
 import type { Sink } from '../../publish/sink.ts';
 import type { RepositoryEvaluations } from './context.ts';
 import { statusChanges, type StatusChange } from './evaluate.ts';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface RepositorySummary {
   url: string;
@@ -32,10 +35,13 @@ export const SUMMARIES_PREFIX = '.badgepress/summaries/';
 /** A summary as one line of JSON (without the newline). */
 export type SummaryLine = string;
 
-/** The summaries of a site, sorted by URL: the order of every list the site-wide pages show. */
+/**
+ * The summaries of a site, sorted by URL: the order of every list the site-wide pages show.
+ * `lines()` yields them in that order, each read only when it is reached.
+ */
 export interface SortedSummaries {
   urls: readonly string[];
-  lines: readonly SummaryLine[];
+  lines(): Iterable<SummaryLine>;
 }
 
 export function summaryLine(h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[] = statusChanges(ev)): SummaryLine {
@@ -69,12 +75,14 @@ const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Summary lines by repository URL, sorted by URL. */
 export function sortSummaries(byUrl: ReadonlyMap<string, SummaryLine>): SortedSummaries {
   const urls = [...byUrl.keys()].sort(byCodeUnits);
-  return { urls, lines: urls.map((u) => byUrl.get(u)!) };
+  const lines = urls.map((u) => byUrl.get(u)!);
+  return { urls, lines: () => lines };
 }
 
 /** One summary per line, sorted by URL, so the file's bytes depend on the repositories alone. */
 export function summariesFile(sorted: SortedSummaries, index: number, count: number): SiteFile {
-  const body = sorted.lines.length > 0 ? `${sorted.lines.join('\n')}\n` : '';
+  const lines = [...sorted.lines()];
+  const body = lines.length > 0 ? `${lines.join('\n')}\n` : '';
   return { key: summariesKey(index, count), body, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' };
 }
 
@@ -109,4 +117,112 @@ export async function readSummaries(sink: Sink, count: number): Promise<SortedSu
     );
   }
   return sortSummaries(all);
+}
+
+/**
+ * Summary lines kept in a local temporary file, memory holding only where each line is: at
+ * 100,000 repositories the lines are about 64 MB, their places a few. The file is unlinked as
+ * soon as it is open where the system allows (a killed build leaves nothing behind).
+ */
+export class SummaryFile {
+  private fd: number | undefined;
+  private leftover: string | undefined;
+  private end = 0;
+  private readonly offsets: number[] = [];
+  private readonly lengths: number[] = [];
+
+  /** Opened at the first line: a build without pages makes no file. */
+  private open(): number {
+    if (this.fd !== undefined) return this.fd;
+    const dir = mkdtempSync(join(tmpdir(), 'badgepress-summaries-'));
+    const path = join(dir, 'lines');
+    this.fd = openSync(path, 'w+');
+    try {
+      unlinkSync(path);
+      rmdirSync(dir);
+    } catch {
+      // Windows: an open file cannot be unlinked; close() removes it.
+      this.leftover = dir;
+    }
+    return this.fd;
+  }
+
+  /** Appends a line; its slot reads it back. */
+  append(line: string): number {
+    const bytes = Buffer.from(line, 'utf8');
+    writeSync(this.open(), bytes, 0, bytes.length, this.end);
+    this.offsets.push(this.end);
+    this.lengths.push(bytes.length);
+    this.end += bytes.length;
+    return this.offsets.length - 1;
+  }
+
+  line(slot: number): string {
+    const bytes = Buffer.allocUnsafe(this.lengths[slot]!);
+    readSync(this.fd!, bytes, 0, bytes.length, this.offsets[slot]!);
+    return bytes.toString('utf8');
+  }
+
+  /** The bytes of a line (without its newline). */
+  bytes(slot: number): number {
+    return this.lengths[slot]!;
+  }
+
+  /** Reads a line's bytes into a buffer at an offset. */
+  copy(slot: number, into: Buffer, at: number): void {
+    readSync(this.fd!, into, at, this.lengths[slot]!, this.offsets[slot]!);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+    if (this.leftover) rmSync(this.leftover, { recursive: true, force: true });
+  }
+}
+
+/** Summary lines by repository URL, kept in a SummaryFile (several stores may share one). */
+export class SummaryStore implements Iterable<[string, SummaryLine]> {
+  private readonly slots = new Map<string, number>();
+  constructor(readonly file: SummaryFile = new SummaryFile()) {}
+
+  set(url: string, line: SummaryLine): void {
+    this.slots.set(url, this.file.append(line));
+  }
+
+  /** The line another store of the same file holds for the URL (nothing is copied). */
+  adopt(url: string, from: SummaryStore): void {
+    const slot = from.slots.get(url);
+    if (slot !== undefined && from.file === this.file) this.slots.set(url, slot);
+    else if (slot !== undefined) this.set(url, from.file.line(slot));
+  }
+
+  has(url: string): boolean {
+    return this.slots.has(url);
+  }
+
+  get(url: string): SummaryLine | undefined {
+    const slot = this.slots.get(url);
+    return slot === undefined ? undefined : this.file.line(slot);
+  }
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  *[Symbol.iterator](): Iterator<[string, SummaryLine]> {
+    for (const [url, slot] of this.slots) yield [url, this.file.line(slot)];
+  }
+
+  /** The URLs sorted, each line read from the file only when the pages reach it. */
+  sorted(): SortedSummaries {
+    const urls = [...this.slots.keys()].sort(byCodeUnits);
+    const store = this;
+    return {
+      urls,
+      *lines() {
+        for (const u of urls) yield store.get(u)!;
+      },
+    };
+  }
 }
