@@ -20,7 +20,7 @@ import pLimit from 'p-limit';
 import autocannon from 'autocannon';
 import { makeBadge } from 'badge-maker';
 import { generateStore } from './gen-store.ts';
-import { benchIncremental } from './bench-incremental.ts';
+import { benchIncremental, scaleRuns } from './bench-incremental.ts';
 import { reusedGoldFrom } from '../test/helpers/thresholds.ts';
 import { bundleWorker } from './build-worker.ts';
 import { bundleCloudFrontFunction, bundleLambdaEdge } from './build-aws.ts';
@@ -119,8 +119,8 @@ const digest = (b: Buffer) => createHash('md5').update(b).digest('hex');
 
 // 0. The command line as installed (bin/badgepress.js → compiled lib/): start-up against
 // node itself, in the same run, and a build of the example store. Runs alternate, median counts.
-if (values.only !== undefined && values.only !== 'serving') throw new Error(`--only ${values.only}: the one section that runs alone is "serving"`);
-if (values.only !== 'serving') {
+if (values.only !== undefined && values.only !== 'serving' && values.only !== 'scale') throw new Error(`--only ${values.only}: the sections that run alone are "serving" and "scale"`);
+if (values.only === undefined) {
   const bin = join(ROOT, 'bin/badgepress.js');
   const timed = (args: string[]) => {
     const started = performance.now();
@@ -146,6 +146,13 @@ if (values.only !== 'serving') {
   say('badgepress build, example store (target ≤ 1.5 s)', `${(median(example) / 1000).toFixed(2)} s (median of 5, process start included)`, 'exampleBuildSeconds', Number((median(example) / 1000).toFixed(2)));
 }
 if (values.quick) {
+  finish();
+  process.exit(0);
+}
+
+// `--only scale`: the scale runs alone (full build and no-change rebuild at each --scale-repos).
+if (values.only === 'scale') {
+  scaleRuns({ work, workRoot, scans, cli, say, scaleRepos: values['scale-repos'].split(',').map(Number).filter((n) => n > 0) });
   finish();
   process.exit(0);
 }

@@ -11,7 +11,7 @@ import { statusChanges, type StatusChange } from './evaluate.ts';
 import { repositoryFeed } from './feed.ts';
 import { repositoryPage } from './repository.ts';
 import { siteWideFileStream } from './site-wide.ts';
-import { summariesFile, summaryLine, type SortedSummaries, type SummaryLine, type SummaryStore } from './summary.ts';
+import { SUMMARIES_PREFIX, staleSummaryParts, summariesFiles, summaryLine, type SortedSummaries, type SummaryLine, type SummaryStore } from './summary.ts';
 
 export interface PagesBuild {
   ctx: PagesContext;
@@ -45,7 +45,16 @@ export class PagesCollector {
   async finish(sink: Sink, limit: LimitFunction, counts: PublishCounts, summaries: SummaryStore): Promise<void> {
     const { index, count } = this.pages.shard;
     const sorted = summaries.sorted();
-    await publishRepository(sink, [summariesFile(sorted, index, count)], limit, counts);
+    let parts = 0;
+    for (const f of summariesFiles(sorted, index, count)) {
+      await publishRepository(sink, [f], limit, counts);
+      parts++;
+    }
+    const stale = staleSummaryParts(await sink.list(SUMMARIES_PREFIX), index, count, parts);
+    if (stale.length > 0) {
+      await sink.remove(stale);
+      counts.removed += stale.length;
+    }
     if (count === 1) await publishSiteWide(this.pages.ctx, sink, sorted, limit, counts);
   }
 }

@@ -65,9 +65,19 @@ export function summarizeRepository(h: RepositoryHistory, ev: RepositoryEvaluati
   };
 }
 
-/** Where shard i of n keeps its summaries (an unsharded build is shard 0 of 1). */
-export function summariesKey(index: number, count: number): string {
-  return `${SUMMARIES_PREFIX}${index}-of-${count}.ndjson`;
+/**
+ * Lines per summaries file: past that a shard's summaries continue in numbered parts, so no
+ * file's body (held whole while it is published) grows with the catalogue: 10,000 lines are
+ * about 6.5 MB.
+ */
+export const SUMMARY_PART_LINES = 10_000;
+
+/**
+ * Where shard i of n keeps its summaries (an unsharded build is shard 0 of 1): part 1 is
+ * `i-of-n.ndjson`, part k > 1 `i-of-n.k.ndjson`.
+ */
+export function summariesKey(index: number, count: number, part = 1): string {
+  return `${SUMMARIES_PREFIX}${index}-of-${count}${part === 1 ? '' : `.${part}`}.ndjson`;
 }
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -79,36 +89,65 @@ export function sortSummaries(byUrl: ReadonlyMap<string, SummaryLine>): SortedSu
   return { urls, lines: () => lines };
 }
 
-/** One summary per line, sorted by URL, so the file's bytes depend on the repositories alone. */
-export function summariesFile(sorted: SortedSummaries, index: number, count: number): SiteFile {
-  const lines = [...sorted.lines()];
-  const body = lines.length > 0 ? `${lines.join('\n')}\n` : '';
-  return { key: summariesKey(index, count), body, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' };
+/**
+ * One summary per line, sorted by URL, so the files' bytes depend on the repositories alone:
+ * one file of up to SUMMARY_PART_LINES lines (empty for no repository), then further parts.
+ */
+export function* summariesFiles(sorted: SortedSummaries, index: number, count: number): Generator<SiteFile> {
+  const file = (part: number, lines: string[]): SiteFile => ({
+    key: summariesKey(index, count, part),
+    body: lines.length > 0 ? `${lines.join('\n')}\n` : '',
+    contentType: 'application/x-ndjson',
+    cacheControl: 'no-store',
+    phase: 'latest',
+  });
+  let part = 1;
+  let lines: string[] = [];
+  for (const line of sorted.lines()) {
+    lines.push(line);
+    if (lines.length === SUMMARY_PART_LINES) {
+      yield file(part++, lines);
+      lines = [];
+    }
+  }
+  if (lines.length > 0 || part === 1) yield file(part, lines);
+}
+
+/** The parts of shard i of n's summaries beyond `parts` among listed keys (left by a larger build). */
+export function staleSummaryParts(keys: readonly string[], index: number, count: number, parts: number): string[] {
+  const own = new RegExp(`^${SUMMARIES_PREFIX.replace(/\./g, '\\.')}${index}-of-${count}\\.(\\d+)\\.ndjson$`);
+  return keys.filter((k) => {
+    const m = own.exec(k);
+    return m !== null && Number(m[1]) > parts;
+  });
 }
 
 export class MissingSummariesError extends Error {}
 
-/** The summaries of shards 0..count-1, merged and sorted by URL. */
+/** The summaries of shards 0..count-1, merged and sorted by URL (kept on local disk, see SummaryStore). */
 export async function readSummaries(sink: Sink, count: number): Promise<SortedSummaries> {
-  const all = new Map<string, SummaryLine>();
+  const all = new SummaryStore();
   const missing: number[] = [];
   for (let i = 0; i < count; i++) {
-    const bytes = await sink.read(summariesKey(i, count));
-    if (!bytes) {
-      missing.push(i);
-      continue;
-    }
-    const lines = new TextDecoder().decode(bytes).split('\n');
-    lines.forEach((line, n) => {
-      if (line.trim() === '') return;
-      try {
-        const url = (JSON.parse(line) as RepositorySummary).url;
-        if (typeof url !== 'string') throw new Error('no url');
-        all.set(url, line);
-      } catch {
-        throw new MissingSummariesError(`${sink.location}/${summariesKey(i, count)}:${n + 1}: not a JSON summary; run "badgepress build --shard ${i}/${count}" again`);
+    for (let part = 1; ; part++) {
+      const key = summariesKey(i, count, part);
+      const bytes = await sink.read(key);
+      if (!bytes) {
+        if (part === 1) missing.push(i);
+        break;
       }
-    });
+      const lines = new TextDecoder().decode(bytes).split('\n');
+      lines.forEach((line, n) => {
+        if (line.trim() === '') return;
+        try {
+          const url = (JSON.parse(line) as RepositorySummary).url;
+          if (typeof url !== 'string') throw new Error('no url');
+          all.set(url, line);
+        } catch {
+          throw new MissingSummariesError(`${sink.location}/${key}:${n + 1}: not a JSON summary; run "badgepress build --shard ${i}/${count}" again`);
+        }
+      });
+    }
   }
   if (missing.length > 0) {
     throw new MissingSummariesError(
@@ -116,7 +155,7 @@ export async function readSummaries(sink: Sink, count: number): Promise<SortedSu
         `run "badgepress build --shard i/${count}" for each shard first`,
     );
   }
-  return sortSummaries(all);
+  return all.sorted();
 }
 
 /**
