@@ -89,7 +89,8 @@ export class IncrementalBuild {
   static async open(opts: IncrementalOptions): Promise<IncrementalBuild> {
     const [lines, entries] = await Promise.all([opts.force ? undefined : opts.state.read(stateKey(opts.shard)), opts.store.entries()]);
     const prevSummaries = new SummaryStore(new SummaryFile());
-    return new IncrementalBuild(opts, lines === undefined ? undefined : await readState(lines, prevSummaries), entries, prevSummaries);
+    const listed = lines === undefined ? undefined : new Map(entries.map((e) => [e.name, e]));
+    return new IncrementalBuild(opts, lines === undefined ? undefined : await readState(lines, prevSummaries, listed), entries, prevSummaries);
   }
 
   /** Whether a previous state is in use (false: a full build). */
@@ -141,7 +142,8 @@ export class IncrementalBuild {
   /** What the loader needs: which files, which repositories, and where to tell what it read. */
   loadOptions(include: ((url: string) => boolean) | undefined): Pick<LoadOptions, 'files' | 'entries' | 'moreFiles' | 'onFileRead' | 'onUnstable' | 'include'> {
     const files = this.initialFiles();
-    for (const f of files) this.requested.add(f);
+    // Only an incremental build asks for more files (moreFiles): a full one reads them all.
+    if (this.prev) for (const f of files) this.requested.add(f);
     const inShard = include ?? (() => true);
     return {
       files,

@@ -53,6 +53,12 @@ export interface BuildState {
   gone?: string[];
 }
 
+/** A store file as listed: its name and version strings, shared with the state read beside it. */
+export interface StoreListed {
+  name: string;
+  version: string;
+}
+
 export interface ShardKey {
   index: number;
   count: number;
@@ -66,12 +72,13 @@ export function stateKey(shard: ShardKey): string {
 /** The state as JSON lines: a header, one line per store file and per repository, an end mark. */
 export function* stateLines(s: BuildState, summaries: { get(url: string): string | undefined }): Generator<string> {
   yield `${JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, ...(s.gone ? { gone: s.gone } : {}) })}\n`;
-  for (const [name, f] of s.files) yield `${JSON.stringify(f.issues ? ['f', name, f.version, f.repositories, f.issues] : ['f', name, f.version, f.repositories])}\n`;
+  // Repositories first: a reader then takes each file's repository names from them (one string each).
   for (const [url, r] of s.repositories) {
     const flip = r.flip === undefined ? null : r.flip;
     const flipped = r.flipped === undefined ? null : r.flipped ? 1 : 0;
     yield `${JSON.stringify(['r', url, r.scans, r.files, r.pruned ? 1 : 0, flip, flipped, r.issues ?? null, summaries.get(url) ?? null])}\n`;
   }
+  for (const [name, f] of s.files) yield `${JSON.stringify(f.issues ? ['f', name, f.version, f.repositories, f.issues] : ['f', name, f.version, f.repositories])}\n`;
   yield `${JSON.stringify(['end', s.files.size, s.repositories.size])}\n`;
 }
 
@@ -85,9 +92,17 @@ export function serializeState(s: BuildState, summaries: { get(url: string): str
  * disk), not into memory. undefined for anything this code did not write (another format, a
  * torn or foreign file: no end mark, or counts that differ from it).
  */
-export async function readState(lines: AsyncIterable<string> | Iterable<string>, summaries: { set(url: string, line: string): void }): Promise<BuildState | undefined> {
+export async function readState(
+  lines: AsyncIterable<string> | Iterable<string>,
+  summaries: { set(url: string, line: string): void },
+  listed: ReadonlyMap<string, StoreListed> = new Map(),
+): Promise<BuildState | undefined> {
   let state: BuildState | undefined;
   let ended = false;
+  // At 100,000 repositories a second copy of each name, version and URL is megabytes: a file's
+  // name and version are the listing's strings when they match, its repositories' URLs those
+  // of the repository lines.
+  const urls = new Map<string, string>();
   try {
     for await (const line of lines) {
       if (line === '') continue;
@@ -102,9 +117,11 @@ export async function readState(lines: AsyncIterable<string> | Iterable<string>,
       const row = JSON.parse(line) as unknown[];
       if (!Array.isArray(row)) return undefined;
       if (row[0] === 'f' && typeof row[1] === 'string' && typeof row[2] === 'string' && Array.isArray(row[3])) {
-        const f: FileState = { version: row[2], repositories: row[3] as string[] };
+        const now = listed.get(row[1]);
+        const version = now?.version === row[2] ? now.version : row[2];
+        const f: FileState = { version, repositories: (row[3] as string[]).map((u) => urls.get(u) ?? u) };
         if (Array.isArray(row[4])) f.issues = row[4] as LoadIssue[];
-        state.files.set(row[1], f);
+        state.files.set(now?.name ?? row[1], f);
       } else if (row[0] === 'r' && typeof row[1] === 'string' && typeof row[2] === 'number' && typeof row[3] === 'number') {
         const r: RepositoryState = { scans: row[2], files: row[3], pruned: row[4] === 1 };
         if (typeof row[5] === 'number') r.flip = row[5];
@@ -112,7 +129,9 @@ export async function readState(lines: AsyncIterable<string> | Iterable<string>,
         if (Array.isArray(row[7])) r.issues = row[7] as LoadIssue[];
         if (typeof row[8] === 'string') summaries.set(row[1], row[8]);
         state.repositories.set(row[1], r);
+        urls.set(row[1], row[1]);
       } else if (row[0] === 'end') {
+        urls.clear();
         if (row[1] !== state.files.size || row[2] !== state.repositories.size) return undefined;
         ended = true;
       } else return undefined;
