@@ -44,12 +44,13 @@ export interface LoadOptions {
 export async function* loadHistories(source: StoreSource, opts: LoadOptions): AsyncGenerator<RepositoryHistory> {
   const listing = opts.entries ?? (await source.entries());
   const files = [...(opts.files ?? listing.map((e) => e.name))];
-  const sizes = new Map(listing.map((e) => [e.name, e.size ?? 0]));
-  const listedVersion = new Map(listing.map((e) => [e.name, e.version]));
+  // Each file as listed: its size, and its version string (shared with what keeps it later).
+  const listed = new Map(listing.map((e) => [e.name, e]));
+  const sizeOf = (name: string) => listed.get(name)?.size ?? 0;
   // Line files too large to hold are streamed into buckets on disk (memory follows a bucket).
   const spillAbove = opts.spillAboveBytes ?? SPILL_FILE_BYTES;
-  const large = (name: string) => isLineFile(name) && (sizes.get(name) ?? 0) > spillAbove;
-  const largest = Math.max(0, ...[...sizes].filter(([n]) => large(n)).map(([, size]) => size));
+  const large = (name: string) => isLineFile(name) && sizeOf(name) > spillAbove;
+  const largest = Math.max(0, ...listing.filter((e) => large(e.name)).map((e) => e.size ?? 0));
   let spill: Spill | undefined;
   const spilled = new Set<number>();
   const reportUnassignable = opts.reportUnassignable ?? true;
@@ -91,7 +92,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
         if (first === undefined) firstFileOf.set(url, i);
         else parent[find(i)] = find(first);
       };
-      const size = sizes.get(files[i]!) ?? 0;
+      const size = sizeOf(files[i]!);
       if (!isLineFile(files[i]!) && size > WHOLE_FILE_LIMIT) {
         if (reportUnassignable) {
           const message = `file too large to parse as a whole (${Math.round(size / 1048576)} MiB; the limit is ${WHOLE_FILE_LIMIT / 1048576} MiB); write it as .ndjson, one record per line, which is read in bounded memory; file skipped`;
@@ -119,7 +120,8 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
         continue;
       }
       // The listing's string when it is the same version (one string per file, not two).
-      versions[i] = listedVersion.get(files[i]!) === read.version ? listedVersion.get(files[i]!) : read.version;
+      const listedVersion = listed.get(files[i]!)?.version;
+      versions[i] = listedVersion === read.version ? listedVersion : read.version;
       const bytes = read.bytes;
       if (cached + bytes.length <= budget) {
         cache.set(i, bytes);
@@ -156,8 +158,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
     // Pass 1's index of repositories is done with: it holds a string per repository for the
     // rest of the build otherwise (megabytes at 100,000 repositories).
     firstFileOf.clear();
-    sizes.clear();
-    listedVersion.clear();
+    listed.clear();
 
     // Pass 2: per group of files, validate every record and hand out complete histories.
     nextGroup: for (const group of groupsInOrder()) {
