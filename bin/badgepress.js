@@ -1,7 +1,12 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=8
 // Runs the compiled CLI (lib/, made by `npm install` in a checkout and by `npm pack`): no
 // TypeScript compiler stands between the command and its first line of output. In a checkout,
 // `npx tsx src/cli.ts` runs the sources directly.
+//
+// --max-semi-space-size=8 halves V8's young generation (16 of 32 MB): a build allocates fast
+// and keeps little, so the larger one only raises the peak (10,000 × 10: 179 → 163 MB) for
+// about the same CPU. V8 reads it once, at start-up: only the command line can set it (an `env`
+// without -S, e.g. BusyBox's, cannot run this line: run `node bin/badgepress.js` there).
 import { existsSync } from 'node:fs';
 
 const compiled = new URL('../lib/cli.js', import.meta.url);

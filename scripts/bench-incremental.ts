@@ -112,7 +112,7 @@ async function s3Requests(c: IncrementalBenchContext): Promise<void> {
  * Full build and no-change rebuild at each size (e.g. 10,000 and 100,000 × 10): peak RSS, and
  * time per scan against the first size (linear growth), by wall time and by CPU time.
  */
-function scaleRuns(c: IncrementalBenchContext): void {
+export function scaleRuns(c: Pick<IncrementalBenchContext, 'work' | 'workRoot' | 'scans' | 'cli' | 'say' | 'scaleRepos'>): void {
   let first: { repos: number; ms: number; cpuMs: number } | undefined;
   for (const repos of c.scaleRepos) {
     const store = join(c.workRoot, `store-${repos}x${c.scans}-seed1`);

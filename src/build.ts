@@ -8,7 +8,7 @@ import { publishRepository, staleKeys, type PublishCounts } from './publish/publ
 import { PublishError, type Sink } from './publish/sink.ts';
 import { repositoryPrefix } from './model/layout.ts';
 import { PagesCollector, type PagesBuild } from './render/pages/build-pages.ts';
-import type { SummaryLine } from './render/pages/summary.ts';
+import { SummaryStore, type SummaryLine } from './render/pages/summary.ts';
 import type { SiteFile } from './render/site-files.ts';
 import type { IncrementalBuild } from './incremental/incremental.ts';
 import { goneRepositories, removeRepositories } from './publish/gone.ts';
@@ -39,9 +39,9 @@ export interface BuildOptions {
   incremental?: IncrementalBuild;
   /** Per-repository data for site-wide pages (plain JSON), kept in the state for skipped ones;
    *  after a config change `files` holds only those of the changed parts (incremental/parts.ts). */
-  summarize?: (h: RepositoryHistory, files: SiteFile[]) => unknown;
+  summarize?: (h: RepositoryHistory, files: SiteFile[]) => SummaryLine | undefined;
   /** Every repository's summary, built or skipped, once the build is done. */
-  onSummaries?: (summaries: Map<string, unknown>) => Promise<void> | void;
+  onSummaries?: (summaries: SummaryStore) => Promise<void> | void;
   /** Files of the whole site, not of a repository (api/v1/openapi.json), published last. */
   siteFiles?: SiteFile[];
 }
@@ -56,9 +56,18 @@ export interface BuildSummary extends PublishCounts {
 }
 
 export async function build(opts: BuildOptions): Promise<BuildSummary> {
+  // Summary lines live in a local temporary file (see SummaryStore), released at the end.
+  const summaries = opts.incremental?.summaries ?? new SummaryStore();
+  try {
+    return await buildWith(opts, summaries);
+  } finally {
+    summaries.file.close();
+  }
+}
+
+async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<BuildSummary> {
   const summary: BuildSummary = { repositories: 0, scans: 0, written: 0, unchanged: 0, removed: 0, skipped: 0, warnings: 0, reused: 0 };
   const incr = opts.incremental;
-  const summaries = new Map<string, unknown>();
   const report = (issue: LoadIssue) => {
     if (issue.severity === 'error') summary.skipped++;
     else summary.warnings++;
@@ -90,7 +99,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     if (first && incr?.incremental && incr.redone <= Math.ceil(incr.knownFiles / 1000)) opts.sink.narrowListing?.();
     first = false;
     if (h.scans.length === 0) {
-      incr?.built(h, 0, undefined);
+      incr?.built(h, 0);
       continue;
     }
     const shortfall = heapShortfall(h);
@@ -126,7 +135,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       }
       const repoSummary = pageSummary ?? opts.summarize?.(h, files);
       if (repoSummary !== undefined) summaries.set(h.repositoryUrl, repoSummary);
-      incr?.built(h, files.length + current, repoSummary);
+      incr?.built(h, files.length + current);
       opts.onRepository?.(h, summary);
     })().catch((err: unknown) => {
       if (err instanceof PublishError) failed.push(err);
@@ -150,7 +159,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   // redone and no config part changed, they are those of the last build, already out.
   const summariesUnchanged = incr?.incremental === true && incr.redone === 0 && !incr.configChanged;
   if (failed.length === 0 && !summariesUnchanged) {
-    if (pages) await pages.finish(opts.sink, limit, summary, summaries as Map<string, SummaryLine>);
+    if (pages) await pages.finish(opts.sink, limit, summary, summaries);
     if (opts.siteFiles && opts.siteFiles.length > 0) await publishRepository(opts.sink, opts.siteFiles, limit, summary);
   }
   // --prune: repositories that left the store go too, after the site-wide pages stopped linking them.

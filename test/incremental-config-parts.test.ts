@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { loadSiteConfig } from '../src/config/load.ts';
 import { configParts, changedParts, partOfKey, partOfResource } from '../src/incremental/parts.ts';
 import { atKey, EXTRA_BADGE_STYLES, expiredAtKey, indexKey, latestKey, repositoryPrefix, type Resource } from '../src/model/layout.ts';
-import { parseState, serializeState } from '../src/incremental/state.ts';
+import { readState, serializeState } from '../src/incremental/state.ts';
 import { planCommand } from '../src/commands/plan.ts';
 import type { PlanReport } from '../src/publish/plan.ts';
 import { generateStore } from '../scripts/gen-store.ts';
@@ -97,13 +97,15 @@ describe('config parts', () => {
 });
 
 describe('state format', () => {
-  it('a state without config parts (format 1, or 2 without parts) is not used: a full build', () => {
+  it('a state without config parts (format 1, or 2 without parts) is not used: a full build', async () => {
     const state = { code: 'c', config: 'g', parts: { sarif: 's' }, files: new Map(), repositories: new Map() };
     const text = serializeState(state);
-    expect(parseState(text)).toEqual(state);
-    const { parts: _parts, ...old } = JSON.parse(text) as Record<string, unknown>;
-    expect(parseState(JSON.stringify({ ...old, format: 1 }))).toBeUndefined();
-    expect(parseState(JSON.stringify(old))).toBeUndefined();
+    const parse = (t: string) => readState(t.split('\n'), new Map());
+    expect(await parse(text)).toEqual(state);
+    const [head, ...rest] = text.split('\n');
+    const { parts: _parts, ...old } = JSON.parse(head!) as Record<string, unknown>;
+    expect(await parse([JSON.stringify({ ...old, format: 1 }), ...rest].join('\n'))).toBeUndefined();
+    expect(await parse([JSON.stringify(old), ...rest].join('\n'))).toBeUndefined();
   });
 });
 

@@ -1,7 +1,8 @@
 // Incremental builds on S3, counted at the wire (a proxy in front of s3rver): an unchanged
 // rebuild sends no PUT of the site and lists nothing of it but the state's prefix; a new scan
 // in one repository lists that repository alone; the state is the last PUT of a build, and a
-// repository that failed to publish is left out of it, so the next build redoes it.
+// repository that failed to publish is left out of it, so the next build redoes it. A state
+// larger than a part is uploaded in parts.
 import { appendFileSync, readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,8 @@ import { buildIncrementally } from './helpers/incremental.ts';
 import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { S3StateStore } from '../src/incremental/s3-state.ts';
+import { parseS3Location } from '../src/s3/location.ts';
 
 const dir = tempDir();
 const store = join(dir, 'store');
@@ -80,6 +83,22 @@ describe('incremental builds on S3', () => {
 });
 
 /** One more scan of repository i, a week after its last, with an mtime in the past (see the property test). */
+describe('the state on S3', () => {
+  it('a state larger than a part goes up in parts (one object in the end) and reads back line for line', async () => {
+    const st = new S3StateStore(peer.client(proxy.endpoint), parseS3Location('s3://site/parts/')!, 5 * 1024 * 1024);
+    const lines = Array.from({ length: 150_000 }, (_, i) => `${JSON.stringify(['r', `https://example.org/r${i}`, i, 0, 0, null, null, null, null])}\n`);
+    take();
+    await st.write('.badgepress/state/1/0.json', lines);
+    const rs = take();
+    expect(rs.filter((r) => r.method === 'PUT' && /partNumber=/.test(r.path))).toHaveLength(2);
+    expect(rs.filter((r) => r.method === 'POST')).toHaveLength(2);
+    const back: string[] = [];
+    for await (const l of (await st.read('.badgepress/state/1/0.json'))!) back.push(l);
+    expect(back).toEqual(lines.map((l) => l.slice(0, -1)));
+    await st.close();
+  });
+});
+
 function addScan(i: number, n: number): void {
   const file = join(store, `repo-${String(i).padStart(2, '0')}.ndjson`);
   appendFileSync(file, `${JSON.stringify({ repositoryUrl: repositoryUrl(i), timestamp: 1_763_000_000 + n, values: { BUS_FACTOR: n } })}\n`);

@@ -1,11 +1,15 @@
 // Build state on a directory, beyond the equivalence property: the per-repository summary slot
 // (for site-wide pages) is carried for skipped repositories, a foreign or torn state file is
-// ignored (a full build, never an error), and --force reads nothing of the state.
+// ignored (a full build, never an error), and --force reads nothing of the state. The state's
+// JSON lines, the summary lines kept on disk, and a shard's summaries split into parts.
 import { appendFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIncrementally } from './helpers/incremental.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { readState, serializeState } from '../src/incremental/state.ts';
+import { DirectorySink } from '../src/publish/dir-sink.ts';
+import { SUMMARY_PART_LINES, SummaryStore, readSummaries, sortSummaries, staleSummaryParts, summariesFiles } from '../src/render/pages/summary.ts';
 
 const dir = tempDir();
 const NOW = 1_763_600_000;
@@ -32,7 +36,7 @@ describe('build state', () => {
       buildIncrementally({
         flags: { store: s, out },
         now: NOW,
-        summarize: (h, files) => ({ scans: h.scans.length, files: files.length }),
+        summarize: (h, files) => JSON.stringify({ scans: h.scans.length, files: files.length }),
         onSummaries: (m) => void seen.push(new Map(m)),
       });
     await run();
@@ -43,7 +47,7 @@ describe('build state', () => {
     expect(seen[0]!.size).toBe(3);
     expect(seen[1]!.get(url(0))).toEqual(seen[0]!.get(url(0)));
     expect(seen[1]!.get(url(2))).toEqual(seen[0]!.get(url(2)));
-    expect(seen[1]!.get(url(1))).toMatchObject({ scans: 2 });
+    expect(JSON.parse(seen[1]!.get(url(1)) as string)).toMatchObject({ scans: 2 });
   });
 
   it('a torn or foreign state file means a full build, and --force ignores a good one', async () => {
@@ -56,5 +60,99 @@ describe('build state', () => {
     const torn = await buildIncrementally({ flags: { store: s, out }, now: NOW });
     expect(torn.summary).toMatchObject({ reused: 0, repositories: 3, written: 0 });
     expect(torn.issues).toEqual([]);
+  });
+});
+
+describe('state as JSON lines (format 4)', () => {
+  const state = {
+    code: 'c',
+    config: 'g',
+    parts: { sarif: 's' },
+    files: new Map([
+      ['a.ndjson', { version: '10:1', repositories: [url(0), url(1)] }],
+      ['b.ndjson', { version: '11:2', repositories: [url(2)], issues: [{ severity: 'error' as const, where: 'b.ndjson:3', message: 'bad' }] }],
+    ]),
+    repositories: new Map([
+      [url(0), { scans: 2, files: 40, pruned: true, flip: 1_770_000_001, flipped: false }],
+      [url(1), { scans: 1, files: 20, pruned: false, issues: [{ severity: 'warning' as const, where: 'a.ndjson:2', message: 'odd' }] }],
+      [url(2), { scans: 0, files: 0, pruned: false }],
+    ]),
+    gone: [url(9)],
+  };
+  const lines = new Map([
+    [url(0), '{"url":"https://github.com/s/r0","note":"a \\"quoted\\" é"}'],
+    [url(1), '{"url":"https://github.com/s/r1"}'],
+  ]);
+
+  it('reads back what it wrote, each summary line into the summary store, one line per file and repository', async () => {
+    const text = serializeState(state, lines);
+    expect(text.split('\n')).toHaveLength(1 + 2 + 3 + 1 + 1);
+    const store = new SummaryStore();
+    try {
+      expect(await readState(text.split('\n'), store)).toEqual(state);
+      expect(new Map(store)).toEqual(lines);
+    } finally {
+      store.file.close();
+    }
+  });
+
+  it('a state cut short, with a line lost, or of another format is not used', async () => {
+    const all = serializeState(state, lines).split('\n');
+    expect(await readState(all.slice(0, -2), new Map())).toBeUndefined();
+    expect(await readState([...all.slice(0, 2), ...all.slice(3)], new Map())).toBeUndefined();
+    expect(await readState([all[0]!.replace('"format":4', '"format":3'), ...all.slice(1)], new Map())).toBeUndefined();
+    expect(await readState(['{"format":3,"files":[]}'], new Map())).toBeUndefined();
+  });
+});
+
+describe('summary lines on disk', () => {
+  it('a store gives back each URL’s last line; an adopted line is shared, not copied', () => {
+    const prev = new SummaryStore();
+    const next = new SummaryStore(prev.file);
+    try {
+      prev.set('u1', 'one');
+      prev.set('u2', 'twö');
+      next.set('u3', 'three');
+      next.adopt('u2', prev);
+      next.set('u3', 'three again');
+      expect([...next]).toEqual([
+        ['u3', 'three again'],
+        ['u2', 'twö'],
+      ]);
+      const sorted = next.sorted();
+      expect(sorted.urls).toEqual(['u2', 'u3']);
+      expect([...sorted.lines()]).toEqual(['twö', 'three again']);
+      expect(prev.get('u1')).toBe('one');
+    } finally {
+      prev.file.close();
+    }
+  });
+
+  it('a shard’s summaries continue in numbered parts past SUMMARY_PART_LINES; parts beyond a build’s are stale', () => {
+    const n = SUMMARY_PART_LINES * 2 + 1;
+    const byUrl = new Map(Array.from({ length: n }, (_, i) => [`u${String(i).padStart(6, '0')}`, `{"i":${i}}`]));
+    const files = [...summariesFiles(sortSummaries(byUrl), 1, 4)];
+    expect(files.map((f) => f.key)).toEqual(['.badgepress/summaries/1-of-4.ndjson', '.badgepress/summaries/1-of-4.2.ndjson', '.badgepress/summaries/1-of-4.3.ndjson']);
+    expect(files.map((f) => f.body.split('\n').length - 1)).toEqual([SUMMARY_PART_LINES, SUMMARY_PART_LINES, 1]);
+    expect(files[2]!.body).toBe(`{"i":${n - 1}}\n`);
+    // Up to one part, the bytes are those of the single file; no repository: one empty file.
+    expect([...summariesFiles(sortSummaries(new Map([['u', '{}']])), 0, 1)].map((f) => [f.key, f.body])).toEqual([['.badgepress/summaries/0-of-1.ndjson', '{}\n']]);
+    expect([...summariesFiles(sortSummaries(new Map()), 0, 1)].map((f) => f.body)).toEqual(['']);
+    const listed = ['.badgepress/summaries/1-of-4.ndjson', '.badgepress/summaries/1-of-4.2.ndjson', '.badgepress/summaries/1-of-4.3.ndjson', '.badgepress/summaries/2-of-4.3.ndjson', '.badgepress/summaries/1-of-40.3.ndjson'];
+    expect(staleSummaryParts(listed, 1, 4, 2)).toEqual(['.badgepress/summaries/1-of-4.3.ndjson']);
+    expect(staleSummaryParts(listed, 1, 4, 3)).toEqual([]);
+  });
+
+  it('`site` reads every part of every shard', async () => {
+    const out = join(dir, 'out-parts');
+    const sink = new DirectorySink(out);
+    const line = (u: string) => JSON.stringify({ url: u });
+    await sink.put({ key: '.badgepress/summaries/0-of-2.ndjson', body: `${line('b')}\n`, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' });
+    await sink.put({ key: '.badgepress/summaries/0-of-2.2.ndjson', body: `${line('a')}\n`, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' });
+    await sink.put({ key: '.badgepress/summaries/1-of-2.ndjson', body: `${line('c')}\n`, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' });
+    const sorted = await readSummaries(sink, 2);
+    expect(sorted.urls).toEqual(['a', 'b', 'c']);
+    expect([...sorted.lines()]).toEqual(['a', 'b', 'c'].map(line));
+    await sink.close();
   });
 });

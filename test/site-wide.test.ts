@@ -73,3 +73,26 @@ describe('site-wide pages from summary lines', () => {
     expect(JSON.parse(body('repositories/search.json'))).toEqual([...byUrl.keys()].sort());
   });
 });
+
+describe('the sitemap past 50,000 addresses', () => {
+  it('is split into parts of 50,000 in order (home, list pages, badges, rules, repositories) under an index', () => {
+    const n = 60_000;
+    const byUrl = new Map<string, string>();
+    for (let i = 0; i < n; i++) {
+      const url = `https://example.org/r${String(i).padStart(5, '0')}`;
+      byUrl.set(url, JSON.stringify({ url, enc: encodeURIComponent(url), scans: 1, last: 1, badges: {}, rules: {}, changes: [] }));
+    }
+    const files = siteWideFiles(ctx, sortSummaries(byUrl));
+    const locs = (key: string) => [...String(files.find((f) => f.key === key)?.body).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+    const base = site.baseUrl;
+    const head = [`${base}/`, ...Array.from({ length: n / 100 - 1 }, (_, i) => `${base}/repositories/page/${i + 2}.html`)];
+    const all = [...locs('sitemaps/1.xml'), ...locs('sitemaps/2.xml')];
+    expect(locs('sitemaps/1.xml')).toHaveLength(50_000);
+    expect(all.slice(0, head.length)).toEqual(head);
+    const repos = [...byUrl.keys()].map((u) => `${base}/repositories/${encodeURIComponent(u)}/`);
+    expect(all.slice(-repos.length)).toEqual(repos);
+    expect(all).toHaveLength(head.length + ctx.thresholds.t.badges.length + ctx.thresholds.t.rules.length + n);
+    expect(locs('sitemap.xml')).toEqual([`${base}/sitemaps/1.xml`, `${base}/sitemaps/2.xml`]);
+    expect(files.some((f) => f.key === 'sitemaps/3.xml')).toBe(false);
+  });
+});

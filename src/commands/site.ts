@@ -31,7 +31,7 @@ export async function siteCommand(argv: string[]): Promise<number> {
     const summaries = await readSummaries(sink, shards).catch((err: unknown) => {
       throw err instanceof MissingSummariesError ? new BadInputError(err.message) : err;
     });
-    repositories = summaries.lines.length;
+    repositories = summaries.urls.length;
     const limit = pLimit(site.s3.concurrency);
     await publishSiteWide(ctx, sink, summaries, limit, counts);
     // Site-wide too: api/v1/openapi.json (shard 0's build wrote the same bytes).

@@ -17,7 +17,8 @@ import type { StoreEntry, StoreSource } from '../load/store.ts';
 import type { SiteConfig } from '../config/types.ts';
 import { repositoryPrefix } from '../model/layout.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
-import { STATE_PREFIX, parseState, serializeState, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateStore } from './state.ts';
+import { SummaryFile, SummaryStore, type SummaryLine } from '../render/pages/summary.ts';
+import { STATE_PREFIX, readState, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateStore } from './state.ts';
 
 export interface IncrementalOptions {
   state: StateStore;
@@ -59,12 +60,20 @@ export class IncrementalBuild {
   private readonly issuesOf = new Map<string, LoadIssue[]>();
   private readonly key: string;
   private readonly entries: StoreEntry[];
+  /**
+   * Summary lines (for the site-wide pages) of this build: those built now and those carried
+   * for skipped repositories. Kept on local disk beside the last build's (prevSummaries), in
+   * one file: memory holds where each line is, not the line.
+   */
+  readonly summaries: SummaryStore;
 
   private constructor(
     private readonly opts: IncrementalOptions,
     prev: BuildState | undefined,
     entries: StoreEntry[],
+    private readonly prevSummaries: SummaryStore,
   ) {
+    this.summaries = new SummaryStore(prevSummaries.file);
     this.key = stateKey(opts.shard);
     this.prev = prev && prev.code === opts.code && prev.config === opts.config.global ? prev : undefined;
     this.last = prev;
@@ -78,8 +87,10 @@ export class IncrementalBuild {
   }
 
   static async open(opts: IncrementalOptions): Promise<IncrementalBuild> {
-    const [text, entries] = await Promise.all([opts.force ? undefined : opts.state.read(stateKey(opts.shard)), opts.store.entries()]);
-    return new IncrementalBuild(opts, text === undefined ? undefined : parseState(text), entries);
+    const [lines, entries] = await Promise.all([opts.force ? undefined : opts.state.read(stateKey(opts.shard)), opts.store.entries()]);
+    const prevSummaries = new SummaryStore(new SummaryFile());
+    const listed = lines === undefined ? undefined : new Map(entries.map((e) => [e.name, e]));
+    return new IncrementalBuild(opts, lines === undefined ? undefined : await readState(lines, prevSummaries, listed), entries, prevSummaries);
   }
 
   /** Whether a previous state is in use (false: a full build). */
@@ -131,7 +142,8 @@ export class IncrementalBuild {
   /** What the loader needs: which files, which repositories, and where to tell what it read. */
   loadOptions(include: ((url: string) => boolean) | undefined): Pick<LoadOptions, 'files' | 'entries' | 'moreFiles' | 'onFileRead' | 'onUnstable' | 'include'> {
     const files = this.initialFiles();
-    for (const f of files) this.requested.add(f);
+    // Only an incremental build asks for more files (moreFiles): a full one reads them all.
+    if (this.prev) for (const f of files) this.requested.add(f);
     const inShard = include ?? (() => true);
     return {
       files,
@@ -185,8 +197,11 @@ export class IncrementalBuild {
     return n;
   }
 
-  /** A repository whose files are all published (or that has no valid scan). */
-  built(h: RepositoryHistory, files: number, summary: unknown): void {
+  /**
+   * A repository whose files are all published (or that has no valid scan); its summary line,
+   * if any, is in `summaries` (the build puts it there).
+   */
+  built(h: RepositoryHistory, files: number): void {
     const entry: RepositoryState = { scans: h.scans.length, files, pruned: this.opts.prune };
     const last = h.scans[h.scans.length - 1];
     const { site } = this.opts;
@@ -197,7 +212,6 @@ export class IncrementalBuild {
     }
     const issues = this.issuesOf.get(h.repositoryUrl);
     if (issues) entry.issues = issues;
-    if (summary !== undefined) entry.summary = summary;
     this.recorded.set(h.repositoryUrl, entry);
   }
 
@@ -207,7 +221,7 @@ export class IncrementalBuild {
   }
 
   /** Repositories skipped as unchanged: their problems are reported again, their counts and summaries carried. */
-  carry(report: (issue: LoadIssue) => void, summaries: Map<string, unknown>): Carried {
+  carry(report: (issue: LoadIssue) => void, summaries?: SummaryStore | Map<string, SummaryLine>): Carried {
     const carried: Carried = { repositories: 0, scans: 0, files: 0 };
     if (!this.prev) return carried;
     for (const [name, f] of this.prev.files) {
@@ -222,7 +236,8 @@ export class IncrementalBuild {
         carried.scans += r.scans;
         carried.files += r.files;
       }
-      if (r.summary !== undefined) summaries.set(url, r.summary);
+      if (summaries instanceof SummaryStore) summaries.adopt(url, this.prevSummaries);
+      else if (summaries && this.prevSummaries.has(url)) summaries.set(url, this.prevSummaries.get(url)!);
     }
     return carried;
   }
@@ -307,6 +322,11 @@ export class IncrementalBuild {
 
   /** After everything is published. */
   async commit(): Promise<void> {
-    await this.opts.state.write(this.key, serializeState(this.next()));
+    await this.opts.state.write(this.key, stateLines(this.next(), this.summaries));
+  }
+
+  /** Releases the summaries' file (after the last use of `summaries`). */
+  close(): void {
+    this.summaries.file.close();
   }
 }

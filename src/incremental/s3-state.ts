@@ -1,34 +1,85 @@
 // Build state under an S3 output prefix: a handful of objects, read and written directly
 // (never through the site's listing, so an unchanged rebuild lists nothing of the site).
-import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  UploadPartCommand,
+  paginateListObjectsV2,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { deleteKeys } from '../s3/delete-keys.ts';
 import { describeS3Error } from '../s3/errors.ts';
-import { STATE_PREFIX, type StateStore } from './state.ts';
+import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { STATE_PREFIX, streamLines, writeLines, type StateStore } from './state.ts';
 
 export class S3StateStore implements StateStore {
   constructor(
     private readonly client: S3Client,
     private readonly loc: S3Location,
+    /** Bytes per part of a multipart state upload (S3's least is 5 MiB but for the last part). */
+    private readonly partBytes = 8 * 1024 * 1024,
   ) {}
 
-  async read(key: string): Promise<string | undefined> {
+  async read(key: string): Promise<AsyncIterable<string> | undefined> {
     try {
       const res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + key }));
-      return await res.Body!.transformToString('utf8');
+      const body = res.Body as Readable;
+      body.setEncoding('utf8');
+      return streamLines(body);
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
       throw new Error(`build state ${this.loc.prefix + key}: cannot read (${describeS3Error(err)}); delete it to build everything, or check credentials (s3:GetObject)`);
     }
   }
 
-  async write(key: string, body: string): Promise<void> {
+  async write(key: string, lines: Iterable<string>): Promise<void> {
+    // Written to a local file first, then sent in parts of partBytes held one at a time: the
+    // state is too large to hold whole (tens of MB at 100,000 repositories), and a body sent
+    // as a stream needs chunked signing some stores refuse. A multipart upload replaces the
+    // object in one step when it completes, as a single PUT does.
+    const dir = await mkdtemp(join(tmpdir(), 'badgepress-state-'));
+    const path = join(dir, 'state');
     try {
-      await this.client.send(
-        new PutObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + key, Body: body, ContentType: 'application/json', CacheControl: 'no-store' }),
-      );
+      await writeLines(path, lines);
+      const { size } = await stat(path);
+      if (size <= this.partBytes) await this.client.send(new PutObjectCommand({ ...this.target(key), Body: await readFile(path) }));
+      else await this.putInParts(key, path, size);
     } catch (err) {
       throw new Error(`build state ${this.loc.prefix + key}: cannot write (${describeS3Error(err)}); the site is published, the next build redoes what the last state does not hold; check s3:PutObject`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private target(key: string) {
+    return { Bucket: this.loc.bucket, Key: this.loc.prefix + key, ContentType: 'application/x-ndjson', CacheControl: 'no-store' };
+  }
+
+  private async putInParts(key: string, path: string, size: number): Promise<void> {
+    const { Bucket, Key } = this.target(key);
+    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand(this.target(key)));
+    const file = await open(path);
+    try {
+      const parts: Array<{ ETag: string; PartNumber: number }> = [];
+      for (let at = 0, n = 1; at < size; at += this.partBytes, n++) {
+        const body = Buffer.allocUnsafe(Math.min(this.partBytes, size - at));
+        await file.read(body, 0, body.length, at);
+        const { ETag } = await this.client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: n, Body: body }));
+        parts.push({ ETag: ETag!, PartNumber: n });
+      }
+      await this.client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } }));
+    } catch (err) {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId })).catch(() => {});
+      throw err;
+    } finally {
+      await file.close();
     }
   }
 

@@ -2,14 +2,19 @@
 // output under `.badgepress/` (a prefix the resolver never serves), one file per shard layout
 // and shard, so any machine can pick up where another left off. Deleting it only makes the
 // next build slower. Written after the files it describes, so it is never ahead of them.
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { finished } from 'node:stream/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { LoadIssue } from '../load/types.ts';
 
 export const STATE_PREFIX = '.badgepress/state/';
-// 3: page summaries are JSON lines (strings), not objects; 2: config split into parts. A
-// state of another format means a full build.
-const FORMAT = 3;
+// 4: JSON lines, read and written one line at a time, the summary line a string in its
+// repository's line; 3: page summaries are JSON lines (strings), not objects; 2: config split
+// into parts. A state of another format means a full build.
+const FORMAT = 4;
 
 export interface RepositoryState {
   /** Scans built, files produced: counted again when the repository is skipped. */
@@ -22,8 +27,6 @@ export interface RepositoryState {
   pruned: boolean;
   /** Bad records of this repository, reported again while it is skipped. */
   issues?: LoadIssue[];
-  /** Opaque per-repository data for site-wide pages, carried while the repository is skipped. */
-  summary?: unknown;
 }
 
 export interface FileState {
@@ -50,6 +53,12 @@ export interface BuildState {
   gone?: string[];
 }
 
+/** A store file as listed: its name and version strings, shared with the state read beside it. */
+export interface StoreListed {
+  name: string;
+  version: string;
+}
+
 export interface ShardKey {
   index: number;
   count: number;
@@ -60,27 +69,112 @@ export function stateKey(shard: ShardKey): string {
   return `${STATE_PREFIX}${shard.count}/${shard.index}.json`;
 }
 
-export function serializeState(s: BuildState): string {
-  return JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, files: [...s.files], repositories: [...s.repositories], ...(s.gone ? { gone: s.gone } : {}) });
+/** The state as JSON lines: a header, one line per store file and per repository, an end mark. */
+export function* stateLines(s: BuildState, summaries: { get(url: string): string | undefined }): Generator<string> {
+  yield `${JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, ...(s.gone ? { gone: s.gone } : {}) })}\n`;
+  // Repositories first: a reader then takes each file's repository names from them (one string each).
+  for (const [url, r] of s.repositories) {
+    const flip = r.flip === undefined ? null : r.flip;
+    const flipped = r.flipped === undefined ? null : r.flipped ? 1 : 0;
+    yield `${JSON.stringify(['r', url, r.scans, r.files, r.pruned ? 1 : 0, flip, flipped, r.issues ?? null, summaries.get(url) ?? null])}\n`;
+  }
+  for (const [name, f] of s.files) yield `${JSON.stringify(f.issues ? ['f', name, f.version, f.repositories, f.issues] : ['f', name, f.version, f.repositories])}\n`;
+  yield `${JSON.stringify(['end', s.files.size, s.repositories.size])}\n`;
 }
 
-/** undefined for anything this code did not write (another format, a torn or foreign file). */
-export function parseState(text: string): BuildState | undefined {
+/** The whole state as one text (tests; builds stream it with stateLines). */
+export function serializeState(s: BuildState, summaries: { get(url: string): string | undefined } = new Map()): string {
+  return [...stateLines(s, summaries)].join('');
+}
+
+/**
+ * Reads state lines one at a time; each repository's summary line goes to `summaries` (on
+ * disk), not into memory. undefined for anything this code did not write (another format, a
+ * torn or foreign file: no end mark, or counts that differ from it).
+ */
+export async function readState(
+  lines: AsyncIterable<string> | Iterable<string>,
+  summaries: { set(url: string, line: string): void },
+  listed: ReadonlyMap<string, StoreListed> = new Map(),
+): Promise<BuildState | undefined> {
+  let state: BuildState | undefined;
+  let ended = false;
+  // At 100,000 repositories a second copy of each name, version and URL is megabytes: a file's
+  // name and version are the listing's strings when they match, its repositories' URLs those
+  // of the repository lines.
+  const urls = new Map<string, string>();
   try {
-    const raw = JSON.parse(text) as { format?: unknown; code: string; config: string; parts?: unknown; files: Array<[string, FileState]>; repositories: Array<[string, RepositoryState]>; gone?: unknown };
-    if (raw.format !== FORMAT || !Array.isArray(raw.files) || !Array.isArray(raw.repositories) || typeof raw.parts !== 'object' || raw.parts === null) return undefined;
-    const gone = Array.isArray(raw.gone) && raw.gone.every((u) => typeof u === 'string') ? { gone: raw.gone as string[] } : {};
-    return { code: raw.code, config: raw.config, parts: raw.parts as Record<string, string>, files: new Map(raw.files), repositories: new Map(raw.repositories), ...gone };
+    for await (const line of lines) {
+      if (line === '') continue;
+      if (ended) return undefined;
+      if (!state) {
+        const head = JSON.parse(line) as { format?: unknown; code?: unknown; config?: unknown; parts?: unknown; gone?: unknown };
+        if (head.format !== FORMAT || typeof head.code !== 'string' || typeof head.config !== 'string' || typeof head.parts !== 'object' || head.parts === null) return undefined;
+        const gone = Array.isArray(head.gone) && head.gone.every((u) => typeof u === 'string') ? { gone: head.gone as string[] } : {};
+        state = { code: head.code, config: head.config, parts: head.parts as Record<string, string>, files: new Map(), repositories: new Map(), ...gone };
+        continue;
+      }
+      const row = JSON.parse(line) as unknown[];
+      if (!Array.isArray(row)) return undefined;
+      if (row[0] === 'f' && typeof row[1] === 'string' && typeof row[2] === 'string' && Array.isArray(row[3])) {
+        const now = listed.get(row[1]);
+        const version = now?.version === row[2] ? now.version : row[2];
+        const f: FileState = { version, repositories: (row[3] as string[]).map((u) => urls.get(u) ?? u) };
+        if (Array.isArray(row[4])) f.issues = row[4] as LoadIssue[];
+        state.files.set(now?.name ?? row[1], f);
+      } else if (row[0] === 'r' && typeof row[1] === 'string' && typeof row[2] === 'number' && typeof row[3] === 'number') {
+        const r: RepositoryState = { scans: row[2], files: row[3], pruned: row[4] === 1 };
+        if (typeof row[5] === 'number') r.flip = row[5];
+        if (row[6] === 0 || row[6] === 1) r.flipped = row[6] === 1;
+        if (Array.isArray(row[7])) r.issues = row[7] as LoadIssue[];
+        if (typeof row[8] === 'string') summaries.set(row[1], row[8]);
+        state.repositories.set(row[1], r);
+        urls.set(row[1], row[1]);
+      } else if (row[0] === 'end') {
+        urls.clear();
+        if (row[1] !== state.files.size || row[2] !== state.repositories.size) return undefined;
+        ended = true;
+      } else return undefined;
+    }
   } catch {
     return undefined;
   }
+  return ended ? state : undefined;
+}
+
+/** Lines of a stream of UTF-8 text, without their line ends. */
+export function linesOf(input: NodeJS.ReadableStream): AsyncIterable<string> {
+  return createInterface({ input, crlfDelay: Infinity });
+}
+
+/**
+ * The stream's lines, read when the reader asks (a line interface made earlier would drop
+ * what the stream emits before); the stream is closed when the reader stops, at the end or early.
+ */
+export async function* streamLines(stream: NodeJS.ReadableStream & { destroy(): void }): AsyncGenerator<string> {
+  try {
+    yield* linesOf(stream);
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** Writes lines to a local file, waiting for the disk when its buffer is full. */
+export async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
+  const out = createWriteStream(path);
+  const failed = new Promise<never>((_, reject) => out.once('error', reject));
+  failed.catch(() => {});
+  for (const line of lines) if (!out.write(line)) await Promise.race([once(out, 'drain'), failed]);
+  out.end();
+  await Promise.race([finished(out), failed]);
 }
 
 /** Where state is kept: beside a directory output, or under the S3 output prefix. */
 export interface StateStore {
-  read(key: string): Promise<string | undefined>;
+  /** The state's lines, read as they are consumed; undefined when there is none. */
+  read(key: string): Promise<AsyncIterable<string> | undefined>;
   /** Replaces the key in one step (a reader sees the old or the new state, never half). */
-  write(key: string, body: string): Promise<void>;
+  write(key: string, lines: Iterable<string>): Promise<void>;
   /** Every state key (few: one per shard). */
   list(): Promise<string[]>;
   remove(keys: string[]): Promise<void>;
@@ -93,9 +187,10 @@ export class DirectoryStateStore implements StateStore {
     this.root = resolve(out);
   }
 
-  async read(key: string): Promise<string | undefined> {
+  async read(key: string): Promise<AsyncIterable<string> | undefined> {
     try {
-      return await readFile(join(this.root, key), 'utf8');
+      const stream = (await open(join(this.root, key))).createReadStream({ encoding: 'utf8' });
+      return streamLines(stream);
     } catch (err) {
       // No state yet, or no output yet (the sink names an output that cannot be written).
       const code = (err as NodeJS.ErrnoException).code;
@@ -104,11 +199,11 @@ export class DirectoryStateStore implements StateStore {
     }
   }
 
-  async write(key: string, body: string): Promise<void> {
+  async write(key: string, lines: Iterable<string>): Promise<void> {
     const path = join(this.root, key);
     try {
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(`${path}.tmp`, body);
+      await writeLines(`${path}.tmp`, lines);
       await rename(`${path}.tmp`, path);
     } catch (err) {
       throw new Error(`build state ${path}: cannot write (${(err as NodeJS.ErrnoException).code}); check that --out is writable (the site itself is published)`);

@@ -10,8 +10,8 @@ import { pagePaths, type PagesContext, type RepositoryEvaluations } from './cont
 import { statusChanges, type StatusChange } from './evaluate.ts';
 import { repositoryFeed } from './feed.ts';
 import { repositoryPage } from './repository.ts';
-import { siteWideFiles } from './site-wide.ts';
-import { sortSummaries, summariesFile, summaryLine, type SortedSummaries, type SummaryLine } from './summary.ts';
+import { siteWideFileStream } from './site-wide.ts';
+import { SUMMARIES_PREFIX, staleSummaryParts, summariesFiles, summaryLine, type SortedSummaries, type SummaryLine, type SummaryStore } from './summary.ts';
 
 export interface PagesBuild {
   ctx: PagesContext;
@@ -42,14 +42,35 @@ export class PagesCollector {
    * The shard's summaries (built and carried from the build state); with one shard also the
    * site-wide pages, from those summaries.
    */
-  async finish(sink: Sink, limit: LimitFunction, counts: PublishCounts, summaries: ReadonlyMap<string, SummaryLine>): Promise<void> {
+  async finish(sink: Sink, limit: LimitFunction, counts: PublishCounts, summaries: SummaryStore): Promise<void> {
     const { index, count } = this.pages.shard;
-    const sorted = sortSummaries(summaries);
-    await publishRepository(sink, [summariesFile(sorted, index, count)], limit, counts);
+    const sorted = summaries.sorted();
+    let parts = 0;
+    for (const f of summariesFiles(sorted, index, count)) {
+      await publishRepository(sink, [f], limit, counts);
+      parts++;
+    }
+    const stale = staleSummaryParts(await sink.list(SUMMARIES_PREFIX), index, count, parts);
+    if (stale.length > 0) {
+      await sink.remove(stale);
+      counts.removed += stale.length;
+    }
     if (count === 1) await publishSiteWide(this.pages.ctx, sink, sorted, limit, counts);
   }
 }
 
+/** A batch of site-wide files in flight: enough to keep the sink busy, few enough to hold. */
+const SITE_WIDE_BATCH = 64;
+
 export async function publishSiteWide(ctx: PagesContext, sink: Sink, summaries: SortedSummaries, limit: LimitFunction, counts: PublishCounts): Promise<void> {
-  await publishRepository(sink, siteWideFiles(ctx, summaries), limit, counts);
+  // Files come in publishing order (assets, pages, home last); batches keep that order.
+  let batch: SiteFile[] = [];
+  for (const f of siteWideFileStream(ctx, summaries)) {
+    batch.push(f);
+    if (batch.length === SITE_WIDE_BATCH) {
+      await publishRepository(sink, batch, limit, counts);
+      batch = [];
+    }
+  }
+  await publishRepository(sink, batch, limit, counts);
 }

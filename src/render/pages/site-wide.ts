@@ -229,23 +229,41 @@ function notFoundPage(ctx: PagesContext): string {
   return renderPage(ctx.env, { title: `Not found · ${ctx.env.siteName}`, description: 'No page at this address.', main });
 }
 
-/** `repositoryPages`: the address of every repository page, in URL order. */
-function sitemaps(ctx: PagesContext, total: number, repositoryPages: readonly string[]): Array<{ key: string; body: string }> {
-  const base = ctx.site.baseUrl;
-  const urls = [
-    `${base}/`,
-    ...Array.from({ length: pageCount(total) - 1 }, (_, i) => `${base}/${pagePaths.listPage(i + 2)}`),
-    ...badgeIdsOf(ctx).map((id) => `${base}/${pagePaths.badge(id)}`),
-    ...ctx.thresholds.t.rules.map((r) => `${base}/${pagePaths.rule(r.id)}`),
-    ...repositoryPages,
-  ];
-  const urlset = (list: string[]) =>
-    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${list.map((u) => `<url><loc>${esc(u)}</loc></url>`).join('\n')}</urlset>\n`;
-  if (urls.length <= SITEMAP_MAX) return [{ key: 'sitemap.xml', body: urlset(urls) }];
-  const parts: Array<{ key: string; body: string }> = [];
-  for (let i = 0; i * SITEMAP_MAX < urls.length; i++) parts.push({ key: `sitemaps/${i + 1}.xml`, body: urlset(urls.slice(i * SITEMAP_MAX, (i + 1) * SITEMAP_MAX)) });
-  const index = `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${parts.map((p) => `<sitemap><loc>${esc(`${base}/${p.key}`)}</loc></sitemap>`).join('\n')}</sitemapindex>\n`;
-  return [...parts, { key: 'sitemap.xml', body: index }];
+const urlset = (entries: readonly string[]) => `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('\n')}</urlset>\n`;
+
+/**
+ * The sitemap, written as the addresses come: one sitemap.xml, or past SITEMAP_MAX addresses
+ * parts of SITEMAP_MAX (each out as soon as it is full) and sitemap.xml as their index.
+ */
+class Sitemap {
+  private entries: string[] = [];
+  private readonly parts: string[] = [];
+  constructor(
+    private readonly base: string,
+    private readonly total: number,
+  ) {}
+
+  /** Adds an address; a part that is full comes back to be published. */
+  add(url: string): { key: string; body: string } | undefined {
+    this.entries.push(`<url><loc>${esc(url)}</loc></url>`);
+    return this.total > SITEMAP_MAX && this.entries.length === SITEMAP_MAX ? this.part() : undefined;
+  }
+
+  private part(): { key: string; body: string } {
+    const key = `sitemaps/${this.parts.length + 1}.xml`;
+    this.parts.push(key);
+    const body = urlset(this.entries);
+    this.entries = [];
+    return { key, body };
+  }
+
+  /** The last part if any, then sitemap.xml. */
+  finish(): Array<{ key: string; body: string }> {
+    if (this.total <= SITEMAP_MAX) return [{ key: 'sitemap.xml', body: urlset(this.entries) }];
+    const last = this.entries.length > 0 ? [this.part()] : [];
+    const index = `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${this.parts.map((k) => `<sitemap><loc>${esc(`${this.base}/${k}`)}</loc></sitemap>`).join('\n')}</sitemapindex>\n`;
+    return [...last, { key: 'sitemap.xml', body: index }];
+  }
 }
 
 /**
@@ -253,17 +271,23 @@ function sitemaps(ctx: PagesContext, total: number, repositoryPages: readonly st
  * is not there yet), then the pages, the home page last.
  */
 export function siteWideFiles(ctx: PagesContext, summaries: SortedSummaries): SiteFile[] {
+  return [...siteWideFileStream(ctx, summaries)];
+}
+
+/**
+ * The same files one at a time, as the summaries are read: a list page is out of memory once
+ * published, whatever the number of repositories.
+ */
+export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummaries): Generator<SiteFile> {
   const immutable = cacheControlFor(ctx.site, 'at');
   const short = cacheControlFor(ctx.site, 'latest');
   const { css, js, favicon } = ctx.env.assets;
-  const out: SiteFile[] = [
-    { key: css.key, body: css.body, contentType: css.contentType, cacheControl: immutable, phase: 'at' },
-    { key: js.key, body: js.body, contentType: js.contentType, cacheControl: immutable, phase: 'at' },
-    { key: favicon.key, body: favicon.body, contentType: favicon.contentType, cacheControl: short, phase: 'at' },
-  ];
-  const page = (key: string, body: string, contentType = HTML, phase: Phase = 'page') => out.push({ key, body, contentType, cacheControl: short, phase });
-  page(pagePaths.searchIndex, `${JSON.stringify(summaries.urls)}\n`, 'application/json');
-  const total = summaries.lines.length;
+  yield { key: css.key, body: css.body, contentType: css.contentType, cacheControl: immutable, phase: 'at' };
+  yield { key: js.key, body: js.body, contentType: js.contentType, cacheControl: immutable, phase: 'at' };
+  yield { key: favicon.key, body: favicon.body, contentType: favicon.contentType, cacheControl: short, phase: 'at' };
+  const page = (key: string, body: string, contentType = HTML, phase: Phase = 'page'): SiteFile => ({ key, body, contentType, cacheControl: short, phase });
+  yield page(pagePaths.searchIndex, `${JSON.stringify(summaries.urls)}\n`, 'application/json');
+  const total = summaries.urls.length;
   const facts: SiteFacts = {
     total,
     badgeCounts: zeroCounts(badgeIdsOf(ctx), statusesOf(ctx)),
@@ -274,29 +298,39 @@ export function siteWideFiles(ctx: PagesContext, summaries: SortedSummaries): Si
     recent: [],
     firstItems: [],
   };
-  const repositoryPages: string[] = [];
+  const base = ctx.site.baseUrl;
+  const sitemap = new Sitemap(base, pageCount(total) + badgeIdsOf(ctx).length + ctx.thresholds.t.rules.length + total);
+  const toSitemap = function* (url: string): Generator<SiteFile> {
+    const full = sitemap.add(url);
+    if (full) yield page(full.key, full.body, 'application/xml');
+  };
+  yield* toSitemap(`${base}/`);
+  for (let n = 2; n <= pageCount(total); n++) yield* toSitemap(`${base}/${pagePaths.listPage(n)}`);
+  for (const id of badgeIdsOf(ctx)) yield* toSitemap(`${base}/${pagePaths.badge(id)}`);
+  for (const r of ctx.thresholds.t.rules) yield* toSitemap(`${base}/${pagePaths.rule(r.id)}`);
   let items: string[] = [];
-  summaries.lines.forEach((line, i) => {
+  let i = 0;
+  for (const line of summaries.lines()) {
     const s = JSON.parse(line) as RepositorySummary;
     count(facts.badgeCounts, s.badges);
     count(facts.ruleCounts, s.rules);
     for (const c of s.changes) keepNewest(facts.recent, { url: s.url, enc: s.enc, c });
-    repositoryPages.push(`${ctx.site.baseUrl}/${pagePaths.repository(s.enc)}`);
+    yield* toSitemap(`${base}/${pagePaths.repository(s.enc)}`);
     items.push(listItem(ctx, s));
     if (items.length === PAGE_SIZE || i === total - 1) {
       const n = Math.floor(i / PAGE_SIZE) + 1;
       if (n === 1) facts.firstItems = items;
-      else page(pagePaths.listPageKey(n), listPage(ctx, total, n, items));
+      else yield page(pagePaths.listPageKey(n), listPage(ctx, total, n, items));
       items = [];
     }
-  });
-  for (const id of badgeIdsOf(ctx)) page(pagePaths.badgeKey(id), badgePage(ctx, id, facts.badgeCounts.get(id)));
-  for (const r of ctx.thresholds.t.rules) page(pagePaths.ruleKey(r.id), rulePage(ctx, r.id, facts.ruleCounts.get(r.id)!));
-  page('404.html', notFoundPage(ctx));
-  for (const s of sitemaps(ctx, total, repositoryPages)) page(s.key, s.body, 'application/xml');
-  page('robots.txt', `User-agent: *\nAllow: /\nSitemap: ${ctx.site.baseUrl}/sitemap.xml\n`, 'text/plain; charset=utf-8');
-  page('index.html', homePage(ctx, facts), HTML, 'home');
-  return out;
+    i++;
+  }
+  for (const id of badgeIdsOf(ctx)) yield page(pagePaths.badgeKey(id), badgePage(ctx, id, facts.badgeCounts.get(id)));
+  for (const r of ctx.thresholds.t.rules) yield page(pagePaths.ruleKey(r.id), rulePage(ctx, r.id, facts.ruleCounts.get(r.id)!));
+  yield page('404.html', notFoundPage(ctx));
+  for (const s of sitemap.finish()) yield page(s.key, s.body, 'application/xml');
+  yield page('robots.txt', `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`, 'text/plain; charset=utf-8');
+  yield page('index.html', homePage(ctx, facts), HTML, 'home');
 }
 
 /** Adds a change to the newest RECENT_SHOWN, kept in newerFirst order. */

@@ -10,6 +10,9 @@ import type { SiteFile } from '../site-files.ts';
 import type { Sink } from '../../publish/sink.ts';
 import type { RepositoryEvaluations } from './context.ts';
 import { statusChanges, type StatusChange } from './evaluate.ts';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface RepositorySummary {
   url: string;
@@ -32,10 +35,13 @@ export const SUMMARIES_PREFIX = '.badgepress/summaries/';
 /** A summary as one line of JSON (without the newline). */
 export type SummaryLine = string;
 
-/** The summaries of a site, sorted by URL: the order of every list the site-wide pages show. */
+/**
+ * The summaries of a site, sorted by URL: the order of every list the site-wide pages show.
+ * `lines()` yields them in that order, each read only when it is reached.
+ */
 export interface SortedSummaries {
   urls: readonly string[];
-  lines: readonly SummaryLine[];
+  lines(): Iterable<SummaryLine>;
 }
 
 export function summaryLine(h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[] = statusChanges(ev)): SummaryLine {
@@ -59,9 +65,19 @@ export function summarizeRepository(h: RepositoryHistory, ev: RepositoryEvaluati
   };
 }
 
-/** Where shard i of n keeps its summaries (an unsharded build is shard 0 of 1). */
-export function summariesKey(index: number, count: number): string {
-  return `${SUMMARIES_PREFIX}${index}-of-${count}.ndjson`;
+/**
+ * Lines per summaries file: past that a shard's summaries continue in numbered parts, so no
+ * file's body (held whole while it is published) grows with the catalogue: 10,000 lines are
+ * about 6.5 MB.
+ */
+export const SUMMARY_PART_LINES = 10_000;
+
+/**
+ * Where shard i of n keeps its summaries (an unsharded build is shard 0 of 1): part 1 is
+ * `i-of-n.ndjson`, part k > 1 `i-of-n.k.ndjson`.
+ */
+export function summariesKey(index: number, count: number, part = 1): string {
+  return `${SUMMARIES_PREFIX}${index}-of-${count}${part === 1 ? '' : `.${part}`}.ndjson`;
 }
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -69,38 +85,69 @@ const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Summary lines by repository URL, sorted by URL. */
 export function sortSummaries(byUrl: ReadonlyMap<string, SummaryLine>): SortedSummaries {
   const urls = [...byUrl.keys()].sort(byCodeUnits);
-  return { urls, lines: urls.map((u) => byUrl.get(u)!) };
+  const lines = urls.map((u) => byUrl.get(u)!);
+  return { urls, lines: () => lines };
 }
 
-/** One summary per line, sorted by URL, so the file's bytes depend on the repositories alone. */
-export function summariesFile(sorted: SortedSummaries, index: number, count: number): SiteFile {
-  const body = sorted.lines.length > 0 ? `${sorted.lines.join('\n')}\n` : '';
-  return { key: summariesKey(index, count), body, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' };
+/**
+ * One summary per line, sorted by URL, so the files' bytes depend on the repositories alone:
+ * one file of up to SUMMARY_PART_LINES lines (empty for no repository), then further parts.
+ */
+export function* summariesFiles(sorted: SortedSummaries, index: number, count: number): Generator<SiteFile> {
+  const file = (part: number, lines: string[]): SiteFile => ({
+    key: summariesKey(index, count, part),
+    body: lines.length > 0 ? `${lines.join('\n')}\n` : '',
+    contentType: 'application/x-ndjson',
+    cacheControl: 'no-store',
+    phase: 'latest',
+  });
+  let part = 1;
+  let lines: string[] = [];
+  for (const line of sorted.lines()) {
+    lines.push(line);
+    if (lines.length === SUMMARY_PART_LINES) {
+      yield file(part++, lines);
+      lines = [];
+    }
+  }
+  if (lines.length > 0 || part === 1) yield file(part, lines);
+}
+
+/** The parts of shard i of n's summaries beyond `parts` among listed keys (left by a larger build). */
+export function staleSummaryParts(keys: readonly string[], index: number, count: number, parts: number): string[] {
+  const own = new RegExp(`^${SUMMARIES_PREFIX.replace(/\./g, '\\.')}${index}-of-${count}\\.(\\d+)\\.ndjson$`);
+  return keys.filter((k) => {
+    const m = own.exec(k);
+    return m !== null && Number(m[1]) > parts;
+  });
 }
 
 export class MissingSummariesError extends Error {}
 
-/** The summaries of shards 0..count-1, merged and sorted by URL. */
+/** The summaries of shards 0..count-1, merged and sorted by URL (kept on local disk, see SummaryStore). */
 export async function readSummaries(sink: Sink, count: number): Promise<SortedSummaries> {
-  const all = new Map<string, SummaryLine>();
+  const all = new SummaryStore();
   const missing: number[] = [];
   for (let i = 0; i < count; i++) {
-    const bytes = await sink.read(summariesKey(i, count));
-    if (!bytes) {
-      missing.push(i);
-      continue;
-    }
-    const lines = new TextDecoder().decode(bytes).split('\n');
-    lines.forEach((line, n) => {
-      if (line.trim() === '') return;
-      try {
-        const url = (JSON.parse(line) as RepositorySummary).url;
-        if (typeof url !== 'string') throw new Error('no url');
-        all.set(url, line);
-      } catch {
-        throw new MissingSummariesError(`${sink.location}/${summariesKey(i, count)}:${n + 1}: not a JSON summary; run "badgepress build --shard ${i}/${count}" again`);
+    for (let part = 1; ; part++) {
+      const key = summariesKey(i, count, part);
+      const bytes = await sink.read(key);
+      if (!bytes) {
+        if (part === 1) missing.push(i);
+        break;
       }
-    });
+      const lines = new TextDecoder().decode(bytes).split('\n');
+      lines.forEach((line, n) => {
+        if (line.trim() === '') return;
+        try {
+          const url = (JSON.parse(line) as RepositorySummary).url;
+          if (typeof url !== 'string') throw new Error('no url');
+          all.set(url, line);
+        } catch {
+          throw new MissingSummariesError(`${sink.location}/${key}:${n + 1}: not a JSON summary; run "badgepress build --shard ${i}/${count}" again`);
+        }
+      });
+    }
   }
   if (missing.length > 0) {
     throw new MissingSummariesError(
@@ -108,5 +155,113 @@ export async function readSummaries(sink: Sink, count: number): Promise<SortedSu
         `run "badgepress build --shard i/${count}" for each shard first`,
     );
   }
-  return sortSummaries(all);
+  return all.sorted();
+}
+
+/**
+ * Summary lines kept in a local temporary file, memory holding only where each line is: at
+ * 100,000 repositories the lines are about 64 MB, their places a few. The file is unlinked as
+ * soon as it is open where the system allows (a killed build leaves nothing behind).
+ */
+export class SummaryFile {
+  private fd: number | undefined;
+  private leftover: string | undefined;
+  private end = 0;
+  private readonly offsets: number[] = [];
+  private readonly lengths: number[] = [];
+
+  /** Opened at the first line: a build without pages makes no file. */
+  private open(): number {
+    if (this.fd !== undefined) return this.fd;
+    const dir = mkdtempSync(join(tmpdir(), 'badgepress-summaries-'));
+    const path = join(dir, 'lines');
+    this.fd = openSync(path, 'w+');
+    try {
+      unlinkSync(path);
+      rmdirSync(dir);
+    } catch {
+      // Windows: an open file cannot be unlinked; close() removes it.
+      this.leftover = dir;
+    }
+    return this.fd;
+  }
+
+  /** Appends a line; its slot reads it back. */
+  append(line: string): number {
+    const bytes = Buffer.from(line, 'utf8');
+    writeSync(this.open(), bytes, 0, bytes.length, this.end);
+    this.offsets.push(this.end);
+    this.lengths.push(bytes.length);
+    this.end += bytes.length;
+    return this.offsets.length - 1;
+  }
+
+  line(slot: number): string {
+    const bytes = Buffer.allocUnsafe(this.lengths[slot]!);
+    readSync(this.fd!, bytes, 0, bytes.length, this.offsets[slot]!);
+    return bytes.toString('utf8');
+  }
+
+  /** The bytes of a line (without its newline). */
+  bytes(slot: number): number {
+    return this.lengths[slot]!;
+  }
+
+  /** Reads a line's bytes into a buffer at an offset. */
+  copy(slot: number, into: Buffer, at: number): void {
+    readSync(this.fd!, into, at, this.lengths[slot]!, this.offsets[slot]!);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+    if (this.leftover) rmSync(this.leftover, { recursive: true, force: true });
+  }
+}
+
+/** Summary lines by repository URL, kept in a SummaryFile (several stores may share one). */
+export class SummaryStore implements Iterable<[string, SummaryLine]> {
+  private readonly slots = new Map<string, number>();
+  constructor(readonly file: SummaryFile = new SummaryFile()) {}
+
+  set(url: string, line: SummaryLine): void {
+    this.slots.set(url, this.file.append(line));
+  }
+
+  /** The line another store of the same file holds for the URL (nothing is copied). */
+  adopt(url: string, from: SummaryStore): void {
+    const slot = from.slots.get(url);
+    if (slot !== undefined && from.file === this.file) this.slots.set(url, slot);
+    else if (slot !== undefined) this.set(url, from.file.line(slot));
+  }
+
+  has(url: string): boolean {
+    return this.slots.has(url);
+  }
+
+  get(url: string): SummaryLine | undefined {
+    const slot = this.slots.get(url);
+    return slot === undefined ? undefined : this.file.line(slot);
+  }
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  *[Symbol.iterator](): Iterator<[string, SummaryLine]> {
+    for (const [url, slot] of this.slots) yield [url, this.file.line(slot)];
+  }
+
+  /** The URLs sorted, each line read from the file only when the pages reach it. */
+  sorted(): SortedSummaries {
+    const urls = [...this.slots.keys()].sort(byCodeUnits);
+    const store = this;
+    return {
+      urls,
+      *lines() {
+        for (const u of urls) yield store.get(u)!;
+      },
+    };
+  }
 }
