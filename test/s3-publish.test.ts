@@ -21,9 +21,9 @@ import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
 import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
 
 const dir = tempDir();
-// 15 repositories × 10 scans = 1,170 keys: listing needs a second page.
+// 13 repositories × 10 scans = 1,014 keys: listing needs a second page.
 const store = join(dir, 'store');
-generateStore({ repos: 15, scans: 10, out: store, seed: 11 });
+generateStore({ repos: 13, scans: 10, out: store, seed: 11 });
 const local = join(dir, 'local');
 await buildSite({ store, out: local });
 const localTree = readTree(local);

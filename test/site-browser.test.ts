@@ -71,6 +71,7 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
     expect(pages.length).toBeGreaterThan(8);
     const context = await browser.newContext();
     try {
+      // A fresh tab per page: nothing one page left behind can hide or cause another's problem.
       for (const path of pages) {
         const page = await context.newPage();
         expect(await problemsLoading(page, `${serving.url}${path}`), path).toEqual([]);
