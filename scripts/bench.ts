@@ -123,7 +123,6 @@ const digest = (b: Buffer) => createHash('md5').update(b).digest('hex');
 // node itself, in the same run, and a build of the example store. Runs alternate, median counts.
 if (values.only !== undefined && values.only !== 'serving' && values.only !== 'scale') throw new Error(`--only ${values.only}: the sections that run alone are "serving" and "scale"`);
 if (values.only === undefined) {
-  const bin = join(ROOT, 'bin/badgepress.js');
   const timed = (args: string[]) => {
     const started = performance.now();
     const r = spawnSync(process.execPath, args, { cwd: ROOT, env: { ...process.env, CI: 'true' }, encoding: 'utf8' });
@@ -137,9 +136,9 @@ if (values.only === undefined) {
   const example: number[] = [];
   for (let i = 0; i < 11; i++) {
     node.push(timed(['-e', '0']));
-    help.push(timed([bin, '--help']));
-    version.push(timed([bin, '--version']));
-    if (i < 5) example.push(timed([bin, 'build', '--out', join(work, `example-${i}`), '--now', '1764000000']));
+    help.push(timed([BIN, '--help']));
+    version.push(timed([BIN, '--version']));
+    if (i < 5) example.push(timed([BIN, 'build', '--out', join(work, `example-${i}`), '--now', '1764000000']));
   }
   const ratio = median(help) / median(node);
   say('startup: node -e 0', `${median(node).toFixed(0)} ms (median of 11)`, 'nodeStartMs', Math.round(median(node)));

@@ -34,10 +34,13 @@ export async function planCommand(argv: string[]): Promise<number> {
   const planner = new Planner(sink);
   const state = await openStateStore(site.out, site);
   const { shard, ...loadSharding } = sharding;
+  // The state's summaries file, released however the plan ends.
+  let summaries: { close(): void } | undefined;
   try {
     // The build state answers for unchanged repositories, as a build would skip them; prune as
     // if --prune were given, since the plan reports what --prune would remove.
     const incremental = await openIncremental({ site, store, state, shard, now, prune: true, force: values.force ?? false });
+    summaries = incremental;
     const report = (i: Parameters<typeof printer.print>[0], owner?: Parameters<typeof incremental.note>[1]) => (incremental.note(i, owner), printer.print(i));
     for await (const h of loadHistories(store, { catalog: shape.evaluator.catalog, schemes: site.repositoryUrlSchemes, report, ...loadSharding, ...incremental.loadOptions(loadSharding.include) })) {
       if (h.scans.length === 0) continue;
@@ -45,10 +48,11 @@ export async function planCommand(argv: string[]): Promise<number> {
       const partial = incremental.partial(h);
       await planner.add(h.encoded, h.scans.length, shape.renderer.render(evaluation, partial?.filter), partial);
     }
-    const carried = incremental.carry(printer.print, new Map());
+    const carried = incremental.carry(printer.print);
     planner.addUnchanged(carried.repositories, carried.scans, carried.files);
     for (const url of (await goneRepositories(sink, incremental, loadSharding.include)) ?? []) planner.addRemoved(await keysOfRepository(sink, url));
   } finally {
+    summaries?.close();
     await sink.close();
     await state.close();
   }

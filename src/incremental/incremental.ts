@@ -17,7 +17,7 @@ import type { StoreEntry, StoreSource } from '../load/store.ts';
 import type { SiteConfig } from '../config/types.ts';
 import { repositoryPrefix } from '../model/layout.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
-import { SummaryFile, SummaryStore, type SummaryLine } from '../render/pages/summary.ts';
+import { SummaryFile, SummaryStore } from '../render/pages/summary.ts';
 import { STATE_PREFIX, readState, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateStore } from './state.ts';
 
 export interface IncrementalOptions {
@@ -221,7 +221,7 @@ export class IncrementalBuild {
   }
 
   /** Repositories skipped as unchanged: their problems are reported again, their counts and summaries carried. */
-  carry(report: (issue: LoadIssue) => void, summaries?: SummaryStore | Map<string, SummaryLine>): Carried {
+  carry(report: (issue: LoadIssue) => void, summaries?: SummaryStore): Carried {
     const carried: Carried = { repositories: 0, scans: 0, files: 0 };
     if (!this.prev) return carried;
     for (const [name, f] of this.prev.files) {
@@ -236,8 +236,7 @@ export class IncrementalBuild {
         carried.scans += r.scans;
         carried.files += r.files;
       }
-      if (summaries instanceof SummaryStore) summaries.adopt(url, this.prevSummaries);
-      else if (summaries && this.prevSummaries.has(url)) summaries.set(url, this.prevSummaries.get(url)!);
+      summaries?.adopt(url, this.prevSummaries);
     }
     return carried;
   }

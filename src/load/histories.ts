@@ -124,12 +124,14 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
       // The listing's string when it is the same version (one string per file, not two).
       const listedVersion = listed.get(files[i]!)?.version;
       versions[i] = listedVersion === read.version ? listedVersion : read.version;
-      const digest = recentDigest(read);
-      if (digest !== undefined) recentDigests.set(i, digest);
       const bytes = read.bytes;
       if (cached + bytes.length <= budget) {
         cache.set(i, bytes);
         cached += bytes.length;
+      } else {
+        // Read again in pass 2: a file read just after a write is recognised by its bytes then.
+        const digest = recentDigest(read);
+        if (digest !== undefined) recentDigests.set(i, digest);
       }
       for (const item of parseStoreFile(files[i]!, bytes)) {
         if (!('value' in item)) continue;

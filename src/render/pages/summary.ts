@@ -202,16 +202,6 @@ export class SummaryFile {
     return bytes.toString('utf8');
   }
 
-  /** The bytes of a line (without its newline). */
-  bytes(slot: number): number {
-    return this.lengths[slot]!;
-  }
-
-  /** Reads a line's bytes into a buffer at an offset. */
-  copy(slot: number, into: Buffer, at: number): void {
-    readSync(this.fd!, into, at, this.lengths[slot]!, this.offsets[slot]!);
-  }
-
   close(): void {
     if (this.fd === undefined) return;
     closeSync(this.fd);
