@@ -2,12 +2,12 @@
 // (for site-wide pages) is carried for skipped repositories, a foreign or torn state file is
 // ignored (a full build, never an error), and --force reads nothing of the state. The state's
 // JSON lines, the summary lines kept on disk, and a shard's summaries split into parts.
-import { appendFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIncrementally } from './helpers/incremental.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { readState, serializeState } from '../src/incremental/state.ts';
+import { DirectoryStateStore, readState, serializeState, stateKey } from '../src/incremental/state.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { SUMMARY_PART_LINES, SummaryStore, readSummaries, sortSummaries, staleSummaryParts, summariesFiles } from '../src/render/pages/summary.ts';
 
@@ -102,6 +102,28 @@ describe('state as JSON lines (format 4)', () => {
     expect(await readState([...all.slice(0, 2), ...all.slice(3)], new Map())).toBeUndefined();
     expect(await readState([all[0]!.replace('"format":4', '"format":3'), ...all.slice(1)], new Map())).toBeUndefined();
     expect(await readState(['{"format":3,"files":[]}'], new Map())).toBeUndefined();
+  });
+});
+
+describe('a state write that fails part way', () => {
+  it('names the state file, leaves the old state and no temporary file behind', async () => {
+    const out = join(dir, 'out-failed-state');
+    const states = new DirectoryStateStore(out);
+    const key = stateKey({ index: 0, count: 1 });
+    await states.write(key, ['{"old":true}\n']);
+    function* lines(): Generator<string> {
+      yield '{"new":true}\n';
+      throw new Error('a summary line could not be read');
+    }
+    await expect(states.write(key, lines())).rejects.toThrow(`build state ${join(out, key)}: cannot write (Error: a summary line could not be read)`);
+    const folder = join(out, '.badgepress/state/1');
+    expect(readdirSync(folder)).toEqual(['0.json']);
+    expect(existsSync(join(folder, '0.json.tmp'))).toBe(false);
+    const kept = await states.read(key);
+    const text: string[] = [];
+    for await (const l of kept!) text.push(l);
+    expect(text.join('')).toContain('"old":true');
+    await states.close();
   });
 });
 

@@ -164,7 +164,13 @@ export async function writeLines(path: string, lines: Iterable<string>): Promise
   const out = createWriteStream(path);
   const failed = new Promise<never>((_, reject) => out.once('error', reject));
   failed.catch(() => {});
-  for (const line of lines) if (!out.write(line)) await Promise.race([once(out, 'drain'), failed]);
+  try {
+    for (const line of lines) if (!out.write(line)) await Promise.race([once(out, 'drain'), failed]);
+  } catch (err) {
+    // A line that could not be made (or written) leaves no open descriptor behind.
+    out.destroy();
+    throw err;
+  }
   out.end();
   await Promise.race([finished(out), failed]);
 }
@@ -206,7 +212,8 @@ export class DirectoryStateStore implements StateStore {
       await writeLines(`${path}.tmp`, lines);
       await rename(`${path}.tmp`, path);
     } catch (err) {
-      throw new Error(`build state ${path}: cannot write (${(err as NodeJS.ErrnoException).code}); check that --out is writable (the site itself is published)`);
+      await rm(`${path}.tmp`, { force: true }).catch(() => {});
+      throw new Error(`build state ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that --out is writable (the site itself is published)`);
     }
   }
 
