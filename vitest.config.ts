@@ -15,6 +15,7 @@ export default defineConfig({
   test: {
     // Compiles src/ to lib/ when stale: spawned commands run lib/cli.js (see test/helpers/cli.ts).
     globalSetup: ['test/helpers/compile-cli.ts'],
+    setupFiles: ['test/helpers/buffer-equality.ts'],
     // Hang guards, not performance checks: the S3 tests take ~8 s on a quiet machine and
     // 4x that on a loaded one; a slow pass must not turn into a failure.
     testTimeout: 120_000,

@@ -2,17 +2,18 @@
 // at run time — config/, templates/, package.json two folders up — hold for both). Runs as
 // `prepare` (npm install/ci in a checkout, npm pack) and before the tests (test/helpers/
 // compile-cli.ts), so it must be quick and offline: tsc emits without type-checking
-// (--noCheck; `npm run typecheck` checks), in about a second.
+// (--noCheck; `npm run typecheck` checks), in about a second. Then the compiled lib/precompile.js
+// writes what each start would otherwise compute (validator code, the parsed OpenAPI template).
 // Plain .mjs: it runs before anything else is built, without tsx.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const LIB = join(ROOT, 'lib');
-const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json'];
+const INPUTS = ['src', 'templates/openapi.yaml', 'tsconfig.json', 'tsconfig.build.json'];
 
 function newestChange(path) {
   const s = statSync(path);
@@ -29,15 +30,23 @@ export function libIsStale() {
 }
 
 /** A fresh lib/: removed first, so a source that moved leaves no stale module behind. */
-export function compile() {
+export async function compile() {
   const pkg = createRequire(import.meta.url).resolve('typescript/package.json');
   const tsc = join(dirname(pkg), 'bin', 'tsc');
   rmSync(LIB, { recursive: true, force: true });
   const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--noCheck'], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+  try {
+    const { precompiledFiles } = await import(pathToFileURL(join(LIB, 'precompile.js')).href);
+    for (const { path, text } of precompiledFiles()) writeFileSync(path, text);
+  } catch (e) {
+    // A lib/ without them would pass for built (libIsStale) and be slow at every start.
+    rmSync(LIB, { recursive: true, force: true });
+    throw e;
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--if-stale') && !libIsStale()) process.exit(0);
-  compile();
+  await compile();
 }

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { CLI, childEnv, ROOT, runCli } from './helpers/cli.ts';
 import { startServeChild } from './helpers/serve-child.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -76,5 +77,16 @@ describe('badgepress startup', () => {
     const r = runTraced(['build', '--store', join(ROOT, 'examples/store'), '--out', join(dir, 'built'), '--now', '1764000000']);
     expect(r.code).toBe(0);
     expect(heavy(r.modules)).toEqual(expect.arrayContaining([expect.stringMatching(/\/node_modules\/svgo\//), `file://${ROOT}lib/build.js`]));
+  });
+
+  it('build uses the validators and OpenAPI template compiled into lib/: ajv compiles nothing at run time', () => {
+    const r = runTraced(['build', '--store', join(ROOT, 'examples/store'), '--out', join(dir, 'built-precompiled'), '--now', '1764000000']);
+    expect(r.code).toBe(0);
+    expect(r.modules).toEqual(expect.arrayContaining([`file://${ROOT}lib/config/validators-config.cjs`, `file://${ROOT}lib/config/validators-record.cjs`, `file://${ROOT}lib/render/openapi-template.json`]));
+    // ajv's compiler (its core) is what costs half a second at every start.
+    expect(r.modules.filter((m) => /\/node_modules\/ajv\/dist\/(core|ajv)\.js$/.test(m))).toEqual([]);
+    // What lib/ holds is what the sources say.
+    const template = JSON.parse(readFileSync(join(ROOT, 'lib/render/openapi-template.json'), 'utf8'));
+    expect(template).toEqual(parse(readFileSync(join(ROOT, 'templates/openapi.yaml'), 'utf8')));
   });
 });

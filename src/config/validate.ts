@@ -1,16 +1,11 @@
 // JSON Schema validation with ajv, reported as "file:line path: what is wrong".
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { validatorOf } from './validators.ts';
 import { ConfigError, formatPath, type LocatedData, type PathPart } from './yaml-file.ts';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const compiled = new WeakMap<object, ValidateFunction>();
-
-export function schemaProblems(schema: object, located: LocatedData): string[] {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
+/** `schema`: one of the configuration schemas (src/config/validators.ts). */
+export function schemaProblems(schema: { $id: string }, located: LocatedData): string[] {
+  const validate = validatorOf('config', schema);
   if (validate(located.data)) return [];
   return dedupe(validate.errors ?? []).map((e) => {
     const path = pointerToPath(e.instancePath);

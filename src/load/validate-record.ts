@@ -1,11 +1,12 @@
 // Checks one parsed item against the published record schema and the active rules.
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import recordSchema from './record.schema.json' with { type: 'json' };
+import { validatorOf } from '../config/validators.ts';
 import { canonicalRepositoryUrl, DEFAULT_SCHEMES, schemeProblem, type CanonicalResult } from '../model/repository-url.ts';
 import { MAX_UNIX_SECONDS, type GrantRecord, type RuleCatalog, type ScanRecord, type StoredValue, type ValueKind } from './types.ts';
 
-// verbose: errors carry the offending value, so a message can quote it.
-const validateShape = new Ajv({ allErrors: false, strict: false, verbose: true }).compile(recordSchema);
+// Verbose: errors carry the offending value, so a message can quote it (validators.ts).
+const validateShape = validatorOf('record', recordSchema);
 
 export type RecordCheck =
   | { ok: true; record: ScanRecord | GrantRecord; unknownRules: string[] }
