@@ -114,8 +114,14 @@ describe('the build lease on a directory', () => {
     // Renewals run every third of a second; a loaded machine may delay them, so wait (bounded).
     await until(() => storedExpiry() > first);
     await expect(acquireLease(store)).rejects.toBeInstanceOf(LeaseHeldError);
-    writeFileSync(join(out, leaseKey()), lease({ host: 'thief', token: 'stolen' }));
-    await until(() => held.lost);
+    // A renewal that read the file just before the thief wrote it writes over the thief's lease
+    // (a directory has no compare-and-swap): the thief takes it again until the holder notices.
+    const steal = () => writeFileSync(join(out, leaseKey()), lease({ host: 'thief', token: 'stolen' }));
+    steal();
+    await until(() => {
+      if (!held.lost && !readFileSync(join(out, leaseKey()), 'utf8').includes('"stolen"')) steal();
+      return held.lost;
+    });
     expect(held.lost).toBe(true);
     expect(lost[0]).toMatch(/could not be renewed/);
     await held.release();

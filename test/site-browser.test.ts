@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { cliBuild, crawl, serveDir, shapeBConfig } from './helpers/site-crawl.ts';
+import { runBuild, crawl, serveDir, shapeBConfig } from './helpers/site-crawl.ts';
 import type { Serving } from '../src/commands/serve.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -31,8 +31,8 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
   beforeAll(async () => {
     const outA = join(dir, 'a');
     const outB = join(dir, 'b');
-    cliBuild(['--store', join(ROOT, 'examples/store'), '--out', outA]);
-    cliBuild(['--config', shapeBConfig(dir), '--store', join(ROOT, 'examples/shape-b/store'), '--out', outB]);
+    await runBuild(['--store', join(ROOT, 'examples/store'), '--out', outA]);
+    await runBuild(['--config', shapeBConfig(dir), '--store', join(ROOT, 'examples/shape-b/store'), '--out', outB]);
     for (const [shape, out] of [['A', outA], ['B', outB]] as const) {
       const serving = await serveDir(out);
       const found = await crawl(serving.url);

@@ -9,7 +9,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { readTree } from './helpers/site.ts';
-import { cliBuild, crawl, HOSTILE, hostileStoreB, NOW, serveDir, shapeBConfig, type Crawl } from './helpers/site-crawl.ts';
+import { runBuild, crawl, HOSTILE, hostileStoreB, NOW, serveDir, shapeBConfig, type Crawl } from './helpers/site-crawl.ts';
 import type { Serving } from '../src/commands/serve.ts';
 import { build } from '../src/build.ts';
 import { loadSiteConfig } from '../src/config/load.ts';
@@ -32,13 +32,13 @@ function repositoryDirs(out: string): string[] {
 }
 
 describe.each([
-  ['A', outA, () => cliBuild(['--store', join(ROOT, 'examples/store'), '--out', outA])],
-  ['B', outB, () => cliBuild(['--config', shapeBConfig(dir), '--store', join(ROOT, 'examples/shape-b/store'), '--out', outB])],
+  ['A', outA, () => runBuild(['--store', join(ROOT, 'examples/store'), '--out', outA])],
+  ['B', outB, () => runBuild(['--config', shapeBConfig(dir), '--store', join(ROOT, 'examples/shape-b/store'), '--out', outB])],
 ])('Shape %s site through serve', (_shape, out, make) => {
   let site: Crawl;
   let base: string;
   beforeAll(async () => {
-    make();
+    await make();
     const serving = await serveDir(out);
     servers.push(serving);
     base = serving.url;
@@ -108,7 +108,7 @@ describe.each([
 describe('hostile strings in URLs, evidence and notes', () => {
   it('appear as text, never as markup, on every page and feed', async () => {
     const out = join(dir, 'hostile');
-    cliBuild(['--config', shapeBConfig(dir), '--store', hostileStoreB(dir), '--out', out]);
+    await runBuild(['--config', shapeBConfig(dir), '--store', hostileStoreB(dir), '--out', out]);
     const serving = await serveDir(out);
     servers.push(serving);
     const site = await crawl(serving.url);
@@ -142,12 +142,12 @@ describe('hostile strings in URLs, evidence and notes', () => {
 });
 
 describe('sharded builds and badgepress site', () => {
-  it('n shards plus the site step write exactly the files of one unsharded build', () => {
+  it('n shards plus the site step write exactly the files of one unsharded build', async () => {
     const whole = join(dir, 'whole');
     const sharded = join(dir, 'sharded');
     const store = join(ROOT, 'examples/store');
-    cliBuild(['--store', store, '--out', whole]);
-    for (const i of [0, 1, 2]) cliBuild(['--store', store, '--out', sharded, '--shard', `${i}/3`]);
+    await runBuild(['--store', store, '--out', whole]);
+    for (const i of [0, 1, 2]) await runBuild(['--store', store, '--out', sharded, '--shard', `${i}/3`]);
     // Before the site step there is no home page: the shards write none.
     expect(readdirSync(sharded)).not.toContain('index.html');
     const site = runCli(['site', '--shards', '3', '--out', sharded]);
@@ -160,20 +160,20 @@ describe('sharded builds and badgepress site', () => {
     for (const [k, v] of a) expect(b.get(k)!.equals(v), k).toBe(true);
   }, 180_000);
 
-  it('a missing shard summary is a clear error naming the shard and what to run', () => {
+  it('a missing shard summary is a clear error naming the shard and what to run', async () => {
     const out = join(dir, 'partial');
-    cliBuild(['--store', join(ROOT, 'examples/store'), '--out', out, '--shard', '0/2']);
+    await runBuild(['--store', join(ROOT, 'examples/store'), '--out', out, '--shard', '0/2']);
     const r = runCli(['site', '--shards', '2', '--out', out]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no summaries of shard 1/2');
     expect(r.stderr).toContain('badgepress build --shard i/2');
   }, 60_000);
 
-  it('pages: false writes the API only', () => {
+  it('pages: false writes the API only', async () => {
     const out = join(dir, 'nopages');
     const cfg = join(dir, 'nopages.yaml');
     writeFileSync(cfg, 'pages: false\n');
-    cliBuild(['--config', cfg, '--store', join(ROOT, 'examples/store'), '--out', out]);
+    await runBuild(['--config', cfg, '--store', join(ROOT, 'examples/store'), '--out', out]);
     expect(readdirSync(out).sort()).toEqual(['.badgepress', 'api']); // the build state, never served
   }, 60_000);
 });
@@ -204,11 +204,11 @@ describe('publishing and determinism', () => {
     expect(lastRepoPage).toBeLessThan(pageAt('404.html'));
   }, 60_000);
 
-  it('a second build with the same inputs rewrites nothing', () => {
+  it('a second build with the same inputs rewrites nothing', async () => {
     const out = join(dir, 'again');
-    cliBuild(['--store', join(ROOT, 'examples/store'), '--out', out]);
+    await runBuild(['--store', join(ROOT, 'examples/store'), '--out', out]);
     const before = readTree(out);
-    const second = cliBuild(['--store', join(ROOT, 'examples/store'), '--out', out]);
+    const second = await runBuild(['--store', join(ROOT, 'examples/store'), '--out', out]);
     expect(second).toMatch(/ 0 files written/);
     const after = readTree(out);
     expect([...after.keys()]).toEqual([...before.keys()]);

@@ -1,14 +1,15 @@
 // Builds the example sites with pages and crawls them through `serve`, for the page tests.
 import { join } from 'node:path';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { ROOT, runCli } from './cli.ts';
+import { ROOT } from './cli.ts';
+import { runCommand } from './cli-in-process.ts';
 import { startServing, type Serving } from '../../src/commands/serve.ts';
 
 export const NOW = '1763600000';
 
-/** Builds with the CLI; throws with its output when it fails. */
-export function cliBuild(args: string[]): string {
-  const r = runCli(['build', '--now', NOW, ...args]);
+/** `badgepress build --now NOW …`, in this process (the `site` steps spawn the CLI); throws with its output when it fails. */
+export async function runBuild(args: string[]): Promise<string> {
+  const r = await runCommand(['build', '--now', NOW, ...args]);
   if (r.code !== 0) throw new Error(`build ${args.join(' ')} exited ${r.code}: ${r.stderr}${r.stdout}`);
   return r.stdout;
 }
