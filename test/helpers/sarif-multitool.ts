@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
@@ -16,22 +17,37 @@ export interface MultitoolIssue {
   text: string;
 }
 
-/** Every error and warning the Multitool reports for `report` (rule kinds Sarif and Gh). */
-export function multitoolIssues(report: unknown): MultitoolIssue[] {
+/**
+ * Every error and warning the Multitool reports for each of `reports` (rule kinds Sarif and
+ * Gh), in one run of the tool: its .NET start costs seconds, so reports are checked together
+ * and each result is given back to the file it names.
+ */
+export function multitoolIssues(...reports: unknown[]): MultitoolIssue[][] {
   const dir = mkdtempSync(join(tmpdir(), 'sarif-multitool-'));
-  const input = join(dir, 'report.sarif');
+  const inputs = reports.map((report, i) => {
+    const input = join(dir, `report-${i}.sarif`);
+    writeFileSync(input, JSON.stringify(report, null, 1));
+    return input;
+  });
   const output = join(dir, 'validation.sarif');
-  writeFileSync(input, JSON.stringify(report, null, 1));
   const binary = require('@microsoft/sarif-multitool') as string;
   // Exit 1 means "results found"; the output file says which.
   try {
-    execFileSync(binary, ['validate', '--rule-kind', 'Sarif;Gh', '--output', output, input], { stdio: 'pipe', timeout: 120_000, env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1' } });
+    execFileSync(binary, ['validate', '--rule-kind', 'Sarif;Gh', '--output', output, ...inputs], { stdio: 'pipe', timeout: 120_000, env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1' } });
   } catch (e) {
     if ((e as { status?: number }).status !== 1) throw e;
   }
-  const log = JSON.parse(readFileSync(output, 'utf8')) as { runs: Array<{ results?: Array<{ ruleId: string; level?: string; message: { text?: string; id?: string; arguments?: string[] } }>; invocations?: Array<{ toolExecutionNotifications?: Array<{ message: { text: string } }> }> }> };
+  type Result = { ruleId: string; level?: string; message: { text?: string; id?: string; arguments?: string[] }; locations?: Array<{ physicalLocation?: { artifactLocation?: { uri?: string } } }> };
+  const log = JSON.parse(readFileSync(output, 'utf8')) as { runs: Array<{ results?: Result[]; invocations?: Array<{ toolExecutionNotifications?: Array<{ message: { text: string } }> }> }> };
   const run = log.runs[0]!;
   const notes = (run.invocations ?? []).flatMap((i) => i.toolExecutionNotifications ?? []);
   if (notes.length > 0) throw new Error(`SARIF Multitool failed: ${notes.map((n) => n.message.text).join('; ')}`);
-  return (run.results ?? []).map((r) => ({ ruleId: r.ruleId, level: r.level ?? 'warning', text: r.message.text ?? `${r.message.id} ${(r.message.arguments ?? []).join(' | ')}` }));
+  const issues: MultitoolIssue[][] = reports.map(() => []);
+  for (const r of run.results ?? []) {
+    const uri = r.locations?.[0]?.physicalLocation?.artifactLocation?.uri ?? '';
+    const i = inputs.findIndex((input) => uri === pathToFileURL(input).href);
+    if (i < 0) throw new Error(`SARIF Multitool: a result names no input file (${uri || 'no location'}): ${JSON.stringify(r)}`);
+    issues[i]!.push({ ruleId: r.ruleId, level: r.level ?? 'warning', text: r.message.text ?? `${r.message.id} ${(r.message.arguments ?? []).join(' | ')}` });
+  }
+  return issues;
 }
