@@ -21,9 +21,10 @@ import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
 import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
 
 const dir = tempDir();
-// 13 repositories × 10 scans = 1,014 keys: listing needs a second page.
+// 5 repositories × 10 scans, about 390 keys. The build lists the site one repository at a
+// time (each well under a listing page); paging past 1,000 keys is tested on the store side.
 const store = join(dir, 'store');
-generateStore({ repos: 13, scans: 10, out: store, seed: 11 });
+generateStore({ repos: 5, scans: 10, out: store, seed: 11 });
 const local = join(dir, 'local');
 await buildSite({ store, out: local });
 const localTree = readTree(local);
@@ -80,7 +81,7 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     proxy.reset();
     const { summary } = await publish('site');
     expect(summary.written).toBe(localTree.size);
-    expect(localTree.size).toBeGreaterThan(1000);
+    expect(localTree.size).toBeGreaterThan(300);
     const objects = await peer.objects('site', 'pub/');
     expect([...objects.keys()]).toEqual([...localTree.keys()]);
     for (const [key, o] of objects) {
