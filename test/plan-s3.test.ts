@@ -13,7 +13,7 @@ import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
 
 const dir = tempDir();
 const store = join(dir, 'store');
-generateStore({ repos: 12, scans: 4, out: store, seed: 5 });
+generateStore({ repos: 6, scans: 4, out: store, seed: 5 });
 const NOW = '1763600000';
 
 let peer: S3Peer;
