@@ -17,7 +17,7 @@ export interface ChartFrame {
   desc: string;
 }
 
-function xScale(times: number[]): (t: number) => number {
+function xScale(times: readonly number[]): (t: number) => number {
   const lo = times[0] ?? 0;
   const hi = times[times.length - 1] ?? 0;
   const span = hi - lo;
@@ -31,7 +31,7 @@ function frame(f: ChartFrame, inner: string): string {
   );
 }
 
-function timeAxis(times: number[], x: (t: number) => number): string {
+function timeAxis(times: readonly number[], x: (t: number) => number): string {
   const shown = times.length <= 1 ? times : times.length === 2 ? times : [times[0]!, times[Math.floor(times.length / 2)]!, times[times.length - 1]!];
   const labels = shown.map((t, i) => {
     const anchor = shown.length > 1 && i === 0 ? 'start' : shown.length > 1 && i === shown.length - 1 ? 'end' : 'middle';
@@ -44,32 +44,72 @@ function r(n: number): string {
   return String(Math.round(n * 10) / 10);
 }
 
-function series(points: Array<[number, number]>): string {
-  if (points.length === 0) return '';
-  const line = points.length > 1 ? `<polyline class="series" points="${points.map(([a, b]) => `${r(a)},${r(b)}`).join(' ')}"/>` : '';
-  return line + points.map(([a, b]) => `<circle class="point" cx="${r(a)}" cy="${r(b)}" r="3.5"/>`).join('');
+/**
+ * The scan times of a chart, placed: every chart of a repository page spans the same scans,
+ * so the page places them once (each x as drawn, and the time axis) and hands that to each chart.
+ */
+export interface TimeScale {
+  times: readonly number[];
+  /** x of times[i], as written in the SVG. */
+  xs: readonly string[];
+  /** The time axis markup. */
+  axis: string;
 }
 
-/** Status over scan times: one labelled row per status, lowest at the bottom; a step line. */
-export function statusChart(f: ChartFrame, levels: readonly string[], points: ReadonlyArray<{ t: number; status: string }>): string {
-  const times = points.map((p) => p.t);
+export function timeScale(times: readonly number[]): TimeScale {
   const x = xScale(times);
+  return { times, xs: times.map((t) => r(x(t))), axis: timeAxis(times, x) };
+}
+
+/** A status chart's rows (grid line and label per level) and each level's y, per level list. */
+interface LevelRows {
+  rows: string;
+  /** y of each level, as written; a status not among the levels sits on the lowest row. */
+  y: ReadonlyMap<string, string>;
+  lowest: string;
+}
+
+// The level lists are the pages' constants (STATUS_LEVELS): their rows are drawn once.
+const levelRowsCache = new WeakMap<readonly string[], LevelRows>();
+
+function levelRows(levels: readonly string[]): LevelRows {
+  let cached = levelRowsCache.get(levels);
+  if (cached) return cached;
   const step = (H - TOP - BOTTOM) / Math.max(1, levels.length);
-  const y = (status: string) => {
-    const i = Math.max(0, levels.indexOf(status));
-    return H - BOTTOM - step * (i + 0.5);
-  };
-  const rows = levels
-    .map((l) => `<line class="grid" x1="${LEFT}" y1="${r(y(l))}" x2="${W - RIGHT}" y2="${r(y(l))}"/><text x="${LEFT - 6}" y="${r(y(l) + 4)}" text-anchor="end">${esc(l)}</text>`)
-    .join('');
-  const stepped: Array<[number, number]> = [];
-  points.forEach((p, i) => {
-    if (i > 0) stepped.push([x(p.t), y(points[i - 1]!.status)]);
-    stepped.push([x(p.t), y(p.status)]);
+  const yOf = (i: number) => H - BOTTOM - step * (i + 0.5);
+  const y = new Map<string, string>();
+  levels.forEach((l, i) => {
+    if (!y.has(l)) y.set(l, r(yOf(i)));
   });
-  const line = stepped.length > 1 ? `<polyline class="series" points="${stepped.map(([a, b]) => `${r(a)},${r(b)}`).join(' ')}"/>` : '';
-  const dots = points.map((p) => `<circle class="point" cx="${r(x(p.t))}" cy="${r(y(p.status))}" r="3.5"/>`).join('');
-  return frame(f, rows + timeAxis(times, x) + line + dots);
+  const rows = levels
+    .map((l) => {
+      const at = yOf(levels.indexOf(l));
+      return `<line class="grid" x1="${LEFT}" y1="${r(at)}" x2="${W - RIGHT}" y2="${r(at)}"/><text x="${LEFT - 6}" y="${r(at + 4)}" text-anchor="end">${esc(l)}</text>`;
+    })
+    .join('');
+  cached = { rows, y, lowest: r(yOf(0)) };
+  levelRowsCache.set(levels, cached);
+  return cached;
+}
+
+/**
+ * Status over scan times: one labelled row per status, lowest at the bottom; a step line.
+ * `scale`, when given, places the points' times (points[i].t is scale.times[i]).
+ */
+export function statusChart(f: ChartFrame, levels: readonly string[], points: ReadonlyArray<{ t: number; status: string }>, scale: TimeScale = timeScale(points.map((p) => p.t))): string {
+  const { rows, y, lowest } = levelRows(levels);
+  const yOf = (status: string) => y.get(status) ?? lowest;
+  const { xs } = scale;
+  let line = '';
+  if (points.length > 1) {
+    // A step line: at each later scan, across at the previous status, then up or down.
+    let at = `${xs[0]},${yOf(points[0]!.status)}`;
+    for (let i = 1; i < points.length; i++) at += ` ${xs[i]},${yOf(points[i - 1]!.status)} ${xs[i]},${yOf(points[i]!.status)}`;
+    line = `<polyline class="series" points="${at}"/>`;
+  }
+  let dots = '';
+  for (let i = 0; i < points.length; i++) dots += `<circle class="point" cx="${xs[i]}" cy="${yOf(points[i]!.status)}" r="3.5"/>`;
+  return frame(f, rows + scale.axis + line + dots);
 }
 
 export interface ChartBand {
@@ -81,14 +121,33 @@ export interface ChartBand {
   kind: string;
 }
 
-/** Value over scan times with the bands behind it; bands are labelled at the right edge. */
-export function valueChart(f: ChartFrame, bands: readonly ChartBand[], points: ReadonlyArray<{ t: number; value: number | null }>): string {
-  const known = points.filter((p): p is { t: number; value: number } => p.value !== null);
-  const times = points.map((p) => p.t);
-  const x = xScale(times);
-  const bounds = bands.flatMap((b) => (b.max === null ? [b.min] : [b.min, b.max + 1]));
-  const top = Math.max(1, ...known.map((p) => p.value), ...bounds) * 1.15;
-  const y = (v: number) => H - BOTTOM - (Math.min(v, top) / top) * (H - TOP - BOTTOM);
+/** The value axis's top: above every value and band edge, with room over the highest. */
+function valueTop(bands: readonly ChartBand[], known: ReadonlyArray<{ value: number }>): number {
+  let top = 1;
+  for (const p of known) if (p.value > top) top = p.value;
+  for (const b of bands) {
+    if (b.min > top) top = b.min;
+    if (b.max !== null && b.max + 1 > top) top = b.max + 1;
+  }
+  return top * 1.15;
+}
+
+function valueY(top: number): (v: number) => number {
+  return (v) => H - BOTTOM - (Math.min(v, top) / top) * (H - TOP - BOTTOM);
+}
+
+// A value chart's backdrop (bands, value ticks, axis line) depends only on the bands (a rule's,
+// the same for every repository) and the axis's top: drawn once per pair. Bounded, as the
+// tops come from values.
+const backdropCache = new WeakMap<readonly ChartBand[], Map<number, string>>();
+const MAX_BACKDROPS_PER_BANDS = 256;
+
+function valueBackdrop(bands: readonly ChartBand[], top: number): string {
+  let byTop = backdropCache.get(bands);
+  if (!byTop) backdropCache.set(bands, (byTop = new Map()));
+  let drawn = byTop.get(top);
+  if (drawn !== undefined) return drawn;
+  const y = valueY(top);
   const rects = bands
     .map((b) => {
       const y1 = y(b.max === null ? top : b.max + 1);
@@ -102,7 +161,28 @@ export function valueChart(f: ChartFrame, bands: readonly ChartBand[], points: R
     .filter((v, i, a) => a.indexOf(v) === i)
     .map((v) => `<text x="${LEFT - 6}" y="${r(y(v) + 4)}" text-anchor="end">${v}</text>`)
     .join('');
-  return frame(f, rects + ticks + `<line class="axis" x1="${LEFT}" y1="${TOP}" x2="${LEFT}" y2="${H - BOTTOM}"/>` + timeAxis(times, x) + series(known.map((p) => [x(p.t), y(p.value)])));
+  drawn = rects + ticks + `<line class="axis" x1="${LEFT}" y1="${TOP}" x2="${LEFT}" y2="${H - BOTTOM}"/>`;
+  if (byTop.size >= MAX_BACKDROPS_PER_BANDS) byTop.clear();
+  byTop.set(top, drawn);
+  return drawn;
+}
+
+/**
+ * Value over scan times with the bands behind it; bands are labelled at the right edge.
+ * `scale`, when given, places the points' times (points[i].t is scale.times[i]). Pass the same
+ * bands array for the same rule: its backdrop is drawn once.
+ */
+export function valueChart(f: ChartFrame, bands: readonly ChartBand[], points: ReadonlyArray<{ t: number; value: number | null }>, scale: TimeScale = timeScale(points.map((p) => p.t))): string {
+  const known: Array<{ value: number; x: string }> = [];
+  points.forEach((p, i) => {
+    if (p.value !== null) known.push({ value: p.value, x: scale.xs[i]! });
+  });
+  const top = valueTop(bands, known);
+  const y = valueY(top);
+  let series = '';
+  if (known.length > 1) series = `<polyline class="series" points="${known.map((p) => `${p.x},${r(y(p.value))}`).join(' ')}"/>`;
+  for (const p of known) series += `<circle class="point" cx="${p.x}" cy="${r(y(p.value))}" r="3.5"/>`;
+  return frame(f, valueBackdrop(bands, top) + scale.axis + series);
 }
 
 /** Horizontal bars with their counts written beside them. */

@@ -1,11 +1,11 @@
 // One page per repository (repositories/<enc>/index.html): latest badges with their criteria
 // and what would raise them, history charts, embed snippets and the table of scans.
-import type { RuleA } from '../../config/types.ts';
+import type { RuleA, RuleB } from '../../config/types.ts';
 import type { BadgeA, CriterionA, EvaluationA } from '../../evaluate/shape-a.ts';
 import { thresholdText, type BadgeB, type EvaluationB } from '../../evaluate/shape-b.ts';
 import type { RepositoryHistory } from '../../load/types.ts';
 import { API_PREFIX } from '../../model/layout.ts';
-import { statusChart, valueChart, type ChartBand } from './chart.ts';
+import { statusChart, timeScale, valueChart, type ChartBand, type TimeScale } from './chart.ts';
 import { pagePaths, shownStatus, STATUS_LEVELS, type PagesContext, type RepositoryEvaluations } from './context.ts';
 import { esc, externalHref, href, isoDate, isoTime, renderPage, statusWord, table, text } from './html.ts';
 import { raiseBadgeA, raiseBadgeB, raiseCriterionA, needForB } from './raise.ts';
@@ -18,11 +18,16 @@ function link(ctx: PagesContext, path: string, label: string): string {
   return `<a href="${href(ctx.env, path)}">${label}</a>`;
 }
 
-function badgeImage(ctx: PagesContext, encoded: string, badgeId: string, status: string): string {
-  return `<img class="badge-img" src="${href(ctx.env, apiPath(encoded, `badges/${badgeId}.svg`))}" alt="${esc(`${badgeId}: ${status}`)}">`;
+/** The escaped href of the repository's API directory (with its slash): its links extend it. */
+function apiHref(ctx: PagesContext, encoded: string): string {
+  return href(ctx.env, apiPath(encoded, ''));
 }
 
-function snippets(ctx: PagesContext, encoded: string, badgeId: string): string {
+function badgeImage(api: string, badge: BadgeParts, badgeId: string, status: string): string {
+  return `<img class="badge-img" src="${api}badges/${badge.escId}.svg" alt="${esc(`${badgeId}: ${status}`)}">`;
+}
+
+function snippetsHtml(ctx: PagesContext, encoded: string, badgeId: string): string {
   const img = `${ctx.site.baseUrl}/${apiPath(encoded, `badges/${badgeId}.svg`)}`;
   const page = `${ctx.site.baseUrl}/${pagePaths.repository(encoded)}`;
   const forms: Array<[string, string]> = [
@@ -35,8 +40,75 @@ function snippets(ctx: PagesContext, encoded: string, badgeId: string): string {
   return `<details><summary>Embed the ${esc(badgeId)} badge</summary>${blocks.join('')}</details>`;
 }
 
-function ruleLink(ctx: PagesContext, ruleId: string, name: string): string {
-  return link(ctx, pagePaths.rule(ruleId), text(name));
+/**
+ * Stands for a repository's encoded URL in markup drawn once per build: a private-use
+ * character, which escaping leaves alone and an encoded URL (ASCII) never holds.
+ */
+const ENCODED_SLOT = '\u{e000}';
+
+/**
+ * What every repository page repeats, drawn once per build: per badge its escaped id, the
+ * link to its page and its embed snippets (with a slot for the repository); per rule its
+ * link, heading and chart bands. Escaping text that is the same on every page was most of a
+ * page's cost.
+ */
+interface BadgeParts {
+  escId: string;
+  meansLink: string;
+  /** The snippets' markup cut at each ENCODED_SLOT; undefined when the config holds one. */
+  snippetParts: string[] | undefined;
+}
+
+interface RuleParts {
+  link: string;
+  heading: string;
+  bands: ChartBand[];
+}
+
+interface PageConstants {
+  badges: Map<string, BadgeParts>;
+  rules: WeakMap<object, RuleParts>;
+}
+
+const constantsOf = new WeakMap<PagesContext, PageConstants>();
+
+function pageConstants(ctx: PagesContext): PageConstants {
+  let c = constantsOf.get(ctx);
+  if (!c) constantsOf.set(ctx, (c = { badges: new Map(), rules: new WeakMap() }));
+  return c;
+}
+
+function badgeParts(ctx: PagesContext, id: string): BadgeParts {
+  const { badges } = pageConstants(ctx);
+  let parts = badges.get(id);
+  if (!parts) {
+    const slotFree = !`${ctx.site.baseUrl}${id}`.includes(ENCODED_SLOT);
+    parts = {
+      escId: esc(id),
+      meansLink: link(ctx, pagePaths.badge(id), `What ${esc(id)} means`),
+      snippetParts: slotFree ? snippetsHtml(ctx, ENCODED_SLOT, id).split(ENCODED_SLOT) : undefined,
+    };
+    badges.set(id, parts);
+  }
+  return parts;
+}
+
+function ruleParts(ctx: PagesContext, rule: RuleA | RuleB, bands: () => ChartBand[]): RuleParts {
+  const { rules } = pageConstants(ctx);
+  let parts = rules.get(rule);
+  if (!parts) {
+    parts = { link: link(ctx, pagePaths.rule(rule.id), text(rule.name)), heading: `<h3>${esc(rule.name)}</h3>`, bands: bands() };
+    rules.set(rule, parts);
+  }
+  return parts;
+}
+
+/** The embed snippets of one badge of one repository. */
+function snippets(ctx: PagesContext, encoded: string, badgeId: string): string {
+  const parts = badgeParts(ctx, badgeId).snippetParts;
+  // Escaping works character by character, and the slot sits between ASCII characters: the
+  // escaped pieces joined by the escaped encoded URL are the escaped whole.
+  return parts ? parts.join(esc(encoded)) : snippetsHtml(ctx, encoded, badgeId);
 }
 
 function valueText(c: CriterionA): string {
@@ -61,16 +133,20 @@ function bandsOfA(rule: RuleA): ChartBand[] {
   return rule.type === 'numeric' ? rule.thresholds.map((b) => ({ min: b.min, max: b.max, label: b.status, kind: b.status })) : [];
 }
 
-function historyDesc(points: Array<{ t: number; label: string }>): string {
-  const shown = points.slice(-12);
-  const head = points.length > shown.length ? `The last ${shown.length} of ${points.length} scans: ` : '';
-  return `${head}${shown.map((p) => `${isoDate(p.t)} ${p.label}`).join('; ')}.`;
+/** A history chart's text alternative: the last 12 scans, each its date and label (labels[i] is scan i's). */
+function historyDesc(page: PageShared, labels: readonly string[]): string {
+  const from = Math.max(0, labels.length - 12);
+  const head = from > 0 ? `The last ${labels.length - from} of ${labels.length} scans: ` : '';
+  let shown = '';
+  for (let i = from; i < labels.length; i++) shown += `${i > from ? '; ' : ''}${page.dates[i]} ${labels[i]}`;
+  return `${head}${shown}.`;
 }
 
-function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: EvaluationA[]; latest: EvaluationA }, b: BadgeA, index: number): string {
+function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: EvaluationA[]; latest: EvaluationA }, b: BadgeA, index: number, page: PageShared): string {
   const id = b.def.id;
+  const parts = badgeParts(ctx, id);
   const rows = b.criteria.map((c) => [
-    ruleLink(ctx, c.rule.id, c.rule.name),
+    ruleParts(ctx, c.rule, () => bandsOfA(c.rule)).link,
     valueText(c),
     statusWord(c.status),
     bandText(c),
@@ -90,13 +166,14 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
           : '';
   const points = ev.scans.map((s) => ({ t: s.timestamp, status: s.badges[index]!.status }));
   const chart = statusChart(
-    { id: chartId('badge'), title: `${id} status over time`, desc: historyDesc(points.map((p) => ({ t: p.t, label: p.status }))) },
+    { id: chartId('badge'), title: `${id} status over time`, desc: historyDesc(page, points.map((p) => p.status)) },
     STATUS_LEVELS,
     points,
+    page.scale,
   );
   return (
-    `<section aria-labelledby="badge-${esc(id)}"><h2 id="badge-${esc(id)}">${esc(id)} ${badgeImage(ctx, h.encoded, id, b.status)}</h2>` +
-    `<p>Status: ${statusWord(b.status)}. ${link(ctx, pagePaths.badge(id), `What ${esc(id)} means`)}.</p>` +
+    `<section aria-labelledby="badge-${parts.escId}"><h2 id="badge-${parts.escId}">${parts.escId} ${badgeImage(page.api, parts, id, b.status)}</h2>` +
+    `<p>Status: ${statusWord(b.status)}. ${parts.meansLink}.</p>` +
     expiryLine(ctx, ev.latest.timestamp, b.status) +
     raiseLine +
     table(`${esc(id)} criteria (the badge takes the worst status among them)`, ['Rule', 'Value', 'Status', 'Band', 'What would raise it'], rows) +
@@ -113,7 +190,7 @@ function expiryLine(ctx: PagesContext, scanTime: number, status: string): string
   return status === 'expired' ? `<p>Expired on ${isoDate(at)}.</p>` : `<p>Expires on ${isoDate(at)} unless a newer scan arrives.</p>`;
 }
 
-function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }): string {
+function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }, page: PageShared): string {
   const t = ctx.thresholds;
   if (t.shape !== 'A') return '';
   const charts = t.t.rules
@@ -122,15 +199,17 @@ function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }): string {
       const points = ev.scans.map((s) => ({ t: s.timestamp, value: s.criteria[i]!.value as number | null }));
       const unit = rule.unit ? ` ${rule.unit}` : '';
       // Scan times are unique per repository (the loader drops duplicates): scan j is point j.
-      const desc = historyDesc(points.map((p, j) => ({ t: p.t, label: p.value === null ? 'not determined' : `${p.value}${unit} (${ev.scans[j]!.criteria[i]!.status})` })));
-      return `<h3>${esc(rule.name)}</h3>` + valueChart({ id: chartId('rule'), title: `${rule.name} over time, with its bands`, desc }, bandsOfA(rule), points);
+      const desc = historyDesc(page, points.map((p, j) => (p.value === null ? 'not determined' : `${p.value}${unit} (${ev.scans[j]!.criteria[i]!.status})`)));
+      const parts = ruleParts(ctx, rule, () => bandsOfA(rule));
+      return parts.heading + valueChart({ id: chartId('rule'), title: `${rule.name} over time, with its bands`, desc }, parts.bands, points, page.scale);
     })
     .join('');
   return charts ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>` : '';
 }
 
-function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: EvaluationB[]; latest: EvaluationB }, b: BadgeB, index: number): string {
+function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: EvaluationB[]; latest: EvaluationB }, b: BadgeB, index: number, page: PageShared): string {
   const id = b.def.id;
+  const parts = badgeParts(ctx, id);
   const shown = shownStatus('B', b.status);
   const levels = table(
     `${esc(id)} levels`,
@@ -138,7 +217,7 @@ function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
     b.entries.map((e) => [esc(e.level), e.granted ? 'yes' : 'no', esc(String(e.criteria.length))]),
   );
   const rows = b.explained.criteria.map((c) => [
-    ruleLink(ctx, c.rule.id, c.rule.name),
+    ruleParts(ctx, c.rule, () => bandsOfB(c.rule)).link,
     esc(c.badgeLevel),
     esc(thresholdText(c.rule)),
     esc(c.valueText),
@@ -152,13 +231,14 @@ function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
     : '<p>Every level this badge defines is granted.</p>';
   const points = ev.scans.map((s) => ({ t: s.timestamp, status: s.badges[index]!.status }));
   const chart = statusChart(
-    { id: chartId('badge'), title: `${id} level over time`, desc: historyDesc(points.map((p) => ({ t: p.t, label: shownStatus('B', p.status) }))) },
+    { id: chartId('badge'), title: `${id} level over time`, desc: historyDesc(page, points.map((p) => shownStatus('B', p.status))) },
     STATUS_LEVELS,
     points,
+    page.scale,
   );
   return (
-    `<section aria-labelledby="badge-${esc(id)}"><h2 id="badge-${esc(id)}">${esc(id)} ${badgeImage(ctx, h.encoded, id, shown)}</h2>` +
-    `<p>Status: ${statusWord(shown)}${b.status === 'fail' ? ' (no level granted)' : ''}. ${link(ctx, pagePaths.badge(id), `What ${esc(id)} means`)}.</p>` +
+    `<section aria-labelledby="badge-${parts.escId}"><h2 id="badge-${parts.escId}">${parts.escId} ${badgeImage(page.api, parts, id, shown)}</h2>` +
+    `<p>Status: ${statusWord(shown)}${b.status === 'fail' ? ' (no level granted)' : ''}. ${parts.meansLink}.</p>` +
     raiseLine +
     levels +
     table(`${esc(id)} checks of ${esc(b.explained.level)}, the highest level (a level also needs every check below it)`, ['Rule', 'Level', 'Threshold', 'Value', 'Status', 'Evidence', 'What it lacks'], rows) +
@@ -168,7 +248,18 @@ function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
   );
 }
 
-function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }): string {
+/** A Shape B rule's bands: fail below its threshold's minimum and above its maximum, pass between. */
+function bandsOfB(rule: RuleB): ChartBand[] {
+  const { min, max } = rule.threshold;
+  const bands: ChartBand[] = [];
+  const lo = min ?? 0;
+  if (lo > 0) bands.push({ min: 0, max: lo - 1, label: 'fail', kind: 'fail' });
+  bands.push({ min: lo, max: max ?? null, label: 'pass', kind: 'pass' });
+  if (max !== undefined) bands.push({ min: max + 1, max: null, label: 'fail', kind: 'fail' });
+  return bands;
+}
+
+function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }, page: PageShared): string {
   const t = ctx.thresholds;
   if (t.shape !== 'B') return '';
   const charts = t.t.rules
@@ -179,44 +270,54 @@ function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }): string {
         return { t: s.timestamp, value: c ? c.value : null, status: c?.status ?? 'open' };
       });
       if (points.every((p) => p.value === null) && !ev.scans.some((s) => s.entries.some((e) => e.criteria.some((c) => c.ruleIndex === i)))) return '';
-      const { min, max } = rule.threshold;
-      const bands: ChartBand[] = [];
-      const lo = min ?? 0;
-      if (lo > 0) bands.push({ min: 0, max: lo - 1, label: 'fail', kind: 'fail' });
-      bands.push({ min: lo, max: max ?? null, label: 'pass', kind: 'pass' });
-      if (max !== undefined) bands.push({ min: max + 1, max: null, label: 'fail', kind: 'fail' });
-      const desc = historyDesc(points.map((p) => ({ t: p.t, label: p.value === null ? 'not determined' : `${p.value} ${rule.unit} (${p.status})` })));
-      return `<h3>${esc(rule.name)}</h3>` + valueChart({ id: chartId('rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc }, bands, points);
+      const parts = ruleParts(ctx, rule, () => bandsOfB(rule));
+      const desc = historyDesc(page, points.map((p) => (p.value === null ? 'not determined' : `${p.value} ${rule.unit} (${p.status})`)));
+      return parts.heading + valueChart({ id: chartId('rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc }, parts.bands, points, page.scale);
     })
     .join('');
   return charts ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>` : '';
 }
 
-function scansTable(ctx: PagesContext, h: RepositoryHistory, statusesAt: (i: number) => string[], badgeIds: readonly string[]): string {
+function scansTable(ctx: PagesContext, h: RepositoryHistory, statusesAt: (i: number) => string[], badgeIds: readonly string[], page: PageShared): string {
+  const escIds = badgeIds.map((id) => badgeParts(ctx, id).escId);
   const rows = h.scans
     .map((s, i) => {
-      const at = `at/${s.timestamp}/`;
-      const files = [link(ctx, apiPath(h.encoded, `${at}sarif`), 'SARIF'), ...badgeIds.map((id) => `${link(ctx, apiPath(h.encoded, `${at}badges/${id}.svg`), `${esc(id)} badge`)} ${link(ctx, apiPath(h.encoded, `${at}badges/${id}`), `${esc(id)} explanation`)}`)];
-      return [`<time datetime="${isoTime(s.timestamp)}">${isoTime(s.timestamp)}</time>`, ...statusesAt(i).map((st) => esc(st)), files.join(', ')];
+      // The scan's API directory, escaped: the time is digits, so the links extend it as they are.
+      const at = `${page.api}at/${s.timestamp}/`;
+      let files = `<a href="${at}sarif">SARIF</a>`;
+      for (const id of escIds) files += `, <a href="${at}badges/${id}.svg">${id} badge</a> <a href="${at}badges/${id}">${id} explanation</a>`;
+      const time = isoTime(s.timestamp);
+      return [`<time datetime="${time}">${time}</time>`, ...statusesAt(i).map((st) => esc(st)), files];
     })
     .reverse();
-  return table('Scans, newest first, with the files of each', ['Scan time', ...badgeIds.map((id) => esc(id)), 'Files'], rows);
+  return table('Scans, newest first, with the files of each', ['Scan time', ...escIds, 'Files'], rows);
+}
+
+/** What every part of one repository's page shares: its escaped API href, its scans' time scale and dates. */
+interface PageShared {
+  api: string;
+  scale: TimeScale;
+  /** The date of each scan (YYYY-MM-DD), in scan order. */
+  dates: readonly string[];
 }
 
 export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations): string {
   chartCounter = 0;
   const last = h.scans[h.scans.length - 1]!;
+  // Every chart spans the same scans (evaluations are per scan, in scan order).
+  const times = ev.scans.map((s) => s.timestamp);
+  const page: PageShared = { api: apiHref(ctx, h.encoded), scale: timeScale(times), dates: times.map(isoDate) };
   const badgeIds = ev.latest.badges.map((b) => b.def.id);
   let badges: string;
   let ruleCharts: string;
   let statusesAt: (i: number) => string[];
   if (ev.shape === 'A') {
-    badges = ev.latest.badges.map((b, i) => badgeSectionA(ctx, h, ev, b, i)).join('');
-    ruleCharts = ruleChartsA(ctx, ev);
+    badges = ev.latest.badges.map((b, i) => badgeSectionA(ctx, h, ev, b, i, page)).join('');
+    ruleCharts = ruleChartsA(ctx, ev, page);
     statusesAt = (i) => ev.scans[i]!.badges.map((b) => b.status);
   } else {
-    badges = ev.latest.badges.map((b, i) => badgeSectionB(ctx, h, ev, b, i)).join('');
-    ruleCharts = ruleChartsB(ctx, ev);
+    badges = ev.latest.badges.map((b, i) => badgeSectionB(ctx, h, ev, b, i, page)).join('');
+    ruleCharts = ruleChartsB(ctx, ev, page);
     statusesAt = (i) => ev.scans[i]!.badges.map((b) => shownStatus('B', b.status));
   }
   const latestStatuses = ev.shape === 'A' ? ev.latest.badges.map((b) => `${b.def.id} ${b.status}`) : ev.latest.badges.map((b) => `${b.def.id} ${shownStatus('B', b.status)}`);
@@ -226,11 +327,11 @@ export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: Repo
     `<p class="lead">Badges of ${repoLink}</p>` +
     `<dl class="facts"><dt>Last scan</dt><dd><time datetime="${isoTime(last.timestamp)}">${isoDate(last.timestamp)}</time></dd>` +
     `<dt>Scans</dt><dd>${h.scans.length}</dd>` +
-    `<dt>Report</dt><dd>${link(ctx, apiPath(h.encoded, 'sarif'), 'Download the latest SARIF report')}</dd>` +
+    `<dt>Report</dt><dd><a href="${page.api}sarif">Download the latest SARIF report</a></dd>` +
     `<dt>Changes</dt><dd>${link(ctx, pagePaths.feed(h.encoded), 'Atom feed of badge status changes')}</dd></dl>` +
     badges +
     ruleCharts +
-    `<section aria-labelledby="scans"><h2 id="scans">Scans</h2>${scansTable(ctx, h, statusesAt, badgeIds)}</section>`;
+    `<section aria-labelledby="scans"><h2 id="scans">Scans</h2>${scansTable(ctx, h, statusesAt, badgeIds, page)}</section>`;
   return renderPage(ctx.env, {
     title: `${h.repositoryUrl} · ${ctx.env.siteName}`,
     description: `Badges of ${h.repositoryUrl}: ${latestStatuses.join(', ')}.`,
