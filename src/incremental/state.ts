@@ -69,17 +69,29 @@ export function stateKey(shard: ShardKey): string {
   return `${STATE_PREFIX}${shard.count}/${shard.index}.json`;
 }
 
+/** A state to write: its files and repositories may be made as they are written (not held). */
+export type StateLinesInput = Omit<BuildState, 'files' | 'repositories'> & {
+  files: Iterable<[string, FileState]>;
+  repositories: Iterable<[string, RepositoryState]>;
+};
+
 /** The state as JSON lines: a header, one line per store file and per repository, an end mark. */
-export function* stateLines(s: BuildState, summaries: { get(url: string): string | undefined }): Generator<string> {
+export function* stateLines(s: StateLinesInput, summaries: { get(url: string): string | undefined }): Generator<string> {
   yield `${JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, ...(s.gone ? { gone: s.gone } : {}) })}\n`;
   // Repositories first: a reader then takes each file's repository names from them (one string each).
+  let repositories = 0;
   for (const [url, r] of s.repositories) {
     const flip = r.flip === undefined ? null : r.flip;
     const flipped = r.flipped === undefined ? null : r.flipped ? 1 : 0;
+    repositories++;
     yield `${JSON.stringify(['r', url, r.scans, r.files, r.pruned ? 1 : 0, flip, flipped, r.issues ?? null, summaries.get(url) ?? null])}\n`;
   }
-  for (const [name, f] of s.files) yield `${JSON.stringify(f.issues ? ['f', name, f.version, f.repositories, f.issues] : ['f', name, f.version, f.repositories])}\n`;
-  yield `${JSON.stringify(['end', s.files.size, s.repositories.size])}\n`;
+  let files = 0;
+  for (const [name, f] of s.files) {
+    files++;
+    yield `${JSON.stringify(f.issues ? ['f', name, f.version, f.repositories, f.issues] : ['f', name, f.version, f.repositories])}\n`;
+  }
+  yield `${JSON.stringify(['end', files, repositories])}\n`;
 }
 
 /** The whole state as one text (tests; builds stream it with stateLines). */
@@ -95,7 +107,7 @@ export function serializeState(s: BuildState, summaries: { get(url: string): str
 export async function readState(
   lines: AsyncIterable<string> | Iterable<string>,
   summaries: { set(url: string, line: string): void },
-  listed: ReadonlyMap<string, StoreListed> = new Map(),
+  listed: { get(name: string): StoreListed | undefined } = new Map(),
 ): Promise<BuildState | undefined> {
   let state: BuildState | undefined;
   let ended = false;

@@ -41,8 +41,11 @@ export interface LoadOptions {
   onUnstable?: (names: string[]) => void;
 }
 
-export async function* loadHistories(source: StoreSource, opts: LoadOptions): AsyncGenerator<RepositoryHistory> {
-  const listing = opts.entries ?? (await source.entries());
+export async function* loadHistories(source: StoreSource, options: LoadOptions): AsyncGenerator<RepositoryHistory> {
+  // Pass 2 needs none of the listing: these options go without it after pass 1 (at 100,000
+  // store files the listing is megabytes).
+  let opts = options;
+  let listing: StoreEntry[] | undefined = opts.entries ?? (await source.entries());
   const files = [...(opts.files ?? listing.map((e) => e.name))];
   // Each file as listed: its size, and its version string (shared with what keeps it later).
   const listed = new Map(listing.map((e) => [e.name, e]));
@@ -165,6 +168,8 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
     // rest of the build otherwise (megabytes at 100,000 repositories).
     firstFileOf.clear();
     listed.clear();
+    listing = undefined;
+    opts = { ...opts, entries: undefined, files: undefined };
 
     // Pass 2: per group of files, validate every record and hand out complete histories.
     nextGroup: for (const group of groupsInOrder()) {
