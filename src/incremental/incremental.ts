@@ -20,6 +20,7 @@ import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
 import { SummaryFile, SummaryStore } from '../render/pages/summary.ts';
 import { STATE_PREFIX, readState, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput, type StateStore } from './state.ts';
 import { StoreListing } from './listing.ts';
+import { CompactRepositoryStates } from './compact-state.ts';
 
 export interface IncrementalOptions {
   state: StateStore;
@@ -57,7 +58,7 @@ export class IncrementalBuild {
   private readonly changed: ReadonlySet<string>;
   private readonly requested = new Set<string>();
   private readonly unstable = new Set<string>();
-  private readonly recorded = new Map<string, RepositoryState>();
+  private readonly recorded = new CompactRepositoryStates();
   private readonly issuesOf = new Map<string, LoadIssue[]>();
   private readonly key: string;
   /** The listing as the store gave it, until the loader takes it (it needs the sizes). */
@@ -198,7 +199,7 @@ export class IncrementalBuild {
   /** Output files the last build produced, a measure of the site's size. */
   get knownFiles(): number {
     let n = 0;
-    for (const r of this.prev?.repositories.values() ?? []) n += r.files;
+    for (const [, r] of this.prev?.repositories ?? []) n += r.files;
     return n;
   }
 

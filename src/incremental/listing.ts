@@ -5,6 +5,7 @@
 import type { StoreEntry } from '../load/store.ts';
 import type { LoadIssue } from '../load/types.ts';
 import type { FileState, StoreListed } from './state.ts';
+import { indexInSorted } from './compact-state.ts';
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -40,16 +41,7 @@ export class StoreListing {
 
   /** The file's position in the listing, or -1 when it is not listed. */
   indexOf(name: string): number {
-    let lo = 0;
-    let hi = this.names.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const m = this.names[mid]!;
-      if (m === name) return mid;
-      if (m < name) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return indexInSorted(this.names, name);
   }
 
   /** The version a file was listed at (undefined: not listed). */
