@@ -18,7 +18,9 @@ import type { SiteConfig } from '../config/types.ts';
 import { repositoryPrefix } from '../model/layout.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
 import { SummaryFile, SummaryStore } from '../render/pages/summary.ts';
-import { STATE_PREFIX, readState, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateStore } from './state.ts';
+import { STATE_PREFIX, readState, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput, type StateStore } from './state.ts';
+import { StoreListing } from './listing.ts';
+import { CompactRepositoryStates } from './compact-state.ts';
 
 export interface IncrementalOptions {
   state: StateStore;
@@ -46,7 +48,8 @@ export class IncrementalBuild {
   private readonly last: BuildState | undefined;
   /** Repositories that left the store, as this build knows them (undefined: unknown). */
   private goneNext: Set<string> | undefined;
-  private readonly listed: Map<string, string>;
+  /** The store as listed at the start, and what this build read of each file. */
+  private readonly listing: StoreListing;
   /** Repositories that must be built (only meaningful with a previous state). */
   private readonly dirty = new Set<string>();
   /** Of those, the ones whose every file is redone (their records changed, an expiry, --prune). */
@@ -54,12 +57,12 @@ export class IncrementalBuild {
   /** Config parts that differ from the last build's: the files every other dirty repository redoes. */
   private readonly changed: ReadonlySet<string>;
   private readonly requested = new Set<string>();
-  private readonly read = new Map<string, FileState>();
   private readonly unstable = new Set<string>();
-  private readonly recorded = new Map<string, RepositoryState>();
+  private readonly recorded = new CompactRepositoryStates();
   private readonly issuesOf = new Map<string, LoadIssue[]>();
   private readonly key: string;
-  private readonly entries: StoreEntry[];
+  /** The listing as the store gave it, until the loader takes it (it needs the sizes). */
+  private entries: StoreEntry[] | undefined;
   /**
    * Summary lines (for the site-wide pages) of this build: those built now and those carried
    * for skipped repositories. Kept on local disk beside the last build's (prevSummaries), in
@@ -71,13 +74,14 @@ export class IncrementalBuild {
     private readonly opts: IncrementalOptions,
     prev: BuildState | undefined,
     entries: StoreEntry[],
+    listing: StoreListing,
     private readonly prevSummaries: SummaryStore,
   ) {
     this.summaries = new SummaryStore(prevSummaries.file);
     this.key = stateKey(opts.shard);
     this.prev = prev && prev.code === opts.code && prev.config === opts.config.global ? prev : undefined;
     this.last = prev;
-    this.listed = new Map(entries.map((e) => [e.name, e.version]));
+    this.listing = listing;
     this.entries = entries;
     const changed = this.prev ? changedParts(this.prev.parts, opts.config.parts) : new Set<string>();
     // Pages hold every setting; listed anyway so summaries are recomputed on any partial rebuild.
@@ -89,8 +93,8 @@ export class IncrementalBuild {
   static async open(opts: IncrementalOptions): Promise<IncrementalBuild> {
     const [lines, entries] = await Promise.all([opts.force ? undefined : opts.state.read(stateKey(opts.shard)), opts.store.entries()]);
     const prevSummaries = new SummaryStore(new SummaryFile());
-    const listed = lines === undefined ? undefined : new Map(entries.map((e) => [e.name, e]));
-    return new IncrementalBuild(opts, lines === undefined ? undefined : await readState(lines, prevSummaries, listed), entries, prevSummaries);
+    const listing = new StoreListing(entries);
+    return new IncrementalBuild(opts, lines === undefined ? undefined : await readState(lines, prevSummaries, listing), entries, listing, prevSummaries);
   }
 
   /** Whether a previous state is in use (false: a full build). */
@@ -106,7 +110,7 @@ export class IncrementalBuild {
 
   private markDirtyFromState(prev: BuildState): void {
     for (const [name, f] of prev.files) {
-      const changed = this.listed.get(name) !== f.version;
+      const changed = this.listing.version(name) !== f.version;
       for (const url of f.repositories) {
         // A repository a file names but the state does not hold failed or was left out.
         if (changed || !prev.repositories.has(url)) this.redoWhole(url);
@@ -130,9 +134,9 @@ export class IncrementalBuild {
 
   /** Files to read first: all of them without a state, else those that changed. */
   private initialFiles(): string[] {
-    const names = [...this.listed.keys()];
-    if (!this.prev) return names;
-    return names.filter((n) => this.prev!.files.get(n)?.version !== this.listed.get(n) || this.namesDirty(n));
+    const { names } = this.listing;
+    if (!this.prev) return [...names];
+    return names.filter((n, i) => this.prev!.files.get(n)?.version !== this.listing.versionAt(i) || this.namesDirty(n));
   }
 
   private namesDirty(name: string): boolean {
@@ -145,13 +149,16 @@ export class IncrementalBuild {
     // Only an incremental build asks for more files (moreFiles): a full one reads them all.
     if (this.prev) for (const f of files) this.requested.add(f);
     const inShard = include ?? (() => true);
+    // Held by the loader only (it lets go of it after its first pass).
+    const entries = this.entries;
+    this.entries = undefined;
     return {
       files,
-      entries: this.entries,
+      ...(entries ? { entries } : {}),
       include: this.prev ? (url) => inShard(url) && this.dirty.has(url) : inShard,
       onFileRead: (name, version, repositories) => {
         const mine = repositories.filter(inShard).sort();
-        this.read.set(name, { version, repositories: mine });
+        this.listing.setRead(name, version, mine);
         // A file read at another version than the state knows redoes every repository it names.
         if (this.prev && this.prev.files.get(name)?.version !== version) for (const u of mine) this.redoWhole(u);
       },
@@ -160,7 +167,7 @@ export class IncrementalBuild {
       },
       moreFiles: () => {
         if (!this.prev) return [];
-        const more = [...this.listed.keys()].filter((n) => !this.requested.has(n) && this.namesDirty(n));
+        const more = this.listing.names.filter((n) => !this.requested.has(n) && this.namesDirty(n));
         for (const f of more) this.requested.add(f);
         return more;
       },
@@ -175,8 +182,7 @@ export class IncrementalBuild {
       if (list) list.push(issue);
       else this.issuesOf.set(owner.repositoryUrl, [issue]);
     } else {
-      const f = this.read.get(owner.file);
-      if (f) (f.issues ??= []).push(issue);
+      this.listing.addIssue(owner.file, issue);
     }
   }
 
@@ -193,7 +199,7 @@ export class IncrementalBuild {
   /** Output files the last build produced, a measure of the site's size. */
   get knownFiles(): number {
     let n = 0;
-    for (const r of this.prev?.repositories.values() ?? []) n += r.files;
+    for (const [, r] of this.prev?.repositories ?? []) n += r.files;
     return n;
   }
 
@@ -225,7 +231,7 @@ export class IncrementalBuild {
     const carried: Carried = { repositories: 0, scans: 0, files: 0 };
     if (!this.prev) return carried;
     for (const [name, f] of this.prev.files) {
-      if (!this.read.has(name) && this.listed.get(name) === f.version) for (const i of f.issues ?? []) report(i);
+      if (!this.listing.isRead(name) && this.listing.version(name) === f.version) for (const i of f.issues ?? []) report(i);
     }
     for (const url of this.repositoriesNamed()) {
       const r = this.clean(url);
@@ -244,34 +250,60 @@ export class IncrementalBuild {
   /** Every repository some current store file names (as far as this build knows). */
   private repositoriesNamed(): Set<string> {
     const urls = new Set<string>();
-    for (const f of this.nextFiles().values()) for (const u of f.repositories) urls.add(u);
+    for (const [, f] of this.nextFiles()) for (const u of f.repositories) urls.add(u);
     return urls;
   }
 
-  private nextFiles(): Map<string, FileState> {
-    const files = new Map<string, FileState>();
-    for (const [name, version] of this.listed) {
-      if (this.unstable.has(name)) continue;
-      const read = this.read.get(name);
+  /** The store files the next state holds, in listing order (made as they are asked for, not kept). */
+  private *nextFiles(): Generator<[string, FileState]> {
+    const { names } = this.listing;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      if (this.unstable.size > 0 && this.unstable.has(name)) continue;
+      const read = this.listing.readAt(i);
+      if (read) {
+        yield [name, read];
+        continue;
+      }
       const prev = this.prev?.files.get(name);
-      if (read) files.set(name, read);
-      else if (prev && prev.version === version) files.set(name, prev);
+      if (prev && prev.version === this.listing.versionAt(i)) yield [name, prev];
     }
-    return files;
   }
 
-  /** The state after this build: only what it published or left untouched and still holds. */
-  next(): BuildState {
-    const files = this.nextFiles();
-    const repositories = new Map<string, RepositoryState>();
-    for (const f of files.values()) {
+  /** Each repository of the next state once, in the order the files first name it. */
+  private *nextRepositories(): Generator<[string, RepositoryState]> {
+    const seen = new Set<string>();
+    for (const [, f] of this.nextFiles()) {
       for (const url of f.repositories) {
+        if (seen.has(url)) continue;
         const r = this.recorded.get(url) ?? this.clean(url);
-        if (r) repositories.set(url, r);
+        if (!r) continue;
+        seen.add(url);
+        yield [url, r];
       }
     }
+  }
+
+  /**
+   * The state after this build: only what it published or left untouched and still holds. Its
+   * files and repositories are made as the lines are written, not held beside the build's own.
+   */
+  private nextLines(): StateLinesInput {
     const gone = this.goneNext ?? this.goneByState();
-    return { code: this.opts.code, config: this.opts.config.global, parts: this.opts.config.parts, files, repositories, ...(gone ? { gone: [...gone].sort() } : {}) };
+    return {
+      code: this.opts.code,
+      config: this.opts.config.global,
+      parts: this.opts.config.parts,
+      files: { [Symbol.iterator]: () => this.nextFiles() },
+      repositories: { [Symbol.iterator]: () => this.nextRepositories() },
+      ...(gone ? { gone: [...gone].sort() } : {}),
+    };
+  }
+
+  /** The state after this build, as maps (tests; a build writes it with nextLines). */
+  next(): BuildState {
+    const s = this.nextLines();
+    return { ...s, files: new Map(s.files), repositories: new Map(s.repositories) };
   }
 
   /**
@@ -281,10 +313,11 @@ export class IncrementalBuild {
    */
   presentRepositories(): Set<string> | undefined {
     const urls = new Set<string>();
-    for (const name of this.listed.keys()) {
-      const f = (this.unstable.has(name) ? undefined : this.read.get(name)) ?? this.last?.files.get(name);
-      if (!f) return undefined;
-      for (const u of f.repositories) urls.add(u);
+    const { names } = this.listing;
+    for (let i = 0; i < names.length; i++) {
+      const repositories = (this.unstable.has(names[i]!) ? undefined : this.listing.repositoriesReadAt(i)) ?? this.last?.files.get(names[i]!)?.repositories;
+      if (!repositories) return undefined;
+      for (const u of repositories) urls.add(u);
     }
     if (this.last) for (const name of this.unstable) for (const u of this.last.files.get(name)?.repositories ?? []) urls.add(u);
     return urls;
@@ -321,7 +354,7 @@ export class IncrementalBuild {
 
   /** After everything is published. */
   async commit(): Promise<void> {
-    await this.opts.state.write(this.key, stateLines(this.next(), this.summaries));
+    await this.opts.state.write(this.key, stateLines(this.nextLines(), this.summaries));
   }
 
   /** Releases the summaries' file (after the last use of `summaries`). */

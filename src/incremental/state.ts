@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { LoadIssue } from '../load/types.ts';
+import { CompactFileStates, CompactRepositoryStates, type FileStates, type RepositoryStates } from './compact-state.ts';
 
 export const STATE_PREFIX = '.badgepress/state/';
 // 4: JSON lines, read and written one line at a time, the summary line a string in its
@@ -43,8 +44,8 @@ export interface BuildState {
   config: string;
   /** The other config parts by name: a change redoes their files only. */
   parts: Record<string, string>;
-  files: Map<string, FileState>;
-  repositories: Map<string, RepositoryState>;
+  files: FileStates;
+  repositories: RepositoryStates;
   /**
    * Repositories of this shard no store file names any more whose files may still be
    * published (a build without --prune leaves them); absent when the state cannot tell (it
@@ -69,17 +70,29 @@ export function stateKey(shard: ShardKey): string {
   return `${STATE_PREFIX}${shard.count}/${shard.index}.json`;
 }
 
+/** A state to write: its files and repositories may be made as they are written (not held). */
+export type StateLinesInput = Omit<BuildState, 'files' | 'repositories'> & {
+  files: Iterable<[string, FileState]>;
+  repositories: Iterable<[string, RepositoryState]>;
+};
+
 /** The state as JSON lines: a header, one line per store file and per repository, an end mark. */
-export function* stateLines(s: BuildState, summaries: { get(url: string): string | undefined }): Generator<string> {
+export function* stateLines(s: StateLinesInput, summaries: { get(url: string): string | undefined }): Generator<string> {
   yield `${JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, ...(s.gone ? { gone: s.gone } : {}) })}\n`;
   // Repositories first: a reader then takes each file's repository names from them (one string each).
+  let repositories = 0;
   for (const [url, r] of s.repositories) {
     const flip = r.flip === undefined ? null : r.flip;
     const flipped = r.flipped === undefined ? null : r.flipped ? 1 : 0;
+    repositories++;
     yield `${JSON.stringify(['r', url, r.scans, r.files, r.pruned ? 1 : 0, flip, flipped, r.issues ?? null, summaries.get(url) ?? null])}\n`;
   }
-  for (const [name, f] of s.files) yield `${JSON.stringify(f.issues ? ['f', name, f.version, f.repositories, f.issues] : ['f', name, f.version, f.repositories])}\n`;
-  yield `${JSON.stringify(['end', s.files.size, s.repositories.size])}\n`;
+  let files = 0;
+  for (const [name, f] of s.files) {
+    files++;
+    yield `${JSON.stringify(f.issues ? ['f', name, f.version, f.repositories, f.issues] : ['f', name, f.version, f.repositories])}\n`;
+  }
+  yield `${JSON.stringify(['end', files, repositories])}\n`;
 }
 
 /** The whole state as one text (tests; builds stream it with stateLines). */
@@ -95,9 +108,12 @@ export function serializeState(s: BuildState, summaries: { get(url: string): str
 export async function readState(
   lines: AsyncIterable<string> | Iterable<string>,
   summaries: { set(url: string, line: string): void },
-  listed: ReadonlyMap<string, StoreListed> = new Map(),
+  listed: { get(name: string): StoreListed | undefined } = new Map(),
 ): Promise<BuildState | undefined> {
   let state: BuildState | undefined;
+  // Held compactly (compact-state.ts): at 100,000 repositories objects a file and a repository are megabytes.
+  const files = new CompactFileStates();
+  const repositories = new CompactRepositoryStates();
   let ended = false;
   // At 100,000 repositories a second copy of each name, version and URL is megabytes: a file's
   // name and version are the listing's strings when they match, its repositories' URLs those
@@ -111,7 +127,7 @@ export async function readState(
         const head = JSON.parse(line) as { format?: unknown; code?: unknown; config?: unknown; parts?: unknown; gone?: unknown };
         if (head.format !== FORMAT || typeof head.code !== 'string' || typeof head.config !== 'string' || typeof head.parts !== 'object' || head.parts === null) return undefined;
         const gone = Array.isArray(head.gone) && head.gone.every((u) => typeof u === 'string') ? { gone: head.gone as string[] } : {};
-        state = { code: head.code, config: head.config, parts: head.parts as Record<string, string>, files: new Map(), repositories: new Map(), ...gone };
+        state = { code: head.code, config: head.config, parts: head.parts as Record<string, string>, files, repositories, ...gone };
         continue;
       }
       const row = JSON.parse(line) as unknown[];
@@ -121,18 +137,18 @@ export async function readState(
         const version = now?.version === row[2] ? now.version : row[2];
         const f: FileState = { version, repositories: (row[3] as string[]).map((u) => urls.get(u) ?? u) };
         if (Array.isArray(row[4])) f.issues = row[4] as LoadIssue[];
-        state.files.set(now?.name ?? row[1], f);
+        files.set(now?.name ?? row[1], f);
       } else if (row[0] === 'r' && typeof row[1] === 'string' && typeof row[2] === 'number' && typeof row[3] === 'number') {
         const r: RepositoryState = { scans: row[2], files: row[3], pruned: row[4] === 1 };
         if (typeof row[5] === 'number') r.flip = row[5];
         if (row[6] === 0 || row[6] === 1) r.flipped = row[6] === 1;
         if (Array.isArray(row[7])) r.issues = row[7] as LoadIssue[];
         if (typeof row[8] === 'string') summaries.set(row[1], row[8]);
-        state.repositories.set(row[1], r);
+        repositories.set(row[1], r);
         urls.set(row[1], row[1]);
       } else if (row[0] === 'end') {
         urls.clear();
-        if (row[1] !== state.files.size || row[2] !== state.repositories.size) return undefined;
+        if (row[1] !== files.size || row[2] !== repositories.size) return undefined;
         ended = true;
       } else return undefined;
     }

@@ -41,9 +41,19 @@ export interface LoadOptions {
   onUnstable?: (names: string[]) => void;
 }
 
-export async function* loadHistories(source: StoreSource, opts: LoadOptions): AsyncGenerator<RepositoryHistory> {
-  const listing = opts.entries ?? (await source.entries());
-  const files = [...(opts.files ?? listing.map((e) => e.name))];
+export function loadHistories(source: StoreSource, options: LoadOptions): AsyncGenerator<RepositoryHistory> {
+  // Pass 2 needs none of the listing (at 100,000 store files, megabytes): the generator is
+  // handed it apart from the other options (a suspended generator holds its arguments) and
+  // lets go of it after pass 1.
+  const { entries, files, ...opts } = options;
+  return historiesOf(source, opts, { entries, files });
+}
+
+async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entries' | 'files'>, given: { entries: StoreEntry[] | undefined; files: string[] | undefined }): AsyncGenerator<RepositoryHistory> {
+  let listing: StoreEntry[] | undefined = given.entries ?? (await source.entries());
+  const files = [...(given.files ?? listing.map((e) => e.name))];
+  given.entries = undefined;
+  given.files = undefined;
   // Each file as listed: its size, and its version string (shared with what keeps it later).
   const listed = new Map(listing.map((e) => [e.name, e]));
   const sizeOf = (name: string) => listed.get(name)?.size ?? 0;
@@ -55,6 +65,10 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
   const spilled = new Set<number>();
   const reportUnassignable = opts.reportUnassignable ?? true;
   const warnedRules = new Set<string>();
+  // The URL strings pass 1 handed to onFileRead, per file (one as itself): pass 2 hands out
+  // the same strings, so what keeps them for the build (its state) and the histories share
+  // one string a repository instead of holding two. Only kept when a caller keeps them.
+  const namedIn: Array<string | string[] | undefined> = [];
   try {
     const cache = new Map<number, Uint8Array>();
     let cached = 0;
@@ -70,6 +84,11 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
     const versions: Array<string | undefined> = [];
     // Files read just after a write (rare): a digest of the bytes pass 1 saw (store.ts: sameVersion).
     const recentDigests = new Map<number, string>();
+    const handOut = (i: number, named: Set<string>) => {
+      const urls = [...named];
+      if (opts.onFileRead) namedIn[i] = urls.length === 1 ? urls[0]! : urls;
+      opts.onFileRead?.(files[i]!, versions[i]!, urls);
+    };
     // A file that alone is at fault (not a regular file, too large, no permission, gone) is a
     // bad file: named once (by the shard that reports the unassignable), the others built.
     const unreadable = (err: UnreadableStoreFile, name: string) => {
@@ -111,7 +130,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
           continue;
         }
         spilled.add(i);
-        opts.onFileRead?.(files[i]!, versions[i]!, [...named]);
+        handOut(i, named);
         continue;
       }
       let read;
@@ -138,7 +157,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
         const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
         if (url.ok) note(url.url);
       }
-      opts.onFileRead?.(files[i]!, versions[i]!, [...named]);
+      handOut(i, named);
     }
     // Groups as index links, not a map of arrays (at 100,000 files, 12 bytes a file instead of
     // about 100): each group's files in store order from its first, groups by their first.
@@ -165,6 +184,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
     // rest of the build otherwise (megabytes at 100,000 repositories).
     firstFileOf.clear();
     listed.clear();
+    listing = undefined;
 
     // Pass 2: per group of files, validate every record and hand out complete histories.
     nextGroup: for (const group of groupsInOrder()) {
@@ -205,7 +225,7 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
           const items = spilled.has(i) ? spill!.items(i, b) : (parsed.find(([j]) => j === i)?.[1] ?? []).filter((item) => inBucket(item, b));
           for (const item of items) take(files[i]!, item, byRepo);
         }
-        yield* emit(byRepo);
+        yield* emit(byRepo, passOneStrings(group));
       }
     }
   } finally {
@@ -244,9 +264,23 @@ export async function* loadHistories(source: StoreSource, opts: LoadOptions): As
     else h.grants.push(rec);
   }
 
-  function* emit(byRepo: Map<string, { scans: ScanRecord[]; grants: GrantRecord[] }>): Generator<RepositoryHistory> {
-    for (const url of [...byRepo.keys()].sort()) {
-      const h = byRepo.get(url)!;
+  /** For a group of files: the string pass 1 kept for a URL (equal to it), or the URL itself. */
+  function passOneStrings(group: number[]): (url: string) => string {
+    const only = group.length === 1 ? namedIn[group[0]!] : undefined;
+    if (typeof only === 'string') return (url) => (url === only ? only : url);
+    const kept = new Map<string, string>();
+    for (const i of group) {
+      const named = namedIn[i];
+      if (typeof named === 'string') kept.set(named, named);
+      else for (const u of named ?? []) kept.set(u, u);
+    }
+    return (url) => kept.get(url) ?? url;
+  }
+
+  function* emit(byRepo: Map<string, { scans: ScanRecord[]; grants: GrantRecord[] }>, passOne: (url: string) => string): Generator<RepositoryHistory> {
+    for (const read of [...byRepo.keys()].sort()) {
+      const h = byRepo.get(read)!;
+      const url = passOne(read);
       const scans = dropDuplicateScans(h.scans, opts.report);
       const grants = dropDuplicateGrants(h.grants, opts.report);
       const encoded = encodeURIComponent(url);

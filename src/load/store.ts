@@ -96,7 +96,9 @@ export function sameVersion(version: string, digest: string | undefined, again: 
 
 /** Size and modification time (ns): what changes when a file is written, without reading it. */
 export function fileVersion(s: { size: number | bigint; mtimeNs?: bigint; mtimeMs: number | bigint }): string {
-  return `${s.size}:${s.mtimeNs ?? BigInt(Math.round(Number(s.mtimeMs) * 1e6))}`;
+  // join makes one flat string; a template literal makes a rope of three (about 96 bytes
+  // instead of 40), kept for every store file for the whole build.
+  return [s.size, s.mtimeNs ?? BigInt(Math.round(Number(s.mtimeMs) * 1e6))].join(':');
 }
 
 async function statOf(path: string) {
