@@ -183,8 +183,12 @@ export async function writeLines(path: string, lines: Iterable<string>): Promise
   try {
     for (const line of lines) if (!out.write(line)) await Promise.race([once(out, 'drain'), failed]);
   } catch (err) {
-    // A line that could not be made (or written) leaves no open descriptor behind.
+    // A line that could not be made (or written) leaves no open descriptor behind. The file's
+    // open may still be pending: wait for the close, so the caller's cleanup comes after it
+    // (else a late open creates the file after its removal).
+    const closed = new Promise((ok) => out.once('close', ok));
     out.destroy();
+    await closed;
     throw err;
   }
   out.end();
