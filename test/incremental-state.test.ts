@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIncrementally } from './helpers/incremental.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { DirectoryStateStore, readState, serializeState, stateKey } from '../src/incremental/state.ts';
+import { DirectoryStateStore, readState, serializeState, stateKey, writeLines } from '../src/incremental/state.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { SUMMARY_PART_LINES, SummaryStore, readSummaries, sortSummaries, staleSummaryParts, summariesFiles } from '../src/render/pages/summary.ts';
 
@@ -126,6 +126,16 @@ describe('a state write that fails part way', () => {
     for await (const l of kept!) text.push(l);
     expect(text.join('')).toContain('"old":true');
     await states.close();
+  });
+});
+
+describe('a state file that cannot be written', () => {
+  it('rejects with the cause, not a hang, when the stream fails while lines wait for drain', { timeout: 20_000 }, async () => {
+    const line = `${'x'.repeat(1 << 20)}\n`;
+    function* many(): Generator<string> {
+      for (let i = 0; i < 8; i++) yield line;
+    }
+    await expect(writeLines(join(dir, 'no-such-folder', 'state.json.tmp'), many())).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
 

@@ -186,7 +186,8 @@ export async function writeLines(path: string, lines: Iterable<string>): Promise
     // A line that could not be made (or written) leaves no open descriptor behind. The file's
     // open may still be pending: wait for the close, so the caller's cleanup comes after it
     // (else a late open creates the file after its removal).
-    const closed = new Promise((ok) => out.once('close', ok));
+    // A stream that failed by itself has closed already (error and close come in one tick).
+    const closed = out.closed ? undefined : new Promise((ok) => out.once('close', ok));
     out.destroy();
     await closed;
     throw err;
