@@ -24,7 +24,9 @@ function newestChange(path) {
 /** Whether lib/ is older than any source (a moved or deleted source changes its folder's time). */
 export function libIsStale() {
   const compiled = join(LIB, 'cli.js');
-  if (!existsSync(compiled)) return true;
+  // A compile killed between tsc and the precompiled files leaves lib/ without them.
+  const precompiled = ['config/validators-config.cjs', 'config/validators-record.cjs', 'render/openapi-template.json'];
+  if (![compiled, ...precompiled.map((f) => join(LIB, f))].every((f) => existsSync(f))) return true;
   const built = statSync(compiled).mtimeMs;
   return INPUTS.some((p) => newestChange(join(ROOT, p)) > built);
 }

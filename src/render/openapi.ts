@@ -19,13 +19,17 @@ let template: Json | undefined;
 
 /** The description as source, before a deployment's values are filled in: a copy to change. */
 export function openapiTemplate(): Json {
-  template ??= precompiled<Json>(import.meta.url, PARSED_FILE) ?? (parse(readFileSync(TEMPLATE_FILE, 'utf8')) as Json);
+  template ??= precompiled<Json>(import.meta.url, PARSED_FILE) ?? parseTemplate();
   return structuredClone(template);
 }
 
 /** For scripts/compile.mjs: the parsed template, as the file the compiled module reads. */
 export function openapiTemplateSource(): { path: string; text: string } {
-  return { path: fileURLToPath(new URL(PARSED_FILE, import.meta.url)), text: JSON.stringify(parse(readFileSync(TEMPLATE_FILE, 'utf8'))) };
+  return { path: fileURLToPath(new URL(PARSED_FILE, import.meta.url)), text: JSON.stringify(parseTemplate()) };
+}
+
+function parseTemplate(): Json {
+  return parse(readFileSync(TEMPLATE_FILE, 'utf8')) as Json;
 }
 
 export function openapiDocument(site: Pick<SiteConfig, 'baseUrl' | 'styles' | 'shieldsEndpoint' | 'codeScanning'>, badgeIds: readonly string[]): Json {
