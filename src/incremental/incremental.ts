@@ -276,10 +276,10 @@ export class IncrementalBuild {
     for (const [, f] of this.nextFiles()) {
       for (const url of f.repositories) {
         if (seen.has(url)) continue;
-        const r = this.recorded.get(url) ?? this.clean(url);
-        if (!r) continue;
+        // Seen either way: a URL with nothing to keep is asked about once, not once a file.
         seen.add(url);
-        yield [url, r];
+        const r = this.recorded.get(url) ?? this.clean(url);
+        if (r) yield [url, r];
       }
     }
   }
