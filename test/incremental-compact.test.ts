@@ -27,6 +27,8 @@ describe('a state read back compactly', () => {
       for (const n of ['a.ndjson', 'b.ndjson', 'c/d.json', 'missing', '']) {
         expect(compact.has(n)).toBe(map.has(n));
         expect(compact.get(n)).toEqual(map.get(n));
+        expect(compact.versionOf(n)).toBe(map.get(n)?.version);
+        expect(compact.repositoriesOf(n)).toEqual(map.get(n)?.repositories);
       }
     }
   });

@@ -19,9 +19,13 @@ export function indexInSorted(names: readonly string[], name: string): number {
   return -1;
 }
 
-/** Store files by name: what a state says of each (a Map of FileState is one too). */
+/** Store files by name: what a state says of each. */
 export interface FileStates extends Iterable<[string, FileState]> {
   get(name: string): FileState | undefined;
+  /** The file's version string without making a FileState (asked once a listed file). */
+  versionOf(name: string): string | undefined;
+  /** The repositories the file names, without making a FileState. */
+  repositoriesOf(name: string): readonly string[] | undefined;
   has(name: string): boolean;
   readonly size: number;
 }
@@ -74,6 +78,18 @@ export class CompactFileStates implements FileStates {
   get(name: string): FileState | undefined {
     const i = this.indexOf(name);
     return i < 0 ? undefined : this.at(i);
+  }
+
+  versionOf(name: string): string | undefined {
+    const i = this.indexOf(name);
+    return i < 0 ? undefined : this.versions[i];
+  }
+
+  repositoriesOf(name: string): readonly string[] | undefined {
+    const i = this.indexOf(name);
+    if (i < 0) return undefined;
+    const repos = this.repositories[i]!;
+    return typeof repos === 'string' ? [repos] : repos;
   }
 
   private at(i: number): FileState {

@@ -136,11 +136,11 @@ export class IncrementalBuild {
   private initialFiles(): string[] {
     const { names } = this.listing;
     if (!this.prev) return [...names];
-    return names.filter((n, i) => this.prev!.files.get(n)?.version !== this.listing.versionAt(i) || this.namesDirty(n));
+    return names.filter((n, i) => this.prev!.files.versionOf(n) !== this.listing.versionAt(i) || this.namesDirty(n));
   }
 
   private namesDirty(name: string): boolean {
-    return this.prev!.files.get(name)?.repositories.some((u) => this.dirty.has(u)) ?? false;
+    return this.prev!.files.repositoriesOf(name)?.some((u) => this.dirty.has(u)) ?? false;
   }
 
   /** What the loader needs: which files, which repositories, and where to tell what it read. */
@@ -160,7 +160,7 @@ export class IncrementalBuild {
         const mine = repositories.filter(inShard).sort();
         this.listing.setRead(name, version, mine);
         // A file read at another version than the state knows redoes every repository it names.
-        if (this.prev && this.prev.files.get(name)?.version !== version) for (const u of mine) this.redoWhole(u);
+        if (this.prev && this.prev.files.versionOf(name) !== version) for (const u of mine) this.redoWhole(u);
       },
       onUnstable: (names) => {
         for (const n of names) this.unstable.add(n);
@@ -298,12 +298,6 @@ export class IncrementalBuild {
       repositories: { [Symbol.iterator]: () => this.nextRepositories() },
       ...(gone ? { gone: [...gone].sort() } : {}),
     };
-  }
-
-  /** The state after this build, as maps (tests; a build writes it with nextLines). */
-  next(): BuildState {
-    const s = this.nextLines();
-    return { ...s, files: new Map(s.files), repositories: new Map(s.repositories) };
   }
 
   /**

@@ -96,7 +96,7 @@ export function* stateLines(s: StateLinesInput, summaries: { get(url: string): s
 }
 
 /** The whole state as one text (tests; builds stream it with stateLines). */
-export function serializeState(s: BuildState, summaries: { get(url: string): string | undefined } = new Map()): string {
+export function serializeState(s: StateLinesInput, summaries: { get(url: string): string | undefined } = new Map()): string {
   return [...stateLines(s, summaries)].join('');
 }
 
