@@ -184,9 +184,18 @@ describe('summary lines on disk', () => {
     await sink.put({ key: '.badgepress/summaries/0-of-2.ndjson', body: `${line('b')}\n`, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' });
     await sink.put({ key: '.badgepress/summaries/0-of-2.2.ndjson', body: `${line('a')}\n`, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' });
     await sink.put({ key: '.badgepress/summaries/1-of-2.ndjson', body: `${line('c')}\n`, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' });
+    const fds = () => readdirSync('/proc/self/fd').length;
+    const before = fds();
     const sorted = await readSummaries(sink, 2);
     expect(sorted.urls).toEqual(['a', 'b', 'c']);
     expect([...sorted.lines()]).toEqual(['a', 'b', 'c'].map(line));
+    // The lines' local file is released by close(), and by a read that fails part-way.
+    expect(fds()).toBe(before + 1);
+    sorted.close();
+    expect(fds()).toBe(before);
+    await sink.put({ key: '.badgepress/summaries/1-of-2.2.ndjson', body: 'not json\n', contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' });
+    await expect(readSummaries(sink, 2)).rejects.toThrow(/1-of-2\.2\.ndjson:1: not a JSON summary; run "badgepress build --shard 1\/2" again/);
+    expect(fds()).toBe(before);
     await sink.close();
   });
 });

@@ -33,9 +33,13 @@ export async function siteCommand(argv: string[]): Promise<number> {
     });
     repositories = summaries.urls.length;
     const limit = pLimit(site.s3.concurrency);
-    await publishSiteWide(ctx, sink, summaries, limit, counts);
-    // Site-wide too: api/v1/openapi.json (shard 0's build wrote the same bytes).
-    await publishRepository(sink, apiFiles, limit, counts);
+    try {
+      await publishSiteWide(ctx, sink, summaries, limit, counts);
+      // Site-wide too: api/v1/openapi.json (shard 0's build wrote the same bytes).
+      await publishRepository(sink, apiFiles, limit, counts);
+    } finally {
+      summaries.close();
+    }
   } finally {
     await sink.close();
   }

@@ -124,9 +124,22 @@ export function staleSummaryParts(keys: readonly string[], index: number, count:
 
 export class MissingSummariesError extends Error {}
 
-/** The summaries of shards 0..count-1, merged and sorted by URL (kept on local disk, see SummaryStore). */
-export async function readSummaries(sink: Sink, count: number): Promise<SortedSummaries> {
+/**
+ * The summaries of shards 0..count-1, merged and sorted by URL (kept on local disk, see
+ * SummaryStore); close() releases that file. On an error it is released here.
+ */
+export async function readSummaries(sink: Sink, count: number): Promise<SortedSummaries & { close(): void }> {
   const all = new SummaryStore();
+  try {
+    await readSummariesInto(all, sink, count);
+  } catch (err) {
+    all.file.close();
+    throw err;
+  }
+  return { ...all.sorted(), close: () => all.file.close() };
+}
+
+async function readSummariesInto(all: SummaryStore, sink: Sink, count: number): Promise<void> {
   const missing: number[] = [];
   for (let i = 0; i < count; i++) {
     for (let part = 1; ; part++) {
@@ -155,7 +168,6 @@ export async function readSummaries(sink: Sink, count: number): Promise<SortedSu
         `run "badgepress build --shard i/${count}" for each shard first`,
     );
   }
-  return all.sorted();
 }
 
 /**
