@@ -3,7 +3,7 @@
 // in one repository lists that repository alone; the state is the last PUT of a build, and a
 // repository that failed to publish is left out of it, so the next build redoes it. A state
 // larger than a part is uploaded in parts.
-import { appendFileSync, readdirSync, utimesSync } from 'node:fs';
+import { appendFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStore, repositoryUrl } from '../scripts/gen-store.ts';
@@ -95,6 +95,35 @@ describe('the state on S3', () => {
     const back: string[] = [];
     for await (const l of (await st.read('.badgepress/state/1/0.json'))!) back.push(l);
     expect(back).toEqual(lines.map((l) => l.slice(0, -1)));
+    await st.close();
+  });
+
+  it('a local copy that cannot be written is named as local, sends nothing and keeps the old state', async () => {
+    const st = new S3StateStore(peer.client(proxy.endpoint), parseS3Location('s3://site/local/')!);
+    const key = '.badgepress/state/1/0.json';
+    await st.write(key, ['{"old":true}\n']);
+    const notFolder = join(dir, 'tmpdir-is-a-file');
+    writeFileSync(notFolder, '');
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = notFolder;
+    take();
+    try {
+      await expect(st.write(key, ['{"new":true}\n'])).rejects.toThrow(
+        `build state s3://site/local/${key}: cannot write its local copy (ENOTDIR); free space in ${notFolder} or set TMPDIR to a writable folder; the site is published`,
+      );
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    function* failing(): Generator<string> {
+      yield '{"new":true}\n';
+      throw new Error('a summary line could not be read');
+    }
+    await expect(st.write(key, failing())).rejects.toThrow(`build state s3://site/local/${key}: cannot write its local copy (Error: a summary line could not be read); the site is published`);
+    expect(take()).toEqual([]);
+    const back: string[] = [];
+    for await (const l of (await st.read(key))!) back.push(l);
+    expect(back).toEqual(['{"old":true}']);
     await st.close();
   });
 });

@@ -35,7 +35,7 @@ export class S3StateStore implements StateStore {
       return streamLines(body);
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
-      throw new Error(`build state ${this.loc.prefix + key}: cannot read (${describeS3Error(err)}); delete it to build everything, or check credentials (s3:GetObject)`);
+      throw new Error(`build state ${showS3(this.loc, key)}: cannot read (${describeS3Error(err)}); delete it to build everything, or check credentials (s3:GetObject)`);
     }
   }
 
@@ -44,15 +44,26 @@ export class S3StateStore implements StateStore {
     // state is too large to hold whole (tens of MB at 100,000 repositories), and a body sent
     // as a stream needs chunked signing some stores refuse. A multipart upload replaces the
     // object in one step when it completes, as a single PUT does.
-    const dir = await mkdtemp(join(tmpdir(), 'badgepress-state-'));
-    const path = join(dir, 'state');
+    const where = showS3(this.loc, key);
+    const published = 'the site is published, the next build redoes what the last state does not hold';
+    let dir: string | undefined;
+    let size: number;
     try {
-      await writeLines(path, lines);
-      const { size } = await stat(path);
-      if (size <= this.partBytes) await this.client.send(new PutObjectCommand({ ...this.target(key), Body: await readFile(path) }));
-      else await this.putInParts(key, path, size);
+      dir = await mkdtemp(join(tmpdir(), 'badgepress-state-'));
+      await writeLines(join(dir, 'state'), lines);
+      ({ size } = await stat(join(dir, 'state')));
     } catch (err) {
-      throw new Error(`build state ${this.loc.prefix + key}: cannot write (${describeS3Error(err)}); the site is published, the next build redoes what the last state does not hold; check s3:PutObject`);
+      if (dir) await rm(dir, { recursive: true, force: true });
+      // A local failure (a full or unwritable temporary folder) is no S3 problem.
+      const code = (err as NodeJS.ErrnoException).code;
+      const remedy = code ? `; free space in ${tmpdir()} or set TMPDIR to a writable folder` : '';
+      throw new Error(`build state ${where}: cannot write its local copy (${code ?? String(err)})${remedy}; ${published}`);
+    }
+    try {
+      if (size <= this.partBytes) await this.client.send(new PutObjectCommand({ ...this.target(key), Body: await readFile(join(dir, 'state')) }));
+      else await this.putInParts(key, join(dir, 'state'), size);
+    } catch (err) {
+      throw new Error(`build state ${where}: cannot write (${describeS3Error(err)}); ${published}; check s3:PutObject`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
