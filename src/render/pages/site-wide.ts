@@ -13,7 +13,6 @@ import type { StatusChange } from './evaluate.ts';
 export const PAGE_SIZE = 100;
 const RECENT_SHOWN = 20;
 const SITEMAP_MAX = 50_000;
-const SITEMAP_CHUNK = 1_000;
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -237,13 +236,7 @@ const urlset = (entries: readonly string[]) => `<?xml version="1.0" encoding="UT
  * parts of SITEMAP_MAX (each out as soon as it is full) and sitemap.xml as their index.
  */
 class Sitemap {
-  /**
-   * The current part's entries, joined every SITEMAP_CHUNK into one flat string: 50,000
-   * entries held one by one (each a concatenation keeping its pieces) took about 15 MB.
-   */
-  private chunks: string[] = [];
-  private pending: string[] = [];
-  private count = 0;
+  private entries: string[] = [];
   private readonly parts: string[] = [];
   constructor(
     private readonly base: string,
@@ -252,36 +245,22 @@ class Sitemap {
 
   /** Adds an address; a part that is full comes back to be published. */
   add(url: string): { key: string; body: string } | undefined {
-    this.pending.push(`<url><loc>${esc(url)}</loc></url>`);
-    this.count++;
-    if (this.pending.length === SITEMAP_CHUNK) this.flushPending();
-    return this.total > SITEMAP_MAX && this.count === SITEMAP_MAX ? this.part() : undefined;
-  }
-
-  private flushPending(): void {
-    this.chunks.push(this.pending.join('\n'));
-    this.pending = [];
-  }
-
-  /** The entries so far, as urlset's lines; the part starts afresh. */
-  private take(): string[] {
-    if (this.pending.length > 0) this.flushPending();
-    const chunks = this.chunks;
-    this.chunks = [];
-    this.count = 0;
-    return chunks;
+    this.entries.push(`<url><loc>${esc(url)}</loc></url>`);
+    return this.total > SITEMAP_MAX && this.entries.length === SITEMAP_MAX ? this.part() : undefined;
   }
 
   private part(): { key: string; body: string } {
     const key = `sitemaps/${this.parts.length + 1}.xml`;
     this.parts.push(key);
-    return { key, body: urlset(this.take()) };
+    const body = urlset(this.entries);
+    this.entries = [];
+    return { key, body };
   }
 
   /** The last part if any, then sitemap.xml. */
   finish(): Array<{ key: string; body: string }> {
-    if (this.total <= SITEMAP_MAX) return [{ key: 'sitemap.xml', body: urlset(this.take()) }];
-    const last = this.count > 0 ? [this.part()] : [];
+    if (this.total <= SITEMAP_MAX) return [{ key: 'sitemap.xml', body: urlset(this.entries) }];
+    const last = this.entries.length > 0 ? [this.part()] : [];
     const index = `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${this.parts.map((k) => `<sitemap><loc>${esc(`${this.base}/${k}`)}</loc></sitemap>`).join('\n')}</sitemapindex>\n`;
     return [...last, { key: 'sitemap.xml', body: index }];
   }
