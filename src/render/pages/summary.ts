@@ -68,8 +68,8 @@ export function summarizeRepository(h: RepositoryHistory, ev: RepositoryEvaluati
 /**
  * Lines per summaries file: past that a shard's summaries continue in numbered parts, so no
  * file's body (held whole while it is published, with its lines) grows with the catalogue:
- * 2,000 lines are about 1.3 MB. Parts of 10,000 lines added about 40 MB to a build's peak
- * RSS at 100,000 repositories; parts of 2,000, about 14 MB.
+ * 2,000 lines are about 1.3 MB. Publishing 100,000 summaries in parts of 10,000 lines raised
+ * RSS by about 40 MB; in parts of 2,000, by about 14 MB.
  */
 export const SUMMARY_PART_LINES = 2_000;
 
