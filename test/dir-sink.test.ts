@@ -11,7 +11,7 @@ import { tempDir } from './helpers/tmp.ts';
 const dir = tempDir();
 
 const file = (i: number, body: string): SiteFile => ({
-  // Two levels, so a repository's folder is made first and then folders below it.
+  // A folder per file under its own repository folder, as a build lays them out.
   key: `api/r${i}/at/${i % 7}/badge`,
   body,
   contentType: 'text/plain',
@@ -35,7 +35,8 @@ describe('the directory sink past the directories it remembers', () => {
     const out = join(dir, 'out');
     const first = Array.from({ length: n }, (_, i) => file(i, `v1 ${i}`));
     expect(await putAll(new DirectorySink(out), first)).toEqual(new Map([['written', n]]));
-    // A new build (a new sink) and the same build going on (the first sink's memory) alike.
+    // A new build (a new sink) finds every file unchanged; the same sink then rewrites only
+    // what changed, with what it remembers from that pass.
     const again = new DirectorySink(out);
     expect(await putAll(again, first)).toEqual(new Map([['unchanged', n]]));
     const changed = first.map((f, i) => (i % 3 === 0 ? { ...f, body: `v2 ${i}` } : f));
