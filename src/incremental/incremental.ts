@@ -309,11 +309,11 @@ export class IncrementalBuild {
     const urls = new Set<string>();
     const { names } = this.listing;
     for (let i = 0; i < names.length; i++) {
-      const repositories = (this.unstable.has(names[i]!) ? undefined : this.listing.repositoriesReadAt(i)) ?? this.last?.files.get(names[i]!)?.repositories;
+      const repositories = (this.unstable.has(names[i]!) ? undefined : this.listing.repositoriesReadAt(i)) ?? this.last?.files.repositoriesOf(names[i]!);
       if (!repositories) return undefined;
       for (const u of repositories) urls.add(u);
     }
-    if (this.last) for (const name of this.unstable) for (const u of this.last.files.get(name)?.repositories ?? []) urls.add(u);
+    if (this.last) for (const name of this.unstable) for (const u of this.last.files.repositoriesOf(name) ?? []) urls.add(u);
     return urls;
   }
 
