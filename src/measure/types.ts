@@ -1,0 +1,66 @@
+// What measuring one repository produces, whatever measured it (git, a forge's API), and the
+// seam between the scan's orchestrator and the forge adapters (one per forge family).
+import type { StoredValue } from '../load/types.ts';
+
+/** One repository as the scan list names it. */
+export interface ScanTarget {
+  /** Canonical repository URL: the store's repositoryUrl. */
+  url: string;
+  /** Host, lower-cased, without user info; with its port when the URL gives one. */
+  host: string;
+  /** The path after the host without a trailing `.git` or `/`: owner/name, group/subgroup/name. */
+  path: string;
+  /** An existing bare repository to read instead of a mirror of ours (`mirror=PATH`). */
+  mirror?: string;
+  /** Where the list named it, for messages: FILE:line. */
+  source: string;
+}
+
+/** The values and evidence of one scan time. */
+export interface Measurement {
+  values: Record<string, StoredValue>;
+  evidence: Record<string, string>;
+}
+
+/** What git showed that forge rules build on (RELEASES adds forge releases whose tag git lacks). */
+export interface GitFacts {
+  /** Every tag name the mirror holds. */
+  tagNames: ReadonlySet<string>;
+  /** The default branch's name, when git could tell. */
+  defaultBranch?: string;
+}
+
+export interface ForgeRequest {
+  target: ScanTarget;
+  /** Scan times (Unix s), ascending; the last is E. One measurement per time, from one pass. */
+  times: readonly number[];
+  git: GitFacts;
+  /** A rule's window in months (its timeRangeInMonths in the active thresholds) by rule id. */
+  windowMonths: Readonly<Record<string, number>>;
+  /** Event rules keep every event within this many months before each time. */
+  horizonMonths: number;
+  signal?: AbortSignal;
+}
+
+export interface ForgeResult {
+  /** One per time, in the order of `times`. A rule whose API failed is null with evidence. */
+  measurements: Measurement[];
+  /** The rule ids this adapter answers for (its values override nothing but are merged: see below). */
+  rules: string[];
+  /** Causes to report in the summary, never holding a token; any makes the scan exit 1. */
+  failures: string[];
+  /** HTTP requests made, for the summary and the bench. */
+  requests: number;
+}
+
+/**
+ * A forge family's adapter (github, gitlab, gitea). The orchestrator merges its measurement
+ * with git's: for a rule both answer with events (RELEASES), the events are united (sorted,
+ * duplicates kept once) and the evidence joined with "; "; otherwise the adapter's value is taken.
+ */
+export interface ForgeMeasurer {
+  measure(request: ForgeRequest): Promise<ForgeResult>;
+}
+
+/** The adapter for a target's host, or undefined for a host with no known forge (git rules only). */
+export type ForgeFor = (target: ScanTarget) => ForgeMeasurer | undefined;
