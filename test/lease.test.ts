@@ -150,7 +150,14 @@ describe('the build lease on S3', () => {
     const r = await runCliAsync(args('a'), { env: peer.env });
     expect(r.code, r.stderr).toBe(0);
     const puts = seen.filter((s) => s.method === 'PUT');
-    expect(puts[0]).toMatchObject({ path: expect.stringContaining('a/.badgepress/lease.json'), ifNoneMatch: '*' });
+    // First the probe that the store refuses a failing condition (two on a first build: the
+    // probe object is made, then refused), then the lease.
+    expect(puts.slice(0, 3)).toEqual([
+      expect.objectContaining({ path: expect.stringContaining('a/.badgepress/conditional-writes-probe'), ifNoneMatch: '*' }),
+      expect.objectContaining({ path: expect.stringContaining('a/.badgepress/conditional-writes-probe'), ifNoneMatch: '*' }),
+      expect.objectContaining({ path: expect.stringContaining('a/.badgepress/conditional-writes-probe'), ifMatch: expect.stringMatching(/^"0+"$/) }),
+    ]);
+    expect(puts[3]).toMatchObject({ path: expect.stringContaining('a/.badgepress/lease.json'), ifNoneMatch: '*' });
     expect(seen.some((s) => s.method === 'DELETE')).toBe(true);
     expect((await peer.objects('leased', 'a/')).has(leaseKey())).toBe(false);
 
@@ -159,7 +166,7 @@ describe('the build lease on S3', () => {
     const held = await runCommand(args('b'), { env: peer.env });
     expect(held.code).toBe(5);
     expect(held.stderr).toMatch(/host builder-9, pid 99.*s3:\/\/leased\/b\/\.badgepress\/lease\.json/s);
-    expect([...(await peer.objects('leased', 'b/')).keys()]).toEqual([leaseKey()]);
+    expect([...(await peer.objects('leased', 'b/')).keys()]).toEqual(['.badgepress/conditional-writes-probe', leaseKey()]);
 
     // Expired: taken over with If-Match on the stale lease's ETag.
     await client.send(new PutObjectCommand({ Bucket: 'leased', Key: 'b/.badgepress/lease.json', Body: lease({ host: 'builder-9', expiresAt: unix() - 5 }) }));
@@ -167,8 +174,32 @@ describe('the build lease on S3', () => {
     seen.length = 0;
     const taken = await runCommand(args('b'), { env: peer.env });
     expect(taken.code, taken.stderr).toBe(0);
-    expect(seen.find((s) => s.method === 'PUT')).toMatchObject({ ifMatch: stale.ETag });
+    expect(seen.find((s) => s.method === 'PUT' && s.path.includes('lease.json'))).toMatchObject({ ifMatch: stale.ETag });
     client.destroy();
+  });
+});
+
+describe('the build lease on an S3 store that ignores conditional writes', () => {
+  let peer: S3Peer;
+  beforeAll(async () => {
+    peer = await startS3Peer(['lax']);
+  }, 60_000);
+  afterAll(async () => peer?.stop());
+
+  it('build refuses with exit 2, naming s3.conditionalWrites, and writes no site; the setting publishes with a warning', async () => {
+    // s3rver itself, without the front that honours If-None-Match and If-Match.
+    const args = ['build', '--store', small, '--out', 's3://lax/site', '--s3-endpoint', peer.rawEndpoint, '--s3-path-style', '--now', NOW];
+    const refused = await runCommand(args, { env: peer.env });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/s3:\/\/lax\/site\/\.badgepress\/lease\.json: the store ignores conditional writes .*cannot keep two builds .*apart.*s3\.conditionalWrites: unsupported-accept-risk/);
+    expect([...(await peer.objects('lax', 'site/')).keys()]).toEqual(['.badgepress/conditional-writes-probe']);
+
+    const config = join(dir, 'lax.yaml');
+    writeFileSync(config, 's3:\n  conditionalWrites: unsupported-accept-risk\n');
+    const accepted = await runCommand([...args, '--config', config], { env: peer.env });
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stderr).toMatch(/warning: the store at s3:\/\/lax\/site\/\.badgepress\/lease\.json ignores conditional writes: the lease cannot keep a second build started at the same moment/);
+    expect((await peer.objects('lax', 'site/')).has('api/v1/openapi.json')).toBe(true);
   });
 });
 

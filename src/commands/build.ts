@@ -60,7 +60,8 @@ export async function buildCommand(argv: string[]): Promise<number> {
   // One build at a time per output; shards write disjoint repositories, so each holds its own.
   let lease;
   try {
-    lease = await acquireLease(sink.leaseStore(leaseKey(sharding.shard)), { waitSeconds, onLost: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
+    const warn = (m: string) => process.stderr.write(`badgepress: warning: ${m}\n`);
+    lease = await acquireLease(sink.leaseStore(leaseKey(sharding.shard)), { waitSeconds, onLost: warn, onWarning: warn, conditionalWrites: site.s3.conditionalWrites ?? 'required' });
   } catch (err) {
     await sink.close();
     throw err;

@@ -142,5 +142,11 @@ export interface SiteConfig {
     connectTimeoutSeconds: number;
     /** Give up a request without an answer after this long (an endpoint that accepts and stalls). */
     requestTimeoutSeconds: number;
+    /**
+     * Whether an output store must honour conditional writes (If-None-Match / If-Match on
+     * PUT) for build to publish there: without them its lease cannot exclude a second build.
+     * Absent means 'required'.
+     */
+    conditionalWrites?: 'required' | 'unsupported-accept-risk';
   };
 }

@@ -6,6 +6,7 @@
 // expires, and on the same host a lease whose process is gone is taken over at once.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { BadInputError } from '../errors.ts';
 
 /** The lease's key: one per output, or one per shard (shards write disjoint repositories). */
 export function leaseKey(shard?: { index: number; count: number }): string {
@@ -35,6 +36,27 @@ export interface LeaseStore {
   replace(text: string, version: string): Promise<boolean>;
   /** Remove the object (and anything the store made only to hold it). */
   remove(): Promise<void>;
+  /**
+   * Whether the store refuses a conditional write whose condition fails (S3: a PUT with
+   * If-None-Match: * on an existing key, or If-Match on another ETag, must answer 412).
+   * Left out where the store's own primitives exclude (a directory's link()).
+   */
+  honoursConditions?(): Promise<boolean>;
+}
+
+/** What to do on a store that ignores conditional writes (the config's s3.conditionalWrites). */
+export type ConditionalWrites = 'required' | 'unsupported-accept-risk';
+
+/** The output store ignores conditional writes and the config does not accept the risk: exit 2. */
+export class ConditionalWritesError extends BadInputError {
+  override name = 'ConditionalWritesError';
+  constructor(where: string) {
+    super(
+      `${where}: the store ignores conditional writes (it accepted a PUT with If-None-Match: * on an existing object, or If-Match on another ETag), ` +
+        `so the build lease cannot keep two builds of this output apart and they could publish a mix of both; nothing written. ` +
+        `Publish to a store that honours them (AWS S3 does), or make sure only one build runs at a time and set s3.conditionalWrites: unsupported-accept-risk in the config`,
+    );
+  }
 }
 
 /** Another build holds the output: the command exits with its own code (5). */
@@ -69,6 +91,10 @@ export interface LeaseOptions {
   waitSeconds?: number;
   /** Told when a renewal fails; the build goes on but its operator should know. */
   onLost?: (message: string) => void;
+  /** A store that ignores conditional writes is refused unless this accepts the risk. */
+  conditionalWrites?: ConditionalWrites;
+  /** Told when the lease holds only as advice (a store that ignores conditional writes). */
+  onWarning?: (message: string) => void;
 }
 
 const wallClock = () => Math.floor(Date.now() / 1000);
@@ -77,6 +103,12 @@ export async function acquireLease(store: LeaseStore, opts: LeaseOptions = {}): 
   const now = opts.now ?? wallClock;
   const seconds = opts.seconds ?? LEASE_SECONDS;
   const deadline = now() + (opts.waitSeconds ?? 0);
+  if (store.honoursConditions && !(await store.honoursConditions())) {
+    if ((opts.conditionalWrites ?? 'required') === 'required') throw new ConditionalWritesError(store.where);
+    opts.onWarning?.(
+      `the store at ${store.where} ignores conditional writes: the lease cannot keep a second build started at the same moment from publishing too (s3.conditionalWrites: unsupported-accept-risk)`,
+    );
+  }
   for (;;) {
     try {
       return await tryAcquire(store, now, seconds, opts.onLost);

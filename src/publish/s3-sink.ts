@@ -123,19 +123,31 @@ export class S3Sink implements Sink {
     const Bucket = this.loc.bucket;
     const Key = this.loc.prefix + key;
     const where = `s3://${Bucket}/${Key}`;
-    const fail = (what: string, err: unknown) => new Error(`--out ${this.location}: cannot ${what} the build lease ${where} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
-    // S3 answers 412 when the condition fails, 409 when two conditional writes race.
-    const refused = (err: unknown) => [412, 409].includes((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0);
-    const put = async (text: string, condition: { IfNoneMatch: string } | { IfMatch: string }) => {
+    const fail = (what: string, err: unknown, at = where) =>
+      new Error(`--out ${this.location}: cannot ${what} the build lease ${at} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
+    // S3 answers 412 when the condition fails, 409 when two conditional writes race, and
+    // NoSuchKey to If-Match on a key that is gone.
+    const refused = (err: unknown) =>
+      [412, 409].includes((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0) || (err as { name?: string }).name === 'NoSuchKey';
+    const put = async (text: string, condition: { IfNoneMatch: string } | { IfMatch: string }, key = Key) => {
       try {
-        await this.client.send(new PutObjectCommand({ Bucket, Key, Body: text, ContentType: 'application/json', CacheControl: 'no-store', ...condition }));
+        await this.client.send(new PutObjectCommand({ Bucket, Key: key, Body: text, ContentType: 'application/json', CacheControl: 'no-store', ...condition }));
         return true;
       } catch (err) {
         if (refused(err)) return false;
-        throw fail('write', err);
+        throw fail('write', err, `s3://${Bucket}/${key}`);
       }
     };
     return {
+      // A small object of its own (the lease is not touched): once it exists, both probes
+      // are one PUT each that a store honouring the conditions refuses without writing.
+      honoursConditions: async () => {
+        const probe = `${this.loc.prefix}.badgepress/conditional-writes-probe`;
+        const body = 'badgepress checks here that the store refuses conditional writes whose condition fails\n';
+        const absent = { IfNoneMatch: '*' };
+        if ((await put(body, absent, probe)) && (await put(body, absent, probe))) return false;
+        return !(await put(body, { IfMatch: '"00000000000000000000000000000000"' }, probe));
+      },
       where,
       read: async () => {
         try {

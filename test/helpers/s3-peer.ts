@@ -16,8 +16,11 @@ interface S3rverStore {
 const FilesystemStore = createRequire(import.meta.url)('s3rver/lib/stores/filesystem.js') as new (dir: string) => S3rverStore;
 
 export interface S3Peer {
+  /** Honours If-None-Match and If-Match on PUT, as AWS S3 does (see s3rver-process.mjs). */
   endpoint: string;
   port: number;
+  /** s3rver itself, which accepts a conditional PUT whatever its condition, as some S3-compatible stores do. */
+  rawEndpoint: string;
   /** Settings for site.s3 / the CLI that talk to this peer. */
   env: Record<string, string>;
   client(endpoint?: string): S3Client;
@@ -35,12 +38,12 @@ const SCRIPT = fileURLToPath(new URL('./s3rver-process.mjs', import.meta.url));
 export async function startS3Peer(buckets: string[]): Promise<S3Peer> {
   const dir = mkdtempSync(join(tmpdir(), 'badgepress-s3-'));
   const child: ChildProcess = spawn(process.execPath, ['--openssl-legacy-provider', SCRIPT, dir, ...buckets], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((ok, fail) => {
+  const [port, rawPort] = await new Promise<[number, number]>((ok, fail) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
-      const m = /^(\d+)\n/.exec(out);
-      if (m) ok(Number(m[1]));
+      const m = /^(\d+) (\d+)\n/.exec(out);
+      if (m) ok([Number(m[1]), Number(m[2])]);
     });
     child.once('exit', (code) => fail(new Error(`s3rver exited with ${code}`)));
   });
@@ -67,6 +70,7 @@ export async function startS3Peer(buckets: string[]): Promise<S3Peer> {
   return {
     endpoint,
     port,
+    rawEndpoint: `http://127.0.0.1:${rawPort}`,
     env,
     client,
     async objects(bucket, prefix = '') {

@@ -1,0 +1,84 @@
+// Bounded race tests of the build lease: in each trial several would-be holders start at
+// the same moment, in one process (their reads and writes interleave on the event loop and
+// the thread pool), on an output that holds no lease or a stale one; exactly one must win and
+// the stored lease must be its. Both kinds of store: a directory, and S3 through a peer that
+// honours conditional writes (s3rver behind the front of test/helpers/s3rver-process.mjs);
+// s3rver alone, which ignores them, is refused.
+import { join } from 'node:path';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { S3Sink } from '../src/publish/s3-sink.ts';
+import { acquireLease, ConditionalWritesError, leaseKey, LeaseHeldError, type Lease, type LeaseStore } from '../src/publish/lease.ts';
+import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const dir = tempDir();
+const CONTENDERS = 4;
+const unix = () => Math.floor(Date.now() / 1000);
+/** A lease its holder stopped renewing long ago. */
+const staleLease = () => JSON.stringify({ host: 'gone', pid: 1, token: 'stale', acquiredAt: unix() - 900, expiresAt: unix() - 300 });
+
+/**
+ * Runs `trials` trials: `prepare` lays the output's lease (none or stale), then CONTENDERS
+ * stores race to acquire it. Returns how many trials had other than exactly one holder.
+ */
+async function race(trials: number, stores: () => LeaseStore[], prepare: (trial: number) => Promise<void>, storedToken: () => Promise<string | undefined>): Promise<string[]> {
+  const bad: string[] = [];
+  for (let trial = 0; trial < trials; trial++) {
+    await prepare(trial);
+    const results = await Promise.allSettled(stores().map((s) => acquireLease(s)));
+    const held = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const refusals = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    for (const e of refusals) if (!(e instanceof LeaseHeldError)) throw e;
+    const stored = await storedToken();
+    if (held.length !== 1 || stored !== held[0]!.record.token) bad.push(`trial ${trial}: ${held.length} holders, stored token ${stored}`);
+    await Promise.all(held.map((l: Lease) => l.release()));
+  }
+  return bad;
+}
+
+describe('the lease on S3 under racing builds', () => {
+  let peer: S3Peer;
+  let client: S3Client;
+  beforeAll(async () => {
+    peer = await startS3Peer(['race']);
+    client = peer.client();
+  }, 60_000);
+  afterAll(async () => {
+    client?.destroy();
+    await peer?.stop();
+  });
+  const sinkOn = (endpoint: string, prefix: string) =>
+    new S3Sink(peer.client(endpoint), { bucket: 'race', prefix });
+  const Key = `r/${leaseKey()}`;
+
+  it('a peer that honours If-None-Match and If-Match: exactly one of four takes a free lease or a stale one, in every trial', async () => {
+    const sinks = Array.from({ length: CONTENDERS }, () => sinkOn(peer.endpoint, 'r/'));
+    const stores = () => sinks.map((s) => s.leaseStore(leaseKey()));
+    const token = async () => {
+      try {
+        return JSON.parse(await (await client.send(new GetObjectCommand({ Bucket: 'race', Key }))).Body!.transformToString()).token as string;
+      } catch {
+        return undefined;
+      }
+    };
+    const free = await race(30, stores, async () => void (await client.send(new DeleteObjectCommand({ Bucket: 'race', Key }))), token);
+    expect(free).toEqual([]);
+    const stale = await race(30, stores, async () => void (await client.send(new PutObjectCommand({ Bucket: 'race', Key, Body: staleLease() }))), token);
+    expect(stale).toEqual([]);
+    await Promise.all(sinks.map((s) => s.close()));
+  }, 60_000);
+
+  it('a store that ignores conditional writes: refused, naming the setting, unless the config accepts the risk', async () => {
+    const sink = sinkOn(peer.rawEndpoint, 'raw/');
+    const err = await acquireLease(sink.leaseStore(leaseKey())).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConditionalWritesError);
+    expect((err as Error).message).toMatch(/^s3:\/\/race\/raw\/\.badgepress\/lease\.json: the store ignores conditional writes .*s3\.conditionalWrites: unsupported-accept-risk/);
+    expect((await peer.objects('race', 'raw/')).has(leaseKey())).toBe(false);
+    const warnings: string[] = [];
+    const held = await acquireLease(sink.leaseStore(leaseKey()), { conditionalWrites: 'unsupported-accept-risk', onWarning: (m) => warnings.push(m) });
+    expect(warnings).toEqual([expect.stringMatching(/ignores conditional writes: the lease cannot keep a second build/)]);
+    await held.release();
+    await sink.close();
+  });
+});
