@@ -1,6 +1,7 @@
 // One build at a time per output: a second build into an output another build is writing
 // exits 5 with the holder named (or waits with --wait), a crashed holder's lease is taken
-// over (expired, or its process gone on this host), on a directory and on a real S3 peer.
+// over once it stopped renewing it (never because of its pid), on a directory and on a real
+// S3 peer.
 // And a final --prune leaves no empty per-time directory that a killed build made.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -53,16 +54,17 @@ describe('the build lease on a directory', () => {
     writeLease(out, lease({ host: 'builder-7', pid: 4242 }));
     const r = runCli(['build', '--store', small, '--out', out, '--now', NOW, '--json']);
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/being built by another badgepress build \(host builder-7, pid 4242, since .*expires .*\).*--wait SECONDS.*lease\.json/);
+    expect(r.stderr).toMatch(/being built by another badgepress build \(host builder-7, pid 4242, since .*lapses at .*\).*--wait SECONDS.*lease\.json/);
     expect(JSON.parse(r.stdout)).toMatchObject({ exitCode: 5, holder: { host: 'builder-7', pid: 4242 } });
     expect(existsSync(join(out, 'api'))).toBe(false);
     expect(JSON.parse(readFileSync(join(out, leaseKey()), 'utf8')).token).toBe('other'); // left alone
   });
 
-  it('an expired lease, or one whose process on this host is gone, is taken over; released at the end', async () => {
+  it('a lease its holder stopped renewing, whatever its pid, or a torn one, is taken over; released at the end', async () => {
     for (const [name, text] of [
       ['expired', lease({ host: 'elsewhere', pid: 1, expiresAt: unix() - 1 })],
-      ['dead', lease({ pid: deadPid() })],
+      // A build of this host with our own pid (pid 1 in one container after another).
+      ['own-pid', lease({ expiresAt: unix() - 1 })],
       ['torn', '{"host": "half'],
     ] as const) {
       const out = join(dir, name);
@@ -71,6 +73,20 @@ describe('the build lease on a directory', () => {
       expect(r.code, `${name}: ${r.stderr}`).toBe(0);
       expect(existsSync(join(out, leaseKey())), name).toBe(false);
       expect(existsSync(join(out, 'api')), name).toBe(true);
+    }
+  });
+
+  it('a lease that is renewed holds whatever its pid says: a pid gone here (another PID namespace, same host name), or our own', async () => {
+    for (const [name, text] of [
+      ['other-namespace', lease({ pid: deadPid() })],
+      ['same-pid', lease({ pid: process.pid })],
+    ] as const) {
+      const out = join(dir, name);
+      writeLease(out, text);
+      const r = await runCommand(['build', '--store', small, '--out', out, '--now', NOW]);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(5);
+      expect(r.stderr, name).toMatch(/it renews its lease while it runs, and the lease lapses at \S+ if it stops/);
+      expect(existsSync(join(out, 'api')), name).toBe(false);
     }
   });
 

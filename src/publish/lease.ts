@@ -1,9 +1,13 @@
 // A lease on an output: one build at a time writes a site. Two builds into one output would
 // each publish files judged under their own inputs, and the tree would end up mixing them.
 // The lease is a small JSON object at `.badgepress/lease.json` (never served), created only
-// if absent (directory: O_EXCL; S3: a conditional PUT with If-None-Match: *), renewed while
-// the build runs and deleted at its end. A holder that crashed stops renewing: its lease
-// expires, and on the same host a lease whose process is gone is taken over at once.
+// if absent (directory: link(); S3: a conditional PUT with If-None-Match: *), renewed while
+// the build runs and deleted at its end.
+//
+// A build is known by a random token of its own, never by host name and pid: in containers
+// the host name is often fixed and pids repeat in every PID namespace, so a pid says nothing
+// about whether the holder runs. A holder is alive while it renews: a lease is stale once its
+// holder has not renewed it for longer than LEASE_SECONDS, whatever its pid.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { BadInputError } from '../errors.ts';
@@ -12,12 +16,18 @@ import { BadInputError } from '../errors.ts';
 export function leaseKey(shard?: { index: number; count: number }): string {
   return shard ? `.badgepress/lease-shard-${shard.index}-of-${shard.count}.json` : '.badgepress/lease.json';
 }
-/** How long a lease holds without renewal; a build renews it every third of that. */
-export const LEASE_SECONDS = 600;
+/**
+ * How long a lease holds without renewal; a build renews it every quarter of that, so three
+ * renewals in a row may fail (a store that answers 503 for a while) before it lapses. Short,
+ * because a crashed build keeps others out until its lease lapses.
+ */
+export const LEASE_SECONDS = 60;
 
 export interface LeaseRecord {
+  /** Where the holder ran, for people reading messages; never evidence of liveness. */
   host: string;
   pid: number;
+  /** The holder's identity: random, one per build. */
   token: string;
   /** Unix seconds. */
   acquiredAt: number;
@@ -67,7 +77,7 @@ export class LeaseHeldError extends Error {
     readonly holder: LeaseRecord | undefined,
   ) {
     const who = holder
-      ? `host ${holder.host}, pid ${holder.pid}, since ${iso(holder.acquiredAt)}; its lease expires ${iso(holder.expiresAt)}`
+      ? `host ${holder.host}, pid ${holder.pid}, since ${iso(holder.acquiredAt)}; it renews its lease while it runs, and the lease lapses at ${iso(holder.expiresAt)} if it stops`
       : 'another build took it at the same moment';
     super(
       `the output is being built by another badgepress build (${who}); ` +
@@ -143,17 +153,26 @@ function holdLease(store: LeaseStore, record: LeaseRecord, version: string, now:
   let renewing: Promise<void> = Promise.resolve();
   const renew = async () => {
     const next = { ...record, expiresAt: now() + seconds };
-    const ok = await store.replace(text(next), current).catch(() => false);
-    const after = await store.read().catch(() => undefined);
-    if (ok && after && parse(after.text)?.token === record.token) {
+    await store.replace(text(next), current).catch(() => false);
+    // Read back whatever the answer was: a renewal whose answer was lost may have landed.
+    const after = await store.read().then(
+      (stored) => stored ?? null,
+      () => undefined,
+    );
+    const holder = after ? parse(after.text) : undefined;
+    if (after && holder?.token === record.token) {
       current = after.version;
-      record.expiresAt = next.expiresAt;
-    } else if (!lost) {
+      record.expiresAt = holder.expiresAt;
+    }
+    // A renewal that failed on the way (the store unreachable for a moment) is tried again at
+    // the next one; the lease is lost when it is gone or another holds it, or when it lapsed.
+    const taken = after === null || (after !== undefined && holder?.token !== record.token);
+    if ((taken || record.expiresAt <= now()) && !lost) {
       lost = true;
       onLost?.(`the lease at ${store.where} could not be renewed (another build may have taken it after it expired); check the output when this build ends`);
     }
   };
-  const timer = setInterval(() => (renewing = renewing.then(renew)), (seconds * 1000) / 3);
+  const timer = setInterval(() => (renewing = renewing.then(renew)), (seconds * 1000) / 4);
   timer.unref();
   return {
     record,
@@ -169,20 +188,9 @@ function holdLease(store: LeaseStore, record: LeaseRecord, version: string, now:
   };
 }
 
-/** A lease holds while unexpired, unless its holder is a process of this host that is gone. */
+/** A lease holds while its holder renews it: until the time its last renewal set. */
 export function isLive(holder: LeaseRecord, at: number): boolean {
-  if (holder.expiresAt <= at) return false;
-  return !(holder.host === hostname() && !processExists(holder.pid));
-}
-
-function processExists(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return holder.expiresAt > at;
 }
 
 function text(record: LeaseRecord): string {
