@@ -5,11 +5,12 @@
 // honours conditional writes (s3rver behind the front of test/helpers/s3rver-process.mjs);
 // s3rver alone, which ignores them, is refused.
 import { join } from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Sink } from '../src/publish/s3-sink.ts';
 import { acquireLease, ConditionalWritesError, leaseKey, LeaseHeldError, type Lease, type LeaseStore } from '../src/publish/lease.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+import { startFaultProxy } from './helpers/fault-proxy.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();
@@ -68,6 +69,22 @@ describe('the lease on S3 under racing builds', () => {
     expect(stale).toEqual([]);
     await Promise.all(sinks.map((s) => s.close()));
   }, 60_000);
+
+  it('a lost answer to the conditional PUT: the retry is refused with 412, and the lease read back is ours', async () => {
+    const proxy = await startFaultProxy(peer.port);
+    let first = true;
+    proxy.loseAnswer = (method, path) => method === 'PUT' && path.includes('lossy/.badgepress/lease.json') && first && !(first = false);
+    const retrying = new S3Client({ endpoint: proxy.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, maxAttempts: 3 });
+    const sink = new S3Sink(retrying, { bucket: 'race', prefix: 'lossy/' });
+    const held = await acquireLease(sink.leaseStore(leaseKey()));
+    expect(proxy.injected['lost-answer']).toBe(1);
+    const stored = JSON.parse((await peer.objects('race', 'lossy/')).get(leaseKey())!.body.toString());
+    expect(stored.token).toBe(held.record.token);
+    await held.release();
+    expect((await peer.objects('race', 'lossy/')).has(leaseKey())).toBe(false);
+    await sink.close();
+    await proxy.close();
+  });
 
   it('a store that ignores conditional writes: refused, naming the setting, unless the config accepts the risk', async () => {
     const sink = sinkOn(peer.rawEndpoint, 'raw/');

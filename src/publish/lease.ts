@@ -132,13 +132,15 @@ export async function acquireLease(store: LeaseStore, opts: LeaseOptions = {}): 
 async function tryAcquire(store: LeaseStore, now: () => number, seconds: number, onLost: LeaseOptions['onLost']): Promise<Lease> {
   const record: LeaseRecord = { host: hostname(), pid: process.pid, token: randomBytes(12).toString('hex'), acquiredAt: now(), expiresAt: now() + seconds };
   const current = await store.read();
-  const written = current === undefined ? await store.create(text(record)) : await takeOverIfStale(store, current, now());
-  if (!written) throw new LeaseHeldError(store.where, parse((await store.read())?.text));
-  // A store that ignores the condition (some S3-compatible servers) still cannot hand the
-  // lease to two builds unnoticed: the one whose token is not read back steps aside.
+  if (current === undefined) await store.create(text(record));
+  else await takeOverIfStale(store, current, now());
+  // Whatever the write answered, the lease read back says who holds it: a refused write
+  // (412) may be the retry of our own that landed with its answer lost, and a write that
+  // succeeded may have been beaten by another's on a store that ignored its condition.
   const check = await store.read();
-  if (parse(check?.text)?.token !== record.token) throw new LeaseHeldError(store.where, parse(check?.text));
-  return holdLease(store, record, check!.version, now, seconds, onLost);
+  const holder = parse(check?.text);
+  if (!check || holder?.token !== record.token) throw new LeaseHeldError(store.where, holder);
+  return holdLease(store, record, check.version, now, seconds, onLost);
 
   function takeOverIfStale(s: LeaseStore, cur: { text: string; version: string }, at: number): Promise<boolean> {
     const holder = parse(cur.text);

@@ -1,7 +1,8 @@
 // An HTTP proxy between the SDK and the S3 peer: counts requests by method and can answer
 // 500/503 or reset the connection for a share of them, refuse chosen requests with 403
 // AccessDenied, flip a byte of chosen request bodies on the way, or answer chosen uploads as
-// S3 does under SSE-KMS (an ETag that is not the MD5). Deterministic (a seeded
+// S3 does under SSE-KMS (an ETag that is not the MD5), or lose the answer to a request the
+// store carried out. Deterministic (a seeded
 // sequence), and it counts what it injected so a test can tell a fault really happened.
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +24,8 @@ export interface FaultProxy {
   onRequest?: ((method: string, path: string, headers: IncomingHttpHeaders) => void) | undefined;
   /** Requests answered as S3 does under SSE-KMS: encrypted, with an ETag that is no MD5. */
   kms?: Choose | undefined;
+  /** Requests the store carries out but whose answer is lost: the connection is reset instead. */
+  loseAnswer?: Choose | undefined;
   reset(): void;
   close(): Promise<void>;
 }
@@ -68,7 +71,13 @@ export async function startFaultProxy(targetPort: number, seed = 1): Promise<Fau
       return res.end('<?xml version="1.0"?><Error><Code>InternalError</Code><Message>injected</Message></Error>');
     }
     const kms = proxy.kms?.(method, path) ?? false;
+    const loseAnswer = proxy.loseAnswer?.(method, path) ?? false;
     const upstream = request({ host: '127.0.0.1', port: targetPort, method, path, headers: req.headers }, (up) => {
+      if (loseAnswer) {
+        inject('lost-answer');
+        up.resume();
+        return void up.on('end', () => req.socket.destroy());
+      }
       const headers = { ...up.headers };
       if (kms && up.statusCode === 200) {
         inject('kms');
