@@ -4,9 +4,11 @@
 // the stored lease must be its. Both kinds of store: a directory, and S3 through a peer that
 // honours conditional writes (s3rver behind the front of test/helpers/s3rver-process.mjs);
 // s3rver alone, which ignores them, is refused.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { S3Sink } from '../src/publish/s3-sink.ts';
 import { acquireLease, ConditionalWritesError, leaseKey, LeaseHeldError, type Lease, type LeaseStore } from '../src/publish/lease.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
@@ -37,6 +39,27 @@ async function race(trials: number, stores: () => LeaseStore[], prepare: (trial:
   }
   return bad;
 }
+
+describe('the lease on a directory under racing builds', () => {
+  it('exactly one of four takes a free lease, and exactly one takes over a stale one, in every trial', async () => {
+    const out = join(dir, 'race');
+    const stores = () => Array.from({ length: CONTENDERS }, () => new DirectorySink(out).leaseStore(leaseKey()));
+    const token = async () => ((await stores()[0]!.read()) ? JSON.parse((await stores()[0]!.read())!.text).token : undefined);
+    const free = await race(40, stores, async () => rmSync(join(out, '.badgepress'), { recursive: true, force: true }), token);
+    expect(free).toEqual([]);
+    const stale = await race(
+      50,
+      stores,
+      async () => {
+        rmSync(join(out, '.badgepress'), { recursive: true, force: true });
+        const s = stores()[0]!;
+        expect(await s.create(staleLease())).toBe(true);
+      },
+      token,
+    );
+    expect(stale).toEqual([]);
+  });
+});
 
 describe('the lease on S3 under racing builds', () => {
   let peer: S3Peer;

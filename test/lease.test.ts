@@ -30,9 +30,18 @@ function lease(over: Partial<LeaseRecord>): string {
   return JSON.stringify({ host: hostname(), pid: process.pid, token: 'other', acquiredAt: unix() - 60, expiresAt: unix() + 600, ...over });
 }
 
+/** Lays a lease as another build's would be: the first generation of the lease's chain. */
 function writeLease(out: string, text: string, key = leaseKey()) {
-  mkdirSync(join(out, '.badgepress'), { recursive: true });
-  writeFileSync(join(out, key), text);
+  mkdirSync(join(out, key.replace(/\.json$/, '')), { recursive: true });
+  writeFileSync(join(out, key.replace(/\.json$/, ''), '0.json'), text);
+}
+
+/** The lease a directory holds now (its chain's highest generation), read by hand; undefined when none or released. */
+function storedLease(out: string, key = leaseKey()): LeaseRecord | undefined {
+  const chain = join(out, key.replace(/\.json$/, ''));
+  const top = existsSync(chain) ? readdirSync(chain).filter((n) => /^\d+\.json$/.test(n)).map((n) => Number.parseInt(n, 10)).sort((a, b) => b - a)[0] : undefined;
+  const text = top === undefined ? '' : readFileSync(join(chain, `${top}.json`), 'utf8');
+  return text === '' ? undefined : (JSON.parse(text) as LeaseRecord);
 }
 
 /** Waits until `done` holds, checking every 50 ms; fails after 10 s (a hang guard, not a timing check). */
@@ -54,10 +63,10 @@ describe('the build lease on a directory', () => {
     writeLease(out, lease({ host: 'builder-7', pid: 4242 }));
     const r = runCli(['build', '--store', small, '--out', out, '--now', NOW, '--json']);
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/being built by another badgepress build \(host builder-7, pid 4242, since .*lapses at .*\).*--wait SECONDS.*lease\.json/);
+    expect(r.stderr).toMatch(/being built by another badgepress build \(host builder-7, pid 4242, since .*lapses at .*\).*--wait SECONDS.*\.badgepress\/lease /);
     expect(JSON.parse(r.stdout)).toMatchObject({ exitCode: 5, holder: { host: 'builder-7', pid: 4242 } });
     expect(existsSync(join(out, 'api'))).toBe(false);
-    expect(JSON.parse(readFileSync(join(out, leaseKey()), 'utf8')).token).toBe('other'); // left alone
+    expect(storedLease(out)?.token).toBe('other'); // left alone
   });
 
   it('a lease its holder stopped renewing, whatever its pid, or a torn one, is taken over; released at the end', async () => {
@@ -71,7 +80,7 @@ describe('the build lease on a directory', () => {
       writeLease(out, text);
       const r = await runCommand(['build', '--store', small, '--out', out, '--now', NOW]);
       expect(r.code, `${name}: ${r.stderr}`).toBe(0);
-      expect(existsSync(join(out, leaseKey())), name).toBe(false);
+      expect(storedLease(out), name).toBeUndefined();
       expect(existsSync(join(out, 'api')), name).toBe(true);
     }
   });
@@ -104,14 +113,13 @@ describe('the build lease on a directory', () => {
     const clean = join(dir, 'clean');
     expect((await runCommand(['build', '--store', store, '--out', clean, '--now', NOW])).code).toBe(0);
     const out = join(dir, 'race');
-    const lockFile = join(out, leaseKey());
     let firstDone = false;
     const first = runCliAsync(['build', '--store', store, '--out', out, '--now', NOW]).then((r) => ((firstDone = true), r));
-    while (!existsSync(lockFile) && !firstDone) await new Promise((ok) => setTimeout(ok, 10));
+    while (!storedLease(out) && !firstDone) await new Promise((ok) => setTimeout(ok, 10));
     expect(firstDone, 'the first build ended before its lease was seen').toBe(false);
     const second = await runCommand(['build', '--store', small, '--out', out, '--now', NOW]);
     expect(second.code).toBe(5);
-    expect(second.stderr).toContain(`pid ${JSON.parse(readFileSync(lockFile, 'utf8')).pid}`);
+    expect(second.stderr).toContain(`pid ${storedLease(out)!.pid}`);
     const waiting = runCliAsync(['build', '--store', store, '--out', out, '--now', NOW, '--wait', '120', '--json']);
     expect((await first).code).toBe(0);
     const waited = await waiting;
@@ -120,28 +128,26 @@ describe('the build lease on a directory', () => {
     expect(readTree(out)).toEqual(readTree(clean));
   });
 
-  it('renews while held, and says so when another took it after it expired', async () => {
+  it('renews while held, and says so when another took it over; it never writes over the taker', async () => {
     const out = join(dir, 'renew');
     const store = new DirectorySink(out).leaseStore(leaseKey());
     const lost: string[] = [];
     const held = await acquireLease(store, { seconds: 1, onLost: (m) => lost.push(m) });
     const first = held.record.expiresAt;
-    const storedExpiry = () => JSON.parse(readFileSync(join(out, leaseKey()), 'utf8')).expiresAt as number;
-    // Renewals run every third of a second; a loaded machine may delay them, so wait (bounded).
+    const storedExpiry = () => storedLease(out)!.expiresAt;
+    // Renewals run every quarter of a second; a loaded machine may delay them, so wait (bounded).
     await until(() => storedExpiry() > first);
     await expect(acquireLease(store)).rejects.toBeInstanceOf(LeaseHeldError);
-    // A renewal that read the file just before the thief wrote it writes over the thief's lease
-    // (a directory has no compare-and-swap): the thief takes it again until the holder notices.
-    const steal = () => writeFileSync(join(out, leaseKey()), lease({ host: 'thief', token: 'stolen' }));
-    steal();
-    await until(() => {
-      if (!held.lost && !readFileSync(join(out, leaseKey()), 'utf8').includes('"stolen"')) steal();
-      return held.lost;
-    });
-    expect(held.lost).toBe(true);
+    // A thief takes the lease over as a build would, on the generation it read; a renewal of the
+    // holder that moved the chain on first makes it try again. Once taken, no renewal writes over it.
+    const thief = new DirectorySink(out).leaseStore(leaseKey());
+    for (let taken = false; !taken; ) {
+      taken = await thief.replace(lease({ host: 'thief', token: 'stolen' }), (await thief.read())!.version);
+    }
+    await until(() => held.lost);
     expect(lost[0]).toMatch(/could not be renewed/);
     await held.release();
-    expect(JSON.parse(readFileSync(join(out, leaseKey()), 'utf8')).token).toBe('stolen'); // not ours to delete
+    expect(storedLease(out)?.token).toBe('stolen'); // not ours to end
   });
 });
 

@@ -44,8 +44,8 @@ export interface LeaseStore {
   create(text: string): Promise<boolean>;
   /** Store `text` only if the stored version is still `version`; false otherwise. */
   replace(text: string, version: string): Promise<boolean>;
-  /** Remove the object (and anything the store made only to hold it). */
-  remove(): Promise<void>;
+  /** End the lease read at `version` (a store without a conditional delete may ignore it). */
+  remove(version: string): Promise<void>;
   /**
    * Whether the store refuses a conditional write whose condition fails (S3: a PUT with
    * If-None-Match: * on an existing key, or If-Match on another ETag, must answer 412).
@@ -185,7 +185,7 @@ function holdLease(store: LeaseStore, record: LeaseRecord, version: string, now:
       clearInterval(timer);
       await renewing;
       const stored = await store.read();
-      if (parse(stored?.text)?.token === record.token) await store.remove();
+      if (stored && parse(stored.text)?.token === record.token) await store.remove(stored.version);
     },
   };
 }

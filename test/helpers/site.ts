@@ -41,7 +41,8 @@ export function readTree(dir: string): Map<string, Buffer> {
     if (!e.isFile()) continue;
     const path = join(e.parentPath, e.name);
     const key = relative(dir, path).split(sep).join('/');
-    if (key.startsWith('.badgepress/state/')) continue;
+    // The build state, and the lease's chain (a build leaves its released generation behind).
+    if (key.startsWith('.badgepress/state/') || key.startsWith('.badgepress/lease')) continue;
     out.set(key, readFileSync(path));
   }
   return new Map([...out.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
