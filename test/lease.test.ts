@@ -199,6 +199,21 @@ describe('the build lease on S3', () => {
     expect(seen.find((s) => s.method === 'PUT' && s.path.includes('lease.json'))).toMatchObject({ ifMatch: stale.ETag });
     client.destroy();
   });
+
+  it('a publish failure is reported with the keys not published; a failure to release the lease is added to it, not put in its place', async () => {
+    // From the first PUT of the site on, the bucket refuses everything: the lease's release too.
+    let refusing = false;
+    proxy.deny = (method, path) => (refusing ||= method === 'PUT' && path.includes('/api/'));
+    const r = await runCommand([...args('c'), '--json'], { env: peer.env });
+    proxy.deny = undefined;
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toMatch(/^badgepress: \d+ key\(s\) not published: AccessDenied/m);
+    expect(r.stderr).toMatch(/^ {2}not published: api\/v1\/repositories\/\S+ \(AccessDenied/m);
+    expect(r.stderr).toMatch(/^ {2}also: --out s3:\/\/leased\/c\/: cannot read the build lease s3:\/\/leased\/c\/\.badgepress\/lease\.json \(AccessDenied/m);
+    const json = JSON.parse(r.stdout);
+    expect(json.notPublished.length).toBeGreaterThan(0);
+    expect(json.also).toEqual([expect.stringMatching(/cannot read the build lease/)]);
+  });
 });
 
 describe('the build lease on an S3 store that ignores conditional writes', () => {

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { build, type BuildSummary } from '../build.ts';
 import { loadHistories } from '../load/histories.ts';
 import { BadInputError, integerFlag, parseFlags, UsageError } from './args.ts';
+import { cleanUpAfter } from '../errors.ts';
 import { issuePrinter } from './report.ts';
 import { progressLine, progressShown } from './progress.ts';
 import { inShard, parseShard, type Shard } from '../model/shard.ts';
@@ -63,19 +64,17 @@ export async function buildCommand(argv: string[]): Promise<number> {
     const warn = (m: string) => process.stderr.write(`badgepress: warning: ${m}\n`);
     lease = await acquireLease(sink.leaseStore(leaseKey(sharding.shard)), { waitSeconds, onLost: warn, onWarning: warn, conditionalWrites: site.s3.conditionalWrites ?? 'required' });
   } catch (err) {
-    await sink.close();
-    throw err;
+    throw await cleanUpAfter(err, [() => sink.close()]);
   }
   const storeFiles = progressShown(process.stderr) ? { names: await store.list(), display: (n: string) => store.display(n) } : undefined;
   const progress = progressLine(process.stderr, storeFiles, Date.now());
-  let summary: BuildSummary;
+  let summary!: BuildSummary;
   // The state is read under the lease: another build may be writing it.
   const state = await openStateStore(site.out, site).catch(async (err: unknown) => {
-    await lease.release();
-    await sink.close();
-    throw err;
+    throw await cleanUpAfter(err, [() => lease.release(), () => sink.close()]);
   });
   const { shard, ...loadSharding } = sharding;
+  let failure: unknown;
   try {
     const incremental = await openIncremental({ site, store, state, shard, now, prune: values.prune ?? false, force: values.force ?? false });
     summary = await build({
@@ -94,12 +93,14 @@ export async function buildCommand(argv: string[]): Promise<number> {
       // Every shard would write the same bytes: shard 0 writes them (and `badgepress site`).
       siteFiles: (sharding.shard?.index ?? 0) === 0 ? siteApiFiles(site, shape.evaluator.badgeIds) : [],
     });
-  } finally {
-    progress.done();
-    await lease.release();
-    await sink.close();
-    await state.close();
+  } catch (err) {
+    failure = err;
   }
+  progress.done();
+  // The first failure is the one to report (a publish that failed names its keys); a failure
+  // to release the lease or close the output afterwards is added to it.
+  const outcome = await cleanUpAfter(failure, [() => lease.release(), () => sink.close(), () => state.close()]);
+  if (outcome !== undefined) throw outcome;
   printer.flush();
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const exitCode = summary.skipped > 0 ? 1 : 0;

@@ -8,6 +8,7 @@
 // about the time of node itself (test/cli-startup.test.ts checks which modules load).
 import { readFileSync } from 'node:fs';
 import { BadInputError } from './args.ts';
+import { addedFailures } from '../errors.ts';
 import { preferSmallHeap } from './heap.ts';
 
 const USAGE = `usage: badgepress <command> [flags]
@@ -73,7 +74,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await run(rest);
   } catch (err) {
-    const failure = await describeFailure(err, command.ioFailureCode);
+    const failure = withAddedFailures(err, await describeFailure(err, command.ioFailureCode));
     process.stderr.write(`badgepress: ${failure.text}\n`);
     if (process.env.BADGEPRESS_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
     if (rest.includes('--json')) process.stdout.write(`${JSON.stringify({ error: failure.error, ...failure.details, exitCode: failure.exitCode })}\n`);
@@ -88,6 +89,13 @@ interface Failure {
   /** One line for the --json object, with the lists beside it. */
   error: string;
   details: Record<string, unknown>;
+}
+
+/** The failures met after the first (cleanUpAfter), each on a line of its own below it. */
+function withAddedFailures(err: unknown, failure: Failure): Failure {
+  const also = addedFailures(err);
+  if (also.length === 0) return failure;
+  return { ...failure, text: `${failure.text}\n${also.map((m) => `  also: ${m}`).join('\n')}`, details: { ...failure.details, also } };
 }
 
 async function describeFailure(err: unknown, ioFailureCode: number): Promise<Failure> {
