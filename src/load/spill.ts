@@ -9,6 +9,7 @@ import { parseLine, type ParsedItem } from './parse-file.ts';
 import { canonicalRepositoryUrl } from '../model/repository-url.ts';
 import { shardOf } from '../model/shard.ts';
 import type { StoreSource } from './store.ts';
+import { onTemporaryFile } from '../io/temp-file.ts';
 
 /** Line files above this size are streamed and spilled rather than read whole. */
 export const SPILL_FILE_BYTES = 64 * 1024 * 1024;
@@ -31,7 +32,7 @@ export function bucketOf(repositoryUrl: string, buckets: number): number {
 }
 
 export class Spill {
-  private readonly dir = mkdtempSync(join(tmpdir(), 'badgepress-spill-'));
+  private readonly dir = onTemporaryFile(join(tmpdir(), 'badgepress-spill-XXXXXX'), () => mkdtempSync(join(tmpdir(), 'badgepress-spill-')));
 
   constructor(readonly buckets: number) {}
 
@@ -48,7 +49,8 @@ export class Spill {
     const pendingBytes = new Array<number>(this.buckets).fill(0);
     const flush = (b: number) => {
       if (pending[b]!.length === 0) return;
-      appendFileSync(this.path(file, b), Buffer.concat(pending[b]!));
+      const path = this.path(file, b);
+      onTemporaryFile(path, () => appendFileSync(path, Buffer.concat(pending[b]!)));
       pending[b] = [];
       pendingBytes[b] = 0;
     };

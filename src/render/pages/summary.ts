@@ -13,6 +13,7 @@ import { statusChanges, type StatusChange } from './evaluate.ts';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onTemporaryFile } from '../../io/temp-file.ts';
 
 export interface RepositorySummary {
   url: string;
@@ -178,6 +179,8 @@ async function readSummariesInto(all: SummaryStore, sink: Sink, count: number): 
  */
 export class SummaryFile {
   private fd: number | undefined;
+  /** For messages: the file is unlinked once open. */
+  private path = '';
   private leftover: string | undefined;
   private end = 0;
   private readonly offsets: number[] = [];
@@ -186,9 +189,10 @@ export class SummaryFile {
   /** Opened at the first line: a build without pages makes no file. */
   private open(): number {
     if (this.fd !== undefined) return this.fd;
-    const dir = mkdtempSync(join(tmpdir(), 'badgepress-summaries-'));
+    const dir = onTemporaryFile(join(tmpdir(), 'badgepress-summaries-XXXXXX'), () => mkdtempSync(join(tmpdir(), 'badgepress-summaries-')));
     const path = join(dir, 'lines');
-    this.fd = openSync(path, 'w+');
+    this.path = path;
+    this.fd = onTemporaryFile(path, () => openSync(path, 'w+'));
     try {
       unlinkSync(path);
       rmdirSync(dir);
@@ -202,7 +206,8 @@ export class SummaryFile {
   /** Appends a line; its slot reads it back. */
   append(line: string): number {
     const bytes = Buffer.from(line, 'utf8');
-    writeSync(this.open(), bytes, 0, bytes.length, this.end);
+    const fd = this.open();
+    onTemporaryFile(this.path, () => writeSync(fd, bytes, 0, bytes.length, this.end));
     this.offsets.push(this.end);
     this.lengths.push(bytes.length);
     this.end += bytes.length;
