@@ -85,15 +85,16 @@ export const PAGE_CSP =
 
 export async function resolve(req: ResolverRequest, read: KeyReader, opts?: ResolverOptions): Promise<ResolverResponse> {
   const answer = await resolveFile(req, read, opts);
-  if (answer.status !== 404 || !wantsHtml(req) || /\.svg$/.test(req.path)) return answer;
+  if (!mayAnswerWithNotFoundPage(req, answer)) return answer;
   // A person in a browser gets the site's own 404 page; API clients keep problem+json.
   const notFound = await read('404.html');
   if (!notFound) return answer;
   return withBody(req, 404, { 'content-type': HTML_TYPE, 'cache-control': shortAge(opts), 'content-security-policy': PAGE_CSP }, notFound.body);
 }
 
-function wantsHtml(req: ResolverRequest): boolean {
-  return /\btext\/html\b/i.test(String(req.accept));
+/** A miss asked for by a browser (Accept: text/html, not an image): the site's 404 page answers it when the site has one. */
+export function mayAnswerWithNotFoundPage(req: ResolverRequest, answer: ResolverResponse): boolean {
+  return answer.status === 404 && /\btext\/html\b/i.test(String(req.accept)) && !/\.svg$/.test(req.path);
 }
 
 async function resolveFile(req: ResolverRequest, read: KeyReader, opts?: ResolverOptions): Promise<ResolverResponse> {

@@ -1,5 +1,5 @@
 import { listenLocal, closeServer } from '../helpers/listen.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createSiteServer } from '../../src/resolver/adapter/node/server.ts';
 import { conformanceFailures, type Runner } from './cases.ts';
 import { httpRunner } from './http-runner.ts';
@@ -65,6 +65,24 @@ describe('badgepress serve conforms', () => {
       clock += 1000;
     }
     expect((await run({ method: 'GET', url })).body).toBe(original.toString());
+  });
+
+  it('answers a ?timestamp= miss the same every time: the 404 page to a browser, problem+json to an API client', async () => {
+    // A route of its own (no other test asks it), so its first answer is not held yet.
+    const url = `/api/v1/repositories/${WIDGET}/badges/SECURITY?timestamp=1759999998`;
+    const browser = { accept: 'text/html,application/xhtml+xml' };
+    // The fixture is built without pages: the site's 404 page, as a build with pages writes one.
+    const { writeFileSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    writeFileSync(join(dir, '404.html'), '<!doctype html><title>Not found</title>');
+    onTestFinished(() => rmSync(join(dir, '404.html')));
+    for (let i = 0; i < 3; i++) {
+      const page = await run({ method: 'GET', url, headers: browser });
+      expect([i, page.status, page.headers['content-type']]).toEqual([i, 404, 'text/html; charset=utf-8']);
+      expect(page.body).toMatch(/<!doctype html>/i);
+      const api = await run({ method: 'GET', url });
+      expect([i, api.status, api.headers['content-type']]).toEqual([i, 404, 'application/problem+json']);
+    }
   });
 
   it('answers If-None-Match with 304', async () => {

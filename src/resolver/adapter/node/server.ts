@@ -2,7 +2,7 @@
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
-import { errorAnswer, fileAnswer, lookup, parseIndex, resolve as resolveRequest, timestampAnswer, type Lookup, type ResolverOptions, type ResolverRequest, type ResolverResponse, type StoredObject } from '../../core.ts';
+import { errorAnswer, fileAnswer, lookup, mayAnswerWithNotFoundPage, parseIndex, resolve as resolveRequest, timestampAnswer, type Lookup, type ResolverOptions, type ResolverRequest, type ResolverResponse, type StoredObject } from '../../core.ts';
 import { indexKey, type RepositoryIndex } from '../../../model/layout.ts';
 import { directoryReader, type DirectoryReaderOptions } from './directory-reader.ts';
 import { STATUS_TEXT, unavailableAnswer } from '../../../model/http.ts';
@@ -197,9 +197,12 @@ export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Ser
       }
     } else if (found.kind === 'timestamp') {
       const obj = read.held(held.key!);
-      if (obj) {
-        const w = written(timestampAnswer(request, found, indexOf(obj), opts));
-        hold(held, method, { ...w, etag: undefined, length: 0, index: obj, fileBody: false });
+      const answer = obj && timestampAnswer(request, found, indexOf(obj), opts);
+      // A miss is answered by the core in full: a browser's gets the site's 404 page, which
+      // only the core reads. Nor is it held: a held answer is reused whatever the Accept header.
+      if (obj && answer && !mayAnswerWithNotFoundPage(request, answer)) {
+        const w = written(answer);
+        if (answer.status !== 404) hold(held, method, { ...w, etag: undefined, length: 0, index: obj, fileBody: false });
         return write(res, w);
       }
     }
