@@ -36,15 +36,17 @@ export async function bundleCloudFrontFunction(outfile?: string): Promise<string
   const result = await build({
     ...BUNDLE,
     entryPoints: [adapter('cloudfront/viewer-request.ts')],
-    format: 'iife',
-    globalName: 'badgepress',
+    // An ES module whose one export becomes the top-level function CloudFront calls, named
+    // `handler`: an IIFE with a global name costs esbuild's export helpers, 600 of the 10,240 bytes.
+    format: 'esm',
     platform: 'neutral',
     target: 'es2020',
     supported: NOT_IN_CLOUDFRONT_FUNCTIONS,
-    // CloudFront calls a top-level function named `handler`.
-    footer: { js: 'function handler(event){return badgepress.handler(event)}' },
   });
-  return emit(result.outputFiles[0]!.text, outfile);
+  const code = result.outputFiles[0]!.text;
+  const exported = /export\s*\{\s*([\w$]+) as handler\s*\};?\s*$/.exec(code);
+  if (!exported) throw new Error('the CloudFront Function bundle does not end by exporting handler');
+  return emit(`${code.slice(0, exported.index)}function handler(event){return ${exported[1]}(event)}\n`, outfile);
 }
 
 export async function bundleLambdaEdge(outfile?: string): Promise<string> {

@@ -17,6 +17,14 @@ describe('Shape A thresholds validation', () => {
     expect((await problemsOf(DEFAULT)).problems).toEqual([]);
   });
 
+  it('refuses badge ids that differ only in case, naming both', async () => {
+    const { file, problems } = await problemsOf(DEFAULT.replace('  - id: SECURITY\n', '  - id: Maintenance\n'));
+    const line = DEFAULT.split('\n').indexOf('  - id: SECURITY') + 1;
+    expect(problems).toEqual([
+      `${file}:${line} badges[1].id: badge id "Maintenance" differs from "MAINTENANCE" (badges[0]) only in case: their files would be one on a case-insensitive disk (macOS, Windows); rename one`,
+    ]);
+  });
+
   it('refuses overlapping bands, naming file:line and path', async () => {
     const { file, problems } = await problemsOf(DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: 1, max: 7, status: silver }'));
     expect(problems).toEqual([`${file}:12 rules[0].thresholds[1]: band 1..7 overlaps band 0..1 (thresholds[0])`]);

@@ -72,6 +72,11 @@ describe('Shape B thresholds validation', () => {
     ]);
   });
 
+  it('refuses badge ids that differ only in case', async () => {
+    const { file, problems } = await problemsOf(edit(DEFAULT, '- id: REUSED', '- id: Maintained'));
+    expect(problems).toEqual([`${file}:60 badges[1].id: badge id "Maintained" differs from "MAINTAINED" (badges[0]) only in case: their files would be one on a case-insensitive disk (macOS, Windows); rename one`]);
+  });
+
   it('refuses min above max and a threshold without bounds', async () => {
     const a = await problemsOf(edit(DEFAULT, '{ min: 5, timeRangeInMonths: 6 }', '{ min: 5, max: 4, timeRangeInMonths: 6 }'));
     expect(a.problems).toEqual([`${a.file}:13 rules[0].threshold.min: min 5 is above max 4; nothing could pass`]);

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import siteSchema from './schemas/site.schema.json' with { type: 'json' };
 import thresholdsASchema from './schemas/thresholds-a.schema.json' with { type: 'json' };
 import { readYamlFile, ConfigError, formatPath, type LocatedData } from './yaml-file.ts';
-import { ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
+import { badgeIdProblems, ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, SiteConfig, ThresholdsA, Shape } from './types.ts';
 import { locationProblem } from '../s3/location.ts';
 import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
@@ -134,10 +134,10 @@ function thresholdsAProblems(located: LocatedData, rules: RuleA[], badges: Thres
     if (tooLong) say(['rules', i, 'id'], tooLong);
     if (rule.type === 'numeric') for (const p of bandProblems(rule.thresholds)) say(['rules', i, 'thresholds', ...p.path], p.message);
   });
-  const badgeIds = new Map<string, number>();
+  const badgeIds = badgeIdProblems(badges.map((b) => b.id));
   badges.forEach((badge, i) => {
-    if (badgeIds.has(badge.id)) say(['badges', i, 'id'], `duplicate badge id ${badge.id} (also badges[${badgeIds.get(badge.id)}])`);
-    badgeIds.set(badge.id, i);
+    const repeated = badgeIds.get(i);
+    if (repeated) say(['badges', i, 'id'], repeated);
     badge.criteria.forEach((ruleId, j) => {
       if (!ids.has(ruleId)) say(['badges', i, 'criteria', j], `unknown rule ${JSON.stringify(ruleId)}; define it under rules or remove it`);
     });

@@ -3,7 +3,7 @@
 // file:line and the path inside the file.
 import thresholdsBSchema from './schemas/thresholds-b.schema.json' with { type: 'json' };
 import { readYamlFile, formatPath, type LocatedData, type PathPart } from './yaml-file.ts';
-import { ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
+import { badgeIdProblems, ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
 import type { BadgeDefB, LevelB, RuleB, ThresholdsB } from './types.ts';
 
 const LEVELS_B: readonly LevelB[] = ['BRONZE', 'SILVER', 'GOLD'];
@@ -42,11 +42,10 @@ function thresholdsBProblems(located: LocatedData, rules: RuleB[], badges: Badge
       say(['rules', i, 'unit'], `a measured rule needs a unit (e.g. commits, days); only ${MANUAL_PREFIX} rules have none`);
     }
   });
-  const badgeAt = new Map<string, number>();
+  const badgeIds = badgeIdProblems(badges.map((b) => b.id));
   badges.forEach((badge, i) => {
-    const at = badgeAt.get(badge.id);
-    if (at !== undefined) say(['badges', i, 'id'], `duplicate badge id ${JSON.stringify(badge.id)} (also badges[${at}])`);
-    else badgeAt.set(badge.id, i);
+    const repeated = badgeIds.get(i);
+    if (repeated) say(['badges', i, 'id'], repeated);
     // Which level first named a check: a higher level repeats it by itself, so naming it twice is a slip.
     const checkedAt = new Map<string, LevelB>();
     badge.levels.forEach((level, j) => {

@@ -62,3 +62,25 @@ function pointerToPath(pointer: string): PathPart[] {
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
+
+/**
+ * Badge ids are file and directory names (badges/<ID>.svg, badges/<ID>/index.html): two that
+ * differ only in case are one name on a case-insensitive disk (macOS, Windows) and would
+ * overwrite each other. Returns, per position, the message for an id that repeats an earlier
+ * one exactly or but for case.
+ */
+export function badgeIdProblems(ids: readonly string[]): Map<number, string> {
+  const problems = new Map<number, string>();
+  const seen = new Map<string, number>();
+  ids.forEach((id, i) => {
+    const at = seen.get(id.toLowerCase());
+    if (at === undefined) return void seen.set(id.toLowerCase(), i);
+    problems.set(
+      i,
+      ids[at] === id
+        ? `duplicate badge id ${JSON.stringify(id)} (also badges[${at}])`
+        : `badge id ${JSON.stringify(id)} differs from ${JSON.stringify(ids[at])} (badges[${at}]) only in case: their files would be one on a case-insensitive disk (macOS, Windows); rename one`,
+    );
+  });
+  return problems;
+}

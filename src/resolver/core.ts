@@ -76,20 +76,14 @@ export function publicPath(t: RouteTarget): string {
   return `/${fileKey(t.encoded, t.resource)}`;
 }
 
-/**
- * Pages may not run inline script: only the site's own script, stylesheet and images.
- * Inline SVG presentation attributes are not styles, so the charts need no 'unsafe-inline'.
- */
-export const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
 export async function resolve(req: ResolverRequest, read: KeyReader, opts?: ResolverOptions): Promise<ResolverResponse> {
   const answer = await resolveFile(req, read, opts);
   if (!mayAnswerWithNotFoundPage(req, answer)) return answer;
   // A person in a browser gets the site's own 404 page; API clients keep problem+json.
   const notFound = await read('404.html');
   if (!notFound) return answer;
-  return withBody(req, 404, { 'content-type': HTML_TYPE, 'cache-control': shortAge(opts), 'content-security-policy': PAGE_CSP }, notFound.body);
+  // Its Content-Security-Policy, like every answer's headers but these, is added by the adapter (withAnswerHeaders).
+  return withBody(req, 404, { 'content-type': HTML_TYPE, 'cache-control': shortAge(opts) }, notFound.body);
 }
 
 /** A miss asked for by a browser (Accept: text/html, not an image): the site's 404 page answers it when the site has one. */
@@ -103,9 +97,7 @@ async function resolveFile(req: ResolverRequest, read: KeyReader, opts?: Resolve
   if (found.kind === 'page') {
     const obj = await read(found.key);
     if (!obj) return errorAnswer(req, 404, 'no such page', opts);
-    const answer = file(obj, found.page.contentType, found.page.immutable ? longAge(opts) : shortAge(opts), req);
-    if (found.page.contentType === HTML_TYPE) answer.headers['content-security-policy'] = PAGE_CSP;
-    return answer;
+    return file(obj, found.page.contentType, found.page.immutable ? longAge(opts) : shortAge(opts), req);
   }
   const t = found.target;
   if (found.kind === 'key') {
@@ -240,7 +232,7 @@ function etagMatches(header: string, etag: string): boolean {
  * image instead, so a README shows something sensible.
  */
 export function errorAnswer(req: ResolverRequest, status: number, detail: string, opts: ResolverOptions | undefined, badgeId?: string): ResolverResponse {
-  const title = STATUS_TEXT[status] || STATUS_TEXT[400];
+  const title = (STATUS_TEXT[status] || STATUS_TEXT[400])!;
   const svg = /\.svg$/.test(req.path);
   const headers: Record<string, string> = { 'content-type': svg ? SVG_TYPE : PROBLEM_TYPE, 'cache-control': shortAge(opts) };
   return withBody(req, status, headers, svg ? errorBadge((badgeId ?? 'badge').toLowerCase(), title.toLowerCase()) : problemBody(status, title, detail));

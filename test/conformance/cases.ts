@@ -47,6 +47,8 @@ const get = (url: string): ConformanceRequest => ({ method: 'GET', url });
 const head = (url: string): ConformanceRequest => ({ method: 'HEAD', url });
 const onB = (url: string): ConformanceRequest => ({ method: 'GET', url, site: 'B' });
 const problem = 'application/problem+json';
+/** Written out here, not imported: the policy every adapter must send with an SVG. */
+const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 const LONG_URL = encodeURIComponent(`https://github.com/acme/${'a'.repeat(240)}`);
 
 export const CASES: ConformanceCase[] = [
@@ -154,6 +156,9 @@ export async function conformanceFailures(run: Runner, opts: ConformanceOptions 
     if (a.status !== c.status) say(`status ${a.status}, expected ${c.status}; body ${a.body.slice(0, 200)}`);
     if (c.contentType && a.headers['content-type'] !== c.contentType) say(`content-type ${a.headers['content-type']}, expected ${c.contentType}`);
     if (!a.headers['cache-control']) say('no cache-control');
+    // Every answer, errors and redirects included; SVG (badges, error badges) with a policy that runs no script.
+    if (a.headers['x-content-type-options'] !== 'nosniff') say(`x-content-type-options ${a.headers['x-content-type-options']}, expected nosniff`);
+    if (a.headers['content-type'] === 'image/svg+xml' && a.headers['content-security-policy'] !== SVG_CSP) say(`SVG answered with content-security-policy ${a.headers['content-security-policy']}`);
     if (c.cacheControl && !c.cacheControl.test(a.headers['cache-control'] ?? '')) say(`cache-control ${a.headers['cache-control']}`);
     if (c.location !== undefined && a.headers.location !== c.location) say(`location ${a.headers.location}, expected ${c.location}`);
     if (a.headers.location !== undefined && !a.headers.location.startsWith('/api/v1/repositories/')) say(`location outside the API: ${a.headers.location}`);

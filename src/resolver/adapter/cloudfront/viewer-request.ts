@@ -8,7 +8,7 @@
 // parses the bundle and runs it in a sandbox without Node globals.
 import { lookup, publicPath, type ResolverResponse } from '../../core.ts';
 import { originPath } from '../../../model/origin-path.ts';
-import { STATUS_TEXT } from '../../../model/http.ts';
+import { STATUS_TEXT, withAnswerHeaders } from '../../../model/http.ts';
 import { setAsciiHost } from '../../../model/repository-url.ts';
 import { asciiHostname } from '../../../model/punycode.ts';
 
@@ -68,9 +68,10 @@ function queryString(qs: Record<string, Value>): string {
 
 function functionResponse(answer: ResolverResponse): FunctionResponse {
   const headers: Record<string, { value: string }> = {};
-  const names = Object.keys(answer.headers);
+  const all = withAnswerHeaders(answer.headers);
+  const names = Object.keys(all);
   // CloudFront frames the answer itself: the length the core gives a HEAD answer stays out.
-  for (let i = 0; i < names.length; i++) if (names[i] !== 'content-length') headers[names[i]!] = { value: answer.headers[names[i]!]! };
+  for (let i = 0; i < names.length; i++) if (names[i] !== 'content-length') headers[names[i]!] = { value: all[names[i]!]! };
   const response: FunctionResponse = { statusCode: answer.status, statusDescription: STATUS_TEXT[answer.status] || 'Error', headers };
   // Error answers are always text; HEAD answers carry none.
   if (typeof answer.body === 'string') response.body = { encoding: 'text', data: answer.body };

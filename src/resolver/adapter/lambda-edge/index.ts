@@ -9,7 +9,7 @@
 // origin in the event, so one bundle serves any distribution.
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { resolve, type KeyReader, type ResolverOptions, type ResolverResponse } from '../../core.ts';
-import { STATUS_TEXT, unavailableAnswer } from '../../../model/http.ts';
+import { STATUS_TEXT, unavailableAnswer, withAnswerHeaders } from '../../../model/http.ts';
 
 type EdgeHeaders = Record<string, { key?: string; value: string }[]>;
 
@@ -53,12 +53,13 @@ export function createHandler(options: EdgeOptions = {}): (event: EdgeEvent) => 
       }
       if (cf.config.eventType === 'origin-response' && cf.response) {
         const status = Number(cf.response.status);
-        if (status !== 403 && status !== 404) return cf.response;
+        // The bucket's own answers (its files) get the headers every answer carries.
+        if (status !== 403 && status !== 404) return withEdgeAnswerHeaders(cf.response);
         // The URI holds the key with "%" escaped once (see cloudfront/): decode it to the
         // public path, which the core parses like any other.
         const accept = request.headers['accept']?.[0]?.value ?? null;
         const answer = await resolve({ method: request.method, path: decodeURIComponent(request.uri), query: '', accept }, reader(request, clientFor), options);
-        return answer.status === 404 ? edgeResponse(answer) : cf.response;
+        return answer.status === 404 ? edgeResponse(answer) : withEdgeAnswerHeaders(cf.response);
       }
       return cf.response ?? request;
     } catch {
@@ -92,12 +93,23 @@ function reader(request: EdgeRequest, clientFor: (region: string) => S3Client): 
   };
 }
 
+/** Header-Name spelled as CloudFront shows it beside the lower-case key. */
+const headerKey = (name: string) => name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+
+/** An origin's answer with the headers every answer carries (nosniff; the SVG policy). */
+function withEdgeAnswerHeaders(response: EdgeResponse): EdgeResponse {
+  const flat: Record<string, string> = {};
+  for (const [name, values] of Object.entries(response.headers)) flat[name] = values[0]?.value ?? '';
+  for (const [name, value] of Object.entries(withAnswerHeaders(flat))) if (!response.headers[name]) response.headers[name] = [{ key: headerKey(name), value }];
+  return response;
+}
+
 function edgeResponse(answer: ResolverResponse): EdgeResponse {
   const headers: EdgeHeaders = {};
-  for (const [name, value] of Object.entries(answer.headers)) {
+  for (const [name, value] of Object.entries(withAnswerHeaders(answer.headers))) {
     // CloudFront frames the answer itself and refuses (502) a function that sets the length.
     if (name === 'content-length') continue;
-    headers[name] = [{ key: name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()), value }];
+    headers[name] = [{ key: headerKey(name), value }];
   }
   const response: EdgeResponse = { status: String(answer.status), statusDescription: STATUS_TEXT[answer.status] ?? 'OK', headers };
   if (typeof answer.body === 'string') {

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { errorAnswer, fileAnswer, lookup, mayAnswerWithNotFoundPage, parseIndex, resolve as resolveRequest, timestampAnswer, type Lookup, type ResolverOptions, type ResolverRequest, type ResolverResponse, type StoredObject } from '../../core.ts';
 import { indexKey, type RepositoryIndex } from '../../../model/layout.ts';
 import { directoryReader, type DirectoryReaderOptions } from './directory-reader.ts';
-import { STATUS_TEXT, unavailableAnswer } from '../../../model/http.ts';
+import { STATUS_TEXT, unavailableAnswer, withAnswerHeaders } from '../../../model/http.ts';
 
 /** How long a refused connection may keep sending before it is cut (nginx's lingering close). */
 const LINGER_MS = 2000;
@@ -65,7 +65,8 @@ interface Written {
 function written(answer: ResolverResponse): Written {
   const body = answer.body === null ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
   const headers: string[] = [];
-  for (const name in answer.headers) headers.push(name, answer.headers[name]!);
+  const all = withAnswerHeaders(answer.headers);
+  for (const name in all) headers.push(name, all[name]!);
   if (body !== undefined) headers.push('content-length', String(body.byteLength));
   // A redirect has no body: said outright, or Node frames it chunked and sends the closing
   // chunk in a write of its own, which waits on the client's delayed ACK (40 ms on Linux).
@@ -299,7 +300,7 @@ function readLimits(): string | undefined {
 /** Writes a whole answer on a raw socket and closes it, as nginx's lingering close does. */
 function endWithAnswer(socket: Duplex, status: number, headers: Record<string, string>, body: Buffer): void {
   if (!socket.writable) return void socket.destroy();
-  const all = { ...headers, 'content-length': String(body.byteLength), connection: 'close' };
+  const all = { ...withAnswerHeaders(headers), 'content-length': String(body.byteLength), connection: 'close' };
   const head = Object.entries(all).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${head}\r\n`), body]));
   // Keep reading (and dropping) what the client still sends for a moment, so closing with

@@ -3,7 +3,7 @@
 // Written for bundle size: the Worker has a 10 KB budget (test/conformance/worker.test.ts).
 import { resolve, type KeyReader, type StoredObject } from '../../core.ts';
 import { originPath } from '../../../model/origin-path.ts';
-import { unavailableAnswer } from '../../../model/http.ts';
+import { unavailableAnswer, withAnswerHeaders } from '../../../model/http.ts';
 
 interface R2Like {
   get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer>; httpEtag?: string } | null>;
@@ -50,6 +50,7 @@ export default {
       // Only a store fault reaches here, never a request string.
       answer = unavailableAnswer();
     }
+    withAnswerHeaders(answer.headers);
     return new Response(answer.body as BodyInit | null, answer);
   },
 };
