@@ -89,8 +89,10 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
     const local = join(dir, 'local');
     expect(spawnSync(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build', '--store', join(work, 'store'), '--out', local], { encoding: 'utf8', env: { ...process.env, CI: 'true' } }).status).toBe(0);
     const expected = readTree(local);
-    // The build state under .badgepress/state/ is bookkeeping (readTree leaves it out locally too).
-    const published = new Map([...(await peer.objects(bucket, prefix))].filter(([k]) => !k.startsWith('.badgepress/state/')));
+    // The build state under .badgepress/state/ is bookkeeping (readTree leaves it out locally
+    // too), and so is the object build checks conditional writes on.
+    const bookkeeping = (k: string) => k.startsWith('.badgepress/state/') || k === '.badgepress/conditional-writes-probe';
+    const published = new Map([...(await peer.objects(bucket, prefix))].filter(([k]) => !bookkeeping(k)));
     expect([...published.keys()]).toEqual([...expected.keys()]);
     for (const [key, body] of expected) expect(published.get(key)!.body.equals(body), key).toBe(true);
     // Build, rebuild, prune: the first writes everything, the next ones nothing.
