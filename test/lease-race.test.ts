@@ -4,7 +4,9 @@
 // the stored lease must be its. Both kinds of store: a directory, and S3 through a peer that
 // honours conditional writes (s3rver behind the front of test/helpers/s3rver-process.mjs);
 // s3rver alone, which ignores them, is refused.
-import { rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +61,43 @@ describe('the lease on a directory under racing builds', () => {
     );
     expect(stale).toEqual([]);
   });
+});
+
+describe('the lease on a directory under builds racing in processes of their own', () => {
+  it('three processes take over a stale lease: exactly one holds it, in every trial', async () => {
+    const out = join(dir, 'processes');
+    const control = join(dir, 'control');
+    mkdirSync(control);
+    const TRIALS = 20;
+    const contenders = Array.from({ length: 3 }, () =>
+      spawn(process.execPath, [fileURLToPath(new URL('./helpers/lease-contender.mjs', import.meta.url)), out, control, String(TRIALS)], { stdio: ['ignore', 'ignore', 'inherit'] }),
+    );
+    const exited = contenders.map((c) => new Promise((ok) => c.once('exit', ok)));
+    const store = new DirectorySink(out).leaseStore(leaseKey());
+    const files = (suffix: string) => readdirSync(control).filter((n) => n.endsWith(suffix));
+    const waitFor = async (done: () => boolean) => {
+      for (const started = Date.now(); !done(); await new Promise((ok) => setTimeout(ok, 2))) {
+        if (Date.now() - started > 20_000) throw new Error('the contender processes stopped answering');
+      }
+    };
+    const bad: string[] = [];
+    for (let trial = 0; trial < TRIALS; trial++) {
+      rmSync(join(out, '.badgepress'), { recursive: true, force: true });
+      expect(await store.create(staleLease())).toBe(true);
+      writeFileSync(join(control, `go-${trial}`), '');
+      await waitFor(() => files('').filter((n) => n.startsWith(`${trial}-`) && !n.endsWith('.done')).length === 3);
+      const tokens = readdirSync(control)
+        .filter((n) => n.startsWith(`${trial}-`) && !n.endsWith('.done'))
+        .map((n) => readFileSync(join(control, n), 'utf8'))
+        .filter((t) => t !== 'refused');
+      const stored = JSON.parse((await store.read())!.text).token;
+      if (tokens.length !== 1 || tokens[0] !== stored) bad.push(`trial ${trial}: ${tokens.length} holders`);
+      writeFileSync(join(control, `release-${trial}`), '');
+      await waitFor(() => files('.done').filter((n) => n.startsWith(`${trial}-`)).length === 3);
+    }
+    await Promise.all(exited);
+    expect(bad).toEqual([]);
+  }, 60_000);
 });
 
 describe('the lease on S3 under racing builds', () => {
