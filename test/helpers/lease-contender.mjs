@@ -3,7 +3,7 @@
 // lease (the compiled lib/, as the CLI would), writes its token or "refused" to
 // `<trial>-<pid>`, and releases only once `release-<trial>` appears, so every holder of a
 // trial holds at the same moment.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DirectorySink } from '../../lib/publish/dir-sink.js';
 import { acquireLease, leaseKey } from '../../lib/publish/lease.js';
@@ -20,7 +20,9 @@ for (let trial = 0; trial < Number(trials); trial++) {
   } catch (err) {
     if (err?.name !== 'LeaseHeldError') throw err;
   }
-  writeFileSync(join(control, `${trial}-${process.pid}`), held ? held.record.token : 'refused');
+  // Written whole, then renamed: the test reads the answer as soon as the name appears.
+  writeFileSync(join(control, `.${trial}-${process.pid}`), held ? held.record.token : 'refused');
+  renameSync(join(control, `.${trial}-${process.pid}`), join(control, `${trial}-${process.pid}`));
   await until(`release-${trial}`);
   await held?.release();
   writeFileSync(join(control, `${trial}-${process.pid}.done`), '');
