@@ -11,7 +11,7 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStore } from '../scripts/gen-store.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
-import { acquireLease, leaseKey, LeaseHeldError, type LeaseRecord } from '../src/publish/lease.ts';
+import { acquireLease, leasedSink, leaseKey, LeaseHeldError, type LeaseRecord } from '../src/publish/lease.ts';
 import { runCli } from './helpers/cli.ts';
 import { runCliAsync } from './helpers/cli-async.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
@@ -133,6 +133,9 @@ describe('the build lease on a directory', () => {
     const store = new DirectorySink(out).leaseStore(leaseKey());
     const lost: string[] = [];
     const held = await acquireLease(store, { seconds: 1, onLost: (m) => lost.push(m) });
+    const file = { key: 'api/v1/openapi.json', body: '{}', contentType: 'application/json', cacheControl: 'no-store', phase: 'latest' } as const;
+    // While held, the leased sink writes.
+    expect(await leasedSink(new DirectorySink(join(dir, 'renew-held')), held).put(file)).toBe('written');
     const first = held.record.expiresAt;
     const storedExpiry = () => storedLease(out)!.expiresAt;
     // Renewals run every quarter of a second; a loaded machine may delay them, so wait (bounded).
@@ -146,6 +149,9 @@ describe('the build lease on a directory', () => {
     }
     await until(() => held.lost);
     expect(lost[0]).toMatch(/could not be renewed/);
+    // From then on the build publishes nothing more: its next file is refused.
+    await expect(leasedSink(new DirectorySink(out), held).put(file)).rejects.toThrow(/build lease at \S+ was lost .*stopped publishing/);
+    expect(existsSync(join(out, 'api/v1/openapi.json'))).toBe(false);
     await held.release();
     expect(storedLease(out)?.token).toBe('stolen'); // not ours to end
   });

@@ -10,7 +10,7 @@ import { inShard, parseShard, type Shard } from '../model/shard.ts';
 import { SITE_FLAGS, loadSite } from './setup.ts';
 import { openSink, openStore } from '../site/locations.ts';
 import { loadShape } from '../site/stages.ts';
-import { acquireLease, leaseKey } from '../publish/lease.ts';
+import { acquireLease, leasedSink, leaseKey } from '../publish/lease.ts';
 import { pagesBuild } from '../render/pages/setup.ts';
 import { openIncremental, openStateStore } from '../incremental/open.ts';
 import { siteApiFiles } from '../render/site-files.ts';
@@ -80,7 +80,8 @@ export async function buildCommand(argv: string[]): Promise<number> {
     summary = await build({
       shape,
       store,
-      sink,
+      // A build whose lease went to another stops publishing at its next file.
+      sink: leasedSink(sink, lease),
       schemes: site.repositoryUrlSchemes,
       now,
       report: values.strict ? () => {} : printer.print,

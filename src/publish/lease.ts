@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { BadInputError } from '../errors.ts';
+import type { Sink } from './sink.ts';
 
 /** The lease's key: one per output, or one per shard (shards write disjoint repositories). */
 export function leaseKey(shard?: { index: number; count: number }): string {
@@ -90,7 +91,41 @@ export interface Lease {
   readonly record: LeaseRecord;
   /** Whether a renewal found the lease taken by someone else (it had expired). */
   readonly lost: boolean;
+  /** Throws LeaseLostError once the lease is lost: nothing more may be published. */
+  check(): void;
   release(): Promise<void>;
+}
+
+/** A renewal found the lease gone to another build: this one stops publishing (exit 4). */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError';
+  constructor(where: string) {
+    super(
+      `the build lease at ${where} was lost (a renewal found it lapsed or taken by another build, e.g. after this process was paused); ` +
+        `this build stopped publishing, and files it wrote may mix with the other build's: run the build again once the other one has ended`,
+    );
+  }
+}
+
+/**
+ * The sink as a lease holder may use it: every write and removal first checks that the lease
+ * is still held, so a build whose lease went to another stops publishing at its next file
+ * rather than at its end.
+ */
+export function leasedSink(sink: Sink, lease: Lease): Sink {
+  return {
+    location: sink.location,
+    put: async (file) => (lease.check(), sink.put(file)),
+    remove: async (keys) => (lease.check(), sink.remove(keys)),
+    list: (prefix) => sink.list(prefix),
+    compare: (file) => sink.compare(file),
+    read: (key) => sink.read(key),
+    leaseStore: (key) => sink.leaseStore(key),
+    close: () => sink.close(),
+    ...(sink.children ? { children: (prefix: string) => sink.children!(prefix) } : {}),
+    ...(sink.removeEmptyDirectories ? { removeEmptyDirectories: (prefix: string) => sink.removeEmptyDirectories!(prefix) } : {}),
+    ...(sink.narrowListing ? { narrowListing: () => sink.narrowListing!() } : {}),
+  };
 }
 
 export interface LeaseOptions {
@@ -180,6 +215,9 @@ function holdLease(store: LeaseStore, record: LeaseRecord, version: string, now:
     record,
     get lost() {
       return lost;
+    },
+    check() {
+      if (lost) throw new LeaseLostError(store.where);
     },
     async release() {
       clearInterval(timer);
