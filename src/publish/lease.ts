@@ -1,8 +1,10 @@
 // A lease on an output: one build at a time writes a site. Two builds into one output would
 // each publish files judged under their own inputs, and the tree would end up mixing them.
-// The lease is a small JSON object at `.badgepress/lease.json` (never served), created only
-// if absent (directory: link(); S3: a conditional PUT with If-None-Match: *), renewed while
-// the build runs and deleted at its end.
+// The lease is a small JSON object under `.badgepress/` (never served), created only if
+// absent and replaced only if unchanged since read (a directory: a chain of generations
+// linked with link(), see DirectorySink; S3: conditional PUTs, If-None-Match: * and If-Match),
+// renewed while the build runs and released at its end. A build whose renewal finds the
+// lease gone stops publishing (leasedSink).
 //
 // A build is known by a random token of its own, never by host name and pid: in containers
 // the host name is often fixed and pids repeat in every PID namespace, so a pid says nothing
@@ -134,7 +136,7 @@ export interface LeaseOptions {
   seconds?: number;
   /** Keep trying this long (seconds) while another build holds the lease. */
   waitSeconds?: number;
-  /** Told when a renewal fails; the build goes on but its operator should know. */
+  /** Told when a renewal finds the lease lapsed or taken; from then on check() throws. */
   onLost?: (message: string) => void;
   /** A store that ignores conditional writes is refused unless this accepts the risk. */
   conditionalWrites?: ConditionalWrites;
@@ -206,7 +208,7 @@ function holdLease(store: LeaseStore, record: LeaseRecord, version: string, now:
     const taken = after === null || (after !== undefined && holder?.token !== record.token);
     if ((taken || record.expiresAt <= now()) && !lost) {
       lost = true;
-      onLost?.(`the lease at ${store.where} could not be renewed (another build may have taken it after it expired); check the output when this build ends`);
+      onLost?.(`the lease at ${store.where} could not be renewed (another build may have taken it after it expired); this build publishes nothing more`);
     }
   };
   const timer = setInterval(() => (renewing = renewing.then(renew)), (seconds * 1000) / 4);
