@@ -177,7 +177,10 @@ async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entrie
         if (versions[i] === undefined || headOf[find(i)] !== i) continue;
         const group: number[] = [];
         for (let j = i; j !== -1; j = nextIn[j]!) group.push(j);
-        yield group;
+        // Store order, whatever order the files were read in (an incremental build reads the
+        // changed ones first): records are taken in it, so of two duplicates the first in the
+        // store is kept, as a full build keeps it.
+        yield group.length > 1 ? group.sort((a, b) => (files[a]! < files[b]! ? -1 : files[a]! > files[b]! ? 1 : 0)) : group;
       }
     }
     // Pass 1's index of repositories is done with: it holds a string per repository for the
