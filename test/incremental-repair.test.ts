@@ -1,6 +1,6 @@
 // Incremental builds that repair themselves: after each case, the incremental output equals a
 // clean build of the same inputs into an empty directory (the build state set aside).
-import { appendFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIncrementally } from './helpers/incremental.ts';
@@ -50,5 +50,23 @@ describe('duplicate scans across store files', () => {
     const { issues } = await buildIncrementally({ flags: { store, out }, now: NOW });
     expect(issues.map((i) => i.where)).toEqual([`${join(store, 'b.ndjson')}:2`]);
     await expectClean(store, out);
+  });
+});
+
+describe('an unchanged state is not written again', () => {
+  it('on a directory: the state file keeps its inode and mtime after an unchanged rebuild, and is replaced after a change', async () => {
+    const store = place('store');
+    const out = place('out');
+    writeStore(store, 'a.ndjson', scan(0, T, 1));
+    await buildIncrementally({ flags: { store, out }, now: NOW });
+    const path = join(out, '.badgepress/state/1/0.json');
+    const before = statSync(path, { bigint: true });
+    await buildIncrementally({ flags: { store, out }, now: NOW });
+    const after = statSync(path, { bigint: true });
+    expect([after.ino, after.mtimeNs]).toEqual([before.ino, before.mtimeNs]);
+    expect(readdirSync(join(out, '.badgepress/state/1'))).toEqual(['0.json']);
+    writeStore(store, 'a.ndjson', scan(0, T + 86400, 2), true);
+    await buildIncrementally({ flags: { store, out }, now: NOW });
+    expect(statSync(path, { bigint: true }).ino).not.toBe(before.ino);
   });
 });

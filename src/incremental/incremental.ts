@@ -18,7 +18,7 @@ import type { SiteConfig } from '../config/types.ts';
 import { repositoryPrefix } from '../model/layout.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
 import { SummaryFile, SummaryStore } from '../render/pages/summary.ts';
-import { STATE_PREFIX, readState, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput, type StateStore } from './state.ts';
+import { STATE_PREFIX, StateDigest, digestedLines, readState, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput, type StateStore } from './state.ts';
 import { StoreListing } from './listing.ts';
 import { CompactRepositoryStates } from './compact-state.ts';
 
@@ -61,6 +61,8 @@ export class IncrementalBuild {
   private readonly recorded = new CompactRepositoryStates();
   private readonly issuesOf = new Map<string, LoadIssue[]>();
   private readonly key: string;
+  /** The digest of the state as read (undefined: none read). */
+  private readDigest: string | undefined;
   /** The listing as the store gave it, until the loader takes it (it needs the sizes). */
   private entries: StoreEntry[] | undefined;
   /**
@@ -94,7 +96,11 @@ export class IncrementalBuild {
     const [lines, entries] = await Promise.all([opts.force ? undefined : opts.state.read(stateKey(opts.shard)), opts.store.entries()]);
     const prevSummaries = new SummaryStore(new SummaryFile());
     const listing = new StoreListing(entries);
-    return new IncrementalBuild(opts, lines === undefined ? undefined : await readState(lines, prevSummaries, listing), entries, listing, prevSummaries);
+    const digest = new StateDigest();
+    const prev = lines === undefined ? undefined : await readState(digestedLines(lines, digest), prevSummaries, listing);
+    const build = new IncrementalBuild(opts, prev, entries, listing, prevSummaries);
+    if (prev) build.readDigest = digest.digest();
+    return build;
   }
 
   /** Whether a previous state is in use (false: a full build). */
@@ -346,9 +352,9 @@ export class IncrementalBuild {
     }
   }
 
-  /** After everything is published. */
+  /** After everything is published; a state of the same bytes as the last is not written again. */
   async commit(): Promise<void> {
-    await this.opts.state.write(this.key, stateLines(this.nextLines(), this.summaries));
+    await this.opts.state.write(this.key, stateLines(this.nextLines(), this.summaries), this.readDigest);
   }
 
   /** Releases the summaries' file (after the last use of `summaries`). */

@@ -39,7 +39,7 @@ export class S3StateStore implements StateStore {
     }
   }
 
-  async write(key: string, lines: Iterable<string>): Promise<void> {
+  async write(key: string, lines: Iterable<string>, unchanged?: string): Promise<void> {
     // Written to a local file first, then sent in parts of partBytes held one at a time: the
     // state is too large to hold whole (tens of MB at 100,000 repositories), and a body sent
     // as a stream needs chunked signing some stores refuse. A multipart upload replaces the
@@ -48,9 +48,10 @@ export class S3StateStore implements StateStore {
     const published = 'the site is published, the next build redoes what the last state does not hold';
     let dir: string | undefined;
     let size: number;
+    let digest: string;
     try {
       dir = await mkdtemp(join(tmpdir(), 'badgepress-state-'));
-      await writeLines(join(dir, 'state'), lines);
+      digest = await writeLines(join(dir, 'state'), lines);
       ({ size } = await stat(join(dir, 'state')));
     } catch (err) {
       if (dir) await rm(dir, { recursive: true, force: true });
@@ -60,6 +61,8 @@ export class S3StateStore implements StateStore {
       throw new Error(`build state ${where}: cannot write its local copy (${code ?? String(err)})${remedy}; ${published}`);
     }
     try {
+      // The same bytes as the state read: an unchanged rebuild sends nothing.
+      if (digest === unchanged) return;
       if (size <= this.partBytes) await this.client.send(new PutObjectCommand({ ...this.target(key), Body: await readFile(join(dir, 'state')) }));
       else await this.putInParts(key, join(dir, 'state'), size);
     } catch (err) {

@@ -2,6 +2,7 @@
 // output under `.badgepress/` (a prefix the resolver never serves), one file per shard layout
 // and shard, so any machine can pick up where another left off. Deleting it only makes the
 // next build slower. Written after the files it describes, so it is never ahead of them.
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
@@ -175,13 +176,36 @@ export async function* streamLines(stream: NodeJS.ReadableStream & { destroy(): 
   }
 }
 
-/** Writes lines to a local file, waiting for the disk when its buffer is full. */
-export async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
+/** A digest of a state's text, line by line (each line with its newline). */
+export class StateDigest {
+  private readonly hash = createHash('sha256');
+  add(line: string): void {
+    this.hash.update(line);
+  }
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+}
+
+/** The lines as read (without their ends), each also added to `digest` as it was written. */
+export async function* digestedLines(lines: AsyncIterable<string>, digest: StateDigest): AsyncGenerator<string> {
+  for await (const line of lines) {
+    digest.add(`${line}\n`);
+    yield line;
+  }
+}
+
+/** Writes lines to a local file, waiting for the disk when its buffer is full; returns their digest. */
+export async function writeLines(path: string, lines: Iterable<string>): Promise<string> {
   const out = createWriteStream(path);
   const failed = new Promise<never>((_, reject) => out.once('error', reject));
   failed.catch(() => {});
+  const digest = new StateDigest();
   try {
-    for (const line of lines) if (!out.write(line)) await Promise.race([once(out, 'drain'), failed]);
+    for (const line of lines) {
+      digest.add(line);
+      if (!out.write(line)) await Promise.race([once(out, 'drain'), failed]);
+    }
   } catch (err) {
     // A line that could not be made (or written) leaves no open descriptor behind. The file's
     // open may still be pending: wait for the close, so the caller's cleanup comes after it
@@ -194,14 +218,18 @@ export async function writeLines(path: string, lines: Iterable<string>): Promise
   }
   out.end();
   await Promise.race([finished(out), failed]);
+  return digest.digest();
 }
 
 /** Where state is kept: beside a directory output, or under the S3 output prefix. */
 export interface StateStore {
   /** The state's lines, read as they are consumed; undefined when there is none. */
   read(key: string): Promise<AsyncIterable<string> | undefined>;
-  /** Replaces the key in one step (a reader sees the old or the new state, never half). */
-  write(key: string, lines: Iterable<string>): Promise<void>;
+  /**
+   * Replaces the key in one step (a reader sees the old or the new state, never half); not at
+   * all when the lines' digest is `unchanged` (the digest of the state as read: same bytes).
+   */
+  write(key: string, lines: Iterable<string>, unchanged?: string): Promise<void>;
   /** Every state key (few: one per shard). */
   list(): Promise<string[]>;
   remove(keys: string[]): Promise<void>;
@@ -226,12 +254,12 @@ export class DirectoryStateStore implements StateStore {
     }
   }
 
-  async write(key: string, lines: Iterable<string>): Promise<void> {
+  async write(key: string, lines: Iterable<string>, unchanged?: string): Promise<void> {
     const path = join(this.root, key);
     try {
       await mkdir(dirname(path), { recursive: true });
-      await writeLines(`${path}.tmp`, lines);
-      await rename(`${path}.tmp`, path);
+      if ((await writeLines(`${path}.tmp`, lines)) === unchanged) await rm(`${path}.tmp`);
+      else await rename(`${path}.tmp`, path);
     } catch (err) {
       await rm(`${path}.tmp`, { force: true }).catch(() => {});
       throw new Error(`build state ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that --out is writable (the site itself is published)`);
