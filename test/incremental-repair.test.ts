@@ -1,11 +1,14 @@
 // Incremental builds that repair themselves: after each case, the incremental output equals a
 // clean build of the same inputs into an empty directory (the build state set aside).
-import { appendFileSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIncrementally } from './helpers/incremental.ts';
 import { readTree } from './helpers/site.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { runCommand } from './helpers/cli-in-process.ts';
+import { runCli } from './helpers/cli.ts';
 
 const dir = tempDir();
 const NOW = 1_763_600_000;
@@ -68,5 +71,75 @@ describe('an unchanged state is not written again', () => {
     writeStore(store, 'a.ndjson', scan(0, T + 86400, 2), true);
     await buildIncrementally({ flags: { store, out }, now: NOW });
     expect(statSync(path, { bigint: true }).ino).not.toBe(before.ino);
+  });
+});
+
+describe('a build state that cannot be trusted is named, set aside, and the build is a full one', () => {
+  const STATE = '.badgepress/state/1/0.json';
+  async function built(): Promise<{ store: string; out: string; args: string[] }> {
+    const store = place('store');
+    const out = place('out');
+    writeStore(store, 'a.ndjson', scan(0, T, 1) + scan(1, T, 3));
+    writeStore(store, 'b.ndjson', scan(2, T, 2));
+    const args = ['build', '--store', store, '--out', out, '--now', String(NOW)];
+    expect((await runCommand(args)).code).toBe(0);
+    return { store, out, args };
+  }
+  const clean = async (store: string, out: string) => {
+    const c = place('clean');
+    expect((await runCommand(['build', '--store', store, '--out', c, '--now', String(NOW)])).code).toBe(0);
+    expect(published(readTree(out))).toEqual(published(readTree(c)));
+  };
+
+  it('a summary line edited by hand (still JSON): named with its line, set aside, a full build, exit 0', async () => {
+    const { store, out, args } = await built();
+    const path = join(out, STATE);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const i = lines.findIndex((l) => l.startsWith('["r",'));
+    // The summary line inside the repository's line, no longer JSON itself.
+    lines[i] = lines[i]!.replace(/,"\{/, ',"{{');
+    writeFileSync(path, lines.join('\n'));
+    // A changed store file: the summaries of the others would be carried from the state.
+    writeStore(store, 'b.ndjson', scan(2, T + 86400, 4), true);
+    const r = await runCommand(args);
+    // Found at the end line, whose digest no longer matches the lines before it.
+    expect(r.stderr).toContain(`build state ${path}: line ${lines.length - 1} is the end of other lines than these: the state was edited`);
+    expect(r.stderr).toContain(`set aside as ${path}.untrusted; this build is a full one`);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('unchanged since the last build');
+    expect(existsSync(`${path}.untrusted`)).toBe(true);
+    await clean(store, out);
+    // The next build trusts the state the full one wrote.
+    expect((await runCommand(args)).stdout).toContain('(3 unchanged since the last build, not read)');
+  });
+
+  it('a FIFO at the state path: never opened for a read that blocks; set aside, a full build', { timeout: 20_000 }, async () => {
+    const { store, out, args } = await built();
+    const path = join(out, STATE);
+    execFileSync('rm', [path]);
+    execFileSync('mkfifo', [path]);
+    const r = await runCommand(args);
+    expect(r.stderr).toContain(`build state ${path}: is a FIFO (named pipe), not a regular file`);
+    expect(r.code).toBe(0);
+    expect(statSync(`${path}.untrusted`).isFIFO()).toBe(true);
+    expect(statSync(path).isFile()).toBe(true);
+    await clean(store, out);
+  });
+
+  it('a state of 512 MB without a newline (the real CLI): no RangeError, a full build, exit 0', { timeout: 60_000 }, async () => {
+    const store = place('store');
+    const out = place('out');
+    writeStore(store, 'a.ndjson', scan(0, T, 1));
+    const args = ['build', '--store', store, '--out', out, '--now', String(NOW)];
+    expect((await runCommand(args)).code).toBe(0);
+    const path = join(out, STATE);
+    // Sparse: 512 MB of NUL bytes that take no disk.
+    writeFileSync(path, '');
+    truncateSync(path, 512 * 2 ** 20);
+    const r = runCli(args);
+    expect(r.stderr).toContain(`build state ${path}: line 1 is longer than`);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('1 repositories');
+    expect(statSync(path).size).toBeLessThan(1_000_000);
   });
 });

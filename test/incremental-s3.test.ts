@@ -14,6 +14,7 @@ import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { S3StateStore } from '../src/incremental/s3-state.ts';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { parseS3Location } from '../src/s3/location.ts';
 
 const dir = tempDir();
@@ -86,6 +87,24 @@ describe('incremental builds on S3', () => {
 
 /** One more scan of repository i, a week after its last, with an mtime in the past (see the property test). */
 describe('the state on S3', () => {
+  it('a state edited in the bucket is named, set aside beside its key, and the build is a full one', async () => {
+    const out = { ...flags(), out: 's3://site/edited/' };
+    await buildIncrementally({ flags: out, now: NOW });
+    const key = 'edited/.badgepress/state/1/0.json';
+    const client = peer.client();
+    const text = (await peer.objects('site', key)).get('')!.body.toString('utf8');
+    await client.send(new PutObjectCommand({ Bucket: 'site', Key: key, Body: text.replace('"r",', '"r", ') }));
+    const warnings: string[] = [];
+    const again = await buildIncrementally({ flags: out, now: NOW, warn: (m) => warnings.push(m) });
+    client.destroy();
+    expect(warnings).toEqual([expect.stringMatching(/^build state s3:\/\/site\/edited\/\.badgepress\/state\/1\/0\.json: line \d+ is the end of other lines than these: the state was edited; set aside as s3:\/\/site\/edited\/\.badgepress\/state\/1\/0\.json\.untrusted; this build is a full one/)]);
+    expect(again.summary.reused).toBe(0);
+    const kept = await peer.objects('site', 'edited/.badgepress/state/1/');
+    expect([...kept.keys()].sort()).toEqual(['0.json', '0.json.untrusted']);
+    expect(kept.get('0.json.untrusted')!.body.toString('utf8')).toBe(text.replace('"r",', '"r", '));
+    expect((await buildIncrementally({ flags: out, now: NOW })).summary.reused).toBe(12);
+  });
+
   it('a state larger than a part goes up in parts (one object in the end) and reads back line for line', async () => {
     const st = new S3StateStore(peer.client(proxy.endpoint), parseS3Location('s3://site/parts/')!, 5 * 1024 * 1024);
     const lines = Array.from({ length: 150_000 }, (_, i) => `${JSON.stringify(['r', `https://example.org/r${i}`, i, 0, 0, null, null, null, null])}\n`);

@@ -76,7 +76,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
   });
   const { shard, ...loadSharding } = sharding;
   try {
-    const incremental = await openIncremental({ site, store, state, shard, now, prune: values.prune ?? false, force: values.force ?? false });
+    const incremental = await openIncremental({ site, store, state, shard, now, prune: values.prune ?? false, force: values.force ?? false, warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
     summary = await build({
       shape,
       store,

@@ -39,7 +39,7 @@ export async function planCommand(argv: string[]): Promise<number> {
   try {
     // The build state answers for unchanged repositories, as a build would skip them; prune as
     // if --prune were given, since the plan reports what --prune would remove.
-    const incremental = await openIncremental({ site, store, state, shard, now, prune: true, force: values.force ?? false });
+    const incremental = await openIncremental({ site, store, state, shard, now, prune: true, force: values.force ?? false, readOnly: true, warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
     summaries = incremental;
     const report = (i: Parameters<typeof printer.print>[0], owner?: Parameters<typeof incremental.note>[1]) => (incremental.note(i, owner), printer.print(i));
     for await (const h of loadHistories(store, { catalog: shape.evaluator.catalog, schemes: site.repositoryUrlSchemes, report, ...loadSharding, ...incremental.loadOptions(loadSharding.include) })) {

@@ -18,7 +18,7 @@ import type { SiteConfig } from '../config/types.ts';
 import { repositoryPrefix } from '../model/layout.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
 import { SummaryFile, SummaryStore } from '../render/pages/summary.ts';
-import { STATE_PREFIX, StateDigest, digestedLines, readState, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput, type StateStore } from './state.ts';
+import { STATE_PREFIX, StateDigest, UntrustedStateError, checkState, digestedLines, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput, type StateStore } from './state.ts';
 import { StoreListing } from './listing.ts';
 import { CompactRepositoryStates } from './compact-state.ts';
 
@@ -33,6 +33,10 @@ export interface IncrementalOptions {
   prune: boolean;
   /** Ignore the state (build everything); a new state is still written. */
   force: boolean;
+  /** Told of a state that cannot be trusted (named, and set aside unless `readOnly`). */
+  warn?: (message: string) => void;
+  /** Never changes the state store (plan): an untrusted state is named, not set aside. */
+  readOnly?: boolean;
 }
 
 /** What skipped repositories add to a build's counts. */
@@ -93,11 +97,24 @@ export class IncrementalBuild {
   }
 
   static async open(opts: IncrementalOptions): Promise<IncrementalBuild> {
-    const [lines, entries] = await Promise.all([opts.force ? undefined : opts.state.read(stateKey(opts.shard)), opts.store.entries()]);
+    const key = stateKey(opts.shard);
+    const untrusted = (err: unknown) => {
+      if (err instanceof UntrustedStateError) return { untrusted: err.reason };
+      throw err;
+    };
+    const [lines, entries] = await Promise.all([opts.force ? undefined : opts.state.read(key).catch(untrusted), opts.store.entries()]);
     const prevSummaries = new SummaryStore(new SummaryFile());
     const listing = new StoreListing(entries);
     const digest = new StateDigest();
-    const prev = lines === undefined ? undefined : await readState(digestedLines(lines, digest), prevSummaries, listing);
+    const read = lines === undefined ? undefined : 'untrusted' in lines ? lines : await checkState(digestedLines(lines, digest), prevSummaries, listing);
+    let prev: BuildState | undefined;
+    if (read && 'state' in read) prev = read.state;
+    else if (read && 'untrusted' in read) {
+      // Never trusted, never an end: named, moved out of the way, and this build is a full one.
+      const where = opts.readOnly ? undefined : await opts.state.setAside(key);
+      const fate = where ? `set aside as ${where}; this build is a full one and writes a new state` : 'not used (a build sets it aside)';
+      opts.warn?.(`build state ${opts.state.display(key)}: ${read.untrusted}; ${fate}`);
+    }
     const build = new IncrementalBuild(opts, prev, entries, listing, prevSummaries);
     if (prev) build.readDigest = digest.digest();
     return build;

@@ -3,7 +3,9 @@
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   PutObjectCommand,
   UploadPartCommand,
@@ -17,7 +19,7 @@ import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { STATE_PREFIX, streamLines, writeLines, type StateStore } from './state.ts';
+import { SET_ASIDE_SUFFIX, STATE_PREFIX, streamLines, writeLines, type StateStore } from './state.ts';
 
 export class S3StateStore implements StateStore {
   constructor(
@@ -70,6 +72,22 @@ export class S3StateStore implements StateStore {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  display(key: string): string {
+    return showS3(this.loc, key);
+  }
+
+  async setAside(key: string): Promise<string> {
+    const Bucket = this.loc.bucket;
+    const Key = this.loc.prefix + key;
+    try {
+      await this.client.send(new CopyObjectCommand({ Bucket, Key: `${Key}${SET_ASIDE_SUFFIX}`, CopySource: `${Bucket}/${Key.split('/').map(encodeURIComponent).join('/')}` }));
+      await this.client.send(new DeleteObjectCommand({ Bucket, Key }));
+    } catch (err) {
+      throw new Error(`build state ${showS3(this.loc, key)}: cannot set it aside (${describeS3Error(err)}); delete it (s3:DeleteObject)`);
+    }
+    return showS3(this.loc, `${key}${SET_ASIDE_SUFFIX}`);
   }
 
   private target(key: string) {

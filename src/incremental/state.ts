@@ -5,18 +5,34 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { LoadIssue } from '../load/types.ts';
+import { FileReadError, openRegularFile } from '../io/regular-file.ts';
 import { CompactFileStates, CompactRepositoryStates, type FileStates, type RepositoryStates } from './compact-state.ts';
 
 export const STATE_PREFIX = '.badgepress/state/';
-// 4: JSON lines, read and written one line at a time, the summary line a string in its
-// repository's line; 3: page summaries are JSON lines (strings), not objects; 2: config split
-// into parts. A state of another format means a full build.
-const FORMAT = 4;
+// 5: the end line holds a digest of the lines before it (an edited line is seen); 4: JSON
+// lines, read and written one line at a time, the summary line a string in its repository's
+// line; 3: page summaries are JSON lines (strings), not objects; 2: config split into parts.
+// A state of another format means a full build.
+const FORMAT = 5;
+/**
+ * The longest state line read (UTF-16 code units): a line is one repository's, and a longer
+ * one is no state this code wrote (V8's strings end near 2^29, where a read would throw).
+ */
+export const MAX_STATE_LINE = 2 ** 28;
+/** Where a state that cannot be trusted is moved, beside its key. */
+export const SET_ASIDE_SUFFIX = '.untrusted';
+
+/** A state file that is not one this code wrote: why, in words (the caller names the file). */
+export class UntrustedStateError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'UntrustedStateError';
+  }
+}
 
 export interface RepositoryState {
   /** Scans built, files produced: counted again when the repository is skipped. */
@@ -79,21 +95,23 @@ export type StateLinesInput = Omit<BuildState, 'files' | 'repositories'> & {
 
 /** The state as JSON lines: a header, one line per store file and per repository, an end mark. */
 export function* stateLines(s: StateLinesInput, summaries: { get(url: string): string | undefined }): Generator<string> {
-  yield `${JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, ...(s.gone ? { gone: s.gone } : {}) })}\n`;
+  const digest = new StateDigest();
+  const line = (text: string) => (digest.add(text), text);
+  yield line(`${JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, ...(s.gone ? { gone: s.gone } : {}) })}\n`);
   // Repositories first: a reader then takes each file's repository names from them (one string each).
   let repositories = 0;
   for (const [url, r] of s.repositories) {
     const flip = r.flip === undefined ? null : r.flip;
     const flipped = r.flipped === undefined ? null : r.flipped ? 1 : 0;
     repositories++;
-    yield `${JSON.stringify(['r', url, r.scans, r.files, r.pruned ? 1 : 0, flip, flipped, r.issues ?? null, summaries.get(url) ?? null])}\n`;
+    yield line(`${JSON.stringify(['r', url, r.scans, r.files, r.pruned ? 1 : 0, flip, flipped, r.issues ?? null, summaries.get(url) ?? null])}\n`);
   }
   let files = 0;
   for (const [name, f] of s.files) {
     files++;
-    yield `${JSON.stringify(f.issues ? ['f', name, f.version, f.repositories, f.issues] : ['f', name, f.version, f.repositories])}\n`;
+    yield line(`${JSON.stringify(f.issues ? ['f', name, f.version, f.repositories, f.issues] : ['f', name, f.version, f.repositories])}\n`);
   }
-  yield `${JSON.stringify(['end', files, repositories])}\n`;
+  yield `${JSON.stringify(['end', files, repositories, digest.digest()])}\n`;
 }
 
 /** The whole state as one text (tests; builds stream it with stateLines). */
@@ -104,14 +122,33 @@ export function serializeState(s: StateLinesInput, summaries: { get(url: string)
 /**
  * Reads state lines one at a time; each repository's summary line goes to `summaries` (on
  * disk), not into memory. undefined for anything this code did not write (another format, a
- * torn or foreign file: no end mark, or counts that differ from it).
+ * torn, edited or foreign file).
  */
 export async function readState(
   lines: AsyncIterable<string> | Iterable<string>,
   summaries: { set(url: string, line: string): void },
   listed: { get(name: string): StoreListed | undefined } = new Map(),
 ): Promise<BuildState | undefined> {
+  const read = await checkState(lines, summaries, listed);
+  return 'state' in read ? read.state : undefined;
+}
+
+/**
+ * A state read: the state, or why it cannot be trusted (edited, torn, not a state), or that
+ * another version of badgepress wrote it (a full build, nothing wrong).
+ */
+export type StateRead = { state: BuildState } | { untrusted: string } | { otherFormat: true };
+
+/** As readState, saying why a state is not used. */
+export async function checkState(
+  lines: AsyncIterable<string> | Iterable<string>,
+  summaries: { set(url: string, line: string): void },
+  listed: { get(name: string): StoreListed | undefined } = new Map(),
+): Promise<StateRead> {
   let state: BuildState | undefined;
+  const digest = new StateDigest();
+  let n = 0;
+  const untrusted = (why: string): StateRead => ({ untrusted: `line ${n} ${why}` });
   // Held compactly (compact-state.ts): at 100,000 repositories objects a file and a repository are megabytes.
   const files = new CompactFileStates();
   const repositories = new CompactRepositoryStates();
@@ -122,17 +159,27 @@ export async function readState(
   const urls = new Map<string, string>();
   try {
     for await (const line of lines) {
+      n++;
       if (line === '') continue;
-      if (ended) return undefined;
+      if (ended) return untrusted('follows the end line');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        return untrusted('is not JSON');
+      }
       if (!state) {
-        const head = JSON.parse(line) as { format?: unknown; code?: unknown; config?: unknown; parts?: unknown; gone?: unknown };
-        if (head.format !== FORMAT || typeof head.code !== 'string' || typeof head.config !== 'string' || typeof head.parts !== 'object' || head.parts === null) return undefined;
+        const head = (parsed ?? {}) as { format?: unknown; code?: unknown; config?: unknown; parts?: unknown; gone?: unknown };
+        if (typeof head.format === 'number' && head.format !== FORMAT) return { otherFormat: true };
+        if (head.format !== FORMAT || typeof head.code !== 'string' || typeof head.config !== 'string' || typeof head.parts !== 'object' || head.parts === null) return untrusted('is no state header');
         const gone = Array.isArray(head.gone) && head.gone.every((u) => typeof u === 'string') ? { gone: head.gone as string[] } : {};
         state = { code: head.code, config: head.config, parts: head.parts as Record<string, string>, files, repositories, ...gone };
+        digest.add(`${line}\n`);
         continue;
       }
-      const row = JSON.parse(line) as unknown[];
-      if (!Array.isArray(row)) return undefined;
+      const row = parsed as unknown[];
+      if (!Array.isArray(row)) return untrusted('is no state line');
+      if (row[0] !== 'end') digest.add(`${line}\n`);
       if (row[0] === 'f' && typeof row[1] === 'string' && typeof row[2] === 'string' && Array.isArray(row[3])) {
         const now = listed.get(row[1]);
         const version = now?.version === row[2] ? now.version : row[2];
@@ -149,28 +196,53 @@ export async function readState(
         urls.set(row[1], row[1]);
       } else if (row[0] === 'end') {
         urls.clear();
-        if (row[1] !== files.size || row[2] !== repositories.size) return undefined;
+        if (row[1] !== files.size || row[2] !== repositories.size) return untrusted('counts other files or repositories than the state holds');
+        if (row[3] !== digest.digest()) return untrusted('is the end of other lines than these: the state was edited');
         ended = true;
-      } else return undefined;
+      } else return untrusted('is no state line');
     }
-  } catch {
-    return undefined;
+  } catch (err) {
+    // The lines could not be read (a line too long, a read that failed, a bad record shape).
+    return { untrusted: err instanceof UntrustedStateError ? err.reason : `cannot be read (${(err as Error).message})` };
   }
-  return ended ? state : undefined;
-}
-
-/** Lines of a stream of UTF-8 text, without their line ends. */
-export function linesOf(input: NodeJS.ReadableStream): AsyncIterable<string> {
-  return createInterface({ input, crlfDelay: Infinity });
+  if (!state) return { untrusted: 'is empty' };
+  return ended ? { state } : { untrusted: 'has no end line: it was cut short' };
 }
 
 /**
- * The stream's lines, read when the reader asks (a line interface made earlier would drop
- * what the stream emits before); the stream is closed when the reader stops, at the end or early.
+ * Lines of a stream of UTF-8 text, without their line ends (\n or \r\n), as the reader asks for
+ * them; a line longer than `max` is an UntrustedStateError (it is never joined into a string).
  */
-export async function* streamLines(stream: NodeJS.ReadableStream & { destroy(): void }): AsyncGenerator<string> {
+export async function* linesOf(chunks: AsyncIterable<string | Buffer>, max = MAX_STATE_LINE): AsyncGenerator<string> {
+  let parts: string[] = [];
+  let held = 0;
+  let lineNo = 1;
+  for await (const chunk of chunks) {
+    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    let from = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+      if (held + nl - from > max) throw new UntrustedStateError(`line ${lineNo} is longer than ${max} characters: no state line is`);
+      parts.push(text.slice(from, nl));
+      const line = parts.join('');
+      parts = [];
+      held = 0;
+      lineNo++;
+      from = nl + 1;
+      yield line.endsWith('\r') ? line.slice(0, -1) : line;
+    }
+    if (from < text.length) {
+      held += text.length - from;
+      if (held > max) throw new UntrustedStateError(`line ${lineNo} is longer than ${max} characters: no state line is`);
+      parts.push(text.slice(from));
+    }
+  }
+  if (held > 0) yield parts.join('');
+}
+
+/** The stream's lines (see linesOf); the stream is closed when the reader stops, at the end or early. */
+export async function* streamLines(stream: AsyncIterable<string | Buffer> & { destroy(): void }, max?: number): AsyncGenerator<string> {
   try {
-    yield* linesOf(stream);
+    yield* linesOf(stream, max);
   } finally {
     stream.destroy();
   }
@@ -232,6 +304,10 @@ export interface StateStore {
   write(key: string, lines: Iterable<string>, unchanged?: string): Promise<void>;
   /** Every state key (few: one per shard). */
   list(): Promise<string[]>;
+  /** Moves a state that cannot be trusted out of the way (to the key with SET_ASIDE_SUFFIX); returns where. */
+  setAside(key: string): Promise<string>;
+  /** How a key is named in messages. */
+  display(key: string): string;
   remove(keys: string[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -243,15 +319,29 @@ export class DirectoryStateStore implements StateStore {
   }
 
   async read(key: string): Promise<AsyncIterable<string> | undefined> {
+    let handle;
     try {
-      const stream = (await open(join(this.root, key))).createReadStream({ encoding: 'utf8' });
-      return streamLines(stream);
+      // Only a regular file: a FIFO or device at the state's path never blocks the build.
+      handle = await openRegularFile(join(this.root, key), Number.POSITIVE_INFINITY);
     } catch (err) {
       // No state yet, or no output yet (the sink names an output that cannot be written).
-      const code = (err as NodeJS.ErrnoException).code;
+      const code = (err as FileReadError).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-      throw new Error(`build state ${join(this.root, key)}: cannot read (${code}); delete it to build everything`);
+      if (err instanceof FileReadError && code === undefined) throw new UntrustedStateError(err.reason);
+      throw new Error(`build state ${join(this.root, key)}: ${(err as Error).message}; delete it to build everything`);
     }
+    return streamLines(handle.createReadStream({ encoding: 'utf8' }));
+  }
+
+  display(key: string): string {
+    return join(this.root, key);
+  }
+
+  async setAside(key: string): Promise<string> {
+    const path = join(this.root, key);
+    await rm(`${path}${SET_ASIDE_SUFFIX}`, { recursive: true, force: true });
+    await rename(path, `${path}${SET_ASIDE_SUFFIX}`);
+    return `${path}${SET_ASIDE_SUFFIX}`;
   }
 
   async write(key: string, lines: Iterable<string>, unchanged?: string): Promise<void> {
