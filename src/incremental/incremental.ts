@@ -13,7 +13,7 @@
 // are rendered and compared; the others are still current and stay as they are.
 import type { IssueOwner, LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { LoadOptions } from '../load/histories.ts';
-import type { StoreEntry, StoreSource } from '../load/store.ts';
+import { listedAsKept, verifiedByBytes, type StoreEntry, type StoreSource } from '../load/store.ts';
 import type { SiteConfig } from '../config/types.ts';
 import { repositoryPrefix } from '../model/layout.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
@@ -61,6 +61,8 @@ export class IncrementalBuild {
   /** Config parts that differ from the last build's: the files every other dirty repository redoes. */
   private readonly changed: ReadonlySet<string>;
   private readonly requested = new Set<string>();
+  /** Files the last build read just after a write, listed at that size and mtime: read to compare bytes. */
+  private readonly toVerify = new Set<string>();
   private readonly unstable = new Set<string>();
   private readonly recorded = new CompactRepositoryStates();
   private readonly issuesOf = new Map<string, LoadIssue[]>();
@@ -133,7 +135,13 @@ export class IncrementalBuild {
 
   private markDirtyFromState(prev: BuildState): void {
     for (const [name, f] of prev.files) {
-      const changed = this.listing.version(name) !== f.version;
+      const listed = this.listing.version(name);
+      // A file the last build read just after it was written: known again by its bytes once read.
+      if (listedAsKept(f.version, listed)) {
+        this.toVerify.add(name);
+        continue;
+      }
+      const changed = listed !== f.version;
       for (const url of f.repositories) {
         // A repository a file names but the state does not hold failed or was left out.
         if (changed || !prev.repositories.has(url)) this.redoWhole(url);
@@ -179,17 +187,23 @@ export class IncrementalBuild {
       files,
       ...(entries ? { entries } : {}),
       include: this.prev ? (url) => inShard(url) && this.dirty.has(url) : inShard,
-      onFileRead: (name, version, repositories) => {
+      onFileRead: (name, version, repositories, digest) => {
         const mine = repositories.filter(inShard).sort();
         this.listing.setRead(name, version, mine);
-        // A file read at another version than the state knows redoes every repository it names.
-        if (this.prev && this.prev.files.versionOf(name) !== version) for (const u of mine) this.redoWhole(u);
+        const known = this.prev?.files.versionOf(name);
+        const verified = this.toVerify.delete(name) && verifiedByBytes(known!, version, digest);
+        // A file read at another version than the state knows redoes every repository it names
+        // (and so does one the state names that it no longer names: markDirtyFromState).
+        if (this.prev && known !== version && !verified) for (const u of new Set([...mine, ...(this.prev.files.repositoriesOf(name) ?? [])])) this.redoWhole(u);
       },
       onUnstable: (names) => {
         for (const n of names) this.unstable.add(n);
       },
       moreFiles: () => {
         if (!this.prev) return [];
+        // A file to know by its bytes that could not be read: its repositories are redone.
+        for (const name of this.toVerify) for (const u of this.prev.files.repositoriesOf(name) ?? []) this.redoWhole(u);
+        this.toVerify.clear();
         const more = this.listing.names.filter((n) => !this.requested.has(n) && this.namesDirty(n));
         for (const f of more) this.requested.add(f);
         return more;
