@@ -102,6 +102,8 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
       incr?.built(h, 0);
       continue;
     }
+    // Known once the loader hands out its first history (it has read every file it needs).
+    await incr?.beginPublishing();
     const shortfall = heapShortfall(h);
     if (shortfall) {
       report({ severity: 'error', where: h.repositoryUrl, message: shortfall });
@@ -158,6 +160,7 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
   // describes them, so a state is never ahead of what is published; when no repository was
   // redone and no config part changed, they are those of the last build, already out.
   const summariesUnchanged = incr?.incremental === true && incr.redone === 0 && !incr.configChanged;
+  if (failed.length === 0 && (!summariesUnchanged || opts.prune)) await incr?.beginPublishing();
   if (failed.length === 0 && !summariesUnchanged) {
     if (pages) await pages.finish(opts.sink, limit, summary, summaries);
     if (opts.siteFiles && opts.siteFiles.length > 0) await publishRepository(opts.sink, opts.siteFiles, limit, summary);

@@ -172,3 +172,38 @@ describe('store files read just after they were written (racily clean)', () => {
     expect(state()).toMatch(/"f","a\.ndjson","\d+:\d+"/);
   });
 });
+
+describe('a build that did not finish', () => {
+  it('its successor redoes what it may have published, even where a store file returns to the version the old state records', async () => {
+    const store = place('store');
+    const out = place('out');
+    const v1 = { a: scan(0, T, 1), b: scan(1, T, 2) };
+    writeStore(store, 'a.ndjson', v1.a);
+    writeStore(store, 'b.ndjson', v1.b);
+    const old = { a: statSync(join(store, 'a.ndjson')).mtime, b: statSync(join(store, 'b.ndjson')).mtime };
+    await buildIncrementally({ flags: { store, out }, now: NOW });
+    writeStore(store, 'a.ndjson', scan(0, T, 6));
+    writeStore(store, 'b.ndjson', scan(1, T, 7));
+    // Stops (as a kill would) once r0's files are out and while r1's go out.
+    const stopped = await buildIncrementally({
+      flags: { store, out },
+      now: NOW,
+      onPut: (key) => {
+        if (key.includes(encodeURIComponent(url(1)))) throw new Error('killed');
+      },
+    }).catch((e: unknown) => e);
+    expect(stopped).toMatchObject({ message: 'killed' });
+    expect(readFileSync(join(out, `api/v1/repositories/${encodeURIComponent(url(0))}/badges/MAINTENANCE`), 'utf8')).toContain('"value":6');
+    // `cp -p` of the old files: the same bytes, sizes and mtimes the old state records.
+    writeFileSync(join(store, 'a.ndjson'), v1.a);
+    writeFileSync(join(store, 'b.ndjson'), v1.b);
+    utimesSync(join(store, 'a.ndjson'), old.a, old.a);
+    utimesSync(join(store, 'b.ndjson'), old.b, old.b);
+    const next = await buildIncrementally({ flags: { store, out }, now: NOW });
+    expect(next.summary.reused).toBe(0);
+    await expectClean(store, out);
+    expect(existsSync(join(out, '.badgepress/state/1/0.pending.json'))).toBe(false);
+    // And the one after is incremental again.
+    expect((await buildIncrementally({ flags: { store, out }, now: NOW })).summary.reused).toBe(2);
+  });
+});

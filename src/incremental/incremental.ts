@@ -18,7 +18,7 @@ import type { SiteConfig } from '../config/types.ts';
 import { repositoryPrefix } from '../model/layout.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
 import { SummaryFile, SummaryStore } from '../render/pages/summary.ts';
-import { STATE_PREFIX, StateDigest, UntrustedStateError, checkState, digestedLines, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput, type StateStore } from './state.ts';
+import { STATE_PREFIX, StateDigest, UntrustedStateError, checkState, digestedLines, pendingKey, pendingText, readPending, type Pending, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput, type StateStore } from './state.ts';
 import { StoreListing } from './listing.ts';
 import { CompactRepositoryStates } from './compact-state.ts';
 
@@ -67,6 +67,9 @@ export class IncrementalBuild {
   private readonly recorded = new CompactRepositoryStates();
   private readonly issuesOf = new Map<string, LoadIssue[]>();
   private readonly key: string;
+  /** The pending mark, once written (beginPublishing) or being written. */
+  private begun: Promise<void> | undefined;
+  private marked = false;
   /** The digest of the state as read (undefined: none read). */
   private readDigest: string | undefined;
   /** The listing as the store gave it, until the loader takes it (it needs the sizes). */
@@ -84,6 +87,10 @@ export class IncrementalBuild {
     entries: StoreEntry[],
     listing: StoreListing,
     private readonly prevSummaries: SummaryStore,
+    /** What a build that did not finish may have published (undefined: the last build finished). */
+    private readonly pending: Pending | undefined,
+    /** The state store's keys as listed when the build began. */
+    private stateKeys: string[] | undefined,
   ) {
     this.summaries = new SummaryStore(prevSummaries.file);
     this.key = stateKey(opts.shard);
@@ -104,20 +111,24 @@ export class IncrementalBuild {
       if (err instanceof UntrustedStateError) return { untrusted: err.reason };
       throw err;
     };
-    const [lines, entries] = await Promise.all([opts.force ? undefined : opts.state.read(key).catch(untrusted), opts.store.entries()]);
+    // The state's keys (listed anyway, to retire other layouts) say whether a mark is pending.
+    const [lines, entries, keys] = await Promise.all([opts.force ? undefined : opts.state.read(key).catch(untrusted), opts.store.entries(), opts.state.list()]);
+    const marked = keys.includes(pendingKey(opts.shard));
+    const pending = marked ? await readPending(await opts.state.read(pendingKey(opts.shard)).catch((err: unknown) => (err instanceof UntrustedStateError ? ['?'] : Promise.reject(err)))) : undefined;
     const prevSummaries = new SummaryStore(new SummaryFile());
     const listing = new StoreListing(entries);
     const digest = new StateDigest();
     const read = lines === undefined ? undefined : 'untrusted' in lines ? lines : await checkState(digestedLines(lines, digest), prevSummaries, listing);
     let prev: BuildState | undefined;
-    if (read && 'state' in read) prev = read.state;
+    // A build that may have published anything and did not finish: its state says nothing.
+    if (read && 'state' in read && !(pending && 'all' in pending)) prev = read.state;
     else if (read && 'untrusted' in read) {
       // Never trusted, never an end: named, moved out of the way, and this build is a full one.
       const where = opts.readOnly ? undefined : await opts.state.setAside(key);
       const fate = where ? `set aside as ${where}; this build is a full one and writes a new state` : 'not used (a build sets it aside)';
       opts.warn?.(`build state ${opts.state.display(key)}: ${read.untrusted}; ${fate}`);
     }
-    const build = new IncrementalBuild(opts, prev, entries, listing, prevSummaries);
+    const build = new IncrementalBuild(opts, prev, entries, listing, prevSummaries, pending, keys);
     if (prev) build.readDigest = digest.digest();
     return build;
   }
@@ -147,6 +158,8 @@ export class IncrementalBuild {
         if (changed || !prev.repositories.has(url)) this.redoWhole(url);
       }
     }
+    // Published by a build that did not finish: the state may describe other files than theirs.
+    if (this.pending && 'repositories' in this.pending) for (const url of this.pending.repositories) this.redoWhole(url);
     for (const [url, r] of prev.repositories) {
       if (r.flip !== undefined && (this.opts.now >= r.flip) !== r.flipped) this.redoWhole(url);
       if (this.opts.prune && !r.pruned) this.redoWhole(url);
@@ -359,7 +372,8 @@ export class IncrementalBuild {
     if (!this.last?.gone) return undefined;
     const present = this.presentRepositories();
     if (!present) return undefined;
-    return new Set([...this.last.repositories.keys(), ...this.last.gone].filter((u) => !present.has(u)));
+    const pending = this.pending && 'repositories' in this.pending ? this.pending.repositories : [];
+    return new Set([...this.last.repositories.keys(), ...this.last.gone, ...pending].filter((u) => !present.has(u)));
   }
 
   /** What the state after this build says left the store but may still be published (removed ones excluded). */
@@ -372,7 +386,12 @@ export class IncrementalBuild {
    * build may change, so they go (a later build of that layout starts afresh).
    */
   async retireOtherLayouts(): Promise<void> {
-    const others = async () => (await this.opts.state.list()).filter((k) => k.startsWith(STATE_PREFIX) && !k.startsWith(`${STATE_PREFIX}${this.opts.shard.count}/`));
+    const others = async () => {
+      // The listing made when the build began, once; a second attempt lists again.
+      const keys = this.stateKeys ?? (await this.opts.state.list());
+      this.stateKeys = undefined;
+      return keys.filter((k) => k.startsWith(STATE_PREFIX) && !k.startsWith(`${STATE_PREFIX}${this.opts.shard.count}/`));
+    };
     // n shards of a new layout start together and retire the same old states at once; a store
     // may refuse one of two concurrent deletes of a key (s3rver answers 500). What is left
     // after a refusal is listed and deleted again: a stale state must never outlive this.
@@ -383,9 +402,31 @@ export class IncrementalBuild {
     }
   }
 
+  /**
+   * Before this build publishes or removes anything (once; later calls wait for the first):
+   * what it may publish is marked pending, so that if it never finishes the next build redoes
+   * it even where a store file returns to the version the old state records. Nothing is marked
+   * when nothing is redone (an unchanged rebuild writes nothing).
+   */
+  beginPublishing(): Promise<void> {
+    this.begun ??= (async () => {
+      let mark: Pending;
+      if (!this.prev || this.changed.size > 0) mark = { all: true };
+      else if (this.dirty.size > 0) mark = { repositories: [...this.dirty].sort() };
+      else return;
+      // A first build over an output without any state has nothing a stale state could hide.
+      if (!this.opts.force && !this.last && !this.pending) return;
+      await this.opts.state.write(pendingKey(this.opts.shard), [pendingText(mark)]);
+      this.marked = true;
+    })();
+    return this.begun;
+  }
+
   /** After everything is published; a state of the same bytes as the last is not written again. */
   async commit(): Promise<void> {
     await this.opts.state.write(this.key, stateLines(this.nextLines(), this.summaries), this.readDigest);
+    // Only now: a build that stops between the two leaves a mark that merely redoes some work.
+    if (this.marked || this.pending) await this.opts.state.remove([pendingKey(this.opts.shard)]);
   }
 
   /** Releases the summaries' file (after the last use of `summaries`). */

@@ -87,6 +87,36 @@ export function stateKey(shard: ShardKey): string {
   return `${STATE_PREFIX}${shard.count}/${shard.index}.json`;
 }
 
+/**
+ * `.badgepress/state/<n>/<i>.pending.json`: written before a build publishes anything, removed
+ * once its state is written. A build that did not finish leaves it, and the next one redoes
+ * what it names: every repository (`all`), or those listed.
+ */
+export function pendingKey(shard: ShardKey): string {
+  return stateKey(shard).replace(/\.json$/, '.pending.json');
+}
+
+/** What a build that may not have finished may have published: everything, or these repositories. */
+export type Pending = { all: true } | { repositories: string[] };
+
+export function pendingText(p: Pending): string {
+  return `${JSON.stringify({ format: 1, ...p })}\n`;
+}
+
+/** A pending mark read back; anything unreadable or unknown counts as everything. */
+export async function readPending(lines: AsyncIterable<string> | Iterable<string> | undefined): Promise<Pending | undefined> {
+  if (lines === undefined) return undefined;
+  let text = '';
+  try {
+    for await (const line of lines) text += line;
+    const p = JSON.parse(text) as { format?: unknown; all?: unknown; repositories?: unknown };
+    if (p.format === 1 && Array.isArray(p.repositories) && p.repositories.every((u) => typeof u === 'string')) return { repositories: p.repositories as string[] };
+  } catch {
+    // Not what a build wrote: everything may have been published.
+  }
+  return { all: true };
+}
+
 /** A state to write: its files and repositories may be made as they are written (not held). */
 export type StateLinesInput = Omit<BuildState, 'files' | 'repositories'> & {
   files: Iterable<[string, FileState]>;
