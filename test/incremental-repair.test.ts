@@ -1,14 +1,14 @@
 // Incremental builds that repair themselves: after each case, the incremental output equals a
 // clean build of the same inputs into an empty directory (the build state set aside).
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIncrementally } from './helpers/incremental.ts';
 import { readTree } from './helpers/site.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
-import { runCli } from './helpers/cli.ts';
+import { ROOT, runCli } from './helpers/cli.ts';
 
 const dir = tempDir();
 const NOW = 1_763_600_000;
@@ -205,5 +205,59 @@ describe('a build that did not finish', () => {
     expect(existsSync(join(out, '.badgepress/state/1/0.pending.json'))).toBe(false);
     // And the one after is incremental again.
     expect((await buildIncrementally({ flags: { store, out }, now: NOW })).summary.reused).toBe(2);
+  });
+});
+
+describe('--prune removes site-wide files the build no longer produces', () => {
+  it('a list page past the last, a removed badge’s and rule’s pages, openapi.json, then the whole human site', async () => {
+    const root = place('sitewide');
+    const store = join(root, 'store');
+    mkdirSync(store);
+    const thresholds = readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8');
+    writeFileSync(join(root, 'thresholds.yaml'), thresholds);
+    const config = (extra: string) => writeFileSync(join(root, 'site.yaml'), `shape: A\nthresholds: { A: thresholds.yaml }\n${extra}`);
+    config('');
+    // 101 repositories: a second list page.
+    const lines = Array.from({ length: 101 }, (_, i) => scan(i, T, i % 9));
+    writeStore(store, 'all.ndjson', lines.join(''));
+    const out = join(root, 'out');
+    const build = async (to: string, prune: boolean) => {
+      const r = await runCommand(['build', '--config', join(root, 'site.yaml'), '--store', store, '--out', to, '--now', String(NOW), ...(prune ? ['--prune'] : [])]);
+      expect(r.code, r.stderr).toBe(0);
+    };
+    const sameAsClean = async () => {
+      const clean = place('clean');
+      await build(clean, false);
+      expect([...published(readTree(out)).keys()]).toEqual([...published(readTree(clean)).keys()]);
+      expect(published(readTree(out))).toEqual(published(readTree(clean)));
+    };
+    await build(out, false);
+    expect(existsSync(join(out, 'repositories/page/2.html'))).toBe(true);
+    expect(existsSync(join(out, 'api/v1/openapi.json'))).toBe(true);
+
+    writeStore(store, 'all.ndjson', lines.slice(0, 99).join(''));
+    await build(out, true);
+    expect(existsSync(join(out, 'repositories/page/2.html'))).toBe(false);
+    await sameAsClean();
+
+    // The REUSED badge and the DEPENDENTS rule it alone uses, removed.
+    writeFileSync(join(root, 'thresholds.yaml'), thresholds.replace(/  - id: DEPENDENTS[\s\S]*?(?=badges:)/, '').replace(/  - id: REUSED[\s\S]*$/, ''));
+    await build(out, true);
+    expect(existsSync(join(out, 'badges/REUSED'))).toBe(false);
+    expect(existsSync(join(out, 'rules/DEPENDENTS'))).toBe(false);
+    await sameAsClean();
+
+    config('openapi: false\n');
+    await build(out, true);
+    expect(existsSync(join(out, 'api/v1/openapi.json'))).toBe(false);
+    await sameAsClean();
+
+    config('openapi: false\npages: false\n');
+    // A file of the operator's beside the site stays.
+    writeFileSync(join(out, 'CNAME'), 'badges.example.org\n');
+    await build(out, true);
+    expect([...published(readTree(out)).keys()].filter((k) => !k.startsWith('api/v1/repositories/'))).toEqual(['CNAME']);
+    rmSync(join(out, 'CNAME'));
+    await sameAsClean();
   });
 });

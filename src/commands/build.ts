@@ -92,6 +92,9 @@ export async function buildCommand(argv: string[]): Promise<number> {
       ...(pages ? { pages } : {}),
       // Every shard would write the same bytes: shard 0 writes them (and `badgepress site`).
       siteFiles: (sharding.shard?.index ?? 0) === 0 ? siteApiFiles(site, shape.evaluator.badgeIds) : [],
+      // What --prune removes of the whole site: an unsharded build answers for all of it; shard 0
+      // for openapi.json, and for the pages only when there are none (else `site` writes them).
+      ...((sharding.shard?.index ?? 0) === 0 ? { siteWide: { pages: !sharding.shard || !pages, api: true } } : {}),
     });
   } finally {
     progress.done();

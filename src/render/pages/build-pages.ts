@@ -42,7 +42,7 @@ export class PagesCollector {
    * The shard's summaries (built and carried from the build state); with one shard also the
    * site-wide pages, from those summaries.
    */
-  async finish(sink: Sink, limit: LimitFunction, counts: PublishCounts, summaries: SummaryStore): Promise<void> {
+  async finish(sink: Sink, limit: LimitFunction, counts: PublishCounts, summaries: SummaryStore, produced?: Set<string>): Promise<void> {
     const { index, count } = this.pages.shard;
     const sorted = summaries.sorted();
     let parts = 0;
@@ -55,17 +55,19 @@ export class PagesCollector {
       await sink.remove(stale);
       counts.removed += stale.length;
     }
-    if (count === 1) await publishSiteWide(this.pages.ctx, sink, sorted, limit, counts);
+    if (count === 1) await publishSiteWide(this.pages.ctx, sink, sorted, limit, counts, produced);
   }
 }
 
 /** A batch of site-wide files in flight: enough to keep the sink busy, few enough to hold. */
 const SITE_WIDE_BATCH = 64;
 
-export async function publishSiteWide(ctx: PagesContext, sink: Sink, summaries: SortedSummaries, limit: LimitFunction, counts: PublishCounts): Promise<void> {
+/** Publishes the site-wide pages; each key goes into `produced` (what --prune keeps). */
+export async function publishSiteWide(ctx: PagesContext, sink: Sink, summaries: SortedSummaries, limit: LimitFunction, counts: PublishCounts, produced?: Set<string>): Promise<void> {
   // Files come in publishing order (assets, pages, home last); batches keep that order.
   let batch: SiteFile[] = [];
   for (const f of siteWideFileStream(ctx, summaries)) {
+    produced?.add(f.key);
     batch.push(f);
     if (batch.length === SITE_WIDE_BATCH) {
       await publishRepository(sink, batch, limit, counts);
