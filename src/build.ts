@@ -165,7 +165,7 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
   // The site-wide pages, a shard's summaries and openapi.json go out before the state that
   // describes them, so a state is never ahead of what is published; when no repository was
   // redone and no config part changed, they are those of the last build, already out.
-  const summariesUnchanged = incr?.incremental === true && incr.redone === 0 && !incr.configChanged;
+  const summariesUnchanged = incr?.siteWideUnchanged === true;
   if (failed.length === 0 && (!summariesUnchanged || opts.prune)) await incr?.beginPublishing();
   if (failed.length === 0 && !summariesUnchanged) {
     const produced = new Set<string>();

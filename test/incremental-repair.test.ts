@@ -208,15 +208,21 @@ describe('a build that did not finish', () => {
   });
 });
 
+/** A store folder, a copy of the Shape A thresholds, and a config (site.yaml) `config` rewrites with extra lines. */
+function siteWithConfig(name: string): { root: string; store: string; thresholds: string; config: (extra: string) => void } {
+  const root = place(name);
+  const store = join(root, 'store');
+  mkdirSync(store);
+  const thresholds = readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8');
+  writeFileSync(join(root, 'thresholds.yaml'), thresholds);
+  const config = (extra: string) => writeFileSync(join(root, 'site.yaml'), `shape: A\nthresholds: { A: thresholds.yaml }\n${extra}`);
+  config('');
+  return { root, store, thresholds, config };
+}
+
 describe('--prune removes site-wide files the build no longer produces', () => {
   it('a list page past the last, a removed badge’s and rule’s pages, openapi.json, then the whole human site', async () => {
-    const root = place('sitewide');
-    const store = join(root, 'store');
-    mkdirSync(store);
-    const thresholds = readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8');
-    writeFileSync(join(root, 'thresholds.yaml'), thresholds);
-    const config = (extra: string) => writeFileSync(join(root, 'site.yaml'), `shape: A\nthresholds: { A: thresholds.yaml }\n${extra}`);
-    config('');
+    const { root, store, thresholds, config } = siteWithConfig('sitewide');
     // 101 repositories: a second list page.
     const lines = Array.from({ length: 101 }, (_, i) => scan(i, T, i % 9));
     writeStore(store, 'all.ndjson', lines.join(''));
@@ -259,5 +265,33 @@ describe('--prune removes site-wide files the build no longer produces', () => {
     expect([...published(readTree(out)).keys()].filter((k) => !k.startsWith('api/v1/repositories/'))).toEqual(['CNAME']);
     rmSync(join(out, 'CNAME'));
     await sameAsClean();
+  });
+});
+
+describe('plan counts what build then writes', () => {
+  it('pages, site-wide pages, summaries and openapi.json included, whatever changed', async () => {
+    const { root, store, thresholds, config } = siteWithConfig('plan');
+    for (let i = 0; i < 4; i++) writeStore(store, `r${i}.ndjson`, scan(i, T, i + 2));
+    const out = join(root, 'out');
+    const flags = ['--config', join(root, 'site.yaml'), '--store', store, '--out', out, '--now', String(NOW), '--json'];
+    const compare = async (what: string) => {
+      const plan = JSON.parse((await runCommand(['plan', ...flags])).stdout) as { added: number; changed: number; removed: number; unchanged: number };
+      const built = JSON.parse((await runCommand(['build', ...flags, '--prune'])).stdout) as { written: number; removed: number; unchanged: number };
+      expect({ written: plan.added + plan.changed, removed: plan.removed, unchanged: plan.unchanged }, what).toEqual({ written: built.written, removed: built.removed, unchanged: built.unchanged });
+      return built;
+    };
+    expect((await compare('first build')).written).toBeGreaterThan(0);
+    expect((await compare('nothing changed')).written).toBe(0);
+    writeStore(store, 'r1.ndjson', scan(1, T + 86400, 9), true);
+    await compare('a new scan');
+    rmSync(join(store, 'r2.ndjson'));
+    await compare('a repository left the store');
+    writeFileSync(join(root, 'thresholds.yaml'), thresholds.replace('{ min: 0, max: 0, status: fail }', '{ min: 0, max: 1, status: fail }').replace('{ min: 1, max: 4, status: bronze }', '{ min: 2, max: 4, status: bronze }'));
+    expect((await compare('one badge’s bands')).written).toBeGreaterThan(0);
+    config('openapi: false\n');
+    expect((await compare('openapi: false')).removed).toBeGreaterThan(0);
+    config('openapi: false\npages: false\n');
+    expect((await compare('pages: false')).removed).toBeGreaterThan(0);
+    await compare('nothing changed again');
   });
 });

@@ -241,6 +241,14 @@ export class IncrementalBuild {
     return this.changed.size > 0;
   }
 
+  /**
+   * Whether the site-wide files (pages, a shard's summaries, openapi.json) are those of the last
+   * build, already out: no repository was redone and no config part changed.
+   */
+  get siteWideUnchanged(): boolean {
+    return this.incremental && this.redone === 0 && !this.configChanged;
+  }
+
   /** How many repositories are redone (known once the loader has read every file it needs). */
   get redone(): number {
     return this.dirty.size;
