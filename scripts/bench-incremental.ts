@@ -120,7 +120,7 @@ async function s3Requests(c: IncrementalBenchContext): Promise<void> {
   await run();
   c.say(
     'incremental S3: requests of an unchanged rebuild (target ≤ store listing + O(1))',
-    `${unchanged} requests, ${puts} PUT (state only), for ${repos} repositories; one changed repository: ${total()} requests`,
+    `${unchanged} requests, ${puts} PUT (the lease; an unchanged state is not sent), for ${repos} repositories; one changed repository: ${total()} requests`,
     'incrementalS3UnchangedRequests',
     unchanged,
   );
