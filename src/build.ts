@@ -131,9 +131,11 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
       await publishRepository(opts.sink, files, limit, summary);
       summary.unchanged += current;
       if (opts.prune) {
-        // Its API files and its pages (all of them when the build writes no pages).
+        // Its API files and its pages (all of them when the build writes no pages; without pages
+        // a repository pruned before has none to look for, and on S3 a look is a request).
         const produced = new Set(files.map((f) => f.key));
-        const prefixes = [repositoryPrefix(h.encoded), repositoryPagesPrefix(h.encoded)];
+        const withPages = pages !== undefined || !incr?.prunedBefore(h.repositoryUrl);
+        const prefixes = [repositoryPrefix(h.encoded), ...(withPages ? [repositoryPagesPrefix(h.encoded)] : [])];
         const stale = (await Promise.all(prefixes.map((p) => staleKeys(opts.sink, p, produced)))).flat().filter((k) => !partial?.unrendered(k));
         if (stale.length > 0) {
           await opts.sink.remove(stale);

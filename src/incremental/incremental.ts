@@ -249,6 +249,15 @@ export class IncrementalBuild {
     return this.incremental && this.redone === 0 && !this.configChanged;
   }
 
+  /**
+   * Whether the last build pruned the repository under the same code and config: whatever it
+   * left below the repository's prefixes is what this build would leave (no page of it
+   * appeared since, for one).
+   */
+  prunedBefore(url: string): boolean {
+    return this.prev !== undefined && this.changed.size === 0 && this.prev.repositories.get(url)?.pruned === true;
+  }
+
   /** How many repositories are redone (known once the loader has read every file it needs). */
   get redone(): number {
     return this.dirty.size;
