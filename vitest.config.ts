@@ -8,6 +8,7 @@ const ISOLATED = [
   'test/s3-publish.test.ts',
   'test/incremental-s3.test.ts',
   'test/incremental-equivalence.test.ts',
+  'test/incremental-property.test.ts',
   'test/store-consistency.test.ts',
 ];
 

@@ -6,13 +6,14 @@ import type { StoreSource } from './load/store.ts';
 import type { ShapeStages } from './site/stages.ts';
 import { publishRepository, staleKeys, type PublishCounts } from './publish/publish.ts';
 import { PublishError, type Sink } from './publish/sink.ts';
-import { repositoryPrefix } from './model/layout.ts';
+import { repositoryPagesPrefix, repositoryPrefix } from './model/layout.ts';
 import { PagesCollector, type PagesBuild } from './render/pages/build-pages.ts';
 import { SummaryStore, type SummaryLine } from './render/pages/summary.ts';
 import type { SiteFile } from './render/site-files.ts';
 import type { IncrementalBuild } from './incremental/incremental.ts';
 import { goneRepositories, removeRepositories } from './publish/gone.ts';
 import { heapShortfall } from './evaluate/heap-room.ts';
+import { pruneSiteWide, type SiteWideScope } from './publish/site-wide-prune.ts';
 
 export interface BuildOptions {
   /** The active shape's evaluate and render steps (src/site/stages.ts: loadShape). */
@@ -44,6 +45,8 @@ export interface BuildOptions {
   onSummaries?: (summaries: SummaryStore) => Promise<void> | void;
   /** Files of the whole site, not of a repository (api/v1/openapi.json), published last. */
   siteFiles?: SiteFile[];
+  /** The site-wide files this build answers for: with `prune`, those it no longer produces go. */
+  siteWide?: SiteWideScope;
 }
 
 export interface BuildSummary extends PublishCounts {
@@ -102,6 +105,8 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
       incr?.built(h, 0);
       continue;
     }
+    // Known once the loader hands out its first history (it has read every file it needs).
+    await incr?.beginPublishing();
     const shortfall = heapShortfall(h);
     if (shortfall) {
       report({ severity: 'error', where: h.repositoryUrl, message: shortfall });
@@ -126,12 +131,17 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
       await publishRepository(opts.sink, files, limit, summary);
       summary.unchanged += current;
       if (opts.prune) {
-        const stale = (await staleKeys(opts.sink, repositoryPrefix(h.encoded), new Set(files.map((f) => f.key)))).filter((k) => !partial?.unrendered(k));
+        // Its API files and its pages (all of them when the build writes no pages; without pages
+        // a repository pruned before has none to look for, and on S3 a look is a request).
+        const produced = new Set(files.map((f) => f.key));
+        const withPages = pages !== undefined || !incr?.prunedBefore(h.repositoryUrl);
+        const prefixes = [repositoryPrefix(h.encoded), ...(withPages ? [repositoryPagesPrefix(h.encoded)] : [])];
+        const stale = (await Promise.all(prefixes.map((p) => staleKeys(opts.sink, p, produced)))).flat().filter((k) => !partial?.unrendered(k));
         if (stale.length > 0) {
           await opts.sink.remove(stale);
           summary.removed += stale.length;
         }
-        await opts.sink.removeEmptyDirectories?.(repositoryPrefix(h.encoded));
+        for (const p of prefixes) await opts.sink.removeEmptyDirectories?.(p);
       }
       const repoSummary = pageSummary ?? opts.summarize?.(h, files);
       if (repoSummary !== undefined) summaries.set(h.repositoryUrl, repoSummary);
@@ -157,10 +167,16 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
   // The site-wide pages, a shard's summaries and openapi.json go out before the state that
   // describes them, so a state is never ahead of what is published; when no repository was
   // redone and no config part changed, they are those of the last build, already out.
-  const summariesUnchanged = incr?.incremental === true && incr.redone === 0 && !incr.configChanged;
+  const summariesUnchanged = incr?.siteWideUnchanged === true;
+  if (failed.length === 0 && (!summariesUnchanged || opts.prune)) await incr?.beginPublishing();
   if (failed.length === 0 && !summariesUnchanged) {
-    if (pages) await pages.finish(opts.sink, limit, summary, summaries);
+    const produced = new Set<string>();
+    if (pages) await pages.finish(opts.sink, limit, summary, summaries, produced);
     if (opts.siteFiles && opts.siteFiles.length > 0) await publishRepository(opts.sink, opts.siteFiles, limit, summary);
+    for (const f of opts.siteFiles ?? []) produced.add(f.key);
+    // Unchanged summaries and config leave nothing new to remove: the last build (with --prune
+    // too, or every repository would be redone) removed what this one would.
+    if (opts.prune && opts.siteWide) await pruneSiteWide(opts.sink, produced, opts.siteWide, summary);
   }
   // --prune: repositories that left the store go too, after the site-wide pages stopped linking them.
   if (opts.prune && incr && failed.length === 0) await pruneGone(opts.sink, incr, opts.include, summary);

@@ -165,10 +165,9 @@ describe('a threshold change on one badge', () => {
     expect(new Map([...now].filter(([k]) => published(k)))).toEqual(new Map([...cleanTree].filter(([k]) => published(k))));
     expect(summary.written + summary.unchanged).toBe(clean.summary.written);
 
-    // plan: the same counts for the repositories' files (it leaves out the site-wide pages).
-    const apiChanged = changed.filter((k) => k.startsWith('api/v1/repositories/')).length;
-    const apiFiles = [...cleanTree.keys()].filter((k) => k.startsWith('api/v1/repositories/')).length;
-    expect({ changed: plan.added + plan.changed, unchanged: plan.unchanged, removed: plan.removed }).toEqual({ changed: apiChanged, unchanged: apiFiles - apiChanged, removed: 0 });
+    // plan: the same counts as the build, pages included, and api/v1/openapi.json, which the
+    // CLI's build writes and this in-process one does not (so plan sees it absent).
+    expect({ written: plan.added + plan.changed, unchanged: plan.unchanged, removed: plan.removed }).toEqual({ written: summary.written + 1, unchanged: summary.unchanged, removed: 0 });
   }, 120_000);
 
   it('a badge removed: --prune deletes its files and keeps every file not rendered', async () => {

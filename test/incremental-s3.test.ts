@@ -1,5 +1,6 @@
 // Incremental builds on S3, counted at the wire (a proxy in front of s3rver): an unchanged
-// rebuild sends no PUT of the site and lists nothing of it but the state's prefix; a new scan
+// rebuild sends no PUT (of the site or of its unchanged state) and lists nothing of it but the
+// state's prefix; a new scan
 // in one repository lists that repository alone; the state is the last PUT of a build, and a
 // repository that failed to publish is left out of it, so the next build redoes it. A state
 // larger than a part is uploaded in parts.
@@ -13,6 +14,7 @@ import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { S3StateStore } from '../src/incremental/s3-state.ts';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { parseS3Location } from '../src/s3/location.ts';
 
 const dir = tempDir();
@@ -49,10 +51,11 @@ describe('incremental builds on S3', () => {
     const again = await buildIncrementally({ flags: flags(), now: NOW });
     const rs = take();
     expect(again.summary).toMatchObject({ written: 0, reused: 12, repositories: 12, scans: first.summary.scans, unchanged: first.summary.written });
-    expect(puts(rs)).toEqual(['.badgepress/state/1/0.json']);
+    // The state has the same bytes: it is not sent again either.
+    expect(puts(rs)).toEqual([]);
     expect(lists(rs)).toEqual(['pub/.badgepress/state/']);
-    // state read, state layouts listed, state written: O(1), whatever the site's size
-    expect(rs.length).toBe(3);
+    // state read, state layouts listed: O(1), whatever the site's size
+    expect(rs.length).toBe(2);
 
 
     // A new scan of one repository: its prefix is listed, its files written, then the state.
@@ -62,9 +65,13 @@ describe('incremental builds on S3', () => {
     expect(one.summary).toMatchObject({ reused: 11, repositories: 12 });
     expect(lists(rs1)).toEqual(['pub/.badgepress/state/', `pub/api/v1/repositories/${encodeURIComponent(repositoryUrl(3))}/`]);
     const written = puts(rs1);
+    // First the mark of what this build may publish (the next build redoes it if this one
+    // never finishes), then the files, then the state, and the mark goes.
+    expect(written[0]).toBe('.badgepress/state/1/0.pending.json');
     expect(written.at(-1)).toBe('.badgepress/state/1/0.json');
-    expect(written.slice(0, -1).every((k) => k.startsWith(`api/v1/repositories/${encodeURIComponent(repositoryUrl(3))}/`))).toBe(true);
-    expect(written.length - 1).toBe(one.summary.written);
+    expect(written.slice(1, -1).every((k) => k.startsWith(`api/v1/repositories/${encodeURIComponent(repositoryUrl(3))}/`))).toBe(true);
+    expect(written.length - 2).toBe(one.summary.written);
+    expect(rs1.at(-1)).toMatchObject({ method: 'POST', path: '/site/?delete=' });
   });
 
   it('a repository that failed to publish is not in the state: the next build redoes it', async () => {
@@ -84,6 +91,24 @@ describe('incremental builds on S3', () => {
 
 /** One more scan of repository i, a week after its last, with an mtime in the past (see the property test). */
 describe('the state on S3', () => {
+  it('a state edited in the bucket is named, set aside beside its key, and the build is a full one', async () => {
+    const out = { ...flags(), out: 's3://site/edited/' };
+    await buildIncrementally({ flags: out, now: NOW });
+    const key = 'edited/.badgepress/state/1/0.json';
+    const client = peer.client();
+    const text = (await peer.objects('site', key)).get('')!.body.toString('utf8');
+    await client.send(new PutObjectCommand({ Bucket: 'site', Key: key, Body: text.replace('"r",', '"r", ') }));
+    const warnings: string[] = [];
+    const again = await buildIncrementally({ flags: out, now: NOW, warn: (m) => warnings.push(m) });
+    client.destroy();
+    expect(warnings).toEqual([expect.stringMatching(/^build state s3:\/\/site\/edited\/\.badgepress\/state\/1\/0\.json: line \d+ is the end of other lines than these: the state was edited; set aside as s3:\/\/site\/edited\/\.badgepress\/state\/1\/0\.json\.untrusted; this build is a full one/)]);
+    expect(again.summary.reused).toBe(0);
+    const kept = await peer.objects('site', 'edited/.badgepress/state/1/');
+    expect([...kept.keys()].sort()).toEqual(['0.json', '0.json.untrusted']);
+    expect(kept.get('0.json.untrusted')!.body.toString('utf8')).toBe(text.replace('"r",', '"r", '));
+    expect((await buildIncrementally({ flags: out, now: NOW })).summary.reused).toBe(12);
+  });
+
   it('a state larger than a part goes up in parts (one object in the end) and reads back line for line', async () => {
     const st = new S3StateStore(peer.client(proxy.endpoint), parseS3Location('s3://site/parts/')!, 5 * 1024 * 1024);
     const lines = Array.from({ length: 150_000 }, (_, i) => `${JSON.stringify(['r', `https://example.org/r${i}`, i, 0, 0, null, null, null, null])}\n`);

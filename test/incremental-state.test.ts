@@ -63,7 +63,7 @@ describe('build state', () => {
   });
 });
 
-describe('state as JSON lines (format 4)', () => {
+describe('state as JSON lines (format 5)', () => {
   const state = {
     code: 'c',
     config: 'g',
@@ -102,7 +102,7 @@ describe('state as JSON lines (format 4)', () => {
     const all = serializeState(state, lines).split('\n');
     expect(await readState(all.slice(0, -2), new Map())).toBeUndefined();
     expect(await readState([...all.slice(0, 2), ...all.slice(3)], new Map())).toBeUndefined();
-    expect(await readState([all[0]!.replace('"format":4', '"format":3'), ...all.slice(1)], new Map())).toBeUndefined();
+    expect(await readState([all[0]!.replace('"format":5', '"format":3'), ...all.slice(1)], new Map())).toBeUndefined();
     expect(await readState(['{"format":3,"files":[]}'], new Map())).toBeUndefined();
   });
 });

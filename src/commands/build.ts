@@ -13,7 +13,9 @@ import { loadShape } from '../site/stages.ts';
 import { acquireLease, leasedSink, leaseKey } from '../publish/lease.ts';
 import { pagesBuild } from '../render/pages/setup.ts';
 import { openIncremental, openStateStore } from '../incremental/open.ts';
-import { siteApiFiles } from '../render/site-files.ts';
+import { siteApiFiles, type SiteFile } from '../render/site-files.ts';
+import type { SiteWideScope } from '../publish/site-wide-prune.ts';
+import type { SiteConfig } from '../config/types.ts';
 
 export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
                        [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--force] [--json] [--wait SECONDS]
@@ -27,6 +29,17 @@ export function shardLoadOptions(text: string | undefined): { include?: (url: st
   const shard = parseShard(text);
   if ('problem' in shard) throw new UsageError(`--shard ${JSON.stringify(text)}: ${shard.problem}`);
   return { include: inShard(shard), reportUnassignable: shard.index === 0, shard };
+}
+
+/**
+ * What a build writes and answers for of the whole site beside its repositories: every shard
+ * would write the same openapi.json, so shard 0 writes it (and `badgepress site`); --prune
+ * removes site-wide files: an unsharded build answers for all of them, shard 0 for
+ * openapi.json and, only when there are no pages (else `site` writes them), the pages.
+ */
+export function siteWideOf(site: SiteConfig, shard: Shard | undefined, pages: boolean, badgeIds: readonly string[]): { siteFiles: SiteFile[]; siteWide?: SiteWideScope } {
+  if ((shard?.index ?? 0) !== 0) return { siteFiles: [] };
+  return { siteFiles: siteApiFiles(site, badgeIds), siteWide: { pages: !shard || !pages, api: true } };
 }
 
 export async function buildCommand(argv: string[]): Promise<number> {
@@ -76,7 +89,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
   const { shard, ...loadSharding } = sharding;
   let failure: unknown;
   try {
-    const incremental = await openIncremental({ site, store, state, shard, now, prune: values.prune ?? false, force: values.force ?? false });
+    const incremental = await openIncremental({ site, store, state, shard, now, prune: values.prune ?? false, force: values.force ?? false, warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
     summary = await build({
       shape,
       store,
@@ -91,8 +104,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
       incremental,
       onRepository: (h, s) => progress.update(s, h),
       ...(pages ? { pages } : {}),
-      // Every shard would write the same bytes: shard 0 writes them (and `badgepress site`).
-      siteFiles: (sharding.shard?.index ?? 0) === 0 ? siteApiFiles(site, shape.evaluator.badgeIds) : [],
+      ...siteWideOf(site, sharding.shard, pages !== undefined, shape.evaluator.badgeIds),
     });
   } catch (err) {
     failure = err;

@@ -4,13 +4,17 @@ import { loadHistories } from '../load/histories.ts';
 import { Planner, formatPlan } from '../publish/plan.ts';
 import { formatPlanMarkdown } from '../publish/plan-markdown.ts';
 import { integerFlag, parseFlags, UsageError } from './args.ts';
-import { shardLoadOptions } from './build.ts';
+import { shardLoadOptions, siteWideOf } from './build.ts';
 import { issuePrinter } from './report.ts';
 import { SITE_FLAGS, loadSite } from './setup.ts';
 import { openSink, openStore } from '../site/locations.ts';
 import { loadShape } from '../site/stages.ts';
 import { openIncremental, openStateStore } from '../incremental/open.ts';
 import { goneRepositories, keysOfRepository } from '../publish/gone.ts';
+import { staleSiteWideKeys } from '../publish/site-wide-prune.ts';
+import { PagesCollector } from '../render/pages/build-pages.ts';
+import { pagesBuild } from '../render/pages/setup.ts';
+import type { SiteFile } from '../render/site-files.ts';
 
 export const PLAN_USAGE = `usage: badgepress plan [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
                       [--base-url URL] [--now UNIX] [--shard i/n] [--force] [--json | --format text|json|markdown]
@@ -39,17 +43,37 @@ export async function planCommand(argv: string[]): Promise<number> {
   try {
     // The build state answers for unchanged repositories, as a build would skip them; prune as
     // if --prune were given, since the plan reports what --prune would remove.
-    const incremental = await openIncremental({ site, store, state, shard, now, prune: true, force: values.force ?? false });
+    const incremental = await openIncremental({ site, store, state, shard, now, prune: true, force: values.force ?? false, readOnly: true, warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
     summaries = incremental;
     const report = (i: Parameters<typeof printer.print>[0], owner?: Parameters<typeof incremental.note>[1]) => (incremental.note(i, owner), printer.print(i));
+    // The pages and site-wide files, as the build would write them (commands/build.ts).
+    const pages = await pagesBuild(site, sharding.shard);
+    const collector = pages ? new PagesCollector(pages) : undefined;
+    const { summaries: lines } = incremental;
     for await (const h of loadHistories(store, { catalog: shape.evaluator.catalog, schemes: site.repositoryUrlSchemes, report, ...loadSharding, ...incremental.loadOptions(loadSharding.include) })) {
       if (h.scans.length === 0) continue;
       const evaluation = shape.evaluator.evaluate(h, now);
       const partial = incremental.partial(h);
-      await planner.add(h.encoded, h.scans.length, shape.renderer.render(evaluation, partial?.filter), partial);
+      const page = collector?.repository(evaluation);
+      if (page) lines.set(h.repositoryUrl, page.summary);
+      await planner.add(h.encoded, h.scans.length, shape.renderer.render(evaluation, partial?.filter), partial, page?.files);
     }
-    const carried = incremental.carry(printer.print);
+    const carried = incremental.carry(printer.print, lines);
     planner.addUnchanged(carried.repositories, carried.scans, carried.files);
+    if (!incremental.siteWideUnchanged) {
+      const produced = new Set<string>();
+      const track = function* (files: Iterable<SiteFile>) {
+        for (const f of files) yield (produced.add(f.key), f);
+      };
+      if (collector) {
+        const parts = { n: 0 };
+        await planner.addFiles(track(collector.files(lines.sorted(), parts)));
+        planner.addRemoved(await collector.staleParts(sink, parts.n));
+      }
+      const { siteFiles, siteWide } = siteWideOf(site, sharding.shard, pages !== undefined, shape.evaluator.badgeIds);
+      await planner.addFiles(track(siteFiles));
+      if (siteWide) planner.addRemoved(await staleSiteWideKeys(sink, produced, siteWide));
+    }
     for (const url of (await goneRepositories(sink, incremental, loadSharding.include)) ?? []) planner.addRemoved(await keysOfRepository(sink, url));
   } finally {
     summaries?.close();

@@ -9,15 +9,16 @@ import { MissingSummariesError, readSummaries } from '../render/pages/summary.ts
 import { publishSiteWide } from '../render/pages/build-pages.ts';
 import { publishRepository } from '../publish/publish.ts';
 import { siteApiFiles } from '../render/site-files.ts';
+import { pruneSiteWide } from '../publish/site-wide-prune.ts';
 import { loadShape } from '../site/stages.ts';
 import { MAX_SHARDS } from '../model/shard.ts';
 
 export const SITE_USAGE = `usage: badgepress site --shards N [--config FILE] [--out DIR|s3://…] [--shape A|B] [--base-url URL]
-                      [--s3-endpoint URL] [--s3-path-style] [--json]
+                      [--prune] [--s3-endpoint URL] [--s3-path-style] [--json]
   after "badgepress build --shard i/N" for every i, writes the site-wide pages from their summaries`;
 
 export async function siteCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { ...SITE_FLAGS, shards: { type: 'string' }, json: { type: 'boolean' } }, SITE_USAGE);
+  const { values } = parseFlags(argv, { ...SITE_FLAGS, shards: { type: 'string' }, prune: { type: 'boolean' }, json: { type: 'boolean' } }, SITE_USAGE);
   const shards = integerFlag('shards', values.shards, 1, MAX_SHARDS);
   if (shards === undefined) throw new UsageError(`--shards N is required: the n of the builds' --shard i/n\n${SITE_USAGE}`);
   const site = await loadSite({ ...values, store: values.store ?? '.' });
@@ -34,9 +35,12 @@ export async function siteCommand(argv: string[]): Promise<number> {
     repositories = summaries.urls.length;
     const limit = pLimit(site.s3.concurrency);
     try {
-      await publishSiteWide(ctx, sink, summaries, limit, counts);
+      const produced = new Set(apiFiles.map((f) => f.key));
+      await publishSiteWide(ctx, sink, summaries, limit, counts, produced);
       // Site-wide too: api/v1/openapi.json (shard 0's build wrote the same bytes).
       await publishRepository(sink, apiFiles, limit, counts);
+      // --prune: site-wide files these pages no longer include (a list page past the last, …).
+      if (values.prune) await pruneSiteWide(sink, produced, { pages: true, api: true }, counts);
     } finally {
       summaries.close();
     }
@@ -44,6 +48,7 @@ export async function siteCommand(argv: string[]): Promise<number> {
     await sink.close();
   }
   if (values.json) process.stdout.write(`${JSON.stringify({ repositories, ...counts, out: sink.location, shards })}\n`);
-  else process.stdout.write(`badgepress: site pages for ${repositories} repositories from ${shards} shard(s): ${counts.written} files written, ${counts.unchanged} unchanged → ${sink.location}\n`);
+  const removed = values.prune ? `, ${counts.removed} removed` : '';
+  if (!values.json) process.stdout.write(`badgepress: site pages for ${repositories} repositories from ${shards} shard(s): ${counts.written} files written, ${counts.unchanged} unchanged${removed} → ${sink.location}\n`);
   return 0;
 }

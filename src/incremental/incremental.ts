@@ -13,12 +13,12 @@
 // are rendered and compared; the others are still current and stay as they are.
 import type { IssueOwner, LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { LoadOptions } from '../load/histories.ts';
-import type { StoreEntry, StoreSource } from '../load/store.ts';
+import { listedAsKept, verifiedByBytes, type StoreEntry, type StoreSource } from '../load/store.ts';
 import type { SiteConfig } from '../config/types.ts';
 import { repositoryPrefix } from '../model/layout.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
 import { SummaryFile, SummaryStore } from '../render/pages/summary.ts';
-import { STATE_PREFIX, readState, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput, type StateStore } from './state.ts';
+import { STATE_PREFIX, StateDigest, UntrustedStateError, checkState, digestedLines, pendingKey, pendingText, readPending, type Pending, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput, type StateStore } from './state.ts';
 import { StoreListing } from './listing.ts';
 import { CompactRepositoryStates } from './compact-state.ts';
 
@@ -33,6 +33,10 @@ export interface IncrementalOptions {
   prune: boolean;
   /** Ignore the state (build everything); a new state is still written. */
   force: boolean;
+  /** Told of a state that cannot be trusted (named, and set aside unless `readOnly`). */
+  warn?: (message: string) => void;
+  /** Never changes the state store (plan): an untrusted state is named, not set aside. */
+  readOnly?: boolean;
 }
 
 /** What skipped repositories add to a build's counts. */
@@ -57,10 +61,17 @@ export class IncrementalBuild {
   /** Config parts that differ from the last build's: the files every other dirty repository redoes. */
   private readonly changed: ReadonlySet<string>;
   private readonly requested = new Set<string>();
+  /** Files the last build read just after a write, listed at that size and mtime: read to compare bytes. */
+  private readonly toVerify = new Set<string>();
   private readonly unstable = new Set<string>();
   private readonly recorded = new CompactRepositoryStates();
   private readonly issuesOf = new Map<string, LoadIssue[]>();
   private readonly key: string;
+  /** The pending mark, once written (beginPublishing) or being written. */
+  private begun: Promise<void> | undefined;
+  private marked = false;
+  /** The digest of the state as read (undefined: none read). */
+  private readDigest: string | undefined;
   /** The listing as the store gave it, until the loader takes it (it needs the sizes). */
   private entries: StoreEntry[] | undefined;
   /**
@@ -76,6 +87,10 @@ export class IncrementalBuild {
     entries: StoreEntry[],
     listing: StoreListing,
     private readonly prevSummaries: SummaryStore,
+    /** What a build that did not finish may have published (undefined: the last build finished). */
+    private readonly pending: Pending | undefined,
+    /** The state store's keys as listed when the build began. */
+    private stateKeys: string[] | undefined,
   ) {
     this.summaries = new SummaryStore(prevSummaries.file);
     this.key = stateKey(opts.shard);
@@ -91,10 +106,31 @@ export class IncrementalBuild {
   }
 
   static async open(opts: IncrementalOptions): Promise<IncrementalBuild> {
-    const [lines, entries] = await Promise.all([opts.force ? undefined : opts.state.read(stateKey(opts.shard)), opts.store.entries()]);
+    const key = stateKey(opts.shard);
+    const untrusted = (err: unknown) => {
+      if (err instanceof UntrustedStateError) return { untrusted: err.reason };
+      throw err;
+    };
+    // The state's keys (listed anyway, to retire other layouts) say whether a mark is pending.
+    const [lines, entries, keys] = await Promise.all([opts.force ? undefined : opts.state.read(key).catch(untrusted), opts.store.entries(), opts.state.list()]);
+    const marked = keys.includes(pendingKey(opts.shard));
+    const pending = marked ? await readPending(await opts.state.read(pendingKey(opts.shard)).catch((err: unknown) => (err instanceof UntrustedStateError ? ['?'] : Promise.reject(err)))) : undefined;
     const prevSummaries = new SummaryStore(new SummaryFile());
     const listing = new StoreListing(entries);
-    return new IncrementalBuild(opts, lines === undefined ? undefined : await readState(lines, prevSummaries, listing), entries, listing, prevSummaries);
+    const digest = new StateDigest();
+    const read = lines === undefined ? undefined : 'untrusted' in lines ? lines : await checkState(digestedLines(lines, digest), prevSummaries, listing);
+    let prev: BuildState | undefined;
+    // A build that may have published anything and did not finish: its state says nothing.
+    if (read && 'state' in read && !(pending && 'all' in pending)) prev = read.state;
+    else if (read && 'untrusted' in read) {
+      // Never trusted, never an end: named, moved out of the way, and this build is a full one.
+      const where = opts.readOnly ? undefined : await opts.state.setAside(key);
+      const fate = where ? `set aside as ${where}; this build is a full one and writes a new state` : 'not used (a build sets it aside)';
+      opts.warn?.(`build state ${opts.state.display(key)}: ${read.untrusted}; ${fate}`);
+    }
+    const build = new IncrementalBuild(opts, prev, entries, listing, prevSummaries, pending, keys);
+    if (prev) build.readDigest = digest.digest();
+    return build;
   }
 
   /** Whether a previous state is in use (false: a full build). */
@@ -110,12 +146,20 @@ export class IncrementalBuild {
 
   private markDirtyFromState(prev: BuildState): void {
     for (const [name, f] of prev.files) {
-      const changed = this.listing.version(name) !== f.version;
+      const listed = this.listing.version(name);
+      // A file the last build read just after it was written: known again by its bytes once read.
+      if (listedAsKept(f.version, listed)) {
+        this.toVerify.add(name);
+        continue;
+      }
+      const changed = listed !== f.version;
       for (const url of f.repositories) {
         // A repository a file names but the state does not hold failed or was left out.
         if (changed || !prev.repositories.has(url)) this.redoWhole(url);
       }
     }
+    // Published by a build that did not finish: the state may describe other files than theirs.
+    if (this.pending && 'repositories' in this.pending) for (const url of this.pending.repositories) this.redoWhole(url);
     for (const [url, r] of prev.repositories) {
       if (r.flip !== undefined && (this.opts.now >= r.flip) !== r.flipped) this.redoWhole(url);
       if (this.opts.prune && !r.pruned) this.redoWhole(url);
@@ -156,17 +200,23 @@ export class IncrementalBuild {
       files,
       ...(entries ? { entries } : {}),
       include: this.prev ? (url) => inShard(url) && this.dirty.has(url) : inShard,
-      onFileRead: (name, version, repositories) => {
+      onFileRead: (name, version, repositories, digest) => {
         const mine = repositories.filter(inShard).sort();
         this.listing.setRead(name, version, mine);
-        // A file read at another version than the state knows redoes every repository it names.
-        if (this.prev && this.prev.files.versionOf(name) !== version) for (const u of mine) this.redoWhole(u);
+        const known = this.prev?.files.versionOf(name);
+        const verified = this.toVerify.delete(name) && verifiedByBytes(known!, version, digest);
+        // A file read at another version than the state knows redoes every repository it names
+        // (and so does one the state names that it no longer names: markDirtyFromState).
+        if (this.prev && known !== version && !verified) for (const u of new Set([...mine, ...(this.prev.files.repositoriesOf(name) ?? [])])) this.redoWhole(u);
       },
       onUnstable: (names) => {
         for (const n of names) this.unstable.add(n);
       },
       moreFiles: () => {
         if (!this.prev) return [];
+        // A file to know by its bytes that could not be read: its repositories are redone.
+        for (const name of this.toVerify) for (const u of this.prev.files.repositoriesOf(name) ?? []) this.redoWhole(u);
+        this.toVerify.clear();
         const more = this.listing.names.filter((n) => !this.requested.has(n) && this.namesDirty(n));
         for (const f of more) this.requested.add(f);
         return more;
@@ -189,6 +239,23 @@ export class IncrementalBuild {
   /** Whether a config part changed since the last build (the site-wide pages show every part). */
   get configChanged(): boolean {
     return this.changed.size > 0;
+  }
+
+  /**
+   * Whether the site-wide files (pages, a shard's summaries, openapi.json) are those of the last
+   * build, already out: no repository was redone and no config part changed.
+   */
+  get siteWideUnchanged(): boolean {
+    return this.incremental && this.redone === 0 && !this.configChanged;
+  }
+
+  /**
+   * Whether the last build pruned the repository under the same code and config: whatever it
+   * left below the repository's prefixes is what this build would leave (no page of it
+   * appeared since, for one).
+   */
+  prunedBefore(url: string): boolean {
+    return this.prev !== undefined && this.changed.size === 0 && this.prev.repositories.get(url)?.pruned === true;
   }
 
   /** How many repositories are redone (known once the loader has read every file it needs). */
@@ -322,7 +389,8 @@ export class IncrementalBuild {
     if (!this.last?.gone) return undefined;
     const present = this.presentRepositories();
     if (!present) return undefined;
-    return new Set([...this.last.repositories.keys(), ...this.last.gone].filter((u) => !present.has(u)));
+    const pending = this.pending && 'repositories' in this.pending ? this.pending.repositories : [];
+    return new Set([...this.last.repositories.keys(), ...this.last.gone, ...pending].filter((u) => !present.has(u)));
   }
 
   /** What the state after this build says left the store but may still be published (removed ones excluded). */
@@ -335,7 +403,12 @@ export class IncrementalBuild {
    * build may change, so they go (a later build of that layout starts afresh).
    */
   async retireOtherLayouts(): Promise<void> {
-    const others = async () => (await this.opts.state.list()).filter((k) => k.startsWith(STATE_PREFIX) && !k.startsWith(`${STATE_PREFIX}${this.opts.shard.count}/`));
+    const others = async () => {
+      // The listing made when the build began, once; a second attempt lists again.
+      const keys = this.stateKeys ?? (await this.opts.state.list());
+      this.stateKeys = undefined;
+      return keys.filter((k) => k.startsWith(STATE_PREFIX) && !k.startsWith(`${STATE_PREFIX}${this.opts.shard.count}/`));
+    };
     // n shards of a new layout start together and retire the same old states at once; a store
     // may refuse one of two concurrent deletes of a key (s3rver answers 500). What is left
     // after a refusal is listed and deleted again: a stale state must never outlive this.
@@ -346,9 +419,31 @@ export class IncrementalBuild {
     }
   }
 
-  /** After everything is published. */
+  /**
+   * Before this build publishes or removes anything (once; later calls wait for the first):
+   * what it may publish is marked pending, so that if it never finishes the next build redoes
+   * it even where a store file returns to the version the old state records. Nothing is marked
+   * when nothing is redone (an unchanged rebuild writes nothing).
+   */
+  beginPublishing(): Promise<void> {
+    this.begun ??= (async () => {
+      let mark: Pending;
+      if (!this.prev || this.changed.size > 0) mark = { all: true };
+      else if (this.dirty.size > 0) mark = { repositories: [...this.dirty].sort() };
+      else return;
+      // A first build over an output without any state has nothing a stale state could hide.
+      if (!this.opts.force && !this.last && !this.pending) return;
+      await this.opts.state.write(pendingKey(this.opts.shard), [pendingText(mark)]);
+      this.marked = true;
+    })();
+    return this.begun;
+  }
+
+  /** After everything is published; a state of the same bytes as the last is not written again. */
   async commit(): Promise<void> {
-    await this.opts.state.write(this.key, stateLines(this.nextLines(), this.summaries));
+    await this.opts.state.write(this.key, stateLines(this.nextLines(), this.summaries), this.readDigest);
+    // Only now: a build that stops between the two leaves a mark that merely redoes some work.
+    if (this.marked || this.pending) await this.opts.state.remove([pendingKey(this.opts.shard)]);
   }
 
   /** Releases the summaries' file (after the last use of `summaries`). */

@@ -15,7 +15,17 @@ export async function openStateStore(out: string, site: SiteConfig): Promise<Sta
   return new S3StateStore(s3Client(site.s3), loc);
 }
 
-export async function openIncremental(opts: { site: SiteConfig; store: StoreSource; state: StateStore; shard: ShardKey | undefined; now: number; prune: boolean; force: boolean }): Promise<IncrementalBuild> {
+export async function openIncremental(opts: {
+  site: SiteConfig;
+  store: StoreSource;
+  state: StateStore;
+  shard: ShardKey | undefined;
+  now: number;
+  prune: boolean;
+  force: boolean;
+  warn?: (message: string) => void;
+  readOnly?: boolean;
+}): Promise<IncrementalBuild> {
   const [code, config] = await Promise.all([codeFingerprint(), configParts(opts.site)]);
   return IncrementalBuild.open({ ...opts, shard: opts.shard ?? { index: 0, count: 1 }, code, config });
 }

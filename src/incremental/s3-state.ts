@@ -3,7 +3,9 @@
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   PutObjectCommand,
   UploadPartCommand,
@@ -17,7 +19,7 @@ import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { STATE_PREFIX, streamLines, writeLines, type StateStore } from './state.ts';
+import { SET_ASIDE_SUFFIX, STATE_PREFIX, streamLines, writeLines, type StateStore } from './state.ts';
 
 export class S3StateStore implements StateStore {
   constructor(
@@ -39,7 +41,7 @@ export class S3StateStore implements StateStore {
     }
   }
 
-  async write(key: string, lines: Iterable<string>): Promise<void> {
+  async write(key: string, lines: Iterable<string>, unchanged?: string): Promise<void> {
     // Written to a local file first, then sent in parts of partBytes held one at a time: the
     // state is too large to hold whole (tens of MB at 100,000 repositories), and a body sent
     // as a stream needs chunked signing some stores refuse. A multipart upload replaces the
@@ -48,9 +50,10 @@ export class S3StateStore implements StateStore {
     const published = 'the site is published, the next build redoes what the last state does not hold';
     let dir: string | undefined;
     let size: number;
+    let digest: string;
     try {
       dir = await mkdtemp(join(tmpdir(), 'badgepress-state-'));
-      await writeLines(join(dir, 'state'), lines);
+      digest = await writeLines(join(dir, 'state'), lines);
       ({ size } = await stat(join(dir, 'state')));
     } catch (err) {
       if (dir) await rm(dir, { recursive: true, force: true });
@@ -60,6 +63,8 @@ export class S3StateStore implements StateStore {
       throw new Error(`build state ${where}: cannot write its local copy (${code ?? String(err)})${remedy}; ${published}`);
     }
     try {
+      // The same bytes as the state read: an unchanged rebuild sends nothing.
+      if (digest === unchanged) return;
       if (size <= this.partBytes) await this.client.send(new PutObjectCommand({ ...this.target(key), Body: await readFile(join(dir, 'state')) }));
       else await this.putInParts(key, join(dir, 'state'), size);
     } catch (err) {
@@ -67,6 +72,22 @@ export class S3StateStore implements StateStore {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  display(key: string): string {
+    return showS3(this.loc, key);
+  }
+
+  async setAside(key: string): Promise<string> {
+    const Bucket = this.loc.bucket;
+    const Key = this.loc.prefix + key;
+    try {
+      await this.client.send(new CopyObjectCommand({ Bucket, Key: `${Key}${SET_ASIDE_SUFFIX}`, CopySource: `${Bucket}/${Key.split('/').map(encodeURIComponent).join('/')}` }));
+      await this.client.send(new DeleteObjectCommand({ Bucket, Key }));
+    } catch (err) {
+      throw new Error(`build state ${showS3(this.loc, key)}: cannot set it aside (${describeS3Error(err)}); delete it (s3:DeleteObject)`);
+    }
+    return showS3(this.loc, `${key}${SET_ASIDE_SUFFIX}`);
   }
 
   private target(key: string) {

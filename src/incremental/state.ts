@@ -2,20 +2,37 @@
 // output under `.badgepress/` (a prefix the resolver never serves), one file per shard layout
 // and shard, so any machine can pick up where another left off. Deleting it only makes the
 // next build slower. Written after the files it describes, so it is never ahead of them.
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { LoadIssue } from '../load/types.ts';
+import { FileReadError, openRegularFile } from '../io/regular-file.ts';
 import { CompactFileStates, CompactRepositoryStates, type FileStates, type RepositoryStates } from './compact-state.ts';
 
 export const STATE_PREFIX = '.badgepress/state/';
-// 4: JSON lines, read and written one line at a time, the summary line a string in its
-// repository's line; 3: page summaries are JSON lines (strings), not objects; 2: config split
-// into parts. A state of another format means a full build.
-const FORMAT = 4;
+// 5: the end line holds a digest of the lines before it (an edited line is seen); 4: JSON
+// lines, read and written one line at a time, the summary line a string in its repository's
+// line; 3: page summaries are JSON lines (strings), not objects; 2: config split into parts.
+// A state of another format means a full build.
+const FORMAT = 5;
+/**
+ * The longest state line read (UTF-16 code units): a line is one repository's, and a longer
+ * one is no state this code wrote (V8's strings end near 2^29, where a read would throw).
+ */
+export const MAX_STATE_LINE = 2 ** 28;
+/** Where a state that cannot be trusted is moved, beside its key. */
+export const SET_ASIDE_SUFFIX = '.untrusted';
+
+/** A state file that is not one this code wrote: why, in words (the caller names the file). */
+export class UntrustedStateError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'UntrustedStateError';
+  }
+}
 
 export interface RepositoryState {
   /** Scans built, files produced: counted again when the repository is skipped. */
@@ -70,6 +87,36 @@ export function stateKey(shard: ShardKey): string {
   return `${STATE_PREFIX}${shard.count}/${shard.index}.json`;
 }
 
+/**
+ * `.badgepress/state/<n>/<i>.pending.json`: written before a build publishes anything, removed
+ * once its state is written. A build that did not finish leaves it, and the next one redoes
+ * what it names: every repository (`all`), or those listed.
+ */
+export function pendingKey(shard: ShardKey): string {
+  return stateKey(shard).replace(/\.json$/, '.pending.json');
+}
+
+/** What a build that may not have finished may have published: everything, or these repositories. */
+export type Pending = { all: true } | { repositories: string[] };
+
+export function pendingText(p: Pending): string {
+  return `${JSON.stringify({ format: 1, ...p })}\n`;
+}
+
+/** A pending mark read back; anything unreadable or unknown counts as everything. */
+export async function readPending(lines: AsyncIterable<string> | Iterable<string> | undefined): Promise<Pending | undefined> {
+  if (lines === undefined) return undefined;
+  let text = '';
+  try {
+    for await (const line of lines) text += line;
+    const p = JSON.parse(text) as { format?: unknown; all?: unknown; repositories?: unknown };
+    if (p.format === 1 && Array.isArray(p.repositories) && p.repositories.every((u) => typeof u === 'string')) return { repositories: p.repositories as string[] };
+  } catch {
+    // Not what a build wrote: everything may have been published.
+  }
+  return { all: true };
+}
+
 /** A state to write: its files and repositories may be made as they are written (not held). */
 export type StateLinesInput = Omit<BuildState, 'files' | 'repositories'> & {
   files: Iterable<[string, FileState]>;
@@ -78,21 +125,23 @@ export type StateLinesInput = Omit<BuildState, 'files' | 'repositories'> & {
 
 /** The state as JSON lines: a header, one line per store file and per repository, an end mark. */
 export function* stateLines(s: StateLinesInput, summaries: { get(url: string): string | undefined }): Generator<string> {
-  yield `${JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, ...(s.gone ? { gone: s.gone } : {}) })}\n`;
+  const digest = new StateDigest();
+  const line = (text: string) => (digest.add(text), text);
+  yield line(`${JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, ...(s.gone ? { gone: s.gone } : {}) })}\n`);
   // Repositories first: a reader then takes each file's repository names from them (one string each).
   let repositories = 0;
   for (const [url, r] of s.repositories) {
     const flip = r.flip === undefined ? null : r.flip;
     const flipped = r.flipped === undefined ? null : r.flipped ? 1 : 0;
     repositories++;
-    yield `${JSON.stringify(['r', url, r.scans, r.files, r.pruned ? 1 : 0, flip, flipped, r.issues ?? null, summaries.get(url) ?? null])}\n`;
+    yield line(`${JSON.stringify(['r', url, r.scans, r.files, r.pruned ? 1 : 0, flip, flipped, r.issues ?? null, summaries.get(url) ?? null])}\n`);
   }
   let files = 0;
   for (const [name, f] of s.files) {
     files++;
-    yield `${JSON.stringify(f.issues ? ['f', name, f.version, f.repositories, f.issues] : ['f', name, f.version, f.repositories])}\n`;
+    yield line(`${JSON.stringify(f.issues ? ['f', name, f.version, f.repositories, f.issues] : ['f', name, f.version, f.repositories])}\n`);
   }
-  yield `${JSON.stringify(['end', files, repositories])}\n`;
+  yield `${JSON.stringify(['end', files, repositories, digest.digest()])}\n`;
 }
 
 /** The whole state as one text (tests; builds stream it with stateLines). */
@@ -103,14 +152,33 @@ export function serializeState(s: StateLinesInput, summaries: { get(url: string)
 /**
  * Reads state lines one at a time; each repository's summary line goes to `summaries` (on
  * disk), not into memory. undefined for anything this code did not write (another format, a
- * torn or foreign file: no end mark, or counts that differ from it).
+ * torn, edited or foreign file).
  */
 export async function readState(
   lines: AsyncIterable<string> | Iterable<string>,
   summaries: { set(url: string, line: string): void },
   listed: { get(name: string): StoreListed | undefined } = new Map(),
 ): Promise<BuildState | undefined> {
+  const read = await checkState(lines, summaries, listed);
+  return 'state' in read ? read.state : undefined;
+}
+
+/**
+ * A state read: the state, or why it cannot be trusted (edited, torn, not a state), or that
+ * another version of badgepress wrote it (a full build, nothing wrong).
+ */
+export type StateRead = { state: BuildState } | { untrusted: string } | { otherFormat: true };
+
+/** As readState, saying why a state is not used. */
+export async function checkState(
+  lines: AsyncIterable<string> | Iterable<string>,
+  summaries: { set(url: string, line: string): void },
+  listed: { get(name: string): StoreListed | undefined } = new Map(),
+): Promise<StateRead> {
   let state: BuildState | undefined;
+  const digest = new StateDigest();
+  let n = 0;
+  const untrusted = (why: string): StateRead => ({ untrusted: `line ${n} ${why}` });
   // Held compactly (compact-state.ts): at 100,000 repositories objects a file and a repository are megabytes.
   const files = new CompactFileStates();
   const repositories = new CompactRepositoryStates();
@@ -121,17 +189,27 @@ export async function readState(
   const urls = new Map<string, string>();
   try {
     for await (const line of lines) {
+      n++;
       if (line === '') continue;
-      if (ended) return undefined;
+      if (ended) return untrusted('follows the end line');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        return untrusted('is not JSON');
+      }
       if (!state) {
-        const head = JSON.parse(line) as { format?: unknown; code?: unknown; config?: unknown; parts?: unknown; gone?: unknown };
-        if (head.format !== FORMAT || typeof head.code !== 'string' || typeof head.config !== 'string' || typeof head.parts !== 'object' || head.parts === null) return undefined;
+        const head = (parsed ?? {}) as { format?: unknown; code?: unknown; config?: unknown; parts?: unknown; gone?: unknown };
+        if (typeof head.format === 'number' && head.format !== FORMAT) return { otherFormat: true };
+        if (head.format !== FORMAT || typeof head.code !== 'string' || typeof head.config !== 'string' || typeof head.parts !== 'object' || head.parts === null) return untrusted('is no state header');
         const gone = Array.isArray(head.gone) && head.gone.every((u) => typeof u === 'string') ? { gone: head.gone as string[] } : {};
         state = { code: head.code, config: head.config, parts: head.parts as Record<string, string>, files, repositories, ...gone };
+        digest.add(`${line}\n`);
         continue;
       }
-      const row = JSON.parse(line) as unknown[];
-      if (!Array.isArray(row)) return undefined;
+      const row = parsed as unknown[];
+      if (!Array.isArray(row)) return untrusted('is no state line');
+      if (row[0] !== 'end') digest.add(`${line}\n`);
       if (row[0] === 'f' && typeof row[1] === 'string' && typeof row[2] === 'string' && Array.isArray(row[3])) {
         const now = listed.get(row[1]);
         const version = now?.version === row[2] ? now.version : row[2];
@@ -148,40 +226,88 @@ export async function readState(
         urls.set(row[1], row[1]);
       } else if (row[0] === 'end') {
         urls.clear();
-        if (row[1] !== files.size || row[2] !== repositories.size) return undefined;
+        if (row[1] !== files.size || row[2] !== repositories.size) return untrusted('counts other files or repositories than the state holds');
+        if (row[3] !== digest.digest()) return untrusted('is the end of other lines than these: the state was edited');
         ended = true;
-      } else return undefined;
+      } else return untrusted('is no state line');
     }
-  } catch {
-    return undefined;
+  } catch (err) {
+    // The lines could not be read (a line too long, a read that failed, a bad record shape).
+    return { untrusted: err instanceof UntrustedStateError ? err.reason : `cannot be read (${(err as Error).message})` };
   }
-  return ended ? state : undefined;
-}
-
-/** Lines of a stream of UTF-8 text, without their line ends. */
-export function linesOf(input: NodeJS.ReadableStream): AsyncIterable<string> {
-  return createInterface({ input, crlfDelay: Infinity });
+  if (!state) return { untrusted: 'is empty' };
+  return ended ? { state } : { untrusted: 'has no end line: it was cut short' };
 }
 
 /**
- * The stream's lines, read when the reader asks (a line interface made earlier would drop
- * what the stream emits before); the stream is closed when the reader stops, at the end or early.
+ * Lines of a stream of UTF-8 text, without their line ends (\n or \r\n), as the reader asks for
+ * them; a line longer than `max` is an UntrustedStateError (it is never joined into a string).
  */
-export async function* streamLines(stream: NodeJS.ReadableStream & { destroy(): void }): AsyncGenerator<string> {
+export async function* linesOf(chunks: AsyncIterable<string | Buffer>, max = MAX_STATE_LINE): AsyncGenerator<string> {
+  let parts: string[] = [];
+  let held = 0;
+  let lineNo = 1;
+  for await (const chunk of chunks) {
+    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    let from = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+      if (held + nl - from > max) throw new UntrustedStateError(`line ${lineNo} is longer than ${max} characters: no state line is`);
+      parts.push(text.slice(from, nl));
+      const line = parts.join('');
+      parts = [];
+      held = 0;
+      lineNo++;
+      from = nl + 1;
+      yield line.endsWith('\r') ? line.slice(0, -1) : line;
+    }
+    if (from < text.length) {
+      held += text.length - from;
+      if (held > max) throw new UntrustedStateError(`line ${lineNo} is longer than ${max} characters: no state line is`);
+      parts.push(text.slice(from));
+    }
+  }
+  if (held > 0) yield parts.join('');
+}
+
+/** The stream's lines (see linesOf); the stream is closed when the reader stops, at the end or early. */
+export async function* streamLines(stream: AsyncIterable<string | Buffer> & { destroy(): void }, max?: number): AsyncGenerator<string> {
   try {
-    yield* linesOf(stream);
+    yield* linesOf(stream, max);
   } finally {
     stream.destroy();
   }
 }
 
-/** Writes lines to a local file, waiting for the disk when its buffer is full. */
-export async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
+/** A digest of a state's text, line by line (each line with its newline). */
+export class StateDigest {
+  private readonly hash = createHash('sha256');
+  add(line: string): void {
+    this.hash.update(line);
+  }
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+}
+
+/** The lines as read (without their ends), each also added to `digest` as it was written. */
+export async function* digestedLines(lines: AsyncIterable<string>, digest: StateDigest): AsyncGenerator<string> {
+  for await (const line of lines) {
+    digest.add(`${line}\n`);
+    yield line;
+  }
+}
+
+/** Writes lines to a local file, waiting for the disk when its buffer is full; returns their digest. */
+export async function writeLines(path: string, lines: Iterable<string>): Promise<string> {
   const out = createWriteStream(path);
   const failed = new Promise<never>((_, reject) => out.once('error', reject));
   failed.catch(() => {});
+  const digest = new StateDigest();
   try {
-    for (const line of lines) if (!out.write(line)) await Promise.race([once(out, 'drain'), failed]);
+    for (const line of lines) {
+      digest.add(line);
+      if (!out.write(line)) await Promise.race([once(out, 'drain'), failed]);
+    }
   } catch (err) {
     // A line that could not be made (or written) leaves no open descriptor behind. The file's
     // open may still be pending: wait for the close, so the caller's cleanup comes after it
@@ -194,16 +320,24 @@ export async function writeLines(path: string, lines: Iterable<string>): Promise
   }
   out.end();
   await Promise.race([finished(out), failed]);
+  return digest.digest();
 }
 
 /** Where state is kept: beside a directory output, or under the S3 output prefix. */
 export interface StateStore {
   /** The state's lines, read as they are consumed; undefined when there is none. */
   read(key: string): Promise<AsyncIterable<string> | undefined>;
-  /** Replaces the key in one step (a reader sees the old or the new state, never half). */
-  write(key: string, lines: Iterable<string>): Promise<void>;
+  /**
+   * Replaces the key in one step (a reader sees the old or the new state, never half); not at
+   * all when the lines' digest is `unchanged` (the digest of the state as read: same bytes).
+   */
+  write(key: string, lines: Iterable<string>, unchanged?: string): Promise<void>;
   /** Every state key (few: one per shard). */
   list(): Promise<string[]>;
+  /** Moves a state that cannot be trusted out of the way (to the key with SET_ASIDE_SUFFIX); returns where. */
+  setAside(key: string): Promise<string>;
+  /** How a key is named in messages. */
+  display(key: string): string;
   remove(keys: string[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -215,23 +349,37 @@ export class DirectoryStateStore implements StateStore {
   }
 
   async read(key: string): Promise<AsyncIterable<string> | undefined> {
+    let handle;
     try {
-      const stream = (await open(join(this.root, key))).createReadStream({ encoding: 'utf8' });
-      return streamLines(stream);
+      // Only a regular file: a FIFO or device at the state's path never blocks the build.
+      handle = await openRegularFile(join(this.root, key), Number.POSITIVE_INFINITY);
     } catch (err) {
       // No state yet, or no output yet (the sink names an output that cannot be written).
-      const code = (err as NodeJS.ErrnoException).code;
+      const code = (err as FileReadError).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-      throw new Error(`build state ${join(this.root, key)}: cannot read (${code}); delete it to build everything`);
+      if (err instanceof FileReadError && code === undefined) throw new UntrustedStateError(err.reason);
+      throw new Error(`build state ${join(this.root, key)}: ${(err as Error).message}; delete it to build everything`);
     }
+    return streamLines(handle.createReadStream({ encoding: 'utf8' }));
   }
 
-  async write(key: string, lines: Iterable<string>): Promise<void> {
+  display(key: string): string {
+    return join(this.root, key);
+  }
+
+  async setAside(key: string): Promise<string> {
+    const path = join(this.root, key);
+    await rm(`${path}${SET_ASIDE_SUFFIX}`, { recursive: true, force: true });
+    await rename(path, `${path}${SET_ASIDE_SUFFIX}`);
+    return `${path}${SET_ASIDE_SUFFIX}`;
+  }
+
+  async write(key: string, lines: Iterable<string>, unchanged?: string): Promise<void> {
     const path = join(this.root, key);
     try {
       await mkdir(dirname(path), { recursive: true });
-      await writeLines(`${path}.tmp`, lines);
-      await rename(`${path}.tmp`, path);
+      if ((await writeLines(`${path}.tmp`, lines)) === unchanged) await rm(`${path}.tmp`);
+      else await rename(`${path}.tmp`, path);
     } catch (err) {
       await rm(`${path}.tmp`, { force: true }).catch(() => {});
       throw new Error(`build state ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that --out is writable (the site itself is published)`);

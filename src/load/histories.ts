@@ -5,7 +5,7 @@ import { isLineFile, parseStoreFile, type ParsedItem } from './parse-file.ts';
 import { Spill, SPILL_FILE_BYTES, WHOLE_FILE_LIMIT, bucketCount, bucketOf } from './spill.ts';
 import { checkRecord } from './validate-record.ts';
 import { canonicalRepositoryUrl, type CanonicalResult } from '../model/repository-url.ts';
-import { StoreFileChangedError, UnreadableStoreFile, recentDigest, sameVersion, type StoreEntry, type StoreSource } from './store.ts';
+import { StoreFileChangedError, UnreadableStoreFile, keptVersion, sameVersion, storeFileDigest, type StoreEntry, type StoreSource } from './store.ts';
 import type { GrantRecord, IssueOwner, LoadIssue, RepositoryHistory, RuleCatalog, ScanRecord } from './types.ts';
 
 export interface LoadOptions {
@@ -33,10 +33,11 @@ export interface LoadOptions {
   /** Asked once the files so far are read: further files to read (none: the list is complete). */
   moreFiles?: () => string[];
   /**
-   * Each file as first read: the version read and every repository it names. A build keeps
-   * these to learn from the next listing which repositories a changed file touches.
+   * Each file as first read: the version read (store.ts: keptVersion), every repository it
+   * names, and a digest of the bytes read (undefined for a file streamed, not held). A build
+   * keeps these to learn from the next listing which repositories a changed file touches.
    */
-  onFileRead?: (name: string, version: string, repositories: string[]) => void;
+  onFileRead?: (name: string, version: string, repositories: string[], digest: () => string | undefined) => void;
   /** Files whose repositories were not handed out because a file changed while being read. */
   onUnstable?: (names: string[]) => void;
 }
@@ -82,12 +83,10 @@ async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entrie
     // repository could be handed out twice, once per version (and its two publishes prune
     // each other's files).
     const versions: Array<string | undefined> = [];
-    // Files read just after a write (rare): a digest of the bytes pass 1 saw (store.ts: sameVersion).
-    const recentDigests = new Map<number, string>();
-    const handOut = (i: number, named: Set<string>) => {
+    const handOut = (i: number, named: Set<string>, bytes?: Uint8Array) => {
       const urls = [...named];
       if (opts.onFileRead) namedIn[i] = urls.length === 1 ? urls[0]! : urls;
-      opts.onFileRead?.(files[i]!, versions[i]!, urls);
+      opts.onFileRead?.(files[i]!, versions[i]!, urls, () => (bytes ? storeFileDigest(bytes) : undefined));
     };
     // A file that alone is at fault (not a regular file, too large, no permission, gone) is a
     // bad file: named once (by the shard that reports the unassignable), the others built.
@@ -140,24 +139,21 @@ async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entrie
         fileSkipped(err, files[i]!);
         continue;
       }
-      // The listing's string when it is the same version (one string per file, not two).
+      // The listing's string when it is the same version (one string per file, not two); a
+      // file read just after a write carries a digest, to know its bytes by in pass 2 and later.
       const listedVersion = listed.get(files[i]!)?.version;
-      versions[i] = listedVersion === read.version ? listedVersion : read.version;
+      versions[i] = listedVersion === read.version ? listedVersion : keptVersion(read);
       const bytes = read.bytes;
       if (cached + bytes.length <= budget) {
         cache.set(i, bytes);
         cached += bytes.length;
-      } else {
-        // Read again in pass 2: a file read just after a write is recognised by its bytes then.
-        const digest = recentDigest(read);
-        if (digest !== undefined) recentDigests.set(i, digest);
       }
       for (const item of parseStoreFile(files[i]!, bytes)) {
         if (!('value' in item)) continue;
         const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
         if (url.ok) note(url.url);
       }
-      handOut(i, named);
+      handOut(i, named, bytes);
     }
     // Groups as index links, not a map of arrays (at 100,000 files, 12 bytes a file instead of
     // about 100): each group's files in store order from its first, groups by their first.
@@ -177,7 +173,10 @@ async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entrie
         if (versions[i] === undefined || headOf[find(i)] !== i) continue;
         const group: number[] = [];
         for (let j = i; j !== -1; j = nextIn[j]!) group.push(j);
-        yield group;
+        // Store order, whatever order the files were read in (an incremental build reads the
+        // changed ones first): records are taken in it, so of two duplicates the first in the
+        // store is kept, as a full build keeps it.
+        yield group.length > 1 ? group.sort((a, b) => (files[a]! < files[b]! ? -1 : files[a]! > files[b]! ? 1 : 0)) : group;
       }
     }
     // Pass 1's index of repositories is done with: it holds a string per repository for the
@@ -203,7 +202,7 @@ async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entrie
           if (err instanceof StoreFileChangedError || err instanceof UnreadableStoreFile) return undefined;
           throw err;
         });
-        if (again === undefined || !sameVersion(versions[i]!, recentDigests.get(i), again)) {
+        if (again === undefined || !sameVersion(versions[i]!, again)) {
           const names = group.map((g) => files[g]!);
           unstable(
             [files[i]!, ...names.filter((n) => n !== files[i])],

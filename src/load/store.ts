@@ -75,23 +75,56 @@ const RECENT_MS = 2000;
 /** Ends the version of a file read within RECENT_MS of its last write. */
 const RECENT_MARK = ':recent';
 
-const digestOf = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64');
+/** A digest of a store file's bytes (base64 SHA-256). */
+export const storeFileDigest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64');
 
-/** For a file read just after it was written, a digest of its bytes to know that version by again. */
-export function recentDigest(read: VersionedBytes): string | undefined {
-  return read.version.endsWith(RECENT_MARK) ? digestOf(read.bytes) : undefined;
+/**
+ * The version a build keeps for what it read: for a file read just after it was written (it
+ * could be written again with the same size and mtime), the version marked recent and a digest
+ * of its bytes, `<size>:<mtime>:recent:<sha256>`, so that version is known again by its bytes
+ * (git's racily clean index entries); any other, the version as read.
+ */
+export function keptVersion(read: VersionedBytes): string {
+  return read.version.endsWith(RECENT_MARK) ? `${read.version}:${storeFileDigest(read.bytes)}` : read.version;
+}
+
+/** The version without a recent mark and digest; the digest ('' for none). */
+function splitVersion(version: string): { bare: string; digest: string } {
+  const at = version.indexOf(RECENT_MARK);
+  if (at < 0) return { bare: version, digest: '' };
+  return { bare: version.slice(0, at), digest: version.slice(at + RECENT_MARK.length + 1) };
+}
+
+/** Whether the version was kept for a file read just after it was written (see keptVersion). */
+export function isRecentVersion(version: string): boolean {
+  return version.includes(RECENT_MARK);
 }
 
 /**
- * Whether a second read is the version a first read saw. The mark says only when a file was
- * read, not what it holds: versions are compared without it, and for a file written just
- * before the first read (it could have been written again since with the same size and
- * mtime) the bytes are compared too.
+ * Whether a second read is the version a first read kept (keptVersion). The mark says only
+ * when a file was read, not what it holds: versions are compared without it, and for a file
+ * written just before the first read the bytes are compared too.
  */
-export function sameVersion(version: string, digest: string | undefined, again: VersionedBytes): boolean {
-  const bare = (v: string) => (v.endsWith(RECENT_MARK) ? v.slice(0, -RECENT_MARK.length) : v);
-  if (bare(version) !== bare(again.version)) return false;
-  return digest === undefined || digest === digestOf(again.bytes);
+export function sameVersion(kept: string, again: VersionedBytes): boolean {
+  const { bare, digest } = splitVersion(kept);
+  if (bare !== splitVersion(again.version).bare) return false;
+  return digest === '' || digest === storeFileDigest(again.bytes);
+}
+
+/**
+ * Whether a file read now (its version, and the digest of the bytes read: undefined when they
+ * were not held) is still the one a version kept after a read just after a write names: the
+ * same size and mtime and the same bytes.
+ */
+export function verifiedByBytes(kept: string, readVersion: string, digest: () => string | undefined): boolean {
+  const k = splitVersion(kept);
+  if (k.digest === '' || k.bare !== splitVersion(readVersion).bare) return false;
+  return k.digest === (splitVersion(readVersion).digest || digest());
+}
+
+/** Whether a listed version is that of a kept recent version (then only its bytes can tell). */
+export function listedAsKept(kept: string, listed: string | undefined): boolean {
+  return isRecentVersion(kept) && splitVersion(kept).bare === listed;
 }
 
 /** Size and modification time (ns): what changes when a file is written, without reading it. */

@@ -2,9 +2,9 @@
 // a sink already holds, and the badge statuses they carry. The sink answers "same or not"
 // from what it already knows (S3: the listed ETags), so only changed explanation files, whose
 // old status the report needs, are ever fetched.
-import type { FileScope, OutputFile } from '../render/site-files.ts';
+import type { FileScope, OutputFile, SiteFile } from '../render/site-files.ts';
 import type { Sink } from './sink.ts';
-import { repositoryPrefix } from '../model/layout.ts';
+import { repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
 import type { PartialRebuild } from '../incremental/parts.ts';
 
 /** Which explanation files a transition was seen in: the latest, a scan's, or a scan's expired variant. */
@@ -43,12 +43,16 @@ export class Planner {
 
   constructor(private readonly sink: Sink) {}
 
-  /** Compare one repository's rendered files (what render made of its evaluation) with the published ones. */
-  /** With `partial`, the files of the config parts it left unrendered count as unchanged. */
-  async add(encoded: string, scans: number, files: OutputFile[], partial?: PartialRebuild): Promise<void> {
+  /**
+   * Compare one repository's rendered files (what render made of its evaluation) and its pages
+   * with the published ones. With `partial`, the files of the config parts it left unrendered
+   * count as unchanged.
+   */
+  async add(encoded: string, scans: number, files: OutputFile[], partial?: PartialRebuild, pages: readonly SiteFile[] = []): Promise<void> {
     this.report.repositories++;
     this.report.scans += scans;
     this.report.unchanged += partial?.filter.skipped ?? 0;
+    await this.addFiles(pages);
     const comparisons = await Promise.all(files.map((f) => this.sink.compare(f)));
     const reads: Array<Promise<void>> = [];
     files.forEach((f, i) => {
@@ -66,15 +70,28 @@ export class Planner {
       );
     });
     await Promise.all(reads);
-    const produced = new Set(files.map((f) => f.key));
-    for (const key of await this.sink.list(repositoryPrefix(encoded))) {
-      if (produced.has(key) || partial?.unrendered(key)) continue;
-      this.report.removed++;
-      if (this.report.removedExamples.length < EXAMPLES) this.report.removedExamples.push(key);
+    // As build --prune: keys under its API prefix and its pages' prefix it no longer produces.
+    const produced = new Set([...files, ...pages].map((f) => f.key));
+    for (const prefix of [repositoryPrefix(encoded), repositoryPagesPrefix(encoded)]) {
+      this.addRemoved((await this.sink.list(prefix)).filter((key) => !produced.has(key) && !partial?.unrendered(key)));
     }
   }
 
-  /** Keys of a repository that left the store: `build --prune` removes them all. */
+  /** Files of no repository (site-wide pages, summaries, openapi.json): counted, compared in batches. */
+  async addFiles(files: Iterable<SiteFile>): Promise<void> {
+    let batch: SiteFile[] = [];
+    const compare = async () => {
+      for (const c of await Promise.all(batch.map((f) => this.sink.compare(f)))) this.report[c === 'absent' ? 'added' : c === 'same' ? 'unchanged' : 'changed']++;
+      batch = [];
+    };
+    for (const f of files) {
+      batch.push(f);
+      if (batch.length === 64) await compare();
+    }
+    await compare();
+  }
+
+  /** Keys `build --prune` removes (of a repository that left the store, stale site-wide files). */
   addRemoved(keys: readonly string[]): void {
     for (const key of keys) {
       this.report.removed++;

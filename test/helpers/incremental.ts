@@ -22,6 +22,8 @@ export interface IncrementalRun {
   pages?: boolean;
   /** Told the key of every file the build hands to the sink (rendered and compared or written). */
   onPut?: (key: string) => void;
+  /** Told of a build state that cannot be trusted. */
+  warn?: (message: string) => void;
 }
 
 export async function buildIncrementally(run: IncrementalRun): Promise<{ summary: BuildSummary; issues: LoadIssue[] }> {
@@ -43,7 +45,7 @@ export async function buildIncrementally(run: IncrementalRun): Promise<{ summary
   const issues: LoadIssue[] = [];
   const prune = run.prune ?? true;
   try {
-    const incremental = await openIncremental({ site, store, state, shard: run.shard, now: run.now, prune, force: run.force ?? false });
+    const incremental = await openIncremental({ site, store, state, shard: run.shard, now: run.now, prune, force: run.force ?? false, ...(run.warn ? { warn: run.warn } : {}) });
     const summary = await build({
       shape,
       store,

@@ -39,33 +39,49 @@ export class PagesCollector {
   }
 
   /**
-   * The shard's summaries (built and carried from the build state); with one shard also the
-   * site-wide pages, from those summaries.
+   * What finish publishes, in its order: the shard's summaries (built and carried from the
+   * build state) in parts, counted in `parts`, then with one shard the site-wide pages.
    */
-  async finish(sink: Sink, limit: LimitFunction, counts: PublishCounts, summaries: SummaryStore): Promise<void> {
+  *files(summaries: SortedSummaries, parts: { n: number } = { n: 0 }): Generator<SiteFile> {
     const { index, count } = this.pages.shard;
-    const sorted = summaries.sorted();
-    let parts = 0;
-    for (const f of summariesFiles(sorted, index, count)) {
-      await publishRepository(sink, [f], limit, counts);
-      parts++;
+    for (const f of summariesFiles(summaries, index, count)) {
+      parts.n++;
+      yield f;
     }
-    const stale = staleSummaryParts(await sink.list(SUMMARIES_PREFIX), index, count, parts);
+    if (count === 1) yield* siteWideFileStream(this.pages.ctx, summaries);
+  }
+
+  /** Summary parts of this shard past the `parts` written now (an earlier, larger build's): removed. */
+  async staleParts(sink: Sink, parts: number): Promise<string[]> {
+    const { index, count } = this.pages.shard;
+    return staleSummaryParts(await sink.list(SUMMARIES_PREFIX), index, count, parts);
+  }
+
+  /** Publishes files() and removes the stale parts; each key published goes into `produced`. */
+  async finish(sink: Sink, limit: LimitFunction, counts: PublishCounts, summaries: SummaryStore, produced?: Set<string>): Promise<void> {
+    const parts = { n: 0 };
+    await publishInBatches(sink, this.files(summaries.sorted(), parts), limit, counts, produced);
+    const stale = await this.staleParts(sink, parts.n);
     if (stale.length > 0) {
       await sink.remove(stale);
       counts.removed += stale.length;
     }
-    if (count === 1) await publishSiteWide(this.pages.ctx, sink, sorted, limit, counts);
   }
 }
 
 /** A batch of site-wide files in flight: enough to keep the sink busy, few enough to hold. */
 const SITE_WIDE_BATCH = 64;
 
-export async function publishSiteWide(ctx: PagesContext, sink: Sink, summaries: SortedSummaries, limit: LimitFunction, counts: PublishCounts): Promise<void> {
-  // Files come in publishing order (assets, pages, home last); batches keep that order.
+/** Publishes the site-wide pages; each key goes into `produced` (what --prune keeps). */
+export async function publishSiteWide(ctx: PagesContext, sink: Sink, summaries: SortedSummaries, limit: LimitFunction, counts: PublishCounts, produced?: Set<string>): Promise<void> {
+  await publishInBatches(sink, siteWideFileStream(ctx, summaries), limit, counts, produced);
+}
+
+/** Files in publishing order (assets, pages, home last), in batches that keep that order. */
+async function publishInBatches(sink: Sink, files: Iterable<SiteFile>, limit: LimitFunction, counts: PublishCounts, produced?: Set<string>): Promise<void> {
   let batch: SiteFile[] = [];
-  for (const f of siteWideFileStream(ctx, summaries)) {
+  for (const f of files) {
+    produced?.add(f.key);
     batch.push(f);
     if (batch.length === SITE_WIDE_BATCH) {
       await publishRepository(sink, batch, limit, counts);
