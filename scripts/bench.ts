@@ -26,7 +26,7 @@ import { bundleWorker } from './build-worker.ts';
 import { bundleCloudFrontFunction, bundleLambdaEdge } from './build-aws.ts';
 import { renderBadge } from '../src/render/svg.ts';
 import { gzipSync } from 'node:zlib';
-import { loadSiteConfig } from '../src/config/load.ts';
+import { resolveConfig } from '../src/config/resolve.ts';
 import { loadPagesContext } from '../src/render/pages/setup.ts';
 import { siteWideFiles } from '../src/render/pages/site-wide.ts';
 import type { RepositorySummary } from '../src/render/pages/summary.ts';
@@ -89,8 +89,7 @@ function cli(args: string[], env: Record<string, string> = {}): { ms: number; cp
 
 /** The home page written from n synthetic summaries (the home lists the first 100 only). */
 async function homePageBytesAt(n: number): Promise<{ raw: number; gzip: number }> {
-  const site = await loadSiteConfig(undefined, { store: ROOT, out: ROOT });
-  const ctx = await loadPagesContext(site);
+  const ctx = loadPagesContext(await resolveConfig(undefined, { store: ROOT, out: ROOT }));
   const statuses = ['gold', 'silver', 'bronze', 'fail'];
   const summaries: RepositorySummary[] = Array.from({ length: n }, (_, i) => {
     const url = `https://github.com/org-${String(i).padStart(6, '0')}/project-${i % 977}`;

@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { loadSiteConfig } from '../src/config/load.ts';
+import { resolveConfig } from '../src/config/resolve.ts';
 import { configParts, changedParts, partOfKey, partOfResource } from '../src/incremental/parts.ts';
 import { atKey, EXTRA_BADGE_STYLES, expiredAtKey, indexKey, latestKey, repositoryPrefix, type Resource } from '../src/model/layout.ts';
 import { readState, serializeState } from '../src/incremental/state.ts';
@@ -46,7 +46,7 @@ function storeOf(name: string, repos: number, scans: number, seed: number): stri
 }
 
 async function partsFor(cfg: string) {
-  return configParts(await loadSiteConfig(cfg, { store: dir, out: dir }));
+  return configParts(await resolveConfig(cfg, { store: dir, out: dir }));
 }
 
 describe('config parts', () => {

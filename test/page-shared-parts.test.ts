@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadSiteConfig } from '../src/config/load.ts';
+import { resolveConfig } from '../src/config/resolve.ts';
 import { loadHistories } from '../src/load/histories.ts';
 import { openStore } from '../src/site/locations.ts';
 import { loadShape } from '../src/site/stages.ts';
@@ -24,9 +24,10 @@ async function evaluations(): Promise<{ ctx: Awaited<ReturnType<typeof loadPages
     [0, 1, 2].map((i) => JSON.stringify({ repositoryUrl: url, timestamp: 1_760_000_000 + i * 86_400 * 7, values: { ISSUE_REACTION_TIME: i + r, BUS_FACTOR: 2 * i + r, SECURITY_POLICY: i > 0, DEPENDENTS: 10 * i } })),
   );
   writeFileSync(join(dir, 'scans.ndjson'), `${lines.join('\n')}\n`);
-  const site = await loadSiteConfig(undefined, { store: dir, out: join(dir, 'out') });
-  const shape = await loadShape(site);
-  const ctx = await loadPagesContext(site);
+  const config = await resolveConfig(undefined, { store: dir, out: join(dir, 'out') });
+  const { site } = config;
+  const shape = loadShape(config);
+  const ctx = loadPagesContext(config);
   const byUrl = new Map<string, RepositoryEvaluation>();
   for await (const h of loadHistories(await openStore(site.store, site), { catalog: shape.evaluator.catalog, report: (i) => expect.fail(i.message) })) {
     byUrl.set(h.repositoryUrl, shape.evaluator.evaluate(h, 1_763_600_000));

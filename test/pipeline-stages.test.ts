@@ -3,7 +3,7 @@
 // pages and incremental builds read these instead of parsing keys back).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSiteConfig } from '../src/config/load.ts';
+import { resolveConfig } from '../src/config/resolve.ts';
 import type { RepositoryHistory, ScanRecord } from '../src/load/types.ts';
 import { atKey, expiredAtKey, indexKey, latestKey, type Resource } from '../src/model/layout.ts';
 import { loadShape } from '../src/site/stages.ts';
@@ -26,9 +26,9 @@ const history: RepositoryHistory = {
 };
 
 async function shapeA(expireAfterDays: number | null) {
-  const site = await loadSiteConfig(undefined, { store: 'unused', out: 'unused' });
-  site.expireAfterDays = expireAfterDays;
-  return loadShape(site);
+  const config = await resolveConfig(undefined, { store: 'unused', out: 'unused' });
+  config.site.expireAfterDays = expireAfterDays;
+  return loadShape(config);
 }
 
 function keyOf(f: { scope: string; resource: Resource | { kind: 'index' }; scanTimestamp?: number }): string {
@@ -62,8 +62,7 @@ describe('evaluate step', () => {
   });
 
   it('Shape B: latest is the newest scan (grants apply as of the scan, not now)', async () => {
-    const site = await loadSiteConfig(join(ROOT, 'examples/shape-b/badgepress.yaml'));
-    const { evaluator } = await loadShape(site);
+    const { evaluator } = loadShape(await resolveConfig(join(ROOT, 'examples/shape-b/badgepress.yaml')));
     const e = evaluator.evaluate(history, T2 + 400 * DAY);
     expect(e.shape).toBe('B');
     expect(e.latest).toBe(e.scans[1]);
@@ -89,8 +88,7 @@ describe('render step', () => {
 
   it('a renderer refuses an evaluation of the other shape', async () => {
     const { renderer } = await shapeA(null);
-    const site = await loadSiteConfig(join(ROOT, 'examples/shape-b/badgepress.yaml'));
-    const b = (await loadShape(site)).evaluator.evaluate(history, T2);
+    const b = loadShape(await resolveConfig(join(ROOT, 'examples/shape-b/badgepress.yaml'))).evaluator.evaluate(history, T2);
     expect(() => renderer.render(b)).toThrow(/Shape A renderer was handed a Shape B evaluation/);
   });
 });

@@ -12,7 +12,7 @@ import { readTree } from './helpers/site.ts';
 import { runBuild, crawl, HOSTILE, hostileStoreB, NOW, serveDir, shapeBConfig, type Crawl } from './helpers/site-crawl.ts';
 import type { Serving } from '../src/commands/serve.ts';
 import { build } from '../src/build.ts';
-import { loadSiteConfig } from '../src/config/load.ts';
+import { resolveConfig } from '../src/config/resolve.ts';
 import { loadShape } from '../src/site/stages.ts';
 import { DirectoryStore } from '../src/load/store.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
@@ -180,7 +180,7 @@ describe('sharded builds and badgepress site', () => {
 
 describe('publishing and determinism', () => {
   it('a repository page goes out after every API file of its repository, site pages after all', async () => {
-    const site = await loadSiteConfig(undefined, { store: join(ROOT, 'examples/store'), out: join(dir, 'order') });
+    const config = await resolveConfig(undefined, { store: join(ROOT, 'examples/store'), out: join(dir, 'order') });
     const inner = new DirectorySink(join(dir, 'order'));
     const order: string[] = [];
     const sink = Object.assign(Object.create(inner) as DirectorySink, {
@@ -190,7 +190,7 @@ describe('publishing and determinism', () => {
         return outcome;
       },
     });
-    await build({ shape: await loadShape(site), store: new DirectoryStore(site.store), sink, now: Number(NOW), report: () => {}, pages: (await pagesBuild(site, undefined))!, concurrency: 8 });
+    await build({ shape: loadShape(config), store: new DirectoryStore(config.site.store), sink, now: Number(NOW), report: () => {}, pages: pagesBuild(config, undefined)!, concurrency: 8 });
     await inner.close();
     const pageAt = (k: string) => order.indexOf(k);
     for (const enc of repositoryDirs(join(dir, 'order'))) {

@@ -2,14 +2,15 @@
 // newest of all (not of the first page), list pages split at 100, counts cover every line.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { loadSiteConfig } from '../src/config/load.ts';
+import { resolveConfig } from '../src/config/resolve.ts';
 import { loadPagesContext } from '../src/render/pages/setup.ts';
 import { siteWideFiles } from '../src/render/pages/site-wide.ts';
 import { sortSummaries, type RepositorySummary } from '../src/render/pages/summary.ts';
 import { ROOT } from './helpers/cli.ts';
 
-const site = await loadSiteConfig(undefined, { store: join(ROOT, 'examples/store'), out: ROOT });
-const ctx = await loadPagesContext(site);
+const config = await resolveConfig(undefined, { store: join(ROOT, 'examples/store'), out: ROOT });
+const { site } = config;
+const ctx = loadPagesContext(config);
 const BADGE = ctx.thresholds.t.badges[0]!.id;
 const STATUSES = ['gold', 'silver', 'bronze', 'fail'];
 

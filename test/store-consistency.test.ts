@@ -38,8 +38,9 @@ function onSecondReadOfB<T extends StoreSource>(store: T, hook: () => Promise<vo
 }
 
 async function buildInto(out: string, store: StoreSource): Promise<{ issues: LoadIssue[]; yields: Map<string, number> }> {
-  const site = await loadSite({ out, store: 'unused' });
-  const shape = await loadShape(site);
+  const config = await loadSite({ out, store: 'unused' });
+  const { site } = config;
+  const shape = loadShape(config);
   const issues: LoadIssue[] = [];
   const yields = new Map<string, number>();
   const sink = new DirectorySink(out);

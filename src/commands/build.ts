@@ -48,9 +48,10 @@ export async function buildCommand(argv: string[]): Promise<number> {
   const started = performance.now();
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
-  const site = await loadSite(values);
-  const shape = await loadShape(site);
-  const pages = await pagesBuild(site, sharding.shard);
+  const config = await loadSite(values);
+  const { site } = config;
+  const shape = loadShape(config);
+  const pages = pagesBuild(config, sharding.shard);
   const store = await openStore(site.store, site);
   const printer = issuePrinter(process.stderr);
 
@@ -89,7 +90,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
   const { shard, ...loadSharding } = sharding;
   let failure: unknown;
   try {
-    const incremental = await openIncremental({ site, store, state, shard, now, prune: values.prune ?? false, force: values.force ?? false, warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
+    const incremental = await openIncremental({ config, store, state, shard, now, prune: values.prune ?? false, force: values.force ?? false, warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
     summary = await build({
       shape,
       store,

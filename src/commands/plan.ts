@@ -30,8 +30,9 @@ export async function planCommand(argv: string[]): Promise<number> {
   }
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
-  const site = await loadSite(values);
-  const shape = await loadShape(site);
+  const config = await loadSite(values);
+  const { site } = config;
+  const shape = loadShape(config);
   const store = await openStore(site.store, site);
   const sink = await openSink(site.out, site);
   const printer = issuePrinter(process.stderr);
@@ -43,11 +44,11 @@ export async function planCommand(argv: string[]): Promise<number> {
   try {
     // The build state answers for unchanged repositories, as a build would skip them; prune as
     // if --prune were given, since the plan reports what --prune would remove.
-    const incremental = await openIncremental({ site, store, state, shard, now, prune: true, force: values.force ?? false, readOnly: true, warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
+    const incremental = await openIncremental({ config, store, state, shard, now, prune: true, force: values.force ?? false, readOnly: true, warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
     summaries = incremental;
     const report = (i: Parameters<typeof printer.print>[0], owner?: Parameters<typeof incremental.note>[1]) => (incremental.note(i, owner), printer.print(i));
     // The pages and site-wide files, as the build would write them (commands/build.ts).
-    const pages = await pagesBuild(site, sharding.shard);
+    const pages = pagesBuild(config, sharding.shard);
     const collector = pages ? new PagesCollector(pages) : undefined;
     const { summaries: lines } = incremental;
     for await (const h of loadHistories(store, { catalog: shape.evaluator.catalog, schemes: site.repositoryUrlSchemes, report, ...loadSharding, ...incremental.loadOptions(loadSharding.include) })) {

@@ -1,7 +1,6 @@
-// Turns the site flags shared by `build` and `plan` into the site settings. The stages and
-// locations a build needs from them are in src/site/ (loadShape, openStore, openSink).
-import { loadSiteConfig } from '../config/load.ts';
-import type { Shape, SiteConfig } from '../config/types.ts';
+// Turns the site flags shared by `build`, `plan` and `site` into the resolved configuration.
+import { resolveConfig, type ResolvedConfig } from '../config/resolve.ts';
+import type { Shape } from '../config/types.ts';
 import { UsageError } from '../errors.ts';
 
 export const SITE_FLAGS = {
@@ -25,20 +24,19 @@ export interface SiteFlags {
   's3-path-style'?: boolean | undefined;
 }
 
-export async function loadSite(flags: SiteFlags): Promise<SiteConfig> {
+export async function loadSite(flags: SiteFlags): Promise<ResolvedConfig> {
   if (flags.shape !== undefined && flags.shape !== 'A' && flags.shape !== 'B') {
     throw new UsageError(`--shape ${JSON.stringify(flags.shape)}: expected A or B`);
   }
   if (flags['s3-endpoint'] !== undefined && !/^https?:\/\/[^\s]+$/.test(flags['s3-endpoint'])) {
     throw new UsageError(`--s3-endpoint ${JSON.stringify(flags['s3-endpoint'])}: expected an http(s) URL, e.g. http://127.0.0.1:9000`);
   }
-  const site = await loadSiteConfig(flags.config, {
+  return resolveConfig(flags.config, {
     ...(flags.shape ? { shape: flags.shape as Shape } : {}),
     ...(flags['base-url'] !== undefined ? { baseUrl: flags['base-url'] } : {}),
     ...(flags.store !== undefined ? { store: flags.store } : {}),
     ...(flags.out !== undefined ? { out: flags.out } : {}),
+    ...(flags['s3-endpoint'] !== undefined ? { s3Endpoint: flags['s3-endpoint'] } : {}),
+    ...(flags['s3-path-style'] ? { s3PathStyle: true } : {}),
   });
-  if (flags['s3-endpoint'] !== undefined) site.s3.endpoint = flags['s3-endpoint'];
-  if (flags['s3-path-style']) site.s3.pathStyle = true;
-  return site;
 }

@@ -21,10 +21,11 @@ export async function siteCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(argv, { ...SITE_FLAGS, shards: { type: 'string' }, prune: { type: 'boolean' }, json: { type: 'boolean' } }, SITE_USAGE);
   const shards = integerFlag('shards', values.shards, 1, MAX_SHARDS);
   if (shards === undefined) throw new UsageError(`--shards N is required: the n of the builds' --shard i/n\n${SITE_USAGE}`);
-  const site = await loadSite({ ...values, store: values.store ?? '.' });
+  const config = await loadSite({ ...values, store: values.store ?? '.' });
+  const { site } = config;
   if (!site.pages) throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
-  const ctx = await loadPagesContext(site);
-  const apiFiles = siteApiFiles(site, (await loadShape(site)).evaluator.badgeIds);
+  const ctx = loadPagesContext(config);
+  const apiFiles = siteApiFiles(site, loadShape(config).evaluator.badgeIds);
   const sink = await openSink(site.out, site);
   const counts = { written: 0, unchanged: 0, removed: 0 };
   let repositories: number;

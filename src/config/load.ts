@@ -24,6 +24,9 @@ export interface SiteOverrides {
   baseUrl?: string;
   store?: string;
   out?: string;
+  /** --s3-endpoint, --s3-path-style. */
+  s3Endpoint?: string;
+  s3PathStyle?: boolean;
 }
 
 /** `file` undefined: ./config/badgepress.yaml when present, else the packaged defaults. */
@@ -68,7 +71,7 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     styles: ['flat', ...(raw.styles ?? []).filter((s) => s !== 'flat')],
     repositoryUrlSchemes: raw.repositoryUrlSchemes ?? [...DEFAULT_SCHEMES],
     colors: { ...DEFAULT_COLORS, ...(raw.colors ?? {}) },
-    s3: { ...DEFAULT_S3, ...(raw.s3 ?? {}) },
+    s3: { ...DEFAULT_S3, ...(raw.s3 ?? {}), ...(overrides.s3Endpoint !== undefined ? { endpoint: overrides.s3Endpoint } : {}), ...(overrides.s3PathStyle ? { pathStyle: true } : {}) },
     pages: raw.pages ?? true,
   };
   const flagProblem = overrides.baseUrl === undefined ? undefined : httpUrlProblem(overrides.baseUrl, { queryAllowed: false });

@@ -1,5 +1,6 @@
 // Opens the build state beside an output (directory or S3) for `build` and `plan`.
 import { isS3 } from '../config/load.ts';
+import type { ResolvedConfig } from '../config/resolve.ts';
 import type { SiteConfig } from '../config/types.ts';
 import type { StoreSource } from '../load/store.ts';
 import { parseS3Location } from '../s3/location.ts';
@@ -16,7 +17,7 @@ export async function openStateStore(out: string, site: SiteConfig): Promise<Sta
 }
 
 export async function openIncremental(opts: {
-  site: SiteConfig;
+  config: ResolvedConfig;
   store: StoreSource;
   state: StateStore;
   shard: ShardKey | undefined;
@@ -26,6 +27,6 @@ export async function openIncremental(opts: {
   warn?: (message: string) => void;
   readOnly?: boolean;
 }): Promise<IncrementalBuild> {
-  const [code, config] = await Promise.all([codeFingerprint(), configParts(opts.site)]);
-  return IncrementalBuild.open({ ...opts, shard: opts.shard ?? { index: 0, count: 1 }, code, config });
+  const { config, ...rest } = opts;
+  return IncrementalBuild.open({ ...rest, site: config.site, shard: opts.shard ?? { index: 0, count: 1 }, code: await codeFingerprint(), config: configParts(config) });
 }

@@ -13,9 +13,7 @@
 //   global          anything not attributed above (shape, cache ages, expiry, URL schemes,
 //                   which rules exist): a change redoes every file, as does new code.
 import { createHash } from 'node:crypto';
-import { loadThresholdsA } from '../config/load.ts';
-import { loadDecisions } from '../config/decisions.ts';
-import { loadThresholdsB } from '../config/thresholds-b.ts';
+import type { ResolvedConfig } from '../config/resolve.ts';
 import type { DecisionFileB, SiteConfig, ThresholdsA, ThresholdsB } from '../config/types.ts';
 import { BADGE_ID_PATTERN, EXTRA_BADGE_STYLES, type Resource } from '../model/layout.ts';
 import { RenderFilter } from '../render/shape.ts';
@@ -115,11 +113,9 @@ export function partsOf(site: SiteConfig, t: Thresholds, decisions: ReadonlyMap<
   return { global: hash({ rest, kinds }), parts };
 }
 
-/** The parts of the site's configuration, from the thresholds and decision files as a build loads them. */
-export async function configParts(site: SiteConfig): Promise<ConfigParts> {
-  if (site.shape === 'A') return partsOf(site, await loadThresholdsA(site.thresholds.A), new Map());
-  const t = await loadThresholdsB(site.thresholds.B);
-  return partsOf(site, t, await loadDecisions(site.decisions, t, site.repositoryUrlSchemes));
+/** The parts of the resolved configuration. */
+export function configParts({ site, thresholds }: ResolvedConfig): ConfigParts {
+  return partsOf(site, thresholds.t, thresholds.shape === 'B' ? thresholds.decisions : new Map());
 }
 
 /** The parts whose hash differs (present in one and not the other counts as changed). */

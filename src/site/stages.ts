@@ -1,8 +1,6 @@
 // The shape-specific stages of a build, chosen and configured by the site settings: the
 // evaluator (src/evaluate) and the renderer (src/render) of the active shape.
-import { loadThresholdsA } from '../config/load.ts';
-import { loadDecisions } from '../config/decisions.ts';
-import { loadThresholdsB } from '../config/thresholds-b.ts';
+import type { ResolvedConfig } from '../config/resolve.ts';
 import type { Shape, SiteConfig } from '../config/types.ts';
 import { evaluatorA, evaluatorB, type Evaluator } from '../evaluate/repository.ts';
 import type { Renderer } from '../render/shape.ts';
@@ -18,15 +16,14 @@ export interface ShapeStages {
   readonly renderer: Renderer;
 }
 
-export async function loadShape(site: SiteConfig): Promise<ShapeStages> {
+export function loadShape({ site, thresholds }: ResolvedConfig): ShapeStages {
   // One badge renderer per build: each distinct badge costs one svgo call.
   const badges = new BadgeRenderer();
-  if (site.shape === 'A') {
-    const t = await loadThresholdsA(site.thresholds.A);
+  if (thresholds.shape === 'A') {
+    const { t } = thresholds;
     return { shape: 'A', evaluator: evaluatorA(t, site.expireAfterDays), renderer: rendererOf(site, 'A', badges, renderingA(site, t)) };
   }
-  const t = await loadThresholdsB(site.thresholds.B);
-  const decisions = await loadDecisions(site.decisions, t, site.repositoryUrlSchemes);
+  const { t, decisions } = thresholds;
   return { shape: 'B', evaluator: evaluatorB(t, decisions), renderer: rendererOf(site, 'B', badges, renderingB(site, t)) };
 }
 

@@ -27,8 +27,9 @@ export interface IncrementalRun {
 }
 
 export async function buildIncrementally(run: IncrementalRun): Promise<{ summary: BuildSummary; issues: LoadIssue[] }> {
-  const site = await loadSite(run.flags);
-  const shape = await loadShape(site);
+  const config = await loadSite(run.flags);
+  const { site } = config;
+  const shape = loadShape(config);
   const store = await openStore(site.store, site);
   const opened = await openSink(site.out, site);
   const onPut = run.onPut;
@@ -45,7 +46,7 @@ export async function buildIncrementally(run: IncrementalRun): Promise<{ summary
   const issues: LoadIssue[] = [];
   const prune = run.prune ?? true;
   try {
-    const incremental = await openIncremental({ site, store, state, shard: run.shard, now: run.now, prune, force: run.force ?? false, ...(run.warn ? { warn: run.warn } : {}) });
+    const incremental = await openIncremental({ config, store, state, shard: run.shard, now: run.now, prune, force: run.force ?? false, ...(run.warn ? { warn: run.warn } : {}) });
     const summary = await build({
       shape,
       store,
@@ -54,7 +55,7 @@ export async function buildIncrementally(run: IncrementalRun): Promise<{ summary
       prune,
       report: (i) => issues.push(i),
       incremental,
-      ...(run.pages && site.pages ? { pages: (await pagesBuild(site, run.shard))! } : {}),
+      ...(run.pages && site.pages ? { pages: pagesBuild(config, run.shard)! } : {}),
       ...(run.shard ? { include: inShard(run.shard), reportUnassignable: run.shard.index === 0 } : {}),
       ...(run.summarize ? { summarize: run.summarize } : {}),
       ...(run.onSummaries ? { onSummaries: run.onSummaries } : {}),

@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { build, type BuildSummary } from '../../src/build.ts';
-import { loadSiteConfig } from '../../src/config/load.ts';
+import { resolveConfig } from '../../src/config/resolve.ts';
 import { loadShape } from '../../src/site/stages.ts';
 import { DirectoryStore } from '../../src/load/store.ts';
 import { DirectorySink } from '../../src/publish/dir-sink.ts';
@@ -16,8 +16,9 @@ export interface BuiltSite {
 }
 
 export async function buildSite(opts: { store: string; out: string; now?: number; config?: string; shape?: 'A' | 'B'; prune?: boolean; include?: (url: string) => boolean; sink?: Sink; source?: StoreSource }): Promise<BuiltSite> {
-  const site = await loadSiteConfig(opts.config, { store: opts.store, out: opts.out, ...(opts.shape ? { shape: opts.shape } : {}) });
-  const shape = await loadShape(site);
+  const config = await resolveConfig(opts.config, { store: opts.store, out: opts.out, ...(opts.shape ? { shape: opts.shape } : {}) });
+  const { site } = config;
+  const shape = loadShape(config);
   const issues: LoadIssue[] = [];
   const sink = opts.sink ?? new DirectorySink(opts.out);
   const summary = await build({

@@ -1,14 +1,13 @@
 // What the page renderers need besides one repository's data: the site settings, the page
 // environment (paths, assets) and the active shape's thresholds.
-import type { DecisionFileB, SiteConfig, ThresholdsA, ThresholdsB } from '../../config/types.ts';
+import type { ShapeThresholds } from '../../config/resolve.ts';
+import type { SiteConfig } from '../../config/types.ts';
 import type { RepositoryEvaluation } from '../../evaluate/repository.ts';
 import { repositoryPagesPrefix } from '../../model/layout.ts';
 import { siteAssets } from './assets.ts';
 import { pageEnv, type PageEnv } from './html.ts';
 
-export type PagesThresholds =
-  | { shape: 'A'; t: ThresholdsA }
-  | { shape: 'B'; t: ThresholdsB; decisions: ReadonlyMap<string, DecisionFileB> };
+export type PagesThresholds = ShapeThresholds;
 
 export interface PagesContext {
   site: SiteConfig;

@@ -1,0 +1,31 @@
+// The configuration resolved once: the site settings (file and flags), the active shape's
+// thresholds and, for Shape B, its decision files, each read and validated here and nowhere
+// else. Every stage, the pages and the build state take this object, so they cannot disagree
+// on what the configuration says (the URL schemes a decision may grant, for one).
+import { loadDecisions } from './decisions.ts';
+import { loadSiteConfig, loadThresholdsA, type SiteOverrides } from './load.ts';
+import { loadThresholdsB } from './thresholds-b.ts';
+import type { DecisionFileB, SiteConfig, ThresholdsA, ThresholdsB } from './types.ts';
+
+/** The active shape's thresholds; Shape B's with its decision files by manual rule id. */
+export type ShapeThresholds =
+  | { shape: 'A'; t: ThresholdsA }
+  | { shape: 'B'; t: ThresholdsB; decisions: ReadonlyMap<string, DecisionFileB> };
+
+export interface ResolvedConfig {
+  site: SiteConfig;
+  thresholds: ShapeThresholds;
+}
+
+/** `file` undefined: ./config/badgepress.yaml when present, else the packaged defaults. */
+export async function resolveConfig(file?: string, overrides: SiteOverrides = {}): Promise<ResolvedConfig> {
+  const site = await loadSiteConfig(file, overrides);
+  return { site, thresholds: await shapeThresholds(site) };
+}
+
+/** The thresholds (and decision files) the site settings name, for their shape. */
+export async function shapeThresholds(site: SiteConfig): Promise<ShapeThresholds> {
+  if (site.shape === 'A') return { shape: 'A', t: await loadThresholdsA(site.thresholds.A) };
+  const t = await loadThresholdsB(site.thresholds.B);
+  return { shape: 'B', t, decisions: await loadDecisions(site.decisions, t, site.repositoryUrlSchemes) };
+}
