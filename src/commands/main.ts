@@ -7,8 +7,7 @@
 // build pipeline) loads only when that command runs, so --help, --version and serve start in
 // about the time of node itself (test/cli-startup.test.ts checks which modules load).
 import { readFileSync } from 'node:fs';
-import { BadInputError } from './args.ts';
-import { addedFailures } from '../errors.ts';
+import { addedFailures, BadgepressError, EXIT, type FailureReport } from '../errors.ts';
 import { preferSmallHeap } from './heap.ts';
 
 const USAGE = `usage: badgepress <command> [flags]
@@ -32,16 +31,16 @@ interface Command {
   load: () => Promise<Loaded>;
   /** Runs through a whole store once: keep the heap near its live set. */
   batch?: boolean;
-  /** Exit code when a store or bucket fails: build says "not published" (4); plan has one code for errors (2). */
-  ioFailureCode: number;
+  /** One exit code for every failure, whatever the error says (plan: 2, its codes 0 and 3 say what changes). */
+  failureCode?: number;
 }
 
 const commands: Record<string, Command> = {
-  build: { load: async () => import('./build.ts').then((m) => ({ run: m.buildCommand, usage: m.BUILD_USAGE })), batch: true, ioFailureCode: 4 },
-  plan: { load: async () => import('./plan.ts').then((m) => ({ run: m.planCommand, usage: m.PLAN_USAGE })), batch: true, ioFailureCode: 2 },
-  serve: { load: async () => import('./serve.ts').then((m) => ({ run: m.serveCommand, usage: m.SERVE_USAGE })), ioFailureCode: 4 },
-  demo: { load: async () => import('./demo.ts').then((m) => ({ run: m.demoCommand, usage: m.DEMO_USAGE })), ioFailureCode: 4 },
-  site: { load: async () => import('./site.ts').then((m) => ({ run: m.siteCommand, usage: m.SITE_USAGE })), batch: true, ioFailureCode: 4 },
+  build: { load: async () => import('./build.ts').then((m) => ({ run: m.buildCommand, usage: m.BUILD_USAGE })), batch: true },
+  plan: { load: async () => import('./plan.ts').then((m) => ({ run: m.planCommand, usage: m.PLAN_USAGE })), batch: true, failureCode: 2 },
+  serve: { load: async () => import('./serve.ts').then((m) => ({ run: m.serveCommand, usage: m.SERVE_USAGE })) },
+  demo: { load: async () => import('./demo.ts').then((m) => ({ run: m.demoCommand, usage: m.DEMO_USAGE })) },
+  site: { load: async () => import('./site.ts').then((m) => ({ run: m.siteCommand, usage: m.SITE_USAGE })), batch: true },
 };
 
 /** The version in package.json, two folders up from src/commands/ and from its compiled lib/commands/. */
@@ -74,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await run(rest);
   } catch (err) {
-    const failure = withAddedFailures(err, await describeFailure(err, command.ioFailureCode));
+    const failure = withAddedFailures(err, describeFailure(err, command));
     process.stderr.write(`badgepress: ${failure.text}\n`);
     if (process.env.BADGEPRESS_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
     if (rest.includes('--json')) process.stdout.write(`${JSON.stringify({ error: failure.error, ...failure.details, exitCode: failure.exitCode })}\n`);
@@ -82,13 +81,8 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-interface Failure {
+interface Failure extends FailureReport {
   exitCode: number;
-  /** The whole message for stderr. */
-  text: string;
-  /** One line for the --json object, with the lists beside it. */
-  error: string;
-  details: Record<string, unknown>;
 }
 
 /** The failures met after the first (cleanUpAfter), each on a line of its own below it. */
@@ -98,20 +92,9 @@ function withAddedFailures(err: unknown, failure: Failure): Failure {
   return { ...failure, text: `${failure.text}\n${also.map((m) => `  also: ${m}`).join('\n')}`, details: { ...failure.details, also } };
 }
 
-async function describeFailure(err: unknown, ioFailureCode: number): Promise<Failure> {
-  // Loaded on failure only; the command that failed has loaded these modules already.
-  const [{ ConfigError }, { PublishError, SHOWN_KEYS }, { LeaseHeldError }] = await Promise.all([import('../config/load.ts'), import('../publish/sink.ts'), import('../publish/lease.ts')]);
-  if (err instanceof ConfigError) {
-    const error = 'configuration problems, nothing written';
-    return { exitCode: 2, error, text: `${error}:\n${err.problems.map((p) => `  ${p}`).join('\n')}`, details: { problems: err.problems } };
-  }
-  if (err instanceof PublishError) {
-    const text = `${err.message}\n${err.keyLines().join('\n')}\nrun the same build again to finish; nothing already published is sent twice`;
-    return { exitCode: ioFailureCode, error: err.message, text, details: { notPublishedCount: err.keys.length, notPublished: err.keys.slice(0, SHOWN_KEYS) } };
-  }
+/** An error says its own exit code; anything else is an I/O failure (a store or bucket that cannot be read). */
+function describeFailure(err: unknown, command: Command): Failure {
+  if (err instanceof BadgepressError) return { ...err.report(), exitCode: command.failureCode ?? err.exitCode };
   const message = (err as Error)?.message ?? String(err);
-  if (err instanceof LeaseHeldError) return { exitCode: 5, error: message, text: message, details: { lease: err.where, holder: err.holder ?? null } };
-  if (err instanceof BadInputError) return { exitCode: 2, error: message, text: message, details: {} };
-  // I/O failures (a store or bucket that cannot be read): the message says what to check.
-  return { exitCode: ioFailureCode, error: message, text: message, details: {} };
+  return { exitCode: command.failureCode ?? EXIT.store, error: message, text: message, details: {} };
 }

@@ -1,11 +1,11 @@
 // `badgepress site`: after n sharded builds, write the site-wide pages (home, list pages,
 // badge and rule pages, search index, sitemap, 404) from the shards' summaries alone.
 import pLimit from 'p-limit';
-import { parseFlags, integerFlag, UsageError, BadInputError } from './args.ts';
+import { parseFlags, integerFlag, UsageError } from './args.ts';
 import { SITE_FLAGS, loadSite } from './setup.ts';
 import { openSink } from '../site/locations.ts';
 import { loadPagesContext } from '../render/pages/setup.ts';
-import { MissingSummariesError, readSummaries } from '../render/pages/summary.ts';
+import { readSummaries } from '../render/pages/summary.ts';
 import { publishSiteWide } from '../render/pages/build-pages.ts';
 import { publishRepository } from '../publish/publish.ts';
 import { siteApiFiles } from '../render/site-files.ts';
@@ -30,9 +30,7 @@ export async function siteCommand(argv: string[]): Promise<number> {
   const counts = { written: 0, unchanged: 0, removed: 0 };
   let repositories: number;
   try {
-    const summaries = await readSummaries(sink, shards).catch((err: unknown) => {
-      throw err instanceof MissingSummariesError ? new BadInputError(err.message) : err;
-    });
+    const summaries = await readSummaries(sink, shards);
     repositories = summaries.urls.length;
     const limit = pLimit(site.s3.concurrency);
     try {

@@ -1,6 +1,7 @@
 // Reads a YAML (or JSON) file and keeps enough of the parse to point an error at file:line.
 import { LineCounter, parseDocument, isNode, visit, type Document } from 'yaml';
 import { FileReadError, readRegularFile } from '../io/regular-file.ts';
+import { ConfigError } from '../errors.ts';
 
 export type PathPart = string | number;
 
@@ -11,12 +12,7 @@ export interface LocatedData {
   where(path: PathPart[]): string;
 }
 
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(problems.join('\n'));
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 export async function readYamlFile(file: string): Promise<LocatedData> {
   let text: string;

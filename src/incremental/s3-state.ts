@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { SET_ASIDE_SUFFIX, STATE_PREFIX, streamLines, writeLines, type StateStore } from './state.ts';
+import { LocationError } from '../errors.ts';
 
 export class S3StateStore implements StateStore {
   constructor(
@@ -37,7 +38,7 @@ export class S3StateStore implements StateStore {
       return streamLines(body);
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
-      throw new Error(`build state ${showS3(this.loc, key)}: cannot read (${describeS3Error(err)}); delete it to build everything, or check credentials (s3:GetObject)`);
+      throw new LocationError(`build state ${showS3(this.loc, key)}: cannot read (${describeS3Error(err)}); delete it to build everything, or check credentials (s3:GetObject)`);
     }
   }
 
@@ -60,7 +61,7 @@ export class S3StateStore implements StateStore {
       // A local failure (a full or unwritable temporary folder) is no S3 problem.
       const code = (err as NodeJS.ErrnoException).code;
       const remedy = code ? `; free space in ${tmpdir()} or set TMPDIR to a writable folder` : '';
-      throw new Error(`build state ${where}: cannot write its local copy (${code ?? String(err)})${remedy}; ${published}`);
+      throw new LocationError(`build state ${where}: cannot write its local copy (${code ?? String(err)})${remedy}; ${published}`);
     }
     try {
       // The same bytes as the state read: an unchanged rebuild sends nothing.
@@ -68,7 +69,7 @@ export class S3StateStore implements StateStore {
       if (size <= this.partBytes) await this.client.send(new PutObjectCommand({ ...this.target(key), Body: await readFile(join(dir, 'state')) }));
       else await this.putInParts(key, join(dir, 'state'), size);
     } catch (err) {
-      throw new Error(`build state ${where}: cannot write (${describeS3Error(err)}); ${published}; check s3:PutObject`);
+      throw new LocationError(`build state ${where}: cannot write (${describeS3Error(err)}); ${published}; check s3:PutObject`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -85,7 +86,7 @@ export class S3StateStore implements StateStore {
       await this.client.send(new CopyObjectCommand({ Bucket, Key: `${Key}${SET_ASIDE_SUFFIX}`, CopySource: `${Bucket}/${Key.split('/').map(encodeURIComponent).join('/')}` }));
       await this.client.send(new DeleteObjectCommand({ Bucket, Key }));
     } catch (err) {
-      throw new Error(`build state ${showS3(this.loc, key)}: cannot set it aside (${describeS3Error(err)}); delete it (s3:DeleteObject)`);
+      throw new LocationError(`build state ${showS3(this.loc, key)}: cannot set it aside (${describeS3Error(err)}); delete it (s3:DeleteObject)`);
     }
     return showS3(this.loc, `${key}${SET_ASIDE_SUFFIX}`);
   }
@@ -122,7 +123,7 @@ export class S3StateStore implements StateStore {
         for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(this.loc.prefix.length));
       }
     } catch (err) {
-      throw new Error(`--out ${showS3(this.loc)}: cannot list the build state (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
+      throw new LocationError(`--out ${showS3(this.loc)}: cannot list the build state (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
     }
     return keys;
   }
@@ -130,7 +131,7 @@ export class S3StateStore implements StateStore {
   async remove(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
     const refused = await deleteKeys(this.client, this.loc.bucket, keys.map((k) => this.loc.prefix + k));
-    if (refused.length > 0) throw new Error(`--out ${showS3(this.loc)}: the store refused to delete ${refused.join(', ')} of the build state; check that the credentials may delete objects`);
+    if (refused.length > 0) throw new LocationError(`--out ${showS3(this.loc)}: the store refused to delete ${refused.join(', ')} of the build state; check that the credentials may delete objects`);
   }
 
   async close(): Promise<void> {

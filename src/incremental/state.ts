@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { LoadIssue } from '../load/types.ts';
 import { FileReadError, openRegularFile } from '../io/regular-file.ts';
 import { CompactFileStates, CompactRepositoryStates, type FileStates, type RepositoryStates } from './compact-state.ts';
+import { LocationError } from '../errors.ts';
 
 export const STATE_PREFIX = '.badgepress/state/';
 // 5: the end line holds a digest of the lines before it (an edited line is seen); 4: JSON
@@ -382,7 +383,7 @@ export class DirectoryStateStore implements StateStore {
       else await rename(`${path}.tmp`, path);
     } catch (err) {
       await rm(`${path}.tmp`, { force: true }).catch(() => {});
-      throw new Error(`build state ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that --out is writable (the site itself is published)`);
+      throw new LocationError(`build state ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that --out is writable (the site itself is published)`);
     }
   }
 

@@ -4,6 +4,7 @@ import { isStoreFile } from './parse-file.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { describeS3Error } from '../s3/errors.ts';
 import { StoreFileChangedError, type StoreEntry, type StoreSource, type VersionedBytes, type VersionedStream } from './store.ts';
+import { LocationError } from '../errors.ts';
 
 export class S3Store implements StoreSource {
   readonly location: string;
@@ -28,7 +29,7 @@ export class S3Store implements StoreSource {
         for (const o of page.Contents ?? []) if (o.Key && isStoreFile(o.Key)) names.push({ name: o.Key.slice(this.loc.prefix.length), version: o.ETag ?? '', size: o.Size ?? 0 });
       }
     } catch (err) {
-      throw new Error(`store ${this.location}: cannot list the bucket (${describeS3Error(err)}); check --store, credentials and --s3-endpoint`);
+      throw new LocationError(`store ${this.location}: cannot list the bucket (${describeS3Error(err)}); check --store, credentials and --s3-endpoint`);
     }
     return names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
@@ -46,7 +47,7 @@ export class S3Store implements StoreSource {
       return { bytes, version: res.ETag };
     } catch (err) {
       if (err instanceof StoreFileChangedError) throw err;
-      throw new Error(`store ${this.display(name)}: cannot read (${describeS3Error(err)}); check that the credentials may read it (s3:GetObject), and --s3-endpoint`);
+      throw new LocationError(`store ${this.display(name)}: cannot read (${describeS3Error(err)}); check that the credentials may read it (s3:GetObject), and --s3-endpoint`);
     }
   }
 
@@ -55,7 +56,7 @@ export class S3Store implements StoreSource {
     try {
       res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + name }));
     } catch (err) {
-      throw new Error(`store ${this.display(name)}: cannot read (${describeS3Error(err)}); check that the credentials may read it (s3:GetObject), and --s3-endpoint`);
+      throw new LocationError(`store ${this.display(name)}: cannot read (${describeS3Error(err)}); check that the credentials may read it (s3:GetObject), and --s3-endpoint`);
     }
     const etag = res.ETag;
     return {

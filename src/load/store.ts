@@ -6,6 +6,7 @@ import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { isStoreFile } from './parse-file.ts';
 import { FileReadError, openRegularFile } from '../io/regular-file.ts';
+import { LocationError } from '../errors.ts';
 
 /**
  * One store file that cannot be read (vanished, not a regular file, too large, no permission):
@@ -166,7 +167,7 @@ export class DirectoryStore implements StoreSource {
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code ?? String(err);
         const advice = rel ? "let the build's user read it (chmod a+rx) or move it out of the store" : 'check --store';
-        throw new Error(`store ${dir}: cannot read the directory (${code}); ${advice}`, { cause: err });
+        throw new LocationError(`store ${dir}: cannot read the directory (${code}); ${advice}`, { cause: err });
       }
       for (const e of entries) {
         if (e.name.startsWith('.')) continue;

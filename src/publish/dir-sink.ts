@@ -9,6 +9,7 @@ import type { SiteFile } from '../render/site-files.ts';
 import { API_PREFIX } from '../model/layout.ts';
 import type { Comparison, PutOutcome, Sink } from './sink.ts';
 import type { LeaseStore } from './lease.ts';
+import { wrapOnce } from '../errors.ts';
 
 // Directories remembered (as made by this build, or not): the repositories in flight need a
 // few hundred (about 26 a repository). Two sets of up to 50,000 paths of ~150 characters came
@@ -42,8 +43,7 @@ export class DirectorySink implements Sink {
 
   /** A write that failed, said of --out with what to check. */
   private writeError(key: string, err: unknown): Error {
-    const { code, message } = err as NodeJS.ErrnoException;
-    return new Error(`--out ${this.location}: cannot write ${key} (${code ?? message}); check that --out names a writable directory on a disk with free space`);
+    return wrapOnce(err, (cause) => `--out ${this.location}: cannot write ${key} (${cause}); check that --out names a writable directory on a disk with free space`);
   }
 
   private async write(file: SiteFile): Promise<PutOutcome> {

@@ -12,7 +12,7 @@
 // holder has not renewed it for longer than LEASE_SECONDS, whatever its pid.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { BadInputError } from '../errors.ts';
+import { BadInputError, BadgepressError, EXIT, type FailureReport } from '../errors.ts';
 import type { Sink } from './sink.ts';
 
 /** The lease's key: one per output, or one per shard (shards write disjoint repositories). */
@@ -73,8 +73,9 @@ export class ConditionalWritesError extends BadInputError {
 }
 
 /** Another build holds the output: the command exits with its own code (5). */
-export class LeaseHeldError extends Error {
+export class LeaseHeldError extends BadgepressError {
   override name = 'LeaseHeldError';
+  readonly exitCode: number = EXIT.leaseHeld;
   constructor(
     readonly where: string,
     readonly holder: LeaseRecord | undefined,
@@ -86,6 +87,10 @@ export class LeaseHeldError extends Error {
       `the output is being built by another badgepress build (${who}); ` +
         `wait for it to finish (or pass --wait SECONDS), and delete ${where} only if you are sure no build is running`,
     );
+  }
+
+  override report(): FailureReport {
+    return { error: this.message, text: this.message, details: { lease: this.where, holder: this.holder ?? null } };
   }
 }
 

@@ -11,6 +11,7 @@ import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
 import { deleteKeys } from '../s3/delete-keys.ts';
 import { PublishError, type Comparison, type PutOutcome, type Sink } from './sink.ts';
 import type { LeaseStore } from './lease.ts';
+import { LocationError } from '../errors.ts';
 
 
 export class S3Sink implements Sink {
@@ -54,7 +55,7 @@ export class S3Sink implements Sink {
           for (const o of page.Contents ?? []) if (o.Key) map.set(o.Key, o.ETag ?? '');
         }
       } catch (err) {
-        throw new Error(`--out ${this.location}: cannot list the bucket (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
+        throw new LocationError(`--out ${this.location}: cannot list the bucket (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
       }
       return map;
     })();
@@ -124,7 +125,7 @@ export class S3Sink implements Sink {
     const Key = this.loc.prefix + key;
     const where = `s3://${Bucket}/${Key}`;
     const fail = (what: string, err: unknown, at = where) =>
-      new Error(`--out ${this.location}: cannot ${what} the build lease ${at} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
+      new LocationError(`--out ${this.location}: cannot ${what} the build lease ${at} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
     // S3 answers 412 when the condition fails, 409 when two conditional writes race, and
     // NoSuchKey to If-Match on a key that is gone.
     const refused = (err: unknown) =>

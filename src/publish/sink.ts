@@ -2,6 +2,7 @@
 // the publisher above it owns ordering and concurrency.
 import type { SiteFile } from '../render/site-files.ts';
 import type { LeaseStore } from './lease.ts';
+import { BadgepressError, EXIT, type FailureReport } from '../errors.ts';
 
 export type PutOutcome = 'written' | 'unchanged';
 
@@ -62,7 +63,8 @@ const SHOWN_REASONS = 5;
  * job. The message carries every distinct reason (the store's error code and text), so a
  * refused credential or an altered body is named rather than lost among retries.
  */
-export class PublishError extends Error {
+export class PublishError extends BadgepressError {
+  readonly exitCode: number = EXIT.publish;
   readonly failures: PublishFailure[];
   readonly keys: string[];
 
@@ -82,6 +84,11 @@ export class PublishError extends Error {
   /** Several errors (e.g. one per repository) as one, reasons merged. */
   static combine(errors: PublishError[]): PublishError {
     return new PublishError(errors.flatMap((e) => e.failures));
+  }
+
+  override report(): FailureReport {
+    const text = `${this.message}\n${this.keyLines().join('\n')}\nrun the same build again to finish; nothing already published is sent twice`;
+    return { error: this.message, text, details: { notPublishedCount: this.keys.length, notPublished: this.keys.slice(0, SHOWN_KEYS) } };
   }
 
   /** "  not published: <key> (<reason>)" for the first `shown` keys, then "  … and N more". */

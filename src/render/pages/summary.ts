@@ -14,6 +14,7 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, rmdirSync, unlinkSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTemporaryFile } from '../../io/temp-file.ts';
+import { BadInputError } from '../../errors.ts';
 
 export interface RepositorySummary {
   url: string;
@@ -124,7 +125,8 @@ export function staleSummaryParts(keys: readonly string[], index: number, count:
   });
 }
 
-export class MissingSummariesError extends Error {}
+/** The shards' summaries are missing or broken: `badgepress site` refuses them as bad input. */
+export class MissingSummariesError extends BadInputError {}
 
 /**
  * The summaries of shards 0..count-1, merged and sorted by URL (kept on local disk, see

@@ -1,0 +1,40 @@
+// The error family: each error carries the exit code the README's table gives its kind, and a
+// wrapped error is wrapped once.
+import { describe, expect, it } from 'vitest';
+import { BadInputError, ConfigError, LocationError, UsageError, wrapOnce } from '../src/errors.ts';
+import { PublishError } from '../src/publish/sink.ts';
+import { LeaseHeldError } from '../src/publish/lease.ts';
+
+describe('exit codes travel on the errors', () => {
+  it('bad input 2, config 2, store 4, publish 4, lease held 5', () => {
+    expect(new BadInputError('x').exitCode).toBe(2);
+    expect(new UsageError('x').exitCode).toBe(2);
+    expect(new ConfigError(['a.yaml:1 x: bad']).exitCode).toBe(2);
+    expect(new LocationError('store s: cannot read').exitCode).toBe(4);
+    expect(new PublishError(['k'], 'AccessDenied').exitCode).toBe(4);
+    expect(new LeaseHeldError('out/.badgepress/lease.json', undefined).exitCode).toBe(5);
+  });
+
+  it('a config error reports every problem on its own line', () => {
+    expect(new ConfigError(['a.yaml:1 x: bad', 'a.yaml:2 y: bad']).report()).toEqual({
+      error: 'configuration problems, nothing written',
+      text: 'configuration problems, nothing written:\n  a.yaml:1 x: bad\n  a.yaml:2 y: bad',
+      details: { problems: ['a.yaml:1 x: bad', 'a.yaml:2 y: bad'] },
+    });
+  });
+});
+
+describe('wrapOnce', () => {
+  const say = (cause: string) => `--out o: cannot write k (${cause}); check --out`;
+
+  it('says a system error with its code', () => {
+    const err = Object.assign(new Error('ENOTDIR: not a directory, open o/k'), { code: 'ENOTDIR' });
+    expect(wrapOnce(err, say).message).toBe('--out o: cannot write k (ENOTDIR); check --out');
+  });
+
+  it('leaves an error already said as it is, so no message nests its own cause', () => {
+    const once = wrapOnce(Object.assign(new Error('e'), { code: 'EACCES' }), say);
+    expect(wrapOnce(once, say)).toBe(once);
+    expect(wrapOnce(once, say).message).toBe('--out o: cannot write k (EACCES); check --out');
+  });
+});
