@@ -3,14 +3,14 @@
 import pLimit from 'p-limit';
 import { parseFlags, integerFlag, UsageError } from './args.ts';
 import { SITE_FLAGS, loadSite } from './setup.ts';
-import { openSink } from '../site/locations.ts';
+import { openSink } from '../build/locations.ts';
 import { loadPagesContext } from '../render/pages/setup.ts';
 import { readSummaries } from '../render/pages/summary.ts';
 import { publishSiteWide } from '../render/pages/build-pages.ts';
 import { publishRepository } from '../publish/publish.ts';
 import { siteApiFiles } from '../render/site-files.ts';
 import { pruneSiteWide } from '../publish/site-wide-prune.ts';
-import { loadShape } from '../site/stages.ts';
+import { loadShape } from '../build/stages.ts';
 import { MAX_SHARDS } from '../model/shard.ts';
 
 export const SITE_USAGE = `usage: badgepress site --shards N [--config FILE] [--out DIR|s3://…] [--shape A|B] [--base-url URL]

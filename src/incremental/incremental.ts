@@ -21,6 +21,7 @@ import { SummaryFile, SummaryStore } from '../render/pages/summary.ts';
 import { STATE_PREFIX, StateDigest, UntrustedStateError, checkState, digestedLines, pendingKey, pendingText, readPending, type Pending, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput, type StateStore } from './state.ts';
 import { StoreListing } from './listing.ts';
 import { CompactRepositoryStates } from './compact-state.ts';
+import type { Carried, RedoPlan } from '../build/redo-plan.ts';
 
 export interface IncrementalOptions {
   state: StateStore;
@@ -39,14 +40,9 @@ export interface IncrementalOptions {
   readOnly?: boolean;
 }
 
-/** What skipped repositories add to a build's counts. */
-export interface Carried {
-  repositories: number;
-  scans: number;
-  files: number;
-}
+export type { Carried };
 
-export class IncrementalBuild {
+export class IncrementalBuild implements RedoPlan {
   private readonly prev: BuildState | undefined;
   /** The last state even when code or config changed since: it still says what was published. */
   private readonly last: BuildState | undefined;
@@ -259,6 +255,11 @@ export class IncrementalBuild {
   }
 
   /** How many repositories are redone (known once the loader has read every file it needs). */
+  narrowsListing(): boolean {
+    // A listing page holds 1,000 keys: list repositories one by one while that costs no more pages.
+    return this.incremental && this.redone <= Math.ceil(this.knownFiles / 1000);
+  }
+
   get redone(): number {
     return this.dirty.size;
   }

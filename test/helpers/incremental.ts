@@ -1,11 +1,11 @@
 // Runs a build in-process as `badgepress build` does, build state included.
-import { build, type BuildOptions, type BuildSummary } from '../../src/build.ts';
+import { build, type BuildOptions, type BuildSummary } from '../../src/build/loop.ts';
 import { loadSite, type SiteFlags } from '../../src/commands/setup.ts';
 import { openIncremental, openStateStore } from '../../src/incremental/open.ts';
 import type { LoadIssue } from '../../src/load/types.ts';
 import { inShard } from '../../src/model/shard.ts';
-import { openSink, openStore } from '../../src/site/locations.ts';
-import { loadShape } from '../../src/site/stages.ts';
+import { openSink, openStore } from '../../src/build/locations.ts';
+import { loadShape } from '../../src/build/stages.ts';
 import type { Sink } from '../../src/publish/sink.ts';
 import { pagesBuild } from '../../src/render/pages/setup.ts';
 import type { SiteFile } from '../../src/render/site-files.ts';
@@ -54,7 +54,7 @@ export async function buildIncrementally(run: IncrementalRun): Promise<{ summary
       now: run.now,
       prune,
       report: (i) => issues.push(i),
-      incremental,
+      redo: incremental,
       ...(run.pages && site.pages ? { pages: pagesBuild(config, run.shard)! } : {}),
       ...(run.shard ? { include: inShard(run.shard), reportUnassignable: run.shard.index === 0 } : {}),
       ...(run.summarize ? { summarize: run.summarize } : {}),

@@ -1,22 +1,23 @@
-// The pipeline: load → evaluate → render → publish, one repository at a time.
+// The pipeline's loop: load → evaluate → render → publish, one repository at a time, doing
+// what the plan of what to redo says (a full build redoes everything).
 import pLimit from 'p-limit';
-import { loadHistories } from './load/histories.ts';
-import type { LoadIssue, RepositoryHistory } from './load/types.ts';
-import type { StoreSource } from './load/store.ts';
-import type { ShapeStages } from './site/stages.ts';
-import { publishRepository, staleKeys, type PublishCounts } from './publish/publish.ts';
-import { PublishError, type Sink } from './publish/sink.ts';
-import { repositoryPagesPrefix, repositoryPrefix } from './model/layout.ts';
-import { PagesCollector, type PagesBuild } from './render/pages/build-pages.ts';
-import { SummaryStore, type SummaryLine } from './render/pages/summary.ts';
-import type { SiteFile } from './render/site-files.ts';
-import type { IncrementalBuild } from './incremental/incremental.ts';
-import { goneRepositories, removeRepositories } from './publish/gone.ts';
-import { heapShortfall } from './evaluate/heap-room.ts';
-import { pruneSiteWide, type SiteWideScope } from './publish/site-wide-prune.ts';
+import { loadHistories } from '../load/histories.ts';
+import type { LoadIssue, RepositoryHistory } from '../load/types.ts';
+import type { StoreSource } from '../load/store.ts';
+import type { ShapeStages } from './stages.ts';
+import { publishRepository, staleKeys, type PublishCounts } from '../publish/publish.ts';
+import { PublishError, type Sink } from '../publish/sink.ts';
+import { repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
+import { PagesCollector, type PagesBuild } from '../render/pages/build-pages.ts';
+import type { SummaryLine, SummaryStore } from '../render/pages/summary.ts';
+import type { SiteFile } from '../render/site-files.ts';
+import { FullBuild, type RedoPlan } from './redo-plan.ts';
+import { goneRepositories, removeRepositories } from '../publish/gone.ts';
+import { heapShortfall } from '../evaluate/heap-room.ts';
+import { pruneSiteWide, type SiteWideScope } from '../publish/site-wide-prune.ts';
 
 export interface BuildOptions {
-  /** The active shape's evaluate and render steps (src/site/stages.ts: loadShape). */
+  /** The active shape's evaluate and render steps (stages.ts: loadShape). */
   shape: ShapeStages;
   store: StoreSource;
   sink: Sink;
@@ -36,8 +37,8 @@ export interface BuildOptions {
   onRepository?: (h: RepositoryHistory, counts: BuildSummary) => void;
   /** The human site (config `pages`); absent: API files only. */
   pages?: PagesBuild;
-  /** Build state: skip repositories whose inputs did not change since the last build. */
-  incremental?: IncrementalBuild;
+  /** What to redo (the build state: skip repositories whose inputs did not change); default: everything. */
+  redo?: RedoPlan;
   /** Per-repository data for site-wide pages (plain JSON), kept in the state for skipped ones;
    *  after a config change `files` holds only those of the changed parts (incremental/parts.ts). */
   summarize?: (h: RepositoryHistory, files: SiteFile[]) => SummaryLine | undefined;
@@ -59,18 +60,18 @@ export interface BuildSummary extends PublishCounts {
 }
 
 export async function build(opts: BuildOptions): Promise<BuildSummary> {
+  const redo = opts.redo ?? new FullBuild();
   // Summary lines live in a local temporary file (see SummaryStore), released at the end.
-  const summaries = opts.incremental?.summaries ?? new SummaryStore();
   try {
-    return await buildWith(opts, summaries);
+    return await buildWith(opts, redo);
   } finally {
-    summaries.file.close();
+    redo.summaries.file.close();
   }
 }
 
-async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<BuildSummary> {
+async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSummary> {
   const summary: BuildSummary = { repositories: 0, scans: 0, written: 0, unchanged: 0, removed: 0, skipped: 0, warnings: 0, reused: 0 };
-  const incr = opts.incremental;
+  const { summaries } = redo;
   const report = (issue: LoadIssue) => {
     if (issue.severity === 'error') summary.skipped++;
     else summary.warnings++;
@@ -88,25 +89,24 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
   const histories = loadHistories(opts.store, {
     catalog: opts.shape.evaluator.catalog,
     ...(opts.schemes ? { schemes: opts.schemes } : {}),
-    report: incr ? (issue, owner) => (incr.note(issue, owner), report(issue)) : report,
+    report: (issue, owner) => (redo.note(issue, owner), report(issue)),
     ...(opts.include ? { include: opts.include } : {}),
     ...(opts.reportUnassignable === undefined ? {} : { reportUnassignable: opts.reportUnassignable }),
-    ...incr?.loadOptions(opts.include),
+    ...redo.loadOptions(opts.include),
   });
   const pages = opts.pages ? new PagesCollector(opts.pages) : undefined;
-  await incr?.retireOtherLayouts();
+  await redo.retireOtherLayouts();
   let first = true;
   for await (const h of histories) {
     if (failure) break;
-    // A listing page holds 1,000 keys: list repositories one by one while that costs no more pages.
-    if (first && incr?.incremental && incr.redone <= Math.ceil(incr.knownFiles / 1000)) opts.sink.narrowListing?.();
+    if (first && redo.narrowsListing()) opts.sink.narrowListing?.();
     first = false;
     if (h.scans.length === 0) {
-      incr?.built(h, 0);
+      redo.built(h, 0);
       continue;
     }
     // Known once the loader hands out its first history (it has read every file it needs).
-    await incr?.beginPublishing();
+    await redo.beginPublishing();
     const shortfall = heapShortfall(h);
     if (shortfall) {
       report({ severity: 'error', where: h.repositoryUrl, message: shortfall });
@@ -115,7 +115,7 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
     // evaluate: every scan, its expired variant and the answer for `now`; render: their files.
     const evaluation = opts.shape.evaluator.evaluate(h, opts.now);
     // After a config change, only the files of the parts it changed (the rest stay as they are).
-    const partial = incr?.partial(h);
+    const partial = redo.partial(h);
     const files: SiteFile[] = opts.shape.renderer.render(evaluation, partial?.filter);
     const current = partial?.filter.skipped ?? 0;
     let pageSummary: SummaryLine | undefined;
@@ -134,7 +134,7 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
         // Its API files and its pages (all of them when the build writes no pages; without pages
         // a repository pruned before has none to look for, and on S3 a look is a request).
         const produced = new Set(files.map((f) => f.key));
-        const withPages = pages !== undefined || !incr?.prunedBefore(h.repositoryUrl);
+        const withPages = pages !== undefined || !redo.prunedBefore(h.repositoryUrl);
         const prefixes = [repositoryPrefix(h.encoded), ...(withPages ? [repositoryPagesPrefix(h.encoded)] : [])];
         const stale = (await Promise.all(prefixes.map((p) => staleKeys(opts.sink, p, produced)))).flat().filter((k) => !partial?.unrendered(k));
         if (stale.length > 0) {
@@ -145,7 +145,7 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
       }
       const repoSummary = pageSummary ?? opts.summarize?.(h, files);
       if (repoSummary !== undefined) summaries.set(h.repositoryUrl, repoSummary);
-      incr?.built(h, files.length + current);
+      redo.built(h, files.length + current);
       opts.onRepository?.(h, summary);
     })().catch((err: unknown) => {
       if (err instanceof PublishError) failed.push(err);
@@ -157,18 +157,16 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
   }
   await Promise.all(inFlight);
   if (failure) throw failure;
-  const carried = incr?.carry(report, summaries);
-  if (carried) {
-    summary.reused = carried.repositories;
-    summary.repositories += carried.repositories;
-    summary.scans += carried.scans;
-    summary.unchanged += carried.files;
-  }
+  const carried = redo.carry(report, summaries);
+  summary.reused = carried.repositories;
+  summary.repositories += carried.repositories;
+  summary.scans += carried.scans;
+  summary.unchanged += carried.files;
   // The site-wide pages, a shard's summaries and openapi.json go out before the state that
   // describes them, so a state is never ahead of what is published; when no repository was
   // redone and no config part changed, they are those of the last build, already out.
-  const summariesUnchanged = incr?.siteWideUnchanged === true;
-  if (failed.length === 0 && (!summariesUnchanged || opts.prune)) await incr?.beginPublishing();
+  const summariesUnchanged = redo.siteWideUnchanged;
+  if (failed.length === 0 && (!summariesUnchanged || opts.prune)) await redo.beginPublishing();
   if (failed.length === 0 && !summariesUnchanged) {
     const produced = new Set<string>();
     if (pages) await pages.finish(opts.sink, limit, summary, summaries, produced);
@@ -179,14 +177,12 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
     if (opts.prune && opts.siteWide) await pruneSiteWide(opts.sink, produced, opts.siteWide, summary);
   }
   // --prune: repositories that left the store go too, after the site-wide pages stopped linking them.
-  if (opts.prune && incr && failed.length === 0) await pruneGone(opts.sink, incr, opts.include, summary);
-  if (incr) {
-    // After every file it describes is published, failed repositories left out of it. A state
-    // that cannot be written must not hide why files failed: those are the operator's first job.
-    await incr.commit().catch((err: unknown) => {
-      if (failed.length === 0) throw err;
-    });
-  }
+  if (opts.prune && failed.length === 0) await pruneGone(opts.sink, redo, opts.include, summary);
+  // After every file it describes is published, failed repositories left out of it. A state
+  // that cannot be written must not hide why files failed: those are the operator's first job.
+  await redo.commit().catch((err: unknown) => {
+    if (failed.length === 0) throw err;
+  });
   await opts.onSummaries?.(summaries);
   // Every distinct reason is kept (AccessDenied, an altered body, …): "still failing" alone
   // would leave the operator guessing.
@@ -194,10 +190,10 @@ async function buildWith(opts: BuildOptions, summaries: SummaryStore): Promise<B
   return summary;
 }
 
-async function pruneGone(sink: Sink, incr: IncrementalBuild, include: ((url: string) => boolean) | undefined, counts: BuildSummary): Promise<void> {
-  const gone = await goneRepositories(sink, incr, include);
+async function pruneGone(sink: Sink, redo: RedoPlan, include: ((url: string) => boolean) | undefined, counts: BuildSummary): Promise<void> {
+  const gone = await goneRepositories(sink, redo, include);
   if (!gone) return;
   await removeRepositories(sink, gone, counts);
   // Removed: the state from now on knows that nothing else of this shard is published.
-  incr.noteGone([]);
+  redo.noteGone([]);
 }

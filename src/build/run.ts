@@ -1,0 +1,129 @@
+// A build from start to end: the store and the output opened, the --strict check, the lease,
+// the build state, the loop, and everything closed again however it ends. Commands turn argv
+// into these options, call runBuild once, and print what it returns.
+import { acquireLease, leasedSink, leaseKey } from '../publish/lease.ts';
+import { BadInputError, cleanUpAfter } from '../errors.ts';
+import type { ResolvedConfig } from '../config/resolve.ts';
+import type { SiteConfig } from '../config/types.ts';
+import { loadHistories } from '../load/histories.ts';
+import type { LoadIssue, RepositoryHistory } from '../load/types.ts';
+import type { StoreSource } from '../load/store.ts';
+import type { Shard } from '../model/shard.ts';
+import type { SiteWideScope } from '../publish/site-wide-prune.ts';
+import { pagesBuild } from '../render/pages/setup.ts';
+import { siteApiFiles, type SiteFile } from '../render/site-files.ts';
+import { openIncremental, openStateStore } from '../incremental/open.ts';
+import { openSink, openStore } from './locations.ts';
+import { build, type BuildSummary } from './loop.ts';
+import { loadShape } from './stages.ts';
+
+/** Which repositories a shard builds, and whether it reports records that belong to none. */
+export interface Sharding {
+  include?: (url: string) => boolean;
+  reportUnassignable: boolean;
+  shard?: Shard;
+}
+
+/** What a command hears while a build runs. */
+export interface BuildListener {
+  /** A bad record or a warning (under --strict, only during the check). */
+  issue(issue: LoadIssue): void;
+  /** Everything said so far about issues is out (before the summary is printed). */
+  flushIssues(): void;
+  warn(message: string): void;
+  /** Called once the store is open; the returned progress hears of every repository built. */
+  progress(store: StoreSource): Promise<{ update(summary: BuildSummary, h: RepositoryHistory): void; done(): void }>;
+}
+
+export interface BuildRun {
+  config: ResolvedConfig;
+  /** Unix seconds the latest files answer for. */
+  now: number;
+  sharding: Sharding;
+  /** Any bad record is fatal and nothing is written: everything is checked first. */
+  strict: boolean;
+  prune: boolean;
+  force: boolean;
+  /** How long to wait for another build's lease. */
+  waitSeconds: number;
+  listener: BuildListener;
+}
+
+/**
+ * What a build writes and answers for of the whole site beside its repositories: every shard
+ * would write the same openapi.json, so shard 0 writes it (and `badgepress site`); --prune
+ * removes site-wide files: an unsharded build answers for all of them, shard 0 for
+ * openapi.json and, only when there are no pages (else `site` writes them), the pages.
+ */
+export function siteWideOf(site: SiteConfig, shard: Shard | undefined, pages: boolean, badgeIds: readonly string[]): { siteFiles: SiteFile[]; siteWide?: SiteWideScope } {
+  if ((shard?.index ?? 0) !== 0) return { siteFiles: [] };
+  return { siteFiles: siteApiFiles(site, badgeIds), siteWide: { pages: !shard || !pages, api: true } };
+}
+
+export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; location: string }> {
+  const { config, sharding, listener } = run;
+  const { site } = config;
+  const shape = loadShape(config);
+  const pages = pagesBuild(config, sharding.shard);
+  const store = await openStore(site.store, site);
+
+  if (run.strict) {
+    let errors = 0;
+    for await (const _ of loadHistories(store, {
+      catalog: shape.evaluator.catalog,
+      schemes: site.repositoryUrlSchemes,
+      ...sharding,
+      report: (i) => {
+        listener.issue(i);
+        if (i.severity === 'error') errors++;
+      },
+    }));
+    listener.flushIssues();
+    if (errors > 0) throw new BadInputError(`${errors} bad records and --strict: nothing written; fix them or drop --strict`);
+  }
+
+  const sink = await openSink(site.out, site);
+  // One build at a time per output; shards write disjoint repositories, so each holds its own.
+  let lease;
+  try {
+    lease = await acquireLease(sink.leaseStore(leaseKey(sharding.shard)), { waitSeconds: run.waitSeconds, onLost: listener.warn, onWarning: listener.warn, conditionalWrites: site.s3.conditionalWrites ?? 'required' });
+  } catch (err) {
+    throw await cleanUpAfter(err, [() => sink.close()]);
+  }
+  const progress = await listener.progress(store);
+  let summary!: BuildSummary;
+  // The state is read under the lease: another build may be writing it.
+  const state = await openStateStore(site.out, site).catch(async (err: unknown) => {
+    throw await cleanUpAfter(err, [() => lease.release(), () => sink.close()]);
+  });
+  const { shard, ...loadSharding } = sharding;
+  let failure: unknown;
+  try {
+    const redo = await openIncremental({ config, store, state, shard, now: run.now, prune: run.prune, force: run.force, warn: listener.warn });
+    summary = await build({
+      shape,
+      store,
+      // A build whose lease went to another stops publishing at its next file.
+      sink: leasedSink(sink, lease),
+      schemes: site.repositoryUrlSchemes,
+      now: run.now,
+      report: run.strict ? () => {} : listener.issue,
+      prune: run.prune,
+      concurrency: site.s3.concurrency,
+      ...loadSharding,
+      redo,
+      onRepository: (h, s) => progress.update(s, h),
+      ...(pages ? { pages } : {}),
+      ...siteWideOf(site, sharding.shard, pages !== undefined, shape.evaluator.badgeIds),
+    });
+  } catch (err) {
+    failure = err;
+  }
+  progress.done();
+  // The first failure is the one to report (a publish that failed names its keys); a failure
+  // to release the lease or close the output afterwards is added to it.
+  const outcome = await cleanUpAfter(failure, [() => lease.release(), () => sink.close(), () => state.close()]);
+  if (outcome !== undefined) throw outcome;
+  listener.flushIssues();
+  return { summary, location: sink.location };
+}
