@@ -9,7 +9,8 @@ import { buildIncrementally } from './helpers/incremental.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { DirectoryStateStore, readState, serializeState, stateKey, writeLines } from '../src/incremental/state.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
-import { SUMMARY_PART_LINES, SummaryStore, readSummaries, sortSummaries, staleSummaryParts, summariesFiles } from '../src/render/pages/summary.ts';
+import { SUMMARY_PART_LINES, SummaryStore, sortSummaries, staleSummaryParts, summariesFiles } from '../src/render/pages/summary.ts';
+import { readSummaries } from '../src/build/summaries.ts';
 
 const dir = tempDir();
 const NOW = 1_763_600_000;

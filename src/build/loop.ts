@@ -12,6 +12,7 @@ import { PagesCollector, type PagesBuild } from '../render/pages/build-pages.ts'
 import type { SummaryLine, SummaryStore } from '../render/pages/summary.ts';
 import type { SiteFile } from '../render/site-files.ts';
 import { FullBuild, type RedoPlan } from './redo-plan.ts';
+import { publishPages } from './pages.ts';
 import { goneRepositories, removeRepositories } from '../publish/gone.ts';
 import { heapShortfall } from '../evaluate/heap-room.ts';
 import { pruneSiteWide, type SiteWideScope } from '../publish/site-wide-prune.ts';
@@ -169,7 +170,7 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
   if (failed.length === 0 && (!summariesUnchanged || opts.prune)) await redo.beginPublishing();
   if (failed.length === 0 && !summariesUnchanged) {
     const produced = new Set<string>();
-    if (pages) await pages.finish(opts.sink, limit, summary, summaries, produced);
+    if (pages) await publishPages(pages, opts.sink, limit, summary, summaries, produced);
     if (opts.siteFiles && opts.siteFiles.length > 0) await publishRepository(opts.sink, opts.siteFiles, limit, summary);
     for (const f of opts.siteFiles ?? []) produced.add(f.key);
     // Unchanged summaries and config leave nothing new to remove: the last build (with --prune

@@ -14,6 +14,7 @@ import { openIncremental, openStateStore } from '../incremental/open.ts';
 import { goneRepositories, keysOfRepository } from '../publish/gone.ts';
 import { staleSiteWideKeys } from '../publish/site-wide-prune.ts';
 import { PagesCollector } from '../render/pages/build-pages.ts';
+import { staleSummaryKeys } from '../build/pages.ts';
 import { pagesBuild } from '../render/pages/setup.ts';
 import type { SiteFile } from '../render/site-files.ts';
 
@@ -70,7 +71,7 @@ export async function planCommand(argv: string[]): Promise<number> {
       if (collector) {
         const parts = { n: 0 };
         await planner.addFiles(track(collector.files(lines.sorted(), parts)));
-        planner.addRemoved(await collector.staleParts(sink, parts.n));
+        planner.addRemoved(await staleSummaryKeys(sink, collector.shard, parts.n));
       }
       const { siteFiles, siteWide } = siteWideOf(site, sharding.shard, pages !== undefined, shape.evaluator.badgeIds);
       await planner.addFiles(track(siteFiles));

@@ -4,8 +4,7 @@
 // bundle (the Worker) takes only what it uses.
 import type { SiteConfig } from './types.ts';
 
-/** Seconds: latest files, indexes, redirects that may change, and errors; and per-time files. */
-export const DEFAULT_CACHE: Readonly<SiteConfig['cache']> = { latestMaxAge: 300, immutableMaxAge: 31536000 };
+export { DEFAULT_CACHE } from '../model/http.ts';
 
 export const DEFAULT_SHAPE = 'A';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';

@@ -1,4 +1,6 @@
 // The configuration every stage reads: site settings plus the active shape's thresholds.
+import type { CacheAges } from '../model/http.ts';
+import type { S3Settings } from '../s3/client.ts';
 
 export type Shape = 'A' | 'B';
 /** The `?style=` values a deployment may render (render/badge-styles.ts draws them). */
@@ -115,7 +117,7 @@ export interface SiteConfig {
   thresholds: { A: string; B: string };
   decisions?: string;
   tool: { name: string; version: string; informationUri: string };
-  cache: { latestMaxAge: number; immutableMaxAge: number };
+  cache: CacheAges;
   expireAfterDays: number | null;
   strictSarif: boolean;
   /** Write api/v1/openapi.json. */
@@ -131,22 +133,5 @@ export interface SiteConfig {
   /** The human site (index.html, repository, badge and rule pages); default true. */
   pages: boolean;
   colors: Record<BadgeStatus | 'none', string>;
-  s3: {
-    region?: string;
-    endpoint?: string;
-    pathStyle?: boolean;
-    concurrency: number;
-    maxAttempts: number;
-    requestChecksumCalculation?: 'WHEN_SUPPORTED' | 'WHEN_REQUIRED';
-    /** Give up a connection attempt after this long (a dead or firewalled endpoint). */
-    connectTimeoutSeconds: number;
-    /** Give up a request without an answer after this long (an endpoint that accepts and stalls). */
-    requestTimeoutSeconds: number;
-    /**
-     * Whether an output store must honour conditional writes (If-None-Match / If-Match on
-     * PUT) for build to publish there: without them its lease cannot exclude a second build.
-     * Absent means 'required'.
-     */
-    conditionalWrites?: 'required' | 'unsupported-accept-risk';
-  };
+  s3: S3Settings;
 }

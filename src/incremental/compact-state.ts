@@ -3,7 +3,9 @@
 // repository beside the strings. Here plain arrays hold the facts and an object is made only
 // when one is asked for.
 import type { LoadIssue } from '../load/types.ts';
-import type { FileState, RepositoryState } from './state.ts';
+import type { FileState, FileStates, RepositoryState, RepositoryStates } from './state-types.ts';
+
+export type { FileStates, RepositoryStates };
 
 /** Where a name is in names sorted by code units (binary search), or -1. */
 export function indexInSorted(names: readonly string[], name: string): number {
@@ -19,29 +21,6 @@ export function indexInSorted(names: readonly string[], name: string): number {
   return -1;
 }
 
-/** Store files by name: what a state says of each. */
-export interface FileStates extends Iterable<[string, FileState]> {
-  get(name: string): FileState | undefined;
-  /** The file's version string without making a FileState (asked once a listed file). */
-  versionOf(name: string): string | undefined;
-  /** The repositories the file names, without making a FileState. */
-  repositoriesOf(name: string): readonly string[] | undefined;
-  has(name: string): boolean;
-  readonly size: number;
-}
-
-/** Repositories by URL: what a state says of each (a Map of RepositoryState is one too). */
-export interface RepositoryStates extends Iterable<[string, RepositoryState]> {
-  get(url: string): RepositoryState | undefined;
-  has(url: string): boolean;
-  keys(): Iterable<string>;
-  readonly size: number;
-}
-
-/**
- * Files as a state lists them (the listing's order, so a name is found by binary search; a
- * state in another order is indexed by a Map instead). A name given twice keeps the last.
- */
 export class CompactFileStates implements FileStates {
   private readonly names: string[] = [];
   private readonly versions: string[] = [];

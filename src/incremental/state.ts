@@ -10,7 +10,10 @@ import { finished } from 'node:stream/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { LoadIssue } from '../load/types.ts';
 import { FileReadError, openRegularFile } from '../io/regular-file.ts';
-import { CompactFileStates, CompactRepositoryStates, type FileStates, type RepositoryStates } from './compact-state.ts';
+import { CompactFileStates, CompactRepositoryStates } from './compact-state.ts';
+import type { BuildState, FileState, RepositoryState, ShardKey, StoreListed } from './state-types.ts';
+
+export type { BuildState, FileState, RepositoryState, ShardKey, StoreListed } from './state-types.ts';
 import { LocationError } from '../errors.ts';
 
 export const STATE_PREFIX = '.badgepress/state/';
@@ -33,54 +36,6 @@ export class UntrustedStateError extends Error {
     super(reason);
     this.name = 'UntrustedStateError';
   }
-}
-
-export interface RepositoryState {
-  /** Scans built, files produced: counted again when the repository is skipped. */
-  scans: number;
-  files: number;
-  /** The --now moment at which its latest files change (Shape A expiry), and which side it was built on. */
-  flip?: number;
-  flipped?: boolean;
-  /** Built with --prune (a later --prune must prune what an earlier build kept). */
-  pruned: boolean;
-  /** Bad records of this repository, reported again while it is skipped. */
-  issues?: LoadIssue[];
-}
-
-export interface FileState {
-  version: string;
-  /** The repositories of this shard the file names. */
-  repositories: string[];
-  /** Problems of the file that belong to no repository. */
-  issues?: LoadIssue[];
-}
-
-export interface BuildState {
-  code: string;
-  /** The global config part: a change redoes everything (incremental/parts.ts). */
-  config: string;
-  /** The other config parts by name: a change redoes their files only. */
-  parts: Record<string, string>;
-  files: FileStates;
-  repositories: RepositoryStates;
-  /**
-   * Repositories of this shard no store file names any more whose files may still be
-   * published (a build without --prune leaves them); absent when the state cannot tell (it
-   * was begun without knowing what the output held), and `build --prune` lists the output.
-   */
-  gone?: string[];
-}
-
-/** A store file as listed: its name and version strings, shared with the state read beside it. */
-export interface StoreListed {
-  name: string;
-  version: string;
-}
-
-export interface ShardKey {
-  index: number;
-  count: number;
 }
 
 /** `.badgepress/state/<n>/<i>.json`: shards of one layout never write the same key. */

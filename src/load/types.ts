@@ -1,7 +1,8 @@
 // What the load stage hands to evaluation: one repository's whole history at a time.
 
-export type EventsValue = { events: number[] };
-export type StoredValue = number | boolean | null | EventsValue;
+import type { StoredValue } from '../model/stored-value.ts';
+
+export type { EventsValue, StoredValue } from '../model/stored-value.ts';
 
 export interface ScanRecord {
   kind: 'scan';

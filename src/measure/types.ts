@@ -1,6 +1,6 @@
 // What measuring one repository produces, whatever measured it (git, a forge's API), and the
 // seam between the scan's orchestrator and the forge adapters (one per forge family).
-import type { StoredValue } from '../load/types.ts';
+import type { StoredValue } from '../model/stored-value.ts';
 
 /** One repository as the scan list names it. */
 export interface ScanTarget {

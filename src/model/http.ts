@@ -2,6 +2,15 @@
 // (headers answers carry) share. Pure and small: it is bundled into the Worker and the
 // CloudFront Function, which have a 10 KB budget.
 
+/** Cache ages in seconds: latest files, indexes, redirects that may change, and errors; and per-time files. */
+export interface CacheAges {
+  latestMaxAge: number;
+  immutableMaxAge: number;
+}
+
+/** The cache ages a site that names none gets, from the build and from every resolver adapter alike. */
+export const DEFAULT_CACHE: Readonly<CacheAges> = { latestMaxAge: 300, immutableMaxAge: 31536000 };
+
 export const JSON_TYPE = 'application/json';
 export const SVG_TYPE = 'image/svg+xml';
 /** RFC 9457 problem details: every error answer that is not a badge image. */

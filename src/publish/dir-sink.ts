@@ -7,8 +7,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import type { SiteFile } from '../render/site-files.ts';
 import { API_PREFIX } from '../model/layout.ts';
-import type { Comparison, PutOutcome, Sink } from './sink.ts';
-import type { LeaseStore } from './lease.ts';
+import type { Comparison, LeaseStore, PutOutcome, Sink } from './sink.ts';
 import { wrapOnce } from '../errors.ts';
 
 // Directories remembered (as made by this build, or not): the repositories in flight need a

@@ -13,7 +13,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { BadInputError, BadgepressError, EXIT, type FailureReport } from '../errors.ts';
-import type { Sink } from './sink.ts';
+import type { LeaseStore, Sink } from './sink.ts';
+
+export type { LeaseStore };
 
 /** The lease's key: one per output, or one per shard (shards write disjoint repositories). */
 export function leaseKey(shard?: { index: number; count: number }): string {
@@ -35,26 +37,6 @@ export interface LeaseRecord {
   /** Unix seconds. */
   acquiredAt: number;
   expiresAt: number;
-}
-
-/** What a lease needs of an output: one small object read and written with a version check. */
-export interface LeaseStore {
-  /** Where the lease lives, for messages (a path or an s3:// URL). */
-  readonly where: string;
-  /** The stored text and an opaque version of it, or undefined when there is none. */
-  read(): Promise<{ text: string; version: string } | undefined>;
-  /** Store `text` only if nothing is stored; false when something already is. */
-  create(text: string): Promise<boolean>;
-  /** Store `text` only if the stored version is still `version`; false otherwise. */
-  replace(text: string, version: string): Promise<boolean>;
-  /** End the lease read at `version` (a store without a conditional delete may ignore it). */
-  remove(version: string): Promise<void>;
-  /**
-   * Whether the store refuses a conditional write whose condition fails (S3: a PUT with
-   * If-None-Match: * on an existing key, or If-Match on another ETag, must answer 412).
-   * Left out where the store's own primitives exclude (a directory's link()).
-   */
-  honoursConditions?(): Promise<boolean>;
 }
 
 /** What to do on a store that ignores conditional writes (the config's s3.conditionalWrites). */

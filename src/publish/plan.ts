@@ -5,7 +5,14 @@
 import type { FileScope, OutputFile, SiteFile } from '../render/site-files.ts';
 import type { Sink } from './sink.ts';
 import { repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
-import type { PartialRebuild } from '../incremental/parts.ts';
+
+/** A repository rebuilt for some config parts only (the build state's PartialRebuild). */
+export interface PartialFiles {
+  /** How many files of the unchanged parts were left as they are. */
+  readonly filter: { readonly skipped: number };
+  /** A key of an unchanged part: current although not rendered. */
+  unrendered(key: string): boolean;
+}
 
 /** Which explanation files a transition was seen in: the latest, a scan's, or a scan's expired variant. */
 export type TransitionScope = Exclude<FileScope, 'index'>;
@@ -48,7 +55,7 @@ export class Planner {
    * with the published ones. With `partial`, the files of the config parts it left unrendered
    * count as unchanged.
    */
-  async add(encoded: string, scans: number, files: OutputFile[], partial?: PartialRebuild, pages: readonly SiteFile[] = []): Promise<void> {
+  async add(encoded: string, scans: number, files: OutputFile[], partial?: PartialFiles, pages: readonly SiteFile[] = []): Promise<void> {
     this.report.repositories++;
     this.report.scans += scans;
     this.report.unchanged += partial?.filter.skipped ?? 0;

@@ -2,7 +2,7 @@
 // index.json, and index.json before the latest files. Within a phase, puts run concurrently
 // under the sink-wide limit.
 import type { LimitFunction } from 'p-limit';
-import type { SiteFile, Phase } from '../render/site-files.ts';
+import type { Phase, SiteFile } from '../model/site-file.ts';
 import { PublishError, type Sink } from './sink.ts';
 
 export interface PublishCounts {

@@ -9,8 +9,7 @@ import { showS3, type S3Location } from '../s3/location.ts';
 import { API_PREFIX, PAGES_PREFIX } from '../model/layout.ts';
 import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
 import { deleteKeys } from '../s3/delete-keys.ts';
-import { PublishError, type Comparison, type PutOutcome, type Sink } from './sink.ts';
-import type { LeaseStore } from './lease.ts';
+import { PublishError, type Comparison, type LeaseStore, type PutOutcome, type Sink } from './sink.ts';
 import { LocationError } from '../errors.ts';
 
 

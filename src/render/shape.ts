@@ -2,7 +2,7 @@
 // turns one scan's evaluation into its files, and site-files.ts places those files at keys.
 import type { Resource } from '../model/layout.ts';
 import type { RepositoryEvaluation } from '../evaluate/repository.ts';
-import type { OutputFile } from './site-files.ts';
+import type { OutputFile } from '../model/site-file.ts';
 
 export interface RenderedFile {
   resource: Resource;

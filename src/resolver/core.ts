@@ -1,8 +1,7 @@
 // The resolver: answers every API request from keys alone. Pure except for the one injected
 // `read(key)`, so the same core runs in `badgepress serve`, a Worker and at the AWS edge.
 // It never answers 5xx for a request string, and every Location stays under /api/v1/.
-import { DEFAULT_CACHE } from '../config/defaults.ts';
-import { cacheControl, PROBLEM_TYPE, problemBody, STATUS_TEXT, SVG_TYPE } from '../model/http.ts';
+import { cacheControl, DEFAULT_CACHE, PROBLEM_TYPE, problemBody, STATUS_TEXT, SVG_TYPE } from '../model/http.ts';
 import { contentTypeOf, fileKey, type RepositoryIndex, type Resource } from '../model/layout.ts';
 import { route, safe, type RouteTarget } from './route.ts';
 import { errorBadge } from './error-badge.ts';

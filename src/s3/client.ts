@@ -1,12 +1,32 @@
 // One S3 client per build, configured from the standard AWS chain (environment, profile,
 // role; AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL) plus the site's `s3:` settings and flags.
 import { S3Client } from '@aws-sdk/client-s3';
-import type { SiteConfig } from '../config/types.ts';
+
 
 /** Used when neither the settings nor the AWS chain name a region. */
 const FALLBACK_REGION = 'us-east-1';
 
-export function s3Client(settings: SiteConfig['s3']): S3Client {
+/** The `s3:` settings of the site config. */
+export interface S3Settings {
+  region?: string;
+  endpoint?: string;
+  pathStyle?: boolean;
+  concurrency: number;
+  maxAttempts: number;
+  requestChecksumCalculation?: 'WHEN_SUPPORTED' | 'WHEN_REQUIRED';
+  /** Give up a connection attempt after this long (a dead or firewalled endpoint). */
+  connectTimeoutSeconds: number;
+  /** Give up a request without an answer after this long (an endpoint that accepts and stalls). */
+  requestTimeoutSeconds: number;
+  /**
+   * Whether an output store must honour conditional writes (If-None-Match / If-Match on
+   * PUT) for build to publish there: without them its lease cannot exclude a second build.
+   * Absent means 'required'.
+   */
+  conditionalWrites?: 'required' | 'unsupported-accept-risk';
+}
+
+export function s3Client(settings: S3Settings): S3Client {
   return new S3Client({
     region: settings.region ?? once(regionFromChain),
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),

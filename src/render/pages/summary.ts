@@ -7,14 +7,12 @@
 // carries a skipped repository's line forward unchanged in its state.
 import type { RepositoryHistory } from '../../load/types.ts';
 import type { SiteFile } from '../site-files.ts';
-import type { Sink } from '../../publish/sink.ts';
 import type { RepositoryEvaluations } from './context.ts';
 import { statusChanges, type StatusChange } from './evaluate.ts';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTemporaryFile } from '../../io/temp-file.ts';
-import { BadInputError } from '../../errors.ts';
 
 export interface RepositorySummary {
   url: string;
@@ -123,55 +121,6 @@ export function staleSummaryParts(keys: readonly string[], index: number, count:
     const m = own.exec(k);
     return m !== null && Number(m[1]) > parts;
   });
-}
-
-/** The shards' summaries are missing or broken: `badgepress site` refuses them as bad input. */
-export class MissingSummariesError extends BadInputError {}
-
-/**
- * The summaries of shards 0..count-1, merged and sorted by URL (kept on local disk, see
- * SummaryStore); close() releases that file. On an error it is released here.
- */
-export async function readSummaries(sink: Sink, count: number): Promise<SortedSummaries & { close(): void }> {
-  const all = new SummaryStore();
-  try {
-    await readSummariesInto(all, sink, count);
-  } catch (err) {
-    all.file.close();
-    throw err;
-  }
-  return { ...all.sorted(), close: () => all.file.close() };
-}
-
-async function readSummariesInto(all: SummaryStore, sink: Sink, count: number): Promise<void> {
-  const missing: number[] = [];
-  for (let i = 0; i < count; i++) {
-    for (let part = 1; ; part++) {
-      const key = summariesKey(i, count, part);
-      const bytes = await sink.read(key);
-      if (!bytes) {
-        if (part === 1) missing.push(i);
-        break;
-      }
-      const lines = new TextDecoder().decode(bytes).split('\n');
-      lines.forEach((line, n) => {
-        if (line.trim() === '') return;
-        try {
-          const url = (JSON.parse(line) as RepositorySummary).url;
-          if (typeof url !== 'string') throw new Error('no url');
-          all.set(url, line);
-        } catch {
-          throw new MissingSummariesError(`${sink.location}/${key}:${n + 1}: not a JSON summary; run "badgepress build --shard ${i}/${count}" again`);
-        }
-      });
-    }
-  }
-  if (missing.length > 0) {
-    throw new MissingSummariesError(
-      `no summaries of shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')} in ${sink.location}/${SUMMARIES_PREFIX}; ` +
-        `run "badgepress build --shard i/${count}" for each shard first`,
-    );
-  }
 }
 
 /**

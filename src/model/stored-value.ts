@@ -1,0 +1,5 @@
+// A value as the store holds it, whoever wrote it (badgepress scan, another tool) and whoever
+// reads it (the load stage): a number, a yes/no, nothing measured, or the times of events.
+
+export type EventsValue = { events: number[] };
+export type StoredValue = number | boolean | null | EventsValue;
