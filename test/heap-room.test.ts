@@ -12,6 +12,18 @@ import { tempDir } from './helpers/tmp.ts';
 const BIG = 'https://github.com/acme/big';
 const history = (scans: number) => ({ repositoryUrl: BIG, encoded: encodeURIComponent(BIG), scans: new Array(scans), grants: [] }) as unknown as RepositoryHistory;
 
+/** A store of the example's acme/widget and a repository of 5,000 scans. */
+function storeWithBig(): { dir: string; store: string } {
+    const dir = tempDir();
+    const store = join(dir, 'store');
+    mkdirSync(store);
+    copyFileSync(join(ROOT, 'examples/store/acme-widget.ndjson'), join(store, 'acme-widget.ndjson'));
+    const lines: string[] = [];
+    for (let i = 0; i < 5000; i++) lines.push(JSON.stringify({ repositoryUrl: BIG, timestamp: 1_600_000_000 + i * 3600, values: { ISSUE_REACTION_TIME: i % 20, BUS_FACTOR: i % 7, SECURITY_POLICY: true, DEPENDENTS: i % 40 } }));
+    writeFileSync(join(store, 'big.ndjson'), `${lines.join('\n')}\n`);
+  return { dir, store };
+}
+
 describe('a repository too large for the heap', () => {
   it('is judged by its scans against the heap left', () => {
     const heap = { heap_size_limit: 512 * 1024 * 1024, used_heap_size: 64 * 1024 * 1024 } as ReturnType<typeof import('node:v8').getHeapStatistics>;
@@ -23,13 +35,7 @@ describe('a repository too large for the heap', () => {
   });
 
   it('is refused by name in a build whose heap it would outgrow; the others are built (exit 1)', () => {
-    const dir = tempDir();
-    const store = join(dir, 'store');
-    mkdirSync(store);
-    copyFileSync(join(ROOT, 'examples/store/acme-widget.ndjson'), join(store, 'acme-widget.ndjson'));
-    const lines: string[] = [];
-    for (let i = 0; i < 5000; i++) lines.push(JSON.stringify({ repositoryUrl: BIG, timestamp: 1_600_000_000 + i * 3600, values: { ISSUE_REACTION_TIME: i % 20, BUS_FACTOR: i % 7, SECURITY_POLICY: true, DEPENDENTS: i % 40 } }));
-    writeFileSync(join(store, 'big.ndjson'), `${lines.join('\n')}\n`);
+    const { dir, store } = storeWithBig();
     const out = join(dir, 'out');
     // 5,000 scans take about 115 MB to build at once: more than a 96 MB heap holds.
     const r = runCli(['build', '--store', store, '--out', out, '--now', '1763600000'], { env: { NODE_OPTIONS: '--max-old-space-size=96' } });
@@ -38,5 +44,15 @@ describe('a repository too large for the heap', () => {
     expect(r.code).toBe(1);
     expect(existsSync(join(out, 'api/v1/repositories', encodeURIComponent('https://github.com/acme/widget'), 'index.json'))).toBe(true);
     expect(existsSync(join(out, 'api/v1/repositories', encodeURIComponent(BIG)))).toBe(false);
+  });
+
+  it('is refused by name by plan too, which runs the loop build runs; the others are planned', () => {
+    const { dir, store } = storeWithBig();
+    const r = runCli(['plan', '--store', store, '--out', join(dir, 'out'), '--now', '1763600000', '--json'], { env: { NODE_OPTIONS: '--max-old-space-size=96' } });
+    expect(r.stderr).not.toMatch(/heap out of memory/);
+    expect(r.stderr).toMatch(new RegExp(`${BIG.replaceAll('.', '\\.')}: 5000 scans need about 157 MB to build at once`));
+    // Exit 3: the other repository's files would be added.
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ repositories: 1 });
   });
 });

@@ -5,17 +5,17 @@ import { loadHistories } from '../load/histories.ts';
 import type { LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { StoreSource } from '../load/store.ts';
 import type { ShapeStages } from './stages.ts';
-import { publishRepository, staleKeys, type PublishCounts } from '../publish/publish.ts';
+import type { PublishCounts } from '../publish/publish.ts';
 import { PublishError, type Sink } from '../publish/sink.ts';
-import { repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
 import { PagesCollector, type PagesBuild } from '../render/pages/build-pages.ts';
 import type { SummaryLine, SummaryStore } from '../render/pages/summary.ts';
 import type { SiteFile } from '../render/site-files.ts';
 import { FullBuild, type RedoPlan } from './redo-plan.ts';
-import { publishPages } from './pages.ts';
-import { goneRepositories, removeRepositories } from '../publish/gone.ts';
+import { staleSummaryKeys } from './summaries.ts';
+import { PublishOutlet, type Outlet } from './outlet.ts';
+import { goneRepositories } from '../publish/gone.ts';
 import { heapShortfall } from '../evaluate/heap-room.ts';
-import { pruneSiteWide, type SiteWideScope } from '../publish/site-wide-prune.ts';
+import type { SiteWideScope } from '../publish/site-wide-prune.ts';
 
 export interface BuildOptions {
   /** The active shape's evaluate and render steps (stages.ts: loadShape). */
@@ -49,6 +49,8 @@ export interface BuildOptions {
   siteFiles?: SiteFile[];
   /** The site-wide files this build answers for: with `prune`, those it no longer produces go. */
   siteWide?: SiteWideScope;
+  /** Where the files go (default: published to `sink`; plan: compared with it). */
+  outlet?: Outlet;
 }
 
 export interface BuildSummary extends PublishCounts {
@@ -79,9 +81,8 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
     opts.report(issue);
   };
   const limit = pLimit(opts.concurrency ?? 32);
-  // Repositories are published side by side; how many are in flight bounds memory.
+  const outlet = opts.outlet ?? new PublishOutlet(opts.sink, limit, summary, { concurrency: opts.concurrency ?? 32, prune: opts.prune ?? false, pages: opts.pages !== undefined, prunedBefore: (url) => redo.prunedBefore(url) });
   const inFlight = new Set<Promise<void>>();
-  const maxInFlight = Math.max(2, Math.ceil((opts.concurrency ?? 32) / 4));
   // A repository that fails to publish stops only itself (its later phases never go out);
   // the others go on, and the build ends naming every key that did not make it.
   const failed: PublishError[] = [];
@@ -100,7 +101,7 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
   let first = true;
   for await (const h of histories) {
     if (failure) break;
-    if (first && redo.narrowsListing()) opts.sink.narrowListing?.();
+    if (first && redo.narrowsListing()) outlet.narrowListing();
     first = false;
     if (h.scans.length === 0) {
       redo.built(h, 0);
@@ -117,34 +118,15 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
     const evaluation = opts.shape.evaluator.evaluate(h, opts.now);
     // After a config change, only the files of the parts it changed (the rest stay as they are).
     const partial = redo.partial(h);
-    const files: SiteFile[] = opts.shape.renderer.render(evaluation, partial?.filter);
+    const api = opts.shape.renderer.render(evaluation, partial?.filter);
     const current = partial?.filter.skipped ?? 0;
-    let pageSummary: SummaryLine | undefined;
-    if (pages) {
-      const page = pages.repository(evaluation);
-      files.push(...page.files);
-      pageSummary = page.summary;
-    }
+    const page = pages?.repository(evaluation);
+    const files: SiteFile[] = [...api, ...(page?.files ?? [])];
     summary.repositories++;
     summary.scans += h.scans.length;
-    // publish: in phases, beside the repositories still in flight.
     const job = (async () => {
-      await publishRepository(opts.sink, files, limit, summary);
-      summary.unchanged += current;
-      if (opts.prune) {
-        // Its API files and its pages (all of them when the build writes no pages; without pages
-        // a repository pruned before has none to look for, and on S3 a look is a request).
-        const produced = new Set(files.map((f) => f.key));
-        const withPages = pages !== undefined || !redo.prunedBefore(h.repositoryUrl);
-        const prefixes = [repositoryPrefix(h.encoded), ...(withPages ? [repositoryPagesPrefix(h.encoded)] : [])];
-        const stale = (await Promise.all(prefixes.map((p) => staleKeys(opts.sink, p, produced)))).flat().filter((k) => !partial?.unrendered(k));
-        if (stale.length > 0) {
-          await opts.sink.remove(stale);
-          summary.removed += stale.length;
-        }
-        for (const p of prefixes) await opts.sink.removeEmptyDirectories?.(p);
-      }
-      const repoSummary = pageSummary ?? opts.summarize?.(h, files);
+      await outlet.repository(h, api, page?.files ?? [], partial);
+      const repoSummary = page?.summary ?? opts.summarize?.(h, files);
       if (repoSummary !== undefined) summaries.set(h.repositoryUrl, repoSummary);
       redo.built(h, files.length + current);
       opts.onRepository?.(h, summary);
@@ -154,11 +136,12 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
     });
     inFlight.add(job);
     void job.finally(() => inFlight.delete(job));
-    if (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+    if (inFlight.size >= outlet.maxInFlight) await Promise.race(inFlight);
   }
   await Promise.all(inFlight);
   if (failure) throw failure;
   const carried = redo.carry(report, summaries);
+  outlet.carried(carried);
   summary.reused = carried.repositories;
   summary.repositories += carried.repositories;
   summary.scans += carried.scans;
@@ -170,15 +153,19 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
   if (failed.length === 0 && (!summariesUnchanged || opts.prune)) await redo.beginPublishing();
   if (failed.length === 0 && !summariesUnchanged) {
     const produced = new Set<string>();
-    if (pages) await publishPages(pages, opts.sink, limit, summary, summaries, produced);
-    if (opts.siteFiles && opts.siteFiles.length > 0) await publishRepository(opts.sink, opts.siteFiles, limit, summary);
-    for (const f of opts.siteFiles ?? []) produced.add(f.key);
+    if (pages) {
+      // The shard's summaries in parts, then (one shard) the site-wide pages; parts of an earlier, larger build go.
+      const parts = { n: 0 };
+      await outlet.siteWide(pages.files(summaries.sorted(), parts), produced);
+      await outlet.remove(await staleSummaryKeys(opts.sink, pages.shard, parts.n));
+    }
+    await outlet.siteWide(opts.siteFiles ?? [], produced);
     // Unchanged summaries and config leave nothing new to remove: the last build (with --prune
     // too, or every repository would be redone) removed what this one would.
-    if (opts.prune && opts.siteWide) await pruneSiteWide(opts.sink, produced, opts.siteWide, summary);
+    if (opts.prune && opts.siteWide) await outlet.pruneSiteWide(produced, opts.siteWide);
   }
   // --prune: repositories that left the store go too, after the site-wide pages stopped linking them.
-  if (opts.prune && failed.length === 0) await pruneGone(opts.sink, redo, opts.include, summary);
+  if (opts.prune && failed.length === 0) await pruneGone(opts.sink, redo, opts.include, outlet);
   // After every file it describes is published, failed repositories left out of it. A state
   // that cannot be written must not hide why files failed: those are the operator's first job.
   await redo.commit().catch((err: unknown) => {
@@ -191,10 +178,10 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
   return summary;
 }
 
-async function pruneGone(sink: Sink, redo: RedoPlan, include: ((url: string) => boolean) | undefined, counts: BuildSummary): Promise<void> {
+async function pruneGone(sink: Sink, redo: RedoPlan, include: ((url: string) => boolean) | undefined, outlet: Outlet): Promise<void> {
   const gone = await goneRepositories(sink, redo, include);
   if (!gone) return;
-  await removeRepositories(sink, gone, counts);
+  await outlet.removeRepositories(gone);
   // Removed: the state from now on knows that nothing else of this shard is published.
   redo.noteGone([]);
 }

@@ -13,6 +13,9 @@ import type { SiteWideScope } from '../publish/site-wide-prune.ts';
 import { pagesBuild } from '../render/pages/setup.ts';
 import { siteApiFiles, type SiteFile } from '../render/site-files.ts';
 import { openIncremental, openStateStore } from '../incremental/open.ts';
+import type { IncrementalBuild } from '../incremental/incremental.ts';
+import { Planner, type PlanReport } from '../publish/plan.ts';
+import { PlanOutlet } from './outlet.ts';
 import { openSink, openStore } from './locations.ts';
 import { build, type BuildSummary } from './loop.ts';
 import { loadShape } from './stages.ts';
@@ -58,6 +61,47 @@ export interface BuildRun {
 export function siteWideOf(site: SiteConfig, shard: Shard | undefined, pages: boolean, badgeIds: readonly string[]): { siteFiles: SiteFile[]; siteWide?: SiteWideScope } {
   if ((shard?.index ?? 0) !== 0) return { siteFiles: [] };
   return { siteFiles: siteApiFiles(site, badgeIds), siteWide: { pages: !shard || !pages, api: true } };
+}
+
+/**
+ * What a build would change, writing nothing: the same loop over the same plan of what to redo
+ * (the build state, read only), its files compared with the output instead of published, and
+ * as if --prune were given, since the plan reports what --prune would remove.
+ */
+export async function runPlan(run: Pick<BuildRun, 'config' | 'now' | 'sharding' | 'force'> & { listener: Omit<BuildListener, 'progress'> }): Promise<PlanReport> {
+  const { config, sharding, listener } = run;
+  const { site } = config;
+  const shape = loadShape(config);
+  const store = await openStore(site.store, site);
+  const sink = await openSink(site.out, site);
+  const planner = new Planner(sink);
+  const state = await openStateStore(site.out, site);
+  const { shard, ...loadSharding } = sharding;
+  let redo: IncrementalBuild | undefined;
+  try {
+    redo = await openIncremental({ config, store, state, shard, now: run.now, prune: true, force: run.force, readOnly: true, warn: listener.warn });
+    const pages = pagesBuild(config, sharding.shard);
+    await build({
+      shape,
+      store,
+      sink,
+      schemes: site.repositoryUrlSchemes,
+      now: run.now,
+      report: listener.issue,
+      prune: true,
+      ...loadSharding,
+      redo,
+      ...(pages ? { pages } : {}),
+      ...siteWideOf(site, sharding.shard, pages !== undefined, shape.evaluator.badgeIds),
+      outlet: new PlanOutlet(sink, planner),
+    });
+  } finally {
+    redo?.close();
+    await sink.close();
+    await state.close();
+  }
+  listener.flushIssues();
+  return planner.result();
 }
 
 export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; location: string }> {

@@ -1,8 +1,13 @@
-// The shards' summaries read back from the output, for `badgepress site` to write the
-// site-wide pages from.
+// The shards' summaries on the output: the parts an earlier, larger build left, and all of
+// them read back for `badgepress site` to write the site-wide pages from.
 import { BadInputError } from '../errors.ts';
 import type { Sink } from '../publish/sink.ts';
-import { SUMMARIES_PREFIX, SummaryStore, summariesKey, type RepositorySummary, type SortedSummaries } from '../render/pages/summary.ts';
+import { SUMMARIES_PREFIX, SummaryStore, staleSummaryParts, summariesKey, type RepositorySummary, type SortedSummaries } from '../render/pages/summary.ts';
+
+/** Summary parts of this shard past the `parts` written now (an earlier, larger build's): removed. */
+export async function staleSummaryKeys(sink: Sink, shard: { index: number; count: number }, parts: number): Promise<string[]> {
+  return staleSummaryParts(await sink.list(SUMMARIES_PREFIX), shard.index, shard.count, parts);
+}
 
 /** The shards' summaries are missing or broken: `badgepress site` refuses them as bad input. */
 export class MissingSummariesError extends BadInputError {}

@@ -6,10 +6,9 @@ import { SITE_FLAGS, loadSite } from './setup.ts';
 import { openSink } from '../build/locations.ts';
 import { loadPagesContext } from '../render/pages/setup.ts';
 import { readSummaries } from '../build/summaries.ts';
-import { publishSiteWide } from '../build/pages.ts';
-import { publishRepository } from '../publish/publish.ts';
+import { PublishOutlet } from '../build/outlet.ts';
+import { siteWideFileStream } from '../render/pages/site-wide.ts';
 import { siteApiFiles } from '../render/site-files.ts';
-import { pruneSiteWide } from '../publish/site-wide-prune.ts';
 import { loadShape } from '../build/stages.ts';
 import { MAX_SHARDS } from '../model/shard.ts';
 
@@ -34,12 +33,13 @@ export async function siteCommand(argv: string[]): Promise<number> {
     repositories = summaries.urls.length;
     const limit = pLimit(site.s3.concurrency);
     try {
-      const produced = new Set(apiFiles.map((f) => f.key));
-      await publishSiteWide(ctx, sink, summaries, limit, counts, produced);
+      const outlet = new PublishOutlet(sink, limit, counts, { concurrency: site.s3.concurrency, prune: false, pages: true, prunedBefore: () => false });
+      const produced = new Set<string>();
+      await outlet.siteWide(siteWideFileStream(ctx, summaries), produced);
       // Site-wide too: api/v1/openapi.json (shard 0's build wrote the same bytes).
-      await publishRepository(sink, apiFiles, limit, counts);
+      await outlet.siteWide(apiFiles, produced);
       // --prune: site-wide files these pages no longer include (a list page past the last, …).
-      if (values.prune) await pruneSiteWide(sink, produced, { pages: true, api: true }, counts);
+      if (values.prune) await outlet.pruneSiteWide(produced, { pages: true, api: true });
     } finally {
       summaries.close();
     }

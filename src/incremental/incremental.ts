@@ -404,6 +404,7 @@ export class IncrementalBuild implements RedoPlan {
    * build may change, so they go (a later build of that layout starts afresh).
    */
   async retireOtherLayouts(): Promise<void> {
+    if (this.opts.readOnly) return;
     const others = async () => {
       // The listing made when the build began, once; a second attempt lists again.
       const keys = this.stateKeys ?? (await this.opts.state.list());
@@ -428,6 +429,7 @@ export class IncrementalBuild implements RedoPlan {
    */
   beginPublishing(): Promise<void> {
     this.begun ??= (async () => {
+      if (this.opts.readOnly) return;
       let mark: Pending;
       if (!this.prev || this.changed.size > 0) mark = { all: true };
       else if (this.dirty.size > 0) mark = { repositories: [...this.dirty].sort() };
@@ -442,6 +444,7 @@ export class IncrementalBuild implements RedoPlan {
 
   /** After everything is published; a state of the same bytes as the last is not written again. */
   async commit(): Promise<void> {
+    if (this.opts.readOnly) return;
     await this.opts.state.write(this.key, stateLines(this.nextLines(), this.summaries), this.readDigest);
     // Only now: a build that stops between the two leaves a mark that merely redoes some work.
     if (this.marked || this.pending) await this.opts.state.remove([pendingKey(this.opts.shard)]);
