@@ -7,13 +7,9 @@ import type { IssueOwner, LoadIssue, RepositoryHistory } from '../load/types.ts'
 import type { StoreKnowledge } from '../publish/gone.ts';
 import { SummaryStore } from '../render/pages/summary.ts';
 import type { PartialRebuild } from '../incremental/parts.ts';
+import type { Carried } from '../incremental/incremental.ts';
 
-/** What skipped repositories add to a build's counts. */
-export interface Carried {
-  repositories: number;
-  scans: number;
-  files: number;
-}
+export type { Carried };
 
 export interface RedoPlan extends StoreKnowledge {
   /** Summary lines (for the site-wide pages) of this build, built now or carried over. */

@@ -21,7 +21,6 @@ import { SummaryFile, SummaryStore } from '../render/pages/summary.ts';
 import { STATE_PREFIX, StateDigest, UntrustedStateError, checkState, digestedLines, pendingKey, pendingText, readPending, type Pending, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput, type StateStore } from './state.ts';
 import { StoreListing } from './listing.ts';
 import { CompactRepositoryStates } from './compact-state.ts';
-import type { Carried, RedoPlan } from '../build/redo-plan.ts';
 
 export interface IncrementalOptions {
   state: StateStore;
@@ -40,9 +39,15 @@ export interface IncrementalOptions {
   readOnly?: boolean;
 }
 
-export type { Carried };
+/** What skipped repositories add to a build's counts. */
+export interface Carried {
+  repositories: number;
+  scans: number;
+  files: number;
+}
 
-export class IncrementalBuild implements RedoPlan {
+/** The build's plan of what to redo (src/build/redo-plan.ts), from the state of the last build. */
+export class IncrementalBuild {
   private readonly prev: BuildState | undefined;
   /** The last state even when code or config changed since: it still says what was published. */
   private readonly last: BuildState | undefined;
