@@ -14,7 +14,7 @@ import { FullBuild, type RedoPlan } from './redo-plan.ts';
 import { staleSummaryKeys } from './summaries.ts';
 import { PublishOutlet, type Outlet } from './outlet.ts';
 import { goneRepositories } from '../publish/gone.ts';
-import { heapShortfall } from '../evaluate/heap-room.ts';
+import { heapShortfall } from './heap-room.ts';
 import type { SiteWideScope } from '../publish/site-wide-prune.ts';
 
 export interface BuildOptions {

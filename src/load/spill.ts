@@ -1,4 +1,4 @@
-// Bounded memory for store files larger than memory should hold (issue R3): a line-per-record
+// Bounded memory for store files larger than memory should hold: a line-per-record
 // file is streamed once, each line written to one of B bucket files on disk by its
 // repository's hash, and repositories are then built bucket by bucket. Memory follows the
 // largest bucket (a few MB of records), not the file.

@@ -1,6 +1,6 @@
 // The public paths of the API and the keys that hold them, one place for the build, the
 // publishers and the resolver. `<enc>` is the encoded repository URL held literally in one
-// segment (see design.md, "Output layout").
+// segment (docs/reference/api.md).
 
 import { JSON_TYPE, SVG_TYPE } from './http.ts';
 

@@ -11,10 +11,6 @@ import { escapeXml } from './escape.ts';
 export type BadgeStyle = BadgeStyleName;
 export const BADGE_STYLES: readonly BadgeStyle[] = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'];
 
-export function isBadgeStyle(s: string): s is BadgeStyle {
-  return (BADGE_STYLES as readonly string[]).includes(s);
-}
-
 export interface StyledLook {
   label: string;
   message: string;

@@ -43,7 +43,7 @@ export interface ScanningInput {
   findings: readonly ScanningFinding[];
 }
 
-/** The rule's page on the site (design.md: `{baseUrl}/rules/<rule-enc>/`). */
+/** The rule's page on the site: `{baseUrl}/rules/<rule-enc>/`. */
 export function ruleHelpUri(baseUrl: string, ruleId: string): string {
   return `${baseUrl}/rules/${encodeURIComponent(ruleId)}/`;
 }

@@ -1,4 +1,4 @@
-// Shape A report and badge explanations, field for field as spec/api.md documents them.
+// Shape A report and badge explanations, field for field as docs/reference/api.md documents them.
 import type { RuleA } from '../config/types.ts';
 import type { BadgeA, CriterionA, EvaluationA } from '../evaluate/shape-a.ts';
 import { badgeInformationUri, publicBadgeUrl, ruleHelpUri, sarifEnvelope, type ReportContext } from './sarif-common.ts';

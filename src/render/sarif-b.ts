@@ -1,4 +1,4 @@
-// Shape B report and badge explanations, field for field as spec/api.md documents them.
+// Shape B report and badge explanations, field for field as docs/reference/api.md documents them.
 // `message` is a plain string as documented; `strictSarif` writes `{text}` so that strict
 // SARIF tools accept the report.
 import type { RuleB, ThresholdB } from '../config/types.ts';

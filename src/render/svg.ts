@@ -11,7 +11,12 @@ import { optimize, type Config as SvgoConfig } from 'svgo/browser';
 import { escapeXml } from './escape.ts';
 import { brightness, renderStyledBadge, type BadgeStyle } from './badge-styles.ts';
 
-const TEMPLATE = readFileSync(fileURLToPath(new URL('../../templates/badge.svg.mustache', import.meta.url)), 'utf8').trim();
+let template: string | undefined;
+/** The flat badge's template, read on first use (importing this module reads no file). */
+function flatTemplate(): string {
+  template ??= readFileSync(fileURLToPath(new URL('../../templates/badge.svg.mustache', import.meta.url)), 'utf8').trim();
+  return template;
+}
 
 export interface BadgeLook {
   label: string;
@@ -75,7 +80,7 @@ export function renderBadgeUnoptimised(look: BadgeLook, style: BadgeStyle = 'fla
     messageX: 10 * (leftWidth - 1 + messageWidth / 2 + HORIZ_PADDING),
     messageLength: 10 * messageWidth,
   };
-  return Mustache.render(TEMPLATE, view, {}, { escape: (v: unknown) => escapeXml(String(v)) });
+  return Mustache.render(flatTemplate(), view, {}, { escape: (v: unknown) => escapeXml(String(v)) });
 }
 
 export function renderBadge(look: BadgeLook, style: BadgeStyle = 'flat'): string {

@@ -1,4 +1,4 @@
-// Which file of the human site a request path names (design.md, "The human site"), or null.
+// Which file of the human site a request path names, or null.
 // Pure and in the subset CloudFront Functions run (no for…of, spread or destructuring), like
 // route.ts. Generic, so the edge bundles stay small: a path names the key it spells (`…/` →
 // `…/index.html`) when its segments are plain names ([A-Za-z0-9_.-], none empty or starting

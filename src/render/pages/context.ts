@@ -31,7 +31,7 @@ export function shownStatus(shape: 'A' | 'B', status: string): string {
   return shape === 'B' && status === 'fail' ? 'none' : status;
 }
 
-/** Site paths of the human pages (design.md, "The human site"). */
+/** Site paths of the human pages. */
 export const pagePaths = {
   repository: repositoryPagesPrefix,
   repositoryKey: (encoded: string) => `${repositoryPagesPrefix(encoded)}index.html`,
