@@ -7,7 +7,8 @@ import { parseS3Location } from '../s3/location.ts';
 import { codeFingerprint } from './fingerprint.ts';
 import { configParts } from './parts.ts';
 import { IncrementalBuild } from './incremental.ts';
-import { DirectoryStateStore, type ShardKey, type StateStore } from './state.ts';
+import type { ShardKey } from './state.ts';
+import { DirectoryStateStore, type StateStore } from './state-store.ts';
 
 export async function openStateStore(out: string, site: SiteConfig): Promise<StateStore> {
   if (!isS3(out)) return new DirectoryStateStore(out);

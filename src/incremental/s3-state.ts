@@ -19,7 +19,9 @@ import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { SET_ASIDE_SUFFIX, STATE_PREFIX, streamLines, writeLines, type StateStore } from './state.ts';
+import { SET_ASIDE_SUFFIX, STATE_PREFIX } from './state.ts';
+import { streamLines, writeLines } from './state-lines.ts';
+import type { StateStore } from './state-store.ts';
 import { LocationError } from '../errors.ts';
 
 export class S3StateStore implements StateStore {

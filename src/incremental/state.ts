@@ -2,19 +2,14 @@
 // output under `.badgepress/` (a prefix the resolver never serves), one file per shard layout
 // and shard, so any machine can pick up where another left off. Deleting it only makes the
 // next build slower. Written after the files it describes, so it is never ahead of them.
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { finished } from 'node:stream/promises';
-import { dirname, join, resolve } from 'node:path';
+// This module is its wire format (keys, lines, the pending mark); state-types.ts says what it
+// holds, state-lines.ts reads and writes lines, state-store.ts keeps it beside a directory.
 import type { LoadIssue } from '../load/types.ts';
-import { FileReadError, openRegularFile } from '../io/regular-file.ts';
 import { CompactFileStates, CompactRepositoryStates } from './compact-state.ts';
 import type { BuildState, FileState, RepositoryState, ShardKey, StoreListed } from './state-types.ts';
+import { StateDigest, UntrustedStateError } from './state-lines.ts';
 
 export type { BuildState, FileState, RepositoryState, ShardKey, StoreListed } from './state-types.ts';
-import { LocationError } from '../errors.ts';
 
 export const STATE_PREFIX = '.badgepress/state/';
 // 5: the end line holds a digest of the lines before it (an edited line is seen); 4: JSON
@@ -22,21 +17,9 @@ export const STATE_PREFIX = '.badgepress/state/';
 // line; 3: page summaries are JSON lines (strings), not objects; 2: config split into parts.
 // A state of another format means a full build.
 const FORMAT = 5;
-/**
- * The longest state line read (UTF-16 code units): a line is one repository's, and a longer
- * one is no state this code wrote (V8's strings end near 2^29, where a read would throw).
- */
-export const MAX_STATE_LINE = 2 ** 28;
 /** Where a state that cannot be trusted is moved, beside its key. */
 export const SET_ASIDE_SUFFIX = '.untrusted';
 
-/** A state file that is not one this code wrote: why, in words (the caller names the file). */
-export class UntrustedStateError extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'UntrustedStateError';
-  }
-}
 
 /** `.badgepress/state/<n>/<i>.json`: shards of one layout never write the same key. */
 export function stateKey(shard: ShardKey): string {
@@ -193,164 +176,4 @@ export async function checkState(
   }
   if (!state) return { untrusted: 'is empty' };
   return ended ? { state } : { untrusted: 'has no end line: it was cut short' };
-}
-
-/**
- * Lines of a stream of UTF-8 text, without their line ends (\n or \r\n), as the reader asks for
- * them; a line longer than `max` is an UntrustedStateError (it is never joined into a string).
- */
-export async function* linesOf(chunks: AsyncIterable<string | Buffer>, max = MAX_STATE_LINE): AsyncGenerator<string> {
-  let parts: string[] = [];
-  let held = 0;
-  let lineNo = 1;
-  for await (const chunk of chunks) {
-    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    let from = 0;
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
-      if (held + nl - from > max) throw new UntrustedStateError(`line ${lineNo} is longer than ${max} characters: no state line is`);
-      parts.push(text.slice(from, nl));
-      const line = parts.join('');
-      parts = [];
-      held = 0;
-      lineNo++;
-      from = nl + 1;
-      yield line.endsWith('\r') ? line.slice(0, -1) : line;
-    }
-    if (from < text.length) {
-      held += text.length - from;
-      if (held > max) throw new UntrustedStateError(`line ${lineNo} is longer than ${max} characters: no state line is`);
-      parts.push(text.slice(from));
-    }
-  }
-  if (held > 0) yield parts.join('');
-}
-
-/** The stream's lines (see linesOf); the stream is closed when the reader stops, at the end or early. */
-export async function* streamLines(stream: AsyncIterable<string | Buffer> & { destroy(): void }, max?: number): AsyncGenerator<string> {
-  try {
-    yield* linesOf(stream, max);
-  } finally {
-    stream.destroy();
-  }
-}
-
-/** A digest of a state's text, line by line (each line with its newline). */
-export class StateDigest {
-  private readonly hash = createHash('sha256');
-  add(line: string): void {
-    this.hash.update(line);
-  }
-  digest(): string {
-    return this.hash.digest('hex');
-  }
-}
-
-/** The lines as read (without their ends), each also added to `digest` as it was written. */
-export async function* digestedLines(lines: AsyncIterable<string>, digest: StateDigest): AsyncGenerator<string> {
-  for await (const line of lines) {
-    digest.add(`${line}\n`);
-    yield line;
-  }
-}
-
-/** Writes lines to a local file, waiting for the disk when its buffer is full; returns their digest. */
-export async function writeLines(path: string, lines: Iterable<string>): Promise<string> {
-  const out = createWriteStream(path);
-  const failed = new Promise<never>((_, reject) => out.once('error', reject));
-  failed.catch(() => {});
-  const digest = new StateDigest();
-  try {
-    for (const line of lines) {
-      digest.add(line);
-      if (!out.write(line)) await Promise.race([once(out, 'drain'), failed]);
-    }
-  } catch (err) {
-    // A line that could not be made (or written) leaves no open descriptor behind. The file's
-    // open may still be pending: wait for the close, so the caller's cleanup comes after it
-    // (else a late open creates the file after its removal).
-    // A stream that failed by itself has closed already (error and close come in one tick).
-    const closed = out.closed ? undefined : new Promise((ok) => out.once('close', ok));
-    out.destroy();
-    await closed;
-    throw err;
-  }
-  out.end();
-  await Promise.race([finished(out), failed]);
-  return digest.digest();
-}
-
-/** Where state is kept: beside a directory output, or under the S3 output prefix. */
-export interface StateStore {
-  /** The state's lines, read as they are consumed; undefined when there is none. */
-  read(key: string): Promise<AsyncIterable<string> | undefined>;
-  /**
-   * Replaces the key in one step (a reader sees the old or the new state, never half); not at
-   * all when the lines' digest is `unchanged` (the digest of the state as read: same bytes).
-   */
-  write(key: string, lines: Iterable<string>, unchanged?: string): Promise<void>;
-  /** Every state key (few: one per shard). */
-  list(): Promise<string[]>;
-  /** Moves a state that cannot be trusted out of the way (to the key with SET_ASIDE_SUFFIX); returns where. */
-  setAside(key: string): Promise<string>;
-  /** How a key is named in messages. */
-  display(key: string): string;
-  remove(keys: string[]): Promise<void>;
-  close(): Promise<void>;
-}
-
-export class DirectoryStateStore implements StateStore {
-  private readonly root: string;
-  constructor(out: string) {
-    this.root = resolve(out);
-  }
-
-  async read(key: string): Promise<AsyncIterable<string> | undefined> {
-    let handle;
-    try {
-      // Only a regular file: a FIFO or device at the state's path never blocks the build.
-      handle = await openRegularFile(join(this.root, key), Number.POSITIVE_INFINITY);
-    } catch (err) {
-      // No state yet, or no output yet (the sink names an output that cannot be written).
-      const code = (err as FileReadError).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-      if (err instanceof FileReadError && code === undefined) throw new UntrustedStateError(err.reason);
-      throw new Error(`build state ${join(this.root, key)}: ${(err as Error).message}; delete it to build everything`);
-    }
-    return streamLines(handle.createReadStream({ encoding: 'utf8' }));
-  }
-
-  display(key: string): string {
-    return join(this.root, key);
-  }
-
-  async setAside(key: string): Promise<string> {
-    const path = join(this.root, key);
-    await rm(`${path}${SET_ASIDE_SUFFIX}`, { recursive: true, force: true });
-    await rename(path, `${path}${SET_ASIDE_SUFFIX}`);
-    return `${path}${SET_ASIDE_SUFFIX}`;
-  }
-
-  async write(key: string, lines: Iterable<string>, unchanged?: string): Promise<void> {
-    const path = join(this.root, key);
-    try {
-      await mkdir(dirname(path), { recursive: true });
-      if ((await writeLines(`${path}.tmp`, lines)) === unchanged) await rm(`${path}.tmp`);
-      else await rename(`${path}.tmp`, path);
-    } catch (err) {
-      await rm(`${path}.tmp`, { force: true }).catch(() => {});
-      throw new LocationError(`build state ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that --out is writable (the site itself is published)`);
-    }
-  }
-
-  async list(): Promise<string[]> {
-    const base = join(this.root, STATE_PREFIX);
-    const entries = await readdir(base, { recursive: true, withFileTypes: true }).catch(() => []);
-    return entries.filter((e) => e.isFile() && e.name.endsWith('.json')).map((e) => join(e.parentPath, e.name).slice(this.root.length + 1).split('\\').join('/'));
-  }
-
-  async remove(keys: string[]): Promise<void> {
-    for (const k of keys) await rm(join(this.root, k), { force: true });
-  }
-
-  async close(): Promise<void> {}
 }
