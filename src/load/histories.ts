@@ -3,10 +3,11 @@
 // not by the store: a first pass only notes which files mention which repository.
 import { isLineFile, parseStoreFile, type ParsedItem } from './parse-file.ts';
 import { Spill, SPILL_FILE_BYTES, WHOLE_FILE_LIMIT, bucketCount, bucketOf } from './spill.ts';
-import { checkRecord } from './validate-record.ts';
-import { canonicalRepositoryUrl, type CanonicalResult } from '../model/repository-url.ts';
+import { FileGroups } from './file-groups.ts';
+import { RecordTaker, urlOf, type ByRepository } from './take-records.ts';
+import { canonicalRepositoryUrl } from '../model/repository-url.ts';
 import { StoreFileChangedError, UnreadableStoreFile, keptVersion, sameVersion, storeFileDigest, type StoreEntry, type StoreSource } from './store.ts';
-import type { GrantRecord, IssueOwner, LoadIssue, RepositoryHistory, RuleCatalog, ScanRecord } from './types.ts';
+import type { IssueOwner, LoadIssue, RepositoryHistory, RuleCatalog } from './types.ts';
 
 export interface LoadOptions {
   catalog: RuleCatalog;
@@ -65,7 +66,7 @@ async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entrie
   let spill: Spill | undefined;
   const spilled = new Set<number>();
   const reportUnassignable = opts.reportUnassignable ?? true;
-  const warnedRules = new Set<string>();
+  const taker = new RecordTaker(source, opts, reportUnassignable);
   // The URL strings pass 1 handed to onFileRead, per file (one as itself): pass 2 hands out
   // the same strings, so what keeps them for the build (its state) and the histories share
   // one string a repository instead of holding two. Only kept when a caller keeps them.
@@ -76,9 +77,7 @@ async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entrie
     const budget = source.keepBetweenPassesBytes;
 
     // Pass 1: which files mention which repository; union files that share one.
-    const parent: number[] = [];
-    const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-    const firstFileOf = new Map<string, number>();
+    const groups = new FileGroups();
     // The version each file was first read at: a second read must see the same bytes, or a
     // repository could be handed out twice, once per version (and its two publishes prune
     // each other's files).
@@ -104,13 +103,11 @@ async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entrie
       throw err;
     };
     for (let i = 0; i < files.length || (opts.moreFiles && files.push(...opts.moreFiles()) > i); i++) {
-      parent[i] = i;
+      groups.add(i);
       const named = new Set<string>();
       const note = (url: string) => {
         named.add(url);
-        const first = firstFileOf.get(url);
-        if (first === undefined) firstFileOf.set(url, i);
-        else parent[find(i)] = find(first);
+        groups.names(i, url);
       };
       const size = sizeOf(files[i]!);
       if (!isLineFile(files[i]!) && size > WHOLE_FILE_LIMIT) {
@@ -155,38 +152,12 @@ async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entrie
       }
       handOut(i, named, bytes);
     }
-    // Groups as index links, not a map of arrays (at 100,000 files, 12 bytes a file instead of
-    // about 100): each group's files in store order from its first, groups by their first.
-    const n = files.length;
-    const headOf = new Int32Array(n).fill(-1);
-    const nextIn = new Int32Array(n).fill(-1);
-    const tailOf = new Int32Array(n).fill(-1);
-    for (let i = 0; i < n; i++) {
-      if (versions[i] === undefined) continue;
-      const root = find(i);
-      if (headOf[root] === -1) headOf[root] = i;
-      else nextIn[tailOf[root]!] = i;
-      tailOf[root] = i;
-    }
-    function* groupsInOrder(): Generator<number[]> {
-      for (let i = 0; i < n; i++) {
-        if (versions[i] === undefined || headOf[find(i)] !== i) continue;
-        const group: number[] = [];
-        for (let j = i; j !== -1; j = nextIn[j]!) group.push(j);
-        // Store order, whatever order the files were read in (an incremental build reads the
-        // changed ones first): records are taken in it, so of two duplicates the first in the
-        // store is kept, as a full build keeps it.
-        yield group.length > 1 ? group.sort((a, b) => (files[a]! < files[b]! ? -1 : files[a]! > files[b]! ? 1 : 0)) : group;
-      }
-    }
-    // Pass 1's index of repositories is done with: it holds a string per repository for the
-    // rest of the build otherwise (megabytes at 100,000 repositories).
-    firstFileOf.clear();
+    // Pass 1's listing is done with: it holds a string per file for the rest of the build otherwise.
     listed.clear();
     listing = undefined;
 
     // Pass 2: per group of files, validate every record and hand out complete histories.
-    nextGroup: for (const group of groupsInOrder()) {
+    nextGroup: for (const group of groups.inOrder(files, (i) => versions[i] !== undefined)) {
       // Every file of the group in the version pass 1 saw, before any record is looked at.
       const contents: Array<[number, Uint8Array]> = [];
       for (const i of group) {
@@ -219,48 +190,16 @@ async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entrie
       const buckets = group.some((i) => spilled.has(i)) ? spill!.buckets : 1;
       const inBucket = (item: ParsedItem, b: number) => buckets === 1 || bucketOf(urlOf(item), buckets) === b;
       for (let b = 0; b < buckets; b++) {
-        const byRepo = new Map<string, { scans: ScanRecord[]; grants: GrantRecord[] }>();
+        const byRepo: ByRepository = new Map();
         for (const i of group) {
           const items = spilled.has(i) ? spill!.items(i, b) : (parsed.find(([j]) => j === i)?.[1] ?? []).filter((item) => inBucket(item, b));
-          for (const item of items) take(files[i]!, item, byRepo);
+          for (const item of items) taker.take(files[i]!, item, byRepo);
         }
-        yield* emit(byRepo, passOneStrings(group));
+        yield* taker.histories(byRepo, passOneStrings(group));
       }
     }
   } finally {
     spill?.dispose();
-  }
-
-  function take(name: string, item: ParsedItem, byRepo: Map<string, { scans: ScanRecord[]; grants: GrantRecord[] }>): void {
-    const where = `${source.display(name)}:${item.line}`;
-    if ('error' in item) {
-      if (reportUnassignable) opts.report({ severity: 'error', where, message: `${item.error}; record skipped` }, { file: name });
-      return;
-    }
-    // The shard filter comes before the checks: a record is judged by the shard its URL
-    // belongs to, and one without a valid URL by the shard that reports the unassignable.
-    const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
-    if (url.ok ? opts.include && !opts.include(url.url) : !reportUnassignable) return;
-    const owner: IssueOwner = url.ok ? { repositoryUrl: url.url } : { file: name };
-    const checked = checkRecordSafely(item.value, where, opts.catalog, url, opts.schemes);
-    if (!checked.ok) {
-      opts.report({ severity: 'error', where, message: `${checked.reason}; record skipped` }, owner);
-      return;
-    }
-    for (const ruleId of checked.unknownRules) {
-      if (warnedRules.has(ruleId)) continue;
-      warnedRules.add(ruleId);
-      opts.report({
-        severity: 'warning',
-        where,
-        message: `rule ${JSON.stringify(ruleId)} is not defined by the active thresholds; its values are ignored (reported once)`,
-      }, owner);
-    }
-    const rec = checked.record;
-    let h = byRepo.get(rec.repositoryUrl);
-    if (!h) byRepo.set(rec.repositoryUrl, (h = { scans: [], grants: [] }));
-    if (rec.kind === 'scan') h.scans.push(rec);
-    else h.grants.push(rec);
   }
 
   /** For a group of files: the string pass 1 kept for a URL (equal to it), or the URL itself. */
@@ -274,79 +213,5 @@ async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entrie
       else for (const u of named ?? []) kept.set(u, u);
     }
     return (url) => kept.get(url) ?? url;
-  }
-
-  function* emit(byRepo: Map<string, { scans: ScanRecord[]; grants: GrantRecord[] }>, passOne: (url: string) => string): Generator<RepositoryHistory> {
-    for (const read of [...byRepo.keys()].sort()) {
-      const h = byRepo.get(read)!;
-      const url = passOne(read);
-      const scans = dropDuplicateScans(h.scans, opts.report);
-      const grants = dropDuplicateGrants(h.grants, opts.report);
-      const encoded = encodeURIComponent(url);
-      yield { repositoryUrl: url, encoded, scans, grants };
-    }
-  }
-}
-
-/** The canonical URL a record names, or '' (bucket 0) when it names none. */
-function urlOf(item: ParsedItem): string {
-  if ('error' in item) return '';
-  const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
-  return url.ok ? url.url : '';
-}
-
-function dropDuplicateScans(scans: ScanRecord[], report: LoadOptions['report']): ScanRecord[] {
-  // Stable sort keeps store order among equal times, so "first" means first in the store.
-  scans.sort((a, b) => a.timestamp - b.timestamp);
-  const out: ScanRecord[] = [];
-  for (const s of scans) {
-    const prev = out[out.length - 1];
-    if (prev && prev.timestamp === s.timestamp) {
-      report({
-        severity: 'error',
-        where: s.source,
-        message: `duplicate scan of ${s.repositoryUrl} at ${s.timestamp} (first at ${prev.source}); record skipped`,
-      }, { repositoryUrl: s.repositoryUrl });
-      continue;
-    }
-    out.push(s);
-  }
-  return out;
-}
-
-/**
- * Two grant records for the same rule at the same time would be decided by store order alone,
- * so the later one in the store is a bad record, as a duplicate scan is.
- */
-function dropDuplicateGrants(grants: GrantRecord[], report: LoadOptions['report']): GrantRecord[] {
-  grants.sort((a, b) => a.timestamp - b.timestamp);
-  const first = new Map<string, GrantRecord>();
-  const out: GrantRecord[] = [];
-  for (const g of grants) {
-    const key = `${g.timestamp}\u0000${g.ruleId}`;
-    const prev = first.get(key);
-    if (prev) {
-      report({
-        severity: 'error',
-        where: g.source,
-        message: `duplicate grant record for ${JSON.stringify(g.ruleId)} of ${g.repositoryUrl} at ${g.timestamp} (first at ${prev.source}); record skipped`,
-      }, { repositoryUrl: g.repositoryUrl });
-      continue;
-    }
-    first.set(key, g);
-    out.push(g);
-  }
-  return out;
-}
-
-/**
- * A record whose checking throws (a hostile shape no check foresaw) is a bad record like any
- * other: reported with its file:line and skipped, never the end of the build.
- */
-function checkRecordSafely(value: unknown, where: string, catalog: RuleCatalog, url: CanonicalResult, schemes: readonly string[] | undefined): ReturnType<typeof checkRecord> {
-  try {
-    return checkRecord(value, where, catalog, url, schemes);
-  } catch (err) {
-    return { ok: false, reason: `the record could not be checked (${(err as Error).message}); write it as plain JSON of the documented shape` };
   }
 }
