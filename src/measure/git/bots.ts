@@ -23,13 +23,3 @@ export function botTest(patterns: readonly string[] = []): BotTest {
     return extra.some((r) => r.test(name) || r.test(email));
   };
 }
-
-/** What is wrong with a bot pattern, or undefined. */
-export function botPatternProblem(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern, 'i');
-    return undefined;
-  } catch (err) {
-    return `not a regular expression (${(err as Error).message})`;
-  }
-}
