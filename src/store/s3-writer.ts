@@ -9,7 +9,7 @@ import { describeS3Error } from '../s3/errors.ts';
 import { conditionRefused, isNotFound, s3LeaseStore } from '../s3/lease-store.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { scanTimesIn } from './record-line.ts';
-import { SCAN_LEASE_KEY, StoreConflictError, StoreWriteError, type StoreWriter } from './writer.ts';
+import { StoreConflictError, StoreWriteError, type StoreWriter } from './writer.ts';
 
 interface Stored {
   body: string;
@@ -92,8 +92,8 @@ export class S3StoreWriter implements StoreWriter {
     );
   }
 
-  leaseStore(): LeaseStore {
-    const Key = this.loc.prefix + SCAN_LEASE_KEY;
+  leaseStore(key: string): LeaseStore {
+    const Key = this.loc.prefix + key;
     return s3LeaseStore(this.client, this.loc.bucket, Key, (what, err) => new StoreWriteError(`store ${this.location}: cannot ${what} the scan lease s3://${this.loc.bucket}/${Key} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`));
   }
 
