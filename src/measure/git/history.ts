@@ -1,5 +1,7 @@
 // A repository's history as git shows it, read once: the default branch, every tag with its
 // date, and every commit reachable from the branch's tip (one streamed `git log`).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { runGit, streamGitRecords, type GitSettings } from './run.ts';
 import type { Identity } from './mailmap.ts';
 
@@ -42,8 +44,14 @@ const LOG_FORMAT = '%H%n%P%n%ct%n%an%n%ae';
 const time = (s: string | undefined): number | undefined => (s && /^-?\d+$/.test(s) ? Number(s) : undefined);
 
 export async function readHistory(gitDir: string, settings: GitSettings): Promise<GitHistory> {
-  const headRef = (await runGit({ gitDir, settings, args: ['symbolic-ref', '-q', 'HEAD'] }).catch(() => '')).trim();
-  const refs = await runGit({ gitDir, settings, args: ['for-each-ref', `--format=${REF_FORMAT}`, 'refs/heads', 'refs/tags'] });
+  const headRef = await readHeadRef(gitDir, settings);
+  // The refs and the history are read side by side: HEAD's branch names the history's start.
+  const refsRead = runGit({ gitDir, settings, args: ['for-each-ref', `--format=${REF_FORMAT}`, 'refs/heads', 'refs/tags'] });
+  const commitsRead = headRef.startsWith('refs/') ? readCommits(gitDir, settings, headRef).then((table) => ({ table }), (error: unknown) => ({ error })) : undefined;
+  const refs = await refsRead.catch(async (err: unknown) => {
+    await commitsRead;
+    throw err;
+  });
   const tags: TagFact[] = [];
   let tipOid: string | undefined;
   for (const line of refs.split('\n')) {
@@ -54,30 +62,40 @@ export async function readHistory(gitDir: string, settings: GitSettings): Promis
     const when = type === 'tag' ? (time(taggerDate) ?? (peeledType === 'commit' ? time(peeledCommitDate) : undefined)) : type === 'commit' ? time(commitDate) : undefined;
     tags.push({ name: ref!.slice('refs/tags/'.length), ...(when === undefined ? {} : { time: when }) });
   }
-  const commits = tipOid ? await readCommits(gitDir, settings, tipOid) : emptyTable();
-  return {
-    ...(headRef.startsWith('refs/heads/') ? { defaultBranch: headRef.slice('refs/heads/'.length) } : {}),
-    ...(tipOid ? { tip: 0 } : {}),
-    commits,
-    tags,
-  };
+  const read = await commitsRead;
+  // A branch without commits (an empty repository): its log fails, and there is nothing to read.
+  if (tipOid === undefined || read === undefined) return { ...branchOf(headRef), commits: emptyTable(), tags };
+  if ('error' in read) throw read.error;
+  const tip = read.table.index.get(tipOid);
+  if (tip === undefined) throw new Error(`${headRef} moved while it was read; scan again`);
+  return { ...branchOf(headRef), tip, commits: read.table.commits, tags };
+}
+
+const branchOf = (headRef: string) => (headRef.startsWith('refs/heads/') ? { defaultBranch: headRef.slice('refs/heads/'.length) } : {});
+
+/** The ref HEAD names: from the HEAD file where it holds one (no process), else from git. */
+async function readHeadRef(gitDir: string, settings: GitSettings): Promise<string> {
+  const text = await readFile(join(gitDir, 'HEAD'), 'utf8').catch(() => '');
+  const named = /^ref: (refs\/\S+)\s*$/.exec(text)?.[1];
+  if (named && named !== 'refs/heads/.invalid') return named;
+  return (await runGit({ gitDir, settings, args: ['symbolic-ref', '-q', 'HEAD'] }).catch(() => '')).trim();
 }
 
 function emptyTable(): CommitTable {
   return { oids: [], time: [], firstParent: new Int32Array(0), parentCount: new Uint8Array(0), moreParents: new Map(), author: new Int32Array(0), authors: [] };
 }
 
-/** Every commit reachable from `tipOid`, the tip at index 0. Never `--since`: filtering is ours. */
-async function readCommits(gitDir: string, settings: GitSettings, tipOid: string): Promise<CommitTable> {
-  const index = new Map<string, number>([[tipOid, 0]]);
-  const oids: string[] = [tipOid];
-  const times: number[] = [0];
-  const parentsOf: string[] = [''];
-  const authorOf: number[] = [0];
+/** Every commit reachable from `rev`. Never `--since`: filtering is ours. */
+async function readCommits(gitDir: string, settings: GitSettings, rev: string): Promise<{ commits: CommitTable; index: Map<string, number> }> {
+  const index = new Map<string, number>();
+  const oids: string[] = [];
+  const times: number[] = [];
+  const parentsOf: string[] = [];
+  const authorOf: number[] = [];
   const authors: Identity[] = [];
   const authorIndex = new Map<string, number>();
-  await streamGitRecords({ gitDir, settings, args: ['log', '-z', '--no-mailmap', `--format=${LOG_FORMAT}`, tipOid, '--'] }, 0, (record) => {
-    const [oid, parents, ct, name, email] = record.replace(/^\n/, '').split('\n');
+  await streamGitRecords({ gitDir, settings, args: ['log', '-z', '--no-mailmap', `--format=${LOG_FORMAT}`, rev, '--'] }, 0, (record) => {
+    const [oid, parents, ct, name, email] = record.split('\n');
     if (!oid) return;
     let i = index.get(oid);
     if (i === undefined) {
@@ -109,5 +127,5 @@ async function readCommits(gitDir: string, settings: GitSettings, tipOid: string
     if (ps.length > 0) firstParent[i] = ps[0]!;
     if (ps.length > 1) moreParents.set(i, ps.slice(1));
   }
-  return { oids, time: times, firstParent, parentCount, moreParents, author: Int32Array.from(authorOf), authors };
+  return { commits: { oids, time: times, firstParent, parentCount, moreParents, author: Int32Array.from(authorOf), authors }, index };
 }
