@@ -9,6 +9,10 @@ import { runCommand } from './helpers/cli-in-process.ts';
 import { startGitHttp, type GitHttpServer } from './helpers/git-http.ts';
 import { git, utc, WorkRepo } from './helpers/git-repo.ts';
 import { mirrorPath } from '../src/measure/git/mirror.ts';
+import { parseTargets } from '../src/measure/targets.ts';
+import { scan as scan_ } from '../src/scan/scan.ts';
+import { DirectoryStoreWriter } from '../src/store/writer.ts';
+import { DEFAULT_SCAN } from '../src/config/defaults.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const TOKEN = 'tok-3f9a1c2e77d54b0a';
@@ -58,7 +62,8 @@ describe('scan over HTTP', () => {
     work.git(['push', '-q', join(served, 'alpha.git'), 'main', 'v1', 'main:refs/pull/1/head']);
     git(join(served, 'alpha.git'), ['symbolic-ref', 'HEAD', 'refs/heads/main']);
     git(root, ['clone', '-q', '--bare', join(served, 'alpha.git'), join(served, 'private.git')]);
-    http = await startGitHttp(served, { 'private.git': `Basic ${BASIC}` });
+    git(root, ['clone', '-q', '--bare', join(served, 'alpha.git'), join(served, 'flaky.git')]);
+    http = await startGitHttp(served, { 'private.git': `Basic ${BASIC}` }, { 'flaky.git': 1 });
     config = join(root, 'badgepress.yaml');
     writeFileSync(config, `store: store\nscan:\n  mirrors: ${mirrors}\n  timeoutSeconds: 3\n  retries: 0\n  tokens:\n    "127.0.0.1:${http.port}": SCAN_TEST_TOKEN\n`);
   });
@@ -122,6 +127,24 @@ describe('scan over HTTP', () => {
     expect(r.stderr).toMatch(/stall\/slow\.git: git clone timed out after 3 s/);
     expect(r.stderr).toMatch(/missing\.git: git clone failed .*(404|not found)/i);
     expect(r.stderr).toMatch(new RegExp(`127\\.0\\.0\\.1:${closed}/gone\\.git: git clone failed .*(Failed to connect|Couldn't connect|Connection refused)`, 'i'));
+  });
+
+  it('a transient failure (503) is tried again after the backoff', async () => {
+    const url = `${http.url}/flaky.git`;
+    const waits: number[] = [];
+    const summary = await scan_({
+      targets: parseTargets(`${url}\n`, 'flaky.txt').targets,
+      writer: new DirectoryStoreWriter(join(root, 'flaky-store')),
+      asOf: utc(2026, 3, 1),
+      fetch: 'always',
+      rules: new Set(['COMMITS']),
+      settings: { ...DEFAULT_SCAN, mirrors, retries: 1, timeoutSeconds: 10 },
+      windowMonths: {},
+      backoffMs: (n) => (waits.push(n), 10),
+      report: (line) => expect.fail(line),
+    });
+    expect(summary).toMatchObject({ measured: 1, records: 1, failed: 0 });
+    expect(waits).toEqual([1]);
   });
 
   it('a mirror git cannot read is moved aside and fetched again', async () => {

@@ -17,8 +17,10 @@ export interface GitHttpServer {
   close(): Promise<void>;
 }
 
-export async function startGitHttp(projectRoot: string, required: Record<string, string> = {}): Promise<GitHttpServer> {
+/** `failFirst`: repository paths whose first that many requests get a 503 (a transient failure). */
+export async function startGitHttp(projectRoot: string, required: Record<string, string> = {}, failFirst: Record<string, number> = {}): Promise<GitHttpServer> {
   const authorizations = new Map<string, string[]>();
+  const failures = new Map(Object.entries(failFirst));
   const uploadPackBytes: number[] = [];
   const stalled = new Set<ServerResponse>();
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -28,6 +30,12 @@ export async function startGitHttp(projectRoot: string, required: Record<string,
       return;
     }
     const repo = url.pathname.split('/')[1] ?? '';
+    const left = failures.get(repo) ?? 0;
+    if (left > 0) {
+      failures.set(repo, left - 1);
+      res.writeHead(503).end('try again later\n');
+      return;
+    }
     const auth = req.headers.authorization;
     if (auth) authorizations.set(repo, [...(authorizations.get(repo) ?? []), auth]);
     const need = required[repo];
