@@ -2,6 +2,7 @@
 // brought up to date, the git rules (and a forge adapter's, when there is one) measured for
 // all those times from one pass, and one record per time appended. One repository that fails
 // is reported and the others go on; a store that fails stops the scan.
+import { stat } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import type { ScanSettings } from '../config/types.ts';
 import { botTest } from '../measure/git/bots.ts';
@@ -154,7 +155,6 @@ function gitSettings(target: ListedTarget, o: ScanOptions): GitSettings {
 }
 
 async function exists(path: string): Promise<boolean> {
-  const { stat } = await import('node:fs/promises');
   return stat(path).then(
     () => true,
     () => false,
