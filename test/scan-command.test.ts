@@ -139,6 +139,17 @@ describe('badgepress scan', () => {
     expect(readdirSync(join(root, 'sharded/example.org/acme')).sort()).toEqual(['alpha.ndjson', 'beta.ndjson']);
   });
 
+  it('exits 4 when the store cannot be written, naming the file', async () => {
+    const store = join(root, 'broken');
+    mkdirSync(store);
+    // A file where the host's folder belongs.
+    writeFileSync(join(store, 'example.org'), 'not a folder');
+    const r = await runCommand(scanArgs('broken', '--as-of', '2026-11-01', '--json'));
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`store ${store}/example.org/acme/`);
+    expect(r.stderr).toContain('ENOTDIR');
+  });
+
   it('exits 5 while another scan holds the store, and 2 on a bad flag (the real CLI)', async () => {
     const store = join(root, 'held');
     mkdirSync(join(store, '.badgepress'), { recursive: true });
