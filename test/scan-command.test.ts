@@ -84,6 +84,10 @@ describe('badgepress scan', () => {
     expect(build.stderr).toBe('');
     expect(build.code).toBe(0);
     expect(readdirSync(join(root, 'dist/api/v1/repositories'))).toHaveLength(2);
+    // The default thresholds judge neither COMMITS nor RELEASES: no warning about rules badgepress measures itself.
+    const plain = await runCommand(['build', '--store', join(root, 'store'), '--out', join(root, 'dist-default'), '--now', String(E)]);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toBe('');
   });
 
   it('a second scan at the same --as-of leaves the store byte-identical', async () => {
