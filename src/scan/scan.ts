@@ -120,10 +120,11 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     summary.measured++;
   };
 
+  // The host's queue first: a repository waiting for its host holds no slot another host's could use.
   await Promise.all(
     o.targets.map((target) =>
-      limit(() =>
-        hostLimit(target.host)(async () => {
+      hostLimit(target.host)(() =>
+        limit(async () => {
           try {
             await one(target);
           } catch (err) {
