@@ -64,3 +64,19 @@ describe('scan: in the config', () => {
     expect(site.scan).toMatchObject({ mirrors: join(dir, 'm'), perHost: 3, concurrency: 4, horizonMonths: 12, busFactorMonths: 12, retries: 2, timeoutSeconds: 600, tokens: {} });
   });
 });
+
+describe('the directory store writer', () => {
+  it('appends each record on a line of its own, after a file that ended mid-line', async () => {
+    const { DirectoryStoreWriter } = await import('../src/store/writer.ts');
+    const dir = tempDir('badgepress-scan-writer-');
+    const { mkdirSync, readFileSync } = await import('node:fs');
+    mkdirSync(join(dir, 'h'));
+    writeFileSync(join(dir, 'h/r.ndjson'), '{"repositoryUrl":"https://h/r","timestamp":1,"values":{}}');
+    const writer = new DirectoryStoreWriter(dir);
+    expect(await writer.storedTimes('h/r.ndjson', 'https://h/r')).toEqual(new Set([1]));
+    await writer.append('h/r.ndjson', ['{"a":2}\n', '{"a":3}\n']);
+    await writer.append('h/new.ndjson', ['{"a":4}\n']);
+    expect(readFileSync(join(dir, 'h/r.ndjson'), 'utf8')).toBe('{"repositoryUrl":"https://h/r","timestamp":1,"values":{}}\n{"a":2}\n{"a":3}\n');
+    expect(readFileSync(join(dir, 'h/new.ndjson'), 'utf8')).toBe('{"a":4}\n');
+  });
+});

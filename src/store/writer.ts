@@ -1,7 +1,7 @@
 // Appending scan records to a store: one .ndjson file per repository, one append per record.
 // A directory and an S3 prefix are two implementations; the scan holds the store's lease
 // (io/lease.ts) while it writes, so two scans never interleave.
-import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
+import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { LeaseStore } from '../io/lease.ts';
 import { fileLeaseStore } from '../io/file-lease.ts';
@@ -60,9 +60,15 @@ export class DirectoryStoreWriter implements StoreWriter {
     const path = join(this.root, file);
     try {
       await mkdir(dirname(path), { recursive: true });
-      // A file someone ended without a newline gets one first, or our record would join its last line.
-      const first = (await endsMidLine(path)) ? '\n' : '';
-      for (const [i, line] of lines.entries()) await appendFile(path, i === 0 ? first + line : line);
+      // Opened once (O_APPEND); each record is a write of its own.
+      const handle = await open(path, 'a+');
+      try {
+        // A file someone ended without a newline gets one first, or our record would join its last line.
+        const first = (await endsMidLine(handle)) ? '\n' : '';
+        for (const [i, line] of lines.entries()) await handle.write(i === 0 ? first + line : line);
+      } finally {
+        await handle.close();
+      }
     } catch (err) {
       throw this.failure(file, 'append to', err);
     }
@@ -75,21 +81,10 @@ export class DirectoryStoreWriter implements StoreWriter {
   async close(): Promise<void> {}
 }
 
-async function endsMidLine(path: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw err;
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size === 0) return false;
-    const last = Buffer.alloc(1);
-    await handle.read(last, 0, 1, size - 1);
-    return last[0] !== 10;
-  } finally {
-    await handle.close();
-  }
+async function endsMidLine(handle: FileHandle): Promise<boolean> {
+  const { size } = await handle.stat();
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  return last[0] !== 10;
 }

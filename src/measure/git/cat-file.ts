@@ -58,10 +58,14 @@ export class CatFile {
     throw new Error('git cat-file ended early');
   }
 
-  /** The object `name` (an oid or `<rev>^{tree}`), or undefined when the repository lacks it. */
+  /**
+   * The object `name` (an oid or `<rev>^{tree}`), or undefined when the repository lacks it.
+   * The request is written at once and answers are read in order, so many reads in flight
+   * cost one round trip, not one each.
+   */
   read(name: string): Promise<GitObject | undefined> {
+    this.child.stdin.write(`${name}\n`);
     const next = this.queue.then(async () => {
-      this.child.stdin.write(`${name}\n`);
       const header = await this.line();
       const [oid, type, size] = header.split(' ');
       if (type === 'missing' || type === 'ambiguous' || size === undefined) return undefined;

@@ -122,8 +122,9 @@ async function readCommits(gitDir: string, settings: GitSettings, rev: string): 
   const parentCount = new Uint8Array(n);
   const moreParents = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
-    const ps = parentsOf[i] ? parentsOf[i]!.split(' ').map((p) => index.get(p) ?? -1).filter((p) => p >= 0) : [];
-    parentCount[i] = Math.min(255, parentsOf[i] ? parentsOf[i]!.split(' ').length : 0);
+    const named = parentsOf[i] ? parentsOf[i]!.split(' ') : [];
+    const ps = named.map((p) => index.get(p) ?? -1).filter((p) => p >= 0);
+    parentCount[i] = Math.min(255, named.length);
     if (ps.length > 0) firstParent[i] = ps[0]!;
     if (ps.length > 1) moreParents.set(i, ps.slice(1));
   }

@@ -40,39 +40,42 @@ function placeName(root: readonly TreeEntry[], place: string): string {
   return root.find((e) => isTree(e) && e.name.toLowerCase() === place)?.name ?? place;
 }
 
-/** Reads the snapshot of each commit (by oid) through one cat-file process; trees read once each. */
+/** Reads the snapshot of each commit (by oid) through one cat-file process; each tree and blob read once. */
 export async function readSnapshots(cat: CatFile, commits: readonly string[]): Promise<Map<string, Snapshot>> {
-  const trees = new Map<string, TreeEntry[]>();
-  const mailmaps = new Map<string, Mailmap>();
-  const treeOf = async (name: string): Promise<TreeEntry[]> => {
-    const known = trees.get(name);
-    if (known) return known;
-    const obj = await cat.read(name);
-    const entries = obj && obj.type === 'tree' ? parseTree(obj.body, obj.oid.length / 2) : [];
-    trees.set(name, entries);
-    if (obj) trees.set(obj.oid, entries);
+  const trees = new Map<string, Promise<TreeEntry[]>>();
+  const mailmaps = new Map<string, Promise<Mailmap>>();
+  const treeOf = (name: string): Promise<TreeEntry[]> => {
+    let entries = trees.get(name);
+    if (!entries) {
+      entries = cat.read(name).then((obj) => (obj && obj.type === 'tree' ? parseTree(obj.body, obj.oid.length / 2) : []));
+      trees.set(name, entries);
+    }
     return entries;
   };
-  const out = new Map<string, Snapshot>();
-  for (const commit of commits) {
-    const root = await treeOf(`${commit}^{tree}`);
-    const places = new Map<string, TreeEntry[]>();
-    for (const e of root) {
-      const place = e.name.toLowerCase();
-      if (isTree(e) && place !== '' && Object.hasOwn(POLICY_PLACES, place) && !places.has(place)) places.set(place, await treeOf(e.oid));
+  const mailmapOf = (oid: string): Promise<Mailmap> => {
+    let mailmap = mailmaps.get(oid);
+    if (!mailmap) {
+      mailmap = cat.read(oid).then((blob) => (blob ? parseMailmap(blob.body.toString('utf8')) : NO_MAILMAP));
+      mailmaps.set(oid, mailmap);
     }
-    const mailmapEntry = root.find((e) => e.name === '.mailmap' && isRegularFile(e));
-    let mailmap = NO_MAILMAP;
-    if (mailmapEntry) {
-      mailmap = mailmaps.get(mailmapEntry.oid) ?? NO_MAILMAP;
-      if (!mailmaps.has(mailmapEntry.oid)) {
-        const blob = await cat.read(mailmapEntry.oid);
-        mailmap = blob ? parseMailmap(blob.body.toString('utf8')) : NO_MAILMAP;
-        mailmaps.set(mailmapEntry.oid, mailmap);
-      }
-    }
-    const policy = securityPolicyIn(root, places);
-    out.set(commit, { ...(policy ? { securityPolicy: policy } : {}), mailmap });
-  }
-  return out;
+    return mailmap;
+  };
+  // Every request is written before its answer is awaited: one round trip for all the roots,
+  // one for the folders a policy may be in, one for the mailmaps.
+  const snapshots = await Promise.all(
+    commits.map(async (commit): Promise<[string, Snapshot]> => {
+      const root = await treeOf(`${commit}^{tree}`);
+      const places = new Map<string, TreeEntry[]>();
+      const wanted = root.filter((e) => isTree(e) && Object.hasOwn(POLICY_PLACES, e.name.toLowerCase()) && e.name !== '');
+      const read = await Promise.all(wanted.map((e) => treeOf(e.oid)));
+      wanted.forEach((e, i) => {
+        if (!places.has(e.name.toLowerCase())) places.set(e.name.toLowerCase(), read[i]!);
+      });
+      const mailmapEntry = root.find((e) => e.name === '.mailmap' && isRegularFile(e));
+      const mailmap = mailmapEntry ? await mailmapOf(mailmapEntry.oid) : NO_MAILMAP;
+      const policy = securityPolicyIn(root, places);
+      return [commit, { ...(policy ? { securityPolicy: policy } : {}), mailmap }];
+    }),
+  );
+  return new Map(snapshots);
 }
