@@ -150,6 +150,14 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     throw err;
   }
   const progress = progressShown(process.stderr);
+  let drawn = 0;
+  // At most ten redraws a second, and the last one.
+  const onProgress = (done: number, total: number) => {
+    const now = Date.now();
+    if (done < total && now - drawn < 100) return;
+    drawn = now;
+    process.stderr.write(`\r\x1b[Kscan: ${done}/${total} repositories`);
+  };
   let summary;
   try {
     summary = await scan({
@@ -164,7 +172,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
       windowMonths: judged.windowMonths,
       ...(forgeFor ? { forgeFor } : {}),
       report: (line) => process.stderr.write(`${progress ? '\r\x1b[K' : ''}badgepress: ${line}\n`),
-      ...(progress ? { onProgress: (done: number, total: number) => process.stderr.write(`\r\x1b[Kscan: ${done}/${total} repositories`) } : {}),
+      ...(progress ? { onProgress } : {}),
     });
   } finally {
     if (progress) process.stderr.write('\r\x1b[K');
