@@ -95,36 +95,42 @@ async function readCommits(gitDir: string, settings: GitSettings, rev: string): 
   const authors: Identity[] = [];
   const authorIndex = new Map<string, number>();
   await streamGitRecords({ gitDir, settings, args: ['log', '-z', '--no-mailmap', `--format=${LOG_FORMAT}`, rev, '--'] }, 0, (record) => {
-    const [oid, parents, ct, name, email] = record.split('\n');
-    if (!oid) return;
-    let i = index.get(oid);
-    if (i === undefined) {
-      i = oids.length;
-      index.set(oid, i);
-      oids.push(oid);
-      times.push(0);
-      parentsOf.push('');
-      authorOf.push(0);
+    // oid \n parents \n committer time \n name \n e-mail, cut without an array per record.
+    const a = record.indexOf('\n');
+    const b = record.indexOf('\n', a + 1);
+    const c = record.indexOf('\n', b + 1);
+    if (a <= 0 || b < 0 || c < 0) return;
+    index.set(record.slice(0, a), oids.length);
+    oids.push(record.slice(0, a));
+    parentsOf.push(record.slice(a + 1, b));
+    times.push(Number(record.slice(b + 1, c)));
+    // The name and e-mail as one key: most commits are by someone seen before.
+    const key = record.slice(c + 1);
+    let who = authorIndex.get(key);
+    if (who === undefined) {
+      who = authors.length;
+      authorIndex.set(key, who);
+      const nl = key.indexOf('\n');
+      authors.push(nl < 0 ? { name: key, email: '' } : { name: key.slice(0, nl), email: key.slice(nl + 1) });
     }
-    times[i] = Number(ct);
-    parentsOf[i] = parents ?? '';
-    const key = `${name}\0${email}`;
-    let a = authorIndex.get(key);
-    if (a === undefined) {
-      a = authors.length;
-      authorIndex.set(key, a);
-      authors.push({ name: name ?? '', email: email ?? '' });
-    }
-    authorOf[i] = a;
+    authorOf.push(who);
   });
   const n = oids.length;
   const firstParent = new Int32Array(n).fill(-1);
   const parentCount = new Uint8Array(n);
   const moreParents = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
-    const named = parentsOf[i] ? parentsOf[i]!.split(' ') : [];
-    const ps = named.map((p) => index.get(p) ?? -1).filter((p) => p >= 0);
-    parentCount[i] = Math.min(255, named.length);
+    const named = parentsOf[i]!;
+    if (named === '') continue;
+    if (named.indexOf(' ') < 0) {
+      // One parent, the common case.
+      parentCount[i] = 1;
+      firstParent[i] = index.get(named) ?? -1;
+      continue;
+    }
+    const all = named.split(' ');
+    const ps = all.map((p) => index.get(p) ?? -1).filter((p) => p >= 0);
+    parentCount[i] = Math.min(255, all.length);
     if (ps.length > 0) firstParent[i] = ps[0]!;
     if (ps.length > 1) moreParents.set(i, ps.slice(1));
   }
