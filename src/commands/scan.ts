@@ -137,7 +137,9 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   } catch (err) {
     throw new UsageError(`--repos ${v.repos}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); name a file with one repository URL a line`);
   }
-  const list = parseTargets(text, v.repos);
+  const parsed = parseTargets(text, v.repos);
+  // A bad line belongs to no shard: shard 0 reports it, so n shards report it once.
+  const list = { targets: parsed.targets, problems: !shard || shard.index === 0 ? parsed.problems : [] };
   for (const p of list.problems) process.stderr.write(`badgepress: ${p}\n`);
   const targets = shard ? list.targets.filter((t) => inShard(shard)(t.url)) : list.targets;
 
