@@ -4,13 +4,9 @@
 /** Measured from git alone, on every host. */
 export const GIT_RULE_IDS: readonly string[] = ['BUS_FACTOR', 'COMMITS', 'RELEASES', 'SECURITY_POLICY'];
 
-const measured = new Set<string>(GIT_RULE_IDS);
-
-/** Rule ids measured by forge adapters, added by them at start-up. */
-export function addMeasuredRules(ids: readonly string[]): void {
-  for (const id of ids) measured.add(id);
-}
+/** Every rule id a scan can write: git's, and the forge adapters' as they are added. */
+const MEASURED = new Set<string>(GIT_RULE_IDS);
 
 export function isMeasuredRule(ruleId: string): boolean {
-  return measured.has(ruleId);
+  return MEASURED.has(ruleId);
 }
