@@ -163,6 +163,49 @@ describe('badgepress scan', () => {
     expect(r.stderr).toContain('ENOTDIR');
   });
 
+  it('keeps to the per-host cap without idling another host behind it', async () => {
+    const { scan } = await import('../src/scan/scan.ts');
+    const { parseTargets } = await import('../src/measure/targets.ts');
+    const { DirectoryStoreWriter } = await import('../src/store/writer.ts');
+    const { DEFAULT_SCAN } = await import('../src/config/defaults.ts');
+    const list = ['a', 'a', 'a', 'a', 'b', 'b'].map((host, i) => `https://${host}.example/r/${i} mirror=${join(root, 'alpha.git')}`).join('\n');
+    const inner = new DirectoryStoreWriter(join(root, 'capped'));
+    const running = new Map<string, number>();
+    let most = { a: 0, b: 0, all: 0 };
+    const order: string[] = [];
+    const total = () => [...running.values()].reduce((x, y) => x + y, 0);
+    // In flight: from reading what the store holds to appending the records.
+    const writer = Object.assign(Object.create(inner) as typeof inner, {
+      storedTimes: async (file: string, url: string) => {
+        const host = new URL(url).host[0] as 'a' | 'b';
+        order.push(url);
+        running.set(host, (running.get(host) ?? 0) + 1);
+        most = { ...most, [host]: Math.max(most[host], running.get(host)!), all: Math.max(most.all, total()) };
+        return inner.storedTimes(file, url);
+      },
+      append: async (file: string, lines: readonly string[]) => {
+        await inner.append(file, lines);
+        const host = file[0] as 'a' | 'b';
+        running.set(host, running.get(host)! - 1);
+      },
+    });
+    const summary = await scan({
+      targets: parseTargets(list, join(root, 'capped.txt')).targets,
+      writer,
+      asOf: utc(2026, 11, 1),
+      fetch: 'never',
+      rules: new Set(['COMMITS']),
+      settings: { ...DEFAULT_SCAN, mirrors: join(root, 'mirrors'), concurrency: 2, perHost: 1 },
+      windowMonths: {},
+      report: (line) => expect.fail(line),
+    });
+    expect(summary).toMatchObject({ measured: 6, failed: 0 });
+    // One a host at a time, two at once in all, and b's first repository started second, not
+    // after every one of a's (which would have held the other global slot while waiting).
+    expect(most).toEqual({ a: 1, b: 1, all: 2 });
+    expect(order.slice(0, 2)).toEqual(['https://a.example/r/0', 'https://b.example/r/4']);
+  });
+
   it('exits 5 while another scan holds the store, and 2 on a bad flag (the real CLI)', async () => {
     const store = join(root, 'held');
     mkdirSync(join(store, '.badgepress'), { recursive: true });
