@@ -55,7 +55,7 @@ describe('scan over HTTP', () => {
 
   beforeAll(async () => {
     work = WorkRepo.init(join(root, 'work'));
-    work.commit({ at: utc(2026, 1, 5), files: { 'README.md': 'hello', '.github/SECURITY.md': 'write to us' } });
+    work.commit({ at: utc(2026, 1, 5), files: { 'README.md': 'hello', '.github/SECURITY.md': 'write to us', '.mailmap': 'Alice <alice@example.org> <alice@old.example>\n' } });
     work.commit({ at: utc(2026, 2, 5) });
     work.tag('v1', { annotatedAt: utc(2026, 2, 6) });
     git(root, ['init', '-q', '--bare', join(served, 'alpha.git')]);
@@ -83,8 +83,11 @@ describe('scan over HTTP', () => {
     expect(existsSync(join(mirror, 'hooks'))).toBe(false);
     // Blobless: README.md's blob was never fetched (the .github policy was read from the tree alone).
     const readme = git(mirror, ['rev-parse', 'main:README.md']).trim();
-    // (rev-list --missing=print names missing objects without fetching them.)
-    expect(git(mirror, ['rev-list', '--objects', '--missing=print', '--all'])).toContain(`?${readme}`);
+    // (rev-list --missing=print names missing objects without fetching them.) The .mailmap
+    // blob the scan read was fetched on demand from the server.
+    const objects = git(mirror, ['rev-list', '--objects', '--missing=print', '--all']);
+    expect(objects).toContain(`?${readme}`);
+    expect(objects).not.toContain(`?${git(mirror, ['rev-parse', 'main:.mailmap']).trim()}`);
     const record = JSON.parse(readFileSync(join(store, `127.0.0.1_${http.port}/alpha.ndjson`), 'utf8'));
     expect(record.values).toEqual({ BUS_FACTOR: 1, COMMITS: { events: [utc(2026, 1, 5), utc(2026, 2, 5)] }, RELEASES: { events: [utc(2026, 2, 6)] }, SECURITY_POLICY: true });
   });
