@@ -10,7 +10,8 @@ import { readYamlFile, ConfigError, formatPath, type LocatedData } from './yaml-
 import { badgeIdProblems, ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, SiteConfig, ThresholdsA, Shape } from './types.ts';
 import { locationProblem } from '../s3/location.ts';
-import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
+import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SCAN, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
+import { botPatternProblem } from '../model/bot-pattern.ts';
 import { DEFAULT_SCHEMES } from '../model/repository-url.ts';
 import { httpUrlProblem } from './http-url.ts';
 
@@ -34,7 +35,8 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
   throwIfAny(schemaProblems(siteSchema, located));
   throwIfAny(locationProblems(located, overrides));
   throwIfAny(addressProblems(located));
-  const raw = located.data as Partial<SiteConfig> & { thresholds?: Partial<SiteConfig['thresholds']>; s3?: Partial<SiteConfig['s3']> };
+  throwIfAny(botPatternProblems(located));
+  const raw = located.data as Partial<SiteConfig> & { thresholds?: Partial<SiteConfig['thresholds']>; s3?: Partial<SiteConfig['s3']>; scan?: Partial<SiteConfig['scan']> };
   const base = dirname(path);
   const rel = (p: string) => (isS3(p) || isAbsolute(p) ? p : resolve(base, p));
   const config: SiteConfig = {
@@ -70,6 +72,12 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     colors: { ...DEFAULT_COLORS, ...(raw.colors ?? {}) },
     s3: { ...DEFAULT_S3, ...(raw.s3 ?? {}) },
     pages: raw.pages ?? true,
+    scan: {
+      ...DEFAULT_SCAN,
+      ...(raw.scan ?? {}),
+      // Like out: the packaged config keeps nothing of a user's in the package's folder.
+      mirrors: ownConfig ? rel(raw.scan?.mirrors ?? '.badgepress/mirrors') : resolve('.badgepress/mirrors'),
+    },
   };
   const flagProblem = overrides.baseUrl === undefined ? undefined : httpUrlProblem(overrides.baseUrl, { queryAllowed: false });
   if (flagProblem) throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: ${flagProblem}`]);
@@ -82,6 +90,16 @@ function missingStore(): never {
 
 export function isS3(location: string): boolean {
   return location.startsWith('s3://');
+}
+
+function botPatternProblems(located: LocatedData): string[] {
+  const patterns = (located.data as { scan?: { botPatterns?: unknown } }).scan?.botPatterns;
+  if (!Array.isArray(patterns)) return [];
+  return patterns.flatMap((p, i) => {
+    const problem = typeof p === 'string' ? botPatternProblem(p) : undefined;
+    const path = ['scan', 'botPatterns', i];
+    return problem ? [`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(p)} is ${problem}`] : [];
+  });
 }
 
 /** baseUrl: and tool.informationUri: are written into every report: real http(s) URLs only. */

@@ -1,0 +1,12 @@
+// The rule ids badgepress measures itself (`badgepress scan`). A store holding them is no
+// surprise to a build whose thresholds judge fewer: they wait there for a rule added later.
+
+/** Measured from git alone, on every host. */
+export const GIT_RULE_IDS: readonly string[] = ['BUS_FACTOR', 'COMMITS', 'RELEASES', 'SECURITY_POLICY'];
+
+/** Every rule id a scan can write: git's, and the forge adapters' as they are added. */
+const MEASURED = new Set<string>(GIT_RULE_IDS);
+
+export function isMeasuredRule(ruleId: string): boolean {
+  return MEASURED.has(ruleId);
+}
