@@ -1,0 +1,78 @@
+// The forge side of a scan: which host speaks which API, and the adapter for a target.
+// `forgeFor(hosts, env)` is what the scan command calls once per run.
+import type { ForgeFor, ForgeMeasurer } from '../types.ts';
+import { ForgeHttp, QueueRegistry, type HostAccess } from './core/http.ts';
+import { sourceMeasurer, type ForgeSource } from './core/measurer.ts';
+import { GITHUB_LABEL, githubSource } from './adapter/github/index.ts';
+import { GITLAB_LABEL, gitlabSource } from './adapter/gitlab/index.ts';
+import { GITEA_LABEL, giteaSource } from './adapter/gitea/index.ts';
+import type { ForgeRequest } from '../types.ts';
+
+export type ForgeKind = HostAccess['kind'];
+
+/** One entry of the config's `hosts:` section (keys as written there). */
+export interface HostConfig {
+  kind: ForgeKind;
+  apiUrl: string;
+  /** The environment variable holding the token, or a comma-separated pool of tokens. */
+  tokenEnv?: string;
+  requestsPerSecond?: number;
+  timeoutSeconds?: number;
+  maxWaitSeconds?: number;
+}
+
+/** Hosts every deployment knows without configuration; a `hosts:` entry of the same name wins. */
+export const KNOWN_HOSTS: Readonly<Record<string, HostConfig>> = {
+  'github.com': { kind: 'github', apiUrl: 'https://api.github.com', tokenEnv: 'GITHUB_TOKEN', requestsPerSecond: 10 },
+  'gitlab.com': { kind: 'gitlab', apiUrl: 'https://gitlab.com/api/v4', tokenEnv: 'GITLAB_TOKEN', requestsPerSecond: 5 },
+  'codeberg.org': { kind: 'gitea', apiUrl: 'https://codeberg.org/api/v1', tokenEnv: 'CODEBERG_TOKEN', requestsPerSecond: 2 },
+};
+
+export const HOST_DEFAULTS = { requestsPerSecond: 5, timeoutSeconds: 30, maxWaitSeconds: 60 } as const;
+
+type Open = (http: ForgeHttp, request: ForgeRequest) => ForgeSource;
+const ADAPTERS: Record<ForgeKind, { label: string; open: Open; authorize: (token: string) => [string, string] }> = {
+  github: { label: GITHUB_LABEL, open: githubSource, authorize: (t) => ['authorization', `Bearer ${t}`] },
+  gitlab: { label: GITLAB_LABEL, open: gitlabSource, authorize: (t) => ['private-token', t] },
+  gitea: { label: GITEA_LABEL, open: giteaSource, authorize: (t) => ['authorization', `token ${t}`] },
+};
+
+/** The tokens of a pool variable: comma-separated, blanks dropped. */
+export function tokenPool(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+}
+
+export function hostAccess(host: HostConfig, env: Readonly<Record<string, string | undefined>>): HostAccess {
+  return {
+    kind: host.kind,
+    apiUrl: host.apiUrl.replace(/\/+$/, ''),
+    tokens: tokenPool(host.tokenEnv ? env[host.tokenEnv] : undefined),
+    tokenEnv: host.tokenEnv,
+    requestsPerSecond: host.requestsPerSecond ?? HOST_DEFAULTS.requestsPerSecond,
+    timeoutSeconds: host.timeoutSeconds ?? HOST_DEFAULTS.timeoutSeconds,
+    maxWaitSeconds: host.maxWaitSeconds ?? HOST_DEFAULTS.maxWaitSeconds,
+  };
+}
+
+/**
+ * The adapter for each target's host: the config's `hosts:` over the known ones; undefined for
+ * any other host (its repositories get the git rules only). One queue per host and token for
+ * the whole run, however many repositories share them.
+ */
+export function forgeFor(hosts: Readonly<Record<string, HostConfig>>, env: Readonly<Record<string, string | undefined>>): ForgeFor {
+  const registry = new QueueRegistry();
+  const all: Record<string, HostConfig> = { ...KNOWN_HOSTS, ...hosts };
+  const measurers = new Map<string, ForgeMeasurer>();
+  return (target) => {
+    const host = all[target.host];
+    if (!host) return undefined;
+    let m = measurers.get(target.host);
+    if (!m) {
+      const access = hostAccess(host, env);
+      const adapter = ADAPTERS[host.kind];
+      m = sourceMeasurer((signal) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, signal), adapter.open);
+      measurers.set(target.host, m);
+    }
+    return m;
+  };
+}
