@@ -1,8 +1,9 @@
 // The GitHub adapter against a loopback stand-in whose every answer matches GitHub's OpenAPI
 // description. Expected values are worked out by hand in the comments.
 import { afterEach, describe, expect, it } from 'vitest';
-import { forgeFor, type HostConfig } from '../src/measure/forge/index.ts';
-import type { ForgeRequest, ForgeResult } from '../src/measure/types.ts';
+import type { HostConfig } from '../src/measure/forge/index.ts';
+import type { ForgeResult } from '../src/measure/types.ts';
+import { measureOn } from './helpers/forge-measure.ts';
 import type { ForgeServer, Reply } from './helpers/forge-server.ts';
 import { GH_ERROR, startGitHub, type GhRepository, type GhRun } from './helpers/forge-github.ts';
 
@@ -19,19 +20,7 @@ afterEach(async () => {
 
 async function measure(repo: GhRepository, host: Partial<HostConfig> = {}, times = [E1, E]): Promise<ForgeResult> {
   server = await startGitHub(repo);
-  const hosts = { 'github.com': { kind: 'github' as const, apiUrl: server.url, tokenEnv: 'GH_TEST_TOKEN', requestsPerSecond: 0, timeoutSeconds: 2, maxWaitSeconds: 5, ...host } };
-  const forge = forgeFor(hosts, { GH_TEST_TOKEN: TOKENS });
-  const request: ForgeRequest = {
-    target: { url: 'https://github.com/acme/widget', host: 'github.com', path: 'acme/widget', source: 'repos.txt:1' },
-    times,
-    git: { tagNames: new Set(['v1.0.0']) },
-    windowMonths: {},
-    horizonMonths: 12,
-  };
-  const result = await forge(request.target)!.measure(request);
-  expect(server.violations).toEqual([]);
-  expect(JSON.stringify(result)).not.toContain('tok-secret');
-  return result;
+  return measureOn(server, { kind: 'github', host: 'github.com', path: 'acme/widget', tokens: TOKENS, times, tagNames: ['v1.0.0'], hostConfig: host });
 }
 
 const alice = { login: 'alice' };
@@ -146,7 +135,7 @@ describe('GitHub adapter', () => {
 
   it('names 401 with the variable to check, for every rule, without the token', async () => {
     const r = await measure({ override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 401, body: GH_ERROR('Bad credentials') } : undefined) }, {}, [E]);
-    const cause = 'GitHub API: 401 bad or missing credentials (check the token in $GH_TEST_TOKEN)';
+    const cause = 'GitHub API: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)';
     expect(r.failures).toEqual([cause]);
     expect(r.measurements[0]!.values).toEqual({ ISSUE_REACTION_TIME: null, CI_PIPELINE: null, RELEASES: null, PACKAGES: null });
     expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe(cause);

@@ -143,7 +143,8 @@ export class ForgeHttp {
       const resetAt = resetAtOf(response.headers, now, !limited);
       if (resetAt !== undefined) {
         queue.pauseUntil(resetAt * 1000);
-        const secondary = response.status === 429 && !response.headers.has('x-ratelimit-remaining');
+        // GitHub's secondary limits come with Retry-After while requests remain in the hour.
+        const secondary = this.access.kind === 'github' && limited && response.headers.has('retry-after') && response.headers.get('x-ratelimit-remaining') !== '0';
         queue.limit = { untilMs: resetAt * 1000, error: rateLimitFailure(this.label, limited ? response.status : 403, resetAt, Math.floor(now / 1000), secondary) };
       }
     }
