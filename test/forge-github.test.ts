@@ -5,7 +5,7 @@ import type { HostConfig } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { measureOn } from './helpers/forge-measure.ts';
 import type { ForgeServer, Reply } from './helpers/forge-server.ts';
-import { GH_ERROR, startGitHub, type GhRepository, type GhRun } from './helpers/forge-github.ts';
+import { GH_ERROR, githubCheck, startGitHub, type GhRepository, type GhRun } from './helpers/forge-github.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;
 const E1 = u('2026-10-25T00:00:00Z');
@@ -192,5 +192,10 @@ describe('GitHub adapter', () => {
     const r = await measure({ ...WIDGET, override: (t) => (t.endsWith('/releases') ? { status: 200, body: [], delayMs: 1500 } : undefined) }, { timeoutSeconds: 0.2 }, [E]);
     expect(r.failures).toEqual(['GitHub API: no answer within 0.2 s']);
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
+  });
+
+  it("the stand-in's check rejects an answer off GitHub's description", () => {
+    expect(githubCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: 1, workflow_runs: [{ id: 1 }] })).not.toEqual([]);
+    expect(githubCheck('GET', '/repos/{owner}/{repo}/issues', 200, [{ number: 1 }])).not.toEqual([]);
   });
 });

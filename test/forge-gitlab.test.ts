@@ -5,7 +5,7 @@ import type { HostConfig } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { measureOn } from './helpers/forge-measure.ts';
 import type { ForgeServer } from './helpers/forge-server.ts';
-import { startGitLab, type GlProject } from './helpers/forge-gitlab.ts';
+import { gitlabCheck, startGitLab, type GlProject } from './helpers/forge-gitlab.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;
 const E1 = u('2026-10-25T00:00:00Z');
@@ -123,5 +123,10 @@ describe('GitLab adapter', () => {
     expect(r.failures).toEqual(['GitLab API: no answer within 0.2 s']);
     expect(r.measurements[0]!.values.PACKAGES).toBeNull();
     expect(r.measurements[0]!.values.RELEASES).not.toBeNull();
+  });
+
+  it("the stand-in's check rejects an answer off GitLab's documented responses", () => {
+    expect(gitlabCheck('GET', '/projects/{id}/pipelines', 200, [{ id: 1, status: 'succeeded' }])).not.toEqual([]);
+    expect(gitlabCheck('GET', '/projects/{id}/members/all', 200, [{ id: 1, username: 'x', name: 'x', state: 'active', web_url: 'u', access_level: 25 }])).not.toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // A GitHub REST stand-in for the forge tests: answers built from the examples in GitHub's own
 // OpenAPI description (@octokit/openapi), changed only where a test needs other values, and
 // every answer checked against that description.
-import { loadJson, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './forge-server.ts';
+import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './forge-server.ts';
 
 type Json = Record<string, any>;
 
@@ -34,7 +34,7 @@ export interface GhRepository {
   /** Largest page the stand-in answers (GitHub's is 100); small to exercise Link paging. */
   pageCap?: number;
   /** Replaces the answer to a request (rate limits, errors, slowness); undefined: the normal one. */
-  override?: (template: string, request: RequestSeen, count: number) => Reply | undefined;
+  override?: Override;
 }
 
 function user(u: GhUser): Json {
@@ -50,7 +50,6 @@ export const GH_ERROR = (message: string) => ({ message, documentation_url: 'htt
 
 export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
   const cap = r.pageCap ?? 100;
-  const counts = new Map<string, number>();
   const paged = (items: unknown[], req: RequestSeen, base: string): Reply => {
     const size = Math.min(cap, Number(req.query.get('per_page') ?? 30));
     const q = new URLSearchParams(req.query);
@@ -58,14 +57,7 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
     const p = page(items, { ...req, query: q }, base);
     return { status: 200, ...p };
   };
-  const route = (template: string, reply: (params: Record<string, string>, req: RequestSeen, base: string) => Reply): Route => ({
-    template,
-    reply(params, req, base) {
-      const n = (counts.get(template) ?? 0) + 1;
-      counts.set(template, n);
-      return r.override?.(template, req, n) ?? reply(params, req, base);
-    },
-  });
+  const route = routeMaker(r.override);
   const routes: Route[] = [
     route('/repos/{owner}/{repo}', (p) => {
       const repo = example('full-repository-default-response');

@@ -2,7 +2,7 @@
 // test/fixtures/gitlab/responses.v4.json (the documented response fields, see its NOTICE.md);
 // pages go by X-Next-Page only, as GitLab's offset pagination sends it.
 import { fileURLToPath } from 'node:url';
-import { loadJson, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './forge-server.ts';
+import { loadJson, routeMaker, type Override, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './forge-server.ts';
 
 const doc = loadJson(fileURLToPath(new URL('../fixtures/gitlab/responses.v4.json', import.meta.url)));
 export const gitlabCheck = specCheck(doc, '#/definitions/Error');
@@ -19,7 +19,7 @@ export interface GlProject {
   releases?: { tag: string; released: string; upcoming?: boolean }[];
   packages?: { name: string; version: string; type: string; created: string }[];
   pageCap?: number;
-  override?: (template: string, request: RequestSeen, count: number) => Reply | undefined;
+  override?: Override;
 }
 
 let ids = 1;
@@ -28,7 +28,6 @@ const unix = (iso: string) => Date.parse(iso) / 1000;
 
 export async function startGitLab(p: GlProject): Promise<ForgeServer> {
   const cap = p.pageCap ?? 100;
-  const counts = new Map<string, number>();
   const paged = (items: unknown[], req: RequestSeen): Reply => {
     const size = Math.min(cap, Number(req.query.get('per_page') ?? 20));
     const n = Number(req.query.get('page') ?? 1);
@@ -36,14 +35,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
     const headers = { 'x-page': String(n), 'x-per-page': String(size), 'x-next-page': n < last ? String(n + 1) : '', 'x-total': String(items.length), 'x-total-pages': String(last) };
     return { status: 200, headers, body: items.slice((n - 1) * size, n * size) };
   };
-  const route = (template: string, reply: (params: Record<string, string>, req: RequestSeen) => Reply): Route => ({
-    template,
-    reply(params, req) {
-      const n = (counts.get(template) ?? 0) + 1;
-      counts.set(template, n);
-      return p.override?.(template, req, n) ?? reply(params, req);
-    },
-  });
+  const route = routeMaker(p.override);
   const after = (req: RequestSeen, name: string) => unix(req.query.get(name) ?? '1970-01-01T00:00:00Z');
   const routes: Route[] = [
     route('/projects/{id}', (params) => ({

@@ -32,6 +32,22 @@ export interface Route {
   reply(params: Record<string, string>, request: RequestSeen, base: string): Reply;
 }
 
+/** Replaces the answer to a request (rate limits, errors, slowness); undefined: the normal one. */
+export type Override = (template: string, request: RequestSeen, count: number) => Reply | undefined;
+
+/** Makes routes whose answers `override` may replace, told how often its template was asked. */
+export function routeMaker(override?: Override): (template: string, reply: Route['reply']) => Route {
+  const counts = new Map<string, number>();
+  return (template, reply) => ({
+    template,
+    reply(params, request, base) {
+      const n = (counts.get(template) ?? 0) + 1;
+      counts.set(template, n);
+      return override?.(template, request, n) ?? reply(params, request, base);
+    },
+  });
+}
+
 /** Checks one answer: the list of what is wrong with it (empty when it matches the description). */
 export type SpecCheck = (method: string, template: string, status: number, body: unknown) => string[];
 

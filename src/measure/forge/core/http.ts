@@ -181,24 +181,28 @@ export class ForgeHttp {
     }
   }
 
-  /** Every page of a list: follows `Link: rel="next"` (GitHub, Gitea) or `X-Next-Page` (GitLab). */
-  async *pages<T>(path: string, query: Record<string, string | number>, stopWhen?: (page: T[]) => boolean): AsyncGenerator<T[]> {
-    let answer = await this.getJson<T[]>(path, query);
+  /**
+   * Every page of a list: follows `Link: rel="next"` (GitHub, Gitea) or `X-Next-Page` (GitLab).
+   * `field` names the list when the answer wraps it in an object ({ workflow_runs: [...] }).
+   */
+  async *pages<T>(path: string, query: Record<string, string | number>, field?: string): AsyncGenerator<T[]> {
+    const list = (body: unknown) => ((field ? (body as Record<string, unknown>)[field] : body) ?? []) as T[];
+    let answer = await this.getJson(path, query);
     for (;;) {
-      yield answer.body;
-      if (stopWhen?.(answer.body) || answer.body.length === 0) return;
+      const items = list(answer.body);
+      yield items;
+      if (items.length === 0) return;
       const next = nextPageUrl(answer.headers);
       if (next) {
         // A token goes only to the host it belongs to, whatever a Link header says.
         if (new URL(next).origin !== new URL(this.access.apiUrl).origin) {
           throw new ForgeApiError('http', `${this.label}: a next-page link points to another host`);
         }
-        answer = await this.getJson<T[]>(next);
-      }
-      else {
+        answer = await this.getJson(next);
+      } else {
         const page = answer.headers.get('x-next-page');
         if (!page) return;
-        answer = await this.getJson<T[]>(path, { ...query, page });
+        answer = await this.getJson(path, { ...query, page });
       }
     }
   }
