@@ -7,19 +7,11 @@ import { GITHUB_LABEL, githubSource } from './adapter/github/index.ts';
 import { GITLAB_LABEL, gitlabSource } from './adapter/gitlab/index.ts';
 import { GITEA_LABEL, giteaSource } from './adapter/gitea/index.ts';
 import type { ForgeRequest } from '../types.ts';
+import type { HostConfig } from '../../config/types.ts';
+
+export type { HostConfig };
 
 export type ForgeKind = HostAccess['kind'];
-
-/** One entry of the config's `hosts:` section (keys as written there). */
-export interface HostConfig {
-  kind: ForgeKind;
-  apiUrl: string;
-  /** The environment variable holding the token, or a comma-separated pool of tokens. */
-  tokenEnv?: string;
-  requestsPerSecond?: number;
-  timeoutSeconds?: number;
-  maxWaitSeconds?: number;
-}
 
 /** Hosts every deployment knows without configuration; a `hosts:` entry of the same name wins. */
 export const KNOWN_HOSTS: Readonly<Record<string, HostConfig>> = {
