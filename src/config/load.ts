@@ -10,7 +10,8 @@ import { readYamlFile, ConfigError, formatPath, type LocatedData } from './yaml-
 import { ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, SiteConfig, ThresholdsA, Shape } from './types.ts';
 import { locationProblem } from '../s3/location.ts';
-import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
+import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SCAN, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
+import { botPatternProblem } from '../model/bot-pattern.ts';
 import { DEFAULT_SCHEMES } from '../model/repository-url.ts';
 import { httpUrlProblem } from './http-url.ts';
 
@@ -34,7 +35,8 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
   throwIfAny(schemaProblems(siteSchema, located));
   throwIfAny(locationProblems(located, overrides));
   throwIfAny(addressProblems(located));
-  const raw = located.data as Partial<SiteConfig> & { thresholds?: Partial<SiteConfig['thresholds']>; s3?: Partial<SiteConfig['s3']> };
+  throwIfAny(botPatternProblems(located));
+  const raw = located.data as Partial<SiteConfig> & { thresholds?: Partial<SiteConfig['thresholds']>; s3?: Partial<SiteConfig['s3']>; scan?: Partial<SiteConfig['scan']> };
   const base = dirname(path);
   const rel = (p: string) => (isS3(p) || isAbsolute(p) ? p : resolve(base, p));
   const config: SiteConfig = {
@@ -72,6 +74,12 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     pages: raw.pages ?? true,
     hosts: Object.fromEntries(Object.entries(raw.hosts ?? {}).map(([host, h]) => [host, { ...h, apiUrl: h.apiUrl.replace(/\/+$/, '') }])),
     ...(raw.dependents ? { dependents: raw.dependents } : {}),
+    scan: {
+      ...DEFAULT_SCAN,
+      ...(raw.scan ?? {}),
+      // Like out: the packaged config keeps nothing of a user's in the package's folder.
+      mirrors: ownConfig ? rel(raw.scan?.mirrors ?? '.badgepress/mirrors') : resolve('.badgepress/mirrors'),
+    },
   };
   const flagProblem = overrides.baseUrl === undefined ? undefined : httpUrlProblem(overrides.baseUrl, { queryAllowed: false });
   if (flagProblem) throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: ${flagProblem}`]);
@@ -84,6 +92,16 @@ function missingStore(): never {
 
 export function isS3(location: string): boolean {
   return location.startsWith('s3://');
+}
+
+function botPatternProblems(located: LocatedData): string[] {
+  const patterns = (located.data as { scan?: { botPatterns?: unknown } }).scan?.botPatterns;
+  if (!Array.isArray(patterns)) return [];
+  return patterns.flatMap((p, i) => {
+    const problem = typeof p === 'string' ? botPatternProblem(p) : undefined;
+    const path = ['scan', 'botPatterns', i];
+    return problem ? [`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(p)} is ${problem}`] : [];
+  });
 }
 
 /** The prefixes of GitHub and GitLab tokens (ghp_, github_pat_, glpat-, …). */

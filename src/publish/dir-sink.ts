@@ -2,13 +2,14 @@
 // name and renamed into place, so a reader never sees half a file, and a file whose bytes
 // are already there is left untouched (mtime included), so rebuilds only write changes.
 import { mkdir as mkdirCallback, rename as renameCallback, writeFile as writeFileCallback } from 'node:fs';
-import { link, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import type { SiteFile } from '../render/site-files.ts';
 import { API_PREFIX } from '../model/layout.ts';
 import type { Comparison, PutOutcome, Sink } from './sink.ts';
 import type { LeaseStore } from './lease.ts';
+import { fileLeaseStore } from '../io/file-lease.ts';
 
 // Directories remembered (as made by this build, or not): the repositories in flight need a
 // few hundred (about 26 a repository). Two sets of up to 50,000 paths of ~150 characters came
@@ -178,52 +179,7 @@ export class DirectorySink implements Sink {
   }
 
   private rawLeaseStore(key: string): LeaseStore {
-    const path = this.pathOf(key);
-    const fail = (err: unknown) => this.writeError(key, err);
-    const temporary = () => `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    const read = async () => {
-      try {
-        const text = await readFile(path, 'utf8');
-        return { text, version: text };
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        // ENOTDIR (--out is a file), EACCES: said like any other write to --out.
-        throw fail(err);
-      }
-    };
-    return {
-      where: path,
-      read,
-      async create(text) {
-        await mkdir(dirname(path), { recursive: true }).catch((err: unknown) => {
-          throw fail(err);
-        });
-        // Written whole under a private name, then linked into place: link() fails when the
-        // lease exists, so a reader never sees a half-written lease and two creators never both win.
-        const tmp = temporary();
-        await writeFile(tmp, text);
-        try {
-          await link(tmp, path);
-          return true;
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-          throw err;
-        } finally {
-          await unlink(tmp).catch(() => {});
-        }
-      },
-      async replace(text, version) {
-        if ((await read())?.version !== version) return false;
-        const tmp = temporary();
-        await writeFile(tmp, text);
-        await rename(tmp, path);
-        return true;
-      },
-      async remove() {
-        await rm(path, { force: true });
-        await removeIfEmpty(dirname(path));
-      },
-    };
+    return fileLeaseStore(this.pathOf(key), (err) => this.writeError(key, err));
   }
 
   async close(): Promise<void> {}

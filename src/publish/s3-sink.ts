@@ -3,7 +3,7 @@
 // ETag is checked against our MD5 rather than trusting the peer (except where S3's ETag is
 // not an MD5, SSE-KMS and SSE-C: there S3's own check of our Content-MD5 stands in).
 import { createHash } from 'node:crypto';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import type { SiteFile } from '../render/site-files.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { API_PREFIX, PAGES_PREFIX } from '../model/layout.ts';
@@ -11,6 +11,7 @@ import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
 import { deleteKeys } from '../s3/delete-keys.ts';
 import { PublishError, type Comparison, type PutOutcome, type Sink } from './sink.ts';
 import type { LeaseStore } from './lease.ts';
+import { s3LeaseStore } from '../s3/lease-store.ts';
 
 
 export class S3Sink implements Sink {
@@ -120,42 +121,8 @@ export class S3Sink implements Sink {
   }
 
   leaseStore(key: string): LeaseStore {
-    const Bucket = this.loc.bucket;
     const Key = this.loc.prefix + key;
-    const where = `s3://${Bucket}/${Key}`;
-    const fail = (what: string, err: unknown) => new Error(`--out ${this.location}: cannot ${what} the build lease ${where} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
-    // S3 answers 412 when the condition fails, 409 when two conditional writes race.
-    const refused = (err: unknown) => [412, 409].includes((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0);
-    const put = async (text: string, condition: { IfNoneMatch: string } | { IfMatch: string }) => {
-      try {
-        await this.client.send(new PutObjectCommand({ Bucket, Key, Body: text, ContentType: 'application/json', CacheControl: 'no-store', ...condition }));
-        return true;
-      } catch (err) {
-        if (refused(err)) return false;
-        throw fail('write', err);
-      }
-    };
-    return {
-      where,
-      read: async () => {
-        try {
-          const res = await this.client.send(new GetObjectCommand({ Bucket, Key }));
-          return { text: await res.Body!.transformToString(), version: res.ETag ?? '' };
-        } catch (err) {
-          if ((err as { name?: string }).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
-          throw fail('read', err);
-        }
-      },
-      create: (text) => put(text, { IfNoneMatch: '*' }),
-      replace: (text, version) => put(text, { IfMatch: version }),
-      remove: async () => {
-        try {
-          await this.client.send(new DeleteObjectCommand({ Bucket, Key }));
-        } catch (err) {
-          throw fail('delete', err);
-        }
-      },
-    };
+    return s3LeaseStore(this.client, this.loc.bucket, Key, (what, err) => new Error(`--out ${this.location}: cannot ${what} the build lease s3://${this.loc.bucket}/${Key} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`));
   }
 
   async close(): Promise<void> {

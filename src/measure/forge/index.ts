@@ -51,9 +51,18 @@ export function hostAccess(host: HostConfig, env: Readonly<Record<string, string
  * any other host (its repositories get the git rules only). One queue per host and token for
  * the whole run, however many repositories share them.
  */
-export function forgeFor(hosts: Readonly<Record<string, HostConfig>>, env: Readonly<Record<string, string | undefined>>): ForgeFor {
+export function forgeFor(
+  hosts: Readonly<Record<string, HostConfig>>,
+  env: Readonly<Record<string, string | undefined>>,
+  /** `scan.tokens` (host → variable git uses): the API uses the same token unless the host names its own. */
+  gitTokens: Readonly<Record<string, string>> = {},
+): ForgeFor {
   const registry = new QueueRegistry();
   const all: Record<string, HostConfig> = { ...KNOWN_HOSTS, ...hosts };
+  for (const [host, variable] of Object.entries(gitTokens)) {
+    const h = all[host];
+    if (h && !hosts[host]?.tokenEnv) all[host] = { ...h, tokenEnv: variable };
+  }
   const measurers = new Map<string, ForgeMeasurer>();
   return (target) => {
     const host = all[target.host];

@@ -2,7 +2,7 @@
 // fetched once for the widest range any time needs, then cut per time. A failed call sets
 // only the rules that needed it to null with its cause; the others go on.
 import type { ForgeMeasurer, ForgeRequest, ForgeResult, Measurement } from '../../types.ts';
-import { windowStart } from '../../../evaluate/count-window.ts';
+import { windowStart } from '../../../model/calendar.ts';
 import { describeFailure, redact } from './errors.ts';
 import type { ForgeHttp } from './http.ts';
 import { DEFAULT_REACTION_WINDOW_MONTHS, day, eventsAt, reactionTime, type ForgeIssue } from './rules.ts';

@@ -1,6 +1,6 @@
 // The forge rules, once for every forge: the adapters hand in issues, runs, releases and
 // package versions in one shape, and these functions turn them into each scan time's value.
-import { windowStart } from '../../../evaluate/count-window.ts';
+import { isoDate, windowStart } from '../../../model/calendar.ts';
 
 export interface Actor {
   login: string;
@@ -67,9 +67,7 @@ export function eventsAt(times: readonly number[], end: number, horizonMonths: n
 }
 
 /** "2026-11-25" for evidence. */
-export function day(unix: number): string {
-  return new Date(unix * 1000).toISOString().slice(0, 10);
-}
+export const day = isoDate;
 
 /** Unix seconds of an ISO 8601 time from an API; NaN when absent or unreadable. */
 export function unixOf(iso: string | null | undefined): number {

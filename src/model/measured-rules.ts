@@ -1,0 +1,16 @@
+// The rule ids badgepress measures itself (`badgepress scan`). A store holding them is no
+// surprise to a build whose thresholds judge fewer: they wait there for a rule added later.
+
+/** Measured from git alone, on every host. */
+export const GIT_RULE_IDS: readonly string[] = ['BUS_FACTOR', 'COMMITS', 'RELEASES', 'SECURITY_POLICY'];
+
+const measured = new Set<string>(GIT_RULE_IDS);
+
+/** Rule ids measured by forge adapters, added by them at start-up. */
+export function addMeasuredRules(ids: readonly string[]): void {
+  for (const id of ids) measured.add(id);
+}
+
+export function isMeasuredRule(ruleId: string): boolean {
+  return measured.has(ruleId);
+}

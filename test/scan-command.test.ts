@@ -1,0 +1,142 @@
+// `badgepress scan` end to end on repositories made here (read through mirror=PATH): the list's
+// bad lines, the store it writes, a strict build of that store, idempotence, history, the lease.
+import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from './helpers/cli-in-process.ts';
+import { runCli, ROOT } from './helpers/cli.ts';
+import { git, utc, WorkRepo, type Person } from './helpers/git-repo.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const BOB: Person = { name: 'Bob', email: 'bob@example.org' };
+
+describe('badgepress scan', () => {
+  const root = tempDir('badgepress-scan-cmd-');
+  const config = join(root, 'badgepress.yaml');
+  const repos = join(root, 'repos.txt');
+  let alphaTip: string;
+
+  beforeAll(() => {
+    const alpha = WorkRepo.init(join(root, 'alpha'));
+    alpha.commit({ at: utc(2026, 3, 10), files: { 'SECURITY.md': 'mail us' } });
+    alpha.commit({ author: BOB, at: utc(2026, 5, 3) });
+    alpha.tag('v1.0', { annotatedAt: utc(2026, 5, 4) });
+    alpha.commit({ at: utc(2026, 7, 20) });
+    alpha.commit({ author: BOB, at: utc(2026, 9, 2) });
+    alphaTip = alpha.commit({ at: utc(2026, 10, 30) });
+    alpha.tag('v1.1');
+    alpha.bareClone(join(root, 'alpha.git'));
+    const beta = WorkRepo.init(join(root, 'beta'));
+    beta.commit({ at: utc(2026, 8, 1) });
+    beta.bareClone(join(root, 'beta.git'));
+    writeFileSync(
+      config,
+      [
+        'shape: A',
+        `store: store`,
+        `out: dist`,
+        `thresholds:\n  A: ${resolve(ROOT, 'examples/scan/thresholds-git.yaml')}`,
+        'scan:\n  mirrors: mirrors\n  retries: 0',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      repos,
+      [
+        '# two local repositories',
+        'https://example.org/acme/alpha mirror=alpha.git   # read from the bare clone',
+        'https://example.org/acme/beta.git mirror=beta.git',
+        'ftp://example.org/acme/gamma',
+        'https://token123@example.org/acme/delta',
+        'not-a-url',
+        'https://example.org/acme/alpha mirror=alpha.git',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  const scanArgs = (store: string, ...more: string[]) => ['scan', '--config', config, '--repos', repos, '--store', join(root, store), ...more];
+
+  it('names bad lines with FILE:line, scans the others, and a strict build of the store passes', async () => {
+    const r = await runCommand(scanArgs('store', '--as-of', '2026-11-01'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${repos}:4: the scheme "ftp" is not supported`);
+    expect(r.stderr).toContain(`${repos}:5: the URL holds credentials`);
+    expect(r.stderr).toContain(`${repos}:6: "not-a-url" is not a URL`);
+    expect(r.stderr).toContain(`${repos}:7: https://example.org/acme/alpha is listed already at ${repos}:2`);
+    expect(r.stderr + r.stdout).not.toContain('token123');
+    expect(r.stdout).toMatch(/^badgepress scan: 2 repositories, 2 measured, 0 already stored, 2 records written, 0 failed, 4 list lines skipped/);
+
+    const E = utc(2026, 11, 1);
+    const line = JSON.parse(readFileSync(join(root, 'store/example.org/acme/alpha.ndjson'), 'utf8'));
+    // By plain git: the commit times of the branch, all within 12 months of E; tags by their dates.
+    const times = git(join(root, 'alpha.git'), ['log', '--no-merges', '--format=%ct', 'main']).trim().split('\n').map(Number).sort();
+    expect(line).toMatchObject({ kind: 'scan', repositoryUrl: 'https://example.org/acme/alpha', timestamp: E });
+    expect(line.values).toEqual({ BUS_FACTOR: 1, COMMITS: { events: times }, RELEASES: { events: [utc(2026, 5, 4), utc(2026, 10, 30)] }, SECURITY_POLICY: true });
+    // Alice 3 of 5 commits: half by one person.
+    expect(line.evidence.BUS_FACTOR).toContain(`1 contributor of 2 made at least half of 5`);
+    expect(line.evidence.COMMITS).toContain(alphaTip.slice(0, 12));
+    // The store keeps the URL as listed (with .git), one file per repository.
+    expect(readFileSync(join(root, 'store/example.org/acme/beta.ndjson'), 'utf8')).toContain('"repositoryUrl":"https://example.org/acme/beta.git"');
+
+    const build = await runCommand(['build', '--config', config, '--strict', '--now', String(E)]);
+    expect(build.stderr).toBe('');
+    expect(build.code).toBe(0);
+    expect(readdirSync(join(root, 'dist/api/v1/repositories'))).toHaveLength(2);
+  });
+
+  it('a second scan at the same --as-of leaves the store byte-identical', async () => {
+    const file = join(root, 'store/example.org/acme/alpha.ndjson');
+    const before = readFileSync(file);
+    const r = await runCommand(scanArgs('store', '--as-of', '1793491200', '--json'));
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ repositories: 2, measured: 0, upToDate: 2, records: 0, failed: 0, listProblems: 4, exitCode: 1 });
+    expect(readFileSync(file)).toEqual(before);
+  });
+
+  it('backfilled monthly records equal single scans at each month start', async () => {
+    const E = '2026-11-15T12:00:00Z';
+    const h = await runCommand(scanArgs('history', '--as-of', E, '--history', 'monthly', '--since', '2026-01', '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'));
+    // By hand: alpha's first commit is 2026-03-10, so April to November, and E: 8 + 1; beta's only
+    // commit is at 2026-08-01 00:00, the month start itself: August to November, and E: 4 + 1.
+    expect(h.stdout).toContain('14 records written');
+    for (const t of [4, 5, 6, 7, 8, 9, 10, 11].map((m) => utc(2026, m, 1))) {
+      await runCommand(scanArgs('single', '--as-of', String(t), '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'));
+    }
+    await runCommand(scanArgs('single', '--as-of', E, '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'));
+    for (const name of ['alpha', 'beta']) {
+      const history = readFileSync(join(root, `history/example.org/acme/${name}.ndjson`), 'utf8');
+      expect(history).toBe(readFileSync(join(root, `single/example.org/acme/${name}.ndjson`), 'utf8'));
+    }
+    // One more history run adds nothing.
+    const again = await runCommand(scanArgs('history', '--as-of', E, '--history', 'monthly', '--since', '2026-01'));
+    expect(again.stdout).toContain('0 records written');
+  });
+
+  it('--fetch never without a mirror fails that repository only; --rules names what nothing measures', async () => {
+    const list = join(root, 'fetch-never.txt');
+    writeFileSync(list, `https://example.org/acme/alpha mirror=${join(root, 'alpha.git')}\nhttps://example.org/acme/nowhere\n`);
+    const r = await runCommand(['scan', '--config', config, '--repos', list, '--store', join(root, 'never'), '--fetch', 'never', '--as-of', '2026-11-01', '--rules', 'COMMITS,DEPENDENTS']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${list}:2 https://example.org/acme/nowhere: no mirror at`);
+    expect(r.stdout).toContain('1 measured');
+    expect(r.stdout).toContain('not measured (no forge adapter answers them): DEPENDENTS');
+    const line = JSON.parse(readFileSync(join(root, 'never/example.org/acme/alpha.ndjson'), 'utf8'));
+    expect(Object.keys(line.values)).toEqual(['COMMITS']);
+  });
+
+  it('exits 5 while another scan holds the store, and 2 on a bad flag (the real CLI)', async () => {
+    const store = join(root, 'held');
+    mkdirSync(join(store, '.badgepress'), { recursive: true });
+    const now = Math.floor(Date.now() / 1000);
+    writeFileSync(join(store, '.badgepress/scan.lock'), JSON.stringify({ host: hostname(), pid: process.pid, token: 'other', acquiredAt: now, expiresAt: now + 600 }));
+    const r = await runCommand(scanArgs('held', '--as-of', '2026-11-01'));
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('the store is being written by another badgepress scan');
+    expect(readdirSync(store)).toEqual(['.badgepress']);
+    const bad = runCli(['scan', '--repos', repos, '--store', store, '--as-of', 'yesterday']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--as-of "yesterday": expected Unix seconds or ISO 8601');
+  });
+});
