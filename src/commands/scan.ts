@@ -162,7 +162,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
       settings: site.scan,
       botPatterns: v['bot-pattern'] ?? [],
       windowMonths: judged.windowMonths,
-      forgeFor: forgeFor ?? forgesOf(site.hosts, process.env, site.scan.tokens),
+      forgeFor: forgeFor ?? forgesOf({ hosts: site.hosts, ...(site.dependents ? { dependents: site.dependents } : {}), gitTokens: site.scan.tokens }, process.env),
       report: (line) => process.stderr.write(`${progress ? '\r\x1b[K' : ''}badgepress: ${line}\n`),
       ...(progress ? { onProgress: (done: number, total: number) => process.stderr.write(`\r\x1b[Kscan: ${done}/${total} repositories`) } : {}),
     });

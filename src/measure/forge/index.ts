@@ -7,11 +7,12 @@ import { GITHUB_LABEL, githubSource } from './adapter/github/index.ts';
 import { GITLAB_LABEL, gitlabSource } from './adapter/gitlab/index.ts';
 import { GITEA_LABEL, giteaSource } from './adapter/gitea/index.ts';
 import type { ForgeRequest } from '../types.ts';
-import type { HostConfig } from '../../config/types.ts';
+import type { DependentsConfig, HostConfig } from '../../config/types.ts';
+import { combined, dependentsMeasurer } from './dependents/index.ts';
 
 export type { HostConfig };
 
-export type ForgeKind = HostAccess['kind'];
+export type ForgeKind = HostConfig['kind'];
 
 /** Hosts every deployment knows without configuration; a `hosts:` entry of the same name wins. */
 export const KNOWN_HOSTS: Readonly<Record<string, HostConfig>> = {
@@ -46,34 +47,41 @@ export function hostAccess(host: HostConfig, env: Readonly<Record<string, string
   };
 }
 
-/**
- * The adapter for each target's host: the config's `hosts:` over the known ones; undefined for
- * any other host (its repositories get the git rules only). One queue per host and token for
- * the whole run, however many repositories share them.
- */
-export function forgeFor(
-  hosts: Readonly<Record<string, HostConfig>>,
-  env: Readonly<Record<string, string | undefined>>,
+export interface ForgeSettings {
+  /** The config's `hosts:` (over the known hosts). */
+  hosts: Readonly<Record<string, HostConfig>>;
+  /** The config's `dependents:`; absent, DEPENDENTS is not measured. */
+  dependents?: DependentsConfig;
   /** `scan.tokens` (host → variable git uses): the API uses the same token unless the host names its own. */
-  gitTokens: Readonly<Record<string, string>> = {},
-): ForgeFor {
+  gitTokens?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The measurer for each target: its host's forge adapter (the config's `hosts:` over the known
+ * ones) and the dependency index when one is chosen; undefined when neither applies (a host
+ * with no known forge gets the git rules only). One queue per host and token for the whole
+ * run, however many repositories share them.
+ */
+export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, string | undefined>>): ForgeFor {
   const registry = new QueueRegistry();
-  const all: Record<string, HostConfig> = { ...KNOWN_HOSTS, ...hosts };
-  for (const [host, variable] of Object.entries(gitTokens)) {
+  const all: Record<string, HostConfig> = { ...KNOWN_HOSTS, ...settings.hosts };
+  for (const [host, variable] of Object.entries(settings.gitTokens ?? {})) {
     const h = all[host];
-    if (h && !hosts[host]?.tokenEnv) all[host] = { ...h, tokenEnv: variable };
+    if (h && !settings.hosts[host]?.tokenEnv) all[host] = { ...h, tokenEnv: variable };
   }
-  const measurers = new Map<string, ForgeMeasurer>();
+  const dependents = settings.dependents ? dependentsMeasurer(settings.dependents, registry) : undefined;
+  const measurers = new Map<string, ForgeMeasurer | undefined>();
   return (target) => {
+    if (measurers.has(target.host)) return measurers.get(target.host);
     const host = all[target.host];
-    if (!host) return undefined;
-    let m = measurers.get(target.host);
-    if (!m) {
+    let m: ForgeMeasurer | undefined;
+    if (host) {
       const access = hostAccess(host, env);
       const adapter = ADAPTERS[host.kind];
       m = sourceMeasurer((signal) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, signal), adapter.open);
-      measurers.set(target.host, m);
     }
+    if (dependents) m = m ? combined(m, dependents) : dependents;
+    measurers.set(target.host, m);
     return m;
   };
 }

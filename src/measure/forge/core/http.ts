@@ -5,7 +5,8 @@ import { ForgeApiError, httpFailure, rateLimitFailure } from './errors.ts';
 
 /** How to reach one host's API, from the `hosts:` config and the environment. */
 export interface HostAccess {
-  kind: 'github' | 'gitlab' | 'gitea';
+  /** The forge family, or `index` for a dependency index (no token). */
+  kind: 'github' | 'gitlab' | 'gitea' | 'index';
   /** The API's base URL without a trailing slash: https://api.github.com, https://gitlab.com/api/v4. */
   apiUrl: string;
   /** Tokens from the environment variable the config names; empty for anonymous access. */
