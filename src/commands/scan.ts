@@ -12,7 +12,7 @@ import { acquireLease } from '../io/lease.ts';
 import { parseTargets } from '../measure/targets.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
-import { GIT_RULE_IDS } from '../model/measured-rules.ts';
+import { FORGE_RULE_IDS, GIT_RULE_IDS } from '../model/measured-rules.ts';
 import { inShard, parseShard } from '../model/shard.ts';
 import { parseS3Location } from '../s3/location.ts';
 import { monthStarts, scan } from '../scan/scan.ts';
@@ -129,7 +129,8 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   const judged = await thresholdRules(site);
   // By default every rule badgepress can measure, whatever the thresholds judge today: a rule
   // added to a badge later finds its values in past scans.
-  const rules = new Set(asked ?? [...GIT_RULE_IDS, ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
+  const measurable = [...GIT_RULE_IDS, ...FORGE_RULE_IDS.filter((id) => id !== 'DEPENDENTS' || site.dependents)];
+  const rules = new Set(asked ?? [...measurable, ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
 
   let text: string;
   try {
@@ -171,6 +172,10 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     await lease.release();
     await writer.close();
   }
+  // Only rules someone asks for or judges are worth a word when nothing measured them (a
+  // repository on a host without a forge API leaves the forge rules out, as it should).
+  const wanted = new Set(asked ?? judged.ids);
+  summary.unmeasured = summary.unmeasured.filter((id) => wanted.has(id));
   const seconds = Number(((performance.now() - started) / 1000).toFixed(2));
   const exitCode = summary.failed > 0 || list.problems.length > 0 ? 1 : 0;
   if (v.json) {

@@ -4,7 +4,10 @@
 /** Measured from git alone, on every host. */
 export const GIT_RULE_IDS: readonly string[] = ['BUS_FACTOR', 'COMMITS', 'RELEASES', 'SECURITY_POLICY'];
 
-const measured = new Set<string>(GIT_RULE_IDS);
+/** Measured through a forge's API or a dependency index (`hosts:`, `dependents:`); RELEASES gains forge releases too. */
+export const FORGE_RULE_IDS: readonly string[] = ['CI_PIPELINE', 'DEPENDENTS', 'ISSUE_REACTION_TIME', 'PACKAGES'];
+
+const measured = new Set<string>([...GIT_RULE_IDS, ...FORGE_RULE_IDS]);
 
 /** Rule ids measured by forge adapters, added by them at start-up. */
 export function addMeasuredRules(ids: readonly string[]): void {
