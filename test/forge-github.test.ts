@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HostConfig } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { measureOn } from './helpers/forge-measure.ts';
-import type { ForgeServer, Reply } from './helpers/forge-server.ts';
+import { loadJson, startForgeServer, type ForgeServer, type Reply } from './helpers/forge-server.ts';
+import { ForgeHttp, QueueRegistry } from '../src/measure/forge/core/http.ts';
+import { githubSource } from '../src/measure/forge/adapter/github/index.ts';
 import { GH_ERROR, githubCheck, startGitHub, type GhRepository, type GhRun } from './helpers/forge-github.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;
@@ -197,5 +199,38 @@ describe('GitHub adapter', () => {
   it("the stand-in's check rejects an answer off GitHub's description", () => {
     expect(githubCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: 1, workflow_runs: [{ id: 1 }] })).not.toEqual([]);
     expect(githubCheck('GET', '/repos/{owner}/{repo}/issues', 200, [{ number: 1 }])).not.toEqual([]);
+  });
+
+  it('follows the Link headers GitHub really sent (@octokit/fixtures paginate-issues)', async () => {
+    // Five pages recorded from api.github.com: the first under /repos/…, the next ones under
+    // /repositories/1000/… as GitHub links them. Replayed with their headers, links pointed here.
+    type Recorded = { path: string; status: number; headers: Record<string, string>; response: unknown };
+    const recorded = loadJson('@octokit/fixtures/scenarios/api.github.com/paginate-issues/normalized-fixture.json') as unknown as Recorded[];
+    let served = 0;
+    const replay = (_p: Record<string, string>, _q: unknown, base: string): Reply => {
+      const r = recorded[served++]!;
+      const keep = ['link', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-used', 'x-ratelimit-resource', 'etag'];
+      const headers = Object.fromEntries(keep.filter((k) => r.headers[k] !== undefined).map((k) => [k, String(r.headers[k]).split('https://api.github.com').join(base)]));
+      return { status: r.status, headers, body: r.response };
+    };
+    server = await startForgeServer([
+      { template: '/repos/{owner}/{repo}/issues', reply: replay },
+      { template: '/repositories/{id}/issues', answersAs: '/repos/{owner}/{repo}/issues', reply: replay },
+      { template: '/repos/{owner}/{repo}/issues/comments', reply: () => ({ status: 200, body: [] }) },
+    ], githubCheck);
+    const access = { kind: 'github' as const, apiUrl: server.url, tokens: ['tok-secret-one'], requestsPerSecond: 0, timeoutSeconds: 2, maxWaitSeconds: 5 };
+    const http = new ForgeHttp(access, 'GitHub API', new QueueRegistry(), (t) => ['authorization', `Bearer ${t}`]);
+    const target = { url: 'https://github.com/octokit-fixture-org/paginate-issues', host: 'github.com', path: 'octokit-fixture-org/paginate-issues', source: 'fixture' };
+    const issues = await githubSource(http, { target, times: [E], git: { tagNames: new Set() }, windowMonths: {}, horizonMonths: 12 }).issues(0);
+    expect(server.violations).toEqual([]);
+    // 3 + 3 + 3 + 3 + 1 issues, all opened on 2017-10-10 by a MEMBER (a maintainer).
+    expect(issues).toHaveLength(13);
+    expect(issues.every((i) => i.author.maintainer && !i.author.bot && new Date(i.createdAt * 1000).toISOString().startsWith('2017-10-10'))).toBe(true);
+    expect(server.requests.map((q) => q.path)).toEqual([
+      '/repos/octokit-fixture-org/paginate-issues/issues',
+      '/repositories/1000/issues', '/repositories/1000/issues', '/repositories/1000/issues', '/repositories/1000/issues',
+      '/repos/octokit-fixture-org/paginate-issues/issues/comments',
+    ]);
+    expect(server.requests.slice(1, 5).map((q) => q.query.get('page'))).toEqual(['2', '3', '4', '5']);
   });
 });

@@ -29,6 +29,8 @@ export interface Route {
   method?: string;
   /** The description's path template: /repos/{owner}/{repo}/issues. */
   template: string;
+  /** The template whose answer this route gives, when its own path is not in the description. */
+  answersAs?: string;
   reply(params: Record<string, string>, request: RequestSeen, base: string): Reply;
 }
 
@@ -147,8 +149,15 @@ export async function startForgeServer(routes: Route[], check: SpecCheck, prefix
     }
     const values = route.re.exec(url.pathname)!.slice(1);
     const params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(values[i]!)]));
-    const reply = route.reply(params, seen, base);
-    const problems = check(seen.method, route.template, reply.status, reply.body);
+    let reply: Reply;
+    try {
+      reply = route.reply(params, seen, base);
+    } catch (error) {
+      violations.push(`the stand-in failed on ${seen.method} ${url.pathname}: ${(error as Error).message}`);
+      res.writeHead(500).end();
+      return;
+    }
+    const problems = check(seen.method, route.answersAs ?? route.template, reply.status, reply.body);
     const send = () => {
       if (problems.length) {
         violations.push(...problems);
