@@ -118,4 +118,11 @@ describe('Gitea/Forgejo adapter', () => {
     expect(giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: '5', workflow_runs: [] })).not.toEqual([]);
     expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues', 200, [{ number: 'one' }])).not.toEqual([]);
   });
+
+  it('never follows a next-page link to another host (the token would go with it)', async () => {
+    const r = await measure({ ...WIDGET, override: (t, q) => (t === '/repos/{owner}/{repo}/releases' && !q.query.has('page')
+      ? { status: 200, headers: { link: '<http://elsewhere.example/api/v1/repos/acme/widget/releases?page=2>; rel="next"' }, body: [{ id: 1, tag_name: 'v1.1.0', name: 'v1.1.0', draft: false, prerelease: false, created_at: '2026-10-15T00:00:00Z', published_at: '2026-10-15T00:00:00Z', assets: [] }] } : undefined) }, {}, [E]);
+    expect(r.failures).toEqual(['Forgejo/Gitea API: a next-page link points to another host']);
+    expect(r.measurements[0]!.values.RELEASES).toBeNull();
+  });
 });

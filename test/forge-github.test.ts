@@ -233,4 +233,18 @@ describe('GitHub adapter', () => {
     ]);
     expect(server.requests.slice(1, 5).map((q) => q.query.get('page'))).toEqual(['2', '3', '4', '5']);
   });
+
+  it('sends the token to the API origin only, whatever a Link header names', async () => {
+    const elsewhere = await startGitHub({ releases: [{ tag: 'v9.0.0', published: '2026-11-10T00:00:00Z' }] });
+    try {
+      const r = await measure({ ...WIDGET, override: (t, q) => (t.endsWith('/releases') && !q.query.has('page')
+        ? { status: 200, headers: { link: `<${elsewhere.url}/repos/acme/widget/releases?per_page=100&page=1>; rel="next"` }, body: [] } : undefined) }, {}, [E]);
+      expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-11-10T00:00:00Z')] });
+      expect(elsewhere.requests).toHaveLength(1);
+      expect(elsewhere.requests[0]!.headers.authorization).toBeUndefined();
+      expect(elsewhere.violations).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
 });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { utc, WorkRepo, type Person } from './helpers/git-repo.ts';
 import { startForgeServer, specCheck, loadJson, type ForgeServer } from './helpers/forge-server.ts';
-import { startGitHub } from './helpers/forge-github.ts';
+import { GH_ERROR, startGitHub } from './helpers/forge-github.ts';
 import { startGitLab } from './helpers/forge-gitlab.ts';
 import { startGitea } from './helpers/forge-gitea.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -115,5 +115,26 @@ describe('badgepress scan with forge APIs', () => {
         for (const r of scanned) expect([r.ruleId, r.properties.value]).not.toContainEqual(shape === 'A' ? null : '<nil>');
       }
     }
+  });
+
+  it('an API failure nulls only the rules that needed it, names its cause once, and exits 1', async () => {
+    const refusing = await startGitHub({ override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 401, body: GH_ERROR('Bad credentials') } : undefined) });
+    servers.push(refusing);
+    const cfg = join(root, 'refusing.yaml');
+    writeFileSync(cfg, readFileSync(config, 'utf8').replace(/github\.com: \{[^}]*\}/, `github.com: { kind: github, apiUrl: "${refusing.url}", tokenEnv: E2E_GITHUB_TOKEN }`));
+    const r = await runCommand(['scan', '--config', cfg, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store-refused'), '--as-of', String(E)], { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' } });
+    expect(r.code).toBe(1);
+    const cause = 'GitHub API: 401 bad or missing credentials (check the token in $E2E_GITHUB_TOKEN)';
+    expect(r.stderr).toBe(`badgepress: repos.txt:1 https://github.com/acme/widget: ${cause}\n`.replace('repos.txt', join(root, 'repos.txt')));
+    expect(r.stdout).toContain('3 measured');
+    expect(r.stdout + r.stderr).not.toContain('ghp-e2e-secret');
+    const record = JSON.parse(readFileSync(join(root, 'store-refused/github.com/acme/widget.ndjson'), 'utf8'));
+    expect(record.values).toMatchObject({ ISSUE_REACTION_TIME: null, CI_PIPELINE: null, PACKAGES: null, BUS_FACTOR: 1, SECURITY_POLICY: true, DEPENDENTS: 25 });
+    expect(record.evidence.CI_PIPELINE).toBe(cause);
+    // RELEASES needed the forge's releases too: git's tags alone would undercount.
+    expect(record.values.RELEASES).toBeNull();
+    expect(record.evidence.RELEASES).toBe(cause);
+    const other = JSON.parse(readFileSync(join(root, 'store-refused/gitlab.example/acme/widget.ndjson'), 'utf8'));
+    expect(other.values.ISSUE_REACTION_TIME).toBe(2);
   });
 });
