@@ -99,6 +99,9 @@ describe('GitHub adapter', () => {
     expect(at2!.values.PACKAGES).toEqual({ events: [u('2026-05-01T00:30:00Z'), u('2026-09-15T01:00:00Z')] });
     expect(r.rules).toEqual(['ISSUE_REACTION_TIME', 'CI_PIPELINE', 'RELEASES', 'PACKAGES']);
     expect(r.requests).toBe(server!.requests.length);
+    // One pass for both times and all four rules: each list read once (4 releases, 3 a page).
+    const count = (suffix: string) => server!.requests.filter((q) => q.path === `/repos/acme/widget${suffix}`).length;
+    expect([count(''), count('/releases'), count('/issues/comments'), count('/actions/runs')]).toEqual([1, 2, 2, 2]);
     // Tokens of the pool in turn, as a bearer header, never in a URL.
     const auth = server!.requests.map((q) => q.headers.authorization);
     expect(new Set(auth)).toEqual(new Set(['Bearer tok-secret-one', 'Bearer tok-secret-two']));
