@@ -82,25 +82,24 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     }
     const settings = gitSettings(target, o);
     const fetchPolicy: FetchPolicy = { settings, retries: o.settings.retries, backoffMs: o.backoffMs ?? ((n) => 5000 * 5 ** (n - 1)) };
-    let gitDir = target.mirror;
-    let ours = false;
-    if (gitDir === undefined) {
-      gitDir = mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
-      ours = true;
-      if (o.fetch === 'always') await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
-      else if (!(await exists(gitDir))) throw new Error(`no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`);
-    }
     let measured;
-    try {
-      measured = await measureRepository(gitDir, wanted, ruleOptions, settings);
-    } catch (err) {
-      // Our own mirror that git cannot read: moved aside and fetched again, once.
-      if (!ours || o.fetch === 'never' || !(err instanceof GitError) || isTransportFailure(err)) throw err;
-      const aside = await moveAside(gitDir, Math.floor(Date.now() / 1000));
-      summary.movedAside++;
-      o.report(`${target.source} ${target.url}: the mirror could not be read (${err.message}); moved aside to ${aside} and fetched again`);
-      await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
-      measured = await measureRepository(gitDir, wanted, ruleOptions, settings);
+    if (target.mirror !== undefined) measured = await measureRepository(target.mirror, wanted, ruleOptions, settings);
+    else {
+      const gitDir = mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
+      const existed = await exists(gitDir);
+      if (o.fetch === 'never' && !existed) throw new Error(`no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`);
+      try {
+        if (o.fetch === 'always') await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
+        measured = await measureRepository(gitDir, wanted, ruleOptions, settings);
+      } catch (err) {
+        // Our own mirror that git cannot read (not the remote failing): moved aside and fetched again, once.
+        if (!existed || o.fetch === 'never' || !(err instanceof GitError) || isTransportFailure(err)) throw err;
+        const aside = await moveAside(gitDir, Math.floor(Date.now() / 1000));
+        summary.movedAside++;
+        o.report(`${target.source} ${target.url}: the mirror could not be read (${err.message}); moved aside to ${aside} and fetched again`);
+        await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
+        measured = await measureRepository(gitDir, wanted, ruleOptions, settings);
+      }
     }
     const times = wanted.filter((_, i) => measured.measurements[i] !== undefined);
     let measurements = measured.measurements.filter((m): m is Measurement => m !== undefined);
