@@ -1,7 +1,7 @@
 // The GitLab adapter against a loopback stand-in whose every answer matches GitLab's documented
 // responses. Expected values are worked out by hand in the comments.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HostConfig } from '../src/measure/forge/index.ts';
+import { forgeFor, type HostConfig } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { measureOn } from './helpers/forge-measure.ts';
 import type { ForgeServer } from './helpers/forge-server.ts';
@@ -128,5 +128,15 @@ describe('GitLab adapter', () => {
   it("the stand-in's check rejects an answer off GitLab's documented responses", () => {
     expect(gitlabCheck('GET', '/projects/{id}/pipelines', 200, [{ id: 1, status: 'succeeded' }])).not.toEqual([]);
     expect(gitlabCheck('GET', '/projects/{id}/members/all', 200, [{ id: 1, username: 'x', name: 'x', state: 'active', web_url: 'u', access_level: 25 }])).not.toEqual([]);
+  });
+
+  it("takes the token of scan.tokens for the host when hosts: names none, and a pool in turn", async () => {
+    server = await startGitLab(WIDGET);
+    const target = { url: 'https://gitlab.example/acme/tools/widget', host: 'gitlab.example', path: 'acme/tools/widget', source: 'repos.txt:1' };
+    const forge = forgeFor({ hosts: { 'gitlab.example': { kind: 'gitlab', apiUrl: server.url, requestsPerSecond: 1000 } }, gitTokens: { 'gitlab.example': 'GIT_SIDE_TOKEN' } }, { GIT_SIDE_TOKEN: 'glpat-a, glpat-b' });
+    const r = await forge(target)!.measure({ target, times: [E], git: { tagNames: new Set() }, windowMonths: {}, horizonMonths: 12 });
+    expect(r.failures).toEqual([]);
+    const used = server.requests.map((q) => q.headers['private-token']);
+    expect(used.slice(0, 4)).toEqual(['glpat-a', 'glpat-b', 'glpat-a', 'glpat-b']);
   });
 });
