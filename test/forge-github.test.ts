@@ -250,4 +250,18 @@ describe('GitHub adapter', () => {
       await elsewhere.close();
     }
   });
+
+  it('a token whose last request used up its hour is skipped; the pool goes on with the other', async () => {
+    const reset = String(Math.floor(Date.now() / 1000) + 3600);
+    const r = await measure({
+      ...WIDGET,
+      // The repository's answer is the last request its token may send this hour.
+      override: (t, _q, n, normal) => (t === '/repos/{owner}/{repo}' && n === 1 ? { ...normal(), headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } } : undefined),
+    }, {}, [E]);
+    expect(r.failures).toEqual([]);
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(5.13);
+    const [first, ...rest] = server!.requests.map((q) => q.headers.authorization);
+    expect(rest.length).toBeGreaterThan(5);
+    expect(new Set(rest)).toEqual(new Set([first === 'Bearer tok-secret-one' ? 'Bearer tok-secret-two' : 'Bearer tok-secret-one']));
+  });
 });

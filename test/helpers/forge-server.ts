@@ -35,7 +35,7 @@ export interface Route {
 }
 
 /** Replaces the answer to a request (rate limits, errors, slowness); undefined: the normal one. */
-export type Override = (template: string, request: RequestSeen, count: number) => Reply | undefined;
+export type Override = (template: string, request: RequestSeen, count: number, normal: () => Reply) => Reply | undefined;
 
 /** Makes routes whose answers `override` may replace, told how often its template was asked. */
 export function routeMaker(override?: Override): (template: string, reply: Route['reply']) => Route {
@@ -45,7 +45,8 @@ export function routeMaker(override?: Override): (template: string, reply: Route
     reply(params, request, base) {
       const n = (counts.get(template) ?? 0) + 1;
       counts.set(template, n);
-      return override?.(template, request, n) ?? reply(params, request, base);
+      const normal = () => reply(params, request, base);
+      return override?.(template, request, n, normal) ?? normal();
     },
   });
 }

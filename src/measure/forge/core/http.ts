@@ -146,7 +146,9 @@ export class ForgeHttp {
         queue.pauseUntil(resetAt * 1000);
         // GitHub's secondary limits come with Retry-After while requests remain in the hour.
         const secondary = this.access.kind === 'github' && limited && response.headers.has('retry-after') && response.headers.get('x-ratelimit-remaining') !== '0';
-        queue.limit = { untilMs: resetAt * 1000, error: rateLimitFailure(this.label, limited ? response.status : 403, resetAt, Math.floor(now / 1000), secondary) };
+        // After the last allowed request, the status the forge would answer the next one with.
+        const status = limited ? response.status : this.access.kind === 'github' ? 403 : 429;
+        queue.limit = { untilMs: resetAt * 1000, error: rateLimitFailure(this.label, status, resetAt, Math.floor(now / 1000), secondary) };
       }
     }
     return response;
