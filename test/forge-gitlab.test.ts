@@ -60,6 +60,7 @@ const WIDGET: GlProject = {
     { name: 'widget', version: '1.1.0', type: 'npm', created: '2026-11-10T00:00:00Z' },
     { name: 'widget-bin', version: '1.1.0', type: 'generic', created: '2026-11-10T01:00:00Z' },
   ],
+  images: [{ path: 'acme/tools/widget', tags: [{ name: '1.1.0', created: '2026-11-12T00:00:00Z' }, { name: 'latest', created: '2026-11-12T00:00:00Z' }] }],
 };
 
 describe('GitLab adapter', () => {
@@ -75,7 +76,8 @@ describe('GitLab adapter', () => {
     expect(at2!.values.CI_PIPELINE).toEqual({ events: [u('2026-10-20T00:00:00Z'), u('2026-11-01T00:00:00Z'), u('2026-11-02T00:00:00Z')] });
     expect(at1!.values.CI_PIPELINE).toEqual({ events: [u('2025-11-01T00:00:00Z'), u('2026-10-20T00:00:00Z')] });
     expect(at2!.values.RELEASES).toEqual({ events: [u('2026-10-01T00:00:00Z')] });
-    expect(at2!.values.PACKAGES).toEqual({ events: [u('2026-06-01T10:00:00Z'), u('2026-11-10T00:00:00Z'), u('2026-11-10T01:00:00Z')] });
+    // Two registry packages and one image tag (`latest` is no version).
+    expect(at2!.values.PACKAGES).toEqual({ events: [u('2026-06-01T10:00:00Z'), u('2026-11-10T00:00:00Z'), u('2026-11-10T01:00:00Z'), u('2026-11-12T00:00:00Z')] });
     expect(at1!.values.PACKAGES).toEqual({ events: [u('2026-06-01T10:00:00Z')] });
     expect(r.requests).toBe(server!.requests.length);
     // The project by its URL-encoded path, the token in PRIVATE-TOKEN.

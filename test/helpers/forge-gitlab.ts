@@ -18,6 +18,8 @@ export interface GlProject {
   pipelines?: { created: string; status: string }[];
   releases?: { tag: string; released: string; upcoming?: boolean }[];
   packages?: { name: string; version: string; type: string; created: string }[];
+  /** Container registry images; undefined: the project has no registry (404). */
+  images?: { path: string; tags: { name: string; created: string }[] }[];
   pageCap?: number;
   override?: Override;
 }
@@ -60,6 +62,18 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
       paged((p.releases ?? []).map((r) => ({ tag_name: r.tag, name: r.tag, description: null, created_at: r.released, released_at: r.released, upcoming_release: !!r.upcoming })), req)),
     route('/projects/{id}/packages', (_x, req) =>
       paged((p.packages ?? []).map((x, k) => ({ id: k + 1, name: x.name, version: x.version, package_type: x.type, status: 'default', created_at: x.created })), req)),
+    route('/projects/{id}/registry/repositories', (_x, req) => (p.images
+      ? paged(p.images.map((image, k) => ({
+        id: k + 1, name: '', path: image.path, project_id: 42, location: `registry.example/${image.path}`, created_at: '2026-01-01T00:00:00Z', cleanup_policy_started_at: null, tags_count: image.tags.length,
+        tags: image.tags.map((t) => ({ name: t.name, path: `${image.path}:${t.name}`, location: `registry.example/${image.path}:${t.name}` })),
+      })), req)
+      : { status: 404, body: { message: '404 Not Found' } })),
+    route('/projects/{id}/registry/repositories/{repository_id}/tags/{tag_name}', (params) => {
+      const image = p.images?.[Number(params.repository_id) - 1];
+      const tag = image?.tags.find((t) => t.name === params.tag_name);
+      if (!image || !tag) return { status: 404, body: { message: '404 Tag Not Found' } };
+      return { status: 200, body: { name: tag.name, path: `${image.path}:${tag.name}`, location: `registry.example/${image.path}:${tag.name}`, revision: 'b'.repeat(64), short_revision: 'b'.repeat(9), digest: `sha256:${'c'.repeat(64)}`, created_at: tag.created, total_size: 1024 } };
+    }),
   ];
   return startForgeServer(routes, gitlabCheck, '/api/v4');
 }

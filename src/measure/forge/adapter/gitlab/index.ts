@@ -1,6 +1,7 @@
 // GitLab (gitlab.com and self-managed) over its REST API v4 through the core's client: one
 // GET per page, pages by X-Next-Page. No client library: @gitbeaker/rest takes no fetch
 // function, so its calls would bypass the host's queue and token pool.
+import { ForgeApiError } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
@@ -80,7 +81,23 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
     async packages(): Promise<PackageVersion[]> {
       // Each entry of the package registry is one version of one package.
       const packages = await all<{ name: string; version: string; package_type: string; created_at: string }>('/packages');
-      return packages.map((p) => ({ name: `${p.package_type}:${p.name}@${p.version}`, publishedAt: unixOf(p.created_at) }));
+      const out = packages.map((p) => ({ name: `${p.package_type}:${p.name}@${p.version}`, publishedAt: unixOf(p.created_at) }));
+      // Each tag of the container registry is a version of an image; only a tag's own
+      // answer has its time. A project without the registry answers 404.
+      let images: Array<{ id: number; path: string; tags?: Array<{ name: string }> }> = [];
+      try {
+        images = await all('/registry/repositories', { tags: 'true' });
+      } catch (e) {
+        if (!(e instanceof ForgeApiError && e.kind === 'not-found')) throw e;
+      }
+      for (const image of images) {
+        // `latest` moves from version to version; it is none itself.
+        for (const tag of (image.tags ?? []).filter((t) => t.name !== 'latest')) {
+          const { body } = await http.getJson<{ created_at?: string | null }>(`${project}/registry/repositories/${image.id}/tags/${encodeURIComponent(tag.name)}`);
+          out.push({ name: `container:${image.path}:${tag.name}`, publishedAt: unixOf(body.created_at) });
+        }
+      }
+      return out;
     },
   };
 }
