@@ -9,6 +9,7 @@ const ISOLATED = [
   'test/incremental-s3.test.ts',
   'test/incremental-equivalence.test.ts',
   'test/store-consistency.test.ts',
+  'test/scan-s3.test.ts',
 ];
 
 export default defineConfig({

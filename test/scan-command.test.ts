@@ -126,6 +126,19 @@ describe('badgepress scan', () => {
     expect(Object.keys(line.values)).toEqual(['COMMITS']);
   });
 
+  it('--shard i/n splits the list by the rule build --shard uses; each shard holds its own lease', async () => {
+    const { shardOf } = await import('../src/model/shard.ts');
+    const files: string[] = [];
+    for (const i of [0, 1]) {
+      const r = await runCommand(scanArgs('sharded', '--as-of', '2026-11-01', '--shard', `${i}/2`, '--json'));
+      expect(JSON.parse(r.stdout)).toMatchObject({ shard: `${i}/2`, failed: 0 });
+      files.push(`${i}:${JSON.parse(r.stdout).measured}`);
+    }
+    const expected = [0, 1].map((i) => `${i}:${['https://example.org/acme/alpha', 'https://example.org/acme/beta.git'].filter((u) => shardOf(u, 2) === i).length}`);
+    expect(files).toEqual(expected);
+    expect(readdirSync(join(root, 'sharded/example.org/acme')).sort()).toEqual(['alpha.ndjson', 'beta.ndjson']);
+  });
+
   it('exits 5 while another scan holds the store, and 2 on a bad flag (the real CLI)', async () => {
     const store = join(root, 'held');
     mkdirSync(join(store, '.badgepress'), { recursive: true });

@@ -127,6 +127,13 @@ describe('git rules on one history', () => {
   });
 });
 
+it("the absence factor of CHAOSS's worked example is 2", async () => {
+  const { absenceFactor } = await import('../src/measure/git/rules.ts');
+  // chaoss.community/kb/metric-bus-factor: 1000, 202, 90, 33, 332, 343, 42, 433 → 2.
+  expect(absenceFactor([1000, 202, 90, 33, 332, 343, 42, 433])).toBe(2);
+  expect(absenceFactor([])).toBe(0);
+});
+
 describe('edge repositories', () => {
   const root = tempDir('badgepress-scan-edges-');
 

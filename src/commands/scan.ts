@@ -13,11 +13,11 @@ import { parseTargets } from '../measure/targets.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
 import { FORGE_RULE_IDS, GIT_RULE_IDS } from '../model/measured-rules.ts';
-import { inShard, parseShard } from '../model/shard.ts';
+import { inShard, parseShard, type Shard } from '../model/shard.ts';
 import { parseS3Location } from '../s3/location.ts';
 import { monthStarts, scan } from '../scan/scan.ts';
 import { forgeFor as forgesOf } from '../measure/forge/index.ts';
-import { DirectoryStoreWriter, type StoreWriter } from '../store/writer.ts';
+import { DirectoryStoreWriter, scanLeaseKey, type StoreWriter } from '../store/writer.ts';
 
 export const SCAN_USAGE = `usage: badgepress scan --repos FILE [--store DIR|s3://…] [--config FILE] [--mirrors DIR]
                       [--as-of UNIX|ISO] [--history monthly --since YYYY-MM] [--fetch always|never]
@@ -109,8 +109,9 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   if (fetch !== 'always' && fetch !== 'never') throw new UsageError(`--fetch ${JSON.stringify(fetch)}: expected always or never`);
   const concurrency = integerFlag('concurrency', v.concurrency, 1, 256);
   const busFactorMonths = integerFlag('bus-factor-months', v['bus-factor-months'], 1, 1200);
-  const shard = v.shard === undefined ? undefined : parseShard(v.shard);
-  if (shard && 'problem' in shard) throw new UsageError(`--shard ${JSON.stringify(v.shard)}: ${shard.problem}`);
+  const parsedShard = v.shard === undefined ? undefined : parseShard(v.shard);
+  if (parsedShard && 'problem' in parsedShard) throw new UsageError(`--shard ${JSON.stringify(v.shard)}: ${parsedShard.problem}`);
+  const shard = parsedShard as Shard | undefined;
   for (const p of v['bot-pattern'] ?? []) {
     const problem = botPatternProblem(p);
     if (problem) throw new UsageError(`--bot-pattern ${JSON.stringify(p)}: ${problem}`);
@@ -145,7 +146,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   const writer = await openWriter(site);
   let lease;
   try {
-    lease = await acquireLease(writer.leaseStore(), { holderKind: 'scan', onLost: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
+    lease = await acquireLease(writer.leaseStore(scanLeaseKey(shard)), { holderKind: 'scan', onLost: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) });
   } catch (err) {
     await writer.close();
     throw err;

@@ -1,14 +1,15 @@
 // A store in S3: an object cannot be appended to, so each record is a conditional rewrite of
 // its repository's object (If-Match on the ETag read, If-None-Match: * for a new one). A
-// server that ignores the condition is still caught: the object is read back after each write,
-// and anything but our bytes under our ETag is a concurrent writer, reported, never hidden.
+// server that ignores the condition (s3rver does) is still caught: the object is read again
+// just before and just after each write, and anything but the bytes we read, then ours, is a
+// concurrent writer, reported, never hidden.
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { LeaseStore } from '../io/lease.ts';
 import { describeS3Error } from '../s3/errors.ts';
 import { conditionRefused, isNotFound, s3LeaseStore } from '../s3/lease-store.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { scanTimesIn } from './record-line.ts';
-import { SCAN_LEASE_KEY, StoreConflictError, StoreWriteError, type StoreWriter } from './writer.ts';
+import { StoreConflictError, StoreWriteError, type StoreWriter } from './writer.ts';
 
 interface Stored {
   body: string;
@@ -65,6 +66,10 @@ export class S3StoreWriter implements StoreWriter {
     this.known.delete(file);
     const Key = this.loc.prefix + file;
     for (const line of lines) {
+      // Where a server ignores the condition, a writer that came between our read and our write
+      // is still seen here (the window left is the one request's time).
+      const current = await this.get(file);
+      if (current.etag !== stored.etag || current.body !== stored.body) throw this.conflict(file);
       const body = stored.body + (stored.body === '' || stored.body.endsWith('\n') ? '' : '\n') + line;
       let etag: string | undefined;
       try {
@@ -87,8 +92,8 @@ export class S3StoreWriter implements StoreWriter {
     );
   }
 
-  leaseStore(): LeaseStore {
-    const Key = this.loc.prefix + SCAN_LEASE_KEY;
+  leaseStore(key: string): LeaseStore {
+    const Key = this.loc.prefix + key;
     return s3LeaseStore(this.client, this.loc.bucket, Key, (what, err) => new StoreWriteError(`store ${this.location}: cannot ${what} the scan lease s3://${this.loc.bucket}/${Key} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`));
   }
 

@@ -7,8 +7,13 @@ import type { LeaseStore } from '../io/lease.ts';
 import { fileLeaseStore } from '../io/file-lease.ts';
 import { scanTimesIn } from './record-line.ts';
 
-/** Where a scan's lease lives in its store: a dot-folder the loader never lists, and no store file type. */
-export const SCAN_LEASE_KEY = '.badgepress/scan.lock';
+/**
+ * Where a scan's lease lives in its store: a dot-folder the loader never lists, and no store
+ * file type. Shards scan disjoint repositories, so each holds its own.
+ */
+export function scanLeaseKey(shard?: { index: number; count: number }): string {
+  return shard ? `.badgepress/scan-shard-${shard.index}-of-${shard.count}.lock` : '.badgepress/scan.lock';
+}
 
 /** The store cannot be read or written: the scan stops (exit 4). */
 export class StoreWriteError extends Error {
@@ -26,7 +31,7 @@ export interface StoreWriter {
   storedTimes(file: string, repositoryUrl: string): Promise<Set<number>>;
   /** Appends each line (a whole record with its newline) to `file`, one append per record. */
   append(file: string, lines: readonly string[]): Promise<void>;
-  leaseStore(): LeaseStore;
+  leaseStore(key: string): LeaseStore;
   close(): Promise<void>;
 }
 
@@ -63,8 +68,8 @@ export class DirectoryStoreWriter implements StoreWriter {
     }
   }
 
-  leaseStore(): LeaseStore {
-    return fileLeaseStore(join(this.root, SCAN_LEASE_KEY), (err) => this.failure(SCAN_LEASE_KEY, 'write', err));
+  leaseStore(key: string): LeaseStore {
+    return fileLeaseStore(join(this.root, key), (err) => this.failure(key, 'write', err));
   }
 
   async close(): Promise<void> {}
