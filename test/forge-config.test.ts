@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSiteConfig } from '../src/config/load.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { tokenFor } from '../src/scan/credentials.ts';
 
 const dir = tempDir();
 
@@ -55,5 +56,12 @@ describe('hosts: and dependents:', () => {
       `${fixed}:6 hosts.ghe.example.tokenEnv: looks like a token, not the name of an environment variable; put the token in a variable and name the variable here (and revoke the token shown in this file)`,
     ]);
     expect(JSON.stringify(second.problems)).not.toContain(token);
+  });
+
+  it('git takes the first token of a pool the forge API uses in turn', () => {
+    const settings = { tokens: { 'github.com': 'POOL' } };
+    expect(tokenFor('github.com', settings, { POOL: ' tok-a , tok-b' })).toBe('tok-a');
+    expect(tokenFor('github.com', settings, { POOL: '' })).toBeUndefined();
+    expect(tokenFor('gitlab.com', settings, { POOL: 'tok-a' })).toBeUndefined();
   });
 });

@@ -1,7 +1,9 @@
 // The forge side of a scan: which host speaks which API, and the adapter for a target.
 // `forgeFor(hosts, env)` is what the scan command calls once per run.
 import type { ForgeFor, ForgeMeasurer } from '../types.ts';
-import { ForgeHttp, QueueRegistry, type HostAccess } from './core/http.ts';
+import { ForgeHttp, QueueRegistry, tokenPool, type HostAccess } from './core/http.ts';
+
+export { tokenPool };
 import { sourceMeasurer, type ForgeSource } from './core/measurer.ts';
 import { GITHUB_LABEL, githubSource } from './adapter/github/index.ts';
 import { GITLAB_LABEL, gitlabSource } from './adapter/gitlab/index.ts';
@@ -30,10 +32,6 @@ const ADAPTERS: Record<ForgeKind, { label: string; open: Open; authorize: (token
   gitea: { label: GITEA_LABEL, open: giteaSource, authorize: (t) => ['authorization', `token ${t}`] },
 };
 
-/** The tokens of a pool variable: comma-separated, blanks dropped. */
-export function tokenPool(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
-}
 
 export function hostAccess(host: HostConfig, env: Readonly<Record<string, string | undefined>>): HostAccess {
   return {

@@ -19,6 +19,11 @@ export interface HostAccess {
   maxWaitSeconds: number;
 }
 
+/** The tokens of a pool variable: comma-separated, blanks dropped. */
+export function tokenPool(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+}
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((ok, fail) => {
     const t = setTimeout(ok, ms);
