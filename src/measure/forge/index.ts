@@ -1,17 +1,15 @@
-// The forge side of a scan: which host speaks which API, and the adapter for a target.
-// `forgeFor(hosts, env)` is what the scan command calls once per run.
-import type { ForgeFor, ForgeMeasurer } from '../types.ts';
+// The forge side of a scan: which host speaks which API, and the measurer for a target.
+// `forgeFor(settings, env)` is what the scan command calls once per run.
+import type { ForgeFor, ForgeMeasurer, ForgeRequest } from '../types.ts';
+import type { DependentsConfig, HostConfig } from '../../config/types.ts';
 import { ForgeHttp, QueueRegistry, tokenPool, type HostAccess } from './core/http.ts';
-
-export { tokenPool };
 import { sourceMeasurer, type ForgeSource } from './core/measurer.ts';
 import { GITHUB_LABEL, githubSource } from './adapter/github/index.ts';
 import { GITLAB_LABEL, gitlabSource } from './adapter/gitlab/index.ts';
 import { GITEA_LABEL, giteaSource } from './adapter/gitea/index.ts';
-import type { ForgeRequest } from '../types.ts';
-import type { DependentsConfig, HostConfig } from '../../config/types.ts';
 import { combined, dependentsMeasurer } from './dependents/index.ts';
 
+export { tokenPool };
 export type { HostConfig };
 
 export type ForgeKind = HostConfig['kind'];
@@ -31,7 +29,6 @@ const ADAPTERS: Record<ForgeKind, { label: string; open: Open; authorize: (token
   gitlab: { label: GITLAB_LABEL, open: gitlabSource, authorize: (t) => ['private-token', t] },
   gitea: { label: GITEA_LABEL, open: giteaSource, authorize: (t) => ['authorization', `token ${t}`] },
 };
-
 
 export function hostAccess(host: HostConfig, env: Readonly<Record<string, string | undefined>>): HostAccess {
   return {
