@@ -22,6 +22,7 @@ import { makeBadge } from 'badge-maker';
 import { generateStore } from './gen-store.ts';
 import { benchIncremental, scaleRuns } from './bench-incremental.ts';
 import { scanRows } from './bench-scan.ts';
+import { forgeRows } from './bench-forge.ts';
 import { reusedGoldFrom } from '../test/helpers/thresholds.ts';
 import { bundleWorker } from './build-worker.ts';
 import { bundleCloudFrontFunction, bundleLambdaEdge } from './build-aws.ts';
@@ -126,7 +127,13 @@ const digest = (b: Buffer) => createHash('md5').update(b).digest('hex');
 
 // 0. The command line as installed (bin/badgepress.js → compiled lib/): start-up against
 // node itself, in the same run, and a build of the example store. Runs alternate, median counts.
-if (values.only !== undefined && values.only !== 'serving' && values.only !== 'scale' && values.only !== 'scan') throw new Error(`--only ${values.only}: the sections that run alone are "serving", "scale" and "scan"`);
+if (values.only !== undefined && !['serving', 'scale', 'scan', 'forge'].includes(values.only)) throw new Error(`--only ${values.only}: the sections that run alone are "serving", "scale", "scan" and "forge"`);
+// `--only forge`: requests per repository on each forge kind (scripts/bench-forge.ts), seconds.
+if (values.only === 'forge') {
+  await forgeRows(say);
+  finish();
+  process.exit(0);
+}
 if (values.only === undefined) {
   const timed = (args: string[]) => {
     const started = performance.now();

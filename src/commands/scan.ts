@@ -12,10 +12,11 @@ import { acquireLease } from '../io/lease.ts';
 import { parseTargets } from '../measure/targets.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
-import { GIT_RULE_IDS } from '../model/measured-rules.ts';
+import { FORGE_RULE_IDS, GIT_RULE_IDS } from '../model/measured-rules.ts';
 import { inShard, parseShard, type Shard } from '../model/shard.ts';
 import { parseS3Location } from '../s3/location.ts';
 import { monthStarts, scan } from '../scan/scan.ts';
+import { forgeFor as forgesOf } from '../measure/forge/index.ts';
 import { DirectoryStoreWriter, scanLeaseKey, type StoreWriter } from '../store/writer.ts';
 
 export const SCAN_USAGE = `usage: badgepress scan --repos FILE [--store DIR|s3://…] [--config FILE] [--mirrors DIR]
@@ -94,7 +95,7 @@ async function openWriter(site: SiteConfig): Promise<StoreWriter> {
   return new S3StoreWriter(s3Client(site.s3), loc);
 }
 
-/** `forgeFor`: the forge adapters (none: git rules only). */
+/** `forgeFor`: the forge adapters (default: the config's `hosts:` and the known forges). */
 export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<number> {
   const { values: v } = parseFlags(argv, FLAGS, SCAN_USAGE);
   const started = performance.now();
@@ -129,7 +130,8 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   const judged = await thresholdRules(site);
   // By default every rule badgepress can measure, whatever the thresholds judge today: a rule
   // added to a badge later finds its values in past scans.
-  const rules = new Set(asked ?? [...GIT_RULE_IDS, ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
+  const measurable = [...GIT_RULE_IDS, ...FORGE_RULE_IDS.filter((id) => id !== 'DEPENDENTS' || site.dependents)];
+  const rules = new Set(asked ?? [...measurable, ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
 
   let text: string;
   try {
@@ -173,7 +175,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
       settings: site.scan,
       botPatterns: v['bot-pattern'] ?? [],
       windowMonths: judged.windowMonths,
-      ...(forgeFor ? { forgeFor } : {}),
+      forgeFor: forgeFor ?? forgesOf({ hosts: site.hosts, ...(site.dependents ? { dependents: site.dependents } : {}), gitTokens: site.scan.tokens }, process.env),
       report: (line) => process.stderr.write(`${progress ? '\r\x1b[K' : ''}badgepress: ${line}\n`),
       ...(progress ? { onProgress } : {}),
     });
@@ -182,6 +184,10 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     await lease.release();
     await writer.close();
   }
+  // Only rules someone asks for or judges are worth a word when nothing measured them (a
+  // repository on a host without a forge API leaves the forge rules out, as it should).
+  const wanted = new Set(asked ?? judged.ids);
+  summary.unmeasured = summary.unmeasured.filter((id) => wanted.has(id));
   const seconds = Number(((performance.now() - started) / 1000).toFixed(2));
   const exitCode = summary.failed > 0 || list.problems.length > 0 ? 1 : 0;
   if (v.json) {

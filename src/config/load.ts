@@ -72,6 +72,8 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     colors: { ...DEFAULT_COLORS, ...(raw.colors ?? {}) },
     s3: { ...DEFAULT_S3, ...(raw.s3 ?? {}) },
     pages: raw.pages ?? true,
+    hosts: Object.fromEntries(Object.entries(raw.hosts ?? {}).map(([host, h]) => [host, { ...h, apiUrl: h.apiUrl.replace(/\/+$/, '') }])),
+    ...(raw.dependents ? { dependents: raw.dependents } : {}),
     scan: {
       ...DEFAULT_SCAN,
       ...(raw.scan ?? {}),
@@ -102,7 +104,10 @@ function botPatternProblems(located: LocatedData): string[] {
   });
 }
 
-/** baseUrl: and tool.informationUri: are written into every report: real http(s) URLs only. */
+/** The prefixes of GitHub and GitLab tokens (ghp_, github_pat_, glpat-, …). */
+const TOKEN_SHAPE = /^(gh[pousr]_|github_pat_|glpat|gldt|glptt)/;
+
+/** baseUrl: and tool.informationUri: are written into every report, a host's apiUrl: gets its token: real http(s) URLs only. */
 function addressProblems(located: LocatedData): string[] {
   const data = located.data as { baseUrl?: unknown; tool?: { informationUri?: unknown } };
   const problems: string[] = [];
@@ -113,6 +118,17 @@ function addressProblems(located: LocatedData): string[] {
   };
   check(['baseUrl'], data.baseUrl, false);
   check(['tool', 'informationUri'], data.tool?.informationUri, true);
+  const hosts = (located.data as { hosts?: Record<string, { apiUrl?: unknown; tokenEnv?: unknown }> }).hosts ?? {};
+  for (const [host, h] of Object.entries(hosts)) {
+    check(['hosts', host, 'apiUrl'], h?.apiUrl, false);
+    // A token pasted where its variable's name belongs must never be echoed, only named.
+    if (typeof h?.tokenEnv === 'string' && TOKEN_SHAPE.test(h.tokenEnv)) {
+      const path = ['hosts', host, 'tokenEnv'];
+      problems.push(`${located.where(path)} ${formatPath(path)}: looks like a token, not the name of an environment variable; put the token in a variable and name the variable here (and revoke the token shown in this file)`);
+    }
+  }
+  const dependents = (located.data as { dependents?: { apiUrl?: unknown } }).dependents;
+  check(['dependents', 'apiUrl'], dependents?.apiUrl, false);
   return problems;
 }
 

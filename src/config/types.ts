@@ -107,6 +107,25 @@ export interface UrlPattern {
   test(url: string): boolean;
 }
 
+/** One entry of `hosts:`: the forge API a repository host speaks (the scan's forge rules). */
+export interface HostConfig {
+  kind: 'github' | 'gitlab' | 'gitea';
+  /** The API's base URL, without a trailing slash. */
+  apiUrl: string;
+  /** The environment variable holding the token or a comma-separated pool; never the token. */
+  tokenEnv?: string;
+  requestsPerSecond?: number;
+  timeoutSeconds?: number;
+  maxWaitSeconds?: number;
+}
+
+/** `dependents:`: where DEPENDENTS is read; absent, the rule is not measured. */
+export interface DependentsConfig {
+  source: 'deps.dev' | 'ecosyste.ms';
+  apiUrl?: string;
+  timeoutSeconds?: number;
+}
+
 /** `scan:`: how `badgepress scan` measures repositories. */
 export interface ScanSettings {
   /** Where mirrors of the scanned repositories are kept (absolute). */
@@ -152,6 +171,9 @@ export interface SiteConfig {
   pages: boolean;
   scan: ScanSettings;
   colors: Record<BadgeStatus | 'none', string>;
+  /** Forge APIs by host as configured (the known hosts are added by the scan, not here). */
+  hosts: Record<string, HostConfig>;
+  dependents?: DependentsConfig;
   s3: {
     region?: string;
     endpoint?: string;

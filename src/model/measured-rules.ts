@@ -4,8 +4,10 @@
 /** Measured from git alone, on every host. */
 export const GIT_RULE_IDS: readonly string[] = ['BUS_FACTOR', 'COMMITS', 'RELEASES', 'SECURITY_POLICY'];
 
-/** Every rule id a scan can write: git's, and the forge adapters' as they are added. */
-const MEASURED = new Set<string>(GIT_RULE_IDS);
+/** Measured through a forge's API or a dependency index (`hosts:`, `dependents:`); RELEASES gains forge releases too. */
+export const FORGE_RULE_IDS: readonly string[] = ['CI_PIPELINE', 'DEPENDENTS', 'ISSUE_REACTION_TIME', 'PACKAGES'];
+
+const MEASURED = new Set<string>([...GIT_RULE_IDS, ...FORGE_RULE_IDS]);
 
 export function isMeasuredRule(ruleId: string): boolean {
   return MEASURED.has(ruleId);

@@ -2,6 +2,7 @@
 // reach git as environment config (GIT_CONFIG_COUNT/KEY/VALUE): never argv, a URL, a mirror's
 // config, the store, a log or a report.
 import type { ScanSettings } from '../config/types.ts';
+import { tokenPool } from '../measure/forge/core/http.ts';
 
 /**
  * The token for `host` (lower case, with :port when the URL gives one), or undefined.
@@ -11,8 +12,8 @@ import type { ScanSettings } from '../config/types.ts';
  */
 export function tokenFor(host: string, settings: Pick<ScanSettings, 'tokens'>, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const variable = Object.hasOwn(settings.tokens, host) ? settings.tokens[host] : undefined;
-  const value = variable === undefined ? undefined : env[variable];
-  return value === undefined || value === '' ? undefined : value;
+  // The forge API uses the same variable as a comma-separated pool; git takes its first token.
+  return variable === undefined ? undefined : tokenPool(env[variable])[0];
 }
 
 /**
