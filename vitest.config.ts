@@ -10,6 +10,7 @@ const ISOLATED = [
   'test/incremental-equivalence.test.ts',
   'test/incremental-property.test.ts',
   'test/store-consistency.test.ts',
+  'test/scan-s3.test.ts',
 ];
 
 export default defineConfig({

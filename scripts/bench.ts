@@ -21,6 +21,8 @@ import autocannon from 'autocannon';
 import { makeBadge } from 'badge-maker';
 import { generateStore } from './gen-store.ts';
 import { benchIncremental, scaleRuns } from './bench-incremental.ts';
+import { scanRows } from './bench-scan.ts';
+import { forgeRows } from './bench-forge.ts';
 import { reusedGoldFrom } from '../test/helpers/thresholds.ts';
 import { bundleWorker } from './build-worker.ts';
 import { bundleCloudFrontFunction, bundleLambdaEdge } from './build-aws.ts';
@@ -47,6 +49,10 @@ const { values } = parseArgs({
     // Scale runs: a comma-separated list of sizes, each compared per scan with the first.
     'scale-repos': { type: 'string', default: '10000,100000' },
     'spill-records': { type: 'string', default: '10000000' },
+    // `--only scan`: generated repositories (kept under <work>/scan) and their sizes.
+    'scan-repos': { type: 'string', default: '50' },
+    'scan-commits': { type: 'string', default: '2000' },
+    'scan-big-commits': { type: 'string', default: '100000' },
   },
 });
 const repos = Number(values.repos);
@@ -120,7 +126,13 @@ const digest = (b: Buffer) => createHash('md5').update(b).digest('hex');
 
 // 0. The command line as installed (bin/badgepress.js → compiled lib/): start-up against
 // node itself, in the same run, and a build of the example store. Runs alternate, median counts.
-if (values.only !== undefined && values.only !== 'serving' && values.only !== 'scale') throw new Error(`--only ${values.only}: the sections that run alone are "serving" and "scale"`);
+if (values.only !== undefined && !['serving', 'scale', 'scan', 'forge'].includes(values.only)) throw new Error(`--only ${values.only}: the sections that run alone are "serving", "scale", "scan" and "forge"`);
+// `--only forge`: requests per repository on each forge kind (scripts/bench-forge.ts), seconds.
+if (values.only === 'forge') {
+  await forgeRows(say);
+  finish();
+  process.exit(0);
+}
 if (values.only === undefined) {
   const timed = (args: string[]) => {
     const started = performance.now();
@@ -146,6 +158,13 @@ if (values.only === undefined) {
   say('badgepress build, example store (target ≤ 1.5 s)', `${(median(example) / 1000).toFixed(2)} s (median of 5, process start included)`, 'exampleBuildSeconds', Number((median(example) / 1000).toFixed(2)));
 }
 if (values.quick) {
+  finish();
+  process.exit(0);
+}
+
+// `--only scan`: badgepress scan against bare git, its memory, and history (scripts/bench-scan.ts).
+if (values.only === 'scan') {
+  await scanRows({ root: join(workRoot, 'scan'), work, repos: Number(values['scan-repos']), commits: Number(values['scan-commits']), bigCommits: Number(values['scan-big-commits']), say, cli });
   finish();
   process.exit(0);
 }

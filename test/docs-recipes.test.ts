@@ -32,6 +32,8 @@ describe('documentation recipes', () => {
     const yamls = blocks('yaml').map((y) => parse(y));
     const workflow = yamls.find((y) => y?.jobs);
     expect(workflow.jobs.shards.steps.some((s: { run?: string }) => s.run?.includes('npx badgepress build --store s3://'))).toBe(true);
+    // The scan step comes first, sharded like the build.
+    expect(workflow.jobs.shards.steps.find((s: { run?: string }) => s.run?.includes('npx badgepress'))?.run).toContain('npx badgepress scan --repos config/repositories.txt --store s3://scans/values --shard ${{ matrix.shard }}/4');
     // The scheduler's own guard beside the lease, and the site step after every shard.
     expect(workflow.concurrency).toEqual({ group: 'badgepress-publish', 'cancel-in-progress': false });
     expect(workflow.jobs.site.needs).toBe('shards');
@@ -40,6 +42,7 @@ describe('documentation recipes', () => {
     expect(crons).toHaveLength(2);
     const [shards, site] = [crons.find((c) => c.spec.jobTemplate.spec.completionMode === 'Indexed'), crons.find((c) => c.spec.jobTemplate.spec.completionMode === undefined)];
     expect(shards.spec.jobTemplate.spec.template.spec.containers[0].args[0]).toContain('--shard "$JOB_COMPLETION_INDEX/4"');
+    expect(shards.spec.jobTemplate.spec.template.spec.initContainers[0].args[0]).toContain('npx badgepress scan --repos config/repositories.txt --store s3://scans/values --shard "$JOB_COMPLETION_INDEX/4"');
     expect(site.spec.jobTemplate.spec.template.spec.containers[0].args[0]).toContain('npx badgepress site --shards 4 ');
     for (const cron of crons) expect(cron.spec.concurrencyPolicy).toBe('Forbid');
   });
@@ -49,8 +52,9 @@ describe('documentation recipes', () => {
     const { PLAN_USAGE } = await import('../src/commands/plan.ts');
     const { SERVE_USAGE } = await import('../src/commands/serve.ts');
     const { SITE_USAGE } = await import('../src/commands/site.ts');
-    const usage = `${BUILD_USAGE} ${PLAN_USAGE} ${SERVE_USAGE} ${SITE_USAGE} --help`;
-    const used = new Set([...allDocs.matchAll(/npx badgepress (?:build|plan|serve|site)[^\n`]*/g)].flatMap((m) => [...m[0].matchAll(/--[a-z0-9-]+/g)].map((f) => f[0])));
+    const { SCAN_USAGE } = await import('../src/commands/scan.ts');
+    const usage = `${BUILD_USAGE} ${PLAN_USAGE} ${SERVE_USAGE} ${SITE_USAGE} ${SCAN_USAGE} --help`;
+    const used = new Set([...allDocs.matchAll(/npx badgepress (?:build|plan|serve|site|scan)[^\n`]*/g)].flatMap((m) => [...m[0].matchAll(/--[a-z0-9-]+/g)].map((f) => f[0])));
     expect(used.size).toBeGreaterThan(5);
     for (const flag of used) expect(usage, flag).toContain(flag);
   });
@@ -147,11 +151,17 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
     const srv = checkout('srv-cron');
     const logs = join(dir, 'log');
     mkdirSync(logs);
-    const command = line![1]!.replaceAll('/srv/badgepress', srv).replaceAll('/var/log/', `${logs}/`);
+    // cron itself turns \% into % before the shell sees the line.
+    const command = line![1]!.replaceAll('/srv/badgepress', srv).replaceAll('/var/log/', `${logs}/`).replaceAll('\\%', '%');
     expect(command).not.toContain('/var/');
     // The line cds into the checkout itself; the second run goes through the bin npx resolves to there.
     for (let i = 0; i < 2; i++) expect(sh(command, { cwd: srv, again: i > 0 }).code).toBe(0);
-    const runs = readFileSync(join(logs, 'badgepress.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(logs, 'badgepress.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    // Each run: the scan's line (the checkout's list names no repository yet), then the build's.
+    const scans = lines.filter((l) => 'records' in l);
+    expect(scans).toHaveLength(2);
+    for (const s of scans) expect(s).toMatchObject({ repositories: 0, records: 0, exitCode: 0, asOf: Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`) / 1000 });
+    const runs = lines.filter((l) => 'written' in l);
     expect(runs).toHaveLength(2);
     expect(runs[0].written).toBeGreaterThan(0);
     // Nothing changed: no file written, every repository skipped from the build state.
@@ -211,7 +221,8 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
       const job = crons.find((c) => c.spec.jobTemplate.spec.completionMode === 'Indexed').spec.jobTemplate.spec;
       const siteJob = crons.find((c) => c.spec.jobTemplate.spec.completionMode === undefined).spec.jobTemplate.spec;
       const container = job.template.spec.containers[0];
-      for (const c of [container, siteJob.template.spec.containers[0]]) {
+      const scanContainer = job.template.spec.initContainers[0];
+      for (const c of [container, scanContainer, siteJob.template.spec.containers[0]]) {
         expect(c.image).toBe(container.image);
         expect(c.image).not.toMatch(/^node:/);
         expect(c.workingDir).toBe('/app');
@@ -227,6 +238,10 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
       expect(served(await peer.objects('badges', 'site/')).size).toBe(0);
       let skipped = 0;
       for (let i = 0; i < job.completions; i++) {
+        // The pod's init container first: its shard's scan (the list names no repository yet).
+        const scanned = sh(scanContainer.args[0], { cwd: app, env: { ...env, JOB_COMPLETION_INDEX: String(i) }, again: i > 0 });
+        expect(scanned.code, scanned.stderr).toBe(0);
+        expect(lastJson(scanned.stdout)).toMatchObject({ shard: `${i}/${job.completions}`, exitCode: 0 });
         const r = sh(container.args[0], { cwd: app, env: { ...env, JOB_COMPLETION_INDEX: String(i) }, again: true });
         expect(r.code, r.stderr).toBe(0);
         const summary = lastJson(r.stdout);
@@ -262,7 +277,7 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
       };
       const shardSteps = stepsOf('shards');
       const [siteStep, ...more] = stepsOf('site');
-      expect(shardSteps).toHaveLength(2);
+      expect(shardSteps).toHaveLength(3);
       expect(more).toHaveLength(0);
       const matrix = workflow.jobs.shards.strategy.matrix.shard as number[];
       for (const step of shardSteps) expect(step).toContain(`--shard \${{ matrix.shard }}/${matrix.length}`);
@@ -278,6 +293,7 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
           const r = bash(forShard(step, i), i !== matrix[0]);
           expect(r.code, `${step}\n${r.stderr}`).toBe(0);
           if (step === buildStep) skipped += lastJson(r.stdout).skipped as number;
+          if (step.includes(' scan ')) expect(lastJson(r.stdout)).toMatchObject({ shard: `${i}/${matrix.length}`, exitCode: 0 });
         }
       }
       expect(skipped).toBe(1);

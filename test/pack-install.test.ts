@@ -16,7 +16,7 @@ const checkout = join(work, 'checkout');
 const app = join(work, 'app');
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 /** Everything the package may hold; nothing of src/, test/ or scripts/. */
-const SHIPPED = /^(package\.json|README\.md|LICENSE|bin\/badgepress\.js|lib\/.+\.(js|cjs|json)|config\/[^/]+\.yaml|config\/nginx\/badgepress\.conf|templates\/[^/]+|examples\/(store|shape-b)\/.+)$/;
+const SHIPPED = /^(package\.json|README\.md|LICENSE|bin\/badgepress\.js|lib\/.+\.(js|cjs|json)|config\/[^/]+\.yaml|config\/repositories\.txt|config\/nginx\/badgepress\.conf|templates\/[^/]+|examples\/(store|shape-b|scan)\/.+)$/;
 let tarball = '';
 let packed: string[] = [];
 
@@ -45,7 +45,7 @@ beforeAll(() => {
 describe('npm pack → npm install <tarball> → npx badgepress', () => {
   it('packs the compiled CLI, the configs, the template and the examples, and nothing else', () => {
     expect(packed.filter((p) => !SHIPPED.test(p))).toEqual([]);
-    for (const needed of ['bin/badgepress.js', 'lib/cli.js', 'lib/commands/main.js', 'lib/load/record.schema.json', 'lib/config/schemas/site.schema.json', 'lib/config/validators-config.cjs', 'lib/config/validators-record.cjs', 'lib/render/openapi-template.json', 'config/badgepress.yaml', 'templates/badge.svg.mustache', 'examples/store/acme-widget.ndjson', 'examples/shape-b/badgepress.yaml']) {
+    for (const needed of ['bin/badgepress.js', 'lib/cli.js', 'lib/commands/main.js', 'lib/load/record.schema.json', 'lib/config/schemas/site.schema.json', 'lib/config/validators-config.cjs', 'lib/config/validators-record.cjs', 'lib/render/openapi-template.json', 'config/badgepress.yaml', 'templates/badge.svg.mustache', 'examples/store/acme-widget.ndjson', 'examples/shape-b/badgepress.yaml', 'examples/scan/thresholds-git.yaml']) {
       expect(packed).toContain(needed);
     }
     // tsx and TypeScript stay in the checkout: the installed command runs plain JavaScript.

@@ -1,6 +1,6 @@
 // badgepress command line: dispatches to a command and maps failures to exit codes
 // (0 ok, 1 built with skipped records, 2 bad config or arguments, 4 not published: a store or
-// bucket failed, 5 another build holds the output's lease; plan: 0 no change, 3 changes, 2 any error). With --json a failure also prints
+// bucket failed, 5 another build holds the output's lease (scan: another scan its store's); plan: 0 no change, 3 changes, 2 any error). With --json a failure also prints
 // one JSON object on stdout, so a scheduler's log has a line for every run.
 //
 // Nothing heavy is imported here: a command's module (and with it svgo, the AWS SDK or the
@@ -18,6 +18,7 @@ commands:
   serve    serve a built directory over HTTP, ?timestamp= included
   demo     build the example store into dist/ and serve it (what npm start runs)
   site     after sharded builds, write the site-wide pages from the shards' summaries
+  scan     measure the repositories a file lists (from git) and append their records to a store
 
 run "badgepress <command> --help" for a command's flags, "badgepress --version" for the version`;
 
@@ -41,6 +42,7 @@ const commands: Record<string, Command> = {
   serve: { load: async () => import('./serve.ts').then((m) => ({ run: m.serveCommand, usage: m.SERVE_USAGE })) },
   demo: { load: async () => import('./demo.ts').then((m) => ({ run: m.demoCommand, usage: m.DEMO_USAGE })) },
   site: { load: async () => import('./site.ts').then((m) => ({ run: m.siteCommand, usage: m.SITE_USAGE })), batch: true },
+  scan: { load: async () => import('./scan.ts').then((m) => ({ run: (argv: string[]) => m.scanCommand(argv), usage: m.SCAN_USAGE })) },
 };
 
 /** The version in package.json, two folders up from src/commands/ and from its compiled lib/commands/. */

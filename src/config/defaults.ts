@@ -28,3 +28,15 @@ export const DEFAULT_S3: Readonly<Pick<SiteConfig['s3'], 'concurrency' | 'maxAtt
   connectTimeoutSeconds: 10,
   requestTimeoutSeconds: 60,
 };
+
+/** `scan:` defaults; `mirrors` is resolved by the loader. */
+export const DEFAULT_SCAN: Readonly<Omit<SiteConfig['scan'], 'mirrors'>> = {
+  concurrency: 4,
+  perHost: 2,
+  horizonMonths: 12,
+  busFactorMonths: 12,
+  botPatterns: [],
+  tokens: {},
+  timeoutSeconds: 600,
+  retries: 2,
+};

@@ -10,7 +10,8 @@ import { readYamlFile, ConfigError, formatPath, type LocatedData } from './yaml-
 import { badgeIdProblems, ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, SiteConfig, ThresholdsA, Shape } from './types.ts';
 import { locationProblem } from '../s3/location.ts';
-import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
+import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SCAN, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
+import { botPatternProblem } from '../model/bot-pattern.ts';
 import { DEFAULT_SCHEMES } from '../model/repository-url.ts';
 import { httpUrlProblem } from './http-url.ts';
 
@@ -37,7 +38,8 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
   throwIfAny(schemaProblems(siteSchema, located));
   throwIfAny(locationProblems(located, overrides));
   throwIfAny(addressProblems(located));
-  const raw = located.data as Partial<SiteConfig> & { thresholds?: Partial<SiteConfig['thresholds']>; s3?: Partial<SiteConfig['s3']> };
+  throwIfAny(botPatternProblems(located));
+  const raw = located.data as Partial<SiteConfig> & { thresholds?: Partial<SiteConfig['thresholds']>; s3?: Partial<SiteConfig['s3']>; scan?: Partial<SiteConfig['scan']> };
   const base = dirname(path);
   const rel = (p: string) => (isS3(p) || isAbsolute(p) ? p : resolve(base, p));
   const config: SiteConfig = {
@@ -73,6 +75,14 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
     colors: { ...DEFAULT_COLORS, ...(raw.colors ?? {}) },
     s3: { ...DEFAULT_S3, ...(raw.s3 ?? {}), ...(overrides.s3Endpoint !== undefined ? { endpoint: overrides.s3Endpoint } : {}), ...(overrides.s3PathStyle ? { pathStyle: true } : {}) },
     pages: raw.pages ?? true,
+    hosts: Object.fromEntries(Object.entries(raw.hosts ?? {}).map(([host, h]) => [host, { ...h, apiUrl: h.apiUrl.replace(/\/+$/, '') }])),
+    ...(raw.dependents ? { dependents: raw.dependents } : {}),
+    scan: {
+      ...DEFAULT_SCAN,
+      ...(raw.scan ?? {}),
+      // Like out: the packaged config keeps nothing of a user's in the package's folder.
+      mirrors: ownConfig ? rel(raw.scan?.mirrors ?? '.badgepress/mirrors') : resolve('.badgepress/mirrors'),
+    },
   };
   const flagProblem = overrides.baseUrl === undefined ? undefined : httpUrlProblem(overrides.baseUrl, { queryAllowed: false });
   if (flagProblem) throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: ${flagProblem}`]);
@@ -87,7 +97,20 @@ export function isS3(location: string): boolean {
   return location.startsWith('s3://');
 }
 
-/** baseUrl: and tool.informationUri: are written into every report: real http(s) URLs only. */
+function botPatternProblems(located: LocatedData): string[] {
+  const patterns = (located.data as { scan?: { botPatterns?: unknown } }).scan?.botPatterns;
+  if (!Array.isArray(patterns)) return [];
+  return patterns.flatMap((p, i) => {
+    const problem = typeof p === 'string' ? botPatternProblem(p) : undefined;
+    const path = ['scan', 'botPatterns', i];
+    return problem ? [`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(p)} is ${problem}`] : [];
+  });
+}
+
+/** The prefixes of GitHub and GitLab tokens (ghp_, github_pat_, glpat-, …). */
+const TOKEN_SHAPE = /^(gh[pousr]_|github_pat_|glpat|gldt|glptt)/;
+
+/** baseUrl: and tool.informationUri: are written into every report, a host's apiUrl: gets its token: real http(s) URLs only. */
 function addressProblems(located: LocatedData): string[] {
   const data = located.data as { baseUrl?: unknown; tool?: { informationUri?: unknown } };
   const problems: string[] = [];
@@ -98,6 +121,17 @@ function addressProblems(located: LocatedData): string[] {
   };
   check(['baseUrl'], data.baseUrl, false);
   check(['tool', 'informationUri'], data.tool?.informationUri, true);
+  const hosts = (located.data as { hosts?: Record<string, { apiUrl?: unknown; tokenEnv?: unknown }> }).hosts ?? {};
+  for (const [host, h] of Object.entries(hosts)) {
+    check(['hosts', host, 'apiUrl'], h?.apiUrl, false);
+    // A token pasted where its variable's name belongs must never be echoed, only named.
+    if (typeof h?.tokenEnv === 'string' && TOKEN_SHAPE.test(h.tokenEnv)) {
+      const path = ['hosts', host, 'tokenEnv'];
+      problems.push(`${located.where(path)} ${formatPath(path)}: looks like a token, not the name of an environment variable; put the token in a variable and name the variable here (and revoke the token shown in this file)`);
+    }
+  }
+  const dependents = (located.data as { dependents?: { apiUrl?: unknown } }).dependents;
+  check(['dependents', 'apiUrl'], dependents?.apiUrl, false);
   return problems;
 }
 

@@ -109,6 +109,45 @@ export interface UrlPattern {
   test(url: string): boolean;
 }
 
+/** One entry of `hosts:`: the forge API a repository host speaks (the scan's forge rules). */
+export interface HostConfig {
+  kind: 'github' | 'gitlab' | 'gitea';
+  /** The API's base URL, without a trailing slash. */
+  apiUrl: string;
+  /** The environment variable holding the token or a comma-separated pool; never the token. */
+  tokenEnv?: string;
+  requestsPerSecond?: number;
+  timeoutSeconds?: number;
+  maxWaitSeconds?: number;
+}
+
+/** `dependents:`: where DEPENDENTS is read; absent, the rule is not measured. */
+export interface DependentsConfig {
+  source: 'deps.dev' | 'ecosyste.ms';
+  apiUrl?: string;
+  timeoutSeconds?: number;
+}
+
+/** `scan:`: how `badgepress scan` measures repositories. */
+export interface ScanSettings {
+  /** Where mirrors of the scanned repositories are kept (absolute). */
+  mirrors: string;
+  /** Repositories measured at once, and at most this many of one host. */
+  concurrency: number;
+  perHost: number;
+  /** Event rules keep every event within this many months (at least each rule's window). */
+  horizonMonths: number;
+  busFactorMonths: number;
+  /** Extra bot patterns (regular expressions, case-insensitive) on the mailmapped name and e-mail. */
+  botPatterns: string[];
+  /** Host (lower case, with :port when not the default) → the environment variable holding its token. */
+  tokens: Record<string, string>;
+  /** A git process running longer is killed (a stalled server). */
+  timeoutSeconds: number;
+  /** Fetches that fail for a transient cause are tried again this many times, with backoff. */
+  retries: number;
+}
+
 export interface SiteConfig {
   shape: Shape;
   baseUrl: string;
@@ -132,6 +171,10 @@ export interface SiteConfig {
   repositoryUrlSchemes: string[];
   /** The human site (index.html, repository, badge and rule pages); default true. */
   pages: boolean;
+  scan: ScanSettings;
   colors: Record<BadgeStatus | 'none', string>;
+  /** Forge APIs by host as configured (the known hosts are added by the scan, not here). */
+  hosts: Record<string, HostConfig>;
+  dependents?: DependentsConfig;
   s3: S3Settings;
 }

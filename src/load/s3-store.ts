@@ -26,7 +26,13 @@ export class S3Store implements StoreSource {
     const names: StoreEntry[] = [];
     try {
       for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.loc.bucket, Prefix: this.loc.prefix })) {
-        for (const o of page.Contents ?? []) if (o.Key && isStoreFile(o.Key)) names.push({ name: o.Key.slice(this.loc.prefix.length), version: o.ETag ?? '', size: o.Size ?? 0 });
+        for (const o of page.Contents ?? []) {
+          if (!o.Key || !isStoreFile(o.Key)) continue;
+          const name = o.Key.slice(this.loc.prefix.length);
+          // Like a directory store: a dot-folder (a scan's lease under .badgepress/) holds no records.
+          if (name.split('/').some((segment) => segment.startsWith('.'))) continue;
+          names.push({ name, version: o.ETag ?? '', size: o.Size ?? 0 });
+        }
       }
     } catch (err) {
       throw new LocationError(`store ${this.location}: cannot list the bucket (${describeS3Error(err)}); check --store, credentials and --s3-endpoint`);

@@ -1,6 +1,7 @@
 // One group's records taken into repository histories: each record checked (a bad one
 // reported with its file:line and skipped), then per repository its scans and grant records
 // in time order, a duplicate of either reported and skipped.
+import { isMeasuredRule } from '../model/measured-rules.ts';
 import { canonicalRepositoryUrl, type CanonicalResult } from '../model/repository-url.ts';
 import type { ParsedItem } from './parse-file.ts';
 import type { StoreSource } from './store.ts';
@@ -43,7 +44,8 @@ export class RecordTaker {
       return;
     }
     for (const ruleId of checked.unknownRules) {
-      if (this.warnedRules.has(ruleId)) continue;
+      // badgepress scan measures these whatever the thresholds judge: no surprise to report.
+      if (this.warnedRules.has(ruleId) || isMeasuredRule(ruleId)) continue;
       this.warnedRules.add(ruleId);
       this.opts.report({
         severity: 'warning',

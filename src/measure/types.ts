@@ -1,6 +1,6 @@
 // What measuring one repository produces, whatever measured it (git, a forge's API), and the
 // seam between the scan's orchestrator and the forge adapters (one per forge family).
-import type { StoredValue } from '../model/stored-value.ts';
+import type { Measurement } from '../model/stored-value.ts';
 
 /** One repository as the scan list names it. */
 export interface ScanTarget {
@@ -16,11 +16,7 @@ export interface ScanTarget {
   source: string;
 }
 
-/** The values and evidence of one scan time. */
-export interface Measurement {
-  values: Record<string, StoredValue>;
-  evidence: Record<string, string>;
-}
+export type { Measurement };
 
 /** What git showed that forge rules build on (RELEASES adds forge releases whose tag git lacks). */
 export interface GitFacts {

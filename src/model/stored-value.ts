@@ -3,3 +3,9 @@
 
 export type EventsValue = { events: number[] };
 export type StoredValue = number | boolean | null | EventsValue;
+
+/** The values and evidence of one scan time, as a scan record holds them. */
+export interface Measurement {
+  values: Record<string, StoredValue>;
+  evidence: Record<string, string>;
+}

@@ -2,13 +2,15 @@
 // name and renamed into place, so a reader never sees half a file, and a file whose bytes
 // are already there is left untouched (mtime included), so rebuilds only write changes.
 import { mkdir as mkdirCallback, rename as renameCallback, writeFile as writeFileCallback } from 'node:fs';
-import { link, mkdir, readFile, readdir, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import type { SiteFile } from '../render/site-files.ts';
 import { API_PREFIX } from '../model/layout.ts';
-import type { Comparison, LeaseStore, PutOutcome, Sink } from './sink.ts';
+import type { Comparison, PutOutcome, Sink } from './sink.ts';
+import type { LeaseStore } from '../io/lease.ts';
 import { wrapOnce } from '../errors.ts';
+import { fileLeaseStore } from '../io/file-lease.ts';
 
 // Directories remembered (as made by this build, or not): the repositories in flight need a
 // few hundred (about 26 a repository). Two sets of up to 50,000 paths of ~150 characters came
@@ -160,92 +162,9 @@ export class DirectorySink implements Sink {
     return join(this.root, ...below.slice(0, prefix.length + 1));
   }
 
+  /** The lease in a chain of generations (file-lease.ts), worded like a failed put: it is the first thing a build writes. */
   leaseStore(key: string): LeaseStore {
-    const store = this.rawLeaseStore(key);
-    // The same words as a failed put: the lease is the first thing a build writes.
-    const failed = (err: unknown) => this.writeError(key, err);
-    return {
-      where: store.where,
-      read: () => store.read().catch((err) => Promise.reject(failed(err))),
-      create: (text) => store.create(text).catch((err) => Promise.reject(failed(err))),
-      replace: (text, version) => store.replace(text, version).catch((err) => Promise.reject(failed(err))),
-      remove: (version) => store.remove(version).catch((err) => Promise.reject(failed(err))),
-    };
-  }
-
-  /**
-   * The lease as a chain of generations, `<key without .json>/<n>.json`, the current lease
-   * the highest. Every write (take, renew, take over, release) links a whole file to the
-   * name of the next generation, n + 1 after the n it read: link() fails when the name
-   * exists, so of two writers that read the same generation exactly one succeeds, a
-   * compare-and-swap made of one atomic call (a read, compare and rename is not one: two
-   * builds could both take over a stale lease). A release writes an empty generation rather
-   * than deleting the chain, so numbers never restart and a writer that read an old
-   * generation can never land on top. A writer whose generation is not the highest once
-   * linked (it read before the chain moved on and the old name was cleaned up) removes it.
-   */
-  private rawLeaseStore(key: string): LeaseStore {
-    const chain = this.pathOf(key.replace(/\.json$/, ''));
-    const generation = (n: number) => join(chain, `${n}.json`);
-    const generations = async (): Promise<number[]> => {
-      try {
-        return (await readdir(chain))
-          .flatMap((name) => (/^\d+\.json$/.test(name) ? [Number.parseInt(name, 10)] : []))
-          .sort((a, b) => a - b);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw err;
-      }
-    };
-    /** The highest generation and its text ('' for a release), or undefined when there is none. */
-    const top = async (): Promise<{ n: number; text: string } | undefined> => {
-      for (;;) {
-        const n = (await generations()).at(-1);
-        if (n === undefined) return undefined;
-        try {
-          return { n, text: await readFile(generation(n), 'utf8') };
-        } catch (err) {
-          // A newer writer cleaned it up between the listing and the read: look again.
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        }
-      }
-    };
-    /** Link `text` as generation n; false when another writer has it, or a higher one exists. */
-    const write = async (n: number, text: string): Promise<boolean> => {
-      await mkdir(chain, { recursive: true });
-      // Written whole under a private name, so a reader never sees a half-written lease.
-      const tmp = join(dirname(chain), `.${basename(chain)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-      await writeFile(tmp, text);
-      try {
-        await link(tmp, generation(n));
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-        throw err;
-      } finally {
-        await unlink(tmp).catch(() => {});
-      }
-      const all = await generations();
-      if (all.at(-1) !== n) {
-        await rm(generation(n), { force: true });
-        return false;
-      }
-      for (const old of all) if (old < n) await rm(generation(old), { force: true });
-      return true;
-    };
-    return {
-      where: chain,
-      read: async () => {
-        const current = await top();
-        return current && current.text !== '' ? { text: current.text, version: String(current.n) } : undefined;
-      },
-      create: async (text) => {
-        const current = await top();
-        if (current && current.text !== '') return false;
-        return write(current ? current.n + 1 : 0, text);
-      },
-      replace: (text, version) => write(Number(version) + 1, text),
-      remove: async (version) => void (await write(Number(version) + 1, '')),
-    };
+    return fileLeaseStore(this.pathOf(key), (err) => this.writeError(key, err));
   }
 
   async close(): Promise<void> {}

@@ -3,14 +3,16 @@
 // ETag is checked against our MD5 rather than trusting the peer (except where S3's ETag is
 // not an MD5, SSE-KMS and SSE-C: there S3's own check of our Content-MD5 stands in).
 import { createHash } from 'node:crypto';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import type { SiteFile } from '../render/site-files.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { API_PREFIX, PAGES_PREFIX } from '../model/layout.ts';
 import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
 import { deleteKeys } from '../s3/delete-keys.ts';
-import { PublishError, type Comparison, type LeaseStore, type PutOutcome, type Sink } from './sink.ts';
+import { PublishError, type Comparison, type PutOutcome, type Sink } from './sink.ts';
+import type { LeaseStore } from '../io/lease.ts';
 import { LocationError } from '../errors.ts';
+import { s3LeaseStore } from '../s3/lease-store.ts';
 
 
 export class S3Sink implements Sink {
@@ -120,54 +122,11 @@ export class S3Sink implements Sink {
   }
 
   leaseStore(key: string): LeaseStore {
-    const Bucket = this.loc.bucket;
     const Key = this.loc.prefix + key;
-    const where = `s3://${Bucket}/${Key}`;
-    const fail = (what: string, err: unknown, at = where) =>
-      new LocationError(`--out ${this.location}: cannot ${what} the build lease ${at} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
-    // S3 answers 412 when the condition fails, 409 when two conditional writes race, and
-    // NoSuchKey to If-Match on a key that is gone.
-    const refused = (err: unknown) =>
-      [412, 409].includes((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0) || (err as { name?: string }).name === 'NoSuchKey';
-    const put = async (text: string, condition: { IfNoneMatch: string } | { IfMatch: string }, key = Key) => {
-      try {
-        await this.client.send(new PutObjectCommand({ Bucket, Key: key, Body: text, ContentType: 'application/json', CacheControl: 'no-store', ...condition }));
-        return true;
-      } catch (err) {
-        if (refused(err)) return false;
-        throw fail('write', err, `s3://${Bucket}/${key}`);
-      }
-    };
-    return {
-      // A small object of its own (the lease is not touched): once it exists, both probes
-      // are one PUT each that a store honouring the conditions refuses without writing.
-      honoursConditions: async () => {
-        const probe = `${this.loc.prefix}.badgepress/conditional-writes-probe`;
-        const body = 'badgepress checks here that the store refuses conditional writes whose condition fails\n';
-        const absent = { IfNoneMatch: '*' };
-        if ((await put(body, absent, probe)) && (await put(body, absent, probe))) return false;
-        return !(await put(body, { IfMatch: '"00000000000000000000000000000000"' }, probe));
-      },
-      where,
-      read: async () => {
-        try {
-          const res = await this.client.send(new GetObjectCommand({ Bucket, Key }));
-          return { text: await res.Body!.transformToString(), version: res.ETag ?? '' };
-        } catch (err) {
-          if ((err as { name?: string }).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
-          throw fail('read', err);
-        }
-      },
-      create: (text) => put(text, { IfNoneMatch: '*' }),
-      replace: (text, version) => put(text, { IfMatch: version }),
-      remove: async () => {
-        try {
-          await this.client.send(new DeleteObjectCommand({ Bucket, Key }));
-        } catch (err) {
-          throw fail('delete', err);
-        }
-      },
-    };
+    const probe = `${this.loc.prefix}.badgepress/conditional-writes-probe`;
+    return s3LeaseStore(this.client, this.loc.bucket, Key, probe, (what, err, at) =>
+      new LocationError(`--out ${this.location}: cannot ${what} the build lease ${at} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`),
+    );
   }
 
   async close(): Promise<void> {

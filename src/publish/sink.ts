@@ -1,6 +1,7 @@
 // Where a build's files go. A directory and an S3 prefix implement the same small interface;
 // the publisher above it owns ordering and concurrency.
 import type { SiteFile } from '../render/site-files.ts';
+import type { LeaseStore } from '../io/lease.ts';
 import { BadgepressError, EXIT, type FailureReport } from '../errors.ts';
 
 export type PutOutcome = 'written' | 'unchanged';
@@ -111,24 +112,4 @@ function mergeFailures(failures: PublishFailure[]): PublishFailure[] {
     else byReason.set(f.reason, [...f.keys]);
   }
   return [...byReason].map(([reason, keys]) => ({ reason, keys }));
-}
-
-/** What a lease needs of an output: one small object read and written with a version check. */
-export interface LeaseStore {
-  /** Where the lease lives, for messages (a path or an s3:// URL). */
-  readonly where: string;
-  /** The stored text and an opaque version of it, or undefined when there is none. */
-  read(): Promise<{ text: string; version: string } | undefined>;
-  /** Store `text` only if nothing is stored; false when something already is. */
-  create(text: string): Promise<boolean>;
-  /** Store `text` only if the stored version is still `version`; false otherwise. */
-  replace(text: string, version: string): Promise<boolean>;
-  /** End the lease read at `version` (a store without a conditional delete may ignore it). */
-  remove(version: string): Promise<void>;
-  /**
-   * Whether the store refuses a conditional write whose condition fails (S3: a PUT with
-   * If-None-Match: * on an existing key, or If-Match on another ETag, must answer 412).
-   * Left out where the store's own primitives exclude (a directory's link()).
-   */
-  honoursConditions?(): Promise<boolean>;
 }

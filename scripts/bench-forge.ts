@@ -1,0 +1,90 @@
+// `npm run bench -- --only forge`: HTTP requests one repository costs on each forge kind, against
+// the loopback stand-ins the tests use (every answer checked against the forge's description).
+// Two repositories per kind: a quiet one (no issue, a few runs) and a busy one (40 issues in
+// the window, 30 of them by outsiders, 150 comments, 450 CI runs, 20 releases, 8 packages).
+import { forgeFor } from '../src/measure/forge/index.ts';
+import type { ForgeRequest, ForgeResult } from '../src/measure/types.ts';
+import type { ForgeServer } from '../test/helpers/forge-server.ts';
+import { startGitHub } from '../test/helpers/forge-github.ts';
+import { startGitLab } from '../test/helpers/forge-gitlab.ts';
+import { startGitea } from '../test/helpers/forge-gitea.ts';
+
+const E = Date.parse('2026-11-25T00:00:00Z') / 1000;
+const at = (daysBefore: number) => new Date((E - daysBefore * 86400) * 1000).toISOString().replace('.000Z', 'Z');
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+interface Busy { issues: number; outsiders: number; comments: number; runs: number; releases: number; packages: number }
+const QUIET: Busy = { issues: 0, outsiders: 0, comments: 0, runs: 5, releases: 2, packages: 1 };
+const BUSY: Busy = { issues: 40, outsiders: 30, comments: 150, runs: 450, releases: 20, packages: 8 };
+
+function github(b: Busy): Promise<ForgeServer> {
+  return startGitHub({
+    issues: range(b.issues).map((i) => ({ number: i + 1, created: at(80 - i), author: { login: i < b.outsiders ? `user${i}` : 'maint' }, association: i < b.outsiders ? 'NONE' : 'OWNER' })),
+    comments: range(b.comments).map((i) => ({ issue: (i % Math.max(1, b.issues)) + 1, created: at(40 - (i % 30)), author: { login: 'maint' }, association: 'OWNER' })),
+    events: range(b.outsiders).map((i) => ({ issue: i + 1, event: 'labeled', created: at(79 - i), actor: { login: 'maint' } })),
+    runs: range(b.runs).map((i) => ({ created: at(300 - (i % 290)), event: 'push', conclusion: i % 3 ? 'success' : 'failure' })),
+    releases: range(b.releases).map((i) => ({ tag: `v${i}`, published: at(300 - i * 10), assets: i < b.packages ? [at(300 - i * 10)] : [] })),
+  });
+}
+
+function gitlab(b: Busy): Promise<ForgeServer> {
+  return startGitLab({
+    members: [{ username: 'maint', access: 40 }],
+    issues: range(b.issues).map((i) => ({ iid: i + 1, created: at(80 - i), author: { username: i < b.outsiders ? `user${i}` : 'maint' } })),
+    notes: range(b.comments).map((i) => ({ issue: (i % Math.max(1, b.issues)) + 1, created: at(40 - (i % 30)), author: { username: 'maint' }, body: 'ok' })),
+    pipelines: range(b.runs).map((i) => ({ created: at(300 - (i % 290)), status: i % 3 ? 'success' : 'failed' })),
+    releases: range(b.releases).map((i) => ({ tag: `v${i}`, released: at(300 - i * 10) })),
+    packages: range(b.packages).map((i) => ({ name: 'widget', version: `1.${i}.0`, type: 'npm', created: at(300 - i * 10) })),
+  });
+}
+
+function gitea(b: Busy): Promise<ForgeServer> {
+  return startGitea({
+    owner: 'acme',
+    members: ['maint'],
+    collaborators: [],
+    issues: range(b.issues).map((i) => ({ number: i + 1, created: at(80 - i), author: i < b.outsiders ? `user${i}` : 'maint' })),
+    timeline: range(b.comments).map((i) => ({ issue: (i % Math.max(1, b.issues)) + 1, type: 'comment', created: at(40 - (i % 30)), user: 'maint' })),
+    runs: range(b.runs).map((i) => ({ created: at(300 - (i % 290)), status: i % 3 ? 'success' : 'failure' })),
+    releases: range(b.releases).map((i) => ({ tag: `v${i}`, published: at(300 - i * 10) })),
+    packages: range(b.packages).map((i) => ({ name: 'widget', version: `1.${i}.0`, type: 'npm', created: at(300 - i * 10), repository: 'acme/widget' })),
+  });
+}
+
+async function once(kind: 'github' | 'gitlab' | 'gitea', server: ForgeServer): Promise<{ result: ForgeResult; ms: number }> {
+  const host = `${kind}.bench`;
+  const forge = forgeFor({ hosts: { [host]: { kind, apiUrl: server.url, requestsPerSecond: 1000 } } }, {});
+  const request: ForgeRequest = {
+    target: { url: `https://${host}/acme/widget`, host, path: 'acme/widget', source: 'bench' },
+    times: [E],
+    git: { tagNames: new Set() },
+    windowMonths: {},
+    horizonMonths: 12,
+  };
+  const started = performance.now();
+  const result = await forge(request.target)!.measure(request);
+  const ms = performance.now() - started;
+  if (server.violations.length > 0 || result.failures.length > 0) throw new Error(`bench forge ${kind}: ${[...server.violations, ...result.failures].join('; ')}`);
+  return { result, ms };
+}
+
+/** One row per forge kind: requests for a quiet and a busy repository, and the busy one's time. */
+export async function forgeRows(say: (name: string, value: string, key?: string, raw?: number | string) => void): Promise<void> {
+  const kinds = { github, gitlab, gitea } as const;
+  for (const [kind, start] of Object.entries(kinds) as Array<[keyof typeof kinds, (b: Busy) => Promise<ForgeServer>]>) {
+    const figures: number[] = [];
+    let busyMs = 0;
+    for (const b of [QUIET, BUSY]) {
+      const server = await start(b);
+      try {
+        const { result, ms } = await once(kind, server);
+        if (result.requests !== server.requests.length) throw new Error(`bench forge ${kind}: counted ${result.requests}, served ${server.requests.length}`);
+        figures.push(result.requests);
+        busyMs = ms;
+      } finally {
+        await server.close();
+      }
+    }
+    say(`forge requests per repository, ${kind} (quiet / busy)`, `${figures[0]} / ${figures[1]} (busy: ${busyMs.toFixed(0)} ms over loopback)`, `forgeRequests_${kind}`, `${figures[0]}/${figures[1]}`);
+  }
+}

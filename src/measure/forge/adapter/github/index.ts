@@ -1,0 +1,170 @@
+// GitHub (github.com and GitHub Enterprise Server) through Octokit, with its throttling and
+// retry plugins; every request goes through the core's queue (its `fetch`).
+import { Octokit } from '@octokit/rest';
+import { throttling } from '@octokit/plugin-throttling';
+import { retry } from '@octokit/plugin-retry';
+import { ForgeApiError, httpFailure, rateLimitFailure } from '../../core/errors.ts';
+import { isRateLimited, resetAtOf, type ForgeHttp } from '../../core/http.ts';
+import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
+import { unixOf, type Actor, type ForgeIssue, type IssueReaction } from '../../core/rules.ts';
+import type { ForgeRequest } from '../../../types.ts';
+
+export const GITHUB_LABEL = 'GitHub API';
+
+const GitHubOctokit = Octokit.plugin(throttling, retry);
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** Maintainers on GitHub: the association GitHub itself reports for an issue or comment. */
+const MAINTAINER_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+/** Triage actions on an issue; on GitHub only people with triage access or more can take them on others' issues. */
+const TRIAGE_EVENTS = new Set(['labeled', 'assigned', 'milestoned', 'closed']);
+/** The list of runs answers at most this many results for one query. */
+export const RUN_LIST_CAP = 1000;
+
+interface User { login: string; type?: string }
+
+function isBot(user: User | null | undefined): boolean {
+  return !user || user.type === 'Bot' || user.login.endsWith('[bot]');
+}
+
+function actor(user: User | null | undefined, association?: string): Actor {
+  return { login: user?.login ?? '', bot: isBot(user), maintainer: association !== undefined && MAINTAINER_ASSOCIATIONS.has(association) };
+}
+
+const iso = (unix: number) => new Date(unix * 1000).toISOString().replace('.000Z', 'Z');
+
+/** Octokit's error as the core's: status, rate limit and reset, never the request's text. */
+export function fromOctokit(error: unknown, http: ForgeHttp): unknown {
+  const e = error as { status?: number; response?: { headers: Record<string, string | number | undefined> }; message?: string; cause?: unknown };
+  if (typeof e?.status !== 'number' || !e.response) {
+    const cause = e?.cause as { name?: string } | undefined;
+    if (cause?.name === 'TimeoutError' || (error as Error)?.name === 'TimeoutError') {
+      return new ForgeApiError('timeout', `${GITHUB_LABEL}: no answer within ${http.access.timeoutSeconds} s`);
+    }
+    return cause ?? error;
+  }
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(e.response.headers)) if (v !== undefined) headers.set(k, String(v));
+  const secondary = /secondary rate/i.test(e.message ?? '');
+  if (secondary || isRateLimited(e.status, headers)) {
+    const now = Date.now();
+    return rateLimitFailure(GITHUB_LABEL, e.status, resetAtOf(headers, now), Math.floor(now / 1000), secondary);
+  }
+  return httpFailure(GITHUB_LABEL, e.status, http.access.tokenEnv);
+}
+
+export function githubSource(http: ForgeHttp, request: ForgeRequest): ForgeSource {
+  const [owner, repo] = request.target.path.split('/') as [string, string];
+  const maxWait = http.access.maxWaitSeconds;
+  const octokit = new GitHubOctokit({
+    baseUrl: http.access.apiUrl,
+    userAgent: 'badgepress',
+    log: quiet,
+    request: { fetch: http.fetch },
+    throttle: {
+      // Wait for a reset only when it is near; otherwise the rules that need the call fail now.
+      onRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) => retryCount < 2 && retryAfter <= maxWait,
+      onSecondaryRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) => retryCount < 2 && retryAfter <= maxWait,
+    },
+    retry: { retries: 1 },
+  });
+  const call = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      throw fromOctokit(error, http);
+    }
+  };
+  const base = { owner, repo, per_page: 100 };
+
+  let releaseList: Promise<Awaited<ReturnType<typeof octokit.rest.repos.listReleases>>['data']> | undefined;
+  const releases = () => (releaseList ??= call(() => octokit.paginate(octokit.rest.repos.listReleases, base)));
+
+  /** Runs created in [from, to] (inclusive, whole seconds), split wherever the list is capped. */
+  async function runsIn(from: number, to: number, out: number[]): Promise<void> {
+    const query = { ...base, created: `${iso(from)}..${iso(to)}` };
+    const first = await call(() => octokit.rest.actions.listWorkflowRunsForRepo({ ...query, page: 1 }));
+    if (first.data.total_count > RUN_LIST_CAP && to > from) {
+      const mid = Math.floor((from + to) / 2);
+      await runsIn(from, mid, out);
+      await runsIn(mid + 1, to, out);
+      return;
+    }
+    const take = (runs: typeof first.data.workflow_runs) => {
+      for (const run of runs) {
+        // GitHub-managed runs (Dependabot, Pages, Copilot) are not the project's CI.
+        if (run.event === 'dynamic') continue;
+        if (run.conclusion !== 'success' && run.conclusion !== 'failure') continue;
+        out.push(unixOf(run.created_at));
+      }
+    };
+    take(first.data.workflow_runs);
+    // Pages until the total (or the cap) is read: a server may answer fewer than per_page.
+    const reachable = Math.min(first.data.total_count, RUN_LIST_CAP);
+    let read = first.data.workflow_runs.length;
+    for (let page = 2; read < reachable; page++) {
+      const next = await call(() => octokit.rest.actions.listWorkflowRunsForRepo({ ...query, page }));
+      if (next.data.workflow_runs.length === 0) break;
+      take(next.data.workflow_runs);
+      read += next.data.workflow_runs.length;
+    }
+  }
+
+  return {
+    async repository() {
+      const { data } = await call(() => octokit.rest.repos.get({ owner, repo }));
+      return { issuesEnabled: data.has_issues };
+    },
+
+    async issues(since: number): Promise<ForgeIssue[]> {
+      // `since` filters by last update: every issue opened after it was updated after it too.
+      const listed = await call(() => octokit.paginate(octokit.rest.issues.listForRepo, { ...base, state: 'all', since: iso(since) }));
+      const issues = new Map<number, ForgeIssue>();
+      for (const i of listed) {
+        if (i.pull_request) continue;
+        const createdAt = unixOf(i.created_at);
+        if (!(createdAt > since)) continue;
+        issues.set(i.number, { createdAt, author: actor(i.user, i.author_association), reactions: [] });
+      }
+      if (issues.size === 0) return [];
+      const comments = await call(() => octokit.paginate(octokit.rest.issues.listCommentsForRepo, { ...base, since: iso(since) }));
+      for (const c of comments) {
+        const number = Number(c.issue_url.slice(c.issue_url.lastIndexOf('/') + 1));
+        issues.get(number)?.reactions.push({ at: unixOf(c.created_at), actor: actor(c.user, c.author_association) });
+      }
+      // Triage actions of the issues that count (opened by neither a maintainer nor a bot).
+      for (const [number, issue] of issues) {
+        if (issue.author.bot || issue.author.maintainer) continue;
+        const events = await call(() => octokit.paginate(octokit.rest.issues.listEvents, { ...base, issue_number: number }));
+        for (const e of events) {
+          if (!TRIAGE_EVENTS.has(e.event) || !('actor' in e)) continue;
+          const who = e.actor as User | null;
+          const reaction: IssueReaction = { at: unixOf(e.created_at), actor: { login: who?.login ?? '', bot: isBot(who), maintainer: true } };
+          issue.reactions.push(reaction);
+        }
+      }
+      return [...issues.values()];
+    },
+
+    async ciRuns(from: number, to: number): Promise<CiRuns> {
+      const times: number[] = [];
+      await runsIn(from + 1, to, times);
+      return { system: 'GitHub Actions', times };
+    },
+
+    async releases(): Promise<ForgeRelease[]> {
+      return (await releases()).filter((r) => !r.draft).map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.published_at) }));
+    },
+
+    async packages(): Promise<PackageVersion[]> {
+      // A release with uploaded assets is a published version, public once both exist.
+      const out: PackageVersion[] = [];
+      for (const r of await releases()) {
+        if (r.draft || r.assets.length === 0) continue;
+        const firstAsset = Math.min(...r.assets.map((a) => unixOf(a.created_at)));
+        out.push({ name: `release assets of ${r.tag_name}`, publishedAt: Math.max(unixOf(r.published_at), firstAsset) });
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,103 @@
+// GitLab (gitlab.com and self-managed) over its REST API v4 through the core's client: one
+// GET per page, pages by X-Next-Page. No client library: @gitbeaker/rest takes no fetch
+// function, so its calls would bypass the host's queue and token pool.
+import { ForgeApiError } from '../../core/errors.ts';
+import type { ForgeHttp } from '../../core/http.ts';
+import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
+import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
+import type { ForgeRequest } from '../../../types.ts';
+
+export const GITLAB_LABEL = 'GitLab API';
+
+/** Reporter: the lowest access level that can triage issues; maintainers here are members at or above it. */
+export const REPORTER_ACCESS = 20;
+
+interface User { id: number; username: string }
+
+/** GitLab's bot users: project and group access-token bots, its internal bots, and `[bot]` names. */
+export function isGitLabBot(username: string): boolean {
+  return /^(project|group)_\d+_bot(_[0-9a-f]+)?$/.test(username) || username.endsWith('[bot]') || ['ghost', 'support-bot', 'alert-bot', 'gitlab-bot'].includes(username);
+}
+
+/** System notes that record a triage action: labels, assignment, milestone, closing. */
+const TRIAGE_NOTE = /^(added|removed) .*labels?$|^(assigned to|unassigned) |milestone|^closed\b/;
+
+const iso = (unix: number) => new Date(unix * 1000).toISOString();
+
+export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSource {
+  const project = `/projects/${encodeURIComponent(request.target.path)}`;
+  const all = async <T>(path: string, query: Record<string, string | number> = {}): Promise<T[]> => {
+    const out: T[] = [];
+    for await (const page of http.pages<T>(`${project}${path}`, { per_page: 100, ...query })) out.push(...page);
+    return out;
+  };
+
+  return {
+    async repository() {
+      const { body } = await http.getJson<{ issues_enabled?: boolean; issues_access_level?: string }>(project);
+      return { issuesEnabled: body.issues_access_level ? body.issues_access_level !== 'disabled' : body.issues_enabled !== false };
+    },
+
+    async issues(since: number): Promise<ForgeIssue[]> {
+      const listed = await all<{ iid: number; created_at: string; author: User }>('/issues', { created_after: iso(since), scope: 'all' });
+      if (listed.length === 0) return [];
+      // Members with their inherited access: a group's maintainers maintain its projects.
+      const members = await all<{ username: string; access_level: number }>('/members/all');
+      const maintainers = new Set(members.filter((m) => m.access_level >= REPORTER_ACCESS).map((m) => m.username));
+      const actor = (u: User): Actor => ({ login: u.username, bot: isGitLabBot(u.username), maintainer: maintainers.has(u.username) });
+      const out: ForgeIssue[] = [];
+      for (const i of listed) {
+        const createdAt = unixOf(i.created_at);
+        if (!(createdAt > since)) continue;
+        const issue: ForgeIssue = { createdAt, author: actor(i.author), reactions: [] };
+        out.push(issue);
+        if (issue.author.bot || issue.author.maintainer) continue;
+        // Comments and the system notes GitLab writes for labels, assignment, milestones and closing.
+        const notes = await all<{ body: string; system: boolean; created_at: string; author: User }>(`/issues/${i.iid}/notes`, { sort: 'asc' });
+        for (const n of notes) {
+          if (n.system && !TRIAGE_NOTE.test(n.body)) continue;
+          issue.reactions.push({ at: unixOf(n.created_at), actor: actor(n.author) });
+        }
+      }
+      return out;
+    },
+
+    async ciRuns(from: number, to: number): Promise<CiRuns> {
+      // updated_after works on every GitLab version (created_after is recent); a pipeline
+      // created after `from` was updated after it too.
+      const pipelines = await all<{ status: string; created_at: string }>('/pipelines', { updated_after: iso(from) });
+      const times = pipelines
+        .filter((p) => p.status === 'success' || p.status === 'failed')
+        .map((p) => unixOf(p.created_at))
+        .filter((t) => t > from && t <= to);
+      return { system: 'GitLab pipelines', times };
+    },
+
+    async releases(): Promise<ForgeRelease[]> {
+      const releases = await all<{ tag_name: string; released_at: string; upcoming_release?: boolean }>('/releases');
+      return releases.filter((r) => !r.upcoming_release).map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.released_at) }));
+    },
+
+    async packages(): Promise<PackageVersion[]> {
+      // Each entry of the package registry is one version of one package.
+      const packages = await all<{ name: string; version: string; package_type: string; created_at: string }>('/packages');
+      const out = packages.map((p) => ({ name: `${p.package_type}:${p.name}@${p.version}`, publishedAt: unixOf(p.created_at) }));
+      // Each tag of the container registry is a version of an image; only a tag's own
+      // answer has its time. A project without the registry answers 404.
+      let images: Array<{ id: number; path: string; tags?: Array<{ name: string }> }> = [];
+      try {
+        images = await all('/registry/repositories', { tags: 'true' });
+      } catch (e) {
+        if (!(e instanceof ForgeApiError && e.kind === 'not-found')) throw e;
+      }
+      for (const image of images) {
+        // `latest` moves from version to version; it is none itself.
+        for (const tag of (image.tags ?? []).filter((t) => t.name !== 'latest')) {
+          const { body } = await http.getJson<{ created_at?: string | null }>(`${project}/registry/repositories/${image.id}/tags/${encodeURIComponent(tag.name)}`);
+          out.push({ name: `container:${image.path}:${tag.name}`, publishedAt: unixOf(body.created_at) });
+        }
+      }
+      return out;
+    },
+  };
+}

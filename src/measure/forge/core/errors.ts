@@ -1,0 +1,60 @@
+// Why a forge API call failed, worded for a summary line and a rule's evidence. Never holds a
+// token: messages are built here from the status and headers, never from a request's text.
+
+export type FailureKind = 'rate-limit' | 'auth' | 'not-found' | 'timeout' | 'network' | 'http';
+
+export class ForgeApiError extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    /** The whole cause, prefixed with the API's label: "GitHub API: 403 rate limit, resets 12:03Z". */
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ForgeApiError';
+  }
+}
+
+/** "12:03Z" for a reset time (Unix s); the date too when it is not today's (UTC). */
+export function resetClock(resetAt: number, now: number): string {
+  const iso = new Date(resetAt * 1000).toISOString();
+  const sameDay = iso.slice(0, 10) === new Date(now * 1000).toISOString().slice(0, 10);
+  return `${sameDay ? '' : `${iso.slice(0, 10)} `}${iso.slice(11, 16)}Z`;
+}
+
+const REASONS: Record<number, [FailureKind, string]> = {
+  401: ['auth', 'bad or missing credentials'],
+  403: ['auth', 'forbidden'],
+  404: ['not-found', 'not found or not visible to the token'],
+  410: ['not-found', 'gone'],
+};
+
+/** The error for an HTTP answer that is not a success, not a rate limit. */
+export function httpFailure(label: string, status: number, tokenEnv?: string): ForgeApiError {
+  const [kind, reason] = REASONS[status] ?? ['http', status >= 500 ? 'server error' : 'request refused'];
+  const hint = status === 401 && tokenEnv ? ` (check the token in $${tokenEnv})` : '';
+  return new ForgeApiError(kind, `${label}: ${status} ${reason}${hint}`, status);
+}
+
+export function rateLimitFailure(label: string, status: number, resetAt: number | undefined, now: number, secondary = false): ForgeApiError {
+  const what = secondary ? 'secondary rate limit' : 'rate limit';
+  const when = resetAt === undefined ? '' : `, resets ${resetClock(resetAt, now)}`;
+  return new ForgeApiError('rate-limit', `${label}: ${status} ${what}${when}`, status);
+}
+
+/** What a thrown value says, for a failure line; anything not ours is worded without its text. */
+export function describeFailure(label: string, error: unknown): string {
+  if (error instanceof ForgeApiError) return error.message;
+  if (error instanceof Error && error.name === 'TimeoutError') return `${label}: no answer in time`;
+  const code = (error as { cause?: { code?: unknown } })?.cause?.code;
+  if (typeof code === 'string') return `${label}: connection failed (${code})`;
+  // Library errors may quote request headers; only their class is safe to repeat.
+  return `${label}: request failed (${error instanceof Error ? error.name : typeof error})`;
+}
+
+/** Removes every token from a text bound for a store, page, log or error (a last guard). */
+export function redact(text: string, tokens: readonly string[]): string {
+  let out = text;
+  for (const t of tokens) if (t.length >= 4) out = out.split(t).join('***');
+  return out;
+}

@@ -1,0 +1,141 @@
+// One pass over a repository's forge API for all scan times of a request: each rule's data is
+// fetched once for the widest range any time needs, then cut per time. A failed call sets
+// only the rules that needed it to null with its cause; the others go on.
+import type { ForgeMeasurer, ForgeRequest, ForgeResult, Measurement } from '../../types.ts';
+import { windowStart } from '../../../model/calendar.ts';
+import { describeFailure, redact } from './errors.ts';
+import type { ForgeHttp } from './http.ts';
+import { DEFAULT_REACTION_WINDOW_MONTHS, day, eventsAt, reactionTime, type ForgeIssue } from './rules.ts';
+
+export interface ForgeRelease {
+  tag: string;
+  publishedAt: number;
+}
+
+export interface PackageVersion {
+  /** "npm:@acme/widget@1.2.0", "release asset v1.2.0": for evidence only. */
+  name: string;
+  publishedAt: number;
+}
+
+/** CI runs that succeeded or failed, or why this instance cannot tell. */
+export type CiRuns = { system: string; times: number[] } | { unavailable: string };
+
+/** What one forge family answers, in the core's shape. Each method may throw ForgeApiError. */
+export interface ForgeSource {
+  /** Looks the repository up (so a 404 or 401 fails every rule at once) and says whether issues are on. */
+  repository(): Promise<{ issuesEnabled: boolean }>;
+  /** Issues (never pull or merge requests) opened after `since`, with their reactions. */
+  issues(since: number): Promise<ForgeIssue[]>;
+  /** Runs created in (from, to]. */
+  ciRuns(from: number, to: number): Promise<CiRuns>;
+  releases(): Promise<ForgeRelease[]>;
+  /** Package versions at their first publication. */
+  packages(): Promise<PackageVersion[]>;
+}
+
+export const FORGE_RULES = ['ISSUE_REACTION_TIME', 'CI_PIPELINE', 'RELEASES', 'PACKAGES'] as const;
+
+type Outcome<T> = { ok: T } | { failed: string };
+
+/** A measurer for one forge family: `open` makes the source for one repository. */
+export function sourceMeasurer(http: (signal?: AbortSignal) => ForgeHttp, open: (http: ForgeHttp, request: ForgeRequest) => ForgeSource): ForgeMeasurer {
+  return {
+    async measure(request: ForgeRequest): Promise<ForgeResult> {
+      const client = http(request.signal);
+      const source = open(client, request);
+      const result = await measureOnce(source, client.label, request);
+      const tokens = client.access.tokens;
+      for (const m of result.measurements) for (const k of Object.keys(m.evidence)) m.evidence[k] = redact(m.evidence[k]!, tokens);
+      return { ...result, failures: result.failures.map((f) => redact(f, tokens)), requests: client.requests };
+    },
+  };
+}
+
+async function attempt<T>(label: string, run: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: await run() };
+  } catch (error) {
+    return { failed: describeFailure(label, error) };
+  }
+}
+
+async function measureOnce(source: ForgeSource, label: string, request: ForgeRequest): Promise<Omit<ForgeResult, 'requests'>> {
+  const { times, horizonMonths } = request;
+  const measurements: Measurement[] = times.map(() => ({ values: {}, evidence: {} }));
+  const failures: string[] = [];
+  const set = (rule: string, value: (t: number) => [Measurement['values'][string], string]) =>
+    times.forEach((t, i) => {
+      const [v, e] = value(t);
+      measurements[i]!.values[rule] = v;
+      measurements[i]!.evidence[rule] = e;
+    });
+  const fail = (rule: string, cause: string) => set(rule, () => [null, cause]);
+  const result = () => ({ measurements, rules: [...FORGE_RULES], failures: [...new Set(failures)] });
+  if (times.length === 0) return result();
+
+  const end = times[times.length - 1]!;
+  const horizonStart = Math.min(...times.map((t) => windowStart(t, horizonMonths)));
+  const repo = await attempt(label, () => source.repository());
+  if ('failed' in repo) {
+    failures.push(repo.failed);
+    for (const rule of FORGE_RULES) fail(rule, repo.failed);
+    return result();
+  }
+
+  const months = request.windowMonths.ISSUE_REACTION_TIME ?? DEFAULT_REACTION_WINDOW_MONTHS;
+  if (!repo.ok.issuesEnabled) fail('ISSUE_REACTION_TIME', 'Issues are disabled on this repository');
+  else {
+    const since = Math.min(...times.map((t) => windowStart(t, months)));
+    const issues = await attempt(label, () => source.issues(since));
+    if ('failed' in issues) {
+      failures.push(issues.failed);
+      fail('ISSUE_REACTION_TIME', issues.failed);
+    } else {
+      set('ISSUE_REACTION_TIME', (t) => {
+        const r = reactionTime(issues.ok, t, months);
+        if (!r) return [null, `No issue opened by someone other than a maintainer or bot in the ${months} months to ${day(t)}`];
+        const open = r.unanswered ? `; ${r.unanswered} without a maintainer's reaction, counted with their age` : '';
+        return [r.days, `Mean first maintainer reaction over ${r.issues} issues opened in the ${months} months to ${day(t)}${open}`];
+      });
+    }
+  }
+
+  const runs = await attempt(label, () => source.ciRuns(horizonStart, end));
+  if ('failed' in runs) {
+    failures.push(runs.failed);
+    fail('CI_PIPELINE', runs.failed);
+  } else if ('unavailable' in runs.ok) fail('CI_PIPELINE', runs.ok.unavailable);
+  else {
+    const { system, times: runTimes } = runs.ok;
+    set('CI_PIPELINE', (t) => {
+      const events = eventsAt(runTimes, t, horizonMonths);
+      return [{ events }, `${system}: ${events.length} runs that succeeded or failed in the ${horizonMonths} months to ${day(t)}`];
+    });
+  }
+
+  const releases = await attempt(label, () => source.releases());
+  if ('failed' in releases) {
+    failures.push(releases.failed);
+    fail('RELEASES', releases.failed);
+  } else {
+    const extra = releases.ok.filter((r) => !request.git.tagNames.has(r.tag) && Number.isFinite(r.publishedAt));
+    set('RELEASES', (t) => {
+      const events = eventsAt(extra.map((r) => r.publishedAt), t, horizonMonths);
+      return [{ events }, `${events.length} forge releases whose tag git does not hold, in the ${horizonMonths} months to ${day(t)}`];
+    });
+  }
+
+  const packages = await attempt(label, () => source.packages());
+  if ('failed' in packages) {
+    failures.push(packages.failed);
+    fail('PACKAGES', packages.failed);
+  } else {
+    const published = packages.ok.filter((p) => Number.isFinite(p.publishedAt));
+    set('PACKAGES', (t) => {
+      const events = eventsAt(published.map((p) => p.publishedAt), t, horizonMonths);
+      return [{ events }, `${events.length} package versions first published in the ${horizonMonths} months to ${day(t)}`];
+    });
+  }
+  return result();
+}

@@ -1,0 +1,85 @@
+// DEPENDENTS from a dependency index, when the config chooses one (deps.dev or ecosyste.ms):
+// the projects that depend on the packages published from the repository, as the index
+// counts them today. Only the scan time E gets it: an index tells no past counts.
+import type { DependentsConfig } from '../../../config/types.ts';
+import type { ForgeMeasurer, ForgeRequest, ForgeResult, ScanTarget } from '../../types.ts';
+import { describeFailure, ForgeApiError } from '../core/errors.ts';
+import { ForgeHttp, type QueueRegistry } from '../core/http.ts';
+
+export const DEPENDENTS_API_URLS: Record<DependentsConfig['source'], string> = {
+  'deps.dev': 'https://api.deps.dev',
+  'ecosyste.ms': 'https://packages.ecosyste.ms/api/v1',
+};
+
+interface Count {
+  dependents: number;
+  packages: number;
+}
+
+/** ecosyste.ms: the packages whose repository is this one, each with the repositories depending on it. */
+async function ecosystems(http: ForgeHttp, target: ScanTarget): Promise<Count> {
+  const { body } = await http.getJson<Array<{ dependent_repos_count?: number | null }>>('/packages/lookup', { repository_url: target.url });
+  return { dependents: body.reduce((n, p) => n + (p.dependent_repos_count ?? 0), 0), packages: body.length };
+}
+
+/** deps.dev: the package versions built from this project; per package its default version's direct dependents. */
+async function depsDev(http: ForgeHttp, target: ScanTarget): Promise<Count> {
+  const project = encodeURIComponent(`${target.host}/${target.path}`);
+  const { body } = await http.getJson<{ versions?: Array<{ versionKey: { system: string; name: string } }> }>(`/v3alpha/projects/${project}:packageversions`);
+  const packages = new Map<string, { system: string; name: string }>();
+  for (const v of body.versions ?? []) packages.set(`${v.versionKey.system}\0${v.versionKey.name}`, v.versionKey);
+  let dependents = 0;
+  for (const { system, name } of packages.values()) {
+    const pkg = `/v3/systems/${encodeURIComponent(system)}/packages/${encodeURIComponent(name)}`;
+    const { body: info } = await http.getJson<{ versions?: Array<{ versionKey: { version: string }; isDefault?: boolean }> }>(pkg);
+    const version = (info.versions ?? []).find((v) => v.isDefault)?.versionKey.version;
+    if (version === undefined) continue;
+    const { body: count } = await http.getJson<{ directDependentCount?: number }>(`/v3alpha/systems/${encodeURIComponent(system)}/packages/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}:dependents`);
+    dependents += count.directDependentCount ?? 0;
+  }
+  return { dependents, packages: packages.size };
+}
+
+export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegistry): ForgeMeasurer {
+  const label = `${config.source} API`;
+  const access = { kind: 'index' as const, apiUrl: (config.apiUrl ?? DEPENDENTS_API_URLS[config.source]).replace(/\/+$/, ''), tokens: [], requestsPerSecond: 5, timeoutSeconds: config.timeoutSeconds ?? 30, maxWaitSeconds: 60 };
+  const count = config.source === 'deps.dev' ? depsDev : ecosystems;
+  return {
+    async measure(request: ForgeRequest): Promise<ForgeResult> {
+      const http = new ForgeHttp(access, label, registry, () => ['x-unused', ''], request.signal);
+      const measurements = request.times.map(() => ({ values: {}, evidence: {} }) as ForgeResult['measurements'][number]);
+      const last = measurements[measurements.length - 1];
+      const failures: string[] = [];
+      if (last) {
+        try {
+          const c = await count(http, request.target);
+          last.values.DEPENDENTS = c.dependents;
+          last.evidence.DEPENDENTS = `${config.source}: ${c.dependents} dependents of ${c.packages} packages published from this repository`;
+        } catch (error) {
+          // The index answers 404 for a project it has no package of: none known, not a failure.
+          const unknown = error instanceof ForgeApiError && error.kind === 'not-found';
+          const cause = unknown ? undefined : describeFailure(label, error);
+          if (cause) failures.push(cause);
+          last.values.DEPENDENTS = cause ? null : 0;
+          last.evidence.DEPENDENTS = cause ?? `${config.source} knows no package published from this repository`;
+        }
+      }
+      return { measurements, rules: ['DEPENDENTS'], failures, requests: http.requests };
+    },
+  };
+}
+
+/** Both measurers' rules for one request: their rules never overlap. */
+export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
+  return {
+    async measure(request) {
+      const [x, y] = [await a.measure(request), await b.measure(request)];
+      return {
+        measurements: x.measurements.map((m, i) => ({ values: { ...m.values, ...y.measurements[i]!.values }, evidence: { ...m.evidence, ...y.measurements[i]!.evidence } })),
+        rules: [...x.rules, ...y.rules],
+        failures: [...x.failures, ...y.failures],
+        requests: x.requests + y.requests,
+      };
+    },
+  };
+}

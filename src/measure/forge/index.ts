@@ -1,0 +1,82 @@
+// The forge side of a scan: which host speaks which API, and the measurer for a target.
+// `forgeFor(settings, env)` is what the scan command calls once per run.
+import type { ForgeFor, ForgeMeasurer, ForgeRequest } from '../types.ts';
+import type { DependentsConfig, HostConfig } from '../../config/types.ts';
+import { ForgeHttp, QueueRegistry, tokenPool, type HostAccess } from './core/http.ts';
+import { sourceMeasurer, type ForgeSource } from './core/measurer.ts';
+import { GITHUB_LABEL, githubSource } from './adapter/github/index.ts';
+import { GITLAB_LABEL, gitlabSource } from './adapter/gitlab/index.ts';
+import { GITEA_LABEL, giteaSource } from './adapter/gitea/index.ts';
+import { combined, dependentsMeasurer } from './dependents/index.ts';
+
+export { tokenPool };
+export type { HostConfig };
+
+export type ForgeKind = HostConfig['kind'];
+
+/** Hosts every deployment knows without configuration; a `hosts:` entry of the same name wins. */
+export const KNOWN_HOSTS: Readonly<Record<string, HostConfig>> = {
+  'github.com': { kind: 'github', apiUrl: 'https://api.github.com', tokenEnv: 'GITHUB_TOKEN', requestsPerSecond: 10 },
+  'gitlab.com': { kind: 'gitlab', apiUrl: 'https://gitlab.com/api/v4', tokenEnv: 'GITLAB_TOKEN', requestsPerSecond: 5 },
+  'codeberg.org': { kind: 'gitea', apiUrl: 'https://codeberg.org/api/v1', tokenEnv: 'CODEBERG_TOKEN', requestsPerSecond: 2 },
+};
+
+export const HOST_DEFAULTS = { requestsPerSecond: 5, timeoutSeconds: 30, maxWaitSeconds: 60 } as const;
+
+type Open = (http: ForgeHttp, request: ForgeRequest) => ForgeSource;
+const ADAPTERS: Record<ForgeKind, { label: string; open: Open; authorize: (token: string) => [string, string] }> = {
+  github: { label: GITHUB_LABEL, open: githubSource, authorize: (t) => ['authorization', `Bearer ${t}`] },
+  gitlab: { label: GITLAB_LABEL, open: gitlabSource, authorize: (t) => ['private-token', t] },
+  gitea: { label: GITEA_LABEL, open: giteaSource, authorize: (t) => ['authorization', `token ${t}`] },
+};
+
+export function hostAccess(host: HostConfig, env: Readonly<Record<string, string | undefined>>): HostAccess {
+  return {
+    kind: host.kind,
+    apiUrl: host.apiUrl.replace(/\/+$/, ''),
+    tokens: tokenPool(host.tokenEnv ? env[host.tokenEnv] : undefined),
+    tokenEnv: host.tokenEnv,
+    requestsPerSecond: host.requestsPerSecond ?? HOST_DEFAULTS.requestsPerSecond,
+    timeoutSeconds: host.timeoutSeconds ?? HOST_DEFAULTS.timeoutSeconds,
+    maxWaitSeconds: host.maxWaitSeconds ?? HOST_DEFAULTS.maxWaitSeconds,
+  };
+}
+
+export interface ForgeSettings {
+  /** The config's `hosts:` (over the known hosts). */
+  hosts: Readonly<Record<string, HostConfig>>;
+  /** The config's `dependents:`; absent, DEPENDENTS is not measured. */
+  dependents?: DependentsConfig;
+  /** `scan.tokens` (host → variable git uses): the API uses the same token unless the host names its own. */
+  gitTokens?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The measurer for each target: its host's forge adapter (the config's `hosts:` over the known
+ * ones) and the dependency index when one is chosen; undefined when neither applies (a host
+ * with no known forge gets the git rules only). One queue per host and token for the whole
+ * run, however many repositories share them.
+ */
+export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, string | undefined>>): ForgeFor {
+  const registry = new QueueRegistry();
+  const all: Record<string, HostConfig> = { ...KNOWN_HOSTS, ...settings.hosts };
+  for (const [host, variable] of Object.entries(settings.gitTokens ?? {})) {
+    const h = all[host];
+    if (h && !settings.hosts[host]?.tokenEnv) all[host] = { ...h, tokenEnv: variable };
+  }
+  const dependents = settings.dependents ? dependentsMeasurer(settings.dependents, registry) : undefined;
+  const measurers = new Map<string, ForgeMeasurer | undefined>();
+  return (target) => {
+    if (measurers.has(target.host)) return measurers.get(target.host);
+    const host = all[target.host];
+    let m: ForgeMeasurer | undefined;
+    if (host) {
+      const access = hostAccess(host, env);
+      const adapter = ADAPTERS[host.kind];
+      m = sourceMeasurer((signal) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, signal), adapter.open);
+    }
+    if (dependents) m = m ? combined(m, dependents) : dependents;
+    measurers.set(target.host, m);
+    return m;
+  };
+}

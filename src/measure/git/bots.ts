@@ -1,0 +1,25 @@
+// Who is a bot: commits by bots are left out of COMMITS and BUS_FACTOR. Never a bare "bot"
+// substring, which would drop people whose names hold it (Abbott, Talbot).
+import type { Identity } from './mailmap.ts';
+
+/** App addresses that commit without "[bot]" in their name or address. */
+export const KNOWN_BOT_EMAILS: readonly string[] = [
+  'bot@renovateapp.com', // Renovate's hosted app
+  'renovate@whitesourcesoftware.com', // Renovate (WhiteSource)
+  'support@dependabot.com', // Dependabot before it became a GitHub app
+  'action@github.com', // the GitHub Actions default identity
+  'noreply@weblate.org', // Weblate's own commits (merges of translations keep the translators)
+];
+
+export type BotTest = (identity: Identity) => boolean;
+
+/** `patterns`: extra regular expressions (case-insensitive), matched against the name and the e-mail. */
+export function botTest(patterns: readonly string[] = []): BotTest {
+  const extra = patterns.map((p) => new RegExp(p, 'i'));
+  const known = new Set(KNOWN_BOT_EMAILS);
+  return ({ name, email }) => {
+    const lower = `${name}\n${email}`.toLowerCase();
+    if (lower.includes('[bot]') || known.has(email.toLowerCase())) return true;
+    return extra.some((r) => r.test(name) || r.test(email));
+  };
+}

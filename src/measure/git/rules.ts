@@ -1,0 +1,200 @@
+// The four git rules as pure functions of what git showed: for each scan time E, the default
+// branch's first-parent tip as of E (T), the commits reachable from T, the tags by their
+// dates and the tree of T. Windows are the evaluator's own (S < t <= E, calendar months, UTC).
+import { isoDate, windowStart } from '../../model/calendar.ts';
+import type { EventsValue, StoredValue } from '../../model/stored-value.ts';
+import type { Measurement } from '../types.ts';
+import type { BotTest } from './bots.ts';
+import type { CommitTable, GitHistory } from './history.ts';
+import type { Mailmap } from './mailmap.ts';
+import type { Snapshot } from './snapshot.ts';
+
+export interface GitRuleOptions {
+  /** The git rules to measure (others are left out). */
+  rules: ReadonlySet<string>;
+  /** Event rules keep every event within this many months before each time. */
+  horizonMonths: number;
+  busFactorMonths: number;
+  isBot: BotTest;
+}
+
+/**
+ * For each time: the index of the first commit on the default branch's first-parent chain
+ * whose committer time is at most that time, or undefined when there is none.
+ */
+export function tipsAt(commits: CommitTable, tip: number | undefined, times: readonly number[]): Array<number | undefined> {
+  const out: Array<number | undefined> = times.map(() => undefined);
+  if (tip === undefined) return out;
+  // Later times first: the tip as of an earlier time is never nearer the branch's head.
+  const order = times.map((t, i) => ({ t, i })).sort((a, b) => b.t - a.t);
+  let c = tip;
+  for (const { t, i } of order) {
+    while (c >= 0 && commits.time[c]! > t) c = commits.firstParent[c]!;
+    if (c < 0) break;
+    out[i] = c;
+  }
+  return out;
+}
+
+/**
+ * For each commit, the index of the first time (ascending `tips` order by time) whose tip
+ * reaches it, or -1. The tips of ascending times are ancestors of one another, so one walk
+ * that stops at commits already reached visits each commit once.
+ */
+function firstReach(commits: CommitTable, tips: ReadonlyArray<number | undefined>, timeOrder: readonly number[]): Int32Array {
+  const reach = new Int32Array(commits.oids.length).fill(-1);
+  const stack: number[] = [];
+  for (const i of timeOrder) {
+    const t = tips[i];
+    if (t === undefined) continue;
+    stack.push(t);
+    while (stack.length > 0) {
+      const c = stack.pop()!;
+      if (reach[c]! >= 0) continue;
+      reach[c] = i;
+      const p = commits.firstParent[c]!;
+      if (p >= 0 && reach[p]! < 0) stack.push(p);
+      for (const q of commits.moreParents.get(c) ?? []) if (reach[q]! < 0) stack.push(q);
+    }
+  }
+  return reach;
+}
+
+interface Person {
+  /** The mailmapped e-mail, lower-cased (or the name when there is no e-mail). */
+  key: string;
+  bot: boolean;
+}
+
+const short = (oid: string) => oid.slice(0, 12);
+const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * One measurement per time, in the order of `times`; undefined for a time before the default
+ * branch's first commit (the repository had no history yet), when it has commits.
+ */
+export function measureGit(
+  history: GitHistory,
+  snapshots: (commitOid: string) => Snapshot,
+  times: readonly number[],
+  options: GitRuleOptions,
+): Array<Measurement | undefined> {
+  const { commits } = history;
+  const tips = tipsAt(commits, history.tip, times);
+  const timeOrder = times.map((_, i) => i).sort((a, b) => times[a]! - times[b]! || a - b);
+  const rank = new Int32Array(times.length);
+  timeOrder.forEach((i, r) => (rank[i] = r));
+  const reachRaw = firstReach(commits, tips, timeOrder);
+  const people = new Map<Mailmap, Array<Person | undefined>>();
+  const personOf = (mailmap: Mailmap, author: number): Person => {
+    let list = people.get(mailmap);
+    if (!list) people.set(mailmap, (list = []));
+    let p = list[author];
+    if (!p) {
+      const id = mailmap.map(commits.authors[author]!);
+      p = list[author] = { key: (id.email || id.name).toLowerCase(), bot: options.isBot(id) };
+    }
+    return p;
+  };
+  const want = (rule: string) => options.rules.has(rule);
+  const branch = history.defaultBranch === undefined ? 'the default branch' : clip(history.defaultBranch);
+
+  return times.map((E, i) => {
+    const T = tips[i];
+    if (T === undefined && history.tip !== undefined) return undefined;
+    const values: Record<string, StoredValue> = {};
+    const evidence: Record<string, string> = {};
+    const horizonFrom = windowStart(E, options.horizonMonths);
+    const to = isoDate(E);
+    if (want('RELEASES')) {
+      const events: number[] = [];
+      let undated = 0;
+      let newest: { name: string; time: number } | undefined;
+      for (const tag of history.tags) {
+        if (tag.time === undefined) undated++;
+        else if (tag.time > horizonFrom && tag.time <= E) {
+          events.push(tag.time);
+          if (!newest || tag.time > newest.time || (tag.time === newest.time && tag.name > newest.name)) newest = { name: tag.name, time: tag.time };
+        }
+      }
+      values.RELEASES = sorted(events);
+      const latest = newest ? ` (newest ${clip(newest.name)}, ${isoDate(newest.time)})` : '';
+      const skipped = undated > 0 ? `; ${plural(undated, 'tag')} without a date left out` : '';
+      evidence.RELEASES = `${plural(events.length, 'tag')} dated in the ${options.horizonMonths} months to ${to}${latest}${skipped}`;
+    }
+    if (T === undefined) {
+      const why = history.tip === undefined ? `${branch} has no commits` : `${branch} had no commits by ${to}`;
+      if (want('COMMITS')) [values.COMMITS, evidence.COMMITS] = [{ events: [] }, why];
+      if (want('BUS_FACTOR')) [values.BUS_FACTOR, evidence.BUS_FACTOR] = [0, why];
+      if (want('SECURITY_POLICY')) [values.SECURITY_POLICY, evidence.SECURITY_POLICY] = [false, why];
+      return { values, evidence };
+    }
+    const at = `${branch} at ${short(commits.oids[T]!)} (${isoDate(commits.time[T]!)})`;
+    const snapshot = snapshots(commits.oids[T]!);
+    if (want('COMMITS') || want('BUS_FACTOR')) {
+      const busFrom = windowStart(E, options.busFactorMonths);
+      const events: number[] = [];
+      let bots = 0;
+      const perPerson = new Map<string, number>();
+      let busTotal = 0;
+      const r = rank[i]!;
+      for (let c = 0; c < reachRaw.length; c++) {
+        const reached = reachRaw[c]!;
+        if (reached < 0 || rank[reached]! > r || commits.parentCount[c]! > 1) continue;
+        const t = commits.time[c]!;
+        if (t > E) continue;
+        const inHorizon = t > horizonFrom;
+        const inBus = t > busFrom;
+        if (!inHorizon && !inBus) continue;
+        const person = personOf(snapshot.mailmap, commits.author[c]!);
+        if (person.bot) {
+          if (inHorizon) bots++;
+          continue;
+        }
+        if (inHorizon) events.push(t);
+        if (inBus) {
+          perPerson.set(person.key, (perPerson.get(person.key) ?? 0) + 1);
+          busTotal++;
+        }
+      }
+      if (want('COMMITS')) {
+        values.COMMITS = sorted(events);
+        const left = bots > 0 ? `; ${plural(bots, 'commit')} by bots left out` : '';
+        evidence.COMMITS = `${plural(events.length, 'non-merge commit')} in the ${options.horizonMonths} months to ${to}, reachable from ${at}${left}`;
+      }
+      if (want('BUS_FACTOR')) {
+        const k = absenceFactor([...perPerson.values()]);
+        values.BUS_FACTOR = k;
+        evidence.BUS_FACTOR =
+          busTotal === 0
+            ? `no non-merge commits by people in the ${options.busFactorMonths} months to ${to} (${at})`
+            : `${plural(k, 'contributor')} of ${perPerson.size} made at least half of ${plural(busTotal, 'non-merge commit')} in the ${options.busFactorMonths} months to ${to} (${at})`;
+      }
+    }
+    if (want('SECURITY_POLICY')) {
+      values.SECURITY_POLICY = snapshot.securityPolicy !== undefined;
+      evidence.SECURITY_POLICY = snapshot.securityPolicy
+        ? `${clip(snapshot.securityPolicy)} in ${at}`
+        : `no non-empty SECURITY.md (.markdown, .adoc, .rst) in the root, .github/ or docs/, nor doc/security.rst, in ${at}`;
+    }
+    return { values, evidence };
+  });
+}
+
+/** CHAOSS contributor absence factor: the fewest people whose commits make at least half of all. */
+export function absenceFactor(counts: readonly number[]): number {
+  const total = counts.reduce((a, b) => a + b, 0);
+  if (total === 0) return 0;
+  const desc = [...counts].sort((a, b) => b - a);
+  let sum = 0;
+  for (let k = 0; k < desc.length; k++) {
+    sum += desc[k]!;
+    if (sum * 2 >= total) return k + 1;
+  }
+  return desc.length;
+}
+
+function sorted(events: number[]): EventsValue {
+  return { events: events.sort((a, b) => a - b) };
+}

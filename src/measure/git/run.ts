@@ -1,0 +1,157 @@
+// Every git process the scanner starts: bounded in time, never prompting for a password, and
+// given secrets (an Authorization header) only through its environment, so no token ever
+// appears in a process list, a mirror's config or an error message.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+
+/** How every git process of one scan is started. */
+export interface GitSettings {
+  /** Kill a git process that runs longer than this. */
+  timeoutMs: number;
+  /** Config given through GIT_CONFIG_COUNT/KEY/VALUE (never argv): credentials. */
+  secretConfig?: ReadonlyArray<readonly [string, string]>;
+}
+
+export interface GitCall {
+  /** The repository (bare: its directory); absent for clone and ls-remote. */
+  gitDir?: string;
+  args: readonly string[];
+  settings: GitSettings;
+}
+
+export class GitError extends Error {
+  override name = 'GitError';
+  constructor(
+    message: string,
+    /** git's own words, secrets removed. */
+    readonly stderr: string,
+    readonly timedOut: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface GitChild {
+  stdout: Readable;
+  stdin: Writable;
+  /** Resolves when git exits 0; rejects with a GitError otherwise. */
+  done: Promise<void>;
+  kill(): void;
+}
+
+// Variables that would point git at another repository or config than the one we name.
+const INHERITED_OUT = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_CONFIG_PARAMETERS', 'GIT_NAMESPACE', 'GIT_CEILING_DIRECTORIES'];
+
+/** The environment of one git process: no prompt, C messages, and the secrets as config. */
+export function gitEnvironment(settings: GitSettings, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never', LC_ALL: 'C', LANGUAGE: 'C' };
+  for (const k of INHERITED_OUT) delete env[k];
+  for (const k of Object.keys(env)) if (/^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/.test(k)) delete env[k];
+  // ssh must fail rather than ask for a passphrase or a host key decision.
+  env.GIT_SSH_COMMAND ??= 'ssh -o BatchMode=yes';
+  const secret = settings.secretConfig ?? [];
+  if (secret.length > 0) {
+    env.GIT_CONFIG_COUNT = String(secret.length);
+    secret.forEach(([key, value], i) => {
+      env[`GIT_CONFIG_KEY_${i}`] = key;
+      env[`GIT_CONFIG_VALUE_${i}`] = value;
+    });
+  }
+  return env;
+}
+
+/** `text` with every secret value (and each secret header's credential part) replaced. */
+export function redact(text: string, settings: GitSettings): string {
+  let out = text;
+  for (const [, value] of settings.secretConfig ?? []) {
+    for (const part of [value, value.replace(/^[^:]*:\s*/, ''), value.replace(/^[^:]*:\s*\S+\s+/, '')]) {
+      if (part.length >= 4) out = out.split(part).join('***');
+    }
+  }
+  return out;
+}
+
+// Hooks never run: a mirror is data, never code of ours to execute.
+const SAFE_ARGS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.askPass=', '-c', 'credential.helper='];
+
+export function startGit(call: GitCall): GitChild {
+  const args = [...SAFE_ARGS, ...(call.gitDir ? ['--git-dir', call.gitDir] : []), ...call.args];
+  // A process group of its own: a timeout kills git's helpers (git-remote-https) too.
+  const child: ChildProcess = spawn('git', args, { env: gitEnvironment(call.settings), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (c: string) => {
+    if (stderr.length < 16_384) stderr += c;
+  });
+  let timedOut = false;
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup();
+  }, call.settings.timeoutMs);
+  // A reader that stops early (or git that ends before reading all of stdin) is no failure of its own.
+  child.stdin!.on('error', () => {});
+  const what = `git ${call.args[0]}`;
+  const done = new Promise<void>((ok, fail) => {
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      fail(new GitError(`${what} could not start (${(err as NodeJS.ErrnoException).code ?? err.message}); install git`, '', false));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) return ok();
+      const said = redact(stderr.trim(), call.settings);
+      if (timedOut) return fail(new GitError(`${what} timed out after ${Math.round(call.settings.timeoutMs / 1000)} s`, said, true));
+      const last = said.split('\n').filter((l) => l.trim() !== '').slice(-2).join('; ');
+      fail(new GitError(`${what} failed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`, said, false));
+    });
+  });
+  return { stdout: child.stdout!, stdin: child.stdin!, done, kill: killGroup };
+}
+
+/** Runs git to its end and returns what it printed (for short outputs). */
+export async function runGit(call: GitCall, input?: string): Promise<string> {
+  const child = startGit(call);
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  child.stdin.end(input ?? '');
+  await child.done;
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Runs git and hands each NUL- (or newline-) terminated record of its output to `onRecord` as
+ * it arrives, so a history of any length is read in constant memory beyond what `onRecord` keeps.
+ */
+export async function streamGitRecords(call: GitCall, separator: 0 | 10, onRecord: (record: string) => void): Promise<void> {
+  const child = startGit(call);
+  child.stdin.end();
+  let rest: Buffer = Buffer.alloc(0);
+  let failure: unknown;
+  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    let data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+    let start = 0;
+    for (let end = data.indexOf(separator, start); end >= 0; end = data.indexOf(separator, start)) {
+      try {
+        if (failure === undefined) onRecord(data.toString('utf8', start, end));
+      } catch (err) {
+        failure = err;
+        child.kill();
+      }
+      start = end + 1;
+    }
+    rest = data.subarray(start);
+    data = rest;
+  }
+  await child.done.catch((err: unknown) => {
+    if (failure === undefined) throw err;
+  });
+  if (failure !== undefined) throw failure;
+  if (rest.length > 0) onRecord(rest.toString('utf8'));
+}

@@ -1,0 +1,81 @@
+// What the tree of a measured commit holds that a rule reads: a security policy file and the
+// .mailmap. Trees are read through one cat-file process; a blobless mirror has them all.
+import { CatFile, parseTree, type TreeEntry } from './cat-file.ts';
+import { NO_MAILMAP, parseMailmap, type Mailmap } from './mailmap.ts';
+
+export interface Snapshot {
+  /** The security policy's path as the tree spells it, when there is a non-empty one. */
+  securityPolicy?: string;
+  mailmap: Mailmap;
+}
+
+// OpenSSF Scorecard's Security-Policy file names (checks/raw/security_policy.go), compared
+// case-insensitively: SECURITY.{md,markdown,adoc,rst} in the root, .github/ or docs/, and doc/security.rst.
+const POLICY_NAMES = ['security.md', 'security.markdown', 'security.adoc', 'security.rst'];
+const POLICY_PLACES: Record<string, readonly string[]> = { '': POLICY_NAMES, '.github': POLICY_NAMES, docs: POLICY_NAMES, doc: ['security.rst'] };
+
+// The empty blob: a file of no bytes is no policy (SHA-1 and SHA-256 repositories).
+const EMPTY_BLOBS = new Set(['e69de29bb2d1d6434b8b29ae775ad8c2e48c5391', '473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813']);
+
+const isRegularFile = (e: TreeEntry) => e.mode.startsWith('100');
+const isTree = (e: TreeEntry) => e.mode === '40000';
+
+/**
+ * The first policy file in `root` or its places, in Scorecard's order. A symbolic link, a
+ * submodule or a directory under a policy's name is none, nor is an empty file.
+ */
+export function securityPolicyIn(root: readonly TreeEntry[], places: ReadonlyMap<string, readonly TreeEntry[]>): string | undefined {
+  for (const [place, names] of Object.entries(POLICY_PLACES)) {
+    const entries = place === '' ? root : places.get(place);
+    for (const e of entries ?? []) {
+      if (isRegularFile(e) && names.includes(e.name.toLowerCase()) && !EMPTY_BLOBS.has(e.oid)) {
+        return place === '' ? e.name : `${placeName(root, place)}/${e.name}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+function placeName(root: readonly TreeEntry[], place: string): string {
+  return root.find((e) => isTree(e) && e.name.toLowerCase() === place)?.name ?? place;
+}
+
+/** Reads the snapshot of each commit (by oid) through one cat-file process; each tree and blob read once. */
+export async function readSnapshots(cat: CatFile, commits: readonly string[]): Promise<Map<string, Snapshot>> {
+  const trees = new Map<string, Promise<TreeEntry[]>>();
+  const mailmaps = new Map<string, Promise<Mailmap>>();
+  const treeOf = (name: string): Promise<TreeEntry[]> => {
+    let entries = trees.get(name);
+    if (!entries) {
+      entries = cat.read(name).then((obj) => (obj && obj.type === 'tree' ? parseTree(obj.body, obj.oid.length / 2) : []));
+      trees.set(name, entries);
+    }
+    return entries;
+  };
+  const mailmapOf = (oid: string): Promise<Mailmap> => {
+    let mailmap = mailmaps.get(oid);
+    if (!mailmap) {
+      mailmap = cat.read(oid).then((blob) => (blob ? parseMailmap(blob.body.toString('utf8')) : NO_MAILMAP));
+      mailmaps.set(oid, mailmap);
+    }
+    return mailmap;
+  };
+  // Every request is written before its answer is awaited: one round trip for all the roots,
+  // one for the folders a policy may be in, one for the mailmaps.
+  const snapshots = await Promise.all(
+    commits.map(async (commit): Promise<[string, Snapshot]> => {
+      const root = await treeOf(`${commit}^{tree}`);
+      const places = new Map<string, TreeEntry[]>();
+      const wanted = root.filter((e) => isTree(e) && Object.hasOwn(POLICY_PLACES, e.name.toLowerCase()) && e.name !== '');
+      const read = await Promise.all(wanted.map((e) => treeOf(e.oid)));
+      wanted.forEach((e, i) => {
+        if (!places.has(e.name.toLowerCase())) places.set(e.name.toLowerCase(), read[i]!);
+      });
+      const mailmapEntry = root.find((e) => e.name === '.mailmap' && isRegularFile(e));
+      const mailmap = mailmapEntry ? await mailmapOf(mailmapEntry.oid) : NO_MAILMAP;
+      const policy = securityPolicyIn(root, places);
+      return [commit, { ...(policy ? { securityPolicy: policy } : {}), mailmap }];
+    }),
+  );
+  return new Map(snapshots);
+}

@@ -1,0 +1,67 @@
+// A lease kept as one small object, written only under a condition (If-None-Match: * to
+// create, If-Match on its ETag to renew): a build's output prefix, a scan's store prefix.
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { LeaseStore } from '../io/lease.ts';
+
+/** S3 answers 412 when a write's condition fails, 409 when two conditional writes race. */
+export function conditionRefused(err: unknown): boolean {
+  return [412, 409].includes((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0);
+}
+
+export function isNotFound(err: unknown): boolean {
+  return (err as { name?: string }).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+}
+
+/**
+ * `fail` words an unexpected error ("read", "write", "delete") for the caller's location;
+ * `probeKey` is a small object of its own where the store is asked whether it honours
+ * conditional writes (the lease itself is never touched by the probe).
+ */
+export function s3LeaseStore(
+  client: S3Client,
+  Bucket: string,
+  Key: string,
+  probeKey: string,
+  fail: (what: string, err: unknown, where: string) => Error,
+): LeaseStore {
+  const where = `s3://${Bucket}/${Key}`;
+  // NoSuchKey is S3's answer to If-Match on a key that is gone: a refused condition too.
+  const put = async (text: string, condition: { IfNoneMatch: string } | { IfMatch: string }, key = Key) => {
+    try {
+      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: text, ContentType: 'application/json', CacheControl: 'no-store', ...condition }));
+      return true;
+    } catch (err) {
+      if (conditionRefused(err) || (err as { name?: string }).name === 'NoSuchKey') return false;
+      throw fail('write', err, `s3://${Bucket}/${key}`);
+    }
+  };
+  return {
+    // Once the probe object exists, both probes are one PUT each that a store honouring the
+    // conditions refuses without writing.
+    honoursConditions: async () => {
+      const body = 'badgepress checks here that the store refuses conditional writes whose condition fails\n';
+      const absent = { IfNoneMatch: '*' };
+      if ((await put(body, absent, probeKey)) && (await put(body, absent, probeKey))) return false;
+      return !(await put(body, { IfMatch: '"00000000000000000000000000000000"' }, probeKey));
+    },
+    where,
+    read: async () => {
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket, Key }));
+        return { text: await res.Body!.transformToString(), version: res.ETag ?? '' };
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw fail('read', err, where);
+      }
+    },
+    create: (text) => put(text, { IfNoneMatch: '*' }),
+    replace: (text, version) => put(text, { IfMatch: version }),
+    remove: async () => {
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket, Key }));
+      } catch (err) {
+        throw fail('delete', err, where);
+      }
+    },
+  };
+}

@@ -1,0 +1,175 @@
+// The scan: for each listed repository, the times the store does not hold yet, its mirror
+// brought up to date, the git rules (and a forge adapter's, when there is one) measured for
+// all those times from one pass, and one record per time appended. One repository that fails
+// is reported and the others go on; a store that fails stops the scan.
+import { stat } from 'node:fs/promises';
+import pLimit from 'p-limit';
+import type { ScanSettings } from '../config/types.ts';
+import { botTest } from '../measure/git/bots.ts';
+import { measureRepository } from '../measure/git/measure.ts';
+import { isTransportFailure, mirrorPath, moveAside, updateMirror, type FetchPolicy } from '../measure/git/mirror.ts';
+import { GitError, type GitSettings } from '../measure/git/run.ts';
+import type { ListedTarget } from '../measure/targets.ts';
+import type { ForgeFor, Measurement } from '../measure/types.ts';
+import { GIT_RULE_IDS } from '../model/measured-rules.ts';
+import { scanRecordLine, storeFileName } from '../store/record-line.ts';
+import { StoreConflictError, StoreWriteError, type StoreWriter } from '../store/writer.ts';
+import { gitTokenConfig, tokenFor } from './credentials.ts';
+import { mergeForge } from './merge.ts';
+
+export interface ScanOptions {
+  targets: readonly ListedTarget[];
+  writer: StoreWriter;
+  /** E: the scan time, Unix s. */
+  asOf: number;
+  /** Earlier times to write too (month starts), ascending, all before E. */
+  historyTimes?: readonly number[];
+  fetch: 'always' | 'never';
+  /** The rule ids to measure (git's and forge adapters'). */
+  rules: ReadonlySet<string>;
+  settings: ScanSettings;
+  /** More bot patterns (--bot-pattern) beside the config's. */
+  botPatterns?: readonly string[];
+  /** A rule's window in months by rule id (the active thresholds' timeRangeInMonths). */
+  windowMonths: Readonly<Record<string, number>>;
+  forgeFor?: ForgeFor;
+  env?: NodeJS.ProcessEnv;
+  /** Milliseconds before fetch try n (1-based); default 5 s, then 25 s. */
+  backoffMs?: (n: number) => number;
+  /** Each repository's problem, once, as it happens. */
+  report: (line: string) => void;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ScanSummary {
+  repositories: number;
+  /** Measured and written. */
+  measured: number;
+  /** Nothing to write: the store held every time already. */
+  upToDate: number;
+  records: number;
+  failed: number;
+  /** Mirrors git could not read, moved aside and fetched again. */
+  movedAside: number;
+  /** Rule ids asked for that nothing here could measure. */
+  unmeasured: string[];
+  forgeRequests: number;
+}
+
+export async function scan(o: ScanOptions): Promise<ScanSummary> {
+  const summary: ScanSummary = { repositories: o.targets.length, measured: 0, upToDate: 0, records: 0, failed: 0, movedAside: 0, unmeasured: [], forgeRequests: 0 };
+  const gitRules = new Set(GIT_RULE_IDS.filter((r) => o.rules.has(r)));
+  const measuredRules = new Set<string>(gitRules);
+  const horizonMonths = Math.max(o.settings.horizonMonths, ...['COMMITS', 'RELEASES'].map((r) => o.windowMonths[r] ?? 0));
+  const ruleOptions = { rules: gitRules, horizonMonths, busFactorMonths: o.settings.busFactorMonths, isBot: botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]) };
+  const limit = pLimit(o.settings.concurrency);
+  const hostLimits = new Map<string, ReturnType<typeof pLimit>>();
+  const hostLimit = (host: string) => {
+    let l = hostLimits.get(host);
+    if (!l) hostLimits.set(host, (l = pLimit(o.settings.perHost)));
+    return l;
+  };
+  let storeFailure: unknown;
+  let done = 0;
+
+  const one = async (target: ListedTarget): Promise<void> => {
+    if (storeFailure !== undefined) return;
+    const file = storeFileName(target.host, target.path);
+    const stored = await o.writer.storedTimes(file, target.url);
+    const wanted = [...new Set([...(o.historyTimes ?? []), o.asOf])].filter((t) => !stored.has(t)).sort((a, b) => a - b);
+    if (wanted.length === 0) {
+      summary.upToDate++;
+      return;
+    }
+    const settings = gitSettings(target, o);
+    const fetchPolicy: FetchPolicy = { settings, retries: o.settings.retries, backoffMs: o.backoffMs ?? ((n) => 5000 * 5 ** (n - 1)) };
+    let measured;
+    if (target.mirror !== undefined) measured = await measureRepository(target.mirror, wanted, ruleOptions, settings);
+    else {
+      const gitDir = mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
+      const existed = await exists(gitDir);
+      if (o.fetch === 'never' && !existed) throw new Error(`no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`);
+      try {
+        if (o.fetch === 'always') await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
+        measured = await measureRepository(gitDir, wanted, ruleOptions, settings);
+      } catch (err) {
+        // Our own mirror that git cannot read (not the remote failing): moved aside and fetched again, once.
+        if (!existed || o.fetch === 'never' || !(err instanceof GitError) || isTransportFailure(err)) throw err;
+        const aside = await moveAside(gitDir, Math.floor(Date.now() / 1000));
+        summary.movedAside++;
+        o.report(`${target.source} ${target.url}: the mirror could not be read (${err.message}); moved aside to ${aside} and fetched again`);
+        await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
+        measured = await measureRepository(gitDir, wanted, ruleOptions, settings);
+      }
+    }
+    const times = wanted.filter((_, i) => measured.measurements[i] !== undefined);
+    let measurements = measured.measurements.filter((m): m is Measurement => m !== undefined);
+    const forge = o.forgeFor?.(target);
+    if (forge && times.length > 0) {
+      const result = await forge.measure({ target, times, git: measured.facts, windowMonths: o.windowMonths, horizonMonths });
+      summary.forgeRequests += result.requests;
+      const forgeRules = result.rules.filter((r) => o.rules.has(r));
+      for (const r of forgeRules) measuredRules.add(r);
+      measurements = measurements.map((m, i) => mergeForge(m, result.measurements[i], new Set(forgeRules)));
+      for (const f of result.failures) o.report(`${target.source} ${target.url}: ${f}`);
+      if (result.failures.length > 0) summary.failed++;
+    }
+    const lines = times.map((t, i) => scanRecordLine(target.url, t, measurements[i]!));
+    if (lines.length > 0) await o.writer.append(file, lines);
+    summary.records += lines.length;
+    summary.measured++;
+  };
+
+  // The host's queue first: a repository waiting for its host holds no slot another host's could use.
+  await Promise.all(
+    o.targets.map((target) =>
+      hostLimit(target.host)(() =>
+        limit(async () => {
+          try {
+            await one(target);
+          } catch (err) {
+            if (err instanceof StoreWriteError || err instanceof StoreConflictError) {
+              storeFailure ??= err;
+              return;
+            }
+            summary.failed++;
+            o.report(`${target.source} ${target.url}: ${(err as Error).message}`);
+          } finally {
+            o.onProgress?.(++done, o.targets.length);
+          }
+        }),
+      ),
+    ),
+  );
+  if (storeFailure !== undefined) throw storeFailure;
+  summary.unmeasured = [...o.rules].filter((r) => !measuredRules.has(r)).sort();
+  return summary;
+}
+
+function gitSettings(target: ListedTarget, o: ScanOptions): GitSettings {
+  const token = target.mirror === undefined ? tokenFor(target.host, o.settings, o.env) : undefined;
+  const scheme = target.fetchUrl.slice(0, target.fetchUrl.indexOf(':')).toLowerCase();
+  return {
+    timeoutMs: o.settings.timeoutSeconds * 1000,
+    ...(token && scheme.startsWith('http') ? { secretConfig: gitTokenConfig(scheme, target.host, token) } : {}),
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Month starts (UTC) from `since` (a month start) up to but not including `end`. */
+export function monthStarts(since: number, end: number): number[] {
+  const out: number[] = [];
+  const d = new Date(since * 1000);
+  for (let y = d.getUTCFullYear(), m = d.getUTCMonth(); ; m++) {
+    const t = Date.UTC(y, m, 1) / 1000;
+    if (t >= end) break;
+    out.push(t);
+  }
+  return out;
+}

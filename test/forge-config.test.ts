@@ -1,0 +1,67 @@
+// The config's `hosts:` and `dependents:` sections: loaded as written, refused with file:line.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSiteConfig } from '../src/config/load.ts';
+import { tempDir } from './helpers/tmp.ts';
+import { tokenFor } from '../src/scan/credentials.ts';
+
+const dir = tempDir();
+
+function write(name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, `store: s\n${text}`);
+  return file;
+}
+
+describe('hosts: and dependents:', () => {
+  it('loads hosts as written, without a trailing slash, and no dependents by default', async () => {
+    const file = write('ok.yaml', 'hosts:\n  git.example:8443:\n    kind: gitea\n    apiUrl: https://git.example:8443/api/v1/\n    tokenEnv: GIT_EXAMPLE_TOKEN\n    requestsPerSecond: 2\n');
+    const config = await loadSiteConfig(file);
+    expect(config.hosts).toEqual({ 'git.example:8443': { kind: 'gitea', apiUrl: 'https://git.example:8443/api/v1', tokenEnv: 'GIT_EXAMPLE_TOKEN', requestsPerSecond: 2 } });
+    expect(config.dependents).toBeUndefined();
+    const none = await loadSiteConfig(write('none.yaml', ''));
+    expect(none.hosts).toEqual({});
+    const deps = await loadSiteConfig(write('deps.yaml', 'dependents:\n  source: ecosyste.ms\n'));
+    expect(deps.dependents).toEqual({ source: 'ecosyste.ms' });
+  });
+
+  it('refuses a bad host entry with file:line, and a pasted token without echoing it', async () => {
+    const token = 'ghp_' + 'A1b2C3d4'.repeat(4);
+    const file = write('bad.yaml', [
+      'hosts:',
+      '  gitlab.example:',
+      '    kind: gitlab2',
+      '    apiUrl: https://user:pw@gitlab.example/api/v4',
+      '  ghe.example:',
+      '    kind: github',
+      '    apiUrl: https://ghe.example/api/v3',
+      `    tokenEnv: ${token}`,
+      '    rate: 3',
+      'dependents:',
+      '  source: libraries.io',
+      '',
+    ].join('\n'));
+    const err = await loadSiteConfig(file).catch((e: { problems: string[] }) => e);
+    const problems = (err as { problems: string[] }).problems;
+    expect(problems).toEqual([
+      `${file}:4 hosts.gitlab.example.kind: must be one of "github", "gitlab", "gitea"`,
+      `${file}:10 hosts.ghe.example.rate: unknown key; remove it or check its spelling`,
+      `${file}:12 dependents.source: must be one of "deps.dev", "ecosyste.ms"`,
+    ]);
+    const fixed = write('bad2.yaml', `hosts:\n  ghe.example:\n    kind: github\n    apiUrl: https://user:pw@ghe.example/api/v3\n    tokenEnv: ${token}\n`);
+    const second = (await loadSiteConfig(fixed).catch((e: { problems: string[] }) => e)) as { problems: string[] };
+    expect(second.problems).toEqual([
+      `${fixed}:5 hosts.ghe.example.apiUrl: "https://user:pw@ghe.example/api/v3" must not hold credentials (user:password@)`,
+      `${fixed}:6 hosts.ghe.example.tokenEnv: looks like a token, not the name of an environment variable; put the token in a variable and name the variable here (and revoke the token shown in this file)`,
+    ]);
+    expect(JSON.stringify(second.problems)).not.toContain(token);
+  });
+
+  it('git takes the first token of a pool the forge API uses in turn', () => {
+    const settings = { tokens: { 'github.com': 'POOL' } };
+    expect(tokenFor('github.com', settings, { POOL: ' tok-a , tok-b' })).toBe('tok-a');
+    expect(tokenFor('github.com', settings, { POOL: '' })).toBeUndefined();
+    expect(tokenFor('gitlab.com', settings, { POOL: 'tok-a' })).toBeUndefined();
+  });
+});

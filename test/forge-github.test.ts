@@ -1,0 +1,267 @@
+// The GitHub adapter against a loopback stand-in whose every answer matches GitHub's OpenAPI
+// description. Expected values are worked out by hand in the comments.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HostConfig } from '../src/measure/forge/index.ts';
+import type { ForgeResult } from '../src/measure/types.ts';
+import { measureOn } from './helpers/forge-measure.ts';
+import { loadJson, startForgeServer, type ForgeServer, type Reply } from './helpers/forge-server.ts';
+import { ForgeHttp, QueueRegistry } from '../src/measure/forge/core/http.ts';
+import { githubSource } from '../src/measure/forge/adapter/github/index.ts';
+import { GH_ERROR, githubCheck, startGitHub, type GhRepository, type GhRun } from './helpers/forge-github.ts';
+
+const u = (iso: string) => Date.parse(iso) / 1000;
+const E1 = u('2026-10-25T00:00:00Z');
+const E = u('2026-11-25T00:00:00Z');
+const TOKENS = 'tok-secret-one,tok-secret-two';
+
+let server: ForgeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function measure(repo: GhRepository, host: Partial<HostConfig> = {}, times = [E1, E]): Promise<ForgeResult> {
+  server = await startGitHub(repo);
+  return measureOn(server, { kind: 'github', host: 'github.com', path: 'acme/widget', tokens: TOKENS, times, tagNames: ['v1.0.0'], hostConfig: host });
+}
+
+const alice = { login: 'alice' };
+const bob = { login: 'bob' };
+const carol = { login: 'carol' };
+const dave = { login: 'dave' };
+const erin = { login: 'erin' };
+const maint = { login: 'maint' };
+const depbot = { login: 'dependabot[bot]', bot: true };
+
+const WIDGET: GhRepository = {
+  pageCap: 3,
+  issues: [
+    { number: 1, created: '2026-09-01T00:00:00Z', updated: '2026-09-03T12:00:00Z', author: alice, association: 'NONE' },
+    { number: 2, created: '2026-10-01T00:00:00Z', updated: '2026-10-04T00:00:00Z', author: bob, association: 'CONTRIBUTOR' },
+    { number: 3, created: '2026-10-10T00:00:00Z', author: carol, association: 'COLLABORATOR' },
+    { number: 4, created: '2026-10-11T00:00:00Z', author: { login: 'renovate[bot]', bot: true }, association: 'NONE' },
+    { number: 5, created: '2026-10-15T00:00:00Z', author: dave, association: 'NONE', pull: true },
+    { number: 6, created: '2026-11-20T00:00:00Z', author: dave, association: 'NONE' },
+    { number: 7, created: '2026-10-20T00:00:00Z', updated: '2026-11-01T00:00:00Z', author: erin, association: 'FIRST_TIMER' },
+    // Opened before either window, updated inside: listed by `since`, left out by its opening.
+    { number: 8, created: '2026-07-01T00:00:00Z', updated: '2026-09-01T00:00:00Z', author: bob, association: 'NONE' },
+  ],
+  comments: [
+    { issue: 1, created: '2026-09-01T01:00:00Z', author: alice, association: 'NONE' },
+    { issue: 1, created: '2026-09-01T02:00:00Z', author: depbot, association: 'COLLABORATOR' },
+    { issue: 1, created: '2026-09-03T12:00:00Z', author: maint, association: 'OWNER' },
+    { issue: 2, created: '2026-10-04T00:00:00Z', author: carol, association: 'COLLABORATOR' },
+    { issue: 5, created: '2026-10-15T01:00:00Z', author: maint, association: 'OWNER' },
+    { issue: 7, created: '2026-11-01T00:00:00Z', author: maint, association: 'MEMBER' },
+  ],
+  events: [
+    { issue: 2, event: 'labeled', created: '2026-10-02T00:00:00Z', actor: maint },
+    { issue: 7, event: 'closed', created: '2026-10-21T00:00:00Z', actor: erin },
+    { issue: 7, event: 'renamed', created: '2026-10-20T06:00:00Z', actor: maint },
+  ],
+  releases: [
+    { tag: 'v1.0.0', published: '2026-05-01T00:00:00Z', assets: ['2026-05-01T00:30:00Z'] },
+    { tag: 'v1.1.0', published: '2026-09-15T00:00:00Z', assets: ['2026-09-15T02:00:00Z', '2026-09-15T01:00:00Z'] },
+    { tag: 'v1.2.0-rc', published: null, draft: true, assets: ['2026-11-02T00:00:00Z'] },
+    { tag: 'v1.2.0', published: '2026-11-01T00:00:00Z' },
+  ],
+  runs: [
+    { created: '2026-10-24T00:00:00Z', event: 'push', conclusion: 'success' },
+    { created: '2026-10-26T00:00:00Z', event: 'pull_request', conclusion: 'failure' },
+    { created: '2026-10-27T00:00:00Z', event: 'dynamic', conclusion: 'success' },
+    { created: '2026-10-28T00:00:00Z', event: 'push', conclusion: 'cancelled' },
+    { created: '2026-10-29T00:00:00Z', event: 'push', conclusion: null },
+    { created: '2025-11-20T00:00:00Z', event: 'push', conclusion: 'success' },
+  ],
+};
+
+describe('GitHub adapter', () => {
+  it('measures every forge rule for each time from one pass', async () => {
+    const r = await measure(WIDGET);
+    expect(r.failures).toEqual([]);
+    const [at1, at2] = r.measurements;
+    // At E (window 2026-08-25..11-25): #1 2.5 days (the owner's comment; alice's own and the
+    // bot's do not count), #2 1 day (labelled), #6 5 days (no reaction: its age), #7 12 days
+    // (the member's comment; closing it herself does not count): 20.5 / 4 = 5.125 → 5.13.
+    expect(at2!.values.ISSUE_REACTION_TIME).toBe(5.13);
+    expect(at2!.evidence.ISSUE_REACTION_TIME).toContain('4 issues');
+    expect(at2!.evidence.ISSUE_REACTION_TIME).toContain('1 without');
+    // At E1 (window 2026-07-25..10-25): #1 2.5, #2 1, #7 unanswered by then: 5 days → 8.5 / 3.
+    expect(at1!.values.ISSUE_REACTION_TIME).toBe(2.83);
+    // Runs: success or failure only, `dynamic` left out; the one of 2025-11-20 is outside E's
+    // 12 months (from 2025-11-25) but inside E1's (from 2025-10-25).
+    expect(at2!.values.CI_PIPELINE).toEqual({ events: [u('2026-10-24T00:00:00Z'), u('2026-10-26T00:00:00Z')] });
+    expect(at1!.values.CI_PIPELINE).toEqual({ events: [u('2025-11-20T00:00:00Z'), u('2026-10-24T00:00:00Z')] });
+    // v1.0.0 is a git tag already; the draft has no publish time.
+    expect(at2!.values.RELEASES).toEqual({ events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')] });
+    expect(at1!.values.RELEASES).toEqual({ events: [u('2026-09-15T00:00:00Z')] });
+    // Releases with assets, at the later of publishing and the first upload.
+    expect(at2!.values.PACKAGES).toEqual({ events: [u('2026-05-01T00:30:00Z'), u('2026-09-15T01:00:00Z')] });
+    expect(r.rules).toEqual(['ISSUE_REACTION_TIME', 'CI_PIPELINE', 'RELEASES', 'PACKAGES']);
+    expect(r.requests).toBe(server!.requests.length);
+    // One pass for both times and all four rules: each list read once (4 releases, 3 a page).
+    const count = (suffix: string) => server!.requests.filter((q) => q.path === `/repos/acme/widget${suffix}`).length;
+    expect([count(''), count('/releases'), count('/issues/comments'), count('/actions/runs')]).toEqual([1, 2, 2, 2]);
+    // Tokens of the pool in turn, as a bearer header, never in a URL.
+    const auth = server!.requests.map((q) => q.headers.authorization);
+    expect(new Set(auth)).toEqual(new Set(['Bearer tok-secret-one', 'Bearer tok-secret-two']));
+    expect(server!.requests.every((q) => !q.path.includes('tok-secret') && ![...q.query.values()].some((v) => v.includes('tok-secret')))).toBe(true);
+  });
+
+  it('follows Link headers: 8 issues three a page take three requests', async () => {
+    await measure(WIDGET);
+    const issuePages = server!.requests.filter((q) => q.path === '/repos/acme/widget/issues');
+    // #8 is listed (updated in range): 7 issues updated since 2026-07-25, pages of 3.
+    expect(issuePages.map((q) => q.query.get('page') ?? '1')).toEqual(['1', '2', '3']);
+  });
+
+  it('passes the 1,000-result cap of the run list by splitting the range', async () => {
+    // 1,100 runs six hours apart from 2026-01-01: every tenth is `dynamic`, every tenth+5
+    // cancelled, so 1,100 − 110 − 110 = 880 count. One query would reach only 1,000.
+    const runs: GhRun[] = [];
+    for (let i = 0; i < 1100; i++) {
+      const created = new Date(Date.UTC(2026, 0, 1) + i * 6 * 3600_000).toISOString().replace('.000Z', 'Z');
+      runs.push({ created, event: i % 10 === 0 ? 'dynamic' : 'push', conclusion: i % 10 === 5 ? 'cancelled' : i % 2 ? 'success' : 'failure' });
+    }
+    const r = await measure({ runs, issues: [] }, {}, [E]);
+    expect((r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events).toHaveLength(880);
+    const queries = server!.requests.filter((q) => q.path.endsWith('/actions/runs') && (q.query.get('page') ?? '1') === '1');
+    expect(queries.length).toBeGreaterThan(1);
+  });
+
+  it('leaves ISSUE_REACTION_TIME null when issues are disabled, the rest measured', async () => {
+    const r = await measure({ ...WIDGET, hasIssues: false }, {}, [E]);
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBeNull();
+    expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe('Issues are disabled on this repository');
+    expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')] });
+    expect(r.failures).toEqual([]);
+    expect(server!.requests.some((q) => q.path.endsWith('/issues'))).toBe(false);
+  });
+
+  it('names 401 with the variable to check, for every rule, without the token', async () => {
+    const r = await measure({ override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 401, body: GH_ERROR('Bad credentials') } : undefined) }, {}, [E]);
+    const cause = 'GitHub API: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)';
+    expect(r.failures).toEqual([cause]);
+    expect(r.measurements[0]!.values).toEqual({ ISSUE_REACTION_TIME: null, CI_PIPELINE: null, RELEASES: null, PACKAGES: null });
+    expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe(cause);
+  });
+
+  it('names a missing repository', async () => {
+    const r = await measure({ override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 404, body: GH_ERROR('Not Found') } : undefined) }, {}, [E]);
+    expect(r.failures).toEqual(['GitHub API: 404 not found or not visible to the token']);
+  });
+
+  it('a rate limit far off fails only the rule that needed the call, with its reset time', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 3600;
+    const clock = new Date(reset * 1000).toISOString().slice(11, 16);
+    const r = await measure({
+      ...WIDGET,
+      override: (t) => (t.endsWith('/actions/runs') ? { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, body: GH_ERROR('API rate limit exceeded for user ID 1.') } : undefined),
+    }, {}, [E]);
+    const cause = `GitHub API: 403 rate limit, resets ${clock}Z`;
+    expect(r.failures).toEqual([cause]);
+    expect(r.measurements[0]!.values.CI_PIPELINE).toBeNull();
+    expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe(cause);
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(5.13);
+  });
+
+  it('waits out a secondary limit (429, Retry-After) and a near reset, then goes on', async () => {
+    const r = await measure({
+      ...WIDGET,
+      override: (t, _q, n): Reply | undefined => {
+        if (t.endsWith('/releases') && n === 1) return { status: 429, headers: { 'retry-after': '1' }, body: GH_ERROR('You have exceeded a secondary rate limit. Please wait a few minutes before you try again.') };
+        if (t.endsWith('/actions/runs') && n === 1) return { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)) }, body: GH_ERROR('API rate limit exceeded') };
+        return undefined;
+      },
+    }, {}, [E]);
+    expect(r.failures).toEqual([]);
+    expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')] });
+    expect(r.measurements[0]!.values.CI_PIPELINE).toEqual({ events: [u('2026-10-24T00:00:00Z'), u('2026-10-26T00:00:00Z')] });
+    // Two pages of three, the first asked twice.
+    expect(server!.requests.filter((q) => q.path.endsWith('/releases')).map((q) => q.query.get('page') ?? '1')).toEqual(['1', '1', '2']);
+  });
+
+  it('gives up on a secondary limit longer than maxWaitSeconds', async () => {
+    const r = await measure({
+      ...WIDGET,
+      override: (t) => (t.endsWith('/releases') ? { status: 403, headers: { 'retry-after': '600' }, body: GH_ERROR('You have exceeded a secondary rate limit.') } : undefined),
+    }, {}, [E]);
+    expect(r.failures).toHaveLength(1);
+    expect(r.failures[0]).toMatch(/^GitHub API: 403 secondary rate limit, resets \d\d:\d\dZ$/);
+    expect(r.measurements[0]!.values.RELEASES).toBeNull();
+    expect(r.measurements[0]!.values.PACKAGES).toBeNull();
+    expect(r.measurements[0]!.values.CI_PIPELINE).not.toBeNull();
+  });
+
+  it('a server that does not answer in time fails with a timeout', async () => {
+    const r = await measure({ ...WIDGET, override: (t) => (t.endsWith('/releases') ? { status: 200, body: [], delayMs: 1500 } : undefined) }, { timeoutSeconds: 0.2 }, [E]);
+    expect(r.failures).toEqual(['GitHub API: no answer within 0.2 s']);
+    expect(r.measurements[0]!.values.RELEASES).toBeNull();
+  });
+
+  it("the stand-in's check rejects an answer off GitHub's description", () => {
+    expect(githubCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: 1, workflow_runs: [{ id: 1 }] })).not.toEqual([]);
+    expect(githubCheck('GET', '/repos/{owner}/{repo}/issues', 200, [{ number: 1 }])).not.toEqual([]);
+  });
+
+  it('follows the Link headers GitHub really sent (@octokit/fixtures paginate-issues)', async () => {
+    // Five pages recorded from api.github.com: the first under /repos/…, the next ones under
+    // /repositories/1000/… as GitHub links them. Replayed with their headers, links pointed here.
+    type Recorded = { path: string; status: number; headers: Record<string, string>; response: unknown };
+    const recorded = loadJson('@octokit/fixtures/scenarios/api.github.com/paginate-issues/normalized-fixture.json') as unknown as Recorded[];
+    let served = 0;
+    const replay = (_p: Record<string, string>, _q: unknown, base: string): Reply => {
+      const r = recorded[served++]!;
+      const keep = ['link', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-used', 'x-ratelimit-resource', 'etag'];
+      const headers = Object.fromEntries(keep.filter((k) => r.headers[k] !== undefined).map((k) => [k, String(r.headers[k]).split('https://api.github.com').join(base)]));
+      return { status: r.status, headers, body: r.response };
+    };
+    server = await startForgeServer([
+      { template: '/repos/{owner}/{repo}/issues', reply: replay },
+      { template: '/repositories/{id}/issues', answersAs: '/repos/{owner}/{repo}/issues', reply: replay },
+      { template: '/repos/{owner}/{repo}/issues/comments', reply: () => ({ status: 200, body: [] }) },
+    ], githubCheck);
+    const access = { kind: 'github' as const, apiUrl: server.url, tokens: ['tok-secret-one'], requestsPerSecond: 0, timeoutSeconds: 2, maxWaitSeconds: 5 };
+    const http = new ForgeHttp(access, 'GitHub API', new QueueRegistry(), (t) => ['authorization', `Bearer ${t}`]);
+    const target = { url: 'https://github.com/octokit-fixture-org/paginate-issues', host: 'github.com', path: 'octokit-fixture-org/paginate-issues', source: 'fixture' };
+    const issues = await githubSource(http, { target, times: [E], git: { tagNames: new Set() }, windowMonths: {}, horizonMonths: 12 }).issues(0);
+    expect(server.violations).toEqual([]);
+    // 3 + 3 + 3 + 3 + 1 issues, all opened on 2017-10-10 by a MEMBER (a maintainer).
+    expect(issues).toHaveLength(13);
+    expect(issues.every((i) => i.author.maintainer && !i.author.bot && new Date(i.createdAt * 1000).toISOString().startsWith('2017-10-10'))).toBe(true);
+    expect(server.requests.map((q) => q.path)).toEqual([
+      '/repos/octokit-fixture-org/paginate-issues/issues',
+      '/repositories/1000/issues', '/repositories/1000/issues', '/repositories/1000/issues', '/repositories/1000/issues',
+      '/repos/octokit-fixture-org/paginate-issues/issues/comments',
+    ]);
+    expect(server.requests.slice(1, 5).map((q) => q.query.get('page'))).toEqual(['2', '3', '4', '5']);
+  });
+
+  it('sends the token to the API origin only, whatever a Link header names', async () => {
+    const elsewhere = await startGitHub({ releases: [{ tag: 'v9.0.0', published: '2026-11-10T00:00:00Z' }] });
+    try {
+      const r = await measure({ ...WIDGET, override: (t, q) => (t.endsWith('/releases') && !q.query.has('page')
+        ? { status: 200, headers: { link: `<${elsewhere.url}/repos/acme/widget/releases?per_page=100&page=1>; rel="next"` }, body: [] } : undefined) }, {}, [E]);
+      expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-11-10T00:00:00Z')] });
+      expect(elsewhere.requests).toHaveLength(1);
+      expect(elsewhere.requests[0]!.headers.authorization).toBeUndefined();
+      expect(elsewhere.violations).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('a token whose last request used up its hour is skipped; the pool goes on with the other', async () => {
+    const reset = String(Math.floor(Date.now() / 1000) + 3600);
+    const r = await measure({
+      ...WIDGET,
+      // The repository's answer is the last request its token may send this hour.
+      override: (t, _q, n, normal) => (t === '/repos/{owner}/{repo}' && n === 1 ? { ...normal(), headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } } : undefined),
+    }, {}, [E]);
+    expect(r.failures).toEqual([]);
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(5.13);
+    const [first, ...rest] = server!.requests.map((q) => q.headers.authorization);
+    expect(rest.length).toBeGreaterThan(5);
+    expect(new Set(rest)).toEqual(new Set([first === 'Bearer tok-secret-one' ? 'Bearer tok-secret-two' : 'Bearer tok-secret-one']));
+  });
+});

@@ -1,0 +1,144 @@
+// The GitLab adapter against a loopback stand-in whose every answer matches GitLab's documented
+// responses. Expected values are worked out by hand in the comments.
+import { afterEach, describe, expect, it } from 'vitest';
+import { forgeFor, type HostConfig } from '../src/measure/forge/index.ts';
+import type { ForgeResult } from '../src/measure/types.ts';
+import { measureOn } from './helpers/forge-measure.ts';
+import type { ForgeServer } from './helpers/forge-server.ts';
+import { gitlabCheck, startGitLab, type GlProject } from './helpers/forge-gitlab.ts';
+
+const u = (iso: string) => Date.parse(iso) / 1000;
+const E1 = u('2026-10-25T00:00:00Z');
+const E = u('2026-11-25T00:00:00Z');
+
+let server: ForgeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function measure(project: GlProject, host: Partial<HostConfig> = {}, times = [E1, E]): Promise<ForgeResult> {
+  server = await startGitLab(project);
+  return measureOn(server, { kind: 'gitlab', host: 'gitlab.example', path: 'acme/tools/widget', tokens: 'glpat-secret-one', times, windowMonths: { ISSUE_REACTION_TIME: 3 }, tagNames: ['v1.0.0'], hostConfig: host });
+}
+
+const maint = { username: 'maint' };
+const rep = { username: 'rep' };
+const guest = { username: 'guest' };
+const tokenBot = { username: 'project_42_bot_3f2a' };
+
+const WIDGET: GlProject = {
+  pageCap: 2,
+  members: [{ username: 'maint', access: 40 }, { username: 'rep', access: 20 }, { username: 'guest', access: 10 }, { username: 'project_42_bot_3f2a', access: 40 }],
+  issues: [
+    { iid: 1, created: '2026-09-01T00:00:00Z', author: { username: 'alice' } },
+    { iid: 2, created: '2026-09-10T00:00:00Z', author: rep },
+    { iid: 3, created: '2026-11-15T00:00:00Z', author: { username: 'bob' } },
+    { iid: 4, created: '2026-10-30T00:00:00Z', author: { username: 'carol' } },
+  ],
+  notes: [
+    { issue: 1, created: '2026-09-01T06:00:00Z', author: maint, body: 'changed the description', system: true },
+    { issue: 1, created: '2026-09-01T12:00:00Z', author: tokenBot, body: 'Thanks for the report!' },
+    { issue: 1, created: '2026-09-02T00:00:00Z', author: guest, body: 'Same here.' },
+    { issue: 1, created: '2026-09-04T00:00:00Z', author: rep, body: 'added ~"bug" label', system: true },
+    { issue: 3, created: '2026-11-15T12:00:00Z', author: maint, body: 'assigned to @maint', system: true },
+  ],
+  pipelines: [
+    { created: '2026-11-01T00:00:00Z', status: 'success' },
+    { created: '2026-11-02T00:00:00Z', status: 'failed' },
+    { created: '2026-11-03T00:00:00Z', status: 'canceled' },
+    { created: '2026-10-20T00:00:00Z', status: 'success' },
+    { created: '2025-11-01T00:00:00Z', status: 'success' },
+  ],
+  releases: [
+    { tag: 'v1.0.0', released: '2026-06-01T00:00:00Z' },
+    { tag: 'v2.0.0', released: '2026-10-01T00:00:00Z' },
+    { tag: 'v3.0.0', released: '2026-12-31T00:00:00Z', upcoming: true },
+  ],
+  packages: [
+    { name: 'widget', version: '1.0.0', type: 'npm', created: '2026-06-01T10:00:00Z' },
+    { name: 'widget', version: '1.1.0', type: 'npm', created: '2026-11-10T00:00:00Z' },
+    { name: 'widget-bin', version: '1.1.0', type: 'generic', created: '2026-11-10T01:00:00Z' },
+  ],
+  images: [{ path: 'acme/tools/widget', tags: [{ name: '1.1.0', created: '2026-11-12T00:00:00Z' }, { name: 'latest', created: '2026-11-12T00:00:00Z' }] }],
+};
+
+describe('GitLab adapter', () => {
+  it('measures every forge rule for each time from one pass', async () => {
+    const r = await measure(WIDGET);
+    expect(r.failures).toEqual([]);
+    const [at1, at2] = r.measurements;
+    // At E: #1 3 days (the Reporter's label; the edit note, the token bot and the Guest do not
+    // count), #3 0.5 days (assigned), #4 unanswered: 26 days; #2's author is a Reporter.
+    // 29.5 / 3 = 9.8333 → 9.83. At E1: #1 only → 3.
+    expect(at2!.values.ISSUE_REACTION_TIME).toBe(9.83);
+    expect(at1!.values.ISSUE_REACTION_TIME).toBe(3);
+    expect(at2!.values.CI_PIPELINE).toEqual({ events: [u('2026-10-20T00:00:00Z'), u('2026-11-01T00:00:00Z'), u('2026-11-02T00:00:00Z')] });
+    expect(at1!.values.CI_PIPELINE).toEqual({ events: [u('2025-11-01T00:00:00Z'), u('2026-10-20T00:00:00Z')] });
+    expect(at2!.values.RELEASES).toEqual({ events: [u('2026-10-01T00:00:00Z')] });
+    // Two registry packages and one image tag (`latest` is no version).
+    expect(at2!.values.PACKAGES).toEqual({ events: [u('2026-06-01T10:00:00Z'), u('2026-11-10T00:00:00Z'), u('2026-11-10T01:00:00Z'), u('2026-11-12T00:00:00Z')] });
+    expect(at1!.values.PACKAGES).toEqual({ events: [u('2026-06-01T10:00:00Z')] });
+    expect(r.requests).toBe(server!.requests.length);
+    // The project by its URL-encoded path, the token in PRIVATE-TOKEN.
+    expect(server!.requests[0]!.path).toBe('/api/v4/projects/acme%2Ftools%2Fwidget');
+    expect(server!.requests.every((q) => q.headers['private-token'] === 'glpat-secret-one')).toBe(true);
+  });
+
+  it('follows X-Next-Page: four members two a page take two requests', async () => {
+    await measure(WIDGET, {}, [E]);
+    const pages = server!.requests.filter((q) => q.path.endsWith('/members/all')).map((q) => q.query.get('page') ?? '1');
+    expect(pages).toEqual(['1', '2']);
+  });
+
+  it('leaves ISSUE_REACTION_TIME null when issues are disabled', async () => {
+    const r = await measure({ ...WIDGET, issuesAccess: 'disabled' }, {}, [E]);
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBeNull();
+    expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe('Issues are disabled on this repository');
+    expect(r.failures).toEqual([]);
+  });
+
+  it('names 401 and 404 for every rule', async () => {
+    let r = await measure({ override: (t) => (t === '/projects/{id}' ? { status: 401, body: { message: '401 Unauthorized' } } : undefined) }, {}, [E]);
+    expect(r.failures).toEqual(['GitLab API: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)']);
+    expect(Object.values(r.measurements[0]!.values)).toEqual([null, null, null, null]);
+    await server!.close();
+    r = await measure({ override: (t) => (t === '/projects/{id}' ? { status: 404, body: { message: '404 Project Not Found' } } : undefined) }, {}, [E]);
+    expect(r.failures).toEqual(['GitLab API: 404 not found or not visible to the token']);
+  });
+
+  it('waits out a 429 with a short Retry-After; a long one holds the token till its reset', async () => {
+    let r = await measure({ ...WIDGET, override: (t, _q, n) => (t.endsWith('/pipelines') && n === 1 ? { status: 429, headers: { 'retry-after': '0' }, body: { message: 'Retry later' } } : undefined) }, {}, [E]);
+    expect(r.failures).toEqual([]);
+    expect(r.measurements[0]!.values.CI_PIPELINE).toEqual({ events: [u('2026-10-20T00:00:00Z'), u('2026-11-01T00:00:00Z'), u('2026-11-02T00:00:00Z')] });
+    await server!.close();
+    const reset = Math.floor(Date.now() / 1000) + 7200;
+    r = await measure({ ...WIDGET, override: (t) => (t.endsWith('/pipelines') ? { status: 429, headers: { 'ratelimit-remaining': '0', 'ratelimit-reset': String(reset) }, body: { message: 'Retry later' } } : undefined) }, {}, [E]);
+    expect(r.failures).toEqual([`GitLab API: 429 rate limit, resets ${new Date(reset * 1000).toISOString().slice(11, 16)}Z`]);
+    // Issues came before the limit; the later calls of the same (only) token are not sent.
+    expect(r.measurements[0]!.values).toEqual({ ISSUE_REACTION_TIME: 9.83, CI_PIPELINE: null, RELEASES: null, PACKAGES: null });
+    expect(server!.requests.some((q) => q.path.endsWith('/releases'))).toBe(false);
+  });
+
+  it('a server that does not answer in time fails with a timeout', async () => {
+    const r = await measure({ ...WIDGET, override: (t) => (t.endsWith('/packages') ? { status: 200, body: [], delayMs: 1000 } : undefined) }, { timeoutSeconds: 0.2 }, [E]);
+    expect(r.failures).toEqual(['GitLab API: no answer within 0.2 s']);
+    expect(r.measurements[0]!.values.PACKAGES).toBeNull();
+    expect(r.measurements[0]!.values.RELEASES).not.toBeNull();
+  });
+
+  it("the stand-in's check rejects an answer off GitLab's documented responses", () => {
+    expect(gitlabCheck('GET', '/projects/{id}/pipelines', 200, [{ id: 1, status: 'succeeded' }])).not.toEqual([]);
+    expect(gitlabCheck('GET', '/projects/{id}/members/all', 200, [{ id: 1, username: 'x', name: 'x', state: 'active', web_url: 'u', access_level: 25 }])).not.toEqual([]);
+  });
+
+  it("takes the token of scan.tokens for the host when hosts: names none, and a pool in turn", async () => {
+    server = await startGitLab(WIDGET);
+    const target = { url: 'https://gitlab.example/acme/tools/widget', host: 'gitlab.example', path: 'acme/tools/widget', source: 'repos.txt:1' };
+    const forge = forgeFor({ hosts: { 'gitlab.example': { kind: 'gitlab', apiUrl: server.url, requestsPerSecond: 1000 } }, gitTokens: { 'gitlab.example': 'GIT_SIDE_TOKEN' } }, { GIT_SIDE_TOKEN: 'glpat-a, glpat-b' });
+    const r = await forge(target)!.measure({ target, times: [E], git: { tagNames: new Set() }, windowMonths: {}, horizonMonths: 12 });
+    expect(r.failures).toEqual([]);
+    const used = server.requests.map((q) => q.headers['private-token']);
+    expect(used.slice(0, 4)).toEqual(['glpat-a', 'glpat-b', 'glpat-a', 'glpat-b']);
+  });
+});

@@ -1,0 +1,73 @@
+// A Forgejo (Gitea API) v1 stand-in for the forge tests. Every answer is checked against
+// Forgejo's own swagger.v1.json (test/fixtures/forgejo/, see its NOTICE.md); pages go by Link
+// header with `page` and `limit`, as Forgejo sends them.
+import { fileURLToPath } from 'node:url';
+import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './forge-server.ts';
+
+const doc = loadJson(fileURLToPath(new URL('../fixtures/forgejo/swagger.v1.json', import.meta.url)));
+/** Rate limits and 401s are not listed per operation; Forgejo's error body is APIError. */
+export const giteaCheck = specCheck(doc, '#/definitions/APIError');
+
+export interface GtIssue { number: number; created: string; author: string; pull?: boolean }
+export interface GtEntry { issue: number; type: string; created: string; user: string }
+export interface GtRepository {
+  owner: string;
+  hasIssues?: boolean;
+  /** Members when the owner is an organisation; undefined: a user owns it (the org lookup answers 404). */
+  members?: string[];
+  collaborators?: string[];
+  issues?: GtIssue[];
+  timeline?: GtEntry[];
+  /** undefined: the instance has no Actions run list (404). */
+  runs?: { created: string; status: string }[];
+  releases?: { tag: string; published: string; draft?: boolean }[];
+  packages?: { name: string; version: string; type: string; created: string; repository?: string }[];
+  pageCap?: number;
+  override?: Override;
+}
+
+let ids = 1;
+const user = (login: string | undefined) => ({ id: ids++, login: login ?? '', full_name: login ?? '', avatar_url: `https://forge.example/avatars/${login}` });
+const repository = (fullName: string, hasIssues = true) => ({ id: 7, full_name: fullName, name: fullName.split('/')[1], owner: user(fullName.split('/')[0]!), has_issues: hasIssues, has_actions: true });
+const unix = (iso: string) => Date.parse(iso) / 1000;
+const NOT_FOUND: Reply = { status: 404, body: { message: 'The target couldn\'t be found.', url: 'https://forge.example/api/swagger', errors: [] } };
+
+export async function startGitea(r: GtRepository): Promise<ForgeServer> {
+  const cap = r.pageCap ?? 50;
+  const paged = (items: unknown[], req: RequestSeen, base: string): Reply => {
+    const q = new URLSearchParams(req.query);
+    q.set('limit', String(Math.min(cap, Number(req.query.get('limit') ?? 30))));
+    const p = page(items, { ...req, query: q }, base, 'limit');
+    return { status: 200, body: p.body, headers: { ...p.headers, 'x-total-count': String(items.length) } };
+  };
+  const route = routeMaker(r.override);
+  const routes: Route[] = [
+    route('/repos/{owner}/{repo}', (p) => ({ status: 200, body: repository(`${p.owner}/${p.repo}`, r.hasIssues ?? true) })),
+    route('/orgs/{org}/members', (_p, req, base) => (r.members ? paged(r.members.map(user), req, base) : NOT_FOUND)),
+    route('/repos/{owner}/{repo}/collaborators', (_p, req, base) => paged((r.collaborators ?? []).map(user), req, base)),
+    route('/repos/{owner}/{repo}/issues', (_p, req, base) => {
+      const since = unix(req.query.get('since') ?? '1970-01-01T00:00:00Z');
+      const items = (r.issues ?? []).filter((i) => unix(i.created) >= since).map((i) => ({
+        id: 100 + i.number, number: i.number, title: `Issue ${i.number}`, state: 'open', created_at: i.created, updated_at: i.created, user: user(i.author), labels: [], assignees: [], comments: 0,
+        ...(i.pull ? { pull_request: { merged: false, draft: false } } : {}),
+      }));
+      return paged(items, req, base);
+    }),
+    route('/repos/{owner}/{repo}/issues/{index}/timeline', (p, req, base) =>
+      paged((r.timeline ?? []).filter((t) => t.issue === Number(p.index)).map((t, k) => ({ id: k + 1, type: t.type, created_at: t.created, updated_at: t.created, user: user(t.user), body: '' })), req, base)),
+    route('/repos/{owner}/{repo}/actions/runs', (p, req) => {
+      if (!r.runs) return NOT_FOUND;
+      const size = Math.min(cap, Number(req.query.get('limit') ?? 30));
+      const n = Number(req.query.get('page') ?? 1);
+      const runs = r.runs.slice((n - 1) * size, n * size).map((x, k) => ({ id: n * 100 + k, created: x.created, updated: x.created, status: x.status, event: 'push', title: 'CI', repository: repository(`${p.owner}/${p.repo}`) }));
+      const last = Math.max(1, Math.ceil(r.runs.length / size));
+      const headers: Record<string, string> = n < last ? { link: `<${`http://${req.headers.host}${req.path}?limit=${size}&page=${n + 1}`}>; rel="next"` } : {};
+      return { status: 200, headers, body: { total_count: r.runs.length, workflow_runs: runs } };
+    }),
+    route('/repos/{owner}/{repo}/releases', (_p, req, base) =>
+      paged((r.releases ?? []).map((x, k) => ({ id: k + 1, tag_name: x.tag, name: x.tag, draft: !!x.draft, prerelease: false, created_at: x.published, published_at: x.published, assets: [] })), req, base)),
+    route('/packages/{owner}', (p, req, base) =>
+      paged((r.packages ?? []).map((x, k) => ({ id: k + 1, name: x.name, version: x.version, type: x.type, created_at: x.created, owner: user(p.owner), ...(x.repository ? { repository: repository(x.repository) } : {}) })), req, base)),
+  ];
+  return startForgeServer(routes, giteaCheck, '/api/v1');
+}

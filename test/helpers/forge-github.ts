@@ -1,0 +1,134 @@
+// A GitHub REST stand-in for the forge tests: answers built from the examples in GitHub's own
+// OpenAPI description (@octokit/openapi), changed only where a test needs other values, and
+// every answer checked against that description.
+import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './forge-server.ts';
+
+type Json = Record<string, any>;
+
+const doc = loadJson('@octokit/openapi/generated/api.github.com.json') as Json;
+/** Rate limits and 401s are documented for the whole API with this body, not per operation. */
+export const githubCheck = specCheck(doc, '#/components/schemas/basic-error');
+const example = (name: string): any => structuredClone(doc.components.examples[name].value);
+
+export interface GhUser { login: string; bot?: boolean }
+export interface GhIssue {
+  number: number;
+  created: string;
+  updated?: string;
+  author: GhUser;
+  association: string;
+  pull?: boolean;
+}
+export interface GhComment { issue: number; created: string; author: GhUser; association: string }
+export interface GhEvent { issue: number; event: string; created: string; actor: GhUser }
+export interface GhRun { created: string; event: string; conclusion: string | null }
+export interface GhRelease { tag: string; published: string | null; draft?: boolean; assets?: string[] }
+
+export interface GhRepository {
+  hasIssues?: boolean;
+  issues?: GhIssue[];
+  comments?: GhComment[];
+  events?: GhEvent[];
+  runs?: GhRun[];
+  releases?: GhRelease[];
+  /** Largest page the stand-in answers (GitHub's is 100); small to exercise Link paging. */
+  pageCap?: number;
+  /** Replaces the answer to a request (rate limits, errors, slowness); undefined: the normal one. */
+  override?: Override;
+}
+
+function user(u: GhUser): Json {
+  const out = example('issue-items')[0].user;
+  out.login = u.login;
+  out.type = u.bot ? 'Bot' : 'User';
+  return out;
+}
+
+const unix = (iso: string) => Date.parse(iso) / 1000;
+
+export const GH_ERROR = (message: string) => ({ message, documentation_url: 'https://docs.github.com/rest' });
+
+export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
+  const cap = r.pageCap ?? 100;
+  const paged = (items: unknown[], req: RequestSeen, base: string): Reply => {
+    const size = Math.min(cap, Number(req.query.get('per_page') ?? 30));
+    const q = new URLSearchParams(req.query);
+    q.set('per_page', String(size));
+    const p = page(items, { ...req, query: q }, base);
+    return { status: 200, ...p };
+  };
+  const route = routeMaker(r.override);
+  const routes: Route[] = [
+    route('/repos/{owner}/{repo}', (p) => {
+      const repo = example('full-repository-default-response');
+      repo.language = null;
+      repo.source.language = null;
+      repo.parent.language = null;
+      repo.name = p.repo;
+      repo.full_name = `${p.owner}/${p.repo}`;
+      repo.has_issues = r.hasIssues ?? true;
+      return { status: 200, body: repo };
+    }),
+    route('/repos/{owner}/{repo}/issues', (_p, req, base) => {
+      const since = req.query.get('since');
+      const items = (r.issues ?? [])
+        .filter((i) => !since || unix(i.updated ?? i.created) >= unix(since))
+        .map((i) => {
+          const out = example('issue-items')[0];
+          Object.assign(out, { number: i.number, created_at: i.created, updated_at: i.updated ?? i.created, user: user(i.author), author_association: i.association });
+          if (!i.pull) delete out.pull_request;
+          return out;
+        });
+      return paged(items, req, base);
+    }),
+    route('/repos/{owner}/{repo}/issues/comments', (p, req, base) => {
+      const since = req.query.get('since');
+      const items = (r.comments ?? [])
+        .filter((c) => !since || unix(c.created) >= unix(since))
+        .map((c) => {
+          const out = example('issue-comment-items')[0];
+          Object.assign(out, { issue_url: `https://api.github.com/repos/${p.owner}/${p.repo}/issues/${c.issue}`, created_at: c.created, updated_at: c.created, user: user(c.author), author_association: c.association });
+          return out;
+        });
+      return paged(items, req, base);
+    }),
+    route('/repos/{owner}/{repo}/issues/{issue_number}/events', (p, req, base) => {
+      const items = (r.events ?? [])
+        .filter((e) => e.issue === Number(p.issue_number))
+        .map((e) => {
+          const out = example('issue-event-for-issue-items')[0];
+          Object.assign(out, { event: e.event, created_at: e.created, actor: user(e.actor) });
+          if (e.event !== 'labeled') delete out.label;
+          if (e.event === 'assigned') Object.assign(out, { assignee: user(e.actor), assigner: user(e.actor) });
+          if (e.event === 'milestoned') out.milestone = { title: 'v1' };
+          return out;
+        });
+      return paged(items, req, base);
+    }),
+    route('/repos/{owner}/{repo}/actions/runs', (_p, req) => {
+      const [from, to] = (req.query.get('created') ?? '..').split('..').map((s) => (s ? unix(s) : NaN));
+      const matching = (r.runs ?? []).filter((x) => !(unix(x.created) < from!) && !(unix(x.created) > to!));
+      // The list answers at most 1,000 results whatever total_count says.
+      const reachable = matching.slice(0, 1000);
+      const size = Math.min(cap, Number(req.query.get('per_page') ?? 30));
+      const n = Number(req.query.get('page') ?? 1);
+      const runs = reachable.slice((n - 1) * size, n * size).map((x, i) => {
+        const out = example('workflow-run-paginated').workflow_runs[0];
+        Object.assign(out, { id: n * 1000 + i, created_at: x.created, updated_at: x.created, event: x.event, conclusion: x.conclusion, status: 'completed' });
+        return out;
+      });
+      return { status: 200, body: { total_count: matching.length, workflow_runs: runs } };
+    }),
+    route('/repos/{owner}/{repo}/releases', (_p, req, base) => {
+      const items = (r.releases ?? []).map((x) => {
+        const out = example('release-items')[0];
+        const asset = out.assets[0];
+        Object.assign(out, { tag_name: x.tag, name: x.tag, published_at: x.published, created_at: x.published ?? '2026-01-01T00:00:00Z', draft: !!x.draft });
+        out.assets = (x.assets ?? []).map((created) => ({ ...asset, created_at: created, updated_at: created }));
+        return out;
+      });
+      return paged(items, req, base);
+    }),
+  ];
+  return startForgeServer(routes, githubCheck);
+}

@@ -1,0 +1,34 @@
+// One forge measurement against a stand-in, with the checks every forge test makes: the
+// stand-in answered only what its API description allows, and no token reached the result.
+import { expect } from 'vitest';
+import { forgeFor, type HostConfig } from '../../src/measure/forge/index.ts';
+import type { ForgeRequest, ForgeResult } from '../../src/measure/types.ts';
+import type { ForgeServer } from './forge-server.ts';
+
+export interface MeasureOn {
+  kind: HostConfig['kind'];
+  host: string;
+  path: string;
+  /** The pool as the variable holds it: comma-separated. */
+  tokens: string;
+  times: number[];
+  windowMonths?: Record<string, number>;
+  tagNames?: string[];
+  hostConfig?: Partial<HostConfig>;
+}
+
+export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<ForgeResult> {
+  const hosts = { [o.host]: { kind: o.kind, apiUrl: server.url, tokenEnv: 'FORGE_TEST_TOKEN', requestsPerSecond: 0, timeoutSeconds: 2, maxWaitSeconds: 5, ...o.hostConfig } };
+  const forge = forgeFor({ hosts }, { FORGE_TEST_TOKEN: o.tokens });
+  const request: ForgeRequest = {
+    target: { url: `https://${o.host}/${o.path}`, host: o.host, path: o.path, source: 'repos.txt:1' },
+    times: o.times,
+    git: { tagNames: new Set(o.tagNames ?? []) },
+    windowMonths: o.windowMonths ?? {},
+    horizonMonths: 12,
+  };
+  const result = await forge(request.target)!.measure(request);
+  expect(server.violations).toEqual([]);
+  for (const token of o.tokens.split(',')) expect(JSON.stringify(result)).not.toContain(token);
+  return result;
+}

@@ -1,0 +1,201 @@
+// A forge API stand-in on loopback whose every answer is checked against the forge's official
+// API description (OpenAPI 3 for GitHub, Swagger 2 for Gitea/Forgejo, for GitLab its OpenAPI
+// and documented examples): an answer off the description is recorded as a violation (the
+// test then fails) and sent as 500, so the client never sees it as valid either.
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createRequire } from 'node:module';
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { closeServer, listenLocal } from './listen.ts';
+
+const require = createRequire(import.meta.url);
+
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Answer this late (the slow-server case). */
+  delayMs?: number;
+}
+
+export interface RequestSeen {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+}
+
+export interface Route {
+  method?: string;
+  /** The description's path template: /repos/{owner}/{repo}/issues. */
+  template: string;
+  /** The template whose answer this route gives, when its own path is not in the description. */
+  answersAs?: string;
+  reply(params: Record<string, string>, request: RequestSeen, base: string): Reply;
+}
+
+/** Replaces the answer to a request (rate limits, errors, slowness); undefined: the normal one. */
+export type Override = (template: string, request: RequestSeen, count: number, normal: () => Reply) => Reply | undefined;
+
+/** Makes routes whose answers `override` may replace, told how often its template was asked. */
+export function routeMaker(override?: Override): (template: string, reply: Route['reply']) => Route {
+  const counts = new Map<string, number>();
+  return (template, reply) => ({
+    template,
+    reply(params, request, base) {
+      const n = (counts.get(template) ?? 0) + 1;
+      counts.set(template, n);
+      const normal = () => reply(params, request, base);
+      return override?.(template, request, n, normal) ?? normal();
+    },
+  });
+}
+
+/** Checks one answer: the list of what is wrong with it (empty when it matches the description). */
+export type SpecCheck = (method: string, template: string, status: number, body: unknown) => string[];
+
+type Json = Record<string, unknown>;
+
+function pointer(doc: Json, ref: string): Json {
+  return ref.slice(2).split('/').reduce<Json>((o, k) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')] as Json, doc);
+}
+
+/**
+ * A SpecCheck for an OpenAPI 3 or Swagger 2 document. A status the operation does not list is
+ * checked against `fallback` (a pointer to the forge's documented error body, as rate limits
+ * and 401s are documented once for the whole API, not per operation).
+ */
+export function specCheck(doc: Json, fallback?: string): SpecCheck {
+  const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
+  addFormats(ajv);
+  for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password', 'datetime', 'uint64']) ajv.addFormat(f, true);
+  ajv.addSchema('openapi' in doc ? jsonSchemaOf(doc) : doc, 'spec');
+  const compiled = new Map<string, ValidateFunction>();
+  const swagger2 = 'swagger' in doc;
+  const schemaRef = (method: string, template: string, status: number): string | undefined => {
+    const op = (doc.paths as Json)[template]?.[method.toLowerCase() as never] as Json | undefined;
+    if (!op) throw new Error(`the description has no ${method} ${template}`);
+    let r = (op.responses as Json)[String(status)] as Json | undefined;
+    let base = `#/paths/${template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method.toLowerCase()}/responses/${status}`;
+    if (!r) return fallback;
+    if (typeof r.$ref === 'string') {
+      base = r.$ref;
+      r = pointer(doc, r.$ref);
+    }
+    if (swagger2) return r.schema ? `${base}/schema` : undefined;
+    const content = r.content as Json | undefined;
+    return content?.['application/json'] ? `${base}/content/application~1json/schema` : undefined;
+  };
+  return (method, template, status, body) => {
+    const ref = schemaRef(method, template, status);
+    if (ref === undefined) return body === undefined ? [] : [`${method} ${template} ${status} is documented without a body`];
+    let validate = compiled.get(ref);
+    if (!validate) compiled.set(ref, (validate = ajv.compile({ $ref: `spec${ref}` })));
+    if (validate(body)) return [];
+    return (validate.errors ?? []).slice(0, 5).map((e) => `${method} ${template} ${status}: ${e.instancePath} ${e.message}`);
+  };
+}
+
+export function loadJson(path: string): Json {
+  return require(path) as Json;
+}
+
+/**
+ * OpenAPI 3.0's `nullable: true` as JSON Schema (ajv accepts it only beside `type`): a typed
+ * schema gains the type null, any other (a $ref, allOf, …) becomes "it or null".
+ */
+function jsonSchemaOf(doc: Json): Json {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== 'object') return node;
+    const out: Json = {};
+    for (const [k, v] of Object.entries(node)) if (k !== 'nullable') out[k] = walk(v);
+    if ((node as Json).nullable !== true) return out;
+    if (typeof out.type === 'string') {
+      out.type = [out.type, 'null'];
+      if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
+      return out;
+    }
+    return { anyOf: [out, { type: 'null' }] };
+  };
+  return walk(doc) as Json;
+}
+
+function matcher(template: string): RegExp {
+  return new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`);
+}
+
+export interface ForgeServer {
+  url: string;
+  violations: string[];
+  requests: RequestSeen[];
+  close(): Promise<void>;
+}
+
+/** Serves `routes` under `prefix` (the API's base path), checking every answer with `check`. */
+export async function startForgeServer(routes: Route[], check: SpecCheck, prefix = ''): Promise<ForgeServer> {
+  const violations: string[] = [];
+  const requests: RequestSeen[] = [];
+  const compiled = routes.map((r) => ({ ...r, re: matcher(prefix + r.template), names: [...r.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!) }));
+  let base = '';
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', base);
+    const seen: RequestSeen = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers };
+    requests.push(seen);
+    const route = compiled.find((r) => (r.method ?? 'GET') === seen.method && r.re.test(url.pathname));
+    if (!route) {
+      violations.push(`no route for ${seen.method} ${url.pathname}`);
+      res.writeHead(501).end();
+      return;
+    }
+    const values = route.re.exec(url.pathname)!.slice(1);
+    const params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(values[i]!)]));
+    let reply: Reply;
+    try {
+      reply = route.reply(params, seen, base);
+    } catch (error) {
+      violations.push(`the stand-in failed on ${seen.method} ${url.pathname}: ${(error as Error).message}`);
+      res.writeHead(500).end();
+      return;
+    }
+    const problems = check(seen.method, route.answersAs ?? route.template, reply.status, reply.body);
+    const send = () => {
+      if (problems.length) {
+        violations.push(...problems);
+        res.writeHead(500).end();
+        return;
+      }
+      const body = reply.body === undefined ? '' : JSON.stringify(reply.body);
+      res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers }).end(body);
+    };
+    if (reply.delayMs) setTimeout(send, reply.delayMs);
+    else send();
+  });
+  const port = await listenLocal(server);
+  base = `http://127.0.0.1:${port}`;
+  return {
+    url: base + prefix,
+    violations,
+    requests,
+    close: () => {
+      server.closeAllConnections();
+      return closeServer(server);
+    },
+  };
+}
+
+/** One page of `items` as the forges page them (`page`, `per_page` or `limit`), with a Link header. */
+export function page<T>(items: readonly T[], request: RequestSeen, base: string, sizeParam = 'per_page', defaultSize = 30): { body: T[]; headers: Record<string, string> } {
+  const size = Number(request.query.get(sizeParam) ?? defaultSize);
+  const n = Number(request.query.get('page') ?? 1);
+  const last = Math.max(1, Math.ceil(items.length / size));
+  const at = (p: number) => {
+    const q = new URLSearchParams(request.query);
+    q.set('page', String(p));
+    return `<${base}${request.path}?${q}>`;
+  };
+  const links: string[] = [];
+  if (n < last) links.push(`${at(n + 1)}; rel="next"`, `${at(last)}; rel="last"`);
+  if (n > 1) links.push(`${at(1)}; rel="first"`, `${at(n - 1)}; rel="prev"`);
+  return { body: items.slice((n - 1) * size, n * size), headers: links.length ? { link: links.join(', ') } : {} };
+}

@@ -1,0 +1,223 @@
+// `badgepress scan` end to end on repositories made here (read through mirror=PATH): the list's
+// bad lines, the store it writes, a strict build of that store, idempotence, history, the lease.
+import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from './helpers/cli-in-process.ts';
+import { spawnSync } from 'node:child_process';
+import { childEnv, CLI, runCli, ROOT } from './helpers/cli.ts';
+import { git, utc, WorkRepo, type Person } from './helpers/git-repo.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+const BOB: Person = { name: 'Bob', email: 'bob@example.org' };
+
+describe('badgepress scan', () => {
+  const root = tempDir('badgepress-scan-cmd-');
+  const config = join(root, 'badgepress.yaml');
+  const repos = join(root, 'repos.txt');
+  let alphaTip: string;
+
+  beforeAll(() => {
+    const alpha = WorkRepo.init(join(root, 'alpha'));
+    alpha.commit({ at: utc(2026, 3, 10), files: { 'SECURITY.md': 'mail us' } });
+    alpha.commit({ author: BOB, at: utc(2026, 5, 3) });
+    alpha.tag('v1.0', { annotatedAt: utc(2026, 5, 4) });
+    alpha.commit({ at: utc(2026, 7, 20) });
+    alpha.commit({ author: BOB, at: utc(2026, 9, 2) });
+    alphaTip = alpha.commit({ at: utc(2026, 10, 30) });
+    alpha.tag('v1.1');
+    alpha.bareClone(join(root, 'alpha.git'));
+    const beta = WorkRepo.init(join(root, 'beta'));
+    beta.commit({ at: utc(2026, 8, 1) });
+    beta.bareClone(join(root, 'beta.git'));
+    writeFileSync(
+      config,
+      [
+        'shape: A',
+        `store: store`,
+        `out: dist`,
+        `thresholds:\n  A: ${resolve(ROOT, 'examples/scan/thresholds-git.yaml')}`,
+        'scan:\n  mirrors: mirrors\n  retries: 0',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      repos,
+      [
+        '# two local repositories',
+        'https://example.org/acme/alpha mirror=alpha.git   # read from the bare clone',
+        'https://example.org/acme/beta.git mirror=beta.git',
+        'ftp://example.org/acme/gamma',
+        'https://token123@example.org/acme/delta',
+        'not-a-url',
+        'https://example.org/acme/alpha mirror=alpha.git',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  const scanArgs = (store: string, ...more: string[]) => ['scan', '--config', config, '--repos', repos, '--store', join(root, store), ...more];
+
+  it('names bad lines with FILE:line, scans the others, and a strict build of the store passes', async () => {
+    const r = await runCommand(scanArgs('store', '--as-of', '2026-11-01'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${repos}:4: the scheme "ftp" is not supported`);
+    expect(r.stderr).toContain(`${repos}:5: the URL holds credentials`);
+    expect(r.stderr).toContain(`${repos}:6: "not-a-url" is not a URL`);
+    expect(r.stderr).toContain(`${repos}:7: https://example.org/acme/alpha is listed already at ${repos}:2`);
+    expect(r.stderr + r.stdout).not.toContain('token123');
+    expect(r.stdout).toMatch(/^badgepress scan: 2 repositories, 2 measured, 0 already stored, 2 records written, 0 failed, 4 list lines skipped/);
+
+    const E = utc(2026, 11, 1);
+    const line = JSON.parse(readFileSync(join(root, 'store/example.org/acme/alpha.ndjson'), 'utf8'));
+    // By plain git: the commit times of the branch, all within 12 months of E; tags by their dates.
+    const times = git(join(root, 'alpha.git'), ['log', '--no-merges', '--format=%ct', 'main']).trim().split('\n').map(Number).sort();
+    expect(line).toMatchObject({ kind: 'scan', repositoryUrl: 'https://example.org/acme/alpha', timestamp: E });
+    expect(line.values).toEqual({ BUS_FACTOR: 1, COMMITS: { events: times }, RELEASES: { events: [utc(2026, 5, 4), utc(2026, 10, 30)] }, SECURITY_POLICY: true });
+    // Alice 3 of 5 commits: half by one person.
+    expect(line.evidence.BUS_FACTOR).toContain(`1 contributor of 2 made at least half of 5`);
+    expect(line.evidence.COMMITS).toContain(alphaTip.slice(0, 12));
+    // The store keeps the URL as listed (with .git), one file per repository.
+    expect(readFileSync(join(root, 'store/example.org/acme/beta.ndjson'), 'utf8')).toContain('"repositoryUrl":"https://example.org/acme/beta.git"');
+
+    const build = await runCommand(['build', '--config', config, '--strict', '--now', String(E)]);
+    expect(build.stderr).toBe('');
+    expect(build.code).toBe(0);
+    expect(readdirSync(join(root, 'dist/api/v1/repositories'))).toHaveLength(2);
+    // The default thresholds judge neither COMMITS nor RELEASES: no warning about rules badgepress measures itself.
+    const plain = await runCommand(['build', '--store', join(root, 'store'), '--out', join(root, 'dist-default'), '--now', String(E)]);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toBe('');
+  });
+
+  it('a second scan at the same --as-of leaves the store byte-identical', async () => {
+    const file = join(root, 'store/example.org/acme/alpha.ndjson');
+    const before = readFileSync(file);
+    const r = await runCommand(scanArgs('store', '--as-of', '1793491200', '--json'));
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ repositories: 2, measured: 0, upToDate: 2, records: 0, failed: 0, listProblems: 4, exitCode: 1 });
+    expect(readFileSync(file)).toEqual(before);
+  });
+
+  it('backfilled monthly records equal single scans at each month start', async () => {
+    const E = '2026-11-15T12:00:00Z';
+    const h = await runCommand(scanArgs('history', '--as-of', E, '--history', 'monthly', '--since', '2026-01', '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'));
+    // By hand: alpha's first commit is 2026-03-10, so April to November, and E: 8 + 1; beta's only
+    // commit is at 2026-08-01 00:00, the month start itself: August to November, and E: 4 + 1.
+    expect(h.stdout).toContain('14 records written');
+    for (const t of [4, 5, 6, 7, 8, 9, 10, 11].map((m) => utc(2026, m, 1))) {
+      await runCommand(scanArgs('single', '--as-of', String(t), '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'));
+    }
+    await runCommand(scanArgs('single', '--as-of', E, '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'));
+    for (const name of ['alpha', 'beta']) {
+      const history = readFileSync(join(root, `history/example.org/acme/${name}.ndjson`), 'utf8');
+      expect(history).toBe(readFileSync(join(root, `single/example.org/acme/${name}.ndjson`), 'utf8'));
+    }
+    // One more history run adds nothing.
+    const again = await runCommand(scanArgs('history', '--as-of', E, '--history', 'monthly', '--since', '2026-01'));
+    expect(again.stdout).toContain('0 records written');
+  });
+
+  it('--fetch never without a mirror fails that repository only; --rules names what nothing measures', async () => {
+    const list = join(root, 'fetch-never.txt');
+    writeFileSync(list, `https://example.org/acme/alpha mirror=${join(root, 'alpha.git')}\nhttps://example.org/acme/nowhere\n`);
+    const r = await runCommand(['scan', '--config', config, '--repos', list, '--store', join(root, 'never'), '--fetch', 'never', '--as-of', '2026-11-01', '--rules', 'COMMITS,DEPENDENTS']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${list}:2 https://example.org/acme/nowhere: no mirror at`);
+    expect(r.stdout).toContain('1 measured');
+    expect(r.stdout).toContain('not measured (no forge adapter answers them): DEPENDENTS');
+    const line = JSON.parse(readFileSync(join(root, 'never/example.org/acme/alpha.ndjson'), 'utf8'));
+    expect(Object.keys(line.values)).toEqual(['COMMITS']);
+  });
+
+  it('--shard i/n splits the list by the rule build --shard uses; each shard holds its own lease', async () => {
+    const { shardOf } = await import('../src/model/shard.ts');
+    const files: string[] = [];
+    for (const i of [0, 1]) {
+      const r = await runCommand(scanArgs('sharded', '--as-of', '2026-11-01', '--shard', `${i}/2`, '--json'));
+      // The list's four bad lines are reported once, by shard 0.
+      expect(JSON.parse(r.stdout)).toMatchObject({ shard: `${i}/2`, failed: 0, listProblems: i === 0 ? 4 : 0 });
+      expect(r.stderr.includes('line skipped')).toBe(i === 0);
+      files.push(`${i}:${JSON.parse(r.stdout).measured}`);
+    }
+    const expected = [0, 1].map((i) => `${i}:${['https://example.org/acme/alpha', 'https://example.org/acme/beta.git'].filter((u) => shardOf(u, 2) === i).length}`);
+    expect(files).toEqual(expected);
+    expect(readdirSync(join(root, 'sharded/example.org/acme')).sort()).toEqual(['alpha.ndjson', 'beta.ndjson']);
+  });
+
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)('on a terminal, draws a progress line and clears it before the summary', () => {
+    const cmd = [...CLI, ...scanArgs('tty', '--as-of', '2026-11-01')].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: childEnv({ CI: undefined }), encoding: 'utf8', timeout: 60_000 });
+    expect(r.stdout).toMatch(/\r\x1b\[Kscan: 2\/2 repositories\r\x1b\[K[^]*badgepress scan: 2 repositories, 2 measured/);
+  });
+
+  it('exits 4 when the store cannot be written, naming the file', async () => {
+    const store = join(root, 'broken');
+    mkdirSync(store);
+    // A file where the host's folder belongs.
+    writeFileSync(join(store, 'example.org'), 'not a folder');
+    const r = await runCommand(scanArgs('broken', '--as-of', '2026-11-01', '--json'));
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`store ${store}/example.org/acme/`);
+    expect(r.stderr).toContain('ENOTDIR');
+  });
+
+  it('keeps to the per-host cap without idling another host behind it', async () => {
+    const { scan } = await import('../src/scan/scan.ts');
+    const { parseTargets } = await import('../src/measure/targets.ts');
+    const { DirectoryStoreWriter } = await import('../src/store/writer.ts');
+    const { DEFAULT_SCAN } = await import('../src/config/defaults.ts');
+    const list = ['a', 'a', 'a', 'a', 'b', 'b'].map((host, i) => `https://${host}.example/r/${i} mirror=${join(root, 'alpha.git')}`).join('\n');
+    const inner = new DirectoryStoreWriter(join(root, 'capped'));
+    const running = new Map<string, number>();
+    let most = { a: 0, b: 0, all: 0 };
+    const order: string[] = [];
+    const total = () => [...running.values()].reduce((x, y) => x + y, 0);
+    // In flight: from reading what the store holds to appending the records.
+    const writer = Object.assign(Object.create(inner) as typeof inner, {
+      storedTimes: async (file: string, url: string) => {
+        const host = new URL(url).host[0] as 'a' | 'b';
+        order.push(url);
+        running.set(host, (running.get(host) ?? 0) + 1);
+        most = { ...most, [host]: Math.max(most[host], running.get(host)!), all: Math.max(most.all, total()) };
+        return inner.storedTimes(file, url);
+      },
+      append: async (file: string, lines: readonly string[]) => {
+        await inner.append(file, lines);
+        const host = file[0] as 'a' | 'b';
+        running.set(host, running.get(host)! - 1);
+      },
+    });
+    const summary = await scan({
+      targets: parseTargets(list, join(root, 'capped.txt')).targets,
+      writer,
+      asOf: utc(2026, 11, 1),
+      fetch: 'never',
+      rules: new Set(['COMMITS']),
+      settings: { ...DEFAULT_SCAN, mirrors: join(root, 'mirrors'), concurrency: 2, perHost: 1 },
+      windowMonths: {},
+      report: (line) => expect.fail(line),
+    });
+    expect(summary).toMatchObject({ measured: 6, failed: 0 });
+    // One a host at a time, two at once in all, and b's first repository started second, not
+    // after every one of a's (which would have held the other global slot while waiting).
+    expect(most).toEqual({ a: 1, b: 1, all: 2 });
+    expect(order.slice(0, 2)).toEqual(['https://a.example/r/0', 'https://b.example/r/4']);
+  });
+
+  it('exits 5 while another scan holds the store, and 2 on a bad flag (the real CLI)', async () => {
+    const store = join(root, 'held');
+    // A live lease of another scan: the newest generation of its chain (see io/file-lease.ts).
+    mkdirSync(join(store, '.badgepress/scan-lease'), { recursive: true });
+    const now = Math.floor(Date.now() / 1000);
+    writeFileSync(join(store, '.badgepress/scan-lease/0.json'), JSON.stringify({ host: hostname(), pid: process.pid, token: 'other', acquiredAt: now, expiresAt: now + 600 }));
+    const r = await runCommand(scanArgs('held', '--as-of', '2026-11-01'));
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('the store is being written by another badgepress scan');
+    expect(readdirSync(store)).toEqual(['.badgepress']);
+    const bad = runCli(['scan', '--repos', repos, '--store', store, '--as-of', 'yesterday']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--as-of "yesterday": expected Unix seconds or ISO 8601');
+  });
+});

@@ -1,0 +1,140 @@
+// `badgepress scan` with the forge adapters end to end: one repository made here, listed on a
+// GitHub, a GitLab and a Forgejo host whose APIs are loopback stand-ins checked against each
+// forge's description, plus ecosyste.ms for DEPENDENTS. The store it writes builds a Shape A
+// and a Shape B site with --strict, and every scanned rule of every badge has a value.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from './helpers/cli-in-process.ts';
+import { utc, WorkRepo, type Person } from './helpers/git-repo.ts';
+import { startForgeServer, specCheck, loadJson, type ForgeServer } from './helpers/forge-server.ts';
+import { GH_ERROR, startGitHub } from './helpers/forge-github.ts';
+import { startGitLab } from './helpers/forge-gitlab.ts';
+import { startGitea } from './helpers/forge-gitea.ts';
+import { tempDir } from './helpers/tmp.ts';
+import { fileURLToPath } from 'node:url';
+
+const BOB: Person = { name: 'Bob', email: 'bob@example.org' };
+const E = utc(2026, 11, 25);
+const URLS = ['https://github.com/acme/widget', 'https://gitlab.example/acme/widget', 'https://forge.example/acme/widget'];
+
+describe('badgepress scan with forge APIs', () => {
+  const root = tempDir('badgepress-scan-forge-');
+  const config = join(root, 'badgepress.yaml');
+  const servers: ForgeServer[] = [];
+
+  beforeAll(async () => {
+    const repo = WorkRepo.init(join(root, 'widget'));
+    repo.commit({ at: utc(2026, 6, 2), files: { 'SECURITY.md': 'mail us' } });
+    repo.commit({ author: BOB, at: utc(2026, 7, 3) });
+    repo.commit({ at: utc(2026, 8, 4) });
+    repo.tag('v1.0.0', { annotatedAt: utc(2026, 8, 5) });
+    repo.commit({ author: BOB, at: utc(2026, 9, 6) });
+    repo.commit({ at: utc(2026, 10, 7) });
+    repo.commit({ author: BOB, at: utc(2026, 11, 8) });
+    repo.bareClone(join(root, 'widget.git'));
+
+    // Each forge: one issue answered by a maintainer in 2 days, CI runs, a release git lacks
+    // and a published package version.
+    const github = await startGitHub({
+      issues: [{ number: 1, created: '2026-11-01T00:00:00Z', updated: '2026-11-03T00:00:00Z', author: { login: 'alice' }, association: 'NONE' }],
+      comments: [{ issue: 1, created: '2026-11-03T00:00:00Z', author: { login: 'maint' }, association: 'OWNER' }],
+      runs: [{ created: '2026-11-10T00:00:00Z', event: 'push', conclusion: 'success' }, { created: '2026-11-11T00:00:00Z', event: 'push', conclusion: 'failure' }],
+      releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z', assets: ['2026-10-01T00:00:00Z'] }],
+    });
+    const gitlab = await startGitLab({
+      members: [{ username: 'maint', access: 40 }],
+      issues: [{ iid: 1, created: '2026-11-01T00:00:00Z', author: { username: 'alice' } }],
+      notes: [{ issue: 1, created: '2026-11-03T00:00:00Z', author: { username: 'maint' }, body: 'Looking into it.' }],
+      pipelines: [{ created: '2026-11-10T00:00:00Z', status: 'success' }],
+      releases: [{ tag: 'v2.0.0', released: '2026-10-01T00:00:00Z' }],
+      packages: [{ name: 'widget', version: '2.0.0', type: 'npm', created: '2026-10-01T00:00:00Z' }],
+    });
+    const gitea = await startGitea({
+      owner: 'acme',
+      collaborators: [],
+      issues: [{ number: 1, created: '2026-11-01T00:00:00Z', author: 'alice' }],
+      timeline: [{ issue: 1, type: 'comment', created: '2026-11-03T00:00:00Z', user: 'acme' }],
+      runs: [{ created: '2026-11-10T00:00:00Z', status: 'success' }],
+      releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z' }],
+      packages: [{ name: 'widget', version: '2.0.0', type: 'npm', created: '2026-10-01T00:00:00Z', repository: 'acme/widget' }],
+    });
+    const check = specCheck(loadJson(fileURLToPath(new URL('./fixtures/dependents/responses.json', import.meta.url))), '#/definitions/Error');
+    const index = await startForgeServer([{ template: '/packages/lookup', reply: (_p, q) => ({ status: 200, body: [{ name: 'widget', ecosystem: 'npm', repository_url: q.query.get('repository_url'), dependent_packages_count: 2, dependent_repos_count: 25 }] }) }], check);
+    servers.push(github, gitlab, gitea, index);
+    writeFileSync(config, [
+      'shape: A',
+      'store: store',
+      'scan:\n  mirrors: mirrors\n  retries: 0',
+      'hosts:',
+      `  github.com: { kind: github, apiUrl: "${github.url}", tokenEnv: E2E_GITHUB_TOKEN, requestsPerSecond: 1000 }`,
+      `  gitlab.example: { kind: gitlab, apiUrl: "${gitlab.url}", requestsPerSecond: 1000 }`,
+      `  forge.example: { kind: gitea, apiUrl: "${gitea.url}", requestsPerSecond: 1000 }`,
+      `dependents: { source: ecosyste.ms, apiUrl: "${index.url}" }`,
+      '',
+    ].join('\n'));
+    writeFileSync(join(root, 'repos.txt'), URLS.map((u) => `${u} mirror=widget.git`).join('\n') + '\n');
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+  });
+
+  it('scans every forge kind, and both shapes build with --strict with a value for every scanned rule', async () => {
+    const scan = await runCommand(['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store'), '--as-of', String(E), '--json'], { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' } });
+    expect(scan.stderr).toBe('');
+    expect(scan.code).toBe(0);
+    const summary = JSON.parse(scan.stdout);
+    expect(summary).toMatchObject({ repositories: 3, measured: 3, failed: 0, unmeasured: [] });
+    expect(summary.forgeRequests).toBeGreaterThan(10);
+    for (const s of servers) expect(s.violations).toEqual([]);
+    expect(servers[0]!.requests.every((q) => q.headers.authorization === 'Bearer ghp-e2e-secret')).toBe(true);
+
+    for (const [i, file] of ['github.com/acme/widget', 'gitlab.example/acme/widget', 'forge.example/acme/widget'].entries()) {
+      const text = readFileSync(join(root, 'store', `${file}.ndjson`), 'utf8');
+      expect(text).not.toContain('ghp-e2e-secret');
+      const record = JSON.parse(text);
+      expect(record.repositoryUrl).toBe(URLS[i]);
+      expect(record.values.ISSUE_REACTION_TIME).toBe(2);
+      expect(record.values.DEPENDENTS).toBe(25);
+      // git's tag and the forge's release, united.
+      expect(record.values.RELEASES).toEqual({ events: [utc(2026, 8, 5), utc(2026, 10, 1)] });
+      expect(record.values.PACKAGES).toEqual({ events: [utc(2026, 10, 1)] });
+      expect((record.values.CI_PIPELINE as { events: number[] }).events.length).toBeGreaterThan(0);
+      for (const [rule, v] of Object.entries(record.values)) expect([rule, v]).not.toEqual([rule, null]);
+    }
+
+    for (const shape of ['A', 'B']) {
+      const out = join(root, `dist-${shape}`);
+      const build = await runCommand(['build', '--config', config, '--store', join(root, 'store'), '--out', out, '--shape', shape, '--strict', '--now', String(E)]);
+      expect(build.code, build.stderr).toBe(0);
+      for (const url of URLS) {
+        const sarif = JSON.parse(readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(url), 'sarif'), 'utf8'));
+        const results = sarif.runs[0].results as Array<{ ruleId: string; properties: { value: unknown } }>;
+        const scanned = results.filter((r) => !r.ruleId.startsWith('MANUAL/'));
+        expect(scanned.length).toBeGreaterThan(0);
+        for (const r of scanned) expect([r.ruleId, r.properties.value]).not.toContainEqual(shape === 'A' ? null : '<nil>');
+      }
+    }
+  });
+
+  it('an API failure nulls only the rules that needed it, names its cause once, and exits 1', async () => {
+    const refusing = await startGitHub({ override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 401, body: GH_ERROR('Bad credentials') } : undefined) });
+    servers.push(refusing);
+    const cfg = join(root, 'refusing.yaml');
+    writeFileSync(cfg, readFileSync(config, 'utf8').replace(/github\.com: \{[^}]*\}/, `github.com: { kind: github, apiUrl: "${refusing.url}", tokenEnv: E2E_GITHUB_TOKEN }`));
+    const r = await runCommand(['scan', '--config', cfg, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store-refused'), '--as-of', String(E)], { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' } });
+    expect(r.code).toBe(1);
+    const cause = 'GitHub API: 401 bad or missing credentials (check the token in $E2E_GITHUB_TOKEN)';
+    expect(r.stderr).toBe(`badgepress: repos.txt:1 https://github.com/acme/widget: ${cause}\n`.replace('repos.txt', join(root, 'repos.txt')));
+    expect(r.stdout).toContain('3 measured');
+    expect(r.stdout + r.stderr).not.toContain('ghp-e2e-secret');
+    const record = JSON.parse(readFileSync(join(root, 'store-refused/github.com/acme/widget.ndjson'), 'utf8'));
+    expect(record.values).toMatchObject({ ISSUE_REACTION_TIME: null, CI_PIPELINE: null, PACKAGES: null, BUS_FACTOR: 1, SECURITY_POLICY: true, DEPENDENTS: 25 });
+    expect(record.evidence.CI_PIPELINE).toBe(cause);
+    // RELEASES needed the forge's releases too: git's tags alone would undercount.
+    expect(record.values.RELEASES).toBeNull();
+    expect(record.evidence.RELEASES).toBe(cause);
+    const other = JSON.parse(readFileSync(join(root, 'store-refused/gitlab.example/acme/widget.ndjson'), 'utf8'));
+    expect(other.values.ISSUE_REACTION_TIME).toBe(2);
+  });
+});

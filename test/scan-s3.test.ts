@@ -1,0 +1,80 @@
+// A scan into an s3:// store (s3rver on 127.0.0.1): the same records as a directory store, a
+// re-run that writes nothing, and a concurrent writer detected, never silently overwritten.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from './helpers/cli-in-process.ts';
+import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+import { utc, WorkRepo } from './helpers/git-repo.ts';
+import { tempDir } from './helpers/tmp.ts';
+import { S3StoreWriter } from '../src/store/s3-writer.ts';
+import { StoreConflictError } from '../src/store/writer.ts';
+
+describe('scan into S3', () => {
+  const root = tempDir('badgepress-scan-s3-');
+  let peer: S3Peer;
+  let repos: string;
+  const args = (store: string, asOf: string) => ['scan', '--repos', repos, '--store', store, '--as-of', asOf, '--s3-endpoint', peer.endpoint, '--s3-path-style', '--json'];
+
+  beforeAll(async () => {
+    peer = await startS3Peer(['scans']);
+    const work = WorkRepo.init(join(root, 'w'));
+    work.commit({ at: utc(2026, 5, 1), files: { 'SECURITY.md': 'x' } });
+    work.bareClone(join(root, 'w.git'));
+    repos = join(root, 'repos.txt');
+    writeFileSync(repos, `https://example.org/acme/widget mirror=${join(root, 'w.git')}\n`);
+  });
+  afterAll(() => peer?.stop());
+
+  it('writes the same bytes a directory store gets, and a re-run writes nothing', async () => {
+    const r = await runCommand(args('s3://scans/store/', '2026-11-01'), { env: peer.env });
+    expect(JSON.parse(r.stdout)).toMatchObject({ measured: 1, records: 1, exitCode: 0 });
+    const dir = await runCommand(args(join(root, 'dir-store'), '2026-11-01'));
+    expect(JSON.parse(dir.stdout)).toMatchObject({ records: 1 });
+    const objects = await peer.objects('scans', 'store/');
+    // The lease is gone once the scan ends (the probe of conditional writes stays); the record
+    // is where a directory store has it.
+    expect([...objects.keys()].sort()).toEqual(['.badgepress/conditional-writes-probe', 'example.org/acme/widget.ndjson']);
+    const { readFileSync } = await import('node:fs');
+    expect(objects.get('example.org/acme/widget.ndjson')!.body.toString()).toBe(readFileSync(join(root, 'dir-store/example.org/acme/widget.ndjson'), 'utf8'));
+    const again = await runCommand(args('s3://scans/store/', '2026-11-01'), { env: peer.env });
+    expect(JSON.parse(again.stdout)).toMatchObject({ upToDate: 1, records: 0, exitCode: 0 });
+    const later = await runCommand(args('s3://scans/store/', '2026-11-02'), { env: peer.env });
+    expect(JSON.parse(later.stdout)).toMatchObject({ records: 1 });
+    expect((await peer.objects('scans', 'store/')).get('example.org/acme/widget.ndjson')!.body.toString().split('\n')).toHaveLength(3);
+  });
+
+  it('a store that ignores conditional writes is refused unless the config accepts the risk', async () => {
+    const raw = (store: string) => ['scan', '--repos', repos, '--store', store, '--as-of', '2026-11-01', '--s3-endpoint', peer.rawEndpoint, '--s3-path-style'];
+    const refused = await runCommand(raw('s3://scans/lax/'), { env: peer.env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/s3:\/\/scans\/lax\/\.badgepress\/scan-lease\.json: the store ignores conditional writes .*scan lease cannot keep two scans .*s3\.conditionalWrites: unsupported-accept-risk/);
+    expect([...(await peer.objects('scans', 'lax/')).keys()].filter((k) => !k.startsWith('.badgepress/'))).toEqual([]);
+    const config = join(root, 'lax.yaml');
+    writeFileSync(config, 's3:\n  conditionalWrites: unsupported-accept-risk\n');
+    const accepted = await runCommand([...raw('s3://scans/lax/'), '--config', config], { env: peer.env });
+    expect(accepted.code).toBe(0);
+    expect(accepted.stderr).toContain('ignores conditional writes');
+    expect([...(await peer.objects('scans', 'lax/')).keys()]).toContain('example.org/acme/widget.ndjson');
+  });
+
+  it('s3rver ignores If-Match; a writer between our read and our write is detected all the same', async () => {
+    const client = peer.client(peer.rawEndpoint);
+    await client.send(new PutObjectCommand({ Bucket: 'scans', Key: 'probe', Body: 'one' }));
+    // The probe: a PUT whose condition fails on S3 (412) is accepted by s3rver.
+    const ignored = await client.send(new PutObjectCommand({ Bucket: 'scans', Key: 'probe', Body: 'two', IfMatch: '"not-the-etag"' })).then(
+      () => true,
+      () => false,
+    );
+    expect(ignored).toBe(true);
+
+    const writer = new S3StoreWriter(peer.client(peer.rawEndpoint), { bucket: 'scans', prefix: 'race/' });
+    expect(await writer.storedTimes('a.ndjson', 'https://example.org/a')).toEqual(new Set());
+    await client.send(new PutObjectCommand({ Bucket: 'scans', Key: 'race/a.ndjson', Body: '{"theirs":true}\n' }));
+    await expect(writer.append('a.ndjson', ['{"ours":true}\n'])).rejects.toBeInstanceOf(StoreConflictError);
+    const body = (await peer.objects('scans', 'race/')).get('a.ndjson')!.body.toString();
+    expect(body).toBe('{"theirs":true}\n');
+    await writer.close();
+  });
+});
