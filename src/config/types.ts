@@ -5,7 +5,9 @@ import type { S3Settings } from '../s3/client.ts';
 export type Shape = 'A' | 'B';
 /** The `?style=` values a deployment may render (render/badge-styles.ts draws them). */
 export type BadgeStyleName = 'flat' | 'flat-square' | 'plastic' | 'for-the-badge' | 'social';
-export type StatusA = 'gold' | 'silver' | 'bronze' | 'fail';
+import type { StatusA } from '../model/status.ts';
+
+export type { StatusA };
 export type BadgeStatus = StatusA | 'expired';
 
 export interface Band {

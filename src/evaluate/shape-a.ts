@@ -2,6 +2,7 @@
 import type { BadgeDefA, BadgeStatus, Band, RuleA, StatusA, ThresholdsA } from '../config/types.ts';
 import type { RuleCatalog, ScanRecord } from '../load/types.ts';
 import { isoDate, numericValue } from './count-window.ts';
+import { STATUS_RANK } from '../model/status.ts';
 
 export interface CriterionA {
   rule: RuleA;
@@ -32,7 +33,6 @@ export interface EvaluationA {
   badges: BadgeA[];
 }
 
-const RANK: Record<StatusA, number> = { gold: 3, silver: 2, bronze: 1, fail: 0 };
 
 export function catalogA(t: ThresholdsA): RuleCatalog {
   const kinds = new Map(t.rules.map((r) => [r.id, r.type === 'boolean' ? ('boolean' as const) : ('numeric' as const)]));
@@ -90,7 +90,7 @@ export function evaluateScanA(t: ThresholdsA, scan: ScanRecord, asOf?: AsOf): Ev
   const expired = asOf !== undefined && isExpired(scan.timestamp, asOf);
   const badges = t.badges.map((def): BadgeA => {
     const cs = def.criteria.map((id) => byId.get(id)!);
-    const worst = cs.reduce<StatusA>((w, c) => (RANK[c.status] < RANK[w] ? c.status : w), 'gold');
+    const worst = cs.reduce<StatusA>((w, c) => (STATUS_RANK[c.status] < STATUS_RANK[w] ? c.status : w), 'gold');
     const summary = cs.map((c) => `${c.description} (${c.status})`).join('; ');
     if (expired) {
       return {

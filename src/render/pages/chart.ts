@@ -69,7 +69,7 @@ interface LevelRows {
   lowest: string;
 }
 
-// The level lists are the pages' constants (STATUS_LEVELS): their rows are drawn once.
+// The level lists are one constant (model/status.ts: STATUS_LEVELS): their rows are drawn once.
 const levelRowsCache = new WeakMap<readonly string[], LevelRows>();
 
 function levelRows(levels: readonly string[]): LevelRows {

@@ -23,8 +23,6 @@ export function pagesContext(site: SiteConfig, thresholds: PagesThresholds): Pag
 /** One repository's evaluations, from the build's evaluate step (src/evaluate/repository.ts). */
 export type RepositoryEvaluations = RepositoryEvaluation;
 
-/** Status ranks shared by both shapes: the level names people read. */
-export const STATUS_LEVELS = ['fail', 'bronze', 'silver', 'gold'] as const;
 
 /** The word a badge shows: Shape B says "none" where its explanation says fail. */
 export function shownStatus(shape: 'A' | 'B', status: string): string {

@@ -3,9 +3,7 @@
 import type { RuleB, StatusA } from '../../config/types.ts';
 import type { BadgeA, CriterionA } from '../../evaluate/shape-a.ts';
 import type { BadgeB, CriterionB } from '../../evaluate/shape-b.ts';
-
-const RANK: Record<StatusA, number> = { fail: 0, bronze: 1, silver: 2, gold: 3 };
-const BY_RANK: StatusA[] = ['fail', 'bronze', 'silver', 'gold'];
+import { STATUS_LEVELS, STATUS_RANK } from '../../model/status.ts';
 
 function amount(n: number): string {
   return String(Math.round(n * 100) / 100);
@@ -17,17 +15,17 @@ function unitText(unit: string): string {
 
 /** What criterion `c` needs to reach status `target` or better; null when nothing can. */
 export function needForA(c: CriterionA, target: StatusA): string | null {
-  if (RANK[c.status as StatusA] >= RANK[target]) return null;
+  if (STATUS_RANK[c.status as StatusA] >= STATUS_RANK[target]) return null;
   const rule = c.rule;
   if (c.value === null) return `a value for ${rule.name} in the next scan (none was stored)`;
   if (rule.type === 'boolean') {
-    if (RANK[rule.positiveStatus] >= RANK[target] && c.value === false) return `${rule.name} present`;
+    if (STATUS_RANK[rule.positiveStatus] >= STATUS_RANK[target] && c.value === false) return `${rule.name} present`;
     return null;
   }
   const v = c.value as number;
   let best: { distance: number; text: string } | undefined;
   for (const b of rule.thresholds) {
-    if (RANK[b.status] < RANK[target]) continue;
+    if (STATUS_RANK[b.status] < STATUS_RANK[target]) continue;
     let candidate: { distance: number; text: string } | undefined;
     if (v < b.min) candidate = { distance: b.min - v, text: `${amount(b.min - v)} more${unitText(rule.unit)}` };
     else if (b.max !== null && Math.floor(v) > b.max) candidate = { distance: v - b.max, text: `${amount(v - b.max)} fewer${unitText(rule.unit)}` };
@@ -39,7 +37,7 @@ export function needForA(c: CriterionA, target: StatusA): string | null {
 /** Per criterion: what the next status up and gold would take, e.g. "2 more contributors for gold". */
 export function raiseCriterionA(c: CriterionA): string[] {
   const out: string[] = [];
-  const next = BY_RANK[RANK[c.status as StatusA] + 1];
+  const next = STATUS_LEVELS[STATUS_RANK[c.status as StatusA] + 1];
   for (const target of next && next !== 'gold' ? [next, 'gold' as const] : next ? ['gold' as const] : []) {
     const need = needForA(c, target);
     if (need) out.push(`${need} for ${target}`);
@@ -50,7 +48,7 @@ export function raiseCriterionA(c: CriterionA): string[] {
 /** The next status up for the badge and what each lagging criterion needs for it. */
 export function raiseBadgeA(b: BadgeA): { target: StatusA; needs: string[] } | null {
   if (b.status === 'expired') return null;
-  const target = BY_RANK[RANK[b.status] + 1];
+  const target = STATUS_LEVELS[STATUS_RANK[b.status] + 1];
   if (!target) return null;
   const needs = b.criteria.map((c) => needForA(c, target)).filter((n): n is string => n !== null);
   return { target, needs };

@@ -6,7 +6,8 @@ import { thresholdText, type BadgeB, type EvaluationB } from '../../evaluate/sha
 import type { RepositoryHistory } from '../../load/types.ts';
 import { API_PREFIX } from '../../model/layout.ts';
 import { statusChart, timeScale, valueChart, type ChartBand, type TimeScale } from './chart.ts';
-import { pagePaths, shownStatus, STATUS_LEVELS, type PagesContext, type RepositoryEvaluations } from './context.ts';
+import { pagePaths, shownStatus, type PagesContext, type RepositoryEvaluations } from './context.ts';
+import { STATUS_LEVELS } from '../../model/status.ts';
 import { esc, externalHref, href, isoDate, isoTime, renderPage, statusWord, table, text } from './html.ts';
 import { raiseBadgeA, raiseBadgeB, raiseCriterionA, needForB } from './raise.ts';
 
