@@ -2,7 +2,7 @@
 // (for site-wide pages) is carried for skipped repositories, a foreign or torn state file is
 // ignored (a full build, never an error), and --force reads nothing of the state. The state's
 // JSON lines, the summary lines kept on disk, and a shard's summaries split into parts.
-import { appendFileSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIncrementally } from './helpers/incremental.ts';
@@ -11,7 +11,7 @@ import { readState, serializeState, stateKey } from '../src/incremental/state.ts
 import { writeLines } from '../src/incremental/state-lines.ts';
 import { DirectoryStateStore } from '../src/incremental/state-store.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
-import { SUMMARY_PART_LINES, SummaryStore, sortSummaries, staleSummaryParts, summariesFiles } from '../src/render/pages/summary.ts';
+import { SUMMARY_PART_LINES, SummaryStore, sortSummaries, staleSummaryParts, summariesFiles, summariesKey } from '../src/render/pages/summary.ts';
 import { readSummaries } from '../src/build/summaries.ts';
 
 const dir = tempDir();
@@ -35,13 +35,13 @@ describe('build state', () => {
     const s = store();
     const out = join(dir, 'out');
     const seen: Array<Map<string, unknown>> = [];
-    const run = () =>
-      buildIncrementally({
-        flags: { store: s, out },
-        now: NOW,
-        summarize: (h, files) => JSON.stringify({ scans: h.scans.length, files: files.length }),
-        onSummaries: (m) => void seen.push(new Map(m)),
-      });
+    // Every repository's summary, built or carried, as the build published them.
+    const run = async () => {
+      const built = await buildIncrementally({ flags: { store: s, out }, now: NOW, pages: true });
+      const lines = readFileSync(join(out, summariesKey(0, 1)), 'utf8').split('\n').filter(Boolean);
+      seen.push(new Map(lines.map((line) => [(JSON.parse(line) as { url: string }).url, line])));
+      return built;
+    };
     await run();
     appendFileSync(join(s, 'r1.ndjson'), scan(1, 1_761_000_000));
     utimesSync(join(s, 'r1.ndjson'), 1_700_000_100, 1_700_000_100);

@@ -8,8 +8,7 @@ import type { ShapeStages } from './stages.ts';
 import type { PublishCounts } from '../publish/publish.ts';
 import { PublishError, type Sink } from '../publish/sink.ts';
 import { PagesCollector, type PagesBuild } from '../render/pages/build-pages.ts';
-import type { SummaryLine, SummaryStore } from '../render/pages/summary.ts';
-import type { SiteFile } from '../render/site-files.ts';
+import type { SiteFile } from '../model/site-file.ts';
 import { FullBuild, type RedoPlan } from './redo-plan.ts';
 import { staleSummaryKeys } from './summaries.ts';
 import { PublishOutlet, type Outlet } from './outlet.ts';
@@ -40,11 +39,6 @@ export interface BuildOptions {
   pages?: PagesBuild;
   /** What to redo (the build state: skip repositories whose inputs did not change); default: everything. */
   redo?: RedoPlan;
-  /** Per-repository data for site-wide pages (plain JSON), kept in the state for skipped ones;
-   *  after a config change `files` holds only those of the changed parts (incremental/parts.ts). */
-  summarize?: (h: RepositoryHistory, files: SiteFile[]) => SummaryLine | undefined;
-  /** Every repository's summary, built or skipped, once the build is done. */
-  onSummaries?: (summaries: SummaryStore) => Promise<void> | void;
   /** Files of the whole site, not of a repository (api/v1/openapi.json), published last. */
   siteFiles?: SiteFile[];
   /** The site-wide files this build answers for: with `prune`, those it no longer produces go. */
@@ -121,14 +115,13 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
     const api = opts.shape.renderer.render(evaluation, partial?.filter);
     const current = partial?.filter.skipped ?? 0;
     const page = pages?.repository(evaluation);
-    const files: SiteFile[] = [...api, ...(page?.files ?? [])];
+    const fileCount = api.length + (page?.files.length ?? 0);
     summary.repositories++;
     summary.scans += h.scans.length;
     const job = (async () => {
       await outlet.repository(h, api, page?.files ?? [], partial);
-      const repoSummary = page?.summary ?? opts.summarize?.(h, files);
-      if (repoSummary !== undefined) summaries.set(h.repositoryUrl, repoSummary);
-      redo.built(h, files.length + current);
+      if (page) summaries.set(h.repositoryUrl, page.summary);
+      redo.built(h, fileCount + current);
       opts.onRepository?.(h, summary);
     })().catch((err: unknown) => {
       if (err instanceof PublishError) failed.push(err);
@@ -171,7 +164,6 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
   await redo.commit().catch((err: unknown) => {
     if (failed.length === 0) throw err;
   });
-  await opts.onSummaries?.(summaries);
   // Every distinct reason is kept (AccessDenied, an altered body, …): "still failing" alone
   // would leave the operator guessing.
   if (failed.length > 0) throw PublishError.combine(failed);

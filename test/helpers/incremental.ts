@@ -1,5 +1,5 @@
 // Runs a build in-process as `badgepress build` does, build state included.
-import { build, type BuildOptions, type BuildSummary } from '../../src/build/loop.ts';
+import { build, type BuildSummary } from '../../src/build/loop.ts';
 import { loadSite, type SiteFlags } from '../../src/commands/setup.ts';
 import { openIncremental, openStateStore } from '../../src/incremental/open.ts';
 import type { LoadIssue } from '../../src/load/types.ts';
@@ -16,8 +16,6 @@ export interface IncrementalRun {
   force?: boolean;
   prune?: boolean;
   shard?: { index: number; count: number };
-  summarize?: BuildOptions['summarize'];
-  onSummaries?: BuildOptions['onSummaries'];
   /** Build the human site as `badgepress build` does (repository pages, site-wide pages). */
   pages?: boolean;
   /** Told the key of every file the build hands to the sink (rendered and compared or written). */
@@ -57,8 +55,6 @@ export async function buildIncrementally(run: IncrementalRun): Promise<{ summary
       redo: incremental,
       ...(run.pages && site.pages ? { pages: pagesBuild(config, run.shard)! } : {}),
       ...(run.shard ? { include: inShard(run.shard), reportUnassignable: run.shard.index === 0 } : {}),
-      ...(run.summarize ? { summarize: run.summarize } : {}),
-      ...(run.onSummaries ? { onSummaries: run.onSummaries } : {}),
     });
     return { summary, issues };
   } finally {
