@@ -11,7 +11,8 @@ import { readState, serializeState, stateKey } from '../src/incremental/state.ts
 import { writeLines } from '../src/incremental/state-lines.ts';
 import { DirectoryStateStore } from '../src/incremental/state-store.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
-import { SUMMARY_PART_LINES, SummaryStore, sortSummaries, staleSummaryParts, summariesFiles, summariesKey } from '../src/render/pages/summary.ts';
+import { SummaryStore } from '../src/incremental/summary-store.ts';
+import { SUMMARY_PART_LINES, sortSummaries, staleSummaryParts, summariesFiles, summariesKey } from '../src/render/pages/summary.ts';
 import { readSummaries } from '../src/build/summaries.ts';
 
 const dir = tempDir();

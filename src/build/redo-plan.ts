@@ -5,7 +5,7 @@
 import type { LoadOptions } from '../load/histories.ts';
 import type { IssueOwner, LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { StoreKnowledge } from '../publish/gone.ts';
-import { SummaryStore } from '../render/pages/summary.ts';
+import { SummaryStore } from '../incremental/summary-store.ts';
 import type { PartialRebuild } from '../incremental/parts.ts';
 import type { Carried } from '../incremental/incremental.ts';
 

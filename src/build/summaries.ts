@@ -2,7 +2,8 @@
 // them read back for `badgepress site` to write the site-wide pages from.
 import { BadInputError } from '../errors.ts';
 import type { Sink } from '../publish/sink.ts';
-import { SUMMARIES_PREFIX, SummaryStore, staleSummaryParts, summariesKey, type RepositorySummary, type SortedSummaries } from '../render/pages/summary.ts';
+import { SummaryStore } from '../incremental/summary-store.ts';
+import { SUMMARIES_PREFIX, staleSummaryParts, summariesKey, type RepositorySummary, type SortedSummaries } from '../render/pages/summary.ts';
 
 /** Summary parts of this shard past the `parts` written now (an earlier, larger build's): removed. */
 export async function staleSummaryKeys(sink: Sink, shard: { index: number; count: number }, parts: number): Promise<string[]> {

@@ -17,7 +17,7 @@ import { listedAsKept, verifiedByBytes, type StoreEntry, type StoreSource } from
 import type { SiteConfig } from '../config/types.ts';
 import { repositoryPrefix } from '../model/layout.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
-import { SummaryFile, SummaryStore } from '../render/pages/summary.ts';
+import { SummaryFile, SummaryStore } from './summary-store.ts';
 import { STATE_PREFIX, checkState, pendingKey, pendingText, readPending, type Pending, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput } from './state.ts';
 import { StateDigest, UntrustedStateError, digestedLines } from './state-lines.ts';
 import type { StateStore } from './state-store.ts';

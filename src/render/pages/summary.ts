@@ -9,10 +9,6 @@ import type { RepositoryHistory } from '../../load/types.ts';
 import type { SiteFile } from '../site-files.ts';
 import type { RepositoryEvaluations } from './context.ts';
 import { statusChanges, type StatusChange } from './evaluate.ts';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { onTemporaryFile } from '../../io/temp-file.ts';
 
 export interface RepositorySummary {
   url: string;
@@ -81,7 +77,8 @@ export function summariesKey(index: number, count: number, part = 1): string {
   return `${SUMMARIES_PREFIX}${index}-of-${count}${part === 1 ? '' : `.${part}`}.ndjson`;
 }
 
-const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Order by UTF-16 code units, as the summaries are sorted everywhere. */
+export const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Summary lines by repository URL, sorted by URL. */
 export function sortSummaries(byUrl: ReadonlyMap<string, SummaryLine>): SortedSummaries {
@@ -121,106 +118,4 @@ export function staleSummaryParts(keys: readonly string[], index: number, count:
     const m = own.exec(k);
     return m !== null && Number(m[1]) > parts;
   });
-}
-
-/**
- * Summary lines kept in a local temporary file, memory holding only where each line is: at
- * 100,000 repositories the lines are about 64 MB, their places a few. The file is unlinked as
- * soon as it is open where the system allows (a killed build leaves nothing behind).
- */
-export class SummaryFile {
-  private fd: number | undefined;
-  /** For messages: the file is unlinked once open. */
-  private path = '';
-  private leftover: string | undefined;
-  private end = 0;
-  private readonly offsets: number[] = [];
-  private readonly lengths: number[] = [];
-
-  /** Opened at the first line: a build without pages makes no file. */
-  private open(): number {
-    if (this.fd !== undefined) return this.fd;
-    const dir = onTemporaryFile(join(tmpdir(), 'badgepress-summaries-XXXXXX'), () => mkdtempSync(join(tmpdir(), 'badgepress-summaries-')));
-    const path = join(dir, 'lines');
-    this.path = path;
-    this.fd = onTemporaryFile(path, () => openSync(path, 'w+'));
-    try {
-      unlinkSync(path);
-      rmdirSync(dir);
-    } catch {
-      // Windows: an open file cannot be unlinked; close() removes it.
-      this.leftover = dir;
-    }
-    return this.fd;
-  }
-
-  /** Appends a line; its slot reads it back. */
-  append(line: string): number {
-    const bytes = Buffer.from(line, 'utf8');
-    const fd = this.open();
-    onTemporaryFile(this.path, () => writeSync(fd, bytes, 0, bytes.length, this.end));
-    this.offsets.push(this.end);
-    this.lengths.push(bytes.length);
-    this.end += bytes.length;
-    return this.offsets.length - 1;
-  }
-
-  line(slot: number): string {
-    const bytes = Buffer.allocUnsafe(this.lengths[slot]!);
-    readSync(this.fd!, bytes, 0, bytes.length, this.offsets[slot]!);
-    return bytes.toString('utf8');
-  }
-
-  close(): void {
-    if (this.fd === undefined) return;
-    closeSync(this.fd);
-    this.fd = undefined;
-    if (this.leftover) rmSync(this.leftover, { recursive: true, force: true });
-  }
-}
-
-/** Summary lines by repository URL, kept in a SummaryFile (several stores may share one). */
-export class SummaryStore implements Iterable<[string, SummaryLine]> {
-  private readonly slots = new Map<string, number>();
-  constructor(readonly file: SummaryFile = new SummaryFile()) {}
-
-  set(url: string, line: SummaryLine): void {
-    this.slots.set(url, this.file.append(line));
-  }
-
-  /** The line another store of the same file holds for the URL (nothing is copied). */
-  adopt(url: string, from: SummaryStore): void {
-    const slot = from.slots.get(url);
-    if (slot !== undefined && from.file === this.file) this.slots.set(url, slot);
-    else if (slot !== undefined) this.set(url, from.file.line(slot));
-  }
-
-  has(url: string): boolean {
-    return this.slots.has(url);
-  }
-
-  get(url: string): SummaryLine | undefined {
-    const slot = this.slots.get(url);
-    return slot === undefined ? undefined : this.file.line(slot);
-  }
-
-  get size(): number {
-    return this.slots.size;
-  }
-
-  *[Symbol.iterator](): Iterator<[string, SummaryLine]> {
-    for (const [url, slot] of this.slots) yield [url, this.file.line(slot)];
-  }
-
-  /** The URLs sorted, each line read from the file only when the pages reach it. */
-  sorted(): SortedSummaries {
-    const urls = [...this.slots.keys()].sort(byCodeUnits);
-    const store = this;
-    return {
-      urls,
-      *lines() {
-        for (const u of urls) yield store.get(u)!;
-      },
-    };
-  }
 }
