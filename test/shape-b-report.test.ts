@@ -6,7 +6,7 @@ import type { DecisionFileB, SiteConfig } from '../src/config/types.ts';
 import type { GrantRecord, RepositoryHistory, ScanRecord } from '../src/load/types.ts';
 import { evaluatorB } from '../src/evaluate/repository.ts';
 import { scanFiles } from '../src/render/shape-files.ts';
-import { renderingB } from '../src/render/site-b.ts';
+import { renderingB } from '../src/render/shape-renderings.ts';
 import { BadgeRenderer } from '../src/render/svg.ts';
 import { ROOT } from './helpers/cli.ts';
 import { sarifErrors } from './helpers/sarif.ts';

@@ -5,8 +5,7 @@ import type { Shape, SiteConfig } from '../config/types.ts';
 import { evaluatorA, evaluatorB, type Evaluator } from '../evaluate/repository.ts';
 import type { Renderer } from '../render/shape.ts';
 import { latestFiles, scanFiles, type ShapeRendering } from '../render/shape-files.ts';
-import { renderingA } from '../render/site-a.ts';
-import { renderingB } from '../render/site-b.ts';
+import { renderingA, renderingB } from '../render/shape-renderings.ts';
 import { shapeRenderer } from '../render/site-files.ts';
 import { BadgeRenderer } from '../render/svg.ts';
 

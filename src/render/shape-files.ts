@@ -1,10 +1,12 @@
 // The files of one scan and the files only the latest answer has, built the same way for both
 // shapes from what a shape renders differently: a badge's look and explanation, the report,
-// and the code-scanning report.
+// and the code-scanning report. Which latest-only files are written follows the site config
+// (styles, shieldsEndpoint, codeScanning).
 import type { SiteConfig } from '../config/types.ts';
-import { latestOnlyFiles } from './latest-only.ts';
+import { EXTRA_BADGE_STYLES } from '../model/layout.ts';
 import { jsonBytes, type ReportContext } from './sarif-common.ts';
-import { renderedFiles, type LatestOnlyFiles, type ScanFiles } from './shape.ts';
+import { renderedFiles, type LatestOnlyFiles, type RenderedFile, type RenderFilter, type ScanFiles } from './shape.ts';
+import { shieldsEndpoint } from './shields.ts';
 import type { BadgeLook, BadgeRenderer } from './svg.ts';
 
 /** What a shape renders its own way, for an evaluation E whose badges are B. */
@@ -34,4 +36,17 @@ export function latestFiles<E extends { badges: readonly B[] }, B extends { def:
     const looks = evaluation.badges.map((b) => ({ badgeId: b.def.id, look: shape.look(b) }));
     return latestOnlyFiles(site, badges, looks, () => shape.codeScanning(repositoryUrl, evaluation), filter);
   };
+}
+
+/** The latest-only files from each badge's look and the code-scanning report. */
+export function latestOnlyFiles(site: SiteConfig, badges: BadgeRenderer, looks: ReadonlyArray<{ badgeId: string; look: BadgeLook }>, codeScanning: () => object, filter?: RenderFilter): RenderedFile[] {
+  const { files, add } = renderedFiles(filter);
+  for (const { badgeId, look } of looks) {
+    for (const style of EXTRA_BADGE_STYLES) {
+      if (site.styles.includes(style)) add({ kind: 'styled', badgeId, style }, () => badges.render(look, style));
+    }
+    if (site.shieldsEndpoint) add({ kind: 'shields', badgeId }, () => jsonBytes(shieldsEndpoint(look, site.cache.latestMaxAge)));
+  }
+  if (site.codeScanning) add({ kind: 'code-scanning' }, () => jsonBytes(codeScanning()));
+  return files;
 }
