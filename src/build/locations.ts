@@ -1,13 +1,12 @@
 // Where a build reads and writes: a directory or an S3 location, for the store and the output.
 // The AWS SDK is loaded only when a location is in S3: a directory build stays lean.
 import { statSync } from 'node:fs';
-import { isS3 } from '../config/load.ts';
 import type { SiteConfig } from '../config/types.ts';
 import { UsageError } from '../errors.ts';
 import { DirectoryStore, type StoreSource } from '../load/store.ts';
 import { DirectorySink } from '../publish/dir-sink.ts';
 import type { Sink } from '../publish/sink.ts';
-import { parseS3Location, type S3Location } from '../s3/location.ts';
+import { isS3, parseS3Location, type S3Location } from '../s3/location.ts';
 
 function s3Location(flag: string, location: string): S3Location {
   const loc = parseS3Location(location);

@@ -9,7 +9,7 @@ import thresholdsASchema from './schemas/thresholds-a.schema.json' with { type: 
 import { readYamlFile, ConfigError, formatPath, type LocatedData } from './yaml-file.ts';
 import { badgeIdProblems, ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, SiteConfig, ThresholdsA, Shape } from './types.ts';
-import { locationProblem } from '../s3/location.ts';
+import { isS3, locationProblem } from '../s3/location.ts';
 import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SCAN, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
 import { DEFAULT_SCHEMES } from '../model/repository-url.ts';
@@ -91,10 +91,6 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
 
 function missingStore(): never {
   throw new ConfigError(['no store given: pass --store DIR (or s3://bucket/prefix), or put store: in config/badgepress.yaml (or --config FILE)']);
-}
-
-export function isS3(location: string): boolean {
-  return location.startsWith('s3://');
 }
 
 function botPatternProblems(located: LocatedData): string[] {

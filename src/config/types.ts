@@ -3,8 +3,9 @@ import type { CacheAges } from '../model/http.ts';
 import type { S3Settings } from '../s3/client.ts';
 
 export type Shape = 'A' | 'B';
-/** The `?style=` values a deployment may render (render/badge-styles.ts draws them). */
-export type BadgeStyleName = 'flat' | 'flat-square' | 'plastic' | 'for-the-badge' | 'social';
+import type { BadgeStyleName } from '../model/layout.ts';
+
+export type { BadgeStyleName };
 import type { StatusA } from '../model/status.ts';
 
 export type { StatusA };

@@ -6,8 +6,8 @@ import type { DecisionFileB, ThresholdsA, ThresholdsB } from '../config/types.ts
 import type { RepositoryHistory, RuleCatalog } from '../load/types.ts';
 import { catalogA, evaluateScanA, isExpired, type EvaluationA } from './shape-a.ts';
 import { catalogB, evaluateScanB, type EvaluationB } from './shape-b.ts';
+import { DAY_SECONDS } from '../model/expiry.ts';
 
-const DAY_SECONDS = 86400;
 
 export interface RepositoryEvaluationOf<S extends 'A' | 'B', E> {
   shape: S;

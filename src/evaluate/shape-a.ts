@@ -3,6 +3,7 @@ import type { BadgeDefA, BadgeStatus, Band, RuleA, StatusA, ThresholdsA } from '
 import type { RuleCatalog, ScanRecord } from '../load/types.ts';
 import { isoDate, numericValue } from './count-window.ts';
 import { STATUS_RANK } from '../model/status.ts';
+import { expiredAt } from '../model/expiry.ts';
 
 export interface CriterionA {
   rule: RuleA;
@@ -107,5 +108,5 @@ export function evaluateScanA(t: ThresholdsA, scan: ScanRecord, asOf?: AsOf): Ev
 
 /** Expired when the moment asked about lies more than expireAfterDays after the scan. */
 export function isExpired(scanTime: number, asOf: AsOf): boolean {
-  return asOf.expireAfterDays !== null && asOf.at - scanTime > asOf.expireAfterDays * 86400;
+  return expiredAt(scanTime, asOf.expireAfterDays, asOf.at);
 }

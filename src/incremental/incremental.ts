@@ -16,6 +16,7 @@ import type { LoadOptions } from '../load/histories.ts';
 import { listedAsKept, verifiedByBytes, type StoreEntry, type StoreSource } from '../load/store.ts';
 import type { SiteConfig } from '../config/types.ts';
 import { repositoryPrefix } from '../model/layout.ts';
+import { expiresAt } from '../model/expiry.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
 import { SummaryFile, SummaryStore } from './summary-store.ts';
 import { STATE_PREFIX, checkState, pendingKey, pendingText, readPending, type Pending, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput } from './state.ts';
@@ -288,7 +289,7 @@ export class IncrementalBuild {
     const { site } = this.opts;
     if (last && site.shape === 'A' && site.expireAfterDays !== null) {
       // The first second at which the latest scan counts as expired (see isExpired).
-      entry.flip = last.timestamp + site.expireAfterDays * 86400 + 1;
+      entry.flip = expiresAt(last.timestamp, site.expireAfterDays) + 1;
       entry.flipped = this.opts.now >= entry.flip;
     }
     const issues = this.issuesOf.get(h.repositoryUrl);

@@ -1,9 +1,8 @@
 // Opens the build state beside an output (directory or S3) for `build` and `plan`.
-import { isS3 } from '../config/load.ts';
 import type { ResolvedConfig } from '../config/resolve.ts';
 import type { SiteConfig } from '../config/types.ts';
 import type { StoreSource } from '../load/store.ts';
-import { parseS3Location } from '../s3/location.ts';
+import { isS3, parseS3Location } from '../s3/location.ts';
 import { codeFingerprint } from './fingerprint.ts';
 import { configParts } from './parts.ts';
 import { IncrementalBuild } from './incremental.ts';

@@ -8,9 +8,16 @@ export const API_PREFIX = 'api/v1/repositories/';
 /** Where a repository's human pages live: `repositories/<enc>/` (index.html, feed.atom). */
 export const PAGES_PREFIX = 'repositories/';
 
+/** The site's page of a rule: `rules/<rule-enc>/` (its index.html). */
+export function rulePagePath(ruleId: string): string {
+  return `rules/${encodeURIComponent(ruleId)}/`;
+}
+
 /** Badge styles besides flat, each a pre-rendered latest file chosen with `?style=`. */
 export const EXTRA_BADGE_STYLES = ['flat-square', 'plastic', 'for-the-badge', 'social'] as const;
 export type ExtraBadgeStyle = (typeof EXTRA_BADGE_STYLES)[number];
+/** The `?style=` values a deployment may render: flat, the plain .svg, and the others. */
+export type BadgeStyleName = 'flat' | ExtraBadgeStyle;
 
 /**
  * What a repository's files are: the report, a badge image, or a badge explanation; and, for

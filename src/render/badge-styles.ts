@@ -5,11 +5,11 @@
 // github.com/badges/shields, licensed MIT OR Apache-2.0; the arithmetic below follows it,
 // the code is our own). Every data-driven string goes through escapeXml.
 import anafanafo from 'anafanafo';
-import type { BadgeStyleName } from '../config/types.ts';
+import { EXTRA_BADGE_STYLES, type BadgeStyleName } from '../model/layout.ts';
 import { escapeXml } from './escape.ts';
 
 export type BadgeStyle = BadgeStyleName;
-export const BADGE_STYLES: readonly BadgeStyle[] = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'];
+export const BADGE_STYLES: readonly BadgeStyle[] = ['flat', ...EXTRA_BADGE_STYLES];
 
 export interface StyledLook {
   label: string;

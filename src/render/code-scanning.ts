@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type { RuleA, RuleB, SiteConfig } from '../config/types.ts';
 import type { EvaluationA } from '../evaluate/shape-a.ts';
 import type { EvaluationB } from '../evaluate/shape-b.ts';
-import { sarifEnvelope } from './sarif-common.ts';
+import { ruleHelpUri, sarifEnvelope } from './sarif-common.ts';
 
 /** Where a repository-level finding is shown when its rule names no file. */
 export const DEFAULT_LOCATION = 'README.md';
@@ -41,11 +41,6 @@ export interface ScanningInput {
   timestamp: number;
   rules: readonly ScanningRule[];
   findings: readonly ScanningFinding[];
-}
-
-/** The rule's page on the site: `{baseUrl}/rules/<rule-enc>/`. */
-export function ruleHelpUri(baseUrl: string, ruleId: string): string {
-  return `${baseUrl}/rules/${encodeURIComponent(ruleId)}/`;
 }
 
 /** Stable across scans: the same repository and rule give the same alert. */

@@ -1,6 +1,6 @@
 // What both report shapes share: the SARIF envelope, public badge URLs and stable JSON bytes.
 import type { SiteConfig } from '../config/types.ts';
-import { API_PREFIX } from '../model/layout.ts';
+import { API_PREFIX, rulePagePath } from '../model/layout.ts';
 
 /** What a report or explanation of one repository is written with. */
 export interface ReportContext {
@@ -26,7 +26,7 @@ export function badgeInformationUri(baseUrl: string, def: { id: string; informat
 
 /** Each SARIF rule's helpUri: the site's page of the rule. */
 export function ruleHelpUri(baseUrl: string, ruleId: string): string {
-  return `${baseUrl}/rules/${encodeURIComponent(ruleId)}/`;
+  return `${baseUrl}/${rulePagePath(ruleId)}`;
 }
 
 /** Objects are built in a fixed key order, so stringify alone gives deterministic bytes. */

@@ -59,6 +59,7 @@ export function pageRoute(path: string): PageRoute | null {
       return null;
     }
     // '.' and '..' stay themselves under encodeURIComponent: never a key segment.
+    // model/layout.ts rulePagePath spelled inline: a call costs the edge bundles bytes they lack.
     return id === '.' || id === '..' ? null : page(`rules/${encodeURIComponent(id)}/index.html`);
   }
   if (!/^(\/[\w-][\w.-]*)*\/?$/.test(path)) return null;

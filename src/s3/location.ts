@@ -37,3 +37,8 @@ export function locationProblem(text: string): string | undefined {
   if (scheme.toLowerCase() === 's3') return `write the scheme exactly as s3:// (lower case, two slashes): s3://${rest}${asDirectory}`;
   return `${scheme}:// is not a location badgepress writes to or reads from: use s3://bucket/prefix or a directory${asDirectory}`;
 }
+
+/** Whether a store or output location is in S3 (`s3://bucket/prefix`) rather than a path. */
+export function isS3(location: string): boolean {
+  return location.startsWith('s3://');
+}

@@ -3,7 +3,7 @@
 import type { ShapeThresholds } from '../../config/resolve.ts';
 import type { SiteConfig } from '../../config/types.ts';
 import type { RepositoryEvaluation } from '../../evaluate/repository.ts';
-import { repositoryPagesPrefix } from '../../model/layout.ts';
+import { repositoryPagesPrefix, rulePagePath } from '../../model/layout.ts';
 import { siteAssets } from './assets.ts';
 import { pageEnv, type PageEnv } from './html.ts';
 
@@ -36,8 +36,8 @@ export const pagePaths = {
   feed: (encoded: string) => `repositories/${encoded}/feed.atom`,
   badge: (id: string) => `badges/${id}/`,
   badgeKey: (id: string) => `badges/${id}/index.html`,
-  rule: (ruleId: string) => `rules/${encodeURIComponent(ruleId)}/`,
-  ruleKey: (ruleId: string) => `rules/${encodeURIComponent(ruleId)}/index.html`,
+  rule: rulePagePath,
+  ruleKey: (ruleId: string) => `${rulePagePath(ruleId)}index.html`,
   listPage: (n: number) => (n <= 1 ? '' : `repositories/page/${n}.html`),
   listPageKey: (n: number) => `repositories/page/${n}.html`,
   searchIndex: 'repositories/search.json',

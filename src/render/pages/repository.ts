@@ -8,6 +8,7 @@ import { API_PREFIX } from '../../model/layout.ts';
 import { statusChart, timeScale, valueChart, type ChartBand, type TimeScale } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext, type RepositoryEvaluations } from './context.ts';
 import { STATUS_LEVELS } from '../../model/status.ts';
+import { expiresAt } from '../../model/expiry.ts';
 import { esc, externalHref, href, isoDate, isoTime, renderPage, statusWord, table, text } from './html.ts';
 import { raiseBadgeA, raiseBadgeB, raiseCriterionA, needForB } from './raise.ts';
 
@@ -187,7 +188,7 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
 function expiryLine(ctx: PagesContext, scanTime: number, status: string): string {
   const days = ctx.site.expireAfterDays;
   if (ctx.site.shape !== 'A' || days === null) return '';
-  const at = scanTime + days * 86400;
+  const at = expiresAt(scanTime, days);
   return status === 'expired' ? `<p>Expired on ${isoDate(at)}.</p>` : `<p>Expires on ${isoDate(at)} unless a newer scan arrives.</p>`;
 }
 
