@@ -1,5 +1,6 @@
 // Build state under an S3 output prefix: a handful of objects, read and written directly
 // (never through the site's listing, so an unchanged rebuild lists nothing of the site).
+import { NDJSON_TYPE } from '../model/http.ts';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -94,7 +95,7 @@ export class S3StateStore implements StateStore {
   }
 
   private target(key: string) {
-    return { Bucket: this.loc.bucket, Key: this.loc.prefix + key, ContentType: 'application/x-ndjson', CacheControl: 'no-store' };
+    return { Bucket: this.loc.bucket, Key: this.loc.prefix + key, ContentType: NDJSON_TYPE, CacheControl: 'no-store' };
   }
 
   private async putInParts(key: string, path: string, size: number): Promise<void> {

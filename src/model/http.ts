@@ -40,6 +40,9 @@ export function problemBody(status: number, title: string, detail: string): stri
 }
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
+export const ATOM_TYPE = 'application/atom+xml';
+/** One JSON document a line: store files, summaries, the build state. */
+export const NDJSON_TYPE = 'application/x-ndjson';
 
 /** Both policies start alike (one string in the edge bundles). */
 const NONE = "default-src 'none'; ";

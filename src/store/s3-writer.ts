@@ -3,6 +3,7 @@
 // server that ignores the condition (s3rver does) is still caught: the object is read again
 // just before and just after each write, and anything but the bytes we read, then ours, is a
 // concurrent writer, reported, never hidden.
+import { NDJSON_TYPE } from '../model/http.ts';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { LeaseStore } from '../io/lease.ts';
 import { describeS3Error } from '../s3/errors.ts';
@@ -74,7 +75,7 @@ export class S3StoreWriter implements StoreWriter {
       let etag: string | undefined;
       try {
         const condition = stored.etag === undefined ? { IfNoneMatch: '*' } : { IfMatch: stored.etag };
-        etag = (await this.client.send(new PutObjectCommand({ Bucket: this.loc.bucket, Key, Body: body, ContentType: 'application/x-ndjson', ...condition }))).ETag;
+        etag = (await this.client.send(new PutObjectCommand({ Bucket: this.loc.bucket, Key, Body: body, ContentType: NDJSON_TYPE, ...condition }))).ETag;
       } catch (err) {
         if (conditionRefused(err)) throw this.conflict(file);
         throw this.failure(file, 'write', err);

@@ -2,6 +2,7 @@
 // read): home, list pages, badge and rule pages, search index, 404, sitemap, robots, assets.
 // One pass over the summary lines, in URL order, parses each in turn, adds it to the counts
 // and writes the list page it completes: no more than one page of parsed summaries is held.
+import { HTML_TYPE } from '../../model/http.ts';
 import { thresholdText } from '../../evaluate/shape-b.ts';
 import { cacheControlFor, type Phase, type SiteFile } from '../site-files.ts';
 import { barChart } from './chart.ts';
@@ -14,7 +15,6 @@ export const PAGE_SIZE = 100;
 const RECENT_SHOWN = 20;
 const SITEMAP_MAX = 50_000;
 
-const HTML = 'text/html; charset=utf-8';
 
 /** Shape A's band statuses, best first. */
 const BAND_STATUSES = ['gold', 'silver', 'bronze', 'fail'];
@@ -285,7 +285,7 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   yield { key: css.key, body: css.body, contentType: css.contentType, cacheControl: immutable, phase: 'at' };
   yield { key: js.key, body: js.body, contentType: js.contentType, cacheControl: immutable, phase: 'at' };
   yield { key: favicon.key, body: favicon.body, contentType: favicon.contentType, cacheControl: short, phase: 'at' };
-  const page = (key: string, body: string, contentType = HTML, phase: Phase = 'page'): SiteFile => ({ key, body, contentType, cacheControl: short, phase });
+  const page = (key: string, body: string, contentType = HTML_TYPE, phase: Phase = 'page'): SiteFile => ({ key, body, contentType, cacheControl: short, phase });
   yield page(pagePaths.searchIndex, `${JSON.stringify(summaries.urls)}\n`, 'application/json');
   const total = summaries.urls.length;
   const facts: SiteFacts = {
@@ -330,7 +330,7 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   yield page('404.html', notFoundPage(ctx));
   for (const s of sitemap.finish()) yield page(s.key, s.body, 'application/xml');
   yield page('robots.txt', `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`, 'text/plain; charset=utf-8');
-  yield page('index.html', homePage(ctx, facts), HTML, 'home');
+  yield page('index.html', homePage(ctx, facts), HTML_TYPE, 'home');
 }
 
 /** Adds a change to the newest RECENT_SHOWN, kept in newerFirst order. */

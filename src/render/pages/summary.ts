@@ -5,6 +5,7 @@
 // file holds, not as the object it encodes: at 100,000 repositories the objects alone would
 // take the build's whole memory budget, the lines a fraction of it; an incremental build
 // carries a skipped repository's line forward unchanged in its state.
+import { NDJSON_TYPE } from '../../model/http.ts';
 import type { RepositoryHistory } from '../../load/types.ts';
 import type { SiteFile } from '../site-files.ts';
 import type { RepositoryEvaluations } from './context.ts';
@@ -95,7 +96,7 @@ export function* summariesFiles(sorted: SortedSummaries, index: number, count: n
   const file = (part: number, lines: string[]): SiteFile => ({
     key: summariesKey(index, count, part),
     body: lines.length > 0 ? `${lines.join('\n')}\n` : '',
-    contentType: 'application/x-ndjson',
+    contentType: NDJSON_TYPE,
     cacheControl: 'no-store',
     phase: 'latest',
   });
