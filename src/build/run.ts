@@ -10,12 +10,16 @@ import type { LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { StoreSource } from '../load/store.ts';
 import type { Shard } from '../model/shard.ts';
 import type { SiteWideScope } from '../publish/site-wide-prune.ts';
-import { pagesBuild } from '../render/pages/setup.ts';
 import { siteApiFiles, type SiteFile } from '../render/site-files.ts';
 import { openIncremental, openStateStore } from '../incremental/open.ts';
 import type { IncrementalBuild } from '../incremental/incremental.ts';
 import { Planner, type PlanReport } from '../publish/plan.ts';
-import { PlanOutlet } from './outlet.ts';
+import { PlanOutlet, PublishOutlet } from './outlet.ts';
+import pLimit from 'p-limit';
+import type { PublishCounts } from '../publish/publish.ts';
+import { loadPagesContext, pagesBuild } from '../render/pages/setup.ts';
+import { siteWideFileStream } from '../render/pages/site-wide.ts';
+import { readSummaries } from './summaries.ts';
 import { openSink, openStore } from './locations.ts';
 import { build, type BuildSummary } from './loop.ts';
 import { loadShape } from './stages.ts';
@@ -170,4 +174,35 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
   if (outcome !== undefined) throw outcome;
   listener.flushIssues();
   return { summary, location: sink.location };
+}
+
+/**
+ * After n sharded builds: the site-wide pages (home, list pages, badge and rule pages, search
+ * index, sitemap, 404) and openapi.json, from the shards' summaries alone.
+ */
+export async function runSite(config: ResolvedConfig, shards: number, prune: boolean): Promise<{ repositories: number; counts: PublishCounts; location: string }> {
+  const { site } = config;
+  const ctx = loadPagesContext(config);
+  const apiFiles = siteApiFiles(site, loadShape(config).evaluator.badgeIds);
+  const sink = await openSink(site.out, site);
+  const counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
+  let repositories: number;
+  try {
+    const summaries = await readSummaries(sink, shards);
+    repositories = summaries.urls.length;
+    try {
+      const outlet = new PublishOutlet(sink, pLimit(site.s3.concurrency), counts, { concurrency: site.s3.concurrency, prune: false, pages: true, prunedBefore: () => false });
+      const produced = new Set<string>();
+      await outlet.siteWide(siteWideFileStream(ctx, summaries), produced);
+      // Site-wide too: api/v1/openapi.json (shard 0's build wrote the same bytes).
+      await outlet.siteWide(apiFiles, produced);
+      // --prune: site-wide files these pages no longer include (a list page past the last, …).
+      if (prune) await outlet.pruneSiteWide(produced, { pages: true, api: true });
+    } finally {
+      summaries.close();
+    }
+  } finally {
+    await sink.close();
+  }
+  return { repositories, counts, location: sink.location };
 }
