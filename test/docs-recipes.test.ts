@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT, spawnChecked } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { buildSite, readTree } from './helpers/site.ts';
 import { reusedGoldFrom } from './helpers/thresholds.ts';
@@ -76,7 +76,7 @@ function sh(script: string, opts: { cwd: string; env?: Record<string, string>; s
     expect(script).toContain('npx badgepress ');
     script = script.replaceAll('npx badgepress ', `'${process.execPath}' '${join(opts.cwd, 'bin/badgepress.js')}' `);
   }
-  const r = spawnSync(shell!, [...flags, script], { cwd: opts.cwd, env: { ...baseEnv, CI: 'true', NPM_CONFIG_USERCONFIG: npmrc, ...opts.env }, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnChecked(shell!, [...flags, script], { cwd: opts.cwd, env: { ...baseEnv, CI: 'true', NPM_CONFIG_USERCONFIG: npmrc, ...opts.env }, timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
@@ -204,7 +204,7 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
       const dockerfile = blocks('dockerfile');
       expect(dockerfile).toHaveLength(1);
       // The image: node with the checkout in WORKDIR and its production packages installed.
-      expect(dockerfile[0]).toMatch(/^FROM node:20[^\n]*\nWORKDIR \/app\n[^]*RUN npm ci --omit=dev\n[^]*COPY \. \.\n/);
+      expect(dockerfile[0]).toMatch(/^FROM node:24[^\n]*\nWORKDIR \/app\n[^]*RUN npm ci --omit=dev\n[^]*COPY \. \.\n/);
       const app = checkout('app');
       const crons = blocks('yaml').map((y) => parse(y)).filter((y) => y?.kind === 'CronJob');
       const job = crons.find((c) => c.spec.jobTemplate.spec.completionMode === 'Indexed').spec.jobTemplate.spec;

@@ -3,12 +3,11 @@
 // cannot do is stood in for and said so: `npm install` (this checkout is installed), the
 // AWS CLI's `aws s3 mb` (a CreateBucket through the SDK at the same endpoint), and the
 // real endpoints (AWS through AWS_ENDPOINT_URL_S3, MinIO's and R2's replaced by s3rver's).
-import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT, spawnChecked } from './helpers/cli.ts';
 import { readTree } from './helpers/site.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
@@ -70,7 +69,7 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
     const exports: string[] = [];
     const { AWS_ENDPOINT_URL_S3: _, AWS_ENDPOINT_URL: __, ...ownEnv } = process.env;
     const run = (line: string, env: Record<string, string>) => {
-      const r = spawnSync('sh', ['-c', `${SHIMS}${exports.join('\n')}\n${line}`], { cwd: work, env: { ...ownEnv, CI: 'true', ...env }, encoding: 'utf8', timeout: 120_000 });
+      const r = spawnChecked('sh', ['-c', `${SHIMS}${exports.join('\n')}\n${line}`], { cwd: work, env: { ...ownEnv, CI: 'true', ...env }, timeout: 120_000 });
       expect(r.status, `${line}\n${r.stderr}`).toBe(0);
       return r.stdout;
     };
@@ -87,7 +86,7 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
     const out = /--out s3:\/\/([^/\s]+)\/(\S+)/.exec(main.find((l) => l.includes('--out'))!)!;
     const [bucket, prefix] = [out[1]!, `${out[2]!.replace(/\/?$/, '/')}`];
     const local = join(dir, 'local');
-    expect(spawnSync(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build', '--store', join(work, 'store'), '--out', local], { encoding: 'utf8', env: { ...process.env, CI: 'true' } }).status).toBe(0);
+    expect(spawnChecked(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build', '--store', join(work, 'store'), '--out', local], { env: { ...process.env, CI: 'true' } }).status).toBe(0);
     const expected = readTree(local);
     // The build state under .badgepress/state/ is bookkeeping (readTree leaves it out locally too).
     const published = new Map([...(await peer.objects(bucket, prefix))].filter(([k]) => !k.startsWith('.badgepress/state/')));

@@ -3,11 +3,11 @@
 // `npx badgepress build` with the packaged config and `npx badgepress serve`, answering over a
 // real socket (Shape B's build and --help run the installed bin npx resolves to). npm reaches
 // the registry for the dependencies; its cache serves them when it has them (--prefer-offline).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { childEnv, ROOT } from './helpers/cli.ts';
+import { childEnv, ROOT, spawnChecked } from './helpers/cli.ts';
 import { startServeChild } from './helpers/serve-child.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -21,12 +21,12 @@ let tarball = '';
 let packed: string[] = [];
 
 function npx(args: string[]) {
-  return spawnSync('npx', ['badgepress', ...args], { cwd: app, env: childEnv(), encoding: 'utf8', timeout: 120_000 });
+  return spawnChecked('npx', ['badgepress', ...args], { cwd: app, env: childEnv(), timeout: 120_000 });
 }
 
 /** What `npx badgepress` resolves to there, without npm's own start (about a second of CPU). */
 function installed(args: string[]) {
-  return spawnSync(join(app, 'node_modules/.bin/badgepress'), args, { cwd: app, env: childEnv(), encoding: 'utf8', timeout: 120_000 });
+  return spawnChecked(join(app, 'node_modules/.bin/badgepress'), args, { cwd: app, env: childEnv(), timeout: 120_000 });
 }
 
 beforeAll(() => {
