@@ -35,6 +35,11 @@ export function libIsStale() {
   return INPUTS.some((p) => newestChange(join(ROOT, p)) > built);
 }
 
+/** Inside an npm script, the npm that runs it; elsewhere the one on PATH. */
+export function npmCommand() {
+  return process.env.npm_execpath?.endsWith('.js') ? [process.execPath, process.env.npm_execpath] : ['npm'];
+}
+
 /** The command that runs tsc: the installed one, or the locked version through npm exec. */
 function tscCommand() {
   try {
@@ -44,11 +49,9 @@ function tscCommand() {
     const version = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages['node_modules/typescript']?.version;
     if (!version) throw new Error('TypeScript is not installed and package-lock.json pins no version of it: run "npm ci" (with the dev dependencies)');
     process.stderr.write(`badgepress: TypeScript is not installed (a dev dependency); compiling with typescript@${version} through npm exec\n`);
-    // Inside an npm script, the npm that runs it; elsewhere the one on PATH.
-    const npm = process.env.npm_execpath?.endsWith('.js') ? [process.execPath, process.env.npm_execpath] : ['npm'];
     // --noCheck emits without type-checking, so the missing @types/node (another dev
     // dependency) is not looked for.
-    return [...npm, 'exec', '--yes', `--package=typescript@${version}`, '--', 'tsc', '--types', ''];
+    return [...npmCommand(), 'exec', '--yes', `--package=typescript@${version}`, '--', 'tsc', '--types', ''];
   }
 }
 

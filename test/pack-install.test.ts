@@ -1,5 +1,5 @@
-// The package as a stranger gets it: `npm pack` in a copy of the checkout (tracked files only,
-// so prepare compiles lib/ from nothing), `npm install <tarball>` in an empty directory, then
+// The package as a stranger gets it: `npm run pack` in a copy of the checkout (tracked files
+// only, so lib/ is compiled from nothing), `npm install <tarball>` in an empty directory, then
 // `npx badgepress build` with the packaged config and `npx badgepress serve`, answering over a
 // real socket (Shape B's build and --help run the installed bin npx resolves to). npm reaches
 // the registry for the dependencies; its cache serves them when it has them (--prefer-offline).
@@ -34,7 +34,7 @@ beforeAll(() => {
   for (const file of tracked) if (existsSync(join(ROOT, file))) cpSync(join(ROOT, file), join(checkout, file));
   // The checkout's devDependencies (TypeScript for prepare), as `npm ci` would have put them.
   symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
-  const pack = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work, ...NPM_FLAGS], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const pack = JSON.parse(execFileSync('npm', ['run', '--silent', 'pack', '--', '--json', '--pack-destination', work, ...NPM_FLAGS], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = join(work, pack[0]!.filename);
   packed = pack[0]!.files.map((f) => f.path).sort();
   mkdirSync(app);
@@ -50,6 +50,16 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
     }
     // tsx and TypeScript stay in the checkout: the installed command runs plain JavaScript.
     expect(existsSync(join(app, 'node_modules/tsx'))).toBe(false);
+  });
+
+  it('ships a package.json without the checkout\'s scripts, and the licence and where the project lives', () => {
+    const installedPkg = JSON.parse(readFileSync(join(app, 'node_modules/badgepress/package.json'), 'utf8'));
+    // Every script of the checkout uses src/, test/ or scripts/, which are not shipped.
+    expect(installedPkg.scripts).toBeUndefined();
+    expect(installedPkg.devDependencies).toBeUndefined();
+    expect(installedPkg).toMatchObject({ license: 'MIT', homepage: 'https://github.com/badgepress/badgepress#readme', bugs: { url: 'https://github.com/badgepress/badgepress/issues' }, repository: { url: 'git+https://github.com/badgepress/badgepress.git' } });
+    expect(readFileSync(join(app, 'node_modules/badgepress/LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 the badgepress authors\n/);
+    expect(packed).toContain('LICENSE');
   });
 
   it('--version and --help answer', () => {
