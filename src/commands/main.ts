@@ -36,7 +36,7 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
-  build: { load: async () => import('./build.ts').then((m) => ({ run: m.buildCommand, usage: m.BUILD_USAGE })), batch: true, ioFailureCode: 4 },
+  build: { load: async () => import('./build.ts').then((m) => ({ run: m.buildCommand, usage: m.BUILD_HELP })), batch: true, ioFailureCode: 4 },
   plan: { load: async () => import('./plan.ts').then((m) => ({ run: m.planCommand, usage: m.PLAN_USAGE })), batch: true, ioFailureCode: 2 },
   serve: { load: async () => import('./serve.ts').then((m) => ({ run: m.serveCommand, usage: m.SERVE_USAGE })), ioFailureCode: 4 },
   demo: { load: async () => import('./demo.ts').then((m) => ({ run: m.demoCommand, usage: m.DEMO_USAGE })), ioFailureCode: 4 },

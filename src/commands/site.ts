@@ -11,6 +11,7 @@ import { publishRepository } from '../publish/publish.ts';
 import { siteApiFiles } from '../render/site-files.ts';
 import { loadShape } from '../site/stages.ts';
 import { MAX_SHARDS } from '../model/shard.ts';
+import { plural } from '../model/plural.ts';
 
 export const SITE_USAGE = `usage: badgepress site --shards N [--config FILE] [--out DIR|s3://…] [--shape A|B] [--base-url URL]
                       [--s3-endpoint URL] [--s3-path-style] [--json]
@@ -44,6 +45,6 @@ export async function siteCommand(argv: string[]): Promise<number> {
     await sink.close();
   }
   if (values.json) process.stdout.write(`${JSON.stringify({ repositories, ...counts, out: sink.location, shards })}\n`);
-  else process.stdout.write(`badgepress: site pages for ${repositories} repositories from ${shards} shard(s): ${counts.written} files written, ${counts.unchanged} unchanged → ${sink.location}\n`);
+  else process.stdout.write(`badgepress: site pages for ${plural(repositories, 'repository', 'repositories')} from ${plural(shards, 'shard', 'shards')}: ${plural(counts.written, 'file', 'files')} written, ${counts.unchanged} unchanged → ${sink.location}\n`);
   return 0;
 }
