@@ -25,8 +25,8 @@ function npx(args: string[]) {
 }
 
 /** What `npx badgepress` resolves to there, without npm's own start (about a second of CPU). */
-function installed(args: string[]) {
-  return spawnChecked(join(app, 'node_modules/.bin/badgepress'), args, { cwd: app, env: childEnv(), timeout: 120_000 });
+function installed(args: string[], cwd = app) {
+  return spawnChecked(join(app, 'node_modules/.bin/badgepress'), args, { cwd, env: childEnv(), timeout: 120_000 });
 }
 
 beforeAll(() => {
@@ -50,6 +50,15 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
     }
     // tsx and TypeScript stay in the checkout: the installed command runs plain JavaScript.
     expect(existsSync(join(app, 'node_modules/tsx'))).toBe(false);
+  });
+
+  it('init writes a config of one\'s own from the packaged one, which a build there reads', () => {
+    const init = installed(['init', 'mine']);
+    expect(init.status, init.stderr).toBe(0);
+    cpSync(join(app, 'node_modules/badgepress/examples/store'), join(app, 'mine/store'), { recursive: true });
+    const build = installed(['build', '--now', '1764000000'], join(app, 'mine'));
+    expect(build.status, build.stderr).toBe(0);
+    expect(build.stdout).toMatch(/^badgepress: 4 repositories, 12 scans, .* \(settings: .*\/mine\/config\/badgepress\.yaml\)\n$/);
   });
 
   it('ships a package.json without the checkout\'s scripts, and the licence and where the project lives', () => {

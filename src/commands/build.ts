@@ -8,6 +8,7 @@ import { plural } from '../model/plural.ts';
 import { progressLine, progressShown } from './progress.ts';
 import { inShard, parseShard, type Shard } from '../model/shard.ts';
 import { SITE_FLAGS, loadSite } from './setup.ts';
+import { siteConfigFile } from '../config/load.ts';
 import { openSink, openStore } from '../site/locations.ts';
 import { loadShape } from '../site/stages.ts';
 import { acquireLease, leaseKey } from '../publish/lease.ts';
@@ -127,11 +128,14 @@ export async function buildCommand(argv: string[]): Promise<number> {
   printer.flush();
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const exitCode = summary.skipped > 0 ? 1 : 0;
+  const config = siteConfigFile(values.config);
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ ...summary, seconds: Number(seconds), out: sink.location, shard: values.shard ?? null, exitCode })}\n`);
+    process.stdout.write(`${JSON.stringify({ ...summary, seconds: Number(seconds), out: sink.location, config: config.path, shard: values.shard ?? null, exitCode })}\n`);
     return exitCode;
   }
-  process.stdout.write(`${summaryLine(summary, values.prune ?? false)}, ${seconds} s → ${sink.location}\n`);
+  // Without --config, which settings were read is not obvious: ./config/ or the packaged ones.
+  const from = values.config !== undefined ? '' : config.own ? ` (settings: ${config.path})` : ` (settings: the packaged ${config.path})`;
+  process.stdout.write(`${summaryLine(summary, values.prune ?? false)}, ${seconds} s → ${sink.location}${from}\n`);
   return exitCode;
 }
 

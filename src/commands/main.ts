@@ -18,6 +18,7 @@ commands:
   serve    serve a built directory over HTTP, ?timestamp= included
   demo     build the example store into dist/ and serve it (what npm start runs)
   site     after sharded builds, write the site-wide pages from the shards' summaries
+  init     write a starting config (site settings and thresholds) to edit into a directory
 
 run "badgepress <command> --help" for a command's flags, "badgepress --version" for the version`;
 
@@ -41,6 +42,7 @@ const commands: Record<string, Command> = {
   serve: { load: async () => import('./serve.ts').then((m) => ({ run: m.serveCommand, usage: m.SERVE_USAGE })), ioFailureCode: 4 },
   demo: { load: async () => import('./demo.ts').then((m) => ({ run: m.demoCommand, usage: m.DEMO_USAGE })), ioFailureCode: 4 },
   site: { load: async () => import('./site.ts').then((m) => ({ run: m.siteCommand, usage: m.SITE_USAGE })), batch: true, ioFailureCode: 4 },
+  init: { load: async () => import('./init.ts').then((m) => ({ run: m.initCommand, usage: m.INIT_USAGE })), ioFailureCode: 4 },
 };
 
 /** The version in package.json, two folders up from src/commands/ and from its compiled lib/commands/. */
