@@ -7,7 +7,7 @@ import { issuePrinter } from './report.ts';
 import { plural } from '../model/plural.ts';
 import { progressLine, progressShown } from './progress.ts';
 import { inShard, parseShard, type Shard } from '../model/shard.ts';
-import { SITE_FLAGS, loadSite } from './setup.ts';
+import { SITE_FLAGS, loadSite, warnOfLocalBaseUrl } from './setup.ts';
 import { siteConfigFile } from '../config/load.ts';
 import { openSink, openStore } from '../site/locations.ts';
 import { loadShape } from '../site/stages.ts';
@@ -60,6 +60,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
   const site = await loadSite(values);
+  warnOfLocalBaseUrl(site);
   const shape = await loadShape(site);
   const pages = await pagesBuild(site, sharding.shard);
   const store = await openStore(site.store, site);

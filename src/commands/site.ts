@@ -2,7 +2,7 @@
 // badge and rule pages, search index, sitemap, 404) from the shards' summaries alone.
 import pLimit from 'p-limit';
 import { parseFlags, integerFlag, UsageError, BadInputError } from './args.ts';
-import { SITE_FLAGS, loadSite } from './setup.ts';
+import { SITE_FLAGS, loadSite, warnOfLocalBaseUrl } from './setup.ts';
 import { openSink } from '../site/locations.ts';
 import { loadPagesContext } from '../render/pages/setup.ts';
 import { MissingSummariesError, readSummaries } from '../render/pages/summary.ts';
@@ -22,6 +22,7 @@ export async function siteCommand(argv: string[]): Promise<number> {
   const shards = integerFlag('shards', values.shards, 1, MAX_SHARDS);
   if (shards === undefined) throw new UsageError(`--shards N is required: the n of the builds' --shard i/n\n${SITE_USAGE}`);
   const site = await loadSite({ ...values, store: values.store ?? '.' });
+  warnOfLocalBaseUrl(site);
   if (!site.pages) throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
   const ctx = await loadPagesContext(site);
   const apiFiles = siteApiFiles(site, (await loadShape(site)).evaluator.badgeIds);
