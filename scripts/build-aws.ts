@@ -64,7 +64,7 @@ export async function bundleLambdaEdge(outfile?: string): Promise<string> {
     entryPoints: [adapter('lambda-edge/index.ts')],
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     external: ['@aws-sdk/*'],
   });
   return emit(result.outputFiles[0]!.text, outfile);

@@ -1,4 +1,4 @@
-// Lambda@Edge handler (Node.js 20+) for the S3 origin behind CloudFront, attached to two
+// Lambda@Edge handler (Node.js 22+) for the S3 origin behind CloudFront, attached to two
 // events of the same behaviour, after the CloudFront Function (../cloudfront/) has
 // canonicalised the request:
 // - origin-request: a `?timestamp=T` request is resolved here by reading the repository's
