@@ -9,12 +9,13 @@
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, spawnChecked } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
+import { copyTracked } from './helpers/checkout.ts';
 import { buildImage, ignored } from './helpers/dockerfile.ts';
 import { buildSite, readTree } from './helpers/site.ts';
 import { reusedGoldFrom } from './helpers/thresholds.ts';
@@ -83,17 +84,6 @@ function sh(script: string, opts: { cwd: string; env?: Record<string, string>; s
 }
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
 
-/** What `git clone` gives: the tracked files, less those `skip` leaves out. */
-function trackedCopy(copy: string, skip: (path: string) => boolean = () => false): string {
-  const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
-  expect(tracked).toContain('bin/badgepress.js');
-  for (const file of tracked.filter((f) => !skip(f))) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(ROOT, file), join(copy, file));
-  }
-  return copy;
-}
-
 /** The packages come from npm's cache when it has them (a test environment's choice, not the recipe's). */
 const installEnv = { npm_config_prefer_offline: 'true' };
 
@@ -103,7 +93,7 @@ function installedCheckout(): string {
   if (installed) return installed;
   const lines = /```sh\n(git clone \S+ \/srv\/badgepress)\n(.+)\n```/.exec(guide);
   expect(lines, 'the install lines in the guide').not.toBeNull();
-  const srv = trackedCopy(join(dir, 'srv-installed'));
+  const srv = copyTracked(join(dir, 'srv-installed'));
   const r = sh(lines![2]!.replaceAll('/srv/badgepress', srv), { cwd: dir, env: installEnv });
   expect(r.code, r.stderr).toBe(0);
   // The production install holds no compiler: lib/ was compiled by the one npm exec fetched.
@@ -234,7 +224,7 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
       const dockerignore = /```dockerfile\n[^]*?```\n\n```\n([^]*?)```/.exec(guide)?.[1];
       expect(dockerignore).toBeDefined();
       const skip = ignored(dockerignore!);
-      const context = trackedCopy(join(dir, 'docker-context'), skip);
+      const context = copyTracked(join(dir, 'docker-context'), skip);
       const app = buildImage(dockerfile[0]!, context, join(dir, 'image'), { ...baseEnv, NPM_CONFIG_USERCONFIG: npmrc, ...installEnv });
       // The image: the checkout with its production packages and the compiled CLI, no compiler.
       expect(existsSync(join(app, 'lib/cli.js'))).toBe(true);

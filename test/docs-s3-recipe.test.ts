@@ -5,9 +5,9 @@
 // the SDK at the same endpoint), and the real endpoints (AWS through AWS_ENDPOINT_URL_S3,
 // MinIO's and R2's replaced by s3rver's); the later builds run the bin `npx badgepress`
 // resolves to there, as npm's own start costs about a second of CPU a call.
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { copyTracked } from './helpers/checkout.ts';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, spawnChecked } from './helpers/cli.ts';
@@ -27,10 +27,7 @@ const commands = shellBlocks.map((b) =>
 
 const dir = tempDir();
 const work = join(dir, 'checkout');
-for (const f of spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean)) {
-  mkdirSync(dirname(join(work, f)), { recursive: true });
-  cpSync(join(ROOT, f), join(work, f));
-}
+copyTracked(work);
 cpSync(join(ROOT, 'examples/store'), join(work, 'store'), { recursive: true });
 // This machine's ~/.npmrc may carry settings npm warns about: the recipe runs with an empty
 // npm user config, its packages from npm's cache when it has them, and without the npm_*

@@ -2,10 +2,10 @@
 // tracked files (its node_modules linked): the bundle, the wrangler.toml, a local build and
 // the local run in workerd at the guide's compatibility_date, which the pinned workerd must
 // accept. Only the port is this test's own (0: the system picks one).
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { copyTracked } from './helpers/checkout.ts';
 import { describe, expect, it } from 'vitest';
 import { tomlStrings } from '../scripts/worker-local.ts';
 import { childEnv, ROOT, spawnChecked } from './helpers/cli.ts';
@@ -29,11 +29,7 @@ describe('docs/guides/cloudflare-worker.md', () => {
 
   it('runs the bundle locally as step 3 says: the badge answers 200, ?timestamp= a 302', async () => {
     const dir = tempDir('badgepress-worker-');
-    const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
-    for (const f of tracked) {
-      mkdirSync(dirname(join(dir, f)), { recursive: true });
-      cpSync(join(ROOT, f), join(dir, f));
-    }
+    copyTracked(dir);
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     writeFileSync(join(dir, 'wrangler.toml'), toml);
     const sh = (line: string) => {

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { copyTracked } from './helpers/checkout.ts';
 import { childEnv, ROOT, spawnChecked } from './helpers/cli.ts';
 import { startServeChild } from './helpers/serve-child.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -30,8 +31,7 @@ function installed(args: string[], cwd = app) {
 }
 
 beforeAll(() => {
-  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
-  for (const file of tracked) if (existsSync(join(ROOT, file))) cpSync(join(ROOT, file), join(checkout, file));
+  copyTracked(checkout);
   // The checkout's devDependencies (TypeScript for prepare), as `npm ci` would have put them.
   symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
   const pack = JSON.parse(execFileSync('npm', ['run', '--silent', 'pack', '--', '--json', '--pack-destination', work, ...NPM_FLAGS], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
