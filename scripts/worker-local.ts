@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 
 const USAGE = 'usage: npm run worker:local -- --dir DIR [--config wrangler.toml] [--port N]';
@@ -43,7 +44,7 @@ export async function startLocalWorker(opts: { config: string; dir: string; port
   return { url, close: () => mf.dispose() };
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { dir: { type: 'string' }, config: { type: 'string', default: 'wrangler.toml' }, port: { type: 'string', default: '8788' } } });
   if (!values.dir || !/^\d+$/.test(values.port!)) {
     process.stderr.write(`${USAGE}\n`);
