@@ -106,7 +106,7 @@ function installedCheckout(): string {
 /** A checkout as the recipes assume one (/srv/badgepress): a copy of the installed one. */
 function checkout(name: string): string {
   const copy = join(dir, name);
-  cpSync(installedCheckout(), copy, { recursive: true, verbatimSymlinks: true });
+  cpSync(installedCheckout(), copy, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
   return copy;
 }
 
