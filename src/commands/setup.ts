@@ -1,6 +1,6 @@
 // Turns the site flags shared by `build` and `plan` into the site settings. The stages and
 // locations a build needs from them are in src/site/ (loadShape, openStore, openSink).
-import { loadSiteConfig } from '../config/load.ts';
+import { isS3, loadSiteConfig } from '../config/load.ts';
 import type { Shape, SiteConfig } from '../config/types.ts';
 import { UsageError } from '../errors.ts';
 
@@ -41,4 +41,36 @@ export async function loadSite(flags: SiteFlags): Promise<SiteConfig> {
   if (flags['s3-endpoint'] !== undefined) site.s3.endpoint = flags['s3-endpoint'];
   if (flags['s3-path-style']) site.s3.pathStyle = true;
   return site;
+}
+
+/** Host names that mean this machine. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const isLoopback = (url: string) => {
+  try {
+    return LOOPBACK.test(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Why a site bound for a bucket would point its readers at this machine: a baseUrl of
+ * localhost (the packaged default is http://127.0.0.1:8787) while the output is an S3 bucket
+ * elsewhere. Every badge URL, embed snippet and feed in it would then be wrong, silently. A
+ * bucket on this machine (MinIO, a test server on loopback) may be meant to be read here.
+ */
+export function localBaseUrlWarning(site: SiteConfig, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (!isS3(site.out) || !isLoopback(site.baseUrl)) return undefined;
+  const endpoint = site.s3.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
+  if (endpoint !== undefined && isLoopback(endpoint)) return undefined;
+  return (
+    `warning: baseUrl is ${site.baseUrl}, an address of this machine, but the site goes to ${site.out}: every badge URL, ` +
+    'embed snippet and feed link in it will point here. Set baseUrl in the config (or --base-url) to the address the site is served at'
+  );
+}
+
+/** Says the warning above on stderr, once for the run, when it applies. */
+export function warnOfLocalBaseUrl(site: SiteConfig): void {
+  const warning = localBaseUrlWarning(site);
+  if (warning) process.stderr.write(`badgepress: ${warning}\n`);
 }

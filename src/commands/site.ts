@@ -2,7 +2,7 @@
 // badge and rule pages, search index, sitemap, 404) from the shards' summaries alone.
 import pLimit from 'p-limit';
 import { parseFlags, integerFlag, UsageError, BadInputError } from './args.ts';
-import { SITE_FLAGS, loadSite } from './setup.ts';
+import { SITE_FLAGS, loadSite, warnOfLocalBaseUrl } from './setup.ts';
 import { openSink } from '../site/locations.ts';
 import { loadPagesContext } from '../render/pages/setup.ts';
 import { MissingSummariesError, readSummaries } from '../render/pages/summary.ts';
@@ -12,6 +12,7 @@ import { siteApiFiles } from '../render/site-files.ts';
 import { pruneSiteWide } from '../publish/site-wide-prune.ts';
 import { loadShape } from '../site/stages.ts';
 import { MAX_SHARDS } from '../model/shard.ts';
+import { plural } from '../model/plural.ts';
 
 export const SITE_USAGE = `usage: badgepress site --shards N [--config FILE] [--out DIR|s3://…] [--shape A|B] [--base-url URL]
                       [--prune] [--s3-endpoint URL] [--s3-path-style] [--json]
@@ -22,6 +23,7 @@ export async function siteCommand(argv: string[]): Promise<number> {
   const shards = integerFlag('shards', values.shards, 1, MAX_SHARDS);
   if (shards === undefined) throw new UsageError(`--shards N is required: the n of the builds' --shard i/n\n${SITE_USAGE}`);
   const site = await loadSite({ ...values, store: values.store ?? '.' });
+  warnOfLocalBaseUrl(site);
   if (!site.pages) throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
   const ctx = await loadPagesContext(site);
   const apiFiles = siteApiFiles(site, (await loadShape(site)).evaluator.badgeIds);
@@ -48,7 +50,9 @@ export async function siteCommand(argv: string[]): Promise<number> {
     await sink.close();
   }
   if (values.json) process.stdout.write(`${JSON.stringify({ repositories, ...counts, out: sink.location, shards })}\n`);
-  const removed = values.prune ? `, ${counts.removed} removed` : '';
-  if (!values.json) process.stdout.write(`badgepress: site pages for ${repositories} repositories from ${shards} shard(s): ${counts.written} files written, ${counts.unchanged} unchanged${removed} → ${sink.location}\n`);
+  else {
+    const removed = values.prune ? `, ${counts.removed} removed` : '';
+    process.stdout.write(`badgepress: site pages for ${plural(repositories, 'repository', 'repositories')} from ${plural(shards, 'shard', 'shards')}: ${plural(counts.written, 'file', 'files')} written, ${counts.unchanged} unchanged${removed} → ${sink.location}\n`);
+  }
   return 0;
 }

@@ -6,6 +6,7 @@ import type { FileScope, OutputFile, SiteFile } from '../render/site-files.ts';
 import type { Sink } from './sink.ts';
 import { repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
 import type { PartialRebuild } from '../incremental/parts.ts';
+import { plural } from '../model/plural.ts';
 
 /** Which explanation files a transition was seen in: the latest, a scan's, or a scan's expired variant. */
 export type TransitionScope = Exclude<FileScope, 'index'>;
@@ -147,7 +148,6 @@ function statusOf(explanationJson: string): string {
   }
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function formatPlan(p: PlanReport): string {
   const lines = [`badgepress plan: ${plural(p.repositories, 'repository', 'repositories')}, ${plural(p.scans, 'scan', 'scans')}`];
