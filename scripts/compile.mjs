@@ -5,8 +5,12 @@
 // (--noCheck; `npm run typecheck` checks), in about a second. Then the compiled lib/precompile.js
 // writes what each start would otherwise compute (validator code, the parsed OpenAPI template).
 // Plain .mjs: it runs before anything else is built, without tsx.
+//
+// TypeScript is a dev dependency: `npm ci --omit=dev` in a checkout installs no compiler, yet
+// a production checkout needs lib/. Then the compiler is fetched for this one run by
+// `npm exec`, at the version package-lock.json pins, into npm's cache (not node_modules).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -31,12 +35,32 @@ export function libIsStale() {
   return INPUTS.some((p) => newestChange(join(ROOT, p)) > built);
 }
 
+/** Inside an npm script, the npm that runs it; elsewhere the one on PATH. */
+export function npmCommand() {
+  return process.env.npm_execpath?.endsWith('.js') ? [process.execPath, process.env.npm_execpath] : ['npm'];
+}
+
+/** The command that runs tsc: the installed one, or the locked version through npm exec. */
+function tscCommand() {
+  try {
+    const pkg = createRequire(import.meta.url).resolve('typescript/package.json');
+    return [process.execPath, join(dirname(pkg), 'bin', 'tsc')];
+  } catch {
+    const version = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages['node_modules/typescript']?.version;
+    if (!version) throw new Error('TypeScript is not installed and package-lock.json pins no version of it: run "npm ci" (with the dev dependencies)');
+    process.stderr.write(`badgepress: TypeScript is not installed (a dev dependency); compiling with typescript@${version} through npm exec\n`);
+    // --noCheck emits without type-checking, so the missing @types/node (another dev
+    // dependency) is not looked for.
+    return [...npmCommand(), 'exec', '--yes', `--package=typescript@${version}`, '--', 'tsc', '--types', ''];
+  }
+}
+
 /** A fresh lib/: removed first, so a source that moved leaves no stale module behind. */
 export async function compile() {
-  const pkg = createRequire(import.meta.url).resolve('typescript/package.json');
-  const tsc = join(dirname(pkg), 'bin', 'tsc');
+  const [command, ...args] = tscCommand();
   rmSync(LIB, { recursive: true, force: true });
-  const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--noCheck'], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(command, [...args, '-p', join(ROOT, 'tsconfig.build.json'), '--noCheck'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.error) throw new Error(`could not run ${command}: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
   try {
     const { precompiledFiles } = await import(pathToFileURL(join(LIB, 'precompile.js')).href);

@@ -1,7 +1,7 @@
 // Entry point of the badgepress command (see src/commands/main.ts).
 import { main } from './commands/main.ts';
 
-// Older Node 20 releases (20.12 does; 20.20 is quiet) call JSON modules (the schemas the config
+// Some Node releases call JSON modules (the schemas the config
 // and store loaders import) experimental and warn on every run, though they work the same:
 // drop that one warning and print every other as Node would.
 const printWarning = process.listeners('warning');

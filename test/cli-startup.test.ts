@@ -2,12 +2,11 @@
 // the AWS SDK nor the build pipeline. The compiled CLI runs with a module hook that notes every
 // module it imports (test/helpers/trace-modules.mjs); a build, which must load them, shows the
 // trace can see them.
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CLI, childEnv, ROOT, runCli } from './helpers/cli.ts';
+import { CLI, childEnv, ROOT, runCli, spawnChecked } from './helpers/cli.ts';
 import { startServeChild } from './helpers/serve-child.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -31,7 +30,7 @@ function traced(): { args: string[]; env: NodeJS.ProcessEnv; modules: () => stri
 
 function runTraced(args: string[]): { code: number | null; stdout: string; modules: string[] } {
   const t = traced();
-  const r = spawnSync(CLI[0], [...t.args, ...args], { cwd: dir, env: t.env, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnChecked(CLI[0], [...t.args, ...args], { cwd: dir, env: t.env, timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, modules: t.modules() };
 }
 

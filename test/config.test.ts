@@ -1,9 +1,8 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { loadSiteConfig, loadThresholdsA } from '../src/config/load.ts';
-import { runCli, ROOT } from './helpers/cli.ts';
+import { runCli, ROOT, spawnChecked } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { configProblems } from './helpers/config.ts';
@@ -141,7 +140,7 @@ describe('Shape A thresholds validation', () => {
     writeFileSync(join(site, 'config/thresholds-a.yaml'), edited);
     writeFileSync(join(site, 'config/badgepress.yaml'), 'store: ../store\nthresholds:\n  A: thresholds-a.yaml\n');
     // As a user runs it from the site's directory: the bin resolves tsx from the checkout.
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build'], { cwd: site, encoding: 'utf8', timeout: 60_000, env: { ...process.env, CI: 'true' } });
+    const r = spawnChecked(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build'], { cwd: site, timeout: 60_000, env: { ...process.env, CI: 'true' } });
     expect(r.status).toBe(2);
     expect(r.stderr.split(site).join('/srv/site')).toBe(shown);
   });

@@ -1,19 +1,22 @@
 // The documentation's recipes: they parse and name real flags, and the scheduled-rebuild ones
-// (docs/guides/scheduled-rebuilds.md) are tried as written, with the real `npx`: in a copy of this checkout's tracked files with its
-// node_modules (what the guide's image and a `git clone` + `npm ci` hold; there is no Docker
-// or registry here, so the checkout's node_modules stands in for `npm ci --omit=dev`, dev
-// packages included), against a real S3 peer where the recipe names buckets
+// (docs/guides/scheduled-rebuilds.md) are tried as written, with the real `npx`: in a copy of
+// this checkout's tracked files (what `git clone` gives) after the guide's own install line
+// (`npm ci --omit=dev`, TypeScript not installed), or in the image the guide's Dockerfile
+// makes when its instructions run in order without a container engine (test/helpers/
+// dockerfile.ts), against a real S3 peer where the recipe names buckets
 // (AWS_ENDPOINT_URL_S3 points the standard AWS chain at s3rver), and with a store holding one
 // bad record where the recipe must treat exit 1 (built, records skipped) as success.
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
-import { cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT, spawnChecked } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
+import { copyTracked } from './helpers/checkout.ts';
+import { buildImage, ignored } from './helpers/dockerfile.ts';
 import { buildSite, readTree } from './helpers/site.ts';
 import { reusedGoldFrom } from './helpers/thresholds.ts';
 import { generateStore } from '../scripts/gen-store.ts';
@@ -80,21 +83,34 @@ function sh(script: string, opts: { cwd: string; env?: Record<string, string>; s
     expect(script).toContain('npx badgepress ');
     script = script.replaceAll('npx badgepress ', `'${process.execPath}' '${join(opts.cwd, 'bin/badgepress.js')}' `);
   }
-  const r = spawnSync(shell!, [...flags, script], { cwd: opts.cwd, env: { ...baseEnv, CI: 'true', NPM_CONFIG_USERCONFIG: npmrc, ...opts.env }, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnChecked(shell!, [...flags, script], { cwd: opts.cwd, env: { ...baseEnv, CI: 'true', NPM_CONFIG_USERCONFIG: npmrc, ...opts.env }, timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
 
-/** A checkout as the recipes assume one (/srv/badgepress, the image's /app): the tracked files and node_modules. */
+/** The packages come from npm's cache when it has them (a test environment's choice, not the recipe's). */
+const installEnv = { npm_config_prefer_offline: 'true' };
+
+/** The guide's install, once: a clone of the tracked files, then its install line as written. */
+let installed: string | undefined;
+function installedCheckout(): string {
+  if (installed) return installed;
+  const lines = /```sh\n(git clone \S+ \/srv\/badgepress)\n(.+)\n```/.exec(guide);
+  expect(lines, 'the install lines in the guide').not.toBeNull();
+  const srv = copyTracked(join(dir, 'srv-installed'));
+  const r = sh(lines![2]!.replaceAll('/srv/badgepress', srv), { cwd: dir, env: installEnv });
+  expect(r.code, r.stderr).toBe(0);
+  // The production install holds no compiler: lib/ was compiled by the one npm exec fetched.
+  expect(existsSync(join(srv, 'node_modules/typescript'))).toBe(false);
+  expect(r.stderr).toContain('TypeScript is not installed');
+  installed = srv;
+  return srv;
+}
+
+/** A checkout as the recipes assume one (/srv/badgepress): a copy of the installed one. */
 function checkout(name: string): string {
   const copy = join(dir, name);
-  const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
-  expect(tracked).toContain('bin/badgepress.js');
-  for (const file of tracked) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(ROOT, file), join(copy, file));
-  }
-  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+  cpSync(installedCheckout(), copy, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
   return copy;
 }
 
@@ -214,9 +230,17 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
     it('the Kubernetes CronJobs, in what the Dockerfile puts in the image: every indexed shard succeeds despite a bad record or a held lease, and with the site step they publish exactly the site of one build', async () => {
       const dockerfile = blocks('dockerfile');
       expect(dockerfile).toHaveLength(1);
-      // The image: node with the checkout in WORKDIR and its production packages installed.
-      expect(dockerfile[0]).toMatch(/^FROM node:20[^\n]*\nWORKDIR \/app\n[^]*RUN npm ci --omit=dev\n[^]*COPY \. \.\n/);
-      const app = checkout('app');
+      for (const from of dockerfile[0]!.matchAll(/^FROM (\S+)/gm)) expect(from[1]).toMatch(/^node:(22|24|26)-slim$/);
+      // The .dockerignore is the plain block right after the Dockerfile.
+      const dockerignore = /```dockerfile\n[^]*?```\n\n```\n([^]*?)```/.exec(guide)?.[1];
+      expect(dockerignore).toBeDefined();
+      const skip = ignored(dockerignore!);
+      const context = copyTracked(join(dir, 'docker-context'), skip);
+      const app = buildImage(dockerfile[0]!, context, join(dir, 'image'), { ...baseEnv, NPM_CONFIG_USERCONFIG: npmrc, ...installEnv });
+      // The image: the checkout with its production packages and the compiled CLI, no compiler.
+      expect(existsSync(join(app, 'lib/cli.js'))).toBe(true);
+      expect(existsSync(join(app, 'node_modules/@aws-sdk/client-s3'))).toBe(true);
+      expect(existsSync(join(app, 'node_modules/typescript'))).toBe(false);
       const crons = blocks('yaml').map((y) => parse(y)).filter((y) => y?.kind === 'CronJob');
       const job = crons.find((c) => c.spec.jobTemplate.spec.completionMode === 'Indexed').spec.jobTemplate.spec;
       const siteJob = crons.find((c) => c.spec.jobTemplate.spec.completionMode === undefined).spec.jobTemplate.spec;
@@ -272,7 +296,7 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
       const workflow = blocks('yaml').map((y) => parse(y)).find((y) => y?.jobs);
       const stepsOf = (job: string) => {
         const all = workflow.jobs[job].steps as Array<{ run?: string; uses?: string }>;
-        expect(all.map((s) => s.uses ?? s.run).slice(0, 3)).toEqual(['actions/checkout@v4', 'actions/setup-node@v4', 'npm ci']);
+        expect(all.map((s) => s.uses ?? s.run).slice(0, 3)).toEqual(['actions/checkout@v4', 'actions/setup-node@v4', 'npm ci --omit=dev']);
         return all.map((s) => s.run).filter((r): r is string => r?.includes('npx badgepress') ?? false);
       };
       const shardSteps = stepsOf('shards');

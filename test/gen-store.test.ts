@@ -1,14 +1,13 @@
 // scripts/gen-store.ts as a user runs it: bad flags say what is wrong and the usage, exit 2.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NODE_TSX, ROOT } from './helpers/cli.ts';
+import { NODE_TSX, ROOT, spawnChecked } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();
 const genStore = (args: string[]) => {
-  const r = spawnSync(NODE_TSX[0], [...NODE_TSX.slice(1), join(ROOT, 'scripts/gen-store.ts'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnChecked(NODE_TSX[0], [...NODE_TSX.slice(1), join(ROOT, 'scripts/gen-store.ts'), ...args], { cwd: ROOT, timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 const USAGE = 'usage: npm run gen-store -- --repos N --scans M --out DIR [--seed S] [--shape A|B]\n';

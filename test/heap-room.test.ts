@@ -4,34 +4,48 @@
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { heapShortfall, HEAP_BYTES_PER_SCAN } from '../src/build/heap-room.ts';
+import { heapRoom, heapShortfall, HEAP_BYTES_PER_SCAN } from '../src/build/heap-room.ts';
 import type { RepositoryHistory } from '../src/load/types.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
+const MB = 1024 * 1024;
 const BIG = 'https://github.com/acme/big';
 const history = (scans: number) => ({ repositoryUrl: BIG, encoded: encodeURIComponent(BIG), scans: new Array(scans), grants: [] }) as unknown as RepositoryHistory;
 
 /** A store of the example's acme/widget and a repository of 5,000 scans. */
 function storeWithBig(): { dir: string; store: string } {
-    const dir = tempDir();
-    const store = join(dir, 'store');
-    mkdirSync(store);
-    copyFileSync(join(ROOT, 'examples/store/acme-widget.ndjson'), join(store, 'acme-widget.ndjson'));
-    const lines: string[] = [];
-    for (let i = 0; i < 5000; i++) lines.push(JSON.stringify({ repositoryUrl: BIG, timestamp: 1_600_000_000 + i * 3600, values: { ISSUE_REACTION_TIME: i % 20, BUS_FACTOR: i % 7, SECURITY_POLICY: true, DEPENDENTS: i % 40 } }));
-    writeFileSync(join(store, 'big.ndjson'), `${lines.join('\n')}\n`);
+  const dir = tempDir();
+  const store = join(dir, 'store');
+  mkdirSync(store);
+  copyFileSync(join(ROOT, 'examples/store/acme-widget.ndjson'), join(store, 'acme-widget.ndjson'));
+  const lines: string[] = [];
+  for (let i = 0; i < 5000; i++) lines.push(JSON.stringify({ repositoryUrl: BIG, timestamp: 1_600_000_000 + i * 3600, values: { ISSUE_REACTION_TIME: i % 20, BUS_FACTOR: i % 7, SECURITY_POLICY: true, DEPENDENTS: i % 40 } }));
+  writeFileSync(join(store, 'big.ndjson'), `${lines.join('\n')}\n`);
   return { dir, store };
 }
 
 describe('a repository too large for the heap', () => {
   it('is judged by its scans against the heap left', () => {
-    const heap = { heap_size_limit: 512 * 1024 * 1024, used_heap_size: 64 * 1024 * 1024 } as ReturnType<typeof import('node:v8').getHeapStatistics>;
+    const heap = { limit: 512 * MB, used: 64 * MB };
     const fits = Math.floor((448 * 1024 * 1024) / HEAP_BYTES_PER_SCAN);
     expect(heapShortfall(history(fits), heap)).toBeUndefined();
     expect(heapShortfall(history(fits + 1), heap)).toBe(
       `${fits + 1} scans need about 449 MB to build at once, more than the 448 MB left of the heap's 512 MB; its files were left as they were. Give Node more heap (NODE_OPTIONS=--max-old-space-size=1024) or keep fewer of its scans in the store`,
     );
+  });
+
+  it('is judged against the old generation, not the young one V8 counts in heap_size_limit', () => {
+    // What Node 24 reports for --max-old-space-size=96: 96 MB old + 3 × 64 MB semi-spaces.
+    const stats = (limitMb: number) => ({ heap_size_limit: limitMb * MB, used_heap_size: 10 * MB }) as ReturnType<typeof import('node:v8').getHeapStatistics>;
+    expect(heapRoom(stats(288), ['--max-old-space-size=96'])).toEqual({ limit: 96 * MB, used: 10 * MB });
+    // NODE_OPTIONS comes first; the command line's flag wins, in either spelling.
+    expect(heapRoom(stats(288), ['--max-old-space-size=512', '--max_old_space_size', '96']).limit).toBe(96 * MB);
+    // No old-generation flag: the young part (three semi-spaces) is taken off the limit.
+    expect(heapRoom(stats(120), ['--max-semi-space-size=8']).limit).toBe(96 * MB);
+    expect(heapRoom(stats(4288), []).limit).toBe(4096 * MB);
+    // Never below half the heap, whatever the default young size was.
+    expect(heapRoom(stats(144), []).limit).toBe(72 * MB);
   });
 
   it('is refused by name in a build whose heap it would outgrow; the others are built (exit 1)', () => {

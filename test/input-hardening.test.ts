@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { childEnv, NODE_TSX, ROOT } from './helpers/cli.ts';
+import { childEnv, NODE_TSX, ROOT, spawnChecked } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { MAX_TEXT_BYTES, parseStoreFile } from '../src/load/parse-file.ts';
 import { loadHistories } from '../src/load/histories.ts';
@@ -37,7 +37,7 @@ function folder(files: Record<string, string>): string {
 /** The real command line, killed after `seconds`: a hang shows as code null. */
 function cli(args: string[], seconds = 60, asNobody = false) {
   const user = asNobody && AS_ROOT ? { uid: 65534, gid: 65534 } : {};
-  const r = spawnSync(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, ...args], { cwd: ROOT, env: childEnv(), encoding: 'utf8', timeout: seconds * 1000, ...user });
+  const r = spawnChecked(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, ...args], { cwd: ROOT, env: childEnv(), timeout: seconds * 1000, ...user });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -1,13 +1,14 @@
-// The package as a stranger gets it: `npm pack` in a copy of the checkout (tracked files only,
-// so prepare compiles lib/ from nothing), `npm install <tarball>` in an empty directory, then
+// The package as a stranger gets it: `npm run pack` in a copy of the checkout (tracked files
+// only, so lib/ is compiled from nothing), `npm install <tarball>` in an empty directory, then
 // `npx badgepress build` with the packaged config and `npx badgepress serve`, answering over a
 // real socket (Shape B's build and --help run the installed bin npx resolves to). npm reaches
 // the registry for the dependencies; its cache serves them when it has them (--prefer-offline).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { childEnv, ROOT } from './helpers/cli.ts';
+import { copyTracked } from './helpers/checkout.ts';
+import { childEnv, ROOT, spawnChecked } from './helpers/cli.ts';
 import { startServeChild } from './helpers/serve-child.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -21,20 +22,19 @@ let tarball = '';
 let packed: string[] = [];
 
 function npx(args: string[]) {
-  return spawnSync('npx', ['badgepress', ...args], { cwd: app, env: childEnv(), encoding: 'utf8', timeout: 120_000 });
+  return spawnChecked('npx', ['badgepress', ...args], { cwd: app, env: childEnv(), timeout: 120_000 });
 }
 
 /** What `npx badgepress` resolves to there, without npm's own start (about a second of CPU). */
-function installed(args: string[]) {
-  return spawnSync(join(app, 'node_modules/.bin/badgepress'), args, { cwd: app, env: childEnv(), encoding: 'utf8', timeout: 120_000 });
+function installed(args: string[], cwd = app) {
+  return spawnChecked(join(app, 'node_modules/.bin/badgepress'), args, { cwd, env: childEnv(), timeout: 120_000 });
 }
 
 beforeAll(() => {
-  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
-  for (const file of tracked) if (existsSync(join(ROOT, file))) cpSync(join(ROOT, file), join(checkout, file));
+  copyTracked(checkout);
   // The checkout's devDependencies (TypeScript for prepare), as `npm ci` would have put them.
   symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
-  const pack = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work, ...NPM_FLAGS], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const pack = JSON.parse(execFileSync('npm', ['run', '--silent', 'pack', '--', '--json', '--pack-destination', work, ...NPM_FLAGS], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = join(work, pack[0]!.filename);
   packed = pack[0]!.files.map((f) => f.path).sort();
   mkdirSync(app);
@@ -50,6 +50,25 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
     }
     // tsx and TypeScript stay in the checkout: the installed command runs plain JavaScript.
     expect(existsSync(join(app, 'node_modules/tsx'))).toBe(false);
+  });
+
+  it('init writes a config of one\'s own from the packaged one, which a build there reads', () => {
+    const init = installed(['init', 'mine']);
+    expect(init.status, init.stderr).toBe(0);
+    cpSync(join(app, 'node_modules/badgepress/examples/store'), join(app, 'mine/store'), { recursive: true });
+    const build = installed(['build', '--now', '1764000000'], join(app, 'mine'));
+    expect(build.status, build.stderr).toBe(0);
+    expect(build.stdout).toMatch(/^badgepress: 4 repositories, 12 scans, .* \(settings: .*\/mine\/config\/badgepress\.yaml\)\n$/);
+  });
+
+  it('ships a package.json without the checkout\'s scripts, and the licence and where the project lives', () => {
+    const installedPkg = JSON.parse(readFileSync(join(app, 'node_modules/badgepress/package.json'), 'utf8'));
+    // Every script of the checkout uses src/, test/ or scripts/, which are not shipped.
+    expect(installedPkg.scripts).toBeUndefined();
+    expect(installedPkg.devDependencies).toBeUndefined();
+    expect(installedPkg).toMatchObject({ license: 'MIT', homepage: 'https://github.com/badgepress/badgepress#readme', bugs: { url: 'https://github.com/badgepress/badgepress/issues' }, repository: { url: 'git+https://github.com/badgepress/badgepress.git' } });
+    expect(readFileSync(join(app, 'node_modules/badgepress/LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 the badgepress authors\n/);
+    expect(packed).toContain('LICENSE');
   });
 
   it('--version and --help answer', () => {

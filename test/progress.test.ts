@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateStore, repositoryUrl } from '../scripts/gen-store.ts';
-import { childEnv, CLI, ROOT, runCli } from './helpers/cli.ts';
+import { childEnv, CLI, ROOT, runCli, spawnChecked } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { isCI } from '../src/commands/progress.ts';
 
@@ -26,7 +26,7 @@ function onTerminal(out: string, env: Record<string, string | undefined>, from =
   const cmd = [...CLI, 'build', '--store', from, '--out', join(dir, out), '--now', '1763600000']
     .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
     .join(' ');
-  const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: childEnv(env), encoding: 'utf8', timeout: 60_000 });
+  const r = spawnChecked('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: childEnv(env), timeout: 60_000 });
   expect(r.status, r.stdout + r.stderr).toBe(0);
   return r.stdout;
 }

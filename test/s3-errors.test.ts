@@ -1,7 +1,6 @@
 // S3 settings and failures that need no S3 peer, or a broken one: the region from the AWS
 // chain, an endpoint that accepts connections and never answers, locations that look like
 // URLs but are not s3://bucket/prefix, and when an upload's ETag can be checked at all.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +10,7 @@ import { loadSiteConfig } from '../src/config/load.ts';
 import { s3Client } from '../src/s3/client.ts';
 import { etagIsMd5 } from '../src/s3/errors.ts';
 import { locationProblem } from '../src/s3/location.ts';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT, spawnChecked } from './helpers/cli.ts';
 import { runCliAsync } from './helpers/cli-async.ts';
 import { configProblems } from './helpers/config.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -157,7 +156,7 @@ describe('locations that look like URLs must be exactly s3://bucket/prefix', () 
     mkdirSync(cwd);
     for (const out of ['s3:/badges/x', 'S3://badges/x']) {
       // bin/badgepress.js, as installed: `--import tsx` would not resolve outside the checkout.
-      const r = spawnSync(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build', '--store', STORE, '--out', out], { cwd, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+      const r = spawnChecked(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build', '--store', STORE, '--out', out], { cwd, env: { ...process.env, CI: 'true' } });
       expect(r.status, r.stderr).toBe(2);
       expect(r.stderr).toContain(`--out ${JSON.stringify(out)}: write the scheme exactly as s3://`);
     }

@@ -54,6 +54,9 @@ export interface BuildSummary extends PublishCounts {
   warnings: number;
   /** Repositories skipped as unchanged since the last build (build state); counted in repositories. */
   reused: number;
+  /** The site-wide pages and openapi.json were left as the last build published them (no
+   *  repository redone, no config change): then neither written nor counted as unchanged. */
+  sitePagesKept: boolean;
 }
 
 export async function build(opts: BuildOptions): Promise<BuildSummary> {
@@ -67,7 +70,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
 }
 
 async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSummary> {
-  const summary: BuildSummary = { repositories: 0, scans: 0, written: 0, unchanged: 0, removed: 0, skipped: 0, warnings: 0, reused: 0 };
+  const summary: BuildSummary = { repositories: 0, scans: 0, written: 0, unchanged: 0, removed: 0, skipped: 0, warnings: 0, reused: 0, sitePagesKept: false };
   const { summaries } = redo;
   const report = (issue: LoadIssue) => {
     if (issue.severity === 'error') summary.skipped++;
@@ -143,6 +146,7 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
   // describes them, so a state is never ahead of what is published; when no repository was
   // redone and no config part changed, they are those of the last build, already out.
   const summariesUnchanged = redo.siteWideUnchanged;
+  summary.sitePagesKept = summariesUnchanged;
   if (failed.length === 0 && (!summariesUnchanged || opts.prune)) await redo.beginPublishing();
   if (failed.length === 0 && !summariesUnchanged) {
     const produced = new Set<string>();

@@ -9,6 +9,7 @@ import { loadHistories } from '../load/histories.ts';
 import type { LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { StoreSource } from '../load/store.ts';
 import type { Shard } from '../model/shard.ts';
+import { plural } from '../model/plural.ts';
 import type { SiteWideScope } from '../publish/site-wide-prune.ts';
 import { siteApiFiles, type SiteFile } from '../render/site-files.ts';
 import { openIncremental, openStateStore } from '../incremental/open.ts';
@@ -127,7 +128,7 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
       },
     }));
     listener.flushIssues();
-    if (errors > 0) throw new BadInputError(`${errors} bad records and --strict: nothing written; fix them or drop --strict`);
+    if (errors > 0) throw new BadInputError(`${plural(errors, 'bad record', 'bad records')} and --strict: nothing written; fix them or drop --strict`);
   }
 
   const sink = await openSink(site.out, site);

@@ -4,9 +4,9 @@ import { UsageError } from '../errors.ts';
 
 export { BadInputError, UsageError } from '../errors.ts';
 
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string) {
+export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string, allowPositionals = false) {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+    return parseArgs({ args: argv, options, strict: true, allowPositionals });
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n${usage}`);
   }

@@ -19,6 +19,7 @@ commands:
   demo     build the example store into dist/ and serve it (what npm start runs)
   site     after sharded builds, write the site-wide pages from the shards' summaries
   scan     measure the repositories a file lists (from git) and append their records to a store
+  init     write a starting config (site settings and thresholds) to edit into a directory
 
 run "badgepress <command> --help" for a command's flags, "badgepress --version" for the version`;
 
@@ -37,12 +38,13 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
-  build: { load: async () => import('./build.ts').then((m) => ({ run: m.buildCommand, usage: m.BUILD_USAGE })), batch: true },
+  build: { load: async () => import('./build.ts').then((m) => ({ run: m.buildCommand, usage: m.BUILD_HELP })), batch: true },
   plan: { load: async () => import('./plan.ts').then((m) => ({ run: m.planCommand, usage: m.PLAN_USAGE })), batch: true, failureCode: 2 },
   serve: { load: async () => import('./serve.ts').then((m) => ({ run: m.serveCommand, usage: m.SERVE_USAGE })) },
   demo: { load: async () => import('./demo.ts').then((m) => ({ run: m.demoCommand, usage: m.DEMO_USAGE })) },
   site: { load: async () => import('./site.ts').then((m) => ({ run: m.siteCommand, usage: m.SITE_USAGE })), batch: true },
   scan: { load: async () => import('./scan.ts').then((m) => ({ run: (argv: string[]) => m.scanCommand(argv), usage: m.SCAN_USAGE })) },
+  init: { load: async () => import('./init.ts').then((m) => ({ run: m.initCommand, usage: m.INIT_USAGE })) },
 };
 
 /** The version in package.json, two folders up from src/commands/ and from its compiled lib/commands/. */

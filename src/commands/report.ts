@@ -1,7 +1,12 @@
 // How load problems reach the operator: every one with file:line, up to a readable limit.
 import type { LoadIssue } from '../load/types.ts';
 
-export function issuePrinter(stream: NodeJS.WritableStream, max = 200): { print: (i: LoadIssue) => void; flush: () => void } {
+/** What the loader adds to a record it leaves out and builds without. */
+const SKIPPED = '; record skipped';
+
+/** With `strict`, a bad record ends the build instead: the loader's "record skipped" is left out. */
+export function issuePrinter(stream: NodeJS.WritableStream, opts: { max?: number; strict?: boolean } = {}): { print: (i: LoadIssue) => void; flush: () => void } {
+  const max = opts.max ?? 200;
   let shown = 0;
   let hidden = 0;
   return {
@@ -11,7 +16,8 @@ export function issuePrinter(stream: NodeJS.WritableStream, max = 200): { print:
         return;
       }
       shown++;
-      stream.write(`${i.severity}: ${i.where}: ${i.message}\n`);
+      const message = opts.strict && i.message.endsWith(SKIPPED) ? i.message.slice(0, -SKIPPED.length) : i.message;
+      stream.write(`${i.severity}: ${i.where}: ${message}\n`);
     },
     flush() {
       if (hidden > 0) stream.write(`… and ${hidden} more problems not shown\n`);

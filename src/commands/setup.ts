@@ -1,6 +1,7 @@
 // Turns the site flags shared by `build`, `plan` and `site` into the resolved configuration.
 import { resolveConfig, type ResolvedConfig } from '../config/resolve.ts';
-import type { Shape } from '../config/types.ts';
+import type { Shape, SiteConfig } from '../config/types.ts';
+import { isS3 } from '../s3/location.ts';
 import { UsageError } from '../errors.ts';
 
 export const SITE_FLAGS = {
@@ -39,4 +40,36 @@ export async function loadSite(flags: SiteFlags): Promise<ResolvedConfig> {
     ...(flags['s3-endpoint'] !== undefined ? { s3Endpoint: flags['s3-endpoint'] } : {}),
     ...(flags['s3-path-style'] ? { s3PathStyle: true } : {}),
   });
+}
+
+/** Host names that mean this machine. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const isLoopback = (url: string) => {
+  try {
+    return LOOPBACK.test(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Why a site bound for a bucket would point its readers at this machine: a baseUrl of
+ * localhost (the packaged default is http://127.0.0.1:8787) while the output is an S3 bucket
+ * elsewhere. Every badge URL, embed snippet and feed in it would then be wrong, silently. A
+ * bucket on this machine (MinIO, a test server on loopback) may be meant to be read here.
+ */
+export function localBaseUrlWarning(site: SiteConfig, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (!isS3(site.out) || !isLoopback(site.baseUrl)) return undefined;
+  const endpoint = site.s3.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
+  if (endpoint !== undefined && isLoopback(endpoint)) return undefined;
+  return (
+    `warning: baseUrl is ${site.baseUrl}, an address of this machine, but the site goes to ${site.out}: every badge URL, ` +
+    'embed snippet and feed link in it will point here. Set baseUrl in the config (or --base-url) to the address the site is served at'
+  );
+}
+
+/** Says the warning above on stderr, once for the run, when it applies. */
+export function warnOfLocalBaseUrl(site: SiteConfig): void {
+  const warning = localBaseUrlWarning(site);
+  if (warning) process.stderr.write(`badgepress: ${warning}\n`);
 }

@@ -1,9 +1,10 @@
 // `badgepress site`: after n sharded builds, write the site-wide pages (home, list pages,
 // badge and rule pages, search index, sitemap, 404) from the shards' summaries alone.
 import { parseFlags, integerFlag, UsageError } from './args.ts';
-import { SITE_FLAGS, loadSite } from './setup.ts';
+import { SITE_FLAGS, loadSite, warnOfLocalBaseUrl } from './setup.ts';
 import { runSite } from '../build/run.ts';
 import { MAX_SHARDS } from '../model/shard.ts';
+import { plural } from '../model/plural.ts';
 
 export const SITE_USAGE = `usage: badgepress site --shards N [--config FILE] [--out DIR|s3://…] [--shape A|B] [--base-url URL]
                       [--prune] [--s3-endpoint URL] [--s3-path-style] [--json]
@@ -14,11 +15,13 @@ export async function siteCommand(argv: string[]): Promise<number> {
   const shards = integerFlag('shards', values.shards, 1, MAX_SHARDS);
   if (shards === undefined) throw new UsageError(`--shards N is required: the n of the builds' --shard i/n\n${SITE_USAGE}`);
   const config = await loadSite({ ...values, store: values.store ?? '.' });
-  const { site } = config;
-  if (!site.pages) throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
+  warnOfLocalBaseUrl(config.site);
+  if (!config.site.pages) throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
   const { repositories, counts, location } = await runSite(config, shards, values.prune ?? false);
   if (values.json) process.stdout.write(`${JSON.stringify({ repositories, ...counts, out: location, shards })}\n`);
-  const removed = values.prune ? `, ${counts.removed} removed` : '';
-  if (!values.json) process.stdout.write(`badgepress: site pages for ${repositories} repositories from ${shards} shard(s): ${counts.written} files written, ${counts.unchanged} unchanged${removed} → ${location}\n`);
+  else {
+    const removed = values.prune ? `, ${counts.removed} removed` : '';
+    process.stdout.write(`badgepress: site pages for ${plural(repositories, 'repository', 'repositories')} from ${plural(shards, 'shard', 'shards')}: ${plural(counts.written, 'file', 'files')} written, ${counts.unchanged} unchanged${removed} → ${location}\n`);
+  }
   return 0;
 }

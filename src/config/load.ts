@@ -30,10 +30,14 @@ export interface SiteOverrides {
   s3PathStyle?: boolean;
 }
 
-/** `file` undefined: ./config/badgepress.yaml when present, else the packaged defaults. */
+/** The settings a command reads: `file`, else ./config/badgepress.yaml when present, else the packaged defaults. */
+export function siteConfigFile(file?: string): { path: string; own: boolean } {
+  const own = file ?? (existsSync('config/badgepress.yaml') ? 'config/badgepress.yaml' : undefined);
+  return { path: resolve(own ?? resolve(PACKAGE_CONFIG_DIR, 'badgepress.yaml')), own: own !== undefined };
+}
+
 export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {}): Promise<SiteConfig> {
-  const ownConfig = file ?? (existsSync('config/badgepress.yaml') ? 'config/badgepress.yaml' : undefined);
-  const path = resolve(ownConfig ?? resolve(PACKAGE_CONFIG_DIR, 'badgepress.yaml'));
+  const { path, own: ownConfig } = siteConfigFile(file);
   const located = await readYamlFile(path);
   throwIfAny(schemaProblems(siteSchema, located));
   throwIfAny(locationProblems(located, overrides));
@@ -90,7 +94,10 @@ export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {
 }
 
 function missingStore(): never {
-  throw new ConfigError(['no store given: pass --store DIR (or s3://bucket/prefix), or put store: in config/badgepress.yaml (or --config FILE)']);
+  throw new ConfigError([
+    `no store given: no --config and no ./config/badgepress.yaml, so the packaged settings (${resolve(PACKAGE_CONFIG_DIR, 'badgepress.yaml')}) are used, and they name no store. ` +
+      'Pass --store DIR (or s3://bucket/prefix), or run "badgepress init" to write config/badgepress.yaml here and edit its store:',
+  ]);
 }
 
 function botPatternProblems(located: LocatedData): string[] {

@@ -45,18 +45,17 @@ export const ATOM_TYPE = 'application/atom+xml';
 export const NDJSON_TYPE = 'application/x-ndjson';
 
 /** Both policies start alike (one string in the edge bundles). */
-const NONE = "default-src 'none'; ";
-
+// Both policies are whole literals: a bundle that uses one keeps no part of the other.
 /**
  * Pages may not run inline script: only the site's own script, stylesheet and images.
  * Inline SVG presentation attributes are not styles, so the charts need no 'unsafe-inline'.
  */
-export const PAGE_CSP = `${NONE}script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+export const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 /**
  * An SVG opened on its own (a badge URL in a tab) is a document that could run script; no
  * SVG of a site needs any or loads anything. Inline styles stay: the social badge has a <style>.
  */
-export const SVG_CSP = `${NONE}style-src 'unsafe-inline'`;
+export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 
 /**
  * The headers every answer of every adapter carries, added to `headers` (lower-case names):
@@ -67,6 +66,16 @@ export function withAnswerHeaders(headers: Record<string, string>): Record<strin
   headers['x-content-type-options'] = 'nosniff';
   const type = headers['content-type'];
   if (type === SVG_TYPE || type === HTML_TYPE) headers['content-security-policy'] = type === SVG_TYPE ? SVG_CSP : PAGE_CSP;
+  return headers;
+}
+
+/**
+ * The same for answers a resolver makes itself and never a page (redirects, problems, error
+ * badges): all a CloudFront Function needs, whose bundle must stay small.
+ */
+export function withResolverAnswerHeaders(headers: Record<string, string>): Record<string, string> {
+  headers['x-content-type-options'] = 'nosniff';
+  if (headers['content-type'] === SVG_TYPE) headers['content-security-policy'] = SVG_CSP;
   return headers;
 }
 

@@ -33,7 +33,8 @@ export type UrlProblem = 'not-string' | 'empty' | 'surrogate' | 'control' | 'sha
 /**
  * A host name holding non-ASCII characters, as the WHATWG URL parser writes it (UTS 46:
  * mapped, lower-cased, punycode), or undefined when it is no valid host. The CloudFront
- * Function runs where there is no URL class and installs punycode.ts's instead.
+ * Function runs where there is no URL class: it installs a function that notes such a host
+ * and leaves the request to Lambda@Edge.
  */
 let asciiHost = (host: string): string | undefined => {
   try {

@@ -3,6 +3,7 @@
 // from data, so every one is escaped: emphasis, code, links, HTML (< &), @mentions, #refs
 // and $math$ are neutralised, a pipe cannot end a table cell, a newline cannot end a row.
 import type { PlanReport, TransitionScope } from './plan.ts';
+import { plural } from '../model/plural.ts';
 
 const SCOPE_LABEL: Record<TransitionScope, string> = { latest: 'latest', scan: 'per scan', 'expired-scan': 'expired variant per scan' };
 
@@ -15,7 +16,7 @@ export function markdownCell(s: string): string {
 }
 
 export function formatPlanMarkdown(p: PlanReport): string {
-  const lines = [`### badgepress plan`, '', `${p.repositories} repositories, ${p.scans} scans.`, ''];
+  const lines = [`### badgepress plan`, '', `${plural(p.repositories, 'repository', 'repositories')}, ${plural(p.scans, 'scan', 'scans')}.`, ''];
   if (p.transitions.length === 0) lines.push('No badge changes status.', '');
   else {
     lines.push('| Badge | From | To | Where | Repositories | Scans | For example |', '|---|---|---|---|--:|--:|---|');

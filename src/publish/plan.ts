@@ -5,6 +5,7 @@
 import type { FileScope, OutputFile, SiteFile } from '../render/site-files.ts';
 import type { Sink } from './sink.ts';
 import { repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
+import { plural } from '../model/plural.ts';
 
 /** A repository rebuilt for some config parts only (the build state's PartialRebuild). */
 export interface PartialFiles {
@@ -154,7 +155,6 @@ function statusOf(explanationJson: string): string {
   }
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function formatPlan(p: PlanReport): string {
   const lines = [`badgepress plan: ${plural(p.repositories, 'repository', 'repositories')}, ${plural(p.scans, 'scan', 'scans')}`];

@@ -157,8 +157,8 @@ function unsupportedSyntax(code: string): string[] {
 }
 
 describe('the AWS edge adapters', () => {
-  it('the CloudFront Function stays within 10 KB and within the syntax cloudfront-js-2.0 runs', () => {
-    expect(Buffer.byteLength(cloudFrontFunction)).toBeLessThanOrEqual(10 * 1024);
+  it('the CloudFront Function stays within 8 KB (headroom under the 10 KB limit) and within the syntax cloudfront-js-2.0 runs', () => {
+    expect(Buffer.byteLength(cloudFrontFunction)).toBeLessThanOrEqual(8 * 1024);
     expect(unsupportedSyntax(cloudFrontFunction)).toEqual([]);
     // The checker is not blind: it sees what esbuild would never emit here.
     expect(unsupportedSyntax('for (const a of b) {}; const {x} = y; f(...z); a?.b ?? c; /./s').sort()).toEqual(

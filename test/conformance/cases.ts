@@ -99,6 +99,12 @@ export const CASES: ConformanceCase[] = [
   { name: 'expired file', request: get(`/api/v1/repositories/${EXPIRING}/at/1760000000/expired/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', body: /expired/ },
   // A host beyond ASCII names the repository its punycode form names, in any case.
   { name: 'Unicode host, upper case', request: get(`/api/v1/repositories/${encodeURIComponent('https://BÜCHER.example/acme/books')}/at/1760000000/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', body: /books/ },
+  // At the AWS edge these go to Lambda@Edge whole (the CloudFront Function has no punycode).
+  // The repository has per-time files only: its latest styled badge is a miss, answered as one.
+  { name: 'Unicode host, a style', request: get(`/api/v1/repositories/${encodeURIComponent('https://bücher.example/acme/books')}/badges/MAINTENANCE.svg?style=for-the-badge`), status: 404, contentType: 'image/svg+xml', cacheControl: SHORT, body: /maintenance: not found/ },
+  { name: 'Unicode host, unknown style', request: get(`/api/v1/repositories/${encodeURIComponent('https://bücher.example/acme/books')}/badges/MAINTENANCE.svg?style=fancy`), status: 400, contentType: 'image/svg+xml', body: /maintenance: bad request/ },
+  { name: 'Unicode host, a full-width letter (UTS 46 maps it)', request: get(`/api/v1/repositories/${encodeURIComponent('https://ｂücher.example/acme/books')}/at/1760000000/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', body: /books/ },
+  { name: 'Unicode host, HEAD', request: head(`/api/v1/repositories/${encodeURIComponent('https://bücher.example/acme/books')}/at/1760000000/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', cacheControl: IMMUTABLE, emptyBody: true },
   { name: 'Unicode host, redirect to the punycode key', request: get(`/api/v1/repositories/${encodeURIComponent('https://bücher.example/acme/books')}/badges/MAINTENANCE.svg?timestamp=1760000001`), status: 302, location: `/api/v1/repositories/${BUCHER}/at/1760000000/badges/MAINTENANCE.svg` },
   { name: 'credentials in the repository URL', request: get(`/api/v1/repositories/${encodeURIComponent('https://user:pass@github.com/acme/widget')}/sarif`), status: 400, body: /credentials/ },
   // Shape B (badge levels): ids with hyphens, statuses none…gold, its own list of ids.

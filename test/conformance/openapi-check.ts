@@ -3,6 +3,7 @@
 // requires are there, and a JSON body validates against the response's schema (ajv, JSON
 // Schema 2020-12, which OpenAPI 3.1 schemas are).
 import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { openapiDocument } from '../../src/render/openapi.ts';
 import type { ConformanceAnswer, ConformanceRequest } from './cases.ts';
 
@@ -18,6 +19,8 @@ export function openapiChecker(badgeIds: readonly string[], site: { baseUrl: str
   // A CommonJS module: under Node's ESM loader its class is the default export's `default`.
   const Ajv = (Ajv2020 as unknown as { default?: typeof Ajv2020 }).default ?? Ajv2020;
   const ajv = new Ajv({ strict: false, allErrors: true });
+  // The description's formats (the report's `$schema` is a uri) are checked, not ignored.
+  addFormats.default(ajv);
   ajv.addSchema({ ...doc, $id: 'openapi' });
   const deref = (o: Json): Json => (o.$ref ? deref(o.$ref.slice(2).split('/').reduce((x: Json, k: string) => x[k.replace(/~1/g, '/')], doc)) : o);
   // Path templates as regexes; the literal endings decide (the repository segment may hold slashes when decoded).

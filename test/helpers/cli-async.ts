@@ -21,5 +21,9 @@ export function runCliAsync(args: string[], opts: { cwd?: string; env?: Record<s
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   opts.started?.(child);
-  return new Promise((ok) => child.once('close', (code, signal) => ok({ code, signal, stdout, stderr })));
+  // A child that could not start (EACCES on the Node binary, ENOENT) fails with that reason.
+  return new Promise((ok, fail) => {
+    child.once('error', (err) => fail(new Error(`could not run ${CLI.join(' ')}: ${err.message}`, { cause: err })));
+    child.once('close', (code, signal) => ok({ code, signal, stdout, stderr }));
+  });
 }

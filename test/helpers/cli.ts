@@ -1,5 +1,5 @@
 // Runs the real command line in a child process, as a user would.
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncOptionsWithStringEncoding, type SpawnSyncReturns } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,12 +22,18 @@ export function childEnv(overrides: Record<string, string | undefined> = {}): No
   return env;
 }
 
+/**
+ * spawnSync that fails with the reason a process could not start or was killed (EACCES on a
+ * Node binary another user owns, ENOENT, a timeout) instead of returning a status of null
+ * that a test would then compare with its expected code.
+ */
+export function spawnChecked(command: string, args: readonly string[], opts: Omit<SpawnSyncOptionsWithStringEncoding, 'encoding'> = {}): SpawnSyncReturns<string> {
+  const r = spawnSync(command, args, { ...opts, encoding: 'utf8' });
+  if (r.error) throw new Error(`could not run ${command} ${args.join(' ')}: ${r.error.message}${r.stderr ? `\n${r.stderr}` : ''}`, { cause: r.error });
+  return r;
+}
+
 export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): CliRun {
-  const r = spawnSync(CLI[0], [...CLI.slice(1), ...args], {
-    cwd: opts.cwd ?? ROOT,
-    env: childEnv(opts.env),
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  const r = spawnChecked(CLI[0], [...CLI.slice(1), ...args], { cwd: opts.cwd ?? ROOT, env: childEnv(opts.env), timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -10,7 +10,8 @@ export interface ServeChild {
   stop(): Promise<number | null>;
 }
 
-export function startServeChild(command: string, args: string[], opts: SpawnOptions): Promise<ServeChild> {
+/** `ready` finds the base URL in what the child prints: serve's line by default. */
+export function startServeChild(command: string, args: string[], opts: SpawnOptions, ready = /at (http:\/\/\S+?)\/api\/v1\/repositories\//): Promise<ServeChild> {
   return new Promise((ok, fail) => {
     const child = spawn(command, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -25,7 +26,7 @@ export function startServeChild(command: string, args: string[], opts: SpawnOpti
     };
     const collect = (c: Buffer) => {
       out += c.toString();
-      const m = /at (http:\/\/\S+?)\/api\/v1\/repositories\//.exec(out);
+      const m = ready.exec(out);
       if (m) ok({ child, url: m[1]!, stop });
     };
     child.stdout!.on('data', collect);

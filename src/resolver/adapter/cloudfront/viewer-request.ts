@@ -3,17 +3,23 @@
 // file named directly is sent to the S3 origin under its key ("%" escaped as "%25", since S3
 // decodes the path once); a `?timestamp=` request goes on in canonical form, with only that
 // parameter, to the Lambda@Edge origin-request handler (../lambda-edge/), which reads
-// index.json. Canonical paths also make one cache entry of every spelling of a URL.
+// index.json; a request naming a host beyond ASCII goes to that handler whole (see below).
+// Canonical paths also make one cache entry of every spelling of a URL.
 // Written in the subset CloudFront Functions run (no for…of, spread or destructuring): a test
 // parses the bundle and runs it in a sandbox without Node globals.
 import { lookup, publicPath, type ResolverResponse } from '../../core.ts';
-import { originPath } from '../../../model/origin-path.ts';
-import { STATUS_TEXT, withAnswerHeaders } from '../../../model/http.ts';
+import { EDGE_RESOLVE_PREFIX, originPath } from '../../../model/origin-path.ts';
+import { STATUS_TEXT, withResolverAnswerHeaders } from '../../../model/http.ts';
 import { setAsciiHost } from '../../../model/repository-url.ts';
-import { asciiHostname } from '../../../model/punycode.ts';
 
-// CloudFront Functions have no URL class: hosts beyond ASCII are written by punycode.ts.
-setAsciiHost(asciiHostname);
+// CloudFront Functions have no URL class to write a host beyond ASCII in punycode, and
+// punycode itself would take a ninth of the function's size limit. Such requests (rare) are
+// noted here and handed to Lambda@Edge whole, which resolves them with the URL class.
+let beyondAscii = false;
+setAsciiHost((host) => {
+  beyondAscii = true;
+  return host;
+});
 
 interface Value {
   value: string;
@@ -41,7 +47,15 @@ export interface FunctionResponse {
 
 export function handler(event: ViewerEvent): ViewerRequest | FunctionResponse {
   const request = event.request;
-  const found = lookup({ method: request.method, path: request.uri, query: queryString(request.querystring) });
+  const query = queryString(request.querystring);
+  beyondAscii = false;
+  const found = lookup({ method: request.method, path: request.uri, query });
+  if (beyondAscii) {
+    // The cache key holds only the path and ?timestamp=: the query goes into the path.
+    request.uri = EDGE_RESOLVE_PREFIX + encodeURIComponent(query ? `${request.uri}?${query}` : request.uri);
+    request.querystring = {};
+    return request;
+  }
   if (found.kind === 'answer') return functionResponse(found.response);
   if (found.kind === 'key' || found.kind === 'page') {
     request.uri = `/${originPath(found.key)}`;
@@ -68,7 +82,8 @@ function queryString(qs: Record<string, Value>): string {
 
 function functionResponse(answer: ResolverResponse): FunctionResponse {
   const headers: Record<string, { value: string }> = {};
-  const all = withAnswerHeaders(answer.headers);
+  // The function never answers with a page: a miss that a browser asks for goes to the origin.
+  const all = withResolverAnswerHeaders(answer.headers);
   const names = Object.keys(all);
   // CloudFront frames the answer itself: the length the core gives a HEAD answer stays out.
   for (let i = 0; i < names.length; i++) if (names[i] !== 'content-length') headers[names[i]!] = { value: all[names[i]!]! };

@@ -1,4 +1,4 @@
-// Lambda@Edge handler (Node.js 20+) for the S3 origin behind CloudFront, attached to two
+// Lambda@Edge handler (Node.js 22+) for the S3 origin behind CloudFront, attached to two
 // events of the same behaviour, after the CloudFront Function (../cloudfront/) has
 // canonicalised the request:
 // - origin-request: a `?timestamp=T` request is resolved here by reading the repository's
@@ -10,6 +10,7 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { resolve, type KeyReader, type ResolverOptions, type ResolverResponse } from '../../core.ts';
 import { STATUS_TEXT, unavailableAnswer, withAnswerHeaders } from '../../../model/http.ts';
+import { EDGE_RESOLVE_PREFIX } from '../../../model/origin-path.ts';
 
 type EdgeHeaders = Record<string, { key?: string; value: string }[]>;
 
@@ -47,6 +48,12 @@ export function createHandler(options: EdgeOptions = {}): (event: EdgeEvent) => 
     const request = cf.request;
     try {
       if (cf.config.eventType === 'origin-request') {
+        if (request.uri.indexOf(EDGE_RESOLVE_PREFIX) === 0) {
+          // A request the CloudFront Function left whole (a host beyond ASCII): resolved here.
+          const [path, query = ''] = decodeURIComponent(request.uri.slice(EDGE_RESOLVE_PREFIX.length)).split(/\?(.*)/s) as [string, string?];
+          const header = (name: string) => request.headers[name]?.[0]?.value ?? null;
+          return edgeResponse(await resolve({ method: request.method, path, query, accept: header('accept'), ifNoneMatch: header('if-none-match') }, reader(request, clientFor), options));
+        }
         if (!/(?:^|&)timestamp=/.test(request.querystring)) return request;
         const answer = await resolve({ method: request.method, path: request.uri, query: request.querystring }, reader(request, clientFor), options);
         return edgeResponse(answer);
