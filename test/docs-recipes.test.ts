@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
-import { buildSite, readTree } from './helpers/site.ts';
+import { readTree } from './helpers/site.ts';
 import { reusedGoldFrom } from './helpers/thresholds.ts';
 import { generateStore } from '../scripts/gen-store.ts';
 import { tempDir } from './helpers/tmp.ts';
