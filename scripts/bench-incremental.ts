@@ -5,7 +5,7 @@ import { appendFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, 
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { generateStore, repositoryUrl } from './gen-store.ts';
+import { generateStore, repositoryUrl } from './lib/synthetic-store.ts';
 
 type Cli = (args: string[]) => { ms: number; cpuMs: number; rssKb: number; summary: Record<string, number> };
 type Say = (name: string, value: string, key?: string, raw?: number | string) => void;

@@ -15,8 +15,8 @@ import { parse } from 'yaml';
 import { ROOT } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { readTree } from './helpers/site.ts';
-import { reusedGoldFrom } from './helpers/thresholds.ts';
-import { generateStore } from '../scripts/gen-store.ts';
+import { reusedGoldFrom } from '../scripts/lib/thresholds-variant.ts';
+import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
 

@@ -7,7 +7,7 @@
 import { appendFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStore, repositoryUrl } from '../scripts/gen-store.ts';
+import { generateStore, repositoryUrl } from '../scripts/lib/synthetic-store.ts';
 import { PublishError } from '../src/publish/sink.ts';
 import { buildIncrementally } from './helpers/incremental.ts';
 import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';

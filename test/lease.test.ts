@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStore } from '../scripts/gen-store.ts';
+import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { acquireLease, leasedSink, leaseKey, LeaseHeldError, type LeaseRecord } from '../src/publish/lease.ts';
 import { runCli } from './helpers/cli.ts';

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateStore, repositoryUrl } from '../scripts/gen-store.ts';
+import { generateStore, repositoryUrl } from '../scripts/lib/synthetic-store.ts';
 import { inShard, parseShard, shardOf } from '../src/model/shard.ts';
 import { createSiteServer } from '../src/resolver/adapter/node/server.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
@@ -14,7 +14,7 @@ import { expectEverySarifValid } from './helpers/sarif.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { reusedGoldFrom, thresholdsVariant } from './helpers/thresholds.ts';
+import { reusedGoldFrom, thresholdsVariant } from '../scripts/lib/thresholds-variant.ts';
 
 const dir = tempDir();
 const store = join(dir, 'store');
