@@ -26,7 +26,8 @@ const badge: BadgeB = { def, entries: [bronze, silver], status: 'bronze', explai
 const evaluation: EvaluationB = { timestamp: 1763000000, repositoryUrl: REPO, entries: [bronze, silver], badges: [badge] };
 
 const BADGE_URL = `https://badges.example/api/v1/repositories/${ENC}/badges/ACTIVE.svg?timestamp=1763000000`;
-const COMMITS_CRITERION = '{"description":"Commits: at least 5 (12)","value":"12","status":"pass","ruleId":"COMMITS","threshold":{"min":5,"timeRangeInMonths":6},"badgeId":"ACTIVE","badgeLevel":"BRONZE","evidence":"12 commits since 2025-05-01"}';
+const COMMITS_CRITERION =
+  '{"description":"Commits: at least 5 (12)","value":"12","status":"pass","ruleId":"COMMITS","threshold":{"min":5,"timeRangeInMonths":6},"badgeId":"ACTIVE","badgeLevel":"BRONZE","evidence":"12 commits since 2025-05-01"}';
 const REVIEW_CRITERION = '{"description":"Review: decided by people","value":"<nil>","status":"open","ruleId":"MANUAL/REVIEW","threshold":{},"badgeId":"ACTIVE","badgeLevel":"SILVER"}';
 
 describe('badgeExplanationB', () => {

@@ -47,9 +47,7 @@ describe('checkRecord: the reason a record is refused', () => {
   it('names the key of a value of the wrong kind for its rule', () => {
     expect(reason({ repositoryUrl: URL, timestamp: 1, values: { BUS_FACTOR: -1 } })).toBe('values.BUS_FACTOR: expected a number ≥ 0, null or {"events":[unix seconds…]} for a measured rule, got -1');
     expect(reason({ repositoryUrl: URL, timestamp: 1, values: { SECURITY_POLICY: 'yes' } })).toBe('values.SECURITY_POLICY: expected true, false or null for a yes/no rule, got "yes"');
-    expect(reason({ repositoryUrl: URL, timestamp: 1, values: { COMMITS: { events: [1, 2.5] } } })).toBe(
-      'values.COMMITS.events[1]: an event time must be whole Unix seconds from 0 to 253402300799 (the end of year 9999), got 2.5',
-    );
+    expect(reason({ repositoryUrl: URL, timestamp: 1, values: { COMMITS: { events: [1, 2.5] } } })).toBe('values.COMMITS.events[1]: an event time must be whole Unix seconds from 0 to 253402300799 (the end of year 9999), got 2.5');
     expect(reason({ repositoryUrl: URL, timestamp: 1, values: { 'MANUAL/REVIEW': true } })).toBe('values.MANUAL/REVIEW: manual checks are decided by grant records or decision files, not by scan values');
   });
 
