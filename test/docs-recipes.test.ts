@@ -18,7 +18,7 @@ import { readTree } from './helpers/site.ts';
 import { reusedGoldFrom } from '../scripts/lib/thresholds-variant.ts';
 import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 
 const doc = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const guide = doc('docs/guides/scheduled-rebuilds.md');

@@ -17,8 +17,8 @@ import { runCliAsync } from './helpers/cli-async.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { readTree } from './helpers/site.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
-import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
+import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
+import { startFaultProxy, type FaultProxy } from '../scripts/lib/fault-proxy.ts';
 
 const dir = tempDir();
 const NOW = '1763600000';

@@ -17,8 +17,8 @@ import { runCommand } from './helpers/cli-in-process.ts';
 import { loadSiteConfig } from '../src/config/load.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { reusedGoldFrom } from '../scripts/lib/thresholds-variant.ts';
-import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
-import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
+import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
+import { startFaultProxy, type FaultProxy } from '../scripts/lib/fault-proxy.ts';
 
 const dir = tempDir();
 // 5 repositories × 10 scans, about 390 keys. The build lists the site one repository at a

@@ -5,7 +5,7 @@ import { createServer as createHttpServer, request, type Server } from 'node:htt
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteServer } from '../../src/resolver/adapter/node/server.ts';
 import { closeServer, listenLocal } from '../../scripts/lib/listen.ts';
-import { nginxBinary, startNginx, type RunningNginx } from '../helpers/nginx.ts';
+import { nginxBinary, startNginx, type RunningNginx } from '../../scripts/lib/nginx.ts';
 import { CASES, conformanceFailures, type Runner } from './cases.ts';
 import { httpRunner } from './http-runner.ts';
 import { conformanceSites, WIDGET } from './fixture.ts';
