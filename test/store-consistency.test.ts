@@ -15,7 +15,7 @@ import type { LoadIssue } from '../src/load/types.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { s3Client } from '../src/s3/client.ts';
 import { readTree } from './helpers/site.ts';
-import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();
