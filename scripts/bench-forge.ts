@@ -4,10 +4,10 @@
 // the window, 30 of them by outsiders, 150 comments, 450 CI runs, 20 releases, 8 packages).
 import { forgeFor } from '../src/measure/forge/index.ts';
 import type { ForgeRequest, ForgeResult } from '../src/measure/types.ts';
-import type { ForgeServer } from '../test/helpers/forge-server.ts';
-import { startGitHub } from '../test/helpers/forge-github.ts';
-import { startGitLab } from '../test/helpers/forge-gitlab.ts';
-import { startGitea } from '../test/helpers/forge-gitea.ts';
+import type { ForgeServer } from './lib/forge-peers/server.ts';
+import { startGitHub } from './lib/forge-peers/github.ts';
+import { startGitLab } from './lib/forge-peers/gitlab.ts';
+import { startGitea } from './lib/forge-peers/gitea.ts';
 
 const E = Date.parse('2026-11-25T00:00:00Z') / 1000;
 const at = (daysBefore: number) => new Date((E - daysBefore * 86400) * 1000).toISOString().replace('.000Z', 'Z');

@@ -5,7 +5,7 @@ import { appendFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, 
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { generateStore, repositoryUrl } from './gen-store.ts';
+import { generateStore, repositoryUrl } from './lib/synthetic-store.ts';
 
 type Cli = (args: string[]) => { ms: number; cpuMs: number; rssKb: number; summary: Record<string, number> };
 type Say = (name: string, value: string, key?: string, raw?: number | string) => void;
@@ -91,8 +91,8 @@ export async function benchIncremental(c: IncrementalBenchContext): Promise<void
 
 /** Requests of an unchanged rebuild and of one with one changed repository, counted at a proxy in front of s3rver. */
 async function s3Requests(c: IncrementalBenchContext): Promise<void> {
-  const { startS3Peer } = await import('../test/helpers/s3-peer.ts');
-  const { startFaultProxy } = await import('../test/helpers/fault-proxy.ts');
+  const { startS3Peer } = await import('./lib/s3-peer.ts');
+  const { startFaultProxy } = await import('./lib/fault-proxy.ts');
   const repos = 200;
   const store = join(c.work, 'store-s3-incremental');
   generateStore({ repos, scans: c.scans, out: store, seed: 3 });

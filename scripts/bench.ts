@@ -19,11 +19,11 @@ import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import autocannon from 'autocannon';
 import { makeBadge } from 'badge-maker';
-import { generateStore } from './gen-store.ts';
+import { generateStore } from './lib/synthetic-store.ts';
 import { benchIncremental, scaleRuns } from './bench-incremental.ts';
 import { scanRows } from './bench-scan.ts';
 import { forgeRows } from './bench-forge.ts';
-import { reusedGoldFrom } from '../test/helpers/thresholds.ts';
+import { reusedGoldFrom } from './lib/thresholds-variant.ts';
 import { bundleWorker } from './build-worker.ts';
 import { bundleCloudFrontFunction, bundleLambdaEdge } from './build-aws.ts';
 import { renderBadge } from '../src/render/svg.ts';
@@ -254,8 +254,8 @@ say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.
 
 // 5. Republish to S3 (s3rver): PUTs sent against objects whose bytes changed, on a smaller store.
 {
-  const { startS3Peer } = await import('../test/helpers/s3-peer.ts');
-  const { startFaultProxy } = await import('../test/helpers/fault-proxy.ts');
+  const { startS3Peer } = await import('./lib/s3-peer.ts');
+  const { startFaultProxy } = await import('./lib/fault-proxy.ts');
   const s3Repos = Number(values['s3-repos']);
   const small = join(work, 'store-s3');
   generateStore({ repos: s3Repos, scans, out: small, seed: 2 });
@@ -376,7 +376,7 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
   }
   const best = (a: Load | undefined, b: Load) => (a && a.rps >= b.rps ? { ...a, cpuUs: minDefined(a.cpuUs, b.cpuUs) } : { ...b, cpuUs: minDefined(a?.cpuUs, b.cpuUs) });
   const minDefined = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
-  const { freePort, startNginx } = await import('../test/helpers/nginx.ts');
+  const { freePort, startNginx } = await import('./lib/nginx.ts');
   /** Waits until the URL answers with exactly these bytes (or this redirect): the server under test, ready. */
   async function ready(url: string, body: Buffer | { location: string }, what: string): Promise<void> {
     for (let i = 0; i < 100; i++) {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateStore } from '../scripts/gen-store.ts';
+import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { loadSiteConfig } from '../src/config/load.ts';
 import { CLI, childEnv, ROOT } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';

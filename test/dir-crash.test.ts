@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateStore } from '../scripts/gen-store.ts';
+import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { runCliAsync } from './helpers/cli-async.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { readTree } from './helpers/site.ts';

@@ -17,11 +17,11 @@ import { ROOT, spawnChecked } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { copyTracked } from './helpers/checkout.ts';
 import { buildImage, ignored } from './helpers/dockerfile.ts';
-import { buildSite, readTree } from './helpers/site.ts';
-import { reusedGoldFrom } from './helpers/thresholds.ts';
-import { generateStore } from '../scripts/gen-store.ts';
+import { readTree } from './helpers/site.ts';
+import { reusedGoldFrom } from '../scripts/lib/thresholds-variant.ts';
+import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 
 const doc = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const guide = doc('docs/guides/scheduled-rebuilds.md');

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forgeFor } from '../src/measure/forge/index.ts';
 import type { ForgeRequest } from '../src/measure/types.ts';
-import { loadJson, specCheck, startForgeServer, type ForgeServer, type Reply } from './helpers/forge-server.ts';
+import { loadJson, specCheck, startForgeServer, type ForgeServer, type Reply } from '../scripts/lib/forge-peers/server.ts';
 
 const check = specCheck(loadJson(fileURLToPath(new URL('./fixtures/dependents/responses.json', import.meta.url))), '#/definitions/Error');
 const E1 = Date.parse('2026-10-25T00:00:00Z') / 1000;

@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostConfig } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
-import type { ForgeServer } from './helpers/forge-server.ts';
-import { giteaCheck, startGitea, type GtRepository } from './helpers/forge-gitea.ts';
+import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';
+import { giteaCheck, startGitea, type GtRepository } from '../scripts/lib/forge-peers/gitea.ts';
 import { measureOn } from './helpers/forge-measure.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;

@@ -4,10 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HostConfig } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { measureOn } from './helpers/forge-measure.ts';
-import { loadJson, startForgeServer, type ForgeServer, type Reply } from './helpers/forge-server.ts';
+import { loadJson, startForgeServer, type ForgeServer, type Reply } from '../scripts/lib/forge-peers/server.ts';
 import { ForgeHttp, QueueRegistry } from '../src/measure/forge/core/http.ts';
 import { githubSource } from '../src/measure/forge/adapter/github/index.ts';
-import { GH_ERROR, githubCheck, startGitHub, type GhRepository, type GhRun } from './helpers/forge-github.ts';
+import { GH_ERROR, githubCheck, startGitHub, type GhRepository, type GhRun } from '../scripts/lib/forge-peers/github.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;
 const E1 = u('2026-10-25T00:00:00Z');

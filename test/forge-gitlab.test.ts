@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { forgeFor, type HostConfig } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { measureOn } from './helpers/forge-measure.ts';
-import type { ForgeServer } from './helpers/forge-server.ts';
-import { gitlabCheck, startGitLab, type GlProject } from './helpers/forge-gitlab.ts';
+import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';
+import { gitlabCheck, startGitLab, type GlProject } from '../scripts/lib/forge-peers/gitlab.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;
 const E1 = u('2026-10-25T00:00:00Z');

@@ -10,7 +10,7 @@ import { atKey, EXTRA_BADGE_STYLES, expiredAtKey, indexKey, latestKey, repositor
 import { readState, serializeState } from '../src/incremental/state.ts';
 import { planCommand } from '../src/commands/plan.ts';
 import type { PlanReport } from '../src/publish/plan.ts';
-import { generateStore } from '../scripts/gen-store.ts';
+import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { ROOT } from './helpers/cli.ts';
 import { buildIncrementally } from './helpers/incremental.ts';
 import { readTree } from './helpers/site.ts';

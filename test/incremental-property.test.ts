@@ -19,7 +19,7 @@ import { ROOT } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { buildIncrementally } from './helpers/incremental.ts';
 import { readTree } from './helpers/site.ts';
-import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();

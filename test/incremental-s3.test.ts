@@ -7,11 +7,11 @@
 import { appendFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStore, repositoryUrl } from '../scripts/gen-store.ts';
+import { generateStore, repositoryUrl } from '../scripts/lib/synthetic-store.ts';
 import { PublishError } from '../src/publish/sink.ts';
 import { buildIncrementally } from './helpers/incremental.ts';
-import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
-import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+import { startFaultProxy, type FaultProxy } from '../scripts/lib/fault-proxy.ts';
+import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { S3StateStore } from '../src/incremental/s3-state.ts';
 import { PutObjectCommand } from '@aws-sdk/client-s3';

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { S3Sink } from '../src/publish/s3-sink.ts';
 import { acquireLease, ConditionalWritesError, leaseKey, LeaseHeldError, type Lease, type LeaseStore } from '../src/publish/lease.ts';
-import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
-import { startFaultProxy } from './helpers/fault-proxy.ts';
+import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
+import { startFaultProxy } from '../scripts/lib/fault-proxy.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();

@@ -3,14 +3,14 @@
 // threshold change fetches exactly the changed explanation files, whose old status it reports.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStore } from '../scripts/gen-store.ts';
+import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { readTree } from './helpers/site.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { runCliAsync } from './helpers/cli-async.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { reusedGoldFrom } from './helpers/thresholds.ts';
-import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
-import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
+import { reusedGoldFrom } from '../scripts/lib/thresholds-variant.ts';
+import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
+import { startFaultProxy, type FaultProxy } from '../scripts/lib/fault-proxy.ts';
 
 const dir = tempDir();
 const store = join(dir, 'store');

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateStore, repositoryUrl } from '../scripts/gen-store.ts';
+import { generateStore, repositoryUrl } from '../scripts/lib/synthetic-store.ts';
 import { childEnv, CLI, ROOT, runCli, spawnChecked } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { isCI } from '../src/commands/progress.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { buildSite, readTree } from './helpers/site.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { generateStore } from '../scripts/gen-store.ts';
+import { generateStore } from '../scripts/lib/synthetic-store.ts';
 
 const optimizeCalls = vi.hoisted(() => ({ count: 0 }));
 vi.mock('svgo/browser', async (importOriginal) => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStore } from '../scripts/gen-store.ts';
+import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { S3Sink } from '../src/publish/s3-sink.ts';
 import { s3Client } from '../src/s3/client.ts';
 import { PublishError, SHOWN_KEYS } from '../src/publish/sink.ts';
@@ -16,9 +16,9 @@ import { runCliAsync } from './helpers/cli-async.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { loadSiteConfig } from '../src/config/load.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { reusedGoldFrom } from './helpers/thresholds.ts';
-import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
-import { startFaultProxy, type FaultProxy } from './helpers/fault-proxy.ts';
+import { reusedGoldFrom } from '../scripts/lib/thresholds-variant.ts';
+import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
+import { startFaultProxy, type FaultProxy } from '../scripts/lib/fault-proxy.ts';
 
 const dir = tempDir();
 // 5 repositories × 10 scans, about 390 keys. The build lists the site one repository at a

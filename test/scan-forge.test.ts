@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { utc, WorkRepo, type Person } from './helpers/git-repo.ts';
-import { startForgeServer, specCheck, loadJson, type ForgeServer } from './helpers/forge-server.ts';
-import { GH_ERROR, startGitHub } from './helpers/forge-github.ts';
-import { startGitLab } from './helpers/forge-gitlab.ts';
-import { startGitea } from './helpers/forge-gitea.ts';
+import { startForgeServer, specCheck, loadJson, type ForgeServer } from '../scripts/lib/forge-peers/server.ts';
+import { GH_ERROR, startGitHub } from '../scripts/lib/forge-peers/github.ts';
+import { startGitLab } from '../scripts/lib/forge-peers/gitlab.ts';
+import { startGitea } from '../scripts/lib/forge-peers/gitea.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { fileURLToPath } from 'node:url';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from './helpers/cli-in-process.ts';
-import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 import { utc, WorkRepo } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { S3StoreWriter } from '../src/store/s3-writer.ts';

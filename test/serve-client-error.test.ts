@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteServer } from '../src/resolver/adapter/node/server.ts';
 import { conformanceSite, WIDGET } from './conformance/fixture.ts';
-import { closeServer, listenLocal } from './helpers/listen.ts';
+import { closeServer, listenLocal } from '../scripts/lib/listen.ts';
 
 const dir = await conformanceSite();
 const server = createSiteServer(dir);

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSiteServer, defaultMaxConnections } from '../src/resolver/adapter/node/server.ts';
 import { conformanceSite, WIDGET } from './conformance/fixture.ts';
 import { NODE_TSX, ROOT } from './helpers/cli.ts';
-import { closeServer, listenLocal } from './helpers/listen.ts';
+import { closeServer, listenLocal } from '../scripts/lib/listen.ts';
 
 const dir = await conformanceSite();
 const children: ChildProcess[] = [];

@@ -1,7 +1,7 @@
 // `badgepress serve` never reads outside --dir, whatever the tree holds: a symbolic link
 // inside the built directory that points outside it (a file, or a whole repository
 // directory) is answered 404, never with the outside bytes. Links that stay inside work.
-import { listenLocal, closeServer } from './helpers/listen.ts';
+import { listenLocal, closeServer } from '../scripts/lib/listen.ts';
 import { mkdirSync, symlinkSync, writeFileSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteServer } from '../src/resolver/adapter/node/server.ts';
 import { conformanceSite, WIDGET } from './conformance/fixture.ts';
-import { closeServer, listenLocal } from './helpers/listen.ts';
+import { closeServer, listenLocal } from '../scripts/lib/listen.ts';
 
 const dir = await conformanceSite();
 const CANARY = 'CANARY-race-7c2d outside the site';

@@ -15,7 +15,7 @@ import type { LoadIssue } from '../src/load/types.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { s3Client } from '../src/s3/client.ts';
 import { readTree } from './helpers/site.ts';
-import { startS3Peer, type S3Peer } from './helpers/s3-peer.ts';
+import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();
@@ -39,7 +39,6 @@ function onSecondReadOfB<T extends StoreSource>(store: T, hook: () => Promise<vo
 
 async function buildInto(out: string, store: StoreSource): Promise<{ issues: LoadIssue[]; yields: Map<string, number> }> {
   const config = await loadSite({ out, store: 'unused' });
-  const { site } = config;
   const shape = loadShape(config);
   const issues: LoadIssue[] = [];
   const yields = new Map<string, number>();

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleCloudFrontFunction } from '../../scripts/build-aws.ts';
 import { createHandler, type EdgeRequest, type EdgeResponse } from '../../src/resolver/adapter/lambda-edge/index.ts';
-import { startS3Peer, type S3Peer } from '../helpers/s3-peer.ts';
+import { startS3Peer, type S3Peer } from '../../scripts/lib/s3-peer.ts';
 import { hostilePath, hostileQuery, method } from '../helpers/hostile.ts';
 import { conformanceFailures, type ConformanceAnswer, type ConformanceRequest } from './cases.ts';
 import { conformanceSites, type SiteName } from './fixture.ts';

@@ -4,8 +4,8 @@
 import { createServer as createHttpServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiteServer } from '../../src/resolver/adapter/node/server.ts';
-import { closeServer, listenLocal } from '../helpers/listen.ts';
-import { nginxBinary, startNginx, type RunningNginx } from '../helpers/nginx.ts';
+import { closeServer, listenLocal } from '../../scripts/lib/listen.ts';
+import { nginxBinary, startNginx, type RunningNginx } from '../../scripts/lib/nginx.ts';
 import { CASES, conformanceFailures, type Runner } from './cases.ts';
 import { httpRunner } from './http-runner.ts';
 import { conformanceSites, WIDGET } from './fixture.ts';

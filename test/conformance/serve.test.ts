@@ -1,4 +1,4 @@
-import { listenLocal, closeServer } from '../helpers/listen.ts';
+import { listenLocal, closeServer } from '../../scripts/lib/listen.ts';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createSiteServer } from '../../src/resolver/adapter/node/server.ts';
 import { conformanceFailures, type Runner } from './cases.ts';

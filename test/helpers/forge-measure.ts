@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import { forgeFor, type HostConfig } from '../../src/measure/forge/index.ts';
 import type { ForgeRequest, ForgeResult } from '../../src/measure/types.ts';
-import type { ForgeServer } from './forge-server.ts';
+import type { ForgeServer } from '../../scripts/lib/forge-peers/server.ts';
 
 export interface MeasureOn {
   kind: HostConfig['kind'];

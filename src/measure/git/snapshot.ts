@@ -1,6 +1,6 @@
 // What the tree of a measured commit holds that a rule reads: a security policy file and the
 // .mailmap. Trees are read through one cat-file process; a blobless mirror has them all.
-import { CatFile, parseTree, type TreeEntry } from './cat-file.ts';
+import { type CatFile, parseTree, type TreeEntry } from './cat-file.ts';
 import { NO_MAILMAP, parseMailmap, type Mailmap } from './mailmap.ts';
 
 export interface Snapshot {

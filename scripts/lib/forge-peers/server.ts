@@ -6,7 +6,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { closeServer, listenLocal } from './listen.ts';
+import { closeServer, listenLocal } from '../listen.ts';
 
 const require = createRequire(import.meta.url);
 

@@ -1,4 +1,4 @@
-// A real S3 protocol server for the tests: s3rver on 127.0.0.1 in a child process.
+// A real S3 protocol server for the tests and the bench: s3rver on 127.0.0.1 in a child process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

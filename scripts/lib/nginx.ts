@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './cli.ts';
+import { fileURLToPath } from 'node:url';
 
-export const NGINX_CONF = join(ROOT, 'config/nginx/badgepress.conf');
+export const NGINX_CONF = fileURLToPath(new URL('../../config/nginx/badgepress.conf', import.meta.url));
 
 /** The nginx binary on PATH or in /usr/sbin, or undefined. */
 export function nginxBinary(): string | undefined {

@@ -1,7 +1,7 @@
-// A GitHub REST stand-in for the forge tests: answers built from the examples in GitHub's own
+// A GitHub REST stand-in for the forge tests and the bench: answers built from the examples in GitHub's own
 // OpenAPI description (@octokit/openapi), changed only where a test needs other values, and
 // every answer checked against that description.
-import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './forge-server.ts';
+import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
 
 type Json = Record<string, any>;
 

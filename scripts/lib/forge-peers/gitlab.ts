@@ -1,10 +1,10 @@
-// A GitLab REST v4 stand-in for the forge tests. Every answer is checked against
+// A GitLab REST v4 stand-in for the forge tests and the bench. Every answer is checked against
 // test/fixtures/gitlab/responses.v4.json (the documented response fields, see its NOTICE.md);
 // pages go by X-Next-Page only, as GitLab's offset pagination sends it.
 import { fileURLToPath } from 'node:url';
-import { loadJson, routeMaker, type Override, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './forge-server.ts';
+import { loadJson, routeMaker, type Override, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
 
-const doc = loadJson(fileURLToPath(new URL('../fixtures/gitlab/responses.v4.json', import.meta.url)));
+const doc = loadJson(fileURLToPath(new URL('../../../test/fixtures/gitlab/responses.v4.json', import.meta.url)));
 export const gitlabCheck = specCheck(doc, '#/definitions/Error');
 
 export interface GlUser { username: string }

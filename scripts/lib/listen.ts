@@ -1,4 +1,4 @@
-// A test server on a free loopback port, and its orderly close.
+// A server (a test's or the bench's) on a free loopback port, and its orderly close.
 import type { AddressInfo, Server } from 'node:net';
 
 /** Listens on 127.0.0.1 at a port the system picks, and returns that port. */

@@ -1,10 +1,10 @@
-// A Forgejo (Gitea API) v1 stand-in for the forge tests. Every answer is checked against
+// A Forgejo (Gitea API) v1 stand-in for the forge tests and the bench. Every answer is checked against
 // Forgejo's own swagger.v1.json (test/fixtures/forgejo/, see its NOTICE.md); pages go by Link
 // header with `page` and `limit`, as Forgejo sends them.
 import { fileURLToPath } from 'node:url';
-import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './forge-server.ts';
+import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
 
-const doc = loadJson(fileURLToPath(new URL('../fixtures/forgejo/swagger.v1.json', import.meta.url)));
+const doc = loadJson(fileURLToPath(new URL('../../../test/fixtures/forgejo/swagger.v1.json', import.meta.url)));
 /** Rate limits and 401s are not listed per operation; Forgejo's error body is APIError. */
 export const giteaCheck = specCheck(doc, '#/definitions/APIError');
 
