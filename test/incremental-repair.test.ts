@@ -139,7 +139,7 @@ describe('a build state that cannot be trusted is named, set aside, and the buil
     const r = runCli(args);
     expect(r.stderr).toContain(`build state ${path}: line 1 is longer than`);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('1 repositories');
+    expect(r.stdout).toContain('1 repository,');
     expect(statSync(path).size).toBeLessThan(1_000_000);
   });
 });
