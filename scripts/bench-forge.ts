@@ -13,7 +13,14 @@ const E = Date.parse('2026-11-25T00:00:00Z') / 1000;
 const at = (daysBefore: number) => new Date((E - daysBefore * 86400) * 1000).toISOString().replace('.000Z', 'Z');
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
-interface Busy { issues: number; outsiders: number; comments: number; runs: number; releases: number; packages: number }
+interface Busy {
+  issues: number;
+  outsiders: number;
+  comments: number;
+  runs: number;
+  releases: number;
+  packages: number;
+}
 const QUIET: Busy = { issues: 0, outsiders: 0, comments: 0, runs: 5, releases: 2, packages: 1 };
 const BUSY: Busy = { issues: 40, outsiders: 30, comments: 150, runs: 450, releases: 20, packages: 8 };
 

@@ -41,7 +41,12 @@ export async function benchIncremental(c: IncrementalBenchContext): Promise<void
   const full = c.cli(['build', '--store', store, '--out', out, '--now', NOW]);
 
   const same = c.cli(['build', '--store', store, '--out', out, '--now', NOW]);
-  c.say('incremental: no-change rebuild ÷ full build (target ≤ 0.05)', `${ratio(same.ms, full.ms)} (${(same.ms / 1000).toFixed(1)} s vs ${(full.ms / 1000).toFixed(1)} s, ${c.repos} × ${c.scans}, ${same.summary.written} written)`, 'incrementalNoChangeRatio', ratio(same.ms, full.ms));
+  c.say(
+    'incremental: no-change rebuild ÷ full build (target ≤ 0.05)',
+    `${ratio(same.ms, full.ms)} (${(same.ms / 1000).toFixed(1)} s vs ${(full.ms / 1000).toFixed(1)} s, ${c.repos} × ${c.scans}, ${same.summary.written} written)`,
+    'incrementalNoChangeRatio',
+    ratio(same.ms, full.ms),
+  );
 
   // A store a scanner has just written: every file read within 2 s of its last write, so the
   // state keeps its version marked recent with a digest of its bytes; the next build reads such
@@ -64,7 +69,9 @@ export async function benchIncremental(c: IncrementalBenchContext): Promise<void
   }
 
   // One new scan in 1 % of repositories (every 100th file), mtimes in the past as a scanner's would be.
-  const names = readdirSync(store).filter((n) => n.endsWith('.ndjson')).sort();
+  const names = readdirSync(store)
+    .filter((n) => n.endsWith('.ndjson'))
+    .sort();
   const width = String(c.repos).length;
   for (let i = 0; i < names.length; i += 100) {
     const file = join(store, `repo-${String(i).padStart(width, '0')}.ndjson`);
@@ -178,10 +185,5 @@ async function spillRun(c: IncrementalBenchContext): Promise<void> {
     writeFileSync(join(dir, '.complete'), '');
   }
   const r = c.cli(['build', '--store', dir, '--out', join(c.work, 'site-one-file'), '--now', NOW, '--shard', '0/10000']);
-  c.say(
-    `one store file of ${c.spillRecords} records: peak RSS (target ≤ 300 MB)`,
-    `${mb(r.rssKb)} MB in ${(r.ms / 1000).toFixed(0)} s (--shard 0/10000: every record streamed, bucketed and parsed)`,
-    'oneFilePeakRssMb',
-    mb(r.rssKb),
-  );
+  c.say(`one store file of ${c.spillRecords} records: peak RSS (target ≤ 300 MB)`, `${mb(r.rssKb)} MB in ${(r.ms / 1000).toFixed(0)} s (--shard 0/10000: every record streamed, bucketed and parsed)`, 'oneFilePeakRssMb', mb(r.rssKb));
 }

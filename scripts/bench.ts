@@ -61,9 +61,7 @@ const workRoot = values.work;
 mkdirSync(workRoot, { recursive: true });
 const earlier = readdirSync(workRoot).filter((n) => n.startsWith('run-'));
 if (earlier.length > 0) {
-  process.stderr.write(
-    `bench: ${earlier.length} earlier run tree(s) kept in ${workRoot} (${earlier.join(', ')}); delete them when the machine is idle, not right before a run\n`,
-  );
+  process.stderr.write(`bench: ${earlier.length} earlier run tree(s) kept in ${workRoot} (${earlier.join(', ')}); delete them when the machine is idle, not right before a run\n`);
 }
 const work = join(workRoot, `run-${new Date().toISOString().replace(/[:.]/g, '-')}`);
 mkdirSync(work);
@@ -177,7 +175,17 @@ if (values.only === 'scan') {
 
 // `--only scale`: the scale runs alone (full build and no-change rebuild at each --scale-repos).
 if (values.only === 'scale') {
-  scaleRuns({ work, workRoot, scans, cli, say, scaleRepos: values['scale-repos'].split(',').map(Number).filter((n) => n > 0) });
+  scaleRuns({
+    work,
+    workRoot,
+    scans,
+    cli,
+    say,
+    scaleRepos: values['scale-repos']
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0),
+  });
   finish();
   process.exit(0);
 }
@@ -279,7 +287,12 @@ say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.
   const smallChanged = [...tree(localSmall)].filter(([k, v]) => smallBefore.get(k) !== digest(v)).length;
   proxy.reset();
   await run(['--config', changedConfig]);
-  say('republish to S3: PUTs / objects changed (target 1.0)', `${proxy.counts.PUT ?? 0} / ${smallChanged} (store of ${s3Repos} repositories, ${first.written} objects)`, 's3PutRatio', smallChanged ? Number(((proxy.counts.PUT ?? 0) / smallChanged).toFixed(2)) : 'n/a');
+  say(
+    'republish to S3: PUTs / objects changed (target 1.0)',
+    `${proxy.counts.PUT ?? 0} / ${smallChanged} (store of ${s3Repos} repositories, ${first.written} objects)`,
+    's3PutRatio',
+    smallChanged ? Number(((proxy.counts.PUT ?? 0) / smallChanged).toFixed(2)) : 'n/a',
+  );
   proxy.reset();
   await run(['--config', changedConfig]);
   say('republish to S3 unchanged: PUTs', String(proxy.counts.PUT ?? 0), 's3PutsUnchanged', proxy.counts.PUT ?? 0);
@@ -291,7 +304,22 @@ say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.
 await servingRows(out, after);
 
 // 6b. Incremental builds, the scale run and one large store file.
-await benchIncremental({ work, workRoot, store, repos, scans, fullMs: b.ms, changedConfig, cli, say, scaleRepos: values['scale-repos'].split(',').map(Number).filter((n) => n > 0), spillRecords: Number(values['spill-records']) });
+await benchIncremental({
+  work,
+  workRoot,
+  store,
+  repos,
+  scans,
+  fullMs: b.ms,
+  changedConfig,
+  cli,
+  say,
+  scaleRepos: values['scale-repos']
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0),
+  spillRecords: Number(values['spill-records']),
+});
 
 // 7. Sizes.
 await sizeRows();
@@ -320,7 +348,6 @@ function finish(): void {
   process.stderr.write(`bench: this run's tree is kept in ${work} (see the top of scripts/bench.ts for why)\n`);
 }
 
-
 // 6. Serving: serve, bare node:http, nginx on the static files, and nginx in front of serve
 // (config/nginx/badgepress.conf), on a latest badge and on a ?timestamp= redirect. wrk (C, one
 // thread) when installed: a Node load generator takes a core of its own on a 2-core machine
@@ -330,7 +357,10 @@ function finish(): void {
 /** The serving rows (section 6): `out` is the built site, `files` its keys and bytes. */
 async function servingRows(out: string, files: Map<string, Buffer>): Promise<void> {
   const badgeKey = [...files.keys()].find((k) => /^api\/v1\/repositories\/[^/]+\/badges\/MAINTENANCE\.svg$/.test(k))!;
-  const which = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd} || ls /usr/sbin/${cmd} 2>/dev/null`], { encoding: 'utf8' }).stdout.trim().split('\n')[0] ?? '';
+  const which = (cmd: string) =>
+    spawnSync('sh', ['-c', `command -v ${cmd} || ls /usr/sbin/${cmd} 2>/dev/null`], { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n')[0] ?? '';
   const wrk = which('wrk');
   const loadTool = wrk ? 'wrk, 1 thread' : 'autocannon';
   const LOAD_SECONDS = 8;
@@ -478,8 +508,18 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
       const n = m.nginx;
       say('nginx: same file, static (1 worker)', `${n.rps} req/s, p99 ${n.p99} ms`, 'nginxRps', n.rps);
       say('serve / nginx static (target ≥ 0.5)', (s.rps / n.rps).toFixed(2), 'serveToNginxRatio', Number((s.rps / n.rps).toFixed(2)));
-      say('nginx in front of serve: latest badge (served by nginx)', `${m.fronted.rps} req/s, p99 ${m.fronted.p99} ms (${(m.fronted.rps / n.rps).toFixed(2)} of nginx static, ${(m.fronted.rps / s.rps).toFixed(2)} × serve)`, 'nginxFrontedRps', m.fronted.rps);
-      say('nginx in front of serve: ?timestamp= redirect (passed to serve)', `${m.frontedRedirect.rps} req/s, p99 ${m.frontedRedirect.p99} ms (${(m.frontedRedirect.rps / r.rps).toFixed(2)} of serve alone)`, 'nginxFrontedRedirectRps', m.frontedRedirect.rps);
+      say(
+        'nginx in front of serve: latest badge (served by nginx)',
+        `${m.fronted.rps} req/s, p99 ${m.fronted.p99} ms (${(m.fronted.rps / n.rps).toFixed(2)} of nginx static, ${(m.fronted.rps / s.rps).toFixed(2)} × serve)`,
+        'nginxFrontedRps',
+        m.fronted.rps,
+      );
+      say(
+        'nginx in front of serve: ?timestamp= redirect (passed to serve)',
+        `${m.frontedRedirect.rps} req/s, p99 ${m.frontedRedirect.p99} ms (${(m.frontedRedirect.rps / r.rps).toFixed(2)} of serve alone)`,
+        'nginxFrontedRedirectRps',
+        m.frontedRedirect.rps,
+      );
       say('nginx static: ?timestamp= redirect', 'n/a: plain files cannot resolve a time (the fronting configuration passes it to serve)');
     } else {
       say('nginx', 'not installed: no comparison (apt-get install nginx)', 'nginxRps', 'n/a');

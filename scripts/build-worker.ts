@@ -14,7 +14,33 @@ export const WORKER_ENTRY = fileURLToPath(new URL('../src/resolver/adapter/worke
  * and hands its own answer's body to new Response() as an argument. The conformance table
  * runs the bundle.
  */
-export const INTERNAL_PROPERTY_NAMES = ['kind', 'key', 'timestamp', 'encoded', 'badgeId', 'resource', 'target', 'latestMaxAge', 'immutableMaxAge', 'ifNoneMatch', 'accept', 'contentType', 'immutable', 'reason', 'problem', 'fact', 'expired', 'page', 'response', 'at', 'style', 'query', 'path', 'ok', 'body'];
+export const INTERNAL_PROPERTY_NAMES = [
+  'kind',
+  'key',
+  'timestamp',
+  'encoded',
+  'badgeId',
+  'resource',
+  'target',
+  'latestMaxAge',
+  'immutableMaxAge',
+  'ifNoneMatch',
+  'accept',
+  'contentType',
+  'immutable',
+  'reason',
+  'problem',
+  'fact',
+  'expired',
+  'page',
+  'response',
+  'at',
+  'style',
+  'query',
+  'path',
+  'ok',
+  'body',
+];
 
 /** The names to shorten, as esbuild's mangleProps takes them. */
 export const internalProperties = (names: readonly string[]): RegExp => new RegExp(`^(${names.join('|')})$`);

@@ -25,7 +25,13 @@ function scan(timestamp: number, values: ScanRecord['values']): ScanRecord {
   return { kind: 'scan', repositoryUrl: URL, timestamp, values, evidence: {}, source: 'test:1' };
 }
 
-type Report = { runs: Array<{ automationDetails: { id: string }; tool: { driver: { rules: Array<Record<string, unknown>> } }; results: Array<{ ruleId: string; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }>; partialFingerprints: Record<string, string> }> }> };
+type Report = {
+  runs: Array<{
+    automationDetails: { id: string };
+    tool: { driver: { rules: Array<Record<string, unknown>> } };
+    results: Array<{ ruleId: string; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }>; partialFingerprints: Record<string, string> }>;
+  }>;
+};
 
 // Shape A: SECURITY_POLICY absent (fail, on SECURITY.md), BUS_FACTOR 1 (fail), DEPENDENTS missing (undetermined).
 const a1 = codeScanningA(SITE, URL, evaluateScanA(TA, scan(1763596800, { ISSUE_REACTION_TIME: 3, BUS_FACTOR: 1, SECURITY_POLICY: false })), TA.rules) as Report;
@@ -86,7 +92,12 @@ describe('code-scanning.sarif', () => {
   });
 
   it('escapes nothing it need not: hostile rule text stays JSON text', () => {
-    const report = codeScanningA(SITE, URL, evaluateScanA({ ...TA, rules: TA.rules.map((r) => ({ ...r, name: HOSTILE })) }, scan(1763596800, { BUS_FACTOR: 1 })), TA.rules.map((r) => ({ ...r, help: HOSTILE })));
+    const report = codeScanningA(
+      SITE,
+      URL,
+      evaluateScanA({ ...TA, rules: TA.rules.map((r) => ({ ...r, name: HOSTILE })) }, scan(1763596800, { BUS_FACTOR: 1 })),
+      TA.rules.map((r) => ({ ...r, help: HOSTILE })),
+    );
     expect(sarifErrors(report)).toEqual([]);
   });
 });

@@ -14,10 +14,7 @@ describe('one resolved configuration', () => {
     const d = tempDir();
     mkdirSync(join(d, 'decisions'));
     mkdirSync(join(d, 'store'));
-    writeFileSync(
-      join(d, 'badgepress.yaml'),
-      `shape: B\nstore: store\nout: site\nthresholds:\n  B: ${JSON.stringify(THRESHOLDS_B)}\ndecisions: decisions\nrepositoryUrlSchemes: [https, git]\n`,
-    );
+    writeFileSync(join(d, 'badgepress.yaml'), `shape: B\nstore: store\nout: site\nthresholds:\n  B: ${JSON.stringify(THRESHOLDS_B)}\ndecisions: decisions\nrepositoryUrlSchemes: [https, git]\n`);
     writeFileSync(join(d, 'decisions', 'din.yaml'), 'ruleId: MANUAL/DIN SPEC XXXX compliant\ngranted:\n  - git://example.org/acme/tool\n');
     writeFileSync(join(d, 'store', 'tool.ndjson'), `${JSON.stringify({ repositoryUrl: 'git://example.org/acme/tool', timestamp: 1763000000, values: { COMMITS: 3 } })}\n`);
     const r = await runCommand(['build', '--config', join(d, 'badgepress.yaml'), '--now', '1764000000']);
@@ -39,8 +36,6 @@ describe('errors are said once', () => {
     writeFileSync(file, 'not a directory');
     const r = await runCommand(['build', '--store', join(d, 'store'), '--out', file, '--now', '1764000000']);
     expect(r.code).toBe(4);
-    expect(r.stderr).toBe(
-      `badgepress: --out ${file}: cannot write .badgepress/lease.json (ENOTDIR); check that --out names a writable directory on a disk with free space\n`,
-    );
+    expect(r.stderr).toBe(`badgepress: --out ${file}: cannot write .badgepress/lease.json (ENOTDIR); check that --out names a writable directory on a disk with free space\n`);
   });
 });

@@ -19,9 +19,7 @@ describe('Shape A thresholds validation', () => {
   it('refuses badge ids that differ only in case, naming both', async () => {
     const { file, problems } = await problemsOf(DEFAULT.replace('  - id: SECURITY\n', '  - id: Maintenance\n'));
     const line = DEFAULT.split('\n').indexOf('  - id: SECURITY') + 1;
-    expect(problems).toEqual([
-      `${file}:${line} badges[1].id: badge id "Maintenance" differs from "MAINTENANCE" (badges[0]) only in case: their files would be one on a case-insensitive disk (macOS, Windows); rename one`,
-    ]);
+    expect(problems).toEqual([`${file}:${line} badges[1].id: badge id "Maintenance" differs from "MAINTENANCE" (badges[0]) only in case: their files would be one on a case-insensitive disk (macOS, Windows); rename one`]);
   });
 
   it('refuses overlapping bands, naming file:line and path', async () => {
@@ -30,12 +28,8 @@ describe('Shape A thresholds validation', () => {
   });
 
   it('refuses a gap, a missing 0 and a bounded last band', async () => {
-    expect((await problemsOf(DEFAULT.replace('{ min: 8, max: 14, status: bronze }', '{ min: 9, max: 14, status: bronze }'))).problems[0]).toMatch(
-      /:13 rules\[0\]\.thresholds\[2\]\.min: bands leave a gap: nothing covers 8\.\.8$/,
-    );
-    expect((await problemsOf(DEFAULT.replace('{ min: 0, max: 1, status: gold }', '{ min: 1, max: 1, status: gold }'))).problems[0]).toMatch(
-      /rules\[0\]\.thresholds\[0\]\.min: bands leave a gap: nothing covers 0\.\.0$/,
-    );
+    expect((await problemsOf(DEFAULT.replace('{ min: 8, max: 14, status: bronze }', '{ min: 9, max: 14, status: bronze }'))).problems[0]).toMatch(/:13 rules\[0\]\.thresholds\[2\]\.min: bands leave a gap: nothing covers 8\.\.8$/);
+    expect((await problemsOf(DEFAULT.replace('{ min: 0, max: 1, status: gold }', '{ min: 1, max: 1, status: gold }'))).problems[0]).toMatch(/rules\[0\]\.thresholds\[0\]\.min: bands leave a gap: nothing covers 0\.\.0$/);
     expect((await problemsOf(DEFAULT.replace('{ min: 15, max: null, status: fail }', '{ min: 15, max: 99, status: fail }'))).problems[0]).toMatch(
       /rules\[0\]\.thresholds\[3\]\.max: bands leave a gap: nothing covers 100\.\.unbounded; end with max: null$/,
     );
@@ -73,11 +67,7 @@ describe('Shape A thresholds validation', () => {
     const file = join(dir, 'site.yaml');
     writeFileSync(file, 'shape: C\nbaseUrl: ftp://x\ncache:\n  latestMaxAge: -1\n');
     await expect(loadSiteConfig(file)).rejects.toMatchObject({
-      problems: [
-        `${file}:1 shape: must be one of "A", "B"`,
-        `${file}:2 baseUrl: must match pattern "^https?://[^\\s?#]+$"`,
-        `${file}:4 cache.latestMaxAge: must be >= 0`,
-      ],
+      problems: [`${file}:1 shape: must be one of "A", "B"`, `${file}:2 baseUrl: must match pattern "^https?://[^\\s?#]+$"`, `${file}:4 cache.latestMaxAge: must be >= 0`],
     });
   });
 

@@ -40,7 +40,12 @@ describe('the directory sink past the directories it remembers', () => {
     const again = new DirectorySink(out);
     expect(await putAll(again, first)).toEqual(new Map([['unchanged', n]]));
     const changed = first.map((f, i) => (i % 3 === 0 ? { ...f, body: `v2 ${i}` } : f));
-    expect(await putAll(again, changed)).toEqual(new Map([['written', Math.ceil(n / 3)], ['unchanged', n - Math.ceil(n / 3)]]));
+    expect(await putAll(again, changed)).toEqual(
+      new Map([
+        ['written', Math.ceil(n / 3)],
+        ['unchanged', n - Math.ceil(n / 3)],
+      ]),
+    );
     for (const i of [0, 1, n - 1]) expect(readFileSync(join(out, changed[i]!.key), 'utf8')).toBe(changed[i]!.body);
   });
 });

@@ -27,7 +27,14 @@ const doc = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const guide = doc('docs/guides/scheduled-rebuilds.md');
 const cliReference = doc('docs/reference/cli.md');
 /** Every Markdown page a user reads: the README and docs/. */
-const allDocs = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].map(doc).join('\n');
+const allDocs = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+]
+  .map(doc)
+  .join('\n');
 const blocks = (lang: string) => [...guide.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
 
 describe('documentation recipes', () => {
@@ -172,7 +179,10 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
     expect(command).not.toContain('/var/');
     // The line cds into the checkout itself; the second run goes through the bin npx resolves to there.
     for (let i = 0; i < 2; i++) expect(sh(command, { cwd: srv, again: i > 0 }).code).toBe(0);
-    const lines = readFileSync(join(logs, 'badgepress.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(logs, 'badgepress.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     // Each run: the scan's line (the checkout's list names no repository yet), then the build's.
     const scans = lines.filter((l) => 'records' in l);
     expect(scans).toHaveLength(2);
@@ -241,7 +251,9 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
       expect(existsSync(join(app, 'lib/cli.js'))).toBe(true);
       expect(existsSync(join(app, 'node_modules/@aws-sdk/client-s3'))).toBe(true);
       expect(existsSync(join(app, 'node_modules/typescript'))).toBe(false);
-      const crons = blocks('yaml').map((y) => parse(y)).filter((y) => y?.kind === 'CronJob');
+      const crons = blocks('yaml')
+        .map((y) => parse(y))
+        .filter((y) => y?.kind === 'CronJob');
       const job = crons.find((c) => c.spec.jobTemplate.spec.completionMode === 'Indexed').spec.jobTemplate.spec;
       const siteJob = crons.find((c) => c.spec.jobTemplate.spec.completionMode === undefined).spec.jobTemplate.spec;
       const container = job.template.spec.containers[0];
@@ -293,7 +305,9 @@ describe('docs/guides/scheduled-rebuilds.md recipes, run', () => {
     it('the GitHub Actions workflow, in a checkout after npm ci: every shard succeeds despite a bad record, the site job completes one unsharded build, a second run changes nothing, a held lease fails no shard', async () => {
       await emptyPrefix(peer, 'badges', 'site/');
       const repo = checkout('actions-checkout');
-      const workflow = blocks('yaml').map((y) => parse(y)).find((y) => y?.jobs);
+      const workflow = blocks('yaml')
+        .map((y) => parse(y))
+        .find((y) => y?.jobs);
       const stepsOf = (job: string) => {
         const all = workflow.jobs[job].steps as Array<{ run?: string; uses?: string }>;
         expect(all.map((s) => s.uses ?? s.run).slice(0, 3)).toEqual(['actions/checkout@v4', 'actions/setup-node@v4', 'npm ci --omit=dev']);

@@ -101,7 +101,9 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
     const out = /--out s3:\/\/([^/\s]+)\/(\S+)/.exec(main.find((l) => l.includes('--out'))!)!;
     const [bucket, prefix] = [out[1]!, `${out[2]!.replace(/\/?$/, '/')}`];
     const local = join(dir, 'local');
-    expect(spawnChecked(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build', '--config', join(work, 'config/badgepress.yaml'), '--store', join(work, 'store'), '--out', local], { env: { ...process.env, CI: 'true' } }).status).toBe(0);
+    expect(spawnChecked(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build', '--config', join(work, 'config/badgepress.yaml'), '--store', join(work, 'store'), '--out', local], { env: { ...process.env, CI: 'true' } }).status).toBe(
+      0,
+    );
     const expected = readTree(local);
     // The build state under .badgepress/state/ is bookkeeping (readTree leaves it out locally
     // too), and so is the object build checks conditional writes on.
@@ -119,7 +121,11 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
     // The S3-compatible lines, with s3rver as their endpoint and no endpoint from the chain;
     // a stale object under a built repository shows that --prune still works there.
     // A repository's own folder (the site's pages and .badgepress/ come first in key order).
-    const repo = [...expected.keys()].find((key) => key.startsWith('api/v1/repositories/'))!.split('/').slice(0, 4).join('/');
+    const repo = [...expected.keys()]
+      .find((key) => key.startsWith('api/v1/repositories/'))!
+      .split('/')
+      .slice(0, 4)
+      .join('/');
     const c = peer.client();
     await c.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix}${repo}/badges/GONE.svg`, Body: 'stale' }));
     c.destroy();

@@ -28,20 +28,23 @@ describe('hosts: and dependents:', () => {
 
   it('refuses a bad host entry with file:line, and a pasted token without echoing it', async () => {
     const token = 'ghp_' + 'A1b2C3d4'.repeat(4);
-    const file = write('bad.yaml', [
-      'hosts:',
-      '  gitlab.example:',
-      '    kind: gitlab2',
-      '    apiUrl: https://user:pw@gitlab.example/api/v4',
-      '  ghe.example:',
-      '    kind: github',
-      '    apiUrl: https://ghe.example/api/v3',
-      `    tokenEnv: ${token}`,
-      '    rate: 3',
-      'dependents:',
-      '  source: libraries.io',
-      '',
-    ].join('\n'));
+    const file = write(
+      'bad.yaml',
+      [
+        'hosts:',
+        '  gitlab.example:',
+        '    kind: gitlab2',
+        '    apiUrl: https://user:pw@gitlab.example/api/v4',
+        '  ghe.example:',
+        '    kind: github',
+        '    apiUrl: https://ghe.example/api/v3',
+        `    tokenEnv: ${token}`,
+        '    rate: 3',
+        'dependents:',
+        '  source: libraries.io',
+        '',
+      ].join('\n'),
+    );
     const err = await loadSiteConfig(file).catch((e: { problems: string[] }) => e);
     const problems = (err as { problems: string[] }).problems;
     expect(problems).toEqual([

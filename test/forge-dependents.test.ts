@@ -28,16 +28,25 @@ const version = (system: string, name: string, v: string, isDefault: boolean) =>
 
 describe('DEPENDENTS', () => {
   it('ecosyste.ms: the dependent repositories of every package from the repository, at E only', async () => {
-    server = await startForgeServer([{
-      template: '/packages/lookup',
-      reply: (_p, q) => (q.query.get('repository_url') === 'https://git.example/acme/widget'
-        ? { status: 200, body: [
-          { name: 'widget', ecosystem: 'npm', repository_url: 'https://git.example/acme/widget', dependent_packages_count: 4, dependent_repos_count: 12 },
-          { name: 'widget-cli', ecosystem: 'pypi', repository_url: 'https://git.example/acme/widget', dependent_packages_count: 0, dependent_repos_count: null },
-          { name: 'widget-go', ecosystem: 'go', repository_url: 'https://git.example/acme/widget', dependent_packages_count: 1, dependent_repos_count: 3 },
-        ] }
-        : { status: 200, body: [] }),
-    }], check);
+    server = await startForgeServer(
+      [
+        {
+          template: '/packages/lookup',
+          reply: (_p, q) =>
+            q.query.get('repository_url') === 'https://git.example/acme/widget'
+              ? {
+                  status: 200,
+                  body: [
+                    { name: 'widget', ecosystem: 'npm', repository_url: 'https://git.example/acme/widget', dependent_packages_count: 4, dependent_repos_count: 12 },
+                    { name: 'widget-cli', ecosystem: 'pypi', repository_url: 'https://git.example/acme/widget', dependent_packages_count: 0, dependent_repos_count: null },
+                    { name: 'widget-go', ecosystem: 'go', repository_url: 'https://git.example/acme/widget', dependent_packages_count: 1, dependent_repos_count: 3 },
+                  ],
+                }
+              : { status: 200, body: [] },
+        },
+      ],
+      check,
+    );
     // An unknown host: no forge adapter, but the index answers for any repository URL.
     const forge = forgeFor({ hosts: {}, dependents: { source: 'ecosyste.ms', apiUrl: server.url } }, {});
     const r = await forge(request('git.example').target)!.measure(request('git.example'));
@@ -50,25 +59,52 @@ describe('DEPENDENTS', () => {
     expect(r.requests).toBe(1);
   });
 
-  it('deps.dev: direct dependents of each package\'s default version; 404 is none known; 500 a failure', async () => {
+  it("deps.dev: direct dependents of each package's default version; 404 is none known; 500 a failure", async () => {
     let projectAnswer: Reply | undefined;
-    server = await startForgeServer([
-      { template: '/v3alpha/projects/{projectKey}:packageversions', reply: (p) => projectAnswer ?? (p.projectKey === 'git.example/acme/widget'
-        ? { status: 200, body: { versions: [
-          { versionKey: { system: 'NPM', name: '@acme/widget', version: '1.0.0' }, relationType: 'SOURCE_REPO', relationProvenance: 'UNVERIFIED_METADATA' },
-          { versionKey: { system: 'NPM', name: '@acme/widget', version: '1.1.0' }, relationType: 'SOURCE_REPO', relationProvenance: 'UNVERIFIED_METADATA' },
-          { versionKey: { system: 'PYPI', name: 'widget', version: '0.3.0' }, relationType: 'SOURCE_REPO', relationProvenance: 'UNVERIFIED_METADATA' },
-        ] } }
-        : { status: 404, body: { code: 5, message: 'project not found' } }) },
-      { template: '/v3/systems/{system}/packages/{name}', reply: (p) => ({ status: 200, body: {
-        packageKey: { system: p.system, name: p.name },
-        versions: p.system === 'NPM' ? [version('NPM', p.name!, '1.0.0', false), version('NPM', p.name!, '1.1.0', true)] : [version('PYPI', p.name!, '0.3.0', true)],
-      } }) },
-      { template: '/v3alpha/systems/{system}/packages/{name}/versions/{version}:dependents', reply: (p) => ({ status: 200, body:
-        p.system === 'NPM' && p.version === '1.1.0' ? { dependentCount: 40, directDependentCount: 9, indirectDependentCount: 31 }
-          : p.system === 'PYPI' ? { dependentCount: 2, directDependentCount: 2, indirectDependentCount: 0 }
-            : { dependentCount: 999, directDependentCount: 999, indirectDependentCount: 0 } }) },
-    ], check);
+    server = await startForgeServer(
+      [
+        {
+          template: '/v3alpha/projects/{projectKey}:packageversions',
+          reply: (p) =>
+            projectAnswer ??
+            (p.projectKey === 'git.example/acme/widget'
+              ? {
+                  status: 200,
+                  body: {
+                    versions: [
+                      { versionKey: { system: 'NPM', name: '@acme/widget', version: '1.0.0' }, relationType: 'SOURCE_REPO', relationProvenance: 'UNVERIFIED_METADATA' },
+                      { versionKey: { system: 'NPM', name: '@acme/widget', version: '1.1.0' }, relationType: 'SOURCE_REPO', relationProvenance: 'UNVERIFIED_METADATA' },
+                      { versionKey: { system: 'PYPI', name: 'widget', version: '0.3.0' }, relationType: 'SOURCE_REPO', relationProvenance: 'UNVERIFIED_METADATA' },
+                    ],
+                  },
+                }
+              : { status: 404, body: { code: 5, message: 'project not found' } }),
+        },
+        {
+          template: '/v3/systems/{system}/packages/{name}',
+          reply: (p) => ({
+            status: 200,
+            body: {
+              packageKey: { system: p.system, name: p.name },
+              versions: p.system === 'NPM' ? [version('NPM', p.name!, '1.0.0', false), version('NPM', p.name!, '1.1.0', true)] : [version('PYPI', p.name!, '0.3.0', true)],
+            },
+          }),
+        },
+        {
+          template: '/v3alpha/systems/{system}/packages/{name}/versions/{version}:dependents',
+          reply: (p) => ({
+            status: 200,
+            body:
+              p.system === 'NPM' && p.version === '1.1.0'
+                ? { dependentCount: 40, directDependentCount: 9, indirectDependentCount: 31 }
+                : p.system === 'PYPI'
+                  ? { dependentCount: 2, directDependentCount: 2, indirectDependentCount: 0 }
+                  : { dependentCount: 999, directDependentCount: 999, indirectDependentCount: 0 },
+          }),
+        },
+      ],
+      check,
+    );
     const settings = { hosts: {}, dependents: { source: 'deps.dev' as const, apiUrl: server.url } };
     const target = request('git.example').target;
     const r = await forgeFor(settings, {})(target)!.measure(request('git.example'));

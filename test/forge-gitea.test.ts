@@ -120,8 +120,21 @@ describe('Gitea/Forgejo adapter', () => {
   });
 
   it('never follows a next-page link to another host (the token would go with it)', async () => {
-    const r = await measure({ ...WIDGET, override: (t, q) => (t === '/repos/{owner}/{repo}/releases' && !q.query.has('page')
-      ? { status: 200, headers: { link: '<http://elsewhere.example/api/v1/repos/acme/widget/releases?page=2>; rel="next"' }, body: [{ id: 1, tag_name: 'v1.1.0', name: 'v1.1.0', draft: false, prerelease: false, created_at: '2026-10-15T00:00:00Z', published_at: '2026-10-15T00:00:00Z', assets: [] }] } : undefined) }, {}, [E]);
+    const r = await measure(
+      {
+        ...WIDGET,
+        override: (t, q) =>
+          t === '/repos/{owner}/{repo}/releases' && !q.query.has('page')
+            ? {
+                status: 200,
+                headers: { link: '<http://elsewhere.example/api/v1/repos/acme/widget/releases?page=2>; rel="next"' },
+                body: [{ id: 1, tag_name: 'v1.1.0', name: 'v1.1.0', draft: false, prerelease: false, created_at: '2026-10-15T00:00:00Z', published_at: '2026-10-15T00:00:00Z', assets: [] }],
+              }
+            : undefined,
+      },
+      {},
+      [E],
+    );
     expect(r.failures).toEqual(['Forgejo/Gitea API: a next-page link points to another host']);
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
   });

@@ -154,10 +154,14 @@ describe('GitHub adapter', () => {
   it('a rate limit far off fails only the rule that needed the call, with its reset time', async () => {
     const reset = Math.floor(Date.now() / 1000) + 3600;
     const clock = new Date(reset * 1000).toISOString().slice(11, 16);
-    const r = await measure({
-      ...WIDGET,
-      override: (t) => (t.endsWith('/actions/runs') ? { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, body: GH_ERROR('API rate limit exceeded for user ID 1.') } : undefined),
-    }, {}, [E]);
+    const r = await measure(
+      {
+        ...WIDGET,
+        override: (t) => (t.endsWith('/actions/runs') ? { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, body: GH_ERROR('API rate limit exceeded for user ID 1.') } : undefined),
+      },
+      {},
+      [E],
+    );
     const cause = `GitHub API: 403 rate limit, resets ${clock}Z`;
     expect(r.failures).toEqual([cause]);
     expect(r.measurements[0]!.values.CI_PIPELINE).toBeNull();
@@ -166,14 +170,18 @@ describe('GitHub adapter', () => {
   });
 
   it('waits out a secondary limit (429, Retry-After) and a near reset, then goes on', async () => {
-    const r = await measure({
-      ...WIDGET,
-      override: (t, _q, n): Reply | undefined => {
-        if (t.endsWith('/releases') && n === 1) return { status: 429, headers: { 'retry-after': '1' }, body: GH_ERROR('You have exceeded a secondary rate limit. Please wait a few minutes before you try again.') };
-        if (t.endsWith('/actions/runs') && n === 1) return { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)) }, body: GH_ERROR('API rate limit exceeded') };
-        return undefined;
+    const r = await measure(
+      {
+        ...WIDGET,
+        override: (t, _q, n): Reply | undefined => {
+          if (t.endsWith('/releases') && n === 1) return { status: 429, headers: { 'retry-after': '1' }, body: GH_ERROR('You have exceeded a secondary rate limit. Please wait a few minutes before you try again.') };
+          if (t.endsWith('/actions/runs') && n === 1) return { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)) }, body: GH_ERROR('API rate limit exceeded') };
+          return undefined;
+        },
       },
-    }, {}, [E]);
+      {},
+      [E],
+    );
     expect(r.failures).toEqual([]);
     expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')] });
     expect(r.measurements[0]!.values.CI_PIPELINE).toEqual({ events: [u('2026-10-24T00:00:00Z'), u('2026-10-26T00:00:00Z')] });
@@ -182,10 +190,14 @@ describe('GitHub adapter', () => {
   });
 
   it('gives up on a secondary limit longer than maxWaitSeconds', async () => {
-    const r = await measure({
-      ...WIDGET,
-      override: (t) => (t.endsWith('/releases') ? { status: 403, headers: { 'retry-after': '600' }, body: GH_ERROR('You have exceeded a secondary rate limit.') } : undefined),
-    }, {}, [E]);
+    const r = await measure(
+      {
+        ...WIDGET,
+        override: (t) => (t.endsWith('/releases') ? { status: 403, headers: { 'retry-after': '600' }, body: GH_ERROR('You have exceeded a secondary rate limit.') } : undefined),
+      },
+      {},
+      [E],
+    );
     expect(r.failures).toHaveLength(1);
     expect(r.failures[0]).toMatch(/^GitHub API: 403 secondary rate limit, resets \d\d:\d\dZ$/);
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
@@ -216,11 +228,14 @@ describe('GitHub adapter', () => {
       const headers = Object.fromEntries(keep.filter((k) => r.headers[k] !== undefined).map((k) => [k, String(r.headers[k]).split('https://api.github.com').join(base)]));
       return { status: r.status, headers, body: r.response };
     };
-    server = await startForgeServer([
-      { template: '/repos/{owner}/{repo}/issues', reply: replay },
-      { template: '/repositories/{id}/issues', answersAs: '/repos/{owner}/{repo}/issues', reply: replay },
-      { template: '/repos/{owner}/{repo}/issues/comments', reply: () => ({ status: 200, body: [] }) },
-    ], githubCheck);
+    server = await startForgeServer(
+      [
+        { template: '/repos/{owner}/{repo}/issues', reply: replay },
+        { template: '/repositories/{id}/issues', answersAs: '/repos/{owner}/{repo}/issues', reply: replay },
+        { template: '/repos/{owner}/{repo}/issues/comments', reply: () => ({ status: 200, body: [] }) },
+      ],
+      githubCheck,
+    );
     const access = { kind: 'github' as const, apiUrl: server.url, tokens: ['tok-secret-one'], requestsPerSecond: 0, timeoutSeconds: 2, maxWaitSeconds: 5 };
     const http = new ForgeHttp(access, 'GitHub API', new QueueRegistry(), (t) => ['authorization', `Bearer ${t}`]);
     const target = { url: 'https://github.com/octokit-fixture-org/paginate-issues', host: 'github.com', path: 'octokit-fixture-org/paginate-issues', source: 'fixture' };
@@ -231,7 +246,10 @@ describe('GitHub adapter', () => {
     expect(issues.every((i) => i.author.maintainer && !i.author.bot && new Date(i.createdAt * 1000).toISOString().startsWith('2017-10-10'))).toBe(true);
     expect(server.requests.map((q) => q.path)).toEqual([
       '/repos/octokit-fixture-org/paginate-issues/issues',
-      '/repositories/1000/issues', '/repositories/1000/issues', '/repositories/1000/issues', '/repositories/1000/issues',
+      '/repositories/1000/issues',
+      '/repositories/1000/issues',
+      '/repositories/1000/issues',
+      '/repositories/1000/issues',
       '/repos/octokit-fixture-org/paginate-issues/issues/comments',
     ]);
     expect(server.requests.slice(1, 5).map((q) => q.query.get('page'))).toEqual(['2', '3', '4', '5']);
@@ -240,8 +258,11 @@ describe('GitHub adapter', () => {
   it('sends the token to the API origin only, whatever a Link header names', async () => {
     const elsewhere = await startGitHub({ releases: [{ tag: 'v9.0.0', published: '2026-11-10T00:00:00Z' }] });
     try {
-      const r = await measure({ ...WIDGET, override: (t, q) => (t.endsWith('/releases') && !q.query.has('page')
-        ? { status: 200, headers: { link: `<${elsewhere.url}/repos/acme/widget/releases?per_page=100&page=1>; rel="next"` }, body: [] } : undefined) }, {}, [E]);
+      const r = await measure(
+        { ...WIDGET, override: (t, q) => (t.endsWith('/releases') && !q.query.has('page') ? { status: 200, headers: { link: `<${elsewhere.url}/repos/acme/widget/releases?per_page=100&page=1>; rel="next"` }, body: [] } : undefined) },
+        {},
+        [E],
+      );
       expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-11-10T00:00:00Z')] });
       expect(elsewhere.requests).toHaveLength(1);
       expect(elsewhere.requests[0]!.headers.authorization).toBeUndefined();
@@ -253,11 +274,15 @@ describe('GitHub adapter', () => {
 
   it('a token whose last request used up its hour is skipped; the pool goes on with the other', async () => {
     const reset = String(Math.floor(Date.now() / 1000) + 3600);
-    const r = await measure({
-      ...WIDGET,
-      // The repository's answer is the last request its token may send this hour.
-      override: (t, _q, n, normal) => (t === '/repos/{owner}/{repo}' && n === 1 ? { ...normal(), headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } } : undefined),
-    }, {}, [E]);
+    const r = await measure(
+      {
+        ...WIDGET,
+        // The repository's answer is the last request its token may send this hour.
+        override: (t, _q, n, normal) => (t === '/repos/{owner}/{repo}' && n === 1 ? { ...normal(), headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } } : undefined),
+      },
+      {},
+      [E],
+    );
     expect(r.failures).toEqual([]);
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(5.13);
     const [first, ...rest] = server!.requests.map((q) => q.headers.authorization);

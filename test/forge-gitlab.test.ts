@@ -29,7 +29,12 @@ const tokenBot = { username: 'project_42_bot_3f2a' };
 
 const WIDGET: GlProject = {
   pageCap: 2,
-  members: [{ username: 'maint', access: 40 }, { username: 'rep', access: 20 }, { username: 'guest', access: 10 }, { username: 'project_42_bot_3f2a', access: 40 }],
+  members: [
+    { username: 'maint', access: 40 },
+    { username: 'rep', access: 20 },
+    { username: 'guest', access: 10 },
+    { username: 'project_42_bot_3f2a', access: 40 },
+  ],
   issues: [
     { iid: 1, created: '2026-09-01T00:00:00Z', author: { username: 'alice' } },
     { iid: 2, created: '2026-09-10T00:00:00Z', author: rep },
@@ -60,7 +65,15 @@ const WIDGET: GlProject = {
     { name: 'widget', version: '1.1.0', type: 'npm', created: '2026-11-10T00:00:00Z' },
     { name: 'widget-bin', version: '1.1.0', type: 'generic', created: '2026-11-10T01:00:00Z' },
   ],
-  images: [{ path: 'acme/tools/widget', tags: [{ name: '1.1.0', created: '2026-11-12T00:00:00Z' }, { name: 'latest', created: '2026-11-12T00:00:00Z' }] }],
+  images: [
+    {
+      path: 'acme/tools/widget',
+      tags: [
+        { name: '1.1.0', created: '2026-11-12T00:00:00Z' },
+        { name: 'latest', created: '2026-11-12T00:00:00Z' },
+      ],
+    },
+  ],
 };
 
 describe('GitLab adapter', () => {
@@ -132,7 +145,7 @@ describe('GitLab adapter', () => {
     expect(gitlabCheck('GET', '/projects/{id}/members/all', 200, [{ id: 1, username: 'x', name: 'x', state: 'active', web_url: 'u', access_level: 25 }])).not.toEqual([]);
   });
 
-  it("takes the token of scan.tokens for the host when hosts: names none, and a pool in turn", async () => {
+  it('takes the token of scan.tokens for the host when hosts: names none, and a pool in turn', async () => {
     server = await startGitLab(WIDGET);
     const target = { url: 'https://gitlab.example/acme/tools/widget', host: 'gitlab.example', path: 'acme/tools/widget', source: 'repos.txt:1' };
     const forge = forgeFor({ hosts: { 'gitlab.example': { kind: 'gitlab', apiUrl: server.url, requestsPerSecond: 1000 } }, gitTokens: { 'gitlab.example': 'GIT_SIDE_TOKEN' } }, { GIT_SIDE_TOKEN: 'glpat-a, glpat-b' });

@@ -54,7 +54,11 @@ describe('a repository too large for the heap', () => {
     // 5,000 scans take about 115 MB to build at once: more than a 96 MB heap holds.
     const r = runCli(['build', '--store', store, '--out', out, '--now', '1763600000'], { env: { NODE_OPTIONS: '--max-old-space-size=96' } });
     expect(r.stderr).not.toMatch(/heap out of memory/);
-    expect(r.stderr).toMatch(new RegExp(`${BIG.replaceAll('.', '\\.')}: 5000 scans need about 157 MB to build at once, more than the \\d+ MB left of the heap's \\d+ MB; its files were left as they were\\. Give Node more heap \\(NODE_OPTIONS=--max-old-space-size=\\d+\\)`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `${BIG.replaceAll('.', '\\.')}: 5000 scans need about 157 MB to build at once, more than the \\d+ MB left of the heap's \\d+ MB; its files were left as they were\\. Give Node more heap \\(NODE_OPTIONS=--max-old-space-size=\\d+\\)`,
+      ),
+    );
     expect(r.code).toBe(1);
     expect(existsSync(join(out, 'api/v1/repositories', encodeURIComponent('https://github.com/acme/widget'), 'index.json'))).toBe(true);
     expect(existsSync(join(out, 'api/v1/repositories', encodeURIComponent(BIG)))).toBe(false);

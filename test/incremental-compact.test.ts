@@ -68,11 +68,7 @@ describe('the store listing', () => {
     listing.setRead('c.json', '3:4', ['https://h/x', 'https://h/y']);
     listing.setRead('unlisted.ndjson', '9:9', ['https://h/u']);
     expect(listing.addIssue('a.ndjson', issue)).toBe(true);
-    expect([0, 1, 2].map((i) => listing.readAt(i))).toEqual([
-      { version: '1:1', repositories: ['https://h/a'], issues: [issue] },
-      undefined,
-      { version: '3:4', repositories: ['https://h/x', 'https://h/y'] },
-    ]);
+    expect([0, 1, 2].map((i) => listing.readAt(i))).toEqual([{ version: '1:1', repositories: ['https://h/a'], issues: [issue] }, undefined, { version: '3:4', repositories: ['https://h/x', 'https://h/y'] }]);
     expect(listing.isRead('b.ndjson')).toBe(false);
     expect(listing.isRead('unlisted.ndjson')).toBe(false);
     expect(listing.repositoriesReadAt(0)).toEqual(['https://h/a']);

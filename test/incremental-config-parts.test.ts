@@ -184,4 +184,3 @@ describe('a threshold change on one badge', () => {
     expect(published(readTree(out))).toEqual(published(readTree(join(dir, 'clean-prune'))));
   }, 120_000);
 });
-

@@ -79,7 +79,11 @@ describe('incremental directory builds', () => {
     const config = reusedGoldFrom(join(dir, 'prune-cfg'), 25);
     await buildSite({ store, out, config });
     // Stale files: one of a known repository, one of a neighbour whose URL extends it.
-    const known = [...readTree(out).keys()].find((k) => k.startsWith('api/'))!.split('/').slice(0, 4).join('/');
+    const known = [...readTree(out).keys()]
+      .find((k) => k.startsWith('api/'))!
+      .split('/')
+      .slice(0, 4)
+      .join('/');
     writeFileSync(join(out, known, 'badges', 'OLD.svg'), 'stale');
     const neighbour = `${known}x`;
     mkdirSync(join(out, neighbour), { recursive: true });

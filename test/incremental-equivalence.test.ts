@@ -130,7 +130,14 @@ function apply(w: World, s: Step): void {
   const names = [...w.files.keys()].sort();
   switch (s.kind) {
     case 'scan':
-      return addLine(w, pick(names.filter((n) => n.endsWith(FILES[s.file]!)), 0) ?? FILES[s.file]!, scanLine(w, REPOS[s.repo]!, T0 + s.day * DAY, s.value));
+      return addLine(
+        w,
+        pick(
+          names.filter((n) => n.endsWith(FILES[s.file]!)),
+          0,
+        ) ?? FILES[s.file]!,
+        scanLine(w, REPOS[s.repo]!, T0 + s.day * DAY, s.value),
+      );
     case 'edit': {
       const name = pick(names, s.file);
       const lines = name ? w.files.get(name)! : [];
@@ -164,10 +171,7 @@ function apply(w: World, s: Step): void {
     case 'threshold': {
       const path = join(dirname(w.config), 'thresholds.yaml');
       const text = readFileSync(path, 'utf8');
-      writeFileSync(
-        path,
-        w.shape === 'A' ? text.replace(/name: Bus factor.*/, `name: Bus factor ${s.value}`) : text.replace(/threshold: \{ max: \d+, timeRangeInMonths: 3 \}/, `threshold: { max: ${s.value}, timeRangeInMonths: 3 }`),
-      );
+      writeFileSync(path, w.shape === 'A' ? text.replace(/name: Bus factor.*/, `name: Bus factor ${s.value}`) : text.replace(/threshold: \{ max: \d+, timeRangeInMonths: 3 \}/, `threshold: { max: ${s.value}, timeRangeInMonths: 3 }`));
       return;
     }
     case 'colour':
@@ -234,9 +238,40 @@ async function checkSequence(t: Target, w: World, steps: Step[]): Promise<void> 
 
 /** Sequences every run starts with: each kind of step at least once, whatever the seed. */
 const EXAMPLES: Array<['A' | 'B', Step[]]> = [
-  ['A', [{ kind: 'time', days: 12 }, { kind: 'time', days: 1 }, { kind: 'scan', repo: 4, file: 3, day: 61, value: 5 }, { kind: 'time', days: 40 }]],
-  ['A', [{ kind: 'shards', count: 3 }, { kind: 'threshold', value: 5 }, { kind: 'part', which: 0, value: 3 }, { kind: 'move', file: 0 }, { kind: 'shards', count: 2 }, { kind: 'part', which: 2, value: 2 }, { kind: 'bad', file: 1 }, { kind: 'dropState' }]],
-  ['B', [{ kind: 'grant', repo: 2 }, { kind: 'edit', file: 1, line: 0, value: 8 }, { kind: 'delete', file: 2, line: 0 }, { kind: 'colour', value: 3 }, { kind: 'threshold', value: 3 }, { kind: 'part', which: 1, value: 4 }, { kind: 'part', which: 0, value: 2 }]],
+  [
+    'A',
+    [
+      { kind: 'time', days: 12 },
+      { kind: 'time', days: 1 },
+      { kind: 'scan', repo: 4, file: 3, day: 61, value: 5 },
+      { kind: 'time', days: 40 },
+    ],
+  ],
+  [
+    'A',
+    [
+      { kind: 'shards', count: 3 },
+      { kind: 'threshold', value: 5 },
+      { kind: 'part', which: 0, value: 3 },
+      { kind: 'move', file: 0 },
+      { kind: 'shards', count: 2 },
+      { kind: 'part', which: 2, value: 2 },
+      { kind: 'bad', file: 1 },
+      { kind: 'dropState' },
+    ],
+  ],
+  [
+    'B',
+    [
+      { kind: 'grant', repo: 2 },
+      { kind: 'edit', file: 1, line: 0, value: 8 },
+      { kind: 'delete', file: 2, line: 0 },
+      { kind: 'colour', value: 3 },
+      { kind: 'threshold', value: 3 },
+      { kind: 'part', which: 1, value: 4 },
+      { kind: 'part', which: 0, value: 2 },
+    ],
+  ],
 ];
 let run = 0;
 /** Repositories skipped across all runs: the property must not hold only because nothing was skipped. */
@@ -253,7 +288,11 @@ describe('incremental output equals a --force build after every step', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('A' as const, 'B' as const), fc.array(step, { minLength: 1, maxLength: 6 }), async (shape, steps) => {
         const root = join(dir, `d${++run}`);
-        await checkSequence(onDisk, newWorld(root, shape, (name) => join(root, name)), steps);
+        await checkSequence(
+          onDisk,
+          newWorld(root, shape, (name) => join(root, name)),
+          steps,
+        );
       }),
       { numRuns: Number(process.env.BADGEPRESS_RUNS ?? 4), examples: EXAMPLES, seed: Number(process.env.BADGEPRESS_SEED ?? 20261123) },
     );

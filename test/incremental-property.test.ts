@@ -107,7 +107,8 @@ function newWorld(root: string, out: string): World {
 function writeConfig(w: World): void {
   writeFileSync(w.config, `shape: A\nexpireAfterDays: 30\nthresholds: { A: thresholds.yaml }\nopenapi: ${w.openapi}\npages: ${w.pages}\n`);
   const text = w.reused ? THRESHOLDS : WITHOUT_REUSED;
-  const bands = w.bands === 0 ? text : text.replace('{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }', `{ min: 5, max: ${19 + w.bands}, status: silver }\n      - { min: ${20 + w.bands}, max: null, status: gold }`);
+  const bands =
+    w.bands === 0 ? text : text.replace('{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }', `{ min: 5, max: ${19 + w.bands}, status: silver }\n      - { min: ${20 + w.bands}, max: null, status: gold }`);
   writeFileSync(join(w.root, 'thresholds.yaml'), bands);
 }
 
@@ -275,8 +276,35 @@ async function checkSequence(t: Target, w: World, steps: Array<[Step, Flags]>): 
 /** Sequences every run starts with: each kind of step at least once, whatever the seed. */
 const P: Flags = { prune: true, force: false, shards: 1 };
 const EXAMPLES: Array<[Array<[Step, Flags]>]> = [
-  [[[{ kind: 'scan', repo: 1, file: 0, day: 1, value: 20 }, { prune: false, force: false, shards: 1 }], [{ kind: 'crash', file: 0, value: 3, after: 100 }, { prune: false, force: false, shards: 1 }], [{ kind: 'restore', file: 0 }, P], [{ kind: 'deleteFile', file: 1 }, P], [{ kind: 'time', days: 30 }, { prune: true, force: false, shards: 2 }]]],
-  [[[{ kind: 'badge' }, P], [{ kind: 'openapi' }, { prune: true, force: true, shards: 1 }], [{ kind: 'racy', file: 2, value: 4 }, P], [{ kind: 'pages' }, { prune: true, force: false, shards: 3 }], [{ kind: 'bands', value: 3 }, P], [{ kind: 'edit', file: 2, value: 9 }, P], [{ kind: 'bad', file: 0 }, P]]],
+  [
+    [
+      [
+        { kind: 'scan', repo: 1, file: 0, day: 1, value: 20 },
+        { prune: false, force: false, shards: 1 },
+      ],
+      [
+        { kind: 'crash', file: 0, value: 3, after: 100 },
+        { prune: false, force: false, shards: 1 },
+      ],
+      [{ kind: 'restore', file: 0 }, P],
+      [{ kind: 'deleteFile', file: 1 }, P],
+      [
+        { kind: 'time', days: 30 },
+        { prune: true, force: false, shards: 2 },
+      ],
+    ],
+  ],
+  [
+    [
+      [{ kind: 'badge' }, P],
+      [{ kind: 'openapi' }, { prune: true, force: true, shards: 1 }],
+      [{ kind: 'racy', file: 2, value: 4 }, P],
+      [{ kind: 'pages' }, { prune: true, force: false, shards: 3 }],
+      [{ kind: 'bands', value: 3 }, P],
+      [{ kind: 'edit', file: 2, value: 9 }, P],
+      [{ kind: 'bad', file: 0 }, P],
+    ],
+  ],
 ];
 /** Random sequences beyond the examples (the examples count among fast-check's runs). */
 const RUNS = Number(process.env.BADGEPRESS_PROPERTY_RUNS ?? 0);
@@ -313,7 +341,13 @@ describe('incremental output against a clean build after every step', () => {
         const client = peer.client();
         const have: string[] = [];
         for await (const page of paginateListObjectsV2({ client }, { Bucket: 'values', Prefix: prefix })) for (const o of page.Contents ?? []) have.push(o.Key!);
-        expect(await deleteKeys(client, 'values', have.filter((k) => !w.files.has(k.slice(prefix.length))))).toEqual([]);
+        expect(
+          await deleteKeys(
+            client,
+            'values',
+            have.filter((k) => !w.files.has(k.slice(prefix.length))),
+          ),
+        ).toEqual([]);
         for (const name of w.files.keys()) await client.send(new PutObjectCommand({ Bucket: 'values', Key: prefix + name, Body: readFileSync(join(w.store, name)) }));
         client.destroy();
         return `s3://values/${prefix}`;

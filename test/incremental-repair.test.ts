@@ -150,7 +150,10 @@ describe('store files read just after they were written (racily clean)', () => {
     const out = place('out');
     const now = Date.now() / 1000;
     // Written 1.5 s ago: within the 2 s in which a file could be written again unseen.
-    for (const [name, i] of [['a.ndjson', 0], ['b.ndjson', 1]] as const) {
+    for (const [name, i] of [
+      ['a.ndjson', 0],
+      ['b.ndjson', 1],
+    ] as const) {
       writeFileSync(join(store, name), scan(i, T, i + 1));
       utimesSync(join(store, name), now - 1.5, now - 1.5);
     }

@@ -57,7 +57,6 @@ describe('incremental builds on S3', () => {
     // state read, state layouts listed: O(1), whatever the site's size
     expect(rs.length).toBe(2);
 
-
     // A new scan of one repository: its prefix is listed, its files written, then the state.
     addScan(3, 1);
     const one = await buildIncrementally({ flags: flags(), now: NOW });
@@ -101,7 +100,11 @@ describe('the state on S3', () => {
     const warnings: string[] = [];
     const again = await buildIncrementally({ flags: out, now: NOW, warn: (m) => warnings.push(m) });
     client.destroy();
-    expect(warnings).toEqual([expect.stringMatching(/^build state s3:\/\/site\/edited\/\.badgepress\/state\/1\/0\.json: line \d+ is the end of other lines than these: the state was edited; set aside as s3:\/\/site\/edited\/\.badgepress\/state\/1\/0\.json\.untrusted; this build is a full one/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^build state s3:\/\/site\/edited\/\.badgepress\/state\/1\/0\.json: line \d+ is the end of other lines than these: the state was edited; set aside as s3:\/\/site\/edited\/\.badgepress\/state\/1\/0\.json\.untrusted; this build is a full one/,
+      ),
+    ]);
     expect(again.summary.reused).toBe(0);
     const kept = await peer.objects('site', 'edited/.badgepress/state/1/');
     expect([...kept.keys()].sort()).toEqual(['0.json', '0.json.untrusted']);
@@ -133,9 +136,7 @@ describe('the state on S3', () => {
     process.env.TMPDIR = notFolder;
     take();
     try {
-      await expect(st.write(key, ['{"new":true}\n'])).rejects.toThrow(
-        `build state s3://site/local/${key}: cannot write its local copy (ENOTDIR); free space in ${notFolder} or set TMPDIR to a writable folder; the site is published`,
-      );
+      await expect(st.write(key, ['{"new":true}\n'])).rejects.toThrow(`build state s3://site/local/${key}: cannot write its local copy (ENOTDIR); free space in ${notFolder} or set TMPDIR to a writable folder; the site is published`);
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;

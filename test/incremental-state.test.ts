@@ -39,7 +39,9 @@ describe('build state', () => {
     // Every repository's summary, built or carried, as the build published them.
     const run = async () => {
       const built = await buildIncrementally({ flags: { store: s, out }, now: NOW, pages: true });
-      const lines = readFileSync(join(out, summariesKey(0, 1)), 'utf8').split('\n').filter(Boolean);
+      const lines = readFileSync(join(out, summariesKey(0, 1)), 'utf8')
+        .split('\n')
+        .filter(Boolean);
       seen.push(new Map(lines.map((line) => [(JSON.parse(line) as { url: string }).url, line])));
       return built;
     };

@@ -47,10 +47,7 @@ describe('decision patterns match in linear time (RE2)', () => {
     const d = folder({
       'badgepress.yaml': `shape: B\nstore: store\nthresholds: {B: ${join(ROOT, 'config/thresholds-b.yaml')}}\ndecisions: decisions\n`,
       'decisions/oss.yaml': "ruleId: MANUAL/Project is open source\ngrantedRegex: ['^https://github\\.com/(a+)+$', '^https://codeberg\\.org/']\n",
-      'store/s.ndjson': [
-        line({ repositoryUrl: hostile, timestamp: 1760000000, values: { COMMITS: 7 } }),
-        line({ repositoryUrl: 'https://codeberg.org/acme/tool', timestamp: 1760000000, values: { COMMITS: 7 } }),
-      ].join('\n'),
+      'store/s.ndjson': [line({ repositoryUrl: hostile, timestamp: 1760000000, values: { COMMITS: 7 } }), line({ repositoryUrl: 'https://codeberg.org/acme/tool', timestamp: 1760000000, values: { COMMITS: 7 } })].join('\n'),
     });
     const out = join(d, 'out');
     // Backtracking needs about 2^40 steps here: hours. RE2 needs one pass over 60 characters.
@@ -152,9 +149,7 @@ describe('text too long for a JavaScript string is named as such, with the limit
 
   it('a 600 MB .json or .yaml file is too large, and says how to split it', () => {
     for (const name of ['s.json', 's.yaml']) {
-      expect(parseStoreFile(name, huge())).toEqual([
-        { line: 1, error: 'file is 572 MiB, more than the 512 MiB a JavaScript string can hold; split it, or write it as NDJSON (one record per line)' },
-      ]);
+      expect(parseStoreFile(name, huge())).toEqual([{ line: 1, error: 'file is 572 MiB, more than the 512 MiB a JavaScript string can hold; split it, or write it as NDJSON (one record per line)' }]);
     }
     expect(MAX_TEXT_BYTES).toBe(2 ** 29 - 24);
   });
@@ -258,12 +253,7 @@ describe('what is published: repository URLs', () => {
   };
   const store = () =>
     folder({
-      'a.ndjson': [
-        ...Object.values(urls).map((u) => scan(u)),
-        scan('https://bücher.example/acme/books', 10),
-        scan('https://BÜCHER.example/acme/books', 20),
-        scan('https://xn--bcher-kva.example/acme/books', 30),
-      ].join('\n'),
+      'a.ndjson': [...Object.values(urls).map((u) => scan(u)), scan('https://bücher.example/acme/books', 10), scan('https://BÜCHER.example/acme/books', 20), scan('https://xn--bcher-kva.example/acme/books', 30)].join('\n'),
     });
 
   it('credentials, other schemes and malformed hosts are bad records; one Unicode host is one repository', async () => {
@@ -301,10 +291,10 @@ describe('what is published: repository URLs', () => {
 
 describe('what is published: addresses from the config', () => {
   it.each([
-    ['baseUrl: \'https://"><script>alert(1)</script>\'', 'baseUrl', 'must be an absolute http(s) URL'],
+    ["baseUrl: 'https://\"><script>alert(1)</script>'", 'baseUrl', 'must be an absolute http(s) URL'],
     ['baseUrl: https://badges.example.org/"><script>', 'baseUrl', 'holds characters a URI may not'],
     ['baseUrl: https://user:pw@badges.example.org', 'baseUrl', 'must not hold credentials'],
-    ['tool:\n  informationUri: \'https://x.org/"><script>\'', 'tool.informationUri', 'holds characters a URI may not'],
+    ["tool:\n  informationUri: 'https://x.org/\"><script>'", 'tool.informationUri', 'holds characters a URI may not'],
     ['tool:\n  informationUri: https://x.org/a b', 'tool.informationUri', 'must match pattern'],
     ['tool:\n  informationUri: https://%zz/', 'tool.informationUri', 'must be an absolute http(s) URL'],
   ])('%s is a config error with file:line', async (yaml, path, message) => {

@@ -69,9 +69,7 @@ describe('the lease on a directory under builds racing in processes of their own
     const control = join(dir, 'control');
     mkdirSync(control);
     const TRIALS = 20;
-    const contenders = Array.from({ length: 3 }, () =>
-      spawn(process.execPath, [fileURLToPath(new URL('./helpers/lease-contender.mjs', import.meta.url)), out, control, String(TRIALS)], { stdio: ['ignore', 'ignore', 'inherit'] }),
-    );
+    const contenders = Array.from({ length: 3 }, () => spawn(process.execPath, [fileURLToPath(new URL('./helpers/lease-contender.mjs', import.meta.url)), out, control, String(TRIALS)], { stdio: ['ignore', 'ignore', 'inherit'] }));
     const exited = contenders.map((c) => new Promise((ok) => c.once('exit', ok)));
     const store = new DirectorySink(out).leaseStore(leaseKey());
     const files = (suffix: string) => readdirSync(control).filter((n) => n.endsWith(suffix));
@@ -111,8 +109,7 @@ describe('the lease on S3 under racing builds', () => {
     client?.destroy();
     await peer?.stop();
   });
-  const sinkOn = (endpoint: string, prefix: string) =>
-    new S3Sink(peer.client(endpoint), { bucket: 'race', prefix });
+  const sinkOn = (endpoint: string, prefix: string) => new S3Sink(peer.client(endpoint), { bucket: 'race', prefix });
   const Key = `r/${leaseKey()}`;
 
   it('a peer that honours If-None-Match and If-Match: exactly one of four takes a free lease or a stale one, in every trial', async () => {

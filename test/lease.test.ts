@@ -39,7 +39,12 @@ function writeLease(out: string, text: string, key = leaseKey()) {
 /** The lease a directory holds now (its chain's highest generation), read by hand; undefined when none or released. */
 function storedLease(out: string, key = leaseKey()): LeaseRecord | undefined {
   const chain = join(out, key.replace(/\.json$/, ''));
-  const top = existsSync(chain) ? readdirSync(chain).filter((n) => /^\d+\.json$/.test(n)).map((n) => Number.parseInt(n, 10)).sort((a, b) => b - a)[0] : undefined;
+  const top = existsSync(chain)
+    ? readdirSync(chain)
+        .filter((n) => /^\d+\.json$/.test(n))
+        .map((n) => Number.parseInt(n, 10))
+        .sort((a, b) => b - a)[0]
+    : undefined;
   const text = top === undefined ? '' : readFileSync(join(chain, `${top}.json`), 'utf8');
   return text === '' ? undefined : (JSON.parse(text) as LeaseRecord);
 }

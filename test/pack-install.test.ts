@@ -34,7 +34,10 @@ beforeAll(() => {
   copyTracked(checkout);
   // The checkout's devDependencies (TypeScript for prepare), as `npm ci` would have put them.
   symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
-  const pack = JSON.parse(execFileSync('npm', ['run', '--silent', 'pack', '--', '--json', '--pack-destination', work, ...NPM_FLAGS], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const pack = JSON.parse(execFileSync('npm', ['run', '--silent', 'pack', '--', '--json', '--pack-destination', work, ...NPM_FLAGS], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
   tarball = join(work, pack[0]!.filename);
   packed = pack[0]!.files.map((f) => f.path).sort();
   mkdirSync(app);
@@ -45,14 +48,28 @@ beforeAll(() => {
 describe('npm pack → npm install <tarball> → npx badgepress', () => {
   it('packs the compiled CLI, the configs, the template and the examples, and nothing else', () => {
     expect(packed.filter((p) => !SHIPPED.test(p))).toEqual([]);
-    for (const needed of ['bin/badgepress.js', 'lib/cli.js', 'lib/commands/main.js', 'lib/load/record.schema.json', 'lib/config/schemas/site.schema.json', 'lib/config/validators-config.cjs', 'lib/config/validators-record.cjs', 'lib/render/openapi-template.json', 'config/badgepress.yaml', 'templates/badge.svg.mustache', 'examples/store/acme-widget.ndjson', 'examples/shape-b/badgepress.yaml', 'examples/scan/thresholds-git.yaml']) {
+    for (const needed of [
+      'bin/badgepress.js',
+      'lib/cli.js',
+      'lib/commands/main.js',
+      'lib/load/record.schema.json',
+      'lib/config/schemas/site.schema.json',
+      'lib/config/validators-config.cjs',
+      'lib/config/validators-record.cjs',
+      'lib/render/openapi-template.json',
+      'config/badgepress.yaml',
+      'templates/badge.svg.mustache',
+      'examples/store/acme-widget.ndjson',
+      'examples/shape-b/badgepress.yaml',
+      'examples/scan/thresholds-git.yaml',
+    ]) {
       expect(packed).toContain(needed);
     }
     // tsx and TypeScript stay in the checkout: the installed command runs plain JavaScript.
     expect(existsSync(join(app, 'node_modules/tsx'))).toBe(false);
   });
 
-  it('init writes a config of one\'s own from the packaged one, which a build there reads', () => {
+  it("init writes a config of one's own from the packaged one, which a build there reads", () => {
     const init = installed(['init', 'mine']);
     expect(init.status, init.stderr).toBe(0);
     cpSync(join(app, 'node_modules/badgepress/examples/store'), join(app, 'mine/store'), { recursive: true });
@@ -61,12 +78,17 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
     expect(build.stdout).toMatch(/^badgepress: 4 repositories, 12 scans, .* \(settings: .*\/mine\/config\/badgepress\.yaml\)\n$/);
   });
 
-  it('ships a package.json without the checkout\'s scripts, and the licence and where the project lives', () => {
+  it("ships a package.json without the checkout's scripts, and the licence and where the project lives", () => {
     const installedPkg = JSON.parse(readFileSync(join(app, 'node_modules/badgepress/package.json'), 'utf8'));
     // Every script of the checkout uses src/, test/ or scripts/, which are not shipped.
     expect(installedPkg.scripts).toBeUndefined();
     expect(installedPkg.devDependencies).toBeUndefined();
-    expect(installedPkg).toMatchObject({ license: 'MIT', homepage: 'https://github.com/badgepress/badgepress#readme', bugs: { url: 'https://github.com/badgepress/badgepress/issues' }, repository: { url: 'git+https://github.com/badgepress/badgepress.git' } });
+    expect(installedPkg).toMatchObject({
+      license: 'MIT',
+      homepage: 'https://github.com/badgepress/badgepress#readme',
+      bugs: { url: 'https://github.com/badgepress/badgepress/issues' },
+      repository: { url: 'git+https://github.com/badgepress/badgepress.git' },
+    });
     expect(readFileSync(join(app, 'node_modules/badgepress/LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 the badgepress authors\n/);
     expect(packed).toContain('LICENSE');
   });

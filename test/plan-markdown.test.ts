@@ -23,7 +23,10 @@ const plan: PlanReport = {
 
 /** Cells of a GFM table row: split at pipes not escaped with a backslash. */
 function cells(row: string): string[] {
-  return row.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim());
+  return row
+    .slice(1, -1)
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
 }
 
 describe('plan --format markdown', () => {

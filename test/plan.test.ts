@@ -77,7 +77,11 @@ describe('badgepress plan', () => {
     const out = join(dir, 'plan-prune-site');
     // The CLI's build: the human site and api/v1/openapi.json too, so the second writes nothing.
     expect((await runCommand(['build', '--store', store, '--out', out, '--now', '1763600000'])).code).toBe(0);
-    const known = [...readTree(out).keys()].find((k) => k.startsWith('api/v1/repositories/'))!.split('/').slice(0, 4).join('/');
+    const known = [...readTree(out).keys()]
+      .find((k) => k.startsWith('api/v1/repositories/'))!
+      .split('/')
+      .slice(0, 4)
+      .join('/');
     writeFileSync(join(out, known, 'badges', 'GONE'), '{}');
     writeFileSync(join(out, known, 'badges', 'GONE.svg'), '<svg/>');
     const r = await runCommand(['plan', '--store', store, '--out', out, '--now', '1763600000', '--json']);

@@ -15,17 +15,12 @@ generateStore({ repos: 40, scans: 3, out: store, seed: 7 });
 // Sixteen repositories in one store file: files and repositories are not the same count.
 const single = join(dir, 'single');
 mkdirSync(single, { recursive: true });
-writeFileSync(
-  join(single, 'all.ndjson'),
-  Array.from({ length: 16 }, (_, i) => JSON.stringify({ repositoryUrl: repositoryUrl(i), timestamp: 1_763_000_000, values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 4 } })).join('\n'),
-);
+writeFileSync(join(single, 'all.ndjson'), Array.from({ length: 16 }, (_, i) => JSON.stringify({ repositoryUrl: repositoryUrl(i), timestamp: 1_763_000_000, values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 4 } })).join('\n'));
 const hasScript = spawnSync('script', ['--version']).status === 0;
 const PROGRESS = /scans\/s|\r|\x1b\[2K/;
 
 function onTerminal(out: string, env: Record<string, string | undefined>, from = store): string {
-  const cmd = [...CLI, 'build', '--store', from, '--out', join(dir, out), '--now', '1763600000']
-    .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
-    .join(' ');
+  const cmd = [...CLI, 'build', '--store', from, '--out', join(dir, out), '--now', '1763600000'].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const r = spawnChecked('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: childEnv(env), timeout: 60_000 });
   expect(r.status, r.stdout + r.stderr).toBe(0);
   return r.stdout;

@@ -51,7 +51,12 @@ async function cli(args: string[], env: Record<string, string> = {}, spawned = O
 function treeKeys(out: string): string[] {
   return readdirSync(out, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name).slice(out.length + 1).split('\\').join('/'))
+    .map((e) =>
+      join(e.parentPath, e.name)
+        .slice(out.length + 1)
+        .split('\\')
+        .join('/'),
+    )
     .filter((k) => !k.startsWith('.badgepress/'))
     .sort();
 }
@@ -119,7 +124,11 @@ describe('a directory output', () => {
     expect(existsSync(join(out, 'repositories', gone.enc))).toBe(false);
     // Files beside the repositories' directories are not repositories.
     expect(existsSync(join(out, 'repositories/search.json'))).toBe(true);
-    expect(treeKeys(out).filter((k) => k.startsWith('api/v1/repositories/')).map((k) => k.split('/')[3])).not.toContain(gone.enc);
+    expect(
+      treeKeys(out)
+        .filter((k) => k.startsWith('api/v1/repositories/'))
+        .map((k) => k.split('/')[3]),
+    ).not.toContain(gone.enc);
     expectUnlisted((k) => readFileSync(join(out, k), 'utf8'), gone.enc);
   }, 120_000);
 

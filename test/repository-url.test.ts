@@ -13,12 +13,9 @@ describe('canonical repository URL', () => {
     expect(decodeURIComponent(encoded)).toBe(url);
   });
 
-  it.each(['', 'github.com/a/b', 'https://github.com', 'https://github.com/', 'https:///a/b', 'https://exa mple.org/a', 'https://h.org/a\nb', 'https://h.org/a\u0000', 'https://h.org/\ud800', 42, null])(
-    'refuses %j',
-    (input) => {
-      expect(canonicalRepositoryUrl(input).ok).toBe(false);
-    },
-  );
+  it.each(['', 'github.com/a/b', 'https://github.com', 'https://github.com/', 'https:///a/b', 'https://exa mple.org/a', 'https://h.org/a\nb', 'https://h.org/a\u0000', 'https://h.org/\ud800', 42, null])('refuses %j', (input) => {
+    expect(canonicalRepositoryUrl(input).ok).toBe(false);
+  });
 
   it('writes hosts in ASCII: bücher, BÜCHER and xn--bcher-kva are one repository', () => {
     const one = 'https://xn--bcher-kva.example/Acme/Books';
@@ -42,9 +39,7 @@ describe('canonical repository URL', () => {
 
   it('schemes: http and https by default; the site may name others', () => {
     expect(schemeProblem('https://h.org/a', ['http', 'https'])).toBeUndefined();
-    expect(schemeProblem('javascript://h.org/a', ['http', 'https'])).toBe(
-      'repositoryUrl uses the scheme "javascript", which this site does not accept; accepted: http, https (repositoryUrlSchemes: in the site config)',
-    );
+    expect(schemeProblem('javascript://h.org/a', ['http', 'https'])).toBe('repositoryUrl uses the scheme "javascript", which this site does not accept; accepted: http, https (repositoryUrlSchemes: in the site config)');
     expect(schemeProblem('git+ssh://h.org/a', ['https', 'git+ssh'])).toBeUndefined();
   });
 

@@ -88,7 +88,9 @@ describe('an endpoint that accepts connections and never answers', () => {
     const config = join(dir, 'stalled.yaml');
     writeFileSync(config, `store: ${STORE}\nout: s3://stalled/site\ns3:\n  endpoint: http://127.0.0.1:${port}\n  pathStyle: true\n  maxAttempts: 2\n  connectTimeoutSeconds: 2\n  requestTimeoutSeconds: 0.5\n`);
     const r = await runCliAsync(['build', '--config', config], { env: { AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', AWS_REGION: 'us-east-1' } });
-    expect(r.stderr).toMatch(/^badgepress: --out s3:\/\/stalled\/site\/: cannot (list the bucket|(read|write) the build lease \S+) \(TimeoutError: .+; the endpoint did not answer in time \(s3\.connectTimeoutSeconds \/ s3\.requestTimeoutSeconds in the config\)\); check the bucket name, credentials and --s3-endpoint$/m);
+    expect(r.stderr).toMatch(
+      /^badgepress: --out s3:\/\/stalled\/site\/: cannot (list the bucket|(read|write) the build lease \S+) \(TimeoutError: .+; the endpoint did not answer in time \(s3\.connectTimeoutSeconds \/ s3\.requestTimeoutSeconds in the config\)\); check the bucket name, credentials and --s3-endpoint$/m,
+    );
     expect(r.code).toBe(4);
     expect(accepted).toBe(2); // one per attempt: it was asked, and asked again
   });

@@ -280,7 +280,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       const e = err as PublishError;
       expect(e.keys.sort()).toEqual([...smallTree.keys()].sort());
       // Per-time keys were tried and refused; the rest was held back, each group with its reason.
-      expect(e.message).toMatch(new RegExp(`^${smallTree.size} key\\(s\\) not published: AccessDenied: Access Denied \\(${perTimeKeys.length} keys\\); held back: at files of the same repository failed \\(${smallTree.size - perTimeKeys.length} keys\\)$`));
+      expect(e.message).toMatch(
+        new RegExp(`^${smallTree.size} key\\(s\\) not published: AccessDenied: Access Denied \\(${perTimeKeys.length} keys\\); held back: at files of the same repository failed \\(${smallTree.size - perTimeKeys.length} keys\\)$`),
+      );
       expect(proxy.injected['403']).toBe(perTimeKeys.length);
       const lines = e.keyLines();
       expect(lines).toHaveLength(SHOWN_KEYS + 1);
@@ -352,7 +354,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     const c = peer.client();
     const limit = pLimit(32);
     const names = Array.from({ length: 1005 }, (_, i) => `part-${String(i).padStart(4, '0')}.ndjson`);
-    await Promise.all(names.map((name, i) => limit(() => c.send(new PutObjectCommand({ Bucket: 'many', Key: `in/${name}`, Body: JSON.stringify({ repositoryUrl: `https://h.org/o/r${i}`, timestamp: 1763000000, values: { BUS_FACTOR: 3 } }) })))));
+    await Promise.all(
+      names.map((name, i) => limit(() => c.send(new PutObjectCommand({ Bucket: 'many', Key: `in/${name}`, Body: JSON.stringify({ repositoryUrl: `https://h.org/o/r${i}`, timestamp: 1763000000, values: { BUS_FACTOR: 3 } }) })))),
+    );
     await c.send(new PutObjectCommand({ Bucket: 'many', Key: 'in/notes.txt', Body: 'not a store file' }));
     proxy.reset();
     const client = s3Client({ endpoint: proxy.endpoint, pathStyle: true, maxAttempts: 1, concurrency: 4, connectTimeoutSeconds: 10, requestTimeoutSeconds: 60 });

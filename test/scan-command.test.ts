@@ -31,17 +31,7 @@ describe('badgepress scan', () => {
     const beta = WorkRepo.init(join(root, 'beta'));
     beta.commit({ at: utc(2026, 8, 1) });
     beta.bareClone(join(root, 'beta.git'));
-    writeFileSync(
-      config,
-      [
-        'shape: A',
-        `store: store`,
-        `out: dist`,
-        `thresholds:\n  A: ${resolve(ROOT, 'examples/scan/thresholds-git.yaml')}`,
-        'scan:\n  mirrors: mirrors\n  retries: 0',
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(config, ['shape: A', `store: store`, `out: dist`, `thresholds:\n  A: ${resolve(ROOT, 'examples/scan/thresholds-git.yaml')}`, 'scan:\n  mirrors: mirrors\n  retries: 0', ''].join('\n'));
     writeFileSync(
       repos,
       [

@@ -39,7 +39,10 @@ describe('badgepress scan with forge APIs', () => {
     const github = await startGitHub({
       issues: [{ number: 1, created: '2026-11-01T00:00:00Z', updated: '2026-11-03T00:00:00Z', author: { login: 'alice' }, association: 'NONE' }],
       comments: [{ issue: 1, created: '2026-11-03T00:00:00Z', author: { login: 'maint' }, association: 'OWNER' }],
-      runs: [{ created: '2026-11-10T00:00:00Z', event: 'push', conclusion: 'success' }, { created: '2026-11-11T00:00:00Z', event: 'push', conclusion: 'failure' }],
+      runs: [
+        { created: '2026-11-10T00:00:00Z', event: 'push', conclusion: 'success' },
+        { created: '2026-11-11T00:00:00Z', event: 'push', conclusion: 'failure' },
+      ],
       releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z', assets: ['2026-10-01T00:00:00Z'] }],
     });
     const gitlab = await startGitLab({
@@ -60,19 +63,25 @@ describe('badgepress scan with forge APIs', () => {
       packages: [{ name: 'widget', version: '2.0.0', type: 'npm', created: '2026-10-01T00:00:00Z', repository: 'acme/widget' }],
     });
     const check = specCheck(loadJson(fileURLToPath(new URL('./fixtures/dependents/responses.json', import.meta.url))), '#/definitions/Error');
-    const index = await startForgeServer([{ template: '/packages/lookup', reply: (_p, q) => ({ status: 200, body: [{ name: 'widget', ecosystem: 'npm', repository_url: q.query.get('repository_url'), dependent_packages_count: 2, dependent_repos_count: 25 }] }) }], check);
+    const index = await startForgeServer(
+      [{ template: '/packages/lookup', reply: (_p, q) => ({ status: 200, body: [{ name: 'widget', ecosystem: 'npm', repository_url: q.query.get('repository_url'), dependent_packages_count: 2, dependent_repos_count: 25 }] }) }],
+      check,
+    );
     servers.push(github, gitlab, gitea, index);
-    writeFileSync(config, [
-      'shape: A',
-      'store: store',
-      'scan:\n  mirrors: mirrors\n  retries: 0',
-      'hosts:',
-      `  github.com: { kind: github, apiUrl: "${github.url}", tokenEnv: E2E_GITHUB_TOKEN, requestsPerSecond: 1000 }`,
-      `  gitlab.example: { kind: gitlab, apiUrl: "${gitlab.url}", requestsPerSecond: 1000 }`,
-      `  forge.example: { kind: gitea, apiUrl: "${gitea.url}", requestsPerSecond: 1000 }`,
-      `dependents: { source: ecosyste.ms, apiUrl: "${index.url}" }`,
-      '',
-    ].join('\n'));
+    writeFileSync(
+      config,
+      [
+        'shape: A',
+        'store: store',
+        'scan:\n  mirrors: mirrors\n  retries: 0',
+        'hosts:',
+        `  github.com: { kind: github, apiUrl: "${github.url}", tokenEnv: E2E_GITHUB_TOKEN, requestsPerSecond: 1000 }`,
+        `  gitlab.example: { kind: gitlab, apiUrl: "${gitlab.url}", requestsPerSecond: 1000 }`,
+        `  forge.example: { kind: gitea, apiUrl: "${gitea.url}", requestsPerSecond: 1000 }`,
+        `dependents: { source: ecosyste.ms, apiUrl: "${index.url}" }`,
+        '',
+      ].join('\n'),
+    );
     writeFileSync(join(root, 'repos.txt'), URLS.map((u) => `${u} mirror=widget.git`).join('\n') + '\n');
   });
   afterAll(async () => {

@@ -75,7 +75,10 @@ describe('git rules on one history', () => {
     const from = utc(2025, 11, 25);
     const lines = git(bare, ['log', '--no-merges', '--use-mailmap', '--format=%ct%x09%aN%x09%aE', c.T!]).trim().split('\n');
     const people = lines.map((l) => l.split('\t')).filter(([, n, e]) => !`${n}${e}`.includes('[bot]') && e !== 'action@github.com');
-    const expected = people.map(([t]) => Number(t)).filter((t) => t > from && t <= E).sort((a, b) => a - b);
+    const expected = people
+      .map(([t]) => Number(t))
+      .filter((t) => t > from && t <= E)
+      .sort((a, b) => a - b);
     expect(m.values.COMMITS).toEqual({ events: expected });
     // By hand: alice 2, carol 1, talbot 1 (his 2019 commit is out of the window), and Bob's
     // two addresses merged by .mailmap: 5; bots and the merge left out.

@@ -106,7 +106,9 @@ describe('scan over HTTP', () => {
     expect(objectCount(mirror) - before).toBe(2);
     expect(git(mirror, ['symbolic-ref', 'HEAD']).trim()).toBe('refs/heads/trunk');
     expect(git(mirror, ['for-each-ref', '--format=%(refname)']).trim().split('\n')).toEqual(['refs/heads/trunk', 'refs/tags/v1']);
-    const lines = readFileSync(join(store, `127.0.0.1_${http.port}/alpha.ndjson`), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(store, `127.0.0.1_${http.port}/alpha.ndjson`), 'utf8')
+      .trim()
+      .split('\n');
     expect(JSON.parse(lines[1]!).evidence.COMMITS).toContain('reachable from trunk at');
   });
 

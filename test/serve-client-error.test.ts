@@ -90,7 +90,13 @@ function statusLines(request: Buffer): Promise<string[]> {
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.on('error', fail);
     // An answer's status line follows the previous body directly (no newline after JSON).
-    socket.on('close', () => ok(Buffer.concat(chunks).toString('latin1').match(/HTTP\/1\.1 \d{3}(?= )/g) ?? []));
+    socket.on('close', () =>
+      ok(
+        Buffer.concat(chunks)
+          .toString('latin1')
+          .match(/HTTP\/1\.1 \d{3}(?= )/g) ?? [],
+      ),
+    );
   });
 }
 

@@ -45,9 +45,7 @@ describe('building examples/shape-b', () => {
 
   it('applies the decision files: a listed URL, a regex, and a URL canonicalised from the file', () => {
     expect(status(WIDGET, 'DIN-SPEC-XXXX')).toBe('bronze');
-    expect(json(`${TOOL}badges/DIN-SPEC-XXXX`).badgeExplanation.criteria[0].evidence).toBe(
-      'Granted manually by DIN review board (decision file din-spec.yaml: the repository matches ^https://codeberg\\.org/acme/).',
-    );
+    expect(json(`${TOOL}badges/DIN-SPEC-XXXX`).badgeExplanation.criteria[0].evidence).toBe('Granted manually by DIN review board (decision file din-spec.yaml: the repository matches ^https://codeberg\\.org/acme/).');
     expect(status(SERVICE, 'OPEN-SOURCE')).toBe('gold');
     expect(status(SERVICE, 'DIN-SPEC-XXXX')).toBe('fail');
   });
@@ -58,7 +56,13 @@ describe('building examples/shape-b', () => {
     expect(status(SERVICE, 'MAINTAINED')).toBe('gold');
     const tool = json(`${TOOL}sarif`).runs[0];
     expect(tool.results.filter((r: { kind: string }) => r.kind === 'open').map((r: { ruleId: string }) => r.ruleId)).toEqual([
-      'COMMITS', 'COMMITS', 'ISSUE_REACTION_TIME', 'COMMITS', 'ISSUE_REACTION_TIME', 'PACKAGES', 'MANUAL/Project is open source',
+      'COMMITS',
+      'COMMITS',
+      'ISSUE_REACTION_TIME',
+      'COMMITS',
+      'ISSUE_REACTION_TIME',
+      'PACKAGES',
+      'MANUAL/Project is open source',
     ]);
   });
 

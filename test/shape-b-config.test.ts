@@ -35,7 +35,14 @@ describe('Shape B default thresholds reproduce the spec tables', () => {
 
   it('badges: ordered levels with the checks each adds, informationUri optional (may be empty)', () => {
     expect(defaults.badges.map((b) => [b.id, b.levels.map((l) => [l.level, l.checks])])).toEqual([
-      ['MAINTAINED', [['BRONZE', ['COMMITS']], ['SILVER', ['ISSUE_REACTION_TIME']], ['GOLD', ['RELEASES']]]],
+      [
+        'MAINTAINED',
+        [
+          ['BRONZE', ['COMMITS']],
+          ['SILVER', ['ISSUE_REACTION_TIME']],
+          ['GOLD', ['RELEASES']],
+        ],
+      ],
       ['REUSED', [['BRONZE', ['PACKAGES', 'CI_PIPELINE']]]],
       ['DIN-SPEC-XXXX', [['BRONZE', ['MANUAL/DIN SPEC XXXX compliant']]]],
       ['OPEN-SOURCE', [['GOLD', ['MANUAL/Project is open source']]]],
@@ -98,9 +105,7 @@ describe('Shape B thresholds validation', () => {
     const a = await problemsOf(edit(DEFAULT, '- level: SILVER\n        checks: [ISSUE_REACTION_TIME]\n      - level: GOLD', '- level: GOLD\n        checks: [ISSUE_REACTION_TIME]\n      - level: SILVER'));
     expect(a.problems).toEqual([`${a.file}:58 badges[0].levels[2].level: level SILVER after GOLD: list levels once each, lowest first (BRONZE, SILVER, GOLD)`]);
     const b = await problemsOf(edit(DEFAULT, 'checks: [RELEASES]', 'checks: [RELEASES, COMMITS]'));
-    expect(b.problems).toEqual([
-      `${b.file}:59 badges[0].levels[2].checks[1]: "COMMITS" is already a check of BRONZE; higher levels repeat the checks of lower levels, so name it once`,
-    ]);
+    expect(b.problems).toEqual([`${b.file}:59 badges[0].levels[2].checks[1]: "COMMITS" is already a check of BRONZE; higher levels repeat the checks of lower levels, so name it once`]);
   });
 
   it('refuses a badge id too long for a file name (<ID>.svg within 255 bytes)', async () => {

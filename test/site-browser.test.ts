@@ -35,7 +35,10 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
     const outB = join(dir, 'b');
     await runBuild(['--store', join(ROOT, 'examples/store'), '--out', outA]);
     await runBuild(['--config', shapeBConfig(dir), '--store', join(ROOT, 'examples/shape-b/store'), '--out', outB]);
-    for (const [shape, out] of [['A', outA], ['B', outB]] as const) {
+    for (const [shape, out] of [
+      ['A', outA],
+      ['B', outB],
+    ] as const) {
       const serving = await serveDir(out);
       const found = await crawl(serving.url);
       const pages = [...found.visited].filter(([, r]) => r.type.startsWith('text/html')).map(([p]) => p);
@@ -68,32 +71,36 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
     return problems;
   }
 
-  it.each(['A', 'B'] as const)('Shape %s: every page loads with no console error and no failed request; the script runs under the CSP', async (shape) => {
-    const { serving, pages } = sites[shape];
-    expect(pages.length).toBeGreaterThan(8);
-    const context = await browser.newContext();
-    try {
-      // A fresh tab per page: nothing one page left behind can hide or cause another's problem.
-      for (const path of pages) {
-        const page = await context.newPage();
-        expect(await problemsLoading(page, `${serving.url}${path}`), path).toEqual([]);
-        await page.close();
+  it.each(['A', 'B'] as const)(
+    'Shape %s: every page loads with no console error and no failed request; the script runs under the CSP',
+    async (shape) => {
+      const { serving, pages } = sites[shape];
+      expect(pages.length).toBeGreaterThan(8);
+      const context = await browser.newContext();
+      try {
+        // A fresh tab per page: nothing one page left behind can hide or cause another's problem.
+        for (const path of pages) {
+          const page = await context.newPage();
+          expect(await problemsLoading(page, `${serving.url}${path}`), path).toEqual([]);
+          await page.close();
+        }
+        // The search box appears only with the script, and finds a repository by part of its URL.
+        const home = await context.newPage();
+        await home.goto(`${serving.url}/`);
+        await home.getByLabel('Find a repository by any part of its URL').fill(shape === 'A' ? 'codeberg' : 'gitlab');
+        await expect.poll(() => home.locator('#search-results a').count()).toBe(1);
+        const href = await home.locator('#search-results a').getAttribute('href');
+        expect((await fetch(`${serving.url}${href}`)).status).toBe(200);
+        // Copy buttons are added to the embed snippets.
+        const repo = await context.newPage();
+        await repo.goto(`${serving.url}${pages.find((p) => /^\/repositories\/[^/]+%3A/.test(p))}`);
+        expect(await repo.locator('[data-copy] button').count()).toBeGreaterThan(3);
+      } finally {
+        await context.close();
       }
-      // The search box appears only with the script, and finds a repository by part of its URL.
-      const home = await context.newPage();
-      await home.goto(`${serving.url}/`);
-      await home.getByLabel('Find a repository by any part of its URL').fill(shape === 'A' ? 'codeberg' : 'gitlab');
-      await expect.poll(() => home.locator('#search-results a').count()).toBe(1);
-      const href = await home.locator('#search-results a').getAttribute('href');
-      expect((await fetch(`${serving.url}${href}`)).status).toBe(200);
-      // Copy buttons are added to the embed snippets.
-      const repo = await context.newPage();
-      await repo.goto(`${serving.url}${pages.find((p) => /^\/repositories\/[^/]+%3A/.test(p))}`);
-      expect(await repo.locator('[data-copy] button').count()).toBeGreaterThan(3);
-    } finally {
-      await context.close();
-    }
-  }, 180_000);
+    },
+    180_000,
+  );
 
   it('the dark scheme sets colour variables and nothing else (so its axe run checks the colour rules only)', () => {
     const css = readFileSync(join(ROOT, 'templates/site.css'), 'utf8');
@@ -102,60 +109,74 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
     expect(dark[0]).toMatch(/^:root\{(--[a-z-]+:#[0-9a-f]{3,8};?)+\}$/);
   });
 
-  it.each(['A', 'B'] as const)('Shape %s: axe-core finds no violation on the home, a repository, a badge and a rule page', async (shape) => {
-    const { serving, pages } = sites[shape];
-    const chosen = ['/', pages.find((p) => /^\/repositories\/[^/]+%3A/.test(p))!, pages.find((p) => p.startsWith('/badges/'))!, pages.find((p) => p.startsWith('/rules/'))!];
-    // axe is injected as a script of its own: the site's CSP would (rightly) refuse it otherwise.
-    const context = await browser.newContext({ bypassCSP: true });
-    try {
-      for (const scheme of ['light', 'dark'] as const) {
-        for (const path of chosen) {
-          const page = await context.newPage();
-          await page.emulateMedia({ colorScheme: scheme });
-          await page.goto(`${serving.url}${path}`);
-          await page.evaluate(AXE);
-          // The dark scheme changes only the stylesheet's colour variables: in it, only the rules
-          // about colour can find anything the light run did not.
-          const only = scheme === 'dark' ? { runOnly: { type: 'rule', values: COLOUR_RULES } } : {};
-          const violations = await page.evaluate(async (options) => {
-            const w = window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } };
-            const r = await w.axe.run(document, { resultTypes: ['violations'], ...options });
-            return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-          }, only);
-          expect(violations, `${scheme} ${path}`).toEqual([]);
-          await page.close();
+  it.each(['A', 'B'] as const)(
+    'Shape %s: axe-core finds no violation on the home, a repository, a badge and a rule page',
+    async (shape) => {
+      const { serving, pages } = sites[shape];
+      const chosen = ['/', pages.find((p) => /^\/repositories\/[^/]+%3A/.test(p))!, pages.find((p) => p.startsWith('/badges/'))!, pages.find((p) => p.startsWith('/rules/'))!];
+      // axe is injected as a script of its own: the site's CSP would (rightly) refuse it otherwise.
+      const context = await browser.newContext({ bypassCSP: true });
+      try {
+        for (const scheme of ['light', 'dark'] as const) {
+          for (const path of chosen) {
+            const page = await context.newPage();
+            await page.emulateMedia({ colorScheme: scheme });
+            await page.goto(`${serving.url}${path}`);
+            await page.evaluate(AXE);
+            // The dark scheme changes only the stylesheet's colour variables: in it, only the rules
+            // about colour can find anything the light run did not.
+            const only = scheme === 'dark' ? { runOnly: { type: 'rule', values: COLOUR_RULES } } : {};
+            const violations = await page.evaluate(async (options) => {
+              const w = window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } };
+              const r = await w.axe.run(document, { resultTypes: ['violations'], ...options });
+              return r.violations.map(
+                (v) =>
+                  `${v.id}: ${v.nodes
+                    .map((n) => n.target.join(' '))
+                    .slice(0, 3)
+                    .join(', ')}`,
+              );
+            }, only);
+            expect(violations, `${scheme} ${path}`).toEqual([]);
+            await page.close();
+          }
         }
+      } finally {
+        await context.close();
       }
-    } finally {
-      await context.close();
-    }
-  }, 180_000);
+    },
+    180_000,
+  );
 
-  it.each([1280, 360])('a repository page at %i px shows its headings, badges and chart, without sideways scrolling', async (width) => {
-    const { serving, pages } = sites.A;
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
-    try {
-      const page = await context.newPage();
-      await page.goto(`${serving.url}${pages.find((p) => p.includes('acme%2Fwidget'))}`);
-      mkdirSync(SHOTS, { recursive: true });
-      const shot = await page.screenshot({ path: join(SHOTS, `repository-${width}.png`), fullPage: false });
-      expect(shot.byteLength).toBeGreaterThan(5000);
-      await expect.poll(() => page.locator('h1').isVisible()).toBe(true);
-      const h1 = await page.locator('h1').boundingBox();
-      expect(h1!.y).toBeLessThan(300);
-      const badge = page.locator('img.badge-img').first();
-      expect(await badge.isVisible()).toBe(true);
-      expect(await badge.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-      const chart = page.locator('svg.chart').first();
-      await chart.scrollIntoViewIfNeeded();
-      expect(await chart.isVisible()).toBe(true);
-      const box = await chart.boundingBox();
-      expect(box!.width).toBeGreaterThan(width === 360 ? 250 : 400);
-      expect(box!.x + box!.width).toBeLessThanOrEqual(width);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-      writeFileSync(join(SHOTS, `repository-${width}-full.png`), await page.screenshot({ fullPage: true }));
-    } finally {
-      await context.close();
-    }
-  }, 120_000);
+  it.each([1280, 360])(
+    'a repository page at %i px shows its headings, badges and chart, without sideways scrolling',
+    async (width) => {
+      const { serving, pages } = sites.A;
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${serving.url}${pages.find((p) => p.includes('acme%2Fwidget'))}`);
+        mkdirSync(SHOTS, { recursive: true });
+        const shot = await page.screenshot({ path: join(SHOTS, `repository-${width}.png`), fullPage: false });
+        expect(shot.byteLength).toBeGreaterThan(5000);
+        await expect.poll(() => page.locator('h1').isVisible()).toBe(true);
+        const h1 = await page.locator('h1').boundingBox();
+        expect(h1!.y).toBeLessThan(300);
+        const badge = page.locator('img.badge-img').first();
+        expect(await badge.isVisible()).toBe(true);
+        expect(await badge.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+        const chart = page.locator('svg.chart').first();
+        await chart.scrollIntoViewIfNeeded();
+        expect(await chart.isVisible()).toBe(true);
+        const box = await chart.boundingBox();
+        expect(box!.width).toBeGreaterThan(width === 360 ? 250 : 400);
+        expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        writeFileSync(join(SHOTS, `repository-${width}-full.png`), await page.screenshot({ fullPage: true }));
+      } finally {
+        await context.close();
+      }
+    },
+    120_000,
+  );
 });

@@ -52,7 +52,10 @@ describe.each([
     expect(reached.sort()).toEqual(repositoryDirs(out).sort());
     // Badge and rule pages, the feed, the latest SARIF, per-time files and assets are all linked.
     for (const re of [/^\/badges\/[^/]+\/$/, /^\/rules\/[^/]+\/$/, /\/feed\.atom$/, /\/sarif$/, /\/at\/\d+\/sarif$/, /^\/assets\/site\.[0-9a-f]+\.css$/, /^\/assets\/site\.[0-9a-f]+\.js$/]) {
-      expect([...site.visited.keys()].some((p) => re.test(p)), String(re)).toBe(true);
+      expect(
+        [...site.visited.keys()].some((p) => re.test(p)),
+        String(re),
+      ).toBe(true);
     }
     // Nothing outside the site but the repositories themselves.
     const repos = new Set(repositoryDirs(out).map((e) => decodeURIComponent(e)));

@@ -70,7 +70,12 @@ describe('site-wide pages from summary lines', () => {
     const counts = /<table><caption>Repositories per status[^]*?<\/table>/.exec(page)![0];
     const shown = [...counts.matchAll(/st-(\w+)">\w+<\/span><\/th><td class="num">(\d+)</g)].map((m) => [m[1], Number(m[2])]);
     // 250 repositories, statuses in turn: 63, 63, 62, 62.
-    expect(shown).toEqual([['gold', 63], ['silver', 63], ['bronze', 62], ['fail', 62]]);
+    expect(shown).toEqual([
+      ['gold', 63],
+      ['silver', 63],
+      ['bronze', 62],
+      ['fail', 62],
+    ]);
     expect(JSON.parse(body('repositories/search.json'))).toEqual([...byUrl.keys()].sort());
   });
 });

@@ -81,7 +81,10 @@ describe('a store file appended to during a build', () => {
     mkdirSync(storeDir);
     for (const [name, body] of Object.entries(STORE)) writeFileSync(join(storeDir, name), body);
     const out = join(dir, 'out-dir');
-    const first = await buildInto(out, onSecondReadOfB(new DirectoryStore(storeDir), async () => appendFileSync(join(storeDir, 'c.ndjson'), APPENDED)));
+    const first = await buildInto(
+      out,
+      onSecondReadOfB(new DirectoryStore(storeDir), async () => appendFileSync(join(storeDir, 'c.ndjson'), APPENDED)),
+    );
     expect(first.yields.get(X)).toBe(1);
     expect(first.issues.filter((i) => i.severity === 'error').map((i) => `${i.where}: ${i.message}`)).toEqual([
       `${join(storeDir, 'c.ndjson')}: the file changed while the build read it; the repositories of this file were left as they were (the next build reads them again)`,
@@ -101,7 +104,10 @@ describe('a store file appended to during a build', () => {
     for (const [name, body] of Object.entries(STORE)) await put(name, body);
     const client = s3Client({ endpoint: peer.endpoint, pathStyle: true, maxAttempts: 1, concurrency: 4, connectTimeoutSeconds: 10, requestTimeoutSeconds: 60 });
     const out = join(dir, 'out-s3');
-    const first = await buildInto(out, onSecondReadOfB(new S3Store(client, { bucket: 'values', prefix: 'in/' }), async () => void (await put('c.ndjson', STORE['c.ndjson'] + APPENDED))));
+    const first = await buildInto(
+      out,
+      onSecondReadOfB(new S3Store(client, { bucket: 'values', prefix: 'in/' }), async () => void (await put('c.ndjson', STORE['c.ndjson'] + APPENDED))),
+    );
     expect(first.yields.get(X)).toBe(1);
     expect(first.issues.filter((i) => i.severity === 'error').map((i) => i.where)).toEqual(['s3://values/in/c.ndjson']);
     expectWhole(out, X, [1763000000, 1763100000]);

@@ -20,7 +20,12 @@ import { inShard, shardOf } from '../src/model/shard.ts';
 const dir = tempDir();
 const SHAPE_B = join(ROOT, 'examples/shape-b/badgepress.yaml');
 const line = (o: object) => JSON.stringify(o);
-const latestIndex = (out: string, url: string) => JSON.parse(readTree(out).get(`api/v1/repositories/${encodeURIComponent(url)}/index.json`)!.toString());
+const latestIndex = (out: string, url: string) =>
+  JSON.parse(
+    readTree(out)
+      .get(`api/v1/repositories/${encodeURIComponent(url)}/index.json`)!
+      .toString(),
+  );
 const errorsOf = (issues: LoadIssue[]) => issues.filter((i) => i.severity === 'error');
 
 let n = 0;
@@ -58,7 +63,11 @@ describe('times are capped at the end of year 9999', () => {
     expect(r.stderr).toContain(`${join(d, 'big.ndjson')}:2: ${reason}, got 9007199254740991; record skipped`);
     expect(r.stderr).toContain(`${join(d, 'big.ndjson')}:3: ${reason}, got ${MAX_UNIX_SECONDS + 1}; record skipped`);
     expect(latestIndex(out, big).timestamps).toEqual([1763000000, MAX_UNIX_SECONDS]);
-    const expired = JSON.parse(readTree(out).get(`api/v1/repositories/${encodeURIComponent(big)}/at/${MAX_UNIX_SECONDS}/expired/badges/MAINTENANCE`)!.toString());
+    const expired = JSON.parse(
+      readTree(out)
+        .get(`api/v1/repositories/${encodeURIComponent(big)}/at/${MAX_UNIX_SECONDS}/expired/badges/MAINTENANCE`)!
+        .toString(),
+    );
     expect(expired.badgeExplanation.conclusion).toMatch(/^MAINTENANCE has expired: its scan of 9999-12-31 is more than 30 days old/);
     expectEverySarifValid(out);
   });
@@ -80,7 +89,11 @@ describe('times are capped at the end of year 9999', () => {
     ]);
     expect(summary.scans).toBe(1);
     // The event after the scan is not counted; the window's dates are printed.
-    const criterion = JSON.parse(readTree(out).get(`api/v1/repositories/${encodeURIComponent(url)}/badges/MAINTAINED`)!.toString()).badgeExplanation.criteria[0];
+    const criterion = JSON.parse(
+      readTree(out)
+        .get(`api/v1/repositories/${encodeURIComponent(url)}/badges/MAINTAINED`)!
+        .toString(),
+    ).badgeExplanation.criteria[0];
     expect(criterion).toMatchObject({ value: '1', evidence: '1 commits counted between 2025-05-14 and 2025-11-14 (the last 6 months before the scan).' });
   });
 });
@@ -114,9 +127,7 @@ describe('YAML stores: anchors, aliases and alias bombs', () => {
   it('a build reads them: `- *r` is the same record again, so a duplicate, not a record with missing keys', async () => {
     const d = store({ 'r.yaml': yaml });
     const { issues, summary } = await buildSite({ store: d, out: join(d, 'out') });
-    expect(issues.map((i) => `${i.where.split('/').pop()}: ${i.message}`)).toEqual([
-      `r.yaml:10: duplicate scan of https://github.com/acme/one at 1763000000 (first at ${join(d, 'r.yaml')}:2); record skipped`,
-    ]);
+    expect(issues.map((i) => `${i.where.split('/').pop()}: ${i.message}`)).toEqual([`r.yaml:10: duplicate scan of https://github.com/acme/one at 1763000000 (first at ${join(d, 'r.yaml')}:2); record skipped`]);
     expect(summary).toMatchObject({ repositories: 2, scans: 3, skipped: 1 });
   });
 
@@ -167,10 +178,9 @@ describe('values of rules the active thresholds do not define', () => {
   it('are ignored whatever they hold, with one warning per rule id', async () => {
     const url = 'https://github.com/acme/extra';
     const d = store({
-      'x.ndjson': [
-        line({ repositoryUrl: url, timestamp: 1, values: { BUS_FACTOR: 1, FOO: 1, BAR: 'x' } }),
-        line({ repositoryUrl: url, timestamp: 2, values: { BUS_FACTOR: 2, BAR: { weird: [true] }, BAZ: -3 }, evidence: { BAZ: 42 } }),
-      ].join('\n'),
+      'x.ndjson': [line({ repositoryUrl: url, timestamp: 1, values: { BUS_FACTOR: 1, FOO: 1, BAR: 'x' } }), line({ repositoryUrl: url, timestamp: 2, values: { BUS_FACTOR: 2, BAR: { weird: [true] }, BAZ: -3 }, evidence: { BAZ: 42 } })].join(
+        '\n',
+      ),
     });
     const { issues, summary } = await buildSite({ store: d, out: join(d, 'out') });
     expect(issues.map((i) => [i.severity, i.where.split('/').pop(), JSON.parse(i.message.match(/^rule ("\w+")/)![1]!)])).toEqual([
@@ -260,7 +270,11 @@ describe('Shape B grant records', () => {
       },
     ]);
     expect(summary.skipped).toBe(1);
-    const evidence = JSON.parse(readTree(out).get(`api/v1/repositories/${encodeURIComponent(url)}/badges/OPEN-SOURCE`)!.toString()).badgeExplanation.criteria[0].evidence;
+    const evidence = JSON.parse(
+      readTree(out)
+        .get(`api/v1/repositories/${encodeURIComponent(url)}/badges/OPEN-SOURCE`)!
+        .toString(),
+    ).badgeExplanation.criteria[0].evidence;
     expect(evidence).toBe('Granted manually by first on 2025-11-01.');
   });
 });

@@ -49,7 +49,13 @@ describe('bad records are reported with file:line and skipped; the rest is built
     expect(errors[0]!.message).toMatch(/record skipped$/);
     expect(summary.skipped).toBe(1);
     expect(summary.scans).toBe(2);
-    expect(JSON.parse(readTree(out).get(`api/v1/repositories/${encodeURIComponent(GOOD)}/index.json`)!.toString()).timestamps).toEqual([1763000000, 1763100000]);
+    expect(
+      JSON.parse(
+        readTree(out)
+          .get(`api/v1/repositories/${encodeURIComponent(GOOD)}/index.json`)!
+          .toString(),
+      ).timestamps,
+    ).toEqual([1763000000, 1763100000]);
     expect(expectEverySarifValid(out)).toBe(3);
   });
 
@@ -73,7 +79,11 @@ describe('bad records are reported with file:line and skipped; the rest is built
     const { summary, issues } = await buildSite({ store: d, out });
     expect(issues).toEqual([]);
     expect(summary.repositories).toBe(2);
-    const index = JSON.parse(readTree(out).get(`api/v1/repositories/${encodeURIComponent(GOOD)}/index.json`)!.toString());
+    const index = JSON.parse(
+      readTree(out)
+        .get(`api/v1/repositories/${encodeURIComponent(GOOD)}/index.json`)!
+        .toString(),
+    );
     expect(index.timestamps).toEqual([10, 20, 30]);
   });
 
@@ -88,7 +98,10 @@ describe('bad records are reported with file:line and skipped; the rest is built
   it('a rule the thresholds do not define is ignored with one warning per rule id', async () => {
     const d = store('unknown-rule', { 'r.ndjson': [rec({ timestamp: 1, values: { STARS: 5 } }), rec({ timestamp: 2, values: { STARS: 6, FORKS: 1 } })].join('\n') });
     const { issues, summary } = await buildSite({ store: d, out: join(d, 'out') });
-    expect(issues.map((i) => [i.severity, i.message.match(/"(\w+)"/)![1]])).toEqual([['warning', 'STARS'], ['warning', 'FORKS']]);
+    expect(issues.map((i) => [i.severity, i.message.match(/"(\w+)"/)![1]])).toEqual([
+      ['warning', 'STARS'],
+      ['warning', 'FORKS'],
+    ]);
     expect(summary.skipped).toBe(0);
     expect(summary.scans).toBe(2);
   });

@@ -82,7 +82,9 @@ export async function startFaultProxy(targetPort: number, seed = 1): Promise<Fau
       if (kms && up.statusCode === 200) {
         inject('kms');
         headers['x-amz-server-side-encryption'] = 'aws:kms';
-        headers.etag = `"${createHash('md5').update(`kms:${headers.etag ?? ''}`).digest('hex')}"`;
+        headers.etag = `"${createHash('md5')
+          .update(`kms:${headers.etag ?? ''}`)
+          .digest('hex')}"`;
       }
       res.writeHead(up.statusCode ?? 502, headers);
       up.pipe(res);

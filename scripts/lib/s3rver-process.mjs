@@ -36,7 +36,7 @@ const error = (res, status, code, message) => {
 
 function forward(req, res) {
   return new Promise((done) => {
-    const upstream = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers}, (up) => {
+    const upstream = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);
       up.on('end', done);

@@ -115,7 +115,13 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     const problem = botPatternProblem(p);
     if (problem) throw new UsageError(`--bot-pattern ${JSON.stringify(p)}: ${problem}`);
   }
-  const asked = v.rules === undefined ? undefined : v.rules.split(',').map((r) => r.trim()).filter(Boolean);
+  const asked =
+    v.rules === undefined
+      ? undefined
+      : v.rules
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean);
   for (const r of asked ?? []) {
     const problem = ruleIdProblem(r);
     if (problem) throw new UsageError(`--rules ${JSON.stringify(r)}: ${problem}`);

@@ -18,9 +18,7 @@ export async function startServing(dir: string, port: number, host: string, busy
   if (!statSync(dir).isDirectory()) throw new UsageError(`--dir ${dir}: not a directory; name the directory a build wrote (its --out)`);
   const server = createSiteServer(dir, opts);
   await new Promise<void>((ok, fail) => {
-    server.once('error', (err: NodeJS.ErrnoException) =>
-      fail(err.code === 'EADDRINUSE' ? new UsageError(`--port ${port}: already in use; ${busyHint}`) : err),
-    );
+    server.once('error', (err: NodeJS.ErrnoException) => fail(err.code === 'EADDRINUSE' ? new UsageError(`--port ${port}: already in use; ${busyHint}`) : err));
     server.listen(port, host, ok);
   });
   const addr = server.address() as AddressInfo;

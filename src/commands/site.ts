@@ -21,7 +21,9 @@ export async function siteCommand(argv: string[]): Promise<number> {
   if (values.json) process.stdout.write(`${JSON.stringify({ repositories, ...counts, out: location, shards })}\n`);
   else {
     const removed = values.prune ? `, ${counts.removed} removed` : '';
-    process.stdout.write(`badgepress: site pages for ${plural(repositories, 'repository', 'repositories')} from ${plural(shards, 'shard', 'shards')}: ${plural(counts.written, 'file', 'files')} written, ${counts.unchanged} unchanged${removed} → ${location}\n`);
+    process.stdout.write(
+      `badgepress: site pages for ${plural(repositories, 'repository', 'repositories')} from ${plural(shards, 'shard', 'shards')}: ${plural(counts.written, 'file', 'files')} written, ${counts.unchanged} unchanged${removed} → ${location}\n`,
+    );
   }
   return 0;
 }

@@ -8,9 +8,7 @@ import { loadThresholdsB } from './thresholds-b.ts';
 import type { DecisionFileB, SiteConfig, ThresholdsA, ThresholdsB } from './types.ts';
 
 /** The active shape's thresholds; Shape B's with its decision files by manual rule id. */
-export type ShapeThresholds =
-  | { shape: 'A'; t: ThresholdsA }
-  | { shape: 'B'; t: ThresholdsB; decisions: ReadonlyMap<string, DecisionFileB> };
+export type ShapeThresholds = { shape: 'A'; t: ThresholdsA } | { shape: 'B'; t: ThresholdsB; decisions: ReadonlyMap<string, DecisionFileB> };
 
 export interface ResolvedConfig {
   site: SiteConfig;

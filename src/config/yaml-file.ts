@@ -30,9 +30,7 @@ function parseYamlText(file: string, text: string): LocatedData {
   // merge: `<<: *anchor` keys, which people write to share settings.
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
   if (doc.errors.length > 0) {
-    throw new ConfigError(
-      doc.errors.map((e) => `${file}:${lineCounter.linePos(e.pos[0]).line}: ${e.message.split('\n')[0]}`),
-    );
+    throw new ConfigError(doc.errors.map((e) => `${file}:${lineCounter.linePos(e.pos[0]).line}: ${e.message.split('\n')[0]}`));
   }
   const where = (path: PathPart[]) => `${file}:${lineOf(doc, lineCounter, path)}`;
   let data: unknown;

@@ -8,7 +8,6 @@ import { catalogA, evaluateScanA, isExpired, type EvaluationA } from './shape-a.
 import { catalogB, evaluateScanB, type EvaluationB } from './shape-b.ts';
 import { DAY_SECONDS } from '../model/expiry.ts';
 
-
 export interface RepositoryEvaluationOf<S extends 'A' | 'B', E> {
   shape: S;
   history: RepositoryHistory;

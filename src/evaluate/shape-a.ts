@@ -34,7 +34,6 @@ export interface EvaluationA {
   badges: BadgeA[];
 }
 
-
 export function catalogA(t: ThresholdsA): RuleCatalog {
   const kinds = new Map(t.rules.map((r) => [r.id, r.type === 'boolean' ? ('boolean' as const) : ('numeric' as const)]));
   return (id) => kinds.get(id);

@@ -81,9 +81,7 @@ function manualOutcome(ruleId: string, repositoryUrl: string, at: number, grants
   if (record) {
     const who = `${record.by !== undefined ? ` by ${record.by}` : ''} on ${isoDate(record.timestamp)}`;
     const note = record.note !== undefined ? `: ${record.note}` : '';
-    return record.granted
-      ? { value: 1, evidence: `Granted manually${who}${note}.` }
-      : { value: 0, evidence: `Not granted: revoked${who}${note}.` };
+    return record.granted ? { value: 1, evidence: `Granted manually${who}${note}.` } : { value: 0, evidence: `Not granted: revoked${who}${note}.` };
   }
   if (decision) {
     const by = decision.by !== undefined ? ` by ${decision.by}` : '';
@@ -104,9 +102,7 @@ function measuredOutcome(rule: RuleB, scan: ScanRecord): RuleOutcome {
   const stored = scan.evidence[rule.id];
   if (stored !== undefined) return { value, evidence: stored };
   const amount = `${value} ${rule.unit}`;
-  return window
-    ? { value, evidence: `${amount} counted between ${isoDate(window.from)} and ${isoDate(window.to)} (${monthsText(window.months)} before the scan).` }
-    : { value, evidence: `The scan reported ${amount}.` };
+  return window ? { value, evidence: `${amount} counted between ${isoDate(window.from)} and ${isoDate(window.to)} (${monthsText(window.months)} before the scan).` } : { value, evidence: `The scan reported ${amount}.` };
 }
 
 function ruleOutcome(rule: RuleB, scan: ScanRecord, grants: readonly GrantRecord[], decisions: ReadonlyMap<string, DecisionFileB>): RuleOutcome {
@@ -122,8 +118,7 @@ export function thresholdText(rule: RuleB): string {
   if (rule.manual) return 'granted manually';
   const { min, max, timeRangeInMonths } = rule.threshold;
   const unit = rule.unit ? ` ${rule.unit}` : '';
-  const bound =
-    min !== undefined && max !== undefined ? `between ${min} and ${max}${unit}` : min !== undefined ? `at least ${min}${unit}` : `at most ${max}${unit}`;
+  const bound = min !== undefined && max !== undefined ? `between ${min} and ${max}${unit}` : min !== undefined ? `at least ${min}${unit}` : `at most ${max}${unit}`;
   return timeRangeInMonths !== undefined ? `${bound} in ${monthsText(timeRangeInMonths)}` : bound;
 }
 

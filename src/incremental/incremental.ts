@@ -165,7 +165,7 @@ export class IncrementalBuild {
     // Published by a build that did not finish: the state may describe other files than theirs.
     if (this.pending && 'repositories' in this.pending) for (const url of this.pending.repositories) this.redoWhole(url);
     for (const [url, r] of prev.repositories) {
-      if (r.flip !== undefined && (this.opts.now >= r.flip) !== r.flipped) this.redoWhole(url);
+      if (r.flip !== undefined && this.opts.now >= r.flip !== r.flipped) this.redoWhole(url);
       if (this.opts.prune && !r.pruned) this.redoWhole(url);
       if (this.changed.size > 0) this.dirty.add(url);
     }

@@ -133,7 +133,11 @@ export class S3StateStore implements StateStore {
 
   async remove(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
-    const refused = await deleteKeys(this.client, this.loc.bucket, keys.map((k) => this.loc.prefix + k));
+    const refused = await deleteKeys(
+      this.client,
+      this.loc.bucket,
+      keys.map((k) => this.loc.prefix + k),
+    );
     if (refused.length > 0) throw new LocationError(`--out ${showS3(this.loc)}: the store refused to delete ${refused.join(', ')} of the build state; check that the credentials may delete objects`);
   }
 

@@ -73,7 +73,14 @@ export class DirectoryStateStore implements StateStore {
   async list(): Promise<string[]> {
     const base = join(this.root, STATE_PREFIX);
     const entries = await readdir(base, { recursive: true, withFileTypes: true }).catch(() => []);
-    return entries.filter((e) => e.isFile() && e.name.endsWith('.json')).map((e) => join(e.parentPath, e.name).slice(this.root.length + 1).split('\\').join('/'));
+    return entries
+      .filter((e) => e.isFile() && e.name.endsWith('.json'))
+      .map((e) =>
+        join(e.parentPath, e.name)
+          .slice(this.root.length + 1)
+          .split('\\')
+          .join('/'),
+      );
   }
 
   async remove(keys: string[]): Promise<void> {

@@ -20,7 +20,6 @@ const FORMAT = 5;
 /** Where a state that cannot be trusted is moved, beside its key. */
 export const SET_ASIDE_SUFFIX = '.untrusted';
 
-
 /** `.badgepress/state/<n>/<i>.json`: shards of one layout never write the same key. */
 export function stateKey(shard: ShardKey): string {
   return `${STATE_PREFIX}${shard.count}/${shard.index}.json`;
@@ -93,11 +92,7 @@ export function serializeState(s: StateLinesInput, summaries: { get(url: string)
  * disk), not into memory. undefined for anything this code did not write (another format, a
  * torn, edited or foreign file).
  */
-export async function readState(
-  lines: AsyncIterable<string> | Iterable<string>,
-  summaries: { set(url: string, line: string): void },
-  listed: { get(name: string): StoreListed | undefined } = new Map(),
-): Promise<BuildState | undefined> {
+export async function readState(lines: AsyncIterable<string> | Iterable<string>, summaries: { set(url: string, line: string): void }, listed: { get(name: string): StoreListed | undefined } = new Map()): Promise<BuildState | undefined> {
   const read = await checkState(lines, summaries, listed);
   return 'state' in read ? read.state : undefined;
 }
@@ -109,11 +104,7 @@ export async function readState(
 export type StateRead = { state: BuildState } | { untrusted: string } | { otherFormat: true };
 
 /** As readState, saying why a state is not used. */
-export async function checkState(
-  lines: AsyncIterable<string> | Iterable<string>,
-  summaries: { set(url: string, line: string): void },
-  listed: { get(name: string): StoreListed | undefined } = new Map(),
-): Promise<StateRead> {
+export async function checkState(lines: AsyncIterable<string> | Iterable<string>, summaries: { set(url: string, line: string): void }, listed: { get(name: string): StoreListed | undefined } = new Map()): Promise<StateRead> {
   let state: BuildState | undefined;
   const digest = new StateDigest();
   let n = 0;

@@ -21,9 +21,7 @@ export function fileLeaseStore(path: string, fail: (err: unknown) => Error): Lea
   const generation = (n: number) => join(chain, `${n}.json`);
   const generations = async (): Promise<number[]> => {
     try {
-      return (await readdir(chain))
-        .flatMap((name) => (/^\d+\.json$/.test(name) ? [Number.parseInt(name, 10)] : []))
-        .sort((a, b) => a - b);
+      return (await readdir(chain)).flatMap((name) => (/^\d+\.json$/.test(name) ? [Number.parseInt(name, 10)] : [])).sort((a, b) => a - b);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;

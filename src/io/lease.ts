@@ -90,10 +90,8 @@ export class LeaseHeldError extends BadgepressError {
       : `another ${holderKind} took it at the same moment`;
     super(
       holderKind === 'build'
-        ? `the output is being built by another badgepress build (${who}); ` +
-            `wait for it to finish (or pass --wait SECONDS), and delete ${where} only if you are sure no build is running`
-        : `the store is being written by another badgepress scan (${who}); ` +
-            `wait for it to finish, and delete ${where} only if you are sure no scan is running`,
+        ? `the output is being built by another badgepress build (${who}); ` + `wait for it to finish (or pass --wait SECONDS), and delete ${where} only if you are sure no build is running`
+        : `the store is being written by another badgepress scan (${who}); ` + `wait for it to finish, and delete ${where} only if you are sure no scan is running`,
     );
   }
 
@@ -148,9 +146,7 @@ export async function acquireLease(store: LeaseStore, opts: LeaseOptions = {}): 
   const deadline = now() + (opts.waitSeconds ?? 0);
   if (store.honoursConditions && !(await store.honoursConditions())) {
     if ((opts.conditionalWrites ?? 'required') === 'required') throw new ConditionalWritesError(store.where, opts.holderKind);
-    opts.onWarning?.(
-      `the store at ${store.where} ignores conditional writes: the lease cannot keep a second ${opts.holderKind ?? 'build'} started at the same moment from writing too (s3.conditionalWrites: unsupported-accept-risk)`,
-    );
+    opts.onWarning?.(`the store at ${store.where} ignores conditional writes: the lease cannot keep a second ${opts.holderKind ?? 'build'} started at the same moment from writing too (s3.conditionalWrites: unsupported-accept-risk)`);
   }
   for (;;) {
     try {

@@ -47,11 +47,14 @@ export class RecordTaker {
       // badgepress scan measures these whatever the thresholds judge: no surprise to report.
       if (this.warnedRules.has(ruleId) || isMeasuredRule(ruleId)) continue;
       this.warnedRules.add(ruleId);
-      this.opts.report({
-        severity: 'warning',
-        where,
-        message: `rule ${JSON.stringify(ruleId)} is not defined by the active thresholds; its values are ignored (reported once)`,
-      }, owner);
+      this.opts.report(
+        {
+          severity: 'warning',
+          where,
+          message: `rule ${JSON.stringify(ruleId)} is not defined by the active thresholds; its values are ignored (reported once)`,
+        },
+        owner,
+      );
     }
     const rec = checked.record;
     let h = byRepo.get(rec.repositoryUrl);
@@ -86,11 +89,14 @@ function dropDuplicateScans(scans: ScanRecord[], report: TakeOptions['report']):
   for (const s of scans) {
     const prev = out[out.length - 1];
     if (prev && prev.timestamp === s.timestamp) {
-      report({
-        severity: 'error',
-        where: s.source,
-        message: `duplicate scan of ${s.repositoryUrl} at ${s.timestamp} (first at ${prev.source}); record skipped`,
-      }, { repositoryUrl: s.repositoryUrl });
+      report(
+        {
+          severity: 'error',
+          where: s.source,
+          message: `duplicate scan of ${s.repositoryUrl} at ${s.timestamp} (first at ${prev.source}); record skipped`,
+        },
+        { repositoryUrl: s.repositoryUrl },
+      );
       continue;
     }
     out.push(s);
@@ -110,11 +116,14 @@ function dropDuplicateGrants(grants: GrantRecord[], report: TakeOptions['report'
     const key = `${g.timestamp}\u0000${g.ruleId}`;
     const prev = first.get(key);
     if (prev) {
-      report({
-        severity: 'error',
-        where: g.source,
-        message: `duplicate grant record for ${JSON.stringify(g.ruleId)} of ${g.repositoryUrl} at ${g.timestamp} (first at ${prev.source}); record skipped`,
-      }, { repositoryUrl: g.repositoryUrl });
+      report(
+        {
+          severity: 'error',
+          where: g.source,
+          message: `duplicate grant record for ${JSON.stringify(g.ruleId)} of ${g.repositoryUrl} at ${g.timestamp} (first at ${prev.source}); record skipped`,
+        },
+        { repositoryUrl: g.repositoryUrl },
+      );
       continue;
     }
     first.set(key, g);

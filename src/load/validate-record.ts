@@ -8,9 +8,7 @@ import { MAX_UNIX_SECONDS, type GrantRecord, type RuleCatalog, type ScanRecord, 
 // Verbose: errors carry the offending value, so a message can quote it (validators.ts).
 const validateShape = validatorOf('record', recordSchema);
 
-export type RecordCheck =
-  | { ok: true; record: ScanRecord | GrantRecord; unknownRules: string[] }
-  | { ok: false; reason: string };
+export type RecordCheck = { ok: true; record: ScanRecord | GrantRecord; unknownRules: string[] } | { ok: false; reason: string };
 
 /**
  * `url`: the record's repositoryUrl made canonical, when the caller has done so already;

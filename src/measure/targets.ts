@@ -51,14 +51,17 @@ function targetOf(written: string, source: string): ListedTarget | { problem: st
   let canonicalInput = written;
   if (at) {
     // A password or a token in a URL would be published with it and stored in the mirror.
-    if (scheme !== 'ssh' || at.includes(':')) return { problem: 'the URL holds credentials (user:password@ or token@ before the host); remove them and name the token\'s environment variable under scan.tokens in the config' };
+    if (scheme !== 'ssh' || at.includes(':')) return { problem: "the URL holds credentials (user:password@ or token@ before the host); remove them and name the token's environment variable under scan.tokens in the config" };
     canonicalInput = written.replace(at, '');
   }
   const checked = checkRepositoryUrl(canonicalInput);
   if (!checked.ok) return { problem: `repository URL ${checked.fact}` };
   const afterScheme = checked.url.slice(checked.url.indexOf('://') + 3);
   const slash = afterScheme.indexOf('/');
-  const path = afterScheme.slice(slash + 1).replace(/\/+$/, '').replace(/\.git$/, '');
+  const path = afterScheme
+    .slice(slash + 1)
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '');
   if (path === '') return { problem: `${JSON.stringify(written)} names no repository path` };
   return { url: checked.url, host: afterScheme.slice(0, slash), path, source, fetchUrl: written };
 }

@@ -108,7 +108,10 @@ export class DirectorySink implements Sink {
 
   async children(prefix: string): Promise<string[]> {
     try {
-      return (await readdir(this.pathOf(prefix), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+      return (await readdir(this.pathOf(prefix), { withFileTypes: true }))
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;

@@ -129,14 +129,7 @@ export class Planner {
 
   result(): PlanReport {
     const transitions = [...this.byKey.values()]
-      .sort(
-        (a, b) =>
-          a.badgeId.localeCompare(b.badgeId) ||
-          SCOPE_ORDER.indexOf(a.scope) - SCOPE_ORDER.indexOf(b.scope) ||
-          b.count - a.count ||
-          a.from.localeCompare(b.from) ||
-          a.to.localeCompare(b.to),
-      )
+      .sort((a, b) => a.badgeId.localeCompare(b.badgeId) || SCOPE_ORDER.indexOf(a.scope) - SCOPE_ORDER.indexOf(b.scope) || b.count - a.count || a.from.localeCompare(b.from) || a.to.localeCompare(b.to))
       .map(({ repoSet: _, count, ...t }): Transition => {
         const { examples, ...head } = t;
         // Key order as documented: counts before examples.
@@ -154,7 +147,6 @@ function statusOf(explanationJson: string): string {
     return '(unreadable)';
   }
 }
-
 
 export function formatPlan(p: PlanReport): string {
   const lines = [`badgepress plan: ${plural(p.repositories, 'repository', 'repositories')}, ${plural(p.scans, 'scan', 'scans')}`];

@@ -14,7 +14,6 @@ import type { LeaseStore } from '../io/lease.ts';
 import { LocationError } from '../errors.ts';
 import { s3LeaseStore } from '../s3/lease-store.ts';
 
-
 export class S3Sink implements Sink {
   readonly location: string;
   /** Full key → ETag (quoted MD5 hex), as listed at start and kept up to date. */
@@ -118,14 +117,22 @@ export class S3Sink implements Sink {
     const refused = new Set(await deleteKeys(this.client, this.loc.bucket, full));
     // Each key leaves the listing that holds it (its repository's alone, once narrowed).
     for (const k of keys) if (!refused.has(this.loc.prefix + k)) (await this.listingFor(k)).delete(this.loc.prefix + k);
-    if (refused.size > 0) throw new PublishError([...refused].map((k) => k.slice(this.loc.prefix.length)), 'DeleteObjects refused them');
+    if (refused.size > 0)
+      throw new PublishError(
+        [...refused].map((k) => k.slice(this.loc.prefix.length)),
+        'DeleteObjects refused them',
+      );
   }
 
   leaseStore(key: string): LeaseStore {
     const Key = this.loc.prefix + key;
     const probe = `${this.loc.prefix}.badgepress/conditional-writes-probe`;
-    return s3LeaseStore(this.client, this.loc.bucket, Key, probe, (what, err, at) =>
-      new LocationError(`--out ${this.location}: cannot ${what} the build lease ${at} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`),
+    return s3LeaseStore(
+      this.client,
+      this.loc.bucket,
+      Key,
+      probe,
+      (what, err, at) => new LocationError(`--out ${this.location}: cannot ${what} the build lease ${at} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`),
     );
   }
 

@@ -82,12 +82,7 @@ function backgroundRects(leftWidth: number, rightWidth: number, height: number, 
 function flatSquare(look: StyledLook): string {
   const g = twoPart(look);
   const text = (t: string, p: typeof g.label) => `<text x="${p.x}" y="140" transform="scale(.1)"${fillAttr(p.colors.text)} textLength="${p.length}">${escapeXml(t)}</text>`;
-  return frame(
-    g.width,
-    20,
-    `${look.label}: ${look.message}`,
-    `<g shape-rendering="crispEdges">${backgroundRects(g.leftWidth, g.rightWidth, 20, look)}</g>${foreground(text(look.label, g.label) + text(look.message, g.message))}`,
-  );
+  return frame(g.width, 20, `${look.label}: ${look.message}`, `<g shape-rendering="crispEdges">${backgroundRects(g.leftWidth, g.rightWidth, 20, look)}</g>${foreground(text(look.label, g.label) + text(look.message, g.message))}`);
 }
 
 function plastic(look: StyledLook): string {
@@ -121,12 +116,7 @@ function forTheBadge(look: StyledLook): string {
   const messageRectWidth = 2 * margin + messageWidth;
   const labelText = `<text transform="scale(.1)" x="${10 * (margin + 0.5 * labelWidth)}" y="175" textLength="${10 * labelWidth}"${fillAttr(textColors(look.labelColor).text)}>${escapeXml(label)}</text>`;
   const messageText = `<text transform="scale(.1)" x="${10 * (labelRectWidth + margin + 0.5 * messageWidth)}" y="175" textLength="${10 * messageWidth}" font-weight="bold"${fillAttr(textColors(look.color).text)}>${escapeXml(message)}</text>`;
-  return frame(
-    labelRectWidth + messageRectWidth,
-    28,
-    `${label}: ${message}`,
-    `<g shape-rendering="crispEdges">${backgroundRects(labelRectWidth, messageRectWidth, 28, look)}</g>${foreground(labelText + messageText, 100)}`,
-  );
+  return frame(labelRectWidth + messageRectWidth, 28, `${label}: ${message}`, `<g shape-rendering="crispEdges">${backgroundRects(labelRectWidth, messageRectWidth, 28, look)}</g>${foreground(labelText + messageText, 100)}`);
 }
 
 function social(look: StyledLook): string {

@@ -105,9 +105,7 @@ export function codeScanningReport(input: ScanningInput): object {
 
 /** Shape A: a criterion with status fail is a finding (undetermined when no value was stored). */
 export function codeScanningA(site: ScanningInput['site'], repositoryUrl: string, evaluation: EvaluationA, rules: readonly RuleA[]): object {
-  const findings: ScanningFinding[] = evaluation.criteria
-    .filter((c) => !c.met)
-    .map((c) => ({ rule: c.rule, outcome: c.value === null ? 'undetermined' : 'fail', message: c.message }));
+  const findings: ScanningFinding[] = evaluation.criteria.filter((c) => !c.met).map((c) => ({ rule: c.rule, outcome: c.value === null ? 'undetermined' : 'fail', message: c.message }));
   return codeScanningReport({ site, repositoryUrl, timestamp: evaluation.timestamp, rules, findings });
 }
 

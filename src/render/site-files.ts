@@ -65,7 +65,6 @@ function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf
   return out;
 }
 
-
 /**
  * The site's own API files, beside no repository: api/v1/openapi.json (config `openapi`),
  * published like the site-wide pages once every repository is, with the short cache age.

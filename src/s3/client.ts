@@ -2,7 +2,6 @@
 // role; AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL) plus the site's `s3:` settings and flags.
 import { S3Client } from '@aws-sdk/client-s3';
 
-
 /** Used when neither the settings nor the AWS chain name a region. */
 const FALLBACK_REGION = 'us-east-1';
 

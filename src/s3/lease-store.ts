@@ -17,13 +17,7 @@ export function isNotFound(err: unknown): boolean {
  * `probeKey` is a small object of its own where the store is asked whether it honours
  * conditional writes (the lease itself is never touched by the probe).
  */
-export function s3LeaseStore(
-  client: S3Client,
-  Bucket: string,
-  Key: string,
-  probeKey: string,
-  fail: (what: string, err: unknown, where: string) => Error,
-): LeaseStore {
+export function s3LeaseStore(client: S3Client, Bucket: string, Key: string, probeKey: string, fail: (what: string, err: unknown, where: string) => Error): LeaseStore {
   const where = `s3://${Bucket}/${Key}`;
   // NoSuchKey is S3's answer to If-Match on a key that is gone: a refused condition too.
   const put = async (text: string, condition: { IfNoneMatch: string } | { IfMatch: string }, key = Key) => {

@@ -7,7 +7,12 @@ import type { Measurement } from '../model/stored-value.ts';
 
 const validateRecord = validatorOf('record', recordSchema);
 
-const sortedObject = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]!]));
+const sortedObject = <T>(o: Record<string, T>): Record<string, T> =>
+  Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]!]),
+  );
 
 /** The NDJSON line (with its newline) of one scan, or throws saying what the schema refused. */
 export function scanRecordLine(repositoryUrl: string, timestamp: number, m: Measurement): string {
@@ -44,7 +49,10 @@ export function scanTimesIn(text: string, repositoryUrl: string): Set<number> {
  */
 export function storeFileName(host: string, path: string): string {
   const segment = (s: string) => {
-    const safe = s.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\./, '_').slice(0, 120);
+    const safe = s
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/^\./, '_')
+      .slice(0, 120);
     return safe === '' ? '_' : safe;
   };
   return `${[host, ...path.split('/').filter((s) => s !== '')].map(segment).join('/')}.ndjson`;

@@ -87,8 +87,7 @@ function runFunction(event: unknown): { statusCode?: number; headers: Record<str
   return JSON.parse(runInContext('JSON.stringify(handler(JSON.parse(__event)))', sandbox) as string);
 }
 
-const lambdaHeaders = (h: Record<string, string | string[] | undefined>) =>
-  Object.fromEntries(Object.entries(h).flatMap(([k, v]) => (v === undefined ? [] : [[k.toLowerCase(), [{ key: k, value: String(v) }]]])));
+const lambdaHeaders = (h: Record<string, string | string[] | undefined>) => Object.fromEntries(Object.entries(h).flatMap(([k, v]) => (v === undefined ? [] : [[k.toLowerCase(), [{ key: k, value: String(v) }]]])));
 
 function fromLambda(r: EdgeResponse, originBody = ''): ConformanceAnswer {
   const headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, v[0]!.value]));
@@ -115,7 +114,7 @@ async function throughTheEdge(req: ConformanceRequest): Promise<ConformanceAnswe
   const viewer = runFunction(viewerEvent(req));
   if (viewer.statusCode !== undefined) {
     const headers = Object.fromEntries(Object.entries(viewer.headers).map(([k, v]) => [k, v.value]));
-    const body = typeof viewer.body === 'string' ? viewer.body : viewer.body?.data ?? '';
+    const body = typeof viewer.body === 'string' ? viewer.body : (viewer.body?.data ?? '');
     return { status: viewer.statusCode, headers, body };
   }
   const querystring = Object.entries(viewer.querystring ?? {})
@@ -137,7 +136,19 @@ async function throughTheEdge(req: ConformanceRequest): Promise<ConformanceAnswe
 }
 
 /** Node types of syntax CloudFront Functions do not run. */
-const UNSUPPORTED = new Set(['ForOfStatement', 'ClassDeclaration', 'ClassExpression', 'ObjectPattern', 'ArrayPattern', 'AssignmentPattern', 'SpreadElement', 'ChainExpression', 'ImportExpression', 'TaggedTemplateExpression', 'YieldExpression']);
+const UNSUPPORTED = new Set([
+  'ForOfStatement',
+  'ClassDeclaration',
+  'ClassExpression',
+  'ObjectPattern',
+  'ArrayPattern',
+  'AssignmentPattern',
+  'SpreadElement',
+  'ChainExpression',
+  'ImportExpression',
+  'TaggedTemplateExpression',
+  'YieldExpression',
+]);
 
 function unsupportedSyntax(code: string): string[] {
   const found: string[] = [];
@@ -161,15 +172,11 @@ describe('the AWS edge adapters', () => {
     expect(Buffer.byteLength(cloudFrontFunction)).toBeLessThanOrEqual(8 * 1024);
     expect(unsupportedSyntax(cloudFrontFunction)).toEqual([]);
     // The checker is not blind: it sees what esbuild would never emit here.
-    expect(unsupportedSyntax('for (const a of b) {}; const {x} = y; f(...z); a?.b ?? c; /./s').sort()).toEqual(
-      ['??', 'ChainExpression', 'ForOfStatement', 'ObjectPattern', 'SpreadElement', 'regex flag s', 'shorthand property'],
-    );
+    expect(unsupportedSyntax('for (const a of b) {}; const {x} = y; f(...z); a?.b ?? c; /./s').sort()).toEqual(['??', 'ChainExpression', 'ForOfStatement', 'ObjectPattern', 'SpreadElement', 'regex flag s', 'shorthand property']);
   });
 
   it('the sandbox has no Node or Web globals for the function to lean on', () => {
-    expect(runInContext('[typeof require, typeof process, typeof Buffer, typeof TextDecoder, typeof URL, typeof fetch, typeof handler].join()', sandbox)).toBe(
-      'undefined,undefined,undefined,undefined,undefined,undefined,function',
-    );
+    expect(runInContext('[typeof require, typeof process, typeof Buffer, typeof TextDecoder, typeof URL, typeof fetch, typeof handler].join()', sandbox)).toBe('undefined,undefined,undefined,undefined,undefined,undefined,function');
   });
 
   it('answers the conformance table end to end through CloudFront Function, Lambda@Edge and S3, Shape A and Shape B sites', async () => {
@@ -240,7 +247,22 @@ describe('the AWS edge adapters', () => {
 
   it('a bucket that cannot be read answers 503, never a crash', async () => {
     const broken = createHandler({ client: () => peer.client('http://127.0.0.1:9') });
-    const event = { Records: [{ cf: { config: { eventType: 'origin-request' }, request: { method: 'GET', uri: '/api/v1/repositories/https%3A%2F%2Fgithub.com%2Facme%2Fwidget/sarif', querystring: 'timestamp=1762000000', headers: {}, origin: { s3: { domainName: `${BUCKET}.s3.us-east-1.amazonaws.com`, path: '', region: 'us-east-1' } } } } }] };
+    const event = {
+      Records: [
+        {
+          cf: {
+            config: { eventType: 'origin-request' },
+            request: {
+              method: 'GET',
+              uri: '/api/v1/repositories/https%3A%2F%2Fgithub.com%2Facme%2Fwidget/sarif',
+              querystring: 'timestamp=1762000000',
+              headers: {},
+              origin: { s3: { domainName: `${BUCKET}.s3.us-east-1.amazonaws.com`, path: '', region: 'us-east-1' } },
+            },
+          },
+        },
+      ],
+    };
     const res = (await broken(event)) as EdgeResponse;
     expect(res.status).toBe('503');
     expect(res.headers['content-type']![0]!.value).toBe('application/problem+json');

@@ -64,7 +64,9 @@ describe.runIf(available)('nginx in front of serve conforms', () => {
   it('every conformance answer that is a built file came from nginx', async () => {
     const seen = front.A!.serve.seen;
     seen.length = 0;
-    const fileCases = CASES.filter((c) => !c.request.site && c.status === 200 && c.request.method === 'GET' && c.request.url.startsWith(`/api/v1/repositories/${WIDGET}/`) && !c.request.url.includes('timestamp') && !c.request.url.includes('style='));
+    const fileCases = CASES.filter(
+      (c) => !c.request.site && c.status === 200 && c.request.method === 'GET' && c.request.url.startsWith(`/api/v1/repositories/${WIDGET}/`) && !c.request.url.includes('timestamp') && !c.request.url.includes('style='),
+    );
     expect(fileCases.length).toBeGreaterThan(4);
     for (const c of fileCases) await run(c.request);
     expect(seen).toEqual([]);

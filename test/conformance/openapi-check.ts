@@ -22,9 +22,25 @@ export function openapiChecker(badgeIds: readonly string[], site: { baseUrl: str
   // The description's formats (the report's `$schema` is a uri) are checked, not ignored.
   addFormats.default(ajv);
   ajv.addSchema({ ...doc, $id: 'openapi' });
-  const deref = (o: Json): Json => (o.$ref ? deref(o.$ref.slice(2).split('/').reduce((x: Json, k: string) => x[k.replace(/~1/g, '/')], doc)) : o);
+  const deref = (o: Json): Json =>
+    o.$ref
+      ? deref(
+          o.$ref
+            .slice(2)
+            .split('/')
+            .reduce((x: Json, k: string) => x[k.replace(/~1/g, '/')], doc),
+        )
+      : o;
   // Path templates as regexes; the literal endings decide (the repository segment may hold slashes when decoded).
-  const templates = Object.keys(doc.paths).map((p) => ({ p, re: new RegExp(`^${p.replace(/[.]/g, '\\.').replace('{repositoryUrl}', '.+').replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+  const templates = Object.keys(doc.paths).map((p) => ({
+    p,
+    re: new RegExp(
+      `^${p
+        .replace(/[.]/g, '\\.')
+        .replace('{repositoryUrl}', '.+')
+        .replace(/\{[^}]+\}/g, '[^/]+')}$`,
+    ),
+  }));
   return {
     check(req, a) {
       const problems: string[] = [];

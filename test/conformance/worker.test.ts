@@ -46,7 +46,8 @@ let viaR2: Miniflare;
 beforeAll(async () => {
   await new Promise<void>((ok) => origin.listen(0, '127.0.0.1', ok));
   const port = (origin.address() as AddressInfo).port;
-  const worker = (site: SiteName, more: Partial<WorkerOptions>): WorkerOptions => ({ name: workerName(site), routes: [`${workerName(site)}.example/*`], modules: true, script, compatibilityFlags: COMPATIBILITY_FLAGS, ...more }) as WorkerOptions;
+  const worker = (site: SiteName, more: Partial<WorkerOptions>): WorkerOptions =>
+    ({ name: workerName(site), routes: [`${workerName(site)}.example/*`], modules: true, script, compatibilityFlags: COMPATIBILITY_FLAGS, ...more }) as WorkerOptions;
   viaOrigin = new Miniflare({ workers: [worker('A', { bindings: { ORIGIN_URL: `http://127.0.0.1:${port}/site/` } }), worker('B', { bindings: { ORIGIN_URL: `http://127.0.0.1:${port}/site-b` } })] });
   viaR2 = new Miniflare({ workers: SITES.map((site) => worker(site, { r2Buckets: { BUCKET: `bucket-${workerName(site)}` } })) });
   for (const site of SITES) {

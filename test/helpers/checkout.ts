@@ -7,7 +7,9 @@ import { ROOT } from './cli.ts';
 
 /** The paths git tracks here (a file deleted in the work tree but not yet in git is left out). */
 export function trackedFiles(): string[] {
-  return spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter((f) => f && existsSync(join(ROOT, f)));
+  return spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+    .stdout.split('\0')
+    .filter((f) => f && existsSync(join(ROOT, f)));
 }
 
 /**

@@ -14,7 +14,11 @@ interface Stage {
 
 /** The instructions, one a line: comments and blank lines dropped, `\` continuations joined. */
 export function instructions(dockerfile: string): Array<{ op: string; args: string }> {
-  const lines = dockerfile.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const lines = dockerfile
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   return lines.map((l) => {
     const [op, ...rest] = l.split(/\s+/);
     return { op: op!.toUpperCase(), args: rest.join(' ') };
@@ -23,7 +27,10 @@ export function instructions(dockerfile: string): Array<{ op: string; args: stri
 
 /** Paths the build context leaves out, as a .dockerignore of plain names lists them. */
 export function ignored(dockerignore: string): (path: string) => boolean {
-  const names = dockerignore.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const names = dockerignore
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   for (const n of names) if (/[*?[!]/.test(n)) throw new Error(`.dockerignore pattern ${n}: only plain names are carried out here`);
   return (path) => names.some((n) => path === n || path.startsWith(`${n}/`));
 }

@@ -27,7 +27,12 @@ export function hostileStoreB(dir: string): string {
   const long = `x${'A'.repeat(2048)}`;
   const urls = [`https://github.com/evil/${HOSTILE.script}`, `https://github.com/evil/${HOSTILE.svg}`, `https://github.com/evil/${HOSTILE.bidi}`];
   const lines = urls.flatMap((u, i) => [
-    { repositoryUrl: u, timestamp: 1760000000 + i, values: { COMMITS: 7, ISSUE_REACTION_TIME: 2, RELEASES: 1, PACKAGES: 1, CI_PIPELINE: 3 }, evidence: { RELEASES: `${HOSTILE.script} ${HOSTILE.svg} ${HOSTILE.bidi} https://example.org/${long}` } },
+    {
+      repositoryUrl: u,
+      timestamp: 1760000000 + i,
+      values: { COMMITS: 7, ISSUE_REACTION_TIME: 2, RELEASES: 1, PACKAGES: 1, CI_PIPELINE: 3 },
+      evidence: { RELEASES: `${HOSTILE.script} ${HOSTILE.svg} ${HOSTILE.bidi} https://example.org/${long}` },
+    },
     { kind: 'grant', repositoryUrl: u, ruleId: 'MANUAL/Project is open source', granted: true, timestamp: 1750000000, by: HOSTILE.svg, note: `${HOSTILE.script} ${HOSTILE.bidi} ${long}` },
   ]);
   writeFileSync(join(store, 'evil.ndjson'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
@@ -51,7 +56,15 @@ export interface Crawl {
 
 function linksOf(html: string): string[] {
   const out: string[] = [];
-  for (const m of html.matchAll(/\s(?:href|src|data-index)="([^"]*)"/g)) out.push(m[1]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+  for (const m of html.matchAll(/\s(?:href|src|data-index)="([^"]*)"/g))
+    out.push(
+      m[1]!
+        .replace(/&amp;/g, '&')
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>'),
+    );
   return out;
 }
 

@@ -40,4 +40,3 @@ export function geometry(svg: string): Geometry {
   walk(root.svg as Node[], false, undefined);
   return g;
 }
-

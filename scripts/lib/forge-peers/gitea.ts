@@ -8,8 +8,18 @@ const doc = loadJson(fileURLToPath(new URL('../../../test/fixtures/forgejo/swagg
 /** Rate limits and 401s are not listed per operation; Forgejo's error body is APIError. */
 export const giteaCheck = specCheck(doc, '#/definitions/APIError');
 
-export interface GtIssue { number: number; created: string; author: string; pull?: boolean }
-export interface GtEntry { issue: number; type: string; created: string; user: string }
+export interface GtIssue {
+  number: number;
+  created: string;
+  author: string;
+  pull?: boolean;
+}
+export interface GtEntry {
+  issue: number;
+  type: string;
+  created: string;
+  user: string;
+}
 export interface GtRepository {
   owner: string;
   hasIssues?: boolean;
@@ -30,7 +40,7 @@ let ids = 1;
 const user = (login: string | undefined) => ({ id: ids++, login: login ?? '', full_name: login ?? '', avatar_url: `https://forge.example/avatars/${login}` });
 const repository = (fullName: string, hasIssues = true) => ({ id: 7, full_name: fullName, name: fullName.split('/')[1], owner: user(fullName.split('/')[0]!), has_issues: hasIssues, has_actions: true });
 const unix = (iso: string) => Date.parse(iso) / 1000;
-const NOT_FOUND: Reply = { status: 404, body: { message: 'The target couldn\'t be found.', url: 'https://forge.example/api/swagger', errors: [] } };
+const NOT_FOUND: Reply = { status: 404, body: { message: "The target couldn't be found.", url: 'https://forge.example/api/swagger', errors: [] } };
 
 export async function startGitea(r: GtRepository): Promise<ForgeServer> {
   const cap = r.pageCap ?? 50;
@@ -47,14 +57,30 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
     route('/repos/{owner}/{repo}/collaborators', (_p, req, base) => paged((r.collaborators ?? []).map(user), req, base)),
     route('/repos/{owner}/{repo}/issues', (_p, req, base) => {
       const since = unix(req.query.get('since') ?? '1970-01-01T00:00:00Z');
-      const items = (r.issues ?? []).filter((i) => unix(i.created) >= since).map((i) => ({
-        id: 100 + i.number, number: i.number, title: `Issue ${i.number}`, state: 'open', created_at: i.created, updated_at: i.created, user: user(i.author), labels: [], assignees: [], comments: 0,
-        ...(i.pull ? { pull_request: { merged: false, draft: false } } : {}),
-      }));
+      const items = (r.issues ?? [])
+        .filter((i) => unix(i.created) >= since)
+        .map((i) => ({
+          id: 100 + i.number,
+          number: i.number,
+          title: `Issue ${i.number}`,
+          state: 'open',
+          created_at: i.created,
+          updated_at: i.created,
+          user: user(i.author),
+          labels: [],
+          assignees: [],
+          comments: 0,
+          ...(i.pull ? { pull_request: { merged: false, draft: false } } : {}),
+        }));
       return paged(items, req, base);
     }),
     route('/repos/{owner}/{repo}/issues/{index}/timeline', (p, req, base) =>
-      paged((r.timeline ?? []).filter((t) => t.issue === Number(p.index)).map((t, k) => ({ id: k + 1, type: t.type, created_at: t.created, updated_at: t.created, user: user(t.user), body: '' })), req, base)),
+      paged(
+        (r.timeline ?? []).filter((t) => t.issue === Number(p.index)).map((t, k) => ({ id: k + 1, type: t.type, created_at: t.created, updated_at: t.created, user: user(t.user), body: '' })),
+        req,
+        base,
+      ),
+    ),
     route('/repos/{owner}/{repo}/actions/runs', (p, req) => {
       if (!r.runs) return NOT_FOUND;
       const size = Math.min(cap, Number(req.query.get('limit') ?? 30));
@@ -65,9 +91,19 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
       return { status: 200, headers, body: { total_count: r.runs.length, workflow_runs: runs } };
     }),
     route('/repos/{owner}/{repo}/releases', (_p, req, base) =>
-      paged((r.releases ?? []).map((x, k) => ({ id: k + 1, tag_name: x.tag, name: x.tag, draft: !!x.draft, prerelease: false, created_at: x.published, published_at: x.published, assets: [] })), req, base)),
+      paged(
+        (r.releases ?? []).map((x, k) => ({ id: k + 1, tag_name: x.tag, name: x.tag, draft: !!x.draft, prerelease: false, created_at: x.published, published_at: x.published, assets: [] })),
+        req,
+        base,
+      ),
+    ),
     route('/packages/{owner}', (p, req, base) =>
-      paged((r.packages ?? []).map((x, k) => ({ id: k + 1, name: x.name, version: x.version, type: x.type, created_at: x.created, owner: user(p.owner), ...(x.repository ? { repository: repository(x.repository) } : {}) })), req, base)),
+      paged(
+        (r.packages ?? []).map((x, k) => ({ id: k + 1, name: x.name, version: x.version, type: x.type, created_at: x.created, owner: user(p.owner), ...(x.repository ? { repository: repository(x.repository) } : {}) })),
+        req,
+        base,
+      ),
+    ),
   ];
   return startForgeServer(routes, giteaCheck, '/api/v1');
 }

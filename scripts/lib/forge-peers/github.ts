@@ -10,7 +10,10 @@ const doc = loadJson('@octokit/openapi/generated/api.github.com.json') as Json;
 export const githubCheck = specCheck(doc, '#/components/schemas/basic-error');
 const example = (name: string): any => structuredClone(doc.components.examples[name].value);
 
-export interface GhUser { login: string; bot?: boolean }
+export interface GhUser {
+  login: string;
+  bot?: boolean;
+}
 export interface GhIssue {
   number: number;
   created: string;
@@ -19,10 +22,29 @@ export interface GhIssue {
   association: string;
   pull?: boolean;
 }
-export interface GhComment { issue: number; created: string; author: GhUser; association: string }
-export interface GhEvent { issue: number; event: string; created: string; actor: GhUser }
-export interface GhRun { created: string; event: string; conclusion: string | null }
-export interface GhRelease { tag: string; published: string | null; draft?: boolean; assets?: string[] }
+export interface GhComment {
+  issue: number;
+  created: string;
+  author: GhUser;
+  association: string;
+}
+export interface GhEvent {
+  issue: number;
+  event: string;
+  created: string;
+  actor: GhUser;
+}
+export interface GhRun {
+  created: string;
+  event: string;
+  conclusion: string | null;
+}
+export interface GhRelease {
+  tag: string;
+  published: string | null;
+  draft?: boolean;
+  assets?: string[];
+}
 
 export interface GhRepository {
   hasIssues?: boolean;

@@ -7,9 +7,21 @@ import { loadJson, routeMaker, type Override, specCheck, startForgeServer, type 
 const doc = loadJson(fileURLToPath(new URL('../../../test/fixtures/gitlab/responses.v4.json', import.meta.url)));
 export const gitlabCheck = specCheck(doc, '#/definitions/Error');
 
-export interface GlUser { username: string }
-export interface GlIssue { iid: number; created: string; author: GlUser }
-export interface GlNote { issue: number; created: string; author: GlUser; body: string; system?: boolean }
+export interface GlUser {
+  username: string;
+}
+export interface GlIssue {
+  iid: number;
+  created: string;
+  author: GlUser;
+}
+export interface GlNote {
+  issue: number;
+  created: string;
+  author: GlUser;
+  body: string;
+  system?: boolean;
+}
 export interface GlProject {
   issuesAccess?: 'disabled' | 'private' | 'enabled';
   members?: { username: string; access: number }[];
@@ -42,37 +54,129 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
   const routes: Route[] = [
     route('/projects/{id}', (params) => ({
       status: 200,
-      body: { id: 42, name: 'widget', path: 'widget', path_with_namespace: params.id, default_branch: 'main', web_url: `https://gitlab.example/${params.id}`, issues_enabled: p.issuesAccess !== 'disabled', issues_access_level: p.issuesAccess ?? 'enabled' },
+      body: {
+        id: 42,
+        name: 'widget',
+        path: 'widget',
+        path_with_namespace: params.id,
+        default_branch: 'main',
+        web_url: `https://gitlab.example/${params.id}`,
+        issues_enabled: p.issuesAccess !== 'disabled',
+        issues_access_level: p.issuesAccess ?? 'enabled',
+      },
     })),
     route('/projects/{id}/issues', (_x, req) =>
-      paged((p.issues ?? []).filter((i) => unix(i.created) >= after(req, 'created_after')).map((i) => ({
-        id: 1000 + i.iid, iid: i.iid, project_id: 42, title: `Issue ${i.iid}`, state: 'opened', created_at: i.created, updated_at: i.created, closed_at: null, author: user(i.author), assignees: [], labels: [], web_url: `https://gitlab.example/issues/${i.iid}`,
-      })), req)),
+      paged(
+        (p.issues ?? [])
+          .filter((i) => unix(i.created) >= after(req, 'created_after'))
+          .map((i) => ({
+            id: 1000 + i.iid,
+            iid: i.iid,
+            project_id: 42,
+            title: `Issue ${i.iid}`,
+            state: 'opened',
+            created_at: i.created,
+            updated_at: i.created,
+            closed_at: null,
+            author: user(i.author),
+            assignees: [],
+            labels: [],
+            web_url: `https://gitlab.example/issues/${i.iid}`,
+          })),
+        req,
+      ),
+    ),
     route('/projects/{id}/issues/{issue_iid}/notes', (params, req) =>
-      paged((p.notes ?? []).filter((n) => n.issue === Number(params.issue_iid)).map((n, k) => ({
-        id: k + 1, body: n.body, author: user(n.author), created_at: n.created, updated_at: n.created, system: !!n.system, noteable_id: 1000 + n.issue, noteable_type: 'Issue', noteable_iid: n.issue, internal: false,
-      })), req)),
+      paged(
+        (p.notes ?? [])
+          .filter((n) => n.issue === Number(params.issue_iid))
+          .map((n, k) => ({
+            id: k + 1,
+            body: n.body,
+            author: user(n.author),
+            created_at: n.created,
+            updated_at: n.created,
+            system: !!n.system,
+            noteable_id: 1000 + n.issue,
+            noteable_type: 'Issue',
+            noteable_iid: n.issue,
+            internal: false,
+          })),
+        req,
+      ),
+    ),
     route('/projects/{id}/members/all', (_x, req) =>
-      paged((p.members ?? []).map((m) => ({ ...user(m), access_level: m.access, expires_at: null })), req)),
+      paged(
+        (p.members ?? []).map((m) => ({ ...user(m), access_level: m.access, expires_at: null })),
+        req,
+      ),
+    ),
     route('/projects/{id}/pipelines', (_x, req) =>
-      paged((p.pipelines ?? []).filter((x) => unix(x.created) >= after(req, 'updated_after')).map((x, k) => ({
-        id: k + 1, iid: k + 1, project_id: 42, sha: 'a'.repeat(40), ref: 'main', status: x.status, source: 'push', created_at: x.created, updated_at: x.created, web_url: `https://gitlab.example/pipelines/${k + 1}`,
-      })), req)),
+      paged(
+        (p.pipelines ?? [])
+          .filter((x) => unix(x.created) >= after(req, 'updated_after'))
+          .map((x, k) => ({
+            id: k + 1,
+            iid: k + 1,
+            project_id: 42,
+            sha: 'a'.repeat(40),
+            ref: 'main',
+            status: x.status,
+            source: 'push',
+            created_at: x.created,
+            updated_at: x.created,
+            web_url: `https://gitlab.example/pipelines/${k + 1}`,
+          })),
+        req,
+      ),
+    ),
     route('/projects/{id}/releases', (_x, req) =>
-      paged((p.releases ?? []).map((r) => ({ tag_name: r.tag, name: r.tag, description: null, created_at: r.released, released_at: r.released, upcoming_release: !!r.upcoming })), req)),
+      paged(
+        (p.releases ?? []).map((r) => ({ tag_name: r.tag, name: r.tag, description: null, created_at: r.released, released_at: r.released, upcoming_release: !!r.upcoming })),
+        req,
+      ),
+    ),
     route('/projects/{id}/packages', (_x, req) =>
-      paged((p.packages ?? []).map((x, k) => ({ id: k + 1, name: x.name, version: x.version, package_type: x.type, status: 'default', created_at: x.created })), req)),
-    route('/projects/{id}/registry/repositories', (_x, req) => (p.images
-      ? paged(p.images.map((image, k) => ({
-        id: k + 1, name: '', path: image.path, project_id: 42, location: `registry.example/${image.path}`, created_at: '2026-01-01T00:00:00Z', cleanup_policy_started_at: null, tags_count: image.tags.length,
-        tags: image.tags.map((t) => ({ name: t.name, path: `${image.path}:${t.name}`, location: `registry.example/${image.path}:${t.name}` })),
-      })), req)
-      : { status: 404, body: { message: '404 Not Found' } })),
+      paged(
+        (p.packages ?? []).map((x, k) => ({ id: k + 1, name: x.name, version: x.version, package_type: x.type, status: 'default', created_at: x.created })),
+        req,
+      ),
+    ),
+    route('/projects/{id}/registry/repositories', (_x, req) =>
+      p.images
+        ? paged(
+            p.images.map((image, k) => ({
+              id: k + 1,
+              name: '',
+              path: image.path,
+              project_id: 42,
+              location: `registry.example/${image.path}`,
+              created_at: '2026-01-01T00:00:00Z',
+              cleanup_policy_started_at: null,
+              tags_count: image.tags.length,
+              tags: image.tags.map((t) => ({ name: t.name, path: `${image.path}:${t.name}`, location: `registry.example/${image.path}:${t.name}` })),
+            })),
+            req,
+          )
+        : { status: 404, body: { message: '404 Not Found' } },
+    ),
     route('/projects/{id}/registry/repositories/{repository_id}/tags/{tag_name}', (params) => {
       const image = p.images?.[Number(params.repository_id) - 1];
       const tag = image?.tags.find((t) => t.name === params.tag_name);
       if (!image || !tag) return { status: 404, body: { message: '404 Tag Not Found' } };
-      return { status: 200, body: { name: tag.name, path: `${image.path}:${tag.name}`, location: `registry.example/${image.path}:${tag.name}`, revision: 'b'.repeat(64), short_revision: 'b'.repeat(9), digest: `sha256:${'c'.repeat(64)}`, created_at: tag.created, total_size: 1024 } };
+      return {
+        status: 200,
+        body: {
+          name: tag.name,
+          path: `${image.path}:${tag.name}`,
+          location: `registry.example/${image.path}:${tag.name}`,
+          revision: 'b'.repeat(64),
+          short_revision: 'b'.repeat(9),
+          digest: `sha256:${'c'.repeat(64)}`,
+          created_at: tag.created,
+          total_size: 1024,
+        },
+      };
     }),
   ];
   return startForgeServer(routes, gitlabCheck, '/api/v4');

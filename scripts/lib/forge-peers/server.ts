@@ -57,7 +57,10 @@ export type SpecCheck = (method: string, template: string, status: number, body:
 type Json = Record<string, unknown>;
 
 function pointer(doc: Json, ref: string): Json {
-  return ref.slice(2).split('/').reduce<Json>((o, k) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')] as Json, doc);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<Json>((o, k) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')] as Json, doc);
 }
 
 /**

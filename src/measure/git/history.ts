@@ -47,7 +47,12 @@ export async function readHistory(gitDir: string, settings: GitSettings): Promis
   const headRef = await readHeadRef(gitDir, settings);
   // The refs and the history are read side by side: HEAD's branch names the history's start.
   const refsRead = runGit({ gitDir, settings, args: ['for-each-ref', `--format=${REF_FORMAT}`, 'refs/heads', 'refs/tags'] });
-  const commitsRead = headRef.startsWith('refs/') ? readCommits(gitDir, settings, headRef).then((table) => ({ table }), (error: unknown) => ({ error })) : undefined;
+  const commitsRead = headRef.startsWith('refs/')
+    ? readCommits(gitDir, settings, headRef).then(
+        (table) => ({ table }),
+        (error: unknown) => ({ error }),
+      )
+    : undefined;
   const refs = await refsRead.catch(async (err: unknown) => {
     await commitsRead;
     throw err;

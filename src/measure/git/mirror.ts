@@ -10,7 +10,11 @@ import { GitError, runGit, type GitSettings } from './run.ts';
 
 /** The mirror directory of a canonical URL: readable, and unique through a hash of the URL. */
 export function mirrorPath(root: string, url: string, host: string, path: string): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\./, '_').slice(0, 80) || '_';
+  const safe = (s: string) =>
+    s
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/^\./, '_')
+      .slice(0, 80) || '_';
   const name = path.split('/').filter(Boolean).pop() ?? 'repository';
   const hash = createHash('sha256').update(url).digest('hex').slice(0, 16);
   return join(root, safe(host), `${safe(name)}-${hash}.git`);
@@ -25,7 +29,8 @@ export interface FetchPolicy {
 }
 
 // Failures that say the remote or the network is at fault (the mirror itself may be fine).
-const TRANSPORT = /unable to access|could not resolve|failed to connect|connection refused|connection reset|returned error|authentication failed|could not read username|could not read from remote|early eof|rpc failed|remote end hung up|does not appear to be a git repository|repository .* not found|timed out|operation too slow|ssl|tls|gnutls/i;
+const TRANSPORT =
+  /unable to access|could not resolve|failed to connect|connection refused|connection reset|returned error|authentication failed|could not read username|could not read from remote|early eof|rpc failed|remote end hung up|does not appear to be a git repository|repository .* not found|timed out|operation too slow|ssl|tls|gnutls/i;
 // Among them, the ones worth another try.
 const TRANSIENT = /returned error: (5\d\d|429)|could not resolve host|failed to connect|connection refused|connection reset|early eof|rpc failed|remote end hung up|operation too slow|timed out/i;
 
@@ -70,9 +75,7 @@ export async function updateMirror(dir: string, url: string, policy: FetchPolicy
     return 'cloned';
   }
   const gitDir = dir;
-  await withRetries(policy, () =>
-    runGit({ gitDir, settings, args: ['fetch', '--quiet', '--prune', '--no-write-fetch-head', '--filter=blob:none', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'] }),
-  );
+  await withRetries(policy, () => runGit({ gitDir, settings, args: ['fetch', '--quiet', '--prune', '--no-write-fetch-head', '--filter=blob:none', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'] }));
   const head = await withRetries(policy, () => runGit({ gitDir, settings, args: ['ls-remote', '--symref', 'origin', 'HEAD'] }));
   const branch = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(head)?.[1];
   if (branch) await runGit({ gitDir, settings, args: ['symbolic-ref', 'HEAD', branch] });

@@ -74,12 +74,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * One measurement per time, in the order of `times`; undefined for a time before the default
  * branch's first commit (the repository had no history yet), when it has commits.
  */
-export function measureGit(
-  history: GitHistory,
-  snapshots: (commitOid: string) => Snapshot,
-  times: readonly number[],
-  options: GitRuleOptions,
-): Array<Measurement | undefined> {
+export function measureGit(history: GitHistory, snapshots: (commitOid: string) => Snapshot, times: readonly number[], options: GitRuleOptions): Array<Measurement | undefined> {
   const { commits } = history;
   const tips = tipsAt(commits, history.tip, times);
   const timeOrder = times.map((_, i) => i).sort((a, b) => times[a]! - times[b]! || a - b);
@@ -174,9 +169,7 @@ export function measureGit(
     }
     if (want('SECURITY_POLICY')) {
       values.SECURITY_POLICY = snapshot.securityPolicy !== undefined;
-      evidence.SECURITY_POLICY = snapshot.securityPolicy
-        ? `${clip(snapshot.securityPolicy)} in ${at}`
-        : `no non-empty SECURITY.md (.markdown, .adoc, .rst) in the root, .github/ or docs/, nor doc/security.rst, in ${at}`;
+      evidence.SECURITY_POLICY = snapshot.securityPolicy ? `${clip(snapshot.securityPolicy)} in ${at}` : `no non-empty SECURITY.md (.markdown, .adoc, .rst) in the root, .github/ or docs/, nor doc/security.rst, in ${at}`;
     }
     return { values, evidence };
   });

@@ -108,7 +108,11 @@ export function startGit(call: GitCall): GitChild {
       if (code === 0) return ok();
       const said = redact(stderr.trim(), call.settings);
       if (timedOut) return fail(new GitError(`${what} timed out after ${Math.round(call.settings.timeoutMs / 1000)} s`, said, true));
-      const last = said.split('\n').filter((l) => l.trim() !== '').slice(-2).join('; ');
+      const last = said
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .slice(-2)
+        .join('; ');
       fail(new GitError(`${what} failed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`, said, false));
     });
   });

@@ -54,4 +54,3 @@ export class PagesCollector {
     if (count === 1) yield* siteWideFileStream(this.pages.ctx, summaries);
   }
 }
-

@@ -25,10 +25,7 @@ function xScale(times: readonly number[]): (t: number) => number {
 }
 
 function frame(f: ChartFrame, inner: string): string {
-  return (
-    `<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${f.id}-t ${f.id}-d">` +
-    `<title id="${f.id}-t">${esc(f.title)}</title><desc id="${f.id}-d">${esc(f.desc)}</desc>${inner}</svg>`
-  );
+  return `<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${f.id}-t ${f.id}-d">` + `<title id="${f.id}-t">${esc(f.title)}</title><desc id="${f.id}-d">${esc(f.desc)}</desc>${inner}</svg>`;
 }
 
 function timeAxis(times: readonly number[], x: (t: number) => number): string {

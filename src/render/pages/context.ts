@@ -23,7 +23,6 @@ export function pagesContext(site: SiteConfig, thresholds: PagesThresholds): Pag
 /** One repository's evaluations, from the build's evaluate step (src/evaluate/repository.ts). */
 export type RepositoryEvaluations = RepositoryEvaluation;
 
-
 /** The word a badge shows: Shape B says "none" where its explanation says fail. */
 export function shownStatus(shape: 'A' | 'B', status: string): string {
   return shape === 'B' && status === 'fail' ? 'none' : status;

@@ -59,9 +59,7 @@ export function needForB(c: CriterionB): string | null {
   if (c.status === 'pass') return null;
   const rule: RuleB = c.rule;
   if (rule.manual) {
-    return c.status === 'open'
-      ? `${rule.name}: decided by people; a grant record or the rule's decision file grants it`
-      : `${rule.name}: revoked; a newer grant record would grant it again`;
+    return c.status === 'open' ? `${rule.name}: decided by people; a grant record or the rule's decision file grants it` : `${rule.name}: revoked; a newer grant record would grant it again`;
   }
   if (c.value === null) return `${rule.name}: no value stored; the next scan must report it`;
   const { min, max } = rule.threshold;

@@ -168,7 +168,14 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
           : '';
   const points = ev.scans.map((s) => ({ t: s.timestamp, status: s.badges[index]!.status }));
   const chart = statusChart(
-    { id: chartId('badge'), title: `${id} status over time`, desc: historyDesc(page, points.map((p) => p.status)) },
+    {
+      id: chartId('badge'),
+      title: `${id} status over time`,
+      desc: historyDesc(
+        page,
+        points.map((p) => p.status),
+      ),
+    },
     STATUS_LEVELS,
     points,
     page.scale,
@@ -201,7 +208,10 @@ function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }, page: Page
       const points = ev.scans.map((s) => ({ t: s.timestamp, value: s.criteria[i]!.value as number | null }));
       const unit = rule.unit ? ` ${rule.unit}` : '';
       // Scan times are unique per repository (the loader drops duplicates): scan j is point j.
-      const desc = historyDesc(page, points.map((p, j) => (p.value === null ? 'not determined' : `${p.value}${unit} (${ev.scans[j]!.criteria[i]!.status})`)));
+      const desc = historyDesc(
+        page,
+        points.map((p, j) => (p.value === null ? 'not determined' : `${p.value}${unit} (${ev.scans[j]!.criteria[i]!.status})`)),
+      );
       const parts = ruleParts(ctx, rule, () => bandsOfA(rule));
       return parts.heading + valueChart({ id: chartId('rule'), title: `${rule.name} over time, with its bands`, desc }, parts.bands, points, page.scale);
     })
@@ -228,12 +238,17 @@ function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
     esc(needForB(c) ?? ''),
   ]);
   const raise = raiseBadgeB(b);
-  const raiseLine = raise
-    ? `<p><strong>For ${esc(raise.target)}:</strong> ${raise.needs.map((n) => text(n)).join('; ')}.</p>`
-    : '<p>Every level this badge defines is granted.</p>';
+  const raiseLine = raise ? `<p><strong>For ${esc(raise.target)}:</strong> ${raise.needs.map((n) => text(n)).join('; ')}.</p>` : '<p>Every level this badge defines is granted.</p>';
   const points = ev.scans.map((s) => ({ t: s.timestamp, status: s.badges[index]!.status }));
   const chart = statusChart(
-    { id: chartId('badge'), title: `${id} level over time`, desc: historyDesc(page, points.map((p) => shownStatus('B', p.status))) },
+    {
+      id: chartId('badge'),
+      title: `${id} level over time`,
+      desc: historyDesc(
+        page,
+        points.map((p) => shownStatus('B', p.status)),
+      ),
+    },
     STATUS_LEVELS,
     points,
     page.scale,
@@ -273,7 +288,10 @@ function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }, page: Page
       });
       if (points.every((p) => p.value === null) && !ev.scans.some((s) => s.entries.some((e) => e.criteria.some((c) => c.ruleIndex === i)))) return '';
       const parts = ruleParts(ctx, rule, () => bandsOfB(rule));
-      const desc = historyDesc(page, points.map((p) => (p.value === null ? 'not determined' : `${p.value} ${rule.unit} (${p.status})`)));
+      const desc = historyDesc(
+        page,
+        points.map((p) => (p.value === null ? 'not determined' : `${p.value} ${rule.unit} (${p.status})`)),
+      );
       return parts.heading + valueChart({ id: chartId('rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc }, parts.bands, points, page.scale);
     })
     .join('');

@@ -15,7 +15,6 @@ export const PAGE_SIZE = 100;
 const RECENT_SHOWN = 20;
 const SITEMAP_MAX = 50_000;
 
-
 /** Shape A's band statuses, best first. */
 const BAND_STATUSES = ['gold', 'silver', 'bronze', 'fail'];
 
@@ -79,7 +78,9 @@ function pageCount(n: number): number {
 }
 
 function listItem(ctx: PagesContext, s: RepositorySummary): string {
-  const statuses = Object.entries(s.badges).map(([id, st]) => `${esc(id)} ${esc(shownStatus(ctx.site.shape, st))}`).join(' · ');
+  const statuses = Object.entries(s.badges)
+    .map(([id, st]) => `${esc(id)} ${esc(shownStatus(ctx.site.shape, st))}`)
+    .join(' · ');
   return `<li>${link(ctx, pagePaths.repository(s.enc), text(s.url))} <span class="statuses">${statuses}</span></li>`;
 }
 
@@ -112,7 +113,12 @@ function homePage(ctx: PagesContext, facts: SiteFacts): string {
     `<h1>${esc(ctx.env.siteName)}</h1>` +
     `<p class="lead">${facts.total} repositories and their badges: what each badge means, what each repository holds, and how it changed.</p>` +
     `<section aria-labelledby="status"><h2 id="status">Badges now</h2>` +
-    table('Repositories per badge and status', ['Badge', ...statuses.map((s) => esc(shownStatus(ctx.site.shape, s)))], countRows, statuses.map((_, i) => i + 1)) +
+    table(
+      'Repositories per badge and status',
+      ['Badge', ...statuses.map((s) => esc(shownStatus(ctx.site.shape, s)))],
+      countRows,
+      statuses.map((_, i) => i + 1),
+    ) +
     charts +
     `</section>` +
     `<section aria-labelledby="recent"><h2 id="recent">Recent status changes</h2>${recent.length > 0 ? `<ul>${recent.join('')}</ul>` : '<p>No changes yet.</p>'}</section>` +
@@ -168,16 +174,13 @@ function badgePage(ctx: PagesContext, id: string, counts: Map<string, number> | 
   } else {
     const def = th.t.badges.find((b) => b.id === id)!;
     const rules = new Map(th.t.rules.map((r) => [r.id, r]));
-    const rows = def.levels.map((l) => [
-      esc(l.level),
-      l.checks.map((c) => `${link(ctx, pagePaths.rule(c), text(rules.get(c)!.name))}: ${esc(thresholdText(rules.get(c)!))}`).join('<br>'),
-    ]);
+    const rows = def.levels.map((l) => [esc(l.level), l.checks.map((c) => `${link(ctx, pagePaths.rule(c), text(rules.get(c)!.name))}: ${esc(thresholdText(rules.get(c)!))}`).join('<br>')]);
     const manual = def.levels.some((l) => l.checks.some((c) => rules.get(c)!.manual));
     body =
       `<p>${esc(id)} has ${def.levels.length === 1 ? 'one level' : `${def.levels.length} levels`}. A level is granted when every check it adds <strong>and every check of the levels below it</strong> passes. The badge shows the highest level granted, or none.</p>` +
       table(`Levels of ${esc(id)} and the checks each adds`, ['Level', 'Checks it adds'], rows) +
       (manual
-        ? '<p>Checks whose id starts with <code>MANUAL/</code> are decided by people, not scanned: the newest grant record at or before a scan decides (a record with granted: false revokes); without one, the rule\'s decision file grants the check when it lists the repository or one of its patterns matches. Without either the check stays open.</p>'
+        ? "<p>Checks whose id starts with <code>MANUAL/</code> are decided by people, not scanned: the newest grant record at or before a scan decides (a record with granted: false revokes); without one, the rule's decision file grants the check when it lists the repository or one of its patterns matches. Without either the check stays open.</p>"
         : '') +
       moreInfo(ctx, def.informationUri, id);
   }
@@ -211,7 +214,7 @@ function rulePage(ctx: PagesContext, ruleId: string, counts: Map<string, number>
     name = r.name;
     badges = th.t.badges.filter((b) => b.levels.some((l) => l.checks.includes(ruleId))).map((b) => b.id);
     facts = r.manual
-      ? '<p>Decided by people, not scanned: a grant record or the rule\'s decision file grants it; its value is 1 when granted and 0 when not. Without a decision it is open.</p>'
+      ? "<p>Decided by people, not scanned: a grant record or the rule's decision file grants it; its value is 1 when granted and 0 when not. Without a decision it is open.</p>"
       : `<p>Passes when the value is ${esc(thresholdText(r))}. Unit: ${esc(r.unit)}. A missing value leaves it open.</p>`;
   }
   const rule = th.t.rules.find((x) => x.id === ruleId)!;
@@ -220,7 +223,12 @@ function rulePage(ctx: PagesContext, ruleId: string, counts: Map<string, number>
     `<dl class="facts"><dt>What it measures</dt><dd>${text(rule.description)}</dd><dt>How to improve</dt><dd>${text(rule.help)}</dd></dl>` +
     facts +
     `<h2>Badges using it</h2><ul>${badges.map((b) => `<li>${link(ctx, pagePaths.badge(b), esc(b))}</li>`).join('')}</ul>` +
-    `<section aria-labelledby="now"><h2 id="now">Repositories now</h2>${table(`Repositories per status of ${esc(name)}`, ['Status', 'Repositories'], [...counts].map(([s, n]) => [statusWord(s), String(n)]), [1])}</section>`;
+    `<section aria-labelledby="now"><h2 id="now">Repositories now</h2>${table(
+      `Repositories per status of ${esc(name)}`,
+      ['Status', 'Repositories'],
+      [...counts].map(([s, n]) => [statusWord(s), String(n)]),
+      [1],
+    )}</section>`;
   return renderPage(ctx.env, { title: `${name} · ${ctx.env.siteName}`, description: `The rule ${name}: what it measures and its thresholds.`, main });
 }
 

@@ -21,13 +21,23 @@ export interface HostAccess {
 
 /** The tokens of a pool variable: comma-separated, blanks dropped. */
 export function tokenPool(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  return (value ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((ok, fail) => {
     const t = setTimeout(ok, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(t); fail(signal.reason); }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        fail(signal.reason);
+      },
+      { once: true },
+    );
   });
 
 /** Spaces request starts so one token never sends more than its rate; waits out a reset. */

@@ -121,7 +121,11 @@ async function measureOnce(source: ForgeSource, label: string, request: ForgeReq
   } else {
     const extra = releases.ok.filter((r) => !request.git.tagNames.has(r.tag) && Number.isFinite(r.publishedAt));
     set('RELEASES', (t) => {
-      const events = eventsAt(extra.map((r) => r.publishedAt), t, horizonMonths);
+      const events = eventsAt(
+        extra.map((r) => r.publishedAt),
+        t,
+        horizonMonths,
+      );
       return [{ events }, `${events.length} forge releases whose tag git does not hold, in the ${horizonMonths} months to ${day(t)}`];
     });
   }
@@ -133,7 +137,11 @@ async function measureOnce(source: ForgeSource, label: string, request: ForgeReq
   } else {
     const published = packages.ok.filter((p) => Number.isFinite(p.publishedAt));
     set('PACKAGES', (t) => {
-      const events = eventsAt(published.map((p) => p.publishedAt), t, horizonMonths);
+      const events = eventsAt(
+        published.map((p) => p.publishedAt),
+        t,
+        horizonMonths,
+      );
       return [{ events }, `${events.length} package versions first published in the ${horizonMonths} months to ${day(t)}`];
     });
   }

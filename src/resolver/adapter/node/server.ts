@@ -2,7 +2,20 @@
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
-import { errorAnswer, fileAnswer, lookup, mayAnswerWithNotFoundPage, parseIndex, resolve as resolveRequest, timestampAnswer, type Lookup, type ResolverOptions, type ResolverRequest, type ResolverResponse, type StoredObject } from '../../core.ts';
+import {
+  errorAnswer,
+  fileAnswer,
+  lookup,
+  mayAnswerWithNotFoundPage,
+  parseIndex,
+  resolve as resolveRequest,
+  timestampAnswer,
+  type Lookup,
+  type ResolverOptions,
+  type ResolverRequest,
+  type ResolverResponse,
+  type StoredObject,
+} from '../../core.ts';
 import { indexKey, type RepositoryIndex } from '../../../model/layout.ts';
 import { directoryReader, type DirectoryReaderOptions } from './directory-reader.ts';
 import { STATUS_TEXT, unavailableAnswer, withAnswerHeaders } from '../../../model/http.ts';
@@ -301,7 +314,9 @@ function readLimits(): string | undefined {
 function endWithAnswer(socket: Duplex, status: number, headers: Record<string, string>, body: Buffer): void {
   if (!socket.writable) return void socket.destroy();
   const all = { ...withAnswerHeaders(headers), 'content-length': String(body.byteLength), connection: 'close' };
-  const head = Object.entries(all).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries(all)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${head}\r\n`), body]));
   // Keep reading (and dropping) what the client still sends for a moment, so closing with
   // unread bytes does not reset the connection before the client has read the answer.

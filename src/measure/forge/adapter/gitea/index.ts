@@ -12,7 +12,9 @@ export const GITEA_LABEL = 'Forgejo/Gitea API';
 /** Timeline entries that are a reaction: a comment or a triage action. */
 const REACTIONS = new Set(['comment', 'label', 'assignees', 'milestone', 'close']);
 
-interface User { login: string }
+interface User {
+  login: string;
+}
 
 /** Bots have no flag here: `[bot]` names and the `-bot`/`_bot` accounts bots run under. */
 export function isGiteaBot(login: string): boolean {
@@ -100,9 +102,7 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
       // The owner's packages, one entry per version; those linked to this repository count.
       const packages = await all<{ type: string; name: string; version: string; created_at: string; repository?: { full_name?: string } }>(`/packages/${encodeURIComponent(ownerLogin)}`);
       const full = `${ownerLogin}/${name}`.toLowerCase();
-      return packages
-        .filter((p) => p.repository?.full_name?.toLowerCase() === full)
-        .map((p) => ({ name: `${p.type}:${p.name}@${p.version}`, publishedAt: unixOf(p.created_at) }));
+      return packages.filter((p) => p.repository?.full_name?.toLowerCase() === full).map((p) => ({ name: `${p.type}:${p.name}@${p.version}`, publishedAt: unixOf(p.created_at) }));
     },
   };
 }

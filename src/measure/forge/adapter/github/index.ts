@@ -21,7 +21,10 @@ const TRIAGE_EVENTS = new Set(['labeled', 'assigned', 'milestoned', 'closed']);
 /** The list of runs answers at most this many results for one query. */
 export const RUN_LIST_CAP = 1000;
 
-interface User { login: string; type?: string }
+interface User {
+  login: string;
+  type?: string;
+}
 
 function isBot(user: User | null | undefined): boolean {
   return !user || user.type === 'Bot' || user.login.endsWith('[bot]');

@@ -12,7 +12,10 @@ export const GITLAB_LABEL = 'GitLab API';
 /** Reporter: the lowest access level that can triage issues; maintainers here are members at or above it. */
 export const REPORTER_ACCESS = 20;
 
-interface User { id: number; username: string }
+interface User {
+  id: number;
+  username: string;
+}
 
 /** GitLab's bot users: project and group access-token bots, its internal bots, and `[bot]` names. */
 export function isGitLabBot(username: string): boolean {
