@@ -1,5 +1,5 @@
-// The Gitea/Forgejo adapter against a loopback stand-in whose every answer matches Forgejo's
-// swagger.v1.json. Expected values are worked out by hand in the comments.
+// The Gitea/Forgejo adapter against a loopback stand-in whose every answer matches the documented
+// fields in test/fixtures/forgejo/responses.v1.json. Expected values are worked out by hand in the comments.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostConfig } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
@@ -114,9 +114,12 @@ describe('Gitea/Forgejo adapter', () => {
     expect(r.measurements[0]!.values.PACKAGES).toBeNull();
   });
 
-  it("the stand-in's check rejects an answer off Forgejo's description", () => {
+  it("the stand-in's check rejects an answer off the documented fields", () => {
     expect(giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: '5', workflow_runs: [] })).not.toEqual([]);
     expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues', 200, [{ number: 'one' }])).not.toEqual([]);
+    expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues/{index}/timeline', 200, [{ type: 'comment', created_at: 'yesterday' }])).not.toEqual([]);
+    expect(giteaCheck('GET', '/packages/{owner}', 200, [{ name: 'widget', repository: { full_name: 7 } }])).not.toEqual([]);
+    expect(giteaCheck('GET', '/repos/{owner}/{repo}', 404, { message: 'not found', errors: 'none' })).not.toEqual([]);
   });
 
   it('never follows a next-page link to another host (the token would go with it)', async () => {
@@ -128,7 +131,7 @@ describe('Gitea/Forgejo adapter', () => {
             ? {
                 status: 200,
                 headers: { link: '<http://elsewhere.example/api/v1/repos/acme/widget/releases?page=2>; rel="next"' },
-                body: [{ id: 1, tag_name: 'v1.1.0', name: 'v1.1.0', draft: false, prerelease: false, created_at: '2026-10-15T00:00:00Z', published_at: '2026-10-15T00:00:00Z', assets: [] }],
+                body: [{ id: 1, tag_name: 'v1.1.0', name: 'v1.1.0', draft: false, prerelease: false, created_at: '2026-10-15T00:00:00Z', published_at: '2026-10-15T00:00:00Z' }],
               }
             : undefined,
       },

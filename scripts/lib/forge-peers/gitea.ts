@@ -1,11 +1,11 @@
 // A Forgejo (Gitea API) v1 stand-in for the forge tests and the bench. Every answer is checked against
-// Forgejo's own swagger.v1.json (test/fixtures/forgejo/, see its NOTICE.md); pages go by Link
-// header with `page` and `limit`, as Forgejo sends them.
+// test/fixtures/forgejo/responses.v1.json, the documented fields of the answers the adapter reads
+// (see its NOTICE.md); pages go by Link header with `page` and `limit`, as Forgejo sends them.
 import { fileURLToPath } from 'node:url';
 import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
 
-const doc = loadJson(fileURLToPath(new URL('../../../test/fixtures/forgejo/swagger.v1.json', import.meta.url)));
-/** Rate limits and 401s are not listed per operation; Forgejo's error body is APIError. */
+const doc = loadJson(fileURLToPath(new URL('../../../test/fixtures/forgejo/responses.v1.json', import.meta.url)));
+/** Rate limits and 401s are not listed per endpoint; Forgejo's error body is APIError. */
 export const giteaCheck = specCheck(doc, '#/definitions/APIError');
 
 export interface GtIssue {
@@ -38,7 +38,7 @@ export interface GtRepository {
 
 let ids = 1;
 const user = (login: string | undefined) => ({ id: ids++, login: login ?? '', full_name: login ?? '', avatar_url: `https://forge.example/avatars/${login}` });
-const repository = (fullName: string, hasIssues = true) => ({ id: 7, full_name: fullName, name: fullName.split('/')[1], owner: user(fullName.split('/')[0]!), has_issues: hasIssues, has_actions: true });
+const repository = (fullName: string, hasIssues = true) => ({ id: 7, full_name: fullName, name: fullName.split('/')[1], owner: user(fullName.split('/')[0]!), has_issues: hasIssues });
 const unix = (iso: string) => Date.parse(iso) / 1000;
 const NOT_FOUND: Reply = { status: 404, body: { message: "The target couldn't be found.", url: 'https://forge.example/api/swagger', errors: [] } };
 
@@ -67,9 +67,6 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
           created_at: i.created,
           updated_at: i.created,
           user: user(i.author),
-          labels: [],
-          assignees: [],
-          comments: 0,
           ...(i.pull ? { pull_request: { merged: false, draft: false } } : {}),
         }));
       return paged(items, req, base);
@@ -81,18 +78,18 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
         base,
       ),
     ),
-    route('/repos/{owner}/{repo}/actions/runs', (p, req) => {
+    route('/repos/{owner}/{repo}/actions/runs', (_p, req) => {
       if (!r.runs) return NOT_FOUND;
       const size = Math.min(cap, Number(req.query.get('limit') ?? 30));
       const n = Number(req.query.get('page') ?? 1);
-      const runs = r.runs.slice((n - 1) * size, n * size).map((x, k) => ({ id: n * 100 + k, created: x.created, updated: x.created, status: x.status, event: 'push', title: 'CI', repository: repository(`${p.owner}/${p.repo}`) }));
+      const runs = r.runs.slice((n - 1) * size, n * size).map((x, k) => ({ id: n * 100 + k, created: x.created, updated: x.created, status: x.status, event: 'push', title: 'CI' }));
       const last = Math.max(1, Math.ceil(r.runs.length / size));
       const headers: Record<string, string> = n < last ? { link: `<${`http://${req.headers.host}${req.path}?limit=${size}&page=${n + 1}`}>; rel="next"` } : {};
       return { status: 200, headers, body: { total_count: r.runs.length, workflow_runs: runs } };
     }),
     route('/repos/{owner}/{repo}/releases', (_p, req, base) =>
       paged(
-        (r.releases ?? []).map((x, k) => ({ id: k + 1, tag_name: x.tag, name: x.tag, draft: !!x.draft, prerelease: false, created_at: x.published, published_at: x.published, assets: [] })),
+        (r.releases ?? []).map((x, k) => ({ id: k + 1, tag_name: x.tag, name: x.tag, draft: !!x.draft, prerelease: false, created_at: x.published, published_at: x.published })),
         req,
         base,
       ),

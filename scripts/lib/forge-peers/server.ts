@@ -1,6 +1,6 @@
 // A forge API stand-in on loopback whose every answer is checked against the forge's official
-// API description (OpenAPI 3 for GitHub, Swagger 2 for Gitea/Forgejo, for GitLab its OpenAPI
-// and documented examples): an answer off the description is recorded as a violation (the
+// API description (OpenAPI 3 for GitHub; for GitLab and Gitea/Forgejo, Swagger 2 written from
+// their API documentation): an answer off the description is recorded as a violation (the
 // test then fails) and sent as 500, so the client never sees it as valid either.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
