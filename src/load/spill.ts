@@ -26,9 +26,20 @@ export function bucketCount(largestFileBytes: number, spillAboveBytes = SPILL_FI
   return Math.max(2, Math.ceil(largestFileBytes / Math.min(BUCKET_BYTES, spillAboveBytes / 4)));
 }
 
-/** Which bucket a repository's records go to (salted: shard and bucket counts may share factors). */
+/**
+ * Which bucket a repository's records go to. The shard hash's bits are mixed first (murmur3's
+ * finaliser): FNV-1a's low bits depend only on the low bits before any suffix, so a salted or
+ * bare FNV hash modulo an even bucket count would put one shard's repositories (--shard i/4)
+ * in a few buckets only, and memory would follow the whole file.
+ */
 export function bucketOf(repositoryUrl: string, buckets: number): number {
-  return shardOf(`${repositoryUrl}\u0000bucket`, buckets);
+  let h = shardOf(repositoryUrl, 0x1_0000_0000);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return (h >>> 0) % buckets;
 }
 
 export class Spill {
