@@ -125,15 +125,7 @@ export class S3Sink implements Sink {
   }
 
   leaseStore(key: string): LeaseStore {
-    const Key = this.loc.prefix + key;
-    const probe = `${this.loc.prefix}.badgepress/conditional-writes-probe`;
-    return s3LeaseStore(
-      this.client,
-      this.loc.bucket,
-      Key,
-      probe,
-      (what, err, at) => new LocationError(`--out ${this.location}: cannot ${what} the build lease ${at} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`),
-    );
+    return s3LeaseStore(this.client, this.loc, key, 'build', (problem) => new LocationError(`--out ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`));
   }
 
   async close(): Promise<void> {

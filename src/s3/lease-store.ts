@@ -1,7 +1,9 @@
 // A lease kept as one small object, written only under a condition (If-None-Match: * to
 // create, If-Match on its ETag to renew): a build's output prefix, a scan's store prefix.
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { LeaseStore } from '../io/lease.ts';
+import type { LeaseHolderKind, LeaseStore } from '../io/lease.ts';
+import { describeS3Error } from './errors.ts';
+import type { S3Location } from './location.ts';
 
 /** S3 answers 412 when a write's condition fails, 409 when two conditional writes race. */
 export function conditionRefused(err: unknown): boolean {
@@ -13,11 +15,15 @@ export function isNotFound(err: unknown): boolean {
 }
 
 /**
- * `fail` words an unexpected error ("read", "write", "delete") for the caller's location;
- * `probeKey` is a small object of its own where the store is asked whether it honours
- * conditional writes (the lease itself is never touched by the probe).
+ * The lease at `key` under the location's prefix, held by a build or a scan. `fail` words an
+ * unexpected error ("cannot read the build lease … (cause)") for the caller's location; the store is asked whether it honours
+ * conditional writes at a small object of its own (the lease itself is never touched by the
+ * probe).
  */
-export function s3LeaseStore(client: S3Client, Bucket: string, Key: string, probeKey: string, fail: (what: string, err: unknown, where: string) => Error): LeaseStore {
+export function s3LeaseStore(client: S3Client, loc: S3Location, key: string, kind: LeaseHolderKind, fail: (problem: string) => Error): LeaseStore {
+  const Bucket = loc.bucket;
+  const Key = loc.prefix + key;
+  const probeKey = `${loc.prefix}.badgepress/conditional-writes-probe`;
   const where = `s3://${Bucket}/${Key}`;
   // NoSuchKey is S3's answer to If-Match on a key that is gone: a refused condition too.
   const put = async (text: string, condition: { IfNoneMatch: string } | { IfMatch: string }, key = Key) => {
@@ -26,7 +32,7 @@ export function s3LeaseStore(client: S3Client, Bucket: string, Key: string, prob
       return true;
     } catch (err) {
       if (conditionRefused(err) || (err as { name?: string }).name === 'NoSuchKey') return false;
-      throw fail('write', err, `s3://${Bucket}/${key}`);
+      throw fail(`cannot write the ${kind} lease s3://${Bucket}/${key} (${describeS3Error(err)})`);
     }
   };
   return {
@@ -45,7 +51,7 @@ export function s3LeaseStore(client: S3Client, Bucket: string, Key: string, prob
         return { text: await res.Body!.transformToString(), version: res.ETag ?? '' };
       } catch (err) {
         if (isNotFound(err)) return undefined;
-        throw fail('read', err, where);
+        throw fail(`cannot read the ${kind} lease ${where} (${describeS3Error(err)})`);
       }
     },
     create: (text) => put(text, { IfNoneMatch: '*' }),
@@ -54,7 +60,7 @@ export function s3LeaseStore(client: S3Client, Bucket: string, Key: string, prob
       try {
         await client.send(new DeleteObjectCommand({ Bucket, Key }));
       } catch (err) {
-        throw fail('delete', err, where);
+        throw fail(`cannot delete the ${kind} lease ${where} (${describeS3Error(err)})`);
       }
     },
   };

@@ -94,15 +94,7 @@ export class S3StoreWriter implements StoreWriter {
   }
 
   leaseStore(key: string): LeaseStore {
-    const Key = this.loc.prefix + key;
-    const probe = `${this.loc.prefix}.badgepress/conditional-writes-probe`;
-    return s3LeaseStore(
-      this.client,
-      this.loc.bucket,
-      Key,
-      probe,
-      (what, err, at) => new StoreWriteError(`store ${this.location}: cannot ${what} the scan lease ${at} (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`),
-    );
+    return s3LeaseStore(this.client, this.loc, key, 'scan', (problem) => new StoreWriteError(`store ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`));
   }
 
   async close(): Promise<void> {
