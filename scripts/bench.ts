@@ -124,6 +124,11 @@ const digest = (b: Buffer) => createHash('md5').update(b).digest('hex');
 
 // 0. The command line as installed (bin/badgepress.js → compiled lib/): start-up against
 // node itself, in the same run, and a build of the example store. Runs alternate, median counts.
+/** `--scale-repos 10000,100000`: the repository counts of the scale rows. */
+const scaleRepos = values['scale-repos']
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 if (values.only !== undefined && !['serving', 'scale', 'scan', 'forge', 'sizes'].includes(values.only)) throw new Error(`--only ${values.only}: the sections that run alone are "serving", "scale", "scan", "forge" and "sizes"`);
 // `--only forge`: requests per repository on each forge kind (scripts/bench-forge.ts), seconds.
 if (values.only === 'forge') {
@@ -181,10 +186,7 @@ if (values.only === 'scale') {
     scans,
     cli,
     say,
-    scaleRepos: values['scale-repos']
-      .split(',')
-      .map(Number)
-      .filter((n) => n > 0),
+    scaleRepos,
   });
   finish();
   process.exit(0);
@@ -314,10 +316,7 @@ await benchIncremental({
   changedConfig,
   cli,
   say,
-  scaleRepos: values['scale-repos']
-    .split(',')
-    .map(Number)
-    .filter((n) => n > 0),
+  scaleRepos,
   spillRecords: Number(values['spill-records']),
 });
 
