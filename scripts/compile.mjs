@@ -29,7 +29,7 @@ function newestChange(path) {
 export function libIsStale() {
   const compiled = join(LIB, 'cli.js');
   // A compile killed between tsc and the precompiled files leaves lib/ without them.
-  const precompiled = ['config/validators-config.cjs', 'config/validators-record.cjs', 'render/openapi-template.json'];
+  const precompiled = ['config/validators-config.cjs', 'config/validators-record.cjs', 'config/openapi-template.json'];
   if (![compiled, ...precompiled.map((f) => join(LIB, f))].every((f) => existsSync(f))) return true;
   const built = statSync(compiled).mtimeMs;
   return INPUTS.some((p) => newestChange(join(ROOT, p)) > built);

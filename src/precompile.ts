@@ -6,7 +6,7 @@ import thresholdsASchema from './config/schemas/thresholds-a.schema.json' with {
 import thresholdsBSchema from './config/schemas/thresholds-b.schema.json' with { type: 'json' };
 import recordSchema from './load/record.schema.json' with { type: 'json' };
 import { validatorSources } from './config/validators.ts';
-import { openapiTemplateSource } from './render/openapi.ts';
+import { openapiTemplateSource } from './config/templates.ts';
 
 export function precompiledFiles(): Array<{ path: string; text: string }> {
   // Every schema the code validates with (validatorOf), in its group.

@@ -81,11 +81,11 @@ describe('badgepress startup', () => {
   it('build uses the validators and OpenAPI template compiled into lib/: ajv compiles nothing at run time', () => {
     const r = runTraced(['build', '--store', join(ROOT, 'examples/store'), '--out', join(dir, 'built-precompiled'), '--now', '1764000000']);
     expect(r.code).toBe(0);
-    expect(r.modules).toEqual(expect.arrayContaining([`file://${ROOT}lib/config/validators-config.cjs`, `file://${ROOT}lib/config/validators-record.cjs`, `file://${ROOT}lib/render/openapi-template.json`]));
+    expect(r.modules).toEqual(expect.arrayContaining([`file://${ROOT}lib/config/validators-config.cjs`, `file://${ROOT}lib/config/validators-record.cjs`, `file://${ROOT}lib/config/openapi-template.json`]));
     // ajv's compiler (its core) is what costs half a second at every start.
     expect(r.modules.filter((m) => /\/node_modules\/ajv\/dist\/(core|ajv)\.js$/.test(m))).toEqual([]);
     // What lib/ holds is what the sources say.
-    const template = JSON.parse(readFileSync(join(ROOT, 'lib/render/openapi-template.json'), 'utf8'));
+    const template = JSON.parse(readFileSync(join(ROOT, 'lib/config/openapi-template.json'), 'utf8'));
     expect(template).toEqual(parse(readFileSync(join(ROOT, 'templates/openapi.yaml'), 'utf8')));
   });
 });

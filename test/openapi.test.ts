@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openapiTemplate } from '../src/config/templates.ts';
 import { openapiDocument } from '../src/render/openapi.ts';
 import { ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -28,7 +29,7 @@ describe('OpenAPI description', () => {
   });
 
   it("a deployment's document passes too, with its server, badge ids, styles and files", { timeout: 120_000 }, () => {
-    const doc = openapiDocument({ ...site, styles: [...site.styles] }, ['MAINTENANCE', 'SECURITY']);
+    const doc = openapiDocument({ ...site, styles: [...site.styles] }, ['MAINTENANCE', 'SECURITY'], openapiTemplate());
     expect(doc.servers).toEqual([{ url: 'https://badges.example' }]);
     expect(doc.components.schemas.BadgeId.enum).toEqual(['MAINTENANCE', 'SECURITY']);
     expect(doc.components.schemas.BadgeStyle.enum).toEqual(['flat', 'social']);
@@ -41,7 +42,7 @@ describe('OpenAPI description', () => {
   });
 
   it('lint can fail: a broken reference is an error', { timeout: 120_000 }, () => {
-    const doc = openapiDocument({ ...site, styles: ['flat'] }, ['X']);
+    const doc = openapiDocument({ ...site, styles: ['flat'] }, ['X'], openapiTemplate());
     doc.paths['/api/v1/repositories/{repositoryUrl}/sarif'].get.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/Missing' };
     const file = join(tempDir('openapi-bad-'), 'openapi.json');
     writeFileSync(file, JSON.stringify(doc));

@@ -56,7 +56,7 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
       'lib/config/schemas/site.schema.json',
       'lib/config/validators-config.cjs',
       'lib/config/validators-record.cjs',
-      'lib/render/openapi-template.json',
+      'lib/config/openapi-template.json',
       'config/badgepress.yaml',
       'templates/badge.svg.mustache',
       'examples/store/acme-widget.ndjson',

@@ -4,7 +4,6 @@
 import { acquireLease, leasedSink, leaseKey } from '../publish/lease.ts';
 import { BadInputError, cleanUpAfter } from '../errors.ts';
 import type { ResolvedConfig } from '../config/resolve.ts';
-import type { SiteConfig } from '../config/types.ts';
 import { loadHistories } from '../load/histories.ts';
 import type { LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { StoreSource } from '../load/store.ts';
@@ -63,9 +62,9 @@ export interface BuildRun {
  * removes site-wide files: an unsharded build answers for all of them, shard 0 for
  * openapi.json and, only when there are no pages (else `site` writes them), the pages.
  */
-export function siteWideOf(site: SiteConfig, shard: Shard | undefined, pages: boolean, badgeIds: readonly string[]): { siteFiles: SiteFile[]; siteWide?: SiteWideScope } {
+export function siteWideOf({ site, templates }: ResolvedConfig, shard: Shard | undefined, pages: boolean, badgeIds: readonly string[]): { siteFiles: SiteFile[]; siteWide?: SiteWideScope } {
   if ((shard?.index ?? 0) !== 0) return { siteFiles: [] };
-  return { siteFiles: siteApiFiles(site, badgeIds), siteWide: { pages: !shard || !pages, api: true } };
+  return { siteFiles: siteApiFiles(site, badgeIds, templates), siteWide: { pages: !shard || !pages, api: true } };
 }
 
 /**
@@ -97,7 +96,7 @@ export async function runPlan(run: Pick<BuildRun, 'config' | 'now' | 'sharding' 
       ...loadSharding,
       redo,
       ...(pages ? { pages } : {}),
-      ...siteWideOf(site, sharding.shard, pages !== undefined, shape.evaluator.badgeIds),
+      ...siteWideOf(config, sharding.shard, pages !== undefined, shape.evaluator.badgeIds),
       outlet: new PlanOutlet(sink, planner),
     });
   } finally {
@@ -163,7 +162,7 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
       redo,
       onRepository: (h, s) => progress.update(s, h),
       ...(pages ? { pages } : {}),
-      ...siteWideOf(site, sharding.shard, pages !== undefined, shape.evaluator.badgeIds),
+      ...siteWideOf(config, sharding.shard, pages !== undefined, shape.evaluator.badgeIds),
     });
   } catch (err) {
     failure = err;
@@ -184,7 +183,7 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
 export async function runSite(config: ResolvedConfig, shards: number, prune: boolean): Promise<{ repositories: number; counts: PublishCounts; location: string }> {
   const { site } = config;
   const ctx = loadPagesContext(config);
-  const apiFiles = siteApiFiles(site, loadShape(config).evaluator.badgeIds);
+  const apiFiles = siteApiFiles(site, loadShape(config).evaluator.badgeIds, config.templates);
   const sink = await openSink(site.out, site);
   const counts: PublishCounts = { written: 0, unchanged: 0, removed: 0 };
   let repositories: number;

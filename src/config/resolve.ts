@@ -1,9 +1,11 @@
 // The configuration resolved once: the site settings (file and flags), the active shape's
-// thresholds and, for Shape B, its decision files, each read and validated here and nowhere
+// thresholds and, for Shape B, its decision files, and the templates the render stage fills
+// in, each read and validated here and nowhere
 // else. Every stage, the pages and the build state take this object, so they cannot disagree
 // on what the configuration says (the URL schemes a decision may grant, for one).
 import { loadDecisions } from './decisions.ts';
 import { loadSiteConfig, loadThresholdsA, type SiteOverrides } from './load.ts';
+import { type SiteTemplates, siteTemplates } from './templates.ts';
 import { loadThresholdsB } from './thresholds-b.ts';
 import type { DecisionFileB, SiteConfig, ThresholdsA, ThresholdsB } from './types.ts';
 
@@ -13,12 +15,14 @@ export type ShapeThresholds = { shape: 'A'; t: ThresholdsA } | { shape: 'B'; t: 
 export interface ResolvedConfig {
   site: SiteConfig;
   thresholds: ShapeThresholds;
+  /** What the render stage fills in, read here so rendering reads no file. */
+  templates: SiteTemplates;
 }
 
 /** `file` undefined: ./config/badgepress.yaml when present, else the packaged defaults. */
 export async function resolveConfig(file?: string, overrides: SiteOverrides = {}): Promise<ResolvedConfig> {
   const site = await loadSiteConfig(file, overrides);
-  return { site, thresholds: await shapeThresholds(site) };
+  return { site, thresholds: await shapeThresholds(site), templates: siteTemplates(site) };
 }
 
 /** The thresholds (and decision files) the site settings name, for their shape. */

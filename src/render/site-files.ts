@@ -1,6 +1,7 @@
 // Every file one repository contributes to the site, in publishing order: per-time files,
 // then index.json, then the latest files. A reader who follows index.json never finds a
 // time whose files are missing, and the latest files only move once everything else is there.
+import type { SiteTemplates } from '../config/templates.ts';
 import type { SiteConfig } from '../config/types.ts';
 import type { RepositoryEvaluationOf } from '../evaluate/repository.ts';
 import { atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, type RepositoryIndex, type Resource } from '../model/layout.ts';
@@ -69,7 +70,8 @@ function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf
  * The site's own API files, beside no repository: api/v1/openapi.json (config `openapi`),
  * published like the site-wide pages once every repository is, with the short cache age.
  */
-export function siteApiFiles(site: SiteConfig, badgeIds: readonly string[]): SiteFile[] {
+export function siteApiFiles(site: SiteConfig, badgeIds: readonly string[], templates: Pick<SiteTemplates, 'openapi'>): SiteFile[] {
   if (!site.openapi) return [];
-  return [{ key: OPENAPI_KEY, body: jsonBytes(openapiDocument(site, badgeIds)), contentType: JSON_TYPE, cacheControl: cacheControlFor(site, 'latest'), phase: 'page' }];
+  if (!templates.openapi) throw new Error('internal: openapi.json is on but its template was not read');
+  return [{ key: OPENAPI_KEY, body: jsonBytes(openapiDocument(site, badgeIds, templates.openapi)), contentType: JSON_TYPE, cacheControl: cacheControlFor(site, 'latest'), phase: 'page' }];
 }

@@ -4,6 +4,7 @@
 // Schema 2020-12, which OpenAPI 3.1 schemas are).
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { openapiTemplate } from '../../src/config/templates.ts';
 import { openapiDocument } from '../../src/render/openapi.ts';
 import type { ConformanceAnswer, ConformanceRequest } from './cases.ts';
 
@@ -15,7 +16,7 @@ export interface OpenapiChecker {
 }
 
 export function openapiChecker(badgeIds: readonly string[], site: { baseUrl: string; styles: string[]; shieldsEndpoint: boolean; codeScanning: boolean }): OpenapiChecker {
-  const doc = openapiDocument(site as Parameters<typeof openapiDocument>[0], badgeIds);
+  const doc = openapiDocument(site as Parameters<typeof openapiDocument>[0], badgeIds, openapiTemplate());
   // A CommonJS module: under Node's ESM loader its class is the default export's `default`.
   const Ajv = (Ajv2020 as unknown as { default?: typeof Ajv2020 }).default ?? Ajv2020;
   const ajv = new Ajv({ strict: false, allErrors: true });

@@ -1,10 +1,7 @@
 // The site's static assets: one content-hashed stylesheet and script (immutable, so a new
 // build with changed bytes gets a new name), and the favicon.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-const read = (name: string) => readFileSync(fileURLToPath(new URL(`../../../templates/${name}`, import.meta.url)), 'utf8');
+import type { SiteTemplates } from '../../config/templates.ts';
 
 export interface Asset {
   key: string;
@@ -25,13 +22,11 @@ function hashed(name: string, ext: string, body: string, contentType: string): A
 
 const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7z" fill="#0969da"/><path d="m10 16 4 4 8-9" fill="none" stroke="#fff" stroke-width="3"/></svg>';
 
-let cached: SiteAssets | undefined;
-
-export function siteAssets(): SiteAssets {
-  cached ??= {
-    css: hashed('site', 'css', read('site.css'), 'text/css; charset=utf-8'),
-    js: hashed('site', 'js', read('site.js'), 'text/javascript; charset=utf-8'),
+/** The assets of the stylesheet and script `templates` hold (config/templates.ts reads them). */
+export function siteAssets(templates: Pick<SiteTemplates, 'css' | 'js'>): SiteAssets {
+  return {
+    css: hashed('site', 'css', templates.css, 'text/css; charset=utf-8'),
+    js: hashed('site', 'js', templates.js, 'text/javascript; charset=utf-8'),
     favicon: { key: 'favicon.svg', body: FAVICON, contentType: 'image/svg+xml' },
   };
-  return cached;
 }

@@ -1,6 +1,7 @@
 // What the page renderers need besides one repository's data: the site settings, the page
-// environment (paths, assets) and the active shape's thresholds.
+// environment (paths, assets made from the templates) and the active shape's thresholds.
 import type { ShapeThresholds } from '../../config/resolve.ts';
+import type { SiteTemplates } from '../../config/templates.ts';
 import type { SiteConfig } from '../../config/types.ts';
 import type { RepositoryEvaluation } from '../../evaluate/repository.ts';
 import { repositoryPagesPrefix, rulePagePath } from '../../model/layout.ts';
@@ -15,8 +16,8 @@ export interface PagesContext {
   thresholds: PagesThresholds;
 }
 
-export function pagesContext(site: SiteConfig, thresholds: PagesThresholds): PagesContext {
-  const env = pageEnv(site.baseUrl, site.tool.name, `Built by ${site.tool.name} ${site.tool.version}`, siteAssets());
+export function pagesContext(site: SiteConfig, thresholds: PagesThresholds, templates: Pick<SiteTemplates, 'css' | 'js'>): PagesContext {
+  const env = pageEnv(site.baseUrl, site.tool.name, `Built by ${site.tool.name} ${site.tool.version}`, siteAssets(templates));
   return { site, env, thresholds };
 }
 

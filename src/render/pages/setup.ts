@@ -1,11 +1,11 @@
-// The pages' view of the resolved configuration: the site settings and the active shape's
-// thresholds (and decision files), as the build's other stages see them.
+// The pages' view of the resolved configuration: the site settings, the active shape's
+// thresholds (and decision files) and the templates, as the build's other stages see them.
 import type { ResolvedConfig } from '../../config/resolve.ts';
 import { pagesContext, type PagesContext } from './context.ts';
 import type { PagesBuild } from './build-pages.ts';
 
 export function loadPagesContext(config: ResolvedConfig): PagesContext {
-  return pagesContext(config.site, config.thresholds);
+  return pagesContext(config.site, config.thresholds, config.templates);
 }
 
 /** The pages part of a build, or undefined when the config switches pages off. */

@@ -1,0 +1,53 @@
+// The package's templates/ the render stage fills in: the OpenAPI description and the site's
+// stylesheet and script. Read here, once per process, into the resolved configuration, so
+// rendering turns data into bytes and reads no file. The compiled CLI reads the OpenAPI
+// template parsed already (scripts/compile.mjs writes it beside this module): parsing its
+// YAML would cost every start about 100 ms.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { precompiled } from '../io/precompiled.ts';
+import type { SiteConfig } from './types.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export interface SiteTemplates {
+  /** templates/openapi.yaml parsed; undefined when the config writes no openapi.json. */
+  openapi: Json | undefined;
+  /** templates/site.css and site.js, as text. */
+  css: string;
+  js: string;
+}
+
+const templateFile = (name: string) => fileURLToPath(new URL(`../../templates/${name}`, import.meta.url));
+/** The OpenAPI template parsed, as scripts/compile.mjs writes it beside the compiled module. */
+const PARSED_OPENAPI = './openapi-template.json';
+
+let openapi: Json | undefined;
+const texts = new Map<string, string>();
+
+function text(name: string): string {
+  let t = texts.get(name);
+  if (t === undefined) texts.set(name, (t = readFileSync(templateFile(name), 'utf8')));
+  return t;
+}
+
+function parseOpenapi(): Json {
+  return parse(readFileSync(templateFile('openapi.yaml'), 'utf8')) as Json;
+}
+
+/** The OpenAPI description as source, before a deployment's values are filled in. */
+export function openapiTemplate(): Json {
+  openapi ??= precompiled<Json>(import.meta.url, PARSED_OPENAPI) ?? parseOpenapi();
+  return openapi;
+}
+
+/** The templates a build with these settings renders from. */
+export function siteTemplates(site: Pick<SiteConfig, 'openapi'>): SiteTemplates {
+  return { openapi: site.openapi ? openapiTemplate() : undefined, css: text('site.css'), js: text('site.js') };
+}
+
+/** For scripts/compile.mjs: the parsed OpenAPI template, as the file the compiled module reads. */
+export function openapiTemplateSource(): { path: string; text: string } {
+  return { path: fileURLToPath(new URL(PARSED_OPENAPI, import.meta.url)), text: JSON.stringify(parseOpenapi()) };
+}
