@@ -1,5 +1,6 @@
-// Calendar windows in UTC: the one definition the scanner (which collects events) and the
-// evaluator (which counts them) share, so the two can never disagree about a window.
+// Calendar windows and dates in UTC: the one definition the scanner (which collects events),
+// the evaluator (which counts them) and the pages (which show them) share, so they can never
+// disagree about a window or a day.
 
 /** JavaScript Date's range, in Unix seconds (±100,000,000 days around 1970). */
 const DATE_LIMIT_SECONDS = 8.64e12;
@@ -27,7 +28,23 @@ export function windowStart(end: number, months: number): number {
   return Number.isNaN(start) ? -DATE_LIMIT_SECONDS : start;
 }
 
+// A page shows each scan time several times (table, charts, their text alternatives) and
+// repositories share scan times: formatting them once is a visible part of a page's cost.
+const isoTimes = new Map<number, string>();
+const MAX_REMEMBERED_TIMES = 4096;
+
+/** YYYY-MM-DDTHH:MM:SSZ (UTC) of a Unix time in whole seconds; total: see utcDate. */
+export function isoTime(unix: number): string {
+  let s = isoTimes.get(unix);
+  if (s === undefined) {
+    if (isoTimes.size >= MAX_REMEMBERED_TIMES) isoTimes.clear();
+    s = utcDate(unix).toISOString().replace('.000Z', 'Z');
+    isoTimes.set(unix, s);
+  }
+  return s;
+}
+
 /** YYYY-MM-DD (UTC) of a Unix time; total: see utcDate. */
 export function isoDate(unix: number): string {
-  return utcDate(unix).toISOString().split('T')[0]!;
+  return isoTime(unix).split('T')[0]!;
 }

@@ -2,7 +2,8 @@
 // newest first, so a maintainer hears when a badge drops.
 import type { RepositoryHistory } from '../../load/types.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
-import { esc, isoTime } from './html.ts';
+import { isoTime } from '../../model/calendar.ts';
+import { esc } from './html.ts';
 import type { StatusChange } from './evaluate.ts';
 
 const MAX_ENTRIES = 50;

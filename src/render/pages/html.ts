@@ -67,25 +67,6 @@ export function renderPage(env: PageEnv, p: PageParts): string {
   );
 }
 
-// A page shows each scan time several times (table, charts, their text alternatives) and
-// repositories share scan times: formatting them once is a visible part of a page's cost.
-const isoTimes = new Map<number, string>();
-const MAX_REMEMBERED_TIMES = 4096;
-
-export function isoTime(unix: number): string {
-  let s = isoTimes.get(unix);
-  if (s === undefined) {
-    if (isoTimes.size >= MAX_REMEMBERED_TIMES) isoTimes.clear();
-    s = new Date(unix * 1000).toISOString().replace('.000Z', 'Z');
-    isoTimes.set(unix, s);
-  }
-  return s;
-}
-
-export function isoDate(unix: number): string {
-  return isoTime(unix).slice(0, 10);
-}
-
 export function table(caption: string, head: string[], rows: string[][], numeric: number[] = []): string {
   const th = head.map((h) => `<th scope="col">${h}</th>`).join('');
   const body = rows.map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${c}</th>` : `<td${numeric.includes(i) ? ' class="num"' : ''}>${c}</td>`)).join('')}</tr>`).join('');

@@ -9,7 +9,8 @@ import { statusChart, timeScale, valueChart, type ChartBand, type TimeScale } fr
 import { pagePaths, shownStatus, type PagesContext, type RepositoryEvaluations } from './context.ts';
 import { STATUS_LEVELS } from '../../model/status.ts';
 import { expiresAt } from '../../model/expiry.ts';
-import { esc, externalHref, href, isoDate, isoTime, renderPage, statusWord, table, text } from './html.ts';
+import { esc, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
+import { isoDate, isoTime } from '../../model/calendar.ts';
 import { raiseBadgeA, raiseBadgeB, raiseCriterionA, needForB } from './raise.ts';
 
 function apiPath(encoded: string, rest: string): string {

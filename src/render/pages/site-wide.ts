@@ -7,7 +7,8 @@ import { thresholdText } from '../../evaluate/shape-b.ts';
 import { cacheControlFor, type Phase, type SiteFile } from '../site-files.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
-import { esc, externalHref, href, isoDate, renderPage, statusWord, table, text } from './html.ts';
+import { esc, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
+import { isoDate } from '../../model/calendar.ts';
 import type { RepositorySummary, SortedSummaries } from './summary.ts';
 import type { StatusChange } from './evaluate.ts';
 

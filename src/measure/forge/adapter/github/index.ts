@@ -7,6 +7,7 @@ import { ForgeApiError, httpFailure, rateLimitFailure } from '../../core/errors.
 import { isRateLimited, resetAtOf, type ForgeHttp } from '../../core/http.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue, type IssueReaction } from '../../core/rules.ts';
+import { isoTime } from '../../../../model/calendar.ts';
 import type { ForgeRequest } from '../../../types.ts';
 
 export const GITHUB_LABEL = 'GitHub API';
@@ -34,7 +35,7 @@ function actor(user: User | null | undefined, association?: string): Actor {
   return { login: user?.login ?? '', bot: isBot(user), maintainer: association !== undefined && MAINTAINER_ASSOCIATIONS.has(association) };
 }
 
-const iso = (unix: number) => new Date(unix * 1000).toISOString().replace('.000Z', 'Z');
+const iso = isoTime;
 
 /** Octokit's error as the core's: status, rate limit and reset, never the request's text. */
 export function fromOctokit(error: unknown, http: ForgeHttp): unknown {
