@@ -45,6 +45,13 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/(io|s3)/', '^src/errors\\.ts$'] },
     },
     {
+      name: 'render-reads-no-file',
+      comment: 'render/ turns data into bytes: it reads no file (its templates come with the resolved config)',
+      severity: 'error',
+      from: { path: '^src/render/' },
+      to: { dependencyTypes: ['core'], path: '^(node:)?fs(/promises)?$' },
+    },
+    {
       name: 'no-circular',
       comment: 'no module imports itself back through others',
       severity: 'error',

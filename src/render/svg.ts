@@ -1,8 +1,6 @@
 // Flat README badges: a pure function of (label, message, colour), rendered from the mustache
-// template, measured with Verdana 11px metrics and optimised with svgo. A build keeps one
+// template the caller hands over (read once with the config), measured with Verdana 11px metrics and optimised with svgo. A build keeps one
 // renderer, so each distinct badge costs one svgo call however many repositories show it.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import Mustache from 'mustache';
 import anafanafo from 'anafanafo';
 // svgo's one-file bundle (same optimiser, same output): a build loads it in a third of the
@@ -10,13 +8,6 @@ import anafanafo from 'anafanafo';
 import { optimize, type Config as SvgoConfig } from 'svgo/browser';
 import { escapeXml } from './escape.ts';
 import { brightness, renderStyledBadge, type BadgeStyle } from './badge-styles.ts';
-
-let template: string | undefined;
-/** The flat badge's template, read on first use (importing this module reads no file). */
-function flatTemplate(): string {
-  template ??= readFileSync(fileURLToPath(new URL('../../templates/badge.svg.mustache', import.meta.url)), 'utf8').trim();
-  return template;
-}
 
 export interface BadgeLook {
   label: string;
@@ -57,7 +48,8 @@ function textWidth(s: string): number {
   return w % 2 === 0 ? w + 1 : w; // odd widths keep the centred text on the pixel grid
 }
 
-export function renderBadgeUnoptimised(look: BadgeLook, style: BadgeStyle = 'flat'): string {
+/** `template`: the flat badge's mustache template (templates/badge.svg.mustache, read with the config). */
+export function renderBadgeUnoptimised(template: string, look: BadgeLook, style: BadgeStyle = 'flat'): string {
   if (style !== 'flat') return renderStyledBadge(style, { ...look, labelColor: LABEL_COLOR });
   const labelWidth = textWidth(look.label);
   const messageWidth = textWidth(look.message);
@@ -80,11 +72,11 @@ export function renderBadgeUnoptimised(look: BadgeLook, style: BadgeStyle = 'fla
     messageX: 10 * (leftWidth - 1 + messageWidth / 2 + HORIZ_PADDING),
     messageLength: 10 * messageWidth,
   };
-  return Mustache.render(flatTemplate(), view, {}, { escape: (v: unknown) => escapeXml(String(v)) });
+  return Mustache.render(template, view, {}, { escape: (v: unknown) => escapeXml(String(v)) });
 }
 
-export function renderBadge(look: BadgeLook, style: BadgeStyle = 'flat'): string {
-  const raw = renderBadgeUnoptimised(look, style);
+export function renderBadge(template: string, look: BadgeLook, style: BadgeStyle = 'flat'): string {
+  const raw = renderBadgeUnoptimised(template, look, style);
   const optimised = optimize(raw, SVGO_CONFIG).data;
   return optimised.length < raw.length ? optimised : raw;
 }
@@ -93,11 +85,14 @@ export function renderBadge(look: BadgeLook, style: BadgeStyle = 'flat'): string
 export class BadgeRenderer {
   private readonly cache = new Map<string, string>();
 
+  /** `template`: the flat badge's mustache template, as the resolved config holds it. */
+  constructor(private readonly template: string) {}
+
   render(look: BadgeLook, style: BadgeStyle = 'flat'): string {
     const key = `${style}\u0000${look.label}\u0000${look.message}\u0000${look.color}`;
     let svg = this.cache.get(key);
     if (svg === undefined) {
-      svg = renderBadge(look, style);
+      svg = renderBadge(this.template, look, style);
       this.cache.set(key, svg);
     }
     return svg;
