@@ -72,7 +72,9 @@ export async function startFaultProxy(targetPort: number, seed = 1): Promise<Fau
     }
     const kms = proxy.kms?.(method, path) ?? false;
     const loseAnswer = proxy.loseAnswer?.(method, path) ?? false;
-    const upstream = request({ host: '127.0.0.1', port: targetPort, method, path, headers: req.headers }, (up) => {
+    // A fresh connection per request: a kept-alive socket the peer has just closed would fail
+    // the forward and make the client retry, a request no test asked for.
+    const upstream = request({ host: '127.0.0.1', port: targetPort, method, path, headers: req.headers, agent: false }, (up) => {
       if (loseAnswer) {
         inject('lost-answer');
         up.resume();
