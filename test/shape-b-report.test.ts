@@ -44,7 +44,7 @@ const report = JSON.parse(files.get('sarif')!);
 const run = report.runs[0];
 
 describe('Shape B report', () => {
-  it('has the envelope, a driver without version, and the spec rules with index, unit and threshold', () => {
+  it('has the envelope, a driver without version, and the default rules with index, unit and threshold', () => {
     expect(Object.keys(report)).toEqual(['$schema', 'version', 'runs']);
     expect(Object.keys(run)).toEqual(['tool', 'properties', 'results']);
     expect(Object.keys(run.tool.driver)).toEqual(['name', 'informationUri', 'rules']);
@@ -60,7 +60,7 @@ describe('Shape B report', () => {
     expect(Object.keys(run.tool.driver.rules[0])).toEqual(['id', 'name', 'fullDescription', 'help', 'helpUri', 'properties']);
   });
 
-  it('run.properties: one badge entry per id and level with the spec criteria, and testedRepository', () => {
+  it('run.properties: one badge entry per id and level with the default criteria, and testedRepository', () => {
     expect(Object.keys(run.properties)).toEqual(['badges', 'testedRepository']);
     expect(run.properties.testedRepository).toBe(URL);
     type Entry = { badgeId: string; badgeLevel: string; badgeGranted: boolean; isHighestGrantedBadge: boolean; badgeExplanation: { criteria: Array<{ ruleId: string; badgeLevel: string }> } };
