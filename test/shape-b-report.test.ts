@@ -10,10 +10,6 @@ import { renderingB } from '../src/render/shape-renderings.ts';
 import { BadgeRenderer } from '../src/render/svg.ts';
 import { ROOT } from './helpers/cli.ts';
 import { sarifErrors } from './helpers/sarif.ts';
-import { badgeTemplate } from '../src/config/templates.ts';
-
-/** The flat badge's template, as a build reads it with its config. */
-const BADGE = badgeTemplate();
 
 const T = await loadThresholdsB(join(ROOT, 'config/thresholds-b.yaml'));
 const SITE = await loadSiteConfig(join(ROOT, 'examples/shape-b/badgepress.yaml'));
@@ -36,7 +32,7 @@ const history: RepositoryHistory = { repositoryUrl: URL, encoded: ENC, scans: [s
 
 function render(site: SiteConfig, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
   const evaluation = evaluatorB(T, decisions).evaluate(history, TS);
-  return new Map(scanFiles(site, new BadgeRenderer(BADGE), renderingB(site, T))(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]));
+  return new Map(scanFiles(site, new BadgeRenderer(), renderingB(site, T))(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]));
 }
 
 const files = render(SITE);
