@@ -13,9 +13,8 @@ import { wrapOnce } from '../errors.ts';
 import { fileLeaseStore } from '../io/file-lease.ts';
 
 // Directories remembered (as made by this build, or not): the repositories in flight need a
-// few hundred (about 26 a repository). Two sets of up to 50,000 paths of ~150 characters came
-// to an estimated 19 MB late in a 100,000-repository build (its RSS 183 MB then, 147 MB with
-// this bound); forgetting costs a mkdir or a failed read later.
+// few hundred (about 26 a repository). Unbounded sets grew with the site (docs/performance.md,
+// "The whole scale run"); forgetting costs a mkdir or a failed read later.
 export const MAX_REMEMBERED_DIRS = 4_096;
 
 export class DirectorySink implements Sink {
@@ -174,8 +173,8 @@ export class DirectorySink implements Sink {
 }
 
 // The writes of a build go through fs's callback API: fs/promises wraps each open file in a
-// FileHandle and each step in promises of its own, which cost about 0.05 ms of CPU a file more
-// (the pages' two files and directory per repository, measured; a build writes ~80 files each).
+// FileHandle and each step in promises of its own, which cost CPU on every file (a build
+// writes ~80 files a repository; docs/performance.md, "Pages and file writes made cheaper").
 const mkdirMade = promisify(mkdirCallback);
 const mkdirRecursive = (dir: string) => mkdirMade(dir, { recursive: true });
 const writeWhole = promisify(writeFileCallback);
