@@ -5,7 +5,7 @@ import { mkdir as mkdirCallback, rename as renameCallback, writeFile as writeFil
 import { readFile, readdir, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
-import type { SiteFile } from '../render/site-files.ts';
+import type { SiteFile } from '../model/site-file.ts';
 import { API_PREFIX } from '../model/layout.ts';
 import type { Comparison, PutOutcome, Sink } from './sink.ts';
 import type { LeaseStore } from '../io/lease.ts';

@@ -8,7 +8,7 @@ import { openSink, openStore } from '../../src/build/locations.ts';
 import { loadShape } from '../../src/build/stages.ts';
 import type { Sink } from '../../src/publish/sink.ts';
 import { pagesBuild } from '../../src/render/pages/setup.ts';
-import type { SiteFile } from '../../src/render/site-files.ts';
+import type { SiteFile } from '../../src/model/site-file.ts';
 
 export interface IncrementalRun {
   flags: SiteFlags;
