@@ -46,6 +46,11 @@ export class DirectorySink implements Sink {
     return wrapOnce(err, (cause) => `--out ${this.location}: cannot write ${key} (${cause}); check that --out names a writable directory on a disk with free space`);
   }
 
+  /** A read of the output that failed (plan compares, --prune lists), said of --out with what to check. */
+  private readError(key: string, err: unknown): Error {
+    return wrapOnce(err, (cause) => `--out ${this.location}: cannot read ${key} (${cause}); check that --out names a directory`);
+  }
+
   private async write(file: SiteFile): Promise<PutOutcome> {
     const path = this.pathOf(file.key);
     const body = Buffer.from(file.body, 'utf8');
@@ -86,7 +91,7 @@ export class DirectorySink implements Sink {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
-      throw err;
+      throw this.readError(key, err);
     }
   }
 
@@ -97,7 +102,7 @@ export class DirectorySink implements Sink {
       entries = await readdir(base, { recursive: true, withFileTypes: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
+      throw this.readError(prefix, err);
     }
     return entries
       .filter((e) => e.isFile())
@@ -113,7 +118,7 @@ export class DirectorySink implements Sink {
         .sort();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
+      throw this.readError(prefix, err);
     }
   }
 
@@ -143,7 +148,7 @@ export class DirectorySink implements Sink {
       entries = await readdir(base, { recursive: true, withFileTypes: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw err;
+      throw this.readError(prefix, err);
     }
     // The prefix's own directory last: a repository whose files were all removed leaves none.
     const dirs = [...entries.filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name)), base];
