@@ -2,7 +2,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { parseFlags, integerFlag, UsageError } from './args.ts';
-import { loadSite, SITE_FLAGS } from './setup.ts';
+import { resolveFlags, CONFIG_FLAGS } from './setup.ts';
 import { progressShown } from './progress.ts';
 import type { ShapeThresholds } from '../config/resolve.ts';
 import { ruleIdProblem } from '../config/validate.ts';
@@ -28,10 +28,10 @@ Exit codes: 0 scanned, 1 some repositories or lines failed, 2 bad arguments or c
 fetched), 4 the store failed, 5 another scan holds the store.`;
 
 const FLAGS = {
-  config: SITE_FLAGS.config,
-  store: SITE_FLAGS.store,
-  's3-endpoint': SITE_FLAGS['s3-endpoint'],
-  's3-path-style': SITE_FLAGS['s3-path-style'],
+  config: CONFIG_FLAGS.config,
+  store: CONFIG_FLAGS.store,
+  's3-endpoint': CONFIG_FLAGS['s3-endpoint'],
+  's3-path-style': CONFIG_FLAGS['s3-path-style'],
   repos: { type: 'string' },
   mirrors: { type: 'string' },
   'as-of': { type: 'string' },
@@ -128,7 +128,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   }
   if (asked?.length === 0) throw new UsageError('--rules: name at least one rule id, e.g. --rules COMMITS,BUS_FACTOR');
 
-  const config = await loadSite(v);
+  const config = await resolveFlags(v);
   const { site } = config;
   if (v.mirrors !== undefined) site.scan.mirrors = v.mirrors;
   if (concurrency !== undefined) site.scan.concurrency = concurrency;
