@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { BadInputError, BadgepressError, EXIT, type FailureReport } from '../errors.ts';
+import { isoTime } from '../model/calendar.ts';
 
 /** The lease's key: one per output, or one per shard (shards write disjoint repositories). */
 export function leaseKey(shard?: { index: number; count: number }): string {
@@ -86,7 +87,7 @@ export class LeaseHeldError extends BadgepressError {
     holderKind: LeaseHolderKind = 'build',
   ) {
     const who = holder
-      ? `host ${holder.host}, pid ${holder.pid}, since ${iso(holder.acquiredAt)}; it renews its lease while it runs, and the lease lapses at ${iso(holder.expiresAt)} if it stops`
+      ? `host ${holder.host}, pid ${holder.pid}, since ${isoTime(holder.acquiredAt)}; it renews its lease while it runs, and the lease lapses at ${isoTime(holder.expiresAt)} if it stops`
       : `another ${holderKind} took it at the same moment`;
     super(
       holderKind === 'build'
@@ -243,8 +244,4 @@ function parse(body: string | undefined): LeaseRecord | undefined {
     // fall through
   }
   return undefined;
-}
-
-function iso(unix: number): string {
-  return new Date(unix * 1000).toISOString().replace('.000Z', 'Z');
 }
