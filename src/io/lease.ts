@@ -114,8 +114,9 @@ export interface Lease {
 }
 
 /** A renewal found the lease gone to another build: this one stops publishing (exit 4). */
-export class LeaseLostError extends Error {
+export class LeaseLostError extends BadgepressError {
   override name = 'LeaseLostError';
+  readonly exitCode: number = EXIT.publish;
   constructor(where: string) {
     super(
       `the build lease at ${where} was lost (a renewal found it lapsed or taken by another build, e.g. after this process was paused); ` +
