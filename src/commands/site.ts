@@ -2,7 +2,7 @@
 // badge and rule pages, search index, sitemap, 404) from the shards' summaries alone.
 import { parseFlags, integerFlag, UsageError } from './args.ts';
 import { CONFIG_FLAGS, resolveFlags, warnOfLocalBaseUrl } from './setup.ts';
-import { runSite } from '../build/run.ts';
+import { runSiteWidePages } from '../build/run.ts';
 import { MAX_SHARDS } from '../model/shard.ts';
 import { plural } from '../model/plural.ts';
 
@@ -17,7 +17,7 @@ export async function siteCommand(argv: string[]): Promise<number> {
   const config = await resolveFlags({ ...values, store: values.store ?? '.' });
   warnOfLocalBaseUrl(config.site);
   if (!config.site.pages) throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
-  const { repositories, counts, location } = await runSite(config, shards, values.prune ?? false);
+  const { repositories, counts, location } = await runSiteWidePages(config, shards, values.prune ?? false);
   if (values.json) process.stdout.write(`${JSON.stringify({ repositories, ...counts, out: location, shards })}\n`);
   else {
     const removed = values.prune ? `, ${counts.removed} removed` : '';
