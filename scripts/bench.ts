@@ -32,10 +32,6 @@ import { resolveConfig } from '../src/config/resolve.ts';
 import { loadPagesContext } from '../src/render/pages/setup.ts';
 import { siteWideFiles } from '../src/render/pages/site-wide.ts';
 import type { RepositorySummary } from '../src/render/pages/summary.ts';
-import { badgeTemplate } from '../src/config/templates.ts';
-
-/** The flat badge's template, as a build reads it with its config. */
-const BADGE = badgeTemplate();
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -337,7 +333,7 @@ async function sizeRows(): Promise<void> {
   say('CloudFront Function (target ≤ 8 KB; AWS limit 10 KB)', `${cloudFront} bytes minified`, 'cloudFrontFunctionBytes', cloudFront);
   const lambdaEdge = Buffer.byteLength(await bundleLambdaEdge());
   say('Lambda@Edge bundle', `${lambdaEdge} bytes minified (AWS SDK from the runtime)`, 'lambdaEdgeBytes', lambdaEdge);
-  const ours = renderBadge(BADGE, { label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
+  const ours = renderBadge({ label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
   const theirs = makeBadge({ label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
   say('SVG bytes vs badge-maker (target ≤)', `${ours.length} vs ${theirs.length}`, 'svgBytes', `${ours.length}/${theirs.length}`);
 }

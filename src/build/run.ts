@@ -10,7 +10,8 @@ import type { StoreSource } from '../load/store.ts';
 import type { Shard } from '../model/shard.ts';
 import { plural } from '../model/plural.ts';
 import type { SiteWideScope } from '../publish/site-wide-prune.ts';
-import { siteApiFiles, type SiteFile } from '../render/site-files.ts';
+import type { SiteFile } from '../model/site-file.ts';
+import { siteApiFiles } from '../render/site-files.ts';
 import { openIncremental, openStateStore } from '../incremental/open.ts';
 import type { IncrementalBuild } from '../incremental/incremental.ts';
 import { Planner, type PlanReport } from '../publish/plan.ts';
@@ -180,7 +181,7 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
  * After n sharded builds: the site-wide pages (home, list pages, badge and rule pages, search
  * index, sitemap, 404) and openapi.json, from the shards' summaries alone.
  */
-export async function runSite(config: ResolvedConfig, shards: number, prune: boolean): Promise<{ repositories: number; counts: PublishCounts; location: string }> {
+export async function runSiteWidePages(config: ResolvedConfig, shards: number, prune: boolean): Promise<{ repositories: number; counts: PublishCounts; location: string }> {
   const { site } = config;
   const ctx = loadPagesContext(config);
   const apiFiles = siteApiFiles(site, loadShape(config).evaluator.badgeIds, config.templates);

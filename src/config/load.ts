@@ -30,14 +30,24 @@ export interface SiteOverrides {
   s3PathStyle?: boolean;
 }
 
+/** Which settings file a command reads, and whether it is the user's own (not the packaged one). */
+export interface SettingsFile {
+  path: string;
+  own: boolean;
+}
+
 /** The settings a command reads: `file`, else ./config/badgepress.yaml when present, else the packaged defaults. */
-export function siteConfigFile(file?: string): { path: string; own: boolean } {
+export function siteConfigFile(file?: string): SettingsFile {
   const own = file ?? (existsSync('config/badgepress.yaml') ? 'config/badgepress.yaml' : undefined);
   return { path: resolve(own ?? resolve(PACKAGE_CONFIG_DIR, 'badgepress.yaml')), own: own !== undefined };
 }
 
 export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {}): Promise<SiteConfig> {
-  const { path, own: ownConfig } = siteConfigFile(file);
+  return loadSiteConfigAt(siteConfigFile(file), overrides);
+}
+
+/** The site settings in the file siteConfigFile chose. */
+export async function loadSiteConfigAt({ path, own: ownConfig }: SettingsFile, overrides: SiteOverrides = {}): Promise<SiteConfig> {
   const located = await readYamlFile(path);
   throwIfAny(schemaProblems(siteSchema, located));
   throwIfAny(locationProblems(located, overrides));

@@ -1,8 +1,8 @@
 // The package's templates/ the render stage fills in: the OpenAPI description, the site's
-// stylesheet and script, and the flat badge. Read here, once per process, into the resolved configuration, so
+// stylesheet and script. Read here, once per process, into the resolved configuration, so
 // rendering turns data into bytes and reads no file. The compiled CLI reads the OpenAPI
-// template parsed already (scripts/compile.mjs writes it beside this module): parsing its
-// YAML would cost every start about 100 ms.
+// template parsed already (scripts/compile.mjs writes it beside this module), so no start
+// parses its YAML (what that saves: docs/performance.md, "Start-up").
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -17,8 +17,6 @@ export interface SiteTemplates {
   /** templates/site.css and site.js, as text. */
   css: string;
   js: string;
-  /** templates/badge.svg.mustache, the flat badge (trimmed). */
-  badge: string;
 }
 
 const templateFile = (name: string) => fileURLToPath(new URL(`../../templates/${name}`, import.meta.url));
@@ -38,11 +36,6 @@ function parseOpenapi(): Json {
   return parse(readFileSync(templateFile('openapi.yaml'), 'utf8')) as Json;
 }
 
-/** The flat badge's mustache template, trimmed (tests and the bench draw badges with it too). */
-export function badgeTemplate(): string {
-  return text('badge.svg.mustache').trim();
-}
-
 /** The OpenAPI description as source, before a deployment's values are filled in. */
 export function openapiTemplate(): Json {
   openapi ??= precompiled<Json>(import.meta.url, PARSED_OPENAPI) ?? parseOpenapi();
@@ -51,7 +44,7 @@ export function openapiTemplate(): Json {
 
 /** The templates a build with these settings renders from. */
 export function siteTemplates(site: Pick<SiteConfig, 'openapi'>): SiteTemplates {
-  return { openapi: site.openapi ? openapiTemplate() : undefined, css: text('site.css'), js: text('site.js'), badge: badgeTemplate() };
+  return { openapi: site.openapi ? openapiTemplate() : undefined, css: text('site.css'), js: text('site.js') };
 }
 
 /** For scripts/compile.mjs: the parsed OpenAPI template, as the file the compiled module reads. */

@@ -41,6 +41,17 @@ export function problemBody(status: number, title: string, detail: string): stri
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
 export const ATOM_TYPE = 'application/atom+xml';
+/** The content type of each kind of page file, by the key's extension: what the build publishes
+ *  a page with and what a resolver answers it with (any other extension is JSON). */
+export const PAGE_TYPES: Readonly<Record<string, string>> = {
+  html: HTML_TYPE,
+  atom: ATOM_TYPE,
+  xml: 'application/xml',
+  txt: 'text/plain; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  svg: SVG_TYPE,
+};
 /** One JSON document a line: store files, summaries, the build state. */
 export const NDJSON_TYPE = 'application/x-ndjson';
 

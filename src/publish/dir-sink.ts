@@ -5,7 +5,7 @@ import { mkdir as mkdirCallback, rename as renameCallback, writeFile as writeFil
 import { readFile, readdir, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
-import type { SiteFile } from '../render/site-files.ts';
+import type { SiteFile } from '../model/site-file.ts';
 import { API_PREFIX } from '../model/layout.ts';
 import type { Comparison, PutOutcome, Sink } from './sink.ts';
 import type { LeaseStore } from '../io/lease.ts';
@@ -13,9 +13,8 @@ import { wrapOnce } from '../errors.ts';
 import { fileLeaseStore } from '../io/file-lease.ts';
 
 // Directories remembered (as made by this build, or not): the repositories in flight need a
-// few hundred (about 26 a repository). Two sets of up to 50,000 paths of ~150 characters came
-// to an estimated 19 MB late in a 100,000-repository build (its RSS 183 MB then, 147 MB with
-// this bound); forgetting costs a mkdir or a failed read later.
+// few hundred (about 26 a repository). Unbounded sets grew with the site (docs/performance.md,
+// "The whole scale run"); forgetting costs a mkdir or a failed read later.
 export const MAX_REMEMBERED_DIRS = 4_096;
 
 export class DirectorySink implements Sink {
@@ -45,6 +44,11 @@ export class DirectorySink implements Sink {
   /** A write that failed, said of --out with what to check. */
   private writeError(key: string, err: unknown): Error {
     return wrapOnce(err, (cause) => `--out ${this.location}: cannot write ${key} (${cause}); check that --out names a writable directory on a disk with free space`);
+  }
+
+  /** A read of the output that failed (plan compares, --prune lists), said of --out with what to check. */
+  private readError(key: string, err: unknown): Error {
+    return wrapOnce(err, (cause) => `--out ${this.location}: cannot read ${key} (${cause}); check that --out names a directory`);
   }
 
   private async write(file: SiteFile): Promise<PutOutcome> {
@@ -87,7 +91,7 @@ export class DirectorySink implements Sink {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
-      throw err;
+      throw this.readError(key, err);
     }
   }
 
@@ -98,7 +102,7 @@ export class DirectorySink implements Sink {
       entries = await readdir(base, { recursive: true, withFileTypes: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
+      throw this.readError(prefix, err);
     }
     return entries
       .filter((e) => e.isFile())
@@ -114,7 +118,7 @@ export class DirectorySink implements Sink {
         .sort();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
+      throw this.readError(prefix, err);
     }
   }
 
@@ -144,7 +148,7 @@ export class DirectorySink implements Sink {
       entries = await readdir(base, { recursive: true, withFileTypes: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw err;
+      throw this.readError(prefix, err);
     }
     // The prefix's own directory last: a repository whose files were all removed leaves none.
     const dirs = [...entries.filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name)), base];
@@ -174,8 +178,8 @@ export class DirectorySink implements Sink {
 }
 
 // The writes of a build go through fs's callback API: fs/promises wraps each open file in a
-// FileHandle and each step in promises of its own, which cost about 0.05 ms of CPU a file more
-// (the pages' two files and directory per repository, measured; a build writes ~80 files each).
+// FileHandle and each step in promises of its own, which cost CPU on every file (a build
+// writes ~80 files a repository; docs/performance.md, "Pages and file writes made cheaper").
 const mkdirMade = promisify(mkdirCallback);
 const mkdirRecursive = (dir: string) => mkdirMade(dir, { recursive: true });
 const writeWhole = promisify(writeFileCallback);

@@ -2,7 +2,7 @@
 // a sink already holds, and the badge statuses they carry. The sink answers "same or not"
 // from what it already knows (S3: the listed ETags), so only changed explanation files, whose
 // old status the report needs, are ever fetched.
-import type { FileScope, OutputFile, SiteFile } from '../render/site-files.ts';
+import type { FileScope, OutputFile, SiteFile } from '../model/site-file.ts';
 import type { Sink } from './sink.ts';
 import { repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
 import { plural } from '../model/plural.ts';

@@ -4,7 +4,7 @@
 // not an MD5, SSE-KMS and SSE-C: there S3's own check of our Content-MD5 stands in).
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
-import type { SiteFile } from '../render/site-files.ts';
+import type { SiteFile } from '../model/site-file.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { API_PREFIX, PAGES_PREFIX } from '../model/layout.ts';
 import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';

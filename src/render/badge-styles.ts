@@ -1,7 +1,7 @@
-// The badge styles besides `flat` (which svg.ts renders from its template): flat-square,
-// plastic, for-the-badge and social, laid out exactly as shields' badge-maker lays them out
-// for a label and a message without logo or links, so `?style=` gives the picture a README
-// author knows from img.shields.io. Ported from badge-maker 6 (lib/badge-renderers.js,
+// Every badge style, one renderer family as in shields' badge-maker: flat, flat-square,
+// plastic, for-the-badge and social, laid out exactly as badge-maker lays them out for a label
+// and a message without logo or links, so the plain badge and `?style=` give the picture a
+// README author knows from img.shields.io. Ported from badge-maker 6 (lib/badge-renderers.js,
 // github.com/badges/shields, licensed MIT OR Apache-2.0; the arithmetic below follows it,
 // the code is our own). Every data-driven string goes through escapeXml.
 import anafanafo from 'anafanafo';
@@ -60,7 +60,7 @@ function foreground(content: string, fontSize = 110): string {
   return `<g fill="#fff" text-anchor="middle" font-family="${FONT_FAMILY}" text-rendering="geometricPrecision" font-size="${fontSize}">${content}</g>`;
 }
 
-/** Label and message geometry shared by flat-square and plastic (badge-maker's Badge class). */
+/** Label and message geometry shared by flat, flat-square and plastic (badge-maker's Badge class). */
 function twoPart(look: StyledLook) {
   const labelWidth = preferredWidth(look.label, '11px Verdana');
   const messageWidth = preferredWidth(look.message, '11px Verdana');
@@ -77,6 +77,24 @@ function twoPart(look: StyledLook) {
 
 function backgroundRects(leftWidth: number, rightWidth: number, height: number, look: StyledLook): string {
   return `<rect width="${leftWidth}" height="${height}" fill="${look.labelColor}"/><rect x="${leftWidth}" width="${rightWidth}" height="${height}" fill="${look.color}"/>`;
+}
+
+function flat(look: StyledLook): string {
+  const g = twoPart(look);
+  // A shadow one unit below each text; the message always names its fill.
+  const text = (t: string, p: typeof g.label, fill: string) => {
+    const s = escapeXml(t);
+    return (
+      `<text aria-hidden="true" x="${p.x}" y="150" fill="${p.colors.shadow}" fill-opacity=".3" transform="scale(.1)" textLength="${p.length}">${s}</text>` +
+      `<text x="${p.x}" y="140" transform="scale(.1)"${fill} textLength="${p.length}">${s}</text>`
+    );
+  };
+  const defs =
+    '<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>' +
+    `<clipPath id="r"><rect width="${g.width}" height="20" rx="3" fill="#fff"/></clipPath>`;
+  const background = `<g clip-path="url(#r)">${backgroundRects(g.leftWidth, g.rightWidth, 20, look)}<rect width="${g.width}" height="20" fill="url(#s)"/></g>`;
+  const texts = text(look.label, g.label, fillAttr(g.label.colors.text)) + text(look.message, g.message, ` fill="${g.message.colors.text}"`);
+  return frame(g.width, 20, `${look.label}: ${look.message}`, defs + background + foreground(texts));
 }
 
 function flatSquare(look: StyledLook): string {
@@ -151,9 +169,11 @@ function social(look: StyledLook): string {
   return frame(labelRectWidth + 1 + gutter + messageRectWidth, 20, `${label}: ${look.message}`, body);
 }
 
-/** Unoptimised SVG of one of the styles other than flat. */
-export function renderStyledBadge(style: Exclude<BadgeStyle, 'flat'>, look: StyledLook): string {
+/** Unoptimised SVG of a badge in any style. */
+export function drawBadge(style: BadgeStyle, look: StyledLook): string {
   switch (style) {
+    case 'flat':
+      return flat(look);
     case 'flat-square':
       return flatSquare(look);
     case 'plastic':

@@ -126,10 +126,9 @@ function bandText(c: CriterionA): string {
   return `${c.range.min}..${c.range.max ?? '∞'}${c.rule.unit ? ` ${esc(c.rule.unit)}` : ''}`;
 }
 
-let chartCounter = 0;
-
-function chartId(prefix: string): string {
-  return `${prefix}-${++chartCounter}`;
+/** A chart id unique within its page: numbered in the order the page draws its charts. */
+function chartId(page: PageShared, prefix: string): string {
+  return `${prefix}-${++page.charts}`;
 }
 
 function bandsOfA(rule: RuleA): ChartBand[] {
@@ -170,7 +169,7 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
   const points = ev.scans.map((s) => ({ t: s.timestamp, status: s.badges[index]!.status }));
   const chart = statusChart(
     {
-      id: chartId('badge'),
+      id: chartId(page, 'badge'),
       title: `${id} status over time`,
       desc: historyDesc(
         page,
@@ -214,7 +213,7 @@ function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }, page: Page
         points.map((p, j) => (p.value === null ? 'not determined' : `${p.value}${unit} (${ev.scans[j]!.criteria[i]!.status})`)),
       );
       const parts = ruleParts(ctx, rule, () => bandsOfA(rule));
-      return parts.heading + valueChart({ id: chartId('rule'), title: `${rule.name} over time, with its bands`, desc }, parts.bands, points, page.scale);
+      return parts.heading + valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time, with its bands`, desc }, parts.bands, points, page.scale);
     })
     .join('');
   return charts ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>` : '';
@@ -243,7 +242,7 @@ function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
   const points = ev.scans.map((s) => ({ t: s.timestamp, status: s.badges[index]!.status }));
   const chart = statusChart(
     {
-      id: chartId('badge'),
+      id: chartId(page, 'badge'),
       title: `${id} level over time`,
       desc: historyDesc(
         page,
@@ -293,7 +292,7 @@ function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }, page: Page
         page,
         points.map((p) => (p.value === null ? 'not determined' : `${p.value} ${rule.unit} (${p.status})`)),
       );
-      return parts.heading + valueChart({ id: chartId('rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc }, parts.bands, points, page.scale);
+      return parts.heading + valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc }, parts.bands, points, page.scale);
     })
     .join('');
   return charts ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>` : '';
@@ -320,14 +319,15 @@ interface PageShared {
   scale: TimeScale;
   /** The date of each scan (YYYY-MM-DD), in scan order. */
   dates: readonly string[];
+  /** Charts drawn so far on this page (their ids count them). */
+  charts: number;
 }
 
 export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations): string {
-  chartCounter = 0;
   const last = h.scans[h.scans.length - 1]!;
   // Every chart spans the same scans (evaluations are per scan, in scan order).
   const times = ev.scans.map((s) => s.timestamp);
-  const page: PageShared = { api: apiHref(ctx, h.encoded), scale: timeScale(times), dates: times.map(isoDate) };
+  const page: PageShared = { api: apiHref(ctx, h.encoded), scale: timeScale(times), dates: times.map(isoDate), charts: 0 };
   const badgeIds = ev.latest.badges.map((b) => b.def.id);
   let badges: string;
   let ruleCharts: string;
