@@ -4,7 +4,7 @@
 // Filled during the site-wide pass over the summary lines; no summary object is kept.
 import { API_PREFIX } from '../../model/layout.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
-import { esc, href, text } from './html.ts';
+import { esc, flat, href, text } from './html.ts';
 import { naturalOrder } from './natural.ts';
 
 /** No status recorded for a badge (a summary that lacks it). */
@@ -102,7 +102,7 @@ export function pager(ctx: PagesContext, label: string, page: number, pages: num
   if (page > 1) parts.push(a(1, 'First'), a(page - 1, 'Previous'));
   parts.push(`<span>Page ${page} of ${pages}</span>`);
   if (page < pages) parts.push(a(page + 1, 'Next'), a(pages, 'Last'));
-  return `<nav class="pager" aria-label="${esc(label)}">${parts.join('')}</nav>`;
+  return `<nav class="pager" aria-label="${flat(label)}">${parts.join('')}</nav>`;
 }
 
 export function pageCount(n: number, size: number): number {
