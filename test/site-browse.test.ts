@@ -173,7 +173,7 @@ describe('the search', () => {
 
   it('every page has the search form in its header, a GET to the static search page', () => {
     const { files } = site(URLS);
-    for (const [key, html] of files) if (key.endsWith('.html')) expect(html, key).toContain('<form class="find find-head" role="search" action="/search/" method="get"');
+    for (const [key, html] of files) if (key.endsWith('.html')) expect(html, key).toContain('<form class="find find-head" role="search" aria-label="Site search" action="/search/" method="get"');
     expect(files.get('search/index.html')).toContain('href="/groups/github.com/"');
   });
 });

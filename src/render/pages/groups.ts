@@ -210,15 +210,15 @@ export function* statusLists(ctx: PagesContext, cat: Catalogue, g: Group, render
           within = 0;
         }
       }
-      const nav = pager(ctx, `Pages of ${id} in ${scope}`, p, pages, (k) => groupPaths.list(g, id, k));
+      const nav = (after: string) => pager(ctx, `Pages of ${id} in ${scope}${after}`, p, pages, (k) => groupPaths.list(g, id, k));
       const title = `${id} in ${scope}`;
       const main =
         crumbs(ctx, g, false) +
         `<h1>${esc(id)}: ${g.parent === null ? scope : text(scope)} by status${p > 1 ? `, page ${p}` : ''}</h1>` +
         `<p class="lead">${total} ${total === 1 ? 'repository' : 'repositories'}, by their <a href="${href(ctx.env, pagePaths.badge(id))}">${esc(id)}</a> status, then in natural order.</p>` +
-        nav +
+        nav('') +
         (body || '<p>No repository has been scanned yet.</p>') +
-        nav;
+        nav(', after the list');
       yield { key: groupPaths.listKey(g, id, p), body: render(`${title}${p > 1 ? `, page ${p}` : ''}`, `Repositories of ${scope} by their ${id} status.`, main) };
     }
   }

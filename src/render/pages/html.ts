@@ -60,7 +60,7 @@ export interface PageParts {
 function findForm(env: PageEnv): string {
   const data = `data-search="${href(env, 'search/')}" data-pages="${href(env, 'repositories/')}" data-groups="${href(env, 'groups/')}" data-api="${href(env, 'api/v1/repositories/')}"`;
   return (
-    `<form class="find find-head" role="search" action="${href(env, 'search/')}" method="get" ${data}>` +
+    `<form class="find find-head" role="search" aria-label="Site search" action="${href(env, 'search/')}" method="get" ${data}>` +
     `<label for="find-q">Find a repository</label><input id="find-q" name="q" type="search" autocomplete="off" spellcheck="false"><button type="submit">Find</button></form>`
   );
 }

@@ -94,7 +94,7 @@ export function* searchShards(ctx: PagesContext, cat: Catalogue, groups: readonl
 export function searchPageMain(ctx: PagesContext, hosts: string, total: number): string {
   return (
     `<h1>Find a repository</h1>` +
-    `<form class="find find-page" role="search" action="${href(ctx.env, SEARCH_DIR)}" method="get">` +
+    `<form class="find find-page" role="search" aria-label="Search repositories" action="${href(ctx.env, SEARCH_DIR)}" method="get">` +
     `<label for="find-page-q">The name of a repository, owner or group, or owner/name</label>` +
     `<input id="find-page-q" name="q" type="search" autocomplete="off" spellcheck="false"><button type="submit">Find</button></form>` +
     `<div id="find-page-results" class="find-results" aria-live="polite"></div>` +
