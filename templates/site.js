@@ -157,6 +157,10 @@
     popup.hidden = true;
     head.appendChild(popup);
     attach(head, head.querySelector('input'), popup, 10);
+    // A click or focus outside the header's form closes its results.
+    function outside(e) { if (!head.contains(e.target)) popup.hidden = true; }
+    document.addEventListener('click', outside);
+    document.addEventListener('focusin', outside);
   }
   function setupCopy() {
     if (!navigator.clipboard) return;

@@ -155,21 +155,23 @@ type Render = (title: string, description: string, main: string) => string;
 /** A group's pages: roll-up, subgroups and the repositories beneath it, paged. */
 export function* groupPages(ctx: PagesContext, cat: Catalogue, g: Group, configured: number, render: Render): Generator<{ key: string; body: string }> {
   const rollUp = cat.rollUp(g.members);
-  const pages = Math.max(pageCount(g.children.length, GROUPS_PER_PAGE), pageCount(g.members.length, REPOS_PER_PAGE));
   const isRoot = g.parent === null;
+  // All hosts list the hosts only: every repository is the full list's (repositories/).
+  const listed = isRoot ? [] : g.members;
+  const pages = Math.max(pageCount(g.children.length, GROUPS_PER_PAGE), pageCount(listed.length, REPOS_PER_PAGE));
   const title = isRoot ? 'All hosts' : g.label;
   const n = g.members.length;
   const what = `${n} ${n === 1 ? 'repository' : 'repositories'}${g.children.length > 0 ? ` in ${g.children.length} ${isRoot ? (g.children.length === 1 ? 'host' : 'hosts') : g.children.length === 1 ? 'group' : 'groups'}` : ''}`;
   for (let p = 1; p <= pages; p++) {
     const subgroups = g.children.slice((p - 1) * GROUPS_PER_PAGE, p * GROUPS_PER_PAGE);
-    const members = g.members.slice((p - 1) * REPOS_PER_PAGE, p * REPOS_PER_PAGE);
+    const members = listed.slice((p - 1) * REPOS_PER_PAGE, p * REPOS_PER_PAGE);
     const nav = pager(ctx, `Pages of ${title}`, p, pages, (k) => groupPaths.page(g, k));
     const main =
       crumbs(ctx, g, p === 1) +
-      `<h1>${isRoot ? title : text(title)}${p > 1 ? `, page ${p}` : ''}</h1><p class="lead">${what}.</p>` +
+      `<h1>${isRoot ? title : text(title)}${p > 1 ? `, page ${p}` : ''}</h1><p class="lead">${what}.${isRoot ? ` <a href="${href(ctx.env, pagePaths.listPage(1))}">All of them in natural order</a>.` : ''}</p>` +
       `<section aria-labelledby="rollup"><h2 id="rollup">Badges</h2>${rollUpTable(ctx, cat, g, rollUp, configured, `Repositories${isRoot ? '' : ` in ${text(g.label)}`} per badge and status`)}</section>` +
       (subgroups.length > 0 ? `<section aria-labelledby="groups"><h2 id="groups">${isRoot ? 'Hosts' : 'Groups'}</h2>${groupList(ctx, subgroups)}</section>` : '') +
-      (members.length > 0 ? `<section aria-labelledby="repos"><h2 id="repos">Repositories${isRoot ? '' : ' here and in its groups'}</h2><p>In natural order (tool2 before tool10).</p>${cat.list(ctx, members)}</section>` : '') +
+      (members.length > 0 ? `<section aria-labelledby="repos"><h2 id="repos">Repositories here and in its groups</h2><p>In natural order (tool2 before tool10).</p>${cat.list(ctx, members)}</section>` : '') +
       nav;
     yield { key: groupPaths.pageKey(g, p), body: render(`${title}${p > 1 ? `, page ${p}` : ''}`, `Badges of ${what}${isRoot ? '' : ` under ${title}`}.`, main) };
   }
