@@ -317,6 +317,8 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   let i = 0;
   for (const line of summaries.lines()) {
     const s = JSON.parse(line) as RepositorySummary;
+    // The catalogue's statuses are by index into urls: the lines must come in that order.
+    if (s.url !== summaries.urls[i]) throw new Error(`internal: summary ${i} is of ${s.url}, expected ${summaries.urls[i]}`);
     cat.record(i++, s.badges);
     count(facts.ruleCounts, s.rules);
     for (const c of s.changes) keepNewest(facts.recent, { url: s.url, enc: s.enc, c });
