@@ -178,8 +178,8 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
 }
 
 /**
- * After n sharded builds: the site-wide pages (home, list pages, badge and rule pages, search
- * index, sitemap, 404) and openapi.json, from the shards' summaries alone.
+ * After n sharded builds: the site-wide pages (home, list and group pages, badge and rule pages, search
+ * files, sitemap, 404) and openapi.json, from the shards' summaries alone.
  */
 export async function runSiteWidePages(config: ResolvedConfig, shards: number, prune: boolean): Promise<{ repositories: number; counts: PublishCounts; location: string }> {
   const { site } = config;

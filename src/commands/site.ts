@@ -1,5 +1,5 @@
 // `badgepress site`: after n sharded builds, write the site-wide pages (home, list pages,
-// badge and rule pages, search index, sitemap, 404) from the shards' summaries alone.
+// badge and rule pages, host and group pages, search files, sitemap, 404) from the shards' summaries alone.
 import { parseFlags, integerFlag, UsageError } from './args.ts';
 import { CONFIG_FLAGS, resolveFlags, warnOfLocalBaseUrl } from './setup.ts';
 import { runSiteWidePages } from '../build/run.ts';
