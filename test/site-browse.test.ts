@@ -125,6 +125,9 @@ describe('browsing', () => {
     expect(listed(s.body('groups/github.com/big/index.html'))).toEqual(many.slice(0, 100));
     expect(listed(s.body('groups/github.com/big/-/2.html'))).toEqual(many.slice(100, 200));
     expect(listed(s.body('groups/github.com/big/-/3.html'))).toEqual(many.slice(200));
+    // The home page keeps the first page of the whole list, and leads on to the second.
+    expect(listed(s.body('index.html'))).toEqual(many.slice(0, 100));
+    expect(s.body('index.html')).toContain('href="/repositories/page/2.html">Next page of the list</a>');
     const links = [...s.body('groups/github.com/big/index.html').matchAll(/href="\/groups\/github\.com\/big\/-\/([A-Za-z0-9]+)\/(\d+\.html)?#status-(\w+)"/g)];
     expect(links.length).toBe(BADGES.length * 4);
     for (const [, badge, file, status] of links) expect(s.body(`groups/github.com/big/-/${badge}/${file ?? 'index.html'}`)).toContain(`id="status-${status}"`);

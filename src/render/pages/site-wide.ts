@@ -110,10 +110,19 @@ function homePage(ctx: PagesContext, facts: SiteFacts): string {
     `<section aria-labelledby="repositories"><h2 id="repositories">Repositories</h2>` +
     `<p>${link(ctx, pagePaths.listPage(1), `All ${facts.total} repositories`)}, in natural order, or by host, then owner or group:</p>` +
     (hosts.length > 0 ? `${groupList(ctx, hosts)}${more}` : '<p>No repository has been scanned yet.</p>') +
+    firstListPage(ctx, facts) +
     `</section>` +
     `<section aria-labelledby="recent"><h2 id="recent">Recent status changes</h2>${recent.length > 0 ? `<ul>${recent.join('')}</ul>` : '<p>No changes yet.</p>'}</section>` +
     `<section aria-labelledby="rules"><h2 id="rules">Rules</h2><ul>${rules}</ul></section>`;
   return renderPage(ctx.env, { title: ctx.env.siteName, description: `Badges of ${facts.total} repositories.`, main });
+}
+
+/** The home page's share of the list: its first page, as design and bookmarks expect. */
+function firstListPage(ctx: PagesContext, facts: SiteFacts): string {
+  if (facts.total === 0) return '';
+  const shown = Math.min(facts.total, PAGE_SIZE);
+  const next = facts.total > shown ? ` ${link(ctx, pagePaths.listPage(2), 'Next page of the list')}.` : '';
+  return `<h3 id="first">The first ${shown} in natural order</h3>${facts.cat.list(ctx, facts.cat.order.slice(0, shown))}${next ? `<p>${next.trim()}</p>` : ''}`;
 }
 
 function listPage(ctx: PagesContext, facts: SiteFacts, page: number, members: readonly number[]): string {
