@@ -28,6 +28,7 @@ import { reusedGoldFrom } from './lib/thresholds-variant.ts';
 import { bundleWorker } from './build-worker.ts';
 import { bundleCloudFrontFunction, bundleLambdaEdge } from './build-aws.ts';
 import { renderBadge } from '../src/render/svg.ts';
+import { badgeTemplates } from '../src/config/templates.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -324,7 +325,7 @@ async function sizeRows(): Promise<void> {
   say('CloudFront Function (target ≤ 8 KB; AWS limit 10 KB)', `${cloudFront} bytes minified`, 'cloudFrontFunctionBytes', cloudFront);
   const lambdaEdge = Buffer.byteLength(await bundleLambdaEdge());
   say('Lambda@Edge bundle', `${lambdaEdge} bytes minified (AWS SDK from the runtime)`, 'lambdaEdgeBytes', lambdaEdge);
-  const ours = renderBadge({ label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
+  const ours = renderBadge(badgeTemplates(), { label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
   const theirs = makeBadge({ label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
   say('SVG bytes vs badge-maker (target ≤)', `${ours.length} vs ${theirs.length}`, 'svgBytes', `${ours.length}/${theirs.length}`);
 }

@@ -10,6 +10,10 @@ import { renderingB } from '../src/render/shape-renderings.ts';
 import { BadgeRenderer } from '../src/render/svg.ts';
 import { ROOT } from './helpers/cli.ts';
 import { sarifErrors } from './helpers/sarif.ts';
+import { badgeTemplates } from '../src/config/templates.ts';
+
+/** The badge templates, as a build reads them with its config. */
+const BADGES = badgeTemplates();
 
 const T = await loadThresholdsB(join(ROOT, 'config/thresholds-b.yaml'));
 const SITE = await loadSiteConfig(join(ROOT, 'examples/shape-b/badgepress.yaml'));
@@ -32,7 +36,9 @@ const history: RepositoryHistory = { repositoryUrl: URL, encoded: ENC, scans: [s
 
 function render(site: SiteConfig, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
   const evaluation = evaluatorB(T, decisions).evaluate(history, TS);
-  return new Map(scanFiles(site, new BadgeRenderer(), renderingB(site, T))(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]));
+  return new Map(
+    scanFiles(site, new BadgeRenderer(BADGES), renderingB(site, T))(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]),
+  );
 }
 
 const files = render(SITE);

@@ -15,9 +15,9 @@ export interface ShapeStages {
   readonly renderer: Renderer;
 }
 
-export function loadShape({ site, thresholds }: ResolvedConfig): ShapeStages {
+export function loadShape({ site, thresholds, templates }: ResolvedConfig): ShapeStages {
   // One badge renderer per build: each distinct badge costs one svgo call.
-  const badges = new BadgeRenderer();
+  const badges = new BadgeRenderer(templates.badges);
   if (thresholds.shape === 'A') {
     const { t } = thresholds;
     return { shape: 'A', evaluator: evaluatorA(t, site.expireAfterDays), renderer: rendererOf(site, 'A', badges, renderingA(site, t)) };

@@ -1,10 +1,12 @@
 // README badges: a pure function of (label, message, colour, style), drawn by the one
-// renderer family of badge-styles.ts and optimised with svgo. A build keeps one renderer, so
-// each distinct badge costs one svgo call however many repositories show it.
+// renderer family of badge-styles.ts from the style's template (read with the config) and
+// optimised with svgo. A build keeps one renderer, so each distinct badge costs one svgo call
+// however many repositories show it.
 //
 // svgo's one-file bundle (same optimiser, same output): a build loads it much sooner than the
 // hundreds of modules behind 'svgo' (docs/performance.md, "Start-up").
 import { optimize, type Config as SvgoConfig } from 'svgo/browser';
+import type { BadgeTemplates } from '../config/templates.ts';
 import { drawBadge, type BadgeStyle } from './badge-styles.ts';
 
 export interface BadgeLook {
@@ -39,13 +41,13 @@ export const SVGO_CONFIG: SvgoConfig = {
   ],
 };
 
-/** The SVG before svgo. */
-export function renderBadgeUnoptimised(look: BadgeLook, style: BadgeStyle = 'flat'): string {
-  return drawBadge(style, { ...look, labelColor: LABEL_COLOR });
+/** The SVG before svgo. `templates`: the badge templates, as the resolved config holds them. */
+export function renderBadgeUnoptimised(templates: BadgeTemplates, look: BadgeLook, style: BadgeStyle = 'flat'): string {
+  return drawBadge(templates, style, { ...look, labelColor: LABEL_COLOR });
 }
 
-export function renderBadge(look: BadgeLook, style: BadgeStyle = 'flat'): string {
-  const raw = renderBadgeUnoptimised(look, style);
+export function renderBadge(templates: BadgeTemplates, look: BadgeLook, style: BadgeStyle = 'flat'): string {
+  const raw = renderBadgeUnoptimised(templates, look, style);
   const optimised = optimize(raw, SVGO_CONFIG).data;
   return optimised.length < raw.length ? optimised : raw;
 }
@@ -54,11 +56,14 @@ export function renderBadge(look: BadgeLook, style: BadgeStyle = 'flat'): string
 export class BadgeRenderer {
   private readonly cache = new Map<string, string>();
 
+  /** `templates`: the badge templates, as the resolved config holds them. */
+  constructor(private readonly templates: BadgeTemplates) {}
+
   render(look: BadgeLook, style: BadgeStyle = 'flat'): string {
     const key = `${style}\u0000${look.label}\u0000${look.message}\u0000${look.color}`;
     let svg = this.cache.get(key);
     if (svg === undefined) {
-      svg = renderBadge(look, style);
+      svg = renderBadge(this.templates, look, style);
       this.cache.set(key, svg);
     }
     return svg;
