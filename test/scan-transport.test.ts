@@ -84,7 +84,7 @@ describe('scan over HTTP', () => {
     // Blobless: README.md's blob was never fetched (the .github policy was read from the tree alone).
     const readme = git(mirror, ['rev-parse', 'main:README.md']).trim();
     // (rev-list --missing=print names missing objects without fetching them.) The .mailmap
-    // blob the scan read was fetched on demand from the server.
+    // blob the scan read was fetched with the mirror.
     const objects = git(mirror, ['rev-list', '--objects', '--missing=print', '--all']);
     expect(objects).toContain(`?${readme}`);
     expect(objects).not.toContain(`?${git(mirror, ['rev-parse', 'main:.mailmap']).trim()}`);
@@ -162,5 +162,75 @@ describe('scan over HTTP', () => {
     expect(readdirSync(join(mirrors, `127.0.0.1_${http.port}`)).some((n) => n.includes('.corrupt-'))).toBe(true);
     // Readable again: every commit and tree there, blobs left to the server.
     expect(git(mirror, ['rev-list', '--objects', '--missing=allow-promisor', '--all']).trim().split('\n').length).toBeGreaterThan(3);
+  });
+});
+
+describe('the .mailmap blobs of a blobless mirror', () => {
+  const root = tempDir('badgepress-scan-mailmap-');
+  const served = join(root, 'served');
+  const mirrors = join(root, 'mirrors');
+  let http: GitHttpServer;
+  let config: string;
+  const OLD = { name: 'Alice', email: 'alice@old.example' };
+  const scan = (args: string[], store: string) => {
+    const file = join(root, 'list.txt');
+    writeFileSync(file, `${http.url}/mm.git\n`);
+    return runCommand(['scan', '--config', config, '--repos', file, '--store', join(root, store), '--json', ...args]);
+  };
+  const records = (store: string) =>
+    readFileSync(join(root, store, `127.0.0.1_${http.port}/mm.ndjson`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+
+  beforeAll(async () => {
+    // Three commits, each with its own .mailmap; the first by Alice's old address, which every
+    // .mailmap maps to her new one.
+    const work = WorkRepo.init(join(root, 'work'));
+    const map = (n: number) => `# version ${n}\nAlice <alice@example.org> <alice@old.example>\n`;
+    work.commit({ at: utc(2026, 1, 5), author: OLD, files: { '.mailmap': map(1) } });
+    work.commit({ at: utc(2026, 2, 5), files: { '.mailmap': map(2) } });
+    work.commit({ at: utc(2026, 3, 5), files: { '.mailmap': map(3) } });
+    git(root, ['clone', '-q', '--bare', work.dir, join(served, 'mm.git')]);
+    http = await startGitHttp(served);
+    config = join(root, 'badgepress.yaml');
+    writeFileSync(config, `store: store\nscan:\n  mirrors: ${mirrors}\n  timeoutSeconds: 5\n  retries: 0\n`);
+  });
+  afterAll(() => http?.close());
+
+  it('--fetch never asks the server for nothing: a .mailmap the mirror lacks is read as none, and the evidence says so', async () => {
+    // A scan at E fetches the mirror and the one .mailmap E's tree names (version 3).
+    const first = await scan(['--as-of', '2026-04-01'], 'store-a');
+    expect(JSON.parse(first.stdout)).toMatchObject({ records: 1, failed: 0, exitCode: 0 });
+    const mirror = mirrorPath(mirrors, `${http.url}/mm.git`, `127.0.0.1:${http.port}`, 'mm');
+    const missing = () =>
+      git(mirror, ['rev-list', '--objects', '--missing=print', '--all'])
+        .split('\n')
+        .filter((l) => l.startsWith('?')).length;
+    // By hand: versions 1 and 2 of .mailmap are the blobs still on the server.
+    expect(missing()).toBe(2);
+    // The backfill of February and March (January is before the first commit) reads trees
+    // naming versions 1 and 2: nothing may be fetched.
+    const before = http.requests.length;
+    const r = await scan(['--as-of', '2026-04-01', '--history', 'monthly', '--since', '2026-01', '--fetch', 'never'], 'store-a');
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ measured: 1, records: 2, failed: 0, exitCode: 0 });
+    expect(http.requests.slice(before)).toEqual([]);
+    expect(missing()).toBe(2);
+    const [, feb, mar] = records('store-a');
+    expect([feb.timestamp, mar.timestamp]).toEqual([utc(2026, 2, 1), utc(2026, 3, 1)]);
+    // Without a mailmap Alice's two addresses are two people (in March: 2 commits, 2 e-mails).
+    expect(mar.evidence.BUS_FACTOR).toMatch(/^1 contributor of 2 made at least half of 2 non-merge commits .*; \.mailmap \(blob [0-9a-f]{12}\) not in the mirror, authors taken as recorded$/);
+    expect(feb.evidence.COMMITS).toContain('.mailmap (blob');
+  });
+
+  it('--fetch always fetches the .mailmap blobs the backfill reads, and reads them', async () => {
+    const r = await scan(['--as-of', '2026-04-01', '--history', 'monthly', '--since', '2026-01'], 'store-b');
+    expect(JSON.parse(r.stdout)).toMatchObject({ records: 3, failed: 0, exitCode: 0 });
+    const [feb, mar, apr] = records('store-b');
+    // With each month's .mailmap Alice is one person: "1 contributor of 1".
+    expect(mar.evidence.BUS_FACTOR).toMatch(/^1 contributor of 1 made at least half of 2 non-merge commits/);
+    expect(apr.evidence.BUS_FACTOR).toMatch(/^1 contributor of 1 made at least half of 3 non-merge commits/);
+    for (const rec of [feb, mar, apr]) expect(JSON.stringify(rec.evidence)).not.toContain('not in the mirror');
   });
 });

@@ -7,7 +7,7 @@ import pLimit from 'p-limit';
 import type { ScanSettings } from '../config/types.ts';
 import { botTest } from '../measure/git/bots.ts';
 import { measureRepository } from '../measure/git/measure.ts';
-import { isTransportFailure, mirrorPath, moveAside, updateMirror, type FetchPolicy } from '../measure/git/mirror.ts';
+import { fetchBlobs, isTransportFailure, mirrorPath, moveAside, updateMirror, type FetchPolicy } from '../measure/git/mirror.ts';
 import { GitError, type GitSettings } from '../measure/git/run.ts';
 import type { ListedTarget } from '../measure/targets.ts';
 import type { ForgeFor, Measurement } from '../measure/types.ts';
@@ -89,9 +89,12 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
       const gitDir = mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
       const existed = await exists(gitDir);
       if (o.fetch === 'never' && !existed) throw new Error(`no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`);
+      // The .mailmap blobs the measured trees name are fetched with the mirror, in one request;
+      // with --fetch never one the mirror lacks is read as none (the evidence says so).
+      const blobs = o.fetch === 'always' ? (oids: readonly string[]) => fetchBlobs(gitDir, oids, fetchPolicy) : undefined;
       try {
         if (o.fetch === 'always') await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
-        measured = await measureRepository(gitDir, wanted, ruleOptions, settings);
+        measured = await measureRepository(gitDir, wanted, ruleOptions, settings, blobs);
       } catch (err) {
         // Our own mirror that git cannot read (not the remote failing): moved aside and fetched again, once.
         if (!existed || o.fetch === 'never' || !(err instanceof GitError) || isTransportFailure(err)) throw err;
@@ -99,7 +102,7 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
         summary.movedAside++;
         o.report(`${target.source} ${target.url}: the mirror could not be read (${err.message}); moved aside to ${aside} and fetched again`);
         await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
-        measured = await measureRepository(gitDir, wanted, ruleOptions, settings);
+        measured = await measureRepository(gitDir, wanted, ruleOptions, settings, blobs);
       }
     }
     const times = wanted.filter((_, i) => measured.measurements[i] !== undefined);

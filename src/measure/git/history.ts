@@ -46,7 +46,7 @@ const time = (s: string | undefined): number | undefined => (s && /^-?\d+$/.test
 export async function readHistory(gitDir: string, settings: GitSettings): Promise<GitHistory> {
   const headRef = await readHeadRef(gitDir, settings);
   // The refs and the history are read side by side: HEAD's branch names the history's start.
-  const refsRead = runGit({ gitDir, settings, args: ['for-each-ref', `--format=${REF_FORMAT}`, 'refs/heads', 'refs/tags'] });
+  const refsRead = runGit({ gitDir, settings, noLazyFetch: true, args: ['for-each-ref', `--format=${REF_FORMAT}`, 'refs/heads', 'refs/tags'] });
   const commitsRead = headRef.startsWith('refs/')
     ? readCommits(gitDir, settings, headRef).then(
         (table) => ({ table }),
@@ -83,7 +83,7 @@ async function readHeadRef(gitDir: string, settings: GitSettings): Promise<strin
   const text = await readFile(join(gitDir, 'HEAD'), 'utf8').catch(() => '');
   const named = /^ref: (refs\/\S+)\s*$/.exec(text)?.[1];
   if (named && named !== 'refs/heads/.invalid') return named;
-  return (await runGit({ gitDir, settings, args: ['symbolic-ref', '-q', 'HEAD'] }).catch(() => '')).trim();
+  return (await runGit({ gitDir, settings, noLazyFetch: true, args: ['symbolic-ref', '-q', 'HEAD'] }).catch(() => '')).trim();
 }
 
 function emptyTable(): CommitTable {
@@ -99,7 +99,7 @@ async function readCommits(gitDir: string, settings: GitSettings, rev: string): 
   const authorOf: number[] = [];
   const authors: Identity[] = [];
   const authorIndex = new Map<string, number>();
-  await streamGitRecords({ gitDir, settings, args: ['log', '-z', '--no-mailmap', `--format=${LOG_FORMAT}`, rev, '--'] }, 0, (record) => {
+  await streamGitRecords({ gitDir, settings, noLazyFetch: true, args: ['log', '-z', '--no-mailmap', `--format=${LOG_FORMAT}`, rev, '--'] }, 0, (record) => {
     // oid \n parents \n committer time \n name \n e-mail, cut without an array per record.
     const a = record.indexOf('\n');
     const b = record.indexOf('\n', a + 1);

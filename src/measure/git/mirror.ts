@@ -82,6 +82,24 @@ export async function updateMirror(dir: string, url: string, policy: FetchPolicy
   return 'fetched';
 }
 
+/**
+ * Fetches the named blobs (the .mailmap of the measured trees) into a blobless mirror, all in
+ * one request, as git's own lazy fetch would but at once: no negotiation, no tags, no refs moved.
+ */
+export async function fetchBlobs(dir: string, oids: readonly string[], policy: FetchPolicy): Promise<void> {
+  if (oids.length === 0) return;
+  await withRetries(policy, () =>
+    runGit(
+      {
+        gitDir: dir,
+        settings: policy.settings,
+        args: ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no', '--filter=blob:none', '--stdin', 'origin'],
+      },
+      `${oids.join('\n')}\n`,
+    ),
+  );
+}
+
 /** Moves a mirror git cannot read out of the way (kept for a person to look at); returns where. */
 export async function moveAside(dir: string, now: number): Promise<string> {
   const aside = `${dir}.corrupt-${now}`;

@@ -127,6 +127,8 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
     }
     const at = `${branch} at ${short(commits.oids[T]!)} (${isoDate(commits.time[T]!)})`;
     const snapshot = snapshots(commits.oids[T]!);
+    // Identities are mailmapped: say so when T's .mailmap could not be read.
+    const unmapped = snapshot.mailmapMissing ? `; .mailmap (blob ${short(snapshot.mailmapMissing)}) not in the mirror, authors taken as recorded` : '';
     if (want('COMMITS') || want('BUS_FACTOR')) {
       const busFrom = windowStart(E, options.busFactorMonths);
       const events: number[] = [];
@@ -156,15 +158,15 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
       if (want('COMMITS')) {
         values.COMMITS = sorted(events);
         const left = bots > 0 ? `; ${plural(bots, 'commit')} by bots left out` : '';
-        evidence.COMMITS = `${plural(events.length, 'non-merge commit')} in the ${options.horizonMonths} months to ${to}, reachable from ${at}${left}`;
+        evidence.COMMITS = `${plural(events.length, 'non-merge commit')} in the ${options.horizonMonths} months to ${to}, reachable from ${at}${left}${unmapped}`;
       }
       if (want('BUS_FACTOR')) {
         const k = absenceFactor([...perPerson.values()]);
         values.BUS_FACTOR = k;
         evidence.BUS_FACTOR =
           busTotal === 0
-            ? `no non-merge commits by people in the ${options.busFactorMonths} months to ${to} (${at})`
-            : `${plural(k, 'contributor')} of ${perPerson.size} made at least half of ${plural(busTotal, 'non-merge commit')} in the ${options.busFactorMonths} months to ${to} (${at})`;
+            ? `no non-merge commits by people in the ${options.busFactorMonths} months to ${to} (${at})${unmapped}`
+            : `${plural(k, 'contributor')} of ${perPerson.size} made at least half of ${plural(busTotal, 'non-merge commit')} in the ${options.busFactorMonths} months to ${to} (${at})${unmapped}`;
       }
     }
     if (want('SECURITY_POLICY')) {

@@ -17,6 +17,12 @@ export interface GitCall {
   gitDir?: string;
   args: readonly string[];
   settings: GitSettings;
+  /**
+   * Never fetch a missing object from the promisor remote (a blobless mirror's lazy fetch): a
+   * process that would need one fails instead (every transport refused; GIT_NO_LAZY_FETCH on
+   * git 2.44 and later). For everything that reads a mirror to measure it.
+   */
+  noLazyFetch?: boolean;
 }
 
 export class GitError extends Error {
@@ -74,10 +80,15 @@ export function redact(text: string, settings: GitSettings): string {
 // Hooks never run: a mirror is data, never code of ours to execute.
 const SAFE_ARGS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.askPass=', '-c', 'credential.helper='];
 
+// git before 2.44 has no GIT_NO_LAZY_FETCH: refusing every transport makes a lazy fetch fail at once.
+const NO_LAZY_FETCH_ARGS = ['-c', 'protocol.allow=never'];
+
 export function startGit(call: GitCall): GitChild {
-  const args = [...SAFE_ARGS, ...(call.gitDir ? ['--git-dir', call.gitDir] : []), ...call.args];
+  const args = [...SAFE_ARGS, ...(call.noLazyFetch ? NO_LAZY_FETCH_ARGS : []), ...(call.gitDir ? ['--git-dir', call.gitDir] : []), ...call.args];
+  const env = gitEnvironment(call.settings);
+  if (call.noLazyFetch) env.GIT_NO_LAZY_FETCH = '1';
   // A process group of its own: a timeout kills git's helpers (git-remote-https) too.
-  const child: ChildProcess = spawn('git', args, { env: gitEnvironment(call.settings), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child: ChildProcess = spawn('git', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   let stderr = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (c: string) => {
