@@ -121,6 +121,28 @@ describe('badgepress scan', () => {
     expect(Object.keys(line.values)).toEqual(['COMMITS']);
   });
 
+  it('--rules refuses an id no measurer knows (exit 2, nothing written); a narrower scan at E never blocks a full one silently', async () => {
+    const typo = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'commits'));
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--rules "commits": no rule badgepress scan measures has this id; it measures BUS_FACTOR, CI_PIPELINE, COMMITS, DEPENDENTS, ISSUE_REACTION_TIME, PACKAGES, RELEASES, SECURITY_POLICY');
+    expect(readdirSync(root)).not.toContain('narrow');
+    // A rule no adapter answers here (no forge API for example.org): no record with empty values.
+    const none = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'CI_PIPELINE', '--json'));
+    expect(JSON.parse(none.stdout)).toMatchObject({ measured: 2, records: 0, unmeasured: ['CI_PIPELINE'] });
+    expect(readdirSync(join(root, 'narrow'))).toEqual(['.badgepress']);
+    // A narrower scan at E, then a full one at E: the stored record lacks three rules, and the
+    // scan says so (exit 1) rather than "already stored"; the store keeps one record at E.
+    await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'COMMITS'));
+    const full = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--json'));
+    expect(JSON.parse(full.stdout)).toMatchObject({ measured: 0, upToDate: 0, incomplete: 2, records: 0, exitCode: 1 });
+    expect(full.stderr).toContain(`${repos}:2 https://example.org/acme/alpha: the stored record at 2026-11-01T00:00:00Z lacks BUS_FACTOR, RELEASES, SECURITY_POLICY (a scan with a narrower --rules wrote it)`);
+    expect(full.stderr).toContain('delete that record from example.org/acme/alpha.ndjson in the store and scan again');
+    expect(readFileSync(join(root, 'narrow/example.org/acme/alpha.ndjson'), 'utf8').trim().split('\n')).toHaveLength(1);
+    // The same narrow rules again are stored already.
+    const again = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'COMMITS', '--json'));
+    expect(JSON.parse(again.stdout)).toMatchObject({ upToDate: 2, incomplete: 0 });
+  });
+
   it('--shard i/n splits the list by the rule build --shard uses; each shard holds its own lease', async () => {
     const { shardOf } = await import('../src/model/shard.ts');
     const files: string[] = [];

@@ -122,9 +122,11 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
           .split(',')
           .map((r) => r.trim())
           .filter(Boolean);
+  const known = [...GIT_RULE_IDS, ...FORGE_RULE_IDS].sort();
   for (const r of asked ?? []) {
     const problem = ruleIdProblem(r);
     if (problem) throw new UsageError(`--rules ${JSON.stringify(r)}: ${problem}`);
+    if (!known.includes(r)) throw new UsageError(`--rules ${JSON.stringify(r)}: no rule badgepress scan measures has this id; it measures ${known.join(', ')} (ids are case-sensitive)`);
   }
   if (asked?.length === 0) throw new UsageError('--rules: name at least one rule id, e.g. --rules COMMITS,BUS_FACTOR');
 
@@ -195,16 +197,17 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   const wanted = new Set(asked ?? judged.ids);
   summary.unmeasured = summary.unmeasured.filter((id) => wanted.has(id));
   const seconds = Number(((performance.now() - started) / 1000).toFixed(2));
-  const exitCode = summary.failed > 0 || list.problems.length > 0 ? 1 : 0;
+  const exitCode = summary.failed > 0 || summary.incomplete > 0 || list.problems.length > 0 ? 1 : 0;
   if (v.json) {
     process.stdout.write(`${JSON.stringify({ ...summary, listProblems: list.problems.length, seconds, store: writer.location, shard: v.shard ?? null, asOf, exitCode })}\n`);
     return exitCode;
   }
   const unmeasured = summary.unmeasured.length > 0 ? `; not measured (no forge adapter answers them): ${summary.unmeasured.join(', ')}` : '';
   const skipped = list.problems.length > 0 ? `, ${list.problems.length} list lines skipped` : '';
+  const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} stored with fewer rules` : '';
   process.stdout.write(
     `badgepress scan: ${summary.repositories} repositories, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
-      `${summary.records} records written, ${summary.failed} failed${skipped}, ${seconds} s → ${writer.location}${unmeasured}\n`,
+      `${summary.records} records written, ${summary.failed} failed${incomplete}${skipped}, ${seconds} s → ${writer.location}${unmeasured}\n`,
   );
   return exitCode;
 }

@@ -10,7 +10,8 @@ import { measureRepository } from '../measure/git/measure.ts';
 import { fetchBlobs, isTransportFailure, mirrorPath, moveAside, updateMirror, type FetchPolicy } from '../measure/git/mirror.ts';
 import { GitError, type GitSettings } from '../measure/git/run.ts';
 import type { ListedTarget } from '../measure/targets.ts';
-import type { ForgeFor, Measurement } from '../measure/types.ts';
+import type { ForgeFor, ForgeMeasurer, Measurement } from '../measure/types.ts';
+import { isoTime } from '../model/calendar.ts';
 import { GIT_RULE_IDS } from '../model/measured-rules.ts';
 import { scanRecordLine, storeFileName } from '../store/record-line.ts';
 import { StoreConflictError, StoreWriteError, type StoreWriter } from '../store/writer.ts';
@@ -49,6 +50,11 @@ export interface ScanSummary {
   upToDate: number;
   records: number;
   failed: number;
+  /**
+   * Repositories whose stored record at a scan time lacks rules this scan measures (written by a
+   * narrower --rules scan): reported, never completed by a second record at that time.
+   */
+  incomplete: number;
   /** Mirrors git could not read, moved aside and fetched again. */
   movedAside: number;
   /** Rule ids asked for that nothing here could measure. */
@@ -57,7 +63,7 @@ export interface ScanSummary {
 }
 
 export async function scan(o: ScanOptions): Promise<ScanSummary> {
-  const summary: ScanSummary = { repositories: o.targets.length, measured: 0, upToDate: 0, records: 0, failed: 0, movedAside: 0, unmeasured: [], forgeRequests: 0 };
+  const summary: ScanSummary = { repositories: o.targets.length, measured: 0, upToDate: 0, records: 0, failed: 0, incomplete: 0, movedAside: 0, unmeasured: [], forgeRequests: 0 };
   const gitRules = new Set(GIT_RULE_IDS.filter((r) => o.rules.has(r)));
   const measuredRules = new Set<string>(gitRules);
   const horizonMonths = Math.max(o.settings.horizonMonths, ...['COMMITS', 'RELEASES'].map((r) => o.windowMonths[r] ?? 0));
@@ -76,9 +82,22 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     if (storeFailure !== undefined) return;
     const file = storeFileName(target.host, target.path);
     const stored = await o.writer.storedTimes(file, target.url);
+    const forge = o.forgeFor?.(target);
     const wanted = [...new Set([...(o.historyTimes ?? []), o.asOf])].filter((t) => !stored.has(t)).sort((a, b) => a - b);
+    // A record at a time holds the rules of the scan that wrote it: one from a narrower --rules
+    // scan cannot be completed (a second record at the same time is a duplicate a build skips).
+    const short = lacking(stored, forge, o);
+    if (short.length > 0) {
+      summary.incomplete++;
+      const [t, missing] = short[short.length - 1]!;
+      const more = short.length > 1 ? ` (and ${short.length - 1} earlier times)` : '';
+      o.report(
+        `${target.source} ${target.url}: the stored record at ${isoTime(t)}${more} lacks ${missing.join(', ')} (a scan with a narrower --rules wrote it); ` +
+          `records are appended, never replaced, and a second record at the same time is a duplicate a build skips: scan at another --as-of, or delete that record from ${file} in the store and scan again`,
+      );
+    }
     if (wanted.length === 0) {
-      summary.upToDate++;
+      if (short.length === 0) summary.upToDate++;
       return;
     }
     const settings = gitSettings(target, o);
@@ -107,7 +126,6 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     }
     const times = wanted.filter((_, i) => measured.measurements[i] !== undefined);
     let measurements = measured.measurements.filter((m): m is Measurement => m !== undefined);
-    const forge = o.forgeFor?.(target);
     if (forge && times.length > 0) {
       const result = await forge.measure({ target, times, git: measured.facts, windowMonths: o.windowMonths, horizonMonths });
       summary.forgeRequests += result.requests;
@@ -117,7 +135,8 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
       for (const f of result.failures) o.report(`${target.source} ${target.url}: ${f}`);
       if (result.failures.length > 0) summary.failed++;
     }
-    const lines = times.map((t, i) => scanRecordLine(target.url, t, measurements[i]!));
+    // A record without values says nothing (e.g. --rules CI_PIPELINE on a host without a forge API).
+    const lines = times.flatMap((t, i) => (Object.keys(measurements[i]!.values).length > 0 ? [scanRecordLine(target.url, t, measurements[i]!)] : []));
     if (lines.length > 0) await o.writer.append(file, lines);
     summary.records += lines.length;
     summary.measured++;
@@ -147,6 +166,23 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
   if (storeFailure !== undefined) throw storeFailure;
   summary.unmeasured = [...o.rules].filter((r) => !measuredRules.has(r)).sort();
   return summary;
+}
+
+/**
+ * The stored times whose record lacks a rule this scan measures there: the git rules asked for,
+ * and those of the target's forge adapter (DEPENDENTS at E alone), with the ids it lacks.
+ */
+function lacking(stored: ReadonlyMap<number, ReadonlySet<string>>, forge: ForgeMeasurer | undefined, o: ScanOptions): Array<[number, string[]]> {
+  const out: Array<[number, string[]]> = [];
+  const times = [...new Set([...(o.historyTimes ?? []), o.asOf])].sort((a, b) => a - b);
+  for (const t of times) {
+    const held = stored.get(t);
+    if (!held) continue;
+    const measured = [...GIT_RULE_IDS, ...(forge?.answers.always ?? []), ...(t === o.asOf ? (forge?.answers.latest ?? []) : [])];
+    const missing = [...new Set(measured)].filter((r) => o.rules.has(r) && !held.has(r)).sort();
+    if (missing.length > 0) out.push([t, missing]);
+  }
+  return out;
 }
 
 function gitSettings(target: ListedTarget, o: ScanOptions): GitSettings {
