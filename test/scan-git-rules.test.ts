@@ -123,10 +123,19 @@ describe('git rules on one history', () => {
     expect(measurements[0]!.evidence.BUS_FACTOR).toContain('of 3 made at least half of 8');
   });
 
-  it('measures nothing before the first commit (by committer date on the branch: the 2019 one counts)', async () => {
-    const { measurements } = await measureRepository(bare, [utc(2019, 5, 1), E], options(), settings);
-    expect(measurements[0]).toBeUndefined();
-    expect(measurements[1]).toBeDefined();
+  it("measures nothing before the first commit; a backdated commit is held from its parent's time", async () => {
+    // By hand: the first commit is Dave's, 2025-01-10. The one dated 2019 follows bob1
+    // (2026-02-01) on the branch, so the branch held it from 2026-02-01 on: it makes no month
+    // before 2025-01-10 a month with history, and the tip as of 2026-01-31 is still c.mailmap.
+    const times = [utc(2019, 7, 1), utc(2024, 12, 1), utc(2025, 2, 1), utc(2026, 1, 31), utc(2026, 2, 15), E];
+    const { measurements } = await measureRepository(bare, times, options(), settings);
+    expect(measurements.slice(0, 2)).toEqual([undefined, undefined]);
+    const tipOf = (i: number) => measurements[i]!.evidence.SECURITY_POLICY;
+    expect(tipOf(2)).toContain(`main at ${c.dave!.slice(0, 12)} (2025-01-10)`);
+    expect(tipOf(3)).toContain(`main at ${c.mailmap!.slice(0, 12)} (2026-01-05)`);
+    expect(tipOf(4)).toContain(`main at ${c.skewed!.slice(0, 12)} (2019-06-01)`);
+    // The commit dated 2027 by a clock ahead holds nothing back: the tip as of E is T after it.
+    expect(tipOf(5)).toContain(`main at ${c.T!.slice(0, 12)} (2026-09-01)`);
   });
 });
 

@@ -19,19 +19,49 @@ export interface GitRuleOptions {
 }
 
 /**
- * For each time: the index of the first commit on the default branch's first-parent chain
- * whose committer time is at most that time, or undefined when there is none.
+ * The default branch's first-parent chain from its tip to its root, each commit with the time
+ * the branch held it from: its committer time, but never before its parent's (a commit whose
+ * clock was behind cannot predate its parent); a commit dated later than every commit after it
+ * on the chain, while those are not earlier than its parent's time, is taken at the earliest of
+ * them instead (its clock was ahead: it must not hold back the commits that follow it). The
+ * root's own time stands. The times never decrease from the root to the tip.
+ */
+export function branchTimes(commits: CommitTable, tip: number): { chain: number[]; times: number[] } {
+  const chain: number[] = [];
+  for (let c = tip; c >= 0; c = commits.firstParent[c]!) chain.push(c);
+  const n = chain.length;
+  // after[k]: the earliest committer time among chain[0..k-1], the commits after chain[k].
+  const after = new Array<number>(n);
+  let least = Number.POSITIVE_INFINITY;
+  for (let k = 0; k < n; k++) {
+    after[k] = least;
+    least = Math.min(least, commits.time[chain[k]!]!);
+  }
+  const times = new Array<number>(n);
+  let parentTime = Number.NEGATIVE_INFINITY;
+  for (let k = n - 1; k >= 0; k--) {
+    let own = commits.time[chain[k]!]!;
+    if (k < n - 1 && own > after[k]! && after[k]! >= parentTime) own = after[k]!;
+    parentTime = times[k] = Math.max(own, parentTime);
+  }
+  return { chain, times };
+}
+
+/**
+ * For each time: the index of the newest commit on the default branch's first-parent chain
+ * that the branch held by then (`branchTimes`), or undefined when there is none.
  */
 export function tipsAt(commits: CommitTable, tip: number | undefined, times: readonly number[]): Array<number | undefined> {
   const out: Array<number | undefined> = times.map(() => undefined);
   if (tip === undefined) return out;
+  const branch = branchTimes(commits, tip);
   // Later times first: the tip as of an earlier time is never nearer the branch's head.
   const order = times.map((t, i) => ({ t, i })).sort((a, b) => b.t - a.t);
-  let c = tip;
+  let k = 0;
   for (const { t, i } of order) {
-    while (c >= 0 && commits.time[c]! > t) c = commits.firstParent[c]!;
-    if (c < 0) break;
-    out[i] = c;
+    while (k < branch.chain.length && branch.times[k]! > t) k++;
+    if (k >= branch.chain.length) break;
+    out[i] = branch.chain[k]!;
   }
   return out;
 }
