@@ -143,6 +143,19 @@ describe('badgepress scan', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ upToDate: 2, incomplete: 0 });
   });
 
+  it('mirror= naming a working copy or nothing says so, and what to name instead', async () => {
+    const list = join(root, 'bad-mirrors.txt');
+    writeFileSync(list, 'https://example.org/acme/copy mirror=alpha\nhttps://example.org/acme/none mirror=nowhere.git\n');
+    const r = await runCommand(['scan', '--config', config, '--repos', list, '--store', join(root, 'bad-mirrors'), '--as-of', '2026-11-01']);
+    expect(r.code).toBe(1);
+    const fix = 'name a bare repository (git clone --bare or --mirror) or drop mirror=';
+    expect(r.stderr).toContain(
+      `${list}:1 https://example.org/acme/copy: mirror=${join(root, 'alpha')} (${list}:1) is not a bare git repository: fatal: not a git repository: '${join(root, 'alpha')}' (a working copy: its repository is ${join(root, 'alpha/.git')}); ${fix}`,
+    );
+    expect(r.stderr).toContain(`${list}:2 https://example.org/acme/none: mirror=${join(root, 'nowhere.git')} (${list}:2) is not a bare git repository: no such directory; ${fix}`);
+    expect(r.stderr).not.toContain('for-each-ref');
+  });
+
   it('--shard i/n splits the list by the rule build --shard uses; each shard holds its own lease', async () => {
     const { shardOf } = await import('../src/model/shard.ts');
     const files: string[] = [];

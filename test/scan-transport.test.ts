@@ -1,6 +1,7 @@
 // Mirrors over real HTTP: git http-backend on 127.0.0.1 serving repositories made here. First
 // and incremental fetches, a renamed default branch, a token that arrives and appears nowhere
 // else, a stalled server, a 404, a closed port, and a mirror git cannot read.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -132,6 +133,20 @@ describe('scan over HTTP', () => {
     expect(r.stderr).toMatch(/stall\/slow\.git: git clone timed out after 3 s/);
     expect(r.stderr).toMatch(/missing\.git: git clone failed .*(404|not found)/i);
     expect(r.stderr).toMatch(new RegExp(`127\\.0\\.0\\.1:${closed}/gone\\.git: git clone failed .*(Failed to connect|Couldn't connect|Connection refused)`, 'i'));
+  });
+
+  it("an ssh failure keeps ssh's own cause, not git's advice after it", async () => {
+    const closed = await closedPort();
+    const url = `ssh://git@127.0.0.1:${closed}/gone.git`;
+    // What git itself says, by hand: ssh's line, git's fatal line, then two lines of advice.
+    const plain = spawnSync('git', ['ls-remote', url], { encoding: 'utf8', env: { ...process.env, GIT_SSH_COMMAND: 'ssh -o BatchMode=yes' } });
+    expect(plain.stderr).toContain(`ssh: connect to host 127.0.0.1 port ${closed}: Connection refused`);
+    expect(plain.stderr.trim().split('\n').at(-1)).toBe('and the repository exists.');
+    const r = await scan([url], '2026-05-01');
+    expect(JSON.parse(r.stdout)).toMatchObject({ failed: 1, exitCode: 1 });
+    // (The store's URL leaves the ssh user out.)
+    expect(r.stderr).toContain(`ssh://127.0.0.1:${closed}/gone.git: git clone failed (exit 128): ssh: connect to host 127.0.0.1 port ${closed}: Connection refused; fatal: Could not read from remote repository.`);
+    expect(r.stderr).not.toContain('Please make sure');
   });
 
   it('a transient failure (503) is tried again after the backoff', async () => {

@@ -7,7 +7,7 @@ import pLimit from 'p-limit';
 import type { ScanSettings } from '../config/types.ts';
 import { botTest } from '../measure/git/bots.ts';
 import { measureRepository } from '../measure/git/measure.ts';
-import { fetchBlobs, isTransportFailure, mirrorPath, moveAside, updateMirror, type FetchPolicy } from '../measure/git/mirror.ts';
+import { fetchBlobs, gitDirProblem, isTransportFailure, mirrorPath, moveAside, updateMirror, type FetchPolicy } from '../measure/git/mirror.ts';
 import { GitError, type GitSettings } from '../measure/git/run.ts';
 import type { ListedTarget } from '../measure/targets.ts';
 import type { ForgeFor, ForgeMeasurer, Measurement } from '../measure/types.ts';
@@ -103,8 +103,11 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     const settings = gitSettings(target, o);
     const fetchPolicy: FetchPolicy = { settings, retries: o.settings.retries, backoffMs: o.backoffMs ?? ((n) => 5000 * 5 ** (n - 1)) };
     let measured;
-    if (target.mirror !== undefined) measured = await measureRepository(target.mirror, wanted, ruleOptions, settings);
-    else {
+    if (target.mirror !== undefined) {
+      const problem = await gitDirProblem(target.mirror, settings);
+      if (problem) throw new Error(`mirror=${target.mirror} (${target.source}) is not a bare git repository: ${problem}; name a bare repository (git clone --bare or --mirror) or drop mirror=`);
+      measured = await measureRepository(target.mirror, wanted, ruleOptions, settings);
+    } else {
       const gitDir = mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
       const existed = await exists(gitDir);
       if (o.fetch === 'never' && !existed) throw new Error(`no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`);

@@ -119,15 +119,27 @@ export function startGit(call: GitCall): GitChild {
       if (code === 0) return ok();
       const said = redact(stderr.trim(), call.settings);
       if (timedOut) return fail(new GitError(`${what} timed out after ${Math.round(call.settings.timeoutMs / 1000)} s`, said, true));
-      const last = said
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .slice(-2)
-        .join('; ');
+      const last = causeOf(said);
       fail(new GitError(`${what} failed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`, said, false));
     });
   });
   return { stdout: child.stdout!, stdin: child.stdin!, done, kill: killGroup };
+}
+
+/**
+ * The lines of git's stderr that say what went wrong: those git marks `fatal:`, `error:` (also
+ * from the remote) and ssh's own `ssh:` ones, at most four of 300 characters each; git's advice
+ * after them ("Please make sure you have the correct access rights") is left out. Without such
+ * a line, the last two lines. `stderr` has its secrets removed already.
+ */
+export function causeOf(stderr: string): string {
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const marked = lines.filter((l) => /^(remote: )?(fatal|error|ssh):/i.test(l));
+  const clip = (l: string) => (l.length > 300 ? `${l.slice(0, 297)}...` : l);
+  return (marked.length > 0 ? marked.slice(0, 4) : lines.slice(-2)).map(clip).join('; ');
 }
 
 /** Runs git to its end and returns what it printed (for short outputs). */
