@@ -156,6 +156,11 @@ describe('edge repositories', () => {
     expect(measurements[0]!.values).toEqual({ BUS_FACTOR: 0, COMMITS: { events: [] }, RELEASES: { events: [] }, SECURITY_POLICY: false });
     expect(measurements[0]!.evidence.COMMITS).toMatch(/has no commits/);
     expect(facts.tagNames.size).toBe(0);
+    // No first commit, so no history: a backfill's month starts get no record, E gets one.
+    const backfill = await measureRepository(bare, [utc(2026, 9, 1), utc(2026, 10, 1), E], options(), settings);
+    expect(backfill.measurements.map((m) => m !== undefined)).toEqual([false, false, true]);
+    const notAtE = await measureRepository(bare, [utc(2026, 9, 1)], options({ asOf: E }), settings);
+    expect(notAtE.measurements).toEqual([undefined]);
   });
 
   it('a renamed default branch: HEAD names it, a stale old branch is not read', async () => {

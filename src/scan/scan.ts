@@ -67,7 +67,7 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
   const gitRules = new Set(GIT_RULE_IDS.filter((r) => o.rules.has(r)));
   const measuredRules = new Set<string>(gitRules);
   const horizonMonths = Math.max(o.settings.horizonMonths, ...['COMMITS', 'RELEASES'].map((r) => o.windowMonths[r] ?? 0));
-  const ruleOptions = { rules: gitRules, horizonMonths, busFactorMonths: o.settings.busFactorMonths, isBot: botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]) };
+  const ruleOptions = { rules: gitRules, horizonMonths, asOf: o.asOf, busFactorMonths: o.settings.busFactorMonths, isBot: botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]) };
   const limit = pLimit(o.settings.concurrency);
   const hostLimits = new Map<string, ReturnType<typeof pLimit>>();
   const hostLimit = (host: string) => {

@@ -16,6 +16,11 @@ export interface GitRuleOptions {
   horizonMonths: number;
   busFactorMonths: number;
   isBot: BotTest;
+  /**
+   * E, the scan time (default: the latest of the times). A default branch without commits has
+   * no first commit, so no history: it gets a record at E alone.
+   */
+  asOf?: number;
 }
 
 /**
@@ -102,7 +107,8 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /**
  * One measurement per time, in the order of `times`; undefined for a time before the default
- * branch's first commit (the repository had no history yet), when it has commits.
+ * branch's first commit (the repository had no history yet), and, when the branch has no
+ * commit, for every time but E.
  */
 export function measureGit(history: GitHistory, snapshots: (commitOid: string) => Snapshot, times: readonly number[], options: GitRuleOptions): Array<Measurement | undefined> {
   const { commits } = history;
@@ -125,9 +131,10 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
   const want = (rule: string) => options.rules.has(rule);
   const branch = history.defaultBranch === undefined ? 'the default branch' : clip(history.defaultBranch);
 
+  const asOf = options.asOf ?? Math.max(...times);
   return times.map((E, i) => {
     const T = tips[i];
-    if (T === undefined && history.tip !== undefined) return undefined;
+    if (T === undefined && (history.tip !== undefined || E !== asOf)) return undefined;
     const values: Record<string, StoredValue> = {};
     const evidence: Record<string, string> = {};
     const horizonFrom = windowStart(E, options.horizonMonths);
