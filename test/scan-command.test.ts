@@ -104,9 +104,11 @@ describe('badgepress scan', () => {
       const history = readFileSync(join(root, `history/example.org/acme/${name}.ndjson`), 'utf8');
       expect(history).toBe(readFileSync(join(root, `single/example.org/acme/${name}.ndjson`), 'utf8'));
     }
-    // One more history run adds nothing.
-    const again = await runCommand(scanArgs('history', '--as-of', E, '--history', 'monthly', '--since', '2026-01'));
-    expect(again.stdout).toContain('0 records written');
+    // One more history run adds nothing, and measures nothing: the months before each first
+    // commit (January to March for alpha, to July for beta) never get a record, and the
+    // repositories say so without being read again.
+    const again = await runCommand(scanArgs('history', '--as-of', E, '--history', 'monthly', '--since', '2026-01', '--json'));
+    expect(JSON.parse(again.stdout)).toMatchObject({ measured: 0, upToDate: 2, records: 0 });
   });
 
   it('--fetch never without a mirror fails that repository only; --rules names what nothing measures', async () => {

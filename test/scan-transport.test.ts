@@ -247,5 +247,11 @@ describe('the .mailmap blobs of a blobless mirror', () => {
     expect(mar.evidence.BUS_FACTOR).toMatch(/^1 contributor of 1 made at least half of 2 non-merge commits/);
     expect(apr.evidence.BUS_FACTOR).toMatch(/^1 contributor of 1 made at least half of 3 non-merge commits/);
     for (const rec of [feb, mar, apr]) expect(JSON.stringify(rec.evidence)).not.toContain('not in the mirror');
+    // Run again: January is before the first commit (2026-01-05) and never stored, yet the
+    // repository is neither fetched nor measured again.
+    const before = http.requests.length;
+    const again = await scan(['--as-of', '2026-04-01', '--history', 'monthly', '--since', '2026-01'], 'store-b');
+    expect(JSON.parse(again.stdout)).toMatchObject({ measured: 0, upToDate: 1, records: 0, exitCode: 0 });
+    expect(http.requests.slice(before)).toEqual([]);
   });
 });

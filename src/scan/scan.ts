@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import type { ScanSettings } from '../config/types.ts';
 import { botTest } from '../measure/git/bots.ts';
+import { firstCommitTime } from '../measure/git/history.ts';
 import { measureRepository } from '../measure/git/measure.ts';
 import { fetchBlobs, gitDirProblem, isTransportFailure, mirrorPath, moveAside, updateMirror, type FetchPolicy } from '../measure/git/mirror.ts';
 import { GitError, type GitSettings } from '../measure/git/run.ts';
@@ -96,11 +97,11 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
           `records are appended, never replaced, and a second record at the same time is a duplicate a build skips: scan at another --as-of, or delete that record from ${file} in the store and scan again`,
       );
     }
-    if (wanted.length === 0) {
+    const settings = gitSettings(target, o);
+    if (wanted.length === 0 || (await beforeHistory(wanted, target, settings, o))) {
       if (short.length === 0) summary.upToDate++;
       return;
     }
-    const settings = gitSettings(target, o);
     const fetchPolicy: FetchPolicy = { settings, retries: o.settings.retries, backoffMs: o.backoffMs ?? ((n) => 5000 * 5 ** (n - 1)) };
     let measured;
     if (target.mirror !== undefined) {
@@ -169,6 +170,20 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
   if (storeFailure !== undefined) throw storeFailure;
   summary.unmeasured = [...o.rules].filter((r) => !measuredRules.has(r)).sort();
   return summary;
+}
+
+/**
+ * Whether every time still wanted precedes the default branch's first commit (or the branch has
+ * none and E is stored), as the mirror already on disk tells: such times never get a record,
+ * so a re-run of a history neither fetches nor measures again. Without a mirror, or when git
+ * cannot tell, false (the repository is fetched and measured).
+ */
+async function beforeHistory(wanted: readonly number[], target: ListedTarget, settings: GitSettings, o: ScanOptions): Promise<boolean> {
+  if (wanted.includes(o.asOf)) return false;
+  const dir = target.mirror ?? mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
+  if (!(await exists(dir))) return false;
+  const first = await firstCommitTime(dir, settings).catch(() => undefined);
+  return first !== undefined && wanted.every((t) => first === null || t < first);
 }
 
 /**

@@ -76,6 +76,21 @@ export async function readHistory(gitDir: string, settings: GitSettings): Promis
   return { ...branchOf(headRef), tip, commits: read.table.commits, tags };
 }
 
+/**
+ * The committer time of the default branch's root commit, the end of its first-parent chain:
+ * the first time the branch held a commit (the rules' `branchTimes` keep the root's own time);
+ * null when the branch has no commit. Reads the repository as it is, fetching nothing.
+ */
+export async function firstCommitTime(gitDir: string, settings: GitSettings): Promise<number | null> {
+  const headRef = await readHeadRef(gitDir, settings);
+  const tip = headRef.startsWith('refs/') ? (await runGit({ gitDir, settings, noLazyFetch: true, args: ['rev-parse', '-q', '--verify', `${headRef}^{commit}`] }).catch(() => '')).trim() : '';
+  if (!tip) return null;
+  const out = await runGit({ gitDir, settings, noLazyFetch: true, args: ['log', '--first-parent', '--max-parents=0', '--format=%ct', tip, '--'] });
+  const t = time(out.trim().split('\n')[0]);
+  if (t === undefined) throw new Error(`no root commit found below ${headRef}`);
+  return t;
+}
+
 const branchOf = (headRef: string) => (headRef.startsWith('refs/heads/') ? { defaultBranch: headRef.slice('refs/heads/'.length) } : {});
 
 /** The ref HEAD names: from the HEAD file where it holds one (no process), else from git. */
