@@ -163,6 +163,27 @@ describe('edge repositories', () => {
     expect(notAtE.measurements).toEqual([undefined]);
   });
 
+  it('a tag of a tree or a blob is no release, lightweight or annotated', async () => {
+    const work = WorkRepo.init(join(root, 'tags'));
+    const commit = work.commit({ at: utc(2026, 3, 1), files: { 'README.md': 'hi' } });
+    const tree = work.git(['rev-parse', 'HEAD^{tree}']).trim();
+    const blob = work.git(['rev-parse', 'HEAD:README.md']).trim();
+    work.tag('v1', { target: commit, annotatedAt: utc(2026, 4, 1) });
+    work.tag('tree-light', { target: tree });
+    work.tag('tree-annotated', { target: tree, annotatedAt: utc(2026, 5, 1) });
+    work.tag('blob-light', { target: blob });
+    work.tag('blob-annotated', { target: blob, annotatedAt: utc(2026, 6, 1) });
+    const bare = work.bareClone(join(root, 'tags.git'));
+    // By plain git: what each tag names once peeled.
+    const peeled = work.git(['for-each-ref', '--format=%(refname:short) %(objecttype) %(*objecttype)', 'refs/tags']).trim().split('\n');
+    expect(peeled.sort()).toEqual(['blob-annotated tag blob', 'blob-light blob ', 'tree-annotated tag tree', 'tree-light tree ', 'v1 tag commit']);
+    const { measurements, facts } = await measureRepository(bare, [E], options(), settings);
+    // By hand: v1 alone, at its tagger date; the four others are left out and counted.
+    expect(measurements[0]!.values.RELEASES).toEqual({ events: [utc(2026, 4, 1)] });
+    expect(measurements[0]!.evidence.RELEASES).toBe('1 tag dated in the 12 months to 2026-11-25 (newest v1, 2026-04-01); 4 tags of a tree or blob left out');
+    expect(facts.tagNames.size).toBe(5);
+  });
+
   it('a renamed default branch: HEAD names it, a stale old branch is not read', async () => {
     const work = WorkRepo.init(join(root, 'renamed'), 'master');
     const old = work.commit({ at: utc(2026, 1, 1) });

@@ -7,7 +7,7 @@ import type { Identity } from './mailmap.ts';
 
 export interface TagFact {
   name: string;
-  /** Tagger date (annotated), else the tagged commit's committer date; undefined: neither. */
+  /** Tagger date (annotated), else the tagged commit's committer date; undefined: a tag of a tree or blob (no release). */
   time?: number;
 }
 
@@ -64,7 +64,10 @@ export async function readHistory(gitDir: string, settings: GitSettings): Promis
     const [ref, oid, type, taggerDate, peeledType, peeledCommitDate, commitDate] = line.split('\0');
     if (ref === headRef) tipOid = oid;
     if (!ref!.startsWith('refs/tags/')) continue;
-    const when = type === 'tag' ? (time(taggerDate) ?? (peeledType === 'commit' ? time(peeledCommitDate) : undefined)) : type === 'commit' ? time(commitDate) : undefined;
+    // Only a tag of a commit is a release: an annotated tag's object must be a commit (or a tag,
+    // which for-each-ref does not peel further), a lightweight tag must name one.
+    const ofCommit = type === 'commit' || (type === 'tag' && (peeledType === 'commit' || peeledType === 'tag'));
+    const when = !ofCommit ? undefined : type === 'tag' ? (time(taggerDate) ?? (peeledType === 'commit' ? time(peeledCommitDate) : undefined)) : time(commitDate);
     tags.push({ name: ref!.slice('refs/tags/'.length), ...(when === undefined ? {} : { time: when }) });
   }
   const read = await commitsRead;

@@ -152,7 +152,7 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
       }
       values.RELEASES = sorted(events);
       const latest = newest ? ` (newest ${clip(newest.name)}, ${isoDate(newest.time)})` : '';
-      const skipped = undated > 0 ? `; ${plural(undated, 'tag')} without a date left out` : '';
+      const skipped = undated > 0 ? `; ${plural(undated, 'tag')} of a tree or blob left out` : '';
       evidence.RELEASES = `${plural(events.length, 'tag')} dated in the ${options.horizonMonths} months to ${to}${latest}${skipped}`;
     }
     if (T === undefined) {
