@@ -118,7 +118,7 @@ describe('badgepress scan', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${list}:2 https://example.org/acme/nowhere: no mirror at`);
     expect(r.stdout).toContain('1 measured');
-    expect(r.stdout).toContain('not measured (no forge adapter answers them): DEPENDENTS');
+    expect(r.stdout).toContain('; not measured: DEPENDENTS (no dependents: source in the config)\n');
     const line = JSON.parse(readFileSync(join(root, 'never/example.org/acme/alpha.ndjson'), 'utf8'));
     expect(Object.keys(line.values)).toEqual(['COMMITS']);
   });
@@ -140,6 +140,19 @@ describe('badgepress scan', () => {
     expect(full.stderr).toContain(`${repos}:2 https://example.org/acme/alpha: the stored record at 2026-11-01T00:00:00Z lacks BUS_FACTOR, RELEASES, SECURITY_POLICY (a scan with a narrower --rules wrote it)`);
     expect(full.stderr).toContain('delete that record from example.org/acme/alpha.ndjson in the store and scan again');
     expect(readFileSync(join(root, 'narrow/example.org/acme/alpha.ndjson'), 'utf8').trim().split('\n')).toHaveLength(1);
+    // What nothing measured is named with why: no forge API on example.org, no dependents: source,
+    // and a rule the thresholds judge that badgepress does not measure.
+    const why = await runCommand(scanArgs('why', '--as-of', '2026-11-01', '--rules', 'COMMITS,CI_PIPELINE,DEPENDENTS'));
+    expect(why.stdout).toContain("; not measured: CI_PIPELINE (no scanned repository's host has a forge API; see hosts:); DEPENDENTS (no dependents: source in the config)\n");
+    const custom = join(root, 'custom.yaml');
+    const thresholds = join(root, 'custom-thresholds.yaml');
+    writeFileSync(
+      thresholds,
+      `${readFileSync(resolve(ROOT, 'examples/scan/thresholds-git.yaml'), 'utf8').replace('badges:\n', '  - id: CODE_REVIEW\n    name: Code review\n    description: Reviewed changes.\n    help: Review.\n    type: boolean\n    positiveStatus: gold\n    negativeStatus: fail\nbadges:\n')}  - id: REVIEWED\n    criteria: [CODE_REVIEW]\n`,
+    );
+    writeFileSync(custom, readFileSync(config, 'utf8').replace(/A: .*thresholds-git\.yaml/, `A: ${thresholds}`));
+    const judged = await runCommand(['scan', '--config', custom, '--repos', repos, '--store', join(root, 'why-custom'), '--as-of', '2026-11-01']);
+    expect(judged.stdout).toContain('; not measured: CODE_REVIEW (badgepress does not measure them; another scanner writes them)\n');
     // The same narrow rules again are stored already.
     const again = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'COMMITS', '--json'));
     expect(JSON.parse(again.stdout)).toMatchObject({ upToDate: 2, incomplete: 0 });

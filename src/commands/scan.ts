@@ -11,7 +11,7 @@ import { acquireLease } from '../io/lease.ts';
 import { parseTargets } from '../measure/targets.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
-import { FORGE_RULE_IDS, GIT_RULE_IDS } from '../model/measured-rules.ts';
+import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule } from '../model/measured-rules.ts';
 import { inShard, parseShard, type Shard } from '../model/shard.ts';
 import { isS3, parseS3Location } from '../s3/location.ts';
 import { monthStarts, scan } from '../scan/scan.ts';
@@ -92,6 +92,19 @@ async function openWriter(site: SiteConfig): Promise<StoreWriter> {
   if (!loc) throw new UsageError(`--store ${JSON.stringify(site.store)}: expected s3://bucket/prefix with a valid bucket name`);
   const [{ S3StoreWriter }, { s3Client }] = await Promise.all([import('../store/s3-writer.ts'), import('../s3/client.ts')]);
   return new S3StoreWriter(s3Client(site.s3), loc);
+}
+
+/**
+ * The rules nothing measured, grouped by why: a rule badgepress does not measure (the
+ * thresholds judge it: another scanner writes it), DEPENDENTS without a `dependents:` source,
+ * and forge rules when no scanned repository was measured through a forge's API.
+ */
+function unmeasuredWhy(ids: readonly string[], site: SiteConfig): string {
+  const why = (id: string) =>
+    !isMeasuredRule(id) ? 'badgepress does not measure them; another scanner writes them' : id === 'DEPENDENTS' && !site.dependents ? 'no dependents: source in the config' : "no scanned repository's host has a forge API; see hosts:";
+  const groups = new Map<string, string[]>();
+  for (const id of ids) groups.set(why(id), [...(groups.get(why(id)) ?? []), id]);
+  return [...groups].map(([reason, group]) => `${group.join(', ')} (${reason})`).join('; ');
 }
 
 /** `forgeFor`: the forge adapters (default: the config's `hosts:` and the known forges). */
@@ -202,7 +215,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     process.stdout.write(`${JSON.stringify({ ...summary, listProblems: list.problems.length, seconds, store: writer.location, shard: v.shard ?? null, asOf, exitCode })}\n`);
     return exitCode;
   }
-  const unmeasured = summary.unmeasured.length > 0 ? `; not measured (no forge adapter answers them): ${summary.unmeasured.join(', ')}` : '';
+  const unmeasured = summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured, site)}` : '';
   const skipped = list.problems.length > 0 ? `, ${list.problems.length} list lines skipped` : '';
   const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} stored with fewer rules` : '';
   process.stdout.write(
