@@ -105,9 +105,13 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     const fetchPolicy: FetchPolicy = { settings, retries: o.settings.retries, backoffMs: o.backoffMs ?? ((n) => 5000 * 5 ** (n - 1)) };
     let measured;
     if (target.mirror !== undefined) {
-      const problem = await gitDirProblem(target.mirror, settings);
-      if (problem) throw new Error(`mirror=${target.mirror} (${target.source}) is not a bare git repository: ${problem}; name a bare repository (git clone --bare or --mirror) or drop mirror=`);
-      measured = await measureRepository(target.mirror, wanted, ruleOptions, settings);
+      // Only a failure asks why (no process more for every repository that reads well).
+      const dir = target.mirror;
+      measured = await measureRepository(dir, wanted, ruleOptions, settings).catch(async (err: unknown) => {
+        const problem = await gitDirProblem(dir, settings);
+        if (problem) throw new Error(`mirror=${dir} (${target.source}) is not a bare git repository: ${problem}; name a bare repository (git clone --bare or --mirror) or drop mirror=`);
+        throw err;
+      });
     } else {
       const gitDir = mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
       const existed = await exists(gitDir);

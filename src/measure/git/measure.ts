@@ -1,5 +1,7 @@
 // Measuring one repository from git: its history read once, the trees of the measured
 // commits read once each, and the rules computed for every scan time from that.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { GitFacts, Measurement } from '../types.ts';
 import { CatFile } from './cat-file.ts';
 import { readHistory } from './history.ts';
@@ -25,6 +27,8 @@ export async function measureRepository(gitDir: string, times: readonly number[]
   let snapshots = new Map<string, Snapshot>();
   if (tips.length > 0) {
     const cat = new CatFile({ gitDir, settings, noLazyFetch: true });
+    // A repository that is no partial clone has every object: nothing to look for.
+    const partial = await isPartialClone(gitDir);
     const missingOf = async (roots: readonly string[], blobs: readonly string[]) => {
       let missing = await missingBlobs(gitDir, settings, roots, blobs);
       if (missing.size > 0 && fetchBlobs) {
@@ -34,7 +38,7 @@ export async function measureRepository(gitDir: string, times: readonly number[]
       return missing;
     };
     try {
-      snapshots = await readSnapshots(cat, tips, missingOf);
+      snapshots = await readSnapshots(cat, tips, partial ? missingOf : undefined);
     } catch (err) {
       cat.kill();
       throw err;
@@ -46,6 +50,13 @@ export async function measureRepository(gitDir: string, times: readonly number[]
     measurements,
     facts: { tagNames: new Set(history.tags.map((t) => t.name)), ...(history.defaultBranch === undefined ? {} : { defaultBranch: history.defaultBranch }) },
   };
+}
+
+/** Whether the repository's config names a promisor remote (a blobless mirror), read without git. */
+async function isPartialClone(gitDir: string): Promise<boolean> {
+  const config = await readFile(join(gitDir, 'config'), 'utf8').catch(() => undefined);
+  // Unreadable: assume it may lack objects (the check costs one process, a wrong guess a fetch).
+  return config === undefined || /^\s*(partialclone\s*=|promisor\s*=\s*true)/im.test(config);
 }
 
 /**
