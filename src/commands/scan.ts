@@ -24,7 +24,7 @@ export const SCAN_USAGE = `usage: badgepress scan --repos FILE [--store DIR|s3:/
                       [--json] [--s3-endpoint URL] [--s3-path-style]
 
 FILE lists one repository URL a line (# comments), optionally followed by mirror=PATH.
-Exit codes: 0 scanned, 1 some repositories or lines failed, 2 bad arguments or config (nothing
+Exit codes: 0 scanned, 1 some repositories or lines failed (or a stored record lacks rules), 2 bad arguments or config (nothing
 fetched), 4 the store failed, 5 another scan holds the store.`;
 
 const FLAGS = {
