@@ -163,6 +163,33 @@ describe('edge repositories', () => {
     expect(notAtE.measurements).toEqual([undefined]);
   });
 
+  it('two commits in a row by a clock ahead hold nothing back; two backdated ones are held from their parent', async () => {
+    const ahead = WorkRepo.init(join(root, 'ahead-run'));
+    const x = ahead.commit({ at: utc(2026, 8, 1) });
+    // Committed "in 2027" twice in a row, then T on time.
+    ahead.commit({ at: utc(2026, 8, 10), committed: utc(2027, 1, 1) });
+    ahead.commit({ at: utc(2026, 8, 11), committed: utc(2027, 1, 2) });
+    const T = ahead.commit({ at: utc(2026, 9, 1) });
+    // By hand: both 2027 commits are later than T after them, and T is not before x: they are
+    // held from T's time, 2026-09-01. As of 2026-08-15: x; as of E: T.
+    const a = await measureRepository(ahead.bareClone(join(root, 'ahead-run.git')), [utc(2026, 8, 15), E], options(), settings);
+    expect(a.measurements[0]!.evidence.SECURITY_POLICY).toContain(`main at ${x.slice(0, 12)}`);
+    expect(a.measurements[1]!.evidence.SECURITY_POLICY).toContain(`main at ${T.slice(0, 12)}`);
+
+    const behind = WorkRepo.init(join(root, 'behind-run'));
+    const r = behind.commit({ at: utc(2025, 12, 10) });
+    behind.commit({ at: utc(2026, 1, 10) });
+    behind.commit({ at: utc(2018, 1, 1) });
+    const b2 = behind.commit({ at: utc(2018, 1, 2) });
+    behind.commit({ at: utc(2026, 2, 10) });
+    // By hand: the two 2018 commits are held from their parent's time, 2026-01-10: no record
+    // before r (2025-12-10); as of 2026-01-01: r; as of 2026-02-01: b2 (held from 2026-01-10).
+    const b = await measureRepository(behind.bareClone(join(root, 'behind-run.git')), [utc(2018, 2, 1), utc(2025, 12, 1), utc(2026, 1, 1), utc(2026, 2, 1)], options(), settings);
+    expect(b.measurements.slice(0, 2)).toEqual([undefined, undefined]);
+    expect(b.measurements[2]!.evidence.SECURITY_POLICY).toContain(`main at ${r.slice(0, 12)}`);
+    expect(b.measurements[3]!.evidence.SECURITY_POLICY).toContain(`main at ${b2.slice(0, 12)}`);
+  });
+
   it('a tag of a tree or a blob is no release, lightweight or annotated', async () => {
     const work = WorkRepo.init(join(root, 'tags'));
     const commit = work.commit({ at: utc(2026, 3, 1), files: { 'README.md': 'hi' } });
