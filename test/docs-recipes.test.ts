@@ -43,7 +43,10 @@ describe('documentation recipes', () => {
     const workflow = yamls.find((y) => y?.jobs);
     expect(workflow.jobs.shards.steps.some((s: { run?: string }) => s.run?.includes('npx badgepress build --store s3://'))).toBe(true);
     // The scan step comes first, sharded like the build.
-    expect(workflow.jobs.shards.steps.find((s: { run?: string }) => s.run?.includes('npx badgepress'))?.run).toContain('npx badgepress scan --repos config/repositories.txt --store s3://scans/values --shard ${{ matrix.shard }}/4');
+    const scanStep = workflow.jobs.shards.steps.find((s: { run?: string }) => s.run?.includes('npx badgepress'));
+    expect(scanStep?.run).toContain('npx badgepress scan --repos config/repositories.txt --store s3://scans/values --shard ${{ matrix.shard }}/4');
+    // The GitHub API answers 60 requests an hour without a token: the scan gets the workflow's.
+    expect(scanStep?.env).toEqual({ GITHUB_TOKEN: '${{ secrets.GITHUB_TOKEN }}' });
     // The scheduler's own guard beside the lease, and the site step after every shard.
     expect(workflow.concurrency).toEqual({ group: 'badgepress-publish', 'cancel-in-progress': false });
     expect(workflow.jobs.site.needs).toBe('shards');

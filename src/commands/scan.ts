@@ -4,8 +4,10 @@ import { parseFlags, integerFlag, UsageError } from './args.ts';
 import { resolveFlags, CONFIG_FLAGS } from './setup.ts';
 import { progressShown } from './progress.ts';
 import { ruleIdProblem } from '../config/validate.ts';
+import type { SiteConfig } from '../config/types.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
+import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule } from '../model/measured-rules.ts';
 import { parseShard, type Shard } from '../model/shard.ts';
 import { runScan } from '../scan/run.ts';
 
@@ -15,7 +17,7 @@ export const SCAN_USAGE = `usage: badgepress scan --repos FILE [--store DIR|s3:/
                       [--json] [--s3-endpoint URL] [--s3-path-style]
 
 FILE lists one repository URL a line (# comments), optionally followed by mirror=PATH.
-Exit codes: 0 scanned, 1 some repositories or lines failed, 2 bad arguments or config (nothing
+Exit codes: 0 scanned, 1 some repositories or lines failed (or a stored record lacks rules), 2 bad arguments or config (nothing
 fetched), 4 the store failed, 5 another scan holds the store.`;
 
 const FLAGS = {
@@ -53,6 +55,19 @@ function parseMonth(text: string): number {
   return Date.UTC(Number(m[1]), Number(m[2]) - 1, 1) / 1000;
 }
 
+/**
+ * The rules nothing measured, grouped by why: a rule badgepress does not measure (the
+ * thresholds judge it: another scanner writes it), DEPENDENTS without a `dependents:` source,
+ * and forge rules when no scanned repository was measured through a forge's API.
+ */
+function unmeasuredWhy(ids: readonly string[], site: SiteConfig): string {
+  const why = (id: string) =>
+    !isMeasuredRule(id) ? 'badgepress does not measure them; another scanner writes them' : id === 'DEPENDENTS' && !site.dependents ? 'no dependents: source in the config' : "no scanned repository's host has a forge API; see hosts:";
+  const groups = new Map<string, string[]>();
+  for (const id of ids) groups.set(why(id), [...(groups.get(why(id)) ?? []), id]);
+  return [...groups].map(([reason, group]) => `${group.join(', ')} (${reason})`).join('; ');
+}
+
 /** `forgeFor`: the forge adapters (default: the config's `hosts:` and the known forges). */
 export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<number> {
   const { values: v } = parseFlags(argv, FLAGS, SCAN_USAGE);
@@ -81,9 +96,11 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
           .split(',')
           .map((r) => r.trim())
           .filter(Boolean);
+  const known = [...GIT_RULE_IDS, ...FORGE_RULE_IDS].sort();
   for (const r of asked ?? []) {
     const problem = ruleIdProblem(r);
     if (problem) throw new UsageError(`--rules ${JSON.stringify(r)}: ${problem}`);
+    if (!known.includes(r)) throw new UsageError(`--rules ${JSON.stringify(r)}: no rule badgepress scan measures has this id; it measures ${known.join(', ')} (ids are case-sensitive)`);
   }
   if (asked?.length === 0) throw new UsageError('--rules: name at least one rule id, e.g. --rules COMMITS,BUS_FACTOR');
 
@@ -126,16 +143,17 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   }
   const { summary, listProblems } = outcome;
   const seconds = Number(((performance.now() - started) / 1000).toFixed(2));
-  const exitCode = summary.failed > 0 || listProblems > 0 ? 1 : 0;
+  const exitCode = summary.failed > 0 || summary.incomplete > 0 || listProblems > 0 ? 1 : 0;
   if (v.json) {
     process.stdout.write(`${JSON.stringify({ ...summary, listProblems, seconds, store: outcome.location, shard: v.shard ?? null, asOf, exitCode })}\n`);
     return exitCode;
   }
-  const unmeasured = summary.unmeasured.length > 0 ? `; not measured (no forge adapter answers them): ${summary.unmeasured.join(', ')}` : '';
+  const unmeasured = summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured, site)}` : '';
   const skipped = listProblems > 0 ? `, ${listProblems} list lines skipped` : '';
+  const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} stored with fewer rules` : '';
   process.stdout.write(
     `badgepress scan: ${summary.repositories} repositories, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
-      `${summary.records} records written, ${summary.failed} failed${skipped}, ${seconds} s → ${outcome.location}${unmeasured}\n`,
+      `${summary.records} records written, ${summary.failed} failed${incomplete}${skipped}, ${seconds} s → ${outcome.location}${unmeasured}\n`,
   );
   return exitCode;
 }

@@ -46,7 +46,7 @@ export class S3StoreWriter implements StoreWriter {
     }
   }
 
-  async storedTimes(file: string, repositoryUrl: string): Promise<Set<number>> {
+  async storedTimes(file: string, repositoryUrl: string): Promise<Map<number, ReadonlySet<string>>> {
     const stored = await this.get(file);
     this.known.set(file, stored);
     return scanTimesIn(stored.body, repositoryUrl);
