@@ -20,7 +20,7 @@ describe('docs/guides/first-badge.md', () => {
     const script = ['set -e', ...steps].join('\n').replaceAll('npx badgepress ', `'${process.execPath}' '${join(ROOT, 'bin/badgepress.js')}' `);
     const r = spawnSync('sh', ['-c', script], { cwd: base, encoding: 'utf8', env: { PATH: process.env.PATH!, HOME: base, CI: 'true', GIT_CONFIG_NOSYSTEM: '1' } });
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^badgepress scan: 1 repositories, 1 measured, 0 already stored, 1 records written, 0 failed, [\d.]+ s → store\n/);
+    expect(r.stdout).toMatch(/^badgepress scan: 1 repository, 1 measured, 0 already stored, 1 record written, 0 failed, [\d.]+ s → store\n/);
     const record = JSON.parse(readFileSync(join(base, 'tutorial/store/example.org/me/my-project.ndjson'), 'utf8'));
     expect(record.values).toMatchObject({ BUS_FACTOR: 1, SECURITY_POLICY: true });
     expect(record.values.COMMITS.events).toHaveLength(1);

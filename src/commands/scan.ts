@@ -12,6 +12,7 @@ import { parseTargets } from '../measure/targets.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
 import { FORGE_RULE_IDS, GIT_RULE_IDS } from '../model/measured-rules.ts';
+import { plural } from '../model/plural.ts';
 import { inShard, parseShard, type Shard } from '../model/shard.ts';
 import { isS3, parseS3Location } from '../s3/location.ts';
 import { monthStarts, scan } from '../scan/scan.ts';
@@ -201,10 +202,10 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     return exitCode;
   }
   const unmeasured = summary.unmeasured.length > 0 ? `; not measured (no forge adapter answers them): ${summary.unmeasured.join(', ')}` : '';
-  const skipped = list.problems.length > 0 ? `, ${list.problems.length} list lines skipped` : '';
+  const skipped = list.problems.length > 0 ? `, ${plural(list.problems.length, 'list line', 'list lines')} skipped` : '';
   process.stdout.write(
-    `badgepress scan: ${summary.repositories} repositories, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
-      `${summary.records} records written, ${summary.failed} failed${skipped}, ${seconds} s → ${writer.location}${unmeasured}\n`,
+    `badgepress scan: ${plural(summary.repositories, 'repository', 'repositories')}, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
+      `${plural(summary.records, 'record', 'records')} written, ${summary.failed} failed${skipped}, ${seconds} s → ${writer.location}${unmeasured}\n`,
   );
   return exitCode;
 }
