@@ -305,6 +305,8 @@ describe('--prune removes site-wide files the build no longer produces', () => {
     writeFileSync(join(out, 'CNAME'), 'badges.example.org\n');
     await build(out, true);
     expect([...published(readTree(out)).keys()].filter((k) => !k.startsWith('api/v1/repositories/'))).toEqual(['CNAME']);
+    // No folder the pages lived in is left behind, empty.
+    expect(readdirSync(out).sort()).toEqual(['.badgepress', 'CNAME', 'api']);
     rmSync(join(out, 'CNAME'));
     await sameAsClean();
   });
