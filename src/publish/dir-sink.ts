@@ -25,7 +25,9 @@ export class DirectorySink implements Sink {
   private readonly madeDirs = new Map<string, boolean>();
   private readonly freshRoots = new Set<string>();
 
-  constructor(readonly location: string) {
+  readonly location: string;
+  constructor(location: string) {
+    this.location = location;
     this.root = resolve(location);
   }
 

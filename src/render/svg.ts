@@ -86,7 +86,10 @@ export class BadgeRenderer {
   private readonly cache = new Map<string, string>();
 
   /** `template`: the flat badge's mustache template, as the resolved config holds it. */
-  constructor(private readonly template: string) {}
+  private readonly template: string;
+  constructor(template: string) {
+    this.template = template;
+  }
 
   render(look: BadgeLook, style: BadgeStyle = 'flat'): string {
     const key = `${style}\u0000${look.label}\u0000${look.message}\u0000${look.color}`;
