@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { spawnSync } from 'node:child_process';
-import { childEnv, CLI, runCli, ROOT } from './helpers/cli.ts';
+import { childEnv, CLI, runCli, ROOT, spawnChecked } from './helpers/cli.ts';
 import { git, utc, WorkRepo, type Person } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -188,7 +188,7 @@ describe('badgepress scan', () => {
 
   it.skipIf(spawnSync('script', ['--version']).status !== 0)('on a terminal, draws a progress line and clears it before the summary', () => {
     const cmd = [...CLI, ...scanArgs('tty', '--as-of', '2026-11-01')].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: childEnv({ CI: undefined }), encoding: 'utf8', timeout: 60_000 });
+    const r = spawnChecked('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: childEnv({ CI: undefined }), timeout: 60_000 });
     expect(r.stdout).toMatch(/\r\x1b\[Kscan: 2\/2 repositories\r\x1b\[K[^]*badgepress scan: 2 repositories, 2 measured/);
   });
 

@@ -128,7 +128,7 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
       },
     }));
     listener.flushIssues();
-    if (errors > 0) throw new BadInputError(`${plural(errors, 'bad record', 'bad records')} and --strict: nothing written; fix them or drop --strict`);
+    if (errors > 0) throw new BadInputError(`${plural(errors, 'bad record', 'bad records')} and --strict: nothing written; fix ${errors === 1 ? 'it' : 'them'} or drop --strict`);
   }
 
   const sink = await openSink(site.out, site);

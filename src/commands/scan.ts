@@ -8,6 +8,7 @@ import type { SiteConfig } from '../config/types.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
 import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule } from '../model/measured-rules.ts';
+import { plural } from '../model/plural.ts';
 import { parseShard, type Shard } from '../model/shard.ts';
 import { runScan } from '../scan/run.ts';
 
@@ -149,11 +150,11 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     return exitCode;
   }
   const unmeasured = summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured, site)}` : '';
-  const skipped = listProblems > 0 ? `, ${listProblems} list lines skipped` : '';
+  const skipped = listProblems > 0 ? `, ${plural(listProblems, 'list line', 'list lines')} skipped` : '';
   const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} stored with fewer rules` : '';
   process.stdout.write(
-    `badgepress scan: ${summary.repositories} repositories, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
-      `${summary.records} records written, ${summary.failed} failed${incomplete}${skipped}, ${seconds} s → ${outcome.location}${unmeasured}\n`,
+    `badgepress scan: ${plural(summary.repositories, 'repository', 'repositories')}, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
+      `${plural(summary.records, 'record', 'records')} written, ${summary.failed} failed${incomplete}${skipped}, ${seconds} s → ${outcome.location}${unmeasured}\n`,
   );
   return exitCode;
 }

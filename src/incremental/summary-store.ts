@@ -66,7 +66,10 @@ export class SummaryFile {
 /** Summary lines by repository URL, kept in a SummaryFile (several stores may share one). */
 export class SummaryStore implements Iterable<[string, SummaryLine]> {
   private readonly slots = new Map<string, number>();
-  constructor(readonly file: SummaryFile = new SummaryFile()) {}
+  readonly file: SummaryFile;
+  constructor(file: SummaryFile = new SummaryFile()) {
+    this.file = file;
+  }
 
   set(url: string, line: SummaryLine): void {
     this.slots.set(url, this.file.append(line));

@@ -81,11 +81,9 @@ export class ConditionalWritesError extends BadInputError {
 export class LeaseHeldError extends BadgepressError {
   override name = 'LeaseHeldError';
   readonly exitCode: number = EXIT.leaseHeld;
-  constructor(
-    readonly where: string,
-    readonly holder: LeaseRecord | undefined,
-    holderKind: LeaseHolderKind = 'build',
-  ) {
+  readonly where: string;
+  readonly holder: LeaseRecord | undefined;
+  constructor(where: string, holder: LeaseRecord | undefined, holderKind: LeaseHolderKind = 'build') {
     const who = holder
       ? `host ${holder.host}, pid ${holder.pid}, since ${isoTime(holder.acquiredAt)}; it renews its lease while it runs, and the lease lapses at ${isoTime(holder.expiresAt)} if it stops`
       : `another ${holderKind} took it at the same moment`;
@@ -94,6 +92,8 @@ export class LeaseHeldError extends BadgepressError {
         ? `the output is being built by another badgepress build (${who}); ` + `wait for it to finish (or pass --wait SECONDS), and delete ${where} only if you are sure no build is running`
         : `the store is being written by another badgepress scan (${who}); ` + `wait for it to finish, and delete ${where} only if you are sure no scan is running`,
     );
+    this.where = where;
+    this.holder = holder;
   }
 
   override report(): FailureReport {

@@ -49,7 +49,10 @@ export class Planner {
   private readonly report: PlanReport = { repositories: 0, scans: 0, added: 0, changed: 0, removed: 0, unchanged: 0, removedExamples: [], transitions: [] };
   private readonly byKey = new Map<string, Transition & { repoSet: Set<string>; count: number }>();
 
-  constructor(private readonly sink: Sink) {}
+  private readonly sink: Sink;
+  constructor(sink: Sink) {
+    this.sink = sink;
+  }
 
   /**
    * Compare one repository's rendered files (what render made of its evaluation) and its pages

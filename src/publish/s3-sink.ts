@@ -19,10 +19,11 @@ export class S3Sink implements Sink {
   /** Full key → ETag (quoted MD5 hex), as listed at start and kept up to date. */
   private etags: Promise<Map<string, string>> | undefined;
 
-  constructor(
-    private readonly client: S3Client,
-    private readonly loc: S3Location,
-  ) {
+  private readonly client: S3Client;
+  private readonly loc: S3Location;
+  constructor(client: S3Client, loc: S3Location) {
+    this.client = client;
+    this.loc = loc;
     this.location = showS3(loc);
   }
 

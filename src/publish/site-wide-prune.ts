@@ -42,5 +42,12 @@ export async function pruneSiteWide(sink: Sink, produced: ReadonlySet<string>, s
   if (stale.length === 0) return;
   await sink.remove(stale);
   counts.removed += stale.length;
-  if (scope.pages) for (const folder of PAGE_FOLDERS) await sink.removeEmptyDirectories?.(folder);
+  if (!scope.pages) return;
+  for (const folder of PAGE_FOLDERS) await sink.removeEmptyDirectories?.(folder);
+  // With no page produced (pages: false) the repository pages' folder goes too once the
+  // per-repository prune has emptied it (while pages are built it holds them: not walked).
+  if (![...produced].some((k) => k.startsWith(REPOSITORY_PAGES))) await sink.removeEmptyDirectories?.(REPOSITORY_PAGES);
 }
+
+/** The folder of the repository pages and the list pages. */
+const REPOSITORY_PAGES = 'repositories/';

@@ -57,7 +57,10 @@ export class BadgeRenderer {
   private readonly cache = new Map<string, string>();
 
   /** `templates`: the badge templates, as the resolved config holds them. */
-  constructor(private readonly templates: BadgeTemplates) {}
+  private readonly templates: BadgeTemplates;
+  constructor(templates: BadgeTemplates) {
+    this.templates = templates;
+  }
 
   render(look: BadgeLook, style: BadgeStyle = 'flat'): string {
     const key = `${style}\u0000${look.label}\u0000${look.message}\u0000${look.color}`;

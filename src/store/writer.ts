@@ -41,7 +41,9 @@ export interface StoreWriter {
 export class DirectoryStoreWriter implements StoreWriter {
   private readonly root: string;
 
-  constructor(readonly location: string) {
+  readonly location: string;
+  constructor(location: string) {
+    this.location = location;
     this.root = resolve(location);
   }
 

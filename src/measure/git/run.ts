@@ -27,13 +27,17 @@ export interface GitCall {
 
 export class GitError extends Error {
   override name = 'GitError';
+  readonly stderr: string;
+  readonly timedOut: boolean;
   constructor(
     message: string,
     /** git's own words, secrets removed. */
-    readonly stderr: string,
-    readonly timedOut: boolean,
+    stderr: string,
+    timedOut: boolean,
   ) {
     super(message);
+    this.stderr = stderr;
+    this.timedOut = timedOut;
   }
 }
 

@@ -27,7 +27,10 @@ export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev:
 
 /** A build's part of the human site: each repository's pages, then the site-wide ones. */
 export class PagesCollector {
-  constructor(private readonly pages: PagesBuild) {}
+  private readonly pages: PagesBuild;
+  constructor(pages: PagesBuild) {
+    this.pages = pages;
+  }
 
   /** Which shard this build is (0 of 1 when unsharded). */
   get shard(): { index: number; count: number } {

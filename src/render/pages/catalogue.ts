@@ -20,11 +20,10 @@ export class Catalogue {
   readonly order: readonly number[];
   private readonly matrix: Uint8Array;
 
-  constructor(
-    readonly urls: readonly string[],
-    badges: readonly string[],
-    statuses: readonly string[],
-  ) {
+  readonly urls: readonly string[];
+
+  constructor(urls: readonly string[], badges: readonly string[], statuses: readonly string[]) {
+    this.urls = urls;
     this.badges = badges;
     this.statuses = [];
     for (const s of statuses) this.statusOf(s);

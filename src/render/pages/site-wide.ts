@@ -247,10 +247,12 @@ const urlset = (entries: readonly string[]) => `<?xml version="1.0" encoding="UT
 class Sitemap {
   private entries: string[] = [];
   private readonly parts: string[] = [];
-  constructor(
-    private readonly base: string,
-    private readonly total: number,
-  ) {}
+  private readonly base: string;
+  private readonly total: number;
+  constructor(base: string, total: number) {
+    this.base = base;
+    this.total = total;
+  }
 
   /** Adds an address; a part that is full comes back to be published. */
   add(url: string): { key: string; body: string } | undefined {
