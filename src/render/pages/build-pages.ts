@@ -3,7 +3,7 @@
 // them is the build's job (src/build/pages.ts).
 import { ATOM_TYPE, HTML_TYPE } from '../../model/http.ts';
 import type { RepositoryHistory } from '../../load/types.ts';
-import type { SiteFile } from '../site-files.ts';
+import type { SiteFile } from '../../model/site-file.ts';
 import { pagePaths, type PagesContext, type RepositoryEvaluations } from './context.ts';
 import { statusChanges, type StatusChange } from './evaluate.ts';
 import { repositoryFeed } from './feed.ts';

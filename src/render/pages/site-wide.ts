@@ -4,9 +4,10 @@
 // in URL order, parses each in turn, adds it to the counts and records its statuses in the
 // catalogue (a byte per repository and badge, catalogue.ts): no parsed summary is held. The
 // lists, which go in natural order, are written from the catalogue after the pass.
-import { HTML_TYPE } from '../../model/http.ts';
+import { HTML_TYPE, JSON_TYPE, PAGE_TYPES } from '../../model/http.ts';
 import { thresholdText } from '../../evaluate/shape-b.ts';
-import { cacheControlFor, type Phase, type SiteFile } from '../site-files.ts';
+import { cacheControlFor } from '../site-files.ts';
+import type { Phase, SiteFile } from '../../model/site-file.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
 import { esc, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
@@ -318,7 +319,7 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   const sitemap = new Sitemap(base, 1 + listPages + groups.length + badgeIdsOf(ctx).length + ctx.thresholds.t.rules.length + total);
   const toSitemap = function* (url: string): Generator<SiteFile> {
     const full = sitemap.add(url);
-    if (full) yield page(full.key, full.body, 'application/xml');
+    if (full) yield page(full.key, full.body, PAGE_TYPES.xml);
   };
   yield* toSitemap(`${base}/`);
   for (let n = 1; n <= listPages; n++) yield* toSitemap(`${base}/${pagePaths.listPage(n)}`);
@@ -343,13 +344,13 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
     for (const f of groupPages(ctx, cat, g, facts.configured, render)) yield page(f.key, f.body);
     for (const f of statusLists(ctx, cat, g, render)) yield page(f.key, f.body);
   }
-  for (const f of searchShards(ctx, cat, groups)) yield page(f.key, f.body, 'application/json');
+  for (const f of searchShards(ctx, cat, groups)) yield page(f.key, f.body, JSON_TYPE);
   yield page(pagePaths.searchKey, render('Find a repository', 'Find a repository by its name, owner or group.', searchPageMain(ctx, groupList(ctx, root.children.slice(0, GROUPS_PER_PAGE)), total)));
   for (const id of badgeIdsOf(ctx)) yield page(pagePaths.badgeKey(id), badgePage(ctx, id, facts));
   for (const r of ctx.thresholds.t.rules) yield page(pagePaths.ruleKey(r.id), rulePage(ctx, r.id, facts.ruleCounts.get(r.id)!));
   yield page('404.html', notFoundPage(ctx));
-  for (const s of sitemap.finish()) yield page(s.key, s.body, 'application/xml');
-  yield page('robots.txt', `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`, 'text/plain; charset=utf-8');
+  for (const s of sitemap.finish()) yield page(s.key, s.body, PAGE_TYPES.xml);
+  yield page('robots.txt', `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`, PAGE_TYPES.txt);
   yield page('index.html', homePage(ctx, facts), HTML_TYPE, 'home');
 }
 
