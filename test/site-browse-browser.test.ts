@@ -51,16 +51,16 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
           await page.goto(`${serving.url}${path}`, { waitUntil: 'load' });
           if (path.startsWith('/search/')) {
             // The page reads ?q= and shows what matches, each with its badges.
-            await expect.poll(() => page.locator('#find-page-results li').count()).toBe(7); // repo12, repo16, repo100 … repo116
+            await expect.poll(() => page.locator('#find-page-results li').count(), { timeout: 30_000 }).toBe(7); // repo12, repo16, repo100 … repo116
             expect(await page.locator('#find-page-results li').first().locator('img.badge-img').count()).toBe(3);
           }
           if (path === '/') {
             // The header's results, open over the page while one types.
             await page.getByLabel('Find a repository').fill('tool1');
-            await expect.poll(() => page.locator('.find-popup li').count()).toBeGreaterThan(3);
+            await expect.poll(() => page.locator('.find-popup li').count(), { timeout: 30_000 }).toBeGreaterThan(3);
             const first = page.locator('.find-popup li').first();
             expect(await first.locator('a').textContent()).toMatch(/^https:\/\/codeberg\.org\/u\d+\/tool1/);
-            await expect.poll(() => first.locator('img.badge-img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length)).toBe(3);
+            await expect.poll(() => first.locator('img.badge-img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length), { timeout: 30_000 }).toBe(3);
           }
           expect(await axeViolations(page), `${width} ${path}`).toEqual([]);
           expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width} ${path}`).toBeLessThanOrEqual(width);

@@ -80,7 +80,7 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
         const home = await context.newPage();
         await home.goto(`${serving.url}/`);
         await home.getByLabel('Find a repository').fill(shape === 'A' ? 'codeberg' : 'gitlab');
-        await expect.poll(() => home.locator('.find-popup a').count()).toBe(1);
+        await expect.poll(() => home.locator('.find-popup a').count(), { timeout: 30_000 }).toBe(1);
         const href = await home.locator('.find-popup a').getAttribute('href');
         expect((await fetch(`${serving.url}${href}`)).status).toBe(200);
         // Copy buttons are added to the embed snippets.
@@ -139,7 +139,7 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
         mkdirSync(SHOTS, { recursive: true });
         const shot = await page.screenshot({ path: join(SHOTS, `repository-${width}.png`), fullPage: false });
         expect(shot.byteLength).toBeGreaterThan(5000);
-        await expect.poll(() => page.locator('h1').isVisible()).toBe(true);
+        await expect.poll(() => page.locator('h1').isVisible(), { timeout: 30_000 }).toBe(true);
         const h1 = await page.locator('h1').boundingBox();
         expect(h1!.y).toBeLessThan(300);
         const badge = page.locator('img.badge-img').first();
