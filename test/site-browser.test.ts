@@ -3,29 +3,22 @@
 // finds no violation on the home, a repository page of each shape, a badge and a rule page;
 // a repository page at 1280 px and 360 px shows its headings, badges and chart.
 // Without a browser a local run skips (with the install command); CI never skips.
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { axeViolations, haveBrowser, launchBrowser } from './helpers/browser.ts';
 import { runBuild, crawl, serveDir, shapeBConfig } from './helpers/site-crawl.ts';
 import type { Serving } from '../src/commands/serve.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const INSTALL = 'apt-get update && apt-get install -y chromium';
-const haveBrowser = existsSync(CHROMIUM);
-if (!haveBrowser && process.env.CI === 'true') throw new Error(`no Chromium at ${CHROMIUM}; CI never skips the browser tests: ${INSTALL}`);
-if (!haveBrowser) console.warn(`site-browser tests skipped: no Chromium at ${CHROMIUM}; install it with: ${INSTALL}`);
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** axe-core's rules that depend on colours. */
 const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 /** Where the screenshots go, to look at after a run. */
 export const SHOTS = join(ROOT, 'test-results', 'site');
 
-describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
+describe.skipIf(!haveBrowser('site-browser'))('the site in headless Chromium', () => {
   const dir = tempDir('badgepress-browser-');
   let browser: Browser;
   const sites: Record<'A' | 'B', { serving: Serving; pages: string[] }> = {} as never;
@@ -44,11 +37,7 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
       const pages = [...found.visited].filter(([, r]) => r.type.startsWith('text/html')).map(([p]) => p);
       sites[shape] = { serving, pages };
     }
-    // playwright-core gives every launch a fresh --user-data-dir of its own (it refuses the flag).
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchBrowser();
   }, 180_000);
 
   afterAll(async () => {
@@ -122,21 +111,9 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
             const page = await context.newPage();
             await page.emulateMedia({ colorScheme: scheme });
             await page.goto(`${serving.url}${path}`);
-            await page.evaluate(AXE);
             // The dark scheme changes only the stylesheet's colour variables: in it, only the rules
             // about colour can find anything the light run did not.
-            const only = scheme === 'dark' ? { runOnly: { type: 'rule', values: COLOUR_RULES } } : {};
-            const violations = await page.evaluate(async (options) => {
-              const w = window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } };
-              const r = await w.axe.run(document, { resultTypes: ['violations'], ...options });
-              return r.violations.map(
-                (v) =>
-                  `${v.id}: ${v.nodes
-                    .map((n) => n.target.join(' '))
-                    .slice(0, 3)
-                    .join(', ')}`,
-              );
-            }, only);
+            const violations = await axeViolations(page, scheme === 'dark' ? { runOnly: { type: 'rule', values: COLOUR_RULES } } : {});
             expect(violations, `${scheme} ${path}`).toEqual([]);
             await page.close();
           }

@@ -1,5 +1,5 @@
 // The package's templates/ the render stage fills in: the OpenAPI description, the site's
-// stylesheet and script, and the flat badge. Read here, once per process, into the resolved configuration, so
+// stylesheets (pages, feeds) and script, and the flat badge. Read here, once per process, into the resolved configuration, so
 // rendering turns data into bytes and reads no file. The compiled CLI reads the OpenAPI
 // template parsed already (scripts/compile.mjs writes it beside this module): parsing its
 // YAML would cost every start about 100 ms.
@@ -17,6 +17,8 @@ export interface SiteTemplates {
   /** templates/site.css and site.js, as text. */
   css: string;
   js: string;
+  /** templates/feed.css: what a browser draws a repository's Atom feed with (beside site.css). */
+  feedCss: string;
   /** templates/badge.svg.mustache, the flat badge (trimmed). */
   badge: string;
 }
@@ -51,7 +53,7 @@ export function openapiTemplate(): Json {
 
 /** The templates a build with these settings renders from. */
 export function siteTemplates(site: Pick<SiteConfig, 'openapi'>): SiteTemplates {
-  return { openapi: site.openapi ? openapiTemplate() : undefined, css: text('site.css'), js: text('site.js'), badge: badgeTemplate() };
+  return { openapi: site.openapi ? openapiTemplate() : undefined, css: text('site.css'), js: text('site.js'), feedCss: text('feed.css'), badge: badgeTemplate() };
 }
 
 /** For scripts/compile.mjs: the parsed OpenAPI template, as the file the compiled module reads. */

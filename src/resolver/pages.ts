@@ -5,7 +5,7 @@
 // with ".": no `..`, and `.badgepress/` stays private); only repository and rule pages are
 // special, as their segment arrives encoded or decoded. A key nobody wrote is a 404.
 import { canonicalSegment } from './route.ts';
-import { HTML_TYPE } from '../model/http.ts';
+import { HTML_TYPE, XML_TYPE } from '../model/http.ts';
 
 export interface PageRoute {
   key: string;
@@ -20,8 +20,8 @@ export const OPENAPI_PATH = '/api/v1/openapi.json';
 
 const TYPES: Record<string, string> = {
   html: HTML_TYPE,
-  atom: 'application/atom+xml',
-  xml: 'application/xml',
+  atom: XML_TYPE,
+  xml: XML_TYPE,
   txt: 'text/plain; charset=utf-8',
   css: 'text/css; charset=utf-8',
   js: 'text/javascript; charset=utf-8',

@@ -1,7 +1,7 @@
 // The human site's part of a build: per repository its page and feed, a summary of it, and at
 // the end the shard's summaries and, for an unsharded build, the site-wide pages. Publishing
 // them is the build's job (src/build/pages.ts).
-import { ATOM_TYPE, HTML_TYPE } from '../../model/http.ts';
+import { HTML_TYPE, XML_TYPE } from '../../model/http.ts';
 import type { RepositoryHistory } from '../../load/types.ts';
 import type { SiteFile } from '../site-files.ts';
 import { pagePaths, type PagesContext, type RepositoryEvaluations } from './context.ts';
@@ -21,7 +21,7 @@ export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev:
   const cacheControl = `public, max-age=${ctx.site.cache.latestMaxAge}`;
   return [
     { key: pagePaths.repositoryKey(h.encoded), body: repositoryPage(ctx, h, ev), contentType: HTML_TYPE, cacheControl, phase: 'page' },
-    { key: pagePaths.feed(h.encoded), body: repositoryFeed(ctx, h, changes), contentType: ATOM_TYPE, cacheControl, phase: 'page' },
+    { key: pagePaths.feed(h.encoded), body: repositoryFeed(ctx, h, changes), contentType: XML_TYPE, cacheControl, phase: 'page' },
   ];
 }
 
