@@ -23,9 +23,10 @@ export function repositoryFeed(ctx: PagesContext, h: RepositoryHistory, changes:
   const entries = newest.map((c) => {
     const to = shownStatus(shape, c.to);
     const title = c.from === null ? `${c.badge} is ${to} (first scan)` : `${c.badge} changed from ${shownStatus(shape, c.from)} to ${to}`;
+    const at = isoTime(c.t);
+    const escTitle = esc(title);
     return (
-      `<entry><id>${escPage}#${esc(`${c.badge}-${c.t}`)}</id><title>${esc(title)}</title><updated>${isoTime(c.t)}</updated>` +
-      `<link rel="alternate" type="text/html" href="${escPage}"/><summary>${esc(title)} with the scan of ${isoTime(c.t)}.</summary></entry>`
+      `<entry><id>${escPage}#${esc(`${c.badge}-${c.t}`)}</id><title>${escTitle}</title><updated>${at}</updated>` + `<link rel="alternate" type="text/html" href="${escPage}"/><summary>${escTitle} with the scan of ${at}.</summary></entry>`
     );
   });
   return (

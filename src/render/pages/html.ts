@@ -12,8 +12,11 @@ export function text(s: string): string {
   return `<bdi>${esc(s)}</bdi>`;
 }
 
+const BREAKS_AFTER = /[-/\u2010-\u2014]/;
+
 /** Escaped text for a table cell: each word holding a hyphen, dash or slash kept on one line (a browser may break after one). */
 export function cellWords(escaped: string): string {
+  if (!BREAKS_AFTER.test(escaped)) return escaped;
   return escaped.replace(/\S*[-/\u2010-\u2014]\S*/g, (w) => `<span class="nw">${w}</span>`);
 }
 

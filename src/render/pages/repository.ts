@@ -331,7 +331,7 @@ function scansTable(ctx: PagesContext, h: RepositoryHistory, statusesAt: (i: num
       const at = `${page.api}at/${s.timestamp}/`;
       let files = `<ul class="files"><li><a href="${at}sarif">SARIF</a></li>`;
       for (const id of escIds) files += `<li><a href="${at}badges/${id}.svg">${id} badge</a>, <a href="${at}badges/${id}">${id} explanation</a></li>`;
-      const time = isoTime(s.timestamp);
+      const time = page.times[i]!;
       return [`<time datetime="${time}">${time}</time>`, ...statusesAt(i).map(statusWord), `${files}</ul>`];
     })
     .reverse();
@@ -342,16 +342,19 @@ function scansTable(ctx: PagesContext, h: RepositoryHistory, statusesAt: (i: num
 interface PageShared {
   api: string;
   scale: TimeScale;
+  /** The time of each scan (YYYY-MM-DDTHH:MM:SSZ), in scan order. */
+  times: readonly string[];
   /** The date of each scan (YYYY-MM-DD), in scan order. */
   dates: readonly string[];
 }
 
 export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations): string {
   chartCounter = 0;
-  const last = h.scans[h.scans.length - 1]!;
   // Every chart spans the same scans (evaluations are per scan, in scan order).
   const times = ev.scans.map((s) => s.timestamp);
-  const page: PageShared = { api: apiHref(ctx, h.encoded), scale: timeScale(times), dates: times.map(isoDate) };
+  // Each scan's time formatted once for the page (a build's scan times are mostly distinct).
+  const isoTimes = times.map(isoTime);
+  const page: PageShared = { api: apiHref(ctx, h.encoded), scale: timeScale(times), times: isoTimes, dates: isoTimes.map((t) => t.slice(0, 10)) };
   const badgeIds = ev.latest.badges.map((b) => b.def.id);
   let badges: string;
   let ruleCharts: string;
@@ -370,7 +373,7 @@ export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: Repo
   const main =
     `<h1>${text(h.repositoryUrl)}</h1>` +
     `<p class="lead">Badges of ${repoLink}</p>` +
-    `<dl class="facts"><dt>Last scan</dt><dd><time datetime="${isoTime(last.timestamp)}">${isoDate(last.timestamp)}</time></dd>` +
+    `<dl class="facts"><dt>Last scan</dt><dd><time datetime="${isoTimes[isoTimes.length - 1]}">${page.dates[isoTimes.length - 1]}</time></dd>` +
     `<dt>Scans</dt><dd>${h.scans.length}</dd>` +
     `<dt>Report</dt><dd><a href="${page.api}sarif">Download the latest SARIF report</a></dd>` +
     `<dt>Changes</dt><dd>${link(ctx, pagePaths.feed(h.encoded), 'Atom feed of badge status changes')}</dd></dl>` +
