@@ -2,8 +2,9 @@
 // in the pipeline, never one above, and no module imports itself back through others.
 //
 //   commands → build → incremental (the build state) → publish → render → evaluate → load
-//   → config → model, with errors.ts, io/ and s3/ at the bottom. resolver/ stands beside them
-//   and uses only model/. The upstream stages: scan → measure, store (and config, model, load
+//   → config, then errors.ts, io/ and s3/ (file and S3 helpers), then model/ at the very bottom
+//   (facts every stage shares; it imports nothing). resolver/ stands beside them and uses only
+//   model/. The upstream stages: scan → measure, store (and config, model, load
 //   for the record schema); measure → config, model; store → load, config, model, io, s3.
 //
 // `npm run lint:layers` runs it (scripts/lint-layers.mjs names the files).
@@ -39,10 +40,17 @@ module.exports = {
     ...layerRules,
     {
       name: 'bottom',
-      comment: 'io/, s3/ and errors.ts are the bottom: they import nothing of src/ above them',
+      comment: 'io/, s3/ and errors.ts are near the bottom: they import nothing of src/ but each other and model/',
       severity: 'error',
       from: { path: '^src/(io/|s3/|errors\\.ts$)' },
-      to: { path: '^src/', pathNot: ['^src/(io|s3)/', '^src/errors\\.ts$'] },
+      to: { path: '^src/', pathNot: ['^src/(io|s3|model)/', '^src/errors\\.ts$'] },
+    },
+    {
+      name: 'model-imports-nothing',
+      comment: 'model/ is the very bottom: the facts every stage shares, importing nothing else of src/',
+      severity: 'error',
+      from: { path: '^src/model/' },
+      to: { path: '^src/', pathNot: ['^src/model/'] },
     },
     {
       name: 'render-reads-no-file',

@@ -1,5 +1,5 @@
-// Bench rows of incremental builds (issue H) and bounded memory on one large store file
-// (issue R3), called from scripts/bench.ts. Ratios within one run, as every other row.
+// Bench rows of incremental builds (the build state) and bounded memory on one large store
+// file (the loader's spill to disk), called from scripts/bench.ts. Ratios within one run, as every other row.
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -167,7 +167,7 @@ export function scaleRuns(c: Pick<IncrementalBenchContext, 'work' | 'workRoot' |
 }
 
 /**
- * R3: one .ndjson of N small records (100 per repository). Built with --shard 0/10000 so that
+ * Spill: one .ndjson of N small records (100 per repository). Built with --shard 0/10000 so that
  * the loader streams, buckets and parses every record while only a handful of repositories
  * are rendered: the row measures the loader's memory, not the writing of 70 M files.
  */

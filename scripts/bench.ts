@@ -23,19 +23,12 @@ import { generateStore } from './lib/synthetic-store.ts';
 import { benchIncremental, scaleRuns } from './bench-incremental.ts';
 import { scanRows } from './bench-scan.ts';
 import { forgeRows } from './bench-forge.ts';
+import { browseRows } from './bench-browse.ts';
 import { reusedGoldFrom } from './lib/thresholds-variant.ts';
 import { bundleWorker } from './build-worker.ts';
 import { bundleCloudFrontFunction, bundleLambdaEdge } from './build-aws.ts';
 import { renderBadge } from '../src/render/svg.ts';
-import { gzipSync } from 'node:zlib';
-import { resolveConfig } from '../src/config/resolve.ts';
-import { loadPagesContext } from '../src/render/pages/setup.ts';
-import { siteWideFiles } from '../src/render/pages/site-wide.ts';
-import type { RepositorySummary } from '../src/render/pages/summary.ts';
-import { badgeTemplate } from '../src/config/templates.ts';
-
-/** The flat badge's template, as a build reads it with its config. */
-const BADGE = badgeTemplate();
+import { badgeTemplates } from '../src/config/templates.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -57,6 +50,8 @@ const { values } = parseArgs({
     'scan-repos': { type: 'string', default: '50' },
     'scan-commits': { type: 'string', default: '2000' },
     'scan-big-commits': { type: 'string', default: '100000' },
+    // `--only browse`: site-wide pages, group pages and search files from this many summaries.
+    'browse-repos': { type: 'string', default: '100000' },
   },
 });
 const repos = Number(values.repos);
@@ -95,20 +90,6 @@ function cli(args: string[], env: Record<string, string> = {}): { ms: number; cp
   return { ms, cpuMs: rss ? (Number(rss[2]) + Number(rss[3])) * 1000 : NaN, rssKb: rss ? Number(rss[1]) : NaN, summary: JSON.parse(line) };
 }
 
-/** The home page written from n synthetic summaries (the home lists the first 100 only). */
-async function homePageBytesAt(n: number): Promise<{ raw: number; gzip: number }> {
-  const ctx = loadPagesContext(await resolveConfig(undefined, { store: ROOT, out: ROOT }));
-  const statuses = ['gold', 'silver', 'bronze', 'fail'];
-  const summaries: RepositorySummary[] = Array.from({ length: n }, (_, i) => {
-    const url = `https://github.com/org-${String(i).padStart(6, '0')}/project-${i % 977}`;
-    const badges = Object.fromEntries(ctx.thresholds.t.badges.map((b, j) => [b.id, statuses[(i + j) % 4]!]));
-    return { url, enc: encodeURIComponent(url), scans: 10, last: 1763000000 + i, badges, rules: {}, changes: [{ t: 1763000000 + i, badge: ctx.thresholds.t.badges[0]!.id, from: 'silver', to: 'gold' }] };
-  });
-  const sorted = [...summaries].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-  const home = siteWideFiles(ctx, { urls: sorted.map((s) => s.url), lines: () => sorted.map((s) => JSON.stringify(s)) }).find((f) => f.key === 'index.html')!;
-  return { raw: Buffer.byteLength(home.body), gzip: gzipSync(home.body).byteLength };
-}
-
 function tree(dir: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
@@ -133,7 +114,14 @@ const scaleRepos = values['scale-repos']
   .split(',')
   .map(Number)
   .filter((n) => n > 0);
-if (values.only !== undefined && !['serving', 'scale', 'scan', 'forge', 'sizes'].includes(values.only)) throw new Error(`--only ${values.only}: the sections that run alone are "serving", "scale", "scan", "forge" and "sizes"`);
+if (values.only !== undefined && !['serving', 'scale', 'scan', 'forge', 'sizes', 'browse'].includes(values.only))
+  throw new Error(`--only ${values.only}: the sections that run alone are "serving", "scale", "scan", "forge", "sizes" and "browse"`);
+// `--only browse`: the site-wide pages, group pages and search at --browse-repos (bench-browse.ts).
+if (values.only === 'browse') {
+  await browseRows(say, Number(values['browse-repos']), ROOT);
+  finish();
+  process.exit(0);
+}
 // `--only forge`: requests per repository on each forge kind (scripts/bench-forge.ts), seconds.
 if (values.only === 'forge') {
   await forgeRows(say);
@@ -224,8 +212,8 @@ if (values.only === 'serving') {
   const np = cli(['build', '--config', noPagesConfig, '--store', store, '--out', join(work, 'site-no-pages'), '--now', '1763600000']);
   const ratio = b.ms / np.ms;
   say('pages: build with pages ÷ without (target ≤ 1.15)', `${ratio.toFixed(2)} (${(b.ms / 1000).toFixed(1)} s ÷ ${(np.ms / 1000).toFixed(1)} s)`, 'pagesBuildRatio', Number(ratio.toFixed(3)));
-  const home = await homePageBytesAt(100_000);
-  say('pages: home page at 100,000 repositories (target ≤ 30 KB compressed)', `${(home.gzip / 1024).toFixed(1)} KB gzip, ${(home.raw / 1024).toFixed(1)} KB raw`, 'homePageGzipKb', Number((home.gzip / 1024).toFixed(1)));
+  // The home, group pages and search at 100,000 repositories, written from synthetic summaries.
+  await browseRows(say, Number(values['browse-repos']), ROOT);
 }
 
 // 3. Raw write limit: the same bytes, a minimal mkdir + writeFile + rename loop, same disk.
@@ -337,7 +325,7 @@ async function sizeRows(): Promise<void> {
   say('CloudFront Function (target ≤ 8 KB; AWS limit 10 KB)', `${cloudFront} bytes minified`, 'cloudFrontFunctionBytes', cloudFront);
   const lambdaEdge = Buffer.byteLength(await bundleLambdaEdge());
   say('Lambda@Edge bundle', `${lambdaEdge} bytes minified (AWS SDK from the runtime)`, 'lambdaEdgeBytes', lambdaEdge);
-  const ours = renderBadge(BADGE, { label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
+  const ours = renderBadge(badgeTemplates(), { label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
   const theirs = makeBadge({ label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
   say('SVG bytes vs badge-maker (target ≤)', `${ours.length} vs ${theirs.length}`, 'svgBytes', `${ours.length}/${theirs.length}`);
 }

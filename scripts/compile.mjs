@@ -7,11 +7,16 @@
 // Plain .mjs: it runs before anything else is built, without tsx.
 //
 // TypeScript is a dev dependency: `npm ci --omit=dev` in a checkout installs no compiler, yet
-// a production checkout needs lib/. Then the compiler is fetched for this one run by
-// `npm exec`, at the version package-lock.json pins, into npm's cache (not node_modules).
+// a production checkout needs lib/. Then Node itself compiles: src/ uses erasable syntax only
+// (tsconfig.json's erasableSyntaxOnly: no enums, namespaces or parameter properties), so
+// node:module's stripTypeScriptTypes (Node 22.13+, 24, 26; mode 'strip') removes the types,
+// and the relative `.ts` specifiers of imports, exports and dynamic import() become `.js` as
+// tsc's rewriteRelativeImportExtensions makes them; the JSON files tsc copies are copied. No
+// registry is reached. With TypeScript installed (npm ci), tsc emits as before.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import * as nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -40,28 +45,61 @@ export function npmCommand() {
   return process.env.npm_execpath?.endsWith('.js') ? [process.execPath, process.env.npm_execpath] : ['npm'];
 }
 
-/** The command that runs tsc: the installed one, or the locked version through npm exec. */
+/** The installed tsc, or undefined when TypeScript is not installed (npm ci --omit=dev). */
 function tscCommand() {
   try {
     const pkg = createRequire(import.meta.url).resolve('typescript/package.json');
     return [process.execPath, join(dirname(pkg), 'bin', 'tsc')];
   } catch {
-    const version = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages['node_modules/typescript']?.version;
-    if (!version) throw new Error('TypeScript is not installed and package-lock.json pins no version of it: run "npm ci" (with the dev dependencies)');
-    process.stderr.write(`badgepress: TypeScript is not installed (a dev dependency); compiling with typescript@${version} through npm exec\n`);
-    // --noCheck emits without type-checking, so the missing @types/node (another dev
-    // dependency) is not looked for.
-    return [...npmCommand(), 'exec', '--yes', `--package=typescript@${version}`, '--', 'tsc', '--types', ''];
+    return undefined;
+  }
+}
+
+/** A relative `.ts` specifier of an import, export or import() with `.js`, as tsc rewrites it. */
+const TS_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"\n]*?)\.ts\2/g;
+
+/** src/ to lib/ by stripping the types with Node's own stripTypeScriptTypes (no TypeScript needed). */
+function stripCompile() {
+  const strip = nodeModule.stripTypeScriptTypes;
+  if (typeof strip !== 'function') {
+    throw new Error(`TypeScript is not installed and this Node (${process.version}) cannot strip types itself: use Node 22.13 or later (24, 26), or run "npm ci" with the dev dependencies`);
+  }
+  const src = join(ROOT, 'src');
+  // Node warns that stripTypeScriptTypes is experimental, once a process: not news to the user here.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (warning, ...rest) => (String(warning).includes('stripTypeScriptTypes') ? undefined : emitWarning.call(process, warning, ...rest));
+  try {
+    for (const name of readdirSync(src, { recursive: true })) {
+      const from = join(src, name);
+      if (!statSync(from).isFile()) continue;
+      if (name.endsWith('.d.ts')) continue;
+      if (name.endsWith('.ts')) {
+        const to = join(LIB, name.replace(/\.ts$/, '.js'));
+        mkdirSync(dirname(to), { recursive: true });
+        const js = strip(readFileSync(from, 'utf8'), { mode: 'strip' }).replace(TS_SPECIFIER, (_m, before, quote, path) => `${before}${quote}${path}.js${quote}`);
+        writeFileSync(to, js);
+      } else if (name.endsWith('.json')) {
+        mkdirSync(dirname(join(LIB, name)), { recursive: true });
+        copyFileSync(from, join(LIB, name));
+      }
+    }
+  } finally {
+    process.emitWarning = emitWarning;
   }
 }
 
 /** A fresh lib/: removed first, so a source that moved leaves no stale module behind. */
 export async function compile() {
-  const [command, ...args] = tscCommand();
+  const tsc = process.env.BADGEPRESS_COMPILE === 'strip' ? undefined : tscCommand();
   rmSync(LIB, { recursive: true, force: true });
-  const r = spawnSync(command, [...args, '-p', join(ROOT, 'tsconfig.build.json'), '--noCheck'], { cwd: ROOT, encoding: 'utf8' });
-  if (r.error) throw new Error(`could not run ${command}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+  if (tsc) {
+    const [command, ...args] = tsc;
+    const r = spawnSync(command, [...args, '-p', join(ROOT, 'tsconfig.build.json'), '--noCheck'], { cwd: ROOT, encoding: 'utf8' });
+    if (r.error) throw new Error(`could not run ${command}: ${r.error.message}`);
+    if (r.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+  } else {
+    stripCompile();
+  }
   try {
     const { precompiledFiles } = await import(pathToFileURL(join(LIB, 'precompile.js')).href);
     for (const { path, text } of precompiledFiles()) writeFileSync(path, text);

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile, npmCommand } from './compile.mjs';
 
@@ -16,7 +16,10 @@ const { scripts, devDependencies, allowScripts, ...shipped } = pkg;
 await compile();
 const stage = mkdtempSync(join(tmpdir(), 'badgepress-pack-'));
 try {
-  for (const entry of [...pkg.files, 'README.md', 'LICENSE']) cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
+  // Never the state, lease or summaries a build or scan run in the checkout left beside an
+  // example store (a scan of examples/ leaves examples/store/.badgepress/scan-lease/).
+  const notState = (path) => !path.split(sep).includes('.badgepress');
+  for (const entry of [...pkg.files, 'README.md', 'LICENSE']) cpSync(join(ROOT, entry), join(stage, entry), { recursive: true, filter: notState });
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(shipped, null, 2)}\n`);
   const args = process.argv.slice(2);
   // A relative destination is the caller's, not the stage's.

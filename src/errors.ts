@@ -37,8 +37,10 @@ export class UsageError extends BadInputError {
 export class ConfigError extends BadgepressError {
   override name = 'ConfigError';
   readonly exitCode: number = EXIT.config;
-  constructor(readonly problems: string[]) {
+  readonly problems: string[];
+  constructor(problems: string[]) {
     super(problems.join('\n'));
+    this.problems = problems;
   }
 
   override report(): FailureReport {

@@ -1,45 +1,166 @@
 // badgepress site script: enhances pages that work without it (search, copy buttons).
 (function () {
   'use strict';
+  // Search: the files of search/ form a prefix tree of repository and group names (see
+  // src/render/pages/search-index.ts); a query fetches the root, then one file per typed
+  // character until a file holds every entry under its prefix. Fetched files are kept.
+  function shardName(prefix) {
+    if (!prefix) return '-';
+    var out = '';
+    for (var k = 0; k < prefix.length; k++) {
+      var c = prefix.charCodeAt(k);
+      out += (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) ? prefix.charAt(k) : '_' + c.toString(16) + '_';
+    }
+    return out;
+  }
+  function lastSegment(path) {
+    var parts = path.split('/');
+    for (var k = parts.length - 1; k >= 0; k--) if (parts[k]) return parts[k];
+    return '';
+  }
+  function nameOfUrl(url) {
+    var at = url.indexOf('://') + 3;
+    return lastSegment(url.slice(url.indexOf('/', at) + 1)).toLowerCase();
+  }
+  function Finder(form) {
+    this.base = form.getAttribute('data-search');
+    this.pages = form.getAttribute('data-pages');
+    this.groups = form.getAttribute('data-groups');
+    this.api = form.getAttribute('data-api');
+    this.cache = {};
+  }
+  Finder.prototype.shard = function (prefix) {
+    var url = this.base + shardName(prefix) + '.json';
+    if (!this.cache[url]) this.cache[url] = fetch(url).then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); });
+    return this.cache[url];
+  };
+  // Resolves to { groups, repositories, total, more, badges }: the entries whose name starts
+  // with the query's last segment and, when it names a path, whose address holds it.
+  Finder.prototype.find = function (query) {
+    var self = this;
+    var q = query.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
+    var name = lastSegment(q);
+    var path = q.indexOf('/') >= 0 ? q.replace(/\/+$/, '') : '';
+    return this.shard('').then(function (root) {
+      var badges = root.badges;
+      function walk(node, k) {
+        if (!node.more || k >= name.length) return Promise.resolve(node);
+        var c = name.charAt(k);
+        if (node.more.indexOf(c) < 0) return Promise.resolve(null);
+        return self.shard(name.slice(0, k + 1)).then(function (next) { return walk(next, k + 1); });
+      }
+      return walk(root, 0).then(function (node) {
+        var out = { groups: [], repositories: [], more: 0, badges: badges };
+        if (!node) return out;
+        for (var g = 0; g < node.groups.length; g++) {
+          var gr = node.groups[g];
+          if (lastSegment(gr[0]).toLowerCase().indexOf(name) === 0 && (!path || gr[0].toLowerCase().indexOf(path) >= 0)) out.groups.push(gr);
+        }
+        for (var r = 0; r < node.repositories.length; r++) {
+          var re = node.repositories[r];
+          if (nameOfUrl(re[0]).indexOf(name) === 0 && (!path || re[0].toLowerCase().indexOf(path) >= 0)) out.repositories.push(re);
+        }
+        // Entries under a longer prefix than the query: the file says how many, not which.
+        if (node.more) out.more = node.n - node.groups.length - node.repositories.length;
+        return out;
+      });
+    });
+  };
+  Finder.prototype.render = function (list, found, limit) {
+    var self = this;
+    list.textContent = '';
+    var shown = 0;
+    for (var g = 0; g < found.groups.length && shown < limit; g++, shown++) {
+      var gr = found.groups[g];
+      var li = document.createElement('li');
+      var a = document.createElement('a');
+      a.href = this.groups + gr[1] + '/';
+      a.textContent = gr[0];
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(' (group, ' + gr[2] + (gr[2] === 1 ? ' repository)' : ' repositories)')));
+      list.appendChild(li);
+    }
+    for (var r = 0; r < found.repositories.length && shown < limit; r++, shown++) {
+      var re = found.repositories[r];
+      var enc = encodeURIComponent(re[0]);
+      var item = document.createElement('li');
+      var link = document.createElement('a');
+      link.href = this.pages + enc + '/';
+      link.textContent = re[0];
+      item.appendChild(link);
+      item.appendChild(document.createTextNode(' '));
+      var span = document.createElement('span');
+      span.className = 'badges';
+      for (var j = 0; j < found.badges.length; j++) {
+        if (!re[1][j]) continue;
+        var img = document.createElement('img');
+        img.className = 'badge-img';
+        img.src = self.api + enc + '/badges/' + found.badges[j] + '.svg';
+        img.alt = found.badges[j] + ': ' + re[1][j];
+        span.appendChild(img);
+      }
+      item.appendChild(span);
+      list.appendChild(item);
+    }
+    var total = found.groups.length + found.repositories.length;
+    var text = total === 0 && !found.more ? 'Nothing matches.' : total > shown ? shown + ' of ' + total + ' matches shown.' : total + (total === 1 ? ' match.' : ' matches.');
+    if (found.more) text += ' ' + found.more + ' more names start with these letters: type more of the name.';
+    return text;
+  };
+  // A results region after a form: a status line and a list.
+  function resultsFor(container) {
+    var status = document.createElement('p');
+    status.setAttribute('role', 'status');
+    var list = document.createElement('ul');
+    list.className = 'repo-list find-list';
+    container.appendChild(status);
+    container.appendChild(list);
+    return { status: status, list: list };
+  }
+  function attach(form, input, container, limit) {
+    var finder = new Finder(document.querySelector('form.find-head'));
+    var out = resultsFor(container);
+    var seq = 0;
+    var timer = null;
+    function run() {
+      var q = input.value;
+      var mine = ++seq;
+      if (!q.trim()) { out.list.textContent = ''; out.status.textContent = ''; container.hidden = true; return; }
+      finder.find(q).then(function (found) {
+        if (mine !== seq) return;
+        container.hidden = false;
+        out.status.textContent = finder.render(out.list, found, limit);
+      }, function () {
+        if (mine !== seq) return;
+        container.hidden = false;
+        out.list.textContent = '';
+        out.status.textContent = 'The search could not be loaded; press Find to browse instead.';
+      });
+    }
+    input.addEventListener('input', function () { clearTimeout(timer); timer = setTimeout(run, 120); });
+    input.addEventListener('keydown', function (e) { if (e.key === 'Escape') { container.hidden = true; } });
+    return run;
+  }
   function setupSearch() {
-    var form = document.getElementById('search');
-    if (!form) return;
-    var input = form.querySelector('input');
-    var list = document.getElementById('search-results');
-    var status = document.getElementById('search-status');
-    var indexUrl = form.getAttribute('data-index');
-    var pagePrefix = form.getAttribute('data-pages');
-    var urls = null;
-    var loading = null;
-    form.hidden = false;
-    form.addEventListener('submit', function (e) { e.preventDefault(); });
-    function load() {
-      if (!loading) {
-        loading = fetch(indexUrl).then(function (r) { return r.json(); }).then(function (u) { urls = u; return u; });
-      }
-      return loading;
+    var head = document.querySelector('form.find-head');
+    if (!head) return;
+    var page = document.querySelector('form.find-page');
+    var pageResults = document.getElementById('find-page-results');
+    if (page && pageResults) {
+      var input = page.querySelector('input');
+      var run = attach(page, input, pageResults, 200);
+      var q = new URLSearchParams(location.search).get('q');
+      if (q) { input.value = q; run(); }
     }
-    function show() {
-      var q = input.value.trim().toLowerCase();
-      list.textContent = '';
-      if (!q || !urls) { status.textContent = ''; return; }
-      var shown = 0;
-      var total = 0;
-      for (var i = 0; i < urls.length; i++) {
-        if (urls[i].toLowerCase().indexOf(q) < 0) continue;
-        total++;
-        if (shown >= 50) continue;
-        shown++;
-        var li = document.createElement('li');
-        var a = document.createElement('a');
-        a.href = pagePrefix + encodeURIComponent(urls[i]) + "/";
-        a.textContent = urls[i];
-        li.appendChild(a);
-        list.appendChild(li);
-      }
-      status.textContent = total === 0 ? 'No repository matches.' : total > shown ? shown + ' of ' + total + ' matches shown.' : total + (total === 1 ? ' match.' : ' matches.');
-    }
-    input.addEventListener('input', function () { load().then(show, function () { status.textContent = 'The search index could not be loaded; browse the list below.'; }); });
+    var popup = document.createElement('div');
+    popup.className = 'find-results find-popup';
+    popup.hidden = true;
+    head.appendChild(popup);
+    attach(head, head.querySelector('input'), popup, 10);
+    // A click or focus outside the header's form closes its results.
+    function outside(e) { if (!head.contains(e.target)) popup.hidden = true; }
+    document.addEventListener('click', outside);
+    document.addEventListener('focusin', outside);
   }
   function setupCopy() {
     if (!navigator.clipboard) return;

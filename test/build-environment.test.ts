@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { loadSiteConfig } from '../src/config/load.ts';
-import { CLI, childEnv, ROOT } from './helpers/cli.ts';
+import { CLI, childEnv, ROOT, spawnChecked } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { configProblems } from './helpers/config.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -25,10 +25,9 @@ describe('a full temporary folder', () => {
     const full = join(dir, 'full');
     mkdirSync(full);
     // A tmpfs of one page in a mount namespace of the child's own: a real ENOSPC, nothing mocked.
-    const r = spawnSync('unshare', ['--mount', 'sh', '-c', 'mount -t tmpfs -o size=4k tmpfs "$0" && exec "$@"', full, ...CLI, 'build', '--store', store, '--out', join(dir, 'out'), '--now', NOW], {
+    const r = spawnChecked('unshare', ['--mount', 'sh', '-c', 'mount -t tmpfs -o size=4k tmpfs "$0" && exec "$@"', full, ...CLI, 'build', '--store', store, '--out', join(dir, 'out'), '--now', NOW], {
       cwd: ROOT,
       env: childEnv({ TMPDIR: full }),
-      encoding: 'utf8',
       timeout: 60_000,
     });
     expect(r.status, r.stderr).toBe(4);

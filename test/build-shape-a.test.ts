@@ -23,7 +23,7 @@ describe('building the example store (Shape A)', () => {
     expect(tree.size).toBe(12 * 7 + 4 * 11);
   });
 
-  it('writes the layout of design.md', () => {
+  it('writes the output layout of docs/reference/api.md', () => {
     for (const key of ['sarif', 'index.json', 'badges/MAINTENANCE.svg', 'badges/MAINTENANCE', 'at/1760000000/sarif', 'at/1763596800/badges/SECURITY.svg']) {
       expect(tree.has(WIDGET + key), key).toBe(true);
     }
@@ -47,7 +47,7 @@ describe('building the example store (Shape A)', () => {
     expect(expectEverySarifValid(out)).toBe(16);
   });
 
-  it('the report has exactly the fields of the spec', () => {
+  it('the report has exactly the fields docs/reference/api.md lists', () => {
     const report = json(`${WIDGET}at/1763000000/sarif`);
     expect(Object.keys(report)).toEqual(['$schema', 'version', 'runs']);
     expect(report.$schema).toBe('https://json.schemastore.org/sarif-2.1.0.json');

@@ -44,6 +44,22 @@ describe('badgepress startup', () => {
     expect(r.modules.filter((m) => m.includes('/node_modules/'))).toEqual([]);
   });
 
+  it('a scan of hosts without a GitHub API loads no Octokit; the GitHub adapter loads it on its first call', async () => {
+    const repos = join(dir, 'scan-repos.txt');
+    writeFileSync(repos, '# none\n');
+    const r = runTraced(['scan', '--repos', repos, '--store', join(dir, 'scan-store'), '--as-of', '2026-11-01', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.modules).toContain(`file://${ROOT}lib/measure/forge/index.js`);
+    expect(r.modules.filter((m) => m.includes('/@octokit/'))).toEqual([]);
+    // The seam still reaches the adapter: a GitHub source opened lazily answers (here: no server).
+    const { forgeFor } = await import('../src/measure/forge/index.ts');
+    const target = { url: 'https://github.com/acme/widget', host: 'github.com', path: 'acme/widget', source: 'repos.txt:1' };
+    const settings = { hosts: { 'github.com': { kind: 'github' as const, apiUrl: 'http://127.0.0.1:9', timeoutSeconds: 2 } } };
+    const result = await forgeFor(settings, {})(target)!.measure({ target, times: [1793491200], git: { tagNames: new Set() }, windowMonths: {}, horizonMonths: 12 });
+    expect(result.failures).toHaveLength(1);
+    expect(result.failures[0]).toMatch(/^GitHub API: /);
+  });
+
   it('--help loads the dispatcher and no dependency at all', () => {
     const r = runTraced(['--help']);
     expect(r.code).toBe(0);

@@ -29,13 +29,25 @@ describe('one resolved configuration', () => {
 });
 
 describe('errors are said once', () => {
-  it('--out naming a regular file: one message naming --out, the key and what to check', async () => {
+  /** The example store copied, and a regular file where --out should name a directory. */
+  function outIsARegularFile(): { store: string; file: string } {
     const d = tempDir();
     cpSync('examples/store', join(d, 'store'), { recursive: true });
-    const file = join(d, 'site');
-    writeFileSync(file, 'not a directory');
-    const r = await runCommand(['build', '--store', join(d, 'store'), '--out', file, '--now', '1764000000']);
+    writeFileSync(join(d, 'site'), 'not a directory');
+    return { store: join(d, 'store'), file: join(d, 'site') };
+  }
+
+  it('--out naming a regular file: one message naming --out, the key and what to check', async () => {
+    const { store, file } = outIsARegularFile();
+    const r = await runCommand(['build', '--store', store, '--out', file, '--now', '1764000000']);
     expect(r.code).toBe(4);
     expect(r.stderr).toBe(`badgepress: --out ${file}: cannot write .badgepress/lease.json (ENOTDIR); check that --out names a writable directory on a disk with free space\n`);
+  });
+
+  it('plan with --out naming a regular file: one message naming --out and what to check, not a bare errno', async () => {
+    const { store, file } = outIsARegularFile();
+    const r = await runCommand(['plan', '--store', store, '--out', file, '--now', '1764000000']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^badgepress: --out ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read [^ ]+ \\(ENOTDIR\\); check that --out names a directory\n$`));
   });
 });

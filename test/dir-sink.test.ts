@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DirectorySink, MAX_REMEMBERED_DIRS } from '../src/publish/dir-sink.ts';
-import type { SiteFile } from '../src/render/site-files.ts';
+import type { SiteFile } from '../src/model/site-file.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();

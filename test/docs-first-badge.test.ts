@@ -1,10 +1,9 @@
 // docs/guides/first-badge.md, run as written: its shell steps (all but `serve`, which keeps
 // running) in an empty folder beside the checkout's examples/, then the README line's badge.
-import { spawnSync } from 'node:child_process';
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT, spawnChecked } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const guide = readFileSync(join(ROOT, 'docs/guides/first-badge.md'), 'utf8');
@@ -18,9 +17,9 @@ describe('docs/guides/first-badge.md', () => {
     // The steps run one after another in one shell (the first one cds into tutorial/); npx
     // badgepress is the checkout's bin, as npx resolves it there.
     const script = ['set -e', ...steps].join('\n').replaceAll('npx badgepress ', `'${process.execPath}' '${join(ROOT, 'bin/badgepress.js')}' `);
-    const r = spawnSync('sh', ['-c', script], { cwd: base, encoding: 'utf8', env: { PATH: process.env.PATH!, HOME: base, CI: 'true', GIT_CONFIG_NOSYSTEM: '1' } });
+    const r = spawnChecked('sh', ['-c', script], { cwd: base, env: { PATH: process.env.PATH!, HOME: base, CI: 'true', GIT_CONFIG_NOSYSTEM: '1' } });
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^badgepress scan: 1 repositories, 1 measured, 0 already stored, 1 records written, 0 failed, [\d.]+ s → store\n/);
+    expect(r.stdout).toMatch(/^badgepress scan: 1 repository, 1 measured, 0 already stored, 1 record written, 0 failed, [\d.]+ s → store\n/);
     const record = JSON.parse(readFileSync(join(base, 'tutorial/store/example.org/me/my-project.ndjson'), 'utf8'));
     expect(record.values).toMatchObject({ BUS_FACTOR: 1, SECURITY_POLICY: true });
     expect(record.values.COMMITS.events).toHaveLength(1);

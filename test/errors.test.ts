@@ -4,15 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { BadInputError, ConfigError, LocationError, UsageError, wrapOnce } from '../src/errors.ts';
 import { PublishError } from '../src/publish/sink.ts';
 import { LeaseHeldError } from '../src/publish/lease.ts';
+import { LeaseLostError } from '../src/io/lease.ts';
 
 describe('exit codes travel on the errors', () => {
-  it('bad input 2, config 2, store 4, publish 4, lease held 5', () => {
+  it('bad input 2, config 2, store 4, publish 4, lease lost 4, lease held 5', () => {
     expect(new BadInputError('x').exitCode).toBe(2);
     expect(new UsageError('x').exitCode).toBe(2);
     expect(new ConfigError(['a.yaml:1 x: bad']).exitCode).toBe(2);
     expect(new LocationError('store s: cannot read').exitCode).toBe(4);
     expect(new PublishError(['k'], 'AccessDenied').exitCode).toBe(4);
     expect(new LeaseHeldError('out/.badgepress/lease.json', undefined).exitCode).toBe(5);
+    expect(new LeaseLostError('out/.badgepress/lease.json').exitCode).toBe(4);
   });
 
   it('a config error reports every problem on its own line', () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSiteConfig } from '../src/config/load.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { tokenFor } from '../src/scan/credentials.ts';
+import { runCommand } from './helpers/cli-in-process.ts';
 
 const dir = tempDir();
 
@@ -55,10 +56,22 @@ describe('hosts: and dependents:', () => {
     const fixed = write('bad2.yaml', `hosts:\n  ghe.example:\n    kind: github\n    apiUrl: https://user:pw@ghe.example/api/v3\n    tokenEnv: ${token}\n`);
     const second = (await loadSiteConfig(fixed).catch((e: { problems: string[] }) => e)) as { problems: string[] };
     expect(second.problems).toEqual([
-      `${fixed}:5 hosts.ghe.example.apiUrl: "https://user:pw@ghe.example/api/v3" must not hold credentials (user:password@)`,
+      `${fixed}:5 hosts.ghe.example.apiUrl: "https://***@ghe.example/api/v3" must not hold credentials (user:password@); give the token through tokenEnv (the name of an environment variable holding it), and revoke the one in this file`,
       `${fixed}:6 hosts.ghe.example.tokenEnv: looks like a token, not the name of an environment variable; put the token in a variable and name the variable here (and revoke the token shown in this file)`,
     ]);
     expect(JSON.stringify(second.problems)).not.toContain(token);
+  });
+
+  it('a credential in apiUrl or a token in scan.tokens is refused by name, never echoed (scan exits 2)', async () => {
+    const token = 'ghp_' + 'Z9y8X7w6'.repeat(4);
+    const file = write('secret.yaml', `scan:\n  tokens:\n    github.com: ${token}\nhosts:\n  x.example:\n    kind: gitea\n    apiUrl: "https://tok:SECRETpw@x.example/api/v1"\n`);
+    const repos = join(dir, 'secret-repos.txt');
+    writeFileSync(repos, 'https://x.example/acme/widget\n');
+    const r = await runCommand(['scan', '--config', file, '--repos', repos, '--store', join(dir, 'secret-store')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:4 scan.tokens.github.com: looks like a token, not the name of an environment variable`);
+    expect(r.stderr).toContain(`${file}:8 hosts.x.example.apiUrl: "https://***@x.example/api/v1" must not hold credentials (user:password@); give the token through tokenEnv`);
+    for (const secret of ['SECRETpw', 'tok:', token]) expect(r.stdout + r.stderr).not.toContain(secret);
   });
 
   it('git takes the first token of a pool the forge API uses in turn', () => {

@@ -120,6 +120,22 @@ describe('Gitea/Forgejo adapter', () => {
     expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues/{index}/timeline', 200, [{ type: 'comment', created_at: 'yesterday' }])).not.toEqual([]);
     expect(giteaCheck('GET', '/packages/{owner}', 200, [{ name: 'widget', repository: { full_name: 7 } }])).not.toEqual([]);
     expect(giteaCheck('GET', '/repos/{owner}/{repo}', 404, { message: 'not found', errors: 'none' })).not.toEqual([]);
+    // A field the adapter reads, missing (Forgejo's structs send each of them on every answer).
+    const user = { id: 1, login: 'ann' };
+    const issue = { id: 1, number: 1, title: 't', state: 'open', created_at: '2026-10-01T00:00:00Z', updated_at: '2026-10-01T00:00:00Z', user };
+    expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues', 200, [issue])).toEqual([]);
+    for (const field of ['number', 'created_at', 'user']) {
+      const { [field as keyof typeof issue]: _, ...without } = issue;
+      expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues', 200, [without])).toEqual([`GET /repos/{owner}/{repo}/issues 200: /0 must have required property '${field}'`]);
+    }
+    expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues/{index}/timeline', 200, [{ id: 1, type: 'comment', created_at: '2026-10-01T00:00:00Z' }])).toEqual([
+      "GET /repos/{owner}/{repo}/issues/{index}/timeline 200: /0 must have required property 'user'",
+    ]);
+    expect(giteaCheck('GET', '/repos/{owner}/{repo}/releases', 200, [{ id: 1, tag_name: 'v1', draft: false, prerelease: false }])).toEqual(["GET /repos/{owner}/{repo}/releases 200: /0 must have required property 'published_at'"]);
+    expect(giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: 1, workflow_runs: [{ id: 1, created: '2026-10-01T00:00:00Z' }] })).toEqual([
+      "GET /repos/{owner}/{repo}/actions/runs 200: /workflow_runs/0 must have required property 'status'",
+    ]);
+    expect(giteaCheck('GET', '/repos/{owner}/{repo}', 200, { id: 1, name: 'w', full_name: 'a/w', owner: user })).toEqual(["GET /repos/{owner}/{repo} 200:  must have required property 'has_issues'"]);
   });
 
   it('never follows a next-page link to another host (the token would go with it)', async () => {

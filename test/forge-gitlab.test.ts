@@ -143,6 +143,10 @@ describe('GitLab adapter', () => {
   it("the stand-in's check rejects an answer off GitLab's documented responses", () => {
     expect(gitlabCheck('GET', '/projects/{id}/pipelines', 200, [{ id: 1, status: 'succeeded' }])).not.toEqual([]);
     expect(gitlabCheck('GET', '/projects/{id}/members/all', 200, [{ id: 1, username: 'x', name: 'x', state: 'active', web_url: 'u', access_level: 25 }])).not.toEqual([]);
+    // A field the adapter reads, missing: the description marks it required, as GitLab's docs list it on every answer.
+    expect(gitlabCheck('GET', '/projects/{id}/releases', 200, [{ tag_name: 'v1', name: 'v1', created_at: '2026-10-01T00:00:00Z', upcoming_release: false }])).toEqual([
+      "GET /projects/{id}/releases 200: /0 must have required property 'released_at'",
+    ]);
   });
 
   it('takes the token of scan.tokens for the host when hosts: names none, and a pool in turn', async () => {

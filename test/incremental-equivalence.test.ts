@@ -19,7 +19,9 @@ import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();
-const REPOS = [0, 1, 2, 3, 4].map((i) => `https://github.com/p/r${i}`);
+// Over two hosts, owners and a nested GitLab group, so the group pages, their lists and the
+// search's files come and go with the repositories in them.
+const REPOS = ['https://github.com/p/r0', 'https://github.com/p/r1', 'https://github.com/q/r2', 'https://gitlab.com/g/sub/r3', 'https://gitlab.com/g/r4'];
 const FILES = ['f0.ndjson', 'f1.ndjson', 'f2.ndjson', 'all.ndjson'];
 const DAY = 86400;
 const T0 = 1_760_000_000;

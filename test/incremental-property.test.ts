@@ -7,7 +7,8 @@
 // with --prune it is equal byte for byte, without it every file the clean build writes is
 // there with the same bytes (files a build without --prune leaves are allowed), and the exit
 // codes agree. The commands run in-process (the CLI's main()), pages and lease included.
-// Once on a directory, once with the store and the site on s3rver. Bounded for CI;
+// Once on a directory, once with the store and the site on s3rver (the examples and random
+// sequences on both: two random ones on a directory, one on s3rver). Bounded for CI;
 // BADGEPRESS_PROPERTY_RUNS=n runs more (and BADGEPRESS_SEED another seed).
 import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -358,13 +359,18 @@ describe('incremental output against a clean build after every step', () => {
         flags: ['--s3-endpoint', peer.endpoint, '--s3-path-style'],
         buildFlags: { 's3-endpoint': peer.endpoint, 's3-path-style': true },
       };
+      // The first example (the second runs on a directory) and one random sequence.
+      const S3_EXAMPLES = EXAMPLES.slice(0, 1);
+      let sequencesRun = 0;
       await fc.assert(
         fc.asyncProperty(sequences, async (steps) => {
           const root = join(dir, `s${++run}`);
+          sequencesRun++;
           await checkSequence(inBucket, newWorld(root, `s3://site/${root.split('/').pop()}/`), steps);
         }),
-        { numRuns: 1 + Math.ceil(RUNS / 2), examples: EXAMPLES.slice(0, 1), seed: SEED },
+        { numRuns: S3_EXAMPLES.length + 1 + Math.ceil(RUNS / 2), examples: S3_EXAMPLES, seed: SEED },
       );
+      expect(sequencesRun).toBe(S3_EXAMPLES.length + 1 + Math.ceil(RUNS / 2));
     }, 600_000);
   });
 });

@@ -8,7 +8,7 @@ import { buildIncrementally } from './helpers/incremental.ts';
 import { readTree } from './helpers/site.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
-import { ROOT, runCli } from './helpers/cli.ts';
+import { childEnv, CLI, ROOT, runCli, spawnChecked } from './helpers/cli.ts';
 
 const dir = tempDir();
 const NOW = 1_763_600_000;
@@ -124,6 +124,45 @@ describe('a build state that cannot be trusted is named, set aside, and the buil
     expect(statSync(`${path}.untrusted`).isFIFO()).toBe(true);
     expect(statSync(path).isFile()).toBe(true);
     await clean(store, out);
+  });
+
+  // The real CLI under a 15 s bound: a read that blocks on a FIFO would hang the process, not fail.
+  const bounded = (args: string[]) => {
+    const r = spawnChecked(CLI[0], [...CLI.slice(1), ...args], { cwd: ROOT, env: childEnv(), timeout: 15_000 });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it('a FIFO at a summary part, then a changed store: never opened; the build writes the part in its place; `site` names it', { timeout: 60_000 }, async () => {
+    const { store, out, args } = await built();
+    const part = join(out, '.badgepress/summaries/0-of-1.ndjson');
+    const summaries = readFileSync(part);
+    rmSync(part);
+    execFileSync('mkfifo', [part]);
+    // `site` reads the parts: it names the FIFO and says what to do, exit 2.
+    const site = bounded(['site', '--shards', '1', '--out', out, '--now', String(NOW)]);
+    expect(site.stderr).toContain(`${part}: is a FIFO (named pipe), not a regular file`);
+    expect(site.stderr).toContain('run "badgepress build --shard 0/1" again');
+    expect(site.code).toBe(2);
+    writeStore(store, 'b.ndjson', scan(2, T + 86400, 4), true);
+    const r = bounded(args);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(statSync(part).isFile()).toBe(true);
+    expect(readFileSync(part)).not.toEqual(summaries);
+    await clean(store, out);
+  });
+
+  it('a FIFO in the lease chain: never opened; the build refuses, naming it, exit 4, and runs once it is removed', { timeout: 60_000 }, async () => {
+    const { out, args } = await built();
+    const chain = join(out, '.badgepress/lease');
+    for (const name of readdirSync(chain)) rmSync(join(chain, name));
+    execFileSync('mkfifo', [join(chain, '0.json')]);
+    const r = bounded(args);
+    expect(r.stderr).toContain(`lease ${join(chain, '0.json')}: is a FIFO (named pipe), not a regular file`);
+    expect(r.stderr).toContain(`remove ${join(chain, '0.json')} and run again`);
+    expect(r.code).toBe(4);
+    rmSync(join(chain, '0.json'));
+    expect(bounded(args).code).toBe(0);
   });
 
   it('a state of 512 MB without a newline (the real CLI): no RangeError, a full build, exit 0', { timeout: 60_000 }, async () => {
@@ -266,6 +305,8 @@ describe('--prune removes site-wide files the build no longer produces', () => {
     writeFileSync(join(out, 'CNAME'), 'badges.example.org\n');
     await build(out, true);
     expect([...published(readTree(out)).keys()].filter((k) => !k.startsWith('api/v1/repositories/'))).toEqual(['CNAME']);
+    // No folder the pages lived in is left behind, empty.
+    expect(readdirSync(out).sort()).toEqual(['.badgepress', 'CNAME', 'api']);
     rmSync(join(out, 'CNAME'));
     await sameAsClean();
   });

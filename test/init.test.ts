@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startingSettings } from '../src/commands/init.ts';
+import { startingSettings } from '../src/config/starting-config.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { tempDir } from './helpers/tmp.ts';

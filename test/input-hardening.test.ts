@@ -1,5 +1,5 @@
 // Hostile input that once hung a build, leaked credentials into a public tree or was refused
-// with a message naming the wrong cause (issue 16): decision patterns, special files, YAML
+// with a message naming the wrong cause: decision patterns, special files, YAML
 // tags, repository URLs, config addresses, oversized lines and unreadable files.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';

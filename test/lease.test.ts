@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { acquireLease, leasedSink, leaseKey, LeaseHeldError, type LeaseRecord } from '../src/publish/lease.ts';
@@ -159,6 +159,39 @@ describe('the build lease on a directory', () => {
     expect(existsSync(join(out, 'api/v1/openapi.json'))).toBe(false);
     await held.release();
     expect(storedLease(out)?.token).toBe('stolen'); // not ours to end
+  });
+});
+
+describe('the renewal window, on a clock of the test’s own', () => {
+  it('a holder that stopped renewing is taken over once 60 s pass unrenewed, though its host and pid are ours (pid 1 in the next container); one that renews is not', async () => {
+    // Only the renewal timer is faked (the file system and the test's own waits run for real).
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      let clock = 1_800_000_000;
+      const now = () => clock;
+      const out = join(dir, 'window');
+      const store = () => new DirectorySink(out).leaseStore(leaseKey());
+      const holder = await acquireLease(store(), { now });
+      // Two minutes of renewals, a quarter of the window at a time: never taken over.
+      for (let quarter = 1; quarter <= 8; quarter++) {
+        clock += 15;
+        await vi.advanceTimersByTimeAsync(15_000);
+        await until(() => storedLease(out)?.expiresAt === clock + 60);
+        await expect(acquireLease(store(), { now })).rejects.toBeInstanceOf(LeaseHeldError);
+      }
+      // The holder crashes: no more renewals; its lease stays, naming this host and our own pid.
+      vi.clearAllTimers();
+      const renewedAt = clock;
+      expect(storedLease(out)).toMatchObject({ host: hostname(), pid: process.pid, token: holder.record.token });
+      clock = renewedAt + 59;
+      await expect(acquireLease(store(), { now })).rejects.toBeInstanceOf(LeaseHeldError);
+      clock = renewedAt + 60;
+      const next = await acquireLease(store(), { now });
+      expect(storedLease(out)?.token).toBe(next.record.token);
+      await next.release();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

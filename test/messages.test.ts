@@ -52,7 +52,7 @@ describe('the build summary', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/zz-bad\.ndjson:1: timestamp must be an integer number of Unix seconds\n/);
     expect(r.stderr).not.toMatch(/skipped/);
-    expect(r.stderr).toContain('1 bad record and --strict: nothing written');
+    expect(r.stderr).toContain('1 bad record and --strict: nothing written; fix it or drop --strict');
   });
 });
 

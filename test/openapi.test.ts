@@ -1,17 +1,15 @@
 // api/v1/openapi.json: the source and a deployment's document pass `redocly lint` (recommended
 // rules) with no error and no warning, offline; the build fills in server, ids and styles.
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openapiTemplate } from '../src/config/templates.ts';
 import { openapiDocument } from '../src/render/openapi.ts';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT, spawnChecked } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 function redoclyLint(file: string): { code: number; output: string } {
-  const r = spawnSync(join(ROOT, 'node_modules/.bin/redocly'), ['lint', file, '--format', 'stylish'], {
-    encoding: 'utf8',
+  const r = spawnChecked(join(ROOT, 'node_modules/.bin/redocly'), ['lint', file, '--format', 'stylish'], {
     timeout: 120_000,
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
   });

@@ -4,7 +4,7 @@
 // real socket (Shape B's build and --help run the installed bin npx resolves to). npm reaches
 // the registry for the dependencies; its cache serves them when it has them (--prefer-offline).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copyTracked } from './helpers/checkout.ts';
@@ -17,7 +17,8 @@ const checkout = join(work, 'checkout');
 const app = join(work, 'app');
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 /** Everything the package may hold; nothing of src/, test/ or scripts/. */
-const SHIPPED = /^(package\.json|README\.md|LICENSE|bin\/badgepress\.js|lib\/.+\.(js|cjs|json)|config\/[^/]+\.yaml|config\/repositories\.txt|config\/nginx\/badgepress\.conf|templates\/[^/]+|examples\/(store|shape-b|scan)\/.+)$/;
+const SHIPPED =
+  /^(package\.json|README\.md|LICENSE|bin\/badgepress\.js|lib\/.+\.(js|cjs|json)|config\/[^/]+\.yaml|config\/repositories\.txt|config\/nginx\/badgepress\.conf|templates\/[^/]+|examples\/(store|shape-b|scan)\/(?:[^./][^/]*\/)*[^./][^/]*)$/;
 let tarball = '';
 let packed: string[] = [];
 
@@ -34,6 +35,9 @@ beforeAll(() => {
   copyTracked(checkout);
   // The checkout's devDependencies (TypeScript for prepare), as `npm ci` would have put them.
   symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
+  // What a `scan` run in the checkout leaves beside an example store: never packed.
+  mkdirSync(join(checkout, 'examples/store/.badgepress/scan-lease'), { recursive: true });
+  writeFileSync(join(checkout, 'examples/store/.badgepress/scan-lease/1.json'), '');
   const pack = JSON.parse(execFileSync('npm', ['run', '--silent', 'pack', '--', '--json', '--pack-destination', work, ...NPM_FLAGS], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{
     filename: string;
     files: Array<{ path: string }>;
@@ -58,7 +62,8 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
       'lib/config/validators-record.cjs',
       'lib/config/openapi-template.json',
       'config/badgepress.yaml',
-      'templates/badge.svg.mustache',
+      'templates/openapi.yaml',
+      'templates/site.css',
       'examples/store/acme-widget.ndjson',
       'examples/shape-b/badgepress.yaml',
       'examples/scan/thresholds-git.yaml',

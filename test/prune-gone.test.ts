@@ -61,7 +61,7 @@ function treeKeys(out: string): string[] {
     .sort();
 }
 
-const siteWide = ['index.html', 'sitemap.xml', 'repositories/search.json'];
+const siteWide = ['index.html', 'sitemap.xml', 'repositories/index.html', 'search/-.json'];
 
 function expectUnlisted(read: (key: string) => string, enc: string): void {
   for (const key of siteWide) expect(read(key), key).not.toContain(enc);
@@ -123,7 +123,7 @@ describe('a directory output', () => {
     expect(existsSync(join(out, 'api/v1/repositories', gone.enc))).toBe(false);
     expect(existsSync(join(out, 'repositories', gone.enc))).toBe(false);
     // Files beside the repositories' directories are not repositories.
-    expect(existsSync(join(out, 'repositories/search.json'))).toBe(true);
+    expect(existsSync(join(out, 'repositories/index.html'))).toBe(true);
     expect(
       treeKeys(out)
         .filter((k) => k.startsWith('api/v1/repositories/'))

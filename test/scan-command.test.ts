@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { spawnSync } from 'node:child_process';
-import { childEnv, CLI, runCli, ROOT } from './helpers/cli.ts';
+import { childEnv, CLI, runCli, ROOT, spawnChecked } from './helpers/cli.ts';
 import { git, utc, WorkRepo, type Person } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -104,9 +104,11 @@ describe('badgepress scan', () => {
       const history = readFileSync(join(root, `history/example.org/acme/${name}.ndjson`), 'utf8');
       expect(history).toBe(readFileSync(join(root, `single/example.org/acme/${name}.ndjson`), 'utf8'));
     }
-    // One more history run adds nothing.
-    const again = await runCommand(scanArgs('history', '--as-of', E, '--history', 'monthly', '--since', '2026-01'));
-    expect(again.stdout).toContain('0 records written');
+    // One more history run adds nothing, and measures nothing: the months before each first
+    // commit (January to March for alpha, to July for beta) never get a record, and the
+    // repositories say so without being read again.
+    const again = await runCommand(scanArgs('history', '--as-of', E, '--history', 'monthly', '--since', '2026-01', '--json'));
+    expect(JSON.parse(again.stdout)).toMatchObject({ measured: 0, upToDate: 2, records: 0 });
   });
 
   it('--fetch never without a mirror fails that repository only; --rules names what nothing measures', async () => {
@@ -116,9 +118,57 @@ describe('badgepress scan', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${list}:2 https://example.org/acme/nowhere: no mirror at`);
     expect(r.stdout).toContain('1 measured');
-    expect(r.stdout).toContain('not measured (no forge adapter answers them): DEPENDENTS');
+    expect(r.stdout).toContain('; not measured: DEPENDENTS (no dependents: source in the config)\n');
     const line = JSON.parse(readFileSync(join(root, 'never/example.org/acme/alpha.ndjson'), 'utf8'));
     expect(Object.keys(line.values)).toEqual(['COMMITS']);
+  });
+
+  it('--rules refuses an id no measurer knows (exit 2, nothing written); a narrower scan at E never blocks a full one silently', async () => {
+    const typo = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'commits'));
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--rules "commits": no rule badgepress scan measures has this id; it measures BUS_FACTOR, CI_PIPELINE, COMMITS, DEPENDENTS, ISSUE_REACTION_TIME, PACKAGES, RELEASES, SECURITY_POLICY');
+    expect(readdirSync(root)).not.toContain('narrow');
+    // A rule no adapter answers here (no forge API for example.org): no record with empty values.
+    const none = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'CI_PIPELINE', '--json'));
+    expect(JSON.parse(none.stdout)).toMatchObject({ measured: 2, records: 0, unmeasured: ['CI_PIPELINE'] });
+    expect(readdirSync(join(root, 'narrow'))).toEqual(['.badgepress']);
+    // A narrower scan at E, then a full one at E: the stored record lacks three rules, and the
+    // scan says so (exit 1) rather than "already stored"; the store keeps one record at E.
+    await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'COMMITS'));
+    const full = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--json'));
+    expect(JSON.parse(full.stdout)).toMatchObject({ measured: 0, upToDate: 0, incomplete: 2, records: 0, exitCode: 1 });
+    expect(full.stderr).toContain(`${repos}:2 https://example.org/acme/alpha: the stored record at 2026-11-01T00:00:00Z lacks BUS_FACTOR, RELEASES, SECURITY_POLICY (a scan with a narrower --rules wrote it)`);
+    expect(full.stderr).toContain('delete that record from example.org/acme/alpha.ndjson in the store and scan again');
+    expect(readFileSync(join(root, 'narrow/example.org/acme/alpha.ndjson'), 'utf8').trim().split('\n')).toHaveLength(1);
+    // What nothing measured is named with why: no forge API on example.org, no dependents: source,
+    // and a rule the thresholds judge that badgepress does not measure.
+    const why = await runCommand(scanArgs('why', '--as-of', '2026-11-01', '--rules', 'COMMITS,CI_PIPELINE,DEPENDENTS'));
+    expect(why.stdout).toContain("; not measured: CI_PIPELINE (no scanned repository's host has a forge API; see hosts:); DEPENDENTS (no dependents: source in the config)\n");
+    const custom = join(root, 'custom.yaml');
+    const thresholds = join(root, 'custom-thresholds.yaml');
+    writeFileSync(
+      thresholds,
+      `${readFileSync(resolve(ROOT, 'examples/scan/thresholds-git.yaml'), 'utf8').replace('badges:\n', '  - id: CODE_REVIEW\n    name: Code review\n    description: Reviewed changes.\n    help: Review.\n    type: boolean\n    positiveStatus: gold\n    negativeStatus: fail\nbadges:\n')}  - id: REVIEWED\n    criteria: [CODE_REVIEW]\n`,
+    );
+    writeFileSync(custom, readFileSync(config, 'utf8').replace(/A: .*thresholds-git\.yaml/, `A: ${thresholds}`));
+    const judged = await runCommand(['scan', '--config', custom, '--repos', repos, '--store', join(root, 'why-custom'), '--as-of', '2026-11-01']);
+    expect(judged.stdout).toContain('; not measured: CODE_REVIEW (badgepress does not measure them; another scanner writes them)\n');
+    // The same narrow rules again are stored already.
+    const again = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'COMMITS', '--json'));
+    expect(JSON.parse(again.stdout)).toMatchObject({ upToDate: 2, incomplete: 0 });
+  });
+
+  it('mirror= naming a working copy or nothing says so, and what to name instead', async () => {
+    const list = join(root, 'bad-mirrors.txt');
+    writeFileSync(list, 'https://example.org/acme/copy mirror=alpha\nhttps://example.org/acme/none mirror=nowhere.git\n');
+    const r = await runCommand(['scan', '--config', config, '--repos', list, '--store', join(root, 'bad-mirrors'), '--as-of', '2026-11-01']);
+    expect(r.code).toBe(1);
+    const fix = 'name a bare repository (git clone --bare or --mirror) or drop mirror=';
+    expect(r.stderr).toContain(
+      `${list}:1 https://example.org/acme/copy: mirror=${join(root, 'alpha')} (${list}:1) is not a bare git repository: fatal: not a git repository: '${join(root, 'alpha')}' (a working copy: its repository is ${join(root, 'alpha/.git')}); ${fix}`,
+    );
+    expect(r.stderr).toContain(`${list}:2 https://example.org/acme/none: mirror=${join(root, 'nowhere.git')} (${list}:2) is not a bare git repository: no such directory; ${fix}`);
+    expect(r.stderr).not.toContain('for-each-ref');
   });
 
   it('--shard i/n splits the list by the rule build --shard uses; each shard holds its own lease', async () => {
@@ -138,7 +188,7 @@ describe('badgepress scan', () => {
 
   it.skipIf(spawnSync('script', ['--version']).status !== 0)('on a terminal, draws a progress line and clears it before the summary', () => {
     const cmd = [...CLI, ...scanArgs('tty', '--as-of', '2026-11-01')].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: childEnv({ CI: undefined }), encoding: 'utf8', timeout: 60_000 });
+    const r = spawnChecked('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: childEnv({ CI: undefined }), timeout: 60_000 });
     expect(r.stdout).toMatch(/\r\x1b\[Kscan: 2\/2 repositories\r\x1b\[K[^]*badgepress scan: 2 repositories, 2 measured/);
   });
 

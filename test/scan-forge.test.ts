@@ -140,9 +140,11 @@ describe('badgepress scan with forge APIs', () => {
     const record = JSON.parse(readFileSync(join(root, 'store-refused/github.com/acme/widget.ndjson'), 'utf8'));
     expect(record.values).toMatchObject({ ISSUE_REACTION_TIME: null, CI_PIPELINE: null, PACKAGES: null, BUS_FACTOR: 1, SECURITY_POLICY: true, DEPENDENTS: 25 });
     expect(record.evidence.CI_PIPELINE).toBe(cause);
-    // RELEASES needed the forge's releases too: git's tags alone would undercount.
-    expect(record.values.RELEASES).toBeNull();
-    expect(record.evidence.RELEASES).toBe(cause);
+    // RELEASES has a value from git: the failure nulls only the rules that needed the API (issue
+    // K, item 7), so git's one tag (v1.0.0, tagged 2026-08-05) stands, and the evidence says
+    // the forge's releases were not read.
+    expect(record.values.RELEASES).toEqual({ events: [utc(2026, 8, 5)] });
+    expect(record.evidence.RELEASES).toMatch(/^1 tag dated in the 12 months to .*; forge releases not read: GitHub API: 401 bad or missing credentials/);
     const other = JSON.parse(readFileSync(join(root, 'store-refused/gitlab.example/acme/widget.ndjson'), 'utf8'));
     expect(other.values.ISSUE_REACTION_TIME).toBe(2);
   });

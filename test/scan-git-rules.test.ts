@@ -123,10 +123,19 @@ describe('git rules on one history', () => {
     expect(measurements[0]!.evidence.BUS_FACTOR).toContain('of 3 made at least half of 8');
   });
 
-  it('measures nothing before the first commit (by committer date on the branch: the 2019 one counts)', async () => {
-    const { measurements } = await measureRepository(bare, [utc(2019, 5, 1), E], options(), settings);
-    expect(measurements[0]).toBeUndefined();
-    expect(measurements[1]).toBeDefined();
+  it("measures nothing before the first commit; a backdated commit is held from its parent's time", async () => {
+    // By hand: the first commit is Dave's, 2025-01-10. The one dated 2019 follows bob1
+    // (2026-02-01) on the branch, so the branch held it from 2026-02-01 on: it makes no month
+    // before 2025-01-10 a month with history, and the tip as of 2026-01-31 is still c.mailmap.
+    const times = [utc(2019, 7, 1), utc(2024, 12, 1), utc(2025, 2, 1), utc(2026, 1, 31), utc(2026, 2, 15), E];
+    const { measurements } = await measureRepository(bare, times, options(), settings);
+    expect(measurements.slice(0, 2)).toEqual([undefined, undefined]);
+    const tipOf = (i: number) => measurements[i]!.evidence.SECURITY_POLICY;
+    expect(tipOf(2)).toContain(`main at ${c.dave!.slice(0, 12)} (2025-01-10)`);
+    expect(tipOf(3)).toContain(`main at ${c.mailmap!.slice(0, 12)} (2026-01-05)`);
+    expect(tipOf(4)).toContain(`main at ${c.skewed!.slice(0, 12)} (2019-06-01)`);
+    // The commit dated 2027 by a clock ahead holds nothing back: the tip as of E is T after it.
+    expect(tipOf(5)).toContain(`main at ${c.T!.slice(0, 12)} (2026-09-01)`);
   });
 });
 
@@ -147,6 +156,59 @@ describe('edge repositories', () => {
     expect(measurements[0]!.values).toEqual({ BUS_FACTOR: 0, COMMITS: { events: [] }, RELEASES: { events: [] }, SECURITY_POLICY: false });
     expect(measurements[0]!.evidence.COMMITS).toMatch(/has no commits/);
     expect(facts.tagNames.size).toBe(0);
+    // No first commit, so no history: a backfill's month starts get no record, E gets one.
+    const backfill = await measureRepository(bare, [utc(2026, 9, 1), utc(2026, 10, 1), E], options(), settings);
+    expect(backfill.measurements.map((m) => m !== undefined)).toEqual([false, false, true]);
+    const notAtE = await measureRepository(bare, [utc(2026, 9, 1)], options({ asOf: E }), settings);
+    expect(notAtE.measurements).toEqual([undefined]);
+  });
+
+  it('two commits in a row by a clock ahead hold nothing back; two backdated ones are held from their parent', async () => {
+    const ahead = WorkRepo.init(join(root, 'ahead-run'));
+    const x = ahead.commit({ at: utc(2026, 8, 1) });
+    // Committed "in 2027" twice in a row, then T on time.
+    ahead.commit({ at: utc(2026, 8, 10), committed: utc(2027, 1, 1) });
+    ahead.commit({ at: utc(2026, 8, 11), committed: utc(2027, 1, 2) });
+    const T = ahead.commit({ at: utc(2026, 9, 1) });
+    // By hand: both 2027 commits are later than T after them, and T is not before x: they are
+    // held from T's time, 2026-09-01. As of 2026-08-15: x; as of E: T.
+    const a = await measureRepository(ahead.bareClone(join(root, 'ahead-run.git')), [utc(2026, 8, 15), E], options(), settings);
+    expect(a.measurements[0]!.evidence.SECURITY_POLICY).toContain(`main at ${x.slice(0, 12)}`);
+    expect(a.measurements[1]!.evidence.SECURITY_POLICY).toContain(`main at ${T.slice(0, 12)}`);
+
+    const behind = WorkRepo.init(join(root, 'behind-run'));
+    const r = behind.commit({ at: utc(2025, 12, 10) });
+    behind.commit({ at: utc(2026, 1, 10) });
+    behind.commit({ at: utc(2018, 1, 1) });
+    const b2 = behind.commit({ at: utc(2018, 1, 2) });
+    behind.commit({ at: utc(2026, 2, 10) });
+    // By hand: the two 2018 commits are held from their parent's time, 2026-01-10: no record
+    // before r (2025-12-10); as of 2026-01-01: r; as of 2026-02-01: b2 (held from 2026-01-10).
+    const b = await measureRepository(behind.bareClone(join(root, 'behind-run.git')), [utc(2018, 2, 1), utc(2025, 12, 1), utc(2026, 1, 1), utc(2026, 2, 1)], options(), settings);
+    expect(b.measurements.slice(0, 2)).toEqual([undefined, undefined]);
+    expect(b.measurements[2]!.evidence.SECURITY_POLICY).toContain(`main at ${r.slice(0, 12)}`);
+    expect(b.measurements[3]!.evidence.SECURITY_POLICY).toContain(`main at ${b2.slice(0, 12)}`);
+  });
+
+  it('a tag of a tree or a blob is no release, lightweight or annotated', async () => {
+    const work = WorkRepo.init(join(root, 'tags'));
+    const commit = work.commit({ at: utc(2026, 3, 1), files: { 'README.md': 'hi' } });
+    const tree = work.git(['rev-parse', 'HEAD^{tree}']).trim();
+    const blob = work.git(['rev-parse', 'HEAD:README.md']).trim();
+    work.tag('v1', { target: commit, annotatedAt: utc(2026, 4, 1) });
+    work.tag('tree-light', { target: tree });
+    work.tag('tree-annotated', { target: tree, annotatedAt: utc(2026, 5, 1) });
+    work.tag('blob-light', { target: blob });
+    work.tag('blob-annotated', { target: blob, annotatedAt: utc(2026, 6, 1) });
+    const bare = work.bareClone(join(root, 'tags.git'));
+    // By plain git: what each tag names once peeled.
+    const peeled = work.git(['for-each-ref', '--format=%(refname:short) %(objecttype) %(*objecttype)', 'refs/tags']).trim().split('\n');
+    expect(peeled.sort()).toEqual(['blob-annotated tag blob', 'blob-light blob ', 'tree-annotated tag tree', 'tree-light tree ', 'v1 tag commit']);
+    const { measurements, facts } = await measureRepository(bare, [E], options(), settings);
+    // By hand: v1 alone, at its tagger date; the four others are left out and counted.
+    expect(measurements[0]!.values.RELEASES).toEqual({ events: [utc(2026, 4, 1)] });
+    expect(measurements[0]!.evidence.RELEASES).toBe('1 tag dated in the 12 months to 2026-11-25 (newest v1, 2026-04-01); 4 tags of a tree or blob left out');
+    expect(facts.tagNames.size).toBe(5);
   });
 
   it('a renamed default branch: HEAD names it, a stale old branch is not read', async () => {

@@ -70,7 +70,7 @@ describe('scan into S3', () => {
     expect(ignored).toBe(true);
 
     const writer = new S3StoreWriter(peer.client(peer.rawEndpoint), { bucket: 'scans', prefix: 'race/' });
-    expect(await writer.storedTimes('a.ndjson', 'https://example.org/a')).toEqual(new Set());
+    expect(await writer.storedTimes('a.ndjson', 'https://example.org/a')).toEqual(new Map());
     await client.send(new PutObjectCommand({ Bucket: 'scans', Key: 'race/a.ndjson', Body: '{"theirs":true}\n' }));
     await expect(writer.append('a.ndjson', ['{"ours":true}\n'])).rejects.toBeInstanceOf(StoreConflictError);
     const body = (await peer.objects('scans', 'race/')).get('a.ndjson')!.body.toString();

@@ -1,6 +1,7 @@
 // Mirrors over real HTTP: git http-backend on 127.0.0.1 serving repositories made here. First
 // and incremental fetches, a renamed default branch, a token that arrives and appears nowhere
 // else, a stalled server, a 404, a closed port, and a mirror git cannot read.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -84,7 +85,7 @@ describe('scan over HTTP', () => {
     // Blobless: README.md's blob was never fetched (the .github policy was read from the tree alone).
     const readme = git(mirror, ['rev-parse', 'main:README.md']).trim();
     // (rev-list --missing=print names missing objects without fetching them.) The .mailmap
-    // blob the scan read was fetched on demand from the server.
+    // blob the scan read was fetched with the mirror.
     const objects = git(mirror, ['rev-list', '--objects', '--missing=print', '--all']);
     expect(objects).toContain(`?${readme}`);
     expect(objects).not.toContain(`?${git(mirror, ['rev-parse', 'main:.mailmap']).trim()}`);
@@ -134,6 +135,20 @@ describe('scan over HTTP', () => {
     expect(r.stderr).toMatch(new RegExp(`127\\.0\\.0\\.1:${closed}/gone\\.git: git clone failed .*(Failed to connect|Couldn't connect|Connection refused)`, 'i'));
   });
 
+  it("an ssh failure keeps ssh's own cause, not git's advice after it", async () => {
+    const closed = await closedPort();
+    const url = `ssh://git@127.0.0.1:${closed}/gone.git`;
+    // What git itself says, by hand: ssh's line, git's fatal line, then two lines of advice.
+    const plain = spawnSync('git', ['ls-remote', url], { encoding: 'utf8', env: { ...process.env, GIT_SSH_COMMAND: 'ssh -o BatchMode=yes' } });
+    expect(plain.stderr).toContain(`ssh: connect to host 127.0.0.1 port ${closed}: Connection refused`);
+    expect(plain.stderr.trim().split('\n').at(-1)).toBe('and the repository exists.');
+    const r = await scan([url], '2026-05-01');
+    expect(JSON.parse(r.stdout)).toMatchObject({ failed: 1, exitCode: 1 });
+    // (The store's URL leaves the ssh user out.)
+    expect(r.stderr).toContain(`ssh://127.0.0.1:${closed}/gone.git: git clone failed (exit 128): ssh: connect to host 127.0.0.1 port ${closed}: Connection refused; fatal: Could not read from remote repository.`);
+    expect(r.stderr).not.toContain('Please make sure');
+  });
+
   it('a transient failure (503) is tried again after the backoff', async () => {
     const url = `${http.url}/flaky.git`;
     const waits: number[] = [];
@@ -162,5 +177,81 @@ describe('scan over HTTP', () => {
     expect(readdirSync(join(mirrors, `127.0.0.1_${http.port}`)).some((n) => n.includes('.corrupt-'))).toBe(true);
     // Readable again: every commit and tree there, blobs left to the server.
     expect(git(mirror, ['rev-list', '--objects', '--missing=allow-promisor', '--all']).trim().split('\n').length).toBeGreaterThan(3);
+  });
+});
+
+describe('the .mailmap blobs of a blobless mirror', () => {
+  const root = tempDir('badgepress-scan-mailmap-');
+  const served = join(root, 'served');
+  const mirrors = join(root, 'mirrors');
+  let http: GitHttpServer;
+  let config: string;
+  const OLD = { name: 'Alice', email: 'alice@old.example' };
+  const scan = (args: string[], store: string) => {
+    const file = join(root, 'list.txt');
+    writeFileSync(file, `${http.url}/mm.git\n`);
+    return runCommand(['scan', '--config', config, '--repos', file, '--store', join(root, store), '--json', ...args]);
+  };
+  const records = (store: string) =>
+    readFileSync(join(root, store, `127.0.0.1_${http.port}/mm.ndjson`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+
+  beforeAll(async () => {
+    // Three commits, each with its own .mailmap; the first by Alice's old address, which every
+    // .mailmap maps to her new one.
+    const work = WorkRepo.init(join(root, 'work'));
+    const map = (n: number) => `# version ${n}\nAlice <alice@example.org> <alice@old.example>\n`;
+    work.commit({ at: utc(2026, 1, 5), author: OLD, files: { '.mailmap': map(1) } });
+    work.commit({ at: utc(2026, 2, 5), files: { '.mailmap': map(2) } });
+    work.commit({ at: utc(2026, 3, 5), files: { '.mailmap': map(3) } });
+    git(root, ['clone', '-q', '--bare', work.dir, join(served, 'mm.git')]);
+    http = await startGitHttp(served);
+    config = join(root, 'badgepress.yaml');
+    writeFileSync(config, `store: store\nscan:\n  mirrors: ${mirrors}\n  timeoutSeconds: 5\n  retries: 0\n`);
+  });
+  afterAll(() => http?.close());
+
+  it('--fetch never asks the server for nothing: a .mailmap the mirror lacks is read as none, and the evidence says so', async () => {
+    // A scan at E fetches the mirror and the one .mailmap E's tree names (version 3).
+    const first = await scan(['--as-of', '2026-04-01'], 'store-a');
+    expect(JSON.parse(first.stdout)).toMatchObject({ records: 1, failed: 0, exitCode: 0 });
+    const mirror = mirrorPath(mirrors, `${http.url}/mm.git`, `127.0.0.1:${http.port}`, 'mm');
+    const missing = () =>
+      git(mirror, ['rev-list', '--objects', '--missing=print', '--all'])
+        .split('\n')
+        .filter((l) => l.startsWith('?')).length;
+    // By hand: versions 1 and 2 of .mailmap are the blobs still on the server.
+    expect(missing()).toBe(2);
+    // The backfill of February and March (January is before the first commit) reads trees
+    // naming versions 1 and 2: nothing may be fetched.
+    const before = http.requests.length;
+    const r = await scan(['--as-of', '2026-04-01', '--history', 'monthly', '--since', '2026-01', '--fetch', 'never'], 'store-a');
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ measured: 1, records: 2, failed: 0, exitCode: 0 });
+    expect(http.requests.slice(before)).toEqual([]);
+    expect(missing()).toBe(2);
+    const [, feb, mar] = records('store-a');
+    expect([feb.timestamp, mar.timestamp]).toEqual([utc(2026, 2, 1), utc(2026, 3, 1)]);
+    // Without a mailmap Alice's two addresses are two people (in March: 2 commits, 2 e-mails).
+    expect(mar.evidence.BUS_FACTOR).toMatch(/^1 contributor of 2 made at least half of 2 non-merge commits .*; \.mailmap \(blob [0-9a-f]{12}\) not in the mirror, authors taken as recorded$/);
+    expect(feb.evidence.COMMITS).toContain('.mailmap (blob');
+  });
+
+  it('--fetch always fetches the .mailmap blobs the backfill reads, and reads them', async () => {
+    const r = await scan(['--as-of', '2026-04-01', '--history', 'monthly', '--since', '2026-01'], 'store-b');
+    expect(JSON.parse(r.stdout)).toMatchObject({ records: 3, failed: 0, exitCode: 0 });
+    const [feb, mar, apr] = records('store-b');
+    // With each month's .mailmap Alice is one person: "1 contributor of 1".
+    expect(mar.evidence.BUS_FACTOR).toMatch(/^1 contributor of 1 made at least half of 2 non-merge commits/);
+    expect(apr.evidence.BUS_FACTOR).toMatch(/^1 contributor of 1 made at least half of 3 non-merge commits/);
+    for (const rec of [feb, mar, apr]) expect(JSON.stringify(rec.evidence)).not.toContain('not in the mirror');
+    // Run again: January is before the first commit (2026-01-05) and never stored, yet the
+    // repository is neither fetched nor measured again.
+    const before = http.requests.length;
+    const again = await scan(['--as-of', '2026-04-01', '--history', 'monthly', '--since', '2026-01'], 'store-b');
+    expect(JSON.parse(again.stdout)).toMatchObject({ measured: 0, upToDate: 1, records: 0, exitCode: 0 });
+    expect(http.requests.slice(before)).toEqual([]);
   });
 });

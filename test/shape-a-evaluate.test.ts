@@ -15,7 +15,7 @@ function badge(values: Record<string, StoredValue>, id: string) {
   return evaluateScanA(t, scan(values)).badges.find((b) => b.def.id === id)!;
 }
 
-describe('Shape A bands (defaults reproduce the spec)', () => {
+describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
   it.each([
     [0, 'gold', 0, 1],
     [1, 'gold', 0, 1],

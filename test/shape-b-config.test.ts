@@ -19,7 +19,7 @@ function edit(text: string, from: string, to: string): string {
   return text.replace(from, to);
 }
 
-describe('Shape B default thresholds reproduce the spec tables', () => {
+describe('Shape B default thresholds reproduce the tables of docs/reference/api.md', () => {
   it('rules: id (index), unit, threshold', () => {
     expect(defaults.rules.map((r, i) => [r.id, i, r.unit, r.threshold])).toEqual([
       ['COMMITS', 0, 'commits', { min: 5, timeRangeInMonths: 6 }],
@@ -47,7 +47,7 @@ describe('Shape B default thresholds reproduce the spec tables', () => {
       ['DIN-SPEC-XXXX', [['BRONZE', ['MANUAL/DIN SPEC XXXX compliant']]]],
       ['OPEN-SOURCE', [['GOLD', ['MANUAL/Project is open source']]]],
     ]);
-    // None configured: each defaults to the site's own badge page (design.md, "The human site").
+    // None configured: each defaults to the site's own badge page (docs/reference/api.md, "The human site").
     expect(defaults.badges.map((b) => b.informationUri)).toEqual([undefined, undefined, '', undefined]);
   });
 });

@@ -31,7 +31,7 @@ const entry = (e: EvaluationB, id: string, level: string) => e.entries.find((x) 
 describe('Shape B entries and criteria', () => {
   const e = evaluate(scan({ COMMITS: 9, ISSUE_REACTION_TIME: 2, RELEASES: 1, PACKAGES: 1, CI_PIPELINE: 4 }));
 
-  it('one entry per badge id and level, with the spec table criteria', () => {
+  it('one entry per badge id and level, with the criteria of docs/reference/api.md, Shape B', () => {
     expect(e.entries.map((x) => [x.def.id, x.level, x.criteria.map((c) => c.rule.id)])).toEqual([
       ['MAINTAINED', 'BRONZE', ['COMMITS']],
       ['MAINTAINED', 'SILVER', ['COMMITS', 'ISSUE_REACTION_TIME']],

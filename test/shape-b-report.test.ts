@@ -10,10 +10,10 @@ import { renderingB } from '../src/render/shape-renderings.ts';
 import { BadgeRenderer } from '../src/render/svg.ts';
 import { ROOT } from './helpers/cli.ts';
 import { sarifErrors } from './helpers/sarif.ts';
-import { badgeTemplate } from '../src/config/templates.ts';
+import { badgeTemplates } from '../src/config/templates.ts';
 
-/** The flat badge's template, as a build reads it with its config. */
-const BADGE = badgeTemplate();
+/** The badge templates, as a build reads them with its config. */
+const BADGES = badgeTemplates();
 
 const T = await loadThresholdsB(join(ROOT, 'config/thresholds-b.yaml'));
 const SITE = await loadSiteConfig(join(ROOT, 'examples/shape-b/badgepress.yaml'));
@@ -36,7 +36,9 @@ const history: RepositoryHistory = { repositoryUrl: URL, encoded: ENC, scans: [s
 
 function render(site: SiteConfig, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
   const evaluation = evaluatorB(T, decisions).evaluate(history, TS);
-  return new Map(scanFiles(site, new BadgeRenderer(BADGE), renderingB(site, T))(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]));
+  return new Map(
+    scanFiles(site, new BadgeRenderer(BADGES), renderingB(site, T))(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]),
+  );
 }
 
 const files = render(SITE);
@@ -44,7 +46,7 @@ const report = JSON.parse(files.get('sarif')!);
 const run = report.runs[0];
 
 describe('Shape B report', () => {
-  it('has the envelope, a driver without version, and the spec rules with index, unit and threshold', () => {
+  it('has the envelope, a driver without version, and the default rules with index, unit and threshold', () => {
     expect(Object.keys(report)).toEqual(['$schema', 'version', 'runs']);
     expect(Object.keys(run)).toEqual(['tool', 'properties', 'results']);
     expect(Object.keys(run.tool.driver)).toEqual(['name', 'informationUri', 'rules']);
@@ -60,7 +62,7 @@ describe('Shape B report', () => {
     expect(Object.keys(run.tool.driver.rules[0])).toEqual(['id', 'name', 'fullDescription', 'help', 'helpUri', 'properties']);
   });
 
-  it('run.properties: one badge entry per id and level with the spec criteria, and testedRepository', () => {
+  it('run.properties: one badge entry per id and level with the default criteria, and testedRepository', () => {
     expect(Object.keys(run.properties)).toEqual(['badges', 'testedRepository']);
     expect(run.properties.testedRepository).toBe(URL);
     type Entry = { badgeId: string; badgeLevel: string; badgeGranted: boolean; isHighestGrantedBadge: boolean; badgeExplanation: { criteria: Array<{ ruleId: string; badgeLevel: string }> } };

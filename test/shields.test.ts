@@ -5,10 +5,10 @@ import { makeBadge } from 'badge-maker';
 import { shieldsEndpoint } from '../src/render/shields.ts';
 import { renderBadge } from '../src/render/svg.ts';
 import { geometry } from './helpers/svg-geometry.ts';
-import { badgeTemplate } from '../src/config/templates.ts';
+import { badgeTemplates } from '../src/config/templates.ts';
 
-/** The flat badge's template, as a build reads it with its config. */
-const BADGE = badgeTemplate();
+/** The badge templates, as a build reads them with its config. */
+const BADGES = badgeTemplates();
 
 const looks = [
   { label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' },
@@ -26,7 +26,7 @@ describe('shields endpoint JSON', () => {
     for (const look of looks) {
       const json = JSON.parse(JSON.stringify(shieldsEndpoint(look, 300)));
       const viaShields = geometry(makeBadge({ label: json.label, message: json.message, color: json.color, style: 'flat' }));
-      const ours = geometry(renderBadge(BADGE, look));
+      const ours = geometry(renderBadge(BADGES, look));
       expect(ours.texts, look.label).toEqual(viaShields.texts);
       expect(ours.ariaLabel).toEqual(viaShields.ariaLabel);
       expect(ours.width).toEqual(viaShields.width);

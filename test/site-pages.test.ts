@@ -17,7 +17,7 @@ import { loadShape } from '../src/build/stages.ts';
 import { DirectoryStore } from '../src/load/store.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { pagesBuild } from '../src/render/pages/setup.ts';
-import type { SiteFile } from '../src/render/site-files.ts';
+import type { SiteFile } from '../src/model/site-file.ts';
 
 const dir = tempDir('badgepress-pages-');
 const outA = join(dir, 'a');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { axeViolations, haveBrowser, launchBrowser } from './helpers/browser.ts';
+import { axeViolations, browserOrSkip, launchBrowser } from './helpers/browser.ts';
 import { HOSTILE, hostileStoreB, runBuild, serveDir, shapeBConfig } from './helpers/site-crawl.ts';
 import type { Serving } from '../src/commands/serve.ts';
 import { PAGE_CSP } from '../src/model/http.ts';
@@ -54,7 +54,7 @@ function layoutOf(page: Page) {
   });
 }
 
-describe.skipIf(!haveBrowser('site-read-browser'))('reading the site in headless Chromium', () => {
+describe.skipIf(!browserOrSkip('site-read-browser'))('reading the site in headless Chromium', () => {
   const dir = tempDir('badgepress-read-');
   let browser: Browser;
   const sites: Record<'A' | 'B' | 'H', Serving> = {} as never;

@@ -1,5 +1,6 @@
 // The site-wide pages from summary lines, in one pass: the home page's recent changes are the
-// newest of all (not of the first page), list pages split at 100, counts cover every line.
+// newest of all (not of the first page), list pages split at 100 in natural order, counts
+// cover every line and link to the lists they count.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { resolveConfig } from '../src/config/resolve.ts';
@@ -55,20 +56,21 @@ describe('site-wide pages from summary lines', () => {
     expect(all.some((x) => x.url > [...byUrl.keys()].sort()[99]!)).toBe(true);
   });
 
-  it('splits the list at 100 in URL order: the home page holds the first, pages 2 and 3 the rest', () => {
-    const sorted = [...byUrl.keys()].sort();
-    const listed = (html: string) => [...html.matchAll(/<li><a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="statuses">/g)].map((m) => m[1]);
-    expect(listed(body('index.html'))).toEqual(sorted.slice(0, 100));
+  it('splits the list at 100 in natural order: repositories/ holds the first, pages 2 and 3 the rest', () => {
+    // r0, r1, …, r9, r10, …: natural order is numeric order here.
+    const sorted = Array.from({ length: 250 }, (_, n) => `https://example.org/r${n}`);
+    const listed = (html: string) => [...html.matchAll(/<li><a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="badges">/g)].map((m) => m[1]);
+    expect(listed(body('repositories/index.html'))).toEqual(sorted.slice(0, 100));
     expect(listed(body('repositories/page/2.html'))).toEqual(sorted.slice(100, 200));
     expect(listed(body('repositories/page/3.html'))).toEqual(sorted.slice(200));
     expect(files.some((f) => f.key === 'repositories/page/4.html')).toBe(false);
     expect(body('repositories/page/3.html')).toContain('Repositories 201 to 250.');
   });
 
-  it('counts every repository per badge status, and the search index holds every URL in order', () => {
+  it('counts every repository per badge status, each count a link to its list', () => {
     const page = body(`badges/${BADGE}/index.html`);
     const counts = /<table><caption>Repositories per status[^]*?<\/table>/.exec(page)![0];
-    const shown = [...counts.matchAll(/st-(\w+)">\w+<\/span><\/th><td class="num">(\d+)</g)].map((m) => [m[1], Number(m[2])]);
+    const shown = [...counts.matchAll(/st-(\w+)">\w+<\/span><\/th><td class="num"><a href="[^"]*">(\d+)</g)].map((m) => [m[1], Number(m[2])]);
     // 250 repositories, statuses in turn: 63, 63, 62, 62.
     expect(shown).toEqual([
       ['gold', 63],
@@ -76,12 +78,12 @@ describe('site-wide pages from summary lines', () => {
       ['bronze', 62],
       ['fail', 62],
     ]);
-    expect(JSON.parse(body('repositories/search.json'))).toEqual([...byUrl.keys()].sort());
+    expect(files.some((f) => f.key === 'repositories/search.json')).toBe(false);
   });
 });
 
 describe('the sitemap past 50,000 addresses', () => {
-  it('is split into parts of 50,000 in order (home, list pages, badges, rules, repositories) under an index', () => {
+  it('is split into parts of 50,000 in order (home, list pages, groups, badges, rules, repositories) under an index', () => {
     const n = 60_000;
     const byUrl = new Map<string, string>();
     for (let i = 0; i < n; i++) {
@@ -91,7 +93,7 @@ describe('the sitemap past 50,000 addresses', () => {
     const files = siteWideFiles(ctx, sortSummaries(byUrl));
     const locs = (key: string) => [...String(files.find((f) => f.key === key)?.body).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
     const base = site.baseUrl;
-    const head = [`${base}/`, ...Array.from({ length: n / 100 - 1 }, (_, i) => `${base}/repositories/page/${i + 2}.html`)];
+    const head = [`${base}/`, `${base}/repositories/`, ...Array.from({ length: n / 100 - 1 }, (_, i) => `${base}/repositories/page/${i + 2}.html`), `${base}/groups/`, `${base}/groups/example.org/`];
     const all = [...locs('sitemaps/1.xml'), ...locs('sitemaps/2.xml')];
     expect(locs('sitemaps/1.xml')).toHaveLength(50_000);
     expect(all.slice(0, head.length)).toEqual(head);

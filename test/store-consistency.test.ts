@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from '../src/build/loop.ts';
-import { loadSite } from '../src/commands/setup.ts';
+import { resolveFlags } from '../src/commands/setup.ts';
 import { loadShape } from '../src/build/stages.ts';
 import { DirectoryStore, type StoreSource, type VersionedBytes } from '../src/load/store.ts';
 import { S3Store } from '../src/load/s3-store.ts';
@@ -38,7 +38,7 @@ function onSecondReadOfB<T extends StoreSource>(store: T, hook: () => Promise<vo
 }
 
 async function buildInto(out: string, store: StoreSource): Promise<{ issues: LoadIssue[]; yields: Map<string, number> }> {
-  const config = await loadSite({ out, store: 'unused' });
+  const config = await resolveFlags({ out, store: 'unused' });
   const shape = loadShape(config);
   const issues: LoadIssue[] = [];
   const yields = new Map<string, number>();

@@ -1,4 +1,4 @@
-// Bounded memory for a store file larger than memory should hold (issue R3): line files above
+// Bounded memory for a store file larger than memory should hold (src/load/spill.ts): line files above
 // a size are streamed into buckets on disk and built bucket by bucket. The histories handed
 // out, and every problem reported, are those of the in-memory path. (The 10,000,000-record
 // file and its peak RSS are a bench row: scripts/bench.ts.)

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { optimize } from 'svgo';
 import { BadgeRenderer, renderBadge, renderBadgeUnoptimised, SVGO_CONFIG } from '../src/render/svg.ts';
-import { badgeTemplate } from '../src/config/templates.ts';
+import { badgeTemplates } from '../src/config/templates.ts';
 
-/** The flat badge's template, as a build reads it with its config. */
-const BADGE = badgeTemplate();
+/** The badge templates, as a build reads them with its config. */
+const BADGES = badgeTemplates();
 
 const look = { label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' };
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
@@ -17,7 +17,7 @@ function svgRoot(svg: string) {
 
 describe('SVG badges', () => {
   it('are well-formed and accessible', () => {
-    const root = svgRoot(renderBadge(BADGE, look));
+    const root = svgRoot(renderBadge(BADGES, look));
     expect(root.role).toBe('img');
     expect(root['aria-label']).toBe('MAINTENANCE: silver');
     expect(root.title).toBe('MAINTENANCE: silver');
@@ -27,18 +27,18 @@ describe('SVG badges', () => {
     // The config, not renderBadge: renderBadge falls back to the raw SVG, which would hide a bad config.
     const looks = [look, { label: 'SECURITY', message: 'fail', color: '#e05d44' }, { label: 'x', message: 'gold', color: '#dfb317' }, { label: 'DIN-SPEC-XXXX', message: 'none', color: '#bbbbbb' }];
     for (const l of looks) {
-      const raw = renderBadgeUnoptimised(BADGE, l);
+      const raw = renderBadgeUnoptimised(BADGES, l);
       const optimised = optimize(raw, SVGO_CONFIG).data;
       expect(optimised.length, l.label).toBeLessThan(raw.length);
       expect(optimised).toContain('role="img"');
       expect(optimised).toContain(`aria-label="${l.label}: ${l.message}"`);
       expect(optimised).toContain(`<title>${l.label}: ${l.message}</title>`);
-      expect(renderBadge(BADGE, l)).toBe(optimised);
+      expect(renderBadge(BADGES, l)).toBe(optimised);
     }
   });
 
   it('grows with its text (Verdana 11px metrics)', () => {
-    const width = (l: typeof look) => Number(svgRoot(renderBadge(BADGE, l)).width);
+    const width = (l: typeof look) => Number(svgRoot(renderBadge(BADGES, l)).width);
     expect(width({ ...look, message: 'gold' })).toBeLessThan(width({ ...look, message: 'bronze' }));
     expect(width({ ...look, label: 'A' })).toBeLessThan(width({ ...look, label: 'AAAAAAAAAA' }));
     expect(width({ ...look, label: 'iiii' })).toBeLessThan(width({ ...look, label: 'WWWW' }));
@@ -46,7 +46,7 @@ describe('SVG badges', () => {
 
   it('escapes hostile text', () => {
     const hostile = { label: '<script>alert(1)</script>', message: '"onload="x\' & ]]>', color: '#555' };
-    const svg = renderBadge(BADGE, hostile);
+    const svg = renderBadge(BADGES, hostile);
     expect(svg).not.toContain('<script>');
     expect(svg).not.toContain('"onload="');
     const root = svgRoot(svg);
@@ -55,11 +55,11 @@ describe('SVG badges', () => {
   });
 
   it('drops characters XML forbids', () => {
-    expect(XMLValidator.validate(renderBadge(BADGE, { ...look, message: 'a\u0000b\u0008c\ud800' }))).toBe(true);
+    expect(XMLValidator.validate(renderBadge(BADGES, { ...look, message: 'a\u0000b\u0008c\ud800' }))).toBe(true);
   });
 
   it('a renderer renders each distinct badge once', () => {
-    const r = new BadgeRenderer(BADGE);
+    const r = new BadgeRenderer(BADGES);
     const a = r.render(look);
     expect(r.render({ ...look })).toBe(a);
     r.render({ ...look, message: 'gold' });

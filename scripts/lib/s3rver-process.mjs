@@ -9,11 +9,44 @@
 // missing key 404 NoSuchKey) without reaching s3rver. Everything else is piped unchanged, so
 // signatures and bodies are s3rver's to check. The behaviour under test is the build's: how
 // it uses these answers, on a store that gives them and on one that does not.
+//
+// s3rver 3.7.1 answers a PUT before the object's file is written: its filesystem store's
+// putObject resolves when the body has passed through its MD5 hash, not when the file stream
+// has flushed. Checked right after each answer, 1 of 171 lease PUTs under load found the file
+// still empty; a GET in that window returned an empty lease with the new ETag, which a
+// contender took for no holder and replaced under If-Match: two holders. AWS S3 answers a
+// PUT once the object is stored, so putObject is replaced below by the same steps that
+// resolve only once the file is written (the front's queue per key then keeps a GET after it).
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import S3rver from 's3rver';
 
 const FilesystemStore = createRequire(import.meta.url)('s3rver/lib/stores/filesystem.js');
+
+/** s3rver's putObject, resolving once the file stream has finished (all bytes written), not before. */
+FilesystemStore.prototype.putObject = async function putObject(object) {
+  const path = this.getResourcePath(object.bucket, object.key, 'object');
+  await mkdir(dirname(path), { recursive: true });
+  const md5 = createHash('md5');
+  let size = 0;
+  const count = new Transform({
+    transform(chunk, _encoding, callback) {
+      md5.update(chunk);
+      size += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  await pipeline(Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content, count, createWriteStream(path));
+  const digest = md5.digest('hex');
+  await this.putMetadata(object.bucket, object.key, object.metadata, digest);
+  return { size, md5: digest };
+};
 
 const [directory, ...buckets] = process.argv.slice(2);
 const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });

@@ -6,9 +6,9 @@ import { getHeapStatistics } from 'node:v8';
 import type { RepositoryHistory } from '../load/types.ts';
 
 /**
- * Heap a scan takes while its repository is built: its evaluations, files and pages. Measured
- * at about 23 KB with the packaged Shape A config (one repository of 5,000 and of 20,000
- * scans, peak RSS 279 and 624 MB); the margin covers more badges and styles.
+ * Heap a scan takes while its repository is built: its evaluations, files and pages, with a
+ * margin for more badges and styles than the packaged Shape A config has (what one scan took
+ * is in docs/performance.md, "Pages and file writes made cheaper").
  */
 export const HEAP_BYTES_PER_SCAN = 32 * 1024;
 

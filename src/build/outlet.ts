@@ -37,12 +37,15 @@ const SITE_WIDE_BATCH = 64;
 /** Publishes to the output, counting in `counts`. */
 export class PublishOutlet implements Outlet {
   readonly maxInFlight: number;
-  constructor(
-    private readonly sink: Sink,
-    private readonly limit: LimitFunction,
-    private readonly counts: PublishCounts,
-    private readonly opts: { concurrency: number; prune: boolean; pages: boolean; prunedBefore: (url: string) => boolean },
-  ) {
+  private readonly sink: Sink;
+  private readonly limit: LimitFunction;
+  private readonly counts: PublishCounts;
+  private readonly opts: { concurrency: number; prune: boolean; pages: boolean; prunedBefore: (url: string) => boolean };
+  constructor(sink: Sink, limit: LimitFunction, counts: PublishCounts, opts: { concurrency: number; prune: boolean; pages: boolean; prunedBefore: (url: string) => boolean }) {
+    this.sink = sink;
+    this.limit = limit;
+    this.counts = counts;
+    this.opts = opts;
     // Repositories are published side by side; how many are in flight bounds memory.
     this.maxInFlight = Math.max(2, Math.ceil(opts.concurrency / 4));
   }
@@ -102,10 +105,12 @@ export class PublishOutlet implements Outlet {
 export class PlanOutlet implements Outlet {
   // One at a time: the plan's examples are the first repositories met, in store order.
   readonly maxInFlight = 1;
-  constructor(
-    private readonly sink: Sink,
-    private readonly planner: Planner,
-  ) {}
+  private readonly sink: Sink;
+  private readonly planner: Planner;
+  constructor(sink: Sink, planner: Planner) {
+    this.sink = sink;
+    this.planner = planner;
+  }
 
   narrowListing(): void {}
 

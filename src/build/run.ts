@@ -10,7 +10,8 @@ import type { StoreSource } from '../load/store.ts';
 import type { Shard } from '../model/shard.ts';
 import { plural } from '../model/plural.ts';
 import type { SiteWideScope } from '../publish/site-wide-prune.ts';
-import { siteApiFiles, type SiteFile } from '../render/site-files.ts';
+import type { SiteFile } from '../model/site-file.ts';
+import { siteApiFiles } from '../render/site-files.ts';
 import { openIncremental, openStateStore } from '../incremental/open.ts';
 import type { IncrementalBuild } from '../incremental/incremental.ts';
 import { Planner, type PlanReport } from '../publish/plan.ts';
@@ -127,7 +128,7 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
       },
     }));
     listener.flushIssues();
-    if (errors > 0) throw new BadInputError(`${plural(errors, 'bad record', 'bad records')} and --strict: nothing written; fix them or drop --strict`);
+    if (errors > 0) throw new BadInputError(`${plural(errors, 'bad record', 'bad records')} and --strict: nothing written; fix ${errors === 1 ? 'it' : 'them'} or drop --strict`);
   }
 
   const sink = await openSink(site.out, site);
@@ -177,10 +178,10 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
 }
 
 /**
- * After n sharded builds: the site-wide pages (home, list pages, badge and rule pages, search
- * index, sitemap, 404) and openapi.json, from the shards' summaries alone.
+ * After n sharded builds: the site-wide pages (home, list and group pages, badge and rule pages, search
+ * files, sitemap, 404) and openapi.json, from the shards' summaries alone.
  */
-export async function runSite(config: ResolvedConfig, shards: number, prune: boolean): Promise<{ repositories: number; counts: PublishCounts; location: string }> {
+export async function runSiteWidePages(config: ResolvedConfig, shards: number, prune: boolean): Promise<{ repositories: number; counts: PublishCounts; location: string }> {
   const { site } = config;
   const ctx = loadPagesContext(config);
   const apiFiles = siteApiFiles(site, loadShape(config).evaluator.badgeIds, config.templates);

@@ -17,7 +17,7 @@ export interface ShapeStages {
 
 export function loadShape({ site, thresholds, templates }: ResolvedConfig): ShapeStages {
   // One badge renderer per build: each distinct badge costs one svgo call.
-  const badges = new BadgeRenderer(templates.badge);
+  const badges = new BadgeRenderer(templates.badges);
   if (thresholds.shape === 'A') {
     const { t } = thresholds;
     return { shape: 'A', evaluator: evaluatorA(t, site.expireAfterDays), renderer: rendererOf(site, 'A', badges, renderingA(site, t)) };

@@ -3,6 +3,7 @@
 import { BadInputError } from '../errors.ts';
 import type { Sink } from '../publish/sink.ts';
 import { SummaryStore } from '../incremental/summary-store.ts';
+import { NotRegularFileError } from '../publish/dir-sink.ts';
 import { SUMMARIES_PREFIX, staleSummaryParts, summariesKey, type RepositorySummary, type SortedSummaries } from '../render/pages/summary.ts';
 
 /** Summary parts of this shard past the `parts` written now (an earlier, larger build's): removed. */
@@ -33,7 +34,10 @@ async function readSummariesInto(all: SummaryStore, sink: Sink, count: number): 
   for (let i = 0; i < count; i++) {
     for (let part = 1; ; part++) {
       const key = summariesKey(i, count, part);
-      const bytes = await sink.read(key);
+      const bytes = await sink.read(key).catch((err: unknown) => {
+        if (err instanceof NotRegularFileError) throw new MissingSummariesError(`${err.message}, or run "badgepress build --shard ${i}/${count}" again`);
+        throw err;
+      });
       if (!bytes) {
         if (part === 1) missing.push(i);
         break;

@@ -7,8 +7,7 @@ import { issuePrinter } from './report.ts';
 import { plural } from '../model/plural.ts';
 import { progressLine, progressShown } from './progress.ts';
 import { inShard, parseShard } from '../model/shard.ts';
-import { SITE_FLAGS, loadSite, warnOfLocalBaseUrl } from './setup.ts';
-import { siteConfigFile } from '../config/load.ts';
+import { CONFIG_FLAGS, resolveFlags, warnOfLocalBaseUrl } from './setup.ts';
 
 export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
                        [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--force] [--json] [--wait SECONDS]
@@ -48,12 +47,12 @@ export function shardLoadOptions(text: string | undefined): Sharding {
 }
 
 export async function buildCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { ...SITE_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, force: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' }, wait: { type: 'string' } }, BUILD_USAGE);
+  const { values } = parseFlags(argv, { ...CONFIG_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, force: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' }, wait: { type: 'string' } }, BUILD_USAGE);
   const waitSeconds = integerFlag('wait', values.wait, 0, 86_400) ?? 0;
   const started = performance.now();
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
-  const resolved = await loadSite(values);
+  const resolved = await resolveFlags(values);
   warnOfLocalBaseUrl(resolved.site);
   // Under --strict a bad record stops the build: it is not "skipped".
   const printer = issuePrinter(process.stderr, { strict: values.strict ?? false });
@@ -75,7 +74,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const exitCode = summary.skipped > 0 ? 1 : 0;
-  const config = siteConfigFile(values.config);
+  const config = resolved.settingsFile;
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ ...summary, seconds: Number(seconds), out: location, config: config.path, shard: values.shard ?? null, exitCode })}\n`);
     return exitCode;

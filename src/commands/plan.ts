@@ -6,7 +6,7 @@ import { integerFlag, parseFlags, UsageError } from './args.ts';
 import { shardLoadOptions } from './build.ts';
 import { runPlan } from '../build/run.ts';
 import { issuePrinter } from './report.ts';
-import { SITE_FLAGS, loadSite } from './setup.ts';
+import { CONFIG_FLAGS, resolveFlags } from './setup.ts';
 
 export const PLAN_USAGE = `usage: badgepress plan [--config FILE] [--store DIR|s3://…] [--out DIR|s3://…] [--shape A|B]
                       [--base-url URL] [--now UNIX] [--shard i/n] [--force] [--json | --format text|json|markdown]
@@ -15,14 +15,14 @@ export const PLAN_USAGE = `usage: badgepress plan [--config FILE] [--store DIR|s
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
 export async function planCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { ...SITE_FLAGS, shard: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' }, format: { type: 'string' } }, PLAN_USAGE);
+  const { values } = parseFlags(argv, { ...CONFIG_FLAGS, shard: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' }, format: { type: 'string' } }, PLAN_USAGE);
   const format = values.format ?? (values.json ? 'json' : 'text');
   if (!(FORMATS as readonly string[]).includes(format) || (values.json && format !== 'json')) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (--json is --format json); got ${JSON.stringify(values.format)}`);
   }
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
-  const config = await loadSite(values);
+  const config = await resolveFlags(values);
   const printer = issuePrinter(process.stderr);
   const plan = await runPlan({
     config,

@@ -1,22 +1,16 @@
 // `badgepress scan`: measure the repositories a file lists and append their records to a store.
-import { mkdir, readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { parseFlags, integerFlag, UsageError } from './args.ts';
-import { loadSite, SITE_FLAGS } from './setup.ts';
+import { resolveFlags, CONFIG_FLAGS } from './setup.ts';
 import { progressShown } from './progress.ts';
-import type { ShapeThresholds } from '../config/resolve.ts';
 import { ruleIdProblem } from '../config/validate.ts';
 import type { SiteConfig } from '../config/types.ts';
-import { acquireLease } from '../io/lease.ts';
-import { parseTargets } from '../measure/targets.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
-import { FORGE_RULE_IDS, GIT_RULE_IDS } from '../model/measured-rules.ts';
-import { inShard, parseShard, type Shard } from '../model/shard.ts';
-import { isS3, parseS3Location } from '../s3/location.ts';
-import { monthStarts, scan } from '../scan/scan.ts';
-import { forgeFor as forgesOf } from '../measure/forge/index.ts';
-import { DirectoryStoreWriter, scanLeaseKey, type StoreWriter } from '../store/writer.ts';
+import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule } from '../model/measured-rules.ts';
+import { plural } from '../model/plural.ts';
+import { parseShard, type Shard } from '../model/shard.ts';
+import { runScan } from '../scan/run.ts';
 
 export const SCAN_USAGE = `usage: badgepress scan --repos FILE [--store DIR|s3://…] [--config FILE] [--mirrors DIR]
                       [--as-of UNIX|ISO] [--history monthly --since YYYY-MM] [--fetch always|never]
@@ -24,14 +18,14 @@ export const SCAN_USAGE = `usage: badgepress scan --repos FILE [--store DIR|s3:/
                       [--json] [--s3-endpoint URL] [--s3-path-style]
 
 FILE lists one repository URL a line (# comments), optionally followed by mirror=PATH.
-Exit codes: 0 scanned, 1 some repositories or lines failed, 2 bad arguments or config (nothing
+Exit codes: 0 scanned, 1 some repositories or lines failed (or a stored record lacks rules), 2 bad arguments or config (nothing
 fetched), 4 the store failed, 5 another scan holds the store.`;
 
 const FLAGS = {
-  config: SITE_FLAGS.config,
-  store: SITE_FLAGS.store,
-  's3-endpoint': SITE_FLAGS['s3-endpoint'],
-  's3-path-style': SITE_FLAGS['s3-path-style'],
+  config: CONFIG_FLAGS.config,
+  store: CONFIG_FLAGS.store,
+  's3-endpoint': CONFIG_FLAGS['s3-endpoint'],
+  's3-path-style': CONFIG_FLAGS['s3-path-style'],
   repos: { type: 'string' },
   mirrors: { type: 'string' },
   'as-of': { type: 'string' },
@@ -62,36 +56,17 @@ function parseMonth(text: string): number {
   return Date.UTC(Number(m[1]), Number(m[2]) - 1, 1) / 1000;
 }
 
-/** Each rule's window in months, and the rule ids the active thresholds judge by measurement. */
-function thresholdRules(thresholds: ShapeThresholds): { windowMonths: Record<string, number>; ids: string[] } {
-  const windowMonths: Record<string, number> = {};
-  const ids: string[] = [];
-  if (thresholds.shape === 'A') {
-    for (const r of thresholds.t.rules) {
-      ids.push(r.id);
-      if (r.type === 'numeric' && r.timeRangeInMonths !== undefined) windowMonths[r.id] = r.timeRangeInMonths;
-    }
-  } else {
-    for (const r of thresholds.t.rules) {
-      if (r.manual) continue;
-      ids.push(r.id);
-      if (r.threshold.timeRangeInMonths !== undefined) windowMonths[r.id] = r.threshold.timeRangeInMonths;
-    }
-  }
-  return { windowMonths, ids };
-}
-
-async function openWriter(site: SiteConfig): Promise<StoreWriter> {
-  if (!isS3(site.store)) {
-    await mkdir(site.store, { recursive: true }).catch((err: unknown) => {
-      throw new UsageError(`--store ${site.store}: cannot create the directory (${(err as NodeJS.ErrnoException).code}); name a writable directory`);
-    });
-    return new DirectoryStoreWriter(site.store);
-  }
-  const loc = parseS3Location(site.store);
-  if (!loc) throw new UsageError(`--store ${JSON.stringify(site.store)}: expected s3://bucket/prefix with a valid bucket name`);
-  const [{ S3StoreWriter }, { s3Client }] = await Promise.all([import('../store/s3-writer.ts'), import('../s3/client.ts')]);
-  return new S3StoreWriter(s3Client(site.s3), loc);
+/**
+ * The rules nothing measured, grouped by why: a rule badgepress does not measure (the
+ * thresholds judge it: another scanner writes it), DEPENDENTS without a `dependents:` source,
+ * and forge rules when no scanned repository was measured through a forge's API.
+ */
+function unmeasuredWhy(ids: readonly string[], site: SiteConfig): string {
+  const why = (id: string) =>
+    !isMeasuredRule(id) ? 'badgepress does not measure them; another scanner writes them' : id === 'DEPENDENTS' && !site.dependents ? 'no dependents: source in the config' : "no scanned repository's host has a forge API; see hosts:";
+  const groups = new Map<string, string[]>();
+  for (const id of ids) groups.set(why(id), [...(groups.get(why(id)) ?? []), id]);
+  return [...groups].map(([reason, group]) => `${group.join(', ')} (${reason})`).join('; ');
 }
 
 /** `forgeFor`: the forge adapters (default: the config's `hosts:` and the known forges). */
@@ -122,44 +97,20 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
           .split(',')
           .map((r) => r.trim())
           .filter(Boolean);
+  const known = [...GIT_RULE_IDS, ...FORGE_RULE_IDS].sort();
   for (const r of asked ?? []) {
     const problem = ruleIdProblem(r);
     if (problem) throw new UsageError(`--rules ${JSON.stringify(r)}: ${problem}`);
+    if (!known.includes(r)) throw new UsageError(`--rules ${JSON.stringify(r)}: no rule badgepress scan measures has this id; it measures ${known.join(', ')} (ids are case-sensitive)`);
   }
   if (asked?.length === 0) throw new UsageError('--rules: name at least one rule id, e.g. --rules COMMITS,BUS_FACTOR');
 
-  const config = await loadSite(v);
+  const config = await resolveFlags(v);
   const { site } = config;
   if (v.mirrors !== undefined) site.scan.mirrors = v.mirrors;
   if (concurrency !== undefined) site.scan.concurrency = concurrency;
   if (busFactorMonths !== undefined) site.scan.busFactorMonths = busFactorMonths;
-  const judged = thresholdRules(config.thresholds);
-  // By default every rule badgepress can measure, whatever the thresholds judge today: a rule
-  // added to a badge later finds its values in past scans.
-  const measurable = [...GIT_RULE_IDS, ...FORGE_RULE_IDS.filter((id) => id !== 'DEPENDENTS' || site.dependents)];
-  const rules = new Set(asked ?? [...measurable, ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
 
-  let text: string;
-  try {
-    text = await readFile(v.repos, 'utf8');
-  } catch (err) {
-    throw new UsageError(`--repos ${v.repos}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); name a file with one repository URL a line`);
-  }
-  const parsed = parseTargets(text, v.repos);
-  // A bad line belongs to no shard: shard 0 reports it, so n shards report it once.
-  const list = { targets: parsed.targets, problems: !shard || shard.index === 0 ? parsed.problems : [] };
-  for (const p of list.problems) process.stderr.write(`badgepress: ${p}\n`);
-  const targets = shard ? list.targets.filter((t) => inShard(shard)(t.url)) : list.targets;
-
-  const writer = await openWriter(site);
-  let lease;
-  try {
-    const warn = (m: string) => process.stderr.write(`badgepress: warning: ${m}\n`);
-    lease = await acquireLease(writer.leaseStore(scanLeaseKey(shard)), { holderKind: 'scan', onLost: warn, onWarning: warn, conditionalWrites: site.s3.conditionalWrites ?? 'required' });
-  } catch (err) {
-    await writer.close();
-    throw err;
-  }
   const progress = progressShown(process.stderr);
   let drawn = 0;
   // At most ten redraws a second, and the last one.
@@ -169,42 +120,41 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     drawn = now;
     process.stderr.write(`\r\x1b[Kscan: ${done}/${total} repositories`);
   };
-  let summary;
+  let outcome;
   try {
-    summary = await scan({
-      targets,
-      writer,
+    outcome = await runScan({
+      config,
+      reposFile: v.repos,
       asOf,
-      ...(since === undefined ? {} : { historyTimes: monthStarts(since, asOf) }),
+      ...(since === undefined ? {} : { since }),
       fetch,
-      rules,
-      settings: site.scan,
+      ...(asked ? { asked } : {}),
       botPatterns: v['bot-pattern'] ?? [],
-      windowMonths: judged.windowMonths,
-      forgeFor: forgeFor ?? forgesOf({ hosts: site.hosts, ...(site.dependents ? { dependents: site.dependents } : {}), gitTokens: site.scan.tokens }, process.env),
-      report: (line) => process.stderr.write(`${progress ? '\r\x1b[K' : ''}badgepress: ${line}\n`),
-      ...(progress ? { onProgress } : {}),
+      ...(shard ? { shard } : {}),
+      ...(forgeFor ? { forgeFor } : {}),
+      listener: {
+        listProblem: (p) => process.stderr.write(`badgepress: ${p}\n`),
+        report: (line) => process.stderr.write(`${progress ? '\r\x1b[K' : ''}badgepress: ${line}\n`),
+        warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`),
+        ...(progress ? { onProgress } : {}),
+      },
     });
   } finally {
     if (progress) process.stderr.write('\r\x1b[K');
-    await lease.release();
-    await writer.close();
   }
-  // Only rules someone asks for or judges are worth a word when nothing measured them (a
-  // repository on a host without a forge API leaves the forge rules out, as it should).
-  const wanted = new Set(asked ?? judged.ids);
-  summary.unmeasured = summary.unmeasured.filter((id) => wanted.has(id));
+  const { summary, listProblems } = outcome;
   const seconds = Number(((performance.now() - started) / 1000).toFixed(2));
-  const exitCode = summary.failed > 0 || list.problems.length > 0 ? 1 : 0;
+  const exitCode = summary.failed > 0 || summary.incomplete > 0 || listProblems > 0 ? 1 : 0;
   if (v.json) {
-    process.stdout.write(`${JSON.stringify({ ...summary, listProblems: list.problems.length, seconds, store: writer.location, shard: v.shard ?? null, asOf, exitCode })}\n`);
+    process.stdout.write(`${JSON.stringify({ ...summary, listProblems, seconds, store: outcome.location, shard: v.shard ?? null, asOf, exitCode })}\n`);
     return exitCode;
   }
-  const unmeasured = summary.unmeasured.length > 0 ? `; not measured (no forge adapter answers them): ${summary.unmeasured.join(', ')}` : '';
-  const skipped = list.problems.length > 0 ? `, ${list.problems.length} list lines skipped` : '';
+  const unmeasured = summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured, site)}` : '';
+  const skipped = listProblems > 0 ? `, ${plural(listProblems, 'list line', 'list lines')} skipped` : '';
+  const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} stored with fewer rules` : '';
   process.stdout.write(
-    `badgepress scan: ${summary.repositories} repositories, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
-      `${summary.records} records written, ${summary.failed} failed${skipped}, ${seconds} s → ${writer.location}${unmeasured}\n`,
+    `badgepress scan: ${plural(summary.repositories, 'repository', 'repositories')}, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
+      `${plural(summary.records, 'record', 'records')} written, ${summary.failed} failed${incomplete}${skipped}, ${seconds} s → ${outcome.location}${unmeasured}\n`,
   );
   return exitCode;
 }

@@ -35,7 +35,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const port = integerFlag('port', values.port, 0, 65535) ?? 8787;
   // The cache ages the build gave the files (config `cache:`) are the ones serve's own answers
   // (redirects, errors) and the files it serves carry; the config is found as build finds it.
-  // loadSiteConfig, not setup's loadSite: serve must not load the build pipeline (svgo, the AWS SDK).
+  // The site settings alone (not resolveFlags): serve needs no thresholds, decisions or templates.
   // serve reads no store: '.' stands in for one, so a directory without a config of its own
   // (an npm install) can serve what its build wrote.
   const { cache } = await loadSiteConfig(values.config, { store: '.' });

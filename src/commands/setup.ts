@@ -1,10 +1,10 @@
-// Turns the site flags shared by `build`, `plan` and `site` into the resolved configuration.
+// Turns the config flags shared by `build`, `plan`, `site` and `scan` into the resolved configuration.
 import { resolveConfig, type ResolvedConfig } from '../config/resolve.ts';
 import type { Shape, SiteConfig } from '../config/types.ts';
 import { isS3 } from '../s3/location.ts';
 import { UsageError } from '../errors.ts';
 
-export const SITE_FLAGS = {
+export const CONFIG_FLAGS = {
   config: { type: 'string' },
   store: { type: 'string' },
   out: { type: 'string' },
@@ -15,7 +15,7 @@ export const SITE_FLAGS = {
   's3-path-style': { type: 'boolean' },
 } as const;
 
-export interface SiteFlags {
+export interface ConfigFlags {
   config?: string | undefined;
   store?: string | undefined;
   out?: string | undefined;
@@ -25,7 +25,7 @@ export interface SiteFlags {
   's3-path-style'?: boolean | undefined;
 }
 
-export async function loadSite(flags: SiteFlags): Promise<ResolvedConfig> {
+export async function resolveFlags(flags: ConfigFlags): Promise<ResolvedConfig> {
   if (flags.shape !== undefined && flags.shape !== 'A' && flags.shape !== 'B') {
     throw new UsageError(`--shape ${JSON.stringify(flags.shape)}: expected A or B`);
   }

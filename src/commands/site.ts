@@ -1,8 +1,8 @@
 // `badgepress site`: after n sharded builds, write the site-wide pages (home, list pages,
-// badge and rule pages, search index, sitemap, 404) from the shards' summaries alone.
+// badge and rule pages, host and group pages, search files, sitemap, 404) from the shards' summaries alone.
 import { parseFlags, integerFlag, UsageError } from './args.ts';
-import { SITE_FLAGS, loadSite, warnOfLocalBaseUrl } from './setup.ts';
-import { runSite } from '../build/run.ts';
+import { CONFIG_FLAGS, resolveFlags, warnOfLocalBaseUrl } from './setup.ts';
+import { runSiteWidePages } from '../build/run.ts';
 import { MAX_SHARDS } from '../model/shard.ts';
 import { plural } from '../model/plural.ts';
 
@@ -11,13 +11,13 @@ export const SITE_USAGE = `usage: badgepress site --shards N [--config FILE] [--
   after "badgepress build --shard i/N" for every i, writes the site-wide pages from their summaries`;
 
 export async function siteCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { ...SITE_FLAGS, shards: { type: 'string' }, prune: { type: 'boolean' }, json: { type: 'boolean' } }, SITE_USAGE);
+  const { values } = parseFlags(argv, { ...CONFIG_FLAGS, shards: { type: 'string' }, prune: { type: 'boolean' }, json: { type: 'boolean' } }, SITE_USAGE);
   const shards = integerFlag('shards', values.shards, 1, MAX_SHARDS);
   if (shards === undefined) throw new UsageError(`--shards N is required: the n of the builds' --shard i/n\n${SITE_USAGE}`);
-  const config = await loadSite({ ...values, store: values.store ?? '.' });
+  const config = await resolveFlags({ ...values, store: values.store ?? '.' });
   warnOfLocalBaseUrl(config.site);
   if (!config.site.pages) throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
-  const { repositories, counts, location } = await runSite(config, shards, values.prune ?? false);
+  const { repositories, counts, location } = await runSiteWidePages(config, shards, values.prune ?? false);
   if (values.json) process.stdout.write(`${JSON.stringify({ repositories, ...counts, out: location, shards })}\n`);
   else {
     const removed = values.prune ? `, ${counts.removed} removed` : '';

@@ -30,14 +30,24 @@ export interface SiteOverrides {
   s3PathStyle?: boolean;
 }
 
+/** Which settings file a command reads, and whether it is the user's own (not the packaged one). */
+export interface SettingsFile {
+  path: string;
+  own: boolean;
+}
+
 /** The settings a command reads: `file`, else ./config/badgepress.yaml when present, else the packaged defaults. */
-export function siteConfigFile(file?: string): { path: string; own: boolean } {
+export function siteConfigFile(file?: string): SettingsFile {
   const own = file ?? (existsSync('config/badgepress.yaml') ? 'config/badgepress.yaml' : undefined);
   return { path: resolve(own ?? resolve(PACKAGE_CONFIG_DIR, 'badgepress.yaml')), own: own !== undefined };
 }
 
 export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {}): Promise<SiteConfig> {
-  const { path, own: ownConfig } = siteConfigFile(file);
+  return loadSiteConfigAt(siteConfigFile(file), overrides);
+}
+
+/** The site settings in the file siteConfigFile chose. */
+export async function loadSiteConfigAt({ path, own: ownConfig }: SettingsFile, overrides: SiteOverrides = {}): Promise<SiteConfig> {
   const located = await readYamlFile(path);
   throwIfAny(schemaProblems(siteSchema, located));
   throwIfAny(locationProblems(located, overrides));
@@ -117,19 +127,29 @@ const TOKEN_SHAPE = /^(gh[pousr]_|github_pat_|glpat|gldt|glptt)/;
 function addressProblems(located: LocatedData): string[] {
   const data = located.data as { baseUrl?: unknown; tool?: { informationUri?: unknown } };
   const problems: string[] = [];
-  const check = (path: string[], value: unknown, queryAllowed: boolean) => {
+  const check = (path: string[], value: unknown, queryAllowed: boolean, credentials = '') => {
     if (typeof value !== 'string') return;
     const problem = httpUrlProblem(value, { queryAllowed });
-    if (problem) problems.push(`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(value)} ${problem}`);
+    // A URL's user information may be a password or token: never echoed.
+    const shown = value.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1***@');
+    const advice = shown !== value ? credentials : '';
+    if (problem) problems.push(`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(shown)} ${problem}${advice}`);
   };
   check(['baseUrl'], data.baseUrl, false);
   check(['tool', 'informationUri'], data.tool?.informationUri, true);
   const hosts = (located.data as { hosts?: Record<string, { apiUrl?: unknown; tokenEnv?: unknown }> }).hosts ?? {};
   for (const [host, h] of Object.entries(hosts)) {
-    check(['hosts', host, 'apiUrl'], h?.apiUrl, false);
+    check(['hosts', host, 'apiUrl'], h?.apiUrl, false, '; give the token through tokenEnv (the name of an environment variable holding it), and revoke the one in this file');
     // A token pasted where its variable's name belongs must never be echoed, only named.
     if (typeof h?.tokenEnv === 'string' && TOKEN_SHAPE.test(h.tokenEnv)) {
       const path = ['hosts', host, 'tokenEnv'];
+      problems.push(`${located.where(path)} ${formatPath(path)}: looks like a token, not the name of an environment variable; put the token in a variable and name the variable here (and revoke the token shown in this file)`);
+    }
+  }
+  const tokens = (located.data as { scan?: { tokens?: Record<string, unknown> } }).scan?.tokens ?? {};
+  for (const [host, name] of Object.entries(tokens)) {
+    if (typeof name === 'string' && TOKEN_SHAPE.test(name)) {
+      const path = ['scan', 'tokens', host];
       problems.push(`${located.where(path)} ${formatPath(path)}: looks like a token, not the name of an environment variable; put the token in a variable and name the variable here (and revoke the token shown in this file)`);
     }
   }

@@ -4,7 +4,7 @@
 // else. Every stage, the pages and the build state take this object, so they cannot disagree
 // on what the configuration says (the URL schemes a decision may grant, for one).
 import { loadDecisions } from './decisions.ts';
-import { loadSiteConfig, loadThresholdsA, type SiteOverrides } from './load.ts';
+import { loadSiteConfigAt, loadThresholdsA, type SettingsFile, type SiteOverrides, siteConfigFile } from './load.ts';
 import { type SiteTemplates, siteTemplates } from './templates.ts';
 import { loadThresholdsB } from './thresholds-b.ts';
 import type { DecisionFileB, SiteConfig, ThresholdsA, ThresholdsB } from './types.ts';
@@ -13,6 +13,8 @@ import type { DecisionFileB, SiteConfig, ThresholdsA, ThresholdsB } from './type
 export type ShapeThresholds = { shape: 'A'; t: ThresholdsA } | { shape: 'B'; t: ThresholdsB; decisions: ReadonlyMap<string, DecisionFileB> };
 
 export interface ResolvedConfig {
+  /** The settings file read (given, ./config/badgepress.yaml, or the packaged one). */
+  settingsFile: SettingsFile;
   site: SiteConfig;
   thresholds: ShapeThresholds;
   /** What the render stage fills in, read here so rendering reads no file. */
@@ -21,8 +23,9 @@ export interface ResolvedConfig {
 
 /** `file` undefined: ./config/badgepress.yaml when present, else the packaged defaults. */
 export async function resolveConfig(file?: string, overrides: SiteOverrides = {}): Promise<ResolvedConfig> {
-  const site = await loadSiteConfig(file, overrides);
-  return { site, thresholds: await shapeThresholds(site), templates: siteTemplates(site) };
+  const settingsFile = siteConfigFile(file);
+  const site = await loadSiteConfigAt(settingsFile, overrides);
+  return { settingsFile, site, thresholds: await shapeThresholds(site), templates: siteTemplates(site) };
 }
 
 /** The thresholds (and decision files) the site settings name, for their shape. */

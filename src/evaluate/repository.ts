@@ -6,7 +6,7 @@ import type { DecisionFileB, ThresholdsA, ThresholdsB } from '../config/types.ts
 import type { RepositoryHistory, RuleCatalog } from '../load/types.ts';
 import { catalogA, evaluateScanA, isExpired, type EvaluationA } from './shape-a.ts';
 import { catalogB, evaluateScanB, type EvaluationB } from './shape-b.ts';
-import { DAY_SECONDS } from '../model/expiry.ts';
+import { DAY_SECONDS, expiresAt } from '../model/expiry.ts';
 
 export interface RepositoryEvaluationOf<S extends 'A' | 'B', E> {
   shape: S;
@@ -53,13 +53,12 @@ export function evaluatorA(t: ThresholdsA, expireAfterDays: number | null): Eval
     evaluate(history, now) {
       const last = history.scans.length - 1;
       const scans = history.scans.map((s, i) => at(history, i, s.timestamp));
-      const expiresAfter = expireAfterDays === null ? undefined : expireAfterDays * DAY_SECONDS;
       const newest = history.scans[last]!.timestamp;
       const latest = isExpired(newest, { at: now, expireAfterDays }) ? at(history, last, now) : scans[last]!;
-      if (expiresAfter === undefined) return { shape: 'A', history, badgeIds, scans, now, latest };
+      if (expireAfterDays === null) return { shape: 'A', history, badgeIds, scans, now, latest };
       // One second past the limit: the first moment `?timestamp=` answers with the expired files.
-      const expired = history.scans.map((s, i) => at(history, i, s.timestamp + expiresAfter + 1));
-      return { shape: 'A', history, badgeIds, scans, expired, expireAfterSeconds: expiresAfter, now, latest };
+      const expired = history.scans.map((s, i) => at(history, i, expiresAt(s.timestamp, expireAfterDays) + 1));
+      return { shape: 'A', history, badgeIds, scans, expired, expireAfterSeconds: expireAfterDays * DAY_SECONDS, now, latest };
     },
   };
 }

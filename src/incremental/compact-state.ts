@@ -1,7 +1,7 @@
-// A state read back, held compactly: at 100,000 repositories a Map of FileState objects (one
-// object and one array a file) and a Map of RepositoryState objects took about 0.25 KB a
-// repository beside the strings. Here plain arrays hold the facts and an object is made only
-// when one is asked for.
+// A state read back, held compactly: a Map of FileState objects (one object and one array a
+// file) and a Map of RepositoryState objects cost memory a repository beside the strings
+// (docs/performance.md, "Memory: compact listing and state"). Here plain arrays hold the facts
+// and an object is made only when one is asked for.
 import type { LoadIssue } from '../load/types.ts';
 import type { FileState, FileStates, RepositoryState, RepositoryStates } from './state-types.ts';
 

@@ -85,17 +85,25 @@ export class IncrementalBuild {
    */
   readonly summaries: SummaryStore;
 
+  private readonly opts: IncrementalOptions;
+  private readonly prevSummaries: SummaryStore;
+  private readonly pending: Pending | undefined;
+  private stateKeys: string[] | undefined;
   private constructor(
-    private readonly opts: IncrementalOptions,
+    opts: IncrementalOptions,
     prev: BuildState | undefined,
     entries: StoreEntry[],
     listing: StoreListing,
-    private readonly prevSummaries: SummaryStore,
+    prevSummaries: SummaryStore,
     /** What a build that did not finish may have published (undefined: the last build finished). */
-    private readonly pending: Pending | undefined,
+    pending: Pending | undefined,
     /** The state store's keys as listed when the build began. */
-    private stateKeys: string[] | undefined,
+    stateKeys: string[] | undefined,
   ) {
+    this.opts = opts;
+    this.prevSummaries = prevSummaries;
+    this.pending = pending;
+    this.stateKeys = stateKeys;
     this.summaries = new SummaryStore(prevSummaries.file);
     this.key = stateKey(opts.shard);
     this.prev = prev && prev.code === opts.code && prev.config === opts.config.global ? prev : undefined;

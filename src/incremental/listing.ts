@@ -1,7 +1,7 @@
 // The store listing a build works from, and what the build read of each listed file, kept by
-// position in the listing. At 100,000 store files a Map of names to versions, the StoreEntry
-// objects and a Map of FileState objects (one object and one array a file) held these facts
-// in about 0.6 KB a file; plain arrays of shared strings hold them in about a quarter of that.
+// position in the listing. Plain arrays of shared strings hold these facts in a fraction of
+// what a Map of names to versions, the StoreEntry objects and a Map of FileState objects took
+// (docs/performance.md, "Memory: compact listing and state").
 import type { StoreEntry } from '../load/store.ts';
 import type { LoadIssue } from '../load/types.ts';
 import type { FileState, StoreListed } from './state.ts';

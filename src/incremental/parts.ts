@@ -52,10 +52,11 @@ export function partOfKey(relative: string): string | undefined {
 export class PartialRebuild {
   /** Renders the files of the changed parts; counts the others (still current, left as they are). */
   readonly filter: RenderFilter;
-  constructor(
-    private readonly changed: ReadonlySet<string>,
-    private readonly prefix: string,
-  ) {
+  private readonly changed: ReadonlySet<string>;
+  private readonly prefix: string;
+  constructor(changed: ReadonlySet<string>, prefix: string) {
+    this.changed = changed;
+    this.prefix = prefix;
     this.filter = new RenderFilter((r) => changed.has(partOfResource(r)));
   }
 

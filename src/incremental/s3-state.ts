@@ -26,12 +26,15 @@ import type { StateStore } from './state-store.ts';
 import { LocationError } from '../errors.ts';
 
 export class S3StateStore implements StateStore {
-  constructor(
-    private readonly client: S3Client,
-    private readonly loc: S3Location,
-    /** Bytes per part of a multipart state upload (S3's least is 5 MiB but for the last part). */
-    private readonly partBytes = 8 * 1024 * 1024,
-  ) {}
+  private readonly client: S3Client;
+  private readonly loc: S3Location;
+  /** Bytes per part of a multipart state upload (S3's least is 5 MiB but for the last part). */
+  private readonly partBytes: number;
+  constructor(client: S3Client, loc: S3Location, partBytes = 8 * 1024 * 1024) {
+    this.client = client;
+    this.loc = loc;
+    this.partBytes = partBytes;
+  }
 
   async read(key: string): Promise<AsyncIterable<string> | undefined> {
     try {

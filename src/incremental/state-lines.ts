@@ -13,8 +13,10 @@ export const MAX_STATE_LINE = 2 ** 28;
 
 /** A state file that is not one this code wrote: why, in words (the caller names the file). */
 export class UntrustedStateError extends Error {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+  constructor(reason: string) {
     super(reason);
+    this.reason = reason;
     this.name = 'UntrustedStateError';
   }
 }

@@ -7,8 +7,9 @@ import { onTemporaryFile } from '../io/temp-file.ts';
 import { byCodeUnits, type SortedSummaries, type SummaryLine } from '../render/pages/summary.ts';
 
 /**
- * Summary lines kept in a local temporary file, memory holding only where each line is: at
- * 100,000 repositories the lines are about 64 MB, their places a few. The file is unlinked as
+ * Summary lines kept in a local temporary file, memory holding only where each line is (the
+ * lines grow with the site, their places stay small: docs/performance.md, "Memory at 10,000
+ * and 100,000 repositories"). The file is unlinked as
  * soon as it is open where the system allows (a killed build leaves nothing behind).
  */
 export class SummaryFile {
@@ -65,7 +66,10 @@ export class SummaryFile {
 /** Summary lines by repository URL, kept in a SummaryFile (several stores may share one). */
 export class SummaryStore implements Iterable<[string, SummaryLine]> {
   private readonly slots = new Map<string, number>();
-  constructor(readonly file: SummaryFile = new SummaryFile()) {}
+  readonly file: SummaryFile;
+  constructor(file: SummaryFile = new SummaryFile()) {
+    this.file = file;
+  }
 
   set(url: string, line: SummaryLine): void {
     this.slots.set(url, this.file.append(line));

@@ -1,7 +1,9 @@
 // A lease kept in a directory (a build's output, a scan's store), as a chain of generations.
-import { link, mkdir, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { LocationError } from '../errors.ts';
 import type { LeaseStore } from './lease.ts';
+import { FileReadError, readRegularFile } from './regular-file.ts';
 
 /**
  * The lease as a chain of generations, `<path without .json>/<n>.json`, the current lease
@@ -33,10 +35,15 @@ export function fileLeaseStore(path: string, fail: (err: unknown) => Error): Lea
       const n = (await generations()).at(-1);
       if (n === undefined) return undefined;
       try {
-        return { n, text: await readFile(generation(n), 'utf8') };
+        // Only a regular file: a FIFO or device put in the chain never blocks the build.
+        return { n, text: (await readRegularFile(generation(n))).toString('utf8') };
       } catch (err) {
         // A newer writer cleaned it up between the listing and the read: look again.
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        if (err instanceof FileReadError && err.code === 'ENOENT') continue;
+        if (err instanceof FileReadError && err.code === undefined) {
+          throw new LocationError(`lease ${generation(n)}: ${err.reason}; badgepress writes its lease as regular files only: remove ${generation(n)} and run again`);
+        }
+        throw err;
       }
     }
   };

@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { BadInputError, BadgepressError, EXIT, type FailureReport } from '../errors.ts';
+import { isoTime } from '../model/calendar.ts';
 
 /** The lease's key: one per output, or one per shard (shards write disjoint repositories). */
 export function leaseKey(shard?: { index: number; count: number }): string {
@@ -80,19 +81,19 @@ export class ConditionalWritesError extends BadInputError {
 export class LeaseHeldError extends BadgepressError {
   override name = 'LeaseHeldError';
   readonly exitCode: number = EXIT.leaseHeld;
-  constructor(
-    readonly where: string,
-    readonly holder: LeaseRecord | undefined,
-    holderKind: LeaseHolderKind = 'build',
-  ) {
+  readonly where: string;
+  readonly holder: LeaseRecord | undefined;
+  constructor(where: string, holder: LeaseRecord | undefined, holderKind: LeaseHolderKind = 'build') {
     const who = holder
-      ? `host ${holder.host}, pid ${holder.pid}, since ${iso(holder.acquiredAt)}; it renews its lease while it runs, and the lease lapses at ${iso(holder.expiresAt)} if it stops`
+      ? `host ${holder.host}, pid ${holder.pid}, since ${isoTime(holder.acquiredAt)}; it renews its lease while it runs, and the lease lapses at ${isoTime(holder.expiresAt)} if it stops`
       : `another ${holderKind} took it at the same moment`;
     super(
       holderKind === 'build'
         ? `the output is being built by another badgepress build (${who}); ` + `wait for it to finish (or pass --wait SECONDS), and delete ${where} only if you are sure no build is running`
         : `the store is being written by another badgepress scan (${who}); ` + `wait for it to finish, and delete ${where} only if you are sure no scan is running`,
     );
+    this.where = where;
+    this.holder = holder;
   }
 
   override report(): FailureReport {
@@ -113,8 +114,9 @@ export interface Lease {
 }
 
 /** A renewal found the lease gone to another build: this one stops publishing (exit 4). */
-export class LeaseLostError extends Error {
+export class LeaseLostError extends BadgepressError {
   override name = 'LeaseLostError';
+  readonly exitCode: number = EXIT.publish;
   constructor(where: string) {
     super(
       `the build lease at ${where} was lost (a renewal found it lapsed or taken by another build, e.g. after this process was paused); ` +
@@ -243,8 +245,4 @@ function parse(body: string | undefined): LeaseRecord | undefined {
     // fall through
   }
   return undefined;
-}
-
-function iso(unix: number): string {
-  return new Date(unix * 1000).toISOString().replace('.000Z', 'Z');
 }

@@ -9,12 +9,16 @@ export const MAX_FILE_BYTES = 2 ** 31 - 1;
 
 /** A file that cannot be read, with the cause in words and what to do (no path: callers name it). */
 export class FileReadError extends Error {
+  readonly reason: string;
+  readonly code?: string;
   constructor(
-    readonly reason: string,
+    reason: string,
     /** The system error code, when the open failed with one. */
-    readonly code?: string,
+    code?: string,
   ) {
     super(reason);
+    this.reason = reason;
+    this.code = code;
     this.name = 'FileReadError';
   }
 }

@@ -51,9 +51,57 @@ export function loadHistories(source: StoreSource, options: LoadOptions): AsyncG
   return historiesOf(source, opts, { entries, files });
 }
 
+/** What the grouping pass leaves the reading pass: which files to read, in what version, and how. */
+interface FirstPass {
+  /** The store files read, by index (incremental builds may add some as they go). */
+  files: string[];
+  /** Files that share a repository, unioned. */
+  groups: FileGroups;
+  /**
+   * The version each file was first read at (undefined: skipped): a second read must see the
+   * same bytes, or a repository could be handed out twice, once per version (and its two
+   * publishes prune each other's files).
+   */
+  versions: Array<string | undefined>;
+  /** Bytes kept between the passes, within the store's budget. */
+  cache: Map<number, Uint8Array>;
+  /** Files streamed into buckets on disk instead of held. */
+  spilled: Set<number>;
+  spill: Spill | undefined;
+  /** The URL strings handed to onFileRead, per file (one as itself). */
+  namedIn: Array<string | string[] | undefined>;
+}
+
 async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entries' | 'files'>, given: { entries: StoreEntry[] | undefined; files: string[] | undefined }): AsyncGenerator<RepositoryHistory> {
-  let listing: StoreEntry[] | undefined = given.entries ?? (await source.entries());
-  const files = [...(given.files ?? listing.map((e) => e.name))];
+  const reportUnassignable = opts.reportUnassignable ?? true;
+  const pass: FirstPass = { files: [], groups: new FileGroups(), versions: [], cache: new Map(), spilled: new Set(), spill: undefined, namedIn: [] };
+  /** Files whose repositories are not handed out: named once (by the shard that reports the unassignable). */
+  const unstable = (names: string[], message: string) => {
+    if (reportUnassignable) opts.report({ severity: 'error', where: source.display(names[0]!), message }, { file: names[0]! });
+    opts.onUnstable?.(names);
+  };
+  try {
+    await groupFiles(source, opts, given, pass, unstable);
+    yield* readGroups(source, opts, pass, unstable);
+  } finally {
+    pass.spill?.dispose();
+  }
+}
+
+/**
+ * Pass 1: which files mention which repository; files that share one are unioned. The listing
+ * is used here only, and let go when this returns (at 100,000 store files it is megabytes).
+ */
+async function groupFiles(
+  source: StoreSource,
+  opts: Omit<LoadOptions, 'entries' | 'files'>,
+  given: { entries: StoreEntry[] | undefined; files: string[] | undefined },
+  pass: FirstPass,
+  unstable: (names: string[], message: string) => void,
+): Promise<void> {
+  const listing: StoreEntry[] = given.entries ?? (await source.entries());
+  pass.files = [...(given.files ?? listing.map((e) => e.name))];
+  const files = pass.files;
   given.entries = undefined;
   given.files = undefined;
   // Each file as listed: its size, and its version string (shared with what keeps it later).
@@ -63,143 +111,125 @@ async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entrie
   const spillAbove = opts.spillAboveBytes ?? SPILL_FILE_BYTES;
   const large = (name: string) => isLineFile(name) && sizeOf(name) > spillAbove;
   const largest = Math.max(0, ...listing.filter((e) => large(e.name)).map((e) => e.size ?? 0));
-  let spill: Spill | undefined;
-  const spilled = new Set<number>();
   const reportUnassignable = opts.reportUnassignable ?? true;
-  const taker = new RecordTaker(source, opts, reportUnassignable);
-  // The URL strings pass 1 handed to onFileRead, per file (one as itself): pass 2 hands out
-  // the same strings, so what keeps them for the build (its state) and the histories share
-  // one string a repository instead of holding two. Only kept when a caller keeps them.
-  const namedIn: Array<string | string[] | undefined> = [];
-  try {
-    const cache = new Map<number, Uint8Array>();
-    let cached = 0;
-    const budget = source.keepBetweenPassesBytes;
-
-    // Pass 1: which files mention which repository; union files that share one.
-    const groups = new FileGroups();
-    // The version each file was first read at: a second read must see the same bytes, or a
-    // repository could be handed out twice, once per version (and its two publishes prune
-    // each other's files).
-    const versions: Array<string | undefined> = [];
-    const handOut = (i: number, named: Set<string>, bytes?: Uint8Array) => {
-      const urls = [...named];
-      if (opts.onFileRead) namedIn[i] = urls.length === 1 ? urls[0]! : urls;
-      opts.onFileRead?.(files[i]!, versions[i]!, urls, () => (bytes ? storeFileDigest(bytes) : undefined));
+  const { groups, versions, cache, spilled, namedIn } = pass;
+  let cached = 0;
+  const budget = source.keepBetweenPassesBytes;
+  const handOut = (i: number, named: Set<string>, bytes?: Uint8Array) => {
+    const urls = [...named];
+    // The URL strings handed to onFileRead: pass 2 hands out the same strings, so what keeps
+    // them for the build (its state) and the histories share one string a repository instead
+    // of holding two. Only kept when a caller keeps them.
+    if (opts.onFileRead) namedIn[i] = urls.length === 1 ? urls[0]! : urls;
+    opts.onFileRead?.(files[i]!, versions[i]!, urls, () => (bytes ? storeFileDigest(bytes) : undefined));
+  };
+  // A file that alone is at fault (not a regular file, too large, no permission, gone) is a
+  // bad file: named once (by the shard that reports the unassignable), the others built.
+  const unreadable = (err: UnreadableStoreFile, name: string) => {
+    if (reportUnassignable) opts.report({ severity: 'error', where: err.where, message: `${err.reason}; file skipped, the other files are built` }, { file: name });
+  };
+  /** A file pass 1 could not take: reported and skipped if it alone is at fault, else rethrown. */
+  const fileSkipped = (err: unknown, name: string) => {
+    if (err instanceof UnreadableStoreFile) return unreadable(err, name);
+    if (err instanceof StoreFileChangedError) return unstable([name], err.message);
+    throw err;
+  };
+  for (let i = 0; i < files.length || (opts.moreFiles && files.push(...opts.moreFiles()) > i); i++) {
+    groups.add(i);
+    const named = new Set<string>();
+    const note = (url: string) => {
+      named.add(url);
+      groups.names(i, url);
     };
-    // A file that alone is at fault (not a regular file, too large, no permission, gone) is a
-    // bad file: named once (by the shard that reports the unassignable), the others built.
-    const unreadable = (err: UnreadableStoreFile, name: string) => {
-      if (reportUnassignable) opts.report({ severity: 'error', where: err.where, message: `${err.reason}; file skipped, the other files are built` }, { file: name });
-    };
-    const unstable = (names: string[], message: string) => {
-      if (reportUnassignable) opts.report({ severity: 'error', where: source.display(names[0]!), message }, { file: names[0]! });
-      opts.onUnstable?.(names);
-    };
-    /** A file pass 1 could not take: reported and skipped if it alone is at fault, else rethrown. */
-    const fileSkipped = (err: unknown, name: string) => {
-      if (err instanceof UnreadableStoreFile) return unreadable(err, name);
-      if (err instanceof StoreFileChangedError) return unstable([name], err.message);
-      throw err;
-    };
-    for (let i = 0; i < files.length || (opts.moreFiles && files.push(...opts.moreFiles()) > i); i++) {
-      groups.add(i);
-      const named = new Set<string>();
-      const note = (url: string) => {
-        named.add(url);
-        groups.names(i, url);
-      };
-      const size = sizeOf(files[i]!);
-      if (!isLineFile(files[i]!) && size > WHOLE_FILE_LIMIT) {
-        if (reportUnassignable) {
-          const message = `file too large to parse as a whole (${Math.round(size / 1048576)} MiB; the limit is ${WHOLE_FILE_LIMIT / 1048576} MiB); write it as .ndjson, one record per line, which is read in bounded memory; file skipped`;
-          opts.report({ severity: 'error', where: source.display(files[i]!), message }, { file: files[i]! });
-        }
-        continue;
+    const size = sizeOf(files[i]!);
+    if (!isLineFile(files[i]!) && size > WHOLE_FILE_LIMIT) {
+      if (reportUnassignable) {
+        const message = `file too large to parse as a whole (${Math.round(size / 1048576)} MiB; the limit is ${WHOLE_FILE_LIMIT / 1048576} MiB); write it as .ndjson, one record per line, which is read in bounded memory; file skipped`;
+        opts.report({ severity: 'error', where: source.display(files[i]!), message }, { file: files[i]! });
       }
-      if (large(files[i]!)) {
-        spill ??= new Spill(bucketCount(largest, spillAbove));
-        try {
-          versions[i] = await spill.spill(source, files[i]!, i, note);
-        } catch (err) {
-          fileSkipped(err, files[i]!);
-          continue;
-        }
-        spilled.add(i);
-        handOut(i, named);
-        continue;
-      }
-      let read;
+      continue;
+    }
+    if (large(files[i]!)) {
+      pass.spill ??= new Spill(bucketCount(largest, spillAbove));
       try {
-        read = await source.readVersioned(files[i]!);
+        versions[i] = await pass.spill.spill(source, files[i]!, i, note);
       } catch (err) {
         fileSkipped(err, files[i]!);
         continue;
       }
-      // The listing's string when it is the same version (one string per file, not two); a
-      // file read just after a write carries a digest, to know its bytes by in pass 2 and later.
-      const listedVersion = listed.get(files[i]!)?.version;
-      versions[i] = listedVersion === read.version ? listedVersion : keptVersion(read);
-      const bytes = read.bytes;
-      if (cached + bytes.length <= budget) {
-        cache.set(i, bytes);
-        cached += bytes.length;
-      }
-      for (const item of parseStoreFile(files[i]!, bytes)) {
-        if (!('value' in item)) continue;
-        const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
-        if (url.ok) note(url.url);
-      }
-      handOut(i, named, bytes);
+      spilled.add(i);
+      handOut(i, named);
+      continue;
     }
-    // Pass 1's listing is done with: it holds a string per file for the rest of the build otherwise.
-    listed.clear();
-    listing = undefined;
+    let read;
+    try {
+      read = await source.readVersioned(files[i]!);
+    } catch (err) {
+      fileSkipped(err, files[i]!);
+      continue;
+    }
+    // The listing's string when it is the same version (one string per file, not two); a
+    // file read just after a write carries a digest, to know its bytes by in pass 2 and later.
+    const listedVersion = listed.get(files[i]!)?.version;
+    versions[i] = listedVersion === read.version ? listedVersion : keptVersion(read);
+    const bytes = read.bytes;
+    if (cached + bytes.length <= budget) {
+      cache.set(i, bytes);
+      cached += bytes.length;
+    }
+    for (const item of parseStoreFile(files[i]!, bytes)) {
+      if (!('value' in item)) continue;
+      const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
+      if (url.ok) note(url.url);
+    }
+    handOut(i, named, bytes);
+  }
+}
 
-    // Pass 2: per group of files, validate every record and hand out complete histories.
-    nextGroup: for (const group of groups.inOrder(files, (i) => versions[i] !== undefined)) {
-      // Every file of the group in the version pass 1 saw, before any record is looked at.
-      const contents: Array<[number, Uint8Array]> = [];
-      for (const i of group) {
-        if (spilled.has(i)) continue;
-        const kept = cache.get(i);
-        cache.delete(i);
-        if (kept) {
-          contents.push([i, kept]);
-          continue;
-        }
-        const again = await source.readVersioned(files[i]!).catch((err: unknown) => {
-          // Changed, or gone unreadable, since pass 1: either way not the version pass 1 saw.
-          if (err instanceof StoreFileChangedError || err instanceof UnreadableStoreFile) return undefined;
-          throw err;
-        });
-        if (again === undefined || !sameVersion(versions[i]!, again)) {
-          const names = group.map((g) => files[g]!);
-          unstable(
-            [files[i]!, ...names.filter((n) => n !== files[i])],
-            `the file changed while the build read it; the repositories of ${names.length === 1 ? 'this file' : `this file and ${names.length - 1} other file(s) sharing them`} were left as they were (the next build reads them again)`,
-          );
-          for (const g of group) cache.delete(g);
-          continue nextGroup;
-        }
-        contents.push([i, again.bytes]);
+/** Pass 2: per group of files, validate every record and hand out complete histories. */
+async function* readGroups(source: StoreSource, opts: Omit<LoadOptions, 'entries' | 'files'>, pass: FirstPass, unstable: (names: string[], message: string) => void): AsyncGenerator<RepositoryHistory> {
+  const { files, groups, versions, cache, spilled, namedIn } = pass;
+  const taker = new RecordTaker(source, opts, opts.reportUnassignable ?? true);
+  nextGroup: for (const group of groups.inOrder(files, (i) => versions[i] !== undefined)) {
+    // Every file of the group in the version pass 1 saw, before any record is looked at.
+    const contents: Array<[number, Uint8Array]> = [];
+    for (const i of group) {
+      if (spilled.has(i)) continue;
+      const kept = cache.get(i);
+      cache.delete(i);
+      if (kept) {
+        contents.push([i, kept]);
+        continue;
       }
-      // Small groups are built at once; a group with a spilled file, bucket by bucket, each
-      // file's records of that bucket in store order.
-      const parsed = contents.map(([i, bytes]): [number, ParsedItem[]] => [i, parseStoreFile(files[i]!, bytes)]);
-      const buckets = group.some((i) => spilled.has(i)) ? spill!.buckets : 1;
-      const inBucket = (item: ParsedItem, b: number) => buckets === 1 || bucketOf(urlOf(item), buckets) === b;
-      for (let b = 0; b < buckets; b++) {
-        const byRepo: ByRepository = new Map();
-        for (const i of group) {
-          const items = spilled.has(i) ? spill!.items(i, b) : (parsed.find(([j]) => j === i)?.[1] ?? []).filter((item) => inBucket(item, b));
-          for (const item of items) taker.take(files[i]!, item, byRepo);
-        }
-        yield* taker.histories(byRepo, passOneStrings(group));
+      const again = await source.readVersioned(files[i]!).catch((err: unknown) => {
+        // Changed, or gone unreadable, since pass 1: either way not the version pass 1 saw.
+        if (err instanceof StoreFileChangedError || err instanceof UnreadableStoreFile) return undefined;
+        throw err;
+      });
+      if (again === undefined || !sameVersion(versions[i]!, again)) {
+        const names = group.map((g) => files[g]!);
+        unstable(
+          [files[i]!, ...names.filter((n) => n !== files[i])],
+          `the file changed while the build read it; the repositories of ${names.length === 1 ? 'this file' : `this file and ${names.length - 1} other file(s) sharing them`} were left as they were (the next build reads them again)`,
+        );
+        for (const g of group) cache.delete(g);
+        continue nextGroup;
       }
+      contents.push([i, again.bytes]);
     }
-  } finally {
-    spill?.dispose();
+    // Small groups are built at once; a group with a spilled file, bucket by bucket, each
+    // file's records of that bucket in store order.
+    const parsed = contents.map(([i, bytes]): [number, ParsedItem[]] => [i, parseStoreFile(files[i]!, bytes)]);
+    const buckets = group.some((i) => spilled.has(i)) ? pass.spill!.buckets : 1;
+    const inBucket = (item: ParsedItem, b: number) => buckets === 1 || bucketOf(urlOf(item), buckets) === b;
+    for (let b = 0; b < buckets; b++) {
+      const byRepo: ByRepository = new Map();
+      for (const i of group) {
+        const items = spilled.has(i) ? pass.spill!.items(i, b) : (parsed.find(([j]) => j === i)?.[1] ?? []).filter((item) => inBucket(item, b));
+        for (const item of items) taker.take(files[i]!, item, byRepo);
+      }
+      yield* taker.histories(byRepo, passOneStrings(group));
+    }
   }
 
   /** For a group of files: the string pass 1 kept for a URL (equal to it), or the URL itself. */

@@ -11,10 +11,11 @@ export class S3Store implements StoreSource {
   // Each read is a GET: keep what fits rather than ask the bucket twice.
   readonly keepBetweenPassesBytes = 64 * 1024 * 1024;
 
-  constructor(
-    private readonly client: S3Client,
-    private readonly loc: S3Location,
-  ) {
+  private readonly client: S3Client;
+  private readonly loc: S3Location;
+  constructor(client: S3Client, loc: S3Location) {
+    this.client = client;
+    this.loc = loc;
     this.location = showS3(loc);
   }
 

@@ -45,7 +45,10 @@ export function bucketOf(repositoryUrl: string, buckets: number): number {
 export class Spill {
   private readonly dir = onTemporaryFile(join(tmpdir(), 'badgepress-spill-XXXXXX'), () => mkdtempSync(join(tmpdir(), 'badgepress-spill-')));
 
-  constructor(readonly buckets: number) {}
+  readonly buckets: number;
+  constructor(buckets: number) {
+    this.buckets = buckets;
+  }
 
   private path(file: number, bucket: number): string {
     return join(this.dir, `${file}-${bucket}`);

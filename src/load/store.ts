@@ -13,11 +13,12 @@ import { LocationError } from '../errors.ts';
  * the loader reports it as a bad file and builds the others.
  */
 export class UnreadableStoreFile extends Error {
-  constructor(
-    readonly where: string,
-    readonly reason: string,
-  ) {
+  readonly where: string;
+  readonly reason: string;
+  constructor(where: string, reason: string) {
     super(`store ${where}: ${reason}`);
+    this.where = where;
+    this.reason = reason;
     this.name = 'UnreadableStoreFile';
   }
 }
@@ -143,7 +144,10 @@ export class DirectoryStore implements StoreSource {
   // A second read of a local file costs less than holding the store in memory.
   readonly keepBetweenPassesBytes = 4 * 1024 * 1024;
 
-  constructor(readonly location: string) {}
+  readonly location: string;
+  constructor(location: string) {
+    this.location = location;
+  }
 
   /**
    * Follows symbolic links (a Kubernetes ConfigMap or Secret mount presents every file as one,

@@ -21,11 +21,14 @@ export interface TakeOptions {
 export class RecordTaker {
   /** Rules no threshold defines, warned about once a load. */
   private readonly warnedRules = new Set<string>();
-  constructor(
-    private readonly source: Pick<StoreSource, 'display'>,
-    private readonly opts: TakeOptions,
-    private readonly reportUnassignable: boolean,
-  ) {}
+  private readonly source: Pick<StoreSource, 'display'>;
+  private readonly opts: TakeOptions;
+  private readonly reportUnassignable: boolean;
+  constructor(source: Pick<StoreSource, 'display'>, opts: TakeOptions, reportUnassignable: boolean) {
+    this.source = source;
+    this.opts = opts;
+    this.reportUnassignable = reportUnassignable;
+  }
 
   take(name: string, item: ParsedItem, byRepo: ByRepository): void {
     const where = `${this.source.display(name)}:${item.line}`;

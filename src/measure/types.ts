@@ -55,6 +55,8 @@ export interface ForgeResult {
  * duplicates kept once) and the evidence joined with "; "; otherwise the adapter's value is taken.
  */
 export interface ForgeMeasurer {
+  /** The rule ids it answers for every time, and those it answers for E alone (an index of today's count). */
+  readonly answers: { readonly always: readonly string[]; readonly latest: readonly string[] };
   measure(request: ForgeRequest): Promise<ForgeResult>;
 }
 

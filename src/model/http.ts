@@ -46,6 +46,17 @@ export const HTML_TYPE = 'text/html; charset=utf-8';
  * applies no stylesheet to it, while feed readers read Atom from either type.
  */
 export const XML_TYPE = 'application/xml';
+/** The content type of each kind of page file, by the key's extension: what the build publishes
+ *  a page with and what a resolver answers it with (any other extension is JSON). */
+export const PAGE_TYPES: Readonly<Record<string, string>> = {
+  html: HTML_TYPE,
+  atom: XML_TYPE,
+  xml: XML_TYPE,
+  txt: 'text/plain; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  svg: SVG_TYPE,
+};
 /** One JSON document a line: store files, summaries, the build state. */
 export const NDJSON_TYPE = 'application/x-ndjson';
 

@@ -2,20 +2,20 @@
 // name and renamed into place, so a reader never sees half a file, and a file whose bytes
 // are already there is left untouched (mtime included), so rebuilds only write changes.
 import { mkdir as mkdirCallback, rename as renameCallback, writeFile as writeFileCallback } from 'node:fs';
-import { readFile, readdir, rm, rmdir } from 'node:fs/promises';
+import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
-import type { SiteFile } from '../render/site-files.ts';
+import type { SiteFile } from '../model/site-file.ts';
 import { API_PREFIX } from '../model/layout.ts';
 import type { Comparison, PutOutcome, Sink } from './sink.ts';
 import type { LeaseStore } from '../io/lease.ts';
-import { wrapOnce } from '../errors.ts';
+import { LocationError, wrapOnce } from '../errors.ts';
 import { fileLeaseStore } from '../io/file-lease.ts';
+import { FileReadError, readRegularFile } from '../io/regular-file.ts';
 
 // Directories remembered (as made by this build, or not): the repositories in flight need a
-// few hundred (about 26 a repository). Two sets of up to 50,000 paths of ~150 characters came
-// to an estimated 19 MB late in a 100,000-repository build (its RSS 183 MB then, 147 MB with
-// this bound); forgetting costs a mkdir or a failed read later.
+// few hundred (about 26 a repository). Unbounded sets grew with the site (docs/performance.md,
+// "The whole scale run"); forgetting costs a mkdir or a failed read later.
 export const MAX_REMEMBERED_DIRS = 4_096;
 
 export class DirectorySink implements Sink {
@@ -24,7 +24,9 @@ export class DirectorySink implements Sink {
   private readonly madeDirs = new Map<string, boolean>();
   private readonly freshRoots = new Set<string>();
 
-  constructor(readonly location: string) {
+  readonly location: string;
+  constructor(location: string) {
+    this.location = location;
     this.root = resolve(location);
   }
 
@@ -45,6 +47,11 @@ export class DirectorySink implements Sink {
   /** A write that failed, said of --out with what to check. */
   private writeError(key: string, err: unknown): Error {
     return wrapOnce(err, (cause) => `--out ${this.location}: cannot write ${key} (${cause}); check that --out names a writable directory on a disk with free space`);
+  }
+
+  /** A read of the output that failed (plan compares, --prune lists), said of --out with what to check. */
+  private readError(key: string, err: unknown): Error {
+    return wrapOnce(err, (cause) => `--out ${this.location}: cannot read ${key} (${cause}); check that --out names a directory`);
   }
 
   private async write(file: SiteFile): Promise<PutOutcome> {
@@ -78,16 +85,31 @@ export class DirectorySink implements Sink {
   }
 
   async compare(file: SiteFile): Promise<Comparison> {
-    return compareBytes(await this.read(file.key), Buffer.from(file.body, 'utf8'));
+    let stored: Uint8Array | undefined;
+    try {
+      stored = await this.read(file.key);
+    } catch (err) {
+      // A FIFO, socket or device where the file goes: different, so the put renames the
+      // new file over it (never opened for a read that would block).
+      if (err instanceof NotRegularFileError) return 'different';
+      throw err;
+    }
+    return compareBytes(stored, Buffer.from(file.body, 'utf8'));
   }
 
+  /** The file's bytes; undefined when absent (or a directory); a NotRegularFileError for a FIFO, socket or device. */
   async read(key: string): Promise<Uint8Array | undefined> {
+    const path = this.pathOf(key);
     try {
-      return await readFile(this.pathOf(key));
+      // Only a regular file: a FIFO at a key (a summary part, say) never blocks the build.
+      return await readRegularFile(path);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
-      throw err;
+      if (err instanceof FileReadError) {
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR' || err.code === 'EISDIR') return undefined;
+        if (err.code === undefined && (await stat(path).catch(() => undefined))?.isDirectory()) return undefined;
+        if (err.code === undefined) throw new NotRegularFileError(`${path}: ${err.reason}; remove it (a build writes a regular file in its place)`);
+      }
+      throw this.readError(key, err);
     }
   }
 
@@ -98,7 +120,7 @@ export class DirectorySink implements Sink {
       entries = await readdir(base, { recursive: true, withFileTypes: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
+      throw this.readError(prefix, err);
     }
     return entries
       .filter((e) => e.isFile())
@@ -114,7 +136,7 @@ export class DirectorySink implements Sink {
         .sort();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
+      throw this.readError(prefix, err);
     }
   }
 
@@ -144,7 +166,7 @@ export class DirectorySink implements Sink {
       entries = await readdir(base, { recursive: true, withFileTypes: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw err;
+      throw this.readError(prefix, err);
     }
     // The prefix's own directory last: a repository whose files were all removed leaves none.
     const dirs = [...entries.filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name)), base];
@@ -173,9 +195,14 @@ export class DirectorySink implements Sink {
   async close(): Promise<void> {}
 }
 
+/** A key of the output that is a FIFO, socket or device: named, never read. */
+export class NotRegularFileError extends LocationError {
+  override name = 'NotRegularFileError';
+}
+
 // The writes of a build go through fs's callback API: fs/promises wraps each open file in a
-// FileHandle and each step in promises of its own, which cost about 0.05 ms of CPU a file more
-// (the pages' two files and directory per repository, measured; a build writes ~80 files each).
+// FileHandle and each step in promises of its own, which cost CPU on every file (a build
+// writes ~80 files a repository; docs/performance.md, "Pages and file writes made cheaper").
 const mkdirMade = promisify(mkdirCallback);
 const mkdirRecursive = (dir: string) => mkdirMade(dir, { recursive: true });
 const writeWhole = promisify(writeFileCallback);

@@ -2,7 +2,7 @@
 // a sink already holds, and the badge statuses they carry. The sink answers "same or not"
 // from what it already knows (S3: the listed ETags), so only changed explanation files, whose
 // old status the report needs, are ever fetched.
-import type { FileScope, OutputFile, SiteFile } from '../render/site-files.ts';
+import type { FileScope, OutputFile, SiteFile } from '../model/site-file.ts';
 import type { Sink } from './sink.ts';
 import { repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
 import { plural } from '../model/plural.ts';
@@ -49,7 +49,10 @@ export class Planner {
   private readonly report: PlanReport = { repositories: 0, scans: 0, added: 0, changed: 0, removed: 0, unchanged: 0, removedExamples: [], transitions: [] };
   private readonly byKey = new Map<string, Transition & { repoSet: Set<string>; count: number }>();
 
-  constructor(private readonly sink: Sink) {}
+  private readonly sink: Sink;
+  constructor(sink: Sink) {
+    this.sink = sink;
+  }
 
   /**
    * Compare one repository's rendered files (what render made of its evaluation) and its pages

@@ -4,7 +4,7 @@
 // not an MD5, SSE-KMS and SSE-C: there S3's own check of our Content-MD5 stands in).
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
-import type { SiteFile } from '../render/site-files.ts';
+import type { SiteFile } from '../model/site-file.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { API_PREFIX, PAGES_PREFIX } from '../model/layout.ts';
 import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
@@ -19,10 +19,11 @@ export class S3Sink implements Sink {
   /** Full key → ETag (quoted MD5 hex), as listed at start and kept up to date. */
   private etags: Promise<Map<string, string>> | undefined;
 
-  constructor(
-    private readonly client: S3Client,
-    private readonly loc: S3Location,
-  ) {
+  private readonly client: S3Client;
+  private readonly loc: S3Location;
+  constructor(client: S3Client, loc: S3Location) {
+    this.client = client;
+    this.loc = loc;
     this.location = showS3(loc);
   }
 

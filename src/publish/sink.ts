@@ -1,6 +1,6 @@
 // Where a build's files go. A directory and an S3 prefix implement the same small interface;
 // the publisher above it owns ordering and concurrency.
-import type { SiteFile } from '../render/site-files.ts';
+import type { SiteFile } from '../model/site-file.ts';
 import type { LeaseStore } from '../io/lease.ts';
 import { BadgepressError, EXIT, type FailureReport } from '../errors.ts';
 

@@ -1,5 +1,6 @@
 // `--prune` for the files of the whole site rather than of one repository: the site-wide pages
-// (home, list pages, badge and rule pages, search index, sitemap, 404, robots, assets) and
+// (home, list pages, group pages and lists, badge and rule pages, search files and page,
+// sitemap, 404, robots, assets) and
 // api/v1/openapi.json. A build removes those it no longer produces: a list page past the last
 // after repositories left, the page of a removed badge or rule, assets of an older version,
 // openapi.json after `openapi: false`, every page after `pages: false`. Only keys badgepress
@@ -9,9 +10,9 @@ import type { PublishCounts } from './publish.ts';
 import type { Sink } from './sink.ts';
 
 /** Folders that hold site-wide pages alone. */
-const PAGE_FOLDERS = ['assets/', 'badges/', 'rules/', 'sitemaps/', 'repositories/page/'];
+const PAGE_FOLDERS = ['assets/', 'badges/', 'rules/', 'sitemaps/', 'repositories/page/', 'groups/', 'search/'];
 /** Site-wide pages outside those folders. */
-const PAGE_FILES = ['index.html', '404.html', 'robots.txt', 'favicon.svg', 'sitemap.xml', 'repositories/search.json'];
+const PAGE_FILES = ['index.html', '404.html', 'robots.txt', 'favicon.svg', 'sitemap.xml', 'repositories/index.html', 'repositories/search.json'];
 
 /** Which site-wide files a build answers for: the pages (one unsharded build, or `site`), openapi.json. */
 export interface SiteWideScope {
@@ -41,5 +42,12 @@ export async function pruneSiteWide(sink: Sink, produced: ReadonlySet<string>, s
   if (stale.length === 0) return;
   await sink.remove(stale);
   counts.removed += stale.length;
-  if (scope.pages) for (const folder of PAGE_FOLDERS) await sink.removeEmptyDirectories?.(folder);
+  if (!scope.pages) return;
+  for (const folder of PAGE_FOLDERS) await sink.removeEmptyDirectories?.(folder);
+  // With no page produced (pages: false) the repository pages' folder goes too once the
+  // per-repository prune has emptied it (while pages are built it holds them: not walked).
+  if (![...produced].some((k) => k.startsWith(REPOSITORY_PAGES))) await sink.removeEmptyDirectories?.(REPOSITORY_PAGES);
 }
+
+/** The folder of the repository pages and the list pages. */
+const REPOSITORY_PAGES = 'repositories/';

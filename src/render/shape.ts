@@ -15,7 +15,10 @@ export interface RenderedFile {
  */
 export class RenderFilter {
   skipped = 0;
-  constructor(private readonly wanted: (r: Resource | { kind: 'index' }) => boolean) {}
+  private readonly wanted: (r: Resource | { kind: 'index' }) => boolean;
+  constructor(wanted: (r: Resource | { kind: 'index' }) => boolean) {
+    this.wanted = wanted;
+  }
 
   wants(r: Resource | { kind: 'index' }): boolean {
     if (this.wanted(r)) return true;

@@ -10,7 +10,9 @@ import { OPENAPI_KEY, openapiDocument } from './openapi.ts';
 import { jsonBytes } from './sarif-common.ts';
 import type { LatestOnlyFiles, Renderer, RenderedFile, RenderFilter, ScanFiles } from './shape.ts';
 
-export type { FileScope, OutputFile, Phase, SiteFile } from '../model/site-file.ts';
+// SiteFile and Phase live in model/site-file.ts; this re-export is for the pages, which still
+// import them from here (the rest of src/ imports model/).
+export type { Phase, SiteFile } from '../model/site-file.ts';
 import type { FileScope, OutputFile, Phase, SiteFile } from '../model/site-file.ts';
 
 export function cacheControlFor(site: SiteConfig, phase: Phase): string {

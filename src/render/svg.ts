@@ -1,13 +1,13 @@
-// Flat README badges: a pure function of (label, message, colour), rendered from the mustache
-// template the caller hands over (read once with the config), measured with Verdana 11px metrics and optimised with svgo. A build keeps one
-// renderer, so each distinct badge costs one svgo call however many repositories show it.
-import Mustache from 'mustache';
-import anafanafo from 'anafanafo';
-// svgo's one-file bundle (same optimiser, same output): a build loads it in a third of the
-// time the hundreds of modules behind 'svgo' take, on a command that runs for about a second.
+// README badges: a pure function of (label, message, colour, style), drawn by the one
+// renderer family of badge-styles.ts from the style's template (read with the config) and
+// optimised with svgo. A build keeps one renderer, so each distinct badge costs one svgo call
+// however many repositories show it.
+//
+// svgo's one-file bundle (same optimiser, same output): a build loads it much sooner than the
+// hundreds of modules behind 'svgo' (docs/performance.md, "Start-up").
 import { optimize, type Config as SvgoConfig } from 'svgo/browser';
-import { escapeXml } from './escape.ts';
-import { brightness, renderStyledBadge, type BadgeStyle } from './badge-styles.ts';
+import type { BadgeTemplates } from '../config/templates.ts';
+import { drawBadge, type BadgeStyle } from './badge-styles.ts';
 
 export interface BadgeLook {
   label: string;
@@ -41,42 +41,13 @@ export const SVGO_CONFIG: SvgoConfig = {
   ],
 };
 
-const HORIZ_PADDING = 5;
-
-function textWidth(s: string): number {
-  const w = anafanafo(s, { font: '11px Verdana' }) | 0;
-  return w % 2 === 0 ? w + 1 : w; // odd widths keep the centred text on the pixel grid
+/** The SVG before svgo. `templates`: the badge templates, as the resolved config holds them. */
+export function renderBadgeUnoptimised(templates: BadgeTemplates, look: BadgeLook, style: BadgeStyle = 'flat'): string {
+  return drawBadge(templates, style, { ...look, labelColor: LABEL_COLOR });
 }
 
-/** `template`: the flat badge's mustache template (templates/badge.svg.mustache, read with the config). */
-export function renderBadgeUnoptimised(template: string, look: BadgeLook, style: BadgeStyle = 'flat'): string {
-  if (style !== 'flat') return renderStyledBadge(style, { ...look, labelColor: LABEL_COLOR });
-  const labelWidth = textWidth(look.label);
-  const messageWidth = textWidth(look.message);
-  const leftWidth = labelWidth + 2 * HORIZ_PADDING;
-  const rightWidth = messageWidth + 2 * HORIZ_PADDING;
-  const light = brightness(look.color) > 0.69;
-  const view = {
-    width: leftWidth + rightWidth,
-    leftWidth,
-    rightWidth,
-    label: look.label,
-    message: look.message,
-    accessibleText: `${look.label}: ${look.message}`,
-    color: look.color,
-    labelColor: LABEL_COLOR,
-    textColor: light ? '#333' : '#fff',
-    shadowColor: light ? '#ccc' : '#010101',
-    labelX: 10 * (1 + labelWidth / 2 + HORIZ_PADDING),
-    labelLength: 10 * labelWidth,
-    messageX: 10 * (leftWidth - 1 + messageWidth / 2 + HORIZ_PADDING),
-    messageLength: 10 * messageWidth,
-  };
-  return Mustache.render(template, view, {}, { escape: (v: unknown) => escapeXml(String(v)) });
-}
-
-export function renderBadge(template: string, look: BadgeLook, style: BadgeStyle = 'flat'): string {
-  const raw = renderBadgeUnoptimised(template, look, style);
+export function renderBadge(templates: BadgeTemplates, look: BadgeLook, style: BadgeStyle = 'flat'): string {
+  const raw = renderBadgeUnoptimised(templates, look, style);
   const optimised = optimize(raw, SVGO_CONFIG).data;
   return optimised.length < raw.length ? optimised : raw;
 }
@@ -85,14 +56,17 @@ export function renderBadge(template: string, look: BadgeLook, style: BadgeStyle
 export class BadgeRenderer {
   private readonly cache = new Map<string, string>();
 
-  /** `template`: the flat badge's mustache template, as the resolved config holds it. */
-  constructor(private readonly template: string) {}
+  /** `templates`: the badge templates, as the resolved config holds them. */
+  private readonly templates: BadgeTemplates;
+  constructor(templates: BadgeTemplates) {
+    this.templates = templates;
+  }
 
   render(look: BadgeLook, style: BadgeStyle = 'flat'): string {
     const key = `${style}\u0000${look.label}\u0000${look.message}\u0000${look.color}`;
     let svg = this.cache.get(key);
     if (svg === undefined) {
-      svg = renderBadge(this.template, look, style);
+      svg = renderBadge(this.templates, look, style);
       this.cache.set(key, svg);
     }
     return svg;

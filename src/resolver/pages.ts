@@ -5,7 +5,7 @@
 // with ".": no `..`, and `.badgepress/` stays private); only repository and rule pages are
 // special, as their segment arrives encoded or decoded. A key nobody wrote is a 404.
 import { canonicalSegment } from './route.ts';
-import { HTML_TYPE, XML_TYPE } from '../model/http.ts';
+import { HTML_TYPE, JSON_TYPE, PAGE_TYPES } from '../model/http.ts';
 
 export interface PageRoute {
   key: string;
@@ -18,18 +18,8 @@ export { HTML_TYPE };
 /** The one API file outside repositories: the site's OpenAPI description. */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
-const TYPES: Record<string, string> = {
-  html: HTML_TYPE,
-  atom: XML_TYPE,
-  xml: XML_TYPE,
-  txt: 'text/plain; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  js: 'text/javascript; charset=utf-8',
-  svg: 'image/svg+xml',
-};
-
 export function pageContentType(key: string): string {
-  return TYPES[key.slice(key.lastIndexOf('.') + 1)] || 'application/json';
+  return PAGE_TYPES[key.slice(key.lastIndexOf('.') + 1)] || JSON_TYPE;
 }
 
 /**

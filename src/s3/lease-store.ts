@@ -4,6 +4,7 @@ import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client 
 import type { LeaseHolderKind, LeaseStore } from '../io/lease.ts';
 import { describeS3Error } from './errors.ts';
 import type { S3Location } from './location.ts';
+import { JSON_TYPE } from '../model/http.ts';
 
 /** S3 answers 412 when a write's condition fails, 409 when two conditional writes race. */
 export function conditionRefused(err: unknown): boolean {
@@ -28,7 +29,7 @@ export function s3LeaseStore(client: S3Client, loc: S3Location, key: string, kin
   // NoSuchKey is S3's answer to If-Match on a key that is gone: a refused condition too.
   const put = async (text: string, condition: { IfNoneMatch: string } | { IfMatch: string }, key = Key) => {
     try {
-      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: text, ContentType: 'application/json', CacheControl: 'no-store', ...condition }));
+      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: text, ContentType: JSON_TYPE, CacheControl: 'no-store', ...condition }));
       return true;
     } catch (err) {
       if (conditionRefused(err) || (err as { name?: string }).name === 'NoSuchKey') return false;

@@ -6,11 +6,13 @@ import { stat } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import type { ScanSettings } from '../config/types.ts';
 import { botTest } from '../measure/git/bots.ts';
+import { firstCommitTime } from '../measure/git/history.ts';
 import { measureRepository } from '../measure/git/measure.ts';
-import { isTransportFailure, mirrorPath, moveAside, updateMirror, type FetchPolicy } from '../measure/git/mirror.ts';
+import { fetchBlobs, gitDirProblem, isTransportFailure, mirrorPath, moveAside, updateMirror, type FetchPolicy } from '../measure/git/mirror.ts';
 import { GitError, type GitSettings } from '../measure/git/run.ts';
 import type { ListedTarget } from '../measure/targets.ts';
-import type { ForgeFor, Measurement } from '../measure/types.ts';
+import type { ForgeFor, ForgeMeasurer, Measurement } from '../measure/types.ts';
+import { isoTime } from '../model/calendar.ts';
 import { GIT_RULE_IDS } from '../model/measured-rules.ts';
 import { scanRecordLine, storeFileName } from '../store/record-line.ts';
 import { StoreConflictError, StoreWriteError, type StoreWriter } from '../store/writer.ts';
@@ -49,6 +51,11 @@ export interface ScanSummary {
   upToDate: number;
   records: number;
   failed: number;
+  /**
+   * Repositories whose stored record at a scan time lacks rules this scan measures (written by a
+   * narrower --rules scan): reported, never completed by a second record at that time.
+   */
+  incomplete: number;
   /** Mirrors git could not read, moved aside and fetched again. */
   movedAside: number;
   /** Rule ids asked for that nothing here could measure. */
@@ -57,11 +64,11 @@ export interface ScanSummary {
 }
 
 export async function scan(o: ScanOptions): Promise<ScanSummary> {
-  const summary: ScanSummary = { repositories: o.targets.length, measured: 0, upToDate: 0, records: 0, failed: 0, movedAside: 0, unmeasured: [], forgeRequests: 0 };
+  const summary: ScanSummary = { repositories: o.targets.length, measured: 0, upToDate: 0, records: 0, failed: 0, incomplete: 0, movedAside: 0, unmeasured: [], forgeRequests: 0 };
   const gitRules = new Set(GIT_RULE_IDS.filter((r) => o.rules.has(r)));
   const measuredRules = new Set<string>(gitRules);
   const horizonMonths = Math.max(o.settings.horizonMonths, ...['COMMITS', 'RELEASES'].map((r) => o.windowMonths[r] ?? 0));
-  const ruleOptions = { rules: gitRules, horizonMonths, busFactorMonths: o.settings.busFactorMonths, isBot: botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]) };
+  const ruleOptions = { rules: gitRules, horizonMonths, asOf: o.asOf, busFactorMonths: o.settings.busFactorMonths, isBot: botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]) };
   const limit = pLimit(o.settings.concurrency);
   const hostLimits = new Map<string, ReturnType<typeof pLimit>>();
   const hostLimit = (host: string) => {
@@ -76,22 +83,45 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     if (storeFailure !== undefined) return;
     const file = storeFileName(target.host, target.path);
     const stored = await o.writer.storedTimes(file, target.url);
+    const forge = o.forgeFor?.(target);
     const wanted = [...new Set([...(o.historyTimes ?? []), o.asOf])].filter((t) => !stored.has(t)).sort((a, b) => a - b);
-    if (wanted.length === 0) {
-      summary.upToDate++;
-      return;
+    // A record at a time holds the rules of the scan that wrote it: one from a narrower --rules
+    // scan cannot be completed (a second record at the same time is a duplicate a build skips).
+    const short = lacking(stored, forge, o);
+    if (short.length > 0) {
+      summary.incomplete++;
+      const [t, missing] = short[short.length - 1]!;
+      const more = short.length > 1 ? ` (and ${short.length - 1} earlier times)` : '';
+      o.report(
+        `${target.source} ${target.url}: the stored record at ${isoTime(t)}${more} lacks ${missing.join(', ')} (a scan with a narrower --rules wrote it); ` +
+          `records are appended, never replaced, and a second record at the same time is a duplicate a build skips: scan at another --as-of, or delete that record from ${file} in the store and scan again`,
+      );
     }
     const settings = gitSettings(target, o);
+    if (wanted.length === 0 || (await beforeHistory(wanted, target, settings, o))) {
+      if (short.length === 0) summary.upToDate++;
+      return;
+    }
     const fetchPolicy: FetchPolicy = { settings, retries: o.settings.retries, backoffMs: o.backoffMs ?? ((n) => 5000 * 5 ** (n - 1)) };
     let measured;
-    if (target.mirror !== undefined) measured = await measureRepository(target.mirror, wanted, ruleOptions, settings);
-    else {
+    if (target.mirror !== undefined) {
+      // Only a failure asks why (no process more for every repository that reads well).
+      const dir = target.mirror;
+      measured = await measureRepository(dir, wanted, ruleOptions, settings).catch(async (err: unknown) => {
+        const problem = await gitDirProblem(dir, settings);
+        if (problem) throw new Error(`mirror=${dir} (${target.source}) is not a bare git repository: ${problem}; name a bare repository (git clone --bare or --mirror) or drop mirror=`);
+        throw err;
+      });
+    } else {
       const gitDir = mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
       const existed = await exists(gitDir);
       if (o.fetch === 'never' && !existed) throw new Error(`no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`);
+      // The .mailmap blobs the measured trees name are fetched with the mirror, in one request;
+      // with --fetch never one the mirror lacks is read as none (the evidence says so).
+      const blobs = o.fetch === 'always' ? (oids: readonly string[]) => fetchBlobs(gitDir, oids, fetchPolicy) : undefined;
       try {
         if (o.fetch === 'always') await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
-        measured = await measureRepository(gitDir, wanted, ruleOptions, settings);
+        measured = await measureRepository(gitDir, wanted, ruleOptions, settings, blobs);
       } catch (err) {
         // Our own mirror that git cannot read (not the remote failing): moved aside and fetched again, once.
         if (!existed || o.fetch === 'never' || !(err instanceof GitError) || isTransportFailure(err)) throw err;
@@ -99,12 +129,11 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
         summary.movedAside++;
         o.report(`${target.source} ${target.url}: the mirror could not be read (${err.message}); moved aside to ${aside} and fetched again`);
         await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
-        measured = await measureRepository(gitDir, wanted, ruleOptions, settings);
+        measured = await measureRepository(gitDir, wanted, ruleOptions, settings, blobs);
       }
     }
     const times = wanted.filter((_, i) => measured.measurements[i] !== undefined);
     let measurements = measured.measurements.filter((m): m is Measurement => m !== undefined);
-    const forge = o.forgeFor?.(target);
     if (forge && times.length > 0) {
       const result = await forge.measure({ target, times, git: measured.facts, windowMonths: o.windowMonths, horizonMonths });
       summary.forgeRequests += result.requests;
@@ -114,7 +143,8 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
       for (const f of result.failures) o.report(`${target.source} ${target.url}: ${f}`);
       if (result.failures.length > 0) summary.failed++;
     }
-    const lines = times.map((t, i) => scanRecordLine(target.url, t, measurements[i]!));
+    // A record without values says nothing (e.g. --rules CI_PIPELINE on a host without a forge API).
+    const lines = times.flatMap((t, i) => (Object.keys(measurements[i]!.values).length > 0 ? [scanRecordLine(target.url, t, measurements[i]!)] : []));
     if (lines.length > 0) await o.writer.append(file, lines);
     summary.records += lines.length;
     summary.measured++;
@@ -144,6 +174,37 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
   if (storeFailure !== undefined) throw storeFailure;
   summary.unmeasured = [...o.rules].filter((r) => !measuredRules.has(r)).sort();
   return summary;
+}
+
+/**
+ * Whether every time still wanted precedes the default branch's first commit (or the branch has
+ * none and E is stored), as the mirror already on disk tells: such times never get a record,
+ * so a re-run of a history neither fetches nor measures again. Without a mirror, or when git
+ * cannot tell, false (the repository is fetched and measured).
+ */
+async function beforeHistory(wanted: readonly number[], target: ListedTarget, settings: GitSettings, o: ScanOptions): Promise<boolean> {
+  if (wanted.includes(o.asOf)) return false;
+  const dir = target.mirror ?? mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
+  if (!(await exists(dir))) return false;
+  const first = await firstCommitTime(dir, settings).catch(() => undefined);
+  return first !== undefined && wanted.every((t) => first === null || t < first);
+}
+
+/**
+ * The stored times whose record lacks a rule this scan measures there: the git rules asked for,
+ * and those of the target's forge adapter (DEPENDENTS at E alone), with the ids it lacks.
+ */
+function lacking(stored: ReadonlyMap<number, ReadonlySet<string>>, forge: ForgeMeasurer | undefined, o: ScanOptions): Array<[number, string[]]> {
+  const out: Array<[number, string[]]> = [];
+  const times = [...new Set([...(o.historyTimes ?? []), o.asOf])].sort((a, b) => a - b);
+  for (const t of times) {
+    const held = stored.get(t);
+    if (!held) continue;
+    const measured = [...GIT_RULE_IDS, ...(forge?.answers.always ?? []), ...(t === o.asOf ? (forge?.answers.latest ?? []) : [])];
+    const missing = [...new Set(measured)].filter((r) => o.rules.has(r) && !held.has(r)).sort();
+    if (missing.length > 0) out.push([t, missing]);
+  }
+  return out;
 }
 
 function gitSettings(target: ListedTarget, o: ScanOptions): GitSettings {

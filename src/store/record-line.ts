@@ -24,12 +24,15 @@ export function scanRecordLine(repositoryUrl: string, timestamp: number, m: Meas
   return `${JSON.stringify(record)}\n`;
 }
 
-/** Times of the scan records of `repositoryUrl` in a store file's text (other lines are not ours to judge). */
-export function scanTimesIn(text: string, repositoryUrl: string): Set<number> {
-  const times = new Set<number>();
+/**
+ * The scan records of `repositoryUrl` in a store file's text: each one's time and the rule ids
+ * its `values` hold (other lines are not ours to judge).
+ */
+export function scanTimesIn(text: string, repositoryUrl: string): Map<number, ReadonlySet<string>> {
+  const times = new Map<number, Set<string>>();
   for (const line of text.split('\n')) {
     if (!line.includes('"timestamp"')) continue;
-    let r: { kind?: unknown; repositoryUrl?: unknown; timestamp?: unknown };
+    let r: { kind?: unknown; repositoryUrl?: unknown; timestamp?: unknown; values?: unknown };
     try {
       r = JSON.parse(line) as typeof r;
     } catch {
@@ -37,7 +40,10 @@ export function scanTimesIn(text: string, repositoryUrl: string): Set<number> {
     }
     if (r === null || typeof r !== 'object' || r.kind === 'grant' || typeof r.timestamp !== 'number') continue;
     const url = checkRepositoryUrl(r.repositoryUrl);
-    if (url.ok && url.url === repositoryUrl) times.add(r.timestamp);
+    if (!url.ok || url.url !== repositoryUrl) continue;
+    const held = times.get(r.timestamp) ?? new Set<string>();
+    if (r.values !== null && typeof r.values === 'object') for (const id of Object.keys(r.values)) held.add(id);
+    times.set(r.timestamp, held);
   }
   return times;
 }

@@ -25,10 +25,11 @@ export class S3StoreWriter implements StoreWriter {
   /** Per file, the write in flight: two repositories sharing a file take turns. */
   private readonly turns = new Map<string, Promise<unknown>>();
 
-  constructor(
-    private readonly client: S3Client,
-    private readonly loc: S3Location,
-  ) {
+  private readonly client: S3Client;
+  private readonly loc: S3Location;
+  constructor(client: S3Client, loc: S3Location) {
+    this.client = client;
+    this.loc = loc;
     this.location = showS3(loc);
   }
 
@@ -46,7 +47,7 @@ export class S3StoreWriter implements StoreWriter {
     }
   }
 
-  async storedTimes(file: string, repositoryUrl: string): Promise<Set<number>> {
+  async storedTimes(file: string, repositoryUrl: string): Promise<Map<number, ReadonlySet<string>>> {
     const stored = await this.get(file);
     this.known.set(file, stored);
     return scanTimesIn(stored.body, repositoryUrl);

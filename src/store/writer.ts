@@ -30,8 +30,8 @@ export class StoreConflictError extends BadgepressError {
 
 export interface StoreWriter {
   readonly location: string;
-  /** The scan times the store already holds for `repositoryUrl` in `file`. */
-  storedTimes(file: string, repositoryUrl: string): Promise<Set<number>>;
+  /** The scan times the store already holds for `repositoryUrl` in `file`, each with the rule ids its values hold. */
+  storedTimes(file: string, repositoryUrl: string): Promise<Map<number, ReadonlySet<string>>>;
   /** Appends each line (a whole record with its newline) to `file`, one append per record. */
   append(file: string, lines: readonly string[]): Promise<void>;
   leaseStore(key: string): LeaseStore;
@@ -41,7 +41,9 @@ export interface StoreWriter {
 export class DirectoryStoreWriter implements StoreWriter {
   private readonly root: string;
 
-  constructor(readonly location: string) {
+  readonly location: string;
+  constructor(location: string) {
+    this.location = location;
     this.root = resolve(location);
   }
 
@@ -50,11 +52,11 @@ export class DirectoryStoreWriter implements StoreWriter {
     return new StoreWriteError(`store ${join(this.location, file)}: cannot ${what} (${code}); check that --store names a writable directory on a disk with free space`);
   }
 
-  async storedTimes(file: string, repositoryUrl: string): Promise<Set<number>> {
+  async storedTimes(file: string, repositoryUrl: string): Promise<Map<number, ReadonlySet<string>>> {
     try {
       return scanTimesIn(await readFile(join(this.root, file), 'utf8'), repositoryUrl);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
       throw this.failure(file, 'read', err);
     }
   }

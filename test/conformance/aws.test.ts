@@ -43,7 +43,7 @@ beforeAll(async () => {
   }
   sandbox = createContext({});
   runInContext(cloudFrontFunction, sandbox);
-}, 60_000);
+});
 
 afterAll(async () => {
   s3?.destroy();

@@ -33,7 +33,7 @@ describe.runIf(available)('nginx in front of serve conforms', () => {
       const port = await listenLocal(serve.server);
       front[name] = { nginx: await startNginx(sites[name], port), serve };
     }
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const f of Object.values(front)) {
       await f.nginx.stop();

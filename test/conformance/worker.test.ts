@@ -59,7 +59,7 @@ beforeAll(async () => {
       await bucket.put(relative(dir, path).split(sep).join('/'), readFileSync(path, 'utf8'));
     }
   }
-}, 60_000);
+});
 
 afterAll(async () => {
   await viaOrigin?.dispose();

@@ -1,35 +1,35 @@
-// Headless Chromium for the site tests (Debian's chromium, driven by playwright-core) and
-// axe-core run inside a page. Without a browser a local run skips (the caller says so with
-// INSTALL); CI never skips.
+// Headless Chromium (Debian's, through playwright-core) and axe-core, for the site's browser tests.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const INSTALL = 'apt-get update && apt-get install -y chromium';
+const INSTALL = 'apt-get update && apt-get install -y chromium';
+export const haveBrowser = existsSync(CHROMIUM);
 
-/** Whether Chromium is here; throws on CI without it, warns (naming `what`) elsewhere. */
-export function haveBrowser(what: string): boolean {
-  const have = existsSync(CHROMIUM);
-  if (!have && process.env.CI === 'true') throw new Error(`no Chromium at ${CHROMIUM}; CI never skips the browser tests: ${INSTALL}`);
-  if (!have) console.warn(`${what} tests skipped: no Chromium at ${CHROMIUM}; install it with: ${INSTALL}`);
-  return have;
+/** Throws on CI without a browser (CI never skips), warns elsewhere; true when the tests can run. */
+export function browserOrSkip(what: string): boolean {
+  if (!haveBrowser && process.env.CI === 'true') throw new Error(`no Chromium at ${CHROMIUM}; CI never skips the browser tests: ${INSTALL}`);
+  if (!haveBrowser) console.warn(`${what} tests skipped: no Chromium at ${CHROMIUM}; install it with: ${INSTALL}`);
+  return haveBrowser;
 }
 
-/** playwright-core gives every launch a fresh --user-data-dir of its own (it refuses the flag). */
+export const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** axe-core's rules that depend on colours. */
+export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
 export function launchBrowser(): Promise<Browser> {
+  // playwright-core gives every launch a fresh --user-data-dir of its own (it refuses the flag).
   return chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 /**
- * axe-core's violations on the loaded page, one line each (rule: the first three targets).
- * axe is injected as a script of its own: open the page in a context with `bypassCSP`, as the
- * site's CSP would (rightly) refuse it otherwise.
+ * axe-core's violations on the page as it is, one line each (id and up to three targets).
+ * axe is injected as a script of its own: the site's CSP would (rightly) refuse it otherwise,
+ * so the page's context must bypass the CSP.
  */
 export async function axeViolations(page: Page, options: object = {}): Promise<string[]> {
   await page.evaluate(AXE);

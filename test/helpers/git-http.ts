@@ -12,6 +12,8 @@ export interface GitHttpServer {
   port: number;
   /** Every Authorization header the server received, by repository path. */
   authorizations: Map<string, string[]>;
+  /** Every request the server received: `METHOD /path`, in order. */
+  requests: string[];
   /** Bytes sent in answers to git-upload-pack POSTs, in order. */
   uploadPackBytes: number[];
   close(): Promise<void>;
@@ -22,9 +24,11 @@ export async function startGitHttp(projectRoot: string, required: Record<string,
   const authorizations = new Map<string, string[]>();
   const failures = new Map(Object.entries(failFirst));
   const uploadPackBytes: number[] = [];
+  const requests: string[] = [];
   const stalled = new Set<ServerResponse>();
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url!, 'http://x');
+    requests.push(`${req.method} ${url.pathname}`);
     if (url.pathname.startsWith('/stall/')) {
       stalled.add(res);
       return;
@@ -105,6 +109,7 @@ export async function startGitHttp(projectRoot: string, required: Record<string,
     url: `http://127.0.0.1:${port}`,
     port,
     authorizations,
+    requests,
     uploadPackBytes,
     close: async () => {
       for (const res of stalled) res.destroy();

@@ -35,7 +35,10 @@ export interface CommitOptions {
 }
 
 export class WorkRepo {
-  constructor(readonly dir: string) {}
+  readonly dir: string;
+  constructor(dir: string) {
+    this.dir = dir;
+  }
 
   static init(dir: string, branch = 'main'): WorkRepo {
     mkdirSync(dir, { recursive: true });

@@ -1,6 +1,6 @@
 // Runs a build in-process as `badgepress build` does, build state included.
 import { build, type BuildSummary } from '../../src/build/loop.ts';
-import { loadSite, type SiteFlags } from '../../src/commands/setup.ts';
+import { resolveFlags, type ConfigFlags } from '../../src/commands/setup.ts';
 import { openIncremental, openStateStore } from '../../src/incremental/open.ts';
 import type { LoadIssue } from '../../src/load/types.ts';
 import { inShard } from '../../src/model/shard.ts';
@@ -8,11 +8,11 @@ import { openSink, openStore } from '../../src/build/locations.ts';
 import { loadShape } from '../../src/build/stages.ts';
 import type { Sink } from '../../src/publish/sink.ts';
 import { pagesBuild } from '../../src/render/pages/setup.ts';
-import { runSite } from '../../src/build/run.ts';
-import type { SiteFile } from '../../src/render/site-files.ts';
+import { runSiteWidePages } from '../../src/build/run.ts';
+import type { SiteFile } from '../../src/model/site-file.ts';
 
 export interface IncrementalRun {
-  flags: SiteFlags;
+  flags: ConfigFlags;
   now: number;
   force?: boolean;
   prune?: boolean;
@@ -26,7 +26,7 @@ export interface IncrementalRun {
 }
 
 export async function buildIncrementally(run: IncrementalRun): Promise<{ summary: BuildSummary; issues: LoadIssue[] }> {
-  const config = await loadSite(run.flags);
+  const config = await resolveFlags(run.flags);
   const { site } = config;
   const shape = loadShape(config);
   const store = await openStore(site.store, site);
@@ -65,6 +65,6 @@ export async function buildIncrementally(run: IncrementalRun): Promise<{ summary
 }
 
 /** `badgepress site --shards n` after n sharded builds: the site-wide pages, in-process. */
-export async function siteStep(flags: SiteFlags, shards: number): Promise<void> {
-  await runSite(await loadSite(flags), shards, true);
+export async function siteStep(flags: ConfigFlags, shards: number): Promise<void> {
+  await runSiteWidePages(await resolveFlags(flags), shards, true);
 }

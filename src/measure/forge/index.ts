@@ -4,7 +4,7 @@ import type { ForgeFor, ForgeMeasurer, ForgeRequest } from '../types.ts';
 import type { DependentsConfig, HostConfig } from '../../config/types.ts';
 import { ForgeHttp, QueueRegistry, tokenPool, type HostAccess } from './core/http.ts';
 import { sourceMeasurer, type ForgeSource } from './core/measurer.ts';
-import { GITHUB_LABEL, githubSource } from './adapter/github/index.ts';
+import { GITHUB_LABEL } from './adapter/github/label.ts';
 import { GITLAB_LABEL, gitlabSource } from './adapter/gitlab/index.ts';
 import { GITEA_LABEL, giteaSource } from './adapter/gitea/index.ts';
 import { combined, dependentsMeasurer } from './dependents/index.ts';
@@ -24,6 +24,21 @@ export const KNOWN_HOSTS: Readonly<Record<string, HostConfig>> = {
 export const HOST_DEFAULTS = { requestsPerSecond: 5, timeoutSeconds: 30, maxWaitSeconds: 60 } as const;
 
 type Open = (http: ForgeHttp, request: ForgeRequest) => ForgeSource;
+
+/**
+ * The GitHub adapter, loaded on its first call: Octokit is most of what a scan would load at
+ * start, and a scan of hosts without GitHub's API never needs it.
+ */
+const githubSource: Open = (http, request) => {
+  const source = import('./adapter/github/index.ts').then((m) => m.githubSource(http, request));
+  return {
+    repository: () => source.then((s) => s.repository()),
+    issues: (since) => source.then((s) => s.issues(since)),
+    ciRuns: (from, to) => source.then((s) => s.ciRuns(from, to)),
+    releases: () => source.then((s) => s.releases()),
+    packages: () => source.then((s) => s.packages()),
+  };
+};
 const ADAPTERS: Record<ForgeKind, { label: string; open: Open; authorize: (token: string) => [string, string] }> = {
   github: { label: GITHUB_LABEL, open: githubSource, authorize: (t) => ['authorization', `Bearer ${t}`] },
   gitlab: { label: GITLAB_LABEL, open: gitlabSource, authorize: (t) => ['private-token', t] },

@@ -7,7 +7,7 @@ import type { Identity } from './mailmap.ts';
 
 export interface TagFact {
   name: string;
-  /** Tagger date (annotated), else the tagged commit's committer date; undefined: neither. */
+  /** Tagger date (annotated), else the tagged commit's committer date; undefined: a tag of a tree or blob (no release). */
   time?: number;
 }
 
@@ -46,7 +46,7 @@ const time = (s: string | undefined): number | undefined => (s && /^-?\d+$/.test
 export async function readHistory(gitDir: string, settings: GitSettings): Promise<GitHistory> {
   const headRef = await readHeadRef(gitDir, settings);
   // The refs and the history are read side by side: HEAD's branch names the history's start.
-  const refsRead = runGit({ gitDir, settings, args: ['for-each-ref', `--format=${REF_FORMAT}`, 'refs/heads', 'refs/tags'] });
+  const refsRead = runGit({ gitDir, settings, noLazyFetch: true, args: ['for-each-ref', `--format=${REF_FORMAT}`, 'refs/heads', 'refs/tags'] });
   const commitsRead = headRef.startsWith('refs/')
     ? readCommits(gitDir, settings, headRef).then(
         (table) => ({ table }),
@@ -64,7 +64,10 @@ export async function readHistory(gitDir: string, settings: GitSettings): Promis
     const [ref, oid, type, taggerDate, peeledType, peeledCommitDate, commitDate] = line.split('\0');
     if (ref === headRef) tipOid = oid;
     if (!ref!.startsWith('refs/tags/')) continue;
-    const when = type === 'tag' ? (time(taggerDate) ?? (peeledType === 'commit' ? time(peeledCommitDate) : undefined)) : type === 'commit' ? time(commitDate) : undefined;
+    // Only a tag of a commit is a release: an annotated tag's object must be a commit (or a tag,
+    // which for-each-ref does not peel further), a lightweight tag must name one.
+    const ofCommit = type === 'commit' || (type === 'tag' && (peeledType === 'commit' || peeledType === 'tag'));
+    const when = !ofCommit ? undefined : type === 'tag' ? (time(taggerDate) ?? (peeledType === 'commit' ? time(peeledCommitDate) : undefined)) : time(commitDate);
     tags.push({ name: ref!.slice('refs/tags/'.length), ...(when === undefined ? {} : { time: when }) });
   }
   const read = await commitsRead;
@@ -76,6 +79,21 @@ export async function readHistory(gitDir: string, settings: GitSettings): Promis
   return { ...branchOf(headRef), tip, commits: read.table.commits, tags };
 }
 
+/**
+ * The committer time of the default branch's root commit, the end of its first-parent chain:
+ * the first time the branch held a commit (the rules' `branchTimes` keep the root's own time);
+ * null when the branch has no commit. Reads the repository as it is, fetching nothing.
+ */
+export async function firstCommitTime(gitDir: string, settings: GitSettings): Promise<number | null> {
+  const headRef = await readHeadRef(gitDir, settings);
+  const tip = headRef.startsWith('refs/') ? (await runGit({ gitDir, settings, noLazyFetch: true, args: ['rev-parse', '-q', '--verify', `${headRef}^{commit}`] }).catch(() => '')).trim() : '';
+  if (!tip) return null;
+  const out = await runGit({ gitDir, settings, noLazyFetch: true, args: ['log', '--first-parent', '--max-parents=0', '--format=%ct', tip, '--'] });
+  const t = time(out.trim().split('\n')[0]);
+  if (t === undefined) throw new Error(`no root commit found below ${headRef}`);
+  return t;
+}
+
 const branchOf = (headRef: string) => (headRef.startsWith('refs/heads/') ? { defaultBranch: headRef.slice('refs/heads/'.length) } : {});
 
 /** The ref HEAD names: from the HEAD file where it holds one (no process), else from git. */
@@ -83,7 +101,7 @@ async function readHeadRef(gitDir: string, settings: GitSettings): Promise<strin
   const text = await readFile(join(gitDir, 'HEAD'), 'utf8').catch(() => '');
   const named = /^ref: (refs\/\S+)\s*$/.exec(text)?.[1];
   if (named && named !== 'refs/heads/.invalid') return named;
-  return (await runGit({ gitDir, settings, args: ['symbolic-ref', '-q', 'HEAD'] }).catch(() => '')).trim();
+  return (await runGit({ gitDir, settings, noLazyFetch: true, args: ['symbolic-ref', '-q', 'HEAD'] }).catch(() => '')).trim();
 }
 
 function emptyTable(): CommitTable {
@@ -99,7 +117,7 @@ async function readCommits(gitDir: string, settings: GitSettings, rev: string): 
   const authorOf: number[] = [];
   const authors: Identity[] = [];
   const authorIndex = new Map<string, number>();
-  await streamGitRecords({ gitDir, settings, args: ['log', '-z', '--no-mailmap', `--format=${LOG_FORMAT}`, rev, '--'] }, 0, (record) => {
+  await streamGitRecords({ gitDir, settings, noLazyFetch: true, args: ['log', '-z', '--no-mailmap', `--format=${LOG_FORMAT}`, rev, '--'] }, 0, (record) => {
     // oid \n parents \n committer time \n name \n e-mail, cut without an array per record.
     const a = record.indexOf('\n');
     const b = record.indexOf('\n', a + 1);

@@ -82,6 +82,39 @@ export async function updateMirror(dir: string, url: string, policy: FetchPolicy
   return 'fetched';
 }
 
+/**
+ * Fetches the named blobs (the .mailmap of the measured trees) into a blobless mirror, all in
+ * one request, as git's own lazy fetch would but at once: no negotiation, no tags, no refs moved.
+ */
+export async function fetchBlobs(dir: string, oids: readonly string[], policy: FetchPolicy): Promise<void> {
+  if (oids.length === 0) return;
+  await withRetries(policy, () =>
+    runGit(
+      {
+        gitDir: dir,
+        settings: policy.settings,
+        args: ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no', '--filter=blob:none', '--stdin', 'origin'],
+      },
+      `${oids.join('\n')}\n`,
+    ),
+  );
+}
+
+/**
+ * Why `dir` (a `mirror=PATH` of the list) is no git repository git can read as one, or
+ * undefined when it is one: a bare repository or a `.git` directory.
+ */
+export async function gitDirProblem(dir: string, settings: GitSettings): Promise<string | undefined> {
+  if (!existsSync(dir)) return 'no such directory';
+  try {
+    await runGit({ gitDir: dir, settings, noLazyFetch: true, args: ['rev-parse', '--git-dir'] });
+    return undefined;
+  } catch (err) {
+    const cause = err instanceof GitError ? err.message.replace(/^git rev-parse failed \([^)]*\): /, '') : (err as Error).message;
+    return existsSync(join(dir, '.git')) ? `${cause} (a working copy: its repository is ${join(dir, '.git')})` : cause;
+  }
+}
+
 /** Moves a mirror git cannot read out of the way (kept for a person to look at); returns where. */
 export async function moveAside(dir: string, now: number): Promise<string> {
   const aside = `${dir}.corrupt-${now}`;

@@ -16,22 +16,57 @@ export interface GitRuleOptions {
   horizonMonths: number;
   busFactorMonths: number;
   isBot: BotTest;
+  /**
+   * E, the scan time (default: the latest of the times). A default branch without commits has
+   * no first commit, so no history: it gets a record at E alone.
+   */
+  asOf?: number;
 }
 
 /**
- * For each time: the index of the first commit on the default branch's first-parent chain
- * whose committer time is at most that time, or undefined when there is none.
+ * The default branch's first-parent chain from its tip to its root, each commit with the time
+ * the branch held it from: its committer time, but never before its parent's (a commit whose
+ * clock was behind cannot predate its parent); a commit dated later than every commit after it
+ * on the chain, while those are not earlier than its parent's time, is taken at the earliest of
+ * them instead (its clock was ahead: it must not hold back the commits that follow it). The
+ * root's own time stands. The times never decrease from the root to the tip.
+ */
+export function branchTimes(commits: CommitTable, tip: number): { chain: number[]; times: number[] } {
+  const chain: number[] = [];
+  for (let c = tip; c >= 0; c = commits.firstParent[c]!) chain.push(c);
+  const n = chain.length;
+  // after[k]: the earliest committer time among chain[0..k-1], the commits after chain[k].
+  const after = new Array<number>(n);
+  let least = Number.POSITIVE_INFINITY;
+  for (let k = 0; k < n; k++) {
+    after[k] = least;
+    least = Math.min(least, commits.time[chain[k]!]!);
+  }
+  const times = new Array<number>(n);
+  let parentTime = Number.NEGATIVE_INFINITY;
+  for (let k = n - 1; k >= 0; k--) {
+    let own = commits.time[chain[k]!]!;
+    if (k < n - 1 && own > after[k]! && after[k]! >= parentTime) own = after[k]!;
+    parentTime = times[k] = Math.max(own, parentTime);
+  }
+  return { chain, times };
+}
+
+/**
+ * For each time: the index of the newest commit on the default branch's first-parent chain
+ * that the branch held by then (`branchTimes`), or undefined when there is none.
  */
 export function tipsAt(commits: CommitTable, tip: number | undefined, times: readonly number[]): Array<number | undefined> {
   const out: Array<number | undefined> = times.map(() => undefined);
   if (tip === undefined) return out;
+  const branch = branchTimes(commits, tip);
   // Later times first: the tip as of an earlier time is never nearer the branch's head.
   const order = times.map((t, i) => ({ t, i })).sort((a, b) => b.t - a.t);
-  let c = tip;
+  let k = 0;
   for (const { t, i } of order) {
-    while (c >= 0 && commits.time[c]! > t) c = commits.firstParent[c]!;
-    if (c < 0) break;
-    out[i] = c;
+    while (k < branch.chain.length && branch.times[k]! > t) k++;
+    if (k >= branch.chain.length) break;
+    out[i] = branch.chain[k]!;
   }
   return out;
 }
@@ -72,7 +107,8 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /**
  * One measurement per time, in the order of `times`; undefined for a time before the default
- * branch's first commit (the repository had no history yet), when it has commits.
+ * branch's first commit (the repository had no history yet), and, when the branch has no
+ * commit, for every time but E.
  */
 export function measureGit(history: GitHistory, snapshots: (commitOid: string) => Snapshot, times: readonly number[], options: GitRuleOptions): Array<Measurement | undefined> {
   const { commits } = history;
@@ -95,9 +131,10 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
   const want = (rule: string) => options.rules.has(rule);
   const branch = history.defaultBranch === undefined ? 'the default branch' : clip(history.defaultBranch);
 
+  const asOf = options.asOf ?? Math.max(...times);
   return times.map((E, i) => {
     const T = tips[i];
-    if (T === undefined && history.tip !== undefined) return undefined;
+    if (T === undefined && (history.tip !== undefined || E !== asOf)) return undefined;
     const values: Record<string, StoredValue> = {};
     const evidence: Record<string, string> = {};
     const horizonFrom = windowStart(E, options.horizonMonths);
@@ -115,7 +152,7 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
       }
       values.RELEASES = sorted(events);
       const latest = newest ? ` (newest ${clip(newest.name)}, ${isoDate(newest.time)})` : '';
-      const skipped = undated > 0 ? `; ${plural(undated, 'tag')} without a date left out` : '';
+      const skipped = undated > 0 ? `; ${plural(undated, 'tag')} of a tree or blob left out` : '';
       evidence.RELEASES = `${plural(events.length, 'tag')} dated in the ${options.horizonMonths} months to ${to}${latest}${skipped}`;
     }
     if (T === undefined) {
@@ -127,6 +164,8 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
     }
     const at = `${branch} at ${short(commits.oids[T]!)} (${isoDate(commits.time[T]!)})`;
     const snapshot = snapshots(commits.oids[T]!);
+    // Identities are mailmapped: say so when T's .mailmap could not be read.
+    const unmapped = snapshot.mailmapMissing ? `; .mailmap (blob ${short(snapshot.mailmapMissing)}) not in the mirror, authors taken as recorded` : '';
     if (want('COMMITS') || want('BUS_FACTOR')) {
       const busFrom = windowStart(E, options.busFactorMonths);
       const events: number[] = [];
@@ -156,15 +195,15 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
       if (want('COMMITS')) {
         values.COMMITS = sorted(events);
         const left = bots > 0 ? `; ${plural(bots, 'commit')} by bots left out` : '';
-        evidence.COMMITS = `${plural(events.length, 'non-merge commit')} in the ${options.horizonMonths} months to ${to}, reachable from ${at}${left}`;
+        evidence.COMMITS = `${plural(events.length, 'non-merge commit')} in the ${options.horizonMonths} months to ${to}, reachable from ${at}${left}${unmapped}`;
       }
       if (want('BUS_FACTOR')) {
         const k = absenceFactor([...perPerson.values()]);
         values.BUS_FACTOR = k;
         evidence.BUS_FACTOR =
           busTotal === 0
-            ? `no non-merge commits by people in the ${options.busFactorMonths} months to ${to} (${at})`
-            : `${plural(k, 'contributor')} of ${perPerson.size} made at least half of ${plural(busTotal, 'non-merge commit')} in the ${options.busFactorMonths} months to ${to} (${at})`;
+            ? `no non-merge commits by people in the ${options.busFactorMonths} months to ${to} (${at})${unmapped}`
+            : `${plural(k, 'contributor')} of ${perPerson.size} made at least half of ${plural(busTotal, 'non-merge commit')} in the ${options.busFactorMonths} months to ${to} (${at})${unmapped}`;
       }
     }
     if (want('SECURITY_POLICY')) {

@@ -17,17 +17,27 @@ export interface GitCall {
   gitDir?: string;
   args: readonly string[];
   settings: GitSettings;
+  /**
+   * Never fetch a missing object from the promisor remote (a blobless mirror's lazy fetch): a
+   * process that would need one fails instead (every transport refused; GIT_NO_LAZY_FETCH on
+   * git 2.44 and later). For everything that reads a mirror to measure it.
+   */
+  noLazyFetch?: boolean;
 }
 
 export class GitError extends Error {
   override name = 'GitError';
+  readonly stderr: string;
+  readonly timedOut: boolean;
   constructor(
     message: string,
     /** git's own words, secrets removed. */
-    readonly stderr: string,
-    readonly timedOut: boolean,
+    stderr: string,
+    timedOut: boolean,
   ) {
     super(message);
+    this.stderr = stderr;
+    this.timedOut = timedOut;
   }
 }
 
@@ -74,10 +84,15 @@ export function redact(text: string, settings: GitSettings): string {
 // Hooks never run: a mirror is data, never code of ours to execute.
 const SAFE_ARGS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.askPass=', '-c', 'credential.helper='];
 
+// git before 2.44 has no GIT_NO_LAZY_FETCH: refusing every transport makes a lazy fetch fail at once.
+const NO_LAZY_FETCH_ARGS = ['-c', 'protocol.allow=never'];
+
 export function startGit(call: GitCall): GitChild {
-  const args = [...SAFE_ARGS, ...(call.gitDir ? ['--git-dir', call.gitDir] : []), ...call.args];
+  const args = [...SAFE_ARGS, ...(call.noLazyFetch ? NO_LAZY_FETCH_ARGS : []), ...(call.gitDir ? ['--git-dir', call.gitDir] : []), ...call.args];
+  const env = gitEnvironment(call.settings);
+  if (call.noLazyFetch) env.GIT_NO_LAZY_FETCH = '1';
   // A process group of its own: a timeout kills git's helpers (git-remote-https) too.
-  const child: ChildProcess = spawn('git', args, { env: gitEnvironment(call.settings), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child: ChildProcess = spawn('git', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   let stderr = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (c: string) => {
@@ -108,15 +123,27 @@ export function startGit(call: GitCall): GitChild {
       if (code === 0) return ok();
       const said = redact(stderr.trim(), call.settings);
       if (timedOut) return fail(new GitError(`${what} timed out after ${Math.round(call.settings.timeoutMs / 1000)} s`, said, true));
-      const last = said
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .slice(-2)
-        .join('; ');
+      const last = causeOf(said);
       fail(new GitError(`${what} failed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`, said, false));
     });
   });
   return { stdout: child.stdout!, stdin: child.stdin!, done, kill: killGroup };
+}
+
+/**
+ * The lines of git's stderr that say what went wrong: those git marks `fatal:`, `error:` (also
+ * from the remote) and ssh's own `ssh:` ones, at most four of 300 characters each; git's advice
+ * after them ("Please make sure you have the correct access rights") is left out. Without such
+ * a line, the last two lines. `stderr` has its secrets removed already.
+ */
+export function causeOf(stderr: string): string {
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const marked = lines.filter((l) => /^(remote: )?(fatal|error|ssh):/i.test(l));
+  const clip = (l: string) => (l.length > 300 ? `${l.slice(0, 297)}...` : l);
+  return (marked.length > 0 ? marked.slice(0, 4) : lines.slice(-2)).map(clip).join('; ');
 }
 
 /** Runs git to its end and returns what it printed (for short outputs). */

@@ -7,6 +7,8 @@ export interface Snapshot {
   /** The security policy's path as the tree spells it, when there is a non-empty one. */
   securityPolicy?: string;
   mailmap: Mailmap;
+  /** The .mailmap blob the tree names that the repository lacks (read as no mailmap). */
+  mailmapMissing?: string;
 }
 
 // OpenSSF Scorecard's Security-Policy file names (checks/raw/security_policy.go), compared
@@ -40,17 +42,27 @@ function placeName(root: readonly TreeEntry[], place: string): string {
   return root.find((e) => isTree(e) && e.name.toLowerCase() === place)?.name ?? place;
 }
 
-/** Reads the snapshot of each commit (by oid) through one cat-file process; each tree and blob read once. */
-export async function readSnapshots(cat: CatFile, commits: readonly string[]): Promise<Map<string, Snapshot>> {
-  const trees = new Map<string, Promise<TreeEntry[]>>();
+/**
+ * Which of the `.mailmap` blobs the trees `roots` name are not in the repository, after
+ * fetching what the scan may fetch (a blobless mirror lacks every blob it did not ask for).
+ * Never fetches lazily: `cat-file` is asked only for blobs known to be there.
+ */
+export type MissingBlobs = (roots: readonly string[], blobs: readonly string[]) => Promise<ReadonlySet<string>>;
+
+/**
+ * Reads the snapshot of each commit (by oid) through one cat-file process; each tree and blob
+ * read once. Without `missingOf` every .mailmap blob is taken to be present (a full repository).
+ */
+export async function readSnapshots(cat: CatFile, commits: readonly string[], missingOf?: MissingBlobs): Promise<Map<string, Snapshot>> {
+  const trees = new Map<string, Promise<{ oid?: string; entries: TreeEntry[] }>>();
   const mailmaps = new Map<string, Promise<Mailmap>>();
-  const treeOf = (name: string): Promise<TreeEntry[]> => {
-    let entries = trees.get(name);
-    if (!entries) {
-      entries = cat.read(name).then((obj) => (obj && obj.type === 'tree' ? parseTree(obj.body, obj.oid.length / 2) : []));
-      trees.set(name, entries);
+  const treeOf = (name: string) => {
+    let tree = trees.get(name);
+    if (!tree) {
+      tree = cat.read(name).then((obj) => (obj && obj.type === 'tree' ? { oid: obj.oid, entries: parseTree(obj.body, obj.oid.length / 2) } : { entries: [] }));
+      trees.set(name, tree);
     }
-    return entries;
+    return tree;
   };
   const mailmapOf = (oid: string): Promise<Mailmap> => {
     let mailmap = mailmaps.get(oid);
@@ -62,19 +74,28 @@ export async function readSnapshots(cat: CatFile, commits: readonly string[]): P
   };
   // Every request is written before its answer is awaited: one round trip for all the roots,
   // one for the folders a policy may be in, one for the mailmaps.
-  const snapshots = await Promise.all(
-    commits.map(async (commit): Promise<[string, Snapshot]> => {
+  const read = await Promise.all(
+    commits.map(async (commit) => {
       const root = await treeOf(`${commit}^{tree}`);
       const places = new Map<string, TreeEntry[]>();
-      const wanted = root.filter((e) => isTree(e) && Object.hasOwn(POLICY_PLACES, e.name.toLowerCase()) && e.name !== '');
-      const read = await Promise.all(wanted.map((e) => treeOf(e.oid)));
+      const wanted = root.entries.filter((e) => isTree(e) && Object.hasOwn(POLICY_PLACES, e.name.toLowerCase()) && e.name !== '');
+      const found = await Promise.all(wanted.map((e) => treeOf(e.oid)));
       wanted.forEach((e, i) => {
-        if (!places.has(e.name.toLowerCase())) places.set(e.name.toLowerCase(), read[i]!);
+        if (!places.has(e.name.toLowerCase())) places.set(e.name.toLowerCase(), found[i]!.entries);
       });
-      const mailmapEntry = root.find((e) => e.name === '.mailmap' && isRegularFile(e));
-      const mailmap = mailmapEntry ? await mailmapOf(mailmapEntry.oid) : NO_MAILMAP;
-      const policy = securityPolicyIn(root, places);
-      return [commit, { ...(policy ? { securityPolicy: policy } : {}), mailmap }];
+      const mailmap = root.entries.find((e) => e.name === '.mailmap' && isRegularFile(e))?.oid;
+      return { commit, root, places, mailmap };
+    }),
+  );
+  const blobs = [...new Set(read.map((r) => r.mailmap).filter((oid): oid is string => oid !== undefined))];
+  const roots = [...new Set(read.filter((r) => r.mailmap !== undefined && r.root.oid !== undefined).map((r) => r.root.oid!))];
+  const missing = missingOf && blobs.length > 0 ? await missingOf(roots, blobs) : new Set<string>();
+  const snapshots = await Promise.all(
+    read.map(async ({ commit, root, places, mailmap: oid }): Promise<[string, Snapshot]> => {
+      const absent = oid !== undefined && missing.has(oid);
+      const mailmap = oid !== undefined && !absent ? await mailmapOf(oid) : NO_MAILMAP;
+      const policy = securityPolicyIn(root.entries, places);
+      return [commit, { ...(policy ? { securityPolicy: policy } : {}), mailmap, ...(absent ? { mailmapMissing: oid } : {}) }];
     }),
   );
   return new Map(snapshots);

@@ -3,7 +3,7 @@
 // them is the build's job (src/build/pages.ts).
 import { HTML_TYPE, XML_TYPE } from '../../model/http.ts';
 import type { RepositoryHistory } from '../../load/types.ts';
-import type { SiteFile } from '../site-files.ts';
+import type { SiteFile } from '../../model/site-file.ts';
 import { pagePaths, type PagesContext, type RepositoryEvaluations } from './context.ts';
 import { statusChanges, type StatusChange } from './evaluate.ts';
 import { repositoryFeed } from './feed.ts';
@@ -36,7 +36,10 @@ export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev:
 
 /** A build's part of the human site: each repository's pages, then the site-wide ones. */
 export class PagesCollector {
-  constructor(private readonly pages: PagesBuild) {}
+  private readonly pages: PagesBuild;
+  constructor(pages: PagesBuild) {
+    this.pages = pages;
+  }
 
   /** Which shard this build is (0 of 1 when unsharded). */
   get shard(): { index: number; count: number } {

@@ -41,7 +41,9 @@ export const pagePaths = {
   badgeKey: (id: string) => `badges/${id}/index.html`,
   rule: rulePagePath,
   ruleKey: (ruleId: string) => `${rulePagePath(ruleId)}index.html`,
-  listPage: (n: number) => (n <= 1 ? '' : `repositories/page/${n}.html`),
-  listPageKey: (n: number) => `repositories/page/${n}.html`,
-  searchIndex: 'repositories/search.json',
+  listPage: (n: number) => (n <= 1 ? 'repositories/' : `repositories/page/${n}.html`),
+  listPageKey: (n: number) => (n <= 1 ? 'repositories/index.html' : `repositories/page/${n}.html`),
+  /** The page the header's search form goes to (search/index.html), beside the search's files. */
+  search: 'search/',
+  searchKey: 'search/index.html',
 };

@@ -66,6 +66,18 @@ export interface PageParts {
   feed?: string;
 }
 
+/**
+ * The header's search: a GET form to the search page, which works without JavaScript (it
+ * says where to browse); site.js answers as one types from the search's files (search-index.ts).
+ */
+function findForm(env: PageEnv): string {
+  const data = `data-search="${href(env, 'search/')}" data-pages="${href(env, 'repositories/')}" data-groups="${href(env, 'groups/')}" data-api="${href(env, 'api/v1/repositories/')}"`;
+  return (
+    `<form class="find find-head" role="search" aria-label="Site search" action="${href(env, 'search/')}" method="get" ${data}>` +
+    `<label for="find-q">Find a repository</label><input id="find-q" name="q" type="search" autocomplete="off" spellcheck="false"><button type="submit">Find</button></form>`
+  );
+}
+
 export function renderPage(env: PageEnv, p: PageParts): string {
   const feed = p.feed ? `<link rel="alternate" type="application/atom+xml" title="Badge changes" href="${href(env, p.feed)}">` : '';
   return (
@@ -74,7 +86,9 @@ export function renderPage(env: PageEnv, p: PageParts): string {
     `<link rel="stylesheet" href="${href(env, env.assets.css.key)}"><link rel="icon" href="${href(env, env.assets.favicon.key)}" type="image/svg+xml">${feed}` +
     `<script src="${href(env, env.assets.js.key)}" defer></script></head>\n` +
     `<body><a class="skip" href="#main">Skip to content</a>` +
-    `<header><nav aria-label="Site"><a class="brand" href="${href(env, '')}">${esc(env.siteName)}</a><a href="${href(env, '')}#repositories">Repositories</a></nav></header>\n` +
+    `<header><nav aria-label="Site"><a class="brand" href="${href(env, '')}">${esc(env.siteName)}</a><a href="${href(env, 'repositories/')}">Repositories</a><a href="${href(env, 'groups/')}">Hosts and groups</a></nav>` +
+    findForm(env) +
+    `</header>\n` +
     `<main id="main">${p.main}</main>\n` +
     `<footer><p>${esc(env.toolLine)}. The same data as JSON and SARIF is under <code>${esc(env.root)}/api/v1/</code>.</p></footer></body></html>\n`
   );

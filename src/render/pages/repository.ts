@@ -149,10 +149,9 @@ function bandText(c: CriterionA): string {
   return `${c.range.min}..${c.range.max ?? '∞'}${c.rule.unit ? ` ${esc(c.rule.unit)}` : ''}`;
 }
 
-let chartCounter = 0;
-
-function chartId(prefix: string): string {
-  return `${prefix}-${++chartCounter}`;
+/** A chart id unique within its page: numbered in the order the page draws its charts. */
+function chartId(page: PageShared, prefix: string): string {
+  return `${prefix}-${++page.charts}`;
 }
 
 function bandsOfA(rule: RuleA): ChartBand[] {
@@ -193,7 +192,7 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
   const points = ev.scans.map((s) => ({ t: s.timestamp, status: s.badges[index]!.status }));
   const chart = statusChart(
     {
-      id: chartId('badge'),
+      id: chartId(page, 'badge'),
       title: `${id} status over time`,
       desc: historyDesc(
         page,
@@ -237,7 +236,7 @@ function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }, page: Page
         points.map((p, j) => (p.value === null ? 'not determined' : `${p.value}${unit} (${ev.scans[j]!.criteria[i]!.status})`)),
       );
       const parts = ruleParts(ctx, rule, () => bandsOfA(rule));
-      return parts.heading + valueChart({ id: chartId('rule'), title: `${rule.name} over time, with its bands`, desc }, parts.bands, points, page.scale);
+      return parts.heading + valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time, with its bands`, desc }, parts.bands, points, page.scale);
     })
     .join('');
   return charts ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>` : '';
@@ -267,7 +266,7 @@ function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
   const points = ev.scans.map((s) => ({ t: s.timestamp, status: shownStatus('B', s.badges[index]!.status) }));
   const chart = statusChart(
     {
-      id: chartId('badge'),
+      id: chartId(page, 'badge'),
       title: `${id} level over time`,
       desc: historyDesc(
         page,
@@ -317,7 +316,7 @@ function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }, page: Page
         page,
         points.map((p) => (p.value === null ? 'not determined' : `${p.value} ${rule.unit} (${p.status})`)),
       );
-      return parts.heading + valueChart({ id: chartId('rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc }, parts.bands, points, page.scale);
+      return parts.heading + valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc }, parts.bands, points, page.scale);
     })
     .join('');
   return charts ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>` : '';
@@ -346,15 +345,16 @@ interface PageShared {
   times: readonly string[];
   /** The date of each scan (YYYY-MM-DD), in scan order. */
   dates: readonly string[];
+  /** Charts drawn so far on this page (their ids count them). */
+  charts: number;
 }
 
 export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations): string {
-  chartCounter = 0;
   // Every chart spans the same scans (evaluations are per scan, in scan order).
   const times = ev.scans.map((s) => s.timestamp);
   // Each scan's time formatted once for the page (a build's scan times are mostly distinct).
   const isoTimes = times.map(isoTime);
-  const page: PageShared = { api: apiHref(ctx, h.encoded), scale: timeScale(times), times: isoTimes, dates: isoTimes.map((t) => t.slice(0, 10)) };
+  const page: PageShared = { api: apiHref(ctx, h.encoded), scale: timeScale(times), times: isoTimes, dates: isoTimes.map((t) => t.slice(0, 10)), charts: 0 };
   const badgeIds = ev.latest.badges.map((b) => b.def.id);
   let badges: string;
   let ruleCharts: string;

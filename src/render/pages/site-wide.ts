@@ -1,18 +1,24 @@
 // The site-wide pages, written from repository summaries alone (no per-repository file is
-// read): home, list pages, badge and rule pages, search index, 404, sitemap, robots, assets.
-// One pass over the summary lines, in URL order, parses each in turn, adds it to the counts
-// and writes the list page it completes: no more than one page of parsed summaries is held.
-import { HTML_TYPE } from '../../model/http.ts';
+// read): home, the full list, group pages and lists by badge and status, badge and rule pages,
+// the search's files and page, 404, sitemap, robots, assets. One pass over the summary lines,
+// in URL order, parses each in turn, adds it to the counts and records its statuses in the
+// catalogue (a byte per repository and badge, catalogue.ts): no parsed summary is held. The
+// lists, which go in natural order, are written from the catalogue after the pass.
+import { HTML_TYPE, JSON_TYPE, PAGE_TYPES } from '../../model/http.ts';
 import { thresholdText } from '../../evaluate/shape-b.ts';
-import { cacheControlFor, type Phase, type SiteFile } from '../site-files.ts';
+import { cacheControlFor } from '../site-files.ts';
+import type { Phase, SiteFile } from '../../model/site-file.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
 import { esc, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
 import { isoDate } from '../../model/calendar.ts';
 import type { RepositorySummary, SortedSummaries } from './summary.ts';
 import type { StatusChange } from './evaluate.ts';
+import { Catalogue, pageCount, pager } from './catalogue.ts';
+import { GROUPS_PER_PAGE, groupList, groupPages, groupPaths, groupTree, REPOS_PER_PAGE, rollUpTable, statusLists, statusRows, type Group } from './groups.ts';
+import { searchPageMain, searchShards } from './search-index.ts';
 
-export const PAGE_SIZE = 100;
+export const PAGE_SIZE = REPOS_PER_PAGE;
 const RECENT_SHOWN = 20;
 const SITEMAP_MAX = 50_000;
 
@@ -53,12 +59,16 @@ function newerFirst(a: RecentChange, b: RecentChange): number {
 /** What the site-wide pages say of all repositories together. */
 interface SiteFacts {
   total: number;
-  badgeCounts: Map<string, Map<string, number>>;
   ruleCounts: Map<string, Map<string, number>>;
   /** The RECENT_SHOWN newest status changes. */
   recent: RecentChange[];
-  /** The first list page's items, shown on the home page. */
-  firstItems: string[];
+  /** Every repository's statuses, and the groups they are in. */
+  cat: Catalogue;
+  root: Group;
+  /** Per badge (the catalogue's order), repositories per status (its status order). */
+  rollUp: number[][];
+  /** How many of the catalogue's statuses are the configured ones (always shown). */
+  configured: number;
 }
 
 function ruleStatusesOf(ctx: PagesContext): string[] {
@@ -74,68 +84,58 @@ function countChart(ctx: PagesContext, id: string, badge: string, counts: Map<st
   return barChart({ id, title: `${badge}: repositories per status`, desc: bars.map((b) => `${b.label} ${b.value}`).join(', ') }, bars);
 }
 
-function pageCount(n: number): number {
-  return Math.max(1, Math.ceil(n / PAGE_SIZE));
-}
-
-function listItem(ctx: PagesContext, s: RepositorySummary): string {
-  const statuses = Object.entries(s.badges)
-    .map(([id, st]) => `${esc(id)} ${esc(shownStatus(ctx.site.shape, st))}`)
-    .join(' · ');
-  return `<li>${link(ctx, pagePaths.repository(s.enc), text(s.url))} <span class="statuses">${statuses}</span></li>`;
-}
-
-function repositoryList(items: readonly string[]): string {
-  return items.length > 0 ? `<ul class="repo-list">${items.join('')}</ul>` : '<p>No repository has been scanned yet.</p>';
-}
-
-function pager(ctx: PagesContext, page: number, pages: number): string {
-  if (pages <= 1) return '';
-  const parts: string[] = [];
-  if (page > 1) parts.push(link(ctx, pagePaths.listPage(1), 'First'), link(ctx, pagePaths.listPage(page - 1), 'Previous'));
-  parts.push(`<span>Page ${page} of ${pages}</span>`);
-  if (page < pages) parts.push(link(ctx, pagePaths.listPage(page + 1), 'Next'), link(ctx, pagePaths.listPage(pages), 'Last'));
-  return `<nav class="pager" aria-label="Repository list pages">${parts.join('')}</nav>`;
+/** Badge j's counts as the charts take them: the configured statuses, and others held. */
+function countsOf(facts: SiteFacts, j: number): Map<string, number> {
+  const row = facts.rollUp[j]!;
+  return new Map(facts.cat.statuses.map((s, k) => [s, row[k]!] as [string, number]).filter(([, n], k) => k < facts.configured || n > 0));
 }
 
 function homePage(ctx: PagesContext, facts: SiteFacts): string {
-  const counts = facts.badgeCounts;
-  const statuses = statusesOf(ctx);
-  const countRows = [...counts].map(([id, m]) => [link(ctx, pagePaths.badge(id), esc(id)), ...statuses.map((s) => String(m.get(s) ?? 0))]);
-  const charts = [...counts].map(([id, m], i) => `<h3>${esc(id)}</h3>${countChart(ctx, `count-${i}`, id, m)}`).join('');
+  const { cat, root } = facts;
+  const charts = cat.badges.map((id, j) => `<h3>${esc(id)}</h3>${countChart(ctx, `count-${j}`, id, countsOf(facts, j))}`).join('');
   const recent = facts.recent.map(({ url, enc, c }) => {
     const to = shownStatus(ctx.site.shape, c.to);
     const what = c.from === null ? `${esc(c.badge)} first scanned: ${statusWord(to)}` : `${esc(c.badge)} ${statusWord(shownStatus(ctx.site.shape, c.from))} → ${statusWord(to)}`;
     return `<li><time datetime="${isoDate(c.t)}">${isoDate(c.t)}</time> ${link(ctx, pagePaths.repository(enc), text(url))}: ${what}</li>`;
   });
-  const pages = pageCount(facts.total);
   const rules = ctx.thresholds.t.rules.map((r) => `<li>${link(ctx, pagePaths.rule(r.id), text(r.name))}</li>`).join('');
+  const hosts = root.children.slice(0, GROUPS_PER_PAGE);
+  const more = root.children.length > hosts.length ? ` ${link(ctx, groupPaths.page(root, 2), `${root.children.length - hosts.length} more hosts`)}.` : '';
   const main =
     `<h1>${esc(ctx.env.siteName)}</h1>` +
     `<p class="lead">${facts.total} repositories and their badges: what each badge means, what each repository holds, and how it changed.</p>` +
     `<section aria-labelledby="status"><h2 id="status">Badges now</h2>` +
-    table(
-      'Repositories per badge and status',
-      ['Badge', ...statuses.map((s) => esc(shownStatus(ctx.site.shape, s)))],
-      countRows,
-      statuses.map((_, i) => i + 1),
-    ) +
+    rollUpTable(ctx, cat, root, facts.rollUp, facts.configured, 'Repositories per badge and status') +
     charts +
     `</section>` +
-    `<section aria-labelledby="recent"><h2 id="recent">Recent status changes</h2>${recent.length > 0 ? `<ul>${recent.join('')}</ul>` : '<p>No changes yet.</p>'}</section>` +
     `<section aria-labelledby="repositories"><h2 id="repositories">Repositories</h2>` +
-    `<form id="search" class="search" role="search" hidden data-index="${href(ctx.env, pagePaths.searchIndex)}" data-pages="${href(ctx.env, 'repositories/')}">` +
-    `<label for="search-input">Find a repository by any part of its URL</label><br><input id="search-input" type="search" autocomplete="off">` +
-    `<p id="search-status" role="status"></p><ul id="search-results" class="search-results repo-list"></ul></form>` +
-    `<p>Sorted by URL, ${PAGE_SIZE} per page.</p>${repositoryList(facts.firstItems)}${pager(ctx, 1, pages)}</section>` +
+    `<p>${link(ctx, pagePaths.listPage(1), `All ${facts.total} repositories`)}, in natural order, or by host, then owner or group:</p>` +
+    (hosts.length > 0 ? `${groupList(ctx, hosts)}${more}` : '<p>No repository has been scanned yet.</p>') +
+    firstListPage(ctx, facts) +
+    `</section>` +
+    `<section aria-labelledby="recent"><h2 id="recent">Recent status changes</h2>${recent.length > 0 ? `<ul>${recent.join('')}</ul>` : '<p>No changes yet.</p>'}</section>` +
     `<section aria-labelledby="rules"><h2 id="rules">Rules</h2><ul>${rules}</ul></section>`;
   return renderPage(ctx.env, { title: ctx.env.siteName, description: `Badges of ${facts.total} repositories.`, main });
 }
 
-function listPage(ctx: PagesContext, total: number, page: number, items: readonly string[]): string {
-  const pages = pageCount(total);
-  const main = `<h1 id="repositories">Repositories, page ${page} of ${pages}</h1>${pager(ctx, page, pages)}${repositoryList(items)}${pager(ctx, page, pages)}`;
-  return renderPage(ctx.env, { title: `Repositories, page ${page} · ${ctx.env.siteName}`, description: `Repositories ${(page - 1) * PAGE_SIZE + 1} to ${Math.min(page * PAGE_SIZE, total)}.`, main });
+/** The home page's share of the list: its first page, as design and bookmarks expect. */
+function firstListPage(ctx: PagesContext, facts: SiteFacts): string {
+  if (facts.total === 0) return '';
+  const shown = Math.min(facts.total, PAGE_SIZE);
+  const next = facts.total > shown ? ` ${link(ctx, pagePaths.listPage(2), 'Next page of the list')}.` : '';
+  return `<h3 id="first">The first ${shown} in natural order</h3>${facts.cat.list(ctx, facts.cat.order.slice(0, shown))}${next ? `<p>${next.trim()}</p>` : ''}`;
+}
+
+function listPage(ctx: PagesContext, facts: SiteFacts, page: number, members: readonly number[]): string {
+  const { total, cat } = facts;
+  const pages = pageCount(total, PAGE_SIZE);
+  const nav = (label: string) => pager(ctx, label, page, pages, pagePaths.listPage);
+  const main =
+    `<h1 id="repositories">Repositories${pages > 1 ? `, page ${page} of ${pages}` : ''}</h1>` +
+    `<p class="lead">All ${total}, in natural order (tool2 before tool10), ${PAGE_SIZE} a page. ${link(ctx, groupPaths.page(facts.root), 'By host and group')}.</p>` +
+    `${nav('Repository list pages')}${cat.list(ctx, members)}${nav('Repository list pages, after the list')}`;
+  const description = total === 0 ? 'No repository yet.' : `Repositories ${(page - 1) * PAGE_SIZE + 1} to ${Math.min(page * PAGE_SIZE, total)}.`;
+  return renderPage(ctx.env, { title: `Repositories${page > 1 ? `, page ${page}` : ''} · ${ctx.env.siteName}`, description, main });
 }
 
 function moreInfo(ctx: PagesContext, uri: string | undefined, id: string): string {
@@ -143,13 +143,14 @@ function moreInfo(ctx: PagesContext, uri: string | undefined, id: string): strin
   return `<p>More information: <a href="${externalHref(uri)}">${text(uri)}</a></p>`;
 }
 
-function countsSection(ctx: PagesContext, id: string, counts: Map<string, number> | undefined, chartId: string): string {
-  if (!counts) return '';
-  const rows = [...counts].map(([s, n]) => [statusWord(shownStatus(ctx.site.shape, s)), String(n)]);
-  return `<section aria-labelledby="now"><h2 id="now">Repositories now</h2>${table(`Repositories per status of ${esc(id)}`, ['Status', 'Repositories'], rows, [1])}${countChart(ctx, chartId, id, counts)}</section>`;
+function countsSection(ctx: PagesContext, facts: SiteFacts, id: string): string {
+  const j = facts.cat.badges.indexOf(id);
+  if (j < 0) return '';
+  const rows = statusRows(ctx, facts.cat, facts.root, j, facts.rollUp[j]!, facts.configured);
+  return `<section aria-labelledby="now"><h2 id="now">Repositories now</h2>${table(`Repositories per status of ${esc(id)}`, ['Status', 'Repositories'], rows, [1])}${countChart(ctx, 'count-badge', id, countsOf(facts, j))}</section>`;
 }
 
-function badgePage(ctx: PagesContext, id: string, counts: Map<string, number> | undefined): string {
+function badgePage(ctx: PagesContext, id: string, facts: SiteFacts): string {
   const th = ctx.thresholds;
   let body: string;
   if (th.shape === 'A') {
@@ -185,7 +186,7 @@ function badgePage(ctx: PagesContext, id: string, counts: Map<string, number> | 
         : '') +
       moreInfo(ctx, def.informationUri, id);
   }
-  const main = `<h1>The ${esc(id)} badge</h1>${body}${countsSection(ctx, id, counts, 'count-badge')}`;
+  const main = `<h1>The ${esc(id)} badge</h1>${body}${countsSection(ctx, facts, id)}`;
   return renderPage(ctx.env, { title: `${id} badge · ${ctx.env.siteName}`, description: `What the ${id} badge means and how it is decided.`, main });
 }
 
@@ -234,7 +235,7 @@ function rulePage(ctx: PagesContext, ruleId: string, counts: Map<string, number>
 }
 
 function notFoundPage(ctx: PagesContext): string {
-  const main = `<h1>Page not found</h1><p>There is no page at this address. Start from ${link(ctx, '', 'the home page')}, which lists every repository and badge.</p>`;
+  const main = `<h1>Page not found</h1><p>There is no page at this address. Start from ${link(ctx, '', 'the home page')}, which lists every host and badge, or ${link(ctx, pagePaths.search, 'find a repository')}.</p>`;
   return renderPage(ctx.env, { title: `Not found · ${ctx.env.siteName}`, description: 'No page at this address.', main });
 }
 
@@ -247,10 +248,12 @@ const urlset = (entries: readonly string[]) => `<?xml version="1.0" encoding="UT
 class Sitemap {
   private entries: string[] = [];
   private readonly parts: string[] = [];
-  constructor(
-    private readonly base: string,
-    private readonly total: number,
-  ) {}
+  private readonly base: string;
+  private readonly total: number;
+  constructor(base: string, total: number) {
+    this.base = base;
+    this.total = total;
+  }
 
   /** Adds an address; a part that is full comes back to be published. */
   add(url: string): { key: string; body: string } | undefined {
@@ -284,7 +287,7 @@ export function siteWideFiles(ctx: PagesContext, summaries: SortedSummaries): Si
 }
 
 /**
- * The same files one at a time, as the summaries are read: a list page is out of memory once
+ * The same files one at a time, as the summaries are read: a page is out of memory once
  * published, whatever the number of repositories.
  */
 export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummaries): Generator<SiteFile> {
@@ -296,50 +299,59 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   yield { key: ctx.env.assets.feedCss.key, body: ctx.env.assets.feedCss.body, contentType: ctx.env.assets.feedCss.contentType, cacheControl: immutable, phase: 'at' };
   yield { key: favicon.key, body: favicon.body, contentType: favicon.contentType, cacheControl: short, phase: 'at' };
   const page = (key: string, body: string, contentType = HTML_TYPE, phase: Phase = 'page'): SiteFile => ({ key, body, contentType, cacheControl: short, phase });
-  yield page(pagePaths.searchIndex, `${JSON.stringify(summaries.urls)}\n`, 'application/json');
   const total = summaries.urls.length;
+  const statuses = statusesOf(ctx);
+  const cat = new Catalogue(summaries.urls, badgeIdsOf(ctx), statuses);
+  const { root, all: groups } = groupTree(cat);
   const facts: SiteFacts = {
     total,
-    badgeCounts: zeroCounts(badgeIdsOf(ctx), statusesOf(ctx)),
     ruleCounts: zeroCounts(
       ctx.thresholds.t.rules.map((r) => r.id),
       ruleStatusesOf(ctx),
     ),
     recent: [],
-    firstItems: [],
+    cat,
+    root,
+    rollUp: [],
+    configured: statuses.length,
   };
   const base = ctx.site.baseUrl;
-  const sitemap = new Sitemap(base, pageCount(total) + badgeIdsOf(ctx).length + ctx.thresholds.t.rules.length + total);
+  const listPages = pageCount(total, PAGE_SIZE);
+  const sitemap = new Sitemap(base, 1 + listPages + groups.length + badgeIdsOf(ctx).length + ctx.thresholds.t.rules.length + total);
   const toSitemap = function* (url: string): Generator<SiteFile> {
     const full = sitemap.add(url);
-    if (full) yield page(full.key, full.body, 'application/xml');
+    if (full) yield page(full.key, full.body, PAGE_TYPES.xml);
   };
   yield* toSitemap(`${base}/`);
-  for (let n = 2; n <= pageCount(total); n++) yield* toSitemap(`${base}/${pagePaths.listPage(n)}`);
+  for (let n = 1; n <= listPages; n++) yield* toSitemap(`${base}/${pagePaths.listPage(n)}`);
+  for (const g of groups) yield* toSitemap(`${base}/${groupPaths.page(g)}`);
   for (const id of badgeIdsOf(ctx)) yield* toSitemap(`${base}/${pagePaths.badge(id)}`);
   for (const r of ctx.thresholds.t.rules) yield* toSitemap(`${base}/${pagePaths.rule(r.id)}`);
-  let items: string[] = [];
   let i = 0;
   for (const line of summaries.lines()) {
     const s = JSON.parse(line) as RepositorySummary;
-    count(facts.badgeCounts, s.badges);
+    // The catalogue's statuses are by index into urls: the lines must come in that order.
+    if (s.url !== summaries.urls[i]) throw new Error(`internal: summary ${i} is of ${s.url}, expected ${summaries.urls[i]}`);
+    cat.record(i++, s.badges);
     count(facts.ruleCounts, s.rules);
     for (const c of s.changes) keepNewest(facts.recent, { url: s.url, enc: s.enc, c });
     yield* toSitemap(`${base}/${pagePaths.repository(s.enc)}`);
-    items.push(listItem(ctx, s));
-    if (items.length === PAGE_SIZE || i === total - 1) {
-      const n = Math.floor(i / PAGE_SIZE) + 1;
-      if (n === 1) facts.firstItems = items;
-      else yield page(pagePaths.listPageKey(n), listPage(ctx, total, n, items));
-      items = [];
-    }
-    i++;
   }
-  for (const id of badgeIdsOf(ctx)) yield page(pagePaths.badgeKey(id), badgePage(ctx, id, facts.badgeCounts.get(id)));
+  facts.rollUp = cat.rollUp(cat.order);
+  // The lists, in natural order, from the catalogue.
+  for (let n = 1; n <= listPages; n++) yield page(pagePaths.listPageKey(n), listPage(ctx, facts, n, cat.order.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE)));
+  const render = (title: string, description: string, main: string) => renderPage(ctx.env, { title: `${title} · ${ctx.env.siteName}`, description, main });
+  for (const g of groups) {
+    for (const f of groupPages(ctx, cat, g, facts.configured, render)) yield page(f.key, f.body);
+    for (const f of statusLists(ctx, cat, g, render)) yield page(f.key, f.body);
+  }
+  for (const f of searchShards(ctx, cat, groups)) yield page(f.key, f.body, JSON_TYPE);
+  yield page(pagePaths.searchKey, render('Find a repository', 'Find a repository by its name, owner or group.', searchPageMain(ctx, groupList(ctx, root.children.slice(0, GROUPS_PER_PAGE)), total)));
+  for (const id of badgeIdsOf(ctx)) yield page(pagePaths.badgeKey(id), badgePage(ctx, id, facts));
   for (const r of ctx.thresholds.t.rules) yield page(pagePaths.ruleKey(r.id), rulePage(ctx, r.id, facts.ruleCounts.get(r.id)!));
   yield page('404.html', notFoundPage(ctx));
-  for (const s of sitemap.finish()) yield page(s.key, s.body, 'application/xml');
-  yield page('robots.txt', `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`, 'text/plain; charset=utf-8');
+  for (const s of sitemap.finish()) yield page(s.key, s.body, PAGE_TYPES.xml);
+  yield page('robots.txt', `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`, PAGE_TYPES.txt);
   yield page('index.html', homePage(ctx, facts), HTML_TYPE, 'home');
 }
 

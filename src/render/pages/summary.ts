@@ -7,7 +7,7 @@
 // carries a skipped repository's line forward unchanged in its state.
 import { NDJSON_TYPE } from '../../model/http.ts';
 import type { RepositoryHistory } from '../../load/types.ts';
-import type { SiteFile } from '../site-files.ts';
+import type { SiteFile } from '../../model/site-file.ts';
 import type { RepositoryEvaluations } from './context.ts';
 import { statusChanges, type StatusChange } from './evaluate.ts';
 
@@ -64,9 +64,8 @@ export function summarizeRepository(h: RepositoryHistory, ev: RepositoryEvaluati
 
 /**
  * Lines per summaries file: past that a shard's summaries continue in numbered parts, so no
- * file's body (held whole while it is published, with its lines) grows with the catalogue:
- * 2,000 lines are about 1.3 MB. Publishing 100,000 summaries in parts of 10,000 lines raised
- * RSS by about 40 MB; in parts of 2,000, by about 14 MB.
+ * file's body (held whole while it is published, with its lines) grows with the catalogue
+ * (the part size was chosen by measurement: docs/performance.md, "The whole scale run").
  */
 export const SUMMARY_PART_LINES = 2_000;
 

@@ -4,13 +4,17 @@
 export type FailureKind = 'rate-limit' | 'auth' | 'not-found' | 'timeout' | 'network' | 'http';
 
 export class ForgeApiError extends Error {
+  readonly kind: FailureKind;
+  readonly status?: number;
   constructor(
-    readonly kind: FailureKind,
+    kind: FailureKind,
     /** The whole cause, prefixed with the API's label: "GitHub API: 403 rate limit, resets 12:03Z". */
     message: string,
-    readonly status?: number,
+    status?: number,
   ) {
     super(message);
+    this.kind = kind;
+    this.status = status;
     this.name = 'ForgeApiError';
   }
 }

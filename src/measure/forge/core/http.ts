@@ -45,7 +45,10 @@ export class RequestQueue {
   private nextStart = 0;
   /** Set while a rate limit holds this token: when it resets and what the forge said. */
   limit?: { untilMs: number; error: ForgeApiError };
-  constructor(private readonly intervalMs: number) {}
+  private readonly intervalMs: number;
+  constructor(intervalMs: number) {
+    this.intervalMs = intervalMs;
+  }
 
   async turn(signal?: AbortSignal): Promise<void> {
     const now = Date.now();
@@ -126,14 +129,25 @@ export function isRateLimited(status: number, headers: Headers): boolean {
 export class ForgeHttp {
   requests = 0;
 
+  readonly access: HostAccess;
+  readonly label: string;
+  private readonly registry: QueueRegistry;
+  private readonly authorize: (token: string) => [string, string];
+  private readonly signal?: AbortSignal;
   constructor(
-    readonly access: HostAccess,
+    access: HostAccess,
     /** "GitHub API", "GitLab API", "Forgejo/Gitea API": the start of every failure message. */
-    readonly label: string,
-    private readonly registry: QueueRegistry,
-    private readonly authorize: (token: string) => [string, string],
-    private readonly signal?: AbortSignal,
-  ) {}
+    label: string,
+    registry: QueueRegistry,
+    authorize: (token: string) => [string, string],
+    signal?: AbortSignal,
+  ) {
+    this.access = access;
+    this.label = label;
+    this.registry = registry;
+    this.authorize = authorize;
+    this.signal = signal;
+  }
 
   /** A fetch that goes through the host's queue with the next token of the pool. */
   readonly fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {

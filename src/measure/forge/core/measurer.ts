@@ -41,6 +41,7 @@ type Outcome<T> = { ok: T } | { failed: string };
 /** A measurer for one forge family: `open` makes the source for one repository. */
 export function sourceMeasurer(http: (signal?: AbortSignal) => ForgeHttp, open: (http: ForgeHttp, request: ForgeRequest) => ForgeSource): ForgeMeasurer {
   return {
+    answers: { always: FORGE_RULES, latest: [] },
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const client = http(request.signal);
       const source = open(client, request);

@@ -45,6 +45,7 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
   const access = { kind: 'index' as const, apiUrl: (config.apiUrl ?? DEPENDENTS_API_URLS[config.source]).replace(/\/+$/, ''), tokens: [], requestsPerSecond: 5, timeoutSeconds: config.timeoutSeconds ?? 30, maxWaitSeconds: 60 };
   const count = config.source === 'deps.dev' ? depsDev : ecosystems;
   return {
+    answers: { always: [], latest: ['DEPENDENTS'] },
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const http = new ForgeHttp(access, label, registry, () => ['x-unused', ''], request.signal);
       const measurements = request.times.map(() => ({ values: {}, evidence: {} }) as ForgeResult['measurements'][number]);
@@ -72,6 +73,7 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
 /** Both measurers' rules for one request: their rules never overlap. */
 export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
   return {
+    answers: { always: [...a.answers.always, ...b.answers.always], latest: [...a.answers.latest, ...b.answers.latest] },
     async measure(request) {
       const [x, y] = [await a.measure(request), await b.measure(request)];
       return {

@@ -9,8 +9,9 @@ import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../co
 import { unixOf, type Actor, type ForgeIssue, type IssueReaction } from '../../core/rules.ts';
 import { isoTime } from '../../../../model/calendar.ts';
 import type { ForgeRequest } from '../../../types.ts';
+import { GITHUB_LABEL } from './label.ts';
 
-export const GITHUB_LABEL = 'GitHub API';
+export { GITHUB_LABEL };
 
 const GitHubOctokit = Octokit.plugin(throttling, retry);
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };

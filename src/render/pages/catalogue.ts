@@ -1,0 +1,109 @@
+// What the browse pages (the full list, group pages, lists by badge and status, search) know
+// of every repository, held compactly so it scales to 100,000: the URLs (the summaries' own
+// array), their natural order, and one byte per repository and badge for its latest status.
+// Filled during the site-wide pass over the summary lines; no summary object is kept.
+import { API_PREFIX } from '../../model/layout.ts';
+import { pagePaths, shownStatus, type PagesContext } from './context.ts';
+import { esc, flat, href, text } from './html.ts';
+import { naturalOrder } from './natural.ts';
+
+/** No status recorded for a badge (a summary that lacks it). */
+const NONE = 255;
+
+export class Catalogue {
+  /** Badge ids, in the thresholds' order. */
+  readonly badges: readonly string[];
+  /** Status words in display order (the configured ones first, then any others as met). */
+  readonly statuses: string[];
+  private readonly statusIndex = new Map<string, number>();
+  /** Repository indexes (into urls) in natural order of their URLs. */
+  readonly order: readonly number[];
+  private readonly matrix: Uint8Array;
+
+  readonly urls: readonly string[];
+
+  constructor(urls: readonly string[], badges: readonly string[], statuses: readonly string[]) {
+    this.urls = urls;
+    this.badges = badges;
+    this.statuses = [];
+    for (const s of statuses) this.statusOf(s);
+    this.order = naturalOrder(urls, (u) => u);
+    this.matrix = new Uint8Array(urls.length * badges.length).fill(NONE);
+  }
+
+  private statusOf(s: string): number {
+    let i = this.statusIndex.get(s);
+    if (i === undefined) {
+      i = this.statuses.length;
+      // A byte per status: more than 254 distinct words would be a corrupt store; they share the last.
+      if (i >= NONE - 1) return NONE - 1;
+      this.statuses.push(s);
+      this.statusIndex.set(s, i);
+    }
+    return i;
+  }
+
+  /** Records repository `i`'s latest statuses. */
+  record(i: number, statusById: Readonly<Record<string, string>>): void {
+    const b = this.badges.length;
+    for (let j = 0; j < b; j++) {
+      const s = statusById[this.badges[j]!];
+      if (s !== undefined) this.matrix[i * b + j] = this.statusOf(s);
+    }
+  }
+
+  /** Status index of repository i for badge j, or -1. */
+  status(i: number, j: number): number {
+    const v = this.matrix[i * this.badges.length + j]!;
+    return v === NONE ? -1 : v;
+  }
+
+  /** The word shown for repository i's badge j ('' without one). */
+  shown(ctx: PagesContext, i: number, j: number): string {
+    const s = this.status(i, j);
+    return s < 0 ? '' : shownStatus(ctx.site.shape, this.statuses[s]!);
+  }
+
+  /** Counts per badge and status of the repositories `members` lists (indexes into urls). */
+  rollUp(members: Iterable<number>): number[][] {
+    const counts = this.badges.map(() => this.statuses.map(() => 0));
+    for (const i of members)
+      for (let j = 0; j < this.badges.length; j++) {
+        const s = this.status(i, j);
+        if (s >= 0) counts[j]![s]!++;
+      }
+    return counts;
+  }
+
+  /** One repository as a list item: its page, and its badges as images that say their status. */
+  item(ctx: PagesContext, i: number): string {
+    const url = this.urls[i]!;
+    const enc = encodeURIComponent(url);
+    const api = href(ctx.env, `${API_PREFIX}${enc}/badges/`);
+    let imgs = '';
+    for (let j = 0; j < this.badges.length; j++) {
+      const shown = this.shown(ctx, i, j);
+      if (shown) imgs += `<img class="badge-img" src="${api}${this.badges[j]}.svg" alt="${esc(`${this.badges[j]}: ${shown}`)}" loading="lazy">`;
+    }
+    return `<li><a href="${href(ctx.env, pagePaths.repository(enc))}">${text(url)}</a> <span class="badges">${imgs}</span></li>`;
+  }
+
+  list(ctx: PagesContext, members: readonly number[]): string {
+    return members.length > 0 ? `<ul class="repo-list">${members.map((i) => this.item(ctx, i)).join('')}</ul>` : '<p>No repository has been scanned yet.</p>';
+  }
+}
+
+/** Page n (from 1) of `n` pages as links: First, Previous, "Page n of m", Next, Last. */
+export function pager(ctx: PagesContext, label: string, page: number, pages: number, path: (n: number) => string): string {
+  if (pages <= 1) return '';
+  const a = (n: number, word: string) => `<a href="${href(ctx.env, path(n))}">${word}</a>`;
+  const parts: string[] = [];
+  if (page > 1) parts.push(a(1, 'First'), a(page - 1, 'Previous'));
+  parts.push(`<span>Page ${page} of ${pages}</span>`);
+  if (page < pages) parts.push(a(page + 1, 'Next'), a(pages, 'Last'));
+  return `<nav class="pager" aria-label="${flat(label)}">${parts.join('')}</nav>`;
+}
+
+export function pageCount(n: number, size: number): number {
+  return Math.max(1, Math.ceil(n / size));
+}

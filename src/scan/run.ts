@@ -1,0 +1,142 @@
+// A scan from start to end: the list of repositories read, the store opened, its lease held,
+// the rules chosen from the thresholds, every repository measured, and everything closed again
+// however it ends. `badgepress scan` turns argv into these options, calls runScan once, and
+// prints what it returns.
+import { mkdir, readFile } from 'node:fs/promises';
+import type { ResolvedConfig, ShapeThresholds } from '../config/resolve.ts';
+import type { SiteConfig } from '../config/types.ts';
+import { UsageError } from '../errors.ts';
+import { acquireLease } from '../io/lease.ts';
+import { forgeFor as forgesOf } from '../measure/forge/index.ts';
+import { parseTargets } from '../measure/targets.ts';
+import type { ForgeFor } from '../measure/types.ts';
+import { FORGE_RULE_IDS, GIT_RULE_IDS } from '../model/measured-rules.ts';
+import { inShard, type Shard } from '../model/shard.ts';
+import { isS3, parseS3Location } from '../s3/location.ts';
+import { DirectoryStoreWriter, scanLeaseKey, type StoreWriter } from '../store/writer.ts';
+import { monthStarts, type ScanSummary, scan } from './scan.ts';
+
+/** What a command hears while a scan runs. */
+export interface ScanListener {
+  /** A line of the repository list that names no repository (said once, by shard 0 of n). */
+  listProblem(problem: string): void;
+  /** A repository's problem, once, as it happens. */
+  report(line: string): void;
+  warn(message: string): void;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ScanRun {
+  /** The resolved config; its `site.scan` already holds the command's overrides. */
+  config: ResolvedConfig;
+  /** The file that lists the repositories (--repos). */
+  reposFile: string;
+  /** Unix seconds the scan is as of. */
+  asOf: number;
+  /** Backfill month starts from this Unix time (--history monthly --since). */
+  since?: number;
+  fetch: 'always' | 'never';
+  /** --rules; undefined: every rule badgepress can measure, and those the thresholds judge. */
+  asked?: readonly string[];
+  botPatterns: readonly string[];
+  shard?: Shard;
+  /** The forge adapters (default: the config's `hosts:` and the known forges). */
+  forgeFor?: ForgeFor;
+  listener: ScanListener;
+}
+
+export interface ScanOutcome {
+  summary: ScanSummary;
+  /** Lines of the list that named no repository (0 on shards other than 0). */
+  listProblems: number;
+  /** Where the records went. */
+  location: string;
+}
+
+/** Each rule's window in months, and the rule ids the active thresholds judge by measurement. */
+function thresholdRules(thresholds: ShapeThresholds): { windowMonths: Record<string, number>; ids: string[] } {
+  const windowMonths: Record<string, number> = {};
+  const ids: string[] = [];
+  if (thresholds.shape === 'A') {
+    for (const r of thresholds.t.rules) {
+      ids.push(r.id);
+      if (r.type === 'numeric' && r.timeRangeInMonths !== undefined) windowMonths[r.id] = r.timeRangeInMonths;
+    }
+  } else {
+    for (const r of thresholds.t.rules) {
+      if (r.manual) continue;
+      ids.push(r.id);
+      if (r.threshold.timeRangeInMonths !== undefined) windowMonths[r.id] = r.threshold.timeRangeInMonths;
+    }
+  }
+  return { windowMonths, ids };
+}
+
+async function openWriter(site: SiteConfig): Promise<StoreWriter> {
+  if (!isS3(site.store)) {
+    await mkdir(site.store, { recursive: true }).catch((err: unknown) => {
+      throw new UsageError(`--store ${site.store}: cannot create the directory (${(err as NodeJS.ErrnoException).code}); name a writable directory`);
+    });
+    return new DirectoryStoreWriter(site.store);
+  }
+  const loc = parseS3Location(site.store);
+  if (!loc) throw new UsageError(`--store ${JSON.stringify(site.store)}: expected s3://bucket/prefix with a valid bucket name`);
+  const [{ S3StoreWriter }, { s3Client }] = await Promise.all([import('../store/s3-writer.ts'), import('../s3/client.ts')]);
+  return new S3StoreWriter(s3Client(site.s3), loc);
+}
+
+export async function runScan(run: ScanRun): Promise<ScanOutcome> {
+  const { config, listener, shard } = run;
+  const { site } = config;
+  const judged = thresholdRules(config.thresholds);
+  // By default every rule badgepress can measure, whatever the thresholds judge today: a rule
+  // added to a badge later finds its values in past scans.
+  const measurable = [...GIT_RULE_IDS, ...FORGE_RULE_IDS.filter((id) => id !== 'DEPENDENTS' || site.dependents)];
+  const rules = new Set(run.asked ?? [...measurable, ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
+
+  let text: string;
+  try {
+    text = await readFile(run.reposFile, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--repos ${run.reposFile}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); name a file with one repository URL a line`);
+  }
+  const parsed = parseTargets(text, run.reposFile);
+  // A bad line belongs to no shard: shard 0 reports it, so n shards report it once.
+  const listProblems = !shard || shard.index === 0 ? parsed.problems : [];
+  for (const p of listProblems) listener.listProblem(p);
+  const targets = shard ? parsed.targets.filter((t) => inShard(shard)(t.url)) : parsed.targets;
+
+  const writer = await openWriter(site);
+  let lease;
+  try {
+    lease = await acquireLease(writer.leaseStore(scanLeaseKey(shard)), { holderKind: 'scan', onLost: listener.warn, onWarning: listener.warn, conditionalWrites: site.s3.conditionalWrites ?? 'required' });
+  } catch (err) {
+    await writer.close();
+    throw err;
+  }
+  let summary: ScanSummary;
+  try {
+    summary = await scan({
+      targets,
+      writer,
+      asOf: run.asOf,
+      ...(run.since === undefined ? {} : { historyTimes: monthStarts(run.since, run.asOf) }),
+      fetch: run.fetch,
+      rules,
+      settings: site.scan,
+      botPatterns: run.botPatterns,
+      windowMonths: judged.windowMonths,
+      forgeFor: run.forgeFor ?? forgesOf({ hosts: site.hosts, ...(site.dependents ? { dependents: site.dependents } : {}), gitTokens: site.scan.tokens }, process.env),
+      report: listener.report,
+      ...(listener.onProgress ? { onProgress: listener.onProgress } : {}),
+    });
+  } finally {
+    await lease.release();
+    await writer.close();
+  }
+  // Only rules someone asks for or judges are worth a word when nothing measured them (a
+  // repository on a host without a forge API leaves the forge rules out, as it should).
+  const wanted = new Set(run.asked ?? judged.ids);
+  summary.unmeasured = summary.unmeasured.filter((id) => wanted.has(id));
+  return { summary, listProblems: listProblems.length, location: writer.location };
+}
