@@ -5,7 +5,7 @@ import { build } from '../src/build/loop.ts';
 import { loadShape } from '../src/build/stages.ts';
 import { resolveConfig } from '../src/config/resolve.ts';
 import { DirectoryStore } from '../src/load/store.ts';
-import { ATOM_TYPE, HTML_TYPE, JSON_TYPE, PAGE_TYPES, SVG_TYPE } from '../src/model/http.ts';
+import { HTML_TYPE, JSON_TYPE, PAGE_TYPES, SVG_TYPE, XML_TYPE } from '../src/model/http.ts';
 import type { SiteFile } from '../src/model/site-file.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { pagesBuild } from '../src/render/pages/setup.ts';
@@ -15,7 +15,7 @@ import { tempDir } from './helpers/tmp.ts';
 describe('page content types', () => {
   it('name a type for each kind of page file, JSON for the rest', () => {
     expect(pageContentType('index.html')).toBe(HTML_TYPE);
-    expect(pageContentType('repositories/x/feed.atom')).toBe(ATOM_TYPE);
+    expect(pageContentType('repositories/x/feed.atom')).toBe(XML_TYPE);
     expect(pageContentType('favicon.svg')).toBe(SVG_TYPE);
     expect(pageContentType('search.json')).toBe(JSON_TYPE);
     expect(Object.keys(PAGE_TYPES).sort()).toEqual(['atom', 'css', 'html', 'js', 'svg', 'txt', 'xml']);

@@ -92,7 +92,8 @@ describe.each([
     expect(feeds.length).toBe(repositoryDirs(out).length);
     const parser = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'entry' || name === 'link' });
     for (const [path, r] of feeds) {
-      expect(r.type).toBe('application/atom+xml');
+      expect(r.type).toBe('application/xml');
+      expect(r.csp, path).toContain("style-src 'self'");
       expect(XMLValidator.validate(r.body), path).toBe(true);
       const feed = parser.parse(r.body).feed;
       expect(feed['@_xmlns']).toBe('http://www.w3.org/2005/Atom');

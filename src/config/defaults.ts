@@ -11,11 +11,14 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 /** The tool named in reports; its informationUri defaults to the site's own home page (baseUrl). */
 export const DEFAULT_TOOL: Readonly<Pick<SiteConfig['tool'], 'name' | 'version'>> = { name: 'badgepress', version: '0.1.0' };
 
-// `none` (Shape B, no level granted) is a light grey of its own, never silver's grey: a
-// badge must not look silver when nothing is granted.
+// Silver is a slate of its own, never the plain grey (#9f9f9f, shields' "lightgrey") of the
+// resolver's error badge: a silver badge must not read as a broken one (white text on it
+// 4.61:1, against that grey 1.74:1; test/colours.test.ts). `none` (Shape B, no level
+// granted) is a light grey of its own, never silver's colour: a badge must not look silver
+// when nothing is granted.
 export const DEFAULT_COLORS: Readonly<SiteConfig['colors']> = {
   gold: '#dfb317',
-  silver: '#9f9f9f',
+  silver: '#64778c',
   bronze: '#cd7f32',
   fail: '#e05d44',
   expired: '#555555',

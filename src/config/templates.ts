@@ -1,5 +1,5 @@
 // The package's templates/ the render stage fills in: the OpenAPI description, the site's
-// stylesheet and script, and the markup of each badge style. Read here, once per process, into
+// stylesheets (pages, feeds) and script, and the markup of each badge style. Read here, once per process, into
 // the resolved configuration, so rendering turns data into bytes and reads no file. The compiled CLI reads the OpenAPI
 // template parsed already (scripts/compile.mjs writes it beside this module), so no start
 // parses its YAML (what that saves: docs/performance.md, "Start-up").
@@ -18,6 +18,8 @@ export interface SiteTemplates {
   /** templates/site.css and site.js, as text. */
   css: string;
   js: string;
+  /** templates/feed.css: what a browser draws a repository's Atom feed with (beside site.css). */
+  feedCss: string;
   /** templates/badge-<style>.svg.mustache, one a style. */
   badges: BadgeTemplates;
 }
@@ -66,7 +68,7 @@ export function openapiTemplate(): Json {
 
 /** The templates a build with these settings renders from. */
 export function siteTemplates(site: Pick<SiteConfig, 'openapi'>): SiteTemplates {
-  return { openapi: site.openapi ? openapiTemplate() : undefined, css: text('site.css'), js: text('site.js'), badges: badgeTemplates() };
+  return { openapi: site.openapi ? openapiTemplate() : undefined, css: text('site.css'), js: text('site.js'), feedCss: text('feed.css'), badges: badgeTemplates() };
 }
 
 /** For scripts/compile.mjs: the parsed OpenAPI template, as the file the compiled module reads. */

@@ -40,13 +40,18 @@ export function problemBody(status: number, title: string, detail: string): stri
 }
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
-export const ATOM_TYPE = 'application/atom+xml';
+/**
+ * XML files of the site: the sitemap and each repository's Atom feed. The feed goes out as
+ * plain XML, not application/atom+xml: Chromium shows an atom+xml answer as raw text and
+ * applies no stylesheet to it, while feed readers read Atom from either type.
+ */
+export const XML_TYPE = 'application/xml';
 /** The content type of each kind of page file, by the key's extension: what the build publishes
  *  a page with and what a resolver answers it with (any other extension is JSON). */
 export const PAGE_TYPES: Readonly<Record<string, string>> = {
   html: HTML_TYPE,
-  atom: ATOM_TYPE,
-  xml: 'application/xml',
+  atom: XML_TYPE,
+  xml: XML_TYPE,
   txt: 'text/plain; charset=utf-8',
   css: 'text/css; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
@@ -71,12 +76,13 @@ export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 /**
  * The headers every answer of every adapter carries, added to `headers` (lower-case names):
  * nosniff, so no browser reads a file as another type than the one sent (a report's JSON as
- * HTML), and a policy on pages and on SVG. Written without spread: CloudFront Functions use it.
+ * HTML), and a policy on pages, on XML (feeds, the sitemap) and on SVG. Written without spread: CloudFront Functions use it.
  */
 export function withAnswerHeaders(headers: Record<string, string>): Record<string, string> {
   headers['x-content-type-options'] = 'nosniff';
   const type = headers['content-type'];
-  if (type === SVG_TYPE || type === HTML_TYPE) headers['content-security-policy'] = type === SVG_TYPE ? SVG_CSP : PAGE_CSP;
+  // An XML file opened in a tab is a document too (a feed styled by the site's stylesheets).
+  if (type === SVG_TYPE || type === HTML_TYPE || type === XML_TYPE) headers['content-security-policy'] = type === SVG_TYPE ? SVG_CSP : PAGE_CSP;
   return headers;
 }
 

@@ -168,7 +168,7 @@ export const CASES: ConformanceCase[] = [
     status: 200,
     contentType: 'application/json',
     cacheControl: SHORT,
-    body: /^\{"schemaVersion":1,"label":"MAINTENANCE","message":"silver","color":"9f9f9f","cacheSeconds":300\}$/,
+    body: /^\{"schemaVersion":1,"label":"MAINTENANCE","message":"silver","color":"64778c","cacheSeconds":300\}$/,
   },
   { name: 'B: shields endpoint JSON', request: onB(`${base}/badges/DIN-SPEC-XXXX.json`), status: 200, contentType: 'application/json', body: /"message":"bronze"/ },
   { name: 'style for-the-badge', request: get(`${base}/badges/MAINTENANCE.svg?style=for-the-badge`), status: 200, contentType: 'image/svg+xml', cacheControl: SHORT, body: /aria-label="MAINTENANCE: SILVER"/ },

@@ -8,6 +8,7 @@ import { openSink, openStore } from '../../src/build/locations.ts';
 import { loadShape } from '../../src/build/stages.ts';
 import type { Sink } from '../../src/publish/sink.ts';
 import { pagesBuild } from '../../src/render/pages/setup.ts';
+import { runSiteWidePages } from '../../src/build/run.ts';
 import type { SiteFile } from '../../src/model/site-file.ts';
 
 export interface IncrementalRun {
@@ -61,4 +62,9 @@ export async function buildIncrementally(run: IncrementalRun): Promise<{ summary
     await sink.close();
     await state.close();
   }
+}
+
+/** `badgepress site --shards n` after n sharded builds: the site-wide pages, in-process. */
+export async function siteStep(flags: ConfigFlags, shards: number): Promise<void> {
+  await runSiteWidePages(await resolveFlags(flags), shards, true);
 }

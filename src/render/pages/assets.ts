@@ -1,5 +1,5 @@
-// The site's static assets: one content-hashed stylesheet and script (immutable, so a new
-// build with changed bytes gets a new name), and the favicon.
+// The site's static assets: the content-hashed stylesheet and script (immutable, so a new
+// build with changed bytes gets a new name), the feeds' stylesheet (also hashed), and the favicon.
 import { createHash } from 'node:crypto';
 import type { SiteTemplates } from '../../config/templates.ts';
 
@@ -12,6 +12,8 @@ export interface Asset {
 export interface SiteAssets {
   css: Asset;
   js: Asset;
+  /** What a browser draws a repository's Atom feed with, after `css` (its colours). */
+  feedCss: Asset;
   favicon: Asset;
 }
 
@@ -22,11 +24,12 @@ function hashed(name: string, ext: string, body: string, contentType: string): A
 
 const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7z" fill="#0969da"/><path d="m10 16 4 4 8-9" fill="none" stroke="#fff" stroke-width="3"/></svg>';
 
-/** The assets of the stylesheet and script `templates` hold (config/templates.ts reads them). */
-export function siteAssets(templates: Pick<SiteTemplates, 'css' | 'js'>): SiteAssets {
+/** The assets of the stylesheets and script `templates` hold (config/templates.ts reads them). */
+export function siteAssets(templates: Pick<SiteTemplates, 'css' | 'js' | 'feedCss'>): SiteAssets {
   return {
     css: hashed('site', 'css', templates.css, 'text/css; charset=utf-8'),
     js: hashed('site', 'js', templates.js, 'text/javascript; charset=utf-8'),
+    feedCss: hashed('feed', 'css', templates.feedCss, 'text/css; charset=utf-8'),
     favicon: { key: 'favicon.svg', body: FAVICON, contentType: 'image/svg+xml' },
   };
 }

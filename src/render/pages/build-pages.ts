@@ -1,7 +1,7 @@
 // The human site's part of a build: per repository its page and feed, a summary of it, and at
 // the end the shard's summaries and, for an unsharded build, the site-wide pages. Publishing
 // them is the build's job (src/build/pages.ts).
-import { ATOM_TYPE, HTML_TYPE } from '../../model/http.ts';
+import { HTML_TYPE, XML_TYPE } from '../../model/http.ts';
 import type { RepositoryHistory } from '../../load/types.ts';
 import type { SiteFile } from '../../model/site-file.ts';
 import { pagePaths, type PagesContext, type RepositoryEvaluations } from './context.ts';
@@ -17,11 +17,20 @@ export interface PagesBuild {
   shard: { index: number; count: number };
 }
 
+/**
+ * A page as one flat string: V8 keeps a string built by concatenation as a tree of its
+ * pieces, and a page waits while its repository's API files are published, long enough to
+ * be promoted to the old generation: flattened now, the pieces die young.
+ */
+function flattened(s: string): string {
+  return (Number(s), s);
+}
+
 export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[] = statusChanges(ev)): SiteFile[] {
   const cacheControl = `public, max-age=${ctx.site.cache.latestMaxAge}`;
   return [
-    { key: pagePaths.repositoryKey(h.encoded), body: repositoryPage(ctx, h, ev), contentType: HTML_TYPE, cacheControl, phase: 'page' },
-    { key: pagePaths.feed(h.encoded), body: repositoryFeed(ctx, h, changes), contentType: ATOM_TYPE, cacheControl, phase: 'page' },
+    { key: pagePaths.repositoryKey(h.encoded), body: flattened(repositoryPage(ctx, h, ev)), contentType: HTML_TYPE, cacheControl, phase: 'page' },
+    { key: pagePaths.feed(h.encoded), body: flattened(repositoryFeed(ctx, h, changes)), contentType: XML_TYPE, cacheControl, phase: 'page' },
   ];
 }
 

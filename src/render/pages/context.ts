@@ -16,7 +16,7 @@ export interface PagesContext {
   thresholds: PagesThresholds;
 }
 
-export function pagesContext(site: SiteConfig, thresholds: PagesThresholds, templates: Pick<SiteTemplates, 'css' | 'js'>): PagesContext {
+export function pagesContext(site: SiteConfig, thresholds: PagesThresholds, templates: Pick<SiteTemplates, 'css' | 'js' | 'feedCss'>): PagesContext {
   const env = pageEnv(site.baseUrl, site.tool.name, `Built by ${site.tool.name} ${site.tool.version}`, siteAssets(templates));
   return { site, env, thresholds };
 }
@@ -28,6 +28,9 @@ export type RepositoryEvaluations = RepositoryEvaluation;
 export function shownStatus(shape: 'A' | 'B', status: string): string {
   return shape === 'B' && status === 'fail' ? 'none' : status;
 }
+
+/** The rungs of a Shape B status chart, lowest first: the words its badge shows. */
+export const SHOWN_LEVELS_B = ['none', 'bronze', 'silver', 'gold'] as const;
 
 /** Site paths of the human pages. */
 export const pagePaths = {

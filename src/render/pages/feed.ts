@@ -1,9 +1,13 @@
 // An Atom 1.0 feed per repository (repositories/<enc>/feed.atom) of badge status changes,
-// newest first, so a maintainer hears when a badge drops.
+// newest first, so a maintainer hears when a badge drops. Opened in a browser it is readable:
+// it names the site's stylesheet and the feeds' own (assets/feed.<hash>.css) in
+// xml-stylesheet instructions, and its subtitle (XHTML, which a browser draws as HTML) says
+// what the file is and links the repository's page. A stylesheet, not XSLT: browsers have
+// deprecated XSLT (Chromium marks every transformed page with a banner and a warning).
 import type { RepositoryHistory } from '../../load/types.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
 import { isoTime } from '../../model/calendar.ts';
-import { esc } from './html.ts';
+import { esc, href } from './html.ts';
 import type { StatusChange } from './evaluate.ts';
 
 const MAX_ENTRIES = 50;
@@ -19,16 +23,32 @@ export function repositoryFeed(ctx: PagesContext, h: RepositoryHistory, changes:
   const entries = newest.map((c) => {
     const to = shownStatus(shape, c.to);
     const title = c.from === null ? `${c.badge} is ${to} (first scan)` : `${c.badge} changed from ${shownStatus(shape, c.from)} to ${to}`;
+    const at = isoTime(c.t);
+    const escTitle = esc(title);
     return (
-      `<entry><id>${escPage}#${esc(`${c.badge}-${c.t}`)}</id><title>${esc(title)}</title><updated>${isoTime(c.t)}</updated>` +
-      `<link rel="alternate" type="text/html" href="${escPage}"/><summary>${esc(title)} with the scan of ${isoTime(c.t)}.</summary></entry>`
+      `<entry><id>${escPage}#${esc(`${c.badge}-${c.t}`)}</id><title>${escTitle}</title><updated>${at}</updated>` + `<link rel="alternate" type="text/html" href="${escPage}"/><summary>${escTitle} with the scan of ${at}.</summary></entry>`
     );
   });
   return (
-    `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">` +
-    `<id>${escPage}</id><title>${esc(`Badge changes of ${h.repositoryUrl}`)}</title><updated>${isoTime(updated)}</updated>` +
+    `<?xml version="1.0" encoding="utf-8"?>\n${stylesheets(ctx)}<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">` +
+    `<id>${escPage}</id><title>${esc(`Badge changes of ${h.repositoryUrl}`)}</title>` +
+    `<subtitle type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>An Atom feed: add its address to a feed reader to hear when a badge of this repository changes. ` +
+    `The badges themselves are on <a href="${escPage}">the repository's page</a>.</p></div></subtitle><updated>${isoTime(updated)}</updated>` +
     `<author><name>${esc(ctx.site.tool.name)}</name></author>` +
     `<link rel="self" type="application/atom+xml" href="${esc(self)}"/><link rel="alternate" type="text/html" href="${escPage}"/>` +
     `<generator>${esc(ctx.site.tool.name)}</generator>${entries.join('')}</feed>\n`
   );
+}
+
+const stylesheetsOf = new WeakMap<PagesContext, string>();
+
+/** The xml-stylesheet instructions every feed of a build starts with (the same for all). */
+function stylesheets(ctx: PagesContext): string {
+  let pi = stylesheetsOf.get(ctx);
+  if (pi === undefined) {
+    const { css, feedCss } = ctx.env.assets;
+    pi = `<?xml-stylesheet type="text/css" href="${href(ctx.env, css.key)}"?>\n<?xml-stylesheet type="text/css" href="${href(ctx.env, feedCss.key)}"?>\n`;
+    stylesheetsOf.set(ctx, pi);
+  }
+  return pi;
 }

@@ -12,6 +12,19 @@ export function text(s: string): string {
   return `<bdi>${esc(s)}</bdi>`;
 }
 
+const BREAKS_AFTER = /[-/\u2010-\u2014]/;
+
+/** Escaped text for a table cell: each word holding a hyphen, dash or slash kept on one line (a browser may break after one). */
+export function cellWords(escaped: string): string {
+  if (!BREAKS_AFTER.test(escaped)) return escaped;
+  return escaped.replace(/\S*[-/\u2010-\u2014]\S*/g, (w) => `<span class="nw">${w}</span>`);
+}
+
+/** Untrusted text for a table cell: escaped, isolated for bidi, its words kept whole. */
+export function cellText(s: string): string {
+  return `<bdi>${cellWords(esc(s))}</bdi>`;
+}
+
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Text for places <bdi> cannot go (<title>, attributes): bidi controls shown by code point. */
@@ -89,5 +102,13 @@ export function table(caption: string, head: string[], rows: string[][], numeric
 
 /** A status word, styled by class and always spelled out (never colour alone). */
 export function statusWord(status: string): string {
-  return `<span class="status st-${esc(status)}">${esc(status)}</span>`;
+  let word = statusWords.get(status);
+  if (word === undefined) {
+    word = `<span class="status st-${esc(status)}">${esc(status)}</span>`;
+    // A handful of statuses exist; the bound only guards against a caller passing data.
+    if (statusWords.size < 64) statusWords.set(status, word);
+  }
+  return word;
 }
+
+const statusWords = new Map<string, string>();

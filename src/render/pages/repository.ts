@@ -6,10 +6,10 @@ import { thresholdText, type BadgeB, type EvaluationB } from '../../evaluate/sha
 import type { RepositoryHistory } from '../../load/types.ts';
 import { API_PREFIX } from '../../model/layout.ts';
 import { statusChart, timeScale, valueChart, type ChartBand, type TimeScale } from './chart.ts';
-import { pagePaths, shownStatus, type PagesContext, type RepositoryEvaluations } from './context.ts';
+import { pagePaths, SHOWN_LEVELS_B, shownStatus, type PagesContext, type RepositoryEvaluations } from './context.ts';
 import { STATUS_LEVELS } from '../../model/status.ts';
 import { expiresAt } from '../../model/expiry.ts';
-import { esc, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
+import { cellText, cellWords, esc, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
 import { isoDate, isoTime } from '../../model/calendar.ts';
 import { raiseBadgeA, raiseBadgeB, raiseCriterionA, needForB } from './raise.ts';
 
@@ -71,13 +71,15 @@ interface RuleParts {
 interface PageConstants {
   badges: Map<string, BadgeParts>;
   rules: WeakMap<object, RuleParts>;
+  /** The README snippet of every badge, cut at each ENCODED_SLOT, per list of badge ids. */
+  readme: Map<string, string[] | undefined>;
 }
 
 const constantsOf = new WeakMap<PagesContext, PageConstants>();
 
 function pageConstants(ctx: PagesContext): PageConstants {
   let c = constantsOf.get(ctx);
-  if (!c) constantsOf.set(ctx, (c = { badges: new Map(), rules: new WeakMap() }));
+  if (!c) constantsOf.set(ctx, (c = { badges: new Map(), rules: new WeakMap(), readme: new Map() }));
   return c;
 }
 
@@ -100,10 +102,31 @@ function ruleParts(ctx: PagesContext, rule: RuleA | RuleB, bands: () => ChartBan
   const { rules } = pageConstants(ctx);
   let parts = rules.get(rule);
   if (!parts) {
-    parts = { link: link(ctx, pagePaths.rule(rule.id), text(rule.name)), heading: `<h3>${esc(rule.name)}</h3>`, bands: bands() };
+    parts = { link: link(ctx, pagePaths.rule(rule.id), cellText(rule.name)), heading: `<h3>${esc(rule.name)}</h3>`, bands: bands() };
     rules.set(rule, parts);
   }
   return parts;
+}
+
+function readmeSnippetHtml(ctx: PagesContext, encoded: string, badgeIds: readonly string[]): string {
+  const page = `${ctx.site.baseUrl}/${pagePaths.repository(encoded)}`;
+  const line = badgeIds.map((id) => `[![${id}](${ctx.site.baseUrl}/${apiPath(encoded, `badges/${id}.svg`)})](${page})`).join('\n');
+  return (
+    `<section aria-labelledby="embed"><h2 id="embed">Embed the badges</h2><div class="snippet" data-copy><div class="snippet-head"><span>Markdown for a README</span></div>` +
+    `<pre><code>${esc(line)}</code></pre></div><p>Each badge's section below has the same for one badge, in HTML, reStructuredText and AsciiDoc too.</p></section>`
+  );
+}
+
+/** The snippet at the top of a repository page: every badge, linked to the page, in Markdown. */
+function readmeSnippet(ctx: PagesContext, encoded: string, badgeIds: readonly string[]): string {
+  const { readme } = pageConstants(ctx);
+  const key = badgeIds.join('\n');
+  let parts = readme.get(key);
+  if (!readme.has(key)) {
+    parts = `${ctx.site.baseUrl}${key}`.includes(ENCODED_SLOT) ? undefined : readmeSnippetHtml(ctx, ENCODED_SLOT, badgeIds).split(ENCODED_SLOT);
+    readme.set(key, parts);
+  }
+  return parts ? parts.join(esc(encoded)) : readmeSnippetHtml(ctx, encoded, badgeIds);
 }
 
 /** The embed snippets of one badge of one repository. */
@@ -149,12 +172,12 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
   const parts = badgeParts(ctx, id);
   const rows = b.criteria.map((c) => [
     ruleParts(ctx, c.rule, () => bandsOfA(c.rule)).link,
-    valueText(c),
+    cellWords(valueText(c)),
     statusWord(c.status),
-    bandText(c),
+    cellWords(bandText(c)),
     (() => {
       const raise = raiseCriterionA(c);
-      return raise.length === 0 ? (c.status === 'gold' ? 'already gold' : '') : `<ul class="raise">${raise.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`;
+      return raise.length === 0 ? (c.status === 'gold' ? 'already gold' : '') : `<ul class="raise">${raise.map((r) => `<li>${cellWords(esc(r))}</li>`).join('')}</ul>`;
     })(),
   ]);
   const raise = raiseBadgeA(b);
@@ -231,25 +254,26 @@ function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
   const rows = b.explained.criteria.map((c) => [
     ruleParts(ctx, c.rule, () => bandsOfB(c.rule)).link,
     esc(c.badgeLevel),
-    esc(thresholdText(c.rule)),
-    esc(c.valueText),
+    cellWords(esc(thresholdText(c.rule))),
+    cellWords(esc(c.valueText)),
     statusWord(c.status),
-    c.evidence !== undefined ? text(c.evidence) : '',
-    esc(needForB(c) ?? ''),
+    c.evidence !== undefined ? cellText(c.evidence) : '',
+    cellWords(esc(needForB(c) ?? '')),
   ]);
   const raise = raiseBadgeB(b);
   const raiseLine = raise ? `<p><strong>For ${esc(raise.target)}:</strong> ${raise.needs.map((n) => text(n)).join('; ')}.</p>` : '<p>Every level this badge defines is granted.</p>';
-  const points = ev.scans.map((s) => ({ t: s.timestamp, status: s.badges[index]!.status }));
+  // The chart's rungs are the words the badge shows: "none" below bronze, never "fail".
+  const points = ev.scans.map((s) => ({ t: s.timestamp, status: shownStatus('B', s.badges[index]!.status) }));
   const chart = statusChart(
     {
       id: chartId(page, 'badge'),
       title: `${id} level over time`,
       desc: historyDesc(
         page,
-        points.map((p) => shownStatus('B', p.status)),
+        points.map((p) => p.status),
       ),
     },
-    STATUS_LEVELS,
+    SHOWN_LEVELS_B,
     points,
     page.scale,
   );
@@ -304,10 +328,10 @@ function scansTable(ctx: PagesContext, h: RepositoryHistory, statusesAt: (i: num
     .map((s, i) => {
       // The scan's API directory, escaped: the time is digits, so the links extend it as they are.
       const at = `${page.api}at/${s.timestamp}/`;
-      let files = `<a href="${at}sarif">SARIF</a>`;
-      for (const id of escIds) files += `, <a href="${at}badges/${id}.svg">${id} badge</a> <a href="${at}badges/${id}">${id} explanation</a>`;
-      const time = isoTime(s.timestamp);
-      return [`<time datetime="${time}">${time}</time>`, ...statusesAt(i).map((st) => esc(st)), files];
+      let files = `<ul class="files"><li><a href="${at}sarif">SARIF</a></li>`;
+      for (const id of escIds) files += `<li><a href="${at}badges/${id}.svg">${id} badge</a>, <a href="${at}badges/${id}">${id} explanation</a></li>`;
+      const time = page.times[i]!;
+      return [`<time datetime="${time}">${time}</time>`, ...statusesAt(i).map(statusWord), `${files}</ul>`];
     })
     .reverse();
   return table('Scans, newest first, with the files of each', ['Scan time', ...escIds, 'Files'], rows);
@@ -317,6 +341,8 @@ function scansTable(ctx: PagesContext, h: RepositoryHistory, statusesAt: (i: num
 interface PageShared {
   api: string;
   scale: TimeScale;
+  /** The time of each scan (YYYY-MM-DDTHH:MM:SSZ), in scan order. */
+  times: readonly string[];
   /** The date of each scan (YYYY-MM-DD), in scan order. */
   dates: readonly string[];
   /** Charts drawn so far on this page (their ids count them). */
@@ -324,10 +350,11 @@ interface PageShared {
 }
 
 export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations): string {
-  const last = h.scans[h.scans.length - 1]!;
   // Every chart spans the same scans (evaluations are per scan, in scan order).
   const times = ev.scans.map((s) => s.timestamp);
-  const page: PageShared = { api: apiHref(ctx, h.encoded), scale: timeScale(times), dates: times.map(isoDate), charts: 0 };
+  // Each scan's time formatted once for the page (a build's scan times are mostly distinct).
+  const isoTimes = times.map(isoTime);
+  const page: PageShared = { api: apiHref(ctx, h.encoded), scale: timeScale(times), times: isoTimes, dates: isoTimes.map((t) => t.slice(0, 10)), charts: 0 };
   const badgeIds = ev.latest.badges.map((b) => b.def.id);
   let badges: string;
   let ruleCharts: string;
@@ -346,10 +373,11 @@ export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: Repo
   const main =
     `<h1>${text(h.repositoryUrl)}</h1>` +
     `<p class="lead">Badges of ${repoLink}</p>` +
-    `<dl class="facts"><dt>Last scan</dt><dd><time datetime="${isoTime(last.timestamp)}">${isoDate(last.timestamp)}</time></dd>` +
+    `<dl class="facts"><dt>Last scan</dt><dd><time datetime="${isoTimes[isoTimes.length - 1]}">${page.dates[isoTimes.length - 1]}</time></dd>` +
     `<dt>Scans</dt><dd>${h.scans.length}</dd>` +
     `<dt>Report</dt><dd><a href="${page.api}sarif">Download the latest SARIF report</a></dd>` +
     `<dt>Changes</dt><dd>${link(ctx, pagePaths.feed(h.encoded), 'Atom feed of badge status changes')}</dd></dl>` +
+    readmeSnippet(ctx, h.encoded, badgeIds) +
     badges +
     ruleCharts +
     `<section aria-labelledby="scans"><h2 id="scans">Scans</h2>${scansTable(ctx, h, statusesAt, badgeIds, page)}</section>`;

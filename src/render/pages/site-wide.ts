@@ -296,6 +296,7 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   const { css, js, favicon } = ctx.env.assets;
   yield { key: css.key, body: css.body, contentType: css.contentType, cacheControl: immutable, phase: 'at' };
   yield { key: js.key, body: js.body, contentType: js.contentType, cacheControl: immutable, phase: 'at' };
+  yield { key: ctx.env.assets.feedCss.key, body: ctx.env.assets.feedCss.body, contentType: ctx.env.assets.feedCss.contentType, cacheControl: immutable, phase: 'at' };
   yield { key: favicon.key, body: favicon.body, contentType: favicon.contentType, cacheControl: short, phase: 'at' };
   const page = (key: string, body: string, contentType = HTML_TYPE, phase: Phase = 'page'): SiteFile => ({ key, body, contentType, cacheControl: short, phase });
   const total = summaries.urls.length;
