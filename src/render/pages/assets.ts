@@ -2,6 +2,7 @@
 // build with changed bytes gets a new name), the feeds' stylesheet (also hashed), and the favicon.
 import { createHash } from 'node:crypto';
 import type { SiteTemplates } from '../../config/templates.ts';
+import { PAGE_TYPES, SVG_TYPE } from '../../model/http.ts';
 
 export interface Asset {
   key: string;
@@ -27,9 +28,9 @@ const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><pa
 /** The assets of the stylesheets and script `templates` hold (config/templates.ts reads them). */
 export function siteAssets(templates: Pick<SiteTemplates, 'css' | 'js' | 'feedCss'>): SiteAssets {
   return {
-    css: hashed('site', 'css', templates.css, 'text/css; charset=utf-8'),
-    js: hashed('site', 'js', templates.js, 'text/javascript; charset=utf-8'),
-    feedCss: hashed('feed', 'css', templates.feedCss, 'text/css; charset=utf-8'),
-    favicon: { key: 'favicon.svg', body: FAVICON, contentType: 'image/svg+xml' },
+    css: hashed('site', 'css', templates.css, PAGE_TYPES.css!),
+    js: hashed('site', 'js', templates.js, PAGE_TYPES.js!),
+    feedCss: hashed('feed', 'css', templates.feedCss, PAGE_TYPES.css!),
+    favicon: { key: 'favicon.svg', body: FAVICON, contentType: SVG_TYPE },
   };
 }

@@ -4,7 +4,7 @@
 // in URL order, parses each in turn, adds it to the counts and records its statuses in the
 // catalogue (a byte per repository and badge, catalogue.ts): no parsed summary is held. The
 // lists, which go in natural order, are written from the catalogue after the pass.
-import { HTML_TYPE, JSON_TYPE, PAGE_TYPES } from '../../model/http.ts';
+import { HTML_TYPE, JSON_TYPE, PAGE_TYPES, XML_TYPE } from '../../model/http.ts';
 import { thresholdText } from '../../evaluate/shape-b.ts';
 import { cacheControlFor } from '../site-files.ts';
 import type { Phase, SiteFile } from '../../model/site-file.ts';
@@ -320,7 +320,7 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   const sitemap = new Sitemap(base, 1 + listPages + groups.length + badgeIdsOf(ctx).length + ctx.thresholds.t.rules.length + total);
   const toSitemap = function* (url: string): Generator<SiteFile> {
     const full = sitemap.add(url);
-    if (full) yield page(full.key, full.body, PAGE_TYPES.xml);
+    if (full) yield page(full.key, full.body, XML_TYPE);
   };
   yield* toSitemap(`${base}/`);
   for (let n = 1; n <= listPages; n++) yield* toSitemap(`${base}/${pagePaths.listPage(n)}`);
@@ -350,8 +350,8 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   for (const id of badgeIdsOf(ctx)) yield page(pagePaths.badgeKey(id), badgePage(ctx, id, facts));
   for (const r of ctx.thresholds.t.rules) yield page(pagePaths.ruleKey(r.id), rulePage(ctx, r.id, facts.ruleCounts.get(r.id)!));
   yield page('404.html', notFoundPage(ctx));
-  for (const s of sitemap.finish()) yield page(s.key, s.body, PAGE_TYPES.xml);
-  yield page('robots.txt', `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`, PAGE_TYPES.txt);
+  for (const s of sitemap.finish()) yield page(s.key, s.body, XML_TYPE);
+  yield page('robots.txt', `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`, PAGE_TYPES.txt!);
   yield page('index.html', homePage(ctx, facts), HTML_TYPE, 'home');
 }
 
