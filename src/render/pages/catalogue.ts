@@ -75,6 +75,30 @@ export class Catalogue {
     return counts;
   }
 
+  /**
+   * What follows a badge image's address, per badge and status (`.svg" alt="…" loading="lazy">`,
+   * '' for no word): a repository is listed on several pages, each image the same few words.
+   */
+  private readonly imgTails = new Map<number, string>();
+  private imgTailsOf: PagesContext | undefined;
+
+  private imgTail(ctx: PagesContext, j: number, s: number): string {
+    if (this.imgTailsOf !== ctx) {
+      this.imgTails.clear();
+      this.imgTailsOf = ctx;
+    }
+    const key = s * this.badges.length + j;
+    let tail = this.imgTails.get(key);
+    if (tail === undefined) {
+      const badge = this.badges[j]!;
+      const shown = shownStatus(ctx.site.shape, this.statuses[s]!);
+      // No word, no image ('' as a status could only come from a hand-made summary).
+      tail = shown ? `${badge}.svg" alt="${esc(`${badge}: ${shown}`)}" loading="lazy">` : '';
+      this.imgTails.set(key, tail);
+    }
+    return tail;
+  }
+
   /** One repository as a list item: its page, and its badges as images that say their status. */
   item(ctx: PagesContext, i: number): string {
     const url = this.urls[i]!;
@@ -82,14 +106,18 @@ export class Catalogue {
     const api = href(ctx.env, `${API_PREFIX}${enc}/badges/`);
     let imgs = '';
     for (let j = 0; j < this.badges.length; j++) {
-      const shown = this.shown(ctx, i, j);
-      if (shown) imgs += `<img class="badge-img" src="${api}${this.badges[j]}.svg" alt="${esc(`${this.badges[j]}: ${shown}`)}" loading="lazy">`;
+      const s = this.status(i, j);
+      const tail = s < 0 ? '' : this.imgTail(ctx, j, s);
+      if (tail) imgs += `<img class="badge-img" src="${api}${tail}`;
     }
     return `<li><a href="${href(ctx.env, pagePaths.repository(enc))}">${text(url)}</a> <span class="badges">${imgs}</span></li>`;
   }
 
   list(ctx: PagesContext, members: readonly number[]): string {
-    return members.length > 0 ? `<ul class="repo-list">${members.map((i) => this.item(ctx, i)).join('')}</ul>` : '<p>No repository has been scanned yet.</p>';
+    if (members.length === 0) return '<p>No repository has been scanned yet.</p>';
+    let items = '';
+    for (const i of members) items += this.item(ctx, i);
+    return `<ul class="repo-list">${items}</ul>`;
   }
 }
 

@@ -177,9 +177,16 @@ export function valueChart(f: ChartFrame, bands: readonly ChartBand[], points: R
   });
   const top = valueTop(bands, known);
   const y = valueY(top);
-  let series = '';
-  if (known.length > 1) series = `<polyline class="series" points="${known.map((p) => `${p.x},${r(y(p.value))}`).join(' ')}"/>`;
-  for (const p of known) series += `<circle class="point" cx="${p.x}" cy="${r(y(p.value))}" r="3.5"/>`;
+  // Each point's place is written twice (line and dot): formatted once.
+  let line = '';
+  let dots = '';
+  for (let i = 0; i < known.length; i++) {
+    const p = known[i]!;
+    const at = r(y(p.value));
+    line += `${i > 0 ? ' ' : ''}${p.x},${at}`;
+    dots += `<circle class="point" cx="${p.x}" cy="${at}" r="3.5"/>`;
+  }
+  const series = known.length > 1 ? `<polyline class="series" points="${line}"/>${dots}` : dots;
   return frame(f, valueBackdrop(bands, top) + scale.axis + series);
 }
 

@@ -20,15 +20,15 @@ export function repositoryFeed(ctx: PagesContext, h: RepositoryHistory, changes:
   // The page's address is in every entry: escaped once (escaping works character by character).
   const escPage = esc(page);
   const updated = newest[0]?.t ?? h.scans[h.scans.length - 1]!.timestamp;
-  const entries = newest.map((c) => {
+  let entries = '';
+  for (const c of newest) {
     const to = shownStatus(shape, c.to);
     const title = c.from === null ? `${c.badge} is ${to} (first scan)` : `${c.badge} changed from ${shownStatus(shape, c.from)} to ${to}`;
     const at = isoTime(c.t);
     const escTitle = esc(title);
-    return (
-      `<entry><id>${escPage}#${esc(`${c.badge}-${c.t}`)}</id><title>${escTitle}</title><updated>${at}</updated>` + `<link rel="alternate" type="text/html" href="${escPage}"/><summary>${escTitle} with the scan of ${at}.</summary></entry>`
-    );
-  });
+    entries +=
+      `<entry><id>${escPage}#${esc(`${c.badge}-${c.t}`)}</id><title>${escTitle}</title><updated>${at}</updated>` + `<link rel="alternate" type="text/html" href="${escPage}"/><summary>${escTitle} with the scan of ${at}.</summary></entry>`;
+  }
   return (
     `<?xml version="1.0" encoding="utf-8"?>\n${stylesheets(ctx)}<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">` +
     `<id>${escPage}</id><title>${esc(`Badge changes of ${h.repositoryUrl}`)}</title>` +
@@ -36,7 +36,7 @@ export function repositoryFeed(ctx: PagesContext, h: RepositoryHistory, changes:
     `The badges themselves are on <a href="${escPage}">the repository's page</a>.</p></div></subtitle><updated>${isoTime(updated)}</updated>` +
     `<author><name>${esc(ctx.site.tool.name)}</name></author>` +
     `<link rel="self" type="application/atom+xml" href="${esc(self)}"/><link rel="alternate" type="text/html" href="${escPage}"/>` +
-    `<generator>${esc(ctx.site.tool.name)}</generator>${entries.join('')}</feed>\n`
+    `<generator>${esc(ctx.site.tool.name)}</generator>${entries}</feed>\n`
   );
 }
 

@@ -95,9 +95,17 @@ export function renderPage(env: PageEnv, p: PageParts): string {
 }
 
 export function table(caption: string, head: string[], rows: string[][], numeric: number[] = []): string {
-  const th = head.map((h) => `<th scope="col">${h}</th>`).join('');
-  const body = rows.map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${c}</th>` : `<td${numeric.includes(i) ? ' class="num"' : ''}>${c}</td>`)).join('')}</tr>`).join('');
-  return `<div class="table-wrap" tabindex="0"><table><caption>${caption}</caption><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table></div>`;
+  // One string grown cell by cell: every page has tables, and joining each row and then the
+  // rows copied every cell twice more.
+  let out = `<div class="table-wrap" tabindex="0"><table><caption>${caption}</caption><thead><tr>`;
+  for (const h of head) out += `<th scope="col">${h}</th>`;
+  out += '</tr></thead><tbody>';
+  for (const r of rows) {
+    out += '<tr>';
+    for (let i = 0; i < r.length; i++) out += i === 0 ? `<th scope="row">${r[i]}</th>` : numeric.length > 0 && numeric.includes(i) ? `<td class="num">${r[i]}</td>` : `<td>${r[i]}</td>`;
+    out += '</tr>';
+  }
+  return `${out}</tbody></table></div>`;
 }
 
 /** A status word, styled by class and always spelled out (never colour alone). */

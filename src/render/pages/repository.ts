@@ -225,20 +225,19 @@ function expiryLine(ctx: PagesContext, scanTime: number, status: string): string
 function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }, page: PageShared): string {
   const t = ctx.thresholds;
   if (t.shape !== 'A') return '';
-  const charts = t.t.rules
-    .map((rule, i) => {
-      if (rule.type !== 'numeric') return '';
-      const points = ev.scans.map((s) => ({ t: s.timestamp, value: s.criteria[i]!.value as number | null }));
-      const unit = rule.unit ? ` ${rule.unit}` : '';
-      // Scan times are unique per repository (the loader drops duplicates): scan j is point j.
-      const desc = historyDesc(
-        page,
-        points.map((p, j) => (p.value === null ? 'not determined' : `${p.value}${unit} (${ev.scans[j]!.criteria[i]!.status})`)),
-      );
-      const parts = ruleParts(ctx, rule, () => bandsOfA(rule));
-      return parts.heading + valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time, with its bands`, desc }, parts.bands, points, page.scale);
-    })
-    .join('');
+  let charts = '';
+  t.t.rules.forEach((rule, i) => {
+    if (rule.type !== 'numeric') return;
+    const points = ev.scans.map((s) => ({ t: s.timestamp, value: s.criteria[i]!.value as number | null }));
+    const unit = rule.unit ? ` ${rule.unit}` : '';
+    // Scan times are unique per repository (the loader drops duplicates): scan j is point j.
+    const desc = historyDesc(
+      page,
+      points.map((p, j) => (p.value === null ? 'not determined' : `${p.value}${unit} (${ev.scans[j]!.criteria[i]!.status})`)),
+    );
+    const parts = ruleParts(ctx, rule, () => bandsOfA(rule));
+    charts += parts.heading + valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time, with its bands`, desc }, parts.bands, points, page.scale);
+  });
   return charts ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>` : '';
 }
 
@@ -360,7 +359,8 @@ export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: Repo
   let ruleCharts: string;
   let statusesAt: (i: number) => string[];
   if (ev.shape === 'A') {
-    badges = ev.latest.badges.map((b, i) => badgeSectionA(ctx, h, ev, b, i, page)).join('');
+    badges = '';
+    for (let i = 0; i < ev.latest.badges.length; i++) badges += badgeSectionA(ctx, h, ev, ev.latest.badges[i]!, i, page);
     ruleCharts = ruleChartsA(ctx, ev, page);
     statusesAt = (i) => ev.scans[i]!.badges.map((b) => b.status);
   } else {
