@@ -1,8 +1,9 @@
 // Finding and browsing in a real headless Chromium, through `serve`: axe-core finds no violation
 // on every new kind of page (the full list, all hosts, a host, a nested group, a list by badge
-// and status, the search page with results, the home page with the header's results open) at
-// 1,280 and 360 px, none scrolls sideways, the header's search shows each result's badges, and
-// without JavaScript the header's form lands on the search page, which leads on to the hosts.
+// and status, the search page with results, a search page of names by prefix, the home page
+// with the header's results open) at 1,280 and 360 px, none scrolls sideways, the header's
+// search shows each result's badges, and without JavaScript the header's form lands on the
+// search page, which leads on to the hosts and, one character a click, to a name's page.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -14,7 +15,7 @@ import type { Serving } from '../src/commands/serve.ts';
 
 const haveBrowser = browserOrSkip('site-browse-browser');
 
-const PAGES = ['/', '/repositories/', '/groups/', '/groups/github.com/', '/groups/gitlab.com/group0/sub/', '/groups/github.com/-/MAINTENANCE/', '/search/?q=repo1'];
+const PAGES = ['/', '/repositories/', '/groups/', '/groups/github.com/', '/groups/gitlab.com/group0/sub/', '/groups/github.com/-/MAINTENANCE/', '/search/?q=repo1', '/search/s/'];
 
 describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () => {
   const dir = tempDir('badgepress-browse-browser-');
@@ -49,7 +50,7 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
             if (r.status() !== 200) problems.push(`${r.status()}: ${r.url()}`);
           });
           await page.goto(`${serving.url}${path}`, { waitUntil: 'load' });
-          if (path.startsWith('/search/')) {
+          if (path.startsWith('/search/?')) {
             // The page reads ?q= and shows what matches, each with its badges.
             await expect.poll(() => page.locator('#find-page-results li').count(), { timeout: 30_000 }).toBe(7); // repo12, repo16, repo100 … repo116
             expect(await page.locator('#find-page-results li').first().locator('img.badge-img').count()).toBe(3);
@@ -73,6 +74,23 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
     },
     120_000,
   );
+
+  it('without JavaScript the search page finds a repository by its name, one character a click', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${serving.url}/search/?q=svc7`);
+      // 120 repositories: 30 names start with s (svc…), with the groups named sub: one page lists them all.
+      await page.getByRole('link', { name: 's', exact: true }).click();
+      await page.waitForURL(/\/search\/s\/$/);
+      expect(await page.locator('h1').textContent()).toBe('Names starting s');
+      expect(await page.locator('ul.repo-list li').count()).toBe(30);
+      await page.getByRole('link', { name: 'https://git.example.org:8443/platform0/svc7', exact: true }).click();
+      await page.waitForURL(/\/repositories\/https%3A%2F%2Fgit\.example\.org%3A8443%2Fplatform0%2Fsvc7\/$/);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 
   it('without JavaScript the header form goes to the search page, which leads to the hosts and the full list', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
