@@ -1,6 +1,6 @@
 // The site-wide pages, written from repository summaries alone (no per-repository file is
 // read): home, the full list, group pages and lists by badge and status, badge and rule pages,
-// the search's files and page, 404, sitemap, robots, assets. One pass over the summary lines,
+// the search's files and pages, 404, sitemap, robots, assets. One pass over the summary lines,
 // in URL order, parses each in turn, adds it to the counts and records its statuses in the
 // catalogue (a byte per repository and badge, catalogue.ts): no parsed summary is held. The
 // lists, which go in natural order, are written from the catalogue after the pass.
