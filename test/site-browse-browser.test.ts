@@ -1,16 +1,17 @@
 // Finding and browsing in a real headless Chromium, through `serve`: axe-core finds no violation
 // on every new kind of page (the full list, all hosts, a host, a nested group, a list by badge
 // and status, the search page with results, a search page of names by prefix, the home page
-// with the header's results open) at 1,280 and 360 px, none scrolls sideways, the header's
-// search shows each result's badges, and without JavaScript the header's form lands on the
-// search page, which leads on to the hosts and, one character a click, to a name's page.
+// with the header's results open) at 1,280 and 360 px, no table cell breaks inside a word,
+// none scrolls sideways, the header's search shows each result's badges, and without
+// JavaScript the header's form lands on the search page, which leads on to the hosts and, one
+// character a click, to a name's page.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { runBuild, serveDir } from './helpers/site-crawl.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { axeViolations, browserOrSkip, launchBrowser } from './helpers/browser.ts';
+import { axeViolations, brokenTableWords, browserOrSkip, launchBrowser } from './helpers/browser.ts';
 import type { Serving } from '../src/commands/serve.ts';
 
 const haveBrowser = browserOrSkip('site-browse-browser');
@@ -64,6 +65,11 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
             await expect.poll(() => first.locator('img.badge-img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length), { timeout: 30_000 }).toBe(3);
           }
           expect(await axeViolations(page), `${width} ${path}`).toEqual([]);
+          // No table cell breaks inside a word; the home and group pages' roll-ups have words to look at (lists by status and the search's pages have no table).
+          const cells = await brokenTableWords(page);
+          expect(cells.broken, `${width} ${path}: words split across lines`).toEqual([]);
+          if (path === '/' || (path.startsWith('/groups/') && !path.includes('/-/'))) expect(cells.words, `${width} ${path}`).toBeGreaterThan(10);
+          if (path.startsWith('/search/')) expect(cells.words, `${width} ${path}`).toBe(0);
           expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width} ${path}`).toBeLessThanOrEqual(width);
           expect(problems, path).toEqual([]);
           await page.close();
