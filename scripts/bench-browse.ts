@@ -4,10 +4,11 @@
 // 100,000-repository build takes a quarter of an hour; these files depend on the summaries
 // alone). The URLs are the synthetic store's (scripts/lib/synthetic-store.ts: four hosts,
 // owners of 25 repositories, GitLab projects two subgroups deep). Reported: the time to write
-// them with and without the search's files (the generator's time per file, summed by kind),
-// the compressed size of the home page and of the largest group page, the bytes a query
-// downloads (every repository's name typed in full, and its first 1 to 4 characters), and the
-// growth of RSS while the pages were written.
+// them with and without the search's files and pages (the generator's time per file, summed
+// by kind), the compressed size of the home page, of the largest group page and of the search's
+// pages for finding by name without JavaScript (their count, bytes and the largest), the bytes
+// a query downloads with JavaScript (every repository's name typed in full, and its first 1 to
+// 4 characters), and the growth of RSS while the pages were written.
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { resolveConfig } from '../src/config/resolve.ts';
@@ -44,12 +45,14 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;
   let rssPeak = rssBefore;
-  const ms: Record<string, number> = { search: 0, groups: 0, lists: 0, other: 0 };
-  const count: Record<string, number> = { search: 0, groups: 0, lists: 0, other: 0 };
+  const ms: Record<string, number> = { search: 0, prefix: 0, groups: 0, lists: 0, other: 0 };
+  const count: Record<string, number> = { search: 0, prefix: 0, groups: 0, lists: 0, other: 0 };
+  const prefix = { raw: 0, gzip: 0, largest: { key: '', gzip: 0 } };
   const search = new Map<string, string>();
   let home = 0;
   let biggestGroup = { key: '', gzip: 0 };
-  const kind = (key: string) => (key.startsWith('search/') ? 'search' : key.startsWith('groups/') ? 'groups' : key.startsWith('repositories/') ? 'lists' : 'other');
+  // The search's JSON files (search), its pages for finding by name (prefix; the search page is "other").
+  const kind = (key: string) => (key.startsWith('search/') && key !== 'search/index.html' ? (key.endsWith('.html') ? 'prefix' : 'search') : key.startsWith('groups/') ? 'groups' : key.startsWith('repositories/') ? 'lists' : 'other');
   const stream = siteWideFileStream(ctx, { urls, lines: () => lines });
   let t = performance.now();
   for (const f of stream) {
@@ -58,7 +61,15 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
     ms[k]! += now - t;
     count[k]!++;
     const body = String(f.body);
-    if (k === 'search' && f.key.endsWith('.json')) search.set(f.key, body);
+    if (k === 'search') search.set(f.key, body);
+    if (k === 'prefix' || f.key === 'search/index.html') {
+      const gz = gzipSync(body).byteLength;
+      if (k === 'prefix') {
+        prefix.raw += body.length;
+        prefix.gzip += gz;
+      }
+      if (gz > prefix.largest.gzip) prefix.largest = { key: f.key, gzip: gz };
+    }
     // Group pages (not their lists by badge: those hold up to 100 repositories like any list page).
     if (k === 'groups' && !/\/-\/[A-Za-z0-9]/.test(f.key)) {
       const gz = gzipSync(body).byteLength;
@@ -69,10 +80,17 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
     t = performance.now();
   }
   rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
-  const total = ms.search! + ms.groups! + ms.lists! + ms.other!;
+  const total = ms.search! + ms.prefix! + ms.groups! + ms.lists! + ms.other!;
   const at = `at ${n.toLocaleString('en')} repositories`;
-  say(`browse: site-wide files ${at}, with search`, `${(total / 1000).toFixed(1)} s (${count.search! + count.groups! + count.lists! + count.other!} files)`, 'browseSiteWideMs', Math.round(total));
-  say(`browse: the same without the search's files`, `${((total - ms.search!) / 1000).toFixed(1)} s; the search's ${count.search} files took ${(ms.search! / 1000).toFixed(1)} s`, 'browseSiteWideNoSearchMs', Math.round(total - ms.search!));
+  say(`browse: site-wide files ${at}, with search`, `${(total / 1000).toFixed(1)} s (${count.search! + count.prefix! + count.groups! + count.lists! + count.other!} files)`, 'browseSiteWideMs', Math.round(total));
+  say(
+    `browse: the same without the search's files and pages`,
+    `${((total - ms.search! - ms.prefix!) / 1000).toFixed(1)} s; the search's ${count.search} JSON files took ${(ms.search! / 1000).toFixed(1)} s, its ${count.prefix} pages ${(ms.prefix! / 1000).toFixed(1)} s`,
+    'browseSiteWideNoSearchMs',
+    Math.round(total - ms.search! - ms.prefix!),
+  );
+  say(`browse: the search's pages (find by name without JavaScript) ${at}`, `${count.prefix} pages, ${(prefix.raw / 2 ** 20).toFixed(1)} MB (${(prefix.gzip / 2 ** 20).toFixed(1)} MB gzip)`, 'prefixPages', count.prefix);
+  say(`browse: largest search page ${at} (target ≤ 30 KB compressed)`, `${kB(prefix.largest.gzip)} gzip (${prefix.largest.key})`, 'prefixPageMaxGzipKb', Number((prefix.largest.gzip / 1024).toFixed(1)));
   say(`browse: group pages and their lists ${at}`, `${count.groups} files, ${(ms.groups! / 1000).toFixed(1)} s; full list ${count.lists} pages, ${(ms.lists! / 1000).toFixed(1)} s`, 'browseGroupFiles', count.groups);
   say(`pages: home page ${at} (target ≤ 30 KB compressed)`, `${kB(home)} gzip`, 'homePageGzipKb', Number((home / 1024).toFixed(1)));
   say(`browse: largest group page ${at} (target ≤ 30 KB compressed)`, `${kB(biggestGroup.gzip)} gzip (${biggestGroup.key})`, 'groupPageMaxGzipKb', Number((biggestGroup.gzip / 1024).toFixed(1)));

@@ -4,9 +4,10 @@
 // and after each step the output of the incremental build(s) equals, byte for byte, that of a
 // `--force` build run through the same steps, and both report as many bad records. Pages
 // included: the repository pages and feeds, and the site-wide pages (after sharded builds,
-// the `site` step writes those).
+// the `site` step writes those), stale ones pruned as `build --prune` does: a search page
+// whose last name left goes, and its folder with it.
 // Once on a directory, once with the store and the site on s3rver.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { PutObjectCommand, paginateListObjectsV2 } from '@aws-sdk/client-s3';
@@ -20,7 +21,7 @@ import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();
 // Over two hosts, owners and a nested GitLab group, so the group pages, their lists and the
-// search's files come and go with the repositories in them.
+// search's files and prefix pages (search/<prefix>/) come and go with the repositories in them.
 const REPOS = ['https://github.com/p/r0', 'https://github.com/p/r1', 'https://github.com/q/r2', 'https://gitlab.com/g/sub/r3', 'https://gitlab.com/g/r4'];
 const FILES = ['f0.ndjson', 'f1.ndjson', 'f2.ndjson', 'all.ndjson'];
 const DAY = 86400;
@@ -231,7 +232,11 @@ async function runBuild(w: World, t: Target, out: string, force: boolean, shard?
  */
 const published = (tree: Map<string, Buffer>) => new Map([...tree].filter(([k]) => !k.startsWith('.badgepress/') && k !== 'api/v1/openapi.json'));
 
+/** The search's prefix pages of a site (search/<prefix>/index.html). */
+const prefixPages = (tree: Map<string, Buffer>) => new Set([...tree.keys()].filter((k) => /^search\/[^/]+\/index\.html$/.test(k)));
+
 async function checkSequence(t: Target, w: World, steps: Step[]): Promise<void> {
+  let before = new Set<string>();
   for (const s of [undefined, ...steps]) {
     if (s) apply(w, s);
     if (s?.kind === 'dropState') await t.dropState(w.incremental);
@@ -242,6 +247,15 @@ async function checkSequence(t: Target, w: World, steps: Step[]): Promise<void> 
     const [inc, full] = await Promise.all([t.tree(w.incremental), t.tree(w.force)]);
     expect(published(inc), `after ${JSON.stringify(s)}`).toEqual(published(full));
     expect(incSkipped, `bad records after ${JSON.stringify(s)}`).toBe(forceSkipped);
+    // A prefix page whose names all left is gone from the incremental site too (compared above).
+    const now = prefixPages(full);
+    if (now.size > 0) sawPrefixPages = true;
+    for (const k of before) if (!now.has(k)) prefixPagesGone++;
+    for (const k of now) if (before.size > 0 && !before.has(k)) prefixPagesBack++;
+    before = now;
+    // In a directory their folders go with them.
+    const search = join(w.incremental, 'search');
+    if (existsSync(search)) for (const e of readdirSync(search, { withFileTypes: true })) if (e.isDirectory()) expect(readdirSync(join(search, e.name)), `search/${e.name}/ after ${JSON.stringify(s)}`).not.toEqual([]);
   }
 }
 
@@ -283,6 +297,10 @@ const EXAMPLES: Array<['A' | 'B', Step[]]> = [
   ],
 ];
 let run = 0;
+/** Whether any site held prefix pages, and how many went when their names left: the comparison must have seen some go. */
+let sawPrefixPages = false;
+let prefixPagesGone = 0;
+let prefixPagesBack = 0;
 /** Repositories skipped across all runs: the property must not hold only because nothing was skipped. */
 let reused = 0;
 const onDisk: Target = {
@@ -306,7 +324,25 @@ describe('incremental output equals a --force build after every step', () => {
       { numRuns: Number(process.env.BADGEPRESS_RUNS ?? 4), examples: EXAMPLES, seed: Number(process.env.BADGEPRESS_SEED ?? 20261123) },
     );
     expect(reused).toBeGreaterThan(0);
+    expect(sawPrefixPages).toBe(true);
   }, 300_000);
+
+  it('on a directory: a search page goes when the last name under its prefix leaves, and comes back with it', async () => {
+    // f2 holds github.com/q/r2 alone: the only name starting with q is its owner's.
+    const root = join(dir, `d${++run}`);
+    const gone = prefixPagesGone;
+    const back = prefixPagesBack;
+    await checkSequence(
+      onDisk,
+      newWorld(root, 'A', (name) => join(root, name)),
+      [
+        { kind: 'delete', file: 2, line: 0 },
+        { kind: 'scan', repo: 2, file: 2, day: 30, value: 4 },
+      ],
+    );
+    expect(prefixPagesGone - gone).toBe(1);
+    expect(prefixPagesBack - back).toBe(1);
+  }, 120_000);
 
   describe('on s3rver (store and site in buckets)', () => {
     let peer: S3Peer;

@@ -12,6 +12,7 @@ import { sortSummaries, type RepositorySummary } from '../src/render/pages/summa
 import { naturalSort } from '../src/render/pages/natural.ts';
 import { segmentKey } from '../src/render/pages/groups.ts';
 import { shardKey } from '../src/render/pages/search-index.ts';
+import { gzipSync } from 'node:zlib';
 import { pageRoute } from '../src/resolver/pages.ts';
 import { ROOT } from './helpers/cli.ts';
 import { HOSTILE } from './helpers/site-crawl.ts';
@@ -174,6 +175,96 @@ describe('the search', () => {
     expect(JSON.parse(files.get(shardKey(''))!).badges).toEqual(BADGES);
   });
 
+  /**
+   * Without JavaScript: from the search page, the link of each next character of `name` in
+   * turn, as a person would follow them, until a page lists what is sought (or no link is
+   * left); then that page and its further pages (Next). What they list, and the pages read.
+   */
+  function byName(files: Map<string, string>, name: string): { repositories: string[]; groups: string[]; pages: string[] } {
+    const page = (path: string) => {
+      const key = keyOf(path);
+      const html = files.get(key);
+      expect(html, `${path} (${key})`).toBeDefined();
+      return html!;
+    };
+    let path = '/search/';
+    let html = page(path);
+    const pages = [path];
+    for (let k = 0; k < name.length; k++) {
+      // Links to the next characters' pages are labelled by the prefix they lead to.
+      const want = name
+        .slice(0, k + 1)
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;');
+      const next = [...html.matchAll(/<li><a href="(\/search\/[^"]+\/)"><bdi>([^<]*)<\/bdi><\/a> <span class="count">/g)].find((m) => m[2] === want);
+      if (!next) break;
+      path = next[1]!;
+      html = page(path);
+      pages.push(path);
+    }
+    const repositories = listed(html);
+    const groups = [...html.matchAll(/<li><a href="\/groups\/[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="count">\d+ repositor/g)].map((m) => m[1]!);
+    for (let next = /<a href="([^"]*)">Next<\/a>/.exec(html); next; next = /<a href="([^"]*)">Next<\/a>/.exec(html)) {
+      html = page(next[1]!);
+      pages.push(next[1]!);
+      repositories.push(...listed(html));
+    }
+    return { repositories, groups, pages };
+  }
+
+  it('without JavaScript, finds every repository and group by its name through the search pages, one character a click', () => {
+    const urls = [...URLS, ...Array.from({ length: 1500 }, (_, i) => `https://github.com/org${i % 30}/repo${i}`)];
+    const { files } = site(urls);
+    // The search page says what works without JavaScript and links the first characters.
+    const search = files.get('search/index.html')!;
+    expect(search).toContain('<h2 id="by-name">Find by name</h2>');
+    for (const c of ['a', 'g', 'l', 'o', 'p', 'r', 's', 't', 'x']) expect(search, c).toContain(`<li><a href="/search/${c}/"><bdi>${c}</bdi></a>`);
+    let most = 0;
+    for (const url of urls) {
+      const r = byName(files, url.split('/').pop()!.toLowerCase());
+      expect(r.repositories, url).toContain(url);
+      most = Math.max(most, r.pages.length);
+    }
+    // 1,500 names under "repo": past 200 under r, re, rep, repo and repo1 (1 + 10 + 100 + 500), 111 under repo12.
+    expect(byName(files, 'repo123').pages).toEqual(['/search/', '/search/r/', '/search/re/', '/search/rep/', '/search/repo/', '/search/repo1/', '/search/repo12/']);
+    expect(most).toBe(7);
+    expect(byName(files, 'sub').groups).toEqual(['gitlab.com/top/sub']);
+    expect(byName(files, 'github.com').groups).toEqual(['git.example.org:8443', 'github.com', 'gitlab.com']);
+    // A page holding every name under its prefix lists them in natural order of the name (tool2 before tool10).
+    expect(listed(files.get('search/t/index.html')!)).toEqual(Array.from({ length: 12 }, (_, i) => `https://github.com/acme/tool${i}`));
+    const repo12 = [12, ...Array.from({ length: 10 }, (_, i) => 120 + i), ...Array.from({ length: 100 }, (_, i) => 1200 + i)];
+    expect(byName(files, 'repo123').repositories).toEqual(repo12.map((i) => `https://github.com/org${i % 30}/repo${i}`));
+    // A page of a prefix that more than 200 names start with lists those named it exactly, and links the next characters with their counts.
+    const repo1 = files.get('search/repo1/index.html')!;
+    expect(listed(repo1)).toEqual(['https://github.com/org1/repo1']);
+    expect(repo1).toContain('<li><a href="/search/repo10/"><bdi>repo10</bdi></a> <span class="count">111 names</span></li>');
+    expect(repo1).toContain('<nav class="crumbs" aria-label="Breadcrumb"><ol><li><a href="/search/">Find a repository</a></li><li><a href="/search/r/"><bdi>r</bdi></a></li>');
+    // Every link of every search page goes to a file the site has.
+    for (const [key, html] of files)
+      if (key.startsWith('search/') && key.endsWith('.html'))
+        for (const m of html.matchAll(/<a href="(\/(?:search|groups|repositories)\/[^"#]*)/g)) if (!m[1]!.startsWith('/repositories/https')) expect(files.has(keyOf(m[1]!)), `${key}: ${m[1]}`).toBe(true);
+    // The sitemap names the search page and each prefix's first page.
+    const sitemap = files.get('sitemap.xml')!;
+    for (const p of ['search/', 'search/r/', 'search/repo12/']) expect(sitemap).toContain(`<loc>${ctx.site.baseUrl}/${p}</loc>`);
+  });
+
+  it('without JavaScript, pages a prefix past 200 names: 250 repositories of one name, 250 sharing 30 characters', () => {
+    const same = Array.from({ length: 250 }, (_, i) => `https://github.com/o${i}/same`);
+    const long = Array.from({ length: 250 }, (_, i) => `https://github.com/p${i}/${'a'.repeat(30)}${i}`);
+    const { files } = site([...same, ...long]);
+    const s = byName(files, 'same');
+    expect(s.pages).toEqual(['/search/', '/search/s/', '/search/sa/', '/search/sam/', '/search/same/', '/search/same/2.html']);
+    expect(s.repositories).toEqual(naturalSort(same));
+    // Past 24 characters the tree stops splitting: the JSON file holds 200, its pages all 250.
+    const a24 = byName(files, 'a'.repeat(30));
+    expect(a24.pages.slice(-2)).toEqual([`/search/${'a'.repeat(24)}/`, `/search/${'a'.repeat(24)}/2.html`]);
+    expect(a24.repositories).toEqual(naturalSort(long));
+    expect((JSON.parse(files.get(shardKey('a'.repeat(24)))!) as { repositories: unknown[] }).repositories).toHaveLength(200);
+    // 200 repositories with their badges on one page stay under the 30 KB a page may weigh compressed.
+    expect(gzipSync(files.get('search/same/index.html')!).byteLength).toBeLessThan(30 * 1024);
+  });
+
   it('every page has the search form in its header, a GET to the static search page', () => {
     const { files } = site(URLS);
     for (const [key, html] of files) if (key.endsWith('.html')) expect(html, key).toContain('<form class="find find-head" role="search" aria-label="Site search" action="/search/" method="get"');
@@ -182,7 +273,14 @@ describe('the search', () => {
 });
 
 describe('hostile repository URLs and group names', () => {
-  const urls = [`https://github.com/${HOSTILE.script}/x`, `https://github.com/evil/${HOSTILE.svg}`, `https://github.com/${HOSTILE.bidi}/${HOSTILE.bidi}`, `https://gitlab.com/a&b/${HOSTILE.svg}/deep/r`, `https://github.com/quote"/it's`];
+  const urls = [
+    `https://github.com/${HOSTILE.script}/x`,
+    `https://github.com/evil/${HOSTILE.svg}`,
+    `https://github.com/${HOSTILE.bidi}/${HOSTILE.bidi}`,
+    `https://gitlab.com/a&b/${HOSTILE.svg}/deep/r`,
+    `https://github.com/quote"/it's`,
+    'https://github.com/e/\u{1F600}x',
+  ];
   const { files } = site(urls);
 
   it('are escaped on every new page: no markup gets through, bidi controls only inside <bdi> or shown by code point', () => {
@@ -202,5 +300,38 @@ describe('hostile repository URLs and group names', () => {
     expect(group).toBeDefined();
     // The URL's own slash (in </script>) splits it: the first group is "<script>alert(1)<".
     expect(files.get(group!)).toContain('<h1><bdi>github.com/&lt;script&gt;alert(1)&lt;</bdi></h1>');
+  });
+
+  it('are escaped on the search pages too, each at a path of its own that the resolver routes to it', () => {
+    const pages = [...files.keys()].filter((k) => k.startsWith('search/') && k.endsWith('.html'));
+    // The search page, and one page a first character of a name: the repositories' x " U+202E r i and the emoji's first half, the groups' < s e a " d q g.
+    expect(pages.sort()).toEqual([
+      'search/_202e_/index.html',
+      'search/_22_/index.html',
+      'search/_3c_/index.html',
+      'search/_d83d_/index.html',
+      'search/a/index.html',
+      'search/d/index.html',
+      'search/e/index.html',
+      'search/g/index.html',
+      'search/i/index.html',
+      'search/index.html',
+      'search/q/index.html',
+      'search/r/index.html',
+      'search/s/index.html',
+      'search/x/index.html',
+    ]);
+    for (const key of pages) expect(pageRoute(`/${key.replace(/index\.html$/, '')}`)?.key, key).toBe(key);
+    const search = files.get('search/index.html')!;
+    expect(search).toContain('<li><a href="/search/_22_/"><bdi>&quot;</bdi></a> <span class="count">2 names</span></li>');
+    expect(search).toContain('<li><a href="/search/_3c_/"><bdi>&lt;</bdi></a> <span class="count">1 name</span></li>');
+    // A character that draws nothing or reorders text, or half a surrogate pair, is shown by its code point.
+    expect(search).toContain('<li><a href="/search/_202e_/"><bdi>[U+202E]</bdi></a>');
+    expect(search).toContain('<li><a href="/search/_d83d_/"><bdi>[U+D83D]</bdi></a>');
+    expect(files.get('search/_202e_/index.html')).toContain('<title>Names starting [U+202E] · ');
+    expect(files.get('search/_d83d_/index.html')).toContain('<h1>Names starting <bdi>[U+D83D]</bdi></h1>');
+    expect(listed(files.get('search/_d83d_/index.html')!)).toEqual(['https://github.com/e/\u{1F600}x']);
+    expect(files.get('search/_22_/index.html')).toContain('<bdi>https://github.com/evil/&quot;&gt;&lt;svg onload=alert(2)&gt;</bdi>');
+    expect(files.get('search/_3c_/index.html')).toContain('<li><a href="/groups/github.com/_3c7363726970743e616c6572742831293c/"><bdi>github.com/&lt;script&gt;alert(1)&lt;</bdi></a>');
   });
 });

@@ -1,8 +1,9 @@
 // A crawl without JavaScript from `/` of a site of 3,000 repositories, through `badgepress
 // serve`'s resolver over a socket: every <a href> (and form action) of every site-wide page
-// (home, full list, host and group pages, lists by badge and status, search page, badge and
-// rule pages) answers 200, and every repository's page is reached within three clicks of the
-// home page. The site is the build's pages alone: the synthetic store loaded and evaluated,
+// (home, full list, host and group pages, lists by badge and status, search page and its
+// prefix pages, badge and rule pages) answers 200, every repository's page is reached within
+// three clicks of the home page, and every one is also reached from the search page through
+// its prefix pages alone (finding by name without JavaScript). The site is the build's pages alone: the synthetic store loaded and evaluated,
 // each repository's page and feed rendered, the site-wide pages written from their summaries,
 // all by the build's own functions; the API files (17 a repository, most of a full build's
 // minute here) are left out, so the repository pages are fetched but their links not
@@ -59,6 +60,8 @@ describe('a 3,000-repository site, crawled from / without JavaScript', () => {
   const depth = new Map<string, number>();
   const failures: string[] = [];
   let fetched = 0;
+  /** The same-site links of each page of the search (search/…), as followed. */
+  const searchLinks = new Map<string, string[]>();
 
   beforeAll(async () => {
     const store = join(dir, 'store');
@@ -79,10 +82,13 @@ describe('a 3,000-repository site, crawled from / without JavaScript', () => {
         if (res.status !== 200) failures.push(`${res.status} ${path}`);
         if (!type.startsWith('text/html')) return;
         if (/^\/repositories\/[^/]+%3A[^/]*\/$/.test(path)) return;
+        const links: string[] = [];
+        if (path.startsWith('/search/')) searchLinks.set(path, links);
         for (const link of hrefsOf(body)) {
           const u = new URL(link, `${origin}${path}`);
           if (u.origin !== origin) continue;
           const p = u.pathname + u.search;
+          links.push(p);
           if (depth.has(p)) continue;
           depth.set(p, d + 1);
           next.push(p);
@@ -102,7 +108,7 @@ describe('a 3,000-repository site, crawled from / without JavaScript', () => {
     expect(failures).toEqual([]);
     expect(fetched).toBeGreaterThan(REPOS);
     // The new kinds of page were all among them.
-    for (const p of ['/repositories/', '/repositories/page/2.html', '/groups/', '/groups/github.com/', '/groups/gitlab.com/group1/sub/team/', '/search/']) expect(depth.has(p), p).toBe(true);
+    for (const p of ['/repositories/', '/repositories/page/2.html', '/groups/', '/groups/github.com/', '/groups/gitlab.com/group1/sub/team/', '/search/', '/search/r/', '/search/repo1/']) expect(depth.has(p), p).toBe(true);
     expect([...depth.keys()].some((p) => /^\/groups\/github\.com\/-\/MAINTENANCE\/\d+\.html$/.test(p))).toBe(true);
   });
 
@@ -114,5 +120,28 @@ describe('a 3,000-repository site, crawled from / without JavaScript', () => {
       if (d === undefined || d > 3) far.push(`${path} ${d}`);
     }
     expect(far).toEqual([]);
+  });
+
+  it('reaches every repository page from the search page through its prefix pages alone', () => {
+    // Only the search's own pages are followed: the links out of them are where they lead.
+    const reached = new Set<string>();
+    const seen = new Set(['/search/']);
+    for (let frontier = ['/search/']; frontier.length > 0; ) {
+      const next: string[] = [];
+      for (const path of frontier)
+        for (const p of searchLinks.get(path) ?? []) {
+          if (p.startsWith('/repositories/')) reached.add(p);
+          else if (p.startsWith('/search/') && !p.includes('?') && !seen.has(p)) seen.add(p), next.push(p);
+        }
+      frontier = next;
+    }
+    // Past 200 names under r, re, rep, repo: pages of their own (3,000 names: 750 repo…).
+    for (const p of ['/search/r/', '/search/repo/', '/search/repo1/']) expect(seen.has(p), p).toBe(true);
+    const missed: string[] = [];
+    for (let i = 0; i < REPOS; i++) {
+      const path = `/repositories/${encodeURIComponent(repositoryUrl(i))}/`;
+      if (!reached.has(path)) missed.push(path);
+    }
+    expect(missed).toEqual([]);
   });
 });

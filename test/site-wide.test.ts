@@ -83,7 +83,7 @@ describe('site-wide pages from summary lines', () => {
 });
 
 describe('the sitemap past 50,000 addresses', () => {
-  it('is split into parts of 50,000 in order (home, list pages, groups, badges, rules, repositories) under an index', () => {
+  it('is split into parts of 50,000 in order (home, list pages, groups, search pages, badges, rules, repositories) under an index', () => {
     const n = 60_000;
     const byUrl = new Map<string, string>();
     for (let i = 0; i < n; i++) {
@@ -93,7 +93,17 @@ describe('the sitemap past 50,000 addresses', () => {
     const files = siteWideFiles(ctx, sortSummaries(byUrl));
     const locs = (key: string) => [...String(files.find((f) => f.key === key)?.body).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
     const base = site.baseUrl;
-    const head = [`${base}/`, `${base}/repositories/`, ...Array.from({ length: n / 100 - 1 }, (_, i) => `${base}/repositories/page/${i + 2}.html`), `${base}/groups/`, `${base}/groups/example.org/`];
+    // The search's pages, root first, each before the next characters': e (the host) and r, then r0 to r5 (10,000 names each), r00 to r59 (1,000) and r000 to r599 (100 each, a page that lists them).
+    const prefixes = ['e', 'r'];
+    for (let a = 0; a < 6; a++) {
+      prefixes.push(`r${a}`);
+      for (let b = 0; b < 10; b++) {
+        prefixes.push(`r${a}${b}`);
+        for (let c = 0; c < 10; c++) prefixes.push(`r${a}${b}${c}`);
+      }
+    }
+    const search = [`${base}/search/`, ...prefixes.map((p) => `${base}/search/${p}/`)];
+    const head = [`${base}/`, `${base}/repositories/`, ...Array.from({ length: n / 100 - 1 }, (_, i) => `${base}/repositories/page/${i + 2}.html`), `${base}/groups/`, `${base}/groups/example.org/`, ...search];
     const all = [...locs('sitemaps/1.xml'), ...locs('sitemaps/2.xml')];
     expect(locs('sitemaps/1.xml')).toHaveLength(50_000);
     expect(all.slice(0, head.length)).toEqual(head);

@@ -1,5 +1,5 @@
 // `--prune` for the files of the whole site rather than of one repository: the site-wide pages
-// (home, list pages, group pages and lists, badge and rule pages, search files and page,
+// (home, list pages, group pages and lists, badge and rule pages, search files and pages,
 // sitemap, 404, robots, assets) and
 // api/v1/openapi.json. A build removes those it no longer produces: a list page past the last
 // after repositories left, the page of a removed badge or rule, assets of an older version,

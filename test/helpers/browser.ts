@@ -45,3 +45,31 @@ export async function axeViolations(page: Page, options: object = {}): Promise<s
     );
   }, options);
 }
+
+/**
+ * Every word of every table cell whose text lies on more than one line (a word is a run of
+ * non-space characters in one text node; its Range's client rects must all sit on one line),
+ * and how many words were looked at.
+ */
+export function brokenTableWords(page: Page): Promise<{ broken: string[]; words: number }> {
+  return page.evaluate(() => {
+    const broken: string[] = [];
+    let words = 0;
+    for (const cell of document.querySelectorAll('td, th')) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        for (const m of (n.textContent ?? '').matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(n, m.index);
+          range.setEnd(n, m.index + m[0].length);
+          const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+          if (rects.length === 0) continue;
+          words++;
+          // Boxes of one line overlap vertically; a box wholly below the first is a new line.
+          if (rects.some((r) => r.top >= rects[0]!.bottom - 1)) broken.push(m[0]);
+        }
+      }
+    }
+    return { broken, words };
+  });
+}

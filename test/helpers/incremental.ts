@@ -55,6 +55,9 @@ export async function buildIncrementally(run: IncrementalRun): Promise<{ summary
       report: (i) => issues.push(i),
       redo: incremental,
       ...(run.pages && site.pages ? { pages: pagesBuild(config, run.shard)! } : {}),
+      // As `badgepress build --prune` does: an unsharded build removes the site-wide pages it no
+      // longer writes (a sharded one leaves them to the site step). openapi.json is not written here.
+      ...(run.pages && site.pages && !run.shard ? { siteWide: { pages: true, api: false } } : {}),
       ...(run.shard ? { include: inShard(run.shard), reportUnassignable: run.shard.index === 0 } : {}),
     });
     return { summary, issues };

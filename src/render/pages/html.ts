@@ -67,8 +67,9 @@ export interface PageParts {
 }
 
 /**
- * The header's search: a GET form to the search page, which works without JavaScript (it
- * says where to browse); site.js answers as one types from the search's files (search-index.ts).
+ * The header's search: a GET form to the search page, which works without JavaScript (its
+ * prefix pages find a name a character a click, and it leads to the hosts); site.js answers as
+ * one types from the search's files (search-index.ts).
  */
 function findForm(env: PageEnv): string {
   const data = `data-search="${href(env, 'search/')}" data-pages="${href(env, 'repositories/')}" data-groups="${href(env, 'groups/')}" data-api="${href(env, 'api/v1/repositories/')}"`;

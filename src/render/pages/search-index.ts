@@ -1,5 +1,7 @@
-// The search the header's form runs with JavaScript: a prefix tree of small JSON files, so a
-// query downloads a bounded number of bytes however many repositories there are. Each
+// The search the header's form runs: a prefix tree of names, written twice from one walk. With
+// JavaScript the script reads its small JSON files, so a query downloads a bounded number of
+// bytes however many repositories there are; without, a person follows its pages (prefix
+// pages, below), one character a click, from the search page to a page that lists the name. Each
 // repository is found by its name (the last path segment), each host and group by its own
 // name, lower-cased. A file covers one prefix: it holds every entry under it when they are at
 // most SHARD_ENTRIES, or else only those whose name is the prefix exactly and the next
@@ -10,10 +12,11 @@
 // its hex code and "_" (site.js spells it the same way). Entries: repositories as
 // [url, [shown status per badge, "" for none]], groups as [label, group key, repositories].
 import type { PagesContext } from './context.ts';
-import { href } from './html.ts';
+import { href, text } from './html.ts';
 import { byCodeUnits } from './summary.ts';
-import { repositoryName, type Group } from './groups.ts';
-import type { Catalogue } from './catalogue.ts';
+import { groupPaths, repositoryName, type Group } from './groups.ts';
+import { pageCount, pager, type Catalogue } from './catalogue.ts';
+import { naturalKey } from './natural.ts';
 
 export const SEARCH_DIR = 'search/';
 /** Entries one file holds at most. */
@@ -38,68 +41,198 @@ interface Entry {
   /** A repository's index in the catalogue, or a group. */
   repo: number;
   group: Group | null;
+  /** Its place in the natural order of addresses (repositories) or in the group list (groups). */
+  rank: number;
+}
+
+/** One prefix of the tree: one JSON file and, without JavaScript, one page (or a few). */
+export interface PrefixNode {
+  prefix: string;
+  /** Every entry under the prefix: [lo, hi) of the tree's sorted entries. */
+  lo: number;
+  hi: number;
+  /** The node's own entries, [lo, own): all under it (a leaf), or those named the prefix exactly. */
+  own: number;
+  /** The next characters with nodes of their own and how many entries each holds; null for a leaf. */
+  more: Array<{ c: string; n: number }> | null;
 }
 
 /**
- * The files of the search, in key order of their prefixes (root first). Entries of a file keep
- * the natural order: groups (hosts first, then by depth), then repositories.
+ * The search's prefix tree, walked once: its nodes, root first, each before its children and
+ * the children in code-unit order. Both the JSON files (searchShard) and the pages for finding
+ * without JavaScript (prefixPages) are written from these nodes. It needs the names only, so
+ * it is built before the pass over the summaries that fills in the statuses.
  */
-export function* searchShards(ctx: PagesContext, cat: Catalogue, groups: readonly Group[]): Generator<{ key: string; body: string }> {
-  const entries: Entry[] = [];
-  for (const i of cat.order) entries.push({ token: repositoryName(cat.urls[i]!).toLowerCase(), repo: i, group: null });
-  for (const g of groups) if (g.parent !== null) entries.push({ token: g.name.toLowerCase(), repo: -1, group: g });
-  // A stable sort: equal names keep the natural order they were pushed in.
-  entries.sort((a, b) => byCodeUnits(a.token, b.token));
-  const shown = cat.badges.map((_, j) => j);
-  const json = (e: Entry): string => (e.group ? JSON.stringify([e.group.label, e.group.key, e.group.members.length]) : JSON.stringify([cat.urls[e.repo]!, shown.map((j) => cat.shown(ctx, e.repo, j))]));
-  // n: every entry under the prefix (a file with `more` holds only the exact ones).
-  const file = (prefix: string, lo: number, hi: number, n: number, more: string[] | null): { key: string; body: string } => {
-    const slice = entries.slice(lo, Math.min(hi, lo + SHARD_ENTRIES));
-    const g = slice.filter((e) => e.group).map(json);
-    const r = slice.filter((e) => !e.group).map(json);
-    // The root names the badges, in the order of each repository's statuses.
-    const badges = prefix === '' ? `,"badges":${JSON.stringify(cat.badges)}` : '';
-    const head = `{"prefix":${JSON.stringify(prefix)},"n":${n}${badges}${more ? `,"more":${JSON.stringify(more)}` : ''}`;
-    return { key: shardKey(prefix), body: `${head},"groups":[${g.join(',')}],"repositories":[${r.join(',')}]}\n` };
-  };
-  function* node(prefix: string, lo: number, hi: number): Generator<{ key: string; body: string }> {
-    if ((hi - lo <= SHARD_ENTRIES && prefix !== '') || prefix.length >= MAX_PREFIX) {
-      yield file(prefix, lo, hi, hi - lo, null);
-      return;
-    }
-    const k = prefix.length;
-    let exact = lo;
-    while (exact < hi && entries[exact]!.token.length === k) exact++;
-    const runs: Array<[string, number, number]> = [];
-    for (let a = exact; a < hi; ) {
-      const c = entries[a]!.token[k]!;
-      let b = a + 1;
-      while (b < hi && entries[b]!.token[k] === c) b++;
-      runs.push([c, a, b]);
-      a = b;
-    }
-    yield file(
-      prefix,
-      lo,
-      exact,
-      hi - lo,
-      runs.map((r) => r[0]),
-    );
-    for (const [c, a, b] of runs) yield* node(prefix + c, a, b);
+export class SearchTree {
+  readonly entries: Entry[] = [];
+  readonly nodes: PrefixNode[] = [];
+
+  constructor(cat: Catalogue, groups: readonly Group[]) {
+    const entries = this.entries;
+    cat.order.forEach((i, rank) => entries.push({ token: repositoryName(cat.urls[i]!).toLowerCase(), repo: i, group: null, rank }));
+    groups.forEach((g, rank) => g.parent !== null && entries.push({ token: g.name.toLowerCase(), repo: -1, group: g, rank }));
+    // A stable sort: equal names keep the natural order they were pushed in.
+    entries.sort((a, b) => byCodeUnits(a.token, b.token));
+    const node = (prefix: string, lo: number, hi: number): void => {
+      if ((hi - lo <= SHARD_ENTRIES && prefix !== '') || prefix.length >= MAX_PREFIX) {
+        this.nodes.push({ prefix, lo, hi, own: hi, more: null });
+        return;
+      }
+      const k = prefix.length;
+      let exact = lo;
+      while (exact < hi && entries[exact]!.token.length === k) exact++;
+      const runs: Array<[string, number, number]> = [];
+      for (let a = exact; a < hi; ) {
+        const c = entries[a]!.token[k]!;
+        let b = a + 1;
+        while (b < hi && entries[b]!.token[k] === c) b++;
+        runs.push([c, a, b]);
+        a = b;
+      }
+      this.nodes.push({ prefix, lo, hi, own: exact, more: runs.map(([c, a, b]) => ({ c, n: b - a })) });
+      for (const [c, a, b] of runs) node(prefix + c, a, b);
+    };
+    node('', 0, entries.length);
   }
-  yield* node('', 0, entries.length);
 }
 
-/** The page the header's form goes to: without JavaScript, where to look; with it, the results. */
-export function searchPageMain(ctx: PagesContext, hosts: string, total: number): string {
+/**
+ * A node's JSON file. Entries keep the natural order: groups (hosts first, then by depth),
+ * then repositories. n: every entry under the prefix (a file with `more` holds only the exact
+ * ones); a leaf past MAX_PREFIX holds its first SHARD_ENTRIES.
+ */
+export function searchShard(ctx: PagesContext, cat: Catalogue, tree: SearchTree, node: PrefixNode): { key: string; body: string } {
+  const shown = cat.badges.map((_, j) => j);
+  const json = (e: Entry): string => (e.group ? JSON.stringify([e.group.label, e.group.key, e.group.members.length]) : JSON.stringify([cat.urls[e.repo]!, shown.map((j) => cat.shown(ctx, e.repo, j))]));
+  const slice = tree.entries.slice(node.lo, Math.min(node.own, node.lo + SHARD_ENTRIES));
+  const g = slice.filter((e) => e.group).map(json);
+  const r = slice.filter((e) => !e.group).map(json);
+  // The root names the badges, in the order of each repository's statuses.
+  const badges = node.prefix === '' ? `,"badges":${JSON.stringify(cat.badges)}` : '';
+  const more = node.more ? `,"more":${JSON.stringify(node.more.map((m) => m.c))}` : '';
+  const head = `{"prefix":${JSON.stringify(node.prefix)},"n":${node.hi - node.lo}${badges}${more}`;
+  return { key: shardKey(node.prefix), body: `${head},"groups":[${g.join(',')}],"repositories":[${r.join(',')}]}\n` };
+}
+
+// The pages for finding by name without JavaScript: the root's is the search page itself
+// (search/), every other prefix's is search/<shard name>/ (index.html, further pages n.html
+// when a leaf past MAX_PREFIX holds more than SHARD_ENTRIES, or a prefix names that many
+// exactly). A page lists the node's own entries, groups then repositories, each in natural
+// order of its name (then of its address), and links to the next characters' pages.
+
+/** The path of a prefix's page n (from 1), as an href path; the root's is the search page. */
+export function prefixPath(prefix: string, n = 1): string {
+  if (prefix === '') return SEARCH_DIR;
+  return `${SEARCH_DIR}${shardName(prefix)}/${n <= 1 ? '' : `${n}.html`}`;
+}
+
+export function prefixKey(prefix: string, n = 1): string {
+  return n <= 1 ? `${prefixPath(prefix)}index.html` : prefixPath(prefix, n);
+}
+
+const UNSHOWN = /[\p{C}\p{Z}]/gu;
+
+/** A prefix as shown: characters that draw nothing or move text (controls, spaces, bidi controls, half a surrogate pair) by code point. */
+export function shownPrefix(prefix: string): string {
+  return prefix.replace(UNSHOWN, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+}
+
+/** How many pages a node's own entries take. */
+export function prefixPageCount(node: PrefixNode): number {
+  return pageCount(node.own - node.lo, SHARD_ENTRIES);
+}
+
+/** A node's own entries in the order its page lists them: groups, then repositories, each in natural order of its name, then of its address. */
+function pageOrder(cat: Catalogue, tree: SearchTree, node: PrefixNode): Entry[] {
+  const own = tree.entries.slice(node.lo, node.own);
+  const name = (e: Entry) => (e.group ? e.group.name : repositoryName(cat.urls[e.repo]!));
+  const keys = new Map(own.map((e) => [e, naturalKey(name(e))]));
+  return own.sort((a, b) => (a.group ? 0 : 1) - (b.group ? 0 : 1) || byCodeUnits(keys.get(a)!, keys.get(b)!) || byCodeUnits(name(a), name(b)) || a.rank - b.rank);
+}
+
+type Render = (title: string, description: string, main: string) => string;
+
+/** The crumbs from the search page to a prefix: one link per character typed. */
+function prefixCrumbs(ctx: PagesContext, prefix: string): string {
+  const items = [`<li><a href="${href(ctx.env, SEARCH_DIR)}">Find a repository</a></li>`];
+  for (let k = 1; k <= prefix.length; k++) {
+    const p = prefix.slice(0, k);
+    items.push(`<li><a href="${href(ctx.env, prefixPath(p))}"${k === prefix.length ? ' aria-current="page"' : ''}>${text(shownPrefix(p))}</a></li>`);
+  }
+  return `<nav class="crumbs" aria-label="Breadcrumb"><ol>${items.join('')}</ol></nav>`;
+}
+
+const names = (n: number) => `${n} ${n === 1 ? 'name' : 'names'}`;
+
+/** The links to the next characters' pages, with how many names each holds. */
+function nextLinks(ctx: PagesContext, node: PrefixNode): string {
+  const items = node.more!.map((m) => `<li><a href="${href(ctx.env, prefixPath(node.prefix + m.c))}">${text(shownPrefix(node.prefix + m.c))}</a> <span class="count">${names(m.n)}</span></li>`);
+  return `<ul class="group-list prefix-list">${items.join('')}</ul>`;
+}
+
+/** Page n of a node's own entries: its groups and its repositories with their badges. */
+function ownEntries(ctx: PagesContext, cat: Catalogue, listed: readonly Entry[], h: 'h2' | 'h3' | 'h4'): string {
+  const groups = listed
+    .filter((e) => e.group)
+    .map((e) => {
+      const g = e.group!;
+      return `<li><a href="${href(ctx.env, groupPaths.page(g))}">${text(g.label)}</a> <span class="count">${g.members.length} ${g.members.length === 1 ? 'repository' : 'repositories'}</span></li>`;
+    });
+  const repos = listed.filter((e) => !e.group).map((e) => e.repo);
+  return (groups.length > 0 ? `<${h}>Hosts and groups</${h}><ul class="group-list">${groups.join('')}</ul>` : '') + (repos.length > 0 ? `<${h}>Repositories</${h}>${cat.list(ctx, repos)}` : '');
+}
+
+/** What a prefix's page n lists: its own entries, then (on the first) the next characters. */
+function prefixBody(ctx: PagesContext, cat: Catalogue, node: PrefixNode, n: number, order: Entry[]): string {
+  const listed = order.slice((n - 1) * SHARD_ENTRIES, n * SHARD_ENTRIES);
+  const shown = text(shownPrefix(node.prefix));
+  if (!node.more) return ownEntries(ctx, cat, listed, 'h2');
+  const exact = listed.length > 0 ? `<h2 id="exact">Named exactly ${shown}</h2>${ownEntries(ctx, cat, listed, 'h3')}` : '';
+  const next = node.more.length > 0 && n === 1 ? `<h2 id="next">Names starting ${shown} and more</h2>${nextLinks(ctx, node)}` : '';
+  return `${exact}${next}`;
+}
+
+/** Every page of a prefix other than the root (whose part is in the search page). */
+export function* prefixPages(ctx: PagesContext, cat: Catalogue, tree: SearchTree, node: PrefixNode, render: Render): Generator<{ key: string; body: string }> {
+  const order = pageOrder(cat, tree, node);
+  const pages = prefixPageCount(node);
+  const total = node.hi - node.lo;
+  const flatPrefix = shownPrefix(node.prefix);
+  for (let p = 1; p <= pages; p++) {
+    const nav = (after: string) => pager(ctx, `Pages of names starting ${flatPrefix}${after}`, p, pages, (k) => prefixPath(node.prefix, k));
+    const main =
+      prefixCrumbs(ctx, node.prefix) +
+      `<h1>Names starting ${text(flatPrefix)}${p > 1 ? `, page ${p}` : ''}</h1>` +
+      `<p class="lead">${total} ${total === 1 ? 'repository, host or group whose name starts' : 'repositories, hosts and groups whose names start'} with ${text(flatPrefix)}. A repository's name is the last part of its address.</p>` +
+      nav('') +
+      prefixBody(ctx, cat, node, p, order) +
+      nav(', after the list');
+    yield { key: prefixKey(node.prefix, p), body: render(`Names starting ${flatPrefix}${p > 1 ? `, page ${p}` : ''}`, `Repositories, hosts and groups whose names start with ${flatPrefix}.`, main) };
+  }
+}
+
+/**
+ * The page the header's form goes to. With JavaScript it shows what matches the query as one
+ * types; without, it leads to the root's prefix pages (find by name) and to the hosts.
+ */
+export function searchPageMain(ctx: PagesContext, cat: Catalogue, tree: SearchTree, hosts: string, total: number): string {
+  const root = tree.nodes[0]!;
+  const byName =
+    root.more && root.more.length > 0
+      ? `<p>Pick the first character of the repository's name (the last part of its address), or of a host's or group's name, then the next, until a page lists it with its badges.</p>${nextLinks(ctx, root)}`
+      : '<p>No repository has been scanned yet.</p>';
+  // A name with no characters at all (an address without a path): listed here, as the root's own.
+  const unnamed = root.own > root.lo ? `<h3>Without a name</h3>${ownEntries(ctx, cat, pageOrder(cat, tree, root).slice(0, SHARD_ENTRIES), 'h4')}` : '';
   return (
     `<h1>Find a repository</h1>` +
     `<form class="find find-page" role="search" aria-label="Search repositories" action="${href(ctx.env, SEARCH_DIR)}" method="get">` +
     `<label for="find-page-q">The name of a repository, owner or group, or owner/name</label>` +
     `<input id="find-page-q" name="q" type="search" autocomplete="off" spellcheck="false"><button type="submit">Find</button></form>` +
     `<div id="find-page-results" class="find-results" aria-live="polite"></div>` +
+    `<p>With JavaScript the results show as you type. Without it, find a name letter by letter, or browse.</p>` +
+    `<section aria-labelledby="by-name"><h2 id="by-name">Find by name</h2>${byName}${unnamed}</section>` +
     `<section aria-labelledby="browse"><h2 id="browse">Browse ${total} ${total === 1 ? 'repository' : 'repositories'}</h2>` +
-    `<p>Without JavaScript this page cannot search: pick the host, then the owner or group, or read <a href="${href(ctx.env, 'repositories/')}">every repository in natural order</a>.</p>` +
+    `<p>Pick the host, then the owner or group, or read <a href="${href(ctx.env, 'repositories/')}">every repository in natural order</a>.</p>` +
     `${hosts}</section>`
   );
 }

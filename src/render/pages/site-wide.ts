@@ -1,6 +1,6 @@
 // The site-wide pages, written from repository summaries alone (no per-repository file is
 // read): home, the full list, group pages and lists by badge and status, badge and rule pages,
-// the search's files and page, 404, sitemap, robots, assets. One pass over the summary lines,
+// the search's files and pages, 404, sitemap, robots, assets. One pass over the summary lines,
 // in URL order, parses each in turn, adds it to the counts and records its statuses in the
 // catalogue (a byte per repository and badge, catalogue.ts): no parsed summary is held. The
 // lists, which go in natural order, are written from the catalogue after the pass.
@@ -16,7 +16,7 @@ import type { RepositorySummary, SortedSummaries } from './summary.ts';
 import type { StatusChange } from './evaluate.ts';
 import { Catalogue, pageCount, pager } from './catalogue.ts';
 import { GROUPS_PER_PAGE, groupList, groupPages, groupPaths, groupTree, REPOS_PER_PAGE, rollUpTable, statusLists, statusRows, type Group } from './groups.ts';
-import { searchPageMain, searchShards } from './search-index.ts';
+import { prefixPages, prefixPath, SearchTree, searchPageMain, searchShard } from './search-index.ts';
 
 export const PAGE_SIZE = REPOS_PER_PAGE;
 const RECENT_SHOWN = 20;
@@ -317,7 +317,9 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   };
   const base = ctx.site.baseUrl;
   const listPages = pageCount(total, PAGE_SIZE);
-  const sitemap = new Sitemap(base, 1 + listPages + groups.length + badgeIdsOf(ctx).length + ctx.thresholds.t.rules.length + total);
+  // The search's prefix tree needs the names alone: its pages are known before the pass.
+  const tree = new SearchTree(cat, groups);
+  const sitemap = new Sitemap(base, 1 + listPages + groups.length + tree.nodes.length + badgeIdsOf(ctx).length + ctx.thresholds.t.rules.length + total);
   const toSitemap = function* (url: string): Generator<SiteFile> {
     const full = sitemap.add(url);
     if (full) yield page(full.key, full.body, XML_TYPE);
@@ -325,6 +327,8 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   yield* toSitemap(`${base}/`);
   for (let n = 1; n <= listPages; n++) yield* toSitemap(`${base}/${pagePaths.listPage(n)}`);
   for (const g of groups) yield* toSitemap(`${base}/${groupPaths.page(g)}`);
+  // The search page, then the first page of every other prefix.
+  for (const node of tree.nodes) yield* toSitemap(`${base}/${prefixPath(node.prefix)}`);
   for (const id of badgeIdsOf(ctx)) yield* toSitemap(`${base}/${pagePaths.badge(id)}`);
   for (const r of ctx.thresholds.t.rules) yield* toSitemap(`${base}/${pagePaths.rule(r.id)}`);
   let i = 0;
@@ -345,8 +349,13 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
     for (const f of groupPages(ctx, cat, g, facts.configured, render)) yield page(f.key, f.body);
     for (const f of statusLists(ctx, cat, g, render)) yield page(f.key, f.body);
   }
-  for (const f of searchShards(ctx, cat, groups)) yield page(f.key, f.body, JSON_TYPE);
-  yield page(pagePaths.searchKey, render('Find a repository', 'Find a repository by its name, owner or group.', searchPageMain(ctx, groupList(ctx, root.children.slice(0, GROUPS_PER_PAGE)), total)));
+  // Each prefix's JSON file, then its pages (the root's is the search page, after them).
+  for (const node of tree.nodes) {
+    const f = searchShard(ctx, cat, tree, node);
+    yield page(f.key, f.body, JSON_TYPE);
+    if (node.prefix !== '') for (const p of prefixPages(ctx, cat, tree, node, render)) yield page(p.key, p.body);
+  }
+  yield page(pagePaths.searchKey, render('Find a repository', 'Find a repository by its name, owner or group.', searchPageMain(ctx, cat, tree, groupList(ctx, root.children.slice(0, GROUPS_PER_PAGE)), total)));
   for (const id of badgeIdsOf(ctx)) yield page(pagePaths.badgeKey(id), badgePage(ctx, id, facts));
   for (const r of ctx.thresholds.t.rules) yield page(pagePaths.ruleKey(r.id), rulePage(ctx, r.id, facts.ruleCounts.get(r.id)!));
   yield page('404.html', notFoundPage(ctx));
