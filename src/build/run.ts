@@ -1,10 +1,10 @@
-// A build from start to end: the store and the output opened, the --strict check, the lease,
-// the build state, the loop, and everything closed again however it ends. Commands turn argv
-// into these options, call runBuild once, and print what it returns.
+// A build from start to end: the store and the output opened, the loop in check mode first
+// under --strict, the lease, the build state, the loop in build mode, and everything closed
+// again however it ends. Commands turn argv into these options, call runBuild once, and
+// print what it returns.
 import { acquireLease, leasedSink, leaseKey } from '../publish/lease.ts';
 import { BadInputError, cleanUpAfter } from '../errors.ts';
 import type { ResolvedConfig } from '../config/resolve.ts';
-import { loadHistories } from '../load/histories.ts';
 import type { LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { StoreSource } from '../load/store.ts';
 import type { Shard } from '../model/shard.ts';
@@ -15,7 +15,7 @@ import { siteApiFiles } from '../render/site-files.ts';
 import { openIncremental, openStateStore } from '../incremental/open.ts';
 import type { IncrementalBuild } from '../incremental/incremental.ts';
 import { Planner, type PlanReport } from '../publish/plan.ts';
-import { PlanOutlet, PublishOutlet } from './outlet.ts';
+import { PublishOutlet } from './outlet.ts';
 import pLimit from 'p-limit';
 import type { PublishCounts } from '../publish/publish.ts';
 import { loadPagesContext, pagesBuild } from '../render/pages/setup.ts';
@@ -87,6 +87,8 @@ export async function runPlan(run: Pick<BuildRun, 'config' | 'now' | 'sharding' 
     redo = await openIncremental({ config, store, state, shard, now: run.now, prune: true, force: run.force, readOnly: true, warn: listener.warn });
     const pages = pagesBuild(config, sharding.shard);
     await build({
+      mode: 'plan',
+      planner,
       shape,
       store,
       sink,
@@ -98,7 +100,6 @@ export async function runPlan(run: Pick<BuildRun, 'config' | 'now' | 'sharding' 
       redo,
       ...(pages ? { pages } : {}),
       ...siteWideOf(config, sharding.shard, pages !== undefined, shape.evaluator.badgeIds),
-      outlet: new PlanOutlet(sink, planner),
     });
   } finally {
     redo?.close();
@@ -116,17 +117,10 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
   const pages = pagesBuild(config, sharding.shard);
   const store = await openStore(site.store, site);
 
+  const { shard, ...loadSharding } = sharding;
   if (run.strict) {
-    let errors = 0;
-    for await (const _ of loadHistories(store, {
-      catalog: shape.evaluator.catalog,
-      schemes: site.repositoryUrlSchemes,
-      ...sharding,
-      report: (i) => {
-        listener.issue(i);
-        if (i.severity === 'error') errors++;
-      },
-    }));
+    // The check mode first: every record loaded and checked before anything is opened for writing.
+    const { skipped: errors } = await build({ mode: 'check', shape, store, schemes: site.repositoryUrlSchemes, report: listener.issue, ...loadSharding });
     listener.flushIssues();
     if (errors > 0) throw new BadInputError(`${plural(errors, 'bad record', 'bad records')} and --strict: nothing written; fix ${errors === 1 ? 'it' : 'them'} or drop --strict`);
   }
@@ -145,7 +139,6 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
   const state = await openStateStore(site.out, site).catch(async (err: unknown) => {
     throw await cleanUpAfter(err, [() => lease.release(), () => sink.close()]);
   });
-  const { shard, ...loadSharding } = sharding;
   let failure: unknown;
   try {
     const redo = await openIncremental({ config, store, state, shard, now: run.now, prune: run.prune, force: run.force, warn: listener.warn });
