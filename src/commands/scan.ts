@@ -7,7 +7,7 @@ import { ruleIdProblem } from '../config/validate.ts';
 import type { SiteConfig } from '../config/types.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
-import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule } from '../model/measured-rules.ts';
+import { isMeasuredRule, measuredRuleIds } from '../model/measured-rules.ts';
 import { plural } from '../model/plural.ts';
 import { parseShard, type Shard } from '../model/shard.ts';
 import { runScan } from '../scan/run.ts';
@@ -97,7 +97,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
           .split(',')
           .map((r) => r.trim())
           .filter(Boolean);
-  const known = [...GIT_RULE_IDS, ...FORGE_RULE_IDS].sort();
+  const known = measuredRuleIds({ dependents: true }).sort();
   for (const r of asked ?? []) {
     const problem = ruleIdProblem(r);
     if (problem) throw new UsageError(`--rules ${JSON.stringify(r)}: ${problem}`);

@@ -10,7 +10,7 @@ import { acquireLease } from '../io/lease.ts';
 import { forgeFor as forgesOf } from '../measure/forge/index.ts';
 import { parseTargets } from '../measure/targets.ts';
 import type { ForgeFor } from '../measure/types.ts';
-import { FORGE_RULE_IDS, GIT_RULE_IDS } from '../model/measured-rules.ts';
+import { measuredRuleIds } from '../model/measured-rules.ts';
 import { inShard, type Shard } from '../model/shard.ts';
 import { isS3, parseS3Location } from '../s3/location.ts';
 import { DirectoryStoreWriter, scanLeaseKey, type StoreWriter } from '../store/writer.ts';
@@ -91,8 +91,7 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   const judged = thresholdRules(config.thresholds);
   // By default every rule badgepress can measure, whatever the thresholds judge today: a rule
   // added to a badge later finds its values in past scans.
-  const measurable = [...GIT_RULE_IDS, ...FORGE_RULE_IDS.filter((id) => id !== 'DEPENDENTS' || site.dependents)];
-  const rules = new Set(run.asked ?? [...measurable, ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
+  const rules = new Set(run.asked ?? [...measuredRuleIds({ dependents: site.dependents !== undefined }), ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
 
   let text: string;
   try {
