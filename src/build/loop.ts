@@ -79,7 +79,13 @@ export interface BuildSummary extends PublishCounts {
   sitePagesKept: boolean;
 }
 
-export async function build(opts: LoopOptions): Promise<BuildSummary> {
+export interface LoopResult {
+  summary: BuildSummary;
+  /** The key segment that sorts first among the repositories with scans this build answers for (redone or carried over). */
+  firstRepository?: string;
+}
+
+export async function build(opts: LoopOptions): Promise<LoopResult> {
   // --strict's check reads the whole store, whatever the build state says.
   const redo = (opts.mode !== 'check' && opts.redo) || new FullBuild();
   // Summary lines live in a local temporary file (see SummaryStore), released at the end.
@@ -90,7 +96,7 @@ export async function build(opts: LoopOptions): Promise<BuildSummary> {
   }
 }
 
-async function loop(opts: LoopOptions, redo: RedoPlan): Promise<BuildSummary> {
+async function loop(opts: LoopOptions, redo: RedoPlan): Promise<LoopResult> {
   const summary: BuildSummary = { repositories: 0, scans: 0, written: 0, unchanged: 0, removed: 0, skipped: 0, warnings: 0, reused: 0, sitePagesKept: false };
   const report = (issue: LoadIssue) => {
     if (issue.severity === 'error') summary.skipped++;
@@ -113,7 +119,7 @@ async function loop(opts: LoopOptions, redo: RedoPlan): Promise<BuildSummary> {
       summary.repositories++;
       summary.scans += h.scans.length;
     }
-    return summary;
+    return { summary };
   }
   const { summaries } = redo;
   const limit = pLimit(opts.concurrency ?? 32);
@@ -126,6 +132,7 @@ async function loop(opts: LoopOptions, redo: RedoPlan): Promise<BuildSummary> {
   // the others go on, and the build ends naming every key that did not make it.
   const failed: PublishError[] = [];
   let failure: unknown;
+  let firstRepository: string | undefined;
   const pages = opts.pages ? new PagesCollector(opts.pages) : undefined;
   await redo.retireOtherLayouts();
   let first = true;
@@ -158,6 +165,7 @@ async function loop(opts: LoopOptions, redo: RedoPlan): Promise<BuildSummary> {
       await outlet.repository(h, api, page?.files ?? [], partial);
       if (page) summaries.set(h.repositoryUrl, page.summary);
       redo.built(h, fileCount + current);
+      if (firstRepository === undefined || h.encoded < firstRepository) firstRepository = h.encoded;
       opts.onRepository?.(h, summary);
     })().catch((err: unknown) => {
       if (err instanceof PublishError) failed.push(err);
@@ -175,6 +183,7 @@ async function loop(opts: LoopOptions, redo: RedoPlan): Promise<BuildSummary> {
   summary.repositories += carried.repositories;
   summary.scans += carried.scans;
   summary.unchanged += carried.files;
+  if (carried.first !== undefined && (firstRepository === undefined || carried.first < firstRepository)) firstRepository = carried.first;
   // The site-wide pages, a shard's summaries and openapi.json go out before the state that
   // describes them, so a state is never ahead of what is published; when no repository was
   // redone and no config part changed, they are those of the last build, already out.
@@ -204,7 +213,7 @@ async function loop(opts: LoopOptions, redo: RedoPlan): Promise<BuildSummary> {
   // Every distinct reason is kept (AccessDenied, an altered body, …): "still failing" alone
   // would leave the operator guessing.
   if (failed.length > 0) throw PublishError.combine(failed);
-  return summary;
+  return { summary, ...(firstRepository === undefined ? {} : { firstRepository }) };
 }
 
 async function pruneGone(sink: Sink, redo: RedoPlan, include: ((url: string) => boolean) | undefined, outlet: Outlet): Promise<void> {

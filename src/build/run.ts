@@ -22,7 +22,7 @@ import { loadPagesContext, pagesBuild } from '../render/pages/setup.ts';
 import { siteWideFileStream } from '../render/pages/site-wide.ts';
 import { readSummaries } from './summaries.ts';
 import { openSink, openStore } from './locations.ts';
-import { build, type BuildSummary } from './loop.ts';
+import { build, type BuildSummary, type LoopResult } from './loop.ts';
 import { loadShape } from './stages.ts';
 
 /** Which repositories a shard builds, and whether it reports records that belong to none. */
@@ -110,7 +110,15 @@ export async function runPlan(run: Pick<BuildRun, 'config' | 'now' | 'sharding' 
   return planner.result();
 }
 
-export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; location: string }> {
+/** What a build did, where, and a repository and badge of the site to show as an example. */
+export interface Built {
+  summary: BuildSummary;
+  location: string;
+  /** The repository whose key segment sorts first, and the first badge its index lists. */
+  example?: { repository: string; badgeId: string };
+}
+
+export async function runBuild(run: BuildRun): Promise<Built> {
   const { config, sharding, listener } = run;
   const { site } = config;
   const shape = loadShape(config);
@@ -120,7 +128,9 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
   const { shard, ...loadSharding } = sharding;
   if (run.strict) {
     // The check mode first: every record loaded and checked before anything is opened for writing.
-    const { skipped: errors } = await build({ mode: 'check', shape, store, schemes: site.repositoryUrlSchemes, report: listener.issue, ...loadSharding });
+    const {
+      summary: { skipped: errors },
+    } = await build({ mode: 'check', shape, store, schemes: site.repositoryUrlSchemes, report: listener.issue, ...loadSharding });
     listener.flushIssues();
     if (errors > 0) throw new BadInputError(`${plural(errors, 'bad record', 'bad records')} and --strict: nothing written; fix ${errors === 1 ? 'it' : 'them'} or drop --strict`);
   }
@@ -134,7 +144,7 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
     throw await cleanUpAfter(err, [() => sink.close()]);
   }
   const progress = await listener.progress(store);
-  let summary!: BuildSummary;
+  let result!: LoopResult;
   // The state is read under the lease: another build may be writing it.
   const state = await openStateStore(site.out, site).catch(async (err: unknown) => {
     throw await cleanUpAfter(err, [() => lease.release(), () => sink.close()]);
@@ -142,7 +152,7 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
   let failure: unknown;
   try {
     const redo = await openIncremental({ config, store, state, shard, now: run.now, prune: run.prune, force: run.force, warn: listener.warn });
-    summary = await build({
+    result = await build({
       shape,
       store,
       // A build whose lease went to another stops publishing at its next file.
@@ -167,7 +177,10 @@ export async function runBuild(run: BuildRun): Promise<{ summary: BuildSummary; 
   const outcome = await cleanUpAfter(failure, [() => lease.release(), () => sink.close(), () => state.close()]);
   if (outcome !== undefined) throw outcome;
   listener.flushIssues();
-  return { summary, location: sink.location };
+  const repository = result.firstRepository;
+  // Every repository's index lists the active shape's badges.
+  const badgeId = shape.evaluator.badgeIds[0];
+  return { summary: result.summary, location: sink.location, ...(repository !== undefined && badgeId !== undefined ? { example: { repository, badgeId } } : {}) };
 }
 
 /**

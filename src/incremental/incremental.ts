@@ -47,6 +47,8 @@ export interface Carried {
   repositories: number;
   scans: number;
   files: number;
+  /** The key segment that sorts first among the carried repositories with scans. */
+  first?: string;
 }
 
 /** The build's plan of what to redo (src/build/redo-plan.ts), from the state of the last build. */
@@ -325,6 +327,8 @@ export class IncrementalBuild {
         carried.repositories++;
         carried.scans += r.scans;
         carried.files += r.files;
+        const encoded = encodeURIComponent(url);
+        if (carried.first === undefined || encoded < carried.first) carried.first = encoded;
       }
       summaries?.adopt(url, this.prevSummaries);
     }

@@ -46,7 +46,7 @@ export async function buildIncrementally(run: IncrementalRun): Promise<{ summary
   const prune = run.prune ?? true;
   try {
     const incremental = await openIncremental({ config, store, state, shard: run.shard, now: run.now, prune, force: run.force ?? false, ...(run.warn ? { warn: run.warn } : {}) });
-    const summary = await build({
+    const { summary } = await build({
       shape,
       store,
       sink,

@@ -21,7 +21,7 @@ export async function buildSite(opts: { store: string; out: string; now?: number
   const shape = loadShape(config);
   const issues: LoadIssue[] = [];
   const sink = opts.sink ?? new DirectorySink(opts.out);
-  const summary = await build({
+  const { summary } = await build({
     shape,
     store: opts.source ?? new DirectoryStore(opts.store),
     sink,
