@@ -5,6 +5,8 @@
 import { acquireLease, leasedSink, leaseKey } from '../publish/lease.ts';
 import { BadInputError, cleanUpAfter } from '../errors.ts';
 import type { ResolvedConfig } from '../config/resolve.ts';
+import type { SiteConfig } from '../config/types.ts';
+import type { Sink } from '../publish/sink.ts';
 import type { LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { StoreSource } from '../load/store.ts';
 import type { Shard } from '../model/shard.ts';
@@ -43,6 +45,14 @@ export interface BuildListener {
   progress(store: StoreSource): Promise<{ update(summary: BuildSummary, h: RepositoryHistory): void; done(): void }>;
 }
 
+/** What a build opens to read and write: the store and the output (a directory or S3: locations.ts). */
+export interface BuildIo {
+  openStore(location: string, site: SiteConfig): Promise<StoreSource>;
+  openSink(location: string, site: SiteConfig): Promise<Sink>;
+}
+
+const LOCATIONS: BuildIo = { openStore, openSink };
+
 export interface BuildRun {
   config: ResolvedConfig;
   /** Unix seconds the latest files answer for. */
@@ -55,6 +65,8 @@ export interface BuildRun {
   /** How long to wait for another build's lease. */
   waitSeconds: number;
   listener: BuildListener;
+  /** Where the store and the output are opened from (default: their locations in the config). */
+  io?: BuildIo;
 }
 
 /**
@@ -121,9 +133,10 @@ export interface Built {
 export async function runBuild(run: BuildRun): Promise<Built> {
   const { config, sharding, listener } = run;
   const { site } = config;
+  const io = run.io ?? LOCATIONS;
   const shape = loadShape(config);
   const pages = pagesBuild(config, sharding.shard);
-  const store = await openStore(site.store, site);
+  const store = await io.openStore(site.store, site);
 
   const { shard, ...loadSharding } = sharding;
   if (run.strict) {
@@ -135,7 +148,7 @@ export async function runBuild(run: BuildRun): Promise<Built> {
     if (errors > 0) throw new BadInputError(`${plural(errors, 'bad record', 'bad records')} and --strict: nothing written; fix ${errors === 1 ? 'it' : 'them'} or drop --strict`);
   }
 
-  const sink = await openSink(site.out, site);
+  const sink = await io.openSink(site.out, site);
   // One build at a time per output; shards write disjoint repositories, so each holds its own.
   let lease;
   try {
