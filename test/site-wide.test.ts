@@ -10,7 +10,7 @@ import { sortSummaries, type RepositorySummary } from '../src/render/pages/summa
 import { ROOT } from './helpers/cli.ts';
 
 const config = await resolveConfig(undefined, { store: join(ROOT, 'examples/store'), out: ROOT });
-const { site } = config;
+const { settings } = config;
 const ctx = loadPagesContext(config);
 const BADGE = ctx.thresholds.t.badges[0]!.id;
 const STATUSES = ['gold', 'silver', 'bronze', 'fail'];
@@ -92,7 +92,7 @@ describe('the sitemap past 50,000 addresses', () => {
     }
     const files = siteWideFiles(ctx, sortSummaries(byUrl));
     const locs = (key: string) => [...String(files.find((f) => f.key === key)?.body).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
-    const base = site.baseUrl;
+    const base = settings.baseUrl;
     const head = [`${base}/`, `${base}/repositories/`, ...Array.from({ length: n / 100 - 1 }, (_, i) => `${base}/repositories/page/${i + 2}.html`), `${base}/groups/`, `${base}/groups/example.org/`];
     const all = [...locs('sitemaps/1.xml'), ...locs('sitemaps/2.xml')];
     expect(locs('sitemaps/1.xml')).toHaveLength(50_000);

@@ -10,7 +10,7 @@ import type { ShapeStages } from './stages.ts';
 import type { PublishCounts } from '../publish/publish.ts';
 import { PublishError, type Sink } from '../publish/sink.ts';
 import { PagesCollector, type PagesBuild } from '../render/pages/build-pages.ts';
-import type { SiteFile } from '../model/site-file.ts';
+import type { PublishFile } from '../model/publish-file.ts';
 import { FullBuild, type RedoPlan } from './redo-plan.ts';
 import { staleSummaryKeys } from './summaries.ts';
 import { PlanOutlet, PublishOutlet, type Outlet } from './outlet.ts';
@@ -54,7 +54,7 @@ export interface BuildOptions extends LoadStep {
   /** What to redo (the build state: skip repositories whose inputs did not change); default: everything. */
   redo?: RedoPlan;
   /** Files of the whole site, not of a repository (api/v1/openapi.json), published last. */
-  siteFiles?: SiteFile[];
+  siteFiles?: PublishFile[];
   /** The site-wide files this build answers for: with `prune`, those it no longer produces go. */
   siteWide?: SiteWideScope;
 }

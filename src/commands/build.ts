@@ -58,7 +58,7 @@ export async function buildAndSay(argv: string[]): Promise<Built & { exitCode: n
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
   const resolved = await resolveFlags(values);
-  warnOfLocalBaseUrl(resolved.site);
+  warnOfLocalBaseUrl(resolved.settings);
   // Under --strict a bad record stops the build: it is not "skipped".
   const printer = issuePrinter(process.stderr, { strict: values.strict ?? false });
   const warn = (m: string) => process.stderr.write(`badgepress: warning: ${m}\n`);

@@ -14,7 +14,7 @@
 import type { IssueOwner, LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { LoadOptions } from '../load/histories.ts';
 import { listedAsKept, verifiedByBytes, type StoreEntry, type StoreSource } from '../load/store.ts';
-import type { SiteConfig } from '../config/types.ts';
+import type { Settings } from '../config/types.ts';
 import { repositoryPrefix } from '../model/layout.ts';
 import { expiresAt } from '../model/expiry.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
@@ -31,7 +31,7 @@ export interface IncrementalOptions {
   shard: ShardKey;
   code: string;
   config: ConfigParts;
-  site: SiteConfig;
+  site: Settings;
   now: number;
   prune: boolean;
   /** Ignore the state (build everything); a new state is still written. */

@@ -6,7 +6,7 @@ import { runBuild, runSiteWidePages, type BuildIo } from '../../src/build/run.ts
 import { shardLoadOptions } from '../../src/commands/build.ts';
 import { resolveFlags, type ConfigFlags } from '../../src/commands/setup.ts';
 import type { LoadIssue } from '../../src/load/types.ts';
-import type { SiteFile } from '../../src/model/site-file.ts';
+import type { PublishFile } from '../../src/model/publish-file.ts';
 import type { Sink } from '../../src/publish/sink.ts';
 
 export interface IncrementalRun {
@@ -32,7 +32,7 @@ function observed(onPut: (key: string) => void): BuildIo {
       const sink = await openSink(location, site);
       return new Proxy(sink, {
         get: (target, p) => {
-          if (p === 'put') return (f: SiteFile) => (onPut(f.key), target.put(f));
+          if (p === 'put') return (f: PublishFile) => (onPut(f.key), target.put(f));
           const v = Reflect.get(target, p) as unknown;
           return typeof v === 'function' ? v.bind(target) : v;
         },
@@ -43,8 +43,8 @@ function observed(onPut: (key: string) => void): BuildIo {
 
 export async function buildIncrementally(run: IncrementalRun): Promise<{ summary: BuildSummary; issues: LoadIssue[] }> {
   const config = await resolveFlags(run.flags);
-  config.site.pages &&= run.pages === true;
-  config.site.openapi = false;
+  config.settings.pages &&= run.pages === true;
+  config.settings.openapi = false;
   const issues: LoadIssue[] = [];
   const { summary } = await runBuild({
     config,
