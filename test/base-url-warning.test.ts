@@ -2,11 +2,11 @@
 // packaged default, http://127.0.0.1:8787) would point every badge URL, snippet and feed at
 // localhost, silently: the build says so once, naming baseUrl.
 import { describe, expect, it } from 'vitest';
-import type { SiteConfig } from '../src/config/types.ts';
+import type { Settings } from '../src/config/types.ts';
 import { localBaseUrlWarning } from '../src/commands/setup.ts';
 import { runCli } from './helpers/cli.ts';
 
-const site = (out: string, baseUrl: string, endpoint?: string) => ({ out, baseUrl, s3: endpoint ? { endpoint } : {} }) as unknown as SiteConfig;
+const site = (out: string, baseUrl: string, endpoint?: string) => ({ out, baseUrl, s3: endpoint ? { endpoint } : {} }) as unknown as Settings;
 
 describe('baseUrl left at this machine', () => {
   it('is named when the output is a bucket on another machine, and only then', () => {

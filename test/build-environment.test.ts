@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateStore } from '../scripts/lib/synthetic-store.ts';
-import { loadSiteConfig } from '../src/config/load.ts';
+import { loadSettings } from '../src/config/load.ts';
 import { CLI, childEnv, ROOT, spawnChecked } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { configProblems } from './helpers/config.ts';
@@ -37,7 +37,7 @@ describe('a full temporary folder', () => {
 
 describe('expireAfterDays', () => {
   it('a value no date can hold is a config error with file:line, exit 2', async () => {
-    const problemsOf = configProblems(dir, (file) => loadSiteConfig(file));
+    const problemsOf = configProblems(dir, (file) => loadSettings(file));
     const { file, problems } = await problemsOf('shape: A\nexpireAfterDays: 99980000\n');
     expect(problems).toEqual([`${file}:2 expireAfterDays: must be <= 36500`]);
     expect((await problemsOf('expireAfterDays: 36500\n')).problems).toEqual([]);

@@ -2,7 +2,7 @@
 // Multitool's GitHub rules, a location per result, fingerprints stable across scans.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSiteConfig, loadThresholdsA } from '../src/config/load.ts';
+import { loadSettings, loadThresholdsA } from '../src/config/load.ts';
 import { loadThresholdsB } from '../src/config/thresholds-b.ts';
 import { evaluateScanA } from '../src/evaluate/shape-a.ts';
 import { evaluateScanB } from '../src/evaluate/shape-b.ts';
@@ -13,7 +13,7 @@ import { ROOT } from './helpers/cli.ts';
 import { sarifErrors } from './helpers/sarif.ts';
 import { multitoolIssues } from './helpers/sarif-multitool.ts';
 
-const SITE = await loadSiteConfig(join(ROOT, 'config/badgepress.yaml'));
+const SITE = await loadSettings(join(ROOT, 'config/badgepress.yaml'));
 // The packaged thresholds, with the security-policy rule pointed at its file as a deployment would.
 const PACKAGED_A = await loadThresholdsA(join(ROOT, 'config/thresholds-a.yaml'));
 const TA = { ...PACKAGED_A, rules: PACKAGED_A.rules.map((r) => (r.id === 'SECURITY_POLICY' ? { ...r, location: 'SECURITY.md' } : r)) };

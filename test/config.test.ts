@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSiteConfig, loadThresholdsA } from '../src/config/load.ts';
+import { loadSettings, loadThresholdsA } from '../src/config/load.ts';
 import { runCli, ROOT, spawnChecked } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -66,7 +66,7 @@ describe('Shape A thresholds validation', () => {
   it('the site config rejects unknown keys and bad values', async () => {
     const file = join(dir, 'site.yaml');
     writeFileSync(file, 'shape: C\nbaseUrl: ftp://x\ncache:\n  latestMaxAge: -1\n');
-    await expect(loadSiteConfig(file)).rejects.toMatchObject({
+    await expect(loadSettings(file)).rejects.toMatchObject({
       problems: [`${file}:1 shape: must be one of "A", "B"`, `${file}:2 baseUrl: must match pattern "^https?://[^\\s?#]+$"`, `${file}:4 cache.latestMaxAge: must be >= 0`],
     });
   });
@@ -105,7 +105,7 @@ describe('Shape A thresholds validation', () => {
     expect(merged.problems).toEqual([]);
     const site = join(dir, 'anchors.yaml');
     writeFileSync(site, 'cache: &c\n  latestMaxAge: 60\ncolors:\n  <<: {gold: "#ffd700"}\n  silver: "#c0c0c0"\n');
-    expect((await loadSiteConfig(site)).colors).toMatchObject({ gold: '#ffd700', silver: '#c0c0c0' });
+    expect((await loadSettings(site)).colors).toMatchObject({ gold: '#ffd700', silver: '#c0c0c0' });
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]'];
     for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g'].entries()) bomb.push(`${name}: &${name} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`);
     const { file, problems } = await problemsOf(bomb.join('\n'));
@@ -115,7 +115,7 @@ describe('Shape A thresholds validation', () => {
   it('colors: none (Shape B, nothing granted) is not silver’s grey', async () => {
     const file = join(dir, 'colors.yaml');
     writeFileSync(file, 'shape: B\n');
-    const { colors } = await loadSiteConfig(file);
+    const { colors } = await loadSettings(file);
     expect(colors.none).not.toBe(colors.silver);
     expect(new Set(Object.values(colors)).size).toBe(Object.keys(colors).length);
   });

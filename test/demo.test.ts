@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { get } from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, ROOT, runCli } from './helpers/cli.ts';
@@ -63,6 +64,27 @@ describe('badgepress demo (npm start)', () => {
     expect(stdout).toMatch(/served at http:\/\/127\.0\.0\.1:\d+\/ \(open it in a browser/);
     child.kill('SIGTERM');
     expect(await new Promise((ok) => child.on('exit', ok))).toBe(0);
+  }, 60_000);
+
+  it('a second start, with nothing to redo, shows the same example: the first repository of the site and its first badge', async () => {
+    const out = join(tempDir(), 'dist');
+    const start = async () => {
+      const { child, stdout } = await startDemo(['--port', '0', '--out', out, '--now', '1763600000', '--base-url', 'https://badges.example.org']);
+      child.kill('SIGTERM');
+      await new Promise((ok) => child.on('exit', ok));
+      // Served on a port the OS picks: another each time.
+      const line = /README badge line:\n(.*)\n/.exec(stdout)![1]!.replace(/127\.0\.0\.1:\d+/g, 'demo');
+      return { line, stdout, reused: /\((\d+) unchanged since the last build, not read\)/.exec(stdout)?.[1] };
+    };
+    const first = await start();
+    const again = await start();
+    // Every repository carried over from the build state, none loaded again.
+    expect(first.reused).toBeUndefined();
+    expect(again.reused).toBe(/^badgepress: (\d+) repositories/m.exec(again.stdout)?.[1]);
+    expect(again.line).toBe(first.line);
+    const repository = readdirSync(join(out, 'api/v1/repositories')).sort()[0]!;
+    const index = JSON.parse(readFileSync(join(out, 'api/v1/repositories', repository, 'index.json'), 'utf8')) as { badges: string[] };
+    expect(first.line).toContain(`/api/v1/repositories/${repository}/badges/${index.badges[0]}.svg)`);
   }, 60_000);
 
   it('a busy port is a usage error that says how to pick another', async () => {

@@ -5,12 +5,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DirectorySink, MAX_REMEMBERED_DIRS } from '../src/publish/dir-sink.ts';
-import type { SiteFile } from '../src/model/site-file.ts';
+import type { PublishFile } from '../src/model/publish-file.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();
 
-const file = (i: number, body: string): SiteFile => ({
+const file = (i: number, body: string): PublishFile => ({
   // A folder per file under its own repository folder, as a build lays them out.
   key: `api/r${i}/at/${i % 7}/badge`,
   body,
@@ -19,7 +19,7 @@ const file = (i: number, body: string): SiteFile => ({
   phase: 'latest',
 });
 
-async function putAll(sink: DirectorySink, files: SiteFile[]): Promise<Map<string, number>> {
+async function putAll(sink: DirectorySink, files: PublishFile[]): Promise<Map<string, number>> {
   const outcomes = new Map<string, number>();
   for (const f of files) {
     const o = await sink.put(f);

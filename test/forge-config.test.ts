@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSiteConfig } from '../src/config/load.ts';
+import { loadSettings } from '../src/config/load.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { tokenFor } from '../src/scan/credentials.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
@@ -18,12 +18,12 @@ function write(name: string, text: string): string {
 describe('hosts: and dependents:', () => {
   it('loads hosts as written, without a trailing slash, and no dependents by default', async () => {
     const file = write('ok.yaml', 'hosts:\n  git.example:8443:\n    kind: gitea\n    apiUrl: https://git.example:8443/api/v1/\n    tokenEnv: GIT_EXAMPLE_TOKEN\n    requestsPerSecond: 2\n');
-    const config = await loadSiteConfig(file);
+    const config = await loadSettings(file);
     expect(config.hosts).toEqual({ 'git.example:8443': { kind: 'gitea', apiUrl: 'https://git.example:8443/api/v1', tokenEnv: 'GIT_EXAMPLE_TOKEN', requestsPerSecond: 2 } });
     expect(config.dependents).toBeUndefined();
-    const none = await loadSiteConfig(write('none.yaml', ''));
+    const none = await loadSettings(write('none.yaml', ''));
     expect(none.hosts).toEqual({});
-    const deps = await loadSiteConfig(write('deps.yaml', 'dependents:\n  source: ecosyste.ms\n'));
+    const deps = await loadSettings(write('deps.yaml', 'dependents:\n  source: ecosyste.ms\n'));
     expect(deps.dependents).toEqual({ source: 'ecosyste.ms' });
   });
 
@@ -46,7 +46,7 @@ describe('hosts: and dependents:', () => {
         '',
       ].join('\n'),
     );
-    const err = await loadSiteConfig(file).catch((e: { problems: string[] }) => e);
+    const err = await loadSettings(file).catch((e: { problems: string[] }) => e);
     const problems = (err as { problems: string[] }).problems;
     expect(problems).toEqual([
       `${file}:4 hosts.gitlab.example.kind: must be one of "github", "gitlab", "gitea"`,
@@ -54,7 +54,7 @@ describe('hosts: and dependents:', () => {
       `${file}:12 dependents.source: must be one of "deps.dev", "ecosyste.ms"`,
     ]);
     const fixed = write('bad2.yaml', `hosts:\n  ghe.example:\n    kind: github\n    apiUrl: https://user:pw@ghe.example/api/v3\n    tokenEnv: ${token}\n`);
-    const second = (await loadSiteConfig(fixed).catch((e: { problems: string[] }) => e)) as { problems: string[] };
+    const second = (await loadSettings(fixed).catch((e: { problems: string[] }) => e)) as { problems: string[] };
     expect(second.problems).toEqual([
       `${fixed}:5 hosts.ghe.example.apiUrl: "https://***@ghe.example/api/v3" must not hold credentials (user:password@); give the token through tokenEnv (the name of an environment variable holding it), and revoke the one in this file`,
       `${fixed}:6 hosts.ghe.example.tokenEnv: looks like a token, not the name of an environment variable; put the token in a variable and name the variable here (and revoke the token shown in this file)`,

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import type { PutOutcome } from '../src/publish/sink.ts';
-import type { OutputFile } from '../src/model/site-file.ts';
+import type { OutputFile } from '../src/model/publish-file.ts';
 import { buildSite, readTree } from './helpers/site.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { reusedGoldFrom } from '../scripts/lib/thresholds-variant.ts';

@@ -38,17 +38,20 @@ afterAll(async () => {
 });
 
 const flags = () => ({ store, out: 's3://site/pub/', 's3-endpoint': proxy.endpoint, 's3-path-style': true });
-const take = () => requests.splice(0);
+// Every build holds the output's lease (.badgepress/lease.json, after a probe that the store
+// honours conditional writes): those requests are not the site's.
+const take = () => requests.splice(0).filter((r) => !/\/\.badgepress\/(lease|conditional-writes-probe)/.test(r.path));
 const lists = (rs: typeof requests) => rs.filter((r) => r.method === 'GET' && /[?&]list-type=2/.test(r.path)).map((r) => /prefix=([^&]*)/.exec(r.path)?.[1] ?? '');
 const puts = (rs: typeof requests) => rs.filter((r) => r.method === 'PUT').map((r) => r.path.replace(/^\/site\/pub\//, '').replace(/\?.*/, ''));
 
 describe('incremental builds on S3', () => {
   it('unchanged: no PUT of the site, no listing of it; one new scan: that repository listed and written alone', async () => {
-    const first = await buildIncrementally({ flags: flags(), now: NOW });
+    // Builds without --prune (which also lists the site-wide pages' folders, to remove what they left behind).
+    const first = await buildIncrementally({ flags: flags(), now: NOW, prune: false });
     expect(first.summary.written).toBeGreaterThan(0);
     take();
 
-    const again = await buildIncrementally({ flags: flags(), now: NOW });
+    const again = await buildIncrementally({ flags: flags(), now: NOW, prune: false });
     const rs = take();
     expect(again.summary).toMatchObject({ written: 0, reused: 12, repositories: 12, scans: first.summary.scans, unchanged: first.summary.written });
     // The state has the same bytes: it is not sent again either.
@@ -59,7 +62,7 @@ describe('incremental builds on S3', () => {
 
     // A new scan of one repository: its prefix is listed, its files written, then the state.
     addScan(3, 1);
-    const one = await buildIncrementally({ flags: flags(), now: NOW });
+    const one = await buildIncrementally({ flags: flags(), now: NOW, prune: false });
     const rs1 = take();
     expect(one.summary).toMatchObject({ reused: 11, repositories: 12 });
     expect(lists(rs1)).toEqual(['pub/.badgepress/state/', `pub/api/v1/repositories/${encodeURIComponent(repositoryUrl(3))}/`]);

@@ -15,7 +15,7 @@ import { loadThresholdsA } from '../src/config/load.ts';
 import { catalogA } from '../src/evaluate/shape-a.ts';
 import type { LoadIssue, RepositoryHistory } from '../src/load/types.ts';
 import { buildSite, readTree } from './helpers/site.ts';
-import { loadSiteConfig } from '../src/config/load.ts';
+import { loadSettings } from '../src/config/load.ts';
 
 const dir = tempDir();
 // Root reads files of mode 000: the permission cases then run the build as nobody.
@@ -285,7 +285,7 @@ describe('what is published: repository URLs', () => {
     expect(issues.filter((i) => i.message.includes('scheme')).map((i) => i.where)).toEqual([`${join(d, 'a.ndjson')}:3`, `${join(d, 'a.ndjson')}:4`]);
     expect(summary.repositories).toBe(2);
     writeFileSync(join(d, 'bad.yaml'), 'repositoryUrlSchemes: [HTTPS]\n');
-    await expect(loadSiteConfig(join(d, 'bad.yaml'))).rejects.toThrow(/bad\.yaml:1 repositoryUrlSchemes\[0\]: must match pattern/);
+    await expect(loadSettings(join(d, 'bad.yaml'))).rejects.toThrow(/bad\.yaml:1 repositoryUrlSchemes\[0\]: must match pattern/);
   });
 });
 
@@ -299,15 +299,15 @@ describe('what is published: addresses from the config', () => {
     ['tool:\n  informationUri: https://%zz/', 'tool.informationUri', 'must be an absolute http(s) URL'],
   ])('%s is a config error with file:line', async (yaml, path, message) => {
     const d = folder({ 'site.yaml': `store: .\n${yaml}\n` });
-    const err = (await loadSiteConfig(join(d, 'site.yaml')).catch((e: unknown) => e)) as ConfigError;
+    const err = (await loadSettings(join(d, 'site.yaml')).catch((e: unknown) => e)) as ConfigError;
     expect(err).toBeInstanceOf(ConfigError);
     expect(err.problems).toEqual([expect.stringMatching(new RegExp(`^${join(d, 'site.yaml')}:\\d+ ${path.replace('.', '\\.')}: .*${message.replace(/[()]/g, '\\$&')}`))]);
   });
 
   it('--base-url is held to the same rule, and good addresses pass', async () => {
     const d = folder({ 'site.yaml': 'store: .\nbaseUrl: https://badges.example.org/sub/\ntool:\n  informationUri: https://example.org/tool?x=1#y\n' });
-    await expect(loadSiteConfig(join(d, 'site.yaml'), { baseUrl: 'https://x.org/"><script>' })).rejects.toThrow(/--base-url "https:\/\/x\.org\/\\"><script>": holds characters a URI may not/);
-    const site = await loadSiteConfig(join(d, 'site.yaml'));
+    await expect(loadSettings(join(d, 'site.yaml'), { baseUrl: 'https://x.org/"><script>' })).rejects.toThrow(/--base-url "https:\/\/x\.org\/\\"><script>": holds characters a URI may not/);
+    const site = await loadSettings(join(d, 'site.yaml'));
     expect(site.baseUrl).toBe('https://badges.example.org/sub');
     expect(site.tool.informationUri).toBe('https://example.org/tool?x=1#y');
   });

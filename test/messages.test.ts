@@ -54,6 +54,19 @@ describe('the build summary', () => {
     expect(r.stderr).not.toMatch(/skipped/);
     expect(r.stderr).toContain('1 bad record and --strict: nothing written; fix it or drop --strict');
   });
+
+  it('under --strict a warning alone is no bad record: said once (by the check), and the site is built', async () => {
+    const s = store('strict-warning');
+    const record = { repositoryUrl: 'https://github.com/acme/widget', timestamp: 1763500000, values: { BUS_FACTOR: 3, NOT_A_RULE: 1 } };
+    writeFileSync(join(s, 'zz-warning.ndjson'), `${JSON.stringify(record)}\n`);
+    utimesSync(join(s, 'zz-warning.ndjson'), 1_700_000_000, 1_700_000_000);
+    const out = join(dir, 'strict-warning-out');
+    const r = await runCommand(['build', '--store', s, '--out', out, '--strict', '--now', '1764000000']);
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/^warning: \S*zz-warning\.ndjson:1: rule "NOT_A_RULE" is not defined by the active thresholds/gm)).toHaveLength(1);
+    expect(r.stdout).toMatch(/^badgepress: 1 repository, 6 scans, \d+ files written, 0 unchanged, 0 records skipped/);
+    expect(siteFiles(out)).toBeGreaterThan(0);
+  });
 });
 
 describe('build --help', () => {

@@ -25,11 +25,11 @@ async function evaluations(): Promise<{ ctx: Awaited<ReturnType<typeof loadPages
   );
   writeFileSync(join(dir, 'scans.ndjson'), `${lines.join('\n')}\n`);
   const config = await resolveConfig(undefined, { store: dir, out: join(dir, 'out') });
-  const { site } = config;
+  const { settings } = config;
   const shape = loadShape(config);
   const ctx = loadPagesContext(config);
   const byUrl = new Map<string, RepositoryEvaluation>();
-  for await (const h of loadHistories(await openStore(site.store, site), { catalog: shape.evaluator.catalog, report: (i) => expect.fail(i.message) })) {
+  for await (const h of loadHistories(await openStore(settings.store, settings), { catalog: shape.evaluator.catalog, report: (i) => expect.fail(i.message) })) {
     byUrl.set(h.repositoryUrl, shape.evaluator.evaluate(h, 1_763_600_000));
   }
   return { ctx, byUrl };

@@ -6,7 +6,7 @@ import { loadShape } from '../src/build/stages.ts';
 import { resolveConfig } from '../src/config/resolve.ts';
 import { DirectoryStore } from '../src/load/store.ts';
 import { HTML_TYPE, JSON_TYPE, PAGE_TYPES, SVG_TYPE, XML_TYPE } from '../src/model/http.ts';
-import type { SiteFile } from '../src/model/site-file.ts';
+import type { PublishFile } from '../src/model/publish-file.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { pagesBuild } from '../src/render/pages/setup.ts';
 import { pageContentType } from '../src/resolver/pages.ts';
@@ -30,7 +30,7 @@ describe('page content types', () => {
       const resolved = await resolveConfig(config, { out, ...(config ? {} : { store: 'examples/store' }) });
       const types = new Map<string, string>();
       class RecordingSink extends DirectorySink {
-        override put(file: SiteFile) {
+        override put(file: PublishFile) {
           types.set(file.key, file.contentType);
           return super.put(file);
         }
@@ -39,7 +39,7 @@ describe('page content types', () => {
       expect(pages).toBeDefined();
       await build({
         shape: loadShape(resolved),
-        store: new DirectoryStore(resolved.site.store),
+        store: new DirectoryStore(resolved.settings.store),
         sink: new RecordingSink(out),
         now: 1_764_000_000,
         report: () => {},

@@ -27,7 +27,7 @@ const history: RepositoryHistory = {
 
 async function shapeA(expireAfterDays: number | null) {
   const config = await resolveConfig(undefined, { store: 'unused', out: 'unused' });
-  config.site.expireAfterDays = expireAfterDays;
+  config.settings.expireAfterDays = expireAfterDays;
   return loadShape(config);
 }
 

@@ -6,7 +6,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadSiteConfig } from '../src/config/load.ts';
+import { loadSettings } from '../src/config/load.ts';
 import { s3Client } from '../src/s3/client.ts';
 import { etagIsMd5 } from '../src/s3/errors.ts';
 import { locationProblem } from '../src/s3/location.ts';
@@ -96,7 +96,7 @@ describe('an endpoint that accepts connections and never answers', () => {
   });
 
   it('the timeouts are validated like every setting', async () => {
-    const problemsOf = configProblems(dir, (file) => loadSiteConfig(file));
+    const problemsOf = configProblems(dir, (file) => loadSettings(file));
     const { file, problems } = await problemsOf('s3:\n  connectTimeoutSeconds: 0\n  requestTimeoutSeconds: "60"\n');
     expect(problems).toEqual([`${file}:2 s3.connectTimeoutSeconds: must be > 0`, `${file}:3 s3.requestTimeoutSeconds: must be number`]);
   });
@@ -141,11 +141,11 @@ describe('locations that look like URLs must be exactly s3://bucket/prefix', () 
   });
 
   it('--out and --store name the flag; store:/out: in the config name file:line', async () => {
-    await expect(loadSiteConfig(undefined, { store: STORE, out: 's3:/badges/x' })).rejects.toMatchObject({
+    await expect(loadSettings(undefined, { store: STORE, out: 's3:/badges/x' })).rejects.toMatchObject({
       problems: ['--out "s3:/badges/x": write the scheme exactly as s3:// (lower case, two slashes): s3://badges/x; for a local directory of that name write ./s3:/badges/x'],
     });
-    await expect(loadSiteConfig(undefined, { store: 'S3://scans/values' })).rejects.toMatchObject({ problems: [expect.stringMatching(/^--store "S3:\/\/scans\/values": write the scheme exactly as s3:\/\//)] });
-    const problemsOf = configProblems(dir, (file) => loadSiteConfig(file));
+    await expect(loadSettings(undefined, { store: 'S3://scans/values' })).rejects.toMatchObject({ problems: [expect.stringMatching(/^--store "S3:\/\/scans\/values": write the scheme exactly as s3:\/\//)] });
+    const problemsOf = configProblems(dir, (file) => loadSettings(file));
     const { file, problems } = await problemsOf('shape: A\nstore: https://example.org/values\nout: S3://badges/site\n');
     expect(problems).toEqual([
       `${file}:2 store: "https://example.org/values": https:// is not a location badgepress writes to or reads from: use s3://bucket/prefix or a directory; for a local directory of that name write ./https://example.org/values`,

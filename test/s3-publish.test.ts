@@ -14,7 +14,7 @@ import { buildSite, readTree } from './helpers/site.ts';
 import { ROOT } from './helpers/cli.ts';
 import { runCliAsync } from './helpers/cli-async.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
-import { loadSiteConfig } from '../src/config/load.ts';
+import { loadSettings } from '../src/config/load.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { reusedGoldFrom } from '../scripts/lib/thresholds-variant.ts';
 import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
@@ -376,7 +376,7 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       return file;
     };
     const attempts = async (maxAttempts: number) => {
-      const site = await loadSiteConfig(config(`  maxAttempts: ${maxAttempts}\n`));
+      const site = await loadSettings(config(`  maxAttempts: ${maxAttempts}\n`));
       const client = s3Client(site.s3);
       proxy.reset();
       proxy.faultRate = 1;
@@ -392,7 +392,7 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     expect(await attempts(3)).toBe(3);
 
     const checksumHeaders = async (setting: string) => {
-      const site = await loadSiteConfig(config(setting));
+      const site = await loadSettings(config(setting));
       const client = s3Client(site.s3);
       const seen: string[] = [];
       proxy.onRequest = (method, _path, headers) => {

@@ -1,14 +1,14 @@
 // src/render/sarif-a.ts: the Shape A report and badge explanation, field for field and in a
 // fixed key order (the bytes are the JSON as written here by hand), and valid SARIF 2.1.0.
 import { describe, expect, it } from 'vitest';
-import type { BooleanRuleA, NumericRuleA, SiteConfig } from '../src/config/types.ts';
+import type { BooleanRuleA, NumericRuleA, Settings } from '../src/config/types.ts';
 import type { BadgeA, CriterionA, EvaluationA } from '../src/evaluate/shape-a.ts';
 import { badgeObjectA, sarifReportA } from '../src/render/sarif-a.ts';
 import type { ReportContext } from '../src/render/sarif-common.ts';
 import { sarifErrors } from './helpers/sarif.ts';
 
 const ENC = 'https%3A%2F%2Fgithub.com%2Facme%2Fwidget';
-const ctx = { site: { baseUrl: 'https://badges.example', tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } } as SiteConfig, encoded: ENC } satisfies ReportContext;
+const ctx = { site: { baseUrl: 'https://badges.example', tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } } as Settings, encoded: ENC } satisfies ReportContext;
 const busFactor: NumericRuleA = {
   id: 'BUS_FACTOR',
   name: 'Bus factor',

@@ -2,7 +2,7 @@
 // fixed key order (the bytes are the JSON as written here by hand); with strictSarif the
 // messages are {text} objects and the report is valid SARIF 2.1.0.
 import { describe, expect, it } from 'vitest';
-import type { BadgeDefB, RuleB, SiteConfig } from '../src/config/types.ts';
+import type { BadgeDefB, RuleB, Settings } from '../src/config/types.ts';
 import type { BadgeB, BadgeEntryB, CriterionB, EvaluationB } from '../src/evaluate/shape-b.ts';
 import { badgeExplanationB, sarifReportB } from '../src/render/sarif-b.ts';
 import type { ReportContext } from '../src/render/sarif-common.ts';
@@ -10,7 +10,7 @@ import { sarifErrors } from './helpers/sarif.ts';
 
 const REPO = 'https://codeberg.org/acme/tool';
 const ENC = encodeURIComponent(REPO);
-const site = (strictSarif: boolean) => ({ baseUrl: 'https://badges.example', strictSarif, tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } }) as SiteConfig;
+const site = (strictSarif: boolean) => ({ baseUrl: 'https://badges.example', strictSarif, tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } }) as Settings;
 const ctx = (strictSarif: boolean): ReportContext => ({ site: site(strictSarif), encoded: ENC });
 
 const commits: RuleB = { id: 'COMMITS', name: 'Commits', description: 'Commits lately', help: 'Commit', unit: 'commits', threshold: { min: 5, timeRangeInMonths: 6 }, manual: false };

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTargets } from '../src/measure/targets.ts';
-import { loadSiteConfig } from '../src/config/load.ts';
+import { loadSettings } from '../src/config/load.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { configProblems } from './helpers/config.ts';
 
@@ -47,7 +47,7 @@ describe('the list of repositories', () => {
 
 describe('scan: in the config', () => {
   const dir = tempDir('badgepress-scan-config-');
-  const problemsOf = configProblems(dir, (f) => loadSiteConfig(f));
+  const problemsOf = configProblems(dir, (f) => loadSettings(f));
 
   it('names a bad key with file:line, and resolves mirrors beside the file', async () => {
     const bad = await problemsOf('store: s\nscan:\n  concurrency: 0\n  botPatterns: ["(unclosed"]\n  tokens:\n    github.com: "not a name"\n  fetch: yes\n');
@@ -60,7 +60,7 @@ describe('scan: in the config', () => {
     expect(patterns.problems).toEqual([expect.stringMatching(/:3 scan\.botPatterns\[1\]: "\(unclosed" is not a regular expression/)]);
     const file = join(dir, 'good.yaml');
     writeFileSync(file, 'store: s\nscan:\n  mirrors: m\n  perHost: 3\n');
-    const site = await loadSiteConfig(file);
+    const site = await loadSettings(file);
     expect(site.scan).toMatchObject({ mirrors: join(dir, 'm'), perHost: 3, concurrency: 4, horizonMonths: 12, busFactorMonths: 12, retries: 2, timeoutSeconds: 600, tokens: {} });
   });
 });

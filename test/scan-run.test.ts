@@ -11,7 +11,7 @@ import { tempDir } from './helpers/tmp.ts';
 async function run(dir: string, repos: string, more: Partial<ScanRun> = {}) {
   const said: string[] = [];
   const config = await resolveConfig('examples/scan/badgepress.yaml', { store: join(dir, 'store') });
-  config.site.scan.mirrors = join(dir, 'mirrors');
+  config.settings.scan.mirrors = join(dir, 'mirrors');
   const outcome = await runScan({
     config,
     reposFile: repos,

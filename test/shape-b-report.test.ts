@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSiteConfig } from '../src/config/load.ts';
+import { loadSettings } from '../src/config/load.ts';
 import { loadThresholdsB } from '../src/config/thresholds-b.ts';
-import type { DecisionFileB, SiteConfig } from '../src/config/types.ts';
+import type { DecisionFileB, Settings } from '../src/config/types.ts';
 import type { GrantRecord, RepositoryHistory, ScanRecord } from '../src/load/types.ts';
 import { evaluatorB } from '../src/evaluate/repository.ts';
 import { scanFiles } from '../src/render/shape-files.ts';
@@ -16,7 +16,7 @@ import { badgeTemplates } from '../src/config/templates.ts';
 const BADGES = badgeTemplates();
 
 const T = await loadThresholdsB(join(ROOT, 'config/thresholds-b.yaml'));
-const SITE = await loadSiteConfig(join(ROOT, 'examples/shape-b/badgepress.yaml'));
+const SITE = await loadSettings(join(ROOT, 'examples/shape-b/badgepress.yaml'));
 const URL = 'https://github.com/acme/widget';
 const ENC = encodeURIComponent(URL);
 const TS = 1763596800;
@@ -34,7 +34,7 @@ const scanRecord: ScanRecord = {
 const grants: GrantRecord[] = [{ kind: 'grant', repositoryUrl: URL, ruleId: OSS, granted: true, timestamp: TS - 100, by: '<b>jane</b>', source: 'test:2' }];
 const history: RepositoryHistory = { repositoryUrl: URL, encoded: ENC, scans: [scanRecord], grants };
 
-function render(site: SiteConfig, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
+function render(site: Settings, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
   const evaluation = evaluatorB(T, decisions).evaluate(history, TS);
   return new Map(
     scanFiles(site, new BadgeRenderer(BADGES), renderingB(site, T))(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]),

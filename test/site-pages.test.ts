@@ -17,7 +17,7 @@ import { loadShape } from '../src/build/stages.ts';
 import { DirectoryStore } from '../src/load/store.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { pagesBuild } from '../src/render/pages/setup.ts';
-import type { SiteFile } from '../src/model/site-file.ts';
+import type { PublishFile } from '../src/model/publish-file.ts';
 
 const dir = tempDir('badgepress-pages-');
 const outA = join(dir, 'a');
@@ -188,13 +188,13 @@ describe('publishing and determinism', () => {
     const inner = new DirectorySink(join(dir, 'order'));
     const order: string[] = [];
     const sink = Object.assign(Object.create(inner) as DirectorySink, {
-      put: async (f: SiteFile) => {
+      put: async (f: PublishFile) => {
         const outcome = await inner.put(f);
         order.push(f.key);
         return outcome;
       },
     });
-    await build({ shape: loadShape(config), store: new DirectoryStore(config.site.store), sink, now: Number(NOW), report: () => {}, pages: pagesBuild(config, undefined)!, concurrency: 8 });
+    await build({ shape: loadShape(config), store: new DirectoryStore(config.settings.store), sink, now: Number(NOW), report: () => {}, pages: pagesBuild(config, undefined)!, concurrency: 8 });
     await inner.close();
     const pageAt = (k: string) => order.indexOf(k);
     for (const enc of repositoryDirs(join(dir, 'order'))) {

@@ -10,7 +10,7 @@ import { sortSummaries, type RepositorySummary } from '../src/render/pages/summa
 import { ROOT } from './helpers/cli.ts';
 
 const config = await resolveConfig(undefined, { store: join(ROOT, 'examples/store'), out: ROOT });
-const { site } = config;
+const { settings } = config;
 const ctx = loadPagesContext(config);
 const BADGE = ctx.thresholds.t.badges[0]!.id;
 const STATUSES = ['gold', 'silver', 'bronze', 'fail'];
@@ -92,7 +92,7 @@ describe('the sitemap past 50,000 addresses', () => {
     }
     const files = siteWideFiles(ctx, sortSummaries(byUrl));
     const locs = (key: string) => [...String(files.find((f) => f.key === key)?.body).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
-    const base = site.baseUrl;
+    const base = settings.baseUrl;
     // The search's pages, root first, each before the next characters': e (the host) and r, then r0 to r5 (10,000 names each), r00 to r59 (1,000) and r000 to r599 (100 each, a page that lists them).
     const prefixes = ['e', 'r'];
     for (let a = 0; a < 6; a++) {

@@ -1,7 +1,7 @@
 // Where a build reads and writes: a directory or an S3 location, for the store and the output.
 // The AWS SDK is loaded only when a location is in S3: a directory build stays lean.
 import { statSync } from 'node:fs';
-import type { SiteConfig } from '../config/types.ts';
+import type { Settings } from '../config/types.ts';
 import { UsageError } from '../errors.ts';
 import { DirectoryStore, type StoreSource } from '../load/store.ts';
 import { DirectorySink } from '../publish/dir-sink.ts';
@@ -14,7 +14,7 @@ function s3Location(flag: string, location: string): S3Location {
   return loc;
 }
 
-export async function openStore(location: string, site: SiteConfig): Promise<StoreSource> {
+export async function openStore(location: string, site: Settings): Promise<StoreSource> {
   if (!isS3(location)) {
     // A store that is not there is a wrong argument (exit 2), not a store that failed (4).
     if (!isDirectory(location)) {
@@ -27,7 +27,7 @@ export async function openStore(location: string, site: SiteConfig): Promise<Sto
   return new S3Store(s3Client(site.s3), loc);
 }
 
-export async function openSink(location: string, site: SiteConfig): Promise<Sink> {
+export async function openSink(location: string, site: Settings): Promise<Sink> {
   if (!isS3(location)) return new DirectorySink(location);
   const loc = s3Location('out', location);
   const [{ S3Sink }, { s3Client }] = await Promise.all([import('../publish/s3-sink.ts'), import('../s3/client.ts')]);

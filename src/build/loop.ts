@@ -1,5 +1,7 @@
 // The pipeline's loop: load → evaluate → render → publish, one repository at a time, doing
-// what the plan of what to redo says (a full build redoes everything).
+// what the plan of what to redo says (a full build redoes everything). Its modes: `build`
+// publishes, `plan` compares with what is published, and `check` (--strict's first pass)
+// loads and checks every repository, evaluating, rendering and writing nothing.
 import pLimit from 'p-limit';
 import { loadHistories } from '../load/histories.ts';
 import type { LoadIssue, RepositoryHistory } from '../load/types.ts';
@@ -8,21 +10,20 @@ import type { ShapeStages } from './stages.ts';
 import type { PublishCounts } from '../publish/publish.ts';
 import { PublishError, type Sink } from '../publish/sink.ts';
 import { PagesCollector, type PagesBuild } from '../render/pages/build-pages.ts';
-import type { SiteFile } from '../model/site-file.ts';
+import type { PublishFile } from '../model/publish-file.ts';
 import { FullBuild, type RedoPlan } from './redo-plan.ts';
 import { staleSummaryKeys } from './summaries.ts';
-import { PublishOutlet, type Outlet } from './outlet.ts';
+import { PlanOutlet, PublishOutlet, type Outlet } from './outlet.ts';
+import type { Planner } from '../publish/plan.ts';
 import { goneRepositories } from '../publish/gone.ts';
 import { heapShortfall } from './heap-room.ts';
 import type { SiteWideScope } from '../publish/site-wide-prune.ts';
 
-export interface BuildOptions {
+/** What every mode loads: the store's histories, checked against the active shape's rules. */
+interface LoadStep {
   /** The active shape's evaluate and render steps (stages.ts: loadShape). */
   shape: ShapeStages;
   store: StoreSource;
-  sink: Sink;
-  /** Unix seconds the latest files answer for. */
-  now: number;
   report: (issue: LoadIssue) => void;
   /** URL schemes a repository may have (config `repositoryUrlSchemes`; default http, https). */
   schemes?: readonly string[];
@@ -30,6 +31,19 @@ export interface BuildOptions {
   include?: (repositoryUrl: string) => boolean;
   /** Report records that belong to no repository (default true; only shard 0 of n does). */
   reportUnassignable?: boolean;
+}
+
+/** --strict's first pass: every repository loaded and checked; the summary counts its bad records in `skipped`. */
+export interface CheckOptions extends LoadStep {
+  mode: 'check';
+}
+
+export interface BuildOptions extends LoadStep {
+  /** `build` (the default) publishes to `sink`; `plan` compares with it, counting in `planner`. */
+  mode?: 'build';
+  sink: Sink;
+  /** Unix seconds the latest files answer for. */
+  now: number;
   /** Delete keys of built repositories that this build no longer produces. */
   prune?: boolean;
   /** Concurrent puts across the build. */
@@ -40,12 +54,18 @@ export interface BuildOptions {
   /** What to redo (the build state: skip repositories whose inputs did not change); default: everything. */
   redo?: RedoPlan;
   /** Files of the whole site, not of a repository (api/v1/openapi.json), published last. */
-  siteFiles?: SiteFile[];
+  siteFiles?: PublishFile[];
   /** The site-wide files this build answers for: with `prune`, those it no longer produces go. */
   siteWide?: SiteWideScope;
-  /** Where the files go (default: published to `sink`; plan: compared with it). */
-  outlet?: Outlet;
 }
+
+/** `badgepress plan`: the files a build would publish, compared with the output; nothing written. */
+export interface PlanOptions extends Omit<BuildOptions, 'mode'> {
+  mode: 'plan';
+  planner: Planner;
+}
+
+export type LoopOptions = CheckOptions | BuildOptions | PlanOptions;
 
 export interface BuildSummary extends PublishCounts {
   repositories: number;
@@ -59,31 +79,30 @@ export interface BuildSummary extends PublishCounts {
   sitePagesKept: boolean;
 }
 
-export async function build(opts: BuildOptions): Promise<BuildSummary> {
-  const redo = opts.redo ?? new FullBuild();
+export interface LoopResult {
+  summary: BuildSummary;
+  /** The key segment that sorts first among the repositories with scans this build answers for (redone or carried over). */
+  firstRepository?: string;
+}
+
+export async function build(opts: LoopOptions): Promise<LoopResult> {
+  // --strict's check reads the whole store, whatever the build state says.
+  const redo = (opts.mode !== 'check' && opts.redo) || new FullBuild();
   // Summary lines live in a local temporary file (see SummaryStore), released at the end.
   try {
-    return await buildWith(opts, redo);
+    return await loop(opts, redo);
   } finally {
     redo.summaries.file.close();
   }
 }
 
-async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSummary> {
+async function loop(opts: LoopOptions, redo: RedoPlan): Promise<LoopResult> {
   const summary: BuildSummary = { repositories: 0, scans: 0, written: 0, unchanged: 0, removed: 0, skipped: 0, warnings: 0, reused: 0, sitePagesKept: false };
-  const { summaries } = redo;
   const report = (issue: LoadIssue) => {
     if (issue.severity === 'error') summary.skipped++;
     else summary.warnings++;
     opts.report(issue);
   };
-  const limit = pLimit(opts.concurrency ?? 32);
-  const outlet = opts.outlet ?? new PublishOutlet(opts.sink, limit, summary, { concurrency: opts.concurrency ?? 32, prune: opts.prune ?? false, pages: opts.pages !== undefined, prunedBefore: (url) => redo.prunedBefore(url) });
-  const inFlight = new Set<Promise<void>>();
-  // A repository that fails to publish stops only itself (its later phases never go out);
-  // the others go on, and the build ends naming every key that did not make it.
-  const failed: PublishError[] = [];
-  let failure: unknown;
   // load: one repository's whole history at a time.
   const histories = loadHistories(opts.store, {
     catalog: opts.shape.evaluator.catalog,
@@ -93,6 +112,27 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
     ...(opts.reportUnassignable === undefined ? {} : { reportUnassignable: opts.reportUnassignable }),
     ...redo.loadOptions(opts.include),
   });
+  if (opts.mode === 'check') {
+    // Loaded and checked is all: every bad record is reported before anything is written.
+    for await (const h of histories) {
+      if (h.scans.length === 0) continue;
+      summary.repositories++;
+      summary.scans += h.scans.length;
+    }
+    return { summary };
+  }
+  const { summaries } = redo;
+  const limit = pLimit(opts.concurrency ?? 32);
+  const outlet: Outlet =
+    opts.mode === 'plan'
+      ? new PlanOutlet(opts.sink, opts.planner)
+      : new PublishOutlet(opts.sink, limit, summary, { concurrency: opts.concurrency ?? 32, prune: opts.prune ?? false, pages: opts.pages !== undefined, prunedBefore: (url) => redo.prunedBefore(url) });
+  const inFlight = new Set<Promise<void>>();
+  // A repository that fails to publish stops only itself (its later phases never go out);
+  // the others go on, and the build ends naming every key that did not make it.
+  const failed: PublishError[] = [];
+  let failure: unknown;
+  let firstRepository: string | undefined;
   const pages = opts.pages ? new PagesCollector(opts.pages) : undefined;
   await redo.retireOtherLayouts();
   let first = true;
@@ -125,6 +165,7 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
       await outlet.repository(h, api, page?.files ?? [], partial);
       if (page) summaries.set(h.repositoryUrl, page.summary);
       redo.built(h, fileCount + current);
+      if (firstRepository === undefined || h.encoded < firstRepository) firstRepository = h.encoded;
       opts.onRepository?.(h, summary);
     })().catch((err: unknown) => {
       if (err instanceof PublishError) failed.push(err);
@@ -142,6 +183,7 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
   summary.repositories += carried.repositories;
   summary.scans += carried.scans;
   summary.unchanged += carried.files;
+  if (carried.first !== undefined && (firstRepository === undefined || carried.first < firstRepository)) firstRepository = carried.first;
   // The site-wide pages, a shard's summaries and openapi.json go out before the state that
   // describes them, so a state is never ahead of what is published; when no repository was
   // redone and no config part changed, they are those of the last build, already out.
@@ -171,7 +213,7 @@ async function buildWith(opts: BuildOptions, redo: RedoPlan): Promise<BuildSumma
   // Every distinct reason is kept (AccessDenied, an altered body, …): "still failing" alone
   // would leave the operator guessing.
   if (failed.length > 0) throw PublishError.combine(failed);
-  return summary;
+  return { summary, ...(firstRepository === undefined ? {} : { firstRepository }) };
 }
 
 async function pruneGone(sink: Sink, redo: RedoPlan, include: ((url: string) => boolean) | undefined, outlet: Outlet): Promise<void> {

@@ -2,7 +2,7 @@
 // (plan). The loop is the same for both; only this end differs.
 import type { LimitFunction } from 'p-limit';
 import { repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
-import type { OutputFile, SiteFile } from '../model/site-file.ts';
+import type { OutputFile, PublishFile } from '../model/publish-file.ts';
 import type { RepositoryHistory } from '../load/types.ts';
 import { keysOfRepository, removeRepositories } from '../publish/gone.ts';
 import type { Planner } from '../publish/plan.ts';
@@ -18,9 +18,9 @@ export interface Outlet {
   /** So little is redone that the output is best listed repository by repository. */
   narrowListing(): void;
   /** One repository's API files and pages; with `partial`, the files of unchanged config parts stay as they are. */
-  repository(h: RepositoryHistory, api: readonly OutputFile[], pages: readonly SiteFile[], partial: PartialRebuild | undefined): Promise<void>;
+  repository(h: RepositoryHistory, api: readonly OutputFile[], pages: readonly PublishFile[], partial: PartialRebuild | undefined): Promise<void>;
   /** Files of the whole site, in order; each key goes into `produced`. */
-  siteWide(files: Iterable<SiteFile>, produced: Set<string>): Promise<void>;
+  siteWide(files: Iterable<PublishFile>, produced: Set<string>): Promise<void>;
   /** Keys no longer produced. */
   remove(keys: readonly string[]): Promise<void>;
   /** The site-wide files of `scope` no longer produced. */
@@ -54,7 +54,7 @@ export class PublishOutlet implements Outlet {
     this.sink.narrowListing?.();
   }
 
-  async repository(h: RepositoryHistory, api: readonly OutputFile[], pages: readonly SiteFile[], partial: PartialRebuild | undefined): Promise<void> {
+  async repository(h: RepositoryHistory, api: readonly OutputFile[], pages: readonly PublishFile[], partial: PartialRebuild | undefined): Promise<void> {
     const files = [...api, ...pages];
     // publish: in phases, beside the repositories still in flight.
     await publishRepository(this.sink, files, this.limit, this.counts);
@@ -70,8 +70,8 @@ export class PublishOutlet implements Outlet {
     for (const p of prefixes) await this.sink.removeEmptyDirectories?.(p);
   }
 
-  async siteWide(files: Iterable<SiteFile>, produced: Set<string>): Promise<void> {
-    let batch: SiteFile[] = [];
+  async siteWide(files: Iterable<PublishFile>, produced: Set<string>): Promise<void> {
+    let batch: PublishFile[] = [];
     for (const f of files) {
       produced.add(f.key);
       batch.push(f);
@@ -114,11 +114,11 @@ export class PlanOutlet implements Outlet {
 
   narrowListing(): void {}
 
-  async repository(h: RepositoryHistory, api: readonly OutputFile[], pages: readonly SiteFile[], partial: PartialRebuild | undefined): Promise<void> {
+  async repository(h: RepositoryHistory, api: readonly OutputFile[], pages: readonly PublishFile[], partial: PartialRebuild | undefined): Promise<void> {
     await this.planner.add(h.encoded, h.scans.length, [...api], partial, pages);
   }
 
-  async siteWide(files: Iterable<SiteFile>, produced: Set<string>): Promise<void> {
+  async siteWide(files: Iterable<PublishFile>, produced: Set<string>): Promise<void> {
     const track = function* () {
       for (const f of files) yield (produced.add(f.key), f);
     };

@@ -1,7 +1,7 @@
 // `badgepress build`: the whole pipeline from the store to the output.
 import { performance } from 'node:perf_hooks';
 import type { BuildSummary } from '../build/loop.ts';
-import { runBuild, type Sharding } from '../build/run.ts';
+import { runBuild, type Built, type Sharding } from '../build/run.ts';
 import { integerFlag, parseFlags, UsageError } from './args.ts';
 import { issuePrinter } from './report.ts';
 import { plural } from '../model/plural.ts';
@@ -47,17 +47,22 @@ export function shardLoadOptions(text: string | undefined): Sharding {
 }
 
 export async function buildCommand(argv: string[]): Promise<number> {
+  return (await buildAndSay(argv)).exitCode;
+}
+
+/** `badgepress build`: the build, its summary printed, the exit code and what the build returned (demo shows its example). */
+export async function buildAndSay(argv: string[]): Promise<Built & { exitCode: number }> {
   const { values } = parseFlags(argv, { ...CONFIG_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, force: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' }, wait: { type: 'string' } }, BUILD_USAGE);
   const waitSeconds = integerFlag('wait', values.wait, 0, 86_400) ?? 0;
   const started = performance.now();
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
   const resolved = await resolveFlags(values);
-  warnOfLocalBaseUrl(resolved.site);
+  warnOfLocalBaseUrl(resolved.settings);
   // Under --strict a bad record stops the build: it is not "skipped".
   const printer = issuePrinter(process.stderr, { strict: values.strict ?? false });
   const warn = (m: string) => process.stderr.write(`badgepress: warning: ${m}\n`);
-  const { summary, location } = await runBuild({
+  const built = await runBuild({
     config: resolved,
     now,
     sharding,
@@ -72,17 +77,18 @@ export async function buildCommand(argv: string[]): Promise<number> {
       progress: async (store) => progressLine(process.stderr, progressShown(process.stderr) ? { names: await store.list(), display: (n: string) => store.display(n) } : undefined, Date.now()),
     },
   });
+  const { summary, location } = built;
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const exitCode = summary.skipped > 0 ? 1 : 0;
   const config = resolved.settingsFile;
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ ...summary, seconds: Number(seconds), out: location, config: config.path, shard: values.shard ?? null, exitCode })}\n`);
-    return exitCode;
+    return { ...built, exitCode };
   }
   // Without --config, which settings were read is not obvious: ./config/ or the packaged ones.
   const from = values.config !== undefined ? '' : config.own ? ` (settings: ${config.path})` : ` (settings: the packaged ${config.path})`;
   process.stdout.write(`${summaryLine(summary, values.prune ?? false)}, ${seconds} s → ${location}${from}\n`);
-  return exitCode;
+  return { ...built, exitCode };
 }
 
 /**

@@ -1,10 +1,9 @@
 // `npm start`: build the example store into dist/ and serve it, with a badge line to paste.
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { buildCommand } from './build.ts';
+import { mkdirSync } from 'node:fs';
+import { buildAndSay } from './build.ts';
+import type { Built } from '../build/run.ts';
 import { integerFlag, UsageError } from './args.ts';
 import { startServing, waitForSignal } from './serve.ts';
-import type { RepositoryIndex } from '../model/layout.ts';
 
 export const DEMO_USAGE = `usage: badgepress demo [--port N] [--host H] [--out DIR] [build flags…]
   builds examples/store into DIR (default dist/) and serves it on http://H:N (default 127.0.0.1:8787);
@@ -42,21 +41,22 @@ export async function demoCommand(argv: string[]): Promise<number> {
   // Listen first, so the site is built with the address it is served at (port 0 picks one).
   mkdirSync(out, { recursive: true });
   const serving = await startServing(out, port, host, 'pick another, e.g. npm start -- --port 9000');
-  let built: number;
+  let built: Built & { exitCode: number };
   try {
     const baseUrl = rest.some((a) => a === '--base-url' || a.startsWith('--base-url=')) ? [] : ['--base-url', serving.url];
-    built = await buildCommand(['--out', out, ...baseUrl, ...rest]);
+    built = await buildAndSay(['--out', out, ...baseUrl, ...rest]);
   } catch (err) {
     await serving.close();
     throw err;
   }
-  if (built === 2) {
+  if (built.exitCode === 2) {
     await serving.close();
-    return built;
+    return built.exitCode;
   }
   const base = `${serving.url}/api/v1/repositories`;
   process.stdout.write(`badgepress: the site is in ${out}/ and served at ${serving.url}/ (open it in a browser; the API is under ${base}/) (Ctrl+C stops)\n`);
-  const example = firstBadge(out);
+  // A repository and badge of the site just built, from what the build returned.
+  const { example } = built;
   if (example) {
     const repo = `${base}/${example.repository}`;
     process.stdout.write(
@@ -67,14 +67,4 @@ export async function demoCommand(argv: string[]): Promise<number> {
   await waitForSignal();
   await serving.close();
   return 0;
-}
-
-/** The first repository of the built site and the first badge its index lists. */
-function firstBadge(out: string): { repository: string; badgeId: string } | undefined {
-  const root = join(out, 'api/v1/repositories');
-  const repository = readdirSync(root).sort()[0];
-  if (repository === undefined) return undefined;
-  const index = JSON.parse(readFileSync(join(root, repository, 'index.json'), 'utf8')) as RepositoryIndex;
-  const badgeId = index.badges[0];
-  return badgeId === undefined ? undefined : { repository, badgeId };
 }

@@ -4,10 +4,10 @@ import { parseFlags, integerFlag, UsageError } from './args.ts';
 import { resolveFlags, CONFIG_FLAGS } from './setup.ts';
 import { progressShown } from './progress.ts';
 import { ruleIdProblem } from '../config/validate.ts';
-import type { SiteConfig } from '../config/types.ts';
+import type { Settings } from '../config/types.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
-import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule } from '../model/measured-rules.ts';
+import { isMeasuredRule, measuredRuleIds } from '../model/measured-rules.ts';
 import { plural } from '../model/plural.ts';
 import { parseShard, type Shard } from '../model/shard.ts';
 import { runScan } from '../scan/run.ts';
@@ -61,7 +61,7 @@ function parseMonth(text: string): number {
  * thresholds judge it: another scanner writes it), DEPENDENTS without a `dependents:` source,
  * and forge rules when no scanned repository was measured through a forge's API.
  */
-function unmeasuredWhy(ids: readonly string[], site: SiteConfig): string {
+function unmeasuredWhy(ids: readonly string[], site: Settings): string {
   const why = (id: string) =>
     !isMeasuredRule(id) ? 'badgepress does not measure them; another scanner writes them' : id === 'DEPENDENTS' && !site.dependents ? 'no dependents: source in the config' : "no scanned repository's host has a forge API; see hosts:";
   const groups = new Map<string, string[]>();
@@ -97,7 +97,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
           .split(',')
           .map((r) => r.trim())
           .filter(Boolean);
-  const known = [...GIT_RULE_IDS, ...FORGE_RULE_IDS].sort();
+  const known = measuredRuleIds({ dependents: true }).sort();
   for (const r of asked ?? []) {
     const problem = ruleIdProblem(r);
     if (problem) throw new UsageError(`--rules ${JSON.stringify(r)}: ${problem}`);
@@ -106,10 +106,10 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   if (asked?.length === 0) throw new UsageError('--rules: name at least one rule id, e.g. --rules COMMITS,BUS_FACTOR');
 
   const config = await resolveFlags(v);
-  const { site } = config;
-  if (v.mirrors !== undefined) site.scan.mirrors = v.mirrors;
-  if (concurrency !== undefined) site.scan.concurrency = concurrency;
-  if (busFactorMonths !== undefined) site.scan.busFactorMonths = busFactorMonths;
+  const { settings } = config;
+  if (v.mirrors !== undefined) settings.scan.mirrors = v.mirrors;
+  if (concurrency !== undefined) settings.scan.concurrency = concurrency;
+  if (busFactorMonths !== undefined) settings.scan.busFactorMonths = busFactorMonths;
 
   const progress = progressShown(process.stderr);
   let drawn = 0;
@@ -149,7 +149,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     process.stdout.write(`${JSON.stringify({ ...summary, listProblems, seconds, store: outcome.location, shard: v.shard ?? null, asOf, exitCode })}\n`);
     return exitCode;
   }
-  const unmeasured = summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured, site)}` : '';
+  const unmeasured = summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured, settings)}` : '';
   const skipped = listProblems > 0 ? `, ${plural(listProblems, 'list line', 'list lines')} skipped` : '';
   const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} stored with fewer rules` : '';
   process.stdout.write(

@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createSiteServer, type SiteServerOptions } from '../resolver/adapter/node/server.ts';
-import { loadSiteConfig } from '../config/load.ts';
+import { loadSettings } from '../config/load.ts';
 import { integerFlag, parseFlags, UsageError } from './args.ts';
 
 export const SERVE_USAGE = 'usage: badgepress serve [--dir DIR] [--port N] [--host 127.0.0.1] [--config FILE] [--max-connections N]';
@@ -38,7 +38,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   // The site settings alone (not resolveFlags): serve needs no thresholds, decisions or templates.
   // serve reads no store: '.' stands in for one, so a directory without a config of its own
   // (an npm install) can serve what its build wrote.
-  const { cache } = await loadSiteConfig(values.config, { store: '.' });
+  const { cache } = await loadSettings(values.config, { store: '.' });
   // Default: the open-file limit less a reserve (see defaultMaxConnections).
   const maxConnections = integerFlag('max-connections', values['max-connections'], 1, 1_000_000);
   const serving = await startServing(dir, port, values.host ?? '127.0.0.1', 'pick another port', { ...cache, ...(maxConnections !== undefined ? { maxConnections } : {}) });

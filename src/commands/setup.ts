@@ -1,6 +1,6 @@
 // Turns the config flags shared by `build`, `plan`, `site` and `scan` into the resolved configuration.
 import { resolveConfig, type ResolvedConfig } from '../config/resolve.ts';
-import type { Shape, SiteConfig } from '../config/types.ts';
+import type { Shape, Settings } from '../config/types.ts';
 import { isS3 } from '../s3/location.ts';
 import { UsageError } from '../errors.ts';
 
@@ -58,7 +58,7 @@ const isLoopback = (url: string) => {
  * elsewhere. Every badge URL, embed snippet and feed in it would then be wrong, silently. A
  * bucket on this machine (MinIO, a test server on loopback) may be meant to be read here.
  */
-export function localBaseUrlWarning(site: SiteConfig, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function localBaseUrlWarning(site: Settings, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (!isS3(site.out) || !isLoopback(site.baseUrl)) return undefined;
   const endpoint = site.s3.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
   if (endpoint !== undefined && isLoopback(endpoint)) return undefined;
@@ -69,7 +69,7 @@ export function localBaseUrlWarning(site: SiteConfig, env: NodeJS.ProcessEnv = p
 }
 
 /** Says the warning above on stderr, once for the run, when it applies. */
-export function warnOfLocalBaseUrl(site: SiteConfig): void {
+export function warnOfLocalBaseUrl(site: Settings): void {
   const warning = localBaseUrlWarning(site);
   if (warning) process.stderr.write(`badgepress: ${warning}\n`);
 }

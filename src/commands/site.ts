@@ -15,8 +15,8 @@ export async function siteCommand(argv: string[]): Promise<number> {
   const shards = integerFlag('shards', values.shards, 1, MAX_SHARDS);
   if (shards === undefined) throw new UsageError(`--shards N is required: the n of the builds' --shard i/n\n${SITE_USAGE}`);
   const config = await resolveFlags({ ...values, store: values.store ?? '.' });
-  warnOfLocalBaseUrl(config.site);
-  if (!config.site.pages) throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
+  warnOfLocalBaseUrl(config.settings);
+  if (!config.settings.pages) throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
   const { repositories, counts, location } = await runSiteWidePages(config, shards, values.prune ?? false);
   if (values.json) process.stdout.write(`${JSON.stringify({ repositories, ...counts, out: location, shards })}\n`);
   else {

@@ -2,21 +2,21 @@
 // the resolver falls back to the same cache ages when an adapter is given none.
 // config/badgepress.yaml spells out the same values for readers. Separate constants, so a
 // bundle (the Worker) takes only what it uses.
-import type { SiteConfig } from './types.ts';
+import type { Settings } from './types.ts';
 
 export { DEFAULT_CACHE } from '../model/http.ts';
 
 export const DEFAULT_SHAPE = 'A';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 /** The tool named in reports; its informationUri defaults to the site's own home page (baseUrl). */
-export const DEFAULT_TOOL: Readonly<Pick<SiteConfig['tool'], 'name' | 'version'>> = { name: 'badgepress', version: '0.1.0' };
+export const DEFAULT_TOOL: Readonly<Pick<Settings['tool'], 'name' | 'version'>> = { name: 'badgepress', version: '0.1.0' };
 
 // Silver is a slate of its own, never the plain grey (#9f9f9f, shields' "lightgrey") of the
 // resolver's error badge: a silver badge must not read as a broken one (white text on it
 // 4.61:1, against that grey 1.74:1; test/colours.test.ts). `none` (Shape B, no level
 // granted) is a light grey of its own, never silver's colour: a badge must not look silver
 // when nothing is granted.
-export const DEFAULT_COLORS: Readonly<SiteConfig['colors']> = {
+export const DEFAULT_COLORS: Readonly<Settings['colors']> = {
   gold: '#dfb317',
   silver: '#64778c',
   bronze: '#cd7f32',
@@ -25,7 +25,7 @@ export const DEFAULT_COLORS: Readonly<SiteConfig['colors']> = {
   none: '#bbbbbb',
 };
 
-export const DEFAULT_S3: Readonly<Pick<SiteConfig['s3'], 'concurrency' | 'maxAttempts' | 'connectTimeoutSeconds' | 'requestTimeoutSeconds'>> = {
+export const DEFAULT_S3: Readonly<Pick<Settings['s3'], 'concurrency' | 'maxAttempts' | 'connectTimeoutSeconds' | 'requestTimeoutSeconds'>> = {
   concurrency: 64,
   maxAttempts: 5,
   connectTimeoutSeconds: 10,
@@ -33,7 +33,7 @@ export const DEFAULT_S3: Readonly<Pick<SiteConfig['s3'], 'concurrency' | 'maxAtt
 };
 
 /** `scan:` defaults; `mirrors` is resolved by the loader. */
-export const DEFAULT_SCAN: Readonly<Omit<SiteConfig['scan'], 'mirrors'>> = {
+export const DEFAULT_SCAN: Readonly<Omit<Settings['scan'], 'mirrors'>> = {
   concurrency: 4,
   perHost: 2,
   horizonMonths: 12,

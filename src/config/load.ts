@@ -8,7 +8,7 @@ import siteSchema from './schemas/site.schema.json' with { type: 'json' };
 import thresholdsASchema from './schemas/thresholds-a.schema.json' with { type: 'json' };
 import { readYamlFile, ConfigError, formatPath, type LocatedData } from './yaml-file.ts';
 import { badgeIdProblems, ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
-import type { Band, RuleA, SiteConfig, ThresholdsA, Shape } from './types.ts';
+import type { Band, RuleA, Settings, ThresholdsA, Shape } from './types.ts';
 import { isS3, locationProblem } from '../s3/location.ts';
 import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SCAN, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
@@ -20,7 +20,7 @@ export { ConfigError };
 /** The repository's own config folder: defaults when a user brings none. */
 export const PACKAGE_CONFIG_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../config');
 
-export interface SiteOverrides {
+export interface SettingsOverrides {
   shape?: Shape;
   baseUrl?: string;
   store?: string;
@@ -37,26 +37,26 @@ export interface SettingsFile {
 }
 
 /** The settings a command reads: `file`, else ./config/badgepress.yaml when present, else the packaged defaults. */
-export function siteConfigFile(file?: string): SettingsFile {
+export function chooseSettingsFile(file?: string): SettingsFile {
   const own = file ?? (existsSync('config/badgepress.yaml') ? 'config/badgepress.yaml' : undefined);
   return { path: resolve(own ?? resolve(PACKAGE_CONFIG_DIR, 'badgepress.yaml')), own: own !== undefined };
 }
 
-export async function loadSiteConfig(file?: string, overrides: SiteOverrides = {}): Promise<SiteConfig> {
-  return loadSiteConfigAt(siteConfigFile(file), overrides);
+export async function loadSettings(file?: string, overrides: SettingsOverrides = {}): Promise<Settings> {
+  return loadSettingsAt(chooseSettingsFile(file), overrides);
 }
 
-/** The site settings in the file siteConfigFile chose. */
-export async function loadSiteConfigAt({ path, own: ownConfig }: SettingsFile, overrides: SiteOverrides = {}): Promise<SiteConfig> {
+/** The site settings in the file chooseSettingsFile chose. */
+export async function loadSettingsAt({ path, own: ownConfig }: SettingsFile, overrides: SettingsOverrides = {}): Promise<Settings> {
   const located = await readYamlFile(path);
   throwIfAny(schemaProblems(siteSchema, located));
   throwIfAny(locationProblems(located, overrides));
   throwIfAny(addressProblems(located));
   throwIfAny(botPatternProblems(located));
-  const raw = located.data as Partial<SiteConfig> & { thresholds?: Partial<SiteConfig['thresholds']>; s3?: Partial<SiteConfig['s3']>; scan?: Partial<SiteConfig['scan']> };
+  const raw = located.data as Partial<Settings> & { thresholds?: Partial<Settings['thresholds']>; s3?: Partial<Settings['s3']>; scan?: Partial<Settings['scan']> };
   const base = dirname(path);
   const rel = (p: string) => (isS3(p) || isAbsolute(p) ? p : resolve(base, p));
-  const config: SiteConfig = {
+  const config: Settings = {
     shape: overrides.shape ?? raw.shape ?? DEFAULT_SHAPE,
     baseUrl: (overrides.baseUrl ?? raw.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
     // The packaged config points at the bundled example; a user without a config of their
@@ -159,7 +159,7 @@ function addressProblems(located: LocatedData): string[] {
 }
 
 /** --store/--out and store:/out: must be s3://bucket/prefix or a path, never a look-alike. */
-function locationProblems(located: LocatedData, overrides: SiteOverrides): string[] {
+function locationProblems(located: LocatedData, overrides: SettingsOverrides): string[] {
   const data = located.data as { store?: unknown; out?: unknown };
   const problems: string[] = [];
   for (const key of ['store', 'out'] as const) {

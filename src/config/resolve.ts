@@ -4,10 +4,10 @@
 // else. Every stage, the pages and the build state take this object, so they cannot disagree
 // on what the configuration says (the URL schemes a decision may grant, for one).
 import { loadDecisions } from './decisions.ts';
-import { loadSiteConfigAt, loadThresholdsA, type SettingsFile, type SiteOverrides, siteConfigFile } from './load.ts';
-import { type SiteTemplates, siteTemplates } from './templates.ts';
+import { loadSettingsAt, loadThresholdsA, type SettingsFile, type SettingsOverrides, chooseSettingsFile } from './load.ts';
+import { type Templates, readTemplates } from './templates.ts';
 import { loadThresholdsB } from './thresholds-b.ts';
-import type { DecisionFileB, SiteConfig, ThresholdsA, ThresholdsB } from './types.ts';
+import type { DecisionFileB, Settings, ThresholdsA, ThresholdsB } from './types.ts';
 
 /** The active shape's thresholds; Shape B's with its decision files by manual rule id. */
 export type ShapeThresholds = { shape: 'A'; t: ThresholdsA } | { shape: 'B'; t: ThresholdsB; decisions: ReadonlyMap<string, DecisionFileB> };
@@ -15,21 +15,21 @@ export type ShapeThresholds = { shape: 'A'; t: ThresholdsA } | { shape: 'B'; t: 
 export interface ResolvedConfig {
   /** The settings file read (given, ./config/badgepress.yaml, or the packaged one). */
   settingsFile: SettingsFile;
-  site: SiteConfig;
+  settings: Settings;
   thresholds: ShapeThresholds;
   /** What the render stage fills in, read here so rendering reads no file. */
-  templates: SiteTemplates;
+  templates: Templates;
 }
 
 /** `file` undefined: ./config/badgepress.yaml when present, else the packaged defaults. */
-export async function resolveConfig(file?: string, overrides: SiteOverrides = {}): Promise<ResolvedConfig> {
-  const settingsFile = siteConfigFile(file);
-  const site = await loadSiteConfigAt(settingsFile, overrides);
-  return { settingsFile, site, thresholds: await shapeThresholds(site), templates: siteTemplates(site) };
+export async function resolveConfig(file?: string, overrides: SettingsOverrides = {}): Promise<ResolvedConfig> {
+  const settingsFile = chooseSettingsFile(file);
+  const site = await loadSettingsAt(settingsFile, overrides);
+  return { settingsFile, settings: site, thresholds: await shapeThresholds(site), templates: readTemplates(site) };
 }
 
 /** The thresholds (and decision files) the site settings name, for their shape. */
-export async function shapeThresholds(site: SiteConfig): Promise<ShapeThresholds> {
+export async function shapeThresholds(site: Settings): Promise<ShapeThresholds> {
   if (site.shape === 'A') return { shape: 'A', t: await loadThresholdsA(site.thresholds.A) };
   const t = await loadThresholdsB(site.thresholds.B);
   return { shape: 'B', t, decisions: await loadDecisions(site.decisions, t, site.repositoryUrlSchemes) };

@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { precompiled } from '../io/precompiled.ts';
 import { type BadgeStyleName, EXTRA_BADGE_STYLES } from '../model/layout.ts';
-import type { SiteConfig } from './types.ts';
+import type { Settings } from './types.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export interface SiteTemplates {
+export interface Templates {
   /** templates/openapi.yaml parsed; undefined when the config writes no openapi.json. */
   openapi: Json | undefined;
   /** templates/site.css and site.js, as text. */
@@ -67,7 +67,7 @@ export function openapiTemplate(): Json {
 }
 
 /** The templates a build with these settings renders from. */
-export function siteTemplates(site: Pick<SiteConfig, 'openapi'>): SiteTemplates {
+export function readTemplates(site: Pick<Settings, 'openapi'>): Templates {
   return { openapi: site.openapi ? openapiTemplate() : undefined, css: text('site.css'), js: text('site.js'), feedCss: text('feed.css'), badges: badgeTemplates() };
 }
 

@@ -151,7 +151,7 @@ export interface ScanSettings {
   retries: number;
 }
 
-export interface SiteConfig {
+export interface Settings {
   shape: Shape;
   baseUrl: string;
   store: string;

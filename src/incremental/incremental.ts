@@ -14,7 +14,7 @@
 import type { IssueOwner, LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { LoadOptions } from '../load/histories.ts';
 import { listedAsKept, verifiedByBytes, type StoreEntry, type StoreSource } from '../load/store.ts';
-import type { SiteConfig } from '../config/types.ts';
+import type { Settings } from '../config/types.ts';
 import { repositoryPrefix } from '../model/layout.ts';
 import { expiresAt } from '../model/expiry.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
@@ -31,7 +31,7 @@ export interface IncrementalOptions {
   shard: ShardKey;
   code: string;
   config: ConfigParts;
-  site: SiteConfig;
+  site: Settings;
   now: number;
   prune: boolean;
   /** Ignore the state (build everything); a new state is still written. */
@@ -47,6 +47,8 @@ export interface Carried {
   repositories: number;
   scans: number;
   files: number;
+  /** The key segment that sorts first among the carried repositories with scans. */
+  first?: string;
 }
 
 /** The build's plan of what to redo (src/build/redo-plan.ts), from the state of the last build. */
@@ -325,6 +327,8 @@ export class IncrementalBuild {
         carried.repositories++;
         carried.scans += r.scans;
         carried.files += r.files;
+        const encoded = encodeURIComponent(url);
+        if (carried.first === undefined || encoded < carried.first) carried.first = encoded;
       }
       summaries?.adopt(url, this.prevSummaries);
     }

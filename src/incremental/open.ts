@@ -1,6 +1,6 @@
 // Opens the build state beside an output (directory or S3) for `build` and `plan`.
 import type { ResolvedConfig } from '../config/resolve.ts';
-import type { SiteConfig } from '../config/types.ts';
+import type { Settings } from '../config/types.ts';
 import type { StoreSource } from '../load/store.ts';
 import { isS3, parseS3Location } from '../s3/location.ts';
 import { codeFingerprint } from './fingerprint.ts';
@@ -9,7 +9,7 @@ import { IncrementalBuild } from './incremental.ts';
 import type { ShardKey } from './state.ts';
 import { DirectoryStateStore, type StateStore } from './state-store.ts';
 
-export async function openStateStore(out: string, site: SiteConfig): Promise<StateStore> {
+export async function openStateStore(out: string, site: Settings): Promise<StateStore> {
   if (!isS3(out)) return new DirectoryStateStore(out);
   const loc = parseS3Location(out)!;
   const [{ S3StateStore }, { s3Client }] = await Promise.all([import('./s3-state.ts'), import('../s3/client.ts')]);
@@ -28,5 +28,5 @@ export async function openIncremental(opts: {
   readOnly?: boolean;
 }): Promise<IncrementalBuild> {
   const { config, ...rest } = opts;
-  return IncrementalBuild.open({ ...rest, site: config.site, shard: opts.shard ?? { index: 0, count: 1 }, code: await codeFingerprint(), config: configParts(config) });
+  return IncrementalBuild.open({ ...rest, site: config.settings, shard: opts.shard ?? { index: 0, count: 1 }, code: await codeFingerprint(), config: configParts(config) });
 }

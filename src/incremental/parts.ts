@@ -14,7 +14,7 @@
 //                   which rules exist): a change redoes every file, as does new code.
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/resolve.ts';
-import type { DecisionFileB, SiteConfig, ThresholdsA, ThresholdsB } from '../config/types.ts';
+import type { DecisionFileB, Settings, ThresholdsA, ThresholdsB } from '../config/types.ts';
 import { BADGE_ID_PATTERN, EXTRA_BADGE_STYLES, type Resource } from '../model/layout.ts';
 import { RenderFilter } from '../render/shape.ts';
 
@@ -32,7 +32,7 @@ export function partOfResource(r: Resource | { kind: 'index' }): string {
 }
 
 const ID = BADGE_ID_PATTERN.slice(1, -1);
-// Exactly the keys site-files.ts writes: per-time files (a scan's, its expired variant's) and
+// Exactly the keys renderer.ts writes: per-time files (a scan's, its expired variant's) and
 // the latest ones, which add the styled badges, shields JSON, code-scanning and index.json.
 const AT_KEY = new RegExp(`^at/\\d+/(?:expired/)?(?:(sarif)|badges/(${ID})(?:\\.svg)?)$`);
 const LATEST_KEY = new RegExp(`^(?:(sarif|code-scanning\\.sarif|index\\.json)|badges/(${ID})(?:\\.svg|\\.json|\\.(?:${EXTRA_BADGE_STYLES.join('|')})\\.svg)?)$`);
@@ -92,7 +92,7 @@ function badgeRules(t: Thresholds, badgeId: string): Set<string> {
 }
 
 /** The parts of a parsed configuration (exported for tests; builds use configParts). */
-export function partsOf(site: SiteConfig, t: Thresholds, decisions: ReadonlyMap<string, DecisionFileB>): ConfigParts {
+export function partsOf(site: Settings, t: Thresholds, decisions: ReadonlyMap<string, DecisionFileB>): ConfigParts {
   // Where things are read from and written to does not shape a file; what is read does. How
   // a scan measures (scan:, hosts:, dependents:) shapes the store, never a file built from it.
   const { store: _store, out: _out, s3: _s3, thresholds: _thresholds, decisions: _decisions, scan: _scan, hosts: _hosts, dependents: _dependents, ...shaping } = site;
@@ -116,8 +116,8 @@ export function partsOf(site: SiteConfig, t: Thresholds, decisions: ReadonlyMap<
 }
 
 /** The parts of the resolved configuration. */
-export function configParts({ site, thresholds }: ResolvedConfig): ConfigParts {
-  return partsOf(site, thresholds.t, thresholds.shape === 'B' ? thresholds.decisions : new Map());
+export function configParts({ settings, thresholds }: ResolvedConfig): ConfigParts {
+  return partsOf(settings, thresholds.t, thresholds.shape === 'B' ? thresholds.decisions : new Map());
 }
 
 /** The parts whose hash differs (present in one and not the other counts as changed). */

@@ -5,7 +5,7 @@ import { mkdir as mkdirCallback, rename as renameCallback, writeFile as writeFil
 import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
-import type { SiteFile } from '../model/site-file.ts';
+import type { PublishFile } from '../model/publish-file.ts';
 import { API_PREFIX } from '../model/layout.ts';
 import type { Comparison, PutOutcome, Sink } from './sink.ts';
 import type { LeaseStore } from '../io/lease.ts';
@@ -36,7 +36,7 @@ export class DirectorySink implements Sink {
     return path;
   }
 
-  async put(file: SiteFile): Promise<PutOutcome> {
+  async put(file: PublishFile): Promise<PutOutcome> {
     try {
       return await this.write(file);
     } catch (err) {
@@ -54,7 +54,7 @@ export class DirectorySink implements Sink {
     return wrapOnce(err, (cause) => `--out ${this.location}: cannot read ${key} (${cause}); check that --out names a directory`);
   }
 
-  private async write(file: SiteFile): Promise<PutOutcome> {
+  private async write(file: PublishFile): Promise<PutOutcome> {
     const path = this.pathOf(file.key);
     const body = Buffer.from(file.body, 'utf8');
     const dir = dirname(path);
@@ -84,7 +84,7 @@ export class DirectorySink implements Sink {
     return false;
   }
 
-  async compare(file: SiteFile): Promise<Comparison> {
+  async compare(file: PublishFile): Promise<Comparison> {
     let stored: Uint8Array | undefined;
     try {
       stored = await this.read(file.key);

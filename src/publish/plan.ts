@@ -2,7 +2,7 @@
 // a sink already holds, and the badge statuses they carry. The sink answers "same or not"
 // from what it already knows (S3: the listed ETags), so only changed explanation files, whose
 // old status the report needs, are ever fetched.
-import type { FileScope, OutputFile, SiteFile } from '../model/site-file.ts';
+import type { FileScope, OutputFile, PublishFile } from '../model/publish-file.ts';
 import type { Sink } from './sink.ts';
 import { repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
 import { plural } from '../model/plural.ts';
@@ -59,7 +59,7 @@ export class Planner {
    * with the published ones. With `partial`, the files of the config parts it left unrendered
    * count as unchanged.
    */
-  async add(encoded: string, scans: number, files: OutputFile[], partial?: PartialFiles, pages: readonly SiteFile[] = []): Promise<void> {
+  async add(encoded: string, scans: number, files: OutputFile[], partial?: PartialFiles, pages: readonly PublishFile[] = []): Promise<void> {
     this.report.repositories++;
     this.report.scans += scans;
     this.report.unchanged += partial?.filter.skipped ?? 0;
@@ -89,8 +89,8 @@ export class Planner {
   }
 
   /** Files of no repository (site-wide pages, summaries, openapi.json): counted, compared in batches. */
-  async addFiles(files: Iterable<SiteFile>): Promise<void> {
-    let batch: SiteFile[] = [];
+  async addFiles(files: Iterable<PublishFile>): Promise<void> {
+    let batch: PublishFile[] = [];
     const compare = async () => {
       for (const c of await Promise.all(batch.map((f) => this.sink.compare(f)))) this.report[c === 'absent' ? 'added' : c === 'same' ? 'unchanged' : 'changed']++;
       batch = [];

@@ -2,7 +2,7 @@
 // index.json, and index.json before the latest files. Within a phase, puts run concurrently
 // under the sink-wide limit.
 import type { LimitFunction } from 'p-limit';
-import type { Phase, SiteFile } from '../model/site-file.ts';
+import type { Phase, PublishFile } from '../model/publish-file.ts';
 import { PublishError, type Sink } from './sink.ts';
 
 export interface PublishCounts {
@@ -13,7 +13,7 @@ export interface PublishCounts {
 
 const PHASES: Phase[] = ['at', 'index', 'latest', 'page', 'home'];
 
-export async function publishRepository(sink: Sink, files: SiteFile[], limit: LimitFunction, counts: PublishCounts): Promise<void> {
+export async function publishRepository(sink: Sink, files: PublishFile[], limit: LimitFunction, counts: PublishCounts): Promise<void> {
   for (const [i, phase] of PHASES.entries()) {
     const batch = files.filter((f) => f.phase === phase);
     const settled = await Promise.allSettled(batch.map((f) => limit(() => sink.put(f))));

@@ -4,7 +4,7 @@
 // not an MD5, SSE-KMS and SSE-C: there S3's own check of our Content-MD5 stands in).
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
-import type { SiteFile } from '../model/site-file.ts';
+import type { PublishFile } from '../model/publish-file.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { API_PREFIX, PAGES_PREFIX } from '../model/layout.ts';
 import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
@@ -62,7 +62,7 @@ export class S3Sink implements Sink {
     })();
   }
 
-  async put(file: SiteFile): Promise<PutOutcome> {
+  async put(file: PublishFile): Promise<PutOutcome> {
     const etags = await this.listingFor(file.key);
     const key = this.loc.prefix + file.key;
     const body = Buffer.from(file.body, 'utf8');
@@ -93,7 +93,7 @@ export class S3Sink implements Sink {
   }
 
   /** From the listing alone: no request per object. */
-  async compare(file: SiteFile): Promise<Comparison> {
+  async compare(file: PublishFile): Promise<Comparison> {
     const md5 = createHash('md5').update(Buffer.from(file.body, 'utf8')).digest('hex');
     return compareEtag((await this.listingFor(file.key)).get(this.loc.prefix + file.key), `"${md5}"`);
   }

@@ -1,6 +1,6 @@
 // Where a build's files go. A directory and an S3 prefix implement the same small interface;
 // the publisher above it owns ordering and concurrency.
-import type { SiteFile } from '../model/site-file.ts';
+import type { PublishFile } from '../model/publish-file.ts';
 import type { LeaseStore } from '../io/lease.ts';
 import { BadgepressError, EXIT, type FailureReport } from '../errors.ts';
 
@@ -13,7 +13,7 @@ export interface Sink {
   /** Human-readable location, e.g. the directory or s3://bucket/prefix. */
   readonly location: string;
   /** Store one file; 'unchanged' when the stored bytes were already identical. */
-  put(file: SiteFile): Promise<PutOutcome>;
+  put(file: PublishFile): Promise<PutOutcome>;
   /** Every key under `prefix` (a repository's `api/v1/repositories/<enc>/`). */
   list(prefix: string): Promise<string[]>;
   /**
@@ -33,7 +33,7 @@ export interface Sink {
    * (S3: the listed ETag against the body's MD5). put skips on 'same'; plan reads only
    * 'different' files whose old content it needs.
    */
-  compare(file: SiteFile): Promise<Comparison>;
+  compare(file: PublishFile): Promise<Comparison>;
   /** The stored bytes of a key, or undefined when absent. */
   read(key: string): Promise<Uint8Array | undefined>;
   /** The object at `key` (below .badgepress/) as a lease: one build at a time writes an output. */

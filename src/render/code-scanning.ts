@@ -12,7 +12,7 @@
 //   time or value, so GitHub tracks one alert across scans.
 // - automationDetails.id is `<tool>/<scan time>/`: GitHub's category is the tool's name.
 import { createHash } from 'node:crypto';
-import type { RuleA, RuleB, SiteConfig } from '../config/types.ts';
+import type { RuleA, RuleB, Settings } from '../config/types.ts';
 import type { EvaluationA } from '../evaluate/shape-a.ts';
 import type { EvaluationB } from '../evaluate/shape-b.ts';
 import { ruleHelpUri, sarifEnvelope } from './sarif-common.ts';
@@ -36,7 +36,7 @@ export interface ScanningFinding {
 }
 
 export interface ScanningInput {
-  site: Pick<SiteConfig, 'baseUrl' | 'tool'>;
+  site: Pick<Settings, 'baseUrl' | 'tool'>;
   repositoryUrl: string;
   timestamp: number;
   rules: readonly ScanningRule[];

@@ -1,14 +1,14 @@
 // api/v1/openapi.json: the readable source (templates/openapi.yaml, parsed by
 // config/templates.ts) made this deployment's: its baseUrl as the server, its badge ids and
 // rendered styles as enums, and only the paths of the files its config writes.
-import type { SiteConfig } from '../config/types.ts';
+import type { Settings } from '../config/types.ts';
 
 export const OPENAPI_KEY = 'api/v1/openapi.json';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** `template` is left as it is: the document is a copy. */
-export function openapiDocument(site: Pick<SiteConfig, 'baseUrl' | 'styles' | 'shieldsEndpoint' | 'codeScanning'>, badgeIds: readonly string[], template: Json): Json {
+export function openapiDocument(site: Pick<Settings, 'baseUrl' | 'styles' | 'shieldsEndpoint' | 'codeScanning'>, badgeIds: readonly string[], template: Json): Json {
   const doc = structuredClone(template);
   doc.servers = [{ url: site.baseUrl }];
   if (badgeIds.length > 0) doc.components.schemas.BadgeId.enum = [...badgeIds];

@@ -1,10 +1,10 @@
 // What both report shapes share: the SARIF envelope, public badge URLs and stable JSON bytes.
-import type { SiteConfig } from '../config/types.ts';
+import type { Settings } from '../config/types.ts';
 import { API_PREFIX, rulePagePath } from '../model/layout.ts';
 
 /** What a report or explanation of one repository is written with. */
 export interface ReportContext {
-  site: SiteConfig;
+  site: Settings;
   encoded: string;
 }
 

@@ -2,7 +2,7 @@
 // shapes from what a shape renders differently: a badge's look and explanation, the report,
 // and the code-scanning report. Which latest-only files are written follows the site config
 // (styles, shieldsEndpoint, codeScanning).
-import type { SiteConfig } from '../config/types.ts';
+import type { Settings } from '../config/types.ts';
 import { EXTRA_BADGE_STYLES } from '../model/layout.ts';
 import { jsonBytes, type ReportContext } from './sarif-common.ts';
 import { renderedFiles, type LatestOnlyFiles, type RenderedFile, type RenderFilter, type ScanFiles } from './shape.ts';
@@ -18,7 +18,7 @@ export interface ShapeRendering<E extends { badges: readonly B[] }, B extends { 
 }
 
 /** One scan's report and, per badge, its image and explanation. */
-export function scanFiles<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(site: SiteConfig, badges: BadgeRenderer, shape: ShapeRendering<E, B>): ScanFiles<E> {
+export function scanFiles<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(site: Settings, badges: BadgeRenderer, shape: ShapeRendering<E, B>): ScanFiles<E> {
   return (encoded, evaluation, filter) => {
     const ctx = { site, encoded };
     const { files, add } = renderedFiles(filter);
@@ -31,7 +31,7 @@ export function scanFiles<E extends { badges: readonly B[] }, B extends { def: {
   };
 }
 
-export function latestFiles<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(site: SiteConfig, badges: BadgeRenderer, shape: ShapeRendering<E, B>): LatestOnlyFiles<E> {
+export function latestFiles<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(site: Settings, badges: BadgeRenderer, shape: ShapeRendering<E, B>): LatestOnlyFiles<E> {
   return (repositoryUrl, evaluation, filter) => {
     const looks = evaluation.badges.map((b) => ({ badgeId: b.def.id, look: shape.look(b) }));
     return latestOnlyFiles(site, badges, looks, () => shape.codeScanning(repositoryUrl, evaluation), filter);
@@ -39,7 +39,7 @@ export function latestFiles<E extends { badges: readonly B[] }, B extends { def:
 }
 
 /** The latest-only files from each badge's look and the code-scanning report. */
-export function latestOnlyFiles(site: SiteConfig, badges: BadgeRenderer, looks: ReadonlyArray<{ badgeId: string; look: BadgeLook }>, codeScanning: () => object, filter?: RenderFilter): RenderedFile[] {
+export function latestOnlyFiles(site: Settings, badges: BadgeRenderer, looks: ReadonlyArray<{ badgeId: string; look: BadgeLook }>, codeScanning: () => object, filter?: RenderFilter): RenderedFile[] {
   const { files, add } = renderedFiles(filter);
   for (const { badgeId, look } of looks) {
     for (const style of EXTRA_BADGE_STYLES) {

@@ -1,6 +1,6 @@
 // What each shape renders its own way: how a badge looks, and which functions render its
 // report, explanations and code-scanning report (shape-files.ts places them).
-import type { SiteConfig, ThresholdsA, ThresholdsB } from '../config/types.ts';
+import type { Settings, ThresholdsA, ThresholdsB } from '../config/types.ts';
 import type { BadgeA, EvaluationA } from '../evaluate/shape-a.ts';
 import type { BadgeB, EvaluationB } from '../evaluate/shape-b.ts';
 import { codeScanningA, codeScanningB } from './code-scanning.ts';
@@ -9,7 +9,7 @@ import { badgeExplanationB, sarifReportB } from './sarif-b.ts';
 import type { ShapeRendering } from './shape-files.ts';
 
 /** Shape A: a badge shows its status in the status's colour. */
-export function renderingA(site: SiteConfig, t: ThresholdsA): ShapeRendering<EvaluationA, BadgeA> {
+export function renderingA(site: Settings, t: ThresholdsA): ShapeRendering<EvaluationA, BadgeA> {
   return {
     look: (b) => ({ label: b.def.id, message: b.status, color: site.colors[b.status] }),
     report: (ctx, evaluation) => sarifReportA(ctx, evaluation, t.rules),
@@ -19,7 +19,7 @@ export function renderingA(site: SiteConfig, t: ThresholdsA): ShapeRendering<Eva
 }
 
 /** Shape B: a badge shows its level, or "none". */
-export function renderingB(site: SiteConfig, t: ThresholdsB): ShapeRendering<EvaluationB, BadgeB> {
+export function renderingB(site: Settings, t: ThresholdsB): ShapeRendering<EvaluationB, BadgeB> {
   return {
     // Nothing granted shows "none" in its own colour, never fail's.
     look: (b) => {

@@ -1,8 +1,8 @@
 // The seam between the shape-specific renderings and the rest of the render step: a shape
-// turns one scan's evaluation into its files, and site-files.ts places those files at keys.
+// turns one scan's evaluation into its files, and renderer.ts places those files at keys.
 import type { Resource } from '../model/layout.ts';
 import type { RepositoryEvaluation } from '../evaluate/repository.ts';
-import type { OutputFile } from '../model/site-file.ts';
+import type { OutputFile } from '../model/publish-file.ts';
 
 export interface RenderedFile {
   resource: Resource;

@@ -4,13 +4,13 @@
 // prints what it returns.
 import { mkdir, readFile } from 'node:fs/promises';
 import type { ResolvedConfig, ShapeThresholds } from '../config/resolve.ts';
-import type { SiteConfig } from '../config/types.ts';
+import type { Settings } from '../config/types.ts';
 import { UsageError } from '../errors.ts';
 import { acquireLease } from '../io/lease.ts';
 import { forgeFor as forgesOf } from '../measure/forge/index.ts';
 import { parseTargets } from '../measure/targets.ts';
 import type { ForgeFor } from '../measure/types.ts';
-import { FORGE_RULE_IDS, GIT_RULE_IDS } from '../model/measured-rules.ts';
+import { measuredRuleIds } from '../model/measured-rules.ts';
 import { inShard, type Shard } from '../model/shard.ts';
 import { isS3, parseS3Location } from '../s3/location.ts';
 import { DirectoryStoreWriter, scanLeaseKey, type StoreWriter } from '../store/writer.ts';
@@ -72,7 +72,7 @@ function thresholdRules(thresholds: ShapeThresholds): { windowMonths: Record<str
   return { windowMonths, ids };
 }
 
-async function openWriter(site: SiteConfig): Promise<StoreWriter> {
+async function openWriter(site: Settings): Promise<StoreWriter> {
   if (!isS3(site.store)) {
     await mkdir(site.store, { recursive: true }).catch((err: unknown) => {
       throw new UsageError(`--store ${site.store}: cannot create the directory (${(err as NodeJS.ErrnoException).code}); name a writable directory`);
@@ -87,12 +87,11 @@ async function openWriter(site: SiteConfig): Promise<StoreWriter> {
 
 export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   const { config, listener, shard } = run;
-  const { site } = config;
+  const { settings } = config;
   const judged = thresholdRules(config.thresholds);
   // By default every rule badgepress can measure, whatever the thresholds judge today: a rule
   // added to a badge later finds its values in past scans.
-  const measurable = [...GIT_RULE_IDS, ...FORGE_RULE_IDS.filter((id) => id !== 'DEPENDENTS' || site.dependents)];
-  const rules = new Set(run.asked ?? [...measurable, ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
+  const rules = new Set(run.asked ?? [...measuredRuleIds({ dependents: settings.dependents !== undefined }), ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
 
   let text: string;
   try {
@@ -106,10 +105,10 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   for (const p of listProblems) listener.listProblem(p);
   const targets = shard ? parsed.targets.filter((t) => inShard(shard)(t.url)) : parsed.targets;
 
-  const writer = await openWriter(site);
+  const writer = await openWriter(settings);
   let lease;
   try {
-    lease = await acquireLease(writer.leaseStore(scanLeaseKey(shard)), { holderKind: 'scan', onLost: listener.warn, onWarning: listener.warn, conditionalWrites: site.s3.conditionalWrites ?? 'required' });
+    lease = await acquireLease(writer.leaseStore(scanLeaseKey(shard)), { holderKind: 'scan', onLost: listener.warn, onWarning: listener.warn, conditionalWrites: settings.s3.conditionalWrites ?? 'required' });
   } catch (err) {
     await writer.close();
     throw err;
@@ -123,10 +122,10 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
       ...(run.since === undefined ? {} : { historyTimes: monthStarts(run.since, run.asOf) }),
       fetch: run.fetch,
       rules,
-      settings: site.scan,
+      settings: settings.scan,
       botPatterns: run.botPatterns,
       windowMonths: judged.windowMonths,
-      forgeFor: run.forgeFor ?? forgesOf({ hosts: site.hosts, ...(site.dependents ? { dependents: site.dependents } : {}), gitTokens: site.scan.tokens }, process.env),
+      forgeFor: run.forgeFor ?? forgesOf({ hosts: settings.hosts, ...(settings.dependents ? { dependents: settings.dependents } : {}), gitTokens: settings.scan.tokens }, process.env),
       report: listener.report,
       ...(listener.onProgress ? { onProgress: listener.onProgress } : {}),
     });

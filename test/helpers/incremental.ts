@@ -1,23 +1,22 @@
-// Runs a build in-process as `badgepress build` does, build state included.
-import { build, type BuildSummary } from '../../src/build/loop.ts';
-import { resolveFlags, type ConfigFlags } from '../../src/commands/setup.ts';
-import { openIncremental, openStateStore } from '../../src/incremental/open.ts';
-import type { LoadIssue } from '../../src/load/types.ts';
-import { inShard } from '../../src/model/shard.ts';
+// Runs a build in-process as `badgepress build` does: one call of the orchestrator (runBuild),
+// build state and lease included.
+import type { BuildSummary } from '../../src/build/loop.ts';
 import { openSink, openStore } from '../../src/build/locations.ts';
-import { loadShape } from '../../src/build/stages.ts';
+import { runBuild, runSiteWidePages, type BuildIo } from '../../src/build/run.ts';
+import { shardLoadOptions } from '../../src/commands/build.ts';
+import { resolveFlags, type ConfigFlags } from '../../src/commands/setup.ts';
+import type { LoadIssue } from '../../src/load/types.ts';
+import type { PublishFile } from '../../src/model/publish-file.ts';
 import type { Sink } from '../../src/publish/sink.ts';
-import { pagesBuild } from '../../src/render/pages/setup.ts';
-import { runSiteWidePages } from '../../src/build/run.ts';
-import type { SiteFile } from '../../src/model/site-file.ts';
 
 export interface IncrementalRun {
   flags: ConfigFlags;
   now: number;
   force?: boolean;
+  /** --prune (default true). */
   prune?: boolean;
   shard?: { index: number; count: number };
-  /** Build the human site as `badgepress build` does (repository pages, site-wide pages). */
+  /** Build the human site as the config says (repository pages, site-wide pages); without it, as `pages: false`. Never api/v1/openapi.json. */
   pages?: boolean;
   /** Told the key of every file the build hands to the sink (rendered and compared or written). */
   onPut?: (key: string) => void;
@@ -25,46 +24,45 @@ export interface IncrementalRun {
   warn?: (message: string) => void;
 }
 
-export async function buildIncrementally(run: IncrementalRun): Promise<{ summary: BuildSummary; issues: LoadIssue[] }> {
-  const config = await resolveFlags(run.flags);
-  const { site } = config;
-  const shape = loadShape(config);
-  const store = await openStore(site.store, site);
-  const opened = await openSink(site.out, site);
-  const onPut = run.onPut;
-  const sink: Sink = onPut
-    ? new Proxy(opened, {
+/** The output as locations.ts opens it, every put told to `onPut` first. */
+function observed(onPut: (key: string) => void): BuildIo {
+  return {
+    openStore,
+    openSink: async (location, site) => {
+      const sink = await openSink(location, site);
+      return new Proxy(sink, {
         get: (target, p) => {
-          if (p === 'put') return (f: SiteFile) => (onPut(f.key), target.put(f));
+          if (p === 'put') return (f: PublishFile) => (onPut(f.key), target.put(f));
           const v = Reflect.get(target, p) as unknown;
           return typeof v === 'function' ? v.bind(target) : v;
         },
-      })
-    : opened;
-  const state = await openStateStore(site.out, site);
+      }) satisfies Sink;
+    },
+  };
+}
+
+export async function buildIncrementally(run: IncrementalRun): Promise<{ summary: BuildSummary; issues: LoadIssue[] }> {
+  const config = await resolveFlags(run.flags);
+  config.settings.pages &&= run.pages === true;
+  config.settings.openapi = false;
   const issues: LoadIssue[] = [];
-  const prune = run.prune ?? true;
-  try {
-    const incremental = await openIncremental({ config, store, state, shard: run.shard, now: run.now, prune, force: run.force ?? false, ...(run.warn ? { warn: run.warn } : {}) });
-    const summary = await build({
-      shape,
-      store,
-      sink,
-      now: run.now,
-      prune,
-      report: (i) => issues.push(i),
-      redo: incremental,
-      ...(run.pages && site.pages ? { pages: pagesBuild(config, run.shard)! } : {}),
-      // As `badgepress build --prune` does: an unsharded build removes the site-wide pages it no
-      // longer writes (a sharded one leaves them to the site step). openapi.json is not written here.
-      ...(run.pages && site.pages && !run.shard ? { siteWide: { pages: true, api: false } } : {}),
-      ...(run.shard ? { include: inShard(run.shard), reportUnassignable: run.shard.index === 0 } : {}),
-    });
-    return { summary, issues };
-  } finally {
-    await sink.close();
-    await state.close();
-  }
+  const { summary } = await runBuild({
+    config,
+    now: run.now,
+    sharding: shardLoadOptions(run.shard && `${run.shard.index}/${run.shard.count}`),
+    strict: false,
+    prune: run.prune ?? true,
+    force: run.force ?? false,
+    waitSeconds: 0,
+    listener: {
+      issue: (i) => issues.push(i),
+      flushIssues: () => {},
+      warn: run.warn ?? (() => {}),
+      progress: async () => ({ update: () => {}, done: () => {} }),
+    },
+    ...(run.onPut ? { io: observed(run.onPut) } : {}),
+  });
+  return { summary, issues };
 }
 
 /** `badgepress site --shards n` after n sharded builds: the site-wide pages, in-process. */

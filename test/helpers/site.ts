@@ -17,15 +17,15 @@ export interface BuiltSite {
 
 export async function buildSite(opts: { store: string; out: string; now?: number; config?: string; shape?: 'A' | 'B'; prune?: boolean; include?: (url: string) => boolean; sink?: Sink; source?: StoreSource }): Promise<BuiltSite> {
   const config = await resolveConfig(opts.config, { store: opts.store, out: opts.out, ...(opts.shape ? { shape: opts.shape } : {}) });
-  const { site } = config;
+  const { settings } = config;
   const shape = loadShape(config);
   const issues: LoadIssue[] = [];
   const sink = opts.sink ?? new DirectorySink(opts.out);
-  const summary = await build({
+  const { summary } = await build({
     shape,
     store: opts.source ?? new DirectoryStore(opts.store),
     sink,
-    schemes: site.repositoryUrlSchemes,
+    schemes: settings.repositoryUrlSchemes,
     now: opts.now ?? 1_763_600_000,
     report: (i) => issues.push(i),
     prune: opts.prune ?? false,

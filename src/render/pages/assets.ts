@@ -1,7 +1,7 @@
 // The site's static assets: the content-hashed stylesheet and script (immutable, so a new
 // build with changed bytes gets a new name), the feeds' stylesheet (also hashed), and the favicon.
 import { createHash } from 'node:crypto';
-import type { SiteTemplates } from '../../config/templates.ts';
+import type { Templates } from '../../config/templates.ts';
 import { PAGE_TYPES, SVG_TYPE } from '../../model/http.ts';
 
 export interface Asset {
@@ -10,7 +10,7 @@ export interface Asset {
   contentType: string;
 }
 
-export interface SiteAssets {
+export interface PageAssets {
   css: Asset;
   js: Asset;
   /** What a browser draws a repository's Atom feed with, after `css` (its colours). */
@@ -26,7 +26,7 @@ function hashed(name: string, ext: string, body: string, contentType: string): A
 const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7z" fill="#0969da"/><path d="m10 16 4 4 8-9" fill="none" stroke="#fff" stroke-width="3"/></svg>';
 
 /** The assets of the stylesheets and script `templates` hold (config/templates.ts reads them). */
-export function siteAssets(templates: Pick<SiteTemplates, 'css' | 'js' | 'feedCss'>): SiteAssets {
+export function pageAssets(templates: Pick<Templates, 'css' | 'js' | 'feedCss'>): PageAssets {
   return {
     css: hashed('site', 'css', templates.css, PAGE_TYPES.css!),
     js: hashed('site', 'js', templates.js, PAGE_TYPES.js!),

@@ -3,7 +3,7 @@
 // them is the build's job (src/build/pages.ts).
 import { HTML_TYPE, XML_TYPE } from '../../model/http.ts';
 import type { RepositoryHistory } from '../../load/types.ts';
-import type { SiteFile } from '../../model/site-file.ts';
+import type { PublishFile } from '../../model/publish-file.ts';
 import { pagePaths, type PagesContext, type RepositoryEvaluations } from './context.ts';
 import { statusChanges, type StatusChange } from './evaluate.ts';
 import { repositoryFeed } from './feed.ts';
@@ -26,7 +26,7 @@ function flattened(s: string): string {
   return (Number(s), s);
 }
 
-export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[] = statusChanges(ev)): SiteFile[] {
+export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[] = statusChanges(ev)): PublishFile[] {
   const cacheControl = `public, max-age=${ctx.site.cache.latestMaxAge}`;
   return [
     { key: pagePaths.repositoryKey(h.encoded), body: flattened(repositoryPage(ctx, h, ev)), contentType: HTML_TYPE, cacheControl, phase: 'page' },
@@ -47,7 +47,7 @@ export class PagesCollector {
   }
 
   /** The repository's page files and its summary (kept by the build, and in its state). */
-  repository(ev: RepositoryEvaluations): { files: SiteFile[]; summary: SummaryLine } {
+  repository(ev: RepositoryEvaluations): { files: PublishFile[]; summary: SummaryLine } {
     // The feed and the summary both need the status changes: derived once.
     const changes = statusChanges(ev);
     return { files: repositoryPageFiles(this.pages.ctx, ev.history, ev, changes), summary: summaryLine(ev.history, ev, changes) };
@@ -57,7 +57,7 @@ export class PagesCollector {
    * What a build publishes after its repositories, in order: the shard's summaries (built and carried from the
    * build state) in parts, counted in `parts`, then with one shard the site-wide pages.
    */
-  *files(summaries: SortedSummaries, parts: { n: number } = { n: 0 }): Generator<SiteFile> {
+  *files(summaries: SortedSummaries, parts: { n: number } = { n: 0 }): Generator<PublishFile> {
     const { index, count } = this.pages.shard;
     for (const f of summariesFiles(summaries, index, count)) {
       parts.n++;

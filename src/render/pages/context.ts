@@ -1,23 +1,23 @@
 // What the page renderers need besides one repository's data: the site settings, the page
 // environment (paths, assets made from the templates) and the active shape's thresholds.
 import type { ShapeThresholds } from '../../config/resolve.ts';
-import type { SiteTemplates } from '../../config/templates.ts';
-import type { SiteConfig } from '../../config/types.ts';
+import type { Templates } from '../../config/templates.ts';
+import type { Settings } from '../../config/types.ts';
 import type { RepositoryEvaluation } from '../../evaluate/repository.ts';
 import { repositoryPagesPrefix, rulePagePath } from '../../model/layout.ts';
-import { siteAssets } from './assets.ts';
+import { pageAssets } from './assets.ts';
 import { pageEnv, type PageEnv } from './html.ts';
 
 export type PagesThresholds = ShapeThresholds;
 
 export interface PagesContext {
-  site: SiteConfig;
+  site: Settings;
   env: PageEnv;
   thresholds: PagesThresholds;
 }
 
-export function pagesContext(site: SiteConfig, thresholds: PagesThresholds, templates: Pick<SiteTemplates, 'css' | 'js' | 'feedCss'>): PagesContext {
-  const env = pageEnv(site.baseUrl, site.tool.name, `Built by ${site.tool.name} ${site.tool.version}`, siteAssets(templates));
+export function pagesContext(site: Settings, thresholds: PagesThresholds, templates: Pick<Templates, 'css' | 'js' | 'feedCss'>): PagesContext {
+  const env = pageEnv(site.baseUrl, site.tool.name, `Built by ${site.tool.name} ${site.tool.version}`, pageAssets(templates));
   return { site, env, thresholds };
 }
 

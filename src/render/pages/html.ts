@@ -3,7 +3,7 @@
 // carry right-to-left or bidi-override characters (URLs, evidence, notes) also go in <bdi>,
 // so they cannot reorder the text around them.
 import { escapeXml } from '../escape.ts';
-import type { SiteAssets } from './assets.ts';
+import type { PageAssets } from './assets.ts';
 
 export const esc = escapeXml;
 
@@ -44,10 +44,10 @@ export interface PageEnv {
   baseUrl: string;
   siteName: string;
   toolLine: string;
-  assets: SiteAssets;
+  assets: PageAssets;
 }
 
-export function pageEnv(baseUrl: string, siteName: string, toolLine: string, assets: SiteAssets): PageEnv {
+export function pageEnv(baseUrl: string, siteName: string, toolLine: string, assets: PageAssets): PageEnv {
   const root = new URL(`${baseUrl}/`).pathname.replace(/\/+$/, '');
   return { root, baseUrl, siteName, toolLine, assets };
 }

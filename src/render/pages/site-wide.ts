@@ -6,8 +6,8 @@
 // lists, which go in natural order, are written from the catalogue after the pass.
 import { HTML_TYPE, JSON_TYPE, PAGE_TYPES, XML_TYPE } from '../../model/http.ts';
 import { thresholdText } from '../../evaluate/shape-b.ts';
-import { cacheControlFor } from '../site-files.ts';
-import type { Phase, SiteFile } from '../../model/site-file.ts';
+import { cacheControlFor } from '../renderer.ts';
+import type { Phase, PublishFile } from '../../model/publish-file.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
 import { esc, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
@@ -57,7 +57,7 @@ function newerFirst(a: RecentChange, b: RecentChange): number {
 }
 
 /** What the site-wide pages say of all repositories together. */
-interface SiteFacts {
+interface SiteWideFacts {
   total: number;
   ruleCounts: Map<string, Map<string, number>>;
   /** The RECENT_SHOWN newest status changes. */
@@ -85,12 +85,12 @@ function countChart(ctx: PagesContext, id: string, badge: string, counts: Map<st
 }
 
 /** Badge j's counts as the charts take them: the configured statuses, and others held. */
-function countsOf(facts: SiteFacts, j: number): Map<string, number> {
+function countsOf(facts: SiteWideFacts, j: number): Map<string, number> {
   const row = facts.rollUp[j]!;
   return new Map(facts.cat.statuses.map((s, k) => [s, row[k]!] as [string, number]).filter(([, n], k) => k < facts.configured || n > 0));
 }
 
-function homePage(ctx: PagesContext, facts: SiteFacts): string {
+function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
   const { cat, root } = facts;
   const charts = cat.badges.map((id, j) => `<h3>${esc(id)}</h3>${countChart(ctx, `count-${j}`, id, countsOf(facts, j))}`).join('');
   const recent = facts.recent.map(({ url, enc, c }) => {
@@ -119,14 +119,14 @@ function homePage(ctx: PagesContext, facts: SiteFacts): string {
 }
 
 /** The home page's share of the list: its first page, as design and bookmarks expect. */
-function firstListPage(ctx: PagesContext, facts: SiteFacts): string {
+function firstListPage(ctx: PagesContext, facts: SiteWideFacts): string {
   if (facts.total === 0) return '';
   const shown = Math.min(facts.total, PAGE_SIZE);
   const next = facts.total > shown ? ` ${link(ctx, pagePaths.listPage(2), 'Next page of the list')}.` : '';
   return `<h3 id="first">The first ${shown} in natural order</h3>${facts.cat.list(ctx, facts.cat.order.slice(0, shown))}${next ? `<p>${next.trim()}</p>` : ''}`;
 }
 
-function listPage(ctx: PagesContext, facts: SiteFacts, page: number, members: readonly number[]): string {
+function listPage(ctx: PagesContext, facts: SiteWideFacts, page: number, members: readonly number[]): string {
   const { total, cat } = facts;
   const pages = pageCount(total, PAGE_SIZE);
   const nav = (label: string) => pager(ctx, label, page, pages, pagePaths.listPage);
@@ -143,14 +143,14 @@ function moreInfo(ctx: PagesContext, uri: string | undefined, id: string): strin
   return `<p>More information: <a href="${externalHref(uri)}">${text(uri)}</a></p>`;
 }
 
-function countsSection(ctx: PagesContext, facts: SiteFacts, id: string): string {
+function countsSection(ctx: PagesContext, facts: SiteWideFacts, id: string): string {
   const j = facts.cat.badges.indexOf(id);
   if (j < 0) return '';
   const rows = statusRows(ctx, facts.cat, facts.root, j, facts.rollUp[j]!, facts.configured);
   return `<section aria-labelledby="now"><h2 id="now">Repositories now</h2>${table(`Repositories per status of ${esc(id)}`, ['Status', 'Repositories'], rows, [1])}${countChart(ctx, 'count-badge', id, countsOf(facts, j))}</section>`;
 }
 
-function badgePage(ctx: PagesContext, id: string, facts: SiteFacts): string {
+function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string {
   const th = ctx.thresholds;
   let body: string;
   if (th.shape === 'A') {
@@ -282,7 +282,7 @@ class Sitemap {
  * Every site-wide file, in publishing order: assets first (a page never links an asset that
  * is not there yet), then the pages, the home page last.
  */
-export function siteWideFiles(ctx: PagesContext, summaries: SortedSummaries): SiteFile[] {
+export function siteWideFiles(ctx: PagesContext, summaries: SortedSummaries): PublishFile[] {
   return [...siteWideFileStream(ctx, summaries)];
 }
 
@@ -290,7 +290,7 @@ export function siteWideFiles(ctx: PagesContext, summaries: SortedSummaries): Si
  * The same files one at a time, as the summaries are read: a page is out of memory once
  * published, whatever the number of repositories.
  */
-export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummaries): Generator<SiteFile> {
+export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummaries): Generator<PublishFile> {
   const immutable = cacheControlFor(ctx.site, 'at');
   const short = cacheControlFor(ctx.site, 'latest');
   const { css, js, favicon } = ctx.env.assets;
@@ -298,12 +298,12 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   yield { key: js.key, body: js.body, contentType: js.contentType, cacheControl: immutable, phase: 'at' };
   yield { key: ctx.env.assets.feedCss.key, body: ctx.env.assets.feedCss.body, contentType: ctx.env.assets.feedCss.contentType, cacheControl: immutable, phase: 'at' };
   yield { key: favicon.key, body: favicon.body, contentType: favicon.contentType, cacheControl: short, phase: 'at' };
-  const page = (key: string, body: string, contentType = HTML_TYPE, phase: Phase = 'page'): SiteFile => ({ key, body, contentType, cacheControl: short, phase });
+  const page = (key: string, body: string, contentType = HTML_TYPE, phase: Phase = 'page'): PublishFile => ({ key, body, contentType, cacheControl: short, phase });
   const total = summaries.urls.length;
   const statuses = statusesOf(ctx);
   const cat = new Catalogue(summaries.urls, badgeIdsOf(ctx), statuses);
   const { root, all: groups } = groupTree(cat);
-  const facts: SiteFacts = {
+  const facts: SiteWideFacts = {
     total,
     ruleCounts: zeroCounts(
       ctx.thresholds.t.rules.map((r) => r.id),
@@ -320,7 +320,7 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   // The search's prefix tree needs the names alone: its pages are known before the pass.
   const tree = new SearchTree(cat, groups);
   const sitemap = new Sitemap(base, 1 + listPages + groups.length + tree.nodes.length + badgeIdsOf(ctx).length + ctx.thresholds.t.rules.length + total);
-  const toSitemap = function* (url: string): Generator<SiteFile> {
+  const toSitemap = function* (url: string): Generator<PublishFile> {
     const full = sitemap.add(url);
     if (full) yield page(full.key, full.body, XML_TYPE);
   };

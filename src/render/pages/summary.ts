@@ -7,7 +7,7 @@
 // carries a skipped repository's line forward unchanged in its state.
 import { NDJSON_TYPE } from '../../model/http.ts';
 import type { RepositoryHistory } from '../../load/types.ts';
-import type { SiteFile } from '../../model/site-file.ts';
+import type { PublishFile } from '../../model/publish-file.ts';
 import type { RepositoryEvaluations } from './context.ts';
 import { statusChanges, type StatusChange } from './evaluate.ts';
 
@@ -91,8 +91,8 @@ export function sortSummaries(byUrl: ReadonlyMap<string, SummaryLine>): SortedSu
  * One summary per line, sorted by URL, so the files' bytes depend on the repositories alone:
  * one file of up to SUMMARY_PART_LINES lines (empty for no repository), then further parts.
  */
-export function* summariesFiles(sorted: SortedSummaries, index: number, count: number): Generator<SiteFile> {
-  const file = (part: number, lines: string[]): SiteFile => ({
+export function* summariesFiles(sorted: SortedSummaries, index: number, count: number): Generator<PublishFile> {
+  const file = (part: number, lines: string[]): PublishFile => ({
     key: summariesKey(index, count, part),
     body: lines.length > 0 ? `${lines.join('\n')}\n` : '',
     contentType: NDJSON_TYPE,

@@ -13,7 +13,7 @@ export type Phase = 'at' | 'index' | 'latest' | 'page' | 'home';
 export type FileScope = 'scan' | 'expired-scan' | 'index' | 'latest';
 
 /** Any file of the site as sinks store it and the publisher orders it (API files and pages). */
-export interface SiteFile {
+export interface PublishFile {
   key: string;
   body: string;
   contentType: string;
@@ -22,7 +22,7 @@ export interface SiteFile {
 }
 
 /** An API file of one repository. */
-export interface OutputFile extends SiteFile {
+export interface OutputFile extends PublishFile {
   /** What the build knows about the file, so later stages never parse its key back. */
   repositoryUrl: string;
   resource: Resource | { kind: 'index' };

@@ -1,8 +1,8 @@
 // Every file one repository contributes to the site, in publishing order: per-time files,
 // then index.json, then the latest files. A reader who follows index.json never finds a
 // time whose files are missing, and the latest files only move once everything else is there.
-import type { SiteTemplates } from '../config/templates.ts';
-import type { SiteConfig } from '../config/types.ts';
+import type { Templates } from '../config/templates.ts';
+import type { Settings } from '../config/types.ts';
 import type { RepositoryEvaluationOf } from '../evaluate/repository.ts';
 import { atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, type RepositoryIndex, type Resource } from '../model/layout.ts';
 import { cacheControl, JSON_TYPE } from '../model/http.ts';
@@ -10,17 +10,14 @@ import { OPENAPI_KEY, openapiDocument } from './openapi.ts';
 import { jsonBytes } from './sarif-common.ts';
 import type { LatestOnlyFiles, Renderer, RenderedFile, RenderFilter, ScanFiles } from './shape.ts';
 
-// SiteFile and Phase live in model/site-file.ts; this re-export is for the pages, which still
-// import them from here (the rest of src/ imports model/).
-export type { Phase, SiteFile } from '../model/site-file.ts';
-import type { FileScope, OutputFile, Phase, SiteFile } from '../model/site-file.ts';
+import type { FileScope, OutputFile, Phase, PublishFile } from '../model/publish-file.ts';
 
-export function cacheControlFor(site: SiteConfig, phase: Phase): string {
+export function cacheControlFor(site: Settings, phase: Phase): string {
   return phase === 'at' ? cacheControl(site.cache.immutableMaxAge, true) : cacheControl(site.cache.latestMaxAge, false);
 }
 
 /** The render step of a shape: `scanFiles` renders one evaluation, this places every one at its keys. */
-export function shapeRenderer<S extends 'A' | 'B', E>(site: SiteConfig, shape: S, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>): Renderer {
+export function shapeRenderer<S extends 'A' | 'B', E>(site: Settings, shape: S, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>): Renderer {
   return {
     render(evaluation, filter) {
       if (evaluation.shape !== shape) throw new Error(`internal: the Shape ${shape} renderer was handed a Shape ${evaluation.shape} evaluation`);
@@ -29,7 +26,7 @@ export function shapeRenderer<S extends 'A' | 'B', E>(site: SiteConfig, shape: S
   };
 }
 
-function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf<'A' | 'B', E>, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>, filter: RenderFilter | undefined): OutputFile[] {
+function repositoryFiles<E>(site: Settings, evaluation: RepositoryEvaluationOf<'A' | 'B', E>, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>, filter: RenderFilter | undefined): OutputFile[] {
   const { history } = evaluation;
   const { repositoryUrl, encoded } = history;
   const out: OutputFile[] = [];
@@ -72,7 +69,7 @@ function repositoryFiles<E>(site: SiteConfig, evaluation: RepositoryEvaluationOf
  * The site's own API files, beside no repository: api/v1/openapi.json (config `openapi`),
  * published like the site-wide pages once every repository is, with the short cache age.
  */
-export function siteApiFiles(site: SiteConfig, badgeIds: readonly string[], templates: Pick<SiteTemplates, 'openapi'>): SiteFile[] {
+export function openapiFiles(site: Settings, badgeIds: readonly string[], templates: Pick<Templates, 'openapi'>): PublishFile[] {
   if (!site.openapi) return [];
   if (!templates.openapi) throw new Error('internal: openapi.json is on but its template was not read');
   return [{ key: OPENAPI_KEY, body: jsonBytes(openapiDocument(site, badgeIds, templates.openapi)), contentType: JSON_TYPE, cacheControl: cacheControlFor(site, 'latest'), phase: 'page' }];
