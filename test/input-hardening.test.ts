@@ -307,8 +307,8 @@ describe('what is published: addresses from the config', () => {
   it('--base-url is held to the same rule, and good addresses pass', async () => {
     const d = folder({ 'site.yaml': 'store: .\nbaseUrl: https://badges.example.org/sub/\ntool:\n  informationUri: https://example.org/tool?x=1#y\n' });
     await expect(loadSettings(join(d, 'site.yaml'), { baseUrl: 'https://x.org/"><script>' })).rejects.toThrow(/--base-url "https:\/\/x\.org\/\\"><script>": holds characters a URI may not/);
-    const site = await loadSettings(join(d, 'site.yaml'));
-    expect(site.baseUrl).toBe('https://badges.example.org/sub');
-    expect(site.tool.informationUri).toBe('https://example.org/tool?x=1#y');
+    const settings = await loadSettings(join(d, 'site.yaml'));
+    expect(settings.baseUrl).toBe('https://badges.example.org/sub');
+    expect(settings.tool.informationUri).toBe('https://example.org/tool?x=1#y');
   });
 });

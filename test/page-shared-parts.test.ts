@@ -52,8 +52,8 @@ describe('repository pages with parts drawn once per build', () => {
     // The slot that stands for the encoded URL never reaches a page.
     expect(page).not.toContain('\u{e000}');
     for (const b of ctx.thresholds.t.badges) {
-      expect(page).toContain(`[![${b.id}](${ctx.site.baseUrl}/api/v1/repositories/${encQuoted}/badges/${b.id}.svg)](${ctx.site.baseUrl}/repositories/${encQuoted}/)`);
-      expect(page).toContain(`image:${ctx.site.baseUrl}/api/v1/repositories/${encQuoted}/badges/${b.id}.svg[${b.id} badge,link=${ctx.site.baseUrl}/repositories/${encQuoted}/]`);
+      expect(page).toContain(`[![${b.id}](${ctx.settings.baseUrl}/api/v1/repositories/${encQuoted}/badges/${b.id}.svg)](${ctx.settings.baseUrl}/repositories/${encQuoted}/)`);
+      expect(page).toContain(`image:${ctx.settings.baseUrl}/api/v1/repositories/${encQuoted}/badges/${b.id}.svg[${b.id} badge,link=${ctx.settings.baseUrl}/repositories/${encQuoted}/]`);
     }
     expect(plainAfter[0]).toContain(`/repositories/${encodeURIComponent(PLAIN)}/`);
   });

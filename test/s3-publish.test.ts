@@ -376,8 +376,8 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       return file;
     };
     const attempts = async (maxAttempts: number) => {
-      const site = await loadSettings(config(`  maxAttempts: ${maxAttempts}\n`));
-      const client = s3Client(site.s3);
+      const settings = await loadSettings(config(`  maxAttempts: ${maxAttempts}\n`));
+      const client = s3Client(settings.s3);
       proxy.reset();
       proxy.faultRate = 1;
       try {
@@ -392,8 +392,8 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     expect(await attempts(3)).toBe(3);
 
     const checksumHeaders = async (setting: string) => {
-      const site = await loadSettings(config(setting));
-      const client = s3Client(site.s3);
+      const settings = await loadSettings(config(setting));
+      const client = s3Client(settings.s3);
       const seen: string[] = [];
       proxy.onRequest = (method, _path, headers) => {
         if (method === 'PUT') seen.push(...Object.keys(headers).filter((h) => h.startsWith('x-amz-checksum-') || h === 'x-amz-sdk-checksum-algorithm'));

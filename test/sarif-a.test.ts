@@ -8,7 +8,7 @@ import type { ReportContext } from '../src/render/sarif-common.ts';
 import { sarifErrors } from './helpers/sarif.ts';
 
 const ENC = 'https%3A%2F%2Fgithub.com%2Facme%2Fwidget';
-const ctx = { site: { baseUrl: 'https://badges.example', tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } } as Settings, encoded: ENC } satisfies ReportContext;
+const ctx = { settings: { baseUrl: 'https://badges.example', tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } } as Settings, encoded: ENC } satisfies ReportContext;
 const busFactor: NumericRuleA = {
   id: 'BUS_FACTOR',
   name: 'Bus factor',

@@ -10,8 +10,8 @@ import { sarifErrors } from './helpers/sarif.ts';
 
 const REPO = 'https://codeberg.org/acme/tool';
 const ENC = encodeURIComponent(REPO);
-const site = (strictSarif: boolean) => ({ baseUrl: 'https://badges.example', strictSarif, tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } }) as Settings;
-const ctx = (strictSarif: boolean): ReportContext => ({ site: site(strictSarif), encoded: ENC });
+const settings = (strictSarif: boolean) => ({ baseUrl: 'https://badges.example', strictSarif, tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } }) as Settings;
+const ctx = (strictSarif: boolean): ReportContext => ({ settings: settings(strictSarif), encoded: ENC });
 
 const commits: RuleB = { id: 'COMMITS', name: 'Commits', description: 'Commits lately', help: 'Commit', unit: 'commits', threshold: { min: 5, timeRangeInMonths: 6 }, manual: false };
 const review: RuleB = { id: 'MANUAL/REVIEW', name: 'Review', description: 'Reviewed by people', help: 'Ask', unit: '', threshold: {}, manual: true };

@@ -60,8 +60,8 @@ describe('scan: in the config', () => {
     expect(patterns.problems).toEqual([expect.stringMatching(/:3 scan\.botPatterns\[1\]: "\(unclosed" is not a regular expression/)]);
     const file = join(dir, 'good.yaml');
     writeFileSync(file, 'store: s\nscan:\n  mirrors: m\n  perHost: 3\n');
-    const site = await loadSettings(file);
-    expect(site.scan).toMatchObject({ mirrors: join(dir, 'm'), perHost: 3, concurrency: 4, horizonMonths: 12, busFactorMonths: 12, retries: 2, timeoutSeconds: 600, tokens: {} });
+    const settings = await loadSettings(file);
+    expect(settings.scan).toMatchObject({ mirrors: join(dir, 'm'), perHost: 3, concurrency: 4, horizonMonths: 12, busFactorMonths: 12, retries: 2, timeoutSeconds: 600, tokens: {} });
   });
 });
 

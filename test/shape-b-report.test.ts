@@ -34,10 +34,10 @@ const scanRecord: ScanRecord = {
 const grants: GrantRecord[] = [{ kind: 'grant', repositoryUrl: URL, ruleId: OSS, granted: true, timestamp: TS - 100, by: '<b>jane</b>', source: 'test:2' }];
 const history: RepositoryHistory = { repositoryUrl: URL, encoded: ENC, scans: [scanRecord], grants };
 
-function render(site: Settings, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
+function render(settings: Settings, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
   const evaluation = evaluatorB(T, decisions).evaluate(history, TS);
   return new Map(
-    scanFiles(site, new BadgeRenderer(BADGES), renderingB(site, T))(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]),
+    scanFiles(settings, new BadgeRenderer(BADGES), renderingB(settings, T))(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]),
   );
 }
 

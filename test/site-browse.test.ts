@@ -246,7 +246,7 @@ describe('the search', () => {
         for (const m of html.matchAll(/<a href="(\/(?:search|groups|repositories)\/[^"#]*)/g)) if (!m[1]!.startsWith('/repositories/https')) expect(files.has(keyOf(m[1]!)), `${key}: ${m[1]}`).toBe(true);
     // The sitemap names the search page and each prefix's first page.
     const sitemap = files.get('sitemap.xml')!;
-    for (const p of ['search/', 'search/r/', 'search/repo12/']) expect(sitemap).toContain(`<loc>${ctx.site.baseUrl}/${p}</loc>`);
+    for (const p of ['search/', 'search/r/', 'search/repo12/']) expect(sitemap).toContain(`<loc>${ctx.settings.baseUrl}/${p}</loc>`);
   });
 
   it('without JavaScript, pages a prefix past 200 names: 250 repositories of one name, 250 sharing 30 characters', () => {

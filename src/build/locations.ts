@@ -14,7 +14,7 @@ function s3Location(flag: string, location: string): S3Location {
   return loc;
 }
 
-export async function openStore(location: string, site: Settings): Promise<StoreSource> {
+export async function openStore(location: string, settings: Settings): Promise<StoreSource> {
   if (!isS3(location)) {
     // A store that is not there is a wrong argument (exit 2), not a store that failed (4).
     if (!isDirectory(location)) {
@@ -24,14 +24,14 @@ export async function openStore(location: string, site: Settings): Promise<Store
   }
   const loc = s3Location('store', location);
   const [{ S3Store }, { s3Client }] = await Promise.all([import('../load/s3-store.ts'), import('../s3/client.ts')]);
-  return new S3Store(s3Client(site.s3), loc);
+  return new S3Store(s3Client(settings.s3), loc);
 }
 
-export async function openSink(location: string, site: Settings): Promise<Sink> {
+export async function openSink(location: string, settings: Settings): Promise<Sink> {
   if (!isS3(location)) return new DirectorySink(location);
   const loc = s3Location('out', location);
   const [{ S3Sink }, { s3Client }] = await Promise.all([import('../publish/s3-sink.ts'), import('../s3/client.ts')]);
-  return new S3Sink(s3Client(site.s3), loc);
+  return new S3Sink(s3Client(settings.s3), loc);
 }
 
 function isDirectory(path: string): boolean {

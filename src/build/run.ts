@@ -47,8 +47,8 @@ export interface BuildListener {
 
 /** What a build opens to read and write: the store and the output (a directory or S3: locations.ts). */
 export interface BuildIo {
-  openStore(location: string, site: Settings): Promise<StoreSource>;
-  openSink(location: string, site: Settings): Promise<Sink>;
+  openStore(location: string, settings: Settings): Promise<StoreSource>;
+  openSink(location: string, settings: Settings): Promise<Sink>;
 }
 
 const LOCATIONS: BuildIo = { openStore, openSink };

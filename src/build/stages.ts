@@ -26,6 +26,6 @@ export function loadShape({ settings, thresholds, templates }: ResolvedConfig): 
   return { shape: 'B', evaluator: evaluatorB(t, decisions), renderer: rendererOf(settings, 'B', badges, renderingB(settings, t)) };
 }
 
-function rendererOf<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(site: Settings, shape: Shape, badges: BadgeRenderer, rendering: ShapeRendering<E, B>): Renderer {
-  return shapeRenderer(site, shape, scanFiles(site, badges, rendering), latestFiles(site, badges, rendering));
+function rendererOf<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(settings: Settings, shape: Shape, badges: BadgeRenderer, rendering: ShapeRendering<E, B>): Renderer {
+  return shapeRenderer(settings, shape, scanFiles(settings, badges, rendering), latestFiles(settings, badges, rendering));
 }

@@ -61,9 +61,9 @@ function parseMonth(text: string): number {
  * thresholds judge it: another scanner writes it), DEPENDENTS without a `dependents:` source,
  * and forge rules when no scanned repository was measured through a forge's API.
  */
-function unmeasuredWhy(ids: readonly string[], site: Settings): string {
+function unmeasuredWhy(ids: readonly string[], settings: Settings): string {
   const why = (id: string) =>
-    !isMeasuredRule(id) ? 'badgepress does not measure them; another scanner writes them' : id === 'DEPENDENTS' && !site.dependents ? 'no dependents: source in the config' : "no scanned repository's host has a forge API; see hosts:";
+    !isMeasuredRule(id) ? 'badgepress does not measure them; another scanner writes them' : id === 'DEPENDENTS' && !settings.dependents ? 'no dependents: source in the config' : "no scanned repository's host has a forge API; see hosts:";
   const groups = new Map<string, string[]>();
   for (const id of ids) groups.set(why(id), [...(groups.get(why(id)) ?? []), id]);
   return [...groups].map(([reason, group]) => `${group.join(', ')} (${reason})`).join('; ');

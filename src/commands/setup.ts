@@ -58,18 +58,18 @@ const isLoopback = (url: string) => {
  * elsewhere. Every badge URL, embed snippet and feed in it would then be wrong, silently. A
  * bucket on this machine (MinIO, a test server on loopback) may be meant to be read here.
  */
-export function localBaseUrlWarning(site: Settings, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (!isS3(site.out) || !isLoopback(site.baseUrl)) return undefined;
-  const endpoint = site.s3.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
+export function localBaseUrlWarning(settings: Settings, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (!isS3(settings.out) || !isLoopback(settings.baseUrl)) return undefined;
+  const endpoint = settings.s3.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
   if (endpoint !== undefined && isLoopback(endpoint)) return undefined;
   return (
-    `warning: baseUrl is ${site.baseUrl}, an address of this machine, but the site goes to ${site.out}: every badge URL, ` +
+    `warning: baseUrl is ${settings.baseUrl}, an address of this machine, but the site goes to ${settings.out}: every badge URL, ` +
     'embed snippet and feed link in it will point here. Set baseUrl in the config (or --base-url) to the address the site is served at'
   );
 }
 
 /** Says the warning above on stderr, once for the run, when it applies. */
-export function warnOfLocalBaseUrl(site: Settings): void {
-  const warning = localBaseUrlWarning(site);
+export function warnOfLocalBaseUrl(settings: Settings): void {
+  const warning = localBaseUrlWarning(settings);
   if (warning) process.stderr.write(`badgepress: ${warning}\n`);
 }

@@ -24,13 +24,13 @@ export interface ResolvedConfig {
 /** `file` undefined: ./config/badgepress.yaml when present, else the packaged defaults. */
 export async function resolveConfig(file?: string, overrides: SettingsOverrides = {}): Promise<ResolvedConfig> {
   const settingsFile = chooseSettingsFile(file);
-  const site = await loadSettingsAt(settingsFile, overrides);
-  return { settingsFile, settings: site, thresholds: await shapeThresholds(site), templates: readTemplates(site) };
+  const settings = await loadSettingsAt(settingsFile, overrides);
+  return { settingsFile, settings: settings, thresholds: await shapeThresholds(settings), templates: readTemplates(settings) };
 }
 
 /** The thresholds (and decision files) the site settings name, for their shape. */
-export async function shapeThresholds(site: Settings): Promise<ShapeThresholds> {
-  if (site.shape === 'A') return { shape: 'A', t: await loadThresholdsA(site.thresholds.A) };
-  const t = await loadThresholdsB(site.thresholds.B);
-  return { shape: 'B', t, decisions: await loadDecisions(site.decisions, t, site.repositoryUrlSchemes) };
+export async function shapeThresholds(settings: Settings): Promise<ShapeThresholds> {
+  if (settings.shape === 'A') return { shape: 'A', t: await loadThresholdsA(settings.thresholds.A) };
+  const t = await loadThresholdsB(settings.thresholds.B);
+  return { shape: 'B', t, decisions: await loadDecisions(settings.decisions, t, settings.repositoryUrlSchemes) };
 }

@@ -67,8 +67,8 @@ export function openapiTemplate(): Json {
 }
 
 /** The templates a build with these settings renders from. */
-export function readTemplates(site: Pick<Settings, 'openapi'>): Templates {
-  return { openapi: site.openapi ? openapiTemplate() : undefined, css: text('site.css'), js: text('site.js'), feedCss: text('feed.css'), badges: badgeTemplates() };
+export function readTemplates(settings: Pick<Settings, 'openapi'>): Templates {
+  return { openapi: settings.openapi ? openapiTemplate() : undefined, css: text('site.css'), js: text('site.js'), feedCss: text('feed.css'), badges: badgeTemplates() };
 }
 
 /** For scripts/compile.mjs: the parsed OpenAPI template, as the file the compiled module reads. */

@@ -31,7 +31,7 @@ export interface IncrementalOptions {
   shard: ShardKey;
   code: string;
   config: ConfigParts;
-  site: Settings;
+  settings: Settings;
   now: number;
   prune: boolean;
   /** Ignore the state (build everything); a new state is still written. */
@@ -296,10 +296,10 @@ export class IncrementalBuild {
   built(h: RepositoryHistory, files: number): void {
     const entry: RepositoryState = { scans: h.scans.length, files, pruned: this.opts.prune };
     const last = h.scans[h.scans.length - 1];
-    const { site } = this.opts;
-    if (last && site.shape === 'A' && site.expireAfterDays !== null) {
+    const { settings } = this.opts;
+    if (last && settings.shape === 'A' && settings.expireAfterDays !== null) {
       // The first second at which the latest scan counts as expired (see isExpired).
-      entry.flip = expiresAt(last.timestamp, site.expireAfterDays) + 1;
+      entry.flip = expiresAt(last.timestamp, settings.expireAfterDays) + 1;
       entry.flipped = this.opts.now >= entry.flip;
     }
     const issues = this.issuesOf.get(h.repositoryUrl);

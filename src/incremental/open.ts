@@ -9,11 +9,11 @@ import { IncrementalBuild } from './incremental.ts';
 import type { ShardKey } from './state.ts';
 import { DirectoryStateStore, type StateStore } from './state-store.ts';
 
-export async function openStateStore(out: string, site: Settings): Promise<StateStore> {
+export async function openStateStore(out: string, settings: Settings): Promise<StateStore> {
   if (!isS3(out)) return new DirectoryStateStore(out);
   const loc = parseS3Location(out)!;
   const [{ S3StateStore }, { s3Client }] = await Promise.all([import('./s3-state.ts'), import('../s3/client.ts')]);
-  return new S3StateStore(s3Client(site.s3), loc);
+  return new S3StateStore(s3Client(settings.s3), loc);
 }
 
 export async function openIncremental(opts: {
@@ -28,5 +28,5 @@ export async function openIncremental(opts: {
   readOnly?: boolean;
 }): Promise<IncrementalBuild> {
   const { config, ...rest } = opts;
-  return IncrementalBuild.open({ ...rest, site: config.settings, shard: opts.shard ?? { index: 0, count: 1 }, code: await codeFingerprint(), config: configParts(config) });
+  return IncrementalBuild.open({ ...rest, settings: config.settings, shard: opts.shard ?? { index: 0, count: 1 }, code: await codeFingerprint(), config: configParts(config) });
 }

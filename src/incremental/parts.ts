@@ -92,10 +92,10 @@ function badgeRules(t: Thresholds, badgeId: string): Set<string> {
 }
 
 /** The parts of a parsed configuration (exported for tests; builds use configParts). */
-export function partsOf(site: Settings, t: Thresholds, decisions: ReadonlyMap<string, DecisionFileB>): ConfigParts {
+export function partsOf(settings: Settings, t: Thresholds, decisions: ReadonlyMap<string, DecisionFileB>): ConfigParts {
   // Where things are read from and written to does not shape a file; what is read does. How
   // a scan measures (scan:, hosts:, dependents:) shapes the store, never a file built from it.
-  const { store: _store, out: _out, s3: _s3, thresholds: _thresholds, decisions: _decisions, scan: _scan, hosts: _hosts, dependents: _dependents, ...shaping } = site;
+  const { store: _store, out: _out, s3: _s3, thresholds: _thresholds, decisions: _decisions, scan: _scan, hosts: _hosts, dependents: _dependents, ...shaping } = settings;
   const { baseUrl, tool, strictSarif, codeScanning, colors, styles, shieldsEndpoint, pages: _pages, openapi: _openapi, ...rest } = shaping;
   const allDecisions = [...decisions.values()].map(decisionJson).sort((a, b) => (a.ruleId < b.ruleId ? -1 : 1));
   // Which rules exist and of what kind decides how records load (unknown values are warnings).

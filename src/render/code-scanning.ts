@@ -36,7 +36,7 @@ export interface ScanningFinding {
 }
 
 export interface ScanningInput {
-  site: Pick<Settings, 'baseUrl' | 'tool'>;
+  settings: Pick<Settings, 'baseUrl' | 'tool'>;
   repositoryUrl: string;
   timestamp: number;
   rules: readonly ScanningRule[];
@@ -70,19 +70,19 @@ function pascalName(text: string, id: string): string {
 }
 
 export function codeScanningReport(input: ScanningInput): object {
-  const { site } = input;
+  const { settings } = input;
   const index = new Map(input.rules.map((r, i) => [r.id, i]));
   return sarifEnvelope({
     tool: {
       driver: {
-        name: site.tool.name,
-        version: site.tool.version,
-        semanticVersion: site.tool.version,
-        informationUri: site.tool.informationUri,
-        rules: input.rules.map((r) => ruleDescriptor(site.baseUrl, r)),
+        name: settings.tool.name,
+        version: settings.tool.version,
+        semanticVersion: settings.tool.version,
+        informationUri: settings.tool.informationUri,
+        rules: input.rules.map((r) => ruleDescriptor(settings.baseUrl, r)),
       },
     },
-    automationDetails: { id: `${site.tool.name}/${input.timestamp}/` },
+    automationDetails: { id: `${settings.tool.name}/${input.timestamp}/` },
     versionControlProvenance: [{ repositoryUri: input.repositoryUrl, mappedTo: { uriBaseId: '%SRCROOT%' } }],
     results: input.findings.map((f) => ({
       ruleId: f.rule.id,
@@ -104,13 +104,13 @@ export function codeScanningReport(input: ScanningInput): object {
 }
 
 /** Shape A: a criterion with status fail is a finding (undetermined when no value was stored). */
-export function codeScanningA(site: ScanningInput['site'], repositoryUrl: string, evaluation: EvaluationA, rules: readonly RuleA[]): object {
+export function codeScanningA(settings: ScanningInput['settings'], repositoryUrl: string, evaluation: EvaluationA, rules: readonly RuleA[]): object {
   const findings: ScanningFinding[] = evaluation.criteria.filter((c) => !c.met).map((c) => ({ rule: c.rule, outcome: c.value === null ? 'undetermined' : 'fail', message: c.message }));
-  return codeScanningReport({ site, repositoryUrl, timestamp: evaluation.timestamp, rules, findings });
+  return codeScanningReport({ settings: settings, repositoryUrl, timestamp: evaluation.timestamp, rules, findings });
 }
 
 /** Shape B: a rule's outcome is the same at every level that repeats it; it is reported once. */
-export function codeScanningB(site: ScanningInput['site'], evaluation: EvaluationB, rules: readonly RuleB[]): object {
+export function codeScanningB(settings: ScanningInput['settings'], evaluation: EvaluationB, rules: readonly RuleB[]): object {
   const seen = new Set<string>();
   const findings: ScanningFinding[] = [];
   for (const c of evaluation.entries.flatMap((e) => e.criteria)) {
@@ -118,5 +118,5 @@ export function codeScanningB(site: ScanningInput['site'], evaluation: Evaluatio
     seen.add(c.rule.id);
     findings.push({ rule: c.rule, outcome: c.status === 'fail' ? 'fail' : 'undetermined', message: c.description });
   }
-  return codeScanningReport({ site, repositoryUrl: evaluation.repositoryUrl, timestamp: evaluation.timestamp, rules, findings });
+  return codeScanningReport({ settings: settings, repositoryUrl: evaluation.repositoryUrl, timestamp: evaluation.timestamp, rules, findings });
 }

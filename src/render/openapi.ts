@@ -8,13 +8,13 @@ export const OPENAPI_KEY = 'api/v1/openapi.json';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** `template` is left as it is: the document is a copy. */
-export function openapiDocument(site: Pick<Settings, 'baseUrl' | 'styles' | 'shieldsEndpoint' | 'codeScanning'>, badgeIds: readonly string[], template: Json): Json {
+export function openapiDocument(settings: Pick<Settings, 'baseUrl' | 'styles' | 'shieldsEndpoint' | 'codeScanning'>, badgeIds: readonly string[], template: Json): Json {
   const doc = structuredClone(template);
-  doc.servers = [{ url: site.baseUrl }];
+  doc.servers = [{ url: settings.baseUrl }];
   if (badgeIds.length > 0) doc.components.schemas.BadgeId.enum = [...badgeIds];
-  doc.components.schemas.BadgeStyle.enum = [...site.styles];
+  doc.components.schemas.BadgeStyle.enum = [...settings.styles];
   const repo = '/api/v1/repositories/{repositoryUrl}';
-  if (!site.shieldsEndpoint) delete doc.paths[`${repo}/badges/{badgeId}.json`];
-  if (!site.codeScanning) delete doc.paths[`${repo}/code-scanning.sarif`];
+  if (!settings.shieldsEndpoint) delete doc.paths[`${repo}/badges/{badgeId}.json`];
+  if (!settings.codeScanning) delete doc.paths[`${repo}/code-scanning.sarif`];
   return doc;
 }

@@ -12,26 +12,26 @@ import type { LatestOnlyFiles, Renderer, RenderedFile, RenderFilter, ScanFiles }
 
 import type { FileScope, OutputFile, Phase, PublishFile } from '../model/publish-file.ts';
 
-export function cacheControlFor(site: Settings, phase: Phase): string {
-  return phase === 'at' ? cacheControl(site.cache.immutableMaxAge, true) : cacheControl(site.cache.latestMaxAge, false);
+export function cacheControlFor(settings: Settings, phase: Phase): string {
+  return phase === 'at' ? cacheControl(settings.cache.immutableMaxAge, true) : cacheControl(settings.cache.latestMaxAge, false);
 }
 
 /** The render step of a shape: `scanFiles` renders one evaluation, this places every one at its keys. */
-export function shapeRenderer<S extends 'A' | 'B', E>(site: Settings, shape: S, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>): Renderer {
+export function shapeRenderer<S extends 'A' | 'B', E>(settings: Settings, shape: S, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>): Renderer {
   return {
     render(evaluation, filter) {
       if (evaluation.shape !== shape) throw new Error(`internal: the Shape ${shape} renderer was handed a Shape ${evaluation.shape} evaluation`);
-      return repositoryFiles(site, evaluation as unknown as RepositoryEvaluationOf<S, E>, scanFiles, latestOnly, filter);
+      return repositoryFiles(settings, evaluation as unknown as RepositoryEvaluationOf<S, E>, scanFiles, latestOnly, filter);
     },
   };
 }
 
-function repositoryFiles<E>(site: Settings, evaluation: RepositoryEvaluationOf<'A' | 'B', E>, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>, filter: RenderFilter | undefined): OutputFile[] {
+function repositoryFiles<E>(settings: Settings, evaluation: RepositoryEvaluationOf<'A' | 'B', E>, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>, filter: RenderFilter | undefined): OutputFile[] {
   const { history } = evaluation;
   const { repositoryUrl, encoded } = history;
   const out: OutputFile[] = [];
-  const immutable = cacheControlFor(site, 'at');
-  const short = cacheControlFor(site, 'latest');
+  const immutable = cacheControlFor(settings, 'at');
+  const short = cacheControlFor(settings, 'latest');
   const place = (files: RenderedFile[], scope: FileScope, scanTimestamp: number, key: (r: Resource) => string, cacheControl: string, phase: Phase) => {
     for (const f of files) {
       out.push({ key: key(f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl, phase, repositoryUrl, resource: f.resource, scope, scanTimestamp });
@@ -69,8 +69,8 @@ function repositoryFiles<E>(site: Settings, evaluation: RepositoryEvaluationOf<'
  * The site's own API files, beside no repository: api/v1/openapi.json (config `openapi`),
  * published like the site-wide pages once every repository is, with the short cache age.
  */
-export function openapiFiles(site: Settings, badgeIds: readonly string[], templates: Pick<Templates, 'openapi'>): PublishFile[] {
-  if (!site.openapi) return [];
+export function openapiFiles(settings: Settings, badgeIds: readonly string[], templates: Pick<Templates, 'openapi'>): PublishFile[] {
+  if (!settings.openapi) return [];
   if (!templates.openapi) throw new Error('internal: openapi.json is on but its template was not read');
-  return [{ key: OPENAPI_KEY, body: jsonBytes(openapiDocument(site, badgeIds, templates.openapi)), contentType: JSON_TYPE, cacheControl: cacheControlFor(site, 'latest'), phase: 'page' }];
+  return [{ key: OPENAPI_KEY, body: jsonBytes(openapiDocument(settings, badgeIds, templates.openapi)), contentType: JSON_TYPE, cacheControl: cacheControlFor(settings, 'latest'), phase: 'page' }];
 }

@@ -35,10 +35,10 @@ function criterion(c: CriterionA): object {
 /** The badge object of the report; the explanation endpoint serves exactly this object. */
 export function badgeObjectA(ctx: ReportContext, evaluation: EvaluationA, badge: BadgeA): object {
   return {
-    badgeUrl: publicBadgeUrl(ctx.site.baseUrl, ctx.encoded, badge.def.id, evaluation.timestamp),
+    badgeUrl: publicBadgeUrl(ctx.settings.baseUrl, ctx.encoded, badge.def.id, evaluation.timestamp),
     badgeId: badge.def.id,
     badgeStatus: badge.status,
-    badgeInformationUri: badgeInformationUri(ctx.site.baseUrl, badge.def),
+    badgeInformationUri: badgeInformationUri(ctx.settings.baseUrl, badge.def),
     badgeExplanation: { criteria: badge.criteria.map(criterion), conclusion: badge.conclusion },
   };
 }
@@ -58,14 +58,14 @@ function result(c: CriterionA): object {
 }
 
 export function sarifReportA(ctx: ReportContext, evaluation: EvaluationA, rules: RuleA[]): object {
-  const { tool } = ctx.site;
+  const { tool } = ctx.settings;
   return sarifEnvelope({
     tool: {
       driver: {
         name: tool.name,
         version: tool.version,
         informationUri: tool.informationUri,
-        rules: rules.map((r) => ruleDescriptor(r, ctx.site.baseUrl)),
+        rules: rules.map((r) => ruleDescriptor(r, ctx.settings.baseUrl)),
       },
     },
     properties: {

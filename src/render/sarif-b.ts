@@ -39,7 +39,7 @@ function criterionObject(c: CriterionB): object {
 }
 
 function badgeUrl(ctx: ReportContext, evaluation: EvaluationB, badgeId: string): string {
-  return publicBadgeUrl(ctx.site.baseUrl, ctx.encoded, badgeId, evaluation.timestamp);
+  return publicBadgeUrl(ctx.settings.baseUrl, ctx.encoded, badgeId, evaluation.timestamp);
 }
 
 function badgeEntryObject(ctx: ReportContext, evaluation: EvaluationB, e: BadgeEntryB): object {
@@ -48,7 +48,7 @@ function badgeEntryObject(ctx: ReportContext, evaluation: EvaluationB, e: BadgeE
     badgeLevel: e.level,
     badgeUrl: badgeUrl(ctx, evaluation, e.def.id),
     badgeGranted: e.granted,
-    badgeInformationUri: badgeInformationUri(ctx.site.baseUrl, e.def),
+    badgeInformationUri: badgeInformationUri(ctx.settings.baseUrl, e.def),
     isHighestGrantedBadge: e.isHighestGranted,
     badgeExplanation: { criteria: e.criteria.map(criterionObject) },
   };
@@ -60,7 +60,7 @@ export function badgeExplanationB(ctx: ReportContext, evaluation: EvaluationB, b
     badgeUrl: badgeUrl(ctx, evaluation, badge.def.id),
     badgeId: badge.def.id,
     badgeStatus: badge.status,
-    badgeInformationUri: badgeInformationUri(ctx.site.baseUrl, badge.def),
+    badgeInformationUri: badgeInformationUri(ctx.settings.baseUrl, badge.def),
     badgeExplanation: { criteria: badge.explained.criteria.map(criterionObject), conclusion: badge.conclusion },
   };
 }
@@ -82,9 +82,9 @@ function resultObject(c: CriterionB, strictSarif: boolean): object {
 }
 
 export function sarifReportB(ctx: ReportContext, evaluation: EvaluationB, rules: RuleB[]): object {
-  const { tool, strictSarif } = ctx.site;
+  const { tool, strictSarif } = ctx.settings;
   return sarifEnvelope({
-    tool: { driver: { name: tool.name, informationUri: tool.informationUri, rules: rules.map((r) => ruleDescriptor(r, ctx.site.baseUrl)) } },
+    tool: { driver: { name: tool.name, informationUri: tool.informationUri, rules: rules.map((r) => ruleDescriptor(r, ctx.settings.baseUrl)) } },
     properties: {
       badges: evaluation.entries.map((e) => badgeEntryObject(ctx, evaluation, e)),
       testedRepository: evaluation.repositoryUrl,

@@ -4,7 +4,7 @@ import { API_PREFIX, rulePagePath } from '../model/layout.ts';
 
 /** What a report or explanation of one repository is written with. */
 export interface ReportContext {
-  site: Settings;
+  settings: Settings;
   encoded: string;
 }
 

@@ -18,9 +18,9 @@ export interface ShapeRendering<E extends { badges: readonly B[] }, B extends { 
 }
 
 /** One scan's report and, per badge, its image and explanation. */
-export function scanFiles<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(site: Settings, badges: BadgeRenderer, shape: ShapeRendering<E, B>): ScanFiles<E> {
+export function scanFiles<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(settings: Settings, badges: BadgeRenderer, shape: ShapeRendering<E, B>): ScanFiles<E> {
   return (encoded, evaluation, filter) => {
-    const ctx = { site, encoded };
+    const ctx = { settings, encoded };
     const { files, add } = renderedFiles(filter);
     add({ kind: 'sarif' }, () => jsonBytes(shape.report(ctx, evaluation)));
     for (const b of evaluation.badges) {
@@ -31,22 +31,22 @@ export function scanFiles<E extends { badges: readonly B[] }, B extends { def: {
   };
 }
 
-export function latestFiles<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(site: Settings, badges: BadgeRenderer, shape: ShapeRendering<E, B>): LatestOnlyFiles<E> {
+export function latestFiles<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(settings: Settings, badges: BadgeRenderer, shape: ShapeRendering<E, B>): LatestOnlyFiles<E> {
   return (repositoryUrl, evaluation, filter) => {
     const looks = evaluation.badges.map((b) => ({ badgeId: b.def.id, look: shape.look(b) }));
-    return latestOnlyFiles(site, badges, looks, () => shape.codeScanning(repositoryUrl, evaluation), filter);
+    return latestOnlyFiles(settings, badges, looks, () => shape.codeScanning(repositoryUrl, evaluation), filter);
   };
 }
 
 /** The latest-only files from each badge's look and the code-scanning report. */
-export function latestOnlyFiles(site: Settings, badges: BadgeRenderer, looks: ReadonlyArray<{ badgeId: string; look: BadgeLook }>, codeScanning: () => object, filter?: RenderFilter): RenderedFile[] {
+export function latestOnlyFiles(settings: Settings, badges: BadgeRenderer, looks: ReadonlyArray<{ badgeId: string; look: BadgeLook }>, codeScanning: () => object, filter?: RenderFilter): RenderedFile[] {
   const { files, add } = renderedFiles(filter);
   for (const { badgeId, look } of looks) {
     for (const style of EXTRA_BADGE_STYLES) {
-      if (site.styles.includes(style)) add({ kind: 'styled', badgeId, style }, () => badges.render(look, style));
+      if (settings.styles.includes(style)) add({ kind: 'styled', badgeId, style }, () => badges.render(look, style));
     }
-    if (site.shieldsEndpoint) add({ kind: 'shields', badgeId }, () => jsonBytes(shieldsEndpoint(look, site.cache.latestMaxAge)));
+    if (settings.shieldsEndpoint) add({ kind: 'shields', badgeId }, () => jsonBytes(shieldsEndpoint(look, settings.cache.latestMaxAge)));
   }
-  if (site.codeScanning) add({ kind: 'code-scanning' }, () => jsonBytes(codeScanning()));
+  if (settings.codeScanning) add({ kind: 'code-scanning' }, () => jsonBytes(codeScanning()));
   return files;
 }

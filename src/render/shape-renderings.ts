@@ -9,25 +9,25 @@ import { badgeExplanationB, sarifReportB } from './sarif-b.ts';
 import type { ShapeRendering } from './shape-files.ts';
 
 /** Shape A: a badge shows its status in the status's colour. */
-export function renderingA(site: Settings, t: ThresholdsA): ShapeRendering<EvaluationA, BadgeA> {
+export function renderingA(settings: Settings, t: ThresholdsA): ShapeRendering<EvaluationA, BadgeA> {
   return {
-    look: (b) => ({ label: b.def.id, message: b.status, color: site.colors[b.status] }),
+    look: (b) => ({ label: b.def.id, message: b.status, color: settings.colors[b.status] }),
     report: (ctx, evaluation) => sarifReportA(ctx, evaluation, t.rules),
     explanation: badgeObjectA,
-    codeScanning: (repositoryUrl, evaluation) => codeScanningA(site, repositoryUrl, evaluation, t.rules),
+    codeScanning: (repositoryUrl, evaluation) => codeScanningA(settings, repositoryUrl, evaluation, t.rules),
   };
 }
 
 /** Shape B: a badge shows its level, or "none". */
-export function renderingB(site: Settings, t: ThresholdsB): ShapeRendering<EvaluationB, BadgeB> {
+export function renderingB(settings: Settings, t: ThresholdsB): ShapeRendering<EvaluationB, BadgeB> {
   return {
     // Nothing granted shows "none" in its own colour, never fail's.
     look: (b) => {
       const shown = b.status === 'fail' ? 'none' : b.status;
-      return { label: b.def.id, message: shown, color: site.colors[shown] };
+      return { label: b.def.id, message: shown, color: settings.colors[shown] };
     },
     report: (ctx, evaluation) => sarifReportB(ctx, evaluation, t.rules),
     explanation: badgeExplanationB,
-    codeScanning: (_repositoryUrl, evaluation) => codeScanningB(site, evaluation, t.rules),
+    codeScanning: (_repositoryUrl, evaluation) => codeScanningB(settings, evaluation, t.rules),
   };
 }

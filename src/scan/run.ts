@@ -27,7 +27,7 @@ export interface ScanListener {
 }
 
 export interface ScanRun {
-  /** The resolved config; its `site.scan` already holds the command's overrides. */
+  /** The resolved config; its `settings.scan` already holds the command's overrides. */
   config: ResolvedConfig;
   /** The file that lists the repositories (--repos). */
   reposFile: string;
@@ -72,17 +72,17 @@ function thresholdRules(thresholds: ShapeThresholds): { windowMonths: Record<str
   return { windowMonths, ids };
 }
 
-async function openWriter(site: Settings): Promise<StoreWriter> {
-  if (!isS3(site.store)) {
-    await mkdir(site.store, { recursive: true }).catch((err: unknown) => {
-      throw new UsageError(`--store ${site.store}: cannot create the directory (${(err as NodeJS.ErrnoException).code}); name a writable directory`);
+async function openWriter(settings: Settings): Promise<StoreWriter> {
+  if (!isS3(settings.store)) {
+    await mkdir(settings.store, { recursive: true }).catch((err: unknown) => {
+      throw new UsageError(`--store ${settings.store}: cannot create the directory (${(err as NodeJS.ErrnoException).code}); name a writable directory`);
     });
-    return new DirectoryStoreWriter(site.store);
+    return new DirectoryStoreWriter(settings.store);
   }
-  const loc = parseS3Location(site.store);
-  if (!loc) throw new UsageError(`--store ${JSON.stringify(site.store)}: expected s3://bucket/prefix with a valid bucket name`);
+  const loc = parseS3Location(settings.store);
+  if (!loc) throw new UsageError(`--store ${JSON.stringify(settings.store)}: expected s3://bucket/prefix with a valid bucket name`);
   const [{ S3StoreWriter }, { s3Client }] = await Promise.all([import('../store/s3-writer.ts'), import('../s3/client.ts')]);
-  return new S3StoreWriter(s3Client(site.s3), loc);
+  return new S3StoreWriter(s3Client(settings.s3), loc);
 }
 
 export async function runScan(run: ScanRun): Promise<ScanOutcome> {

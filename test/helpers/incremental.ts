@@ -28,8 +28,8 @@ export interface IncrementalRun {
 function observed(onPut: (key: string) => void): BuildIo {
   return {
     openStore,
-    openSink: async (location, site) => {
-      const sink = await openSink(location, site);
+    openSink: async (location, settings) => {
+      const sink = await openSink(location, settings);
       return new Proxy(sink, {
         get: (target, p) => {
           if (p === 'put') return (f: PublishFile) => (onPut(f.key), target.put(f));

@@ -27,7 +27,7 @@ function flattened(s: string): string {
 }
 
 export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[] = statusChanges(ev)): PublishFile[] {
-  const cacheControl = `public, max-age=${ctx.site.cache.latestMaxAge}`;
+  const cacheControl = `public, max-age=${ctx.settings.cache.latestMaxAge}`;
   return [
     { key: pagePaths.repositoryKey(h.encoded), body: flattened(repositoryPage(ctx, h, ev)), contentType: HTML_TYPE, cacheControl, phase: 'page' },
     { key: pagePaths.feed(h.encoded), body: flattened(repositoryFeed(ctx, h, changes)), contentType: XML_TYPE, cacheControl, phase: 'page' },

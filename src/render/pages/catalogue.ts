@@ -61,7 +61,7 @@ export class Catalogue {
   /** The word shown for repository i's badge j ('' without one). */
   shown(ctx: PagesContext, i: number, j: number): string {
     const s = this.status(i, j);
-    return s < 0 ? '' : shownStatus(ctx.site.shape, this.statuses[s]!);
+    return s < 0 ? '' : shownStatus(ctx.settings.shape, this.statuses[s]!);
   }
 
   /** Counts per badge and status of the repositories `members` lists (indexes into urls). */
@@ -91,7 +91,7 @@ export class Catalogue {
     let tail = this.imgTails.get(key);
     if (tail === undefined) {
       const badge = this.badges[j]!;
-      const shown = shownStatus(ctx.site.shape, this.statuses[s]!);
+      const shown = shownStatus(ctx.settings.shape, this.statuses[s]!);
       // No word, no image ('' as a status could only come from a hand-made summary).
       tail = shown ? `${badge}.svg" alt="${esc(`${badge}: ${shown}`)}" loading="lazy">` : '';
       this.imgTails.set(key, tail);

@@ -11,14 +11,14 @@ import { pageEnv, type PageEnv } from './html.ts';
 export type PagesThresholds = ShapeThresholds;
 
 export interface PagesContext {
-  site: Settings;
+  settings: Settings;
   env: PageEnv;
   thresholds: PagesThresholds;
 }
 
-export function pagesContext(site: Settings, thresholds: PagesThresholds, templates: Pick<Templates, 'css' | 'js' | 'feedCss'>): PagesContext {
-  const env = pageEnv(site.baseUrl, site.tool.name, `Built by ${site.tool.name} ${site.tool.version}`, pageAssets(templates));
-  return { site, env, thresholds };
+export function pagesContext(settings: Settings, thresholds: PagesThresholds, templates: Pick<Templates, 'css' | 'js' | 'feedCss'>): PagesContext {
+  const env = pageEnv(settings.baseUrl, settings.tool.name, `Built by ${settings.tool.name} ${settings.tool.version}`, pageAssets(templates));
+  return { settings: settings, env, thresholds };
 }
 
 /** One repository's evaluations, from the build's evaluate step (src/evaluate/repository.ts). */

@@ -13,9 +13,9 @@ import type { StatusChange } from './evaluate.ts';
 const MAX_ENTRIES = 50;
 
 export function repositoryFeed(ctx: PagesContext, h: RepositoryHistory, changes: readonly StatusChange[]): string {
-  const page = `${ctx.site.baseUrl}/${pagePaths.repository(h.encoded)}`;
-  const self = `${ctx.site.baseUrl}/${pagePaths.feed(h.encoded)}`;
-  const shape = ctx.site.shape;
+  const page = `${ctx.settings.baseUrl}/${pagePaths.repository(h.encoded)}`;
+  const self = `${ctx.settings.baseUrl}/${pagePaths.feed(h.encoded)}`;
+  const shape = ctx.settings.shape;
   const newest = [...changes].reverse().slice(0, MAX_ENTRIES);
   // The page's address is in every entry: escaped once (escaping works character by character).
   const escPage = esc(page);
@@ -34,9 +34,9 @@ export function repositoryFeed(ctx: PagesContext, h: RepositoryHistory, changes:
     `<id>${escPage}</id><title>${esc(`Badge changes of ${h.repositoryUrl}`)}</title>` +
     `<subtitle type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>An Atom feed: add its address to a feed reader to hear when a badge of this repository changes. ` +
     `The badges themselves are on <a href="${escPage}">the repository's page</a>.</p></div></subtitle><updated>${isoTime(updated)}</updated>` +
-    `<author><name>${esc(ctx.site.tool.name)}</name></author>` +
+    `<author><name>${esc(ctx.settings.tool.name)}</name></author>` +
     `<link rel="self" type="application/atom+xml" href="${esc(self)}"/><link rel="alternate" type="text/html" href="${escPage}"/>` +
-    `<generator>${esc(ctx.site.tool.name)}</generator>${entries}</feed>\n`
+    `<generator>${esc(ctx.settings.tool.name)}</generator>${entries}</feed>\n`
   );
 }
 

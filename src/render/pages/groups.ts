@@ -130,7 +130,7 @@ export function rollUpTable(ctx: PagesContext, cat: Catalogue, g: Group, rollUp:
   const rows = cat.badges.map((id, j) => [`<a href="${href(ctx.env, pagePaths.badge(id))}">${esc(id)}</a>`, ...cols.map((s) => countLink(ctx, cat, g, j, rollUp[j]!, s))]);
   return table(
     caption,
-    ['Badge', ...cols.map((s) => esc(shownStatus(ctx.site.shape, cat.statuses[s]!)))],
+    ['Badge', ...cols.map((s) => esc(shownStatus(ctx.settings.shape, cat.statuses[s]!)))],
     rows,
     cols.map((_, k) => k + 1),
   );
@@ -141,7 +141,7 @@ export function statusRows(ctx: PagesContext, cat: Catalogue, g: Group, j: numbe
   return cat.statuses
     .map((_, s) => s)
     .filter((s) => s < configured || counts[s]! > 0)
-    .map((s) => [statusWord(shownStatus(ctx.site.shape, cat.statuses[s]!)), countLink(ctx, cat, g, j, counts, s)]);
+    .map((s) => [statusWord(shownStatus(ctx.settings.shape, cat.statuses[s]!)), countLink(ctx, cat, g, j, counts, s)]);
 }
 
 /** A scope's hosts or subgroups, with how many repositories each holds. */
@@ -191,7 +191,7 @@ export function* statusLists(ctx: PagesContext, cat: Catalogue, g: Group, render
       const s = cat.status(i, j);
       (s < 0 ? without : byStatus[s]!).push(i);
     }
-    const runs = byStatus.map((members, s) => ({ members, label: shownStatus(ctx.site.shape, cat.statuses[s]!), anchor: cat.statuses[s]! })).filter((r) => r.members.length > 0);
+    const runs = byStatus.map((members, s) => ({ members, label: shownStatus(ctx.settings.shape, cat.statuses[s]!), anchor: cat.statuses[s]! })).filter((r) => r.members.length > 0);
     if (without.length > 0) runs.push({ members: without, label: 'no status', anchor: 'none-recorded' });
     const total = g.members.length;
     const pages = pageCount(total, REPOS_PER_PAGE);

@@ -31,8 +31,8 @@ function badgeImage(api: string, badge: BadgeParts, badgeId: string, status: str
 }
 
 function snippetsHtml(ctx: PagesContext, encoded: string, badgeId: string): string {
-  const img = `${ctx.site.baseUrl}/${apiPath(encoded, `badges/${badgeId}.svg`)}`;
-  const page = `${ctx.site.baseUrl}/${pagePaths.repository(encoded)}`;
+  const img = `${ctx.settings.baseUrl}/${apiPath(encoded, `badges/${badgeId}.svg`)}`;
+  const page = `${ctx.settings.baseUrl}/${pagePaths.repository(encoded)}`;
   const forms: Array<[string, string]> = [
     ['Markdown', `[![${badgeId}](${img})](${page})`],
     ['HTML', `<a href="${page}"><img src="${img}" alt="${badgeId} badge"></a>`],
@@ -87,7 +87,7 @@ function badgeParts(ctx: PagesContext, id: string): BadgeParts {
   const { badges } = pageConstants(ctx);
   let parts = badges.get(id);
   if (!parts) {
-    const slotFree = !`${ctx.site.baseUrl}${id}`.includes(ENCODED_SLOT);
+    const slotFree = !`${ctx.settings.baseUrl}${id}`.includes(ENCODED_SLOT);
     parts = {
       escId: esc(id),
       meansLink: link(ctx, pagePaths.badge(id), `What ${esc(id)} means`),
@@ -109,8 +109,8 @@ function ruleParts(ctx: PagesContext, rule: RuleA | RuleB, bands: () => ChartBan
 }
 
 function readmeSnippetHtml(ctx: PagesContext, encoded: string, badgeIds: readonly string[]): string {
-  const page = `${ctx.site.baseUrl}/${pagePaths.repository(encoded)}`;
-  const line = badgeIds.map((id) => `[![${id}](${ctx.site.baseUrl}/${apiPath(encoded, `badges/${id}.svg`)})](${page})`).join('\n');
+  const page = `${ctx.settings.baseUrl}/${pagePaths.repository(encoded)}`;
+  const line = badgeIds.map((id) => `[![${id}](${ctx.settings.baseUrl}/${apiPath(encoded, `badges/${id}.svg`)})](${page})`).join('\n');
   return (
     `<section aria-labelledby="embed"><h2 id="embed">Embed the badges</h2><div class="snippet" data-copy><div class="snippet-head"><span>Markdown for a README</span></div>` +
     `<pre><code>${esc(line)}</code></pre></div><p>Each badge's section below has the same for one badge, in HTML, reStructuredText and AsciiDoc too.</p></section>`
@@ -123,7 +123,7 @@ function readmeSnippet(ctx: PagesContext, encoded: string, badgeIds: readonly st
   const key = badgeIds.join('\n');
   let parts = readme.get(key);
   if (!readme.has(key)) {
-    parts = `${ctx.site.baseUrl}${key}`.includes(ENCODED_SLOT) ? undefined : readmeSnippetHtml(ctx, ENCODED_SLOT, badgeIds).split(ENCODED_SLOT);
+    parts = `${ctx.settings.baseUrl}${key}`.includes(ENCODED_SLOT) ? undefined : readmeSnippetHtml(ctx, ENCODED_SLOT, badgeIds).split(ENCODED_SLOT);
     readme.set(key, parts);
   }
   return parts ? parts.join(esc(encoded)) : readmeSnippetHtml(ctx, encoded, badgeIds);
@@ -183,7 +183,7 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
   const raise = raiseBadgeA(b);
   const raiseLine =
     b.status === 'expired'
-      ? `<p>The badge has expired because its last scan is more than ${ctx.site.expireAfterDays} days old; a new scan restores it.</p>`
+      ? `<p>The badge has expired because its last scan is more than ${ctx.settings.expireAfterDays} days old; a new scan restores it.</p>`
       : raise && raise.needs.length > 0
         ? `<p><strong>For ${esc(raise.target)}:</strong> ${raise.needs.map((n) => esc(n)).join('; ')}.</p>`
         : b.status === 'gold'
@@ -216,8 +216,8 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
 }
 
 function expiryLine(ctx: PagesContext, scanTime: number, status: string): string {
-  const days = ctx.site.expireAfterDays;
-  if (ctx.site.shape !== 'A' || days === null) return '';
+  const days = ctx.settings.expireAfterDays;
+  if (ctx.settings.shape !== 'A' || days === null) return '';
   const at = expiresAt(scanTime, days);
   return status === 'expired' ? `<p>Expired on ${isoDate(at)}.</p>` : `<p>Expires on ${isoDate(at)} unless a newer scan arrives.</p>`;
 }

@@ -26,7 +26,7 @@ const SITEMAP_MAX = 50_000;
 const BAND_STATUSES = ['gold', 'silver', 'bronze', 'fail'];
 
 function statusesOf(ctx: PagesContext): string[] {
-  return ctx.site.shape === 'A' && ctx.site.expireAfterDays !== null ? [...BAND_STATUSES, 'expired'] : BAND_STATUSES;
+  return ctx.settings.shape === 'A' && ctx.settings.expireAfterDays !== null ? [...BAND_STATUSES, 'expired'] : BAND_STATUSES;
 }
 
 function badgeIdsOf(ctx: PagesContext): string[] {
@@ -80,7 +80,7 @@ function link(ctx: PagesContext, path: string, label: string): string {
 }
 
 function countChart(ctx: PagesContext, id: string, badge: string, counts: Map<string, number>): string {
-  const bars = [...counts].map(([status, value]) => ({ label: shownStatus(ctx.site.shape, status), value, kind: status }));
+  const bars = [...counts].map(([status, value]) => ({ label: shownStatus(ctx.settings.shape, status), value, kind: status }));
   return barChart({ id, title: `${badge}: repositories per status`, desc: bars.map((b) => `${b.label} ${b.value}`).join(', ') }, bars);
 }
 
@@ -94,8 +94,8 @@ function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
   const { cat, root } = facts;
   const charts = cat.badges.map((id, j) => `<h3>${esc(id)}</h3>${countChart(ctx, `count-${j}`, id, countsOf(facts, j))}`).join('');
   const recent = facts.recent.map(({ url, enc, c }) => {
-    const to = shownStatus(ctx.site.shape, c.to);
-    const what = c.from === null ? `${esc(c.badge)} first scanned: ${statusWord(to)}` : `${esc(c.badge)} ${statusWord(shownStatus(ctx.site.shape, c.from))} → ${statusWord(to)}`;
+    const to = shownStatus(ctx.settings.shape, c.to);
+    const what = c.from === null ? `${esc(c.badge)} first scanned: ${statusWord(to)}` : `${esc(c.badge)} ${statusWord(shownStatus(ctx.settings.shape, c.from))} → ${statusWord(to)}`;
     return `<li><time datetime="${isoDate(c.t)}">${isoDate(c.t)}</time> ${link(ctx, pagePaths.repository(enc), text(url))}: ${what}</li>`;
   });
   const rules = ctx.thresholds.t.rules.map((r) => `<li>${link(ctx, pagePaths.rule(r.id), text(r.name))}</li>`).join('');
@@ -139,7 +139,7 @@ function listPage(ctx: PagesContext, facts: SiteWideFacts, page: number, members
 }
 
 function moreInfo(ctx: PagesContext, uri: string | undefined, id: string): string {
-  if (!uri || uri === `${ctx.site.baseUrl}/${pagePaths.badge(id)}`) return '';
+  if (!uri || uri === `${ctx.settings.baseUrl}/${pagePaths.badge(id)}`) return '';
   return `<p>More information: <a href="${externalHref(uri)}">${text(uri)}</a></p>`;
 }
 
@@ -167,7 +167,7 @@ function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string 
             .map((b) => `${b.min}..${b.max ?? '∞'} ${esc(r.unit)}: ${statusWord(b.status)}`)
             .join('<br>'),
     ]);
-    const expiry = ctx.site.expireAfterDays !== null ? `<p>A badge whose last scan is more than ${ctx.site.expireAfterDays} days old shows <strong>expired</strong> until a new scan arrives.</p>` : '';
+    const expiry = ctx.settings.expireAfterDays !== null ? `<p>A badge whose last scan is more than ${ctx.settings.expireAfterDays} days old shows <strong>expired</strong> until a new scan arrives.</p>` : '';
     body =
       `<p>${esc(id)} is decided by ${rules.length} ${rules.length === 1 ? 'rule' : 'rules'}. Each rule's value falls in a band with a status; the badge takes the <strong>worst</strong> status among its rules (gold, then silver, bronze, fail). A value that could not be determined counts as fail.</p>` +
       expiry +
@@ -291,8 +291,8 @@ export function siteWideFiles(ctx: PagesContext, summaries: SortedSummaries): Pu
  * published, whatever the number of repositories.
  */
 export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummaries): Generator<PublishFile> {
-  const immutable = cacheControlFor(ctx.site, 'at');
-  const short = cacheControlFor(ctx.site, 'latest');
+  const immutable = cacheControlFor(ctx.settings, 'at');
+  const short = cacheControlFor(ctx.settings, 'latest');
   const { css, js, favicon } = ctx.env.assets;
   yield { key: css.key, body: css.body, contentType: css.contentType, cacheControl: immutable, phase: 'at' };
   yield { key: js.key, body: js.body, contentType: js.contentType, cacheControl: immutable, phase: 'at' };
@@ -315,7 +315,7 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
     rollUp: [],
     configured: statuses.length,
   };
-  const base = ctx.site.baseUrl;
+  const base = ctx.settings.baseUrl;
   const listPages = pageCount(total, PAGE_SIZE);
   // The search's prefix tree needs the names alone: its pages are known before the pass.
   const tree = new SearchTree(cat, groups);
