@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { axeViolations, browserOrSkip, launchBrowser } from './helpers/browser.ts';
+import { axeViolations, brokenTableWords, browserOrSkip, launchBrowser } from './helpers/browser.ts';
 import { HOSTILE, hostileStoreB, runBuild, serveDir, shapeBConfig } from './helpers/site-crawl.ts';
 import type { Serving } from '../src/commands/serve.ts';
 import { PAGE_CSP } from '../src/model/http.ts';
@@ -24,34 +24,15 @@ const PAGES = {
 } as const;
 
 /**
- * Every word of every table cell whose text lies on more than one line: a word is a run of
- * non-space characters in one text node, and its Range's client rects must all sit on one
- * line. Also how wide the page is against the window, and each table against its box.
+ * Every word of every table cell whose text lies on more than one line (brokenTableWords), and
+ * how wide the page is against the window, and each table against its box.
  */
-function layoutOf(page: Page) {
-  return page.evaluate(() => {
-    const broken: string[] = [];
-    let words = 0;
-    for (const cell of document.querySelectorAll('td, th')) {
-      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        const text = n.textContent ?? '';
-        for (const m of text.matchAll(/\S+/g)) {
-          const range = document.createRange();
-          range.setStart(n, m.index);
-          range.setEnd(n, m.index + m[0].length);
-          const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
-          if (rects.length === 0) continue;
-          words++;
-          // Boxes of one line overlap vertically; a box wholly below the first is a new line.
-          const first = rects[0]!;
-          if (rects.some((r) => r.top >= first.bottom - 1)) broken.push(m[0]);
-        }
-      }
-    }
+async function layoutOf(page: Page) {
+  const widths = await page.evaluate(() => {
     const tables = [...document.querySelectorAll('.table-wrap')].map((w) => ({ scroll: w.scrollWidth, client: w.clientWidth, right: w.getBoundingClientRect().right }));
-    return { broken, words, pageWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, tables };
+    return { pageWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, tables };
   });
+  return { ...(await brokenTableWords(page)), ...widths };
 }
 
 describe.skipIf(!browserOrSkip('site-read-browser'))('reading the site in headless Chromium', () => {
