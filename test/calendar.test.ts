@@ -22,4 +22,19 @@ describe('isoTime and isoDate', () => {
     expect(isoTime(Number.NaN)).toBe('1970-01-01T00:00:00Z');
     expect(() => isoTime(1e20)).not.toThrow();
   });
+
+  it('whole seconds write what Date writes, at leap days, century years and year ends', () => {
+    // Dates by hand; the arithmetic path must agree with them (and Date) to the second.
+    const cases: Array<[string, number]> = [
+      ['2000-02-29T23:59:59Z', Date.UTC(2000, 1, 29, 23, 59, 59) / 1000],
+      ['2100-03-01T00:00:00Z', Date.UTC(2100, 2, 1) / 1000],
+      ['1999-12-31T23:59:59Z', Date.UTC(1999, 11, 31, 23, 59, 59) / 1000],
+      ['2024-02-29T12:00:00Z', Date.UTC(2024, 1, 29, 12) / 1000],
+      ['9999-12-31T23:59:59Z', 253402300799],
+    ];
+    for (const [text, unix] of cases) expect(isoTime(unix), String(unix)).toBe(text);
+    // Past 9999 and before 1970, Date's own path.
+    expect(isoTime(-1)).toBe('1969-12-31T23:59:59Z');
+    expect(isoTime(253402300800)).toBe(new Date(253402300800000).toISOString().replace('.000Z', 'Z'));
+  });
 });
