@@ -3,8 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostConfig } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
-import { measureOn } from './helpers/forge-measure.ts';
+import { measureOn, resetWording } from './helpers/forge-measure.ts';
 import { loadJson, startForgeServer, type ForgeServer, type Reply } from '../scripts/lib/forge-peers/server.ts';
+import { rateLimitFailure } from '../src/measure/forge/core/errors.ts';
 import { ForgeHttp, QueueRegistry } from '../src/measure/forge/core/http.ts';
 import { githubSource } from '../src/measure/forge/adapter/github/index.ts';
 import { GH_ERROR, githubCheck, startGitHub, type GhRepository, type GhRun } from '../scripts/lib/forge-peers/github.ts';
@@ -153,7 +154,6 @@ describe('GitHub adapter', () => {
 
   it('a rate limit far off fails only the rule that needed the call, with its reset time', async () => {
     const reset = Math.floor(Date.now() / 1000) + 3600;
-    const clock = new Date(reset * 1000).toISOString().slice(11, 16);
     const r = await measure(
       {
         ...WIDGET,
@@ -162,7 +162,7 @@ describe('GitHub adapter', () => {
       {},
       [E],
     );
-    const cause = `GitHub API: 403 rate limit, resets ${clock}Z`;
+    const cause = `GitHub API: 403 rate limit, resets ${resetWording(reset)}`;
     expect(r.failures).toEqual([cause]);
     expect(r.measurements[0]!.values.CI_PIPELINE).toBeNull();
     expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe(cause);
@@ -288,5 +288,16 @@ describe('GitHub adapter', () => {
     const [first, ...rest] = server!.requests.map((q) => q.headers.authorization);
     expect(rest.length).toBeGreaterThan(5);
     expect(new Set(rest)).toEqual(new Set([first === 'Bearer tok-secret-one' ? 'Bearer tok-secret-two' : 'Bearer tok-secret-one']));
+  });
+});
+
+describe('the reset time in a rate-limit failure', () => {
+  // 2026-11-26T21:57:18Z; the expectations are written out by hand.
+  const now = 1795730238;
+  it('is the clock time alone on the same UTC day', () => {
+    expect(rateLimitFailure('GitHub API', 403, now + 3600, now).message).toBe('GitHub API: 403 rate limit, resets 22:57Z');
+  });
+  it('carries the date when the reset falls after midnight UTC', () => {
+    expect(rateLimitFailure('GitLab API', 429, now + 3 * 3600, now).message).toBe('GitLab API: 429 rate limit, resets 2026-11-27 00:57Z');
   });
 });

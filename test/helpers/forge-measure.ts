@@ -32,3 +32,13 @@ export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<Forg
   for (const token of o.tokens.split(',')) expect(JSON.stringify(result)).not.toContain(token);
   return result;
 }
+
+/**
+ * How a failure line words a reset at `reset` (unix seconds) seen today: "HH:MMZ", with the
+ * UTC date in front when the reset falls on a later day (a test run near midnight).
+ */
+export function resetWording(reset: number): string {
+  const at = new Date(reset * 1000).toISOString();
+  const today = new Date().toISOString().slice(0, 10);
+  return `${at.slice(0, 10) === today ? '' : `${at.slice(0, 10)} `}${at.slice(11, 16)}Z`;
+}
