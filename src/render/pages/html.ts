@@ -7,6 +7,13 @@ import type { PageAssets } from './assets.ts';
 
 export const esc = escapeXml;
 
+/**
+ * The open end of a band, as an entity: one character above U+00FF in a page's fixed markup
+ * makes V8 hold the whole page as a two-byte string, twice the memory while it is built and a
+ * slower encoding when it is written.
+ */
+export const UNBOUNDED = '&infin;';
+
 /** Untrusted text, escaped and isolated for bidi. */
 export function text(s: string): string {
   return `<bdi>${esc(s)}</bdi>`;

@@ -9,7 +9,7 @@ import { statusChart, timeScale, valueChart, type ChartBand, type TimeScale } fr
 import { pagePaths, SHOWN_LEVELS_B, shownStatus, type PagesContext, type RepositoryEvaluations } from './context.ts';
 import { STATUS_LEVELS } from '../../model/status.ts';
 import { expiresAt } from '../../model/expiry.ts';
-import { cellText, cellWords, esc, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
+import { cellText, cellWords, esc, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
 import { isoDate, isoTime } from '../../model/calendar.ts';
 import { raiseBadgeA, raiseBadgeB, raiseCriterionA, needForB } from './raise.ts';
 
@@ -146,7 +146,7 @@ function valueText(c: CriterionA): string {
 function bandText(c: CriterionA): string {
   if (c.rule.type === 'boolean') return `present: ${c.rule.positiveStatus}; absent: ${c.rule.negativeStatus}`;
   if (!c.range) return '';
-  return `${c.range.min}..${c.range.max ?? '∞'}${c.rule.unit ? ` ${esc(c.rule.unit)}` : ''}`;
+  return `${c.range.min}..${c.range.max ?? UNBOUNDED}${c.rule.unit ? ` ${esc(c.rule.unit)}` : ''}`;
 }
 
 /** A chart id unique within its page: numbered in the order the page draws its charts. */

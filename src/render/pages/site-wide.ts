@@ -10,7 +10,7 @@ import { cacheControlFor } from '../renderer.ts';
 import type { Phase, PublishFile } from '../../model/publish-file.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
-import { esc, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
+import { esc, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
 import { isoDate } from '../../model/calendar.ts';
 import type { RepositorySummary, SortedSummaries } from './summary.ts';
 import type { StatusChange } from './evaluate.ts';
@@ -164,7 +164,7 @@ function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string 
         : r.thresholds
             .slice()
             .sort((a, b) => a.min - b.min)
-            .map((b) => `${b.min}..${b.max ?? '∞'} ${esc(r.unit)}: ${statusWord(b.status)}`)
+            .map((b) => `${b.min}..${b.max ?? UNBOUNDED} ${esc(r.unit)}: ${statusWord(b.status)}`)
             .join('<br>'),
     ]);
     const expiry = ctx.settings.expireAfterDays !== null ? `<p>A badge whose last scan is more than ${ctx.settings.expireAfterDays} days old shows <strong>expired</strong> until a new scan arrives.</p>` : '';
