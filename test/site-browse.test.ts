@@ -11,6 +11,7 @@ import { siteWideFiles } from '../src/render/pages/site-wide.ts';
 import { sortSummaries, type RepositorySummary } from '../src/render/pages/summary.ts';
 import { naturalSort } from '../src/render/pages/natural.ts';
 import { segmentKey } from '../src/render/pages/groups.ts';
+import { PAGES_ALL_NUMBERED, pagerNumbers } from '../src/render/pages/catalogue.ts';
 import { shardKey } from '../src/render/pages/search-index.ts';
 import { gzipSync } from 'node:zlib';
 import { pageRoute } from '../src/resolver/pages.ts';
@@ -135,6 +136,52 @@ describe('browsing', () => {
   });
 });
 
+describe('pagers and counts', () => {
+  it('numbers every page of a list up to 50 pages; a longer one is still a few clicks from end to end', () => {
+    expect(PAGES_ALL_NUMBERED).toBe(50);
+    for (const page of [1, 17, 50]) expect(pagerNumbers(page, 50)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    // Page 537 of 1,000, written out by hand: the hundreds, the tens of its hundred, the ones of its ten.
+    expect(pagerNumbers(537, 1000)).toEqual([1, 100, 200, 300, 400, 500, 510, 520, 530, 531, 532, 533, 534, 535, 536, 537, 538, 539, 540, 550, 560, 570, 580, 590, 600, 700, 800, 900, 1000]);
+    for (const pages of [51, 1000, 2345]) {
+      // Clicks from the first page to each other, following the numbers alone.
+      const clicks = new Map([[1, 0]]);
+      for (let frontier = [1]; frontier.length > 0; ) {
+        const next: number[] = [];
+        for (const p of frontier) for (const q of pagerNumbers(p, pages)) if (!clicks.has(q)) clicks.set(q, clicks.get(p)! + 1), next.push(q);
+        frontier = next;
+      }
+      expect(clicks.size, `${pages} pages`).toBe(pages);
+      expect(Math.max(...clicks.values()), `${pages} pages`).toBeLessThanOrEqual(4);
+      expect(pagerNumbers(pages >> 1, pages).length, `${pages} pages`).toBeLessThanOrEqual(40);
+    }
+  });
+
+  it("marks the current page and links each other page's number", () => {
+    const s = site(Array.from({ length: 250 }, (_, i) => `https://github.com/big/r${i}`));
+    const nav = /<nav class="pager"[^>]*>.*?<\/nav>/.exec(s.body('groups/github.com/big/-/2.html'))![0];
+    expect(nav).toContain('<span>Page 2 of 3</span>');
+    expect(nav).toContain('<li><span aria-current="page">2</span></li>');
+    expect([...nav.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map((m) => `${m[2]} ${m[1]}`)).toEqual([
+      'Previous /groups/github.com/big/',
+      '1 /groups/github.com/big/',
+      '3 /groups/github.com/big/-/3.html',
+      'Next /groups/github.com/big/-/3.html',
+    ]);
+  });
+
+  it('says "1 repository", and links the counts of the home page and of hosts and groups to the repositories counted', () => {
+    const one = site(['https://github.com/acme/only']);
+    for (const [key, html] of one.files) expect(html, key).not.toMatch(/\b1 (repositories|hosts|groups)\b/);
+    expect(one.body('index.html')).toContain('<p class="lead"><a href="/repositories/">1 repository</a> and its badges');
+    const { body } = site(URLS);
+    expect(body('index.html')).toContain(`<p class="lead"><a href="/repositories/">${URLS.length} repositories</a> and their badges`);
+    // A host's count: the host's page, where it lists them.
+    expect(body('groups/index.html')).toContain('<li><a href="/groups/github.com/"><bdi>github.com</bdi></a> <a class="count" href="/groups/github.com/#repos">17 repositories</a></li>');
+    expect(body('groups/github.com/index.html')).toContain('<h2 id="repos">');
+    expect(body('groups/gitlab.com/top/index.html')).toContain('<a class="count" href="/groups/gitlab.com/top/sub/#repos">3 repositories</a>');
+  });
+});
+
 describe('the search', () => {
   /** The files a query fetches, as site.js walks them, and what it then shows. */
   function query(files: Map<string, string>, name: string): { bytes: number; fetched: number; repositories: string[]; groups: string[] } {
@@ -204,7 +251,7 @@ describe('the search', () => {
       pages.push(path);
     }
     const repositories = listed(html);
-    const groups = [...html.matchAll(/<li><a href="\/groups\/[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="count">\d+ repositor/g)].map((m) => m[1]!);
+    const groups = [...html.matchAll(/<li><a href="\/groups\/[^"]*"><bdi>([^<]*)<\/bdi><\/a> <a class="count" href="[^"]*">\d+ repositor/g)].map((m) => m[1]!);
     for (let next = /<a href="([^"]*)">Next<\/a>/.exec(html); next; next = /<a href="([^"]*)">Next<\/a>/.exec(html)) {
       html = page(next[1]!);
       pages.push(next[1]!);

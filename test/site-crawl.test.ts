@@ -25,6 +25,11 @@ import { tempDir } from './helpers/tmp.ts';
 import type { Serving } from '../src/commands/serve.ts';
 
 const REPOS = 3000;
+/**
+ * Half the repositories spread 100 a owner over four hosts, half under one owner: a list of
+ * 15 pages in a group and of 30 in the full list, each repository still within three clicks.
+ */
+const urlOf = (i: number) => (i < REPOS / 2 ? repositoryUrl(i) : `https://github.com/bigorg/tool${i - REPOS / 2}`);
 /** The build's pages of a store: each repository's page and feed, then the site-wide files. */
 async function writePages(store: string, out: string): Promise<void> {
   const config = await resolveConfig(undefined, { store, out });
@@ -65,7 +70,7 @@ describe('a 3,000-repository site, crawled from / without JavaScript', () => {
 
   beforeAll(async () => {
     const store = join(dir, 'store');
-    generateStore({ repos: REPOS, scans: 1, out: store });
+    generateStore({ repos: REPOS, scans: 1, out: store, urlOf });
     await writePages(store, join(dir, 'out'));
     serving = await serveDir(join(dir, 'out'));
     const origin = new URL(serving.url).origin;
@@ -108,14 +113,26 @@ describe('a 3,000-repository site, crawled from / without JavaScript', () => {
     expect(failures).toEqual([]);
     expect(fetched).toBeGreaterThan(REPOS);
     // The new kinds of page were all among them.
-    for (const p of ['/repositories/', '/repositories/page/2.html', '/groups/', '/groups/github.com/', '/groups/gitlab.com/group1/sub/team/', '/search/', '/search/r/', '/search/repo1/']) expect(depth.has(p), p).toBe(true);
+    for (const p of [
+      '/repositories/',
+      '/repositories/page/2.html',
+      '/repositories/page/30.html',
+      '/groups/',
+      '/groups/github.com/',
+      '/groups/github.com/bigorg/-/15.html',
+      '/groups/gitlab.com/group1/sub/team/',
+      '/search/',
+      '/search/t/',
+      '/search/tool1/',
+    ])
+      expect(depth.has(p), p).toBe(true);
     expect([...depth.keys()].some((p) => /^\/groups\/github\.com\/-\/MAINTENANCE\/\d+\.html$/.test(p))).toBe(true);
   });
 
   it('reaches every repository page within three clicks of the home page', () => {
     const far: string[] = [];
     for (let i = 0; i < REPOS; i++) {
-      const path = `/repositories/${encodeURIComponent(repositoryUrl(i))}/`;
+      const path = `/repositories/${encodeURIComponent(urlOf(i))}/`;
       const d = depth.get(path);
       if (d === undefined || d > 3) far.push(`${path} ${d}`);
     }
@@ -135,11 +152,11 @@ describe('a 3,000-repository site, crawled from / without JavaScript', () => {
         }
       frontier = next;
     }
-    // Past 200 names under r, re, rep, repo: pages of their own (3,000 names: 750 repo…).
-    for (const p of ['/search/r/', '/search/repo/', '/search/repo1/']) expect(seen.has(p), p).toBe(true);
+    // Past 200 names under t, to, too, tool, tool1: pages of their own (1,875 tool…: bigorg's 1,500 and codeberg's 375).
+    for (const p of ['/search/t/', '/search/tool/', '/search/tool1/']) expect(seen.has(p), p).toBe(true);
     const missed: string[] = [];
     for (let i = 0; i < REPOS; i++) {
-      const path = `/repositories/${encodeURIComponent(repositoryUrl(i))}/`;
+      const path = `/repositories/${encodeURIComponent(urlOf(i))}/`;
       if (!reached.has(path)) missed.push(path);
     }
     expect(missed).toEqual([]);

@@ -26,6 +26,8 @@ export interface GenOptions {
   out: string;
   seed?: number;
   shape?: 'A' | 'B';
+  /** Repository i's URL (default: repositoryUrl, 100 a owner spread over four hosts). */
+  urlOf?: (i: number) => string;
 }
 
 export function repositoryUrl(i: number): string {
@@ -38,7 +40,7 @@ export function generateStore(o: GenOptions): void {
   const pick = (n: number) => Math.floor(rnd() * n);
   const width = String(o.repos).length;
   for (let i = 0; i < o.repos; i++) {
-    const url = repositoryUrl(i);
+    const url = (o.urlOf ?? repositoryUrl)(i);
     const lines: string[] = [];
     for (let s = 0; s < o.scans; s++) {
       const timestamp = START + s * 7 * DAY + pick(DAY);

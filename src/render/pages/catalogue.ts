@@ -121,15 +121,39 @@ export class Catalogue {
   }
 }
 
-/** Page n (from 1) of `n` pages as links: First, Previous, "Page n of m", Next, Last. */
+/**
+ * A list this many pages long or shorter numbers every page in its pager, so each page of it is
+ * one click from any other (a repository on page 30 of a host is not 30 Nexts away).
+ */
+export const PAGES_ALL_NUMBERED = 50;
+
+/**
+ * The page numbers a pager links: all of them up to PAGES_ALL_NUMBERED; beyond, the first and
+ * last and, for each power of ten, its nine multiples in the block the page is in (page 537 of
+ * 1,000: 100…900, 510…590, 531…539), so any page is a few clicks from any other.
+ */
+export function pagerNumbers(page: number, pages: number): number[] {
+  if (pages <= PAGES_ALL_NUMBERED) return Array.from({ length: pages }, (_, i) => i + 1);
+  const shown = new Set([1, page, pages]);
+  for (let step = 1; step < pages; step *= 10) {
+    const block = Math.floor((page - 1) / (step * 10)) * step * 10;
+    for (let k = 1; k <= 9; k++) shown.add(block + k * step);
+  }
+  return [...shown].filter((n) => n >= 1 && n <= pages).sort((a, b) => a - b);
+}
+
+/** Page `page` (from 1) of `pages`: "Page n of m", Previous and Next, and numbered pages (the current one not a link, a gap as "…"). */
 export function pager(ctx: PagesContext, label: string, page: number, pages: number, path: (n: number) => string): string {
   if (pages <= 1) return '';
   const a = (n: number, word: string) => `<a href="${href(ctx.env, path(n))}">${word}</a>`;
-  const parts: string[] = [];
-  if (page > 1) parts.push(a(1, 'First'), a(page - 1, 'Previous'));
-  parts.push(`<span>Page ${page} of ${pages}</span>`);
-  if (page < pages) parts.push(a(page + 1, 'Next'), a(pages, 'Last'));
-  return `<nav class="pager" aria-label="${flat(label)}">${parts.join('')}</nav>`;
+  let numbers = '';
+  let last = 0;
+  for (const n of pagerNumbers(page, pages)) {
+    if (n > last + 1) numbers += '<li aria-hidden="true">&hellip;</li>';
+    numbers += n === page ? `<li><span aria-current="page">${n}</span></li>` : `<li>${a(n, String(n))}</li>`;
+    last = n;
+  }
+  return `<nav class="pager" aria-label="${flat(label)}"><span>Page ${page} of ${pages}</span>` + (page > 1 ? a(page - 1, 'Previous') : '') + `<ol>${numbers}</ol>` + (page < pages ? a(page + 1, 'Next') : '') + '</nav>';
 }
 
 export function pageCount(n: number, size: number): number {

@@ -10,7 +10,7 @@
 // keeps its own further pages (-/2.html) and lists (-/<BADGE>/index.html).
 import { createHash } from 'node:crypto';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
-import { esc, href, statusWord, table, text } from './html.ts';
+import { counted, esc, href, statusWord, table, text } from './html.ts';
 import { naturalOrder } from './natural.ts';
 import { pageCount, pager, type Catalogue } from './catalogue.ts';
 
@@ -144,10 +144,15 @@ export function statusRows(ctx: PagesContext, cat: Catalogue, g: Group, j: numbe
     .map((s) => [statusWord(shownStatus(ctx.settings.shape, cat.statuses[s]!)), countLink(ctx, cat, g, j, counts, s)]);
 }
 
+/** A host or group as a list item: its page, and how many repositories it holds, linked to where its page lists them. */
+export function groupItem(ctx: PagesContext, g: Group, name: string): string {
+  const page = href(ctx.env, groupPaths.page(g));
+  return `<li><a href="${page}">${text(name)}</a> <a class="count" href="${page}#repos">${counted(g.members.length, 'repository', 'repositories')}</a></li>`;
+}
+
 /** A scope's hosts or subgroups, with how many repositories each holds. */
 export function groupList(ctx: PagesContext, groups: readonly Group[]): string {
-  const items = groups.map((c) => `<li><a href="${href(ctx.env, groupPaths.page(c))}">${text(c.name)}</a> <span class="count">${c.members.length} ${c.members.length === 1 ? 'repository' : 'repositories'}</span></li>`);
-  return `<ul class="group-list">${items.join('')}</ul>`;
+  return `<ul class="group-list">${groups.map((c) => groupItem(ctx, c, c.name)).join('')}</ul>`;
 }
 
 type Render = (title: string, description: string, main: string) => string;
@@ -161,7 +166,7 @@ export function* groupPages(ctx: PagesContext, cat: Catalogue, g: Group, configu
   const pages = Math.max(pageCount(g.children.length, GROUPS_PER_PAGE), pageCount(listed.length, REPOS_PER_PAGE));
   const title = isRoot ? 'All hosts' : g.label;
   const n = g.members.length;
-  const what = `${n} ${n === 1 ? 'repository' : 'repositories'}${g.children.length > 0 ? ` in ${g.children.length} ${isRoot ? (g.children.length === 1 ? 'host' : 'hosts') : g.children.length === 1 ? 'group' : 'groups'}` : ''}`;
+  const what = `${counted(n, 'repository', 'repositories')}${g.children.length > 0 ? ` in ${g.children.length} ${isRoot ? (g.children.length === 1 ? 'host' : 'hosts') : g.children.length === 1 ? 'group' : 'groups'}` : ''}`;
   for (let p = 1; p <= pages; p++) {
     const subgroups = g.children.slice((p - 1) * GROUPS_PER_PAGE, p * GROUPS_PER_PAGE);
     const members = listed.slice((p - 1) * REPOS_PER_PAGE, p * REPOS_PER_PAGE);
@@ -217,7 +222,7 @@ export function* statusLists(ctx: PagesContext, cat: Catalogue, g: Group, render
       const main =
         crumbs(ctx, g, false) +
         `<h1>${esc(id)}: ${g.parent === null ? scope : text(scope)} by status${p > 1 ? `, page ${p}` : ''}</h1>` +
-        `<p class="lead">${total} ${total === 1 ? 'repository' : 'repositories'}, by their <a href="${href(ctx.env, pagePaths.badge(id))}">${esc(id)}</a> status, then in natural order.</p>` +
+        `<p class="lead">${counted(total, 'repository', 'repositories')}, by their <a href="${href(ctx.env, pagePaths.badge(id))}">${esc(id)}</a> status, then in natural order.</p>` +
         nav('') +
         (body || '<p>No repository has been scanned yet.</p>') +
         nav(', after the list');

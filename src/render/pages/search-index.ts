@@ -12,9 +12,9 @@
 // its hex code and "_" (site.js spells it the same way). Entries: repositories as
 // [url, [shown status per badge, "" for none]], groups as [label, group key, repositories].
 import type { PagesContext } from './context.ts';
-import { href, text } from './html.ts';
+import { counted, href, text } from './html.ts';
 import { byCodeUnits } from './summary.ts';
-import { groupPaths, repositoryName, type Group } from './groups.ts';
+import { groupItem, repositoryName, type Group } from './groups.ts';
 import { pageCount, pager, type Catalogue } from './catalogue.ts';
 import { naturalKey } from './natural.ts';
 
@@ -172,12 +172,7 @@ function nextLinks(ctx: PagesContext, node: PrefixNode): string {
 
 /** Page n of a node's own entries: its groups and its repositories with their badges. */
 function ownEntries(ctx: PagesContext, cat: Catalogue, listed: readonly Entry[], h: 'h2' | 'h3' | 'h4'): string {
-  const groups = listed
-    .filter((e) => e.group)
-    .map((e) => {
-      const g = e.group!;
-      return `<li><a href="${href(ctx.env, groupPaths.page(g))}">${text(g.label)}</a> <span class="count">${g.members.length} ${g.members.length === 1 ? 'repository' : 'repositories'}</span></li>`;
-    });
+  const groups = listed.filter((e) => e.group).map((e) => groupItem(ctx, e.group!, e.group!.label));
   const repos = listed.filter((e) => !e.group).map((e) => e.repo);
   return (groups.length > 0 ? `<${h}>Hosts and groups</${h}><ul class="group-list">${groups.join('')}</ul>` : '') + (repos.length > 0 ? `<${h}>Repositories</${h}>${cat.list(ctx, repos)}` : '');
 }
@@ -231,7 +226,7 @@ export function searchPageMain(ctx: PagesContext, cat: Catalogue, tree: SearchTr
     `<div id="find-page-results" class="find-results" aria-live="polite"></div>` +
     `<p>With JavaScript the results show as you type. Without it, find a name letter by letter, or browse.</p>` +
     `<section aria-labelledby="by-name"><h2 id="by-name">Find by name</h2>${byName}${unnamed}</section>` +
-    `<section aria-labelledby="browse"><h2 id="browse">Browse ${total} ${total === 1 ? 'repository' : 'repositories'}</h2>` +
+    `<section aria-labelledby="browse"><h2 id="browse">Browse ${counted(total, 'repository', 'repositories')}</h2>` +
     `<p>Pick the host, then the owner or group, or read <a href="${href(ctx.env, 'repositories/')}">every repository in natural order</a>.</p>` +
     `${hosts}</section>`
   );

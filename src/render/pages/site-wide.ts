@@ -10,7 +10,7 @@ import { cacheControlFor } from '../renderer.ts';
 import type { Phase, PublishFile } from '../../model/publish-file.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
-import { esc, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
+import { counted, esc, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
 import { isoDate } from '../../model/calendar.ts';
 import type { RepositorySummary, SortedSummaries } from './summary.ts';
 import type { StatusChange } from './evaluate.ts';
@@ -103,19 +103,19 @@ function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
   const more = root.children.length > hosts.length ? ` ${link(ctx, groupPaths.page(root, 2), `${root.children.length - hosts.length} more hosts`)}.` : '';
   const main =
     `<h1>${esc(ctx.env.siteName)}</h1>` +
-    `<p class="lead">${facts.total} repositories and their badges: what each badge means, what each repository holds, and how it changed.</p>` +
+    `<p class="lead">${link(ctx, pagePaths.listPage(1), counted(facts.total, 'repository', 'repositories'))} and ${facts.total === 1 ? 'its' : 'their'} badges: what each badge means, what each repository holds, and how it changed.</p>` +
     `<section aria-labelledby="status"><h2 id="status">Badges now</h2>` +
     rollUpTable(ctx, cat, root, facts.rollUp, facts.configured, 'Repositories per badge and status') +
     charts +
     `</section>` +
     `<section aria-labelledby="repositories"><h2 id="repositories">Repositories</h2>` +
-    `<p>${link(ctx, pagePaths.listPage(1), `All ${facts.total} repositories`)}, in natural order, or by host, then owner or group:</p>` +
+    `<p>${link(ctx, pagePaths.listPage(1), facts.total === 1 ? 'The one repository' : `All ${facts.total} repositories`)}, in natural order, or by host, then owner or group:</p>` +
     (hosts.length > 0 ? `${groupList(ctx, hosts)}${more}` : '<p>No repository has been scanned yet.</p>') +
     firstListPage(ctx, facts) +
     `</section>` +
     `<section aria-labelledby="recent"><h2 id="recent">Recent status changes</h2>${recent.length > 0 ? `<ul>${recent.join('')}</ul>` : '<p>No changes yet.</p>'}</section>` +
     `<section aria-labelledby="rules"><h2 id="rules">Rules</h2><ul>${rules}</ul></section>`;
-  return renderPage(ctx.env, { title: ctx.env.siteName, description: `Badges of ${facts.total} repositories.`, main });
+  return renderPage(ctx.env, { title: ctx.env.siteName, description: `Badges of ${counted(facts.total, 'repository', 'repositories')}.`, main });
 }
 
 /** The home page's share of the list: its first page, as design and bookmarks expect. */
