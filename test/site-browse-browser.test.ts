@@ -4,7 +4,7 @@
 // with the header's results open) at 1,280 and 360 px, no table cell breaks inside a word,
 // none scrolls sideways, the header's search shows each result's badges, and without
 // JavaScript the header's form lands on the search page, which leads on to the hosts and, one
-// character a click, to a name's page.
+// start of a name a click, to the name's page.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -86,7 +86,7 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
     120_000,
   );
 
-  it('without JavaScript the search page finds a repository by its name, one character a click', async () => {
+  it('without JavaScript the search page finds a repository by its name, a click per start of the name', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     try {
       const page = await context.newPage();

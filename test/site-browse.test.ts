@@ -223,8 +223,8 @@ describe('the search', () => {
   });
 
   /**
-   * Without JavaScript: from the search page, the link of each next character of `name` in
-   * turn, as a person would follow them, until a page lists what is sought (or no link is
+   * Without JavaScript: from the search page, the link labelled by a longer start of `name`
+   * each time, as a person would follow them, until a page lists what is sought (or no link is
    * left); then that page and its further pages (Next). What they list, and the pages read.
    */
   function byName(files: Map<string, string>, name: string): { repositories: string[]; groups: string[]; pages: string[] } {
@@ -237,15 +237,12 @@ describe('the search', () => {
     let path = '/search/';
     let html = page(path);
     const pages = [path];
-    for (let k = 0; k < name.length; k++) {
+    for (let typed = ''; ; ) {
       // Links to the next characters' pages are labelled by the prefix they lead to.
-      const want = name
-        .slice(0, k + 1)
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;');
-      const next = [...html.matchAll(/<li><a href="(\/search\/[^"]+\/)"><bdi>([^<]*)<\/bdi><\/a> <span class="count">/g)].find((m) => m[2] === want);
+      const label = (m: RegExpMatchArray) => m[2]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+      const next = [...html.matchAll(/<li><a href="(\/search\/[^"]+\/)"><bdi>([^<]*)<\/bdi><\/a> <span class="count">/g)].find((m) => label(m).length > typed.length && name.startsWith(label(m)));
       if (!next) break;
+      typed = label(next);
       path = next[1]!;
       html = page(path);
       pages.push(path);
@@ -260,22 +257,26 @@ describe('the search', () => {
     return { repositories, groups, pages };
   }
 
-  it('without JavaScript, finds every repository and group by its name through the search pages, one character a click', () => {
+  it('without JavaScript, finds every repository and group by its name through the search pages, a click where names part', () => {
     const urls = [...URLS, ...Array.from({ length: 1500 }, (_, i) => `https://github.com/org${i % 30}/repo${i}`)];
     const { files } = site(urls);
     // The search page says what works without JavaScript and links the first characters.
     const search = files.get('search/index.html')!;
     expect(search).toContain('<h2 id="by-name">Find by name</h2>');
-    for (const c of ['a', 'g', 'l', 'o', 'p', 'r', 's', 't', 'x']) expect(search, c).toContain(`<li><a href="/search/${c}/"><bdi>${c}</bdi></a>`);
+    // Every name under r starts "repo": the link goes there at once.
+    for (const c of ['a', 'g', 'l', 'o', 'p', 'repo', 's', 't', 'x']) expect(search, c).toContain(`<li><a href="/search/${c}/"><bdi>${c}</bdi></a>`);
+    expect(search).not.toContain('href="/search/r/"');
     let most = 0;
     for (const url of urls) {
       const r = byName(files, url.split('/').pop()!.toLowerCase());
       expect(r.repositories, url).toContain(url);
       most = Math.max(most, r.pages.length);
     }
-    // 1,500 names under "repo": past 200 under r, re, rep, repo and repo1 (1 + 10 + 100 + 500), 111 under repo12.
-    expect(byName(files, 'repo123').pages).toEqual(['/search/', '/search/r/', '/search/re/', '/search/rep/', '/search/repo/', '/search/repo1/', '/search/repo12/']);
-    expect(most).toBe(7);
+    // 1,500 names under "repo": past 200 under repo and repo1 (1 + 10 + 100 + 500), 111 under repo12;
+    // r, re and rep have pages of their own (a typed address, the crumbs) that no link needs.
+    expect(byName(files, 'repo123').pages).toEqual(['/search/', '/search/repo/', '/search/repo1/', '/search/repo12/']);
+    expect(most).toBe(4);
+    expect(files.get('search/rep/index.html')).toContain('<li><a href="/search/repo/"><bdi>repo</bdi></a> <span class="count">1500 names</span></li>');
     expect(byName(files, 'sub').groups).toEqual(['gitlab.com/top/sub']);
     expect(byName(files, 'github.com').groups).toEqual(['git.example.org:8443', 'github.com', 'gitlab.com']);
     // A page holding every name under its prefix lists them in natural order of the name (tool2 before tool10).
@@ -301,7 +302,7 @@ describe('the search', () => {
     const long = Array.from({ length: 250 }, (_, i) => `https://github.com/p${i}/${'a'.repeat(30)}${i}`);
     const { files } = site([...same, ...long]);
     const s = byName(files, 'same');
-    expect(s.pages).toEqual(['/search/', '/search/s/', '/search/sa/', '/search/sam/', '/search/same/', '/search/same/2.html']);
+    expect(s.pages).toEqual(['/search/', '/search/same/', '/search/same/2.html']);
     expect(s.repositories).toEqual(naturalSort(same));
     // Past 24 characters the tree stops splitting: the JSON file holds 200, its pages all 250.
     const a24 = byName(files, 'a'.repeat(30));

@@ -66,6 +66,7 @@ export interface PrefixNode {
 export class SearchTree {
   readonly entries: Entry[] = [];
   readonly nodes: PrefixNode[] = [];
+  private readonly byPrefix = new Map<string, PrefixNode>();
 
   constructor(cat: Catalogue, groups: readonly Group[]) {
     const entries = this.entries;
@@ -93,6 +94,17 @@ export class SearchTree {
       for (const [c, a, b] of runs) node(prefix + c, a, b);
     };
     node('', 0, entries.length);
+    for (const n of this.nodes) this.byPrefix.set(n.prefix, n);
+  }
+
+  /**
+   * Where a link to `prefix` lands: past each prefix that names nothing itself and has one next
+   * character only (t, to, too, tool: tool), a page that would offer a single link.
+   */
+  landing(prefix: string): PrefixNode {
+    let node = this.byPrefix.get(prefix)!;
+    while (node.more?.length === 1 && node.own === node.lo) node = this.byPrefix.get(node.prefix + node.more[0]!.c)!;
+    return node;
   }
 }
 
@@ -164,9 +176,12 @@ function prefixCrumbs(ctx: PagesContext, prefix: string): string {
 
 const names = (n: number) => `${n} ${n === 1 ? 'name' : 'names'}`;
 
-/** The links to the next characters' pages, with how many names each holds. */
-function nextLinks(ctx: PagesContext, node: PrefixNode): string {
-  const items = node.more!.map((m) => `<li><a href="${href(ctx.env, prefixPath(node.prefix + m.c))}">${text(shownPrefix(node.prefix + m.c))}</a> <span class="count">${names(m.n)}</span></li>`);
+/** The links to the next characters' pages (each as far as the names share it), with how many names each holds. */
+function nextLinks(ctx: PagesContext, tree: SearchTree, node: PrefixNode): string {
+  const items = node.more!.map((m) => {
+    const to = tree.landing(node.prefix + m.c).prefix;
+    return `<li><a href="${href(ctx.env, prefixPath(to))}">${text(shownPrefix(to))}</a> <span class="count">${names(m.n)}</span></li>`;
+  });
   return `<ul class="group-list prefix-list">${items.join('')}</ul>`;
 }
 
@@ -178,12 +193,12 @@ function ownEntries(ctx: PagesContext, cat: Catalogue, listed: readonly Entry[],
 }
 
 /** What a prefix's page n lists: its own entries, then (on the first) the next characters. */
-function prefixBody(ctx: PagesContext, cat: Catalogue, node: PrefixNode, n: number, order: Entry[]): string {
+function prefixBody(ctx: PagesContext, cat: Catalogue, tree: SearchTree, node: PrefixNode, n: number, order: Entry[]): string {
   const listed = order.slice((n - 1) * SHARD_ENTRIES, n * SHARD_ENTRIES);
   const shown = text(shownPrefix(node.prefix));
   if (!node.more) return ownEntries(ctx, cat, listed, 'h2');
   const exact = listed.length > 0 ? `<h2 id="exact">Named exactly ${shown}</h2>${ownEntries(ctx, cat, listed, 'h3')}` : '';
-  const next = node.more.length > 0 && n === 1 ? `<h2 id="next">Names starting ${shown} and more</h2>${nextLinks(ctx, node)}` : '';
+  const next = node.more.length > 0 && n === 1 ? `<h2 id="next">Names starting ${shown} and more</h2>${nextLinks(ctx, tree, node)}` : '';
   return `${exact}${next}`;
 }
 
@@ -200,7 +215,7 @@ export function* prefixPages(ctx: PagesContext, cat: Catalogue, tree: SearchTree
       `<h1>Names starting ${text(flatPrefix)}${p > 1 ? `, page ${p}` : ''}</h1>` +
       `<p class="lead">${total} ${total === 1 ? 'repository, host or group whose name starts' : 'repositories, hosts and groups whose names start'} with ${text(flatPrefix)}. A repository's name is the last part of its address.</p>` +
       nav('') +
-      prefixBody(ctx, cat, node, p, order) +
+      prefixBody(ctx, cat, tree, node, p, order) +
       nav(', after the list');
     yield { key: prefixKey(node.prefix, p), body: render(`Names starting ${flatPrefix}${p > 1 ? `, page ${p}` : ''}`, `Repositories, hosts and groups whose names start with ${flatPrefix}.`, main) };
   }
@@ -214,7 +229,7 @@ export function searchPageMain(ctx: PagesContext, cat: Catalogue, tree: SearchTr
   const root = tree.nodes[0]!;
   const byName =
     root.more && root.more.length > 0
-      ? `<p>Pick the first character of the repository's name (the last part of its address), or of a host's or group's name, then the next, until a page lists it with its badges.</p>${nextLinks(ctx, root)}`
+      ? `<p>Pick how the repository's name (the last part of its address), or a host's or group's name, starts, then what follows, until a page lists it with its badges.</p>${nextLinks(ctx, tree, root)}`
       : '<p>No repository has been scanned yet.</p>';
   // A name with no characters at all (an address without a path): listed here, as the root's own.
   const unnamed = root.own > root.lo ? `<h3>Without a name</h3>${ownEntries(ctx, cat, pageOrder(cat, tree, root).slice(0, SHARD_ENTRIES), 'h4')}` : '';
