@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/helpers/longest-first.ts';
 
 /** Files that change process-wide state another file would see (AWS variables and HOME in
  *  process.env, a vi.mock of svgo): each runs in a fresh process of its own. */
@@ -25,6 +26,8 @@ export default defineConfig({
     // Two cores on every machine, and the suite is CPU-bound (its CPU time is about twice its
     // wall time): more workers only add contention.
     maxWorkers: 2,
+    // Long files first, so that the run does not end on one of them with one worker idle.
+    sequence: { sequencer: LongestFirst },
     projects: [
       // Every other file shares its worker's module cache with the files run before it there:
       // importing the AWS SDK, svgo and the pipeline once per worker instead of once per file

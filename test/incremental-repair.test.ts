@@ -187,14 +187,16 @@ describe('store files read just after they were written (racily clean)', () => {
   it('the next build knows them by their bytes: skipped if unchanged, recorded clean once no longer recent', async () => {
     const store = place('store');
     const out = place('out');
+    // Written now: the three builds below must all read them within the 2 s in which a file
+    // could be written again unseen, and on a loaded machine they can take more than the half
+    // second a back-dated mtime would leave them.
     const now = Date.now() / 1000;
-    // Written 1.5 s ago: within the 2 s in which a file could be written again unseen.
     for (const [name, i] of [
       ['a.ndjson', 0],
       ['b.ndjson', 1],
     ] as const) {
       writeFileSync(join(store, name), scan(i, T, i + 1));
-      utimesSync(join(store, name), now - 1.5, now - 1.5);
+      utimesSync(join(store, name), now, now);
     }
     await buildIncrementally({ flags: { store, out }, now: NOW });
     const state = () => readFileSync(join(out, '.badgepress/state/1/0.json'), 'utf8');
@@ -203,12 +205,12 @@ describe('store files read just after they were written (racily clean)', () => {
     expect((await buildIncrementally({ flags: { store, out }, now: NOW })).summary.reused).toBe(2);
     // Rewritten with the same size and mtime (what the mark is for): the bytes tell.
     writeFileSync(join(store, 'b.ndjson'), scan(1, T, 7));
-    utimesSync(join(store, 'b.ndjson'), now - 1.5, now - 1.5);
+    utimesSync(join(store, 'b.ndjson'), now, now);
     const rewritten = await buildIncrementally({ flags: { store, out }, now: NOW });
     expect(rewritten.summary.reused).toBe(1);
     await expectClean(store, out);
     // No longer recent: verified by its bytes once more, then recorded by size and mtime alone.
-    await new Promise((ok) => setTimeout(ok, Math.max(0, (now + 0.6 - Date.now() / 1000) * 1000)));
+    await new Promise((ok) => setTimeout(ok, Math.max(0, (now + 2.1 - Date.now() / 1000) * 1000)));
     expect((await buildIncrementally({ flags: { store, out }, now: NOW })).summary.reused).toBe(2);
     expect(state()).not.toContain(':recent');
     expect(state()).toMatch(/"f","a\.ndjson","\d+:\d+"/);
