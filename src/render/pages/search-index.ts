@@ -174,7 +174,7 @@ function prefixCrumbs(ctx: PagesContext, prefix: string): string {
   return `<nav class="crumbs" aria-label="Breadcrumb"><ol>${items.join('')}</ol></nav>`;
 }
 
-const names = (n: number) => `${n} ${n === 1 ? 'name' : 'names'}`;
+const names = (n: number) => counted(n, 'name', 'names');
 
 /** The links to the next characters' pages (each as far as the names share it), with how many names each holds. */
 function nextLinks(ctx: PagesContext, tree: SearchTree, node: PrefixNode): string {
