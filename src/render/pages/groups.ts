@@ -166,7 +166,7 @@ export function* groupPages(ctx: PagesContext, cat: Catalogue, g: Group, configu
   const pages = Math.max(pageCount(g.children.length, GROUPS_PER_PAGE), pageCount(listed.length, REPOS_PER_PAGE));
   const title = isRoot ? 'All hosts' : g.label;
   const n = g.members.length;
-  const what = `${counted(n, 'repository', 'repositories')}${g.children.length > 0 ? ` in ${g.children.length} ${isRoot ? (g.children.length === 1 ? 'host' : 'hosts') : g.children.length === 1 ? 'group' : 'groups'}` : ''}`;
+  const what = `${counted(n, 'repository', 'repositories')}${g.children.length > 0 ? ` in ${isRoot ? counted(g.children.length, 'host', 'hosts') : counted(g.children.length, 'group', 'groups')}` : ''}`;
   for (let p = 1; p <= pages; p++) {
     const subgroups = g.children.slice((p - 1) * GROUPS_PER_PAGE, p * GROUPS_PER_PAGE);
     const members = listed.slice((p - 1) * REPOS_PER_PAGE, p * REPOS_PER_PAGE);
