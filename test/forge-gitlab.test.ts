@@ -45,9 +45,9 @@ const WIDGET: GlProject = {
     { issue: 1, created: '2026-09-01T06:00:00Z', author: maint, body: 'changed the description', system: true },
     { issue: 1, created: '2026-09-01T12:00:00Z', author: tokenBot, body: 'Thanks for the report!' },
     { issue: 1, created: '2026-09-02T00:00:00Z', author: guest, body: 'Same here.' },
-    { issue: 1, created: '2026-09-04T00:00:00Z', author: rep, body: 'added ~"bug" label', system: true },
     { issue: 3, created: '2026-11-15T12:00:00Z', author: maint, body: 'assigned to @maint', system: true },
   ],
+  events: [{ issue: 1, kind: 'label', action: 'add', created: '2026-09-04T00:00:00Z', user: rep }],
   pipelines: [
     { created: '2026-11-01T00:00:00Z', status: 'success' },
     { created: '2026-11-02T00:00:00Z', status: 'failed' },
@@ -96,6 +96,44 @@ describe('GitLab adapter', () => {
     // The project by its URL-encoded path, the token in PRIVATE-TOKEN.
     expect(server!.requests[0]!.path).toBe('/api/v4/projects/acme%2Ftools%2Fwidget');
     expect(server!.requests.every((q) => q.headers['private-token'] === 'glpat-secret-one')).toBe(true);
+  });
+
+  it('counts the label, milestone and state events GitLab records instead of notes', async () => {
+    const dave = { username: 'dave' };
+    const carol = { username: 'carol' };
+    const r = await measure(
+      {
+        members: [{ username: 'maint', access: 40 }],
+        issues: [
+          { iid: 1, created: '2026-10-01T00:00:00Z', author: { username: 'alice' } },
+          { iid: 2, created: '2026-10-05T00:00:00Z', author: { username: 'bob' } },
+          { iid: 3, created: '2026-10-10T00:00:00Z', author: carol },
+          { iid: 4, created: '2026-10-20T00:00:00Z', author: dave },
+        ],
+        notes: [
+          { issue: 1, created: '2026-10-10T00:00:00Z', author: maint, body: 'Looking into it.' },
+          { issue: 4, created: '2026-10-24T00:00:00Z', author: maint, body: 'assigned to @maint', system: true },
+        ],
+        events: [
+          { issue: 1, kind: 'label', action: 'add', created: '2026-10-03T00:00:00Z', user: maint },
+          { issue: 2, kind: 'label', action: 'remove', created: '2026-10-06T00:00:00Z', user: maint },
+          { issue: 2, kind: 'milestone', action: 'add', created: '2026-10-08T00:00:00Z', user: maint },
+          { issue: 3, kind: 'state', state: 'closed', created: '2026-10-10T03:00:00Z', user: carol },
+          { issue: 3, kind: 'state', state: 'reopened', created: '2026-10-10T04:00:00Z', user: maint },
+          { issue: 3, kind: 'state', state: 'closed', created: '2026-10-11T06:00:00Z', user: maint },
+          { issue: 4, kind: 'milestone', action: 'remove', created: '2026-10-21T00:00:00Z', user: maint },
+        ],
+      },
+      {},
+      [E],
+    );
+    expect(r.failures).toEqual([]);
+    // #1 labelled after 2 days (the comment is later); #2 milestoned after 3 (a label removed is
+    // no triage); #3 closed by a maintainer after 1.25 (the author's close and a reopening do
+    // not count); #4 assigned after 4 (a milestone removed does not count). 10.25 / 4 = 2.5625.
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(2.56);
+    const paths = server!.requests.map((q) => q.path).filter((x) => x.includes('/issues/3/'));
+    expect(paths.map((x) => x.slice(x.lastIndexOf('/') + 1))).toEqual(['notes', 'resource_label_events', 'resource_milestone_events', 'resource_state_events']);
   });
 
   it('follows X-Next-Page: four members two a page take two requests', async () => {

@@ -1,6 +1,8 @@
 // A GitLab REST v4 stand-in for the forge tests and the bench. Every answer is checked against
 // test/fixtures/gitlab/responses.v4.json (the documented response fields, see its NOTICE.md);
-// pages go by X-Next-Page only, as GitLab's offset pagination sends it.
+// pages go by X-Next-Page only, as GitLab's offset pagination sends it. Label, milestone and
+// state changes are resource events, never notes (docs.gitlab.com/api/notes, "Resource events":
+// GitLab 11.2 for labels, 13.1 milestones, 13.3 states); assignment is still a system note.
 import { fileURLToPath } from 'node:url';
 import { loadJson, routeMaker, type Override, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
 
@@ -22,11 +24,18 @@ export interface GlNote {
   body: string;
   system?: boolean;
 }
+/** A resource event of an issue (resource_label_events, _milestone_events, _state_events). */
+export type GlResourceEvent = { issue: number; created: string; user: GlUser } & ({ kind: 'label' | 'milestone'; action: 'add' | 'remove' } | { kind: 'state'; state: 'closed' | 'reopened' });
+
+/** System notes GitLab no longer writes: those changes are resource events. */
+const RESOURCE_EVENT_NOTE = /^(added|removed) .*labels?$|milestone|^(closed|reopened)\b/;
+
 export interface GlProject {
   issuesAccess?: 'disabled' | 'private' | 'enabled';
   members?: { username: string; access: number }[];
   issues?: GlIssue[];
   notes?: GlNote[];
+  events?: GlResourceEvent[];
   pipelines?: { created: string; status: string }[];
   releases?: { tag: string; released: string; upcoming?: boolean }[];
   packages?: { name: string; version: string; type: string; created: string }[];
@@ -90,19 +99,39 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
       paged(
         (p.notes ?? [])
           .filter((n) => n.issue === Number(params.issue_iid))
-          .map((n, k) => ({
-            id: k + 1,
-            body: n.body,
-            author: user(n.author),
-            created_at: n.created,
-            updated_at: n.created,
-            system: !!n.system,
-            noteable_id: 1000 + n.issue,
-            noteable_type: 'Issue',
-            noteable_iid: n.issue,
-            internal: false,
-          })),
+          .map((n, k) => {
+            if (n.system && RESOURCE_EVENT_NOTE.test(n.body)) throw new Error(`GitLab records "${n.body}" as a resource event, not a note`);
+            return {
+              id: k + 1,
+              body: n.body,
+              author: user(n.author),
+              created_at: n.created,
+              updated_at: n.created,
+              system: !!n.system,
+              noteable_id: 1000 + n.issue,
+              noteable_type: 'Issue',
+              noteable_iid: n.issue,
+              internal: false,
+            };
+          }),
         req,
+      ),
+    ),
+    ...(['label', 'milestone', 'state'] as const).map((kind) =>
+      route(`/projects/{id}/issues/{issue_iid}/resource_${kind}_events`, (params, req) =>
+        paged(
+          (p.events ?? [])
+            .filter((e) => e.kind === kind && e.issue === Number(params.issue_iid))
+            .map((e, k) => ({
+              id: k + 1,
+              user: user(e.user),
+              created_at: e.created,
+              resource_type: 'Issue',
+              resource_id: 1000 + e.issue,
+              ...(e.kind === 'state' ? { state: e.state } : e.kind === 'label' ? { label: { id: 7, name: 'bug' }, action: e.action } : { milestone: { id: 9, title: 'v1' }, action: e.action }),
+            })),
+          req,
+        ),
       ),
     ),
     route('/projects/{id}/members/all', (_x, req) =>

@@ -22,8 +22,19 @@ export function isGitLabBot(username: string): boolean {
   return /^(project|group)_\d+_bot(_[0-9a-f]+)?$/.test(username) || username.endsWith('[bot]') || ['ghost', 'support-bot', 'alert-bot', 'gitlab-bot'].includes(username);
 }
 
-/** System notes that record a triage action: labels, assignment, milestone, closing. */
-const TRIAGE_NOTE = /^(added|removed) .*labels?$|^(assigned to|unassigned) |milestone|^closed\b/;
+/**
+ * The triage actions that count as a reaction, as on GitHub (`labeled`, `milestoned`, `closed`,
+ * `assigned`): a label or milestone added, the issue closed, someone assigned. GitLab records
+ * the first three as resource events, not notes (since 11.2 labels, 13.1 milestones, 13.3
+ * states); assignment is still a system note ("assigned to @x").
+ */
+const ASSIGNED_NOTE = /^assigned to /;
+type ResourceEvent = { created_at: string; user: User | null; action?: string; state?: string };
+const RESOURCE_EVENTS: ReadonlyArray<[kind: string, counts: (e: ResourceEvent) => boolean]> = [
+  ['label', (e) => e.action === 'add'],
+  ['milestone', (e) => e.action === 'add'],
+  ['state', (e) => e.state === 'closed'],
+];
 
 const iso = (unix: number) => new Date(unix * 1000).toISOString();
 
@@ -55,11 +66,16 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
         const issue: ForgeIssue = { createdAt, author: actor(i.author), reactions: [] };
         out.push(issue);
         if (issue.author.bot || issue.author.maintainer) continue;
-        // Comments and the system notes GitLab writes for labels, assignment, milestones and closing.
+        // Comments and assignment notes, then the label, milestone and state events.
         const notes = await all<{ body: string; system: boolean; created_at: string; author: User }>(`/issues/${i.iid}/notes`, { sort: 'asc' });
         for (const n of notes) {
-          if (n.system && !TRIAGE_NOTE.test(n.body)) continue;
+          if (n.system && !ASSIGNED_NOTE.test(n.body)) continue;
           issue.reactions.push({ at: unixOf(n.created_at), actor: actor(n.author) });
+        }
+        for (const [kind, counts] of RESOURCE_EVENTS) {
+          for (const e of await all<ResourceEvent>(`/issues/${i.iid}/resource_${kind}_events`)) {
+            if (e.user && counts(e)) issue.reactions.push({ at: unixOf(e.created_at), actor: actor(e.user) });
+          }
         }
       }
       return out;
