@@ -79,8 +79,39 @@ describe('Gitea/Forgejo adapter', () => {
     // Only the version linked to this repository.
     expect(at2!.values.PACKAGES).toEqual({ events: [u('2026-10-01T00:00:00Z')] });
     expect(server!.requests.every((q) => q.headers.authorization === 'token fj-secret-one')).toBe(true);
-    // Five runs two a page: three pages by Link header.
+    // Five runs two a page: three pages by the body's total_count (the list sends no Link).
     expect(server!.requests.filter((q) => q.path.endsWith('/actions/runs'))).toHaveLength(3);
+  });
+
+  it("reads every page of Forgejo's run list by the body's total_count (no Link, no X-Total-Count)", async () => {
+    // 45 runs, 20 a page: 3 pages. Every third run failed, the others succeeded, all in the
+    // 45 days before E: all 45 count.
+    const runs = Array.from({ length: 45 }, (_, i) => ({ created: new Date((E - (i + 1) * 86400) * 1000).toISOString(), status: i % 3 ? 'success' : 'failure' }));
+    const r = await measure({ ...WIDGET, pageCap: 20, runs }, {}, [E]);
+    expect(r.failures).toEqual([]);
+    expect((r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events).toHaveLength(45);
+    expect(server!.requests.filter((q) => q.path.endsWith('/actions/runs')).map((q) => q.query.get('page'))).toEqual(['1', '2', '3']);
+  });
+
+  it('dates Gitea 1.24/1.25 runs, which have no created_at, by started_at; an undated one is no silent 0', async () => {
+    // 40 runs of Gitea's list (outcome in `conclusion`), 15 a page; run i started i + 1 days
+    // before E. Runs 0–29 succeeded or failed, 30–34 were cancelled, 35–39 still wait (never
+    // started: started_at is the epoch). 30 count.
+    const runs = Array.from({ length: 40 }, (_, i) => ({
+      status: i < 30 ? (i % 2 ? 'success' : 'failure') : i < 35 ? 'cancelled' : 'waiting',
+      ...(i < 35 ? { started: new Date((E - (i + 1) * 86400) * 1000).toISOString() } : {}),
+    }));
+    let r = await measure({ ...WIDGET, pageCap: 15, runList: 'gitea', runs }, {}, [E]);
+    expect(r.failures).toEqual([]);
+    const events = (r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events;
+    expect(events).toHaveLength(30);
+    expect(events[0]).toBe(E - 30 * 86400);
+    expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe('Forgejo/Gitea Actions: 30 runs that succeeded or failed in the 12 months to 2026-11-25');
+    // A succeeded run without any time: no value, and the evidence says why.
+    r = await measure({ ...WIDGET, runList: 'gitea', runs: [...runs.slice(0, 3), { status: 'success' }] }, {}, [E]);
+    expect(r.failures).toEqual([]);
+    expect(r.measurements[0]!.values.CI_PIPELINE).toBeNull();
+    expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe('Forgejo/Gitea API: 1 of 4 runs that succeeded or failed carry no time (neither created, created_at nor started_at)');
   });
 
   it('an instance without the Actions run list leaves CI_PIPELINE null with evidence, not a failure', async () => {
@@ -132,9 +163,10 @@ describe('Gitea/Forgejo adapter', () => {
       "GET /repos/{owner}/{repo}/issues/{index}/timeline 200: /0 must have required property 'user'",
     ]);
     expect(giteaCheck('GET', '/repos/{owner}/{repo}/releases', 200, [{ id: 1, tag_name: 'v1', draft: false, prerelease: false }])).toEqual(["GET /repos/{owner}/{repo}/releases 200: /0 must have required property 'published_at'"]);
-    expect(giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: 1, workflow_runs: [{ id: 1, created: '2026-10-01T00:00:00Z' }] })).toEqual([
+    // A run of either list (Forgejo's or Gitea's) without its outcome.
+    expect(giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: 1, workflow_runs: [{ id: 1, created: '2026-10-01T00:00:00Z' }] })).toContain(
       "GET /repos/{owner}/{repo}/actions/runs 200: /workflow_runs/0 must have required property 'status'",
-    ]);
+    );
     expect(giteaCheck('GET', '/repos/{owner}/{repo}', 200, { id: 1, name: 'w', full_name: 'a/w', owner: user })).toEqual(["GET /repos/{owner}/{repo} 200:  must have required property 'has_issues'"]);
   });
 

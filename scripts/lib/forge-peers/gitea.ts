@@ -1,6 +1,9 @@
 // A Forgejo (Gitea API) v1 stand-in for the forge tests and the bench. Every answer is checked against
 // test/fixtures/forgejo/responses.v1.json, the documented fields of the answers the adapter reads
-// (see its NOTICE.md); pages go by Link header with `page` and `limit`, as Forgejo sends them.
+// (see its NOTICE.md); pages go by Link header with `page` and `limit`, as Forgejo sends them,
+// except the Actions run list: Forgejo's ListActionRuns and Gitea's ListRuns send neither Link
+// nor X-Total-Count, only the body's total_count (routers/api/v1/repo/action.go). Gitea's runs
+// (1.24, 1.25: modules/structs ActionWorkflowRun) have no creation time, only started_at.
 import { fileURLToPath } from 'node:url';
 import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
 
@@ -28,8 +31,13 @@ export interface GtRepository {
   collaborators?: string[];
   issues?: GtIssue[];
   timeline?: GtEntry[];
-  /** undefined: the instance has no Actions run list (404). */
-  runs?: { created: string; status: string }[];
+  /**
+   * undefined: the instance has no Actions run list (404). Forgejo's runs carry `created` and
+   * the outcome in `status`; Gitea's (`runList: 'gitea'`) `started_at` (the Unix epoch when the
+   * run never started) and the outcome in `conclusion`.
+   */
+  runs?: { created?: string; started?: string; status: string }[];
+  runList?: 'forgejo' | 'gitea';
   releases?: { tag: string; published: string; draft?: boolean }[];
   packages?: { name: string; version: string; type: string; created: string; repository?: string }[];
   pageCap?: number;
@@ -82,10 +90,17 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
       if (!r.runs) return NOT_FOUND;
       const size = Math.min(cap, Number(req.query.get('limit') ?? 30));
       const n = Number(req.query.get('page') ?? 1);
-      const runs = r.runs.slice((n - 1) * size, n * size).map((x, k) => ({ id: n * 100 + k, created: x.created, updated: x.created, status: x.status, event: 'push', title: 'CI' }));
-      const last = Math.max(1, Math.ceil(r.runs.length / size));
-      const headers: Record<string, string> = n < last ? { link: `<${`http://${req.headers.host}${req.path}?limit=${size}&page=${n + 1}`}>; rel="next"` } : {};
-      return { status: 200, headers, body: { total_count: r.runs.length, workflow_runs: runs } };
+      const runs = r.runs.slice((n - 1) * size, n * size).map((x, k) => {
+        const id = n * 100 + k;
+        if (r.runList === 'gitea') {
+          const done = x.status === 'success' || x.status === 'failure' || x.status === 'cancelled' || x.status === 'skipped';
+          return { id, display_title: 'CI', event: 'push', status: done ? 'completed' : x.status, ...(done ? { conclusion: x.status } : {}), started_at: x.started ?? '1970-01-01T00:00:00Z' };
+        }
+        if (x.created === undefined) throw new Error("Forgejo's runs always carry `created`");
+        return { id, created: x.created, updated: x.created, status: x.status, event: 'push', title: 'CI' };
+      });
+      // No Link and no X-Total-Count: the count is in the body alone.
+      return { status: 200, body: { total_count: r.runs.length, workflow_runs: runs } };
     }),
     route('/repos/{owner}/{repo}/releases', (_p, req, base) =>
       paged(

@@ -1,5 +1,5 @@
 // Gitea and Forgejo (Codeberg, any instance) over their REST API v1 through the core's client;
-// pages by Link header. No client library: gitea-js's typed calls lack the Actions run list,
+// pages by Link header (the Actions run list by its body's total_count). No client library: gitea-js's typed calls lack the Actions run list,
 // the one endpoint that differs between instances, and the rest are five plain GETs.
 import { ForgeApiError, type FailureKind } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
@@ -19,6 +19,21 @@ interface User {
 /** Bots have no flag here: `[bot]` names and the `-bot`/`_bot` accounts bots run under. */
 export function isGiteaBot(login: string): boolean {
   return /(\[bot\]|[-_]bot)$/i.test(login);
+}
+
+/** Runs asked a page (the instances' default maximum page size). */
+const RUN_PAGE = 50;
+
+/**
+ * When a run was created: Forgejo's `created`, Gitea's `created_at`; Gitea 1.24 and 1.25 send
+ * neither, only `started_at` (the Unix epoch for a run never started, read as no time). NaN
+ * when the run has none.
+ */
+function runTime(r: { created?: string; created_at?: string; started_at?: string }): number {
+  const created = unixOf(r.created ?? r.created_at);
+  if (!Number.isNaN(created)) return created;
+  const started = unixOf(r.started_at);
+  return started > 0 ? started : NaN;
 }
 
 const iso = (unix: number) => new Date(unix * 1000).toISOString();
@@ -75,22 +90,30 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
     },
 
     async ciRuns(from: number, to: number): Promise<CiRuns> {
-      type Run = { created?: string; created_at?: string; status?: string; conclusion?: string };
-      let runs: Run[] = [];
+      type Run = { created?: string; created_at?: string; started_at?: string; status?: string; conclusion?: string };
+      const runs: Run[] = [];
       try {
-        // Forgejo and Gitea answer { total_count, workflow_runs }; the list has no time filter.
-        for await (const page of http.pages<Run>(`${repo}/actions/runs`, { limit: 50 }, 'workflow_runs')) runs.push(...page);
+        // Forgejo's ListActionRuns and Gitea's ListRuns answer { total_count, workflow_runs }
+        // with neither Link nor X-Total-Count: pages go by the body's count. No time filter.
+        for (let page = 1; ; page++) {
+          const { body } = await http.getJson<{ total_count?: number; workflow_runs?: Run[] }>(`${repo}/actions/runs`, { limit: RUN_PAGE, page });
+          const items = body.workflow_runs ?? [];
+          runs.push(...items);
+          if (items.length === 0 || !(runs.length < (body.total_count ?? 0))) break;
+        }
       } catch (e) {
         if (failedWith(e, 'not-found')) return { unavailable: `${GITEA_LABEL}: this instance has no Actions run list (${repo}/actions/runs answered 404)` };
         throw e;
       }
-      runs = runs.filter((r) => {
+      const counted = runs.filter((r) => {
         // Forgejo reports the outcome in `status`; Gitea, like GitHub, in `conclusion`.
         const outcome = r.conclusion ?? r.status;
         return outcome === 'success' || outcome === 'failure';
       });
-      const times = runs.map((r) => unixOf(r.created ?? r.created_at)).filter((t) => t > from && t <= to);
-      return { system: 'Forgejo/Gitea Actions', times };
+      const times = counted.map(runTime);
+      const undated = times.filter((t) => Number.isNaN(t)).length;
+      if (undated > 0) return { unavailable: `${GITEA_LABEL}: ${undated} of ${counted.length} runs that succeeded or failed carry no time (neither created, created_at nor started_at)` };
+      return { system: 'Forgejo/Gitea Actions', times: times.filter((t) => t > from && t <= to) };
     },
 
     async releases(): Promise<ForgeRelease[]> {
