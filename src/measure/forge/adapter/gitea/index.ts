@@ -1,6 +1,7 @@
 // Gitea and Forgejo (Codeberg, any instance) over their REST API v1 through the core's client;
-// pages by Link header (the Actions run list by its body's total_count). No client library: gitea-js's typed calls lack the Actions run list,
-// the one endpoint that differs between instances, and the rest are five plain GETs.
+// pages by Link header (the Actions run list by its body's total_count). No client library:
+// gitea-js's typed calls lack the Actions run list, the one endpoint that differs between
+// instances, and the rest are five plain GETs.
 import { ForgeApiError, type FailureKind } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
