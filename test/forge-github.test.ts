@@ -64,7 +64,8 @@ const WIDGET: GhRepository = {
     { tag: 'v1.0.0', published: '2026-05-01T00:00:00Z', assets: ['2026-05-01T00:30:00Z'] },
     { tag: 'v1.1.0', published: '2026-09-15T00:00:00Z', assets: ['2026-09-15T02:00:00Z', '2026-09-15T01:00:00Z'] },
     { tag: 'v1.2.0-rc', published: null, draft: true, assets: ['2026-11-02T00:00:00Z'] },
-    { tag: 'v1.2.0', published: '2026-11-01T00:00:00Z' },
+    // Its only asset is still uploading: no published package yet.
+    { tag: 'v1.2.0', published: '2026-11-01T00:00:00Z', assets: [{ created: '2026-11-01T00:10:00Z', state: 'open' }] },
   ],
   runs: [
     { created: '2026-10-24T00:00:00Z', event: 'push', conclusion: 'success' },
@@ -96,7 +97,8 @@ describe('GitHub adapter', () => {
     // v1.0.0 is a git tag already; the draft has no publish time.
     expect(at2!.values.RELEASES).toEqual({ events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')] });
     expect(at1!.values.RELEASES).toEqual({ events: [u('2026-09-15T00:00:00Z')] });
-    // Releases with assets, at the later of publishing and the first upload.
+    // Releases with uploaded assets, at the later of publishing and the first upload; v1.2.0's
+    // asset is `open` (still uploading), so v1.2.0 is no package.
     expect(at2!.values.PACKAGES).toEqual({ events: [u('2026-05-01T00:30:00Z'), u('2026-09-15T01:00:00Z')] });
     expect(r.rules).toEqual(['ISSUE_REACTION_TIME', 'CI_PIPELINE', 'RELEASES', 'PACKAGES']);
     expect(r.requests).toBe(server!.requests.length);
@@ -128,6 +130,14 @@ describe('GitHub adapter', () => {
     expect((r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events).toHaveLength(880);
     const queries = server!.requests.filter((q) => q.path.endsWith('/actions/runs') && (q.query.get('page') ?? '1') === '1');
     expect(queries.length).toBeGreaterThan(1);
+  });
+
+  it('splits a range whose total_count is capped at 1,000 too (GitHub does not say it is not)', async () => {
+    // 1,100 runs six hours apart from 2026-01-01, all pushes that succeeded: a range's
+    // total_count says 1,000 whenever it holds more. All 1,100 count.
+    const runs: GhRun[] = Array.from({ length: 1100 }, (_, i) => ({ created: new Date(Date.UTC(2026, 0, 1) + i * 6 * 3600_000).toISOString().replace('.000Z', 'Z'), event: 'push', conclusion: 'success' }));
+    const r = await measure({ runs, issues: [], runTotal: 'capped' }, {}, [E]);
+    expect((r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events).toHaveLength(1100);
   });
 
   it('leaves ISSUE_REACTION_TIME null when issues are disabled, the rest measured', async () => {

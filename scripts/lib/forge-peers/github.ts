@@ -39,11 +39,13 @@ export interface GhRun {
   event: string;
   conclusion: string | null;
 }
+/** An asset's upload time; or with its state: `open` while it is still uploading (release-asset schema). */
+export type GhAsset = string | { created: string; state: 'uploaded' | 'open' };
 export interface GhRelease {
   tag: string;
   published: string | null;
   draft?: boolean;
-  assets?: string[];
+  assets?: GhAsset[];
 }
 
 export interface GhRepository {
@@ -53,6 +55,12 @@ export interface GhRepository {
   events?: GhEvent[];
   runs?: GhRun[];
   releases?: GhRelease[];
+  /**
+   * The run list's total_count for a range holding more than 1,000 runs: GitHub documents the
+   * 1,000-result cap of a filtered list, not whether its total_count is capped too; 'capped'
+   * answers 1,000, 'true' (the default) the range's own count.
+   */
+  runTotal?: 'true' | 'capped';
   /** Largest page the stand-in answers (GitHub's is 100); small to exercise Link paging. */
   pageCap?: number;
   /** Replaces the answer to a request (rate limits, errors, slowness); undefined: the normal one. */
@@ -139,14 +147,18 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
         Object.assign(out, { id: n * 1000 + i, created_at: x.created, updated_at: x.created, event: x.event, conclusion: x.conclusion, status: 'completed' });
         return out;
       });
-      return { status: 200, body: { total_count: matching.length, workflow_runs: runs } };
+      const total = r.runTotal === 'capped' ? reachable.length : matching.length;
+      return { status: 200, body: { total_count: total, workflow_runs: runs } };
     }),
     route('/repos/{owner}/{repo}/releases', (_p, req, base) => {
       const items = (r.releases ?? []).map((x) => {
         const out = example('release-items')[0];
         const asset = out.assets[0];
         Object.assign(out, { tag_name: x.tag, name: x.tag, published_at: x.published, created_at: x.published ?? '2026-01-01T00:00:00Z', draft: !!x.draft });
-        out.assets = (x.assets ?? []).map((created) => ({ ...asset, created_at: created, updated_at: created }));
+        out.assets = (x.assets ?? []).map((a) => {
+          const { created, state } = typeof a === 'string' ? { created: a, state: 'uploaded' } : a;
+          return { ...asset, created_at: created, updated_at: created, state };
+        });
         return out;
       });
       return paged(items, req, base);

@@ -89,7 +89,9 @@ export function githubSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
   async function runsIn(from: number, to: number, out: number[]): Promise<void> {
     const query = { ...base, created: `${iso(from)}..${iso(to)}` };
     const first = await call(() => octokit.rest.actions.listWorkflowRunsForRepo({ ...query, page: 1 }));
-    if (first.data.total_count > RUN_LIST_CAP && to > from) {
+    // GitHub documents the cap, not whether a capped list's total_count is capped too: a range
+    // that may hold more than it answers (a total_count of 1,000 or more) is split.
+    if (first.data.total_count >= RUN_LIST_CAP && to > from) {
       const mid = Math.floor((from + to) / 2);
       await runsIn(from, mid, out);
       await runsIn(mid + 1, to, out);
@@ -162,11 +164,13 @@ export function githubSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
     },
 
     async packages(): Promise<PackageVersion[]> {
-      // A release with uploaded assets is a published version, public once both exist.
+      // A release with uploaded assets is a published version, public once both exist; an
+      // asset in state `open` is still uploading (release-asset: state uploaded | open).
       const out: PackageVersion[] = [];
       for (const r of await releases()) {
-        if (r.draft || r.assets.length === 0) continue;
-        const firstAsset = Math.min(...r.assets.map((a) => unixOf(a.created_at)));
+        const uploaded = r.assets.filter((a) => a.state === 'uploaded');
+        if (r.draft || uploaded.length === 0) continue;
+        const firstAsset = Math.min(...uploaded.map((a) => unixOf(a.created_at)));
         out.push({ name: `release assets of ${r.tag_name}`, publishedAt: Math.max(unixOf(r.published_at), firstAsset) });
       }
       return out;
