@@ -14,7 +14,7 @@ import { runScan } from '../scan/run.ts';
 
 export const SCAN_USAGE = `usage: badgepress scan --repos FILE [--store DIR|s3://…] [--config FILE] [--mirrors DIR]
                       [--as-of UNIX|ISO] [--history monthly --since YYYY-MM] [--fetch always|never]
-                      [--rules ID,…] [--concurrency N] [--shard i/n] [--bot-pattern REGEX]… [--bus-factor-months N]
+                      [--forge always|never] [--rules ID,…] [--concurrency N] [--shard i/n] [--bot-pattern REGEX]… [--bus-factor-months N]
                       [--json] [--s3-endpoint URL] [--s3-path-style]
 
 FILE lists one repository URL a line (# comments), optionally followed by mirror=PATH.
@@ -32,6 +32,7 @@ const FLAGS = {
   history: { type: 'string' },
   since: { type: 'string' },
   fetch: { type: 'string' },
+  forge: { type: 'string' },
   rules: { type: 'string' },
   concurrency: { type: 'string' },
   shard: { type: 'string' },
@@ -81,6 +82,8 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   if (since !== undefined && since > asOf) throw new UsageError(`--since ${v.since} is after --as-of: nothing to backfill`);
   const fetch = v.fetch ?? 'always';
   if (fetch !== 'always' && fetch !== 'never') throw new UsageError(`--fetch ${JSON.stringify(fetch)}: expected always or never`);
+  const forge = v.forge ?? 'always';
+  if (forge !== 'always' && forge !== 'never') throw new UsageError(`--forge ${JSON.stringify(forge)}: expected always or never (never: git alone, no forge API asked)`);
   const concurrency = integerFlag('concurrency', v.concurrency, 1, 256);
   const busFactorMonths = integerFlag('bus-factor-months', v['bus-factor-months'], 1, 1200);
   const parsedShard = v.shard === undefined ? undefined : parseShard(v.shard);
@@ -128,6 +131,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
       asOf,
       ...(since === undefined ? {} : { since }),
       fetch,
+      forge,
       ...(asked ? { asked } : {}),
       botPatterns: v['bot-pattern'] ?? [],
       ...(shard ? { shard } : {}),
@@ -150,11 +154,12 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     return exitCode;
   }
   const unmeasured = summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured, settings)}` : '';
+  const notAsked = summary.notAsked.length > 0 ? `; not asked: ${summary.notAsked.map((n) => `${n.rules.join(', ')} (${n.why})`).join('; ')}` : '';
   const skipped = listProblems > 0 ? `, ${plural(listProblems, 'list line', 'list lines')} skipped` : '';
   const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} stored with fewer rules` : '';
   process.stdout.write(
     `badgepress scan: ${plural(summary.repositories, 'repository', 'repositories')}, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
-      `${plural(summary.records, 'record', 'records')} written, ${summary.failed} failed${incomplete}${skipped}, ${seconds} s → ${outcome.location}${unmeasured}\n`,
+      `${plural(summary.records, 'record', 'records')} written, ${summary.failed} failed${incomplete}${skipped}, ${seconds} s → ${outcome.location}${unmeasured}${notAsked}\n`,
   );
   return exitCode;
 }

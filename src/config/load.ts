@@ -89,7 +89,7 @@ export async function loadSettingsAt({ path, own: ownConfig }: SettingsFile, ove
     colors: { ...DEFAULT_COLORS, ...(raw.colors ?? {}) },
     s3: { ...DEFAULT_S3, ...(raw.s3 ?? {}), ...(overrides.s3Endpoint !== undefined ? { endpoint: overrides.s3Endpoint } : {}), ...(overrides.s3PathStyle ? { pathStyle: true } : {}) },
     pages: raw.pages ?? true,
-    hosts: Object.fromEntries(Object.entries(raw.hosts ?? {}).map(([host, h]) => [host, { ...h, apiUrl: h.apiUrl.replace(/\/+$/, '') }])),
+    hosts: Object.fromEntries(Object.entries(raw.hosts ?? {}).map(([host, h]) => [host, h.apiUrl === undefined ? h : { ...h, apiUrl: h.apiUrl.replace(/\/+$/, '') }])),
     ...(raw.dependents ? { dependents: raw.dependents } : {}),
     scan: {
       ...DEFAULT_SCAN,

@@ -122,7 +122,19 @@ export interface HostConfig {
   requestsPerSecond?: number;
   timeoutSeconds?: number;
   maxWaitSeconds?: number;
+  /** false: the scan never asks this host's API (git alone); the default, true, asks it. */
+  api?: true;
 }
+
+/** A `hosts:` entry with `api: false`: the host's repositories are measured by git alone. */
+export interface GitOnlyHost {
+  api: false;
+  kind?: HostConfig['kind'];
+  apiUrl?: string;
+  tokenEnv?: string;
+}
+
+export type HostEntry = HostConfig | GitOnlyHost;
 
 /** `dependents:`: where DEPENDENTS is read; absent, the rule is not measured. */
 export interface DependentsConfig {
@@ -177,7 +189,7 @@ export interface Settings {
   scan: ScanSettings;
   colors: Record<BadgeStatus | 'none', string>;
   /** Forge APIs by host as configured (the known hosts are added by the scan, not here). */
-  hosts: Record<string, HostConfig>;
+  hosts: Record<string, HostEntry>;
   dependents?: DependentsConfig;
   s3: S3Settings;
 }

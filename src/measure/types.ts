@@ -47,6 +47,11 @@ export interface ForgeResult {
   failures: string[];
   /** HTTP requests made, for the summary and the bench. */
   requests: number;
+  /**
+   * Rules this run chose not to ask a server for (`--forge never`, `--fetch never`, a host's
+   * `api: false`), and why: null with the evidence "not asked: <why>", never a failure.
+   */
+  notAsked?: Array<{ rules: string[]; why: string }>;
 }
 
 /**

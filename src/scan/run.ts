@@ -7,7 +7,7 @@ import type { ResolvedConfig, ShapeThresholds } from '../config/resolve.ts';
 import type { Settings } from '../config/types.ts';
 import { UsageError } from '../errors.ts';
 import { acquireLease } from '../io/lease.ts';
-import { forgeFor as forgesOf } from '../measure/forge/index.ts';
+import { forgeFor as forgesOf, noneAsked } from '../measure/forge/index.ts';
 import { parseTargets } from '../measure/targets.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { measuredRuleIds } from '../model/measured-rules.ts';
@@ -36,6 +36,8 @@ export interface ScanRun {
   /** Backfill month starts from this Unix time (--history monthly --since). */
   since?: number;
   fetch: 'always' | 'never';
+  /** --forge: `never` measures by git alone (no forge API, no dependency index); default always. */
+  forge?: 'always' | 'never';
   /** --rules; undefined: every rule badgepress can measure, and those the thresholds judge. */
   asked?: readonly string[];
   botPatterns: readonly string[];
@@ -113,6 +115,9 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
     await writer.close();
     throw err;
   }
+  // No server asked: the forge rules are null as not asked, never failures.
+  const forges = run.forgeFor ?? forgesOf({ hosts: settings.hosts, ...(settings.dependents ? { dependents: settings.dependents } : {}), gitTokens: settings.scan.tokens }, process.env);
+  const off = run.fetch === 'never' ? '--fetch never asks no server' : run.forge === 'never' ? '--forge never (git alone)' : undefined;
   let summary: ScanSummary;
   try {
     summary = await scan({
@@ -125,7 +130,7 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
       settings: settings.scan,
       botPatterns: run.botPatterns,
       windowMonths: judged.windowMonths,
-      forgeFor: run.forgeFor ?? forgesOf({ hosts: settings.hosts, ...(settings.dependents ? { dependents: settings.dependents } : {}), gitTokens: settings.scan.tokens }, process.env),
+      forgeFor: off ? noneAsked(forges, off) : forges,
       report: listener.report,
       ...(listener.onProgress ? { onProgress: listener.onProgress } : {}),
     });

@@ -60,14 +60,18 @@ export interface ScanSummary {
   movedAside: number;
   /** Rule ids asked for that nothing here could measure. */
   unmeasured: string[];
+  /** Rules this run chose not to ask a server for, by why (`--forge never`, a host's `api: false`). */
+  notAsked: Array<{ rules: string[]; why: string }>;
   forgeRequests: number;
 }
 
 export async function scan(o: ScanOptions): Promise<ScanSummary> {
-  const summary: ScanSummary = { repositories: o.targets.length, measured: 0, upToDate: 0, records: 0, failed: 0, incomplete: 0, movedAside: 0, unmeasured: [], forgeRequests: 0 };
+  const summary: ScanSummary = { repositories: o.targets.length, measured: 0, upToDate: 0, records: 0, failed: 0, incomplete: 0, movedAside: 0, unmeasured: [], notAsked: [], forgeRequests: 0 };
   const gitRules = new Set(GIT_RULE_IDS.filter((r) => o.rules.has(r)));
   const measuredRules = new Set<string>(gitRules);
-  const horizonMonths = Math.max(o.settings.horizonMonths, ...['COMMITS', 'RELEASES'].map((r) => o.windowMonths[r] ?? 0));
+  // Every event rule keeps at least its own window (git's and the forge's alike).
+  const horizonMonths = Math.max(o.settings.horizonMonths, ...EVENT_RULES.map((r) => o.windowMonths[r] ?? 0));
+  const notAsked = new Map<string, Set<string>>();
   const ruleOptions = { rules: gitRules, horizonMonths, asOf: o.asOf, busFactorMonths: o.settings.busFactorMonths, isBot: botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]) };
   const limit = pLimit(o.settings.concurrency);
   const hostLimits = new Map<string, ReturnType<typeof pLimit>>();
@@ -139,6 +143,12 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
       summary.forgeRequests += result.requests;
       const forgeRules = result.rules.filter((r) => o.rules.has(r));
       for (const r of forgeRules) measuredRules.add(r);
+      for (const n of result.notAsked ?? []) {
+        const rules = notAsked.get(n.why) ?? new Set<string>();
+        // RELEASES keeps git's tags: only what nothing measured is named.
+        for (const r of n.rules) if (o.rules.has(r) && !gitRules.has(r)) rules.add(r);
+        notAsked.set(n.why, rules);
+      }
       measurements = measurements.map((m, i) => mergeForge(m, result.measurements[i], new Set(forgeRules)));
       for (const f of result.failures) o.report(`${target.source} ${target.url}: ${f}`);
       if (result.failures.length > 0) summary.failed++;
@@ -173,8 +183,15 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
   );
   if (storeFailure !== undefined) throw storeFailure;
   summary.unmeasured = [...o.rules].filter((r) => !measuredRules.has(r)).sort();
+  summary.notAsked = [...notAsked]
+    .filter(([, rules]) => rules.size > 0)
+    .map(([why, rules]) => ({ rules: [...rules].sort(), why }))
+    .sort((a, b) => (a.why < b.why ? -1 : 1));
   return summary;
 }
+
+/** The rules whose values are events: the horizon covers each one's window. */
+const EVENT_RULES = ['COMMITS', 'RELEASES', 'CI_PIPELINE', 'PACKAGES'];
 
 /**
  * Whether every time still wanted precedes the default branch's first commit (or the branch has

@@ -16,6 +16,8 @@ export interface GitHttpServer {
   requests: string[];
   /** Bytes sent in answers to git-upload-pack POSTs, in order. */
   uploadPackBytes: number[];
+  /** TCP connections accepted, whatever was sent on them. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -103,6 +105,8 @@ export async function startGitHttp(projectRoot: string, required: Record<string,
       res.end();
     });
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const port = (server.address() as AddressInfo).port;
   return {
@@ -111,6 +115,7 @@ export async function startGitHttp(projectRoot: string, required: Record<string,
     authorizations,
     requests,
     uploadPackBytes,
+    connections: () => connections,
     close: async () => {
       for (const res of stalled) res.destroy();
       server.closeAllConnections();

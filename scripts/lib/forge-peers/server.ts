@@ -132,6 +132,8 @@ export interface ForgeServer {
   url: string;
   violations: string[];
   requests: RequestSeen[];
+  /** TCP connections accepted, whatever was sent on them. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -174,12 +176,15 @@ export async function startForgeServer(routes: Route[], check: SpecCheck, prefix
     if (reply.delayMs) setTimeout(send, reply.delayMs);
     else send();
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   const port = await listenLocal(server);
   base = `http://127.0.0.1:${port}`;
   return {
     url: base + prefix,
     violations,
     requests,
+    connections: () => connections,
     close: () => {
       server.closeAllConnections();
       return closeServer(server);

@@ -1,9 +1,9 @@
 // The forge side of a scan: which host speaks which API, and the measurer for a target.
 // `forgeFor(settings, env)` is what the scan command calls once per run.
-import type { ForgeFor, ForgeMeasurer, ForgeRequest } from '../types.ts';
-import type { DependentsConfig, HostConfig } from '../../config/types.ts';
+import type { ForgeFor, ForgeMeasurer, ForgeRequest, ForgeResult, Measurement } from '../types.ts';
+import type { DependentsConfig, HostConfig, HostEntry } from '../../config/types.ts';
 import { ForgeHttp, QueueRegistry, tokenPool, type HostAccess } from './core/http.ts';
-import { sourceMeasurer, type ForgeSource } from './core/measurer.ts';
+import { FORGE_RULES, sourceMeasurer, type ForgeSource } from './core/measurer.ts';
 import { GITHUB_LABEL } from './adapter/github/label.ts';
 import { GITLAB_LABEL, gitlabSource } from './adapter/gitlab/index.ts';
 import { GITEA_LABEL, giteaSource } from './adapter/gitea/index.ts';
@@ -58,8 +58,8 @@ export function hostAccess(host: HostConfig, env: Readonly<Record<string, string
 }
 
 export interface ForgeSettings {
-  /** The config's `hosts:` (over the known hosts). */
-  hosts: Readonly<Record<string, HostConfig>>;
+  /** The config's `hosts:` (over the known hosts); an entry with `api: false` is never asked. */
+  hosts: Readonly<Record<string, HostEntry>>;
   /** The config's `dependents:`; absent, DEPENDENTS is not measured. */
   dependents?: DependentsConfig;
   /** `scan.tokens` (host → variable git uses): the API uses the same token unless the host names its own. */
@@ -74,10 +74,10 @@ export interface ForgeSettings {
  */
 export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, string | undefined>>): ForgeFor {
   const registry = new QueueRegistry();
-  const all: Record<string, HostConfig> = { ...KNOWN_HOSTS, ...settings.hosts };
+  const all: Record<string, HostEntry> = { ...KNOWN_HOSTS, ...settings.hosts };
   for (const [host, variable] of Object.entries(settings.gitTokens ?? {})) {
     const h = all[host];
-    if (h && !settings.hosts[host]?.tokenEnv) all[host] = { ...h, tokenEnv: variable };
+    if (h && h.api !== false && !settings.hosts[host]?.tokenEnv) all[host] = { ...h, tokenEnv: variable };
   }
   const dependents = settings.dependents ? dependentsMeasurer(settings.dependents, registry) : undefined;
   const measurers = new Map<string, ForgeMeasurer | undefined>();
@@ -85,7 +85,8 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
     if (measurers.has(target.host)) return measurers.get(target.host);
     const host = all[target.host];
     let m: ForgeMeasurer | undefined;
-    if (host) {
+    if (host?.api === false) m = notAskedMeasurer({ always: FORGE_RULES, latest: [] }, `hosts: ${target.host}: api: false (git alone)`);
+    else if (host) {
       const access = hostAccess(host, env);
       const adapter = ADAPTERS[host.kind];
       m = sourceMeasurer((signal) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, signal), adapter.open);
@@ -93,5 +94,36 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
     if (dependents) m = m ? combined(m, dependents) : dependents;
     measurers.set(target.host, m);
     return m;
+  };
+}
+
+/**
+ * A measurer that asks no server: the rules `answers` names are null at every time (E alone
+ * for `latest`) with the evidence "not asked: <why>", and the result says so (never a failure).
+ */
+export function notAskedMeasurer(answers: ForgeMeasurer['answers'], why: string): ForgeMeasurer {
+  const rules = [...answers.always, ...answers.latest];
+  return {
+    answers,
+    async measure(request: ForgeRequest): Promise<ForgeResult> {
+      const evidence = `not asked: ${why}`;
+      const measurements = request.times.map((_, i): Measurement => {
+        const here = i === request.times.length - 1 ? rules : answers.always;
+        return { values: Object.fromEntries(here.map((r) => [r, null])), evidence: Object.fromEntries(here.map((r) => [r, evidence])) };
+      });
+      return { measurements, rules, failures: [], requests: 0, notAsked: [{ rules, why }] };
+    },
+  };
+}
+
+/** `forgeFor` with no server asked (`--forge never`, `--fetch never`): each target's rules not asked, for `why`. */
+export function noneAsked(forgeFor: ForgeFor, why: string): ForgeFor {
+  const measurers = new Map<ForgeMeasurer, ForgeMeasurer>();
+  return (target) => {
+    const m = forgeFor(target);
+    if (!m) return undefined;
+    let off = measurers.get(m);
+    if (!off) measurers.set(m, (off = notAskedMeasurer(m.answers, why)));
+    return off;
   };
 }

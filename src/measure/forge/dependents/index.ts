@@ -81,6 +81,7 @@ export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
         rules: [...x.rules, ...y.rules],
         failures: [...x.failures, ...y.failures],
         requests: x.requests + y.requests,
+        notAsked: [...(x.notAsked ?? []), ...(y.notAsked ?? [])],
       };
     },
   };
