@@ -76,6 +76,13 @@ describe('scan without asking a forge', () => {
     expect(record.values.PACKAGES).toEqual({ events: [utc(2025, 5, 2)] });
   });
 
+  it('a run that finds every time stored does not blame the host for the forge rules', async () => {
+    const r = await runCommand(['scan', '--config', configs.api!, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store-api'), '--as-of', '2026-11-01']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('1 already stored');
+    expect(r.stdout).not.toContain('not measured');
+  });
+
   it('--fetch never opens no connection to git or the forge; the forge rules are not asked, exit 0', async () => {
     // The mirror exists from the scan above; a scan at another time measures it again.
     const [gitBefore, forgeBefore] = [http.connections(), gitlab.connections()];

@@ -88,6 +88,9 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     const file = storeFileName(target.host, target.path);
     const stored = await o.writer.storedTimes(file, target.url);
     const forge = o.forgeFor?.(target);
+    // A host with an adapter answers its rules, whether or not this run needed to ask it (a
+    // repository already stored at every time is no host without a forge API).
+    for (const r of [...(forge?.answers.always ?? []), ...(forge?.answers.latest ?? [])]) if (o.rules.has(r)) measuredRules.add(r);
     const wanted = [...new Set([...(o.historyTimes ?? []), o.asOf])].filter((t) => !stored.has(t)).sort((a, b) => a - b);
     // A record at a time holds the rules of the scan that wrote it: one from a narrower --rules
     // scan cannot be completed (a second record at the same time is a duplicate a build skips).
