@@ -27,6 +27,14 @@ describe('hosts: and dependents:', () => {
     expect(deps.dependents).toEqual({ source: 'ecosyste.ms' });
   });
 
+  it('loads a host with api: false without kind or apiUrl; any other entry still needs both', async () => {
+    const off = await loadSettings(write('off.yaml', 'hosts:\n  github.com:\n    api: false\n'));
+    expect(off.hosts).toEqual({ 'github.com': { api: false } });
+    const file = write('half.yaml', 'hosts:\n  x.example:\n    apiUrl: https://x.example/api/v1\n  z.example:\n    api: true\n    kind: gitea\n');
+    const err = (await loadSettings(file).catch((e: { problems: string[] }) => e)) as { problems: string[] };
+    expect(err.problems).toEqual([`${file}:4 hosts.x.example: missing required key "kind"`, `${file}:6 hosts.z.example: missing required key "apiUrl"`]);
+  });
+
   it('refuses a bad host entry with file:line, and a pasted token without echoing it', async () => {
     const token = 'ghp_' + 'A1b2C3d4'.repeat(4);
     const file = write(
