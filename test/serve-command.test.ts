@@ -2,7 +2,7 @@
 // serve's answers, and a --dir that is not a directory is refused up front.
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, runCli } from './helpers/cli.ts';
 import { startServeChild, type ServeChild } from './helpers/serve-child.ts';
@@ -34,7 +34,7 @@ function headers(url: string): Promise<{ status: number; cacheControl: string | 
 }
 
 describe('badgepress serve', () => {
-  it('answers with the cache ages of --config (latest files, redirects, per-time files)', async () => {
+  it('answers with the cache ages of --config (latest and per-time files, redirects, assets)', async () => {
     const cfg = join(dir, 'site.yaml');
     writeFileSync(cfg, 'cache:\n  latestMaxAge: 60\n  immutableMaxAge: 600\n');
     const out = join(dir, 'site');
@@ -42,9 +42,12 @@ describe('badgepress serve', () => {
     const base = await startServe(['--dir', out, '--port', '0', '--config', cfg]);
     const repo = `${base}/api/v1/repositories/${WIDGET}`;
     expect(await headers(`${repo}/badges/MAINTENANCE.svg`)).toEqual({ status: 200, cacheControl: 'public, max-age=60' });
-    // a time between two scans: the target can no longer change
-    expect(await headers(`${repo}/sarif?timestamp=1762000001`)).toEqual({ status: 302, cacheControl: 'public, max-age=600' });
-    expect(await headers(`${repo}/at/1762000000/sarif`)).toEqual({ status: 200, cacheControl: 'public, max-age=600, immutable' });
+    // A time between two scans and its per-time file: a threshold change rebuilds that file, so
+    // both get latestMaxAge (issue 37); only content-hashed assets are immutable.
+    expect(await headers(`${repo}/sarif?timestamp=1762000001`)).toEqual({ status: 302, cacheControl: 'public, max-age=60' });
+    expect(await headers(`${repo}/at/1762000000/sarif`)).toEqual({ status: 200, cacheControl: 'public, max-age=60' });
+    const css = readdirSync(join(out, 'assets')).find((f) => /^site\.[0-9a-f]{8,64}\.css$/.test(f));
+    expect(await headers(`${base}/assets/${css}`)).toEqual({ status: 200, cacheControl: 'public, max-age=600, immutable' });
   });
 
   it('refuses a --dir that is a file, with exit 2', () => {

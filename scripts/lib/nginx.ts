@@ -1,7 +1,7 @@
 // Debian's nginx started on 127.0.0.1 with config/nginx/badgepress.conf, exactly the file users
-// take, its three EDIT lines pointed at a site, a serve and a free port. Its own prefix and
-// temp directories: no root config, no system paths.
-import { spawn, spawnSync } from 'node:child_process';
+// take, its three EDIT lines pointed at a site, a serve and a free port; or as a plain proxy
+// cache in front of serve. Its own prefix and temp directories: no root config, no system paths.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,9 +32,6 @@ export interface RunningNginx {
 
 /** Starts nginx (one worker) serving `site`, passing to serve at `servePort`; resolves once it answers. */
 export async function startNginx(site: string, servePort: number): Promise<RunningNginx> {
-  const nginx = nginxBinary();
-  if (!nginx) throw new Error('nginx is not installed: apt-get install -y nginx (.ci/run does)');
-  const prefix = mkdtempSync(join(tmpdir(), 'badgepress-nginx-'));
   const port = await freePort();
   const edits: Array<[RegExp, string]> = [
     [/server 127\.0\.0\.1:8787;/, `server 127.0.0.1:${servePort};`],
@@ -46,8 +43,40 @@ export async function startNginx(site: string, servePort: number): Promise<Runni
     if (!from.test(conf)) throw new Error(`${NGINX_CONF}: the EDIT line ${from} is gone`);
     conf = conf.replace(from, to);
   }
-  writeFileSync(join(prefix, 'badgepress.conf'), conf);
+  return runNginx(port, (prefix) => {
+    writeFileSync(join(prefix, 'badgepress.conf'), conf);
+    return `include ${prefix}/badgepress.conf;`;
+  });
+}
+
+/**
+ * nginx as a plain shared cache in front of `upstreamPort` (serve): a proxy cache with no
+ * directive of its own about ages, so the answers' Cache-Control alone decides, as at a CDN.
+ * `X-Cache-Status` says whether an answer came from the cache.
+ */
+export async function startNginxProxyCache(upstreamPort: number): Promise<RunningNginx> {
+  const port = await freePort();
+  return runNginx(port, (prefix) => {
+    mkdirSync(join(prefix, 'cache'));
+    return `proxy_cache_path ${prefix}/cache keys_zone=badgepress:1m;
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://127.0.0.1:${upstreamPort};
+      proxy_cache badgepress;
+      add_header X-Cache-Status $upstream_cache_status always;
+    }
+  }`;
+  });
+}
+
+/** Starts nginx on `port` in a prefix of its own with the http {} contents `http(prefix)` gives. */
+async function runNginx(port: number, http: (prefix: string) => string): Promise<RunningNginx> {
+  const nginx = nginxBinary();
+  if (!nginx) throw new Error('nginx is not installed: apt-get install -y nginx (.ci/run does)');
+  const prefix = mkdtempSync(join(tmpdir(), 'badgepress-nginx-'));
   for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(prefix, 'temp', d), { recursive: true });
+  const contents = http(prefix);
   // Run as root, nginx's workers would be "nobody", who cannot read a 0700 temp directory.
   writeFileSync(
     join(prefix, 'nginx.conf'),
@@ -63,7 +92,7 @@ http {
   fastcgi_temp_path ${prefix}/temp/fastcgi;
   uwsgi_temp_path ${prefix}/temp/uwsgi;
   scgi_temp_path ${prefix}/temp/scgi;
-  include ${prefix}/badgepress.conf;
+  ${contents}
 }
 `,
   );
@@ -71,16 +100,7 @@ http {
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`nginx exited ${child.exitCode}: ${stderr}${safeRead(join(prefix, 'error.log'))}`);
-    try {
-      await fetch(`http://127.0.0.1:${port}/`);
-      break;
-    } catch {
-      if (i > 100) throw new Error(`nginx did not listen within 10 s: ${stderr}`);
-      await new Promise((ok) => setTimeout(ok, 100));
-    }
-  }
+  await untilAnswering(port, child, () => `nginx: ${stderr}${safeRead(join(prefix, 'error.log'))}`);
   return {
     port,
     prefix,
@@ -89,6 +109,23 @@ http {
       await exited;
     },
   };
+}
+
+/**
+ * Resolves once something answers HTTP on `port` (any status); throws, saying `output()`, when
+ * `child` exits first or nothing answers within 15 s.
+ */
+export async function untilAnswering(port: number, child: ChildProcess, output: () => string): Promise<void> {
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${output()}`);
+    try {
+      await fetch(`http://127.0.0.1:${port}/`);
+      return;
+    } catch {
+      if (i > 150) throw new Error(`did not listen within 15 s: ${output()}`);
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+  }
 }
 
 function safeRead(path: string): string {

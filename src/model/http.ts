@@ -2,7 +2,10 @@
 // (headers answers carry) share. Pure and small: it is bundled into the Worker and the
 // CloudFront Function, which have a 10 KB budget.
 
-/** Cache ages in seconds: latest files, indexes, redirects that may change, and errors; and per-time files. */
+/**
+ * Cache ages in seconds: every API answer a rebuild can change (latest and per-time files,
+ * indexes, redirects, errors, pages); and content-hashed assets, which never change.
+ */
 export interface CacheAges {
   latestMaxAge: number;
   immutableMaxAge: number;
@@ -27,8 +30,8 @@ export const STATUS_TEXT: Readonly<Record<number, string | undefined>> = {
 };
 
 /**
- * Cache-Control of a file or answer: `immutable` for per-time files, which never change; a
- * redirect that can no longer change is long-lived but not immutable (it is not a file).
+ * Cache-Control of a file or answer: `immutable` only for what never changes under its key
+ * (content-hashed assets); per-time files are rebuilt after a threshold change, so not them.
  */
 export function cacheControl(maxAge: number, immutable: boolean): string {
   return `public, max-age=${maxAge}${immutable ? ', immutable' : ''}`;

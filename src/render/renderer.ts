@@ -12,8 +12,13 @@ import type { LatestOnlyFiles, Renderer, RenderedFile, RenderFilter, ScanFiles }
 
 import type { FileScope, OutputFile, Phase, PublishFile } from '../model/publish-file.ts';
 
-export function cacheControlFor(settings: Settings, phase: Phase): string {
-  return phase === 'at' ? cacheControl(settings.cache.immutableMaxAge, true) : cacheControl(settings.cache.latestMaxAge, false);
+/**
+ * Cache-Control of a published file: `immutable` only for content-hashed assets, whose bytes
+ * never change under their key; everything else, per-time files included (a threshold change
+ * rebuilds them), gets `cache.latestMaxAge`.
+ */
+export function cacheControlFor(settings: Settings, contentHashed: boolean): string {
+  return contentHashed ? cacheControl(settings.cache.immutableMaxAge, true) : cacheControl(settings.cache.latestMaxAge, false);
 }
 
 /** The render step of a shape: `scanFiles` renders one evaluation, this places every one at its keys. */
@@ -30,11 +35,11 @@ function repositoryFiles<E>(settings: Settings, evaluation: RepositoryEvaluation
   const { history } = evaluation;
   const { repositoryUrl, encoded } = history;
   const out: OutputFile[] = [];
-  const immutable = cacheControlFor(settings, 'at');
-  const short = cacheControlFor(settings, 'latest');
-  const place = (files: RenderedFile[], scope: FileScope, scanTimestamp: number, key: (r: Resource) => string, cacheControl: string, phase: Phase) => {
+  // One age for all of them: per-time files change on a threshold change as latest files do.
+  const short = cacheControlFor(settings, false);
+  const place = (files: RenderedFile[], scope: FileScope, scanTimestamp: number, key: (r: Resource) => string, phase: Phase) => {
     for (const f of files) {
-      out.push({ key: key(f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl, phase, repositoryUrl, resource: f.resource, scope, scanTimestamp });
+      out.push({ key: key(f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl: short, phase, repositoryUrl, resource: f.resource, scope, scanTimestamp });
     }
   };
   let newest: RenderedFile[] = [];
@@ -44,11 +49,11 @@ function repositoryFiles<E>(settings: Settings, evaluation: RepositoryEvaluation
     const skipped = filter?.skipped ?? 0;
     newest = scanFiles(encoded, evaluation.scans[i]!, filter);
     newestSkipped = (filter?.skipped ?? 0) - skipped;
-    place(newest, 'scan', timestamp, (r) => atKey(encoded, timestamp, r), immutable, 'at');
+    place(newest, 'scan', timestamp, (r) => atKey(encoded, timestamp, r), 'at');
     // Shape A with expiry: each scan also gets its expired rendering, the target of
     // `?timestamp=T` when T lies more than expireAfterDays after the scan.
     const expired = evaluation.expired?.[i];
-    if (expired) place(scanFiles(encoded, expired, filter), 'expired-scan', timestamp, (r) => expiredAtKey(encoded, timestamp, r), immutable, 'at');
+    if (expired) place(scanFiles(encoded, expired, filter), 'expired-scan', timestamp, (r) => expiredAtKey(encoded, timestamp, r), 'at');
   });
   const last = history.scans[history.scans.length - 1];
   if (!last) return out;
@@ -61,7 +66,7 @@ function repositoryFiles<E>(settings: Settings, evaluation: RepositoryEvaluation
   const reuse = evaluation.latest === evaluation.scans[history.scans.length - 1];
   if (reuse && filter) filter.skipped += newestSkipped;
   const latest = reuse ? newest : scanFiles(encoded, evaluation.latest, filter);
-  place([...latest, ...latestOnly(repositoryUrl, evaluation.latest, filter)], 'latest', last.timestamp, (r) => latestKey(encoded, r), short, 'latest');
+  place([...latest, ...latestOnly(repositoryUrl, evaluation.latest, filter)], 'latest', last.timestamp, (r) => latestKey(encoded, r), 'latest');
   return out;
 }
 
@@ -72,5 +77,5 @@ function repositoryFiles<E>(settings: Settings, evaluation: RepositoryEvaluation
 export function openapiFiles(settings: Settings, badgeIds: readonly string[], templates: Pick<Templates, 'openapi'>): PublishFile[] {
   if (!settings.openapi) return [];
   if (!templates.openapi) throw new Error('internal: openapi.json is on but its template was not read');
-  return [{ key: OPENAPI_KEY, body: jsonBytes(openapiDocument(settings, badgeIds, templates.openapi)), contentType: JSON_TYPE, cacheControl: cacheControlFor(settings, 'latest'), phase: 'page' }];
+  return [{ key: OPENAPI_KEY, body: jsonBytes(openapiDocument(settings, badgeIds, templates.openapi)), contentType: JSON_TYPE, cacheControl: cacheControlFor(settings, false), phase: 'page' }];
 }

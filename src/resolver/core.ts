@@ -36,9 +36,12 @@ export interface ResolverResponse {
 }
 
 export interface ResolverOptions {
-  /** Seconds: latest files, indexes, redirects that may change, errors. */
+  /**
+   * Seconds: every API answer (latest and per-time files, indexes, redirects, errors). A
+   * rebuild after a threshold change rewrites per-time files too, so none of them is immutable.
+   */
   latestMaxAge?: number;
-  /** Seconds: per-time files, which never change. */
+  /** Seconds: content-hashed assets of the site, the only files that never change. */
   immutableMaxAge?: number;
 }
 
@@ -122,13 +125,9 @@ export function timestampAnswer(req: ResolverRequest, found: Extract<Lookup, { k
   if (ts === undefined) return miss(req, t, `no result at or before ${found.timestamp}; the first scan is at ${index.timestamps[0]}`, opts);
   const expired = index.expireAfterSeconds !== undefined && found.timestamp - ts > index.expireAfterSeconds;
   const location = `/${fileKey(t.encoded, t.resource, { timestamp: ts, expired })}`;
-  // A newer scan can still land at or before T only when T is past the last scan.
-  const stable = found.timestamp < index.timestamps[index.timestamps.length - 1]!;
-  return {
-    status: 302,
-    headers: { location, 'cache-control': stable ? longAge(opts, true) : shortAge(opts) },
-    body: null,
-  };
+  // Short even for T before the last scan: a backfilled scan (scan --history) or another
+  // expireAfterDays moves the target, and a rebuild rewrites the target's judgement.
+  return { status: 302, headers: { location, 'cache-control': shortAge(opts) }, body: null };
 }
 
 function badgeOf(t: RouteTarget): string | undefined {
@@ -142,12 +141,13 @@ function miss(req: ResolverRequest, t: RouteTarget, detail: string, opts?: Resol
 
 /** The answer with the file a `key` lookup found: what `resolve` answers once it has the bytes. */
 export function fileAnswer(req: ResolverRequest, t: RouteTarget, obj: StoredObject, opts?: ResolverOptions): ResolverResponse {
-  return file(obj, contentTypeOf(t.resource), t.at ? longAge(opts) : shortAge(opts), req);
+  // Per-time files too: a threshold change rebuilds them, and their ETag makes revalidating cheap.
+  return file(obj, contentTypeOf(t.resource), shortAge(opts), req);
 }
 
 const shortAge = (opts?: ResolverOptions) => cacheControl(opts?.latestMaxAge ?? DEFAULT_CACHE.latestMaxAge, false);
-/** A per-time file is immutable; a redirect that can no longer change is long-lived, not immutable. */
-const longAge = (opts?: ResolverOptions, redirect?: boolean) => cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, !redirect);
+/** Content-hashed assets: a new build names new bytes with a new key, so these never change. */
+const longAge = (opts?: ResolverOptions) => cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, true);
 
 /** Greatest element ≤ t of an ascending array (binary search). */
 export function newestAtOrBefore(ascending: readonly number[], t: number): number | undefined {

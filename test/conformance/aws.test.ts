@@ -58,7 +58,8 @@ async function put(key: string, body: Buffer | string, originPath = ORIGIN_PATH)
       Key: `${originPath.slice(1)}/${key}`,
       Body: body,
       ContentType: key.endsWith('.svg') ? 'image/svg+xml' : 'application/json',
-      CacheControl: /\/at\/\d+\//.test(key) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+      // As the build stores them (test/s3-publish.test.ts): immutable only for content-hashed assets.
+      CacheControl: /^assets\/[^/]+\.[0-9a-f]{8,64}\.(css|js)$/.test(key) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
     }),
   );
 }

@@ -41,8 +41,9 @@ export interface ConformanceCase {
 }
 
 const base = `/api/v1/repositories/${WIDGET}`;
+// Every API answer a rebuild can change, per-time files and every 302 included (issue 37):
+// a threshold change rewrites past reports, so nothing here may be immutable or long-lived.
 const SHORT = /^public, max-age=300$/;
-const IMMUTABLE = /^public, max-age=31536000, immutable$/;
 const get = (url: string): ConformanceRequest => ({ method: 'GET', url });
 const head = (url: string): ConformanceRequest => ({ method: 'HEAD', url });
 const onB = (url: string): ConformanceRequest => ({ method: 'GET', url, site: 'B' });
@@ -56,12 +57,12 @@ export const CASES: ConformanceCase[] = [
   { name: 'latest badge image', request: get(`${base}/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', cacheControl: SHORT, body: /aria-label="MAINTENANCE: silver"/ },
   { name: 'latest explanation', request: get(`${base}/badges/SECURITY`), status: 200, contentType: 'application/json', cacheControl: SHORT, body: /"badgeStatus":"gold"/ },
   { name: 'index', request: get(`${base}/index.json`), status: 200, contentType: 'application/json', body: /"timestamps":\[1760000000,/ },
-  { name: 'T equal to a scan time', request: get(`${base}/sarif?timestamp=1762000000`), status: 302, location: `${base}/at/1762000000/sarif`, cacheControl: /^public, max-age=31536000$/ },
+  { name: 'T equal to a scan time', request: get(`${base}/sarif?timestamp=1762000000`), status: 302, location: `${base}/at/1762000000/sarif`, cacheControl: SHORT },
   { name: 'T between scans', request: get(`${base}/badges/MAINTENANCE.svg?timestamp=1762999999`), status: 302, location: `${base}/at/1762000000/badges/MAINTENANCE.svg` },
   { name: 'T before the first scan', request: get(`${base}/sarif?timestamp=1759999999`), status: 404, contentType: problem, body: /no result at or before 1759999999/ },
   { name: 'T after the last scan', request: get(`${base}/badges/REUSED?timestamp=1900000000`), status: 302, location: `${base}/at/1763596800/badges/REUSED`, cacheControl: SHORT },
-  { name: 'per-time file', request: get(`${base}/at/1761000000/badges/MAINTENANCE`), status: 200, contentType: 'application/json', cacheControl: IMMUTABLE, body: /"badgeStatus":"fail"/ },
-  { name: 'per-time image', request: get(`${base}/at/1761000000/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', cacheControl: IMMUTABLE },
+  { name: 'per-time file', request: get(`${base}/at/1761000000/badges/MAINTENANCE`), status: 200, contentType: 'application/json', cacheControl: SHORT, body: /"badgeStatus":"fail"/ },
+  { name: 'per-time image', request: get(`${base}/at/1761000000/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', cacheControl: SHORT },
   { name: 'lower-case hex', request: get('/api/v1/repositories/https%3a%2f%2fgithub.com%2facme%2fwidget/sarif'), status: 200, contentType: 'application/json' },
   { name: 'upper-case scheme and host', request: get('/api/v1/repositories/HTTPS%3A%2F%2FGitHub.com%2Facme%2Fwidget/badges/MAINTENANCE'), status: 200, body: /"badgeId":"MAINTENANCE"/ },
   { name: 'decoded repository URL', request: get('/api/v1/repositories/https://github.com/acme/widget/badges/MAINTENANCE'), status: 200, body: /"badgeId":"MAINTENANCE"/ },
@@ -89,7 +90,7 @@ export const CASES: ConformanceCase[] = [
   { name: 'timestamp repeated, once encoded', request: get(`${base}/sarif?timestamp=1762000000&%74imestamp=1762000000`), status: 400 },
   { name: 'repository segment too long', request: get(`/api/v1/repositories/${LONG_URL}/sarif`), status: 400, contentType: problem, body: /encodes to \d+ bytes, more than the 255/ },
   { name: 'HEAD', request: head(`${base}/badges/MAINTENANCE.svg`), status: 200, contentType: 'image/svg+xml', emptyBody: true },
-  { name: 'HEAD of a per-time file', request: head(`${base}/at/1761000000/badges/MAINTENANCE`), status: 200, contentType: 'application/json', cacheControl: IMMUTABLE, emptyBody: true },
+  { name: 'HEAD of a per-time file', request: head(`${base}/at/1761000000/badges/MAINTENANCE`), status: 200, contentType: 'application/json', cacheControl: SHORT, emptyBody: true },
   { name: 'HEAD of a miss', request: head(`/api/v1/repositories/${encodeURIComponent('https://github.com/acme/unknown')}/sarif`), status: 404, contentType: problem, emptyBody: true },
   { name: 'HEAD of a miss on an image', request: head(`${base}/badges/POPULARITY.svg`), status: 404, contentType: 'image/svg+xml', emptyBody: true },
   { name: 'POST', request: { method: 'POST', url: `${base}/sarif` }, status: 405, headers: { allow: /^GET, HEAD$/ }, contentType: problem },
@@ -133,7 +134,7 @@ export const CASES: ConformanceCase[] = [
     request: head(`/api/v1/repositories/${encodeURIComponent('https://bücher.example/acme/books')}/at/1760000000/badges/MAINTENANCE.svg`),
     status: 200,
     contentType: 'image/svg+xml',
-    cacheControl: IMMUTABLE,
+    cacheControl: SHORT,
     emptyBody: true,
   },
   {
@@ -147,10 +148,10 @@ export const CASES: ConformanceCase[] = [
   { name: 'B: latest badge image', request: onB(`${base}/badges/MAINTAINED.svg`), status: 200, contentType: 'image/svg+xml', cacheControl: SHORT, body: /aria-label="MAINTAINED: gold"/ },
   { name: 'B: latest explanation, id with hyphens', request: onB(`${base}/badges/DIN-SPEC-XXXX`), status: 200, contentType: 'application/json', body: /"badgeId":"DIN-SPEC-XXXX","badgeStatus":"bronze"/ },
   { name: 'B: latest report', request: onB(`${base}/sarif`), status: 200, contentType: 'application/json', body: /"version":"2\.1\.0"/ },
-  { name: 'B: T between scans', request: onB(`${base}/badges/OPEN-SOURCE.svg?timestamp=1761000000`), status: 302, location: `${base}/at/1760000000/badges/OPEN-SOURCE.svg`, cacheControl: /^public, max-age=31536000$/ },
+  { name: 'B: T between scans', request: onB(`${base}/badges/OPEN-SOURCE.svg?timestamp=1761000000`), status: 302, location: `${base}/at/1760000000/badges/OPEN-SOURCE.svg`, cacheControl: SHORT },
   { name: 'B: T after the last scan', request: onB(`${base}/badges/REUSED?timestamp=1900000000`), status: 302, location: `${base}/at/1763596800/badges/REUSED`, cacheControl: SHORT },
-  { name: 'B: per-time image', request: onB(`${base}/at/1760000000/badges/MAINTAINED.svg`), status: 200, contentType: 'image/svg+xml', cacheControl: IMMUTABLE, body: /aria-label="MAINTAINED: silver"/ },
-  { name: 'B: per-time explanation', request: onB(`${base}/at/1760000000/badges/OPEN-SOURCE`), status: 200, cacheControl: IMMUTABLE, body: /"badgeStatus":"gold"/ },
+  { name: 'B: per-time image', request: onB(`${base}/at/1760000000/badges/MAINTAINED.svg`), status: 200, contentType: 'image/svg+xml', cacheControl: SHORT, body: /aria-label="MAINTAINED: silver"/ },
+  { name: 'B: per-time explanation', request: onB(`${base}/at/1760000000/badges/OPEN-SOURCE`), status: 200, cacheControl: SHORT, body: /"badgeStatus":"gold"/ },
   {
     name: 'B: T before the first scan',
     request: onB(`/api/v1/repositories/${encodeURIComponent('https://codeberg.org/acme/tool')}/badges/REUSED.svg?timestamp=1762999999`),

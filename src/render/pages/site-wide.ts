@@ -291,8 +291,8 @@ export function siteWideFiles(ctx: PagesContext, summaries: SortedSummaries): Pu
  * published, whatever the number of repositories.
  */
 export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummaries): Generator<PublishFile> {
-  const immutable = cacheControlFor(ctx.settings, 'at');
-  const short = cacheControlFor(ctx.settings, 'latest');
+  const immutable = cacheControlFor(ctx.settings, true);
+  const short = cacheControlFor(ctx.settings, false);
   const { css, js, favicon } = ctx.env.assets;
   yield { key: css.key, body: css.body, contentType: css.contentType, cacheControl: immutable, phase: 'at' };
   yield { key: js.key, body: js.body, contentType: js.contentType, cacheControl: immutable, phase: 'at' };
