@@ -19,6 +19,7 @@ const plan: PlanReport = {
     { badgeId: 'REUSED', scope: 'latest', from: 'gold', to: 'silver', repositories: 1, examples: ['https://git.example/a|b/`x`\n| evil | row |'] },
     { badgeId: 'REUSED', scope: 'scan', from: 'gold', to: '<img src=x onerror=alert(1)>', repositories: 1, scans: 3, examples: ['https://git.example/@octocat/#1/**b**'] },
   ],
+  cachedUrls: { latest: 1, perTime: 3, maxAge: 300 },
 };
 
 /** Cells of a GFM table row: split at pipes not escaped with a backslash. */
@@ -38,6 +39,7 @@ describe('plan --format markdown', () => {
     for (const r of transitionRows) expect(cells(r)).toHaveLength(7);
     expect(cells(transitionRows[1]!).slice(0, 6)).toEqual(['REUSED', 'gold', '\\<img src=x onerror=alert(1)\\>', 'per scan', '1', '3']);
     expect(md).toContain('| to change | 4 |');
+    expect(md).toContain('cached answers: 1 latest URL and 3 per-time URLs (with the `?timestamp=` requests that redirect there) change; caches serve the new ones within 300 s (`cache.latestMaxAge`), nothing to invalidate');
     expect(md).toContain('| unchanged | 10 |');
   });
 

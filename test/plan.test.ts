@@ -40,6 +40,11 @@ describe('badgepress plan', () => {
     const changed = [...after.keys()].filter((k) => !after.get(k)!.equals(before.get(k)!));
     expect(plan.changed).toBe(changed.length);
     expect(plan.added).toBe(0);
+    // The cached API answers the change reaches, split as the layout is: at/<ts>/ or not.
+    const api = changed.filter((k) => k.startsWith('api/v1/repositories/'));
+    const perTime = api.filter((k) => /^api\/v1\/repositories\/[^/]+\/at\//.test(k)).length;
+    expect(perTime).toBeGreaterThan(0);
+    expect(plan.cachedUrls).toEqual({ latest: api.length - perTime, perTime, maxAge: 300 });
     const status = (t: Map<string, Buffer>, k: string) => JSON.parse(t.get(k)!.toString()).badgeStatus;
     const flips = changed.filter((k) => /\/at\/\d+\/badges\/REUSED$/.test(k) && status(before, k) !== status(after, k));
     expect(flips.length).toBeGreaterThan(0);
@@ -51,6 +56,9 @@ describe('badgepress plan', () => {
     ]);
     expect(readTree(out)).toEqual(before);
     const text = await runCommand(['plan', '--config', config, '--store', store, '--out', out, '--now', '1763600000']);
+    expect(text.stdout).toContain(
+      `cached answers: ${api.length - perTime} latest URLs and ${perTime} per-time URLs (with the ?timestamp= requests that redirect there) change; caches serve the new ones within 300 s (cache.latestMaxAge), nothing to invalidate`,
+    );
     expect(text.stdout).toMatch(new RegExp(`REUSED\\n  gold → silver: \\d+ repositor(y|ies) \\(latest; e\\.g\\. https://.*\\n  gold → silver: \\d+ repositories, ${flips.length} scans \\(per scan; e\\.g\\. https://`));
   });
 

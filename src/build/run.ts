@@ -91,7 +91,7 @@ export async function runPlan(run: Pick<BuildRun, 'config' | 'now' | 'sharding' 
   const shape = loadShape(config);
   const store = await openStore(settings.store, settings);
   const sink = await openSink(settings.out, settings);
-  const planner = new Planner(sink);
+  const planner = new Planner(sink, settings.cache.latestMaxAge);
   const state = await openStateStore(settings.out, settings);
   const { shard, ...loadSharding } = sharding;
   let redo: IncrementalBuild | undefined;

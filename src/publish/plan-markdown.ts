@@ -2,7 +2,7 @@
 // pull-request comment or $GITHUB_STEP_SUMMARY. Badge ids, statuses and repository URLs come
 // from data, so every one is escaped: emphasis, code, links, HTML (< &), @mentions, #refs
 // and $math$ are neutralised, a pipe cannot end a table cell, a newline cannot end a row.
-import type { PlanReport, TransitionScope } from './plan.ts';
+import { cachedUrlsLine, type PlanReport, type TransitionScope } from './plan.ts';
 import { plural } from '../model/plural.ts';
 
 const SCOPE_LABEL: Record<TransitionScope, string> = { latest: 'latest', scan: 'per scan', 'expired-scan': 'expired variant per scan' };
@@ -28,5 +28,8 @@ export function formatPlanMarkdown(p: PlanReport): string {
   }
   lines.push('| Files | Count |', '|---|--:|', `| to add | ${p.added} |`, `| to change | ${p.changed} |`, `| to remove (with --prune) | ${p.removed} |`, `| unchanged | ${p.unchanged} |`);
   if (p.removedExamples.length > 0) lines.push('', `\`--prune\` would remove e.g. ${p.removedExamples.map(markdownCell).join(', ')}`);
+  // Counts and numbers only: nothing data-driven to escape.
+  const cached = cachedUrlsLine(p.cachedUrls);
+  if (cached) lines.push('', cached.replace('?timestamp=', '`?timestamp=`').replace('cache.latestMaxAge', '`cache.latestMaxAge`'));
   return lines.join('\n');
 }

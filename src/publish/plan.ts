@@ -29,6 +29,19 @@ export interface Transition {
   examples: string[];
 }
 
+/**
+ * API answers a reader may hold in a cache that the build would change or remove: all carry
+ * `maxAge` (cache.latestMaxAge), so every cache that follows HTTP's rules serves the new bytes
+ * within it (plus one stale-while-revalidate refetch); nothing needs invalidating.
+ */
+export interface CachedUrls {
+  /** Latest files and indexes: `…/sarif`, `…/badges/<ID>.svg`, `…/badges/<ID>`, … */
+  latest: number;
+  /** Files under `at/<ts>/`: also what every `?timestamp=` redirecting there answers. */
+  perTime: number;
+  maxAge: number;
+}
+
 export interface PlanReport {
   repositories: number;
   scans: number;
@@ -39,19 +52,24 @@ export interface PlanReport {
   /** A few of the keys `build --prune` would delete. */
   removedExamples: string[];
   transitions: Transition[];
+  cachedUrls: CachedUrls;
 }
 
 const EXAMPLES = 3;
+const PER_TIME_KEY = /\/at\/\d+\//;
 const SCOPE_ORDER: TransitionScope[] = ['latest', 'scan', 'expired-scan'];
 const SCOPE_LABEL: Record<TransitionScope, string> = { latest: 'latest', scan: 'per scan', 'expired-scan': 'expired variant per scan' };
 
 export class Planner {
-  private readonly report: PlanReport = { repositories: 0, scans: 0, added: 0, changed: 0, removed: 0, unchanged: 0, removedExamples: [], transitions: [] };
+  private readonly report: Omit<PlanReport, 'cachedUrls'> = { repositories: 0, scans: 0, added: 0, changed: 0, removed: 0, unchanged: 0, removedExamples: [], transitions: [] };
   private readonly byKey = new Map<string, Transition & { repoSet: Set<string>; count: number }>();
+  private readonly cachedUrls: CachedUrls;
 
   private readonly sink: Sink;
-  constructor(sink: Sink) {
+  /** `latestMaxAge`: the age every API answer is published with (cache.latestMaxAge). */
+  constructor(sink: Sink, latestMaxAge: number) {
     this.sink = sink;
+    this.cachedUrls = { latest: 0, perTime: 0, maxAge: latestMaxAge };
   }
 
   /**
@@ -72,6 +90,7 @@ export class Planner {
       if (c === 'same') return void this.report.unchanged++;
       this.report.changed++;
       const { resource, scope } = f;
+      this.cachedUrls[scope === 'scan' || scope === 'expired-scan' ? 'perTime' : 'latest']++;
       if (resource.kind !== 'explanation' || scope === 'index') return;
       reads.push(
         this.sink.read(f.key).then((old) => {
@@ -84,7 +103,10 @@ export class Planner {
     // As build --prune: keys under its API prefix and its pages' prefix it no longer produces.
     const produced = new Set([...files, ...pages].map((f) => f.key));
     for (const prefix of [repositoryPrefix(encoded), repositoryPagesPrefix(encoded)]) {
-      this.addRemoved((await this.sink.list(prefix)).filter((key) => !produced.has(key) && !partial?.unrendered(key)));
+      const removed = (await this.sink.list(prefix)).filter((key) => !produced.has(key) && !partial?.unrendered(key));
+      this.addRemoved(removed);
+      // A removed API file answers 404 (or its ?timestamp= another time) once caches let go of it.
+      if (prefix === repositoryPrefix(encoded)) for (const key of removed) this.cachedUrls[PER_TIME_KEY.test(key) ? 'perTime' : 'latest']++;
     }
   }
 
@@ -138,7 +160,7 @@ export class Planner {
         // Key order as documented: counts before examples.
         return t.scope === 'latest' ? { ...head, examples } : { ...head, scans: count, examples };
       });
-    return { ...this.report, removedExamples: [...this.report.removedExamples].sort(), transitions };
+    return { ...this.report, removedExamples: [...this.report.removedExamples].sort(), transitions, cachedUrls: { ...this.cachedUrls } };
   }
 }
 
@@ -162,5 +184,14 @@ export function formatPlan(p: PlanReport): string {
   if (p.transitions.length === 0) lines.push('no badge changes status');
   lines.push(`files: ${p.added} to add, ${p.changed} to change, ${p.removed} to remove (with --prune), ${p.unchanged} unchanged`);
   if (p.removedExamples.length > 0) lines.push(`--prune would remove e.g. ${p.removedExamples.join(', ')}`);
+  const cached = cachedUrlsLine(p.cachedUrls);
+  if (cached) lines.push(cached);
   return lines.join('\n');
+}
+
+/** Which cached API answers change, and when a reader behind a cache sees them; '' for none. */
+export function cachedUrlsLine(c: CachedUrls): string {
+  if (c.latest + c.perTime === 0) return '';
+  const urls = `${plural(c.latest, 'latest URL', 'latest URLs')} and ${plural(c.perTime, 'per-time URL', 'per-time URLs')} (with the ?timestamp= requests that redirect there)`;
+  return `cached answers: ${urls} change; caches serve the new ones within ${c.maxAge} s (cache.latestMaxAge), nothing to invalidate`;
 }
