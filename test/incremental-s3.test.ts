@@ -115,6 +115,26 @@ describe('the state on S3', () => {
     expect((await buildIncrementally({ flags: out, now: NOW })).summary.reused).toBe(12);
   });
 
+  // S3 keeps each object's Cache-Control from its PUT, and a PUT is skipped for the same bytes:
+  // an upgrade that changed which files are immutable (issue 37) or new cache ages must still
+  // reach the objects whose bytes stay the same, or per-time files stay immutable for a year.
+  it('new cache ages: the next build re-sends every object with its new Cache-Control, once', async () => {
+    const ages = { ...flags(), out: 's3://site/ages/' };
+    await buildIncrementally({ flags: ages, now: NOW, prune: false });
+    const config = join(dir, 'ages.yaml');
+    writeFileSync(config, 'cache:\n  latestMaxAge: 60\n');
+    take();
+    await buildIncrementally({ flags: { ...ages, config }, now: NOW, prune: false });
+    const site = [...(await peer.objects('site', 'ages/')).entries()].filter(([key]) => !key.startsWith('.badgepress/'));
+    expect(site.length).toBeGreaterThan(12 * 4 * 7);
+    const wrong = site.filter(([, o]) => o.cacheControl !== 'public, max-age=60').map(([key, o]) => `${key}: ${o.cacheControl}`);
+    expect(wrong).toEqual([]);
+    expect(puts(take()).filter((k) => !k.includes('/.badgepress/'))).toHaveLength(site.length);
+    // Once told, they stay told: the same config again sends nothing.
+    await buildIncrementally({ flags: { ...ages, config }, now: NOW, prune: false });
+    expect(puts(take())).toEqual([]);
+  });
+
   it('a state larger than a part goes up in parts (one object in the end) and reads back line for line', async () => {
     const st = new S3StateStore(peer.client(proxy.endpoint), parseS3Location('s3://site/parts/')!, 5 * 1024 * 1024);
     const lines = Array.from({ length: 150_000 }, (_, i) => `${JSON.stringify(['r', `https://example.org/r${i}`, i, 0, 0, null, null, null, null])}\n`);

@@ -127,6 +127,7 @@ async function loop(opts: LoopOptions, redo: RedoPlan): Promise<LoopResult> {
     opts.mode === 'plan'
       ? new PlanOutlet(opts.sink, opts.planner)
       : new PublishOutlet(opts.sink, limit, summary, { concurrency: opts.concurrency ?? 32, prune: opts.prune ?? false, pages: opts.pages !== undefined, prunedBefore: (url) => redo.prunedBefore(url) });
+  if (redo.resendsHeaders) outlet.resendUnchanged();
   const inFlight = new Set<Promise<void>>();
   // A repository that fails to publish stops only itself (its later phases never go out);
   // the others go on, and the build ends naming every key that did not make it.

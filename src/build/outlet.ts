@@ -17,6 +17,8 @@ export interface Outlet {
   readonly maxInFlight: number;
   /** So little is redone that the output is best listed repository by repository. */
   narrowListing(): void;
+  /** The published files may carry old Cache-Control: send unchanged bytes again too. */
+  resendUnchanged(): void;
   /** One repository's API files and pages; with `partial`, the files of unchanged config parts stay as they are. */
   repository(h: RepositoryHistory, api: readonly OutputFile[], pages: readonly PublishFile[], partial: PartialRebuild | undefined): Promise<void>;
   /** Files of the whole site, in order; each key goes into `produced`. */
@@ -52,6 +54,10 @@ export class PublishOutlet implements Outlet {
 
   narrowListing(): void {
     this.sink.narrowListing?.();
+  }
+
+  resendUnchanged(): void {
+    this.sink.resendUnchanged?.();
   }
 
   async repository(h: RepositoryHistory, api: readonly OutputFile[], pages: readonly PublishFile[], partial: PartialRebuild | undefined): Promise<void> {
@@ -113,6 +119,7 @@ export class PlanOutlet implements Outlet {
   }
 
   narrowListing(): void {}
+  resendUnchanged(): void {}
 
   async repository(h: RepositoryHistory, api: readonly OutputFile[], pages: readonly PublishFile[], partial: PartialRebuild | undefined): Promise<void> {
     await this.planner.add(h.encoded, h.scans.length, [...api], partial, pages);

@@ -20,6 +20,11 @@ export interface RedoPlan extends StoreKnowledge {
   note(issue: LoadIssue, owner: IssueOwner | undefined): void;
   /** Once the first history is out: whether so little is redone that listing repository by repository is cheaper. */
   narrowsListing(): boolean;
+  /**
+   * The files already published may carry other Cache-Control than this build gives them
+   * (new cache ages or rules, or no state to tell): then unchanged bytes are sent again too.
+   */
+  readonly resendsHeaders: boolean;
   /** Before anything is published: states this build makes stale go. */
   retireOtherLayouts(): Promise<void>;
   /** Before the first file is published or removed (later calls wait for the first). */
@@ -45,6 +50,8 @@ export interface RedoPlan extends StoreKnowledge {
 export class FullBuild implements RedoPlan {
   readonly summaries = new SummaryStore();
   readonly siteWideUnchanged = false;
+  // Nothing recorded, so nothing to compare: as before, a file whose bytes are out stays as it is.
+  readonly resendsHeaders = false;
   loadOptions(): Partial<LoadOptions> {
     return {};
   }

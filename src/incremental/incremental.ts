@@ -109,6 +109,8 @@ export class IncrementalBuild {
     this.summaries = new SummaryStore(prevSummaries.file);
     this.key = stateKey(opts.shard);
     this.prev = prev && prev.code === opts.code && prev.config === opts.config.global ? prev : undefined;
+    // Without a state to say so, the stored headers are unknown: every file goes out again.
+    this.resendsHeaders = prev?.headers !== opts.config.headers;
     this.last = prev;
     this.listing = listing;
     this.entries = entries;
@@ -273,6 +275,9 @@ export class IncrementalBuild {
   }
 
   /** How many repositories are redone (known once the loader has read every file it needs). */
+  /** The files already out may carry other Cache-Control than this build's (RedoPlan). */
+  readonly resendsHeaders: boolean;
+
   narrowsListing(): boolean {
     // A listing page holds 1,000 keys: list repositories one by one while that costs no more pages.
     return this.incremental && this.redone <= Math.ceil(this.knownFiles / 1000);
@@ -382,6 +387,7 @@ export class IncrementalBuild {
       code: this.opts.code,
       config: this.opts.config.global,
       parts: this.opts.config.parts,
+      headers: this.opts.config.headers,
       files: { [Symbol.iterator]: () => this.nextFiles() },
       repositories: { [Symbol.iterator]: () => this.nextRepositories() },
       ...(gone ? { gone: [...gone].sort() } : {}),

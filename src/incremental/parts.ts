@@ -12,15 +12,23 @@
 //   pages           the repository page and feed: everything
 //   global          anything not attributed above (shape, cache ages, expiry, URL schemes,
 //                   which rules exist): a change redoes every file, as does new code.
+// Beside them, `headers` (cache ages and the rules of which file gets which Cache-Control): a
+// change sends every file again, unchanged bytes too (S3 keeps the header of each PUT).
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/resolve.ts';
 import type { DecisionFileB, Settings, ThresholdsA, ThresholdsB } from '../config/types.ts';
 import { BADGE_ID_PATTERN, EXTRA_BADGE_STYLES, type Resource } from '../model/layout.ts';
 import { RenderFilter } from '../render/shape.ts';
+import { CACHE_RULES_VERSION } from '../render/renderer.ts';
 
 export interface ConfigParts {
   /** A change redoes everything. */
   global: string;
+  /**
+   * The Cache-Control every file goes out with (cache ages, CACHE_RULES_VERSION): a change
+   * sends every file again, unchanged bytes too, since S3 keeps the header of each PUT.
+   */
+  headers: string;
   /** Part name → hash; a repository whose records did not change redoes the parts that differ. */
   parts: Record<string, string>;
 }
@@ -112,7 +120,7 @@ export function partsOf(settings: Settings, t: Thresholds, decisions: ReadonlyMa
     const rules = (t.rules as Array<{ id: string }>).filter((r) => used.has(r.id));
     parts[`badge:${b.id}`] = hash({ baseUrl, colors, styles, shieldsEndpoint, badge: b, rules, decisions: allDecisions.filter((d) => used.has(d.ruleId)) });
   }
-  return { global: hash({ rest, kinds }), parts };
+  return { global: hash({ rest, kinds }), headers: hash({ cache: settings.cache, rules: CACHE_RULES_VERSION }), parts };
 }
 
 /** The parts of the resolved configuration. */

@@ -29,6 +29,8 @@ export interface BuildState {
   config: string;
   /** The other config parts by name: a change redoes their files only. */
   parts: Record<string, string>;
+  /** The Cache-Control the files went out with (ConfigParts.headers); absent in older states. */
+  headers?: string;
   files: FileStates;
   repositories: RepositoryStates;
   /**

@@ -65,7 +65,7 @@ export type StateLinesInput = Omit<BuildState, 'files' | 'repositories'> & {
 export function* stateLines(s: StateLinesInput, summaries: { get(url: string): string | undefined }): Generator<string> {
   const digest = new StateDigest();
   const line = (text: string) => (digest.add(text), text);
-  yield line(`${JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, ...(s.gone ? { gone: s.gone } : {}) })}\n`);
+  yield line(`${JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, ...(s.headers ? { headers: s.headers } : {}), ...(s.gone ? { gone: s.gone } : {}) })}\n`);
   // Repositories first: a reader then takes each file's repository names from them (one string each).
   let repositories = 0;
   for (const [url, r] of s.repositories) {
@@ -129,11 +129,13 @@ export async function checkState(lines: AsyncIterable<string> | Iterable<string>
         return untrusted('is not JSON');
       }
       if (!state) {
-        const head = (parsed ?? {}) as { format?: unknown; code?: unknown; config?: unknown; parts?: unknown; gone?: unknown };
+        const head = (parsed ?? {}) as { format?: unknown; code?: unknown; config?: unknown; parts?: unknown; headers?: unknown; gone?: unknown };
         if (typeof head.format === 'number' && head.format !== FORMAT) return { otherFormat: true };
         if (head.format !== FORMAT || typeof head.code !== 'string' || typeof head.config !== 'string' || typeof head.parts !== 'object' || head.parts === null) return untrusted('is no state header');
         const gone = Array.isArray(head.gone) && head.gone.every((u) => typeof u === 'string') ? { gone: head.gone as string[] } : {};
-        state = { code: head.code, config: head.config, parts: head.parts as Record<string, string>, files, repositories, ...gone };
+        // No headers (a state of an earlier version): unknown, so the next build sends every file.
+        const headers = typeof head.headers === 'string' ? { headers: head.headers } : {};
+        state = { code: head.code, config: head.config, parts: head.parts as Record<string, string>, ...headers, files, repositories, ...gone };
         digest.add(`${line}\n`);
         continue;
       }

@@ -22,5 +22,6 @@ export function leasedSink(sink: Sink, lease: Lease): Sink {
     ...(sink.children ? { children: (prefix: string) => sink.children!(prefix) } : {}),
     ...(sink.removeEmptyDirectories ? { removeEmptyDirectories: (prefix: string) => sink.removeEmptyDirectories!(prefix) } : {}),
     ...(sink.narrowListing ? { narrowListing: () => sink.narrowListing!() } : {}),
+    ...(sink.resendUnchanged ? { resendUnchanged: () => sink.resendUnchanged!() } : {}),
   };
 }

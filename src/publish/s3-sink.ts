@@ -34,6 +34,13 @@ export class S3Sink implements Sink {
     this.byRepository ??= new Map();
   }
 
+  /** Set by resendUnchanged: an object with the same bytes is sent again for its headers. */
+  private resend = false;
+
+  resendUnchanged(): void {
+    this.resend = true;
+  }
+
   /** The listing that holds `key` (relative): its repository's alone once narrowed, else the site's. */
   private listingFor(key: string): Promise<Map<string, string>> {
     const repo = this.byRepository && repositoryPrefixOf(key);
@@ -68,7 +75,7 @@ export class S3Sink implements Sink {
     const body = Buffer.from(file.body, 'utf8');
     const md5 = createHash('md5').update(body).digest();
     const etag = `"${md5.toString('hex')}"`;
-    if (compareEtag(etags.get(key), etag) === 'same') return 'unchanged';
+    if (!this.resend && compareEtag(etags.get(key), etag) === 'same') return 'unchanged';
     let res;
     try {
       res = await this.client.send(

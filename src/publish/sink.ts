@@ -43,6 +43,11 @@ export interface Sink {
    * when it is first touched instead of the whole site (S3; a directory needs no listing).
    */
   narrowListing?(): void;
+  /**
+   * From now on put sends every file, also one whose stored bytes are the same: the headers
+   * stored with it (S3 keeps each PUT's Cache-Control) may be old. A directory stores none.
+   */
+  resendUnchanged?(): void;
   /** Flush and release resources. */
   close(): Promise<void>;
 }

@@ -13,6 +13,13 @@ import type { LatestOnlyFiles, Renderer, RenderedFile, RenderFilter, ScanFiles }
 import type { FileScope, OutputFile, Phase, PublishFile } from '../model/publish-file.ts';
 
 /**
+ * The rules of which file gets which Cache-Control, numbered: a build whose rules or cache ages
+ * differ from the last build's sends every file again, so S3 objects (which keep the header of
+ * their PUT) get the new one. 2: per-time files lost `immutable` (issue 37).
+ */
+export const CACHE_RULES_VERSION = 2;
+
+/**
  * Cache-Control of a published file: `immutable` only for content-hashed assets, whose bytes
  * never change under their key; everything else, per-time files included (a threshold change
  * rebuilds them), gets `cache.latestMaxAge`.
