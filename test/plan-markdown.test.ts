@@ -20,6 +20,7 @@ const plan: PlanReport = {
     { badgeId: 'REUSED', scope: 'scan', from: 'gold', to: '<img src=x onerror=alert(1)>', repositories: 1, scans: 3, examples: ['https://git.example/@octocat/#1/**b**'] },
   ],
   cachedUrls: { latest: 1, perTime: 3, maxAge: 300 },
+  resendsUnchanged: false,
 };
 
 /** Cells of a GFM table row: split at pipes not escaped with a backslash. */

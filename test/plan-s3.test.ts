@@ -1,6 +1,7 @@
 // badgepress plan against an S3 prefix (s3rver behind the counting proxy): whether a file
 // changed comes from the listing's ETags, so an unchanged plan fetches no object and a
 // threshold change fetches exactly the changed explanation files, whose old status it reports.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStore } from '../scripts/lib/synthetic-store.ts';
@@ -64,7 +65,8 @@ describe('badgepress plan over S3', () => {
     const local = join(dir, 'local');
     await buildSite({ out: local });
     const before = readTree(local);
-    expect(JSON.parse(same!.stdout)).toMatchObject({ added: 0, changed: 0, removed: 0, unchanged: before.size });
+    // --force reads no build state, so the Cache-Control the objects carry is unknown: a build would send them all.
+    expect(JSON.parse(same!.stdout)).toMatchObject({ added: 0, changed: 0, removed: 0, unchanged: before.size, resendsUnchanged: true });
 
     const config = reusedGoldFrom(join(dir, 'cfg'), 22);
     const changedDir = join(dir, 'local-changed');
@@ -79,10 +81,22 @@ describe('badgepress plan over S3', () => {
     expect(await objectGets(async () => (changed = await run(['plan', '--config', config, ...s3Args(), '--json'])))).toEqual(changedExplanations);
     expect(changed!.code, changed!.stderr).toBe(3);
     const plan = JSON.parse(changed!.stdout);
-    expect(plan).toMatchObject({ added: 0, changed: differing.length, removed: 0, unchanged: after.size - differing.length });
+    // The state records the headers the objects went out with, and they are this build's.
+    expect(plan).toMatchObject({ added: 0, changed: differing.length, removed: 0, unchanged: after.size - differing.length, resendsUnchanged: false });
     const status = (t: Map<string, Buffer>, k: string) => JSON.parse(t.get(k)!.toString()).badgeStatus;
     const flips = changedExplanations.filter((k) => status(before, k) !== status(after, k));
     expect(flips.length).toBeGreaterThan(0);
     expect(plan.transitions.reduce((n: number, t: { repositories: number; scans?: number; scope: string }) => n + (t.scope === 'latest' ? t.repositories : t.scans!), 0)).toBe(flips.length);
   }, 120_000);
+
+  it('says when a build would send unchanged objects again for new cache ages', async () => {
+    // The first test published the site with the build state beside it.
+    const config = join(dir, 'ages.yaml');
+    writeFileSync(config, 'cache:\n  latestMaxAge: 60\n');
+    const r = await run(['plan', '--config', config, ...s3Args()]);
+    expect(r.code, r.stderr).toBe(3);
+    const unchanged = /(\d+) unchanged\n/.exec(r.stdout)?.[1];
+    expect(r.stdout).toContain(`headers: the ${unchanged} unchanged files are sent again too, once, for their Cache-Control`);
+    expect(r.stdout).toContain('caches serve the new ones within 60 s');
+  }, 60_000);
 });

@@ -119,7 +119,11 @@ export class PlanOutlet implements Outlet {
   }
 
   narrowListing(): void {}
-  resendUnchanged(): void {}
+
+  /** Said in the plan where the sink stores headers (S3): the build would send those files too. */
+  resendUnchanged(): void {
+    if (this.sink.resendUnchanged) this.planner.resendUnchanged();
+  }
 
   async repository(h: RepositoryHistory, api: readonly OutputFile[], pages: readonly PublishFile[], partial: PartialRebuild | undefined): Promise<void> {
     await this.planner.add(h.encoded, h.scans.length, [...api], partial, pages);

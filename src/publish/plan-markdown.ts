@@ -2,7 +2,7 @@
 // pull-request comment or $GITHUB_STEP_SUMMARY. Badge ids, statuses and repository URLs come
 // from data, so every one is escaped: emphasis, code, links, HTML (< &), @mentions, #refs
 // and $math$ are neutralised, a pipe cannot end a table cell, a newline cannot end a row.
-import { cachedUrlsLine, type PlanReport, type TransitionScope } from './plan.ts';
+import { cachedUrlsLine, resendLine, type PlanReport, type TransitionScope } from './plan.ts';
 import { plural } from '../model/plural.ts';
 
 const SCOPE_LABEL: Record<TransitionScope, string> = { latest: 'latest', scan: 'per scan', 'expired-scan': 'expired variant per scan' };
@@ -31,5 +31,6 @@ export function formatPlanMarkdown(p: PlanReport): string {
   // Counts and numbers only: nothing data-driven to escape.
   const cached = cachedUrlsLine(p.cachedUrls);
   if (cached) lines.push('', cached.replace('?timestamp=', '`?timestamp=`').replace('cache.latestMaxAge', '`cache.latestMaxAge`'));
+  if (p.resendsUnchanged) lines.push('', resendLine(p));
   return lines.join('\n');
 }

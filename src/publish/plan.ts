@@ -53,6 +53,12 @@ export interface PlanReport {
   removedExamples: string[];
   transitions: Transition[];
   cachedUrls: CachedUrls;
+  /**
+   * The build would send the unchanged files again too, for their Cache-Control: the output
+   * keeps each file's headers (S3) and the build state records other cache ages or header
+   * rules than this build's, or there is no state (or --force).
+   */
+  resendsUnchanged: boolean;
 }
 
 const EXAMPLES = 3;
@@ -61,9 +67,10 @@ const SCOPE_ORDER: TransitionScope[] = ['latest', 'scan', 'expired-scan'];
 const SCOPE_LABEL: Record<TransitionScope, string> = { latest: 'latest', scan: 'per scan', 'expired-scan': 'expired variant per scan' };
 
 export class Planner {
-  private readonly report: Omit<PlanReport, 'cachedUrls'> = { repositories: 0, scans: 0, added: 0, changed: 0, removed: 0, unchanged: 0, removedExamples: [], transitions: [] };
+  private readonly report: Omit<PlanReport, 'cachedUrls' | 'resendsUnchanged'> = { repositories: 0, scans: 0, added: 0, changed: 0, removed: 0, unchanged: 0, removedExamples: [], transitions: [] };
   private readonly byKey = new Map<string, Transition & { repoSet: Set<string>; count: number }>();
   private readonly cachedUrls: CachedUrls;
+  private resends = false;
 
   private readonly sink: Sink;
   /** `latestMaxAge`: the age every API answer is published with (cache.latestMaxAge). */
@@ -132,6 +139,11 @@ export class Planner {
     }
   }
 
+  /** The build would send unchanged files again, for their headers (see PlanReport). */
+  resendUnchanged(): void {
+    this.resends = true;
+  }
+
   /** Repositories the build state shows unchanged: their files all stay as they are. */
   addUnchanged(repositories: number, scans: number, files: number): void {
     this.report.repositories += repositories;
@@ -160,7 +172,7 @@ export class Planner {
         // Key order as documented: counts before examples.
         return t.scope === 'latest' ? { ...head, examples } : { ...head, scans: count, examples };
       });
-    return { ...this.report, removedExamples: [...this.report.removedExamples].sort(), transitions, cachedUrls: { ...this.cachedUrls } };
+    return { ...this.report, removedExamples: [...this.report.removedExamples].sort(), transitions, cachedUrls: { ...this.cachedUrls }, resendsUnchanged: this.resends };
   }
 }
 
@@ -186,6 +198,7 @@ export function formatPlan(p: PlanReport): string {
   if (p.removedExamples.length > 0) lines.push(`--prune would remove e.g. ${p.removedExamples.join(', ')}`);
   const cached = cachedUrlsLine(p.cachedUrls);
   if (cached) lines.push(cached);
+  if (p.resendsUnchanged) lines.push(resendLine(p));
   return lines.join('\n');
 }
 
@@ -194,4 +207,9 @@ export function cachedUrlsLine(c: CachedUrls): string {
   if (c.latest + c.perTime === 0) return '';
   const urls = `${plural(c.latest, 'latest URL', 'latest URLs')} and ${plural(c.perTime, 'per-time URL', 'per-time URLs')} (with the ?timestamp= requests that redirect there)`;
   return `cached answers: ${urls} change; caches serve the new ones within ${c.maxAge} s (cache.latestMaxAge), nothing to invalidate`;
+}
+
+/** What a build that sends unchanged files again for their headers costs. */
+export function resendLine(p: Pick<PlanReport, 'unchanged'>): string {
+  return `headers: the ${plural(p.unchanged, 'unchanged file is', 'unchanged files are')} sent again too, once, for their Cache-Control (the build state records other cache ages or header rules, or none)`;
 }
