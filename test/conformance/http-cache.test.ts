@@ -94,10 +94,14 @@ describe.runIf(available)('a threshold change through shared HTTP caches', () =>
 
   it('every URL answers the new judgement within latestMaxAge and one refetch', async () => {
     for (const c of caches) expect(await judgements(c.port), c.name).toEqual(expected('before'));
-    // The caches hold what they fetched: asked again at once, neither goes to serve.
-    seen.length = 0;
-    for (const c of caches) await fetch(`http://127.0.0.1:${c.port}${base}/at/1762000000/badges/REUSED`).then((r) => r.text());
-    expect(seen).toEqual([]);
+    // The caches hold what they fetched: asked twice in a row, the second ask stays in the cache.
+    for (const c of caches) {
+      const url = `http://127.0.0.1:${c.port}${base}/at/1762000000/badges/REUSED`;
+      await fetch(url).then((r) => r.text());
+      seen.length = 0;
+      await fetch(url).then((r) => r.text());
+      expect(seen, c.name).toEqual([]);
+    }
 
     await build(EDITED);
     // serve itself notices a replaced file within a second; the caches within their age.
