@@ -186,7 +186,7 @@ describe('Gitea/Forgejo adapter', () => {
       {},
       [E],
     );
-    expect(r.failures).toEqual(['Forgejo/Gitea API: a next-page link points to another host']);
+    expect(r.failures).toEqual([`Forgejo/Gitea API: a next-page link of /repos/acme/widget/releases points to another origin (http://elsewhere.example); not followed, only ${new URL(server!.url).origin} is asked`]);
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
   });
 });

@@ -266,7 +266,7 @@ describe('GitHub adapter', () => {
     expect(server.requests.slice(1, 5).map((q) => q.query.get('page'))).toEqual(['2', '3', '4', '5']);
   });
 
-  it('sends the token to the API origin only, whatever a Link header names', async () => {
+  it('refuses a next-page link to another origin: the rules it feeds are null with the cause', async () => {
     const elsewhere = await startGitHub({ releases: [{ tag: 'v9.0.0', published: '2026-11-10T00:00:00Z' }] });
     try {
       const r = await measure(
@@ -274,10 +274,12 @@ describe('GitHub adapter', () => {
         {},
         [E],
       );
-      expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-11-10T00:00:00Z')] });
-      expect(elsewhere.requests).toHaveLength(1);
-      expect(elsewhere.requests[0]!.headers.authorization).toBeUndefined();
-      expect(elsewhere.violations).toEqual([]);
+      // Not a value from the foreign answer (v9.0.0): RELEASES and PACKAGES read that list.
+      expect(r.measurements[0]!.values.RELEASES).toBeNull();
+      expect(r.measurements[0]!.values.PACKAGES).toBeNull();
+      expect(r.measurements[0]!.evidence.RELEASES).toBe(`GitHub API: a next-page link of /repos/acme/widget/releases points to another origin (${new URL(elsewhere.url).origin}); not followed, only ${new URL(server!.url).origin} is asked`);
+      expect(r.measurements[0]!.values.CI_PIPELINE).not.toBeNull();
+      expect(elsewhere.requests).toHaveLength(0);
     } finally {
       await elsewhere.close();
     }

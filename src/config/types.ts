@@ -124,6 +124,11 @@ export interface HostConfig {
   maxWaitSeconds?: number;
   /** false: the scan never asks this host's API (git alone); the default, true, asks it. */
   api?: true;
+  /** Bounds on one repository's work on this host (defaults in measure/forge/core/http.ts FORGE_BOUNDS). */
+  maxPagesPerList?: number;
+  maxRequestsPerRepository?: number;
+  maxSecondsPerRepository?: number;
+  maxAnswerBytes?: number;
 }
 
 /** A `hosts:` entry with `api: false`: the host's repositories are measured by git alone. */

@@ -2,7 +2,7 @@
 // API description (OpenAPI 3 for GitHub; for GitLab and Gitea/Forgejo, Swagger 2 written from
 // their API documentation): an answer off the description is recorded as a violation (the
 // test then fails) and sent as 500, so the client never sees it as valid either.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -16,6 +16,11 @@ export interface Reply {
   body?: unknown;
   /** Answer this late (the slow-server case). */
   delayMs?: number;
+  /**
+   * Writes the answer itself, unchecked: what no forge documents but a hostile or broken
+   * server sends (a redirect elsewhere, a body cut off, stalled, endless or not JSON).
+   */
+  raw?: (res: ServerResponse) => void;
 }
 
 export interface RequestSeen {
@@ -161,6 +166,10 @@ export async function startForgeServer(routes: Route[], check: SpecCheck, prefix
     } catch (error) {
       violations.push(`the stand-in failed on ${seen.method} ${url.pathname}: ${(error as Error).message}`);
       res.writeHead(500).end();
+      return;
+    }
+    if (reply.raw) {
+      reply.raw(res);
       return;
     }
     const problems = check(seen.method, route.answersAs ?? route.template, reply.status, reply.body);

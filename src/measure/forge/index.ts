@@ -54,6 +54,7 @@ export function hostAccess(host: HostConfig, env: Readonly<Record<string, string
     requestsPerSecond: host.requestsPerSecond ?? HOST_DEFAULTS.requestsPerSecond,
     timeoutSeconds: host.timeoutSeconds ?? HOST_DEFAULTS.timeoutSeconds,
     maxWaitSeconds: host.maxWaitSeconds ?? HOST_DEFAULTS.maxWaitSeconds,
+    bounds: { maxPagesPerList: host.maxPagesPerList, maxRequestsPerRepository: host.maxRequestsPerRepository, maxSecondsPerRepository: host.maxSecondsPerRepository, maxAnswerBytes: host.maxAnswerBytes },
   };
 }
 

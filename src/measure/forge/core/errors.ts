@@ -1,7 +1,13 @@
 // Why a forge API call failed, worded for a summary line and a rule's evidence. Never holds a
 // token: messages are built here from the status and headers, never from a request's text.
+import { remoteText } from '../../../model/safe-text.ts';
 
-export type FailureKind = 'rate-limit' | 'auth' | 'not-found' | 'timeout' | 'network' | 'http';
+/**
+ * `refused`: a redirect or link to another origin, never followed; `bound`: a repository's
+ * bound (requests, seconds, pages, answer bytes) reached; `malformed`: an answer that is not
+ * the JSON the API documents.
+ */
+export type FailureKind = 'rate-limit' | 'auth' | 'not-found' | 'timeout' | 'network' | 'http' | 'refused' | 'bound' | 'malformed';
 
 export class ForgeApiError extends Error {
   readonly kind: FailureKind;
@@ -56,9 +62,10 @@ export function describeFailure(label: string, error: unknown): string {
   return `${label}: request failed (${error instanceof Error ? error.name : typeof error})`;
 }
 
-/** Removes every token from a text bound for a store, page, log or error (a last guard). */
+/**
+ * A text bound for a store, page, log or error, made safe (a last guard): every form of every
+ * token (raw, percent-encoded, base64) redacted and terminal control removed.
+ */
 export function redact(text: string, tokens: readonly string[]): string {
-  let out = text;
-  for (const t of tokens) if (t.length >= 4) out = out.split(t).join('***');
-  return out;
+  return remoteText(text, tokens);
 }

@@ -1,7 +1,36 @@
 // HTTP to one forge host: a request queue per host and token, a pool of tokens used in turn,
 // a timeout per request, rate limits honoured (Retry-After, reset headers), requests counted.
+// Every request stays on the API's origin (redirects and next-page links elsewhere are
+// refused), every answer is read whole within a byte bound and must be JSON, and a
+// repository's work is bounded in requests, seconds and pages per list.
 // Octokit runs on top of `fetch` below; the GitLab and Gitea adapters call `getJson`/`pages`.
+import { remoteText } from '../../../model/safe-text.ts';
 import { ForgeApiError, httpFailure, rateLimitFailure } from './errors.ts';
+
+/** How much one repository's forge work may take; `hosts:` may set each (scan.md lists them). */
+export interface ForgeBounds {
+  /** Pages read of one list; a longer list fails the rules that need it. */
+  maxPagesPerList: number;
+  /** Requests for one repository (redirects and retries included). */
+  maxRequestsPerRepository: number;
+  /** Seconds from a repository's first forge request to its last answer. */
+  maxSecondsPerRepository: number;
+  /** Bytes of one answer's body; a longer one is cut off and fails the call. */
+  maxAnswerBytes: number;
+}
+
+export const FORGE_BOUNDS: Readonly<ForgeBounds> = {
+  maxPagesPerList: 1000,
+  maxRequestsPerRepository: 10_000,
+  maxSecondsPerRepository: 1800,
+  maxAnswerBytes: 32 * 1024 * 1024,
+};
+
+/** Same-origin redirects followed for one request; more is a failed call. */
+export const MAX_REDIRECTS = 5;
+
+/** A Retry-After or reset time further off than this (a day) is read as this far. */
+export const MAX_RESET_SECONDS = 86_400;
 
 /** How to reach one host's API, from the `hosts:` config and the environment. */
 export interface HostAccess {
@@ -17,6 +46,8 @@ export interface HostAccess {
   timeoutSeconds: number;
   /** The longest wait for a rate limit to reset before the rules that need it give up. */
   maxWaitSeconds: number;
+  /** Bounds on one repository's work; FORGE_BOUNDS for those not given. */
+  bounds?: Partial<ForgeBounds>;
 }
 
 /** The tokens of a pool variable: comma-separated, blanks dropped. */
@@ -102,20 +133,45 @@ export interface JsonAnswer<T = unknown> {
   body: T;
 }
 
-/** Unix seconds when a 403/429 answer's limit resets, from the headers the forges send. */
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const CLOCK = '\\d\\d:\\d\\d:\\d\\d';
+// RFC 9110 section 5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must read.
+const IMF_FIXDATE = new RegExp(`^${DAY}, \\d\\d ${MONTH} \\d{4} ${CLOCK} GMT$`);
+const RFC850_DATE = new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d\\d-${MONTH}-\\d\\d ${CLOCK} GMT$`);
+const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${CLOCK} \\d{4}$`);
+
+/**
+ * Seconds to wait that a Retry-After value asks (RFC 9110 section 10.2.3): delay-seconds (a
+ * non-negative integer) or an HTTP-date; at most MAX_RESET_SECONDS, a date past is 0. Anything
+ * else ("-5", "1.5", "soon") is undefined: the header is ignored.
+ */
+export function retryAfterSeconds(value: string, nowMs: number): number | undefined {
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Math.min(Number(v), MAX_RESET_SECONDS);
+  let at = NaN;
+  if (IMF_FIXDATE.test(v) || RFC850_DATE.test(v)) at = Date.parse(v);
+  else if (ASCTIME_DATE.test(v)) at = Date.parse(`${v} GMT`);
+  if (Number.isNaN(at)) return undefined;
+  return Math.min(Math.max(0, Math.ceil((at - nowMs) / 1000)), MAX_RESET_SECONDS);
+}
+
+/**
+ * Unix seconds when a 403/429 answer's limit resets, from the headers the forges send; never
+ * further than MAX_RESET_SECONDS from now.
+ */
 export function resetAtOf(headers: Headers, nowMs: number, resetOnly = false): number | undefined {
+  const now = Math.ceil(nowMs / 1000);
   const retryAfter = resetOnly ? null : headers.get('retry-after');
-  if (retryAfter !== null && /^\d+$/.test(retryAfter.trim())) return Math.ceil(nowMs / 1000) + Number(retryAfter);
-  if (retryAfter) {
-    const at = Date.parse(retryAfter);
-    if (!Number.isNaN(at)) return Math.ceil(at / 1000);
-  }
+  const wait = retryAfter === null ? undefined : retryAfterSeconds(retryAfter, nowMs);
+  if (wait !== undefined) return now + wait;
   for (const name of ['x-ratelimit-reset', 'ratelimit-reset']) {
     const v = headers.get(name);
     if (v !== null && /^\d+$/.test(v.trim())) {
       const n = Number(v);
       // GitHub and GitLab send an epoch; the IETF draft (Gitea behind a proxy) sends seconds left.
-      return n > 1e9 ? n : Math.ceil(nowMs / 1000) + n;
+      const at = n > 1e9 ? n : now + n;
+      return Math.min(at, now + MAX_RESET_SECONDS);
     }
   }
   return undefined;
@@ -126,14 +182,25 @@ export function isRateLimited(status: number, headers: Headers): boolean {
   return status === 429 || (status === 403 && (headers.get('x-ratelimit-remaining') === '0' || headers.get('ratelimit-remaining') === '0' || headers.has('retry-after')));
 }
 
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Statuses whose answer has no body (a Response refuses one for them). */
+const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
 export class ForgeHttp {
+  /** Requests sent for this repository, redirects and retries included. */
   requests = 0;
 
   readonly access: HostAccess;
   readonly label: string;
+  readonly bounds: Readonly<ForgeBounds>;
   private readonly registry: QueueRegistry;
   private readonly authorize: (token: string) => [string, string];
   private readonly signal?: AbortSignal;
+  private readonly origin: string;
+  /** When this repository's first request started (its time bound counts from there). */
+  private startedMs?: number;
+  /** The bound this repository ran into: every later call fails with it at once. */
+  private exhausted?: ForgeApiError;
   constructor(
     access: HostAccess,
     /** "GitHub API", "GitLab API", "Forgejo/Gitea API": the start of every failure message. */
@@ -144,28 +211,106 @@ export class ForgeHttp {
   ) {
     this.access = access;
     this.label = label;
+    this.bounds = { ...FORGE_BOUNDS, ...Object.fromEntries(Object.entries(access.bounds ?? {}).filter(([, v]) => v !== undefined)) };
     this.registry = registry;
     this.authorize = authorize;
     this.signal = signal;
+    this.origin = new URL(access.apiUrl).origin;
   }
 
-  /** A fetch that goes through the host's queue with the next token of the pool. */
+  /** A remote's words (a URL, an origin) made safe for a message: no token, no terminal control. */
+  private quote(text: string): string {
+    return remoteText(text, this.access.tokens);
+  }
+
+  /** The path of a URL under the API's base, for a message ("/repos/acme/widget/releases"). */
+  private where(url: URL): string {
+    const base = new URL(this.access.apiUrl).pathname.replace(/\/+$/, '');
+    return this.quote(base && url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname);
+  }
+
+  /** Counts one request against the repository's bounds; the seconds left for it. */
+  private spend(): number {
+    if (this.exhausted) throw this.exhausted;
+    const { maxRequestsPerRepository: maxRequests, maxSecondsPerRepository: maxSeconds } = this.bounds;
+    this.startedMs ??= Date.now();
+    const left = maxSeconds - (Date.now() - this.startedMs) / 1000;
+    if (this.requests >= maxRequests) {
+      throw (this.exhausted = new ForgeApiError('bound', `${this.label}: more than ${maxRequests} requests for this repository (maxRequestsPerRepository); the rest is not asked`));
+    }
+    if (left <= 0) throw this.overtime();
+    this.requests++;
+    return left;
+  }
+
+  private overtime(): ForgeApiError {
+    const s = this.bounds.maxSecondsPerRepository;
+    return (this.exhausted = new ForgeApiError('bound', `${this.label}: this repository's forge work took more than ${s} s (maxSecondsPerRepository); the rest is not asked`));
+  }
+
+  /**
+   * A fetch that goes through the host's queue with the next token of the pool, to the API's
+   * origin only: a URL or a redirect to another origin is refused (the token stays home); a
+   * same-origin redirect is followed (at most MAX_REDIRECTS). The answer comes back read whole
+   * (at most maxAnswerBytes) and, when a success, checked to be JSON: a body cut off, stalled
+   * or not JSON fails the call instead of reading as empty.
+   */
   readonly fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    let url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.origin !== this.origin) {
+      throw new ForgeApiError('refused', `${this.label}: a link to another origin (${this.quote(url.origin)}) is not followed; only ${this.origin} is asked`);
+    }
+    let method = (init.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    let body = init.body;
+    for (let hop = 0; ; hop++) {
+      const response = await this.send(url, method, body, init);
+      if (!REDIRECT_STATUSES.has(response.status)) return this.readWhole(url, response);
+      await response.body?.cancel().catch(() => {});
+      const location = response.headers.get('location');
+      if (location === null) throw new ForgeApiError('http', `${this.label}: ${response.status} redirect without a Location for ${this.where(url)}`, response.status);
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw new ForgeApiError('http', `${this.label}: ${response.status} redirect to an unreadable Location for ${this.where(url)}`, response.status);
+      }
+      if (next.origin !== this.origin) {
+        throw new ForgeApiError('refused', `${this.label}: ${this.where(url)} answered ${response.status}, a redirect to another origin (${this.quote(next.origin)}); not followed, the token goes to ${this.origin} only`, response.status);
+      }
+      if (hop >= MAX_REDIRECTS) throw new ForgeApiError('http', `${this.label}: more than ${MAX_REDIRECTS} redirects for ${this.where(url)}`, response.status);
+      // 303, and 301/302 after a POST, turn into a GET (RFC 9110 section 15.4).
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+      }
+      url = next;
+    }
+  };
+
+  /** One request, no redirect followed: queue turn, token, timeouts, rate-limit bookkeeping. */
+  private async send(url: URL, method: string, body: RequestInit['body'], init: RequestInit): Promise<Response> {
     const { apiUrl, tokens, requestsPerSecond, timeoutSeconds } = this.access;
+    const left = this.spend();
     const index = this.registry.nextToken(apiUrl, tokens.length, requestsPerSecond, this.access.maxWaitSeconds * 1000);
     const queue = this.registry.queue(apiUrl, index, requestsPerSecond);
     await queue.turn(this.signal);
-    const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
+    const headers = new Headers(init.headers);
     headers.delete('authorization');
     const token = tokens[index];
-    const target = new URL(input instanceof Request ? input.url : String(input));
-    // A token goes only to its own API's origin, whatever URL a library was handed.
-    if (token !== undefined && target.origin === new URL(apiUrl).origin) headers.set(...this.authorize(token));
+    if (token !== undefined) headers.set(...this.authorize(token));
     if (!headers.has('user-agent')) headers.set('user-agent', 'badgepress');
-    const timeout = AbortSignal.timeout(timeoutSeconds * 1000);
+    // The request's own timeout, or the repository's time left when that comes first.
+    const capped = left < timeoutSeconds;
+    const timeout = AbortSignal.timeout(Math.max(1, Math.min(timeoutSeconds, left) * 1000));
     const signals = [timeout, init.signal, this.signal].filter((s): s is AbortSignal => !!s);
-    this.requests++;
-    const response = await fetch(input, { ...init, headers, signal: AbortSignal.any(signals) });
+    let response: Response;
+    try {
+      response = await fetch(url, { ...init, method, body, headers, redirect: 'manual', signal: AbortSignal.any(signals) });
+    } catch (error) {
+      throw this.failure(error, timeout, capped);
+    }
+    // Kept for reading the body under the same signals.
+    this.reading.set(response, { timeout, capped });
     // A limit reached (the last allowed request, or one refused) holds this token until it resets.
     const limited = isRateLimited(response.status, response.headers);
     if (limited || response.headers.get('x-ratelimit-remaining') === '0' || response.headers.get('ratelimit-remaining') === '0') {
@@ -181,24 +326,74 @@ export class ForgeHttp {
       }
     }
     return response;
-  };
+  }
+
+  private readonly reading = new WeakMap<Response, { timeout: AbortSignal; capped: boolean }>();
+
+  /** A timeout (the request's or the repository's) as the core's error; anything else as it is. */
+  private failure(error: unknown, timeout: AbortSignal, capped: boolean): unknown {
+    if (timeout.aborted && (error === timeout.reason || (error instanceof Error && error.name === 'TimeoutError'))) {
+      return capped ? this.overtime() : new ForgeApiError('timeout', `${this.label}: no answer within ${this.access.timeoutSeconds} s`);
+    }
+    return error;
+  }
+
+  /** The answer with its body read whole (a bounded stream) and, for a success, checked as JSON. */
+  private async readWhole(url: URL, response: Response): Promise<Response> {
+    const init = { status: response.status, statusText: response.statusText, headers: response.headers };
+    if (NO_BODY_STATUSES.has(response.status) || !response.body) return new Response(null, init);
+    const { timeout, capped } = this.reading.get(response)!;
+    const max = this.bounds.maxAnswerBytes;
+    const tooLong = () => new ForgeApiError('bound', `${this.label}: the answer to ${this.where(url)} is longer than ${max} bytes (maxAnswerBytes); not read further`);
+    const declared = Number(response.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > max) {
+      await response.body.cancel().catch(() => {});
+      throw tooLong();
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = response.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > max) {
+          await reader.cancel().catch(() => {});
+          throw tooLong();
+        }
+        chunks.push(value);
+      }
+    } catch (error) {
+      if (error instanceof ForgeApiError) throw error;
+      const failed = this.failure(error, timeout, capped);
+      if (failed !== error) throw failed;
+      if (this.signal?.aborted) throw error;
+      // The connection ended before the body did (a Content-Length or chunk not met).
+      throw new ForgeApiError('network', `${this.label}: the answer to ${this.where(url)} was cut off after ${size} bytes`);
+    }
+    const bytes = Buffer.concat(chunks, size);
+    if (response.ok) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        parsed = undefined;
+      }
+      if (parsed === null || typeof parsed !== 'object') {
+        throw new ForgeApiError('malformed', `${this.label}: the answer to ${this.where(url)} is not the JSON the API documents (${size} bytes, cut off or malformed)`, response.status);
+      }
+    }
+    return new Response(bytes, init);
+  }
 
   /** GET a JSON answer; a rate limit is waited out (up to maxWaitSeconds, twice) and retried. */
   async getJson<T = unknown>(pathOrUrl: string, query: Record<string, string | number> = {}): Promise<JsonAnswer<T>> {
     const url = new URL(pathOrUrl.startsWith('http') ? pathOrUrl : `${this.access.apiUrl}${pathOrUrl}`);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
     for (let attempt = 0; ; attempt++) {
-      let response: Response;
-      try {
-        response = await this.fetch(url, { headers: { accept: 'application/json' } });
-      } catch (error) {
-        if (error instanceof Error && error.name === 'TimeoutError') {
-          throw new ForgeApiError('timeout', `${this.label}: no answer within ${this.access.timeoutSeconds} s`);
-        }
-        throw error;
-      }
+      const response = await this.fetch(url, { headers: { accept: 'application/json' } });
       if (response.ok) return { status: response.status, headers: response.headers, body: (await response.json()) as T };
-      await response.body?.cancel();
       if (isRateLimited(response.status, response.headers)) {
         const now = Date.now();
         const resetAt = resetAtOf(response.headers, now);
@@ -214,28 +409,61 @@ export class ForgeHttp {
   }
 
   /**
+   * Checks one page of a list as it arrives: its items are a JSON array, the list has not run
+   * past maxPagesPerList, and its next-page link neither leaves the origin nor names a page
+   * seen before (a paging loop). Makes one guard per list; call it with each page.
+   */
+  pageGuard(path: string): (items: unknown, next: string | undefined, pageUrl?: string) => void {
+    const seen = new Set<string>();
+    let pages = 0;
+    const where = this.quote(path);
+    return (items, next, pageUrl) => {
+      if (!Array.isArray(items)) throw new ForgeApiError('malformed', `${this.label}: a page of ${where} is not the JSON list the API documents`);
+      if (pageUrl) seen.add(pageUrl);
+      if (++pages >= this.bounds.maxPagesPerList && next !== undefined) {
+        throw new ForgeApiError('bound', `${this.label}: ${where} has more than ${this.bounds.maxPagesPerList} pages (maxPagesPerList); not read to its end`);
+      }
+      if (next === undefined) return;
+      let target: URL;
+      try {
+        target = new URL(next, this.access.apiUrl);
+      } catch {
+        throw new ForgeApiError('malformed', `${this.label}: a next-page link of ${where} is not a URL`);
+      }
+      if (target.origin !== this.origin) {
+        throw new ForgeApiError('refused', `${this.label}: a next-page link of ${where} points to another origin (${this.quote(target.origin)}); not followed, only ${this.origin} is asked`);
+      }
+      if (seen.has(target.href)) throw new ForgeApiError('http', `${this.label}: ${where} links a page it already gave (a paging loop); not read further`);
+      seen.add(target.href);
+    };
+  }
+
+  /**
    * Every page of a list: follows `Link: rel="next"` (GitHub, Gitea) or `X-Next-Page` (GitLab).
    * `field` names the list when the answer wraps it in an object ({ workflow_runs: [...] }).
    */
   async *pages<T>(path: string, query: Record<string, string | number>, field?: string): AsyncGenerator<T[]> {
-    const list = (body: unknown) => ((field ? (body as Record<string, unknown>)[field] : body) ?? []) as T[];
-    let answer = await this.getJson(path, query);
+    // A wrapped list may be null when empty (Go encodes a nil slice so): read as no items.
+    const list = (body: unknown) => (field ? ((body as Record<string, unknown>)[field] ?? []) : body) as T[];
+    const guard = this.pageGuard(path);
+    const first = new URL(`${this.access.apiUrl}${path}`);
+    for (const [k, v] of Object.entries(query)) first.searchParams.set(k, String(v));
+    let pageUrl = first.href;
+    let answer = await this.getJson(pageUrl);
     for (;;) {
       const items = list(answer.body);
-      yield items;
-      if (items.length === 0) return;
-      const next = nextPageUrl(answer.headers);
-      if (next) {
-        // A token goes only to the host it belongs to, whatever a Link header says.
-        if (new URL(next).origin !== new URL(this.access.apiUrl).origin) {
-          throw new ForgeApiError('http', `${this.label}: a next-page link points to another host`);
-        }
-        answer = await this.getJson(next);
-      } else {
-        const page = answer.headers.get('x-next-page');
-        if (!page) return;
-        answer = await this.getJson(path, { ...query, page });
+      const page = answer.headers.get('x-next-page');
+      let next = nextPageUrl(answer.headers);
+      if (next === undefined && page) {
+        const u = new URL(first);
+        u.searchParams.set('page', page);
+        next = u.href;
       }
+      guard(items, items.length === 0 ? undefined : next, pageUrl);
+      yield items;
+      if (items.length === 0 || next === undefined) return;
+      pageUrl = new URL(next, this.access.apiUrl).href;
+      answer = await this.getJson(pageUrl);
     }
   }
 }
