@@ -3,6 +3,7 @@
 // appears in a process list, a mirror's config or an error message.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { redactSecrets } from '../../model/safe-text.ts';
 
 /** How every git process of one scan is started. */
 export interface GitSettings {
@@ -70,15 +71,28 @@ export function gitEnvironment(settings: GitSettings, base: NodeJS.ProcessEnv = 
   return env;
 }
 
-/** `text` with every secret value (and each secret header's credential part) replaced. */
-export function redact(text: string, settings: GitSettings): string {
-  let out = text;
-  for (const [, value] of settings.secretConfig ?? []) {
-    for (const part of [value, value.replace(/^[^:]*:\s*/, ''), value.replace(/^[^:]*:\s*\S+\s+/, '')]) {
-      if (part.length >= 4) out = out.split(part).join('***');
-    }
+/**
+ * The secrets of a config value: the value, its header's credential ("Basic …") and that
+ * credential's part after the scheme; for Basic, the decoded `user:password` and the password
+ * (the raw token a remote may quote back).
+ */
+function secretsOf(value: string): string[] {
+  const credential = value.replace(/^[^:]*:\s*/, '');
+  const encoded = value.replace(/^[^:]*:\s*\S+\s+/, '');
+  const out = [value, credential, encoded];
+  if (/^basic$/i.test(credential.split(/\s+/)[0] ?? '')) {
+    const pair = Buffer.from(encoded, 'base64').toString('utf8');
+    out.push(pair, pair.slice(pair.indexOf(':') + 1));
   }
   return out;
+}
+
+/** `text` with every form (redactSecrets) of every secret value and its credential replaced. */
+export function redact(text: string, settings: GitSettings): string {
+  return redactSecrets(
+    text,
+    (settings.secretConfig ?? []).flatMap(([, value]) => secretsOf(value)),
+  );
 }
 
 // Hooks never run: a mirror is data, never code of ours to execute.
