@@ -35,6 +35,14 @@ describe('hosts: and dependents:', () => {
     expect(err.problems).toEqual([`${file}:4 hosts.x.example: missing required key "kind"`, `${file}:6 hosts.z.example: missing required key "apiUrl"`]);
   });
 
+  it("loads the bounds on a repository's forge work; refuses one out of range with file:line", async () => {
+    const bounds = '    maxPagesPerList: 50\n    maxRequestsPerRepository: 400\n    maxSecondsPerRepository: 120\n    maxAnswerBytes: 1048576\n';
+    const config = await loadSettings(write('bounds.yaml', `hosts:\n  git.example:\n    kind: gitea\n    apiUrl: https://git.example/api/v1\n${bounds}`));
+    expect(config.hosts['git.example']).toEqual({ kind: 'gitea', apiUrl: 'https://git.example/api/v1', maxPagesPerList: 50, maxRequestsPerRepository: 400, maxSecondsPerRepository: 120, maxAnswerBytes: 1048576 });
+    const bad = write('bad-bounds.yaml', 'hosts:\n  git.example:\n    kind: gitea\n    apiUrl: https://git.example/api/v1\n    maxPagesPerList: 0\n');
+    await expect(loadSettings(bad)).rejects.toThrow(/bad-bounds\.yaml:6.*maxPagesPerList/s);
+  });
+
   it('refuses a bad host entry with file:line, and a pasted token without echoing it', async () => {
     const token = 'ghp_' + 'A1b2C3d4'.repeat(4);
     const file = write(
