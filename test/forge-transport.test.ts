@@ -70,7 +70,7 @@ const FORGES: Forge[] = [
     repoPath: '/repos/acme/widget',
     releasesTemplate: '/repos/{owner}/{repo}/releases',
     releasesPath: '/repos/acme/widget/releases',
-    start: (override) => startGitea({ owner: 'acme', runs: [], releases: [RELEASE], override }),
+    start: (override) => startGitea({ owner: 'acme', runs: [{ created: '2026-11-01T00:00:00Z', status: 'success' }], releases: [RELEASE], override }),
     host: 'codeberg.org',
     path: 'acme/widget',
   },
@@ -303,6 +303,29 @@ describe('GitHub run list split', () => {
       expect(r.measurements[0]!.values.CI_PIPELINE).toBeNull();
       expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe('GitHub API: 1000 runs or more from 2025-11-25T00:00:01Z to 2025-11-25T00:32:05Z, as many as one query answers at most; ranges are split no finer than 1 hour');
       expect(r.measurements[0]!.values.RELEASES).not.toBeNull();
+    },
+    BOUND_SAFETY_NET_MS,
+  );
+});
+
+describe('Gitea/Forgejo run list', () => {
+  it(
+    'a total_count never reached ends at maxPagesPerList: CI_PIPELINE null, 5 requests (R3-10)',
+    async () => {
+      const f = FORGES[2]!;
+      let first: Reply | undefined;
+      const { r, server } = await measure(
+        f,
+        (t, _q, _n, normal) => {
+          if (t !== '/repos/{owner}/{repo}/actions/runs') return undefined;
+          const answer = (first ??= normal());
+          return { ...answer, body: { ...(answer.body as object), total_count: 1_000_000 } };
+        },
+        { maxPagesPerList: 5 },
+      );
+      expect(calls(server, '/actions/runs')).toHaveLength(5);
+      expect(r.measurements[0]!.values.CI_PIPELINE).toBeNull();
+      expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe('Forgejo/Gitea API: /repos/acme/widget/actions/runs has more than 5 pages (maxPagesPerList); not read to its end');
     },
     BOUND_SAFETY_NET_MS,
   );

@@ -96,11 +96,15 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
       try {
         // Forgejo's ListActionRuns and Gitea's ListRuns answer { total_count, workflow_runs }
         // with neither Link nor X-Total-Count: pages go by the body's count. No time filter.
+        const guard = http.pageGuard(`${repo}/actions/runs`);
         for (let page = 1; ; page++) {
           const { body } = await http.getJson<{ total_count?: number; workflow_runs?: Run[] }>(`${repo}/actions/runs`, { limit: RUN_PAGE, page });
           const items = body.workflow_runs ?? [];
+          const more = items.length > 0 && runs.length + items.length < (body.total_count ?? 0);
+          // A count never reached ends at maxPagesPerList like any list.
+          guard(items, more ? `${http.access.apiUrl}${repo}/actions/runs?limit=${RUN_PAGE}&page=${page + 1}` : undefined);
           runs.push(...items);
-          if (items.length === 0 || !(runs.length < (body.total_count ?? 0))) break;
+          if (!more) break;
         }
       } catch (e) {
         if (failedWith(e, 'not-found')) return { unavailable: `${GITEA_LABEL}: this instance has no Actions run list (${repo}/actions/runs answered 404)` };
