@@ -148,4 +148,38 @@ describe('badgepress scan with forge APIs', () => {
     const other = JSON.parse(readFileSync(join(root, 'store-refused/gitlab.example/acme/widget.ndjson'), 'utf8'));
     expect(other.values.ISSUE_REACTION_TIME).toBe(2);
   });
+
+  it('no token leaves its origin by a redirect, nor reaches the store or output (issue 36 R3-2, R3-3)', async () => {
+    // Canary tokens, lower case so that one can stand in a host name a redirect names.
+    const [glToken, fjToken] = ['canary-gl-3b9e71', 'canary-fj-8c2d45'];
+    const elsewhere = await startGitHub({});
+    const gitlab = await startGitLab({ override: (t) => (t === '/projects/{id}' ? { status: 0, raw: (res) => res.writeHead(302, { location: `${elsewhere.url}/api/v4/projects/1` }).end() } : undefined) });
+    const gitea = await startGitea({
+      owner: 'acme',
+      runs: [],
+      override: (t) => (t === '/repos/{owner}/{repo}/releases' ? { status: 0, raw: (res) => res.writeHead(307, { location: `http://${fjToken}.invalid/releases` }).end() } : undefined),
+    });
+    servers.push(elsewhere, gitlab, gitea);
+    const cfg = join(root, 'redirecting.yaml');
+    const text = readFileSync(config, 'utf8')
+      .replace(/gitlab\.example: \{[^}]*\}/, `gitlab.example: { kind: gitlab, apiUrl: "${gitlab.url}", tokenEnv: E2E_GITLAB_TOKEN }`)
+      .replace(/forge\.example: \{[^}]*\}/, `forge.example: { kind: gitea, apiUrl: "${gitea.url}", tokenEnv: E2E_GITEA_TOKEN }`);
+    writeFileSync(cfg, text);
+    const storeDir = join(root, 'store-redirected');
+    const r = await runCommand(['scan', '--config', cfg, '--repos', join(root, 'repos.txt'), '--store', storeDir, '--as-of', String(E)], { env: { E2E_GITLAB_TOKEN: glToken, E2E_GITEA_TOKEN: fjToken } });
+    expect(r.code).toBe(1);
+    expect(elsewhere.requests).toEqual([]);
+    for (const [server, header, token] of [
+      [gitlab, 'private-token', glToken],
+      [gitea, 'authorization', `token ${fjToken}`],
+    ] as const) {
+      expect(server.requests.length).toBeGreaterThan(0);
+      for (const q of server.requests) expect(q.headers[header]).toBe(token);
+    }
+    const gl = new URL(gitlab.url).origin;
+    expect(r.stderr).toContain(`GitLab API: /projects/acme%2Fwidget answered 302, a redirect to another origin (${new URL(elsewhere.url).origin}); not followed, the token goes to ${gl} only`);
+    expect(r.stderr).toContain('Forgejo/Gitea API: /repos/acme/widget/releases answered 307, a redirect to another origin (http://***.invalid); not followed');
+    const stored = ['github.com', 'gitlab.example', 'forge.example'].map((h) => readFileSync(join(storeDir, h, 'acme/widget.ndjson'), 'utf8')).join('\n');
+    for (const token of [glToken, fjToken]) for (const out of [r.stdout, r.stderr, stored]) expect(out).not.toContain(token);
+  });
 });
