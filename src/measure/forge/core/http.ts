@@ -262,9 +262,10 @@ export class ForgeHttp {
     }
     let method = (init.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     let body = init.body;
+    if (input instanceof Request && init.headers === undefined) init = { ...init, headers: input.headers };
     for (let hop = 0; ; hop++) {
-      const response = await this.send(url, method, body, init);
-      if (!REDIRECT_STATUSES.has(response.status)) return this.readWhole(url, response);
+      const { response, timeout, capped } = await this.send(url, method, body, init);
+      if (!REDIRECT_STATUSES.has(response.status)) return this.readWhole(url, response, timeout, capped);
       await response.body?.cancel().catch(() => {});
       const location = response.headers.get('location');
       if (location === null) throw new ForgeApiError('http', `${this.label}: ${response.status} redirect without a Location for ${this.where(url)}`, response.status);
@@ -287,8 +288,11 @@ export class ForgeHttp {
     }
   };
 
-  /** One request, no redirect followed: queue turn, token, timeouts, rate-limit bookkeeping. */
-  private async send(url: URL, method: string, body: RequestInit['body'], init: RequestInit): Promise<Response> {
+  /**
+   * One request, no redirect followed: queue turn, token, timeouts, rate-limit bookkeeping.
+   * With the answer, the timeout its body is read under and whether it is the repository's.
+   */
+  private async send(url: URL, method: string, body: RequestInit['body'], init: RequestInit): Promise<{ response: Response; timeout: AbortSignal; capped: boolean }> {
     const { apiUrl, tokens, requestsPerSecond, timeoutSeconds } = this.access;
     const left = this.spend();
     const index = this.registry.nextToken(apiUrl, tokens.length, requestsPerSecond, this.access.maxWaitSeconds * 1000);
@@ -309,8 +313,6 @@ export class ForgeHttp {
     } catch (error) {
       throw this.failure(error, timeout, capped);
     }
-    // Kept for reading the body under the same signals.
-    this.reading.set(response, { timeout, capped });
     // A limit reached (the last allowed request, or one refused) holds this token until it resets.
     const limited = isRateLimited(response.status, response.headers);
     if (limited || response.headers.get('x-ratelimit-remaining') === '0' || response.headers.get('ratelimit-remaining') === '0') {
@@ -325,10 +327,8 @@ export class ForgeHttp {
         queue.limit = { untilMs: resetAt * 1000, error: rateLimitFailure(this.label, status, resetAt, Math.floor(now / 1000), secondary) };
       }
     }
-    return response;
+    return { response, timeout, capped };
   }
-
-  private readonly reading = new WeakMap<Response, { timeout: AbortSignal; capped: boolean }>();
 
   /** A timeout (the request's or the repository's) as the core's error; anything else as it is. */
   private failure(error: unknown, timeout: AbortSignal, capped: boolean): unknown {
@@ -339,10 +339,9 @@ export class ForgeHttp {
   }
 
   /** The answer with its body read whole (a bounded stream) and, for a success, checked as JSON. */
-  private async readWhole(url: URL, response: Response): Promise<Response> {
+  private async readWhole(url: URL, response: Response, timeout: AbortSignal, capped: boolean): Promise<Response> {
     const init = { status: response.status, statusText: response.statusText, headers: response.headers };
     if (NO_BODY_STATUSES.has(response.status) || !response.body) return new Response(null, init);
-    const { timeout, capped } = this.reading.get(response)!;
     const max = this.bounds.maxAnswerBytes;
     const tooLong = () => new ForgeApiError('bound', `${this.label}: the answer to ${this.where(url)} is longer than ${max} bytes (maxAnswerBytes); not read further`);
     const declared = Number(response.headers.get('content-length'));
