@@ -276,6 +276,18 @@ describe.each(FORGES)('$label transport', (f) => {
     BOUND_SAFETY_NET_MS,
   );
 
+  it(
+    'stops at maxSecondsPerRepository, a request in flight cut at the bound (R3-10)',
+    async () => {
+      // Every answer takes 400 ms; the repository has 1 s: the third request is cut at 1 s.
+      const { r, server } = await measure(f, (_t, _q, _n, normal) => ({ ...normal(), delayMs: 400 }), { maxSecondsPerRepository: 1 });
+      expect(r.failures).toContain(`${f.label}: this repository's forge work took more than 1 s (maxSecondsPerRepository); the rest is not asked`);
+      expect(server.requests.length).toBeLessThanOrEqual(3);
+      expect(r.measurements[0]!.values.PACKAGES).toBeNull();
+    },
+    BOUND_SAFETY_NET_MS,
+  );
+
   it('a Retry-After of 10^20 is a day at most, no RangeError, no warning; -5 is no delay at all (R3 smaller)', async () => {
     const limited = (value: string) => (t: string) => (t === f.releasesTemplate ? { status: 429, headers: { 'retry-after': value }, body: f.kind === 'github' ? GH_ERROR('Too many requests') : { message: 'Retry later' } } : undefined);
     const before = Math.floor(Date.now() / 1000);

@@ -305,7 +305,7 @@ export class ForgeHttp {
     if (!headers.has('user-agent')) headers.set('user-agent', 'badgepress');
     // The request's own timeout, or the repository's time left when that comes first.
     const capped = left < timeoutSeconds;
-    const timeout = AbortSignal.timeout(Math.max(1, Math.min(timeoutSeconds, left) * 1000));
+    const timeout = AbortSignal.timeout(Math.max(1, Math.ceil(Math.min(timeoutSeconds, left) * 1000)));
     const signals = [timeout, init.signal, this.signal].filter((s): s is AbortSignal => !!s);
     let response: Response;
     try {
