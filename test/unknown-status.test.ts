@@ -12,6 +12,8 @@ import { runCommand } from './helpers/cli-in-process.ts';
 import { sarifErrors } from './helpers/sarif.ts';
 import { multitoolIssues } from './helpers/sarif-multitool.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { axeViolations, browserOrSkip, COLOUR_RULES, launchBrowser } from './helpers/browser.ts';
+import { serveDir } from './helpers/site-crawl.ts';
 
 const dir = tempDir('unknown-');
 const NOW = '1764300000';
@@ -200,5 +202,29 @@ describe('unknownAs: clients that accept only the contract’s five statuses', (
     const gold = await build('mapped-gold', 'unknownAs: gold\n');
     expect(json(api(gold, UNMEASURED, 'badges/MAINTENANCE')).badgeStatus).toBe('gold');
     expect(json(api(gold, FAILING, 'badges/MAINTENANCE')).badgeStatus).toBe('fail');
+  });
+});
+
+describe.skipIf(!browserOrSkip('unknown-status'))('unknown in headless Chromium', () => {
+  it('axe-core finds no violation on the pages that show unknown, in both schemes', { timeout: 120_000 }, async () => {
+    const serving = await serveDir(out);
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext({ bypassCSP: true });
+      for (const scheme of ['light', 'dark'] as const) {
+        const page = await context.newPage();
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const path of ['/', `/repositories/${enc(UNMEASURED)}/`, '/badges/MAINTENANCE/', '/rules/BUS_FACTOR/']) {
+          await page.goto(`${serving.url}${path}`);
+          expect(await page.locator('.st-unknown').count(), path).toBeGreaterThan(0);
+          const violations = await axeViolations(page, scheme === 'dark' ? { runOnly: { type: 'rule', values: COLOUR_RULES } } : {});
+          expect(violations, `${scheme} ${path}`).toEqual([]);
+        }
+        await page.close();
+      }
+    } finally {
+      await browser.close();
+      await serving.close();
+    }
   });
 });
