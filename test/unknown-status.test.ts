@@ -163,6 +163,21 @@ describe('Shape A: unknown is not fail', () => {
   });
 });
 
+describe('plan names unknown among the status changes', () => {
+  it('a later scan that measures what was unknown shows as unknown → its band', async () => {
+    const measured = join(dir, 'store-measured');
+    mkdirSync(measured, { recursive: true });
+    const values = { ISSUE_REACTION_TIME: 3, BUS_FACTOR: 4, SECURITY_POLICY: true, DEPENDENTS: 5 };
+    writeFileSync(join(measured, 'r.ndjson'), `${JSON.stringify({ repositoryUrl: UNMEASURED, timestamp: 1764200000, values })}\n`);
+    const r = await runCommand(['plan', '--config', join(dir, 'a.yaml'), '--store', measured, '--out', out, '--now', NOW]);
+    expect(r.stderr).toBe('');
+    // 3: changes to publish.
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('MAINTENANCE\n  unknown → silver: 1 repository (latest; e.g. https://github.com/acme/unmeasured)');
+    expect(r.stdout).toContain('SECURITY\n  unknown → gold: 1 repository (latest;');
+  });
+});
+
 describe('Shape B keeps the contract: no value is open', () => {
   it('a null and a missing rule are <nil> and open, never unknown', async () => {
     const outB = join(dir, 'b');
