@@ -68,6 +68,9 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
     const said = evaluateScanA(t, scan({ ISSUE_REACTION_TIME: null }, 1_763_000_000, { ISSUE_REACTION_TIME: 'GitHub API did not answer (2026-11-27).' })).criteria[0]!;
     expect(said.cause).toBe('not measured: GitHub API did not answer (2026-11-27)');
     expect(said.message).toBe('Issue reaction time is unknown (not measured: GitHub API did not answer (2026-11-27)).');
+    // The scanner's own "not asked: …" (badgepress scan --forge never) is not prefixed again.
+    const notAsked = evaluateScanA(t, scan({ ISSUE_REACTION_TIME: null }, 1_763_000_000, { ISSUE_REACTION_TIME: 'not asked: --forge never (git alone)' })).criteria[0]!;
+    expect(notAsked.description).toBe('Issue reaction time is unknown (not asked: --forge never (git alone))');
   });
 
   it('badge status is the worst of its criteria', () => {

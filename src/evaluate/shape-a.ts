@@ -84,7 +84,8 @@ function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
  */
 export function unmeasuredCause(ruleId: string, scan: ScanRecord): string {
   const said = scan.evidence[ruleId]?.trim().replace(/\.+$/, '');
-  if (said) return `not measured: ${said}`;
+  // The scanner's "not asked: --forge never (git alone)" already says it was not measured.
+  if (said) return /^not (asked|measured)\b/i.test(said) ? said : `not measured: ${said}`;
   return scan.values[ruleId] === null ? 'not measured: the scan could not determine it' : 'not measured: the scan did not measure this rule';
 }
 
