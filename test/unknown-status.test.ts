@@ -153,6 +153,7 @@ describe('Shape A: unknown is not fail', () => {
     expect(home).toContain('<a href="/groups/-/MAINTENANCE/#status-unknown">1</a>');
     const rulePage = readFileSync(join(out, 'rules/BUS_FACTOR/index.html'), 'utf8');
     expect(rulePage).toContain('A scan without a value for it leaves it <span class="status st-unknown">unknown</span>, never in a band.');
+    expect(readFileSync(join(out, 'rules/SECURITY_POLICY/index.html'), 'utf8')).toContain('a scan without an answer leaves it <span class="status st-unknown">unknown</span>.');
     const feed = readFileSync(join(out, 'repositories', enc(UNMEASURED), 'feed.atom'), 'utf8');
     expect(feed).toContain('<title>MAINTENANCE is unknown (first scan)</title>');
     const css = readFileSync(join(ROOT, 'templates/site.css'), 'utf8');

@@ -82,7 +82,7 @@ function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
  * Why a rule has no value, as people read it: the record's own words for a null (a scanner
  * writes its cause as the rule's evidence), else what the record lacks.
  */
-export function unmeasuredCause(ruleId: string, scan: ScanRecord): string {
+function unmeasuredCause(ruleId: string, scan: ScanRecord): string {
   const said = scan.evidence[ruleId]?.trim().replace(/\.+$/, '');
   // The scanner's "not asked: --forge never (git alone)" already says it was not measured.
   if (said) return /^not (asked|measured)\b/i.test(said) ? said : `not measured: ${said}`;

@@ -9,11 +9,9 @@ export type StatusA = 'gold' | 'silver' | 'bronze' | 'fail';
  * band is ever chosen for a value nobody measured (docs/reference/api.md, "unknown").
  */
 export const UNKNOWN = 'unknown';
-export type CriterionStatusA = StatusA | typeof UNKNOWN;
 
 /** The contract's five badge statuses: what `unknownAs` may map `unknown` to. */
-export const CONTRACT_STATUSES_A = ['gold', 'silver', 'bronze', 'fail', 'expired'] as const;
-export type ContractStatusA = (typeof CONTRACT_STATUSES_A)[number];
+export type ContractStatusA = StatusA | 'expired';
 
 /** The levels people read, lowest first (Shape B shows its levels by the same words). */
 export const STATUS_LEVELS = ['fail', 'bronze', 'silver', 'gold'] as const satisfies readonly StatusA[];

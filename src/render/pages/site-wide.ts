@@ -213,7 +213,7 @@ function rulePage(ctx: PagesContext, ruleId: string, counts: Map<string, number>
     badges = th.t.badges.filter((b) => b.criteria.includes(ruleId)).map((b) => b.id);
     facts =
       r.type === 'boolean'
-        ? `<p>A yes-or-no rule: present gives ${statusWord(r.positiveStatus)}, absent gives ${statusWord(r.negativeStatus)}.</p>`
+        ? `<p>A yes-or-no rule: present gives ${statusWord(r.positiveStatus)}, absent gives ${statusWord(r.negativeStatus)}; a scan without an answer leaves it ${statusWord(UNKNOWN)}${unknownAsNote(ctx)}.</p>`
         : `<p>Unit: ${esc(r.unit)}.${r.timeRangeInMonths !== undefined ? ` Events are counted in the last ${r.timeRangeInMonths} calendar months (UTC) before each scan.` : ''} A scan without a value for it leaves it ${statusWord(UNKNOWN)}${unknownAsNote(ctx)}, never in a band.</p>` +
           table(
             `Bands of ${esc(r.name)}`,
