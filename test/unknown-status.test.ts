@@ -164,6 +164,23 @@ describe('Shape A: unknown is not fail', () => {
   });
 });
 
+describe('a cause is data: escaped wherever it is shown', () => {
+  it('markup in the record’s evidence reaches pages as text and SARIF as JSON text', async () => {
+    const hostileStore = join(dir, 'store-hostile');
+    mkdirSync(hostileStore, { recursive: true });
+    const cause = '<img src=x onerror=alert(1)> & "quoted"';
+    writeFileSync(join(hostileStore, 'r.ndjson'), `${JSON.stringify({ repositoryUrl: UNMEASURED, timestamp: 1764200000, values: { ISSUE_REACTION_TIME: null, BUS_FACTOR: 4 }, evidence: { ISSUE_REACTION_TIME: cause } })}\n`);
+    const hostileOut = join(dir, 'hostile');
+    const r = await runCommand(['build', '--config', siteConfig('hostile', ''), '--store', hostileStore, '--out', hostileOut, '--now', NOW]);
+    expect(r.code).toBe(0);
+    const page = readFileSync(join(hostileOut, 'repositories', enc(UNMEASURED), 'index.html'), 'utf8');
+    expect(page).not.toContain('<img src=x');
+    expect(page).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quoted&quot;');
+    const report = json(api(hostileOut, UNMEASURED, 'sarif'));
+    expect(report.runs[0].results[0].message.text).toBe(`Issue reaction time is unknown (not measured: ${cause}).`);
+  });
+});
+
 describe('plan names unknown among the status changes', () => {
   it('a later scan that measures what was unknown shows as unknown → its band', async () => {
     const measured = join(dir, 'store-measured');
