@@ -33,27 +33,30 @@ type Report = {
   }>;
 };
 
-// Shape A: SECURITY_POLICY absent (fail, on SECURITY.md), BUS_FACTOR 1 (fail), DEPENDENTS missing (undetermined).
+// Shape A: SECURITY_POLICY absent (fail, on SECURITY.md), BUS_FACTOR 1 (fail), DEPENDENTS missing (unknown).
 const a1 = codeScanningA(SITE, URL, evaluateScanA(TA, scan(1763596800, { ISSUE_REACTION_TIME: 3, BUS_FACTOR: 1, SECURITY_POLICY: false })), TA.rules) as Report;
 const a2 = codeScanningA(SITE, URL, evaluateScanA(TA, scan(1764201600, { ISSUE_REACTION_TIME: 30, BUS_FACTOR: 0, SECURITY_POLICY: false })), TA.rules) as Report;
+// Nothing measured fails: ISSUE_REACTION_TIME null with its cause, the others missing.
+const aUnknown = codeScanningA(SITE, URL, evaluateScanA(TA, { ...scan(1763596800, { ISSUE_REACTION_TIME: null }), evidence: { ISSUE_REACTION_TIME: 'no token for github.com' } }), TA.rules) as Report;
 const b1 = codeScanningB({ ...SITE, baseUrl: 'https://badges.example' }, evaluateScanB(TB, new Map(), scan(1763596800, { COMMITS: 1, ISSUE_REACTION_TIME: 3, RELEASES: 0, PACKAGES: null, CI_PIPELINE: 5 }), []), TB.rules) as Report;
 
 describe('code-scanning.sarif', () => {
-  it('Shape A: one result per failing or undetermined rule, each with a location', () => {
+  it('Shape A: one result per measured failing rule, each with a location; an unknown rule raises no alert', () => {
     const results = a1.runs[0]!.results;
     expect(results.map((r) => [r.ruleId, r.level, r.locations[0]!.physicalLocation.artifactLocation.uri])).toEqual([
       ['BUS_FACTOR', 'error', 'README.md'],
       ['SECURITY_POLICY', 'error', 'SECURITY.md'],
-      ['DEPENDENTS', 'warning', 'README.md'],
     ]);
+    expect(aUnknown.runs[0]!.results).toEqual([]);
   });
 
-  it('Shape B: a rule repeated across levels is reported once; manual checks without a decision are warnings', () => {
+  it('Shape B: a rule repeated across levels is reported once; an open check (no value, no decision) raises no alert', () => {
     const results = b1.runs[0]!.results;
     const ids = results.map((r) => r.ruleId);
     expect(new Set(ids).size).toBe(ids.length);
     expect(results.find((r) => r.ruleId === 'COMMITS')?.level).toBe('error');
-    expect(results.find((r) => r.ruleId === 'PACKAGES')?.level).toBe('warning');
+    expect(ids).not.toContain('PACKAGES');
+    expect(ids.filter((id) => id.startsWith('MANUAL/'))).toEqual([]);
     expect(ids).not.toContain('CI_PIPELINE');
   });
 
@@ -78,16 +81,17 @@ describe('code-scanning.sarif', () => {
   });
 
   it('both shapes validate against the OASIS SARIF 2.1.0 schema', () => {
-    for (const report of [a1, a2, b1]) expect(sarifErrors(report)).toEqual([]);
+    for (const report of [a1, a2, aUnknown, b1]) expect(sarifErrors(report)).toEqual([]);
   });
 
   it('SARIF Multitool (rule kinds Sarif and Gh) reports no error and no warning for either shape, and can fail: the plain sarif endpoint shape has GitHub errors', { timeout: 120_000 }, () => {
     const stripped = JSON.parse(JSON.stringify(a1)) as Report;
     for (const r of stripped.runs[0]!.results) delete (r as { locations?: unknown }).locations;
     // One run of the tool for the three reports.
-    const [ofA, ofB, ofStripped] = multitoolIssues(a1, b1, stripped);
+    const [ofA, ofB, ofStripped, ofUnknown] = multitoolIssues(a1, b1, stripped, aUnknown);
     expect(ofA).toEqual([]);
     expect(ofB).toEqual([]);
+    expect(ofUnknown).toEqual([]);
     expect(ofStripped!.filter((i) => i.level === 'error').length).toBeGreaterThan(0);
   });
 

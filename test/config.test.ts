@@ -112,6 +112,24 @@ describe('Shape A thresholds validation', () => {
     expect(problems).toEqual([`${file}:2: YAML aliases expand too far (over 100 expansions: nested aliases?); write the values out instead of aliasing them`]);
   });
 
+  it('a band or a boolean rule cannot give unknown (only a missing value is unknown)', async () => {
+    const band = await problemsOf(DEFAULT.replace('{ min: 15, max: null, status: fail }', '{ min: 15, max: null, status: unknown }'));
+    expect(band.problems).toEqual([expect.stringMatching(/:14 rules\[0\]\.thresholds\[3\]\.status: must be one of "gold", "silver", "bronze", "fail"$/)]);
+    expect((await problemsOf(DEFAULT.replace('negativeStatus: fail', 'negativeStatus: unknown'))).problems).toEqual([expect.stringMatching(/:31 rules\[2\]\.negativeStatus: must be one of "gold", "silver", "bronze", "fail"$/)]);
+  });
+
+  it('unknownAs: off by default, one of the contract five, anything else a config error with file:line', async () => {
+    const file = join(dir, 'unknown-as.yaml');
+    writeFileSync(file, 'shape: A\n');
+    expect((await loadSettings(file)).unknownAs).toBeNull();
+    for (const as of ['gold', 'fail', 'expired'] as const) {
+      writeFileSync(file, `unknownAs: ${as}\n`);
+      expect((await loadSettings(file)).unknownAs).toBe(as);
+    }
+    const site = configProblems(dir, loadSettings);
+    for (const bad of ['unknown', 'none', 'pass']) expect((await site(`shape: A\nunknownAs: ${bad}\n`)).problems).toEqual([expect.stringMatching(/:2 unknownAs: must be one of "gold", "silver", "bronze", "fail", "expired", null$/)]);
+  });
+
   it('colors: none (Shape B, nothing granted) is not silver’s grey', async () => {
     const file = join(dir, 'colors.yaml');
     writeFileSync(file, 'shape: B\n');

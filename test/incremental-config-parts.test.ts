@@ -92,6 +92,8 @@ describe('config parts', () => {
     expect(await diff('colours', THRESHOLDS, 'styles: [flat, plastic, social]\ncolors: { gold: "#00aa00" }\n')).toEqual({ global: false, parts: badges });
     // Not attributed (cache ages, expiry, which rules exist): everything.
     expect((await diff('cache', THRESHOLDS, 'styles: [flat, plastic, social]\ncache: { latestMaxAge: 60 }\n')).global).toBe(true);
+    // unknownAs changes statuses in every file: everything is redone.
+    expect((await diff('unknown-as', THRESHOLDS, 'styles: [flat, plastic, social]\nunknownAs: fail\n')).global).toBe(true);
     expect((await diff('kind', edit(THRESHOLDS, 'unit: dependents', 'unit: dependents\n    timeRangeInMonths: 3'))).global).toBe(false);
   });
 });

@@ -52,8 +52,11 @@ describe('Shape A: needForA and raiseCriterionA', () => {
     expect(needForA(crit(policy('silver'), false, 'fail'), 'gold')).toBeNull();
   });
 
-  it('asks for a value when none was stored, and for presence on a boolean rule', () => {
-    expect(needForA(crit(contributors, null, 'fail'), 'bronze')).toBe('a value for Contributors in the next scan (none was stored)');
+  it('asks for a measured value when there is none (whatever it is published as), and for presence on a boolean rule', () => {
+    const unknown = { ...crit(contributors, null, 'unknown'), cause: 'not measured: no token for github.com' };
+    expect(needForA(unknown, 'bronze')).toBe('a measured value for Contributors (not measured: no token for github.com)');
+    expect(needForA({ ...unknown, status: 'gold' }, 'gold')).toBe('a measured value for Contributors (not measured: no token for github.com)');
+    expect(raiseCriterionA(unknown)).toEqual(['a scan that measures it (its value decides the status)']);
     expect(needForA(crit(policy('gold'), false, 'fail'), 'silver')).toBe('Security policy present');
   });
 
@@ -74,9 +77,10 @@ describe('Shape A: raiseBadgeA', () => {
     expect(raiseBadgeA(b)).toEqual({ target: 'silver', needs: ['2 more contributors (Contributors)', '2 fewer days (Issue reaction time)'] });
   });
 
-  it('is null for a gold or an expired badge', () => {
+  it('is null for a gold, an expired or an unknown badge', () => {
     expect(raiseBadgeA(badge('gold', [crit(contributors, 10, 'gold')]))).toBeNull();
     expect(raiseBadgeA(badge('expired', [crit(contributors, 3, 'bronze')]))).toBeNull();
+    expect(raiseBadgeA(badge('unknown', [crit(contributors, null, 'unknown')]))).toBeNull();
   });
 });
 

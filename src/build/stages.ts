@@ -20,7 +20,7 @@ export function loadShape({ settings, thresholds, templates }: ResolvedConfig): 
   const badges = new BadgeRenderer(templates.badges);
   if (thresholds.shape === 'A') {
     const { t } = thresholds;
-    return { shape: 'A', evaluator: evaluatorA(t, settings.expireAfterDays), renderer: rendererOf(settings, 'A', badges, renderingA(settings, t)) };
+    return { shape: 'A', evaluator: evaluatorA(t, settings.expireAfterDays, { unknownAs: settings.unknownAs }), renderer: rendererOf(settings, 'A', badges, renderingA(settings, t)) };
   }
   const { t, decisions } = thresholds;
   return { shape: 'B', evaluator: evaluatorB(t, decisions), renderer: rendererOf(settings, 'B', badges, renderingB(settings, t)) };

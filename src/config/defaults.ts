@@ -15,12 +15,15 @@ export const DEFAULT_TOOL: Readonly<Pick<Settings['tool'], 'name' | 'version'>> 
 // resolver's error badge: a silver badge must not read as a broken one (white text on it
 // 4.61:1, against that grey 1.74:1; test/colours.test.ts). `none` (Shape B, no level
 // granted) is a light grey of its own, never silver's colour: a badge must not look silver
-// when nothing is granted.
+// when nothing is granted. `unknown` (Shape A, no value measured) is a mid grey of its own:
+// never fail's red (our missing measurement is not the project's failure), and neither
+// expired's dark grey nor the error badge's (white text on it 4.54:1).
 export const DEFAULT_COLORS: Readonly<Settings['colors']> = {
   gold: '#dfb317',
   silver: '#64778c',
   bronze: '#cd7f32',
   fail: '#e05d44',
+  unknown: '#767676',
   expired: '#555555',
   none: '#bbbbbb',
 };

@@ -79,6 +79,7 @@ export async function loadSettingsAt({ path, own: ownConfig }: SettingsFile, ove
       immutableMaxAge: raw.cache?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge,
     },
     expireAfterDays: raw.expireAfterDays ?? null,
+    unknownAs: raw.unknownAs ?? null,
     strictSarif: raw.strictSarif ?? false,
     openapi: raw.openapi ?? true,
     shieldsEndpoint: raw.shieldsEndpoint ?? true,

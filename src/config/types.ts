@@ -6,10 +6,11 @@ export type Shape = 'A' | 'B';
 import type { BadgeStyleName } from '../model/layout.ts';
 
 export type { BadgeStyleName };
-import type { StatusA } from '../model/status.ts';
+import type { ContractStatusA, StatusA } from '../model/status.ts';
 
-export type { StatusA };
-export type BadgeStatus = StatusA | 'expired';
+export type { ContractStatusA, StatusA };
+/** A Shape A badge's (and criterion's) status: a band's, unknown (no value), or expired. */
+export type BadgeStatus = StatusA | 'unknown' | 'expired';
 
 export interface Band {
   min: number;
@@ -178,6 +179,11 @@ export interface Settings {
   tool: { name: string; version: string; informationUri: string };
   cache: CacheAges;
   expireAfterDays: number | null;
+  /**
+   * Shape A: the contract status `unknown` is published as, for clients that accept only the
+   * contract's five; null (the default) publishes `unknown` itself.
+   */
+  unknownAs: ContractStatusA | null;
   strictSarif: boolean;
   /** Write api/v1/openapi.json. */
   openapi: boolean;

@@ -4,7 +4,7 @@
 // reads the same result rather than evaluating again.
 import type { DecisionFileB, ThresholdsA, ThresholdsB } from '../config/types.ts';
 import type { RepositoryHistory, RuleCatalog } from '../load/types.ts';
-import { catalogA, evaluateScanA, isExpired, type EvaluationA } from './shape-a.ts';
+import { catalogA, evaluateScanA, isExpired, type EvaluationA, type OptionsA } from './shape-a.ts';
 import { catalogB, evaluateScanB, type EvaluationB } from './shape-b.ts';
 import { DAY_SECONDS, expiresAt } from '../model/expiry.ts';
 
@@ -43,9 +43,9 @@ export interface Evaluator<R extends RepositoryEvaluation = RepositoryEvaluation
   evaluate(history: RepositoryHistory, now: number): R;
 }
 
-export function evaluatorA(t: ThresholdsA, expireAfterDays: number | null): Evaluator<RepositoryEvaluationA> {
+export function evaluatorA(t: ThresholdsA, expireAfterDays: number | null, options: OptionsA = {}): Evaluator<RepositoryEvaluationA> {
   const badgeIds = t.badges.map((b) => b.id);
-  const at = (h: RepositoryHistory, i: number, moment: number): EvaluationA => evaluateScanA(t, h.scans[i]!, { at: moment, expireAfterDays });
+  const at = (h: RepositoryHistory, i: number, moment: number): EvaluationA => evaluateScanA(t, h.scans[i]!, { at: moment, expireAfterDays }, options);
   return {
     shape: 'A',
     catalog: catalogA(t),

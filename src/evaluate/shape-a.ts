@@ -1,20 +1,25 @@
-// Shape A evaluation: value → band → status, badge status = worst criterion. Pure functions.
-import type { BadgeDefA, BadgeStatus, Band, RuleA, StatusA, ThresholdsA } from '../config/types.ts';
+// Shape A evaluation: value → band → status; a value nobody measured is unknown, never a
+// band. Badge status: fail if any criterion fails, else unknown if any is unknown, else the
+// worst band. Pure functions.
+import type { BadgeDefA, BadgeStatus, Band, ContractStatusA, RuleA, StatusA, ThresholdsA } from '../config/types.ts';
 import type { RuleCatalog, ScanRecord } from '../load/types.ts';
 import { isoDate, numericValue } from './count-window.ts';
-import { STATUS_RANK } from '../model/status.ts';
+import { STATUS_RANK, UNKNOWN } from '../model/status.ts';
 import { expiredAt } from '../model/expiry.ts';
 
 export interface CriterionA {
   rule: RuleA;
-  /** The evaluated value; null when it could not be determined. */
+  /** The evaluated value; null when it was not measured. */
   value: number | boolean | null;
-  status: StatusA;
+  /** A band's status; `unknown` without a value (or what `unknownAs` publishes it as). */
+  status: BadgeStatus;
+  /** Without a value: why, in words ("not measured: GitHub API did not answer"). */
+  cause?: string;
   /** The band that holds the value (numeric rules with a value only). */
   range?: { min: number; max: number | null };
-  /** A rule is met unless its status is fail. */
+  /** A rule is met when its value falls in a band other than fail; unknown is not met. */
   met: boolean;
-  /** "Issue reaction time is 3 days" */
+  /** "Issue reaction time is 3 days"; "Issue reaction time is unknown (not measured: …)" */
   description: string;
   /** "Issue reaction time is 3 days: silver (2..7 days)." */
   message: string;
@@ -49,13 +54,13 @@ function bandFor(bands: Band[], v: number): Band {
 function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
   const stored = scan.values[rule.id];
   if (rule.type === 'boolean') {
-    if (typeof stored !== 'boolean') return undetermined(rule);
+    if (typeof stored !== 'boolean') return unmeasured(rule, scan);
     const status = stored ? rule.positiveStatus : rule.negativeStatus;
     const description = `${rule.name} is ${stored ? 'present' : 'absent'}`;
     return { rule, value: stored, status, met: status !== 'fail', description, message: `${description}: ${status}.` };
   }
   const { value, window } = numericValue(stored, scan.timestamp, rule.timeRangeInMonths);
-  if (value === null) return undetermined(rule);
+  if (value === null) return unmeasured(rule, scan);
   const band = bandFor(rule.thresholds, value);
   const unit = rule.unit ? ` ${rule.unit}` : '';
   const counted = window ? ` between ${isoDate(window.from)} and ${isoDate(window.to)}` : '';
@@ -73,9 +78,51 @@ function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
   };
 }
 
-function undetermined(rule: RuleA): CriterionA {
-  const description = `${rule.name} could not be determined`;
-  return { rule, value: null, status: 'fail', met: false, description, message: `${description}: fail.` };
+/**
+ * Why a rule has no value, as people read it: the record's own words for a null (a scanner
+ * writes its cause as the rule's evidence), else what the record lacks.
+ */
+function unmeasuredCause(ruleId: string, scan: ScanRecord): string {
+  const said = scan.evidence[ruleId]?.trim().replace(/\.+$/, '');
+  // The scanner's "not asked: --forge never (git alone)" already says it was not measured.
+  if (said) return /^not (asked|measured)\b/i.test(said) ? said : `not measured: ${said}`;
+  return scan.values[ruleId] === null ? 'not measured: the scan could not determine it' : 'not measured: the scan did not measure this rule';
+}
+
+function unmeasured(rule: RuleA, scan: ScanRecord): CriterionA {
+  const cause = unmeasuredCause(rule.id, scan);
+  const description = `${rule.name} is unknown (${cause})`;
+  return { rule, value: null, status: UNKNOWN, cause, met: false, description, message: `${description}.` };
+}
+
+/**
+ * The badge status of its criteria: any fail fails it (a measured failure stands whatever is
+ * unknown beside it); else any unknown makes it unknown; else the worst band.
+ */
+function badgeStatusOf(cs: readonly CriterionA[]): BadgeStatus {
+  let worst: StatusA = 'gold';
+  // unknown, or `unknownAs: expired` standing for it: not a band, so not ranked.
+  let unranked: BadgeStatus | undefined;
+  for (const c of cs) {
+    if (c.status === 'fail') return 'fail';
+    if (c.status === UNKNOWN || c.status === 'expired') unranked = c.status;
+    else if (STATUS_RANK[c.status] < STATUS_RANK[worst]) worst = c.status;
+  }
+  return unranked ?? worst;
+}
+
+/** A criterion's summary in a conclusion: an unknown one says why in its description. */
+function summaryOf(cs: readonly CriterionA[]): string {
+  return cs.map((c) => (c.status === UNKNOWN ? c.description : `${c.description} (${c.status})`)).join('; ');
+}
+
+/**
+ * `unknownAs`: a deployment whose clients accept only the contract's five statuses publishes
+ * unknown as one of them. The description still says the value is unknown and why.
+ */
+function publishUnknownAs(c: CriterionA, as: ContractStatusA): CriterionA {
+  if (c.status !== UNKNOWN) return c;
+  return { ...c, status: as, met: as !== 'fail', message: `${c.description}: ${as}.` };
 }
 
 export interface AsOf {
@@ -84,14 +131,21 @@ export interface AsOf {
   expireAfterDays: number | null;
 }
 
-export function evaluateScanA(t: ThresholdsA, scan: ScanRecord, asOf?: AsOf): EvaluationA {
-  const criteria = t.rules.map((r) => evaluateRuleA(r, scan));
+export interface OptionsA {
+  /** Publish `unknown` as this contract status (config `unknownAs`); null: as unknown. */
+  unknownAs?: ContractStatusA | null;
+}
+
+export function evaluateScanA(t: ThresholdsA, scan: ScanRecord, asOf?: AsOf, options: OptionsA = {}): EvaluationA {
+  const unknownAs = options.unknownAs ?? null;
+  const judged = t.rules.map((r) => evaluateRuleA(r, scan));
+  const criteria = unknownAs === null ? judged : judged.map((c) => publishUnknownAs(c, unknownAs));
   const byId = new Map(criteria.map((c) => [c.rule.id, c]));
   const expired = asOf !== undefined && isExpired(scan.timestamp, asOf);
   const badges = t.badges.map((def): BadgeA => {
     const cs = def.criteria.map((id) => byId.get(id)!);
-    const worst = cs.reduce<StatusA>((w, c) => (STATUS_RANK[c.status] < STATUS_RANK[w] ? c.status : w), 'gold');
-    const summary = cs.map((c) => `${c.description} (${c.status})`).join('; ');
+    const worst = badgeStatusOf(cs);
+    const summary = summaryOf(cs);
     if (expired) {
       return {
         def,

@@ -3,8 +3,9 @@
 // GitHub's ingestion requires and SARIF Multitool's GitHub rules (`--rule-kind Gh`) check.
 // The documented `sarif` endpoint keeps its own shape; this one may differ from it freely.
 //
-// - One result per rule that fails (level `error`) or could not be determined (`warning`);
-//   rules that pass give no result, so an upload without them closes their alerts.
+// - One result (level `error`) per rule whose measured value fails; rules that pass, and
+//   rules nobody measured (Shape A unknown, Shape B open), give no result: a value we did not
+//   measure raises no alert on someone's repository, and an upload without them closes theirs.
 // - Every result has a location: the file the rule concerns (a rule's `location:` in the
 //   thresholds file, e.g. SECURITY.md) or else the repository's README.md, line 1, as
 //   repository-level findings need some file for GitHub to show them against.
@@ -31,7 +32,6 @@ export interface ScanningRule {
 
 export interface ScanningFinding {
   rule: ScanningRule;
-  outcome: 'fail' | 'undetermined';
   message: string;
 }
 
@@ -87,7 +87,7 @@ export function codeScanningReport(input: ScanningInput): object {
     results: input.findings.map((f) => ({
       ruleId: f.rule.id,
       ruleIndex: index.get(f.rule.id),
-      level: f.outcome === 'fail' ? 'error' : 'warning',
+      level: 'error',
       message: { text: f.message },
       locations: [
         {
@@ -103,9 +103,9 @@ export function codeScanningReport(input: ScanningInput): object {
   });
 }
 
-/** Shape A: a criterion with status fail is a finding (undetermined when no value was stored). */
+/** Shape A: a measured value whose criterion is not met is a finding; an unknown one is not. */
 export function codeScanningA(settings: ScanningInput['settings'], repositoryUrl: string, evaluation: EvaluationA, rules: readonly RuleA[]): object {
-  const findings: ScanningFinding[] = evaluation.criteria.filter((c) => !c.met).map((c) => ({ rule: c.rule, outcome: c.value === null ? 'undetermined' : 'fail', message: c.message }));
+  const findings: ScanningFinding[] = evaluation.criteria.filter((c) => !c.met && c.value !== null).map((c) => ({ rule: c.rule, message: c.message }));
   return codeScanningReport({ settings: settings, repositoryUrl, timestamp: evaluation.timestamp, rules, findings });
 }
 
@@ -114,9 +114,9 @@ export function codeScanningB(settings: ScanningInput['settings'], evaluation: E
   const seen = new Set<string>();
   const findings: ScanningFinding[] = [];
   for (const c of evaluation.entries.flatMap((e) => e.criteria)) {
-    if (c.status === 'pass' || seen.has(c.rule.id)) continue;
+    if (c.status !== 'fail' || seen.has(c.rule.id)) continue;
     seen.add(c.rule.id);
-    findings.push({ rule: c.rule, outcome: c.status === 'fail' ? 'fail' : 'undetermined', message: c.description });
+    findings.push({ rule: c.rule, message: c.description });
   }
   return codeScanningReport({ settings: settings, repositoryUrl: evaluation.repositoryUrl, timestamp: evaluation.timestamp, rules, findings });
 }

@@ -1,6 +1,7 @@
 // Shape A report and badge explanations, field for field as docs/reference/api.md documents them.
 import type { RuleA } from '../config/types.ts';
 import type { BadgeA, CriterionA, EvaluationA } from '../evaluate/shape-a.ts';
+import { UNKNOWN } from '../model/status.ts';
 import { badgeInformationUri, publicBadgeUrl, ruleHelpUri, sarifEnvelope, type ReportContext } from './sarif-common.ts';
 
 function ruleDescriptor(rule: RuleA, baseUrl: string): object {
@@ -43,10 +44,20 @@ export function badgeObjectA(ctx: ReportContext, evaluation: EvaluationA, badge:
   };
 }
 
+/**
+ * A rule nobody measured is neither met nor not met: SARIF's kind `open` ("the tool could not
+ * determine whether the rule is met"), whose level must be `none`. With `unknownAs`, the
+ * deployment asked for the contract's statuses, and the level follows the status published.
+ */
+function resultKind(c: CriterionA): { kind?: 'open'; level: 'note' | 'warning' | 'none' } {
+  if (c.status === UNKNOWN) return { kind: 'open', level: 'none' };
+  return { level: c.met ? 'note' : 'warning' };
+}
+
 function result(c: CriterionA): object {
   return {
     ruleId: c.rule.id,
-    level: c.met ? 'note' : 'warning',
+    ...resultKind(c),
     message: { text: c.message },
     properties: {
       value: c.value,

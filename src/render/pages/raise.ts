@@ -3,7 +3,7 @@
 import type { RuleB, StatusA } from '../../config/types.ts';
 import type { BadgeA, CriterionA } from '../../evaluate/shape-a.ts';
 import type { BadgeB, CriterionB } from '../../evaluate/shape-b.ts';
-import { STATUS_LEVELS, STATUS_RANK } from '../../model/status.ts';
+import { isBandStatus, STATUS_LEVELS, STATUS_RANK } from '../../model/status.ts';
 
 function amount(n: number): string {
   return String(Math.round(n * 100) / 100);
@@ -15,9 +15,10 @@ function unitText(unit: string): string {
 
 /** What criterion `c` needs to reach status `target` or better; null when nothing can. */
 export function needForA(c: CriterionA, target: StatusA): string | null {
-  if (STATUS_RANK[c.status as StatusA] >= STATUS_RANK[target]) return null;
   const rule = c.rule;
-  if (c.value === null) return `a value for ${rule.name} in the next scan (none was stored)`;
+  // Whatever status a missing value is published as, only a measurement can move it.
+  if (c.value === null) return `a measured value for ${rule.name} (${c.cause ?? 'not measured'})`;
+  if (STATUS_RANK[c.status as StatusA] >= STATUS_RANK[target]) return null;
   if (rule.type === 'boolean') {
     if (STATUS_RANK[rule.positiveStatus] >= STATUS_RANK[target] && c.value === false) return `${rule.name} present`;
     return null;
@@ -36,6 +37,7 @@ export function needForA(c: CriterionA, target: StatusA): string | null {
 
 /** Per criterion: what the next status up and gold would take, e.g. "2 more contributors for gold". */
 export function raiseCriterionA(c: CriterionA): string[] {
+  if (c.value === null) return ['a scan that measures it (its value decides the status)'];
   const out: string[] = [];
   const next = STATUS_LEVELS[STATUS_RANK[c.status as StatusA] + 1];
   for (const target of next && next !== 'gold' ? [next, 'gold' as const] : next ? ['gold' as const] : []) {
@@ -47,7 +49,7 @@ export function raiseCriterionA(c: CriterionA): string[] {
 
 /** The next status up for the badge and what each lagging criterion needs for it. */
 export function raiseBadgeA(b: BadgeA): { target: StatusA; needs: string[] } | null {
-  if (b.status === 'expired') return null;
+  if (!isBandStatus(b.status)) return null;
   const target = STATUS_LEVELS[STATUS_RANK[b.status] + 1];
   if (!target) return null;
   const needs = b.criteria.map((c) => needForA(c, target)).filter((n): n is string => n !== null);

@@ -7,7 +7,7 @@ import type { RepositoryHistory } from '../../load/types.ts';
 import { API_PREFIX } from '../../model/layout.ts';
 import { statusChart, timeScale, valueChart, type ChartBand, type TimeScale } from './chart.ts';
 import { pagePaths, SHOWN_LEVELS_B, shownStatus, type PagesContext, type RepositoryEvaluations } from './context.ts';
-import { STATUS_LEVELS } from '../../model/status.ts';
+import { CHART_LEVELS_A, UNKNOWN } from '../../model/status.ts';
 import { expiresAt } from '../../model/expiry.ts';
 import { cellText, cellWords, esc, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
 import { isoDate, isoTime } from '../../model/calendar.ts';
@@ -138,7 +138,8 @@ function snippets(ctx: PagesContext, encoded: string, badgeId: string): string {
 }
 
 function valueText(c: CriterionA): string {
-  if (c.value === null) return 'not determined';
+  // Worded with its cause: "not measured: GitHub API did not answer".
+  if (c.value === null) return esc(c.cause ?? 'not measured');
   if (c.rule.type === 'boolean') return c.value ? 'present' : 'absent';
   return `${c.value}${c.rule.unit ? ` ${esc(c.rule.unit)}` : ''}`;
 }
@@ -184,11 +185,13 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
   const raiseLine =
     b.status === 'expired'
       ? `<p>The badge has expired because its last scan is more than ${ctx.settings.expireAfterDays} days old; a new scan restores it.</p>`
-      : raise && raise.needs.length > 0
-        ? `<p><strong>For ${esc(raise.target)}:</strong> ${raise.needs.map((n) => esc(n)).join('; ')}.</p>`
-        : b.status === 'gold'
-          ? '<p>This is the highest status.</p>'
-          : '';
+      : b.status === UNKNOWN
+        ? unknownLine(b)
+        : raise && raise.needs.length > 0
+          ? `<p><strong>For ${esc(raise.target)}:</strong> ${raise.needs.map((n) => esc(n)).join('; ')}.</p>`
+          : b.status === 'gold'
+            ? '<p>This is the highest status.</p>'
+            : '';
   const points = ev.scans.map((s) => ({ t: s.timestamp, status: s.badges[index]!.status }));
   const chart = statusChart(
     {
@@ -199,7 +202,7 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
         points.map((p) => p.status),
       ),
     },
-    STATUS_LEVELS,
+    CHART_LEVELS_A,
     points,
     page.scale,
   );
@@ -208,11 +211,17 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
     `<p>Status: ${statusWord(b.status)}. ${parts.meansLink}.</p>` +
     expiryLine(ctx, ev.latest.timestamp, b.status) +
     raiseLine +
-    table(`${esc(id)} criteria (the badge takes the worst status among them)`, ['Rule', 'Value', 'Status', 'Band', 'What would raise it'], rows) +
+    table(`${esc(id)} criteria (any fail fails the badge; else any unknown makes it unknown; else it takes the worst status)`, ['Rule', 'Value', 'Status', 'Band', 'What would raise it'], rows) +
     `<h3>${esc(id)} history</h3>${chart}` +
     snippets(ctx, h.encoded, id) +
     `</section>`
   );
+}
+
+/** An unknown badge: which criteria have no value, and that a scan measuring them decides it. */
+function unknownLine(b: BadgeA): string {
+  const unknown = b.criteria.filter((c) => c.status === UNKNOWN).map((c) => `${esc(c.rule.name)} (${esc(c.cause ?? 'not measured')})`);
+  return `<p>The badge is unknown, not failed: nothing measured fails it, and ${unknown.join('; ')} ${unknown.length === 1 ? 'has' : 'have'} no value. A scan that measures ${unknown.length === 1 ? 'it' : 'them'} decides the badge.</p>`;
 }
 
 function expiryLine(ctx: PagesContext, scanTime: number, status: string): string {
@@ -233,7 +242,7 @@ function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }, page: Page
     // Scan times are unique per repository (the loader drops duplicates): scan j is point j.
     const desc = historyDesc(
       page,
-      points.map((p, j) => (p.value === null ? 'not determined' : `${p.value}${unit} (${ev.scans[j]!.criteria[i]!.status})`)),
+      points.map((p, j) => (p.value === null ? `${ev.scans[j]!.criteria[i]!.status} (not measured)` : `${p.value}${unit} (${ev.scans[j]!.criteria[i]!.status})`)),
     );
     const parts = ruleParts(ctx, rule, () => bandsOfA(rule));
     charts += parts.heading + valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time, with its bands`, desc }, parts.bands, points, page.scale);

@@ -12,6 +12,7 @@ import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
 import { counted, esc, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
 import { isoDate } from '../../model/calendar.ts';
+import { UNKNOWN } from '../../model/status.ts';
 import type { RepositorySummary, SortedSummaries } from './summary.ts';
 import type { StatusChange } from './evaluate.ts';
 import { Catalogue, pageCount, pager } from './catalogue.ts';
@@ -25,8 +26,14 @@ const SITEMAP_MAX = 50_000;
 /** Shape A's band statuses, best first. */
 const BAND_STATUSES = ['gold', 'silver', 'bronze', 'fail'];
 
+/** Shape A's statuses of a criterion: the bands', then unknown (no value) unless `unknownAs` maps it. */
+function criterionStatusesA(ctx: PagesContext): string[] {
+  return ctx.settings.unknownAs === null ? [...BAND_STATUSES, UNKNOWN] : BAND_STATUSES;
+}
+
 function statusesOf(ctx: PagesContext): string[] {
-  return ctx.settings.shape === 'A' && ctx.settings.expireAfterDays !== null ? [...BAND_STATUSES, 'expired'] : BAND_STATUSES;
+  if (ctx.settings.shape !== 'A') return BAND_STATUSES;
+  return ctx.settings.expireAfterDays !== null ? [...criterionStatusesA(ctx), 'expired'] : criterionStatusesA(ctx);
 }
 
 function badgeIdsOf(ctx: PagesContext): string[] {
@@ -72,7 +79,12 @@ interface SiteWideFacts {
 }
 
 function ruleStatusesOf(ctx: PagesContext): string[] {
-  return ctx.thresholds.shape === 'A' ? BAND_STATUSES : ['pass', 'fail', 'open'];
+  return ctx.thresholds.shape === 'A' ? criterionStatusesA(ctx) : ['pass', 'fail', 'open'];
+}
+
+/** With `unknownAs`, the status the site publishes for unknown: the pages say so. */
+function unknownAsNote(ctx: PagesContext): string {
+  return ctx.settings.unknownAs === null ? '' : ` (this site publishes it as ${statusWord(ctx.settings.unknownAs)})`;
 }
 
 function link(ctx: PagesContext, path: string, label: string): string {
@@ -169,7 +181,7 @@ function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string 
     ]);
     const expiry = ctx.settings.expireAfterDays !== null ? `<p>A badge whose last scan is more than ${ctx.settings.expireAfterDays} days old shows <strong>expired</strong> until a new scan arrives.</p>` : '';
     body =
-      `<p>${esc(id)} is decided by ${rules.length} ${rules.length === 1 ? 'rule' : 'rules'}. Each rule's value falls in a band with a status; the badge takes the <strong>worst</strong> status among its rules (gold, then silver, bronze, fail). A value that could not be determined counts as fail.</p>` +
+      `<p>${esc(id)} is decided by ${rules.length} ${rules.length === 1 ? 'rule' : 'rules'}. Each rule's value falls in a band with a status; the badge takes the <strong>worst</strong> status among its rules (gold, then silver, bronze, fail). A rule nobody measured (no value in the scan) is ${statusWord(UNKNOWN)}, never a band: any fail still fails the badge; otherwise an unknown rule makes the badge ${statusWord(UNKNOWN)}${unknownAsNote(ctx)}.</p>` +
       expiry +
       table(`Criteria of ${esc(id)} and their bands`, ['Rule', 'What it measures', 'Bands'], rows) +
       moreInfo(ctx, def.informationUri, id);
@@ -201,8 +213,8 @@ function rulePage(ctx: PagesContext, ruleId: string, counts: Map<string, number>
     badges = th.t.badges.filter((b) => b.criteria.includes(ruleId)).map((b) => b.id);
     facts =
       r.type === 'boolean'
-        ? `<p>A yes-or-no rule: present gives ${statusWord(r.positiveStatus)}, absent gives ${statusWord(r.negativeStatus)}.</p>`
-        : `<p>Unit: ${esc(r.unit)}.${r.timeRangeInMonths !== undefined ? ` Events are counted in the last ${r.timeRangeInMonths} calendar months (UTC) before each scan.` : ''}</p>` +
+        ? `<p>A yes-or-no rule: present gives ${statusWord(r.positiveStatus)}, absent gives ${statusWord(r.negativeStatus)}; a scan without an answer leaves it ${statusWord(UNKNOWN)}${unknownAsNote(ctx)}.</p>`
+        : `<p>Unit: ${esc(r.unit)}.${r.timeRangeInMonths !== undefined ? ` Events are counted in the last ${r.timeRangeInMonths} calendar months (UTC) before each scan.` : ''} A scan without a value for it leaves it ${statusWord(UNKNOWN)}${unknownAsNote(ctx)}, never in a band.</p>` +
           table(
             `Bands of ${esc(r.name)}`,
             ['From', 'To', 'Status'],
