@@ -101,6 +101,8 @@ export class IncrementalBuild {
     pending: Pending | undefined,
     /** The state store's keys as listed when the build began. */
     stateKeys: string[] | undefined,
+    /** A forced build's one use of the state: the headers its files went out with. */
+    forcedHeaders?: string,
   ) {
     this.opts = opts;
     this.prevSummaries = prevSummaries;
@@ -110,7 +112,7 @@ export class IncrementalBuild {
     this.key = stateKey(opts.shard);
     this.prev = prev && prev.code === opts.code && prev.config === opts.config.global ? prev : undefined;
     // Without a state to say so, the stored headers are unknown: every file goes out again.
-    this.resendsHeaders = prev?.headers !== opts.config.headers;
+    this.resendsHeaders = (prev?.headers ?? forcedHeaders) !== opts.config.headers;
     this.last = prev;
     this.listing = listing;
     this.entries = entries;
@@ -144,7 +146,10 @@ export class IncrementalBuild {
       const fate = where ? `set aside as ${where}; this build is a full one and writes a new state` : 'not used (a build sets it aside)';
       opts.warn?.(`build state ${opts.state.display(key)}: ${read.untrusted}; ${fate}`);
     }
-    const build = new IncrementalBuild(opts, prev, entries, listing, prevSummaries, pending, keys);
+    // --force trusts no file record of the state, but the headers it names are still those the
+    // files went out with: without them every unchanged object would be sent again.
+    const forcedHeaders = opts.force ? await headersOf(await opts.state.read(key).catch(() => undefined)) : undefined;
+    const build = new IncrementalBuild(opts, prev, entries, listing, prevSummaries, pending, keys, forcedHeaders);
     if (prev) build.readDigest = digest.digest();
     return build;
   }
@@ -480,4 +485,18 @@ export class IncrementalBuild {
   close(): void {
     this.summaries.file.close();
   }
+}
+
+/** The `headers` of a state's first line (undefined when it has none or is not a state). */
+async function headersOf(lines: AsyncIterable<string> | undefined): Promise<string | undefined> {
+  if (!lines) return undefined;
+  for await (const line of lines) {
+    try {
+      const headers = (JSON.parse(line) as { headers?: unknown } | null)?.headers;
+      return typeof headers === 'string' ? headers : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
