@@ -117,11 +117,26 @@ describe('building the example store (Shape A)', () => {
       }
     }
     const latest = json(`${WIDGET}badges/MAINTENANCE`);
+    // The latest record names its commit of 2025-11-17, three days before the scan.
     expect(latest).toEqual(json(`${WIDGET}at/1763596800/badges/MAINTENANCE`));
     expect(latest.badgeStatus).toBe('silver');
     expect(latest.badgeExplanation.criteria).toEqual([
-      { description: 'Issue reaction time is 3 days', ruleId: 'ISSUE_REACTION_TIME', value: 3, status: 'silver', range: { min: 2, max: 7 }, provenance: { evidence: 'The scan reported 3 days.', scannedAt: 1763596800 } },
-      { description: 'Bus factor is 4 contributors', ruleId: 'BUS_FACTOR', value: 4, status: 'gold', range: { min: 4, max: null }, provenance: { evidence: 'The scan reported 4 contributors.', scannedAt: 1763596800 } },
+      {
+        description: 'Issue reaction time is 3 days',
+        ruleId: 'ISSUE_REACTION_TIME',
+        value: 3,
+        status: 'silver',
+        range: { min: 2, max: 7 },
+        provenance: { evidence: 'The scan reported 3 days.', commit: '5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d', committedAt: 1763337600, branch: 'main', dataAgeDays: 3, scannedAt: 1763596800 },
+      },
+      {
+        description: 'Bus factor is 4 contributors',
+        ruleId: 'BUS_FACTOR',
+        value: 4,
+        status: 'gold',
+        range: { min: 4, max: null },
+        provenance: { evidence: 'The scan reported 4 contributors.', commit: '5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d', committedAt: 1763337600, branch: 'main', dataAgeDays: 3, scannedAt: 1763596800 },
+      },
     ]);
   });
 
