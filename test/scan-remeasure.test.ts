@@ -41,7 +41,7 @@ describe('a failed measurement is measured again', () => {
   });
   afterAll(() => github.close());
 
-  const scan = (json = true) => runCommand(['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store'), '--as-of', String(E), ...(json ? ['--json'] : [])]);
+  const scan = (json = true, more: string[] = []) => runCommand(['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store'), '--as-of', String(E), ...(json ? ['--json'] : []), ...more]);
   const records = () =>
     readFileSync(join(root, 'store', STORE_FILE), 'utf8')
       .trim()
@@ -64,6 +64,13 @@ describe('a failed measurement is measured again', () => {
     expect(again.stdout).toContain(', 1 failed');
     expect(again.stdout).not.toContain('0 failed');
     expect(again.stderr).toContain('GitHub API: 403 rate limit');
+    expect(records()).toHaveLength(1);
+
+    // A scan that asks no forge cannot measure them: still failed, said so, nothing written.
+    const gitOnly = await scan(false, ['--forge', 'never']);
+    expect(gitOnly.code).toBe(1);
+    expect(gitOnly.stdout).toContain(', 1 failed');
+    expect(gitOnly.stderr).toContain(`not measured yet: CI_PIPELINE, PACKAGES, RELEASES at 2026-11-25T00:00:00Z`);
     expect(records()).toHaveLength(1);
 
     // The API answers: the record is completed at the same time.

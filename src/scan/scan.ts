@@ -144,12 +144,15 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     const times = wanted.filter((_, i) => measured.measurements[i] !== undefined);
     let measurements = measured.measurements.filter((m): m is Measurement => m !== undefined);
     let forgeFailed = false;
+    // Rules this run chose not to ask for: a stored failure of theirs stays to be measured.
+    const skipped = new Set<string>();
     if (forge && times.length > 0) {
       const result = await forge.measure({ target, times, git: measured.facts, windowMonths: o.windowMonths, horizonMonths });
       summary.forgeRequests += result.requests;
       const forgeRules = result.rules.filter((r) => o.rules.has(r));
       for (const r of forgeRules) measuredRules.add(r);
       for (const n of result.notAsked ?? []) {
+        for (const r of n.rules) skipped.add(r);
         const rules = notAsked.get(n.why) ?? new Set<string>();
         // RELEASES keeps git's tags: only what nothing measured is named.
         for (const r of n.rules) if (o.rules.has(r) && !gitRules.has(r)) rules.add(r);
@@ -165,7 +168,7 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     const records = times.flatMap((t, i): Array<[number, Measurement]> => {
       const held = retry.get(t);
       if (!held) return [[t, measurements[i]!]];
-      const completing = completeRecord(held, measurements[i]!);
+      const completing = completeRecord(held, withoutRules(measurements[i]!, skipped));
       const left = completing ? (completing.failed ?? []) : (held.failed ?? []);
       if (left.length > 0) still.push(`${left.join(', ')} at ${isoTime(t)}`);
       return completing ? [[t, completing]] : [];
@@ -225,6 +228,13 @@ async function beforeHistory(wanted: readonly number[], target: ListedTarget, se
   if (!(await exists(dir))) return false;
   const first = await firstCommitTime(dir, settings).catch(() => undefined);
   return first !== undefined && wanted.every((t) => first === null || t < first);
+}
+
+/** `m` without the rules in `rules` (and their evidence). */
+function withoutRules(m: Measurement, rules: ReadonlySet<string>): Measurement {
+  if (rules.size === 0) return m;
+  const keep = <T>(o: Record<string, T>) => Object.fromEntries(Object.entries(o).filter(([r]) => !rules.has(r)));
+  return { ...m, values: keep(m.values), evidence: keep(m.evidence), ...(m.failed ? { failed: m.failed.filter((r) => !rules.has(r)) } : {}) };
 }
 
 /**
