@@ -102,7 +102,7 @@ describe('Shape B report', () => {
     });
     // open criteria carry no evidence (the contract); their provenance says why they are open
     expect(run.properties.badges[3].badgeExplanation.criteria[0]).not.toHaveProperty('evidence');
-    expect(run.properties.badges[3].badgeExplanation.criteria[0].provenance).toEqual({ evidence: 'not measured: the scan of 2025-11-20 could not determine it', scannedAt: TS });
+    expect(run.properties.badges[3].badgeExplanation.criteria[0].provenance).toEqual({ evidence: 'not measured: the scan could not determine it', scannedAt: TS });
   });
 
   it('one result per criterion occurrence, with the right ruleIndex', () => {

@@ -44,8 +44,8 @@ export function notMeasured(ruleId: string, scan: ScanRecord): string {
  */
 export function measuredProvenance(ruleId: string, scan: ScanRecord, shown: NumericValue | { value: boolean | null }, amount: string): Provenance {
   const base = { ...(scan.revision ? { revision: scan.revision } : {}), scannedAt: scan.timestamp };
-  // Dated: the cause held at that scan (a forge that did not answer may answer the next).
-  if (shown.value === null) return { ...base, evidence: `${notMeasured(ruleId, scan)} (${isoDate(scan.timestamp)})` };
+  // The same words as the criterion's cause (scannedAt dates it).
+  if (shown.value === null) return { ...base, evidence: notMeasured(ruleId, scan) };
   const stored = scan.evidence[ruleId];
   const window = 'window' in shown ? shown.window : undefined;
   if (window) {
