@@ -53,7 +53,9 @@ describe('building the example store (Shape A)', () => {
     expect(report.$schema).toBe('https://json.schemastore.org/sarif-2.1.0.json');
     expect(report.version).toBe('2.1.0');
     const run = report.runs[0];
-    expect(Object.keys(run)).toEqual(['tool', 'properties', 'results']);
+    expect(Object.keys(run)).toEqual(['tool', 'versionControlProvenance', 'properties', 'results']);
+    // The example store's records name no commit: the repository alone.
+    expect(run.versionControlProvenance).toEqual([{ repositoryUri: 'https://github.com/acme/widget' }]);
     expect(Object.keys(run.tool.driver)).toEqual(['name', 'version', 'informationUri', 'rules']);
     const rules = run.tool.driver.rules;
     expect(rules.map((r: { id: string }) => r.id)).toEqual(['ISSUE_REACTION_TIME', 'BUS_FACTOR', 'SECURITY_POLICY', 'DEPENDENTS']);
@@ -77,11 +79,28 @@ describe('building the example store (Shape A)', () => {
     expect(run.properties.timestamp).toBe(1763000000);
     expect(run.properties.badges.map((b: { badgeId: string }) => b.badgeId)).toEqual(['MAINTENANCE', 'SECURITY', 'REUSED']);
     // reaction 7 days (silver), bus factor 3 (silver), policy true, 5 dependents (silver)
+    // The record holds no evidence: the evidence says what the scan reported.
+    const said = (evidence: string) => ({ evidence, provenance: { evidence, scannedAt: 1763000000 } });
     expect(run.results).toEqual([
-      { ruleId: 'ISSUE_REACTION_TIME', level: 'note', message: { text: 'Issue reaction time is 7 days: silver (2..7 days).' }, properties: { value: 7, status: 'silver', unit: 'days', range: { min: 2, max: 7 } } },
-      { ruleId: 'BUS_FACTOR', level: 'note', message: { text: 'Bus factor is 3 contributors: silver (3..3 contributors).' }, properties: { value: 3, status: 'silver', unit: 'contributors', range: { min: 3, max: 3 } } },
-      { ruleId: 'SECURITY_POLICY', level: 'note', message: { text: 'Security policy is present: gold.' }, properties: { value: true, status: 'gold' } },
-      { ruleId: 'DEPENDENTS', level: 'note', message: { text: 'Dependents is 5 dependents: silver (5..19 dependents).' }, properties: { value: 5, status: 'silver', unit: 'dependents', range: { min: 5, max: 19 } } },
+      {
+        ruleId: 'ISSUE_REACTION_TIME',
+        level: 'note',
+        message: { text: 'Issue reaction time is 7 days: silver (2..7 days).' },
+        properties: { value: 7, status: 'silver', unit: 'days', range: { min: 2, max: 7 }, ...said('The scan reported 7 days.') },
+      },
+      {
+        ruleId: 'BUS_FACTOR',
+        level: 'note',
+        message: { text: 'Bus factor is 3 contributors: silver (3..3 contributors).' },
+        properties: { value: 3, status: 'silver', unit: 'contributors', range: { min: 3, max: 3 }, ...said('The scan reported 3 contributors.') },
+      },
+      { ruleId: 'SECURITY_POLICY', level: 'note', message: { text: 'Security policy is present: gold.' }, properties: { value: true, status: 'gold', ...said('The scan reported it present.') } },
+      {
+        ruleId: 'DEPENDENTS',
+        level: 'note',
+        message: { text: 'Dependents is 5 dependents: silver (5..19 dependents).' },
+        properties: { value: 5, status: 'silver', unit: 'dependents', range: { min: 5, max: 19 }, ...said('The scan reported 5 dependents.') },
+      },
     ]);
     const first = json(`${WIDGET}at/1760000000/sarif`).runs[0];
     expect(first.results.map((r: { level: string }) => r.level)).toEqual(['note', 'warning', 'warning', 'warning']);
@@ -98,11 +117,26 @@ describe('building the example store (Shape A)', () => {
       }
     }
     const latest = json(`${WIDGET}badges/MAINTENANCE`);
+    // The latest record names its commit of 2025-11-17, three days before the scan.
     expect(latest).toEqual(json(`${WIDGET}at/1763596800/badges/MAINTENANCE`));
     expect(latest.badgeStatus).toBe('silver');
     expect(latest.badgeExplanation.criteria).toEqual([
-      { description: 'Issue reaction time is 3 days', ruleId: 'ISSUE_REACTION_TIME', value: 3, status: 'silver', range: { min: 2, max: 7 } },
-      { description: 'Bus factor is 4 contributors', ruleId: 'BUS_FACTOR', value: 4, status: 'gold', range: { min: 4, max: null } },
+      {
+        description: 'Issue reaction time is 3 days',
+        ruleId: 'ISSUE_REACTION_TIME',
+        value: 3,
+        status: 'silver',
+        range: { min: 2, max: 7 },
+        provenance: { evidence: 'The scan reported 3 days.', commit: '5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d', committedAt: 1763337600, branch: 'main', dataAgeDays: 3, scannedAt: 1763596800 },
+      },
+      {
+        description: 'Bus factor is 4 contributors',
+        ruleId: 'BUS_FACTOR',
+        value: 4,
+        status: 'gold',
+        range: { min: 4, max: null },
+        provenance: { evidence: 'The scan reported 4 contributors.', commit: '5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d', committedAt: 1763337600, branch: 'main', dataAgeDays: 3, scannedAt: 1763596800 },
+      },
     ]);
   });
 

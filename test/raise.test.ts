@@ -96,7 +96,7 @@ describe('Shape B: needForB and raiseBadgeB', () => {
   });
 
   it('names a missing value and the two states of a manual check', () => {
-    expect(needForB(critB(rule('Commits', { min: 5 }), null, 'fail'))).toBe('Commits: no value stored; the next scan must report it');
+    expect(needForB(critB(rule('Commits', { min: 5 }), null, 'fail'))).toBe('Commits: a measured value; the next scan that measures it decides');
     const manual = rule('Code review', {}, '', true);
     expect(needForB(critB(manual, null, 'open'))).toBe("Code review: decided by people; a grant record or the rule's decision file grants it");
     expect(needForB(critB(manual, null, 'fail'))).toBe('Code review: revoked; a newer grant record would grant it again');

@@ -73,7 +73,7 @@ describe('the directory store writer', () => {
     mkdirSync(join(dir, 'h'));
     writeFileSync(join(dir, 'h/r.ndjson'), '{"repositoryUrl":"https://h/r","timestamp":1,"values":{}}');
     const writer = new DirectoryStoreWriter(dir);
-    expect(await writer.storedTimes('h/r.ndjson', 'https://h/r')).toEqual(new Map([[1, new Set()]]));
+    expect(await writer.storedTimes('h/r.ndjson', 'https://h/r')).toEqual(new Map([[1, { rules: new Set(), used: { values: {}, evidence: {}, failed: [] } }]]));
     await writer.append('h/r.ndjson', ['{"a":2}\n', '{"a":3}\n']);
     await writer.append('h/new.ndjson', ['{"a":4}\n']);
     expect(readFileSync(join(dir, 'h/r.ndjson'), 'utf8')).toBe('{"repositoryUrl":"https://h/r","timestamp":1,"values":{}}\n{"a":2}\n{"a":3}\n');

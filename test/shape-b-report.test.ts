@@ -48,7 +48,8 @@ const run = report.runs[0];
 describe('Shape B report', () => {
   it('has the envelope, a driver without version, and the default rules with index, unit and threshold', () => {
     expect(Object.keys(report)).toEqual(['$schema', 'version', 'runs']);
-    expect(Object.keys(run)).toEqual(['tool', 'properties', 'results']);
+    expect(Object.keys(run)).toEqual(['tool', 'versionControlProvenance', 'properties', 'results']);
+    expect(run.versionControlProvenance).toEqual([{ repositoryUri: URL }]);
     expect(Object.keys(run.tool.driver)).toEqual(['name', 'informationUri', 'rules']);
     expect(run.tool.driver.rules.map((r: { id: string; properties: object }, i: number) => [i, r.id, r.properties])).toEqual([
       [0, 'COMMITS', { unit: 'commits', threshold: { min: 5, timeRangeInMonths: 6 } }],
@@ -97,9 +98,11 @@ describe('Shape B report', () => {
       badgeId: 'MAINTAINED',
       badgeLevel: 'SILVER',
       evidence: 'The scan reported 9 days.',
+      provenance: { evidence: 'The scan reported 9 days.', scannedAt: TS },
     });
-    // open criteria carry no evidence
+    // open criteria carry no evidence (the contract); their provenance says why they are open
     expect(run.properties.badges[3].badgeExplanation.criteria[0]).not.toHaveProperty('evidence');
+    expect(run.properties.badges[3].badgeExplanation.criteria[0].provenance).toEqual({ evidence: 'not measured: the scan could not determine it', scannedAt: TS });
   });
 
   it('one result per criterion occurrence, with the right ruleIndex', () => {
@@ -113,7 +116,7 @@ describe('Shape B report', () => {
       expect(r.ruleId).toBe(c.ruleId);
       expect(r.kind).toBe(c.status);
       expect(r.message).toBe(c.description);
-      expect(r.properties).toEqual({ badgeId: c.badgeId, badgeLevel: c.badgeLevel, evidence: c.evidence ?? '', threshold: c.threshold, value: c.value });
+      expect(r.properties).toEqual({ badgeId: c.badgeId, badgeLevel: c.badgeLevel, evidence: c.evidence ?? '', threshold: c.threshold, value: c.value, provenance: c.provenance });
       expect(Object.keys(r)).toEqual(['kind', 'message', 'ruleId', 'ruleIndex', 'properties']);
     });
     expect(run.results.filter((r: { ruleId: string }) => r.ruleId === 'COMMITS').map((r: { ruleIndex: number }) => r.ruleIndex)).toEqual([0, 0, 0]);

@@ -40,7 +40,7 @@ describe('times are capped at the end of year 9999', () => {
   it('the schema and the loader hold the same limit', () => {
     expect(MAX_UNIX_SECONDS).toBe(Date.UTC(9999, 11, 31, 23, 59, 59) / 1000);
     const s = JSON.stringify(recordSchema);
-    expect(s.split(`"maximum":${MAX_UNIX_SECONDS}`)).toHaveLength(3); // timestamp and event times
+    expect(s.split(`"maximum":${MAX_UNIX_SECONDS}`)).toHaveLength(4); // timestamp, event times and revision.committedAt
   });
 
   it('Shape A with expiry: a later timestamp is a bad record, the rest is built (exit 1, not 4)', () => {

@@ -68,6 +68,31 @@ describe('bad records are reported with file:line and skipped; the rest is built
     expect(summary.scans).toBe(1);
   });
 
+  it('a record with failed rules is completed by one at its time that fails fewer, in any store order', async () => {
+    const failed = rec({ timestamp: 5, values: { BUS_FACTOR: null }, evidence: { BUS_FACTOR: 'GitHub API: 503' }, failed: ['BUS_FACTOR'] });
+    const completing = rec({ timestamp: 5, values: { BUS_FACTOR: 4 } });
+    for (const [name, files] of [
+      ['complete-after', { 'a.ndjson': `${failed}\n${completing}\n` }],
+      ['complete-before', { 'a.ndjson': `${completing}\n`, 'b.ndjson': `${failed}\n` }],
+    ] as const) {
+      const d = store(name, files);
+      const out = join(d, 'out');
+      const { issues, summary } = await buildSite({ store: d, out });
+      expect(issues).toEqual([]);
+      expect(summary.scans).toBe(1);
+      const sarif = JSON.parse(
+        readTree(out)
+          .get(`api/v1/repositories/${encodeURIComponent(GOOD)}/sarif`)!
+          .toString(),
+      );
+      expect(sarif.runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'BUS_FACTOR').properties.value).toBe(4);
+    }
+    // Two records failing the same rules: neither completes the other.
+    const d = store('failed-twice', { 'a.ndjson': `${failed}\n${failed}\n` });
+    const { issues } = await buildSite({ store: d, out: join(d, 'out') });
+    expect(issues.map((i) => i.message)).toEqual([expect.stringContaining('duplicate scan')]);
+  });
+
   it('a repository spread over several files is one history', async () => {
     const other = 'https://github.com/acme/other';
     const d = store('split', {

@@ -63,6 +63,8 @@ describe('Shape A: unknown is not fail', () => {
       ruleId: 'ISSUE_REACTION_TIME',
       value: null,
       status: 'unknown',
+      // The evidence extension says the same (docs/reference/api.md#evidence-and-revision).
+      provenance: { evidence: `not measured: ${CAUSE}`, scannedAt: 1764200000 },
     });
     expect(maintenance.badgeExplanation.conclusion).toBe(`MAINTENANCE is unknown: Issue reaction time is unknown (not measured: ${CAUSE}); Bus factor is 4 contributors (gold).`);
     // A rule the record lacks: unknown, with words saying so.

@@ -2,7 +2,8 @@
 // band. Badge status: fail if any criterion fails, else unknown if any is unknown, else the
 // worst band. Pure functions.
 import type { BadgeDefA, BadgeStatus, Band, ContractStatusA, RuleA, StatusA, ThresholdsA } from '../config/types.ts';
-import type { RuleCatalog, ScanRecord } from '../load/types.ts';
+import type { Revision, RuleCatalog, ScanRecord } from '../load/types.ts';
+import { measuredProvenance, notMeasured, type Provenance } from './evidence.ts';
 import { isoDate, numericValue } from './count-window.ts';
 import { STATUS_RANK, UNKNOWN } from '../model/status.ts';
 import { expiredAt } from '../model/expiry.ts';
@@ -23,6 +24,8 @@ export interface CriterionA {
   description: string;
   /** "Issue reaction time is 3 days: silver (2..7 days)." */
   message: string;
+  /** The evidence beside the value and the commit measured. */
+  provenance: Provenance;
 }
 
 export interface BadgeA {
@@ -34,6 +37,8 @@ export interface BadgeA {
 
 export interface EvaluationA {
   timestamp: number;
+  /** The commit the scan measured, when its record names it. */
+  revision?: Revision;
   /** One per rule, in the order of the thresholds file. */
   criteria: CriterionA[];
   badges: BadgeA[];
@@ -57,9 +62,11 @@ function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
     if (typeof stored !== 'boolean') return unmeasured(rule, scan);
     const status = stored ? rule.positiveStatus : rule.negativeStatus;
     const description = `${rule.name} is ${stored ? 'present' : 'absent'}`;
-    return { rule, value: stored, status, met: status !== 'fail', description, message: `${description}: ${status}.` };
+    const provenance = measuredProvenance(rule.id, scan, { value: stored }, stored ? 'it present' : 'it absent');
+    return { rule, value: stored, status, met: status !== 'fail', description, message: `${description}: ${status}.`, provenance };
   }
-  const { value, window } = numericValue(stored, scan.timestamp, rule.timeRangeInMonths);
+  const shown = numericValue(stored, scan.timestamp, rule.timeRangeInMonths);
+  const { value, window } = shown;
   if (value === null) return unmeasured(rule, scan);
   const band = bandFor(rule.thresholds, value);
   const unit = rule.unit ? ` ${rule.unit}` : '';
@@ -75,24 +82,15 @@ function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
     met: band.status !== 'fail',
     description,
     message: `${description}: ${band.status} (${bandText}).`,
+    provenance: measuredProvenance(rule.id, scan, shown, `${value}${unit}`),
   };
 }
 
-/**
- * Why a rule has no value, as people read it: the record's own words for a null (a scanner
- * writes its cause as the rule's evidence), else what the record lacks.
- */
-function unmeasuredCause(ruleId: string, scan: ScanRecord): string {
-  const said = scan.evidence[ruleId]?.trim().replace(/\.+$/, '');
-  // The scanner's "not asked: --forge never (git alone)" already says it was not measured.
-  if (said) return /^not (asked|measured)\b/i.test(said) ? said : `not measured: ${said}`;
-  return scan.values[ruleId] === null ? 'not measured: the scan could not determine it' : 'not measured: the scan did not measure this rule';
-}
-
 function unmeasured(rule: RuleA, scan: ScanRecord): CriterionA {
-  const cause = unmeasuredCause(rule.id, scan);
+  const cause = notMeasured(rule.id, scan);
   const description = `${rule.name} is unknown (${cause})`;
-  return { rule, value: null, status: UNKNOWN, cause, met: false, description, message: `${description}.` };
+  const provenance = measuredProvenance(rule.id, scan, { value: null }, '');
+  return { rule, value: null, status: UNKNOWN, cause, met: false, description, message: `${description}.`, provenance };
 }
 
 /**
@@ -156,7 +154,7 @@ export function evaluateScanA(t: ThresholdsA, scan: ScanRecord, asOf?: AsOf, opt
     }
     return { def, status: worst, criteria: cs, conclusion: `${def.id} is ${worst}: ${summary}.` };
   });
-  return { timestamp: scan.timestamp, criteria, badges };
+  return { timestamp: scan.timestamp, ...(scan.revision ? { revision: scan.revision } : {}), criteria, badges };
 }
 
 /** Expired when the moment asked about lies more than expireAfterDays after the scan. */

@@ -2,7 +2,8 @@
 // lower ones; a level is granted when every criterion passes. Manual checks come from grant
 // records and decision files. Pure functions: same inputs, same evaluation.
 import type { BadgeDefB, DecisionFileB, LevelB, RuleB, ThresholdB, ThresholdsB } from '../config/types.ts';
-import type { GrantRecord, RuleCatalog, ScanRecord } from '../load/types.ts';
+import type { GrantRecord, Revision, RuleCatalog, ScanRecord } from '../load/types.ts';
+import { measuredProvenance, type Provenance } from './evidence.ts';
 import { isoDate, numericValue } from './count-window.ts';
 
 export type StatusB = 'pass' | 'fail' | 'open';
@@ -13,10 +14,10 @@ const NIL = '<nil>';
 
 /** What one rule comes to for one scan, before it is judged per badge level. */
 interface RuleOutcome {
-  /** null: could not be determined (no value stored, no decision on a manual check). */
+  /** null: could not be determined (not measured, no decision on a manual check). */
   value: number | null;
-  /** What was found; only when there is a value. */
-  evidence?: string;
+  /** What was found, or why there is no value. */
+  provenance: Provenance;
 }
 
 export interface CriterionB {
@@ -31,8 +32,10 @@ export interface CriterionB {
   status: StatusB;
   /** "Commits: at least 5 commits in the last 6 months (12)" */
   description: string;
-  /** Absent on open criteria. */
+  /** Absent on open criteria (the contract's field). */
   evidence?: string;
+  /** The evidence (on open criteria too: why there is no value) and the commit measured. */
+  provenance: Provenance;
 }
 
 export interface BadgeEntryB {
@@ -55,6 +58,8 @@ export interface BadgeB {
 
 export interface EvaluationB {
   timestamp: number;
+  /** The commit the scan measured, when its record names it. */
+  revision?: Revision;
   repositoryUrl: string;
   /** Every entry of every badge, in the order of the thresholds file. */
   entries: BadgeEntryB[];
@@ -76,6 +81,12 @@ export function passes(threshold: ThresholdB, value: number): boolean {
  * rule's decision file grants when it lists the URL or a pattern matches; else undecided.
  */
 function manualOutcome(ruleId: string, repositoryUrl: string, at: number, grants: readonly GrantRecord[], decision: DecisionFileB | undefined): RuleOutcome {
+  const decided = manualDecision(ruleId, repositoryUrl, at, grants, decision);
+  const evidence = decided.evidence ?? 'Not decided: no grant record by the scan and no decision file grants it.';
+  return { value: decided.value, provenance: { evidence, scannedAt: at } };
+}
+
+function manualDecision(ruleId: string, repositoryUrl: string, at: number, grants: readonly GrantRecord[], decision: DecisionFileB | undefined): { value: number | null; evidence?: string } {
   let record: GrantRecord | undefined;
   for (const g of grants) if (g.ruleId === ruleId && g.timestamp <= at && (!record || g.timestamp >= record.timestamp)) record = g;
   if (record) {
@@ -97,12 +108,8 @@ function manualOutcome(ruleId: string, repositoryUrl: string, at: number, grants
 }
 
 function measuredOutcome(rule: RuleB, scan: ScanRecord): RuleOutcome {
-  const { value, window } = numericValue(scan.values[rule.id], scan.timestamp, rule.threshold.timeRangeInMonths);
-  if (value === null) return { value: null };
-  const stored = scan.evidence[rule.id];
-  if (stored !== undefined) return { value, evidence: stored };
-  const amount = `${value} ${rule.unit}`;
-  return window ? { value, evidence: `${amount} counted between ${isoDate(window.from)} and ${isoDate(window.to)} (${monthsText(window.months)} before the scan).` } : { value, evidence: `The scan reported ${amount}.` };
+  const shown = numericValue(scan.values[rule.id], scan.timestamp, rule.threshold.timeRangeInMonths);
+  return { value: shown.value, provenance: measuredProvenance(rule.id, scan, shown, `${shown.value} ${rule.unit}`) };
 }
 
 function ruleOutcome(rule: RuleB, scan: ScanRecord, grants: readonly GrantRecord[], decisions: ReadonlyMap<string, DecisionFileB>): RuleOutcome {
@@ -134,7 +141,8 @@ function criterion(rule: RuleB, ruleIndex: number, outcome: RuleOutcome, badgeId
     valueText,
     status,
     description: `${rule.name}: ${thresholdText(rule)} (${valueText})`,
-    ...(status !== 'open' && outcome.evidence !== undefined ? { evidence: outcome.evidence } : {}),
+    ...(status !== 'open' ? { evidence: outcome.provenance.evidence } : {}),
+    provenance: outcome.provenance,
   };
 }
 
@@ -158,7 +166,7 @@ export function evaluateScanB(t: ThresholdsB, decisions: ReadonlyMap<string, Dec
     const explained = entries[entries.length - 1]!;
     return { def, entries, status, explained, conclusion: conclusion(def, entries, highest, explained) };
   });
-  return { timestamp: scan.timestamp, repositoryUrl: scan.repositoryUrl, entries: badges.flatMap((b) => b.entries), badges };
+  return { timestamp: scan.timestamp, ...(scan.revision ? { revision: scan.revision } : {}), repositoryUrl: scan.repositoryUrl, entries: badges.flatMap((b) => b.entries), badges };
 }
 
 function conclusion(def: BadgeDefB, entries: BadgeEntryB[], highest: BadgeEntryB | undefined, explained: BadgeEntryB): string {

@@ -85,24 +85,38 @@ export function urlOf(item: ParsedItem): string {
   return url.ok ? url.url : '';
 }
 
+/**
+ * One record per time. A record listing failed rules is completed by a record at the same time
+ * that fails fewer of them (a later scan measured them again): of the records at one time the
+ * one with the fewest failed rules is used, the first in the store of those, and a record it
+ * completes (one failing every rule it fails, and more) is set aside without a word. Any other
+ * record at that time is a duplicate, reported and skipped.
+ */
 function dropDuplicateScans(scans: ScanRecord[], report: TakeOptions['report']): ScanRecord[] {
   // Stable sort keeps store order among equal times, so "first" means first in the store.
   scans.sort((a, b) => a.timestamp - b.timestamp);
   const out: ScanRecord[] = [];
-  for (const s of scans) {
-    const prev = out[out.length - 1];
-    if (prev && prev.timestamp === s.timestamp) {
+  for (let i = 0; i < scans.length; ) {
+    let j = i + 1;
+    while (j < scans.length && scans[j]!.timestamp === scans[i]!.timestamp) j++;
+    const group = scans.slice(i, j);
+    i = j;
+    const failedOf = (s: ScanRecord) => s.failed?.length ?? 0;
+    const used = group.reduce((best, s) => (failedOf(s) < failedOf(best) ? s : best));
+    out.push(used);
+    for (const s of group) {
+      if (s === used) continue;
+      const completed = failedOf(s) > failedOf(used) && (used.failed ?? []).every((r) => s.failed!.includes(r));
+      if (completed) continue;
       report(
         {
           severity: 'error',
           where: s.source,
-          message: `duplicate scan of ${s.repositoryUrl} at ${s.timestamp} (first at ${prev.source}); record skipped`,
+          message: `duplicate scan of ${s.repositoryUrl} at ${s.timestamp} (first at ${used.source}); record skipped`,
         },
         { repositoryUrl: s.repositoryUrl },
       );
-      continue;
     }
-    out.push(s);
   }
   return out;
 }

@@ -1,8 +1,8 @@
 // What the load stage hands to evaluation: one repository's whole history at a time.
 
-import type { StoredValue } from '../model/stored-value.ts';
+import type { Revision, StoredValue } from '../model/stored-value.ts';
 
-export type { EventsValue, StoredValue } from '../model/stored-value.ts';
+export type { EventsValue, Revision, StoredValue } from '../model/stored-value.ts';
 
 export interface ScanRecord {
   kind: 'scan';
@@ -10,6 +10,10 @@ export interface ScanRecord {
   timestamp: number;
   values: Record<string, StoredValue>;
   evidence: Record<string, string>;
+  /** The commit the values were measured at, when the scanner wrote it. */
+  revision?: Revision;
+  /** Rule ids whose measurement failed for a cause of ours; absent when none did. */
+  failed?: string[];
   /** file:line the record came from, for messages. */
   source: string;
 }

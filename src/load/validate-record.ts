@@ -3,7 +3,7 @@ import type { ErrorObject } from 'ajv';
 import recordSchema from './record.schema.json' with { type: 'json' };
 import { validatorOf } from '../config/validators.ts';
 import { canonicalRepositoryUrl, DEFAULT_SCHEMES, schemeProblem, type CanonicalResult } from '../model/repository-url.ts';
-import { MAX_UNIX_SECONDS, type GrantRecord, type RuleCatalog, type ScanRecord, type StoredValue, type ValueKind } from './types.ts';
+import { MAX_UNIX_SECONDS, type GrantRecord, type Revision, type RuleCatalog, type ScanRecord, type StoredValue, type ValueKind } from './types.ts';
 
 // Verbose: errors carry the offending value, so a message can quote it (validators.ts).
 const validateShape = validatorOf('record', recordSchema);
@@ -68,7 +68,10 @@ export function checkRecord(value: unknown, source: string, catalog: RuleCatalog
   }
   const values = shaped.values as Record<string, StoredValue>;
   const evidence = (shaped.evidence ?? {}) as Record<string, string>;
-  return { ok: true, record: { kind: 'scan', repositoryUrl, timestamp, values, evidence, source }, unknownRules };
+  const scan: ScanRecord = { kind: 'scan', repositoryUrl, timestamp, values, evidence, source };
+  if (isPlainObject(obj.revision)) scan.revision = obj.revision as unknown as Revision;
+  if (Array.isArray(obj.failed) && obj.failed.length > 0) scan.failed = obj.failed as string[];
+  return { ok: true, record: scan, unknownRules };
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -16,7 +16,8 @@ import { createHash } from 'node:crypto';
 import type { RuleA, RuleB, Settings } from '../config/types.ts';
 import type { EvaluationA } from '../evaluate/shape-a.ts';
 import type { EvaluationB } from '../evaluate/shape-b.ts';
-import { ruleHelpUri, sarifEnvelope } from './sarif-common.ts';
+import type { Revision } from '../load/types.ts';
+import { ruleHelpUri, sarifEnvelope, versionControlProvenance } from './sarif-common.ts';
 
 /** Where a repository-level finding is shown when its rule names no file. */
 export const DEFAULT_LOCATION = 'README.md';
@@ -39,6 +40,8 @@ export interface ScanningInput {
   settings: Pick<Settings, 'baseUrl' | 'tool'>;
   repositoryUrl: string;
   timestamp: number;
+  /** The commit the scan measured, when its record names it. */
+  revision?: Revision;
   rules: readonly ScanningRule[];
   findings: readonly ScanningFinding[];
 }
@@ -83,7 +86,7 @@ export function codeScanningReport(input: ScanningInput): object {
       },
     },
     automationDetails: { id: `${settings.tool.name}/${input.timestamp}/` },
-    versionControlProvenance: [{ repositoryUri: input.repositoryUrl, mappedTo: { uriBaseId: '%SRCROOT%' } }],
+    versionControlProvenance: versionControlProvenance(input.repositoryUrl, input.revision, { mappedTo: { uriBaseId: '%SRCROOT%' } }),
     results: input.findings.map((f) => ({
       ruleId: f.rule.id,
       ruleIndex: index.get(f.rule.id),
@@ -106,7 +109,7 @@ export function codeScanningReport(input: ScanningInput): object {
 /** Shape A: a measured value whose criterion is not met is a finding; an unknown one is not. */
 export function codeScanningA(settings: ScanningInput['settings'], repositoryUrl: string, evaluation: EvaluationA, rules: readonly RuleA[]): object {
   const findings: ScanningFinding[] = evaluation.criteria.filter((c) => !c.met && c.value !== null).map((c) => ({ rule: c.rule, message: c.message }));
-  return codeScanningReport({ settings: settings, repositoryUrl, timestamp: evaluation.timestamp, rules, findings });
+  return codeScanningReport({ settings: settings, repositoryUrl, timestamp: evaluation.timestamp, ...(evaluation.revision ? { revision: evaluation.revision } : {}), rules, findings });
 }
 
 /** Shape B: a rule's outcome is the same at every level that repeats it; it is reported once. */
@@ -118,5 +121,5 @@ export function codeScanningB(settings: ScanningInput['settings'], evaluation: E
     seen.add(c.rule.id);
     findings.push({ rule: c.rule, message: c.description });
   }
-  return codeScanningReport({ settings: settings, repositoryUrl: evaluation.repositoryUrl, timestamp: evaluation.timestamp, rules, findings });
+  return codeScanningReport({ settings: settings, repositoryUrl: evaluation.repositoryUrl, timestamp: evaluation.timestamp, ...(evaluation.revision ? { revision: evaluation.revision } : {}), rules, findings });
 }

@@ -2,7 +2,7 @@
 import type { RuleA } from '../config/types.ts';
 import type { BadgeA, CriterionA, EvaluationA } from '../evaluate/shape-a.ts';
 import { UNKNOWN } from '../model/status.ts';
-import { badgeInformationUri, publicBadgeUrl, ruleHelpUri, sarifEnvelope, type ReportContext } from './sarif-common.ts';
+import { badgeInformationUri, provenanceObject, publicBadgeUrl, ruleHelpUri, sarifEnvelope, versionControlProvenance, type ReportContext } from './sarif-common.ts';
 
 function ruleDescriptor(rule: RuleA, baseUrl: string): object {
   const properties =
@@ -30,6 +30,7 @@ function criterion(c: CriterionA): object {
     value: c.value,
     status: c.status,
     ...(c.range ? { range: c.range } : {}),
+    provenance: provenanceObject(c.provenance),
   };
 }
 
@@ -64,6 +65,8 @@ function result(c: CriterionA): object {
       status: c.status,
       ...(c.rule.type === 'numeric' ? { unit: c.rule.unit } : {}),
       ...(c.range ? { range: c.range } : {}),
+      evidence: c.provenance.evidence,
+      provenance: provenanceObject(c.provenance),
     },
   };
 }
@@ -79,6 +82,7 @@ export function sarifReportA(ctx: ReportContext, evaluation: EvaluationA, rules:
         rules: rules.map((r) => ruleDescriptor(r, ctx.settings.baseUrl)),
       },
     },
+    versionControlProvenance: versionControlProvenance(decodeURIComponent(ctx.encoded), evaluation.revision),
     properties: {
       timestamp: evaluation.timestamp,
       badges: evaluation.badges.map((b) => badgeObjectA(ctx, evaluation, b)),

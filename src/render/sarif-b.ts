@@ -3,7 +3,7 @@
 // SARIF tools accept the report.
 import type { RuleB, ThresholdB } from '../config/types.ts';
 import type { BadgeB, BadgeEntryB, CriterionB, EvaluationB } from '../evaluate/shape-b.ts';
-import { badgeInformationUri, publicBadgeUrl, ruleHelpUri, sarifEnvelope, type ReportContext } from './sarif-common.ts';
+import { badgeInformationUri, provenanceObject, publicBadgeUrl, ruleHelpUri, sarifEnvelope, versionControlProvenance, type ReportContext } from './sarif-common.ts';
 
 /** Only the bounds that exist, in a fixed order. */
 function thresholdObject(t: ThresholdB): ThresholdB {
@@ -35,6 +35,7 @@ function criterionObject(c: CriterionB): object {
     badgeId: c.badgeId,
     badgeLevel: c.badgeLevel,
     ...(c.evidence !== undefined ? { evidence: c.evidence } : {}),
+    provenance: provenanceObject(c.provenance),
   };
 }
 
@@ -77,6 +78,7 @@ function resultObject(c: CriterionB, strictSarif: boolean): object {
       evidence: c.evidence ?? '',
       threshold: thresholdObject(c.rule.threshold),
       value: c.valueText,
+      provenance: provenanceObject(c.provenance),
     },
   };
 }
@@ -85,6 +87,7 @@ export function sarifReportB(ctx: ReportContext, evaluation: EvaluationB, rules:
   const { tool, strictSarif } = ctx.settings;
   return sarifEnvelope({
     tool: { driver: { name: tool.name, informationUri: tool.informationUri, rules: rules.map((r) => ruleDescriptor(r, ctx.settings.baseUrl)) } },
+    versionControlProvenance: versionControlProvenance(evaluation.repositoryUrl, evaluation.revision),
     properties: {
       badges: evaluation.entries.map((e) => badgeEntryObject(ctx, evaluation, e)),
       testedRepository: evaluation.repositoryUrl,

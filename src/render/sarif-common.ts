@@ -1,5 +1,7 @@
 // What both report shapes share: the SARIF envelope, public badge URLs and stable JSON bytes.
 import type { Settings } from '../config/types.ts';
+import { dataAgeDays, type Provenance } from '../evaluate/evidence.ts';
+import type { Revision } from '../load/types.ts';
 import { API_PREFIX, rulePagePath } from '../model/layout.ts';
 
 /** What a report or explanation of one repository is written with. */
@@ -32,4 +34,23 @@ export function ruleHelpUri(baseUrl: string, ruleId: string): string {
 /** Objects are built in a fixed key order, so stringify alone gives deterministic bytes. */
 export function jsonBytes(value: unknown): string {
   return JSON.stringify(value);
+}
+
+/**
+ * A criterion's `provenance` extension member (explanations and SARIF result properties, both
+ * shapes): the evidence beside its value, the commit measured and how old its data was at the
+ * scan, in a fixed key order.
+ */
+export function provenanceObject(p: Provenance): object {
+  const r = p.revision;
+  return {
+    evidence: p.evidence,
+    ...(r ? { commit: r.commit, committedAt: r.committedAt, ...(r.branch !== undefined ? { branch: r.branch } : {}), dataAgeDays: dataAgeDays(r, p.scannedAt) } : {}),
+    scannedAt: p.scannedAt,
+  };
+}
+
+/** SARIF `run.versionControlProvenance`: the repository and, when the record names it, the commit measured. */
+export function versionControlProvenance(repositoryUri: string, revision: Revision | undefined, more: object = {}): object[] {
+  return [{ repositoryUri, ...(revision ? { revisionId: revision.commit, ...(revision.branch !== undefined ? { branch: revision.branch } : {}) } : {}), ...more }];
 }

@@ -14,10 +14,10 @@ import type { ListedTarget } from '../measure/targets.ts';
 import type { ForgeFor, ForgeMeasurer, Measurement } from '../measure/types.ts';
 import { isoTime } from '../model/calendar.ts';
 import { GIT_RULE_IDS } from '../model/measured-rules.ts';
-import { scanRecordLine, storeFileName } from '../store/record-line.ts';
+import { scanRecordLine, storeFileName, type StoredScan } from '../store/record-line.ts';
 import { StoreConflictError, StoreWriteError, type StoreWriter } from '../store/writer.ts';
 import { gitTokenConfig, tokenFor } from './credentials.ts';
-import { mergeForge } from './merge.ts';
+import { completeRecord, mergeForge } from './merge.ts';
 
 export interface ScanOptions {
   targets: readonly ListedTarget[];
@@ -91,7 +91,9 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     // A host with an adapter answers its rules, whether or not this run needed to ask it (a
     // repository already stored at every time is no host without a forge API).
     for (const r of [...(forge?.answers.always ?? []), ...(forge?.answers.latest ?? [])]) if (o.rules.has(r)) measuredRules.add(r);
-    const wanted = [...new Set([...(o.historyTimes ?? []), o.asOf])].filter((t) => !stored.has(t)).sort((a, b) => a - b);
+    // A stored time whose record lists failed rules this scan measures is measured again.
+    const retry = failedAt(stored, o);
+    const wanted = [...new Set([...(o.historyTimes ?? []), o.asOf])].filter((t) => !stored.has(t) || retry.has(t)).sort((a, b) => a - b);
     // A record at a time holds the rules of the scan that wrote it: one from a narrower --rules
     // scan cannot be completed (a second record at the same time is a duplicate a build skips).
     const short = lacking(stored, forge, o);
@@ -141,23 +143,41 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     }
     const times = wanted.filter((_, i) => measured.measurements[i] !== undefined);
     let measurements = measured.measurements.filter((m): m is Measurement => m !== undefined);
+    let forgeFailed = false;
+    // Rules this run chose not to ask for: a stored failure of theirs stays to be measured.
+    const skipped = new Set<string>();
     if (forge && times.length > 0) {
       const result = await forge.measure({ target, times, git: measured.facts, windowMonths: o.windowMonths, horizonMonths });
       summary.forgeRequests += result.requests;
       const forgeRules = result.rules.filter((r) => o.rules.has(r));
       for (const r of forgeRules) measuredRules.add(r);
       for (const n of result.notAsked ?? []) {
+        for (const r of n.rules) skipped.add(r);
         const rules = notAsked.get(n.why) ?? new Set<string>();
         // RELEASES keeps git's tags: only what nothing measured is named.
         for (const r of n.rules) if (o.rules.has(r) && !gitRules.has(r)) rules.add(r);
         notAsked.set(n.why, rules);
       }
-      measurements = measurements.map((m, i) => mergeForge(m, result.measurements[i], new Set(forgeRules)));
+      measurements = measurements.map((m, i) => mergeForge(m, result.measurements[i], new Set(forgeRules), result.failures));
       for (const f of result.failures) o.report(`${target.source} ${target.url}: ${f}`);
-      if (result.failures.length > 0) summary.failed++;
+      if (result.failures.length > 0) forgeFailed = true;
     }
+    // A time measured again completes its stored record, or writes nothing when no failed rule
+    // was measured this time; failures still stored are failures of this scan too.
+    const still: string[] = [];
+    const records = times.flatMap((t, i): Array<[number, Measurement]> => {
+      const held = retry.get(t);
+      if (!held) return [[t, measurements[i]!]];
+      const completing = completeRecord(held, withoutRules(measurements[i]!, skipped));
+      const left = completing ? (completing.failed ?? []) : (held.failed ?? []);
+      if (left.length > 0) still.push(`${left.join(', ')} at ${isoTime(t)}`);
+      return completing ? [[t, completing]] : [];
+    });
+    if (forgeFailed || still.length > 0) summary.failed++;
+    // The adapter named its causes already; without it (not asked this time) the store's say why.
+    if (!forgeFailed && still.length > 0) o.report(`${target.source} ${target.url}: not measured yet: ${still.join('; ')} (each scan measures them again until they are)`);
     // A record without values says nothing (e.g. --rules CI_PIPELINE on a host without a forge API).
-    const lines = times.flatMap((t, i) => (Object.keys(measurements[i]!.values).length > 0 ? [scanRecordLine(target.url, t, measurements[i]!)] : []));
+    const lines = records.flatMap(([t, m]) => (Object.keys(m.values).length > 0 ? [scanRecordLine(target.url, t, m)] : []));
     if (lines.length > 0) await o.writer.append(file, lines);
     summary.records += lines.length;
     summary.measured++;
@@ -210,15 +230,35 @@ async function beforeHistory(wanted: readonly number[], target: ListedTarget, se
   return first !== undefined && wanted.every((t) => first === null || t < first);
 }
 
+/** `m` without the rules in `rules` (and their evidence). */
+function withoutRules(m: Measurement, rules: ReadonlySet<string>): Measurement {
+  if (rules.size === 0) return m;
+  const keep = <T>(o: Record<string, T>) => Object.fromEntries(Object.entries(o).filter(([r]) => !rules.has(r)));
+  return { ...m, values: keep(m.values), evidence: keep(m.evidence), ...(m.failed ? { failed: m.failed.filter((r) => !rules.has(r)) } : {}) };
+}
+
+/**
+ * The stored times (of this scan's) whose record a build uses lists failed rules this scan
+ * measures, with that record: each is measured again and completed.
+ */
+function failedAt(stored: ReadonlyMap<number, StoredScan>, o: ScanOptions): Map<number, Measurement> {
+  const out = new Map<number, Measurement>();
+  for (const t of new Set([...(o.historyTimes ?? []), o.asOf])) {
+    const used = stored.get(t)?.used;
+    if (used?.failed?.some((r) => o.rules.has(r))) out.set(t, used);
+  }
+  return out;
+}
+
 /**
  * The stored times whose record lacks a rule this scan measures there: the git rules asked for,
  * and those of the target's forge adapter (DEPENDENTS at E alone), with the ids it lacks.
  */
-function lacking(stored: ReadonlyMap<number, ReadonlySet<string>>, forge: ForgeMeasurer | undefined, o: ScanOptions): Array<[number, string[]]> {
+function lacking(stored: ReadonlyMap<number, StoredScan>, forge: ForgeMeasurer | undefined, o: ScanOptions): Array<[number, string[]]> {
   const out: Array<[number, string[]]> = [];
   const times = [...new Set([...(o.historyTimes ?? []), o.asOf])].sort((a, b) => a - b);
   for (const t of times) {
-    const held = stored.get(t);
+    const held = stored.get(t)?.rules;
     if (!held) continue;
     const measured = [...GIT_RULE_IDS, ...(forge?.answers.always ?? []), ...(t === o.asOf ? (forge?.answers.latest ?? []) : [])];
     const missing = [...new Set(measured)].filter((r) => o.rules.has(r) && !held.has(r)).sort();

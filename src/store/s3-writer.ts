@@ -9,7 +9,7 @@ import type { LeaseStore } from '../io/lease.ts';
 import { describeS3Error } from '../s3/errors.ts';
 import { conditionRefused, isNotFound, s3LeaseStore } from '../s3/lease-store.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
-import { scanTimesIn } from './record-line.ts';
+import { scanTimesIn, type StoredScan } from './record-line.ts';
 import { StoreConflictError, StoreWriteError, type StoreWriter } from './writer.ts';
 
 interface Stored {
@@ -47,7 +47,7 @@ export class S3StoreWriter implements StoreWriter {
     }
   }
 
-  async storedTimes(file: string, repositoryUrl: string): Promise<Map<number, ReadonlySet<string>>> {
+  async storedTimes(file: string, repositoryUrl: string): Promise<Map<number, StoredScan>> {
     const stored = await this.get(file);
     this.known.set(file, stored);
     return scanTimesIn(stored.body, repositoryUrl);

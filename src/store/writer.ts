@@ -5,7 +5,7 @@ import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { LeaseStore } from '../io/lease.ts';
 import { fileLeaseStore } from '../io/file-lease.ts';
-import { scanTimesIn } from './record-line.ts';
+import { scanTimesIn, type StoredScan } from './record-line.ts';
 import { BadgepressError, EXIT } from '../errors.ts';
 
 /**
@@ -30,8 +30,8 @@ export class StoreConflictError extends BadgepressError {
 
 export interface StoreWriter {
   readonly location: string;
-  /** The scan times the store already holds for `repositoryUrl` in `file`, each with the rule ids its values hold. */
-  storedTimes(file: string, repositoryUrl: string): Promise<Map<number, ReadonlySet<string>>>;
+  /** The scan times the store already holds for `repositoryUrl` in `file`: each one's rule ids and the record a build uses. */
+  storedTimes(file: string, repositoryUrl: string): Promise<Map<number, StoredScan>>;
   /** Appends each line (a whole record with its newline) to `file`, one append per record. */
   append(file: string, lines: readonly string[]): Promise<void>;
   leaseStore(key: string): LeaseStore;
@@ -52,7 +52,7 @@ export class DirectoryStoreWriter implements StoreWriter {
     return new StoreWriteError(`store ${join(this.location, file)}: cannot ${what} (${code}); check that --store names a writable directory on a disk with free space`);
   }
 
-  async storedTimes(file: string, repositoryUrl: string): Promise<Map<number, ReadonlySet<string>>> {
+  async storedTimes(file: string, repositoryUrl: string): Promise<Map<number, StoredScan>> {
     try {
       return scanTimesIn(await readFile(join(this.root, file), 'utf8'), repositoryUrl);
     } catch (err) {

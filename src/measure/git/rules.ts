@@ -163,6 +163,8 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
       return { values, evidence };
     }
     const at = `${branch} at ${short(commits.oids[T]!)} (${isoDate(commits.time[T]!)})`;
+    // The commit measured, with its committer time (not the branch time): its age is the data's.
+    const revision = { commit: commits.oids[T]!, committedAt: commits.time[T]!, ...(history.defaultBranch === undefined ? {} : { branch: history.defaultBranch }) };
     const snapshot = snapshots(commits.oids[T]!);
     // Identities are mailmapped: say so when T's .mailmap could not be read.
     const unmapped = snapshot.mailmapMissing ? `; .mailmap (blob ${short(snapshot.mailmapMissing)}) not in the mirror, authors taken as recorded` : '';
@@ -210,7 +212,7 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
       values.SECURITY_POLICY = snapshot.securityPolicy !== undefined;
       evidence.SECURITY_POLICY = snapshot.securityPolicy ? `${clip(snapshot.securityPolicy)} in ${at}` : `no non-empty SECURITY.md (.markdown, .adoc, .rst) in the root, .github/ or docs/, nor doc/security.rst, in ${at}`;
     }
-    return { values, evidence };
+    return { values, evidence, revision };
   });
 }
 

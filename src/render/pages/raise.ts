@@ -63,7 +63,8 @@ export function needForB(c: CriterionB): string | null {
   if (rule.manual) {
     return c.status === 'open' ? `${rule.name}: decided by people; a grant record or the rule's decision file grants it` : `${rule.name}: revoked; a newer grant record would grant it again`;
   }
-  if (c.value === null) return `${rule.name}: no value stored; the next scan must report it`;
+  // Why it has none is the criterion's evidence, shown beside this.
+  if (c.value === null) return `${rule.name}: a measured value; the next scan that measures it decides`;
   const { min, max } = rule.threshold;
   const unit = unitText(rule.unit);
   if (min !== undefined && c.value < min) return `${rule.name}: ${amount(min - c.value)} more${unit}`;

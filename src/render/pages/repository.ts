@@ -3,7 +3,8 @@
 import type { RuleA, RuleB } from '../../config/types.ts';
 import type { BadgeA, CriterionA, EvaluationA } from '../../evaluate/shape-a.ts';
 import { thresholdText, type BadgeB, type EvaluationB } from '../../evaluate/shape-b.ts';
-import type { RepositoryHistory } from '../../load/types.ts';
+import type { RepositoryHistory, ScanRecord } from '../../load/types.ts';
+import { dataAgeDays } from '../../evaluate/evidence.ts';
 import { API_PREFIX } from '../../model/layout.ts';
 import { statusChart, timeScale, valueChart, type ChartBand, type TimeScale } from './chart.ts';
 import { pagePaths, SHOWN_LEVELS_B, shownStatus, type PagesContext, type RepositoryEvaluations } from './context.ts';
@@ -138,8 +139,8 @@ function snippets(ctx: PagesContext, encoded: string, badgeId: string): string {
 }
 
 function valueText(c: CriterionA): string {
-  // Worded with its cause: "not measured: GitHub API did not answer".
-  if (c.value === null) return esc(c.cause ?? 'not measured');
+  // Its cause (and when) is the Evidence cell beside it.
+  if (c.value === null) return 'not measured';
   if (c.rule.type === 'boolean') return c.value ? 'present' : 'absent';
   return `${c.value}${c.rule.unit ? ` ${esc(c.rule.unit)}` : ''}`;
 }
@@ -176,6 +177,7 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
     cellWords(valueText(c)),
     statusWord(c.status),
     cellWords(bandText(c)),
+    cellText(c.provenance.evidence),
     (() => {
       const raise = raiseCriterionA(c);
       return raise.length === 0 ? (c.status === 'gold' ? 'already gold' : '') : `<ul class="raise">${raise.map((r) => `<li>${cellWords(esc(r))}</li>`).join('')}</ul>`;
@@ -211,7 +213,7 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
     `<p>Status: ${statusWord(b.status)}. ${parts.meansLink}.</p>` +
     expiryLine(ctx, ev.latest.timestamp, b.status) +
     raiseLine +
-    table(`${esc(id)} criteria (any fail fails the badge; else any unknown makes it unknown; else it takes the worst status)`, ['Rule', 'Value', 'Status', 'Band', 'What would raise it'], rows) +
+    table(`${esc(id)} criteria (any fail fails the badge; else any unknown makes it unknown; else it takes the worst status)`, ['Rule', 'Value', 'Status', 'Band', 'Evidence', 'What would raise it'], rows) +
     `<h3>${esc(id)} history</h3>${chart}` +
     snippets(ctx, h.encoded, id) +
     `</section>`
@@ -263,9 +265,10 @@ function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
     ruleParts(ctx, c.rule, () => bandsOfB(c.rule)).link,
     esc(c.badgeLevel),
     cellWords(esc(thresholdText(c.rule))),
-    cellWords(esc(c.valueText)),
+    // The contract's `<nil>` is for machines; a page says it in words, and why.
+    cellWords(c.value === null ? 'not measured' : esc(c.valueText)),
     statusWord(c.status),
-    c.evidence !== undefined ? cellText(c.evidence) : '',
+    cellText(c.provenance.evidence),
     cellWords(esc(needForB(c) ?? '')),
   ]);
   const raise = raiseBadgeB(b);
@@ -345,6 +348,22 @@ function scansTable(ctx: PagesContext, h: RepositoryHistory, statusesAt: (i: num
   return table('Scans, newest first, with the files of each', ['Scan time', ...escIds, 'Files'], rows);
 }
 
+/**
+ * What the latest scan measured: "data as of 2026-08-22, commit 5c61e16 on master; scanned
+ * 2026-11-27 (data 97 days old)", so a mirror that stopped updating shows as old data.
+ */
+function measuredLine(scan: ScanRecord): string {
+  const r = scan.revision;
+  const scanned = `scanned <time datetime="${isoTime(scan.timestamp)}">${isoDate(scan.timestamp)}</time>`;
+  if (!r) return `<dt>Data as of</dt><dd>the scan names no commit it measured; ${scanned}</dd>`;
+  const days = dataAgeDays(r, scan.timestamp);
+  const branch = r.branch !== undefined ? ` on ${text(r.branch)}` : '';
+  return (
+    `<dt>Data as of</dt><dd><time datetime="${isoTime(r.committedAt)}">${isoDate(r.committedAt)}</time>, commit <code title="${esc(r.commit)}">${esc(r.commit.slice(0, 7))}</code>${branch}; ` +
+    `${scanned} (data ${days === 1 ? '1 day' : `${days} days`} old)</dd>`
+  );
+}
+
 /** What every part of one repository's page shares: its escaped API href, its scans' time scale and dates. */
 interface PageShared {
   api: string;
@@ -383,6 +402,7 @@ export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: Repo
     `<h1>${text(h.repositoryUrl)}</h1>` +
     `<p class="lead">Badges of ${repoLink}</p>` +
     `<dl class="facts"><dt>Last scan</dt><dd><time datetime="${isoTimes[isoTimes.length - 1]}">${page.dates[isoTimes.length - 1]}</time></dd>` +
+    measuredLine(h.scans[h.scans.length - 1]!) +
     `<dt>Scans</dt><dd>${h.scans.length}</dd>` +
     `<dt>Report</dt><dd><a href="${page.api}sarif">Download the latest SARIF report</a></dd>` +
     `<dt>Changes</dt><dd>${link(ctx, pagePaths.feed(h.encoded), 'Atom feed of badge status changes')}</dd></dl>` +
