@@ -2,7 +2,7 @@
 // A directory and an S3 prefix are two implementations; the scan holds the store's lease
 // (io/lease.ts) while it writes, so two scans never interleave.
 import { constants } from 'node:fs';
-import { mkdir, open, realpath, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, realpath, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileKind } from '../io/regular-file.ts';
 import type { LeaseStore } from '../io/lease.ts';
@@ -12,10 +12,18 @@ import { BadgepressError, EXIT } from '../errors.ts';
 
 /**
  * Where a scan's lease lives in its store: a dot-folder the loader never lists, and no store
- * file type. Shards scan disjoint repositories, so each holds its own.
+ * file type. Shards of one n scan disjoint repositories, so each holds its own (a scan also
+ * checks that no scan of another n, or of the whole list, holds one: scan/lease.ts).
  */
 export function scanLeaseKey(shard?: { index: number; count: number }): string {
   return shard ? `.badgepress/scan-lease-shard-${shard.index}-of-${shard.count}.json` : '.badgepress/scan-lease.json';
+}
+
+/** The shard a scan lease key belongs to (null: the whole list), or undefined for another key. */
+export function shardOfLeaseKey(key: string): { index: number; count: number } | null | undefined {
+  if (key === '.badgepress/scan-lease.json') return null;
+  const m = /^\.badgepress\/scan-lease-shard-(\d+)-of-(\d+)\.json$/.exec(key);
+  return m ? { index: Number(m[1]), count: Number(m[2]) } : undefined;
 }
 
 /** The store cannot be read or written: the scan stops (exit 4). */
@@ -37,6 +45,8 @@ export interface StoreWriter {
   /** Appends each line (a whole record with its newline) to `file`, one append per record. */
   append(file: string, lines: readonly string[]): Promise<void>;
   leaseStore(key: string): LeaseStore;
+  /** The keys of every scan lease the store keeps (held, lapsed or released). */
+  scanLeaseKeys(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -159,6 +169,15 @@ export class DirectoryStoreWriter implements StoreWriter {
 
   leaseStore(key: string): LeaseStore {
     return fileLeaseStore(join(this.root, key), (err) => this.failure(key, 'write', err));
+  }
+
+  async scanLeaseKeys(): Promise<string[]> {
+    // In a directory each lease is a folder, its chain of generations (io/file-lease.ts).
+    const names = await readdir(join(this.root, '.badgepress')).catch((err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw this.failure('.badgepress', 'read', err);
+    });
+    return names.map((n) => `.badgepress/${n}.json`).filter((key) => shardOfLeaseKey(key) !== undefined);
   }
 
   async close(): Promise<void> {}
