@@ -3,12 +3,14 @@
   'use strict';
   // Search: the files of search/ form a prefix tree of repository and group names (see
   // src/render/pages/search-index.ts); a query fetches the root, then one file per typed
-  // character until a file holds every entry under its prefix. Fetched files are kept.
+  // character until a file holds every entry under its prefix, and that file's further parts
+  // when the entries sought may be among them. Fetched files are kept.
   function shardName(prefix) {
     if (!prefix) return '-';
     var out = '';
     for (var k = 0; k < prefix.length; k++) {
       var c = prefix.charCodeAt(k);
+      if (k > 0 && k % 24 === 0) out += '/';
       out += (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) ? prefix.charAt(k) : '_' + c.toString(16) + '_';
     }
     return out;
@@ -29,8 +31,8 @@
     this.api = form.getAttribute('data-api');
     this.cache = {};
   }
-  Finder.prototype.shard = function (prefix) {
-    var url = this.base + shardName(prefix) + '.json';
+  Finder.prototype.shard = function (prefix, part) {
+    var url = this.base + shardName(prefix) + (part > 1 ? '.' + part : '') + '.json';
     if (!this.cache[url]) this.cache[url] = fetch(url).then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); });
     return this.cache[url];
   };
@@ -50,19 +52,32 @@
         return self.shard(name.slice(0, k + 1)).then(function (next) { return walk(next, k + 1); });
       }
       return walk(root, 0).then(function (node) {
-        var out = { groups: [], repositories: [], more: 0, badges: badges };
+        var out = { groups: [], repositories: [], more: 0, unlisted: 0, path: path, badges: badges };
         if (!node) return out;
-        for (var g = 0; g < node.groups.length; g++) {
-          var gr = node.groups[g];
-          if (lastSegment(gr[0]).toLowerCase().indexOf(name) === 0 && (!path || gr[0].toLowerCase().indexOf(path) >= 0)) out.groups.push(gr);
-        }
-        for (var r = 0; r < node.repositories.length; r++) {
-          var re = node.repositories[r];
-          if (nameOfUrl(re[0]).indexOf(name) === 0 && (!path || re[0].toLowerCase().indexOf(path) >= 0)) out.repositories.push(re);
-        }
-        // Entries under a longer prefix than the query: the file says how many, not which.
-        if (node.more) out.more = node.n - node.groups.length - node.repositories.length;
-        return out;
+        var own = node.parts > 1 ? node.own : node.groups.length + node.repositories.length;
+        // The file's other parts, when what is sought may be there: every own entry matches a
+        // name the prefix starts with, so they are read only for a path or a longer name.
+        var whole = node.parts > 1 && (path || name.length > node.prefix.length);
+        var rest = [];
+        for (var p = 2; whole && p <= node.parts; p++) rest.push(self.shard(node.prefix, p));
+        return Promise.all(rest).then(function (parts) {
+          var files = [node].concat(parts);
+          for (var f = 0; f < files.length; f++) {
+            for (var g = 0; g < files[f].groups.length; g++) {
+              var gr = files[f].groups[g];
+              if (lastSegment(gr[0]).toLowerCase().indexOf(name) === 0 && (!path || gr[0].toLowerCase().indexOf(path) >= 0)) out.groups.push(gr);
+            }
+            for (var r = 0; r < files[f].repositories.length; r++) {
+              var re = files[f].repositories[r];
+              if (nameOfUrl(re[0]).indexOf(name) === 0 && (!path || re[0].toLowerCase().indexOf(path) >= 0)) out.repositories.push(re);
+            }
+          }
+          // Matches in parts not read (named the prefix exactly): counted, not listed.
+          if (node.parts > 1 && !whole) out.unlisted = own - node.groups.length - node.repositories.length;
+          // Entries under a longer prefix than the query: the file says how many, not which.
+          if (node.more) out.more = node.n - own;
+          return out;
+        });
       });
     });
   };
@@ -102,9 +117,10 @@
       item.appendChild(span);
       list.appendChild(item);
     }
-    var total = found.groups.length + found.repositories.length;
+    var total = found.groups.length + found.repositories.length + found.unlisted;
     var text = total === 0 && !found.more ? 'Nothing matches.' : total > shown ? shown + ' of ' + total + ' matches shown.' : total + (total === 1 ? ' match.' : ' matches.');
-    if (found.more) text += ' ' + found.more + ' more names start with these letters: type more of the name.';
+    // Those names were not looked at for the path: how many start so says nothing of it.
+    if (found.more) text += found.path ? ' More names start with these letters: type more of the name to look among them too.' : ' ' + found.more + ' more names start with these letters: type more of the name.';
     return text;
   };
   // A results region after a form: a status line and a list.

@@ -246,6 +246,56 @@ describe('badgepress scan', () => {
     expect(order.slice(0, 2)).toEqual(['https://a.example/r/0', 'https://b.example/r/4']);
   });
 
+  /** A live lease of another scan at `key` (a chain folder under .badgepress/, see io/file-lease.ts), lapsing in `seconds`. */
+  const heldBy = (store: string, chain: string, seconds = 600) => {
+    mkdirSync(join(store, '.badgepress', chain), { recursive: true });
+    const now = Math.floor(Date.now() / 1000);
+    writeFileSync(join(store, '.badgepress', chain, '0.json'), JSON.stringify({ host: 'elsewhere', pid: 4242, token: 'other', acquiredAt: now, expiresAt: now + seconds }));
+  };
+
+  it('runs at once only with shards of the same n: the whole list and another n are refused (exit 5), nothing written', async () => {
+    const store = join(root, 'shards-held');
+    heldBy(store, 'scan-lease-shard-0-of-3');
+    for (const shard of [[], ['--shard', '0/2'], ['--shard', '2/4']]) {
+      const r = await runCommand(scanArgs('shards-held', '--as-of', '2026-11-01', ...shard));
+      expect(r.code, shard.join(' ')).toBe(5);
+      const ours = shard.length === 0 ? 'no --shard (the whole list)' : shard.join(' ');
+      expect(r.stderr).toContain(`the store is being written by another badgepress scan with --shard 0/3 (host elsewhere, pid 4242, since `);
+      expect(r.stderr).toContain(
+        `and this one has ${ours}: they would measure some repositories both and write them twice. Scans share a store only as shards of one n (--shard i/n, distinct i): wait for it to finish (or pass --wait SECONDS), or run this one as another shard of 3`,
+      );
+    }
+    expect(readdirSync(store)).toEqual(['.badgepress']);
+    // Another shard of 3 writes its repositories.
+    const other = await runCommand(scanArgs('shards-held', '--as-of', '2026-11-01', '--shard', '1/3', '--json'));
+    expect(other.code, other.stderr).toBe(0);
+    // A scan of the whole list keeps every shard out.
+    const whole = join(root, 'whole-held');
+    heldBy(whole, 'scan-lease');
+    const r = await runCommand(scanArgs('whole-held', '--as-of', '2026-11-01', '--shard', '1/2'));
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('another badgepress scan with no --shard (the whole list) (host elsewhere');
+    expect(r.stderr).not.toContain('another shard of');
+    // The refused scans let their own leases go: a released generation is empty.
+    for (const chain of readdirSync(join(store, '.badgepress')).filter((n) => n !== 'scan-lease-shard-0-of-3'))
+      for (const g of readdirSync(join(store, '.badgepress', chain))) expect(readFileSync(join(store, '.badgepress', chain, g), 'utf8'), `${chain}/${g}`).toBe('');
+  });
+
+  it('--wait SECONDS keeps trying while another scan holds the store, as build --wait does', async () => {
+    const store = join(root, 'waited');
+    heldBy(store, 'scan-lease', 2);
+    const r = await runCommand(scanArgs('waited', '--as-of', '2026-11-01', '--wait', '20', '--json'));
+    expect(r.code, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ measured: 2, records: 2 });
+    heldBy(join(root, 'waited-overlap'), 'scan-lease-shard-0-of-2', 2);
+    const s = await runCommand(scanArgs('waited-overlap', '--as-of', '2026-11-01', '--wait', '20', '--json'));
+    expect(s.code, s.stderr).toBe(1);
+    expect(JSON.parse(s.stdout)).toMatchObject({ measured: 2, records: 2 });
+    const bad = await runCommand(scanArgs('waited', '--wait', 'soon'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--wait');
+  });
+
   it('exits 5 while another scan holds the store, and 2 on a bad flag (the real CLI)', async () => {
     const store = join(root, 'held');
     // A live lease of another scan: the newest generation of its chain (see io/file-lease.ts).

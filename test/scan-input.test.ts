@@ -45,6 +45,49 @@ describe('the list of repositories', () => {
   });
 });
 
+describe('a line that names its repository badly', () => {
+  it('mirror= given twice is refused with FILE:line, naming both, not read as the last', () => {
+    const { targets, problems } = parseTargets('https://example.org/a/b mirror=one.git mirror=two.git\nhttps://example.org/a/c mirror=c.git\n', '/lists/repos.txt');
+    expect(problems).toEqual(['/lists/repos.txt:1: mirror= is given twice (mirror=one.git, mirror=two.git); a repository is read from one mirror: keep one; line skipped']);
+    expect(targets.map((t) => [t.url, t.mirror])).toEqual([['https://example.org/a/c', '/lists/c.git']]);
+  });
+
+  it('a page below a GitHub or Gitea repository is refused; a GitLab URL of nested groups is a project', async () => {
+    const { forgeFor } = await import('../src/measure/forge/index.ts');
+    const hosts = {
+      'forge.test': { kind: 'github', apiUrl: 'http://127.0.0.1:9/api' },
+      'tea.test': { kind: 'gitea', apiUrl: 'http://127.0.0.1:9/api/v1' },
+      'lab.test': { kind: 'gitlab', apiUrl: 'http://127.0.0.1:9/api/v4' },
+    } as const;
+    const forge = forgeFor({ hosts }, {});
+    const lines = [
+      'https://forge.test/acme/widget/extra',
+      'https://forge.test/acme',
+      'https://tea.test/acme/widget/src/branch/main',
+      'https://lab.test/acme/widget/-/tree/main',
+      'https://lab.test/top/sub/deep/tool',
+      'https://forge.test/acme/widget',
+      'https://tea.test/acme/widget',
+    ];
+    const outcome = parseTargets(lines.join('\n'), '/lists/repos.txt').targets.map((t) => {
+      try {
+        return forge(t) ? 'measured' : 'no forge';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    });
+    expect(outcome).toEqual([
+      `the GitHub API names a repository OWNER/NAME, and "acme/widget/extra" has 3 path segments; list the repository's own URL (https://forge.test/OWNER/NAME), not a page below it`,
+      `the GitHub API names a repository OWNER/NAME, and "acme" has 1 path segment; list the repository's own URL (https://forge.test/OWNER/NAME), not a page below it`,
+      `the Forgejo/Gitea API names a repository OWNER/NAME, and "acme/widget/src/branch/main" has 5 path segments; list the repository's own URL (https://tea.test/OWNER/NAME), not a page below it`,
+      `the GitLab API names a project GROUP/…/NAME, and "acme/widget/-/tree/main" holds "/-/", which starts a page below a project; list the repository's own URL (https://lab.test/GROUP/…/NAME), not a page below it`,
+      'measured',
+      'measured',
+      'measured',
+    ]);
+  });
+});
+
 describe('scan: in the config', () => {
   const dir = tempDir('badgepress-scan-config-');
   const problemsOf = configProblems(dir, (f) => loadSettings(f));

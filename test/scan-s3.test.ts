@@ -59,6 +59,19 @@ describe('scan into S3', () => {
     expect([...(await peer.objects('scans', 'lax/')).keys()]).toContain('example.org/acme/widget.ndjson');
   });
 
+  it('a scan of another --shard n holding the store is seen through the listing: exit 5, nothing written', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const lease = JSON.stringify({ host: 'elsewhere', pid: 4242, token: 'other', acquiredAt: now, expiresAt: now + 600 });
+    await peer.client().send(new PutObjectCommand({ Bucket: 'scans', Key: 'sharded/.badgepress/scan-lease-shard-1-of-3.json', Body: lease }));
+    const r = await runCommand([...args('s3://scans/sharded/', '2026-11-01'), '--shard', '0/2'], { env: peer.env });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('another badgepress scan with --shard 1/3 (host elsewhere, pid 4242');
+    expect([...(await peer.objects('scans', 'sharded/')).keys()].filter((k) => !k.startsWith('.badgepress/'))).toEqual([]);
+    // Shard 0 of 3 is another shard of the same n: it writes.
+    const same = await runCommand([...args('s3://scans/sharded/', '2026-11-01'), '--shard', '0/3'], { env: peer.env });
+    expect(same.code, same.stderr).toBe(0);
+  });
+
   it('s3rver ignores If-Match; a writer between our read and our write is detected all the same', async () => {
     const client = peer.client(peer.rawEndpoint);
     await client.send(new PutObjectCommand({ Bucket: 'scans', Key: 'probe', Body: 'one' }));

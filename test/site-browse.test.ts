@@ -4,6 +4,7 @@
 // repository found by its name, a bounded number of bytes per query), and hostile URLs and
 // group names escaped on every new page.
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig } from '../src/config/resolve.ts';
 import { loadPagesContext } from '../src/render/pages/setup.ts';
@@ -297,20 +298,67 @@ describe('the search', () => {
     for (const p of ['search/', 'search/r/', 'search/repo12/']) expect(sitemap).toContain(`<loc>${ctx.settings.baseUrl}/${p}</loc>`);
   });
 
-  it('without JavaScript, pages a prefix past 200 names: 250 repositories of one name, 250 sharing 30 characters', () => {
+  it('without JavaScript, pages a name 250 repositories share, and finds each of 250 sharing 30 characters', () => {
     const same = Array.from({ length: 250 }, (_, i) => `https://github.com/o${i}/same`);
     const long = Array.from({ length: 250 }, (_, i) => `https://github.com/p${i}/${'a'.repeat(30)}${i}`);
     const { files } = site([...same, ...long]);
     const s = byName(files, 'same');
     expect(s.pages).toEqual(['/search/', '/search/same/', '/search/same/2.html']);
     expect(s.repositories).toEqual(naturalSort(same));
-    // Past 24 characters the tree stops splitting: the JSON file holds 200, its pages all 250.
-    const a24 = byName(files, 'a'.repeat(30));
-    expect(a24.pages.slice(-2)).toEqual([`/search/${'a'.repeat(24)}/`, `/search/${'a'.repeat(24)}/2.html`]);
-    expect(a24.repositories).toEqual(naturalSort(long));
-    expect((JSON.parse(files.get(shardKey('a'.repeat(24)))!) as { repositories: unknown[] }).repositories).toHaveLength(200);
+    // Past 24 characters the tree splits on, its keys a segment per 24 characters.
+    for (const url of long) expect(byName(files, url.split('/').pop()!).repositories, url).toContain(url);
+    expect(byName(files, `${'a'.repeat(30)}1`).pages.slice(-1)).toEqual([`/search/${'a'.repeat(24)}/${'a'.repeat(6)}1/`]);
+    expect(files.has(`search/${'a'.repeat(24)}/${'a'.repeat(6)}1.json`)).toBe(true);
+    // The JSON file of a name 250 share holds 200, its second part 50.
+    expect(JSON.parse(files.get(shardKey('same'))!)).toMatchObject({ n: 250, own: 250, parts: 2 });
+    expect((JSON.parse(files.get(shardKey('same', 2))!) as { repositories: unknown[] }).repositories).toHaveLength(50);
     // 200 repositories with their badges on one page stay under the 30 KB a page may weigh compressed.
     expect(gzipSync(files.get('search/same/index.html')!).byteLength).toBeLessThan(30 * 1024);
+  });
+
+  /**
+   * site.js's own search (its Finder, taken from the template as the browser runs it) over the
+   * built files: what a query finds, and the files it fetched.
+   */
+  async function scriptFinds(files: Map<string, string>, query: string) {
+    const src = readFileSync(join(ROOT, 'templates/site.js'), 'utf8');
+    const body = src.slice(src.indexOf('  function shardName('), src.indexOf('  // A results region after a form'));
+    const fetched: string[] = [];
+    const fetchFile = (url: string) => {
+      fetched.push(url);
+      const text = files.get(url.slice(1));
+      return Promise.resolve({ ok: text !== undefined, status: text === undefined ? 404 : 200, json: () => Promise.resolve(JSON.parse(text!)) });
+    };
+    // Enough of a document for render() to build its list into nothing.
+    const node = () => ({ appendChild: () => {}, textContent: '' });
+    const document = { createElement: node, createTextNode: node };
+    const Finder = new Function('fetch', 'document', `${body}\nreturn Finder;`)(fetchFile, document);
+    const attributes: Record<string, string> = { 'data-search': '/search/', 'data-pages': '/repositories/', 'data-groups': '/groups/', 'data-api': '/api/v1/repositories/' };
+    const finder = new Finder({ getAttribute: (n: string) => attributes[n] });
+    const found = (await finder.find(query)) as { repositories: Array<[string, string[]]>; more: number; unlisted: number };
+    const status = finder.render(node(), found, 10) as string;
+    return { repositories: found.repositories.map((r) => r[0]), more: found.more, unlisted: found.unlisted, fetched, status };
+  }
+
+  it('the script finds every name that more than 200 share 24 characters with, and one of 250 same names by its path', async () => {
+    const long = Array.from({ length: 250 }, (_, i) => `https://github.com/p${i}/${'a'.repeat(30)}${i}`);
+    const same = Array.from({ length: 250 }, (_, i) => `https://github.com/o${i}/same`);
+    const { files } = site([...long, ...same]);
+    for (const url of long) {
+      const name = url.split('/').pop()!;
+      expect((await scriptFinds(files, name)).repositories, name).toContain(url);
+      expect((await scriptFinds(files, `p${url.split('/')[3]!.slice(1)}/${name}`)).repositories, name).toEqual([url]);
+    }
+    // A name 250 repositories share: the first file lists 200 and counts the rest as matches;
+    // a path looks through every part of it.
+    const all = await scriptFinds(files, 'same');
+    expect([all.repositories.length, all.unlisted, all.fetched]).toEqual([200, 50, ['/search/-.json', '/search/s.json', '/search/sa.json', '/search/sam.json', '/search/same.json']]);
+    expect(all.status).toBe('10 of 250 matches shown.');
+    for (const i of [0, 199, 200, 249]) expect((await scriptFinds(files, `o${i}/same`)).repositories).toEqual([`https://github.com/o${i}/same`]);
+    expect((await scriptFinds(files, 'o249/same')).fetched.slice(-2)).toEqual(['/search/same.json', '/search/same.2.json']);
+    // With a path, the names under longer prefixes are not counted as if they matched it.
+    expect((await scriptFinds(files, 'aaaa')).status).toBe('0 matches. 250 more names start with these letters: type more of the name.');
+    expect((await scriptFinds(files, 'p7/aaaa')).status).toBe('0 matches. More names start with these letters: type more of the name to look among them too.');
   });
 
   it('every page has the search form in its header, a GET to the static search page', () => {

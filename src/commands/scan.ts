@@ -15,11 +15,13 @@ import { runScan } from '../scan/run.ts';
 export const SCAN_USAGE = `usage: badgepress scan --repos FILE [--store DIR|s3://…] [--config FILE] [--mirrors DIR]
                       [--as-of UNIX|ISO] [--history monthly --since YYYY-MM] [--fetch always|never]
                       [--forge always|never] [--rules ID,…] [--concurrency N] [--shard i/n] [--bot-pattern REGEX]… [--bus-factor-months N]
-                      [--json] [--s3-endpoint URL] [--s3-path-style]
+                      [--json] [--wait SECONDS] [--s3-endpoint URL] [--s3-path-style]
+
+  --wait SECONDS  wait up to SECONDS (0-86400) for another scan's lease on the store before exiting 5
 
 FILE lists one repository URL a line (# comments), optionally followed by mirror=PATH.
 Exit codes: 0 scanned, 1 some repositories or lines failed (or a stored record lacks rules), 2 bad arguments or config (nothing
-fetched), 4 the store failed, 5 another scan holds the store.`;
+fetched), 4 the store failed, 5 another scan holds the store (of the whole list, the same shard, or another n).`;
 
 const FLAGS = {
   config: CONFIG_FLAGS.config,
@@ -39,6 +41,7 @@ const FLAGS = {
   'bot-pattern': { type: 'string', multiple: true },
   'bus-factor-months': { type: 'string' },
   json: { type: 'boolean' },
+  wait: { type: 'string' },
 } as const;
 
 /** Unix seconds, or an ISO 8601 date or time (a time must name its zone: Z or ±hh:mm). */
@@ -86,6 +89,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   if (forge !== 'always' && forge !== 'never') throw new UsageError(`--forge ${JSON.stringify(forge)}: expected always or never (never: git alone, no forge API asked)`);
   const concurrency = integerFlag('concurrency', v.concurrency, 1, 256);
   const busFactorMonths = integerFlag('bus-factor-months', v['bus-factor-months'], 1, 1200);
+  const waitSeconds = integerFlag('wait', v.wait, 0, 86_400) ?? 0;
   const parsedShard = v.shard === undefined ? undefined : parseShard(v.shard);
   if (parsedShard && 'problem' in parsedShard) throw new UsageError(`--shard ${JSON.stringify(v.shard)}: ${parsedShard.problem}`);
   const shard = parsedShard as Shard | undefined;
@@ -135,6 +139,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
       ...(asked ? { asked } : {}),
       botPatterns: v['bot-pattern'] ?? [],
       ...(shard ? { shard } : {}),
+      waitSeconds,
       ...(forgeFor ? { forgeFor } : {}),
       listener: {
         listProblem: (p) => process.stderr.write(`badgepress: ${p}\n`),

@@ -90,7 +90,7 @@ export class LeaseHeldError extends BadgepressError {
     super(
       holderKind === 'build'
         ? `the output is being built by another badgepress build (${who}); ` + `wait for it to finish (or pass --wait SECONDS), and delete ${where} only if you are sure no build is running`
-        : `the store is being written by another badgepress scan (${who}); ` + `wait for it to finish, and delete ${where} only if you are sure no scan is running`,
+        : `the store is being written by another badgepress scan (${who}); ` + `wait for it to finish (or pass --wait SECONDS), and delete ${where} only if you are sure no scan is running`,
     );
     this.where = where;
     this.holder = holder;
@@ -222,6 +222,12 @@ function holdLease(store: LeaseStore, record: LeaseRecord, version: string, now:
       if (stored && parse(stored.text)?.token === record.token) await store.remove(stored.version);
     },
   };
+}
+
+/** The holder of the lease `store` keeps, when it is live at `at`; undefined otherwise. */
+export async function liveHolder(store: LeaseStore, at: number): Promise<LeaseRecord | undefined> {
+  const holder = parse((await store.read())?.text);
+  return holder && isLive(holder, at) ? holder : undefined;
 }
 
 /** A lease holds while its holder renews it: until the time its last renewal set. */

@@ -36,7 +36,7 @@ export async function openRegularFile(path: string, maxBytes: number = MAX_FILE_
   }
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) throw new FileReadError(`is ${kindOf(stats)}, not a regular file; only regular files are read`);
+    if (!stats.isFile()) throw new FileReadError(`is ${fileKind(stats)}, not a regular file; only regular files are read`);
     if (stats.size > maxBytes) {
       throw new FileReadError(`is ${(stats.size / 2 ** 30).toFixed(1)} GiB, more than the 2 GiB one file may hold; split it into several files`);
     }
@@ -73,7 +73,8 @@ function openFailure(err: NodeJS.ErrnoException): string {
   }
 }
 
-function kindOf(s: Stats): string {
+/** What a file that is not a regular one is, in words ("a FIFO (named pipe)"). */
+export function fileKind(s: Stats): string {
   if (s.isFIFO()) return 'a FIFO (named pipe)';
   if (s.isSocket()) return 'a socket';
   if (s.isCharacterDevice()) return 'a character device';

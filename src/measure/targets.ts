@@ -32,6 +32,7 @@ export function parseTargets(text: string, file: string): TargetList {
     for (const option of rest) {
       const m = /^mirror=(.+)$/.exec(option);
       if (!m) return problems.push(`${source}: unknown option ${JSON.stringify(option)} (the only option is mirror=PATH); line skipped`);
+      if (parsed.mirror !== undefined) return problems.push(`${source}: mirror= is given twice (${rest.filter((o) => o.startsWith('mirror=')).join(', ')}); a repository is read from one mirror: keep one; line skipped`);
       parsed.mirror = isAbsolute(m[1]!) ? m[1]! : resolve(dirname(file), m[1]!);
     }
     const earlier = seen.get(parsed.url);

@@ -6,14 +6,14 @@ import { mkdir, readFile } from 'node:fs/promises';
 import type { ResolvedConfig, ShapeThresholds } from '../config/resolve.ts';
 import type { Settings } from '../config/types.ts';
 import { UsageError } from '../errors.ts';
-import { acquireLease } from '../io/lease.ts';
 import { forgeFor as forgesOf, noneAsked } from '../measure/forge/index.ts';
 import { parseTargets } from '../measure/targets.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { measuredRuleIds } from '../model/measured-rules.ts';
 import { inShard, type Shard } from '../model/shard.ts';
 import { isS3, parseS3Location } from '../s3/location.ts';
-import { DirectoryStoreWriter, scanLeaseKey, type StoreWriter } from '../store/writer.ts';
+import { DirectoryStoreWriter, type StoreWriter } from '../store/writer.ts';
+import { holdScanLease } from './lease.ts';
 import { monthStarts, type ScanSummary, scan } from './scan.ts';
 
 /** What a command hears while a scan runs. */
@@ -42,6 +42,8 @@ export interface ScanRun {
   asked?: readonly string[];
   botPatterns: readonly string[];
   shard?: Shard;
+  /** Keep trying this long (seconds) while another scan holds the store (--wait). */
+  waitSeconds?: number;
   /** The forge adapters (default: the config's `hosts:` and the known forges). */
   forgeFor?: ForgeFor;
   listener: ScanListener;
@@ -110,7 +112,7 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   const writer = await openWriter(settings);
   let lease;
   try {
-    lease = await acquireLease(writer.leaseStore(scanLeaseKey(shard)), { holderKind: 'scan', onLost: listener.warn, onWarning: listener.warn, conditionalWrites: settings.s3.conditionalWrites ?? 'required' });
+    lease = await holdScanLease(writer, shard, { waitSeconds: run.waitSeconds ?? 0, onLost: listener.warn, onWarning: listener.warn, conditionalWrites: settings.s3.conditionalWrites ?? 'required' });
   } catch (err) {
     await writer.close();
     throw err;

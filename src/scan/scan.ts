@@ -8,7 +8,7 @@ import type { ScanSettings } from '../config/types.ts';
 import { botTest } from '../measure/git/bots.ts';
 import { firstCommitTime } from '../measure/git/history.ts';
 import { measureRepository } from '../measure/git/measure.ts';
-import { fetchBlobs, gitDirProblem, isTransportFailure, mirrorPath, moveAside, updateMirror, type FetchPolicy } from '../measure/git/mirror.ts';
+import { fetchBlobs, gitDirProblem, isLockFailure, isTransportFailure, lockMirror, mirrorPath, moveAside, updateMirror, type FetchPolicy } from '../measure/git/mirror.ts';
 import { GitError, type GitSettings } from '../measure/git/run.ts';
 import type { ListedTarget } from '../measure/targets.ts';
 import type { ForgeFor, ForgeMeasurer, Measurement } from '../measure/types.ts';
@@ -123,22 +123,29 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
       });
     } else {
       const gitDir = mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
-      const existed = await exists(gitDir);
-      if (o.fetch === 'never' && !existed) throw new Error(`no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`);
+      if (o.fetch === 'never' && !(await exists(gitDir))) throw new Error(`no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`);
       // The .mailmap blobs the measured trees name are fetched with the mirror, in one request;
       // with --fetch never one the mirror lacks is read as none (the evidence says so).
       const blobs = o.fetch === 'always' ? (oids: readonly string[]) => fetchBlobs(gitDir, oids, fetchPolicy) : undefined;
+      // Scans sharing the mirrors folder take turns at a mirror: fetched, read and (if need be)
+      // moved aside by one at a time. A wait as long as one git process may take.
+      const lock = await lockMirror(gitDir, o.settings.timeoutSeconds);
+      // Whether it was there before this scan's fetch (another scan may have cloned it meanwhile).
+      const existed = await exists(gitDir);
       try {
         if (o.fetch === 'always') await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
         measured = await measureRepository(gitDir, wanted, ruleOptions, settings, blobs);
       } catch (err) {
-        // Our own mirror that git cannot read (not the remote failing): moved aside and fetched again, once.
-        if (!existed || o.fetch === 'never' || !(err instanceof GitError) || isTransportFailure(err)) throw err;
+        // Our own mirror that git cannot read (not the remote failing, nor another git process
+        // holding one of its locks): moved aside and fetched again, once.
+        if (!existed || o.fetch === 'never' || !(err instanceof GitError) || isTransportFailure(err) || isLockFailure(err)) throw err;
         const aside = await moveAside(gitDir, Math.floor(Date.now() / 1000));
         summary.movedAside++;
         o.report(`${target.source} ${target.url}: the mirror could not be read (${err.message}); moved aside to ${aside} and fetched again`);
         await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
         measured = await measureRepository(gitDir, wanted, ruleOptions, settings, blobs);
+      } finally {
+        await lock.release();
       }
     }
     const times = wanted.filter((_, i) => measured.measurements[i] !== undefined);

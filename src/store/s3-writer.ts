@@ -4,13 +4,13 @@
 // just before and just after each write, and anything but the bytes we read, then ours, is a
 // concurrent writer, reported, never hidden.
 import { NDJSON_TYPE } from '../model/http.ts';
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import type { LeaseStore } from '../io/lease.ts';
 import { describeS3Error } from '../s3/errors.ts';
 import { conditionRefused, isNotFound, s3LeaseStore } from '../s3/lease-store.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { scanTimesIn, type StoredScan } from './record-line.ts';
-import { StoreConflictError, StoreWriteError, type StoreWriter } from './writer.ts';
+import { shardOfLeaseKey, StoreConflictError, StoreWriteError, type StoreWriter } from './writer.ts';
 
 interface Stored {
   body: string;
@@ -96,6 +96,19 @@ export class S3StoreWriter implements StoreWriter {
 
   leaseStore(key: string): LeaseStore {
     return s3LeaseStore(this.client, this.loc, key, 'scan', (problem) => new StoreWriteError(`store ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`));
+  }
+
+  async scanLeaseKeys(): Promise<string[]> {
+    const keys: string[] = [];
+    const Prefix = `${this.loc.prefix}.badgepress/scan-lease`;
+    try {
+      for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.loc.bucket, Prefix })) {
+        for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(this.loc.prefix.length));
+      }
+    } catch (err) {
+      throw this.failure('.badgepress/', 'list', err);
+    }
+    return keys.filter((key) => shardOfLeaseKey(key) !== undefined);
   }
 
   async close(): Promise<void> {

@@ -83,8 +83,13 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
   const dependents = settings.dependents ? dependentsMeasurer(settings.dependents, registry) : undefined;
   const measurers = new Map<string, ForgeMeasurer | undefined>();
   return (target) => {
-    if (measurers.has(target.host)) return measurers.get(target.host);
     const host = all[target.host];
+    // A host named git alone (api: false) may give no kind: its URLs follow no forge's form.
+    if (host?.kind) {
+      const problem = repositoryPathProblem(host.kind, target.path);
+      if (problem) throw new Error(`${problem}; list the repository's own URL (https://${target.host}/${host.kind === 'gitlab' ? 'GROUP/…/NAME' : 'OWNER/NAME'}), not a page below it`);
+    }
+    if (measurers.has(target.host)) return measurers.get(target.host);
     let m: ForgeMeasurer | undefined;
     if (host?.api === false) m = notAskedMeasurer({ always: FORGE_RULES, latest: [] }, `hosts: ${target.host}: api: false (git alone)`);
     else if (host) {
@@ -127,4 +132,22 @@ export function noneAsked(forgeFor: ForgeFor, why: string): ForgeFor {
     if (!off) measurers.set(m, (off = notAskedMeasurer(m.answers, why)));
     return off;
   };
+}
+
+/**
+ * Why `path` names no repository of a forge of this kind, or undefined: GitHub's and Gitea's
+ * API address a repository as /repos/{owner}/{repo}, two segments exactly; GitLab's projects
+ * sit in groups nested to any depth (group/sub/…/name), and "-" starts a page below a project
+ * (/-/tree/…), never a group or project of its own.
+ */
+export function repositoryPathProblem(kind: ForgeKind, path: string): string | undefined {
+  const segments = path.split('/');
+  const label = ADAPTERS[kind].label;
+  if (kind === 'gitlab') {
+    if (segments.length < 2) return `the ${label} names a project GROUP/…/NAME, and "${path}" has 1 path segment`;
+    if (segments.includes('-')) return `the ${label} names a project GROUP/…/NAME, and "${path}" holds "/-/", which starts a page below a project`;
+    return undefined;
+  }
+  if (segments.length !== 2) return `the ${label} names a repository OWNER/NAME, and "${path}" has ${segments.length} path ${segments.length === 1 ? 'segment' : 'segments'}`;
+  return undefined;
 }

@@ -4,8 +4,11 @@
 // with backoff; a mirror git cannot read is moved aside and fetched again once.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { fileLeaseStore } from '../../io/file-lease.ts';
+import { acquireLease, LeaseHeldError } from '../../io/lease.ts';
+import { isoTime } from '../../model/calendar.ts';
 import { GitError, runGit, type GitSettings } from './run.ts';
 
 /** The mirror directory of a canonical URL: readable, and unique through a hash of the URL. */
@@ -51,6 +54,43 @@ async function withRetries<T>(policy: FetchPolicy, attempt: () => Promise<T>): P
       await new Promise((ok) => setTimeout(ok, policy.backoffMs(n + 1)));
     }
   }
+}
+
+// Another git process holds a ref or the index of the mirror: the mirror is busy, not broken.
+const LOCKED = /cannot lock ref|unable to create '[^']*\.lock'|\.lock': file exists|another git process seems to be running/i;
+
+/** Whether git failed because another process held one of the mirror's lock files. */
+export function isLockFailure(err: unknown): boolean {
+  return err instanceof GitError && LOCKED.test(err.stderr);
+}
+
+/** A mirror held by this scan: no other badgepress scan fetches, clones or moves it meanwhile. */
+export interface MirrorLock {
+  release(): Promise<void>;
+}
+
+/**
+ * Holds the mirror at `dir` for this scan alone, waiting up to `waitSeconds` while another
+ * scan sharing the mirrors folder holds it: a lease beside it (`<mirror>.lease/`, a chain of
+ * generations as a store's lease is, renewed while held, so a killed scan's lapses within a
+ * minute whatever its pid). Once held, the clones a killed scan left (`<mirror>.tmp-…`) are
+ * removed: no other scan can be making one.
+ */
+export async function lockMirror(dir: string, waitSeconds: number): Promise<MirrorLock> {
+  await mkdir(dirname(dir), { recursive: true });
+  const store = fileLeaseStore(`${dir}.lease.json`, (err) => new Error(`mirror ${dir}: cannot write its lock ${dir}.lease (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that scan.mirrors names a writable folder`));
+  let lease;
+  try {
+    lease = await acquireLease(store, { waitSeconds, holderKind: 'scan' });
+  } catch (err) {
+    if (!(err instanceof LeaseHeldError)) throw err;
+    const who = err.holder ? ` (host ${err.holder.host}, pid ${err.holder.pid}, since ${isoTime(err.holder.acquiredAt)})` : '';
+    throw new Error(`mirror ${dir} is in use by another badgepress scan${who} sharing scan.mirrors; waited ${waitSeconds} s: scan this repository again once that scan has ended`);
+  }
+  const prefix = `${basename(dir)}.tmp-`;
+  const left = (await readdir(dirname(dir)).catch(() => [] as string[])).filter((n) => n.startsWith(prefix));
+  for (const name of left) await rm(join(dirname(dir), name), { recursive: true, force: true });
+  return { release: () => lease.release() };
 }
 
 export type MirrorUpdate = 'cloned' | 'fetched';

@@ -9,8 +9,13 @@
 // then one file per typed character until it reaches a file without `more`.
 //
 // A file's name spells its prefix: a-z and 0-9 as themselves, any other UTF-16 unit as "_",
-// its hex code and "_" (site.js spells it the same way). Entries: repositories as
-// [url, [shown status per badge, "" for none]], groups as [label, group key, repositories].
+// its hex code and "_", and a "/" after every PREFIX_SEGMENT characters of the prefix, so no
+// segment of a key outgrows a file name (site.js spells it the same way). Entries:
+// repositories as [url, [shown status per badge, "" for none]], groups as [label, group key,
+// repositories]. A file whose own entries are more than SHARD_ENTRIES (a name that many
+// repositories share, or a leaf past MAX_NAME) holds the first SHARD_ENTRIES and says how many
+// it owns (`own`) and in how many parts (`parts`): the rest are in `<name>.2.json` and so on,
+// which the script reads when the query's path or a longer name must be looked for among them.
 import type { PagesContext } from './context.ts';
 import { counted, href, text } from './html.ts';
 import { byCodeUnits } from './summary.ts';
@@ -21,20 +26,24 @@ import { naturalKey } from './natural.ts';
 export const SEARCH_DIR = 'search/';
 /** Entries one file holds at most. */
 export const SHARD_ENTRIES = 200;
-/** Longest prefix with a file: past it a file holds its first SHARD_ENTRIES entries only. */
-const MAX_PREFIX = 24;
+/** Characters of a prefix spelled in one segment of its file's key (at most 144 bytes). */
+const PREFIX_SEGMENT = 24;
+/** The longest spelled name a prefix splits further at: its keys stay far below S3's 1024 bytes. */
+const MAX_NAME = 600;
 
 export function shardName(prefix: string): string {
   if (prefix === '') return '-';
   let out = '';
   for (let k = 0; k < prefix.length; k++) {
     const c = prefix.charCodeAt(k);
+    if (k > 0 && k % PREFIX_SEGMENT === 0) out += '/';
     out += (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) ? prefix[k] : `_${c.toString(16)}_`;
   }
   return out;
 }
 
-export const shardKey = (prefix: string) => `${SEARCH_DIR}${shardName(prefix)}.json`;
+/** The key of a prefix's file, or of its part n (from 2) when its own entries take several. */
+export const shardKey = (prefix: string, part = 1) => `${SEARCH_DIR}${shardName(prefix)}${part > 1 ? `.${part}` : ''}.json`;
 
 interface Entry {
   token: string;
@@ -75,7 +84,7 @@ export class SearchTree {
     // A stable sort: equal names keep the natural order they were pushed in.
     entries.sort((a, b) => byCodeUnits(a.token, b.token));
     const node = (prefix: string, lo: number, hi: number): void => {
-      if ((hi - lo <= SHARD_ENTRIES && prefix !== '') || prefix.length >= MAX_PREFIX) {
+      if ((hi - lo <= SHARD_ENTRIES && prefix !== '') || shardName(prefix).length >= MAX_NAME) {
         this.nodes.push({ prefix, lo, hi, own: hi, more: null });
         return;
       }
@@ -109,26 +118,36 @@ export class SearchTree {
 }
 
 /**
- * A node's JSON file. Entries keep the natural order: groups (hosts first, then by depth),
+ * A node's JSON files. Entries keep the natural order: groups (hosts first, then by depth),
  * then repositories. n: every entry under the prefix (a file with `more` holds only the exact
- * ones); a leaf past MAX_PREFIX holds its first SHARD_ENTRIES.
+ * ones). Own entries past SHARD_ENTRIES go to parts 2, 3, …, the first file saying how many
+ * entries it owns (`own`) and in how many parts (`parts`).
  */
-export function searchShard(ctx: PagesContext, cat: Catalogue, tree: SearchTree, node: PrefixNode): { key: string; body: string } {
+export function searchShards(ctx: PagesContext, cat: Catalogue, tree: SearchTree, node: PrefixNode): Array<{ key: string; body: string }> {
   const shown = cat.badges.map((_, j) => j);
   const json = (e: Entry): string => (e.group ? JSON.stringify([e.group.label, e.group.key, e.group.members.length]) : JSON.stringify([cat.urls[e.repo]!, shown.map((j) => cat.shown(ctx, e.repo, j))]));
-  const slice = tree.entries.slice(node.lo, Math.min(node.own, node.lo + SHARD_ENTRIES));
-  const g = slice.filter((e) => e.group).map(json);
-  const r = slice.filter((e) => !e.group).map(json);
-  // The root names the badges, in the order of each repository's statuses.
-  const badges = node.prefix === '' ? `,"badges":${JSON.stringify(cat.badges)}` : '';
-  const more = node.more ? `,"more":${JSON.stringify(node.more.map((m) => m.c))}` : '';
-  const head = `{"prefix":${JSON.stringify(node.prefix)},"n":${node.hi - node.lo}${badges}${more}`;
-  return { key: shardKey(node.prefix), body: `${head},"groups":[${g.join(',')}],"repositories":[${r.join(',')}]}\n` };
+  const own = node.own - node.lo;
+  const parts = Math.max(1, Math.ceil(own / SHARD_ENTRIES));
+  const files: Array<{ key: string; body: string }> = [];
+  for (let part = 1; part <= parts; part++) {
+    const slice = tree.entries.slice(node.lo + (part - 1) * SHARD_ENTRIES, Math.min(node.own, node.lo + part * SHARD_ENTRIES));
+    const g = slice.filter((e) => e.group).map(json);
+    const r = slice.filter((e) => !e.group).map(json);
+    let head = `{"prefix":${JSON.stringify(node.prefix)}`;
+    if (part === 1) {
+      // The root names the badges, in the order of each repository's statuses.
+      const badges = node.prefix === '' ? `,"badges":${JSON.stringify(cat.badges)}` : '';
+      const more = node.more ? `,"more":${JSON.stringify(node.more.map((m) => m.c))}` : '';
+      head += `,"n":${node.hi - node.lo}${parts > 1 ? `,"own":${own},"parts":${parts}` : ''}${badges}${more}`;
+    } else head += `,"part":${part}`;
+    files.push({ key: shardKey(node.prefix, part), body: `${head},"groups":[${g.join(',')}],"repositories":[${r.join(',')}]}\n` });
+  }
+  return files;
 }
 
 // The pages for finding by name without JavaScript: the root's is the search page itself
 // (search/), every other prefix's is search/<shard name>/ (index.html, further pages n.html
-// when a leaf past MAX_PREFIX holds more than SHARD_ENTRIES, or a prefix names that many
+// when a leaf past MAX_NAME holds more than SHARD_ENTRIES, or a prefix names that many
 // exactly). A page lists the node's own entries, groups then repositories, each in natural
 // order of its name (then of its address), and links to the next characters' pages.
 

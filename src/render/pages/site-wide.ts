@@ -17,7 +17,7 @@ import type { RepositorySummary, SortedSummaries } from './summary.ts';
 import type { StatusChange } from './evaluate.ts';
 import { Catalogue, pageCount, pager } from './catalogue.ts';
 import { GROUPS_PER_PAGE, groupList, groupPages, groupPaths, groupTree, REPOS_PER_PAGE, rollUpTable, statusLists, statusRows, type Group } from './groups.ts';
-import { prefixPages, prefixPath, SearchTree, searchPageMain, searchShard } from './search-index.ts';
+import { prefixPages, prefixPath, SearchTree, searchPageMain, searchShards } from './search-index.ts';
 
 export const PAGE_SIZE = REPOS_PER_PAGE;
 const RECENT_SHOWN = 20;
@@ -363,8 +363,7 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   }
   // Each prefix's JSON file, then its pages (the root's is the search page, after them).
   for (const node of tree.nodes) {
-    const f = searchShard(ctx, cat, tree, node);
-    yield page(f.key, f.body, JSON_TYPE);
+    for (const f of searchShards(ctx, cat, tree, node)) yield page(f.key, f.body, JSON_TYPE);
     if (node.prefix !== '') for (const p of prefixPages(ctx, cat, tree, node, render)) yield page(p.key, p.body);
   }
   yield page(pagePaths.searchKey, render('Find a repository', 'Find a repository by its name, owner or group.', searchPageMain(ctx, cat, tree, groupList(ctx, root.children.slice(0, GROUPS_PER_PAGE)), total)));
