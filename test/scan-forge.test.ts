@@ -182,4 +182,18 @@ describe('badgepress scan with forge APIs', () => {
     const stored = ['github.com', 'gitlab.example', 'forge.example'].map((h) => readFileSync(join(storeDir, h, 'acme/widget.ndjson'), 'utf8')).join('\n');
     for (const token of [glToken, fjToken]) for (const out of [r.stdout, r.stderr, stored]) expect(out).not.toContain(token);
   });
+
+  it('--forge never asks neither the forges nor the dependency index: DEPENDENTS is not asked too', async () => {
+    const seen = () => servers.map((s) => s.requests.length);
+    const before = seen();
+    const r = await runCommand(['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store-git-alone'), '--as-of', String(E), '--forge', 'never', '--json']);
+    // What the stand-ins saw: not one request, the index's included.
+    expect(seen()).toEqual(before);
+    expect(r.stderr).toBe('');
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ measured: 3, failed: 0, exitCode: 0, unmeasured: [] });
+    expect(summary.notAsked).toEqual([{ rules: ['CI_PIPELINE', 'DEPENDENTS', 'ISSUE_REACTION_TIME', 'PACKAGES'], why: '--forge never (git alone)' }]);
+    const record = JSON.parse(readFileSync(join(root, 'store-git-alone/forge.example/acme/widget.ndjson'), 'utf8'));
+    expect([record.values.DEPENDENTS, record.evidence.DEPENDENTS]).toEqual([null, 'not asked: --forge never (git alone)']);
+  });
 });

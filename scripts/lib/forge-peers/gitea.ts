@@ -1,9 +1,11 @@
 // A Forgejo (Gitea API) v1 stand-in for the forge tests and the bench. Every answer is checked against
 // test/fixtures/forgejo/responses.v1.json, the documented fields of the answers the adapter reads
 // (see its NOTICE.md); pages go by Link header with `page` and `limit`, as Forgejo sends them,
-// except the Actions run list: Forgejo's ListActionRuns and Gitea's ListRuns send neither Link
-// nor X-Total-Count, only the body's total_count (routers/api/v1/repo/action.go). Gitea's runs
-// (1.24, 1.25: modules/structs ActionWorkflowRun) have no creation time, only started_at.
+// except the Actions run list: Forgejo's ListActionRuns and Gitea 1.24 and 1.25's
+// getWorkflowRuns (routers/api/v1/repo/action.go; Gitea's body from shared/action.go ListRuns)
+// send neither Link nor X-Total-Count, only the body's total_count (later Gitea adds both).
+// Gitea's runs (1.24, 1.25: modules/structs ActionWorkflowRun) have no creation time, only
+// started_at.
 import { fileURLToPath } from 'node:url';
 import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
 

@@ -2,7 +2,7 @@
 // test/fixtures/gitlab/responses.v4.json (the documented response fields, see its NOTICE.md);
 // pages go by X-Next-Page only, as GitLab's offset pagination sends it. Label, milestone and
 // state changes are resource events, never notes (docs.gitlab.com/api/notes, "Resource events":
-// GitLab 11.2 for labels, 13.1 milestones, 13.3 states); assignment is still a system note.
+// GitLab 11.2 for labels, 13.x milestones and states); assignment is still a system note.
 import { fileURLToPath } from 'node:url';
 import { loadJson, routeMaker, type Override, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
 

@@ -94,8 +94,9 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
       type Run = { created?: string; created_at?: string; started_at?: string; status?: string; conclusion?: string };
       const runs: Run[] = [];
       try {
-        // Forgejo's ListActionRuns and Gitea's ListRuns answer { total_count, workflow_runs }
-        // with neither Link nor X-Total-Count: pages go by the body's count. No time filter.
+        // Forgejo's ListActionRuns and Gitea's getWorkflowRuns answer { total_count,
+        // workflow_runs }, Forgejo and Gitea 1.24/1.25 with neither Link nor X-Total-Count:
+        // pages go by the body's count. No time filter.
         const guard = http.pageGuard(`${repo}/actions/runs`);
         for (let page = 1; ; page++) {
           const { body } = await http.getJson<{ total_count?: number; workflow_runs?: Run[] }>(`${repo}/actions/runs`, { limit: RUN_PAGE, page });

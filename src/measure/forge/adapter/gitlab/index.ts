@@ -25,8 +25,8 @@ export function isGitLabBot(username: string): boolean {
 /**
  * The triage actions that count as a reaction, as on GitHub (`labeled`, `milestoned`, `closed`,
  * `assigned`): a label or milestone added, the issue closed, someone assigned. GitLab records
- * the first three as resource events, not notes (since 11.2 labels, 13.1 milestones, 13.3
- * states); assignment is still a system note ("assigned to @x").
+ * the first three as resource events, not notes (labels since 11.2, milestones and states
+ * since 13.x); assignment is still a system note ("assigned to @x").
  */
 const ASSIGNED_NOTE = /^assigned to /;
 type ResourceEvent = { created_at: string; user: User | null; action?: string; state?: string };
