@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import siteSchema from '../src/config/schemas/site.schema.json' with { type: 'json' };
+import { forgeFor } from '../src/measure/forge/index.ts';
 import { FORGE_ADAPTERS, FORGE_KINDS, KNOWN_HOSTS } from '../src/measure/forge/registry.ts';
 import { apiTokenEnv } from '../src/measure/host-token.ts';
 import { ROOT } from './helpers/cli.ts';
@@ -63,6 +64,11 @@ describe('forge adapter registry', () => {
   it("the config schema's kind enum is the registry's kinds", () => {
     const host = siteSchema.properties.hosts.additionalProperties.properties.kind;
     expect(host.enum).toEqual([...FORGE_KINDS]);
+  });
+
+  it('forgeFor refuses a kind no adapter speaks, naming the host and the kinds there are', () => {
+    const hosts = { 'a.example': { kind: 'gitlab2', apiUrl: 'https://a.example/api/v4' }, 'b.example': { api: false as const, kind: 'nope' } };
+    expect(() => forgeFor({ hosts }, {})).toThrow(expect.objectContaining({ name: 'ConfigError', problems: ['hosts: a.example: kind: "gitlab2" is no forge badgepress knows; use one of github, gitlab, gitea'] }));
   });
 
   it('each adapter states its label, known hosts and token header as the reference says', () => {
