@@ -70,20 +70,3 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
     },
   };
 }
-
-/** Both measurers' rules for one request: their rules never overlap. */
-export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
-  return {
-    answers: { always: [...a.answers.always, ...b.answers.always], latest: [...a.answers.latest, ...b.answers.latest] },
-    async measure(request) {
-      const [x, y] = [await a.measure(request), await b.measure(request)];
-      return {
-        measurements: x.measurements.map((m, i) => ({ values: { ...m.values, ...y.measurements[i]!.values }, evidence: { ...m.evidence, ...y.measurements[i]!.evidence } })),
-        rules: [...x.rules, ...y.rules],
-        failures: [...x.failures, ...y.failures],
-        requests: x.requests + y.requests,
-        notAsked: [...(x.notAsked ?? []), ...(y.notAsked ?? [])],
-      };
-    },
-  };
-}

@@ -3,7 +3,7 @@
 import type { ForgeFor, ForgeMeasurer, ForgeRequest, ForgeResult, Measurement } from '../types.ts';
 import type { DependentsConfig, HostConfig, HostEntry } from '../../config/types.ts';
 import { ConfigError } from '../../errors.ts';
-import { combined, dependentsMeasurer } from '../dependents/index.ts';
+import { dependentsMeasurer } from '../dependents/index.ts';
 import { apiTokenEnv, tokenPool } from '../host-token.ts';
 import type { ForgeAdapter } from './core/adapter.ts';
 import { ForgeHttp, QueueRegistry, type HostAccess } from './core/http.ts';
@@ -65,6 +65,23 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
     if (dependents) m = m ? combined(m, dependents) : dependents;
     measurers.set(target.host, m);
     return m;
+  };
+}
+
+/** Both measurers' rules for one request: their rules never overlap. */
+export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
+  return {
+    answers: { always: [...a.answers.always, ...b.answers.always], latest: [...a.answers.latest, ...b.answers.latest] },
+    async measure(request) {
+      const [x, y] = [await a.measure(request), await b.measure(request)];
+      return {
+        measurements: x.measurements.map((m, i) => ({ values: { ...m.values, ...y.measurements[i]!.values }, evidence: { ...m.evidence, ...y.measurements[i]!.evidence } })),
+        rules: [...x.rules, ...y.rules],
+        failures: [...x.failures, ...y.failures],
+        requests: x.requests + y.requests,
+        notAsked: [...(x.notAsked ?? []), ...(y.notAsked ?? [])],
+      };
+    },
   };
 }
 
