@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../src/config/load.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { tokenFor } from '../src/scan/credentials.ts';
+import { tokenFor } from '../src/measure/host-token.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 
 const dir = tempDir();

@@ -7,7 +7,7 @@ import { measureOn, resetWording } from './helpers/forge-measure.ts';
 import { loadJson, startForgeServer, type ForgeServer, type Reply } from '../scripts/lib/forge-peers/server.ts';
 import { rateLimitFailure } from '../src/measure/forge/core/errors.ts';
 import { ForgeHttp, QueueRegistry } from '../src/measure/forge/core/http.ts';
-import { githubSource } from '../src/measure/forge/adapter/github/index.ts';
+import { githubSource } from '../src/measure/forge/adapter/github/source.ts';
 import { GH_ERROR, githubCheck, startGitHub, type GhRepository, type GhRun } from '../scripts/lib/forge-peers/github.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;

@@ -115,7 +115,11 @@ export interface UrlPattern {
 
 /** One entry of `hosts:`: the forge API a repository host speaks (the scan's forge rules). */
 export interface HostConfig {
-  kind: 'github' | 'gitlab' | 'gitea';
+  /**
+   * The API the host speaks: a kind the forge adapter registry lists (measure/forge/registry.ts,
+   * below this layer); the config schema's enum lists the same kinds and checks it.
+   */
+  kind: string;
   /** The API's base URL, without a trailing slash. */
   apiUrl: string;
   /** The environment variable holding the token or a comma-separated pool; never the token. */

@@ -55,9 +55,10 @@ export interface ForgeResult {
 }
 
 /**
- * A forge family's adapter (github, gitlab, gitea). The orchestrator merges its measurement
- * with git's: for a rule both answer with events (RELEASES), the events are united (sorted,
- * duplicates kept once) and the evidence joined with "; "; otherwise the adapter's value is taken.
+ * A forge family's adapter (one per kind in measure/forge/registry.ts) or the dependency
+ * index. The orchestrator merges its measurement with git's: for a rule both answer with
+ * events (RELEASES), the events are united (sorted, duplicates kept once) and the evidence
+ * joined with "; "; otherwise the adapter's value is taken.
  */
 export interface ForgeMeasurer {
   /** The rule ids it answers for every time, and those it answers for E alone (an index of today's count). */

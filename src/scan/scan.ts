@@ -10,13 +10,14 @@ import { firstCommitTime } from '../measure/git/history.ts';
 import { measureRepository } from '../measure/git/measure.ts';
 import { fetchBlobs, gitDirProblem, isLockFailure, isTransportFailure, lockMirror, mirrorPath, moveAside, updateMirror, type FetchPolicy } from '../measure/git/mirror.ts';
 import { GitError, type GitSettings } from '../measure/git/run.ts';
+import { tokenFor } from '../measure/host-token.ts';
 import type { ListedTarget } from '../measure/targets.ts';
 import type { ForgeFor, ForgeMeasurer, Measurement } from '../measure/types.ts';
 import { isoTime } from '../model/calendar.ts';
 import { GIT_RULE_IDS } from '../model/measured-rules.ts';
 import { scanRecordLine, storeFileName, type StoredScan } from '../store/record-line.ts';
 import { StoreConflictError, StoreWriteError, type StoreWriter } from '../store/writer.ts';
-import { gitTokenConfig, tokenFor } from './credentials.ts';
+import { gitTokenConfig } from './credentials.ts';
 import { completeRecord, mergeForge } from './merge.ts';
 
 export interface ScanOptions {

@@ -1,53 +1,23 @@
-// The forge side of a scan: which host speaks which API, and the measurer for a target.
-// `forgeFor(settings, env)` is what the scan command calls once per run.
+// The forge side of a scan: which host speaks which API (the registry's adapters), and the
+// measurer for a target. `forgeFor(settings, env)` is what the scan command calls once per run.
 import type { ForgeFor, ForgeMeasurer, ForgeRequest, ForgeResult, Measurement } from '../types.ts';
 import type { DependentsConfig, HostConfig, HostEntry } from '../../config/types.ts';
-import { ForgeHttp, QueueRegistry, tokenPool, type HostAccess } from './core/http.ts';
-import { FORGE_RULES, sourceMeasurer, type ForgeSource } from './core/measurer.ts';
-import { GITHUB_LABEL } from './adapter/github/label.ts';
-import { GITLAB_LABEL, gitlabSource } from './adapter/gitlab/index.ts';
-import { GITEA_LABEL, giteaSource } from './adapter/gitea/index.ts';
-import { combined, dependentsMeasurer } from './dependents/index.ts';
+import { ConfigError } from '../../errors.ts';
+import { dependentsMeasurer } from '../dependents/index.ts';
+import { apiTokenEnv, tokenPool } from '../host-token.ts';
+import type { ForgeAdapter } from './core/adapter.ts';
+import { ForgeHttp, QueueRegistry, type HostAccess } from './core/http.ts';
+import { FORGE_RULES, sourceMeasurer } from './core/measurer.ts';
+import { FORGE_KINDS, forgeAdapter, KNOWN_HOSTS } from './registry.ts';
 
-export { tokenPool };
 export type { HostConfig };
-
-export type ForgeKind = HostConfig['kind'];
-
-/** Hosts every deployment knows without configuration; a `hosts:` entry of the same name wins. */
-export const KNOWN_HOSTS: Readonly<Record<string, HostConfig>> = {
-  'github.com': { kind: 'github', apiUrl: 'https://api.github.com', tokenEnv: 'GITHUB_TOKEN', requestsPerSecond: 10 },
-  'gitlab.com': { kind: 'gitlab', apiUrl: 'https://gitlab.com/api/v4', tokenEnv: 'GITLAB_TOKEN', requestsPerSecond: 5 },
-  'codeberg.org': { kind: 'gitea', apiUrl: 'https://codeberg.org/api/v1', tokenEnv: 'CODEBERG_TOKEN', requestsPerSecond: 2 },
-};
 
 export const HOST_DEFAULTS = { requestsPerSecond: 5, timeoutSeconds: 30, maxWaitSeconds: 60 } as const;
 
-type Open = (http: ForgeHttp, request: ForgeRequest) => ForgeSource;
-
-/**
- * The GitHub adapter, loaded on its first call: Octokit is most of what a scan would load at
- * start, and a scan of hosts without GitHub's API never needs it.
- */
-const githubSource: Open = (http, request) => {
-  const source = import('./adapter/github/index.ts').then((m) => m.githubSource(http, request));
+/** How to reach `host`'s API: its entry with the defaults filled in, its tokens from `env`. */
+function hostAccess(host: HostConfig, adapter: ForgeAdapter, env: Readonly<Record<string, string | undefined>>): HostAccess {
   return {
-    repository: () => source.then((s) => s.repository()),
-    issues: (since) => source.then((s) => s.issues(since)),
-    ciRuns: (from, to) => source.then((s) => s.ciRuns(from, to)),
-    releases: () => source.then((s) => s.releases()),
-    packages: () => source.then((s) => s.packages()),
-  };
-};
-const ADAPTERS: Record<ForgeKind, { label: string; open: Open; authorize: (token: string) => [string, string] }> = {
-  github: { label: GITHUB_LABEL, open: githubSource, authorize: (t) => ['authorization', `Bearer ${t}`] },
-  gitlab: { label: GITLAB_LABEL, open: gitlabSource, authorize: (t) => ['private-token', t] },
-  gitea: { label: GITEA_LABEL, open: giteaSource, authorize: (t) => ['authorization', `token ${t}`] },
-};
-
-export function hostAccess(host: HostConfig, env: Readonly<Record<string, string | undefined>>): HostAccess {
-  return {
-    kind: host.kind,
+    quirks: adapter.quirks,
     apiUrl: host.apiUrl.replace(/\/+$/, ''),
     tokens: tokenPool(host.tokenEnv ? env[host.tokenEnv] : undefined),
     tokenEnv: host.tokenEnv,
@@ -76,30 +46,49 @@ export interface ForgeSettings {
 export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, string | undefined>>): ForgeFor {
   const registry = new QueueRegistry();
   const all: Record<string, HostEntry> = { ...KNOWN_HOSTS, ...settings.hosts };
-  for (const [host, variable] of Object.entries(settings.gitTokens ?? {})) {
-    const h = all[host];
-    if (h && h.api !== false && !settings.hosts[host]?.tokenEnv) all[host] = { ...h, tokenEnv: variable };
-  }
+  // The config schema allows only the registry's kinds; a caller of this function may not.
+  const unknown = Object.entries(settings.hosts).filter(([, h]) => h.api !== false && !forgeAdapter(h.kind));
+  if (unknown.length > 0) throw new ConfigError(unknown.map(([host, h]) => `hosts: ${host}: kind: ${JSON.stringify(h.kind)} is no forge badgepress knows; use one of ${FORGE_KINDS.join(', ')}`));
   const dependents = settings.dependents ? dependentsMeasurer(settings.dependents, registry) : undefined;
   const measurers = new Map<string, ForgeMeasurer | undefined>();
   return (target) => {
     const host = all[target.host];
     // A host named git alone (api: false) may give no kind: its URLs follow no forge's form.
-    if (host?.kind) {
-      const problem = repositoryPathProblem(host.kind, target.path);
-      if (problem) throw new Error(`${problem}; list the repository's own URL (https://${target.host}/${host.kind === 'gitlab' ? 'GROUP/…/NAME' : 'OWNER/NAME'}), not a page below it`);
+    const pathAdapter = host?.kind ? forgeAdapter(host.kind) : undefined;
+    if (pathAdapter) {
+      const problem = repositoryPathProblem(pathAdapter, target.path);
+      const form = pathAdapter.repositoryPaths === 'nested-groups' ? 'GROUP/…/NAME' : 'OWNER/NAME';
+      if (problem) throw new Error(`${problem}; list the repository's own URL (https://${target.host}/${form}), not a page below it`);
     }
     if (measurers.has(target.host)) return measurers.get(target.host);
     let m: ForgeMeasurer | undefined;
     if (host?.api === false) m = notAskedMeasurer({ always: FORGE_RULES, latest: [] }, `hosts: ${target.host}: api: false (git alone)`);
     else if (host) {
-      const access = hostAccess(host, env);
-      const adapter = ADAPTERS[host.kind];
+      const adapter = forgeAdapter(host.kind)!;
+      const tokenEnv = apiTokenEnv(target.host, settings.hosts[target.host], KNOWN_HOSTS[target.host], settings.gitTokens);
+      const access = hostAccess({ ...host, tokenEnv }, adapter, env);
       m = sourceMeasurer((signal) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, signal), adapter.open);
     }
     if (dependents) m = m ? combined(m, dependents) : dependents;
     measurers.set(target.host, m);
     return m;
+  };
+}
+
+/** Both measurers' rules for one request: their rules never overlap. */
+export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
+  return {
+    answers: { always: [...a.answers.always, ...b.answers.always], latest: [...a.answers.latest, ...b.answers.latest] },
+    async measure(request) {
+      const [x, y] = [await a.measure(request), await b.measure(request)];
+      return {
+        measurements: x.measurements.map((m, i) => ({ values: { ...m.values, ...y.measurements[i]!.values }, evidence: { ...m.evidence, ...y.measurements[i]!.evidence } })),
+        rules: [...x.rules, ...y.rules],
+        failures: [...x.failures, ...y.failures],
+        requests: x.requests + y.requests,
+        notAsked: [...(x.notAsked ?? []), ...(y.notAsked ?? [])],
+      };
+    },
   };
 }
 
@@ -135,15 +124,15 @@ export function noneAsked(forgeFor: ForgeFor, why: string): ForgeFor {
 }
 
 /**
- * Why `path` names no repository of a forge of this kind, or undefined: GitHub's and Gitea's
- * API address a repository as /repos/{owner}/{repo}, two segments exactly; GitLab's projects
- * sit in groups nested to any depth (group/sub/…/name), and "-" starts a page below a project
+ * Why `path` names no repository of the adapter's forge, or undefined: an OWNER/NAME API
+ * addresses a repository as /repos/{owner}/{repo}, two segments exactly; projects in nested
+ * groups sit at any depth (group/sub/…/name), and "-" starts a page below a project
  * (/-/tree/…), never a group or project of its own.
  */
-export function repositoryPathProblem(kind: ForgeKind, path: string): string | undefined {
+export function repositoryPathProblem(adapter: ForgeAdapter, path: string): string | undefined {
   const segments = path.split('/');
-  const label = ADAPTERS[kind].label;
-  if (kind === 'gitlab') {
+  const label = adapter.label;
+  if (adapter.repositoryPaths === 'nested-groups') {
     if (segments.length < 2) return `the ${label} names a project GROUP/…/NAME, and "${path}" has 1 path segment`;
     if (segments.includes('-')) return `the ${label} names a project GROUP/…/NAME, and "${path}" holds "/-/", which starts a page below a project`;
     return undefined;

@@ -14,7 +14,7 @@ export class ForgeApiError extends Error {
   readonly status?: number;
   constructor(
     kind: FailureKind,
-    /** The whole cause, prefixed with the API's label: "GitHub API: 403 rate limit, resets 12:03Z". */
+    /** The whole cause, prefixed with the API's label: "<label>: 403 rate limit, resets 12:03Z". */
     message: string,
     status?: number,
   ) {

@@ -3,7 +3,10 @@
 // Every request stays on the API's origin (redirects and next-page links elsewhere are
 // refused), every answer is read whole within a byte bound and must be JSON, and a
 // repository's work is bounded in requests, seconds and pages per list.
-// Octokit runs on top of `fetch` below; the GitLab and Gitea adapters call `getJson`/`pages`.
+// What differs between forge APIs here (the header a token travels in, how a list pages past
+// its Link header, how a limit reads) each adapter states (`authorize`, `ApiQuirks`); this
+// file names no forge.
+// A client library runs on top of `fetch` below; adapters without one call `getJson`/`pages`.
 import { remoteText } from '../../../model/safe-text.ts';
 import { ForgeApiError, httpFailure, rateLimitFailure } from './errors.ts';
 
@@ -32,11 +35,28 @@ export const MAX_REDIRECTS = 5;
 /** A Retry-After or reset time further off than this (a day) is read as this far. */
 export const MAX_RESET_SECONDS = 86_400;
 
+/**
+ * How one forge API differs from the plain case at the transport, stated by its adapter
+ * (adapter/<kind>/index.ts); an API that states none pages by Link header alone and answers
+ * 429 past its limit.
+ */
+export interface ApiQuirks {
+  /**
+   * The next page of a list whose answer names none in a Link header, when the API pages by
+   * other means (a header with the next page's number); `first` is the list's first page.
+   */
+  nextPage?(headers: Headers, first: URL): string | undefined;
+  /** The status the API answers a request past its limit with (default 429). */
+  exhaustedStatus?: number;
+  /** A limited answer with Retry-After while requests remain in the window is a secondary limit. */
+  secondaryLimits?: boolean;
+}
+
 /** How to reach one host's API, from the `hosts:` config and the environment. */
 export interface HostAccess {
-  /** The forge family, or `index` for a dependency index (no token). */
-  kind: 'github' | 'gitlab' | 'gitea' | 'index';
-  /** The API's base URL without a trailing slash: https://api.github.com, https://gitlab.com/api/v4. */
+  /** What the API does its own way (none for a dependency index). */
+  quirks?: ApiQuirks;
+  /** The API's base URL without a trailing slash (https://forge.example/api/v1). */
   apiUrl: string;
   /** Tokens from the environment variable the config names; empty for anonymous access. */
   tokens: readonly string[];
@@ -48,14 +68,6 @@ export interface HostAccess {
   maxWaitSeconds: number;
   /** Bounds on one repository's work; FORGE_BOUNDS for those not given. */
   bounds?: Partial<ForgeBounds>;
-}
-
-/** The tokens of a pool variable: comma-separated, blanks dropped. */
-export function tokenPool(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((t) => t.trim())
-    .filter((t) => t !== '');
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -169,7 +181,7 @@ export function resetAtOf(headers: Headers, nowMs: number, resetOnly = false): n
     const v = headers.get(name);
     if (v !== null && /^\d+$/.test(v.trim())) {
       const n = Number(v);
-      // GitHub and GitLab send an epoch; the IETF draft (Gitea behind a proxy) sends seconds left.
+      // Large forges send an epoch; the IETF draft (a proxy before a small forge) sends seconds left.
       const at = n > 1e9 ? n : now + n;
       return Math.min(at, now + MAX_RESET_SECONDS);
     }
@@ -203,7 +215,7 @@ export class ForgeHttp {
   private exhausted?: ForgeApiError;
   constructor(
     access: HostAccess,
-    /** "GitHub API", "GitLab API", "Forgejo/Gitea API": the start of every failure message. */
+    /** The API's name (the adapter's label): the start of every failure message. */
     label: string,
     registry: QueueRegistry,
     authorize: (token: string) => [string, string],
@@ -320,10 +332,10 @@ export class ForgeHttp {
       const resetAt = resetAtOf(response.headers, now, !limited);
       if (resetAt !== undefined) {
         queue.pauseUntil(resetAt * 1000);
-        // GitHub's secondary limits come with Retry-After while requests remain in the hour.
-        const secondary = this.access.kind === 'github' && limited && response.headers.has('retry-after') && response.headers.get('x-ratelimit-remaining') !== '0';
+        // Secondary limits come with Retry-After while requests remain in the hour.
+        const secondary = this.access.quirks?.secondaryLimits === true && limited && response.headers.has('retry-after') && response.headers.get('x-ratelimit-remaining') !== '0';
         // After the last allowed request, the status the forge would answer the next one with.
-        const status = limited ? response.status : this.access.kind === 'github' ? 403 : 429;
+        const status = limited ? response.status : (this.access.quirks?.exhaustedStatus ?? 429);
         queue.limit = { untilMs: resetAt * 1000, error: rateLimitFailure(this.label, status, resetAt, Math.floor(now / 1000), secondary) };
       }
     }
@@ -438,7 +450,7 @@ export class ForgeHttp {
   }
 
   /**
-   * Every page of a list: follows `Link: rel="next"` (GitHub, Gitea) or `X-Next-Page` (GitLab).
+   * Every page of a list: follows `Link: rel="next"`, else the API's own next page (ApiQuirks).
    * `field` names the list when the answer wraps it in an object ({ workflow_runs: [...] }).
    */
   async *pages<T>(path: string, query: Record<string, string | number>, field?: string): AsyncGenerator<T[]> {
@@ -451,13 +463,7 @@ export class ForgeHttp {
     let answer = await this.getJson(pageUrl);
     for (;;) {
       const items = list(answer.body);
-      const page = answer.headers.get('x-next-page');
-      let next = nextPageUrl(answer.headers);
-      if (next === undefined && page) {
-        const u = new URL(first);
-        u.searchParams.set('page', page);
-        next = u.href;
-      }
+      const next = nextPageUrl(answer.headers) ?? this.access.quirks?.nextPage?.(answer.headers, first);
       guard(items, items.length === 0 ? undefined : next, pageUrl);
       yield items;
       if (items.length === 0 || next === undefined) return;

@@ -38,14 +38,16 @@ export const FORGE_RULES = ['ISSUE_REACTION_TIME', 'CI_PIPELINE', 'RELEASES', 'P
 
 type Outcome<T> = { ok: T } | { failed: string };
 
-/** A measurer for one forge family: `open` makes the source for one repository. */
-export function sourceMeasurer(http: (signal?: AbortSignal) => ForgeHttp, open: (http: ForgeHttp, request: ForgeRequest) => ForgeSource): ForgeMeasurer {
+/**
+ * A measurer for one forge family: `open` makes the source for one repository (loading what
+ * it needs on its first call); a failure to open fails every rule, as the lookup does.
+ */
+export function sourceMeasurer(http: (signal?: AbortSignal) => ForgeHttp, open: (http: ForgeHttp, request: ForgeRequest) => Promise<ForgeSource>): ForgeMeasurer {
   return {
     answers: { always: FORGE_RULES, latest: [] },
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const client = http(request.signal);
-      const source = open(client, request);
-      const result = await measureOnce(source, client.label, request);
+      const result = await measureOnce(() => open(client, request), client.label, request);
       const tokens = client.access.tokens;
       for (const m of result.measurements) for (const k of Object.keys(m.evidence)) m.evidence[k] = redact(m.evidence[k]!, tokens);
       return { ...result, failures: result.failures.map((f) => redact(f, tokens)), requests: client.requests };
@@ -61,7 +63,7 @@ async function attempt<T>(label: string, run: () => Promise<T>): Promise<Outcome
   }
 }
 
-async function measureOnce(source: ForgeSource, label: string, request: ForgeRequest): Promise<Omit<ForgeResult, 'requests'>> {
+async function measureOnce(open: () => Promise<ForgeSource>, label: string, request: ForgeRequest): Promise<Omit<ForgeResult, 'requests'>> {
   const { times, horizonMonths } = request;
   const measurements: Measurement[] = times.map(() => ({ values: {}, evidence: {} }));
   const failures: string[] = [];
@@ -77,12 +79,16 @@ async function measureOnce(source: ForgeSource, label: string, request: ForgeReq
 
   const end = times[times.length - 1]!;
   const horizonStart = Math.min(...times.map((t) => windowStart(t, horizonMonths)));
-  const repo = await attempt(label, () => source.repository());
+  const repo = await attempt(label, async () => {
+    const source = await open();
+    return { source, ...(await source.repository()) };
+  });
   if ('failed' in repo) {
     failures.push(repo.failed);
     for (const rule of FORGE_RULES) fail(rule, repo.failed);
     return result();
   }
+  const { source } = repo.ok;
 
   const months = request.windowMonths.ISSUE_REACTION_TIME ?? DEFAULT_REACTION_WINDOW_MONTHS;
   if (!repo.ok.issuesEnabled) fail('ISSUE_REACTION_TIME', 'Issues are disabled on this repository');

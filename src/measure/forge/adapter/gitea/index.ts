@@ -2,13 +2,23 @@
 // pages by Link header (the Actions run list by its body's total_count). No client library:
 // gitea-js's typed calls lack the Actions run list, the one endpoint that differs between
 // instances, and the rest are five plain GETs.
+import type { ForgeAdapter } from '../../core/adapter.ts';
 import { ForgeApiError, type FailureKind } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
 import type { ForgeRequest } from '../../../types.ts';
 
-export const GITEA_LABEL = 'Forgejo/Gitea API';
+export const adapter: ForgeAdapter<'gitea'> = {
+  kind: 'gitea',
+  label: 'Forgejo/Gitea API',
+  knownHosts: { 'codeberg.org': { apiUrl: 'https://codeberg.org/api/v1', tokenEnv: 'CODEBERG_TOKEN', requestsPerSecond: 2 } },
+  repositoryPaths: 'owner/name',
+  authorize: (token) => ['authorization', `token ${token}`],
+  // Pages by Link header, 429 past a limit: the plain case.
+  quirks: {},
+  open: async (http, request) => giteaSource(http, request),
+};
 
 /** Timeline entries that are a reaction: a comment or a triage action. */
 const REACTIONS = new Set(['comment', 'label', 'assignees', 'milestone', 'close']);
@@ -108,7 +118,7 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
           if (!more) break;
         }
       } catch (e) {
-        if (failedWith(e, 'not-found')) return { unavailable: `${GITEA_LABEL}: this instance has no Actions run list (${repo}/actions/runs answered 404)` };
+        if (failedWith(e, 'not-found')) return { unavailable: `${http.label}: this instance has no Actions run list (${repo}/actions/runs answered 404)` };
         throw e;
       }
       const counted = runs.filter((r) => {
@@ -118,7 +128,7 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
       });
       const times = counted.map(runTime);
       const undated = times.filter((t) => Number.isNaN(t)).length;
-      if (undated > 0) return { unavailable: `${GITEA_LABEL}: ${undated} of ${counted.length} runs that succeeded or failed carry no time (neither created, created_at nor started_at)` };
+      if (undated > 0) return { unavailable: `${http.label}: ${undated} of ${counted.length} runs that succeeded or failed carry no time (neither created, created_at nor started_at)` };
       return { system: 'Forgejo/Gitea Actions', times: times.filter((t) => t > from && t <= to) };
     },
 

@@ -1,13 +1,31 @@
 // GitLab (gitlab.com and self-managed) over its REST API v4 through the core's client: one
 // GET per page, pages by X-Next-Page. No client library: @gitbeaker/rest takes no fetch
 // function, so its calls would bypass the host's queue and token pool.
+import type { ForgeAdapter } from '../../core/adapter.ts';
 import { ForgeApiError } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
 import type { ForgeRequest } from '../../../types.ts';
 
-export const GITLAB_LABEL = 'GitLab API';
+export const adapter: ForgeAdapter<'gitlab'> = {
+  kind: 'gitlab',
+  label: 'GitLab API',
+  knownHosts: { 'gitlab.com': { apiUrl: 'https://gitlab.com/api/v4', tokenEnv: 'GITLAB_TOKEN', requestsPerSecond: 5 } },
+  repositoryPaths: 'nested-groups',
+  authorize: (token) => ['private-token', token],
+  quirks: {
+    // Offset pagination names the next page's number in X-Next-Page (empty on the last page).
+    nextPage(headers, first) {
+      const page = headers.get('x-next-page');
+      if (!page) return undefined;
+      const next = new URL(first);
+      next.searchParams.set('page', page);
+      return next.href;
+    },
+  },
+  open: async (http, request) => gitlabSource(http, request),
+};
 
 /** Reporter: the lowest access level that can triage issues; maintainers here are members at or above it. */
 export const REPORTER_ACCESS = 20;

@@ -1,10 +1,11 @@
 // DEPENDENTS from a dependency index, when the config chooses one (deps.dev or ecosyste.ms):
 // the projects that depend on the packages published from the repository, as the index
-// counts them today. Only the scan time E gets it: an index tells no past counts.
-import type { DependentsConfig } from '../../../config/types.ts';
-import type { ForgeMeasurer, ForgeRequest, ForgeResult, ScanTarget } from '../../types.ts';
-import { describeFailure, ForgeApiError } from '../core/errors.ts';
-import { ForgeHttp, type QueueRegistry } from '../core/http.ts';
+// counts them today. Only the scan time E gets it: an index tells no past counts. No forge:
+// it asks over the forge core's HTTP client (queues, bounds, JSON checks), with no token.
+import type { DependentsConfig } from '../../config/types.ts';
+import type { ForgeMeasurer, ForgeRequest, ForgeResult, ScanTarget } from '../types.ts';
+import { describeFailure, ForgeApiError } from '../forge/core/errors.ts';
+import { ForgeHttp, type QueueRegistry } from '../forge/core/http.ts';
 
 export const DEPENDENTS_API_URLS: Record<DependentsConfig['source'], string> = {
   'deps.dev': 'https://api.deps.dev',
@@ -42,7 +43,7 @@ async function depsDev(http: ForgeHttp, target: ScanTarget): Promise<Count> {
 
 export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegistry): ForgeMeasurer {
   const label = `${config.source} API`;
-  const access = { kind: 'index' as const, apiUrl: (config.apiUrl ?? DEPENDENTS_API_URLS[config.source]).replace(/\/+$/, ''), tokens: [], requestsPerSecond: 5, timeoutSeconds: config.timeoutSeconds ?? 30, maxWaitSeconds: 60 };
+  const access = { apiUrl: (config.apiUrl ?? DEPENDENTS_API_URLS[config.source]).replace(/\/+$/, ''), tokens: [], requestsPerSecond: 5, timeoutSeconds: config.timeoutSeconds ?? 30, maxWaitSeconds: 60 };
   const count = config.source === 'deps.dev' ? depsDev : ecosystems;
   return {
     answers: { always: [], latest: ['DEPENDENTS'] },
@@ -66,23 +67,6 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
         }
       }
       return { measurements, rules: ['DEPENDENTS'], failures, requests: http.requests };
-    },
-  };
-}
-
-/** Both measurers' rules for one request: their rules never overlap. */
-export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
-  return {
-    answers: { always: [...a.answers.always, ...b.answers.always], latest: [...a.answers.latest, ...b.answers.latest] },
-    async measure(request) {
-      const [x, y] = [await a.measure(request), await b.measure(request)];
-      return {
-        measurements: x.measurements.map((m, i) => ({ values: { ...m.values, ...y.measurements[i]!.values }, evidence: { ...m.evidence, ...y.measurements[i]!.evidence } })),
-        rules: [...x.rules, ...y.rules],
-        failures: [...x.failures, ...y.failures],
-        requests: x.requests + y.requests,
-        notAsked: [...(x.notAsked ?? []), ...(y.notAsked ?? [])],
-      };
     },
   };
 }

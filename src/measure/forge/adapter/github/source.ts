@@ -1,0 +1,237 @@
+// GitHub (github.com and GitHub Enterprise Server) through Octokit, with its throttling and
+// retry plugins; every request goes through the core's queue (its `fetch`). Loaded by the
+// adapter (index.ts) on its first repository: Octokit is most of what a scan would load.
+import { Octokit } from '@octokit/rest';
+import { throttling } from '@octokit/plugin-throttling';
+import { retry } from '@octokit/plugin-retry';
+import { ForgeApiError, httpFailure, rateLimitFailure } from '../../core/errors.ts';
+import { isRateLimited, nextPageUrl, resetAtOf, type ForgeHttp } from '../../core/http.ts';
+import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
+import { unixOf, type Actor, type ForgeIssue, type IssueReaction } from '../../core/rules.ts';
+import { isoTime } from '../../../../model/calendar.ts';
+import type { ForgeRequest } from '../../../types.ts';
+
+const GitHubOctokit = Octokit.plugin(throttling, retry);
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** Maintainers on GitHub: the association GitHub itself reports for an issue or comment. */
+const MAINTAINER_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+/** Triage actions on an issue; on GitHub only people with triage access or more can take them on others' issues. */
+const TRIAGE_EVENTS = new Set(['labeled', 'assigned', 'milestoned', 'closed']);
+/** The list of runs answers at most this many results for one query. */
+export const RUN_LIST_CAP = 1000;
+/** A range of runs is split no finer than this (seconds): past it, CI_PIPELINE is null with the cause. */
+export const RUN_SPLIT_FLOOR = 3600;
+
+interface User {
+  login: string;
+  type?: string;
+}
+
+function isBot(user: User | null | undefined): boolean {
+  return !user || user.type === 'Bot' || user.login.endsWith('[bot]');
+}
+
+function actor(user: User | null | undefined, association?: string): Actor {
+  return { login: user?.login ?? '', bot: isBot(user), maintainer: association !== undefined && MAINTAINER_ASSOCIATIONS.has(association) };
+}
+
+const iso = isoTime;
+
+/** Octokit's error as the core's: status, rate limit and reset, never the request's text. */
+export function fromOctokit(error: unknown, http: ForgeHttp): unknown {
+  const e = error as { status?: number; response?: { headers: Record<string, string | number | undefined> }; message?: string; cause?: unknown };
+  if (typeof e?.status !== 'number' || !e.response) {
+    const cause = e?.cause as { name?: string } | undefined;
+    if (cause?.name === 'TimeoutError' || (error as Error)?.name === 'TimeoutError') {
+      return new ForgeApiError('timeout', `${http.label}: no answer within ${http.access.timeoutSeconds} s`);
+    }
+    return cause ?? error;
+  }
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(e.response.headers)) if (v !== undefined) headers.set(k, String(v));
+  const secondary = /secondary rate/i.test(e.message ?? '');
+  if (secondary || isRateLimited(e.status, headers)) {
+    const now = Date.now();
+    return rateLimitFailure(http.label, e.status, resetAtOf(headers, now), Math.floor(now / 1000), secondary);
+  }
+  return httpFailure(http.label, e.status, http.access.tokenEnv);
+}
+
+/** Refusals of the core's transport that asking again cannot change. */
+const FINAL_KINDS = new Set(['refused', 'bound', 'malformed']);
+
+/**
+ * The core's fetch for Octokit, whose retry plugin sends a failed fetch again: a refusal of
+ * ours (another origin, a bound reached, an answer not JSON) is handed over as an abort, which
+ * Octokit passes on as it is, unretried; `fromOctokit` finds the refusal as its cause.
+ */
+function unretried(http: ForgeHttp): typeof fetch {
+  return async (input, init) => {
+    try {
+      return await http.fetch(input, init);
+    } catch (error) {
+      if (error instanceof ForgeApiError && FINAL_KINDS.has(error.kind)) throw Object.assign(new Error(error.message), { name: 'AbortError', cause: error });
+      throw error;
+    }
+  };
+}
+
+export function githubSource(http: ForgeHttp, request: ForgeRequest): ForgeSource {
+  const [owner, repo] = request.target.path.split('/') as [string, string];
+  const maxWait = http.access.maxWaitSeconds;
+  const octokit = new GitHubOctokit({
+    baseUrl: http.access.apiUrl,
+    userAgent: 'badgepress',
+    log: quiet,
+    request: { fetch: unretried(http) },
+    throttle: {
+      // Wait for a reset only when it is near; otherwise the rules that need the call fail now.
+      // The plugin reads Retry-After as a plain number: a negative one ("-5") is no delay
+      // RFC 9110 allows, so it is not waited for either.
+      onRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) => retryCount < 2 && retryAfter >= 0 && retryAfter <= maxWait,
+      onSecondaryRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) => retryCount < 2 && retryAfter >= 0 && retryAfter <= maxWait,
+    },
+    retry: { retries: 1 },
+  });
+  const call = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      throw fromOctokit(error, http);
+    }
+  };
+  const base = { owner, repo, per_page: 100 };
+  const malformed = (what: string) => new ForgeApiError('malformed', `${http.label}: ${what} is not the JSON the API documents`);
+
+  /**
+   * Every item of a paged list, each page checked by the core (a JSON list, within
+   * maxPagesPerList, its next link on the API's origin and not seen before).
+   */
+  const list = <T>(iterate: () => AsyncIterable<{ data: unknown; headers: { link?: string } }>, name: string): Promise<T[]> =>
+    call(async () => {
+      const guard = http.pageGuard(name);
+      const out: T[] = [];
+      for await (const response of iterate()) {
+        const next = nextPageUrl(new Headers(response.headers.link ? { link: response.headers.link } : {}));
+        guard(response.data, next);
+        out.push(...(response.data as T[]));
+      }
+      return out;
+    });
+
+  let releaseList: Promise<Awaited<ReturnType<typeof octokit.rest.repos.listReleases>>['data']> | undefined;
+  const releases = () => (releaseList ??= list(() => octokit.paginate.iterator(octokit.rest.repos.listReleases, base), `/repos/${owner}/${repo}/releases`));
+
+  /** Runs created in [from, to] (inclusive, whole seconds), split wherever the list is capped. */
+  async function runsIn(from: number, to: number, out: number[]): Promise<void> {
+    const query = { ...base, created: `${iso(from)}..${iso(to)}` };
+    const runsPage = async (page: number) => {
+      const answer = await call(() => octokit.rest.actions.listWorkflowRunsForRepo({ ...query, page }));
+      if (typeof answer.data?.total_count !== 'number' || !Array.isArray(answer.data.workflow_runs)) throw malformed(`a page of /repos/${owner}/${repo}/actions/runs`);
+      return answer;
+    };
+    const first = await runsPage(1);
+    // GitHub documents the cap, not whether a capped list's total_count is capped too: a range
+    // that may hold more than it answers (a total_count of 1,000 or more) is split.
+    if (first.data.total_count >= RUN_LIST_CAP && to - from + 1 > RUN_SPLIT_FLOOR) {
+      const mid = Math.floor((from + to) / 2);
+      await runsIn(from, mid, out);
+      await runsIn(mid + 1, to, out);
+      return;
+    }
+    if (first.data.total_count >= RUN_LIST_CAP) {
+      // An hour that may hold more runs than one query answers: splitting further would cost
+      // a request a second; the runs cannot all be read for sure, so the value is not given.
+      throw new ForgeApiError('bound', `${http.label}: ${RUN_LIST_CAP} runs or more from ${iso(from)} to ${iso(to)}, as many as one query answers at most; ranges are split no finer than ${RUN_SPLIT_FLOOR / 3600} hour`);
+    }
+    const take = (runs: typeof first.data.workflow_runs) => {
+      for (const run of runs) {
+        // GitHub-managed runs (Dependabot, Pages, Copilot) are not the project's CI.
+        if (run.event === 'dynamic') continue;
+        if (run.conclusion !== 'success' && run.conclusion !== 'failure') continue;
+        out.push(unixOf(run.created_at));
+      }
+    };
+    take(first.data.workflow_runs);
+    // Pages until the total (or the cap) is read: a server may answer fewer than per_page.
+    const reachable = Math.min(first.data.total_count, RUN_LIST_CAP);
+    let read = first.data.workflow_runs.length;
+    for (let page = 2; read < reachable; page++) {
+      const next = await runsPage(page);
+      if (next.data.workflow_runs.length === 0) break;
+      take(next.data.workflow_runs);
+      read += next.data.workflow_runs.length;
+    }
+  }
+
+  return {
+    async repository() {
+      const { data } = await call(() => octokit.rest.repos.get({ owner, repo }));
+      if (typeof data?.has_issues !== 'boolean') throw malformed(`the answer to /repos/${owner}/${repo}`);
+      return { issuesEnabled: data.has_issues };
+    },
+
+    async issues(since: number): Promise<ForgeIssue[]> {
+      // `since` filters by last update: every issue opened after it was updated after it too.
+      const listed = await list<Awaited<ReturnType<typeof octokit.rest.issues.listForRepo>>['data'][number]>(
+        () => octokit.paginate.iterator(octokit.rest.issues.listForRepo, { ...base, state: 'all', since: iso(since) }),
+        `/repos/${owner}/${repo}/issues`,
+      );
+      const issues = new Map<number, ForgeIssue>();
+      for (const i of listed) {
+        if (i.pull_request) continue;
+        const createdAt = unixOf(i.created_at);
+        if (!(createdAt > since)) continue;
+        issues.set(i.number, { createdAt, author: actor(i.user, i.author_association), reactions: [] });
+      }
+      if (issues.size === 0) return [];
+      const comments = await list<Awaited<ReturnType<typeof octokit.rest.issues.listCommentsForRepo>>['data'][number]>(
+        () => octokit.paginate.iterator(octokit.rest.issues.listCommentsForRepo, { ...base, since: iso(since) }),
+        `/repos/${owner}/${repo}/issues/comments`,
+      );
+      for (const c of comments) {
+        const number = Number(c.issue_url.slice(c.issue_url.lastIndexOf('/') + 1));
+        issues.get(number)?.reactions.push({ at: unixOf(c.created_at), actor: actor(c.user, c.author_association) });
+      }
+      // Triage actions of the issues that count (opened by neither a maintainer nor a bot).
+      for (const [number, issue] of issues) {
+        if (issue.author.bot || issue.author.maintainer) continue;
+        const events = await list<Awaited<ReturnType<typeof octokit.rest.issues.listEvents>>['data'][number]>(
+          () => octokit.paginate.iterator(octokit.rest.issues.listEvents, { ...base, issue_number: number }),
+          `/repos/${owner}/${repo}/issues/${number}/events`,
+        );
+        for (const e of events) {
+          if (!TRIAGE_EVENTS.has(e.event) || !('actor' in e)) continue;
+          const who = e.actor as User | null;
+          const reaction: IssueReaction = { at: unixOf(e.created_at), actor: { login: who?.login ?? '', bot: isBot(who), maintainer: true } };
+          issue.reactions.push(reaction);
+        }
+      }
+      return [...issues.values()];
+    },
+
+    async ciRuns(from: number, to: number): Promise<CiRuns> {
+      const times: number[] = [];
+      await runsIn(from + 1, to, times);
+      return { system: 'GitHub Actions', times };
+    },
+
+    async releases(): Promise<ForgeRelease[]> {
+      return (await releases()).filter((r) => !r.draft).map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.published_at) }));
+    },
+
+    async packages(): Promise<PackageVersion[]> {
+      // A release with uploaded assets is a published version, public once both exist; an
+      // asset in state `open` is still uploading (release-asset: state uploaded | open).
+      const out: PackageVersion[] = [];
+      for (const r of await releases()) {
+        const uploaded = r.assets.filter((a) => a.state === 'uploaded');
+        if (r.draft || uploaded.length === 0) continue;
+        const firstAsset = Math.min(...uploaded.map((a) => unixOf(a.created_at)));
+        out.push({ name: `release assets of ${r.tag_name}`, publishedAt: Math.max(unixOf(r.published_at), firstAsset) });
+      }
+      return out;
+    },
+  };
+}

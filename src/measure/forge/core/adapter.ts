@@ -1,0 +1,33 @@
+// What a forge adapter states about its API: everything the core needs to reach it, so the
+// core names no forge. Each folder adapter/<kind>/ exports one (its index.ts), and the
+// registry (../registry.ts) lists them; docs/development.md walks through adding one.
+import type { HostConfig } from '../../../config/types.ts';
+import type { ForgeRequest } from '../../types.ts';
+import type { ApiQuirks, ForgeHttp } from './http.ts';
+import type { ForgeSource } from './measurer.ts';
+
+/** A host every deployment knows without configuration: a `hosts:` entry minus its kind. */
+export type KnownHost = Omit<HostConfig, 'kind'>;
+
+export interface ForgeAdapter<Kind extends string = string> {
+  /** The `kind` a `hosts:` entry names to speak this API. */
+  readonly kind: Kind;
+  /** The API's name, the start of every failure and of evidence the forge's answers give. */
+  readonly label: string;
+  /** Hosts known without a `hosts:` entry (one of the same name wins), by host name. */
+  readonly knownHosts: Readonly<Record<string, KnownHost>>;
+  /**
+   * How the API names a repository by its web path: OWNER/NAME, two segments exactly, or
+   * GROUP/…/NAME, in groups nested to any depth where "-" starts a page below a project.
+   */
+  readonly repositoryPaths: 'owner/name' | 'nested-groups';
+  /** The request header, name and value, that carries a token. */
+  authorize(token: string): [name: string, value: string];
+  /** How the API pages and limits where it departs from the plain case. */
+  readonly quirks: ApiQuirks;
+  /**
+   * The source for one repository, every request through `http`. Async so an adapter can
+   * load a client library on its first call: a scan of hosts without this API never loads it.
+   */
+  open(http: ForgeHttp, request: ForgeRequest): Promise<ForgeSource>;
+}
