@@ -29,7 +29,7 @@ describe('scan without asking a forge', () => {
     const work = WorkRepo.init(join(root, 'work'));
     work.commit({ at: utc(2026, 1, 5) });
     work.commit({ at: utc(2026, 3, 5) });
-    git(root, ['clone', '-q', '--bare', work.dir, join(served, 'widget.git')]);
+    git(root, ['clone', '-q', '--bare', work.dir, join(served, 'acme', 'widget.git')]);
     http = await startGitHttp(served);
     host = `127.0.0.1:${http.port}`;
     // Pipelines 2, 8 and 18 months before 2026-11-01; the packages' windows are 24 months.
@@ -52,7 +52,7 @@ describe('scan without asking a forge', () => {
     writeFileSync(configs.off, base(`{ api: false, kind: gitlab, apiUrl: "${gitlab.url}" }`));
     configs.bare = join(root, 'bare.yaml');
     writeFileSync(configs.bare, base('{ api: false }'));
-    writeFileSync(join(root, 'repos.txt'), `${http.url}/widget.git\n`);
+    writeFileSync(join(root, 'repos.txt'), `${http.url}/acme/widget.git\n`);
   });
   afterAll(async () => {
     await http?.close();
@@ -66,7 +66,7 @@ describe('scan without asking a forge', () => {
     forge: { connections: gitlab.connections(), requests: gitlab.requests.length },
   });
   const lastRecord = (store: string) => {
-    const lines = readFileSync(join(root, store, storeFileName(host, 'widget')), 'utf8')
+    const lines = readFileSync(join(root, store, storeFileName(host, 'acme/widget')), 'utf8')
       .trim()
       .split('\n');
     return JSON.parse(lines[lines.length - 1]!);
