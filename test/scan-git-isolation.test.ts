@@ -81,13 +81,14 @@ describe('a scan with a hostile git config', () => {
 /**
  * A front for the origin: passes requests to the git server behind it, except the GET
  * info/refs requests whose numbers (1-based, counted from `reset`) are in `redirect`, which it
- * answers 302 to the same path on `elsewhere`.
+ * answers 302 to the same path on `elsewhere`; with `refusal`, every request is answered 403
+ * with that text (git shows such a body as the remote's words).
  */
 interface Front {
   url: string;
   port: number;
   authorizations: string[];
-  reset(redirect: number[], elsewhere: string): void;
+  reset(redirect: number[], elsewhere: string, refusal?: string): void;
   close(): Promise<void>;
 }
 
@@ -95,9 +96,14 @@ async function startFront(origin: GitHttpServer): Promise<Front> {
   let redirect = new Set<number>();
   let elsewhere = '';
   let infoRefs = 0;
+  let refused: string | undefined;
   const authorizations: string[] = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     authorizations.push(req.headers.authorization ?? '');
+    if (refused !== undefined) {
+      res.writeHead(403, { 'Content-Type': 'text/plain' }).end(refused);
+      return;
+    }
     if (req.method === 'GET' && req.url!.includes('/info/refs') && redirect.has(++infoRefs)) {
       res.writeHead(302, { Location: `${elsewhere}${req.url}` }).end();
       return;
@@ -113,7 +119,8 @@ async function startFront(origin: GitHttpServer): Promise<Front> {
     url: `http://127.0.0.1:${port}`,
     port,
     authorizations,
-    reset(r, e) {
+    reset(r, e, refusal) {
+      refused = refusal;
       redirect = new Set(r);
       elsewhere = e;
       infoRefs = 0;
@@ -183,5 +190,15 @@ describe('git over HTTP with a token, behind a remote that redirects to another 
     for (const r of [clone, fetch, lsRemote]) for (const secret of [TOKEN, BASIC]) expect(r.stdout + r.stderr).not.toContain(secret);
     expect(hostile.ran()).toBe('');
     expect(existsSync(join(root, 'mirrors'))).toBe(true);
+  });
+
+  it("a remote's words reach stderr without terminal control or the token they quote", async () => {
+    front.reset([], other.url, `error: access denied for token ${TOKEN}\x1b]0;owned\x07 \x1b[31mred\x1b[0m\rover\n`);
+    const r = await scan('2026-07-01');
+    expect(JSON.parse(r.stdout)).toMatchObject({ failed: 1, exitCode: 1 });
+    expect(r.stderr).toContain('access denied for token ***');
+    expect(r.stderr).toContain('red');
+    expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    for (const secret of [TOKEN, BASIC]) expect(r.stdout + r.stderr).not.toContain(secret);
   });
 });

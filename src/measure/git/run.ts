@@ -3,7 +3,7 @@
 // appears in a process list, a mirror's config or an error message.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { redactSecrets } from '../../model/safe-text.ts';
+import { remoteText } from '../../model/safe-text.ts';
 import { ByteQueue } from './byte-queue.ts';
 
 /** How every git process of one scan is started. */
@@ -118,9 +118,13 @@ function secretsOf(value: string): string[] {
   return out;
 }
 
-/** `text` with every form (redactSecrets) of every secret value and its credential replaced. */
+/**
+ * `text` (git's or a remote's words) safe to show: terminal control removed (a remote's escape
+ * sequences never reach our stderr) and every form (redactSecrets) of every secret value and
+ * its credential replaced (remoteText, shared with the forge side).
+ */
 export function redact(text: string, settings: GitSettings): string {
-  return redactSecrets(
+  return remoteText(
     text,
     (settings.secretConfig ?? []).flatMap(([, value]) => secretsOf(value)),
   );
