@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
 import { git } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { CatFile } from '../src/measure/git/cat-file.ts';
+import { CatFile, parseTree } from '../src/measure/git/cat-file.ts';
 import { ByteQueue } from '../src/measure/git/byte-queue.ts';
 import { streamGitRecords } from '../src/measure/git/run.ts';
 
@@ -79,5 +79,24 @@ describe('buffering git output', () => {
     expect(q.take(4).toString()).toBe('xyz\n');
     expect(q.length).toBe(0);
     expect(() => q.take(1)).toThrow(RangeError);
+  });
+
+  it('a root of 10,000 files keeps only the entries a rule reads, as git ls-tree names them', async () => {
+    const lines = Array.from({ length: 10_000 }, (_, i) => `100644 blob ${blob}\tfile${String(i).padStart(5, '0')}`);
+    lines.push(`100644 blob ${blob}\tSECURITY.md`, `100644 blob ${blob}\t.mailmap`, `040000 tree ${git(gitDir, ['mktree'], {}, '').trim()}\tDocs`);
+    const tree = git(gitDir, ['mktree'], {}, `${lines.join('\n')}\n`).trim();
+    const cat = new CatFile({ gitDir, settings: { timeoutMs: 30_000 } });
+    const raw = (await cat.read(tree))!.body;
+    await cat.close();
+    const kept = parseTree(raw, 20, new Set(['security.md', '.mailmap', 'docs']));
+    const byGit = git(gitDir, ['ls-tree', tree, '--', 'SECURITY.md', '.mailmap', 'Docs'])
+      .trim()
+      .split('\n')
+      .map((l) => {
+        const [mode, , oid, name] = l.split(/[ \t]/);
+        return { mode: mode!.replace(/^0+/, ''), name: name!, oid: oid! };
+      });
+    expect(kept.sort((a, b) => a.name.localeCompare(b.name))).toEqual(byGit.sort((a, b) => a.name.localeCompare(b.name)));
+    expect(parseTree(raw, 20)).toHaveLength(10_003);
   });
 });

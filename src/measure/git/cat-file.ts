@@ -92,15 +92,23 @@ export interface TreeEntry {
   oid: string;
 }
 
-/** A raw tree object's entries: `<mode> <name>\0<binary oid>` each. */
-export function parseTree(body: Buffer, oidBytes: number): TreeEntry[] {
+/**
+ * A raw tree object's entries: `<mode> <name>\0<binary oid>` each. With `only` (lower-case
+ * names), just the entries so named: a root of 300,000 files costs no object per file, and a
+ * name longer than every wanted one is not even decoded.
+ */
+export function parseTree(body: Buffer, oidBytes: number, only?: ReadonlySet<string>): TreeEntry[] {
   const entries: TreeEntry[] = [];
+  const longest = only ? Math.max(0, ...[...only].map((n) => Buffer.byteLength(n) * 2)) : Infinity;
   let i = 0;
   while (i < body.length) {
     const space = body.indexOf(32, i);
     const nul = body.indexOf(0, space + 1);
     if (space < 0 || nul < 0) break;
-    entries.push({ mode: body.toString('latin1', i, space), name: body.toString('utf8', space + 1, nul), oid: body.toString('hex', nul + 1, nul + 1 + oidBytes) });
+    if (nul - space - 1 <= longest) {
+      const name = body.toString('utf8', space + 1, nul);
+      if (!only || only.has(name.toLowerCase())) entries.push({ mode: body.toString('latin1', i, space), name, oid: body.toString('hex', nul + 1, nul + 1 + oidBytes) });
+    }
     i = nul + 1 + oidBytes;
   }
   return entries;
