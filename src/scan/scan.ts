@@ -19,6 +19,7 @@ import { scanRecordLine, storeFileName, type StoredScan } from '../store/record-
 import { StoreConflictError, StoreWriteError, type StoreWriter } from '../store/writer.ts';
 import { gitTokenConfig } from './credentials.ts';
 import { completeRecord, mergeForge } from './merge.ts';
+import { usableMeasurement } from './usable-values.ts';
 
 export interface ScanOptions {
   targets: readonly ListedTarget[];
@@ -185,7 +186,8 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     // The adapter named its causes already; without it (not asked this time) the store's say why.
     if (!forgeFailed && still.length > 0) o.report(`${target.source} ${target.url}: not measured yet: ${still.join('; ')} (each scan measures them again until they are)`);
     // A record without values says nothing (e.g. --rules CI_PIPELINE on a host without a forge API).
-    const lines = records.flatMap(([t, m]) => (Object.keys(m.values).length > 0 ? [scanRecordLine(target.url, t, m)] : []));
+    // An unusable value costs its own rule (null, or the event left out), never the record.
+    const lines = records.flatMap(([t, m]) => (Object.keys(m.values).length > 0 ? [scanRecordLine(target.url, t, usableMeasurement(m))] : []));
     if (lines.length > 0) await o.writer.append(file, lines);
     summary.records += lines.length;
     summary.measured++;

@@ -1,5 +1,6 @@
 // Who is a bot: commits by bots are left out of COMMITS and BUS_FACTOR. Never a bare "bot"
 // substring, which would drop people whose names hold it (Abbott, Talbot).
+import { compileBotPattern } from '../../model/bot-pattern.ts';
 import type { Identity } from './mailmap.ts';
 
 /** App addresses that commit without "[bot]" in their name or address. */
@@ -13,9 +14,16 @@ export const KNOWN_BOT_EMAILS: readonly string[] = [
 
 export type BotTest = (identity: Identity) => boolean;
 
-/** `patterns`: extra regular expressions (case-insensitive), matched against the name and the e-mail. */
+/**
+ * `patterns`: extra regular expressions (case-insensitive, RE2 syntax), matched against the
+ * name and the e-mail. A pattern that does not compile throws (config and flags check first).
+ */
 export function botTest(patterns: readonly string[] = []): BotTest {
-  const extra = patterns.map((p) => new RegExp(p, 'i'));
+  const extra = patterns.map((p) => {
+    const compiled = compileBotPattern(p);
+    if (typeof compiled === 'string') throw new Error(`bot pattern ${JSON.stringify(p)} is ${compiled}`);
+    return compiled;
+  });
   const known = new Set(KNOWN_BOT_EMAILS);
   return ({ name, email }) => {
     const lower = `${name}\n${email}`.toLowerCase();

@@ -1,5 +1,6 @@
 // One `git cat-file --batch` per repository: trees and the few blobs a scan reads (.mailmap),
 // asked one at a time over a single process instead of one process per object.
+import { ByteQueue } from './byte-queue.ts';
 import { startGit, type GitCall, type GitChild } from './run.ts';
 
 export interface GitObject {
@@ -10,7 +11,7 @@ export interface GitObject {
 
 export class CatFile {
   private readonly child: GitChild;
-  private buffer: Buffer = Buffer.alloc(0);
+  private readonly pending = new ByteQueue();
   private waiting: (() => void) | undefined;
   private ended = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -18,7 +19,7 @@ export class CatFile {
   constructor(call: Omit<GitCall, 'args'>) {
     this.child = startGit({ ...call, args: ['cat-file', '--batch'] });
     this.child.stdout.on('data', (c: Buffer) => {
-      this.buffer = this.buffer.length > 0 ? Buffer.concat([this.buffer, c]) : c;
+      this.pending.push(c);
       this.wake();
     });
     this.child.stdout.on('end', () => {
@@ -35,18 +36,16 @@ export class CatFile {
   }
 
   private async bytes(n: number): Promise<Buffer> {
-    while (this.buffer.length < n) {
+    while (this.pending.length < n) {
       if (this.ended) await this.failed();
       await new Promise<void>((ok) => (this.waiting = ok));
     }
-    const out = this.buffer.subarray(0, n);
-    this.buffer = this.buffer.subarray(n);
-    return out;
+    return this.pending.take(n);
   }
 
   private async line(): Promise<string> {
     for (;;) {
-      const nl = this.buffer.indexOf(10);
+      const nl = this.pending.indexOf(10);
       if (nl >= 0) return (await this.bytes(nl + 1)).toString('utf8', 0, nl);
       if (this.ended) await this.failed();
       await new Promise<void>((ok) => (this.waiting = ok));
@@ -69,7 +68,8 @@ export class CatFile {
       const header = await this.line();
       const [oid, type, size] = header.split(' ');
       if (type === 'missing' || type === 'ambiguous' || size === undefined) return undefined;
-      const body = Buffer.from(await this.bytes(Number(size) + 1)).subarray(0, Number(size));
+      const body = await this.bytes(Number(size));
+      await this.bytes(1); // the newline after each object
       return { oid: oid!, type: type!, body };
     });
     this.queue = next.catch(() => {});
@@ -92,15 +92,23 @@ export interface TreeEntry {
   oid: string;
 }
 
-/** A raw tree object's entries: `<mode> <name>\0<binary oid>` each. */
-export function parseTree(body: Buffer, oidBytes: number): TreeEntry[] {
+/**
+ * A raw tree object's entries: `<mode> <name>\0<binary oid>` each. With `only` (lower-case
+ * names), just the entries so named: a root of 300,000 files costs no object per file, and a
+ * name longer than every wanted one is not even decoded.
+ */
+export function parseTree(body: Buffer, oidBytes: number, only?: ReadonlySet<string>): TreeEntry[] {
   const entries: TreeEntry[] = [];
+  const longest = only ? Math.max(0, ...[...only].map((n) => Buffer.byteLength(n) * 2)) : Infinity;
   let i = 0;
   while (i < body.length) {
     const space = body.indexOf(32, i);
     const nul = body.indexOf(0, space + 1);
     if (space < 0 || nul < 0) break;
-    entries.push({ mode: body.toString('latin1', i, space), name: body.toString('utf8', space + 1, nul), oid: body.toString('hex', nul + 1, nul + 1 + oidBytes) });
+    if (nul - space - 1 <= longest) {
+      const name = body.toString('utf8', space + 1, nul);
+      if (!only || only.has(name.toLowerCase())) entries.push({ mode: body.toString('latin1', i, space), name, oid: body.toString('hex', nul + 1, nul + 1 + oidBytes) });
+    }
     i = nul + 1 + oidBytes;
   }
   return entries;

@@ -117,7 +117,7 @@ async function readCommits(gitDir: string, settings: GitSettings, rev: string): 
   const authorOf: number[] = [];
   const authors: Identity[] = [];
   const authorIndex = new Map<string, number>();
-  await streamGitRecords({ gitDir, settings, noLazyFetch: true, args: ['log', '-z', '--no-mailmap', `--format=${LOG_FORMAT}`, rev, '--'] }, 0, (record) => {
+  await streamGitRecords({ gitDir, settings, noLazyFetch: true, args: ['log', '-z', `--format=${LOG_FORMAT}`, rev, '--'] }, 0, (record) => {
     // oid \n parents \n committer time \n name \n e-mail, cut without an array per record.
     const a = record.indexOf('\n');
     const b = record.indexOf('\n', a + 1);

@@ -3,7 +3,8 @@
 // appears in a process list, a mirror's config or an error message.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { redactSecrets } from '../../model/safe-text.ts';
+import { remoteText } from '../../model/safe-text.ts';
+import { ByteQueue } from './byte-queue.ts';
 
 /** How every git process of one scan is started. */
 export interface GitSettings {
@@ -50,12 +51,42 @@ export interface GitChild {
   kill(): void;
 }
 
-// Variables that would point git at another repository or config than the one we name.
-const INHERITED_OUT = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_CONFIG_PARAMETERS', 'GIT_NAMESPACE', 'GIT_CEILING_DIRECTORIES'];
+// Variables that would point git at another repository or config than the one we name, run a
+// program of the user's (a diff, a pager, a password prompt) or change what git prints.
+const INHERITED_OUT = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_SYSTEM',
+  'GIT_NAMESPACE',
+  'GIT_CEILING_DIRECTORIES',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'GIT_EDITOR',
+];
 
-/** The environment of one git process: no prompt, C messages, and the secrets as config. */
+/**
+ * The environment of one git process: no prompt, C messages, no pager, no system or global
+ * config (the user's own ~/.gitconfig and XDG config are never read: GIT_CONFIG_GLOBAL names
+ * an empty file), and the secrets as config.
+ */
 export function gitEnvironment(settings: GitSettings, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never', LC_ALL: 'C', LANGUAGE: 'C' };
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    GIT_TERMINAL_PROMPT: '0',
+    GCM_INTERACTIVE: 'never',
+    LC_ALL: 'C',
+    LANGUAGE: 'C',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+  };
   for (const k of INHERITED_OUT) delete env[k];
   for (const k of Object.keys(env)) if (/^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/.test(k)) delete env[k];
   // ssh must fail rather than ask for a passphrase or a host key decision.
@@ -87,22 +118,71 @@ function secretsOf(value: string): string[] {
   return out;
 }
 
-/** `text` with every form (redactSecrets) of every secret value and its credential replaced. */
+/**
+ * `text` (git's or a remote's words) safe to show: terminal control removed (a remote's escape
+ * sequences never reach our stderr) and every form (redactSecrets) of every secret value and
+ * its credential replaced (remoteText, shared with the forge side).
+ */
 export function redact(text: string, settings: GitSettings): string {
-  return redactSecrets(
+  return remoteText(
     text,
     (settings.secretConfig ?? []).flatMap(([, value]) => secretsOf(value)),
   );
 }
 
-// Hooks never run: a mirror is data, never code of ours to execute.
-const SAFE_ARGS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.askPass=', '-c', 'credential.helper='];
+/**
+ * Options before every subcommand: they win over every config file git still reads (a
+ * repository's own, which a `mirror=PATH` brings), so nothing in any config runs a program of
+ * its choosing or changes what we parse. Hooks never run (a mirror is data, never code of ours
+ * to execute); no signature is verified (gpg.program would run); no fsmonitor daemon, pager,
+ * password prompt or credential helper; commit text is printed in UTF-8; and HTTP never follows
+ * a redirect, so the token configured for a host is never sent to another one.
+ */
+export const ISOLATING_ARGS: readonly string[] = [
+  '--no-pager',
+  ...[
+    'core.hooksPath=/dev/null',
+    'core.fsmonitor=false',
+    'core.askPass=',
+    'credential.helper=',
+    'log.showSignature=false',
+    'gpg.program=false',
+    'gpg.openpgp.program=false',
+    'gpg.x509.program=false',
+    'gpg.ssh.program=false',
+    'gpg.ssh.defaultKeyCommand=false',
+    'i18n.logOutputEncoding=UTF-8',
+    'log.mailmap=false',
+    'core.pager=cat',
+    'http.followRedirects=false',
+  ].flatMap((kv) => ['-c', kv]),
+];
 
 // git before 2.44 has no GIT_NO_LAZY_FETCH: refusing every transport makes a lazy fetch fail at once.
 const NO_LAZY_FETCH_ARGS = ['-c', 'protocol.allow=never'];
 
+// Options a subcommand takes that config would otherwise decide.
+const SUBCOMMAND_ARGS: Readonly<Record<string, readonly string[]>> = { log: ['--no-show-signature', '--no-mailmap'] };
+
+/** Where the subcommand is in `args` (after any `-c key=value`), or -1. */
+function subcommandAt(args: readonly string[]): number {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-c') i++;
+    else if (!args[i]!.startsWith('-')) return i;
+  }
+  return -1;
+}
+
+/** git's whole argv for `call`: the only place it is built (startGit is the only spawn of git). */
+export function gitArgv(call: GitCall): string[] {
+  const at = subcommandAt(call.args);
+  const sub = at >= 0 ? (SUBCOMMAND_ARGS[call.args[at]!] ?? []) : [];
+  const args = at >= 0 ? [...call.args.slice(0, at + 1), ...sub, ...call.args.slice(at + 1)] : [...call.args];
+  return [...ISOLATING_ARGS, ...(call.noLazyFetch ? NO_LAZY_FETCH_ARGS : []), ...(call.gitDir ? ['--git-dir', call.gitDir] : []), ...args];
+}
+
 export function startGit(call: GitCall): GitChild {
-  const args = [...SAFE_ARGS, ...(call.noLazyFetch ? NO_LAZY_FETCH_ARGS : []), ...(call.gitDir ? ['--git-dir', call.gitDir] : []), ...call.args];
+  const args = gitArgv(call);
   const env = gitEnvironment(call.settings);
   if (call.noLazyFetch) env.GIT_NO_LAZY_FETCH = '1';
   // A process group of its own: a timeout kills git's helpers (git-remote-https) too.
@@ -126,7 +206,7 @@ export function startGit(call: GitCall): GitChild {
   }, call.settings.timeoutMs);
   // A reader that stops early (or git that ends before reading all of stdin) is no failure of its own.
   child.stdin!.on('error', () => {});
-  const what = `git ${call.args[0]}`;
+  const what = `git ${call.args[subcommandAt(call.args)] ?? call.args[0]}`;
   const done = new Promise<void>((ok, fail) => {
     child.on('error', (err) => {
       clearTimeout(timer);
@@ -138,7 +218,9 @@ export function startGit(call: GitCall): GitChild {
       const said = redact(stderr.trim(), call.settings);
       if (timedOut) return fail(new GitError(`${what} timed out after ${Math.round(call.settings.timeoutMs / 1000)} s`, said, true));
       const last = causeOf(said);
-      fail(new GitError(`${what} failed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`, said, false));
+      // http.followRedirects=false: git names the status only; say why and what to do.
+      const redirect = /returned error: 3\d\d/.test(said) ? '; the remote answered with a redirect, which a scan never follows (a token stays with its host): list the URL it redirects to' : '';
+      fail(new GitError(`${what} failed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}${redirect}`, said, false));
     });
   });
   return { stdout: child.stdout!, stdin: child.stdin!, done, kill: killGroup };
@@ -177,26 +259,23 @@ export async function runGit(call: GitCall, input?: string): Promise<string> {
 export async function streamGitRecords(call: GitCall, separator: 0 | 10, onRecord: (record: string) => void): Promise<void> {
   const child = startGit(call);
   child.stdin.end();
-  let rest: Buffer = Buffer.alloc(0);
+  const pending = new ByteQueue();
   let failure: unknown;
   for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    let data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
-    let start = 0;
-    for (let end = data.indexOf(separator, start); end >= 0; end = data.indexOf(separator, start)) {
+    pending.push(chunk);
+    for (let end = pending.indexOf(separator); end >= 0; end = pending.indexOf(separator)) {
+      const record = pending.take(end + 1);
       try {
-        if (failure === undefined) onRecord(data.toString('utf8', start, end));
+        if (failure === undefined) onRecord(record.toString('utf8', 0, end));
       } catch (err) {
         failure = err;
         child.kill();
       }
-      start = end + 1;
     }
-    rest = data.subarray(start);
-    data = rest;
   }
   await child.done.catch((err: unknown) => {
     if (failure === undefined) throw err;
   });
   if (failure !== undefined) throw failure;
-  if (rest.length > 0) onRecord(rest.toString('utf8'));
+  if (pending.length > 0) onRecord(pending.take(pending.length).toString('utf8'));
 }

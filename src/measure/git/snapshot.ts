@@ -19,6 +19,9 @@ const POLICY_PLACES: Record<string, readonly string[]> = { '': POLICY_NAMES, '.g
 // The empty blob: a file of no bytes is no policy (SHA-1 and SHA-256 repositories).
 const EMPTY_BLOBS = new Set(['e69de29bb2d1d6434b8b29ae775ad8c2e48c5391', '473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813']);
 
+// The only names a rule reads in a tree (lower case): the policy files, their folders, .mailmap.
+const READ_NAMES: ReadonlySet<string> = new Set([...Object.values(POLICY_PLACES).flat(), ...Object.keys(POLICY_PLACES).filter((p) => p !== ''), '.mailmap']);
+
 const isRegularFile = (e: TreeEntry) => e.mode.startsWith('100');
 const isTree = (e: TreeEntry) => e.mode === '40000';
 
@@ -59,7 +62,7 @@ export async function readSnapshots(cat: CatFile, commits: readonly string[], mi
   const treeOf = (name: string) => {
     let tree = trees.get(name);
     if (!tree) {
-      tree = cat.read(name).then((obj) => (obj && obj.type === 'tree' ? { oid: obj.oid, entries: parseTree(obj.body, obj.oid.length / 2) } : { entries: [] }));
+      tree = cat.read(name).then((obj) => (obj && obj.type === 'tree' ? { oid: obj.oid, entries: parseTree(obj.body, obj.oid.length / 2, READ_NAMES) } : { entries: [] }));
       trees.set(name, tree);
     }
     return tree;

@@ -103,7 +103,8 @@ async function measureOnce(open: () => Promise<ForgeSource>, label: string, requ
         const r = reactionTime(issues.ok, t, months);
         if (!r) return [null, `No issue opened by someone other than a maintainer or bot in the ${months} months to ${day(t)}`];
         const open = r.unanswered ? `; ${r.unanswered} without a maintainer's reaction, counted with their age` : '';
-        return [r.days, `Mean first maintainer reaction over ${r.issues} issues opened in the ${months} months to ${day(t)}${open}`];
+        const unreadable = r.unreadable ? `; ${r.unreadable} issues or reactions with a date that does not read left out` : '';
+        return [r.days, `Mean first maintainer reaction over ${r.issues} issues opened in the ${months} months to ${day(t)}${open}${unreadable}`];
       });
     }
   }

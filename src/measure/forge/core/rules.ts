@@ -27,6 +27,8 @@ export interface ReactionTime {
   issues: number;
   /** Issues with no reaction by the scan time, counted with their age then. */
   unanswered: number;
+  /** Issues and reactions left out because the forge sent a date that does not read as one. */
+  unreadable: number;
 }
 
 export const DEFAULT_REACTION_WINDOW_MONTHS = 3;
@@ -41,11 +43,21 @@ export function reactionTime(issues: readonly ForgeIssue[], end: number, months:
   let seconds = 0;
   let count = 0;
   let unanswered = 0;
+  // An item whose date does not read (NaN) is left out and counted; the others still count.
+  let unreadable = 0;
   for (const issue of issues) {
+    if (!Number.isFinite(issue.createdAt)) {
+      unreadable++;
+      continue;
+    }
     if (issue.createdAt <= start || issue.createdAt > end) continue;
     if (issue.author.bot || issue.author.maintainer) continue;
     let first = Infinity;
     for (const r of issue.reactions) {
+      if (!Number.isFinite(r.at)) {
+        unreadable++;
+        continue;
+      }
       if (r.at > end || r.actor.bot || !r.actor.maintainer || r.actor.login === issue.author.login) continue;
       first = Math.min(first, r.at);
     }
@@ -57,7 +69,7 @@ export function reactionTime(issues: readonly ForgeIssue[], end: number, months:
     count++;
   }
   if (count === 0) return null;
-  return { days: Math.round((seconds / count / 86400) * 100) / 100, issues: count, unanswered };
+  return { days: Math.round((seconds / count / 86400) * 100) / 100, issues: count, unanswered, unreadable };
 }
 
 /** The events an event rule stores at `end`: those in (end − horizon, end], ascending. */

@@ -1,0 +1,102 @@
+// Reading git's output copies each byte a bounded number of times, however many chunks a large
+// object or record arrives in: joining every chunk onto what is pending is quadratic (a 300,000
+// file tree or a 10 MB .mailmap took minutes). Counted in bytes copied, never in time.
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { join } from 'node:path';
+import { git } from './helpers/git-repo.ts';
+import { tempDir } from './helpers/tmp.ts';
+import { CatFile, parseTree } from '../src/measure/git/cat-file.ts';
+import { ByteQueue } from '../src/measure/git/byte-queue.ts';
+import { streamGitRecords } from '../src/measure/git/run.ts';
+
+const SIZE = 4 * 1024 * 1024;
+
+/** Bytes Buffer.concat and Buffer#copy copied while `run` ran. */
+async function bytesCopied(run: () => Promise<void>): Promise<number> {
+  let copied = 0;
+  const concat = Buffer.concat;
+  const copy = Buffer.prototype.copy;
+  vi.spyOn(Buffer, 'concat').mockImplementation((list, total) => {
+    const out = concat(list, total);
+    copied += out.length;
+    return out;
+  });
+  vi.spyOn(Buffer.prototype, 'copy').mockImplementation(function (this: Buffer, ...args: unknown[]) {
+    const n = (copy as (...a: unknown[]) => number).apply(this, args);
+    copied += n;
+    return n;
+  });
+  try {
+    await run();
+  } finally {
+    vi.restoreAllMocks();
+  }
+  return copied;
+}
+
+describe('buffering git output', () => {
+  const root = tempDir('badgepress-git-buffering-');
+  const gitDir = join(root, 'big.git');
+  let blob: string;
+  const body = Buffer.alloc(SIZE, 'abcdefghijklmnopqrstuvwxyz\n');
+
+  beforeAll(() => {
+    git(root, ['init', '-q', '--bare', gitDir]);
+    blob = git(gitDir, ['hash-object', '-w', '--stdin'], {}, body.toString('latin1')).trim();
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('cat-file reads a 4 MiB object arriving in many chunks copying it at most twice', async () => {
+    let read: Buffer | undefined;
+    const copied = await bytesCopied(async () => {
+      const cat = new CatFile({ gitDir, settings: { timeoutMs: 30_000 } });
+      read = (await cat.read(blob))?.body;
+      await cat.close();
+    });
+    expect(read?.equals(body)).toBe(true);
+    expect(copied).toBeLessThanOrEqual(2 * SIZE);
+  });
+
+  it('a 4 MiB record of a streamed output is copied at most twice', async () => {
+    const records: string[] = [];
+    const copied = await bytesCopied(() => streamGitRecords({ gitDir, settings: { timeoutMs: 30_000 }, args: ['cat-file', 'blob', blob] }, 0, (r) => records.push(r)));
+    expect(records).toEqual([body.toString('latin1')]);
+    expect(copied).toBeLessThanOrEqual(2 * SIZE);
+  });
+
+  it('ByteQueue: lines and sizes across chunk boundaries', () => {
+    const q = new ByteQueue();
+    for (const part of ['ab', 'c\nde', '', 'f', 'gh\n', 'xyz']) q.push(Buffer.from(part));
+    expect(q.length).toBe(13);
+    expect(q.indexOf(10)).toBe(3);
+    expect(q.take(4).toString()).toBe('abc\n');
+    expect(q.indexOf(10)).toBe(5);
+    expect(q.take(2).toString()).toBe('de');
+    expect(q.take(4).toString()).toBe('fgh\n');
+    expect(q.indexOf(10)).toBe(-1);
+    q.push(Buffer.from('\n'));
+    expect(q.indexOf(10)).toBe(3);
+    expect(q.take(4).toString()).toBe('xyz\n');
+    expect(q.length).toBe(0);
+    expect(() => q.take(1)).toThrow(RangeError);
+  });
+
+  it('a root of 10,000 files keeps only the entries a rule reads, as git ls-tree names them', async () => {
+    const lines = Array.from({ length: 10_000 }, (_, i) => `100644 blob ${blob}\tfile${String(i).padStart(5, '0')}`);
+    lines.push(`100644 blob ${blob}\tSECURITY.md`, `100644 blob ${blob}\t.mailmap`, `040000 tree ${git(gitDir, ['mktree'], {}, '').trim()}\tDocs`);
+    const tree = git(gitDir, ['mktree'], {}, `${lines.join('\n')}\n`).trim();
+    const cat = new CatFile({ gitDir, settings: { timeoutMs: 30_000 } });
+    const raw = (await cat.read(tree))!.body;
+    await cat.close();
+    const kept = parseTree(raw, 20, new Set(['security.md', '.mailmap', 'docs']));
+    const byGit = git(gitDir, ['ls-tree', tree, '--', 'SECURITY.md', '.mailmap', 'Docs'])
+      .trim()
+      .split('\n')
+      .map((l) => {
+        const [mode, , oid, name] = l.split(/[ \t]/);
+        return { mode: mode!.replace(/^0+/, ''), name: name!, oid: oid! };
+      });
+    expect(kept.sort((a, b) => a.name.localeCompare(b.name))).toEqual(byGit.sort((a, b) => a.name.localeCompare(b.name)));
+    expect(parseTree(raw, 20)).toHaveLength(10_003);
+  });
+});

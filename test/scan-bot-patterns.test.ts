@@ -1,0 +1,57 @@
+// A bot pattern that backtracks exponentially on a backtracking engine, `^(\w+\s?)+-ci$`, over a
+// 34-character author name that almost matches: over a minute of one core per name there (41 s
+// for 30 characters in the audit), linear on RE2. The real command line in a child, bounded by
+// a generous spawn timeout: the bound is the safety net, the assertions are on what it wrote.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { childEnv, CLI, ROOT, spawnChecked } from './helpers/cli.ts';
+import { utc, WorkRepo } from './helpers/git-repo.ts';
+import { tempDir } from './helpers/tmp.ts';
+import { botPatternProblem } from '../src/model/bot-pattern.ts';
+import { botTest } from '../src/measure/git/bots.ts';
+
+const PATTERN = '^(\\w+\\s?)+-ci$';
+// 34 characters: 8 s of one core for the 31 of the audit's kind, doubling with each more.
+const LONG_NAME = `${'x'.repeat(33)}!`;
+
+describe('bot patterns run on RE2', () => {
+  const root = tempDir('badgepress-bot-patterns-');
+  const config = join(root, 'badgepress.yaml');
+  const list = join(root, 'repos.txt');
+
+  beforeAll(() => {
+    const work = WorkRepo.init(join(root, 'work'));
+    work.commit({ at: utc(2026, 3, 10), author: { name: LONG_NAME, email: 'x@example.org' } });
+    work.commit({ at: utc(2026, 4, 10), author: { name: 'nightly build-ci', email: 'ci@example.org' } });
+    work.commit({ at: utc(2026, 5, 10), author: { name: 'nightly build-ci', email: 'ci@example.org' } });
+    work.bareClone(join(root, 'one.git'));
+    writeFileSync(config, ['shape: A', 'store: store', `thresholds:\n  A: ${resolve(ROOT, 'examples/scan/thresholds-git.yaml')}`, `scan:\n  mirrors: ${join(root, 'mirrors')}\n  retries: 0`, ''].join('\n'));
+    writeFileSync(list, `https://example.org/acme/one mirror=${join(root, 'one.git')}\n`);
+  });
+
+  it('a 34-character name against ^(\\w+\\s?)+-ci$ is matched at once; the bot is left out, the person kept', () => {
+    const r = spawnChecked(CLI[0], [...CLI.slice(1), 'scan', '--config', config, '--repos', list, '--store', join(root, 'store'), '--as-of', '2026-11-01', '--bot-pattern', PATTERN], {
+      cwd: root,
+      env: childEnv(),
+      timeout: 30_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const line = JSON.parse(readFileSync(join(root, 'store/example.org/acme/one.ndjson'), 'utf8'));
+    // Three commits, two by the bot: one contributor made them all.
+    expect(line.values.BUS_FACTOR).toBe(1);
+    expect(line.evidence.BUS_FACTOR).toContain('1 contributor of 1 made at least half of 1 non-merge commit');
+    expect(line.values.COMMITS).toEqual({ events: [utc(2026, 3, 10)] });
+    expect(line.evidence.COMMITS).toContain('2 commits by bots left out');
+  });
+
+  it('matches case-insensitively, unanchored, on the name or the e-mail; RE2 refuses backreferences with a reason', () => {
+    const isBot = botTest([PATTERN, 'deploy@']);
+    expect(isBot({ name: 'xxxxxxxxxx!', email: 'x@example.org' })).toBe(false);
+    expect(isBot({ name: 'Nightly Build-CI', email: 'n@example.org' })).toBe(true);
+    expect(isBot({ name: 'Someone', email: 'DEPLOY@example.org' })).toBe(true);
+    expect(botPatternProblem('(a)\\1')).toMatch(/^not a regular expression RE2 accepts \(.*\); backreferences and lookaround are not supported$/);
+    expect(botPatternProblem(PATTERN)).toBeUndefined();
+  });
+});
