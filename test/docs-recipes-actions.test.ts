@@ -3,24 +3,14 @@
 // after the guide's install and `init site` (test/helpers/recipes.ts), against s3rver
 // (AWS_ENDPOINT_URL_S3 points the standard AWS chain at it), with a store holding one bad record.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCommand } from './helpers/cli-in-process.ts';
-import { blocks, fillScans, holdLease, lastJson, recipeKit, served } from './helpers/recipes.ts';
+import { blocks, holdLease, lastJson, recipeKit, scansPeer, served } from './helpers/recipes.ts';
 import { readTree } from './helpers/site.ts';
-import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 
 const { dir, sh, checkout } = recipeKit();
-let peer: S3Peer;
-let env: Record<string, string>;
-beforeAll(async () => {
-  peer = await startS3Peer(['scans', 'badges']);
-  env = { ...peer.env, AWS_ENDPOINT_URL_S3: peer.endpoint };
-  await fillScans(peer);
-}, 60_000);
-afterAll(async () => {
-  await peer?.stop();
-});
+const s3 = scansPeer();
 
 describe('docs/guides/scheduled-rebuilds.md: GitHub Actions, run against an S3 peer', () => {
   it('the GitHub Actions workflow, in a checkout after npm ci: every shard succeeds despite a bad record, the site job completes one unsharded build, a second run changes nothing, a held lease fails no shard', async () => {
@@ -44,7 +34,7 @@ describe('docs/guides/scheduled-rebuilds.md: GitHub Actions, run against an S3 p
     const buildStep = shardSteps.find((s) => s.includes(' build '))!;
     const alone = (step: string) => step.replace(/ \|\|.*$/, '');
     // GitHub runs each step with bash -e.
-    const bash = (step: string, again = true) => sh(step, { cwd: repo, env, shell: ['bash', '-e', '-c'], again });
+    const bash = (step: string, again = true) => sh(step, { cwd: repo, env: s3.env, shell: ['bash', '-e', '-c'], again });
     let skipped = 0;
     for (const i of matrix) {
       for (const step of shardSteps) {
@@ -59,7 +49,7 @@ describe('docs/guides/scheduled-rebuilds.md: GitHub Actions, run against an S3 p
     expect(site.code, site.stderr).toBe(0);
     const local = join(dir, 'unsharded-actions');
     expect((await runCommand(['build', '--config', join(repo, 'site/config/badgepress.yaml'), '--store', join(repo, 'examples/store'), '--out', local, '--json'])).code).toBe(0);
-    const published = served(await peer.objects('badges', 'site/'));
+    const published = served(await s3.peer.objects('badges', 'site/'));
     const expected = served(readTree(local));
     expect([...published.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [key, body] of expected) expect(published.get(key)!.body.equals(body), key).toBe(true);
@@ -80,7 +70,7 @@ describe('docs/guides/scheduled-rebuilds.md: GitHub Actions, run against an S3 p
     // Without the recipe's `|| { rc=$?; … }` the shard holding the bad record would fail the job.
     expect(codes.sort()).toEqual([0, 0, 0, 1]);
     // Another build holds shard 0's lease: the step succeeds (exit 5 in its JSON line); alone it would fail.
-    await holdLease(peer, 'site/.badgepress/lease-shard-0-of-4.json', async () => {
+    await holdLease(s3.peer, 'site/.badgepress/lease-shard-0-of-4.json', async () => {
       const held = bash(forShard(buildStep, 0));
       expect(held.code, held.stderr).toBe(0);
       expect(lastJson(held.stdout)).toMatchObject({ exitCode: 5 });

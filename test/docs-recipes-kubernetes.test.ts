@@ -6,27 +6,17 @@
 // standard AWS chain at it), with a store holding one bad record.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { copyTracked } from './helpers/checkout.ts';
 import { buildImage, ignored } from './helpers/dockerfile.ts';
-import { blocks, fillScans, guide, holdLease, installEnv, lastJson, recipeKit, served } from './helpers/recipes.ts';
+import { blocks, guide, holdLease, installEnv, lastJson, recipeKit, scansPeer, served } from './helpers/recipes.ts';
 import { readTree } from './helpers/site.ts';
-import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 
 const { dir, npmrc, baseEnv, sh } = recipeKit();
-let peer: S3Peer;
-let env: Record<string, string>;
-beforeAll(async () => {
-  peer = await startS3Peer(['scans', 'badges']);
-  env = { ...peer.env, AWS_ENDPOINT_URL_S3: peer.endpoint };
-  await fillScans(peer);
-}, 60_000);
-afterAll(async () => {
-  await peer?.stop();
-});
+const s3 = scansPeer();
 
 describe('docs/guides/scheduled-rebuilds.md: Kubernetes, run against an S3 peer', () => {
   it('the Kubernetes CronJobs, in what the Dockerfile puts in the image: every indexed shard succeeds despite a bad record or a held lease, and with the site step they publish exactly the site of one build', async () => {
@@ -65,20 +55,20 @@ describe('docs/guides/scheduled-rebuilds.md: Kubernetes, run against an S3 peer'
       expect(c.command).toEqual(['sh', '-c']);
     }
     // A shard whose lease another build holds: the pod succeeds (exit 5 is "someone else is publishing"), writing nothing.
-    await holdLease(peer, 'site/.badgepress/lease-shard-1-of-4.json', async () => {
-      const held = sh(container.args[0], { cwd: app, env: { ...env, JOB_COMPLETION_INDEX: '1' } });
+    await holdLease(s3.peer, 'site/.badgepress/lease-shard-1-of-4.json', async () => {
+      const held = sh(container.args[0], { cwd: app, env: { ...s3.env, JOB_COMPLETION_INDEX: '1' } });
       expect(held.code, held.stderr).toBe(0);
       expect(lastJson(held.stdout)).toMatchObject({ exitCode: 5, holder: { pid: process.pid } });
-      expect(sh(container.args[0].replace(/ \|\|.*$/, ''), { cwd: app, env: { ...env, JOB_COMPLETION_INDEX: '1' }, again: true }).code).toBe(5);
+      expect(sh(container.args[0].replace(/ \|\|.*$/, ''), { cwd: app, env: { ...s3.env, JOB_COMPLETION_INDEX: '1' }, again: true }).code).toBe(5);
     });
-    expect(served(await peer.objects('badges', 'site/')).size).toBe(0);
+    expect(served(await s3.peer.objects('badges', 'site/')).size).toBe(0);
     let skipped = 0;
     for (let i = 0; i < job.completions; i++) {
       // The pod's init container first: its shard's scan (the list names no repository yet).
-      const scanned = sh(scanContainer.args[0], { cwd: app, env: { ...env, JOB_COMPLETION_INDEX: String(i) }, again: i > 0 });
+      const scanned = sh(scanContainer.args[0], { cwd: app, env: { ...s3.env, JOB_COMPLETION_INDEX: String(i) }, again: i > 0 });
       expect(scanned.code, scanned.stderr).toBe(0);
       expect(lastJson(scanned.stdout)).toMatchObject({ shard: `${i}/${job.completions}`, exitCode: 0 });
-      const r = sh(container.args[0], { cwd: app, env: { ...env, JOB_COMPLETION_INDEX: String(i) }, again: true });
+      const r = sh(container.args[0], { cwd: app, env: { ...s3.env, JOB_COMPLETION_INDEX: String(i) }, again: true });
       expect(r.code, r.stderr).toBe(0);
       const summary = lastJson(r.stdout);
       expect(summary.shard).toBe(`${i}/${job.completions}`);
@@ -88,14 +78,14 @@ describe('docs/guides/scheduled-rebuilds.md: Kubernetes, run against an S3 peer'
     // The bad record is reported once, by the shard its repository belongs to.
     expect(skipped).toBe(1);
     // Before the site step the home page is missing; after it, the shards and the site step published one unsharded build.
-    expect((await peer.objects('badges', 'site/')).has('index.html')).toBe(false);
-    const site = sh(siteJob.template.spec.containers[0].args[0], { cwd: app, env });
+    expect((await s3.peer.objects('badges', 'site/')).has('index.html')).toBe(false);
+    const site = sh(siteJob.template.spec.containers[0].args[0], { cwd: app, env: s3.env });
     expect(site.code, site.stderr).toBe(0);
     expect(lastJson(site.stdout)).toMatchObject({ shards: 4, repositories: 4 });
     // The reference: one unsharded build of the same store (not a recipe step), in-process.
     const local = join(dir, 'unsharded');
     expect((await runCommand(['build', '--config', join(app, 'site/config/badgepress.yaml'), '--store', join(app, 'examples/store'), '--out', local, '--json'])).code).toBe(0);
-    const published = served(await peer.objects('badges', 'site/'));
+    const published = served(await s3.peer.objects('badges', 'site/'));
     const expected = served(readTree(local));
     expect(expected.has('index.html')).toBe(true);
     expect([...published.keys()].sort()).toEqual([...expected.keys()].sort());

@@ -9,8 +9,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, 
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { expect } from 'vitest';
-import type { S3Peer } from '../../scripts/lib/s3-peer.ts';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type S3Peer, startS3Peer } from '../../scripts/lib/s3-peer.ts';
 import { copyTracked } from './checkout.ts';
 import { ROOT, spawnChecked } from './cli.ts';
 import { tempDir } from './tmp.ts';
@@ -143,8 +143,25 @@ export async function holdLease(peer: S3Peer, key: string, fn: () => Promise<voi
   }
 }
 
-/** Fills the scans bucket with the demo store and one bad record, as the S3 recipes' store. */
-export async function fillScans(peer: S3Peer) {
+/**
+ * The S3 recipes' peer, for the file that calls this: buckets `scans` (the store: the demo
+ * store and one bad record) and `badges` (the site), and the environment that points the
+ * standard AWS chain at it. Read `peer` and `env` in tests (they are set before the first).
+ */
+export function scansPeer(): { peer: S3Peer; env: Record<string, string> } {
+  const held = {} as { peer: S3Peer; env: Record<string, string> };
+  beforeAll(async () => {
+    held.peer = await startS3Peer(['scans', 'badges']);
+    held.env = { ...held.peer.env, AWS_ENDPOINT_URL_S3: held.peer.endpoint };
+    await fillScans(held.peer);
+  }, 60_000);
+  afterAll(async () => {
+    await held.peer?.stop();
+  });
+  return held;
+}
+
+async function fillScans(peer: S3Peer) {
   const client = peer.client();
   for (const name of readdirSync(join(ROOT, 'examples/store'))) {
     await client.send(new PutObjectCommand({ Bucket: 'scans', Key: `values/${name}`, Body: readFileSync(join(ROOT, 'examples/store', name)) }));
