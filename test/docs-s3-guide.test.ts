@@ -1,16 +1,20 @@
 // docs/guides/publishing-to-s3.md, run as written against s3rver (see the comment below).
 // Its install line is the scheduled-rebuilds guide's, run here as written in a copy of the
 // tracked files (test/helpers/recipes.ts); the other recipes are in test/docs-recipes*.test.ts.
-import { cpSync, existsSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, spawnChecked } from './helpers/cli.ts';
+import { copyTracked } from './helpers/checkout.ts';
+import { freePort } from './helpers/free-port.ts';
 import { doc, guide, installEnv, recipeKit } from './helpers/recipes.ts';
 import { readTree } from './helpers/site.ts';
 import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 
-const { dir, npmrc, checkout } = recipeKit();
+const { dir, npmrc, baseEnv, checkout } = recipeKit();
 
 // The "Publishing to S3" guide, run as written against s3rver: every command line of its shell
 // blocks in order, in a checkout holding ./store: its install line (the install every recipe
@@ -137,5 +141,39 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
       expect(stdout).toMatch(/, 0 files written, \d+ unchanged, \d removed/);
     }
     expect((await peer.objects(bucket, prefix)).has(`${repo}/badges/GONE.svg`)).toBe(false);
+  });
+});
+
+describe('docs/guides/publishing-to-s3.md: a local S3 to try it on', () => {
+  it('the s3rver line starts a server with the bucket, and the lines after it build the demo site into it', async () => {
+    // The two blocks after the S3-compatible lines: the server's, then the build's.
+    const [server, build] = s3Commands.slice(2) as [string[], string[]];
+    expect(server).toEqual([expect.stringMatching(/^npx s3rver /)]);
+    expect(build.at(-1)).toMatch(/^npx badgepress build .*--s3-endpoint http:\/\/127\.0\.0\.1:4568 /);
+    // A checkout after `npm ci` (dev dependencies included): the tracked files, this
+    // checkout's packages and compiled lib/.
+    const work = copyTracked(join(dir, 'local-s3'));
+    symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
+    symlinkSync(join(ROOT, 'lib'), join(work, 'lib'));
+    const port = String(await freePort());
+    const env = { ...baseEnv, CI: 'true', NPM_CONFIG_USERCONFIG: npmrc };
+    const s3rver = spawn('sh', ['-c', `${server[0]} --port ${port}`], { cwd: work, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let said = '';
+    s3rver.stdout!.on('data', (c: Buffer) => (said += c.toString()));
+    s3rver.stderr!.on('data', (c: Buffer) => (said += c.toString()));
+    try {
+      for (let i = 0; i < 1500 && !said.includes('S3rver listening on') && s3rver.exitCode === null; i++) await sleep(20);
+      expect(said).toContain(`S3rver listening on 127.0.0.1:${port}`);
+      // The build's lines in one shell, as typed in the other terminal.
+      const r = spawnChecked('sh', ['-c', ['set -e', ...build].join('\n').replaceAll(':4568', `:${port}`)], { cwd: work, env, timeout: 120_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toContain('conditional');
+      const written = Number(/, (\d+) files written, 0 unchanged/.exec(r.stdout)?.[1]);
+      expect(written).toBeGreaterThan(10);
+      // s3rver keeps each object as a file under the bucket's folder (KEY._S3rver_object).
+      expect(readdirSync(join(work, '.s3rver/my-badges/site'))).toContain('index.html._S3rver_object');
+    } finally {
+      process.kill(-s3rver.pid!, 'SIGTERM');
+    }
   });
 });

@@ -4,7 +4,6 @@
 // accept. Only the port is this test's own (0: the system picks one).
 import { spawn } from 'node:child_process';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { copyTracked } from './helpers/checkout.ts';
 import { describe, expect, it } from 'vitest';
 import { tomlStrings } from '../scripts/worker-local.ts';
 import { childEnv, ROOT, spawnChecked } from './helpers/cli.ts';
+import { freePort } from './helpers/free-port.ts';
 import { startServeChild } from './helpers/serve-child.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -20,15 +20,6 @@ const toml = /```toml\n([^]*?)```/.exec(guide)![1]!;
 const steps = /```sh\n(# 3\. [^]*?)```/.exec(guide)![1]!;
 const step2 = /^npm run build:worker\b.*$/m.exec(guide)![0].replace(/\s+#.*$/, '');
 const command = (re: RegExp) => re.exec(steps)![0];
-
-/** A port nothing listens on right now (the system's pick, released). */
-const freePort = () =>
-  new Promise<number>((ok) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
 
 describe('docs/guides/cloudflare-worker.md', () => {
   it('names a compatibility_date the pinned workerd supports', () => {
