@@ -29,8 +29,11 @@ describe('docs/guides/first-badge.md', () => {
     // On disk the encoded URL is the folder's name, as the resolver serves it.
     const svg = readFileSync(join(base, 'tutorial/site', line), 'utf8');
     expect(svg).toContain('gold');
-    const explanation = JSON.parse(readFileSync(join(base, 'tutorial/site/api/v1/repositories', encodeURIComponent('https://example.org/me/my-project'), 'badges/ACTIVE'), 'utf8'));
+    const explanation = JSON.parse(readFileSync(join(base, 'tutorial/site/api/v1/repositories', encodeURIComponent('https://example.org/me/my-project'), 'badges/COMMITS'), 'utf8'));
     expect(explanation.badgeStatus).toBe('bronze');
+    const status = (badge: string) => JSON.parse(readFileSync(join(base, 'tutorial/site/api/v1/repositories', encodeURIComponent('https://example.org/me/my-project'), `badges/${badge}`), 'utf8')).badgeStatus;
+    // As the guide says: SECURITY gold, COMMITS and RELEASES bronze, BUS-FACTOR fail.
+    expect(['SECURITY', 'COMMITS', 'RELEASES', 'BUS-FACTOR'].map(status)).toEqual(['gold', 'bronze', 'bronze', 'fail']);
 
     // "Run it again a second or more later and it writes a second record"; at a time the store
     // holds (the same --as-of), nothing.
