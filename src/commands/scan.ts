@@ -38,6 +38,8 @@ and appends one record per repository and scan time to the store.
   --history monthly         also write one record per month start from --since up to the scan time
   --since YYYY-MM           the first month --history writes
   --fetch always|never      never: read the mirrors as they are and ask no server; default always
+  --forge always|never      never: measure by git alone, asking no forge API or dependency
+                            index (the forge rules are not asked); default always
   --rules ID,…              measure only these rules; default: every rule it can measure, of
                             ${[...GIT_RULE_IDS, ...FORGE_RULE_IDS].sort().join(', ')}
   --concurrency N           repositories measured at once; default: scan.concurrency (4)
