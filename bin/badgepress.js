@@ -9,6 +9,14 @@
 // without -S, e.g. BusyBox's, cannot run this line: run `node bin/badgepress.js` there).
 import { existsSync } from 'node:fs';
 
+// Node 20 and older lack what lib/ uses (and 20 is out of maintenance): refuse them by name
+// rather than fail later, or worse, not at all (a scheduled run on an old /usr/bin/node).
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 22) {
+  process.stderr.write(`badgepress: Node ${process.versions.node} (${process.execPath}) is not supported: run it with Node 22, 24 or 26\n`);
+  process.exit(2);
+}
+
 const compiled = new URL('../lib/cli.js', import.meta.url);
 if (!existsSync(compiled)) {
   process.stderr.write('badgepress: lib/cli.js is missing; in a checkout, run "npm install" (or "npm run compile") first\n');

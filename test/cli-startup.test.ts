@@ -2,7 +2,7 @@
 // the AWS SDK nor the build pipeline. The compiled CLI runs with a module hook that notes every
 // module it imports (test/helpers/trace-modules.mjs); a build, which must load them, shows the
 // trace can see them.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -103,5 +103,21 @@ describe('badgepress startup', () => {
     // What lib/ holds is what the sources say.
     const template = JSON.parse(readFileSync(join(ROOT, 'lib/config/openapi-template.json'), 'utf8'));
     expect(template).toEqual(parse(readFileSync(join(ROOT, 'templates/openapi.yaml'), 'utf8')));
+  });
+});
+
+/** A Node older than 22 on this machine (e.g. the system's /usr/bin/node), if there is one. */
+const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find((n) => {
+  if (!existsSync(n)) return false;
+  const v = spawnChecked(n, ['--version']);
+  return v.status === 0 && Number(/^v(\d+)/.exec(v.stdout)?.[1]) < 22;
+});
+
+describe('the bin on an unsupported Node', () => {
+  it.skipIf(oldNode === undefined)('refuses it by name, with exit 2, before running anything', () => {
+    const r = spawnChecked(oldNode!, [join(ROOT, 'bin/badgepress.js'), '--version']);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^badgepress: Node 2?\d\.\d+\.\d+ \(.+\) is not supported: run it with Node 22, 24 or 26\n$/);
   });
 });

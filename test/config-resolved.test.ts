@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { tempDir } from './helpers/tmp.ts';
 
-const THRESHOLDS_B = resolve('config/thresholds-b.yaml');
+const THRESHOLDS_B = resolve('examples/shape-b/thresholds-b.yaml');
 
 describe('one resolved configuration', () => {
   it('repositoryUrlSchemes [https, git] and a decision granting a git:// URL: the build accepts it everywhere', async () => {

@@ -20,7 +20,11 @@ describe('badgepress init', () => {
     const site = join(dir, 'site-a');
     const init = runCli(['init', site]);
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain(`wrote ${join(site, 'config/badgepress.yaml')} and ${join(site, 'config/thresholds-a.yaml')} (Shape A)`);
+    expect(init.stdout).toContain(`wrote ${join(site, 'config/badgepress.yaml')}, ${join(site, 'config/thresholds-a.yaml')} and ${join(site, 'config/repositories.txt')} (Shape A)`);
+    // The next step it names is the scan, of the list it wrote (comments only, as packaged).
+    expect(init.stdout).toContain(`Next: list the repositories to measure in ${join(site, 'config/repositories.txt')}`);
+    expect(init.stdout).toContain(`run "badgepress scan --repos config/repositories.txt" and "badgepress build" in ${site}`);
+    expect(readFileSync(join(site, 'config/repositories.txt'), 'utf8')).toBe(readFileSync(join(ROOT, 'config/repositories.txt'), 'utf8'));
     const written = readFileSync(join(site, 'config/badgepress.yaml'), 'utf8');
     // Every comment of the packaged file is there, every setting too; only where things are changed.
     expect(comments(packaged).length).toBeGreaterThan(10);
@@ -49,6 +53,11 @@ describe('badgepress init', () => {
     expect((await runCommand(['init', site, '--shape', 'B', '--force'])).code).toBe(0);
     expect(readFileSync(join(site, 'config/badgepress.yaml'), 'utf8')).toContain('# public address');
     expect((await runCommand(['init', site, '--shape', 'C'])).stderr).toContain('--shape "C": expected A or B');
+    // The repository list is the user's: --force keeps it.
+    writeFileSync(join(site, 'config/repositories.txt'), 'https://example.org/mine\n');
+    const forced = await runCommand(['init', site, '--shape', 'B', '--force']);
+    expect(forced.stdout).not.toContain('repositories.txt (Shape B)');
+    expect(readFileSync(join(site, 'config/repositories.txt'), 'utf8')).toBe('https://example.org/mine\n');
   });
 
   it('carries a section the packaged file gains, with its comments', () => {

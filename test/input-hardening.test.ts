@@ -45,7 +45,7 @@ describe('decision patterns match in linear time (RE2)', () => {
   it('a catastrophic grantedRegex against a long URL ends the build in seconds, and patterns still grant', () => {
     const hostile = `https://github.com/${'a'.repeat(40)}!`;
     const d = folder({
-      'badgepress.yaml': `shape: B\nstore: store\nthresholds: {B: ${join(ROOT, 'config/thresholds-b.yaml')}}\ndecisions: decisions\n`,
+      'badgepress.yaml': `shape: B\nstore: store\nthresholds: {B: ${join(ROOT, 'examples/shape-b/thresholds-b.yaml')}}\ndecisions: decisions\n`,
       'decisions/oss.yaml': "ruleId: MANUAL/Project is open source\ngrantedRegex: ['^https://github\\.com/(a+)+$', '^https://codeberg\\.org/']\n",
       'store/s.ndjson': [line({ repositoryUrl: hostile, timestamp: 1760000000, values: { COMMITS: 7 } }), line({ repositoryUrl: 'https://codeberg.org/acme/tool', timestamp: 1760000000, values: { COMMITS: 7 } })].join('\n'),
     });
@@ -194,7 +194,7 @@ describe('only regular files are read: a FIFO or device never blocks a build', (
     mkfifo(join(d, 'decisions', 'din.yaml'));
     const { loadDecisions } = await import('../src/config/decisions.ts');
     const { loadThresholdsB } = await import('../src/config/thresholds-b.ts');
-    const t = await loadThresholdsB(join(ROOT, 'config/thresholds-b.yaml'));
+    const t = await loadThresholdsB(join(ROOT, 'examples/shape-b/thresholds-b.yaml'));
     const err = (await loadDecisions(join(d, 'decisions'), t).catch((e: unknown) => e)) as ConfigError;
     expect(err).toBeInstanceOf(ConfigError);
     expect(err.problems).toEqual([`${join(d, 'decisions', 'din.yaml')}: is a FIFO (named pipe), not a regular file; only regular files are read`]);

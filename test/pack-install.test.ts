@@ -66,6 +66,7 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
       'templates/site.css',
       'examples/store/acme-widget.ndjson',
       'examples/shape-b/badgepress.yaml',
+      'examples/shape-b/thresholds-b.yaml',
       'examples/scan/thresholds-git.yaml',
     ]) {
       expect(packed).toContain(needed);

@@ -9,8 +9,8 @@ import { tempDir } from './helpers/tmp.ts';
 import { configProblems } from './helpers/config.ts';
 
 const dir = tempDir();
-const DEFAULT = readFileSync(join(ROOT, 'config/thresholds-b.yaml'), 'utf8');
-const defaults = await loadThresholdsB(join(ROOT, 'config/thresholds-b.yaml'));
+const DEFAULT = readFileSync(join(ROOT, 'examples/shape-b/thresholds-b.yaml'), 'utf8');
+const defaults = await loadThresholdsB(join(ROOT, 'examples/shape-b/thresholds-b.yaml'));
 const problemsOf = configProblems(dir, loadThresholdsB);
 
 /** Replaces exactly one occurrence, so a test never passes because its edit missed. */
@@ -19,7 +19,7 @@ function edit(text: string, from: string, to: string): string {
   return text.replace(from, to);
 }
 
-describe('Shape B default thresholds reproduce the tables of docs/reference/api.md', () => {
+describe('Shape B example thresholds (the packaged ones and the placeholder DIN-SPEC-XXXX) reproduce the tables of docs/reference/api.md', () => {
   it('rules: id (index), unit, threshold', () => {
     expect(defaults.rules.map((r, i) => [r.id, i, r.unit, r.threshold])).toEqual([
       ['COMMITS', 0, 'commits', { min: 5, timeRangeInMonths: 6 }],

@@ -6,7 +6,7 @@ import { catalogB, evaluateScanB, type EvaluationB } from '../src/evaluate/shape
 import type { GrantRecord, ScanRecord, StoredValue } from '../src/load/types.ts';
 import { ROOT } from './helpers/cli.ts';
 
-const T = await loadThresholdsB(join(ROOT, 'config/thresholds-b.yaml'));
+const T = await loadThresholdsB(join(ROOT, 'examples/shape-b/thresholds-b.yaml'));
 const URL = 'https://github.com/acme/widget';
 const NOV_20 = 1763596800; // 2025-11-20T00:00:00Z
 const DAY = 86400;

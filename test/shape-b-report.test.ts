@@ -15,7 +15,7 @@ import { badgeTemplates } from '../src/config/templates.ts';
 /** The badge templates, as a build reads them with its config. */
 const BADGES = badgeTemplates();
 
-const T = await loadThresholdsB(join(ROOT, 'config/thresholds-b.yaml'));
+const T = await loadThresholdsB(join(ROOT, 'examples/shape-b/thresholds-b.yaml'));
 const SITE = await loadSettings(join(ROOT, 'examples/shape-b/badgepress.yaml'));
 const URL = 'https://github.com/acme/widget';
 const ENC = encodeURIComponent(URL);

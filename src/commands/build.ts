@@ -13,6 +13,9 @@ export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR
                        [--base-url URL] [--now UNIX] [--shard i/n] [--strict] [--prune] [--force] [--json] [--wait SECONDS]
                        [--s3-endpoint URL] [--s3-path-style]`;
 
+/** The flags build's parser accepts (BUILD_HELP describes each). */
+export const BUILD_FLAGS = { ...CONFIG_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, force: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' }, wait: { type: 'string' } } as const;
+
 /** `build --help`: the synopsis, then what each flag does and its default. */
 export const BUILD_HELP = `${BUILD_USAGE}
 
@@ -52,7 +55,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
 
 /** `badgepress build`: the build, its summary printed, the exit code and what the build returned (demo shows its example). */
 export async function buildAndSay(argv: string[]): Promise<Built & { exitCode: number }> {
-  const { values } = parseFlags(argv, { ...CONFIG_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, force: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' }, wait: { type: 'string' } }, BUILD_USAGE);
+  const { values } = parseFlags(argv, BUILD_FLAGS, BUILD_USAGE);
   const waitSeconds = integerFlag('wait', values.wait, 0, 86_400) ?? 0;
   const started = performance.now();
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);

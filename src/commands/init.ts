@@ -5,9 +5,11 @@ import { parseFlags, UsageError } from './args.ts';
 
 export const INIT_USAGE = `usage: badgepress init [DIR] [--shape A|B] [--force]
   writes DIR/config/badgepress.yaml (site settings) and the thresholds of the shape (A: score
-  bands, the default; B: badge levels), copied from the packaged config with their comments;
-  the store is DIR/store and the site goes to DIR/dist. Existing files are kept unless --force.
-  Then, in DIR: badgepress build`;
+  bands, the default; B: badge levels), copied from the packaged config with their comments,
+  and DIR/config/repositories.txt (the repositories to measure, one URL a line) when missing;
+  the store is DIR/store and the site goes to DIR/dist. Existing files are kept unless --force
+  (the repository list always is).
+  Then, in DIR: badgepress scan --repos config/repositories.txt, then badgepress build`;
 
 /** A path as the user would type it from here: relative inside the working directory, else absolute. */
 const shown = (f: string) => {
@@ -22,10 +24,13 @@ export async function initCommand(argv: string[]): Promise<number> {
   if (shape !== 'A' && shape !== 'B') throw new UsageError(`--shape ${JSON.stringify(shape)}: expected A or B`);
   const dir = resolve(positionals[0] ?? '.');
   const files = writeStartingConfig(dir, shape, values.force ?? false, shown);
+  const where = dir === process.cwd() ? '' : ` in ${shown(dir)}`;
+  const written = files.map(shown);
   process.stdout.write(
-    `badgepress: wrote ${files.map(shown).join(' and ')} (Shape ${shape}).\n` +
-      `Next: put your scanner's records in ${shown(join(dir, 'store'))}/ (one file per repository: https://github.com/badgepress/badgepress/blob/main/docs/reference/store-records.md), ` +
-      `set baseUrl to the site's public address, then run "badgepress build"${dir === process.cwd() ? '' : ` in ${shown(dir)}`}.\n`,
+    `badgepress: wrote ${written.length > 1 ? `${written.slice(0, -1).join(', ')} and ${written.at(-1)}` : written[0]} (Shape ${shape}).\n` +
+      `Next: list the repositories to measure in ${shown(join(dir, 'config/repositories.txt'))} (one URL a line), set baseUrl to the site's public address, ` +
+      `then run "badgepress scan --repos config/repositories.txt" and "badgepress build"${where} ` +
+      `(a scanner of your own writes records into ${shown(join(dir, 'store'))}/ instead: https://github.com/badgepress/badgepress/blob/main/docs/reference/store-records.md).\n`,
   );
   return 0;
 }

@@ -43,7 +43,7 @@ const commands: Record<string, Command> = {
   serve: { load: async () => import('./serve.ts').then((m) => ({ run: m.serveCommand, usage: m.SERVE_USAGE })) },
   demo: { load: async () => import('./demo.ts').then((m) => ({ run: m.demoCommand, usage: m.DEMO_USAGE })) },
   site: { load: async () => import('./site.ts').then((m) => ({ run: m.siteCommand, usage: m.SITE_USAGE })), batch: true },
-  scan: { load: async () => import('./scan.ts').then((m) => ({ run: (argv: string[]) => m.scanCommand(argv), usage: m.SCAN_USAGE })) },
+  scan: { load: async () => import('./scan.ts').then((m) => ({ run: (argv: string[]) => m.scanCommand(argv), usage: m.SCAN_HELP })) },
   init: { load: async () => import('./init.ts').then((m) => ({ run: m.initCommand, usage: m.INIT_USAGE })) },
 };
 

@@ -7,7 +7,7 @@ import { ruleIdProblem } from '../config/validate.ts';
 import type { Settings } from '../config/types.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
-import { isMeasuredRule, measuredRuleIds } from '../model/measured-rules.ts';
+import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule, measuredRuleIds } from '../model/measured-rules.ts';
 import { plural } from '../model/plural.ts';
 import { parseShard, type Shard } from '../model/shard.ts';
 import { runScan } from '../scan/run.ts';
@@ -23,7 +23,39 @@ FILE lists one repository URL a line (# comments), optionally followed by mirror
 Exit codes: 0 scanned, 1 some repositories or lines failed (or a stored record lacks rules), 2 bad arguments or config (nothing
 fetched), 4 the store failed, 5 another scan holds the store (of the whole list, the same shard, or another n).`;
 
-const FLAGS = {
+/** `scan --help`: the synopsis, then what each flag does and its default. */
+export const SCAN_HELP = `${SCAN_USAGE}
+
+Measures the repositories FILE lists, from git (and the forge's API where the host has one),
+and appends one record per repository and scan time to the store.
+
+  --repos FILE              the repositories to measure (required)
+  --store DIR|s3://…        where records are appended; default: store: in the config
+  --config FILE             site settings (YAML): its scan: and hosts: sections, the thresholds;
+                            default ./config/badgepress.yaml, else the packaged one
+  --mirrors DIR             where the blobless mirrors are kept; default: scan.mirrors
+  --as-of UNIX|ISO          the scan time: Unix seconds, a date (midnight UTC) or an ISO time
+                            with its zone; default: now, to the second. A repository already
+                            holding a record at that time gets none and is not fetched
+  --history monthly         also write one record per month start from --since up to the scan time
+  --since YYYY-MM           the first month --history writes
+  --fetch always|never      never: read the mirrors as they are and ask no server; default always
+  --forge always|never      never: measure by git alone, asking no forge API or dependency
+                            index (the forge rules are not asked); default always
+  --rules ID,…              measure only these rules; default: every rule it can measure, of
+                            ${[...GIT_RULE_IDS, ...FORGE_RULE_IDS].sort().join(', ')}
+  --concurrency N           repositories measured at once; default: scan.concurrency (4)
+  --shard i/n               only the repositories "badgepress build --shard i/n" builds
+  --bot-pattern REGEX       one more bot (a regular expression on the name and e-mail), beside
+                            scan.botPatterns; repeatable
+  --bus-factor-months N     the months of commits BUS_FACTOR counts; default: scan.busFactorMonths (12)
+  --json                    print the summary as one JSON object
+  --s3-endpoint URL         the endpoint of an S3-compatible store (MinIO, R2, Ceph)
+  --s3-path-style           address buckets in the path, not the host name
+
+Every flag and rule: https://github.com/badgepress/badgepress/blob/main/docs/reference/scan.md`;
+
+export const SCAN_FLAGS = {
   config: CONFIG_FLAGS.config,
   store: CONFIG_FLAGS.store,
   's3-endpoint': CONFIG_FLAGS['s3-endpoint'],
@@ -75,7 +107,7 @@ function unmeasuredWhy(ids: readonly string[], settings: Settings): string {
 
 /** `forgeFor`: the forge adapters (default: the config's `hosts:` and the known forges). */
 export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<number> {
-  const { values: v } = parseFlags(argv, FLAGS, SCAN_USAGE);
+  const { values: v } = parseFlags(argv, SCAN_FLAGS, SCAN_USAGE);
   const started = performance.now();
   if (v.repos === undefined) throw new UsageError(`--repos FILE is required: a file with one repository URL a line\n${SCAN_USAGE}`);
   const asOf = v['as-of'] === undefined ? Math.floor(Date.now() / 1000) : parseAsOf(v['as-of']);

@@ -26,7 +26,9 @@ export function startingSettings(packaged: string, shape: Shape): string {
 /**
  * Writes DIR/config/badgepress.yaml and the shape's thresholds, and makes DIR/store. Files that
  * exist are kept (a UsageError naming them, `shown` as the user would type them) unless `force`.
- * Returns the two files written.
+ * DIR/config/repositories.txt, the list `badgepress scan` reads, is written (the packaged one:
+ * comments only) when missing and never overwritten: it is the user's list, not a setting.
+ * Returns the files written.
  */
 export function writeStartingConfig(dir: string, shape: Shape, force: boolean, shown: (path: string) => string): string[] {
   const configDir = join(dir, 'config');
@@ -40,5 +42,8 @@ export function writeStartingConfig(dir: string, shape: Shape, force: boolean, s
   mkdirSync(join(dir, 'store'), { recursive: true });
   writeFileSync(files[0]!, startingSettings(readFileSync(join(PACKAGE_CONFIG_DIR, 'badgepress.yaml'), 'utf8'), shape));
   copyFileSync(join(PACKAGE_CONFIG_DIR, THRESHOLDS[shape]), files[1]!);
-  return files;
+  const list = join(configDir, 'repositories.txt');
+  if (existsSync(list)) return files;
+  copyFileSync(join(PACKAGE_CONFIG_DIR, 'repositories.txt'), list);
+  return [...files, list];
 }

@@ -42,7 +42,7 @@ export function hostileStoreB(dir: string): string {
 export function shapeBConfig(dir: string): string {
   // The example's config, with paths that hold from a temporary directory.
   const cfg = join(dir, 'b.yaml');
-  writeFileSync(cfg, `shape: B\nthresholds:\n  B: ${join(ROOT, 'config/thresholds-b.yaml')}\ndecisions: ${join(ROOT, 'examples/shape-b/decisions')}\n`);
+  writeFileSync(cfg, `shape: B\nthresholds:\n  B: ${join(ROOT, 'examples/shape-b/thresholds-b.yaml')}\ndecisions: ${join(ROOT, 'examples/shape-b/decisions')}\n`);
   return cfg;
 }
 
