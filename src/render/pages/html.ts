@@ -14,10 +14,7 @@ export const esc = escapeXml;
  */
 export const UNBOUNDED = '&infin;';
 
-/** A count with its noun: "1 repository", "3 repositories". */
-export function counted(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+export { counted, numberText } from '../../model/plural.ts';
 
 /** Untrusted text, escaped and isolated for bidi. */
 export function text(s: string): string {

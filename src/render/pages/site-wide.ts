@@ -10,7 +10,7 @@ import { cacheControlFor } from '../renderer.ts';
 import type { Phase, PublishFile } from '../../model/publish-file.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
-import { counted, esc, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
+import { counted, esc, numberText, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
 import { isoDate } from '../../model/calendar.ts';
 import { UNKNOWN } from '../../model/status.ts';
 import type { RepositorySummary, SortedSummaries } from './summary.ts';
@@ -93,7 +93,7 @@ function link(ctx: PagesContext, path: string, label: string): string {
 
 function countChart(ctx: PagesContext, id: string, badge: string, counts: Map<string, number>): string {
   const bars = [...counts].map(([status, value]) => ({ label: shownStatus(ctx.settings.shape, status), value, kind: status }));
-  return barChart({ id, title: `${badge}: repositories per status`, desc: bars.map((b) => `${b.label} ${b.value}`).join(', ') }, bars);
+  return barChart({ id, title: `${badge}: repositories per status`, desc: bars.map((b) => `${b.label} ${numberText(b.value)}`).join(', ') }, bars);
 }
 
 /** Badge j's counts as the charts take them: the configured statuses, and others held. */
@@ -112,7 +112,7 @@ function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
   });
   const rules = ctx.thresholds.t.rules.map((r) => `<li>${link(ctx, pagePaths.rule(r.id), text(r.name))}</li>`).join('');
   const hosts = root.children.slice(0, GROUPS_PER_PAGE);
-  const more = root.children.length > hosts.length ? ` ${link(ctx, groupPaths.page(root, 2), `${root.children.length - hosts.length} more hosts`)}.` : '';
+  const more = root.children.length > hosts.length ? ` ${link(ctx, groupPaths.page(root, 2), counted(root.children.length - hosts.length, 'more host', 'more hosts'))}.` : '';
   const main =
     `<h1>${esc(ctx.env.siteName)}</h1>` +
     `<p class="lead">${link(ctx, pagePaths.listPage(1), counted(facts.total, 'repository', 'repositories'))} and ${facts.total === 1 ? 'its' : 'their'} badges: what each badge means, what each repository holds, and how it changed.</p>` +
@@ -121,7 +121,7 @@ function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
     charts +
     `</section>` +
     `<section aria-labelledby="repositories"><h2 id="repositories">Repositories</h2>` +
-    `<p>${link(ctx, pagePaths.listPage(1), facts.total === 1 ? 'The one repository' : `All ${facts.total} repositories`)}, in natural order, or by host, then owner or group:</p>` +
+    `<p>${link(ctx, pagePaths.listPage(1), facts.total === 1 ? 'The one repository' : `All ${counted(facts.total, 'repository', 'repositories')}`)}, in natural order, or by host, then owner or group:</p>` +
     (hosts.length > 0 ? `${groupList(ctx, hosts)}${more}` : '<p>No repository has been scanned yet.</p>') +
     firstListPage(ctx, facts) +
     `</section>` +
@@ -176,12 +176,12 @@ function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string 
         : r.thresholds
             .slice()
             .sort((a, b) => a.min - b.min)
-            .map((b) => `${b.min}..${b.max ?? UNBOUNDED} ${esc(r.unit)}: ${statusWord(b.status)}`)
+            .map((b) => `${numberText(b.min)}..${b.max === null ? UNBOUNDED : numberText(b.max)} ${esc(r.unit)}: ${statusWord(b.status)}`)
             .join('<br>'),
     ]);
     const expiry = ctx.settings.expireAfterDays !== null ? `<p>A badge whose last scan is more than ${ctx.settings.expireAfterDays} days old shows <strong>expired</strong> until a new scan arrives.</p>` : '';
     body =
-      `<p>${esc(id)} is decided by ${rules.length} ${rules.length === 1 ? 'rule' : 'rules'}. Each rule's value falls in a band with a status; the badge takes the <strong>worst</strong> status among its rules (gold, then silver, bronze, fail). A rule nobody measured (no value in the scan) is ${statusWord(UNKNOWN)}, never a band: any fail still fails the badge; otherwise an unknown rule makes the badge ${statusWord(UNKNOWN)}${unknownAsNote(ctx)}.</p>` +
+      `<p>${esc(id)} is decided by ${counted(rules.length, 'rule', 'rules')}. Each rule's value falls in a band with a status; the badge takes the <strong>worst</strong> status among its rules (gold, then silver, bronze, fail). A rule nobody measured (no value in the scan) is ${statusWord(UNKNOWN)}, never a band: any fail still fails the badge; otherwise an unknown rule makes the badge ${statusWord(UNKNOWN)}${unknownAsNote(ctx)}.</p>` +
       expiry +
       table(`Criteria of ${esc(id)} and their bands`, ['Rule', 'What it measures', 'Bands'], rows) +
       moreInfo(ctx, def.informationUri, id);
@@ -221,7 +221,7 @@ function rulePage(ctx: PagesContext, ruleId: string, counts: Map<string, number>
             r.thresholds
               .slice()
               .sort((a, b) => a.min - b.min)
-              .map((b) => [String(b.min), b.max === null ? 'unbounded' : String(b.max), statusWord(b.status)]),
+              .map((b) => [numberText(b.min), b.max === null ? 'unbounded' : numberText(b.max), statusWord(b.status)]),
           );
   } else {
     const r = th.t.rules.find((x) => x.id === ruleId)!;
@@ -240,7 +240,7 @@ function rulePage(ctx: PagesContext, ruleId: string, counts: Map<string, number>
     `<section aria-labelledby="now"><h2 id="now">Repositories now</h2>${table(
       `Repositories per status of ${esc(name)}`,
       ['Status', 'Repositories'],
-      [...counts].map(([s, n]) => [statusWord(s), String(n)]),
+      [...counts].map(([s, n]) => [statusWord(s), numberText(n)]),
       [1],
     )}</section>`;
   return renderPage(ctx.env, { title: `${name} · ${ctx.env.siteName}`, description: `The rule ${name}: what it measures and its thresholds.`, main });

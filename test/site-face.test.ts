@@ -1,0 +1,85 @@
+// Issue 34, "the site's face", in the bytes of pages rendered in this process: a repository
+// page is titled by the project's name, counts read "1 commit" and "10,000 commits", the site
+// has a title of its own apart from the SARIF tool's name. The expected texts are written out
+// by hand here, never made by the code under test.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../src/config/resolve.ts';
+import { evaluatorA, evaluatorB } from '../src/evaluate/repository.ts';
+import type { RepositoryHistory, ScanRecord } from '../src/load/types.ts';
+import { repositoryPage } from '../src/render/pages/repository.ts';
+import { loadPagesContext } from '../src/render/pages/setup.ts';
+import { ROOT } from './helpers/cli.ts';
+import { tempDir } from './helpers/tmp.ts';
+import { shapeBConfig } from './helpers/site-crawl.ts';
+
+const dir = tempDir('badgepress-face-');
+const configA = await resolveConfig(undefined, { store: join(ROOT, 'examples/store'), out: dir });
+const ctxA = loadPagesContext(configA);
+const configB = await resolveConfig(shapeBConfig(dir), { store: join(ROOT, 'examples/shape-b/store'), out: dir });
+const ctxB = loadPagesContext(configB);
+
+const T0 = 1_763_000_000;
+
+function history(url: string, values: Array<Record<string, number | boolean>>): RepositoryHistory {
+  const scans: ScanRecord[] = values.map((v, i) => ({ kind: 'scan', repositoryUrl: url, timestamp: T0 + i * 86_400, values: v, evidence: {}, source: `s.ndjson:${i + 1}` }));
+  return { repositoryUrl: url, encoded: encodeURIComponent(url), scans, grants: [] };
+}
+
+function pageA(url: string, values: Array<Record<string, number | boolean>>): string {
+  const t = ctxA.thresholds;
+  if (t.shape !== 'A') throw new Error('shape A expected');
+  const h = history(url, values);
+  return repositoryPage(ctxA, h, evaluatorA(t.t, null).evaluate(h, T0 + values.length * 86_400));
+}
+
+function pageB(url: string, values: Array<Record<string, number | boolean>>): string {
+  const t = ctxB.thresholds;
+  if (t.shape !== 'B') throw new Error('shape B expected');
+  const h = history(url, values);
+  return repositoryPage(ctxB, h, evaluatorB(t.t, new Map()).evaluate(h, T0 + values.length * 86_400));
+}
+
+/** The page's text without tags and entities, spaces collapsed. */
+function words(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+}
+
+describe('a repository page is titled by the project, not the raw URL', () => {
+  it('github.com/curl/curl: "curl/curl" in <title> and <h1>, the URL in the lead', () => {
+    const html = pageA('https://github.com/curl/curl', [{ ISSUE_REACTION_TIME: 1, BUS_FACTOR: 5, SECURITY_POLICY: true }]);
+    expect(html).toContain('<title>curl/curl · badgepress</title>');
+    expect(html).toMatch(/<h1><bdi>curl\/curl<\/bdi><\/h1>/);
+    expect(html).toContain('https://github.com/curl/curl');
+  });
+
+  it('a GitLab subgroup keeps every segment after the host: group/sub/project', () => {
+    const html = pageA('https://gitlab.example.org/group/sub/project.git', [{ BUS_FACTOR: 5 }]);
+    expect(html).toContain('<title>group/sub/project · badgepress</title>');
+  });
+});
+
+describe('counts: the singular for one, digits grouped for the page locale (en)', () => {
+  it('Shape B: "1 release", "at least 1 release", "10,000 commits"', () => {
+    const html = words(pageB('https://github.com/acme/one', [{ COMMITS: 10_000, RELEASES: 1, ISSUE_REACTION_TIME: 1, PACKAGES: 0, CI_PIPELINE: 1 }]));
+    expect(html).toContain('at least 1 release in the last 6 months');
+    expect(html).not.toMatch(/\b1 releases\b/);
+    expect(html).toContain('The scan reported 1 release.');
+    expect(html).toContain('The scan reported 10,000 commits.');
+    expect(html).toContain('at least 1 package in the last 6 months');
+    expect(html).toContain('Packages: 1 more package');
+    expect(html).not.toMatch(/\b10000\b/);
+  });
+
+  it('Shape A: "1 contributor", "3 more contributors for gold" and the value 12,345', () => {
+    const html = words(pageA('https://github.com/acme/solo', [{ BUS_FACTOR: 1, ISSUE_REACTION_TIME: 12_345, SECURITY_POLICY: true }]));
+    expect(html).toContain(' 1 contributor ');
+    expect(html).not.toMatch(/(?<![.\d])1 contributors\b/);
+    expect(html).toContain('12,345 days');
+    expect(html).toContain('1 more contributor (Bus factor) for bronze');
+    expect(html).toContain('3 more contributors (Bus factor) for gold');
+  });
+});
