@@ -2,6 +2,7 @@
 // page is titled by the project's name, counts read "1 commit" and "10,000 commits", the site
 // has a title of its own apart from the SARIF tool's name. The expected texts are written out
 // by hand here, never made by the code under test.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config/resolve.ts';
@@ -11,7 +12,7 @@ import { repositoryPage } from '../src/render/pages/repository.ts';
 import { loadPagesContext } from '../src/render/pages/setup.ts';
 import { ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { shapeBConfig } from './helpers/site-crawl.ts';
+import { runBuild, shapeBConfig } from './helpers/site-crawl.ts';
 
 const dir = tempDir('badgepress-face-');
 const configA = await resolveConfig(undefined, { store: join(ROOT, 'examples/store'), out: dir });
@@ -81,5 +82,33 @@ describe('counts: the singular for one, digits grouped for the page locale (en)'
     expect(html).toContain('12,345 days');
     expect(html).toContain('1 more contributor (Bus factor) for bronze');
     expect(html).toContain('3 more contributors (Bus factor) for gold');
+  });
+});
+
+describe('the site has a title and logo of its own, apart from the SARIF tool', () => {
+  it('site.title and site.logo name the pages; tool.name still names the SARIF driver', async () => {
+    const at = join(dir, 'titled');
+    mkdirSync(at, { recursive: true });
+    const logo = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#123456"/></svg>';
+    writeFileSync(join(at, 'logo.svg'), logo);
+    writeFileSync(join(at, 'site.yaml'), 'site:\n  title: ACME project health\n  logo: logo.svg\n');
+    const out = join(at, 'out');
+    await runBuild(['--config', join(at, 'site.yaml'), '--store', join(ROOT, 'examples/store'), '--out', out]);
+    const home = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(home).toContain('<title>ACME project health</title>');
+    expect(home).toContain('<h1>ACME project health</h1>');
+    const img = /<a class="brand" href="\/"><img class="logo" src="\/(assets\/logo\.[0-9a-f]{12}\.svg)" alt="" width="24" height="24">ACME project health<\/a>/.exec(home);
+    expect(img).not.toBeNull();
+    expect(readFileSync(join(out, img![1]!), 'utf8')).toBe(logo);
+    const repo = readdirSync(join(out, 'api/v1/repositories'))[0]!;
+    const sarif = JSON.parse(readFileSync(join(out, 'api/v1/repositories', repo, 'sarif'), 'utf8'));
+    expect(sarif.runs[0].tool.driver.name).toBe('badgepress');
+  });
+
+  it('a logo that is not there is a configuration error naming the file and key', async () => {
+    const at = join(dir, 'nologo');
+    mkdirSync(at, { recursive: true });
+    writeFileSync(join(at, 'site.yaml'), 'site:\n  logo: missing.svg\n');
+    await expect(resolveConfig(join(at, 'site.yaml'), { store: dir, out: dir })).rejects.toThrow(/site\.yaml:2.*site\.logo: cannot read .*missing\.svg \(ENOENT\)/s);
   });
 });
