@@ -10,6 +10,8 @@ import { evaluatorA, evaluatorB } from '../src/evaluate/repository.ts';
 import type { RepositoryHistory, ScanRecord } from '../src/load/types.ts';
 import { repositoryPage } from '../src/render/pages/repository.ts';
 import { loadPagesContext } from '../src/render/pages/setup.ts';
+import { siteWideFiles } from '../src/render/pages/site-wide.ts';
+import { sortSummaries, type RepositorySummary } from '../src/render/pages/summary.ts';
 import { ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { runBuild, shapeBConfig } from './helpers/site-crawl.ts';
@@ -110,5 +112,43 @@ describe('the site has a title and logo of its own, apart from the SARIF tool', 
     mkdirSync(at, { recursive: true });
     writeFileSync(join(at, 'site.yaml'), 'site:\n  logo: missing.svg\n');
     await expect(resolveConfig(join(at, 'site.yaml'), { store: dir, out: dir })).rejects.toThrow(/site\.yaml:2.*site\.logo: cannot read .*missing\.svg \(ENOENT\)/s);
+  });
+});
+
+/** Summary lines of `n` repositories first scanned on one day, and one that changed a day later. */
+function firstBuild(ctx: typeof ctxB, n: number): Map<string, string> {
+  const byUrl = new Map<string, string>();
+  const ids = ctx.thresholds.t.badges.map((b) => b.id);
+  for (let i = 0; i <= n; i++) {
+    const url = `https://example.org/p${i}`;
+    const badges = Object.fromEntries(ids.map((id) => [id, 'fail']));
+    const changes = ids.map((id) => ({ t: T0 + i, badge: id, from: null, to: 'fail' }));
+    if (i === n) changes.push({ t: T0 + 86_400, badge: ids[0]!, from: 'fail', to: 'bronze' } as never);
+    const s: RepositorySummary = { url, enc: encodeURIComponent(url), scans: 1, last: T0 + i, badges, rules: {}, changes };
+    byUrl.set(url, JSON.stringify(s));
+  }
+  return byUrl;
+}
+
+describe('the home page after a first build', () => {
+  const files = siteWideFiles(ctxB, sortSummaries(firstBuild(ctxB, 19)));
+  const home = String(files.find((f) => f.key === 'index.html')!.body);
+
+  it('summarises the first scans of a day in one line, beside the real changes', () => {
+    const recent = /<h2 id="recent">Recent status changes<\/h2><ul>(.*?)<\/ul>/.exec(home)![1]!;
+    const lines = [...recent.matchAll(/<li>(.*?)<\/li>/g)].map((m) => words(m[1]!).trim());
+    const id = ctxB.thresholds.t.badges[0]!.id;
+    expect(lines).toEqual([`2025-11-14 https://example.org/p19 : ${id} none → bronze`, '2025-11-13 20 repositories scanned for the first time']);
+    expect(home).not.toContain('first scanned');
+  });
+
+  it('draws "none" in a class of its own, never in fail\'s colours', () => {
+    const bars = [...home.matchAll(/<text[^>]*>(\w+)<\/text><rect class="band-(\w+)"/g)].map((m) => [m[1], m[2]]);
+    expect(bars).toContainEqual(['none', 'none']);
+    expect(bars.filter(([label, kind]) => label !== kind)).toEqual([]);
+    const css = ctxB.env.assets.css.body;
+    const rule = /\.chart \.band-none[^{]*\{([^}]*)\}/.exec(css);
+    expect(rule?.[1]).toBeDefined();
+    expect(rule![1]).not.toMatch(/band-fail|--fail/);
   });
 });

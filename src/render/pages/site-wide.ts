@@ -52,6 +52,27 @@ function count(counts: Map<string, Map<string, number>>, statusById: Record<stri
   }
 }
 
+interface FirstScans {
+  n: number;
+  t: number;
+  /** The repository named when it is the day's only one. */
+  url: string;
+  enc: string;
+}
+
+/** Counts a repository's first scan, if its changes still hold it, once on its day. */
+function countFirstScan(days: Map<string, FirstScans>, s: RepositorySummary): void {
+  const first = s.changes.find((c) => c.from === null);
+  if (!first) return;
+  const day = isoDate(first.t);
+  const seen = days.get(day);
+  if (!seen) days.set(day, { n: 1, t: first.t, url: s.url, enc: s.enc });
+  else {
+    seen.n++;
+    if (first.t > seen.t) seen.t = first.t;
+  }
+}
+
 interface RecentChange {
   url: string;
   enc: string;
@@ -67,8 +88,10 @@ function newerFirst(a: RecentChange, b: RecentChange): number {
 interface SiteWideFacts {
   total: number;
   ruleCounts: Map<string, Map<string, number>>;
-  /** The RECENT_SHOWN newest status changes. */
+  /** The RECENT_SHOWN newest status changes, first scans left out. */
   recent: RecentChange[];
+  /** First scans per UTC day (YYYY-MM-DD): how many repositories, the newest time, one of them. */
+  firstScans: Map<string, FirstScans>;
   /** Every repository's statuses, and the groups they are in. */
   cat: Catalogue;
   root: Group;
@@ -92,7 +115,11 @@ function link(ctx: PagesContext, path: string, label: string): string {
 }
 
 function countChart(ctx: PagesContext, id: string, badge: string, counts: Map<string, number>): string {
-  const bars = [...counts].map(([status, value]) => ({ label: shownStatus(ctx.settings.shape, status), value, kind: status }));
+  // Drawn as the word shown: Shape B's "none" in its own grey, never in fail's red.
+  const bars = [...counts].map(([status, value]) => {
+    const shown = shownStatus(ctx.settings.shape, status);
+    return { label: shown, value, kind: shown };
+  });
   return barChart({ id, title: `${badge}: repositories per status`, desc: bars.map((b) => `${b.label} ${numberText(b.value)}`).join(', ') }, bars);
 }
 
@@ -105,11 +132,21 @@ function countsOf(facts: SiteWideFacts, j: number): Map<string, number> {
 function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
   const { cat, root } = facts;
   const charts = cat.badges.map((id, j) => `<h3>${esc(id)}</h3>${countChart(ctx, `count-${j}`, id, countsOf(facts, j))}`).join('');
-  const recent = facts.recent.map(({ url, enc, c }) => {
-    const to = shownStatus(ctx.settings.shape, c.to);
-    const what = c.from === null ? `${esc(c.badge)} first scanned: ${statusWord(to)}` : `${esc(c.badge)} ${statusWord(shownStatus(ctx.settings.shape, c.from))} → ${statusWord(to)}`;
-    return `<li><time datetime="${isoDate(c.t)}">${isoDate(c.t)}</time> ${link(ctx, pagePaths.repository(enc), text(url))}: ${what}</li>`;
+  // A day's first scans are one line, not one per repository and badge: after a first build
+  // they would be every line. The lines are the newest RECENT_SHOWN of both kinds.
+  const lines: Array<{ t: number; html: string }> = facts.recent.map(({ url, enc, c }) => {
+    const what = `${esc(c.badge)} ${statusWord(shownStatus(ctx.settings.shape, c.from!))} → ${statusWord(shownStatus(ctx.settings.shape, c.to))}`;
+    return { t: c.t, html: `<li><time datetime="${isoDate(c.t)}">${isoDate(c.t)}</time> ${link(ctx, pagePaths.repository(enc), text(url))}: ${what}</li>` };
   });
+  for (const [day, f] of facts.firstScans) {
+    const what = f.n === 1 ? `${link(ctx, pagePaths.repository(f.enc), text(f.url))} scanned for the first time` : `${counted(f.n, 'repository', 'repositories')} scanned for the first time`;
+    lines.push({ t: f.t, html: `<li><time datetime="${day}">${day}</time> ${what}</li>` });
+  }
+  // Stable: at equal times the changes (in newerFirst order) come before the day's first scans.
+  const recent = lines
+    .sort((a, b) => b.t - a.t)
+    .slice(0, RECENT_SHOWN)
+    .map((l) => l.html);
   const rules = ctx.thresholds.t.rules.map((r) => `<li>${link(ctx, pagePaths.rule(r.id), text(r.name))}</li>`).join('');
   const hosts = root.children.slice(0, GROUPS_PER_PAGE);
   const more = root.children.length > hosts.length ? ` ${link(ctx, groupPaths.page(root, 2), counted(root.children.length - hosts.length, 'more host', 'more hosts'))}.` : '';
@@ -324,6 +361,7 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
       ruleStatusesOf(ctx),
     ),
     recent: [],
+    firstScans: new Map(),
     cat,
     root,
     rollUp: [],
@@ -352,7 +390,8 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
     if (s.url !== summaries.urls[i]) throw new Error(`internal: summary ${i} is of ${s.url}, expected ${summaries.urls[i]}`);
     cat.record(i++, s.badges);
     count(facts.ruleCounts, s.rules);
-    for (const c of s.changes) keepNewest(facts.recent, { url: s.url, enc: s.enc, c });
+    for (const c of s.changes) if (c.from !== null) keepNewest(facts.recent, { url: s.url, enc: s.enc, c });
+    countFirstScan(facts.firstScans, s);
     yield* toSitemap(`${base}/${pagePaths.repository(s.enc)}`);
   }
   facts.rollUp = cat.rollUp(cat.order);
