@@ -152,3 +152,31 @@ describe('the home page after a first build', () => {
     expect(rule![1]).not.toMatch(/band-fail|--fail/);
   });
 });
+
+describe("a repository's scans table folds to the latest 10", () => {
+  const day = (i: number) => new Date((T0 + i * 86_400) * 1000).toISOString().slice(0, 10);
+  const rowDates = (html: string) => [...html.matchAll(/<th scope="row"><time datetime="(\d{4}-\d\d-\d\d)T/g)].map((m) => m[1]);
+
+  it('12 scans: the newest 10 open, the 2 older in a <details> that works without script', () => {
+    const html = pageA(
+      'https://github.com/acme/busy',
+      Array.from({ length: 12 }, () => ({ BUS_FACTOR: 5 })),
+    );
+    const scans = /<section aria-labelledby="scans">(.*?)<\/section>/s.exec(html)![1]!;
+    const [open, folded] = scans.split('<details class="older-scans">');
+    expect(rowDates(open!)).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2].map(day));
+    expect(folded).toMatch(/^<summary>2 older scans<\/summary>/);
+    expect(rowDates(folded!)).toEqual([day(1), day(0)]);
+    // Every scan's files are still linked.
+    for (let i = 0; i < 12; i++) expect(scans).toContain(`/at/${T0 + i * 86_400}/sarif`);
+  });
+
+  it('10 scans: one table, nothing folded', () => {
+    const html = pageA(
+      'https://github.com/acme/calm',
+      Array.from({ length: 10 }, () => ({ BUS_FACTOR: 5 })),
+    );
+    expect(html).not.toContain('older-scans');
+    expect(rowDates(html)).toHaveLength(10);
+  });
+});

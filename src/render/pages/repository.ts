@@ -333,6 +333,9 @@ function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }, page: Page
   return charts ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>` : '';
 }
 
+/** The scans a repository page shows open; older ones fold into a <details> (no script needed). */
+export const SCANS_SHOWN = 10;
+
 function scansTable(ctx: PagesContext, h: RepositoryHistory, statusesAt: (i: number) => string[], badgeIds: readonly string[], page: PageShared): string {
   const escIds = badgeIds.map((id) => badgeParts(ctx, id).escId);
   const rows = h.scans
@@ -345,7 +348,11 @@ function scansTable(ctx: PagesContext, h: RepositoryHistory, statusesAt: (i: num
       return [`<time datetime="${time}">${time}</time>`, ...statusesAt(i).map(statusWord), `${files}</ul>`];
     })
     .reverse();
-  return table('Scans, newest first, with the files of each', ['Scan time', ...escIds, 'Files'], rows);
+  const head = ['Scan time', ...escIds, 'Files'];
+  const latest = table('Scans, newest first, with the files of each', head, rows.slice(0, SCANS_SHOWN));
+  if (rows.length <= SCANS_SHOWN) return latest;
+  const older = rows.length - SCANS_SHOWN;
+  return latest + `<details class="older-scans"><summary>${counted(older, 'older scan', 'older scans')}</summary>` + table(`The ${counted(older, 'older scan', 'older scans')}, newest first`, head, rows.slice(SCANS_SHOWN)) + '</details>';
 }
 
 /**

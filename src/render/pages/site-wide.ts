@@ -348,7 +348,8 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   yield { key: ctx.env.assets.feedCss.key, body: ctx.env.assets.feedCss.body, contentType: ctx.env.assets.feedCss.contentType, cacheControl: immutable, phase: 'at' };
   yield { key: favicon.key, body: favicon.body, contentType: favicon.contentType, cacheControl: short, phase: 'at' };
   const { logo } = ctx.env.assets;
-  if (logo) yield { key: logo.key, body: logo.body, contentType: logo.contentType, cacheControl: immutable, phase: 'at' };
+  // Like the favicon: the resolvers answer only the stylesheets and script as immutable.
+  if (logo) yield { key: logo.key, body: logo.body, contentType: logo.contentType, cacheControl: short, phase: 'at' };
   const page = (key: string, body: string, contentType = HTML_TYPE, phase: Phase = 'page'): PublishFile => ({ key, body, contentType, cacheControl: short, phase });
   const total = summaries.urls.length;
   const statuses = statusesOf(ctx);
