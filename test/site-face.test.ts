@@ -147,9 +147,11 @@ describe('the home page after a first build', () => {
     expect(bars).toContainEqual(['none', 'none']);
     expect(bars.filter(([label, kind]) => label !== kind)).toEqual([]);
     const css = ctxB.env.assets.css.body;
-    const rule = /\.chart \.band-none[^{]*\{([^}]*)\}/.exec(css);
-    expect(rule?.[1]).toBeDefined();
-    expect(rule![1]).not.toMatch(/band-fail|--fail/);
+    // none and unknown each have a rule of their own, drawn in neither fail's colour nor each other's.
+    const fills = ['none', 'unknown', 'fail'].map((k) => new RegExp(`\\.chart \\.band-${k}[^{]*\\{([^}]*)\\}`).exec(css)?.[1]);
+    expect(fills.every((f) => f !== undefined)).toBe(true);
+    expect(new Set(fills).size).toBe(3);
+    expect(fills.slice(0, 2).join(' ')).not.toMatch(/band-fail|--fail/);
   });
 });
 
