@@ -111,7 +111,8 @@ export function partsOf(settings: Settings, t: Thresholds, decisions: ReadonlyMa
   const parts: Record<string, string> = {
     sarif: hash({ baseUrl, tool, strictSarif, t, decisions: allDecisions }),
     'code-scanning': hash({ baseUrl, tool, codeScanning, t, decisions: allDecisions }),
-    index: hash({ badges: t.badges.map((b) => b.id) }),
+    // Styles only when there are more than flat: a default site's index (and its hash) stay as they were.
+    index: hash({ badges: t.badges.map((b) => b.id), ...(styles.length > 1 ? { styles } : {}) }),
     // Every setting and the whole thresholds: any change re-renders pages (and summaries).
     pages: hash({ shaping, t, decisions: allDecisions }),
   };
