@@ -182,3 +182,19 @@ describe("a repository's scans table folds to the latest 10", () => {
     expect(rowDates(html)).toHaveLength(10);
   });
 });
+
+describe('counts past 999 on the site-wide pages', () => {
+  it('the list pages and the search page group their digits: "All 1,200", "Repositories 1,001 to 1,100"', () => {
+    const byUrl = new Map<string, string>();
+    for (let i = 0; i < 1200; i++) {
+      const url = `https://example.org/r${String(i).padStart(4, '0')}`;
+      byUrl.set(url, JSON.stringify({ url, enc: encodeURIComponent(url), scans: 1, last: T0, badges: {}, rules: {}, changes: [] }));
+    }
+    const files = siteWideFiles(ctxB, sortSummaries(byUrl));
+    const body = (key: string) => words(String(files.find((f) => f.key === key)?.body));
+    expect(body('repositories/index.html')).toContain('All 1,200, in natural order');
+    expect(String(files.find((f) => f.key === 'repositories/page/11.html')?.body)).toContain('<meta name="description" content="Repositories 1,001 to 1,100.">');
+    expect(body('search/r/index.html')).toContain('1,200 repositories, hosts and groups whose names start with r');
+    expect(body('index.html')).toContain('All 1,200 repositories');
+  });
+});

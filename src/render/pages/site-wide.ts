@@ -181,9 +181,9 @@ function listPage(ctx: PagesContext, facts: SiteWideFacts, page: number, members
   const nav = (label: string) => pager(ctx, label, page, pages, pagePaths.listPage);
   const main =
     `<h1 id="repositories">Repositories${pages > 1 ? `, page ${page} of ${pages}` : ''}</h1>` +
-    `<p class="lead">All ${total}, in natural order (tool2 before tool10), ${PAGE_SIZE} a page. ${link(ctx, groupPaths.page(facts.root), 'By host and group')}.</p>` +
+    `<p class="lead">All ${numberText(total)}, in natural order (tool2 before tool10), ${PAGE_SIZE} a page. ${link(ctx, groupPaths.page(facts.root), 'By host and group')}.</p>` +
     `${nav('Repository list pages')}${cat.list(ctx, members)}${nav('Repository list pages, after the list')}`;
-  const description = total === 0 ? 'No repository yet.' : `Repositories ${(page - 1) * PAGE_SIZE + 1} to ${Math.min(page * PAGE_SIZE, total)}.`;
+  const description = total === 0 ? 'No repository yet.' : `Repositories ${numberText((page - 1) * PAGE_SIZE + 1)} to ${numberText(Math.min(page * PAGE_SIZE, total))}.`;
   return renderPage(ctx.env, { title: `Repositories${page > 1 ? `, page ${page}` : ''} · ${ctx.env.siteName}`, description, main });
 }
 
