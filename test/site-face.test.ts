@@ -6,6 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config/resolve.ts';
+import { counted } from '../src/model/plural.ts';
 import { evaluatorA, evaluatorB } from '../src/evaluate/repository.ts';
 import type { RepositoryHistory, ScanRecord } from '../src/load/types.ts';
 import { repositoryPage } from '../src/render/pages/repository.ts';
@@ -196,5 +197,26 @@ describe('counts past 999 on the site-wide pages', () => {
     expect(String(files.find((f) => f.key === 'repositories/page/11.html')?.body)).toContain('<meta name="description" content="Repositories 1,001 to 1,100.">');
     expect(body('search/r/index.html')).toContain('1,200 repositories, hosts and groups whose names start with r');
     expect(body('index.html')).toContain('All 1,200 repositories');
+  });
+});
+
+describe('counted(), the one helper for every noun', () => {
+  it('makes the singular of a unit written in the plural, and leaves other units alone', () => {
+    const one = (unit: string) => counted(1, unit);
+    expect(['commits', 'releases', 'contributors', 'days', 'runs', 'packages', 'dependencies', 'classes', 'boxes', 'patches'].map(one)).toEqual([
+      '1 commit',
+      '1 release',
+      '1 contributor',
+      '1 day',
+      '1 run',
+      '1 package',
+      '1 dependency',
+      '1 class',
+      '1 box',
+      '1 patch',
+    ]);
+    expect(['%', 'ms', 'status', 'analysis', ''].map(one)).toEqual(['1 %', '1 ms', '1 status', '1 analysis', '1']);
+    expect([counted(0, 'commits'), counted(2, 'commits'), counted(1_234_567, 'commits'), counted(0.5, 'days')]).toEqual(['0 commits', '2 commits', '1,234,567 commits', '0.5 days']);
+    expect([counted(1, 'repository', 'repositories'), counted(10_000, 'repository', 'repositories')]).toEqual(['1 repository', '10,000 repositories']);
   });
 });
