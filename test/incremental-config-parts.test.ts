@@ -86,10 +86,11 @@ describe('config parts', () => {
     expect(await diff('bands', edit(THRESHOLDS, REUSED_BANDS, REUSED_BANDS.replace('19', '24').replace('20', '25')))).toEqual({ global: false, parts: ['badge:REUSED', ...both] });
     // One rule's help text: the reports and the badge that uses the rule.
     expect(await diff('help', edit(THRESHOLDS, 'help: Add a SECURITY.md', 'help: Please add a SECURITY.md'))).toEqual({ global: false, parts: ['badge:SECURITY', ...both] });
-    // The style list and the colours: every badge's files and the pages, no report.
-    const badges = ['badge:MAINTENANCE', 'badge:REUSED', 'badge:SECURITY', 'pages'];
+    // The style list and the colours: every badge's files and the pages, no report; styles
+    // besides flat also the index, which names them (a ?style= it lacks is "not rendered").
+    const badges = ['badge:MAINTENANCE', 'badge:REUSED', 'badge:SECURITY', 'index', 'pages'];
     expect(await diff('styles', THRESHOLDS, 'styles: [flat, social]\n')).toEqual({ global: false, parts: badges });
-    expect(await diff('colours', THRESHOLDS, 'styles: [flat, plastic, social]\ncolors: { gold: "#00aa00" }\n')).toEqual({ global: false, parts: badges });
+    expect(await diff('colours', THRESHOLDS, 'styles: [flat, plastic, social]\ncolors: { gold: "#00aa00" }\n')).toEqual({ global: false, parts: badges.filter((p) => p !== 'index') });
     // Not attributed (cache ages, expiry, which rules exist): everything.
     expect((await diff('cache', THRESHOLDS, 'styles: [flat, plastic, social]\ncache: { latestMaxAge: 60 }\n')).global).toBe(true);
     // unknownAs changes statuses in every file: everything is redone.

@@ -62,7 +62,7 @@ describe('Shape A: needForA and raiseCriterionA', () => {
 
   it('raiseCriterionA lists the next status up and gold, nothing at gold', () => {
     expect(raiseCriterionA(crit(contributors, 3, 'bronze'))).toEqual(['2 more contributors (Contributors) for silver', '7 more contributors (Contributors) for gold']);
-    expect(raiseCriterionA(crit(contributors, 9, 'silver'))).toEqual(['1 more contributors (Contributors) for gold']);
+    expect(raiseCriterionA(crit(contributors, 9, 'silver'))).toEqual(['1 more contributor (Contributors) for gold']);
     expect(raiseCriterionA(crit(policy('gold'), false, 'fail'))).toEqual(['Security policy present for bronze', 'Security policy present for gold']);
     expect(raiseCriterionA(crit(contributors, 10, 'gold'))).toEqual([]);
   });
@@ -108,7 +108,7 @@ describe('Shape B: needForB and raiseBadgeB', () => {
     const bronze = entry('BRONZE', true, [critB(commits, 6, 'pass')]);
     const silver = entry('SILVER', false, [critB(commits, 6, 'pass'), critB(rule('Releases', { min: 2 }, 'releases'), 1, 'fail')]);
     const gold = entry('GOLD', false, [critB(rule('Packages', { min: 1 }, 'packages'), 0, 'fail')]);
-    expect(raiseBadgeB({ entries: [bronze, silver, gold] } as BadgeB)).toEqual({ target: 'silver', needs: ['Releases: 1 more releases'] });
+    expect(raiseBadgeB({ entries: [bronze, silver, gold] } as BadgeB)).toEqual({ target: 'silver', needs: ['Releases: 1 more release'] });
     expect(raiseBadgeB({ entries: [{ ...bronze, granted: false }, silver, gold] } as BadgeB)).toEqual({ target: 'bronze', needs: [] });
     expect(raiseBadgeB({ entries: [bronze, { ...silver, granted: true }, { ...gold, granted: true }] } as BadgeB)).toBeNull();
   });

@@ -59,7 +59,7 @@ describe('Shape B entries and criteria', () => {
     expect(entry(e, 'MAINTAINED', 'GOLD').criteria.map((c) => [c.description, c.valueText, c.status])).toEqual([
       ['Commits: at least 5 commits in the last 6 months (9)', '9', 'pass'],
       ['Issue reaction time: at most 7 days in the last 3 months (2)', '2', 'pass'],
-      ['Releases: at least 1 releases in the last 6 months (1)', '1', 'pass'],
+      ['Releases: at least 1 release in the last 6 months (1)', '1', 'pass'],
     ]);
   });
 
@@ -118,7 +118,7 @@ describe('granted and highest flags for every pass/fail combination of levels', 
   it('the conclusion names the status, every level, what does not pass and which criteria are shown', () => {
     const e = evaluate(scan({ COMMITS: 6, ISSUE_REACTION_TIME: 1, RELEASES: 0 }));
     expect(badge(e, 'MAINTAINED').conclusion).toBe(
-      'MAINTAINED is granted at SILVER (BRONZE granted, SILVER granted, GOLD not granted); not passing: Releases: at least 1 releases in the last 6 months (0) is fail. The criteria shown are those of GOLD, the highest level the badge defines.',
+      'MAINTAINED is granted at SILVER (BRONZE granted, SILVER granted, GOLD not granted); not passing: Releases: at least 1 release in the last 6 months (0) is fail. The criteria shown are those of GOLD, the highest level the badge defines.',
     );
   });
 });
@@ -140,7 +140,7 @@ describe('count rules re-windowed with the current time range', () => {
     const c = entry(evaluate(old, [], new Map(), longer), 'MAINTAINED', 'BRONZE').criteria[0]!;
     expect([c.valueText, c.status, c.description]).toEqual(['4', 'pass', 'Commits: at least 4 commits in the last 8 months (4)']);
     const shorter: ThresholdsB = { ...T, rules: T.rules.map((r) => (r.id === 'COMMITS' ? { ...r, threshold: { min: 1, timeRangeInMonths: 1 } } : r)) };
-    expect(entry(evaluate(old, [], new Map(), shorter), 'MAINTAINED', 'BRONZE').criteria[0]!.evidence).toBe('1 commits counted between 2025-10-20 and 2025-11-20 (the last month before the scan).');
+    expect(entry(evaluate(old, [], new Map(), shorter), 'MAINTAINED', 'BRONZE').criteria[0]!.evidence).toBe('1 commit counted between 2025-10-20 and 2025-11-20 (the last month before the scan).');
   });
 
   it('events after the scan time do not count; the store evidence wins over the computed sentence', () => {

@@ -249,7 +249,7 @@ describe('the search', () => {
       pages.push(path);
     }
     const repositories = listed(html);
-    const groups = [...html.matchAll(/<li><a href="\/groups\/[^"]*"><bdi>([^<]*)<\/bdi><\/a> <a class="count" href="[^"]*">\d+ repositor/g)].map((m) => m[1]!);
+    const groups = [...html.matchAll(/<li><a href="\/groups\/[^"]*"><bdi>([^<]*)<\/bdi><\/a> <a class="count" href="[^"]*">[\d,]+ repositor/g)].map((m) => m[1]!);
     for (let next = /<a href="([^"]*)">Next<\/a>/.exec(html); next; next = /<a href="([^"]*)">Next<\/a>/.exec(html)) {
       html = page(next[1]!);
       pages.push(next[1]!);
@@ -277,7 +277,7 @@ describe('the search', () => {
     // r, re and rep have pages of their own (a typed address, the crumbs) that no link needs.
     expect(byName(files, 'repo123').pages).toEqual(['/search/', '/search/repo/', '/search/repo1/', '/search/repo12/']);
     expect(most).toBe(4);
-    expect(files.get('search/rep/index.html')).toContain('<li><a href="/search/repo/"><bdi>repo</bdi></a> <span class="count">1500 names</span></li>');
+    expect(files.get('search/rep/index.html')).toContain('<li><a href="/search/repo/"><bdi>repo</bdi></a> <span class="count">1,500 names</span></li>');
     expect(byName(files, 'sub').groups).toEqual(['gitlab.com/top/sub']);
     expect(byName(files, 'github.com').groups).toEqual(['git.example.org:8443', 'github.com', 'gitlab.com']);
     // A page holding every name under its prefix lists them in natural order of the name (tool2 before tool10).

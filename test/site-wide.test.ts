@@ -31,7 +31,7 @@ function summaries(): Map<string, string> {
       last: t,
       badges,
       rules: {},
-      changes: ctx.thresholds.t.badges.map((b) => ({ t, badge: b.id, from: null, to: badges[b.id]! })),
+      changes: ctx.thresholds.t.badges.map((b, j) => ({ t, badge: b.id, from: STATUSES[(i + j + 1) % 4]!, to: badges[b.id]! })),
     };
     byUrl.set(url, JSON.stringify(s));
   }

@@ -2,7 +2,7 @@
 // the checks a schema cannot make) and resolves paths. Any problem throws a ConfigError that
 // lists every problem with file:line and the path inside the file; nothing is built then.
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import siteSchema from './schemas/site.schema.json' with { type: 'json' };
 import thresholdsASchema from './schemas/thresholds-a.schema.json' with { type: 'json' };
@@ -53,6 +53,7 @@ export async function loadSettingsAt({ path, own: ownConfig }: SettingsFile, ove
   throwIfAny(locationProblems(located, overrides));
   throwIfAny(addressProblems(located));
   throwIfAny(botPatternProblems(located));
+  const logo = siteLogo(located, dirname(path));
   const raw = located.data as Partial<Settings> & { thresholds?: Partial<Settings['thresholds']>; s3?: Partial<Settings['s3']>; scan?: Partial<Settings['scan']> };
   const base = dirname(path);
   const rel = (p: string) => (isS3(p) || isAbsolute(p) ? p : resolve(base, p));
@@ -74,6 +75,7 @@ export async function loadSettingsAt({ path, own: ownConfig }: SettingsFile, ove
       // The site itself, never a domain we do not own (the human site's home page).
       informationUri: raw.tool?.informationUri ?? `${(overrides.baseUrl ?? raw.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')}/`,
     },
+    site: { title: raw.site?.title ?? raw.tool?.name ?? DEFAULT_TOOL.name, ...(logo ? { logo } : {}) },
     cache: {
       latestMaxAge: raw.cache?.latestMaxAge ?? DEFAULT_CACHE.latestMaxAge,
       immutableMaxAge: raw.cache?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge,
@@ -109,6 +111,27 @@ function missingStore(): never {
     `no store given: no --config and no ./config/badgepress.yaml, so the packaged settings (${resolve(PACKAGE_CONFIG_DIR, 'badgepress.yaml')}) are used, and they name no store. ` +
       'Pass --store DIR (or s3://bucket/prefix), or run "badgepress init" to write config/badgepress.yaml here and edit its store:',
   ]);
+}
+
+/** The LOGO_MAX_BYTES an SVG logo may hold: it is inlined nowhere, but read into every build's settings. */
+const LOGO_MAX_BYTES = 64 * 1024;
+
+/** site.logo: an SVG file (relative to the settings file), read here so rendering reads no file. */
+function siteLogo(located: LocatedData, base: string): Settings['site']['logo'] {
+  const given = (located.data as { site?: { logo?: unknown } }).site?.logo;
+  if (typeof given !== 'string') return undefined;
+  const path = ['site', 'logo'];
+  const file = isAbsolute(given) ? given : resolve(base, given);
+  let svg: string;
+  try {
+    svg = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError([`${located.where(path)} ${formatPath(path)}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)}); name an SVG file, relative to this file`]);
+  }
+  if (Buffer.byteLength(svg) > LOGO_MAX_BYTES || !/<svg[\s>]/.test(svg)) {
+    throw new ConfigError([`${located.where(path)} ${formatPath(path)}: ${file} is not an SVG image of at most ${LOGO_MAX_BYTES / 1024} KB`]);
+  }
+  return { file, svg };
 }
 
 function botPatternProblems(located: LocatedData): string[] {

@@ -173,6 +173,13 @@ export interface ScanSettings {
   retries: number;
 }
 
+export interface SiteLook {
+  /** The pages' header and home page title; default tool.name. */
+  title: string;
+  /** An SVG logo beside the title: the file named in the config and its markup, read once. */
+  logo?: { file: string; svg: string };
+}
+
 export interface Settings {
   shape: Shape;
   baseUrl: string;
@@ -181,6 +188,8 @@ export interface Settings {
   thresholds: { A: string; B: string };
   decisions?: string;
   tool: { name: string; version: string; informationUri: string };
+  /** The human site's own name and logo, apart from the SARIF tool's name. */
+  site: SiteLook;
   cache: CacheAges;
   expireAfterDays: number | null;
   /**

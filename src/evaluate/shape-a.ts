@@ -5,6 +5,7 @@ import type { BadgeDefA, BadgeStatus, Band, ContractStatusA, RuleA, StatusA, Thr
 import type { Revision, RuleCatalog, ScanRecord } from '../load/types.ts';
 import { measuredProvenance, notMeasured, type Provenance } from './evidence.ts';
 import { isoDate, numericValue } from './count-window.ts';
+import { counted } from '../model/plural.ts';
 import { STATUS_RANK, UNKNOWN } from '../model/status.ts';
 import { expiredAt } from '../model/expiry.ts';
 
@@ -70,8 +71,8 @@ function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
   if (value === null) return unmeasured(rule, scan);
   const band = bandFor(rule.thresholds, value);
   const unit = rule.unit ? ` ${rule.unit}` : '';
-  const counted = window ? ` between ${isoDate(window.from)} and ${isoDate(window.to)}` : '';
-  const description = `${rule.name} is ${value}${unit}${counted}`;
+  const inWindow = window ? ` between ${isoDate(window.from)} and ${isoDate(window.to)}` : '';
+  const description = `${rule.name} is ${counted(value, rule.unit)}${inWindow}`;
   const range = { min: band.min, max: band.max };
   const bandText = `${band.min}..${band.max ?? 'unbounded'}${unit}`;
   return {
@@ -82,7 +83,7 @@ function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
     met: band.status !== 'fail',
     description,
     message: `${description}: ${band.status} (${bandText}).`,
-    provenance: measuredProvenance(rule.id, scan, shown, `${value}${unit}`),
+    provenance: measuredProvenance(rule.id, scan, shown, counted(value, rule.unit)),
   };
 }
 

@@ -4,6 +4,7 @@
 import type { BadgeDefB, DecisionFileB, LevelB, RuleB, ThresholdB, ThresholdsB } from '../config/types.ts';
 import type { GrantRecord, Revision, RuleCatalog, ScanRecord } from '../load/types.ts';
 import { measuredProvenance, type Provenance } from './evidence.ts';
+import { counted, numberText } from '../model/plural.ts';
 import { isoDate, numericValue } from './count-window.ts';
 
 export type StatusB = 'pass' | 'fail' | 'open';
@@ -109,7 +110,7 @@ function manualDecision(ruleId: string, repositoryUrl: string, at: number, grant
 
 function measuredOutcome(rule: RuleB, scan: ScanRecord): RuleOutcome {
   const shown = numericValue(scan.values[rule.id], scan.timestamp, rule.threshold.timeRangeInMonths);
-  return { value: shown.value, provenance: measuredProvenance(rule.id, scan, shown, `${shown.value} ${rule.unit}`) };
+  return { value: shown.value, provenance: measuredProvenance(rule.id, scan, shown, shown.value === null ? '' : counted(shown.value, rule.unit)) };
 }
 
 function ruleOutcome(rule: RuleB, scan: ScanRecord, grants: readonly GrantRecord[], decisions: ReadonlyMap<string, DecisionFileB>): RuleOutcome {
@@ -124,8 +125,7 @@ function monthsText(n: number): string {
 export function thresholdText(rule: RuleB): string {
   if (rule.manual) return 'granted manually';
   const { min, max, timeRangeInMonths } = rule.threshold;
-  const unit = rule.unit ? ` ${rule.unit}` : '';
-  const bound = min !== undefined && max !== undefined ? `between ${min} and ${max}${unit}` : min !== undefined ? `at least ${min}${unit}` : `at most ${max}${unit}`;
+  const bound = min !== undefined && max !== undefined ? `between ${numberText(min)} and ${counted(max, rule.unit)}` : min !== undefined ? `at least ${counted(min, rule.unit)}` : `at most ${counted(max!, rule.unit)}`;
   return timeRangeInMonths !== undefined ? `${bound} in ${monthsText(timeRangeInMonths)}` : bound;
 }
 

@@ -104,14 +104,15 @@ export function partsOf(settings: Settings, t: Thresholds, decisions: ReadonlyMa
   // Where things are read from and written to does not shape a file; what is read does. How
   // a scan measures (scan:, hosts:, dependents:) shapes the store, never a file built from it.
   const { store: _store, out: _out, s3: _s3, thresholds: _thresholds, decisions: _decisions, scan: _scan, hosts: _hosts, dependents: _dependents, ...shaping } = settings;
-  const { baseUrl, tool, strictSarif, codeScanning, colors, styles, shieldsEndpoint, pages: _pages, openapi: _openapi, ...rest } = shaping;
+  const { baseUrl, tool, strictSarif, codeScanning, colors, styles, shieldsEndpoint, pages: _pages, openapi: _openapi, site: _site, ...rest } = shaping;
   const allDecisions = [...decisions.values()].map(decisionJson).sort((a, b) => (a.ruleId < b.ruleId ? -1 : 1));
   // Which rules exist and of what kind decides how records load (unknown values are warnings).
   const kinds = t.rules.map((r) => [r.id, 'type' in r ? r.type : r.manual ? 'manual' : 'numeric']).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
   const parts: Record<string, string> = {
     sarif: hash({ baseUrl, tool, strictSarif, t, decisions: allDecisions }),
     'code-scanning': hash({ baseUrl, tool, codeScanning, t, decisions: allDecisions }),
-    index: hash({ badges: t.badges.map((b) => b.id) }),
+    // Styles only when there are more than flat: a default site's index (and its hash) stay as they were.
+    index: hash({ badges: t.badges.map((b) => b.id), ...(styles.length > 1 ? { styles } : {}) }),
     // Every setting and the whole thresholds: any change re-renders pages (and summaries).
     pages: hash({ shaping, t, decisions: allDecisions }),
   };

@@ -94,4 +94,7 @@ export interface RepositoryIndex {
   /** Present when badges expire (Shape A `expireAfterDays`): a `?timestamp=T` with T - ts > this
    *  resolves to the `at/<ts>/expired/` files instead of `at/<ts>/`. */
   expireAfterSeconds?: number;
+  /** Present when the site renders badge styles besides flat: all it renders, flat first. A
+   *  `?style=` of another is answered as not rendered, not as a missing file. */
+  styles?: string[];
 }

@@ -66,6 +66,7 @@ function repositoryFiles<E>(settings: Settings, evaluation: RepositoryEvaluation
   if (!last) return out;
   const index: RepositoryIndex = { repositoryUrl, timestamps: history.scans.map((s) => s.timestamp), badges: [...evaluation.badgeIds] };
   if (evaluation.expireAfterSeconds !== undefined) index.expireAfterSeconds = evaluation.expireAfterSeconds;
+  if (settings.styles.length > 1) index.styles = [...settings.styles];
   if (!filter || filter.wants({ kind: 'index' })) {
     out.push({ key: indexKey(encoded), body: jsonBytes(index), contentType: contentTypeOf({ kind: 'index' }), cacheControl: short, phase: 'index', repositoryUrl, resource: { kind: 'index' }, scope: 'index' });
   }

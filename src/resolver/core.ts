@@ -107,7 +107,7 @@ async function resolveFile(req: ResolverRequest, read: KeyReader, opts?: Resolve
     if (obj) return fileAnswer(req, t, obj, opts);
     if (t.at) return miss(req, t, `no result of this repository at ${t.at.timestamp}`, opts);
     // Only a miss pays for the index: it tells "never scanned" from "unknown badge".
-    return miss(req, t, missDetail(await readIndex(read, t.encoded), badgeOf(t)), opts);
+    return miss(req, t, missDetail(await readIndex(read, t.encoded), badgeOf(t), (t.resource as { style?: string }).style), opts);
   }
 
   return timestampAnswer(req, found, await readIndex(read, t.encoded), opts);
@@ -136,7 +136,8 @@ function badgeOf(t: RouteTarget): string | undefined {
 
 /** A 404 about a route: on its badge's image when it names one. */
 function miss(req: ResolverRequest, t: RouteTarget, detail: string, opts?: ResolverOptions): ResolverResponse {
-  return errorAnswer(req, 404, detail, opts, badgeOf(t));
+  // A style the site does not render: the badge says so, and which it renders, not "not found".
+  return errorAnswer(req, 404, detail, opts, badgeOf(t), /^style /.test(detail) ? detail : '');
 }
 
 /** The answer with the file a `key` lookup found: what `resolve` answers once it has the bytes. */
@@ -181,12 +182,14 @@ export function parseIndex(obj: StoredObject | null): RepositoryIndex | null {
   }
 }
 
-function missDetail(index: RepositoryIndex | null, badgeId: string | undefined): string {
+function missDetail(index: RepositoryIndex | null, badgeId: string | undefined, style?: string): string {
   if (!index) return 'this repository was never scanned';
   if (badgeId !== undefined && !index.badges.includes(badgeId)) {
     return `unknown badge id ${JSON.stringify(safe(badgeId))}; this site serves ${index.badges.join(', ')}`;
   }
-  return 'no such file';
+  // A style the site does not render is no missing file: say so, and what it renders.
+  // Without styles in the index the site renders flat alone (a styled route is never flat).
+  return style && (index.styles || 'flat').indexOf(style) < 0 ? `style ${style} not rendered; only ${index.styles || 'flat'}` : 'no such file';
 }
 
 function file(obj: StoredObject, contentType: string, cacheControl: string, req: ResolverRequest): ResolverResponse {
@@ -223,13 +226,13 @@ function etagMatches(header: string, etag: string): boolean {
 /**
  * An RFC 9457 problem answer titled with the status's reason phrase (Bad Request's for a
  * status the core never answers itself); on an `.svg` route a small "<badge> | not found"
- * image instead, so a README shows something sensible.
+ * image instead, so a README shows something sensible (`badgeMessage` in place of the status's words).
  */
-export function errorAnswer(req: ResolverRequest, status: number, detail: string, opts: ResolverOptions | undefined, badgeId?: string): ResolverResponse {
+export function errorAnswer(req: ResolverRequest, status: number, detail: string, opts: ResolverOptions | undefined, badgeId?: string, badgeMessage?: string): ResolverResponse {
   const title = (STATUS_TEXT[status] || STATUS_TEXT[400])!;
   const svg = /\.svg$/.test(req.path);
   const headers: Record<string, string> = { 'content-type': svg ? SVG_TYPE : PROBLEM_TYPE, 'cache-control': shortAge(opts) };
-  return withBody(req, status, headers, svg ? errorBadge((badgeId ?? 'badge').toLowerCase(), title.toLowerCase()) : problemBody(status, title, detail));
+  return withBody(req, status, headers, svg ? errorBadge((badgeId ?? 'badge').toLowerCase(), badgeMessage || title.toLowerCase()) : problemBody(status, title, detail));
 }
 
 export type { RouteTarget };

@@ -5,7 +5,7 @@
 const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const width = (s: string) => Math.round(s.length * 6.5) + 10;
 
-/** `message` is one of the resolver's fixed words; only the label comes from the request. */
+/** `message` is the resolver's own words (style names among them); only the label comes from the request. */
 export function errorBadge(label: string, message: string): string {
   const l = width(label);
   const m = width(message);

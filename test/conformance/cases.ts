@@ -161,6 +161,7 @@ export const CASES: ConformanceCase[] = [
   },
   { name: 'B: Shape A id on a Shape B site', request: onB(`${base}/badges/MAINTENANCE`), status: 404, contentType: problem, body: /serves MAINTAINED, REUSED, DIN-SPEC-XXXX, OPEN-SOURCE/ },
   { name: 'B: Shape A id with timestamp', request: onB(`${base}/badges/MAINTENANCE.svg?timestamp=1900000000`), status: 404, contentType: 'image/svg+xml', body: /maintenance: not found/ },
+  { name: 'B: a style a flat-only site does not render', request: onB(`${base}/badges/MAINTAINED.svg?style=social`), status: 404, contentType: 'image/svg+xml', body: /maintained: style social not rendered; only flat</ },
   { name: 'B: HEAD', request: { method: 'HEAD', url: `${base}/badges/DIN-SPEC-XXXX.svg`, site: 'B' }, status: 200, contentType: 'image/svg+xml', emptyBody: true },
   // Latest-only files (the Shape A fixture renders styles for-the-badge and social, and code scanning).
   {
@@ -174,7 +175,8 @@ export const CASES: ConformanceCase[] = [
   { name: 'B: shields endpoint JSON', request: onB(`${base}/badges/DIN-SPEC-XXXX.json`), status: 200, contentType: 'application/json', body: /"message":"bronze"/ },
   { name: 'style for-the-badge', request: get(`${base}/badges/MAINTENANCE.svg?style=for-the-badge`), status: 200, contentType: 'image/svg+xml', cacheControl: SHORT, body: /aria-label="MAINTENANCE: SILVER"/ },
   { name: 'style flat is the plain badge', request: get(`${base}/badges/MAINTENANCE.svg?style=flat`), status: 200, contentType: 'image/svg+xml', body: /aria-label="MAINTENANCE: silver"/ },
-  { name: 'style this site does not render', request: get(`${base}/badges/MAINTENANCE.svg?style=plastic`), status: 404, contentType: 'image/svg+xml', body: /maintenance: not found/ },
+  // Not the "not found" of a repository never scanned: the badge names the styles the site renders.
+  { name: 'style this site does not render', request: get(`${base}/badges/MAINTENANCE.svg?style=plastic`), status: 404, contentType: 'image/svg+xml', body: /maintenance: style plastic not rendered; only flat,for-the-badge,social/ },
   { name: 'unknown style', request: get(`${base}/badges/MAINTENANCE.svg?style=fancy`), status: 400, contentType: 'image/svg+xml', body: /maintenance: bad request/ },
   { name: 'style with timestamp', request: get(`${base}/badges/MAINTENANCE.svg?style=social&timestamp=1762000000`), status: 400, contentType: 'image/svg+xml' },
   { name: 'styled file named directly', request: get(`${base}/badges/MAINTENANCE.social.svg`), status: 200, contentType: 'image/svg+xml', body: /aria-label="MAINTENANCE: silver"/ },

@@ -1,6 +1,6 @@
 // History charts drawn at build time as inline SVG: no script, no colour needed to read them
 // (statuses and bands are labelled in text), and a text alternative (<title>, <desc>) each.
-import { esc } from './html.ts';
+import { esc, numberText } from './html.ts';
 import { isoDate } from '../../model/calendar.ts';
 
 const W = 640;
@@ -157,7 +157,7 @@ function valueBackdrop(bands: readonly ChartBand[], top: number): string {
     .join('');
   const ticks = [0, Math.round(top / 2), Math.floor(top)]
     .filter((v, i, a) => a.indexOf(v) === i)
-    .map((v) => `<text x="${LEFT - 6}" y="${r(y(v) + 4)}" text-anchor="end">${v}</text>`)
+    .map((v) => `<text x="${LEFT - 6}" y="${r(y(v) + 4)}" text-anchor="end">${numberText(v)}</text>`)
     .join('');
   drawn = rects + ticks + `<line class="axis" x1="${LEFT}" y1="${TOP}" x2="${LEFT}" y2="${H - BOTTOM}"/>`;
   if (byTop.size >= MAX_BACKDROPS_PER_BANDS) byTop.clear();
@@ -202,7 +202,7 @@ export function barChart(f: ChartFrame, bars: ReadonlyArray<{ label: string; val
     .map((b, i) => {
       const yy = 4 + i * rowH;
       const w = (b.value / max) * span;
-      return `<text x="${left - 6}" y="${yy + 15}" text-anchor="end">${esc(b.label)}</text><rect class="band-${esc(b.kind)}" x="${left}" y="${yy + 3}" width="${r(w)}" height="${rowH - 6}"/><text x="${r(left + w + 6)}" y="${yy + 15}">${b.value}</text>`;
+      return `<text x="${left - 6}" y="${yy + 15}" text-anchor="end">${esc(b.label)}</text><rect class="band-${esc(b.kind)}" x="${left}" y="${yy + 3}" width="${r(w)}" height="${rowH - 6}"/><text x="${r(left + w + 6)}" y="${yy + 15}">${numberText(b.value)}</text>`;
     })
     .join('');
   return (

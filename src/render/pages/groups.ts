@@ -10,7 +10,7 @@
 // keeps its own further pages (-/2.html) and lists (-/<BADGE>/index.html).
 import { createHash } from 'node:crypto';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
-import { counted, esc, href, statusWord, table, text } from './html.ts';
+import { counted, esc, numberText, href, statusWord, table, text } from './html.ts';
 import { naturalOrder } from './natural.ts';
 import { pageCount, pager, type Catalogue } from './catalogue.ts';
 
@@ -57,6 +57,25 @@ export function repositoryName(url: string): string {
     .split('/')
     .filter((s) => s !== '');
   return segments[segments.length - 1] ?? '';
+}
+
+/**
+ * What a repository page is titled by: every non-empty path segment ("curl/curl",
+ * "group/sub/project"), a trailing ".git" left out; the URL itself when its path is empty.
+ */
+export function projectName(url: string): string {
+  const at = url.indexOf('://') + 3;
+  const slash = url.indexOf('/', at);
+  const name =
+    slash < 0
+      ? ''
+      : url
+          .slice(slash + 1)
+          .split('/')
+          .filter((s) => s !== '')
+          .join('/')
+          .replace(/\.git$/i, '');
+  return name === '' ? url : name;
 }
 
 export const groupPaths = {
@@ -116,7 +135,7 @@ function statusListHref(ctx: PagesContext, cat: Catalogue, g: Group, j: number, 
 /** A count, as a link to the repositories it counts (a zero stays plain). */
 function countLink(ctx: PagesContext, cat: Catalogue, g: Group, j: number, counts: readonly number[], s: number): string {
   const n = counts[s]!;
-  return n === 0 ? '0' : `<a href="${statusListHref(ctx, cat, g, j, counts, s)}">${n}</a>`;
+  return n === 0 ? '0' : `<a href="${statusListHref(ctx, cat, g, j, counts, s)}">${numberText(n)}</a>`;
 }
 
 /** The statuses a roll-up shows: the configured ones, and any other a repository holds. */
@@ -208,7 +227,7 @@ export function* statusLists(ctx: PagesContext, cat: Catalogue, g: Group, render
       while (room > 0 && run < runs.length) {
         const r = runs[run]!;
         const take = r.members.slice(within, within + room);
-        const heading = within === 0 ? `<h2 id="status-${esc(r.anchor)}">${esc(r.label)} (${r.members.length})</h2>` : `<h2>${esc(r.label)}, continued</h2>`;
+        const heading = within === 0 ? `<h2 id="status-${esc(r.anchor)}">${esc(r.label)} (${numberText(r.members.length)})</h2>` : `<h2>${esc(r.label)}, continued</h2>`;
         body += `${heading}${cat.list(ctx, take)}`;
         room -= take.length;
         within += take.length;

@@ -14,10 +14,7 @@ export const esc = escapeXml;
  */
 export const UNBOUNDED = '&infin;';
 
-/** A count with its noun: "1 repository", "3 repositories". */
-export function counted(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+export { counted, numberText } from '../../model/plural.ts';
 
 /** Untrusted text, escaped and isolated for bidi. */
 export function text(s: string): string {
@@ -99,7 +96,7 @@ export function renderPage(env: PageEnv, p: PageParts): string {
     `<link rel="stylesheet" href="${href(env, env.assets.css.key)}"><link rel="icon" href="${href(env, env.assets.favicon.key)}" type="image/svg+xml">${feed}` +
     `<script src="${href(env, env.assets.js.key)}" defer></script></head>\n` +
     `<body><a class="skip" href="#main">Skip to content</a>` +
-    `<header><nav aria-label="Site"><a class="brand" href="${href(env, '')}">${esc(env.siteName)}</a><a href="${href(env, 'repositories/')}">Repositories</a><a href="${href(env, 'groups/')}">Hosts and groups</a></nav>` +
+    `<header><nav aria-label="Site"><a class="brand" href="${href(env, '')}">${env.assets.logo ? `<img class="logo" src="${href(env, env.assets.logo.key)}" alt="" width="24" height="24">` : ''}${esc(env.siteName)}</a><a href="${href(env, 'repositories/')}">Repositories</a><a href="${href(env, 'groups/')}">Hosts and groups</a></nav>` +
     findForm(env) +
     `</header>\n` +
     `<main id="main">${p.main}</main>\n` +

@@ -3,14 +3,12 @@
 import type { RuleB, StatusA } from '../../config/types.ts';
 import type { BadgeA, CriterionA } from '../../evaluate/shape-a.ts';
 import type { BadgeB, CriterionB } from '../../evaluate/shape-b.ts';
+import { counted } from '../../model/plural.ts';
 import { isBandStatus, STATUS_LEVELS, STATUS_RANK } from '../../model/status.ts';
 
-function amount(n: number): string {
-  return String(Math.round(n * 100) / 100);
-}
-
-function unitText(unit: string): string {
-  return unit ? ` ${unit}` : '';
+/** "1 more commit", "2.5 fewer days": the change, rounded to hundredths, with its unit. */
+function change(n: number, word: 'more' | 'fewer', unit: string): string {
+  return counted(Math.round(n * 100) / 100, unit ? `${word} ${unit}` : word);
 }
 
 /** What criterion `c` needs to reach status `target` or better; null when nothing can. */
@@ -28,8 +26,8 @@ export function needForA(c: CriterionA, target: StatusA): string | null {
   for (const b of rule.thresholds) {
     if (STATUS_RANK[b.status] < STATUS_RANK[target]) continue;
     let candidate: { distance: number; text: string } | undefined;
-    if (v < b.min) candidate = { distance: b.min - v, text: `${amount(b.min - v)} more${unitText(rule.unit)}` };
-    else if (b.max !== null && Math.floor(v) > b.max) candidate = { distance: v - b.max, text: `${amount(v - b.max)} fewer${unitText(rule.unit)}` };
+    if (v < b.min) candidate = { distance: b.min - v, text: change(b.min - v, 'more', rule.unit) };
+    else if (b.max !== null && Math.floor(v) > b.max) candidate = { distance: v - b.max, text: change(v - b.max, 'fewer', rule.unit) };
     if (candidate && (!best || candidate.distance < best.distance)) best = candidate;
   }
   return best ? `${best.text} (${rule.name})` : null;
@@ -66,9 +64,8 @@ export function needForB(c: CriterionB): string | null {
   // Why it has none is the criterion's evidence, shown beside this.
   if (c.value === null) return `${rule.name}: a measured value; the next scan that measures it decides`;
   const { min, max } = rule.threshold;
-  const unit = unitText(rule.unit);
-  if (min !== undefined && c.value < min) return `${rule.name}: ${amount(min - c.value)} more${unit}`;
-  if (max !== undefined && c.value > max) return `${rule.name}: ${amount(c.value - max)} fewer${unit}`;
+  if (min !== undefined && c.value < min) return `${rule.name}: ${change(min - c.value, 'more', rule.unit)}`;
+  if (max !== undefined && c.value > max) return `${rule.name}: ${change(c.value - max, 'fewer', rule.unit)}`;
   return null;
 }
 

@@ -10,8 +10,9 @@ import { statusChart, timeScale, valueChart, type ChartBand, type TimeScale } fr
 import { pagePaths, SHOWN_LEVELS_B, shownStatus, type PagesContext, type RepositoryEvaluations } from './context.ts';
 import { CHART_LEVELS_A, UNKNOWN } from '../../model/status.ts';
 import { expiresAt } from '../../model/expiry.ts';
-import { cellText, cellWords, esc, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
+import { cellText, cellWords, counted, esc, numberText, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
 import { isoDate, isoTime } from '../../model/calendar.ts';
+import { projectName } from './groups.ts';
 import { raiseBadgeA, raiseBadgeB, raiseCriterionA, needForB } from './raise.ts';
 
 function apiPath(encoded: string, rest: string): string {
@@ -142,13 +143,13 @@ function valueText(c: CriterionA): string {
   // Its cause (and when) is the Evidence cell beside it.
   if (c.value === null) return 'not measured';
   if (c.rule.type === 'boolean') return c.value ? 'present' : 'absent';
-  return `${c.value}${c.rule.unit ? ` ${esc(c.rule.unit)}` : ''}`;
+  return esc(counted(c.value as number, c.rule.unit));
 }
 
 function bandText(c: CriterionA): string {
   if (c.rule.type === 'boolean') return `present: ${c.rule.positiveStatus}; absent: ${c.rule.negativeStatus}`;
   if (!c.range) return '';
-  return `${c.range.min}..${c.range.max ?? UNBOUNDED}${c.rule.unit ? ` ${esc(c.rule.unit)}` : ''}`;
+  return `${numberText(c.range.min)}..${c.range.max === null ? UNBOUNDED : numberText(c.range.max)}${c.rule.unit ? ` ${esc(c.rule.unit)}` : ''}`;
 }
 
 /** A chart id unique within its page: numbered in the order the page draws its charts. */
@@ -163,7 +164,7 @@ function bandsOfA(rule: RuleA): ChartBand[] {
 /** A history chart's text alternative: the last 12 scans, each its date and label (labels[i] is scan i's). */
 function historyDesc(page: PageShared, labels: readonly string[]): string {
   const from = Math.max(0, labels.length - 12);
-  const head = from > 0 ? `The last ${labels.length - from} of ${labels.length} scans: ` : '';
+  const head = from > 0 ? `The last ${numberText(labels.length - from)} of ${counted(labels.length, 'scan', 'scans')}: ` : '';
   let shown = '';
   for (let i = from; i < labels.length; i++) shown += `${i > from ? '; ' : ''}${page.dates[i]} ${labels[i]}`;
   return `${head}${shown}.`;
@@ -240,11 +241,10 @@ function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }, page: Page
   t.t.rules.forEach((rule, i) => {
     if (rule.type !== 'numeric') return;
     const points = ev.scans.map((s) => ({ t: s.timestamp, value: s.criteria[i]!.value as number | null }));
-    const unit = rule.unit ? ` ${rule.unit}` : '';
     // Scan times are unique per repository (the loader drops duplicates): scan j is point j.
     const desc = historyDesc(
       page,
-      points.map((p, j) => (p.value === null ? `${ev.scans[j]!.criteria[i]!.status} (not measured)` : `${p.value}${unit} (${ev.scans[j]!.criteria[i]!.status})`)),
+      points.map((p, j) => (p.value === null ? `${ev.scans[j]!.criteria[i]!.status} (not measured)` : `${counted(p.value, rule.unit)} (${ev.scans[j]!.criteria[i]!.status})`)),
     );
     const parts = ruleParts(ctx, rule, () => bandsOfA(rule));
     charts += parts.heading + valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time, with its bands`, desc }, parts.bands, points, page.scale);
@@ -259,14 +259,14 @@ function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
   const levels = table(
     `${esc(id)} levels`,
     ['Level', 'Granted', 'Checks'],
-    b.entries.map((e) => [esc(e.level), e.granted ? 'yes' : 'no', esc(String(e.criteria.length))]),
+    b.entries.map((e) => [esc(e.level), e.granted ? 'yes' : 'no', numberText(e.criteria.length)]),
   );
   const rows = b.explained.criteria.map((c) => [
     ruleParts(ctx, c.rule, () => bandsOfB(c.rule)).link,
     esc(c.badgeLevel),
     cellWords(esc(thresholdText(c.rule))),
     // The contract's `<nil>` is for machines; a page says it in words, and why.
-    cellWords(c.value === null ? 'not measured' : esc(c.valueText)),
+    cellWords(c.value === null ? 'not measured' : numberText(c.value)),
     statusWord(c.status),
     cellText(c.provenance.evidence),
     cellWords(esc(needForB(c) ?? '')),
@@ -325,13 +325,16 @@ function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }, page: Page
       const parts = ruleParts(ctx, rule, () => bandsOfB(rule));
       const desc = historyDesc(
         page,
-        points.map((p) => (p.value === null ? 'not determined' : `${p.value} ${rule.unit} (${p.status})`)),
+        points.map((p) => (p.value === null ? 'not determined' : `${counted(p.value, rule.unit)} (${p.status})`)),
       );
       return parts.heading + valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc }, parts.bands, points, page.scale);
     })
     .join('');
   return charts ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>` : '';
 }
+
+/** The scans a repository page shows open; older ones fold into a <details> (no script needed). */
+export const SCANS_SHOWN = 10;
 
 function scansTable(ctx: PagesContext, h: RepositoryHistory, statusesAt: (i: number) => string[], badgeIds: readonly string[], page: PageShared): string {
   const escIds = badgeIds.map((id) => badgeParts(ctx, id).escId);
@@ -345,7 +348,11 @@ function scansTable(ctx: PagesContext, h: RepositoryHistory, statusesAt: (i: num
       return [`<time datetime="${time}">${time}</time>`, ...statusesAt(i).map(statusWord), `${files}</ul>`];
     })
     .reverse();
-  return table('Scans, newest first, with the files of each', ['Scan time', ...escIds, 'Files'], rows);
+  const head = ['Scan time', ...escIds, 'Files'];
+  const latest = table('Scans, newest first, with the files of each', head, rows.slice(0, SCANS_SHOWN));
+  if (rows.length <= SCANS_SHOWN) return latest;
+  const older = rows.length - SCANS_SHOWN;
+  return latest + `<details class="older-scans"><summary>${counted(older, 'older scan', 'older scans')}</summary>` + table(`The ${counted(older, 'older scan', 'older scans')}, newest first`, head, rows.slice(SCANS_SHOWN)) + '</details>';
 }
 
 /**
@@ -398,12 +405,13 @@ export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: Repo
   }
   const latestStatuses = ev.shape === 'A' ? ev.latest.badges.map((b) => `${b.def.id} ${b.status}`) : ev.latest.badges.map((b) => `${b.def.id} ${shownStatus('B', b.status)}`);
   const repoLink = /^https?:\/\//i.test(h.repositoryUrl) ? `<a href="${externalHref(h.repositoryUrl)}" rel="nofollow noopener">${text(h.repositoryUrl)}</a>` : text(h.repositoryUrl);
+  const name = projectName(h.repositoryUrl);
   const main =
-    `<h1>${text(h.repositoryUrl)}</h1>` +
+    `<h1>${text(name)}</h1>` +
     `<p class="lead">Badges of ${repoLink}</p>` +
     `<dl class="facts"><dt>Last scan</dt><dd><time datetime="${isoTimes[isoTimes.length - 1]}">${page.dates[isoTimes.length - 1]}</time></dd>` +
     measuredLine(h.scans[h.scans.length - 1]!) +
-    `<dt>Scans</dt><dd>${h.scans.length}</dd>` +
+    `<dt>Scans</dt><dd>${numberText(h.scans.length)}</dd>` +
     `<dt>Report</dt><dd><a href="${page.api}sarif">Download the latest SARIF report</a></dd>` +
     `<dt>Changes</dt><dd>${link(ctx, pagePaths.feed(h.encoded), 'Atom feed of badge status changes')}</dd></dl>` +
     readmeSnippet(ctx, h.encoded, badgeIds) +
@@ -411,7 +419,7 @@ export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: Repo
     ruleCharts +
     `<section aria-labelledby="scans"><h2 id="scans">Scans</h2>${scansTable(ctx, h, statusesAt, badgeIds, page)}</section>`;
   return renderPage(ctx.env, {
-    title: `${h.repositoryUrl} · ${ctx.env.siteName}`,
+    title: `${name} · ${ctx.env.siteName}`,
     description: `Badges of ${h.repositoryUrl}: ${latestStatuses.join(', ')}.`,
     main,
     feed: pagePaths.feed(h.encoded),

@@ -10,7 +10,7 @@ import { cacheControlFor } from '../renderer.ts';
 import type { Phase, PublishFile } from '../../model/publish-file.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
-import { counted, esc, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
+import { counted, esc, numberText, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
 import { isoDate } from '../../model/calendar.ts';
 import { UNKNOWN } from '../../model/status.ts';
 import type { RepositorySummary, SortedSummaries } from './summary.ts';
@@ -52,6 +52,27 @@ function count(counts: Map<string, Map<string, number>>, statusById: Record<stri
   }
 }
 
+interface FirstScans {
+  n: number;
+  t: number;
+  /** The repository named when it is the day's only one. */
+  url: string;
+  enc: string;
+}
+
+/** Counts a repository's first scan, if its changes still hold it, once on its day. */
+function countFirstScan(days: Map<string, FirstScans>, s: RepositorySummary): void {
+  const first = s.changes.find((c) => c.from === null);
+  if (!first) return;
+  const day = isoDate(first.t);
+  const seen = days.get(day);
+  if (!seen) days.set(day, { n: 1, t: first.t, url: s.url, enc: s.enc });
+  else {
+    seen.n++;
+    if (first.t > seen.t) seen.t = first.t;
+  }
+}
+
 interface RecentChange {
   url: string;
   enc: string;
@@ -67,8 +88,10 @@ function newerFirst(a: RecentChange, b: RecentChange): number {
 interface SiteWideFacts {
   total: number;
   ruleCounts: Map<string, Map<string, number>>;
-  /** The RECENT_SHOWN newest status changes. */
+  /** The RECENT_SHOWN newest status changes, first scans left out. */
   recent: RecentChange[];
+  /** First scans per UTC day (YYYY-MM-DD): how many repositories, the newest time, one of them. */
+  firstScans: Map<string, FirstScans>;
   /** Every repository's statuses, and the groups they are in. */
   cat: Catalogue;
   root: Group;
@@ -92,8 +115,12 @@ function link(ctx: PagesContext, path: string, label: string): string {
 }
 
 function countChart(ctx: PagesContext, id: string, badge: string, counts: Map<string, number>): string {
-  const bars = [...counts].map(([status, value]) => ({ label: shownStatus(ctx.settings.shape, status), value, kind: status }));
-  return barChart({ id, title: `${badge}: repositories per status`, desc: bars.map((b) => `${b.label} ${b.value}`).join(', ') }, bars);
+  // Drawn as the word shown: Shape B's "none" in its own grey, never in fail's red.
+  const bars = [...counts].map(([status, value]) => {
+    const shown = shownStatus(ctx.settings.shape, status);
+    return { label: shown, value, kind: shown };
+  });
+  return barChart({ id, title: `${badge}: repositories per status`, desc: bars.map((b) => `${b.label} ${numberText(b.value)}`).join(', ') }, bars);
 }
 
 /** Badge j's counts as the charts take them: the configured statuses, and others held. */
@@ -105,14 +132,24 @@ function countsOf(facts: SiteWideFacts, j: number): Map<string, number> {
 function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
   const { cat, root } = facts;
   const charts = cat.badges.map((id, j) => `<h3>${esc(id)}</h3>${countChart(ctx, `count-${j}`, id, countsOf(facts, j))}`).join('');
-  const recent = facts.recent.map(({ url, enc, c }) => {
-    const to = shownStatus(ctx.settings.shape, c.to);
-    const what = c.from === null ? `${esc(c.badge)} first scanned: ${statusWord(to)}` : `${esc(c.badge)} ${statusWord(shownStatus(ctx.settings.shape, c.from))} → ${statusWord(to)}`;
-    return `<li><time datetime="${isoDate(c.t)}">${isoDate(c.t)}</time> ${link(ctx, pagePaths.repository(enc), text(url))}: ${what}</li>`;
+  // A day's first scans are one line, not one per repository and badge: after a first build
+  // they would be every line. The lines are the newest RECENT_SHOWN of both kinds.
+  const lines: Array<{ t: number; html: string }> = facts.recent.map(({ url, enc, c }) => {
+    const what = `${esc(c.badge)} ${statusWord(shownStatus(ctx.settings.shape, c.from!))} → ${statusWord(shownStatus(ctx.settings.shape, c.to))}`;
+    return { t: c.t, html: `<li><time datetime="${isoDate(c.t)}">${isoDate(c.t)}</time> ${link(ctx, pagePaths.repository(enc), text(url))}: ${what}</li>` };
   });
+  for (const [day, f] of facts.firstScans) {
+    const what = f.n === 1 ? `${link(ctx, pagePaths.repository(f.enc), text(f.url))} scanned for the first time` : `${counted(f.n, 'repository', 'repositories')} scanned for the first time`;
+    lines.push({ t: f.t, html: `<li><time datetime="${day}">${day}</time> ${what}</li>` });
+  }
+  // Stable: at equal times the changes (in newerFirst order) come before the day's first scans.
+  const recent = lines
+    .sort((a, b) => b.t - a.t)
+    .slice(0, RECENT_SHOWN)
+    .map((l) => l.html);
   const rules = ctx.thresholds.t.rules.map((r) => `<li>${link(ctx, pagePaths.rule(r.id), text(r.name))}</li>`).join('');
   const hosts = root.children.slice(0, GROUPS_PER_PAGE);
-  const more = root.children.length > hosts.length ? ` ${link(ctx, groupPaths.page(root, 2), `${root.children.length - hosts.length} more hosts`)}.` : '';
+  const more = root.children.length > hosts.length ? ` ${link(ctx, groupPaths.page(root, 2), counted(root.children.length - hosts.length, 'more host', 'more hosts'))}.` : '';
   const main =
     `<h1>${esc(ctx.env.siteName)}</h1>` +
     `<p class="lead">${link(ctx, pagePaths.listPage(1), counted(facts.total, 'repository', 'repositories'))} and ${facts.total === 1 ? 'its' : 'their'} badges: what each badge means, what each repository holds, and how it changed.</p>` +
@@ -121,7 +158,7 @@ function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
     charts +
     `</section>` +
     `<section aria-labelledby="repositories"><h2 id="repositories">Repositories</h2>` +
-    `<p>${link(ctx, pagePaths.listPage(1), facts.total === 1 ? 'The one repository' : `All ${facts.total} repositories`)}, in natural order, or by host, then owner or group:</p>` +
+    `<p>${link(ctx, pagePaths.listPage(1), facts.total === 1 ? 'The one repository' : `All ${counted(facts.total, 'repository', 'repositories')}`)}, in natural order, or by host, then owner or group:</p>` +
     (hosts.length > 0 ? `${groupList(ctx, hosts)}${more}` : '<p>No repository has been scanned yet.</p>') +
     firstListPage(ctx, facts) +
     `</section>` +
@@ -144,9 +181,9 @@ function listPage(ctx: PagesContext, facts: SiteWideFacts, page: number, members
   const nav = (label: string) => pager(ctx, label, page, pages, pagePaths.listPage);
   const main =
     `<h1 id="repositories">Repositories${pages > 1 ? `, page ${page} of ${pages}` : ''}</h1>` +
-    `<p class="lead">All ${total}, in natural order (tool2 before tool10), ${PAGE_SIZE} a page. ${link(ctx, groupPaths.page(facts.root), 'By host and group')}.</p>` +
+    `<p class="lead">All ${numberText(total)}, in natural order (tool2 before tool10), ${PAGE_SIZE} a page. ${link(ctx, groupPaths.page(facts.root), 'By host and group')}.</p>` +
     `${nav('Repository list pages')}${cat.list(ctx, members)}${nav('Repository list pages, after the list')}`;
-  const description = total === 0 ? 'No repository yet.' : `Repositories ${(page - 1) * PAGE_SIZE + 1} to ${Math.min(page * PAGE_SIZE, total)}.`;
+  const description = total === 0 ? 'No repository yet.' : `Repositories ${numberText((page - 1) * PAGE_SIZE + 1)} to ${numberText(Math.min(page * PAGE_SIZE, total))}.`;
   return renderPage(ctx.env, { title: `Repositories${page > 1 ? `, page ${page}` : ''} · ${ctx.env.siteName}`, description, main });
 }
 
@@ -176,12 +213,12 @@ function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string 
         : r.thresholds
             .slice()
             .sort((a, b) => a.min - b.min)
-            .map((b) => `${b.min}..${b.max ?? UNBOUNDED} ${esc(r.unit)}: ${statusWord(b.status)}`)
+            .map((b) => `${numberText(b.min)}..${b.max === null ? UNBOUNDED : numberText(b.max)} ${esc(r.unit)}: ${statusWord(b.status)}`)
             .join('<br>'),
     ]);
     const expiry = ctx.settings.expireAfterDays !== null ? `<p>A badge whose last scan is more than ${ctx.settings.expireAfterDays} days old shows <strong>expired</strong> until a new scan arrives.</p>` : '';
     body =
-      `<p>${esc(id)} is decided by ${rules.length} ${rules.length === 1 ? 'rule' : 'rules'}. Each rule's value falls in a band with a status; the badge takes the <strong>worst</strong> status among its rules (gold, then silver, bronze, fail). A rule nobody measured (no value in the scan) is ${statusWord(UNKNOWN)}, never a band: any fail still fails the badge; otherwise an unknown rule makes the badge ${statusWord(UNKNOWN)}${unknownAsNote(ctx)}.</p>` +
+      `<p>${esc(id)} is decided by ${counted(rules.length, 'rule', 'rules')}. Each rule's value falls in a band with a status; the badge takes the <strong>worst</strong> status among its rules (gold, then silver, bronze, fail). A rule nobody measured (no value in the scan) is ${statusWord(UNKNOWN)}, never a band: any fail still fails the badge; otherwise an unknown rule makes the badge ${statusWord(UNKNOWN)}${unknownAsNote(ctx)}.</p>` +
       expiry +
       table(`Criteria of ${esc(id)} and their bands`, ['Rule', 'What it measures', 'Bands'], rows) +
       moreInfo(ctx, def.informationUri, id);
@@ -221,7 +258,7 @@ function rulePage(ctx: PagesContext, ruleId: string, counts: Map<string, number>
             r.thresholds
               .slice()
               .sort((a, b) => a.min - b.min)
-              .map((b) => [String(b.min), b.max === null ? 'unbounded' : String(b.max), statusWord(b.status)]),
+              .map((b) => [numberText(b.min), b.max === null ? 'unbounded' : numberText(b.max), statusWord(b.status)]),
           );
   } else {
     const r = th.t.rules.find((x) => x.id === ruleId)!;
@@ -240,7 +277,7 @@ function rulePage(ctx: PagesContext, ruleId: string, counts: Map<string, number>
     `<section aria-labelledby="now"><h2 id="now">Repositories now</h2>${table(
       `Repositories per status of ${esc(name)}`,
       ['Status', 'Repositories'],
-      [...counts].map(([s, n]) => [statusWord(s), String(n)]),
+      [...counts].map(([s, n]) => [statusWord(s), numberText(n)]),
       [1],
     )}</section>`;
   return renderPage(ctx.env, { title: `${name} · ${ctx.env.siteName}`, description: `The rule ${name}: what it measures and its thresholds.`, main });
@@ -310,6 +347,9 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   yield { key: js.key, body: js.body, contentType: js.contentType, cacheControl: immutable, phase: 'at' };
   yield { key: ctx.env.assets.feedCss.key, body: ctx.env.assets.feedCss.body, contentType: ctx.env.assets.feedCss.contentType, cacheControl: immutable, phase: 'at' };
   yield { key: favicon.key, body: favicon.body, contentType: favicon.contentType, cacheControl: short, phase: 'at' };
+  const { logo } = ctx.env.assets;
+  // Like the favicon: the resolvers answer only the stylesheets and script as immutable.
+  if (logo) yield { key: logo.key, body: logo.body, contentType: logo.contentType, cacheControl: short, phase: 'at' };
   const page = (key: string, body: string, contentType = HTML_TYPE, phase: Phase = 'page'): PublishFile => ({ key, body, contentType, cacheControl: short, phase });
   const total = summaries.urls.length;
   const statuses = statusesOf(ctx);
@@ -322,6 +362,7 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
       ruleStatusesOf(ctx),
     ),
     recent: [],
+    firstScans: new Map(),
     cat,
     root,
     rollUp: [],
@@ -350,7 +391,8 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
     if (s.url !== summaries.urls[i]) throw new Error(`internal: summary ${i} is of ${s.url}, expected ${summaries.urls[i]}`);
     cat.record(i++, s.badges);
     count(facts.ruleCounts, s.rules);
-    for (const c of s.changes) keepNewest(facts.recent, { url: s.url, enc: s.enc, c });
+    for (const c of s.changes) if (c.from !== null) keepNewest(facts.recent, { url: s.url, enc: s.enc, c });
+    countFirstScan(facts.firstScans, s);
     yield* toSitemap(`${base}/${pagePaths.repository(s.enc)}`);
   }
   facts.rollUp = cat.rollUp(cat.order);
