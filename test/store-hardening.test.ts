@@ -94,7 +94,7 @@ describe('times are capped at the end of year 9999', () => {
         .get(`api/v1/repositories/${encodeURIComponent(url)}/badges/MAINTAINED`)!
         .toString(),
     ).badgeExplanation.criteria[0];
-    expect(criterion).toMatchObject({ value: '1', evidence: '1 commits counted between 2025-05-14 and 2025-11-14 (the last 6 months before the scan).' });
+    expect(criterion).toMatchObject({ value: '1', evidence: '1 commit counted between 2025-05-14 and 2025-11-14 (the last 6 months before the scan).' });
   });
 });
 
