@@ -290,6 +290,9 @@ export class ForgeHttp {
       if (next.origin !== this.origin) {
         throw new ForgeApiError('refused', `${this.label}: ${this.where(url)} answered ${response.status}, a redirect to another origin (${this.quote(next.origin)}); not followed, the token goes to ${this.origin} only`, response.status);
       }
+      if (hasUserInfo(next)) {
+        throw new ForgeApiError('refused', `${this.label}: ${this.where(url)} answered ${response.status}, a redirect to a URL with user information; not followed, the token goes in its header only`, response.status);
+      }
       if (hop >= MAX_REDIRECTS) throw new ForgeApiError('http', `${this.label}: more than ${MAX_REDIRECTS} redirects for ${this.where(url)}`, response.status);
       // 303, and 301/302 after a POST, turn into a GET (RFC 9110 section 15.4).
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
@@ -444,6 +447,9 @@ export class ForgeHttp {
       if (target.origin !== this.origin) {
         throw new ForgeApiError('refused', `${this.label}: a next-page link of ${where} points to another origin (${this.quote(target.origin)}); not followed, only ${this.origin} is asked`);
       }
+      if (hasUserInfo(target)) {
+        throw new ForgeApiError('refused', `${this.label}: a next-page link of ${where} carries user information; not followed, the token goes in its header only`);
+      }
       if (seen.has(target.href)) throw new ForgeApiError('http', `${this.label}: ${where} links a page it already gave (a paging loop); not read further`);
       seen.add(target.href);
     };
@@ -471,6 +477,14 @@ export class ForgeHttp {
       answer = await this.getJson(pageUrl);
     }
   }
+}
+
+/**
+ * Whether a URL names a user or password (`http://user:secret@host/`): its origin is the host's,
+ * but fetch refuses such a URL, and credentials travel in the token header only.
+ */
+function hasUserInfo(url: URL): boolean {
+  return url.username !== '' || url.password !== '';
 }
 
 /** The `rel="next"` URL of a Link header, if any. */
