@@ -218,6 +218,13 @@ describe.each(FORGES)('$label transport', (f) => {
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
   });
 
+  it('a repository answer that is JSON but not the documented repository is a failed call (R3-8)', async () => {
+    // An object without the field that says whether issues are on: not "issues enabled".
+    const { r } = await measure(f, (t) => (t === f.repoTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"maintenance"}')) : undefined));
+    expect(r.failures).toEqual([`${f.label}: the answer to ${f.repoPath} is not the JSON the API documents`]);
+    expect(r.measurements[0]!.values).toEqual(NULLS);
+  });
+
   it(
     'a next-page loop ends the list as a failure after two pages (R3-10)',
     async () => {
