@@ -180,6 +180,21 @@ describe.each(FORGES)('$label transport', (f) => {
     expect(other.requests).toEqual([]);
   });
 
+  it('reads a relative next-page link against the page it came with (RFC 8288 section 3.2)', async () => {
+    const { r, server } = await measure(f, (t, _q, n, normal) => {
+      if (t !== f.releasesTemplate || n > 1) return undefined;
+      const answer = normal();
+      // Relative to .../releases?per_page=100: .../releases?page=2, on the page's own path.
+      return { ...answer, headers: { ...answer.headers, link: '<releases?page=2>; rel="next"' } };
+    });
+    expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u(RELEASE.published)] });
+    const releases = new URL(server.url).pathname.replace(/\/$/, '') + f.releasesPath;
+    expect(calls(server, '/releases').map((q) => [q.path, q.query.get('page')])).toEqual([
+      [releases, null],
+      [releases, '2'],
+    ]);
+  });
+
   it('a body cut off mid-way is a failed call, not an empty answer (R3-8)', async () => {
     const { r } = await measure(f, (t) =>
       t === f.repoTemplate

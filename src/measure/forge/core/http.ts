@@ -355,7 +355,10 @@ export class ForgeHttp {
 
   /** The answer with its body read whole (a bounded stream) and, for a success, checked as JSON. */
   private async readWhole(url: URL, response: Response, timeout: AbortSignal, capped: boolean): Promise<Response> {
-    const init = { status: response.status, statusText: response.statusText, headers: response.headers };
+    const headers = new Headers(response.headers);
+    const link = headers.get('link');
+    if (link !== null) headers.set('link', absoluteLinks(link, url));
+    const init = { status: response.status, statusText: response.statusText, headers };
     if (NO_BODY_STATUSES.has(response.status) || !response.body) return new Response(null, init);
     const max = this.bounds.maxAnswerBytes;
     const tooLong = () => new ForgeApiError('bound', `${this.label}: the answer to ${this.where(url)} is longer than ${max} bytes (maxAnswerBytes); not read further`);
@@ -485,6 +488,21 @@ export class ForgeHttp {
  */
 function hasUserInfo(url: URL): boolean {
   return url.username !== '' || url.password !== '';
+}
+
+/**
+ * A Link header with each URI reference made absolute against the URL of the answer it came
+ * with (RFC 8288 section 3.2), so that a relative next-page link names the same page to every
+ * reader: our pages, the page guard and Octokit (which would put it after the API's base URL).
+ */
+export function absoluteLinks(link: string, base: URL): string {
+  return link.replace(/<([^>]*)>/g, (whole, reference: string) => {
+    try {
+      return `<${new URL(reference, base).href}>`;
+    } catch {
+      return whole;
+    }
+  });
 }
 
 /** The `rel="next"` URL of a Link header, if any. */
