@@ -153,6 +153,12 @@ describe.each(FORGES)('$label transport', (f) => {
     expect(r.failures[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
+  it('a 401 whose body quotes the token and a terminal escape says neither (R3-3, R3-18)', async () => {
+    const body = JSON.stringify({ message: `bad token ${CANARY} \u001b]0;pwned\u0007`, token: CANARY });
+    const { r } = await measure(f, (t) => (t === f.repoTemplate ? raw((res) => res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Bearer realm="${CANARY}"` }).end(body)) : undefined));
+    expect(r.failures).toEqual([`${f.label}: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)`]);
+  });
+
   it('refuses a redirect or a next-page link that carries user information, even on the origin', async () => {
     // Read as a URL, its origin is the API's: only the user information sets it apart.
     const withUser = (q: RequestSeen) => `http://x:${CANARY}@${q.headers.host}${q.path}?again=1`;
