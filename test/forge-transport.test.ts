@@ -5,6 +5,7 @@
 // looked for in every request the stand-ins receive and in the result. Expected messages and
 // counts are worked out by hand.
 import type { ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HostConfig } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
@@ -152,6 +153,27 @@ describe.each(FORGES)('$label transport', (f) => {
     expect(r.failures[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
+  it('a 401 whose body quotes the token and a terminal escape says neither (R3-3, R3-18)', async () => {
+    const body = JSON.stringify({ message: `bad token ${CANARY} \u001b]0;pwned\u0007`, token: CANARY });
+    const { r } = await measure(f, (t) => (t === f.repoTemplate ? raw((res) => res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Bearer realm="${CANARY}"` }).end(body)) : undefined));
+    expect(r.failures).toEqual([`${f.label}: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)`]);
+  });
+
+  it('refuses a redirect or a next-page link that carries user information, even on the origin', async () => {
+    // Read as a URL, its origin is the API's: only the user information sets it apart.
+    const withUser = (q: RequestSeen) => `http://x:${CANARY}@${q.headers.host}${q.path}?again=1`;
+    let { r, server } = await measure(f, (t, q) => (t === f.repoTemplate ? raw((res) => res.writeHead(302, { location: withUser(q) }).end()) : undefined));
+    expect(r.failures).toEqual([`${f.label}: ${f.repoPath} answered 302, a redirect to a URL with user information; not followed, the token goes in its header only`]);
+    expect(calls(server, f.repoPath)).toHaveLength(1);
+    ({ r, server } = await measure(f, (t, q, _n, normal) => {
+      if (t !== f.releasesTemplate) return undefined;
+      const answer = normal();
+      return { ...answer, headers: { ...answer.headers, link: `<${withUser(q)}>; rel="next"` } };
+    }));
+    expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: a next-page link of ${f.releasesPath} carries user information; not followed, the token goes in its header only`);
+    expect(calls(server, '/releases')).toHaveLength(1);
+  });
+
   it('refuses a next-page link to another origin: the rules it feeds are null (R3-4, issue 31 item 5)', async () => {
     const other = await elsewhere();
     const { r, server } = await measure(f, (t, _q, _n, normal) => {
@@ -162,6 +184,21 @@ describe.each(FORGES)('$label transport', (f) => {
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
     expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: a next-page link of ${f.releasesPath} points to another origin (${origin(other)}); not followed, only ${origin(server)} is asked`);
     expect(other.requests).toEqual([]);
+  });
+
+  it('reads a relative next-page link against the page it came with (RFC 8288 section 3.2)', async () => {
+    const { r, server } = await measure(f, (t, _q, n, normal) => {
+      if (t !== f.releasesTemplate || n > 1) return undefined;
+      const answer = normal();
+      // Relative to .../releases?per_page=100: .../releases?page=2, on the page's own path.
+      return { ...answer, headers: { ...answer.headers, link: '<releases?page=2>; rel="next"' } };
+    });
+    expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u(RELEASE.published)] });
+    const releases = new URL(server.url).pathname.replace(/\/$/, '') + f.releasesPath;
+    expect(calls(server, '/releases').map((q) => [q.path, q.query.get('page')])).toEqual([
+      [releases, null],
+      [releases, '2'],
+    ]);
   });
 
   it('a body cut off mid-way is a failed call, not an empty answer (R3-8)', async () => {
@@ -200,6 +237,13 @@ describe.each(FORGES)('$label transport', (f) => {
     ({ r } = await measure(f, (t) => (t === f.releasesTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"ok"}')) : undefined)));
     expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: a page of ${f.releasesPath} is not the JSON list the API documents`);
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
+  });
+
+  it('a repository answer that is JSON but not the documented repository is a failed call (R3-8)', async () => {
+    // An object without the field that says whether issues are on: not "issues enabled".
+    const { r } = await measure(f, (t) => (t === f.repoTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"maintenance"}')) : undefined));
+    expect(r.failures).toEqual([`${f.label}: the answer to ${f.repoPath} is not the JSON the API documents`]);
+    expect(r.measurements[0]!.values).toEqual(NULLS);
   });
 
   it(
@@ -261,6 +305,41 @@ describe.each(FORGES)('$label transport', (f) => {
       expect(written).toBeLessThan(16 * 1024 * 1024);
       ({ r } = await measure(f, (t) => (t === f.releasesTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': '900000000' }).write('[')) : undefined), { maxAnswerBytes: 65_536 }));
       expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: the answer to ${f.releasesPath} is longer than 65536 bytes (maxAnswerBytes); not read further`);
+    },
+    BOUND_SAFETY_NET_MS,
+  );
+
+  it(
+    'a compressed answer is bounded by its decoded bytes: a gzip bomb is cut at maxAnswerBytes (R3-10)',
+    async () => {
+      // 8 MiB of spaces after "[" gzip to about 8 KiB: the decoded body is what is bounded.
+      const bomb = gzipSync(Buffer.concat([Buffer.from('['), Buffer.alloc(8 * 1024 * 1024, 32)]));
+      const headers = { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) };
+      const { r } = await measure(f, (t) => (t === f.releasesTemplate ? raw((res) => res.writeHead(200, headers).end(bomb)) : undefined), { maxAnswerBytes: 65_536 });
+      expect(bomb.length).toBeLessThan(65_536);
+      expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: the answer to ${f.releasesPath} is longer than 65536 bytes (maxAnswerBytes); not read further`);
+    },
+    BOUND_SAFETY_NET_MS,
+  );
+
+  it(
+    'headers sent a line at a time without end time out like a stalled body (R3-10)',
+    async () => {
+      let lines = 0;
+      const { r } = await measure(
+        f,
+        (t) =>
+          t === f.repoTemplate
+            ? raw((res) => {
+                const socket = res.socket!;
+                socket.write('HTTP/1.1 200 OK\r\n');
+                const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : (lines++, socket.write('x-drip: 1\r\n'))), 20);
+              })
+            : undefined,
+        { timeoutSeconds: 0.3 },
+      );
+      expect(r.failures).toEqual([`${f.label}: no answer within 0.3 s`]);
+      expect(lines).toBeGreaterThan(0);
     },
     BOUND_SAFETY_NET_MS,
   );

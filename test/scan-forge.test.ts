@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 // `badgepress scan` with the forge adapters end to end: one repository made here, listed on a
 // GitHub, a GitLab and a Forgejo host whose APIs are loopback stand-ins checked against each
 // forge's description, plus ecosyste.ms for DEPENDENTS. The store it writes builds a Shape A
@@ -151,25 +152,35 @@ describe('badgepress scan with forge APIs', () => {
 
   it('no token leaves its origin by a redirect, nor reaches the store or output (issue 36 R3-2, R3-3)', async () => {
     // Canary tokens, lower case so that one can stand in a host name a redirect names.
-    const [glToken, fjToken] = ['canary-gl-3b9e71', 'canary-fj-8c2d45'];
+    const [ghToken, glToken, fjToken] = ['canary-gh-5a0c19', 'canary-gl-3b9e71', 'canary-fj-8c2d45'];
     const elsewhere = await startGitHub({});
+    // GitHub through Octokit (its retry and throttling plugins on) and the dependency index,
+    // each sent to the other server: the same loopback host on another port, another origin.
+    const moved = (to: string) => ({ status: 0, raw: (res: ServerResponse) => res.writeHead(301, { location: to }).end() });
+    const github = await startGitHub({ override: (t) => (t === '/repos/{owner}/{repo}/releases' ? moved(`${elsewhere.url}/repos/acme/widget/releases`) : undefined) });
+    const index = await startForgeServer([{ template: '/packages/lookup', reply: () => moved(`${elsewhere.url}/packages/lookup`) }], () => []);
     const gitlab = await startGitLab({ override: (t) => (t === '/projects/{id}' ? { status: 0, raw: (res) => res.writeHead(302, { location: `${elsewhere.url}/api/v4/projects/1` }).end() } : undefined) });
     const gitea = await startGitea({
       owner: 'acme',
       runs: [],
       override: (t) => (t === '/repos/{owner}/{repo}/releases' ? { status: 0, raw: (res) => res.writeHead(307, { location: `http://${fjToken}.invalid/releases` }).end() } : undefined),
     });
-    servers.push(elsewhere, gitlab, gitea);
+    servers.push(elsewhere, github, index, gitlab, gitea);
     const cfg = join(root, 'redirecting.yaml');
     const text = readFileSync(config, 'utf8')
+      .replace(/github\.com: \{[^}]*\}/, `github.com: { kind: github, apiUrl: "${github.url}", tokenEnv: E2E_GITHUB_TOKEN }`)
+      .replace(/apiUrl: "[^"]*" \}\n$/, `apiUrl: "${index.url}" }\n`)
       .replace(/gitlab\.example: \{[^}]*\}/, `gitlab.example: { kind: gitlab, apiUrl: "${gitlab.url}", tokenEnv: E2E_GITLAB_TOKEN }`)
       .replace(/forge\.example: \{[^}]*\}/, `forge.example: { kind: gitea, apiUrl: "${gitea.url}", tokenEnv: E2E_GITEA_TOKEN }`);
     writeFileSync(cfg, text);
     const storeDir = join(root, 'store-redirected');
-    const r = await runCommand(['scan', '--config', cfg, '--repos', join(root, 'repos.txt'), '--store', storeDir, '--as-of', String(E)], { env: { E2E_GITLAB_TOKEN: glToken, E2E_GITEA_TOKEN: fjToken } });
+    const r = await runCommand(['scan', '--config', cfg, '--repos', join(root, 'repos.txt'), '--store', storeDir, '--as-of', String(E)], { env: { E2E_GITHUB_TOKEN: ghToken, E2E_GITLAB_TOKEN: glToken, E2E_GITEA_TOKEN: fjToken } });
     expect(r.code).toBe(1);
     expect(elsewhere.requests).toEqual([]);
+    // One lookup per repository (three), none followed to the other server.
+    expect(index.requests).toHaveLength(3);
     for (const [server, header, token] of [
+      [github, 'authorization', `Bearer ${ghToken}`],
       [gitlab, 'private-token', glToken],
       [gitea, 'authorization', `token ${fjToken}`],
     ] as const) {
@@ -179,8 +190,12 @@ describe('badgepress scan with forge APIs', () => {
     const gl = new URL(gitlab.url).origin;
     expect(r.stderr).toContain(`GitLab API: /projects/acme%2Fwidget answered 302, a redirect to another origin (${new URL(elsewhere.url).origin}); not followed, the token goes to ${gl} only`);
     expect(r.stderr).toContain('Forgejo/Gitea API: /repos/acme/widget/releases answered 307, a redirect to another origin (http://***.invalid); not followed');
+    const gh = new URL(github.url).origin;
+    const away = new URL(elsewhere.url).origin;
+    expect(r.stderr).toContain(`GitHub API: /repos/acme/widget/releases answered 301, a redirect to another origin (${away}); not followed, the token goes to ${gh} only`);
+    expect(r.stderr).toContain(`ecosyste.ms API: /packages/lookup answered 301, a redirect to another origin (${away}); not followed`);
     const stored = ['github.com', 'gitlab.example', 'forge.example'].map((h) => readFileSync(join(storeDir, h, 'acme/widget.ndjson'), 'utf8')).join('\n');
-    for (const token of [glToken, fjToken]) for (const out of [r.stdout, r.stderr, stored]) expect(out).not.toContain(token);
+    for (const token of [ghToken, glToken, fjToken]) for (const out of [r.stdout, r.stderr, stored]) expect(out).not.toContain(token);
   });
 
   it('--forge never asks neither the forges nor the dependency index: DEPENDENTS is not asked too', async () => {

@@ -46,6 +46,11 @@ export function httpFailure(label: string, status: number, tokenEnv?: string): F
   return new ForgeApiError(kind, `${label}: ${status} ${reason}${hint}`, status);
 }
 
+/** An answer that is JSON but not what the API documents for `what` ("the answer to /repos/a/b"). */
+export function undocumented(label: string, what: string): ForgeApiError {
+  return new ForgeApiError('malformed', `${label}: ${what} is not the JSON the API documents`);
+}
+
 export function rateLimitFailure(label: string, status: number, resetAt: number | undefined, now: number, secondary = false): ForgeApiError {
   const what = secondary ? 'secondary rate limit' : 'rate limit';
   const when = resetAt === undefined ? '' : `, resets ${resetClock(resetAt, now)}`;

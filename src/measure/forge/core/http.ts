@@ -290,6 +290,9 @@ export class ForgeHttp {
       if (next.origin !== this.origin) {
         throw new ForgeApiError('refused', `${this.label}: ${this.where(url)} answered ${response.status}, a redirect to another origin (${this.quote(next.origin)}); not followed, the token goes to ${this.origin} only`, response.status);
       }
+      if (hasUserInfo(next)) {
+        throw new ForgeApiError('refused', `${this.label}: ${this.where(url)} answered ${response.status}, a redirect to a URL with user information; not followed, the token goes in its header only`, response.status);
+      }
       if (hop >= MAX_REDIRECTS) throw new ForgeApiError('http', `${this.label}: more than ${MAX_REDIRECTS} redirects for ${this.where(url)}`, response.status);
       // 303, and 301/302 after a POST, turn into a GET (RFC 9110 section 15.4).
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
@@ -352,7 +355,10 @@ export class ForgeHttp {
 
   /** The answer with its body read whole (a bounded stream) and, for a success, checked as JSON. */
   private async readWhole(url: URL, response: Response, timeout: AbortSignal, capped: boolean): Promise<Response> {
-    const init = { status: response.status, statusText: response.statusText, headers: response.headers };
+    const headers = new Headers(response.headers);
+    const link = headers.get('link');
+    if (link !== null) headers.set('link', absoluteLinks(link, url));
+    const init = { status: response.status, statusText: response.statusText, headers };
     if (NO_BODY_STATUSES.has(response.status) || !response.body) return new Response(null, init);
     const max = this.bounds.maxAnswerBytes;
     const tooLong = () => new ForgeApiError('bound', `${this.label}: the answer to ${this.where(url)} is longer than ${max} bytes (maxAnswerBytes); not read further`);
@@ -444,6 +450,9 @@ export class ForgeHttp {
       if (target.origin !== this.origin) {
         throw new ForgeApiError('refused', `${this.label}: a next-page link of ${where} points to another origin (${this.quote(target.origin)}); not followed, only ${this.origin} is asked`);
       }
+      if (hasUserInfo(target)) {
+        throw new ForgeApiError('refused', `${this.label}: a next-page link of ${where} carries user information; not followed, the token goes in its header only`);
+      }
       if (seen.has(target.href)) throw new ForgeApiError('http', `${this.label}: ${where} links a page it already gave (a paging loop); not read further`);
       seen.add(target.href);
     };
@@ -471,6 +480,29 @@ export class ForgeHttp {
       answer = await this.getJson(pageUrl);
     }
   }
+}
+
+/**
+ * Whether a URL names a user or password (`http://user:secret@host/`): its origin is the host's,
+ * but fetch refuses such a URL, and credentials travel in the token header only.
+ */
+function hasUserInfo(url: URL): boolean {
+  return url.username !== '' || url.password !== '';
+}
+
+/**
+ * A Link header with each URI reference made absolute against the URL of the answer it came
+ * with (RFC 8288 section 3.2), so that a relative next-page link names the same page to every
+ * reader: our pages, the page guard and Octokit (which would put it after the API's base URL).
+ */
+export function absoluteLinks(link: string, base: URL): string {
+  return link.replace(/<([^>]*)>/g, (whole, reference: string) => {
+    try {
+      return `<${new URL(reference, base).href}>`;
+    } catch {
+      return whole;
+    }
+  });
 }
 
 /** The `rel="next"` URL of a Link header, if any. */

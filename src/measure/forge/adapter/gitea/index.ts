@@ -3,7 +3,7 @@
 // gitea-js's typed calls lack the Actions run list, the one endpoint that differs between
 // instances, and the rest are five plain GETs.
 import type { ForgeAdapter } from '../../core/adapter.ts';
-import { ForgeApiError, type FailureKind } from '../../core/errors.ts';
+import { ForgeApiError, undocumented, type FailureKind } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
@@ -78,8 +78,10 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
   return {
     async repository() {
       const { body } = await http.getJson<{ has_issues?: boolean; owner?: User }>(repo);
+      // Repository.has_issues is a boolean in every answer (Gitea's swagger, Forgejo's too).
+      if (typeof body.has_issues !== 'boolean') throw undocumented(http.label, `the answer to ${repo}`);
       if (body.owner?.login) ownerLogin = body.owner.login;
-      return { issuesEnabled: body.has_issues !== false };
+      return { issuesEnabled: body.has_issues };
     },
 
     async issues(since: number): Promise<ForgeIssue[]> {

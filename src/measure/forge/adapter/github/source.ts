@@ -4,7 +4,7 @@
 import { Octokit } from '@octokit/rest';
 import { throttling } from '@octokit/plugin-throttling';
 import { retry } from '@octokit/plugin-retry';
-import { ForgeApiError, httpFailure, rateLimitFailure } from '../../core/errors.ts';
+import { ForgeApiError, httpFailure, rateLimitFailure, undocumented } from '../../core/errors.ts';
 import { isRateLimited, nextPageUrl, resetAtOf, type ForgeHttp } from '../../core/http.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue, type IssueReaction } from '../../core/rules.ts';
@@ -102,7 +102,7 @@ export function githubSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
     }
   };
   const base = { owner, repo, per_page: 100 };
-  const malformed = (what: string) => new ForgeApiError('malformed', `${http.label}: ${what} is not the JSON the API documents`);
+  const malformed = (what: string) => undocumented(http.label, what);
 
   /**
    * Every item of a paged list, each page checked by the core (a JSON list, within

@@ -2,7 +2,7 @@
 // GET per page, pages by X-Next-Page. No client library: @gitbeaker/rest takes no fetch
 // function, so its calls would bypass the host's queue and token pool.
 import type { ForgeAdapter } from '../../core/adapter.ts';
-import { ForgeApiError } from '../../core/errors.ts';
+import { ForgeApiError, undocumented } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
@@ -67,7 +67,10 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
   return {
     async repository() {
       const { body } = await http.getJson<{ issues_enabled?: boolean; issues_access_level?: string }>(project);
-      return { issuesEnabled: body.issues_access_level ? body.issues_access_level !== 'disabled' : body.issues_enabled !== false };
+      // A project names issues_access_level (since 12.x), or issues_enabled before it.
+      if (typeof body.issues_access_level === 'string') return { issuesEnabled: body.issues_access_level !== 'disabled' };
+      if (typeof body.issues_enabled === 'boolean') return { issuesEnabled: body.issues_enabled };
+      throw undocumented(http.label, `the answer to ${project}`);
     },
 
     async issues(since: number): Promise<ForgeIssue[]> {
