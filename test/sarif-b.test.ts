@@ -30,7 +30,7 @@ const commitsPass = crit(commits, 0, 'BRONZE', {
 const reviewOpen = crit(review, 1, 'SILVER', { description: 'Review: decided by people', provenance: { evidence: 'Not decided.', scannedAt: 1763000000 } });
 const bronze: BadgeEntryB = { def, level: 'BRONZE', criteria: [commitsPass], granted: true, isHighestGranted: true };
 const silver: BadgeEntryB = { def, level: 'SILVER', criteria: [commitsPass, reviewOpen], granted: false, isHighestGranted: false };
-const badge: BadgeB = { def, entries: [bronze, silver], status: 'bronze', explained: silver, conclusion: 'bronze; silver lacks Review' };
+const badge: BadgeB = { def, entries: [bronze, silver], status: 'bronze', explainedStatus: 'bronze', explained: silver, conclusion: 'bronze; silver lacks Review' };
 const evaluation: EvaluationB = { timestamp: 1763000000, revision, repositoryUrl: REPO, entries: [bronze, silver], badges: [badge] };
 
 const BADGE_URL = `https://badges.example/api/v1/repositories/${ENC}/badges/ACTIVE.svg?timestamp=1763000000`;

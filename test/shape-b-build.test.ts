@@ -35,7 +35,7 @@ describe('building examples/shape-b', () => {
   });
 
   it('applies the grant and its later revocation by scan time', () => {
-    expect(['1755000000', '1760000000', '1763596800'].map((t) => status(`${WIDGET}at/${t}/`, 'OPEN-SOURCE'))).toEqual(['fail', 'gold', 'fail']);
+    expect(['1755000000', '1760000000', '1763596800'].map((t) => status(`${WIDGET}at/${t}/`, 'OPEN-SOURCE'))).toEqual(['unknown', 'gold', 'fail']);
     const criteria = (t: string) => json(`${WIDGET}at/${t}/badges/OPEN-SOURCE`).badgeExplanation.criteria[0];
     expect(criteria('1755000000')).toMatchObject({ value: '<nil>', status: 'open' });
     expect(criteria('1760000000').evidence).toBe('Granted manually by jane@example.org on 2025-09-16: MIT licence checked.');
@@ -47,7 +47,8 @@ describe('building examples/shape-b', () => {
     expect(status(WIDGET, 'DIN-SPEC-XXXX')).toBe('bronze');
     expect(json(`${TOOL}badges/DIN-SPEC-XXXX`).badgeExplanation.criteria[0].evidence).toBe('Granted manually by DIN review board (decision file din-spec.yaml: the repository matches ^https://codeberg\\.org/acme/).');
     expect(status(SERVICE, 'OPEN-SOURCE')).toBe('gold');
-    expect(status(SERVICE, 'DIN-SPEC-XXXX')).toBe('fail');
+    // No grant and no decision file: undecided, so unknown, never the repository's failure.
+    expect(status(SERVICE, 'DIN-SPEC-XXXX')).toBe('unknown');
   });
 
   it('judges the example values as documented', () => {

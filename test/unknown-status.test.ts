@@ -46,6 +46,17 @@ async function build(name: string, extra = '', flags: string[] = []): Promise<st
   return out;
 }
 
+/** A validator of one of the deployment's explanation schemas, from the site's openapi.json. */
+function explanationSchema(site: string, name: string) {
+  const doc = json(join(site, 'api/v1/openapi.json'));
+  // A CommonJS module: under Node's ESM loader its class is the default export's `default`.
+  const Ajv = (Ajv2020 as unknown as { default?: typeof Ajv2020 }).default ?? Ajv2020;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ ...doc, $id: 'openapi' });
+  return { ajv, validate: ajv.compile({ $ref: `openapi#/components/schemas/${name}` }) };
+}
+
 let out: string;
 beforeAll(async () => {
   mkdirSync(store, { recursive: true });
@@ -85,13 +96,7 @@ describe('Shape A: unknown is not fail', () => {
   });
 
   it('the explanation validates against the deployment’s openapi.json', () => {
-    const doc = json(join(out, 'api/v1/openapi.json'));
-    // A CommonJS module: under Node's ESM loader its class is the default export's `default`.
-    const Ajv = (Ajv2020 as unknown as { default?: typeof Ajv2020 }).default ?? Ajv2020;
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    addFormats.default(ajv);
-    ajv.addSchema({ ...doc, $id: 'openapi' });
-    const validate = ajv.compile({ $ref: 'openapi#/components/schemas/BadgeExplanationA' });
+    const { ajv, validate } = explanationSchema(out, 'BadgeExplanationA');
     for (const url of [UNMEASURED, FAILING]) {
       for (const id of ['MAINTENANCE', 'SECURITY', 'REUSED']) expect(validate(json(api(out, url, `badges/${id}`))), `${url} ${id}: ${ajv.errorsText(validate.errors)}`).toBe(true);
     }
@@ -198,22 +203,54 @@ describe('plan names unknown among the status changes', () => {
   });
 });
 
+/** A Shape B site (the default thresholds) built from `lines`, in `dir/name`. */
+async function buildB(name: string, lines: object[]): Promise<string> {
+  const outB = join(dir, name);
+  const cfg = join(dir, `${name}.yaml`);
+  writeFileSync(cfg, `shape: B\nthresholds:\n  B: ${join(ROOT, 'config/thresholds-b.yaml')}\n`);
+  const storeB = join(dir, `store-${name}`);
+  mkdirSync(storeB, { recursive: true });
+  writeFileSync(join(storeB, 'r.ndjson'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  const r = await runCommand(['build', '--config', cfg, '--store', storeB, '--out', outB, '--now', NOW]);
+  expect(r.code).toBe(0);
+  return outB;
+}
+
 describe('Shape B keeps the contract: no value is open', () => {
   it('a null and a missing rule are <nil> and open, never unknown', async () => {
-    const outB = join(dir, 'b');
-    const cfg = join(dir, 'b.yaml');
-    writeFileSync(cfg, `shape: B\nthresholds:\n  B: ${join(ROOT, 'config/thresholds-b.yaml')}\n`);
-    const storeB = join(dir, 'store-b');
-    mkdirSync(storeB, { recursive: true });
-    writeFileSync(join(storeB, 'r.ndjson'), `${JSON.stringify({ repositoryUrl: UNMEASURED, timestamp: 1764200000, values: { COMMITS: null } })}\n`);
-    const r = await runCommand(['build', '--config', cfg, '--store', storeB, '--out', outB, '--now', NOW]);
-    expect(r.code).toBe(0);
+    const outB = await buildB('b', [{ repositoryUrl: UNMEASURED, timestamp: 1764200000, values: { COMMITS: null } }]);
     const report = json(api(outB, UNMEASURED, 'sarif'));
     const kinds = new Set(report.runs[0].results.map((x: { kind: string }) => x.kind));
     expect(kinds).toEqual(new Set(['open']));
     const criteria = json(api(outB, UNMEASURED, 'badges/MAINTAINED')).badgeExplanation.criteria as Array<{ status: string; value: string }>;
     expect(criteria.map((c) => [c.status, c.value])).toEqual(criteria.map(() => ['open', '<nil>']));
     expect(JSON.stringify(report)).not.toContain('unknown');
+  });
+
+  it('an explanation whose lowest level is only undecided is unknown, never fail; a measured failure still fails', async () => {
+    const outB = await buildB('b-explained', [
+      // Nothing measured: every level of MAINTAINED and REUSED waits on a value nobody has.
+      { repositoryUrl: UNMEASURED, timestamp: 1764200000, values: { COMMITS: null }, evidence: { COMMITS: CAUSE } },
+      // COMMITS measured 0 (below BRONZE's 5) beside an undecided PACKAGES.
+      { repositoryUrl: FAILING, timestamp: 1764200000, values: { COMMITS: 0, PACKAGES: null, CI_PIPELINE: 3 } },
+    ]);
+    const maintained = json(api(outB, UNMEASURED, 'badges/MAINTAINED'));
+    expect(maintained.badgeStatus).toBe('unknown');
+    // The conclusion is read by people: the cause, never `<nil>`.
+    expect(maintained.badgeExplanation.conclusion).toContain(`Commits: at least 5 commits in the last 6 months is open (not measured: ${CAUSE})`);
+    expect(maintained.badgeExplanation.conclusion).not.toContain('<nil>');
+    expect(json(api(outB, UNMEASURED, 'badges/REUSED')).badgeStatus).toBe('unknown');
+    // An undecided manual check is no failure of the repository either.
+    expect(json(api(outB, UNMEASURED, 'badges/OPEN-SOURCE')).badgeStatus).toBe('unknown');
+    expect(json(api(outB, FAILING, 'badges/MAINTAINED')).badgeStatus).toBe('fail');
+    expect(json(api(outB, FAILING, 'badges/MAINTAINED')).badgeExplanation.conclusion).toContain('Commits: at least 5 commits in the last 6 months (0) is fail');
+    expect(json(api(outB, FAILING, 'badges/REUSED')).badgeStatus).toBe('unknown');
+    const { ajv, validate } = explanationSchema(outB, 'BadgeExplanationB');
+    for (const url of [UNMEASURED, FAILING]) {
+      for (const id of ['MAINTAINED', 'REUSED', 'OPEN-SOURCE']) expect(validate(json(api(outB, url, `badges/${id}`))), `${url} ${id}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
+    // The images keep saying "none" in its grey: no level is granted.
+    expect(json(api(outB, UNMEASURED, 'badges/MAINTAINED.json'))).toMatchObject({ message: 'none', color: 'bbbbbb' });
   });
 });
 

@@ -8,8 +8,14 @@ import { counted, numberText } from '../model/plural.ts';
 import { isoDate, numericValue } from './count-window.ts';
 
 export type StatusB = 'pass' | 'fail' | 'open';
-/** The explanation's badgeStatus: the highest granted level in lower case, or fail. */
+/** The badge's status: the highest granted level in lower case, or fail (pages show "none"). */
 export type BadgeStatusB = 'gold' | 'silver' | 'bronze' | 'fail';
+/**
+ * The explanation's badgeStatus: as BadgeStatusB, except that a badge whose lowest level fails
+ * no check, only waits on values nobody has (open), is `unknown`: never fail for what was not
+ * measured or decided (Shape A's extension, docs/reference/api.md).
+ */
+export type ExplainedStatusB = BadgeStatusB | 'unknown';
 
 const NIL = '<nil>';
 
@@ -52,6 +58,8 @@ export interface BadgeB {
   def: BadgeDefB;
   entries: BadgeEntryB[];
   status: BadgeStatusB;
+  /** What the explanation publishes: `unknown` where `status` is fail only for open checks. */
+  explainedStatus: ExplainedStatusB;
   /** The entry the explanation shows: the highest level the badge defines, granted or not. */
   explained: BadgeEntryB;
   conclusion: string;
@@ -164,15 +172,23 @@ export function evaluateScanB(t: ThresholdsB, decisions: ReadonlyMap<string, Dec
     if (highest) highest.isHighestGranted = true;
     const status: BadgeStatusB = highest ? (highest.level.toLowerCase() as BadgeStatusB) : 'fail';
     const explained = entries[entries.length - 1]!;
-    return { def, entries, status, explained, conclusion: conclusion(def, entries, highest, explained) };
+    // Higher levels repeat the lowest's checks: when none of those fails, no level failed on a value.
+    const explainedStatus: ExplainedStatusB = highest || entries[0]!.criteria.some((c) => c.status === 'fail') ? status : 'unknown';
+    return { def, entries, status, explainedStatus, explained, conclusion: conclusion(def, entries, highest, explained) };
   });
   return { timestamp: scan.timestamp, ...(scan.revision ? { revision: scan.revision } : {}), repositoryUrl: scan.repositoryUrl, entries: badges.flatMap((b) => b.entries), badges };
+}
+
+/** A check that does not pass, in the conclusion people read: an open one says why, never `<nil>`. */
+function notPassing(c: CriterionB): string {
+  if (c.status !== 'open') return `${c.description} is ${c.status}`;
+  return `${c.rule.name}: ${thresholdText(c.rule)} is open (${c.provenance.evidence.replace(/\.+$/, '')})`;
 }
 
 function conclusion(def: BadgeDefB, entries: BadgeEntryB[], highest: BadgeEntryB | undefined, explained: BadgeEntryB): string {
   const head = highest ? `${def.id} is granted at ${highest.level}` : `${def.id} is not granted at any level`;
   const levels = entries.map((e) => `${e.level} ${e.granted ? 'granted' : 'not granted'}`).join(', ');
-  const missing = explained.criteria.filter((c) => c.status !== 'pass').map((c) => `${c.description} is ${c.status}`);
+  const missing = explained.criteria.filter((c) => c.status !== 'pass').map(notPassing);
   const why = missing.length > 0 ? `; not passing: ${missing.join('; ')}` : '';
   return `${head} (${levels})${why}. The criteria shown are those of ${explained.level}, the highest level the badge defines.`;
 }

@@ -60,7 +60,8 @@ export function badgeExplanationB(ctx: ReportContext, evaluation: EvaluationB, b
   return {
     badgeUrl: badgeUrl(ctx, evaluation, badge.def.id),
     badgeId: badge.def.id,
-    badgeStatus: badge.status,
+    // `unknownAs` maps unknown for clients that accept only the contract's five statuses.
+    badgeStatus: badge.explainedStatus === 'unknown' ? (ctx.settings.unknownAs ?? 'unknown') : badge.explainedStatus,
     badgeInformationUri: badgeInformationUri(ctx.settings.baseUrl, badge.def),
     badgeExplanation: { criteria: badge.explained.criteria.map(criterionObject), conclusion: badge.conclusion },
   };
