@@ -225,6 +225,11 @@ describe('Shape B keeps the contract: no value is open', () => {
     const criteria = json(api(outB, UNMEASURED, 'badges/MAINTAINED')).badgeExplanation.criteria as Array<{ status: string; value: string }>;
     expect(criteria.map((c) => [c.status, c.value])).toEqual(criteria.map(() => ['open', '<nil>']));
     expect(JSON.stringify(report)).not.toContain('unknown');
+    // The value charts' text alternative says what the table says: not measured, open.
+    const page = readFileSync(join(outB, 'repositories', enc(UNMEASURED), 'index.html'), 'utf8');
+    const descs = [...page.matchAll(/<desc id="rule-[^"]*">([^<]*)<\/desc>/g)].map((m) => m[1]);
+    expect(descs.length).toBeGreaterThan(0);
+    expect(descs).toEqual(descs.map(() => '2025-11-26 open (not measured).'));
   });
 
   it('an explanation whose lowest level is only undecided is unknown, never fail; a measured failure still fails', async () => {

@@ -325,7 +325,7 @@ function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }, page: Page
       const parts = ruleParts(ctx, rule, () => bandsOfB(rule));
       const desc = historyDesc(
         page,
-        points.map((p) => (p.value === null ? 'not determined' : `${counted(p.value, rule.unit)} (${p.status})`)),
+        points.map((p) => (p.value === null ? 'open (not measured)' : `${counted(p.value, rule.unit)} (${p.status})`)),
       );
       return parts.heading + valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc }, parts.bands, points, page.scale);
     })
