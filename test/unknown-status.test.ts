@@ -163,6 +163,8 @@ describe('Shape A: unknown is not fail', () => {
     expect(readFileSync(join(out, 'rules/SECURITY_POLICY/index.html'), 'utf8')).toContain('a scan without an answer leaves it <span class="status st-unknown">unknown</span>.');
     const feed = readFileSync(join(out, 'repositories', enc(UNMEASURED), 'feed.atom'), 'utf8');
     expect(feed).toContain('<title>MAINTENANCE is unknown (first scan)</title>');
+    // A feed reader shows the summary alone: it says why, as the page does.
+    expect(feed).toContain(`<summary>MAINTENANCE is unknown (first scan) with the scan of 2025-11-26T23:33:20Z. Issue reaction time has no value (not measured: ${CAUSE}).</summary>`);
     const css = readFileSync(join(ROOT, 'templates/site.css'), 'utf8');
     expect(css).toContain('.st-unknown{color:var(--unknown)}');
     // The home page's bars of unknown have a fill of their own (an SVG rect without one is black).
@@ -185,6 +187,9 @@ describe('a cause is data: escaped wherever it is shown', () => {
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quoted&quot;');
     const report = json(api(hostileOut, UNMEASURED, 'sarif'));
     expect(report.runs[0].results[0].message.text).toBe(`Issue reaction time is unknown (not measured: ${cause}).`);
+    const feed = readFileSync(join(hostileOut, 'repositories', enc(UNMEASURED), 'feed.atom'), 'utf8');
+    expect(feed).not.toContain('<img src=x');
+    expect(feed).toContain('(not measured: &lt;img src=x onerror=alert(1)&gt; &amp; &quot;quoted&quot;)');
   });
 });
 
@@ -256,6 +261,10 @@ describe('Shape B keeps the contract: no value is open', () => {
     }
     // The images keep saying "none" in its grey: no level is granted.
     expect(json(api(outB, UNMEASURED, 'badges/MAINTAINED.json'))).toMatchObject({ message: 'none', color: 'bbbbbb' });
+    const feed = readFileSync(join(outB, 'repositories', enc(UNMEASURED), 'feed.atom'), 'utf8');
+    expect(feed).toContain(`<summary>MAINTAINED is none (first scan) with the scan of 2025-11-26T23:33:20Z. Commits has no value (not measured: ${CAUSE}).</summary>`);
+    // A measured failure needs no such words.
+    expect(readFileSync(join(outB, 'repositories', enc(FAILING), 'feed.atom'), 'utf8')).toContain('<summary>MAINTAINED is none (first scan) with the scan of 2025-11-26T23:33:20Z.</summary>');
   });
 });
 

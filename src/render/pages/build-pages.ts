@@ -30,7 +30,7 @@ export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev:
   const cacheControl = `public, max-age=${ctx.settings.cache.latestMaxAge}`;
   return [
     { key: pagePaths.repositoryKey(h.encoded), body: flattened(repositoryPage(ctx, h, ev)), contentType: HTML_TYPE, cacheControl, phase: 'page' },
-    { key: pagePaths.feed(h.encoded), body: flattened(repositoryFeed(ctx, h, changes)), contentType: XML_TYPE, cacheControl, phase: 'page' },
+    { key: pagePaths.feed(h.encoded), body: flattened(repositoryFeed(ctx, h, ev, changes)), contentType: XML_TYPE, cacheControl, phase: 'page' },
   ];
 }
 

@@ -1,5 +1,6 @@
 // Status histories and changes derived from a repository's evaluations (the build's evaluate
 // step), for the pages, the feed and the summaries.
+import { UNKNOWN } from '../../model/status.ts';
 import type { RepositoryEvaluations } from './context.ts';
 
 /** Status per badge per scan (at scan time), and the latest statuses, as plain strings. */
@@ -29,4 +30,21 @@ export function statusChanges(ev: RepositoryEvaluations): StatusChange[] {
     });
   });
   return out;
+}
+
+/**
+ * Why a badge had no measured status at scan time `t`: "Issue reaction time has no value (not
+ * measured: …)" per criterion that kept it unknown (Shape A), or kept its lowest level from
+ * being decided (Shape B, open); none when measured values decided it.
+ */
+export function unknownCauses(ev: RepositoryEvaluations, t: number, badgeId: string): string[] {
+  const has = (rule: string, why: string) => `${rule} has no value (${why.replace(/\.+$/, '')})`;
+  if (ev.shape === 'A') {
+    const badge = ev.scans.find((s) => s.timestamp === t)?.badges.find((b) => b.def.id === badgeId);
+    if (badge?.status !== UNKNOWN) return [];
+    return badge.criteria.filter((c) => c.status === UNKNOWN).map((c) => has(c.rule.name, c.cause ?? 'not measured'));
+  }
+  const badge = ev.scans.find((s) => s.timestamp === t)?.badges.find((b) => b.def.id === badgeId);
+  if (badge?.explainedStatus !== UNKNOWN) return [];
+  return badge.entries[0]!.criteria.filter((c) => c.status === 'open').map((c) => has(c.rule.name, c.provenance.evidence));
 }

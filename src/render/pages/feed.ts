@@ -8,11 +8,12 @@ import type { RepositoryHistory } from '../../load/types.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
 import { isoTime } from '../../model/calendar.ts';
 import { esc, href } from './html.ts';
-import type { StatusChange } from './evaluate.ts';
+import type { RepositoryEvaluations } from './context.ts';
+import { unknownCauses, type StatusChange } from './evaluate.ts';
 
 const MAX_ENTRIES = 50;
 
-export function repositoryFeed(ctx: PagesContext, h: RepositoryHistory, changes: readonly StatusChange[]): string {
+export function repositoryFeed(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[]): string {
   const page = `${ctx.settings.baseUrl}/${pagePaths.repository(h.encoded)}`;
   const self = `${ctx.settings.baseUrl}/${pagePaths.feed(h.encoded)}`;
   const shape = ctx.settings.shape;
@@ -27,7 +28,8 @@ export function repositoryFeed(ctx: PagesContext, h: RepositoryHistory, changes:
     const at = isoTime(c.t);
     const escTitle = esc(title);
     entries +=
-      `<entry><id>${escPage}#${esc(`${c.badge}-${c.t}`)}</id><title>${escTitle}</title><updated>${at}</updated>` + `<link rel="alternate" type="text/html" href="${escPage}"/><summary>${escTitle} with the scan of ${at}.</summary></entry>`;
+      `<entry><id>${escPage}#${esc(`${c.badge}-${c.t}`)}</id><title>${escTitle}</title><updated>${at}</updated>` +
+      `<link rel="alternate" type="text/html" href="${escPage}"/><summary>${escTitle} with the scan of ${at}.${why(ev, c)}</summary></entry>`;
   }
   return (
     `<?xml version="1.0" encoding="utf-8"?>\n${stylesheets(ctx)}<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">` +
@@ -38,6 +40,12 @@ export function repositoryFeed(ctx: PagesContext, h: RepositoryHistory, changes:
     `<link rel="self" type="application/atom+xml" href="${esc(self)}"/><link rel="alternate" type="text/html" href="${escPage}"/>` +
     `<generator>${esc(ctx.settings.tool.name)}</generator>${entries}</feed>\n`
   );
+}
+
+/** A feed reader shows the summary alone: a status without a measured value says why. */
+function why(ev: RepositoryEvaluations, c: StatusChange): string {
+  const causes = unknownCauses(ev, c.t, c.badge);
+  return causes.length === 0 ? '' : ` ${esc(causes.join('; '))}.`;
 }
 
 const stylesheetsOf = new WeakMap<PagesContext, string>();
