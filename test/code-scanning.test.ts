@@ -60,6 +60,13 @@ describe('code-scanning.sarif', () => {
     expect(ids).not.toContain('CI_PIPELINE');
   });
 
+  it('Shape B: a revoked manual grant is decided, so it raises an alert; only an undecided check does not', () => {
+    const revoked = { kind: 'grant' as const, repositoryUrl: URL, ruleId: 'MANUAL/Project is open source', granted: false, timestamp: 1763000000, source: 'test:2' };
+    const values = { COMMITS: 9, ISSUE_REACTION_TIME: 3, RELEASES: 1, PACKAGES: 1, CI_PIPELINE: 5 };
+    const report = codeScanningB(SITE, evaluateScanB(TB, new Map(), scan(1763596800, values), [revoked]), TB.rules) as Report;
+    expect(report.runs[0]!.results.map((r) => [r.ruleId, r.level])).toEqual([['MANUAL/Project is open source', 'error']]);
+  });
+
   it('rules carry shortDescription, fullDescription, help and helpUri on the site', () => {
     for (const report of [a1, b1]) {
       for (const rule of report.runs[0]!.tool.driver.rules) {
