@@ -173,6 +173,43 @@ describe('Shape A: unknown is not fail', () => {
   });
 });
 
+describe('a partial count whose forge call failed never fails the repository', () => {
+  // RELEASES keeps git's tags when the forge's release list fails (docs/reference/scan.md): a
+  // count that may miss releases made on the forge alone. Below the threshold it proves
+  // nothing; at or above it, it stands (more releases only raise it).
+  const NOT_READ = 'forge releases not read: GitHub API: 503 server error';
+  const PARTIAL = 'https://github.com/acme/partial';
+  const ENOUGH = 'https://github.com/acme/enough';
+  const lines = [
+    { repositoryUrl: PARTIAL, timestamp: 1764200000, values: { RELEASES: { events: [] } }, evidence: { RELEASES: `0 tags dated in the 12 months to 2025-11-26; ${NOT_READ}` }, failed: ['RELEASES'] },
+    { repositoryUrl: ENOUGH, timestamp: 1764200000, values: { RELEASES: { events: [1760000000] } }, evidence: { RELEASES: `1 tag dated in the 12 months to 2025-11-26; ${NOT_READ}` }, failed: ['RELEASES'] },
+  ];
+
+  it('Shape A: unknown with the cause below the threshold, the band above it; no alert', async () => {
+    const partialStore = join(dir, 'store-partial');
+    mkdirSync(partialStore, { recursive: true });
+    writeFileSync(join(partialStore, 'r.ndjson'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const cfg = join(dir, 'partial.yaml');
+    writeFileSync(cfg, `codeScanning: true\nthresholds:\n  A: ${join(ROOT, 'examples/scan/thresholds-git.yaml')}\n`);
+    const partialOut = join(dir, 'partial');
+    const r = await runCommand(['build', '--config', cfg, '--store', partialStore, '--out', partialOut, '--now', NOW]);
+    expect(r.code).toBe(0);
+    const releases = json(api(partialOut, PARTIAL, 'badges/RELEASES'));
+    expect(releases.badgeStatus).toBe('unknown');
+    expect(releases.badgeExplanation.criteria[0]).toMatchObject({ value: null, status: 'unknown', description: `Releases is unknown (not measured: 0 tags dated in the 12 months to 2025-11-26; ${NOT_READ})` });
+    expect(json(api(partialOut, PARTIAL, 'code-scanning.sarif')).runs[0].results.map((x: { ruleId: string }) => x.ruleId)).not.toContain('RELEASES');
+    expect(json(api(partialOut, ENOUGH, 'badges/RELEASES')).badgeStatus).toBe('bronze');
+  });
+
+  it('Shape B: open below the threshold, pass above it', async () => {
+    const outB = await buildB('b-partial', lines);
+    const gold = (url: string) => json(api(outB, url, 'badges/MAINTAINED')).badgeExplanation.criteria.find((c: { ruleId: string }) => c.ruleId === 'RELEASES');
+    expect(gold(PARTIAL)).toMatchObject({ value: '<nil>', status: 'open' });
+    expect(gold(PARTIAL).provenance.evidence).toBe(`not measured: 0 tags dated in the 12 months to 2025-11-26; ${NOT_READ}`);
+    expect(gold(ENOUGH)).toMatchObject({ value: '1', status: 'pass' });
+  });
+});
+
 describe('a cause is data: escaped wherever it is shown', () => {
   it('markup in the record’s evidence reaches pages as text and SARIF as JSON text', async () => {
     const hostileStore = join(dir, 'store-hostile');

@@ -55,3 +55,11 @@ export function measuredProvenance(ruleId: string, scan: ScanRecord, shown: Nume
   }
   return { ...base, evidence: stored ?? `The scan reported ${amount}.` };
 }
+
+/**
+ * A value the scan kept although the rule's forge call failed (RELEASES keeps git's tags): it
+ * may undercount, so a failure on it proves nothing and is not published as one.
+ */
+export function partial(ruleId: string, scan: ScanRecord): boolean {
+  return scan.failed?.includes(ruleId) ?? false;
+}

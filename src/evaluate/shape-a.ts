@@ -3,7 +3,7 @@
 // worst band. Pure functions.
 import type { BadgeDefA, BadgeStatus, Band, ContractStatusA, RuleA, StatusA, ThresholdsA } from '../config/types.ts';
 import type { Revision, RuleCatalog, ScanRecord } from '../load/types.ts';
-import { measuredProvenance, notMeasured, type Provenance } from './evidence.ts';
+import { measuredProvenance, notMeasured, partial, type Provenance } from './evidence.ts';
 import { isoDate, numericValue } from './count-window.ts';
 import { counted } from '../model/plural.ts';
 import { STATUS_RANK, UNKNOWN } from '../model/status.ts';
@@ -62,6 +62,7 @@ function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
   if (rule.type === 'boolean') {
     if (typeof stored !== 'boolean') return unmeasured(rule, scan);
     const status = stored ? rule.positiveStatus : rule.negativeStatus;
+    if (status === 'fail' && partial(rule.id, scan)) return unmeasured(rule, scan);
     const description = `${rule.name} is ${stored ? 'present' : 'absent'}`;
     const provenance = measuredProvenance(rule.id, scan, { value: stored }, stored ? 'it present' : 'it absent');
     return { rule, value: stored, status, met: status !== 'fail', description, message: `${description}: ${status}.`, provenance };
@@ -70,6 +71,7 @@ function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
   const { value, window } = shown;
   if (value === null) return unmeasured(rule, scan);
   const band = bandFor(rule.thresholds, value);
+  if (band.status === 'fail' && partial(rule.id, scan)) return unmeasured(rule, scan);
   const unit = rule.unit ? ` ${rule.unit}` : '';
   const inWindow = window ? ` between ${isoDate(window.from)} and ${isoDate(window.to)}` : '';
   const description = `${rule.name} is ${counted(value, rule.unit)}${inWindow}`;

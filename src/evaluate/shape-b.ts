@@ -3,7 +3,7 @@
 // records and decision files. Pure functions: same inputs, same evaluation.
 import type { BadgeDefB, DecisionFileB, LevelB, RuleB, ThresholdB, ThresholdsB } from '../config/types.ts';
 import type { GrantRecord, Revision, RuleCatalog, ScanRecord } from '../load/types.ts';
-import { measuredProvenance, type Provenance } from './evidence.ts';
+import { measuredProvenance, partial, type Provenance } from './evidence.ts';
 import { counted, numberText } from '../model/plural.ts';
 import { isoDate, numericValue } from './count-window.ts';
 
@@ -118,6 +118,10 @@ function manualDecision(ruleId: string, repositoryUrl: string, at: number, grant
 
 function measuredOutcome(rule: RuleB, scan: ScanRecord): RuleOutcome {
   const shown = numericValue(scan.values[rule.id], scan.timestamp, rule.threshold.timeRangeInMonths);
+  // A partial count below the threshold proves nothing: open, as a value nobody measured.
+  if (shown.value !== null && !passes(rule.threshold, shown.value) && partial(rule.id, scan)) {
+    return { value: null, provenance: measuredProvenance(rule.id, scan, { value: null }, '') };
+  }
   return { value: shown.value, provenance: measuredProvenance(rule.id, scan, shown, shown.value === null ? '' : counted(shown.value, rule.unit)) };
 }
 
