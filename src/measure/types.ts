@@ -1,6 +1,7 @@
 // What measuring one repository produces, whatever measured it (git, a forge's API), and the
 // seam between the scan's orchestrator and the forge adapters (one per forge family).
 import type { Measurement } from '../model/stored-value.ts';
+import type { ConditionalAnswers } from './forge/core/conditional.ts';
 
 /** One repository as the scan list names it. */
 export interface ScanTarget {
@@ -36,6 +37,8 @@ export interface ForgeRequest {
   /** Event rules keep every event within this many months before each time. */
   horizonMonths: number;
   signal?: AbortSignal;
+  /** The answers of this repository's last scan, asked again conditionally (ETags). */
+  answers?: ConditionalAnswers;
 }
 
 export interface ForgeResult {
@@ -47,6 +50,10 @@ export interface ForgeResult {
   failures: string[];
   /** HTTP requests made, for the summary and the bench. */
   requests: number;
+  /** Of `requests`, those answered 304 Not Modified (a stored answer reused). */
+  notModified?: number;
+  /** Of `requests`, those the forge counts against its rate limit (its 304s may be free). */
+  counted?: number;
   /**
    * Rules this run chose not to ask a server for (`--forge never`, `--fetch never`, a host's
    * `api: false`), and why: null with the evidence "not asked: <why>", never a failure.

@@ -13,6 +13,7 @@ import { GitError, type GitSettings } from '../measure/git/run.ts';
 import { tokenFor } from '../measure/host-token.ts';
 import type { ListedTarget } from '../measure/targets.ts';
 import type { ForgeFor, ForgeMeasurer, Measurement } from '../measure/types.ts';
+import { ConditionalAnswers } from '../measure/forge/core/conditional.ts';
 import { isoTime } from '../model/calendar.ts';
 import { GIT_RULE_IDS } from '../model/measured-rules.ts';
 import { scanRecordLine, storeFileName, type StoredScan } from '../store/record-line.ts';
@@ -65,10 +66,20 @@ export interface ScanSummary {
   /** Rules this run chose not to ask a server for, by why (`--forge never`, a host's `api: false`). */
   notAsked: Array<{ rules: string[]; why: string }>;
   forgeRequests: number;
+  /** Of forgeRequests, those the forges count against their rate limits (a free 304 is not). */
+  forgeRequestsCounted: number;
+}
+
+/**
+ * The file beside a repository's mirror holding its forge answers (ETags and bodies) of the
+ * last scan: <mirrors>/<host>/<name>-<hash>.forge.json.
+ */
+export function forgeAnswersPath(mirrors: string, target: ListedTarget): string {
+  return mirrorPath(mirrors, target.url, target.host, target.path).replace(/\.git$/, '.forge.json');
 }
 
 export async function scan(o: ScanOptions): Promise<ScanSummary> {
-  const summary: ScanSummary = { repositories: o.targets.length, measured: 0, upToDate: 0, records: 0, failed: 0, incomplete: 0, movedAside: 0, unmeasured: [], notAsked: [], forgeRequests: 0 };
+  const summary: ScanSummary = { repositories: o.targets.length, measured: 0, upToDate: 0, records: 0, failed: 0, incomplete: 0, movedAside: 0, unmeasured: [], notAsked: [], forgeRequests: 0, forgeRequestsCounted: 0 };
   const gitRules = new Set(GIT_RULE_IDS.filter((r) => o.rules.has(r)));
   const measuredRules = new Set<string>(gitRules);
   // Every event rule keeps at least its own window (git's and the forge's alike).
@@ -156,8 +167,14 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     // Rules this run chose not to ask for: a stored failure of theirs stays to be measured.
     const skipped = new Set<string>();
     if (forge && times.length > 0) {
-      const result = await forge.measure({ target, times, git: measured.facts, windowMonths: o.windowMonths, horizonMonths });
+      // The forge's answers of the last scan, beside the mirror: its lists asked conditionally.
+      const answersFile = forgeAnswersPath(o.settings.mirrors, target);
+      const answers = await ConditionalAnswers.load(answersFile);
+      const result = await forge.measure({ target, times, git: measured.facts, windowMonths: o.windowMonths, horizonMonths, answers });
+      // A run that asked nothing (--forge never) keeps the last scan's answers as they are.
+      if (result.requests > 0) await answers.save(answersFile).catch((err: unknown) => o.report(`${target.source} ${target.url}: the forge's answers were not kept for the next scan (${answersFile}): ${(err as Error).message}`));
       summary.forgeRequests += result.requests;
+      summary.forgeRequestsCounted += result.counted ?? result.requests;
       const forgeRules = result.rules.filter((r) => o.rules.has(r));
       for (const r of forgeRules) measuredRules.add(r);
       for (const n of result.notAsked ?? []) {

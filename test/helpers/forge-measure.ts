@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { forgeFor, type HostConfig } from '../../src/measure/forge/index.ts';
 import type { ForgeRequest, ForgeResult } from '../../src/measure/types.ts';
 import type { ForgeServer } from '../../scripts/lib/forge-peers/server.ts';
+import type { ConditionalAnswers } from '../../src/measure/forge/core/conditional.ts';
 
 export interface MeasureOn {
   kind: HostConfig['kind'];
@@ -15,6 +16,8 @@ export interface MeasureOn {
   windowMonths?: Record<string, number>;
   tagNames?: string[];
   hostConfig?: Partial<HostConfig>;
+  /** The answers of the last scan, asked again conditionally. */
+  answers?: ConditionalAnswers;
 }
 
 export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<ForgeResult> {
@@ -26,6 +29,7 @@ export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<Forg
     git: { tagNames: new Set(o.tagNames ?? []) },
     windowMonths: o.windowMonths ?? {},
     horizonMonths: 12,
+    answers: o.answers,
   };
   const result = await forge(request.target)!.measure(request);
   expect(server.violations).toEqual([]);

@@ -119,5 +119,7 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
       ),
     ),
   ];
-  return startForgeServer(routes, giteaCheck, '/api/v1');
+  // Gitea sets ETags on raw blobs and attachments only (modules/httpcache), never on the API's
+  // JSON answers: nothing to ask conditionally.
+  return startForgeServer(routes, giteaCheck, '/api/v1', 'none');
 }

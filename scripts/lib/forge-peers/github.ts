@@ -164,5 +164,7 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
       return paged(items, req, base);
     }),
   ];
-  return startForgeServer(routes, githubCheck);
+  // Every answer carries an ETag; an If-None-Match naming it is answered 304 Not Modified
+  // (REST best practices, "Use conditional requests if appropriate").
+  return startForgeServer(routes, githubCheck, '', 'honoured');
 }

@@ -208,5 +208,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
       };
     }),
   ];
-  return startForgeServer(routes, gitlabCheck, '/api/v4');
+  // The REST API's answers carry a weak ETag (Rails' Rack::ETag) but If-None-Match is ignored:
+  // every answer comes whole (gitlab-org/gitlab#14357, "Support caching for API requests").
+  return startForgeServer(routes, gitlabCheck, '/api/v4', 'sent');
 }

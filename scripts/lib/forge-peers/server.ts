@@ -2,6 +2,7 @@
 // API description (OpenAPI 3 for GitHub; for GitLab and Gitea/Forgejo, Swagger 2 written from
 // their API documentation): an answer off the description is recorded as a violation (the
 // test then fails) and sent as 500, so the client never sees it as valid either.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import Ajv, { type ValidateFunction } from 'ajv';
@@ -139,11 +140,33 @@ export interface ForgeServer {
   requests: RequestSeen[];
   /** TCP connections accepted, whatever was sent on them. */
   connections(): number;
+  /** Requests answered 304 Not Modified (an If-None-Match that matched). */
+  notModified(): number;
   close(): Promise<void>;
 }
 
+/**
+ * How a forge validates GET answers: 'honoured' sends a weak ETag with every 200 and answers
+ * 304 Not Modified to an If-None-Match naming it; 'sent' sends the ETag but answers in full
+ * whatever If-None-Match says; 'none' sends no ETag.
+ */
+export type EtagBehaviour = 'honoured' | 'sent' | 'none';
+
+/** A weak ETag of a JSON body, as a forge that hashes its answer makes one. */
+function etagOf(body: string): string {
+  return `W/"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
+}
+
+/** Whether an If-None-Match value names `etag` (weak comparison, RFC 9110 section 13.1.2). */
+function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim() === '*' || opaque(t) === opaque(etag));
+}
+
 /** Serves `routes` under `prefix` (the API's base path), checking every answer with `check`. */
-export async function startForgeServer(routes: Route[], check: SpecCheck, prefix = ''): Promise<ForgeServer> {
+export async function startForgeServer(routes: Route[], check: SpecCheck, prefix = '', etags: EtagBehaviour = 'none'): Promise<ForgeServer> {
+  let notModified = 0;
   const violations: string[] = [];
   const requests: RequestSeen[] = [];
   const compiled = routes.map((r) => ({ ...r, re: matcher(prefix + r.template), names: [...r.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!) }));
@@ -180,7 +203,14 @@ export async function startForgeServer(routes: Route[], check: SpecCheck, prefix
         return;
       }
       const body = reply.body === undefined ? '' : JSON.stringify(reply.body);
-      res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers }).end(body);
+      const validated = etags !== 'none' && seen.method === 'GET' && reply.status === 200 && reply.body !== undefined;
+      const etag = validated ? etagOf(body) : undefined;
+      if (etag && etags === 'honoured' && noneMatch(req.headers['if-none-match'], etag)) {
+        notModified++;
+        res.writeHead(304, { ...reply.headers, etag }).end();
+        return;
+      }
+      res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers, ...(etag ? { etag } : {}) }).end(body);
     };
     if (reply.delayMs) setTimeout(send, reply.delayMs);
     else send();
@@ -194,6 +224,7 @@ export async function startForgeServer(routes: Route[], check: SpecCheck, prefix
     violations,
     requests,
     connections: () => connections,
+    notModified: () => notModified,
     close: () => {
       server.closeAllConnections();
       return closeServer(server);

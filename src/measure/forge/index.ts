@@ -67,7 +67,7 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
       const adapter = forgeAdapter(host.kind)!;
       const tokenEnv = apiTokenEnv(target.host, settings.hosts[target.host], KNOWN_HOSTS[target.host], settings.gitTokens);
       const access = hostAccess({ ...host, tokenEnv }, adapter, env);
-      m = sourceMeasurer((signal) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, signal), adapter.open);
+      m = sourceMeasurer((signal, answers) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, signal, answers), adapter.open);
     }
     if (dependents) m = m ? combined(m, dependents) : dependents;
     measurers.set(target.host, m);
@@ -86,6 +86,8 @@ export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
         rules: [...x.rules, ...y.rules],
         failures: [...x.failures, ...y.failures],
         requests: x.requests + y.requests,
+        notModified: (x.notModified ?? 0) + (y.notModified ?? 0),
+        counted: (x.counted ?? x.requests) + (y.counted ?? y.requests),
         notAsked: [...(x.notAsked ?? []), ...(y.notAsked ?? [])],
       };
     },

@@ -8,6 +8,7 @@
 // file names no forge.
 // A client library runs on top of `fetch` below; adapters without one call `getJson`/`pages`.
 import { remoteText } from '../../../model/safe-text.ts';
+import type { ConditionalAnswers } from './conditional.ts';
 import { ForgeApiError, httpFailure, rateLimitFailure } from './errors.ts';
 
 /** How much one repository's forge work may take; `hosts:` may set each (scan.md lists them). */
@@ -50,6 +51,8 @@ export interface ApiQuirks {
   exhaustedStatus?: number;
   /** A limited answer with Retry-After while requests remain in the window is a secondary limit. */
   secondaryLimits?: boolean;
+  /** A 304 Not Modified answer to a conditional request does not count against the limit. */
+  notModifiedIsFree?: boolean;
 }
 
 /** How to reach one host's API, from the `hosts:` config and the environment. */
@@ -201,6 +204,10 @@ const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
 export class ForgeHttp {
   /** Requests sent for this repository, redirects and retries included. */
   requests = 0;
+  /** Those answered 304 Not Modified (a conditional GET whose stored answer was reused). */
+  get notModified(): number {
+    return this.answers?.notModified ?? 0;
+  }
 
   readonly access: HostAccess;
   readonly label: string;
@@ -208,6 +215,8 @@ export class ForgeHttp {
   private readonly registry: QueueRegistry;
   private readonly authorize: (token: string) => [string, string];
   private readonly signal?: AbortSignal;
+  /** The answers of the repository's last scan, asked again with If-None-Match. */
+  private readonly answers?: ConditionalAnswers;
   private readonly origin: string;
   /** When this repository's first request started (its time bound counts from there). */
   private startedMs?: number;
@@ -220,8 +229,10 @@ export class ForgeHttp {
     registry: QueueRegistry,
     authorize: (token: string) => [string, string],
     signal?: AbortSignal,
+    answers?: ConditionalAnswers,
   ) {
     this.access = access;
+    this.answers = answers;
     this.label = label;
     this.bounds = { ...FORGE_BOUNDS, ...Object.fromEntries(Object.entries(access.bounds ?? {}).filter(([, v]) => v !== undefined)) };
     this.registry = registry;
@@ -276,8 +287,18 @@ export class ForgeHttp {
     let body = init.body;
     if (input instanceof Request && init.headers === undefined) init = { ...init, headers: input.headers };
     for (let hop = 0; ; hop++) {
-      const { response, timeout, capped } = await this.send(url, method, body, init);
-      if (!REDIRECT_STATUSES.has(response.status)) return this.readWhole(url, response, timeout, capped);
+      const key = method === 'GET' ? this.answerKey(url, init) : undefined;
+      const stored = key === undefined ? undefined : this.answers?.stored(key);
+      const asked = stored && !new Headers(init.headers).has('if-none-match') ? { ...init, headers: withHeader(init.headers, 'if-none-match', stored.etag) } : init;
+      const { response, timeout, capped } = await this.send(url, method, body, asked);
+      if (!REDIRECT_STATUSES.has(response.status)) {
+        const whole = await this.readWhole(url, response, timeout, capped);
+        if (key === undefined || !this.answers) return whole;
+        if (whole.status === 304 && stored && asked !== init) return this.answers.reuse(key, stored, whole.headers);
+        const etag = whole.headers.get('etag');
+        if (whole.ok && etag) this.answers.keep(key, etag, whole.status, whole.headers, await whole.clone().text());
+        return whole;
+      }
       await response.body?.cancel().catch(() => {});
       const location = response.headers.get('location');
       if (location === null) throw new ForgeApiError('http', `${this.label}: ${response.status} redirect without a Location for ${this.where(url)}`, response.status);
@@ -302,6 +323,18 @@ export class ForgeHttp {
       url = next;
     }
   };
+
+  /**
+   * What a GET's stored answer is filed under: its URL and the request headers the answer
+   * varies by (the media type asked for, whether a token was sent), never the token. A URL
+   * holding a token is never stored.
+   */
+  private answerKey(url: URL, init: RequestInit): string | undefined {
+    if (this.access.tokens.some((t) => t && url.href.includes(t))) return undefined;
+    const accept = new Headers(init.headers).get('accept') ?? '';
+    // Filed by path and query: one repository's file serves one host (its port may change).
+    return `${this.access.tokens.length > 0 ? 'token' : 'anonymous'} ${accept} ${url.pathname}${url.search}`;
+  }
 
   /**
    * One request, no redirect followed: queue turn, token, timeouts, rate-limit bookkeeping.
@@ -503,6 +536,13 @@ export function absoluteLinks(link: string, base: URL): string {
       return whole;
     }
   });
+}
+
+/** `headers` with one more header set (a copy: the caller's stay as they were). */
+function withHeader(headers: RequestInit['headers'], name: string, value: string): Headers {
+  const out = new Headers(headers);
+  out.set(name, value);
+  return out;
 }
 
 /** The `rel="next"` URL of a Link header, if any. */

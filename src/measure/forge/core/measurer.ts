@@ -4,6 +4,7 @@
 import type { ForgeMeasurer, ForgeRequest, ForgeResult, Measurement } from '../../types.ts';
 import { windowStart } from '../../../model/calendar.ts';
 import { describeFailure, redact } from './errors.ts';
+import type { ConditionalAnswers } from './conditional.ts';
 import type { ForgeHttp } from './http.ts';
 import { DEFAULT_REACTION_WINDOW_MONTHS, day, eventsAt, reactionTime, type ForgeIssue } from './rules.ts';
 
@@ -42,15 +43,16 @@ type Outcome<T> = { ok: T } | { failed: string };
  * A measurer for one forge family: `open` makes the source for one repository (loading what
  * it needs on its first call); a failure to open fails every rule, as the lookup does.
  */
-export function sourceMeasurer(http: (signal?: AbortSignal) => ForgeHttp, open: (http: ForgeHttp, request: ForgeRequest) => Promise<ForgeSource>): ForgeMeasurer {
+export function sourceMeasurer(http: (signal?: AbortSignal, answers?: ConditionalAnswers) => ForgeHttp, open: (http: ForgeHttp, request: ForgeRequest) => Promise<ForgeSource>): ForgeMeasurer {
   return {
     answers: { always: FORGE_RULES, latest: [] },
     async measure(request: ForgeRequest): Promise<ForgeResult> {
-      const client = http(request.signal);
+      const client = http(request.signal, request.answers);
       const result = await measureOnce(() => open(client, request), client.label, request);
       const tokens = client.access.tokens;
       for (const m of result.measurements) for (const k of Object.keys(m.evidence)) m.evidence[k] = redact(m.evidence[k]!, tokens);
-      return { ...result, failures: result.failures.map((f) => redact(f, tokens)), requests: client.requests };
+      const free = client.access.quirks?.notModifiedIsFree ? client.notModified : 0;
+      return { ...result, failures: result.failures.map((f) => redact(f, tokens)), requests: client.requests, notModified: client.notModified, counted: client.requests - free };
     },
   };
 }

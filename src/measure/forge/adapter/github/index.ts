@@ -14,6 +14,10 @@ export const adapter: ForgeAdapter<'github'> = {
     exhaustedStatus: 403,
     // Secondary limits come with Retry-After while requests remain in the hour.
     secondaryLimits: true,
+    // "Making a conditional request does not count against your primary rate limit if a 304
+    // response is returned and the request was made while correctly authorized" (REST best
+    // practices, Use conditional requests if appropriate).
+    notModifiedIsFree: true,
   },
   open: async (http, request) => (await import('./source.ts')).githubSource(http, request),
 };

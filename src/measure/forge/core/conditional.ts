@@ -1,0 +1,99 @@
+// Conditional requests (RFC 9110 section 13.1.2): the ETag and body of each answer a
+// repository's last scan read, kept in a small file beside its mirror, sent back as
+// If-None-Match; a 304 Not Modified hands the caller the stored answer as if it had come again.
+// The file holds URLs, validators, headers and bodies the forge answered, never a request's
+// headers: no token reaches it. A forge that sends no ETag leaves nothing to store.
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/** What one GET answered, enough to answer it again: its validator, status, headers and body. */
+export interface StoredAnswer {
+  etag: string;
+  status: number;
+  headers: Array<[string, string]>;
+  body: string;
+}
+
+/** Bytes of stored bodies one repository's file holds at most; answers past it are not kept. */
+export const MAX_STORED_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** The file's format version: a file of another is read as none (every list asked afresh). */
+const VERSION = 1;
+
+/**
+ * Headers an answer is not stored with: hop-by-hop and framing ones, cookies, and the rate
+ * limit's (a 304 brings its own).
+ */
+const NOT_STORED = /^(?:set-cookie|content-length|content-encoding|transfer-encoding|connection|keep-alive|date|retry-after|x-ratelimit-.*|ratelimit-.*)$/;
+
+/**
+ * One repository's answers: those of its last scan (`previous`, asked with If-None-Match) and
+ * those of this one (`kept`, written back by `save`: a list no longer asked is dropped).
+ */
+export class ConditionalAnswers {
+  /** Answers 304 Not Modified this scan. */
+  notModified = 0;
+  private readonly previous: ReadonlyMap<string, StoredAnswer>;
+  private readonly kept = new Map<string, StoredAnswer>();
+  private keptBytes = 0;
+  private readonly maxBytes: number;
+
+  constructor(previous: ReadonlyMap<string, StoredAnswer> = new Map(), maxBytes = MAX_STORED_ANSWER_BYTES) {
+    this.previous = previous;
+    this.maxBytes = maxBytes;
+  }
+
+  /** The answer the last scan stored for `key`, if any. */
+  stored(key: string): StoredAnswer | undefined {
+    return this.previous.get(key);
+  }
+
+  /** Keeps an answer with an ETag for the next scan, within the byte bound. */
+  keep(key: string, etag: string, status: number, headers: Headers, body: string): void {
+    const size = Buffer.byteLength(body);
+    if (this.kept.has(key) || this.keptBytes + size > this.maxBytes) return;
+    const kept: Array<[string, string]> = [];
+    headers.forEach((v, k) => {
+      if (!NOT_STORED.test(k)) kept.push([k, v]);
+    });
+    this.kept.set(key, { etag, status, headers: kept, body });
+    this.keptBytes += size;
+  }
+
+  /** The stored answer to a request answered 304, its headers updated by the 304's own. */
+  reuse(key: string, stored: StoredAnswer, notModified: Headers): Response {
+    this.notModified++;
+    const headers = new Headers(stored.headers);
+    notModified.forEach((v, k) => {
+      if (!/^(?:content-length|content-type|content-encoding|transfer-encoding)$/.test(k)) headers.set(k, v);
+    });
+    this.keep(key, headers.get('etag') ?? stored.etag, stored.status, headers, stored.body);
+    return new Response(stored.body, { status: stored.status, headers });
+  }
+
+  /** A repository's file: its answers, or none when it is missing, unreadable or of another version. */
+  static async load(file: string, maxBytes = MAX_STORED_ANSWER_BYTES): Promise<ConditionalAnswers> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(file, 'utf8'));
+    } catch {
+      return new ConditionalAnswers(new Map(), maxBytes);
+    }
+    const previous = new Map<string, StoredAnswer>();
+    const doc = parsed as { version?: unknown; answers?: unknown };
+    if (doc?.version === VERSION && doc.answers && typeof doc.answers === 'object') {
+      for (const [key, a] of Object.entries(doc.answers as Record<string, StoredAnswer>)) {
+        if (typeof a?.etag === 'string' && typeof a.status === 'number' && typeof a.body === 'string' && Array.isArray(a.headers)) previous.set(key, a);
+      }
+    }
+    return new ConditionalAnswers(previous, maxBytes);
+  }
+
+  /** Writes this scan's answers (written whole, then renamed: a reader never sees half a file). */
+  async save(file: string): Promise<void> {
+    await mkdir(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify({ version: VERSION, answers: Object.fromEntries(this.kept) }));
+    await rename(tmp, file);
+  }
+}

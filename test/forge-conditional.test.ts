@@ -1,0 +1,116 @@
+// Conditional requests (issue 33 item 4): a repository's forge answers of the last scan kept in
+// a file beside its mirror, asked again with If-None-Match. The stand-ins validate as each
+// forge documents: GitHub answers 304 (free against its limit), GitLab sends ETags but answers
+// whole, Gitea/Forgejo sends none on its API. Expected figures are counted by hand.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConditionalAnswers } from '../src/measure/forge/core/conditional.ts';
+import type { ForgeResult } from '../src/measure/types.ts';
+import { startGitHub, type GhRepository } from '../scripts/lib/forge-peers/github.ts';
+import { startGitLab } from '../scripts/lib/forge-peers/gitlab.ts';
+import { startGitea } from '../scripts/lib/forge-peers/gitea.ts';
+import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';
+import { measureOn, type MeasureOn } from './helpers/forge-measure.ts';
+
+const u = (iso: string) => Date.parse(iso) / 1000;
+const E = u('2026-11-25T00:00:00Z');
+
+const servers: ForgeServer[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** Measures with the answers `file` holds, then keeps this scan's there, as a scan does. */
+async function scanOnce(server: ForgeServer, file: string, o: Omit<MeasureOn, 'answers'>): Promise<ForgeResult> {
+  const answers = await ConditionalAnswers.load(file);
+  const result = await measureOn(server, { ...o, answers });
+  await answers.save(file);
+  return result;
+}
+
+async function answersFile(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'bp-etags-'));
+  dirs.push(dir);
+  return join(dir, 'widget.forge.json');
+}
+
+const REPO: GhRepository = {
+  issues: [],
+  releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z', assets: ['2026-10-01T00:10:00Z'] }],
+  runs: [{ created: '2026-11-01T00:00:00Z', event: 'push', conclusion: 'success' }],
+};
+const GH = { kind: 'github', host: 'github.com', path: 'acme/widget', tokens: 'tok-secret-etag', times: [E] as number[] } as const;
+
+describe("conditional requests with the last scan's ETags", () => {
+  it('GitHub: an unchanged rescan is answered 304 throughout, counted against no limit, same values', async () => {
+    const file = await answersFile();
+    const first = await scanOnce((servers[0] = await startGitHub(REPO)), file, GH);
+    const second = await scanOnce((servers[1] = await startGitHub(REPO)), file, GH);
+    expect(first.failures).toEqual([]);
+    expect(second.measurements).toEqual(first.measurements);
+    // First scan: nothing stored, no 304. The REST lists it asked (repository, runs, releases):
+    // each asked again with its ETag and each answered 304.
+    expect(servers[0]!.notModified()).toBe(0);
+    const rest = servers[1]!.requests.filter((q) => q.method === 'GET');
+    expect(rest.length).toBeGreaterThanOrEqual(3);
+    expect(rest.every((q) => typeof q.headers['if-none-match'] === 'string')).toBe(true);
+    expect(servers[1]!.notModified()).toBe(rest.length);
+    expect(second.notModified).toBe(rest.length);
+    expect(second.counted).toBe(second.requests - rest.length);
+    // The file holds the answers, never the token.
+    const kept = await readFile(file, 'utf8');
+    expect(kept).toContain('v2.0.0');
+    expect(kept).not.toContain('tok-secret');
+  });
+
+  it('GitHub: a changed list is answered whole and read anew', async () => {
+    const file = await answersFile();
+    await scanOnce((servers[0] = await startGitHub(REPO)), file, GH);
+    const later = { ...REPO, releases: [...REPO.releases!, { tag: 'v2.1.0', published: '2026-11-10T00:00:00Z' }] };
+    const second = await scanOnce((servers[1] = await startGitHub(later)), file, GH);
+    // v2.0.0 and v2.1.0 are no git tags here: both forge releases count.
+    expect(second.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-10-01T00:00:00Z'), u('2026-11-10T00:00:00Z')] });
+    const releases = servers[1]!.requests.filter((q) => q.path.endsWith('/releases'));
+    expect(releases.length).toBe(1);
+    // Asked with the old ETag, answered whole (200): one 304 fewer than the GET requests.
+    expect(releases[0]!.headers['if-none-match']).toBeDefined();
+    const gets = servers[1]!.requests.filter((q) => q.method === 'GET').length;
+    expect(servers[1]!.notModified()).toBe(gets - 1);
+  });
+
+  it('GitLab sends ETags but answers whole: every rescan request counts, values the same', async () => {
+    const project = { members: [], issues: [], releases: [{ tag: 'v2.0.0', released: '2026-10-01T00:00:00Z' }] };
+    const o = { kind: 'gitlab', host: 'gitlab.example', path: 'acme/widget', tokens: 'glpat-secret-etag', times: [E] as number[] } as const;
+    const file = await answersFile();
+    const first = await scanOnce((servers[0] = await startGitLab(project)), file, o);
+    const second = await scanOnce((servers[1] = await startGitLab(project)), file, o);
+    expect(second.measurements).toEqual(first.measurements);
+    expect(servers[1]!.notModified()).toBe(0);
+    expect(second.counted).toBe(second.requests);
+    expect(second.requests).toBe(first.requests);
+  });
+
+  it('Gitea/Forgejo sends no ETag on its API: nothing is kept, nothing asked conditionally', async () => {
+    const repo = { owner: 'acme', members: [], collaborators: [], issues: [], releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z' }] };
+    const o = { kind: 'gitea', host: 'forge.example', path: 'acme/widget', tokens: 'fj-secret-etag', times: [E] as number[] } as const;
+    const file = await answersFile();
+    await scanOnce((servers[0] = await startGitea(repo)), file, o);
+    const second = await scanOnce((servers[1] = await startGitea(repo)), file, o);
+    expect(servers[1]!.requests.some((q) => q.headers['if-none-match'] !== undefined)).toBe(false);
+    expect(second.counted).toBe(second.requests);
+    expect(JSON.parse(await readFile(file, 'utf8')).answers).toEqual({});
+  });
+
+  it('a file that is not JSON is read as no answers: every list asked afresh', async () => {
+    const file = await answersFile();
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(file, '{not json');
+    const r = await scanOnce((servers[0] = await startGitHub(REPO)), file, GH);
+    expect(r.failures).toEqual([]);
+    expect(servers[0]!.requests.some((q) => q.headers['if-none-match'] !== undefined)).toBe(false);
+  });
+});
