@@ -7,7 +7,6 @@ import { measureOn, resetWording } from './helpers/forge-measure.ts';
 import { loadJson, startForgeServer, type ForgeServer, type Reply } from '../scripts/lib/forge-peers/server.ts';
 import { rateLimitFailure } from '../src/measure/forge/core/errors.ts';
 import { ForgeHttp, QueueRegistry } from '../src/measure/forge/core/http.ts';
-import { githubSource } from '../src/measure/forge/adapter/github/source.ts';
 import { GH_ERROR, githubCheck, startGitHub, type GhRepository, type GhRun } from '../scripts/lib/forge-peers/github.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;
@@ -104,18 +103,42 @@ describe('GitHub adapter', () => {
     expect(r.requests).toBe(server!.requests.length);
     // One pass for both times and all four rules: each list read once (4 releases, 3 a page).
     const count = (suffix: string) => server!.requests.filter((q) => q.path === `/repos/acme/widget${suffix}`).length;
-    expect([count(''), count('/releases'), count('/issues/comments'), count('/actions/runs')]).toEqual([1, 2, 2, 2]);
+    expect([count(''), count('/releases'), count('/actions/runs')]).toEqual([1, 2, 2]);
+    // The issues with their comments and triage actions: one GraphQL query (7 issues, a page
+    // of 100), where REST took 3 pages of issues, 2 of comments and one list of events per issue.
+    expect(server!.requests.filter((q) => q.path === '/graphql')).toHaveLength(1);
+    expect(server!.requests.filter((q) => q.path.includes('/issues'))).toEqual([]);
     // Tokens of the pool in turn, as a bearer header, never in a URL.
     const auth = server!.requests.map((q) => q.headers.authorization);
     expect(new Set(auth)).toEqual(new Set(['Bearer tok-secret-one', 'Bearer tok-secret-two']));
     expect(server!.requests.every((q) => !q.path.includes('tok-secret') && ![...q.query.values()].some((v) => v.includes('tok-secret')))).toBe(true);
   });
 
-  it('follows Link headers: 8 issues three a page take three requests', async () => {
-    await measure(WIDGET);
-    const issuePages = server!.requests.filter((q) => q.path === '/repos/acme/widget/issues');
-    // #8 is listed (updated in range): 7 issues updated since 2026-07-25, pages of 3.
-    expect(issuePages.map((q) => q.query.get('page') ?? '1')).toEqual(['1', '2', '3']);
+  it('pages issues through GraphQL: 150 issues take two queries of 1 point each, same values', async () => {
+    // 150 issues by outsiders, one a day from 2026-08-27; the maintainer labels each 1 day
+    // after it opened, a bot comments after 1 hour. At E (window from 2026-08-25) every issue
+    // counts with 1 day: the mean is 1.00.
+    const day = (n: number) => new Date(Date.UTC(2026, 7, 27) + n * 86_400_000).toISOString().replace('.000Z', 'Z');
+    const issues = Array.from({ length: 150 }, (_, n) => ({ number: n + 1, created: day(n / 2), author: { login: `user${n}` }, association: 'NONE' }));
+    const events = issues.map((i) => ({ issue: i.number, event: 'labeled', created: new Date(Date.parse(i.created) + 86_400_000).toISOString(), actor: maint }));
+    const comments = issues.map((i) => ({ issue: i.number, created: new Date(Date.parse(i.created) + 3_600_000).toISOString(), author: depbot, association: 'NONE' }));
+    const r = await measure({ issues, events, comments }, {}, [E]);
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(1);
+    expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toContain('150 issues');
+    const queries = server!.requests.filter((q) => q.path === '/graphql').map((q) => JSON.parse(q.body!) as { variables: { after: string | null } });
+    expect(queries).toHaveLength(2);
+    expect(queries[0]!.variables.after).toBeNull();
+    expect(typeof queries[1]!.variables.after).toBe('string');
+  });
+
+  it("reads an issue's timeline past its first 100 items with a query of its own", async () => {
+    // One outsider's issue of 2026-11-01 with 120 comments by the outsider herself, then the
+    // owner's comment on 2026-11-04: 3 days, found on the timeline's second page.
+    const at = (h: number) => new Date(Date.UTC(2026, 10, 1) + h * 3_600_000).toISOString().replace('.000Z', 'Z');
+    const comments = [...Array.from({ length: 120 }, (_, h) => ({ issue: 1, created: at(h / 2 + 1), author: alice, association: 'NONE' })), { issue: 1, created: at(72), author: maint, association: 'OWNER' }];
+    const r = await measure({ issues: [{ number: 1, created: at(0), author: alice, association: 'NONE' }], comments }, {}, [E]);
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(3);
+    expect(server!.requests.filter((q) => q.path === '/graphql')).toHaveLength(2);
   });
 
   it('passes the 1,000-result cap of the run list by splitting the range', async () => {
@@ -243,26 +266,18 @@ describe('GitHub adapter', () => {
       [
         { template: '/repos/{owner}/{repo}/issues', reply: replay },
         { template: '/repositories/{id}/issues', answersAs: '/repos/{owner}/{repo}/issues', reply: replay },
-        { template: '/repos/{owner}/{repo}/issues/comments', reply: () => ({ status: 200, body: [] }) },
       ],
       githubCheck,
     );
     const access = { kind: 'github' as const, apiUrl: server.url, tokens: ['tok-secret-one'], requestsPerSecond: 0, timeoutSeconds: 2, maxWaitSeconds: 5 };
     const http = new ForgeHttp(access, 'GitHub API', new QueueRegistry(), (t) => ['authorization', `Bearer ${t}`]);
-    const target = { url: 'https://github.com/octokit-fixture-org/paginate-issues', host: 'github.com', path: 'octokit-fixture-org/paginate-issues', source: 'fixture' };
-    const issues = await githubSource(http, { target, times: [E], git: { tagNames: new Set() }, windowMonths: {}, horizonMonths: 12 }).issues(0);
+    const issues: Array<{ created_at: string; author_association: string }> = [];
+    for await (const items of http.pages<(typeof issues)[number]>('/repos/octokit-fixture-org/paginate-issues/issues', {})) issues.push(...items);
     expect(server.violations).toEqual([]);
-    // 3 + 3 + 3 + 3 + 1 issues, all opened on 2017-10-10 by a MEMBER (a maintainer).
+    // 3 + 3 + 3 + 3 + 1 issues, all opened on 2017-10-10 by a MEMBER.
     expect(issues).toHaveLength(13);
-    expect(issues.every((i) => i.author.maintainer && !i.author.bot && new Date(i.createdAt * 1000).toISOString().startsWith('2017-10-10'))).toBe(true);
-    expect(server.requests.map((q) => q.path)).toEqual([
-      '/repos/octokit-fixture-org/paginate-issues/issues',
-      '/repositories/1000/issues',
-      '/repositories/1000/issues',
-      '/repositories/1000/issues',
-      '/repositories/1000/issues',
-      '/repos/octokit-fixture-org/paginate-issues/issues/comments',
-    ]);
+    expect(issues.every((i) => i.author_association === 'MEMBER' && i.created_at.startsWith('2017-10-10'))).toBe(true);
+    expect(server.requests.map((q) => q.path)).toEqual(['/repos/octokit-fixture-org/paginate-issues/issues', '/repositories/1000/issues', '/repositories/1000/issues', '/repositories/1000/issues', '/repositories/1000/issues']);
     expect(server.requests.slice(1, 5).map((q) => q.query.get('page'))).toEqual(['2', '3', '4', '5']);
   });
 
@@ -299,7 +314,8 @@ describe('GitHub adapter', () => {
     expect(r.failures).toEqual([]);
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(5.13);
     const [first, ...rest] = server!.requests.map((q) => q.headers.authorization);
-    expect(rest.length).toBeGreaterThan(5);
+    // The GraphQL query, runs in 2 pages, releases in 2 (3 a page).
+    expect(rest.length).toBe(5);
     expect(new Set(rest)).toEqual(new Set([first === 'Bearer tok-secret-one' ? 'Bearer tok-secret-two' : 'Bearer tok-secret-one']));
   });
 });

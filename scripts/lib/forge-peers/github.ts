@@ -1,6 +1,7 @@
 // A GitHub REST stand-in for the forge tests and the bench: answers built from the examples in GitHub's own
 // OpenAPI description (@octokit/openapi), changed only where a test needs other values, and
 // every answer checked against that description.
+import { cost, execute, parse, type GqlObject } from './graphql.ts';
 import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
 
 type Json = Record<string, any>;
@@ -65,6 +66,8 @@ export interface GhRepository {
   pageCap?: number;
   /** Replaces the answer to a request (rate limits, errors, slowness); undefined: the normal one. */
   override?: Override;
+  /** GraphQL points left in the hour before the first query (GitHub's default 5,000). */
+  graphqlPoints?: number;
 }
 
 function user(u: GhUser): Json {
@@ -78,6 +81,117 @@ const unix = (iso: string) => Date.parse(iso) / 1000;
 
 export const GH_ERROR = (message: string) => ({ message, documentation_url: 'https://docs.github.com/rest' });
 
+/** GraphQL's timeline item type of a REST issue event ("renamed" → RenamedTitleEvent). */
+const EVENT_TYPES: Record<string, string> = {
+  labeled: 'LabeledEvent',
+  unlabeled: 'UnlabeledEvent',
+  assigned: 'AssignedEvent',
+  milestoned: 'MilestonedEvent',
+  closed: 'ClosedEvent',
+  reopened: 'ReopenedEvent',
+  renamed: 'RenamedTitleEvent',
+  mentioned: 'MentionedEvent',
+  subscribed: 'SubscribedEvent',
+};
+/** The itemTypes enum value of a timeline type (IssueComment → ISSUE_COMMENT). */
+const itemType = (typename: string) => typename.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+
+/** An actor as GraphQL gives it: a bot is of type Bot, its login without REST's "[bot]". */
+function gqlActor(u: GhUser): GqlObject {
+  return u.bot ? { __typename: 'Bot', login: u.login.replace(/\[bot\]$/, '') } : { __typename: 'User', login: u.login };
+}
+
+/** A connection of `items` paged by `first`/`after` as GitHub pages one (opaque cursors). */
+function connection(typename: string, items: readonly GqlObject[], args: Record<string, unknown>): GqlObject {
+  const first = Number(args.first ?? 100);
+  if (!(first >= 1 && first <= 100)) throw new Error('first must be 1 to 100');
+  const from = typeof args.after === 'string' ? Number(Buffer.from(args.after, 'base64').toString().slice('cursor:'.length)) + 1 : 0;
+  const nodes = items.slice(from, from + first);
+  const end = from + nodes.length - 1;
+  const cursor = (i: number) => Buffer.from(`cursor:${i}`).toString('base64');
+  return { __typename: typename, totalCount: items.length, nodes, pageInfo: { __typename: 'PageInfo', hasNextPage: end + 1 < items.length, endCursor: nodes.length > 0 ? cursor(end) : null } };
+}
+
+/**
+ * The GraphQL endpoint (POST /graphql) over the same data as the REST routes: issues (never
+ * pull requests) with their timeline items, points spent per the documented score and the
+ * rate-limit headers GitHub sends with every answer.
+ */
+function graphqlRoute(r: GhRepository): (req: { body: string }) => { status: number; headers: Record<string, string>; body: unknown } {
+  let remaining = r.graphqlPoints ?? 5000;
+  const reset = String(Math.floor(Date.now() / 1000) + 3600);
+  const timeline = (number: number): GqlObject[] => {
+    const comments = (r.comments ?? []).filter((c) => c.issue === number).map((c) => ({ __typename: 'IssueComment', createdAt: c.created, authorAssociation: c.association, author: gqlActor(c.author) }));
+    const events = (r.events ?? []).filter((e) => e.issue === number).map((e) => ({ __typename: EVENT_TYPES[e.event] ?? 'SubscribedEvent', createdAt: e.created, actor: gqlActor(e.actor) }));
+    return [...comments, ...events].sort((a, b) => unix(a.createdAt) - unix(b.createdAt));
+  };
+  const issue = (i: GhIssue): GqlObject => ({
+    __typename: 'Issue',
+    id: `I_kw${i.number}`,
+    number: i.number,
+    createdAt: i.created,
+    updatedAt: i.updated ?? i.created,
+    authorAssociation: i.association,
+    author: gqlActor(i.author),
+    timelineItems: (a: Record<string, unknown>) => {
+      const types = Array.isArray(a.itemTypes) ? new Set(a.itemTypes as string[]) : undefined;
+      return connection(
+        'IssueTimelineItemsConnection',
+        timeline(i.number).filter((x) => !types || types.has(itemType(x.__typename))),
+        a,
+      );
+    },
+  });
+  const issues = (r.issues ?? []).filter((i) => !i.pull);
+  return (req) => {
+    const headers = (left: number) => ({
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-remaining': String(Math.max(0, left)),
+      'x-ratelimit-used': String(5000 - Math.max(0, left)),
+      'x-ratelimit-reset': reset,
+      'x-ratelimit-resource': 'graphql',
+    });
+    let asked: { query?: string; variables?: Record<string, unknown> };
+    try {
+      asked = JSON.parse(req.body);
+    } catch {
+      return { status: 400, headers: headers(remaining), body: { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' } };
+    }
+    const variables = asked.variables ?? {};
+    let op: ReturnType<typeof parse>;
+    try {
+      op = parse(asked.query ?? '');
+    } catch (error) {
+      return { status: 200, headers: headers(remaining), body: { errors: [{ message: `Parse error: ${(error as Error).message}` }] } };
+    }
+    const points = cost(op, variables);
+    if (points > remaining) return { status: 200, headers: headers(remaining), body: { errors: [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded' }] } };
+    remaining -= points;
+    const root: GqlObject = {
+      __typename: 'Query',
+      rateLimit: { __typename: 'RateLimit', cost: points, remaining, limit: 5000, used: 5000 - remaining, resetAt: new Date(Number(reset) * 1000).toISOString() },
+      repository: (a: Record<string, unknown>) => ({
+        __typename: 'Repository',
+        nameWithOwner: `${a.owner}/${a.name}`,
+        hasIssuesEnabled: r.hasIssues ?? true,
+        issues: (q: Record<string, unknown>) => {
+          const since = (q.filterBy as { since?: string } | null)?.since;
+          const order = q.orderBy as { field?: string; direction?: string } | null;
+          const listed = issues.filter((i) => !since || unix(i.updated ?? i.created) >= unix(since));
+          const key = (i: GhIssue) => (order?.field === 'UPDATED_AT' ? unix(i.updated ?? i.created) : unix(i.created));
+          listed.sort((x, y) => (order?.direction === 'DESC' ? key(y) - key(x) : key(x) - key(y)));
+          return connection('IssueConnection', listed.map(issue), q);
+        },
+      }),
+      node: (a: Record<string, unknown>) => {
+        const found = issues.find((i) => `I_kw${i.number}` === a.id);
+        return found ? issue(found) : null;
+      },
+    };
+    return { status: 200, headers: headers(remaining), body: execute(op, root, variables) };
+  };
+}
+
 export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
   const cap = r.pageCap ?? 100;
   const paged = (items: unknown[], req: RequestSeen, base: string): Reply => {
@@ -88,7 +202,20 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
     return { status: 200, ...p };
   };
   const route = routeMaker(r.override);
+  const graphql = graphqlRoute(r);
+  let graphqlCount = 0;
   const routes: Route[] = [
+    {
+      method: 'POST',
+      template: '/graphql',
+      // Not in the REST description: answered as GitHub's GraphQL API answers, unchecked there.
+      reply: (_p, req) => {
+        const answer = graphql({ body: req.body ?? '' });
+        const normal = () => ({ status: answer.status, headers: answer.headers, body: answer.body });
+        const reply = r.override?.('/graphql', req, ++graphqlCount, normal) ?? normal();
+        return { ...reply, raw: (res) => res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers }).end(reply.body === undefined ? '' : JSON.stringify(reply.body)) };
+      },
+    },
     route('/repos/{owner}/{repo}', (p) => {
       const repo = example('full-repository-default-response');
       repo.language = null;

@@ -29,6 +29,8 @@ export interface RequestSeen {
   path: string;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
+  /** The request's body (a POST's), as text. */
+  body?: string;
 }
 
 export interface Route {
@@ -171,9 +173,12 @@ export async function startForgeServer(routes: Route[], check: SpecCheck, prefix
   const requests: RequestSeen[] = [];
   const compiled = routes.map((r) => ({ ...r, re: matcher(prefix + r.template), names: [...r.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!) }));
   let base = '';
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', base);
-    const seen: RequestSeen = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers };
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const seen: RequestSeen = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, ...(text ? { body: text } : {}) };
     requests.push(seen);
     const route = compiled.find((r) => (r.method ?? 'GET') === seen.method && r.re.test(url.pathname));
     if (!route) {

@@ -7,34 +7,18 @@ import { retry } from '@octokit/plugin-retry';
 import { ForgeApiError, httpFailure, rateLimitFailure, undocumented } from '../../core/errors.ts';
 import { isRateLimited, nextPageUrl, resetAtOf, type ForgeHttp } from '../../core/http.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
-import { unixOf, type Actor, type ForgeIssue, type IssueReaction } from '../../core/rules.ts';
+import { unixOf, type ForgeIssue } from '../../core/rules.ts';
+import { issuesByGraphql } from './issues-graphql.ts';
 import { isoTime } from '../../../../model/calendar.ts';
 import type { ForgeRequest } from '../../../types.ts';
 
 const GitHubOctokit = Octokit.plugin(throttling, retry);
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** Maintainers on GitHub: the association GitHub itself reports for an issue or comment. */
-const MAINTAINER_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
-/** Triage actions on an issue; on GitHub only people with triage access or more can take them on others' issues. */
-const TRIAGE_EVENTS = new Set(['labeled', 'assigned', 'milestoned', 'closed']);
 /** The list of runs answers at most this many results for one query. */
 export const RUN_LIST_CAP = 1000;
 /** A range of runs is split no finer than this (seconds): past it, CI_PIPELINE is null with the cause. */
 export const RUN_SPLIT_FLOOR = 3600;
-
-interface User {
-  login: string;
-  type?: string;
-}
-
-function isBot(user: User | null | undefined): boolean {
-  return !user || user.type === 'Bot' || user.login.endsWith('[bot]');
-}
-
-function actor(user: User | null | undefined, association?: string): Actor {
-  return { login: user?.login ?? '', bot: isBot(user), maintainer: association !== undefined && MAINTAINER_ASSOCIATIONS.has(association) };
-}
 
 const iso = isoTime;
 
@@ -173,42 +157,19 @@ export function githubSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
     },
 
     async issues(since: number): Promise<ForgeIssue[]> {
-      // `since` filters by last update: every issue opened after it was updated after it too.
-      const listed = await list<Awaited<ReturnType<typeof octokit.rest.issues.listForRepo>>['data'][number]>(
-        () => octokit.paginate.iterator(octokit.rest.issues.listForRepo, { ...base, state: 'all', since: iso(since) }),
-        `/repos/${owner}/${repo}/issues`,
+      // Through GraphQL: a page of issues with their reaction items per query (a point each),
+      // where REST took a request per counted issue for its events.
+      const ask = <T>(query: string, variables: Record<string, unknown>) => call(() => octokit.graphql<T>(query, variables));
+      return issuesByGraphql(
+        ask,
+        owner,
+        repo,
+        since,
+        iso(since),
+        malformed,
+        http.bounds.maxPagesPerList,
+        () => new ForgeApiError('bound', `${http.label}: the issues of ${owner}/${repo} take more than ${http.bounds.maxPagesPerList} pages (maxPagesPerList); not read to their end`),
       );
-      const issues = new Map<number, ForgeIssue>();
-      for (const i of listed) {
-        if (i.pull_request) continue;
-        const createdAt = unixOf(i.created_at);
-        if (!(createdAt > since)) continue;
-        issues.set(i.number, { createdAt, author: actor(i.user, i.author_association), reactions: [] });
-      }
-      if (issues.size === 0) return [];
-      const comments = await list<Awaited<ReturnType<typeof octokit.rest.issues.listCommentsForRepo>>['data'][number]>(
-        () => octokit.paginate.iterator(octokit.rest.issues.listCommentsForRepo, { ...base, since: iso(since) }),
-        `/repos/${owner}/${repo}/issues/comments`,
-      );
-      for (const c of comments) {
-        const number = Number(c.issue_url.slice(c.issue_url.lastIndexOf('/') + 1));
-        issues.get(number)?.reactions.push({ at: unixOf(c.created_at), actor: actor(c.user, c.author_association) });
-      }
-      // Triage actions of the issues that count (opened by neither a maintainer nor a bot).
-      for (const [number, issue] of issues) {
-        if (issue.author.bot || issue.author.maintainer) continue;
-        const events = await list<Awaited<ReturnType<typeof octokit.rest.issues.listEvents>>['data'][number]>(
-          () => octokit.paginate.iterator(octokit.rest.issues.listEvents, { ...base, issue_number: number }),
-          `/repos/${owner}/${repo}/issues/${number}/events`,
-        );
-        for (const e of events) {
-          if (!TRIAGE_EVENTS.has(e.event) || !('actor' in e)) continue;
-          const who = e.actor as User | null;
-          const reaction: IssueReaction = { at: unixOf(e.created_at), actor: { login: who?.login ?? '', bot: isBot(who), maintainer: true } };
-          issue.reactions.push(reaction);
-        }
-      }
-      return [...issues.values()];
     },
 
     async ciRuns(from: number, to: number): Promise<CiRuns> {

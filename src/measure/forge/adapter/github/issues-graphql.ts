@@ -1,0 +1,151 @@
+// ISSUE_REACTION_TIME's issues through GitHub's GraphQL API: a page of 100 issues per query,
+// each with its first 100 timeline items of the kinds that can be a reaction (comments and
+// the triage actions labelled, assigned, milestoned, closed), where the REST API took one
+// request per issue for its events. Each query costs 1 point: 1 + 100 connections asked,
+// divided by 100 and rounded (GraphQL rate limits, "Calculating a rate limit score").
+// The values are the REST logic's: see docs/reference/scan.md, ISSUE_REACTION_TIME.
+import type { Actor, ForgeIssue } from '../../core/rules.ts';
+import { unixOf } from '../../core/rules.ts';
+
+/** Timeline item types that can be a reaction: a comment, or a triage action on the issue. */
+export const REACTION_ITEM_TYPES = ['ISSUE_COMMENT', 'LABELED_EVENT', 'ASSIGNED_EVENT', 'MILESTONED_EVENT', 'CLOSED_EVENT'] as const;
+
+const TIMELINE = `timelineItems(first: 100, after: $timelineAfter, itemTypes: [${REACTION_ITEM_TYPES.join(', ')}]) {
+        pageInfo { hasNextPage endCursor }
+        nodes {
+          __typename
+          ... on IssueComment { createdAt authorAssociation author { __typename login } }
+          ... on LabeledEvent { createdAt actor { __typename login } }
+          ... on AssignedEvent { createdAt actor { __typename login } }
+          ... on MilestonedEvent { createdAt actor { __typename login } }
+          ... on ClosedEvent { createdAt actor { __typename login } }
+        }
+      }`;
+
+/** One page of issues updated since $since, oldest first, each with its reaction items. */
+export const ISSUES_QUERY = `query ($owner: String!, $name: String!, $since: DateTime!, $after: String, $timelineAfter: String) {
+  repository(owner: $owner, name: $name) {
+    issues(first: 100, after: $after, filterBy: { since: $since }, orderBy: { field: CREATED_AT, direction: ASC }) {
+      pageInfo { hasNextPage endCursor }
+      nodes {
+        id
+        number
+        createdAt
+        authorAssociation
+        author { __typename login }
+        ${TIMELINE}
+      }
+    }
+  }
+  rateLimit { cost remaining }
+}`;
+
+/** The next page of one issue's reaction items (an issue with more than 100 of them). */
+export const TIMELINE_QUERY = `query ($id: ID!, $timelineAfter: String) {
+  node(id: $id) {
+    ... on Issue {
+      ${TIMELINE}
+    }
+  }
+  rateLimit { cost remaining }
+}`;
+
+interface GqlActor {
+  __typename: string;
+  login: string;
+}
+interface PageInfo {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+interface TimelineItem {
+  __typename: string;
+  createdAt?: string;
+  authorAssociation?: string;
+  author?: GqlActor | null;
+  actor?: GqlActor | null;
+}
+interface Timeline {
+  pageInfo: PageInfo;
+  nodes: TimelineItem[];
+}
+export interface IssuesPage {
+  repository: {
+    issues: {
+      pageInfo: PageInfo;
+      nodes: Array<{ id: string; number: number; createdAt: string; authorAssociation: string; author: GqlActor | null; timelineItems: Timeline }>;
+    };
+  } | null;
+}
+export interface TimelinePage {
+  node: { timelineItems?: Timeline } | null;
+}
+
+/** Maintainers on GitHub: the association GitHub itself reports for an issue or comment. */
+const MAINTAINER_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+
+/**
+ * An actor as the REST API names it: a GitHub App's bot is "name[bot]" there and "name" of
+ * type Bot here; a deleted account (null) is nobody's, read as a bot as REST reads it.
+ */
+function actorOf(who: GqlActor | null | undefined, association?: string): Actor {
+  const bot = !who || who.__typename === 'Bot' || who.login.endsWith('[bot]');
+  const login = who ? (who.__typename === 'Bot' && !who.login.endsWith('[bot]') ? `${who.login}[bot]` : who.login) : '';
+  return { login, bot, maintainer: association !== undefined && MAINTAINER_ASSOCIATIONS.has(association) };
+}
+
+/** The reactions a page of timeline items holds: comments by anyone, triage actions by maintainers. */
+function reactionsOf(items: readonly TimelineItem[]): ForgeIssue['reactions'] {
+  return items.flatMap((item) => {
+    const at = unixOf(item.createdAt);
+    if (item.__typename === 'IssueComment') return [{ at, actor: actorOf(item.author, item.authorAssociation) }];
+    // Only people with triage access or more can take these actions on others' issues.
+    if ('actor' in item) return [{ at, actor: { ...actorOf(item.actor), maintainer: true } }];
+    return [];
+  });
+}
+
+/**
+ * Issues opened after `since` with their reactions, through `ask` (one GraphQL query each);
+ * `malformed` names an answer off the schema, `tooMany` a list longer than `maxPages` pages.
+ */
+export async function issuesByGraphql(
+  ask: <T>(query: string, variables: Record<string, unknown>) => Promise<T>,
+  owner: string,
+  name: string,
+  since: number,
+  sinceIso: string,
+  malformed: (what: string) => Error,
+  maxPages: number,
+  tooMany: () => Error,
+): Promise<ForgeIssue[]> {
+  const issues: ForgeIssue[] = [];
+  const more: Array<[ForgeIssue, string, string]> = [];
+  for (let after: string | null = null, pages = 1; ; pages++) {
+    if (pages > maxPages) throw tooMany();
+    const page: IssuesPage = await ask<IssuesPage>(ISSUES_QUERY, { owner, name, since: sinceIso, after, timelineAfter: null });
+    const list = page?.repository?.issues;
+    if (!list || !Array.isArray(list.nodes)) throw malformed(`a page of issues of ${owner}/${name}`);
+    for (const i of list.nodes) {
+      const createdAt = unixOf(i.createdAt);
+      if (!(createdAt > since)) continue;
+      const issue: ForgeIssue = { createdAt, author: actorOf(i.author, i.authorAssociation), reactions: reactionsOf(i.timelineItems.nodes) };
+      issues.push(issue);
+      if (i.timelineItems.pageInfo.hasNextPage && i.timelineItems.pageInfo.endCursor) more.push([issue, i.id, i.timelineItems.pageInfo.endCursor]);
+    }
+    if (!list.pageInfo.hasNextPage || !list.pageInfo.endCursor || list.pageInfo.endCursor === after) break;
+    after = list.pageInfo.endCursor;
+  }
+  // The reactions past an issue's first 100 items, only for the issues that count.
+  for (const [issue, id, cursor] of more) {
+    if (issue.author.bot || issue.author.maintainer) continue;
+    for (let after: string | null = cursor; after !== null; ) {
+      const page: TimelinePage = await ask<TimelinePage>(TIMELINE_QUERY, { id, timelineAfter: after });
+      const timeline = page?.node?.timelineItems;
+      if (!timeline || !Array.isArray(timeline.nodes)) throw malformed(`a page of the timeline of ${owner}/${name}`);
+      issue.reactions.push(...reactionsOf(timeline.nodes));
+      after = timeline.pageInfo.hasNextPage && timeline.pageInfo.endCursor !== after ? timeline.pageInfo.endCursor : null;
+    }
+  }
+  return issues;
+}
