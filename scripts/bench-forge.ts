@@ -2,6 +2,12 @@
 // the loopback stand-ins the tests use (every answer checked against the forge's description).
 // Two repositories per kind: a quiet one (no issue, a few runs) and a busy one (40 issues in
 // the window, 30 of them by outsiders, 150 comments, 450 CI runs, 20 releases, 8 packages).
+// Each is scanned twice, the second time unchanged with the first scan's answers (ETags): the
+// requests counted against the forge's limit, first and again, beside those before issue 33.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConditionalAnswers } from '../src/measure/forge/core/conditional.ts';
 import { forgeFor } from '../src/measure/forge/index.ts';
 import type { ForgeRequest, ForgeResult } from '../src/measure/types.ts';
 import type { ForgeServer } from './lib/forge-peers/server.ts';
@@ -58,7 +64,7 @@ function gitea(b: Busy): Promise<ForgeServer> {
   });
 }
 
-async function once(kind: 'github' | 'gitlab' | 'gitea', server: ForgeServer): Promise<{ result: ForgeResult; ms: number }> {
+async function once(kind: 'github' | 'gitlab' | 'gitea', server: ForgeServer, answers: ConditionalAnswers): Promise<{ result: ForgeResult; ms: number }> {
   const host = `${kind}.bench`;
   const forge = forgeFor({ hosts: { [host]: { kind, apiUrl: server.url, requestsPerSecond: 1000 } } }, {});
   const request: ForgeRequest = {
@@ -67,6 +73,7 @@ async function once(kind: 'github' | 'gitlab' | 'gitea', server: ForgeServer): P
     git: { tagNames: new Set() },
     windowMonths: {},
     horizonMonths: 12,
+    answers,
   };
   const started = performance.now();
   const result = await forge(request.target)!.measure(request);
@@ -75,23 +82,48 @@ async function once(kind: 'github' | 'gitlab' | 'gitea', server: ForgeServer): P
   return { result, ms };
 }
 
-/** One row per forge kind: requests for a quiet and a busy repository, and the busy one's time. */
+/** Requests counted against the limit per repository before issue 33 (quiet, busy; every scan alike). */
+const BEFORE = { github: [4, 40], gitlab: [6, 131], gitea: [5, 45] } as const;
+
+/**
+ * One row per forge kind: requests counted against its limit for a quiet and a busy
+ * repository, first scan and an unchanged rescan (the first's answers kept as a scan keeps
+ * them), and the busy first scan's time.
+ */
 export async function forgeRows(say: (name: string, value: string, key?: string, raw?: number | string) => void): Promise<void> {
   const kinds = { github, gitlab, gitea } as const;
-  for (const [kind, start] of Object.entries(kinds) as Array<[keyof typeof kinds, (b: Busy) => Promise<ForgeServer>]>) {
-    const figures: number[] = [];
-    let busyMs = 0;
-    for (const b of [QUIET, BUSY]) {
-      const server = await start(b);
-      try {
-        const { result, ms } = await once(kind, server);
-        if (result.requests !== server.requests.length) throw new Error(`bench forge ${kind}: counted ${result.requests}, served ${server.requests.length}`);
-        figures.push(result.requests);
-        busyMs = ms;
-      } finally {
-        await server.close();
+  const dir = await mkdtemp(join(tmpdir(), 'bp-bench-forge-'));
+  try {
+    for (const [kind, start] of Object.entries(kinds) as Array<[keyof typeof kinds, (b: Busy) => Promise<ForgeServer>]>) {
+      const figures: string[] = [];
+      let busyMs = 0;
+      for (const b of [QUIET, BUSY]) {
+        const file = join(dir, `${kind}-${b.issues}.forge.json`);
+        const counted: number[] = [];
+        for (const scan of ['first', 'rescan']) {
+          const server = await start(b);
+          try {
+            const answers = await ConditionalAnswers.load(file);
+            const { result, ms } = await once(kind, server, answers);
+            await answers.save(file);
+            if (result.requests !== server.requests.length) throw new Error(`bench forge ${kind}: counted ${result.requests}, served ${server.requests.length}`);
+            counted.push(result.counted ?? result.requests);
+            if (b === BUSY && scan === 'first') busyMs = ms;
+          } finally {
+            await server.close();
+          }
+        }
+        figures.push(`${counted[0]} then ${counted[1]}`);
       }
+      const [quiet, busy] = BEFORE[kind];
+      say(
+        `forge requests counted per repository, ${kind} (quiet; busy: first scan then unchanged rescan)`,
+        `${figures[0]}; ${figures[1]} (before: ${quiet} then ${quiet}; ${busy} then ${busy}; busy first: ${busyMs.toFixed(0)} ms over loopback)`,
+        `forgeRequests_${kind}`,
+        figures.join('; '),
+      );
     }
-    say(`forge requests per repository, ${kind} (quiet / busy)`, `${figures[0]} / ${figures[1]} (busy: ${busyMs.toFixed(0)} ms over loopback)`, `forgeRequests_${kind}`, `${figures[0]}/${figures[1]}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
