@@ -79,7 +79,7 @@ describe('forge adapter registry', () => {
       { kind: 'gitea', label: 'Forgejo/Gitea API', header: ['authorization', 'token T'] },
     ]);
     expect(KNOWN_HOSTS).toEqual({
-      'github.com': { kind: 'github', apiUrl: 'https://api.github.com', tokenEnv: 'GITHUB_TOKEN', requestsPerSecond: 10 },
+      'github.com': { kind: 'github', apiUrl: 'https://api.github.com', tokenEnv: 'GITHUB_TOKEN', appIdEnv: 'GITHUB_APP_ID', appKeyEnv: 'GITHUB_APP_PRIVATE_KEY', requestsPerSecond: 10 },
       'gitlab.com': { kind: 'gitlab', apiUrl: 'https://gitlab.com/api/v4', tokenEnv: 'GITLAB_TOKEN', requestsPerSecond: 5 },
       'codeberg.org': { kind: 'gitea', apiUrl: 'https://codeberg.org/api/v1', tokenEnv: 'CODEBERG_TOKEN', requestsPerSecond: 2 },
     });

@@ -124,6 +124,9 @@ export interface HostConfig {
   apiUrl: string;
   /** The environment variable holding the token or a comma-separated pool; never the token. */
   tokenEnv?: string;
+  /** The variables holding an app's id and private key (PEM), where the forge has apps; never the values. */
+  appIdEnv?: string;
+  appKeyEnv?: string;
   requestsPerSecond?: number;
   timeoutSeconds?: number;
   maxWaitSeconds?: number;

@@ -1,6 +1,7 @@
 // A GitHub REST stand-in for the forge tests and the bench: answers built from the examples in GitHub's own
 // OpenAPI description (@octokit/openapi), changed only where a test needs other values, and
 // every answer checked against that description.
+import { createVerify, type KeyObject } from 'node:crypto';
 import { cost, execute, parse, type GqlObject } from './graphql.ts';
 import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
 
@@ -68,6 +69,12 @@ export interface GhRepository {
   override?: Override;
   /** GraphQL points left in the hour before the first query (GitHub's default 5,000). */
   graphqlPoints?: number;
+  /**
+   * A GitHub App installed on the repository's account: its JWT is checked (RS256 with
+   * `publicKey`, `iss` the app's id, expiring within 10 minutes), its installation tokens
+   * minted for `tokenSeconds` (an hour), and every other request must carry one of them.
+   */
+  app?: { id: string; publicKey: KeyObject; installationId?: number; tokenSeconds?: number };
 }
 
 function user(u: GhUser): Json {
@@ -192,6 +199,31 @@ function graphqlRoute(r: GhRepository): (req: { body: string }) => { status: num
   };
 }
 
+/**
+ * What is wrong with an app's JWT ("Generating a JSON Web Token for a GitHub App"): RS256
+ * signed with the app's key, `iss` its id, `exp` in the future and at most 10 minutes on;
+ * undefined when it is right. GitHub's words for a refused one.
+ */
+export function jwtCheck(authorization: string | undefined, appId: string, publicKey: KeyObject): string | undefined {
+  const jwt = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+  const parts = jwt?.split('.') ?? [];
+  if (parts.length !== 3) return 'A JSON web token could not be decoded';
+  const [header, payload, signature] = parts as [string, string, string];
+  let claims: { iat?: number; exp?: number; iss?: unknown };
+  try {
+    if (JSON.parse(Buffer.from(header, 'base64url').toString()).alg !== 'RS256') return 'A JSON web token could not be decoded';
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+  } catch {
+    return 'A JSON web token could not be decoded';
+  }
+  if (!createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(publicKey, Buffer.from(signature, 'base64url'))) return 'A JSON web token could not be decoded';
+  const now = Math.floor(Date.now() / 1000);
+  if (typeof claims.exp !== 'number' || claims.exp <= now || claims.exp > now + 600) return "'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires";
+  if (typeof claims.iat !== 'number' || claims.iat > now + 60) return "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued";
+  if (String(claims.iss) !== appId) return 'Integration not found';
+  return undefined;
+}
+
 export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
   const cap = r.pageCap ?? 100;
   const paged = (items: unknown[], req: RequestSeen, base: string): Reply => {
@@ -291,6 +323,56 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
       return paged(items, req, base);
     }),
   ];
+  const app = r.app;
+  if (app) {
+    // "Authenticating as a GitHub App installation": the app's endpoints take its JWT alone,
+    // every other one an installation token still valid.
+    const minted = new Map<string, number>();
+    const bad = (message: string): Reply => ({ status: 401, body: GH_ERROR(message) });
+    const jwtProblem = (req: RequestSeen) => jwtCheck(req.headers.authorization, app.id, app.publicKey);
+    const installation = (): Reply => {
+      const body = example('installation');
+      body.id = app.installationId ?? 1;
+      return { status: 200, body };
+    };
+    for (const route of routes) {
+      const reply = route.reply;
+      route.reply = (p, req, base) => {
+        const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+        const until = token === undefined ? undefined : minted.get(token);
+        if (until !== undefined && until > Date.now()) return reply(p, req, base);
+        const refused = bad('Bad credentials');
+        // The GraphQL endpoint is not in the REST description: its answer is written as it is.
+        if (route.template !== '/graphql') return refused;
+        return { ...refused, raw: (res) => res.writeHead(401, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(refused.body)) };
+      };
+    }
+    routes.push(
+      route('/repos/{owner}/{repo}/installation', (_p, req) => {
+        const problem = jwtProblem(req);
+        return problem ? bad(problem) : installation();
+      }),
+      route('/app/installations', (_p, req) => {
+        const problem = jwtProblem(req);
+        return problem ? bad(problem) : { status: 200, body: [installation().body] };
+      }),
+      {
+        method: 'POST',
+        template: '/app/installations/{installation_id}/access_tokens',
+        reply: (p, req) => {
+          const problem = jwtProblem(req);
+          if (problem) return bad(problem);
+          if (Number(p.installation_id) !== (app.installationId ?? 1)) return { status: 404, body: GH_ERROR('Not Found') };
+          const body = example('installation-token');
+          const expires = Date.now() + (app.tokenSeconds ?? 3600) * 1000;
+          body.token = `ghs_minted${minted.size + 1}x${Math.random().toString(36).slice(2)}`;
+          body.expires_at = new Date(expires).toISOString().replace(/\.\d{3}Z$/, 'Z');
+          minted.set(body.token, expires);
+          return { status: 201, body };
+        },
+      },
+    );
+  }
   // Every answer carries an ETag; an If-None-Match naming it is answered 304 Not Modified
   // (REST best practices, "Use conditional requests if appropriate").
   return startForgeServer(routes, githubCheck, '', 'honoured');

@@ -17,6 +17,7 @@ export const HOST_DEFAULTS = { requestsPerSecond: 5, timeoutSeconds: 30, maxWait
 /** How to reach `host`'s API: its entry with the defaults filled in, its tokens from `env`. */
 function hostAccess(host: HostConfig, adapter: ForgeAdapter, env: Readonly<Record<string, string | undefined>>): HostAccess {
   return {
+    app: appOf(host, adapter, env),
     quirks: adapter.quirks,
     apiUrl: host.apiUrl.replace(/\/+$/, ''),
     tokens: tokenPool(host.tokenEnv ? env[host.tokenEnv] : undefined),
@@ -26,6 +27,24 @@ function hostAccess(host: HostConfig, adapter: ForgeAdapter, env: Readonly<Recor
     maxWaitSeconds: host.maxWaitSeconds ?? HOST_DEFAULTS.maxWaitSeconds,
     bounds: { maxPagesPerList: host.maxPagesPerList, maxRequestsPerRepository: host.maxRequestsPerRepository, maxSecondsPerRepository: host.maxSecondsPerRepository, maxAnswerBytes: host.maxAnswerBytes },
   };
+}
+
+/**
+ * The app a host's entry names (its id and private key from the environment), when both
+ * variables are set; one without the other is an error naming the missing one.
+ */
+function appOf(host: HostConfig, adapter: ForgeAdapter, env: Readonly<Record<string, string | undefined>>): HostAccess['app'] {
+  const { appIdEnv: idEnv, appKeyEnv: keyEnv } = host;
+  if (!idEnv && !keyEnv) return undefined;
+  if (!adapter.apps) throw new ConfigError([`hosts: appIdEnv/appKeyEnv: the ${adapter.label} has no apps that act for installations; give a token through tokenEnv`]);
+  const id = idEnv ? env[idEnv]?.trim() : undefined;
+  const privateKey = keyEnv ? env[keyEnv] : undefined;
+  if (!id && !privateKey) return undefined;
+  if (!id || !privateKey || !idEnv || !keyEnv) {
+    const missing = !id ? (idEnv ?? 'appIdEnv') : (keyEnv ?? 'appKeyEnv');
+    throw new Error(`the ${adapter.label} app needs both its id and its private key: ${missing} is not set (set it, or unset the other to use tokens)`);
+  }
+  return { id, privateKey, idEnv, keyEnv };
 }
 
 export interface ForgeSettings {

@@ -21,6 +21,11 @@ export interface ForgeAdapter<Kind extends string = string> {
    * GROUP/…/NAME, in groups nested to any depth where "-" starts a page below a project.
    */
   readonly repositoryPaths: 'owner/name' | 'nested-groups';
+  /**
+   * Whether an app can act for its installations (an app id and private key mint short-lived
+   * tokens; the adapter's `open` does it): a `hosts:` entry naming app variables needs it.
+   */
+  readonly apps?: boolean;
   /** The request header, name and value, that carries a token. */
   authorize(token: string): [name: string, value: string];
   /** How the API pages and limits where it departs from the plain case. */

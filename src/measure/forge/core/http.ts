@@ -65,6 +65,12 @@ export interface HostAccess {
   tokens: readonly string[];
   /** The variable's name, for messages (never its value). */
   tokenEnv?: string;
+  /**
+   * An app's id and private key (from the variables the host's entry names), when the forge
+   * lets an app act for its installations: the adapter mints short-lived tokens with them and
+   * hands each repository's to `useToken`; the pool's tokens are then not used.
+   */
+  app?: { id: string; privateKey: string; idEnv: string; keyEnv: string };
   requestsPerSecond: number;
   timeoutSeconds: number;
   /** The longest wait for a rate limit to reset before the rules that need it give up. */
@@ -217,6 +223,10 @@ export class ForgeHttp {
   private readonly signal?: AbortSignal;
   /** The answers of the repository's last scan, asked again with If-None-Match. */
   private readonly answers?: ConditionalAnswers;
+  /** A token the adapter minted for this repository (an app installation's), used instead of the pool. */
+  private ownToken?: string;
+  /** Every secret a message must never show: the pool's tokens and those minted. */
+  readonly secrets: string[];
   private readonly origin: string;
   /** When this repository's first request started (its time bound counts from there). */
   private startedMs?: number;
@@ -233,6 +243,7 @@ export class ForgeHttp {
   ) {
     this.access = access;
     this.answers = answers;
+    this.secrets = [...access.tokens];
     this.label = label;
     this.bounds = { ...FORGE_BOUNDS, ...Object.fromEntries(Object.entries(access.bounds ?? {}).filter(([, v]) => v !== undefined)) };
     this.registry = registry;
@@ -243,7 +254,18 @@ export class ForgeHttp {
 
   /** A remote's words (a URL, an origin) made safe for a message: no token, no terminal control. */
   private quote(text: string): string {
-    return remoteText(text, this.access.tokens);
+    return remoteText(text, this.secrets);
+  }
+
+  /** Sends every later request of this repository with `token` (minted by the adapter), not the pool's. */
+  useToken(token: string): void {
+    this.ownToken = token;
+    this.keepSecret(token);
+  }
+
+  /** Adds a secret (a minted token or signed assertion) to those no message may show. */
+  keepSecret(secret: string): void {
+    if (!this.secrets.includes(secret)) this.secrets.push(secret);
   }
 
   /** The path of a URL under the API's base, for a message ("/repos/acme/widget/releases"). */
@@ -278,7 +300,14 @@ export class ForgeHttp {
    * (at most maxAnswerBytes) and, when a success, checked to be JSON: a body cut off, stalled
    * or not JSON fails the call instead of reading as empty.
    */
-  readonly fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+  readonly fetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => this.fetchAs(undefined, input, init);
+
+  /**
+   * `fetch` with `token` (a signed assertion that mints tokens, say) in place of the pool's or
+   * the repository's own; undefined: as `fetch`.
+   */
+  async fetchAs(token: string | undefined, input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+    if (token !== undefined) this.keepSecret(token);
     let url = new URL(input instanceof Request ? input.url : String(input));
     if (url.origin !== this.origin) {
       throw new ForgeApiError('refused', `${this.label}: a link to another origin (${this.quote(url.origin)}) is not followed; only ${this.origin} is asked`);
@@ -290,7 +319,7 @@ export class ForgeHttp {
       const key = method === 'GET' ? this.answerKey(url, init) : undefined;
       const stored = key === undefined ? undefined : this.answers?.stored(key);
       const asked = stored && !new Headers(init.headers).has('if-none-match') ? { ...init, headers: withHeader(init.headers, 'if-none-match', stored.etag) } : init;
-      const { response, timeout, capped } = await this.send(url, method, body, asked);
+      const { response, timeout, capped } = await this.send(url, method, body, asked, token);
       if (!REDIRECT_STATUSES.has(response.status)) {
         const whole = await this.readWhole(url, response, timeout, capped);
         if (key === undefined || !this.answers) return whole;
@@ -322,7 +351,7 @@ export class ForgeHttp {
       }
       url = next;
     }
-  };
+  }
 
   /**
    * What a GET's stored answer is filed under: its URL and the request headers the answer
@@ -330,25 +359,29 @@ export class ForgeHttp {
    * holding a token is never stored.
    */
   private answerKey(url: URL, init: RequestInit): string | undefined {
-    if (this.access.tokens.some((t) => t && url.href.includes(t))) return undefined;
+    if (this.secrets.some((t) => t && url.href.includes(t))) return undefined;
     const accept = new Headers(init.headers).get('accept') ?? '';
+    const who = this.access.app ? 'app' : this.access.tokens.length > 0 ? 'token' : 'anonymous';
     // Filed by path and query: one repository's file serves one host (its port may change).
-    return `${this.access.tokens.length > 0 ? 'token' : 'anonymous'} ${accept} ${url.pathname}${url.search}`;
+    return `${who} ${accept} ${url.pathname}${url.search}`;
   }
 
   /**
    * One request, no redirect followed: queue turn, token, timeouts, rate-limit bookkeeping.
    * With the answer, the timeout its body is read under and whether it is the repository's.
    */
-  private async send(url: URL, method: string, body: RequestInit['body'], init: RequestInit): Promise<{ response: Response; timeout: AbortSignal; capped: boolean }> {
+  private async send(url: URL, method: string, body: RequestInit['body'], init: RequestInit, as?: string): Promise<{ response: Response; timeout: AbortSignal; capped: boolean }> {
     const { apiUrl, tokens, requestsPerSecond, timeoutSeconds } = this.access;
     const left = this.spend();
-    const index = this.registry.nextToken(apiUrl, tokens.length, requestsPerSecond, this.access.maxWaitSeconds * 1000);
+    const own = as ?? this.ownToken;
+    // A minted token has one queue of its own (index -1); the pool's are used in turn.
+    const index = own !== undefined ? -1 : this.registry.nextToken(apiUrl, tokens.length, requestsPerSecond, this.access.maxWaitSeconds * 1000);
     const queue = this.registry.queue(apiUrl, index, requestsPerSecond);
+    if (own !== undefined && queue.limit && queue.limit.untilMs - Date.now() > this.access.maxWaitSeconds * 1000) throw queue.limit.error;
     await queue.turn(this.signal);
     const headers = new Headers(init.headers);
     headers.delete('authorization');
-    const token = tokens[index];
+    const token = own ?? tokens[index];
     if (token !== undefined) headers.set(...this.authorize(token));
     if (!headers.has('user-agent')) headers.set('user-agent', 'badgepress');
     // The request's own timeout, or the repository's time left when that comes first.

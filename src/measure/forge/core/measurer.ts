@@ -49,7 +49,7 @@ export function sourceMeasurer(http: (signal?: AbortSignal, answers?: Conditiona
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const client = http(request.signal, request.answers);
       const result = await measureOnce(() => open(client, request), client.label, request);
-      const tokens = client.access.tokens;
+      const tokens = client.secrets;
       for (const m of result.measurements) for (const k of Object.keys(m.evidence)) m.evidence[k] = redact(m.evidence[k]!, tokens);
       const free = client.access.quirks?.notModifiedIsFree ? client.notModified : 0;
       return { ...result, failures: result.failures.map((f) => redact(f, tokens)), requests: client.requests, notModified: client.notModified, counted: client.requests - free };

@@ -8,6 +8,7 @@ import { ForgeApiError, httpFailure, rateLimitFailure, undocumented } from '../.
 import { isRateLimited, nextPageUrl, resetAtOf, type ForgeHttp } from '../../core/http.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type ForgeIssue } from '../../core/rules.ts';
+import { appTokens } from './app.ts';
 import { issuesByGraphql } from './issues-graphql.ts';
 import { isoTime } from '../../../../model/calendar.ts';
 import type { ForgeRequest } from '../../../types.ts';
@@ -61,8 +62,11 @@ function unretried(http: ForgeHttp): typeof fetch {
   };
 }
 
-export function githubSource(http: ForgeHttp, request: ForgeRequest): ForgeSource {
+export async function githubSource(http: ForgeHttp, request: ForgeRequest): Promise<ForgeSource> {
   const [owner, repo] = request.target.path.split('/') as [string, string];
+  // As a GitHub App: the installation's token for this repository, instead of the pool's.
+  const app = appTokens(http);
+  if (app) http.useToken(await app.token(http, owner, repo));
   const maxWait = http.access.maxWaitSeconds;
   const octokit = new GitHubOctokit({
     baseUrl: http.access.apiUrl,
