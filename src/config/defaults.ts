@@ -38,7 +38,7 @@ export const DEFAULT_S3: Readonly<Pick<Settings['s3'], 'concurrency' | 'maxAttem
 /** `scan:` defaults; `mirrors` is resolved by the loader. */
 export const DEFAULT_SCAN: Readonly<Omit<Settings['scan'], 'mirrors'>> = {
   concurrency: 4,
-  perHost: 2,
+  perHost: 'auto',
   horizonMonths: 12,
   busFactorMonths: 12,
   botPatterns: [],

@@ -162,7 +162,11 @@ export interface ScanSettings {
   mirrors: string;
   /** Repositories measured at once, and at most this many of one host. */
   concurrency: number;
-  perHost: number;
+  /**
+   * 'auto': as many as the host's API rate limit allows now (measure/forge/core/http.ts
+   * hostConcurrency; a host without a forge API: AUTO_GIT_HOST); a number fixes it.
+   */
+  perHost: number | 'auto';
   /** Event rules keep every event within this many months (at least each rule's window). */
   horizonMonths: number;
   busFactorMonths: number;

@@ -71,6 +71,11 @@ export interface ForgeMeasurer {
   /** The rule ids it answers for every time, and those it answers for E alone (an index of today's count). */
   readonly answers: { readonly always: readonly string[]; readonly latest: readonly string[] };
   measure(request: ForgeRequest): Promise<ForgeResult>;
+  /**
+   * Repositories of this host to measure at once, at most `ceiling`, from what the API's
+   * rate limit allows now; absent, the host states none.
+   */
+  inFlight?(ceiling: number): number;
 }
 
 /** The adapter for a target's host, or undefined for a host with no known forge (git rules only). */

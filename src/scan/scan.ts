@@ -87,10 +87,20 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
   const notAsked = new Map<string, Set<string>>();
   const ruleOptions = { rules: gitRules, horizonMonths, asOf: o.asOf, busFactorMonths: o.settings.busFactorMonths, isBot: botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]) };
   const limit = pLimit(o.settings.concurrency);
-  const hostLimits = new Map<string, ReturnType<typeof pLimit>>();
-  const hostLimit = (host: string) => {
-    let l = hostLimits.get(host);
-    if (!l) hostLimits.set(host, (l = pLimit(o.settings.perHost)));
+  const hostLimits = new Map<string, Limiter>();
+  const hostLimit = (target: ListedTarget) => {
+    let l = hostLimits.get(target.host);
+    if (!l) {
+      const fixed = o.settings.perHost;
+      let forge: ForgeMeasurer | undefined;
+      try {
+        forge = o.forgeFor?.(target);
+      } catch {
+        // The repository's own problem, reported when it is measured: the host's limit stands.
+      }
+      const ceiling = o.settings.concurrency;
+      hostLimits.set(target.host, (l = limiter(fixed !== 'auto' ? () => fixed : () => forge?.inFlight?.(ceiling) ?? Math.min(ceiling, AUTO_GIT_HOST))));
+    }
     return l;
   };
   let storeFailure: unknown;
@@ -213,7 +223,7 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
   // The host's queue first: a repository waiting for its host holds no slot another host's could use.
   await Promise.all(
     o.targets.map((target) =>
-      hostLimit(target.host)(() =>
+      hostLimit(target)(() =>
         limit(async () => {
           try {
             await one(target);
@@ -238,6 +248,35 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     .map(([why, rules]) => ({ rules: [...rules].sort(), why }))
     .sort((a, b) => (a.why < b.why ? -1 : 1));
   return summary;
+}
+
+/** Repositories of a host without a forge API measured at once under `perHost: auto` (git servers state no limit). */
+export const AUTO_GIT_HOST = 2;
+
+type Limiter = <T>(run: () => Promise<T>) => Promise<T>;
+
+/** Runs at most `capacity()` at once, read again each time one may start (it may change as answers come). */
+function limiter(capacity: () => number): Limiter {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  const next = () => {
+    while (waiting.length > 0 && active < Math.max(1, capacity())) {
+      active++;
+      waiting.shift()!();
+    }
+  };
+  return async (run) => {
+    await new Promise<void>((start) => {
+      waiting.push(start);
+      next();
+    });
+    try {
+      return await run();
+    } finally {
+      active--;
+      next();
+    }
+  };
 }
 
 /** The rules whose values are events: the horizon covers each one's window. */

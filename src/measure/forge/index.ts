@@ -86,7 +86,10 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
       const adapter = forgeAdapter(host.kind)!;
       const tokenEnv = apiTokenEnv(target.host, settings.hosts[target.host], KNOWN_HOSTS[target.host], settings.gitTokens);
       const access = hostAccess({ ...host, tokenEnv }, adapter, env);
-      m = sourceMeasurer((signal, answers) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, signal, answers), adapter.open);
+      m = {
+        ...sourceMeasurer((signal, answers) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, signal, answers), adapter.open),
+        inFlight: (ceiling) => registry.inFlight(access.apiUrl, access.tokens.length, access.requestsPerSecond, ceiling),
+      };
     }
     if (dependents) m = m ? combined(m, dependents) : dependents;
     measurers.set(target.host, m);
@@ -98,6 +101,7 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
 export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
   return {
     answers: { always: [...a.answers.always, ...b.answers.always], latest: [...a.answers.latest, ...b.answers.latest] },
+    ...(a.inFlight ? { inFlight: a.inFlight } : {}),
     async measure(request) {
       const [x, y] = [await a.measure(request), await b.measure(request)];
       return {

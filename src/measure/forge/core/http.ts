@@ -115,10 +115,59 @@ export class RequestQueue {
   }
 }
 
+/** What a token's latest answer said of its rate-limit window: requests left and when it resets. */
+export interface Budget {
+  remaining: number;
+  resetAtMs: number;
+}
+
+/**
+ * Repositories of one host to measure at once (`scan.perHost: auto`): all `ceiling` while the
+ * window's budget can keep the pool's pace (tokens × requestsPerSecond) until it resets; fewer
+ * in proportion when it cannot (Σ remaining ÷ seconds to reset, per token, against the pace),
+ * never below 1. A token whose answers gave no budget yet is taken to keep its pace.
+ */
+export function hostConcurrency(ceiling: number, poolSize: number, requestsPerSecond: number, budgets: ReadonlyArray<Budget | undefined>, nowMs: number): number {
+  const size = Math.max(1, poolSize);
+  if (!(requestsPerSecond > 0)) return Math.max(1, ceiling);
+  let pace = 0;
+  let sustained = 0;
+  for (let i = 0; i < size; i++) {
+    pace += requestsPerSecond;
+    const b = budgets[i];
+    const seconds = b ? Math.max(1, (b.resetAtMs - nowMs) / 1000) : 0;
+    sustained += b && b.resetAtMs > nowMs ? Math.min(requestsPerSecond, b.remaining / seconds) : requestsPerSecond;
+  }
+  return Math.max(1, Math.min(ceiling, Math.floor((ceiling * sustained) / pace)));
+}
+
 /** The queues of one scan, shared by every repository on the same host and token. */
 export class QueueRegistry {
   private readonly queues = new Map<string, RequestQueue>();
   private readonly turns = new Map<string, number>();
+  /** By token, the latest budget of each resource its answers named (an API may limit several apart). */
+  private readonly budgets = new Map<string, Map<string, Budget>>();
+
+  /** Notes what an answer's headers say of a token's window (x-ratelimit-* or the IETF draft's). */
+  observe(apiUrl: string, tokenIndex: number, headers: Headers, nowMs: number): void {
+    const left = headers.get('x-ratelimit-remaining') ?? headers.get('ratelimit-remaining');
+    if (left === null || !/^\d+$/.test(left.trim())) return;
+    const resetAt = resetAtOf(headers, nowMs, true);
+    if (resetAt === undefined) return;
+    const key = `${apiUrl}#${tokenIndex}`;
+    let resources = this.budgets.get(key);
+    if (!resources) this.budgets.set(key, (resources = new Map()));
+    resources.set(headers.get('x-ratelimit-resource') ?? '', { remaining: Number(left), resetAtMs: resetAt * 1000 });
+  }
+
+  /** `hostConcurrency` for a host's pool from what its answers said so far (each token's tightest resource). */
+  inFlight(apiUrl: string, poolSize: number, requestsPerSecond: number, ceiling: number): number {
+    const now = Date.now();
+    const rate = (b: Budget) => (b.resetAtMs > now ? b.remaining / Math.max(1, (b.resetAtMs - now) / 1000) : Infinity);
+    const tightest = (i: number) => [...(this.budgets.get(`${apiUrl}#${i}`)?.values() ?? [])].sort((a, b) => rate(a) - rate(b))[0];
+    const budgets = Array.from({ length: Math.max(1, poolSize) }, (_, i) => tightest(i));
+    return hostConcurrency(ceiling, poolSize, requestsPerSecond, budgets, now);
+  }
 
   queue(apiUrl: string, tokenIndex: number, requestsPerSecond: number): RequestQueue {
     const key = `${apiUrl}#${tokenIndex}`;
@@ -394,6 +443,7 @@ export class ForgeHttp {
     } catch (error) {
       throw this.failure(error, timeout, capped);
     }
+    this.registry.observe(apiUrl, index, response.headers, Date.now());
     // A limit reached (the last allowed request, or one refused) holds this token until it resets.
     const limited = isRateLimited(response.status, response.headers);
     if (limited || response.headers.get('x-ratelimit-remaining') === '0' || response.headers.get('ratelimit-remaining') === '0') {
