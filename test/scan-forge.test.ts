@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 // GitHub, a GitLab and a Forgejo host whose APIs are loopback stand-ins checked against each
 // forge's description, plus ecosyste.ms for DEPENDENTS. The store it writes builds a Shape A
 // and a Shape B site with --strict, and every scanned rule of every badge has a value.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from './helpers/cli-in-process.ts';
@@ -125,6 +125,24 @@ describe('badgepress scan with forge APIs', () => {
         for (const r of scanned) expect([r.ruleId, r.properties.value]).not.toContainEqual(shape === 'A' ? null : '<nil>');
       }
     }
+  });
+
+  it("a later scan asks GitHub's lists with the last scan's ETags; no token is kept beside the mirrors", async () => {
+    const store = join(root, 'store-etags');
+    const args = (at: number) => ['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', store, '--as-of', String(at), '--json'];
+    const env = { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' } };
+    await runCommand(args(E), env);
+    const before = servers[0]!.notModified();
+    const second = JSON.parse((await runCommand(args(E + 86_400), env)).stdout);
+    expect(second).toMatchObject({ measured: 3, failed: 0 });
+    // A day later the run and issue queries name other times; the repository and its releases
+    // are the same URLs: both answered 304, not counted against GitHub's limit.
+    const free = servers[0]!.notModified() - before;
+    expect(free).toBe(2);
+    expect(second.forgeRequestsCounted).toBe(second.forgeRequests - free);
+    const kept = readdirSync(join(root, 'mirrors'), { recursive: true }).filter((f) => String(f).endsWith('.forge.json'));
+    expect(kept.length).toBe(3);
+    for (const f of kept) expect(readFileSync(join(root, 'mirrors', String(f)), 'utf8')).not.toContain('ghp-e2e-secret');
   });
 
   it('an API failure nulls only the rules that needed it, names its cause once, and exits 1', async () => {
