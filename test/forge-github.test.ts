@@ -202,6 +202,19 @@ describe('GitHub adapter', () => {
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(5.13);
   });
 
+  it("GraphQL's point budget used up fails ISSUE_REACTION_TIME alone, with the reset time", async () => {
+    // The stand-in has 0 points left: GitHub answers 200 with an error of type RATE_LIMITED
+    // and x-ratelimit-remaining 0 for the graphql resource. One token: its REST requests (the
+    // core resource, limited apart) go on.
+    server = await startGitHub({ ...WIDGET, graphqlPoints: 0 });
+    const r = await measureOn(server, { kind: 'github', host: 'github.com', path: 'acme/widget', tokens: 'tok-secret-one', times: [E], tagNames: ['v1.0.0'] });
+    expect(r.failures).toHaveLength(1);
+    expect(r.failures[0]).toMatch(/^GitHub API: 403 rate limit, resets /);
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBeNull();
+    expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe(r.failures[0]);
+    expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')] });
+  });
+
   it('waits out a secondary limit (429, Retry-After) and a near reset, then goes on', async () => {
     const r = await measure(
       {

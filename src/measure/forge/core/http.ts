@@ -53,6 +53,11 @@ export interface ApiQuirks {
   secondaryLimits?: boolean;
   /** A 304 Not Modified answer to a conditional request does not count against the limit. */
   notModifiedIsFree?: boolean;
+  /**
+   * The rate-limit resource a request counts against, when the API limits several apart (a
+   * limit met on one holds the token's requests of that one alone); default: one for all.
+   */
+  limitResource?(url: URL): string;
 }
 
 /** How to reach one host's API, from the `hosts:` config and the environment. */
@@ -92,26 +97,40 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     );
   });
 
-/** Spaces request starts so one token never sends more than its rate; waits out a reset. */
+/** A rate limit holding a token's requests of one resource: when it resets and what the forge said. */
+export interface Hold {
+  untilMs: number;
+  error: ForgeApiError;
+}
+
+/**
+ * Spaces request starts so one token never sends more than its rate; waits out a reset of the
+ * resource a request counts against (an API may limit several apart: ApiQuirks.limitResource).
+ */
 export class RequestQueue {
   private nextStart = 0;
-  /** Set while a rate limit holds this token: when it resets and what the forge said. */
-  limit?: { untilMs: number; error: ForgeApiError };
+  private readonly holds = new Map<string, Hold>();
   private readonly intervalMs: number;
   constructor(intervalMs: number) {
     this.intervalMs = intervalMs;
   }
 
-  async turn(signal?: AbortSignal): Promise<void> {
+  /** The rate limit holding this token's requests of `resource`, if one was met. */
+  held(resource = ''): Hold | undefined {
+    return this.holds.get(resource);
+  }
+
+  async turn(signal?: AbortSignal, resource = ''): Promise<void> {
     const now = Date.now();
     const at = Math.max(now, this.nextStart);
     this.nextStart = at + this.intervalMs;
-    if (at > now) await sleep(at - now, signal);
+    const until = Math.max(at, this.holds.get(resource)?.untilMs ?? 0);
+    if (until > now) await sleep(until - now, signal);
   }
 
-  /** Holds every later request of this token until `untilMs` (a rate limit's reset). */
-  pauseUntil(untilMs: number): void {
-    this.nextStart = Math.max(this.nextStart, untilMs);
+  /** Holds every later request of this token and resource until the limit's reset. */
+  hold(resource: string, untilMs: number, error: ForgeApiError): void {
+    this.holds.set(resource, { untilMs, error });
   }
 }
 
@@ -181,7 +200,7 @@ export class QueueRegistry {
    * by a rate limit that resets later than `maxWaitMs` from now; when every token is held that
    * long, the limit that resets first is thrown.
    */
-  nextToken(apiUrl: string, poolSize: number, requestsPerSecond: number, maxWaitMs: number): number {
+  nextToken(apiUrl: string, poolSize: number, requestsPerSecond: number, maxWaitMs: number, resource = ''): number {
     const size = Math.max(1, poolSize);
     const n = this.turns.get(apiUrl) ?? 0;
     this.turns.set(apiUrl, n + 1);
@@ -189,7 +208,7 @@ export class QueueRegistry {
     let soonestAt = Infinity;
     for (let k = 0; k < size; k++) {
       const index = (n + k) % size;
-      const limit = this.queue(apiUrl, index, requestsPerSecond).limit;
+      const limit = this.queue(apiUrl, index, requestsPerSecond).held(resource);
       if (!limit || limit.untilMs - Date.now() <= maxWaitMs) return index;
       if (limit.untilMs < soonestAt) [soonest, soonestAt] = [limit.error, limit.untilMs];
     }
@@ -423,11 +442,13 @@ export class ForgeHttp {
     const { apiUrl, tokens, requestsPerSecond, timeoutSeconds } = this.access;
     const left = this.spend();
     const own = as ?? this.ownToken;
+    const resource = this.access.quirks?.limitResource?.(url) ?? '';
     // A minted token has one queue of its own (index -1); the pool's are used in turn.
-    const index = own !== undefined ? -1 : this.registry.nextToken(apiUrl, tokens.length, requestsPerSecond, this.access.maxWaitSeconds * 1000);
+    const index = own !== undefined ? -1 : this.registry.nextToken(apiUrl, tokens.length, requestsPerSecond, this.access.maxWaitSeconds * 1000, resource);
     const queue = this.registry.queue(apiUrl, index, requestsPerSecond);
-    if (own !== undefined && queue.limit && queue.limit.untilMs - Date.now() > this.access.maxWaitSeconds * 1000) throw queue.limit.error;
-    await queue.turn(this.signal);
+    const held = queue.held(resource);
+    if (own !== undefined && held && held.untilMs - Date.now() > this.access.maxWaitSeconds * 1000) throw held.error;
+    await queue.turn(this.signal, resource);
     const headers = new Headers(init.headers);
     headers.delete('authorization');
     const token = own ?? tokens[index];
@@ -450,12 +471,11 @@ export class ForgeHttp {
       const now = Date.now();
       const resetAt = resetAtOf(response.headers, now, !limited);
       if (resetAt !== undefined) {
-        queue.pauseUntil(resetAt * 1000);
         // Secondary limits come with Retry-After while requests remain in the hour.
         const secondary = this.access.quirks?.secondaryLimits === true && limited && response.headers.has('retry-after') && response.headers.get('x-ratelimit-remaining') !== '0';
         // After the last allowed request, the status the forge would answer the next one with.
         const status = limited ? response.status : (this.access.quirks?.exhaustedStatus ?? 429);
-        queue.limit = { untilMs: resetAt * 1000, error: rateLimitFailure(this.label, status, resetAt, Math.floor(now / 1000), secondary) };
+        queue.hold(resource, resetAt * 1000, rateLimitFailure(this.label, status, resetAt, Math.floor(now / 1000), secondary));
       }
     }
     return { response, timeout, capped };

@@ -20,6 +20,9 @@ export const adapter: ForgeAdapter<'github'> = {
     // response is returned and the request was made while correctly authorized" (REST best
     // practices, Use conditional requests if appropriate).
     notModifiedIsFree: true,
+    // REST and GraphQL are limited apart (x-ratelimit-resource core, graphql): a spent GraphQL
+    // budget holds the token's queries alone, its REST requests go on.
+    limitResource: (url) => (url.pathname.endsWith('/graphql') ? 'graphql' : 'core'),
   },
   open: async (http, request) => (await import('./source.ts')).githubSource(http, request),
 };

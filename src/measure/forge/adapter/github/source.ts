@@ -43,6 +43,29 @@ export function fromOctokit(error: unknown, http: ForgeHttp): unknown {
   return httpFailure(http.label, e.status, http.access.tokenEnv);
 }
 
+/**
+ * A GraphQL answer whose `errors` say why (HTTP 200 all the same) as the core's error: a used-up
+ * point budget is a rate limit with its reset, a repository not found a 404; any other is
+ * named by its type alone (a message may quote the query).
+ */
+export function fromGraphql(error: unknown, http: ForgeHttp): unknown {
+  // @octokit/graphql's GraphqlResponseError, or the throttling plugin's "GraphQL Rate Limit
+  // Exceeded" (an Error with the answer) once it gave up waiting.
+  type Headed = { headers?: Record<string, string | number | undefined> };
+  const e = error as Headed & { errors?: unknown; data?: { errors?: unknown }; response?: Headed };
+  const errors = e?.errors ?? e?.data?.errors;
+  if (!Array.isArray(errors)) return error;
+  const types = errors.map((x: { type?: unknown }) => (typeof x?.type === 'string' ? x.type : 'error'));
+  if (types.includes('RATE_LIMITED')) {
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(e.headers ?? e.response?.headers ?? {})) if (v !== undefined) headers.set(k, String(v));
+    const now = Date.now();
+    return rateLimitFailure(http.label, 403, resetAtOf(headers, now, true), Math.floor(now / 1000));
+  }
+  if (types.includes('NOT_FOUND')) return httpFailure(http.label, 404, http.access.tokenEnv);
+  return new ForgeApiError('http', `${http.label}: the GraphQL query was refused (${[...new Set(types)].join(', ')})`);
+}
+
 /** Refusals of the core's transport that asking again cannot change. */
 const FINAL_KINDS = new Set(['refused', 'bound', 'malformed']);
 
@@ -163,7 +186,13 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
     async issues(since: number): Promise<ForgeIssue[]> {
       // Through GraphQL: a page of issues with their reaction items per query (a point each),
       // where REST took a request per counted issue for its events.
-      const ask = <T>(query: string, variables: Record<string, unknown>) => call(() => octokit.graphql<T>(query, variables));
+      const ask = async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
+        try {
+          return await call(() => octokit.graphql<T>(query, variables));
+        } catch (error) {
+          throw fromGraphql(error, http);
+        }
+      };
       return issuesByGraphql(
         ask,
         owner,
