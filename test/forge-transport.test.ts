@@ -388,9 +388,11 @@ describe('GitHub run list split', () => {
     async () => {
       const f = FORGES[0]!;
       const { r, server } = await measure(f, (t) => (t === '/repos/{owner}/{repo}/actions/runs' ? { status: 200, body: { total_count: 5000, workflow_runs: [] } } : undefined));
-      // (2025-11-25, 2026-11-25] is 31,536,000 s; the first half of each range, rounded up,
-      // goes 15,768,000 … 3,850 and 1,925 s: the fifteenth range is under an hour and still full.
-      expect(calls(server, '/actions/runs')).toHaveLength(15);
+      // The month-wide first query (2025-11-01 to 2026-11-30) reports 5,000 too, so the window
+      // itself is split: (2025-11-25, 2026-11-25] is 31,536,000 s; the first half of each range,
+      // rounded up, goes 15,768,000 … 3,850 and 1,925 s: the fifteenth range is under an hour
+      // and still full. 1 + 15 requests.
+      expect(calls(server, '/actions/runs')).toHaveLength(16);
       expect(r.measurements[0]!.values.CI_PIPELINE).toBeNull();
       expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe('GitHub API: 1000 runs or more from 2025-11-25T00:00:01Z to 2025-11-25T00:32:05Z, as many as one query answers at most; ranges are split no finer than 1 hour');
       expect(r.measurements[0]!.values.RELEASES).not.toBeNull();
