@@ -67,6 +67,20 @@ describe("conditional requests with the last scan's ETags", () => {
     expect(kept).not.toContain('tok-secret');
   });
 
+  it('GitHub: a stored page names its next page on the origin asked now, not the one it came from', async () => {
+    // Releases two a page: page 1 links page 2. The second scan's server listens on another
+    // port; the reused page 1's link must lead there (another origin would be refused).
+    const paged: GhRepository = { ...REPO, pageCap: 2, releases: [...REPO.releases!, { tag: 'v2.1.0', published: '2026-11-10T00:00:00Z' }, { tag: 'v2.2.0', published: '2026-11-12T00:00:00Z' }] };
+    const file = await answersFile();
+    const first = await scanOnce((servers[0] = await startGitHub(paged)), file, GH);
+    const second = await scanOnce((servers[1] = await startGitHub(paged)), file, GH);
+    expect(second.failures).toEqual([]);
+    expect(second.measurements).toEqual(first.measurements);
+    const pages = servers[1]!.requests.filter((q) => q.path.endsWith('/releases')).map((q) => q.query.get('page') ?? '1');
+    expect(pages).toEqual(['1', '2']);
+    expect(servers[1]!.notModified()).toBe(servers[1]!.requests.filter((q) => q.method === 'GET').length);
+  });
+
   it('GitHub: a changed list is answered whole and read anew', async () => {
     const file = await answersFile();
     await scanOnce((servers[0] = await startGitHub(REPO)), file, GH);

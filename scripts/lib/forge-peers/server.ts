@@ -212,7 +212,10 @@ export async function startForgeServer(routes: Route[], check: SpecCheck, prefix
       const etag = validated ? etagOf(body) : undefined;
       if (etag && etags === 'honoured' && noneMatch(req.headers['if-none-match'], etag)) {
         notModified++;
-        res.writeHead(304, { ...reply.headers, etag }).end();
+        // A 304 carries the validator and what a 200 would have had of the caching headers
+        // (RFC 9110 section 15.4.5), and the forge's rate-limit headers; not the answer's Link.
+        const kept = Object.entries(reply.headers ?? {}).filter(([k]) => /^(?:x-ratelimit-|ratelimit-|cache-control|vary|date)/i.test(k));
+        res.writeHead(304, { ...Object.fromEntries(kept), etag }).end();
         return;
       }
       res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers, ...(etag ? { etag } : {}) }).end(body);

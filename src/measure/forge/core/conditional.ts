@@ -60,14 +60,19 @@ export class ConditionalAnswers {
     this.keptBytes += size;
   }
 
-  /** The stored answer to a request answered 304, its headers updated by the 304's own. */
-  reuse(key: string, stored: StoredAnswer, notModified: Headers): Response {
+  /**
+   * The stored answer to a request answered 304, its headers updated by the 304's own; a
+   * stored Link header (kept relative) passes through `absolute` before it is handed on.
+   */
+  reuse(key: string, stored: StoredAnswer, notModified: Headers, absolute: (link: string) => string = (l) => l): Response {
     this.notModified++;
     const headers = new Headers(stored.headers);
+    this.keep(key, notModified.get('etag') ?? stored.etag, stored.status, headers, stored.body);
+    const link = headers.get('link');
+    if (link !== null) headers.set('link', absolute(link));
     notModified.forEach((v, k) => {
       if (!/^(?:content-length|content-type|content-encoding|transfer-encoding)$/.test(k)) headers.set(k, v);
     });
-    this.keep(key, headers.get('etag') ?? stored.etag, stored.status, headers, stored.body);
     return new Response(stored.body, { status: stored.status, headers });
   }
 

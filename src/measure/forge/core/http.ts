@@ -391,9 +391,16 @@ export class ForgeHttp {
       if (!REDIRECT_STATUSES.has(response.status)) {
         const whole = await this.readWhole(url, response, timeout, capped);
         if (key === undefined || !this.answers) return whole;
-        if (whole.status === 304 && stored && asked !== init) return this.answers.reuse(key, stored, whole.headers);
+        // Links are kept relative to the origin and made absolute again against this request's
+        // URL: a stored answer never points the next page at an origin the host no longer has.
+        if (whole.status === 304 && stored && asked !== init) return this.answers.reuse(key, stored, whole.headers, (link) => absoluteLinks(link, url));
         const etag = whole.headers.get('etag');
-        if (whole.ok && etag) this.answers.keep(key, etag, whole.status, whole.headers, await whole.clone().text());
+        if (whole.ok && etag) {
+          const kept = new Headers(whole.headers);
+          const link = kept.get('link');
+          if (link !== null) kept.set('link', link.split(`<${this.origin}/`).join('</'));
+          this.answers.keep(key, etag, whole.status, kept, await whole.clone().text());
+        }
         return whole;
       }
       await response.body?.cancel().catch(() => {});
