@@ -202,6 +202,18 @@ describe('GitHub adapter', () => {
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(5.13);
   });
 
+  it('without a token reads the issues through REST (GraphQL answers no anonymous request), same values', async () => {
+    server = await startGitHub(WIDGET);
+    const r = await measureOn(server, { kind: 'github', host: 'github.com', path: 'acme/widget', tokens: '', times: [E1, E], tagNames: ['v1.0.0'] });
+    expect(r.failures).toEqual([]);
+    // The values worked out for the first test: 2.83 at E1, 5.13 at E.
+    expect(r.measurements.map((m) => m.values.ISSUE_REACTION_TIME)).toEqual([2.83, 5.13]);
+    expect(server.requests.some((q) => q.path === '/graphql')).toBe(false);
+    // 8 issues three a page, the comments, and the events of the 4 counted issues (#1, #2, #6, #7; #8 opened before the window).
+    expect(server.requests.filter((q) => q.path === '/repos/acme/widget/issues').length).toBe(3);
+    expect(server.requests.filter((q) => /\/issues\/\d+\/events$/.test(q.path)).length).toBe(4);
+  });
+
   it("GraphQL's point budget used up fails ISSUE_REACTION_TIME alone, with the reset time", async () => {
     // The stand-in has 0 points left: GitHub answers 200 with an error of type RATE_LIMITED
     // and x-ratelimit-remaining 0 for the graphql resource. One token: its REST requests (the

@@ -124,7 +124,7 @@ function connection(typename: string, items: readonly GqlObject[], args: Record<
  * pull requests) with their timeline items, points spent per the documented score and the
  * rate-limit headers GitHub sends with every answer.
  */
-function graphqlRoute(r: GhRepository): (req: { body: string }) => { status: number; headers: Record<string, string>; body: unknown } {
+function graphqlRoute(r: GhRepository): (req: { body: string; authorized: boolean }) => { status: number; headers: Record<string, string>; body: unknown } {
   let remaining = r.graphqlPoints ?? 5000;
   const reset = String(Math.floor(Date.now() / 1000) + 3600);
   const timeline = (number: number): GqlObject[] => {
@@ -158,6 +158,9 @@ function graphqlRoute(r: GhRepository): (req: { body: string }) => { status: num
       'x-ratelimit-reset': reset,
       'x-ratelimit-resource': 'graphql',
     });
+    // "Authenticating with GraphQL": the GraphQL API answers no anonymous request.
+    if (!req.authorized)
+      return { status: 401, headers: {}, body: { message: 'This endpoint requires you to be authenticated.', documentation_url: 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql' } };
     let asked: { query?: string; variables?: Record<string, unknown> };
     try {
       asked = JSON.parse(req.body);
@@ -242,7 +245,7 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
       template: '/graphql',
       // Not in the REST description: answered as GitHub's GraphQL API answers, unchecked there.
       reply: (_p, req) => {
-        const answer = graphql({ body: req.body ?? '' });
+        const answer = graphql({ body: req.body ?? '', authorized: req.headers.authorization !== undefined });
         const normal = () => ({ status: answer.status, headers: answer.headers, body: answer.body });
         const reply = r.override?.('/graphql', req, ++graphqlCount, normal) ?? normal();
         return { ...reply, raw: (res) => res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers }).end(reply.body === undefined ? '' : JSON.stringify(reply.body)) };

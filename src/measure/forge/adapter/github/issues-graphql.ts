@@ -82,7 +82,7 @@ export interface TimelinePage {
 }
 
 /** Maintainers on GitHub: the association GitHub itself reports for an issue or comment. */
-const MAINTAINER_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+export const MAINTAINER_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 
 /**
  * An actor as the REST API names it: a GitHub App's bot is "name[bot]" there and "name" of

@@ -7,9 +7,9 @@ import { retry } from '@octokit/plugin-retry';
 import { ForgeApiError, httpFailure, rateLimitFailure, undocumented } from '../../core/errors.ts';
 import { isRateLimited, nextPageUrl, resetAtOf, type ForgeHttp } from '../../core/http.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
-import { unixOf, type ForgeIssue } from '../../core/rules.ts';
+import { unixOf, type Actor, type ForgeIssue, type IssueReaction } from '../../core/rules.ts';
 import { appTokens } from './app.ts';
-import { issuesByGraphql } from './issues-graphql.ts';
+import { issuesByGraphql, MAINTAINER_ASSOCIATIONS } from './issues-graphql.ts';
 import { isoTime } from '../../../../model/calendar.ts';
 import type { ForgeRequest } from '../../../types.ts';
 
@@ -20,6 +20,22 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 export const RUN_LIST_CAP = 1000;
 /** A range of runs is split no finer than this (seconds): past it, CI_PIPELINE is null with the cause. */
 export const RUN_SPLIT_FLOOR = 3600;
+
+/** Triage actions on an issue; on GitHub only people with triage access or more can take them on others' issues. */
+const TRIAGE_EVENTS = new Set(['labeled', 'assigned', 'milestoned', 'closed']);
+
+interface User {
+  login: string;
+  type?: string;
+}
+
+function isBot(user: User | null | undefined): boolean {
+  return !user || user.type === 'Bot' || user.login.endsWith('[bot]');
+}
+
+function actor(user: User | null | undefined, association?: string): Actor {
+  return { login: user?.login ?? '', bot: isBot(user), maintainer: association !== undefined && MAINTAINER_ASSOCIATIONS.has(association) };
+}
 
 const iso = isoTime;
 
@@ -193,6 +209,46 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
     return true;
   }
 
+  /** Issues through the REST lists: the issues, the comments, each counted issue's events. */
+  async function issuesByRest(since: number): Promise<ForgeIssue[]> {
+    // `since` filters by last update: every issue opened after it was updated after it too.
+    const listed = await list<Awaited<ReturnType<typeof octokit.rest.issues.listForRepo>>['data'][number]>(
+      () => octokit.paginate.iterator(octokit.rest.issues.listForRepo, { ...base, state: 'all', since: iso(since) }),
+      `/repos/${owner}/${repo}/issues`,
+    );
+    const issues = new Map<number, ForgeIssue>();
+    for (const i of listed) {
+      if (i.pull_request) continue;
+      const createdAt = unixOf(i.created_at);
+      if (!(createdAt > since)) continue;
+      issues.set(i.number, { createdAt, author: actor(i.user, i.author_association), reactions: [] });
+    }
+    if (issues.size === 0) return [];
+    const comments = await list<Awaited<ReturnType<typeof octokit.rest.issues.listCommentsForRepo>>['data'][number]>(
+      () => octokit.paginate.iterator(octokit.rest.issues.listCommentsForRepo, { ...base, since: iso(since) }),
+      `/repos/${owner}/${repo}/issues/comments`,
+    );
+    for (const c of comments) {
+      const number = Number(c.issue_url.slice(c.issue_url.lastIndexOf('/') + 1));
+      issues.get(number)?.reactions.push({ at: unixOf(c.created_at), actor: actor(c.user, c.author_association) });
+    }
+    // Triage actions of the issues that count (opened by neither a maintainer nor a bot).
+    for (const [number, issue] of issues) {
+      if (issue.author.bot || issue.author.maintainer) continue;
+      const events = await list<Awaited<ReturnType<typeof octokit.rest.issues.listEvents>>['data'][number]>(
+        () => octokit.paginate.iterator(octokit.rest.issues.listEvents, { ...base, issue_number: number }),
+        `/repos/${owner}/${repo}/issues/${number}/events`,
+      );
+      for (const e of events) {
+        if (!TRIAGE_EVENTS.has(e.event) || !('actor' in e)) continue;
+        const who = e.actor as User | null;
+        const reaction: IssueReaction = { at: unixOf(e.created_at), actor: { login: who?.login ?? '', bot: isBot(who), maintainer: true } };
+        issue.reactions.push(reaction);
+      }
+    }
+    return [...issues.values()];
+  }
+
   return {
     async repository() {
       const { data } = await call(() => octokit.rest.repos.get({ owner, repo }));
@@ -201,6 +257,9 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
     },
 
     async issues(since: number): Promise<ForgeIssue[]> {
+      // GitHub's GraphQL API answers no anonymous request (401): without a token or an app the
+      // REST lists are read, as before (GitHub allows 60 anonymous requests an hour).
+      if (http.access.tokens.length === 0 && !http.access.app) return issuesByRest(since);
       // Through GraphQL: a page of issues with their reaction items per query (a point each),
       // where REST took a request per counted issue for its events.
       const ask = async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
