@@ -1,21 +1,25 @@
-// The search the header's form runs: a prefix tree of names, written twice from one walk. With
-// JavaScript the script reads its small JSON files, so a query downloads a bounded number of
-// bytes however many repositories there are; without, a person follows its pages (prefix
-// pages, below), one character a click, from the search page to a page that lists the name. Each
-// repository is found by its name (the last path segment), each host and group by its own
-// name, lower-cased. A file covers one prefix: it holds every entry under it when they are at
-// most SHARD_ENTRIES, or else only those whose name is the prefix exactly and the next
-// characters that have files of their own (`more`). The script fetches the root (-.json),
-// then one file per typed character until it reaches a file without `more`.
+// The search the header's form runs: prefix trees of names, each written from one walk. With
+// JavaScript the script reads small JSON files, so a query downloads a bounded number of bytes
+// however many repositories there are; without, a person follows pages (prefix pages, below),
+// one character a click, from the search page to a page that lists the name. Each repository
+// is found by its name (the last path segment), each host and group by its own name,
+// lower-cased: the JSON files by any part of it (their tree holds every suffix of every name,
+// so "ssh" walks to "ssh2", a suffix of libssh2), the pages by its start. A file covers one
+// prefix: it holds every entry under it when they are at most SHARD_ENTRIES, or else only those
+// whose name is the prefix exactly and the next characters that have files of their own
+// (`more`); the names that end with such a prefix are in a file of their own (`ends`), which
+// only a query that stops there reads. The script fetches the root (-.json), then one file per
+// typed character until it reaches a file without `more`.
 //
 // A file's name spells its prefix: a-z and 0-9 as themselves, any other UTF-16 unit as "_",
 // its hex code and "_", and a "/" after every PREFIX_SEGMENT characters of the prefix, so no
 // segment of a key outgrows a file name (site.js spells it the same way). Entries:
 // repositories as [url, [shown status per badge, "" for none]], groups as [label, group key,
-// repositories]. A file whose own entries are more than SHARD_ENTRIES (a name that many
-// repositories share, or a leaf past MAX_NAME) holds the first SHARD_ENTRIES and says how many
-// it owns (`own`) and in how many parts (`parts`): the rest are in `<name>.2.json` and so on,
-// which the script reads when the query's path or a longer name must be looked for among them.
+// repositories]. A file whose names equal to its prefix are more than SHARD_ENTRIES (a name
+// that many repositories share, or a leaf past MAX_NAME) holds the first SHARD_ENTRIES and says
+// how many it owns (`own`) and in how many parts (`parts`): the rest are in `<name>.2.json` and
+// so on, which the script reads when the query's path or a longer name must be looked for among
+// them.
 import type { PagesContext } from './context.ts';
 import { counted, href, numberText, text } from './html.ts';
 import { byCodeUnits } from './summary.ts';
@@ -352,7 +356,7 @@ export function searchPageMain(ctx: PagesContext, cat: Catalogue, tree: SearchTr
     `<label for="find-page-q">The name of a repository, owner or group, or owner/name</label>` +
     `<input id="find-page-q" name="q" type="search" autocomplete="off" spellcheck="false"><button type="submit">Find</button></form>` +
     `<div id="find-page-results" class="find-results" aria-live="polite"></div>` +
-    `<p>With JavaScript the results show as you type. Without it, find a name letter by letter, or browse.</p>` +
+    `<p>With JavaScript the results show as you type, names that hold what you typed anywhere (those it starts first). Without it, find a name letter by letter from its start, or browse.</p>` +
     `<section aria-labelledby="by-name"><h2 id="by-name">Find by name</h2>${byName}${unnamed}</section>` +
     `<section aria-labelledby="browse"><h2 id="browse">Browse ${counted(total, 'repository', 'repositories')}</h2>` +
     `<p>Pick the host, then the owner or group, or read <a href="${href(ctx.env, 'repositories/')}">every repository in natural order</a>.</p>` +
