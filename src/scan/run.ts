@@ -4,7 +4,8 @@
 // prints what it returns.
 import { mkdir, readFile } from 'node:fs/promises';
 import type { ResolvedConfig, ShapeThresholds } from '../config/resolve.ts';
-import type { Settings } from '../config/types.ts';
+import type { Settings, SourceSetting } from '../config/types.ts';
+import { discoverSources, type Discovery } from '../measure/forge/sources.ts';
 import { UsageError } from '../errors.ts';
 import { forgeFor as forgesOf, noneAsked } from '../measure/forge/index.ts';
 import { parseTargets } from '../measure/targets.ts';
@@ -29,8 +30,10 @@ export interface ScanListener {
 export interface ScanRun {
   /** The resolved config; its `settings.scan` already holds the command's overrides. */
   config: ResolvedConfig;
-  /** The file that lists the repositories (--repos). */
-  reposFile: string;
+  /** The file that lists the repositories (--repos); with sources, it may be left out. */
+  reposFile?: string;
+  /** Organisations, groups and instances listed beside the file (`--source`, else the config's `sources:`). */
+  sources?: readonly SourceSetting[];
   /** Unix seconds the scan is as of. */
   asOf: number;
   /** Backfill month starts from this Unix time (--history monthly --since). */
@@ -51,8 +54,10 @@ export interface ScanRun {
 
 export interface ScanOutcome {
   summary: ScanSummary;
-  /** Lines of the list that named no repository (0 on shards other than 0). */
+  /** Lines of the list that named no repository, and sources that failed (0 on shards other than 0). */
   listProblems: number;
+  /** What the sources listed (undefined without sources). */
+  sources?: { repositories: number; moved: Discovery['moved']; left: Discovery['left']; requests: number };
   /** Where the records went. */
   location: string;
 }
@@ -97,17 +102,29 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   // added to a badge later finds its values in past scans.
   const rules = new Set(run.asked ?? [...measuredRuleIds({ dependents: settings.dependents !== undefined }), ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
 
-  let text: string;
-  try {
-    text = await readFile(run.reposFile, 'utf8');
-  } catch (err) {
-    throw new UsageError(`--repos ${run.reposFile}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); name a file with one repository URL a line`);
-  }
-  const parsed = parseTargets(text, run.reposFile);
-  // A bad line belongs to no shard: shard 0 reports it, so n shards report it once.
-  const listProblems = !shard || shard.index === 0 ? parsed.problems : [];
+  const parsed = run.reposFile === undefined ? { targets: [], problems: [] } : parseTargets(await readList(run.reposFile), run.reposFile);
+  const found =
+    run.sources && run.sources.length > 0
+      ? await discoverSources(
+          run.sources,
+          { hosts: settings.hosts, gitTokens: settings.scan.tokens },
+          process.env,
+          parsed.targets.map((t) => t.url),
+        )
+      : undefined;
+  // Every shard lists the sources whole (the same list on every machine) and keeps its share;
+  // a line or source that fails belongs to no shard: shard 0 reports it, so n shards report it once.
+  const first = !shard || shard.index === 0;
+  const listProblems = first ? [...parsed.problems, ...(found?.problems ?? [])] : [];
   for (const p of listProblems) listener.listProblem(p);
-  const targets = shard ? parsed.targets.filter((t) => inShard(shard)(t.url)) : parsed.targets;
+  if (found && first) {
+    for (const m of found.moved) listener.warn(`moved: ${m.from} → ${m.to} (the repos file names the old URL; both are scanned until it names the new one)`);
+    for (const l of found.left) listener.warn(`left: ${l.url}: ${l.why} (the repos file still lists it, so it is scanned)`);
+  }
+  // The repos file's own line wins (its mirror=), a source adds the rest.
+  const listed = new Set(parsed.targets.map((t) => t.url));
+  const all = [...parsed.targets, ...(found?.targets ?? []).filter((t) => !listed.has(t.url))];
+  const targets = shard ? all.filter((t) => inShard(shard)(t.url)) : all;
 
   const writer = await openWriter(settings);
   let lease;
@@ -144,5 +161,14 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   // repository on a host without a forge API leaves the forge rules out, as it should).
   const wanted = new Set(run.asked ?? judged.ids);
   summary.unmeasured = summary.unmeasured.filter((id) => wanted.has(id));
-  return { summary, listProblems: listProblems.length, location: writer.location };
+  const sources = found && { repositories: found.targets.length, moved: found.moved, left: found.left, requests: found.requests };
+  return { summary, listProblems: listProblems.length, location: writer.location, ...(sources ? { sources } : {}) };
+}
+
+async function readList(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--repos ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); name a file with one repository URL a line`);
+  }
 }
