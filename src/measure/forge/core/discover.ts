@@ -4,6 +4,7 @@
 // filters run here, on every answer, whatever the forge was asked: a forge that ignores a
 // query parameter (or a token that sees more than the public) never widens the list.
 import type { RepositoryVisibility, SourceFilters } from '../../../config/types.ts';
+import { ForgeApiError } from './errors.ts';
 
 export type Visibility = RepositoryVisibility;
 export type { SourceFilters };
@@ -39,4 +40,17 @@ export function excludedBy(repo: ListedRepository, path: string, filters: Source
   const out = filters.exclude.find((p) => p.test(path));
   if (out) return `its path matches the exclude pattern ${JSON.stringify(out.source)}`;
   return undefined;
+}
+
+/** A 404 of the forge's: an owner, group or repository that does not exist or is not visible. */
+export const isNotFound = (e: unknown): boolean => e instanceof ForgeApiError && e.kind === 'not-found';
+
+/** What `lookup` answers, or undefined when the forge answers 404. */
+export async function unlessNotFound<T>(lookup: Promise<T>): Promise<T | undefined> {
+  try {
+    return await lookup;
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
 }

@@ -5,9 +5,8 @@
 // repo/repo.go Search; the instance's MAX_RESPONSE_ITEMS caps `limit`, 50 by default). A
 // renamed or transferred repository's old API address answers 307 to the new one
 // (services/context/repo.go RedirectToRepo), which the core's client follows on the origin.
-import { ForgeApiError } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
-import type { ListedRepository, SourceFilters, SourceScope, Visibility } from '../../core/discover.ts';
+import { isNotFound as notFound, type ListedRepository, type SourceFilters, type SourceScope, unlessNotFound, type Visibility } from '../../core/discover.ts';
 
 /** The fields of a Repository (modules/structs/repo.go) read here. */
 interface Repo {
@@ -26,7 +25,6 @@ function listed(r: Repo): ListedRepository {
   return { url: r.html_url, archived: r.archived === true, fork: r.fork, mirror: r.mirror, visibility, topics: r.topics ?? [] };
 }
 
-const notFound = (e: unknown) => e instanceof ForgeApiError && e.kind === 'not-found';
 const PAGE = 50;
 
 export async function* discover(http: ForgeHttp, scope: SourceScope, filters: SourceFilters): AsyncGenerator<ListedRepository[]> {
@@ -54,10 +52,6 @@ export async function* discover(http: ForgeHttp, scope: SourceScope, filters: So
 
 export async function locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined> {
   const [owner, repo] = path.split('/') as [string, string];
-  try {
-    return listed((await http.getJson<Repo>(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`)).body);
-  } catch (e) {
-    if (notFound(e)) return undefined;
-    throw e;
-  }
+  const found = await unlessNotFound(http.getJson<Repo>(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`));
+  return found && listed(found.body);
 }

@@ -4,9 +4,8 @@
 // `since` in the Link header). A renamed or transferred repository's old API address answers
 // 301 to /repositories/{id} (docs.github.com/rest/repos/repos "Get a repository"), which the
 // core's client follows on the same origin.
-import { ForgeApiError } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
-import type { ListedRepository, SourceFilters, SourceScope, Visibility } from '../../core/discover.ts';
+import { isNotFound as notFound, type ListedRepository, type SourceFilters, type SourceScope, unlessNotFound, type Visibility } from '../../core/discover.ts';
 
 /** The fields of minimal-repository and full-repository read here. */
 interface Repo {
@@ -29,8 +28,6 @@ function visibilityOf(r: Repo): Visibility {
 function listed(r: Repo): ListedRepository {
   return { url: r.html_url, archived: r.archived === true, fork: r.fork, mirror: typeof r.mirror_url === 'string' && r.mirror_url !== '', visibility: visibilityOf(r), topics: r.topics ?? [] };
 }
-
-const notFound = (e: unknown) => e instanceof ForgeApiError && e.kind === 'not-found';
 
 export async function* discover(http: ForgeHttp, scope: SourceScope, filters: SourceFilters): AsyncGenerator<ListedRepository[]> {
   if (scope.kind === 'group') throw new Error('GitHub names owners, not nested groups');
@@ -56,10 +53,6 @@ export async function* discover(http: ForgeHttp, scope: SourceScope, filters: So
 
 export async function locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined> {
   const [owner, repo] = path.split('/') as [string, string];
-  try {
-    return listed((await http.getJson<Repo>(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`)).body);
-  } catch (e) {
-    if (notFound(e)) return undefined;
-    throw e;
-  }
+  const found = await unlessNotFound(http.getJson<Repo>(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`));
+  return found && listed(found.body);
 }

@@ -6,9 +6,8 @@
 // order_by=id, sort=asc: the next page in the Link header, no offset limit). GitLab finds a
 // renamed or transferred project under its old path (lib/api/helpers.rb find_project follows
 // redirect routes) and answers it under the new one.
-import { ForgeApiError } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
-import type { ListedRepository, SourceFilters, SourceScope, Visibility } from '../../core/discover.ts';
+import { isNotFound as notFound, type ListedRepository, type SourceFilters, type SourceScope, unlessNotFound, type Visibility } from '../../core/discover.ts';
 
 /** The fields of a project (docs.gitlab.com/api/projects) read here. */
 interface Project {
@@ -26,8 +25,6 @@ function listed(p: Project): ListedRepository {
   const visibility: Visibility = p.visibility === 'public' || p.visibility === 'internal' ? p.visibility : 'private';
   return { url: p.web_url, archived: p.archived === true, fork: p.forked_from_project != null, mirror: p.mirror === true, visibility, topics: p.topics ?? p.tag_list ?? [] };
 }
-
-const notFound = (e: unknown) => e instanceof ForgeApiError && e.kind === 'not-found';
 
 /** What the forge may be asked to leave out already: the core filters again. */
 function narrowing(filters: SourceFilters): Record<string, string> {
@@ -57,10 +54,6 @@ export async function* discover(http: ForgeHttp, scope: SourceScope, filters: So
 }
 
 export async function locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined> {
-  try {
-    return listed((await http.getJson<Project>(`/projects/${encodeURIComponent(path)}`)).body);
-  } catch (e) {
-    if (notFound(e)) return undefined;
-    throw e;
-  }
+  const found = await unlessNotFound(http.getJson<Project>(`/projects/${encodeURIComponent(path)}`));
+  return found && listed(found.body);
 }
