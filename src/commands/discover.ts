@@ -10,18 +10,20 @@ import { discoverSources, sourceWarnings } from '../measure/forge/sources.ts';
 
 export const DISCOVER_USAGE = `usage: badgepress discover [URL…] [--config FILE] [--repos FILE] [--json]
 
-  URL           an organisation's, user's, group's or instance's web address (https://github.com/acme,
-                https://gitlab.example.org/group, https://codeberg.org/forge, https://forge.example/);
-                public repositories only, neither archived, forks nor mirrors. Without URL: the
-                config's sources: (with their filters)
-  --repos FILE  the list kept so far: its URLs a source no longer lists are looked up (renamed,
-                transferred, archived, made private, deleted) and reported on stderr
-  --json        one JSON object on stdout instead of the list
+  URL             an organisation's, user's, group's or instance's web address (https://github.com/acme,
+                  https://gitlab.example.org/group, https://codeberg.org/forge, https://forge.example/);
+                  public repositories only, neither archived, forks nor mirrors. Without URL: the
+                  config's sources: (with their filters)
+  --config FILE   site settings: its sources:, hosts: and scan.tokens; default ./config/badgepress.yaml,
+                  else the packaged one
+  --repos FILE    the list kept so far: its URLs a source no longer lists are looked up (renamed,
+                  transferred, archived, made private, deleted) and reported on stderr
+  --json          one JSON object on stdout instead of the list
 
 Prints one repository URL a line, sorted, each in the forge's own case.
 Exit codes: 0 listed, 1 a source or lookup failed (the rest is listed), 2 bad arguments or config.`;
 
-const FLAGS = {
+export const DISCOVER_FLAGS = {
   config: { type: 'string' },
   repos: { type: 'string' },
   json: { type: 'boolean' },
@@ -45,7 +47,7 @@ export async function knownUrls(file: string | undefined): Promise<string[]> {
 }
 
 export async function discoverCommand(argv: string[]): Promise<number> {
-  const { values: v, positionals } = parseFlags(argv, FLAGS, DISCOVER_USAGE, true);
+  const { values: v, positionals } = parseFlags(argv, DISCOVER_FLAGS, DISCOVER_USAGE, true);
   // Discovery reads no store: any location satisfies the settings' loader.
   const settings = await loadSettings(v.config, { store: '.' });
   const sources = positionals.length > 0 ? positionals.map((u) => flagSource(u, 'argument')) : settings.sources;
