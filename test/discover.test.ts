@@ -3,10 +3,12 @@
 // or instance, listed by loopback stand-ins that answer as each forge documents (paging
 // included) and hold archived ones, forks, mirrors, private and internal ones. Expected lists
 // are written out by hand from the catalogues below.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from './helpers/cli-in-process.ts';
+import { ROOT } from './helpers/cli.ts';
+import { loadSettings } from '../src/config/load.ts';
 import { startGitHttp, type GitHttpServer } from './helpers/git-http.ts';
 import { utc, WorkRepo } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -165,6 +167,25 @@ describe('badgepress discover', () => {
     // bob is a user: the organisation list answers 404, the user's list follows.
     expect(paths).toContain('/orgs/bob/repos?public');
     expect(paths).toContain('/users/bob/repos?owner');
+  });
+
+  it("lists a GitLab user's namespace when no group has the path", async () => {
+    const r = await discover(['https://gitlab.example/alice']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('https://gitlab.example/alice/notes\n');
+    expect(gitlab.requests.slice(-2).map((q) => q.path)).toEqual(['/api/v4/groups/alice/projects', '/api/v4/users/alice/projects']);
+  });
+
+  it("the guide's config blocks load as written", async () => {
+    const guide = readFileSync(join(ROOT, 'docs/guides/whole-organisation.md'), 'utf8');
+    const blocks = [...guide.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(blocks.length).toBeGreaterThanOrEqual(4);
+    for (const [i, block] of blocks.entries()) {
+      const file = join(root, `guide-${i}.yaml`);
+      writeFileSync(file, block);
+      const settings = await loadSettings(file, { store: '.' });
+      if (block.includes('sources:')) expect(settings.sources.length).toBeGreaterThan(0);
+    }
   });
 
   it('lists a Forgejo user and a whole instance (GET /repos/search)', async () => {
