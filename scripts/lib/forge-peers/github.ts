@@ -118,6 +118,8 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
     return out;
   };
   const notFound: Reply = { status: 404, body: GH_ERROR('Not Found') };
+  /** A page of catalogue repositories as minimal-repository items (shaped after paging: the example is large). */
+  const minimal = (page: Reply): Reply => ({ ...page, body: (page.body as Held[]).map((h) => shaped(h, 'minimal-repository')) });
   const catalogueRoutes: Route[] = cat
     ? [
         // Organisations: every owner of the catalogue that is not a user.
@@ -135,19 +137,17 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
                   : type === 'sources'
                     ? mine.filter((h) => !h.fork)
                     : mine;
-          return paged(
-            kept.map((h) => shaped(h, 'minimal-repository')),
-            req,
-            base,
-          );
+          return minimal(paged(kept, req, base));
         }),
         // A user's public repositories ("Lists public repositories for the specified user").
         route('/users/{username}/repos', (p, req, base) => {
           if (!repos.some((h) => sameOwner(h.owner, p.username!))) return notFound;
-          return paged(
-            repos.filter((h) => sameOwner(h.owner, p.username!) && h.visibility === 'public').map((h) => shaped(h, 'minimal-repository')),
-            req,
-            base,
+          return minimal(
+            paged(
+              repos.filter((h) => sameOwner(h.owner, p.username!) && h.visibility === 'public'),
+              req,
+              base,
+            ),
           );
         }),
         // Every repository, by `since` alone; on Enterprise Server those every user may see:
