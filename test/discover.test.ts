@@ -7,7 +7,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from './helpers/cli-in-process.ts';
-import { ROOT } from './helpers/cli.ts';
+import { childEnv, CLI, ROOT } from './helpers/cli.ts';
+import { spawn, spawnSync } from 'node:child_process';
 import { loadSettings } from '../src/config/load.ts';
 import { startGitHttp, type GitHttpServer } from './helpers/git-http.ts';
 import { utc, WorkRepo } from './helpers/git-repo.ts';
@@ -226,6 +227,21 @@ describe('badgepress discover', () => {
       { url: 'https://github.com/Acme/gone', why: 'the forge answers 404: deleted, or not visible to the token (made private?)' },
     ]);
     expect([github, gitlab, forgejo].flatMap((s) => s.violations)).toEqual([]);
+  });
+
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)('draws a live line on a terminal while it lists, and clears it', async () => {
+    // A pseudo-terminal from util-linux `script`, run without blocking: the stand-in answers from this process.
+    const cmd = [...CLI, 'discover', '--config', config, 'https://gitlab.example/acme'].map((a) => `'${a}'`).join(' ');
+    const out = await new Promise<string>((done, fail) => {
+      const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: childEnv({ ...env, CI: undefined }) });
+      let text = '';
+      child.stdout.on('data', (b: Buffer) => (text += b.toString('utf8')));
+      child.on('error', fail);
+      child.on('close', () => done(text));
+    });
+    expect(out).toContain('\r\x1b[Kdiscover: 2 repositories listed');
+    // Cleared before the list: the list's lines are whole.
+    expect(out).toContain('\r\x1b[Khttps://gitlab.example/acme/Widget');
   });
 
   it('names a source it cannot list and lists the others', async () => {

@@ -6,7 +6,8 @@ import { parseFlags, UsageError } from './args.ts';
 import { loadSettings, SOURCE_DEFAULTS } from '../config/load.ts';
 import type { SourceSetting } from '../config/types.ts';
 import { parseTargets } from '../measure/targets.ts';
-import { discoverSources, sourceWarnings } from '../measure/forge/sources.ts';
+import { discoverSources, listingProgress, sourceWarnings } from '../measure/forge/sources.ts';
+import { progressShown } from './progress.ts';
 
 export const DISCOVER_USAGE = `usage: badgepress discover [URL…] [--config FILE] [--repos FILE] [--json]
 
@@ -54,7 +55,7 @@ export async function discoverCommand(argv: string[]): Promise<number> {
   if (sources.length === 0) throw new UsageError(`name a source: a URL, or --config with sources:\n${DISCOVER_USAGE}`);
   for (const w of sourceWarnings(sources)) process.stderr.write(`badgepress: warning: ${w}\n`);
   const known = await knownUrls(v.repos);
-  const found = await discoverSources(sources, { hosts: settings.hosts, gitTokens: settings.scan.tokens }, process.env, known);
+  const found = await discoverSources(sources, { hosts: settings.hosts, gitTokens: settings.scan.tokens }, process.env, known, listingProgress(process.stderr, progressShown(process.stderr)));
   for (const p of found.problems) process.stderr.write(`badgepress: ${p}\n`);
   for (const m of found.moved) process.stderr.write(`badgepress: moved: ${m.from} → ${m.to}\n`);
   for (const l of found.left) process.stderr.write(`badgepress: left: ${l.url}: ${l.why}\n`);

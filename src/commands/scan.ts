@@ -11,7 +11,7 @@ import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule, measuredRuleIds } from '.
 import { plural } from '../model/plural.ts';
 import { parseShard, type Shard } from '../model/shard.ts';
 import { runScan } from '../scan/run.ts';
-import { sourceWarnings } from '../measure/forge/sources.ts';
+import { listingProgress, sourceWarnings } from '../measure/forge/sources.ts';
 import { flagSource } from './discover.ts';
 
 export const SCAN_USAGE = `usage: badgepress scan [--repos FILE] [--source URL]… [--store DIR|s3://…] [--config FILE] [--mirrors DIR]
@@ -187,7 +187,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
         listProblem: (p) => process.stderr.write(`badgepress: ${p}\n`),
         report: (line) => process.stderr.write(`${progress ? '\r\x1b[K' : ''}badgepress: ${line}\n`),
         warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`),
-        ...(progress ? { onProgress } : {}),
+        ...(progress ? { onProgress, onListed: listingProgress(process.stderr, true) } : {}),
       },
     });
   } finally {

@@ -25,6 +25,8 @@ export interface ScanListener {
   report(line: string): void;
   warn(message: string): void;
   onProgress?: (done: number, total: number) => void;
+  /** The sources' listing: repositories kept so far, and once more when it ends. */
+  onListed?: (kept: number, done: boolean) => void;
 }
 
 export interface ScanRun {
@@ -110,6 +112,7 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
           { hosts: settings.hosts, gitTokens: settings.scan.tokens },
           process.env,
           parsed.targets.map((t) => t.url),
+          listener.onListed,
         )
       : undefined;
   // Every shard lists the sources whole (the same list on every machine) and keeps its share;

@@ -91,7 +91,14 @@ function inScope(scope: SourceScope, path: string): boolean {
  * caller lists already (the repos file); those a source's scope holds but no source lists
  * are looked up (one request each) to tell a rename from a departure.
  */
-export async function discoverSources(sources: readonly SourceSetting[], settings: ForgeSettings, env: Readonly<Record<string, string | undefined>>, known: readonly string[] = []): Promise<Discovery> {
+export async function discoverSources(
+  sources: readonly SourceSetting[],
+  settings: ForgeSettings,
+  env: Readonly<Record<string, string | undefined>>,
+  known: readonly string[] = [],
+  /** Told the repositories kept so far after each page, and once more when the listing ends. */
+  onListed?: (kept: number, done: boolean) => void,
+): Promise<Discovery> {
   const registry = new QueueRegistry();
   const out: Discovery = { targets: [], problems: [], moved: [], left: [], requests: 0 };
   const byUrl = new Map<string, ListedTarget>();
@@ -112,6 +119,7 @@ export async function discoverSources(sources: readonly SourceSetting[], setting
           if (typeof target === 'string') out.problems.push(target);
           else if (target && !byUrl.has(target.url)) byUrl.set(target.url, target);
         }
+        onListed?.(byUrl.size, false);
       }
     } catch (error) {
       const tokens = http.access.tokens;
@@ -119,6 +127,7 @@ export async function discoverSources(sources: readonly SourceSetting[], setting
     }
     out.requests += http.requests;
   }
+  onListed?.(byUrl.size, true);
   out.targets = [...byUrl.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   await lookUpDepartures(opened, byUrl, known, out);
   return out;
@@ -174,4 +183,20 @@ export function sourceWarnings(sources: readonly SourceSetting[]): string[] {
       const which = s.visibility.filter((v) => v !== 'public').join(' and ');
       return `${s.where}: ${s.url} keeps ${which} repositories: the site publishes their names, URLs and badges to anyone who can read it`;
     });
+}
+
+/**
+ * A live line for a terminal ("discover: N repositories listed"), at most ten redraws a
+ * second, cleared when the listing ends; undefined when `stream` is no terminal (or in CI).
+ */
+export function listingProgress(stream: NodeJS.WriteStream, shown: boolean): ((kept: number, done: boolean) => void) | undefined {
+  if (!shown) return undefined;
+  let drawn = 0;
+  return (kept, done) => {
+    if (done) return void stream.write('\r\x1b[K');
+    const now = Date.now();
+    if (now - drawn < 100) return;
+    drawn = now;
+    stream.write(`\r\x1b[Kdiscover: ${kept} repositories listed`);
+  };
 }
