@@ -206,6 +206,7 @@ describe('badgepress discover', () => {
         'https://github.com/Acme/archive', // archived since
         'https://github.com/Acme/gone', // deleted
         'https://gitlab.example/acme/moved', // transferred into a subgroup
+        'https://gitlab.example/acme/Widget.git', // the same project, named with .git
         'https://forge.example/forge/renamed-then', // renamed: 307 to the new path
         'https://forge.example/forge/private-app', // made private
         'https://elsewhere.example/x/y', // on no source's host: not asked
@@ -219,6 +220,7 @@ describe('badgepress discover', () => {
       { from: 'https://forge.example/forge/renamed-then', to: 'https://forge.example/forge/renamed-now' },
       { from: 'https://github.com/acme/old-name', to: 'https://github.com/Acme/New-Name' },
       { from: 'https://github.com/acme/widget', to: 'https://github.com/Acme/Widget' },
+      { from: 'https://gitlab.example/acme/Widget.git', to: 'https://gitlab.example/acme/Widget' },
       { from: 'https://gitlab.example/acme/moved', to: 'https://gitlab.example/acme/tools/deep/moved-here' },
     ]);
     expect(out.left).toEqual([
@@ -245,11 +247,13 @@ describe('badgepress discover', () => {
   });
 
   it('names a source it cannot list and lists the others', async () => {
-    const r = await discover(['https://gitlab.example/nobody', 'https://unknown.example/x', 'https://github.com/acme/widget', 'https://forge.example/carol']);
+    const r = await discover(['https://gitlab.example/nobody', 'https://unknown.example/x', 'https://github.com/acme/widget', 'https://codeberg.org/', 'https://forge.example/carol']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('https://forge.example/carol/site\n');
     expect(r.stderr).toContain('argument: https://gitlab.example/nobody: GitLab API: 404 not found or not visible to the token; nothing listed');
     expect(r.stderr).toContain('argument: https://unknown.example/x: no forge API is known for unknown.example; add hosts: unknown.example:');
+    // A known public forge's root would list millions; a configured host's root is its instance.
+    expect(r.stderr).toContain('argument: https://codeberg.org: names every repository of codeberg.org, a public forge; name an organisation, user or group (https://codeberg.org/NAME)');
     expect(r.stderr).toContain('argument: https://github.com/acme/widget: names a repository, not an organisation or user; list it in the repos file, or name https://github.com/acme');
   });
 

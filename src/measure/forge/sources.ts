@@ -52,11 +52,20 @@ function openSource(source: SourceSetting, settings: ForgeSettings, env: Readonl
   if (!entry) return `${at}: no forge API is known for ${host}; add hosts: ${host}: { kind: …, apiUrl: … } to the config`;
   if (entry.api === false || !entry.kind) return `${at}: hosts: ${host} has api: false; a source is listed through the forge's API`;
   const adapter = forgeAdapter(entry.kind)!;
-  const segments = decodeURIComponent(url.pathname)
-    .split('/')
-    .filter((s) => s !== '');
+  let segments: string[];
+  try {
+    segments = decodeURIComponent(url.pathname)
+      .split('/')
+      .filter((s) => s !== '');
+  } catch {
+    return `${at}: the path is not valid percent-encoding`;
+  }
   let scope: SourceScope;
-  if (segments.length === 0) scope = { kind: 'instance' };
+  if (segments.length === 0) {
+    // A public forge's every repository (millions): never what an operator means.
+    if (!Object.hasOwn(settings.hosts, host)) return `${at}: names every repository of ${host}, a public forge; name an organisation, user or group (https://${host}/NAME)`;
+    scope = { kind: 'instance' };
+  }
   else if (adapter.repositoryPaths === 'nested-groups') {
     if (segments.includes('-')) return `${at}: "/-/" starts a page below a project; name the group's own address`;
     scope = { kind: 'group', path: segments.join('/') };
@@ -147,7 +156,8 @@ async function lookUpDepartures(opened: readonly Opened[], byUrl: Map<string, Li
   const lower = new Map([...byUrl.keys()].map((u) => [u.toLowerCase(), u]));
   for (const url of [...new Set(known)].sort()) {
     if (byUrl.has(url)) continue;
-    const same = lower.get(url.toLowerCase());
+    // The same repository in another case, or with `.git` (two store keys, one repository).
+    const same = lower.get(url.toLowerCase()) ?? lower.get(url.toLowerCase().replace(/\.git$/, ''));
     if (same) {
       out.moved.push({ from: url, to: same });
       continue;
