@@ -299,7 +299,7 @@ describe('badgepress scan --source', () => {
     const work = WorkRepo.init(join(root, 'work'));
     work.commit({ at: utc(2026, 10, 1) });
     mkdirSync(join(root, 'served', 'team'), { recursive: true });
-    for (const name of ['one', 'two', 'three']) work.bareClone(join(root, 'served', 'team', name));
+    for (const name of ['one', 'two', 'three', 'deux']) work.bareClone(join(root, 'served', 'team', name));
     git = await startGitHttp(join(root, 'served'));
     forgejo = await startGitea({ owner: 'team', catalogue: { web: git.url, repos: [{ path: 'team/one' }, { path: 'team/two' }, { path: 'team/three' }, { path: 'team/private', visibility: 'private' }] }, pageCap: 2 });
     const host = new URL(git.url).host;
@@ -322,5 +322,36 @@ describe('badgepress scan --source', () => {
     const counts = shards.map((s) => JSON.parse(s.stdout).repositories as number);
     expect(counts[0]! + counts[1]!).toBe(3);
     expect(forgejo.violations).toEqual([]);
+  });
+
+  it('names what left the source or moved since the last scan, from the URLs the store holds', async () => {
+    // Since: team/two renamed team/deux, team/three archived, team/one made private.
+    const later = await startGitea({
+      owner: 'team',
+      catalogue: { web: git.url, repos: [{ path: 'team/one', visibility: 'private' }, { path: 'team/deux' }, { path: 'team/three', archived: true }], renamed: { 'team/two': 'team/deux' } },
+    });
+    try {
+      const host = new URL(git.url).host;
+      const config = join(root, 'later.yaml');
+      writeFileSync(config, ['store: store', 'scan:\n  mirrors: mirrors\n  retries: 0', 'hosts:', `  "${host}": { kind: gitea, apiUrl: "${later.url}", tokenEnv: T_FJ, requestsPerSecond: 1000 }`, ''].join('\n'));
+      const r = await runCommand(['scan', '--config', config, '--source', `${git.url}/team`, '--store', join(root, 'store-whole'), '--as-of', String(utc(2026, 11, 2)), '--forge', 'never', '--json'], { env: { T_FJ: 'fj-scan' } });
+      const summary = JSON.parse(r.stdout);
+      expect(summary).toMatchObject({ repositories: 1, measured: 1, exitCode: 0 });
+      expect(summary.sources.moved).toEqual([{ from: `${git.url}/team/two`, to: `${git.url}/team/deux` }]);
+      expect(summary.sources.left).toEqual([
+        { url: `${git.url}/team/one`, why: 'private (the source keeps public)' },
+        { url: `${git.url}/team/three`, why: 'archived (the source leaves archived ones out)' },
+      ]);
+      // One listing page, then a lookup for each of the three the store holds (team/two's
+      // answers 307, and the new address is asked too).
+      expect(summary.sources.requests).toBe(5);
+      expect(r.stderr).toContain(`badgepress: warning: moved: ${git.url}/team/two → ${git.url}/team/deux (the old URL's records stay under it in the store; the new one is scanned from now on)`);
+      expect(r.stderr).toContain(
+        `badgepress: warning: left: ${git.url}/team/three: archived (the source leaves archived ones out) (no longer scanned; its records stay in the store, and on the site until its store file is deleted and build --prune runs)`,
+      );
+      expect(later.violations).toEqual([]);
+    } finally {
+      await later.close();
+    }
   });
 });

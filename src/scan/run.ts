@@ -2,7 +2,10 @@
 // the rules chosen from the thresholds, every repository measured, and everything closed again
 // however it ends. `badgepress scan` turns argv into these options, calls runScan once, and
 // prints what it returns.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { DirectoryStore, type StoreSource } from '../load/store.ts';
+import type { ListedTarget } from '../measure/targets.ts';
+import { storeFileName } from '../store/record-line.ts';
 import type { ResolvedConfig, ShapeThresholds } from '../config/resolve.ts';
 import type { Settings, SourceSetting } from '../config/types.ts';
 import { discoverSources, type Discovery } from '../measure/forge/sources.ts';
@@ -105,24 +108,32 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   const rules = new Set(run.asked ?? [...measuredRuleIds({ dependents: settings.dependents !== undefined }), ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
 
   const parsed = run.reposFile === undefined ? { targets: [], problems: [] } : parseTargets(await readList(run.reposFile), run.reposFile);
+  const first = !shard || shard.index === 0;
   const found =
     run.sources && run.sources.length > 0
       ? await discoverSources(
           run.sources,
           { hosts: settings.hosts, gitTokens: settings.scan.tokens },
           process.env,
-          parsed.targets.map((t) => t.url),
+          // Shard 0 alone looks up what left: n shards ask the forge once.
+          first ? async (listed) => [...parsed.targets.map((t) => t.url), ...(await storedElsewhere(settings, run.sources!, listed))] : [],
           listener.onListed,
         )
       : undefined;
   // Every shard lists the sources whole (the same list on every machine) and keeps its share;
   // a line or source that fails belongs to no shard: shard 0 reports it, so n shards report it once.
-  const first = !shard || shard.index === 0;
   const listProblems = first ? [...parsed.problems, ...(found?.problems ?? [])] : [];
   for (const p of listProblems) listener.listProblem(p);
   if (found && first) {
-    for (const m of found.moved) listener.warn(`moved: ${m.from} → ${m.to} (the repos file names the old URL; both are scanned until it names the new one)`);
-    for (const l of found.left) listener.warn(`left: ${l.url}: ${l.why} (the repos file still lists it, so it is scanned)`);
+    const inFile = new Set(parsed.targets.map((t) => t.url));
+    for (const m of found.moved) {
+      const then = inFile.has(m.from) ? 'the repos file names the old URL; both are scanned until it names the new one' : "the old URL's records stay under it in the store; the new one is scanned from now on";
+      listener.warn(`moved: ${m.from} → ${m.to} (${then})`);
+    }
+    for (const l of found.left) {
+      const then = inFile.has(l.url) ? 'the repos file still lists it, so it is scanned' : 'no longer scanned; its records stay in the store, and on the site until its store file is deleted and build --prune runs';
+      listener.warn(`left: ${l.url}: ${l.why} (${then})`);
+    }
   }
   // The repos file's own line wins (its mirror=), a source adds the rest.
   const listed = new Set(parsed.targets.map((t) => t.url));
@@ -166,6 +177,48 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   summary.unmeasured = summary.unmeasured.filter((id) => wanted.has(id));
   const sources = found && { repositories: found.targets.length, moved: found.moved, left: found.left, requests: found.requests };
   return { summary, listProblems: listProblems.length, location: writer.location, ...(sources ? { sources } : {}) };
+}
+
+/**
+ * The repository URLs the store holds on the sources' hosts, in files no listed repository
+ * writes: those that may have left a source or moved. Each such file is read (its records
+ * name their repositoryUrl); a store not there yet holds none.
+ */
+async function storedElsewhere(settings: Settings, sources: readonly SourceSetting[], listed: readonly ListedTarget[]): Promise<string[]> {
+  let store: StoreSource;
+  if (isS3(settings.store)) {
+    const loc = parseS3Location(settings.store);
+    if (!loc) return [];
+    const [{ S3Store }, { s3Client }] = await Promise.all([import('../load/s3-store.ts'), import('../s3/client.ts')]);
+    store = new S3Store(s3Client(settings.s3), loc);
+  } else {
+    if (
+      !(await stat(settings.store).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    )
+      return [];
+    store = new DirectoryStore(settings.store);
+  }
+  const hosts = new Set(sources.flatMap((s) => (URL.canParse(s.url) ? [new URL(s.url).host.toLowerCase()] : [])));
+  const folders = [...hosts].map((h) => storeFileName(h, '').replace(/\.ndjson$/, '/'));
+  const written = new Set(listed.map((t) => storeFileName(t.host, t.path)));
+  const urls = new Set<string>();
+  for (const name of await store.list()) {
+    if (written.has(name) || !folders.some((f) => name.startsWith(f))) continue;
+    for (const line of Buffer.from(await store.read(name))
+      .toString('utf8')
+      .split('\n')) {
+      try {
+        const url = (JSON.parse(line) as { repositoryUrl?: unknown }).repositoryUrl;
+        if (typeof url === 'string' && hosts.has(new URL(url).host.toLowerCase())) urls.add(url);
+      } catch {
+        // A line that is no record names nothing here; the build reports it.
+      }
+    }
+  }
+  return [...urls];
 }
 
 async function readList(file: string): Promise<string> {

@@ -65,8 +65,7 @@ function openSource(source: SourceSetting, settings: ForgeSettings, env: Readonl
     // A public forge's every repository (millions): never what an operator means.
     if (!Object.hasOwn(settings.hosts, host)) return `${at}: names every repository of ${host}, a public forge; name an organisation, user or group (https://${host}/NAME)`;
     scope = { kind: 'instance' };
-  }
-  else if (adapter.repositoryPaths === 'nested-groups') {
+  } else if (adapter.repositoryPaths === 'nested-groups') {
     if (segments.includes('-')) return `${at}: "/-/" starts a page below a project; name the group's own address`;
     scope = { kind: 'group', path: segments.join('/') };
   } else if (segments.length === 1) scope = { kind: 'owner', name: segments[0]! };
@@ -104,7 +103,8 @@ export async function discoverSources(
   sources: readonly SourceSetting[],
   settings: ForgeSettings,
   env: Readonly<Record<string, string | undefined>>,
-  known: readonly string[] = [],
+  /** The URLs known already, or how to find them once the sources' repositories are known. */
+  known: readonly string[] | ((listed: readonly ListedTarget[]) => Promise<readonly string[]>) = [],
   /** Told the repositories kept so far after each page, and once more when the listing ends. */
   onListed?: (kept: number, done: boolean) => void,
 ): Promise<Discovery> {
@@ -138,7 +138,7 @@ export async function discoverSources(
   }
   onListed?.(byUrl.size, true);
   out.targets = [...byUrl.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-  await lookUpDepartures(opened, byUrl, known, out);
+  await lookUpDepartures(opened, byUrl, typeof known === 'function' ? await known(out.targets) : known, out);
   return out;
 }
 
