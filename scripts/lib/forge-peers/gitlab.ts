@@ -72,6 +72,8 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
     path_with_namespace: h.path,
     default_branch: 'main',
     web_url: `${cat!.web}/${h.path}`,
+    issues_enabled: true,
+    issues_access_level: 'enabled',
     visibility: h.visibility,
     archived: h.archived,
     topics: h.topics,
