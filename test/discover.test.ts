@@ -324,6 +324,14 @@ describe('badgepress scan --source', () => {
     expect(forgejo.violations).toEqual([]);
   });
 
+  it('refuses --fetch never with a source: listing asks the forge', async () => {
+    const before = forgejo.requests.length;
+    const r = await runCommand(['scan', '--config', join(root, 'badgepress.yaml'), '--source', `${git.url}/team`, '--store', join(root, 'store-never'), '--fetch', 'never']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--fetch never asks no server, and a source is listed through its forge's API: give --repos FILE instead (badgepress discover writes one)");
+    expect(forgejo.requests.length).toBe(before);
+  });
+
   it('names what left the source or moved since the last scan, from the URLs the store holds', async () => {
     // Since: team/two renamed team/deux, team/three archived, team/one made private.
     const later = await startGitea({

@@ -154,6 +154,9 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   const { settings } = config;
   const sources = v.source !== undefined ? v.source.map((u) => flagSource(u, '--source')) : settings.sources;
   if (v.repos === undefined && sources.length === 0) throw new UsageError(`--repos FILE or a source is required: a file with one repository URL a line, --source URL, or sources: in the config\n${SCAN_USAGE}`);
+  if (fetch === 'never' && sources.length > 0) {
+    throw new UsageError(`--fetch never asks no server, and a source is listed through its forge's API: give --repos FILE instead (badgepress discover writes one), or leave --fetch never out`);
+  }
   for (const w of sourceWarnings(sources)) process.stderr.write(`badgepress: warning: ${w}\n`);
   if (v.mirrors !== undefined) settings.scan.mirrors = v.mirrors;
   if (concurrency !== undefined) settings.scan.concurrency = concurrency;
