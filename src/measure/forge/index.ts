@@ -15,7 +15,7 @@ export type { HostConfig };
 export const HOST_DEFAULTS = { requestsPerSecond: 5, timeoutSeconds: 30, maxWaitSeconds: 60 } as const;
 
 /** How to reach `host`'s API: its entry with the defaults filled in, its tokens from `env`. */
-function hostAccess(host: HostConfig, adapter: ForgeAdapter, env: Readonly<Record<string, string | undefined>>): HostAccess {
+export function hostAccess(host: HostConfig, adapter: ForgeAdapter, env: Readonly<Record<string, string | undefined>>): HostAccess {
   return {
     quirks: adapter.quirks,
     apiUrl: host.apiUrl.replace(/\/+$/, ''),

@@ -2,6 +2,7 @@
 // pages by Link header (the Actions run list by its body's total_count). No client library:
 // gitea-js's typed calls lack the Actions run list, the one endpoint that differs between
 // instances, and the rest are five plain GETs.
+import { discover, locate } from './discover.ts';
 import type { ForgeAdapter } from '../../core/adapter.ts';
 import { ForgeApiError, undocumented, type FailureKind } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
@@ -18,6 +19,8 @@ export const adapter: ForgeAdapter<'gitea'> = {
   // Pages by Link header, 429 past a limit: the plain case.
   quirks: {},
   open: async (http, request) => giteaSource(http, request),
+  discover,
+  locate,
 };
 
 /** Timeline entries that are a reaction: a comment or a triage action. */

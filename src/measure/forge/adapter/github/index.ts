@@ -1,5 +1,6 @@
 // The GitHub adapter (github.com and GitHub Enterprise Server): what the core needs to reach
 // its REST API. The source itself (source.ts, through Octokit) loads on the first repository.
+import { discover, locate } from './discover.ts';
 import type { ForgeAdapter } from '../../core/adapter.ts';
 
 export const adapter: ForgeAdapter<'github'> = {
@@ -16,4 +17,6 @@ export const adapter: ForgeAdapter<'github'> = {
     secondaryLimits: true,
   },
   open: async (http, request) => (await import('./source.ts')).githubSource(http, request),
+  discover,
+  locate,
 };

@@ -1,6 +1,7 @@
 // GitLab (gitlab.com and self-managed) over its REST API v4 through the core's client: one
 // GET per page, pages by X-Next-Page. No client library: @gitbeaker/rest takes no fetch
 // function, so its calls would bypass the host's queue and token pool.
+import { discover, locate } from './discover.ts';
 import type { ForgeAdapter } from '../../core/adapter.ts';
 import { ForgeApiError, undocumented } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
@@ -25,6 +26,8 @@ export const adapter: ForgeAdapter<'gitlab'> = {
     },
   },
   open: async (http, request) => gitlabSource(http, request),
+  discover,
+  locate,
 };
 
 /** Reporter: the lowest access level that can triage issues; maintainers here are members at or above it. */
