@@ -146,7 +146,7 @@ export interface GitOnlyHost {
 
 export type HostEntry = HostConfig | GitOnlyHost;
 
-/** `dependents:`: where DEPENDENTS is read; absent, the rule is not measured. */
+/** `dependents:`: where the dependents rule (RULE.dependents) is read; absent, the rule is not measured. */
 export interface DependentsConfig {
   source: 'deps.dev' | 'ecosyste.ms';
   apiUrl?: string;

@@ -18,7 +18,7 @@ export interface ScanTarget {
 
 export type { Measurement };
 
-/** What git showed that forge rules build on (RELEASES adds forge releases whose tag git lacks). */
+/** What git showed that forge rules build on (the releases rule adds forge releases whose tag git lacks). */
 export interface GitFacts {
   /** Every tag name the mirror holds. */
   tagNames: ReadonlySet<string>;
@@ -57,7 +57,7 @@ export interface ForgeResult {
 /**
  * A forge family's adapter (one per kind in measure/forge/registry.ts) or the dependency
  * index. The orchestrator merges its measurement with git's: for a rule both answer with
- * events (RELEASES), the events are united (sorted, duplicates kept once) and the evidence
+ * events (a rule of git and a forge in model/measured-rules.ts), the events are united (sorted, duplicates kept once) and the evidence
  * joined with "; "; otherwise the adapter's value is taken.
  */
 export interface ForgeMeasurer {

@@ -14,7 +14,7 @@ import { tokenFor } from '../measure/host-token.ts';
 import type { ListedTarget } from '../measure/targets.ts';
 import type { ForgeFor, ForgeMeasurer, Measurement } from '../measure/types.ts';
 import { isoTime } from '../model/calendar.ts';
-import { GIT_RULE_IDS } from '../model/measured-rules.ts';
+import { eventRuleIds, GIT_RULE_IDS } from '../model/measured-rules.ts';
 import { scanRecordLine, storeFileName, type StoredScan } from '../store/record-line.ts';
 import { StoreConflictError, StoreWriteError, type StoreWriter } from '../store/writer.ts';
 import { gitTokenConfig } from './credentials.ts';
@@ -72,7 +72,7 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
   const gitRules = new Set(GIT_RULE_IDS.filter((r) => o.rules.has(r)));
   const measuredRules = new Set<string>(gitRules);
   // Every event rule keeps at least its own window (git's and the forge's alike).
-  const horizonMonths = Math.max(o.settings.horizonMonths, ...EVENT_RULES.map((r) => o.windowMonths[r] ?? 0));
+  const horizonMonths = Math.max(o.settings.horizonMonths, ...eventRuleIds().map((r) => o.windowMonths[r] ?? 0));
   const notAsked = new Map<string, Set<string>>();
   const ruleOptions = { rules: gitRules, horizonMonths, asOf: o.asOf, busFactorMonths: o.settings.busFactorMonths, isBot: botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]) };
   const limit = pLimit(o.settings.concurrency);
@@ -163,7 +163,7 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
       for (const n of result.notAsked ?? []) {
         for (const r of n.rules) skipped.add(r);
         const rules = notAsked.get(n.why) ?? new Set<string>();
-        // RELEASES keeps git's tags: only what nothing measured is named.
+        // A rule of git keeps git's part (its tags): only what nothing measured is named.
         for (const r of n.rules) if (o.rules.has(r) && !gitRules.has(r)) rules.add(r);
         notAsked.set(n.why, rules);
       }
@@ -185,7 +185,7 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     if (forgeFailed || still.length > 0) summary.failed++;
     // The adapter named its causes already; without it (not asked this time) the store's say why.
     if (!forgeFailed && still.length > 0) o.report(`${target.source} ${target.url}: not measured yet: ${still.join('; ')} (each scan measures them again until they are)`);
-    // A record without values says nothing (e.g. --rules CI_PIPELINE on a host without a forge API).
+    // A record without values says nothing (e.g. --rules naming forge rules alone, on a host without a forge API).
     // An unusable value costs its own rule (null, or the event left out), never the record.
     const lines = records.flatMap(([t, m]) => (Object.keys(m.values).length > 0 ? [scanRecordLine(target.url, t, usableMeasurement(m))] : []));
     if (lines.length > 0) await o.writer.append(file, lines);
@@ -223,9 +223,6 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
   return summary;
 }
 
-/** The rules whose values are events: the horizon covers each one's window. */
-const EVENT_RULES = ['COMMITS', 'RELEASES', 'CI_PIPELINE', 'PACKAGES'];
-
 /**
  * Whether every time still wanted precedes the default branch's first commit (or the branch has
  * none and E is stored), as the mirror already on disk tells: such times never get a record,
@@ -262,7 +259,7 @@ function failedAt(stored: ReadonlyMap<number, StoredScan>, o: ScanOptions): Map<
 
 /**
  * The stored times whose record lacks a rule this scan measures there: the git rules asked for,
- * and those of the target's forge adapter (DEPENDENTS at E alone), with the ids it lacks.
+ * and those of the target's forge adapter (a latest-only rule at E alone), with the ids it lacks.
  */
 function lacking(stored: ReadonlyMap<number, StoredScan>, forge: ForgeMeasurer | undefined, o: ScanOptions): Array<[number, string[]]> {
   const out: Array<[number, string[]]> = [];

@@ -1,4 +1,4 @@
-// Who is a bot: commits by bots are left out of COMMITS and BUS_FACTOR. Never a bare "bot"
+// Who is a bot: commits by bots are left out of the commit rules (RULE.commits, RULE.busFactor). Never a bare "bot"
 // substring, which would drop people whose names hold it (Abbott, Talbot).
 import { compileBotPattern } from '../../model/bot-pattern.ts';
 import type { Identity } from './mailmap.ts';

@@ -20,7 +20,7 @@ const MAINTAINER_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 const TRIAGE_EVENTS = new Set(['labeled', 'assigned', 'milestoned', 'closed']);
 /** The list of runs answers at most this many results for one query. */
 export const RUN_LIST_CAP = 1000;
-/** A range of runs is split no finer than this (seconds): past it, CI_PIPELINE is null with the cause. */
+/** A range of runs is split no finer than this (seconds): past it, the CI rule (RULE.ciPipeline) is null with the cause. */
 export const RUN_SPLIT_FLOOR = 3600;
 
 interface User {
