@@ -1,6 +1,7 @@
 // What measuring one repository produces, whatever measured it (git, a forge's API), and the
 // seam between the scan's orchestrator and the forge adapters (one per forge family).
 import type { Measurement } from '../model/stored-value.ts';
+import type { BotTest } from './bots.ts';
 
 /** One repository as the scan list names it. */
 export interface ScanTarget {
@@ -35,6 +36,8 @@ export interface ForgeRequest {
   windowMonths: Readonly<Record<string, number>>;
   /** Event rules keep every event within this many months before each time. */
   horizonMonths: number;
+  /** Who is a bot, git's test (`scan.botPatterns` with it) on a login; default the fixed signs alone. */
+  isBot?: BotTest;
   signal?: AbortSignal;
 }
 

@@ -4,6 +4,7 @@
 // is reported and the others go on; a store that fails stops the scan.
 import pLimit from 'p-limit';
 import type { ScanSettings } from '../config/types.ts';
+import { type BotTest, botTest } from '../measure/bots.ts';
 import { type GitMeasurer, gitMeasurer } from '../measure/git/measurer.ts';
 import type { ListedTarget } from '../measure/targets.ts';
 import type { ForgeFor, ForgeMeasurer, GitFacts, Measurement } from '../measure/types.ts';
@@ -65,6 +66,7 @@ interface ScanContext {
   o: ScanOptions;
   summary: ScanSummary;
   git: GitMeasurer;
+  isBot: BotTest;
   /** The git rules asked for. */
   gitRules: ReadonlySet<string>;
   horizonMonths: number;
@@ -83,9 +85,11 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     summary.movedAside++;
     o.report(`${target.source} ${target.url}: the mirror could not be read (${cause}); moved aside to ${to} and fetched again`);
   };
-  const optional = { ...(o.botPatterns ? { botPatterns: o.botPatterns } : {}), ...(o.env ? { env: o.env } : {}), ...(o.backoffMs ? { backoffMs: o.backoffMs } : {}) };
-  const git = gitMeasurer({ settings: o.settings, fetch: o.fetch, rules: gitRules, horizonMonths, asOf: o.asOf, onMovedAside, ...optional });
-  const cx: ScanContext = { o, summary, git, gitRules, horizonMonths, measuredRules: new Set(gitRules), notAsked: new Map() };
+  // One test of who is a bot, for git and every forge.
+  const isBot = botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]);
+  const optional = { ...(o.env ? { env: o.env } : {}), ...(o.backoffMs ? { backoffMs: o.backoffMs } : {}) };
+  const git = gitMeasurer({ settings: o.settings, fetch: o.fetch, rules: gitRules, horizonMonths, asOf: o.asOf, isBot, onMovedAside, ...optional });
+  const cx: ScanContext = { o, summary, git, isBot, gitRules, horizonMonths, measuredRules: new Set(gitRules), notAsked: new Map() };
   const limit = pLimit(o.settings.concurrency);
   const hostLimits = new Map<string, ReturnType<typeof pLimit>>();
   const hostLimit = (host: string) => {
@@ -188,7 +192,7 @@ interface Forged {
 async function measureForge(cx: ScanContext, target: ListedTarget, forge: ForgeMeasurer, times: number[], git: Measurement[], facts: GitFacts): Promise<Forged> {
   const { o } = cx;
   const skipped = new Set<string>();
-  const result = await forge.measure({ target, times, git: facts, windowMonths: o.windowMonths, horizonMonths: cx.horizonMonths });
+  const result = await forge.measure({ target, times, git: facts, windowMonths: o.windowMonths, horizonMonths: cx.horizonMonths, isBot: cx.isBot });
   cx.summary.forgeRequests += result.requests;
   const forgeRules = result.rules.filter((r) => o.rules.has(r));
   for (const r of forgeRules) cx.measuredRules.add(r);

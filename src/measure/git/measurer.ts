@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import type { ScanSettings } from '../../config/types.ts';
 import { tokenFor } from '../host-token.ts';
 import type { ListedTarget } from '../targets.ts';
-import { botTest } from './bots.ts';
+import type { BotTest } from '../bots.ts';
 import { gitTokenConfig } from './credentials.ts';
 import { firstCommitTime } from './history.ts';
 import { type GitMeasurement, measureRepository } from './measure.ts';
@@ -23,8 +23,8 @@ export interface GitMeasurerOptions {
   horizonMonths: number;
   /** E, the scan time. */
   asOf: number;
-  /** More bot patterns (--bot-pattern) beside the config's. */
-  botPatterns?: readonly string[];
+  /** Who is a bot (the scan's one test, `scan.botPatterns` and --bot-pattern with it). */
+  isBot: BotTest;
   env?: NodeJS.ProcessEnv;
   /** Milliseconds before fetch try n (1-based); default 5 s, then 25 s. */
   backoffMs?: (n: number) => number;
@@ -45,7 +45,7 @@ export interface GitMeasurer {
 }
 
 export function gitMeasurer(o: GitMeasurerOptions): GitMeasurer {
-  const ruleOptions: GitRuleOptions = { rules: o.rules, horizonMonths: o.horizonMonths, asOf: o.asOf, busFactorMonths: o.settings.busFactorMonths, isBot: botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]) };
+  const ruleOptions: GitRuleOptions = { rules: o.rules, horizonMonths: o.horizonMonths, asOf: o.asOf, busFactorMonths: o.settings.busFactorMonths, isBot: o.isBot };
   const backoffMs = o.backoffMs ?? ((n: number) => 5000 * 5 ** (n - 1));
   const mirrorOf = (target: ListedTarget) => target.mirror ?? mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
   return {

@@ -5,7 +5,7 @@ import { isoDate, windowStart } from '../../model/calendar.ts';
 import { RULE } from '../../model/measured-rules.ts';
 import type { EventsValue, StoredValue } from '../../model/stored-value.ts';
 import type { Measurement } from '../types.ts';
-import type { BotTest } from './bots.ts';
+import type { BotTest } from '../bots.ts';
 import type { CommitTable, GitHistory } from './history.ts';
 import type { Mailmap } from './mailmap.ts';
 import type { Snapshot } from './snapshot.ts';

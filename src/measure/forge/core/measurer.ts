@@ -6,7 +6,8 @@ import { windowStart } from '../../../model/calendar.ts';
 import { RULE, ruleIdsOf, windowMonths } from '../../../model/measured-rules.ts';
 import { describeFailure, redact } from './errors.ts';
 import type { ForgeHttp } from './http.ts';
-import { day, eventsAt, reactionTime, type ForgeIssue } from './rules.ts';
+import { type Actor, day, eventsAt, type ForgeIssue, reactionTime } from './rules.ts';
+import { type BotTest, botTest } from '../../bots.ts';
 
 export interface ForgeRelease {
   tag: string;
@@ -60,6 +61,12 @@ export function sourceMeasurer(http: (signal?: AbortSignal) => ForgeHttp, open: 
   };
 }
 
+/** `issues` with every author and reactor a bot that the adapter or the shared test says is one. */
+function withBots(issues: ForgeIssue[], isBot: BotTest): ForgeIssue[] {
+  const actor = (a: Actor): Actor => (a.bot || !isBot({ name: a.login }) ? a : { ...a, bot: true });
+  return issues.map((i) => ({ ...i, author: actor(i.author), reactions: i.reactions.map((r) => ({ ...r, actor: actor(r.actor) })) }));
+}
+
 async function attempt<T>(label: string, run: () => Promise<T>): Promise<Outcome<T>> {
   try {
     return { ok: await run() };
@@ -99,7 +106,8 @@ async function measureOnce(open: () => Promise<ForgeSource>, label: string, requ
   if (!repo.ok.issuesEnabled) fail(id.reaction, 'Issues are disabled on this repository');
   else {
     const since = Math.min(...times.map((t) => windowStart(t, months)));
-    const issues = await attempt(label, () => source.issues(since));
+    const isBot = request.isBot ?? botTest();
+    const issues = await attempt(label, async () => withBots(await source.issues(since), isBot));
     if ('failed' in issues) {
       failures.push(issues.failed);
       fail(id.reaction, issues.failed);

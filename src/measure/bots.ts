@@ -1,7 +1,9 @@
-// Who is a bot: commits by bots are left out of the commit rules (RULE.commits, RULE.busFactor). Never a bare "bot"
-// substring, which would drop people whose names hold it (Abbott, Talbot).
-import { compileBotPattern } from '../../model/bot-pattern.ts';
-import type { Identity } from './mailmap.ts';
+// Who is a bot, one definition for git and every forge: commits by bots are left out of the
+// commit rules (RULE.commits, RULE.busFactor), issues and reactions by bots out of the reaction
+// time. A forge adds its own signs (GitHub's `type: Bot`, GitLab's and Gitea's bot accounts);
+// a forge login is tested as a name without an e-mail. Never a bare "bot" substring, which
+// would drop people whose names hold it (Abbott, Talbot).
+import { compileBotPattern } from '../model/bot-pattern.ts';
 
 /** App addresses that commit without "[bot]" in their name or address. */
 export const KNOWN_BOT_EMAILS: readonly string[] = [
@@ -12,7 +14,8 @@ export const KNOWN_BOT_EMAILS: readonly string[] = [
   'noreply@weblate.org', // Weblate's own commits (merges of translations keep the translators)
 ];
 
-export type BotTest = (identity: Identity) => boolean;
+/** Whether a git identity (mailmapped) or a forge login (a name without an e-mail) is a bot's. */
+export type BotTest = (identity: { name: string; email?: string }) => boolean;
 
 /**
  * `patterns`: extra regular expressions (case-insensitive, RE2 syntax), matched against the
@@ -26,8 +29,8 @@ export function botTest(patterns: readonly string[] = []): BotTest {
   });
   const known = new Set(KNOWN_BOT_EMAILS);
   return ({ name, email }) => {
-    const lower = `${name}\n${email}`.toLowerCase();
-    if (lower.includes('[bot]') || known.has(email.toLowerCase())) return true;
-    return extra.some((r) => r.test(name) || r.test(email));
+    const lower = `${name}\n${email ?? ''}`.toLowerCase();
+    if (lower.includes('[bot]') || (email !== undefined && known.has(email.toLowerCase()))) return true;
+    return extra.some((r) => r.test(name) || (email !== undefined && r.test(email)));
   };
 }
