@@ -1,7 +1,8 @@
-// The scan: for each listed repository, the times the store does not hold yet, its mirror
-// brought up to date, the git rules (and a forge adapter's, when there is one) measured for
-// all those times from one pass, and one record per time appended. One repository that fails
-// is reported and the others go on; a store that fails stops the scan.
+// The scan, per listed repository: plan the times (those the store does not hold yet, or holds
+// with failed rules) → measure them, git's rules (the git measurer, which owns the mirror) and
+// a forge adapter's when there is one, each from one pass → merge → append one record per
+// time. One repository that fails is reported and the others go on; a store that fails stops
+// the scan.
 import pLimit from 'p-limit';
 import type { ScanSettings } from '../config/types.ts';
 import { type BotTest, botTest } from '../measure/bots.ts';
