@@ -90,6 +90,8 @@ describe('bot patterns reach the forge too', () => {
       const line = JSON.parse(readFileSync(join(root, 'store/github.com/acme/one.ndjson'), 'utf8'));
       expect(line.values.ISSUE_REACTION_TIME).toBe(2);
       expect(line.evidence.ISSUE_REACTION_TIME).toBe('Mean first maintainer reaction over 1 issues opened in the 3 months to 2026-11-25');
+      // The adapter skips the triage events of the pattern bot's issue: only alice's are read.
+      expect(github.requests.filter((q) => q.path.endsWith('/events')).map((q) => q.path)).toEqual(['/repos/acme/one/issues/1/events']);
     } finally {
       await github.close();
     }

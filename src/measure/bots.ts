@@ -17,6 +17,14 @@ export const KNOWN_BOT_EMAILS: readonly string[] = [
 /** Whether a git identity (mailmapped) or a forge login (a name without an e-mail) is a bot's. */
 export type BotTest = (identity: { name: string; email?: string }) => boolean;
 
+/** The fixed signs alone, for a forge request that brings no test of its own. */
+const FIXED = botTest();
+
+/** Whether a forge login is a bot's by `test` (the scan's), or by the fixed signs without one. */
+export function loginIsBot(test: BotTest | undefined, login: string): boolean {
+  return (test ?? FIXED)({ name: login });
+}
+
 /**
  * `patterns`: extra regular expressions (case-insensitive, RE2 syntax), matched against the
  * name and the e-mail. A pattern that does not compile throws (config and flags check first).

@@ -7,7 +7,7 @@ import { RULE, ruleIdsOf, windowMonths } from '../../../model/measured-rules.ts'
 import { describeFailure, redact } from './errors.ts';
 import type { ForgeHttp } from './http.ts';
 import { type Actor, day, eventsAt, type ForgeIssue, reactionTime } from './rules.ts';
-import { type BotTest, botTest } from '../../bots.ts';
+import { type BotTest, loginIsBot } from '../../bots.ts';
 
 export interface ForgeRelease {
   tag: string;
@@ -61,9 +61,12 @@ export function sourceMeasurer(http: (signal?: AbortSignal) => ForgeHttp, open: 
   };
 }
 
-/** `issues` with every author and reactor a bot that the adapter or the shared test says is one. */
-function withBots(issues: ForgeIssue[], isBot: BotTest): ForgeIssue[] {
-  const actor = (a: Actor): Actor => (a.bot || !isBot({ name: a.login }) ? a : { ...a, bot: true });
+/**
+ * `issues` with every author and reactor a bot that the adapter or the scan's test says is one:
+ * the adapters apply the test too (to skip reading a bot's issue), this keeps any adapter to it.
+ */
+function withBots(issues: ForgeIssue[], isBot: BotTest | undefined): ForgeIssue[] {
+  const actor = (a: Actor): Actor => (a.bot || !loginIsBot(isBot, a.login) ? a : { ...a, bot: true });
   return issues.map((i) => ({ ...i, author: actor(i.author), reactions: i.reactions.map((r) => ({ ...r, actor: actor(r.actor) })) }));
 }
 
@@ -106,8 +109,7 @@ async function measureOnce(open: () => Promise<ForgeSource>, label: string, requ
   if (!repo.ok.issuesEnabled) fail(id.reaction, 'Issues are disabled on this repository');
   else {
     const since = Math.min(...times.map((t) => windowStart(t, months)));
-    const isBot = request.isBot ?? botTest();
-    const issues = await attempt(label, async () => withBots(await source.issues(since), isBot));
+    const issues = await attempt(label, async () => withBots(await source.issues(since), request.isBot));
     if ('failed' in issues) {
       failures.push(issues.failed);
       fail(id.reaction, issues.failed);
