@@ -9,7 +9,9 @@ import { childEnv, CLI, ROOT, spawnChecked } from './helpers/cli.ts';
 import { utc, WorkRepo } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { botPatternProblem } from '../src/model/bot-pattern.ts';
-import { botTest } from '../src/measure/git/bots.ts';
+import { botTest } from '../src/measure/bots.ts';
+import { startGitHub } from '../scripts/lib/forge-peers/github.ts';
+import { runCommand } from './helpers/cli-in-process.ts';
 
 const PATTERN = '^(\\w+\\s?)+-ci$';
 // 34 characters: 8 s of one core for the 31 of the audit's kind, doubling with each more.
@@ -53,5 +55,45 @@ describe('bot patterns run on RE2', () => {
     expect(isBot({ name: 'Someone', email: 'DEPLOY@example.org' })).toBe(true);
     expect(botPatternProblem('(a)\\1')).toMatch(/^not a regular expression RE2 accepts \(.*\); backreferences and lookaround are not supported$/);
     expect(botPatternProblem(PATTERN)).toBeUndefined();
+  });
+});
+
+describe('bot patterns reach the forge too', () => {
+  const root = tempDir('badgepress-bot-patterns-forge-');
+
+  it("an issue or a maintainer's comment by a login scan.botPatterns names is a bot's: left out of the reaction time", async () => {
+    // alice's issue: a comment by release-helper (an OWNER account a bot runs) after 1 day, by
+    // maint after 2; nightly-ci's issue is never answered (10 days old at E). Counting the
+    // pattern bots: (1 + 10) / 2 = 5.5 days; leaving them out: alice's issue alone, 2 days.
+    const github = await startGitHub({
+      issues: [
+        { number: 1, created: '2026-11-01T00:00:00Z', author: { login: 'alice' }, association: 'NONE' },
+        { number: 2, created: '2026-11-15T00:00:00Z', author: { login: 'nightly-ci' }, association: 'NONE' },
+      ],
+      comments: [
+        { issue: 1, created: '2026-11-02T00:00:00Z', author: { login: 'release-helper' }, association: 'OWNER' },
+        { issue: 1, created: '2026-11-03T00:00:00Z', author: { login: 'maint' }, association: 'OWNER' },
+      ],
+    });
+    try {
+      const work = WorkRepo.init(join(root, 'work'));
+      work.commit({ at: utc(2026, 10, 1) });
+      work.bareClone(join(root, 'one.git'));
+      const config = join(root, 'badgepress.yaml');
+      const hosts = `hosts:\n  github.com: { kind: github, apiUrl: "${github.url}", requestsPerSecond: 1000 }`;
+      writeFileSync(config, ['shape: A', 'store: store', `scan:\n  mirrors: mirrors\n  retries: 0\n  botPatterns: ["^nightly-ci$"]`, hosts, ''].join('\n'));
+      writeFileSync(join(root, 'repos.txt'), `https://github.com/acme/one mirror=${join(root, 'one.git')}\n`);
+      const args = ['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store'), '--as-of', '2026-11-25', '--rules', 'ISSUE_REACTION_TIME'];
+      const r = await runCommand([...args, '--bot-pattern', '^release-helper$']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const line = JSON.parse(readFileSync(join(root, 'store/github.com/acme/one.ndjson'), 'utf8'));
+      expect(line.values.ISSUE_REACTION_TIME).toBe(2);
+      expect(line.evidence.ISSUE_REACTION_TIME).toBe('Mean first maintainer reaction over 1 issues opened in the 3 months to 2026-11-25');
+      // The adapter skips the triage events of the pattern bot's issue: only alice's are read.
+      expect(github.requests.filter((q) => q.path.endsWith('/events')).map((q) => q.path)).toEqual(['/repos/acme/one/issues/1/events']);
+    } finally {
+      await github.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ import { ruleIdProblem } from '../config/validate.ts';
 import type { Settings } from '../config/types.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
-import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule, measuredRuleIds } from '../model/measured-rules.ts';
+import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule, measuredRule, measuredRuleIds, RULE } from '../model/measured-rules.ts';
 import { plural } from '../model/plural.ts';
 import { parseShard, type Shard } from '../model/shard.ts';
 import { runScan } from '../scan/run.ts';
@@ -54,7 +54,7 @@ and appends one record per repository and scan time to the store.
   --shard i/n               only the repositories "badgepress build --shard i/n" builds
   --bot-pattern REGEX       one more bot (a regular expression on the name and e-mail), beside
                             scan.botPatterns; repeatable
-  --bus-factor-months N     the months of commits BUS_FACTOR counts; default: scan.busFactorMonths (12)
+  --bus-factor-months N     the months of commits ${RULE.busFactor.id} counts; default: scan.busFactorMonths (12)
   --json                    print the summary as one JSON object
   --s3-endpoint URL         the endpoint of an S3-compatible store (MinIO, R2, Ceph)
   --s3-path-style           address buckets in the path, not the host name
@@ -101,12 +101,16 @@ function parseMonth(text: string): number {
 
 /**
  * The rules nothing measured, grouped by why: a rule badgepress does not measure (the
- * thresholds judge it: another scanner writes it), DEPENDENTS without a `dependents:` source,
+ * thresholds judge it: another scanner writes it), one that needs a config section without it,
  * and forge rules when no scanned repository was measured through a forge's API.
  */
 function unmeasuredWhy(ids: readonly string[], settings: Settings): string {
   const why = (id: string) =>
-    !isMeasuredRule(id) ? 'badgepress does not measure them; another scanner writes them' : id === 'DEPENDENTS' && !settings.dependents ? 'no dependents: source in the config' : "no scanned repository's host has a forge API; see hosts:";
+    !isMeasuredRule(id)
+      ? 'badgepress does not measure them; another scanner writes them'
+      : measuredRule(id)?.needs === 'dependents' && !settings.dependents
+        ? 'no dependents: source in the config'
+        : "no scanned repository's host has a forge API; see hosts:";
   const groups = new Map<string, string[]>();
   for (const id of ids) groups.set(why(id), [...(groups.get(why(id)) ?? []), id]);
   return [...groups].map(([reason, group]) => `${group.join(', ')} (${reason})`).join('; ');
@@ -148,7 +152,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     if (problem) throw new UsageError(`--rules ${JSON.stringify(r)}: ${problem}`);
     if (!known.includes(r)) throw new UsageError(`--rules ${JSON.stringify(r)}: no rule badgepress scan measures has this id; it measures ${known.join(', ')} (ids are case-sensitive)`);
   }
-  if (asked?.length === 0) throw new UsageError('--rules: name at least one rule id, e.g. --rules COMMITS,BUS_FACTOR');
+  if (asked?.length === 0) throw new UsageError(`--rules: name at least one rule id, e.g. --rules ${RULE.commits.id},${RULE.busFactor.id}`);
 
   const config = await resolveFlags(v);
   const { settings } = config;

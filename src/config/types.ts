@@ -170,7 +170,7 @@ export interface SourceSetting extends SourceFilters {
   where: string;
 }
 
-/** `dependents:`: where DEPENDENTS is read; absent, the rule is not measured. */
+/** `dependents:`: where the dependents rule (RULE.dependents) is read; absent, the rule is not measured. */
 export interface DependentsConfig {
   source: 'deps.dev' | 'ecosyste.ms';
   apiUrl?: string;

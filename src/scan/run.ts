@@ -6,7 +6,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { DirectoryStore, type StoreSource } from '../load/store.ts';
 import type { ListedTarget } from '../measure/targets.ts';
 import { storeFileName } from '../store/record-line.ts';
-import type { ResolvedConfig, ShapeThresholds } from '../config/resolve.ts';
+import { judgedRules, type ResolvedConfig } from '../config/resolve.ts';
 import type { Settings, SourceSetting } from '../config/types.ts';
 import { discoverSources, type Discovery } from '../measure/forge/sources.ts';
 import { UsageError } from '../errors.ts';
@@ -67,25 +67,6 @@ export interface ScanOutcome {
   location: string;
 }
 
-/** Each rule's window in months, and the rule ids the active thresholds judge by measurement. */
-function thresholdRules(thresholds: ShapeThresholds): { windowMonths: Record<string, number>; ids: string[] } {
-  const windowMonths: Record<string, number> = {};
-  const ids: string[] = [];
-  if (thresholds.shape === 'A') {
-    for (const r of thresholds.t.rules) {
-      ids.push(r.id);
-      if (r.type === 'numeric' && r.timeRangeInMonths !== undefined) windowMonths[r.id] = r.timeRangeInMonths;
-    }
-  } else {
-    for (const r of thresholds.t.rules) {
-      if (r.manual) continue;
-      ids.push(r.id);
-      if (r.threshold.timeRangeInMonths !== undefined) windowMonths[r.id] = r.threshold.timeRangeInMonths;
-    }
-  }
-  return { windowMonths, ids };
-}
-
 async function openWriter(settings: Settings): Promise<StoreWriter> {
   if (!isS3(settings.store)) {
     await mkdir(settings.store, { recursive: true }).catch((err: unknown) => {
@@ -102,7 +83,7 @@ async function openWriter(settings: Settings): Promise<StoreWriter> {
 export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   const { config, listener, shard } = run;
   const { settings } = config;
-  const judged = thresholdRules(config.thresholds);
+  const judged = judgedRules(config.thresholds);
   // By default every rule badgepress can measure, whatever the thresholds judge today: a rule
   // added to a badge later finds its values in past scans.
   const rules = new Set(run.asked ?? [...measuredRuleIds({ dependents: settings.dependents !== undefined }), ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);

@@ -31,7 +31,7 @@ export function hostAccess(host: HostConfig, adapter: ForgeAdapter, env: Readonl
 export interface ForgeSettings {
   /** The config's `hosts:` (over the known hosts); an entry with `api: false` is never asked. */
   hosts: Readonly<Record<string, HostEntry>>;
-  /** The config's `dependents:`; absent, DEPENDENTS is not measured. */
+  /** The config's `dependents:`; absent, the dependents rule is not measured. */
   dependents?: DependentsConfig;
   /** `scan.tokens` (host → variable git uses): the API uses the same token unless the host names its own. */
   gitTokens?: Readonly<Record<string, string>>;
