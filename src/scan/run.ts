@@ -88,38 +88,7 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   // added to a badge later finds its values in past scans.
   const rules = new Set(run.asked ?? [...measuredRuleIds({ dependents: settings.dependents !== undefined }), ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
 
-  const parsed = run.reposFile === undefined ? { targets: [], problems: [] } : parseTargets(await readList(run.reposFile), run.reposFile);
-  const first = !shard || shard.index === 0;
-  const found =
-    run.sources && run.sources.length > 0
-      ? await discoverSources(
-          run.sources,
-          { hosts: settings.hosts, gitTokens: settings.scan.tokens },
-          process.env,
-          // Shard 0 alone looks up what left: n shards ask the forge once.
-          first ? async (listed) => [...parsed.targets.map((t) => t.url), ...(await storedElsewhere(settings, run.sources!, listed))] : [],
-          listener.onListed,
-        )
-      : undefined;
-  // Every shard lists the sources whole (the same list on every machine) and keeps its share;
-  // a line or source that fails belongs to no shard: shard 0 reports it, so n shards report it once.
-  const listProblems = first ? [...parsed.problems, ...(found?.problems ?? [])] : [];
-  for (const p of listProblems) listener.listProblem(p);
-  if (found && first) {
-    const inFile = new Set(parsed.targets.map((t) => t.url));
-    for (const m of found.moved) {
-      const then = inFile.has(m.from) ? 'the repos file names the old URL; both are scanned until it names the new one' : "the old URL's records stay under it in the store; the new one is scanned from now on";
-      listener.warn(`moved: ${m.from} → ${m.to} (${then})`);
-    }
-    for (const l of found.left) {
-      const then = inFile.has(l.url) ? 'the repos file still lists it, so it is scanned' : 'no longer scanned; its records stay in the store, and on the site until its store file is deleted and build --prune runs';
-      listener.warn(`left: ${l.url}: ${l.why} (${then})`);
-    }
-  }
-  // The repos file's own line wins (its mirror=), a source adds the rest.
-  const listed = new Set(parsed.targets.map((t) => t.url));
-  const all = [...parsed.targets, ...(found?.targets ?? []).filter((t) => !listed.has(t.url))];
-  const targets = shard ? all.filter((t) => inShard(shard)(t.url)) : all;
+  const { targets, listProblems, found } = await listTargets(run, settings);
 
   const writer = await openWriter(settings);
   let lease;
@@ -157,7 +126,47 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   const wanted = new Set(run.asked ?? judged.ids);
   summary.unmeasured = summary.unmeasured.filter((id) => wanted.has(id));
   const sources = found && { repositories: found.targets.length, moved: found.moved, left: found.left, requests: found.requests };
-  return { summary, listProblems: listProblems.length, location: writer.location, ...(sources ? { sources } : {}) };
+  return { summary, listProblems, location: writer.location, ...(sources ? { sources } : {}) };
+}
+
+/**
+ * The repositories this run (this shard) scans: the repos file's lines, then what the sources
+ * list; moved and left repositories and bad lines are told to the listener (by shard 0 alone).
+ */
+async function listTargets(run: ScanRun, settings: Settings): Promise<{ targets: ListedTarget[]; listProblems: number; found: Discovery | undefined }> {
+  const { listener, shard } = run;
+  const parsed = run.reposFile === undefined ? { targets: [], problems: [] } : parseTargets(await readList(run.reposFile), run.reposFile);
+  const first = !shard || shard.index === 0;
+  const found =
+    run.sources && run.sources.length > 0
+      ? await discoverSources(
+          run.sources,
+          { hosts: settings.hosts, gitTokens: settings.scan.tokens },
+          process.env,
+          // Shard 0 alone looks up what left: n shards ask the forge once.
+          first ? async (listed) => [...parsed.targets.map((t) => t.url), ...(await storedElsewhere(settings, run.sources!, listed))] : [],
+          listener.onListed,
+        )
+      : undefined;
+  // Every shard lists the sources whole (the same list on every machine) and keeps its share;
+  // a line or source that fails belongs to no shard: shard 0 reports it, so n shards report it once.
+  const listProblems = first ? [...parsed.problems, ...(found?.problems ?? [])] : [];
+  for (const p of listProblems) listener.listProblem(p);
+  if (found && first) {
+    const inFile = new Set(parsed.targets.map((t) => t.url));
+    for (const m of found.moved) {
+      const then = inFile.has(m.from) ? 'the repos file names the old URL; both are scanned until it names the new one' : "the old URL's records stay under it in the store; the new one is scanned from now on";
+      listener.warn(`moved: ${m.from} → ${m.to} (${then})`);
+    }
+    for (const l of found.left) {
+      const then = inFile.has(l.url) ? 'the repos file still lists it, so it is scanned' : 'no longer scanned; its records stay in the store, and on the site until its store file is deleted and build --prune runs';
+      listener.warn(`left: ${l.url}: ${l.why} (${then})`);
+    }
+  }
+  // The repos file's own line wins (its mirror=), a source adds the rest.
+  const listed = new Set(parsed.targets.map((t) => t.url));
+  const all = [...parsed.targets, ...(found?.targets ?? []).filter((t) => !listed.has(t.url))];
+  return { targets: shard ? all.filter((t) => inShard(shard)(t.url)) : all, listProblems: listProblems.length, found };
 }
 
 /**
