@@ -7,15 +7,16 @@
 // them with and without the search's files and pages (the generator's time per file, summed
 // by kind), the compressed size of the home page, of the largest group page and of the search's
 // pages for finding by name without JavaScript (their count, bytes and the largest), the bytes
-// a query downloads with JavaScript (every repository's name typed in full, and its first 1 to
-// 4 characters), and the growth of RSS while the pages were written.
+// and files a query downloads with JavaScript (every repository's name typed in full, its
+// first 1 to 4 characters, and any 1 or 3 characters found in a name), and the growth of RSS
+// while the pages were written.
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { resolveConfig } from '../src/config/resolve.ts';
 import { loadPagesContext } from '../src/render/pages/setup.ts';
 import { siteWideFileStream } from '../src/render/pages/site-wide.ts';
 import { byCodeUnits, type RepositorySummary } from '../src/render/pages/summary.ts';
-import { shardKey } from '../src/render/pages/search-index.ts';
+import { endsKey, shardKey } from '../src/render/pages/search-index.ts';
 import { repositoryName } from '../src/render/pages/groups.ts';
 import { repositoryUrl } from './lib/synthetic-store.ts';
 
@@ -48,7 +49,10 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
   const ms: Record<string, number> = { search: 0, prefix: 0, groups: 0, lists: 0, other: 0 };
   const count: Record<string, number> = { search: 0, prefix: 0, groups: 0, lists: 0, other: 0 };
   const prefix = { raw: 0, gzip: 0, largest: { key: '', gzip: 0 } };
-  const search = new Map<string, string>();
+  // Each search file's sizes and what a query reads of it: not its text (56 MB at 100,000
+  // repositories, which would count against the heap the writing is measured in).
+  const search = new Map<string, { raw: number; gzip: number; node: { prefix: string; more?: string[]; ends?: number } }>();
+  let searchBytes = 0;
   let home = 0;
   let biggestGroup = { key: '', gzip: 0 };
   // The search's JSON files (search), its pages for finding by name (prefix; the search page is "other").
@@ -61,7 +65,11 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
     ms[k]! += now - t;
     count[k]!++;
     const body = String(f.body);
-    if (k === 'search') search.set(f.key, body);
+    if (k === 'search') {
+      const { prefix, more, ends } = JSON.parse(body) as { prefix: string; more?: string[]; ends?: number };
+      search.set(f.key, { raw: body.length, gzip: gzipSync(body).byteLength, node: { prefix, more, ends } });
+      searchBytes += body.length;
+    }
     if (k === 'prefix' || f.key === 'search/index.html') {
       const gz = gzipSync(body).byteLength;
       if (k === 'prefix') {
@@ -96,40 +104,48 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
   say(`browse: largest group page ${at} (target ≤ 30 KB compressed)`, `${kB(biggestGroup.gzip)} gzip (${biggestGroup.key})`, 'groupPageMaxGzipKb', Number((biggestGroup.gzip / 1024).toFixed(1)));
   say(`browse: RSS growth while writing them ${at}`, `${Math.round((rssPeak - rssBefore) / 2 ** 20)} MB (summary lines held before: the build holds them too)`, 'browseRssGrowthMb', Math.round((rssPeak - rssBefore) / 2 ** 20));
   // Bytes a query downloads: the files site.js fetches, root first, one per typed character.
-  const gz = new Map<string, number>();
-  const gzOf = (key: string) => {
-    let v = gz.get(key);
-    if (v === undefined) gz.set(key, (v = gzipSync(search.get(key)!).byteLength));
-    return v;
-  };
-  const query = (name: string): { raw: number; gzip: number } => {
-    let key = shardKey('');
-    let raw = search.get(key)!.length;
-    let gzip = gzOf(key);
-    let node = JSON.parse(search.get(key)!) as { more?: string[] };
-    for (let k = 0; node.more && k < name.length && node.more.includes(name[k]!); k++) {
-      key = shardKey(name.slice(0, k + 1));
-      raw += search.get(key)!.length;
-      gzip += gzOf(key);
-      node = JSON.parse(search.get(key)!);
+  const query = (name: string): { raw: number; gzip: number; files: number } => {
+    let file = search.get(shardKey(''))!;
+    let raw = file.raw;
+    let gzip = file.gzip;
+    let files = 1;
+    for (let k = 0; file.node.more && k < name.length; k++) {
+      if (!file.node.more.includes(name[k]!)) return { raw, gzip, files };
+      file = search.get(shardKey(name.slice(0, k + 1)))!;
+      raw += file.raw;
+      gzip += file.gzip;
+      files++;
     }
-    return { raw, gzip };
+    // Where the query stops at a prefix with more: its longer names that end with it.
+    if (file.node.ends) {
+      const ends = search.get(endsKey(file.node.prefix))!;
+      raw += ends.raw;
+      gzip += ends.gzip;
+      files++;
+    }
+    return { raw, gzip, files };
   };
   const names = [...new Set(urls.map((u) => repositoryName(u).toLowerCase()))];
-  for (const len of [1, 2, 3, 4, Infinity]) {
-    const qs = [...new Set(names.map((x) => x.slice(0, len)))];
+  // Any part of a name: every distinct run of 1 or 3 characters found anywhere in one.
+  const parts = (len: number) => [...new Set(names.flatMap((x) => Array.from({ length: Math.max(0, x.length - len + 1) }, (_, k) => x.slice(k, k + len))))];
+  const rows: Array<[string, string[], string]> = [
+    ...[1, 2, 3, 4].map((len): [string, string[], string] => [`the first ${len} character${len === 1 ? '' : 's'}`, [...new Set(names.map((x) => x.slice(0, len)))], `searchBytesMaxGzip${len}`]),
+    ['a whole name', names, 'searchBytesMaxGzipName'],
+    ['any 1 character of a name', parts(1), 'searchBytesMaxGzipAny1'],
+    ['any 3 characters of a name', parts(3), 'searchBytesMaxGzipAny3'],
+  ];
+  for (const [what, qs, key] of rows) {
     const sizes = qs.map(query).sort((a, b) => a.gzip - b.gzip);
     const median = sizes[Math.floor(sizes.length / 2)]!;
     const max = sizes[sizes.length - 1]!;
-    const what = len === Infinity ? 'a whole name' : `the first ${len} character${len === 1 ? '' : 's'}`;
     say(
       `browse: search bytes per query ${at}, ${what} (${qs.length} queries)`,
-      `median ${kB(median.gzip)} gzip (${kB(median.raw)} raw), largest ${kB(max.gzip)} gzip (${kB(max.raw)} raw)`,
-      `searchBytesMaxGzip${len === Infinity ? 'Name' : len}`,
+      `median ${kB(median.gzip)} gzip (${kB(median.raw)} raw), largest ${kB(max.gzip)} gzip (${kB(max.raw)} raw), at most ${Math.max(...sizes.map((z) => z.files))} files`,
+      key,
       max.gzip,
     );
   }
-  const all = [...search.values()].reduce((a, b) => a + b.length, 0);
+  const all = searchBytes;
   say(
     `browse: the search's files ${at}`,
     `${search.size} files, ${(all / 2 ** 20).toFixed(1)} MB in all (the one search.json before: every URL, ${((urls.reduce((a, u) => a + u.length + 3, 0) / 2 ** 20) as number).toFixed(1)} MB a query)`,

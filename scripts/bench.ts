@@ -23,6 +23,7 @@ import { generateStore } from './lib/synthetic-store.ts';
 import { benchIncremental, scaleRuns } from './bench-incremental.ts';
 import { scanRows } from './bench-scan.ts';
 import { forgeRows } from './bench-forge.ts';
+import { discoverRows } from './bench-discover.ts';
 import { browseRows } from './bench-browse.ts';
 import { reusedGoldFrom } from './lib/thresholds-variant.ts';
 import { bundleWorker } from './build-worker.ts';
@@ -125,6 +126,7 @@ if (values.only === 'browse') {
 // `--only forge`: requests per repository on each forge kind (scripts/bench-forge.ts), seconds.
 if (values.only === 'forge') {
   await forgeRows(say);
+  await discoverRows(say);
   finish();
   process.exit(0);
 }

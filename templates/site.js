@@ -1,9 +1,9 @@
 // badgepress site script: enhances pages that work without it (search, copy buttons).
 (function () {
   'use strict';
-  // Search: the files of search/ form a prefix tree of repository and group names (see
-  // src/render/pages/search-index.ts); a query fetches the root, then one file per typed
-  // character until a file holds every entry under its prefix, and that file's further parts
+  // Search: the files of search/ form a tree of every part of every repository and group name
+  // (see src/render/pages/search-index.ts); a query fetches the root, then one file per typed
+  // character until a file holds every name under its prefix, and that file's further parts
   // when the entries sought may be among them. Fetched files are kept.
   function shardName(prefix) {
     if (!prefix) return '-';
@@ -31,13 +31,15 @@
     this.api = form.getAttribute('data-api');
     this.cache = {};
   }
+  // A prefix's file, its part n (from 2), or (part 'ends') its names that end with it.
   Finder.prototype.shard = function (prefix, part) {
-    var url = this.base + shardName(prefix) + (part > 1 ? '.' + part : '') + '.json';
+    var url = this.base + shardName(prefix) + (part === 'ends' || part > 1 ? '.' + part : '') + '.json';
     if (!this.cache[url]) this.cache[url] = fetch(url).then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); });
     return this.cache[url];
   };
-  // Resolves to { groups, repositories, total, more, badges }: the entries whose name starts
-  // with the query's last segment and, when it names a path, whose address holds it.
+  // Resolves to { groups, repositories, unlisted, more, path, badges }: the entries whose name
+  // holds the query's last segment (those it starts first) and, when it names a path, whose
+  // address holds it.
   Finder.prototype.find = function (query) {
     var self = this;
     var q = query.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
@@ -54,28 +56,38 @@
       return walk(root, 0).then(function (node) {
         var out = { groups: [], repositories: [], more: 0, unlisted: 0, path: path, badges: badges };
         if (!node) return out;
-        var own = node.parts > 1 ? node.own : node.groups.length + node.repositories.length;
-        // The file's other parts, when what is sought may be there: every own entry matches a
-        // name the prefix starts with, so they are read only for a path or a longer name.
+        // The file's other parts, when what is sought may be there: every entry in them is named
+        // the prefix, so they are read only for a path or a longer name.
         var whole = node.parts > 1 && (path || name.length > node.prefix.length);
         var rest = [];
         for (var p = 2; whole && p <= node.parts; p++) rest.push(self.shard(node.prefix, p));
+        // The longer names that end with the query, when it stops at a prefix that has more.
+        if (node.ends) rest.push(self.shard(node.prefix, 'ends'));
         return Promise.all(rest).then(function (parts) {
           var files = [node].concat(parts);
-          for (var f = 0; f < files.length; f++) {
-            for (var g = 0; g < files[f].groups.length; g++) {
-              var gr = files[f].groups[g];
-              if (lastSegment(gr[0]).toLowerCase().indexOf(name) === 0 && (!path || gr[0].toLowerCase().indexOf(path) >= 0)) out.groups.push(gr);
-            }
-            for (var r = 0; r < files[f].repositories.length; r++) {
-              var re = files[f].repositories[r];
-              if (nameOfUrl(re[0]).indexOf(name) === 0 && (!path || re[0].toLowerCase().indexOf(path) >= 0)) out.repositories.push(re);
-            }
+          var listed = 0;
+          var starts = { groups: [], repositories: [] };
+          var seen = {};
+          function keep(kind, entry, label, key) {
+            if (label.indexOf(name) < 0 || (path && key.toLowerCase().indexOf(path) < 0) || seen[kind + key]) return;
+            seen[kind + key] = true;
+            (label.indexOf(name) === 0 ? starts : out)[kind].push(entry);
           }
-          // Matches in parts not read (named the prefix exactly): counted, not listed.
-          if (node.parts > 1 && !whole) out.unlisted = own - node.groups.length - node.repositories.length;
-          // Entries under a longer prefix than the query: the file says how many, not which.
-          if (node.more) out.more = node.n - own;
+          for (var f = 0; f < files.length; f++) {
+            listed += files[f].groups.length + files[f].repositories.length;
+            for (var g = 0; g < files[f].groups.length; g++) keep('groups', files[f].groups[g], lastSegment(files[f].groups[g][0]).toLowerCase(), files[f].groups[g][0]);
+            for (var r = 0; r < files[f].repositories.length; r++) keep('repositories', files[f].repositories[r], nameOfUrl(files[f].repositories[r][0]), files[f].repositories[r][0]);
+          }
+          // Names that start with the query before those that hold it further on.
+          out.groups = starts.groups.concat(out.groups);
+          out.repositories = starts.repositories.concat(out.repositories);
+          var own = (node.parts > 1 ? node.own : node.groups.length + node.repositories.length) + (node.ends || 0);
+          if (!path) {
+            // Own entries in parts not read, or past the first 200 ending so: counted, not listed.
+            out.unlisted = own - listed;
+            // Entries under a longer prefix than the query: the file says how many, not which.
+            if (node.more) out.more = node.n - own;
+          } else if (own > listed || (node.more && node.n > own)) out.more = 1;
           return out;
         });
       });
@@ -119,8 +131,8 @@
     }
     var total = found.groups.length + found.repositories.length + found.unlisted;
     var text = total === 0 && !found.more ? 'Nothing matches.' : total > shown ? shown + ' of ' + total + ' matches shown.' : total + (total === 1 ? ' match.' : ' matches.');
-    // Those names were not looked at for the path: how many start so says nothing of it.
-    if (found.more) text += found.path ? ' More names start with these letters: type more of the name to look among them too.' : ' ' + found.more + ' more names start with these letters: type more of the name.';
+    // Those names were not looked at for the path: how many hold the letters says nothing of it.
+    if (found.more) text += found.path ? ' More names hold these letters: type more of the name to look among them too.' : ' ' + found.more + (found.more === 1 ? ' more name holds' : ' more names hold') + ' these letters: type more of the name.';
     return text;
   };
   // A results region after a form: a status line and a list.

@@ -67,8 +67,9 @@ describe('documentation recipes', () => {
     const { SERVE_USAGE } = await import('../src/commands/serve.ts');
     const { SITE_USAGE } = await import('../src/commands/site.ts');
     const { SCAN_USAGE } = await import('../src/commands/scan.ts');
-    const usage = `${BUILD_USAGE} ${PLAN_USAGE} ${SERVE_USAGE} ${SITE_USAGE} ${SCAN_USAGE} --help`;
-    const used = new Set([...allDocs.matchAll(/npx badgepress (?:build|plan|serve|site|scan)[^\n`]*/g)].flatMap((m) => [...m[0].matchAll(/--[a-z0-9-]+/g)].map((f) => f[0])));
+    const { DISCOVER_USAGE } = await import('../src/commands/discover.ts');
+    const usage = `${BUILD_USAGE} ${PLAN_USAGE} ${SERVE_USAGE} ${SITE_USAGE} ${SCAN_USAGE} ${DISCOVER_USAGE} --help`;
+    const used = new Set([...allDocs.matchAll(/npx badgepress (?:build|plan|serve|site|scan|discover)[^\n`]*/g)].flatMap((m) => [...m[0].matchAll(/--[a-z0-9-]+/g)].map((f) => f[0])));
     expect(used.size).toBeGreaterThan(5);
     for (const flag of used) expect(usage, flag).toContain(flag);
   });

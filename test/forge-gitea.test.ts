@@ -167,7 +167,8 @@ describe('Gitea/Forgejo adapter', () => {
     expect(giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: 1, workflow_runs: [{ id: 1, created: '2026-10-01T00:00:00Z' }] })).toContain(
       "GET /repos/{owner}/{repo}/actions/runs 200: /workflow_runs/0 must have required property 'status'",
     );
-    expect(giteaCheck('GET', '/repos/{owner}/{repo}', 200, { id: 1, name: 'w', full_name: 'a/w', owner: user })).toEqual(["GET /repos/{owner}/{repo} 200:  must have required property 'has_issues'"]);
+    const listed = { html_url: 'https://forge.example/a/w', private: false, internal: false, fork: false, mirror: false, archived: false, topics: null };
+    expect(giteaCheck('GET', '/repos/{owner}/{repo}', 200, { id: 1, name: 'w', full_name: 'a/w', owner: user, ...listed })).toEqual(["GET /repos/{owner}/{repo} 200:  must have required property 'has_issues'"]);
   });
 
   it('never follows a next-page link to another host (the token would go with it)', async () => {

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GitError, startGit } from '../src/measure/git/run.ts';
-import { gitTokenConfig } from '../src/scan/credentials.ts';
+import { gitTokenConfig } from '../src/measure/git/credentials.ts';
 import { closeServer, listenLocal } from '../scripts/lib/listen.ts';
 
 const TOKEN = 'canary-git-5e1d7b';

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILD_FLAGS } from '../src/commands/build.ts';
 import { SCAN_FLAGS } from '../src/commands/scan.ts';
+import { DISCOVER_FLAGS } from '../src/commands/discover.ts';
 import { runCli } from './helpers/cli.ts';
 
 /** The flags a help text describes: "  --flag [ARG]" then at least two spaces and some words. */
@@ -12,6 +13,7 @@ describe('--help', () => {
   for (const [command, flags] of [
     ['scan', SCAN_FLAGS],
     ['build', BUILD_FLAGS],
+    ['discover', DISCOVER_FLAGS],
   ] as const) {
     it(`${command} --help describes every flag its parser accepts`, () => {
       const r = runCli([command, '--help']);

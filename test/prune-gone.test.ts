@@ -81,11 +81,14 @@ describe('a directory output', () => {
     expect(existsSync(join(pageDir, 'index.html'))).toBe(true);
     // …but the home page, the sitemap and the search index no longer lead to it.
     expectUnlisted((k) => readFileSync(join(out, k), 'utf8'), gone.enc);
-    const published = treeKeys(out).filter((k) => k.includes(`/${gone.enc}/`));
-    expect(published.length).toBeGreaterThan(2);
+    // Its files stay, and so does the search's file of "2", a part of no other name than tool2.
+    expect(gone.url).toBe('https://codeberg.org/u0/tool2');
+    const published = [...treeKeys(out).filter((k) => k.includes(`/${gone.enc}/`)), 'search/2.json'];
+    expect(existsSync(join(out, 'search/2.json'))).toBe(true);
+    expect(published.length).toBeGreaterThan(3);
 
     const plan = JSON.parse(await runCliAsync(['plan', '--store', store, '--out', out, '--json', '--now', NOW]).then((r) => r.stdout)) as { removed: number };
-    // plan compares API files only (pages are not rendered by plan): the API keys and the two pages.
+    // plan compares API files only (pages are not rendered by plan): the API keys, the two pages and the search file.
     expect(plan.removed).toBe(published.length);
 
     const before = treeKeys(out);

@@ -422,14 +422,17 @@ function bucketWatcher(client: S3Client, bucket: string, prefix: string) {
   const latestKeys = [...smallTree.keys()].filter((k) => !k.includes('/at/') && !k.endsWith('/index.json'));
   const list = async (): Promise<Set<string>> => {
     // s3rver lists by reading its directories, and answers 500 when an object (the build's
-    // lease, say) is deleted between its readdir and its stat; S3's listing has no such race.
+    // lease, say) is deleted or rewritten between its readdir and its stat; S3's listing has no
+    // such race. A build after a killed one sends every object again for its headers (no state
+    // says which Cache-Control they carry), so the race comes often: a pause, and a new listing.
     for (let attempt = 1; ; attempt++) {
       try {
         const keys = new Set<string>();
         for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: prefix })) for (const o of page.Contents ?? []) keys.add(o.Key!.slice(prefix.length));
         return keys;
       } catch (err) {
-        if (attempt >= 5 || (err as { name?: string }).name !== 'InternalError') throw err;
+        if (attempt >= 40 || (err as { name?: string }).name !== 'InternalError') throw err;
+        await new Promise((ok) => setTimeout(ok, 10));
       }
     }
   };

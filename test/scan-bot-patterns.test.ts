@@ -9,7 +9,9 @@ import { childEnv, CLI, ROOT, spawnChecked } from './helpers/cli.ts';
 import { utc, WorkRepo } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { botPatternProblem } from '../src/model/bot-pattern.ts';
-import { botTest } from '../src/measure/git/bots.ts';
+import { botTest } from '../src/measure/bots.ts';
+import { startGitHub } from '../scripts/lib/forge-peers/github.ts';
+import { runCommand } from './helpers/cli-in-process.ts';
 
 const PATTERN = '^(\\w+\\s?)+-ci$';
 // 34 characters: 8 s of one core for the 31 of the audit's kind, doubling with each more.
@@ -53,5 +55,62 @@ describe('bot patterns run on RE2', () => {
     expect(isBot({ name: 'Someone', email: 'DEPLOY@example.org' })).toBe(true);
     expect(botPatternProblem('(a)\\1')).toMatch(/^not a regular expression RE2 accepts \(.*\); backreferences and lookaround are not supported$/);
     expect(botPatternProblem(PATTERN)).toBeUndefined();
+  });
+});
+
+describe('bot patterns reach the forge too', () => {
+  const root = tempDir('badgepress-bot-patterns-forge-');
+
+  // alice's issue: a comment by release-helper (an OWNER account a bot runs) after 1 day, by
+  // maint after 2; nightly-ci's issue is never answered (10 days old at E). Counting the
+  // pattern bots: (1 + 10) / 2 = 5.5 days; leaving them out: alice's issue alone, 2 days.
+  // nightly-ci comments 120 times on its own issue: past the 100 timeline items one GraphQL
+  // query brings, so an adapter that took it for a person's would ask for the rest.
+  async function scanWithPatterns(dir: string, token: string | undefined) {
+    const github = await startGitHub({
+      issues: [
+        { number: 1, created: '2026-11-01T00:00:00Z', author: { login: 'alice' }, association: 'NONE' },
+        { number: 2, created: '2026-11-15T00:00:00Z', author: { login: 'nightly-ci' }, association: 'NONE' },
+      ],
+      comments: [
+        { issue: 1, created: '2026-11-02T00:00:00Z', author: { login: 'release-helper' }, association: 'OWNER' },
+        { issue: 1, created: '2026-11-03T00:00:00Z', author: { login: 'maint' }, association: 'OWNER' },
+        ...Array.from({ length: 120 }, (_, n) => ({ issue: 2, created: `2026-11-16T00:${String(n % 60).padStart(2, '0')}:${String(Math.floor(n / 60)).padStart(2, '0')}Z`, author: { login: 'nightly-ci' }, association: 'NONE' })),
+      ],
+    });
+    try {
+      const work = WorkRepo.init(join(dir, 'work'));
+      work.commit({ at: utc(2026, 10, 1) });
+      work.bareClone(join(dir, 'one.git'));
+      const config = join(dir, 'badgepress.yaml');
+      const tokenEnv = token === undefined ? '' : ', tokenEnv: GH_TOKEN_TEST';
+      const hosts = `hosts:\n  github.com: { kind: github, apiUrl: "${github.url}", requestsPerSecond: 1000${tokenEnv} }`;
+      writeFileSync(config, ['shape: A', 'store: store', `scan:\n  mirrors: mirrors\n  retries: 0\n  botPatterns: ["^nightly-ci$"]`, hosts, ''].join('\n'));
+      writeFileSync(join(dir, 'repos.txt'), `https://github.com/acme/one mirror=${join(dir, 'one.git')}\n`);
+      const args = ['scan', '--config', config, '--repos', join(dir, 'repos.txt'), '--store', join(dir, 'store'), '--as-of', '2026-11-25', '--rules', 'ISSUE_REACTION_TIME'];
+      const r = await runCommand([...args, '--bot-pattern', '^release-helper$'], { env: { GH_TOKEN_TEST: token } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const line = JSON.parse(readFileSync(join(dir, 'store/github.com/acme/one.ndjson'), 'utf8'));
+      expect(line.values.ISSUE_REACTION_TIME).toBe(2);
+      expect(line.evidence.ISSUE_REACTION_TIME).toBe('Mean first maintainer reaction over 1 issues opened in the 3 months to 2026-11-25');
+      return github.requests;
+    } finally {
+      await github.close();
+    }
+  }
+
+  it("an issue or a maintainer's comment by a login scan.botPatterns names is a bot's: left out of the reaction time", async () => {
+    // Without a token: the REST lists. The adapter skips the triage events of the pattern
+    // bot's issue: only alice's are read.
+    const requests = await scanWithPatterns(join(root, 'rest'), undefined);
+    expect(requests.filter((q) => q.path.endsWith('/events')).map((q) => q.path)).toEqual(['/repos/acme/one/issues/1/events']);
+  });
+
+  it('through GraphQL (with a token) the same test runs on issue authors and reactors', async () => {
+    // One query: the pattern bot's issue is not read past its first 100 timeline items.
+    const requests = await scanWithPatterns(join(root, 'graphql'), 'ghp_test');
+    expect(requests.filter((q) => q.path === '/graphql')).toHaveLength(1);
+    expect(requests.some((q) => q.path.endsWith('/events'))).toBe(false);
   });
 });

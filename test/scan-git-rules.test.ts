@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { measureRepository } from '../src/measure/git/measure.ts';
-import { botTest } from '../src/measure/git/bots.ts';
+import { botTest } from '../src/measure/bots.ts';
 import type { GitRuleOptions } from '../src/measure/git/rules.ts';
 import { GIT_RULE_IDS } from '../src/model/measured-rules.ts';
 import { CatFile } from '../src/measure/git/cat-file.ts';

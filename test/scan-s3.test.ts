@@ -9,6 +9,7 @@ import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 import { utc, WorkRepo } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { S3StoreWriter } from '../src/store/s3-writer.ts';
+import { startGitea } from '../scripts/lib/forge-peers/gitea.ts';
 import { StoreConflictError } from '../src/store/writer.ts';
 
 describe('scan into S3', () => {
@@ -43,6 +44,28 @@ describe('scan into S3', () => {
     const later = await runCommand(args('s3://scans/store/', '2026-11-02'), { env: peer.env });
     expect(JSON.parse(later.stdout)).toMatchObject({ records: 1 });
     expect((await peer.objects('scans', 'store/')).get('example.org/acme/widget.ndjson')!.body.toString().split('\n')).toHaveLength(3);
+  });
+
+  it('with a source, names what left it from the URLs the S3 store holds', async () => {
+    const config = join(root, 'source.yaml');
+    const scanWith = async (archived: boolean, more: string[]) => {
+      const forge = await startGitea({ owner: 'acme', catalogue: { web: 'https://example.org', repos: [{ path: 'acme/widget', archived }] } });
+      try {
+        writeFileSync(config, `hosts:\n  example.org: { kind: gitea, apiUrl: "${forge.url}", requestsPerSecond: 1000 }\n`);
+        const store = ['--store', 's3://scans/sourced/', '--s3-endpoint', peer.endpoint, '--s3-path-style'];
+        const r = await runCommand(['scan', '--config', config, '--source', 'https://example.org/acme', ...more, ...store, '--forge', 'never', '--json'], { env: peer.env });
+        expect(forge.violations).toEqual([]);
+        return JSON.parse(r.stdout);
+      } finally {
+        await forge.close();
+      }
+    };
+    // Listed by the source, read from the list's mirror.
+    expect(await scanWith(false, ['--repos', repos, '--as-of', '2026-11-01'])).toMatchObject({ measured: 1, exitCode: 0, sources: { repositories: 1, left: [] } });
+    // Archived since: nothing to scan, and the store's URL is looked up.
+    const later = await scanWith(true, ['--as-of', '2026-11-02']);
+    expect(later).toMatchObject({ repositories: 0, exitCode: 0 });
+    expect(later.sources).toEqual({ repositories: 0, moved: [], left: [{ url: 'https://example.org/acme/widget', why: 'archived (the source leaves archived ones out)' }], requests: 2 });
   });
 
   it('a store that ignores conditional writes is refused unless the config accepts the risk', async () => {

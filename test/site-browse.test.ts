@@ -357,8 +357,43 @@ describe('the search', () => {
     for (const i of [0, 199, 200, 249]) expect((await scriptFinds(files, `o${i}/same`)).repositories).toEqual([`https://github.com/o${i}/same`]);
     expect((await scriptFinds(files, 'o249/same')).fetched.slice(-2)).toEqual(['/search/same.json', '/search/same.2.json']);
     // With a path, the names under longer prefixes are not counted as if they matched it.
-    expect((await scriptFinds(files, 'aaaa')).status).toBe('0 matches. 250 more names start with these letters: type more of the name.');
-    expect((await scriptFinds(files, 'p7/aaaa')).status).toBe('0 matches. More names start with these letters: type more of the name to look among them too.');
+    expect((await scriptFinds(files, 'aaaa')).status).toBe('0 matches. 250 more names hold these letters: type more of the name.');
+    expect((await scriptFinds(files, 'p7/aaaa')).status).toBe('0 matches. More names hold these letters: type more of the name to look among them too.');
+  });
+
+  it('the script finds any part of a name, whole-name starts first, each once, a letter in two files', async () => {
+    const ssh = ['https://github.com/libssh2/libssh2', 'https://github.com/openssh/openssh-portable', 'https://github.com/x/ssh', 'https://github.com/arthepsy/ssh-audit'];
+    // 1,000 names ending in 0, many with more 0s ("mod1000"): more than a file holds.
+    const zeros = Array.from({ length: 1000 }, (_, i) => `https://github.com/o${i % 40}/mod${i}0`);
+    const urls = [...URLS, ...ssh, ...zeros];
+    const { files } = site(urls);
+    const found = await scriptFinds(files, 'ssh');
+    expect(found.repositories.slice(0, 2).sort()).toEqual(['https://github.com/arthepsy/ssh-audit', 'https://github.com/x/ssh']);
+    expect(found.repositories.slice(2).sort()).toEqual(['https://github.com/libssh2/libssh2', 'https://github.com/openssh/openssh-portable']);
+    expect((await scriptFinds(files, 'h-aud')).repositories).toEqual(['https://github.com/arthepsy/ssh-audit']);
+    // "0": the names holding it, counted by hand: the 1,000 mods, tool0, tool10, x0, project10,
+    // and the owners o0, o10, o20 and o30. Three files fetched (the root, 0's, and 0's names
+    // ending in it), 200 listed, no name twice.
+    const zero = await scriptFinds(files, '0');
+    expect(zero.fetched).toEqual(['/search/-.json', '/search/0.json', '/search/0.ends.json']);
+    expect(zero.repositories).toHaveLength(200);
+    expect(new Set(zero.repositories).size).toBe(200);
+    expect(zero.status).toBe('10 of 1008 matches shown.');
+    for (const q of ['0', '00', 'mod1', 'o', 'd10', 's']) {
+      const r = await scriptFinds(files, q);
+      expect(new Set(r.repositories).size, q).toBe(r.repositories.length);
+      expect(r.fetched.length, q).toBeLessThanOrEqual(q.length + 2);
+    }
+    const mod100 = await scriptFinds(files, 'mod100');
+    expect(mod100.repositories.sort()).toEqual(zeros.filter((u) => u.split('/').pop()!.startsWith('mod100')).sort());
+    // Every file holds at most 200 entries, none twice.
+    for (const [key, text] of files)
+      if (key.startsWith('search/') && key.endsWith('.json')) {
+        const f = JSON.parse(text) as { repositories: Array<[string]>; groups: Array<[string]> };
+        const keys = [...f.repositories.map((r) => r[0]), ...f.groups.map((g) => `group ${g[0]}`)];
+        expect(keys.length, key).toBeLessThanOrEqual(200);
+        expect(new Set(keys).size, key).toBe(keys.length);
+      }
   });
 
   it('every page has the search form in its header, a GET to the static search page', () => {
@@ -391,7 +426,8 @@ describe('hostile repository URLs and group names', () => {
     }
     // The JSON files hold the strings as JSON does, and parse back to them.
     const shard = JSON.parse(files.get(shardKey('x'))!) as { repositories: Array<[string]> };
-    expect(shard.repositories.map((r) => r[0])).toEqual([urls[0]]);
+    // Every name holding x: the one named x first, then "\u{1F600}x" (ending x) and the bidi one (…exe).
+    expect(shard.repositories.map((r) => r[0])).toEqual([urls[0], urls[5], urls[2]]);
     const group = [...files.keys()].find((k) => k.startsWith('groups/github.com/_') && !k.includes('/-/') && k.endsWith('/index.html') && files.get(k)!.includes('&lt;script&gt;'));
     expect(group).toBeDefined();
     // The URL's own slash (in </script>) splits it: the first group is "<script>alert(1)<".

@@ -19,6 +19,7 @@ commands:
   demo     build the example store into dist/ and serve it (what npm start runs)
   site     after sharded builds, write the site-wide pages from the shards' summaries
   scan     measure the repositories a file lists (from git) and append their records to a store
+  discover list the repositories of organisations, groups or instances, one URL a line
   init     write a starting config (site settings and thresholds) to edit into a directory
 
 run "badgepress <command> --help" for a command's flags, "badgepress --version" for the version`;
@@ -44,6 +45,7 @@ const commands: Record<string, Command> = {
   demo: { load: async () => import('./demo.ts').then((m) => ({ run: m.demoCommand, usage: m.DEMO_USAGE })) },
   site: { load: async () => import('./site.ts').then((m) => ({ run: m.siteCommand, usage: m.SITE_USAGE })), batch: true },
   scan: { load: async () => import('./scan.ts').then((m) => ({ run: (argv: string[]) => m.scanCommand(argv), usage: m.SCAN_HELP })) },
+  discover: { load: async () => import('./discover.ts').then((m) => ({ run: m.discoverCommand, usage: m.DISCOVER_USAGE })) },
   init: { load: async () => import('./init.ts').then((m) => ({ run: m.initCommand, usage: m.INIT_USAGE })) },
 };
 

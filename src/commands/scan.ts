@@ -7,12 +7,14 @@ import { ruleIdProblem } from '../config/validate.ts';
 import type { Settings } from '../config/types.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
-import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule, measuredRuleIds } from '../model/measured-rules.ts';
+import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule, measuredRule, measuredRuleIds, RULE } from '../model/measured-rules.ts';
 import { plural } from '../model/plural.ts';
 import { parseShard, type Shard } from '../model/shard.ts';
 import { runScan } from '../scan/run.ts';
+import { listingProgress, sourceWarnings } from '../measure/forge/sources.ts';
+import { flagSource } from './discover.ts';
 
-export const SCAN_USAGE = `usage: badgepress scan --repos FILE [--store DIR|s3://…] [--config FILE] [--mirrors DIR]
+export const SCAN_USAGE = `usage: badgepress scan [--repos FILE] [--source URL]… [--store DIR|s3://…] [--config FILE] [--mirrors DIR]
                       [--as-of UNIX|ISO] [--history monthly --since YYYY-MM] [--fetch always|never]
                       [--forge always|never] [--rules ID,…] [--concurrency N] [--shard i/n] [--bot-pattern REGEX]… [--bus-factor-months N]
                       [--json] [--wait SECONDS] [--s3-endpoint URL] [--s3-path-style]
@@ -20,6 +22,8 @@ export const SCAN_USAGE = `usage: badgepress scan --repos FILE [--store DIR|s3:/
   --wait SECONDS  wait up to SECONDS (0-86400) for another scan's lease on the store before exiting 5
 
 FILE lists one repository URL a line (# comments), optionally followed by mirror=PATH.
+--source URL (repeatable; else the config's sources:) adds every public repository of an organisation,
+user, group or instance: see badgepress discover --help.
 Exit codes: 0 scanned, 1 some repositories or lines failed (or a stored record lacks rules), 2 bad arguments or config (nothing
 fetched), 4 the store failed, 5 another scan holds the store (of the whole list, the same shard, or another n).`;
 
@@ -29,7 +33,9 @@ export const SCAN_HELP = `${SCAN_USAGE}
 Measures the repositories FILE lists, from git (and the forge's API where the host has one),
 and appends one record per repository and scan time to the store.
 
-  --repos FILE              the repositories to measure (required)
+  --repos FILE              the repositories to measure (required without a source)
+  --source URL              an organisation, user, group or instance whose public repositories
+                            are measured too (repeatable); default: sources: in the config
   --store DIR|s3://…        where records are appended; default: store: in the config
   --config FILE             site settings (YAML): its scan: and hosts: sections, the thresholds;
                             default ./config/badgepress.yaml, else the packaged one
@@ -48,7 +54,7 @@ and appends one record per repository and scan time to the store.
   --shard i/n               only the repositories "badgepress build --shard i/n" builds
   --bot-pattern REGEX       one more bot (a regular expression on the name and e-mail), beside
                             scan.botPatterns; repeatable
-  --bus-factor-months N     the months of commits BUS_FACTOR counts; default: scan.busFactorMonths (12)
+  --bus-factor-months N     the months of commits ${RULE.busFactor.id} counts; default: scan.busFactorMonths (12)
   --json                    print the summary as one JSON object
   --s3-endpoint URL         the endpoint of an S3-compatible store (MinIO, R2, Ceph)
   --s3-path-style           address buckets in the path, not the host name
@@ -61,6 +67,7 @@ export const SCAN_FLAGS = {
   's3-endpoint': CONFIG_FLAGS['s3-endpoint'],
   's3-path-style': CONFIG_FLAGS['s3-path-style'],
   repos: { type: 'string' },
+  source: { type: 'string', multiple: true },
   mirrors: { type: 'string' },
   'as-of': { type: 'string' },
   history: { type: 'string' },
@@ -94,12 +101,16 @@ function parseMonth(text: string): number {
 
 /**
  * The rules nothing measured, grouped by why: a rule badgepress does not measure (the
- * thresholds judge it: another scanner writes it), DEPENDENTS without a `dependents:` source,
+ * thresholds judge it: another scanner writes it), one that needs a config section without it,
  * and forge rules when no scanned repository was measured through a forge's API.
  */
 function unmeasuredWhy(ids: readonly string[], settings: Settings): string {
   const why = (id: string) =>
-    !isMeasuredRule(id) ? 'badgepress does not measure them; another scanner writes them' : id === 'DEPENDENTS' && !settings.dependents ? 'no dependents: source in the config' : "no scanned repository's host has a forge API; see hosts:";
+    !isMeasuredRule(id)
+      ? 'badgepress does not measure them; another scanner writes them'
+      : measuredRule(id)?.needs === 'dependents' && !settings.dependents
+        ? 'no dependents: source in the config'
+        : "no scanned repository's host has a forge API; see hosts:";
   const groups = new Map<string, string[]>();
   for (const id of ids) groups.set(why(id), [...(groups.get(why(id)) ?? []), id]);
   return [...groups].map(([reason, group]) => `${group.join(', ')} (${reason})`).join('; ');
@@ -109,7 +120,6 @@ function unmeasuredWhy(ids: readonly string[], settings: Settings): string {
 export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<number> {
   const { values: v } = parseFlags(argv, SCAN_FLAGS, SCAN_USAGE);
   const started = performance.now();
-  if (v.repos === undefined) throw new UsageError(`--repos FILE is required: a file with one repository URL a line\n${SCAN_USAGE}`);
   const asOf = v['as-of'] === undefined ? Math.floor(Date.now() / 1000) : parseAsOf(v['as-of']);
   if (v.history !== undefined && v.history !== 'monthly') throw new UsageError(`--history ${JSON.stringify(v.history)}: the only history is monthly`);
   if ((v.history === undefined) !== (v.since === undefined)) throw new UsageError('--history monthly and --since YYYY-MM go together');
@@ -142,10 +152,16 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     if (problem) throw new UsageError(`--rules ${JSON.stringify(r)}: ${problem}`);
     if (!known.includes(r)) throw new UsageError(`--rules ${JSON.stringify(r)}: no rule badgepress scan measures has this id; it measures ${known.join(', ')} (ids are case-sensitive)`);
   }
-  if (asked?.length === 0) throw new UsageError('--rules: name at least one rule id, e.g. --rules COMMITS,BUS_FACTOR');
+  if (asked?.length === 0) throw new UsageError(`--rules: name at least one rule id, e.g. --rules ${RULE.commits.id},${RULE.busFactor.id}`);
 
   const config = await resolveFlags(v);
   const { settings } = config;
+  const sources = v.source !== undefined ? v.source.map((u) => flagSource(u, '--source')) : settings.sources;
+  if (v.repos === undefined && sources.length === 0) throw new UsageError(`--repos FILE or a source is required: a file with one repository URL a line, --source URL, or sources: in the config\n${SCAN_USAGE}`);
+  if (fetch === 'never' && sources.length > 0) {
+    throw new UsageError(`--fetch never asks no server, and a source is listed through its forge's API: give --repos FILE instead (badgepress discover writes one), or leave --fetch never out`);
+  }
+  for (const w of sourceWarnings(sources)) process.stderr.write(`badgepress: warning: ${w}\n`);
   if (v.mirrors !== undefined) settings.scan.mirrors = v.mirrors;
   if (concurrency !== undefined) settings.scan.concurrency = concurrency;
   if (busFactorMonths !== undefined) settings.scan.busFactorMonths = busFactorMonths;
@@ -163,7 +179,8 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   try {
     outcome = await runScan({
       config,
-      reposFile: v.repos,
+      ...(v.repos === undefined ? {} : { reposFile: v.repos }),
+      sources,
       asOf,
       ...(since === undefined ? {} : { since }),
       fetch,
@@ -177,7 +194,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
         listProblem: (p) => process.stderr.write(`badgepress: ${p}\n`),
         report: (line) => process.stderr.write(`${progress ? '\r\x1b[K' : ''}badgepress: ${line}\n`),
         warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`),
-        ...(progress ? { onProgress } : {}),
+        ...(progress ? { onProgress, onListed: listingProgress(process.stderr, true) } : {}),
       },
     });
   } finally {
@@ -187,15 +204,17 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   const seconds = Number(((performance.now() - started) / 1000).toFixed(2));
   const exitCode = summary.failed > 0 || summary.incomplete > 0 || listProblems > 0 ? 1 : 0;
   if (v.json) {
-    process.stdout.write(`${JSON.stringify({ ...summary, listProblems, seconds, store: outcome.location, shard: v.shard ?? null, asOf, exitCode })}\n`);
+    process.stdout.write(`${JSON.stringify({ ...summary, listProblems, ...(outcome.sources ? { sources: outcome.sources } : {}), seconds, store: outcome.location, shard: v.shard ?? null, asOf, exitCode })}\n`);
     return exitCode;
   }
   const unmeasured = summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured, settings)}` : '';
   const notAsked = summary.notAsked.length > 0 ? `; not asked: ${summary.notAsked.map((n) => `${n.rules.join(', ')} (${n.why})`).join('; ')}` : '';
-  const skipped = listProblems > 0 ? `, ${plural(listProblems, 'list line', 'list lines')} skipped` : '';
+  const [one, many, what] = outcome.sources ? ['list line or source', 'list lines or sources', 'failed'] : ['list line', 'list lines', 'skipped'];
+  const skipped = listProblems > 0 ? `, ${plural(listProblems, one, many)} ${what}` : '';
+  const listedBySources = outcome.sources ? ` (${outcome.sources.repositories} from sources, ${outcome.sources.requests} requests)` : '';
   const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} stored with fewer rules` : '';
   process.stdout.write(
-    `badgepress scan: ${plural(summary.repositories, 'repository', 'repositories')}, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
+    `badgepress scan: ${plural(summary.repositories, 'repository', 'repositories')}${listedBySources}, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
       `${plural(summary.records, 'record', 'records')} written, ${summary.failed} failed${incomplete}${skipped}, ${seconds} s → ${outcome.location}${unmeasured}${notAsked}\n`,
   );
   return exitCode;

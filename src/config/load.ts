@@ -14,6 +14,8 @@ import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SC
 import { botPatternProblem } from '../model/bot-pattern.ts';
 import { DEFAULT_SCHEMES } from '../model/repository-url.ts';
 import { httpUrlProblem } from './http-url.ts';
+import { compileUrlPattern } from './decisions.ts';
+import type { SourceSetting, UrlPattern } from './types.ts';
 
 export { ConfigError };
 
@@ -54,6 +56,8 @@ export async function loadSettingsAt({ path, own: ownConfig }: SettingsFile, ove
   throwIfAny(addressProblems(located));
   throwIfAny(botPatternProblems(located));
   const logo = siteLogo(located, dirname(path));
+  const sources = sourceSettings(located);
+  throwIfAny(sources.problems);
   const raw = located.data as Partial<Settings> & { thresholds?: Partial<Settings['thresholds']>; s3?: Partial<Settings['s3']>; scan?: Partial<Settings['scan']> };
   const base = dirname(path);
   const rel = (p: string) => (isS3(p) || isAbsolute(p) ? p : resolve(base, p));
@@ -94,6 +98,7 @@ export async function loadSettingsAt({ path, own: ownConfig }: SettingsFile, ove
     pages: raw.pages ?? true,
     hosts: Object.fromEntries(Object.entries(raw.hosts ?? {}).map(([host, h]) => [host, h.apiUrl === undefined ? h : { ...h, apiUrl: h.apiUrl.replace(/\/+$/, '') }])),
     ...(raw.dependents ? { dependents: raw.dependents } : {}),
+    sources: sources.sources,
     scan: {
       ...DEFAULT_SCAN,
       ...(raw.scan ?? {}),
@@ -132,6 +137,45 @@ function siteLogo(located: LocatedData, base: string): Settings['site']['logo'] 
     throw new ConfigError([`${located.where(path)} ${formatPath(path)}: ${file} is not an SVG image of at most ${LOGO_MAX_BYTES / 1024} KB`]);
   }
   return { file, svg };
+}
+
+/** Public repositories only, neither archived, forks nor mirrors, unless an entry says so. */
+export const SOURCE_DEFAULTS = { archived: false, forks: false, mirrors: false, visibility: ['public'], topics: [] } as const;
+
+interface RawSource {
+  url: string;
+  archived?: boolean;
+  forks?: boolean;
+  mirrors?: boolean;
+  visibility?: SourceSetting['visibility'];
+  topics?: string[];
+  include?: string[];
+  exclude?: string[];
+}
+
+/** `sources:` with their defaults and compiled patterns; a pattern RE2 refuses is named with file:line. */
+function sourceSettings(located: LocatedData): { sources: SourceSetting[]; problems: string[] } {
+  const raw = (located.data as { sources?: RawSource[] }).sources ?? [];
+  const problems: string[] = [];
+  const sources = raw.map((entry, i): SourceSetting => {
+    const compiled = (key: 'include' | 'exclude') =>
+      (entry[key] ?? []).flatMap((pattern, j): UrlPattern[] => {
+        const p = compileUrlPattern(pattern);
+        if (typeof p !== 'string') return [p];
+        const path = ['sources', i, key, j];
+        problems.push(`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(pattern)} is an ${p}`);
+        return [];
+      });
+    return {
+      ...SOURCE_DEFAULTS,
+      ...entry,
+      url: entry.url.replace(/\/+$/, ''),
+      include: compiled('include'),
+      exclude: compiled('exclude'),
+      where: located.where(['sources', i]),
+    };
+  });
+  return { sources, problems };
 }
 
 function botPatternProblems(located: LocatedData): string[] {

@@ -28,6 +28,28 @@ export async function resolveConfig(file?: string, overrides: SettingsOverrides 
   return { settingsFile, settings: settings, thresholds: await shapeThresholds(settings), templates: readTemplates(settings) };
 }
 
+/**
+ * What the active thresholds judge by measurement, whatever their shape: the rule ids (no
+ * manual rule), and each one's window in months where it gives one (timeRangeInMonths).
+ */
+export function judgedRules(thresholds: ShapeThresholds): { windowMonths: Record<string, number>; ids: string[] } {
+  const windowMonths: Record<string, number> = {};
+  const ids: string[] = [];
+  if (thresholds.shape === 'A') {
+    for (const r of thresholds.t.rules) {
+      ids.push(r.id);
+      if (r.type === 'numeric' && r.timeRangeInMonths !== undefined) windowMonths[r.id] = r.timeRangeInMonths;
+    }
+  } else {
+    for (const r of thresholds.t.rules) {
+      if (r.manual) continue;
+      ids.push(r.id);
+      if (r.threshold.timeRangeInMonths !== undefined) windowMonths[r.id] = r.threshold.timeRangeInMonths;
+    }
+  }
+  return { windowMonths, ids };
+}
+
 /** The thresholds (and decision files) the site settings name, for their shape. */
 export async function shapeThresholds(settings: Settings): Promise<ShapeThresholds> {
   if (settings.shape === 'A') return { shape: 'A', t: await loadThresholdsA(settings.thresholds.A) };

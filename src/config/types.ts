@@ -149,7 +149,31 @@ export interface GitOnlyHost {
 
 export type HostEntry = HostConfig | GitOnlyHost;
 
-/** `dependents:`: where DEPENDENTS is read; absent, the rule is not measured. */
+/** How a repository is seen on its forge: by anyone, by the instance's signed-in users, by members. */
+export type RepositoryVisibility = 'public' | 'internal' | 'private';
+
+/** Which repositories a source keeps (measure/forge/core/discover.ts applies them). */
+export interface SourceFilters {
+  archived: boolean;
+  forks: boolean;
+  mirrors: boolean;
+  visibility: readonly RepositoryVisibility[];
+  /** Keep a repository carrying at least one of these (none: every repository). */
+  topics: readonly string[];
+  /** RE2 patterns searched in the path below the host (group/sub/name); none: every path. */
+  include: readonly UrlPattern[];
+  exclude: readonly UrlPattern[];
+}
+
+/** One entry of `sources:` (or one `--source URL`): where repositories come from, and which are kept. */
+export interface SourceSetting extends SourceFilters {
+  /** The web address of an organisation, user, group or instance, as a person would paste it. */
+  url: string;
+  /** Where it was named, for messages: FILE:line, or --source. */
+  where: string;
+}
+
+/** `dependents:`: where the dependents rule (RULE.dependents) is read; absent, the rule is not measured. */
 export interface DependentsConfig {
   source: 'deps.dev' | 'ecosyste.ms';
   apiUrl?: string;
@@ -222,5 +246,7 @@ export interface Settings {
   /** Forge APIs by host as configured (the known hosts are added by the scan, not here). */
   hosts: Record<string, HostEntry>;
   dependents?: DependentsConfig;
+  /** `sources:`: organisations, groups and instances whose repositories a scan lists itself. */
+  sources: SourceSetting[];
   s3: S3Settings;
 }

@@ -57,8 +57,9 @@ export function measuredProvenance(ruleId: string, scan: ScanRecord, shown: Nume
 }
 
 /**
- * A value the scan kept although the rule's forge call failed (RELEASES keeps git's tags): it
- * may undercount, so a failure on it proves nothing and is not published as one.
+ * A value the scan kept although the rule's forge call failed (a rule of git and a forge
+ * keeps git's part): it may undercount, so a failure on it proves nothing and is not
+ * published as one.
  */
 export function partial(ruleId: string, scan: ScanRecord): boolean {
   return scan.failed?.includes(ruleId) ?? false;

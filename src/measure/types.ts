@@ -1,6 +1,7 @@
 // What measuring one repository produces, whatever measured it (git, a forge's API), and the
 // seam between the scan's orchestrator and the forge adapters (one per forge family).
 import type { Measurement } from '../model/stored-value.ts';
+import type { BotTest } from './bots.ts';
 import type { ConditionalAnswers } from './forge/core/conditional.ts';
 
 /** One repository as the scan list names it. */
@@ -19,7 +20,7 @@ export interface ScanTarget {
 
 export type { Measurement };
 
-/** What git showed that forge rules build on (RELEASES adds forge releases whose tag git lacks). */
+/** What git showed that forge rules build on (the releases rule adds forge releases whose tag git lacks). */
 export interface GitFacts {
   /** Every tag name the mirror holds. */
   tagNames: ReadonlySet<string>;
@@ -36,6 +37,8 @@ export interface ForgeRequest {
   windowMonths: Readonly<Record<string, number>>;
   /** Event rules keep every event within this many months before each time. */
   horizonMonths: number;
+  /** Who is a bot, git's test (`scan.botPatterns` with it) on a login; default the fixed signs alone. */
+  isBot?: BotTest;
   signal?: AbortSignal;
   /** The answers of this repository's last scan, asked again conditionally (ETags). */
   answers?: ConditionalAnswers;
@@ -64,7 +67,7 @@ export interface ForgeResult {
 /**
  * A forge family's adapter (one per kind in measure/forge/registry.ts) or the dependency
  * index. The orchestrator merges its measurement with git's: for a rule both answer with
- * events (RELEASES), the events are united (sorted, duplicates kept once) and the evidence
+ * events (a rule of git and a forge in model/measured-rules.ts), the events are united (sorted, duplicates kept once) and the evidence
  * joined with "; "; otherwise the adapter's value is taken.
  */
 export interface ForgeMeasurer {

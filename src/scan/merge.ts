@@ -1,12 +1,14 @@
-// A forge adapter's measurement merged into git's: for a rule both answer with events
-// (RELEASES: a forge release whose tag git lacks), the events are united, sorted, each time
-// once, and the evidence joined with "; "; when the adapter's part failed (null), git's events
-// stand with the cause added to the evidence; for any other rule the adapter's value is taken.
-// A rule whose forge part failed for one of the causes the adapter reports (not the
-// repository's answer, e.g. "Issues are disabled") is listed in `failed`: the next scan measures
-// it again, and `completeRecord` merges that new measurement into the stored one.
+// A forge adapter's measurement merged into git's: for a rule both answer with events (the
+// table's rules of git and a forge: a forge release whose tag git lacks), the events are
+// united, sorted, each time once, and the evidence joined with "; "; when the adapter's part
+// failed (null), git's events stand with the cause added to the evidence; for any other rule
+// the adapter's value is taken. A rule whose forge part failed for one of the causes the
+// adapter reports (not the repository's answer, e.g. "Issues are disabled") is listed in
+// `failed`: the next scan measures it again, and `completeRecord` merges that new measurement
+// into the stored one.
 import type { StoredValue } from '../load/types.ts';
 import type { Measurement } from '../measure/types.ts';
+import { measuredRule } from '../model/measured-rules.ts';
 
 const isEvents = (v: StoredValue | undefined): v is { events: number[] } => typeof v === 'object' && v !== null;
 
@@ -27,7 +29,7 @@ export function mergeForge(git: Measurement, forge: Measurement | undefined, for
     } else if (isEvents(ours) && theirs === null) {
       // The forge's part failed (it says why): git's own events stand, and the evidence says
       // what is missing. A failure nulls only the rules that had nothing but the API.
-      evidence[rule] = [git.evidence[rule], `forge ${rule === 'RELEASES' ? 'releases' : 'events'} not read: ${forge.evidence[rule] ?? 'no answer'}`].filter(Boolean).join('; ');
+      evidence[rule] = [git.evidence[rule], `forge ${measuredRule(rule)?.forgePart ?? 'events'} not read: ${forge.evidence[rule] ?? 'no answer'}`].filter(Boolean).join('; ');
     } else {
       values[rule] = theirs!;
       if (forge.evidence[rule] !== undefined) evidence[rule] = forge.evidence[rule];

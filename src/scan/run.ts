@@ -2,9 +2,13 @@
 // the rules chosen from the thresholds, every repository measured, and everything closed again
 // however it ends. `badgepress scan` turns argv into these options, calls runScan once, and
 // prints what it returns.
-import { mkdir, readFile } from 'node:fs/promises';
-import type { ResolvedConfig, ShapeThresholds } from '../config/resolve.ts';
-import type { Settings } from '../config/types.ts';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { DirectoryStore, type StoreSource } from '../load/store.ts';
+import type { ListedTarget } from '../measure/targets.ts';
+import { storeFileName } from '../store/record-line.ts';
+import { judgedRules, type ResolvedConfig } from '../config/resolve.ts';
+import type { Settings, SourceSetting } from '../config/types.ts';
+import { discoverSources, type Discovery } from '../measure/forge/sources.ts';
 import { UsageError } from '../errors.ts';
 import { forgeFor as forgesOf, noneAsked } from '../measure/forge/index.ts';
 import { parseTargets } from '../measure/targets.ts';
@@ -24,13 +28,17 @@ export interface ScanListener {
   report(line: string): void;
   warn(message: string): void;
   onProgress?: (done: number, total: number) => void;
+  /** The sources' listing: repositories kept so far, and once more when it ends. */
+  onListed?: (kept: number, done: boolean) => void;
 }
 
 export interface ScanRun {
   /** The resolved config; its `settings.scan` already holds the command's overrides. */
   config: ResolvedConfig;
-  /** The file that lists the repositories (--repos). */
-  reposFile: string;
+  /** The file that lists the repositories (--repos); with sources, it may be left out. */
+  reposFile?: string;
+  /** Organisations, groups and instances listed beside the file (`--source`, else the config's `sources:`). */
+  sources?: readonly SourceSetting[];
   /** Unix seconds the scan is as of. */
   asOf: number;
   /** Backfill month starts from this Unix time (--history monthly --since). */
@@ -51,29 +59,12 @@ export interface ScanRun {
 
 export interface ScanOutcome {
   summary: ScanSummary;
-  /** Lines of the list that named no repository (0 on shards other than 0). */
+  /** Lines of the list that named no repository, and sources that failed (0 on shards other than 0). */
   listProblems: number;
+  /** What the sources listed (undefined without sources). */
+  sources?: { repositories: number; moved: Discovery['moved']; left: Discovery['left']; requests: number };
   /** Where the records went. */
   location: string;
-}
-
-/** Each rule's window in months, and the rule ids the active thresholds judge by measurement. */
-function thresholdRules(thresholds: ShapeThresholds): { windowMonths: Record<string, number>; ids: string[] } {
-  const windowMonths: Record<string, number> = {};
-  const ids: string[] = [];
-  if (thresholds.shape === 'A') {
-    for (const r of thresholds.t.rules) {
-      ids.push(r.id);
-      if (r.type === 'numeric' && r.timeRangeInMonths !== undefined) windowMonths[r.id] = r.timeRangeInMonths;
-    }
-  } else {
-    for (const r of thresholds.t.rules) {
-      if (r.manual) continue;
-      ids.push(r.id);
-      if (r.threshold.timeRangeInMonths !== undefined) windowMonths[r.id] = r.threshold.timeRangeInMonths;
-    }
-  }
-  return { windowMonths, ids };
 }
 
 async function openWriter(settings: Settings): Promise<StoreWriter> {
@@ -92,22 +83,12 @@ async function openWriter(settings: Settings): Promise<StoreWriter> {
 export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   const { config, listener, shard } = run;
   const { settings } = config;
-  const judged = thresholdRules(config.thresholds);
+  const judged = judgedRules(config.thresholds);
   // By default every rule badgepress can measure, whatever the thresholds judge today: a rule
   // added to a badge later finds its values in past scans.
   const rules = new Set(run.asked ?? [...measuredRuleIds({ dependents: settings.dependents !== undefined }), ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
 
-  let text: string;
-  try {
-    text = await readFile(run.reposFile, 'utf8');
-  } catch (err) {
-    throw new UsageError(`--repos ${run.reposFile}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); name a file with one repository URL a line`);
-  }
-  const parsed = parseTargets(text, run.reposFile);
-  // A bad line belongs to no shard: shard 0 reports it, so n shards report it once.
-  const listProblems = !shard || shard.index === 0 ? parsed.problems : [];
-  for (const p of listProblems) listener.listProblem(p);
-  const targets = shard ? parsed.targets.filter((t) => inShard(shard)(t.url)) : parsed.targets;
+  const { targets, listProblems, found } = await listTargets(run, settings);
 
   const writer = await openWriter(settings);
   let lease;
@@ -144,5 +125,96 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   // repository on a host without a forge API leaves the forge rules out, as it should).
   const wanted = new Set(run.asked ?? judged.ids);
   summary.unmeasured = summary.unmeasured.filter((id) => wanted.has(id));
-  return { summary, listProblems: listProblems.length, location: writer.location };
+  const sources = found && { repositories: found.targets.length, moved: found.moved, left: found.left, requests: found.requests };
+  return { summary, listProblems, location: writer.location, ...(sources ? { sources } : {}) };
+}
+
+/**
+ * The repositories this run (this shard) scans: the repos file's lines, then what the sources
+ * list; moved and left repositories and bad lines are told to the listener (by shard 0 alone).
+ */
+async function listTargets(run: ScanRun, settings: Settings): Promise<{ targets: ListedTarget[]; listProblems: number; found: Discovery | undefined }> {
+  const { listener, shard } = run;
+  const parsed = run.reposFile === undefined ? { targets: [], problems: [] } : parseTargets(await readList(run.reposFile), run.reposFile);
+  const first = !shard || shard.index === 0;
+  const found =
+    run.sources && run.sources.length > 0
+      ? await discoverSources(
+          run.sources,
+          { hosts: settings.hosts, gitTokens: settings.scan.tokens },
+          process.env,
+          // Shard 0 alone looks up what left: n shards ask the forge once.
+          first ? async (listed) => [...parsed.targets.map((t) => t.url), ...(await storedElsewhere(settings, run.sources!, listed))] : [],
+          listener.onListed,
+        )
+      : undefined;
+  // Every shard lists the sources whole (the same list on every machine) and keeps its share;
+  // a line or source that fails belongs to no shard: shard 0 reports it, so n shards report it once.
+  const listProblems = first ? [...parsed.problems, ...(found?.problems ?? [])] : [];
+  for (const p of listProblems) listener.listProblem(p);
+  if (found && first) {
+    const inFile = new Set(parsed.targets.map((t) => t.url));
+    for (const m of found.moved) {
+      const then = inFile.has(m.from) ? 'the repos file names the old URL; both are scanned until it names the new one' : "the old URL's records stay under it in the store; the new one is scanned from now on";
+      listener.warn(`moved: ${m.from} → ${m.to} (${then})`);
+    }
+    for (const l of found.left) {
+      const then = inFile.has(l.url) ? 'the repos file still lists it, so it is scanned' : 'no longer scanned; its records stay in the store, and on the site until its store file is deleted and build --prune runs';
+      listener.warn(`left: ${l.url}: ${l.why} (${then})`);
+    }
+  }
+  // The repos file's own line wins (its mirror=), a source adds the rest.
+  const listed = new Set(parsed.targets.map((t) => t.url));
+  const all = [...parsed.targets, ...(found?.targets ?? []).filter((t) => !listed.has(t.url))];
+  return { targets: shard ? all.filter((t) => inShard(shard)(t.url)) : all, listProblems: listProblems.length, found };
+}
+
+/**
+ * The repository URLs the store holds on the sources' hosts, in files no listed repository
+ * writes: those that may have left a source or moved. Each such file is read (its records
+ * name their repositoryUrl); a store not there yet holds none.
+ */
+async function storedElsewhere(settings: Settings, sources: readonly SourceSetting[], listed: readonly ListedTarget[]): Promise<string[]> {
+  let store: StoreSource;
+  if (isS3(settings.store)) {
+    const loc = parseS3Location(settings.store);
+    if (!loc) return [];
+    const [{ S3Store }, { s3Client }] = await Promise.all([import('../load/s3-store.ts'), import('../s3/client.ts')]);
+    store = new S3Store(s3Client(settings.s3), loc);
+  } else {
+    if (
+      !(await stat(settings.store).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    )
+      return [];
+    store = new DirectoryStore(settings.store);
+  }
+  const hosts = new Set(sources.flatMap((s) => (URL.canParse(s.url) ? [new URL(s.url).host.toLowerCase()] : [])));
+  const folders = [...hosts].map((h) => storeFileName(h, '').replace(/\.ndjson$/, '/'));
+  const written = new Set(listed.map((t) => storeFileName(t.host, t.path)));
+  const urls = new Set<string>();
+  for (const name of await store.list()) {
+    if (written.has(name) || !folders.some((f) => name.startsWith(f))) continue;
+    for (const line of Buffer.from(await store.read(name))
+      .toString('utf8')
+      .split('\n')) {
+      try {
+        const url = (JSON.parse(line) as { repositoryUrl?: unknown }).repositoryUrl;
+        if (typeof url === 'string' && hosts.has(new URL(url).host.toLowerCase())) urls.add(url);
+      } catch {
+        // A line that is no record names nothing here; the build reports it.
+      }
+    }
+  }
+  return [...urls];
+}
+
+async function readList(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--repos ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); name a file with one repository URL a line`);
+  }
 }

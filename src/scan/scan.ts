@@ -1,24 +1,19 @@
-// The scan: for each listed repository, the times the store does not hold yet, its mirror
-// brought up to date, the git rules (and a forge adapter's, when there is one) measured for
-// all those times from one pass, and one record per time appended. One repository that fails
-// is reported and the others go on; a store that fails stops the scan.
-import { stat } from 'node:fs/promises';
+// The scan, per listed repository: plan the times (those the store does not hold yet, or holds
+// with failed rules) → measure them, git's rules (the git measurer, which owns the mirror) and
+// a forge adapter's when there is one, each from one pass → merge → append one record per
+// time. One repository that fails is reported and the others go on; a store that fails stops
+// the scan.
 import pLimit from 'p-limit';
 import type { ScanSettings } from '../config/types.ts';
-import { botTest } from '../measure/git/bots.ts';
-import { firstCommitTime } from '../measure/git/history.ts';
-import { measureRepository } from '../measure/git/measure.ts';
-import { fetchBlobs, gitDirProblem, isLockFailure, isTransportFailure, lockMirror, mirrorPath, moveAside, updateMirror, type FetchPolicy } from '../measure/git/mirror.ts';
-import { GitError, type GitSettings } from '../measure/git/run.ts';
-import { tokenFor } from '../measure/host-token.ts';
-import type { ListedTarget } from '../measure/targets.ts';
-import type { ForgeFor, ForgeMeasurer, Measurement } from '../measure/types.ts';
+import { type BotTest, botTest } from '../measure/bots.ts';
 import { ConditionalAnswers } from '../measure/forge/core/conditional.ts';
+import { forgeAnswersPath, type GitMeasurer, gitMeasurer } from '../measure/git/measurer.ts';
+import type { ListedTarget } from '../measure/targets.ts';
+import type { ForgeFor, ForgeMeasurer, GitFacts, Measurement } from '../measure/types.ts';
 import { isoTime } from '../model/calendar.ts';
-import { GIT_RULE_IDS } from '../model/measured-rules.ts';
+import { eventRuleIds, GIT_RULE_IDS } from '../model/measured-rules.ts';
 import { scanRecordLine, storeFileName, type StoredScan } from '../store/record-line.ts';
 import { StoreConflictError, StoreWriteError, type StoreWriter } from '../store/writer.ts';
-import { gitTokenConfig } from './credentials.ts';
 import { completeRecord, mergeForge } from './merge.ts';
 import { usableMeasurement } from './usable-values.ts';
 
@@ -70,180 +65,58 @@ export interface ScanSummary {
   forgeRequestsCounted: number;
 }
 
-/**
- * The file beside a repository's mirror holding its forge answers (ETags and bodies) of the
- * last scan: <mirrors>/<host>/<name>-<hash>.forge.json.
- */
-export function forgeAnswersPath(mirrors: string, target: ListedTarget): string {
-  return mirrorPath(mirrors, target.url, target.host, target.path).replace(/\.git$/, '.forge.json');
+/** What the repositories of one scan share while each is measured. */
+interface ScanContext {
+  o: ScanOptions;
+  summary: ScanSummary;
+  git: GitMeasurer;
+  isBot: BotTest;
+  /** The git rules asked for. */
+  gitRules: ReadonlySet<string>;
+  horizonMonths: number;
+  /** The rules something here measured (or could, for a repository already stored). */
+  measuredRules: Set<string>;
+  /** Rules not asked for, by why. */
+  notAsked: Map<string, Set<string>>;
 }
 
 export async function scan(o: ScanOptions): Promise<ScanSummary> {
   const summary: ScanSummary = { repositories: o.targets.length, measured: 0, upToDate: 0, records: 0, failed: 0, incomplete: 0, movedAside: 0, unmeasured: [], notAsked: [], forgeRequests: 0, forgeRequestsCounted: 0 };
   const gitRules = new Set(GIT_RULE_IDS.filter((r) => o.rules.has(r)));
-  const measuredRules = new Set<string>(gitRules);
   // Every event rule keeps at least its own window (git's and the forge's alike).
-  const horizonMonths = Math.max(o.settings.horizonMonths, ...EVENT_RULES.map((r) => o.windowMonths[r] ?? 0));
-  const notAsked = new Map<string, Set<string>>();
-  const ruleOptions = { rules: gitRules, horizonMonths, asOf: o.asOf, busFactorMonths: o.settings.busFactorMonths, isBot: botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]) };
-  const limit = pLimit(o.settings.concurrency);
-  const hostLimits = new Map<string, Limiter>();
-  const hostLimit = (target: ListedTarget) => {
-    let l = hostLimits.get(target.host);
-    if (!l) {
-      const fixed = o.settings.perHost;
-      let forge: ForgeMeasurer | undefined;
-      try {
-        forge = o.forgeFor?.(target);
-      } catch {
-        // The repository's own problem, reported when it is measured: the host's limit stands.
-      }
-      const ceiling = o.settings.concurrency;
-      hostLimits.set(target.host, (l = limiter(fixed !== 'auto' ? () => fixed : () => forge?.inFlight?.(ceiling) ?? Math.min(ceiling, AUTO_GIT_HOST))));
-    }
-    return l;
+  const horizonMonths = Math.max(o.settings.horizonMonths, ...eventRuleIds().map((r) => o.windowMonths[r] ?? 0));
+  const onMovedAside = (target: ListedTarget, to: string, cause: string) => {
+    summary.movedAside++;
+    o.report(`${target.source} ${target.url}: the mirror could not be read (${cause}); moved aside to ${to} and fetched again`);
   };
+  // One test of who is a bot, for git and every forge.
+  const isBot = botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]);
+  const optional = { ...(o.env ? { env: o.env } : {}), ...(o.backoffMs ? { backoffMs: o.backoffMs } : {}) };
+  const git = gitMeasurer({ settings: o.settings, fetch: o.fetch, rules: gitRules, horizonMonths, asOf: o.asOf, isBot, onMovedAside, ...optional });
+  const cx: ScanContext = { o, summary, git, isBot, gitRules, horizonMonths, measuredRules: new Set(gitRules), notAsked: new Map() };
+  const limit = pLimit(o.settings.concurrency);
+  const hostLimit = hostLimits(o);
   let storeFailure: unknown;
   let done = 0;
-
-  const one = async (target: ListedTarget): Promise<void> => {
-    if (storeFailure !== undefined) return;
-    const file = storeFileName(target.host, target.path);
-    const stored = await o.writer.storedTimes(file, target.url);
-    const forge = o.forgeFor?.(target);
-    // A host with an adapter answers its rules, whether or not this run needed to ask it (a
-    // repository already stored at every time is no host without a forge API).
-    for (const r of [...(forge?.answers.always ?? []), ...(forge?.answers.latest ?? [])]) if (o.rules.has(r)) measuredRules.add(r);
-    // A stored time whose record lists failed rules this scan measures is measured again.
-    const retry = failedAt(stored, o);
-    const wanted = [...new Set([...(o.historyTimes ?? []), o.asOf])].filter((t) => !stored.has(t) || retry.has(t)).sort((a, b) => a - b);
-    // A record at a time holds the rules of the scan that wrote it: one from a narrower --rules
-    // scan cannot be completed (a second record at the same time is a duplicate a build skips).
-    const short = lacking(stored, forge, o);
-    if (short.length > 0) {
-      summary.incomplete++;
-      const [t, missing] = short[short.length - 1]!;
-      const more = short.length > 1 ? ` (and ${short.length - 1} earlier times)` : '';
-      o.report(
-        `${target.source} ${target.url}: the stored record at ${isoTime(t)}${more} lacks ${missing.join(', ')} (a scan with a narrower --rules wrote it); ` +
-          `records are appended, never replaced, and a second record at the same time is a duplicate a build skips: scan at another --as-of, or delete that record from ${file} in the store and scan again`,
-      );
-    }
-    const settings = gitSettings(target, o);
-    if (wanted.length === 0 || (await beforeHistory(wanted, target, settings, o))) {
-      if (short.length === 0) summary.upToDate++;
-      return;
-    }
-    const fetchPolicy: FetchPolicy = { settings, retries: o.settings.retries, backoffMs: o.backoffMs ?? ((n) => 5000 * 5 ** (n - 1)) };
-    let measured;
-    if (target.mirror !== undefined) {
-      // Only a failure asks why (no process more for every repository that reads well).
-      const dir = target.mirror;
-      measured = await measureRepository(dir, wanted, ruleOptions, settings).catch(async (err: unknown) => {
-        const problem = await gitDirProblem(dir, settings);
-        if (problem) throw new Error(`mirror=${dir} (${target.source}) is not a bare git repository: ${problem}; name a bare repository (git clone --bare or --mirror) or drop mirror=`);
-        throw err;
-      });
-    } else {
-      const gitDir = mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
-      if (o.fetch === 'never' && !(await exists(gitDir))) throw new Error(`no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`);
-      // The .mailmap blobs the measured trees name are fetched with the mirror, in one request;
-      // with --fetch never one the mirror lacks is read as none (the evidence says so).
-      const blobs = o.fetch === 'always' ? (oids: readonly string[]) => fetchBlobs(gitDir, oids, fetchPolicy) : undefined;
-      // Scans sharing the mirrors folder take turns at a mirror: fetched, read and (if need be)
-      // moved aside by one at a time. A wait as long as one git process may take.
-      const lock = await lockMirror(gitDir, o.settings.timeoutSeconds);
-      // Whether it was there before this scan's fetch (another scan may have cloned it meanwhile).
-      const existed = await exists(gitDir);
-      try {
-        if (o.fetch === 'always') await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
-        measured = await measureRepository(gitDir, wanted, ruleOptions, settings, blobs);
-      } catch (err) {
-        // Our own mirror that git cannot read (not the remote failing, nor another git process
-        // holding one of its locks): moved aside and fetched again, once.
-        if (!existed || o.fetch === 'never' || !(err instanceof GitError) || isTransportFailure(err) || isLockFailure(err)) throw err;
-        const aside = await moveAside(gitDir, Math.floor(Date.now() / 1000));
-        summary.movedAside++;
-        o.report(`${target.source} ${target.url}: the mirror could not be read (${err.message}); moved aside to ${aside} and fetched again`);
-        await updateMirror(gitDir, target.fetchUrl, fetchPolicy);
-        measured = await measureRepository(gitDir, wanted, ruleOptions, settings, blobs);
-      } finally {
-        await lock.release();
+  const one = async (target: ListedTarget) => {
+    try {
+      if (storeFailure === undefined) await measureOne(cx, target);
+    } catch (err) {
+      if (err instanceof StoreWriteError || err instanceof StoreConflictError) {
+        storeFailure ??= err;
+        return;
       }
+      summary.failed++;
+      o.report(`${target.source} ${target.url}: ${(err as Error).message}`);
+    } finally {
+      o.onProgress?.(++done, o.targets.length);
     }
-    const times = wanted.filter((_, i) => measured.measurements[i] !== undefined);
-    let measurements = measured.measurements.filter((m): m is Measurement => m !== undefined);
-    let forgeFailed = false;
-    // Rules this run chose not to ask for: a stored failure of theirs stays to be measured.
-    const skipped = new Set<string>();
-    if (forge && times.length > 0) {
-      // The forge's answers of the last scan, beside the mirror: its lists asked conditionally.
-      const answersFile = forgeAnswersPath(o.settings.mirrors, target);
-      const answers = await ConditionalAnswers.load(answersFile);
-      const result = await forge.measure({ target, times, git: measured.facts, windowMonths: o.windowMonths, horizonMonths, answers });
-      // A run that asked nothing (--forge never) keeps the last scan's answers as they are.
-      if (result.requests > 0) await answers.save(answersFile).catch((err: unknown) => o.report(`${target.source} ${target.url}: the forge's answers were not kept for the next scan (${answersFile}): ${(err as Error).message}`));
-      summary.forgeRequests += result.requests;
-      summary.forgeRequestsCounted += result.counted ?? result.requests;
-      const forgeRules = result.rules.filter((r) => o.rules.has(r));
-      for (const r of forgeRules) measuredRules.add(r);
-      for (const n of result.notAsked ?? []) {
-        for (const r of n.rules) skipped.add(r);
-        const rules = notAsked.get(n.why) ?? new Set<string>();
-        // RELEASES keeps git's tags: only what nothing measured is named.
-        for (const r of n.rules) if (o.rules.has(r) && !gitRules.has(r)) rules.add(r);
-        notAsked.set(n.why, rules);
-      }
-      measurements = measurements.map((m, i) => mergeForge(m, result.measurements[i], new Set(forgeRules), result.failures));
-      for (const f of result.failures) o.report(`${target.source} ${target.url}: ${f}`);
-      if (result.failures.length > 0) forgeFailed = true;
-    }
-    // A time measured again completes its stored record, or writes nothing when no failed rule
-    // was measured this time; failures still stored are failures of this scan too.
-    const still: string[] = [];
-    const records = times.flatMap((t, i): Array<[number, Measurement]> => {
-      const held = retry.get(t);
-      if (!held) return [[t, measurements[i]!]];
-      const completing = completeRecord(held, withoutRules(measurements[i]!, skipped));
-      const left = completing ? (completing.failed ?? []) : (held.failed ?? []);
-      if (left.length > 0) still.push(`${left.join(', ')} at ${isoTime(t)}`);
-      return completing ? [[t, completing]] : [];
-    });
-    if (forgeFailed || still.length > 0) summary.failed++;
-    // The adapter named its causes already; without it (not asked this time) the store's say why.
-    if (!forgeFailed && still.length > 0) o.report(`${target.source} ${target.url}: not measured yet: ${still.join('; ')} (each scan measures them again until they are)`);
-    // A record without values says nothing (e.g. --rules CI_PIPELINE on a host without a forge API).
-    // An unusable value costs its own rule (null, or the event left out), never the record.
-    const lines = records.flatMap(([t, m]) => (Object.keys(m.values).length > 0 ? [scanRecordLine(target.url, t, usableMeasurement(m))] : []));
-    if (lines.length > 0) await o.writer.append(file, lines);
-    summary.records += lines.length;
-    summary.measured++;
   };
-
   // The host's queue first: a repository waiting for its host holds no slot another host's could use.
-  await Promise.all(
-    o.targets.map((target) =>
-      hostLimit(target)(() =>
-        limit(async () => {
-          try {
-            await one(target);
-          } catch (err) {
-            if (err instanceof StoreWriteError || err instanceof StoreConflictError) {
-              storeFailure ??= err;
-              return;
-            }
-            summary.failed++;
-            o.report(`${target.source} ${target.url}: ${(err as Error).message}`);
-          } finally {
-            o.onProgress?.(++done, o.targets.length);
-          }
-        }),
-      ),
-    ),
-  );
+  await Promise.all(o.targets.map((target) => hostLimit(target)(() => limit(() => one(target)))));
   if (storeFailure !== undefined) throw storeFailure;
-  summary.unmeasured = [...o.rules].filter((r) => !measuredRules.has(r)).sort();
-  summary.notAsked = [...notAsked]
+  summary.unmeasured = [...o.rules].filter((r) => !cx.measuredRules.has(r)).sort();
+  summary.notAsked = [...cx.notAsked]
     .filter(([, rules]) => rules.size > 0)
     .map(([why, rules]) => ({ rules: [...rules].sort(), why }))
     .sort((a, b) => (a.why < b.why ? -1 : 1));
@@ -254,6 +127,29 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
 export const AUTO_GIT_HOST = 2;
 
 type Limiter = <T>(run: () => Promise<T>) => Promise<T>;
+
+/**
+ * Each host's queue: `scan.perHost` at once, or under `auto` as many as its forge's rate limit
+ * allows (read again as its answers come), AUTO_GIT_HOST for a host without a forge API.
+ */
+function hostLimits(o: ScanOptions): (target: ListedTarget) => Limiter {
+  const limits = new Map<string, Limiter>();
+  return (target) => {
+    let l = limits.get(target.host);
+    if (!l) {
+      const fixed = o.settings.perHost;
+      let forge: ForgeMeasurer | undefined;
+      try {
+        forge = o.forgeFor?.(target);
+      } catch {
+        // The repository's own problem, reported when it is measured: the host's limit stands.
+      }
+      const ceiling = o.settings.concurrency;
+      limits.set(target.host, (l = limiter(fixed !== 'auto' ? () => fixed : () => forge?.inFlight?.(ceiling) ?? Math.min(ceiling, AUTO_GIT_HOST))));
+    }
+    return l;
+  };
+}
 
 /** Runs at most `capacity()` at once, read again each time one may start (it may change as answers come). */
 function limiter(capacity: () => number): Limiter {
@@ -279,21 +175,119 @@ function limiter(capacity: () => number): Limiter {
   };
 }
 
-/** The rules whose values are events: the horizon covers each one's window. */
-const EVENT_RULES = ['COMMITS', 'RELEASES', 'CI_PIPELINE', 'PACKAGES'];
+/** One repository: plan the times → measure (git, then its forge) → merge → append. */
+async function measureOne(cx: ScanContext, target: ListedTarget): Promise<void> {
+  const plan = await planTimes(cx, target);
+  if (!plan) return;
+  const measured = await cx.git.measure(target, plan.wanted);
+  const times = plan.wanted.filter((_, i) => measured.measurements[i] !== undefined);
+  const gitMeasurements = measured.measurements.filter((m): m is Measurement => m !== undefined);
+  const forged = plan.forge && times.length > 0 ? await measureForge(cx, target, plan.forge, times, gitMeasurements, measured.facts) : { measurements: gitMeasurements, skipped: new Set<string>(), failed: false };
+  await append(cx, target, plan, times, forged);
+}
+
+interface TimesPlan {
+  /** The store file of the repository. */
+  file: string;
+  /** The times to measure, ascending. */
+  wanted: number[];
+  /** The stored records (with failed rules) the times measured again complete, by time. */
+  retry: Map<number, Measurement>;
+  forge?: ForgeMeasurer;
+}
 
 /**
- * Whether every time still wanted precedes the default branch's first commit (or the branch has
- * none and E is stored), as the mirror already on disk tells: such times never get a record,
- * so a re-run of a history neither fetches nor measures again. Without a mirror, or when git
- * cannot tell, false (the repository is fetched and measured).
+ * The times the store does not hold yet (or holds with failed rules), undefined when there
+ * is nothing to measure; a stored record lacking rules this scan measures is reported.
  */
-async function beforeHistory(wanted: readonly number[], target: ListedTarget, settings: GitSettings, o: ScanOptions): Promise<boolean> {
-  if (wanted.includes(o.asOf)) return false;
-  const dir = target.mirror ?? mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
-  if (!(await exists(dir))) return false;
-  const first = await firstCommitTime(dir, settings).catch(() => undefined);
-  return first !== undefined && wanted.every((t) => first === null || t < first);
+async function planTimes(cx: ScanContext, target: ListedTarget): Promise<TimesPlan | undefined> {
+  const { o, summary } = cx;
+  const file = storeFileName(target.host, target.path);
+  const stored = await o.writer.storedTimes(file, target.url);
+  const forge = o.forgeFor?.(target);
+  // A host with an adapter answers its rules, whether or not this run needed to ask it (a
+  // repository already stored at every time is no host without a forge API).
+  for (const r of [...(forge?.answers.always ?? []), ...(forge?.answers.latest ?? [])]) if (o.rules.has(r)) cx.measuredRules.add(r);
+  // A stored time whose record lists failed rules this scan measures is measured again.
+  const retry = failedAt(stored, o);
+  const wanted = [...new Set([...(o.historyTimes ?? []), o.asOf])].filter((t) => !stored.has(t) || retry.has(t)).sort((a, b) => a - b);
+  // A record at a time holds the rules of the scan that wrote it: one from a narrower --rules
+  // scan cannot be completed (a second record at the same time is a duplicate a build skips).
+  const short = lacking(stored, forge, o);
+  if (short.length > 0) {
+    summary.incomplete++;
+    const [t, missing] = short[short.length - 1]!;
+    const more = short.length > 1 ? ` (and ${short.length - 1} earlier times)` : '';
+    o.report(
+      `${target.source} ${target.url}: the stored record at ${isoTime(t)}${more} lacks ${missing.join(', ')} (a scan with a narrower --rules wrote it); ` +
+        `records are appended, never replaced, and a second record at the same time is a duplicate a build skips: scan at another --as-of, or delete that record from ${file} in the store and scan again`,
+    );
+  }
+  if (wanted.length === 0 || (await cx.git.beforeHistory(target, wanted))) {
+    if (short.length === 0) summary.upToDate++;
+    return undefined;
+  }
+  return { file, wanted, retry, ...(forge ? { forge } : {}) };
+}
+
+interface Forged {
+  /** git's measurements with the forge's merged in, one per time. */
+  measurements: Measurement[];
+  /** Rules this run chose not to ask for: a stored failure of theirs stays to be measured. */
+  skipped: Set<string>;
+  /** Whether the adapter reported a failure. */
+  failed: boolean;
+}
+
+/** The forge adapter's measurement at `times`, merged into git's. */
+async function measureForge(cx: ScanContext, target: ListedTarget, forge: ForgeMeasurer, times: number[], git: Measurement[], facts: GitFacts): Promise<Forged> {
+  const { o } = cx;
+  const skipped = new Set<string>();
+  // The forge's answers of the last scan, beside the mirror: its lists asked conditionally.
+  const answersFile = forgeAnswersPath(o.settings.mirrors, target);
+  const answers = await ConditionalAnswers.load(answersFile);
+  const result = await forge.measure({ target, times, git: facts, windowMonths: o.windowMonths, horizonMonths: cx.horizonMonths, isBot: cx.isBot, answers });
+  // A run that asked nothing (--forge never) keeps the last scan's answers as they are.
+  if (result.requests > 0) await answers.save(answersFile).catch((err: unknown) => o.report(`${target.source} ${target.url}: the forge's answers were not kept for the next scan (${answersFile}): ${(err as Error).message}`));
+  cx.summary.forgeRequests += result.requests;
+  cx.summary.forgeRequestsCounted += result.counted ?? result.requests;
+  const forgeRules = result.rules.filter((r) => o.rules.has(r));
+  for (const r of forgeRules) cx.measuredRules.add(r);
+  for (const n of result.notAsked ?? []) {
+    for (const r of n.rules) skipped.add(r);
+    const rules = cx.notAsked.get(n.why) ?? new Set<string>();
+    // A rule of git keeps git's part (its tags): only what nothing measured is named.
+    for (const r of n.rules) if (o.rules.has(r) && !cx.gitRules.has(r)) rules.add(r);
+    cx.notAsked.set(n.why, rules);
+  }
+  const measurements = git.map((m, i) => mergeForge(m, result.measurements[i], new Set(forgeRules), result.failures));
+  for (const f of result.failures) o.report(`${target.source} ${target.url}: ${f}`);
+  return { measurements, skipped, failed: result.failures.length > 0 };
+}
+
+/** One record per time appended; a time measured again completes its stored record. */
+async function append(cx: ScanContext, target: ListedTarget, plan: TimesPlan, times: number[], forged: Forged): Promise<void> {
+  const { o, summary } = cx;
+  // A time measured again completes its stored record, or writes nothing when no failed rule
+  // was measured this time; failures still stored are failures of this scan too.
+  const still: string[] = [];
+  const records = times.flatMap((t, i): Array<[number, Measurement]> => {
+    const held = plan.retry.get(t);
+    if (!held) return [[t, forged.measurements[i]!]];
+    const completing = completeRecord(held, withoutRules(forged.measurements[i]!, forged.skipped));
+    const left = completing ? (completing.failed ?? []) : (held.failed ?? []);
+    if (left.length > 0) still.push(`${left.join(', ')} at ${isoTime(t)}`);
+    return completing ? [[t, completing]] : [];
+  });
+  if (forged.failed || still.length > 0) summary.failed++;
+  // The adapter named its causes already; without it (not asked this time) the store's say why.
+  if (!forged.failed && still.length > 0) o.report(`${target.source} ${target.url}: not measured yet: ${still.join('; ')} (each scan measures them again until they are)`);
+  // A record without values says nothing (e.g. --rules naming forge rules alone, on a host without a forge API).
+  // An unusable value costs its own rule (null, or the event left out), never the record.
+  const lines = records.flatMap(([t, m]) => (Object.keys(m.values).length > 0 ? [scanRecordLine(target.url, t, usableMeasurement(m))] : []));
+  if (lines.length > 0) await o.writer.append(plan.file, lines);
+  summary.records += lines.length;
+  summary.measured++;
 }
 
 /** `m` without the rules in `rules` (and their evidence). */
@@ -318,7 +312,7 @@ function failedAt(stored: ReadonlyMap<number, StoredScan>, o: ScanOptions): Map<
 
 /**
  * The stored times whose record lacks a rule this scan measures there: the git rules asked for,
- * and those of the target's forge adapter (DEPENDENTS at E alone), with the ids it lacks.
+ * and those of the target's forge adapter (a latest-only rule at E alone), with the ids it lacks.
  */
 function lacking(stored: ReadonlyMap<number, StoredScan>, forge: ForgeMeasurer | undefined, o: ScanOptions): Array<[number, string[]]> {
   const out: Array<[number, string[]]> = [];
@@ -331,22 +325,6 @@ function lacking(stored: ReadonlyMap<number, StoredScan>, forge: ForgeMeasurer |
     if (missing.length > 0) out.push([t, missing]);
   }
   return out;
-}
-
-function gitSettings(target: ListedTarget, o: ScanOptions): GitSettings {
-  const token = target.mirror === undefined ? tokenFor(target.host, o.settings, o.env) : undefined;
-  const scheme = target.fetchUrl.slice(0, target.fetchUrl.indexOf(':')).toLowerCase();
-  return {
-    timeoutMs: o.settings.timeoutSeconds * 1000,
-    ...(token && scheme.startsWith('http') ? { secretConfig: gitTokenConfig(scheme, target.host, token) } : {}),
-  };
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** Month starts (UTC) from `since` (a month start) up to but not including `end`. */

@@ -7,6 +7,7 @@
 // Gitea's runs (1.24, 1.25: modules/structs ActionWorkflowRun) have no creation time, only
 // started_at.
 import { fileURLToPath } from 'node:url';
+import { type Catalogue, find, held, sameOwner, signedIn, visibleTo, type Held } from './catalogue.ts';
 import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
 
 const doc = loadJson(fileURLToPath(new URL('../../../test/fixtures/forgejo/responses.v1.json', import.meta.url)));
@@ -44,11 +45,27 @@ export interface GtRepository {
   packages?: { name: string; version: string; type: string; created: string; repository?: string }[];
   pageCap?: number;
   override?: Override;
+  /** Organisations, users and their repositories, for discovery (GET /orgs/{org}/repos, …). */
+  catalogue?: Catalogue;
 }
 
 let ids = 1;
 const user = (login: string | undefined) => ({ id: ids++, login: login ?? '', full_name: login ?? '', avatar_url: `https://forge.example/avatars/${login}` });
-const repository = (fullName: string, hasIssues = true) => ({ id: 7, full_name: fullName, name: fullName.split('/')[1], owner: user(fullName.split('/')[0]!), has_issues: hasIssues });
+const repository = (fullName: string, hasIssues = true, web = 'https://forge.example', h?: Held) => ({
+  id: h?.id ?? 7,
+  full_name: fullName,
+  name: fullName.split('/')[1],
+  owner: user(fullName.split('/')[0]!),
+  has_issues: hasIssues,
+  html_url: `${web}/${fullName}`,
+  private: h ? h.visibility === 'private' : false,
+  internal: h ? h.visibility === 'internal' : false,
+  fork: h?.fork ?? false,
+  mirror: h?.mirror ?? false,
+  archived: h?.archived ?? false,
+  // A repository without topics: Go's nil slice, sent as null.
+  topics: h && h.topics.length > 0 ? h.topics : null,
+});
 const unix = (iso: string) => Date.parse(iso) / 1000;
 const NOT_FOUND: Reply = { status: 404, body: { message: "The target couldn't be found.", url: 'https://forge.example/api/swagger', errors: [] } };
 
@@ -61,8 +78,56 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
     return { status: 200, body: p.body, headers: { ...p.headers, 'x-total-count': String(items.length) } };
   };
   const route = routeMaker(r.override);
+  const cat = r.catalogue;
+  const repos = cat ? held(cat) : [];
+  const listed = (h: Held) => repository(h.path, true, cat!.web, h);
+  const catalogueRoutes: Route[] = cat
+    ? [
+        route('/orgs/{org}/repos', (p, req, base) => {
+          if (!repos.some((h) => sameOwner(h.owner, p.org!)) || (cat.users ?? []).some((u) => sameOwner(u, p.org!))) return NOT_FOUND;
+          return paged(
+            visibleTo(repos, req)
+              .filter((h) => sameOwner(h.owner, p.org!))
+              .map(listed),
+            req,
+            base,
+          );
+        }),
+        route('/users/{username}/repos', (p, req, base) => {
+          if (!(cat.users ?? []).some((u) => sameOwner(u, p.username!))) return NOT_FOUND;
+          return paged(
+            visibleTo(repos, req)
+              .filter((h) => sameOwner(h.owner, p.username!))
+              .map(listed),
+            req,
+            base,
+          );
+        }),
+        // Search (routers/api/v1/repo/repo.go Search): private ones only for a signed-in
+        // request that does not say private=false; archived and mode narrow; { ok, data }.
+        route('/repos/search', (_p, req, base) => {
+          const withPrivate = signedIn(req) && req.query.get('private') !== 'false';
+          const archived = req.query.get('archived');
+          const mode = req.query.get('mode');
+          const kept = visibleTo(repos, req).filter(
+            (h) => (h.visibility !== 'private' || withPrivate) && (archived === null || String(h.archived) === archived) && (mode !== 'source' || (!h.fork && !h.mirror)) && (mode !== 'fork' || h.fork) && (mode !== 'mirror' || h.mirror),
+          );
+          const one = paged(kept.map(listed), req, base);
+          return { ...one, body: { ok: true, data: one.body } };
+        }),
+      ]
+    : [];
   const routes: Route[] = [
-    route('/repos/{owner}/{repo}', (p) => ({ status: 200, body: repository(`${p.owner}/${p.repo}`, r.hasIssues ?? true) })),
+    ...catalogueRoutes,
+    route('/repos/{owner}/{repo}', (p, req, base) => {
+      if (cat) {
+        const { repo, movedFrom } = find(cat, repos, `${p.owner}/${p.repo}`);
+        if (!repo || (repo.visibility !== 'public' && !signedIn(req))) return NOT_FOUND;
+        if (movedFrom) return { status: 307, headers: { location: `${base}/api/v1/repos/${repo.path}` } };
+        return { status: 200, body: listed(repo) };
+      }
+      return { status: 200, body: repository(`${p.owner}/${p.repo}`, r.hasIssues ?? true) };
+    }),
     route('/orgs/{org}/members', (_p, req, base) => (r.members ? paged(r.members.map(user), req, base) : NOT_FOUND)),
     route('/repos/{owner}/{repo}/collaborators', (_p, req, base) => paged((r.collaborators ?? []).map(user), req, base)),
     route('/repos/{owner}/{repo}/issues', (_p, req, base) => {

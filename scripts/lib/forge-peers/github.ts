@@ -3,6 +3,7 @@
 // every answer checked against that description.
 import { createVerify, type KeyObject } from 'node:crypto';
 import { cost, execute, parse, type GqlObject } from './graphql.ts';
+import { type Catalogue, find, held, sameOwner, signedIn, visibleTo, type Held } from './catalogue.ts';
 import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
 
 type Json = Record<string, any>;
@@ -75,6 +76,8 @@ export interface GhRepository {
    * minted for `tokenSeconds` (an hour), and every other request must carry one of them.
    */
   app?: { id: string; publicKey: KeyObject; installationId?: number; tokenSeconds?: number };
+  /** Organisations, users and their repositories, for discovery (GET /orgs/{org}/repos, …). */
+  catalogue?: Catalogue;
 }
 
 function user(u: GhUser): Json {
@@ -237,6 +240,84 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
     return { status: 200, ...p };
   };
   const route = routeMaker(r.override);
+  const cat = r.catalogue;
+  const repos = cat ? held(cat) : [];
+  /** A catalogue repository as minimal-repository or full-repository (the example's other fields kept). */
+  const shaped = (h: Held, name: 'minimal-repository' | 'full-repository-default-response') => {
+    const out = example(name);
+    if (name === 'full-repository-default-response') {
+      out.language = null;
+      out.source.language = null;
+      out.parent.language = null;
+    }
+    const visibility = h.visibility;
+    Object.assign(out, {
+      id: h.id,
+      name: h.name,
+      full_name: h.path,
+      html_url: `${cat!.web}/${h.path}`,
+      private: visibility !== 'public',
+      visibility,
+      archived: h.archived,
+      fork: h.fork,
+      mirror_url: h.mirror ? 'git://example.org/upstream.git' : null,
+      topics: h.topics,
+    });
+    out.owner.login = h.owner;
+    return out;
+  };
+  const notFound: Reply = { status: 404, body: GH_ERROR('Not Found') };
+  /** A page of catalogue repositories as minimal-repository items (shaped after paging: the example is large). */
+  const minimal = (page: Reply): Reply => ({ ...page, body: (page.body as Held[]).map((h) => shaped(h, 'minimal-repository')) });
+  const catalogueRoutes: Route[] = cat
+    ? [
+        // Organisations: every owner of the catalogue that is not a user.
+        route('/orgs/{org}/repos', (p, req, base) => {
+          if (!repos.some((h) => sameOwner(h.owner, p.org!)) || (cat.users ?? []).some((u) => sameOwner(u, p.org!))) return notFound;
+          const type = req.query.get('type') ?? 'all';
+          const mine = visibleTo(repos, req).filter((h) => sameOwner(h.owner, p.org!));
+          const kept =
+            type === 'public'
+              ? mine.filter((h) => h.visibility === 'public')
+              : type === 'private'
+                ? mine.filter((h) => h.visibility !== 'public')
+                : type === 'forks'
+                  ? mine.filter((h) => h.fork)
+                  : type === 'sources'
+                    ? mine.filter((h) => !h.fork)
+                    : mine;
+          return minimal(paged(kept, req, base));
+        }),
+        // A user's public repositories ("Lists public repositories for the specified user").
+        route('/users/{username}/repos', (p, req, base) => {
+          if (!repos.some((h) => sameOwner(h.owner, p.username!))) return notFound;
+          return minimal(
+            paged(
+              repos.filter((h) => sameOwner(h.owner, p.username!) && h.visibility === 'public'),
+              req,
+              base,
+            ),
+          );
+        }),
+        // Every repository, by `since` alone; on Enterprise Server those every user may see:
+        // public ones, and internal ones for a signed-in user.
+        route('/repositories', (_p, req, base) => {
+          const since = Number(req.query.get('since') ?? 0);
+          const seen = repos.filter((h) => h.id > since && (h.visibility === 'public' || (h.visibility === 'internal' && signedIn(req))));
+          const pageItems = seen.slice(0, cap);
+          const more = seen.length > pageItems.length;
+          const headers: Record<string, string> = more ? { link: `<${base}/repositories?since=${pageItems[pageItems.length - 1]!.id}>; rel="next", <${base}/repositories{?since}>; rel="first"` } : {};
+          return { status: 200, headers, body: pageItems.map((h) => shaped(h, 'minimal-repository')) };
+        }),
+        {
+          ...route('/repositories/{id}', (p) => {
+            const h = repos.find((x) => x.id === Number(p.id));
+            return h ? { status: 200, body: shaped(h, 'full-repository-default-response') } : notFound;
+          }),
+          answersAs: '/repos/{owner}/{repo}',
+        },
+      ]
+    : [];
   const graphql = graphqlRoute(r);
   let graphqlCount = 0;
   const routes: Route[] = [
@@ -251,7 +332,15 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
         return { ...reply, raw: (res) => res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers }).end(reply.body === undefined ? '' : JSON.stringify(reply.body)) };
       },
     },
-    route('/repos/{owner}/{repo}', (p) => {
+    ...catalogueRoutes,
+    route('/repos/{owner}/{repo}', (p, req, base) => {
+      if (cat) {
+        const { repo, movedFrom } = find(cat, repos, `${p.owner}/${p.repo}`);
+        if (!repo || (repo.visibility !== 'public' && !signedIn(req))) return notFound;
+        // A renamed or transferred repository: 301 to its lasting address, by id.
+        if (movedFrom) return { status: 301, headers: { location: `${base}/repositories/${repo.id}` }, body: { ...GH_ERROR('Moved Permanently'), url: `${base}/repositories/${repo.id}` } };
+        return { status: 200, body: shaped(repo, 'full-repository-default-response') };
+      }
       const repo = example('full-repository-default-response');
       repo.language = null;
       repo.source.language = null;

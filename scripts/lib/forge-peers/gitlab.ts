@@ -4,6 +4,7 @@
 // state changes are resource events, never notes (docs.gitlab.com/api/notes, "Resource events":
 // GitLab 11.2 for labels, 13.x milestones and states); assignment is still a system note.
 import { fileURLToPath } from 'node:url';
+import { type Catalogue, find, held, sameOwner, signedIn, visibleTo, type Held } from './catalogue.ts';
 import { loadJson, routeMaker, type Override, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
 
 const doc = loadJson(fileURLToPath(new URL('../../../test/fixtures/gitlab/responses.v4.json', import.meta.url)));
@@ -43,6 +44,8 @@ export interface GlProject {
   images?: { path: string; tags: { name: string; created: string }[] }[];
   pageCap?: number;
   override?: Override;
+  /** Groups, subgroups, users and their projects, for discovery (GET /groups/:id/projects, …). */
+  catalogue?: Catalogue;
 }
 
 let ids = 1;
@@ -60,20 +63,116 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
   };
   const route = routeMaker(p.override);
   const after = (req: RequestSeen, name: string) => unix(req.query.get(name) ?? '1970-01-01T00:00:00Z');
+  const cat = p.catalogue;
+  const repos = cat ? held(cat) : [];
+  const project = (h: Held) => ({
+    id: h.id,
+    name: h.name,
+    path: h.name,
+    path_with_namespace: h.path,
+    default_branch: 'main',
+    web_url: `${cat!.web}/${h.path}`,
+    issues_enabled: true,
+    issues_access_level: 'enabled',
+    visibility: h.visibility,
+    archived: h.archived,
+    topics: h.topics,
+    ...(h.mirror ? { mirror: true } : {}),
+    ...(h.fork ? { forked_from_project: { id: 100_000 + h.id, path_with_namespace: `upstream/${h.name}`, web_url: `${cat!.web}/upstream/${h.name}` } } : {}),
+  });
+  /** The list filters every project list takes (archived, visibility), ordered by id. */
+  const filtered = (list: Held[], req: RequestSeen) => {
+    const archived = req.query.get('archived');
+    const visibility = req.query.get('visibility');
+    const kept = list.filter((h) => (archived === null || String(h.archived) === archived) && (visibility === null || h.visibility === visibility));
+    return req.query.get('sort') === 'asc' ? kept : kept.reverse();
+  };
+  /**
+   * Offset pagination (docs.gitlab.com/api/rest#offset-based-pagination): X-Page, X-Per-Page,
+   * X-Next-Page, X-Prev-Page and a Link header; past 10,000 results GitLab leaves out X-Total,
+   * X-Total-Pages and the last page's link.
+   */
+  const offsetPaged = (items: unknown[], req: RequestSeen, base: string): Reply => {
+    const size = Math.min(cap, Number(req.query.get('per_page') ?? 20));
+    const n = Number(req.query.get('page') ?? 1);
+    const last = Math.max(1, Math.ceil(items.length / size));
+    const at = (page: number) => {
+      const q = new URLSearchParams(req.query);
+      q.set('page', String(page));
+      return `<${base}${req.path}?${q}>`;
+    };
+    const links = [...(n < last ? [`${at(n + 1)}; rel="next"`] : []), ...(n > 1 ? [`${at(n - 1)}; rel="prev"`] : []), `${at(1)}; rel="first"`];
+    const counted = items.length <= 10_000;
+    if (counted) links.push(`${at(last)}; rel="last"`);
+    const headers: Record<string, string> = { link: links.join(', '), 'x-page': String(n), 'x-per-page': String(size), 'x-next-page': n < last ? String(n + 1) : '', 'x-prev-page': n > 1 ? String(n - 1) : '' };
+    if (counted) Object.assign(headers, { 'x-total': String(items.length), 'x-total-pages': String(last) });
+    return { status: 200, headers, body: items.slice((n - 1) * size, n * size) };
+  };
+  const catalogueRoutes: Route[] = cat
+    ? [
+        // A group's projects; with include_subgroups=true those of every subgroup too.
+        route('/groups/{id}/projects', (params, req, base) => {
+          const group = params.id!.toLowerCase();
+          const isUser = (cat.users ?? []).some((u) => sameOwner(u, group));
+          if (isUser || !repos.some((h) => h.path.toLowerCase().startsWith(`${group}/`))) return { status: 404, body: { message: '404 Group Not Found' } };
+          const deep = req.query.get('include_subgroups') === 'true';
+          const mine = visibleTo(repos, req).filter((h) => (deep ? h.path.toLowerCase().startsWith(`${group}/`) : h.owner.toLowerCase() === group));
+          return offsetPaged(filtered(mine, req).map(project), req, base);
+        }),
+        route('/users/{user_id}/projects', (params, req, base) => {
+          if (!(cat.users ?? []).some((u) => sameOwner(u, params.user_id!))) return { status: 404, body: { message: '404 User Not Found' } };
+          return offsetPaged(
+            filtered(
+              visibleTo(repos, req).filter((h) => sameOwner(h.owner, params.user_id!)),
+              req,
+            ).map(project),
+            req,
+            base,
+          );
+        }),
+        // Every project the request may see; keyset pagination by id (pagination=keyset,
+        // order_by=id, sort=asc: the next page is the Link header's, with id_after).
+        route('/projects', (_params, req, base) => {
+          const all = filtered(visibleTo(repos, req), req);
+          if (req.query.get('pagination') !== 'keyset') return offsetPaged(all.map(project), req, base);
+          if (req.query.get('order_by') !== 'id' || req.query.get('sort') !== 'asc') return { status: 405, body: { message: '405 Method Not Allowed' } };
+          const size = Math.min(cap, Number(req.query.get('per_page') ?? 20));
+          const from = Number(req.query.get('id_after') ?? 0);
+          const rest = all.filter((h) => h.id > from);
+          const items = rest.slice(0, size);
+          const q = new URLSearchParams(req.query);
+          q.set('id_after', String(items[items.length - 1]?.id ?? from));
+          const headers: Record<string, string> = rest.length > size ? { link: `<${base}${req.path}?${q}>; rel="next"` } : {};
+          return { status: 200, headers, body: items.map(project) };
+        }),
+      ]
+    : [];
   const routes: Route[] = [
-    route('/projects/{id}', (params) => ({
-      status: 200,
-      body: {
-        id: 42,
-        name: 'widget',
-        path: 'widget',
-        path_with_namespace: params.id,
-        default_branch: 'main',
-        web_url: `https://gitlab.example/${params.id}`,
-        issues_enabled: p.issuesAccess !== 'disabled',
-        issues_access_level: p.issuesAccess ?? 'enabled',
-      },
-    })),
+    ...catalogueRoutes,
+    route('/projects/{id}', (params, req) => {
+      if (cat) {
+        // GitLab finds a project under a path it was renamed or transferred from (redirect routes).
+        const { repo } = find(cat, repos, params.id!);
+        if (!repo || (repo.visibility !== 'public' && !signedIn(req))) return { status: 404, body: { message: '404 Project Not Found' } };
+        return { status: 200, body: project(repo) };
+      }
+      return projectOf(params);
+    }),
+  ];
+  const projectOf = (params: Record<string, string>): Reply => ({
+    status: 200,
+    body: {
+      id: 42,
+      name: 'widget',
+      path: 'widget',
+      path_with_namespace: params.id,
+      default_branch: 'main',
+      web_url: `https://gitlab.example/${params.id}`,
+      issues_enabled: p.issuesAccess !== 'disabled',
+      issues_access_level: p.issuesAccess ?? 'enabled',
+    },
+  });
+  routes.push(
     route('/projects/{id}/issues', (_x, req) =>
       paged(
         (p.issues ?? [])
@@ -207,7 +306,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         },
       };
     }),
-  ];
+  );
   // The REST API's answers carry a weak ETag (Rails' Rack::ETag) but If-None-Match is ignored:
   // every answer comes whole (gitlab-org/gitlab#14357, "Support caching for API requests").
   return startForgeServer(routes, gitlabCheck, '/api/v4', 'sent');

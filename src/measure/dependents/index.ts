@@ -1,8 +1,9 @@
-// DEPENDENTS from a dependency index, when the config chooses one (deps.dev or ecosyste.ms):
+// The dependents rule (RULE.dependents) from a dependency index, when the config chooses one (deps.dev or ecosyste.ms):
 // the projects that depend on the packages published from the repository, as the index
 // counts them today. Only the scan time E gets it: an index tells no past counts. No forge:
 // it asks over the forge core's HTTP client (queues, bounds, JSON checks), with no token.
 import type { DependentsConfig } from '../../config/types.ts';
+import { RULE } from '../../model/measured-rules.ts';
 import type { ForgeMeasurer, ForgeRequest, ForgeResult, ScanTarget } from '../types.ts';
 import { describeFailure, ForgeApiError } from '../forge/core/errors.ts';
 import { ForgeHttp, type QueueRegistry } from '../forge/core/http.ts';
@@ -41,12 +42,15 @@ async function depsDev(http: ForgeHttp, target: ScanTarget): Promise<Count> {
   return { dependents, packages: packages.size };
 }
 
+/** The rule measured here, by the table's handle. */
+const dependentsRule = RULE.dependents.id;
+
 export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegistry): ForgeMeasurer {
   const label = `${config.source} API`;
   const access = { apiUrl: (config.apiUrl ?? DEPENDENTS_API_URLS[config.source]).replace(/\/+$/, ''), tokens: [], requestsPerSecond: 5, timeoutSeconds: config.timeoutSeconds ?? 30, maxWaitSeconds: 60 };
   const count = config.source === 'deps.dev' ? depsDev : ecosystems;
   return {
-    answers: { always: [], latest: ['DEPENDENTS'] },
+    answers: { always: [], latest: [dependentsRule] },
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const http = new ForgeHttp(access, label, registry, () => ['x-unused', ''], request.signal);
       const measurements = request.times.map(() => ({ values: {}, evidence: {} }) as ForgeResult['measurements'][number]);
@@ -55,18 +59,18 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
       if (last) {
         try {
           const c = await count(http, request.target);
-          last.values.DEPENDENTS = c.dependents;
-          last.evidence.DEPENDENTS = `${config.source}: ${c.dependents} dependents of ${c.packages} packages published from this repository`;
+          last.values[dependentsRule] = c.dependents;
+          last.evidence[dependentsRule] = `${config.source}: ${c.dependents} dependents of ${c.packages} packages published from this repository`;
         } catch (error) {
           // The index answers 404 for a project it has no package of: none known, not a failure.
           const unknown = error instanceof ForgeApiError && error.kind === 'not-found';
           const cause = unknown ? undefined : describeFailure(label, error);
           if (cause) failures.push(cause);
-          last.values.DEPENDENTS = cause ? null : 0;
-          last.evidence.DEPENDENTS = cause ?? `${config.source} knows no package published from this repository`;
+          last.values[dependentsRule] = cause ? null : 0;
+          last.evidence[dependentsRule] = cause ?? `${config.source} knows no package published from this repository`;
         }
       }
-      return { measurements, rules: ['DEPENDENTS'], failures, requests: http.requests };
+      return { measurements, rules: [dependentsRule], failures, requests: http.requests };
     },
   };
 }

@@ -15,7 +15,7 @@ export type { HostConfig };
 export const HOST_DEFAULTS = { requestsPerSecond: 5, timeoutSeconds: 30, maxWaitSeconds: 60 } as const;
 
 /** How to reach `host`'s API: its entry with the defaults filled in, its tokens from `env`. */
-function hostAccess(host: HostConfig, adapter: ForgeAdapter, env: Readonly<Record<string, string | undefined>>): HostAccess {
+export function hostAccess(host: HostConfig, adapter: ForgeAdapter, env: Readonly<Record<string, string | undefined>>): HostAccess {
   return {
     app: appOf(host, adapter, env),
     quirks: adapter.quirks,
@@ -50,7 +50,7 @@ function appOf(host: HostConfig, adapter: ForgeAdapter, env: Readonly<Record<str
 export interface ForgeSettings {
   /** The config's `hosts:` (over the known hosts); an entry with `api: false` is never asked. */
   hosts: Readonly<Record<string, HostEntry>>;
-  /** The config's `dependents:`; absent, DEPENDENTS is not measured. */
+  /** The config's `dependents:`; absent, the dependents rule is not measured. */
   dependents?: DependentsConfig;
   /** `scan.tokens` (host → variable git uses): the API uses the same token unless the host names its own. */
   gitTokens?: Readonly<Record<string, string>>;

@@ -1,10 +1,11 @@
-// The four git rules as pure functions of what git showed: for each scan time E, the default
+// The git rules (model/measured-rules.ts lists them) as pure functions of what git showed: for each scan time E, the default
 // branch's first-parent tip as of E (T), the commits reachable from T, the tags by their
 // dates and the tree of T. Windows are the evaluator's own (S < t <= E, calendar months, UTC).
 import { isoDate, windowStart } from '../../model/calendar.ts';
+import { RULE } from '../../model/measured-rules.ts';
 import type { EventsValue, StoredValue } from '../../model/stored-value.ts';
 import type { Measurement } from '../types.ts';
-import type { BotTest } from './bots.ts';
+import type { BotTest } from '../bots.ts';
 import type { CommitTable, GitHistory } from './history.ts';
 import type { Mailmap } from './mailmap.ts';
 import type { Snapshot } from './snapshot.ts';
@@ -101,6 +102,9 @@ interface Person {
   bot: boolean;
 }
 
+/** The ids of the rules measured here, by the table's handles. */
+const id = { bus: RULE.busFactor.id, commits: RULE.commits.id, releases: RULE.releases.id, security: RULE.securityPolicy.id };
+
 const short = (oid: string) => oid.slice(0, 12);
 const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -139,7 +143,7 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
     const evidence: Record<string, string> = {};
     const horizonFrom = windowStart(E, options.horizonMonths);
     const to = isoDate(E);
-    if (want('RELEASES')) {
+    if (want(id.releases)) {
       const events: number[] = [];
       let undated = 0;
       let newest: { name: string; time: number } | undefined;
@@ -150,16 +154,16 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
           if (!newest || tag.time > newest.time || (tag.time === newest.time && tag.name > newest.name)) newest = { name: tag.name, time: tag.time };
         }
       }
-      values.RELEASES = sorted(events);
+      values[id.releases] = sorted(events);
       const latest = newest ? ` (newest ${clip(newest.name)}, ${isoDate(newest.time)})` : '';
       const skipped = undated > 0 ? `; ${plural(undated, 'tag')} of a tree or blob left out` : '';
-      evidence.RELEASES = `${plural(events.length, 'tag')} dated in the ${options.horizonMonths} months to ${to}${latest}${skipped}`;
+      evidence[id.releases] = `${plural(events.length, 'tag')} dated in the ${options.horizonMonths} months to ${to}${latest}${skipped}`;
     }
     if (T === undefined) {
       const why = history.tip === undefined ? `${branch} has no commits` : `${branch} had no commits by ${to}`;
-      if (want('COMMITS')) [values.COMMITS, evidence.COMMITS] = [{ events: [] }, why];
-      if (want('BUS_FACTOR')) [values.BUS_FACTOR, evidence.BUS_FACTOR] = [0, why];
-      if (want('SECURITY_POLICY')) [values.SECURITY_POLICY, evidence.SECURITY_POLICY] = [false, why];
+      if (want(id.commits)) [values[id.commits], evidence[id.commits]] = [{ events: [] }, why];
+      if (want(id.bus)) [values[id.bus], evidence[id.bus]] = [0, why];
+      if (want(id.security)) [values[id.security], evidence[id.security]] = [false, why];
       return { values, evidence };
     }
     const at = `${branch} at ${short(commits.oids[T]!)} (${isoDate(commits.time[T]!)})`;
@@ -168,7 +172,7 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
     const snapshot = snapshots(commits.oids[T]!);
     // Identities are mailmapped: say so when T's .mailmap could not be read.
     const unmapped = snapshot.mailmapMissing ? `; .mailmap (blob ${short(snapshot.mailmapMissing)}) not in the mirror, authors taken as recorded` : '';
-    if (want('COMMITS') || want('BUS_FACTOR')) {
+    if (want(id.commits) || want(id.bus)) {
       const busFrom = windowStart(E, options.busFactorMonths);
       const events: number[] = [];
       let bots = 0;
@@ -194,23 +198,23 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
           busTotal++;
         }
       }
-      if (want('COMMITS')) {
-        values.COMMITS = sorted(events);
+      if (want(id.commits)) {
+        values[id.commits] = sorted(events);
         const left = bots > 0 ? `; ${plural(bots, 'commit')} by bots left out` : '';
-        evidence.COMMITS = `${plural(events.length, 'non-merge commit')} in the ${options.horizonMonths} months to ${to}, reachable from ${at}${left}${unmapped}`;
+        evidence[id.commits] = `${plural(events.length, 'non-merge commit')} in the ${options.horizonMonths} months to ${to}, reachable from ${at}${left}${unmapped}`;
       }
-      if (want('BUS_FACTOR')) {
+      if (want(id.bus)) {
         const k = absenceFactor([...perPerson.values()]);
-        values.BUS_FACTOR = k;
-        evidence.BUS_FACTOR =
+        values[id.bus] = k;
+        evidence[id.bus] =
           busTotal === 0
             ? `no non-merge commits by people in the ${options.busFactorMonths} months to ${to} (${at})${unmapped}`
             : `${plural(k, 'contributor')} of ${perPerson.size} made at least half of ${plural(busTotal, 'non-merge commit')} in the ${options.busFactorMonths} months to ${to} (${at})${unmapped}`;
       }
     }
-    if (want('SECURITY_POLICY')) {
-      values.SECURITY_POLICY = snapshot.securityPolicy !== undefined;
-      evidence.SECURITY_POLICY = snapshot.securityPolicy ? `${clip(snapshot.securityPolicy)} in ${at}` : `no non-empty SECURITY.md (.markdown, .adoc, .rst) in the root, .github/ or docs/, nor doc/security.rst, in ${at}`;
+    if (want(id.security)) {
+      values[id.security] = snapshot.securityPolicy !== undefined;
+      evidence[id.security] = snapshot.securityPolicy ? `${clip(snapshot.securityPolicy)} in ${at}` : `no non-empty SECURITY.md (.markdown, .adoc, .rst) in the root, .github/ or docs/, nor doc/security.rst, in ${at}`;
     }
     return { values, evidence, revision };
   });

@@ -1,21 +1,25 @@
-// The search the header's form runs: a prefix tree of names, written twice from one walk. With
-// JavaScript the script reads its small JSON files, so a query downloads a bounded number of
-// bytes however many repositories there are; without, a person follows its pages (prefix
-// pages, below), one character a click, from the search page to a page that lists the name. Each
-// repository is found by its name (the last path segment), each host and group by its own
-// name, lower-cased. A file covers one prefix: it holds every entry under it when they are at
-// most SHARD_ENTRIES, or else only those whose name is the prefix exactly and the next
-// characters that have files of their own (`more`). The script fetches the root (-.json),
-// then one file per typed character until it reaches a file without `more`.
+// The search the header's form runs: prefix trees of names, each written from one walk. With
+// JavaScript the script reads small JSON files, so a query downloads a bounded number of bytes
+// however many repositories there are; without, a person follows pages (prefix pages, below),
+// one character a click, from the search page to a page that lists the name. Each repository
+// is found by its name (the last path segment), each host and group by its own name,
+// lower-cased: the JSON files by any part of it (their tree holds every suffix of every name,
+// so "ssh" walks to "ssh2", a suffix of libssh2), the pages by its start. A file covers one
+// prefix: it holds every entry under it when they are at most SHARD_ENTRIES, or else only those
+// whose name is the prefix exactly and the next characters that have files of their own
+// (`more`); the names that end with such a prefix are in a file of their own (`ends`), which
+// only a query that stops there reads. The script fetches the root (-.json), then one file per
+// typed character until it reaches a file without `more`.
 //
 // A file's name spells its prefix: a-z and 0-9 as themselves, any other UTF-16 unit as "_",
 // its hex code and "_", and a "/" after every PREFIX_SEGMENT characters of the prefix, so no
 // segment of a key outgrows a file name (site.js spells it the same way). Entries:
 // repositories as [url, [shown status per badge, "" for none]], groups as [label, group key,
-// repositories]. A file whose own entries are more than SHARD_ENTRIES (a name that many
-// repositories share, or a leaf past MAX_NAME) holds the first SHARD_ENTRIES and says how many
-// it owns (`own`) and in how many parts (`parts`): the rest are in `<name>.2.json` and so on,
-// which the script reads when the query's path or a longer name must be looked for among them.
+// repositories]. A file whose names equal to its prefix are more than SHARD_ENTRIES (a name
+// that many repositories share, or a leaf past MAX_NAME) holds the first SHARD_ENTRIES and says
+// how many it owns (`own`) and in how many parts (`parts`): the rest are in `<name>.2.json` and
+// so on, which the script reads when the query's path or a longer name must be looked for among
+// them.
 import type { PagesContext } from './context.ts';
 import { counted, href, numberText, text } from './html.ts';
 import { byCodeUnits } from './summary.ts';
@@ -46,7 +50,10 @@ export function shardName(prefix: string): string {
 export const shardKey = (prefix: string, part = 1) => `${SEARCH_DIR}${shardName(prefix)}${part > 1 ? `.${part}` : ''}.json`;
 
 interface Entry {
-  token: string;
+  /** Where in its name the entry starts: 0 for the name itself, more for one of its suffixes. */
+  at: number;
+  /** One number per repository (its index) or group (after the repositories), for repeats. */
+  id: number;
   /** A repository's index in the catalogue, or a group. */
   repo: number;
   group: Group | null;
@@ -57,53 +64,123 @@ interface Entry {
 /** One prefix of the tree: one JSON file and, without JavaScript, one page (or a few). */
 export interface PrefixNode {
   prefix: string;
-  /** Every entry under the prefix: [lo, hi) of the tree's sorted entries. */
+  /** Every entry under the prefix: [lo, hi) of the tree's entries. */
   lo: number;
   hi: number;
-  /** The node's own entries, [lo, own): all under it (a leaf), or those named the prefix exactly. */
+  /** The node's own entries, [lo, own): all under it (a leaf), or those whose rest is the prefix exactly. */
   own: number;
-  /** The next characters with nodes of their own and how many entries each holds; null for a leaf. */
+  /** The next characters with nodes of their own and how many names each holds; null for a leaf. */
   more: Array<{ c: string; n: number }> | null;
+  /** How many repositories and groups are under the prefix (each once, however many suffixes). */
+  n: number;
 }
 
 /**
  * The search's prefix tree, walked once: its nodes, root first, each before its children and
- * the children in code-unit order. Both the JSON files (searchShard) and the pages for finding
- * without JavaScript (prefixPages) are written from these nodes. It needs the names only, so
- * it is built before the pass over the summaries that fills in the statuses.
+ * the children in code-unit order. The JSON files (searchShards) are written from a tree of
+ * every suffix of every name (`substrings`: a query finds any part of a name), the pages for
+ * finding without JavaScript (prefixPages) from one of the names alone. It needs the names
+ * only, so it is built before the pass over the summaries that fills in the statuses.
+ *
+ * Its entries are two numbers each (whose, and from where in the name), in typed arrays: a
+ * tree of substrings holds about ten a repository. Each node's range is split in place by the
+ * next character, stably, so every range keeps the natural order the entries were put in.
  */
 export class SearchTree {
-  readonly entries: Entry[] = [];
   readonly nodes: PrefixNode[] = [];
   private readonly byPrefix = new Map<string, PrefixNode>();
+  private readonly ids: Int32Array;
+  private readonly ats: Int32Array;
+  private readonly rankOf: Int32Array;
+  private readonly groups: readonly Group[];
 
-  constructor(cat: Catalogue, groups: readonly Group[]) {
-    const entries = this.entries;
-    cat.order.forEach((i, rank) => entries.push({ token: repositoryName(cat.urls[i]!).toLowerCase(), repo: i, group: null, rank }));
-    groups.forEach((g, rank) => g.parent !== null && entries.push({ token: g.name.toLowerCase(), repo: -1, group: g, rank }));
-    // A stable sort: equal names keep the natural order they were pushed in.
-    entries.sort((a, b) => byCodeUnits(a.token, b.token));
+  constructor(cat: Catalogue, groups: readonly Group[], substrings = false) {
+    this.groups = groups;
+    const repos = cat.urls.length;
+    const names: Array<string | null> = cat.urls.map((u) => repositoryName(u).toLowerCase());
+    for (const g of groups) names.push(g.parent !== null ? g.name.toLowerCase() : null);
+    this.rankOf = new Int32Array(repos + groups.length);
+    cat.order.forEach((i, rank) => (this.rankOf[i] = rank));
+    groups.forEach((_, rank) => (this.rankOf[repos + rank] = rank));
+    const suffixes = (name: string) => (substrings ? Math.max(1, name.length) : 1);
+    let total = 0;
+    for (const name of names) if (name !== null) total += suffixes(name);
+    const ids = (this.ids = new Int32Array(total));
+    const ats = (this.ats = new Int32Array(total));
+    let e = 0;
+    const add = (id: number) => {
+      const name = names[id];
+      if (name !== null && name !== undefined) for (let at = 0; at < suffixes(name); at++) (ids[e] = id), (ats[e++] = at);
+    };
+    for (const i of cat.order) add(i);
+    for (let g = 0; g < groups.length; g++) add(repos + g);
+    // How many repositories and groups [lo, hi) holds: each once, though several of its suffixes may be there.
+    const seen = new Int32Array(substrings ? names.length : 0);
+    let stamp = 0;
+    const distinct = (lo: number, hi: number): number => {
+      if (!substrings) return hi - lo;
+      stamp++;
+      let n = 0;
+      for (let k = lo; k < hi; k++) if (seen[ids[k]!] !== stamp) (seen[ids[k]!] = stamp), n++;
+      return n;
+    };
+    // Scratch for the split: each entry's next character (-1: its rest is the prefix), and the
+    // count per character (+1), reset after each split.
+    const code = new Int32Array(total);
+    const count = new Int32Array(0x10001);
+    const tmpIds = new Int32Array(total);
+    const tmpAts = new Int32Array(total);
     const node = (prefix: string, lo: number, hi: number): void => {
       if ((hi - lo <= SHARD_ENTRIES && prefix !== '') || shardName(prefix).length >= MAX_NAME) {
-        this.nodes.push({ prefix, lo, hi, own: hi, more: null });
+        this.nodes.push({ prefix, lo, hi, own: hi, more: null, n: distinct(lo, hi) });
         return;
       }
       const k = prefix.length;
-      let exact = lo;
-      while (exact < hi && entries[exact]!.token.length === k) exact++;
-      const runs: Array<[string, number, number]> = [];
-      for (let a = exact; a < hi; ) {
-        const c = entries[a]!.token[k]!;
-        let b = a + 1;
-        while (b < hi && entries[b]!.token[k] === c) b++;
-        runs.push([c, a, b]);
-        a = b;
+      const used: number[] = [];
+      for (let j = lo; j < hi; j++) {
+        const name = names[ids[j]!]!;
+        const c = ats[j]! + k < name.length ? name.charCodeAt(ats[j]! + k) : -1;
+        code[j] = c;
+        if (count[c + 1] === 0) used.push(c);
+        count[c + 1] = count[c + 1]! + 1;
       }
-      this.nodes.push({ prefix, lo, hi, own: exact, more: runs.map(([c, a, b]) => ({ c, n: b - a })) });
+      used.sort((a, b) => a - b);
+      // Where each character's run starts, then the entries moved there in their order.
+      const runs: Array<[string, number, number]> = [];
+      let exact = lo;
+      let at = lo;
+      for (const c of used) {
+        const n = count[c + 1]!;
+        count[c + 1] = at;
+        if (c < 0) exact = lo + n;
+        else runs.push([String.fromCharCode(c), at, at + n]);
+        at += n;
+      }
+      for (let j = lo; j < hi; j++) {
+        const to = count[code[j]! + 1]!;
+        count[code[j]! + 1] = to + 1;
+        tmpIds[to] = ids[j]!;
+        tmpAts[to] = ats[j]!;
+      }
+      ids.set(tmpIds.subarray(lo, hi), lo);
+      ats.set(tmpAts.subarray(lo, hi), lo);
+      for (const c of used) count[c + 1] = 0;
+      this.nodes.push({ prefix, lo, hi, own: exact, more: runs.map(([c, a, b]) => ({ c, n: distinct(a, b) })), n: distinct(lo, hi) });
       for (const [c, a, b] of runs) node(prefix + c, a, b);
     };
-    node('', 0, entries.length);
+    node('', 0, total);
     for (const n of this.nodes) this.byPrefix.set(n.prefix, n);
+  }
+
+  /** Entries [lo, hi), in the tree's order. */
+  slice(lo: number, hi: number): Entry[] {
+    const repos = this.rankOf.length - this.groups.length;
+    const out: Entry[] = [];
+    for (let k = lo; k < hi; k++) {
+      const id = this.ids[k]!;
+      out.push({ at: this.ats[k]!, id, repo: id < repos ? id : -1, group: id < repos ? null : this.groups[id - repos]!, rank: this.rankOf[id]! });
+    }
+    return out;
   }
 
   /**
@@ -117,31 +194,52 @@ export class SearchTree {
   }
 }
 
+/** The key of the file of names that end with a prefix (and are longer), for a query that stops there. */
+export const endsKey = (prefix: string) => `${SEARCH_DIR}${shardName(prefix)}.ends.json`;
+
 /**
- * A node's JSON files. Entries keep the natural order: groups (hosts first, then by depth),
- * then repositories. n: every entry under the prefix (a file with `more` holds only the exact
- * ones). Own entries past SHARD_ENTRIES go to parts 2, 3, …, the first file saying how many
- * entries it owns (`own`) and in how many parts (`parts`).
+ * A node's JSON files. A leaf holds every repository and group under its prefix, once each,
+ * those whose name starts with it first; a node with `more` holds those named the prefix
+ * exactly (n: every repository and group under the prefix, each once). Entries named the
+ * prefix past SHARD_ENTRIES go to parts 2, 3, …, the first file saying how many entries it owns
+ * (`own`) and in how many parts (`parts`). The names longer than the prefix that end with it
+ * (`ends`: how many) are listed in a file of their own, `<prefix>.ends.json`, at most
+ * SHARD_ENTRIES of them: only a query that stops at this prefix reads it, not every query that
+ * passes through. In each file groups come before repositories, each in natural order.
  */
 export function searchShards(ctx: PagesContext, cat: Catalogue, tree: SearchTree, node: PrefixNode): Array<{ key: string; body: string }> {
   const shown = cat.badges.map((_, j) => j);
   const json = (e: Entry): string => (e.group ? JSON.stringify([e.group.label, e.group.key, e.group.members.length]) : JSON.stringify([cat.urls[e.repo]!, shown.map((j) => cat.shown(ctx, e.repo, j))]));
-  const own = node.own - node.lo;
-  const parts = Math.max(1, Math.ceil(own / SHARD_ENTRIES));
+  const body = (head: string, slice: readonly Entry[]) =>
+    `${head},"groups":[${slice
+      .filter((e) => e.group)
+      .map(json)
+      .join(',')}],"repositories":[${slice
+      .filter((e) => !e.group)
+      .map(json)
+      .join(',')}]}\n`;
+  // Whole names first (a stable sort), then each repository or group at its first place only.
+  const seen = new Set<number>();
+  const owned = tree
+    .slice(node.lo, node.own)
+    .sort((a, b) => (a.at === 0 ? 0 : 1) - (b.at === 0 ? 0 : 1))
+    .filter((e) => !seen.has(e.id) && (seen.add(e.id), true));
+  // A leaf's entries all go in its parts; a node with `more` parts only the names equal to its prefix.
+  const paged = node.more ? owned.filter((e) => e.at === 0) : owned;
+  const ending = node.more ? owned.filter((e) => e.at !== 0) : [];
+  const parts = Math.max(1, Math.ceil(paged.length / SHARD_ENTRIES));
   const files: Array<{ key: string; body: string }> = [];
   for (let part = 1; part <= parts; part++) {
-    const slice = tree.entries.slice(node.lo + (part - 1) * SHARD_ENTRIES, Math.min(node.own, node.lo + part * SHARD_ENTRIES));
-    const g = slice.filter((e) => e.group).map(json);
-    const r = slice.filter((e) => !e.group).map(json);
     let head = `{"prefix":${JSON.stringify(node.prefix)}`;
     if (part === 1) {
       // The root names the badges, in the order of each repository's statuses.
       const badges = node.prefix === '' ? `,"badges":${JSON.stringify(cat.badges)}` : '';
       const more = node.more ? `,"more":${JSON.stringify(node.more.map((m) => m.c))}` : '';
-      head += `,"n":${node.hi - node.lo}${parts > 1 ? `,"own":${own},"parts":${parts}` : ''}${badges}${more}`;
+      head += `,"n":${node.n}${parts > 1 ? `,"own":${paged.length},"parts":${parts}` : ''}${ending.length > 0 ? `,"ends":${ending.length}` : ''}${badges}${more}`;
     } else head += `,"part":${part}`;
-    files.push({ key: shardKey(node.prefix, part), body: `${head},"groups":[${g.join(',')}],"repositories":[${r.join(',')}]}\n` });
+    files.push({ key: shardKey(node.prefix, part), body: body(head, paged.slice((part - 1) * SHARD_ENTRIES, part * SHARD_ENTRIES)) });
   }
+  if (ending.length > 0) files.push({ key: endsKey(node.prefix), body: body(`{"prefix":${JSON.stringify(node.prefix)},"ends":${ending.length}`, ending.slice(0, SHARD_ENTRIES)) });
   return files;
 }
 
@@ -175,7 +273,7 @@ export function prefixPageCount(node: PrefixNode): number {
 
 /** A node's own entries in the order its page lists them: groups, then repositories, each in natural order of its name, then of its address. */
 function pageOrder(cat: Catalogue, tree: SearchTree, node: PrefixNode): Entry[] {
-  const own = tree.entries.slice(node.lo, node.own);
+  const own = tree.slice(node.lo, node.own);
   const name = (e: Entry) => (e.group ? e.group.name : repositoryName(cat.urls[e.repo]!));
   const keys = new Map(own.map((e) => [e, naturalKey(name(e))]));
   return own.sort((a, b) => (a.group ? 0 : 1) - (b.group ? 0 : 1) || byCodeUnits(keys.get(a)!, keys.get(b)!) || byCodeUnits(name(a), name(b)) || a.rank - b.rank);
@@ -258,7 +356,7 @@ export function searchPageMain(ctx: PagesContext, cat: Catalogue, tree: SearchTr
     `<label for="find-page-q">The name of a repository, owner or group, or owner/name</label>` +
     `<input id="find-page-q" name="q" type="search" autocomplete="off" spellcheck="false"><button type="submit">Find</button></form>` +
     `<div id="find-page-results" class="find-results" aria-live="polite"></div>` +
-    `<p>With JavaScript the results show as you type. Without it, find a name letter by letter, or browse.</p>` +
+    `<p>With JavaScript the results show as you type, names that hold what you typed anywhere (those it starts first). Without it, find a name letter by letter from its start, or browse.</p>` +
     `<section aria-labelledby="by-name"><h2 id="by-name">Find by name</h2>${byName}${unnamed}</section>` +
     `<section aria-labelledby="browse"><h2 id="browse">Browse ${counted(total, 'repository', 'repositories')}</h2>` +
     `<p>Pick the host, then the owner or group, or read <a href="${href(ctx.env, 'repositories/')}">every repository in natural order</a>.</p>` +

@@ -370,7 +370,8 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   };
   const base = ctx.settings.baseUrl;
   const listPages = pageCount(total, PAGE_SIZE);
-  // The search's prefix tree needs the names alone: its pages are known before the pass.
+  // The search's pages (a tree of names by their start) need the names alone: they are known
+  // before the pass.
   const tree = new SearchTree(cat, groups);
   const sitemap = new Sitemap(base, 1 + listPages + groups.length + tree.nodes.length + badgeIdsOf(ctx).length + ctx.thresholds.t.rules.length + total);
   const toSitemap = function* (url: string): Generator<PublishFile> {
@@ -403,11 +404,13 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
     for (const f of groupPages(ctx, cat, g, facts.configured, render)) yield page(f.key, f.body);
     for (const f of statusLists(ctx, cat, g, render)) yield page(f.key, f.body);
   }
-  // Each prefix's JSON file, then its pages (the root's is the search page, after them).
-  for (const node of tree.nodes) {
-    for (const f of searchShards(ctx, cat, tree, node)) yield page(f.key, f.body, JSON_TYPE);
-    if (node.prefix !== '') for (const p of prefixPages(ctx, cat, tree, node, render)) yield page(p.key, p.body);
-  }
+  // The search's JSON files, from a tree of every part of every name (held only while they are
+  // written: it has a suffix of each name per character), then its pages by the names' start
+  // (the root's is the search page, after them).
+  let anyPart: SearchTree | null = new SearchTree(cat, groups, true);
+  for (const node of anyPart.nodes) for (const f of searchShards(ctx, cat, anyPart, node)) yield page(f.key, f.body, JSON_TYPE);
+  anyPart = null;
+  for (const node of tree.nodes) if (node.prefix !== '') for (const p of prefixPages(ctx, cat, tree, node, render)) yield page(p.key, p.body);
   yield page(pagePaths.searchKey, render('Find a repository', 'Find a repository by its name, owner or group.', searchPageMain(ctx, cat, tree, groupList(ctx, root.children.slice(0, GROUPS_PER_PAGE)), total)));
   for (const id of badgeIdsOf(ctx)) yield page(pagePaths.badgeKey(id), badgePage(ctx, id, facts));
   for (const r of ctx.thresholds.t.rules) yield page(pagePaths.ruleKey(r.id), rulePage(ctx, r.id, facts.ruleCounts.get(r.id)!));

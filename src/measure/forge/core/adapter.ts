@@ -5,6 +5,7 @@ import type { HostConfig } from '../../../config/types.ts';
 import type { ForgeRequest } from '../../types.ts';
 import type { ApiQuirks, ForgeHttp } from './http.ts';
 import type { ForgeSource } from './measurer.ts';
+import type { ListedRepository, SourceFilters, SourceScope } from './discover.ts';
 
 /** A host every deployment knows without configuration: a `hosts:` entry minus its kind. */
 export type KnownHost = Omit<HostConfig, 'kind'>;
@@ -35,4 +36,15 @@ export interface ForgeAdapter<Kind extends string = string> {
    * load a client library on its first call: a scan of hosts without this API never loads it.
    */
   open(http: ForgeHttp, request: ForgeRequest): Promise<ForgeSource>;
+  /**
+   * Every repository of a source, page by page (adapter/<kind>/discover.ts). `filters` may
+   * narrow what the forge is asked; the core filters every answer again (core/discover.ts).
+   */
+  discover(http: ForgeHttp, scope: SourceScope, filters: SourceFilters): AsyncGenerator<ListedRepository[]>;
+  /**
+   * The repository at `path` below the host as the forge names it now, a rename or transfer
+   * followed (the forge redirects or answers under the new path); undefined when the forge
+   * answers 404 (deleted, or not visible to the token).
+   */
+  locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined>;
 }

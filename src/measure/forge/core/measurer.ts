@@ -3,10 +3,12 @@
 // only the rules that needed it to null with its cause; the others go on.
 import type { ForgeMeasurer, ForgeRequest, ForgeResult, Measurement } from '../../types.ts';
 import { windowStart } from '../../../model/calendar.ts';
+import { RULE, ruleIdsOf, windowMonths } from '../../../model/measured-rules.ts';
 import { describeFailure, redact } from './errors.ts';
 import type { ConditionalAnswers } from './conditional.ts';
 import type { ForgeHttp } from './http.ts';
-import { DEFAULT_REACTION_WINDOW_MONTHS, day, eventsAt, reactionTime, type ForgeIssue } from './rules.ts';
+import { type Actor, day, eventsAt, type ForgeIssue, reactionTime } from './rules.ts';
+import { type BotTest, loginIsBot } from '../../bots.ts';
 
 export interface ForgeRelease {
   tag: string;
@@ -35,7 +37,11 @@ export interface ForgeSource {
   packages(): Promise<PackageVersion[]>;
 }
 
-export const FORGE_RULES = ['ISSUE_REACTION_TIME', 'CI_PIPELINE', 'RELEASES', 'PACKAGES'] as const;
+/** The rules a forge's API answers. */
+export const FORGE_RULES: readonly string[] = ruleIdsOf('forge');
+
+/** The ids of the rules measured here, by the table's handles. */
+const id = { ci: RULE.ciPipeline.id, packages: RULE.packages.id, reaction: RULE.issueReactionTime.id, releases: RULE.releases.id };
 
 type Outcome<T> = { ok: T } | { failed: string };
 
@@ -55,6 +61,15 @@ export function sourceMeasurer(http: (signal?: AbortSignal, answers?: Conditiona
       return { ...result, failures: result.failures.map((f) => redact(f, tokens)), requests: client.requests, notModified: client.notModified, counted: client.requests - free };
     },
   };
+}
+
+/**
+ * `issues` with every author and reactor a bot that the adapter or the scan's test says is one:
+ * the adapters apply the test too (to skip reading a bot's issue), this keeps any adapter to it.
+ */
+function withBots(issues: ForgeIssue[], isBot: BotTest | undefined): ForgeIssue[] {
+  const actor = (a: Actor): Actor => (a.bot || !loginIsBot(isBot, a.login) ? a : { ...a, bot: true });
+  return issues.map((i) => ({ ...i, author: actor(i.author), reactions: i.reactions.map((r) => ({ ...r, actor: actor(r.actor) })) }));
 }
 
 async function attempt<T>(label: string, run: () => Promise<T>): Promise<Outcome<T>> {
@@ -92,16 +107,16 @@ async function measureOnce(open: () => Promise<ForgeSource>, label: string, requ
   }
   const { source } = repo.ok;
 
-  const months = request.windowMonths.ISSUE_REACTION_TIME ?? DEFAULT_REACTION_WINDOW_MONTHS;
-  if (!repo.ok.issuesEnabled) fail('ISSUE_REACTION_TIME', 'Issues are disabled on this repository');
+  const months = windowMonths(RULE.issueReactionTime, request.windowMonths)!;
+  if (!repo.ok.issuesEnabled) fail(id.reaction, 'Issues are disabled on this repository');
   else {
     const since = Math.min(...times.map((t) => windowStart(t, months)));
-    const issues = await attempt(label, () => source.issues(since));
+    const issues = await attempt(label, async () => withBots(await source.issues(since), request.isBot));
     if ('failed' in issues) {
       failures.push(issues.failed);
-      fail('ISSUE_REACTION_TIME', issues.failed);
+      fail(id.reaction, issues.failed);
     } else {
-      set('ISSUE_REACTION_TIME', (t) => {
+      set(id.reaction, (t) => {
         const r = reactionTime(issues.ok, t, months);
         if (!r) return [null, `No issue opened by someone other than a maintainer or bot in the ${months} months to ${day(t)}`];
         const open = r.unanswered ? `; ${r.unanswered} without a maintainer's reaction, counted with their age` : '';
@@ -114,11 +129,11 @@ async function measureOnce(open: () => Promise<ForgeSource>, label: string, requ
   const runs = await attempt(label, () => source.ciRuns(horizonStart, end));
   if ('failed' in runs) {
     failures.push(runs.failed);
-    fail('CI_PIPELINE', runs.failed);
-  } else if ('unavailable' in runs.ok) fail('CI_PIPELINE', runs.ok.unavailable);
+    fail(id.ci, runs.failed);
+  } else if ('unavailable' in runs.ok) fail(id.ci, runs.ok.unavailable);
   else {
     const { system, times: runTimes } = runs.ok;
-    set('CI_PIPELINE', (t) => {
+    set(id.ci, (t) => {
       const events = eventsAt(runTimes, t, horizonMonths);
       return [{ events }, `${system}: ${events.length} runs that succeeded or failed in the ${horizonMonths} months to ${day(t)}`];
     });
@@ -127,10 +142,10 @@ async function measureOnce(open: () => Promise<ForgeSource>, label: string, requ
   const releases = await attempt(label, () => source.releases());
   if ('failed' in releases) {
     failures.push(releases.failed);
-    fail('RELEASES', releases.failed);
+    fail(id.releases, releases.failed);
   } else {
     const extra = releases.ok.filter((r) => !request.git.tagNames.has(r.tag) && Number.isFinite(r.publishedAt));
-    set('RELEASES', (t) => {
+    set(id.releases, (t) => {
       const events = eventsAt(
         extra.map((r) => r.publishedAt),
         t,
@@ -143,10 +158,10 @@ async function measureOnce(open: () => Promise<ForgeSource>, label: string, requ
   const packages = await attempt(label, () => source.packages());
   if ('failed' in packages) {
     failures.push(packages.failed);
-    fail('PACKAGES', packages.failed);
+    fail(id.packages, packages.failed);
   } else {
     const published = packages.ok.filter((p) => Number.isFinite(p.publishedAt));
-    set('PACKAGES', (t) => {
+    set(id.packages, (t) => {
       const events = eventsAt(
         published.map((p) => p.publishedAt),
         t,

@@ -31,10 +31,8 @@ export interface ReactionTime {
   unreadable: number;
 }
 
-export const DEFAULT_REACTION_WINDOW_MONTHS = 3;
-
 /**
- * ISSUE_REACTION_TIME at `end`: issues opened in the window (S, end] by someone neither a bot
+ * The issue reaction time (RULE.issueReactionTime) at `end`: issues opened in the window (S, end] by someone neither a bot
  * nor a maintainer; each reacts at the earliest comment or triage action by a non-bot
  * maintainer other than its author, or counts with its age at `end` (an ignored issue must hurt).
  */

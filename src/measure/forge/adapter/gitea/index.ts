@@ -2,12 +2,14 @@
 // pages by Link header (the Actions run list by its body's total_count). No client library:
 // gitea-js's typed calls lack the Actions run list, the one endpoint that differs between
 // instances, and the rest are five plain GETs.
+import { discover, locate } from './discover.ts';
 import type { ForgeAdapter } from '../../core/adapter.ts';
 import { ForgeApiError, undocumented, type FailureKind } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
 import type { ForgeRequest } from '../../../types.ts';
+import { loginIsBot } from '../../../bots.ts';
 
 export const adapter: ForgeAdapter<'gitea'> = {
   kind: 'gitea',
@@ -18,6 +20,8 @@ export const adapter: ForgeAdapter<'gitea'> = {
   // Pages by Link header, 429 past a limit: the plain case.
   quirks: {},
   open: async (http, request) => giteaSource(http, request),
+  discover,
+  locate,
 };
 
 /** Timeline entries that are a reaction: a comment or a triage action. */
@@ -27,9 +31,9 @@ interface User {
   login: string;
 }
 
-/** Bots have no flag here: `[bot]` names and the `-bot`/`_bot` accounts bots run under. */
+/** Bots have no flag here: the `-bot`/`_bot` accounts bots run under (`[bot]` names: the scan's test). */
 export function isGiteaBot(login: string): boolean {
-  return /(\[bot\]|[-_]bot)$/i.test(login);
+  return /[-_]bot$/i.test(login);
 }
 
 /** Runs asked a page (the instances' default maximum page size). */
@@ -90,7 +94,7 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
       const fresh = listed.filter((i) => !i.pull_request && unixOf(i.created_at) > since);
       if (fresh.length === 0) return [];
       const keepers = await maintainers();
-      const actor = (u: User | undefined): Actor => ({ login: u?.login ?? '', bot: !u || isGiteaBot(u.login), maintainer: !!u && keepers.has(u.login.toLowerCase()) });
+      const actor = (u: User | undefined): Actor => ({ login: u?.login ?? '', bot: !u || isGiteaBot(u.login) || loginIsBot(request.isBot, u.login), maintainer: !!u && keepers.has(u.login.toLowerCase()) });
       const out: ForgeIssue[] = [];
       for (const i of fresh) {
         const issue: ForgeIssue = { createdAt: unixOf(i.created_at), author: actor(i.user), reactions: [] };

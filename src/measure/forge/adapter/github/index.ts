@@ -1,5 +1,6 @@
 // The GitHub adapter (github.com and GitHub Enterprise Server): what the core needs to reach
 // its REST API. The source itself (source.ts, through Octokit) loads on the first repository.
+import { discover, locate } from './discover.ts';
 import type { ForgeAdapter } from '../../core/adapter.ts';
 
 export const adapter: ForgeAdapter<'github'> = {
@@ -25,4 +26,6 @@ export const adapter: ForgeAdapter<'github'> = {
     limitResource: (url) => (url.pathname.endsWith('/graphql') ? 'graphql' : 'core'),
   },
   open: async (http, request) => (await import('./source.ts')).githubSource(http, request),
+  discover,
+  locate,
 };

@@ -1,11 +1,13 @@
-// ISSUE_REACTION_TIME's issues through GitHub's GraphQL API: a page of 100 issues per query,
-// each with its first 100 timeline items of the kinds that can be a reaction (comments and
-// the triage actions labelled, assigned, milestoned, closed), where the REST API took one
-// request per issue for its events. Each query costs 1 point: 1 + 100 connections asked,
-// divided by 100 and rounded (GraphQL rate limits, "Calculating a rate limit score").
-// The values are the REST logic's: see docs/reference/scan.md, ISSUE_REACTION_TIME.
+// The issue reaction time's issues (RULE.issueReactionTime) through GitHub's GraphQL API: a
+// page of 100 issues per query, each with its first 100 timeline items of the kinds that can
+// be a reaction (comments and the triage actions labelled, assigned, milestoned, closed),
+// where the REST API took one request per issue for its events. Each query costs 1 point:
+// 1 + 100 connections asked, divided by 100 and rounded (GraphQL rate limits, "Calculating a
+// rate limit score"). The values are the REST logic's: see docs/reference/scan.md, the issue
+// reaction time.
 import type { Actor, ForgeIssue } from '../../core/rules.ts';
 import { unixOf } from '../../core/rules.ts';
+import { type BotTest, loginIsBot } from '../../../bots.ts';
 
 /** Timeline item types that can be a reaction: a comment, or a triage action on the issue. */
 export const REACTION_ITEM_TYPES = ['ISSUE_COMMENT', 'LABELED_EVENT', 'ASSIGNED_EVENT', 'MILESTONED_EVENT', 'CLOSED_EVENT'] as const;
@@ -86,28 +88,30 @@ export const MAINTAINER_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR
 
 /**
  * An actor as the REST API names it: a GitHub App's bot is "name[bot]" there and "name" of
- * type Bot here; a deleted account (null) is nobody's, read as a bot as REST reads it.
+ * type Bot here; a deleted account (null) is nobody's, read as a bot as REST reads it. A bot
+ * by GitHub's sign (type Bot) or by the scan's test on the login, as the REST path decides.
  */
-function actorOf(who: GqlActor | null | undefined, association?: string): Actor {
-  const bot = !who || who.__typename === 'Bot' || who.login.endsWith('[bot]');
+function actorOf(who: GqlActor | null | undefined, test: BotTest | undefined, association?: string): Actor {
   const login = who ? (who.__typename === 'Bot' && !who.login.endsWith('[bot]') ? `${who.login}[bot]` : who.login) : '';
+  const bot = !who || who.__typename === 'Bot' || loginIsBot(test, login);
   return { login, bot, maintainer: association !== undefined && MAINTAINER_ASSOCIATIONS.has(association) };
 }
 
 /** The reactions a page of timeline items holds: comments by anyone, triage actions by maintainers. */
-function reactionsOf(items: readonly TimelineItem[]): ForgeIssue['reactions'] {
+function reactionsOf(items: readonly TimelineItem[], test: BotTest | undefined): ForgeIssue['reactions'] {
   return items.flatMap((item) => {
     const at = unixOf(item.createdAt);
-    if (item.__typename === 'IssueComment') return [{ at, actor: actorOf(item.author, item.authorAssociation) }];
+    if (item.__typename === 'IssueComment') return [{ at, actor: actorOf(item.author, test, item.authorAssociation) }];
     // Only people with triage access or more can take these actions on others' issues.
-    if ('actor' in item) return [{ at, actor: { ...actorOf(item.actor), maintainer: true } }];
+    if ('actor' in item) return [{ at, actor: { ...actorOf(item.actor, test), maintainer: true } }];
     return [];
   });
 }
 
 /**
  * Issues opened after `since` with their reactions, through `ask` (one GraphQL query each);
- * `malformed` names an answer off the schema, `tooMany` a list longer than `maxPages` pages.
+ * `isBot` the scan's bot test on authors and reactors, `malformed` names an answer off the
+ * schema, `tooMany` a list longer than `maxPages` pages.
  */
 export async function issuesByGraphql(
   ask: <T>(query: string, variables: Record<string, unknown>) => Promise<T>,
@@ -115,6 +119,7 @@ export async function issuesByGraphql(
   name: string,
   since: number,
   sinceIso: string,
+  isBot: BotTest | undefined,
   malformed: (what: string) => Error,
   maxPages: number,
   tooMany: () => Error,
@@ -129,7 +134,7 @@ export async function issuesByGraphql(
     for (const i of list.nodes) {
       const createdAt = unixOf(i.createdAt);
       if (!(createdAt > since)) continue;
-      const issue: ForgeIssue = { createdAt, author: actorOf(i.author, i.authorAssociation), reactions: reactionsOf(i.timelineItems.nodes) };
+      const issue: ForgeIssue = { createdAt, author: actorOf(i.author, isBot, i.authorAssociation), reactions: reactionsOf(i.timelineItems.nodes, isBot) };
       issues.push(issue);
       if (i.timelineItems.pageInfo.hasNextPage && i.timelineItems.pageInfo.endCursor) more.push([issue, i.id, i.timelineItems.pageInfo.endCursor]);
     }
@@ -143,7 +148,7 @@ export async function issuesByGraphql(
       const page: TimelinePage = await ask<TimelinePage>(TIMELINE_QUERY, { id, timelineAfter: after });
       const timeline = page?.node?.timelineItems;
       if (!timeline || !Array.isArray(timeline.nodes)) throw malformed(`a page of the timeline of ${owner}/${name}`);
-      issue.reactions.push(...reactionsOf(timeline.nodes));
+      issue.reactions.push(...reactionsOf(timeline.nodes, isBot));
       after = timeline.pageInfo.hasNextPage && timeline.pageInfo.endCursor !== after ? timeline.pageInfo.endCursor : null;
     }
   }

@@ -12,13 +12,14 @@ import { appTokens } from './app.ts';
 import { issuesByGraphql, MAINTAINER_ASSOCIATIONS } from './issues-graphql.ts';
 import { isoTime } from '../../../../model/calendar.ts';
 import type { ForgeRequest } from '../../../types.ts';
+import { type BotTest, loginIsBot } from '../../../bots.ts';
 
 const GitHubOctokit = Octokit.plugin(throttling, retry);
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The list of runs answers at most this many results for one query. */
 export const RUN_LIST_CAP = 1000;
-/** A range of runs is split no finer than this (seconds): past it, CI_PIPELINE is null with the cause. */
+/** A range of runs is split no finer than this (seconds): past it, the CI rule (RULE.ciPipeline) is null with the cause. */
 export const RUN_SPLIT_FLOOR = 3600;
 
 /** Triage actions on an issue; on GitHub only people with triage access or more can take them on others' issues. */
@@ -29,12 +30,13 @@ interface User {
   type?: string;
 }
 
-function isBot(user: User | null | undefined): boolean {
-  return !user || user.type === 'Bot' || user.login.endsWith('[bot]');
+/** GitHub's own sign of a bot, `type: Bot` (an app), beside the scan's test (`[bot]`, botPatterns). */
+function isBot(user: User | null | undefined, test: BotTest | undefined): boolean {
+  return !user || user.type === 'Bot' || loginIsBot(test, user.login);
 }
 
-function actor(user: User | null | undefined, association?: string): Actor {
-  return { login: user?.login ?? '', bot: isBot(user), maintainer: association !== undefined && MAINTAINER_ASSOCIATIONS.has(association) };
+function actor(user: User | null | undefined, test: BotTest | undefined, association?: string): Actor {
+  return { login: user?.login ?? '', bot: isBot(user, test), maintainer: association !== undefined && MAINTAINER_ASSOCIATIONS.has(association) };
 }
 
 const iso = isoTime;
@@ -221,7 +223,7 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
       if (i.pull_request) continue;
       const createdAt = unixOf(i.created_at);
       if (!(createdAt > since)) continue;
-      issues.set(i.number, { createdAt, author: actor(i.user, i.author_association), reactions: [] });
+      issues.set(i.number, { createdAt, author: actor(i.user, request.isBot, i.author_association), reactions: [] });
     }
     if (issues.size === 0) return [];
     const comments = await list<Awaited<ReturnType<typeof octokit.rest.issues.listCommentsForRepo>>['data'][number]>(
@@ -230,7 +232,7 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
     );
     for (const c of comments) {
       const number = Number(c.issue_url.slice(c.issue_url.lastIndexOf('/') + 1));
-      issues.get(number)?.reactions.push({ at: unixOf(c.created_at), actor: actor(c.user, c.author_association) });
+      issues.get(number)?.reactions.push({ at: unixOf(c.created_at), actor: actor(c.user, request.isBot, c.author_association) });
     }
     // Triage actions of the issues that count (opened by neither a maintainer nor a bot).
     for (const [number, issue] of issues) {
@@ -242,7 +244,7 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
       for (const e of events) {
         if (!TRIAGE_EVENTS.has(e.event) || !('actor' in e)) continue;
         const who = e.actor as User | null;
-        const reaction: IssueReaction = { at: unixOf(e.created_at), actor: { login: who?.login ?? '', bot: isBot(who), maintainer: true } };
+        const reaction: IssueReaction = { at: unixOf(e.created_at), actor: { login: who?.login ?? '', bot: isBot(who, request.isBot), maintainer: true } };
         issue.reactions.push(reaction);
       }
     }
@@ -275,6 +277,7 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
         repo,
         since,
         iso(since),
+        request.isBot,
         malformed,
         http.bounds.maxPagesPerList,
         () => new ForgeApiError('bound', `${http.label}: the issues of ${owner}/${repo} take more than ${http.bounds.maxPagesPerList} pages (maxPagesPerList); not read to their end`),

@@ -1,12 +1,14 @@
 // GitLab (gitlab.com and self-managed) over its REST API v4 through the core's client: one
 // GET per page, pages by X-Next-Page. No client library: @gitbeaker/rest takes no fetch
 // function, so its calls would bypass the host's queue and token pool.
+import { discover, locate } from './discover.ts';
 import type { ForgeAdapter } from '../../core/adapter.ts';
 import { ForgeApiError, undocumented } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
 import type { ForgeRequest } from '../../../types.ts';
+import { loginIsBot } from '../../../bots.ts';
 
 export const adapter: ForgeAdapter<'gitlab'> = {
   kind: 'gitlab',
@@ -25,6 +27,8 @@ export const adapter: ForgeAdapter<'gitlab'> = {
     },
   },
   open: async (http, request) => gitlabSource(http, request),
+  discover,
+  locate,
 };
 
 /** Reporter: the lowest access level that can triage issues; maintainers here are members at or above it. */
@@ -35,9 +39,9 @@ interface User {
   username: string;
 }
 
-/** GitLab's bot users: project and group access-token bots, its internal bots, and `[bot]` names. */
+/** GitLab's own bot users: project and group access-token bots and its internal bots (`[bot]` names: the scan's test). */
 export function isGitLabBot(username: string): boolean {
-  return /^(project|group)_\d+_bot(_[0-9a-f]+)?$/.test(username) || username.endsWith('[bot]') || ['ghost', 'support-bot', 'alert-bot', 'gitlab-bot'].includes(username);
+  return /^(project|group)_\d+_bot(_[0-9a-f]+)?$/.test(username) || ['ghost', 'support-bot', 'alert-bot', 'gitlab-bot'].includes(username);
 }
 
 /**
@@ -79,7 +83,7 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
       // Members with their inherited access: a group's maintainers maintain its projects.
       const members = await all<{ username: string; access_level: number }>('/members/all');
       const maintainers = new Set(members.filter((m) => m.access_level >= REPORTER_ACCESS).map((m) => m.username));
-      const actor = (u: User): Actor => ({ login: u.username, bot: isGitLabBot(u.username), maintainer: maintainers.has(u.username) });
+      const actor = (u: User): Actor => ({ login: u.username, bot: isGitLabBot(u.username) || loginIsBot(request.isBot, u.username), maintainer: maintainers.has(u.username) });
       const out: ForgeIssue[] = [];
       for (const i of listed) {
         const createdAt = unixOf(i.created_at);

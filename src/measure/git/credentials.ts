@@ -1,6 +1,6 @@
 // How a token reaches git: as environment config (GIT_CONFIG_COUNT/KEY/VALUE), never argv,
 // a URL, a mirror's config, the store, a log or a report. Which token a host gets is chosen
-// in measure/host-token.ts, for git and the forge's API alike.
+// in ../host-token.ts, for git and the forge's API alike.
 
 /**
  * Config that sends the token with every HTTP request git makes to that host, and only to it.

@@ -1,0 +1,57 @@
+// Discovery on Gitea and Forgejo: an organisation's repositories (GET /orgs/{org}/repos),
+// else a user's (GET /users/{username}/repos), or every repository of an instance the token
+// may see (GET /repos/search, whose answer wraps the list as { ok, data }); all paged by
+// Link header with `page` and `limit` (routers/api/v1/org/repo.go, user/repo.go,
+// repo/repo.go Search; the instance's MAX_RESPONSE_ITEMS caps `limit`, 50 by default). A
+// renamed or transferred repository's old API address answers 307 to the new one
+// (services/context/repo.go RedirectToRepo), which the core's client follows on the origin.
+import type { ForgeHttp } from '../../core/http.ts';
+import { isNotFound as notFound, type ListedRepository, type SourceFilters, type SourceScope, unlessNotFound, type Visibility } from '../../core/discover.ts';
+
+/** The fields of a Repository (modules/structs/repo.go) read here. */
+interface Repo {
+  html_url: string;
+  private: boolean;
+  /** Public, but in an organisation visible to signed-in users only. */
+  internal?: boolean;
+  archived?: boolean;
+  fork: boolean;
+  mirror: boolean;
+  topics?: string[] | null;
+}
+
+function listed(r: Repo): ListedRepository {
+  const visibility: Visibility = r.private ? 'private' : r.internal ? 'internal' : 'public';
+  return { url: r.html_url, archived: r.archived === true, fork: r.fork, mirror: r.mirror, visibility, topics: r.topics ?? [] };
+}
+
+const PAGE = 50;
+
+export async function* discover(http: ForgeHttp, scope: SourceScope, filters: SourceFilters): AsyncGenerator<ListedRepository[]> {
+  if (scope.kind === 'group') throw new Error('Forgejo/Gitea names owners, not nested groups');
+  if (scope.kind === 'instance') {
+    const onlyPublic = !filters.visibility.includes('private');
+    const mode: Record<string, string> = !filters.forks && !filters.mirrors ? { mode: 'source' } : {};
+    const query: Record<string, string | number> = { limit: PAGE, sort: 'id', order: 'asc', ...(onlyPublic ? { private: 'false' } : {}), ...(filters.archived ? {} : { archived: 'false' }), ...mode };
+    for await (const page of http.pages<Repo>('/repos/search', query, 'data')) yield page.map(listed);
+    return;
+  }
+  const name = encodeURIComponent(scope.name);
+  let first = true;
+  try {
+    for await (const page of http.pages<Repo>(`/orgs/${name}/repos`, { limit: PAGE })) {
+      first = false;
+      yield page.map(listed);
+    }
+    return;
+  } catch (e) {
+    if (!(first && notFound(e))) throw e;
+  }
+  for await (const page of http.pages<Repo>(`/users/${name}/repos`, { limit: PAGE })) yield page.map(listed);
+}
+
+export async function locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined> {
+  const [owner, repo] = path.split('/') as [string, string];
+  const found = await unlessNotFound(http.getJson<Repo>(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`));
+  return found && listed(found.body);
+}

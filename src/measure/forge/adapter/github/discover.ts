@@ -1,0 +1,58 @@
+// Discovery on GitHub (github.com and Enterprise Server) over plain REST, Link paging:
+// an organisation's repositories (GET /orgs/{org}/repos), else a user's (GET
+// /users/{username}/repos), or every repository of a server (GET /repositories, paged by
+// `since` in the Link header). A renamed or transferred repository's old API address answers
+// 301 to /repositories/{id} (docs.github.com/rest/repos/repos "Get a repository"), which the
+// core's client follows on the same origin.
+import type { ForgeHttp } from '../../core/http.ts';
+import { isNotFound as notFound, type ListedRepository, type SourceFilters, type SourceScope, unlessNotFound, type Visibility } from '../../core/discover.ts';
+
+/** The fields of minimal-repository and full-repository read here. */
+interface Repo {
+  html_url: string;
+  private: boolean;
+  visibility?: string;
+  archived?: boolean;
+  fork: boolean;
+  mirror_url?: string | null;
+  topics?: string[];
+}
+
+/** Private, and internal (private to outsiders, `visibility: internal`), never read as public. */
+function visibilityOf(r: Repo): Visibility {
+  if (r.visibility === 'internal') return 'internal';
+  if (r.private || r.visibility === 'private') return 'private';
+  return r.visibility === undefined || r.visibility === 'public' ? 'public' : 'private';
+}
+
+function listed(r: Repo): ListedRepository {
+  return { url: r.html_url, archived: r.archived === true, fork: r.fork, mirror: typeof r.mirror_url === 'string' && r.mirror_url !== '', visibility: visibilityOf(r), topics: r.topics ?? [] };
+}
+
+export async function* discover(http: ForgeHttp, scope: SourceScope, filters: SourceFilters): AsyncGenerator<ListedRepository[]> {
+  if (scope.kind === 'group') throw new Error('GitHub names owners, not nested groups');
+  if (scope.kind === 'instance') {
+    for await (const page of http.pages<Repo>('/repositories', {})) yield page.map(listed);
+    return;
+  }
+  const onlyPublic = filters.visibility.length === 1 && filters.visibility[0] === 'public';
+  const name = encodeURIComponent(scope.name);
+  let first = true;
+  try {
+    for await (const page of http.pages<Repo>(`/orgs/${name}/repos`, { per_page: 100, ...(onlyPublic ? { type: 'public' } : {}) })) {
+      first = false;
+      yield page.map(listed);
+    }
+    return;
+  } catch (e) {
+    // Not an organisation: a user (the same 404 when neither exists, said by the user list).
+    if (!(first && notFound(e))) throw e;
+  }
+  for await (const page of http.pages<Repo>(`/users/${name}/repos`, { per_page: 100, type: 'owner' })) yield page.map(listed);
+}
+
+export async function locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined> {
+  const [owner, repo] = path.split('/') as [string, string];
+  const found = await unlessNotFound(http.getJson<Repo>(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`));
+  return found && listed(found.body);
+}

@@ -1,0 +1,33 @@
+// The scan's shape (issue 32 item 2): git is measured through one seam, the git measurer, as a
+// forge is through its measurer, and no function of the orchestrator does six jobs again.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './helpers/cli.ts';
+
+const SCAN = join(ROOT, 'src/scan');
+const files = readdirSync(SCAN).filter((f) => f.endsWith('.ts'));
+
+describe('the scan orchestrator', () => {
+  it('reaches git only through the git measurer', () => {
+    const imports = files.flatMap((f) => [...readFileSync(join(SCAN, f), 'utf8').matchAll(/from '(\.\.\/measure\/git\/[^']+)'/g)].map((m) => `${f}: ${m[1]}`));
+    expect(imports).toEqual(['scan.ts: ../measure/git/measurer.ts']);
+  });
+
+  it('has no function of 60 lines or more', () => {
+    const long: string[] = [];
+    for (const f of files) {
+      const lines = readFileSync(join(SCAN, f), 'utf8').split('\n');
+      let start = -1;
+      lines.forEach((line, i) => {
+        // A top-level function starts at column 0 and ends at the first "}" there.
+        if (/^(export )?(async )?function /.test(line)) start = i;
+        else if (start >= 0 && line.startsWith('}')) {
+          if (i - start + 1 >= 60) long.push(`${f}:${start + 1}: ${i - start + 1} lines`);
+          start = -1;
+        }
+      });
+    }
+    expect(long).toEqual([]);
+  });
+});
