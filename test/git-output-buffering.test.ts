@@ -122,4 +122,22 @@ describe('buffering git output', () => {
     // One root tree and three small commit objects (reading every root: four times rootBytes).
     expect(cat.bodyBytes).toBeLessThan(1.5 * rootBytes);
   });
+
+  it('git lists the wanted entries of a tree whatever pathspec variables the environment sets', async () => {
+    const empty = git(gitDir, ['mktree'], {}, '').trim();
+    const tree = git(gitDir, ['mktree'], {}, `100644 blob ${blob}\tSecurity.MD\n100644 blob ${blob}\tother\n040000 tree ${empty}\t.GitHub\n`).trim();
+    // Passed on, the first has git take ":(icase,literal)security.md" as a path (nothing listed),
+    // the second refuse the glob pathspec that stands for the Kelvin sign (git fails).
+    for (const name of ['GIT_LITERAL_PATHSPECS', 'GIT_NOGLOB_PATHSPECS']) vi.stubEnv(name, '1');
+    try {
+      const listed = await treeEntriesNamed({ gitDir, settings: { timeoutMs: 30_000 } }, [tree], new Set(['security.md', '.github']));
+      // As git ls-tree shows the tree (a tree's mode as the tree object holds it, 40000).
+      expect(listed.get(tree)).toEqual([
+        { mode: '40000', name: '.GitHub', oid: empty },
+        { mode: '100644', name: 'Security.MD', oid: blob },
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
 });
