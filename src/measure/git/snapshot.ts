@@ -99,15 +99,15 @@ export async function readSnapshots(cat: CatFile, commits: readonly string[], mi
     const listed = await listTrees(others, READ_NAMES).catch(() => undefined);
     for (const [oid, entries] of listed ?? []) trees.set(oid, Promise.resolve({ oid, entries }));
   }
-  const rootOf = (commit: string) => {
+  const rootOf = (commit: string): Promise<{ oid?: string; entries: TreeEntry[] }> => {
     const oid = rootIdOf.get(commit);
     return oid === undefined ? Promise.resolve({ entries: [] }) : treeOf(oid);
   };
-  // Every request is written before its answer is awaited: one round trip for all the roots,
-  // one for the folders a policy may be in, one for the mailmaps.
+  // Every request is written before its answer is awaited: one round trip for the roots not
+  // read or listed yet, one for the folders a policy may be in, one for the mailmaps.
   const read = await Promise.all(
     commits.map(async (commit) => {
-      const root: { oid?: string; entries: TreeEntry[] } = await rootOf(commit);
+      const root = await rootOf(commit);
       const places = new Map<string, TreeEntry[]>();
       const wanted = root.entries.filter((e) => isTree(e) && Object.hasOwn(POLICY_PLACES, e.name.toLowerCase()) && e.name !== '');
       const found = await Promise.all(wanted.map((e) => treeOf(e.oid)));
