@@ -1,8 +1,10 @@
 // `npm run bench -- --only scan`: badgepress scan beside the bare git commands that read the
-// same data, its peak memory on one long history, and a 24-month history against one scan.
+// same data, its peak memory on one long history, and a 24-month history against one scan, on
+// small repositories and on one whose root holds 100,000 files.
 // The repositories are generated once (git fast-import, fixed dates) and kept under
 // <work>/scan between runs; each run scans into fresh stores.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,6 +18,8 @@ export interface ScanBenchOptions {
   repos: number;
   commits: number;
   bigCommits: number;
+  /** Files in the root of the wide repository (0: no wide rows). */
+  wideFiles: number;
   say: (name: string, value: string, key?: string, raw?: number | string) => void;
   cli: (args: string[]) => { ms: number; cpuMs: number; rssKb: number; summary: Record<string, number> };
 }
@@ -47,6 +51,51 @@ async function generate(dir: string, commits: number, seed: number): Promise<voi
   await flush();
   child.stdin.end();
   await new Promise<void>((ok, fail) => child.on('close', (code) => (code === 0 ? ok() : fail(new Error(`git fast-import exited ${code}`)))));
+  writeFileSync(join(dir, '.complete'), '');
+}
+
+/** Runs `git fast-import` on `stream` in the repository `dir`. */
+function fastImport(dir: string, stream: string): void {
+  const r = spawnSync('git', ['--git-dir', dir, 'fast-import', '--quiet'], { input: stream, stdio: ['pipe', 'ignore', 'inherit'], maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`git fast-import exited ${r.status}`);
+}
+
+/**
+ * A bare repository whose root holds `files` files, a SECURITY.md and a .mailmap, with a
+ * commit on the first of each of the 26 months before AS_OF, each changing three root files
+ * (every month a new root tree). fast-import adds files to a tree one by one, each a walk of
+ * the tree (minutes for 100,000), so the first root is made by `git mktree` and set whole.
+ */
+function generateWide(dir: string, files: number): void {
+  if (existsSync(join(dir, '.complete'))) return;
+  rmSync(dir, { recursive: true, force: true });
+  spawnSync('git', ['init', '-q', '--bare', '-b', 'main', dir]);
+  const blobs: string[] = [];
+  const rows: string[] = [];
+  for (let i = 0; i < files; i++) {
+    const body = `file ${i}\n`;
+    blobs.push(`blob\ndata ${body.length}\n${body}\n`);
+    const oid = createHash('sha1').update(`blob ${body.length}\0${body}`).digest('hex');
+    rows.push(`100644 blob ${oid}\tfile-${String(i).padStart(6, '0')}.txt`);
+  }
+  fastImport(dir, blobs.join(''));
+  const made = spawnSync('git', ['--git-dir', dir, 'mktree'], { input: `${rows.join('\n')}\n`, encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (made.status !== 0) throw new Error(`git mktree exited ${made.status}: ${made.stderr}`);
+  const root = made.stdout.trim();
+  const inline = (path: string, body: string) => `M 100644 inline ${path}\ndata ${Buffer.byteLength(body)}\n${body}\n`;
+  let stream = '';
+  for (let m = 0; m < 26; m++) {
+    const at = new Date(AS_OF * 1000);
+    const t = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 26 + m, 1) / 1000;
+    const who = PEOPLE[m % 4]!;
+    stream += `commit refs/heads/main\nmark :${m + 1}\nauthor ${who} ${t} +0000\ncommitter ${who} ${t} +0000\ndata 6\nmonth\n${m > 0 ? `from :${m}\n` : ''}`;
+    if (m === 0) stream += `M 040000 ${root} ""\n${inline('SECURITY.md', 'Report to security@example.org\n')}`;
+    // The .mailmap changes twice: three versions to read over the history.
+    if (m % 12 === 0) stream += inline('.mailmap', `Ada Lovelace <ada@example.org> <ada@example.org>\n# version ${m / 12}\n`);
+    for (let k = 0; k < 3; k++) stream += inline(`file-${String((m * 7919 + k * 104729) % files).padStart(6, '0')}.txt`, `month ${m} ${k}\n`);
+    stream += '\n';
+  }
+  fastImport(dir, stream);
   writeFileSync(join(dir, '.complete'), '');
 }
 
@@ -122,4 +171,27 @@ export async function scanRows(o: ScanBenchOptions): Promise<void> {
   }
   const [hm, sm] = [Math.min(...historyMs), Math.min(...singleMs)];
   o.say('scan: --history monthly over 24 months ÷ one scan (target ≤ 1.5)', `${(hm / sm).toFixed(2)} (${(hm / 1000).toFixed(2)} s ÷ ${(sm / 1000).toFixed(2)} s; best of 3)`, 'scanHistoryRatio', Number((hm / sm).toFixed(3)));
+
+  if (o.wideFiles > 0) {
+    // The same history on one repository whose root holds wideFiles files: a new root tree
+    // every month. Wall and CPU seconds (user + system, git's included), best of 3 alternating.
+    const wideStarted = performance.now();
+    const wide = join(o.root, `wide-${o.wideFiles}.git`);
+    generateWide(wide, o.wideFiles);
+    const wideList = list('wide', [wide]);
+    const runs = { one: [] as Array<{ ms: number; cpuMs: number }>, history: [] as Array<{ ms: number; cpuMs: number }> };
+    for (let round = 0; round < 3; round++) {
+      runs.one.push(scanOf(wideList, `store-wide-single-${round}`));
+      runs.history.push(scanOf(wideList, `store-wide-history-${round}`, '--history', 'monthly', '--since', since));
+    }
+    const best = (rs: Array<{ ms: number; cpuMs: number }>, k: 'ms' | 'cpuMs') => Math.min(...rs.map((r) => r[k]));
+    const [wh, ws, ch, cs] = [best(runs.history, 'ms'), best(runs.one, 'ms'), best(runs.history, 'cpuMs'), best(runs.one, 'cpuMs')];
+    const s = (ms: number) => (ms / 1000).toFixed(2);
+    o.say(
+      `scan: --history monthly over 24 months ÷ one scan, a root of ${o.wideFiles.toLocaleString('en')} files (target ≤ 1.5)`,
+      `${(wh / ws).toFixed(2)} (${s(wh)} s ÷ ${s(ws)} s; by CPU ${(ch / cs).toFixed(2)}, ${s(ch)} s ÷ ${s(cs)} s; best of 3, ${s(performance.now() - wideStarted)} s in all)`,
+      'scanWideHistoryRatio',
+      Number((wh / ws).toFixed(3)),
+    );
+  }
 }

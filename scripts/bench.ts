@@ -51,6 +51,7 @@ const { values } = parseArgs({
     'scan-repos': { type: 'string', default: '50' },
     'scan-commits': { type: 'string', default: '2000' },
     'scan-big-commits': { type: 'string', default: '100000' },
+    'scan-wide-files': { type: 'string', default: '100000' },
     // `--only browse`: site-wide pages, group pages and search files from this many summaries.
     'browse-repos': { type: 'string', default: '100000' },
   },
@@ -167,7 +168,7 @@ if (values.quick) {
 
 // `--only scan`: badgepress scan against bare git, its memory, and history (scripts/bench-scan.ts).
 if (values.only === 'scan') {
-  await scanRows({ root: join(workRoot, 'scan'), work, repos: Number(values['scan-repos']), commits: Number(values['scan-commits']), bigCommits: Number(values['scan-big-commits']), say, cli });
+  await scanRows({ root: join(workRoot, 'scan'), work, repos: Number(values['scan-repos']), commits: Number(values['scan-commits']), bigCommits: Number(values['scan-big-commits']), wideFiles: Number(values['scan-wide-files']), say, cli });
   finish();
   process.exit(0);
 }

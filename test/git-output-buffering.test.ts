@@ -5,7 +5,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
 import { git } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { CatFile, parseTree } from '../src/measure/git/cat-file.ts';
+import { CatFile, parseTree, treeEntriesNamed } from '../src/measure/git/cat-file.ts';
+import { readSnapshots } from '../src/measure/git/snapshot.ts';
 import { ByteQueue } from '../src/measure/git/byte-queue.ts';
 import { streamGitRecords } from '../src/measure/git/run.ts';
 
@@ -98,5 +99,45 @@ describe('buffering git output', () => {
       });
     expect(kept.sort((a, b) => a.name.localeCompare(b.name))).toEqual(byGit.sort((a, b) => a.name.localeCompare(b.name)));
     expect(parseTree(raw, 20)).toHaveLength(10_003);
+  });
+
+  it('a history of four roots of 5,000 files has cat-file print one root, not four', async () => {
+    const files = Array.from({ length: 5_000 }, (_, i) => `100644 blob ${blob}\tfile${String(i).padStart(5, '0')}`);
+    const commits: string[] = [];
+    for (let month = 0; month < 4; month++) {
+      // Each month changes a file (a new root tree); from month 2 on, a policy under another case.
+      const changed = git(gitDir, ['hash-object', '-w', '--stdin'], {}, `month ${month}\n`).trim();
+      const lines = [`100644 blob ${changed}\tfile00000`, ...files.slice(1), ...(month >= 2 ? [`100644 blob ${changed}\tSecurity.md`] : [])];
+      const tree = git(gitDir, ['mktree'], {}, `${lines.join('\n')}\n`).trim();
+      const env = { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@b', GIT_COMMITTER_DATE: `${1_700_000_000 + month * 2_600_000} +0000` };
+      commits.push(git(gitDir, ['commit-tree', tree, '-m', `month ${month}`, ...(month > 0 ? ['-p', commits[month - 1]!] : [])], env).trim());
+    }
+    const rootBytes = Number(git(gitDir, ['cat-file', '-s', `${commits[3]}^{tree}`]).trim());
+    const call = { gitDir, settings: { timeoutMs: 30_000 } };
+    const cat = new CatFile(call);
+    // Listed by git above 100 kB of roots to print again (3 × about 180 kB here).
+    const snapshots = await readSnapshots(cat, commits, undefined, (trees, only) => treeEntriesNamed(call, trees, only), 100_000);
+    await cat.close();
+    expect(commits.map((c) => snapshots.get(c)!.securityPolicy)).toEqual([undefined, undefined, 'Security.md', 'Security.md']);
+    // One root tree and three small commit objects (reading every root: four times rootBytes).
+    expect(cat.bodyBytes).toBeLessThan(1.5 * rootBytes);
+  });
+
+  it('git lists the wanted entries of a tree whatever pathspec variables the environment sets', async () => {
+    const empty = git(gitDir, ['mktree'], {}, '').trim();
+    const tree = git(gitDir, ['mktree'], {}, `100644 blob ${blob}\tSecurity.MD\n100644 blob ${blob}\tother\n040000 tree ${empty}\t.GitHub\n`).trim();
+    // Passed on, the first has git take ":(icase,literal)security.md" as a path (nothing listed),
+    // the second refuse the glob pathspec that stands for the Kelvin sign (git fails).
+    for (const name of ['GIT_LITERAL_PATHSPECS', 'GIT_NOGLOB_PATHSPECS']) vi.stubEnv(name, '1');
+    try {
+      const listed = await treeEntriesNamed({ gitDir, settings: { timeoutMs: 30_000 } }, [tree], new Set(['security.md', '.github']));
+      // As git ls-tree shows the tree (a tree's mode as the tree object holds it, 40000).
+      expect(listed.get(tree)).toEqual([
+        { mode: '40000', name: '.GitHub', oid: empty },
+        { mode: '100644', name: 'Security.MD', oid: blob },
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

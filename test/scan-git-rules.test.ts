@@ -6,7 +6,7 @@ import { measureRepository } from '../src/measure/git/measure.ts';
 import { botTest } from '../src/measure/bots.ts';
 import type { GitRuleOptions } from '../src/measure/git/rules.ts';
 import { GIT_RULE_IDS } from '../src/model/measured-rules.ts';
-import { CatFile } from '../src/measure/git/cat-file.ts';
+import { CatFile, treeEntriesNamed } from '../src/measure/git/cat-file.ts';
 import { readSnapshots } from '../src/measure/git/snapshot.ts';
 import { git, utc, WorkRepo, type Person } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -248,6 +248,11 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
     ['an empty root file, a full .github one', { 'SECURITY.md': '', '.github/SECURITY.md': 'x' }, '.github/SECURITY.md'],
     ['a symbolic link', { 'README.md': 'x', 'SECURITY.md': { symlink: 'README.md' } }, undefined],
     ['a directory', { 'SECURITY.md/policy.txt': 'x' }, undefined],
+    // "SECURITY.md" sorts first (E before e) and is empty: the next file under the name is.
+    ['two cases, the first empty', { 'SECURITY.md': '', 'security.md': 'x' }, 'security.md'],
+    // The Kelvin sign lower-cases to k (as Scorecard's Unicode folding compares it).
+    ['a Kelvin sign', { 'SECURITY.MAR\u212ADOWN': 'x' }, 'SECURITY.MAR\u212ADOWN'],
+    ['a name of the same shape', { 'security.marXdown': 'x' }, undefined],
   ];
 
   it('finds exactly the policy files, in one cat-file process', async () => {
@@ -264,10 +269,16 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
     work.git(['commit', '-qm', 'gitlink'], { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@b' });
     commits.push(work.git(['rev-parse', 'HEAD']).trim());
     expect(work.git(['ls-tree', 'HEAD', 'SECURITY.md'])).toMatch(/^160000 commit/);
-    const cat = new CatFile({ gitDir: join(work.dir, '.git'), settings });
+    const call = { gitDir: join(work.dir, '.git'), settings };
+    const cat = new CatFile(call);
     const snapshots = await readSnapshots(cat, commits);
     await cat.close();
     const found = commits.map((oid) => snapshots.get(oid)!.securityPolicy);
     expect(found).toEqual([...cases.map(([, , want]) => want), undefined]);
+    // The same trees listed by git (git diff-tree, case-insensitive pathspecs) instead of read.
+    const listing = new CatFile(call);
+    const listed = await readSnapshots(listing, commits, undefined, (trees, only) => treeEntriesNamed(call, trees, only), 0);
+    await listing.close();
+    expect(commits.map((oid) => listed.get(oid)!.securityPolicy)).toEqual([...cases.map(([, , want]) => want), undefined]);
   });
 });

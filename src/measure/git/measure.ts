@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GitFacts, Measurement } from '../types.ts';
-import { CatFile } from './cat-file.ts';
+import { CatFile, treeEntriesNamed } from './cat-file.ts';
 import { readHistory } from './history.ts';
 import { measureGit, tipsAt, type GitRuleOptions } from './rules.ts';
 import { runGit, type GitSettings } from './run.ts';
@@ -38,7 +38,7 @@ export async function measureRepository(gitDir: string, times: readonly number[]
       return missing;
     };
     try {
-      snapshots = await readSnapshots(cat, tips, partial ? missingOf : undefined);
+      snapshots = await readSnapshots(cat, tips, partial ? missingOf : undefined, (trees, only) => treeEntriesNamed({ gitDir, settings, noLazyFetch: true }, trees, only));
     } catch (err) {
       cat.kill();
       throw err;

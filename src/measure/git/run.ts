@@ -68,6 +68,11 @@ const INHERITED_OUT = [
   'GIT_ASKPASS',
   'SSH_ASKPASS',
   'GIT_EDITOR',
+  // Pathspec magic for every command: a scan's pathspecs mean what they say.
+  'GIT_LITERAL_PATHSPECS',
+  'GIT_GLOB_PATHSPECS',
+  'GIT_NOGLOB_PATHSPECS',
+  'GIT_ICASE_PATHSPECS',
 ];
 
 /**

@@ -53,10 +53,22 @@ function placeName(root: readonly TreeEntry[], place: string): string {
 export type MissingBlobs = (roots: readonly string[], blobs: readonly string[]) => Promise<ReadonlySet<string>>;
 
 /**
+ * The entries of each tree (by oid) whose lower-case name is in `only`, read without printing
+ * the trees (`treeEntriesNamed`); a rejection makes the trees be read in full instead.
+ */
+export type TreeLister = (trees: readonly string[], only: ReadonlySet<string>) => Promise<Map<string, TreeEntry[]>>;
+
+// Above this many bytes of root trees to read again (the first root's size times the other
+// distinct roots), the other roots' entries are listed by git rather than printed to us.
+const LIST_ABOVE_BYTES = 1 << 20;
+
+/**
  * Reads the snapshot of each commit (by oid) through one cat-file process; each tree and blob
  * read once. Without `missingOf` every .mailmap blob is taken to be present (a full repository).
+ * Commits that share a root tree share its read; with `listTrees`, the roots beyond the first
+ * are listed by git when reading them would print more than `listAboveBytes`.
  */
-export async function readSnapshots(cat: CatFile, commits: readonly string[], missingOf?: MissingBlobs): Promise<Map<string, Snapshot>> {
+export async function readSnapshots(cat: CatFile, commits: readonly string[], missingOf?: MissingBlobs, listTrees?: TreeLister, listAboveBytes = LIST_ABOVE_BYTES): Promise<Map<string, Snapshot>> {
   const trees = new Map<string, Promise<{ oid?: string; entries: TreeEntry[] }>>();
   const mailmaps = new Map<string, Promise<Mailmap>>();
   const treeOf = (name: string) => {
@@ -75,11 +87,27 @@ export async function readSnapshots(cat: CatFile, commits: readonly string[], mi
     }
     return mailmap;
   };
-  // Every request is written before its answer is awaited: one round trip for all the roots,
-  // one for the folders a policy may be in, one for the mailmaps.
+  // The first commit's root read whole (its size says what the others would cost); the others'
+  // root tree ids from their commit objects (small), in the same round trip.
+  const firstRoot = commits.length > 0 ? cat.read(`${commits[0]}^{tree}`) : undefined;
+  const rootIds = await Promise.all(commits.slice(1).map((c) => cat.read(c).then((obj) => (obj?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(obj.body.toString('latin1', 0, 80))?.[1] : undefined))));
+  const first = await firstRoot;
+  if (first?.type === 'tree') trees.set(first.oid, Promise.resolve({ oid: first.oid, entries: parseTree(first.body, first.oid.length / 2, READ_NAMES) }));
+  const rootIdOf = new Map<string, string | undefined>(commits.map((c, i) => [c, i === 0 ? (first?.type === 'tree' ? first.oid : undefined) : rootIds[i - 1]]));
+  const others = [...new Set(rootIds.filter((t): t is string => t !== undefined && !trees.has(t)))];
+  if (listTrees && first && others.length > 0 && first.body.length * others.length > listAboveBytes) {
+    const listed = await listTrees(others, READ_NAMES).catch(() => undefined);
+    for (const [oid, entries] of listed ?? []) trees.set(oid, Promise.resolve({ oid, entries }));
+  }
+  const rootOf = (commit: string): Promise<{ oid?: string; entries: TreeEntry[] }> => {
+    const oid = rootIdOf.get(commit);
+    return oid === undefined ? Promise.resolve({ entries: [] }) : treeOf(oid);
+  };
+  // Every request is written before its answer is awaited: one round trip for the roots not
+  // read or listed yet, one for the folders a policy may be in, one for the mailmaps.
   const read = await Promise.all(
     commits.map(async (commit) => {
-      const root = await treeOf(`${commit}^{tree}`);
+      const root = await rootOf(commit);
       const places = new Map<string, TreeEntry[]>();
       const wanted = root.entries.filter((e) => isTree(e) && Object.hasOwn(POLICY_PLACES, e.name.toLowerCase()) && e.name !== '');
       const found = await Promise.all(wanted.map((e) => treeOf(e.oid)));
