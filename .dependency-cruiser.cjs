@@ -1,7 +1,7 @@
 // The layers of src/ (docs/development.md draws them): a folder imports only folders below it
 // in the pipeline, never one above, and no module imports itself back through others.
 //
-//   commands → build → incremental (the build state) → publish → render → evaluate → load
+//   commands → pipeline → incremental (the build state) → publish → render → evaluate → load
 //   → config, then errors.ts, io/ and s3/ (file and S3 helpers), then model/ at the very bottom
 //   (facts every stage shares; it imports nothing). resolver/ stands beside them and uses only
 //   model/. The upstream stages: scan → measure, store (and config, model, load
@@ -11,8 +11,8 @@
 
 /** Folders of src/ each folder may import, besides itself and the bottom (errors.ts, io/, s3/). */
 const MAY_IMPORT = {
-  commands: ['build', 'incremental', 'publish', 'render', 'evaluate', 'load', 'config', 'model', 'resolver', 'scan', 'measure', 'store'],
-  build: ['incremental', 'publish', 'render', 'evaluate', 'load', 'config', 'model'],
+  commands: ['pipeline', 'incremental', 'publish', 'render', 'evaluate', 'load', 'config', 'model', 'resolver', 'scan', 'measure', 'store'],
+  pipeline: ['incremental', 'publish', 'render', 'evaluate', 'load', 'config', 'model'],
   incremental: ['publish', 'render', 'evaluate', 'load', 'config', 'model'],
   publish: ['render', 'evaluate', 'load', 'config', 'model'],
   render: ['evaluate', 'load', 'config', 'model'],

@@ -14,7 +14,7 @@ const dir = tempDir();
 const TRACE_HOOK = join(ROOT, 'test/helpers/trace-modules.mjs');
 /** What only a build needs: svgo, the AWS SDK, and the modules of load, evaluate, render and publish
  *  (but load/regular-file.js, the small reader config files go through, serve's config too). */
-const HEAVY = [/\/node_modules\/svgo\//, /\/node_modules\/@aws-sdk\//, /\/lib\/build\//, /\/lib\/(load|evaluate|render|publish)\/(?!regular-file\.js$)/, /\/lib\/s3\/client\.js$/, /\/lib\/commands\/(build|plan|setup|demo)\.js$/];
+const HEAVY = [/\/node_modules\/svgo\//, /\/node_modules\/@aws-sdk\//, /\/lib\/pipeline\//, /\/lib\/(load|evaluate|render|publish)\/(?!regular-file\.js$)/, /\/lib\/s3\/client\.js$/, /\/lib\/commands\/(build|plan|setup|demo)\.js$/];
 let traces = 0;
 
 /** Node's arguments that run the compiled CLI with the trace hook, and the file the trace goes to. */
@@ -91,7 +91,7 @@ describe('badgepress startup', () => {
   it('build loads what serve must not (the trace sees those modules)', () => {
     const r = runTraced(['build', '--store', join(ROOT, 'examples/store'), '--out', join(dir, 'built'), '--now', '1764000000']);
     expect(r.code).toBe(0);
-    expect(heavy(r.modules)).toEqual(expect.arrayContaining([expect.stringMatching(/\/node_modules\/svgo\//), `file://${ROOT}lib/build/loop.js`]));
+    expect(heavy(r.modules)).toEqual(expect.arrayContaining([expect.stringMatching(/\/node_modules\/svgo\//), `file://${ROOT}lib/pipeline/loop.js`]));
   });
 
   it('build uses the validators and OpenAPI template compiled into lib/: ajv compiles nothing at run time', () => {

@@ -4,7 +4,7 @@
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { heapRoom, heapShortfall, HEAP_BYTES_PER_SCAN } from '../src/build/heap-room.ts';
+import { heapRoom, heapShortfall, HEAP_BYTES_PER_SCAN } from '../src/pipeline/heap-room.ts';
 import type { RepositoryHistory } from '../src/load/types.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';

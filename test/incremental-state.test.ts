@@ -13,7 +13,7 @@ import { DirectoryStateStore } from '../src/incremental/state-store.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { SummaryStore } from '../src/incremental/summary-store.ts';
 import { SUMMARY_PART_LINES, sortSummaries, staleSummaryParts, summariesFiles, summariesKey } from '../src/render/pages/summary.ts';
-import { readSummaries } from '../src/build/summaries.ts';
+import { readSummaries } from '../src/pipeline/summaries.ts';
 
 const dir = tempDir();
 const NOW = 1_763_600_000;

@@ -1,8 +1,8 @@
 // A page's content type has one home (model/http.ts, PAGE_TYPES): the type a build publishes a
 // page file with is the type every resolver answers that file with.
 import { describe, expect, it } from 'vitest';
-import { build } from '../src/build/loop.ts';
-import { loadShape } from '../src/build/stages.ts';
+import { build } from '../src/pipeline/loop.ts';
+import { loadShape } from '../src/pipeline/stages.ts';
 import { resolveConfig } from '../src/config/resolve.ts';
 import { DirectoryStore } from '../src/load/store.ts';
 import { HTML_TYPE, JSON_TYPE, PAGE_TYPES, SVG_TYPE, XML_TYPE } from '../src/model/http.ts';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config/resolve.ts';
 import type { RepositoryHistory, ScanRecord } from '../src/load/types.ts';
 import { atKey, expiredAtKey, indexKey, latestKey, type Resource } from '../src/model/layout.ts';
-import { loadShape } from '../src/build/stages.ts';
+import { loadShape } from '../src/pipeline/stages.ts';
 import { ROOT } from './helpers/cli.ts';
 
 const URL_A = 'https://github.com/acme/widget';

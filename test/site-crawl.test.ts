@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStore, repositoryUrl } from '../scripts/lib/synthetic-store.ts';
 import { NOW, serveDir } from './helpers/site-crawl.ts';
 import { resolveConfig } from '../src/config/resolve.ts';
-import { loadShape } from '../src/build/stages.ts';
+import { loadShape } from '../src/pipeline/stages.ts';
 import { loadHistories } from '../src/load/histories.ts';
 import { DirectoryStore } from '../src/load/store.ts';
 import { loadPagesContext } from '../src/render/pages/setup.ts';

@@ -6,9 +6,9 @@ import { appendFileSync, mkdirSync, statSync, utimesSync, writeFileSync } from '
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { build } from '../src/build/loop.ts';
+import { build } from '../src/pipeline/loop.ts';
 import { resolveFlags } from '../src/commands/setup.ts';
-import { loadShape } from '../src/build/stages.ts';
+import { loadShape } from '../src/pipeline/stages.ts';
 import { DirectoryStore, type StoreSource, type VersionedBytes } from '../src/load/store.ts';
 import { S3Store } from '../src/load/s3-store.ts';
 import type { LoadIssue } from '../src/load/types.ts';

@@ -1,7 +1,7 @@
 // `badgepress build`: the whole pipeline from the store to the output.
 import { performance } from 'node:perf_hooks';
-import type { BuildSummary } from '../build/loop.ts';
-import { runBuild, type Built, type Sharding } from '../build/run.ts';
+import type { BuildSummary } from '../pipeline/loop.ts';
+import { runBuild, type Built, type Sharding } from '../pipeline/run.ts';
 import { integerFlag, parseFlags, UsageError } from './args.ts';
 import { issuePrinter } from './report.ts';
 import { plural } from '../model/plural.ts';

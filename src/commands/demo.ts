@@ -1,7 +1,7 @@
 // `npm start`: build the example store into dist/ and serve it, with a badge line to paste.
 import { mkdirSync } from 'node:fs';
 import { buildAndSay } from './build.ts';
-import type { Built } from '../build/run.ts';
+import type { Built } from '../pipeline/run.ts';
 import { integerFlag, UsageError } from './args.ts';
 import { startServing, waitForSignal } from './serve.ts';
 

@@ -4,7 +4,7 @@ import { formatPlan } from '../publish/plan.ts';
 import { formatPlanMarkdown } from '../publish/plan-markdown.ts';
 import { integerFlag, parseFlags, UsageError } from './args.ts';
 import { shardLoadOptions } from './build.ts';
-import { runPlan } from '../build/run.ts';
+import { runPlan } from '../pipeline/run.ts';
 import { issuePrinter } from './report.ts';
 import { CONFIG_FLAGS, resolveFlags } from './setup.ts';
 

@@ -6,7 +6,7 @@
 // file may hold them all). A store file counts as done once the build has moved past it: some
 // record of it was built, and a later repository no longer draws on it. So the line says
 // "store files", and with one file per repository it tracks repositories exactly.
-import type { BuildSummary } from '../build/loop.ts';
+import type { BuildSummary } from '../pipeline/loop.ts';
 import type { RepositoryHistory } from '../load/types.ts';
 
 export interface Progress {

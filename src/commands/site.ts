@@ -2,7 +2,7 @@
 // badge and rule pages, host and group pages, search files, sitemap, 404) from the shards' summaries alone.
 import { parseFlags, integerFlag, UsageError } from './args.ts';
 import { CONFIG_FLAGS, resolveFlags, warnOfLocalBaseUrl } from './setup.ts';
-import { runSiteWidePages } from '../build/run.ts';
+import { runSiteWidePages } from '../pipeline/run.ts';
 import { MAX_SHARDS } from '../model/shard.ts';
 import { plural } from '../model/plural.ts';
 

@@ -51,7 +51,7 @@ export interface Carried {
   first?: string;
 }
 
-/** The build's plan of what to redo (src/build/redo-plan.ts), from the state of the last build. */
+/** The build's plan of what to redo (src/pipeline/redo-plan.ts), from the state of the last build. */
 export class IncrementalBuild {
   private readonly prev: BuildState | undefined;
   /** The last state even when code or config changed since: it still says what was published. */

@@ -1,8 +1,8 @@
 // Runs a build in-process as `badgepress build` does: one call of the orchestrator (runBuild),
 // build state and lease included.
-import type { BuildSummary } from '../../src/build/loop.ts';
-import { openSink, openStore } from '../../src/build/locations.ts';
-import { runBuild, runSiteWidePages, type BuildIo } from '../../src/build/run.ts';
+import type { BuildSummary } from '../../src/pipeline/loop.ts';
+import { openSink, openStore } from '../../src/pipeline/locations.ts';
+import { runBuild, runSiteWidePages, type BuildIo } from '../../src/pipeline/run.ts';
 import { shardLoadOptions } from '../../src/commands/build.ts';
 import { resolveFlags, type ConfigFlags } from '../../src/commands/setup.ts';
 import type { LoadIssue } from '../../src/load/types.ts';

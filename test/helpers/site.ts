@@ -1,9 +1,9 @@
 // Builds a site in-process from a store directory, for tests that look at the output.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { build, type BuildSummary } from '../../src/build/loop.ts';
+import { build, type BuildSummary } from '../../src/pipeline/loop.ts';
 import { resolveConfig } from '../../src/config/resolve.ts';
-import { loadShape } from '../../src/build/stages.ts';
+import { loadShape } from '../../src/pipeline/stages.ts';
 import { DirectoryStore } from '../../src/load/store.ts';
 import { DirectorySink } from '../../src/publish/dir-sink.ts';
 import type { LoadIssue } from '../../src/load/types.ts';

@@ -1,6 +1,6 @@
 // The human site's part of a build: per repository its page and feed, a summary of it, and at
 // the end the shard's summaries and, for an unsharded build, the site-wide pages. Publishing
-// them is the build's job (src/build/pages.ts).
+// them is the build's job (src/pipeline/run.ts).
 import { HTML_TYPE, XML_TYPE } from '../../model/http.ts';
 import type { RepositoryHistory } from '../../load/types.ts';
 import type { PublishFile } from '../../model/publish-file.ts';
