@@ -1,6 +1,7 @@
 // Why a forge API call failed, worded for a summary line and a rule's evidence. Never holds a
 // token: messages are built here from the status and headers, never from a request's text.
 import { remoteText } from '../../../model/safe-text.ts';
+import { isoTime } from '../../../model/calendar.ts';
 
 /**
  * `refused`: a redirect or link to another origin, never followed; `bound`: a repository's
@@ -27,9 +28,9 @@ export class ForgeApiError extends Error {
 
 /** "12:03Z" for a reset time (Unix s); the date too when it is not today's (UTC). */
 export function resetClock(resetAt: number, now: number): string {
-  const iso = new Date(resetAt * 1000).toISOString();
-  const sameDay = iso.slice(0, 10) === new Date(now * 1000).toISOString().slice(0, 10);
-  return `${sameDay ? '' : `${iso.slice(0, 10)} `}${iso.slice(11, 16)}Z`;
+  const reset = isoTime(resetAt);
+  const sameDay = reset.slice(0, 10) === isoTime(now).slice(0, 10);
+  return `${sameDay ? '' : `${reset.slice(0, 10)} `}${reset.slice(11, 16)}Z`;
 }
 
 const REASONS: Record<number, [FailureKind, string]> = {

@@ -10,6 +10,7 @@ import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../co
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
 import type { ForgeRequest } from '../../../types.ts';
 import { loginIsBot } from '../../../bots.ts';
+import { isoTime } from '../../../../model/calendar.ts';
 
 export const adapter: ForgeAdapter<'gitea'> = {
   kind: 'gitea',
@@ -51,7 +52,6 @@ function runTime(r: { created?: string; created_at?: string; started_at?: string
   return started > 0 ? started : NaN;
 }
 
-const iso = (unix: number) => new Date(unix * 1000).toISOString();
 const failedWith = (e: unknown, ...kinds: FailureKind[]) => e instanceof ForgeApiError && kinds.includes(e.kind);
 
 export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource {
@@ -90,7 +90,7 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
 
     async issues(since: number): Promise<ForgeIssue[]> {
       // `since` filters by last update: every issue opened after it was updated after it too.
-      const listed = await all<{ number: number; created_at: string; user: User; pull_request?: unknown }>(`${repo}/issues`, { state: 'all', type: 'issues', since: iso(since) });
+      const listed = await all<{ number: number; created_at: string; user: User; pull_request?: unknown }>(`${repo}/issues`, { state: 'all', type: 'issues', since: isoTime(since) });
       const fresh = listed.filter((i) => !i.pull_request && unixOf(i.created_at) > since);
       if (fresh.length === 0) return [];
       const keepers = await maintainers();

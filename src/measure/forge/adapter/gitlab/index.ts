@@ -9,6 +9,7 @@ import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../co
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
 import type { ForgeRequest } from '../../../types.ts';
 import { loginIsBot } from '../../../bots.ts';
+import { isoTime } from '../../../../model/calendar.ts';
 
 export const adapter: ForgeAdapter<'gitlab'> = {
   kind: 'gitlab',
@@ -58,8 +59,6 @@ const RESOURCE_EVENTS: ReadonlyArray<[kind: string, counts: (e: ResourceEvent) =
   ['state', (e) => e.state === 'closed'],
 ];
 
-const iso = (unix: number) => new Date(unix * 1000).toISOString();
-
 export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSource {
   const project = `/projects/${encodeURIComponent(request.target.path)}`;
   const all = async <T>(path: string, query: Record<string, string | number> = {}): Promise<T[]> => {
@@ -78,7 +77,7 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
     },
 
     async issues(since: number): Promise<ForgeIssue[]> {
-      const listed = await all<{ iid: number; created_at: string; author: User }>('/issues', { created_after: iso(since), scope: 'all' });
+      const listed = await all<{ iid: number; created_at: string; author: User }>('/issues', { created_after: isoTime(since), scope: 'all' });
       if (listed.length === 0) return [];
       // Members with their inherited access: a group's maintainers maintain its projects.
       const members = await all<{ username: string; access_level: number }>('/members/all');
@@ -109,7 +108,7 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
     async ciRuns(from: number, to: number): Promise<CiRuns> {
       // updated_after works on every GitLab version (created_after is recent); a pipeline
       // created after `from` was updated after it too.
-      const pipelines = await all<{ status: string; created_at: string }>('/pipelines', { updated_after: iso(from) });
+      const pipelines = await all<{ status: string; created_at: string }>('/pipelines', { updated_after: isoTime(from) });
       const times = pipelines
         .filter((p) => p.status === 'success' || p.status === 'failed')
         .map((p) => unixOf(p.created_at))
