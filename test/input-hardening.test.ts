@@ -10,7 +10,7 @@ import { tempDir } from './helpers/tmp.ts';
 import { MAX_TEXT_BYTES, parseStoreFile } from '../src/load/parse-file.ts';
 import { loadHistories } from '../src/load/histories.ts';
 import { DirectoryStore, type StoreEntry } from '../src/load/store.ts';
-import { ConfigError } from '../src/config/yaml-file.ts';
+import { ConfigError } from '../src/errors.ts';
 import { loadThresholdsA } from '../src/config/load.ts';
 import { catalogA } from '../src/evaluate/shape-a.ts';
 import type { LoadIssue, RepositoryHistory } from '../src/load/types.ts';

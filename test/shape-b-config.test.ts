@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../src/config/load.ts';
+import { ConfigError } from '../src/errors.ts';
 import { loadThresholdsB } from '../src/config/thresholds-b.ts';
 import { compileUrlPattern, loadDecisions } from '../src/config/decisions.ts';
 import { ROOT } from './helpers/cli.ts';

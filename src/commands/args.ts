@@ -2,8 +2,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../errors.ts';
 
-export { BadInputError, UsageError } from '../errors.ts';
-
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string, allowPositionals = false) {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals });

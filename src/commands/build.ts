@@ -2,7 +2,8 @@
 import { performance } from 'node:perf_hooks';
 import type { BuildSummary } from '../pipeline/loop.ts';
 import { runBuild, type Built, type Sharding } from '../pipeline/run.ts';
-import { integerFlag, parseFlags, UsageError } from './args.ts';
+import { integerFlag, parseFlags } from './args.ts';
+import { UsageError } from '../errors.ts';
 import { issuePrinter } from './report.ts';
 import { plural } from '../model/plural.ts';
 import { progressLine, progressShown } from './progress.ts';

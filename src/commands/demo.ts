@@ -2,7 +2,8 @@
 import { mkdirSync } from 'node:fs';
 import { buildAndSay } from './build.ts';
 import type { Built } from '../pipeline/run.ts';
-import { integerFlag, UsageError } from './args.ts';
+import { integerFlag } from './args.ts';
+import { UsageError } from '../errors.ts';
 import { startServing, waitForSignal } from './serve.ts';
 
 export const DEMO_USAGE = `usage: badgepress demo [--port N] [--host H] [--out DIR] [build flags…]

@@ -2,7 +2,8 @@
 // the repos-file form (one URL a line, sorted), to review, diff or keep; what moved or left
 // since the repos file given with --repos goes to stderr.
 import { readFile } from 'node:fs/promises';
-import { parseFlags, UsageError } from './args.ts';
+import { parseFlags } from './args.ts';
+import { UsageError } from '../errors.ts';
 import { loadSettings, SOURCE_DEFAULTS } from '../config/load.ts';
 import type { SourceSetting } from '../config/types.ts';
 import { parseTargets } from '../measure/targets.ts';

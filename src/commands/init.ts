@@ -1,7 +1,8 @@
 // `badgepress init [DIR]`: a starting config to edit (src/config/starting-config.ts writes it).
 import { join, relative, resolve } from 'node:path';
 import { writeStartingConfig } from '../config/starting-config.ts';
-import { parseFlags, UsageError } from './args.ts';
+import { parseFlags } from './args.ts';
+import { UsageError } from '../errors.ts';
 
 export const INIT_USAGE = `usage: badgepress init [DIR] [--shape A|B] [--force]
   writes DIR/config/badgepress.yaml (site settings) and the thresholds of the shape (A: score

@@ -2,7 +2,8 @@
 // Exit 0 no change, 3 changes (like terraform plan -detailed-exitcode), 2 errors.
 import { formatPlan } from '../publish/plan.ts';
 import { formatPlanMarkdown } from '../publish/plan-markdown.ts';
-import { integerFlag, parseFlags, UsageError } from './args.ts';
+import { integerFlag, parseFlags } from './args.ts';
+import { UsageError } from '../errors.ts';
 import { shardLoadOptions } from './build.ts';
 import { runPlan } from '../pipeline/run.ts';
 import { issuePrinter } from './report.ts';

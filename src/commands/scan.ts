@@ -1,6 +1,7 @@
 // `badgepress scan`: measure the repositories a file lists and append their records to a store.
 import { performance } from 'node:perf_hooks';
-import { parseFlags, integerFlag, UsageError } from './args.ts';
+import { parseFlags, integerFlag } from './args.ts';
+import { UsageError } from '../errors.ts';
 import { resolveFlags, CONFIG_FLAGS } from './setup.ts';
 import { progressShown } from './progress.ts';
 import { ruleIdProblem } from '../config/validate.ts';

@@ -3,7 +3,8 @@ import { existsSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createSiteServer, type SiteServerOptions } from '../resolver/adapter/node/server.ts';
 import { loadSettings } from '../config/load.ts';
-import { integerFlag, parseFlags, UsageError } from './args.ts';
+import { integerFlag, parseFlags } from './args.ts';
+import { UsageError } from '../errors.ts';
 
 export const SERVE_USAGE = 'usage: badgepress serve [--dir DIR] [--port N] [--host 127.0.0.1] [--config FILE] [--max-connections N]';
 

@@ -1,6 +1,7 @@
 // `badgepress site`: after n sharded builds, write the site-wide pages (home, list pages,
 // badge and rule pages, host and group pages, search files, sitemap, 404) from the shards' summaries alone.
-import { parseFlags, integerFlag, UsageError } from './args.ts';
+import { parseFlags, integerFlag } from './args.ts';
+import { UsageError } from '../errors.ts';
 import { CONFIG_FLAGS, resolveFlags, warnOfLocalBaseUrl } from './setup.ts';
 import { runSiteWidePages } from '../pipeline/run.ts';
 import { MAX_SHARDS } from '../model/shard.ts';

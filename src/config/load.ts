@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import siteSchema from './schemas/site.schema.json' with { type: 'json' };
 import thresholdsASchema from './schemas/thresholds-a.schema.json' with { type: 'json' };
-import { readYamlFile, ConfigError, formatPath, type LocatedData } from './yaml-file.ts';
+import { readYamlFile, formatPath, type LocatedData } from './yaml-file.ts';
+import { ConfigError } from '../errors.ts';
 import { badgeIdProblems, ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, Settings, ThresholdsA, Shape } from './types.ts';
 import { isS3, locationProblem } from '../s3/location.ts';
@@ -16,8 +17,6 @@ import { DEFAULT_SCHEMES } from '../model/repository-url.ts';
 import { httpUrlProblem } from './http-url.ts';
 import { compileUrlPattern } from './decisions.ts';
 import type { SourceSetting, UrlPattern } from './types.ts';
-
-export { ConfigError };
 
 /** The repository's own config folder: defaults when a user brings none. */
 export const PACKAGE_CONFIG_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../config');

@@ -1,7 +1,8 @@
 // JSON Schema validation with ajv, reported as "file:line path: what is wrong".
 import type { ErrorObject } from 'ajv';
 import { validatorOf } from './validators.ts';
-import { ConfigError, formatPath, type LocatedData, type PathPart } from './yaml-file.ts';
+import { formatPath, type LocatedData, type PathPart } from './yaml-file.ts';
+import { ConfigError } from '../errors.ts';
 
 /** `schema`: one of the configuration schemas (src/config/validators.ts). */
 export function schemaProblems(schema: { $id: string }, located: LocatedData): string[] {

@@ -12,8 +12,6 @@ export interface LocatedData {
   where(path: PathPart[]): string;
 }
 
-export { ConfigError };
-
 export async function readYamlFile(file: string): Promise<LocatedData> {
   let text: string;
   try {

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { ConfigError } from '../../src/config/load.ts';
+import { ConfigError } from '../../src/errors.ts';
 
 let n = 0;
 
