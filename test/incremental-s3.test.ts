@@ -13,7 +13,7 @@ import { buildIncrementally } from './helpers/incremental.ts';
 import { startFaultProxy, type FaultProxy } from '../scripts/lib/fault-proxy.ts';
 import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { S3StateStore } from '../src/incremental/s3-state.ts';
+import { S3StateKeeper } from '../src/incremental/s3-state.ts';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { parseS3Location } from '../src/s3/location.ts';
 
@@ -136,7 +136,7 @@ describe('the state on S3', () => {
   });
 
   it('a state larger than a part goes up in parts (one object in the end) and reads back line for line', async () => {
-    const st = new S3StateStore(peer.client(proxy.endpoint), parseS3Location('s3://site/parts/')!, 5 * 1024 * 1024);
+    const st = new S3StateKeeper(peer.client(proxy.endpoint), parseS3Location('s3://site/parts/')!, 5 * 1024 * 1024);
     const lines = Array.from({ length: 150_000 }, (_, i) => `${JSON.stringify(['r', `https://example.org/r${i}`, i, 0, 0, null, null, null, null])}\n`);
     take();
     await st.write('.badgepress/state/1/0.json', lines);
@@ -150,7 +150,7 @@ describe('the state on S3', () => {
   });
 
   it('a local copy that cannot be written is named as local, sends nothing and keeps the old state', async () => {
-    const st = new S3StateStore(peer.client(proxy.endpoint), parseS3Location('s3://site/local/')!);
+    const st = new S3StateKeeper(peer.client(proxy.endpoint), parseS3Location('s3://site/local/')!);
     const key = '.badgepress/state/1/0.json';
     await st.write(key, ['{"old":true}\n']);
     const notFolder = join(dir, 'tmpdir-is-a-file');

@@ -9,9 +9,9 @@ import { buildIncrementally } from './helpers/incremental.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { readState, serializeState, stateKey } from '../src/incremental/state.ts';
 import { writeLines } from '../src/incremental/state-lines.ts';
-import { DirectoryStateStore } from '../src/incremental/state-store.ts';
+import { DirectoryStateKeeper } from '../src/incremental/state-keeper.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
-import { SummaryStore } from '../src/incremental/summary-store.ts';
+import { SummaryLines } from '../src/incremental/summary-lines.ts';
 import { SUMMARY_PART_LINES, sortSummaries, staleSummaryParts, summariesFiles, summariesKey } from '../src/render/pages/summary.ts';
 import { readSummaries } from '../src/pipeline/summaries.ts';
 
@@ -93,14 +93,14 @@ describe('state as JSON lines (format 5)', () => {
   it('reads back what it wrote, each summary line into the summary store, one line per file and repository', async () => {
     const text = serializeState(state, lines);
     expect(text.split('\n')).toHaveLength(1 + 2 + 3 + 1 + 1);
-    const store = new SummaryStore();
+    const summaries = new SummaryLines();
     try {
       // Read back compactly (compact-state.ts): compared as maps.
-      const read = (await readState(text.split('\n'), store))!;
+      const read = (await readState(text.split('\n'), summaries))!;
       expect({ ...read, files: new Map(read.files), repositories: new Map(read.repositories) }).toEqual(state);
-      expect(new Map(store)).toEqual(lines);
+      expect(new Map(summaries)).toEqual(lines);
     } finally {
-      store.file.close();
+      summaries.file.close();
     }
   });
 
@@ -116,7 +116,7 @@ describe('state as JSON lines (format 5)', () => {
 describe('a state write that fails part way', () => {
   it('names the state file, leaves the old state and no temporary file behind', async () => {
     const out = join(dir, 'out-failed-state');
-    const states = new DirectoryStateStore(out);
+    const states = new DirectoryStateKeeper(out);
     const key = stateKey({ index: 0, count: 1 });
     await states.write(key, ['{"old":true}\n']);
     function* lines(): Generator<string> {
@@ -147,8 +147,8 @@ describe('a state file that cannot be written', () => {
 
 describe('summary lines on disk', () => {
   it('a store gives back each URL’s last line; an adopted line is shared, not copied', () => {
-    const prev = new SummaryStore();
-    const next = new SummaryStore(prev.file);
+    const prev = new SummaryLines();
+    const next = new SummaryLines(prev.file);
     try {
       prev.set('u1', 'one');
       prev.set('u2', 'twö');

@@ -18,15 +18,15 @@ import type { Settings } from '../config/types.ts';
 import { repositoryPrefix } from '../model/layout.ts';
 import { expiresAt } from '../model/expiry.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
-import { SummaryFile, SummaryStore } from './summary-store.ts';
+import { SummaryFile, SummaryLines } from './summary-lines.ts';
 import { STATE_PREFIX, checkState, pendingKey, pendingText, readPending, type Pending, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput } from './state.ts';
 import { StateDigest, UntrustedStateError, digestedLines } from './state-lines.ts';
-import type { StateStore } from './state-store.ts';
+import type { StateKeeper } from './state-keeper.ts';
 import { StoreListing } from './listing.ts';
 import { CompactRepositoryStates } from './compact-state.ts';
 
 export interface IncrementalOptions {
-  state: StateStore;
+  state: StateKeeper;
   store: StoreSource;
   shard: ShardKey;
   code: string;
@@ -38,7 +38,7 @@ export interface IncrementalOptions {
   force: boolean;
   /** Told of a state that cannot be trusted (named, and set aside unless `readOnly`). */
   warn?: (message: string) => void;
-  /** Never changes the state store (plan): an untrusted state is named, not set aside. */
+  /** Never changes the kept state (plan): an untrusted state is named, not set aside. */
   readOnly?: boolean;
 }
 
@@ -85,10 +85,10 @@ export class IncrementalBuild {
    * for skipped repositories. Kept on local disk beside the last build's (prevSummaries), in
    * one file: memory holds where each line is, not the line.
    */
-  readonly summaries: SummaryStore;
+  readonly summaries: SummaryLines;
 
   private readonly opts: IncrementalOptions;
-  private readonly prevSummaries: SummaryStore;
+  private readonly prevSummaries: SummaryLines;
   private readonly pending: Pending | undefined;
   private stateKeys: string[] | undefined;
   private constructor(
@@ -96,10 +96,10 @@ export class IncrementalBuild {
     prev: BuildState | undefined,
     entries: StoreEntry[],
     listing: StoreListing,
-    prevSummaries: SummaryStore,
+    prevSummaries: SummaryLines,
     /** What a build that did not finish may have published (undefined: the last build finished). */
     pending: Pending | undefined,
-    /** The state store's keys as listed when the build began. */
+    /** The state keeper's keys as listed when the build began. */
     stateKeys: string[] | undefined,
     /** A forced build's one use of the state: the headers its files went out with. */
     forcedHeaders?: string,
@@ -108,7 +108,7 @@ export class IncrementalBuild {
     this.prevSummaries = prevSummaries;
     this.pending = pending;
     this.stateKeys = stateKeys;
-    this.summaries = new SummaryStore(prevSummaries.file);
+    this.summaries = new SummaryLines(prevSummaries.file);
     this.key = stateKey(opts.shard);
     this.prev = prev && prev.code === opts.code && prev.config === opts.config.global ? prev : undefined;
     // Without a state to say so, the stored headers are unknown: every file goes out again.
@@ -133,7 +133,7 @@ export class IncrementalBuild {
     const [lines, entries, keys] = await Promise.all([opts.force ? undefined : opts.state.read(key).catch(untrusted), opts.store.entries(), opts.state.list()]);
     const marked = keys.includes(pendingKey(opts.shard));
     const pending = marked ? await readPending(await opts.state.read(pendingKey(opts.shard)).catch((err: unknown) => (err instanceof UntrustedStateError ? ['?'] : Promise.reject(err)))) : undefined;
-    const prevSummaries = new SummaryStore(new SummaryFile());
+    const prevSummaries = new SummaryLines(new SummaryFile());
     const listing = new StoreListing(entries);
     const digest = new StateDigest();
     const read = lines === undefined ? undefined : 'untrusted' in lines ? lines : await checkState(digestedLines(lines, digest), prevSummaries, listing);
@@ -323,7 +323,7 @@ export class IncrementalBuild {
   }
 
   /** Repositories skipped as unchanged: their problems are reported again, their counts and summaries carried. */
-  carry(report: (issue: LoadIssue) => void, summaries?: SummaryStore): Carried {
+  carry(report: (issue: LoadIssue) => void, summaries?: SummaryLines): Carried {
     const carried: Carried = { repositories: 0, scans: 0, files: 0 };
     if (!this.prev) return carried;
     for (const [name, f] of this.prev.files) {

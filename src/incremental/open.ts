@@ -7,19 +7,19 @@ import { codeFingerprint } from './fingerprint.ts';
 import { configParts } from './parts.ts';
 import { IncrementalBuild } from './incremental.ts';
 import type { ShardKey } from './state.ts';
-import { DirectoryStateStore, type StateStore } from './state-store.ts';
+import { DirectoryStateKeeper, type StateKeeper } from './state-keeper.ts';
 
-export async function openStateStore(out: string, settings: Settings): Promise<StateStore> {
-  if (!isS3(out)) return new DirectoryStateStore(out);
+export async function openStateKeeper(out: string, settings: Settings): Promise<StateKeeper> {
+  if (!isS3(out)) return new DirectoryStateKeeper(out);
   const loc = parseS3Location(out)!;
-  const [{ S3StateStore }, { s3Client }] = await Promise.all([import('./s3-state.ts'), import('../s3/client.ts')]);
-  return new S3StateStore(s3Client(settings.s3), loc);
+  const [{ S3StateKeeper }, { s3Client }] = await Promise.all([import('./s3-state.ts'), import('../s3/client.ts')]);
+  return new S3StateKeeper(s3Client(settings.s3), loc);
 }
 
 export async function openIncremental(opts: {
   config: ResolvedConfig;
   store: StoreSource;
-  state: StateStore;
+  state: StateKeeper;
   shard: ShardKey | undefined;
   now: number;
   prune: boolean;

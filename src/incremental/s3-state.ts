@@ -22,10 +22,10 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { SET_ASIDE_SUFFIX, STATE_PREFIX } from './state.ts';
 import { streamLines, writeLines } from './state-lines.ts';
-import type { StateStore } from './state-store.ts';
+import type { StateKeeper } from './state-keeper.ts';
 import { LocationError } from '../errors.ts';
 
-export class S3StateStore implements StateStore {
+export class S3StateKeeper implements StateKeeper {
   private readonly client: S3Client;
   private readonly loc: S3Location;
   /** Bytes per part of a multipart state upload (S3's least is 5 MiB but for the last part). */

@@ -3,7 +3,7 @@
 // and shard, so any machine can pick up where another left off. Deleting it only makes the
 // next build slower. Written after the files it describes, so it is never ahead of them.
 // This module is its wire format (keys, lines, the pending mark); state-types.ts says what it
-// holds, state-lines.ts reads and writes lines, state-store.ts keeps it beside a directory.
+// holds, state-lines.ts reads and writes lines, state-keeper.ts keeps it beside a directory.
 import type { LoadIssue } from '../load/types.ts';
 import { CompactFileStates, CompactRepositoryStates } from './compact-state.ts';
 import type { BuildState, FileState, RepositoryState, ShardKey, StoreListed } from './state-types.ts';

@@ -88,7 +88,7 @@ export interface LoopResult {
 export async function build(opts: LoopOptions): Promise<LoopResult> {
   // --strict's check reads the whole store, whatever the build state says.
   const redo = (opts.mode !== 'check' && opts.redo) || new FullBuild();
-  // Summary lines live in a local temporary file (see SummaryStore), released at the end.
+  // Summary lines live in a local temporary file (see SummaryLines), released at the end.
   try {
     return await loop(opts, redo);
   } finally {

@@ -5,7 +5,7 @@
 import type { LoadOptions } from '../load/histories.ts';
 import type { IssueOwner, LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { StoreKnowledge } from '../publish/gone.ts';
-import { SummaryStore } from '../incremental/summary-store.ts';
+import { SummaryLines } from '../incremental/summary-lines.ts';
 import type { PartialRebuild } from '../incremental/parts.ts';
 import type { Carried } from '../incremental/incremental.ts';
 
@@ -13,7 +13,7 @@ export type { Carried };
 
 export interface RedoPlan extends StoreKnowledge {
   /** Summary lines (for the site-wide pages) of this build, built now or carried over. */
-  readonly summaries: SummaryStore;
+  readonly summaries: SummaryLines;
   /** What the loader reads beyond the whole store (the files to read, when some are skipped). */
   loadOptions(include: ((url: string) => boolean) | undefined): Partial<LoadOptions>;
   /** Told of every load issue with the store file or repository it belongs to. */
@@ -36,7 +36,7 @@ export interface RedoPlan extends StoreKnowledge {
   /** Whether a repository's pages were pruned by an earlier build (then there are none to look for). */
   prunedBefore(url: string): boolean;
   /** The repositories not redone, their summaries kept and their issues reported again. */
-  carry(report: (issue: LoadIssue) => void, summaries: SummaryStore): Carried;
+  carry(report: (issue: LoadIssue) => void, summaries: SummaryLines): Carried;
   /** Nothing redone and no config part changed: the site-wide files are those already out. */
   readonly siteWideUnchanged: boolean;
   /** What the state after this build says left the store but may still be published. */
@@ -48,7 +48,7 @@ export interface RedoPlan extends StoreKnowledge {
 
 /** A full build: every store file read, every repository redone, nothing recorded. */
 export class FullBuild implements RedoPlan {
-  readonly summaries = new SummaryStore();
+  readonly summaries = new SummaryLines();
   readonly siteWideUnchanged = false;
   // Nothing recorded, so nothing to compare: as before, a file whose bytes are out stays as it is.
   readonly resendsHeaders = false;

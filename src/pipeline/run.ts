@@ -14,7 +14,7 @@ import { plural } from '../model/plural.ts';
 import type { SiteWideScope } from '../publish/site-wide-prune.ts';
 import type { PublishFile } from '../model/publish-file.ts';
 import { openapiFiles } from '../render/renderer.ts';
-import { openIncremental, openStateStore } from '../incremental/open.ts';
+import { openIncremental, openStateKeeper } from '../incremental/open.ts';
 import type { IncrementalBuild } from '../incremental/incremental.ts';
 import { Planner, type PlanReport } from '../publish/plan.ts';
 import { PublishOutlet } from './outlet.ts';
@@ -92,7 +92,7 @@ export async function runPlan(run: Pick<BuildRun, 'config' | 'now' | 'sharding' 
   const store = await openStore(settings.store, settings);
   const sink = await openSink(settings.out, settings);
   const planner = new Planner(sink, settings.cache.latestMaxAge);
-  const state = await openStateStore(settings.out, settings);
+  const state = await openStateKeeper(settings.out, settings);
   const { shard, ...loadSharding } = sharding;
   let redo: IncrementalBuild | undefined;
   try {
@@ -159,7 +159,7 @@ export async function runBuild(run: BuildRun): Promise<Built> {
   const progress = await listener.progress(store);
   let result!: LoopResult;
   // The state is read under the lease: another build may be writing it.
-  const state = await openStateStore(settings.out, settings).catch(async (err: unknown) => {
+  const state = await openStateKeeper(settings.out, settings).catch(async (err: unknown) => {
     throw await cleanUpAfter(err, [() => lease.release(), () => sink.close()]);
   });
   let failure: unknown;

@@ -2,7 +2,7 @@
 // them read back for `badgepress site` to write the site-wide pages from.
 import { BadInputError } from '../errors.ts';
 import type { Sink } from '../publish/sink.ts';
-import { SummaryStore } from '../incremental/summary-store.ts';
+import { SummaryLines } from '../incremental/summary-lines.ts';
 import { NotRegularFileError } from '../publish/dir-sink.ts';
 import { SUMMARIES_PREFIX, staleSummaryParts, summariesKey, type RepositorySummary, type SortedSummaries } from '../render/pages/summary.ts';
 
@@ -16,10 +16,10 @@ export class MissingSummariesError extends BadInputError {}
 
 /**
  * The summaries of shards 0..count-1, merged and sorted by URL (kept on local disk, see
- * SummaryStore); close() releases that file. On an error it is released here.
+ * SummaryLines); close() releases that file. On an error it is released here.
  */
 export async function readSummaries(sink: Sink, count: number): Promise<SortedSummaries & { close(): void }> {
-  const all = new SummaryStore();
+  const all = new SummaryLines();
   try {
     await readSummariesInto(all, sink, count);
   } catch (err) {
@@ -29,7 +29,7 @@ export async function readSummaries(sink: Sink, count: number): Promise<SortedSu
   return { ...all.sorted(), close: () => all.file.close() };
 }
 
-async function readSummariesInto(all: SummaryStore, sink: Sink, count: number): Promise<void> {
+async function readSummariesInto(all: SummaryLines, sink: Sink, count: number): Promise<void> {
   const missing: number[] = [];
   for (let i = 0; i < count; i++) {
     for (let part = 1; ; part++) {

@@ -8,7 +8,7 @@ import { SET_ASIDE_SUFFIX, STATE_PREFIX } from './state.ts';
 import { streamLines, UntrustedStateError, writeLines } from './state-lines.ts';
 
 /** Where state is kept: beside a directory output, or under the S3 output prefix. */
-export interface StateStore {
+export interface StateKeeper {
   /** The state's lines, read as they are consumed; undefined when there is none. */
   read(key: string): Promise<AsyncIterable<string> | undefined>;
   /**
@@ -26,7 +26,7 @@ export interface StateStore {
   close(): Promise<void>;
 }
 
-export class DirectoryStateStore implements StateStore {
+export class DirectoryStateKeeper implements StateKeeper {
   private readonly root: string;
   constructor(out: string) {
     this.root = resolve(out);

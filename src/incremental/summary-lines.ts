@@ -63,8 +63,8 @@ export class SummaryFile {
   }
 }
 
-/** Summary lines by repository URL, kept in a SummaryFile (several stores may share one). */
-export class SummaryStore implements Iterable<[string, SummaryLine]> {
+/** Summary lines by repository URL, kept in a SummaryFile (several may share one file). */
+export class SummaryLines implements Iterable<[string, SummaryLine]> {
   private readonly slots = new Map<string, number>();
   readonly file: SummaryFile;
   constructor(file: SummaryFile = new SummaryFile()) {
@@ -75,8 +75,8 @@ export class SummaryStore implements Iterable<[string, SummaryLine]> {
     this.slots.set(url, this.file.append(line));
   }
 
-  /** The line another store of the same file holds for the URL (nothing is copied). */
-  adopt(url: string, from: SummaryStore): void {
+  /** The line another SummaryLines of the same file holds for the URL (nothing is copied). */
+  adopt(url: string, from: SummaryLines): void {
     const slot = from.slots.get(url);
     if (slot !== undefined && from.file === this.file) this.slots.set(url, slot);
     else if (slot !== undefined) this.set(url, from.file.line(slot));
@@ -102,11 +102,11 @@ export class SummaryStore implements Iterable<[string, SummaryLine]> {
   /** The URLs sorted, each line read from the file only when the pages reach it. */
   sorted(): SortedSummaries {
     const urls = [...this.slots.keys()].sort(byCodeUnits);
-    const store = this;
+    const summaries = this;
     return {
       urls,
       *lines() {
-        for (const u of urls) yield store.get(u)!;
+        for (const u of urls) yield summaries.get(u)!;
       },
     };
   }
