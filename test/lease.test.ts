@@ -135,9 +135,9 @@ describe('the build lease on a directory', () => {
 
   it('renews while held, and says so when another took it over; it never writes over the taker', async () => {
     const out = join(dir, 'renew');
-    const store = new DirectorySink(out).leaseStore(leaseKey());
+    const slot = new DirectorySink(out).leaseSlot(leaseKey());
     const lost: string[] = [];
-    const held = await acquireLease(store, { seconds: 1, onLost: (m) => lost.push(m) });
+    const held = await acquireLease(slot, { seconds: 1, onLost: (m) => lost.push(m) });
     const file = { key: 'api/v1/openapi.json', body: '{}', contentType: 'application/json', cacheControl: 'no-store', phase: 'latest' } as const;
     // While held, the leased sink writes.
     expect(await leasedSink(new DirectorySink(join(dir, 'renew-held')), held).put(file)).toBe('written');
@@ -145,10 +145,10 @@ describe('the build lease on a directory', () => {
     const storedExpiry = () => storedLease(out)!.expiresAt;
     // Renewals run every quarter of a second; a loaded machine may delay them, so wait (bounded).
     await until(() => storedExpiry() > first);
-    await expect(acquireLease(store)).rejects.toBeInstanceOf(LeaseHeldError);
+    await expect(acquireLease(slot)).rejects.toBeInstanceOf(LeaseHeldError);
     // A thief takes the lease over as a build would, on the generation it read; a renewal of the
     // holder that moved the chain on first makes it try again. Once taken, no renewal writes over it.
-    const thief = new DirectorySink(out).leaseStore(leaseKey());
+    const thief = new DirectorySink(out).leaseSlot(leaseKey());
     for (let taken = false; !taken; ) {
       taken = await thief.replace(lease({ host: 'thief', token: 'stolen' }), (await thief.read())!.version);
     }
@@ -170,23 +170,23 @@ describe('the renewal window, on a clock of the test’s own', () => {
       let clock = 1_800_000_000;
       const now = () => clock;
       const out = join(dir, 'window');
-      const store = () => new DirectorySink(out).leaseStore(leaseKey());
-      const holder = await acquireLease(store(), { now });
+      const slot = () => new DirectorySink(out).leaseSlot(leaseKey());
+      const holder = await acquireLease(slot(), { now });
       // Two minutes of renewals, a quarter of the window at a time: never taken over.
       for (let quarter = 1; quarter <= 8; quarter++) {
         clock += 15;
         await vi.advanceTimersByTimeAsync(15_000);
         await until(() => storedLease(out)?.expiresAt === clock + 60);
-        await expect(acquireLease(store(), { now })).rejects.toBeInstanceOf(LeaseHeldError);
+        await expect(acquireLease(slot(), { now })).rejects.toBeInstanceOf(LeaseHeldError);
       }
       // The holder crashes: no more renewals; its lease stays, naming this host and our own pid.
       vi.clearAllTimers();
       const renewedAt = clock;
       expect(storedLease(out)).toMatchObject({ host: hostname(), pid: process.pid, token: holder.record.token });
       clock = renewedAt + 59;
-      await expect(acquireLease(store(), { now })).rejects.toBeInstanceOf(LeaseHeldError);
+      await expect(acquireLease(slot(), { now })).rejects.toBeInstanceOf(LeaseHeldError);
       clock = renewedAt + 60;
-      const next = await acquireLease(store(), { now });
+      const next = await acquireLease(slot(), { now });
       expect(storedLease(out)?.token).toBe(next.record.token);
       await next.release();
     } finally {

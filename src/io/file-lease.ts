@@ -2,7 +2,7 @@
 import { link, mkdir, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { LocationError } from '../errors.ts';
-import type { LeaseStore } from './lease.ts';
+import type { LeaseSlot } from './lease.ts';
 import { FileReadError, readRegularFile } from './regular-file.ts';
 
 /**
@@ -18,7 +18,7 @@ import { FileReadError, readRegularFile } from './regular-file.ts';
  *
  * `fail` words an unexpected file system error (ENOTDIR, EACCES) for the caller's location.
  */
-export function fileLeaseStore(path: string, fail: (err: unknown) => Error): LeaseStore {
+export function fileLeaseSlot(path: string, fail: (err: unknown) => Error): LeaseSlot {
   const chain = path.replace(/\.json$/, '');
   const generation = (n: number) => join(chain, `${n}.json`);
   const generations = async (): Promise<number[]> => {

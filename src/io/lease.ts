@@ -40,7 +40,7 @@ export interface LeaseRecord {
 }
 
 /** What a lease needs of an output: one small object read and written with a version check. */
-export interface LeaseStore {
+export interface LeaseSlot {
   /** Where the lease lives, for messages (a path or an s3:// URL). */
   readonly where: string;
   /** The stored text and an opaque version of it, or undefined when there is none. */
@@ -142,17 +142,17 @@ export interface LeaseOptions {
 
 const wallClock = () => Math.floor(Date.now() / 1000);
 
-export async function acquireLease(store: LeaseStore, opts: LeaseOptions = {}): Promise<Lease> {
+export async function acquireLease(slot: LeaseSlot, opts: LeaseOptions = {}): Promise<Lease> {
   const now = opts.now ?? wallClock;
   const seconds = opts.seconds ?? LEASE_SECONDS;
   const deadline = now() + (opts.waitSeconds ?? 0);
-  if (store.honoursConditions && !(await store.honoursConditions())) {
-    if ((opts.conditionalWrites ?? 'required') === 'required') throw new ConditionalWritesError(store.where, opts.holderKind);
-    opts.onWarning?.(`the store at ${store.where} ignores conditional writes: the lease cannot keep a second ${opts.holderKind ?? 'build'} started at the same moment from writing too (s3.conditionalWrites: unsupported-accept-risk)`);
+  if (slot.honoursConditions && !(await slot.honoursConditions())) {
+    if ((opts.conditionalWrites ?? 'required') === 'required') throw new ConditionalWritesError(slot.where, opts.holderKind);
+    opts.onWarning?.(`the store at ${slot.where} ignores conditional writes: the lease cannot keep a second ${opts.holderKind ?? 'build'} started at the same moment from writing too (s3.conditionalWrites: unsupported-accept-risk)`);
   }
   for (;;) {
     try {
-      return await tryAcquire(store, now, seconds, opts.onLost, opts.holderKind);
+      return await tryAcquire(slot, now, seconds, opts.onLost, opts.holderKind);
     } catch (err) {
       if (!(err instanceof LeaseHeldError) || now() >= deadline) throw err;
       await new Promise((ok) => setTimeout(ok, 1000));
@@ -160,35 +160,35 @@ export async function acquireLease(store: LeaseStore, opts: LeaseOptions = {}): 
   }
 }
 
-async function tryAcquire(store: LeaseStore, now: () => number, seconds: number, onLost: LeaseOptions['onLost'], kind: LeaseHolderKind = 'build'): Promise<Lease> {
+async function tryAcquire(slot: LeaseSlot, now: () => number, seconds: number, onLost: LeaseOptions['onLost'], kind: LeaseHolderKind = 'build'): Promise<Lease> {
   const record: LeaseRecord = { host: hostname(), pid: process.pid, token: randomBytes(12).toString('hex'), acquiredAt: now(), expiresAt: now() + seconds };
-  const current = await store.read();
-  if (current === undefined) await store.create(text(record));
-  else await takeOverIfStale(store, current, now());
+  const current = await slot.read();
+  if (current === undefined) await slot.create(text(record));
+  else await takeOverIfStale(slot, current, now());
   // Whatever the write answered, the lease read back says who holds it: a refused write
   // (412) may be the retry of our own that landed with its answer lost, and a write that
   // succeeded may have been beaten by another's on a store that ignored its condition.
-  const check = await store.read();
+  const check = await slot.read();
   const holder = parse(check?.text);
-  if (!check || holder?.token !== record.token) throw new LeaseHeldError(store.where, holder, kind);
-  return holdLease(store, record, check.version, now, seconds, onLost);
+  if (!check || holder?.token !== record.token) throw new LeaseHeldError(slot.where, holder, kind);
+  return holdLease(slot, record, check.version, now, seconds, onLost);
 
-  function takeOverIfStale(s: LeaseStore, cur: { text: string; version: string }, at: number): Promise<boolean> {
+  function takeOverIfStale(s: LeaseSlot, cur: { text: string; version: string }, at: number): Promise<boolean> {
     const holder = parse(cur.text);
     if (holder && isLive(holder, at)) throw new LeaseHeldError(s.where, holder, kind);
     return s.replace(text(record), cur.version);
   }
 }
 
-function holdLease(store: LeaseStore, record: LeaseRecord, version: string, now: () => number, seconds: number, onLost: LeaseOptions['onLost']): Lease {
+function holdLease(slot: LeaseSlot, record: LeaseRecord, version: string, now: () => number, seconds: number, onLost: LeaseOptions['onLost']): Lease {
   let current = version;
   let lost = false;
   let renewing: Promise<void> = Promise.resolve();
   const renew = async () => {
     const next = { ...record, expiresAt: now() + seconds };
-    await store.replace(text(next), current).catch(() => false);
+    await slot.replace(text(next), current).catch(() => false);
     // Read back whatever the answer was: a renewal whose answer was lost may have landed.
-    const after = await store.read().then(
+    const after = await slot.read().then(
       (stored) => stored ?? null,
       () => undefined,
     );
@@ -202,7 +202,7 @@ function holdLease(store: LeaseStore, record: LeaseRecord, version: string, now:
     const taken = after === null || (after !== undefined && holder?.token !== record.token);
     if ((taken || record.expiresAt <= now()) && !lost) {
       lost = true;
-      onLost?.(`the lease at ${store.where} could not be renewed (another build may have taken it after it expired); this build publishes nothing more`);
+      onLost?.(`the lease at ${slot.where} could not be renewed (another build may have taken it after it expired); this build publishes nothing more`);
     }
   };
   const timer = setInterval(() => (renewing = renewing.then(renew)), (seconds * 1000) / 4);
@@ -213,20 +213,20 @@ function holdLease(store: LeaseStore, record: LeaseRecord, version: string, now:
       return lost;
     },
     check() {
-      if (lost) throw new LeaseLostError(store.where);
+      if (lost) throw new LeaseLostError(slot.where);
     },
     async release() {
       clearInterval(timer);
       await renewing;
-      const stored = await store.read();
-      if (stored && parse(stored.text)?.token === record.token) await store.remove(stored.version);
+      const stored = await slot.read();
+      if (stored && parse(stored.text)?.token === record.token) await slot.remove(stored.version);
     },
   };
 }
 
-/** The holder of the lease `store` keeps, when it is live at `at`; undefined otherwise. */
-export async function liveHolder(store: LeaseStore, at: number): Promise<LeaseRecord | undefined> {
-  const holder = parse((await store.read())?.text);
+/** The holder of the lease `slot` keeps, when it is live at `at`; undefined otherwise. */
+export async function liveHolder(slot: LeaseSlot, at: number): Promise<LeaseRecord | undefined> {
+  const holder = parse((await slot.read())?.text);
   return holder && isLive(holder, at) ? holder : undefined;
 }
 

@@ -152,7 +152,7 @@ export async function runBuild(run: BuildRun): Promise<Built> {
   // One build at a time per output; shards write disjoint repositories, so each holds its own.
   let lease;
   try {
-    lease = await acquireLease(sink.leaseStore(leaseKey(sharding.shard)), { waitSeconds: run.waitSeconds, onLost: listener.warn, onWarning: listener.warn, conditionalWrites: settings.s3.conditionalWrites ?? 'required' });
+    lease = await acquireLease(sink.leaseSlot(leaseKey(sharding.shard)), { waitSeconds: run.waitSeconds, onLost: listener.warn, onWarning: listener.warn, conditionalWrites: settings.s3.conditionalWrites ?? 'required' });
   } catch (err) {
     throw await cleanUpAfter(err, [() => sink.close()]);
   }

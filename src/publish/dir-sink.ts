@@ -8,9 +8,9 @@ import { promisify } from 'node:util';
 import type { PublishFile } from '../model/publish-file.ts';
 import { API_PREFIX } from '../model/layout.ts';
 import type { Comparison, PutOutcome, Sink } from './sink.ts';
-import type { LeaseStore } from '../io/lease.ts';
+import type { LeaseSlot } from '../io/lease.ts';
 import { LocationError, wrapOnce } from '../errors.ts';
-import { fileLeaseStore } from '../io/file-lease.ts';
+import { fileLeaseSlot } from '../io/file-lease.ts';
 import { FileReadError, readRegularFile } from '../io/regular-file.ts';
 
 // Directories remembered (as made by this build, or not): the repositories in flight need a
@@ -188,8 +188,8 @@ export class DirectorySink implements Sink {
   }
 
   /** The lease in a chain of generations (file-lease.ts), worded like a failed put: it is the first thing a build writes. */
-  leaseStore(key: string): LeaseStore {
-    return fileLeaseStore(this.pathOf(key), (err) => this.writeError(key, err));
+  leaseSlot(key: string): LeaseSlot {
+    return fileLeaseSlot(this.pathOf(key), (err) => this.writeError(key, err));
   }
 
   async close(): Promise<void> {}

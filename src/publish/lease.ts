@@ -17,7 +17,7 @@ export function leasedSink(sink: Sink, lease: Lease): Sink {
     list: (prefix) => sink.list(prefix),
     compare: (file) => sink.compare(file),
     read: (key) => sink.read(key),
-    leaseStore: (key) => sink.leaseStore(key),
+    leaseSlot: (key) => sink.leaseSlot(key),
     close: () => sink.close(),
     ...(sink.children ? { children: (prefix: string) => sink.children!(prefix) } : {}),
     ...(sink.removeEmptyDirectories ? { removeEmptyDirectories: (prefix: string) => sink.removeEmptyDirectories!(prefix) } : {}),

@@ -10,9 +10,9 @@ import { API_PREFIX, PAGES_PREFIX } from '../model/layout.ts';
 import { describeS3Error, etagIsMd5 } from '../s3/errors.ts';
 import { deleteKeys } from '../s3/delete-keys.ts';
 import { PublishError, type Comparison, type PutOutcome, type Sink } from './sink.ts';
-import type { LeaseStore } from '../io/lease.ts';
+import type { LeaseSlot } from '../io/lease.ts';
 import { LocationError } from '../errors.ts';
-import { s3LeaseStore } from '../s3/lease-store.ts';
+import { s3LeaseSlot } from '../s3/lease-slot.ts';
 
 export class S3Sink implements Sink {
   readonly location: string;
@@ -132,8 +132,8 @@ export class S3Sink implements Sink {
       );
   }
 
-  leaseStore(key: string): LeaseStore {
-    return s3LeaseStore(this.client, this.loc, key, 'build', (problem) => new LocationError(`--out ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`));
+  leaseSlot(key: string): LeaseSlot {
+    return s3LeaseSlot(this.client, this.loc, key, 'build', (problem) => new LocationError(`--out ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`));
   }
 
   async close(): Promise<void> {

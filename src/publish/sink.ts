@@ -1,7 +1,7 @@
 // Where a build's files go. A directory and an S3 prefix implement the same small interface;
 // the publisher above it owns ordering and concurrency.
 import type { PublishFile } from '../model/publish-file.ts';
-import type { LeaseStore } from '../io/lease.ts';
+import type { LeaseSlot } from '../io/lease.ts';
 import { BadgepressError, EXIT, type FailureReport } from '../errors.ts';
 
 export type PutOutcome = 'written' | 'unchanged';
@@ -25,7 +25,7 @@ export interface Sink {
   remove(keys: string[]): Promise<void>;
   /**
    * Remove empty directories below `prefix` (a build killed after making a directory but
-   * before writing into it leaves one). Stores without directories (S3) leave it out.
+   * before writing into it leaves one). Outputs without directories (S3) leave it out.
    */
   removeEmptyDirectories?(prefix: string): Promise<void>;
   /**
@@ -37,7 +37,7 @@ export interface Sink {
   /** The stored bytes of a key, or undefined when absent. */
   read(key: string): Promise<Uint8Array | undefined>;
   /** The object at `key` (below .badgepress/) as a lease: one build at a time writes an output. */
-  leaseStore(key: string): LeaseStore;
+  leaseSlot(key: string): LeaseSlot;
   /**
    * Few repositories will be published (an incremental build): list each repository's keys
    * when it is first touched instead of the whole site (S3; a directory needs no listing).

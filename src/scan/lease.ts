@@ -49,16 +49,16 @@ export async function holdScanLease(writer: StoreWriter, shard: Shard | undefine
   const deadline = now() + (opts.waitSeconds ?? 0);
   const own = scanLeaseKey(shard);
   for (;;) {
-    const lease = await acquireLease(writer.leaseStore(own), { ...opts, holderKind: 'scan', waitSeconds: Math.max(0, deadline - now()) });
+    const lease = await acquireLease(writer.leaseSlot(own), { ...opts, holderKind: 'scan', waitSeconds: Math.max(0, deadline - now()) });
     let found: ScanOverlapError | undefined;
     try {
       for (const key of await writer.scanLeaseKeys()) {
         const theirs = shardOfLeaseKey(key);
         if (key === own || theirs === undefined || !overlap(shard, theirs)) continue;
-        const store = writer.leaseStore(key);
-        const holder = await liveHolder(store, now());
+        const slot = writer.leaseSlot(key);
+        const holder = await liveHolder(slot, now());
         if (holder) {
-          found = new ScanOverlapError(store.where, holder, theirs, shard);
+          found = new ScanOverlapError(slot.where, holder, theirs, shard);
           break;
         }
       }

@@ -5,9 +5,9 @@
 // concurrent writer, reported, never hidden.
 import { NDJSON_TYPE } from '../model/http.ts';
 import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
-import type { LeaseStore } from '../io/lease.ts';
+import type { LeaseSlot } from '../io/lease.ts';
 import { describeS3Error } from '../s3/errors.ts';
-import { conditionRefused, isNotFound, s3LeaseStore } from '../s3/lease-store.ts';
+import { conditionRefused, isNotFound, s3LeaseSlot } from '../s3/lease-slot.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { scanTimesIn, type StoredScan } from './record-line.ts';
 import { shardOfLeaseKey, StoreConflictError, StoreWriteError, type StoreWriter } from './writer.ts';
@@ -94,8 +94,8 @@ export class S3StoreWriter implements StoreWriter {
     );
   }
 
-  leaseStore(key: string): LeaseStore {
-    return s3LeaseStore(this.client, this.loc, key, 'scan', (problem) => new StoreWriteError(`store ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`));
+  leaseSlot(key: string): LeaseSlot {
+    return s3LeaseSlot(this.client, this.loc, key, 'scan', (problem) => new StoreWriteError(`store ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`));
   }
 
   async scanLeaseKeys(): Promise<string[]> {

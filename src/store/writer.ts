@@ -5,8 +5,8 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, realpath, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileKind } from '../io/regular-file.ts';
-import type { LeaseStore } from '../io/lease.ts';
-import { fileLeaseStore } from '../io/file-lease.ts';
+import type { LeaseSlot } from '../io/lease.ts';
+import { fileLeaseSlot } from '../io/file-lease.ts';
 import { scanTimesIn, type StoredScan } from './record-line.ts';
 import { BadgepressError, EXIT } from '../errors.ts';
 
@@ -44,7 +44,7 @@ export interface StoreWriter {
   storedTimes(file: string, repositoryUrl: string): Promise<Map<number, StoredScan>>;
   /** Appends each line (a whole record with its newline) to `file`, one append per record. */
   append(file: string, lines: readonly string[]): Promise<void>;
-  leaseStore(key: string): LeaseStore;
+  leaseSlot(key: string): LeaseSlot;
   /** The keys of every scan lease the store keeps (held, lapsed or released). */
   scanLeaseKeys(): Promise<string[]>;
   close(): Promise<void>;
@@ -167,8 +167,8 @@ export class DirectoryStoreWriter implements StoreWriter {
     }
   }
 
-  leaseStore(key: string): LeaseStore {
-    return fileLeaseStore(join(this.root, key), (err) => this.failure(key, 'write', err));
+  leaseSlot(key: string): LeaseSlot {
+    return fileLeaseSlot(join(this.root, key), (err) => this.failure(key, 'write', err));
   }
 
   async scanLeaseKeys(): Promise<string[]> {

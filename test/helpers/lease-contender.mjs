@@ -16,7 +16,7 @@ for (let trial = 0; trial < Number(trials); trial++) {
   await until(`go-${trial}`);
   let held;
   try {
-    held = await acquireLease(new DirectorySink(out).leaseStore(leaseKey()));
+    held = await acquireLease(new DirectorySink(out).leaseSlot(leaseKey()));
   } catch (err) {
     if (err?.name !== 'LeaseHeldError') throw err;
   }

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { fileLeaseStore } from '../../io/file-lease.ts';
+import { fileLeaseSlot } from '../../io/file-lease.ts';
 import { acquireLease, LeaseHeldError } from '../../io/lease.ts';
 import { isoTime } from '../../model/calendar.ts';
 import { GitError, runGit, type GitSettings } from './run.ts';
@@ -78,10 +78,10 @@ export interface MirrorLock {
  */
 export async function lockMirror(dir: string, waitSeconds: number): Promise<MirrorLock> {
   await mkdir(dirname(dir), { recursive: true });
-  const store = fileLeaseStore(`${dir}.lease.json`, (err) => new Error(`mirror ${dir}: cannot write its lock ${dir}.lease (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that scan.mirrors names a writable folder`));
+  const slot = fileLeaseSlot(`${dir}.lease.json`, (err) => new Error(`mirror ${dir}: cannot write its lock ${dir}.lease (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that scan.mirrors names a writable folder`));
   let lease;
   try {
-    lease = await acquireLease(store, { waitSeconds, holderKind: 'scan' });
+    lease = await acquireLease(slot, { waitSeconds, holderKind: 'scan' });
   } catch (err) {
     if (!(err instanceof LeaseHeldError)) throw err;
     const who = err.holder ? ` (host ${err.holder.host}, pid ${err.holder.pid}, since ${isoTime(err.holder.acquiredAt)})` : '';

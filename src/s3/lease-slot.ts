@@ -1,7 +1,7 @@
 // A lease kept as one small object, written only under a condition (If-None-Match: * to
 // create, If-Match on its ETag to renew): a build's output prefix, a scan's store prefix.
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { LeaseHolderKind, LeaseStore } from '../io/lease.ts';
+import type { LeaseHolderKind, LeaseSlot } from '../io/lease.ts';
 import { describeS3Error } from './errors.ts';
 import type { S3Location } from './location.ts';
 import { JSON_TYPE } from '../model/http.ts';
@@ -21,7 +21,7 @@ export function isNotFound(err: unknown): boolean {
  * conditional writes at a small object of its own (the lease itself is never touched by the
  * probe).
  */
-export function s3LeaseStore(client: S3Client, loc: S3Location, key: string, kind: LeaseHolderKind, fail: (problem: string) => Error): LeaseStore {
+export function s3LeaseSlot(client: S3Client, loc: S3Location, key: string, kind: LeaseHolderKind, fail: (problem: string) => Error): LeaseSlot {
   const Bucket = loc.bucket;
   const Key = loc.prefix + key;
   const probeKey = `${loc.prefix}.badgepress/conditional-writes-probe`;
