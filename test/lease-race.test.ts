@@ -2,7 +2,7 @@
 // the same moment, in one process (their reads and writes interleave on the event loop and
 // the thread pool), on an output that holds no lease or a stale one; exactly one must win and
 // the stored lease must be its. Both kinds of store: a directory, and S3 through a peer that
-// honours conditional writes (s3rver behind the front of test/helpers/s3rver-process.mjs);
+// honours conditional writes (s3rver behind the front of scripts/lib/s3rver-process.mjs);
 // s3rver alone, which ignores them, is refused.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -13,7 +13,7 @@ export const DEFAULT_TOOL: Readonly<Pick<Settings['tool'], 'name' | 'version'>> 
 
 // Silver is a slate of its own, never the plain grey (#9f9f9f, shields' "lightgrey") of the
 // resolver's error badge: a silver badge must not read as a broken one (white text on it
-// 4.61:1, against that grey 1.74:1; test/colours.test.ts). `none` (Shape B, no level
+// 4.61:1, against that grey 1.74:1; test/site-read.test.ts). `none` (Shape B, no level
 // granted) is a light grey of its own, never silver's colour: a badge must not look silver
 // when nothing is granted. `unknown` (Shape A, no value measured) is a mid grey of its own:
 // never fail's red (our missing measurement is not the project's failure), and neither
