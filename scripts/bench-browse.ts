@@ -56,7 +56,16 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
   let home = 0;
   let biggestGroup = { key: '', gzip: 0 };
   // The search's JSON files (search), its pages for finding by name (prefix; the search page is "other").
-  const kind = (key: string) => (key.startsWith('search/') && key !== 'search/index.html' ? (key.endsWith('.html') ? 'prefix' : 'search') : key.startsWith('groups/') ? 'groups' : key.startsWith('repositories/') ? 'lists' : 'other');
+  const kind = (key: string) =>
+    key.startsWith('search/') && key !== 'search/index.html'
+      ? key.endsWith('.html')
+        ? 'prefix'
+        : 'search'
+      : key.startsWith('groups/')
+        ? 'groups'
+        : key.startsWith('repositories/')
+          ? 'lists'
+          : 'other';
   const stream = siteWideFileStream(ctx, { urls, lines: () => lines });
   let t = performance.now();
   for (const f of stream) {
@@ -90,19 +99,49 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
   rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
   const total = ms.search! + ms.prefix! + ms.groups! + ms.lists! + ms.other!;
   const at = `at ${n.toLocaleString('en')} repositories`;
-  say(`browse: site-wide files ${at}, with search`, `${(total / 1000).toFixed(1)} s (${count.search! + count.prefix! + count.groups! + count.lists! + count.other!} files)`, 'browseSiteWideMs', Math.round(total));
+  say(
+    `browse: site-wide files ${at}, with search`,
+    `${(total / 1000).toFixed(1)} s (${count.search! + count.prefix! + count.groups! + count.lists! + count.other!} files)`,
+    'browseSiteWideMs',
+    Math.round(total),
+  );
   say(
     `browse: the same without the search's files and pages`,
     `${((total - ms.search! - ms.prefix!) / 1000).toFixed(1)} s; the search's ${count.search} JSON files took ${(ms.search! / 1000).toFixed(1)} s, its ${count.prefix} pages ${(ms.prefix! / 1000).toFixed(1)} s`,
     'browseSiteWideNoSearchMs',
     Math.round(total - ms.search! - ms.prefix!),
   );
-  say(`browse: the search's pages (find by name without JavaScript) ${at}`, `${count.prefix} pages, ${(prefix.raw / 2 ** 20).toFixed(1)} MB (${(prefix.gzip / 2 ** 20).toFixed(1)} MB gzip)`, 'prefixPages', count.prefix);
-  say(`browse: largest search page ${at} (target ≤ 30 KB compressed)`, `${kB(prefix.largest.gzip)} gzip (${prefix.largest.key})`, 'prefixPageMaxGzipKb', Number((prefix.largest.gzip / 1024).toFixed(1)));
-  say(`browse: group pages and their lists ${at}`, `${count.groups} files, ${(ms.groups! / 1000).toFixed(1)} s; full list ${count.lists} pages, ${(ms.lists! / 1000).toFixed(1)} s`, 'browseGroupFiles', count.groups);
+  say(
+    `browse: the search's pages (find by name without JavaScript) ${at}`,
+    `${count.prefix} pages, ${(prefix.raw / 2 ** 20).toFixed(1)} MB (${(prefix.gzip / 2 ** 20).toFixed(1)} MB gzip)`,
+    'prefixPages',
+    count.prefix,
+  );
+  say(
+    `browse: largest search page ${at} (target ≤ 30 KB compressed)`,
+    `${kB(prefix.largest.gzip)} gzip (${prefix.largest.key})`,
+    'prefixPageMaxGzipKb',
+    Number((prefix.largest.gzip / 1024).toFixed(1)),
+  );
+  say(
+    `browse: group pages and their lists ${at}`,
+    `${count.groups} files, ${(ms.groups! / 1000).toFixed(1)} s; full list ${count.lists} pages, ${(ms.lists! / 1000).toFixed(1)} s`,
+    'browseGroupFiles',
+    count.groups,
+  );
   say(`pages: home page ${at} (target ≤ 30 KB compressed)`, `${kB(home)} gzip`, 'homePageGzipKb', Number((home / 1024).toFixed(1)));
-  say(`browse: largest group page ${at} (target ≤ 30 KB compressed)`, `${kB(biggestGroup.gzip)} gzip (${biggestGroup.key})`, 'groupPageMaxGzipKb', Number((biggestGroup.gzip / 1024).toFixed(1)));
-  say(`browse: RSS growth while writing them ${at}`, `${Math.round((rssPeak - rssBefore) / 2 ** 20)} MB (summary lines held before: the build holds them too)`, 'browseRssGrowthMb', Math.round((rssPeak - rssBefore) / 2 ** 20));
+  say(
+    `browse: largest group page ${at} (target ≤ 30 KB compressed)`,
+    `${kB(biggestGroup.gzip)} gzip (${biggestGroup.key})`,
+    'groupPageMaxGzipKb',
+    Number((biggestGroup.gzip / 1024).toFixed(1)),
+  );
+  say(
+    `browse: RSS growth while writing them ${at}`,
+    `${Math.round((rssPeak - rssBefore) / 2 ** 20)} MB (summary lines held before: the build holds them too)`,
+    'browseRssGrowthMb',
+    Math.round((rssPeak - rssBefore) / 2 ** 20),
+  );
   // Bytes a query downloads: the files site.js fetches, root first, one per typed character.
   const query = (name: string): { raw: number; gzip: number; files: number } => {
     let file = search.get(shardKey(''))!;
@@ -129,7 +168,11 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
   // Any part of a name: every distinct run of 1 or 3 characters found anywhere in one.
   const parts = (len: number) => [...new Set(names.flatMap((x) => Array.from({ length: Math.max(0, x.length - len + 1) }, (_, k) => x.slice(k, k + len))))];
   const rows: Array<[string, string[], string]> = [
-    ...[1, 2, 3, 4].map((len): [string, string[], string] => [`the first ${len} character${len === 1 ? '' : 's'}`, [...new Set(names.map((x) => x.slice(0, len)))], `searchBytesMaxGzip${len}`]),
+    ...[1, 2, 3, 4].map((len): [string, string[], string] => [
+      `the first ${len} character${len === 1 ? '' : 's'}`,
+      [...new Set(names.map((x) => x.slice(0, len)))],
+      `searchBytesMaxGzip${len}`,
+    ]),
     ['a whole name', names, 'searchBytesMaxGzipName'],
     ['any 1 character of a name', parts(1), 'searchBytesMaxGzipAny1'],
     ['any 3 characters of a name', parts(3), 'searchBytesMaxGzipAny3'],

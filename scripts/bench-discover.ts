@@ -23,22 +23,43 @@ function catalogue(path: (i: number) => string): CatalogueRepo[] {
   }));
 }
 
-const source = (url: string): SourceSetting => ({ url, archived: false, forks: false, mirrors: false, visibility: ['public'], topics: [], include: [], exclude: [], where: 'bench' });
+const source = (url: string): SourceSetting => ({
+  url,
+  archived: false,
+  forks: false,
+  mirrors: false,
+  visibility: ['public'],
+  topics: [],
+  include: [],
+  exclude: [],
+  where: 'bench',
+});
 
 async function listed(kind: string, server: ForgeServer, host: string, url: string): Promise<{ kept: number; requests: number; seconds: number }> {
   const before = server.requests.length;
   const started = performance.now();
-  const found = await discoverSources([source(url)], { hosts: { [host]: { kind, apiUrl: server.url, tokenEnv: 'BENCH_TOKEN', requestsPerSecond: 1000 } } }, { BENCH_TOKEN: 'bench' });
+  const found = await discoverSources(
+    [source(url)],
+    { hosts: { [host]: { kind, apiUrl: server.url, tokenEnv: 'BENCH_TOKEN', requestsPerSecond: 1000 } } },
+    { BENCH_TOKEN: 'bench' },
+  );
   const seconds = (performance.now() - started) / 1000;
-  if (found.problems.length > 0 || server.violations.length > 0) throw new Error(`bench discover ${kind}: ${[...found.problems, ...server.violations].join('; ')}`);
-  if (found.requests !== server.requests.length - before) throw new Error(`bench discover ${kind}: counted ${found.requests}, served ${server.requests.length - before}`);
+  if (found.problems.length > 0 || server.violations.length > 0)
+    throw new Error(`bench discover ${kind}: ${[...found.problems, ...server.violations].join('; ')}`);
+  if (found.requests !== server.requests.length - before)
+    throw new Error(`bench discover ${kind}: counted ${found.requests}, served ${server.requests.length - before}`);
   return { kept: found.targets.length, requests: found.requests, seconds };
 }
 
 /** One row per source kind: repositories kept, requests, seconds over loopback. */
 export async function discoverRows(say: (name: string, value: string, key?: string, raw?: number | string) => void): Promise<void> {
   const row = (what: string, key: string, r: { kept: number; requests: number; seconds: number }) =>
-    say(`discovery of ${COUNT} repositories, ${what}`, `${r.requests} requests, ${r.kept} kept, ${r.seconds.toFixed(2)} s over loopback`, `discover_${key}`, r.requests);
+    say(
+      `discovery of ${COUNT} repositories, ${what}`,
+      `${r.requests} requests, ${r.kept} kept, ${r.seconds.toFixed(2)} s over loopback`,
+      `discover_${key}`,
+      r.requests,
+    );
   const gitlab = await startGitLab({ catalogue: { web: 'https://gitlab.bench', repos: catalogue((i) => `big/g${i % 10}/s${i % 9}/d${i % 4}/p${i}`) } });
   try {
     row('GitLab group, nested subgroups', 'gitlabGroup', await listed('gitlab', gitlab, 'gitlab.bench', 'https://gitlab.bench/big'));

@@ -33,8 +33,18 @@ const BUSY: Busy = { issues: 40, outsiders: 30, comments: 150, runs: 450, releas
 
 function github(b: Busy): Promise<ForgeServer> {
   return startGitHub({
-    issues: range(b.issues).map((i) => ({ number: i + 1, created: at(80 - i), author: { login: i < b.outsiders ? `user${i}` : 'maint' }, association: i < b.outsiders ? 'NONE' : 'OWNER' })),
-    comments: range(b.comments).map((i) => ({ issue: (i % Math.max(1, b.issues)) + 1, created: at(40 - (i % 30)), author: { login: 'maint' }, association: 'OWNER' })),
+    issues: range(b.issues).map((i) => ({
+      number: i + 1,
+      created: at(80 - i),
+      author: { login: i < b.outsiders ? `user${i}` : 'maint' },
+      association: i < b.outsiders ? 'NONE' : 'OWNER',
+    })),
+    comments: range(b.comments).map((i) => ({
+      issue: (i % Math.max(1, b.issues)) + 1,
+      created: at(40 - (i % 30)),
+      author: { login: 'maint' },
+      association: 'OWNER',
+    })),
     events: range(b.outsiders).map((i) => ({ issue: i + 1, event: 'labeled', created: at(79 - i), actor: { login: 'maint' } })),
     runs: range(b.runs).map((i) => ({ created: at(300 - (i % 290)), event: 'push', conclusion: i % 3 ? 'success' : 'failure' })),
     releases: range(b.releases).map((i) => ({ tag: `v${i}`, published: at(300 - i * 10), assets: i < b.packages ? [at(300 - i * 10)] : [] })),
@@ -65,10 +75,18 @@ function gitea(b: Busy): Promise<ForgeServer> {
   });
 }
 
-async function once(kind: 'github' | 'gitlab' | 'gitea', server: ForgeServer, answers: ConditionalAnswers, at: number): Promise<{ result: ForgeResult; ms: number }> {
+async function once(
+  kind: 'github' | 'gitlab' | 'gitea',
+  server: ForgeServer,
+  answers: ConditionalAnswers,
+  at: number,
+): Promise<{ result: ForgeResult; ms: number }> {
   const host = `${kind}.bench`;
   // With a token, as a scan of many repositories runs (GitHub's GraphQL API answers no anonymous request).
-  const forge = forgeFor({ hosts: { [host]: { kind, apiUrl: server.url, tokenEnv: 'BENCH_FORGE_TOKEN', requestsPerSecond: 1000 } } }, { BENCH_FORGE_TOKEN: 'bench-token' });
+  const forge = forgeFor(
+    { hosts: { [host]: { kind, apiUrl: server.url, tokenEnv: 'BENCH_FORGE_TOKEN', requestsPerSecond: 1000 } } },
+    { BENCH_FORGE_TOKEN: 'bench-token' },
+  );
   const request: ForgeRequest = {
     target: { url: `https://${host}/acme/widget`, host, path: 'acme/widget', source: 'bench' },
     times: [at],
@@ -80,7 +98,8 @@ async function once(kind: 'github' | 'gitlab' | 'gitea', server: ForgeServer, an
   const started = performance.now();
   const result = await forge(request.target)!.measure(request);
   const ms = performance.now() - started;
-  if (server.violations.length > 0 || result.failures.length > 0) throw new Error(`bench forge ${kind}: ${[...server.violations, ...result.failures].join('; ')}`);
+  if (server.violations.length > 0 || result.failures.length > 0)
+    throw new Error(`bench forge ${kind}: ${[...server.violations, ...result.failures].join('; ')}`);
   return { result, ms };
 }
 
@@ -109,7 +128,8 @@ export async function forgeRows(say: (name: string, value: string, key?: string,
             // The rescan the next day, as a daily scan does (the same month: see scan.md).
             const { result, ms } = await once(kind, server, answers, scan === 'first' ? E : E + 86_400);
             await answers.save(file);
-            if (result.requests !== server.requests.length) throw new Error(`bench forge ${kind}: counted ${result.requests}, served ${server.requests.length}`);
+            if (result.requests !== server.requests.length)
+              throw new Error(`bench forge ${kind}: counted ${result.requests}, served ${server.requests.length}`);
             counted.push(result.counted ?? result.requests);
             if (b === BUSY && scan === 'first') busyMs = ms;
           } finally {

@@ -75,11 +75,19 @@ export async function benchIncremental(c: IncrementalBenchContext): Promise<void
   const width = String(c.repos).length;
   for (let i = 0; i < names.length; i += 100) {
     const file = join(store, `repo-${String(i).padStart(width, '0')}.ndjson`);
-    appendFileSync(file, `${JSON.stringify({ repositoryUrl: repositoryUrl(i), timestamp: 1_763_500_000, values: { BUS_FACTOR: 5, ISSUE_REACTION_TIME: 1, SECURITY_POLICY: true, DEPENDENTS: 9 } })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ repositoryUrl: repositoryUrl(i), timestamp: 1_763_500_000, values: { BUS_FACTOR: 5, ISSUE_REACTION_TIME: 1, SECURITY_POLICY: true, DEPENDENTS: 9 } })}\n`,
+    );
     utimesSync(file, 1_763_500_000, 1_763_500_000);
   }
   const onePercent = c.cli(['build', '--store', store, '--out', out, '--now', NOW]);
-  c.say('incremental: 1 % of repositories with a new scan ÷ full build (target ≤ 0.08)', `${ratio(onePercent.ms, full.ms)} (${onePercent.summary.written} files written)`, 'incrementalOnePercentRatio', ratio(onePercent.ms, full.ms));
+  c.say(
+    'incremental: 1 % of repositories with a new scan ÷ full build (target ≤ 0.08)',
+    `${ratio(onePercent.ms, full.ms)} (${onePercent.summary.written} files written)`,
+    'incrementalOnePercentRatio',
+    ratio(onePercent.ms, full.ms),
+  );
 
   // One badge's bands: every repository is loaded and evaluated, but only the files of the
   // changed config parts (reports, that badge's files, pages) are rendered and compared.
@@ -109,7 +117,11 @@ async function s3Requests(c: IncrementalBenchContext): Promise<void> {
   const run = () =>
     new Promise<void>((ok, fail) => {
       const args = ['build', '--store', store, '--out', 's3://incr/site', '--s3-endpoint', proxy.endpoint, '--s3-path-style', '--now', NOW, '--json'];
-      const child = spawn(process.execPath, [join(ROOT, 'lib/cli.js'), ...args], { cwd: ROOT, env: { ...process.env, ...peer.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [join(ROOT, 'lib/cli.js'), ...args], {
+        cwd: ROOT,
+        env: { ...process.env, ...peer.env, CI: 'true' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`s3 build exited ${code}: ${stderr.slice(-1500)}`))));
@@ -157,11 +169,21 @@ export function scaleRuns(c: Pick<IncrementalBenchContext, 'work' | 'workRoot' |
       `scale${repos}FullSeconds`,
       Math.round(full.ms / 1000),
     );
-    c.say(`scale: ${repos} × ${c.scans} peak RSS (target ≤ 200 MB)`, `full ${mb(full.rssKb)} MB, no-change rebuild ${mb(again.rssKb)} MB`, `scale${repos}PeakRssMb`, Math.max(mb(full.rssKb), mb(again.rssKb)));
+    c.say(
+      `scale: ${repos} × ${c.scans} peak RSS (target ≤ 200 MB)`,
+      `full ${mb(full.rssKb)} MB, no-change rebuild ${mb(again.rssKb)} MB`,
+      `scale${repos}PeakRssMb`,
+      Math.max(mb(full.rssKb), mb(again.rssKb)),
+    );
     if (first) {
       const byWall = ratio(full.ms / scansAt, first.ms / (first.repos * c.scans));
       const byCpu = ratio(full.cpuMs / scansAt, first.cpuMs / (first.repos * c.scans));
-      c.say(`scale: time per scan at ${repos} ÷ at ${first.repos} (target ≤ 1.2)`, `${byWall} by wall time, ${byCpu} by CPU time`, `scale${repos}PerScanRatio`, byWall);
+      c.say(
+        `scale: time per scan at ${repos} ÷ at ${first.repos} (target ≤ 1.2)`,
+        `${byWall} by wall time, ${byCpu} by CPU time`,
+        `scale${repos}PerScanRatio`,
+        byWall,
+      );
     } else first = { repos, ms: full.ms, cpuMs: full.cpuMs };
   }
 }
@@ -185,5 +207,10 @@ async function spillRun(c: IncrementalBenchContext): Promise<void> {
     writeFileSync(join(dir, '.complete'), '');
   }
   const r = c.cli(['build', '--store', dir, '--out', join(c.work, 'site-one-file'), '--now', NOW, '--shard', '0/10000']);
-  c.say(`one store file of ${c.spillRecords} records: peak RSS (target ≤ 300 MB)`, `${mb(r.rssKb)} MB in ${(r.ms / 1000).toFixed(0)} s (--shard 0/10000: every record streamed, bucketed and parsed)`, 'oneFilePeakRssMb', mb(r.rssKb));
+  c.say(
+    `one store file of ${c.spillRecords} records: peak RSS (target ≤ 300 MB)`,
+    `${mb(r.rssKb)} MB in ${(r.ms / 1000).toFixed(0)} s (--shard 0/10000: every record streamed, bucketed and parsed)`,
+    'oneFilePeakRssMb',
+    mb(r.rssKb),
+  );
 }

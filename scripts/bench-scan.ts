@@ -25,7 +25,13 @@ export interface ScanBenchOptions {
 }
 
 const AS_OF = Date.UTC(2026, 10, 1) / 1000;
-const PEOPLE = ['Ada <ada@example.org>', 'Bo <bo@example.org>', 'Cy <cy@example.org>', 'Di <di@example.org>', 'dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>'];
+const PEOPLE = [
+  'Ada <ada@example.org>',
+  'Bo <bo@example.org>',
+  'Cy <cy@example.org>',
+  'Di <di@example.org>',
+  'dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>',
+];
 
 /** A bare repository of `commits` commits over the 3 years before AS_OF, a tag every 100. */
 async function generate(dir: string, commits: number, seed: number): Promise<void> {
@@ -112,7 +118,12 @@ async function bareGit(dirs: readonly string[], concurrency: number): Promise<nu
   await Promise.all(
     dirs.map((dir) =>
       limit(async () => {
-        await run(dir, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(objecttype)%00%(taggerdate:unix)%00%(*objecttype)%00%(*committerdate:unix)%00%(committerdate:unix)', 'refs/heads', 'refs/tags']);
+        await run(dir, [
+          'for-each-ref',
+          '--format=%(refname)%00%(objectname)%00%(objecttype)%00%(taggerdate:unix)%00%(*objecttype)%00%(*committerdate:unix)%00%(committerdate:unix)',
+          'refs/heads',
+          'refs/tags',
+        ]);
         await run(dir, ['log', '-z', '--format=%H%n%P%n%ct%n%an%n%ae', 'main']);
         await run(dir, ['ls-tree', 'main']);
       }),
@@ -132,7 +143,12 @@ export async function scanRows(o: ScanBenchOptions): Promise<void> {
   }
   const big = join(o.root, `big-${o.bigCommits}.git`);
   if (o.bigCommits > 0) await generate(big, o.bigCommits, 0);
-  o.say('scan: repositories', `${o.repos} × ${o.commits} commits, and one of ${o.bigCommits} (generated or reused in ${((performance.now() - genStarted) / 1000).toFixed(1)} s)`, 'scanRepos', `${o.repos}x${o.commits}`);
+  o.say(
+    'scan: repositories',
+    `${o.repos} × ${o.commits} commits, and one of ${o.bigCommits} (generated or reused in ${((performance.now() - genStarted) / 1000).toFixed(1)} s)`,
+    'scanRepos',
+    `${o.repos}x${o.commits}`,
+  );
 
   const config = join(o.work, 'scan.yaml');
   // Two at a time on any host: the machine's two cores.
@@ -143,7 +159,8 @@ export async function scanRows(o: ScanBenchOptions): Promise<void> {
     return file;
   };
   const many = list('many', dirs);
-  const scanOf = (repos: string, store: string, ...more: string[]) => o.cli(['scan', '--config', config, '--repos', repos, '--store', join(o.work, store), '--as-of', String(AS_OF), ...more]);
+  const scanOf = (repos: string, store: string, ...more: string[]) =>
+    o.cli(['scan', '--config', config, '--repos', repos, '--store', join(o.work, store), '--as-of', String(AS_OF), ...more]);
 
   // Side by side, alternating, best of three: the scan, then the bare git commands.
   const scanMs: number[] = [];
@@ -153,11 +170,21 @@ export async function scanRows(o: ScanBenchOptions): Promise<void> {
     bareMs.push(await bareGit(dirs, 2));
   }
   const [s, b] = [Math.min(...scanMs), Math.min(...bareMs)];
-  o.say('scan ÷ bare git reading the same data (target ≥ 0.7)', `${(b / s).toFixed(2)} (bare git ${(b / 1000).toFixed(2)} s, scan ${(s / 1000).toFixed(2)} s with process start; best of 3)`, 'scanToBareGitRatio', Number((b / s).toFixed(3)));
+  o.say(
+    'scan ÷ bare git reading the same data (target ≥ 0.7)',
+    `${(b / s).toFixed(2)} (bare git ${(b / 1000).toFixed(2)} s, scan ${(s / 1000).toFixed(2)} s with process start; best of 3)`,
+    'scanToBareGitRatio',
+    Number((b / s).toFixed(3)),
+  );
 
   if (o.bigCommits > 0) {
     const one = scanOf(list('big', [big]), 'store-big');
-    o.say(`scan: peak RSS, one repository of ${o.bigCommits} commits (target ≤ 150 MB)`, `${Math.round(one.rssKb / 1024)} MB (${(one.ms / 1000).toFixed(2)} s)`, 'scanBigPeakRssMb', Math.round(one.rssKb / 1024));
+    o.say(
+      `scan: peak RSS, one repository of ${o.bigCommits} commits (target ≤ 150 MB)`,
+      `${Math.round(one.rssKb / 1024)} MB (${(one.ms / 1000).toFixed(2)} s)`,
+      'scanBigPeakRssMb',
+      Math.round(one.rssKb / 1024),
+    );
   }
 
   // 24 month starts and E from one pass, against one scan of E (both into fresh stores).
@@ -170,7 +197,12 @@ export async function scanRows(o: ScanBenchOptions): Promise<void> {
     historyMs.push(h.ms);
   }
   const [hm, sm] = [Math.min(...historyMs), Math.min(...singleMs)];
-  o.say('scan: --history monthly over 24 months ÷ one scan (target ≤ 1.5)', `${(hm / sm).toFixed(2)} (${(hm / 1000).toFixed(2)} s ÷ ${(sm / 1000).toFixed(2)} s; best of 3)`, 'scanHistoryRatio', Number((hm / sm).toFixed(3)));
+  o.say(
+    'scan: --history monthly over 24 months ÷ one scan (target ≤ 1.5)',
+    `${(hm / sm).toFixed(2)} (${(hm / 1000).toFixed(2)} s ÷ ${(sm / 1000).toFixed(2)} s; best of 3)`,
+    'scanHistoryRatio',
+    Number((hm / sm).toFixed(3)),
+  );
 
   if (o.wideFiles > 0) {
     // The same history on one repository whose root holds wideFiles files: a new root tree

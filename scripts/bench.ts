@@ -62,7 +62,9 @@ const workRoot = values.work;
 mkdirSync(workRoot, { recursive: true });
 const earlier = readdirSync(workRoot).filter((n) => n.startsWith('run-'));
 if (earlier.length > 0) {
-  process.stderr.write(`bench: ${earlier.length} earlier run tree(s) kept in ${workRoot} (${earlier.join(', ')}); delete them when the machine is idle, not right before a run\n`);
+  process.stderr.write(
+    `bench: ${earlier.length} earlier run tree(s) kept in ${workRoot} (${earlier.join(', ')}); delete them when the machine is idle, not right before a run\n`,
+  );
 }
 const work = join(workRoot, `run-${new Date().toISOString().replace(/[:.]/g, '-')}`);
 mkdirSync(work);
@@ -157,9 +159,24 @@ if (values.only === undefined) {
   }
   const ratio = median(help) / median(node);
   say('startup: node -e 0', `${median(node).toFixed(0)} ms (median of 11)`, 'nodeStartMs', Math.round(median(node)));
-  say('startup: badgepress --help / node -e 0 (target ≤ 3)', `${median(help).toFixed(0)} ms = ${ratio.toFixed(2)}×`, 'helpToNodeRatio', Number(ratio.toFixed(2)));
-  say('startup: badgepress --version', `${median(version).toFixed(0)} ms = ${(median(version) / median(node)).toFixed(2)}×`, 'versionMs', Math.round(median(version)));
-  say('badgepress build, example store (target ≤ 1.5 s)', `${(median(example) / 1000).toFixed(2)} s (median of 5, process start included)`, 'exampleBuildSeconds', Number((median(example) / 1000).toFixed(2)));
+  say(
+    'startup: badgepress --help / node -e 0 (target ≤ 3)',
+    `${median(help).toFixed(0)} ms = ${ratio.toFixed(2)}×`,
+    'helpToNodeRatio',
+    Number(ratio.toFixed(2)),
+  );
+  say(
+    'startup: badgepress --version',
+    `${median(version).toFixed(0)} ms = ${(median(version) / median(node)).toFixed(2)}×`,
+    'versionMs',
+    Math.round(median(version)),
+  );
+  say(
+    'badgepress build, example store (target ≤ 1.5 s)',
+    `${(median(example) / 1000).toFixed(2)} s (median of 5, process start included)`,
+    'exampleBuildSeconds',
+    Number((median(example) / 1000).toFixed(2)),
+  );
 }
 if (values.quick) {
   finish();
@@ -168,7 +185,16 @@ if (values.quick) {
 
 // `--only scan`: badgepress scan against bare git, its memory, and history (scripts/bench-scan.ts).
 if (values.only === 'scan') {
-  await scanRows({ root: join(workRoot, 'scan'), work, repos: Number(values['scan-repos']), commits: Number(values['scan-commits']), bigCommits: Number(values['scan-big-commits']), wideFiles: Number(values['scan-wide-files']), say, cli });
+  await scanRows({
+    root: join(workRoot, 'scan'),
+    work,
+    repos: Number(values['scan-repos']),
+    commits: Number(values['scan-commits']),
+    bigCommits: Number(values['scan-big-commits']),
+    wideFiles: Number(values['scan-wide-files']),
+    say,
+    cli,
+  });
   finish();
   process.exit(0);
 }
@@ -200,8 +226,18 @@ const out = join(work, 'site');
 const b = cli(['build', '--store', store, '--out', out, '--now', '1763600000']);
 const files = b.summary.written!;
 say('build: scans/s', `${Math.round((repos * scans) / (b.ms / 1000))}`, 'buildScansPerSecond', Math.round((repos * scans) / (b.ms / 1000)));
-say('build: files/s', `${Math.round(files / (b.ms / 1000))} (${files} files in ${(b.ms / 1000).toFixed(1)} s, process start included)`, 'buildFilesPerSecond', Math.round(files / (b.ms / 1000)));
-say('build: peak RSS (target ≤ 200 MB for 100,000 scans)', `${Math.round(b.rssKb / 1024)} MB for ${repos * scans} scans`, 'buildPeakRssMb', Math.round(b.rssKb / 1024));
+say(
+  'build: files/s',
+  `${Math.round(files / (b.ms / 1000))} (${files} files in ${(b.ms / 1000).toFixed(1)} s, process start included)`,
+  'buildFilesPerSecond',
+  Math.round(files / (b.ms / 1000)),
+);
+say(
+  'build: peak RSS (target ≤ 200 MB for 100,000 scans)',
+  `${Math.round(b.rssKb / 1024)} MB for ${repos * scans} scans`,
+  'buildPeakRssMb',
+  Math.round(b.rssKb / 1024),
+);
 if (values.only === 'serving') {
   await servingRows(out, tree(out));
   finish();
@@ -215,7 +251,8 @@ if (values.only === 'serving') {
   const noPagesConfig = join(work, 'no-pages.yaml');
   writeFileSync(noPagesConfig, 'pages: false\n');
   const withPages = (k: number) => (k === 0 ? b : cli(['build', '--store', store, '--out', join(work, `site-${k}`), '--now', '1763600000']));
-  const withoutPages = (k: number) => cli(['build', '--config', noPagesConfig, '--store', store, '--out', join(work, `site-no-pages-${k}`), '--now', '1763600000']);
+  const withoutPages = (k: number) =>
+    cli(['build', '--config', noPagesConfig, '--store', store, '--out', join(work, `site-no-pages-${k}`), '--now', '1763600000']);
   const pairs: Array<{ wall: number; cpu: number }> = [];
   for (let k = 0; k < 3; k++) {
     // What runs second may find the disk and the caches warmer: the order alternates.
@@ -272,8 +309,18 @@ const after = tree(out);
 const changed = [...after].filter(([k, v]) => before.get(k) !== digest(v)).length;
 const badgeFiles = [...after.keys()].filter((k) => /\/at\/\d+\/badges\/[^/.]+$/.test(k));
 const flipped = badgeFiles.filter((k) => JSON.parse(after.get(k)!.toString()).badgeStatus !== JSON.parse(built.get(k)!.toString()).badgeStatus).length;
-say('rebuild: badges flipped', `${flipped} of ${badgeFiles.length} (${((100 * flipped) / badgeFiles.length).toFixed(1)} %)`, 'flippedPercent', Number(((100 * flipped) / badgeFiles.length).toFixed(2)));
-say('rebuild: files rewritten / files changed (target 1.0)', `${re.summary.written} / ${changed} = ${(re.summary.written! / changed).toFixed(2)}`, 'rewriteRatio', Number((re.summary.written! / changed).toFixed(2)));
+say(
+  'rebuild: badges flipped',
+  `${flipped} of ${badgeFiles.length} (${((100 * flipped) / badgeFiles.length).toFixed(1)} %)`,
+  'flippedPercent',
+  Number(((100 * flipped) / badgeFiles.length).toFixed(2)),
+);
+say(
+  'rebuild: files rewritten / files changed (target 1.0)',
+  `${re.summary.written} / ${changed} = ${(re.summary.written! / changed).toFixed(2)}`,
+  'rewriteRatio',
+  Number((re.summary.written! / changed).toFixed(2)),
+);
 say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.ms / 1000).toFixed(1)));
 
 // 5. Republish to S3 (s3rver): PUTs sent against objects whose bytes changed, on a smaller store.
@@ -417,7 +464,8 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
     if (ticks !== undefined && after !== undefined && requests > 0) result.cpuUs = Number((((after - ticks) * 10_000) / requests).toFixed(1));
     return result;
   }
-  const best = (a: Load | undefined, b: Load) => (a && a.rps >= b.rps ? { ...a, cpuUs: minDefined(a.cpuUs, b.cpuUs) } : { ...b, cpuUs: minDefined(a?.cpuUs, b.cpuUs) });
+  const best = (a: Load | undefined, b: Load) =>
+    a && a.rps >= b.rps ? { ...a, cpuUs: minDefined(a.cpuUs, b.cpuUs) } : { ...b, cpuUs: minDefined(a?.cpuUs, b.cpuUs) };
   const minDefined = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
   const { freePort, startNginx } = await import('./lib/nginx.ts');
   /** Waits until the URL answers with exactly these bytes (or this redirect): the server under test, ready. */
@@ -513,7 +561,12 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
     say('bare node:http, same bytes from memory', `${bareNode.rps} req/s, p99 ${bareNode.p99} ms${cpu(bareNode)}`, 'bareNodeRps', bareNode.rps);
     say('serve / bare node:http, req/s (target ≥ 0.8)', (s.rps / bareNode.rps).toFixed(2), 'serveToBareNodeRatio', Number((s.rps / bareNode.rps).toFixed(2)));
     if (s.cpuUs && bareNode.cpuUs) {
-      say('serve / bare node:http, by CPU per request (target ≥ 0.8)', (bareNode.cpuUs / s.cpuUs).toFixed(2), 'serveToBareNodeCpuRatio', Number((bareNode.cpuUs / s.cpuUs).toFixed(2)));
+      say(
+        'serve / bare node:http, by CPU per request (target ≥ 0.8)',
+        (bareNode.cpuUs / s.cpuUs).toFixed(2),
+        'serveToBareNodeCpuRatio',
+        Number((bareNode.cpuUs / s.cpuUs).toFixed(2)),
+      );
     }
     const r = m.serveRedirect!;
     say('serve: ?timestamp= redirect', `${r.rps} req/s, p99 ${r.p99} ms${cpu(r)}`, 'serveRedirectRps', r.rps);

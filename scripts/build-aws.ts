@@ -86,5 +86,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const lambda = join(out, 'lambda-edge/index.mjs');
   await bundleCloudFrontFunction(cf);
   await bundleLambdaEdge(lambda);
-  process.stdout.write(`CloudFront Function: ${cf} (${statSync(cf).size} bytes; the limit is 10240)\nLambda@Edge: ${lambda} (${statSync(lambda).size} bytes; zip its folder, handler index.handler)\n`);
+  process.stdout.write(
+    `CloudFront Function: ${cf} (${statSync(cf).size} bytes; the limit is 10240)\nLambda@Edge: ${lambda} (${statSync(lambda).size} bytes; zip its folder, handler index.handler)\n`,
+  );
 }

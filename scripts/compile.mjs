@@ -62,7 +62,9 @@ const TS_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^
 function stripCompile() {
   const strip = nodeModule.stripTypeScriptTypes;
   if (typeof strip !== 'function') {
-    throw new Error(`TypeScript is not installed and this Node (${process.version}) cannot strip types itself: use Node 22.13 or later (24, 26), or run "npm ci" with the dev dependencies`);
+    throw new Error(
+      `TypeScript is not installed and this Node (${process.version}) cannot strip types itself: use Node 22.13 or later (24, 26), or run "npm ci" with the dev dependencies`,
+    );
   }
   const src = join(ROOT, 'src');
   // Node warns that stripTypeScriptTypes is experimental, once a process: not news to the user here.
@@ -76,7 +78,10 @@ function stripCompile() {
       if (name.endsWith('.ts')) {
         const to = join(LIB, name.replace(/\.ts$/, '.js'));
         mkdirSync(dirname(to), { recursive: true });
-        const js = strip(readFileSync(from, 'utf8'), { mode: 'strip' }).replace(TS_SPECIFIER, (_m, before, quote, path) => `${before}${quote}${path}.js${quote}`);
+        const js = strip(readFileSync(from, 'utf8'), { mode: 'strip' }).replace(
+          TS_SPECIFIER,
+          (_m, before, quote, path) => `${before}${quote}${path}.js${quote}`,
+        );
         writeFileSync(to, js);
       } else if (name.endsWith('.json')) {
         mkdirSync(dirname(join(LIB, name)), { recursive: true });

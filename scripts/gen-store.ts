@@ -12,7 +12,13 @@ export function parseGenArgs(argv: string[]): GenOptions | { problem: string } {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { repos: { type: 'string', default: '100' }, scans: { type: 'string', default: '10' }, out: { type: 'string' }, seed: { type: 'string', default: '1' }, shape: { type: 'string', default: 'A' } },
+      options: {
+        repos: { type: 'string', default: '100' },
+        scans: { type: 'string', default: '10' },
+        out: { type: 'string' },
+        seed: { type: 'string', default: '1' },
+        shape: { type: 'string', default: 'A' },
+      },
     }));
   } catch (err) {
     // node:util's own words name the flag ("Unknown option '--repo'"); its first line says it.

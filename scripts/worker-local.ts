@@ -45,9 +45,14 @@ export class LocalWorkerError extends Error {}
  * temporary directory; the runtime then restarts on the requested port), so that the port
  * answers only once every file is there: no 404 for a file still being put.
  */
-export async function startLocalWorker(opts: { config?: string; dir: string; port: number }): Promise<{ url: URL; close: () => Promise<void>; config: string }> {
+export async function startLocalWorker(opts: {
+  config?: string;
+  dir: string;
+  port: number;
+}): Promise<{ url: URL; close: () => Promise<void>; config: string }> {
   const config = opts.config ?? (existsSync('wrangler.toml') ? 'wrangler.toml' : undefined);
-  if (opts.config !== undefined && !existsSync(opts.config)) throw new LocalWorkerError(`--config ${opts.config}: no such file (save the guide's wrangler.toml there, or leave --config out)`);
+  if (opts.config !== undefined && !existsSync(opts.config))
+    throw new LocalWorkerError(`--config ${opts.config}: no such file (save the guide's wrangler.toml there, or leave --config out)`);
   const toml = config === undefined ? defaultWranglerToml() : readFileSync(config, 'utf8');
   const shown = config ?? `no wrangler.toml here, so ${toml.trim().split('\n').join(', ')}`;
   const { main, compatibility_date: compatibilityDate } = tomlStrings(toml);
@@ -56,7 +61,8 @@ export async function startLocalWorker(opts: { config?: string; dir: string; por
   if (!main || !compatibilityDate) throw new LocalWorkerError(`${config}: main and compatibility_date must be set (main = "dist-worker/worker.js")`);
   const bundle = resolve(config === undefined ? '.' : dirname(config), main);
   if (!existsSync(bundle)) throw new LocalWorkerError(`${bundle} (main in ${config ?? 'the default settings'}) is missing: run "npm run build:worker" first`);
-  if (!existsSync(opts.dir) || !statSync(opts.dir).isDirectory()) throw new LocalWorkerError(`--dir ${opts.dir}: no such directory (build the site there first: npx badgepress build --out ${opts.dir})`);
+  if (!existsSync(opts.dir) || !statSync(opts.dir).isDirectory())
+    throw new LocalWorkerError(`--dir ${opts.dir}: no such directory (build the site there first: npx badgepress build --out ${opts.dir})`);
   const script = readFileSync(bundle, 'utf8');
   const persist = mkdtempSync(join(tmpdir(), 'badgepress-worker-local-'));
   const options = { modules: true, script, compatibilityDate, bindings: vars, r2Buckets: ['BUCKET'], r2Persist: persist, host: '127.0.0.1' };

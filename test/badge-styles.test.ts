@@ -86,7 +86,9 @@ describe('every style is drawn from its template', () => {
   // What the styles drew when their markup was written in code (the fixture was written by that
   // code): moving the markup into templates/badge-<style>.svg.mustache changed no badge. Hostile
   // text, non-Latin letters, emoji, control characters, an empty badge, a light label colour.
-  const drawn: Array<{ style: BadgeStyle; look: StyledLook; svg: string }> = JSON.parse(readFileSync(new URL('./fixtures/badge-styles-drawn.json', import.meta.url), 'utf8'));
+  const drawn: Array<{ style: BadgeStyle; look: StyledLook; svg: string }> = JSON.parse(
+    readFileSync(new URL('./fixtures/badge-styles-drawn.json', import.meta.url), 'utf8'),
+  );
 
   it('draws the bytes the code drew, before svgo', () => {
     expect(new Set(drawn.map((d) => d.style))).toEqual(new Set(BADGE_STYLES));

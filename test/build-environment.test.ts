@@ -25,13 +25,36 @@ describe('a full temporary folder', () => {
     const full = join(dir, 'full');
     mkdirSync(full);
     // A tmpfs of one page in a mount namespace of the child's own: a real ENOSPC, nothing mocked.
-    const r = spawnChecked('unshare', ['--mount', 'sh', '-c', 'mount -t tmpfs -o size=4k tmpfs "$0" && exec "$@"', full, ...CLI, 'build', '--store', store, '--out', join(dir, 'out'), '--now', NOW], {
-      cwd: ROOT,
-      env: childEnv({ TMPDIR: full }),
-      timeout: 60_000,
-    });
+    const r = spawnChecked(
+      'unshare',
+      [
+        '--mount',
+        'sh',
+        '-c',
+        'mount -t tmpfs -o size=4k tmpfs "$0" && exec "$@"',
+        full,
+        ...CLI,
+        'build',
+        '--store',
+        store,
+        '--out',
+        join(dir, 'out'),
+        '--now',
+        NOW,
+      ],
+      {
+        cwd: ROOT,
+        env: childEnv({ TMPDIR: full }),
+        timeout: 60_000,
+      },
+    );
     expect(r.status, r.stderr).toBe(4);
-    expect(r.stderr).toMatch(new RegExp(`^badgepress: cannot write the temporary file ${full}/badgepress-\\S+ \\(ENOSPC\\); free space in ${full} or set TMPDIR to a folder with room$`, 'm'));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^badgepress: cannot write the temporary file ${full}/badgepress-\\S+ \\(ENOSPC\\); free space in ${full} or set TMPDIR to a folder with room$`,
+        'm',
+      ),
+    );
   });
 });
 

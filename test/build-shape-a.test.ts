@@ -94,7 +94,12 @@ describe('building the example store (Shape A)', () => {
         message: { text: 'Bus factor is 3 contributors: silver (3..3 contributors).' },
         properties: { value: 3, status: 'silver', unit: 'contributors', range: { min: 3, max: 3 }, ...said('The scan reported 3 contributors.') },
       },
-      { ruleId: 'SECURITY_POLICY', level: 'note', message: { text: 'Security policy is present: gold.' }, properties: { value: true, status: 'gold', ...said('The scan reported it present.') } },
+      {
+        ruleId: 'SECURITY_POLICY',
+        level: 'note',
+        message: { text: 'Security policy is present: gold.' },
+        properties: { value: true, status: 'gold', ...said('The scan reported it present.') },
+      },
       {
         ruleId: 'DEPENDENTS',
         level: 'note',
@@ -127,7 +132,14 @@ describe('building the example store (Shape A)', () => {
         value: 3,
         status: 'silver',
         range: { min: 2, max: 7 },
-        provenance: { evidence: 'The scan reported 3 days.', commit: '5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d', committedAt: 1763337600, branch: 'main', dataAgeDays: 3, scannedAt: 1763596800 },
+        provenance: {
+          evidence: 'The scan reported 3 days.',
+          commit: '5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d',
+          committedAt: 1763337600,
+          branch: 'main',
+          dataAgeDays: 3,
+          scannedAt: 1763596800,
+        },
       },
       {
         description: 'Bus factor is 4 contributors',
@@ -135,7 +147,14 @@ describe('building the example store (Shape A)', () => {
         value: 4,
         status: 'gold',
         range: { min: 4, max: null },
-        provenance: { evidence: 'The scan reported 4 contributors.', commit: '5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d', committedAt: 1763337600, branch: 'main', dataAgeDays: 3, scannedAt: 1763596800 },
+        provenance: {
+          evidence: 'The scan reported 4 contributors.',
+          commit: '5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d',
+          committedAt: 1763337600,
+          branch: 'main',
+          dataAgeDays: 3,
+          scannedAt: 1763596800,
+        },
       },
     ]);
   });

@@ -14,7 +14,14 @@ const dir = tempDir();
 const TRACE_HOOK = join(ROOT, 'test/helpers/trace-modules.mjs');
 /** What only a build needs: svgo, the AWS SDK, and the modules of load, evaluate, render and publish
  *  (but load/regular-file.js, the small reader config files go through, serve's config too). */
-const HEAVY = [/\/node_modules\/svgo\//, /\/node_modules\/@aws-sdk\//, /\/lib\/pipeline\//, /\/lib\/(load|evaluate|render|publish)\/(?!regular-file\.js$)/, /\/lib\/s3\/client\.js$/, /\/lib\/commands\/(build|plan|setup|demo)\.js$/];
+const HEAVY = [
+  /\/node_modules\/svgo\//,
+  /\/node_modules\/@aws-sdk\//,
+  /\/lib\/pipeline\//,
+  /\/lib\/(load|evaluate|render|publish)\/(?!regular-file\.js$)/,
+  /\/lib\/s3\/client\.js$/,
+  /\/lib\/commands\/(build|plan|setup|demo)\.js$/,
+];
 let traces = 0;
 
 /** Node's arguments that run the compiled CLI with the trace hook, and the file the trace goes to. */
@@ -55,7 +62,10 @@ describe('badgepress startup', () => {
     const { forgeFor } = await import('../src/measure/forge/index.ts');
     const target = { url: 'https://github.com/acme/widget', host: 'github.com', path: 'acme/widget', source: 'repos.txt:1' };
     const settings = { hosts: { 'github.com': { kind: 'github' as const, apiUrl: 'http://127.0.0.1:9', timeoutSeconds: 2 } } };
-    const result = await forgeFor(settings, {})(target)!.measure({ target, times: [1793491200], git: { tagNames: new Set() }, windowMonths: {}, horizonMonths: 12 });
+    const result = await forgeFor(
+      settings,
+      {},
+    )(target)!.measure({ target, times: [1793491200], git: { tagNames: new Set() }, windowMonths: {}, horizonMonths: 12 });
     expect(result.failures).toHaveLength(1);
     expect(result.failures[0]).toMatch(/^GitHub API: /);
   });
@@ -97,7 +107,13 @@ describe('badgepress startup', () => {
   it('build uses the validators and OpenAPI template compiled into lib/: ajv compiles nothing at run time', () => {
     const r = runTraced(['build', '--store', join(ROOT, 'examples/store'), '--out', join(dir, 'built-precompiled'), '--now', '1764000000']);
     expect(r.code).toBe(0);
-    expect(r.modules).toEqual(expect.arrayContaining([`file://${ROOT}lib/config/validators-config.cjs`, `file://${ROOT}lib/config/validators-record.cjs`, `file://${ROOT}lib/config/openapi-template.json`]));
+    expect(r.modules).toEqual(
+      expect.arrayContaining([
+        `file://${ROOT}lib/config/validators-config.cjs`,
+        `file://${ROOT}lib/config/validators-record.cjs`,
+        `file://${ROOT}lib/config/openapi-template.json`,
+      ]),
+    );
     // ajv's compiler (its core) is what costs half a second at every start.
     expect(r.modules.filter((m) => /\/node_modules\/ajv\/dist\/(core|ajv)\.js$/.test(m))).toEqual([]);
     // What lib/ holds is what the sources say.

@@ -29,16 +29,35 @@ type Report = {
   runs: Array<{
     automationDetails: { id: string };
     tool: { driver: { rules: Array<Record<string, unknown>> } };
-    results: Array<{ ruleId: string; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }>; partialFingerprints: Record<string, string> }>;
+    results: Array<{
+      ruleId: string;
+      level: string;
+      locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }>;
+      partialFingerprints: Record<string, string>;
+    }>;
   }>;
 };
 
 // Shape A: SECURITY_POLICY absent (fail, on SECURITY.md), BUS_FACTOR 1 (fail), DEPENDENTS missing (unknown).
 const a1 = codeScanningA(SITE, URL, evaluateScanA(TA, scan(1763596800, { ISSUE_REACTION_TIME: 3, BUS_FACTOR: 1, SECURITY_POLICY: false })), TA.rules) as Report;
-const a2 = codeScanningA(SITE, URL, evaluateScanA(TA, scan(1764201600, { ISSUE_REACTION_TIME: 30, BUS_FACTOR: 0, SECURITY_POLICY: false })), TA.rules) as Report;
+const a2 = codeScanningA(
+  SITE,
+  URL,
+  evaluateScanA(TA, scan(1764201600, { ISSUE_REACTION_TIME: 30, BUS_FACTOR: 0, SECURITY_POLICY: false })),
+  TA.rules,
+) as Report;
 // Nothing measured fails: ISSUE_REACTION_TIME null with its cause, the others missing.
-const aUnknown = codeScanningA(SITE, URL, evaluateScanA(TA, { ...scan(1763596800, { ISSUE_REACTION_TIME: null }), evidence: { ISSUE_REACTION_TIME: 'no token for github.com' } }), TA.rules) as Report;
-const b1 = codeScanningB({ ...SITE, baseUrl: 'https://badges.example' }, evaluateScanB(TB, new Map(), scan(1763596800, { COMMITS: 1, ISSUE_REACTION_TIME: 3, RELEASES: 0, PACKAGES: null, CI_PIPELINE: 5 }), []), TB.rules) as Report;
+const aUnknown = codeScanningA(
+  SITE,
+  URL,
+  evaluateScanA(TA, { ...scan(1763596800, { ISSUE_REACTION_TIME: null }), evidence: { ISSUE_REACTION_TIME: 'no token for github.com' } }),
+  TA.rules,
+) as Report;
+const b1 = codeScanningB(
+  { ...SITE, baseUrl: 'https://badges.example' },
+  evaluateScanB(TB, new Map(), scan(1763596800, { COMMITS: 1, ISSUE_REACTION_TIME: 3, RELEASES: 0, PACKAGES: null, CI_PIPELINE: 5 }), []),
+  TB.rules,
+) as Report;
 
 describe('code-scanning.sarif', () => {
   it('Shape A: one result per measured failing rule, each with a location; an unknown rule raises no alert', () => {
@@ -61,7 +80,14 @@ describe('code-scanning.sarif', () => {
   });
 
   it('Shape B: a revoked manual grant is decided, so it raises an alert; only an undecided check does not', () => {
-    const revoked = { kind: 'grant' as const, repositoryUrl: URL, ruleId: 'MANUAL/Project is open source', granted: false, timestamp: 1763000000, source: 'test:2' };
+    const revoked = {
+      kind: 'grant' as const,
+      repositoryUrl: URL,
+      ruleId: 'MANUAL/Project is open source',
+      granted: false,
+      timestamp: 1763000000,
+      source: 'test:2',
+    };
     const values = { COMMITS: 9, ISSUE_REACTION_TIME: 3, RELEASES: 1, PACKAGES: 1, CI_PIPELINE: 5 };
     const report = codeScanningB(SITE, evaluateScanB(TB, new Map(), scan(1763596800, values), [revoked]), TB.rules) as Report;
     expect(report.runs[0]!.results.map((r) => [r.ruleId, r.level])).toEqual([['MANUAL/Project is open source', 'error']]);
@@ -91,7 +117,9 @@ describe('code-scanning.sarif', () => {
     for (const report of [a1, a2, aUnknown, b1]) expect(sarifErrors(report)).toEqual([]);
   });
 
-  it('SARIF Multitool (rule kinds Sarif and Gh) reports no error and no warning for either shape, and can fail: the plain sarif endpoint shape has GitHub errors', { timeout: 120_000 }, () => {
+  it('SARIF Multitool (rule kinds Sarif and Gh) reports no error and no warning for either shape, and can fail: the plain sarif endpoint shape has GitHub errors', {
+    timeout: 120_000,
+  }, () => {
     const stripped = JSON.parse(JSON.stringify(a1)) as Report;
     for (const r of stripped.runs[0]!.results) delete (r as { locations?: unknown }).locations;
     // One run of the tool for the three reports.

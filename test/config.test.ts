@@ -19,7 +19,9 @@ describe('Shape A thresholds validation', () => {
   it('refuses badge ids that differ only in case, naming both', async () => {
     const { file, problems } = await problemsOf(DEFAULT.replace('  - id: SECURITY\n', '  - id: Maintenance\n'));
     const line = DEFAULT.split('\n').indexOf('  - id: SECURITY') + 1;
-    expect(problems).toEqual([`${file}:${line} badges[1].id: badge id "Maintenance" differs from "MAINTENANCE" (badges[0]) only in case: their files would be one on a case-insensitive disk (macOS, Windows); rename one`]);
+    expect(problems).toEqual([
+      `${file}:${line} badges[1].id: badge id "Maintenance" differs from "MAINTENANCE" (badges[0]) only in case: their files would be one on a case-insensitive disk (macOS, Windows); rename one`,
+    ]);
   });
 
   it('refuses overlapping bands, naming file:line and path', async () => {
@@ -28,8 +30,12 @@ describe('Shape A thresholds validation', () => {
   });
 
   it('refuses a gap, a missing 0 and a bounded last band', async () => {
-    expect((await problemsOf(DEFAULT.replace('{ min: 8, max: 14, status: bronze }', '{ min: 9, max: 14, status: bronze }'))).problems[0]).toMatch(/:13 rules\[0\]\.thresholds\[2\]\.min: bands leave a gap: nothing covers 8\.\.8$/);
-    expect((await problemsOf(DEFAULT.replace('{ min: 0, max: 1, status: gold }', '{ min: 1, max: 1, status: gold }'))).problems[0]).toMatch(/rules\[0\]\.thresholds\[0\]\.min: bands leave a gap: nothing covers 0\.\.0$/);
+    expect((await problemsOf(DEFAULT.replace('{ min: 8, max: 14, status: bronze }', '{ min: 9, max: 14, status: bronze }'))).problems[0]).toMatch(
+      /:13 rules\[0\]\.thresholds\[2\]\.min: bands leave a gap: nothing covers 8\.\.8$/,
+    );
+    expect((await problemsOf(DEFAULT.replace('{ min: 0, max: 1, status: gold }', '{ min: 1, max: 1, status: gold }'))).problems[0]).toMatch(
+      /rules\[0\]\.thresholds\[0\]\.min: bands leave a gap: nothing covers 0\.\.0$/,
+    );
     expect((await problemsOf(DEFAULT.replace('{ min: 15, max: null, status: fail }', '{ min: 15, max: 99, status: fail }'))).problems[0]).toMatch(
       /rules\[0\]\.thresholds\[3\]\.max: bands leave a gap: nothing covers 100\.\.unbounded; end with max: null$/,
     );
@@ -42,13 +48,25 @@ describe('Shape A thresholds validation', () => {
 
   it('refuses a rule id too long for its page segment, naming file:line', async () => {
     const long = 'B'.repeat(256);
-    const { file, problems } = await problemsOf(DEFAULT.replace('- id: BUS_FACTOR', `- id: ${long}`).replace('ISSUE_REACTION_TIME, BUS_FACTOR]', `ISSUE_REACTION_TIME, ${long}]`));
-    expect(problems).toEqual([`${file}:15 rules[1].id: rule id encodes to 256 bytes; its page rules/<id>/ is one path segment of at most 255 bytes: shorten the id`]);
-    expect((await problemsOf(DEFAULT.replace('- id: BUS_FACTOR', `- id: ${long.slice(1)}`).replace('ISSUE_REACTION_TIME, BUS_FACTOR]', `ISSUE_REACTION_TIME, ${long.slice(1)}]`))).problems).toEqual([]);
+    const { file, problems } = await problemsOf(
+      DEFAULT.replace('- id: BUS_FACTOR', `- id: ${long}`).replace('ISSUE_REACTION_TIME, BUS_FACTOR]', `ISSUE_REACTION_TIME, ${long}]`),
+    );
+    expect(problems).toEqual([
+      `${file}:15 rules[1].id: rule id encodes to 256 bytes; its page rules/<id>/ is one path segment of at most 255 bytes: shorten the id`,
+    ]);
+    expect(
+      (
+        await problemsOf(
+          DEFAULT.replace('- id: BUS_FACTOR', `- id: ${long.slice(1)}`).replace('ISSUE_REACTION_TIME, BUS_FACTOR]', `ISSUE_REACTION_TIME, ${long.slice(1)}]`),
+        )
+      ).problems,
+    ).toEqual([]);
   });
 
   it('refuses wrong types and unknown keys with the path', async () => {
-    const { problems } = await problemsOf(DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: "two", max: 7, status: silverish }').replace('unit: days', 'unit: days\n    colour: red'));
+    const { problems } = await problemsOf(
+      DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: "two", max: 7, status: silverish }').replace('unit: days', 'unit: days\n    colour: red'),
+    );
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/:13 rules\[0\]\.thresholds\[1\]\.min: must be integer$/),
@@ -67,7 +85,11 @@ describe('Shape A thresholds validation', () => {
     const file = join(dir, 'site.yaml');
     writeFileSync(file, 'shape: C\nbaseUrl: ftp://x\ncache:\n  latestMaxAge: -1\n');
     await expect(loadSettings(file)).rejects.toMatchObject({
-      problems: [`${file}:1 shape: must be one of "A", "B"`, `${file}:2 baseUrl: must match pattern "^https?://[^\\s?#]+$"`, `${file}:4 cache.latestMaxAge: must be >= 0`],
+      problems: [
+        `${file}:1 shape: must be one of "A", "B"`,
+        `${file}:2 baseUrl: must match pattern "^https?://[^\\s?#]+$"`,
+        `${file}:4 cache.latestMaxAge: must be >= 0`,
+      ],
     });
   });
 
@@ -115,7 +137,9 @@ describe('Shape A thresholds validation', () => {
   it('a band or a boolean rule cannot give unknown (only a missing value is unknown)', async () => {
     const band = await problemsOf(DEFAULT.replace('{ min: 15, max: null, status: fail }', '{ min: 15, max: null, status: unknown }'));
     expect(band.problems).toEqual([expect.stringMatching(/:14 rules\[0\]\.thresholds\[3\]\.status: must be one of "gold", "silver", "bronze", "fail"$/)]);
-    expect((await problemsOf(DEFAULT.replace('negativeStatus: fail', 'negativeStatus: unknown'))).problems).toEqual([expect.stringMatching(/:31 rules\[2\]\.negativeStatus: must be one of "gold", "silver", "bronze", "fail"$/)]);
+    expect((await problemsOf(DEFAULT.replace('negativeStatus: fail', 'negativeStatus: unknown'))).problems).toEqual([
+      expect.stringMatching(/:31 rules\[2\]\.negativeStatus: must be one of "gold", "silver", "bronze", "fail"$/),
+    ]);
   });
 
   it('unknownAs: off by default, one of the contract five, anything else a config error with file:line', async () => {
@@ -127,7 +151,10 @@ describe('Shape A thresholds validation', () => {
       expect((await loadSettings(file)).unknownAs).toBe(as);
     }
     const site = configProblems(dir, loadSettings);
-    for (const bad of ['unknown', 'none', 'pass']) expect((await site(`shape: A\nunknownAs: ${bad}\n`)).problems).toEqual([expect.stringMatching(/:2 unknownAs: must be one of "gold", "silver", "bronze", "fail", "expired", null$/)]);
+    for (const bad of ['unknown', 'none', 'pass'])
+      expect((await site(`shape: A\nunknownAs: ${bad}\n`)).problems).toEqual([
+        expect.stringMatching(/:2 unknownAs: must be one of "gold", "silver", "bronze", "fail", "expired", null$/),
+      ]);
   });
 
   it('colors: none (Shape B, nothing granted) is not silver’s grey', async () => {
@@ -144,7 +171,10 @@ describe('Shape A thresholds validation', () => {
     const site = join(dir, 'srv-site');
     mkdirSync(join(site, 'config'), { recursive: true });
     mkdirSync(join(site, 'store'), { recursive: true });
-    const edited = DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: 1, max: 7, status: silver }').replace('criteria: [ISSUE_REACTION_TIME, BUS_FACTOR]', 'criteria: [ISSUE_REACTION_TIME, BUS_FACTR]');
+    const edited = DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: 1, max: 7, status: silver }').replace(
+      'criteria: [ISSUE_REACTION_TIME, BUS_FACTOR]',
+      'criteria: [ISSUE_REACTION_TIME, BUS_FACTR]',
+    );
     writeFileSync(join(site, 'config/thresholds-a.yaml'), edited);
     writeFileSync(join(site, 'config/badgepress.yaml'), 'store: ../store\nthresholds:\n  A: thresholds-a.yaml\n');
     // As a user runs it from the site's directory: the bin resolves tsx from the checkout.

@@ -14,9 +14,11 @@ import { tempDir } from './helpers/tmp.ts';
 const dir = tempDir();
 const NOW = '1763600000';
 /** What a site holds under api/: index.json, sarif, badges and their per-time copies. */
-const API_KEY = /^api\/v1\/repositories\/[^/]+\/(index\.json|sarif|code-scanning\.sarif|badges\/[A-Z0-9_-]+(\.[a-z-]+)?(\.svg|\.json)?|at\/\d+\/(expired\/)?(sarif|badges\/[A-Z0-9_-]+(\.svg)?))$|^api\/v1\/openapi\.json$/;
+const API_KEY =
+  /^api\/v1\/repositories\/[^/]+\/(index\.json|sarif|code-scanning\.sarif|badges\/[A-Z0-9_-]+(\.[a-z-]+)?(\.svg|\.json)?|at\/\d+\/(expired\/)?(sarif|badges\/[A-Z0-9_-]+(\.svg)?))$|^api\/v1\/openapi\.json$/;
 /** The human site's pages beside it. */
-const PAGE_KEY = /^(index\.html|404\.html|sitemap\.xml|robots\.txt|favicon\.svg|sitemaps\/\d+\.xml|assets\/[^/]+|repositories\/(page\/\d+\.html|search\.json|[^/]+\/(index\.html|feed\.atom))|(badges|rules)\/[^/]+\/index\.html)$/;
+const PAGE_KEY =
+  /^(index\.html|404\.html|sitemap\.xml|robots\.txt|favicon\.svg|sitemaps\/\d+\.xml|assets\/[^/]+|repositories\/(page\/\d+\.html|search\.json|[^/]+\/(index\.html|feed\.atom))|(badges|rules)\/[^/]+\/index\.html)$/;
 /** A build's bookkeeping (lease, state, shard summaries), never served. */
 const BOOKKEEPING = /^\.badgepress\//;
 const SITE_KEY = new RegExp(`${API_KEY.source}|${PAGE_KEY.source}|${BOOKKEEPING.source}`);

@@ -107,7 +107,11 @@ describe('badgepress discover', () => {
     const r = await discover(['https://gitlab.example/acme']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(['https://gitlab.example/acme/Widget', 'https://gitlab.example/acme/tools/deep/Gadget', 'https://gitlab.example/acme/tools/deep/moved-here', ''].join('\n'));
+    expect(r.stdout).toBe(
+      ['https://gitlab.example/acme/Widget', 'https://gitlab.example/acme/tools/deep/Gadget', 'https://gitlab.example/acme/tools/deep/moved-here', ''].join(
+        '\n',
+      ),
+    );
     const asked = gitlab.requests.slice(before);
     // Public, not archived: acme/Widget, tools/deep/Gadget, tools/fork, mirror, moved-here: 5, 2 a page.
     expect(asked.map((q) => q.query.get('page') ?? '1')).toEqual(['1', '2', '3']);
@@ -132,8 +136,18 @@ describe('badgepress discover', () => {
     ]);
     const r = await discover([], file);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(['https://gitlab.example/acme/tools/deep/Gadget', 'https://gitlab.example/acme/tools/fork', 'https://gitlab.example/acme/tools/old', 'https://gitlab.example/acme/tools/secret', ''].join('\n'));
-    expect(r.stderr).toBe(`badgepress: warning: ${file}:6: https://gitlab.example/acme/tools keeps private repositories: the site publishes their names, URLs and badges to anyone who can read it\n`);
+    expect(r.stdout).toBe(
+      [
+        'https://gitlab.example/acme/tools/deep/Gadget',
+        'https://gitlab.example/acme/tools/fork',
+        'https://gitlab.example/acme/tools/old',
+        'https://gitlab.example/acme/tools/secret',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr).toBe(
+      `badgepress: warning: ${file}:6: https://gitlab.example/acme/tools keeps private repositories: the site publishes their names, URLs and badges to anyone who can read it\n`,
+    );
   });
 
   it('names a pattern RE2 refuses with file:line', async () => {
@@ -247,21 +261,36 @@ describe('badgepress discover', () => {
   });
 
   it('names a source it cannot list and lists the others', async () => {
-    const r = await discover(['https://gitlab.example/nobody', 'https://unknown.example/x', 'https://github.com/acme/widget', 'https://codeberg.org/', 'https://forge.example/carol']);
+    const r = await discover([
+      'https://gitlab.example/nobody',
+      'https://unknown.example/x',
+      'https://github.com/acme/widget',
+      'https://codeberg.org/',
+      'https://forge.example/carol',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('https://forge.example/carol/site\n');
     expect(r.stderr).toContain('argument: https://gitlab.example/nobody: GitLab API: 404 not found or not visible to the token; nothing listed');
     expect(r.stderr).toContain('argument: https://unknown.example/x: no forge API is known for unknown.example; add hosts: unknown.example:');
     // A known public forge's root would list millions; a configured host's root is its instance.
-    expect(r.stderr).toContain('argument: https://codeberg.org: names every repository of codeberg.org, a public forge; name an organisation, user or group (https://codeberg.org/NAME)');
-    expect(r.stderr).toContain('argument: https://github.com/acme/widget: names a repository, not an organisation or user; list it in the repos file, or name https://github.com/acme');
+    expect(r.stderr).toContain(
+      'argument: https://codeberg.org: names every repository of codeberg.org, a public forge; name an organisation, user or group (https://codeberg.org/NAME)',
+    );
+    expect(r.stderr).toContain(
+      'argument: https://github.com/acme/widget: names a repository, not an organisation or user; list it in the repos file, or name https://github.com/acme',
+    );
   });
 
   it('discovers 10,000 projects across nested subgroups in 100 requests (100 a page, public and not archived asked of the server)', async () => {
     // 10,000 projects in 3 levels of subgroups; every 7th private, every 11th archived, every 13th a fork.
     const repos: CatalogueRepo[] = [];
     for (let i = 0; i < 10_000; i++) {
-      repos.push({ path: `big/g${i % 10}/s${i % 9}/d${i % 4}/p${i}`, ...(i % 7 === 0 ? { visibility: 'private' as const } : {}), ...(i % 11 === 0 ? { archived: true } : {}), ...(i % 13 === 0 ? { fork: true } : {}) });
+      repos.push({
+        path: `big/g${i % 10}/s${i % 9}/d${i % 4}/p${i}`,
+        ...(i % 7 === 0 ? { visibility: 'private' as const } : {}),
+        ...(i % 11 === 0 ? { archived: true } : {}),
+        ...(i % 13 === 0 ? { fork: true } : {}),
+      });
     }
     let served = 0;
     let kept = 0;
@@ -301,9 +330,22 @@ describe('badgepress scan --source', () => {
     mkdirSync(join(root, 'served', 'team'), { recursive: true });
     for (const name of ['one', 'two', 'three', 'deux']) work.bareClone(join(root, 'served', 'team', name));
     git = await startGitHttp(join(root, 'served'));
-    forgejo = await startGitea({ owner: 'team', catalogue: { web: git.url, repos: [{ path: 'team/one' }, { path: 'team/two' }, { path: 'team/three' }, { path: 'team/private', visibility: 'private' }] }, pageCap: 2 });
+    forgejo = await startGitea({
+      owner: 'team',
+      catalogue: { web: git.url, repos: [{ path: 'team/one' }, { path: 'team/two' }, { path: 'team/three' }, { path: 'team/private', visibility: 'private' }] },
+      pageCap: 2,
+    });
     const host = new URL(git.url).host;
-    writeFileSync(join(root, 'badgepress.yaml'), ['store: store', 'scan:\n  mirrors: mirrors\n  retries: 0', 'hosts:', `  "${host}": { kind: gitea, apiUrl: "${forgejo.url}", tokenEnv: T_FJ, requestsPerSecond: 1000 }`, ''].join('\n'));
+    writeFileSync(
+      join(root, 'badgepress.yaml'),
+      [
+        'store: store',
+        'scan:\n  mirrors: mirrors\n  retries: 0',
+        'hosts:',
+        `  "${host}": { kind: gitea, apiUrl: "${forgejo.url}", tokenEnv: T_FJ, requestsPerSecond: 1000 }`,
+        '',
+      ].join('\n'),
+    );
   });
   afterAll(async () => {
     await git?.close();
@@ -313,7 +355,24 @@ describe('badgepress scan --source', () => {
   it('scans every public repository of a source, and n shards together scan each once', async () => {
     const config = join(root, 'badgepress.yaml');
     const run = (store: string, more: string[]) =>
-      runCommand(['scan', '--config', config, '--source', `${git.url}/team`, '--store', join(root, store), '--as-of', String(utc(2026, 11, 1)), '--forge', 'never', '--json', ...more], { env: { T_FJ: 'fj-scan' } });
+      runCommand(
+        [
+          'scan',
+          '--config',
+          config,
+          '--source',
+          `${git.url}/team`,
+          '--store',
+          join(root, store),
+          '--as-of',
+          String(utc(2026, 11, 1)),
+          '--forge',
+          'never',
+          '--json',
+          ...more,
+        ],
+        { env: { T_FJ: 'fj-scan' } },
+      );
     const whole = await run('store-whole', []);
     expect(whole.stderr).toBe('');
     const summary = JSON.parse(whole.stdout);
@@ -326,9 +385,21 @@ describe('badgepress scan --source', () => {
 
   it('refuses --fetch never with a source: listing asks the forge', async () => {
     const before = forgejo.requests.length;
-    const r = await runCommand(['scan', '--config', join(root, 'badgepress.yaml'), '--source', `${git.url}/team`, '--store', join(root, 'store-never'), '--fetch', 'never']);
+    const r = await runCommand([
+      'scan',
+      '--config',
+      join(root, 'badgepress.yaml'),
+      '--source',
+      `${git.url}/team`,
+      '--store',
+      join(root, 'store-never'),
+      '--fetch',
+      'never',
+    ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("--fetch never asks no server, and a source is listed through its forge's API: give --repos FILE instead (badgepress discover writes one)");
+    expect(r.stderr).toContain(
+      "--fetch never asks no server, and a source is listed through its forge's API: give --repos FILE instead (badgepress discover writes one)",
+    );
     expect(forgejo.requests.length).toBe(before);
   });
 
@@ -336,13 +407,42 @@ describe('badgepress scan --source', () => {
     // Since: team/two renamed team/deux, team/three archived, team/one made private.
     const later = await startGitea({
       owner: 'team',
-      catalogue: { web: git.url, repos: [{ path: 'team/one', visibility: 'private' }, { path: 'team/deux' }, { path: 'team/three', archived: true }], renamed: { 'team/two': 'team/deux' } },
+      catalogue: {
+        web: git.url,
+        repos: [{ path: 'team/one', visibility: 'private' }, { path: 'team/deux' }, { path: 'team/three', archived: true }],
+        renamed: { 'team/two': 'team/deux' },
+      },
     });
     try {
       const host = new URL(git.url).host;
       const config = join(root, 'later.yaml');
-      writeFileSync(config, ['store: store', 'scan:\n  mirrors: mirrors\n  retries: 0', 'hosts:', `  "${host}": { kind: gitea, apiUrl: "${later.url}", tokenEnv: T_FJ, requestsPerSecond: 1000 }`, ''].join('\n'));
-      const r = await runCommand(['scan', '--config', config, '--source', `${git.url}/team`, '--store', join(root, 'store-whole'), '--as-of', String(utc(2026, 11, 2)), '--forge', 'never', '--json'], { env: { T_FJ: 'fj-scan' } });
+      writeFileSync(
+        config,
+        [
+          'store: store',
+          'scan:\n  mirrors: mirrors\n  retries: 0',
+          'hosts:',
+          `  "${host}": { kind: gitea, apiUrl: "${later.url}", tokenEnv: T_FJ, requestsPerSecond: 1000 }`,
+          '',
+        ].join('\n'),
+      );
+      const r = await runCommand(
+        [
+          'scan',
+          '--config',
+          config,
+          '--source',
+          `${git.url}/team`,
+          '--store',
+          join(root, 'store-whole'),
+          '--as-of',
+          String(utc(2026, 11, 2)),
+          '--forge',
+          'never',
+          '--json',
+        ],
+        { env: { T_FJ: 'fj-scan' } },
+      );
       const summary = JSON.parse(r.stdout);
       expect(summary).toMatchObject({ repositories: 1, measured: 1, exitCode: 0 });
       expect(summary.sources.moved).toEqual([{ from: `${git.url}/team/two`, to: `${git.url}/team/deux` }]);
@@ -353,7 +453,9 @@ describe('badgepress scan --source', () => {
       // One listing page, then a lookup for each of the three the store holds (team/two's
       // answers 307, and the new address is asked too).
       expect(summary.sources.requests).toBe(5);
-      expect(r.stderr).toContain(`badgepress: warning: moved: ${git.url}/team/two → ${git.url}/team/deux (the old URL's records stay under it in the store; the new one is scanned from now on)`);
+      expect(r.stderr).toContain(
+        `badgepress: warning: moved: ${git.url}/team/two → ${git.url}/team/deux (the old URL's records stay under it in the store; the new one is scanned from now on)`,
+      );
       expect(r.stderr).toContain(
         `badgepress: warning: left: ${git.url}/team/three: archived (the source leaves archived ones out) (no longer scanned; its records stay in the store, and on the site until its store file is deleted and build --prune runs)`,
       );

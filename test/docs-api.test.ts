@@ -19,7 +19,11 @@ const examples = [...page.matchAll(/<!-- example: (A|B) (\S+)(?: \((abridged|one
   kind: (m[3] ?? 'whole') as 'abridged' | 'one result' | 'whole',
   json: JSON.parse(m[4]!) as unknown,
 }));
-const transcripts = [...page.matchAll(/```\n\$ curl -si "http:\/\/127\.0\.0\.1:8787([^"?]+)(?:\?([^"]*))?"\n([\s\S]*?)```/g)].map((m) => ({ path: m[1]!, query: m[2] ?? '', shown: m[3]! }));
+const transcripts = [...page.matchAll(/```\n\$ curl -si "http:\/\/127\.0\.0\.1:8787([^"?]+)(?:\?([^"]*))?"\n([\s\S]*?)```/g)].map((m) => ({
+  path: m[1]!,
+  query: m[2] ?? '',
+  shown: m[3]!,
+}));
 
 const dir = tempDir();
 const sites = { A: join(dir, 'a'), B: join(dir, 'b') };
@@ -49,7 +53,14 @@ function isAbridged(shown: unknown, actual: unknown): boolean {
 
 describe('docs/reference/api.md', () => {
   it('has examples of both shapes, reports and explanations', () => {
-    expect(examples.map((e) => `${e.shape} ${e.key.split('/').slice(4).join('/')}`).sort()).toEqual(['A badges/MAINTENANCE', 'A index.json', 'A sarif', 'B badges/OPEN-SOURCE', 'B sarif', 'B sarif']);
+    expect(examples.map((e) => `${e.shape} ${e.key.split('/').slice(4).join('/')}`).sort()).toEqual([
+      'A badges/MAINTENANCE',
+      'A index.json',
+      'A sarif',
+      'B badges/OPEN-SOURCE',
+      'B sarif',
+      'B sarif',
+    ]);
   });
 
   it('every JSON example is the file a build of the examples writes', () => {

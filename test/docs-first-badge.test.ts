@@ -29,9 +29,14 @@ describe('docs/guides/first-badge.md', () => {
     // On disk the encoded URL is the folder's name, as the resolver serves it.
     const svg = readFileSync(join(base, 'tutorial/site', line), 'utf8');
     expect(svg).toContain('gold');
-    const explanation = JSON.parse(readFileSync(join(base, 'tutorial/site/api/v1/repositories', encodeURIComponent('https://example.org/me/my-project'), 'badges/COMMITS'), 'utf8'));
+    const explanation = JSON.parse(
+      readFileSync(join(base, 'tutorial/site/api/v1/repositories', encodeURIComponent('https://example.org/me/my-project'), 'badges/COMMITS'), 'utf8'),
+    );
     expect(explanation.badgeStatus).toBe('bronze');
-    const status = (badge: string) => JSON.parse(readFileSync(join(base, 'tutorial/site/api/v1/repositories', encodeURIComponent('https://example.org/me/my-project'), `badges/${badge}`), 'utf8')).badgeStatus;
+    const status = (badge: string) =>
+      JSON.parse(
+        readFileSync(join(base, 'tutorial/site/api/v1/repositories', encodeURIComponent('https://example.org/me/my-project'), `badges/${badge}`), 'utf8'),
+      ).badgeStatus;
     // As the guide says: SECURITY gold, COMMITS and RELEASES bronze, BUS-FACTOR fail.
     expect(['SECURITY', 'COMMITS', 'RELEASES', 'BUS-FACTOR'].map(status)).toEqual(['gold', 'bronze', 'bronze', 'fail']);
 
@@ -42,7 +47,10 @@ describe('docs/guides/first-badge.md', () => {
       .trim()
       .replace('npx badgepress ', '');
     const cli = (args: string) =>
-      spawnChecked('sh', ['-c', `'${process.execPath}' '${join(ROOT, 'bin/badgepress.js')}' ${args}`], { cwd: join(base, 'tutorial'), env: { PATH: process.env.PATH!, HOME: base, CI: 'true', GIT_CONFIG_NOSYSTEM: '1' } });
+      spawnChecked('sh', ['-c', `'${process.execPath}' '${join(ROOT, 'bin/badgepress.js')}' ${args}`], {
+        cwd: join(base, 'tutorial'),
+        env: { PATH: process.env.PATH!, HOME: base, CI: 'true', GIT_CONFIG_NOSYSTEM: '1' },
+      });
     const records = () =>
       readFileSync(join(base, 'tutorial/store/example.org/me/my-project.ndjson'), 'utf8')
         .trim()

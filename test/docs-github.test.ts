@@ -22,8 +22,14 @@ let report: string;
 
 beforeAll(async () => {
   mkdirSync(join(dir, 'store'));
-  writeFileSync(join(dir, 'store/widget.ndjson'), `${JSON.stringify({ repositoryUrl: URL, timestamp: 1763596800, values: { ISSUE_REACTION_TIME: 30, BUS_FACTOR: 1, SECURITY_POLICY: false, DEPENDENTS: 3 } })}\n`);
-  writeFileSync(join(dir, 'badgepress.yaml'), `shape: A\nstore: store\nout: site\ncodeScanning: true\nthresholds: {A: ${join(ROOT, 'config/thresholds-a.yaml')}}\n`);
+  writeFileSync(
+    join(dir, 'store/widget.ndjson'),
+    `${JSON.stringify({ repositoryUrl: URL, timestamp: 1763596800, values: { ISSUE_REACTION_TIME: 30, BUS_FACTOR: 1, SECURITY_POLICY: false, DEPENDENTS: 3 } })}\n`,
+  );
+  writeFileSync(
+    join(dir, 'badgepress.yaml'),
+    `shape: A\nstore: store\nout: site\ncodeScanning: true\nthresholds: {A: ${join(ROOT, 'config/thresholds-a.yaml')}}\n`,
+  );
   const built = await runCommand(['build', '--config', join(dir, 'badgepress.yaml'), '--now', '1764000000']);
   expect(built.code, built.stderr).toBe(0);
   report = readFileSync(join(dir, 'site/api/v1/repositories', encodeURIComponent(URL), 'code-scanning.sarif'), 'utf8');
@@ -38,7 +44,11 @@ afterAll(async () => {
 function run(script: string, name: string): string {
   const work = join(dir, name);
   mkdirSync(work);
-  const r = spawnChecked('bash', ['-e', '-c', script.replaceAll('https://badges.example.org', serving.url)], { cwd: work, env: childEnv({ GITHUB_REPOSITORY: 'Acme/Widget' }), timeout: 30_000 });
+  const r = spawnChecked('bash', ['-e', '-c', script.replaceAll('https://badges.example.org', serving.url)], {
+    cwd: work,
+    env: childEnv({ GITHUB_REPOSITORY: 'Acme/Widget' }),
+    timeout: 30_000,
+  });
   expect(r.status, r.stderr).toBe(0);
   return readFileSync(join(work, 'badgepress.sarif'), 'utf8');
 }

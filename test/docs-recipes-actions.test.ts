@@ -48,7 +48,10 @@ describe('docs/guides/scheduled-rebuilds.md: GitHub Actions, run against an S3 p
     const site = bash(siteStep!, false);
     expect(site.code, site.stderr).toBe(0);
     const local = join(dir, 'unsharded-actions');
-    expect((await runCommand(['build', '--config', join(repo, 'site/config/badgepress.yaml'), '--store', join(repo, 'examples/store'), '--out', local, '--json'])).code).toBe(0);
+    expect(
+      (await runCommand(['build', '--config', join(repo, 'site/config/badgepress.yaml'), '--store', join(repo, 'examples/store'), '--out', local, '--json']))
+        .code,
+    ).toBe(0);
     const published = served(await s3.peer.objects('badges', 'site/'));
     const expected = served(readTree(local));
     expect([...published.keys()].sort()).toEqual([...expected.keys()].sort());

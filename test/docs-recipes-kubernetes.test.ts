@@ -84,7 +84,10 @@ describe('docs/guides/scheduled-rebuilds.md: Kubernetes, run against an S3 peer'
     expect(lastJson(site.stdout)).toMatchObject({ shards: 4, repositories: 4 });
     // The reference: one unsharded build of the same store (not a recipe step), in-process.
     const local = join(dir, 'unsharded');
-    expect((await runCommand(['build', '--config', join(app, 'site/config/badgepress.yaml'), '--store', join(app, 'examples/store'), '--out', local, '--json'])).code).toBe(0);
+    expect(
+      (await runCommand(['build', '--config', join(app, 'site/config/badgepress.yaml'), '--store', join(app, 'examples/store'), '--out', local, '--json']))
+        .code,
+    ).toBe(0);
     const published = served(await s3.peer.objects('badges', 'site/'));
     const expected = served(readTree(local));
     expect(expected.has('index.html')).toBe(true);

@@ -69,40 +69,43 @@ describe('docs/guides/scheduled-rebuilds.md: cron and systemd, run', () => {
     expect(demoStore(srv)).toEqual(demoStore(ROOT));
   });
 
-  it.skipIf(spawnSync('sh', ['-c', 'command -v systemd-analyze']).status !== 0)('the systemd units verify, and the ExecStart lines, in order, scan then build in WorkingDirectory with the unit PATH', () => {
-    const units = blocks('ini');
-    const service = units.find((u) => u.includes('[Service]'))!;
-    const timer = units.find((u) => u.includes('[Timer]'));
-    expect(service && timer).toBeTruthy();
-    const srv = checkout('srv-systemd');
-    const url = listLocalRepository(srv);
-    // One record the build skips (exit 1, which the unit counts as success).
-    writeFileSync(join(srv, 'site/store/zz-bad.ndjson'), BAD_RECORD);
-    const unitDir = join(dir, 'units');
-    mkdirSync(unitDir);
-    const here = service.replace('WorkingDirectory=/srv/badgepress', `WorkingDirectory=${srv}`).replaceAll(GUIDE_NODE, TEST_NODE);
-    writeFileSync(join(unitDir, 'badgepress.service'), here);
-    writeFileSync(join(unitDir, 'badgepress.timer'), timer!);
-    const verify = spawnSync('systemd-analyze', ['verify', join(unitDir, 'badgepress.service'), join(unitDir, 'badgepress.timer')], { encoding: 'utf8' });
-    expect(verify.stderr).toBe('');
-    expect(verify.status).toBe(0);
-    // Each ExecStart as systemd runs it: no shell of its own ($$ and %% are its $ and %), and
-    // systemd's own PATH, whatever Node that holds (here /usr/bin/node, Node 20).
-    const path = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-    const execs = [...here.matchAll(/^ExecStart=(.+)$/gm)].map((m) => m[1]!.replaceAll('$$', '$').replaceAll('%%', '%'));
-    expect(execs).toHaveLength(2);
-    expect(execs[0]).toContain(' scan ');
-    expect(execs[1]).toContain(' build ');
-    const success = [0, ...(/^SuccessExitStatus=(.+)$/m.exec(here)?.[1]?.split(/\s+/).map(Number) ?? [])];
-    const [scan, build] = execs.map((exec) => sh(exec, { cwd: srv, env: { PATH: path } }));
-    expect(scan!.code, scan!.stderr).toBe(0);
-    expect(lastJson(scan!.stdout)).toMatchObject({ repositories: 1, records: 1 });
-    expect(build!.code, build!.stderr).toBe(1);
-    expect(success).toContain(build!.code);
-    expect(lastJson(build!.stdout)).toMatchObject({ skipped: 1, exitCode: 1, repositories: 1 });
-    expect(builtRepositories(join(srv, 'site/dist'))).toEqual([url]);
-    expect(demoStore(srv)).toEqual(demoStore(ROOT));
-  });
+  it.skipIf(spawnSync('sh', ['-c', 'command -v systemd-analyze']).status !== 0)(
+    'the systemd units verify, and the ExecStart lines, in order, scan then build in WorkingDirectory with the unit PATH',
+    () => {
+      const units = blocks('ini');
+      const service = units.find((u) => u.includes('[Service]'))!;
+      const timer = units.find((u) => u.includes('[Timer]'));
+      expect(service && timer).toBeTruthy();
+      const srv = checkout('srv-systemd');
+      const url = listLocalRepository(srv);
+      // One record the build skips (exit 1, which the unit counts as success).
+      writeFileSync(join(srv, 'site/store/zz-bad.ndjson'), BAD_RECORD);
+      const unitDir = join(dir, 'units');
+      mkdirSync(unitDir);
+      const here = service.replace('WorkingDirectory=/srv/badgepress', `WorkingDirectory=${srv}`).replaceAll(GUIDE_NODE, TEST_NODE);
+      writeFileSync(join(unitDir, 'badgepress.service'), here);
+      writeFileSync(join(unitDir, 'badgepress.timer'), timer!);
+      const verify = spawnSync('systemd-analyze', ['verify', join(unitDir, 'badgepress.service'), join(unitDir, 'badgepress.timer')], { encoding: 'utf8' });
+      expect(verify.stderr).toBe('');
+      expect(verify.status).toBe(0);
+      // Each ExecStart as systemd runs it: no shell of its own ($$ and %% are its $ and %), and
+      // systemd's own PATH, whatever Node that holds (here /usr/bin/node, Node 20).
+      const path = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+      const execs = [...here.matchAll(/^ExecStart=(.+)$/gm)].map((m) => m[1]!.replaceAll('$$', '$').replaceAll('%%', '%'));
+      expect(execs).toHaveLength(2);
+      expect(execs[0]).toContain(' scan ');
+      expect(execs[1]).toContain(' build ');
+      const success = [0, ...(/^SuccessExitStatus=(.+)$/m.exec(here)?.[1]?.split(/\s+/).map(Number) ?? [])];
+      const [scan, build] = execs.map((exec) => sh(exec, { cwd: srv, env: { PATH: path } }));
+      expect(scan!.code, scan!.stderr).toBe(0);
+      expect(lastJson(scan!.stdout)).toMatchObject({ repositories: 1, records: 1 });
+      expect(build!.code, build!.stderr).toBe(1);
+      expect(success).toContain(build!.code);
+      expect(lastJson(build!.stdout)).toMatchObject({ skipped: 1, exitCode: 1, repositories: 1 });
+      expect(builtRepositories(join(srv, 'site/dist'))).toEqual([url]);
+      expect(demoStore(srv)).toEqual(demoStore(ROOT));
+    },
+  );
 });
 
 describe('docs/guides/github.md: plan in review', () => {
@@ -116,7 +119,10 @@ describe('docs/guides/github.md: plan in review', () => {
     expect(sh('npx badgepress build --json', { cwd: repo }).code).toBe(0);
     // The pull request: REUSED's gold band moves from 20 to 5 dependents (silver shrinks to nothing above bronze).
     const thresholds = join(repo, 'config/thresholds-a.yaml');
-    const edited = readFileSync(thresholds, 'utf8').replace('{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }', '{ min: 5, max: 5, status: silver }\n      - { min: 6, max: null, status: gold }');
+    const edited = readFileSync(thresholds, 'utf8').replace(
+      '{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }',
+      '{ min: 5, max: 5, status: silver }\n      - { min: 6, max: null, status: gold }',
+    );
     expect(edited).not.toBe(readFileSync(thresholds, 'utf8'));
     writeFileSync(thresholds, edited);
     const summary = join(dir, 'step-summary.md');

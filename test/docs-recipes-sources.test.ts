@@ -33,7 +33,15 @@ describe('docs/guides/scheduled-rebuilds.md: a source instead of a list, run', (
     }
     git = await startGitHttp(join(dir, 'served'));
     gitlab = await startGitLab({
-      catalogue: { web: git.url, repos: [{ path: 'acme/widget' }, { path: 'acme/tools/lint' }, { path: 'acme/tools/secret', visibility: 'private' }, { path: 'acme/attic', archived: true }] },
+      catalogue: {
+        web: git.url,
+        repos: [
+          { path: 'acme/widget' },
+          { path: 'acme/tools/lint' },
+          { path: 'acme/tools/secret', visibility: 'private' },
+          { path: 'acme/attic', archived: true },
+        ],
+      },
     });
   });
   afterAll(async () => {

@@ -31,10 +31,14 @@ describe('documentation recipes', () => {
   it('the YAML recipes parse and name real flags', () => {
     const yamls = blocks('yaml').map((y) => parse(y));
     const workflow = yamls.find((y) => y?.jobs);
-    expect(workflow.jobs.shards.steps.some((s: { run?: string }) => s.run?.includes('npx badgepress build --config site/config/badgepress.yaml --store s3://'))).toBe(true);
+    expect(
+      workflow.jobs.shards.steps.some((s: { run?: string }) => s.run?.includes('npx badgepress build --config site/config/badgepress.yaml --store s3://')),
+    ).toBe(true);
     // The scan step comes first, sharded like the build.
     const scanStep = workflow.jobs.shards.steps.find((s: { run?: string }) => s.run?.includes('npx badgepress'));
-    expect(scanStep?.run).toContain('npx badgepress scan --config site/config/badgepress.yaml --repos site/config/repositories.txt --store s3://scans/values --shard ${{ matrix.shard }}/4');
+    expect(scanStep?.run).toContain(
+      'npx badgepress scan --config site/config/badgepress.yaml --repos site/config/repositories.txt --store s3://scans/values --shard ${{ matrix.shard }}/4',
+    );
     // The workflow picks a maintained Node itself.
     for (const job of Object.values(workflow.jobs) as Array<{ steps: Array<{ uses?: string; with?: { 'node-version'?: number } }> }>) {
       expect([22, 24, 26]).toContain(job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version']);
@@ -49,10 +53,17 @@ describe('documentation recipes', () => {
     // The scheduler's own guard beside the lease, and the site step after every shard.
     expect(workflow.concurrency).toEqual({ group: 'badgepress-publish', 'cancel-in-progress': false });
     expect(workflow.jobs.site.needs).toBe('shards');
-    expect(workflow.jobs.site.steps.some((s: { run?: string }) => s.run?.includes(`npx badgepress site --config site/config/badgepress.yaml --shards ${workflow.jobs.shards.strategy.matrix.shard.length}`))).toBe(true);
+    expect(
+      workflow.jobs.site.steps.some((s: { run?: string }) =>
+        s.run?.includes(`npx badgepress site --config site/config/badgepress.yaml --shards ${workflow.jobs.shards.strategy.matrix.shard.length}`),
+      ),
+    ).toBe(true);
     const crons = yamls.filter((y) => y?.kind === 'CronJob');
     expect(crons).toHaveLength(2);
-    const [shards, site] = [crons.find((c) => c.spec.jobTemplate.spec.completionMode === 'Indexed'), crons.find((c) => c.spec.jobTemplate.spec.completionMode === undefined)];
+    const [shards, site] = [
+      crons.find((c) => c.spec.jobTemplate.spec.completionMode === 'Indexed'),
+      crons.find((c) => c.spec.jobTemplate.spec.completionMode === undefined),
+    ];
     expect(shards.spec.jobTemplate.spec.template.spec.containers[0].args[0]).toContain('--shard "$JOB_COMPLETION_INDEX/4"');
     expect(shards.spec.jobTemplate.spec.template.spec.initContainers[0].args[0]).toContain(
       'npx badgepress scan --config site/config/badgepress.yaml --repos site/config/repositories.txt --store s3://scans/values --shard "$JOB_COMPLETION_INDEX/4"',
@@ -69,7 +80,11 @@ describe('documentation recipes', () => {
     const { SCAN_USAGE } = await import('../src/commands/scan.ts');
     const { DISCOVER_USAGE } = await import('../src/commands/discover.ts');
     const usage = `${BUILD_USAGE} ${PLAN_USAGE} ${SERVE_USAGE} ${SITE_USAGE} ${SCAN_USAGE} ${DISCOVER_USAGE} --help`;
-    const used = new Set([...allDocs.matchAll(/npx badgepress (?:build|plan|serve|site|scan|discover)[^\n`]*/g)].flatMap((m) => [...m[0].matchAll(/--[a-z0-9-]+/g)].map((f) => f[0])));
+    const used = new Set(
+      [...allDocs.matchAll(/npx badgepress (?:build|plan|serve|site|scan|discover)[^\n`]*/g)].flatMap((m) =>
+        [...m[0].matchAll(/--[a-z0-9-]+/g)].map((f) => f[0]),
+      ),
+    );
     expect(used.size).toBeGreaterThan(5);
     for (const flag of used) expect(usage, flag).toContain(flag);
   });

@@ -47,7 +47,9 @@ client.destroy();
 // `npx badgepress` is the checkout's bin. Anything else the recipe calls fails the test.
 const AWS_SHIM = `aws() { if [ "$1 $2" = "s3 mb" ]; then "${process.execPath}" "${CREATE_BUCKET}" "\${3#s3://}"; else echo "recipe runs aws $*" >&2; return 99; fi; }
 `;
-const npxShim = (work: string) => `npx() { if [ "$1" = badgepress ]; then shift; "${process.execPath}" "${join(work, 'bin/badgepress.js')}" "$@"; else echo "recipe runs npx $*" >&2; return 99; fi; }
+const npxShim = (
+  work: string,
+) => `npx() { if [ "$1" = badgepress ]; then shift; "${process.execPath}" "${join(work, 'bin/badgepress.js')}" "$@"; else echo "recipe runs npx $*" >&2; return 99; fi; }
 `;
 
 describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
@@ -82,11 +84,17 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
     const work = checkout('s3-guide');
     cpSync(join(ROOT, 'examples/store'), join(work, 'store'), { recursive: true, preserveTimestamps: true });
     const exports: string[] = [];
-    const ownEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'AWS_ENDPOINT_URL_S3' && k !== 'AWS_ENDPOINT_URL'));
+    const ownEnv = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'AWS_ENDPOINT_URL_S3' && k !== 'AWS_ENDPOINT_URL'),
+    );
     let builds = 0;
     const run = (line: string, env: Record<string, string>) => {
       const shims = AWS_SHIM + (line.startsWith('npx badgepress ') && builds++ > 0 ? npxShim(work) : '');
-      const r = spawnChecked('sh', ['-c', `${shims}${exports.join('\n')}\n${line}`], { cwd: work, env: { ...ownEnv, CI: 'true', NPM_CONFIG_USERCONFIG: npmrc, ...installEnv, ...env }, timeout: 120_000 });
+      const r = spawnChecked('sh', ['-c', `${shims}${exports.join('\n')}\n${line}`], {
+        cwd: work,
+        env: { ...ownEnv, CI: 'true', NPM_CONFIG_USERCONFIG: npmrc, ...installEnv, ...env },
+        timeout: 120_000,
+      });
       expect(r.status, `${line}\n${r.stderr}`).toBe(0);
       return r.stdout;
     };
@@ -106,9 +114,13 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
     const out = /--out s3:\/\/([^/\s]+)\/(\S+)/.exec(main.find((l) => l.includes('--out'))!)!;
     const [bucket, prefix] = [out[1]!, `${out[2]!.replace(/\/?$/, '/')}`];
     const local = join(dir, 'local');
-    expect(spawnChecked(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build', '--config', join(work, 'config/badgepress.yaml'), '--store', join(work, 'store'), '--out', local], { env: { ...process.env, CI: 'true' } }).status).toBe(
-      0,
-    );
+    expect(
+      spawnChecked(
+        process.execPath,
+        [join(ROOT, 'bin/badgepress.js'), 'build', '--config', join(work, 'config/badgepress.yaml'), '--store', join(work, 'store'), '--out', local],
+        { env: { ...process.env, CI: 'true' } },
+      ).status,
+    ).toBe(0);
     const expected = readTree(local);
     // The build state under .badgepress/state/ is bookkeeping (readTree leaves it out locally
     // too), and so is the object build checks conditional writes on.

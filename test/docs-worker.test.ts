@@ -55,7 +55,12 @@ describe('docs/guides/cloudflare-worker.md', () => {
     const badge = command(/^curl .*$/m)
       .replace(/^curl -sI /, '')
       .replace('8788', String(port));
-    const defaults = spawn('sh', ['-c', run.replace(/ --port 8788$/, ` --port ${port}`)], { cwd: dir, env: childEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const defaults = spawn('sh', ['-c', run.replace(/ --port 8788$/, ` --port ${port}`)], {
+      cwd: dir,
+      env: childEnv(),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let printed = '';
     defaults.stdout!.on('data', (c: Buffer) => (printed += c.toString()));
     defaults.stderr!.on('data', (c: Buffer) => (printed += c.toString()));
@@ -72,12 +77,19 @@ describe('docs/guides/cloudflare-worker.md', () => {
       }
       expect(answers[0], printed).toBe(200);
       for (let i = 0; i < 500 && !printed.includes('worker: '); i++) await sleep(20);
-      expect(printed).toMatch(/^worker: http:\/\/127\.0\.0\.1:\d+\/ \(.*no wrangler\.toml here, so main = "dist-worker\/worker\.js", compatibility_date = "\d{4}-\d{2}-\d{2}"; Ctrl\+C stops\)$/m);
+      expect(printed).toMatch(
+        /^worker: http:\/\/127\.0\.0\.1:\d+\/ \(.*no wrangler\.toml here, so main = "dist-worker\/worker\.js", compatibility_date = "\d{4}-\d{2}-\d{2}"; Ctrl\+C stops\)$/m,
+      );
     } finally {
       process.kill(-defaults.pid!, 'SIGTERM');
     }
     writeFileSync(join(dir, 'wrangler.toml'), toml);
-    const worker = await startServeChild('sh', ['-c', run.replace(/ --port 8788$/, ' --port 0')], { cwd: dir, env: childEnv(), detached: true }, /worker: (http:\/\/\S+?)\/ /);
+    const worker = await startServeChild(
+      'sh',
+      ['-c', run.replace(/ --port 8788$/, ' --port 0')],
+      { cwd: dir, env: childEnv(), detached: true },
+      /worker: (http:\/\/\S+?)\/ /,
+    );
     try {
       const curl = command(/^curl .*$/m).replace('http://127.0.0.1:8788', worker.url);
       const head = spawnChecked('sh', ['-c', curl], { timeout: 30_000 });

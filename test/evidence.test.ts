@@ -63,7 +63,18 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
     committedDay = git(bare, ['log', '-1', '--format=%cs']).trim();
     writeFileSync(config, ['store: store', 'strictSarif: true', 'codeScanning: true', 'scan:\n  mirrors: mirrors', ''].join('\n'));
     writeFileSync(join(root, 'repos.txt'), `${URL} mirror=${bare}\n`);
-    const scan = await runCommand(['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store'), '--as-of', String(E), '--json']);
+    const scan = await runCommand([
+      'scan',
+      '--config',
+      config,
+      '--repos',
+      join(root, 'repos.txt'),
+      '--store',
+      join(root, 'store'),
+      '--as-of',
+      String(E),
+      '--json',
+    ]);
     expect(scan.code, scan.stderr).toBe(0);
     for (const shape of ['A', 'B'] as const) {
       const build = await runCommand(['build', '--config', config, '--store', join(root, 'store'), '--out', out[shape], '--shape', shape, '--now', String(E)]);
@@ -107,7 +118,9 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
     const commits = sarif.runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'COMMITS');
     // Commits after 2026-05-27: 06-10, 07-10, 08-22.
     expect(commits.properties.value).toBe('3');
-    expect(commits.properties.evidence).toMatch(/^3 commits counted between 2026-05-27 and 2026-11-27 \(the last 6 months before the scan\)\. The scan's own note, over its window: 6 non-merge commits in the 12 months to 2026-11-27/);
+    expect(commits.properties.evidence).toMatch(
+      /^3 commits counted between 2026-05-27 and 2026-11-27 \(the last 6 months before the scan\)\. The scan's own note, over its window: 6 non-merge commits in the 12 months to 2026-11-27/,
+    );
     const text = pageText(read('B', `repositories/${ENC}/index.html`));
     expect(text).toContain(commits.properties.evidence);
     // A rule the scan did not measure: open, and the page and provenance say why.
@@ -128,7 +141,8 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
       for (const badge of shape === 'A' ? ['MAINTENANCE', 'SECURITY'] : ['MAINTAINED', 'REUSED']) {
         const body = api(shape, `badges/${badge}`);
         expect(explanation(body), JSON.stringify(explanation.errors)).toBe(true);
-        for (const c of body.badgeExplanation.criteria) expect(provenance(c.provenance), `${badge} ${c.ruleId} ${JSON.stringify(provenance.errors)}`).toBe(true);
+        for (const c of body.badgeExplanation.criteria)
+          expect(provenance(c.provenance), `${badge} ${c.ruleId} ${JSON.stringify(provenance.errors)}`).toBe(true);
       }
       // The schema can fail: a provenance without evidence is refused.
       expect(provenance({ scannedAt: E })).toBe(false);

@@ -70,7 +70,11 @@ describe("conditional requests with the last scan's ETags", () => {
   it('GitHub: a stored page names its next page on the origin asked now, not the one it came from', async () => {
     // Releases two a page: page 1 links page 2. The second scan's server listens on another
     // port; the reused page 1's link must lead there (another origin would be refused).
-    const paged: GhRepository = { ...REPO, pageCap: 2, releases: [...REPO.releases!, { tag: 'v2.1.0', published: '2026-11-10T00:00:00Z' }, { tag: 'v2.2.0', published: '2026-11-12T00:00:00Z' }] };
+    const paged: GhRepository = {
+      ...REPO,
+      pageCap: 2,
+      releases: [...REPO.releases!, { tag: 'v2.1.0', published: '2026-11-10T00:00:00Z' }, { tag: 'v2.2.0', published: '2026-11-12T00:00:00Z' }],
+    };
     const file = await answersFile();
     const first = await scanOnce((servers[0] = await startGitHub(paged)), file, GH);
     const second = await scanOnce((servers[1] = await startGitHub(paged)), file, GH);

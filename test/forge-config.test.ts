@@ -17,9 +17,14 @@ function write(name: string, text: string): string {
 
 describe('hosts: and dependents:', () => {
   it('loads hosts as written, without a trailing slash, and no dependents by default', async () => {
-    const file = write('ok.yaml', 'hosts:\n  git.example:8443:\n    kind: gitea\n    apiUrl: https://git.example:8443/api/v1/\n    tokenEnv: GIT_EXAMPLE_TOKEN\n    requestsPerSecond: 2\n');
+    const file = write(
+      'ok.yaml',
+      'hosts:\n  git.example:8443:\n    kind: gitea\n    apiUrl: https://git.example:8443/api/v1/\n    tokenEnv: GIT_EXAMPLE_TOKEN\n    requestsPerSecond: 2\n',
+    );
     const config = await loadSettings(file);
-    expect(config.hosts).toEqual({ 'git.example:8443': { kind: 'gitea', apiUrl: 'https://git.example:8443/api/v1', tokenEnv: 'GIT_EXAMPLE_TOKEN', requestsPerSecond: 2 } });
+    expect(config.hosts).toEqual({
+      'git.example:8443': { kind: 'gitea', apiUrl: 'https://git.example:8443/api/v1', tokenEnv: 'GIT_EXAMPLE_TOKEN', requestsPerSecond: 2 },
+    });
     expect(config.dependents).toBeUndefined();
     const none = await loadSettings(write('none.yaml', ''));
     expect(none.hosts).toEqual({});
@@ -38,7 +43,14 @@ describe('hosts: and dependents:', () => {
   it("loads the bounds on a repository's forge work; refuses one out of range with file:line", async () => {
     const bounds = '    maxPagesPerList: 50\n    maxRequestsPerRepository: 400\n    maxSecondsPerRepository: 120\n    maxAnswerBytes: 1048576\n';
     const config = await loadSettings(write('bounds.yaml', `hosts:\n  git.example:\n    kind: gitea\n    apiUrl: https://git.example/api/v1\n${bounds}`));
-    expect(config.hosts['git.example']).toEqual({ kind: 'gitea', apiUrl: 'https://git.example/api/v1', maxPagesPerList: 50, maxRequestsPerRepository: 400, maxSecondsPerRepository: 120, maxAnswerBytes: 1048576 });
+    expect(config.hosts['git.example']).toEqual({
+      kind: 'gitea',
+      apiUrl: 'https://git.example/api/v1',
+      maxPagesPerList: 50,
+      maxRequestsPerRepository: 400,
+      maxSecondsPerRepository: 120,
+      maxAnswerBytes: 1048576,
+    });
     const bad = write('bad-bounds.yaml', 'hosts:\n  git.example:\n    kind: gitea\n    apiUrl: https://git.example/api/v1\n    maxPagesPerList: 0\n');
     await expect(loadSettings(bad)).rejects.toThrow(/bad-bounds\.yaml:6.*maxPagesPerList/s);
   });
@@ -80,13 +92,18 @@ describe('hosts: and dependents:', () => {
 
   it('a credential in apiUrl or a token in scan.tokens is refused by name, never echoed (scan exits 2)', async () => {
     const token = 'ghp_' + 'Z9y8X7w6'.repeat(4);
-    const file = write('secret.yaml', `scan:\n  tokens:\n    github.com: ${token}\nhosts:\n  x.example:\n    kind: gitea\n    apiUrl: "https://tok:SECRETpw@x.example/api/v1"\n`);
+    const file = write(
+      'secret.yaml',
+      `scan:\n  tokens:\n    github.com: ${token}\nhosts:\n  x.example:\n    kind: gitea\n    apiUrl: "https://tok:SECRETpw@x.example/api/v1"\n`,
+    );
     const repos = join(dir, 'secret-repos.txt');
     writeFileSync(repos, 'https://x.example/acme/widget\n');
     const r = await runCommand(['scan', '--config', file, '--repos', repos, '--store', join(dir, 'secret-store')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${file}:4 scan.tokens.github.com: looks like a token, not the name of an environment variable`);
-    expect(r.stderr).toContain(`${file}:8 hosts.x.example.apiUrl: "https://***@x.example/api/v1" must not hold credentials (user:password@); give the token through tokenEnv`);
+    expect(r.stderr).toContain(
+      `${file}:8 hosts.x.example.apiUrl: "https://***@x.example/api/v1" must not hold credentials (user:password@); give the token through tokenEnv`,
+    );
     for (const secret of ['SECRETpw', 'tok:', token]) expect(r.stdout + r.stderr).not.toContain(secret);
   });
 

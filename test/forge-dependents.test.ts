@@ -24,7 +24,11 @@ const request = (host: string): ForgeRequest => ({
   horizonMonths: 12,
 });
 
-const version = (system: string, name: string, v: string, isDefault: boolean) => ({ versionKey: { system, name, version: v }, publishedAt: '2026-01-01T00:00:00Z', isDefault });
+const version = (system: string, name: string, v: string, isDefault: boolean) => ({
+  versionKey: { system, name, version: v },
+  publishedAt: '2026-01-01T00:00:00Z',
+  isDefault,
+});
 
 describe('DEPENDENTS', () => {
   it('ecosyste.ms: the dependent repositories of every package from the repository, at E only', async () => {
@@ -37,9 +41,27 @@ describe('DEPENDENTS', () => {
               ? {
                   status: 200,
                   body: [
-                    { name: 'widget', ecosystem: 'npm', repository_url: 'https://git.example/acme/widget', dependent_packages_count: 4, dependent_repos_count: 12 },
-                    { name: 'widget-cli', ecosystem: 'pypi', repository_url: 'https://git.example/acme/widget', dependent_packages_count: 0, dependent_repos_count: null },
-                    { name: 'widget-go', ecosystem: 'go', repository_url: 'https://git.example/acme/widget', dependent_packages_count: 1, dependent_repos_count: 3 },
+                    {
+                      name: 'widget',
+                      ecosystem: 'npm',
+                      repository_url: 'https://git.example/acme/widget',
+                      dependent_packages_count: 4,
+                      dependent_repos_count: 12,
+                    },
+                    {
+                      name: 'widget-cli',
+                      ecosystem: 'pypi',
+                      repository_url: 'https://git.example/acme/widget',
+                      dependent_packages_count: 0,
+                      dependent_repos_count: null,
+                    },
+                    {
+                      name: 'widget-go',
+                      ecosystem: 'go',
+                      repository_url: 'https://git.example/acme/widget',
+                      dependent_packages_count: 1,
+                      dependent_repos_count: 3,
+                    },
                   ],
                 }
               : { status: 200, body: [] },
@@ -72,9 +94,21 @@ describe('DEPENDENTS', () => {
                   status: 200,
                   body: {
                     versions: [
-                      { versionKey: { system: 'NPM', name: '@acme/widget', version: '1.0.0' }, relationType: 'SOURCE_REPO', relationProvenance: 'UNVERIFIED_METADATA' },
-                      { versionKey: { system: 'NPM', name: '@acme/widget', version: '1.1.0' }, relationType: 'SOURCE_REPO', relationProvenance: 'UNVERIFIED_METADATA' },
-                      { versionKey: { system: 'PYPI', name: 'widget', version: '0.3.0' }, relationType: 'SOURCE_REPO', relationProvenance: 'UNVERIFIED_METADATA' },
+                      {
+                        versionKey: { system: 'NPM', name: '@acme/widget', version: '1.0.0' },
+                        relationType: 'SOURCE_REPO',
+                        relationProvenance: 'UNVERIFIED_METADATA',
+                      },
+                      {
+                        versionKey: { system: 'NPM', name: '@acme/widget', version: '1.1.0' },
+                        relationType: 'SOURCE_REPO',
+                        relationProvenance: 'UNVERIFIED_METADATA',
+                      },
+                      {
+                        versionKey: { system: 'PYPI', name: 'widget', version: '0.3.0' },
+                        relationType: 'SOURCE_REPO',
+                        relationProvenance: 'UNVERIFIED_METADATA',
+                      },
                     ],
                   },
                 }
@@ -86,7 +120,10 @@ describe('DEPENDENTS', () => {
             status: 200,
             body: {
               packageKey: { system: p.system, name: p.name },
-              versions: p.system === 'NPM' ? [version('NPM', p.name!, '1.0.0', false), version('NPM', p.name!, '1.1.0', true)] : [version('PYPI', p.name!, '0.3.0', true)],
+              versions:
+                p.system === 'NPM'
+                  ? [version('NPM', p.name!, '1.0.0', false), version('NPM', p.name!, '1.1.0', true)]
+                  : [version('PYPI', p.name!, '0.3.0', true)],
             },
           }),
         },

@@ -20,7 +20,15 @@ afterEach(async () => {
 async function measure(repo: GtRepository, host: Partial<HostConfig> = {}, times = [E1, E]): Promise<ForgeResult> {
   await server?.close();
   server = await startGitea(repo);
-  return measureOn(server, { kind: 'gitea', host: 'forge.example', path: 'acme/widget', tokens: 'fj-secret-one', times, tagNames: ['v1.0.0'], hostConfig: host });
+  return measureOn(server, {
+    kind: 'gitea',
+    host: 'forge.example',
+    path: 'acme/widget',
+    tokens: 'fj-secret-one',
+    times,
+    tagNames: ['v1.0.0'],
+    hostConfig: host,
+  });
 }
 
 const WIDGET: GtRepository = {
@@ -86,7 +94,10 @@ describe('Gitea/Forgejo adapter', () => {
   it("reads every page of Forgejo's run list by the body's total_count (no Link, no X-Total-Count)", async () => {
     // 45 runs, 20 a page: 3 pages. Every third run failed, the others succeeded, all in the
     // 45 days before E: all 45 count.
-    const runs = Array.from({ length: 45 }, (_, i) => ({ created: new Date((E - (i + 1) * 86400) * 1000).toISOString(), status: i % 3 ? 'success' : 'failure' }));
+    const runs = Array.from({ length: 45 }, (_, i) => ({
+      created: new Date((E - (i + 1) * 86400) * 1000).toISOString(),
+      status: i % 3 ? 'success' : 'failure',
+    }));
     const r = await measure({ ...WIDGET, pageCap: 20, runs }, {}, [E]);
     expect(r.failures).toEqual([]);
     expect((r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events).toHaveLength(45);
@@ -111,14 +122,18 @@ describe('Gitea/Forgejo adapter', () => {
     r = await measure({ ...WIDGET, runList: 'gitea', runs: [...runs.slice(0, 3), { status: 'success' }] }, {}, [E]);
     expect(r.failures).toEqual([]);
     expect(r.measurements[0]!.values.CI_PIPELINE).toBeNull();
-    expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe('Forgejo/Gitea API: 1 of 4 runs that succeeded or failed carry no time (neither created, created_at nor started_at)');
+    expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe(
+      'Forgejo/Gitea API: 1 of 4 runs that succeeded or failed carry no time (neither created, created_at nor started_at)',
+    );
   });
 
   it('an instance without the Actions run list leaves CI_PIPELINE null with evidence, not a failure', async () => {
     const r = await measure({ ...WIDGET, runs: undefined }, {}, [E]);
     expect(r.failures).toEqual([]);
     expect(r.measurements[0]!.values.CI_PIPELINE).toBeNull();
-    expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe('Forgejo/Gitea API: this instance has no Actions run list (/repos/acme/widget/actions/runs answered 404)');
+    expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe(
+      'Forgejo/Gitea API: this instance has no Actions run list (/repos/acme/widget/actions/runs answered 404)',
+    );
   });
 
   it('a user-owned repository: the owner and collaborators maintain it', async () => {
@@ -133,14 +148,34 @@ describe('Gitea/Forgejo adapter', () => {
     let r = await measure({ ...WIDGET, hasIssues: false }, {}, [E]);
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBeNull();
     expect(r.failures).toEqual([]);
-    r = await measure({ ...WIDGET, override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 401, body: { message: 'token is required', url: '' } } : undefined) }, {}, [E]);
+    r = await measure(
+      { ...WIDGET, override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 401, body: { message: 'token is required', url: '' } } : undefined) },
+      {},
+      [E],
+    );
     expect(r.failures).toEqual(['Forgejo/Gitea API: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)']);
-    r = await measure({ ...WIDGET, override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 404, body: { message: 'not found', url: '', errors: [] } } : undefined) }, {}, [E]);
+    r = await measure(
+      { ...WIDGET, override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 404, body: { message: 'not found', url: '', errors: [] } } : undefined) },
+      {},
+      [E],
+    );
     expect(r.failures).toEqual(['Forgejo/Gitea API: 404 not found or not visible to the token']);
-    r = await measure({ ...WIDGET, override: (t, _q, n) => (t.endsWith('/releases') && n === 1 ? { status: 429, headers: { 'retry-after': '0' }, body: { message: 'rate limited', url: '' } } : undefined) }, {}, [E]);
+    r = await measure(
+      {
+        ...WIDGET,
+        override: (t, _q, n) =>
+          t.endsWith('/releases') && n === 1 ? { status: 429, headers: { 'retry-after': '0' }, body: { message: 'rate limited', url: '' } } : undefined,
+      },
+      {},
+      [E],
+    );
     expect(r.failures).toEqual([]);
     expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-10-15T00:00:00Z')] });
-    r = await measure({ ...WIDGET, override: (t) => (t === '/packages/{owner}' ? { status: 200, body: [], delayMs: 1000 } : undefined) }, { timeoutSeconds: 0.2 }, [E]);
+    r = await measure(
+      { ...WIDGET, override: (t) => (t === '/packages/{owner}' ? { status: 200, body: [], delayMs: 1000 } : undefined) },
+      { timeoutSeconds: 0.2 },
+      [E],
+    );
     expect(r.failures).toEqual(['Forgejo/Gitea API: no answer within 0.2 s']);
     expect(r.measurements[0]!.values.PACKAGES).toBeNull();
   });
@@ -157,18 +192,24 @@ describe('Gitea/Forgejo adapter', () => {
     expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues', 200, [issue])).toEqual([]);
     for (const field of ['number', 'created_at', 'user']) {
       const { [field as keyof typeof issue]: _, ...without } = issue;
-      expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues', 200, [without])).toEqual([`GET /repos/{owner}/{repo}/issues 200: /0 must have required property '${field}'`]);
+      expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues', 200, [without])).toEqual([
+        `GET /repos/{owner}/{repo}/issues 200: /0 must have required property '${field}'`,
+      ]);
     }
     expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues/{index}/timeline', 200, [{ id: 1, type: 'comment', created_at: '2026-10-01T00:00:00Z' }])).toEqual([
       "GET /repos/{owner}/{repo}/issues/{index}/timeline 200: /0 must have required property 'user'",
     ]);
-    expect(giteaCheck('GET', '/repos/{owner}/{repo}/releases', 200, [{ id: 1, tag_name: 'v1', draft: false, prerelease: false }])).toEqual(["GET /repos/{owner}/{repo}/releases 200: /0 must have required property 'published_at'"]);
+    expect(giteaCheck('GET', '/repos/{owner}/{repo}/releases', 200, [{ id: 1, tag_name: 'v1', draft: false, prerelease: false }])).toEqual([
+      "GET /repos/{owner}/{repo}/releases 200: /0 must have required property 'published_at'",
+    ]);
     // A run of either list (Forgejo's or Gitea's) without its outcome.
-    expect(giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: 1, workflow_runs: [{ id: 1, created: '2026-10-01T00:00:00Z' }] })).toContain(
-      "GET /repos/{owner}/{repo}/actions/runs 200: /workflow_runs/0 must have required property 'status'",
-    );
+    expect(
+      giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: 1, workflow_runs: [{ id: 1, created: '2026-10-01T00:00:00Z' }] }),
+    ).toContain("GET /repos/{owner}/{repo}/actions/runs 200: /workflow_runs/0 must have required property 'status'");
     const listed = { html_url: 'https://forge.example/a/w', private: false, internal: false, fork: false, mirror: false, archived: false, topics: null };
-    expect(giteaCheck('GET', '/repos/{owner}/{repo}', 200, { id: 1, name: 'w', full_name: 'a/w', owner: user, ...listed })).toEqual(["GET /repos/{owner}/{repo} 200:  must have required property 'has_issues'"]);
+    expect(giteaCheck('GET', '/repos/{owner}/{repo}', 200, { id: 1, name: 'w', full_name: 'a/w', owner: user, ...listed })).toEqual([
+      "GET /repos/{owner}/{repo} 200:  must have required property 'has_issues'",
+    ]);
   });
 
   it('never follows a next-page link to another host (the token would go with it)', async () => {
@@ -180,14 +221,26 @@ describe('Gitea/Forgejo adapter', () => {
             ? {
                 status: 200,
                 headers: { link: '<http://elsewhere.example/api/v1/repos/acme/widget/releases?page=2>; rel="next"' },
-                body: [{ id: 1, tag_name: 'v1.1.0', name: 'v1.1.0', draft: false, prerelease: false, created_at: '2026-10-15T00:00:00Z', published_at: '2026-10-15T00:00:00Z' }],
+                body: [
+                  {
+                    id: 1,
+                    tag_name: 'v1.1.0',
+                    name: 'v1.1.0',
+                    draft: false,
+                    prerelease: false,
+                    created_at: '2026-10-15T00:00:00Z',
+                    published_at: '2026-10-15T00:00:00Z',
+                  },
+                ],
               }
             : undefined,
       },
       {},
       [E],
     );
-    expect(r.failures).toEqual([`Forgejo/Gitea API: a next-page link of /repos/acme/widget/releases points to another origin (http://elsewhere.example); not followed, only ${new URL(server!.url).origin} is asked`]);
+    expect(r.failures).toEqual([
+      `Forgejo/Gitea API: a next-page link of /repos/acme/widget/releases points to another origin (http://elsewhere.example); not followed, only ${new URL(server!.url).origin} is asked`,
+    ]);
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
   });
 });

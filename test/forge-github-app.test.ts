@@ -31,10 +31,23 @@ const REPO: GhRepository = {
 async function scanRepos(paths: string[], env: Record<string, string>, tokenSeconds?: number): Promise<ForgeResult[]> {
   server = await startGitHub({ ...REPO, app: { id: '4242', publicKey, installationId: 77, tokenSeconds } });
   const host = 'ghe.example';
-  const forge = forgeFor({ hosts: { [host]: { kind: 'github', apiUrl: server.url, tokenEnv: 'GH_POOL', appIdEnv: 'APP_ID', appKeyEnv: 'APP_KEY', requestsPerSecond: 0, timeoutSeconds: 5 } } }, env);
+  const forge = forgeFor(
+    {
+      hosts: {
+        [host]: { kind: 'github', apiUrl: server.url, tokenEnv: 'GH_POOL', appIdEnv: 'APP_ID', appKeyEnv: 'APP_KEY', requestsPerSecond: 0, timeoutSeconds: 5 },
+      },
+    },
+    env,
+  );
   const results: ForgeResult[] = [];
   for (const path of paths) {
-    const request: ForgeRequest = { target: { url: `https://${host}/${path}`, host, path, source: 'repos.txt:1' }, times: [E], git: { tagNames: new Set() }, windowMonths: {}, horizonMonths: 12 };
+    const request: ForgeRequest = {
+      target: { url: `https://${host}/${path}`, host, path, source: 'repos.txt:1' },
+      times: [E],
+      git: { tagNames: new Set() },
+      windowMonths: {},
+      horizonMonths: 12,
+    };
     results.push(await forge(request.target)!.measure(request));
   }
   expect(server.violations).toEqual([]);

@@ -120,8 +120,18 @@ describe('GitHub adapter', () => {
     // counts with 1 day: the mean is 1.00.
     const day = (n: number) => new Date(Date.UTC(2026, 7, 27) + n * 86_400_000).toISOString().replace('.000Z', 'Z');
     const issues = Array.from({ length: 150 }, (_, n) => ({ number: n + 1, created: day(n / 2), author: { login: `user${n}` }, association: 'NONE' }));
-    const events = issues.map((i) => ({ issue: i.number, event: 'labeled', created: new Date(Date.parse(i.created) + 86_400_000).toISOString(), actor: maint }));
-    const comments = issues.map((i) => ({ issue: i.number, created: new Date(Date.parse(i.created) + 3_600_000).toISOString(), author: depbot, association: 'NONE' }));
+    const events = issues.map((i) => ({
+      issue: i.number,
+      event: 'labeled',
+      created: new Date(Date.parse(i.created) + 86_400_000).toISOString(),
+      actor: maint,
+    }));
+    const comments = issues.map((i) => ({
+      issue: i.number,
+      created: new Date(Date.parse(i.created) + 3_600_000).toISOString(),
+      author: depbot,
+      association: 'NONE',
+    }));
     const r = await measure({ issues, events, comments }, {}, [E]);
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(1);
     expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toContain('150 issues');
@@ -135,7 +145,10 @@ describe('GitHub adapter', () => {
     // One outsider's issue of 2026-11-01 with 120 comments by the outsider herself, then the
     // owner's comment on 2026-11-04: 3 days, found on the timeline's second page.
     const at = (h: number) => new Date(Date.UTC(2026, 10, 1) + h * 3_600_000).toISOString().replace('.000Z', 'Z');
-    const comments = [...Array.from({ length: 120 }, (_, h) => ({ issue: 1, created: at(h / 2 + 1), author: alice, association: 'NONE' })), { issue: 1, created: at(72), author: maint, association: 'OWNER' }];
+    const comments = [
+      ...Array.from({ length: 120 }, (_, h) => ({ issue: 1, created: at(h / 2 + 1), author: alice, association: 'NONE' })),
+      { issue: 1, created: at(72), author: maint, association: 'OWNER' },
+    ];
     const r = await measure({ issues: [{ number: 1, created: at(0), author: alice, association: 'NONE' }], comments }, {}, [E]);
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(3);
     expect(server!.requests.filter((q) => q.path === '/graphql')).toHaveLength(2);
@@ -158,7 +171,11 @@ describe('GitHub adapter', () => {
   it('splits a range whose total_count is capped at 1,000 too (GitHub does not say it is not)', async () => {
     // 1,100 runs six hours apart from 2026-01-01, all pushes that succeeded: a range's
     // total_count says 1,000 whenever it holds more. All 1,100 count.
-    const runs: GhRun[] = Array.from({ length: 1100 }, (_, i) => ({ created: new Date(Date.UTC(2026, 0, 1) + i * 6 * 3600_000).toISOString().replace('.000Z', 'Z'), event: 'push', conclusion: 'success' }));
+    const runs: GhRun[] = Array.from({ length: 1100 }, (_, i) => ({
+      created: new Date(Date.UTC(2026, 0, 1) + i * 6 * 3600_000).toISOString().replace('.000Z', 'Z'),
+      event: 'push',
+      conclusion: 'success',
+    }));
     const r = await measure({ runs, issues: [], runTotal: 'capped' }, {}, [E]);
     expect((r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events).toHaveLength(1100);
   });
@@ -190,7 +207,14 @@ describe('GitHub adapter', () => {
     const r = await measure(
       {
         ...WIDGET,
-        override: (t) => (t.endsWith('/actions/runs') ? { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, body: GH_ERROR('API rate limit exceeded for user ID 1.') } : undefined),
+        override: (t) =>
+          t.endsWith('/actions/runs')
+            ? {
+                status: 403,
+                headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+                body: GH_ERROR('API rate limit exceeded for user ID 1.'),
+              }
+            : undefined,
       },
       {},
       [E],
@@ -232,8 +256,18 @@ describe('GitHub adapter', () => {
       {
         ...WIDGET,
         override: (t, _q, n): Reply | undefined => {
-          if (t.endsWith('/releases') && n === 1) return { status: 429, headers: { 'retry-after': '1' }, body: GH_ERROR('You have exceeded a secondary rate limit. Please wait a few minutes before you try again.') };
-          if (t.endsWith('/actions/runs') && n === 1) return { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)) }, body: GH_ERROR('API rate limit exceeded') };
+          if (t.endsWith('/releases') && n === 1)
+            return {
+              status: 429,
+              headers: { 'retry-after': '1' },
+              body: GH_ERROR('You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'),
+            };
+          if (t.endsWith('/actions/runs') && n === 1)
+            return {
+              status: 403,
+              headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)) },
+              body: GH_ERROR('API rate limit exceeded'),
+            };
           return undefined;
         },
       },
@@ -251,7 +285,8 @@ describe('GitHub adapter', () => {
     const r = await measure(
       {
         ...WIDGET,
-        override: (t) => (t.endsWith('/releases') ? { status: 403, headers: { 'retry-after': '600' }, body: GH_ERROR('You have exceeded a secondary rate limit.') } : undefined),
+        override: (t) =>
+          t.endsWith('/releases') ? { status: 403, headers: { 'retry-after': '600' }, body: GH_ERROR('You have exceeded a secondary rate limit.') } : undefined,
       },
       {},
       [E],
@@ -265,7 +300,11 @@ describe('GitHub adapter', () => {
   });
 
   it('a server that does not answer in time fails with a timeout', async () => {
-    const r = await measure({ ...WIDGET, override: (t) => (t.endsWith('/releases') ? { status: 200, body: [], delayMs: 1500 } : undefined) }, { timeoutSeconds: 0.2 }, [E]);
+    const r = await measure(
+      { ...WIDGET, override: (t) => (t.endsWith('/releases') ? { status: 200, body: [], delayMs: 1500 } : undefined) },
+      { timeoutSeconds: 0.2 },
+      [E],
+    );
     expect(r.failures).toEqual(['GitHub API: no answer within 0.2 s']);
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
   });
@@ -284,7 +323,9 @@ describe('GitHub adapter', () => {
     const replay = (_p: Record<string, string>, _q: unknown, base: string): Reply => {
       const r = recorded[served++]!;
       const keep = ['link', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-used', 'x-ratelimit-resource', 'etag'];
-      const headers = Object.fromEntries(keep.filter((k) => r.headers[k] !== undefined).map((k) => [k, String(r.headers[k]).split('https://api.github.com').join(base)]));
+      const headers = Object.fromEntries(
+        keep.filter((k) => r.headers[k] !== undefined).map((k) => [k, String(r.headers[k]).split('https://api.github.com').join(base)]),
+      );
       return { status: r.status, headers, body: r.response };
     };
     server = await startForgeServer(
@@ -302,7 +343,13 @@ describe('GitHub adapter', () => {
     // 3 + 3 + 3 + 3 + 1 issues, all opened on 2017-10-10 by a MEMBER.
     expect(issues).toHaveLength(13);
     expect(issues.every((i) => i.author_association === 'MEMBER' && i.created_at.startsWith('2017-10-10'))).toBe(true);
-    expect(server.requests.map((q) => q.path)).toEqual(['/repos/octokit-fixture-org/paginate-issues/issues', '/repositories/1000/issues', '/repositories/1000/issues', '/repositories/1000/issues', '/repositories/1000/issues']);
+    expect(server.requests.map((q) => q.path)).toEqual([
+      '/repos/octokit-fixture-org/paginate-issues/issues',
+      '/repositories/1000/issues',
+      '/repositories/1000/issues',
+      '/repositories/1000/issues',
+      '/repositories/1000/issues',
+    ]);
     expect(server.requests.slice(1, 5).map((q) => q.query.get('page'))).toEqual(['2', '3', '4', '5']);
   });
 
@@ -310,14 +357,22 @@ describe('GitHub adapter', () => {
     const elsewhere = await startGitHub({ releases: [{ tag: 'v9.0.0', published: '2026-11-10T00:00:00Z' }] });
     try {
       const r = await measure(
-        { ...WIDGET, override: (t, q) => (t.endsWith('/releases') && !q.query.has('page') ? { status: 200, headers: { link: `<${elsewhere.url}/repos/acme/widget/releases?per_page=100&page=1>; rel="next"` }, body: [] } : undefined) },
+        {
+          ...WIDGET,
+          override: (t, q) =>
+            t.endsWith('/releases') && !q.query.has('page')
+              ? { status: 200, headers: { link: `<${elsewhere.url}/repos/acme/widget/releases?per_page=100&page=1>; rel="next"` }, body: [] }
+              : undefined,
+        },
         {},
         [E],
       );
       // Not a value from the foreign answer (v9.0.0): RELEASES and PACKAGES read that list.
       expect(r.measurements[0]!.values.RELEASES).toBeNull();
       expect(r.measurements[0]!.values.PACKAGES).toBeNull();
-      expect(r.measurements[0]!.evidence.RELEASES).toBe(`GitHub API: a next-page link of /repos/acme/widget/releases points to another origin (${new URL(elsewhere.url).origin}); not followed, only ${new URL(server!.url).origin} is asked`);
+      expect(r.measurements[0]!.evidence.RELEASES).toBe(
+        `GitHub API: a next-page link of /repos/acme/widget/releases points to another origin (${new URL(elsewhere.url).origin}); not followed, only ${new URL(server!.url).origin} is asked`,
+      );
       expect(r.measurements[0]!.values.CI_PIPELINE).not.toBeNull();
       expect(elsewhere.requests).toHaveLength(0);
     } finally {
@@ -331,7 +386,8 @@ describe('GitHub adapter', () => {
       {
         ...WIDGET,
         // The repository's answer is the last request its token may send this hour.
-        override: (t, _q, n, normal) => (t === '/repos/{owner}/{repo}' && n === 1 ? { ...normal(), headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } } : undefined),
+        override: (t, _q, n, normal) =>
+          t === '/repos/{owner}/{repo}' && n === 1 ? { ...normal(), headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } } : undefined,
       },
       {},
       [E],

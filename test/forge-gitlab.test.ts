@@ -19,7 +19,16 @@ afterEach(async () => {
 
 async function measure(project: GlProject, host: Partial<HostConfig> = {}, times = [E1, E]): Promise<ForgeResult> {
   server = await startGitLab(project);
-  return measureOn(server, { kind: 'gitlab', host: 'gitlab.example', path: 'acme/tools/widget', tokens: 'glpat-secret-one', times, windowMonths: { ISSUE_REACTION_TIME: 3 }, tagNames: ['v1.0.0'], hostConfig: host });
+  return measureOn(server, {
+    kind: 'gitlab',
+    host: 'gitlab.example',
+    path: 'acme/tools/widget',
+    tokens: 'glpat-secret-one',
+    times,
+    windowMonths: { ISSUE_REACTION_TIME: 3 },
+    tagNames: ['v1.0.0'],
+    hostConfig: host,
+  });
 }
 
 const maint = { username: 'maint' };
@@ -90,7 +99,9 @@ describe('GitLab adapter', () => {
     expect(at1!.values.CI_PIPELINE).toEqual({ events: [u('2025-11-01T00:00:00Z'), u('2026-10-20T00:00:00Z')] });
     expect(at2!.values.RELEASES).toEqual({ events: [u('2026-10-01T00:00:00Z')] });
     // Two registry packages and one image tag (`latest` is no version).
-    expect(at2!.values.PACKAGES).toEqual({ events: [u('2026-06-01T10:00:00Z'), u('2026-11-10T00:00:00Z'), u('2026-11-10T01:00:00Z'), u('2026-11-12T00:00:00Z')] });
+    expect(at2!.values.PACKAGES).toEqual({
+      events: [u('2026-06-01T10:00:00Z'), u('2026-11-10T00:00:00Z'), u('2026-11-10T01:00:00Z'), u('2026-11-12T00:00:00Z')],
+    });
     expect(at1!.values.PACKAGES).toEqual({ events: [u('2026-06-01T10:00:00Z')] });
     expect(r.requests).toBe(server!.requests.length);
     // The project by its URL-encoded path, the token in PRIVATE-TOKEN.
@@ -159,12 +170,30 @@ describe('GitLab adapter', () => {
   });
 
   it('waits out a 429 with a short Retry-After; a long one holds the token till its reset', async () => {
-    let r = await measure({ ...WIDGET, override: (t, _q, n) => (t.endsWith('/pipelines') && n === 1 ? { status: 429, headers: { 'retry-after': '0' }, body: { message: 'Retry later' } } : undefined) }, {}, [E]);
+    let r = await measure(
+      {
+        ...WIDGET,
+        override: (t, _q, n) =>
+          t.endsWith('/pipelines') && n === 1 ? { status: 429, headers: { 'retry-after': '0' }, body: { message: 'Retry later' } } : undefined,
+      },
+      {},
+      [E],
+    );
     expect(r.failures).toEqual([]);
     expect(r.measurements[0]!.values.CI_PIPELINE).toEqual({ events: [u('2026-10-20T00:00:00Z'), u('2026-11-01T00:00:00Z'), u('2026-11-02T00:00:00Z')] });
     await server!.close();
     const reset = Math.floor(Date.now() / 1000) + 7200;
-    r = await measure({ ...WIDGET, override: (t) => (t.endsWith('/pipelines') ? { status: 429, headers: { 'ratelimit-remaining': '0', 'ratelimit-reset': String(reset) }, body: { message: 'Retry later' } } : undefined) }, {}, [E]);
+    r = await measure(
+      {
+        ...WIDGET,
+        override: (t) =>
+          t.endsWith('/pipelines')
+            ? { status: 429, headers: { 'ratelimit-remaining': '0', 'ratelimit-reset': String(reset) }, body: { message: 'Retry later' } }
+            : undefined,
+      },
+      {},
+      [E],
+    );
     expect(r.failures).toEqual([`GitLab API: 429 rate limit, resets ${resetWording(reset)}`]);
     // Issues came before the limit; the later calls of the same (only) token are not sent.
     expect(r.measurements[0]!.values).toEqual({ ISSUE_REACTION_TIME: 9.83, CI_PIPELINE: null, RELEASES: null, PACKAGES: null });
@@ -172,7 +201,11 @@ describe('GitLab adapter', () => {
   });
 
   it('a server that does not answer in time fails with a timeout', async () => {
-    const r = await measure({ ...WIDGET, override: (t) => (t.endsWith('/packages') ? { status: 200, body: [], delayMs: 1000 } : undefined) }, { timeoutSeconds: 0.2 }, [E]);
+    const r = await measure(
+      { ...WIDGET, override: (t) => (t.endsWith('/packages') ? { status: 200, body: [], delayMs: 1000 } : undefined) },
+      { timeoutSeconds: 0.2 },
+      [E],
+    );
     expect(r.failures).toEqual(['GitLab API: no answer within 0.2 s']);
     expect(r.measurements[0]!.values.PACKAGES).toBeNull();
     expect(r.measurements[0]!.values.RELEASES).not.toBeNull();
@@ -180,17 +213,22 @@ describe('GitLab adapter', () => {
 
   it("the stand-in's check rejects an answer off GitLab's documented responses", () => {
     expect(gitlabCheck('GET', '/projects/{id}/pipelines', 200, [{ id: 1, status: 'succeeded' }])).not.toEqual([]);
-    expect(gitlabCheck('GET', '/projects/{id}/members/all', 200, [{ id: 1, username: 'x', name: 'x', state: 'active', web_url: 'u', access_level: 25 }])).not.toEqual([]);
+    expect(
+      gitlabCheck('GET', '/projects/{id}/members/all', 200, [{ id: 1, username: 'x', name: 'x', state: 'active', web_url: 'u', access_level: 25 }]),
+    ).not.toEqual([]);
     // A field the adapter reads, missing: the description marks it required, as GitLab's docs list it on every answer.
-    expect(gitlabCheck('GET', '/projects/{id}/releases', 200, [{ tag_name: 'v1', name: 'v1', created_at: '2026-10-01T00:00:00Z', upcoming_release: false }])).toEqual([
-      "GET /projects/{id}/releases 200: /0 must have required property 'released_at'",
-    ]);
+    expect(
+      gitlabCheck('GET', '/projects/{id}/releases', 200, [{ tag_name: 'v1', name: 'v1', created_at: '2026-10-01T00:00:00Z', upcoming_release: false }]),
+    ).toEqual(["GET /projects/{id}/releases 200: /0 must have required property 'released_at'"]);
   });
 
   it('takes the token of scan.tokens for the host when hosts: names none, and a pool in turn', async () => {
     server = await startGitLab(WIDGET);
     const target = { url: 'https://gitlab.example/acme/tools/widget', host: 'gitlab.example', path: 'acme/tools/widget', source: 'repos.txt:1' };
-    const forge = forgeFor({ hosts: { 'gitlab.example': { kind: 'gitlab', apiUrl: server.url, requestsPerSecond: 1000 } }, gitTokens: { 'gitlab.example': 'GIT_SIDE_TOKEN' } }, { GIT_SIDE_TOKEN: 'glpat-a, glpat-b' });
+    const forge = forgeFor(
+      { hosts: { 'gitlab.example': { kind: 'gitlab', apiUrl: server.url, requestsPerSecond: 1000 } }, gitTokens: { 'gitlab.example': 'GIT_SIDE_TOKEN' } },
+      { GIT_SIDE_TOKEN: 'glpat-a, glpat-b' },
+    );
     const r = await forge(target)!.measure({ target, times: [E], git: { tagNames: new Set() }, windowMonths: {}, horizonMonths: 12 });
     expect(r.failures).toEqual([]);
     const used = server.requests.map((q) => q.headers['private-token']);

@@ -68,7 +68,12 @@ describe('forge adapter registry', () => {
 
   it('forgeFor refuses a kind no adapter speaks, naming the host and the kinds there are', () => {
     const hosts = { 'a.example': { kind: 'gitlab2', apiUrl: 'https://a.example/api/v4' }, 'b.example': { api: false as const, kind: 'nope' } };
-    expect(() => forgeFor({ hosts }, {})).toThrow(expect.objectContaining({ name: 'ConfigError', problems: ['hosts: a.example: kind: "gitlab2" is no forge badgepress knows; use one of github, gitlab, gitea'] }));
+    expect(() => forgeFor({ hosts }, {})).toThrow(
+      expect.objectContaining({
+        name: 'ConfigError',
+        problems: ['hosts: a.example: kind: "gitlab2" is no forge badgepress knows; use one of github, gitlab, gitea'],
+      }),
+    );
   });
 
   it('each adapter states its label, known hosts and token header as the reference says', () => {
@@ -79,7 +84,14 @@ describe('forge adapter registry', () => {
       { kind: 'gitea', label: 'Forgejo/Gitea API', header: ['authorization', 'token T'] },
     ]);
     expect(KNOWN_HOSTS).toEqual({
-      'github.com': { kind: 'github', apiUrl: 'https://api.github.com', tokenEnv: 'GITHUB_TOKEN', appIdEnv: 'GITHUB_APP_ID', appKeyEnv: 'GITHUB_APP_PRIVATE_KEY', requestsPerSecond: 10 },
+      'github.com': {
+        kind: 'github',
+        apiUrl: 'https://api.github.com',
+        tokenEnv: 'GITHUB_TOKEN',
+        appIdEnv: 'GITHUB_APP_ID',
+        appKeyEnv: 'GITHUB_APP_PRIVATE_KEY',
+        requestsPerSecond: 10,
+      },
       'gitlab.com': { kind: 'gitlab', apiUrl: 'https://gitlab.com/api/v4', tokenEnv: 'GITLAB_TOKEN', requestsPerSecond: 5 },
       'codeberg.org': { kind: 'gitea', apiUrl: 'https://codeberg.org/api/v1', tokenEnv: 'CODEBERG_TOKEN', requestsPerSecond: 2 },
     });

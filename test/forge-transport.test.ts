@@ -131,7 +131,9 @@ const NULLS = { ISSUE_REACTION_TIME: null, CI_PIPELINE: null, RELEASES: null, PA
 describe.each(FORGES)('$label transport', (f) => {
   it('follows no redirect to another origin: the call fails, the token stays home (R3-2)', async () => {
     const other = await elsewhere();
-    const { r, server } = await measure(f, (t) => (t === f.repoTemplate ? raw((res) => res.writeHead(302, { location: `${other.url}/moved` }).end()) : undefined));
+    const { r, server } = await measure(f, (t) =>
+      t === f.repoTemplate ? raw((res) => res.writeHead(302, { location: `${other.url}/moved` }).end()) : undefined,
+    );
     const cause = `${f.label}: ${f.repoPath} answered 302, a redirect to another origin (${origin(other)}); not followed, the token goes to ${origin(server)} only`;
     expect(r.failures).toEqual([cause]);
     expect(r.measurements[0]!.values).toEqual(NULLS);
@@ -140,14 +142,18 @@ describe.each(FORGES)('$label transport', (f) => {
   });
 
   it('follows a redirect on the same origin, the token with it', async () => {
-    const { r, server } = await measure(f, (t, q) => (t === f.releasesTemplate && !q.query.has('moved') ? raw((res) => res.writeHead(301, { location: `${q.path}?moved=1&${q.query}` }).end()) : undefined));
+    const { r, server } = await measure(f, (t, q) =>
+      t === f.releasesTemplate && !q.query.has('moved') ? raw((res) => res.writeHead(301, { location: `${q.path}?moved=1&${q.query}` }).end()) : undefined,
+    );
     expect(r.failures).toEqual([]);
     expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u(RELEASE.published)] });
     expect(calls(server, '/releases').map((q) => q.query.has('moved'))).toEqual([false, true]);
   });
 
   it('redacts the token and strips control characters from a message quoting the answer (R3-3, R3-18)', async () => {
-    const { r } = await measure(f, (t) => (t === f.repoTemplate ? raw((res) => res.writeHead(307, { location: `http://${CANARY}.invalid/%1B]0;pwned%07` }).end()) : undefined));
+    const { r } = await measure(f, (t) =>
+      t === f.repoTemplate ? raw((res) => res.writeHead(307, { location: `http://${CANARY}.invalid/%1B]0;pwned%07` }).end()) : undefined,
+    );
     expect(r.failures).toHaveLength(1);
     expect(r.failures[0]).toContain('a redirect to another origin (http://***.invalid); not followed');
     expect(r.failures[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
@@ -155,7 +161,11 @@ describe.each(FORGES)('$label transport', (f) => {
 
   it('a 401 whose body quotes the token and a terminal escape says neither (R3-3, R3-18)', async () => {
     const body = JSON.stringify({ message: `bad token ${CANARY} \u001b]0;pwned\u0007`, token: CANARY });
-    const { r } = await measure(f, (t) => (t === f.repoTemplate ? raw((res) => res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Bearer realm="${CANARY}"` }).end(body)) : undefined));
+    const { r } = await measure(f, (t) =>
+      t === f.repoTemplate
+        ? raw((res) => res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Bearer realm="${CANARY}"` }).end(body))
+        : undefined,
+    );
     expect(r.failures).toEqual([`${f.label}: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)`]);
   });
 
@@ -163,14 +173,18 @@ describe.each(FORGES)('$label transport', (f) => {
     // Read as a URL, its origin is the API's: only the user information sets it apart.
     const withUser = (q: RequestSeen) => `http://x:${CANARY}@${q.headers.host}${q.path}?again=1`;
     let { r, server } = await measure(f, (t, q) => (t === f.repoTemplate ? raw((res) => res.writeHead(302, { location: withUser(q) }).end()) : undefined));
-    expect(r.failures).toEqual([`${f.label}: ${f.repoPath} answered 302, a redirect to a URL with user information; not followed, the token goes in its header only`]);
+    expect(r.failures).toEqual([
+      `${f.label}: ${f.repoPath} answered 302, a redirect to a URL with user information; not followed, the token goes in its header only`,
+    ]);
     expect(calls(server, f.repoPath)).toHaveLength(1);
     ({ r, server } = await measure(f, (t, q, _n, normal) => {
       if (t !== f.releasesTemplate) return undefined;
       const answer = normal();
       return { ...answer, headers: { ...answer.headers, link: `<${withUser(q)}>; rel="next"` } };
     }));
-    expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: a next-page link of ${f.releasesPath} carries user information; not followed, the token goes in its header only`);
+    expect(r.measurements[0]!.evidence.RELEASES).toBe(
+      `${f.label}: a next-page link of ${f.releasesPath} carries user information; not followed, the token goes in its header only`,
+    );
     expect(calls(server, '/releases')).toHaveLength(1);
   });
 
@@ -182,7 +196,9 @@ describe.each(FORGES)('$label transport', (f) => {
       return { ...answer, headers: { ...answer.headers, link: `<${other.url}${f.releasesPath}?page=2>; rel="next"` } };
     });
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
-    expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: a next-page link of ${f.releasesPath} points to another origin (${origin(other)}); not followed, only ${origin(server)} is asked`);
+    expect(r.measurements[0]!.evidence.RELEASES).toBe(
+      `${f.label}: a next-page link of ${f.releasesPath} points to another origin (${origin(other)}); not followed, only ${origin(server)} is asked`,
+    );
     expect(other.requests).toEqual([]);
   });
 
@@ -232,16 +248,22 @@ describe.each(FORGES)('$label transport', (f) => {
   });
 
   it('an answer that is not JSON, or a list that is not a list, is a failed call (R3-8)', async () => {
-    let { r } = await measure(f, (t) => (t === f.repoTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>')) : undefined));
+    let { r } = await measure(f, (t) =>
+      t === f.repoTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>')) : undefined,
+    );
     expect(r.failures).toEqual([`${f.label}: the answer to ${f.repoPath} is not the JSON the API documents (24 bytes, cut off or malformed)`]);
-    ({ r } = await measure(f, (t) => (t === f.releasesTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"ok"}')) : undefined)));
+    ({ r } = await measure(f, (t) =>
+      t === f.releasesTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"ok"}')) : undefined,
+    ));
     expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: a page of ${f.releasesPath} is not the JSON list the API documents`);
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
   });
 
   it('a repository answer that is JSON but not the documented repository is a failed call (R3-8)', async () => {
     // An object without the field that says whether issues are on: not "issues enabled".
-    const { r } = await measure(f, (t) => (t === f.repoTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"maintenance"}')) : undefined));
+    const { r } = await measure(f, (t) =>
+      t === f.repoTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"maintenance"}')) : undefined,
+    );
     expect(r.failures).toEqual([`${f.label}: the answer to ${f.repoPath} is not the JSON the API documents`]);
     expect(r.measurements[0]!.values).toEqual(NULLS);
   });
@@ -300,11 +322,22 @@ describe.each(FORGES)('$label transport', (f) => {
         more();
       };
       let { r } = await measure(f, (t) => (t === f.releasesTemplate ? raw(endless) : undefined), { maxAnswerBytes: 65_536 });
-      expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: the answer to ${f.releasesPath} is longer than 65536 bytes (maxAnswerBytes); not read further`);
+      expect(r.measurements[0]!.evidence.RELEASES).toBe(
+        `${f.label}: the answer to ${f.releasesPath} is longer than 65536 bytes (maxAnswerBytes); not read further`,
+      );
       // What the socket buffers held beyond the bound, not an endless read: well under 16 MiB.
       expect(written).toBeLessThan(16 * 1024 * 1024);
-      ({ r } = await measure(f, (t) => (t === f.releasesTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': '900000000' }).write('[')) : undefined), { maxAnswerBytes: 65_536 }));
-      expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: the answer to ${f.releasesPath} is longer than 65536 bytes (maxAnswerBytes); not read further`);
+      ({ r } = await measure(
+        f,
+        (t) =>
+          t === f.releasesTemplate
+            ? raw((res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': '900000000' }).write('['))
+            : undefined,
+        { maxAnswerBytes: 65_536 },
+      ));
+      expect(r.measurements[0]!.evidence.RELEASES).toBe(
+        `${f.label}: the answer to ${f.releasesPath} is longer than 65536 bytes (maxAnswerBytes); not read further`,
+      );
     },
     BOUND_SAFETY_NET_MS,
   );
@@ -315,9 +348,13 @@ describe.each(FORGES)('$label transport', (f) => {
       // 8 MiB of spaces after "[" gzip to about 8 KiB: the decoded body is what is bounded.
       const bomb = gzipSync(Buffer.concat([Buffer.from('['), Buffer.alloc(8 * 1024 * 1024, 32)]));
       const headers = { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) };
-      const { r } = await measure(f, (t) => (t === f.releasesTemplate ? raw((res) => res.writeHead(200, headers).end(bomb)) : undefined), { maxAnswerBytes: 65_536 });
+      const { r } = await measure(f, (t) => (t === f.releasesTemplate ? raw((res) => res.writeHead(200, headers).end(bomb)) : undefined), {
+        maxAnswerBytes: 65_536,
+      });
       expect(bomb.length).toBeLessThan(65_536);
-      expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: the answer to ${f.releasesPath} is longer than 65536 bytes (maxAnswerBytes); not read further`);
+      expect(r.measurements[0]!.evidence.RELEASES).toBe(
+        `${f.label}: the answer to ${f.releasesPath} is longer than 65536 bytes (maxAnswerBytes); not read further`,
+      );
     },
     BOUND_SAFETY_NET_MS,
   );
@@ -368,7 +405,10 @@ describe.each(FORGES)('$label transport', (f) => {
   );
 
   it('a Retry-After of 10^20 is a day at most, no RangeError, no warning; -5 is no delay at all (R3 smaller)', async () => {
-    const limited = (value: string) => (t: string) => (t === f.releasesTemplate ? { status: 429, headers: { 'retry-after': value }, body: f.kind === 'github' ? GH_ERROR('Too many requests') : { message: 'Retry later' } } : undefined);
+    const limited = (value: string) => (t: string) =>
+      t === f.releasesTemplate
+        ? { status: 429, headers: { 'retry-after': value }, body: f.kind === 'github' ? GH_ERROR('Too many requests') : { message: 'Retry later' } }
+        : undefined;
     const before = Math.floor(Date.now() / 1000);
     let { r } = await measure(f, limited('100000000000000000000'));
     const after = Math.floor(Date.now() / 1000);
@@ -388,14 +428,18 @@ describe('GitHub run list split', () => {
     'stops at one hour when every range reports more than 1,000 runs: CI_PIPELINE null, 15 requests (R3-10)',
     async () => {
       const f = FORGES[0]!;
-      const { r, server } = await measure(f, (t) => (t === '/repos/{owner}/{repo}/actions/runs' ? { status: 200, body: { total_count: 5000, workflow_runs: [] } } : undefined));
+      const { r, server } = await measure(f, (t) =>
+        t === '/repos/{owner}/{repo}/actions/runs' ? { status: 200, body: { total_count: 5000, workflow_runs: [] } } : undefined,
+      );
       // The month-wide first query (2025-11-01 to 2026-11-30) reports 5,000 too, so the window
       // itself is split: (2025-11-25, 2026-11-25] is 31,536,000 s; the first half of each range,
       // rounded up, goes 15,768,000 … 3,850 and 1,925 s: the fifteenth range is under an hour
       // and still full. 1 + 15 requests.
       expect(calls(server, '/actions/runs')).toHaveLength(16);
       expect(r.measurements[0]!.values.CI_PIPELINE).toBeNull();
-      expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe('GitHub API: 1000 runs or more from 2025-11-25T00:00:01Z to 2025-11-25T00:32:05Z, as many as one query answers at most; ranges are split no finer than 1 hour');
+      expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe(
+        'GitHub API: 1000 runs or more from 2025-11-25T00:00:01Z to 2025-11-25T00:32:05Z, as many as one query answers at most; ranges are split no finer than 1 hour',
+      );
       expect(r.measurements[0]!.values.RELEASES).not.toBeNull();
     },
     BOUND_SAFETY_NET_MS,
@@ -419,7 +463,9 @@ describe('Gitea/Forgejo run list', () => {
       );
       expect(calls(server, '/actions/runs')).toHaveLength(5);
       expect(r.measurements[0]!.values.CI_PIPELINE).toBeNull();
-      expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe('Forgejo/Gitea API: /repos/acme/widget/actions/runs has more than 5 pages (maxPagesPerList); not read to its end');
+      expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe(
+        'Forgejo/Gitea API: /repos/acme/widget/actions/runs has more than 5 pages (maxPagesPerList); not read to its end',
+      );
     },
     BOUND_SAFETY_NET_MS,
   );
@@ -436,6 +482,7 @@ describe('Retry-After as RFC 9110 reads it', () => {
     expect(retryAfterSeconds('Wed Nov 25 12:01:30 2026', now)).toBe(90);
     expect(retryAfterSeconds('Sun, 06 Nov 1994 08:49:37 GMT', now)).toBe(0);
     expect(retryAfterSeconds('Fri, 25 Nov 2050 12:00:00 GMT', now)).toBe(86_400);
-    for (const bad of ['-5', '1.5', '1e3', 'soon', '', '2026-11-25T12:01:30Z', 'Wed, 25 Nov 2026 12:01:30 +0000']) expect(retryAfterSeconds(bad, now)).toBeUndefined();
+    for (const bad of ['-5', '1.5', '1e3', 'soon', '', '2026-11-25T12:01:30Z', 'Wed, 25 Nov 2026 12:01:30 +0000'])
+      expect(retryAfterSeconds(bad, now)).toBeUndefined();
   });
 });

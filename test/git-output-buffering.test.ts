@@ -60,7 +60,9 @@ describe('buffering git output', () => {
 
   it('a 4 MiB record of a streamed output is copied at most twice', async () => {
     const records: string[] = [];
-    const copied = await bytesCopied(() => streamGitRecords({ gitDir, settings: { timeoutMs: 30_000 }, args: ['cat-file', 'blob', blob] }, 0, (r) => records.push(r)));
+    const copied = await bytesCopied(() =>
+      streamGitRecords({ gitDir, settings: { timeoutMs: 30_000 }, args: ['cat-file', 'blob', blob] }, 0, (r) => records.push(r)),
+    );
     expect(records).toEqual([body.toString('latin1')]);
     expect(copied).toBeLessThanOrEqual(2 * SIZE);
   });
@@ -109,7 +111,13 @@ describe('buffering git output', () => {
       const changed = git(gitDir, ['hash-object', '-w', '--stdin'], {}, `month ${month}\n`).trim();
       const lines = [`100644 blob ${changed}\tfile00000`, ...files.slice(1), ...(month >= 2 ? [`100644 blob ${changed}\tSecurity.md`] : [])];
       const tree = git(gitDir, ['mktree'], {}, `${lines.join('\n')}\n`).trim();
-      const env = { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@b', GIT_COMMITTER_DATE: `${1_700_000_000 + month * 2_600_000} +0000` };
+      const env = {
+        GIT_AUTHOR_NAME: 'A',
+        GIT_AUTHOR_EMAIL: 'a@b',
+        GIT_COMMITTER_NAME: 'A',
+        GIT_COMMITTER_EMAIL: 'a@b',
+        GIT_COMMITTER_DATE: `${1_700_000_000 + month * 2_600_000} +0000`,
+      };
       commits.push(git(gitDir, ['commit-tree', tree, '-m', `month ${month}`, ...(month > 0 ? ['-p', commits[month - 1]!] : [])], env).trim());
     }
     const rootBytes = Number(git(gitDir, ['cat-file', '-s', `${commits[3]}^{tree}`]).trim());

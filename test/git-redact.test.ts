@@ -18,7 +18,9 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     seen.push(String(req.headers.authorization));
     res.writeHead(200, { 'content-type': 'application/x-git-upload-pack-advertisement', 'cache-control': 'no-cache' });
-    res.end(`${pkt('# service=git-upload-pack\n')}0000${pkt(`ERR access denied for token ${TOKEN} (basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')})\n`)}`);
+    res.end(
+      `${pkt('# service=git-upload-pack\n')}0000${pkt(`ERR access denied for token ${TOKEN} (basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')})\n`)}`,
+    );
   });
   port = await listenLocal(server);
 });

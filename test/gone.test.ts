@@ -6,7 +6,14 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
-import { goneRepositories, keysOfRepository, publishedRepositories, removeRepositories, repositoryOfSegment, type StoreKnowledge } from '../src/publish/gone.ts';
+import {
+  goneRepositories,
+  keysOfRepository,
+  publishedRepositories,
+  removeRepositories,
+  repositoryOfSegment,
+  type StoreKnowledge,
+} from '../src/publish/gone.ts';
 import type { Sink } from '../src/publish/sink.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -65,7 +72,14 @@ describe('publishedRepositories and keysOfRepository', () => {
 
   it('lists every key of a repository, API files and pages', async () => {
     const keys = await keysOfRepository(new DirectorySink(site()), A);
-    expect(keys.sort()).toEqual([`api/v1/repositories/${enc(A)}/at/1763000000/badges/MAINT.svg`, `api/v1/repositories/${enc(A)}/badges/MAINT.svg`, `api/v1/repositories/${enc(A)}/index.json`, `repositories/${enc(A)}/index.html`].sort());
+    expect(keys.sort()).toEqual(
+      [
+        `api/v1/repositories/${enc(A)}/at/1763000000/badges/MAINT.svg`,
+        `api/v1/repositories/${enc(A)}/badges/MAINT.svg`,
+        `api/v1/repositories/${enc(A)}/index.json`,
+        `repositories/${enc(A)}/index.html`,
+      ].sort(),
+    );
   });
 });
 

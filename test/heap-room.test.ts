@@ -11,7 +11,8 @@ import { tempDir } from './helpers/tmp.ts';
 
 const MB = 1024 * 1024;
 const BIG = 'https://github.com/acme/big';
-const history = (scans: number) => ({ repositoryUrl: BIG, encoded: encodeURIComponent(BIG), scans: new Array(scans), grants: [] }) as unknown as RepositoryHistory;
+const history = (scans: number) =>
+  ({ repositoryUrl: BIG, encoded: encodeURIComponent(BIG), scans: new Array(scans), grants: [] }) as unknown as RepositoryHistory;
 
 /** A store of the example's acme/widget and a repository of 5,000 scans. */
 function storeWithBig(): { dir: string; store: string } {
@@ -20,7 +21,14 @@ function storeWithBig(): { dir: string; store: string } {
   mkdirSync(store);
   copyFileSync(join(ROOT, 'examples/store/acme-widget.ndjson'), join(store, 'acme-widget.ndjson'));
   const lines: string[] = [];
-  for (let i = 0; i < 5000; i++) lines.push(JSON.stringify({ repositoryUrl: BIG, timestamp: 1_600_000_000 + i * 3600, values: { ISSUE_REACTION_TIME: i % 20, BUS_FACTOR: i % 7, SECURITY_POLICY: true, DEPENDENTS: i % 40 } }));
+  for (let i = 0; i < 5000; i++)
+    lines.push(
+      JSON.stringify({
+        repositoryUrl: BIG,
+        timestamp: 1_600_000_000 + i * 3600,
+        values: { ISSUE_REACTION_TIME: i % 20, BUS_FACTOR: i % 7, SECURITY_POLICY: true, DEPENDENTS: i % 40 },
+      }),
+    );
   writeFileSync(join(store, 'big.ndjson'), `${lines.join('\n')}\n`);
   return { dir, store };
 }
@@ -66,7 +74,9 @@ describe('a repository too large for the heap', () => {
 
   it('is refused by name by plan too, which runs the loop build runs; the others are planned', () => {
     const { dir, store } = storeWithBig();
-    const r = runCli(['plan', '--store', store, '--out', join(dir, 'out'), '--now', '1763600000', '--json'], { env: { NODE_OPTIONS: '--max-old-space-size=96' } });
+    const r = runCli(['plan', '--store', store, '--out', join(dir, 'out'), '--now', '1763600000', '--json'], {
+      env: { NODE_OPTIONS: '--max-old-space-size=96' },
+    });
     expect(r.stderr).not.toMatch(/heap out of memory/);
     expect(r.stderr).toMatch(new RegExp(`${BIG.replaceAll('.', '\\.')}: 5000 scans need about 157 MB to build at once`));
     // Exit 3: the other repository's files would be added.

@@ -15,7 +15,11 @@ describe('a state read back compactly', () => {
   ];
 
   it('files in the listing order, in another order, and a name given twice (the last kept) answer as a Map', () => {
-    for (const order of [files, [files[2]!, files[0]!, files[1]!], [...files, ['a.ndjson', { version: '13:4', repositories: ['https://h/z'] }] as [string, FileState]]]) {
+    for (const order of [
+      files,
+      [files[2]!, files[0]!, files[1]!],
+      [...files, ['a.ndjson', { version: '13:4', repositories: ['https://h/z'] }] as [string, FileState]],
+    ]) {
       const compact = new CompactFileStates();
       const map = new Map<string, FileState>();
       for (const [n, f] of order) {
@@ -68,7 +72,11 @@ describe('the store listing', () => {
     listing.setRead('c.json', '3:4', ['https://h/x', 'https://h/y']);
     listing.setRead('unlisted.ndjson', '9:9', ['https://h/u']);
     expect(listing.addIssue('a.ndjson', issue)).toBe(true);
-    expect([0, 1, 2].map((i) => listing.readAt(i))).toEqual([{ version: '1:1', repositories: ['https://h/a'], issues: [issue] }, undefined, { version: '3:4', repositories: ['https://h/x', 'https://h/y'] }]);
+    expect([0, 1, 2].map((i) => listing.readAt(i))).toEqual([
+      { version: '1:1', repositories: ['https://h/a'], issues: [issue] },
+      undefined,
+      { version: '3:4', repositories: ['https://h/x', 'https://h/y'] },
+    ]);
     expect(listing.isRead('b.ndjson')).toBe(false);
     expect(listing.isRead('unlisted.ndjson')).toBe(false);
     expect(listing.repositoriesReadAt(0)).toEqual(['https://h/a']);

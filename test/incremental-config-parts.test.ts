@@ -70,12 +70,19 @@ describe('config parts', () => {
       }
     }
     expect(partOfKey(rel(indexKey(enc)))).toBe('index');
-    for (const stray of ['at/1/index.json', 'at/1/code-scanning.sarif', 'at/1/badges/X.json', 'badges/X.svg.bak', 'badges/X/y', 'notes.txt', 'at/x/sarif']) expect(partOfKey(stray), stray).toBeUndefined();
+    for (const stray of ['at/1/index.json', 'at/1/code-scanning.sarif', 'at/1/badges/X.json', 'badges/X.svg.bak', 'badges/X/y', 'notes.txt', 'at/x/sarif'])
+      expect(partOfKey(stray), stray).toBeUndefined();
   });
 
   it('reformatting the YAML changes no part; each edit changes exactly the parts whose files it reaches', async () => {
     const base = await partsFor(config('base', THRESHOLDS));
-    const reformatted = await partsFor(config('reformatted', edit(THRESHOLDS, '{ min: 0, max: 1, status: gold }', '{ status: gold,   max: 1, min: 0 }').replace(/^# .*\n/gm, ''), 'styles:\n  - flat\n  - plastic\n  - social\n'));
+    const reformatted = await partsFor(
+      config(
+        'reformatted',
+        edit(THRESHOLDS, '{ min: 0, max: 1, status: gold }', '{ status: gold,   max: 1, min: 0 }').replace(/^# .*\n/gm, ''),
+        'styles:\n  - flat\n  - plastic\n  - social\n',
+      ),
+    );
     expect(reformatted).toEqual(base);
     const diff = async (name: string, thresholds: string, extra?: string) => {
       const p = await partsFor(config(name, thresholds, extra));
@@ -83,14 +90,23 @@ describe('config parts', () => {
     };
     const both = ['code-scanning', 'pages', 'sarif'];
     // One badge's bands: its badge, and every report that lists the rule.
-    expect(await diff('bands', edit(THRESHOLDS, REUSED_BANDS, REUSED_BANDS.replace('19', '24').replace('20', '25')))).toEqual({ global: false, parts: ['badge:REUSED', ...both] });
+    expect(await diff('bands', edit(THRESHOLDS, REUSED_BANDS, REUSED_BANDS.replace('19', '24').replace('20', '25')))).toEqual({
+      global: false,
+      parts: ['badge:REUSED', ...both],
+    });
     // One rule's help text: the reports and the badge that uses the rule.
-    expect(await diff('help', edit(THRESHOLDS, 'help: Add a SECURITY.md', 'help: Please add a SECURITY.md'))).toEqual({ global: false, parts: ['badge:SECURITY', ...both] });
+    expect(await diff('help', edit(THRESHOLDS, 'help: Add a SECURITY.md', 'help: Please add a SECURITY.md'))).toEqual({
+      global: false,
+      parts: ['badge:SECURITY', ...both],
+    });
     // The style list and the colours: every badge's files and the pages, no report; styles
     // besides flat also the index, which names them (a ?style= it lacks is "not rendered").
     const badges = ['badge:MAINTENANCE', 'badge:REUSED', 'badge:SECURITY', 'index', 'pages'];
     expect(await diff('styles', THRESHOLDS, 'styles: [flat, social]\n')).toEqual({ global: false, parts: badges });
-    expect(await diff('colours', THRESHOLDS, 'styles: [flat, plastic, social]\ncolors: { gold: "#00aa00" }\n')).toEqual({ global: false, parts: badges.filter((p) => p !== 'index') });
+    expect(await diff('colours', THRESHOLDS, 'styles: [flat, plastic, social]\ncolors: { gold: "#00aa00" }\n')).toEqual({
+      global: false,
+      parts: badges.filter((p) => p !== 'index'),
+    });
     // Not attributed (cache ages, expiry, which rules exist): everything.
     expect((await diff('cache', THRESHOLDS, 'styles: [flat, plastic, social]\ncache: { latestMaxAge: 60 }\n')).global).toBe(true);
     // unknownAs changes statuses in every file: everything is redone.
@@ -170,7 +186,11 @@ describe('a threshold change on one badge', () => {
 
     // plan: the same counts as the build, pages included, and api/v1/openapi.json, which the
     // CLI's build writes and this in-process one does not (so plan sees it absent).
-    expect({ written: plan.added + plan.changed, unchanged: plan.unchanged, removed: plan.removed }).toEqual({ written: summary.written + 1, unchanged: summary.unchanged, removed: 0 });
+    expect({ written: plan.added + plan.changed, unchanged: plan.unchanged, removed: plan.removed }).toEqual({
+      written: summary.written + 1,
+      unchanged: summary.unchanged,
+      removed: 0,
+    });
   }, 120_000);
 
   it('a badge removed: --prune deletes its files and keeps every file not rendered', async () => {

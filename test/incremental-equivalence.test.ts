@@ -81,7 +81,20 @@ function newWorld(root: string, shape: 'A' | 'B', out: (name: string) => string)
   mkdirSync(join(cfg, 'decisions'), { recursive: true });
   copyFileSync(join(ROOT, `config/thresholds-${shape.toLowerCase()}.yaml`), join(cfg, 'thresholds.yaml'));
   writeFileSync(join(cfg, 'decisions/open-source.json'), JSON.stringify({ ruleId: 'MANUAL/Project is open source', granted: [] }));
-  const w: World = { root, store, config: join(cfg, 'site.yaml'), shape, now: T0 + 20 * DAY, shards: 1, clock: 1_700_000_000, colour: 0, styles: 0, files: new Map(), incremental: out('inc'), force: out('force') };
+  const w: World = {
+    root,
+    store,
+    config: join(cfg, 'site.yaml'),
+    shape,
+    now: T0 + 20 * DAY,
+    shards: 1,
+    clock: 1_700_000_000,
+    colour: 0,
+    styles: 0,
+    files: new Map(),
+    incremental: out('inc'),
+    force: out('force'),
+  };
   writeSiteConfig(w);
   for (const [i, url] of REPOS.entries()) addLine(w, FILES[i % 3]!, scanLine(w, url, T0 + i * DAY, i));
   return w;
@@ -176,7 +189,12 @@ function apply(w: World, s: Step): void {
     case 'threshold': {
       const path = join(dirname(w.config), 'thresholds.yaml');
       const text = readFileSync(path, 'utf8');
-      writeFileSync(path, w.shape === 'A' ? text.replace(/name: Bus factor.*/, `name: Bus factor ${s.value}`) : text.replace(/threshold: \{ max: \d+, timeRangeInMonths: 3 \}/, `threshold: { max: ${s.value}, timeRangeInMonths: 3 }`));
+      writeFileSync(
+        path,
+        w.shape === 'A'
+          ? text.replace(/name: Bus factor.*/, `name: Bus factor ${s.value}`)
+          : text.replace(/threshold: \{ max: \d+, timeRangeInMonths: 3 \}/, `threshold: { max: ${s.value}, timeRangeInMonths: 3 }`),
+      );
       return;
     }
     case 'colour':
@@ -190,7 +208,11 @@ function apply(w: World, s: Step): void {
       if (s.which === 1) return editThresholds(w, w.shape === 'A' ? /help: Add a SECURITY\.md.*/ : /help: Tag releases.*/, `help: Say how (${s.value}).`);
       // One badge's bands: A's MAINTENANCE through ISSUE_REACTION_TIME, B's REUSED through PACKAGES.
       return w.shape === 'A'
-        ? editThresholds(w, /\{ min: 0, max: \d+, status: gold \}\n(\s*)- \{ min: \d+, max: 7, status: silver \}/, `{ min: 0, max: ${s.value}, status: gold }\n$1- { min: ${s.value + 1}, max: 7, status: silver }`)
+        ? editThresholds(
+            w,
+            /\{ min: 0, max: \d+, status: gold \}\n(\s*)- \{ min: \d+, max: 7, status: silver \}/,
+            `{ min: 0, max: ${s.value}, status: gold }\n$1- { min: ${s.value + 1}, max: 7, status: silver }`,
+          )
         : editThresholds(w, /unit: packages\n(\s*)threshold: \{ min: \d+,/, `unit: packages\n$1threshold: { min: ${s.value % 3},`);
     case 'grant': {
       const path = join(dirname(w.config), 'decisions/open-source.json');
@@ -220,7 +242,13 @@ interface Target {
 }
 
 async function runBuild(w: World, t: Target, out: string, force: boolean, shard?: { index: number; count: number }): Promise<number> {
-  const { summary, issues } = await buildIncrementally({ flags: { config: w.config, store: await t.store(w), out, ...t.flags }, now: w.now, force, pages: true, ...(shard ? { shard } : {}) });
+  const { summary, issues } = await buildIncrementally({
+    flags: { config: w.config, store: await t.store(w), out, ...t.flags },
+    now: w.now,
+    force,
+    pages: true,
+    ...(shard ? { shard } : {}),
+  });
   reused += summary.reused;
   return issues.filter((i) => i.severity === 'error').length;
 }
@@ -255,7 +283,9 @@ async function checkSequence(t: Target, w: World, steps: Step[]): Promise<void> 
     before = now;
     // In a directory their folders go with them.
     const search = join(w.incremental, 'search');
-    if (existsSync(search)) for (const e of readdirSync(search, { withFileTypes: true })) if (e.isDirectory()) expect(readdirSync(join(search, e.name)), `search/${e.name}/ after ${JSON.stringify(s)}`).not.toEqual([]);
+    if (existsSync(search))
+      for (const e of readdirSync(search, { withFileTypes: true }))
+        if (e.isDirectory()) expect(readdirSync(join(search, e.name)), `search/${e.name}/ after ${JSON.stringify(s)}`).not.toEqual([]);
   }
 }
 
@@ -360,7 +390,8 @@ describe('incremental output equals a --force build after every step', () => {
         const client = c();
         const want = new Set(w.files.keys());
         const have: string[] = [];
-        for await (const page of paginateListObjectsV2({ client }, { Bucket: 'values', Prefix: prefix })) for (const o of page.Contents ?? []) have.push(o.Key!);
+        for await (const page of paginateListObjectsV2({ client }, { Bucket: 'values', Prefix: prefix }))
+          for (const o of page.Contents ?? []) have.push(o.Key!);
         const gone = have.filter((k) => !want.has(k.slice(prefix.length)));
         expect(await deleteKeys(client, 'values', gone)).toEqual([]);
         for (const name of want) await client.send(new PutObjectCommand({ Bucket: 'values', Key: prefix + name, Body: readFileSync(join(w.store, name)) }));
@@ -389,7 +420,11 @@ describe('incremental output equals a --force build after every step', () => {
           const w = newWorld(root, shape, (name) => `s3://site/${root.split('/').pop()}-${name}/`);
           await checkSequence(inBucket, w, steps);
         }),
-        { numRuns: Math.ceil(Number(process.env.BADGEPRESS_RUNS ?? 4) / 4), examples: EXAMPLES.slice(0, 2), seed: Number(process.env.BADGEPRESS_SEED ?? 20261123) },
+        {
+          numRuns: Math.ceil(Number(process.env.BADGEPRESS_RUNS ?? 4) / 4),
+          examples: EXAMPLES.slice(0, 2),
+          seed: Number(process.env.BADGEPRESS_SEED ?? 20261123),
+        },
       );
     }, 300_000);
   });

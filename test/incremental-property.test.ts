@@ -99,7 +99,21 @@ interface World {
 function newWorld(root: string, out: string): World {
   const store = join(root, 'store');
   mkdirSync(store, { recursive: true });
-  const w: World = { root, store, config: join(root, 'site.yaml'), now: T0 + 20 * DAY, clock: 1_700_000_000, bands: 0, openapi: true, pages: true, reused: true, files: new Map(), history: new Map(), mtimes: new Map(), out };
+  const w: World = {
+    root,
+    store,
+    config: join(root, 'site.yaml'),
+    now: T0 + 20 * DAY,
+    clock: 1_700_000_000,
+    bands: 0,
+    openapi: true,
+    pages: true,
+    reused: true,
+    files: new Map(),
+    history: new Map(),
+    mtimes: new Map(),
+    out,
+  };
   writeConfig(w);
   for (const [i, url] of REPOS.entries()) addLine(w, FILES[i % FILES.length]!, scanLine(url, T0 + i * DAY, i * 3));
   return w;
@@ -109,12 +123,21 @@ function writeConfig(w: World): void {
   writeFileSync(w.config, `shape: A\nexpireAfterDays: 30\nthresholds: { A: thresholds.yaml }\nopenapi: ${w.openapi}\npages: ${w.pages}\n`);
   const text = w.reused ? THRESHOLDS : WITHOUT_REUSED;
   const bands =
-    w.bands === 0 ? text : text.replace('{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }', `{ min: 5, max: ${19 + w.bands}, status: silver }\n      - { min: ${20 + w.bands}, max: null, status: gold }`);
+    w.bands === 0
+      ? text
+      : text.replace(
+          '{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }',
+          `{ min: 5, max: ${19 + w.bands}, status: silver }\n      - { min: ${20 + w.bands}, max: null, status: gold }`,
+        );
   writeFileSync(join(w.root, 'thresholds.yaml'), bands);
 }
 
 function scanLine(url: string, t: number, v: number): string {
-  return JSON.stringify({ repositoryUrl: url, timestamp: t, values: { BUS_FACTOR: v % 7, ISSUE_REACTION_TIME: v % 11, DEPENDENTS: v, SECURITY_POLICY: v % 2 === 0 } });
+  return JSON.stringify({
+    repositoryUrl: url,
+    timestamp: t,
+    values: { BUS_FACTOR: v % 7, ISSUE_REACTION_TIME: v % 11, DEPENDENTS: v, SECURITY_POLICY: v % 2 === 0 },
+  });
 }
 
 function addLine(w: World, name: string, line: string): void {
@@ -209,7 +232,19 @@ const published = (tree: Map<string, Buffer>) => new Map([...tree].filter(([k]) 
 /** The step's builds into the world's output; their highest exit code. */
 async function buildSteps(t: Target, w: World, f: Flags): Promise<number> {
   const store = await t.store(w);
-  const common = ['--config', w.config, '--store', store, '--out', w.out, '--now', String(w.now), ...t.flags, ...(f.prune ? ['--prune'] : []), ...(f.force ? ['--force'] : [])];
+  const common = [
+    '--config',
+    w.config,
+    '--store',
+    store,
+    '--out',
+    w.out,
+    '--now',
+    String(w.now),
+    ...t.flags,
+    ...(f.prune ? ['--prune'] : []),
+    ...(f.force ? ['--force'] : []),
+  ];
   let code = 0;
   for (let i = 0; i < f.shards; i++) {
     const r = await runCommand(['build', ...common, ...(f.shards > 1 ? ['--shard', `${i}/${f.shards}`] : [])]);
@@ -266,7 +301,19 @@ async function checkSequence(t: Target, w: World, steps: Array<[Step, Flags]>): 
     expect(missingOrDifferent, what).toEqual([]);
     // The same layout again, nothing changed: nothing written, repositories answered from the state.
     if (f.shards === 1) {
-      const again = await runCommand(['build', '--config', w.config, '--store', await t.store(w), '--out', w.out, '--now', String(w.now), '--json', ...t.flags]);
+      const again = await runCommand([
+        'build',
+        '--config',
+        w.config,
+        '--store',
+        await t.store(w),
+        '--out',
+        w.out,
+        '--now',
+        String(w.now),
+        '--json',
+        ...t.flags,
+      ]);
       const summary = JSON.parse(again.stdout) as { reused: number; written: number };
       expect(summary.written, `a rebuild ${what} writes nothing`).toBe(0);
       reused += summary.reused;
@@ -341,7 +388,8 @@ describe('incremental output against a clean build after every step', () => {
         const prefix = `${w.root.split('/').pop()}/`;
         const client = peer.client();
         const have: string[] = [];
-        for await (const page of paginateListObjectsV2({ client }, { Bucket: 'values', Prefix: prefix })) for (const o of page.Contents ?? []) have.push(o.Key!);
+        for await (const page of paginateListObjectsV2({ client }, { Bucket: 'values', Prefix: prefix }))
+          for (const o of page.Contents ?? []) have.push(o.Key!);
         expect(
           await deleteKeys(
             client,
@@ -349,7 +397,8 @@ describe('incremental output against a clean build after every step', () => {
             have.filter((k) => !w.files.has(k.slice(prefix.length))),
           ),
         ).toEqual([]);
-        for (const name of w.files.keys()) await client.send(new PutObjectCommand({ Bucket: 'values', Key: prefix + name, Body: readFileSync(join(w.store, name)) }));
+        for (const name of w.files.keys())
+          await client.send(new PutObjectCommand({ Bucket: 'values', Key: prefix + name, Body: readFileSync(join(w.store, name)) }));
         client.destroy();
         return `s3://values/${prefix}`;
       };

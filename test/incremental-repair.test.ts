@@ -14,7 +14,8 @@ const dir = tempDir();
 const NOW = 1_763_600_000;
 const T = 1_760_000_000;
 const url = (i: number) => `https://github.com/repair/r${i}`;
-const scan = (i: number, t: number, v: number) => `${JSON.stringify({ repositoryUrl: url(i), timestamp: t, values: { BUS_FACTOR: v, ISSUE_REACTION_TIME: v } })}\n`;
+const scan = (i: number, t: number, v: number) =>
+  `${JSON.stringify({ repositoryUrl: url(i), timestamp: t, values: { BUS_FACTOR: v, ISSUE_REACTION_TIME: v } })}\n`;
 
 let n = 0;
 function place(name: string): string {
@@ -272,7 +273,18 @@ describe('--prune removes site-wide files the build no longer produces', () => {
     writeStore(store, 'all.ndjson', lines.join(''));
     const out = join(root, 'out');
     const build = async (to: string, prune: boolean) => {
-      const r = await runCommand(['build', '--config', join(root, 'site.yaml'), '--store', store, '--out', to, '--now', String(NOW), ...(prune ? ['--prune'] : [])]);
+      const r = await runCommand([
+        'build',
+        '--config',
+        join(root, 'site.yaml'),
+        '--store',
+        store,
+        '--out',
+        to,
+        '--now',
+        String(NOW),
+        ...(prune ? ['--prune'] : []),
+      ]);
       expect(r.code, r.stderr).toBe(0);
     };
     const sameAsClean = async () => {
@@ -323,7 +335,11 @@ describe('plan counts what build then writes', () => {
     const compare = async (what: string) => {
       const plan = JSON.parse((await runCommand(['plan', ...flags])).stdout) as { added: number; changed: number; removed: number; unchanged: number };
       const built = JSON.parse((await runCommand(['build', ...flags, '--prune'])).stdout) as { written: number; removed: number; unchanged: number };
-      expect({ written: plan.added + plan.changed, removed: plan.removed, unchanged: plan.unchanged }, what).toEqual({ written: built.written, removed: built.removed, unchanged: built.unchanged });
+      expect({ written: plan.added + plan.changed, removed: plan.removed, unchanged: plan.unchanged }, what).toEqual({
+        written: built.written,
+        removed: built.removed,
+        unchanged: built.unchanged,
+      });
       return built;
     };
     expect((await compare('first build')).written).toBeGreaterThan(0);
@@ -332,7 +348,12 @@ describe('plan counts what build then writes', () => {
     await compare('a new scan');
     rmSync(join(store, 'r2.ndjson'));
     await compare('a repository left the store');
-    writeFileSync(join(root, 'thresholds.yaml'), thresholds.replace('{ min: 0, max: 0, status: fail }', '{ min: 0, max: 1, status: fail }').replace('{ min: 1, max: 4, status: bronze }', '{ min: 2, max: 4, status: bronze }'));
+    writeFileSync(
+      join(root, 'thresholds.yaml'),
+      thresholds
+        .replace('{ min: 0, max: 0, status: fail }', '{ min: 0, max: 1, status: fail }')
+        .replace('{ min: 1, max: 4, status: bronze }', '{ min: 2, max: 4, status: bronze }'),
+    );
     expect((await compare('one badge’s bands')).written).toBeGreaterThan(0);
     config('openapi: false\n');
     expect((await compare('openapi: false')).removed).toBeGreaterThan(0);

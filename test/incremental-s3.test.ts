@@ -41,7 +41,8 @@ const flags = () => ({ store, out: 's3://site/pub/', 's3-endpoint': proxy.endpoi
 // Every build holds the output's lease (.badgepress/lease.json, after a probe that the store
 // honours conditional writes): those requests are not the site's.
 const take = () => requests.splice(0).filter((r) => !/\/\.badgepress\/(lease|conditional-writes-probe)/.test(r.path));
-const lists = (rs: typeof requests) => rs.filter((r) => r.method === 'GET' && /[?&]list-type=2/.test(r.path)).map((r) => /prefix=([^&]*)/.exec(r.path)?.[1] ?? '');
+const lists = (rs: typeof requests) =>
+  rs.filter((r) => r.method === 'GET' && /[?&]list-type=2/.test(r.path)).map((r) => /prefix=([^&]*)/.exec(r.path)?.[1] ?? '');
 const puts = (rs: typeof requests) => rs.filter((r) => r.method === 'PUT').map((r) => r.path.replace(/^\/site\/pub\//, '').replace(/\?.*/, ''));
 
 describe('incremental builds on S3', () => {
@@ -159,7 +160,9 @@ describe('the state on S3', () => {
     process.env.TMPDIR = notFolder;
     take();
     try {
-      await expect(st.write(key, ['{"new":true}\n'])).rejects.toThrow(`build state s3://site/local/${key}: cannot write its local copy (ENOTDIR); free space in ${notFolder} or set TMPDIR to a writable folder; the site is published`);
+      await expect(st.write(key, ['{"new":true}\n'])).rejects.toThrow(
+        `build state s3://site/local/${key}: cannot write its local copy (ENOTDIR); free space in ${notFolder} or set TMPDIR to a writable folder; the site is published`,
+      );
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;
@@ -168,7 +171,9 @@ describe('the state on S3', () => {
       yield '{"new":true}\n';
       throw new Error('a summary line could not be read');
     }
-    await expect(st.write(key, failing())).rejects.toThrow(`build state s3://site/local/${key}: cannot write its local copy (Error: a summary line could not be read); the site is published`);
+    await expect(st.write(key, failing())).rejects.toThrow(
+      `build state s3://site/local/${key}: cannot write its local copy (Error: a summary line could not be read); the site is published`,
+    );
     expect(take()).toEqual([]);
     const back: string[] = [];
     for await (const l of (await st.read(key))!) back.push(l);

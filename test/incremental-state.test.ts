@@ -172,13 +172,25 @@ describe('summary lines on disk', () => {
     const n = SUMMARY_PART_LINES * 2 + 1;
     const byUrl = new Map(Array.from({ length: n }, (_, i) => [`u${String(i).padStart(6, '0')}`, `{"i":${i}}`]));
     const files = [...summariesFiles(sortSummaries(byUrl), 1, 4)];
-    expect(files.map((f) => f.key)).toEqual(['.badgepress/summaries/1-of-4.ndjson', '.badgepress/summaries/1-of-4.2.ndjson', '.badgepress/summaries/1-of-4.3.ndjson']);
+    expect(files.map((f) => f.key)).toEqual([
+      '.badgepress/summaries/1-of-4.ndjson',
+      '.badgepress/summaries/1-of-4.2.ndjson',
+      '.badgepress/summaries/1-of-4.3.ndjson',
+    ]);
     expect(files.map((f) => f.body.split('\n').length - 1)).toEqual([SUMMARY_PART_LINES, SUMMARY_PART_LINES, 1]);
     expect(files[2]!.body).toBe(`{"i":${n - 1}}\n`);
     // Up to one part, the bytes are those of the single file; no repository: one empty file.
-    expect([...summariesFiles(sortSummaries(new Map([['u', '{}']])), 0, 1)].map((f) => [f.key, f.body])).toEqual([['.badgepress/summaries/0-of-1.ndjson', '{}\n']]);
+    expect([...summariesFiles(sortSummaries(new Map([['u', '{}']])), 0, 1)].map((f) => [f.key, f.body])).toEqual([
+      ['.badgepress/summaries/0-of-1.ndjson', '{}\n'],
+    ]);
     expect([...summariesFiles(sortSummaries(new Map()), 0, 1)].map((f) => f.body)).toEqual(['']);
-    const listed = ['.badgepress/summaries/1-of-4.ndjson', '.badgepress/summaries/1-of-4.2.ndjson', '.badgepress/summaries/1-of-4.3.ndjson', '.badgepress/summaries/2-of-4.3.ndjson', '.badgepress/summaries/1-of-40.3.ndjson'];
+    const listed = [
+      '.badgepress/summaries/1-of-4.ndjson',
+      '.badgepress/summaries/1-of-4.2.ndjson',
+      '.badgepress/summaries/1-of-4.3.ndjson',
+      '.badgepress/summaries/2-of-4.3.ndjson',
+      '.badgepress/summaries/1-of-40.3.ndjson',
+    ];
     expect(staleSummaryParts(listed, 1, 4, 2)).toEqual(['.badgepress/summaries/1-of-4.3.ndjson']);
     expect(staleSummaryParts(listed, 1, 4, 3)).toEqual([]);
   });
@@ -187,9 +199,27 @@ describe('summary lines on disk', () => {
     const out = join(dir, 'out-parts');
     const sink = new DirectorySink(out);
     const line = (u: string) => JSON.stringify({ url: u });
-    await sink.put({ key: '.badgepress/summaries/0-of-2.ndjson', body: `${line('b')}\n`, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' });
-    await sink.put({ key: '.badgepress/summaries/0-of-2.2.ndjson', body: `${line('a')}\n`, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' });
-    await sink.put({ key: '.badgepress/summaries/1-of-2.ndjson', body: `${line('c')}\n`, contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' });
+    await sink.put({
+      key: '.badgepress/summaries/0-of-2.ndjson',
+      body: `${line('b')}\n`,
+      contentType: 'application/x-ndjson',
+      cacheControl: 'no-store',
+      phase: 'latest',
+    });
+    await sink.put({
+      key: '.badgepress/summaries/0-of-2.2.ndjson',
+      body: `${line('a')}\n`,
+      contentType: 'application/x-ndjson',
+      cacheControl: 'no-store',
+      phase: 'latest',
+    });
+    await sink.put({
+      key: '.badgepress/summaries/1-of-2.ndjson',
+      body: `${line('c')}\n`,
+      contentType: 'application/x-ndjson',
+      cacheControl: 'no-store',
+      phase: 'latest',
+    });
     const fds = () => readdirSync('/proc/self/fd').length;
     const before = fds();
     const sorted = await readSummaries(sink, 2);
@@ -199,7 +229,13 @@ describe('summary lines on disk', () => {
     expect(fds()).toBe(before + 1);
     sorted.close();
     expect(fds()).toBe(before);
-    await sink.put({ key: '.badgepress/summaries/1-of-2.2.ndjson', body: 'not json\n', contentType: 'application/x-ndjson', cacheControl: 'no-store', phase: 'latest' });
+    await sink.put({
+      key: '.badgepress/summaries/1-of-2.2.ndjson',
+      body: 'not json\n',
+      contentType: 'application/x-ndjson',
+      cacheControl: 'no-store',
+      phase: 'latest',
+    });
     await expect(readSummaries(sink, 2)).rejects.toThrow(/1-of-2\.2\.ndjson:1: not a JSON summary; run "badgepress build --shard 1\/2" again/);
     expect(fds()).toBe(before);
     await sink.close();

@@ -20,7 +20,9 @@ describe('badgepress init', () => {
     const site = join(dir, 'site-a');
     const init = runCli(['init', site]);
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain(`wrote ${join(site, 'config/badgepress.yaml')}, ${join(site, 'config/thresholds-a.yaml')} and ${join(site, 'config/repositories.txt')} (Shape A)`);
+    expect(init.stdout).toContain(
+      `wrote ${join(site, 'config/badgepress.yaml')}, ${join(site, 'config/thresholds-a.yaml')} and ${join(site, 'config/repositories.txt')} (Shape A)`,
+    );
     // The next step it names is the scan, of the list it wrote (comments only, as packaged).
     expect(init.stdout).toContain(`Next: list the repositories to measure in ${join(site, 'config/repositories.txt')}`);
     expect(init.stdout).toContain(`run "badgepress scan --repos config/repositories.txt" and "badgepress build" in ${site}`);
@@ -37,7 +39,9 @@ describe('badgepress init', () => {
     copyFileSync(join(ROOT, 'examples/store/acme-widget.ndjson'), join(site, 'store/acme-widget.ndjson'));
     const build = runCli(['build', '--now', '1764000000'], { cwd: site });
     expect(build.code, build.stderr).toBe(0);
-    expect(build.stdout).toMatch(new RegExp(`^badgepress: 1 repository, 5 scans, .* → ${join(site, 'dist')} \\(settings: ${join(site, 'config/badgepress.yaml')}\\)\\n$`));
+    expect(build.stdout).toMatch(
+      new RegExp(`^badgepress: 1 repository, 5 scans, .* → ${join(site, 'dist')} \\(settings: ${join(site, 'config/badgepress.yaml')}\\)\\n$`),
+    );
   });
 
   it('writes Shape B on --shape B, and keeps what exists unless --force', async () => {
@@ -48,7 +52,9 @@ describe('badgepress init', () => {
     writeFileSync(join(site, 'config/badgepress.yaml'), 'shape: B\n# mine\n');
     const again = await runCommand(['init', site, '--shape', 'B']);
     expect(again.code).toBe(2);
-    expect(again.stderr).toContain(`${join(site, 'config/badgepress.yaml')} and ${join(site, 'config/thresholds-b.yaml')} already exist: edit them, or pass --force`);
+    expect(again.stderr).toContain(
+      `${join(site, 'config/badgepress.yaml')} and ${join(site, 'config/thresholds-b.yaml')} already exist: edit them, or pass --force`,
+    );
     expect(readFileSync(join(site, 'config/badgepress.yaml'), 'utf8')).toBe('shape: B\n# mine\n');
     expect((await runCommand(['init', site, '--shape', 'B', '--force'])).code).toBe(0);
     expect(readFileSync(join(site, 'config/badgepress.yaml'), 'utf8')).toContain('# public address');
@@ -76,7 +82,9 @@ describe('a build without --config', () => {
     mkdirSync(empty);
     const r = runCli(['build', '--out', 'x'], { cwd: empty });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`no store given: no --config and no ./config/badgepress.yaml, so the packaged settings (${join(ROOT, 'config/badgepress.yaml')}) are used`);
+    expect(r.stderr).toContain(
+      `no store given: no --config and no ./config/badgepress.yaml, so the packaged settings (${join(ROOT, 'config/badgepress.yaml')}) are used`,
+    );
     expect(r.stderr).toContain('run "badgepress init"');
   });
 });

@@ -47,14 +47,18 @@ describe('decision patterns match in linear time (RE2)', () => {
     const d = folder({
       'badgepress.yaml': `shape: B\nstore: store\nthresholds: {B: ${join(ROOT, 'examples/shape-b/thresholds-b.yaml')}}\ndecisions: decisions\n`,
       'decisions/oss.yaml': "ruleId: MANUAL/Project is open source\ngrantedRegex: ['^https://github\\.com/(a+)+$', '^https://codeberg\\.org/']\n",
-      'store/s.ndjson': [line({ repositoryUrl: hostile, timestamp: 1760000000, values: { COMMITS: 7 } }), line({ repositoryUrl: 'https://codeberg.org/acme/tool', timestamp: 1760000000, values: { COMMITS: 7 } })].join('\n'),
+      'store/s.ndjson': [
+        line({ repositoryUrl: hostile, timestamp: 1760000000, values: { COMMITS: 7 } }),
+        line({ repositoryUrl: 'https://codeberg.org/acme/tool', timestamp: 1760000000, values: { COMMITS: 7 } }),
+      ].join('\n'),
     });
     const out = join(d, 'out');
     // Backtracking needs about 2^40 steps here: hours. RE2 needs one pass over 60 characters.
     const r = cli(['build', '--config', join(d, 'badgepress.yaml'), '--out', out, '--now', '1760000000'], 30);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const explanation = (url: string) => JSON.parse(readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(url), 'badges/OPEN-SOURCE'), 'utf8')) as unknown;
+    const explanation = (url: string) =>
+      JSON.parse(readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(url), 'badges/OPEN-SOURCE'), 'utf8')) as unknown;
     expect(JSON.stringify(explanation('https://codeberg.org/acme/tool'))).toContain('the repository matches ^https://codeberg\\\\.org/');
     expect(JSON.stringify(explanation(hostile))).not.toContain('Granted manually');
   });
@@ -65,7 +69,8 @@ async function load(store: string): Promise<{ histories: RepositoryHistory[]; is
   const catalog = catalogA(await loadThresholdsA(join(ROOT, 'config/thresholds-a.yaml')));
   const issues: string[] = [];
   const histories: RepositoryHistory[] = [];
-  for await (const h of loadHistories(new DirectoryStore(store), { catalog, report: (i: LoadIssue) => issues.push(`${i.where}: ${i.message}`) })) histories.push(h);
+  for await (const h of loadHistories(new DirectoryStore(store), { catalog, report: (i: LoadIssue) => issues.push(`${i.where}: ${i.message}`) }))
+    histories.push(h);
   return { histories, issues };
 }
 
@@ -105,8 +110,10 @@ describe('values a record cannot hold are bad records with file:line', () => {
 
   it('1e400, .inf and .nan are said to be no finite number, never "null"', async () => {
     const d = folder({
-      'a.ndjson': '{"repositoryUrl":"https://github.com/acme/a","timestamp":10,"values":{"BUS_FACTOR":1e400}}\n{"repositoryUrl":"https://github.com/acme/a","timestamp":11,"values":{"SECURITY_POLICY":-1e400}}',
-      'b.yaml': 'repositoryUrl: https://github.com/acme/b\ntimestamp: 10\nvalues: {BUS_FACTOR: .inf}\n---\nrepositoryUrl: https://github.com/acme/b\ntimestamp: 11\nvalues: {BUS_FACTOR: .nan}\n',
+      'a.ndjson':
+        '{"repositoryUrl":"https://github.com/acme/a","timestamp":10,"values":{"BUS_FACTOR":1e400}}\n{"repositoryUrl":"https://github.com/acme/a","timestamp":11,"values":{"SECURITY_POLICY":-1e400}}',
+      'b.yaml':
+        'repositoryUrl: https://github.com/acme/b\ntimestamp: 10\nvalues: {BUS_FACTOR: .inf}\n---\nrepositoryUrl: https://github.com/acme/b\ntimestamp: 11\nvalues: {BUS_FACTOR: .nan}\n',
     });
     const { issues } = await load(d);
     expect(issues).toEqual([
@@ -149,7 +156,9 @@ describe('text too long for a JavaScript string is named as such, with the limit
 
   it('a 600 MB .json or .yaml file is too large, and says how to split it', () => {
     for (const name of ['s.json', 's.yaml']) {
-      expect(parseStoreFile(name, huge())).toEqual([{ line: 1, error: 'file is 572 MiB, more than the 512 MiB a JavaScript string can hold; split it, or write it as NDJSON (one record per line)' }]);
+      expect(parseStoreFile(name, huge())).toEqual([
+        { line: 1, error: 'file is 572 MiB, more than the 512 MiB a JavaScript string can hold; split it, or write it as NDJSON (one record per line)' },
+      ]);
     }
     expect(MAX_TEXT_BYTES).toBe(2 ** 29 - 24);
   });
@@ -175,7 +184,8 @@ describe('only regular files are read: a FIFO or device never blocks a build', (
     const catalog = catalogA(await loadThresholdsA(join(ROOT, 'config/thresholds-a.yaml')));
     const issues: string[] = [];
     const built: string[] = [];
-    for await (const h of loadHistories(new SwappedAfterListing(d), { catalog, report: (i) => issues.push(`${i.where}: ${i.message}`) })) built.push(h.repositoryUrl);
+    for await (const h of loadHistories(new SwappedAfterListing(d), { catalog, report: (i) => issues.push(`${i.where}: ${i.message}`) }))
+      built.push(h.repositoryUrl);
     expect(built).toEqual(['https://github.com/acme/a']);
     expect(issues).toEqual([
       `${join(d, 'b.ndjson')}: is a FIFO (named pipe), not a regular file; only regular files are read; file skipped, the other files are built`,
@@ -219,12 +229,20 @@ describe('a store file that cannot be read is named with its real cause and skip
     mkdirSync(out, { mode: 0o777 });
     chmodSync(out, 0o777);
     const r = cli(['build', '--store', store, '--out', out], 60, true);
-    expect(r.stderr).toContain(`${join(store, 'big.json')}: file too large to parse as a whole (2048 MiB; the limit is 512 MiB); write it as .ndjson, one record per line, which is read in bounded memory; file skipped`);
-    expect(r.stderr).toContain(`${join(store, 'locked.ndjson')}: cannot be read: permission denied (EACCES); let the build's user read it (chmod a+r); file skipped, the other files are built`);
-    expect(r.stderr).toContain(`${join(store, 'dangling.ndjson')}: does not exist (a link to nothing, or removed while the build ran); fix or remove it; file skipped, the other files are built`);
+    expect(r.stderr).toContain(
+      `${join(store, 'big.json')}: file too large to parse as a whole (2048 MiB; the limit is 512 MiB); write it as .ndjson, one record per line, which is read in bounded memory; file skipped`,
+    );
+    expect(r.stderr).toContain(
+      `${join(store, 'locked.ndjson')}: cannot be read: permission denied (EACCES); let the build's user read it (chmod a+r); file skipped, the other files are built`,
+    );
+    expect(r.stderr).toContain(
+      `${join(store, 'dangling.ndjson')}: does not exist (a link to nothing, or removed while the build ran); fix or remove it; file skipped, the other files are built`,
+    );
     expect(r.stderr).not.toMatch(/a link to nothing\?/);
     expect(r.code).toBe(1);
-    expect(JSON.parse(readFileSync(join(out, 'api/v1/repositories', encodeURIComponent('https://github.com/acme/ok'), 'index.json'), 'utf8'))).toMatchObject({ timestamps: [10] });
+    expect(JSON.parse(readFileSync(join(out, 'api/v1/repositories', encodeURIComponent('https://github.com/acme/ok'), 'index.json'), 'utf8'))).toMatchObject({
+      timestamps: [10],
+    });
   });
 
   it('an unreadable subdirectory is named itself, not the store root (exit 4)', () => {
@@ -237,7 +255,9 @@ describe('a store file that cannot be read is named with its real cause and skip
     chmodSync(out, 0o777);
     const r = cli(['build', '--store', join(d, 'store'), '--out', out], 60, true);
     chmodSync(join(d, 'store', 'team'), 0o755);
-    expect(r.stderr).toContain(`store ${join(d, 'store', 'team')}: cannot read the directory (EACCES); let the build's user read it (chmod a+rx) or move it out of the store`);
+    expect(r.stderr).toContain(
+      `store ${join(d, 'store', 'team')}: cannot read the directory (EACCES); let the build's user read it (chmod a+rx) or move it out of the store`,
+    );
     expect(r.code).toBe(4);
   });
 });
@@ -253,7 +273,12 @@ describe('what is published: repository URLs', () => {
   };
   const store = () =>
     folder({
-      'a.ndjson': [...Object.values(urls).map((u) => scan(u)), scan('https://bücher.example/acme/books', 10), scan('https://BÜCHER.example/acme/books', 20), scan('https://xn--bcher-kva.example/acme/books', 30)].join('\n'),
+      'a.ndjson': [
+        ...Object.values(urls).map((u) => scan(u)),
+        scan('https://bücher.example/acme/books', 10),
+        scan('https://BÜCHER.example/acme/books', 20),
+        scan('https://xn--bcher-kva.example/acme/books', 30),
+      ].join('\n'),
     });
 
   it('credentials, other schemes and malformed hosts are bad records; one Unicode host is one repository', async () => {
@@ -272,7 +297,10 @@ describe('what is published: repository URLs', () => {
     expect(summary.repositories).toBe(1);
     const tree = readTree(out);
     const books = encodeURIComponent('https://xn--bcher-kva.example/acme/books');
-    expect(JSON.parse(tree.get(`api/v1/repositories/${books}/index.json`)!.toString())).toMatchObject({ repositoryUrl: 'https://xn--bcher-kva.example/acme/books', timestamps: [10, 20, 30] });
+    expect(JSON.parse(tree.get(`api/v1/repositories/${books}/index.json`)!.toString())).toMatchObject({
+      repositoryUrl: 'https://xn--bcher-kva.example/acme/books',
+      timestamps: [10, 20, 30],
+    });
     for (const [key, body] of tree) {
       expect(`${key} ${body.toString('latin1')}`).not.toMatch(/s3cret|SECRETTOKEN|javascript|alert|bücher|b%C3%BCcher/i);
     }
@@ -301,12 +329,16 @@ describe('what is published: addresses from the config', () => {
     const d = folder({ 'site.yaml': `store: .\n${yaml}\n` });
     const err = (await loadSettings(join(d, 'site.yaml')).catch((e: unknown) => e)) as ConfigError;
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.problems).toEqual([expect.stringMatching(new RegExp(`^${join(d, 'site.yaml')}:\\d+ ${path.replace('.', '\\.')}: .*${message.replace(/[()]/g, '\\$&')}`))]);
+    expect(err.problems).toEqual([
+      expect.stringMatching(new RegExp(`^${join(d, 'site.yaml')}:\\d+ ${path.replace('.', '\\.')}: .*${message.replace(/[()]/g, '\\$&')}`)),
+    ]);
   });
 
   it('--base-url is held to the same rule, and good addresses pass', async () => {
     const d = folder({ 'site.yaml': 'store: .\nbaseUrl: https://badges.example.org/sub/\ntool:\n  informationUri: https://example.org/tool?x=1#y\n' });
-    await expect(loadSettings(join(d, 'site.yaml'), { baseUrl: 'https://x.org/"><script>' })).rejects.toThrow(/--base-url "https:\/\/x\.org\/\\"><script>": holds characters a URI may not/);
+    await expect(loadSettings(join(d, 'site.yaml'), { baseUrl: 'https://x.org/"><script>' })).rejects.toThrow(
+      /--base-url "https:\/\/x\.org\/\\"><script>": holds characters a URI may not/,
+    );
     const settings = await loadSettings(join(d, 'site.yaml'));
     expect(settings.baseUrl).toBe('https://badges.example.org/sub');
     expect(settings.tool.informationUri).toBe('https://example.org/tool?x=1#y');

@@ -23,16 +23,26 @@ describe('summaries', () => {
     const io = await runCommand(['build', '--store', store, '--out', join(blocker, 'site'), '--json']);
     expect(io.code).toBe(4);
     expect(io.stdout.trim().split('\n')).toHaveLength(1);
-    expect(JSON.parse(io.stdout)).toEqual({ error: expect.stringMatching(/json-fail-file\/site: cannot write .* \(ENOTDIR\); check that --out names a writable directory/), exitCode: 4 });
+    expect(JSON.parse(io.stdout)).toEqual({
+      error: expect.stringMatching(/json-fail-file\/site: cannot write .* \(ENOTDIR\); check that --out names a writable directory/),
+      exitCode: 4,
+    });
     // a store that is not there is a wrong argument: 2
     const missing = await runCommand(['build', '--store', join(dir, 'no-such-store'), '--out', join(dir, 'json-fail'), '--json']);
     expect(missing.code).toBe(2);
-    expect(JSON.parse(missing.stdout)).toEqual({ error: expect.stringMatching(/no-such-store: no such directory; give the directory of stored values with --store/), exitCode: 2 });
+    expect(JSON.parse(missing.stdout)).toEqual({
+      error: expect.stringMatching(/no-such-store: no such directory; give the directory of stored values with --store/),
+      exitCode: 2,
+    });
     const cfg = join(dir, 'json-bad-cfg.yaml');
     writeFileSync(cfg, 'shape: C\n');
     const config = await runCommand(['plan', '--config', cfg, '--store', store, '--json']);
     expect(config.code).toBe(2);
-    expect(JSON.parse(config.stdout)).toMatchObject({ error: 'configuration problems, nothing written', problems: [expect.stringMatching(/shape/)], exitCode: 2 });
+    expect(JSON.parse(config.stdout)).toMatchObject({
+      error: 'configuration problems, nothing written',
+      problems: [expect.stringMatching(/shape/)],
+      exitCode: 2,
+    });
   });
 
   it('--json prints one machine-readable summary and no progress line when piped', () => {

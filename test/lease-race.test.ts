@@ -29,7 +29,8 @@ const staleLease = () => JSON.stringify({ host: 'gone', pid: 1, token: 'stale', 
  */
 function traced(slot: LeaseSlot, name: string, log: string[], t0: number): LeaseSlot {
   const note = (what: string) => log.push(`${(performance.now() - t0).toFixed(1)} ms ${name} ${what}`);
-  const token = (text: string | undefined) => (text === undefined ? 'none' : (/"token": ?"([^"]*)"/.exec(text)?.[1] ?? `unparsable ${JSON.stringify(text.slice(0, 40))}`));
+  const token = (text: string | undefined) =>
+    text === undefined ? 'none' : (/"token": ?"([^"]*)"/.exec(text)?.[1] ?? `unparsable ${JSON.stringify(text.slice(0, 40))}`);
   return {
     where: slot.where,
     read: async () => {
@@ -56,7 +57,12 @@ function traced(slot: LeaseSlot, name: string, log: string[], t0: number): Lease
  * stores race to acquire it. Returns the trials that had other than exactly one holder, each
  * with the holders' tokens and every contender's reads and writes with their times.
  */
-async function race(trials: number, slots: () => LeaseSlot[], prepare: (trial: number) => Promise<void>, storedToken: () => Promise<string | undefined>): Promise<string[]> {
+async function race(
+  trials: number,
+  slots: () => LeaseSlot[],
+  prepare: (trial: number) => Promise<void>,
+  storedToken: () => Promise<string | undefined>,
+): Promise<string[]> {
   const bad: string[] = [];
   for (let trial = 0; trial < trials; trial++) {
     await prepare(trial);
@@ -106,7 +112,11 @@ describe('the lease on a directory under builds racing in processes of their own
     const control = join(dir, 'control');
     mkdirSync(control);
     const TRIALS = 20;
-    const contenders = Array.from({ length: 3 }, () => spawn(process.execPath, [fileURLToPath(new URL('./helpers/lease-contender.mjs', import.meta.url)), out, control, String(TRIALS)], { stdio: ['ignore', 'ignore', 'inherit'] }));
+    const contenders = Array.from({ length: 3 }, () =>
+      spawn(process.execPath, [fileURLToPath(new URL('./helpers/lease-contender.mjs', import.meta.url)), out, control, String(TRIALS)], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      }),
+    );
     const exited = contenders.map((c) => new Promise((ok) => c.once('exit', ok)));
     const slot = new DirectorySink(out).leaseSlot(leaseKey());
     const files = (suffix: string) => readdirSync(control).filter((n) => n.endsWith(suffix));
@@ -170,7 +180,13 @@ describe('the lease on S3 under racing builds', () => {
     const proxy = await startFaultProxy(peer.port);
     let first = true;
     proxy.loseAnswer = (method, path) => method === 'PUT' && path.includes('lossy/.badgepress/lease.json') && first && !(first = false);
-    const retrying = new S3Client({ endpoint: proxy.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, maxAttempts: 3 });
+    const retrying = new S3Client({
+      endpoint: proxy.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      maxAttempts: 3,
+    });
     const sink = new S3Sink(retrying, { bucket: 'race', prefix: 'lossy/' });
     const held = await acquireLease(sink.leaseSlot(leaseKey()));
     expect(proxy.injected['lost-answer']).toBe(1);
@@ -186,7 +202,9 @@ describe('the lease on S3 under racing builds', () => {
     const sink = sinkOn(peer.rawEndpoint, 'raw/');
     const err = await acquireLease(sink.leaseSlot(leaseKey())).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConditionalWritesError);
-    expect((err as Error).message).toMatch(/^s3:\/\/race\/raw\/\.badgepress\/lease\.json: the store ignores conditional writes .*s3\.conditionalWrites: unsupported-accept-risk/);
+    expect((err as Error).message).toMatch(
+      /^s3:\/\/race\/raw\/\.badgepress\/lease\.json: the store ignores conditional writes .*s3\.conditionalWrites: unsupported-accept-risk/,
+    );
     expect((await peer.objects('race', 'raw/')).has(leaseKey())).toBe(false);
     const warnings: string[] = [];
     const held = await acquireLease(sink.leaseSlot(leaseKey()), { conditionalWrites: 'unsupported-accept-risk', onWarning: (m) => warnings.push(m) });

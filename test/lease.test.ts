@@ -68,7 +68,9 @@ describe('the build lease on a directory', () => {
     writeLease(out, lease({ host: 'builder-7', pid: 4242 }));
     const r = runCli(['build', '--store', small, '--out', out, '--now', NOW, '--json']);
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/being built by another badgepress build \(host builder-7, pid 4242, since .*lapses at .*\).*--wait SECONDS.*\.badgepress\/lease /);
+    expect(r.stderr).toMatch(
+      /being built by another badgepress build \(host builder-7, pid 4242, since .*lapses at .*\).*--wait SECONDS.*\.badgepress\/lease /,
+    );
     expect(JSON.parse(r.stdout)).toMatchObject({ exitCode: 5, holder: { host: 'builder-7', pid: 4242 } });
     expect(existsSync(join(out, 'api'))).toBe(false);
     expect(storedLease(out)?.token).toBe('other'); // left alone
@@ -210,7 +212,18 @@ describe('the build lease on S3', () => {
     await proxy?.close();
     await peer?.stop();
   });
-  const args = (prefix: string) => ['build', '--store', small, '--out', `s3://leased/${prefix}`, '--s3-endpoint', proxy.endpoint, '--s3-path-style', '--now', NOW];
+  const args = (prefix: string) => [
+    'build',
+    '--store',
+    small,
+    '--out',
+    `s3://leased/${prefix}`,
+    '--s3-endpoint',
+    proxy.endpoint,
+    '--s3-path-style',
+    '--now',
+    NOW,
+  ];
 
   it('creates the lease with If-None-Match: *, deletes it at the end; a live lease means exit 5', async () => {
     const r = await runCliAsync(args('a'), { env: peer.env });
@@ -272,14 +285,18 @@ describe('the build lease on an S3 store that ignores conditional writes', () =>
     const args = ['build', '--store', small, '--out', 's3://lax/site', '--s3-endpoint', peer.rawEndpoint, '--s3-path-style', '--now', NOW];
     const refused = await runCommand(args, { env: peer.env });
     expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toMatch(/s3:\/\/lax\/site\/\.badgepress\/lease\.json: the store ignores conditional writes .*cannot keep two builds .*apart.*s3\.conditionalWrites: unsupported-accept-risk/);
+    expect(refused.stderr).toMatch(
+      /s3:\/\/lax\/site\/\.badgepress\/lease\.json: the store ignores conditional writes .*cannot keep two builds .*apart.*s3\.conditionalWrites: unsupported-accept-risk/,
+    );
     expect([...(await peer.objects('lax', 'site/')).keys()]).toEqual(['.badgepress/conditional-writes-probe']);
 
     const config = join(dir, 'lax.yaml');
     writeFileSync(config, 's3:\n  conditionalWrites: unsupported-accept-risk\n');
     const accepted = await runCommand([...args, '--config', config], { env: peer.env });
     expect(accepted.code, accepted.stderr).toBe(0);
-    expect(accepted.stderr).toMatch(/warning: the store at s3:\/\/lax\/site\/\.badgepress\/lease\.json ignores conditional writes: the lease cannot keep a second build started at the same moment/);
+    expect(accepted.stderr).toMatch(
+      /warning: the store at s3:\/\/lax\/site\/\.badgepress\/lease\.json ignores conditional writes: the lease cannot keep a second build started at the same moment/,
+    );
     expect((await peer.objects('lax', 'site/')).has('api/v1/openapi.json')).toBe(true);
   });
 });

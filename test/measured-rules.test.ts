@@ -46,7 +46,15 @@ describe('the table of measured rules', () => {
     // A forge's API answers these, in the order its measurer lists them.
     expect(ruleIdsOf('forge')).toEqual(['ISSUE_REACTION_TIME', 'CI_PIPELINE', 'RELEASES', 'PACKAGES']);
     expect(eventRuleIds()).toEqual(['CI_PIPELINE', 'COMMITS', 'PACKAGES', 'RELEASES']);
-    expect(measuredRuleIds({ dependents: false })).toEqual(['BUS_FACTOR', 'COMMITS', 'RELEASES', 'SECURITY_POLICY', 'CI_PIPELINE', 'ISSUE_REACTION_TIME', 'PACKAGES']);
+    expect(measuredRuleIds({ dependents: false })).toEqual([
+      'BUS_FACTOR',
+      'COMMITS',
+      'RELEASES',
+      'SECURITY_POLICY',
+      'CI_PIPELINE',
+      'ISSUE_REACTION_TIME',
+      'PACKAGES',
+    ]);
     // The reaction time's window: the thresholds' timeRangeInMonths, else 3 months.
     expect(windowMonths(RULE.issueReactionTime, {})).toBe(3);
     expect(windowMonths(RULE.issueReactionTime, { ISSUE_REACTION_TIME: 6 })).toBe(6);

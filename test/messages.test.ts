@@ -23,7 +23,9 @@ function store(name: string, bad = false): string {
 }
 
 /** Every file the build published under a directory: the build state and the lease aside (its own bookkeeping, never counted). */
-const siteFiles = (out: string) => readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !/\/\.badgepress\/(state|lease)\//.test(join(e.parentPath, e.name))).length;
+const siteFiles = (out: string) =>
+  readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !/\/\.badgepress\/(state|lease)\//.test(join(e.parentPath, e.name)))
+    .length;
 
 describe('the build summary', () => {
   it('says "1 repository" and "1 record", and a rebuild says the site-wide pages it did not count', async () => {

@@ -38,7 +38,13 @@ beforeAll(() => {
   // What a `scan` run in the checkout leaves beside an example store: never packed.
   mkdirSync(join(checkout, 'examples/store/.badgepress/scan-lease'), { recursive: true });
   writeFileSync(join(checkout, 'examples/store/.badgepress/scan-lease/1.json'), '');
-  const pack = JSON.parse(execFileSync('npm', ['run', '--silent', 'pack', '--', '--json', '--pack-destination', work, ...NPM_FLAGS], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{
+  const pack = JSON.parse(
+    execFileSync('npm', ['run', '--silent', 'pack', '--', '--json', '--pack-destination', work, ...NPM_FLAGS], {
+      cwd: checkout,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  ) as Array<{
     filename: string;
     files: Array<{ path: string }>;
   }>;
@@ -119,7 +125,9 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
       const badge = await fetch(`${repo}/badges/MAINTENANCE.svg`);
       expect(badge.status).toBe(200);
       expect(badge.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
-      expect(await badge.text()).toBe(readFileSync(join(app, 'site/api/v1/repositories', encodeURIComponent('https://github.com/acme/widget'), 'badges/MAINTENANCE.svg'), 'utf8'));
+      expect(await badge.text()).toBe(
+        readFileSync(join(app, 'site/api/v1/repositories', encodeURIComponent('https://github.com/acme/widget'), 'badges/MAINTENANCE.svg'), 'utf8'),
+      );
       expect((await fetch(`${repo}/badges/MAINTENANCE.svg?timestamp=1762000001`)).status).toBe(200);
     } finally {
       await serving.stop();

@@ -21,7 +21,13 @@ const PLAIN = 'https://example.org/o/plain';
 async function evaluations(): Promise<{ ctx: Awaited<ReturnType<typeof loadPagesContext>>; byUrl: Map<string, RepositoryEvaluation> }> {
   const dir = tempDir('badgepress-page-parts-');
   const lines = [QUOTED, PLAIN].flatMap((url, r) =>
-    [0, 1, 2].map((i) => JSON.stringify({ repositoryUrl: url, timestamp: 1_760_000_000 + i * 86_400 * 7, values: { ISSUE_REACTION_TIME: i + r, BUS_FACTOR: 2 * i + r, SECURITY_POLICY: i > 0, DEPENDENTS: 10 * i } })),
+    [0, 1, 2].map((i) =>
+      JSON.stringify({
+        repositoryUrl: url,
+        timestamp: 1_760_000_000 + i * 86_400 * 7,
+        values: { ISSUE_REACTION_TIME: i + r, BUS_FACTOR: 2 * i + r, SECURITY_POLICY: i > 0, DEPENDENTS: 10 * i },
+      }),
+    ),
   );
   writeFileSync(join(dir, 'scans.ndjson'), `${lines.join('\n')}\n`);
   const config = await resolveConfig(undefined, { store: dir, out: join(dir, 'out') });
@@ -52,8 +58,12 @@ describe('repository pages with parts drawn once per build', () => {
     // The slot that stands for the encoded URL never reaches a page.
     expect(page).not.toContain('\u{e000}');
     for (const b of ctx.thresholds.t.badges) {
-      expect(page).toContain(`[![${b.id}](${ctx.settings.baseUrl}/api/v1/repositories/${encQuoted}/badges/${b.id}.svg)](${ctx.settings.baseUrl}/repositories/${encQuoted}/)`);
-      expect(page).toContain(`image:${ctx.settings.baseUrl}/api/v1/repositories/${encQuoted}/badges/${b.id}.svg[${b.id} badge,link=${ctx.settings.baseUrl}/repositories/${encQuoted}/]`);
+      expect(page).toContain(
+        `[![${b.id}](${ctx.settings.baseUrl}/api/v1/repositories/${encQuoted}/badges/${b.id}.svg)](${ctx.settings.baseUrl}/repositories/${encQuoted}/)`,
+      );
+      expect(page).toContain(
+        `image:${ctx.settings.baseUrl}/api/v1/repositories/${encQuoted}/badges/${b.id}.svg[${b.id} badge,link=${ctx.settings.baseUrl}/repositories/${encQuoted}/]`,
+      );
     }
     expect(plainAfter[0]).toContain(`/repositories/${encodeURIComponent(PLAIN)}/`);
   });

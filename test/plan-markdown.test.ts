@@ -17,7 +17,15 @@ const plan: PlanReport = {
   removedExamples: [],
   transitions: [
     { badgeId: 'REUSED', scope: 'latest', from: 'gold', to: 'silver', repositories: 1, examples: ['https://git.example/a|b/`x`\n| evil | row |'] },
-    { badgeId: 'REUSED', scope: 'scan', from: 'gold', to: '<img src=x onerror=alert(1)>', repositories: 1, scans: 3, examples: ['https://git.example/@octocat/#1/**b**'] },
+    {
+      badgeId: 'REUSED',
+      scope: 'scan',
+      from: 'gold',
+      to: '<img src=x onerror=alert(1)>',
+      repositories: 1,
+      scans: 3,
+      examples: ['https://git.example/@octocat/#1/**b**'],
+    },
   ],
   cachedUrls: { latest: 1, perTime: 3, maxAge: 300 },
   resendsUnchanged: false,
@@ -40,7 +48,9 @@ describe('plan --format markdown', () => {
     for (const r of transitionRows) expect(cells(r)).toHaveLength(7);
     expect(cells(transitionRows[1]!).slice(0, 6)).toEqual(['REUSED', 'gold', '\\<img src=x onerror=alert(1)\\>', 'per scan', '1', '3']);
     expect(md).toContain('| to change | 4 |');
-    expect(md).toContain('cached answers: 1 latest URL and 3 per-time URLs (with the `?timestamp=` requests that redirect there) change; caches serve the new ones within 300 s (`cache.latestMaxAge`), nothing to invalidate');
+    expect(md).toContain(
+      'cached answers: 1 latest URL and 3 per-time URLs (with the `?timestamp=` requests that redirect there) change; caches serve the new ones within 300 s (`cache.latestMaxAge`), nothing to invalidate',
+    );
     expect(md).toContain('| unchanged | 10 |');
   });
 
@@ -56,7 +66,19 @@ describe('plan --format markdown', () => {
 
   it('the CLI prints it for a real plan (exit 3: everything to add)', () => {
     const out = join(tempDir('plan-md-'), 'site');
-    const r = runCli(['plan', '--config', join(ROOT, 'config/badgepress.yaml'), '--store', join(ROOT, 'examples/store'), '--out', out, '--now', '1763600000', '--format', 'markdown']);
+    const r = runCli([
+      'plan',
+      '--config',
+      join(ROOT, 'config/badgepress.yaml'),
+      '--store',
+      join(ROOT, 'examples/store'),
+      '--out',
+      out,
+      '--now',
+      '1763600000',
+      '--format',
+      'markdown',
+    ]);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stdout).toMatch(/^### badgepress plan\n/);
     expect(r.stdout).toMatch(/\| to add \| \d+ \|/);

@@ -61,7 +61,8 @@ describe('badgepress plan over S3', () => {
     expect(await objectGets(async () => (same = await run(['plan', ...s3Args(), '--json', '--force'])))).toEqual([]);
     expect(same!.code, same!.stderr).toBe(0);
     // The same site in directories, built as the CLI builds (pages and openapi.json included).
-    const buildSite = async (o: { out: string; config?: string }) => expect((await runCommand(['build', ...(o.config ? ['--config', o.config] : []), '--store', store, '--out', o.out, '--now', NOW])).code).toBe(0);
+    const buildSite = async (o: { out: string; config?: string }) =>
+      expect((await runCommand(['build', ...(o.config ? ['--config', o.config] : []), '--store', store, '--out', o.out, '--now', NOW])).code).toBe(0);
     const local = join(dir, 'local');
     await buildSite({ out: local });
     const before = readTree(local);
@@ -87,7 +88,12 @@ describe('badgepress plan over S3', () => {
     const status = (t: Map<string, Buffer>, k: string) => JSON.parse(t.get(k)!.toString()).badgeStatus;
     const flips = changedExplanations.filter((k) => status(before, k) !== status(after, k));
     expect(flips.length).toBeGreaterThan(0);
-    expect(plan.transitions.reduce((n: number, t: { repositories: number; scans?: number; scope: string }) => n + (t.scope === 'latest' ? t.repositories : t.scans!), 0)).toBe(flips.length);
+    expect(
+      plan.transitions.reduce(
+        (n: number, t: { repositories: number; scans?: number; scope: string }) => n + (t.scope === 'latest' ? t.repositories : t.scans!),
+        0,
+      ),
+    ).toBe(flips.length);
   }, 120_000);
 
   it('says when a build would send unchanged objects again for new cache ages', async () => {

@@ -29,7 +29,11 @@ describe('badgepress plan', () => {
     expect(same.stdout).toMatch(/no badge changes status/);
     expect(same.stdout).toMatch(new RegExp(`files: 0 to add, 0 to change, 0 to remove \\(with --prune\\), ${before.size} unchanged`));
 
-    const config = thresholdsVariant(join(dir, 'plan-cfg'), '{ min: 20, max: null, status: gold }', '{ min: 20, max: 24, status: gold }\n      - { min: 25, max: null, status: silver }');
+    const config = thresholdsVariant(
+      join(dir, 'plan-cfg'),
+      '{ min: 20, max: null, status: gold }',
+      '{ min: 20, max: 24, status: gold }\n      - { min: 25, max: null, status: silver }',
+    );
     const r = await runCommand(['plan', '--config', config, '--store', store, '--out', out, '--now', '1763600000', '--json']);
     expect(r.code).toBe(3);
     const plan = JSON.parse(r.stdout);
@@ -52,14 +56,26 @@ describe('badgepress plan', () => {
     expect(latestFlips.length).toBeGreaterThan(0);
     expect(plan.transitions).toEqual([
       { badgeId: 'REUSED', scope: 'latest', from: 'gold', to: 'silver', repositories: latestFlips.length, examples: expect.any(Array) },
-      { badgeId: 'REUSED', scope: 'scan', from: 'gold', to: 'silver', repositories: new Set(flips.map((k) => k.split('/')[3])).size, scans: flips.length, examples: expect.any(Array) },
+      {
+        badgeId: 'REUSED',
+        scope: 'scan',
+        from: 'gold',
+        to: 'silver',
+        repositories: new Set(flips.map((k) => k.split('/')[3])).size,
+        scans: flips.length,
+        examples: expect.any(Array),
+      },
     ]);
     expect(readTree(out)).toEqual(before);
     const text = await runCommand(['plan', '--config', config, '--store', store, '--out', out, '--now', '1763600000']);
     expect(text.stdout).toContain(
       `cached answers: ${api.length - perTime} latest URLs and ${perTime} per-time URLs (with the ?timestamp= requests that redirect there) change; caches serve the new ones within 300 s (cache.latestMaxAge), nothing to invalidate`,
     );
-    expect(text.stdout).toMatch(new RegExp(`REUSED\\n  gold → silver: \\d+ repositor(y|ies) \\(latest; e\\.g\\. https://.*\\n  gold → silver: \\d+ repositories, ${flips.length} scans \\(per scan; e\\.g\\. https://`));
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `REUSED\\n  gold → silver: \\d+ repositor(y|ies) \\(latest; e\\.g\\. https://.*\\n  gold → silver: \\d+ repositories, ${flips.length} scans \\(per scan; e\\.g\\. https://`,
+      ),
+    );
   });
 
   it('shows badges that become expired in the latest files, labelled latest, in text and --json', async () => {
@@ -70,7 +86,14 @@ describe('badgepress plan', () => {
     expect(json.code).toBe(3);
     const plan = JSON.parse(json.stdout);
     const latest = plan.transitions.filter((t: { scope: string }) => t.scope === 'latest');
-    expect(latest).toContainEqual({ badgeId: 'MAINTENANCE', scope: 'latest', from: 'gold', to: 'expired', repositories: 1, examples: ['https://github.com/acme/aging'] });
+    expect(latest).toContainEqual({
+      badgeId: 'MAINTENANCE',
+      scope: 'latest',
+      from: 'gold',
+      to: 'expired',
+      repositories: 1,
+      examples: ['https://github.com/acme/aging'],
+    });
     expect(plan.transitions.every((t: { to: string; scope: string }) => t.to === 'expired' && t.scope === 'latest')).toBe(true);
     // The expired variants of each scan are new files, not transitions.
     expect(plan.added).toBeGreaterThan(0);
@@ -107,13 +130,15 @@ describe('badgepress plan', () => {
     const mixed = join(dir, 'plan-unassignable');
     mkdirSync(mixed, { recursive: true });
     writeFileSync(join(mixed, 'a.ndjson'), `${JSON.stringify({ repositoryUrl: 'not a url', timestamp: TS, values: {} })}\n`);
-    const stderrOf = async (shard: string) => (await runCommand(['plan', '--store', mixed, '--out', join(dir, 'plan-unassignable-site'), '--shard', shard])).stderr;
+    const stderrOf = async (shard: string) =>
+      (await runCommand(['plan', '--store', mixed, '--out', join(dir, 'plan-unassignable-site'), '--shard', shard])).stderr;
     expect(await stderrOf('0/3')).toMatch(/a\.ndjson:1: .*record skipped/);
     expect(await stderrOf('1/3')).not.toMatch(/record skipped/);
     expect(await stderrOf('2/3')).not.toMatch(/record skipped/);
     // build too: only shard 0 reports it, so only shard 0 exits 1 ("built, records skipped")
     const built = [];
-    for (const shard of ['0/3', '1/3', '2/3']) built.push(await runCommand(['build', '--store', mixed, '--out', join(dir, 'build-unassignable-site'), '--now', `${TS}`, '--shard', shard]));
+    for (const shard of ['0/3', '1/3', '2/3'])
+      built.push(await runCommand(['build', '--store', mixed, '--out', join(dir, 'build-unassignable-site'), '--now', `${TS}`, '--shard', shard]));
     expect(built.map((r) => r.code)).toEqual([1, 0, 0]);
     expect(built.map((r) => /a\.ndjson:1: .*record skipped/.test(r.stderr))).toEqual([true, false, false]);
   });

@@ -11,7 +11,9 @@ import { precompiledFiles } from '../src/precompile.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 function schemaFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? schemaFiles(join(dir, e.name)) : e.name.endsWith('.schema.json') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? schemaFiles(join(dir, e.name)) : e.name.endsWith('.schema.json') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Runs a CommonJS text as the module at `path` would run, and returns its exports. */

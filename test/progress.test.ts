@@ -15,7 +15,12 @@ generateStore({ repos: 40, scans: 3, out: store, seed: 7 });
 // Sixteen repositories in one store file: files and repositories are not the same count.
 const single = join(dir, 'single');
 mkdirSync(single, { recursive: true });
-writeFileSync(join(single, 'all.ndjson'), Array.from({ length: 16 }, (_, i) => JSON.stringify({ repositoryUrl: repositoryUrl(i), timestamp: 1_763_000_000, values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 4 } })).join('\n'));
+writeFileSync(
+  join(single, 'all.ndjson'),
+  Array.from({ length: 16 }, (_, i) =>
+    JSON.stringify({ repositoryUrl: repositoryUrl(i), timestamp: 1_763_000_000, values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 4 } }),
+  ).join('\n'),
+);
 const hasScript = spawnSync('script', ['--version']).status === 0;
 const PROGRESS = /scans\/s|\r|\x1b\[2K/;
 
@@ -61,7 +66,14 @@ describe('progress when piped', () => {
   });
 
   it('reads CI as most tools do', () => {
-    expect([undefined, '', '0', 'false', 'FALSE', ' false '].map((CI) => isCI(CI === undefined ? {} : { CI }))).toEqual([false, false, false, false, false, false]);
+    expect([undefined, '', '0', 'false', 'FALSE', ' false '].map((CI) => isCI(CI === undefined ? {} : { CI }))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(['true', '1', 'yes', 'woodpecker'].map((CI) => isCI({ CI }))).toEqual([true, true, true, true]);
   });
 });

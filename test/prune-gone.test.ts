@@ -18,7 +18,12 @@ const pristine = join(dir, 'pristine');
 generateStore({ repos: 8, scans: 2, out: pristine, seed: 11 });
 
 /** Store file name → the repository URL it holds (gen-store writes one repository per file). */
-const urlOf = new Map(readdirSync(pristine).map((name) => [name, (JSON.parse(readFileSync(join(pristine, name), 'utf8').split('\n')[0]!) as { repositoryUrl: string }).repositoryUrl]));
+const urlOf = new Map(
+  readdirSync(pristine).map((name) => [
+    name,
+    (JSON.parse(readFileSync(join(pristine, name), 'utf8').split('\n')[0]!) as { repositoryUrl: string }).repositoryUrl,
+  ]),
+);
 const files = [...urlOf.keys()].sort();
 
 function freshStore(name: string): string {

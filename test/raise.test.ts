@@ -34,7 +34,14 @@ const reaction: NumericRuleA = {
     { min: 8, max: null, status: 'fail' },
   ],
 };
-const policy = (positiveStatus: BooleanRuleA['positiveStatus']): BooleanRuleA => ({ ...text, id: 'POLICY', name: 'Security policy', type: 'boolean', positiveStatus, negativeStatus: 'fail' });
+const policy = (positiveStatus: BooleanRuleA['positiveStatus']): BooleanRuleA => ({
+  ...text,
+  id: 'POLICY',
+  name: 'Security policy',
+  type: 'boolean',
+  positiveStatus,
+  negativeStatus: 'fail',
+});
 const crit = (rule: CriterionA['rule'], value: CriterionA['value'], status: CriterionA['status']) => ({ rule, value, status }) as CriterionA;
 
 describe('Shape A: needForA and raiseCriterionA', () => {
@@ -61,7 +68,10 @@ describe('Shape A: needForA and raiseCriterionA', () => {
   });
 
   it('raiseCriterionA lists the next status up and gold, nothing at gold', () => {
-    expect(raiseCriterionA(crit(contributors, 3, 'bronze'))).toEqual(['2 more contributors (Contributors) for silver', '7 more contributors (Contributors) for gold']);
+    expect(raiseCriterionA(crit(contributors, 3, 'bronze'))).toEqual([
+      '2 more contributors (Contributors) for silver',
+      '7 more contributors (Contributors) for gold',
+    ]);
     expect(raiseCriterionA(crit(contributors, 9, 'silver'))).toEqual(['1 more contributor (Contributors) for gold']);
     expect(raiseCriterionA(crit(policy('gold'), false, 'fail'))).toEqual(['Security policy present for bronze', 'Security policy present for gold']);
     expect(raiseCriterionA(crit(contributors, 10, 'gold'))).toEqual([]);
@@ -85,7 +95,14 @@ describe('Shape A: raiseBadgeA', () => {
 });
 
 describe('Shape B: needForB and raiseBadgeB', () => {
-  const rule = (name: string, threshold: RuleB['threshold'], unit = 'commits', manual = false): RuleB => ({ ...text, id: name.toUpperCase(), name, unit, threshold, manual });
+  const rule = (name: string, threshold: RuleB['threshold'], unit = 'commits', manual = false): RuleB => ({
+    ...text,
+    id: name.toUpperCase(),
+    name,
+    unit,
+    threshold,
+    manual,
+  });
   const critB = (r: RuleB, value: number | null, status: CriterionB['status']) => ({ rule: r, value, status }) as CriterionB;
 
   it('says how far a value is from its bounds, and nothing for a pass', () => {

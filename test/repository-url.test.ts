@@ -13,13 +13,30 @@ describe('canonical repository URL', () => {
     expect(decodeURIComponent(encoded)).toBe(url);
   });
 
-  it.each(['', 'github.com/a/b', 'https://github.com', 'https://github.com/', 'https:///a/b', 'https://exa mple.org/a', 'https://h.org/a\nb', 'https://h.org/a\u0000', 'https://h.org/\ud800', 42, null])('refuses %j', (input) => {
+  it.each([
+    '',
+    'github.com/a/b',
+    'https://github.com',
+    'https://github.com/',
+    'https:///a/b',
+    'https://exa mple.org/a',
+    'https://h.org/a\nb',
+    'https://h.org/a\u0000',
+    'https://h.org/\ud800',
+    42,
+    null,
+  ])('refuses %j', (input) => {
     expect(canonicalRepositoryUrl(input).ok).toBe(false);
   });
 
   it('writes hosts in ASCII: bücher, BÜCHER and xn--bcher-kva are one repository', () => {
     const one = 'https://xn--bcher-kva.example/Acme/Books';
-    for (const spelling of ['https://bücher.example/Acme/Books', 'HTTPS://BÜCHER.EXAMPLE/Acme/Books', 'https://XN--BCHER-KVA.example/Acme/Books', 'https://bücher。example/Acme/Books']) {
+    for (const spelling of [
+      'https://bücher.example/Acme/Books',
+      'HTTPS://BÜCHER.EXAMPLE/Acme/Books',
+      'https://XN--BCHER-KVA.example/Acme/Books',
+      'https://bücher。example/Acme/Books',
+    ]) {
       expect(canonicalRepositoryUrl(spelling), spelling).toMatchObject({ ok: true, url: one });
     }
     expect(canonicalRepositoryUrl('https://[2001:DB8::1]:8443/a/b')).toMatchObject({ ok: true, url: 'https://[2001:db8::1]:8443/a/b' });
@@ -39,7 +56,9 @@ describe('canonical repository URL', () => {
 
   it('schemes: http and https by default; the site may name others', () => {
     expect(schemeProblem('https://h.org/a', ['http', 'https'])).toBeUndefined();
-    expect(schemeProblem('javascript://h.org/a', ['http', 'https'])).toBe('repositoryUrl uses the scheme "javascript", which this site does not accept; accepted: http, https (repositoryUrlSchemes: in the site config)');
+    expect(schemeProblem('javascript://h.org/a', ['http', 'https'])).toBe(
+      'repositoryUrl uses the scheme "javascript", which this site does not accept; accepted: http, https (repositoryUrlSchemes: in the site config)',
+    );
     expect(schemeProblem('git+ssh://h.org/a', ['https', 'git+ssh'])).toBeUndefined();
   });
 

@@ -40,18 +40,23 @@ describe('hostile requests to the resolver core', () => {
   it('every Location is the canonical key path of the repository asked for', async () => {
     const index = async () => ({ body: JSON.stringify({ repositoryUrl: '', timestamps: [0], badges: [] }) });
     await fc.assert(
-      fc.asyncProperty(fc.webUrl({ withQueryParameters: false, withFragments: false }), fc.boolean(), fc.integer({ min: 0, max: 2 ** 40 }), async (url, encoded, t) => {
-        const path = `/api/v1/repositories/${encoded ? encodeURIComponent(url) : url}/sarif`;
-        const answer = await resolve({ method: 'GET', path, query: `timestamp=${t}` }, index);
-        const c = canonicalRepositoryUrl(url);
-        if (!c.ok) {
-          expect(answer.status).toBe(400);
-          return;
-        }
-        expect(answer.status).toBe(302);
-        expect(answer.headers.location).toBe(`/api/v1/repositories/${c.encoded}/at/0/sarif`);
-        expect(answer.headers.location).toMatch(LOCATION);
-      }),
+      fc.asyncProperty(
+        fc.webUrl({ withQueryParameters: false, withFragments: false }),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 2 ** 40 }),
+        async (url, encoded, t) => {
+          const path = `/api/v1/repositories/${encoded ? encodeURIComponent(url) : url}/sarif`;
+          const answer = await resolve({ method: 'GET', path, query: `timestamp=${t}` }, index);
+          const c = canonicalRepositoryUrl(url);
+          if (!c.ok) {
+            expect(answer.status).toBe(400);
+            return;
+          }
+          expect(answer.status).toBe(302);
+          expect(answer.headers.location).toBe(`/api/v1/repositories/${c.encoded}/at/0/sarif`);
+          expect(answer.headers.location).toMatch(LOCATION);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -75,7 +80,9 @@ describe('hostile requests to badgepress serve over a socket', () => {
       const r = request({ host: '127.0.0.1', port, method: m, path: raw, agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => ok({ status: res.statusCode ?? 0, ...(res.headers.location ? { location: res.headers.location } : {}), body: Buffer.concat(chunks).toString() }));
+        res.on('end', () =>
+          ok({ status: res.statusCode ?? 0, ...(res.headers.location ? { location: res.headers.location } : {}), body: Buffer.concat(chunks).toString() }),
+        );
       });
       r.on('error', fail);
       r.end();

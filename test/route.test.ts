@@ -62,7 +62,11 @@ describe('route: why a request names no file', () => {
     const shape = 'the repository segment must be an encoded <scheme>://<host>/<path> URL';
     expect(no('/api/v1/repositories/not-a-url/badges/MAINT.svg')).toEqual({ ok: false, status: 400, detail: shape, badgeId: 'MAINT' });
     expect(no('/api/v1/repositories/https%3A%2F%2Fgithub.com%2Fa%E0%A4%A/sarif')).toEqual({ ok: false, status: 400, detail: `${shape} (bad %-escape)` });
-    expect(no('/api/v1/repositories/https%3A%2F%2Fgithub.com%2Fa%01b/sarif')).toEqual({ ok: false, status: 400, detail: 'the repository URL in the path holds a control character' });
+    expect(no('/api/v1/repositories/https%3A%2F%2Fgithub.com%2Fa%01b/sarif')).toEqual({
+      ok: false,
+      status: 400,
+      detail: 'the repository URL in the path holds a control character',
+    });
     expect(no(`${P}/${'x'.repeat(8200)}/sarif`)).toEqual({ ok: false, status: 400, detail: 'the path is too long' });
   });
 
@@ -76,7 +80,12 @@ describe('route: why a request names no file', () => {
   });
 
   it('400 for an unknown style, and for a time on a file that exists for the latest result only', () => {
-    expect(no(`${P}/badges/MAINT.svg`, 'style=neon')).toEqual({ ok: false, status: 400, detail: 'style must be one of flat, flat-square, plastic, for-the-badge, social', badgeId: 'MAINT' });
+    expect(no(`${P}/badges/MAINT.svg`, 'style=neon')).toEqual({
+      ok: false,
+      status: 400,
+      detail: 'style must be one of flat, flat-square, plastic, for-the-badge, social',
+      badgeId: 'MAINT',
+    });
     expect(no(`${P}/badges/MAINT.svg`, 'style=plastic&style=social')).toMatchObject({ status: 400, detail: expect.stringMatching(/^style must be one of/) });
     const latestOnly = { ok: false, status: 400, detail: 'this file exists for the latest result only' };
     expect(no(`${P}/badges/MAINT.svg`, 'style=plastic&timestamp=1763000000')).toEqual({ ...latestOnly, badgeId: 'MAINT' });

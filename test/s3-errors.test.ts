@@ -86,7 +86,10 @@ describe('an endpoint that accepts connections and never answers', () => {
   it('gives up after s3.requestTimeoutSeconds, says so, and exits 4', async () => {
     const port = (server.address() as AddressInfo).port;
     const config = join(dir, 'stalled.yaml');
-    writeFileSync(config, `store: ${STORE}\nout: s3://stalled/site\ns3:\n  endpoint: http://127.0.0.1:${port}\n  pathStyle: true\n  maxAttempts: 2\n  connectTimeoutSeconds: 2\n  requestTimeoutSeconds: 0.5\n`);
+    writeFileSync(
+      config,
+      `store: ${STORE}\nout: s3://stalled/site\ns3:\n  endpoint: http://127.0.0.1:${port}\n  pathStyle: true\n  maxAttempts: 2\n  connectTimeoutSeconds: 2\n  requestTimeoutSeconds: 0.5\n`,
+    );
     const r = await runCliAsync(['build', '--config', config], { env: { AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', AWS_REGION: 'us-east-1' } });
     expect(r.stderr).toMatch(
       /^badgepress: --out s3:\/\/stalled\/site\/: cannot (list the bucket|(read|write) the build lease \S+) \(TimeoutError: .+; the endpoint did not answer in time \(s3\.connectTimeoutSeconds \/ s3\.requestTimeoutSeconds in the config\)\); check the bucket name, credentials and --s3-endpoint$/m,
@@ -116,7 +119,9 @@ describe('an endpoint that resets every connection', () => {
     const config = join(dir, 'resetting.yaml');
     writeFileSync(config, `store: ${STORE}\nout: s3://resetting/site\ns3:\n  endpoint: http://127.0.0.1:${port}\n  pathStyle: true\n  maxAttempts: 2\n`);
     const r = await runCliAsync(['build', '--config', config], { env: { AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', AWS_REGION: 'us-east-1' } });
-    expect(r.stderr).toMatch(/cannot (list the bucket|(read|write) the build lease \S+) \(\w+: .*(ECONNRESET|socket hang up).*; the endpoint closed the connection/);
+    expect(r.stderr).toMatch(
+      /cannot (list the bucket|(read|write) the build lease \S+) \(\w+: .*(ECONNRESET|socket hang up).*; the endpoint closed the connection/,
+    );
     expect(r.stderr).not.toMatch(/did not answer in time/);
     expect(r.code).toBe(4);
   });
@@ -127,8 +132,14 @@ describe('locations that look like URLs must be exactly s3://bucket/prefix', () 
     ['s3:/badges/x', 'write the scheme exactly as s3:// (lower case, two slashes): s3://badges/x; for a local directory of that name write ./s3:/badges/x'],
     ['S3://badges/x', 'write the scheme exactly as s3:// (lower case, two slashes): s3://badges/x; for a local directory of that name write ./S3://badges/x'],
     ['s3:badges/x', undefined], // no slash after the colon: a plain (if odd) relative path
-    ['https://example.org/site', 'https:// is not a location badgepress writes to or reads from: use s3://bucket/prefix or a directory; for a local directory of that name write ./https://example.org/site'],
-    ['gs://bucket/x', 'gs:// is not a location badgepress writes to or reads from: use s3://bucket/prefix or a directory; for a local directory of that name write ./gs://bucket/x'],
+    [
+      'https://example.org/site',
+      'https:// is not a location badgepress writes to or reads from: use s3://bucket/prefix or a directory; for a local directory of that name write ./https://example.org/site',
+    ],
+    [
+      'gs://bucket/x',
+      'gs:// is not a location badgepress writes to or reads from: use s3://bucket/prefix or a directory; for a local directory of that name write ./gs://bucket/x',
+    ],
     ['s3://Bad_Bucket/x', 'expected s3://bucket/prefix with a valid bucket name (3 to 63 lower-case letters, digits, dots and hyphens)'],
     ['s3:///x', 'expected s3://bucket/prefix with a valid bucket name (3 to 63 lower-case letters, digits, dots and hyphens)'],
     ['s3://badges/x', undefined],
@@ -142,9 +153,13 @@ describe('locations that look like URLs must be exactly s3://bucket/prefix', () 
 
   it('--out and --store name the flag; store:/out: in the config name file:line', async () => {
     await expect(loadSettings(undefined, { store: STORE, out: 's3:/badges/x' })).rejects.toMatchObject({
-      problems: ['--out "s3:/badges/x": write the scheme exactly as s3:// (lower case, two slashes): s3://badges/x; for a local directory of that name write ./s3:/badges/x'],
+      problems: [
+        '--out "s3:/badges/x": write the scheme exactly as s3:// (lower case, two slashes): s3://badges/x; for a local directory of that name write ./s3:/badges/x',
+      ],
     });
-    await expect(loadSettings(undefined, { store: 'S3://scans/values' })).rejects.toMatchObject({ problems: [expect.stringMatching(/^--store "S3:\/\/scans\/values": write the scheme exactly as s3:\/\//)] });
+    await expect(loadSettings(undefined, { store: 'S3://scans/values' })).rejects.toMatchObject({
+      problems: [expect.stringMatching(/^--store "S3:\/\/scans\/values": write the scheme exactly as s3:\/\//)],
+    });
     const problemsOf = configProblems(dir, (file) => loadSettings(file));
     const { file, problems } = await problemsOf('shape: A\nstore: https://example.org/values\nout: S3://badges/site\n');
     expect(problems).toEqual([
@@ -158,7 +173,10 @@ describe('locations that look like URLs must be exactly s3://bucket/prefix', () 
     mkdirSync(cwd);
     for (const out of ['s3:/badges/x', 'S3://badges/x']) {
       // bin/badgepress.js, as installed: `--import tsx` would not resolve outside the checkout.
-      const r = spawnChecked(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build', '--store', STORE, '--out', out], { cwd, env: { ...process.env, CI: 'true' } });
+      const r = spawnChecked(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build', '--store', STORE, '--out', out], {
+        cwd,
+        env: { ...process.env, CI: 'true' },
+      });
       expect(r.status, r.stderr).toBe(2);
       expect(r.stderr).toContain(`--out ${JSON.stringify(out)}: write the scheme exactly as s3://`);
     }

@@ -43,13 +43,25 @@ afterAll(async () => {
 // The production client (src/s3/client.ts), credentials from the environment as for users.
 Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' });
 function sinkVia(endpoint: string, bucket: string, prefix = 'pub/', maxAttempts = 3): S3Sink {
-  return new S3Sink(s3Client({ endpoint, pathStyle: true, maxAttempts, concurrency: 64, connectTimeoutSeconds: 10, requestTimeoutSeconds: 60 }), { bucket, prefix });
+  return new S3Sink(s3Client({ endpoint, pathStyle: true, maxAttempts, concurrency: 64, connectTimeoutSeconds: 10, requestTimeoutSeconds: 60 }), {
+    bucket,
+    prefix,
+  });
 }
 
-async function publish(bucket: string, opts: { prefix?: string; config?: string; endpoint?: string; prune?: boolean; maxAttempts?: number; storeDir?: string } = {}) {
+async function publish(
+  bucket: string,
+  opts: { prefix?: string; config?: string; endpoint?: string; prune?: boolean; maxAttempts?: number; storeDir?: string } = {},
+) {
   const sink = sinkVia(opts.endpoint ?? proxy.endpoint, bucket, opts.prefix ?? 'pub/', opts.maxAttempts ?? 3);
   try {
-    return await buildSite({ store: opts.storeDir ?? store, out: 'unused', sink, ...(opts.config ? { config: opts.config } : {}), ...(opts.prune ? { prune: true } : {}) });
+    return await buildSite({
+      store: opts.storeDir ?? store,
+      out: 'unused',
+      sink,
+      ...(opts.config ? { config: opts.config } : {}),
+      ...(opts.prune ? { prune: true } : {}),
+    });
   } finally {
     await sink.close();
   }
@@ -157,7 +169,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
 
   it('a bucket that cannot be listed is named with what to check', async () => {
     const sink = sinkVia(peer.endpoint, 'nonexistent-bucket', '', 1);
-    await expect(buildSite({ store, out: 'unused', sink })).rejects.toThrow(/--out s3:\/\/nonexistent-bucket\/: cannot list the bucket .*check the bucket name, credentials and --s3-endpoint/);
+    await expect(buildSite({ store, out: 'unused', sink })).rejects.toThrow(
+      /--out s3:\/\/nonexistent-bucket\/: cannot list the bucket .*check the bucket name, credentials and --s3-endpoint/,
+    );
     await sink.close();
   });
 
@@ -237,10 +251,12 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       await c.send(new PutObjectCommand({ Bucket: 'values', Key: `in/${name}`, Body: readFileSync(join(ROOT, 'examples/bad-store', name)) }));
     }
     const issues: string[] = [];
-    const { summary } = await buildSite({ store: 'unused', out: join(dir, 'from-s3'), source: new S3Store(c, { bucket: 'values', prefix: 'in/' }) }).then((b) => {
-      for (const i of b.issues) issues.push(`${i.where}: ${i.message}`);
-      return b;
-    });
+    const { summary } = await buildSite({ store: 'unused', out: join(dir, 'from-s3'), source: new S3Store(c, { bucket: 'values', prefix: 'in/' }) }).then(
+      (b) => {
+        for (const i of b.issues) issues.push(`${i.where}: ${i.message}`);
+        return b;
+      },
+    );
     c.destroy();
     expect(summary.scans).toBe(3);
     expect(issues).toContainEqual(expect.stringMatching(/^s3:\/\/values\/in\/mixed\.ndjson:2: repositoryUrl "not a url"/));
@@ -248,10 +264,20 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
   });
 
   it('the path an adapter sends (each "%" as "%25") returns the object, for awkward URLs', async () => {
-    const awkward = ['https://h.org/a space/x', 'https://h.org/a+plus/x', 'https://h.org/100%25/x', 'https://h.org/γλώσσα/x', 'https://git.example.org:8443/p/x', 'https://gitlab.com/a/b/c/d/e/f/project'];
+    const awkward = [
+      'https://h.org/a space/x',
+      'https://h.org/a+plus/x',
+      'https://h.org/100%25/x',
+      'https://h.org/γλώσσα/x',
+      'https://git.example.org:8443/p/x',
+      'https://gitlab.com/a/b/c/d/e/f/project',
+    ];
     const awkwardStore = join(dir, 'awkward');
     mkdirSync(awkwardStore, { recursive: true });
-    writeFileSync(join(awkwardStore, 'a.ndjson'), awkward.map((u) => JSON.stringify({ repositoryUrl: u, timestamp: 1763000000, values: { BUS_FACTOR: 3 } })).join('\n'));
+    writeFileSync(
+      join(awkwardStore, 'a.ndjson'),
+      awkward.map((u) => JSON.stringify({ repositoryUrl: u, timestamp: 1763000000, values: { BUS_FACTOR: 3 } })).join('\n'),
+    );
     await publish('keys', { storeDir: awkwardStore, prefix: '' });
     for (const url of awkward) {
       for (const resource of ['sarif', 'badges/MAINTENANCE.svg', 'at/1763000000/badges/MAINTENANCE']) {
@@ -259,7 +285,11 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
         const res = await new Promise<{ status: number; type?: string; cache?: string }>((ok, fail) =>
           request({ host: '127.0.0.1', port: peer.port, path: `/keys/${originPath(key)}` }, (r) => {
             r.resume();
-            ok({ status: r.statusCode!, ...(r.headers['content-type'] ? { type: r.headers['content-type'] } : {}), ...(r.headers['cache-control'] ? { cache: r.headers['cache-control'] } : {}) });
+            ok({
+              status: r.statusCode!,
+              ...(r.headers['content-type'] ? { type: r.headers['content-type'] } : {}),
+              ...(r.headers['cache-control'] ? { cache: r.headers['cache-control'] } : {}),
+            });
           })
             .on('error', fail)
             .end(),
@@ -282,7 +312,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       expect(e.keys.sort()).toEqual([...smallTree.keys()].sort());
       // Per-time keys were tried and refused; the rest was held back, each group with its reason.
       expect(e.message).toMatch(
-        new RegExp(`^${smallTree.size} key\\(s\\) not published: AccessDenied: Access Denied \\(${perTimeKeys.length} keys\\); held back: at files of the same repository failed \\(${smallTree.size - perTimeKeys.length} keys\\)$`),
+        new RegExp(
+          `^${smallTree.size} key\\(s\\) not published: AccessDenied: Access Denied \\(${perTimeKeys.length} keys\\); held back: at files of the same repository failed \\(${smallTree.size - perTimeKeys.length} keys\\)$`,
+        ),
       );
       expect(proxy.injected['403']).toBe(perTimeKeys.length);
       const lines = e.keyLines();
@@ -290,7 +322,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       expect(lines[0]).toMatch(/^ {2}not published: api\/v1\/repositories\/.+\/at\/\d+\/.+ \(AccessDenied: Access Denied\)$/);
       expect(lines.at(-1)).toBe(`  … and ${smallTree.size - SHOWN_KEYS} more`);
 
-      const cli = await runCliAsync(['build', '--store', small, '--out', 's3://denied/cli', '--s3-endpoint', proxy.endpoint, '--s3-path-style'], { env: cliEnv() });
+      const cli = await runCliAsync(['build', '--store', small, '--out', 's3://denied/cli', '--s3-endpoint', proxy.endpoint, '--s3-path-style'], {
+        env: cliEnv(),
+      });
       expect(cli.code).toBe(4);
       expect(cli.stderr).toContain(`not published: AccessDenied: Access Denied (${perTimeKeys.length} keys)`);
     } finally {
@@ -340,10 +374,23 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     proxy.reset();
     // Listing is a GET of the bucket; reading an object is a GET of its key: refuse only those.
     proxy.deny = (method, path) => method === 'GET' && !path.includes('list-type=');
-    const client = s3Client({ endpoint: proxy.endpoint, pathStyle: true, maxAttempts: 1, concurrency: 4, connectTimeoutSeconds: 10, requestTimeoutSeconds: 60 });
+    const client = s3Client({
+      endpoint: proxy.endpoint,
+      pathStyle: true,
+      maxAttempts: 1,
+      concurrency: 4,
+      connectTimeoutSeconds: 10,
+      requestTimeoutSeconds: 60,
+    });
     try {
-      const err = await buildSite({ store: 'unused', out: join(dir, 'denied-store'), source: new S3Store(client, { bucket: 'values', prefix: 'denied/' }) }).catch((e: unknown) => e);
-      expect((err as Error).message).toBe('store s3://values/denied/a.ndjson: cannot read (AccessDenied: Access Denied); check that the credentials may read it (s3:GetObject), and --s3-endpoint');
+      const err = await buildSite({
+        store: 'unused',
+        out: join(dir, 'denied-store'),
+        source: new S3Store(client, { bucket: 'values', prefix: 'denied/' }),
+      }).catch((e: unknown) => e);
+      expect((err as Error).message).toBe(
+        'store s3://values/denied/a.ndjson: cannot read (AccessDenied: Access Denied); check that the credentials may read it (s3:GetObject), and --s3-endpoint',
+      );
       expect(proxy.injected['403']).toBeGreaterThan(0);
     } finally {
       proxy.deny = undefined;
@@ -356,11 +403,28 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     const limit = pLimit(32);
     const names = Array.from({ length: 1005 }, (_, i) => `part-${String(i).padStart(4, '0')}.ndjson`);
     await Promise.all(
-      names.map((name, i) => limit(() => c.send(new PutObjectCommand({ Bucket: 'many', Key: `in/${name}`, Body: JSON.stringify({ repositoryUrl: `https://h.org/o/r${i}`, timestamp: 1763000000, values: { BUS_FACTOR: 3 } }) })))),
+      names.map((name, i) =>
+        limit(() =>
+          c.send(
+            new PutObjectCommand({
+              Bucket: 'many',
+              Key: `in/${name}`,
+              Body: JSON.stringify({ repositoryUrl: `https://h.org/o/r${i}`, timestamp: 1763000000, values: { BUS_FACTOR: 3 } }),
+            }),
+          ),
+        ),
+      ),
     );
     await c.send(new PutObjectCommand({ Bucket: 'many', Key: 'in/notes.txt', Body: 'not a store file' }));
     proxy.reset();
-    const client = s3Client({ endpoint: proxy.endpoint, pathStyle: true, maxAttempts: 1, concurrency: 4, connectTimeoutSeconds: 10, requestTimeoutSeconds: 60 });
+    const client = s3Client({
+      endpoint: proxy.endpoint,
+      pathStyle: true,
+      maxAttempts: 1,
+      concurrency: 4,
+      connectTimeoutSeconds: 10,
+      requestTimeoutSeconds: 60,
+    });
     try {
       expect(await new S3Store(client, { bucket: 'many', prefix: 'in/' }).list()).toEqual(names);
       expect(proxy.counts.GET).toBe(2); // two pages of ListObjectsV2
@@ -428,7 +492,8 @@ function bucketWatcher(client: S3Client, bucket: string, prefix: string) {
     for (let attempt = 1; ; attempt++) {
       try {
         const keys = new Set<string>();
-        for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: prefix })) for (const o of page.Contents ?? []) keys.add(o.Key!.slice(prefix.length));
+        for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: prefix }))
+          for (const o of page.Contents ?? []) keys.add(o.Key!.slice(prefix.length));
         return keys;
       } catch (err) {
         if (attempt >= 40 || (err as { name?: string }).name !== 'InternalError') throw err;

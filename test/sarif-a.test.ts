@@ -8,7 +8,10 @@ import type { ReportContext } from '../src/render/sarif-common.ts';
 import { sarifErrors } from './helpers/sarif.ts';
 
 const ENC = 'https%3A%2F%2Fgithub.com%2Facme%2Fwidget';
-const ctx = { settings: { baseUrl: 'https://badges.example', tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } } as Settings, encoded: ENC } satisfies ReportContext;
+const ctx = {
+  settings: { baseUrl: 'https://badges.example', tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } } as Settings,
+  encoded: ENC,
+} satisfies ReportContext;
 const busFactor: NumericRuleA = {
   id: 'BUS_FACTOR',
   name: 'Bus factor',
@@ -22,7 +25,15 @@ const busFactor: NumericRuleA = {
   ],
   timeRangeInMonths: 12,
 };
-const policy: BooleanRuleA = { id: 'SECURITY_POLICY', name: 'Security policy', description: 'A SECURITY.md', help: 'Add one', type: 'boolean', positiveStatus: 'gold', negativeStatus: 'fail' };
+const policy: BooleanRuleA = {
+  id: 'SECURITY_POLICY',
+  name: 'Security policy',
+  description: 'A SECURITY.md',
+  help: 'Add one',
+  type: 'boolean',
+  positiveStatus: 'gold',
+  negativeStatus: 'fail',
+};
 // Measured at a commit of 2025-08-22, scanned 2025-11-13: the data is 83 days old.
 const revision = { commit: '5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d', committedAt: 1755820800, branch: 'master' };
 const bus: CriterionA = {
@@ -35,10 +46,24 @@ const bus: CriterionA = {
   message: 'Bus factor is 3 people: gold (2+ people).',
   provenance: { evidence: '3 contributors of 5 made at least half of 40 commits', revision, scannedAt: 1763000000 },
 };
-const noPolicy: CriterionA = { rule: policy, value: false, status: 'fail', met: false, description: 'No security policy', message: 'No security policy: fail.', provenance: { evidence: 'no SECURITY.md', revision, scannedAt: 1763000000 } };
-const badge: BadgeA = { def: { id: 'MAINT', criteria: ['BUS_FACTOR', 'SECURITY_POLICY'] }, status: 'fail', criteria: [bus, noPolicy], conclusion: 'fail: Security policy is fail' };
+const noPolicy: CriterionA = {
+  rule: policy,
+  value: false,
+  status: 'fail',
+  met: false,
+  description: 'No security policy',
+  message: 'No security policy: fail.',
+  provenance: { evidence: 'no SECURITY.md', revision, scannedAt: 1763000000 },
+};
+const badge: BadgeA = {
+  def: { id: 'MAINT', criteria: ['BUS_FACTOR', 'SECURITY_POLICY'] },
+  status: 'fail',
+  criteria: [bus, noPolicy],
+  conclusion: 'fail: Security policy is fail',
+};
 const evaluation: EvaluationA = { timestamp: 1763000000, revision, criteria: [bus, noPolicy], badges: [badge] };
-const PROV = (evidence: string) => `"provenance":{"evidence":"${evidence}","commit":"5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d","committedAt":1755820800,"branch":"master","dataAgeDays":83,"scannedAt":1763000000}`;
+const PROV = (evidence: string) =>
+  `"provenance":{"evidence":"${evidence}","commit":"5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d","committedAt":1755820800,"branch":"master","dataAgeDays":83,"scannedAt":1763000000}`;
 
 const EXPLANATION =
   '{"badgeUrl":"https://badges.example/api/v1/repositories/https%3A%2F%2Fgithub.com%2Facme%2Fwidget/badges/MAINT.svg?timestamp=1763000000",' +

@@ -10,10 +10,19 @@ import { sarifErrors } from './helpers/sarif.ts';
 
 const REPO = 'https://codeberg.org/acme/tool';
 const ENC = encodeURIComponent(REPO);
-const settings = (strictSarif: boolean) => ({ baseUrl: 'https://badges.example', strictSarif, tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } }) as Settings;
+const settings = (strictSarif: boolean) =>
+  ({ baseUrl: 'https://badges.example', strictSarif, tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } }) as Settings;
 const ctx = (strictSarif: boolean): ReportContext => ({ settings: settings(strictSarif), encoded: ENC });
 
-const commits: RuleB = { id: 'COMMITS', name: 'Commits', description: 'Commits lately', help: 'Commit', unit: 'commits', threshold: { min: 5, timeRangeInMonths: 6 }, manual: false };
+const commits: RuleB = {
+  id: 'COMMITS',
+  name: 'Commits',
+  description: 'Commits lately',
+  help: 'Commit',
+  unit: 'commits',
+  threshold: { min: 5, timeRangeInMonths: 6 },
+  manual: false,
+};
 const review: RuleB = { id: 'MANUAL/REVIEW', name: 'Review', description: 'Reviewed by people', help: 'Ask', unit: '', threshold: {}, manual: true };
 const def: BadgeDefB = { id: 'ACTIVE', informationUri: 'https://docs.example/active' } as BadgeDefB;
 const crit = (rule: RuleB, ruleIndex: number, level: CriterionB['badgeLevel'], c: Partial<CriterionB>): CriterionB =>
@@ -30,7 +39,14 @@ const commitsPass = crit(commits, 0, 'BRONZE', {
 const reviewOpen = crit(review, 1, 'SILVER', { description: 'Review: decided by people', provenance: { evidence: 'Not decided.', scannedAt: 1763000000 } });
 const bronze: BadgeEntryB = { def, level: 'BRONZE', criteria: [commitsPass], granted: true, isHighestGranted: true };
 const silver: BadgeEntryB = { def, level: 'SILVER', criteria: [commitsPass, reviewOpen], granted: false, isHighestGranted: false };
-const badge: BadgeB = { def, entries: [bronze, silver], status: 'bronze', explainedStatus: 'bronze', explained: silver, conclusion: 'bronze; silver lacks Review' };
+const badge: BadgeB = {
+  def,
+  entries: [bronze, silver],
+  status: 'bronze',
+  explainedStatus: 'bronze',
+  explained: silver,
+  conclusion: 'bronze; silver lacks Review',
+};
 const evaluation: EvaluationB = { timestamp: 1763000000, revision, repositoryUrl: REPO, entries: [bronze, silver], badges: [badge] };
 
 const BADGE_URL = `https://badges.example/api/v1/repositories/${ENC}/badges/ACTIVE.svg?timestamp=1763000000`;
@@ -55,7 +71,17 @@ describe('sarifReportB', () => {
   const entry = (e: BadgeEntryB, criteria: string) =>
     `{"badgeId":"ACTIVE","badgeLevel":"${e.level}","badgeUrl":"${BADGE_URL}","badgeGranted":${e.granted},"badgeInformationUri":"https://docs.example/active",` +
     `"isHighestGrantedBadge":${e.isHighestGranted},"badgeExplanation":{"criteria":[${criteria}]}}`;
-  const result = (kind: string, message: string, ruleId: string, ruleIndex: number, level: string, evidence: string, threshold: string, value: string, provenance: string) =>
+  const result = (
+    kind: string,
+    message: string,
+    ruleId: string,
+    ruleIndex: number,
+    level: string,
+    evidence: string,
+    threshold: string,
+    value: string,
+    provenance: string,
+  ) =>
     `{"kind":"${kind}","message":${message},"ruleId":"${ruleId}","ruleIndex":${ruleIndex},"properties":{"badgeId":"ACTIVE","badgeLevel":"${level}","evidence":"${evidence}","threshold":${threshold},"value":"${value}","provenance":${provenance}}}`;
   const expected = (msg: (s: string) => string) =>
     '{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{' +
@@ -67,8 +93,28 @@ describe('sarifReportB', () => {
     '"results":[' +
     // One result per criterion of every entry: the bronze check shows again under silver.
     [
-      result('pass', msg('Commits: at least 5 (12)'), 'COMMITS', 0, 'BRONZE', '12 commits since 2025-05-01', '{"min":5,"timeRangeInMonths":6}', '12', COMMITS_PROVENANCE),
-      result('pass', msg('Commits: at least 5 (12)'), 'COMMITS', 0, 'BRONZE', '12 commits since 2025-05-01', '{"min":5,"timeRangeInMonths":6}', '12', COMMITS_PROVENANCE),
+      result(
+        'pass',
+        msg('Commits: at least 5 (12)'),
+        'COMMITS',
+        0,
+        'BRONZE',
+        '12 commits since 2025-05-01',
+        '{"min":5,"timeRangeInMonths":6}',
+        '12',
+        COMMITS_PROVENANCE,
+      ),
+      result(
+        'pass',
+        msg('Commits: at least 5 (12)'),
+        'COMMITS',
+        0,
+        'BRONZE',
+        '12 commits since 2025-05-01',
+        '{"min":5,"timeRangeInMonths":6}',
+        '12',
+        COMMITS_PROVENANCE,
+      ),
       result('open', msg('Review: decided by people'), 'MANUAL/REVIEW', 1, 'SILVER', '', '{}', '<nil>', REVIEW_PROVENANCE),
     ].join(',') +
     ']}]}';

@@ -28,16 +28,29 @@ describe('bot patterns run on RE2', () => {
     work.commit({ at: utc(2026, 4, 10), author: { name: 'nightly build-ci', email: 'ci@example.org' } });
     work.commit({ at: utc(2026, 5, 10), author: { name: 'nightly build-ci', email: 'ci@example.org' } });
     work.bareClone(join(root, 'one.git'));
-    writeFileSync(config, ['shape: A', 'store: store', `thresholds:\n  A: ${resolve(ROOT, 'examples/scan/thresholds-git.yaml')}`, `scan:\n  mirrors: ${join(root, 'mirrors')}\n  retries: 0`, ''].join('\n'));
+    writeFileSync(
+      config,
+      [
+        'shape: A',
+        'store: store',
+        `thresholds:\n  A: ${resolve(ROOT, 'examples/scan/thresholds-git.yaml')}`,
+        `scan:\n  mirrors: ${join(root, 'mirrors')}\n  retries: 0`,
+        '',
+      ].join('\n'),
+    );
     writeFileSync(list, `https://example.org/acme/one mirror=${join(root, 'one.git')}\n`);
   });
 
   it('a 34-character name against ^(\\w+\\s?)+-ci$ is matched at once; the bot is left out, the person kept', () => {
-    const r = spawnChecked(CLI[0], [...CLI.slice(1), 'scan', '--config', config, '--repos', list, '--store', join(root, 'store'), '--as-of', '2026-11-01', '--bot-pattern', PATTERN], {
-      cwd: root,
-      env: childEnv(),
-      timeout: 30_000,
-    });
+    const r = spawnChecked(
+      CLI[0],
+      [...CLI.slice(1), 'scan', '--config', config, '--repos', list, '--store', join(root, 'store'), '--as-of', '2026-11-01', '--bot-pattern', PATTERN],
+      {
+        cwd: root,
+        env: childEnv(),
+        timeout: 30_000,
+      },
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const line = JSON.parse(readFileSync(join(root, 'store/example.org/acme/one.ndjson'), 'utf8'));
@@ -75,7 +88,12 @@ describe('bot patterns reach the forge too', () => {
       comments: [
         { issue: 1, created: '2026-11-02T00:00:00Z', author: { login: 'release-helper' }, association: 'OWNER' },
         { issue: 1, created: '2026-11-03T00:00:00Z', author: { login: 'maint' }, association: 'OWNER' },
-        ...Array.from({ length: 120 }, (_, n) => ({ issue: 2, created: `2026-11-16T00:${String(n % 60).padStart(2, '0')}:${String(Math.floor(n / 60)).padStart(2, '0')}Z`, author: { login: 'nightly-ci' }, association: 'NONE' })),
+        ...Array.from({ length: 120 }, (_, n) => ({
+          issue: 2,
+          created: `2026-11-16T00:${String(n % 60).padStart(2, '0')}:${String(Math.floor(n / 60)).padStart(2, '0')}Z`,
+          author: { login: 'nightly-ci' },
+          association: 'NONE',
+        })),
       ],
     });
     try {
@@ -87,7 +105,19 @@ describe('bot patterns reach the forge too', () => {
       const hosts = `hosts:\n  github.com: { kind: github, apiUrl: "${github.url}", requestsPerSecond: 1000${tokenEnv} }`;
       writeFileSync(config, ['shape: A', 'store: store', `scan:\n  mirrors: mirrors\n  retries: 0\n  botPatterns: ["^nightly-ci$"]`, hosts, ''].join('\n'));
       writeFileSync(join(dir, 'repos.txt'), `https://github.com/acme/one mirror=${join(dir, 'one.git')}\n`);
-      const args = ['scan', '--config', config, '--repos', join(dir, 'repos.txt'), '--store', join(dir, 'store'), '--as-of', '2026-11-25', '--rules', 'ISSUE_REACTION_TIME'];
+      const args = [
+        'scan',
+        '--config',
+        config,
+        '--repos',
+        join(dir, 'repos.txt'),
+        '--store',
+        join(dir, 'store'),
+        '--as-of',
+        '2026-11-25',
+        '--rules',
+        'ISSUE_REACTION_TIME',
+      ];
       const r = await runCommand([...args, '--bot-pattern', '^release-helper$'], { env: { GH_TOKEN_TEST: token } });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);

@@ -31,7 +31,17 @@ describe('badgepress scan', () => {
     const beta = WorkRepo.init(join(root, 'beta'));
     beta.commit({ at: utc(2026, 8, 1) });
     beta.bareClone(join(root, 'beta.git'));
-    writeFileSync(config, ['shape: A', `store: store`, `out: dist`, `thresholds:\n  A: ${resolve(ROOT, 'examples/scan/thresholds-git.yaml')}`, 'scan:\n  mirrors: mirrors\n  retries: 0', ''].join('\n'));
+    writeFileSync(
+      config,
+      [
+        'shape: A',
+        `store: store`,
+        `out: dist`,
+        `thresholds:\n  A: ${resolve(ROOT, 'examples/scan/thresholds-git.yaml')}`,
+        'scan:\n  mirrors: mirrors\n  retries: 0',
+        '',
+      ].join('\n'),
+    );
     writeFileSync(
       repos,
       [
@@ -64,7 +74,12 @@ describe('badgepress scan', () => {
     // By plain git: the commit times of the branch, all within 12 months of E; tags by their dates.
     const times = git(join(root, 'alpha.git'), ['log', '--no-merges', '--format=%ct', 'main']).trim().split('\n').map(Number).sort();
     expect(line).toMatchObject({ kind: 'scan', repositoryUrl: 'https://example.org/acme/alpha', timestamp: E });
-    expect(line.values).toEqual({ BUS_FACTOR: 1, COMMITS: { events: times }, RELEASES: { events: [utc(2026, 5, 4), utc(2026, 10, 30)] }, SECURITY_POLICY: true });
+    expect(line.values).toEqual({
+      BUS_FACTOR: 1,
+      COMMITS: { events: times },
+      RELEASES: { events: [utc(2026, 5, 4), utc(2026, 10, 30)] },
+      SECURITY_POLICY: true,
+    });
     // Alice 3 of 5 commits: half by one person.
     expect(line.evidence.BUS_FACTOR).toContain(`1 contributor of 2 made at least half of 5`);
     expect(line.evidence.COMMITS).toContain(alphaTip.slice(0, 12));
@@ -92,7 +107,9 @@ describe('badgepress scan', () => {
 
   it('backfilled monthly records equal single scans at each month start', async () => {
     const E = '2026-11-15T12:00:00Z';
-    const h = await runCommand(scanArgs('history', '--as-of', E, '--history', 'monthly', '--since', '2026-01', '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'));
+    const h = await runCommand(
+      scanArgs('history', '--as-of', E, '--history', 'monthly', '--since', '2026-01', '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'),
+    );
     // By hand: alpha's first commit is 2026-03-10, so April to November, and E: 8 + 1; beta's only
     // commit is at 2026-08-01 00:00, the month start itself: August to November, and E: 4 + 1.
     expect(h.stdout).toContain('14 records written');
@@ -114,7 +131,21 @@ describe('badgepress scan', () => {
   it('--fetch never without a mirror fails that repository only; --rules names what nothing measures', async () => {
     const list = join(root, 'fetch-never.txt');
     writeFileSync(list, `https://example.org/acme/alpha mirror=${join(root, 'alpha.git')}\nhttps://example.org/acme/nowhere\n`);
-    const r = await runCommand(['scan', '--config', config, '--repos', list, '--store', join(root, 'never'), '--fetch', 'never', '--as-of', '2026-11-01', '--rules', 'COMMITS,DEPENDENTS']);
+    const r = await runCommand([
+      'scan',
+      '--config',
+      config,
+      '--repos',
+      list,
+      '--store',
+      join(root, 'never'),
+      '--fetch',
+      'never',
+      '--as-of',
+      '2026-11-01',
+      '--rules',
+      'COMMITS,DEPENDENTS',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${list}:2 https://example.org/acme/nowhere: no mirror at`);
     expect(r.stdout).toContain('1 measured');
@@ -126,7 +157,9 @@ describe('badgepress scan', () => {
   it('--rules refuses an id no measurer knows (exit 2, nothing written); a narrower scan at E never blocks a full one silently', async () => {
     const typo = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'commits'));
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain('--rules "commits": no rule badgepress scan measures has this id; it measures BUS_FACTOR, CI_PIPELINE, COMMITS, DEPENDENTS, ISSUE_REACTION_TIME, PACKAGES, RELEASES, SECURITY_POLICY');
+    expect(typo.stderr).toContain(
+      '--rules "commits": no rule badgepress scan measures has this id; it measures BUS_FACTOR, CI_PIPELINE, COMMITS, DEPENDENTS, ISSUE_REACTION_TIME, PACKAGES, RELEASES, SECURITY_POLICY',
+    );
     expect(readdirSync(root)).not.toContain('narrow');
     // A rule no adapter answers here (no forge API for example.org): no record with empty values.
     const none = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'CI_PIPELINE', '--json'));
@@ -137,13 +170,17 @@ describe('badgepress scan', () => {
     await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'COMMITS'));
     const full = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--json'));
     expect(JSON.parse(full.stdout)).toMatchObject({ measured: 0, upToDate: 0, incomplete: 2, records: 0, exitCode: 1 });
-    expect(full.stderr).toContain(`${repos}:2 https://example.org/acme/alpha: the stored record at 2026-11-01T00:00:00Z lacks BUS_FACTOR, RELEASES, SECURITY_POLICY (a scan with a narrower --rules wrote it)`);
+    expect(full.stderr).toContain(
+      `${repos}:2 https://example.org/acme/alpha: the stored record at 2026-11-01T00:00:00Z lacks BUS_FACTOR, RELEASES, SECURITY_POLICY (a scan with a narrower --rules wrote it)`,
+    );
     expect(full.stderr).toContain('delete that record from example.org/acme/alpha.ndjson in the store and scan again');
     expect(readFileSync(join(root, 'narrow/example.org/acme/alpha.ndjson'), 'utf8').trim().split('\n')).toHaveLength(1);
     // What nothing measured is named with why: no forge API on example.org, no dependents: source,
     // and a rule the thresholds judge that badgepress does not measure.
     const why = await runCommand(scanArgs('why', '--as-of', '2026-11-01', '--rules', 'COMMITS,CI_PIPELINE,DEPENDENTS'));
-    expect(why.stdout).toContain("; not measured: CI_PIPELINE (no scanned repository's host has a forge API; see hosts:); DEPENDENTS (no dependents: source in the config)\n");
+    expect(why.stdout).toContain(
+      "; not measured: CI_PIPELINE (no scanned repository's host has a forge API; see hosts:); DEPENDENTS (no dependents: source in the config)\n",
+    );
     const custom = join(root, 'custom.yaml');
     const thresholds = join(root, 'custom-thresholds.yaml');
     writeFileSync(
@@ -167,7 +204,9 @@ describe('badgepress scan', () => {
     expect(r.stderr).toContain(
       `${list}:1 https://example.org/acme/copy: mirror=${join(root, 'alpha')} (${list}:1) is not a bare git repository: fatal: not a git repository: '${join(root, 'alpha')}' (a working copy: its repository is ${join(root, 'alpha/.git')}); ${fix}`,
     );
-    expect(r.stderr).toContain(`${list}:2 https://example.org/acme/none: mirror=${join(root, 'nowhere.git')} (${list}:2) is not a bare git repository: no such directory; ${fix}`);
+    expect(r.stderr).toContain(
+      `${list}:2 https://example.org/acme/none: mirror=${join(root, 'nowhere.git')} (${list}:2) is not a bare git repository: no such directory; ${fix}`,
+    );
     expect(r.stderr).not.toContain('for-each-ref');
   });
 
@@ -181,7 +220,9 @@ describe('badgepress scan', () => {
       expect(r.stderr.includes('line skipped')).toBe(i === 0);
       files.push(`${i}:${JSON.parse(r.stdout).measured}`);
     }
-    const expected = [0, 1].map((i) => `${i}:${['https://example.org/acme/alpha', 'https://example.org/acme/beta.git'].filter((u) => shardOf(u, 2) === i).length}`);
+    const expected = [0, 1].map(
+      (i) => `${i}:${['https://example.org/acme/alpha', 'https://example.org/acme/beta.git'].filter((u) => shardOf(u, 2) === i).length}`,
+    );
     expect(files).toEqual(expected);
     expect(readdirSync(join(root, 'sharded/example.org/acme')).sort()).toEqual(['alpha.ndjson', 'beta.ndjson']);
   });
@@ -250,7 +291,10 @@ describe('badgepress scan', () => {
   const heldBy = (store: string, chain: string, seconds = 600) => {
     mkdirSync(join(store, '.badgepress', chain), { recursive: true });
     const now = Math.floor(Date.now() / 1000);
-    writeFileSync(join(store, '.badgepress', chain, '0.json'), JSON.stringify({ host: 'elsewhere', pid: 4242, token: 'other', acquiredAt: now, expiresAt: now + seconds }));
+    writeFileSync(
+      join(store, '.badgepress', chain, '0.json'),
+      JSON.stringify({ host: 'elsewhere', pid: 4242, token: 'other', acquiredAt: now, expiresAt: now + seconds }),
+    );
   };
 
   it('runs at once only with shards of the same n: the whole list and another n are refused (exit 5), nothing written', async () => {
@@ -278,7 +322,8 @@ describe('badgepress scan', () => {
     expect(r.stderr).not.toContain('another shard of');
     // The refused scans let their own leases go: a released generation is empty.
     for (const chain of readdirSync(join(store, '.badgepress')).filter((n) => n !== 'scan-lease-shard-0-of-3'))
-      for (const g of readdirSync(join(store, '.badgepress', chain))) expect(readFileSync(join(store, '.badgepress', chain, g), 'utf8'), `${chain}/${g}`).toBe('');
+      for (const g of readdirSync(join(store, '.badgepress', chain)))
+        expect(readFileSync(join(store, '.badgepress', chain, g), 'utf8'), `${chain}/${g}`).toBe('');
   });
 
   it('--wait SECONDS keeps trying while another scan holds the store, as build --wait does', async () => {
@@ -301,7 +346,10 @@ describe('badgepress scan', () => {
     // A live lease of another scan: the newest generation of its chain (see io/file-lease.ts).
     mkdirSync(join(store, '.badgepress/scan-lease'), { recursive: true });
     const now = Math.floor(Date.now() / 1000);
-    writeFileSync(join(store, '.badgepress/scan-lease/0.json'), JSON.stringify({ host: hostname(), pid: process.pid, token: 'other', acquiredAt: now, expiresAt: now + 600 }));
+    writeFileSync(
+      join(store, '.badgepress/scan-lease/0.json'),
+      JSON.stringify({ host: hostname(), pid: process.pid, token: 'other', acquiredAt: now, expiresAt: now + 600 }),
+    );
     const r = await runCommand(scanArgs('held', '--as-of', '2026-11-01'));
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('the store is being written by another badgepress scan');

@@ -65,7 +65,15 @@ describe('badgepress scan with forge APIs', () => {
     });
     const check = specCheck(loadJson(fileURLToPath(new URL('./fixtures/dependents/responses.json', import.meta.url))), '#/definitions/Error');
     const index = await startForgeServer(
-      [{ template: '/packages/lookup', reply: (_p, q) => ({ status: 200, body: [{ name: 'widget', ecosystem: 'npm', repository_url: q.query.get('repository_url'), dependent_packages_count: 2, dependent_repos_count: 25 }] }) }],
+      [
+        {
+          template: '/packages/lookup',
+          reply: (_p, q) => ({
+            status: 200,
+            body: [{ name: 'widget', ecosystem: 'npm', repository_url: q.query.get('repository_url'), dependent_packages_count: 2, dependent_repos_count: 25 }],
+          }),
+        },
+      ],
       check,
     );
     servers.push(github, gitlab, gitea, index);
@@ -90,7 +98,10 @@ describe('badgepress scan with forge APIs', () => {
   });
 
   it('scans every forge kind, and both shapes build with --strict with a value for every scanned rule', async () => {
-    const scan = await runCommand(['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store'), '--as-of', String(E), '--json'], { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' } });
+    const scan = await runCommand(
+      ['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store'), '--as-of', String(E), '--json'],
+      { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' } },
+    );
     expect(scan.stderr).toBe('');
     expect(scan.code).toBe(0);
     const summary = JSON.parse(scan.stdout);
@@ -115,7 +126,20 @@ describe('badgepress scan with forge APIs', () => {
 
     for (const shape of ['A', 'B']) {
       const out = join(root, `dist-${shape}`);
-      const build = await runCommand(['build', '--config', config, '--store', join(root, 'store'), '--out', out, '--shape', shape, '--strict', '--now', String(E)]);
+      const build = await runCommand([
+        'build',
+        '--config',
+        config,
+        '--store',
+        join(root, 'store'),
+        '--out',
+        out,
+        '--shape',
+        shape,
+        '--strict',
+        '--now',
+        String(E),
+      ]);
       expect(build.code, build.stderr).toBe(0);
       for (const url of URLS) {
         const sarif = JSON.parse(readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(url), 'sarif'), 'utf8'));
@@ -150,8 +174,13 @@ describe('badgepress scan with forge APIs', () => {
     const refusing = await startGitHub({ override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 401, body: GH_ERROR('Bad credentials') } : undefined) });
     servers.push(refusing);
     const cfg = join(root, 'refusing.yaml');
-    writeFileSync(cfg, readFileSync(config, 'utf8').replace(/github\.com: \{[^}]*\}/, `github.com: { kind: github, apiUrl: "${refusing.url}", tokenEnv: E2E_GITHUB_TOKEN }`));
-    const r = await runCommand(['scan', '--config', cfg, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store-refused'), '--as-of', String(E)], { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' } });
+    writeFileSync(
+      cfg,
+      readFileSync(config, 'utf8').replace(/github\.com: \{[^}]*\}/, `github.com: { kind: github, apiUrl: "${refusing.url}", tokenEnv: E2E_GITHUB_TOKEN }`),
+    );
+    const r = await runCommand(['scan', '--config', cfg, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store-refused'), '--as-of', String(E)], {
+      env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' },
+    });
     expect(r.code).toBe(1);
     const cause = 'GitHub API: 401 bad or missing credentials (check the token in $E2E_GITHUB_TOKEN)';
     expect(r.stderr).toBe(`badgepress: repos.txt:1 https://github.com/acme/widget: ${cause}\n`.replace('repos.txt', join(root, 'repos.txt')));
@@ -176,13 +205,21 @@ describe('badgepress scan with forge APIs', () => {
     // GitHub through Octokit (its retry and throttling plugins on) and the dependency index,
     // each sent to the other server: the same loopback host on another port, another origin.
     const moved = (to: string) => ({ status: 0, raw: (res: ServerResponse) => res.writeHead(301, { location: to }).end() });
-    const github = await startGitHub({ override: (t) => (t === '/repos/{owner}/{repo}/releases' ? moved(`${elsewhere.url}/repos/acme/widget/releases`) : undefined) });
+    const github = await startGitHub({
+      override: (t) => (t === '/repos/{owner}/{repo}/releases' ? moved(`${elsewhere.url}/repos/acme/widget/releases`) : undefined),
+    });
     const index = await startForgeServer([{ template: '/packages/lookup', reply: () => moved(`${elsewhere.url}/packages/lookup`) }], () => []);
-    const gitlab = await startGitLab({ override: (t) => (t === '/projects/{id}' ? { status: 0, raw: (res) => res.writeHead(302, { location: `${elsewhere.url}/api/v4/projects/1` }).end() } : undefined) });
+    const gitlab = await startGitLab({
+      override: (t) =>
+        t === '/projects/{id}' ? { status: 0, raw: (res) => res.writeHead(302, { location: `${elsewhere.url}/api/v4/projects/1` }).end() } : undefined,
+    });
     const gitea = await startGitea({
       owner: 'acme',
       runs: [],
-      override: (t) => (t === '/repos/{owner}/{repo}/releases' ? { status: 0, raw: (res) => res.writeHead(307, { location: `http://${fjToken}.invalid/releases` }).end() } : undefined),
+      override: (t) =>
+        t === '/repos/{owner}/{repo}/releases'
+          ? { status: 0, raw: (res) => res.writeHead(307, { location: `http://${fjToken}.invalid/releases` }).end() }
+          : undefined,
     });
     servers.push(elsewhere, github, index, gitlab, gitea);
     const cfg = join(root, 'redirecting.yaml');
@@ -193,7 +230,9 @@ describe('badgepress scan with forge APIs', () => {
       .replace(/forge\.example: \{[^}]*\}/, `forge.example: { kind: gitea, apiUrl: "${gitea.url}", tokenEnv: E2E_GITEA_TOKEN }`);
     writeFileSync(cfg, text);
     const storeDir = join(root, 'store-redirected');
-    const r = await runCommand(['scan', '--config', cfg, '--repos', join(root, 'repos.txt'), '--store', storeDir, '--as-of', String(E)], { env: { E2E_GITHUB_TOKEN: ghToken, E2E_GITLAB_TOKEN: glToken, E2E_GITEA_TOKEN: fjToken } });
+    const r = await runCommand(['scan', '--config', cfg, '--repos', join(root, 'repos.txt'), '--store', storeDir, '--as-of', String(E)], {
+      env: { E2E_GITHUB_TOKEN: ghToken, E2E_GITLAB_TOKEN: glToken, E2E_GITEA_TOKEN: fjToken },
+    });
     expect(r.code).toBe(1);
     expect(elsewhere.requests).toEqual([]);
     // One lookup per repository (three), none followed to the other server.
@@ -207,11 +246,15 @@ describe('badgepress scan with forge APIs', () => {
       for (const q of server.requests) expect(q.headers[header]).toBe(token);
     }
     const gl = new URL(gitlab.url).origin;
-    expect(r.stderr).toContain(`GitLab API: /projects/acme%2Fwidget answered 302, a redirect to another origin (${new URL(elsewhere.url).origin}); not followed, the token goes to ${gl} only`);
+    expect(r.stderr).toContain(
+      `GitLab API: /projects/acme%2Fwidget answered 302, a redirect to another origin (${new URL(elsewhere.url).origin}); not followed, the token goes to ${gl} only`,
+    );
     expect(r.stderr).toContain('Forgejo/Gitea API: /repos/acme/widget/releases answered 307, a redirect to another origin (http://***.invalid); not followed');
     const gh = new URL(github.url).origin;
     const away = new URL(elsewhere.url).origin;
-    expect(r.stderr).toContain(`GitHub API: /repos/acme/widget/releases answered 301, a redirect to another origin (${away}); not followed, the token goes to ${gh} only`);
+    expect(r.stderr).toContain(
+      `GitHub API: /repos/acme/widget/releases answered 301, a redirect to another origin (${away}); not followed, the token goes to ${gh} only`,
+    );
     expect(r.stderr).toContain(`ecosyste.ms API: /packages/lookup answered 301, a redirect to another origin (${away}); not followed`);
     const stored = ['github.com', 'gitlab.example', 'forge.example'].map((h) => readFileSync(join(storeDir, h, 'acme/widget.ndjson'), 'utf8')).join('\n');
     for (const token of [ghToken, glToken, fjToken]) for (const out of [r.stdout, r.stderr, stored]) expect(out).not.toContain(token);
@@ -220,7 +263,20 @@ describe('badgepress scan with forge APIs', () => {
   it('--forge never asks neither the forges nor the dependency index: DEPENDENTS is not asked too', async () => {
     const seen = () => servers.map((s) => s.requests.length);
     const before = seen();
-    const r = await runCommand(['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store-git-alone'), '--as-of', String(E), '--forge', 'never', '--json']);
+    const r = await runCommand([
+      'scan',
+      '--config',
+      config,
+      '--repos',
+      join(root, 'repos.txt'),
+      '--store',
+      join(root, 'store-git-alone'),
+      '--as-of',
+      String(E),
+      '--forge',
+      'never',
+      '--json',
+    ]);
     // What the stand-ins saw: not one request, the index's included.
     expect(seen()).toEqual(before);
     expect(r.stderr).toBe('');

@@ -36,7 +36,16 @@ describe('a scan with a hostile git config', () => {
 
   beforeAll(() => {
     hostile = hostileGit(root);
-    writeFileSync(config, ['shape: A', 'store: store', `thresholds:\n  A: ${resolve(ROOT, 'examples/scan/thresholds-git.yaml')}`, `scan:\n  mirrors: ${join(root, 'mirrors')}\n  retries: 0\n  timeoutSeconds: 10`, ''].join('\n'));
+    writeFileSync(
+      config,
+      [
+        'shape: A',
+        'store: store',
+        `thresholds:\n  A: ${resolve(ROOT, 'examples/scan/thresholds-git.yaml')}`,
+        `scan:\n  mirrors: ${join(root, 'mirrors')}\n  retries: 0\n  timeoutSeconds: 10`,
+        '',
+      ].join('\n'),
+    );
     for (const name of ['plain', 'infected']) {
       const dir = join(root, `${name}.git`);
       git(root, ['init', '-q', '--bare', '-b', 'main', dir]);
@@ -61,8 +70,13 @@ describe('a scan with a hostile git config', () => {
 
   it('reads the same history, runs nothing, from a mirror=PATH whose own config is hostile too', async () => {
     const list = join(root, 'mirrors.txt');
-    writeFileSync(list, `https://example.org/acme/plain mirror=${join(root, 'plain.git')}\nhttps://example.org/acme/infected mirror=${join(root, 'infected.git')}\n`);
-    const r = await runCommand(['scan', '--config', config, '--repos', list, '--store', join(root, 'store'), '--as-of', '2026-11-01', '--json'], { env: hostile.env });
+    writeFileSync(
+      list,
+      `https://example.org/acme/plain mirror=${join(root, 'plain.git')}\nhttps://example.org/acme/infected mirror=${join(root, 'infected.git')}\n`,
+    );
+    const r = await runCommand(['scan', '--config', config, '--repos', list, '--store', join(root, 'store'), '--as-of', '2026-11-01', '--json'], {
+      env: hostile.env,
+    });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toMatchObject({ measured: 2, failed: 0, exitCode: 0 });
     for (const name of ['plain', 'infected']) {
@@ -151,7 +165,10 @@ describe('git over HTTP with a token, behind a remote that redirects to another 
     // The other host serves the same repository to anyone: what a leak would reach.
     other = await startGitHttp(served);
     front = await startFront(origin);
-    writeFileSync(config, `store: store\nscan:\n  mirrors: ${join(root, 'mirrors')}\n  timeoutSeconds: 10\n  retries: 0\n  tokens:\n    "127.0.0.1:${front.port}": SCAN_TEST_TOKEN\n`);
+    writeFileSync(
+      config,
+      `store: store\nscan:\n  mirrors: ${join(root, 'mirrors')}\n  timeoutSeconds: 10\n  retries: 0\n  tokens:\n    "127.0.0.1:${front.port}": SCAN_TEST_TOKEN\n`,
+    );
   });
   afterAll(async () => {
     await front?.close();
@@ -162,7 +179,9 @@ describe('git over HTTP with a token, behind a remote that redirects to another 
   const scan = (asOf: string) => {
     const list = join(root, `list-${asOf}.txt`);
     writeFileSync(list, `${front.url}/private.git\n`);
-    return runCommand(['scan', '--config', config, '--repos', list, '--store', store, '--as-of', asOf, '--json'], { env: { ...hostile.env, SCAN_TEST_TOKEN: TOKEN } });
+    return runCommand(['scan', '--config', config, '--repos', list, '--store', store, '--as-of', asOf, '--json'], {
+      env: { ...hostile.env, SCAN_TEST_TOKEN: TOKEN },
+    });
   };
 
   it('clone, fetch and ls-remote each fail on a redirect, and the other host never hears from git', async () => {

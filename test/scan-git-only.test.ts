@@ -45,7 +45,8 @@ describe('scan without asking a forge', () => {
     const b = readFileSync(new URL('../config/thresholds-b.yaml', import.meta.url), 'utf8');
     // CI_PIPELINE and PACKAGES count 24 months; the scan's horizon stays 12.
     writeFileSync(thresholds, b.replace(/(unit: (?:packages|runs)\n\s+threshold: \{ min: 1, timeRangeInMonths: )6/g, '$124'));
-    const base = (hostEntry: string) => `shape: B\nstore: store\nthresholds: { B: ${thresholds} }\nscan:\n  mirrors: mirrors\n  retries: 0\n  horizonMonths: 12\nhosts:\n  "${host}": ${hostEntry}\n`;
+    const base = (hostEntry: string) =>
+      `shape: B\nstore: store\nthresholds: { B: ${thresholds} }\nscan:\n  mirrors: mirrors\n  retries: 0\n  horizonMonths: 12\nhosts:\n  "${host}": ${hostEntry}\n`;
     configs.api = join(root, 'api.yaml');
     writeFileSync(configs.api, base(`{ kind: gitlab, apiUrl: "${gitlab.url}", requestsPerSecond: 1000 }`));
     configs.off = join(root, 'off.yaml');
@@ -59,7 +60,8 @@ describe('scan without asking a forge', () => {
     await gitlab?.close();
   });
 
-  const scan = (config: string, store: string, asOf: string, ...more: string[]) => runCommand(['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, store), '--as-of', asOf, '--json', ...more]);
+  const scan = (config: string, store: string, asOf: string, ...more: string[]) =>
+    runCommand(['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, store), '--as-of', asOf, '--json', ...more]);
   /** Sockets each peer accepted and requests it answered, whichever socket they came on. */
   const peersSaw = () => ({
     git: { connections: http.connections(), requests: http.requests.length },
@@ -83,7 +85,17 @@ describe('scan without asking a forge', () => {
   });
 
   it('a run that finds every time stored does not blame the host for the forge rules', async () => {
-    const r = await runCommand(['scan', '--config', configs.api!, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store-api'), '--as-of', '2026-11-01']);
+    const r = await runCommand([
+      'scan',
+      '--config',
+      configs.api!,
+      '--repos',
+      join(root, 'repos.txt'),
+      '--store',
+      join(root, 'store-api'),
+      '--as-of',
+      '2026-11-01',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('1 already stored');
     expect(r.stdout).not.toContain('not measured');
@@ -108,7 +120,19 @@ describe('scan without asking a forge', () => {
 
   it('--forge never fetches with git and asks no forge; the text summary says what was not asked', async () => {
     const before = peersSaw();
-    const r = await runCommand(['scan', '--config', configs.api!, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store-api'), '--as-of', '2026-11-03', '--forge', 'never']);
+    const r = await runCommand([
+      'scan',
+      '--config',
+      configs.api!,
+      '--repos',
+      join(root, 'repos.txt'),
+      '--store',
+      join(root, 'store-api'),
+      '--as-of',
+      '2026-11-03',
+      '--forge',
+      'never',
+    ]);
     expect(peersSaw().forge).toEqual(before.forge);
     expect(peersSaw().git.requests).toBeGreaterThan(before.git.requests);
     expect(r.stderr).toBe('');

@@ -12,7 +12,13 @@ import { git, utc, WorkRepo, type Person } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const settings = { timeoutMs: 30_000 };
-const options = (o: Partial<GitRuleOptions> = {}): GitRuleOptions => ({ rules: new Set(GIT_RULE_IDS), horizonMonths: 12, busFactorMonths: 12, isBot: botTest(), ...o });
+const options = (o: Partial<GitRuleOptions> = {}): GitRuleOptions => ({
+  rules: new Set(GIT_RULE_IDS),
+  horizonMonths: 12,
+  busFactorMonths: 12,
+  isBot: botTest(),
+  ...o,
+});
 
 const BOB_OLD: Person = { name: 'Bob', email: 'bob@old.example' };
 const BOB: Person = { name: 'Bob', email: 'bob@new.example' };
@@ -36,7 +42,10 @@ describe('git rules on one history', () => {
   beforeAll(() => {
     work = WorkRepo.init(join(root, 'work'));
     c.dave = work.commit({ author: DAVE, at: utc(2025, 1, 10) });
-    c.mailmap = work.commit({ at: utc(2026, 1, 5), files: { '.mailmap': 'Bob <bob@new.example> <bob@old.example>\nci-runner[bot] <ci@example.org>\n', 'docs/SECURITY.md': 'mail us\n' } });
+    c.mailmap = work.commit({
+      at: utc(2026, 1, 5),
+      files: { '.mailmap': 'Bob <bob@new.example> <bob@old.example>\nci-runner[bot] <ci@example.org>\n', 'docs/SECURITY.md': 'mail us\n' },
+    });
     c.bob1 = work.commit({ author: BOB_OLD, at: utc(2026, 2, 1) });
     // Clock skew: dated 2019 between 2026 commits. `git log --since` stops at it.
     c.skewed = work.commit({ author: TALBOT, at: utc(2019, 6, 1) });
@@ -184,7 +193,12 @@ describe('edge repositories', () => {
     behind.commit({ at: utc(2026, 2, 10) });
     // By hand: the two 2018 commits are held from their parent's time, 2026-01-10: no record
     // before r (2025-12-10); as of 2026-01-01: r; as of 2026-02-01: b2 (held from 2026-01-10).
-    const b = await measureRepository(behind.bareClone(join(root, 'behind-run.git')), [utc(2018, 2, 1), utc(2025, 12, 1), utc(2026, 1, 1), utc(2026, 2, 1)], options(), settings);
+    const b = await measureRepository(
+      behind.bareClone(join(root, 'behind-run.git')),
+      [utc(2018, 2, 1), utc(2025, 12, 1), utc(2026, 1, 1), utc(2026, 2, 1)],
+      options(),
+      settings,
+    );
     expect(b.measurements.slice(0, 2)).toEqual([undefined, undefined]);
     expect(b.measurements[2]!.evidence.SECURITY_POLICY).toContain(`main at ${r.slice(0, 12)}`);
     expect(b.measurements[3]!.evidence.SECURITY_POLICY).toContain(`main at ${b2.slice(0, 12)}`);

@@ -26,11 +26,39 @@ describe('the list of repositories', () => {
     ].join('\n');
     const { targets, problems } = parseTargets(text, '/lists/repos.txt');
     expect(targets.map(({ url, host, path, mirror, fetchUrl, source }) => ({ url, host, path, mirror, fetchUrl, source }))).toEqual([
-      { url: 'https://github.com/acme/widget', host: 'github.com', path: 'acme/widget', mirror: undefined, fetchUrl: 'https://GitHub.com/acme/widget', source: '/lists/repos.txt:3' },
-      { url: 'https://gitlab.example.org:8443/group/sub/tool.git/', host: 'gitlab.example.org:8443', path: 'group/sub/tool', mirror: undefined, fetchUrl: 'https://gitlab.example.org:8443/group/sub/tool.git/', source: '/lists/repos.txt:4' },
+      {
+        url: 'https://github.com/acme/widget',
+        host: 'github.com',
+        path: 'acme/widget',
+        mirror: undefined,
+        fetchUrl: 'https://GitHub.com/acme/widget',
+        source: '/lists/repos.txt:3',
+      },
+      {
+        url: 'https://gitlab.example.org:8443/group/sub/tool.git/',
+        host: 'gitlab.example.org:8443',
+        path: 'group/sub/tool',
+        mirror: undefined,
+        fetchUrl: 'https://gitlab.example.org:8443/group/sub/tool.git/',
+        source: '/lists/repos.txt:4',
+      },
       // The ssh user fetches; the published URL leaves it out.
-      { url: 'ssh://codeberg.org/forge/tool.git', host: 'codeberg.org', path: 'forge/tool', mirror: undefined, fetchUrl: 'ssh://git@codeberg.org/forge/tool.git', source: '/lists/repos.txt:5' },
-      { url: 'https://example.org/me/local', host: 'example.org', path: 'me/local', mirror: '/lists/repos/local.git', fetchUrl: 'https://example.org/me/local', source: '/lists/repos.txt:6' },
+      {
+        url: 'ssh://codeberg.org/forge/tool.git',
+        host: 'codeberg.org',
+        path: 'forge/tool',
+        mirror: undefined,
+        fetchUrl: 'ssh://git@codeberg.org/forge/tool.git',
+        source: '/lists/repos.txt:5',
+      },
+      {
+        url: 'https://example.org/me/local',
+        host: 'example.org',
+        path: 'me/local',
+        mirror: '/lists/repos/local.git',
+        fetchUrl: 'https://example.org/me/local',
+        source: '/lists/repos.txt:6',
+      },
     ]);
     expect(problems).toEqual([
       '/lists/repos.txt:7: "git@github.com:acme/other.git" is an scp-like address; write it as ssh://user@host/path; line skipped',
@@ -47,8 +75,13 @@ describe('the list of repositories', () => {
 
 describe('a line that names its repository badly', () => {
   it('mirror= given twice is refused with FILE:line, naming both, not read as the last', () => {
-    const { targets, problems } = parseTargets('https://example.org/a/b mirror=one.git mirror=two.git\nhttps://example.org/a/c mirror=c.git\n', '/lists/repos.txt');
-    expect(problems).toEqual(['/lists/repos.txt:1: mirror= is given twice (mirror=one.git, mirror=two.git); a repository is read from one mirror: keep one; line skipped']);
+    const { targets, problems } = parseTargets(
+      'https://example.org/a/b mirror=one.git mirror=two.git\nhttps://example.org/a/c mirror=c.git\n',
+      '/lists/repos.txt',
+    );
+    expect(problems).toEqual([
+      '/lists/repos.txt:1: mirror= is given twice (mirror=one.git, mirror=two.git); a repository is read from one mirror: keep one; line skipped',
+    ]);
     expect(targets.map((t) => [t.url, t.mirror])).toEqual([['https://example.org/a/c', '/lists/c.git']]);
   });
 
@@ -104,7 +137,16 @@ describe('scan: in the config', () => {
     const file = join(dir, 'good.yaml');
     writeFileSync(file, 'store: s\nscan:\n  mirrors: m\n  perHost: 3\n');
     const settings = await loadSettings(file);
-    expect(settings.scan).toMatchObject({ mirrors: join(dir, 'm'), perHost: 3, concurrency: 4, horizonMonths: 12, busFactorMonths: 12, retries: 2, timeoutSeconds: 600, tokens: {} });
+    expect(settings.scan).toMatchObject({
+      mirrors: join(dir, 'm'),
+      perHost: 3,
+      concurrency: 4,
+      horizonMonths: 12,
+      busFactorMonths: 12,
+      retries: 2,
+      timeoutSeconds: 600,
+      tokens: {},
+    });
   });
 });
 

@@ -34,14 +34,43 @@ describe('a failed measurement is measured again', () => {
         { created: '2026-11-10T00:00:00Z', event: 'push', conclusion: 'success' },
         { created: '2026-11-11T00:00:00Z', event: 'push', conclusion: 'failure' },
       ],
-      override: (t) => (limited && t.endsWith('/actions/runs') ? { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, body: GH_ERROR('API rate limit exceeded for user ID 1.') } : undefined),
+      override: (t) =>
+        limited && t.endsWith('/actions/runs')
+          ? {
+              status: 403,
+              headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+              body: GH_ERROR('API rate limit exceeded for user ID 1.'),
+            }
+          : undefined,
     });
-    writeFileSync(config, ['store: store', 'scan:\n  mirrors: mirrors\n  retries: 0', 'hosts:', `  github.com: { kind: github, apiUrl: "${github.url}", requestsPerSecond: 1000 }`, ''].join('\n'));
+    writeFileSync(
+      config,
+      [
+        'store: store',
+        'scan:\n  mirrors: mirrors\n  retries: 0',
+        'hosts:',
+        `  github.com: { kind: github, apiUrl: "${github.url}", requestsPerSecond: 1000 }`,
+        '',
+      ].join('\n'),
+    );
     writeFileSync(join(root, 'repos.txt'), `${URL} mirror=${bare}\n`);
   });
   afterAll(() => github.close());
 
-  const scan = (json = true, more: string[] = []) => runCommand(['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store'), '--as-of', String(E), ...(json ? ['--json'] : []), ...more]);
+  const scan = (json = true, more: string[] = []) =>
+    runCommand([
+      'scan',
+      '--config',
+      config,
+      '--repos',
+      join(root, 'repos.txt'),
+      '--store',
+      join(root, 'store'),
+      '--as-of',
+      String(E),
+      ...(json ? ['--json'] : []),
+      ...more,
+    ]);
   const records = () =>
     readFileSync(join(root, 'store', STORE_FILE), 'utf8')
       .trim()

@@ -16,7 +16,19 @@ describe('scan into S3', () => {
   const root = tempDir('badgepress-scan-s3-');
   let peer: S3Peer;
   let repos: string;
-  const args = (store: string, asOf: string) => ['scan', '--repos', repos, '--store', store, '--as-of', asOf, '--s3-endpoint', peer.endpoint, '--s3-path-style', '--json'];
+  const args = (store: string, asOf: string) => [
+    'scan',
+    '--repos',
+    repos,
+    '--store',
+    store,
+    '--as-of',
+    asOf,
+    '--s3-endpoint',
+    peer.endpoint,
+    '--s3-path-style',
+    '--json',
+  ];
 
   beforeAll(async () => {
     peer = await startS3Peer(['scans']);
@@ -53,7 +65,9 @@ describe('scan into S3', () => {
       try {
         writeFileSync(config, `hosts:\n  example.org: { kind: gitea, apiUrl: "${forge.url}", requestsPerSecond: 1000 }\n`);
         const store = ['--store', 's3://scans/sourced/', '--s3-endpoint', peer.endpoint, '--s3-path-style'];
-        const r = await runCommand(['scan', '--config', config, '--source', 'https://example.org/acme', ...more, ...store, '--forge', 'never', '--json'], { env: peer.env });
+        const r = await runCommand(['scan', '--config', config, '--source', 'https://example.org/acme', ...more, ...store, '--forge', 'never', '--json'], {
+          env: peer.env,
+        });
         expect(forge.violations).toEqual([]);
         return JSON.parse(r.stdout);
       } finally {
@@ -61,18 +75,29 @@ describe('scan into S3', () => {
       }
     };
     // Listed by the source, read from the list's mirror.
-    expect(await scanWith(false, ['--repos', repos, '--as-of', '2026-11-01'])).toMatchObject({ measured: 1, exitCode: 0, sources: { repositories: 1, left: [] } });
+    expect(await scanWith(false, ['--repos', repos, '--as-of', '2026-11-01'])).toMatchObject({
+      measured: 1,
+      exitCode: 0,
+      sources: { repositories: 1, left: [] },
+    });
     // Archived since: nothing to scan, and the store's URL is looked up.
     const later = await scanWith(true, ['--as-of', '2026-11-02']);
     expect(later).toMatchObject({ repositories: 0, exitCode: 0 });
-    expect(later.sources).toEqual({ repositories: 0, moved: [], left: [{ url: 'https://example.org/acme/widget', why: 'archived (the source leaves archived ones out)' }], requests: 2 });
+    expect(later.sources).toEqual({
+      repositories: 0,
+      moved: [],
+      left: [{ url: 'https://example.org/acme/widget', why: 'archived (the source leaves archived ones out)' }],
+      requests: 2,
+    });
   });
 
   it('a store that ignores conditional writes is refused unless the config accepts the risk', async () => {
     const raw = (store: string) => ['scan', '--repos', repos, '--store', store, '--as-of', '2026-11-01', '--s3-endpoint', peer.rawEndpoint, '--s3-path-style'];
     const refused = await runCommand(raw('s3://scans/lax/'), { env: peer.env });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/s3:\/\/scans\/lax\/\.badgepress\/scan-lease\.json: the store ignores conditional writes .*scan lease cannot keep two scans .*s3\.conditionalWrites: unsupported-accept-risk/);
+    expect(refused.stderr).toMatch(
+      /s3:\/\/scans\/lax\/\.badgepress\/scan-lease\.json: the store ignores conditional writes .*scan lease cannot keep two scans .*s3\.conditionalWrites: unsupported-accept-risk/,
+    );
     expect([...(await peer.objects('scans', 'lax/')).keys()].filter((k) => !k.startsWith('.badgepress/'))).toEqual([]);
     const config = join(root, 'lax.yaml');
     writeFileSync(config, 's3:\n  conditionalWrites: unsupported-accept-risk\n');

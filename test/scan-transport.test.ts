@@ -56,7 +56,10 @@ describe('scan over HTTP', () => {
 
   beforeAll(async () => {
     work = WorkRepo.init(join(root, 'work'));
-    work.commit({ at: utc(2026, 1, 5), files: { 'README.md': 'hello', '.github/SECURITY.md': 'write to us', '.mailmap': 'Alice <alice@example.org> <alice@old.example>\n' } });
+    work.commit({
+      at: utc(2026, 1, 5),
+      files: { 'README.md': 'hello', '.github/SECURITY.md': 'write to us', '.mailmap': 'Alice <alice@example.org> <alice@old.example>\n' },
+    });
     work.commit({ at: utc(2026, 2, 5) });
     work.tag('v1', { annotatedAt: utc(2026, 2, 6) });
     git(root, ['init', '-q', '--bare', join(served, 'alpha.git')]);
@@ -66,7 +69,10 @@ describe('scan over HTTP', () => {
     git(root, ['clone', '-q', '--bare', join(served, 'alpha.git'), join(served, 'flaky.git')]);
     http = await startGitHttp(served, { 'private.git': `Basic ${BASIC}` }, { 'flaky.git': 1 });
     config = join(root, 'badgepress.yaml');
-    writeFileSync(config, `store: store\nscan:\n  mirrors: ${mirrors}\n  timeoutSeconds: 3\n  retries: 0\n  tokens:\n    "127.0.0.1:${http.port}": SCAN_TEST_TOKEN\n`);
+    writeFileSync(
+      config,
+      `store: store\nscan:\n  mirrors: ${mirrors}\n  timeoutSeconds: 3\n  retries: 0\n  tokens:\n    "127.0.0.1:${http.port}": SCAN_TEST_TOKEN\n`,
+    );
   });
   afterAll(() => http?.close());
 
@@ -90,7 +96,12 @@ describe('scan over HTTP', () => {
     expect(objects).toContain(`?${readme}`);
     expect(objects).not.toContain(`?${git(mirror, ['rev-parse', 'main:.mailmap']).trim()}`);
     const record = JSON.parse(readFileSync(join(store, `127.0.0.1_${http.port}/alpha.ndjson`), 'utf8'));
-    expect(record.values).toEqual({ BUS_FACTOR: 1, COMMITS: { events: [utc(2026, 1, 5), utc(2026, 2, 5)] }, RELEASES: { events: [utc(2026, 2, 6)] }, SECURITY_POLICY: true });
+    expect(record.values).toEqual({
+      BUS_FACTOR: 1,
+      COMMITS: { events: [utc(2026, 1, 5), utc(2026, 2, 5)] },
+      RELEASES: { events: [utc(2026, 2, 6)] },
+      SECURITY_POLICY: true,
+    });
   });
 
   it('incremental fetch brings only the new objects; HEAD follows a renamed default branch', async () => {
@@ -132,7 +143,9 @@ describe('scan over HTTP', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ repositories: 4, measured: 1, records: 1, failed: 3, exitCode: 1 });
     expect(r.stderr).toMatch(/stall\/slow\.git: git clone timed out after 3 s/);
     expect(r.stderr).toMatch(/missing\.git: git clone failed .*(404|not found)/i);
-    expect(r.stderr).toMatch(new RegExp(`127\\.0\\.0\\.1:${closed}/gone\\.git: git clone failed .*(Failed to connect|Couldn't connect|Connection refused)`, 'i'));
+    expect(r.stderr).toMatch(
+      new RegExp(`127\\.0\\.0\\.1:${closed}/gone\\.git: git clone failed .*(Failed to connect|Couldn't connect|Connection refused)`, 'i'),
+    );
   });
 
   it("an ssh failure keeps ssh's own cause, not git's advice after it", async () => {
@@ -145,7 +158,9 @@ describe('scan over HTTP', () => {
     const r = await scan([url], '2026-05-01');
     expect(JSON.parse(r.stdout)).toMatchObject({ failed: 1, exitCode: 1 });
     // (The store's URL leaves the ssh user out.)
-    expect(r.stderr).toContain(`ssh://127.0.0.1:${closed}/gone.git: git clone failed (exit 128): ssh: connect to host 127.0.0.1 port ${closed}: Connection refused; fatal: Could not read from remote repository.`);
+    expect(r.stderr).toContain(
+      `ssh://127.0.0.1:${closed}/gone.git: git clone failed (exit 128): ssh: connect to host 127.0.0.1 port ${closed}: Connection refused; fatal: Could not read from remote repository.`,
+    );
     expect(r.stderr).not.toContain('Please make sure');
   });
 
@@ -235,7 +250,9 @@ describe('the .mailmap blobs of a blobless mirror', () => {
     const [, feb, mar] = records('store-a');
     expect([feb.timestamp, mar.timestamp]).toEqual([utc(2026, 2, 1), utc(2026, 3, 1)]);
     // Without a mailmap Alice's two addresses are two people (in March: 2 commits, 2 e-mails).
-    expect(mar.evidence.BUS_FACTOR).toMatch(/^1 contributor of 2 made at least half of 2 non-merge commits .*; \.mailmap \(blob [0-9a-f]{12}\) not in the mirror, authors taken as recorded$/);
+    expect(mar.evidence.BUS_FACTOR).toMatch(
+      /^1 contributor of 2 made at least half of 2 non-merge commits .*; \.mailmap \(blob [0-9a-f]{12}\) not in the mirror, authors taken as recorded$/,
+    );
     expect(feb.evidence.COMMITS).toContain('.mailmap (blob');
   });
 

@@ -75,7 +75,20 @@ describe('a forge date that does not read', () => {
   });
 
   it('leaves that item out on every forge; the record keeps git rules and the other forge rules', async () => {
-    const scan = await runCommand(['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store'), '--as-of', String(E), '--rules', 'COMMITS,BUS_FACTOR,ISSUE_REACTION_TIME,RELEASES', '--json']);
+    const scan = await runCommand([
+      'scan',
+      '--config',
+      config,
+      '--repos',
+      join(root, 'repos.txt'),
+      '--store',
+      join(root, 'store'),
+      '--as-of',
+      String(E),
+      '--rules',
+      'COMMITS,BUS_FACTOR,ISSUE_REACTION_TIME,RELEASES',
+      '--json',
+    ]);
     expect(scan.stderr).toBe('');
     expect(JSON.parse(scan.stdout)).toMatchObject({ repositories: 3, measured: 3, failed: 0, records: 3 });
     for (const s of servers) expect(s.violations).toEqual([]);
@@ -96,6 +109,9 @@ describe('a forge date that does not read', () => {
       evidence: { A: 'mean of 2 issues', B: '6 events' },
     });
     expect(m.values).toEqual({ A: null, B: { events: [5, 7] }, C: 3, D: true, F: null, G: { events: [1] } });
-    expect(m.evidence).toEqual({ A: 'mean of 2 issues; could not be determined: the value measured (NaN) is not a number of 0 or more', B: '6 events; 4 events with a time that does not read as one left out' });
+    expect(m.evidence).toEqual({
+      A: 'mean of 2 issues; could not be determined: the value measured (NaN) is not a number of 0 or more',
+      B: '6 events; 4 events with a time that does not read as one left out',
+    });
   });
 });

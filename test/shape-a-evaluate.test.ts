@@ -65,11 +65,13 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
   it('a numeric value nobody measured is unknown, in no band, with the cause the record gives', () => {
     const c = rule({ ISSUE_REACTION_TIME: null }, 'ISSUE_REACTION_TIME');
     expect([c.status, c.met, c.value, c.range]).toEqual(['unknown', false, null, undefined]);
-    const said = evaluateScanA(t, scan({ ISSUE_REACTION_TIME: null }, 1_763_000_000, { ISSUE_REACTION_TIME: 'GitHub API did not answer (2026-11-27).' })).criteria[0]!;
+    const said = evaluateScanA(t, scan({ ISSUE_REACTION_TIME: null }, 1_763_000_000, { ISSUE_REACTION_TIME: 'GitHub API did not answer (2026-11-27).' }))
+      .criteria[0]!;
     expect(said.cause).toBe('not measured: GitHub API did not answer (2026-11-27)');
     expect(said.message).toBe('Issue reaction time is unknown (not measured: GitHub API did not answer (2026-11-27)).');
     // The scanner's own "not asked: …" (badgepress scan --forge never) is not prefixed again.
-    const notAsked = evaluateScanA(t, scan({ ISSUE_REACTION_TIME: null }, 1_763_000_000, { ISSUE_REACTION_TIME: 'not asked: --forge never (git alone)' })).criteria[0]!;
+    const notAsked = evaluateScanA(t, scan({ ISSUE_REACTION_TIME: null }, 1_763_000_000, { ISSUE_REACTION_TIME: 'not asked: --forge never (git alone)' }))
+      .criteria[0]!;
     expect(notAsked.description).toBe('Issue reaction time is unknown (not asked: --forge never (git alone))');
   });
 
@@ -94,9 +96,13 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
 
   it("an unknown badge's conclusion names each unknown criterion and why", () => {
     const s = scan({ ISSUE_REACTION_TIME: null, BUS_FACTOR: 4 }, 1_763_000_000, { ISSUE_REACTION_TIME: 'no token for github.com' });
-    expect(evaluateScanA(t, s).badges[0]!.conclusion).toBe('MAINTENANCE is unknown: Issue reaction time is unknown (not measured: no token for github.com); Bus factor is 4 contributors (gold).');
+    expect(evaluateScanA(t, s).badges[0]!.conclusion).toBe(
+      'MAINTENANCE is unknown: Issue reaction time is unknown (not measured: no token for github.com); Bus factor is 4 contributors (gold).',
+    );
     const failing = evaluateScanA(t, scan({ ISSUE_REACTION_TIME: 20 })).badges[0]!;
-    expect(failing.conclusion).toBe('MAINTENANCE is fail: Issue reaction time is 20 days (fail); Bus factor is unknown (not measured: the scan did not measure this rule).');
+    expect(failing.conclusion).toBe(
+      'MAINTENANCE is fail: Issue reaction time is 20 days (fail); Bus factor is unknown (not measured: the scan did not measure this rule).',
+    );
   });
 
   it('unknownAs publishes unknown as a contract status, ranked as that status', () => {
@@ -107,7 +113,9 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
     expect([as('gold').status, as('gold').criteria[1]!.status]).toEqual(['silver', 'gold']);
     expect(as('expired').status).toBe('expired');
     // The words still say it was not measured.
-    expect(as('fail').conclusion).toBe('MAINTENANCE is fail: Issue reaction time is 3 days (silver); Bus factor is unknown (not measured: the scan did not measure this rule) (fail).');
+    expect(as('fail').conclusion).toBe(
+      'MAINTENANCE is fail: Issue reaction time is 3 days (silver); Bus factor is unknown (not measured: the scan did not measure this rule) (fail).',
+    );
     expect(evaluateScanA(t, s, undefined, { unknownAs: null }).badges[0]!.status).toBe('unknown');
   });
 

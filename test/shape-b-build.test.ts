@@ -45,7 +45,9 @@ describe('building examples/shape-b', () => {
 
   it('applies the decision files: a listed URL, a regex, and a URL canonicalised from the file', () => {
     expect(status(WIDGET, 'DIN-SPEC-XXXX')).toBe('bronze');
-    expect(json(`${TOOL}badges/DIN-SPEC-XXXX`).badgeExplanation.criteria[0].evidence).toBe('Granted manually by DIN review board (decision file din-spec.yaml: the repository matches ^https://codeberg\\.org/acme/).');
+    expect(json(`${TOOL}badges/DIN-SPEC-XXXX`).badgeExplanation.criteria[0].evidence).toBe(
+      'Granted manually by DIN review board (decision file din-spec.yaml: the repository matches ^https://codeberg\\.org/acme/).',
+    );
     expect(status(SERVICE, 'OPEN-SOURCE')).toBe('gold');
     // No grant and no decision file: undecided, so unknown, never the repository's failure.
     expect(status(SERVICE, 'DIN-SPEC-XXXX')).toBe('unknown');

@@ -66,7 +66,9 @@ describe('Shape B thresholds validation', () => {
     // 'é' encodes to 6 bytes: 50 of them are 300 bytes, though the id is 57 characters.
     const long = `MANUAL/${'é'.repeat(50)}`;
     const { file, problems } = await problemsOf(DEFAULT.split('MANUAL/Project is open source').join(long));
-    expect(problems).toEqual([`${file}:44 rules[6].id: rule id encodes to 309 bytes; its page rules/<id>/ is one path segment of at most 255 bytes: shorten the id`]);
+    expect(problems).toEqual([
+      `${file}:44 rules[6].id: rule id encodes to 309 bytes; its page rules/<id>/ is one path segment of at most 255 bytes: shorten the id`,
+    ]);
   });
 
   it('refuses duplicate rule and badge ids', async () => {
@@ -81,7 +83,9 @@ describe('Shape B thresholds validation', () => {
 
   it('refuses badge ids that differ only in case', async () => {
     const { file, problems } = await problemsOf(edit(DEFAULT, '- id: REUSED', '- id: Maintained'));
-    expect(problems).toEqual([`${file}:60 badges[1].id: badge id "Maintained" differs from "MAINTAINED" (badges[0]) only in case: their files would be one on a case-insensitive disk (macOS, Windows); rename one`]);
+    expect(problems).toEqual([
+      `${file}:60 badges[1].id: badge id "Maintained" differs from "MAINTAINED" (badges[0]) only in case: their files would be one on a case-insensitive disk (macOS, Windows); rename one`,
+    ]);
   });
 
   it('refuses min above max and a threshold without bounds', async () => {
@@ -102,10 +106,18 @@ describe('Shape B thresholds validation', () => {
   });
 
   it('refuses levels out of order and a check named again in a higher level', async () => {
-    const a = await problemsOf(edit(DEFAULT, '- level: SILVER\n        checks: [ISSUE_REACTION_TIME]\n      - level: GOLD', '- level: GOLD\n        checks: [ISSUE_REACTION_TIME]\n      - level: SILVER'));
+    const a = await problemsOf(
+      edit(
+        DEFAULT,
+        '- level: SILVER\n        checks: [ISSUE_REACTION_TIME]\n      - level: GOLD',
+        '- level: GOLD\n        checks: [ISSUE_REACTION_TIME]\n      - level: SILVER',
+      ),
+    );
     expect(a.problems).toEqual([`${a.file}:58 badges[0].levels[2].level: level SILVER after GOLD: list levels once each, lowest first (BRONZE, SILVER, GOLD)`]);
     const b = await problemsOf(edit(DEFAULT, 'checks: [RELEASES]', 'checks: [RELEASES, COMMITS]'));
-    expect(b.problems).toEqual([`${b.file}:59 badges[0].levels[2].checks[1]: "COMMITS" is already a check of BRONZE; higher levels repeat the checks of lower levels, so name it once`]);
+    expect(b.problems).toEqual([
+      `${b.file}:59 badges[0].levels[2].checks[1]: "COMMITS" is already a check of BRONZE; higher levels repeat the checks of lower levels, so name it once`,
+    ]);
   });
 
   it('refuses a badge id too long for a file name (<ID>.svg within 255 bytes)', async () => {
@@ -115,7 +127,13 @@ describe('Shape B thresholds validation', () => {
   });
 
   it('refuses wrong types, unknown levels and unknown keys through the schema', async () => {
-    const { file, problems } = await problemsOf(edit(edit(DEFAULT, '- level: GOLD\n        checks: [RELEASES]', '- level: PLATINUM\n        checks: [RELEASES]'), '{ min: 1 }\nbadges', '{ min: "one" }\n    colour: red\nbadges'));
+    const { file, problems } = await problemsOf(
+      edit(
+        edit(DEFAULT, '- level: GOLD\n        checks: [RELEASES]', '- level: PLATINUM\n        checks: [RELEASES]'),
+        '{ min: 1 }\nbadges',
+        '{ min: "one" }\n    colour: red\nbadges',
+      ),
+    );
     expect(problems).toEqual(
       expect.arrayContaining([
         `${file}:49 rules[6].threshold.min: must be number`,
@@ -144,7 +162,10 @@ describe('decision files', () => {
   it('load YAML and JSON files, canonicalise URLs and compile patterns; other files are ignored', async () => {
     const d = join(dir, 'decisions-ok');
     mkdirSync(d);
-    writeFileSync(join(d, 'din.yaml'), 'ruleId: MANUAL/DIN SPEC XXXX compliant\nby: Board\ngranted: [HTTPS://Example.ORG/Team/Repo]\ngrantedRegex: ["^https://codeberg\\\\.org/"]\n');
+    writeFileSync(
+      join(d, 'din.yaml'),
+      'ruleId: MANUAL/DIN SPEC XXXX compliant\nby: Board\ngranted: [HTTPS://Example.ORG/Team/Repo]\ngrantedRegex: ["^https://codeberg\\\\.org/"]\n',
+    );
     writeFileSync(join(d, 'oss.json'), '{"ruleId":"MANUAL/Project is open source"}');
     writeFileSync(join(d, 'README.md'), 'not a decision file');
     const decisions = await loadDecisions(d, defaults);
@@ -156,18 +177,25 @@ describe('decision files', () => {
   });
 
   it('an invalid regex is a config error naming file:line', async () => {
-    const { dir: d, problems } = await decisionProblems({ 'din.yaml': 'ruleId: MANUAL/DIN SPEC XXXX compliant\ngrantedRegex:\n  - ^https://ok/\n  - "^https://(broken"\n' });
+    const { dir: d, problems } = await decisionProblems({
+      'din.yaml': 'ruleId: MANUAL/DIN SPEC XXXX compliant\ngrantedRegex:\n  - ^https://ok/\n  - "^https://(broken"\n',
+    });
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(new RegExp(`^${join(d, 'din.yaml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4 grantedRegex\\[1\\]: invalid regular expression \\(RE2 syntax\\): `));
+    expect(problems[0]).toMatch(
+      new RegExp(`^${join(d, 'din.yaml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4 grantedRegex\\[1\\]: invalid regular expression \\(RE2 syntax\\): `),
+    );
   });
 
   it('patterns are RE2: (?i) and \\- are accepted, lookaround and backreferences refused with file:line', async () => {
     const { dir: d, problems } = await decisionProblems({
-      'din.yaml': "ruleId: MANUAL/DIN SPEC XXXX compliant\ngrantedRegex:\n  - '^https://a\\-b/'\n  - '(?i)^https://github.com/'\n  - '^https://(?=x)'\n  - '^https://(a)\\1'\n",
+      'din.yaml':
+        "ruleId: MANUAL/DIN SPEC XXXX compliant\ngrantedRegex:\n  - '^https://a\\-b/'\n  - '(?i)^https://github.com/'\n  - '^https://(?=x)'\n  - '^https://(a)\\1'\n",
     });
     const file = join(d, 'din.yaml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     expect(problems).toEqual([
-      expect.stringMatching(new RegExp(`^${file}:5 grantedRegex\\[2\\]: invalid regular expression \\(RE2 syntax\\): .*\\(\\?=.*lookaround are not supported$`)),
+      expect.stringMatching(
+        new RegExp(`^${file}:5 grantedRegex\\[2\\]: invalid regular expression \\(RE2 syntax\\): .*\\(\\?=.*lookaround are not supported$`),
+      ),
       expect.stringMatching(new RegExp(`^${file}:6 grantedRegex\\[3\\]: invalid regular expression \\(RE2 syntax\\): .*\\\\1`)),
     ]);
     const ok = join(dir, 'decisions-re2');
@@ -206,6 +234,8 @@ describe('decision files', () => {
   });
 
   it('a missing directory is a config error that says what to check', async () => {
-    await expect(loadDecisions(join(dir, 'nope'), defaults)).rejects.toThrow(/cannot read the decisions directory \(ENOENT\); check decisions: in the site config/);
+    await expect(loadDecisions(join(dir, 'nope'), defaults)).rejects.toThrow(
+      /cannot read the decisions directory \(ENOENT\); check decisions: in the site config/,
+    );
   });
 });

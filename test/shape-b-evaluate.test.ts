@@ -140,7 +140,9 @@ describe('count rules re-windowed with the current time range', () => {
     const c = entry(evaluate(old, [], new Map(), longer), 'MAINTAINED', 'BRONZE').criteria[0]!;
     expect([c.valueText, c.status, c.description]).toEqual(['4', 'pass', 'Commits: at least 4 commits in the last 8 months (4)']);
     const shorter: ThresholdsB = { ...T, rules: T.rules.map((r) => (r.id === 'COMMITS' ? { ...r, threshold: { min: 1, timeRangeInMonths: 1 } } : r)) };
-    expect(entry(evaluate(old, [], new Map(), shorter), 'MAINTAINED', 'BRONZE').criteria[0]!.evidence).toBe('1 commit counted between 2025-10-20 and 2025-11-20 (the last month before the scan).');
+    expect(entry(evaluate(old, [], new Map(), shorter), 'MAINTAINED', 'BRONZE').criteria[0]!.evidence).toBe(
+      '1 commit counted between 2025-10-20 and 2025-11-20 (the last month before the scan).',
+    );
   });
 
   it('events after the scan time do not count; the store evidence wins over the computed sentence', () => {
@@ -152,7 +154,11 @@ describe('count rules re-windowed with the current time range', () => {
 });
 
 describe('manual checks', () => {
-  const grants = [grant(OSS, true, NOV_20 - 30 * DAY, { by: 'jane@example.org', note: 'MIT licence checked' }), grant(OSS, false, NOV_20 - 10 * DAY, { by: 'joe@example.org' }), grant(DIN, true, NOV_20 + DAY, { by: 'board' })];
+  const grants = [
+    grant(OSS, true, NOV_20 - 30 * DAY, { by: 'jane@example.org', note: 'MIT licence checked' }),
+    grant(OSS, false, NOV_20 - 10 * DAY, { by: 'joe@example.org' }),
+    grant(DIN, true, NOV_20 + DAY, { by: 'board' }),
+  ];
   const oss = (at: number, decisions = new Map<string, DecisionFileB>()) => entry(evaluate(scan({}, at), grants, decisions), 'OPEN-SOURCE', 'GOLD');
 
   it('the newest grant record at or before the scan time applies; granted:false revokes', () => {
@@ -160,7 +166,11 @@ describe('manual checks', () => {
     const granted = oss(NOV_20 - 30 * DAY);
     expect(granted.granted).toBe(true);
     expect(granted.isHighestGranted).toBe(true);
-    expect(granted.criteria[0]).toMatchObject({ valueText: '1', status: 'pass', evidence: 'Granted manually by jane@example.org on 2025-10-21: MIT licence checked.' });
+    expect(granted.criteria[0]).toMatchObject({
+      valueText: '1',
+      status: 'pass',
+      evidence: 'Granted manually by jane@example.org on 2025-10-21: MIT licence checked.',
+    });
     const revoked = oss(NOV_20);
     expect(revoked.granted).toBe(false);
     expect(revoked.criteria[0]).toMatchObject({ valueText: '0', status: 'fail', evidence: 'Not granted: revoked by joe@example.org on 2025-11-10.' });
@@ -171,7 +181,8 @@ describe('manual checks', () => {
     expect(entry(evaluate(scan({}, NOV_20 + DAY), grants), 'DIN-SPEC-XXXX', 'BRONZE').criteria[0]!.status).toBe('pass');
   });
 
-  const decision = (d: Partial<DecisionFileB>): Map<string, DecisionFileB> => new Map([[OSS, { ruleId: OSS, name: 'open-source.yaml', granted: [], grantedRegex: [], ...d }]]);
+  const decision = (d: Partial<DecisionFileB>): Map<string, DecisionFileB> =>
+    new Map([[OSS, { ruleId: OSS, name: 'open-source.yaml', granted: [], grantedRegex: [], ...d }]]);
 
   it('decision files grant listed URLs and URLs a pattern matches; other repositories stay open', () => {
     const listed = evaluate(scan({}), [], decision({ granted: [URL], by: 'OSS board' }));

@@ -37,7 +37,14 @@ const history: RepositoryHistory = { repositoryUrl: URL, encoded: ENC, scans: [s
 function render(settings: Settings, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
   const evaluation = evaluatorB(T, decisions).evaluate(history, TS);
   return new Map(
-    scanFiles(settings, new BadgeRenderer(BADGES), renderingB(settings, T))(ENC, evaluation.latest).map((f) => [!('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`, f.body]),
+    scanFiles(
+      settings,
+      new BadgeRenderer(BADGES),
+      renderingB(settings, T),
+    )(ENC, evaluation.latest).map((f) => [
+      !('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`,
+      f.body,
+    ]),
   );
 }
 
@@ -66,7 +73,13 @@ describe('Shape B report', () => {
   it('run.properties: one badge entry per id and level with the default criteria, and testedRepository', () => {
     expect(Object.keys(run.properties)).toEqual(['badges', 'testedRepository']);
     expect(run.properties.testedRepository).toBe(URL);
-    type Entry = { badgeId: string; badgeLevel: string; badgeGranted: boolean; isHighestGrantedBadge: boolean; badgeExplanation: { criteria: Array<{ ruleId: string; badgeLevel: string }> } };
+    type Entry = {
+      badgeId: string;
+      badgeLevel: string;
+      badgeGranted: boolean;
+      isHighestGrantedBadge: boolean;
+      badgeExplanation: { criteria: Array<{ ruleId: string; badgeLevel: string }> };
+    };
     const badges: Entry[] = run.properties.badges;
     expect(badges.map((b) => [b.badgeId, b.badgeLevel, b.badgeExplanation.criteria.map((c) => c.ruleId)])).toEqual([
       ['MAINTAINED', 'BRONZE', ['COMMITS']],
@@ -76,7 +89,15 @@ describe('Shape B report', () => {
       ['DIN-SPEC-XXXX', 'BRONZE', ['MANUAL/DIN SPEC XXXX compliant']],
       ['OPEN-SOURCE', 'GOLD', [OSS]],
     ]);
-    expect(Object.keys(badges[0]!)).toEqual(['badgeId', 'badgeLevel', 'badgeUrl', 'badgeGranted', 'badgeInformationUri', 'isHighestGrantedBadge', 'badgeExplanation']);
+    expect(Object.keys(badges[0]!)).toEqual([
+      'badgeId',
+      'badgeLevel',
+      'badgeUrl',
+      'badgeGranted',
+      'badgeInformationUri',
+      'isHighestGrantedBadge',
+      'badgeExplanation',
+    ]);
     // 12 commits pass, 9 days fail: BRONZE only; PACKAGES undetermined; OSS granted by record; DIN undecided.
     expect(badges.map((b) => [b.badgeGranted, b.isHighestGrantedBadge])).toEqual([
       [true, true],
@@ -102,7 +123,10 @@ describe('Shape B report', () => {
     });
     // open criteria carry no evidence (the contract); their provenance says why they are open
     expect(run.properties.badges[3].badgeExplanation.criteria[0]).not.toHaveProperty('evidence');
-    expect(run.properties.badges[3].badgeExplanation.criteria[0].provenance).toEqual({ evidence: 'not measured: the scan could not determine it', scannedAt: TS });
+    expect(run.properties.badges[3].badgeExplanation.criteria[0].provenance).toEqual({
+      evidence: 'not measured: the scan could not determine it',
+      scannedAt: TS,
+    });
   });
 
   it('one result per criterion occurrence, with the right ruleIndex', () => {
@@ -116,7 +140,14 @@ describe('Shape B report', () => {
       expect(r.ruleId).toBe(c.ruleId);
       expect(r.kind).toBe(c.status);
       expect(r.message).toBe(c.description);
-      expect(r.properties).toEqual({ badgeId: c.badgeId, badgeLevel: c.badgeLevel, evidence: c.evidence ?? '', threshold: c.threshold, value: c.value, provenance: c.provenance });
+      expect(r.properties).toEqual({
+        badgeId: c.badgeId,
+        badgeLevel: c.badgeLevel,
+        evidence: c.evidence ?? '',
+        threshold: c.threshold,
+        value: c.value,
+        provenance: c.provenance,
+      });
       expect(Object.keys(r)).toEqual(['kind', 'message', 'ruleId', 'ruleIndex', 'properties']);
     });
     expect(run.results.filter((r: { ruleId: string }) => r.ruleId === 'COMMITS').map((r: { ruleIndex: number }) => r.ruleIndex)).toEqual([0, 0, 0]);
@@ -144,7 +175,9 @@ describe('Shape B explanations and badges', () => {
     expect(Object.keys(m)).toEqual(['badgeUrl', 'badgeId', 'badgeStatus', 'badgeInformationUri', 'badgeExplanation']);
     expect(m.badgeStatus).toBe('bronze');
     expect(m.badgeExplanation.criteria).toEqual(run.properties.badges[2].badgeExplanation.criteria);
-    expect(m.badgeExplanation.conclusion).toMatch(/^MAINTAINED is granted at BRONZE \(BRONZE granted, SILVER not granted, GOLD not granted\); not passing: Issue reaction time/);
+    expect(m.badgeExplanation.conclusion).toMatch(
+      /^MAINTAINED is granted at BRONZE \(BRONZE granted, SILVER not granted, GOLD not granted\); not passing: Issue reaction time/,
+    );
     expect(m.badgeExplanation.conclusion).toMatch(/The criteria shown are those of GOLD, the highest level the badge defines\.$/);
     // PACKAGES is null: nothing fails, so the badge is unknown, not fail (issue 35).
     expect(JSON.parse(files.get('REUSED')!).badgeStatus).toBe('unknown');

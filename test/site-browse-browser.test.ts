@@ -16,7 +16,16 @@ import type { Serving } from '../src/commands/serve.ts';
 
 const haveBrowser = browserOrSkip('site-browse-browser');
 
-const PAGES = ['/', '/repositories/', '/groups/', '/groups/github.com/', '/groups/gitlab.com/group0/sub/', '/groups/github.com/-/MAINTENANCE/', '/search/?q=repo1', '/search/s/'];
+const PAGES = [
+  '/',
+  '/repositories/',
+  '/groups/',
+  '/groups/github.com/',
+  '/groups/gitlab.com/group0/sub/',
+  '/groups/github.com/-/MAINTENANCE/',
+  '/search/?q=repo1',
+  '/search/s/',
+];
 
 describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () => {
   const dir = tempDir('badgepress-browse-browser-');
@@ -65,7 +74,15 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
             await expect.poll(() => page.locator('.find-popup li').count(), { timeout: 30_000 }).toBeGreaterThan(3);
             const first = page.locator('.find-popup li').first();
             expect(await first.locator('a').textContent()).toMatch(/^https:\/\/codeberg\.org\/u\d+\/tool1/);
-            await expect.poll(() => first.locator('img.badge-img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length), { timeout: 30_000 }).toBe(3);
+            await expect
+              .poll(
+                () =>
+                  first
+                    .locator('img.badge-img')
+                    .evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length),
+                { timeout: 30_000 },
+              )
+              .toBe(3);
           }
           expect(await axeViolations(page), `${width} ${path}`).toEqual([]);
           // No table cell breaks inside a word; the home and group pages' roll-ups have words to look at (lists by status and the search's pages have no table).

@@ -46,7 +46,8 @@ function site(urls: readonly string[]) {
 }
 
 /** The repositories a page lists, in order. */
-const listed = (html: string) => [...html.matchAll(/<li><a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="badges">/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+const listed = (html: string) =>
+  [...html.matchAll(/<li><a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="badges">/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
 /** A site path (as an href) as the key the resolver reads. */
 const keyOf = (path: string) => pageRoute(path.replace(/#.*/, ''))?.key ?? `unrouted ${path}`;
 
@@ -70,21 +71,36 @@ describe('browsing', () => {
     expect(shown).toEqual(naturalSort(URLS));
     expect(shown.indexOf('https://github.com/acme/tool2')).toBeLessThan(shown.indexOf('https://github.com/acme/tool10'));
     const enc = encodeURIComponent('https://github.com/acme/tool2');
-    for (const id of BADGES) expect(page).toMatch(new RegExp(`<img class="badge-img" src="/api/v1/repositories/${enc}/badges/${id}\\.svg" alt="${id}: (gold|silver|bronze|fail)" loading="lazy">`));
+    for (const id of BADGES)
+      expect(page).toMatch(
+        new RegExp(`<img class="badge-img" src="/api/v1/repositories/${enc}/badges/${id}\\.svg" alt="${id}: (gold|silver|bronze|fail)" loading="lazy">`),
+      );
     expect(pageRoute('/repositories/')?.key).toBe('repositories/index.html');
   });
 
   it('has a page per host and per group path, GitLab subgroups a page per level, each linked from its parent', () => {
-    for (const key of ['groups/index.html', 'groups/github.com/index.html', 'groups/github.com/acme/index.html', 'groups/gitlab.com/top/sub/deep/index.html', `groups/${segmentKey('git.example.org:8443')}/platform/index.html`])
+    for (const key of [
+      'groups/index.html',
+      'groups/github.com/index.html',
+      'groups/github.com/acme/index.html',
+      'groups/gitlab.com/top/sub/deep/index.html',
+      `groups/${segmentKey('git.example.org:8443')}/platform/index.html`,
+    ])
       expect(files.has(key), key).toBe(true);
     // Upper case is escaped (no two keys differ only in case), as is a port's colon.
     expect(files.has(`groups/github.com/${segmentKey('Other')}/index.html`)).toBe(true);
     expect(segmentKey('Other')).not.toBe('other');
-    for (const s of ['-', '.', '..', 'Other', 'a:b', HOSTILE.script, HOSTILE.bidi, 'x'.repeat(300)]) expect(segmentKey(s)).toMatch(/^[a-z0-9_][a-z0-9_.-]{0,200}$/);
+    for (const s of ['-', '.', '..', 'Other', 'a:b', HOSTILE.script, HOSTILE.bidi, 'x'.repeat(300)])
+      expect(segmentKey(s)).toMatch(/^[a-z0-9_][a-z0-9_.-]{0,200}$/);
     expect(body('groups/gitlab.com/top/index.html')).toContain('href="/groups/gitlab.com/top/sub/"');
     expect(body('groups/gitlab.com/top/sub/index.html')).toContain('href="/groups/gitlab.com/top/sub/deep/"');
     // A group lists every repository beneath it, so an owner's page reaches its nested projects.
-    expect(listed(body('groups/gitlab.com/top/index.html'))).toEqual(['https://gitlab.com/top/app', 'https://gitlab.com/top/sub/deep/project2', 'https://gitlab.com/top/sub/deep/project10', 'https://gitlab.com/top/sub/lib']);
+    expect(listed(body('groups/gitlab.com/top/index.html'))).toEqual([
+      'https://gitlab.com/top/app',
+      'https://gitlab.com/top/sub/deep/project2',
+      'https://gitlab.com/top/sub/deep/project10',
+      'https://gitlab.com/top/sub/lib',
+    ]);
     // Every new page is one the resolver routes to the key it was written at.
     for (const key of files.keys()) if (key.startsWith('groups/') || key.startsWith('search/')) expect(pageRoute(`/${key}`)?.key, key).toBe(key);
   });
@@ -142,7 +158,9 @@ describe('pagers and counts', () => {
     expect(PAGES_ALL_NUMBERED).toBe(50);
     for (const page of [1, 17, 50]) expect(pagerNumbers(page, 50)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     // Page 537 of 1,000, written out by hand: the hundreds, the tens of its hundred, the ones of its ten.
-    expect(pagerNumbers(537, 1000)).toEqual([1, 100, 200, 300, 400, 500, 510, 520, 530, 531, 532, 533, 534, 535, 536, 537, 538, 539, 540, 550, 560, 570, 580, 590, 600, 700, 800, 900, 1000]);
+    expect(pagerNumbers(537, 1000)).toEqual([
+      1, 100, 200, 300, 400, 500, 510, 520, 530, 531, 532, 533, 534, 535, 536, 537, 538, 539, 540, 550, 560, 570, 580, 590, 600, 700, 800, 900, 1000,
+    ]);
     for (const pages of [51, 1000, 2345]) {
       // Clicks from the first page to each other, following the numbers alone.
       const clicks = new Map([[1, 0]]);
@@ -177,7 +195,9 @@ describe('pagers and counts', () => {
     const { body } = site(URLS);
     expect(body('index.html')).toContain(`<p class="lead"><a href="/repositories/">${URLS.length} repositories</a> and their badges`);
     // A host's count: the host's page, where it lists them.
-    expect(body('groups/index.html')).toContain('<li><a href="/groups/github.com/"><bdi>github.com</bdi></a> <a class="count" href="/groups/github.com/#repos">17 repositories</a></li>');
+    expect(body('groups/index.html')).toContain(
+      '<li><a href="/groups/github.com/"><bdi>github.com</bdi></a> <a class="count" href="/groups/github.com/#repos">17 repositories</a></li>',
+    );
     expect(body('groups/github.com/index.html')).toContain('<h2 id="repos">');
     expect(body('groups/gitlab.com/top/index.html')).toContain('<a class="count" href="/groups/gitlab.com/top/sub/#repos">3 repositories</a>');
   });
@@ -200,7 +220,12 @@ describe('the search', () => {
       node = JSON.parse(text!);
     }
     const last = (s: string) => s.split('/').filter(Boolean).pop()!.toLowerCase();
-    return { bytes, fetched, repositories: node.repositories.map((r) => r[0]).filter((u) => last(u).startsWith(name)), groups: node.groups.map((g) => g[0]).filter((l) => last(l).startsWith(name)) };
+    return {
+      bytes,
+      fetched,
+      repositories: node.repositories.map((r) => r[0]).filter((u) => last(u).startsWith(name)),
+      groups: node.groups.map((g) => g[0]).filter((l) => last(l).startsWith(name)),
+    };
   }
 
   it('finds every repository by its name and every group by its own, with statuses, in a bounded number of bytes', () => {
@@ -216,8 +241,12 @@ describe('the search', () => {
     // 1,500 names starting "repo": the files split until each holds at most 200 entries.
     expect(most).toBeLessThan(40_000);
     expect(query(files, 'sub').groups).toEqual(['gitlab.com/top/sub']);
-    expect(query(files, 'org1').groups).toEqual(naturalSort(Array.from({ length: 30 }, (_, i) => `github.com/org${i}`).filter((l) => l.split('/')[1]!.startsWith('org1'))));
-    const entry = (JSON.parse(files.get(shardKey('t'))!) as { repositories: Array<[string, string[]]> }).repositories.find((r) => r[0] === 'https://github.com/acme/tool2')!;
+    expect(query(files, 'org1').groups).toEqual(
+      naturalSort(Array.from({ length: 30 }, (_, i) => `github.com/org${i}`).filter((l) => l.split('/')[1]!.startsWith('org1'))),
+    );
+    const entry = (JSON.parse(files.get(shardKey('t'))!) as { repositories: Array<[string, string[]]> }).repositories.find(
+      (r) => r[0] === 'https://github.com/acme/tool2',
+    )!;
     expect(entry[1]).toHaveLength(BADGES.length);
     for (const s of entry[1]) expect(STATUSES).toContain(s);
     expect(JSON.parse(files.get(shardKey(''))!).badges).toEqual(BADGES);
@@ -241,7 +270,9 @@ describe('the search', () => {
     for (let typed = ''; ; ) {
       // Links to the next characters' pages are labelled by the prefix they lead to.
       const label = (m: RegExpMatchArray) => m[2]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-      const next = [...html.matchAll(/<li><a href="(\/search\/[^"]+\/)"><bdi>([^<]*)<\/bdi><\/a> <span class="count">/g)].find((m) => label(m).length > typed.length && name.startsWith(label(m)));
+      const next = [...html.matchAll(/<li><a href="(\/search\/[^"]+\/)"><bdi>([^<]*)<\/bdi><\/a> <span class="count">/g)].find(
+        (m) => label(m).length > typed.length && name.startsWith(label(m)),
+      );
       if (!next) break;
       typed = label(next);
       path = next[1]!;
@@ -249,7 +280,9 @@ describe('the search', () => {
       pages.push(path);
     }
     const repositories = listed(html);
-    const groups = [...html.matchAll(/<li><a href="\/groups\/[^"]*"><bdi>([^<]*)<\/bdi><\/a> <a class="count" href="[^"]*">[\d,]+ repositor/g)].map((m) => m[1]!);
+    const groups = [...html.matchAll(/<li><a href="\/groups\/[^"]*"><bdi>([^<]*)<\/bdi><\/a> <a class="count" href="[^"]*">[\d,]+ repositor/g)].map(
+      (m) => m[1]!,
+    );
     for (let next = /<a href="([^"]*)">Next<\/a>/.exec(html); next; next = /<a href="([^"]*)">Next<\/a>/.exec(html)) {
       html = page(next[1]!);
       pages.push(next[1]!);
@@ -288,11 +321,14 @@ describe('the search', () => {
     const repo1 = files.get('search/repo1/index.html')!;
     expect(listed(repo1)).toEqual(['https://github.com/org1/repo1']);
     expect(repo1).toContain('<li><a href="/search/repo10/"><bdi>repo10</bdi></a> <span class="count">111 names</span></li>');
-    expect(repo1).toContain('<nav class="crumbs" aria-label="Breadcrumb"><ol><li><a href="/search/">Find a repository</a></li><li><a href="/search/r/"><bdi>r</bdi></a></li>');
+    expect(repo1).toContain(
+      '<nav class="crumbs" aria-label="Breadcrumb"><ol><li><a href="/search/">Find a repository</a></li><li><a href="/search/r/"><bdi>r</bdi></a></li>',
+    );
     // Every link of every search page goes to a file the site has.
     for (const [key, html] of files)
       if (key.startsWith('search/') && key.endsWith('.html'))
-        for (const m of html.matchAll(/<a href="(\/(?:search|groups|repositories)\/[^"#]*)/g)) if (!m[1]!.startsWith('/repositories/https')) expect(files.has(keyOf(m[1]!)), `${key}: ${m[1]}`).toBe(true);
+        for (const m of html.matchAll(/<a href="(\/(?:search|groups|repositories)\/[^"#]*)/g))
+          if (!m[1]!.startsWith('/repositories/https')) expect(files.has(keyOf(m[1]!)), `${key}: ${m[1]}`).toBe(true);
     // The sitemap names the search page and each prefix's first page.
     const sitemap = files.get('sitemap.xml')!;
     for (const p of ['search/', 'search/r/', 'search/repo12/']) expect(sitemap).toContain(`<loc>${ctx.settings.baseUrl}/${p}</loc>`);
@@ -333,7 +369,12 @@ describe('the search', () => {
     const node = () => ({ appendChild: () => {}, textContent: '' });
     const document = { createElement: node, createTextNode: node };
     const Finder = new Function('fetch', 'document', `${body}\nreturn Finder;`)(fetchFile, document);
-    const attributes: Record<string, string> = { 'data-search': '/search/', 'data-pages': '/repositories/', 'data-groups': '/groups/', 'data-api': '/api/v1/repositories/' };
+    const attributes: Record<string, string> = {
+      'data-search': '/search/',
+      'data-pages': '/repositories/',
+      'data-groups': '/groups/',
+      'data-api': '/api/v1/repositories/',
+    };
     const finder = new Finder({ getAttribute: (n: string) => attributes[n] });
     const found = (await finder.find(query)) as { repositories: Array<[string, string[]]>; more: number; unlisted: number };
     const status = finder.render(node(), found, 10) as string;
@@ -352,7 +393,11 @@ describe('the search', () => {
     // A name 250 repositories share: the first file lists 200 and counts the rest as matches;
     // a path looks through every part of it.
     const all = await scriptFinds(files, 'same');
-    expect([all.repositories.length, all.unlisted, all.fetched]).toEqual([200, 50, ['/search/-.json', '/search/s.json', '/search/sa.json', '/search/sam.json', '/search/same.json']]);
+    expect([all.repositories.length, all.unlisted, all.fetched]).toEqual([
+      200,
+      50,
+      ['/search/-.json', '/search/s.json', '/search/sa.json', '/search/sam.json', '/search/same.json'],
+    ]);
     expect(all.status).toBe('10 of 250 matches shown.');
     for (const i of [0, 199, 200, 249]) expect((await scriptFinds(files, `o${i}/same`)).repositories).toEqual([`https://github.com/o${i}/same`]);
     expect((await scriptFinds(files, 'o249/same')).fetched.slice(-2)).toEqual(['/search/same.json', '/search/same.2.json']);
@@ -362,7 +407,12 @@ describe('the search', () => {
   });
 
   it('the script finds any part of a name, whole-name starts first, each once, a letter in two files', async () => {
-    const ssh = ['https://github.com/libssh2/libssh2', 'https://github.com/openssh/openssh-portable', 'https://github.com/x/ssh', 'https://github.com/arthepsy/ssh-audit'];
+    const ssh = [
+      'https://github.com/libssh2/libssh2',
+      'https://github.com/openssh/openssh-portable',
+      'https://github.com/x/ssh',
+      'https://github.com/arthepsy/ssh-audit',
+    ];
     // 1,000 names ending in 0, many with more 0s ("mod1000"): more than a file holds.
     const zeros = Array.from({ length: 1000 }, (_, i) => `https://github.com/o${i % 40}/mod${i}0`);
     const urls = [...URLS, ...ssh, ...zeros];
@@ -398,7 +448,9 @@ describe('the search', () => {
 
   it('every page has the search form in its header, a GET to the static search page', () => {
     const { files } = site(URLS);
-    for (const [key, html] of files) if (key.endsWith('.html')) expect(html, key).toContain('<form class="find find-head" role="search" aria-label="Site search" action="/search/" method="get"');
+    for (const [key, html] of files)
+      if (key.endsWith('.html'))
+        expect(html, key).toContain('<form class="find find-head" role="search" aria-label="Site search" action="/search/" method="get"');
     expect(files.get('search/index.html')).toContain('href="/groups/github.com/"');
   });
 });
@@ -428,7 +480,9 @@ describe('hostile repository URLs and group names', () => {
     const shard = JSON.parse(files.get(shardKey('x'))!) as { repositories: Array<[string]> };
     // Every name holding x: the one named x first, then "\u{1F600}x" (ending x) and the bidi one (…exe).
     expect(shard.repositories.map((r) => r[0])).toEqual([urls[0], urls[5], urls[2]]);
-    const group = [...files.keys()].find((k) => k.startsWith('groups/github.com/_') && !k.includes('/-/') && k.endsWith('/index.html') && files.get(k)!.includes('&lt;script&gt;'));
+    const group = [...files.keys()].find(
+      (k) => k.startsWith('groups/github.com/_') && !k.includes('/-/') && k.endsWith('/index.html') && files.get(k)!.includes('&lt;script&gt;'),
+    );
     expect(group).toBeDefined();
     // The URL's own slash (in </script>) splits it: the first group is "<script>alert(1)<".
     expect(files.get(group!)).toContain('<h1><bdi>github.com/&lt;script&gt;alert(1)&lt;</bdi></h1>');
@@ -464,6 +518,8 @@ describe('hostile repository URLs and group names', () => {
     expect(files.get('search/_d83d_/index.html')).toContain('<h1>Names starting <bdi>[U+D83D]</bdi></h1>');
     expect(listed(files.get('search/_d83d_/index.html')!)).toEqual(['https://github.com/e/\u{1F600}x']);
     expect(files.get('search/_22_/index.html')).toContain('<bdi>https://github.com/evil/&quot;&gt;&lt;svg onload=alert(2)&gt;</bdi>');
-    expect(files.get('search/_3c_/index.html')).toContain('<li><a href="/groups/github.com/_3c7363726970743e616c6572742831293c/"><bdi>github.com/&lt;script&gt;alert(1)&lt;</bdi></a>');
+    expect(files.get('search/_3c_/index.html')).toContain(
+      '<li><a href="/groups/github.com/_3c7363726970743e616c6572742831293c/"><bdi>github.com/&lt;script&gt;alert(1)&lt;</bdi></a>',
+    );
   });
 });

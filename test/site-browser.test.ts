@@ -129,7 +129,12 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
     'Shape %s: axe-core finds no violation on the home, a repository, a badge and a rule page',
     async (shape) => {
       const { serving, pages } = sites[shape];
-      const chosen = ['/', pages.find((p) => /^\/repositories\/[^/]+%3A/.test(p))!, pages.find((p) => p.startsWith('/badges/'))!, pages.find((p) => p.startsWith('/rules/'))!];
+      const chosen = [
+        '/',
+        pages.find((p) => /^\/repositories\/[^/]+%3A/.test(p))!,
+        pages.find((p) => p.startsWith('/badges/'))!,
+        pages.find((p) => p.startsWith('/rules/'))!,
+      ];
       // axe is injected as a script of its own: the site's CSP would (rightly) refuse it otherwise.
       const context = await browser.newContext({ bypassCSP: true });
       try {

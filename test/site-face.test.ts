@@ -26,7 +26,14 @@ const ctxB = loadPagesContext(configB);
 const T0 = 1_763_000_000;
 
 function history(url: string, values: Array<Record<string, number | boolean>>): RepositoryHistory {
-  const scans: ScanRecord[] = values.map((v, i) => ({ kind: 'scan', repositoryUrl: url, timestamp: T0 + i * 86_400, values: v, evidence: {}, source: `s.ndjson:${i + 1}` }));
+  const scans: ScanRecord[] = values.map((v, i) => ({
+    kind: 'scan',
+    repositoryUrl: url,
+    timestamp: T0 + i * 86_400,
+    values: v,
+    evidence: {},
+    source: `s.ndjson:${i + 1}`,
+  }));
   return { repositoryUrl: url, encoded: encodeURIComponent(url), scans, grants: [] };
 }
 
@@ -100,7 +107,10 @@ describe('the site has a title and logo of its own, apart from the SARIF tool', 
     const home = readFileSync(join(out, 'index.html'), 'utf8');
     expect(home).toContain('<title>ACME project health</title>');
     expect(home).toContain('<h1>ACME project health</h1>');
-    const img = /<a class="brand" href="\/"><img class="logo" src="\/(assets\/logo\.[0-9a-f]{12}\.svg)" alt="" width="24" height="24">ACME project health<\/a>/.exec(home);
+    const img =
+      /<a class="brand" href="\/"><img class="logo" src="\/(assets\/logo\.[0-9a-f]{12}\.svg)" alt="" width="24" height="24">ACME project health<\/a>/.exec(
+        home,
+      );
     expect(img).not.toBeNull();
     expect(readFileSync(join(out, img![1]!), 'utf8')).toBe(logo);
     const repo = readdirSync(join(out, 'api/v1/repositories'))[0]!;
@@ -112,7 +122,9 @@ describe('the site has a title and logo of its own, apart from the SARIF tool', 
     const at = join(dir, 'nologo');
     mkdirSync(at, { recursive: true });
     writeFileSync(join(at, 'site.yaml'), 'site:\n  logo: missing.svg\n');
-    await expect(resolveConfig(join(at, 'site.yaml'), { store: dir, out: dir })).rejects.toThrow(/site\.yaml:2.*site\.logo: cannot read .*missing\.svg \(ENOENT\)/s);
+    await expect(resolveConfig(join(at, 'site.yaml'), { store: dir, out: dir })).rejects.toThrow(
+      /site\.yaml:2.*site\.logo: cannot read .*missing\.svg \(ENOENT\)/s,
+    );
   });
 });
 
@@ -194,7 +206,9 @@ describe('counts past 999 on the site-wide pages', () => {
     const files = siteWideFiles(ctxB, sortSummaries(byUrl));
     const body = (key: string) => words(String(files.find((f) => f.key === key)?.body));
     expect(body('repositories/index.html')).toContain('All 1,200, in natural order');
-    expect(String(files.find((f) => f.key === 'repositories/page/11.html')?.body)).toContain('<meta name="description" content="Repositories 1,001 to 1,100.">');
+    expect(String(files.find((f) => f.key === 'repositories/page/11.html')?.body)).toContain(
+      '<meta name="description" content="Repositories 1,001 to 1,100.">',
+    );
     expect(body('search/r/index.html')).toContain('1,200 repositories, hosts and groups whose names start with r');
     expect(body('index.html')).toContain('All 1,200 repositories');
   });
@@ -216,7 +230,12 @@ describe('counted(), the one helper for every noun', () => {
       '1 patch',
     ]);
     expect(['%', 'ms', 'status', 'analysis', ''].map(one)).toEqual(['1 %', '1 ms', '1 status', '1 analysis', '1']);
-    expect([counted(0, 'commits'), counted(2, 'commits'), counted(1_234_567, 'commits'), counted(0.5, 'days')]).toEqual(['0 commits', '2 commits', '1,234,567 commits', '0.5 days']);
+    expect([counted(0, 'commits'), counted(2, 'commits'), counted(1_234_567, 'commits'), counted(0.5, 'days')]).toEqual([
+      '0 commits',
+      '2 commits',
+      '1,234,567 commits',
+      '0.5 days',
+    ]);
     expect([counted(1, 'repository', 'repositories'), counted(10_000, 'repository', 'repositories')]).toEqual(['1 repository', '10,000 repositories']);
   });
 });

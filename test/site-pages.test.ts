@@ -51,7 +51,15 @@ describe.each([
     const reached = [...site.visited.keys()].filter((p) => /^\/repositories\/[^/]+%3A[^/]+\/$/.test(p)).map((p) => p.split('/')[2]);
     expect(reached.sort()).toEqual(repositoryDirs(out).sort());
     // Badge and rule pages, the feed, the latest SARIF, per-time files and assets are all linked.
-    for (const re of [/^\/badges\/[^/]+\/$/, /^\/rules\/[^/]+\/$/, /\/feed\.atom$/, /\/sarif$/, /\/at\/\d+\/sarif$/, /^\/assets\/site\.[0-9a-f]+\.css$/, /^\/assets\/site\.[0-9a-f]+\.js$/]) {
+    for (const re of [
+      /^\/badges\/[^/]+\/$/,
+      /^\/rules\/[^/]+\/$/,
+      /\/feed\.atom$/,
+      /\/sarif$/,
+      /\/at\/\d+\/sarif$/,
+      /^\/assets\/site\.[0-9a-f]+\.css$/,
+      /^\/assets\/site\.[0-9a-f]+\.js$/,
+    ]) {
       expect(
         [...site.visited.keys()].some((p) => re.test(p)),
         String(re),
@@ -194,7 +202,15 @@ describe('publishing and determinism', () => {
         return outcome;
       },
     });
-    await build({ shape: loadShape(config), store: new DirectoryStore(config.settings.store), sink, now: Number(NOW), report: () => {}, pages: pagesBuild(config, undefined)!, concurrency: 8 });
+    await build({
+      shape: loadShape(config),
+      store: new DirectoryStore(config.settings.store),
+      sink,
+      now: Number(NOW),
+      report: () => {},
+      pages: pagesBuild(config, undefined)!,
+      concurrency: 8,
+    });
     await inner.close();
     const pageAt = (k: string) => order.indexOf(k);
     for (const enc of repositoryDirs(join(dir, 'order'))) {

@@ -38,7 +38,12 @@ function faceStore(dir: string): string {
     timestamp: 1_762_000_000 + i * 86_400,
     values: { ISSUE_REACTION_TIME: 12_345 - i, BUS_FACTOR: 1 + (i % 5), SECURITY_POLICY: i % 2 === 0, DEPENDENTS: 10_000 + i },
   }));
-  for (const name of ['one', 'two', 'three']) lines.push({ repositoryUrl: `https://gitlab.com/group/sub/${name}`, timestamp: 1_763_000_000, values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 1, SECURITY_POLICY: true, DEPENDENTS: 1 } });
+  for (const name of ['one', 'two', 'three'])
+    lines.push({
+      repositoryUrl: `https://gitlab.com/group/sub/${name}`,
+      timestamp: 1_763_000_000,
+      values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 1, SECURITY_POLICY: true, DEPENDENTS: 1 },
+    });
   writeFileSync(join(store, 'face.ndjson'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
   writeFileSync(join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><circle cx="4" cy="4" r="4" fill="#0969da"/></svg>');
   writeFileSync(join(dir, 'face.yaml'), 'site:\n  title: ACME project health\n  logo: logo.svg\n');
@@ -51,7 +56,11 @@ function faceStore(dir: string): string {
  */
 async function layoutOf(page: Page) {
   const widths = await page.evaluate(() => {
-    const tables = [...document.querySelectorAll('.table-wrap')].map((w) => ({ scroll: w.scrollWidth, client: w.clientWidth, right: w.getBoundingClientRect().right }));
+    const tables = [...document.querySelectorAll('.table-wrap')].map((w) => ({
+      scroll: w.scrollWidth,
+      client: w.clientWidth,
+      right: w.getBoundingClientRect().right,
+    }));
     // Text past its own box, or a caption past the box its table scrolls in, cannot be read.
     const clipped: string[] = [];
     for (const el of document.querySelectorAll('caption, th, td, h1, h2, h3, dt, dd, summary')) {
@@ -120,7 +129,8 @@ describe.skipIf(!browserOrSkip('site-read-browser'))('reading the site in headle
             expect(await page.locator('header .brand img.logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
             // The three scanned once are one line, the newest; acme/busy's changes follow.
             const recent = await page.locator('#recent + ul li').allTextContents();
-            if (path === '/') expect([recent[0], recent.filter((l) => /first/.test(l)).length]).toEqual(['2025-11-13 3 repositories scanned for the first time', 1]);
+            if (path === '/')
+              expect([recent[0], recent.filter((l) => /first/.test(l)).length]).toEqual(['2025-11-13 3 repositories scanned for the first time', 1]);
             else expect(await page.locator('details.older-scans summary').textContent()).toBe('2 older scans');
           }
           expect(dialogs).toEqual([]);
@@ -152,7 +162,8 @@ describe.skipIf(!browserOrSkip('site-read-browser'))('reading the site in headle
         const loaded: string[] = [];
         // An XML document cannot name an icon: the browser asks for /favicon.ico on its own
         // (the site's icon is favicon.svg, which its pages name), and logs the 404.
-        const favicon = (text: string) => /\/favicon\.ico$/.test(text) || text === 'console error: Failed to load resource: the server responded with a status of 404 (Not Found)';
+        const favicon = (text: string) =>
+          /\/favicon\.ico$/.test(text) || text === 'console error: Failed to load resource: the server responded with a status of 404 (Not Found)';
         page.on('response', (r) => {
           loaded.push(r.url());
           if (r.status() !== 200 && !favicon(r.url())) problems.push(`${r.status()}: ${r.url()}`);
@@ -175,7 +186,11 @@ describe.skipIf(!browserOrSkip('site-read-browser'))('reading the site in headle
             rootDisplay: getComputedStyle(root).display,
             titleSize: Number.parseFloat(getComputedStyle(title).fontSize),
             idShown: getComputedStyle(id).display !== 'none',
-            entries: entries.map((e) => ({ display: getComputedStyle(e).display, text: (e.getElementsByTagNameNS(atom, 'title')[0]?.textContent ?? '').trim(), height: e.getBoundingClientRect().height })),
+            entries: entries.map((e) => ({
+              display: getComputedStyle(e).display,
+              text: (e.getElementsByTagNameNS(atom, 'title')[0]?.textContent ?? '').trim(),
+              height: e.getBoundingClientRect().height,
+            })),
             link: link ? { href: link.getAttribute('href'), isHtml: link instanceof HTMLAnchorElement } : null,
             pageWidth: root.scrollWidth,
             title: title.textContent,

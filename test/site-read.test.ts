@@ -112,8 +112,11 @@ describe('repository pages and feeds', () => {
       for (const row of rows) {
         const cells = [...row.matchAll(/<td>(.*?)<\/td>/g)].map((m) => m[1]!);
         const files = cells.pop()!;
-        for (const c of cells) expect(c).toMatch(/^<span class="status st-(gold|silver|bronze|fail|none|expired)">(gold|silver|bronze|fail|none|expired)<\/span>$/);
-        expect(files).toMatch(/^<ul class="files"><li><a href="[^"]+\/at\/\d+\/sarif">SARIF<\/a><\/li>(<li><a href="[^"]+\.svg">[A-Z-]+ badge<\/a>, <a href="[^"]+">[A-Z-]+ explanation<\/a><\/li>)+<\/ul>$/);
+        for (const c of cells)
+          expect(c).toMatch(/^<span class="status st-(gold|silver|bronze|fail|none|expired)">(gold|silver|bronze|fail|none|expired)<\/span>$/);
+        expect(files).toMatch(
+          /^<ul class="files"><li><a href="[^"]+\/at\/\d+\/sarif">SARIF<\/a><\/li>(<li><a href="[^"]+\.svg">[A-Z-]+ badge<\/a>, <a href="[^"]+">[A-Z-]+ explanation<\/a><\/li>)+<\/ul>$/,
+        );
       }
     }
   });
@@ -137,13 +140,18 @@ describe('repository pages and feeds', () => {
   });
 
   it('table cells keep words with hyphens, dashes and slashes on one line, and stay escaped', () => {
-    expect(cellText('granted 2025-05-20 in din-spec.yaml')).toBe('<bdi>granted <span class="nw">2025-05-20</span> in <span class="nw">din-spec.yaml</span></bdi>');
+    expect(cellText('granted 2025-05-20 in din-spec.yaml')).toBe(
+      '<bdi>granted <span class="nw">2025-05-20</span> in <span class="nw">din-spec.yaml</span></bdi>',
+    );
     expect(cellText(`${HOSTILE.script} a/b`)).toBe('<bdi><span class="nw">&lt;script&gt;alert(1)&lt;/script&gt;</span> <span class="nw">a/b</span></bdi>');
   });
 
   it('a feed names the site stylesheet and its own, says what it is, and is valid Atom', () => {
     const feed = read(outA, `${WIDGET}/feed.atom`);
-    const css = /<\?xml-stylesheet type="text\/css" href="\/(assets\/site\.[0-9a-f]{12}\.css)"\?>\n<\?xml-stylesheet type="text\/css" href="\/(assets\/feed\.[0-9a-f]{12}\.css)"\?>/.exec(feed);
+    const css =
+      /<\?xml-stylesheet type="text\/css" href="\/(assets\/site\.[0-9a-f]{12}\.css)"\?>\n<\?xml-stylesheet type="text\/css" href="\/(assets\/feed\.[0-9a-f]{12}\.css)"\?>/.exec(
+        feed,
+      );
     expect(css).not.toBeNull();
     // Both are published with the site, and the feeds' stylesheet draws Atom elements.
     expect(read(outA, css![1]!)).toContain('--silver:');

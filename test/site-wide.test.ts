@@ -103,7 +103,14 @@ describe('the sitemap past 50,000 addresses', () => {
       }
     }
     const search = [`${base}/search/`, ...prefixes.map((p) => `${base}/search/${p}/`)];
-    const head = [`${base}/`, `${base}/repositories/`, ...Array.from({ length: n / 100 - 1 }, (_, i) => `${base}/repositories/page/${i + 2}.html`), `${base}/groups/`, `${base}/groups/example.org/`, ...search];
+    const head = [
+      `${base}/`,
+      `${base}/repositories/`,
+      ...Array.from({ length: n / 100 - 1 }, (_, i) => `${base}/repositories/page/${i + 2}.html`),
+      `${base}/groups/`,
+      `${base}/groups/example.org/`,
+      ...search,
+    ];
     const all = [...locs('sitemaps/1.xml'), ...locs('sitemaps/2.xml')];
     expect(locs('sitemaps/1.xml')).toHaveLength(50_000);
     expect(all.slice(0, head.length)).toEqual(head);

@@ -57,7 +57,9 @@ describe('an append that runs out of room', () => {
     room = 1000;
     const err = await writer.append('h/r.ndjson', [big(3)]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreWriteError);
-    expect((err as Error).message).toBe(`store ${join(store, 'h/r.ndjson')}: cannot append to (ENOSPC); check that --store names a writable directory on a disk with free space`);
+    expect((err as Error).message).toBe(
+      `store ${join(store, 'h/r.ndjson')}: cannot append to (ENOSPC); check that --store names a writable directory on a disk with free space`,
+    );
     expect(readFileSync(join(store, 'h/r.ndjson'), 'utf8')).toBe(FIRST + second);
     room = Number.POSITIVE_INFINITY;
     await writer.append('h/r.ndjson', [big(3)]);
@@ -130,7 +132,9 @@ describe('store files that are not regular files inside the store', () => {
     mkdirSync(join(dir, 'elsewhere'));
     symlinkSync(join(dir, 'elsewhere'), join(store, 'away'));
     const away = await writer.append('away/r.ndjson', [FIRST]).catch((e: unknown) => e);
-    expect((away as Error).message).toBe(`store ${join(store, 'away/r.ndjson')}: its folder leads out of the store (to ${join(dir, 'elsewhere')}) through a symbolic link; ${fix}`);
+    expect((away as Error).message).toBe(
+      `store ${join(store, 'away/r.ndjson')}: its folder leads out of the store (to ${join(dir, 'elsewhere')}) through a symbolic link; ${fix}`,
+    );
     expect(readFileSync(outside, 'utf8')).toBe('not yours\n');
     expect(spawnSync('ls', [join(dir, 'elsewhere')]).stdout.toString()).toBe('');
   });

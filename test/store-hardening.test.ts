@@ -127,7 +127,9 @@ describe('YAML stores: anchors, aliases and alias bombs', () => {
   it('a build reads them: `- *r` is the same record again, so a duplicate, not a record with missing keys', async () => {
     const d = store({ 'r.yaml': yaml });
     const { issues, summary } = await buildSite({ store: d, out: join(d, 'out') });
-    expect(issues.map((i) => `${i.where.split('/').pop()}: ${i.message}`)).toEqual([`r.yaml:10: duplicate scan of https://github.com/acme/one at 1763000000 (first at ${join(d, 'r.yaml')}:2); record skipped`]);
+    expect(issues.map((i) => `${i.where.split('/').pop()}: ${i.message}`)).toEqual([
+      `r.yaml:10: duplicate scan of https://github.com/acme/one at 1763000000 (first at ${join(d, 'r.yaml')}:2); record skipped`,
+    ]);
     expect(summary).toMatchObject({ repositories: 2, scans: 3, skipped: 1 });
   });
 
@@ -135,13 +137,19 @@ describe('YAML stores: anchors, aliases and alias bombs', () => {
     const bomb = ['- &a [x, x, x, x, x, x, x, x, x]'];
     for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g', 'h'].entries()) bomb.push(`- &${name} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`);
     bomb.push('- {repositoryUrl: https://github.com/acme/after-bomb, timestamp: 1763000000, values: {BUS_FACTOR: 2}}');
-    const d = store({ 'bomb.yaml': bomb.join('\n'), 'good.ndjson': line({ repositoryUrl: 'https://github.com/acme/good', timestamp: 1763000000, values: { BUS_FACTOR: 4 } }) });
+    const d = store({
+      'bomb.yaml': bomb.join('\n'),
+      'good.ndjson': line({ repositoryUrl: 'https://github.com/acme/good', timestamp: 1763000000, values: { BUS_FACTOR: 4 } }),
+    });
     const out = join(d, 'out');
     const r = runCli(['build', '--store', d, '--out', out, '--now', '1763600000']);
     expect(r.code).toBe(1);
     const bad = r.stderr.split('\n').filter((l) => l.includes('alias'));
     expect(bad.length).toBeGreaterThan(0);
-    for (const l of bad) expect(l).toMatch(new RegExp(`^error: ${join(d, 'bomb.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+: YAML aliases expand too far .*; record skipped$`));
+    for (const l of bad)
+      expect(l).toMatch(
+        new RegExp(`^error: ${join(d, 'bomb.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+: YAML aliases expand too far .*; record skipped$`),
+      );
     expect(r.stdout).toMatch(/^badgepress: 2 repositories, 2 scans/);
     expectEverySarifValid(out);
   });
@@ -149,11 +157,24 @@ describe('YAML stores: anchors, aliases and alias bombs', () => {
 
 describe('a whole bad file, a broken YAML document', () => {
   it('a .json file that is not UTF-8 is one bad record at its first bad line; other files are built', async () => {
-    const latin1 = Buffer.concat([Buffer.from('[\n  {"repositoryUrl": "https://github.com/acme/caf'), Buffer.from([0xe9]), Buffer.from('", "timestamp": 1, "values": {}}\n]\n')]);
-    const d = store({ 'latin1.json': latin1, 'good.ndjson': line({ repositoryUrl: 'https://github.com/acme/good', timestamp: 1763000000, values: { BUS_FACTOR: 4 } }) });
+    const latin1 = Buffer.concat([
+      Buffer.from('[\n  {"repositoryUrl": "https://github.com/acme/caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('", "timestamp": 1, "values": {}}\n]\n'),
+    ]);
+    const d = store({
+      'latin1.json': latin1,
+      'good.ndjson': line({ repositoryUrl: 'https://github.com/acme/good', timestamp: 1763000000, values: { BUS_FACTOR: 4 } }),
+    });
     const out = join(d, 'out');
     const { issues, summary } = await buildSite({ store: d, out });
-    expect(issues).toEqual([{ severity: 'error', where: `${join(d, 'latin1.json')}:2`, message: 'file is not valid UTF-8 (first bad byte on this line); re-encode it as UTF-8; record skipped' }]);
+    expect(issues).toEqual([
+      {
+        severity: 'error',
+        where: `${join(d, 'latin1.json')}:2`,
+        message: 'file is not valid UTF-8 (first bad byte on this line); re-encode it as UTF-8; record skipped',
+      },
+    ]);
     expect(summary).toMatchObject({ repositories: 1, scans: 1, skipped: 1 });
     expectEverySarifValid(out);
   });
@@ -161,7 +182,18 @@ describe('a whole bad file, a broken YAML document', () => {
   it('a broken YAML document is reported at its line; the file’s other documents are built', async () => {
     const url = 'https://github.com/acme/docs';
     const d = store({
-      'docs.yaml': [`repositoryUrl: ${url}`, 'timestamp: 1763000000', 'values: {BUS_FACTOR: 1}', '---', 'repositoryUrl: [unclosed', '---', `repositoryUrl: ${url}`, 'timestamp: 1763100000', 'values: {BUS_FACTOR: 2}', ''].join('\n'),
+      'docs.yaml': [
+        `repositoryUrl: ${url}`,
+        'timestamp: 1763000000',
+        'values: {BUS_FACTOR: 1}',
+        '---',
+        'repositoryUrl: [unclosed',
+        '---',
+        `repositoryUrl: ${url}`,
+        'timestamp: 1763100000',
+        'values: {BUS_FACTOR: 2}',
+        '',
+      ].join('\n'),
     });
     const out = join(d, 'out');
     const { issues, summary } = await buildSite({ store: d, out });
@@ -178,9 +210,10 @@ describe('values of rules the active thresholds do not define', () => {
   it('are ignored whatever they hold, with one warning per rule id', async () => {
     const url = 'https://github.com/acme/extra';
     const d = store({
-      'x.ndjson': [line({ repositoryUrl: url, timestamp: 1, values: { BUS_FACTOR: 1, FOO: 1, BAR: 'x' } }), line({ repositoryUrl: url, timestamp: 2, values: { BUS_FACTOR: 2, BAR: { weird: [true] }, BAZ: -3 }, evidence: { BAZ: 42 } })].join(
-        '\n',
-      ),
+      'x.ndjson': [
+        line({ repositoryUrl: url, timestamp: 1, values: { BUS_FACTOR: 1, FOO: 1, BAR: 'x' } }),
+        line({ repositoryUrl: url, timestamp: 2, values: { BUS_FACTOR: 2, BAR: { weird: [true] }, BAZ: -3 }, evidence: { BAZ: 42 } }),
+      ].join('\n'),
     });
     const { issues, summary } = await buildSite({ store: d, out: join(d, 'out') });
     expect(issues.map((i) => [i.severity, i.where.split('/').pop(), JSON.parse(i.message.match(/^rule ("\w+")/)![1]!)])).toEqual([
@@ -230,7 +263,11 @@ describe('--shard i/n and bad records', () => {
     const catalog = catalogA(await loadThresholdsA(join(ROOT, 'config/thresholds-a.yaml')));
     const out: string[] = [];
     const opts = shard ? { include: inShard(shard), reportUnassignable: shard.index === 0 } : {};
-    for await (const _ of loadHistories(new DirectoryStore(d), { catalog, report: (i) => i.severity === 'error' && out.push(`${i.where}: ${i.message}`), ...opts }));
+    for await (const _ of loadHistories(new DirectoryStore(d), {
+      catalog,
+      report: (i) => i.severity === 'error' && out.push(`${i.where}: ${i.message}`),
+      ...opts,
+    }));
     return out;
   }
 
@@ -251,7 +288,8 @@ describe('--shard i/n and bad records', () => {
 describe('Shape B grant records', () => {
   it('a second grant for the same repository, rule and time is a bad record; the first decides', async () => {
     const url = 'https://github.com/acme/granted';
-    const grant = (granted: boolean, by: string) => line({ kind: 'grant', repositoryUrl: url, ruleId: 'MANUAL/Project is open source', granted, timestamp: 1762000000, by });
+    const grant = (granted: boolean, by: string) =>
+      line({ kind: 'grant', repositoryUrl: url, ruleId: 'MANUAL/Project is open source', granted, timestamp: 1762000000, by });
     const d = store({
       'a.ndjson': [line({ repositoryUrl: url, timestamp: 1763000000, values: { COMMITS: 5 } }), grant(true, 'first')].join('\n'),
       'b.ndjson': [
@@ -345,7 +383,9 @@ describe('a store assembled from symbolic links', () => {
     symlinkSync(join(d, 'gone.ndjson'), join(d, 'dangling.ndjson'));
     const r = runCli(['build', '--store', d, '--out', join(dir, 'dangling-out')]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${join(d, 'dangling.ndjson')}: does not exist (a link to nothing, or removed while the build ran); fix or remove it; file skipped, the other files are built`);
+    expect(r.stderr).toContain(
+      `${join(d, 'dangling.ndjson')}: does not exist (a link to nothing, or removed while the build ran); fix or remove it; file skipped, the other files are built`,
+    );
     expect(latestIndex(join(dir, 'dangling-out'), 'https://x.org/ok').timestamps).toEqual([1763000000]);
   });
 });

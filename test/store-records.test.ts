@@ -33,7 +33,11 @@ describe('bad records are reported with file:line and skipped; the rest is built
     ['unknown key', rec({ timestamp: 10, colour: 'red' }), /unknown key "colour"/],
     ['not an object', '[1,2]', /must be a JSON object/],
     ['broken JSON line', '{"repositoryUrl": "https://x.org/a/b", ', /broken JSON/],
-    ['URL longer than a path segment', JSON.stringify({ repositoryUrl: `https://github.com/${'a/'.repeat(100)}x`, timestamp: 1, values: {} }), /encodes to \d+ bytes, more than the 255/],
+    [
+      'URL longer than a path segment',
+      JSON.stringify({ repositoryUrl: `https://github.com/${'a/'.repeat(100)}x`, timestamp: 1, values: {} }),
+      /encodes to \d+ bytes, more than the 255/,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, line, reason) => {
@@ -121,7 +125,9 @@ describe('bad records are reported with file:line and skipped; the rest is built
   });
 
   it('a rule the thresholds do not define is ignored with one warning per rule id', async () => {
-    const d = store('unknown-rule', { 'r.ndjson': [rec({ timestamp: 1, values: { STARS: 5 } }), rec({ timestamp: 2, values: { STARS: 6, FORKS: 1 } })].join('\n') });
+    const d = store('unknown-rule', {
+      'r.ndjson': [rec({ timestamp: 1, values: { STARS: 5 } }), rec({ timestamp: 2, values: { STARS: 6, FORKS: 1 } })].join('\n'),
+    });
     const { issues, summary } = await buildSite({ store: d, out: join(d, 'out') });
     expect(issues.map((i) => [i.severity, i.message.match(/"(\w+)"/)![1]])).toEqual([
       ['warning', 'STARS'],

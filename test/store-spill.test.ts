@@ -20,7 +20,8 @@ async function load(store: string, spillAboveBytes?: number): Promise<{ historie
   const catalog = catalogA(await loadThresholdsA(join(ROOT, 'config/thresholds-a.yaml')));
   const issues: LoadIssue[] = [];
   const histories: RepositoryHistory[] = [];
-  for await (const h of loadHistories(new DirectoryStore(store), { catalog, report: (i) => issues.push(i), ...(spillAboveBytes ? { spillAboveBytes } : {}) })) histories.push(h);
+  for await (const h of loadHistories(new DirectoryStore(store), { catalog, report: (i) => issues.push(i), ...(spillAboveBytes ? { spillAboveBytes } : {}) }))
+    histories.push(h);
   const byUrl = (a: RepositoryHistory, b: RepositoryHistory) => (a.repositoryUrl < b.repositoryUrl ? -1 : 1);
   const byWhere = (a: LoadIssue, b: LoadIssue) => (a.where + a.message < b.where + b.message ? -1 : 1);
   return { histories: histories.sort(byUrl), issues: issues.sort(byWhere) };
@@ -41,7 +42,10 @@ describe('a line file larger than the spill size', () => {
     // A duplicate scan (the first in store order wins), and a small file sharing a repository.
     lines.push(lines[0]!.replace('"BUS_FACTOR":0', '"BUS_FACTOR":6'));
     writeFileSync(join(store, 'big.ndjson'), `${lines.join('\n')}\n`);
-    writeFileSync(join(store, 'small.ndjson'), `${JSON.stringify({ repositoryUrl: 'https://github.com/big/r5', timestamp: 1_700_000_000, values: { BUS_FACTOR: 1 } })}\n`);
+    writeFileSync(
+      join(store, 'small.ndjson'),
+      `${JSON.stringify({ repositoryUrl: 'https://github.com/big/r5', timestamp: 1_700_000_000, values: { BUS_FACTOR: 1 } })}\n`,
+    );
     const before = readdirSync(tmpdir()).filter((n) => n.startsWith('badgepress-spill-')).length;
     const inMemory = await load(store);
     const spilled = await load(store, 64 * 1024);

@@ -25,7 +25,12 @@ describe('SVG badges', () => {
 
   it('the svgo config itself makes badges smaller and keeps their accessibility', () => {
     // The config, not renderBadge: renderBadge falls back to the raw SVG, which would hide a bad config.
-    const looks = [look, { label: 'SECURITY', message: 'fail', color: '#e05d44' }, { label: 'x', message: 'gold', color: '#dfb317' }, { label: 'DIN-SPEC-XXXX', message: 'none', color: '#bbbbbb' }];
+    const looks = [
+      look,
+      { label: 'SECURITY', message: 'fail', color: '#e05d44' },
+      { label: 'x', message: 'gold', color: '#dfb317' },
+      { label: 'DIN-SPEC-XXXX', message: 'none', color: '#bbbbbb' },
+    ];
     for (const l of looks) {
       const raw = renderBadgeUnoptimised(BADGES, l);
       const optimised = optimize(raw, SVGO_CONFIG).data;

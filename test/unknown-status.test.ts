@@ -77,7 +77,9 @@ describe('Shape A: unknown is not fail', () => {
       // The evidence extension says the same (docs/reference/api.md#evidence-and-revision).
       provenance: { evidence: `not measured: ${CAUSE}`, scannedAt: 1764200000 },
     });
-    expect(maintenance.badgeExplanation.conclusion).toBe(`MAINTENANCE is unknown: Issue reaction time is unknown (not measured: ${CAUSE}); Bus factor is 4 contributors (gold).`);
+    expect(maintenance.badgeExplanation.conclusion).toBe(
+      `MAINTENANCE is unknown: Issue reaction time is unknown (not measured: ${CAUSE}); Bus factor is 4 contributors (gold).`,
+    );
     // A rule the record lacks: unknown, with words saying so.
     const security = json(api(out, UNMEASURED, 'badges/SECURITY'));
     expect(security.badgeStatus).toBe('unknown');
@@ -91,14 +93,17 @@ describe('Shape A: unknown is not fail', () => {
     const maintenance = json(api(out, FAILING, 'badges/MAINTENANCE'));
     expect(maintenance.badgeStatus).toBe('fail');
     expect(maintenance.badgeExplanation.criteria.map((c: { status: string }) => c.status)).toEqual(['fail', 'unknown']);
-    expect(maintenance.badgeExplanation.conclusion).toBe('MAINTENANCE is fail: Issue reaction time is 30 days (fail); Bus factor is unknown (not measured: the scan could not determine it).');
+    expect(maintenance.badgeExplanation.conclusion).toBe(
+      'MAINTENANCE is fail: Issue reaction time is 30 days (fail); Bus factor is unknown (not measured: the scan could not determine it).',
+    );
     expect(json(api(out, FAILING, 'badges/SECURITY')).badgeStatus).toBe('gold');
   });
 
   it('the explanation validates against the deployment’s openapi.json', () => {
     const { ajv, validate } = explanationSchema(out, 'BadgeExplanationA');
     for (const url of [UNMEASURED, FAILING]) {
-      for (const id of ['MAINTENANCE', 'SECURITY', 'REUSED']) expect(validate(json(api(out, url, `badges/${id}`))), `${url} ${id}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      for (const id of ['MAINTENANCE', 'SECURITY', 'REUSED'])
+        expect(validate(json(api(out, url, `badges/${id}`))), `${url} ${id}: ${ajv.errorsText(validate.errors)}`).toBe(true);
     }
   });
 
@@ -108,13 +113,27 @@ describe('Shape A: unknown is not fail', () => {
     expect(svg).toMatch(/>unknown</);
     expect(svg).not.toContain('#e05d44');
     expect(svg).toContain('aria-label="MAINTENANCE: unknown"');
-    expect(json(api(out, UNMEASURED, 'badges/MAINTENANCE.json'))).toEqual({ schemaVersion: 1, label: 'MAINTENANCE', message: 'unknown', color: '767676', cacheSeconds: 300 });
+    expect(json(api(out, UNMEASURED, 'badges/MAINTENANCE.json'))).toEqual({
+      schemaVersion: 1,
+      label: 'MAINTENANCE',
+      message: 'unknown',
+      color: '767676',
+      cacheSeconds: 300,
+    });
     expect(readFileSync(api(out, FAILING, 'badges/MAINTENANCE.svg'), 'utf8')).toContain('#e05d44');
   });
 
-  it('SARIF: an unknown result is kind open, level none, valid SARIF 2.1.0 (schema and Multitool); code scanning raises no alert for it', { timeout: 120_000 }, () => {
+  it('SARIF: an unknown result is kind open, level none, valid SARIF 2.1.0 (schema and Multitool); code scanning raises no alert for it', {
+    timeout: 120_000,
+  }, () => {
     const report = json(api(out, UNMEASURED, 'sarif'));
-    const results = report.runs[0].results as Array<{ ruleId: string; kind?: string; level: string; message: { text: string }; properties: { status: string; value: unknown } }>;
+    const results = report.runs[0].results as Array<{
+      ruleId: string;
+      kind?: string;
+      level: string;
+      message: { text: string };
+      properties: { status: string; value: unknown };
+    }>;
     expect(results.map((r) => [r.ruleId, r.kind, r.level, r.properties.status, r.properties.value])).toEqual([
       ['ISSUE_REACTION_TIME', 'open', 'none', 'unknown', null],
       ['BUS_FACTOR', undefined, 'note', 'gold', 4],
@@ -160,11 +179,15 @@ describe('Shape A: unknown is not fail', () => {
     expect(home).toContain('<a href="/groups/-/MAINTENANCE/#status-unknown">1</a>');
     const rulePage = readFileSync(join(out, 'rules/BUS_FACTOR/index.html'), 'utf8');
     expect(rulePage).toContain('A scan without a value for it leaves it <span class="status st-unknown">unknown</span>, never in a band.');
-    expect(readFileSync(join(out, 'rules/SECURITY_POLICY/index.html'), 'utf8')).toContain('a scan without an answer leaves it <span class="status st-unknown">unknown</span>.');
+    expect(readFileSync(join(out, 'rules/SECURITY_POLICY/index.html'), 'utf8')).toContain(
+      'a scan without an answer leaves it <span class="status st-unknown">unknown</span>.',
+    );
     const feed = readFileSync(join(out, 'repositories', enc(UNMEASURED), 'feed.atom'), 'utf8');
     expect(feed).toContain('<title>MAINTENANCE is unknown (first scan)</title>');
     // A feed reader shows the summary alone: it says why, as the page does.
-    expect(feed).toContain(`<summary>MAINTENANCE is unknown (first scan) with the scan of 2025-11-26T23:33:20Z. Issue reaction time has no value (not measured: ${CAUSE}).</summary>`);
+    expect(feed).toContain(
+      `<summary>MAINTENANCE is unknown (first scan) with the scan of 2025-11-26T23:33:20Z. Issue reaction time has no value (not measured: ${CAUSE}).</summary>`,
+    );
     const css = readFileSync(join(ROOT, 'templates/site.css'), 'utf8');
     expect(css).toContain('.st-unknown{color:var(--unknown)}');
     // The home page's bars of unknown have a fill of their own (an SVG rect without one is black).
@@ -181,8 +204,20 @@ describe('a partial count whose forge call failed never fails the repository', (
   const PARTIAL = 'https://github.com/acme/partial';
   const ENOUGH = 'https://github.com/acme/enough';
   const lines = [
-    { repositoryUrl: PARTIAL, timestamp: 1764200000, values: { RELEASES: { events: [] } }, evidence: { RELEASES: `0 tags dated in the 12 months to 2025-11-26; ${NOT_READ}` }, failed: ['RELEASES'] },
-    { repositoryUrl: ENOUGH, timestamp: 1764200000, values: { RELEASES: { events: [1760000000] } }, evidence: { RELEASES: `1 tag dated in the 12 months to 2025-11-26; ${NOT_READ}` }, failed: ['RELEASES'] },
+    {
+      repositoryUrl: PARTIAL,
+      timestamp: 1764200000,
+      values: { RELEASES: { events: [] } },
+      evidence: { RELEASES: `0 tags dated in the 12 months to 2025-11-26; ${NOT_READ}` },
+      failed: ['RELEASES'],
+    },
+    {
+      repositoryUrl: ENOUGH,
+      timestamp: 1764200000,
+      values: { RELEASES: { events: [1760000000] } },
+      evidence: { RELEASES: `1 tag dated in the 12 months to 2025-11-26; ${NOT_READ}` },
+      failed: ['RELEASES'],
+    },
   ];
 
   it('Shape A: unknown with the cause below the threshold, the band above it; no alert', async () => {
@@ -196,7 +231,11 @@ describe('a partial count whose forge call failed never fails the repository', (
     expect(r.code).toBe(0);
     const releases = json(api(partialOut, PARTIAL, 'badges/RELEASES'));
     expect(releases.badgeStatus).toBe('unknown');
-    expect(releases.badgeExplanation.criteria[0]).toMatchObject({ value: null, status: 'unknown', description: `Releases is unknown (not measured: 0 tags dated in the 12 months to 2025-11-26; ${NOT_READ})` });
+    expect(releases.badgeExplanation.criteria[0]).toMatchObject({
+      value: null,
+      status: 'unknown',
+      description: `Releases is unknown (not measured: 0 tags dated in the 12 months to 2025-11-26; ${NOT_READ})`,
+    });
     expect(json(api(partialOut, PARTIAL, 'code-scanning.sarif')).runs[0].results.map((x: { ruleId: string }) => x.ruleId)).not.toContain('RELEASES');
     expect(json(api(partialOut, ENOUGH, 'badges/RELEASES')).badgeStatus).toBe('bronze');
   });
@@ -215,7 +254,10 @@ describe('a cause is data: escaped wherever it is shown', () => {
     const hostileStore = join(dir, 'store-hostile');
     mkdirSync(hostileStore, { recursive: true });
     const cause = '<img src=x onerror=alert(1)> & "quoted"';
-    writeFileSync(join(hostileStore, 'r.ndjson'), `${JSON.stringify({ repositoryUrl: UNMEASURED, timestamp: 1764200000, values: { ISSUE_REACTION_TIME: null, BUS_FACTOR: 4 }, evidence: { ISSUE_REACTION_TIME: cause } })}\n`);
+    writeFileSync(
+      join(hostileStore, 'r.ndjson'),
+      `${JSON.stringify({ repositoryUrl: UNMEASURED, timestamp: 1764200000, values: { ISSUE_REACTION_TIME: null, BUS_FACTOR: 4 }, evidence: { ISSUE_REACTION_TIME: cause } })}\n`,
+    );
     const hostileOut = join(dir, 'hostile');
     const r = await runCommand(['build', '--config', siteConfig('hostile', ''), '--store', hostileStore, '--out', hostileOut, '--now', NOW]);
     expect(r.code).toBe(0);
@@ -294,14 +336,19 @@ describe('Shape B keeps the contract: no value is open', () => {
     expect(json(api(outB, FAILING, 'badges/REUSED')).badgeStatus).toBe('unknown');
     const { ajv, validate } = explanationSchema(outB, 'BadgeExplanationB');
     for (const url of [UNMEASURED, FAILING]) {
-      for (const id of ['MAINTAINED', 'REUSED', 'OPEN-SOURCE']) expect(validate(json(api(outB, url, `badges/${id}`))), `${url} ${id}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      for (const id of ['MAINTAINED', 'REUSED', 'OPEN-SOURCE'])
+        expect(validate(json(api(outB, url, `badges/${id}`))), `${url} ${id}: ${ajv.errorsText(validate.errors)}`).toBe(true);
     }
     // The images keep saying "none" in its grey: no level is granted.
     expect(json(api(outB, UNMEASURED, 'badges/MAINTAINED.json'))).toMatchObject({ message: 'none', color: 'bbbbbb' });
     const feed = readFileSync(join(outB, 'repositories', enc(UNMEASURED), 'feed.atom'), 'utf8');
-    expect(feed).toContain(`<summary>MAINTAINED is none (first scan) with the scan of 2025-11-26T23:33:20Z. Commits has no value (not measured: ${CAUSE}).</summary>`);
+    expect(feed).toContain(
+      `<summary>MAINTAINED is none (first scan) with the scan of 2025-11-26T23:33:20Z. Commits has no value (not measured: ${CAUSE}).</summary>`,
+    );
     // A measured failure needs no such words.
-    expect(readFileSync(join(outB, 'repositories', enc(FAILING), 'feed.atom'), 'utf8')).toContain('<summary>MAINTAINED is none (first scan) with the scan of 2025-11-26T23:33:20Z.</summary>');
+    expect(readFileSync(join(outB, 'repositories', enc(FAILING), 'feed.atom'), 'utf8')).toContain(
+      '<summary>MAINTAINED is none (first scan) with the scan of 2025-11-26T23:33:20Z.</summary>',
+    );
   });
 });
 

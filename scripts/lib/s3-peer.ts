@@ -65,7 +65,14 @@ export async function startS3Peer(buckets: string[]): Promise<S3Peer> {
     AWS_SECRET_ACCESS_KEY: 'S3RVER',
     AWS_REGION: 'us-east-1',
   };
-  const client = (ep = endpoint) => new S3Client({ endpoint: ep, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, maxAttempts: 1 });
+  const client = (ep = endpoint) =>
+    new S3Client({
+      endpoint: ep,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      maxAttempts: 1,
+    });
   return {
     endpoint,
     port,

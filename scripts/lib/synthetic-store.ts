@@ -4,7 +4,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const HOSTS = ['https://github.com/org{o}/repo{r}', 'https://gitlab.com/group{o}/sub/team/project{r}', 'https://codeberg.org/u{o}/tool{r}', 'https://git.example.org:8443/platform{o}/svc{r}'];
+const HOSTS = [
+  'https://github.com/org{o}/repo{r}',
+  'https://gitlab.com/group{o}/sub/team/project{r}',
+  'https://codeberg.org/u{o}/tool{r}',
+  'https://git.example.org:8443/platform{o}/svc{r}',
+];
 const DAY = 86400;
 const START = 1_735_689_600; // 2025-01-01
 

@@ -19,5 +19,9 @@ export function thresholdsVariant(dir: string, from: string, to: string): string
 
 /** REUSED's gold band starts at `gold` dependents instead of 20. */
 export function reusedGoldFrom(dir: string, gold: number): string {
-  return thresholdsVariant(dir, '{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }', `{ min: 5, max: ${gold - 1}, status: silver }\n      - { min: ${gold}, max: null, status: gold }`);
+  return thresholdsVariant(
+    dir,
+    '{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }',
+    `{ min: 5, max: ${gold - 1}, status: silver }\n      - { min: ${gold}, max: null, status: gold }`,
+  );
 }

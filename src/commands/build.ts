@@ -15,7 +15,15 @@ export const BUILD_USAGE = `usage: badgepress build [--config FILE] [--store DIR
                        [--s3-endpoint URL] [--s3-path-style]`;
 
 /** The flags build's parser accepts (BUILD_HELP describes each). */
-export const BUILD_FLAGS = { ...CONFIG_FLAGS, strict: { type: 'boolean' }, prune: { type: 'boolean' }, force: { type: 'boolean' }, shard: { type: 'string' }, json: { type: 'boolean' }, wait: { type: 'string' } } as const;
+export const BUILD_FLAGS = {
+  ...CONFIG_FLAGS,
+  strict: { type: 'boolean' },
+  prune: { type: 'boolean' },
+  force: { type: 'boolean' },
+  shard: { type: 'string' },
+  json: { type: 'boolean' },
+  wait: { type: 'string' },
+} as const;
 
 /** `build --help`: the synopsis, then what each flag does and its default. */
 export const BUILD_HELP = `${BUILD_USAGE}
@@ -78,7 +86,12 @@ export async function buildAndSay(argv: string[]): Promise<Built & { exitCode: n
       issue: printer.print,
       flushIssues: printer.flush,
       warn,
-      progress: async (store) => progressLine(process.stderr, progressShown(process.stderr) ? { names: await store.list(), display: (n: string) => store.display(n) } : undefined, Date.now()),
+      progress: async (store) =>
+        progressLine(
+          process.stderr,
+          progressShown(process.stderr) ? { names: await store.list(), display: (n: string) => store.display(n) } : undefined,
+          Date.now(),
+        ),
     },
   });
   const { summary, location } = built;
@@ -86,7 +99,9 @@ export async function buildAndSay(argv: string[]): Promise<Built & { exitCode: n
   const exitCode = summary.skipped > 0 ? 1 : 0;
   const config = resolved.settingsFile;
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ ...summary, seconds: Number(seconds), out: location, config: config.path, shard: values.shard ?? null, exitCode })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ...summary, seconds: Number(seconds), out: location, config: config.path, shard: values.shard ?? null, exitCode })}\n`,
+    );
     return { ...built, exitCode };
   }
   // Without --config, which settings were read is not obvious: ./config/ or the packaged ones.

@@ -43,7 +43,9 @@ export async function knownUrls(file: string | undefined): Promise<string[]> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`--repos ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); name a file with one repository URL a line`);
+    throw new UsageError(
+      `--repos ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); name a file with one repository URL a line`,
+    );
   }
   return parseTargets(text, file).targets.map((t) => t.url);
 }
@@ -56,13 +58,22 @@ export async function discoverCommand(argv: string[]): Promise<number> {
   if (sources.length === 0) throw new UsageError(`name a source: a URL, or --config with sources:\n${DISCOVER_USAGE}`);
   for (const w of sourceWarnings(sources)) process.stderr.write(`badgepress: warning: ${w}\n`);
   const known = await knownUrls(v.repos);
-  const found = await discoverSources(sources, { hosts: settings.hosts, gitTokens: settings.scan.tokens }, process.env, known, listingProgress(process.stderr, progressShown(process.stderr)));
+  const found = await discoverSources(
+    sources,
+    { hosts: settings.hosts, gitTokens: settings.scan.tokens },
+    process.env,
+    known,
+    listingProgress(process.stderr, progressShown(process.stderr)),
+  );
   for (const p of found.problems) process.stderr.write(`badgepress: ${p}\n`);
   for (const m of found.moved) process.stderr.write(`badgepress: moved: ${m.from} → ${m.to}\n`);
   for (const l of found.left) process.stderr.write(`badgepress: left: ${l.url}: ${l.why}\n`);
   const exitCode = found.problems.length > 0 ? 1 : 0;
   const urls = found.targets.map((t) => t.url);
-  if (v.json) process.stdout.write(`${JSON.stringify({ repositories: urls, moved: found.moved, left: found.left, problems: found.problems, requests: found.requests, exitCode })}\n`);
+  if (v.json)
+    process.stdout.write(
+      `${JSON.stringify({ repositories: urls, moved: found.moved, left: found.left, problems: found.problems, requests: found.requests, exitCode })}\n`,
+    );
   else process.stdout.write(urls.map((u) => `${u}\n`).join(''));
   return exitCode;
 }

@@ -16,7 +16,11 @@ export const PLAN_USAGE = `usage: badgepress plan [--config FILE] [--store DIR|s
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
 export async function planCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { ...CONFIG_FLAGS, shard: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' }, format: { type: 'string' } }, PLAN_USAGE);
+  const { values } = parseFlags(
+    argv,
+    { ...CONFIG_FLAGS, shard: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' }, format: { type: 'string' } },
+    PLAN_USAGE,
+  );
   const format = values.format ?? (values.json ? 'json' : 'text');
   if (!(FORMATS as readonly string[]).includes(format) || (values.json && format !== 'json')) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (--json is --format json); got ${JSON.stringify(values.format)}`);

@@ -5,7 +5,10 @@ import type { LoadIssue } from '../load/types.ts';
 const SKIPPED = '; record skipped';
 
 /** With `strict`, a bad record ends the build instead: the loader's "record skipped" is left out. */
-export function issuePrinter(stream: NodeJS.WritableStream, opts: { max?: number; strict?: boolean } = {}): { print: (i: LoadIssue) => void; flush: () => void } {
+export function issuePrinter(
+  stream: NodeJS.WritableStream,
+  opts: { max?: number; strict?: boolean } = {},
+): { print: (i: LoadIssue) => void; flush: () => void } {
   const max = opts.max ?? 200;
   let shown = 0;
   let hidden = 0;

@@ -90,7 +90,8 @@ export function parseAsOf(text: string): number {
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
   const zoned = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text);
   const ms = dateOnly || zoned ? Date.parse(dateOnly ? `${text}T00:00:00Z` : text) : NaN;
-  if (Number.isNaN(ms) || ms < 0) throw new UsageError(`--as-of ${JSON.stringify(text)}: expected Unix seconds or ISO 8601 with a zone, e.g. 2026-11-01 or 2026-11-01T00:00:00Z`);
+  if (Number.isNaN(ms) || ms < 0)
+    throw new UsageError(`--as-of ${JSON.stringify(text)}: expected Unix seconds or ISO 8601 with a zone, e.g. 2026-11-01 or 2026-11-01T00:00:00Z`);
   return Math.floor(ms / 1000);
 }
 
@@ -129,7 +130,8 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   const fetch = v.fetch ?? 'always';
   if (fetch !== 'always' && fetch !== 'never') throw new UsageError(`--fetch ${JSON.stringify(fetch)}: expected always or never`);
   const forge = v.forge ?? 'always';
-  if (forge !== 'always' && forge !== 'never') throw new UsageError(`--forge ${JSON.stringify(forge)}: expected always or never (never: git alone, no forge API asked)`);
+  if (forge !== 'always' && forge !== 'never')
+    throw new UsageError(`--forge ${JSON.stringify(forge)}: expected always or never (never: git alone, no forge API asked)`);
   const concurrency = integerFlag('concurrency', v.concurrency, 1, 256);
   const busFactorMonths = integerFlag('bus-factor-months', v['bus-factor-months'], 1, 1200);
   const waitSeconds = integerFlag('wait', v.wait, 0, 86_400) ?? 0;
@@ -151,16 +153,22 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   for (const r of asked ?? []) {
     const problem = ruleIdProblem(r);
     if (problem) throw new UsageError(`--rules ${JSON.stringify(r)}: ${problem}`);
-    if (!known.includes(r)) throw new UsageError(`--rules ${JSON.stringify(r)}: no rule badgepress scan measures has this id; it measures ${known.join(', ')} (ids are case-sensitive)`);
+    if (!known.includes(r))
+      throw new UsageError(
+        `--rules ${JSON.stringify(r)}: no rule badgepress scan measures has this id; it measures ${known.join(', ')} (ids are case-sensitive)`,
+      );
   }
   if (asked?.length === 0) throw new UsageError(`--rules: name at least one rule id, e.g. --rules ${RULE.commits.id},${RULE.busFactor.id}`);
 
   const config = await resolveFlags(v);
   const { settings } = config;
   const sources = v.source !== undefined ? v.source.map((u) => flagSource(u, '--source')) : settings.sources;
-  if (v.repos === undefined && sources.length === 0) throw new UsageError(`--repos FILE or a source is required: a file with one repository URL a line, --source URL, or sources: in the config\n${SCAN_USAGE}`);
+  if (v.repos === undefined && sources.length === 0)
+    throw new UsageError(`--repos FILE or a source is required: a file with one repository URL a line, --source URL, or sources: in the config\n${SCAN_USAGE}`);
   if (fetch === 'never' && sources.length > 0) {
-    throw new UsageError(`--fetch never asks no server, and a source is listed through its forge's API: give --repos FILE instead (badgepress discover writes one), or leave --fetch never out`);
+    throw new UsageError(
+      `--fetch never asks no server, and a source is listed through its forge's API: give --repos FILE instead (badgepress discover writes one), or leave --fetch never out`,
+    );
   }
   for (const w of sourceWarnings(sources)) process.stderr.write(`badgepress: warning: ${w}\n`);
   if (v.mirrors !== undefined) settings.scan.mirrors = v.mirrors;
@@ -205,7 +213,9 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   const seconds = Number(((performance.now() - started) / 1000).toFixed(2));
   const exitCode = summary.failed > 0 || summary.incomplete > 0 || listProblems > 0 ? 1 : 0;
   if (v.json) {
-    process.stdout.write(`${JSON.stringify({ ...summary, listProblems, ...(outcome.sources ? { sources: outcome.sources } : {}), seconds, store: outcome.location, shard: v.shard ?? null, asOf, exitCode })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ...summary, listProblems, ...(outcome.sources ? { sources: outcome.sources } : {}), seconds, store: outcome.location, shard: v.shard ?? null, asOf, exitCode })}\n`,
+    );
     return exitCode;
   }
   const unmeasured = summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured, settings)}` : '';

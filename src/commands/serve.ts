@@ -31,7 +31,11 @@ export async function startServing(dir: string, port: number, host: string, busy
 }
 
 export async function serveCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { dir: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, config: { type: 'string' }, 'max-connections': { type: 'string' } }, SERVE_USAGE);
+  const { values } = parseFlags(
+    argv,
+    { dir: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, config: { type: 'string' }, 'max-connections': { type: 'string' } },
+    SERVE_USAGE,
+  );
   const dir = values.dir ?? 'dist';
   const port = integerFlag('port', values.port, 0, 65535) ?? 8787;
   // The cache ages the build gave the files (config `cache:`) are the ones serve's own answers
@@ -42,7 +46,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const { cache } = await loadSettings(values.config, { store: '.' });
   // Default: the open-file limit less a reserve (see defaultMaxConnections).
   const maxConnections = integerFlag('max-connections', values['max-connections'], 1, 1_000_000);
-  const serving = await startServing(dir, port, values.host ?? '127.0.0.1', 'pick another port', { ...cache, ...(maxConnections !== undefined ? { maxConnections } : {}) });
+  const serving = await startServing(dir, port, values.host ?? '127.0.0.1', 'pick another port', {
+    ...cache,
+    ...(maxConnections !== undefined ? { maxConnections } : {}),
+  });
   process.stdout.write(`badgepress: serving ${dir}: pages at ${serving.url}/, API at ${serving.url}/api/v1/repositories/ (Ctrl+C stops)\n`);
   await waitForSignal();
   await serving.close();

@@ -17,14 +17,20 @@ import type { DecisionFileB, ThresholdsB, UrlPattern } from './types.ts';
 const DECISION_FILE = /\.(ya?ml|json)$/i;
 
 /** Decision files by manual rule id; an empty map when the site names no directory. */
-export async function loadDecisions(dir: string | undefined, t: ThresholdsB, schemes: readonly string[] = DEFAULT_SCHEMES): Promise<Map<string, DecisionFileB>> {
+export async function loadDecisions(
+  dir: string | undefined,
+  t: ThresholdsB,
+  schemes: readonly string[] = DEFAULT_SCHEMES,
+): Promise<Map<string, DecisionFileB>> {
   const out = new Map<string, DecisionFileB>();
   if (dir === undefined) return out;
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => DECISION_FILE.test(n)).sort();
   } catch (err) {
-    throw new ConfigError([`${dir}: cannot read the decisions directory (${(err as NodeJS.ErrnoException).code ?? String(err)}); check decisions: in the site config`]);
+    throw new ConfigError([
+      `${dir}: cannot read the decisions directory (${(err as NodeJS.ErrnoException).code ?? String(err)}); check decisions: in the site config`,
+    ]);
   }
   const manual = new Set(t.rules.filter((r) => r.manual).map((r) => r.id));
   const problems: string[] = [];
@@ -39,7 +45,10 @@ export async function loadDecisions(dir: string | undefined, t: ThresholdsB, sch
     const raw = located.data as { ruleId: string; by?: string; granted?: string[]; grantedRegex?: string[] };
     const say = (path: PathPart[], msg: string) => problems.push(`${located.where(path)} ${formatPath(path)}: ${msg}`);
     if (!manual.has(raw.ruleId)) {
-      say(['ruleId'], `${JSON.stringify(raw.ruleId)} is not a manual rule of the Shape B thresholds; known: ${[...manual].map((id) => JSON.stringify(id)).join(', ')}`);
+      say(
+        ['ruleId'],
+        `${JSON.stringify(raw.ruleId)} is not a manual rule of the Shape B thresholds; known: ${[...manual].map((id) => JSON.stringify(id)).join(', ')}`,
+      );
     } else if (fileOf.has(raw.ruleId)) {
       say(['ruleId'], `${JSON.stringify(raw.ruleId)} is already decided by ${fileOf.get(raw.ruleId)}; keep one file per manual rule`);
     } else fileOf.set(raw.ruleId, name);

@@ -57,7 +57,11 @@ export async function loadSettingsAt({ path, own: ownConfig }: SettingsFile, ove
   const logo = siteLogo(located, dirname(path));
   const sources = sourceSettings(located);
   throwIfAny(sources.problems);
-  const raw = located.data as Partial<Settings> & { thresholds?: Partial<Settings['thresholds']>; s3?: Partial<Settings['s3']>; scan?: Partial<Settings['scan']> };
+  const raw = located.data as Partial<Settings> & {
+    thresholds?: Partial<Settings['thresholds']>;
+    s3?: Partial<Settings['s3']>;
+    scan?: Partial<Settings['scan']>;
+  };
   const base = dirname(path);
   const rel = (p: string) => (isS3(p) || isAbsolute(p) ? p : resolve(base, p));
   const config: Settings = {
@@ -93,9 +97,16 @@ export async function loadSettingsAt({ path, own: ownConfig }: SettingsFile, ove
     styles: ['flat', ...(raw.styles ?? []).filter((s) => s !== 'flat')],
     repositoryUrlSchemes: raw.repositoryUrlSchemes ?? [...DEFAULT_SCHEMES],
     colors: { ...DEFAULT_COLORS, ...(raw.colors ?? {}) },
-    s3: { ...DEFAULT_S3, ...(raw.s3 ?? {}), ...(overrides.s3Endpoint !== undefined ? { endpoint: overrides.s3Endpoint } : {}), ...(overrides.s3PathStyle ? { pathStyle: true } : {}) },
+    s3: {
+      ...DEFAULT_S3,
+      ...(raw.s3 ?? {}),
+      ...(overrides.s3Endpoint !== undefined ? { endpoint: overrides.s3Endpoint } : {}),
+      ...(overrides.s3PathStyle ? { pathStyle: true } : {}),
+    },
     pages: raw.pages ?? true,
-    hosts: Object.fromEntries(Object.entries(raw.hosts ?? {}).map(([host, h]) => [host, h.apiUrl === undefined ? h : { ...h, apiUrl: h.apiUrl.replace(/\/+$/, '') }])),
+    hosts: Object.fromEntries(
+      Object.entries(raw.hosts ?? {}).map(([host, h]) => [host, h.apiUrl === undefined ? h : { ...h, apiUrl: h.apiUrl.replace(/\/+$/, '') }]),
+    ),
     ...(raw.dependents ? { dependents: raw.dependents } : {}),
     sources: sources.sources,
     scan: {
@@ -130,7 +141,9 @@ function siteLogo(located: LocatedData, base: string): Settings['site']['logo'] 
   try {
     svg = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ConfigError([`${located.where(path)} ${formatPath(path)}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)}); name an SVG file, relative to this file`]);
+    throw new ConfigError([
+      `${located.where(path)} ${formatPath(path)}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)}); name an SVG file, relative to this file`,
+    ]);
   }
   if (Buffer.byteLength(svg) > LOGO_MAX_BYTES || !/<svg[\s>]/.test(svg)) {
     throw new ConfigError([`${located.where(path)} ${formatPath(path)}: ${file} is not an SVG image of at most ${LOGO_MAX_BYTES / 1024} KB`]);
@@ -206,18 +219,27 @@ function addressProblems(located: LocatedData): string[] {
   check(['tool', 'informationUri'], data.tool?.informationUri, true);
   const hosts = (located.data as { hosts?: Record<string, { apiUrl?: unknown; tokenEnv?: unknown }> }).hosts ?? {};
   for (const [host, h] of Object.entries(hosts)) {
-    check(['hosts', host, 'apiUrl'], h?.apiUrl, false, '; give the token through tokenEnv (the name of an environment variable holding it), and revoke the one in this file');
+    check(
+      ['hosts', host, 'apiUrl'],
+      h?.apiUrl,
+      false,
+      '; give the token through tokenEnv (the name of an environment variable holding it), and revoke the one in this file',
+    );
     // A token pasted where its variable's name belongs must never be echoed, only named.
     if (typeof h?.tokenEnv === 'string' && TOKEN_SHAPE.test(h.tokenEnv)) {
       const path = ['hosts', host, 'tokenEnv'];
-      problems.push(`${located.where(path)} ${formatPath(path)}: looks like a token, not the name of an environment variable; put the token in a variable and name the variable here (and revoke the token shown in this file)`);
+      problems.push(
+        `${located.where(path)} ${formatPath(path)}: looks like a token, not the name of an environment variable; put the token in a variable and name the variable here (and revoke the token shown in this file)`,
+      );
     }
   }
   const tokens = (located.data as { scan?: { tokens?: Record<string, unknown> } }).scan?.tokens ?? {};
   for (const [host, name] of Object.entries(tokens)) {
     if (typeof name === 'string' && TOKEN_SHAPE.test(name)) {
       const path = ['scan', 'tokens', host];
-      problems.push(`${located.where(path)} ${formatPath(path)}: looks like a token, not the name of an environment variable; put the token in a variable and name the variable here (and revoke the token shown in this file)`);
+      problems.push(
+        `${located.where(path)} ${formatPath(path)}: looks like a token, not the name of an environment variable; put the token in a variable and name the variable here (and revoke the token shown in this file)`,
+      );
     }
   }
   const dependents = (located.data as { dependents?: { apiUrl?: unknown } }).dependents;
@@ -293,6 +315,7 @@ function bandProblems(bands: Band[]): Array<{ path: (string | number)[]; message
     }
   }
   const last = order[order.length - 1];
-  if (last && last.b.max !== null) out.push({ path: [last.j, 'max'], message: `bands leave a gap: nothing covers ${last.b.max + 1}..unbounded; end with max: null` });
+  if (last && last.b.max !== null)
+    out.push({ path: [last.j, 'max'], message: `bands leave a gap: nothing covers ${last.b.max + 1}..unbounded; end with max: null` });
   return out;
 }

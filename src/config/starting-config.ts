@@ -36,7 +36,11 @@ export function writeStartingConfig(dir: string, shape: Shape, force: boolean, s
   const existing = files.filter((f) => existsSync(f));
   if (existing.length > 0 && !force) {
     const which = existing.map(shown).join(' and ');
-    throw new UsageError(existing.length === 1 ? `${which} already exists: edit it, or pass --force to overwrite it with the packaged one` : `${which} already exist: edit them, or pass --force to overwrite them with the packaged ones`);
+    throw new UsageError(
+      existing.length === 1
+        ? `${which} already exists: edit it, or pass --force to overwrite it with the packaged one`
+        : `${which} already exist: edit them, or pass --force to overwrite them with the packaged ones`,
+    );
   }
   mkdirSync(configDir, { recursive: true });
   mkdirSync(join(dir, 'store'), { recursive: true });

@@ -56,7 +56,10 @@ function oneLine(markup: string): string {
 
 /** The badge templates (tests and the bench draw badges with these too). */
 export function badgeTemplates(): BadgeTemplates {
-  badges ??= Object.fromEntries(['flat', ...EXTRA_BADGE_STYLES].map((style) => [style, oneLine(text(`badge-${style}.svg.mustache`))])) as Record<BadgeStyleName, string>;
+  badges ??= Object.fromEntries(['flat', ...EXTRA_BADGE_STYLES].map((style) => [style, oneLine(text(`badge-${style}.svg.mustache`))])) as Record<
+    BadgeStyleName,
+    string
+  >;
   return badges;
 }
 
@@ -68,7 +71,13 @@ export function openapiTemplate(): Json {
 
 /** The templates a build with these settings renders from. */
 export function readTemplates(settings: Pick<Settings, 'openapi'>): Templates {
-  return { openapi: settings.openapi ? openapiTemplate() : undefined, css: text('site.css'), js: text('site.js'), feedCss: text('feed.css'), badges: badgeTemplates() };
+  return {
+    openapi: settings.openapi ? openapiTemplate() : undefined,
+    css: text('site.css'),
+    js: text('site.js'),
+    feedCss: text('feed.css'),
+    badges: badgeTemplates(),
+  };
 }
 
 /** For scripts/compile.mjs: the parsed OpenAPI template, as the file the compiled module reads. */

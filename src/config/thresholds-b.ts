@@ -37,7 +37,8 @@ function thresholdsBProblems(located: LocatedData, rules: RuleB[], badges: Badge
     if (min !== undefined && max !== undefined && min > max) say(['rules', i, 'threshold', 'min'], `min ${min} is above max ${max}; nothing could pass`);
     if (rule.manual) {
       if (rule.unit !== '') say(['rules', i, 'unit'], `a manual rule has no unit (its value is 1 when granted, 0 when not); write unit: ""`);
-      if (timeRangeInMonths !== undefined) say(['rules', i, 'threshold', 'timeRangeInMonths'], 'a manual rule is decided by people, not counted; remove timeRangeInMonths');
+      if (timeRangeInMonths !== undefined)
+        say(['rules', i, 'threshold', 'timeRangeInMonths'], 'a manual rule is decided by people, not counted; remove timeRangeInMonths');
     } else if (rule.unit === '') {
       say(['rules', i, 'unit'], `a measured rule needs a unit (e.g. commits, days); only ${MANUAL_PREFIX} rules have none`);
     }

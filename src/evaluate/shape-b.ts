@@ -95,7 +95,13 @@ function manualOutcome(ruleId: string, repositoryUrl: string, at: number, grants
   return { value: decided.value, provenance: { evidence, scannedAt: at } };
 }
 
-function manualDecision(ruleId: string, repositoryUrl: string, at: number, grants: readonly GrantRecord[], decision: DecisionFileB | undefined): { value: number | null; evidence?: string } {
+function manualDecision(
+  ruleId: string,
+  repositoryUrl: string,
+  at: number,
+  grants: readonly GrantRecord[],
+  decision: DecisionFileB | undefined,
+): { value: number | null; evidence?: string } {
   let record: GrantRecord | undefined;
   for (const g of grants) if (g.ruleId === ruleId && g.timestamp <= at && (!record || g.timestamp >= record.timestamp)) record = g;
   if (record) {
@@ -137,7 +143,12 @@ function monthsText(n: number): string {
 export function thresholdText(rule: RuleB): string {
   if (rule.manual) return 'granted manually';
   const { min, max, timeRangeInMonths } = rule.threshold;
-  const bound = min !== undefined && max !== undefined ? `between ${numberText(min)} and ${counted(max, rule.unit)}` : min !== undefined ? `at least ${counted(min, rule.unit)}` : `at most ${counted(max!, rule.unit)}`;
+  const bound =
+    min !== undefined && max !== undefined
+      ? `between ${numberText(min)} and ${counted(max, rule.unit)}`
+      : min !== undefined
+        ? `at least ${counted(min, rule.unit)}`
+        : `at most ${counted(max!, rule.unit)}`;
   return timeRangeInMonths !== undefined ? `${bound} in ${monthsText(timeRangeInMonths)}` : bound;
 }
 
@@ -180,7 +191,13 @@ export function evaluateScanB(t: ThresholdsB, decisions: ReadonlyMap<string, Dec
     const explainedStatus: ExplainedStatusB = highest || entries[0]!.criteria.some((c) => c.status === 'fail') ? status : 'unknown';
     return { def, entries, status, explainedStatus, explained, conclusion: conclusion(def, entries, highest, explained) };
   });
-  return { timestamp: scan.timestamp, ...(scan.revision ? { revision: scan.revision } : {}), repositoryUrl: scan.repositoryUrl, entries: badges.flatMap((b) => b.entries), badges };
+  return {
+    timestamp: scan.timestamp,
+    ...(scan.revision ? { revision: scan.revision } : {}),
+    repositoryUrl: scan.repositoryUrl,
+    entries: badges.flatMap((b) => b.entries),
+    badges,
+  };
 }
 
 /** A check that does not pass, in the conclusion people read: an open one says why, never `<nil>`. */

@@ -19,7 +19,21 @@ import { repositoryPrefix } from '../model/layout.ts';
 import { expiresAt } from '../model/expiry.ts';
 import { changedParts, PartialRebuild, type ConfigParts } from './parts.ts';
 import { SummaryFile, SummaryLines } from './summary-lines.ts';
-import { STATE_PREFIX, checkState, pendingKey, pendingText, readPending, type Pending, stateLines, stateKey, type BuildState, type FileState, type RepositoryState, type ShardKey, type StateLinesInput } from './state.ts';
+import {
+  STATE_PREFIX,
+  checkState,
+  pendingKey,
+  pendingText,
+  readPending,
+  type Pending,
+  stateLines,
+  stateKey,
+  type BuildState,
+  type FileState,
+  type RepositoryState,
+  type ShardKey,
+  type StateLinesInput,
+} from './state.ts';
 import { StateDigest, UntrustedStateError, digestedLines } from './state-lines.ts';
 import type { StateKeeper } from './state-keeper.ts';
 import { StoreListing } from './listing.ts';
@@ -132,7 +146,11 @@ export class IncrementalBuild {
     // The state's keys (listed anyway, to retire other layouts) say whether a mark is pending.
     const [lines, entries, keys] = await Promise.all([opts.force ? undefined : opts.state.read(key).catch(untrusted), opts.store.entries(), opts.state.list()]);
     const marked = keys.includes(pendingKey(opts.shard));
-    const pending = marked ? await readPending(await opts.state.read(pendingKey(opts.shard)).catch((err: unknown) => (err instanceof UntrustedStateError ? ['?'] : Promise.reject(err)))) : undefined;
+    const pending = marked
+      ? await readPending(
+          await opts.state.read(pendingKey(opts.shard)).catch((err: unknown) => (err instanceof UntrustedStateError ? ['?'] : Promise.reject(err))),
+        )
+      : undefined;
     const prevSummaries = new SummaryLines(new SummaryFile());
     const listing = new StoreListing(entries);
     const digest = new StateDigest();

@@ -28,5 +28,11 @@ export async function openIncremental(opts: {
   readOnly?: boolean;
 }): Promise<IncrementalBuild> {
   const { config, ...rest } = opts;
-  return IncrementalBuild.open({ ...rest, settings: config.settings, shard: opts.shard ?? { index: 0, count: 1 }, code: await codeFingerprint(), config: configParts(config) });
+  return IncrementalBuild.open({
+    ...rest,
+    settings: config.settings,
+    shard: opts.shard ?? { index: 0, count: 1 },
+    code: await codeFingerprint(),
+    config: configParts(config),
+  });
 }

@@ -43,7 +43,9 @@ const ID = BADGE_ID_PATTERN.slice(1, -1);
 // Exactly the keys renderer.ts writes: per-time files (a scan's, its expired variant's) and
 // the latest ones, which add the styled badges, shields JSON, code-scanning and index.json.
 const AT_KEY = new RegExp(`^at/\\d+/(?:expired/)?(?:(sarif)|badges/(${ID})(?:\\.svg)?)$`);
-const LATEST_KEY = new RegExp(`^(?:(sarif|code-scanning\\.sarif|index\\.json)|badges/(${ID})(?:\\.svg|\\.json|\\.(?:${EXTRA_BADGE_STYLES.join('|')})\\.svg)?)$`);
+const LATEST_KEY = new RegExp(
+  `^(?:(sarif|code-scanning\\.sarif|index\\.json)|badges/(${ID})(?:\\.svg|\\.json|\\.(?:${EXTRA_BADGE_STYLES.join('|')})\\.svg)?)$`,
+);
 const FILE_PART: Record<string, string> = { sarif: 'sarif', 'code-scanning.sarif': 'code-scanning', 'index.json': 'index' };
 
 /**
@@ -103,7 +105,17 @@ function badgeRules(t: Thresholds, badgeId: string): Set<string> {
 export function partsOf(settings: Settings, t: Thresholds, decisions: ReadonlyMap<string, DecisionFileB>): ConfigParts {
   // Where things are read from and written to does not shape a file; what is read does. How
   // a scan measures (scan:, hosts:, dependents:) shapes the store, never a file built from it.
-  const { store: _store, out: _out, s3: _s3, thresholds: _thresholds, decisions: _decisions, scan: _scan, hosts: _hosts, dependents: _dependents, ...shaping } = settings;
+  const {
+    store: _store,
+    out: _out,
+    s3: _s3,
+    thresholds: _thresholds,
+    decisions: _decisions,
+    scan: _scan,
+    hosts: _hosts,
+    dependents: _dependents,
+    ...shaping
+  } = settings;
   const { baseUrl, tool, strictSarif, codeScanning, colors, styles, shieldsEndpoint, pages: _pages, openapi: _openapi, site: _site, ...rest } = shaping;
   const allDecisions = [...decisions.values()].map(decisionJson).sort((a, b) => (a.ruleId < b.ruleId ? -1 : 1));
   // Which rules exist and of what kind decides how records load (unknown values are warnings).

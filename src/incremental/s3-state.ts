@@ -44,7 +44,9 @@ export class S3StateKeeper implements StateKeeper {
       return streamLines(body);
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
-      throw new LocationError(`build state ${showS3(this.loc, key)}: cannot read (${describeS3Error(err)}); delete it to build everything, or check credentials (s3:GetObject)`);
+      throw new LocationError(
+        `build state ${showS3(this.loc, key)}: cannot read (${describeS3Error(err)}); delete it to build everything, or check credentials (s3:GetObject)`,
+      );
     }
   }
 
@@ -89,7 +91,9 @@ export class S3StateKeeper implements StateKeeper {
     const Bucket = this.loc.bucket;
     const Key = this.loc.prefix + key;
     try {
-      await this.client.send(new CopyObjectCommand({ Bucket, Key: `${Key}${SET_ASIDE_SUFFIX}`, CopySource: `${Bucket}/${Key.split('/').map(encodeURIComponent).join('/')}` }));
+      await this.client.send(
+        new CopyObjectCommand({ Bucket, Key: `${Key}${SET_ASIDE_SUFFIX}`, CopySource: `${Bucket}/${Key.split('/').map(encodeURIComponent).join('/')}` }),
+      );
       await this.client.send(new DeleteObjectCommand({ Bucket, Key }));
     } catch (err) {
       throw new LocationError(`build state ${showS3(this.loc, key)}: cannot set it aside (${describeS3Error(err)}); delete it (s3:DeleteObject)`);
@@ -129,7 +133,9 @@ export class S3StateKeeper implements StateKeeper {
         for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(this.loc.prefix.length));
       }
     } catch (err) {
-      throw new LocationError(`--out ${showS3(this.loc)}: cannot list the build state (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
+      throw new LocationError(
+        `--out ${showS3(this.loc)}: cannot list the build state (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`,
+      );
     }
     return keys;
   }
@@ -141,7 +147,10 @@ export class S3StateKeeper implements StateKeeper {
       this.loc.bucket,
       keys.map((k) => this.loc.prefix + k),
     );
-    if (refused.length > 0) throw new LocationError(`--out ${showS3(this.loc)}: the store refused to delete ${refused.join(', ')} of the build state; check that the credentials may delete objects`);
+    if (refused.length > 0)
+      throw new LocationError(
+        `--out ${showS3(this.loc)}: the store refused to delete ${refused.join(', ')} of the build state; check that the credentials may delete objects`,
+      );
   }
 
   async close(): Promise<void> {

@@ -66,7 +66,9 @@ export class DirectoryStateKeeper implements StateKeeper {
       else await rename(`${path}.tmp`, path);
     } catch (err) {
       await rm(`${path}.tmp`, { force: true }).catch(() => {});
-      throw new LocationError(`build state ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that --out is writable (the site itself is published)`);
+      throw new LocationError(
+        `build state ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that --out is writable (the site itself is published)`,
+      );
     }
   }
 

@@ -48,7 +48,8 @@ export async function readPending(lines: AsyncIterable<string> | Iterable<string
   try {
     for await (const line of lines) text += line;
     const p = JSON.parse(text) as { format?: unknown; all?: unknown; repositories?: unknown };
-    if (p.format === 1 && Array.isArray(p.repositories) && p.repositories.every((u) => typeof u === 'string')) return { repositories: p.repositories as string[] };
+    if (p.format === 1 && Array.isArray(p.repositories) && p.repositories.every((u) => typeof u === 'string'))
+      return { repositories: p.repositories as string[] };
   } catch {
     // Not what a build wrote: everything may have been published.
   }
@@ -65,7 +66,9 @@ export type StateLinesInput = Omit<BuildState, 'files' | 'repositories'> & {
 export function* stateLines(s: StateLinesInput, summaries: { get(url: string): string | undefined }): Generator<string> {
   const digest = new StateDigest();
   const line = (text: string) => (digest.add(text), text);
-  yield line(`${JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, ...(s.headers ? { headers: s.headers } : {}), ...(s.gone ? { gone: s.gone } : {}) })}\n`);
+  yield line(
+    `${JSON.stringify({ format: FORMAT, code: s.code, config: s.config, parts: s.parts, ...(s.headers ? { headers: s.headers } : {}), ...(s.gone ? { gone: s.gone } : {}) })}\n`,
+  );
   // Repositories first: a reader then takes each file's repository names from them (one string each).
   let repositories = 0;
   for (const [url, r] of s.repositories) {
@@ -92,7 +95,11 @@ export function serializeState(s: StateLinesInput, summaries: { get(url: string)
  * disk), not into memory. undefined for anything this code did not write (another format, a
  * torn, edited or foreign file).
  */
-export async function readState(lines: AsyncIterable<string> | Iterable<string>, summaries: { set(url: string, line: string): void }, listed: { get(name: string): StoreListed | undefined } = new Map()): Promise<BuildState | undefined> {
+export async function readState(
+  lines: AsyncIterable<string> | Iterable<string>,
+  summaries: { set(url: string, line: string): void },
+  listed: { get(name: string): StoreListed | undefined } = new Map(),
+): Promise<BuildState | undefined> {
   const read = await checkState(lines, summaries, listed);
   return 'state' in read ? read.state : undefined;
 }
@@ -104,7 +111,11 @@ export async function readState(lines: AsyncIterable<string> | Iterable<string>,
 export type StateRead = { state: BuildState } | { untrusted: string } | { otherFormat: true };
 
 /** As readState, saying why a state is not used. */
-export async function checkState(lines: AsyncIterable<string> | Iterable<string>, summaries: { set(url: string, line: string): void }, listed: { get(name: string): StoreListed | undefined } = new Map()): Promise<StateRead> {
+export async function checkState(
+  lines: AsyncIterable<string> | Iterable<string>,
+  summaries: { set(url: string, line: string): void },
+  listed: { get(name: string): StoreListed | undefined } = new Map(),
+): Promise<StateRead> {
   let state: BuildState | undefined;
   const digest = new StateDigest();
   let n = 0;
@@ -131,7 +142,8 @@ export async function checkState(lines: AsyncIterable<string> | Iterable<string>
       if (!state) {
         const head = (parsed ?? {}) as { format?: unknown; code?: unknown; config?: unknown; parts?: unknown; headers?: unknown; gone?: unknown };
         if (typeof head.format === 'number' && head.format !== FORMAT) return { otherFormat: true };
-        if (head.format !== FORMAT || typeof head.code !== 'string' || typeof head.config !== 'string' || typeof head.parts !== 'object' || head.parts === null) return untrusted('is no state header');
+        if (head.format !== FORMAT || typeof head.code !== 'string' || typeof head.config !== 'string' || typeof head.parts !== 'object' || head.parts === null)
+          return untrusted('is no state header');
         const gone = Array.isArray(head.gone) && head.gone.every((u) => typeof u === 'string') ? { gone: head.gone as string[] } : {};
         // No headers (a state of an earlier version): unknown, so the next build sends every file.
         const headers = typeof head.headers === 'string' ? { headers: head.headers } : {};

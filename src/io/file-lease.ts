@@ -41,7 +41,9 @@ export function fileLeaseSlot(path: string, fail: (err: unknown) => Error): Leas
         // A newer writer cleaned it up between the listing and the read: look again.
         if (err instanceof FileReadError && err.code === 'ENOENT') continue;
         if (err instanceof FileReadError && err.code === undefined) {
-          throw new LocationError(`lease ${generation(n)}: ${err.reason}; badgepress writes its lease as regular files only: remove ${generation(n)} and run again`);
+          throw new LocationError(
+            `lease ${generation(n)}: ${err.reason}; badgepress writes its lease as regular files only: remove ${generation(n)} and run again`,
+          );
         }
         throw err;
       }

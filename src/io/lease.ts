@@ -89,8 +89,10 @@ export class LeaseHeldError extends BadgepressError {
       : `another ${holderKind} took it at the same moment`;
     super(
       holderKind === 'build'
-        ? `the output is being built by another badgepress build (${who}); ` + `wait for it to finish (or pass --wait SECONDS), and delete ${where} only if you are sure no build is running`
-        : `the store is being written by another badgepress scan (${who}); ` + `wait for it to finish (or pass --wait SECONDS), and delete ${where} only if you are sure no scan is running`,
+        ? `the output is being built by another badgepress build (${who}); ` +
+            `wait for it to finish (or pass --wait SECONDS), and delete ${where} only if you are sure no build is running`
+        : `the store is being written by another badgepress scan (${who}); ` +
+            `wait for it to finish (or pass --wait SECONDS), and delete ${where} only if you are sure no scan is running`,
     );
     this.where = where;
     this.holder = holder;
@@ -148,7 +150,9 @@ export async function acquireLease(slot: LeaseSlot, opts: LeaseOptions = {}): Pr
   const deadline = now() + (opts.waitSeconds ?? 0);
   if (slot.honoursConditions && !(await slot.honoursConditions())) {
     if ((opts.conditionalWrites ?? 'required') === 'required') throw new ConditionalWritesError(slot.where, opts.holderKind);
-    opts.onWarning?.(`the store at ${slot.where} ignores conditional writes: the lease cannot keep a second ${opts.holderKind ?? 'build'} started at the same moment from writing too (s3.conditionalWrites: unsupported-accept-risk)`);
+    opts.onWarning?.(
+      `the store at ${slot.where} ignores conditional writes: the lease cannot keep a second ${opts.holderKind ?? 'build'} started at the same moment from writing too (s3.conditionalWrites: unsupported-accept-risk)`,
+    );
   }
   for (;;) {
     try {
@@ -160,7 +164,13 @@ export async function acquireLease(slot: LeaseSlot, opts: LeaseOptions = {}): Pr
   }
 }
 
-async function tryAcquire(slot: LeaseSlot, now: () => number, seconds: number, onLost: LeaseOptions['onLost'], kind: LeaseHolderKind = 'build'): Promise<Lease> {
+async function tryAcquire(
+  slot: LeaseSlot,
+  now: () => number,
+  seconds: number,
+  onLost: LeaseOptions['onLost'],
+  kind: LeaseHolderKind = 'build',
+): Promise<Lease> {
   const record: LeaseRecord = { host: hostname(), pid: process.pid, token: randomBytes(12).toString('hex'), acquiredAt: now(), expiresAt: now() + seconds };
   const current = await slot.read();
   if (current === undefined) await slot.create(text(record));

@@ -72,7 +72,11 @@ interface FirstPass {
   namedIn: Array<string | string[] | undefined>;
 }
 
-async function* historiesOf(source: StoreSource, opts: Omit<LoadOptions, 'entries' | 'files'>, given: { entries: StoreEntry[] | undefined; files: string[] | undefined }): AsyncGenerator<RepositoryHistory> {
+async function* historiesOf(
+  source: StoreSource,
+  opts: Omit<LoadOptions, 'entries' | 'files'>,
+  given: { entries: StoreEntry[] | undefined; files: string[] | undefined },
+): AsyncGenerator<RepositoryHistory> {
   const reportUnassignable = opts.reportUnassignable ?? true;
   const pass: FirstPass = { files: [], groups: new FileGroups(), versions: [], cache: new Map(), spilled: new Set(), spill: undefined, namedIn: [] };
   /** Files whose repositories are not handed out: named once (by the shard that reports the unassignable). */
@@ -126,7 +130,8 @@ async function groupFiles(
   // A file that alone is at fault (not a regular file, too large, no permission, gone) is a
   // bad file: named once (by the shard that reports the unassignable), the others built.
   const unreadable = (err: UnreadableStoreFile, name: string) => {
-    if (reportUnassignable) opts.report({ severity: 'error', where: err.where, message: `${err.reason}; file skipped, the other files are built` }, { file: name });
+    if (reportUnassignable)
+      opts.report({ severity: 'error', where: err.where, message: `${err.reason}; file skipped, the other files are built` }, { file: name });
   };
   /** A file pass 1 could not take: reported and skipped if it alone is at fault, else rethrown. */
   const fileSkipped = (err: unknown, name: string) => {
@@ -187,7 +192,12 @@ async function groupFiles(
 }
 
 /** Pass 2: per group of files, validate every record and hand out complete histories. */
-async function* readGroups(source: StoreSource, opts: Omit<LoadOptions, 'entries' | 'files'>, pass: FirstPass, unstable: (names: string[], message: string) => void): AsyncGenerator<RepositoryHistory> {
+async function* readGroups(
+  source: StoreSource,
+  opts: Omit<LoadOptions, 'entries' | 'files'>,
+  pass: FirstPass,
+  unstable: (names: string[], message: string) => void,
+): AsyncGenerator<RepositoryHistory> {
   const { files, groups, versions, cache, spilled, namedIn } = pass;
   const taker = new RecordTaker(source, opts, opts.reportUnassignable ?? true);
   nextGroup: for (const group of groups.inOrder(files, (i) => versions[i] !== undefined)) {

@@ -54,7 +54,9 @@ export class S3Store implements StoreSource {
       return { bytes, version: res.ETag };
     } catch (err) {
       if (err instanceof StoreFileChangedError) throw err;
-      throw new LocationError(`store ${this.display(name)}: cannot read (${describeS3Error(err)}); check that the credentials may read it (s3:GetObject), and --s3-endpoint`);
+      throw new LocationError(
+        `store ${this.display(name)}: cannot read (${describeS3Error(err)}); check that the credentials may read it (s3:GetObject), and --s3-endpoint`,
+      );
     }
   }
 
@@ -63,7 +65,9 @@ export class S3Store implements StoreSource {
     try {
       res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + name }));
     } catch (err) {
-      throw new LocationError(`store ${this.display(name)}: cannot read (${describeS3Error(err)}); check that the credentials may read it (s3:GetObject), and --s3-endpoint`);
+      throw new LocationError(
+        `store ${this.display(name)}: cannot read (${describeS3Error(err)}); check that the credentials may read it (s3:GetObject), and --s3-endpoint`,
+      );
     }
     const etag = res.ETag;
     return {

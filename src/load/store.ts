@@ -180,7 +180,8 @@ export class DirectoryStore implements StoreSource {
         // says so with its name.
         const target = e.isSymbolicLink() || (e.isFile() && isStoreFile(e.name)) ? await statOf(join(dir, e.name)) : e;
         if (target?.isDirectory()) await walk(join(dir, e.name), name);
-        else if ((target === undefined || target.isFile()) && isStoreFile(e.name)) names.push(target ? { name, version: fileVersion(target as BigIntStats), size: Number((target as BigIntStats).size) } : { name, version: 'missing' });
+        else if ((target === undefined || target.isFile()) && isStoreFile(e.name))
+          names.push(target ? { name, version: fileVersion(target as BigIntStats), size: Number((target as BigIntStats).size) } : { name, version: 'missing' });
       }
     };
     await walk(this.location, '');
@@ -216,7 +217,9 @@ export class DirectoryStore implements StoreSource {
         await handle?.close();
       }
     }
-    throw new StoreFileChangedError(`store ${this.display(name)}: the file changed during each of ${READ_ATTEMPTS} reads; its repositories were left as they were (the next build reads it again)`);
+    throw new StoreFileChangedError(
+      `store ${this.display(name)}: the file changed during each of ${READ_ATTEMPTS} reads; its repositories were left as they were (the next build reads it again)`,
+    );
   }
 
   /** Only regular files are opened (a FIFO never blocks the build); a file at fault is named. */
@@ -240,7 +243,10 @@ export class DirectoryStore implements StoreSource {
       async version() {
         const after = fileVersion(await h.stat({ bigint: true }));
         await h.close();
-        if (after !== before) throw new StoreFileChangedError(`store ${path}: the file changed while the build read it; its repositories were left as they were (the next build reads it again)`);
+        if (after !== before)
+          throw new StoreFileChangedError(
+            `store ${path}: the file changed while the build read it; its repositories were left as they were (the next build reads it again)`,
+          );
         return after;
       },
     };

@@ -153,7 +153,13 @@ function dropDuplicateGrants(grants: GrantRecord[], report: TakeOptions['report'
  * A record whose checking throws (a hostile shape no check foresaw) is a bad record like any
  * other: reported with its file:line and skipped, never the end of the build.
  */
-function checkRecordSafely(value: unknown, where: string, catalog: RuleCatalog, url: CanonicalResult, schemes: readonly string[] | undefined): ReturnType<typeof checkRecord> {
+function checkRecordSafely(
+  value: unknown,
+  where: string,
+  catalog: RuleCatalog,
+  url: CanonicalResult,
+  schemes: readonly string[] | undefined,
+): ReturnType<typeof checkRecord> {
   try {
     return checkRecord(value, where, catalog, url, schemes);
   } catch (err) {

@@ -14,7 +14,13 @@ export type RecordCheck = { ok: true; record: ScanRecord | GrantRecord; unknownR
  * `url`: the record's repositoryUrl made canonical, when the caller has done so already;
  * `schemes`: the repository URL schemes the site accepts (default http and https).
  */
-export function checkRecord(value: unknown, source: string, catalog: RuleCatalog, url?: CanonicalResult, schemes: readonly string[] = DEFAULT_SCHEMES): RecordCheck {
+export function checkRecord(
+  value: unknown,
+  source: string,
+  catalog: RuleCatalog,
+  url?: CanonicalResult,
+  schemes: readonly string[] = DEFAULT_SCHEMES,
+): RecordCheck {
   if (!isPlainObject(value)) return { ok: false, reason: 'a record must be a JSON object' };
   const obj = value;
   const canonical = url ?? canonicalRepositoryUrl(obj.repositoryUrl);

@@ -26,7 +26,12 @@ export function tokenFor(host: string, settings: Pick<ScanSettings, 'tokens'>, e
  * else the one `scan.tokens` names for git (so both use the same token), else, for a host
  * known without an entry, the known host's.
  */
-export function apiTokenEnv(host: string, configured: HostEntry | undefined, known: { tokenEnv?: string } | undefined, gitTokens: Readonly<Record<string, string>> = {}): string | undefined {
+export function apiTokenEnv(
+  host: string,
+  configured: HostEntry | undefined,
+  known: { tokenEnv?: string } | undefined,
+  gitTokens: Readonly<Record<string, string>> = {},
+): string | undefined {
   const git = Object.hasOwn(gitTokens, host) ? gitTokens[host] : undefined;
   return configured ? (configured.tokenEnv ?? git) : (git ?? known?.tokenEnv);
 }

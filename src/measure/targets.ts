@@ -32,7 +32,10 @@ export function parseTargets(text: string, file: string): TargetList {
     for (const option of rest) {
       const m = /^mirror=(.+)$/.exec(option);
       if (!m) return problems.push(`${source}: unknown option ${JSON.stringify(option)} (the only option is mirror=PATH); line skipped`);
-      if (parsed.mirror !== undefined) return problems.push(`${source}: mirror= is given twice (${rest.filter((o) => o.startsWith('mirror=')).join(', ')}); a repository is read from one mirror: keep one; line skipped`);
+      if (parsed.mirror !== undefined)
+        return problems.push(
+          `${source}: mirror= is given twice (${rest.filter((o) => o.startsWith('mirror=')).join(', ')}); a repository is read from one mirror: keep one; line skipped`,
+        );
       parsed.mirror = isAbsolute(m[1]!) ? m[1]! : resolve(dirname(file), m[1]!);
     }
     const earlier = seen.get(parsed.url);
@@ -46,13 +49,19 @@ export function parseTargets(text: string, file: string): TargetList {
 function targetOf(written: string, source: string): ListedTarget | { problem: string } {
   if (/^[^/:]+@[^/:]+:/.test(written)) return { problem: `${JSON.stringify(written)} is an scp-like address; write it as ssh://user@host/path` };
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(written)?.[1]?.toLowerCase();
-  if (!scheme) return { problem: `${JSON.stringify(written)} is not a URL; write https://host/owner/name (a local repository: any URL followed by mirror=PATH)` };
-  if (!SCHEMES.includes(scheme)) return { problem: `the scheme "${scheme}" is not supported; use https, http or ssh (a local repository: any URL followed by mirror=PATH)` };
+  if (!scheme)
+    return { problem: `${JSON.stringify(written)} is not a URL; write https://host/owner/name (a local repository: any URL followed by mirror=PATH)` };
+  if (!SCHEMES.includes(scheme))
+    return { problem: `the scheme "${scheme}" is not supported; use https, http or ssh (a local repository: any URL followed by mirror=PATH)` };
   const at = /^[^:]+:\/\/([^/?#]*@)/.exec(written)?.[1];
   let canonicalInput = written;
   if (at) {
     // A password or a token in a URL would be published with it and stored in the mirror.
-    if (scheme !== 'ssh' || at.includes(':')) return { problem: "the URL holds credentials (user:password@ or token@ before the host); remove them and name the token's environment variable under scan.tokens in the config" };
+    if (scheme !== 'ssh' || at.includes(':'))
+      return {
+        problem:
+          "the URL holds credentials (user:password@ or token@ before the host); remove them and name the token's environment variable under scan.tokens in the config",
+      };
     canonicalInput = written.replace(at, '');
   }
   const checked = checkRepositoryUrl(canonicalInput);

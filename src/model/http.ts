@@ -69,7 +69,8 @@ export const NDJSON_TYPE = 'application/x-ndjson';
  * Pages may not run inline script: only the site's own script, stylesheet and images.
  * Inline SVG presentation attributes are not styles, so the charts need no 'unsafe-inline'.
  */
-export const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 /**
  * An SVG opened on its own (a badge URL in a tab) is a document that could run script; no
  * SVG of a site needs any or loads anything. Inline styles stay: the social badge has a <style>.

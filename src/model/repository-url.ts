@@ -100,7 +100,8 @@ export function checkRepositoryUrl(input: unknown): UrlCheck {
   if (!host) return fail('host', `has a malformed host ${JSON.stringify(truncate(m[2]!))}`);
   const url = `${m[1]!.toLowerCase()}://${host}${authority![2] || ''}/${m[3]!}`;
   const encoded = encodeURIComponent(url);
-  if (encoded.length > MAX_SEGMENT_BYTES) return fail('too-long', `encodes to ${encoded.length} bytes, more than the ${MAX_SEGMENT_BYTES} one path segment may hold`);
+  if (encoded.length > MAX_SEGMENT_BYTES)
+    return fail('too-long', `encodes to ${encoded.length} bytes, more than the ${MAX_SEGMENT_BYTES} one path segment may hold`);
   return { ok: true, url, encoded };
 }
 

@@ -47,7 +47,10 @@ export function sizeFlag(name: string, args: readonly string[]): number | undefi
  * is exact when --max-old-space-size says it; otherwise the young part is taken off at the
  * semi-space flag or the largest default, never more than half the heap.
  */
-export function heapRoom(heap = getHeapStatistics(), args: readonly string[] = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean), ...process.execArgv]): HeapRoom {
+export function heapRoom(
+  heap = getHeapStatistics(),
+  args: readonly string[] = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean), ...process.execArgv],
+): HeapRoom {
   const old = sizeFlag('max-old-space-size', args);
   if (old !== undefined) return { limit: old * MB, used: heap.used_heap_size };
   const young = 3 * (sizeFlag('max-semi-space-size', args) ?? LARGEST_DEFAULT_SEMI_SPACE_MB) * MB;

@@ -126,7 +126,12 @@ async function loop(opts: LoopOptions, redo: RedoPlan): Promise<LoopResult> {
   const outlet: Outlet =
     opts.mode === 'plan'
       ? new PlanOutlet(opts.sink, opts.planner)
-      : new PublishOutlet(opts.sink, limit, summary, { concurrency: opts.concurrency ?? 32, prune: opts.prune ?? false, pages: opts.pages !== undefined, prunedBefore: (url) => redo.prunedBefore(url) });
+      : new PublishOutlet(opts.sink, limit, summary, {
+          concurrency: opts.concurrency ?? 32,
+          prune: opts.prune ?? false,
+          pages: opts.pages !== undefined,
+          prunedBefore: (url) => redo.prunedBefore(url),
+        });
   if (redo.resendsHeaders) outlet.resendUnchanged();
   const inFlight = new Set<Promise<void>>();
   // A repository that fails to publish stops only itself (its later phases never go out);

@@ -43,7 +43,12 @@ export class PublishOutlet implements Outlet {
   private readonly limit: LimitFunction;
   private readonly counts: PublishCounts;
   private readonly opts: { concurrency: number; prune: boolean; pages: boolean; prunedBefore: (url: string) => boolean };
-  constructor(sink: Sink, limit: LimitFunction, counts: PublishCounts, opts: { concurrency: number; prune: boolean; pages: boolean; prunedBefore: (url: string) => boolean }) {
+  constructor(
+    sink: Sink,
+    limit: LimitFunction,
+    counts: PublishCounts,
+    opts: { concurrency: number; prune: boolean; pages: boolean; prunedBefore: (url: string) => boolean },
+  ) {
     this.sink = sink;
     this.limit = limit;
     this.counts = counts;

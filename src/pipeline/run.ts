@@ -75,7 +75,12 @@ export interface BuildRun {
  * removes site-wide files: an unsharded build answers for all of them, shard 0 for
  * openapi.json and, only when there are no pages (else `site` writes them), the pages.
  */
-export function siteWideOf({ settings, templates }: ResolvedConfig, shard: Shard | undefined, pages: boolean, badgeIds: readonly string[]): { siteFiles: PublishFile[]; siteWide?: SiteWideScope } {
+export function siteWideOf(
+  { settings, templates }: ResolvedConfig,
+  shard: Shard | undefined,
+  pages: boolean,
+  badgeIds: readonly string[],
+): { siteFiles: PublishFile[]; siteWide?: SiteWideScope } {
   if ((shard?.index ?? 0) !== 0) return { siteFiles: [] };
   return { siteFiles: openapiFiles(settings, badgeIds, templates), siteWide: { pages: !shard || !pages, api: true } };
 }
@@ -85,7 +90,9 @@ export function siteWideOf({ settings, templates }: ResolvedConfig, shard: Shard
  * (the build state, read only), its files compared with the output instead of published, and
  * as if --prune were given, since the plan reports what --prune would remove.
  */
-export async function runPlan(run: Pick<BuildRun, 'config' | 'now' | 'sharding' | 'force'> & { listener: Omit<BuildListener, 'progress'> }): Promise<PlanReport> {
+export async function runPlan(
+  run: Pick<BuildRun, 'config' | 'now' | 'sharding' | 'force'> & { listener: Omit<BuildListener, 'progress'> },
+): Promise<PlanReport> {
   const { config, sharding, listener } = run;
   const { settings } = config;
   const shape = loadShape(config);
@@ -145,14 +152,22 @@ export async function runBuild(run: BuildRun): Promise<Built> {
       summary: { skipped: errors },
     } = await build({ mode: 'check', shape, store, schemes: settings.repositoryUrlSchemes, report: listener.issue, ...loadSharding });
     listener.flushIssues();
-    if (errors > 0) throw new BadInputError(`${plural(errors, 'bad record', 'bad records')} and --strict: nothing written; fix ${errors === 1 ? 'it' : 'them'} or drop --strict`);
+    if (errors > 0)
+      throw new BadInputError(
+        `${plural(errors, 'bad record', 'bad records')} and --strict: nothing written; fix ${errors === 1 ? 'it' : 'them'} or drop --strict`,
+      );
   }
 
   const sink = await io.openSink(settings.out, settings);
   // One build at a time per output; shards write disjoint repositories, so each holds its own.
   let lease;
   try {
-    lease = await acquireLease(sink.leaseSlot(leaseKey(sharding.shard)), { waitSeconds: run.waitSeconds, onLost: listener.warn, onWarning: listener.warn, conditionalWrites: settings.s3.conditionalWrites ?? 'required' });
+    lease = await acquireLease(sink.leaseSlot(leaseKey(sharding.shard)), {
+      waitSeconds: run.waitSeconds,
+      onLost: listener.warn,
+      onWarning: listener.warn,
+      conditionalWrites: settings.s3.conditionalWrites ?? 'required',
+    });
   } catch (err) {
     throw await cleanUpAfter(err, [() => sink.close()]);
   }
@@ -193,14 +208,22 @@ export async function runBuild(run: BuildRun): Promise<Built> {
   const repository = result.firstRepository;
   // Every repository's index lists the active shape's badges.
   const badgeId = shape.evaluator.badgeIds[0];
-  return { summary: result.summary, location: sink.location, ...(repository !== undefined && badgeId !== undefined ? { example: { repository, badgeId } } : {}) };
+  return {
+    summary: result.summary,
+    location: sink.location,
+    ...(repository !== undefined && badgeId !== undefined ? { example: { repository, badgeId } } : {}),
+  };
 }
 
 /**
  * After n sharded builds: the site-wide pages (home, list and group pages, badge and rule pages, search
  * files, sitemap, 404) and openapi.json, from the shards' summaries alone.
  */
-export async function runSiteWidePages(config: ResolvedConfig, shards: number, prune: boolean): Promise<{ repositories: number; counts: PublishCounts; location: string }> {
+export async function runSiteWidePages(
+  config: ResolvedConfig,
+  shards: number,
+  prune: boolean,
+): Promise<{ repositories: number; counts: PublishCounts; location: string }> {
   const { settings } = config;
   const ctx = loadPagesContext(config);
   const apiFiles = openapiFiles(settings, loadShape(config).evaluator.badgeIds, config.templates);
@@ -211,7 +234,12 @@ export async function runSiteWidePages(config: ResolvedConfig, shards: number, p
     const summaries = await readSummaries(sink, shards);
     repositories = summaries.urls.length;
     try {
-      const outlet = new PublishOutlet(sink, pLimit(settings.s3.concurrency), counts, { concurrency: settings.s3.concurrency, prune: false, pages: true, prunedBefore: () => false });
+      const outlet = new PublishOutlet(sink, pLimit(settings.s3.concurrency), counts, {
+        concurrency: settings.s3.concurrency,
+        prune: false,
+        pages: true,
+        prunedBefore: () => false,
+      });
       const produced = new Set<string>();
       await outlet.siteWide(siteWideFileStream(ctx, summaries), produced);
       // Site-wide too: api/v1/openapi.json (shard 0's build wrote the same bytes).

@@ -20,12 +20,21 @@ export function loadShape({ settings, thresholds, templates }: ResolvedConfig): 
   const badges = new BadgeRenderer(templates.badges);
   if (thresholds.shape === 'A') {
     const { t } = thresholds;
-    return { shape: 'A', evaluator: evaluatorA(t, settings.expireAfterDays, { unknownAs: settings.unknownAs }), renderer: rendererOf(settings, 'A', badges, renderingA(settings, t)) };
+    return {
+      shape: 'A',
+      evaluator: evaluatorA(t, settings.expireAfterDays, { unknownAs: settings.unknownAs }),
+      renderer: rendererOf(settings, 'A', badges, renderingA(settings, t)),
+    };
   }
   const { t, decisions } = thresholds;
   return { shape: 'B', evaluator: evaluatorB(t, decisions), renderer: rendererOf(settings, 'B', badges, renderingB(settings, t)) };
 }
 
-function rendererOf<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(settings: Settings, shape: Shape, badges: BadgeRenderer, rendering: ShapeRendering<E, B>): Renderer {
+function rendererOf<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(
+  settings: Settings,
+  shape: Shape,
+  badges: BadgeRenderer,
+  rendering: ShapeRendering<E, B>,
+): Renderer {
   return shapeRenderer(settings, shape, scanFiles(settings, badges, rendering), latestFiles(settings, badges, rendering));
 }

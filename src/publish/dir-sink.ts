@@ -46,7 +46,10 @@ export class DirectorySink implements Sink {
 
   /** A write that failed, said of --out with what to check. */
   private writeError(key: string, err: unknown): Error {
-    return wrapOnce(err, (cause) => `--out ${this.location}: cannot write ${key} (${cause}); check that --out names a writable directory on a disk with free space`);
+    return wrapOnce(
+      err,
+      (cause) => `--out ${this.location}: cannot write ${key} (${cause}); check that --out names a writable directory on a disk with free space`,
+    );
   }
 
   /** A read of the output that failed (plan compares, --prune lists), said of --out with what to check. */

@@ -21,12 +21,27 @@ export function formatPlanMarkdown(p: PlanReport): string {
   else {
     lines.push('| Badge | From | To | Where | Repositories | Scans | For example |', '|---|---|---|---|--:|--:|---|');
     for (const t of p.transitions) {
-      const cells = [t.badgeId, t.from, t.to, SCOPE_LABEL[t.scope], String(t.repositories), t.scans === undefined ? '' : String(t.scans), t.examples.map(markdownCell).join('<br>')];
+      const cells = [
+        t.badgeId,
+        t.from,
+        t.to,
+        SCOPE_LABEL[t.scope],
+        String(t.repositories),
+        t.scans === undefined ? '' : String(t.scans),
+        t.examples.map(markdownCell).join('<br>'),
+      ];
       lines.push(`| ${cells.map((c, i) => (i === 6 ? c : markdownCell(c))).join(' | ')} |`);
     }
     lines.push('');
   }
-  lines.push('| Files | Count |', '|---|--:|', `| to add | ${p.added} |`, `| to change | ${p.changed} |`, `| to remove (with --prune) | ${p.removed} |`, `| unchanged | ${p.unchanged} |`);
+  lines.push(
+    '| Files | Count |',
+    '|---|--:|',
+    `| to add | ${p.added} |`,
+    `| to change | ${p.changed} |`,
+    `| to remove (with --prune) | ${p.removed} |`,
+    `| unchanged | ${p.unchanged} |`,
+  );
   if (p.removedExamples.length > 0) lines.push('', `\`--prune\` would remove e.g. ${p.removedExamples.map(markdownCell).join(', ')}`);
   // Counts and numbers only: nothing data-driven to escape.
   const cached = cachedUrlsLine(p.cachedUrls);

@@ -67,7 +67,16 @@ const SCOPE_ORDER: TransitionScope[] = ['latest', 'scan', 'expired-scan'];
 const SCOPE_LABEL: Record<TransitionScope, string> = { latest: 'latest', scan: 'per scan', 'expired-scan': 'expired variant per scan' };
 
 export class Planner {
-  private readonly report: Omit<PlanReport, 'cachedUrls' | 'resendsUnchanged'> = { repositories: 0, scans: 0, added: 0, changed: 0, removed: 0, unchanged: 0, removedExamples: [], transitions: [] };
+  private readonly report: Omit<PlanReport, 'cachedUrls' | 'resendsUnchanged'> = {
+    repositories: 0,
+    scans: 0,
+    added: 0,
+    changed: 0,
+    removed: 0,
+    unchanged: 0,
+    removedExamples: [],
+    transitions: [],
+  };
   private readonly byKey = new Map<string, Transition & { repoSet: Set<string>; count: number }>();
   private readonly cachedUrls: CachedUrls;
   private resends = false;
@@ -121,7 +130,8 @@ export class Planner {
   async addFiles(files: Iterable<PublishFile>): Promise<void> {
     let batch: PublishFile[] = [];
     const compare = async () => {
-      for (const c of await Promise.all(batch.map((f) => this.sink.compare(f)))) this.report[c === 'absent' ? 'added' : c === 'same' ? 'unchanged' : 'changed']++;
+      for (const c of await Promise.all(batch.map((f) => this.sink.compare(f))))
+        this.report[c === 'absent' ? 'added' : c === 'same' ? 'unchanged' : 'changed']++;
       batch = [];
     };
     for (const f of files) {
@@ -166,13 +176,26 @@ export class Planner {
 
   result(): PlanReport {
     const transitions = [...this.byKey.values()]
-      .sort((a, b) => a.badgeId.localeCompare(b.badgeId) || SCOPE_ORDER.indexOf(a.scope) - SCOPE_ORDER.indexOf(b.scope) || b.count - a.count || a.from.localeCompare(b.from) || a.to.localeCompare(b.to))
+      .sort(
+        (a, b) =>
+          a.badgeId.localeCompare(b.badgeId) ||
+          SCOPE_ORDER.indexOf(a.scope) - SCOPE_ORDER.indexOf(b.scope) ||
+          b.count - a.count ||
+          a.from.localeCompare(b.from) ||
+          a.to.localeCompare(b.to),
+      )
       .map(({ repoSet: _, count, ...t }): Transition => {
         const { examples, ...head } = t;
         // Key order as documented: counts before examples.
         return t.scope === 'latest' ? { ...head, examples } : { ...head, scans: count, examples };
       });
-    return { ...this.report, removedExamples: [...this.report.removedExamples].sort(), transitions, cachedUrls: { ...this.cachedUrls }, resendsUnchanged: this.resends };
+    return {
+      ...this.report,
+      removedExamples: [...this.report.removedExamples].sort(),
+      transitions,
+      cachedUrls: { ...this.cachedUrls },
+      resendsUnchanged: this.resends,
+    };
   }
 }
 
@@ -191,7 +214,9 @@ export function formatPlan(p: PlanReport): string {
   for (const t of p.transitions) {
     if (t.badgeId !== badge) lines.push(`${(badge = t.badgeId)}`);
     const scans = t.scans !== undefined ? `, ${plural(t.scans, 'scan', 'scans')}` : '';
-    lines.push(`  ${t.from} → ${t.to}: ${plural(t.repositories, 'repository', 'repositories')}${scans} (${SCOPE_LABEL[t.scope]}; e.g. ${t.examples.join(', ')})`);
+    lines.push(
+      `  ${t.from} → ${t.to}: ${plural(t.repositories, 'repository', 'repositories')}${scans} (${SCOPE_LABEL[t.scope]}; e.g. ${t.examples.join(', ')})`,
+    );
   }
   if (p.transitions.length === 0) lines.push('no badge changes status');
   lines.push(`files: ${p.added} to add, ${p.changed} to change, ${p.removed} to remove (with --prune), ${p.unchanged} unchanged`);

@@ -63,7 +63,9 @@ export class S3Sink implements Sink {
           for (const o of page.Contents ?? []) if (o.Key) map.set(o.Key, o.ETag ?? '');
         }
       } catch (err) {
-        throw new LocationError(`--out ${this.location}: cannot list the bucket (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`);
+        throw new LocationError(
+          `--out ${this.location}: cannot list the bucket (${describeS3Error(err)}); check the bucket name, credentials and --s3-endpoint`,
+        );
       }
       return map;
     })();
@@ -133,7 +135,13 @@ export class S3Sink implements Sink {
   }
 
   leaseSlot(key: string): LeaseSlot {
-    return s3LeaseSlot(this.client, this.loc, key, 'build', (problem) => new LocationError(`--out ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`));
+    return s3LeaseSlot(
+      this.client,
+      this.loc,
+      key,
+      'build',
+      (problem) => new LocationError(`--out ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`),
+    );
   }
 
   async close(): Promise<void> {

@@ -109,7 +109,14 @@ export function codeScanningReport(input: ScanningInput): object {
 /** Shape A: a measured value whose criterion is not met is a finding; an unknown one is not. */
 export function codeScanningA(settings: ScanningInput['settings'], repositoryUrl: string, evaluation: EvaluationA, rules: readonly RuleA[]): object {
   const findings: ScanningFinding[] = evaluation.criteria.filter((c) => !c.met && c.value !== null).map((c) => ({ rule: c.rule, message: c.message }));
-  return codeScanningReport({ settings: settings, repositoryUrl, timestamp: evaluation.timestamp, ...(evaluation.revision ? { revision: evaluation.revision } : {}), rules, findings });
+  return codeScanningReport({
+    settings: settings,
+    repositoryUrl,
+    timestamp: evaluation.timestamp,
+    ...(evaluation.revision ? { revision: evaluation.revision } : {}),
+    rules,
+    findings,
+  });
 }
 
 /** Shape B: a rule's outcome is the same at every level that repeats it; it is reported once. */
@@ -121,5 +128,12 @@ export function codeScanningB(settings: ScanningInput['settings'], evaluation: E
     seen.add(c.rule.id);
     findings.push({ rule: c.rule, message: c.description });
   }
-  return codeScanningReport({ settings: settings, repositoryUrl: evaluation.repositoryUrl, timestamp: evaluation.timestamp, ...(evaluation.revision ? { revision: evaluation.revision } : {}), rules, findings });
+  return codeScanningReport({
+    settings: settings,
+    repositoryUrl: evaluation.repositoryUrl,
+    timestamp: evaluation.timestamp,
+    ...(evaluation.revision ? { revision: evaluation.revision } : {}),
+    rules,
+    findings,
+  });
 }

@@ -8,7 +8,11 @@ export const OPENAPI_KEY = 'api/v1/openapi.json';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** `template` is left as it is: the document is a copy. */
-export function openapiDocument(settings: Pick<Settings, 'baseUrl' | 'styles' | 'shieldsEndpoint' | 'codeScanning'>, badgeIds: readonly string[], template: Json): Json {
+export function openapiDocument(
+  settings: Pick<Settings, 'baseUrl' | 'styles' | 'shieldsEndpoint' | 'codeScanning'>,
+  badgeIds: readonly string[],
+  template: Json,
+): Json {
   const doc = structuredClone(template);
   doc.servers = [{ url: settings.baseUrl }];
   if (badgeIds.length > 0) doc.components.schemas.BadgeId.enum = [...badgeIds];

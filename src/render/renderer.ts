@@ -38,7 +38,13 @@ export function shapeRenderer<S extends 'A' | 'B', E>(settings: Settings, shape:
   };
 }
 
-function repositoryFiles<E>(settings: Settings, evaluation: RepositoryEvaluationOf<'A' | 'B', E>, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>, filter: RenderFilter | undefined): OutputFile[] {
+function repositoryFiles<E>(
+  settings: Settings,
+  evaluation: RepositoryEvaluationOf<'A' | 'B', E>,
+  scanFiles: ScanFiles<E>,
+  latestOnly: LatestOnlyFiles<E>,
+  filter: RenderFilter | undefined,
+): OutputFile[] {
   const { history } = evaluation;
   const { repositoryUrl, encoded } = history;
   const out: OutputFile[] = [];
@@ -46,7 +52,17 @@ function repositoryFiles<E>(settings: Settings, evaluation: RepositoryEvaluation
   const short = cacheControlFor(settings, false);
   const place = (files: RenderedFile[], scope: FileScope, scanTimestamp: number, key: (r: Resource) => string, phase: Phase) => {
     for (const f of files) {
-      out.push({ key: key(f.resource), body: f.body, contentType: contentTypeOf(f.resource), cacheControl: short, phase, repositoryUrl, resource: f.resource, scope, scanTimestamp });
+      out.push({
+        key: key(f.resource),
+        body: f.body,
+        contentType: contentTypeOf(f.resource),
+        cacheControl: short,
+        phase,
+        repositoryUrl,
+        resource: f.resource,
+        scope,
+        scanTimestamp,
+      });
     }
   };
   let newest: RenderedFile[] = [];
@@ -68,7 +84,16 @@ function repositoryFiles<E>(settings: Settings, evaluation: RepositoryEvaluation
   if (evaluation.expireAfterSeconds !== undefined) index.expireAfterSeconds = evaluation.expireAfterSeconds;
   if (settings.styles.length > 1) index.styles = [...settings.styles];
   if (!filter || filter.wants({ kind: 'index' })) {
-    out.push({ key: indexKey(encoded), body: jsonBytes(index), contentType: contentTypeOf({ kind: 'index' }), cacheControl: short, phase: 'index', repositoryUrl, resource: { kind: 'index' }, scope: 'index' });
+    out.push({
+      key: indexKey(encoded),
+      body: jsonBytes(index),
+      contentType: contentTypeOf({ kind: 'index' }),
+      cacheControl: short,
+      phase: 'index',
+      repositoryUrl,
+      resource: { kind: 'index' },
+      scope: 'index',
+    });
   }
   // The latest answer is usually the newest scan's: its files are already rendered.
   const reuse = evaluation.latest === evaluation.scans[history.scans.length - 1];
@@ -85,5 +110,13 @@ function repositoryFiles<E>(settings: Settings, evaluation: RepositoryEvaluation
 export function openapiFiles(settings: Settings, badgeIds: readonly string[], templates: Pick<Templates, 'openapi'>): PublishFile[] {
   if (!settings.openapi) return [];
   if (!templates.openapi) throw new Error('internal: openapi.json is on but its template was not read');
-  return [{ key: OPENAPI_KEY, body: jsonBytes(openapiDocument(settings, badgeIds, templates.openapi)), contentType: JSON_TYPE, cacheControl: cacheControlFor(settings, false), phase: 'page' }];
+  return [
+    {
+      key: OPENAPI_KEY,
+      body: jsonBytes(openapiDocument(settings, badgeIds, templates.openapi)),
+      contentType: JSON_TYPE,
+      cacheControl: cacheControlFor(settings, false),
+      phase: 'page',
+    },
+  ];
 }

@@ -2,7 +2,15 @@
 import type { RuleA } from '../config/types.ts';
 import type { BadgeA, CriterionA, EvaluationA } from '../evaluate/shape-a.ts';
 import { UNKNOWN } from '../model/status.ts';
-import { badgeInformationUri, provenanceObject, publicBadgeUrl, ruleHelpUri, sarifEnvelope, versionControlProvenance, type ReportContext } from './sarif-common.ts';
+import {
+  badgeInformationUri,
+  provenanceObject,
+  publicBadgeUrl,
+  ruleHelpUri,
+  sarifEnvelope,
+  versionControlProvenance,
+  type ReportContext,
+} from './sarif-common.ts';
 
 function ruleDescriptor(rule: RuleA, baseUrl: string): object {
   const properties =

@@ -3,7 +3,15 @@
 // SARIF tools accept the report.
 import type { RuleB, ThresholdB } from '../config/types.ts';
 import type { BadgeB, BadgeEntryB, CriterionB, EvaluationB } from '../evaluate/shape-b.ts';
-import { badgeInformationUri, provenanceObject, publicBadgeUrl, ruleHelpUri, sarifEnvelope, versionControlProvenance, type ReportContext } from './sarif-common.ts';
+import {
+  badgeInformationUri,
+  provenanceObject,
+  publicBadgeUrl,
+  ruleHelpUri,
+  sarifEnvelope,
+  versionControlProvenance,
+  type ReportContext,
+} from './sarif-common.ts';
 
 /** Only the bounds that exist, in a fixed order. */
 function thresholdObject(t: ThresholdB): ThresholdB {

@@ -18,7 +18,11 @@ export interface ShapeRendering<E extends { badges: readonly B[] }, B extends { 
 }
 
 /** One scan's report and, per badge, its image and explanation. */
-export function scanFiles<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(settings: Settings, badges: BadgeRenderer, shape: ShapeRendering<E, B>): ScanFiles<E> {
+export function scanFiles<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(
+  settings: Settings,
+  badges: BadgeRenderer,
+  shape: ShapeRendering<E, B>,
+): ScanFiles<E> {
   return (encoded, evaluation, filter) => {
     const ctx = { settings, encoded };
     const { files, add } = renderedFiles(filter);
@@ -31,7 +35,11 @@ export function scanFiles<E extends { badges: readonly B[] }, B extends { def: {
   };
 }
 
-export function latestFiles<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(settings: Settings, badges: BadgeRenderer, shape: ShapeRendering<E, B>): LatestOnlyFiles<E> {
+export function latestFiles<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(
+  settings: Settings,
+  badges: BadgeRenderer,
+  shape: ShapeRendering<E, B>,
+): LatestOnlyFiles<E> {
   return (repositoryUrl, evaluation, filter) => {
     const looks = evaluation.badges.map((b) => ({ badgeId: b.def.id, look: shape.look(b) }));
     return latestOnlyFiles(settings, badges, looks, () => shape.codeScanning(repositoryUrl, evaluation), filter);
@@ -39,7 +47,13 @@ export function latestFiles<E extends { badges: readonly B[] }, B extends { def:
 }
 
 /** The latest-only files from each badge's look and the code-scanning report. */
-export function latestOnlyFiles(settings: Settings, badges: BadgeRenderer, looks: ReadonlyArray<{ badgeId: string; look: BadgeLook }>, codeScanning: () => object, filter?: RenderFilter): RenderedFile[] {
+export function latestOnlyFiles(
+  settings: Settings,
+  badges: BadgeRenderer,
+  looks: ReadonlyArray<{ badgeId: string; look: BadgeLook }>,
+  codeScanning: () => object,
+  filter?: RenderFilter,
+): RenderedFile[] {
   const { files, add } = renderedFiles(filter);
   for (const { badgeId, look } of looks) {
     for (const style of EXTRA_BADGE_STYLES) {

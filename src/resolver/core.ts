@@ -117,7 +117,12 @@ async function resolveFile(req: ResolverRequest, read: KeyReader, opts?: Resolve
  * The answer to a `?timestamp=` lookup once the repository's index is known (null when it
  * has none): the redirect to the newest file at or before the time, or why there is none.
  */
-export function timestampAnswer(req: ResolverRequest, found: Extract<Lookup, { kind: 'timestamp' }>, index: RepositoryIndex | null, opts?: ResolverOptions): ResolverResponse {
+export function timestampAnswer(
+  req: ResolverRequest,
+  found: Extract<Lookup, { kind: 'timestamp' }>,
+  index: RepositoryIndex | null,
+  opts?: ResolverOptions,
+): ResolverResponse {
   const t = found.target;
   const badgeId = badgeOf(t);
   if (!index || (badgeId !== undefined && !index.badges.includes(badgeId))) return miss(req, t, missDetail(index, badgeId), opts);
@@ -228,11 +233,23 @@ function etagMatches(header: string, etag: string): boolean {
  * status the core never answers itself); on an `.svg` route a small "<badge> | not found"
  * image instead, so a README shows something sensible (`badgeMessage` in place of the status's words).
  */
-export function errorAnswer(req: ResolverRequest, status: number, detail: string, opts: ResolverOptions | undefined, badgeId?: string, badgeMessage?: string): ResolverResponse {
+export function errorAnswer(
+  req: ResolverRequest,
+  status: number,
+  detail: string,
+  opts: ResolverOptions | undefined,
+  badgeId?: string,
+  badgeMessage?: string,
+): ResolverResponse {
   const title = (STATUS_TEXT[status] || STATUS_TEXT[400])!;
   const svg = /\.svg$/.test(req.path);
   const headers: Record<string, string> = { 'content-type': svg ? SVG_TYPE : PROBLEM_TYPE, 'cache-control': shortAge(opts) };
-  return withBody(req, status, headers, svg ? errorBadge((badgeId ?? 'badge').toLowerCase(), badgeMessage || title.toLowerCase()) : problemBody(status, title, detail));
+  return withBody(
+    req,
+    status,
+    headers,
+    svg ? errorBadge((badgeId ?? 'badge').toLowerCase(), badgeMessage || title.toLowerCase()) : problemBody(status, title, detail),
+  );
 }
 
 export type { RouteTarget };

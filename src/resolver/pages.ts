@@ -28,7 +28,9 @@ export function pageContentType(key: string): string {
  * store is never asked for one (s3rver and file-backed origins fail such a name with a 5xx).
  */
 function page(key: string): PageRoute | null {
-  return key.length > 1024 || /[^/]{256}/.test(key) ? null : { key, contentType: pageContentType(key), immutable: /^assets\/[^/]+\.[0-9a-f]{8,64}\.(css|js)$/.test(key) };
+  return key.length > 1024 || /[^/]{256}/.test(key)
+    ? null
+    : { key, contentType: pageContentType(key), immutable: /^assets\/[^/]+\.[0-9a-f]{8,64}\.(css|js)$/.test(key) };
 }
 
 /** The page a path names; null when it names none (the caller answers 404). */

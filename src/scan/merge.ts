@@ -29,7 +29,9 @@ export function mergeForge(git: Measurement, forge: Measurement | undefined, for
     } else if (isEvents(ours) && theirs === null) {
       // The forge's part failed (it says why): git's own events stand, and the evidence says
       // what is missing. A failure nulls only the rules that had nothing but the API.
-      evidence[rule] = [git.evidence[rule], `forge ${measuredRule(rule)?.forgePart ?? 'events'} not read: ${forge.evidence[rule] ?? 'no answer'}`].filter(Boolean).join('; ');
+      evidence[rule] = [git.evidence[rule], `forge ${measuredRule(rule)?.forgePart ?? 'events'} not read: ${forge.evidence[rule] ?? 'no answer'}`]
+        .filter(Boolean)
+        .join('; ');
     } else {
       values[rule] = theirs!;
       if (forge.evidence[rule] !== undefined) evidence[rule] = forge.evidence[rule];

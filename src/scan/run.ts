@@ -86,20 +86,29 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   const judged = judgedRules(config.thresholds);
   // By default every rule badgepress can measure, whatever the thresholds judge today: a rule
   // added to a badge later finds its values in past scans.
-  const rules = new Set(run.asked ?? [...measuredRuleIds({ dependents: settings.dependents !== undefined }), ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))]);
+  const rules = new Set(
+    run.asked ?? [...measuredRuleIds({ dependents: settings.dependents !== undefined }), ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))],
+  );
 
   const { targets, listProblems, found } = await listTargets(run, settings);
 
   const writer = await openWriter(settings);
   let lease;
   try {
-    lease = await holdScanLease(writer, shard, { waitSeconds: run.waitSeconds ?? 0, onLost: listener.warn, onWarning: listener.warn, conditionalWrites: settings.s3.conditionalWrites ?? 'required' });
+    lease = await holdScanLease(writer, shard, {
+      waitSeconds: run.waitSeconds ?? 0,
+      onLost: listener.warn,
+      onWarning: listener.warn,
+      conditionalWrites: settings.s3.conditionalWrites ?? 'required',
+    });
   } catch (err) {
     await writer.close();
     throw err;
   }
   // No server asked: the forge rules are null as not asked, never failures.
-  const forges = run.forgeFor ?? forgesOf({ hosts: settings.hosts, ...(settings.dependents ? { dependents: settings.dependents } : {}), gitTokens: settings.scan.tokens }, process.env);
+  const forges =
+    run.forgeFor ??
+    forgesOf({ hosts: settings.hosts, ...(settings.dependents ? { dependents: settings.dependents } : {}), gitTokens: settings.scan.tokens }, process.env);
   const off = run.fetch === 'never' ? '--fetch never asks no server' : run.forge === 'never' ? '--forge never (git alone)' : undefined;
   let summary: ScanSummary;
   try {
@@ -155,11 +164,15 @@ async function listTargets(run: ScanRun, settings: Settings): Promise<{ targets:
   if (found && first) {
     const inFile = new Set(parsed.targets.map((t) => t.url));
     for (const m of found.moved) {
-      const then = inFile.has(m.from) ? 'the repos file names the old URL; both are scanned until it names the new one' : "the old URL's records stay under it in the store; the new one is scanned from now on";
+      const then = inFile.has(m.from)
+        ? 'the repos file names the old URL; both are scanned until it names the new one'
+        : "the old URL's records stay under it in the store; the new one is scanned from now on";
       listener.warn(`moved: ${m.from} → ${m.to} (${then})`);
     }
     for (const l of found.left) {
-      const then = inFile.has(l.url) ? 'the repos file still lists it, so it is scanned' : 'no longer scanned; its records stay in the store, and on the site until its store file is deleted and build --prune runs';
+      const then = inFile.has(l.url)
+        ? 'the repos file still lists it, so it is scanned'
+        : 'no longer scanned; its records stay in the store, and on the site until its store file is deleted and build --prune runs';
       listener.warn(`left: ${l.url}: ${l.why} (${then})`);
     }
   }
@@ -215,6 +228,8 @@ async function readList(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`--repos ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); name a file with one repository URL a line`);
+    throw new UsageError(
+      `--repos ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); name a file with one repository URL a line`,
+    );
   }
 }

@@ -81,7 +81,19 @@ interface ScanContext {
 }
 
 export async function scan(o: ScanOptions): Promise<ScanSummary> {
-  const summary: ScanSummary = { repositories: o.targets.length, measured: 0, upToDate: 0, records: 0, failed: 0, incomplete: 0, movedAside: 0, unmeasured: [], notAsked: [], forgeRequests: 0, forgeRequestsCounted: 0 };
+  const summary: ScanSummary = {
+    repositories: o.targets.length,
+    measured: 0,
+    upToDate: 0,
+    records: 0,
+    failed: 0,
+    incomplete: 0,
+    movedAside: 0,
+    unmeasured: [],
+    notAsked: [],
+    forgeRequests: 0,
+    forgeRequestsCounted: 0,
+  };
   const gitRules = new Set(GIT_RULE_IDS.filter((r) => o.rules.has(r)));
   // Every event rule keeps at least its own window (git's and the forge's alike).
   const horizonMonths = Math.max(o.settings.horizonMonths, ...eventRuleIds().map((r) => o.windowMonths[r] ?? 0));
@@ -182,7 +194,10 @@ async function measureOne(cx: ScanContext, target: ListedTarget): Promise<void> 
   const measured = await cx.git.measure(target, plan.wanted);
   const times = plan.wanted.filter((_, i) => measured.measurements[i] !== undefined);
   const gitMeasurements = measured.measurements.filter((m): m is Measurement => m !== undefined);
-  const forged = plan.forge && times.length > 0 ? await measureForge(cx, target, plan.forge, times, gitMeasurements, measured.facts) : { measurements: gitMeasurements, skipped: new Set<string>(), failed: false };
+  const forged =
+    plan.forge && times.length > 0
+      ? await measureForge(cx, target, plan.forge, times, gitMeasurements, measured.facts)
+      : { measurements: gitMeasurements, skipped: new Set<string>(), failed: false };
   await append(cx, target, plan, times, forged);
 }
 
@@ -240,7 +255,14 @@ interface Forged {
 }
 
 /** The forge adapter's measurement at `times`, merged into git's. */
-async function measureForge(cx: ScanContext, target: ListedTarget, forge: ForgeMeasurer, times: number[], git: Measurement[], facts: GitFacts): Promise<Forged> {
+async function measureForge(
+  cx: ScanContext,
+  target: ListedTarget,
+  forge: ForgeMeasurer,
+  times: number[],
+  git: Measurement[],
+  facts: GitFacts,
+): Promise<Forged> {
   const { o } = cx;
   const skipped = new Set<string>();
   // The forge's answers of the last scan, beside the mirror: its lists asked conditionally.
@@ -248,7 +270,12 @@ async function measureForge(cx: ScanContext, target: ListedTarget, forge: ForgeM
   const answers = await ConditionalAnswers.load(answersFile);
   const result = await forge.measure({ target, times, git: facts, windowMonths: o.windowMonths, horizonMonths: cx.horizonMonths, isBot: cx.isBot, answers });
   // A run that asked nothing (--forge never) keeps the last scan's answers as they are.
-  if (result.requests > 0) await answers.save(answersFile).catch((err: unknown) => o.report(`${target.source} ${target.url}: the forge's answers were not kept for the next scan (${answersFile}): ${(err as Error).message}`));
+  if (result.requests > 0)
+    await answers
+      .save(answersFile)
+      .catch((err: unknown) =>
+        o.report(`${target.source} ${target.url}: the forge's answers were not kept for the next scan (${answersFile}): ${(err as Error).message}`),
+      );
   cx.summary.forgeRequests += result.requests;
   cx.summary.forgeRequestsCounted += result.counted ?? result.requests;
   const forgeRules = result.rules.filter((r) => o.rules.has(r));
@@ -281,7 +308,8 @@ async function append(cx: ScanContext, target: ListedTarget, plan: TimesPlan, ti
   });
   if (forged.failed || still.length > 0) summary.failed++;
   // The adapter named its causes already; without it (not asked this time) the store's say why.
-  if (!forged.failed && still.length > 0) o.report(`${target.source} ${target.url}: not measured yet: ${still.join('; ')} (each scan measures them again until they are)`);
+  if (!forged.failed && still.length > 0)
+    o.report(`${target.source} ${target.url}: not measured yet: ${still.join('; ')} (each scan measures them again until they are)`);
   // A record without values says nothing (e.g. --rules naming forge rules alone, on a host without a forge API).
   // An unusable value costs its own rule (null, or the event left out), never the record.
   const lines = records.flatMap(([t, m]) => (Object.keys(m.values).length > 0 ? [scanRecordLine(target.url, t, usableMeasurement(m))] : []));

@@ -20,14 +20,24 @@ export function scanRecordLine(repositoryUrl: string, timestamp: number, m: Meas
     kind: 'scan',
     repositoryUrl,
     timestamp,
-    ...(m.revision ? { revision: { commit: m.revision.commit, committedAt: m.revision.committedAt, ...(m.revision.branch !== undefined ? { branch: m.revision.branch } : {}) } } : {}),
+    ...(m.revision
+      ? {
+          revision: {
+            commit: m.revision.commit,
+            committedAt: m.revision.committedAt,
+            ...(m.revision.branch !== undefined ? { branch: m.revision.branch } : {}),
+          },
+        }
+      : {}),
     values: sortedObject(m.values),
     evidence: sortedObject(m.evidence),
     ...(m.failed && m.failed.length > 0 ? { failed: [...new Set(m.failed)].sort() } : {}),
   };
   if (!validateRecord(record)) {
     const e = validateRecord.errors?.[0];
-    throw new Error(`the record of ${repositoryUrl} at ${timestamp} does not match record.schema.json (${e?.instancePath || '/'} ${e?.message ?? ''}); nothing written for it`);
+    throw new Error(
+      `the record of ${repositoryUrl} at ${timestamp} does not match record.schema.json (${e?.instancePath || '/'} ${e?.message ?? ''}); nothing written for it`,
+    );
   }
   return `${JSON.stringify(record)}\n`;
 }

@@ -34,7 +34,9 @@ export class S3StoreWriter implements StoreWriter {
   }
 
   private failure(file: string, what: string, err: unknown): StoreWriteError {
-    return new StoreWriteError(`store ${this.location}${file}: cannot ${what} (${describeS3Error(err)}); check the bucket, credentials (s3:GetObject, s3:PutObject) and --s3-endpoint`);
+    return new StoreWriteError(
+      `store ${this.location}${file}: cannot ${what} (${describeS3Error(err)}); check the bucket, credentials (s3:GetObject, s3:PutObject) and --s3-endpoint`,
+    );
   }
 
   private async get(file: string): Promise<Stored> {
@@ -95,7 +97,13 @@ export class S3StoreWriter implements StoreWriter {
   }
 
   leaseSlot(key: string): LeaseSlot {
-    return s3LeaseSlot(this.client, this.loc, key, 'scan', (problem) => new StoreWriteError(`store ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`));
+    return s3LeaseSlot(
+      this.client,
+      this.loc,
+      key,
+      'scan',
+      (problem) => new StoreWriteError(`store ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`),
+    );
   }
 
   async scanLeaseKeys(): Promise<string[]> {

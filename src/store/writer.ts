@@ -75,11 +75,15 @@ export class DirectoryStoreWriter implements StoreWriter {
 
   private failure(file: string, what: string, err: unknown): StoreWriteError {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    return new StoreWriteError(`store ${join(this.location, file)}: cannot ${what} (${code}); check that --store names a writable directory on a disk with free space`);
+    return new StoreWriteError(
+      `store ${join(this.location, file)}: cannot ${what} (${code}); check that --store names a writable directory on a disk with free space`,
+    );
   }
 
   private refused(file: string, what: string): StoreFileRefused {
-    return new StoreFileRefused(`store ${join(this.location, file)}: ${what}; a scan reads and appends to regular files inside the store only: replace it with the regular file it stands for, or remove it, and scan again`);
+    return new StoreFileRefused(
+      `store ${join(this.location, file)}: ${what}; a scan reads and appends to regular files inside the store only: replace it with the regular file it stands for, or remove it, and scan again`,
+    );
   }
 
   /**
@@ -93,7 +97,8 @@ export class DirectoryStoreWriter implements StoreWriter {
     try {
       // The folder's real path: a folder linked to another place would take the records there.
       const [root, folder] = await Promise.all([realpath(this.root), realpath(dirname(path))]);
-      if (folder !== root && !folder.startsWith(root + sep)) throw this.refused(file, `its folder leads out of the store (to ${folder}) through a symbolic link`);
+      if (folder !== root && !folder.startsWith(root + sep))
+        throw this.refused(file, `its folder leads out of the store (to ${folder}) through a symbolic link`);
       handle = await this.openFile(path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o666);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
@@ -157,7 +162,8 @@ export class DirectoryStoreWriter implements StoreWriter {
     } catch (err) {
       const cut = await h.truncate(size).then(
         () => '',
-        (e: unknown) => `; the part of a record written could not be cut off (${(e as NodeJS.ErrnoException).code ?? String(e)}): remove the last line of ${join(this.location, file)} after byte ${size}`,
+        (e: unknown) =>
+          `; the part of a record written could not be cut off (${(e as NodeJS.ErrnoException).code ?? String(e)}): remove the last line of ${join(this.location, file)} after byte ${size}`,
       );
       const failure = this.failure(file, 'append to', err);
       failure.message += cut;

@@ -79,16 +79,29 @@ function viewerEvent(req: ConformanceRequest) {
   }
   const headers: Record<string, { value: string }> = { host: { value: 'badges.example' } };
   for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = { value: v };
-  return { version: '1.0', context: { eventType: 'viewer-request' }, viewer: { ip: '127.0.0.1' }, request: { method: req.method, uri, querystring, headers, cookies: {} } };
+  return {
+    version: '1.0',
+    context: { eventType: 'viewer-request' },
+    viewer: { ip: '127.0.0.1' },
+    request: { method: req.method, uri, querystring, headers, cookies: {} },
+  };
 }
 
 /** Runs the function inside the sandbox; only JSON crosses the boundary, as at the edge. */
-function runFunction(event: unknown): { statusCode?: number; headers: Record<string, { value: string }>; body?: { data: string } | string; uri?: string; method?: string; querystring?: Record<string, FunctionValue> } {
+function runFunction(event: unknown): {
+  statusCode?: number;
+  headers: Record<string, { value: string }>;
+  body?: { data: string } | string;
+  uri?: string;
+  method?: string;
+  querystring?: Record<string, FunctionValue>;
+} {
   sandbox.__event = JSON.stringify(event);
   return JSON.parse(runInContext('JSON.stringify(handler(JSON.parse(__event)))', sandbox) as string);
 }
 
-const lambdaHeaders = (h: Record<string, string | string[] | undefined>) => Object.fromEntries(Object.entries(h).flatMap(([k, v]) => (v === undefined ? [] : [[k.toLowerCase(), [{ key: k, value: String(v) }]]])));
+const lambdaHeaders = (h: Record<string, string | string[] | undefined>) =>
+  Object.fromEntries(Object.entries(h).flatMap(([k, v]) => (v === undefined ? [] : [[k.toLowerCase(), [{ key: k, value: String(v) }]]])));
 
 function fromLambda(r: EdgeResponse, originBody = ''): ConformanceAnswer {
   const headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, v[0]!.value]));
@@ -128,7 +141,9 @@ async function throughTheEdge(req: ConformanceRequest): Promise<ConformanceAnswe
     headers: lambdaHeaders(Object.fromEntries(Object.entries(viewer.headers).map(([k, v]) => [k, v.value]))),
     origin: { s3: { domainName: `${BUCKET}.s3.us-east-1.amazonaws.com`, path: ORIGIN_PATHS[req.site ?? 'A'], region: 'us-east-1' } },
   };
-  const cf = (eventType: string, response?: EdgeResponse) => ({ Records: [{ cf: { config: { eventType }, request: originRequest, ...(response ? { response } : {}) } }] });
+  const cf = (eventType: string, response?: EdgeResponse) => ({
+    Records: [{ cf: { config: { eventType }, request: originRequest, ...(response ? { response } : {}) } }],
+  });
   const afterRequest = await lambda(cf('origin-request'));
   if ('status' in afterRequest) return fromLambda(afterRequest);
   const origin = await fetchOrigin(afterRequest);
@@ -156,7 +171,15 @@ function unsupportedSyntax(code: string): string[] {
   const visit = (node: unknown): void => {
     if (!node || typeof node !== 'object') return;
     if (Array.isArray(node)) return node.forEach(visit);
-    const n = node as { type?: string; operator?: string; shorthand?: boolean; method?: boolean; computed?: boolean; generator?: boolean; regex?: { flags: string } };
+    const n = node as {
+      type?: string;
+      operator?: string;
+      shorthand?: boolean;
+      method?: boolean;
+      computed?: boolean;
+      generator?: boolean;
+      regex?: { flags: string };
+    };
     if (n.type && UNSUPPORTED.has(n.type)) found.push(n.type);
     if (n.type === 'LogicalExpression' && n.operator === '??') found.push('??');
     if (n.type === 'Property' && (n.shorthand || n.method)) found.push('shorthand property');
@@ -173,11 +196,21 @@ describe('the AWS edge adapters', () => {
     expect(Buffer.byteLength(cloudFrontFunction)).toBeLessThanOrEqual(8 * 1024);
     expect(unsupportedSyntax(cloudFrontFunction)).toEqual([]);
     // The checker is not blind: it sees what esbuild would never emit here.
-    expect(unsupportedSyntax('for (const a of b) {}; const {x} = y; f(...z); a?.b ?? c; /./s').sort()).toEqual(['??', 'ChainExpression', 'ForOfStatement', 'ObjectPattern', 'SpreadElement', 'regex flag s', 'shorthand property']);
+    expect(unsupportedSyntax('for (const a of b) {}; const {x} = y; f(...z); a?.b ?? c; /./s').sort()).toEqual([
+      '??',
+      'ChainExpression',
+      'ForOfStatement',
+      'ObjectPattern',
+      'SpreadElement',
+      'regex flag s',
+      'shorthand property',
+    ]);
   });
 
   it('the sandbox has no Node or Web globals for the function to lean on', () => {
-    expect(runInContext('[typeof require, typeof process, typeof Buffer, typeof TextDecoder, typeof URL, typeof fetch, typeof handler].join()', sandbox)).toBe('undefined,undefined,undefined,undefined,undefined,undefined,function');
+    expect(runInContext('[typeof require, typeof process, typeof Buffer, typeof TextDecoder, typeof URL, typeof fetch, typeof handler].join()', sandbox)).toBe(
+      'undefined,undefined,undefined,undefined,undefined,undefined,function',
+    );
   });
 
   it('answers the conformance table end to end through CloudFront Function, Lambda@Edge and S3, Shape A and Shape B sites', async () => {
@@ -196,7 +229,9 @@ describe('the AWS edge adapters', () => {
   });
 
   it('rewrites latest requests to the escaped key and passes only ?timestamp= on', () => {
-    const latest = runFunction(viewerEvent({ method: 'GET', url: '/api/v1/repositories/https%3a%2f%2fgithub.com%2Facme%2Fwidget/badges/MAINTENANCE.svg?utm_source=x' }));
+    const latest = runFunction(
+      viewerEvent({ method: 'GET', url: '/api/v1/repositories/https%3a%2f%2fgithub.com%2Facme%2Fwidget/badges/MAINTENANCE.svg?utm_source=x' }),
+    );
     expect(latest.uri).toBe('/api/v1/repositories/https%253A%252F%252Fgithub.com%252Facme%252Fwidget/badges/MAINTENANCE.svg');
     expect(latest.querystring).toEqual({});
     const at = runFunction(viewerEvent({ method: 'GET', url: '/api/v1/repositories/https://github.com/acme/widget/sarif?timestamp=1762000000&utm_source=x' }));
@@ -205,7 +240,14 @@ describe('the AWS edge adapters', () => {
   });
 
   it('the key the function sends reaches the object in S3, for awkward repository URLs', async () => {
-    const awkward = ['https://h.org/a space/x', 'https://h.org/a+plus/x', 'https://h.org/100%25/x', 'https://h.org/γλώσσα/x', 'https://git.example.org:8443/p/x', 'https://gitlab.com/a/b/c/d/e/f/project'];
+    const awkward = [
+      'https://h.org/a space/x',
+      'https://h.org/a+plus/x',
+      'https://h.org/100%25/x',
+      'https://h.org/γλώσσα/x',
+      'https://git.example.org:8443/p/x',
+      'https://gitlab.com/a/b/c/d/e/f/project',
+    ];
     for (const url of awkward) {
       const enc = encodeURIComponent(url);
       await put(`api/v1/repositories/${enc}/badges/MAINTENANCE.svg`, `<svg xmlns="http://www.w3.org/2000/svg"><title>${url}</title></svg>`);

@@ -44,11 +44,22 @@ async function buildShapeA(out: string): Promise<void> {
   await buildSite({ config, store: join(ROOT, 'examples/store'), out, now: NOW });
   const dir = join(out, 'api/v1/repositories', EXPIRING);
   mkdirSync(join(dir, 'at/1760000000/expired/badges'), { recursive: true });
-  writeFileSync(join(dir, 'index.json'), JSON.stringify({ repositoryUrl: 'https://example.org/expiring/repo', timestamps: [1760000000], badges: ['MAINTENANCE'], expireAfterSeconds: 86400 }));
+  writeFileSync(
+    join(dir, 'index.json'),
+    JSON.stringify({ repositoryUrl: 'https://example.org/expiring/repo', timestamps: [1760000000], badges: ['MAINTENANCE'], expireAfterSeconds: 86400 }),
+  );
   writeFileSync(join(dir, 'at/1760000000/expired/badges/MAINTENANCE.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><title>MAINTENANCE: expired</title></svg>');
   const books = join(out, 'api/v1/repositories', BUCHER);
   mkdirSync(join(books, 'at/1760000000/badges'), { recursive: true });
   // As this site's build writes an index: with the styles it renders.
-  writeFileSync(join(books, 'index.json'), JSON.stringify({ repositoryUrl: 'https://xn--bcher-kva.example/acme/books', timestamps: [1760000000], badges: ['MAINTENANCE'], styles: ['flat', 'for-the-badge', 'social'] }));
+  writeFileSync(
+    join(books, 'index.json'),
+    JSON.stringify({
+      repositoryUrl: 'https://xn--bcher-kva.example/acme/books',
+      timestamps: [1760000000],
+      badges: ['MAINTENANCE'],
+      styles: ['flat', 'for-the-badge', 'social'],
+    }),
+  );
   writeFileSync(join(books, 'at/1760000000/badges/MAINTENANCE.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><title>MAINTENANCE: books</title></svg>');
 }

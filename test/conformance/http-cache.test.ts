@@ -60,7 +60,8 @@ describe.runIf(available)('a threshold change through shared HTTP caches', () =>
     appendFileSync(file, `cache:\n  latestMaxAge: ${MAX_AGE}\n`);
     return file;
   };
-  const build = (bands: string) => buildSite({ config: config(bands), store: join(ROOT, 'examples/store'), out: site, include: (u) => u === 'https://github.com/acme/widget' });
+  const build = (bands: string) =>
+    buildSite({ config: config(bands), store: join(ROOT, 'examples/store'), out: site, include: (u) => u === 'https://github.com/acme/widget' });
 
   beforeAll(async () => {
     await build(BANDS);

@@ -51,7 +51,14 @@ describe.runIf(available)('nginx in front of serve conforms', () => {
     const seen = front.A!.serve.seen;
     seen.length = 0;
     const base = `/api/v1/repositories/${WIDGET}`;
-    const direct = [`${base}/sarif`, `${base}/badges/MAINTENANCE.svg`, `${base}/badges/SECURITY`, `${base}/index.json`, `${base}/at/1761000000/badges/MAINTENANCE.svg`, `${base}/sarif?utm_source=readme`];
+    const direct = [
+      `${base}/sarif`,
+      `${base}/badges/MAINTENANCE.svg`,
+      `${base}/badges/SECURITY`,
+      `${base}/index.json`,
+      `${base}/at/1761000000/badges/MAINTENANCE.svg`,
+      `${base}/sarif?utm_source=readme`,
+    ];
     for (const url of direct) expect((await run({ method: 'GET', url })).status, url).toBe(200);
     expect((await run({ method: 'HEAD', url: `${base}/sarif` })).status).toBe(200);
     expect(seen).toEqual([]);
@@ -65,7 +72,13 @@ describe.runIf(available)('nginx in front of serve conforms', () => {
     const seen = front.A!.serve.seen;
     seen.length = 0;
     const fileCases = CASES.filter(
-      (c) => !c.request.site && c.status === 200 && c.request.method === 'GET' && c.request.url.startsWith(`/api/v1/repositories/${WIDGET}/`) && !c.request.url.includes('timestamp') && !c.request.url.includes('style='),
+      (c) =>
+        !c.request.site &&
+        c.status === 200 &&
+        c.request.method === 'GET' &&
+        c.request.url.startsWith(`/api/v1/repositories/${WIDGET}/`) &&
+        !c.request.url.includes('timestamp') &&
+        !c.request.url.includes('style='),
     );
     expect(fileCases.length).toBeGreaterThan(4);
     for (const c of fileCases) await run(c.request);
@@ -78,7 +91,10 @@ describe.runIf(available)('nginx in front of serve conforms', () => {
     const pages = ['/', '/index.html', `/repositories/${WIDGET}/`, '/badges/MAINTENANCE/', '/nothing-here'];
     for (const url of pages) {
       const viaNginx = await run({ method: 'GET', url, headers: { accept: 'text/html' } });
-      const alone = await httpRunner('127.0.0.1', () => (front.A!.serve.server.address() as { port: number }).port)({ method: 'GET', url, headers: { accept: 'text/html' } });
+      const alone = await httpRunner(
+        '127.0.0.1',
+        () => (front.A!.serve.server.address() as { port: number }).port,
+      )({ method: 'GET', url, headers: { accept: 'text/html' } });
       expect([viaNginx.status, viaNginx.headers['content-type']], url).toEqual([alone.status, alone.headers['content-type']]);
     }
     expect(seen.filter((l) => pages.some((p) => l === `GET ${p}`)).length).toBe(pages.length * 2);

@@ -15,7 +15,10 @@ export interface OpenapiChecker {
   check(req: ConformanceRequest, answer: ConformanceAnswer): string[];
 }
 
-export function openapiChecker(badgeIds: readonly string[], site: { baseUrl: string; styles: string[]; shieldsEndpoint: boolean; codeScanning: boolean }): OpenapiChecker {
+export function openapiChecker(
+  badgeIds: readonly string[],
+  site: { baseUrl: string; styles: string[]; shieldsEndpoint: boolean; codeScanning: boolean },
+): OpenapiChecker {
   const doc = openapiDocument(site as Parameters<typeof openapiDocument>[0], badgeIds, openapiTemplate());
   // A CommonJS module: under Node's ESM loader its class is the default export's `default`.
   const Ajv = (Ajv2020 as unknown as { default?: typeof Ajv2020 }).default ?? Ajv2020;

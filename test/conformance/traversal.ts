@@ -32,10 +32,19 @@ export function plantCanaries(dir: string): void {
 
 const dots = fc.constantFrom('..', '..', '%2e%2e', '.%2E', '%252e%252e');
 const seps = fc.constantFrom('/', '/', '%2f', '%5C', '\\');
-const tail = fc.constantFrom('sarif', 'index.json', 'badges/MAINTENANCE.svg', 'badges/MAINTENANCE', 'at/1760000000/sarif', 'at/1760000000/badges/MAINTENANCE.svg');
+const tail = fc.constantFrom(
+  'sarif',
+  'index.json',
+  'badges/MAINTENANCE.svg',
+  'badges/MAINTENANCE',
+  'at/1760000000/sarif',
+  'at/1760000000/badges/MAINTENANCE.svg',
+);
 
 /** `/api/v1/repositories/` + n × (dots + sep) + `x/` + a file name a key can end in. */
-export const traversalPath = fc.record({ n: fc.integer({ min: 1, max: 6 }), dot: dots, sep: seps, tail }).map(({ n, dot, sep, tail: t }) => `/api/v1/repositories/${(dot + sep).repeat(n)}x/${t}`);
+export const traversalPath = fc
+  .record({ n: fc.integer({ min: 1, max: 6 }), dot: dots, sep: seps, tail })
+  .map(({ n, dot, sep, tail: t }) => `/api/v1/repositories/${(dot + sep).repeat(n)}x/${t}`);
 
 /** Paths into the linked repository and to linked files inside a real one. */
 export const linkedPath = fc.constantFrom(

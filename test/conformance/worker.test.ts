@@ -33,7 +33,11 @@ const origin: Server = createServer((req, res) => {
 function runner(mf: () => Miniflare): Runner {
   return async (req) => {
     // Miniflare routes a request to the Worker whose route matches its host.
-    const res = await mf().dispatchFetch(`http://${workerName(req.site ?? 'A')}.example${req.url}`, { method: req.method, headers: req.headers, redirect: 'manual' });
+    const res = await mf().dispatchFetch(`http://${workerName(req.site ?? 'A')}.example${req.url}`, {
+      method: req.method,
+      headers: req.headers,
+      redirect: 'manual',
+    });
     const headers: Record<string, string> = {};
     res.headers.forEach((v, k) => (headers[k] = v));
     return { status: res.status, headers, body: await res.text() };
@@ -47,8 +51,20 @@ beforeAll(async () => {
   await new Promise<void>((ok) => origin.listen(0, '127.0.0.1', ok));
   const port = (origin.address() as AddressInfo).port;
   const worker = (site: SiteName, more: Partial<WorkerOptions>): WorkerOptions =>
-    ({ name: workerName(site), routes: [`${workerName(site)}.example/*`], modules: true, script, compatibilityFlags: COMPATIBILITY_FLAGS, ...more }) as WorkerOptions;
-  viaOrigin = new Miniflare({ workers: [worker('A', { bindings: { ORIGIN_URL: `http://127.0.0.1:${port}/site/` } }), worker('B', { bindings: { ORIGIN_URL: `http://127.0.0.1:${port}/site-b` } })] });
+    ({
+      name: workerName(site),
+      routes: [`${workerName(site)}.example/*`],
+      modules: true,
+      script,
+      compatibilityFlags: COMPATIBILITY_FLAGS,
+      ...more,
+    }) as WorkerOptions;
+  viaOrigin = new Miniflare({
+    workers: [
+      worker('A', { bindings: { ORIGIN_URL: `http://127.0.0.1:${port}/site/` } }),
+      worker('B', { bindings: { ORIGIN_URL: `http://127.0.0.1:${port}/site-b` } }),
+    ],
+  });
   viaR2 = new Miniflare({ workers: SITES.map((site) => worker(site, { r2Buckets: { BUCKET: `bucket-${workerName(site)}` } })) });
   for (const site of SITES) {
     const bucket = (await viaR2.getR2Bucket('BUCKET', workerName(site))) as unknown as { put(key: string, value: string): Promise<unknown> };

@@ -22,7 +22,16 @@ export function launchBrowser(): Promise<Browser> {
   // playwright-core gives every launch a fresh --user-data-dir of its own (it refuses the flag).
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -34,7 +43,9 @@ export function launchBrowser(): Promise<Browser> {
 export async function axeViolations(page: Page, options: object = {}): Promise<string[]> {
   await page.evaluate(AXE);
   return page.evaluate(async (o) => {
-    const w = window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } };
+    const w = window as unknown as {
+      axe: { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> };
+    };
     const r = await w.axe.run(document, { resultTypes: ['violations'], ...o });
     return r.violations.map(
       (v) =>

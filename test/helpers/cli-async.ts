@@ -10,7 +10,10 @@ export interface CliExit {
   stderr: string;
 }
 
-export function runCliAsync(args: string[], opts: { cwd?: string; env?: Record<string, string>; started?: (child: ChildProcess) => void } = {}): Promise<CliExit> {
+export function runCliAsync(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string>; started?: (child: ChildProcess) => void } = {},
+): Promise<CliExit> {
   const child = spawn(CLI[0], [...CLI.slice(1), ...args], {
     cwd: opts.cwd ?? ROOT,
     env: { ...process.env, CI: 'true', ...opts.env },

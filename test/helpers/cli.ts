@@ -27,7 +27,11 @@ export function childEnv(overrides: Record<string, string | undefined> = {}): No
  * Node binary another user owns, ENOENT, a timeout) instead of returning a status of null
  * that a test would then compare with its expected code.
  */
-export function spawnChecked(command: string, args: readonly string[], opts: Omit<SpawnSyncOptionsWithStringEncoding, 'encoding'> = {}): SpawnSyncReturns<string> {
+export function spawnChecked(
+  command: string,
+  args: readonly string[],
+  opts: Omit<SpawnSyncOptionsWithStringEncoding, 'encoding'> = {},
+): SpawnSyncReturns<string> {
   const r = spawnSync(command, args, { ...opts, encoding: 'utf8' });
   if (r.error) throw new Error(`could not run ${command} ${args.join(' ')}: ${r.error.message}${r.stderr ? `\n${r.stderr}` : ''}`, { cause: r.error });
   return r;

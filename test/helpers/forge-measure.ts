@@ -21,7 +21,9 @@ export interface MeasureOn {
 }
 
 export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<ForgeResult> {
-  const hosts = { [o.host]: { kind: o.kind, apiUrl: server.url, tokenEnv: 'FORGE_TEST_TOKEN', requestsPerSecond: 0, timeoutSeconds: 2, maxWaitSeconds: 5, ...o.hostConfig } };
+  const hosts = {
+    [o.host]: { kind: o.kind, apiUrl: server.url, tokenEnv: 'FORGE_TEST_TOKEN', requestsPerSecond: 0, timeoutSeconds: 2, maxWaitSeconds: 5, ...o.hostConfig },
+  };
   const forge = forgeFor({ hosts }, { FORGE_TEST_TOKEN: o.tokens });
   const request: ForgeRequest = {
     target: { url: `https://${o.host}/${o.path}`, host: o.host, path: o.path, source: 'repos.txt:1' },

@@ -76,7 +76,14 @@ export class WorkRepo {
 
   /** A merge of `branch` into the current branch (a merge commit even when it could fast-forward). */
   merge(branch: string, at: number): string {
-    const env = { GIT_AUTHOR_NAME: ALICE.name, GIT_AUTHOR_EMAIL: ALICE.email, GIT_COMMITTER_NAME: ALICE.name, GIT_COMMITTER_EMAIL: ALICE.email, GIT_AUTHOR_DATE: date(at), GIT_COMMITTER_DATE: date(at) };
+    const env = {
+      GIT_AUTHOR_NAME: ALICE.name,
+      GIT_AUTHOR_EMAIL: ALICE.email,
+      GIT_COMMITTER_NAME: ALICE.name,
+      GIT_COMMITTER_EMAIL: ALICE.email,
+      GIT_AUTHOR_DATE: date(at),
+      GIT_COMMITTER_DATE: date(at),
+    };
     this.git(['merge', '-q', '--no-ff', '--no-edit', branch], env);
     return this.git(['rev-parse', 'HEAD']).trim();
   }
@@ -84,7 +91,12 @@ export class WorkRepo {
   tag(name: string, opts: { annotatedAt?: number; target?: string } = {}): void {
     const target = opts.target ?? 'HEAD';
     if (opts.annotatedAt === undefined) this.git(['tag', name, target]);
-    else this.git(['tag', '-a', '-m', name, name, target], { GIT_COMMITTER_NAME: ALICE.name, GIT_COMMITTER_EMAIL: ALICE.email, GIT_COMMITTER_DATE: date(opts.annotatedAt) });
+    else
+      this.git(['tag', '-a', '-m', name, name, target], {
+        GIT_COMMITTER_NAME: ALICE.name,
+        GIT_COMMITTER_EMAIL: ALICE.email,
+        GIT_COMMITTER_DATE: date(opts.annotatedAt),
+      });
   }
 
   /** An annotated tag object with no tagger line (old git wrote such tags). */

@@ -74,7 +74,14 @@ export function hostileGit(root: string): HostileGit {
   writeFileSync(global, configText.join(''));
   writeFileSync(join(xdg, 'git', 'config'), configText.join(''));
   return {
-    env: { HOME: home, XDG_CONFIG_HOME: xdg, GIT_CONFIG_GLOBAL: global, GIT_CONFIG_SYSTEM: global, GIT_PAGER: join(bin, 'pager'), GIT_EXTERNAL_DIFF: join(bin, 'diff') },
+    env: {
+      HOME: home,
+      XDG_CONFIG_HOME: xdg,
+      GIT_CONFIG_GLOBAL: global,
+      GIT_CONFIG_SYSTEM: global,
+      GIT_PAGER: join(bin, 'pager'),
+      GIT_EXTERNAL_DIFF: join(bin, 'diff'),
+    },
     ran: () => (existsSync(log) ? readFileSync(log, 'utf8') : ''),
     infect: (gitDir) => {
       for (const [k, v] of keys) git(gitDir, ['config', '--add', k, v]);

@@ -55,7 +55,16 @@ export const hostileQuery = fc.oneof(
   fc
     .array(
       fc.oneof(
-        fc.constantFrom('timestamp=1762000000', 'timestamp=', 'timestamp', 'timestamp=-1', 'timestamp=1e9', 'timestamp=%31', 'timestamp=9007199254740993', 'a=b'),
+        fc.constantFrom(
+          'timestamp=1762000000',
+          'timestamp=',
+          'timestamp',
+          'timestamp=-1',
+          'timestamp=1e9',
+          'timestamp=%31',
+          'timestamp=9007199254740993',
+          'a=b',
+        ),
         segment.map((s) => `timestamp=${s}`),
       ),
       { maxLength: 3 },

@@ -38,7 +38,10 @@ export interface RecipeKit {
   dir: string;
   npmrc: string;
   baseEnv: Record<string, string>;
-  sh(script: string, opts: { cwd: string; env?: Record<string, string>; shell?: string[]; again?: boolean }): { code: number | null; stdout: string; stderr: string };
+  sh(
+    script: string,
+    opts: { cwd: string; env?: Record<string, string>; shell?: string[]; again?: boolean },
+  ): { code: number | null; stdout: string; stderr: string };
   /** The guide's install (clone, `npm ci --omit=dev`, then the site's own config), once per kit. */
   installedCheckout(): string;
   /** A copy of the installed checkout, its production packages linked rather than copied. */
@@ -66,7 +69,11 @@ export function recipeKit(): RecipeKit {
       expect(script).toContain('npx badgepress ');
       script = script.replaceAll('npx badgepress ', `'${process.execPath}' '${join(opts.cwd, 'bin/badgepress.js')}' `);
     }
-    const r = spawnChecked(shell!, [...flags, script], { cwd: opts.cwd, env: { ...baseEnv, CI: 'true', NPM_CONFIG_USERCONFIG: npmrc, ...opts.env }, timeout: 120_000 });
+    const r = spawnChecked(shell!, [...flags, script], {
+      cwd: opts.cwd,
+      env: { ...baseEnv, CI: 'true', NPM_CONFIG_USERCONFIG: npmrc, ...opts.env },
+      timeout: 120_000,
+    });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 

@@ -33,12 +33,23 @@ export function multitoolIssues(...reports: unknown[]): MultitoolIssue[][] {
   const binary = require('@microsoft/sarif-multitool') as string;
   // Exit 1 means "results found"; the output file says which.
   try {
-    execFileSync(binary, ['validate', '--rule-kind', 'Sarif;Gh', '--output', output, ...inputs], { stdio: 'pipe', timeout: 120_000, env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1' } });
+    execFileSync(binary, ['validate', '--rule-kind', 'Sarif;Gh', '--output', output, ...inputs], {
+      stdio: 'pipe',
+      timeout: 120_000,
+      env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1' },
+    });
   } catch (e) {
     if ((e as { status?: number }).status !== 1) throw e;
   }
-  type Result = { ruleId: string; level?: string; message: { text?: string; id?: string; arguments?: string[] }; locations?: Array<{ physicalLocation?: { artifactLocation?: { uri?: string } } }> };
-  const log = JSON.parse(readFileSync(output, 'utf8')) as { runs: Array<{ results?: Result[]; invocations?: Array<{ toolExecutionNotifications?: Array<{ message: { text: string } }> }> }> };
+  type Result = {
+    ruleId: string;
+    level?: string;
+    message: { text?: string; id?: string; arguments?: string[] };
+    locations?: Array<{ physicalLocation?: { artifactLocation?: { uri?: string } } }>;
+  };
+  const log = JSON.parse(readFileSync(output, 'utf8')) as {
+    runs: Array<{ results?: Result[]; invocations?: Array<{ toolExecutionNotifications?: Array<{ message: { text: string } }> }> }>;
+  };
   const run = log.runs[0]!;
   const notes = (run.invocations ?? []).flatMap((i) => i.toolExecutionNotifications ?? []);
   if (notes.length > 0) throw new Error(`SARIF Multitool failed: ${notes.map((n) => n.message.text).join('; ')}`);

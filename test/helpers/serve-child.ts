@@ -11,7 +11,12 @@ export interface ServeChild {
 }
 
 /** `ready` finds the base URL in what the child prints: serve's line by default. */
-export function startServeChild(command: string, args: string[], opts: SpawnOptions, ready = /at (http:\/\/\S+?)\/api\/v1\/repositories\//): Promise<ServeChild> {
+export function startServeChild(
+  command: string,
+  args: string[],
+  opts: SpawnOptions,
+  ready = /at (http:\/\/\S+?)\/api\/v1\/repositories\//,
+): Promise<ServeChild> {
   return new Promise((ok, fail) => {
     const child = spawn(command, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

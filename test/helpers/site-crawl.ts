@@ -33,7 +33,15 @@ export function hostileStoreB(dir: string): string {
       values: { COMMITS: 7, ISSUE_REACTION_TIME: 2, RELEASES: 1, PACKAGES: 1, CI_PIPELINE: 3 },
       evidence: { RELEASES: `${HOSTILE.script} ${HOSTILE.svg} ${HOSTILE.bidi} https://example.org/${long}` },
     },
-    { kind: 'grant', repositoryUrl: u, ruleId: 'MANUAL/Project is open source', granted: true, timestamp: 1750000000, by: HOSTILE.svg, note: `${HOSTILE.script} ${HOSTILE.bidi} ${long}` },
+    {
+      kind: 'grant',
+      repositoryUrl: u,
+      ruleId: 'MANUAL/Project is open source',
+      granted: true,
+      timestamp: 1750000000,
+      by: HOSTILE.svg,
+      note: `${HOSTILE.script} ${HOSTILE.bidi} ${long}`,
+    },
   ]);
   writeFileSync(join(store, 'evil.ndjson'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   return store;
@@ -42,7 +50,10 @@ export function hostileStoreB(dir: string): string {
 export function shapeBConfig(dir: string): string {
   // The example's config, with paths that hold from a temporary directory.
   const cfg = join(dir, 'b.yaml');
-  writeFileSync(cfg, `shape: B\nthresholds:\n  B: ${join(ROOT, 'examples/shape-b/thresholds-b.yaml')}\ndecisions: ${join(ROOT, 'examples/shape-b/decisions')}\n`);
+  writeFileSync(
+    cfg,
+    `shape: B\nthresholds:\n  B: ${join(ROOT, 'examples/shape-b/thresholds-b.yaml')}\ndecisions: ${join(ROOT, 'examples/shape-b/decisions')}\n`,
+  );
   return cfg;
 }
 

@@ -15,7 +15,17 @@ export interface BuiltSite {
   issues: LoadIssue[];
 }
 
-export async function buildSite(opts: { store: string; out: string; now?: number; config?: string; shape?: 'A' | 'B'; prune?: boolean; include?: (url: string) => boolean; sink?: Sink; source?: StoreSource }): Promise<BuiltSite> {
+export async function buildSite(opts: {
+  store: string;
+  out: string;
+  now?: number;
+  config?: string;
+  shape?: 'A' | 'B';
+  prune?: boolean;
+  include?: (url: string) => boolean;
+  sink?: Sink;
+  source?: StoreSource;
+}): Promise<BuiltSite> {
   const config = await resolveConfig(opts.config, { store: opts.store, out: opts.out, ...(opts.shape ? { shape: opts.shape } : {}) });
   const { settings } = config;
   const shape = loadShape(config);

@@ -22,7 +22,14 @@ export function geometry(svg: string): Geometry {
   const doc = parser.parse(svg) as Node[];
   const root = doc.find((n) => 'svg' in n)!;
   const attrs = (n: Node) => (n[':@'] ?? {}) as Record<string, string>;
-  const g: Geometry = { width: num(attrs(root).width), height: num(attrs(root).height), ariaLabel: attrs(root)['aria-label']!, title: '', rects: [], texts: [] };
+  const g: Geometry = {
+    width: num(attrs(root).width),
+    height: num(attrs(root).height),
+    ariaLabel: attrs(root)['aria-label']!,
+    title: '',
+    rects: [],
+    texts: [],
+  };
   const textOf = (children: Node[]): string => children.map((c) => (typeof c['#text'] === 'string' ? c['#text'] : '')).join('');
   const walk = (nodes: Node[], hidden: boolean, fill: string | undefined) => {
     for (const n of nodes) {

@@ -38,7 +38,17 @@ export interface Held extends Required<CatalogueRepo> {
 export function held(c: Catalogue): Held[] {
   return c.repos.map((r, i) => {
     const cut = r.path.lastIndexOf('/');
-    return { visibility: 'public', archived: false, fork: false, mirror: false, topics: [], ...r, id: i + 1, owner: r.path.slice(0, cut), name: r.path.slice(cut + 1) };
+    return {
+      visibility: 'public',
+      archived: false,
+      fork: false,
+      mirror: false,
+      topics: [],
+      ...r,
+      id: i + 1,
+      owner: r.path.slice(0, cut),
+      name: r.path.slice(cut + 1),
+    };
   });
 }
 

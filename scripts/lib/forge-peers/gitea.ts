@@ -8,7 +8,18 @@
 // started_at.
 import { fileURLToPath } from 'node:url';
 import { type Catalogue, find, held, sameOwner, signedIn, visibleTo, type Held } from './catalogue.ts';
-import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
+import {
+  loadJson,
+  routeMaker,
+  type Override,
+  page,
+  specCheck,
+  startForgeServer,
+  type ForgeServer,
+  type Reply,
+  type RequestSeen,
+  type Route,
+} from './server.ts';
 
 const doc = loadJson(fileURLToPath(new URL('../../../test/fixtures/forgejo/responses.v1.json', import.meta.url)));
 /** Rate limits and 401s are not listed per endpoint; Forgejo's error body is APIError. */
@@ -110,7 +121,12 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
           const archived = req.query.get('archived');
           const mode = req.query.get('mode');
           const kept = visibleTo(repos, req).filter(
-            (h) => (h.visibility !== 'private' || withPrivate) && (archived === null || String(h.archived) === archived) && (mode !== 'source' || (!h.fork && !h.mirror)) && (mode !== 'fork' || h.fork) && (mode !== 'mirror' || h.mirror),
+            (h) =>
+              (h.visibility !== 'private' || withPrivate) &&
+              (archived === null || String(h.archived) === archived) &&
+              (mode !== 'source' || (!h.fork && !h.mirror)) &&
+              (mode !== 'fork' || h.fork) &&
+              (mode !== 'mirror' || h.mirror),
           );
           const one = paged(kept.map(listed), req, base);
           return { ...one, body: { ok: true, data: one.body } };
@@ -148,7 +164,9 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
     }),
     route('/repos/{owner}/{repo}/issues/{index}/timeline', (p, req, base) =>
       paged(
-        (r.timeline ?? []).filter((t) => t.issue === Number(p.index)).map((t, k) => ({ id: k + 1, type: t.type, created_at: t.created, updated_at: t.created, user: user(t.user), body: '' })),
+        (r.timeline ?? [])
+          .filter((t) => t.issue === Number(p.index))
+          .map((t, k) => ({ id: k + 1, type: t.type, created_at: t.created, updated_at: t.created, user: user(t.user), body: '' })),
         req,
         base,
       ),
@@ -161,7 +179,14 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
         const id = n * 100 + k;
         if (r.runList === 'gitea') {
           const done = x.status === 'success' || x.status === 'failure' || x.status === 'cancelled' || x.status === 'skipped';
-          return { id, display_title: 'CI', event: 'push', status: done ? 'completed' : x.status, ...(done ? { conclusion: x.status } : {}), started_at: x.started ?? '1970-01-01T00:00:00Z' };
+          return {
+            id,
+            display_title: 'CI',
+            event: 'push',
+            status: done ? 'completed' : x.status,
+            ...(done ? { conclusion: x.status } : {}),
+            started_at: x.started ?? '1970-01-01T00:00:00Z',
+          };
         }
         if (x.created === undefined) throw new Error("Forgejo's runs always carry `created`");
         return { id, created: x.created, updated: x.created, status: x.status, event: 'push', title: 'CI' };
@@ -171,14 +196,30 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
     }),
     route('/repos/{owner}/{repo}/releases', (_p, req, base) =>
       paged(
-        (r.releases ?? []).map((x, k) => ({ id: k + 1, tag_name: x.tag, name: x.tag, draft: !!x.draft, prerelease: false, created_at: x.published, published_at: x.published })),
+        (r.releases ?? []).map((x, k) => ({
+          id: k + 1,
+          tag_name: x.tag,
+          name: x.tag,
+          draft: !!x.draft,
+          prerelease: false,
+          created_at: x.published,
+          published_at: x.published,
+        })),
         req,
         base,
       ),
     ),
     route('/packages/{owner}', (p, req, base) =>
       paged(
-        (r.packages ?? []).map((x, k) => ({ id: k + 1, name: x.name, version: x.version, type: x.type, created_at: x.created, owner: user(p.owner), ...(x.repository ? { repository: repository(x.repository) } : {}) })),
+        (r.packages ?? []).map((x, k) => ({
+          id: k + 1,
+          name: x.name,
+          version: x.version,
+          type: x.type,
+          created_at: x.created,
+          owner: user(p.owner),
+          ...(x.repository ? { repository: repository(x.repository) } : {}),
+        })),
         req,
         base,
       ),

@@ -4,7 +4,18 @@
 import { createVerify, type KeyObject } from 'node:crypto';
 import { cost, execute, parse, type GqlObject } from './graphql.ts';
 import { type Catalogue, find, held, sameOwner, signedIn, visibleTo, type Held } from './catalogue.ts';
-import { loadJson, routeMaker, type Override, page, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
+import {
+  loadJson,
+  routeMaker,
+  type Override,
+  page,
+  specCheck,
+  startForgeServer,
+  type ForgeServer,
+  type Reply,
+  type RequestSeen,
+  type Route,
+} from './server.ts';
 
 type Json = Record<string, any>;
 
@@ -119,7 +130,12 @@ function connection(typename: string, items: readonly GqlObject[], args: Record<
   const nodes = items.slice(from, from + first);
   const end = from + nodes.length - 1;
   const cursor = (i: number) => Buffer.from(`cursor:${i}`).toString('base64');
-  return { __typename: typename, totalCount: items.length, nodes, pageInfo: { __typename: 'PageInfo', hasNextPage: end + 1 < items.length, endCursor: nodes.length > 0 ? cursor(end) : null } };
+  return {
+    __typename: typename,
+    totalCount: items.length,
+    nodes,
+    pageInfo: { __typename: 'PageInfo', hasNextPage: end + 1 < items.length, endCursor: nodes.length > 0 ? cursor(end) : null },
+  };
 }
 
 /**
@@ -131,8 +147,12 @@ function graphqlRoute(r: GhRepository): (req: { body: string; authorized: boolea
   let remaining = r.graphqlPoints ?? 5000;
   const reset = String(Math.floor(Date.now() / 1000) + 3600);
   const timeline = (number: number): GqlObject[] => {
-    const comments = (r.comments ?? []).filter((c) => c.issue === number).map((c) => ({ __typename: 'IssueComment', createdAt: c.created, authorAssociation: c.association, author: gqlActor(c.author) }));
-    const events = (r.events ?? []).filter((e) => e.issue === number).map((e) => ({ __typename: EVENT_TYPES[e.event] ?? 'SubscribedEvent', createdAt: e.created, actor: gqlActor(e.actor) }));
+    const comments = (r.comments ?? [])
+      .filter((c) => c.issue === number)
+      .map((c) => ({ __typename: 'IssueComment', createdAt: c.created, authorAssociation: c.association, author: gqlActor(c.author) }));
+    const events = (r.events ?? [])
+      .filter((e) => e.issue === number)
+      .map((e) => ({ __typename: EVENT_TYPES[e.event] ?? 'SubscribedEvent', createdAt: e.created, actor: gqlActor(e.actor) }));
     return [...comments, ...events].sort((a, b) => unix(a.createdAt) - unix(b.createdAt));
   };
   const issue = (i: GhIssue): GqlObject => ({
@@ -163,7 +183,14 @@ function graphqlRoute(r: GhRepository): (req: { body: string; authorized: boolea
     });
     // "Authenticating with GraphQL": the GraphQL API answers no anonymous request.
     if (!req.authorized)
-      return { status: 401, headers: {}, body: { message: 'This endpoint requires you to be authenticated.', documentation_url: 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql' } };
+      return {
+        status: 401,
+        headers: {},
+        body: {
+          message: 'This endpoint requires you to be authenticated.',
+          documentation_url: 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql',
+        },
+      };
     let asked: { query?: string; variables?: Record<string, unknown> };
     try {
       asked = JSON.parse(req.body);
@@ -178,11 +205,19 @@ function graphqlRoute(r: GhRepository): (req: { body: string; authorized: boolea
       return { status: 200, headers: headers(remaining), body: { errors: [{ message: `Parse error: ${(error as Error).message}` }] } };
     }
     const points = cost(op, variables);
-    if (points > remaining) return { status: 200, headers: headers(remaining), body: { errors: [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded' }] } };
+    if (points > remaining)
+      return { status: 200, headers: headers(remaining), body: { errors: [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded' }] } };
     remaining -= points;
     const root: GqlObject = {
       __typename: 'Query',
-      rateLimit: { __typename: 'RateLimit', cost: points, remaining, limit: 5000, used: 5000 - remaining, resetAt: new Date(Number(reset) * 1000).toISOString() },
+      rateLimit: {
+        __typename: 'RateLimit',
+        cost: points,
+        remaining,
+        limit: 5000,
+        used: 5000 - remaining,
+        resetAt: new Date(Number(reset) * 1000).toISOString(),
+      },
       repository: (a: Record<string, unknown>) => ({
         __typename: 'Repository',
         nameWithOwner: `${a.owner}/${a.name}`,
@@ -222,10 +257,13 @@ export function jwtCheck(authorization: string | undefined, appId: string, publi
   } catch {
     return 'A JSON web token could not be decoded';
   }
-  if (!createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(publicKey, Buffer.from(signature, 'base64url'))) return 'A JSON web token could not be decoded';
+  if (!createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(publicKey, Buffer.from(signature, 'base64url')))
+    return 'A JSON web token could not be decoded';
   const now = Math.floor(Date.now() / 1000);
-  if (typeof claims.exp !== 'number' || claims.exp <= now || claims.exp > now + 600) return "'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires";
-  if (typeof claims.iat !== 'number' || claims.iat > now + 60) return "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued";
+  if (typeof claims.exp !== 'number' || claims.exp <= now || claims.exp > now + 600)
+    return "'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires";
+  if (typeof claims.iat !== 'number' || claims.iat > now + 60)
+    return "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued";
   if (String(claims.iss) !== appId) return 'Integration not found';
   return undefined;
 }
@@ -306,7 +344,9 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
           const seen = repos.filter((h) => h.id > since && (h.visibility === 'public' || (h.visibility === 'internal' && signedIn(req))));
           const pageItems = seen.slice(0, cap);
           const more = seen.length > pageItems.length;
-          const headers: Record<string, string> = more ? { link: `<${base}/repositories?since=${pageItems[pageItems.length - 1]!.id}>; rel="next", <${base}/repositories{?since}>; rel="first"` } : {};
+          const headers: Record<string, string> = more
+            ? { link: `<${base}/repositories?since=${pageItems[pageItems.length - 1]!.id}>; rel="next", <${base}/repositories{?since}>; rel="first"` }
+            : {};
           return { status: 200, headers, body: pageItems.map((h) => shaped(h, 'minimal-repository')) };
         }),
         {
@@ -329,7 +369,13 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
         const answer = graphql({ body: req.body ?? '', authorized: req.headers.authorization !== undefined });
         const normal = () => ({ status: answer.status, headers: answer.headers, body: answer.body });
         const reply = r.override?.('/graphql', req, ++graphqlCount, normal) ?? normal();
-        return { ...reply, raw: (res) => res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers }).end(reply.body === undefined ? '' : JSON.stringify(reply.body)) };
+        return {
+          ...reply,
+          raw: (res) =>
+            res
+              .writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers })
+              .end(reply.body === undefined ? '' : JSON.stringify(reply.body)),
+        };
       },
     },
     ...catalogueRoutes,
@@ -338,7 +384,12 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
         const { repo, movedFrom } = find(cat, repos, `${p.owner}/${p.repo}`);
         if (!repo || (repo.visibility !== 'public' && !signedIn(req))) return notFound;
         // A renamed or transferred repository: 301 to its lasting address, by id.
-        if (movedFrom) return { status: 301, headers: { location: `${base}/repositories/${repo.id}` }, body: { ...GH_ERROR('Moved Permanently'), url: `${base}/repositories/${repo.id}` } };
+        if (movedFrom)
+          return {
+            status: 301,
+            headers: { location: `${base}/repositories/${repo.id}` },
+            body: { ...GH_ERROR('Moved Permanently'), url: `${base}/repositories/${repo.id}` },
+          };
         return { status: 200, body: shaped(repo, 'full-repository-default-response') };
       }
       const repo = example('full-repository-default-response');
@@ -356,7 +407,13 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
         .filter((i) => !since || unix(i.updated ?? i.created) >= unix(since))
         .map((i) => {
           const out = example('issue-items')[0];
-          Object.assign(out, { number: i.number, created_at: i.created, updated_at: i.updated ?? i.created, user: user(i.author), author_association: i.association });
+          Object.assign(out, {
+            number: i.number,
+            created_at: i.created,
+            updated_at: i.updated ?? i.created,
+            user: user(i.author),
+            author_association: i.association,
+          });
           if (!i.pull) delete out.pull_request;
           return out;
         });
@@ -368,7 +425,13 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
         .filter((c) => !since || unix(c.created) >= unix(since))
         .map((c) => {
           const out = example('issue-comment-items')[0];
-          Object.assign(out, { issue_url: `https://api.github.com/repos/${p.owner}/${p.repo}/issues/${c.issue}`, created_at: c.created, updated_at: c.created, user: user(c.author), author_association: c.association });
+          Object.assign(out, {
+            issue_url: `https://api.github.com/repos/${p.owner}/${p.repo}/issues/${c.issue}`,
+            created_at: c.created,
+            updated_at: c.created,
+            user: user(c.author),
+            author_association: c.association,
+          });
           return out;
         });
       return paged(items, req, base);

@@ -26,7 +26,10 @@ export interface GlNote {
   system?: boolean;
 }
 /** A resource event of an issue (resource_label_events, _milestone_events, _state_events). */
-export type GlResourceEvent = { issue: number; created: string; user: GlUser } & ({ kind: 'label' | 'milestone'; action: 'add' | 'remove' } | { kind: 'state'; state: 'closed' | 'reopened' });
+export type GlResourceEvent = { issue: number; created: string; user: GlUser } & (
+  | { kind: 'label' | 'milestone'; action: 'add' | 'remove' }
+  | { kind: 'state'; state: 'closed' | 'reopened' }
+);
 
 /** System notes GitLab no longer writes: those changes are resource events. */
 const RESOURCE_EVENT_NOTE = /^(added|removed) .*labels?$|milestone|^(closed|reopened)\b/;
@@ -49,7 +52,14 @@ export interface GlProject {
 }
 
 let ids = 1;
-const user = (u: GlUser) => ({ id: ids++, username: u.username, name: u.username, state: 'active', avatar_url: null, web_url: `https://gitlab.example/${u.username}` });
+const user = (u: GlUser) => ({
+  id: ids++,
+  username: u.username,
+  name: u.username,
+  state: 'active',
+  avatar_url: null,
+  web_url: `https://gitlab.example/${u.username}`,
+});
 const unix = (iso: string) => Date.parse(iso) / 1000;
 
 export async function startGitLab(p: GlProject): Promise<ForgeServer> {
@@ -58,7 +68,13 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
     const size = Math.min(cap, Number(req.query.get('per_page') ?? 20));
     const n = Number(req.query.get('page') ?? 1);
     const last = Math.max(1, Math.ceil(items.length / size));
-    const headers = { 'x-page': String(n), 'x-per-page': String(size), 'x-next-page': n < last ? String(n + 1) : '', 'x-total': String(items.length), 'x-total-pages': String(last) };
+    const headers = {
+      'x-page': String(n),
+      'x-per-page': String(size),
+      'x-next-page': n < last ? String(n + 1) : '',
+      'x-total': String(items.length),
+      'x-total-pages': String(last),
+    };
     return { status: 200, headers, body: items.slice((n - 1) * size, n * size) };
   };
   const route = routeMaker(p.override);
@@ -104,7 +120,13 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
     const links = [...(n < last ? [`${at(n + 1)}; rel="next"`] : []), ...(n > 1 ? [`${at(n - 1)}; rel="prev"`] : []), `${at(1)}; rel="first"`];
     const counted = items.length <= 10_000;
     if (counted) links.push(`${at(last)}; rel="last"`);
-    const headers: Record<string, string> = { link: links.join(', '), 'x-page': String(n), 'x-per-page': String(size), 'x-next-page': n < last ? String(n + 1) : '', 'x-prev-page': n > 1 ? String(n - 1) : '' };
+    const headers: Record<string, string> = {
+      link: links.join(', '),
+      'x-page': String(n),
+      'x-per-page': String(size),
+      'x-next-page': n < last ? String(n + 1) : '',
+      'x-prev-page': n > 1 ? String(n - 1) : '',
+    };
     if (counted) Object.assign(headers, { 'x-total': String(items.length), 'x-total-pages': String(last) });
     return { status: 200, headers, body: items.slice((n - 1) * size, n * size) };
   };
@@ -227,7 +249,11 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
               created_at: e.created,
               resource_type: 'Issue',
               resource_id: 1000 + e.issue,
-              ...(e.kind === 'state' ? { state: e.state } : e.kind === 'label' ? { label: { id: 7, name: 'bug' }, action: e.action } : { milestone: { id: 9, title: 'v1' }, action: e.action }),
+              ...(e.kind === 'state'
+                ? { state: e.state }
+                : e.kind === 'label'
+                  ? { label: { id: 7, name: 'bug' }, action: e.action }
+                  : { milestone: { id: 9, title: 'v1' }, action: e.action }),
             })),
           req,
         ),
@@ -260,7 +286,14 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
     ),
     route('/projects/{id}/releases', (_x, req) =>
       paged(
-        (p.releases ?? []).map((r) => ({ tag_name: r.tag, name: r.tag, description: null, created_at: r.released, released_at: r.released, upcoming_release: !!r.upcoming })),
+        (p.releases ?? []).map((r) => ({
+          tag_name: r.tag,
+          name: r.tag,
+          description: null,
+          created_at: r.released,
+          released_at: r.released,
+          upcoming_release: !!r.upcoming,
+        })),
         req,
       ),
     ),

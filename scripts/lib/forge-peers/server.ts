@@ -178,7 +178,13 @@ export async function startForgeServer(routes: Route[], check: SpecCheck, prefix
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const seen: RequestSeen = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, ...(text ? { body: text } : {}) };
+    const seen: RequestSeen = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      ...(text ? { body: text } : {}),
+    };
     requests.push(seen);
     const route = compiled.find((r) => (r.method ?? 'GET') === seen.method && r.re.test(url.pathname));
     if (!route) {
@@ -241,7 +247,13 @@ export async function startForgeServer(routes: Route[], check: SpecCheck, prefix
 }
 
 /** One page of `items` as the forges page them (`page`, `per_page` or `limit`), with a Link header. */
-export function page<T>(items: readonly T[], request: RequestSeen, base: string, sizeParam = 'per_page', defaultSize = 30): { body: T[]; headers: Record<string, string> } {
+export function page<T>(
+  items: readonly T[],
+  request: RequestSeen,
+  base: string,
+  sizeParam = 'per_page',
+  defaultSize = 30,
+): { body: T[]; headers: Record<string, string> } {
   const size = Number(request.query.get(sizeParam) ?? defaultSize);
   const n = Number(request.query.get('page') ?? 1);
   const last = Math.max(1, Math.ceil(items.length / size));

@@ -36,7 +36,9 @@ async function depsDev(http: ForgeHttp, target: ScanTarget): Promise<Count> {
     const { body: info } = await http.getJson<{ versions?: Array<{ versionKey: { version: string }; isDefault?: boolean }> }>(pkg);
     const version = (info.versions ?? []).find((v) => v.isDefault)?.versionKey.version;
     if (version === undefined) continue;
-    const { body: count } = await http.getJson<{ directDependentCount?: number }>(`/v3alpha/systems/${encodeURIComponent(system)}/packages/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}:dependents`);
+    const { body: count } = await http.getJson<{ directDependentCount?: number }>(
+      `/v3alpha/systems/${encodeURIComponent(system)}/packages/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}:dependents`,
+    );
     dependents += count.directDependentCount ?? 0;
   }
   return { dependents, packages: packages.size };
@@ -47,7 +49,13 @@ const dependentsRule = RULE.dependents.id;
 
 export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegistry): ForgeMeasurer {
   const label = `${config.source} API`;
-  const access = { apiUrl: (config.apiUrl ?? DEPENDENTS_API_URLS[config.source]).replace(/\/+$/, ''), tokens: [], requestsPerSecond: 5, timeoutSeconds: config.timeoutSeconds ?? 30, maxWaitSeconds: 60 };
+  const access = {
+    apiUrl: (config.apiUrl ?? DEPENDENTS_API_URLS[config.source]).replace(/\/+$/, ''),
+    tokens: [],
+    requestsPerSecond: 5,
+    timeoutSeconds: config.timeoutSeconds ?? 30,
+    maxWaitSeconds: 60,
+  };
   const count = config.source === 'deps.dev' ? depsDev : ecosystems;
   return {
     answers: { always: [], latest: [dependentsRule] },

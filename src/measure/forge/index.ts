@@ -25,7 +25,12 @@ export function hostAccess(host: HostConfig, adapter: ForgeAdapter, env: Readonl
     requestsPerSecond: host.requestsPerSecond ?? HOST_DEFAULTS.requestsPerSecond,
     timeoutSeconds: host.timeoutSeconds ?? HOST_DEFAULTS.timeoutSeconds,
     maxWaitSeconds: host.maxWaitSeconds ?? HOST_DEFAULTS.maxWaitSeconds,
-    bounds: { maxPagesPerList: host.maxPagesPerList, maxRequestsPerRepository: host.maxRequestsPerRepository, maxSecondsPerRepository: host.maxSecondsPerRepository, maxAnswerBytes: host.maxAnswerBytes },
+    bounds: {
+      maxPagesPerList: host.maxPagesPerList,
+      maxRequestsPerRepository: host.maxRequestsPerRepository,
+      maxSecondsPerRepository: host.maxSecondsPerRepository,
+      maxAnswerBytes: host.maxAnswerBytes,
+    },
   };
 }
 
@@ -36,7 +41,8 @@ export function hostAccess(host: HostConfig, adapter: ForgeAdapter, env: Readonl
 function appOf(host: HostConfig, adapter: ForgeAdapter, env: Readonly<Record<string, string | undefined>>): HostAccess['app'] {
   const { appIdEnv: idEnv, appKeyEnv: keyEnv } = host;
   if (!idEnv && !keyEnv) return undefined;
-  if (!adapter.apps) throw new ConfigError([`hosts: appIdEnv/appKeyEnv: the ${adapter.label} has no apps that act for installations; give a token through tokenEnv`]);
+  if (!adapter.apps)
+    throw new ConfigError([`hosts: appIdEnv/appKeyEnv: the ${adapter.label} has no apps that act for installations; give a token through tokenEnv`]);
   const id = idEnv ? env[idEnv]?.trim() : undefined;
   const privateKey = keyEnv ? env[keyEnv] : undefined;
   if (!id && !privateKey) return undefined;
@@ -67,7 +73,10 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
   const all: Record<string, HostEntry> = { ...KNOWN_HOSTS, ...settings.hosts };
   // The config schema allows only the registry's kinds; a caller of this function may not.
   const unknown = Object.entries(settings.hosts).filter(([, h]) => h.api !== false && !forgeAdapter(h.kind));
-  if (unknown.length > 0) throw new ConfigError(unknown.map(([host, h]) => `hosts: ${host}: kind: ${JSON.stringify(h.kind)} is no forge badgepress knows; use one of ${FORGE_KINDS.join(', ')}`));
+  if (unknown.length > 0)
+    throw new ConfigError(
+      unknown.map(([host, h]) => `hosts: ${host}: kind: ${JSON.stringify(h.kind)} is no forge badgepress knows; use one of ${FORGE_KINDS.join(', ')}`),
+    );
   const dependents = settings.dependents ? dependentsMeasurer(settings.dependents, registry) : undefined;
   const measurers = new Map<string, ForgeMeasurer | undefined>();
   return (target) => {
@@ -105,7 +114,10 @@ export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
     async measure(request) {
       const [x, y] = [await a.measure(request), await b.measure(request)];
       return {
-        measurements: x.measurements.map((m, i) => ({ values: { ...m.values, ...y.measurements[i]!.values }, evidence: { ...m.evidence, ...y.measurements[i]!.evidence } })),
+        measurements: x.measurements.map((m, i) => ({
+          values: { ...m.values, ...y.measurements[i]!.values },
+          evidence: { ...m.evidence, ...y.measurements[i]!.evidence },
+        })),
         rules: [...x.rules, ...y.rules],
         failures: [...x.failures, ...y.failures],
         requests: x.requests + y.requests,
@@ -162,6 +174,7 @@ export function repositoryPathProblem(adapter: ForgeAdapter, path: string): stri
     if (segments.includes('-')) return `the ${label} names a project GROUP/…/NAME, and "${path}" holds "/-/", which starts a page below a project`;
     return undefined;
   }
-  if (segments.length !== 2) return `the ${label} names a repository OWNER/NAME, and "${path}" has ${segments.length} path ${segments.length === 1 ? 'segment' : 'segments'}`;
+  if (segments.length !== 2)
+    return `the ${label} names a repository OWNER/NAME, and "${path}" has ${segments.length} path ${segments.length === 1 ? 'segment' : 'segments'}`;
   return undefined;
 }

@@ -36,7 +36,12 @@ interface Opened {
 }
 
 /** The source's host, adapter and scope, or what is wrong with its URL. */
-function openSource(source: SourceSetting, settings: ForgeSettings, env: Readonly<Record<string, string | undefined>>, registry: QueueRegistry): Opened | string {
+function openSource(
+  source: SourceSetting,
+  settings: ForgeSettings,
+  env: Readonly<Record<string, string | undefined>>,
+  registry: QueueRegistry,
+): Opened | string {
   const at = `${source.where}: ${source.url}`;
   let url: URL;
   try {
@@ -63,7 +68,8 @@ function openSource(source: SourceSetting, settings: ForgeSettings, env: Readonl
   let scope: SourceScope;
   if (segments.length === 0) {
     // A public forge's every repository (millions): never what an operator means.
-    if (!Object.hasOwn(settings.hosts, host)) return `${at}: names every repository of ${host}, a public forge; name an organisation, user or group (https://${host}/NAME)`;
+    if (!Object.hasOwn(settings.hosts, host))
+      return `${at}: names every repository of ${host}, a public forge; name an organisation, user or group (https://${host}/NAME)`;
     scope = { kind: 'instance' };
   } else if (adapter.repositoryPaths === 'nested-groups') {
     if (segments.includes('-')) return `${at}: "/-/" starts a page below a project; name the group's own address`;
@@ -132,7 +138,9 @@ export async function discoverSources(
       }
     } catch (error) {
       const tokens = http.access.tokens;
-      out.problems.push(`${o.source.where}: ${o.source.url}: ${redact(describeFailure(http.label, error), tokens)}${listed > 0 ? ` after ${listed} repositories; those are kept, the rest is not listed` : '; nothing listed'}`);
+      out.problems.push(
+        `${o.source.where}: ${o.source.url}: ${redact(describeFailure(http.label, error), tokens)}${listed > 0 ? ` after ${listed} repositories; those are kept, the rest is not listed` : '; nothing listed'}`,
+      );
     }
     out.requests += http.requests;
   }
@@ -145,7 +153,8 @@ export async function discoverSources(
 /** The target a listed repository makes, undefined when the source's filters leave it out, or why its URL is refused. */
 function targetOf(repo: ListedRepository, o: Opened): ListedTarget | string | undefined {
   const path = pathOn(o.host, repo.url);
-  if (path === undefined) return `${o.source.where}: ${o.source.url}: the forge listed ${JSON.stringify(repo.url)}, not a repository address on ${o.host}; left out`;
+  if (path === undefined)
+    return `${o.source.where}: ${o.source.url}: the forge listed ${JSON.stringify(repo.url)}, not a repository address on ${o.host}; left out`;
   if (excludedBy(repo, path, o.source) !== undefined) return undefined;
   const url = checkRepositoryUrl(repo.url);
   if (!url.ok) return undefined;
@@ -179,7 +188,9 @@ async function lookUpDepartures(opened: readonly Opened[], byUrl: Map<string, Li
         else out.left.push({ url, why: excludedBy(now, path, o.source) ?? 'the source no longer lists it' });
       }
     } catch (error) {
-      out.problems.push(`${url}: no longer listed by ${o.source.url}, and the lookup failed: ${redact(describeFailure(http.label, error), http.access.tokens)}`);
+      out.problems.push(
+        `${url}: no longer listed by ${o.source.url}, and the lookup failed: ${redact(describeFailure(http.label, error), http.access.tokens)}`,
+      );
     }
     out.requests += http.requests;
   }

@@ -119,7 +119,8 @@ export function parseTree(body: Buffer, oidBytes: number, only?: ReadonlySet<str
     if (nul >= end) break;
     if (first[body[space + 1]!] === 1 && nul - space - 1 <= longest) {
       const name = body.toString('utf8', space + 1, nul);
-      if (!only || only.has(name.toLowerCase())) entries.push({ mode: body.toString('latin1', i, space), name, oid: body.toString('hex', nul + 1, nul + 1 + oidBytes) });
+      if (!only || only.has(name.toLowerCase()))
+        entries.push({ mode: body.toString('latin1', i, space), name, oid: body.toString('hex', nul + 1, nul + 1 + oidBytes) });
     }
     i = nul + 1 + oidBytes;
   }
@@ -127,7 +128,10 @@ export function parseTree(body: Buffer, oidBytes: number, only?: ReadonlySet<str
 }
 
 // The empty tree, which git knows without having it: SHA-1 and SHA-256.
-const EMPTY_TREE: Record<number, string> = { 40: '4b825dc642cb6eb9a060e54bf8d69288fbee4904', 64: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321' };
+const EMPTY_TREE: Record<number, string> = {
+  40: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+  64: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
+};
 
 /**
  * The entries of each tree (by oid) whose lower-case name is in `only`, as `parseTree` keeps
@@ -144,7 +148,10 @@ export async function treeEntriesNamed(call: Omit<GitCall, 'args'>, trees: reado
   // git's icase folds ASCII only; the one other character JavaScript lower-cases to ASCII is
   // the Kelvin sign (to k), so a name with a k is also asked with a wildcard in its place. The
   // names are filtered below as parseTree filters them.
-  const pathspecs = [...only].flatMap((n) => [`:(icase,literal)${n}`, ...(n.includes('k') ? [`:(icase,glob)${n.replace(/[*?[\\]/g, '\\$&').replaceAll('k', '*')}`] : [])]);
+  const pathspecs = [...only].flatMap((n) => [
+    `:(icase,literal)${n}`,
+    ...(n.includes('k') ? [`:(icase,glob)${n.replace(/[*?[\\]/g, '\\$&').replaceAll('k', '*')}`] : []),
+  ]);
   // -O/dev/null: no diff.orderFile of the repository's config reorders the entries.
   const text = await runGit({ ...call, args: ['diff-tree', '-z', '-O/dev/null', '--stdin', '--', ...pathspecs] }, trees.map((t) => `${empty} ${t}\n`).join(''));
   // Each tree's echoed "<empty> <tree>\n", then ":000000 <mode> <zeros> <oid> A\0<name>\0" each.

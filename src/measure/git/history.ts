@@ -37,7 +37,15 @@ export interface GitHistory {
   tags: TagFact[];
 }
 
-const REF_FORMAT = ['%(refname)', '%(objectname)', '%(objecttype)', '%(taggerdate:unix)', '%(*objecttype)', '%(*committerdate:unix)', '%(committerdate:unix)'].join('%00');
+const REF_FORMAT = [
+  '%(refname)',
+  '%(objectname)',
+  '%(objecttype)',
+  '%(taggerdate:unix)',
+  '%(*objecttype)',
+  '%(*committerdate:unix)',
+  '%(committerdate:unix)',
+].join('%00');
 // Fields one a line, commits ended by NUL (-z): an author name holds no newline.
 const LOG_FORMAT = '%H%n%P%n%ct%n%an%n%ae';
 
@@ -67,7 +75,11 @@ export async function readHistory(gitDir: string, settings: GitSettings): Promis
     // Only a tag of a commit is a release: an annotated tag's object must be a commit (or a tag,
     // which for-each-ref does not peel further), a lightweight tag must name one.
     const ofCommit = type === 'commit' || (type === 'tag' && (peeledType === 'commit' || peeledType === 'tag'));
-    const when = !ofCommit ? undefined : type === 'tag' ? (time(taggerDate) ?? (peeledType === 'commit' ? time(peeledCommitDate) : undefined)) : time(commitDate);
+    const when = !ofCommit
+      ? undefined
+      : type === 'tag'
+        ? (time(taggerDate) ?? (peeledType === 'commit' ? time(peeledCommitDate) : undefined))
+        : time(commitDate);
     tags.push({ name: ref!.slice('refs/tags/'.length), ...(when === undefined ? {} : { time: when }) });
   }
   const read = await commitsRead;
@@ -86,7 +98,9 @@ export async function readHistory(gitDir: string, settings: GitSettings): Promis
  */
 export async function firstCommitTime(gitDir: string, settings: GitSettings): Promise<number | null> {
   const headRef = await readHeadRef(gitDir, settings);
-  const tip = headRef.startsWith('refs/') ? (await runGit({ gitDir, settings, noLazyFetch: true, args: ['rev-parse', '-q', '--verify', `${headRef}^{commit}`] }).catch(() => '')).trim() : '';
+  const tip = headRef.startsWith('refs/')
+    ? (await runGit({ gitDir, settings, noLazyFetch: true, args: ['rev-parse', '-q', '--verify', `${headRef}^{commit}`] }).catch(() => '')).trim()
+    : '';
   if (!tip) return null;
   const out = await runGit({ gitDir, settings, noLazyFetch: true, args: ['log', '--first-parent', '--max-parents=0', '--format=%ct', tip, '--'] });
   const t = time(out.trim().split('\n')[0]);

@@ -21,7 +21,13 @@ export interface GitMeasurement {
  * without it a .mailmap blob the mirror lacks is read as no mailmap, and the evidence says so.
  * Nothing here fetches lazily: a missing object is looked for without asking the remote.
  */
-export async function measureRepository(gitDir: string, times: readonly number[], options: GitRuleOptions, settings: GitSettings, fetchBlobs?: (oids: readonly string[]) => Promise<void>): Promise<GitMeasurement> {
+export async function measureRepository(
+  gitDir: string,
+  times: readonly number[],
+  options: GitRuleOptions,
+  settings: GitSettings,
+  fetchBlobs?: (oids: readonly string[]) => Promise<void>,
+): Promise<GitMeasurement> {
   const history = await readHistory(gitDir, settings);
   const tips = [...new Set(tipsAt(history.commits, history.tip, times).filter((t): t is number => t !== undefined))].map((t) => history.commits.oids[t]!);
   let snapshots = new Map<string, Snapshot>();
@@ -38,7 +44,9 @@ export async function measureRepository(gitDir: string, times: readonly number[]
       return missing;
     };
     try {
-      snapshots = await readSnapshots(cat, tips, partial ? missingOf : undefined, (trees, only) => treeEntriesNamed({ gitDir, settings, noLazyFetch: true }, trees, only));
+      snapshots = await readSnapshots(cat, tips, partial ? missingOf : undefined, (trees, only) =>
+        treeEntriesNamed({ gitDir, settings, noLazyFetch: true }, trees, only),
+      );
     } catch (err) {
       cat.kill();
       throw err;
@@ -65,7 +73,10 @@ async function isPartialClone(gitDir: string): Promise<boolean> {
  * fetches it; the pathspec keeps the walk to each root's .mailmap.
  */
 async function missingBlobs(gitDir: string, settings: GitSettings, roots: readonly string[], blobs: readonly string[]): Promise<Set<string>> {
-  const out = await runGit({ gitDir, settings, noLazyFetch: true, args: ['rev-list', '--objects', '--missing=print', '--no-walk', '--stdin'] }, `${roots.join('\n')}\n--\n.mailmap\n`);
+  const out = await runGit(
+    { gitDir, settings, noLazyFetch: true, args: ['rev-list', '--objects', '--missing=print', '--no-walk', '--stdin'] },
+    `${roots.join('\n')}\n--\n.mailmap\n`,
+  );
   const wanted = new Set(blobs);
   const missing = new Set<string>();
   for (const line of out.split('\n')) if (line.startsWith('?') && wanted.has(line.slice(1).trim())) missing.add(line.slice(1).trim());

@@ -54,7 +54,13 @@ export interface GitMeasurer {
 }
 
 export function gitMeasurer(o: GitMeasurerOptions): GitMeasurer {
-  const ruleOptions: GitRuleOptions = { rules: o.rules, horizonMonths: o.horizonMonths, asOf: o.asOf, busFactorMonths: o.settings.busFactorMonths, isBot: o.isBot };
+  const ruleOptions: GitRuleOptions = {
+    rules: o.rules,
+    horizonMonths: o.horizonMonths,
+    asOf: o.asOf,
+    busFactorMonths: o.settings.busFactorMonths,
+    isBot: o.isBot,
+  };
   const backoffMs = o.backoffMs ?? ((n: number) => 5000 * 5 ** (n - 1));
   const mirrorOf = (target: ListedTarget) => target.mirror ?? mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
   return {
@@ -74,15 +80,31 @@ export function gitMeasurer(o: GitMeasurerOptions): GitMeasurer {
 }
 
 /** A `mirror=` repository, read as it is: only a failure asks why (no process more for every one that reads well). */
-async function theirMirror(dir: string, target: ListedTarget, wanted: readonly number[], ruleOptions: GitRuleOptions, settings: GitSettings): Promise<GitMeasurement> {
+async function theirMirror(
+  dir: string,
+  target: ListedTarget,
+  wanted: readonly number[],
+  ruleOptions: GitRuleOptions,
+  settings: GitSettings,
+): Promise<GitMeasurement> {
   return measureRepository(dir, wanted, ruleOptions, settings).catch(async (err: unknown) => {
     const problem = await gitDirProblem(dir, settings);
-    if (problem) throw new Error(`mirror=${dir} (${target.source}) is not a bare git repository: ${problem}; name a bare repository (git clone --bare or --mirror) or drop mirror=`);
+    if (problem)
+      throw new Error(
+        `mirror=${dir} (${target.source}) is not a bare git repository: ${problem}; name a bare repository (git clone --bare or --mirror) or drop mirror=`,
+      );
     throw err;
   });
 }
 
-async function ourMirror(gitDir: string, target: ListedTarget, wanted: readonly number[], ruleOptions: GitRuleOptions, fetchPolicy: FetchPolicy, o: GitMeasurerOptions): Promise<GitMeasurement> {
+async function ourMirror(
+  gitDir: string,
+  target: ListedTarget,
+  wanted: readonly number[],
+  ruleOptions: GitRuleOptions,
+  fetchPolicy: FetchPolicy,
+  o: GitMeasurerOptions,
+): Promise<GitMeasurement> {
   const { settings } = fetchPolicy;
   if (o.fetch === 'never' && !(await exists(gitDir))) throw new Error(`no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`);
   // The .mailmap blobs the measured trees name are fetched with the mirror, in one request;

@@ -35,7 +35,8 @@ export interface FetchPolicy {
 const TRANSPORT =
   /unable to access|could not resolve|failed to connect|connection refused|connection reset|returned error|authentication failed|could not read username|could not read from remote|early eof|rpc failed|remote end hung up|does not appear to be a git repository|repository .* not found|timed out|operation too slow|ssl|tls|gnutls/i;
 // Among them, the ones worth another try.
-const TRANSIENT = /returned error: (5\d\d|429)|could not resolve host|failed to connect|connection refused|connection reset|early eof|rpc failed|remote end hung up|operation too slow|timed out/i;
+const TRANSIENT =
+  /returned error: (5\d\d|429)|could not resolve host|failed to connect|connection refused|connection reset|early eof|rpc failed|remote end hung up|operation too slow|timed out/i;
 
 export function isTransportFailure(err: unknown): boolean {
   return err instanceof GitError && (err.timedOut || TRANSPORT.test(err.stderr));
@@ -78,14 +79,22 @@ export interface MirrorLock {
  */
 export async function lockMirror(dir: string, waitSeconds: number): Promise<MirrorLock> {
   await mkdir(dirname(dir), { recursive: true });
-  const slot = fileLeaseSlot(`${dir}.lease.json`, (err) => new Error(`mirror ${dir}: cannot write its lock ${dir}.lease (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that scan.mirrors names a writable folder`));
+  const slot = fileLeaseSlot(
+    `${dir}.lease.json`,
+    (err) =>
+      new Error(
+        `mirror ${dir}: cannot write its lock ${dir}.lease (${(err as NodeJS.ErrnoException).code ?? String(err)}); check that scan.mirrors names a writable folder`,
+      ),
+  );
   let lease;
   try {
     lease = await acquireLease(slot, { waitSeconds, holderKind: 'scan' });
   } catch (err) {
     if (!(err instanceof LeaseHeldError)) throw err;
     const who = err.holder ? ` (host ${err.holder.host}, pid ${err.holder.pid}, since ${isoTime(err.holder.acquiredAt)})` : '';
-    throw new Error(`mirror ${dir} is in use by another badgepress scan${who} sharing scan.mirrors; waited ${waitSeconds} s: scan this repository again once that scan has ended`);
+    throw new Error(
+      `mirror ${dir} is in use by another badgepress scan${who} sharing scan.mirrors; waited ${waitSeconds} s: scan this repository again once that scan has ended`,
+    );
   }
   const prefix = `${basename(dir)}.tmp-`;
   const left = (await readdir(dirname(dir)).catch(() => [] as string[])).filter((n) => n.startsWith(prefix));
@@ -115,7 +124,13 @@ export async function updateMirror(dir: string, url: string, policy: FetchPolicy
     return 'cloned';
   }
   const gitDir = dir;
-  await withRetries(policy, () => runGit({ gitDir, settings, args: ['fetch', '--quiet', '--prune', '--no-write-fetch-head', '--filter=blob:none', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'] }));
+  await withRetries(policy, () =>
+    runGit({
+      gitDir,
+      settings,
+      args: ['fetch', '--quiet', '--prune', '--no-write-fetch-head', '--filter=blob:none', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'],
+    }),
+  );
   const head = await withRetries(policy, () => runGit({ gitDir, settings, args: ['ls-remote', '--symref', 'origin', 'HEAD'] }));
   const branch = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(head)?.[1];
   if (branch) await runGit({ gitDir, settings, args: ['symbolic-ref', 'HEAD', branch] });
@@ -133,7 +148,18 @@ export async function fetchBlobs(dir: string, oids: readonly string[], policy: F
       {
         gitDir: dir,
         settings: policy.settings,
-        args: ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no', '--filter=blob:none', '--stdin', 'origin'],
+        args: [
+          '-c',
+          'fetch.negotiationAlgorithm=noop',
+          'fetch',
+          '--quiet',
+          '--no-tags',
+          '--no-write-fetch-head',
+          '--recurse-submodules=no',
+          '--filter=blob:none',
+          '--stdin',
+          'origin',
+        ],
       },
       `${oids.join('\n')}\n`,
     ),

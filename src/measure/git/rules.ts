@@ -114,7 +114,12 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * branch's first commit (the repository had no history yet), and, when the branch has no
  * commit, for every time but E.
  */
-export function measureGit(history: GitHistory, snapshots: (commitOid: string) => Snapshot, times: readonly number[], options: GitRuleOptions): Array<Measurement | undefined> {
+export function measureGit(
+  history: GitHistory,
+  snapshots: (commitOid: string) => Snapshot,
+  times: readonly number[],
+  options: GitRuleOptions,
+): Array<Measurement | undefined> {
   const { commits } = history;
   const tips = tipsAt(commits, history.tip, times);
   const timeOrder = times.map((_, i) => i).sort((a, b) => times[a]! - times[b]! || a - b);
@@ -168,7 +173,11 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
     }
     const at = `${branch} at ${short(commits.oids[T]!)} (${isoDate(commits.time[T]!)})`;
     // The commit measured, with its committer time (not the branch time): its age is the data's.
-    const revision = { commit: commits.oids[T]!, committedAt: commits.time[T]!, ...(history.defaultBranch === undefined ? {} : { branch: history.defaultBranch }) };
+    const revision = {
+      commit: commits.oids[T]!,
+      committedAt: commits.time[T]!,
+      ...(history.defaultBranch === undefined ? {} : { branch: history.defaultBranch }),
+    };
     const snapshot = snapshots(commits.oids[T]!);
     // Identities are mailmapped: say so when T's .mailmap could not be read.
     const unmapped = snapshot.mailmapMissing ? `; .mailmap (blob ${short(snapshot.mailmapMissing)}) not in the mirror, authors taken as recorded` : '';
@@ -201,7 +210,8 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
       if (want(id.commits)) {
         values[id.commits] = sorted(events);
         const left = bots > 0 ? `; ${plural(bots, 'commit')} by bots left out` : '';
-        evidence[id.commits] = `${plural(events.length, 'non-merge commit')} in the ${options.horizonMonths} months to ${to}, reachable from ${at}${left}${unmapped}`;
+        evidence[id.commits] =
+          `${plural(events.length, 'non-merge commit')} in the ${options.horizonMonths} months to ${to}, reachable from ${at}${left}${unmapped}`;
       }
       if (want(id.bus)) {
         const k = absenceFactor([...perPerson.values()]);
@@ -214,7 +224,9 @@ export function measureGit(history: GitHistory, snapshots: (commitOid: string) =
     }
     if (want(id.security)) {
       values[id.security] = snapshot.securityPolicy !== undefined;
-      evidence[id.security] = snapshot.securityPolicy ? `${clip(snapshot.securityPolicy)} in ${at}` : `no non-empty SECURITY.md (.markdown, .adoc, .rst) in the root, .github/ or docs/, nor doc/security.rst, in ${at}`;
+      evidence[id.security] = snapshot.securityPolicy
+        ? `${clip(snapshot.securityPolicy)} in ${at}`
+        : `no non-empty SECURITY.md (.markdown, .adoc, .rst) in the root, .github/ or docs/, nor doc/security.rst, in ${at}`;
     }
     return { values, evidence, revision };
   });

@@ -224,7 +224,9 @@ export function startGit(call: GitCall): GitChild {
       if (timedOut) return fail(new GitError(`${what} timed out after ${Math.round(call.settings.timeoutMs / 1000)} s`, said, true));
       const last = causeOf(said);
       // http.followRedirects=false: git names the status only; say why and what to do.
-      const redirect = /returned error: 3\d\d/.test(said) ? '; the remote answered with a redirect, which a scan never follows (a token stays with its host): list the URL it redirects to' : '';
+      const redirect = /returned error: 3\d\d/.test(said)
+        ? '; the remote answered with a redirect, which a scan never follows (a token stays with its host): list the URL it redirects to'
+        : '';
       fail(new GitError(`${what} failed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}${redirect}`, said, false));
     });
   });

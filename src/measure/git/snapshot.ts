@@ -68,13 +68,21 @@ const LIST_ABOVE_BYTES = 1 << 20;
  * Commits that share a root tree share its read; with `listTrees`, the roots beyond the first
  * are listed by git when reading them would print more than `listAboveBytes`.
  */
-export async function readSnapshots(cat: CatFile, commits: readonly string[], missingOf?: MissingBlobs, listTrees?: TreeLister, listAboveBytes = LIST_ABOVE_BYTES): Promise<Map<string, Snapshot>> {
+export async function readSnapshots(
+  cat: CatFile,
+  commits: readonly string[],
+  missingOf?: MissingBlobs,
+  listTrees?: TreeLister,
+  listAboveBytes = LIST_ABOVE_BYTES,
+): Promise<Map<string, Snapshot>> {
   const trees = new Map<string, Promise<{ oid?: string; entries: TreeEntry[] }>>();
   const mailmaps = new Map<string, Promise<Mailmap>>();
   const treeOf = (name: string) => {
     let tree = trees.get(name);
     if (!tree) {
-      tree = cat.read(name).then((obj) => (obj && obj.type === 'tree' ? { oid: obj.oid, entries: parseTree(obj.body, obj.oid.length / 2, READ_NAMES) } : { entries: [] }));
+      tree = cat
+        .read(name)
+        .then((obj) => (obj && obj.type === 'tree' ? { oid: obj.oid, entries: parseTree(obj.body, obj.oid.length / 2, READ_NAMES) } : { entries: [] }));
       trees.set(name, tree);
     }
     return tree;
@@ -90,7 +98,11 @@ export async function readSnapshots(cat: CatFile, commits: readonly string[], mi
   // The first commit's root read whole (its size says what the others would cost); the others'
   // root tree ids from their commit objects (small), in the same round trip.
   const firstRoot = commits.length > 0 ? cat.read(`${commits[0]}^{tree}`) : undefined;
-  const rootIds = await Promise.all(commits.slice(1).map((c) => cat.read(c).then((obj) => (obj?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(obj.body.toString('latin1', 0, 80))?.[1] : undefined))));
+  const rootIds = await Promise.all(
+    commits
+      .slice(1)
+      .map((c) => cat.read(c).then((obj) => (obj?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(obj.body.toString('latin1', 0, 80))?.[1] : undefined))),
+  );
   const first = await firstRoot;
   if (first?.type === 'tree') trees.set(first.oid, Promise.resolve({ oid: first.oid, entries: parseTree(first.body, first.oid.length / 2, READ_NAMES) }));
   const rootIdOf = new Map<string, string | undefined>(commits.map((c, i) => [c, i === 0 ? (first?.type === 'tree' ? first.oid : undefined) : rootIds[i - 1]]));

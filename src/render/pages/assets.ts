@@ -25,7 +25,8 @@ function hashed(name: string, ext: string, body: string, contentType: string): A
   return { key: `assets/${name}.${hash}.${ext}`, body, contentType };
 }
 
-const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7z" fill="#0969da"/><path d="m10 16 4 4 8-9" fill="none" stroke="#fff" stroke-width="3"/></svg>';
+const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7z" fill="#0969da"/><path d="m10 16 4 4 8-9" fill="none" stroke="#fff" stroke-width="3"/></svg>';
 
 /** The assets of the stylesheets and script `templates` hold (config/templates.ts reads them). */
 export function pageAssets(templates: Pick<Templates, 'css' | 'js' | 'feedCss'>, logoSvg?: string): PageAssets {

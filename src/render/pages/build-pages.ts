@@ -26,7 +26,12 @@ function flattened(s: string): string {
   return (Number(s), s);
 }
 
-export function repositoryPageFiles(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[] = statusChanges(ev)): PublishFile[] {
+export function repositoryPageFiles(
+  ctx: PagesContext,
+  h: RepositoryHistory,
+  ev: RepositoryEvaluations,
+  changes: readonly StatusChange[] = statusChanges(ev),
+): PublishFile[] {
   const cacheControl = `public, max-age=${ctx.settings.cache.latestMaxAge}`;
   return [
     { key: pagePaths.repositoryKey(h.encoded), body: flattened(repositoryPage(ctx, h, ev)), contentType: HTML_TYPE, cacheControl, phase: 'page' },

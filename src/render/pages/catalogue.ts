@@ -153,7 +153,13 @@ export function pager(ctx: PagesContext, label: string, page: number, pages: num
     numbers += n === page ? `<li><span aria-current="page">${n}</span></li>` : `<li>${a(n, String(n))}</li>`;
     last = n;
   }
-  return `<nav class="pager" aria-label="${flat(label)}"><span>Page ${page} of ${pages}</span>` + (page > 1 ? a(page - 1, 'Previous') : '') + `<ol>${numbers}</ol>` + (page < pages ? a(page + 1, 'Next') : '') + '</nav>';
+  return (
+    `<nav class="pager" aria-label="${flat(label)}"><span>Page ${page} of ${pages}</span>` +
+    (page > 1 ? a(page - 1, 'Previous') : '') +
+    `<ol>${numbers}</ol>` +
+    (page < pages ? a(page + 1, 'Next') : '') +
+    '</nav>'
+  );
 }
 
 export function pageCount(n: number, size: number): number {

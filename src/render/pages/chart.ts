@@ -26,7 +26,10 @@ function xScale(times: readonly number[]): (t: number) => number {
 }
 
 function frame(f: ChartFrame, inner: string): string {
-  return `<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${f.id}-t ${f.id}-d">` + `<title id="${f.id}-t">${esc(f.title)}</title><desc id="${f.id}-d">${esc(f.desc)}</desc>${inner}</svg>`;
+  return (
+    `<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${f.id}-t ${f.id}-d">` +
+    `<title id="${f.id}-t">${esc(f.title)}</title><desc id="${f.id}-d">${esc(f.desc)}</desc>${inner}</svg>`
+  );
 }
 
 function timeAxis(times: readonly number[], x: (t: number) => number): string {
@@ -94,7 +97,12 @@ function levelRows(levels: readonly string[]): LevelRows {
  * Status over scan times: one labelled row per status, lowest at the bottom; a step line.
  * `scale`, when given, places the points' times (points[i].t is scale.times[i]).
  */
-export function statusChart(f: ChartFrame, levels: readonly string[], points: ReadonlyArray<{ t: number; status: string }>, scale: TimeScale = timeScale(points.map((p) => p.t))): string {
+export function statusChart(
+  f: ChartFrame,
+  levels: readonly string[],
+  points: ReadonlyArray<{ t: number; status: string }>,
+  scale: TimeScale = timeScale(points.map((p) => p.t)),
+): string {
   const { rows, y, lowest } = levelRows(levels);
   const yOf = (status: string) => y.get(status) ?? lowest;
   const { xs } = scale;
@@ -170,7 +178,12 @@ function valueBackdrop(bands: readonly ChartBand[], top: number): string {
  * `scale`, when given, places the points' times (points[i].t is scale.times[i]). Pass the same
  * bands array for the same rule: its backdrop is drawn once.
  */
-export function valueChart(f: ChartFrame, bands: readonly ChartBand[], points: ReadonlyArray<{ t: number; value: number | null }>, scale: TimeScale = timeScale(points.map((p) => p.t))): string {
+export function valueChart(
+  f: ChartFrame,
+  bands: readonly ChartBand[],
+  points: ReadonlyArray<{ t: number; value: number | null }>,
+  scale: TimeScale = timeScale(points.map((p) => p.t)),
+): string {
   const known: Array<{ value: number; x: string }> = [];
   points.forEach((p, i) => {
     if (p.value !== null) known.push({ value: p.value, x: scale.xs[i]! });

@@ -17,7 +17,12 @@ export interface PagesContext {
 }
 
 export function pagesContext(settings: Settings, thresholds: PagesThresholds, templates: Pick<Templates, 'css' | 'js' | 'feedCss'>): PagesContext {
-  const env = pageEnv(settings.baseUrl, settings.site.title, `Built by ${settings.tool.name} ${settings.tool.version}`, pageAssets(templates, settings.site.logo?.svg));
+  const env = pageEnv(
+    settings.baseUrl,
+    settings.site.title,
+    `Built by ${settings.tool.name} ${settings.tool.version}`,
+    pageAssets(templates, settings.site.logo?.svg),
+  );
   return { settings: settings, env, thresholds };
 }
 

@@ -120,7 +120,9 @@ function crumbs(ctx: PagesContext, g: Group, last: boolean): string {
   const chain = ancestry(g);
   const items = chain.map((x, k) => {
     const name = x.parent === null ? 'All hosts' : text(x.name);
-    return k === chain.length - 1 && last ? `<li><a href="${href(ctx.env, groupPaths.page(x))}" aria-current="page">${name}</a></li>` : `<li><a href="${href(ctx.env, groupPaths.page(x))}">${name}</a></li>`;
+    return k === chain.length - 1 && last
+      ? `<li><a href="${href(ctx.env, groupPaths.page(x))}" aria-current="page">${name}</a></li>`
+      : `<li><a href="${href(ctx.env, groupPaths.page(x))}">${name}</a></li>`;
   });
   return `<nav class="crumbs" aria-label="Breadcrumb"><ol>${items.join('')}</ol></nav>`;
 }
@@ -146,7 +148,10 @@ function shownStatuses(cat: Catalogue, rollUp: readonly number[][], configured: 
 /** A table of a scope's repositories per badge (rows) and status (columns), each count a link. */
 export function rollUpTable(ctx: PagesContext, cat: Catalogue, g: Group, rollUp: readonly number[][], configured: number, caption: string): string {
   const cols = shownStatuses(cat, rollUp, configured);
-  const rows = cat.badges.map((id, j) => [`<a href="${href(ctx.env, pagePaths.badge(id))}">${esc(id)}</a>`, ...cols.map((s) => countLink(ctx, cat, g, j, rollUp[j]!, s))]);
+  const rows = cat.badges.map((id, j) => [
+    `<a href="${href(ctx.env, pagePaths.badge(id))}">${esc(id)}</a>`,
+    ...cols.map((s) => countLink(ctx, cat, g, j, rollUp[j]!, s)),
+  ]);
   return table(
     caption,
     ['Badge', ...cols.map((s) => esc(shownStatus(ctx.settings.shape, cat.statuses[s]!)))],
@@ -194,10 +199,17 @@ export function* groupPages(ctx: PagesContext, cat: Catalogue, g: Group, configu
       crumbs(ctx, g, p === 1) +
       `<h1>${isRoot ? title : text(title)}${p > 1 ? `, page ${p}` : ''}</h1><p class="lead">${what}.${isRoot ? ` <a href="${href(ctx.env, pagePaths.listPage(1))}">All of them in natural order</a>.` : ''}</p>` +
       `<section aria-labelledby="rollup"><h2 id="rollup">Badges</h2>${rollUpTable(ctx, cat, g, rollUp, configured, `Repositories${isRoot ? '' : ` in ${text(g.label)}`} per badge and status`)}</section>` +
-      (subgroups.length > 0 ? `<section aria-labelledby="groups"><h2 id="groups">${isRoot ? 'Hosts' : 'Groups'}</h2>${groupList(ctx, subgroups)}</section>` : '') +
-      (members.length > 0 ? `<section aria-labelledby="repos"><h2 id="repos">Repositories here and in its groups</h2><p>In natural order (tool2 before tool10).</p>${cat.list(ctx, members)}</section>` : '') +
+      (subgroups.length > 0
+        ? `<section aria-labelledby="groups"><h2 id="groups">${isRoot ? 'Hosts' : 'Groups'}</h2>${groupList(ctx, subgroups)}</section>`
+        : '') +
+      (members.length > 0
+        ? `<section aria-labelledby="repos"><h2 id="repos">Repositories here and in its groups</h2><p>In natural order (tool2 before tool10).</p>${cat.list(ctx, members)}</section>`
+        : '') +
       nav;
-    yield { key: groupPaths.pageKey(g, p), body: render(`${title}${p > 1 ? `, page ${p}` : ''}`, `Badges of ${what}${isRoot ? '' : ` under ${title}`}.`, main) };
+    yield {
+      key: groupPaths.pageKey(g, p),
+      body: render(`${title}${p > 1 ? `, page ${p}` : ''}`, `Badges of ${what}${isRoot ? '' : ` under ${title}`}.`, main),
+    };
   }
 }
 
@@ -215,7 +227,9 @@ export function* statusLists(ctx: PagesContext, cat: Catalogue, g: Group, render
       const s = cat.status(i, j);
       (s < 0 ? without : byStatus[s]!).push(i);
     }
-    const runs = byStatus.map((members, s) => ({ members, label: shownStatus(ctx.settings.shape, cat.statuses[s]!), anchor: cat.statuses[s]! })).filter((r) => r.members.length > 0);
+    const runs = byStatus
+      .map((members, s) => ({ members, label: shownStatus(ctx.settings.shape, cat.statuses[s]!), anchor: cat.statuses[s]! }))
+      .filter((r) => r.members.length > 0);
     if (without.length > 0) runs.push({ members: without, label: 'no status', anchor: 'none-recorded' });
     const total = g.members.length;
     const pages = pageCount(total, REPOS_PER_PAGE);
@@ -227,7 +241,8 @@ export function* statusLists(ctx: PagesContext, cat: Catalogue, g: Group, render
       while (room > 0 && run < runs.length) {
         const r = runs[run]!;
         const take = r.members.slice(within, within + room);
-        const heading = within === 0 ? `<h2 id="status-${esc(r.anchor)}">${esc(r.label)} (${numberText(r.members.length)})</h2>` : `<h2>${esc(r.label)}, continued</h2>`;
+        const heading =
+          within === 0 ? `<h2 id="status-${esc(r.anchor)}">${esc(r.label)} (${numberText(r.members.length)})</h2>` : `<h2>${esc(r.label)}, continued</h2>`;
         body += `${heading}${cat.list(ctx, take)}`;
         room -= take.length;
         within += take.length;
@@ -245,7 +260,10 @@ export function* statusLists(ctx: PagesContext, cat: Catalogue, g: Group, render
         nav('') +
         (body || '<p>No repository has been scanned yet.</p>') +
         nav(', after the list');
-      yield { key: groupPaths.listKey(g, id, p), body: render(`${title}${p > 1 ? `, page ${p}` : ''}`, `Repositories of ${scope} by their ${id} status.`, main) };
+      yield {
+        key: groupPaths.listKey(g, id, p),
+        body: render(`${title}${p > 1 ? `, page ${p}` : ''}`, `Repositories of ${scope} by their ${id} status.`, main),
+      };
     }
   }
 }

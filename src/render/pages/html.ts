@@ -112,7 +112,8 @@ export function table(caption: string, head: string[], rows: string[][], numeric
   out += '</tr></thead><tbody>';
   for (const r of rows) {
     out += '<tr>';
-    for (let i = 0; i < r.length; i++) out += i === 0 ? `<th scope="row">${r[i]}</th>` : numeric.length > 0 && numeric.includes(i) ? `<td class="num">${r[i]}</td>` : `<td>${r[i]}</td>`;
+    for (let i = 0; i < r.length; i++)
+      out += i === 0 ? `<th scope="row">${r[i]}</th>` : numeric.length > 0 && numeric.includes(i) ? `<td class="num">${r[i]}</td>` : `<td>${r[i]}</td>`;
     out += '</tr>';
   }
   return `${out}</tbody></table></div>`;

@@ -59,7 +59,9 @@ export function needForB(c: CriterionB): string | null {
   if (c.status === 'pass') return null;
   const rule: RuleB = c.rule;
   if (rule.manual) {
-    return c.status === 'open' ? `${rule.name}: decided by people; a grant record or the rule's decision file grants it` : `${rule.name}: revoked; a newer grant record would grant it again`;
+    return c.status === 'open'
+      ? `${rule.name}: decided by people; a grant record or the rule's decision file grants it`
+      : `${rule.name}: revoked; a newer grant record would grant it again`;
   }
   // Why it has none is the criterion's evidence, shown beside this.
   if (c.value === null) return `${rule.name}: a measured value; the next scan that measures it decides`;

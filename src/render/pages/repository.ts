@@ -41,7 +41,9 @@ function snippetsHtml(ctx: PagesContext, encoded: string, badgeId: string): stri
     ['reStructuredText', `.. image:: ${img}\n   :alt: ${badgeId} badge\n   :target: ${page}`],
     ['AsciiDoc', `image:${img}[${badgeId} badge,link=${page}]`],
   ];
-  const blocks = forms.map(([name, code]) => `<div class="snippet" data-copy><div class="snippet-head"><span>${name}</span></div><pre><code>${esc(code)}</code></pre></div>`);
+  const blocks = forms.map(
+    ([name, code]) => `<div class="snippet" data-copy><div class="snippet-head"><span>${name}</span></div><pre><code>${esc(code)}</code></pre></div>`,
+  );
   return `<details><summary>Embed the ${esc(badgeId)} badge</summary>${blocks.join('')}</details>`;
 }
 
@@ -170,7 +172,14 @@ function historyDesc(page: PageShared, labels: readonly string[]): string {
   return `${head}${shown}.`;
 }
 
-function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: EvaluationA[]; latest: EvaluationA }, b: BadgeA, index: number, page: PageShared): string {
+function badgeSectionA(
+  ctx: PagesContext,
+  h: RepositoryHistory,
+  ev: { scans: EvaluationA[]; latest: EvaluationA },
+  b: BadgeA,
+  index: number,
+  page: PageShared,
+): string {
   const id = b.def.id;
   const parts = badgeParts(ctx, id);
   const rows = b.criteria.map((c) => [
@@ -181,7 +190,11 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
     cellText(c.provenance.evidence),
     (() => {
       const raise = raiseCriterionA(c);
-      return raise.length === 0 ? (c.status === 'gold' ? 'already gold' : '') : `<ul class="raise">${raise.map((r) => `<li>${cellWords(esc(r))}</li>`).join('')}</ul>`;
+      return raise.length === 0
+        ? c.status === 'gold'
+          ? 'already gold'
+          : ''
+        : `<ul class="raise">${raise.map((r) => `<li>${cellWords(esc(r))}</li>`).join('')}</ul>`;
     })(),
   ]);
   const raise = raiseBadgeA(b);
@@ -214,7 +227,11 @@ function badgeSectionA(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
     `<p>Status: ${statusWord(b.status)}. ${parts.meansLink}.</p>` +
     expiryLine(ctx, ev.latest.timestamp, b.status) +
     raiseLine +
-    table(`${esc(id)} criteria (any fail fails the badge; else any unknown makes it unknown; else it takes the worst status)`, ['Rule', 'Value', 'Status', 'Band', 'Evidence', 'What would raise it'], rows) +
+    table(
+      `${esc(id)} criteria (any fail fails the badge; else any unknown makes it unknown; else it takes the worst status)`,
+      ['Rule', 'Value', 'Status', 'Band', 'Evidence', 'What would raise it'],
+      rows,
+    ) +
     `<h3>${esc(id)} history</h3>${chart}` +
     snippets(ctx, h.encoded, id) +
     `</section>`
@@ -244,7 +261,9 @@ function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }, page: Page
     // Scan times are unique per repository (the loader drops duplicates): scan j is point j.
     const desc = historyDesc(
       page,
-      points.map((p, j) => (p.value === null ? `${ev.scans[j]!.criteria[i]!.status} (not measured)` : `${counted(p.value, rule.unit)} (${ev.scans[j]!.criteria[i]!.status})`)),
+      points.map((p, j) =>
+        p.value === null ? `${ev.scans[j]!.criteria[i]!.status} (not measured)` : `${counted(p.value, rule.unit)} (${ev.scans[j]!.criteria[i]!.status})`,
+      ),
     );
     const parts = ruleParts(ctx, rule, () => bandsOfA(rule));
     charts += parts.heading + valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time, with its bands`, desc }, parts.bands, points, page.scale);
@@ -252,7 +271,14 @@ function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }, page: Page
   return charts ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>` : '';
 }
 
-function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: EvaluationB[]; latest: EvaluationB }, b: BadgeB, index: number, page: PageShared): string {
+function badgeSectionB(
+  ctx: PagesContext,
+  h: RepositoryHistory,
+  ev: { scans: EvaluationB[]; latest: EvaluationB },
+  b: BadgeB,
+  index: number,
+  page: PageShared,
+): string {
   const id = b.def.id;
   const parts = badgeParts(ctx, id);
   const shown = shownStatus('B', b.status);
@@ -272,7 +298,9 @@ function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
     cellWords(esc(needForB(c) ?? '')),
   ]);
   const raise = raiseBadgeB(b);
-  const raiseLine = raise ? `<p><strong>For ${esc(raise.target)}:</strong> ${raise.needs.map((n) => text(n)).join('; ')}.</p>` : '<p>Every level this badge defines is granted.</p>';
+  const raiseLine = raise
+    ? `<p><strong>For ${esc(raise.target)}:</strong> ${raise.needs.map((n) => text(n)).join('; ')}.</p>`
+    : '<p>Every level this badge defines is granted.</p>';
   // The chart's rungs are the words the badge shows: "none" below bronze, never "fail".
   const points = ev.scans.map((s) => ({ t: s.timestamp, status: shownStatus('B', s.badges[index]!.status) }));
   const chart = statusChart(
@@ -293,7 +321,11 @@ function badgeSectionB(ctx: PagesContext, h: RepositoryHistory, ev: { scans: Eva
     `<p>Status: ${statusWord(shown)}${b.status === 'fail' ? ' (no level granted)' : ''}. ${parts.meansLink}.</p>` +
     raiseLine +
     levels +
-    table(`${esc(id)} checks of ${esc(b.explained.level)}, the highest level (a level also needs every check below it)`, ['Rule', 'Level', 'Threshold', 'Value', 'Status', 'Evidence', 'What it lacks'], rows) +
+    table(
+      `${esc(id)} checks of ${esc(b.explained.level)}, the highest level (a level also needs every check below it)`,
+      ['Rule', 'Level', 'Threshold', 'Value', 'Status', 'Evidence', 'What it lacks'],
+      rows,
+    ) +
     `<h3>${esc(id)} history</h3>${chart}` +
     snippets(ctx, h.encoded, id) +
     `</section>`
@@ -327,7 +359,10 @@ function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }, page: Page
         page,
         points.map((p) => (p.value === null ? 'open (not measured)' : `${counted(p.value, rule.unit)} (${p.status})`)),
       );
-      return parts.heading + valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc }, parts.bands, points, page.scale);
+      return (
+        parts.heading +
+        valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc }, parts.bands, points, page.scale)
+      );
     })
     .join('');
   return charts ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>` : '';
@@ -352,7 +387,12 @@ function scansTable(ctx: PagesContext, h: RepositoryHistory, statusesAt: (i: num
   const latest = table('Scans, newest first, with the files of each', head, rows.slice(0, SCANS_SHOWN));
   if (rows.length <= SCANS_SHOWN) return latest;
   const older = rows.length - SCANS_SHOWN;
-  return latest + `<details class="older-scans"><summary>${counted(older, 'older scan', 'older scans')}</summary>` + table(`The ${counted(older, 'older scan', 'older scans')}, newest first`, head, rows.slice(SCANS_SHOWN)) + '</details>';
+  return (
+    latest +
+    `<details class="older-scans"><summary>${counted(older, 'older scan', 'older scans')}</summary>` +
+    table(`The ${counted(older, 'older scan', 'older scans')}, newest first`, head, rows.slice(SCANS_SHOWN)) +
+    '</details>'
+  );
 }
 
 /**
@@ -403,8 +443,11 @@ export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: Repo
     ruleCharts = ruleChartsB(ctx, ev, page);
     statusesAt = (i) => ev.scans[i]!.badges.map((b) => shownStatus('B', b.status));
   }
-  const latestStatuses = ev.shape === 'A' ? ev.latest.badges.map((b) => `${b.def.id} ${b.status}`) : ev.latest.badges.map((b) => `${b.def.id} ${shownStatus('B', b.status)}`);
-  const repoLink = /^https?:\/\//i.test(h.repositoryUrl) ? `<a href="${externalHref(h.repositoryUrl)}" rel="nofollow noopener">${text(h.repositoryUrl)}</a>` : text(h.repositoryUrl);
+  const latestStatuses =
+    ev.shape === 'A' ? ev.latest.badges.map((b) => `${b.def.id} ${b.status}`) : ev.latest.badges.map((b) => `${b.def.id} ${shownStatus('B', b.status)}`);
+  const repoLink = /^https?:\/\//i.test(h.repositoryUrl)
+    ? `<a href="${externalHref(h.repositoryUrl)}" rel="nofollow noopener">${text(h.repositoryUrl)}</a>`
+    : text(h.repositoryUrl);
   const name = projectName(h.repositoryUrl);
   const main =
     `<h1>${text(name)}</h1>` +

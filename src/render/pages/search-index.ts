@@ -209,7 +209,10 @@ export const endsKey = (prefix: string) => `${SEARCH_DIR}${shardName(prefix)}.en
  */
 export function searchShards(ctx: PagesContext, cat: Catalogue, tree: SearchTree, node: PrefixNode): Array<{ key: string; body: string }> {
   const shown = cat.badges.map((_, j) => j);
-  const json = (e: Entry): string => (e.group ? JSON.stringify([e.group.label, e.group.key, e.group.members.length]) : JSON.stringify([cat.urls[e.repo]!, shown.map((j) => cat.shown(ctx, e.repo, j))]));
+  const json = (e: Entry): string =>
+    e.group
+      ? JSON.stringify([e.group.label, e.group.key, e.group.members.length])
+      : JSON.stringify([cat.urls[e.repo]!, shown.map((j) => cat.shown(ctx, e.repo, j))]);
   const body = (head: string, slice: readonly Entry[]) =>
     `${head},"groups":[${slice
       .filter((e) => e.group)
@@ -239,7 +242,8 @@ export function searchShards(ctx: PagesContext, cat: Catalogue, tree: SearchTree
     } else head += `,"part":${part}`;
     files.push({ key: shardKey(node.prefix, part), body: body(head, paged.slice((part - 1) * SHARD_ENTRIES, part * SHARD_ENTRIES)) });
   }
-  if (ending.length > 0) files.push({ key: endsKey(node.prefix), body: body(`{"prefix":${JSON.stringify(node.prefix)},"ends":${ending.length}`, ending.slice(0, SHARD_ENTRIES)) });
+  if (ending.length > 0)
+    files.push({ key: endsKey(node.prefix), body: body(`{"prefix":${JSON.stringify(node.prefix)},"ends":${ending.length}`, ending.slice(0, SHARD_ENTRIES)) });
   return files;
 }
 
@@ -276,7 +280,9 @@ function pageOrder(cat: Catalogue, tree: SearchTree, node: PrefixNode): Entry[] 
   const own = tree.slice(node.lo, node.own);
   const name = (e: Entry) => (e.group ? e.group.name : repositoryName(cat.urls[e.repo]!));
   const keys = new Map(own.map((e) => [e, naturalKey(name(e))]));
-  return own.sort((a, b) => (a.group ? 0 : 1) - (b.group ? 0 : 1) || byCodeUnits(keys.get(a)!, keys.get(b)!) || byCodeUnits(name(a), name(b)) || a.rank - b.rank);
+  return own.sort(
+    (a, b) => (a.group ? 0 : 1) - (b.group ? 0 : 1) || byCodeUnits(keys.get(a)!, keys.get(b)!) || byCodeUnits(name(a), name(b)) || a.rank - b.rank,
+  );
 }
 
 type Render = (title: string, description: string, main: string) => string;
@@ -306,7 +312,10 @@ function nextLinks(ctx: PagesContext, tree: SearchTree, node: PrefixNode): strin
 function ownEntries(ctx: PagesContext, cat: Catalogue, listed: readonly Entry[], h: 'h2' | 'h3' | 'h4'): string {
   const groups = listed.filter((e) => e.group).map((e) => groupItem(ctx, e.group!, e.group!.label));
   const repos = listed.filter((e) => !e.group).map((e) => e.repo);
-  return (groups.length > 0 ? `<${h}>Hosts and groups</${h}><ul class="group-list">${groups.join('')}</ul>` : '') + (repos.length > 0 ? `<${h}>Repositories</${h}>${cat.list(ctx, repos)}` : '');
+  return (
+    (groups.length > 0 ? `<${h}>Hosts and groups</${h}><ul class="group-list">${groups.join('')}</ul>` : '') +
+    (repos.length > 0 ? `<${h}>Repositories</${h}>${cat.list(ctx, repos)}` : '')
+  );
 }
 
 /** What a prefix's page n lists: its own entries, then (on the first) the next characters. */
@@ -334,7 +343,10 @@ export function* prefixPages(ctx: PagesContext, cat: Catalogue, tree: SearchTree
       nav('') +
       prefixBody(ctx, cat, tree, node, p, order) +
       nav(', after the list');
-    yield { key: prefixKey(node.prefix, p), body: render(`Names starting ${flatPrefix}${p > 1 ? `, page ${p}` : ''}`, `Repositories, hosts and groups whose names start with ${flatPrefix}.`, main) };
+    yield {
+      key: prefixKey(node.prefix, p),
+      body: render(`Names starting ${flatPrefix}${p > 1 ? `, page ${p}` : ''}`, `Repositories, hosts and groups whose names start with ${flatPrefix}.`, main),
+    };
   }
 }
 

@@ -139,7 +139,10 @@ function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
     return { t: c.t, html: `<li><time datetime="${isoDate(c.t)}">${isoDate(c.t)}</time> ${link(ctx, pagePaths.repository(enc), text(url))}: ${what}</li>` };
   });
   for (const [day, f] of facts.firstScans) {
-    const what = f.n === 1 ? `${link(ctx, pagePaths.repository(f.enc), text(f.url))} scanned for the first time` : `${counted(f.n, 'repository', 'repositories')} scanned for the first time`;
+    const what =
+      f.n === 1
+        ? `${link(ctx, pagePaths.repository(f.enc), text(f.url))} scanned for the first time`
+        : `${counted(f.n, 'repository', 'repositories')} scanned for the first time`;
     lines.push({ t: f.t, html: `<li><time datetime="${day}">${day}</time> ${what}</li>` });
   }
   // Stable: at equal times the changes (in newerFirst order) come before the day's first scans.
@@ -149,7 +152,10 @@ function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
     .map((l) => l.html);
   const rules = ctx.thresholds.t.rules.map((r) => `<li>${link(ctx, pagePaths.rule(r.id), text(r.name))}</li>`).join('');
   const hosts = root.children.slice(0, GROUPS_PER_PAGE);
-  const more = root.children.length > hosts.length ? ` ${link(ctx, groupPaths.page(root, 2), counted(root.children.length - hosts.length, 'more host', 'more hosts'))}.` : '';
+  const more =
+    root.children.length > hosts.length
+      ? ` ${link(ctx, groupPaths.page(root, 2), counted(root.children.length - hosts.length, 'more host', 'more hosts'))}.`
+      : '';
   const main =
     `<h1>${esc(ctx.env.siteName)}</h1>` +
     `<p class="lead">${link(ctx, pagePaths.listPage(1), counted(facts.total, 'repository', 'repositories'))} and ${facts.total === 1 ? 'its' : 'their'} badges: what each badge means, what each repository holds, and how it changed.</p>` +
@@ -183,7 +189,8 @@ function listPage(ctx: PagesContext, facts: SiteWideFacts, page: number, members
     `<h1 id="repositories">Repositories${pages > 1 ? `, page ${page} of ${pages}` : ''}</h1>` +
     `<p class="lead">All ${numberText(total)}, in natural order (tool2 before tool10), ${PAGE_SIZE} a page. ${link(ctx, groupPaths.page(facts.root), 'By host and group')}.</p>` +
     `${nav('Repository list pages')}${cat.list(ctx, members)}${nav('Repository list pages, after the list')}`;
-  const description = total === 0 ? 'No repository yet.' : `Repositories ${numberText((page - 1) * PAGE_SIZE + 1)} to ${numberText(Math.min(page * PAGE_SIZE, total))}.`;
+  const description =
+    total === 0 ? 'No repository yet.' : `Repositories ${numberText((page - 1) * PAGE_SIZE + 1)} to ${numberText(Math.min(page * PAGE_SIZE, total))}.`;
   return renderPage(ctx.env, { title: `Repositories${page > 1 ? `, page ${page}` : ''} · ${ctx.env.siteName}`, description, main });
 }
 
@@ -216,7 +223,10 @@ function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string 
             .map((b) => `${numberText(b.min)}..${b.max === null ? UNBOUNDED : numberText(b.max)} ${esc(r.unit)}: ${statusWord(b.status)}`)
             .join('<br>'),
     ]);
-    const expiry = ctx.settings.expireAfterDays !== null ? `<p>A badge whose last scan is more than ${ctx.settings.expireAfterDays} days old shows <strong>expired</strong> until a new scan arrives.</p>` : '';
+    const expiry =
+      ctx.settings.expireAfterDays !== null
+        ? `<p>A badge whose last scan is more than ${ctx.settings.expireAfterDays} days old shows <strong>expired</strong> until a new scan arrives.</p>`
+        : '';
     body =
       `<p>${esc(id)} is decided by ${counted(rules.length, 'rule', 'rules')}. Each rule's value falls in a band with a status; the badge takes the <strong>worst</strong> status among its rules (gold, then silver, bronze, fail). A rule nobody measured (no value in the scan) is ${statusWord(UNKNOWN)}, never a band: any fail still fails the badge; otherwise an unknown rule makes the badge ${statusWord(UNKNOWN)}${unknownAsNote(ctx)}.</p>` +
       expiry +
@@ -225,7 +235,10 @@ function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string 
   } else {
     const def = th.t.badges.find((b) => b.id === id)!;
     const rules = new Map(th.t.rules.map((r) => [r.id, r]));
-    const rows = def.levels.map((l) => [esc(l.level), l.checks.map((c) => `${link(ctx, pagePaths.rule(c), text(rules.get(c)!.name))}: ${esc(thresholdText(rules.get(c)!))}`).join('<br>')]);
+    const rows = def.levels.map((l) => [
+      esc(l.level),
+      l.checks.map((c) => `${link(ctx, pagePaths.rule(c), text(rules.get(c)!.name))}: ${esc(thresholdText(rules.get(c)!))}`).join('<br>'),
+    ]);
     const manual = def.levels.some((l) => l.checks.some((c) => rules.get(c)!.manual));
     body =
       `<p>${esc(id)} has ${def.levels.length === 1 ? 'one level' : `${def.levels.length} levels`}. A level is granted when every check it adds <strong>and every check of the levels below it</strong> passes. The badge shows the highest level granted, or none.</p>` +
@@ -288,7 +301,8 @@ function notFoundPage(ctx: PagesContext): string {
   return renderPage(ctx.env, { title: `Not found · ${ctx.env.siteName}`, description: 'No page at this address.', main });
 }
 
-const urlset = (entries: readonly string[]) => `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('\n')}</urlset>\n`;
+const urlset = (entries: readonly string[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('\n')}</urlset>\n`;
 
 /**
  * The sitemap, written as the addresses come: one sitemap.xml, or past SITEMAP_MAX addresses
@@ -345,12 +359,24 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   const { css, js, favicon } = ctx.env.assets;
   yield { key: css.key, body: css.body, contentType: css.contentType, cacheControl: immutable, phase: 'at' };
   yield { key: js.key, body: js.body, contentType: js.contentType, cacheControl: immutable, phase: 'at' };
-  yield { key: ctx.env.assets.feedCss.key, body: ctx.env.assets.feedCss.body, contentType: ctx.env.assets.feedCss.contentType, cacheControl: immutable, phase: 'at' };
+  yield {
+    key: ctx.env.assets.feedCss.key,
+    body: ctx.env.assets.feedCss.body,
+    contentType: ctx.env.assets.feedCss.contentType,
+    cacheControl: immutable,
+    phase: 'at',
+  };
   yield { key: favicon.key, body: favicon.body, contentType: favicon.contentType, cacheControl: short, phase: 'at' };
   const { logo } = ctx.env.assets;
   // Like the favicon: the resolvers answer only the stylesheets and script as immutable.
   if (logo) yield { key: logo.key, body: logo.body, contentType: logo.contentType, cacheControl: short, phase: 'at' };
-  const page = (key: string, body: string, contentType = HTML_TYPE, phase: Phase = 'page'): PublishFile => ({ key, body, contentType, cacheControl: short, phase });
+  const page = (key: string, body: string, contentType = HTML_TYPE, phase: Phase = 'page'): PublishFile => ({
+    key,
+    body,
+    contentType,
+    cacheControl: short,
+    phase,
+  });
   const total = summaries.urls.length;
   const statuses = statusesOf(ctx);
   const cat = new Catalogue(summaries.urls, badgeIdsOf(ctx), statuses);
@@ -411,7 +437,14 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   for (const node of anyPart.nodes) for (const f of searchShards(ctx, cat, anyPart, node)) yield page(f.key, f.body, JSON_TYPE);
   anyPart = null;
   for (const node of tree.nodes) if (node.prefix !== '') for (const p of prefixPages(ctx, cat, tree, node, render)) yield page(p.key, p.body);
-  yield page(pagePaths.searchKey, render('Find a repository', 'Find a repository by its name, owner or group.', searchPageMain(ctx, cat, tree, groupList(ctx, root.children.slice(0, GROUPS_PER_PAGE)), total)));
+  yield page(
+    pagePaths.searchKey,
+    render(
+      'Find a repository',
+      'Find a repository by its name, owner or group.',
+      searchPageMain(ctx, cat, tree, groupList(ctx, root.children.slice(0, GROUPS_PER_PAGE)), total),
+    ),
+  );
   for (const id of badgeIdsOf(ctx)) yield page(pagePaths.badgeKey(id), badgePage(ctx, id, facts));
   for (const r of ctx.thresholds.t.rules) yield page(pagePaths.ruleKey(r.id), rulePage(ctx, r.id, facts.ruleCounts.get(r.id)!));
   yield page('404.html', notFoundPage(ctx));

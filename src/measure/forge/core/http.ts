@@ -146,7 +146,13 @@ export interface Budget {
  * in proportion when it cannot (Σ remaining ÷ seconds to reset, per token, against the pace),
  * never below 1. A token whose answers gave no budget yet is taken to keep its pace.
  */
-export function hostConcurrency(ceiling: number, poolSize: number, requestsPerSecond: number, budgets: ReadonlyArray<Budget | undefined>, nowMs: number): number {
+export function hostConcurrency(
+  ceiling: number,
+  poolSize: number,
+  requestsPerSecond: number,
+  budgets: ReadonlyArray<Budget | undefined>,
+  nowMs: number,
+): number {
   const size = Math.max(1, poolSize);
   if (!(requestsPerSecond > 0)) return Math.max(1, ceiling);
   let pace = 0;
@@ -268,7 +274,10 @@ export function resetAtOf(headers: Headers, nowMs: number, resetOnly = false): n
 
 /** A rate-limited answer: 429, or 403 with no requests left. */
 export function isRateLimited(status: number, headers: Headers): boolean {
-  return status === 429 || (status === 403 && (headers.get('x-ratelimit-remaining') === '0' || headers.get('ratelimit-remaining') === '0' || headers.has('retry-after')));
+  return (
+    status === 429 ||
+    (status === 403 && (headers.get('x-ratelimit-remaining') === '0' || headers.get('ratelimit-remaining') === '0' || headers.has('retry-after')))
+  );
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -349,7 +358,10 @@ export class ForgeHttp {
     this.startedMs ??= Date.now();
     const left = maxSeconds - (Date.now() - this.startedMs) / 1000;
     if (this.requests >= maxRequests) {
-      throw (this.exhausted = new ForgeApiError('bound', `${this.label}: more than ${maxRequests} requests for this repository (maxRequestsPerRepository); the rest is not asked`));
+      throw (this.exhausted = new ForgeApiError(
+        'bound',
+        `${this.label}: more than ${maxRequests} requests for this repository (maxRequestsPerRepository); the rest is not asked`,
+      ));
     }
     if (left <= 0) throw this.overtime();
     this.requests++;
@@ -358,7 +370,10 @@ export class ForgeHttp {
 
   private overtime(): ForgeApiError {
     const s = this.bounds.maxSecondsPerRepository;
-    return (this.exhausted = new ForgeApiError('bound', `${this.label}: this repository's forge work took more than ${s} s (maxSecondsPerRepository); the rest is not asked`));
+    return (this.exhausted = new ForgeApiError(
+      'bound',
+      `${this.label}: this repository's forge work took more than ${s} s (maxSecondsPerRepository); the rest is not asked`,
+    ));
   }
 
   /**
@@ -386,7 +401,8 @@ export class ForgeHttp {
     for (let hop = 0; ; hop++) {
       const key = method === 'GET' ? this.answerKey(url, init) : undefined;
       const stored = key === undefined ? undefined : this.answers?.stored(key);
-      const asked = stored && !new Headers(init.headers).has('if-none-match') ? { ...init, headers: withHeader(init.headers, 'if-none-match', stored.etag) } : init;
+      const asked =
+        stored && !new Headers(init.headers).has('if-none-match') ? { ...init, headers: withHeader(init.headers, 'if-none-match', stored.etag) } : init;
       const { response, timeout, capped } = await this.send(url, method, body, asked, token);
       if (!REDIRECT_STATUSES.has(response.status)) {
         const whole = await this.readWhole(url, response, timeout, capped);
@@ -405,7 +421,8 @@ export class ForgeHttp {
       }
       await response.body?.cancel().catch(() => {});
       const location = response.headers.get('location');
-      if (location === null) throw new ForgeApiError('http', `${this.label}: ${response.status} redirect without a Location for ${this.where(url)}`, response.status);
+      if (location === null)
+        throw new ForgeApiError('http', `${this.label}: ${response.status} redirect without a Location for ${this.where(url)}`, response.status);
       let next: URL;
       try {
         next = new URL(location, url);
@@ -413,10 +430,18 @@ export class ForgeHttp {
         throw new ForgeApiError('http', `${this.label}: ${response.status} redirect to an unreadable Location for ${this.where(url)}`, response.status);
       }
       if (next.origin !== this.origin) {
-        throw new ForgeApiError('refused', `${this.label}: ${this.where(url)} answered ${response.status}, a redirect to another origin (${this.quote(next.origin)}); not followed, the token goes to ${this.origin} only`, response.status);
+        throw new ForgeApiError(
+          'refused',
+          `${this.label}: ${this.where(url)} answered ${response.status}, a redirect to another origin (${this.quote(next.origin)}); not followed, the token goes to ${this.origin} only`,
+          response.status,
+        );
       }
       if (hasUserInfo(next)) {
-        throw new ForgeApiError('refused', `${this.label}: ${this.where(url)} answered ${response.status}, a redirect to a URL with user information; not followed, the token goes in its header only`, response.status);
+        throw new ForgeApiError(
+          'refused',
+          `${this.label}: ${this.where(url)} answered ${response.status}, a redirect to a URL with user information; not followed, the token goes in its header only`,
+          response.status,
+        );
       }
       if (hop >= MAX_REDIRECTS) throw new ForgeApiError('http', `${this.label}: more than ${MAX_REDIRECTS} redirects for ${this.where(url)}`, response.status);
       // 303, and 301/302 after a POST, turn into a GET (RFC 9110 section 15.4).
@@ -445,7 +470,13 @@ export class ForgeHttp {
    * One request, no redirect followed: queue turn, token, timeouts, rate-limit bookkeeping.
    * With the answer, the timeout its body is read under and whether it is the repository's.
    */
-  private async send(url: URL, method: string, body: RequestInit['body'], init: RequestInit, as?: string): Promise<{ response: Response; timeout: AbortSignal; capped: boolean }> {
+  private async send(
+    url: URL,
+    method: string,
+    body: RequestInit['body'],
+    init: RequestInit,
+    as?: string,
+  ): Promise<{ response: Response; timeout: AbortSignal; capped: boolean }> {
     const { apiUrl, tokens, requestsPerSecond, timeoutSeconds } = this.access;
     const left = this.spend();
     const own = as ?? this.ownToken;
@@ -479,7 +510,11 @@ export class ForgeHttp {
       const resetAt = resetAtOf(response.headers, now, !limited);
       if (resetAt !== undefined) {
         // Secondary limits come with Retry-After while requests remain in the hour.
-        const secondary = this.access.quirks?.secondaryLimits === true && limited && response.headers.has('retry-after') && response.headers.get('x-ratelimit-remaining') !== '0';
+        const secondary =
+          this.access.quirks?.secondaryLimits === true &&
+          limited &&
+          response.headers.has('retry-after') &&
+          response.headers.get('x-ratelimit-remaining') !== '0';
         // After the last allowed request, the status the forge would answer the next one with.
         const status = limited ? response.status : (this.access.quirks?.exhaustedStatus ?? 429);
         queue.hold(resource, resetAt * 1000, rateLimitFailure(this.label, status, resetAt, Math.floor(now / 1000), secondary));
@@ -504,7 +539,8 @@ export class ForgeHttp {
     const init = { status: response.status, statusText: response.statusText, headers };
     if (NO_BODY_STATUSES.has(response.status) || !response.body) return new Response(null, init);
     const max = this.bounds.maxAnswerBytes;
-    const tooLong = () => new ForgeApiError('bound', `${this.label}: the answer to ${this.where(url)} is longer than ${max} bytes (maxAnswerBytes); not read further`);
+    const tooLong = () =>
+      new ForgeApiError('bound', `${this.label}: the answer to ${this.where(url)} is longer than ${max} bytes (maxAnswerBytes); not read further`);
     const declared = Number(response.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > max) {
       await response.body.cancel().catch(() => {});
@@ -541,7 +577,11 @@ export class ForgeHttp {
         parsed = undefined;
       }
       if (parsed === null || typeof parsed !== 'object') {
-        throw new ForgeApiError('malformed', `${this.label}: the answer to ${this.where(url)} is not the JSON the API documents (${size} bytes, cut off or malformed)`, response.status);
+        throw new ForgeApiError(
+          'malformed',
+          `${this.label}: the answer to ${this.where(url)} is not the JSON the API documents (${size} bytes, cut off or malformed)`,
+          response.status,
+        );
       }
     }
     return new Response(bytes, init);
@@ -591,10 +631,16 @@ export class ForgeHttp {
         throw new ForgeApiError('malformed', `${this.label}: a next-page link of ${where} is not a URL`);
       }
       if (target.origin !== this.origin) {
-        throw new ForgeApiError('refused', `${this.label}: a next-page link of ${where} points to another origin (${this.quote(target.origin)}); not followed, only ${this.origin} is asked`);
+        throw new ForgeApiError(
+          'refused',
+          `${this.label}: a next-page link of ${where} points to another origin (${this.quote(target.origin)}); not followed, only ${this.origin} is asked`,
+        );
       }
       if (hasUserInfo(target)) {
-        throw new ForgeApiError('refused', `${this.label}: a next-page link of ${where} carries user information; not followed, the token goes in its header only`);
+        throw new ForgeApiError(
+          'refused',
+          `${this.label}: a next-page link of ${where} carries user information; not followed, the token goes in its header only`,
+        );
       }
       if (seen.has(target.href)) throw new ForgeApiError('http', `${this.label}: ${where} links a page it already gave (a paging loop); not read further`);
       seen.add(target.href);

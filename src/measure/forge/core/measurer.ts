@@ -49,7 +49,10 @@ type Outcome<T> = { ok: T } | { failed: string };
  * A measurer for one forge family: `open` makes the source for one repository (loading what
  * it needs on its first call); a failure to open fails every rule, as the lookup does.
  */
-export function sourceMeasurer(http: (signal?: AbortSignal, answers?: ConditionalAnswers) => ForgeHttp, open: (http: ForgeHttp, request: ForgeRequest) => Promise<ForgeSource>): ForgeMeasurer {
+export function sourceMeasurer(
+  http: (signal?: AbortSignal, answers?: ConditionalAnswers) => ForgeHttp,
+  open: (http: ForgeHttp, request: ForgeRequest) => Promise<ForgeSource>,
+): ForgeMeasurer {
   return {
     answers: { always: FORGE_RULES, latest: [] },
     async measure(request: ForgeRequest): Promise<ForgeResult> {
@@ -58,7 +61,13 @@ export function sourceMeasurer(http: (signal?: AbortSignal, answers?: Conditiona
       const tokens = client.secrets;
       for (const m of result.measurements) for (const k of Object.keys(m.evidence)) m.evidence[k] = redact(m.evidence[k]!, tokens);
       const free = client.access.quirks?.notModifiedIsFree ? client.notModified : 0;
-      return { ...result, failures: result.failures.map((f) => redact(f, tokens)), requests: client.requests, notModified: client.notModified, counted: client.requests - free };
+      return {
+        ...result,
+        failures: result.failures.map((f) => redact(f, tokens)),
+        requests: client.requests,
+        notModified: client.notModified,
+        counted: client.requests - free,
+      };
     },
   };
 }

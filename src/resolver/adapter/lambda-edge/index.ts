@@ -52,7 +52,13 @@ export function createHandler(options: EdgeOptions = {}): (event: EdgeEvent) => 
           // A request the CloudFront Function left whole (a host beyond ASCII): resolved here.
           const [path, query = ''] = decodeURIComponent(request.uri.slice(EDGE_RESOLVE_PREFIX.length)).split(/\?(.*)/s) as [string, string?];
           const header = (name: string) => request.headers[name]?.[0]?.value ?? null;
-          return edgeResponse(await resolve({ method: request.method, path, query, accept: header('accept'), ifNoneMatch: header('if-none-match') }, reader(request, clientFor), options));
+          return edgeResponse(
+            await resolve(
+              { method: request.method, path, query, accept: header('accept'), ifNoneMatch: header('if-none-match') },
+              reader(request, clientFor),
+              options,
+            ),
+          );
         }
         if (!/(?:^|&)timestamp=/.test(request.querystring)) return request;
         const answer = await resolve({ method: request.method, path: request.uri, query: request.querystring }, reader(request, clientFor), options);

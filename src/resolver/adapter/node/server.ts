@@ -333,6 +333,9 @@ function parserRefusal(code: string | undefined): [number, string] {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return [408, 'the request did not arrive in time; send it again'];
     default:
-      return [400, `the request is not valid HTTP/1.1 (${code ?? 'unparsable'}); send the path percent-encoded, in printable ASCII, without control characters`];
+      return [
+        400,
+        `the request is not valid HTTP/1.1 (${code ?? 'unparsable'}); send the path percent-encoded, in printable ASCII, without control characters`,
+      ];
   }
 }

@@ -41,10 +41,20 @@ export default {
     const url = new URL(request.url);
     let answer: { status: number; headers: Record<string, string>; body: Uint8Array | string | null };
     try {
-      answer = await resolve({ method: request.method, path: url.pathname, query: url.search, ifNoneMatch: request.headers.get('if-none-match'), accept: request.headers.get('accept') }, reader(env), {
-        latestMaxAge: num(env.LATEST_MAX_AGE),
-        immutableMaxAge: num(env.IMMUTABLE_MAX_AGE),
-      });
+      answer = await resolve(
+        {
+          method: request.method,
+          path: url.pathname,
+          query: url.search,
+          ifNoneMatch: request.headers.get('if-none-match'),
+          accept: request.headers.get('accept'),
+        },
+        reader(env),
+        {
+          latestMaxAge: num(env.LATEST_MAX_AGE),
+          immutableMaxAge: num(env.IMMUTABLE_MAX_AGE),
+        },
+      );
     } catch {
       // Only a store fault reaches here, never a request string.
       answer = unavailableAnswer();

@@ -32,7 +32,14 @@ export async function* discover(http: ForgeHttp, scope: SourceScope, filters: So
   if (scope.kind === 'instance') {
     const onlyPublic = !filters.visibility.includes('private');
     const mode: Record<string, string> = !filters.forks && !filters.mirrors ? { mode: 'source' } : {};
-    const query: Record<string, string | number> = { limit: PAGE, sort: 'id', order: 'asc', ...(onlyPublic ? { private: 'false' } : {}), ...(filters.archived ? {} : { archived: 'false' }), ...mode };
+    const query: Record<string, string | number> = {
+      limit: PAGE,
+      sort: 'id',
+      order: 'asc',
+      ...(onlyPublic ? { private: 'false' } : {}),
+      ...(filters.archived ? {} : { archived: 'false' }),
+      ...mode,
+    };
     for await (const page of http.pages<Repo>('/repos/search', query, 'data')) yield page.map(listed);
     return;
   }

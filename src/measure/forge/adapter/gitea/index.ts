@@ -90,11 +90,19 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
 
     async issues(since: number): Promise<ForgeIssue[]> {
       // `since` filters by last update: every issue opened after it was updated after it too.
-      const listed = await all<{ number: number; created_at: string; user: User; pull_request?: unknown }>(`${repo}/issues`, { state: 'all', type: 'issues', since: isoTime(since) });
+      const listed = await all<{ number: number; created_at: string; user: User; pull_request?: unknown }>(`${repo}/issues`, {
+        state: 'all',
+        type: 'issues',
+        since: isoTime(since),
+      });
       const fresh = listed.filter((i) => !i.pull_request && unixOf(i.created_at) > since);
       if (fresh.length === 0) return [];
       const keepers = await maintainers();
-      const actor = (u: User | undefined): Actor => ({ login: u?.login ?? '', bot: !u || isGiteaBot(u.login) || loginIsBot(request.isBot, u.login), maintainer: !!u && keepers.has(u.login.toLowerCase()) });
+      const actor = (u: User | undefined): Actor => ({
+        login: u?.login ?? '',
+        bot: !u || isGiteaBot(u.login) || loginIsBot(request.isBot, u.login),
+        maintainer: !!u && keepers.has(u.login.toLowerCase()),
+      });
       const out: ForgeIssue[] = [];
       for (const i of fresh) {
         const issue: ForgeIssue = { createdAt: unixOf(i.created_at), author: actor(i.user), reactions: [] };
@@ -134,7 +142,10 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
       });
       const times = counted.map(runTime);
       const undated = times.filter((t) => Number.isNaN(t)).length;
-      if (undated > 0) return { unavailable: `${http.label}: ${undated} of ${counted.length} runs that succeeded or failed carry no time (neither created, created_at nor started_at)` };
+      if (undated > 0)
+        return {
+          unavailable: `${http.label}: ${undated} of ${counted.length} runs that succeeded or failed carry no time (neither created, created_at nor started_at)`,
+        };
       return { system: 'Forgejo/Gitea Actions', times: times.filter((t) => t > from && t <= to) };
     },
 
@@ -145,9 +156,13 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
 
     async packages(): Promise<PackageVersion[]> {
       // The owner's packages, one entry per version; those linked to this repository count.
-      const packages = await all<{ type: string; name: string; version: string; created_at: string; repository?: { full_name?: string } }>(`/packages/${encodeURIComponent(ownerLogin)}`);
+      const packages = await all<{ type: string; name: string; version: string; created_at: string; repository?: { full_name?: string } }>(
+        `/packages/${encodeURIComponent(ownerLogin)}`,
+      );
       const full = `${ownerLogin}/${name}`.toLowerCase();
-      return packages.filter((p) => p.repository?.full_name?.toLowerCase() === full).map((p) => ({ name: `${p.type}:${p.name}@${p.version}`, publishedAt: unixOf(p.created_at) }));
+      return packages
+        .filter((p) => p.repository?.full_name?.toLowerCase() === full)
+        .map((p) => ({ name: `${p.type}:${p.name}@${p.version}`, publishedAt: unixOf(p.created_at) }));
     },
   };
 }

@@ -43,7 +43,10 @@ class AppTokens {
     try {
       this.key ??= createPrivateKey(this.app.privateKey.replace(/\\n/g, '\n'));
     } catch {
-      throw new ForgeApiError('auth', `${http.label}: ${this.app.keyEnv} holds no private key in PEM form (the .pem file GitHub gave for the app); the value is not shown`);
+      throw new ForgeApiError(
+        'auth',
+        `${http.label}: ${this.app.keyEnv} holds no private key in PEM form (the .pem file GitHub gave for the app); the value is not shown`,
+      );
     }
     return appJwt(this.app.id, this.key, Math.floor(Date.now() / 1000));
   }
@@ -63,7 +66,8 @@ class AppTokens {
     let installation = this.installations.get(account);
     if (!installation) {
       installation = this.json(http, 'GET', `/repos/${owner}/${repo}/installation`, 200).then((body) => {
-        if (typeof body.id !== 'number') throw new ForgeApiError('malformed', `${http.label}: the installation of ${owner}/${repo} is not the JSON the API documents`);
+        if (typeof body.id !== 'number')
+          throw new ForgeApiError('malformed', `${http.label}: the installation of ${owner}/${repo} is not the JSON the API documents`);
         return body.id;
       });
       this.installations.set(account, installation);
@@ -75,7 +79,8 @@ class AppTokens {
     if (!minted || !(await fresh(minted).catch(() => false))) {
       minted = this.json(http, 'POST', `/app/installations/${id}/access_tokens`, 201).then((body) => {
         const expiresAtMs = Date.parse(String(body.expires_at));
-        if (typeof body.token !== 'string' || Number.isNaN(expiresAtMs)) throw new ForgeApiError('malformed', `${http.label}: an installation token answer is not the JSON the API documents`);
+        if (typeof body.token !== 'string' || Number.isNaN(expiresAtMs))
+          throw new ForgeApiError('malformed', `${http.label}: an installation token answer is not the JSON the API documents`);
         return { token: body.token, expiresAtMs };
       });
       this.tokens.set(id, minted);

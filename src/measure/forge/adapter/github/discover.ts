@@ -26,7 +26,14 @@ function visibilityOf(r: Repo): Visibility {
 }
 
 function listed(r: Repo): ListedRepository {
-  return { url: r.html_url, archived: r.archived === true, fork: r.fork, mirror: typeof r.mirror_url === 'string' && r.mirror_url !== '', visibility: visibilityOf(r), topics: r.topics ?? [] };
+  return {
+    url: r.html_url,
+    archived: r.archived === true,
+    fork: r.fork,
+    mirror: typeof r.mirror_url === 'string' && r.mirror_url !== '',
+    visibility: visibilityOf(r),
+    topics: r.topics ?? [],
+  };
 }
 
 export async function* discover(http: ForgeHttp, scope: SourceScope, filters: SourceFilters): AsyncGenerator<ListedRepository[]> {

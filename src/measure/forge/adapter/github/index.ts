@@ -6,7 +6,15 @@ import type { ForgeAdapter } from '../../core/adapter.ts';
 export const adapter: ForgeAdapter<'github'> = {
   kind: 'github',
   label: 'GitHub API',
-  knownHosts: { 'github.com': { apiUrl: 'https://api.github.com', tokenEnv: 'GITHUB_TOKEN', appIdEnv: 'GITHUB_APP_ID', appKeyEnv: 'GITHUB_APP_PRIVATE_KEY', requestsPerSecond: 10 } },
+  knownHosts: {
+    'github.com': {
+      apiUrl: 'https://api.github.com',
+      tokenEnv: 'GITHUB_TOKEN',
+      appIdEnv: 'GITHUB_APP_ID',
+      appKeyEnv: 'GITHUB_APP_PRIVATE_KEY',
+      requestsPerSecond: 10,
+    },
+  },
   // A GitHub App's installation tokens (app.ts), minted with its id and private key.
   apps: true,
   repositoryPaths: 'owner/name',

@@ -172,7 +172,8 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
     const query = { ...base, created: `${iso(from)}..${iso(to)}` };
     const runsPage = async (page: number) => {
       const answer = await call(() => octokit.rest.actions.listWorkflowRunsForRepo({ ...query, page }));
-      if (typeof answer.data?.total_count !== 'number' || !Array.isArray(answer.data.workflow_runs)) throw malformed(`a page of /repos/${owner}/${repo}/actions/runs`);
+      if (typeof answer.data?.total_count !== 'number' || !Array.isArray(answer.data.workflow_runs))
+        throw malformed(`a page of /repos/${owner}/${repo}/actions/runs`);
       return answer;
     };
     const first = await runsPage(1);
@@ -188,7 +189,10 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
     if (first.data.total_count >= RUN_LIST_CAP) {
       // An hour that may hold more runs than one query answers: splitting further would cost
       // a request a second; the runs cannot all be read for sure, so the value is not given.
-      throw new ForgeApiError('bound', `${http.label}: ${RUN_LIST_CAP} runs or more from ${iso(from)} to ${iso(to)}, as many as one query answers at most; ranges are split no finer than ${RUN_SPLIT_FLOOR / 3600} hour`);
+      throw new ForgeApiError(
+        'bound',
+        `${http.label}: ${RUN_LIST_CAP} runs or more from ${iso(from)} to ${iso(to)}, as many as one query answers at most; ranges are split no finer than ${RUN_SPLIT_FLOOR / 3600} hour`,
+      );
     }
     const take = (runs: typeof first.data.workflow_runs) => {
       for (const run of runs) {
@@ -280,7 +284,11 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
         request.isBot,
         malformed,
         http.bounds.maxPagesPerList,
-        () => new ForgeApiError('bound', `${http.label}: the issues of ${owner}/${repo} take more than ${http.bounds.maxPagesPerList} pages (maxPagesPerList); not read to their end`),
+        () =>
+          new ForgeApiError(
+            'bound',
+            `${http.label}: the issues of ${owner}/${repo} take more than ${http.bounds.maxPagesPerList} pages (maxPagesPerList); not read to their end`,
+          ),
       );
     },
 

@@ -23,7 +23,14 @@ interface Project {
 function listed(p: Project): ListedRepository {
   // An unknown or missing visibility is never read as public.
   const visibility: Visibility = p.visibility === 'public' || p.visibility === 'internal' ? p.visibility : 'private';
-  return { url: p.web_url, archived: p.archived === true, fork: p.forked_from_project != null, mirror: p.mirror === true, visibility, topics: p.topics ?? p.tag_list ?? [] };
+  return {
+    url: p.web_url,
+    archived: p.archived === true,
+    fork: p.forked_from_project != null,
+    mirror: p.mirror === true,
+    visibility,
+    topics: p.topics ?? p.tag_list ?? [],
+  };
 }
 
 /** What the forge may be asked to leave out already: the core filters again. */
@@ -35,13 +42,21 @@ function narrowing(filters: SourceFilters): Record<string, string> {
 export async function* discover(http: ForgeHttp, scope: SourceScope, filters: SourceFilters): AsyncGenerator<ListedRepository[]> {
   const narrow = narrowing(filters);
   if (scope.kind === 'instance') {
-    for await (const page of http.pages<Project>('/projects', { pagination: 'keyset', order_by: 'id', sort: 'asc', per_page: 100, ...narrow })) yield page.map(listed);
+    for await (const page of http.pages<Project>('/projects', { pagination: 'keyset', order_by: 'id', sort: 'asc', per_page: 100, ...narrow }))
+      yield page.map(listed);
     return;
   }
   const id = encodeURIComponent(scope.kind === 'group' ? scope.path : scope.name);
   let first = true;
   try {
-    for await (const page of http.pages<Project>(`/groups/${id}/projects`, { include_subgroups: 'true', with_shared: 'false', order_by: 'id', sort: 'asc', per_page: 100, ...narrow })) {
+    for await (const page of http.pages<Project>(`/groups/${id}/projects`, {
+      include_subgroups: 'true',
+      with_shared: 'false',
+      order_by: 'id',
+      sort: 'asc',
+      per_page: 100,
+      ...narrow,
+    })) {
       first = false;
       yield page.map(listed);
     }

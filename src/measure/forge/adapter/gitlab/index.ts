@@ -82,7 +82,11 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
       // Members with their inherited access: a group's maintainers maintain its projects.
       const members = await all<{ username: string; access_level: number }>('/members/all');
       const maintainers = new Set(members.filter((m) => m.access_level >= REPORTER_ACCESS).map((m) => m.username));
-      const actor = (u: User): Actor => ({ login: u.username, bot: isGitLabBot(u.username) || loginIsBot(request.isBot, u.username), maintainer: maintainers.has(u.username) });
+      const actor = (u: User): Actor => ({
+        login: u.username,
+        bot: isGitLabBot(u.username) || loginIsBot(request.isBot, u.username),
+        maintainer: maintainers.has(u.username),
+      });
       const out: ForgeIssue[] = [];
       for (const i of listed) {
         const createdAt = unixOf(i.created_at);
@@ -136,7 +140,9 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
       for (const image of images) {
         // `latest` moves from version to version; it is none itself.
         for (const tag of (image.tags ?? []).filter((t) => t.name !== 'latest')) {
-          const { body } = await http.getJson<{ created_at?: string | null }>(`${project}/registry/repositories/${image.id}/tags/${encodeURIComponent(tag.name)}`);
+          const { body } = await http.getJson<{ created_at?: string | null }>(
+            `${project}/registry/repositories/${image.id}/tags/${encodeURIComponent(tag.name)}`,
+          );
           out.push({ name: `container:${image.path}:${tag.name}`, publishedAt: unixOf(body.created_at) });
         }
       }
