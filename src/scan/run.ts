@@ -17,6 +17,7 @@ import { measuredRuleIds } from '../model/measured-rules.ts';
 import { inShard, type Shard } from '../model/shard.ts';
 import { isS3, parseS3Location } from '../s3/location.ts';
 import { DirectoryStoreWriter, type StoreWriter } from '../store/writer.ts';
+import type { Lease } from '../io/lease.ts';
 import { holdScanLease } from './lease.ts';
 import { monthStarts, type ScanSummary, scan } from './scan.ts';
 
@@ -81,7 +82,7 @@ async function openWriter(settings: Settings): Promise<StoreWriter> {
 }
 
 export async function runScan(run: ScanRun): Promise<ScanOutcome> {
-  const { config, listener, shard } = run;
+  const { config, listener } = run;
   const { settings } = config;
   const judged = judgedRules(config.thresholds);
   // By default every rule badgepress can measure, whatever the thresholds judge today: a rule
@@ -92,24 +93,7 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
 
   const { targets, listProblems, found } = await listTargets(run, settings);
 
-  const writer = await openWriter(settings);
-  let lease;
-  try {
-    lease = await holdScanLease(writer, shard, {
-      waitSeconds: run.waitSeconds ?? 0,
-      onLost: listener.warn,
-      onWarning: listener.warn,
-      conditionalWrites: settings.s3.conditionalWrites ?? 'required',
-    });
-  } catch (err) {
-    await writer.close();
-    throw err;
-  }
-  // No server asked: the forge rules are null as not asked, never failures.
-  const forges =
-    run.forgeFor ??
-    forgesOf({ hosts: settings.hosts, ...(settings.dependents ? { dependents: settings.dependents } : {}), gitTokens: settings.scan.tokens }, process.env);
-  const off = run.fetch === 'never' ? '--fetch never asks no server' : run.forge === 'never' ? '--forge never (git alone)' : undefined;
+  const { writer, lease } = await leasedWriter(run, settings);
   let summary: ScanSummary;
   try {
     summary = await scan({
@@ -122,7 +106,7 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
       settings: settings.scan,
       botPatterns: run.botPatterns,
       windowMonths: judged.windowMonths,
-      forgeFor: off ? noneAsked(forges, off) : forges,
+      forgeFor: forgesAsked(run, settings),
       report: listener.report,
       ...(listener.onProgress ? { onProgress: listener.onProgress } : {}),
     });
@@ -134,8 +118,38 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   // repository on a host without a forge API leaves the forge rules out, as it should).
   const wanted = new Set(run.asked ?? judged.ids);
   summary.unmeasured = summary.unmeasured.filter((id) => wanted.has(id));
-  const sources = found && { repositories: found.targets.length, moved: found.moved, left: found.left, requests: found.requests };
+  const sources = found && {
+    repositories: found.targets.length,
+    moved: found.moved,
+    left: found.left,
+    requests: found.requests,
+  };
   return { summary, listProblems, location: writer.location, ...(sources ? { sources } : {}) };
+}
+
+/** The store's writer, with this scan's lease on it held (the writer closed if it cannot be). */
+async function leasedWriter(run: ScanRun, settings: Settings): Promise<{ writer: StoreWriter; lease: Lease }> {
+  const writer = await openWriter(settings);
+  try {
+    const lease = await holdScanLease(writer, run.shard, {
+      waitSeconds: run.waitSeconds ?? 0,
+      onLost: run.listener.warn,
+      onWarning: run.listener.warn,
+      conditionalWrites: settings.s3.conditionalWrites ?? 'required',
+    });
+    return { writer, lease };
+  } catch (err) {
+    await writer.close();
+    throw err;
+  }
+}
+
+/** Each target's forge measurer; with no server to ask, the forge rules are null as not asked, never failures. */
+function forgesAsked(run: ScanRun, settings: Settings): ForgeFor {
+  const dependents = settings.dependents ? { dependents: settings.dependents } : {};
+  const forges = run.forgeFor ?? forgesOf({ hosts: settings.hosts, ...dependents, gitTokens: settings.scan.tokens }, process.env);
+  const off = run.fetch === 'never' ? '--fetch never asks no server' : run.forge === 'never' ? '--forge never (git alone)' : undefined;
+  return off ? noneAsked(forges, off) : forges;
 }
 
 /**

@@ -80,9 +80,10 @@ interface ScanContext {
   notAsked: Map<string, Set<string>>;
 }
 
-export async function scan(o: ScanOptions): Promise<ScanSummary> {
-  const summary: ScanSummary = {
-    repositories: o.targets.length,
+/** A summary before any repository is scanned: every count 0. */
+function emptySummary(repositories: number): ScanSummary {
+  return {
+    repositories,
     measured: 0,
     upToDate: 0,
     records: 0,
@@ -94,6 +95,10 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
     forgeRequests: 0,
     forgeRequestsCounted: 0,
   };
+}
+
+/** What every repository of a scan shares: its options, the git measurer, the rules and what was found. */
+function scanContext(o: ScanOptions, summary: ScanSummary): ScanContext {
   const gitRules = new Set(GIT_RULE_IDS.filter((r) => o.rules.has(r)));
   // Every event rule keeps at least its own window (git's and the forge's alike).
   const horizonMonths = Math.max(o.settings.horizonMonths, ...eventRuleIds().map((r) => o.windowMonths[r] ?? 0));
@@ -104,8 +109,22 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
   // One test of who is a bot, for git and every forge.
   const isBot = botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]);
   const optional = { ...(o.env ? { env: o.env } : {}), ...(o.backoffMs ? { backoffMs: o.backoffMs } : {}) };
-  const git = gitMeasurer({ settings: o.settings, fetch: o.fetch, rules: gitRules, horizonMonths, asOf: o.asOf, isBot, onMovedAside, ...optional });
-  const cx: ScanContext = { o, summary, git, isBot, gitRules, horizonMonths, measuredRules: new Set(gitRules), notAsked: new Map() };
+  const git = gitMeasurer({
+    settings: o.settings,
+    fetch: o.fetch,
+    rules: gitRules,
+    horizonMonths,
+    asOf: o.asOf,
+    isBot,
+    onMovedAside,
+    ...optional,
+  });
+  return { o, summary, git, isBot, gitRules, horizonMonths, measuredRules: new Set(gitRules), notAsked: new Map() };
+}
+
+export async function scan(o: ScanOptions): Promise<ScanSummary> {
+  const summary = emptySummary(o.targets.length);
+  const cx = scanContext(o, summary);
   const limit = pLimit(o.settings.concurrency);
   const hostLimit = hostLimits(o);
   let storeFailure: unknown;
@@ -268,7 +287,15 @@ async function measureForge(
   // The forge's answers of the last scan, beside the mirror: its lists asked conditionally.
   const answersFile = forgeAnswersPath(o.settings.mirrors, target);
   const answers = await ConditionalAnswers.load(answersFile);
-  const result = await forge.measure({ target, times, git: facts, windowMonths: o.windowMonths, horizonMonths: cx.horizonMonths, isBot: cx.isBot, answers });
+  const result = await forge.measure({
+    target,
+    times,
+    git: facts,
+    windowMonths: o.windowMonths,
+    horizonMonths: cx.horizonMonths,
+    isBot: cx.isBot,
+    answers,
+  });
   // A run that asked nothing (--forge never) keeps the last scan's answers as they are.
   if (result.requests > 0)
     await answers
@@ -322,7 +349,12 @@ async function append(cx: ScanContext, target: ListedTarget, plan: TimesPlan, ti
 function withoutRules(m: Measurement, rules: ReadonlySet<string>): Measurement {
   if (rules.size === 0) return m;
   const keep = <T>(o: Record<string, T>) => Object.fromEntries(Object.entries(o).filter(([r]) => !rules.has(r)));
-  return { ...m, values: keep(m.values), evidence: keep(m.evidence), ...(m.failed ? { failed: m.failed.filter((r) => !rules.has(r)) } : {}) };
+  return {
+    ...m,
+    values: keep(m.values),
+    evidence: keep(m.evidence),
+    ...(m.failed ? { failed: m.failed.filter((r) => !rules.has(r)) } : {}),
+  };
 }
 
 /**
