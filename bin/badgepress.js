@@ -13,13 +13,17 @@ import { existsSync } from 'node:fs';
 // rather than fail later, or worse, not at all (a scheduled run on an old /usr/bin/node).
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 22) {
-  process.stderr.write(`badgepress: Node ${process.versions.node} (${process.execPath}) is not supported: run it with Node 22, 24 or 26\n`);
+  process.stderr.write(
+    `badgepress: Node ${process.versions.node} (${process.execPath}) is not supported: run it with Node 22, 24 or 26\n`,
+  );
   process.exit(2);
 }
 
 const compiled = new URL('../lib/cli.js', import.meta.url);
 if (!existsSync(compiled)) {
-  process.stderr.write('badgepress: lib/cli.js is missing; in a checkout, run "npm install" (or "npm run compile") first\n');
+  process.stderr.write(
+    'badgepress: lib/cli.js is missing; in a checkout, run "npm install" (or "npm run compile") first\n',
+  );
   process.exit(2);
 }
 await import(compiled.href);

@@ -51,7 +51,10 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
   const prefix = { raw: 0, gzip: 0, largest: { key: '', gzip: 0 } };
   // Each search file's sizes and what a query reads of it: not its text (56 MB at 100,000
   // repositories, which would count against the heap the writing is measured in).
-  const search = new Map<string, { raw: number; gzip: number; node: { prefix: string; more?: string[]; ends?: number } }>();
+  const search = new Map<
+    string,
+    { raw: number; gzip: number; node: { prefix: string; more?: string[]; ends?: number } }
+  >();
   let searchBytes = 0;
   let home = 0;
   let biggestGroup = { key: '', gzip: 0 };
@@ -129,7 +132,12 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
     'browseGroupFiles',
     count.groups,
   );
-  say(`pages: home page ${at} (target ≤ 30 KB compressed)`, `${kB(home)} gzip`, 'homePageGzipKb', Number((home / 1024).toFixed(1)));
+  say(
+    `pages: home page ${at} (target ≤ 30 KB compressed)`,
+    `${kB(home)} gzip`,
+    'homePageGzipKb',
+    Number((home / 1024).toFixed(1)),
+  );
   say(
     `browse: largest group page ${at} (target ≤ 30 KB compressed)`,
     `${kB(biggestGroup.gzip)} gzip (${biggestGroup.key})`,
@@ -166,7 +174,11 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
   };
   const names = [...new Set(urls.map((u) => repositoryName(u).toLowerCase()))];
   // Any part of a name: every distinct run of 1 or 3 characters found anywhere in one.
-  const parts = (len: number) => [...new Set(names.flatMap((x) => Array.from({ length: Math.max(0, x.length - len + 1) }, (_, k) => x.slice(k, k + len))))];
+  const parts = (len: number) => [
+    ...new Set(
+      names.flatMap((x) => Array.from({ length: Math.max(0, x.length - len + 1) }, (_, k) => x.slice(k, k + len))),
+    ),
+  ];
   const rows: Array<[string, string[], string]> = [
     ...[1, 2, 3, 4].map((len): [string, string[], string] => [
       `the first ${len} character${len === 1 ? '' : 's'}`,

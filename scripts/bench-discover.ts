@@ -35,7 +35,12 @@ const source = (url: string): SourceSetting => ({
   where: 'bench',
 });
 
-async function listed(kind: string, server: ForgeServer, host: string, url: string): Promise<{ kept: number; requests: number; seconds: number }> {
+async function listed(
+  kind: string,
+  server: ForgeServer,
+  host: string,
+  url: string,
+): Promise<{ kept: number; requests: number; seconds: number }> {
   const before = server.requests.length;
   const started = performance.now();
   const found = await discoverSources(
@@ -52,7 +57,9 @@ async function listed(kind: string, server: ForgeServer, host: string, url: stri
 }
 
 /** One row per source kind: repositories kept, requests, seconds over loopback. */
-export async function discoverRows(say: (name: string, value: string, key?: string, raw?: number | string) => void): Promise<void> {
+export async function discoverRows(
+  say: (name: string, value: string, key?: string, raw?: number | string) => void,
+): Promise<void> {
   const row = (what: string, key: string, r: { kept: number; requests: number; seconds: number }) =>
     say(
       `discovery of ${COUNT} repositories, ${what}`,
@@ -60,22 +67,45 @@ export async function discoverRows(say: (name: string, value: string, key?: stri
       `discover_${key}`,
       r.requests,
     );
-  const gitlab = await startGitLab({ catalogue: { web: 'https://gitlab.bench', repos: catalogue((i) => `big/g${i % 10}/s${i % 9}/d${i % 4}/p${i}`) } });
+  const gitlab = await startGitLab({
+    catalogue: { web: 'https://gitlab.bench', repos: catalogue((i) => `big/g${i % 10}/s${i % 9}/d${i % 4}/p${i}`) },
+  });
   try {
-    row('GitLab group, nested subgroups', 'gitlabGroup', await listed('gitlab', gitlab, 'gitlab.bench', 'https://gitlab.bench/big'));
-    row('GitLab instance (keyset)', 'gitlabInstance', await listed('gitlab', gitlab, 'gitlab.bench', 'https://gitlab.bench/'));
+    row(
+      'GitLab group, nested subgroups',
+      'gitlabGroup',
+      await listed('gitlab', gitlab, 'gitlab.bench', 'https://gitlab.bench/big'),
+    );
+    row(
+      'GitLab instance (keyset)',
+      'gitlabInstance',
+      await listed('gitlab', gitlab, 'gitlab.bench', 'https://gitlab.bench/'),
+    );
   } finally {
     await gitlab.close();
   }
-  const github = await startGitHub({ catalogue: { web: 'https://github.bench', repos: catalogue((i) => `acme/r${i}`) } });
+  const github = await startGitHub({
+    catalogue: { web: 'https://github.bench', repos: catalogue((i) => `acme/r${i}`) },
+  });
   try {
-    row('GitHub organisation', 'githubOrg', await listed('github', github, 'github.bench', 'https://github.bench/acme'));
+    row(
+      'GitHub organisation',
+      'githubOrg',
+      await listed('github', github, 'github.bench', 'https://github.bench/acme'),
+    );
   } finally {
     await github.close();
   }
-  const gitea = await startGitea({ owner: 'acme', catalogue: { web: 'https://forgejo.bench', repos: catalogue((i) => `acme/r${i}`) } });
+  const gitea = await startGitea({
+    owner: 'acme',
+    catalogue: { web: 'https://forgejo.bench', repos: catalogue((i) => `acme/r${i}`) },
+  });
   try {
-    row('Forgejo organisation', 'forgejoOrg', await listed('gitea', gitea, 'forgejo.bench', 'https://forgejo.bench/acme'));
+    row(
+      'Forgejo organisation',
+      'forgejoOrg',
+      await listed('gitea', gitea, 'forgejo.bench', 'https://forgejo.bench/acme'),
+    );
   } finally {
     await gitea.close();
   }

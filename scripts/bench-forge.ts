@@ -45,20 +45,47 @@ function github(b: Busy): Promise<ForgeServer> {
       author: { login: 'maint' },
       association: 'OWNER',
     })),
-    events: range(b.outsiders).map((i) => ({ issue: i + 1, event: 'labeled', created: at(79 - i), actor: { login: 'maint' } })),
-    runs: range(b.runs).map((i) => ({ created: at(300 - (i % 290)), event: 'push', conclusion: i % 3 ? 'success' : 'failure' })),
-    releases: range(b.releases).map((i) => ({ tag: `v${i}`, published: at(300 - i * 10), assets: i < b.packages ? [at(300 - i * 10)] : [] })),
+    events: range(b.outsiders).map((i) => ({
+      issue: i + 1,
+      event: 'labeled',
+      created: at(79 - i),
+      actor: { login: 'maint' },
+    })),
+    runs: range(b.runs).map((i) => ({
+      created: at(300 - (i % 290)),
+      event: 'push',
+      conclusion: i % 3 ? 'success' : 'failure',
+    })),
+    releases: range(b.releases).map((i) => ({
+      tag: `v${i}`,
+      published: at(300 - i * 10),
+      assets: i < b.packages ? [at(300 - i * 10)] : [],
+    })),
   });
 }
 
 function gitlab(b: Busy): Promise<ForgeServer> {
   return startGitLab({
     members: [{ username: 'maint', access: 40 }],
-    issues: range(b.issues).map((i) => ({ iid: i + 1, created: at(80 - i), author: { username: i < b.outsiders ? `user${i}` : 'maint' } })),
-    notes: range(b.comments).map((i) => ({ issue: (i % Math.max(1, b.issues)) + 1, created: at(40 - (i % 30)), author: { username: 'maint' }, body: 'ok' })),
+    issues: range(b.issues).map((i) => ({
+      iid: i + 1,
+      created: at(80 - i),
+      author: { username: i < b.outsiders ? `user${i}` : 'maint' },
+    })),
+    notes: range(b.comments).map((i) => ({
+      issue: (i % Math.max(1, b.issues)) + 1,
+      created: at(40 - (i % 30)),
+      author: { username: 'maint' },
+      body: 'ok',
+    })),
     pipelines: range(b.runs).map((i) => ({ created: at(300 - (i % 290)), status: i % 3 ? 'success' : 'failed' })),
     releases: range(b.releases).map((i) => ({ tag: `v${i}`, released: at(300 - i * 10) })),
-    packages: range(b.packages).map((i) => ({ name: 'widget', version: `1.${i}.0`, type: 'npm', created: at(300 - i * 10) })),
+    packages: range(b.packages).map((i) => ({
+      name: 'widget',
+      version: `1.${i}.0`,
+      type: 'npm',
+      created: at(300 - i * 10),
+    })),
   });
 }
 
@@ -67,11 +94,26 @@ function gitea(b: Busy): Promise<ForgeServer> {
     owner: 'acme',
     members: ['maint'],
     collaborators: [],
-    issues: range(b.issues).map((i) => ({ number: i + 1, created: at(80 - i), author: i < b.outsiders ? `user${i}` : 'maint' })),
-    timeline: range(b.comments).map((i) => ({ issue: (i % Math.max(1, b.issues)) + 1, type: 'comment', created: at(40 - (i % 30)), user: 'maint' })),
+    issues: range(b.issues).map((i) => ({
+      number: i + 1,
+      created: at(80 - i),
+      author: i < b.outsiders ? `user${i}` : 'maint',
+    })),
+    timeline: range(b.comments).map((i) => ({
+      issue: (i % Math.max(1, b.issues)) + 1,
+      type: 'comment',
+      created: at(40 - (i % 30)),
+      user: 'maint',
+    })),
     runs: range(b.runs).map((i) => ({ created: at(300 - (i % 290)), status: i % 3 ? 'success' : 'failure' })),
     releases: range(b.releases).map((i) => ({ tag: `v${i}`, published: at(300 - i * 10) })),
-    packages: range(b.packages).map((i) => ({ name: 'widget', version: `1.${i}.0`, type: 'npm', created: at(300 - i * 10), repository: 'acme/widget' })),
+    packages: range(b.packages).map((i) => ({
+      name: 'widget',
+      version: `1.${i}.0`,
+      type: 'npm',
+      created: at(300 - i * 10),
+      repository: 'acme/widget',
+    })),
   });
 }
 
@@ -111,11 +153,15 @@ const BEFORE = { github: [4, 40], gitlab: [6, 131], gitea: [5, 45] } as const;
  * repository, first scan and an unchanged rescan (the first's answers kept as a scan keeps
  * them), and the busy first scan's time.
  */
-export async function forgeRows(say: (name: string, value: string, key?: string, raw?: number | string) => void): Promise<void> {
+export async function forgeRows(
+  say: (name: string, value: string, key?: string, raw?: number | string) => void,
+): Promise<void> {
   const kinds = { github, gitlab, gitea } as const;
   const dir = await mkdtemp(join(tmpdir(), 'bp-bench-forge-'));
   try {
-    for (const [kind, start] of Object.entries(kinds) as Array<[keyof typeof kinds, (b: Busy) => Promise<ForgeServer>]>) {
+    for (const [kind, start] of Object.entries(kinds) as Array<
+      [keyof typeof kinds, (b: Busy) => Promise<ForgeServer>]
+    >) {
       const figures: string[] = [];
       let busyMs = 0;
       for (const b of [QUIET, BUSY]) {

@@ -1,7 +1,15 @@
 // Bench rows of incremental builds (the build state) and bounded memory on one large store
 // file (the loader's spill to disk), called from scripts/bench.ts. Ratios within one run, as every other row.
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -116,7 +124,19 @@ async function s3Requests(c: IncrementalBenchContext): Promise<void> {
   const proxy = await startFaultProxy(peer.port);
   const run = () =>
     new Promise<void>((ok, fail) => {
-      const args = ['build', '--store', store, '--out', 's3://incr/site', '--s3-endpoint', proxy.endpoint, '--s3-path-style', '--now', NOW, '--json'];
+      const args = [
+        'build',
+        '--store',
+        store,
+        '--out',
+        's3://incr/site',
+        '--s3-endpoint',
+        proxy.endpoint,
+        '--s3-path-style',
+        '--now',
+        NOW,
+        '--json',
+      ];
       const child = spawn(process.execPath, [join(ROOT, 'lib/cli.js'), ...args], {
         cwd: ROOT,
         env: { ...process.env, ...peer.env, CI: 'true' },
@@ -124,7 +144,9 @@ async function s3Requests(c: IncrementalBenchContext): Promise<void> {
       });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`s3 build exited ${code}: ${stderr.slice(-1500)}`))));
+      child.on('exit', (code) =>
+        code === 0 ? ok() : fail(new Error(`s3 build exited ${code}: ${stderr.slice(-1500)}`)),
+      );
     });
   const total = () => Object.values(proxy.counts).reduce((a, b) => a + b, 0);
   await run();
@@ -133,7 +155,10 @@ async function s3Requests(c: IncrementalBenchContext): Promise<void> {
   const unchanged = total();
   const puts = proxy.counts.PUT ?? 0;
   const file = join(store, `repo-${String(7).padStart(String(repos).length, '0')}.ndjson`);
-  appendFileSync(file, `${JSON.stringify({ repositoryUrl: repositoryUrl(7), timestamp: 1_763_500_000, values: { BUS_FACTOR: 5 } })}\n`);
+  appendFileSync(
+    file,
+    `${JSON.stringify({ repositoryUrl: repositoryUrl(7), timestamp: 1_763_500_000, values: { BUS_FACTOR: 5 } })}\n`,
+  );
   utimesSync(file, 1_763_500_000, 1_763_500_000);
   proxy.reset();
   await run();
@@ -151,7 +176,9 @@ async function s3Requests(c: IncrementalBenchContext): Promise<void> {
  * Full build and no-change rebuild at each size (e.g. 10,000 and 100,000 × 10): peak RSS, and
  * time per scan against the first size (linear growth), by wall time and by CPU time.
  */
-export function scaleRuns(c: Pick<IncrementalBenchContext, 'work' | 'workRoot' | 'scans' | 'cli' | 'say' | 'scaleRepos'>): void {
+export function scaleRuns(
+  c: Pick<IncrementalBenchContext, 'work' | 'workRoot' | 'scans' | 'cli' | 'say' | 'scaleRepos'>,
+): void {
   let first: { repos: number; ms: number; cpuMs: number } | undefined;
   for (const repos of c.scaleRepos) {
     const store = join(c.workRoot, `store-${repos}x${c.scans}-seed1`);
@@ -206,7 +233,17 @@ async function spillRun(c: IncrementalBenchContext): Promise<void> {
     await once(stream, 'finish');
     writeFileSync(join(dir, '.complete'), '');
   }
-  const r = c.cli(['build', '--store', dir, '--out', join(c.work, 'site-one-file'), '--now', NOW, '--shard', '0/10000']);
+  const r = c.cli([
+    'build',
+    '--store',
+    dir,
+    '--out',
+    join(c.work, 'site-one-file'),
+    '--now',
+    NOW,
+    '--shard',
+    '0/10000',
+  ]);
   c.say(
     `one store file of ${c.spillRecords} records: peak RSS (target ≤ 300 MB)`,
     `${mb(r.rssKb)} MB in ${(r.ms / 1000).toFixed(0)} s (--shard 0/10000: every record streamed, bucketed and parsed)`,

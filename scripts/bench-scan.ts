@@ -56,13 +56,19 @@ async function generate(dir: string, commits: number, seed: number): Promise<voi
   }
   await flush();
   child.stdin.end();
-  await new Promise<void>((ok, fail) => child.on('close', (code) => (code === 0 ? ok() : fail(new Error(`git fast-import exited ${code}`)))));
+  await new Promise<void>((ok, fail) =>
+    child.on('close', (code) => (code === 0 ? ok() : fail(new Error(`git fast-import exited ${code}`)))),
+  );
   writeFileSync(join(dir, '.complete'), '');
 }
 
 /** Runs `git fast-import` on `stream` in the repository `dir`. */
 function fastImport(dir: string, stream: string): void {
-  const r = spawnSync('git', ['--git-dir', dir, 'fast-import', '--quiet'], { input: stream, stdio: ['pipe', 'ignore', 'inherit'], maxBuffer: 1 << 30 });
+  const r = spawnSync('git', ['--git-dir', dir, 'fast-import', '--quiet'], {
+    input: stream,
+    stdio: ['pipe', 'ignore', 'inherit'],
+    maxBuffer: 1 << 30,
+  });
   if (r.status !== 0) throw new Error(`git fast-import exited ${r.status}`);
 }
 
@@ -85,7 +91,11 @@ function generateWide(dir: string, files: number): void {
     rows.push(`100644 blob ${oid}\tfile-${String(i).padStart(6, '0')}.txt`);
   }
   fastImport(dir, blobs.join(''));
-  const made = spawnSync('git', ['--git-dir', dir, 'mktree'], { input: `${rows.join('\n')}\n`, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const made = spawnSync('git', ['--git-dir', dir, 'mktree'], {
+    input: `${rows.join('\n')}\n`,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
   if (made.status !== 0) throw new Error(`git mktree exited ${made.status}: ${made.stderr}`);
   const root = made.stdout.trim();
   const inline = (path: string, body: string) => `M 100644 inline ${path}\ndata ${Buffer.byteLength(body)}\n${body}\n`;
@@ -97,8 +107,10 @@ function generateWide(dir: string, files: number): void {
     stream += `commit refs/heads/main\nmark :${m + 1}\nauthor ${who} ${t} +0000\ncommitter ${who} ${t} +0000\ndata 6\nmonth\n${m > 0 ? `from :${m}\n` : ''}`;
     if (m === 0) stream += `M 040000 ${root} ""\n${inline('SECURITY.md', 'Report to security@example.org\n')}`;
     // The .mailmap changes twice: three versions to read over the history.
-    if (m % 12 === 0) stream += inline('.mailmap', `Ada Lovelace <ada@example.org> <ada@example.org>\n# version ${m / 12}\n`);
-    for (let k = 0; k < 3; k++) stream += inline(`file-${String((m * 7919 + k * 104729) % files).padStart(6, '0')}.txt`, `month ${m} ${k}\n`);
+    if (m % 12 === 0)
+      stream += inline('.mailmap', `Ada Lovelace <ada@example.org> <ada@example.org>\n# version ${m / 12}\n`);
+    for (let k = 0; k < 3; k++)
+      stream += inline(`file-${String((m * 7919 + k * 104729) % files).padStart(6, '0')}.txt`, `month ${m} ${k}\n`);
     stream += '\n';
   }
   fastImport(dir, stream);
@@ -160,7 +172,18 @@ export async function scanRows(o: ScanBenchOptions): Promise<void> {
   };
   const many = list('many', dirs);
   const scanOf = (repos: string, store: string, ...more: string[]) =>
-    o.cli(['scan', '--config', config, '--repos', repos, '--store', join(o.work, store), '--as-of', String(AS_OF), ...more]);
+    o.cli([
+      'scan',
+      '--config',
+      config,
+      '--repos',
+      repos,
+      '--store',
+      join(o.work, store),
+      '--as-of',
+      String(AS_OF),
+      ...more,
+    ]);
 
   // Side by side, alternating, best of three: the scan, then the bare git commands.
   const scanMs: number[] = [];
@@ -211,13 +234,21 @@ export async function scanRows(o: ScanBenchOptions): Promise<void> {
     const wide = join(o.root, `wide-${o.wideFiles}.git`);
     generateWide(wide, o.wideFiles);
     const wideList = list('wide', [wide]);
-    const runs = { one: [] as Array<{ ms: number; cpuMs: number }>, history: [] as Array<{ ms: number; cpuMs: number }> };
+    const runs = {
+      one: [] as Array<{ ms: number; cpuMs: number }>,
+      history: [] as Array<{ ms: number; cpuMs: number }>,
+    };
     for (let round = 0; round < 3; round++) {
       runs.one.push(scanOf(wideList, `store-wide-single-${round}`));
       runs.history.push(scanOf(wideList, `store-wide-history-${round}`, '--history', 'monthly', '--since', since));
     }
     const best = (rs: Array<{ ms: number; cpuMs: number }>, k: 'ms' | 'cpuMs') => Math.min(...rs.map((r) => r[k]));
-    const [wh, ws, ch, cs] = [best(runs.history, 'ms'), best(runs.one, 'ms'), best(runs.history, 'cpuMs'), best(runs.one, 'cpuMs')];
+    const [wh, ws, ch, cs] = [
+      best(runs.history, 'ms'),
+      best(runs.one, 'ms'),
+      best(runs.history, 'cpuMs'),
+      best(runs.one, 'cpuMs'),
+    ];
     const s = (ms: number) => (ms / 1000).toFixed(2);
     o.say(
       `scan: --history monthly over 24 months ÷ one scan, a root of ${o.wideFiles.toLocaleString('en')} files (target ≤ 1.5)`,

@@ -76,7 +76,10 @@ const say = (name: string, value: string, key?: string, raw?: number | string) =
   process.stderr.write(`${name}: ${value}\n`);
 };
 
-function cli(args: string[], env: Record<string, string> = {}): { ms: number; cpuMs: number; rssKb: number; summary: Record<string, number> } {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): { ms: number; cpuMs: number; rssKb: number; summary: Record<string, number> } {
   const started = Date.now();
   // /usr/bin/time -f %M reports the child's peak RSS in KB; %U and %S its CPU seconds, a
   // figure that holds up better than wall time on a shared machine.
@@ -90,14 +93,21 @@ function cli(args: string[], env: Record<string, string> = {}): { ms: number; cp
   const ms = Date.now() - started;
   const rss = /RSS (\d+) CPU ([\d.]+) ([\d.]+)/.exec(r.stderr);
   const line = r.stdout.trim().split('\n').pop() ?? '{}';
-  if (r.status !== 0 && r.status !== 1) throw new Error(`badgepress ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
-  return { ms, cpuMs: rss ? (Number(rss[2]) + Number(rss[3])) * 1000 : NaN, rssKb: rss ? Number(rss[1]) : NaN, summary: JSON.parse(line) };
+  if (r.status !== 0 && r.status !== 1)
+    throw new Error(`badgepress ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  return {
+    ms,
+    cpuMs: rss ? (Number(rss[2]) + Number(rss[3])) * 1000 : NaN,
+    rssKb: rss ? Number(rss[1]) : NaN,
+    summary: JSON.parse(line),
+  };
 }
 
 function tree(dir: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (e.isFile()) out.set(relative(dir, join(e.parentPath, e.name)).split(sep).join('/'), readFileSync(join(e.parentPath, e.name)));
+    if (e.isFile())
+      out.set(relative(dir, join(e.parentPath, e.name)).split(sep).join('/'), readFileSync(join(e.parentPath, e.name)));
   }
   return out;
 }
@@ -119,7 +129,9 @@ const scaleRepos = values['scale-repos']
   .map(Number)
   .filter((n) => n > 0);
 if (values.only !== undefined && !['serving', 'scale', 'scan', 'forge', 'sizes', 'browse'].includes(values.only))
-  throw new Error(`--only ${values.only}: the sections that run alone are "serving", "scale", "scan", "forge", "sizes" and "browse"`);
+  throw new Error(
+    `--only ${values.only}: the sections that run alone are "serving", "scale", "scan", "forge", "sizes" and "browse"`,
+  );
 // `--only browse`: the site-wide pages, group pages and search at --browse-repos (bench-browse.ts).
 if (values.only === 'browse') {
   await browseRows(say, Number(values['browse-repos']), ROOT);
@@ -225,7 +237,12 @@ say('store', `${repos} repositories × ${scans} scans (one .ndjson file per repo
 const out = join(work, 'site');
 const b = cli(['build', '--store', store, '--out', out, '--now', '1763600000']);
 const files = b.summary.written!;
-say('build: scans/s', `${Math.round((repos * scans) / (b.ms / 1000))}`, 'buildScansPerSecond', Math.round((repos * scans) / (b.ms / 1000)));
+say(
+  'build: scans/s',
+  `${Math.round((repos * scans) / (b.ms / 1000))}`,
+  'buildScansPerSecond',
+  Math.round((repos * scans) / (b.ms / 1000)),
+);
 say(
   'build: files/s',
   `${Math.round(files / (b.ms / 1000))} (${files} files in ${(b.ms / 1000).toFixed(1)} s, process start included)`,
@@ -250,9 +267,20 @@ if (values.only === 'serving') {
 {
   const noPagesConfig = join(work, 'no-pages.yaml');
   writeFileSync(noPagesConfig, 'pages: false\n');
-  const withPages = (k: number) => (k === 0 ? b : cli(['build', '--store', store, '--out', join(work, `site-${k}`), '--now', '1763600000']));
+  const withPages = (k: number) =>
+    k === 0 ? b : cli(['build', '--store', store, '--out', join(work, `site-${k}`), '--now', '1763600000']);
   const withoutPages = (k: number) =>
-    cli(['build', '--config', noPagesConfig, '--store', store, '--out', join(work, `site-no-pages-${k}`), '--now', '1763600000']);
+    cli([
+      'build',
+      '--config',
+      noPagesConfig,
+      '--store',
+      store,
+      '--out',
+      join(work, `site-no-pages-${k}`),
+      '--now',
+      '1763600000',
+    ]);
   const pairs: Array<{ wall: number; cpu: number }> = [];
   for (let k = 0; k < 3; k++) {
     // What runs second may find the disk and the caches warmer: the order alternates.
@@ -298,8 +326,18 @@ const rawStarted = Date.now();
   );
 }
 const rawMs = Date.now() - rawStarted;
-say('raw write limit: files/s', `${Math.round(built.size / (rawMs / 1000))}`, 'rawFilesPerSecond', Math.round(built.size / (rawMs / 1000)));
-say('build / raw write (target ≥ 0.7)', (rawMs / b.ms).toFixed(2), 'buildToRawRatio', Number((rawMs / b.ms).toFixed(2)));
+say(
+  'raw write limit: files/s',
+  `${Math.round(built.size / (rawMs / 1000))}`,
+  'rawFilesPerSecond',
+  Math.round(built.size / (rawMs / 1000)),
+);
+say(
+  'build / raw write (target ≥ 0.7)',
+  (rawMs / b.ms).toFixed(2),
+  'buildToRawRatio',
+  Number((rawMs / b.ms).toFixed(2)),
+);
 
 // 4. Rebuild after a threshold change that flips about 1 % of badges.
 const changedConfig = reusedGoldFrom(join(work, 'cfg'), 21);
@@ -308,7 +346,9 @@ const re = cli(['build', '--config', changedConfig, '--store', store, '--out', o
 const after = tree(out);
 const changed = [...after].filter(([k, v]) => before.get(k) !== digest(v)).length;
 const badgeFiles = [...after.keys()].filter((k) => /\/at\/\d+\/badges\/[^/.]+$/.test(k));
-const flipped = badgeFiles.filter((k) => JSON.parse(after.get(k)!.toString()).badgeStatus !== JSON.parse(built.get(k)!.toString()).badgeStatus).length;
+const flipped = badgeFiles.filter(
+  (k) => JSON.parse(after.get(k)!.toString()).badgeStatus !== JSON.parse(built.get(k)!.toString()).badgeStatus,
+).length;
 say(
   'rebuild: badges flipped',
   `${flipped} of ${badgeFiles.length} (${((100 * flipped) / badgeFiles.length).toFixed(1)} %)`,
@@ -333,14 +373,29 @@ say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.
   const peer = await startS3Peer(['bench']);
   const proxy = await startFaultProxy(peer.port);
   const env = { ...peer.env };
-  const args = ['--store', small, '--out', 's3://bench/site', '--s3-endpoint', proxy.endpoint, '--s3-path-style', '--now', '1763600000'];
+  const args = [
+    '--store',
+    small,
+    '--out',
+    's3://bench/site',
+    '--s3-endpoint',
+    proxy.endpoint,
+    '--s3-path-style',
+    '--now',
+    '1763600000',
+  ];
   // Run asynchronously: the proxy lives in this process.
   const run = (extra: string[]) =>
     new Promise<Record<string, number>>((ok, fail) => {
-      const c = spawn(process.execPath, [CLI, 'build', ...extra, ...args, '--json'], { cwd: ROOT, env: { ...process.env, ...env, CI: 'true' } });
+      const c = spawn(process.execPath, [CLI, 'build', ...extra, ...args, '--json'], {
+        cwd: ROOT,
+        env: { ...process.env, ...env, CI: 'true' },
+      });
       let stdout = '';
       c.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      c.on('exit', (code) => (code === 0 ? ok(JSON.parse(stdout.trim().split('\n').pop()!)) : fail(new Error(`s3 build exited ${code}`))));
+      c.on('exit', (code) =>
+        code === 0 ? ok(JSON.parse(stdout.trim().split('\n').pop()!)) : fail(new Error(`s3 build exited ${code}`)),
+      );
     });
   const first = await run([]);
   const localSmall = join(work, 'site-s3-local');
@@ -389,14 +444,29 @@ finish();
 /** The edge bundles, minified, and the badge against badge-maker's. */
 async function sizeRows(): Promise<void> {
   const worker = await bundleWorker();
-  say('worker bundle (target ≤ 10 KB)', `${Buffer.byteLength(worker)} bytes minified`, 'workerBytes', Buffer.byteLength(worker));
+  say(
+    'worker bundle (target ≤ 10 KB)',
+    `${Buffer.byteLength(worker)} bytes minified`,
+    'workerBytes',
+    Buffer.byteLength(worker),
+  );
   const cloudFront = Buffer.byteLength(await bundleCloudFrontFunction());
-  say('CloudFront Function (target ≤ 8 KB; AWS limit 10 KB)', `${cloudFront} bytes minified`, 'cloudFrontFunctionBytes', cloudFront);
+  say(
+    'CloudFront Function (target ≤ 8 KB; AWS limit 10 KB)',
+    `${cloudFront} bytes minified`,
+    'cloudFrontFunctionBytes',
+    cloudFront,
+  );
   const lambdaEdge = Buffer.byteLength(await bundleLambdaEdge());
   say('Lambda@Edge bundle', `${lambdaEdge} bytes minified (AWS SDK from the runtime)`, 'lambdaEdgeBytes', lambdaEdge);
   const ours = renderBadge(badgeTemplates(), { label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
   const theirs = makeBadge({ label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
-  say('SVG bytes vs badge-maker (target ≤)', `${ours.length} vs ${theirs.length}`, 'svgBytes', `${ours.length}/${theirs.length}`);
+  say(
+    'SVG bytes vs badge-maker (target ≤)',
+    `${ours.length} vs ${theirs.length}`,
+    'svgBytes',
+    `${ours.length}/${theirs.length}`,
+  );
 }
 
 /** The machine row, the table and the JSON figures: the end of a full or a --quick run. */
@@ -452,7 +522,10 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
       if (!rps || !p99 || !count) throw new Error(`wrk output not understood: ${r.stdout}${r.stderr}`);
       // A fast error page is not the file: every answer must have been the 200 (or the 302).
       if (/Non-2xx or 3xx responses/.test(r.stdout)) throw new Error(`${url} answered errors under load: ${r.stdout}`);
-      result = { rps: Math.round(Number(rps[1])), p99: Number((Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']).toFixed(2)) };
+      result = {
+        rps: Math.round(Number(rps[1])),
+        p99: Number((Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']).toFixed(2)),
+      };
       requests = Number(count[1]);
     } else {
       const r = await autocannon({ url, connections: 32, duration: LOAD_SECONDS, pipelining: 1 });
@@ -461,19 +534,28 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
       requests = r.requests.total;
     }
     const after = cpuTicks(pid);
-    if (ticks !== undefined && after !== undefined && requests > 0) result.cpuUs = Number((((after - ticks) * 10_000) / requests).toFixed(1));
+    if (ticks !== undefined && after !== undefined && requests > 0)
+      result.cpuUs = Number((((after - ticks) * 10_000) / requests).toFixed(1));
     return result;
   }
   const best = (a: Load | undefined, b: Load) =>
-    a && a.rps >= b.rps ? { ...a, cpuUs: minDefined(a.cpuUs, b.cpuUs) } : { ...b, cpuUs: minDefined(a?.cpuUs, b.cpuUs) };
-  const minDefined = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
+    a && a.rps >= b.rps
+      ? { ...a, cpuUs: minDefined(a.cpuUs, b.cpuUs) }
+      : { ...b, cpuUs: minDefined(a?.cpuUs, b.cpuUs) };
+  const minDefined = (x: number | undefined, y: number | undefined) =>
+    x === undefined ? y : y === undefined ? x : Math.min(x, y);
   const { freePort, startNginx } = await import('./lib/nginx.ts');
   /** Waits until the URL answers with exactly these bytes (or this redirect): the server under test, ready. */
   async function ready(url: string, body: Buffer | { location: string }, what: string): Promise<void> {
     for (let i = 0; i < 100; i++) {
       try {
         const res = await fetch(url, { redirect: 'manual' });
-        if (Buffer.isBuffer(body) ? res.ok && Buffer.from(await res.arrayBuffer()).equals(body) : res.headers.get('location') === body.location) return;
+        if (
+          Buffer.isBuffer(body)
+            ? res.ok && Buffer.from(await res.arrayBuffer()).equals(body)
+            : res.headers.get('location') === body.location
+        )
+          return;
       } catch {
         // not listening yet
       }
@@ -484,7 +566,10 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
   {
     // The server runs in its own process, as users run it.
     const [servePort, barePort, nginxPort] = [await freePort(), await freePort(), await freePort()];
-    const server = spawn(process.execPath, [CLI, 'serve', '--dir', out, '--port', String(servePort)], { cwd: ROOT, stdio: 'ignore' });
+    const server = spawn(process.execPath, [CLI, 'serve', '--dir', out, '--port', String(servePort)], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
     // The ceiling of Node's own HTTP server on this machine: the same bytes and headers from
     // memory, no routing, no disk. serve can only approach it.
     const badgeBody = files.get(badgeKey)!;
@@ -541,7 +626,11 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
         await ready(urls.fronted, badgeBody, 'nginx in front of serve');
         await ready(urls.frontedRedirect, redirectTo, 'nginx in front of serve (?timestamp=)');
       }
-      const pids: Partial<Record<keyof typeof urls, number>> = { serve: server.pid, bare: bare.pid, serveRedirect: server.pid };
+      const pids: Partial<Record<keyof typeof urls, number>> = {
+        serve: server.pid,
+        bare: bare.pid,
+        serveRedirect: server.pid,
+      };
       for (let round = 0; round < 2; round++) {
         for (const name of Object.keys(urls) as Array<keyof typeof urls>) {
           if (urls[name] && (name !== 'nginx' || ng)) m[name] = best(m[name], await load(urls[name], pids[name]));
@@ -558,8 +647,18 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
     const s = m.serve!;
     const bareNode = m.bare!;
     say('serve: latest badge', `${s.rps} req/s, p99 ${s.p99} ms${cpu(s)} ${how}`, 'serveRps', s.rps);
-    say('bare node:http, same bytes from memory', `${bareNode.rps} req/s, p99 ${bareNode.p99} ms${cpu(bareNode)}`, 'bareNodeRps', bareNode.rps);
-    say('serve / bare node:http, req/s (target ≥ 0.8)', (s.rps / bareNode.rps).toFixed(2), 'serveToBareNodeRatio', Number((s.rps / bareNode.rps).toFixed(2)));
+    say(
+      'bare node:http, same bytes from memory',
+      `${bareNode.rps} req/s, p99 ${bareNode.p99} ms${cpu(bareNode)}`,
+      'bareNodeRps',
+      bareNode.rps,
+    );
+    say(
+      'serve / bare node:http, req/s (target ≥ 0.8)',
+      (s.rps / bareNode.rps).toFixed(2),
+      'serveToBareNodeRatio',
+      Number((s.rps / bareNode.rps).toFixed(2)),
+    );
     if (s.cpuUs && bareNode.cpuUs) {
       say(
         'serve / bare node:http, by CPU per request (target ≥ 0.8)',
@@ -573,7 +672,12 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
     if (m.nginx && m.fronted && m.frontedRedirect) {
       const n = m.nginx;
       say('nginx: same file, static (1 worker)', `${n.rps} req/s, p99 ${n.p99} ms`, 'nginxRps', n.rps);
-      say('serve / nginx static (target ≥ 0.5)', (s.rps / n.rps).toFixed(2), 'serveToNginxRatio', Number((s.rps / n.rps).toFixed(2)));
+      say(
+        'serve / nginx static (target ≥ 0.5)',
+        (s.rps / n.rps).toFixed(2),
+        'serveToNginxRatio',
+        Number((s.rps / n.rps).toFixed(2)),
+      );
       say(
         'nginx in front of serve: latest badge (served by nginx)',
         `${m.fronted.rps} req/s, p99 ${m.fronted.p99} ms (${(m.fronted.rps / n.rps).toFixed(2)} of nginx static, ${(m.fronted.rps / s.rps).toFixed(2)} × serve)`,
@@ -586,7 +690,10 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
         'nginxFrontedRedirectRps',
         m.frontedRedirect.rps,
       );
-      say('nginx static: ?timestamp= redirect', 'n/a: plain files cannot resolve a time (the fronting configuration passes it to serve)');
+      say(
+        'nginx static: ?timestamp= redirect',
+        'n/a: plain files cannot resolve a time (the fronting configuration passes it to serve)',
+      );
     } else {
       say('nginx', 'not installed: no comparison (apt-get install nginx)', 'nginxRps', 'n/a');
     }

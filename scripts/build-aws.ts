@@ -36,7 +36,9 @@ const BUNDLE = { bundle: true, minify: true, write: false, legalComments: 'none'
 /** The resolver's own property names, shortened as in the Worker, less `timestamp`: the
  *  function hands CloudFront a query string object keyed by it. */
 // CloudFront's query object is keyed by timestamp and its answer carries body: those stay whole.
-const CLOUDFRONT_INTERNAL_PROPERTIES = internalProperties(INTERNAL_PROPERTY_NAMES.filter((n) => n !== 'timestamp' && n !== 'body'));
+const CLOUDFRONT_INTERNAL_PROPERTIES = internalProperties(
+  INTERNAL_PROPERTY_NAMES.filter((n) => n !== 'timestamp' && n !== 'body'),
+);
 
 export async function bundleCloudFrontFunction(outfile?: string): Promise<string> {
   const result = await build({

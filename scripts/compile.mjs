@@ -14,7 +14,16 @@
 // tsc's rewriteRelativeImportExtensions makes them; the JSON files tsc copies are copied. No
 // registry is reached. With TypeScript installed (npm ci), tsc emits as before.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import * as nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
@@ -27,7 +36,10 @@ const INPUTS = ['src', 'templates/openapi.yaml', 'tsconfig.json', 'tsconfig.buil
 function newestChange(path) {
   const s = statSync(path);
   if (!s.isDirectory()) return s.mtimeMs;
-  return readdirSync(path, { recursive: true }).reduce((t, name) => Math.max(t, statSync(join(path, name)).mtimeMs), s.mtimeMs);
+  return readdirSync(path, { recursive: true }).reduce(
+    (t, name) => Math.max(t, statSync(join(path, name)).mtimeMs),
+    s.mtimeMs,
+  );
 }
 
 /** Whether lib/ is older than any source (a moved or deleted source changes its folder's time). */
@@ -69,7 +81,8 @@ function stripCompile() {
   const src = join(ROOT, 'src');
   // Node warns that stripTypeScriptTypes is experimental, once a process: not news to the user here.
   const emitWarning = process.emitWarning;
-  process.emitWarning = (warning, ...rest) => (String(warning).includes('stripTypeScriptTypes') ? undefined : emitWarning.call(process, warning, ...rest));
+  process.emitWarning = (warning, ...rest) =>
+    String(warning).includes('stripTypeScriptTypes') ? undefined : emitWarning.call(process, warning, ...rest);
   try {
     for (const name of readdirSync(src, { recursive: true })) {
       const from = join(src, name);
@@ -99,9 +112,13 @@ export async function compile() {
   rmSync(LIB, { recursive: true, force: true });
   if (tsc) {
     const [command, ...args] = tsc;
-    const r = spawnSync(command, [...args, '-p', join(ROOT, 'tsconfig.build.json'), '--noCheck'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(command, [...args, '-p', join(ROOT, 'tsconfig.build.json'), '--noCheck'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     if (r.error) throw new Error(`could not run ${command}: ${r.error.message}`);
-    if (r.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+    if (r.status !== 0)
+      throw new Error(`tsc -p tsconfig.build.json failed (${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
   } else {
     stripCompile();
   }

@@ -31,7 +31,8 @@ export function parseGenArgs(argv: string[]): GenOptions | { problem: string } {
     whole[name] = Number(v);
   }
   if (values.out === undefined || values.out === '') return { problem: '--out DIR is required' };
-  if (values.shape !== 'A' && values.shape !== 'B') return { problem: `--shape ${JSON.stringify(values.shape)}: expected A or B` };
+  if (values.shape !== 'A' && values.shape !== 'B')
+    return { problem: `--shape ${JSON.stringify(values.shape)}: expected A or B` };
   return { repos: whole.repos!, scans: whole.scans!, seed: whole.seed!, out: values.out, shape: values.shape };
 }
 

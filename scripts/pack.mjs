@@ -19,7 +19,8 @@ try {
   // Never the state, lease or summaries a build or scan run in the checkout left beside an
   // example store (a scan of examples/ leaves examples/store/.badgepress/scan-lease/).
   const notState = (path) => !path.split(sep).includes('.badgepress');
-  for (const entry of [...pkg.files, 'README.md', 'LICENSE']) cpSync(join(ROOT, entry), join(stage, entry), { recursive: true, filter: notState });
+  for (const entry of [...pkg.files, 'README.md', 'LICENSE'])
+    cpSync(join(ROOT, entry), join(stage, entry), { recursive: true, filter: notState });
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(shipped, null, 2)}\n`);
   const args = process.argv.slice(2);
   // A relative destination is the caller's, not the stage's.

@@ -52,20 +52,36 @@ export async function startLocalWorker(opts: {
 }): Promise<{ url: URL; close: () => Promise<void>; config: string }> {
   const config = opts.config ?? (existsSync('wrangler.toml') ? 'wrangler.toml' : undefined);
   if (opts.config !== undefined && !existsSync(opts.config))
-    throw new LocalWorkerError(`--config ${opts.config}: no such file (save the guide's wrangler.toml there, or leave --config out)`);
+    throw new LocalWorkerError(
+      `--config ${opts.config}: no such file (save the guide's wrangler.toml there, or leave --config out)`,
+    );
   const toml = config === undefined ? defaultWranglerToml() : readFileSync(config, 'utf8');
   const shown = config ?? `no wrangler.toml here, so ${toml.trim().split('\n').join(', ')}`;
   const { main, compatibility_date: compatibilityDate } = tomlStrings(toml);
   // [vars] are the Worker's bindings as on Cloudflare (KEY_PREFIX, the cache ages).
   const vars = tomlStrings(toml, 'vars');
-  if (!main || !compatibilityDate) throw new LocalWorkerError(`${config}: main and compatibility_date must be set (main = "dist-worker/worker.js")`);
+  if (!main || !compatibilityDate)
+    throw new LocalWorkerError(`${config}: main and compatibility_date must be set (main = "dist-worker/worker.js")`);
   const bundle = resolve(config === undefined ? '.' : dirname(config), main);
-  if (!existsSync(bundle)) throw new LocalWorkerError(`${bundle} (main in ${config ?? 'the default settings'}) is missing: run "npm run build:worker" first`);
+  if (!existsSync(bundle))
+    throw new LocalWorkerError(
+      `${bundle} (main in ${config ?? 'the default settings'}) is missing: run "npm run build:worker" first`,
+    );
   if (!existsSync(opts.dir) || !statSync(opts.dir).isDirectory())
-    throw new LocalWorkerError(`--dir ${opts.dir}: no such directory (build the site there first: npx badgepress build --out ${opts.dir})`);
+    throw new LocalWorkerError(
+      `--dir ${opts.dir}: no such directory (build the site there first: npx badgepress build --out ${opts.dir})`,
+    );
   const script = readFileSync(bundle, 'utf8');
   const persist = mkdtempSync(join(tmpdir(), 'badgepress-worker-local-'));
-  const options = { modules: true, script, compatibilityDate, bindings: vars, r2Buckets: ['BUCKET'], r2Persist: persist, host: '127.0.0.1' };
+  const options = {
+    modules: true,
+    script,
+    compatibilityDate,
+    bindings: vars,
+    r2Buckets: ['BUCKET'],
+    r2Persist: persist,
+    host: '127.0.0.1',
+  };
   const mf = new Miniflare({ ...options, port: 0 });
   const close = async () => {
     await mf.dispose();
@@ -73,11 +89,16 @@ export async function startLocalWorker(opts: {
   };
   try {
     await mf.ready;
-    const bucket = (await mf.getR2Bucket('BUCKET')) as unknown as { put(key: string, value: Uint8Array): Promise<unknown> };
+    const bucket = (await mf.getR2Bucket('BUCKET')) as unknown as {
+      put(key: string, value: Uint8Array): Promise<unknown>;
+    };
     for (const e of readdirSync(opts.dir, { recursive: true, withFileTypes: true })) {
       if (!e.isFile()) continue;
       const path = join(e.parentPath, e.name);
-      await bucket.put((vars.KEY_PREFIX ?? '') + relative(opts.dir, path).split(sep).join('/'), new Uint8Array(readFileSync(path)));
+      await bucket.put(
+        (vars.KEY_PREFIX ?? '') + relative(opts.dir, path).split(sep).join('/'),
+        new Uint8Array(readFileSync(path)),
+      );
     }
     await mf.setOptions({ ...options, port: opts.port });
     return { url: await mf.ready, close, config: shown };
@@ -88,15 +109,20 @@ export async function startLocalWorker(opts: {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { dir: { type: 'string' }, config: { type: 'string' }, port: { type: 'string', default: '8788' } } });
+  const { values } = parseArgs({
+    options: { dir: { type: 'string' }, config: { type: 'string' }, port: { type: 'string', default: '8788' } },
+  });
   if (!values.dir || !/^\d+$/.test(values.port!)) {
     process.stderr.write(`${USAGE}\n`);
     process.exit(2);
   }
   try {
     const worker = await startLocalWorker({ config: values.config, dir: values.dir, port: Number(values.port) });
-    process.stdout.write(`worker: ${worker.url.href} (workerd, the bucket filled from ${values.dir}; ${worker.config}; Ctrl+C stops)\n`);
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void worker.close().then(() => process.exit(0)));
+    process.stdout.write(
+      `worker: ${worker.url.href} (workerd, the bucket filled from ${values.dir}; ${worker.config}; Ctrl+C stops)\n`,
+    );
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.once(signal, () => void worker.close().then(() => process.exit(0)));
   } catch (err) {
     if (!(err instanceof LocalWorkerError)) throw err;
     process.stderr.write(`worker:local: ${err.message}\n`);

@@ -45,7 +45,11 @@ export class ConfigError extends BadgepressError {
 
   override report(): FailureReport {
     const error = 'configuration problems, nothing written';
-    return { error, text: `${error}:\n${this.problems.map((p) => `  ${p}`).join('\n')}`, details: { problems: this.problems } };
+    return {
+      error,
+      text: `${error}:\n${this.problems.map((p) => `  ${p}`).join('\n')}`,
+      details: { problems: this.problems },
+    };
   }
 }
 
@@ -80,7 +84,8 @@ export async function cleanUpAfter(failure: unknown, steps: Array<() => Promise<
       await step();
     } catch (err) {
       if (first === undefined) first = err;
-      else if (typeof first === 'object' && first !== null) added.set(first, [...(added.get(first) ?? []), (err as Error)?.message ?? String(err)]);
+      else if (typeof first === 'object' && first !== null)
+        added.set(first, [...(added.get(first) ?? []), (err as Error)?.message ?? String(err)]);
     }
   }
   return first;

@@ -10,6 +10,9 @@ import { openapiTemplateSource } from './config/templates.ts';
 
 export function precompiledFiles(): Array<{ path: string; text: string }> {
   // Every schema the code validates with (validatorOf), in its group.
-  const schemas = { config: [siteSchema, thresholdsASchema, thresholdsBSchema, decisionSchema], record: [recordSchema] };
+  const schemas = {
+    config: [siteSchema, thresholdsASchema, thresholdsBSchema, decisionSchema],
+    record: [recordSchema],
+  };
   return [...validatorSources(schemas), openapiTemplateSource()];
 }

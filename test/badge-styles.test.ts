@@ -76,7 +76,9 @@ describe('flat is drawn by the same family', () => {
 
   it('a light colour gets dark text and a light shadow; text is escaped', () => {
     const svg = renderBadgeUnoptimised(BADGES, { label: 'x<y', message: 'gold', color: '#eee' });
-    expect(svg).toContain('<text aria-hidden="true" x="485" y="150" fill="#ccc" fill-opacity=".3" transform="scale(.1)" textLength="230">gold</text>');
+    expect(svg).toContain(
+      '<text aria-hidden="true" x="485" y="150" fill="#ccc" fill-opacity=".3" transform="scale(.1)" textLength="230">gold</text>',
+    );
     expect(svg).toContain('<text x="485" y="140" transform="scale(.1)" fill="#333" textLength="230">gold</text>');
     expect(svg).toContain('aria-label="x&lt;y: gold"><title>x&lt;y: gold</title>');
   });
@@ -92,6 +94,7 @@ describe('every style is drawn from its template', () => {
 
   it('draws the bytes the code drew, before svgo', () => {
     expect(new Set(drawn.map((d) => d.style))).toEqual(new Set(BADGE_STYLES));
-    for (const { style, look, svg } of drawn) expect(drawBadge(BADGES, style, look), `${style} ${JSON.stringify(look.label)}`).toBe(svg);
+    for (const { style, look, svg } of drawn)
+      expect(drawBadge(BADGES, style, look), `${style} ${JSON.stringify(look.label)}`).toBe(svg);
   });
 });

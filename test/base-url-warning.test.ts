@@ -6,7 +6,8 @@ import type { Settings } from '../src/config/types.ts';
 import { localBaseUrlWarning } from '../src/commands/setup.ts';
 import { runCli } from './helpers/cli.ts';
 
-const settings = (out: string, baseUrl: string, endpoint?: string) => ({ out, baseUrl, s3: endpoint ? { endpoint } : {} }) as unknown as Settings;
+const settings = (out: string, baseUrl: string, endpoint?: string) =>
+  ({ out, baseUrl, s3: endpoint ? { endpoint } : {} }) as unknown as Settings;
 
 describe('baseUrl left at this machine', () => {
   it('is named when the output is a bucket on another machine, and only then', () => {
@@ -14,16 +15,27 @@ describe('baseUrl left at this machine', () => {
       /^warning: baseUrl is http:\/\/127\.0\.0\.1:8787, an address of this machine, but the site goes to s3:\/\/badges\/site: /,
     );
     expect(
-      localBaseUrlWarning(settings('s3://badges/site', 'http://localhost:8080'), { AWS_ENDPOINT_URL_S3: 'https://acct.r2.cloudflarestorage.com' }),
+      localBaseUrlWarning(settings('s3://badges/site', 'http://localhost:8080'), {
+        AWS_ENDPOINT_URL_S3: 'https://acct.r2.cloudflarestorage.com',
+      }),
     ).toContain('baseUrl is http://localhost:8080');
-    expect(localBaseUrlWarning(settings('s3://badges/site', 'http://[::1]:8787', 'https://s3.eu-central-1.amazonaws.com'), {})).toContain(
-      'baseUrl is http://[::1]:8787',
-    );
+    expect(
+      localBaseUrlWarning(
+        settings('s3://badges/site', 'http://[::1]:8787', 'https://s3.eu-central-1.amazonaws.com'),
+        {},
+      ),
+    ).toContain('baseUrl is http://[::1]:8787');
     // A public address, a directory, or a bucket on this machine (MinIO, a test server): nothing to say.
     expect(localBaseUrlWarning(settings('s3://badges/site', 'https://badges.example.org'), {})).toBeUndefined();
     expect(localBaseUrlWarning(settings('/srv/site', 'http://127.0.0.1:8787'), {})).toBeUndefined();
-    expect(localBaseUrlWarning(settings('s3://badges/site', 'http://127.0.0.1:8787', 'http://127.0.0.1:9000'), {})).toBeUndefined();
-    expect(localBaseUrlWarning(settings('s3://badges/site', 'http://127.0.0.1:8787'), { AWS_ENDPOINT_URL: 'http://localhost:9000' })).toBeUndefined();
+    expect(
+      localBaseUrlWarning(settings('s3://badges/site', 'http://127.0.0.1:8787', 'http://127.0.0.1:9000'), {}),
+    ).toBeUndefined();
+    expect(
+      localBaseUrlWarning(settings('s3://badges/site', 'http://127.0.0.1:8787'), {
+        AWS_ENDPOINT_URL: 'http://localhost:9000',
+      }),
+    ).toBeUndefined();
   });
 
   it('is said once on stderr by a build to such a bucket, before anything is sent', () => {

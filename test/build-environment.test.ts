@@ -66,7 +66,17 @@ describe('expireAfterDays', () => {
     expect((await problemsOf('expireAfterDays: 36500\n')).problems).toEqual([]);
     const config = join(dir, 'absurd.yaml');
     writeFileSync(config, 'expireAfterDays: 99980000\n');
-    const r = await runCommand(['build', '--config', config, '--store', join(ROOT, 'examples/store'), '--out', join(dir, 'absurd'), '--now', NOW]);
+    const r = await runCommand([
+      'build',
+      '--config',
+      config,
+      '--store',
+      join(ROOT, 'examples/store'),
+      '--out',
+      join(dir, 'absurd'),
+      '--now',
+      NOW,
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${config}:1 expireAfterDays: must be <= 36500`);
   });

@@ -24,7 +24,14 @@ describe('building the example store (Shape A)', () => {
   });
 
   it('writes the output layout of docs/reference/api.md', () => {
-    for (const key of ['sarif', 'index.json', 'badges/MAINTENANCE.svg', 'badges/MAINTENANCE', 'at/1760000000/sarif', 'at/1763596800/badges/SECURITY.svg']) {
+    for (const key of [
+      'sarif',
+      'index.json',
+      'badges/MAINTENANCE.svg',
+      'badges/MAINTENANCE',
+      'at/1760000000/sarif',
+      'at/1763596800/badges/SECURITY.svg',
+    ]) {
       expect(tree.has(WIDGET + key), key).toBe(true);
     }
     expect(json(`${WIDGET}index.json`)).toEqual({
@@ -58,7 +65,12 @@ describe('building the example store (Shape A)', () => {
     expect(run.versionControlProvenance).toEqual([{ repositoryUri: 'https://github.com/acme/widget' }]);
     expect(Object.keys(run.tool.driver)).toEqual(['name', 'version', 'informationUri', 'rules']);
     const rules = run.tool.driver.rules;
-    expect(rules.map((r: { id: string }) => r.id)).toEqual(['ISSUE_REACTION_TIME', 'BUS_FACTOR', 'SECURITY_POLICY', 'DEPENDENTS']);
+    expect(rules.map((r: { id: string }) => r.id)).toEqual([
+      'ISSUE_REACTION_TIME',
+      'BUS_FACTOR',
+      'SECURITY_POLICY',
+      'DEPENDENTS',
+    ]);
     expect(Object.keys(rules[0])).toEqual(['id', 'name', 'fullDescription', 'help', 'helpUri', 'properties']);
     expect(rules[0].properties).toEqual({
       unit: 'days',
@@ -77,7 +89,11 @@ describe('building the example store (Shape A)', () => {
     ]);
     expect(rules[2].properties).toEqual({ type: 'boolean', positiveStatus: 'gold', negativeStatus: 'fail' });
     expect(run.properties.timestamp).toBe(1763000000);
-    expect(run.properties.badges.map((b: { badgeId: string }) => b.badgeId)).toEqual(['MAINTENANCE', 'SECURITY', 'REUSED']);
+    expect(run.properties.badges.map((b: { badgeId: string }) => b.badgeId)).toEqual([
+      'MAINTENANCE',
+      'SECURITY',
+      'REUSED',
+    ]);
     // reaction 7 days (silver), bus factor 3 (silver), policy true, 5 dependents (silver)
     // The record holds no evidence: the evidence says what the scan reported.
     const said = (evidence: string) => ({ evidence, provenance: { evidence, scannedAt: 1763000000 } });
@@ -86,13 +102,25 @@ describe('building the example store (Shape A)', () => {
         ruleId: 'ISSUE_REACTION_TIME',
         level: 'note',
         message: { text: 'Issue reaction time is 7 days: silver (2..7 days).' },
-        properties: { value: 7, status: 'silver', unit: 'days', range: { min: 2, max: 7 }, ...said('The scan reported 7 days.') },
+        properties: {
+          value: 7,
+          status: 'silver',
+          unit: 'days',
+          range: { min: 2, max: 7 },
+          ...said('The scan reported 7 days.'),
+        },
       },
       {
         ruleId: 'BUS_FACTOR',
         level: 'note',
         message: { text: 'Bus factor is 3 contributors: silver (3..3 contributors).' },
-        properties: { value: 3, status: 'silver', unit: 'contributors', range: { min: 3, max: 3 }, ...said('The scan reported 3 contributors.') },
+        properties: {
+          value: 3,
+          status: 'silver',
+          unit: 'contributors',
+          range: { min: 3, max: 3 },
+          ...said('The scan reported 3 contributors.'),
+        },
       },
       {
         ruleId: 'SECURITY_POLICY',
@@ -104,7 +132,13 @@ describe('building the example store (Shape A)', () => {
         ruleId: 'DEPENDENTS',
         level: 'note',
         message: { text: 'Dependents is 5 dependents: silver (5..19 dependents).' },
-        properties: { value: 5, status: 'silver', unit: 'dependents', range: { min: 5, max: 19 }, ...said('The scan reported 5 dependents.') },
+        properties: {
+          value: 5,
+          status: 'silver',
+          unit: 'dependents',
+          range: { min: 5, max: 19 },
+          ...said('The scan reported 5 dependents.'),
+        },
       },
     ]);
     const first = json(`${WIDGET}at/1760000000/sarif`).runs[0];
@@ -116,7 +150,13 @@ describe('building the example store (Shape A)', () => {
       const report = json(`${WIDGET}at/${ts}/sarif`);
       for (const badge of report.runs[0].properties.badges) {
         const explanation = json(`${WIDGET}at/${ts}/badges/${badge.badgeId}`);
-        expect(Object.keys(explanation)).toEqual(['badgeUrl', 'badgeId', 'badgeStatus', 'badgeInformationUri', 'badgeExplanation']);
+        expect(Object.keys(explanation)).toEqual([
+          'badgeUrl',
+          'badgeId',
+          'badgeStatus',
+          'badgeInformationUri',
+          'badgeExplanation',
+        ]);
         expect(explanation).toEqual(badge);
         expect(explanation.badgeUrl).toBe(`http://127.0.0.1:8787/${WIDGET}badges/${badge.badgeId}.svg?timestamp=${ts}`);
       }

@@ -12,7 +12,10 @@ const all = (svg: string, re: RegExp) => [...svg.matchAll(re)].map((m) => m.slic
 
 describe('text alternative', () => {
   it('labels the SVG by its escaped title and description', () => {
-    for (const svg of [statusChart(frame, ['fail', 'gold'], [{ t: T0, status: 'gold' }]), barChart(frame, [{ label: 'gold', value: 1, kind: 'gold' }])]) {
+    for (const svg of [
+      statusChart(frame, ['fail', 'gold'], [{ t: T0, status: 'gold' }]),
+      barChart(frame, [{ label: 'gold', value: 1, kind: 'gold' }]),
+    ]) {
       expect(svg).toMatch(/^<svg class="chart" [^>]*role="img" aria-labelledby="c1-t c1-d">/);
       expect(svg).toContain('<title id="c1-t">Status of &lt;MAINT&gt; &amp; co</title>');
       expect(svg).toMatch(/<desc id="c1-d">gold since (&quot;|&#34;)March(&quot;|&#34;)<\/desc>/);
@@ -122,7 +125,12 @@ describe('barChart', () => {
     ]);
     // Three rows of 22 and 8 spare: 74 high; bars up to 270 wide from x 80.
     expect(svg).toMatch(/^<svg class="chart" viewBox="0 0 420 74" width="420" height="74"/);
-    expect(all(svg, /<rect class="band-(\w+)" x="80" y="(\d+)" width="([\d.]+)" height="16"\/><text x="([\d.]+)" y="\d+">(\d+)<\/text>/g)).toEqual([
+    expect(
+      all(
+        svg,
+        /<rect class="band-(\w+)" x="80" y="(\d+)" width="([\d.]+)" height="16"\/><text x="([\d.]+)" y="\d+">(\d+)<\/text>/g,
+      ),
+    ).toEqual([
       ['gold', '7', '270', '356', '4'],
       ['fail', '29', '135', '221', '2'],
       ['fail', '51', '0', '86', '0'],

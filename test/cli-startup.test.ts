@@ -54,18 +54,40 @@ describe('badgepress startup', () => {
   it('a scan of hosts without a GitHub API loads no Octokit; the GitHub adapter loads it on its first call', async () => {
     const repos = join(dir, 'scan-repos.txt');
     writeFileSync(repos, '# none\n');
-    const r = runTraced(['scan', '--repos', repos, '--store', join(dir, 'scan-store'), '--as-of', '2026-11-01', '--json']);
+    const r = runTraced([
+      'scan',
+      '--repos',
+      repos,
+      '--store',
+      join(dir, 'scan-store'),
+      '--as-of',
+      '2026-11-01',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.modules).toContain(`file://${ROOT}lib/measure/forge/index.js`);
     expect(r.modules.filter((m) => m.includes('/@octokit/'))).toEqual([]);
     // The seam still reaches the adapter: a GitHub source opened lazily answers (here: no server).
     const { forgeFor } = await import('../src/measure/forge/index.ts');
-    const target = { url: 'https://github.com/acme/widget', host: 'github.com', path: 'acme/widget', source: 'repos.txt:1' };
-    const settings = { hosts: { 'github.com': { kind: 'github' as const, apiUrl: 'http://127.0.0.1:9', timeoutSeconds: 2 } } };
+    const target = {
+      url: 'https://github.com/acme/widget',
+      host: 'github.com',
+      path: 'acme/widget',
+      source: 'repos.txt:1',
+    };
+    const settings = {
+      hosts: { 'github.com': { kind: 'github' as const, apiUrl: 'http://127.0.0.1:9', timeoutSeconds: 2 } },
+    };
     const result = await forgeFor(
       settings,
       {},
-    )(target)!.measure({ target, times: [1793491200], git: { tagNames: new Set() }, windowMonths: {}, horizonMonths: 12 });
+    )(target)!.measure({
+      target,
+      times: [1793491200],
+      git: { tagNames: new Set() },
+      windowMonths: {},
+      horizonMonths: 12,
+    });
     expect(result.failures).toHaveLength(1);
     expect(result.failures[0]).toMatch(/^GitHub API: /);
   });
@@ -80,9 +102,14 @@ describe('badgepress startup', () => {
 
   it('serve answers a badge and an unknown path without loading svgo, the AWS SDK or the build', async () => {
     const site = join(dir, 'site');
-    expect(runCli(['build', '--store', join(ROOT, 'examples/store'), '--out', site, '--now', '1764000000']).code).toBe(0);
+    expect(runCli(['build', '--store', join(ROOT, 'examples/store'), '--out', site, '--now', '1764000000']).code).toBe(
+      0,
+    );
     const t = traced();
-    const serving = await startServeChild(CLI[0], [...t.args, 'serve', '--dir', site, '--port', '0'], { cwd: dir, env: t.env });
+    const serving = await startServeChild(CLI[0], [...t.args, 'serve', '--dir', site, '--port', '0'], {
+      cwd: dir,
+      env: t.env,
+    });
     try {
       const repo = `${serving.url}/api/v1/repositories/${encodeURIComponent('https://github.com/acme/widget')}`;
       const badge = await fetch(`${repo}/badges/MAINTENANCE.svg`);
@@ -99,13 +126,31 @@ describe('badgepress startup', () => {
   });
 
   it('build loads what serve must not (the trace sees those modules)', () => {
-    const r = runTraced(['build', '--store', join(ROOT, 'examples/store'), '--out', join(dir, 'built'), '--now', '1764000000']);
+    const r = runTraced([
+      'build',
+      '--store',
+      join(ROOT, 'examples/store'),
+      '--out',
+      join(dir, 'built'),
+      '--now',
+      '1764000000',
+    ]);
     expect(r.code).toBe(0);
-    expect(heavy(r.modules)).toEqual(expect.arrayContaining([expect.stringMatching(/\/node_modules\/svgo\//), `file://${ROOT}lib/pipeline/loop.js`]));
+    expect(heavy(r.modules)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/\/node_modules\/svgo\//), `file://${ROOT}lib/pipeline/loop.js`]),
+    );
   });
 
   it('build uses the validators and OpenAPI template compiled into lib/: ajv compiles nothing at run time', () => {
-    const r = runTraced(['build', '--store', join(ROOT, 'examples/store'), '--out', join(dir, 'built-precompiled'), '--now', '1764000000']);
+    const r = runTraced([
+      'build',
+      '--store',
+      join(ROOT, 'examples/store'),
+      '--out',
+      join(dir, 'built-precompiled'),
+      '--now',
+      '1764000000',
+    ]);
     expect(r.code).toBe(0);
     expect(r.modules).toEqual(
       expect.arrayContaining([
@@ -134,6 +179,8 @@ describe('the bin on an unsupported Node', () => {
     const r = spawnChecked(oldNode!, [join(ROOT, 'bin/badgepress.js'), '--version']);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^badgepress: Node 2?\d\.\d+\.\d+ \(.+\) is not supported: run it with Node 22, 24 or 26\n$/);
+    expect(r.stderr).toMatch(
+      /^badgepress: Node 2?\d\.\d+\.\d+ \(.+\) is not supported: run it with Node 22, 24 or 26\n$/,
+    );
   });
 });

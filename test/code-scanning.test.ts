@@ -16,7 +16,10 @@ import { multitoolIssues } from './helpers/sarif-multitool.ts';
 const SITE = await loadSettings(join(ROOT, 'config/badgepress.yaml'));
 // The packaged thresholds, with the security-policy rule pointed at its file as a deployment would.
 const PACKAGED_A = await loadThresholdsA(join(ROOT, 'config/thresholds-a.yaml'));
-const TA = { ...PACKAGED_A, rules: PACKAGED_A.rules.map((r) => (r.id === 'SECURITY_POLICY' ? { ...r, location: 'SECURITY.md' } : r)) };
+const TA = {
+  ...PACKAGED_A,
+  rules: PACKAGED_A.rules.map((r) => (r.id === 'SECURITY_POLICY' ? { ...r, location: 'SECURITY.md' } : r)),
+};
 const TB = await loadThresholdsB(join(ROOT, 'config/thresholds-b.yaml'));
 const URL = 'https://github.com/acme/widget';
 const HOSTILE = '<script>|`x`\n';
@@ -39,7 +42,12 @@ type Report = {
 };
 
 // Shape A: SECURITY_POLICY absent (fail, on SECURITY.md), BUS_FACTOR 1 (fail), DEPENDENTS missing (unknown).
-const a1 = codeScanningA(SITE, URL, evaluateScanA(TA, scan(1763596800, { ISSUE_REACTION_TIME: 3, BUS_FACTOR: 1, SECURITY_POLICY: false })), TA.rules) as Report;
+const a1 = codeScanningA(
+  SITE,
+  URL,
+  evaluateScanA(TA, scan(1763596800, { ISSUE_REACTION_TIME: 3, BUS_FACTOR: 1, SECURITY_POLICY: false })),
+  TA.rules,
+) as Report;
 const a2 = codeScanningA(
   SITE,
   URL,
@@ -50,12 +58,20 @@ const a2 = codeScanningA(
 const aUnknown = codeScanningA(
   SITE,
   URL,
-  evaluateScanA(TA, { ...scan(1763596800, { ISSUE_REACTION_TIME: null }), evidence: { ISSUE_REACTION_TIME: 'no token for github.com' } }),
+  evaluateScanA(TA, {
+    ...scan(1763596800, { ISSUE_REACTION_TIME: null }),
+    evidence: { ISSUE_REACTION_TIME: 'no token for github.com' },
+  }),
   TA.rules,
 ) as Report;
 const b1 = codeScanningB(
   { ...SITE, baseUrl: 'https://badges.example' },
-  evaluateScanB(TB, new Map(), scan(1763596800, { COMMITS: 1, ISSUE_REACTION_TIME: 3, RELEASES: 0, PACKAGES: null, CI_PIPELINE: 5 }), []),
+  evaluateScanB(
+    TB,
+    new Map(),
+    scan(1763596800, { COMMITS: 1, ISSUE_REACTION_TIME: 3, RELEASES: 0, PACKAGES: null, CI_PIPELINE: 5 }),
+    [],
+  ),
   TB.rules,
 ) as Report;
 
@@ -89,14 +105,22 @@ describe('code-scanning.sarif', () => {
       source: 'test:2',
     };
     const values = { COMMITS: 9, ISSUE_REACTION_TIME: 3, RELEASES: 1, PACKAGES: 1, CI_PIPELINE: 5 };
-    const report = codeScanningB(SITE, evaluateScanB(TB, new Map(), scan(1763596800, values), [revoked]), TB.rules) as Report;
-    expect(report.runs[0]!.results.map((r) => [r.ruleId, r.level])).toEqual([['MANUAL/Project is open source', 'error']]);
+    const report = codeScanningB(
+      SITE,
+      evaluateScanB(TB, new Map(), scan(1763596800, values), [revoked]),
+      TB.rules,
+    ) as Report;
+    expect(report.runs[0]!.results.map((r) => [r.ruleId, r.level])).toEqual([
+      ['MANUAL/Project is open source', 'error'],
+    ]);
   });
 
   it('rules carry shortDescription, fullDescription, help and helpUri on the site', () => {
     for (const report of [a1, b1]) {
       for (const rule of report.runs[0]!.tool.driver.rules) {
-        expect(Object.keys(rule)).toEqual(expect.arrayContaining(['shortDescription', 'fullDescription', 'help', 'helpUri']));
+        expect(Object.keys(rule)).toEqual(
+          expect.arrayContaining(['shortDescription', 'fullDescription', 'help', 'helpUri']),
+        );
       }
     }
     const manual = b1.runs[0]!.tool.driver.rules.find((r) => String(r.id).startsWith('MANUAL/'))!;
@@ -105,7 +129,8 @@ describe('code-scanning.sarif', () => {
   });
 
   it('fingerprints and the automation category stay across scans; the run id changes', () => {
-    const fp = (r: Report) => Object.fromEntries(r.runs[0]!.results.map((x) => [x.ruleId, x.partialFingerprints['badgepress/v1']]));
+    const fp = (r: Report) =>
+      Object.fromEntries(r.runs[0]!.results.map((x) => [x.ruleId, x.partialFingerprints['badgepress/v1']]));
     expect(fp(a2).BUS_FACTOR).toBe(fp(a1).BUS_FACTOR);
     expect(fp(a2).SECURITY_POLICY).toBe(fp(a1).SECURITY_POLICY);
     expect(fp(a1).BUS_FACTOR).not.toBe(fp(a1).SECURITY_POLICY);
@@ -134,7 +159,10 @@ describe('code-scanning.sarif', () => {
     const report = codeScanningA(
       SITE,
       URL,
-      evaluateScanA({ ...TA, rules: TA.rules.map((r) => ({ ...r, name: HOSTILE })) }, scan(1763596800, { BUS_FACTOR: 1 })),
+      evaluateScanA(
+        { ...TA, rules: TA.rules.map((r) => ({ ...r, name: HOSTILE })) },
+        scan(1763596800, { BUS_FACTOR: 1 }),
+      ),
       TA.rules.map((r) => ({ ...r, help: HOSTILE })),
     );
     expect(sarifErrors(report)).toEqual([]);

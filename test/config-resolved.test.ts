@@ -18,7 +18,10 @@ describe('one resolved configuration', () => {
       join(d, 'badgepress.yaml'),
       `shape: B\nstore: store\nout: site\nthresholds:\n  B: ${JSON.stringify(THRESHOLDS_B)}\ndecisions: decisions\nrepositoryUrlSchemes: [https, git]\n`,
     );
-    writeFileSync(join(d, 'decisions', 'din.yaml'), 'ruleId: MANUAL/DIN SPEC XXXX compliant\ngranted:\n  - git://example.org/acme/tool\n');
+    writeFileSync(
+      join(d, 'decisions', 'din.yaml'),
+      'ruleId: MANUAL/DIN SPEC XXXX compliant\ngranted:\n  - git://example.org/acme/tool\n',
+    );
     writeFileSync(
       join(d, 'store', 'tool.ndjson'),
       `${JSON.stringify({ repositoryUrl: 'git://example.org/acme/tool', timestamp: 1763000000, values: { COMMITS: 3 } })}\n`,
@@ -28,13 +31,19 @@ describe('one resolved configuration', () => {
     expect(r.code).toBe(0);
     // The grant reached the report: the manual rule passes for the granted repository.
     const sarif = JSON.parse(
-      readFileSync(join(d, 'site', 'api', 'v1', 'repositories', encodeURIComponent('git://example.org/acme/tool'), 'sarif'), 'utf8'),
+      readFileSync(
+        join(d, 'site', 'api', 'v1', 'repositories', encodeURIComponent('git://example.org/acme/tool'), 'sarif'),
+        'utf8',
+      ),
     ) as { runs: Array<{ results: Array<{ ruleId: string; kind: string }> }> };
     expect(sarif.runs[0]!.results.find((r) => r.ruleId === 'MANUAL/DIN SPEC XXXX compliant')?.kind).toBe('pass');
     // The repository page (written from the same settings) exists too.
-    expect(readFileSync(join(d, 'site', 'repositories', encodeURIComponent('git://example.org/acme/tool'), 'index.html'), 'utf8')).toContain(
-      'git://example.org/acme/tool',
-    );
+    expect(
+      readFileSync(
+        join(d, 'site', 'repositories', encodeURIComponent('git://example.org/acme/tool'), 'index.html'),
+        'utf8',
+      ),
+    ).toContain('git://example.org/acme/tool');
   });
 });
 
@@ -61,7 +70,9 @@ describe('errors are said once', () => {
     const r = await runCommand(['plan', '--store', store, '--out', file, '--now', '1764000000']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      new RegExp(`^badgepress: --out ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read [^ ]+ \\(ENOTDIR\\); check that --out names a directory\n$`),
+      new RegExp(
+        `^badgepress: --out ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read [^ ]+ \\(ENOTDIR\\); check that --out names a directory\n$`,
+      ),
     );
   });
 });

@@ -25,31 +25,45 @@ describe('Shape A thresholds validation', () => {
   });
 
   it('refuses overlapping bands, naming file:line and path', async () => {
-    const { file, problems } = await problemsOf(DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: 1, max: 7, status: silver }'));
+    const { file, problems } = await problemsOf(
+      DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: 1, max: 7, status: silver }'),
+    );
     expect(problems).toEqual([`${file}:12 rules[0].thresholds[1]: band 1..7 overlaps band 0..1 (thresholds[0])`]);
   });
 
   it('refuses a gap, a missing 0 and a bounded last band', async () => {
-    expect((await problemsOf(DEFAULT.replace('{ min: 8, max: 14, status: bronze }', '{ min: 9, max: 14, status: bronze }'))).problems[0]).toMatch(
-      /:13 rules\[0\]\.thresholds\[2\]\.min: bands leave a gap: nothing covers 8\.\.8$/,
-    );
-    expect((await problemsOf(DEFAULT.replace('{ min: 0, max: 1, status: gold }', '{ min: 1, max: 1, status: gold }'))).problems[0]).toMatch(
-      /rules\[0\]\.thresholds\[0\]\.min: bands leave a gap: nothing covers 0\.\.0$/,
-    );
-    expect((await problemsOf(DEFAULT.replace('{ min: 15, max: null, status: fail }', '{ min: 15, max: 99, status: fail }'))).problems[0]).toMatch(
+    expect(
+      (await problemsOf(DEFAULT.replace('{ min: 8, max: 14, status: bronze }', '{ min: 9, max: 14, status: bronze }')))
+        .problems[0],
+    ).toMatch(/:13 rules\[0\]\.thresholds\[2\]\.min: bands leave a gap: nothing covers 8\.\.8$/);
+    expect(
+      (await problemsOf(DEFAULT.replace('{ min: 0, max: 1, status: gold }', '{ min: 1, max: 1, status: gold }')))
+        .problems[0],
+    ).toMatch(/rules\[0\]\.thresholds\[0\]\.min: bands leave a gap: nothing covers 0\.\.0$/);
+    expect(
+      (await problemsOf(DEFAULT.replace('{ min: 15, max: null, status: fail }', '{ min: 15, max: 99, status: fail }')))
+        .problems[0],
+    ).toMatch(
       /rules\[0\]\.thresholds\[3\]\.max: bands leave a gap: nothing covers 100\.\.unbounded; end with max: null$/,
     );
   });
 
   it('refuses a badge that names an unknown rule', async () => {
-    const { file, problems } = await problemsOf(DEFAULT.replace('criteria: [ISSUE_REACTION_TIME, BUS_FACTOR]', 'criteria: [ISSUE_REACTION_TIME, BUS_FACTR]'));
-    expect(problems).toEqual([`${file}:45 badges[0].criteria[1]: unknown rule "BUS_FACTR"; define it under rules or remove it`]);
+    const { file, problems } = await problemsOf(
+      DEFAULT.replace('criteria: [ISSUE_REACTION_TIME, BUS_FACTOR]', 'criteria: [ISSUE_REACTION_TIME, BUS_FACTR]'),
+    );
+    expect(problems).toEqual([
+      `${file}:45 badges[0].criteria[1]: unknown rule "BUS_FACTR"; define it under rules or remove it`,
+    ]);
   });
 
   it('refuses a rule id too long for its page segment, naming file:line', async () => {
     const long = 'B'.repeat(256);
     const { file, problems } = await problemsOf(
-      DEFAULT.replace('- id: BUS_FACTOR', `- id: ${long}`).replace('ISSUE_REACTION_TIME, BUS_FACTOR]', `ISSUE_REACTION_TIME, ${long}]`),
+      DEFAULT.replace('- id: BUS_FACTOR', `- id: ${long}`).replace(
+        'ISSUE_REACTION_TIME, BUS_FACTOR]',
+        `ISSUE_REACTION_TIME, ${long}]`,
+      ),
     );
     expect(problems).toEqual([
       `${file}:15 rules[1].id: rule id encodes to 256 bytes; its page rules/<id>/ is one path segment of at most 255 bytes: shorten the id`,
@@ -57,7 +71,10 @@ describe('Shape A thresholds validation', () => {
     expect(
       (
         await problemsOf(
-          DEFAULT.replace('- id: BUS_FACTOR', `- id: ${long.slice(1)}`).replace('ISSUE_REACTION_TIME, BUS_FACTOR]', `ISSUE_REACTION_TIME, ${long.slice(1)}]`),
+          DEFAULT.replace('- id: BUS_FACTOR', `- id: ${long.slice(1)}`).replace(
+            'ISSUE_REACTION_TIME, BUS_FACTOR]',
+            `ISSUE_REACTION_TIME, ${long.slice(1)}]`,
+          ),
         )
       ).problems,
     ).toEqual([]);
@@ -65,19 +82,26 @@ describe('Shape A thresholds validation', () => {
 
   it('refuses wrong types and unknown keys with the path', async () => {
     const { problems } = await problemsOf(
-      DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: "two", max: 7, status: silverish }').replace('unit: days', 'unit: days\n    colour: red'),
+      DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: "two", max: 7, status: silverish }').replace(
+        'unit: days',
+        'unit: days\n    colour: red',
+      ),
     );
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/:13 rules\[0\]\.thresholds\[1\]\.min: must be integer$/),
-        expect.stringMatching(/:13 rules\[0\]\.thresholds\[1\]\.status: must be one of "gold", "silver", "bronze", "fail"$/),
+        expect.stringMatching(
+          /:13 rules\[0\]\.thresholds\[1\]\.status: must be one of "gold", "silver", "bronze", "fail"$/,
+        ),
         expect.stringMatching(/:10 rules\[0\]\.colour: unknown key; remove it or check its spelling$/),
       ]),
     );
   });
 
   it('refuses a boolean rule without statuses and broken YAML', async () => {
-    expect((await problemsOf(DEFAULT.replace('    negativeStatus: fail\n', ''))).problems[0]).toMatch(/rules\[2\]: missing required key "negativeStatus"/);
+    expect((await problemsOf(DEFAULT.replace('    negativeStatus: fail\n', ''))).problems[0]).toMatch(
+      /rules\[2\]: missing required key "negativeStatus"/,
+    );
     expect((await problemsOf('rules: [\n')).problems[0]).toMatch(/t\d+\.yaml:\d+: /);
   });
 
@@ -96,10 +120,21 @@ describe('Shape A thresholds validation', () => {
   it('the CLI exits 2 on bad thresholds and writes nothing', () => {
     const cfg = join(dir, 'cli');
     mkdirSync(cfg, { recursive: true });
-    writeFileSync(join(cfg, 'thresholds-a.yaml'), DEFAULT.replace('{ min: 3, max: 3, status: silver }', '{ min: 2, max: 3, status: silver }'));
+    writeFileSync(
+      join(cfg, 'thresholds-a.yaml'),
+      DEFAULT.replace('{ min: 3, max: 3, status: silver }', '{ min: 2, max: 3, status: silver }'),
+    );
     writeFileSync(join(cfg, 'badgepress.yaml'), 'thresholds:\n  A: thresholds-a.yaml\n');
     const out = join(cfg, 'out');
-    const r = runCli(['build', '--config', join(cfg, 'badgepress.yaml'), '--store', join(ROOT, 'examples/store'), '--out', out]);
+    const r = runCli([
+      'build',
+      '--config',
+      join(cfg, 'badgepress.yaml'),
+      '--store',
+      join(ROOT, 'examples/store'),
+      '--out',
+      out,
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('configuration problems, nothing written');
     expect(r.stderr).toMatch(/thresholds-a\.yaml:\d+ rules\[1\]\.thresholds\[\d\]: band .* overlaps/);
@@ -116,7 +151,15 @@ describe('Shape A thresholds validation', () => {
     writeFileSync(join(cfg, 'thresholds-a.yaml'), DEFAULT.replace('- id: MAINTENANCE', `- id: ${'B'.repeat(250)}`));
     writeFileSync(join(cfg, 'badgepress.yaml'), 'thresholds:\n  A: thresholds-a.yaml\n');
     const out = join(cfg, 'out');
-    const r = await runCommand(['build', '--config', join(cfg, 'badgepress.yaml'), '--store', join(ROOT, 'examples/store'), '--out', out]);
+    const r = await runCommand([
+      'build',
+      '--config',
+      join(cfg, 'badgepress.yaml'),
+      '--store',
+      join(ROOT, 'examples/store'),
+      '--out',
+      out,
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/thresholds-a\.yaml:43 badges\[0\]\.id: longer than 200 characters; shorten it/);
     expect(existsSync(out)).toBe(false);
@@ -129,14 +172,23 @@ describe('Shape A thresholds validation', () => {
     writeFileSync(site, 'cache: &c\n  latestMaxAge: 60\ncolors:\n  <<: {gold: "#ffd700"}\n  silver: "#c0c0c0"\n');
     expect((await loadSettings(site)).colors).toMatchObject({ gold: '#ffd700', silver: '#c0c0c0' });
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]'];
-    for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g'].entries()) bomb.push(`${name}: &${name} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`);
+    for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g'].entries())
+      bomb.push(`${name}: &${name} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`);
     const { file, problems } = await problemsOf(bomb.join('\n'));
-    expect(problems).toEqual([`${file}:2: YAML aliases expand too far (over 100 expansions: nested aliases?); write the values out instead of aliasing them`]);
+    expect(problems).toEqual([
+      `${file}:2: YAML aliases expand too far (over 100 expansions: nested aliases?); write the values out instead of aliasing them`,
+    ]);
   });
 
   it('a band or a boolean rule cannot give unknown (only a missing value is unknown)', async () => {
-    const band = await problemsOf(DEFAULT.replace('{ min: 15, max: null, status: fail }', '{ min: 15, max: null, status: unknown }'));
-    expect(band.problems).toEqual([expect.stringMatching(/:14 rules\[0\]\.thresholds\[3\]\.status: must be one of "gold", "silver", "bronze", "fail"$/)]);
+    const band = await problemsOf(
+      DEFAULT.replace('{ min: 15, max: null, status: fail }', '{ min: 15, max: null, status: unknown }'),
+    );
+    expect(band.problems).toEqual([
+      expect.stringMatching(
+        /:14 rules\[0\]\.thresholds\[3\]\.status: must be one of "gold", "silver", "bronze", "fail"$/,
+      ),
+    ]);
     expect((await problemsOf(DEFAULT.replace('negativeStatus: fail', 'negativeStatus: unknown'))).problems).toEqual([
       expect.stringMatching(/:31 rules\[2\]\.negativeStatus: must be one of "gold", "silver", "bronze", "fail"$/),
     ]);
@@ -178,7 +230,11 @@ describe('Shape A thresholds validation', () => {
     writeFileSync(join(site, 'config/thresholds-a.yaml'), edited);
     writeFileSync(join(site, 'config/badgepress.yaml'), 'store: ../store\nthresholds:\n  A: thresholds-a.yaml\n');
     // As a user runs it from the site's directory: the bin resolves tsx from the checkout.
-    const r = spawnChecked(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build'], { cwd: site, timeout: 60_000, env: { ...process.env, CI: 'true' } });
+    const r = spawnChecked(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build'], {
+      cwd: site,
+      timeout: 60_000,
+      env: { ...process.env, CI: 'true' },
+    });
     expect(r.status).toBe(2);
     expect(r.stderr.split(site).join('/srv/site')).toBe(shown);
   });

@@ -26,7 +26,9 @@ function startDemo(args: string[]): Promise<{ child: ChildProcess; stdout: strin
       if (/README badge line:\n {2}\[!\[.*\]\(.*\)\]\(.*\)\n/.test(stdout)) ok({ child, stdout });
     });
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (code) => fail(new Error(`demo exited ${code} before printing the badge line:\n${stdout}\n${stderr}`)));
+    child.on('exit', (code) =>
+      fail(new Error(`demo exited ${code} before printing the badge line:\n${stdout}\n${stderr}`)),
+    );
   });
 }
 
@@ -35,7 +37,13 @@ function fetchOverSocket(url: string): Promise<{ status: number; type: string | 
     get(url, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        ok({
+          status: res.statusCode ?? 0,
+          type: res.headers['content-type'],
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
     }).on('error', fail);
   });
 }
@@ -43,7 +51,16 @@ function fetchOverSocket(url: string): Promise<{ status: number; type: string | 
 describe('badgepress demo (npm start)', () => {
   it('serves the example on the port asked for, and the printed badge line renders', async () => {
     const out = join(tempDir(), 'dist');
-    const { child, stdout } = await startDemo(['--port', '0', '--host', '127.0.0.1', '--out', out, '--now', '1763600000']);
+    const { child, stdout } = await startDemo([
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--out',
+      out,
+      '--now',
+      '1763600000',
+    ]);
     const [, alt, image, link] = /README badge line:\n {2}\[!\[([^\]]+)\]\(([^)]+)\)\]\(([^)]+)\)/.exec(stdout)!;
     expect(image).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/repositories\/[^/]+%3A[^/]+\/badges\/[A-Z-]+\.svg$/);
     expect(image).not.toContain(':0/');
@@ -69,7 +86,16 @@ describe('badgepress demo (npm start)', () => {
   it('a second start, with nothing to redo, shows the same example: the first repository of the site and its first badge', async () => {
     const out = join(tempDir(), 'dist');
     const start = async () => {
-      const { child, stdout } = await startDemo(['--port', '0', '--out', out, '--now', '1763600000', '--base-url', 'https://badges.example.org']);
+      const { child, stdout } = await startDemo([
+        '--port',
+        '0',
+        '--out',
+        out,
+        '--now',
+        '1763600000',
+        '--base-url',
+        'https://badges.example.org',
+      ]);
       child.kill('SIGTERM');
       await new Promise((ok) => child.on('exit', ok));
       // Served on a port the OS picks: another each time.
@@ -83,7 +109,9 @@ describe('badgepress demo (npm start)', () => {
     expect(again.reused).toBe(/^badgepress: (\d+) repositories/m.exec(again.stdout)?.[1]);
     expect(again.line).toBe(first.line);
     const repository = readdirSync(join(out, 'api/v1/repositories')).sort()[0]!;
-    const index = JSON.parse(readFileSync(join(out, 'api/v1/repositories', repository, 'index.json'), 'utf8')) as { badges: string[] };
+    const index = JSON.parse(readFileSync(join(out, 'api/v1/repositories', repository, 'index.json'), 'utf8')) as {
+      badges: string[];
+    };
     expect(first.line).toContain(`/api/v1/repositories/${repository}/badges/${index.badges[0]}.svg)`);
   }, 60_000);
 

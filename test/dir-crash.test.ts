@@ -62,7 +62,10 @@ describe('a directory build killed mid-write', () => {
       }
       for (const key of readTree(out).keys()) {
         const leftover = LEFTOVER.exec(key);
-        expect(leftover ? `${leftover[1]}${leftover[2]}` : key, 'a file that is neither a key nor the temporary of one').toMatch(SITE_KEY);
+        expect(
+          leftover ? `${leftover[1]}${leftover[2]}` : key,
+          'a file that is neither a key nor the temporary of one',
+        ).toMatch(SITE_KEY);
       }
     }
     expect(killed).toBeGreaterThanOrEqual(2);

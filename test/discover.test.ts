@@ -108,16 +108,24 @@ describe('badgepress discover', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
-      ['https://gitlab.example/acme/Widget', 'https://gitlab.example/acme/tools/deep/Gadget', 'https://gitlab.example/acme/tools/deep/moved-here', ''].join(
-        '\n',
-      ),
+      [
+        'https://gitlab.example/acme/Widget',
+        'https://gitlab.example/acme/tools/deep/Gadget',
+        'https://gitlab.example/acme/tools/deep/moved-here',
+        '',
+      ].join('\n'),
     );
     const asked = gitlab.requests.slice(before);
     // Public, not archived: acme/Widget, tools/deep/Gadget, tools/fork, mirror, moved-here: 5, 2 a page.
     expect(asked.map((q) => q.query.get('page') ?? '1')).toEqual(['1', '2', '3']);
     for (const q of asked) {
       expect(q.path).toBe('/api/v4/groups/acme/projects');
-      expect(Object.fromEntries(q.query)).toMatchObject({ include_subgroups: 'true', with_shared: 'false', archived: 'false', visibility: 'public' });
+      expect(Object.fromEntries(q.query)).toMatchObject({
+        include_subgroups: 'true',
+        with_shared: 'false',
+        archived: 'false',
+        visibility: 'public',
+      });
     }
     expect(gitlab.violations).toEqual([]);
   });
@@ -155,7 +163,9 @@ describe('badgepress discover', () => {
     writeConfig(file, ['sources:', '  - url: https://gitlab.example/acme', '    include: ["(?=x)"]']);
     const r = await discover([], file);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${file}:7 sources[0].include[0]: "(?=x)" is an invalid regular expression (RE2 syntax)`);
+    expect(r.stderr).toContain(
+      `${file}:7 sources[0].include[0]: "(?=x)" is an invalid regular expression (RE2 syntax)`,
+    );
   });
 
   it('never lists private or internal repositories by default, though the token sees them', async () => {
@@ -168,7 +178,14 @@ describe('badgepress discover', () => {
     // An Enterprise Server's /repositories lists internal ones to a signed-in user.
     const all = await discover(['https://github.com/']);
     expect(all.code).toBe(0);
-    expect(all.stdout).toBe(['https://github.com/Acme/New-Name', 'https://github.com/Acme/Widget', 'https://github.com/bob/dotfiles', ''].join('\n'));
+    expect(all.stdout).toBe(
+      [
+        'https://github.com/Acme/New-Name',
+        'https://github.com/Acme/Widget',
+        'https://github.com/bob/dotfiles',
+        '',
+      ].join('\n'),
+    );
     expect(github.violations).toEqual([]);
     expect(forgejo.violations).toEqual([]);
   });
@@ -176,7 +193,14 @@ describe('badgepress discover', () => {
   it("lists a GitHub organisation or user in the forge's own case, whatever the source's", async () => {
     const r = await discover(['https://github.com/ACME', 'https://github.com/bob']);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(['https://github.com/Acme/New-Name', 'https://github.com/Acme/Widget', 'https://github.com/bob/dotfiles', ''].join('\n'));
+    expect(r.stdout).toBe(
+      [
+        'https://github.com/Acme/New-Name',
+        'https://github.com/Acme/Widget',
+        'https://github.com/bob/dotfiles',
+        '',
+      ].join('\n'),
+    );
     const paths = github.requests.map((q) => `${q.path}?${q.query.get('type')}`);
     expect(paths).toContain('/orgs/ACME/repos?public');
     // bob is a user: the organisation list answers 404, the user's list follows.
@@ -188,7 +212,10 @@ describe('badgepress discover', () => {
     const r = await discover(['https://gitlab.example/alice']);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('https://gitlab.example/alice/notes\n');
-    expect(gitlab.requests.slice(-2).map((q) => q.path)).toEqual(['/api/v4/groups/alice/projects', '/api/v4/users/alice/projects']);
+    expect(gitlab.requests.slice(-2).map((q) => q.path)).toEqual([
+      '/api/v4/groups/alice/projects',
+      '/api/v4/users/alice/projects',
+    ]);
   });
 
   it("the guide's config blocks load as written", async () => {
@@ -206,7 +233,14 @@ describe('badgepress discover', () => {
   it('lists a Forgejo user and a whole instance (GET /repos/search)', async () => {
     const r = await discover(['https://forge.example/carol', 'https://forge.example']);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(['https://forge.example/carol/site', 'https://forge.example/forge/app', 'https://forge.example/forge/renamed-now', ''].join('\n'));
+    expect(r.stdout).toBe(
+      [
+        'https://forge.example/carol/site',
+        'https://forge.example/forge/app',
+        'https://forge.example/forge/renamed-now',
+        '',
+      ].join('\n'),
+    );
     expect(forgejo.violations).toEqual([]);
   });
 
@@ -227,7 +261,14 @@ describe('badgepress discover', () => {
         '',
       ].join('\n'),
     );
-    const r = await discover(['--repos', repos, '--json', 'https://github.com/acme', 'https://gitlab.example/acme', 'https://forge.example/forge']);
+    const r = await discover([
+      '--repos',
+      repos,
+      '--json',
+      'https://github.com/acme',
+      'https://gitlab.example/acme',
+      'https://forge.example/forge',
+    ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.moved).toEqual([
@@ -240,25 +281,33 @@ describe('badgepress discover', () => {
     expect(out.left).toEqual([
       { url: 'https://forge.example/forge/private-app', why: 'private (the source keeps public)' },
       { url: 'https://github.com/Acme/archive', why: 'archived (the source leaves archived ones out)' },
-      { url: 'https://github.com/Acme/gone', why: 'the forge answers 404: deleted, or not visible to the token (made private?)' },
+      {
+        url: 'https://github.com/Acme/gone',
+        why: 'the forge answers 404: deleted, or not visible to the token (made private?)',
+      },
     ]);
     expect([github, gitlab, forgejo].flatMap((s) => s.violations)).toEqual([]);
   });
 
-  it.skipIf(spawnSync('script', ['--version']).status !== 0)('draws a live line on a terminal while it lists, and clears it', async () => {
-    // A pseudo-terminal from util-linux `script`, run without blocking: the stand-in answers from this process.
-    const cmd = [...CLI, 'discover', '--config', config, 'https://gitlab.example/acme'].map((a) => `'${a}'`).join(' ');
-    const out = await new Promise<string>((done, fail) => {
-      const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: childEnv({ ...env, CI: undefined }) });
-      let text = '';
-      child.stdout.on('data', (b: Buffer) => (text += b.toString('utf8')));
-      child.on('error', fail);
-      child.on('close', () => done(text));
-    });
-    expect(out).toContain('\r\x1b[Kdiscover: 2 repositories listed');
-    // Cleared before the list: the list's lines are whole.
-    expect(out).toContain('\r\x1b[Khttps://gitlab.example/acme/Widget');
-  });
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)(
+    'draws a live line on a terminal while it lists, and clears it',
+    async () => {
+      // A pseudo-terminal from util-linux `script`, run without blocking: the stand-in answers from this process.
+      const cmd = [...CLI, 'discover', '--config', config, 'https://gitlab.example/acme']
+        .map((a) => `'${a}'`)
+        .join(' ');
+      const out = await new Promise<string>((done, fail) => {
+        const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: childEnv({ ...env, CI: undefined }) });
+        let text = '';
+        child.stdout.on('data', (b: Buffer) => (text += b.toString('utf8')));
+        child.on('error', fail);
+        child.on('close', () => done(text));
+      });
+      expect(out).toContain('\r\x1b[Kdiscover: 2 repositories listed');
+      // Cleared before the list: the list's lines are whole.
+      expect(out).toContain('\r\x1b[Khttps://gitlab.example/acme/Widget');
+    },
+  );
 
   it('names a source it cannot list and lists the others', async () => {
     const r = await discover([
@@ -270,8 +319,12 @@ describe('badgepress discover', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('https://forge.example/carol/site\n');
-    expect(r.stderr).toContain('argument: https://gitlab.example/nobody: GitLab API: 404 not found or not visible to the token; nothing listed');
-    expect(r.stderr).toContain('argument: https://unknown.example/x: no forge API is known for unknown.example; add hosts: unknown.example:');
+    expect(r.stderr).toContain(
+      'argument: https://gitlab.example/nobody: GitLab API: 404 not found or not visible to the token; nothing listed',
+    );
+    expect(r.stderr).toContain(
+      'argument: https://unknown.example/x: no forge API is known for unknown.example; add hosts: unknown.example:',
+    );
     // A known public forge's root would list millions; a configured host's root is its instance.
     expect(r.stderr).toContain(
       'argument: https://codeberg.org: names every repository of codeberg.org, a public forge; name an organisation, user or group (https://codeberg.org/NAME)',
@@ -301,7 +354,10 @@ describe('badgepress discover', () => {
     const big = await startGitLab({ catalogue: { web: 'https://big.example', repos } });
     try {
       const file = join(root, 'big.yaml');
-      writeFileSync(file, `hosts:\n  big.example: { kind: gitlab, apiUrl: "${big.url}", tokenEnv: T_GL, requestsPerSecond: 1000 }\n`);
+      writeFileSync(
+        file,
+        `hosts:\n  big.example: { kind: gitlab, apiUrl: "${big.url}", tokenEnv: T_GL, requestsPerSecond: 1000 }\n`,
+      );
       const group = await discover(['--json', 'https://big.example/big'], file);
       const out = JSON.parse(group.stdout);
       expect(out.repositories).toHaveLength(kept);
@@ -332,7 +388,15 @@ describe('badgepress scan --source', () => {
     git = await startGitHttp(join(root, 'served'));
     forgejo = await startGitea({
       owner: 'team',
-      catalogue: { web: git.url, repos: [{ path: 'team/one' }, { path: 'team/two' }, { path: 'team/three' }, { path: 'team/private', visibility: 'private' }] },
+      catalogue: {
+        web: git.url,
+        repos: [
+          { path: 'team/one' },
+          { path: 'team/two' },
+          { path: 'team/three' },
+          { path: 'team/private', visibility: 'private' },
+        ],
+      },
       pageCap: 2,
     });
     const host = new URL(git.url).host;
@@ -376,8 +440,17 @@ describe('badgepress scan --source', () => {
     const whole = await run('store-whole', []);
     expect(whole.stderr).toBe('');
     const summary = JSON.parse(whole.stdout);
-    expect(summary).toMatchObject({ repositories: 3, measured: 3, failed: 0, exitCode: 0, sources: { repositories: 3, moved: [], left: [], requests: 2 } });
-    const shards = await Promise.all([run('store-shards', ['--shard', '0/2']), run('store-shards', ['--shard', '1/2'])]);
+    expect(summary).toMatchObject({
+      repositories: 3,
+      measured: 3,
+      failed: 0,
+      exitCode: 0,
+      sources: { repositories: 3, moved: [], left: [], requests: 2 },
+    });
+    const shards = await Promise.all([
+      run('store-shards', ['--shard', '0/2']),
+      run('store-shards', ['--shard', '1/2']),
+    ]);
     const counts = shards.map((s) => JSON.parse(s.stdout).repositories as number);
     expect(counts[0]! + counts[1]!).toBe(3);
     expect(forgejo.violations).toEqual([]);
@@ -409,7 +482,11 @@ describe('badgepress scan --source', () => {
       owner: 'team',
       catalogue: {
         web: git.url,
-        repos: [{ path: 'team/one', visibility: 'private' }, { path: 'team/deux' }, { path: 'team/three', archived: true }],
+        repos: [
+          { path: 'team/one', visibility: 'private' },
+          { path: 'team/deux' },
+          { path: 'team/three', archived: true },
+        ],
         renamed: { 'team/two': 'team/deux' },
       },
     });

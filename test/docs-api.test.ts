@@ -13,13 +13,17 @@ import { buildSite } from './helpers/site.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const page = readFileSync(join(ROOT, 'docs/reference/api.md'), 'utf8');
-const examples = [...page.matchAll(/<!-- example: (A|B) (\S+)(?: \((abridged|one result)\))? -->\n```json\n([\s\S]*?)```/g)].map((m) => ({
+const examples = [
+  ...page.matchAll(/<!-- example: (A|B) (\S+)(?: \((abridged|one result)\))? -->\n```json\n([\s\S]*?)```/g),
+].map((m) => ({
   shape: m[1] as 'A' | 'B',
   key: m[2]!,
   kind: (m[3] ?? 'whole') as 'abridged' | 'one result' | 'whole',
   json: JSON.parse(m[4]!) as unknown,
 }));
-const transcripts = [...page.matchAll(/```\n\$ curl -si "http:\/\/127\.0\.0\.1:8787([^"?]+)(?:\?([^"]*))?"\n([\s\S]*?)```/g)].map((m) => ({
+const transcripts = [
+  ...page.matchAll(/```\n\$ curl -si "http:\/\/127\.0\.0\.1:8787([^"?]+)(?:\?([^"]*))?"\n([\s\S]*?)```/g),
+].map((m) => ({
   path: m[1]!,
   query: m[2] ?? '',
   shown: m[3]!,
@@ -30,7 +34,11 @@ const sites = { A: join(dir, 'a'), B: join(dir, 'b') };
 
 beforeAll(async () => {
   await buildSite({ store: join(ROOT, 'examples/store'), out: sites.A, config: join(ROOT, 'config/badgepress.yaml') });
-  await buildSite({ store: join(ROOT, 'examples/shape-b/store'), out: sites.B, config: join(ROOT, 'examples/shape-b/badgepress.yaml') });
+  await buildSite({
+    store: join(ROOT, 'examples/shape-b/store'),
+    out: sites.B,
+    config: join(ROOT, 'examples/shape-b/badgepress.yaml'),
+  });
 }, 60_000);
 
 /** `shown` is `actual` with members or array items left out (array order kept), nothing changed or added. */
@@ -46,7 +54,9 @@ function isAbridged(shown: unknown, actual: unknown): boolean {
   }
   if (shown !== null && typeof shown === 'object') {
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
-    return Object.entries(shown).every(([k, v]) => k in actual && isAbridged(v, (actual as Record<string, unknown>)[k]));
+    return Object.entries(shown).every(
+      ([k, v]) => k in actual && isAbridged(v, (actual as Record<string, unknown>)[k]),
+    );
   }
   return Object.is(shown, actual);
 }
@@ -65,9 +75,12 @@ describe('docs/reference/api.md', () => {
 
   it('every JSON example is the file a build of the examples writes', () => {
     for (const e of examples) {
-      const actual = JSON.parse(readFileSync(join(sites[e.shape], e.key), 'utf8')) as { runs?: Array<{ results: unknown[] }> };
+      const actual = JSON.parse(readFileSync(join(sites[e.shape], e.key), 'utf8')) as {
+        runs?: Array<{ results: unknown[] }>;
+      };
       if (e.kind === 'whole') expect(e.json, e.key).toEqual(actual);
-      else if (e.kind === 'abridged') expect(isAbridged(e.json, actual), `${e.key} is an abridged copy of the built file`).toBe(true);
+      else if (e.kind === 'abridged')
+        expect(isAbridged(e.json, actual), `${e.key} is an abridged copy of the built file`).toBe(true);
       else expect(actual.runs![0]!.results, e.key).toContainEqual(e.json);
     }
   });
@@ -92,7 +105,12 @@ describe('docs/reference/api.md', () => {
         const [name, value] = [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)];
         expect(answer.headers[name.toLowerCase()], `${t.path} ${name}`).toBe(value);
       }
-      const text = answer.body === null ? '' : typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);
+      const text =
+        answer.body === null
+          ? ''
+          : typeof answer.body === 'string'
+            ? answer.body
+            : new TextDecoder().decode(answer.body);
       expect(text.trim(), t.path).toBe(body.trim());
     }
   });

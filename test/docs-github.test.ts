@@ -11,8 +11,12 @@ import { startServeChild, type ServeChild } from './helpers/serve-child.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const guide = readFileSync(join(ROOT, 'docs/guides/github.md'), 'utf8');
-const workflow = [...guide.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parse(m[1]!)).find((y) => y?.name === 'badgepress findings');
-const download = (workflow.jobs.upload.steps as Array<{ name?: string; run?: string }>).find((s) => s.name === 'Download the latest report')!.run!;
+const workflow = [...guide.matchAll(/```yaml\n([\s\S]*?)```/g)]
+  .map((m) => parse(m[1]!))
+  .find((y) => y?.name === 'badgepress findings');
+const download = (workflow.jobs.upload.steps as Array<{ name?: string; run?: string }>).find(
+  (s) => s.name === 'Download the latest report',
+)!.run!;
 const jqLine = /```sh\n(repo=\$\(jq .*\))\n```/.exec(guide)![1]!;
 const URL = 'https://github.com/Acme/Widget';
 
@@ -33,7 +37,9 @@ beforeAll(async () => {
   const built = await runCommand(['build', '--config', join(dir, 'badgepress.yaml'), '--now', '1764000000']);
   expect(built.code, built.stderr).toBe(0);
   report = readFileSync(join(dir, 'site/api/v1/repositories', encodeURIComponent(URL), 'code-scanning.sarif'), 'utf8');
-  serving = await startServeChild(CLI[0], [...CLI.slice(1), 'serve', '--dir', join(dir, 'site'), '--port', '0'], { env: childEnv() });
+  serving = await startServeChild(CLI[0], [...CLI.slice(1), 'serve', '--dir', join(dir, 'site'), '--port', '0'], {
+    env: childEnv(),
+  });
 }, 60_000);
 
 afterAll(async () => {

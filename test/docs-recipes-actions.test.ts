@@ -20,7 +20,11 @@ describe('docs/guides/scheduled-rebuilds.md: GitHub Actions, run against an S3 p
       .find((y) => y?.jobs);
     const stepsOf = (job: string) => {
       const all = workflow.jobs[job].steps as Array<{ run?: string; uses?: string }>;
-      expect(all.map((s) => s.uses ?? s.run).slice(0, 3)).toEqual(['actions/checkout@v4', 'actions/setup-node@v4', 'npm ci --omit=dev']);
+      expect(all.map((s) => s.uses ?? s.run).slice(0, 3)).toEqual([
+        'actions/checkout@v4',
+        'actions/setup-node@v4',
+        'npm ci --omit=dev',
+      ]);
       return all.map((s) => s.run).filter((r): r is string => r?.includes('npx badgepress') ?? false);
     };
     const shardSteps = stepsOf('shards');
@@ -34,14 +38,16 @@ describe('docs/guides/scheduled-rebuilds.md: GitHub Actions, run against an S3 p
     const buildStep = shardSteps.find((s) => s.includes(' build '))!;
     const alone = (step: string) => step.replace(/ \|\|.*$/, '');
     // GitHub runs each step with bash -e.
-    const bash = (step: string, again = true) => sh(step, { cwd: repo, env: s3.env, shell: ['bash', '-e', '-c'], again });
+    const bash = (step: string, again = true) =>
+      sh(step, { cwd: repo, env: s3.env, shell: ['bash', '-e', '-c'], again });
     let skipped = 0;
     for (const i of matrix) {
       for (const step of shardSteps) {
         const r = bash(forShard(step, i), i !== matrix[0]);
         expect(r.code, `${step}\n${r.stderr}`).toBe(0);
         if (step === buildStep) skipped += lastJson(r.stdout).skipped as number;
-        if (step.includes(' scan ')) expect(lastJson(r.stdout)).toMatchObject({ shard: `${i}/${matrix.length}`, exitCode: 0 });
+        if (step.includes(' scan '))
+          expect(lastJson(r.stdout)).toMatchObject({ shard: `${i}/${matrix.length}`, exitCode: 0 });
       }
     }
     expect(skipped).toBe(1);
@@ -49,8 +55,18 @@ describe('docs/guides/scheduled-rebuilds.md: GitHub Actions, run against an S3 p
     expect(site.code, site.stderr).toBe(0);
     const local = join(dir, 'unsharded-actions');
     expect(
-      (await runCommand(['build', '--config', join(repo, 'site/config/badgepress.yaml'), '--store', join(repo, 'examples/store'), '--out', local, '--json']))
-        .code,
+      (
+        await runCommand([
+          'build',
+          '--config',
+          join(repo, 'site/config/badgepress.yaml'),
+          '--store',
+          join(repo, 'examples/store'),
+          '--out',
+          local,
+          '--json',
+        ])
+      ).code,
     ).toBe(0);
     const published = served(await s3.peer.objects('badges', 'site/'));
     const expected = served(readTree(local));

@@ -34,9 +34,19 @@ describe('docs/guides/scheduled-rebuilds.md: Kubernetes, run against an S3 peer'
     // The build context is the checkout after the guide's `init site` (its lib/ and
     // node_modules/ are .dockerignored, so the init line runs with this checkout's bin).
     const init = /```sh\n(cd \/srv\/badgepress && npx badgepress init site)\n```/.exec(guide)![1]!;
-    const i = sh(init.replace('cd /srv/badgepress && npx badgepress ', `'${process.execPath}' '${join(ROOT, 'bin/badgepress.js')}' `), { cwd: context });
+    const i = sh(
+      init.replace(
+        'cd /srv/badgepress && npx badgepress ',
+        `'${process.execPath}' '${join(ROOT, 'bin/badgepress.js')}' `,
+      ),
+      { cwd: context },
+    );
     expect(i.code, i.stderr).toBe(0);
-    const app = buildImage(dockerfile[0]!, context, join(dir, 'image'), { ...baseEnv, NPM_CONFIG_USERCONFIG: npmrc, ...installEnv });
+    const app = buildImage(dockerfile[0]!, context, join(dir, 'image'), {
+      ...baseEnv,
+      NPM_CONFIG_USERCONFIG: npmrc,
+      ...installEnv,
+    });
     // The image: the checkout with its production packages and the compiled CLI, no compiler.
     expect(existsSync(join(app, 'lib/cli.js'))).toBe(true);
     expect(existsSync(join(app, 'node_modules/@aws-sdk/client-s3'))).toBe(true);
@@ -59,13 +69,23 @@ describe('docs/guides/scheduled-rebuilds.md: Kubernetes, run against an S3 peer'
       const held = sh(container.args[0], { cwd: app, env: { ...s3.env, JOB_COMPLETION_INDEX: '1' } });
       expect(held.code, held.stderr).toBe(0);
       expect(lastJson(held.stdout)).toMatchObject({ exitCode: 5, holder: { pid: process.pid } });
-      expect(sh(container.args[0].replace(/ \|\|.*$/, ''), { cwd: app, env: { ...s3.env, JOB_COMPLETION_INDEX: '1' }, again: true }).code).toBe(5);
+      expect(
+        sh(container.args[0].replace(/ \|\|.*$/, ''), {
+          cwd: app,
+          env: { ...s3.env, JOB_COMPLETION_INDEX: '1' },
+          again: true,
+        }).code,
+      ).toBe(5);
     });
     expect(served(await s3.peer.objects('badges', 'site/')).size).toBe(0);
     let skipped = 0;
     for (let i = 0; i < job.completions; i++) {
       // The pod's init container first: its shard's scan (the list names no repository yet).
-      const scanned = sh(scanContainer.args[0], { cwd: app, env: { ...s3.env, JOB_COMPLETION_INDEX: String(i) }, again: i > 0 });
+      const scanned = sh(scanContainer.args[0], {
+        cwd: app,
+        env: { ...s3.env, JOB_COMPLETION_INDEX: String(i) },
+        again: i > 0,
+      });
       expect(scanned.code, scanned.stderr).toBe(0);
       expect(lastJson(scanned.stdout)).toMatchObject({ shard: `${i}/${job.completions}`, exitCode: 0 });
       const r = sh(container.args[0], { cwd: app, env: { ...s3.env, JOB_COMPLETION_INDEX: String(i) }, again: true });
@@ -85,8 +105,18 @@ describe('docs/guides/scheduled-rebuilds.md: Kubernetes, run against an S3 peer'
     // The reference: one unsharded build of the same store (not a recipe step), in-process.
     const local = join(dir, 'unsharded');
     expect(
-      (await runCommand(['build', '--config', join(app, 'site/config/badgepress.yaml'), '--store', join(app, 'examples/store'), '--out', local, '--json']))
-        .code,
+      (
+        await runCommand([
+          'build',
+          '--config',
+          join(app, 'site/config/badgepress.yaml'),
+          '--store',
+          join(app, 'examples/store'),
+          '--out',
+          local,
+          '--json',
+        ])
+      ).code,
     ).toBe(0);
     const published = served(await s3.peer.objects('badges', 'site/'));
     const expected = served(readTree(local));

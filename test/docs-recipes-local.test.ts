@@ -10,14 +10,28 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from './helpers/cli.ts';
-import { BAD_RECORD, blocks, doc, GUIDE_NODE, guide, lastJson, listLocalRepository, recipeKit, TEST_NODE } from './helpers/recipes.ts';
+import {
+  BAD_RECORD,
+  blocks,
+  doc,
+  GUIDE_NODE,
+  guide,
+  lastJson,
+  listLocalRepository,
+  recipeKit,
+  TEST_NODE,
+} from './helpers/recipes.ts';
 
 const { dir, sh, checkout } = recipeKit();
 
 /** The checkout's demo store, byte for byte, as the clone has it. */
-const demoStore = (root: string) => new Map(readdirSync(join(root, 'examples/store')).map((f) => [f, readFileSync(join(root, 'examples/store', f), 'utf8')]));
+const demoStore = (root: string) =>
+  new Map(
+    readdirSync(join(root, 'examples/store')).map((f) => [f, readFileSync(join(root, 'examples/store', f), 'utf8')]),
+  );
 /** The repositories a built site has files for (their URLs). */
-const builtRepositories = (site: string) => readdirSync(join(site, 'api/v1/repositories')).map(decodeURIComponent).sort();
+const builtRepositories = (site: string) =>
+  readdirSync(join(site, 'api/v1/repositories')).map(decodeURIComponent).sort();
 
 describe('docs/guides/scheduled-rebuilds.md: cron and systemd, run', () => {
   it('name a maintained Node of their own, and the site config init writes', () => {
@@ -42,7 +56,11 @@ describe('docs/guides/scheduled-rebuilds.md: cron and systemd, run', () => {
     const logs = join(dir, 'log');
     mkdirSync(logs);
     // cron itself turns \% into % before the shell sees the line; Node is where this test's is.
-    const command = line![1]!.replaceAll('/srv/badgepress', srv).replaceAll('/var/log/', `${logs}/`).replaceAll('\\%', '%').replaceAll(GUIDE_NODE, TEST_NODE);
+    const command = line![1]!
+      .replaceAll('/srv/badgepress', srv)
+      .replaceAll('/var/log/', `${logs}/`)
+      .replaceAll('\\%', '%')
+      .replaceAll(GUIDE_NODE, TEST_NODE);
     expect(command).not.toContain('/var/');
     // The line cds into the checkout itself; the second run goes through the bin npx resolves to there.
     for (let i = 0; i < 2; i++) expect(sh(command, { cwd: srv, again: i > 0 }).code).toBe(0);
@@ -82,16 +100,24 @@ describe('docs/guides/scheduled-rebuilds.md: cron and systemd, run', () => {
       writeFileSync(join(srv, 'site/store/zz-bad.ndjson'), BAD_RECORD);
       const unitDir = join(dir, 'units');
       mkdirSync(unitDir);
-      const here = service.replace('WorkingDirectory=/srv/badgepress', `WorkingDirectory=${srv}`).replaceAll(GUIDE_NODE, TEST_NODE);
+      const here = service
+        .replace('WorkingDirectory=/srv/badgepress', `WorkingDirectory=${srv}`)
+        .replaceAll(GUIDE_NODE, TEST_NODE);
       writeFileSync(join(unitDir, 'badgepress.service'), here);
       writeFileSync(join(unitDir, 'badgepress.timer'), timer!);
-      const verify = spawnSync('systemd-analyze', ['verify', join(unitDir, 'badgepress.service'), join(unitDir, 'badgepress.timer')], { encoding: 'utf8' });
+      const verify = spawnSync(
+        'systemd-analyze',
+        ['verify', join(unitDir, 'badgepress.service'), join(unitDir, 'badgepress.timer')],
+        { encoding: 'utf8' },
+      );
       expect(verify.stderr).toBe('');
       expect(verify.status).toBe(0);
       // Each ExecStart as systemd runs it: no shell of its own ($$ and %% are its $ and %), and
       // systemd's own PATH, whatever Node that holds (here /usr/bin/node, Node 20).
       const path = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-      const execs = [...here.matchAll(/^ExecStart=(.+)$/gm)].map((m) => m[1]!.replaceAll('$$', '$').replaceAll('%%', '%'));
+      const execs = [...here.matchAll(/^ExecStart=(.+)$/gm)].map((m) =>
+        m[1]!.replaceAll('$$', '$').replaceAll('%%', '%'),
+      );
       expect(execs).toHaveLength(2);
       expect(execs[0]).toContain(' scan ');
       expect(execs[1]).toContain(' build ');
@@ -111,9 +137,12 @@ describe('docs/guides/scheduled-rebuilds.md: cron and systemd, run', () => {
 describe('docs/guides/github.md: plan in review', () => {
   it('the Plan step, in a checkout whose thresholds changed, writes the Markdown table to plan.md and the job summary', () => {
     const github = doc('docs/guides/github.md');
-    const workflow = [...github.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parse(m[1]!)).find((y) => y?.name === 'threshold impact');
+    const workflow = [...github.matchAll(/```yaml\n([\s\S]*?)```/g)]
+      .map((m) => parse(m[1]!))
+      .find((y) => y?.name === 'threshold impact');
     expect(workflow.on.pull_request.paths).toEqual(['config/**']);
-    const step = (workflow.jobs.plan.steps as Array<{ name?: string; run?: string }>).find((s) => s.name === 'Plan')!.run!;
+    const step = (workflow.jobs.plan.steps as Array<{ name?: string; run?: string }>).find((s) => s.name === 'Plan')!
+      .run!;
     const repo = checkout('github-plan');
     // The published site the pull request is compared with: the default config's build.
     expect(sh('npx badgepress build --json', { cwd: repo }).code).toBe(0);

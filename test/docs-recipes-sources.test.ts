@@ -69,7 +69,10 @@ describe('docs/guides/scheduled-rebuilds.md: a source instead of a list, run', (
     config.hosts = { [host]: { ...config.hosts['gitlab.example.org']!, apiUrl: gitlab.url } };
     const srv = join(dir, 'srv');
     mkdirSync(join(srv, 'config'), { recursive: true });
-    writeFileSync(join(srv, 'config/badgepress.yaml'), `store: store\nout: dist\nscan:\n  retries: 0\n${stringify(config)}`);
+    writeFileSync(
+      join(srv, 'config/badgepress.yaml'),
+      `store: store\nout: dist\nscan:\n  retries: 0\n${stringify(config)}`,
+    );
     writeFileSync(join(dir, 'badgepress.env'), 'export GITLAB_TOKEN=glpat-recipe\n');
     const logs = join(dir, 'log');
     mkdirSync(logs);
@@ -88,7 +91,13 @@ describe('docs/guides/scheduled-rebuilds.md: a source instead of a list, run', (
       .map((l) => JSON.parse(l));
     const scans = lines.filter((l) => 'records' in l);
     // Public, not archived: widget and tools/lint; listed in one request each run.
-    expect(scans[0]).toMatchObject({ repositories: 2, measured: 2, failed: 0, exitCode: 0, sources: { repositories: 2, moved: [], left: [], requests: 1 } });
+    expect(scans[0]).toMatchObject({
+      repositories: 2,
+      measured: 2,
+      failed: 0,
+      exitCode: 0,
+      sources: { repositories: 2, moved: [], left: [], requests: 1 },
+    });
     expect(scans[1]).toMatchObject({ repositories: 2, measured: 0, upToDate: 2, exitCode: 0 });
     const builds = lines.filter((l) => 'written' in l);
     expect(builds.map((b) => b.exitCode)).toEqual([0, 0]);

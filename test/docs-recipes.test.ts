@@ -25,14 +25,17 @@ const allDocs = [
 ]
   .map(doc)
   .join('\n');
-const blocks = (lang: string) => [...guide.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+const blocks = (lang: string) =>
+  [...guide.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
 
 describe('documentation recipes', () => {
   it('the YAML recipes parse and name real flags', () => {
     const yamls = blocks('yaml').map((y) => parse(y));
     const workflow = yamls.find((y) => y?.jobs);
     expect(
-      workflow.jobs.shards.steps.some((s: { run?: string }) => s.run?.includes('npx badgepress build --config site/config/badgepress.yaml --store s3://')),
+      workflow.jobs.shards.steps.some((s: { run?: string }) =>
+        s.run?.includes('npx badgepress build --config site/config/badgepress.yaml --store s3://'),
+      ),
     ).toBe(true);
     // The scan step comes first, sharded like the build.
     const scanStep = workflow.jobs.shards.steps.find((s: { run?: string }) => s.run?.includes('npx badgepress'));
@@ -40,8 +43,12 @@ describe('documentation recipes', () => {
       'npx badgepress scan --config site/config/badgepress.yaml --repos site/config/repositories.txt --store s3://scans/values --shard ${{ matrix.shard }}/4',
     );
     // The workflow picks a maintained Node itself.
-    for (const job of Object.values(workflow.jobs) as Array<{ steps: Array<{ uses?: string; with?: { 'node-version'?: number } }> }>) {
-      expect([22, 24, 26]).toContain(job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version']);
+    for (const job of Object.values(workflow.jobs) as Array<{
+      steps: Array<{ uses?: string; with?: { 'node-version'?: number } }>;
+    }>) {
+      expect([22, 24, 26]).toContain(
+        job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version'],
+      );
     }
     // Every badgepress command of the YAML recipes reads the site's own config, not the checkout's demo one.
     for (const command of blocks('yaml')
@@ -55,7 +62,9 @@ describe('documentation recipes', () => {
     expect(workflow.jobs.site.needs).toBe('shards');
     expect(
       workflow.jobs.site.steps.some((s: { run?: string }) =>
-        s.run?.includes(`npx badgepress site --config site/config/badgepress.yaml --shards ${workflow.jobs.shards.strategy.matrix.shard.length}`),
+        s.run?.includes(
+          `npx badgepress site --config site/config/badgepress.yaml --shards ${workflow.jobs.shards.strategy.matrix.shard.length}`,
+        ),
       ),
     ).toBe(true);
     const crons = yamls.filter((y) => y?.kind === 'CronJob');
@@ -64,11 +73,15 @@ describe('documentation recipes', () => {
       crons.find((c) => c.spec.jobTemplate.spec.completionMode === 'Indexed'),
       crons.find((c) => c.spec.jobTemplate.spec.completionMode === undefined),
     ];
-    expect(shards.spec.jobTemplate.spec.template.spec.containers[0].args[0]).toContain('--shard "$JOB_COMPLETION_INDEX/4"');
+    expect(shards.spec.jobTemplate.spec.template.spec.containers[0].args[0]).toContain(
+      '--shard "$JOB_COMPLETION_INDEX/4"',
+    );
     expect(shards.spec.jobTemplate.spec.template.spec.initContainers[0].args[0]).toContain(
       'npx badgepress scan --config site/config/badgepress.yaml --repos site/config/repositories.txt --store s3://scans/values --shard "$JOB_COMPLETION_INDEX/4"',
     );
-    expect(site.spec.jobTemplate.spec.template.spec.containers[0].args[0]).toContain('npx badgepress site --config site/config/badgepress.yaml --shards 4 ');
+    expect(site.spec.jobTemplate.spec.template.spec.containers[0].args[0]).toContain(
+      'npx badgepress site --config site/config/badgepress.yaml --shards 4 ',
+    );
     for (const cron of crons) expect(cron.spec.concurrencyPolicy).toBe('Forbid');
   });
 
@@ -96,13 +109,23 @@ describe('plan sample in docs/reference/cli.md', () => {
   it('is what plan prints for the store and threshold change it names', async () => {
     const sample = /```\n(badgepress plan: [^]*?)```/.exec(cliReference)?.[1];
     expect(sample).toBeDefined();
-    expect(cliReference).toContain("`npm run gen-store -- --repos 200 --scans 10` after moving REUSED's gold band\nfrom 20 to 21 dependents");
+    expect(cliReference).toContain(
+      "`npm run gen-store -- --repos 200 --scans 10` after moving REUSED's gold band\nfrom 20 to 21 dependents",
+    );
     const store = join(dir, 'plan-sample-store');
     generateStore({ repos: 200, scans: 10, out: store, seed: 1 });
     const out = join(dir, 'plan-sample-site');
     // Built as the CLI builds (pages and openapi.json included: plan counts them too).
     expect((await runCommand(['build', '--store', store, '--out', out, '--now', '1763600000'])).code).toBe(0);
-    const r = await runCommand(['plan', '--config', reusedGoldFrom(join(dir, 'plan-sample-cfg'), 21), '--store', store, '--out', out]);
+    const r = await runCommand([
+      'plan',
+      '--config',
+      reusedGoldFrom(join(dir, 'plan-sample-cfg'), 21),
+      '--store',
+      store,
+      '--out',
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stdout).toBe(sample);
   }, 120_000);

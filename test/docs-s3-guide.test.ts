@@ -71,7 +71,8 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
       expect.stringMatching(/^npx badgepress build --store \S+ --out s3:\/\/\S+$/),
       expect.stringMatching(/^npx badgepress build --store \S+ --out s3:\/\/\S+ --prune$/),
     ]);
-    for (const line of compatible!) expect(line).toMatch(/^npx badgepress build --store \S+ --out s3:\/\/\S+ --s3-endpoint \S+/);
+    for (const line of compatible!)
+      expect(line).toMatch(/^npx badgepress build --store \S+ --out s3:\/\/\S+ --s3-endpoint \S+/);
   });
 
   it('every line succeeds against the S3 server and the bucket ends up holding the site', async () => {
@@ -80,12 +81,16 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
     // written in a copy of the tracked files (and checked: lib/ compiled, no TypeScript):
     // this recipe starts from a copy of that install, with its ./store beside it.
     expect(main[0]).toBe('npm ci --omit=dev');
-    expect(/```sh\n(git clone \S+ \/srv\/badgepress)\n(.+)\n```/.exec(guide)?.[2]).toBe(`cd /srv/badgepress && ${main[0]}`);
+    expect(/```sh\n(git clone \S+ \/srv\/badgepress)\n(.+)\n```/.exec(guide)?.[2]).toBe(
+      `cd /srv/badgepress && ${main[0]}`,
+    );
     const work = checkout('s3-guide');
     cpSync(join(ROOT, 'examples/store'), join(work, 'store'), { recursive: true, preserveTimestamps: true });
     const exports: string[] = [];
     const ownEnv = Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'AWS_ENDPOINT_URL_S3' && k !== 'AWS_ENDPOINT_URL'),
+      Object.entries(process.env).filter(
+        ([k]) => !/^npm_/i.test(k) && k !== 'AWS_ENDPOINT_URL_S3' && k !== 'AWS_ENDPOINT_URL',
+      ),
     );
     let builds = 0;
     const run = (line: string, env: Record<string, string>) => {
@@ -117,14 +122,24 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
     expect(
       spawnChecked(
         process.execPath,
-        [join(ROOT, 'bin/badgepress.js'), 'build', '--config', join(work, 'config/badgepress.yaml'), '--store', join(work, 'store'), '--out', local],
+        [
+          join(ROOT, 'bin/badgepress.js'),
+          'build',
+          '--config',
+          join(work, 'config/badgepress.yaml'),
+          '--store',
+          join(work, 'store'),
+          '--out',
+          local,
+        ],
         { env: { ...process.env, CI: 'true' } },
       ).status,
     ).toBe(0);
     const expected = readTree(local);
     // The build state under .badgepress/state/ is bookkeeping (readTree leaves it out locally
     // too), and so is the object build checks conditional writes on.
-    const bookkeeping = (k: string) => k.startsWith('.badgepress/state/') || k === '.badgepress/conditional-writes-probe';
+    const bookkeeping = (k: string) =>
+      k.startsWith('.badgepress/state/') || k === '.badgepress/conditional-writes-probe';
     const published = new Map([...(await peer.objects(bucket, prefix))].filter(([k]) => !bookkeeping(k)));
     expect([...published.keys()]).toEqual([...expected.keys()]);
     for (const [key, body] of expected) expect(published.get(key)!.body.equals(body), key).toBe(true);
@@ -169,15 +184,25 @@ describe('docs/guides/publishing-to-s3.md: a local S3 to try it on', () => {
     symlinkSync(join(ROOT, 'lib'), join(work, 'lib'));
     const port = String(await freePort());
     const env = { ...baseEnv, CI: 'true', NPM_CONFIG_USERCONFIG: npmrc };
-    const s3rver = spawn('sh', ['-c', `${server[0]} --port ${port}`], { cwd: work, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const s3rver = spawn('sh', ['-c', `${server[0]} --port ${port}`], {
+      cwd: work,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let said = '';
     s3rver.stdout!.on('data', (c: Buffer) => (said += c.toString()));
     s3rver.stderr!.on('data', (c: Buffer) => (said += c.toString()));
     try {
-      for (let i = 0; i < 1500 && !said.includes('S3rver listening on') && s3rver.exitCode === null; i++) await sleep(20);
+      for (let i = 0; i < 1500 && !said.includes('S3rver listening on') && s3rver.exitCode === null; i++)
+        await sleep(20);
       expect(said).toContain(`S3rver listening on 127.0.0.1:${port}`);
       // The build's lines in one shell, as typed in the other terminal.
-      const r = spawnChecked('sh', ['-c', ['set -e', ...build].join('\n').replaceAll(':4568', `:${port}`)], { cwd: work, env, timeout: 120_000 });
+      const r = spawnChecked('sh', ['-c', ['set -e', ...build].join('\n').replaceAll(':4568', `:${port}`)], {
+        cwd: work,
+        env,
+        timeout: 120_000,
+      });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toContain('conditional');
       const written = Number(/, (\d+) files written, 0 unchanged/.exec(r.stdout)?.[1]);

@@ -44,7 +44,9 @@ describe('docs/guides/cloudflare-worker.md', () => {
     // Before step 2, no bundle: one line saying what to run, exit 2, no stack trace.
     const early = spawnChecked('sh', ['-c', run], { cwd: dir, env: childEnv(), timeout: 60_000 });
     expect(early.status).toBe(2);
-    expect(early.stderr).toMatch(/^worker:local: \S+dist-worker\/worker\.js \(main in the default settings\) is missing: run "npm run build:worker" first\n$/m);
+    expect(early.stderr).toMatch(
+      /^worker:local: \S+dist-worker\/worker\.js \(main in the default settings\) is missing: run "npm run build:worker" first\n$/m,
+    );
     expect(early.stderr).not.toMatch(/^\s+at /m);
     expect(sh(step2).stdout).toMatch(/worker bundle: dist-worker\/worker\.js \(\d+ bytes\)/);
     sh(command(/^npx badgepress build .*$/m));

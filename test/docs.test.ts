@@ -8,7 +8,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/cli.ts';
 
-const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
+const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+  .stdout.split('\0')
+  .filter(Boolean);
 const docPages = readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.md'))
   .map((f) => `docs/${f}`)
@@ -50,7 +52,9 @@ describe('the repository stands alone', () => {
   it('the SARIF schema the tests validate against is in the repository, as published', async () => {
     const { createHash } = await import('node:crypto');
     const schema = readFileSync(join(ROOT, 'test/fixtures/sarif/sarif-schema-2.1.0.json'));
-    expect(createHash('sha256').update(schema).digest('hex')).toBe('c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e');
+    expect(createHash('sha256').update(schema).digest('hex')).toBe(
+      'c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e',
+    );
     expect(tracked).toContain('test/fixtures/sarif/sarif-schema-2.1.0.json');
     expect(tracked).toContain('test/fixtures/sarif/NOTICE.md');
   });
@@ -72,7 +76,8 @@ describe('documentation', () => {
         const [path, anchor] = target.split('#') as [string, string | undefined];
         const file = path === '' ? join(ROOT, page) : resolve(ROOT, dirname(page), decodeURIComponent(path));
         if (relative(ROOT, file).startsWith('..') || !existsSync(file)) broken.push(`${page}: ${target}`);
-        else if (anchor !== undefined && (!file.endsWith('.md') || !anchorsOf(file).has(anchor))) broken.push(`${page}: ${target} (no such heading)`);
+        else if (anchor !== undefined && (!file.endsWith('.md') || !anchorsOf(file).has(anchor)))
+          broken.push(`${page}: ${target} (no such heading)`);
       }
     }
     expect(links).toBeGreaterThan(20);

@@ -55,13 +55,19 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
       [6, 10],
       [7, 10],
     ] as const)
-      repo.commit({ at: utc(m === 12 ? 2025 : 2026, m, d), files: m === 12 ? { 'SECURITY.md': 'mail us' } : undefined });
+      repo.commit({
+        at: utc(m === 12 ? 2025 : 2026, m, d),
+        files: m === 12 ? { 'SECURITY.md': 'mail us' } : undefined,
+      });
     repo.commit({ at: utc(2026, 8, 22) });
     repo.bareClone(bare);
     head = git(bare, ['rev-parse', 'HEAD']).trim();
     committedAt = Number(git(bare, ['log', '-1', '--format=%ct']).trim());
     committedDay = git(bare, ['log', '-1', '--format=%cs']).trim();
-    writeFileSync(config, ['store: store', 'strictSarif: true', 'codeScanning: true', 'scan:\n  mirrors: mirrors', ''].join('\n'));
+    writeFileSync(
+      config,
+      ['store: store', 'strictSarif: true', 'codeScanning: true', 'scan:\n  mirrors: mirrors', ''].join('\n'),
+    );
     writeFileSync(join(root, 'repos.txt'), `${URL} mirror=${bare}\n`);
     const scan = await runCommand([
       'scan',
@@ -77,7 +83,19 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
     ]);
     expect(scan.code, scan.stderr).toBe(0);
     for (const shape of ['A', 'B'] as const) {
-      const build = await runCommand(['build', '--config', config, '--store', join(root, 'store'), '--out', out[shape], '--shape', shape, '--now', String(E)]);
+      const build = await runCommand([
+        'build',
+        '--config',
+        config,
+        '--store',
+        join(root, 'store'),
+        '--out',
+        out[shape],
+        '--shape',
+        shape,
+        '--now',
+        String(E),
+      ]);
       expect(build.code, build.stderr).toBe(0);
     }
   }, 60_000);
@@ -86,7 +104,9 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
     expect(committedDay).toBe('2026-08-22');
     for (const shape of ['A', 'B'] as const) {
       const text = pageText(read(shape, `repositories/${ENC}/index.html`));
-      expect(text).toContain(`Data as of 2026-08-22, commit ${head.slice(0, 7)} on main; scanned 2026-11-27 (data 97 days old)`);
+      expect(text).toContain(
+        `Data as of 2026-08-22, commit ${head.slice(0, 7)} on main; scanned 2026-11-27 (data 97 days old)`,
+      );
       expect(text).not.toContain('<nil>');
       expect(text).not.toContain('no value stored');
     }
@@ -101,7 +121,14 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
 
     const explanation = api('A', 'badges/MAINTENANCE');
     const bus = explanation.badgeExplanation.criteria.find((c: { ruleId: string }) => c.ruleId === 'BUS_FACTOR');
-    expect(bus.provenance).toEqual({ evidence: record.evidence.BUS_FACTOR, commit: head, committedAt, branch: 'main', dataAgeDays: 97, scannedAt: E });
+    expect(bus.provenance).toEqual({
+      evidence: record.evidence.BUS_FACTOR,
+      commit: head,
+      committedAt,
+      branch: 'main',
+      dataAgeDays: 97,
+      scannedAt: E,
+    });
 
     const sarif = api('A', 'sarif');
     expect(sarif.runs[0].versionControlProvenance).toEqual([{ repositoryUri: URL, revisionId: head, branch: 'main' }]);
@@ -149,10 +176,22 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
     }
   });
 
-  it('SARIF of both shapes and the code-scanning file pass the official schema and SARIF Multitool', { timeout: 120_000 }, () => {
-    const reports = [api('A', 'sarif'), api('B', 'sarif'), api('A', 'code-scanning.sarif'), api('B', 'code-scanning.sarif')];
+  it('SARIF of both shapes and the code-scanning file pass the official schema and SARIF Multitool', {
+    timeout: 120_000,
+  }, () => {
+    const reports = [
+      api('A', 'sarif'),
+      api('B', 'sarif'),
+      api('A', 'code-scanning.sarif'),
+      api('B', 'code-scanning.sarif'),
+    ];
     for (const r of reports) expect(sarifErrors(r)).toEqual([]);
-    for (const r of reports.slice(2)) expect(r.runs[0].versionControlProvenance[0]).toMatchObject({ repositoryUri: URL, revisionId: head, branch: 'main' });
+    for (const r of reports.slice(2))
+      expect(r.runs[0].versionControlProvenance[0]).toMatchObject({
+        repositoryUri: URL,
+        revisionId: head,
+        branch: 'main',
+      });
     const [ofA, ofB, ofScanningA, ofScanningB] = multitoolIssues(...reports);
     // The plain reports keep the documented shape: no SARIF error (the issue's bar); GitHub's
     // ingestion rules (GH…) and SARIF's advice are for the code-scanning file, which has neither.

@@ -11,7 +11,10 @@ import { utc, WorkRepo } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const yaml = (path: string) =>
-  parse(readFileSync(join(ROOT, path), 'utf8')) as { rules: Array<{ id: string; name: string }>; badges: Array<{ id: string; criteria?: string[] }> };
+  parse(readFileSync(join(ROOT, path), 'utf8')) as {
+    rules: Array<{ id: string; name: string }>;
+    badges: Array<{ id: string; criteria?: string[] }>;
+  };
 
 describe('examples/scan thresholds', () => {
   it('name each badge for the one rule it judges', () => {
@@ -47,17 +50,29 @@ describe('examples/scan thresholds', () => {
       'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY',
     ]);
     expect(scan.code, scan.stderr).toBe(0);
-    const build = runCli(['build', '--config', config, '--store', join(dir, 'store'), '--out', join(dir, 'site'), '--now', String(asOf)]);
+    const build = runCli([
+      'build',
+      '--config',
+      config,
+      '--store',
+      join(dir, 'store'),
+      '--out',
+      join(dir, 'site'),
+      '--now',
+      String(asOf),
+    ]);
     expect(build.code, build.stderr).toBe(0);
     const badges = join(dir, 'site/api/v1/repositories', encodeURIComponent(url), 'badges');
     const status = (id: string) => JSON.parse(readFileSync(join(badges, id), 'utf8')).badgeStatus;
     // 12 commits: silver (12..49); no release: fail; one person: fail; no SECURITY.md: fail.
-    expect(Object.fromEntries(['COMMITS', 'RELEASES', 'BUS-FACTOR', 'SECURITY'].map((id) => [id, status(id)]))).toEqual({
-      COMMITS: 'silver',
-      RELEASES: 'fail',
-      'BUS-FACTOR': 'fail',
-      SECURITY: 'fail',
-    });
+    expect(Object.fromEntries(['COMMITS', 'RELEASES', 'BUS-FACTOR', 'SECURITY'].map((id) => [id, status(id)]))).toEqual(
+      {
+        COMMITS: 'silver',
+        RELEASES: 'fail',
+        'BUS-FACTOR': 'fail',
+        SECURITY: 'fail',
+      },
+    );
   });
 });
 

@@ -18,7 +18,8 @@ const TS = AGING_TS;
 describe('expiry (Shape A, expireAfterDays)', () => {
   const config = expiryConfig;
   const enc = encodeURIComponent('https://github.com/acme/aging');
-  const badgeOf = (out: string, key: string) => JSON.parse(readFileSync(join(out, `api/v1/repositories/${enc}/${key}`), 'utf8')).badgeStatus;
+  const badgeOf = (out: string, key: string) =>
+    JSON.parse(readFileSync(join(out, `api/v1/repositories/${enc}/${key}`), 'utf8')).badgeStatus;
 
   it('latest files expire exactly after expireAfterDays at --now', async () => {
     const at = join(dir, 'exp-at');
@@ -27,11 +28,15 @@ describe('expiry (Shape A, expireAfterDays)', () => {
     const after = join(dir, 'exp-after');
     await buildSite({ store: exStore, out: after, config: config, now: TS + 86401 });
     expect(badgeOf(after, 'badges/MAINTENANCE')).toBe('expired');
-    expect(readFileSync(join(after, `api/v1/repositories/${enc}/badges/MAINTENANCE.svg`), 'utf8')).toContain('MAINTENANCE: expired');
+    expect(readFileSync(join(after, `api/v1/repositories/${enc}/badges/MAINTENANCE.svg`), 'utf8')).toContain(
+      'MAINTENANCE: expired',
+    );
     // per-time files never expire; their expired variants are written beside them
     expect(badgeOf(after, `at/${TS}/badges/MAINTENANCE`)).toBe('gold');
     expect(badgeOf(after, `at/${TS}/expired/badges/MAINTENANCE`)).toBe('expired');
-    expect(JSON.parse(readFileSync(join(after, `api/v1/repositories/${enc}/index.json`), 'utf8')).expireAfterSeconds).toBe(86400);
+    expect(
+      JSON.parse(readFileSync(join(after, `api/v1/repositories/${enc}/index.json`), 'utf8')).expireAfterSeconds,
+    ).toBe(86400);
     // expired reports (latest and per-time variants) are valid SARIF too
     expectEverySarifValid(after);
   });
@@ -47,7 +52,9 @@ describe('expiry (Shape A, expireAfterDays)', () => {
         request({ host: '127.0.0.1', port, path }, (res) => {
           let body = '';
           res.on('data', (c) => (body += c));
-          res.on('end', () => ok({ status: res.statusCode!, ...(res.headers.location ? { location: res.headers.location } : {}), body }));
+          res.on('end', () =>
+            ok({ status: res.statusCode!, ...(res.headers.location ? { location: res.headers.location } : {}), body }),
+          );
         })
           .on('error', fail)
           .end();

@@ -43,7 +43,13 @@ const REPO: GhRepository = {
   releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z', assets: ['2026-10-01T00:10:00Z'] }],
   runs: [{ created: '2026-11-01T00:00:00Z', event: 'push', conclusion: 'success' }],
 };
-const GH = { kind: 'github', host: 'github.com', path: 'acme/widget', tokens: 'tok-secret-etag', times: [E] as number[] } as const;
+const GH = {
+  kind: 'github',
+  host: 'github.com',
+  path: 'acme/widget',
+  tokens: 'tok-secret-etag',
+  times: [E] as number[],
+} as const;
 
 describe("conditional requests with the last scan's ETags", () => {
   it('GitHub: an unchanged rescan is answered 304 throughout, counted against no limit, same values', async () => {
@@ -73,14 +79,20 @@ describe("conditional requests with the last scan's ETags", () => {
     const paged: GhRepository = {
       ...REPO,
       pageCap: 2,
-      releases: [...REPO.releases!, { tag: 'v2.1.0', published: '2026-11-10T00:00:00Z' }, { tag: 'v2.2.0', published: '2026-11-12T00:00:00Z' }],
+      releases: [
+        ...REPO.releases!,
+        { tag: 'v2.1.0', published: '2026-11-10T00:00:00Z' },
+        { tag: 'v2.2.0', published: '2026-11-12T00:00:00Z' },
+      ],
     };
     const file = await answersFile();
     const first = await scanOnce((servers[0] = await startGitHub(paged)), file, GH);
     const second = await scanOnce((servers[1] = await startGitHub(paged)), file, GH);
     expect(second.failures).toEqual([]);
     expect(second.measurements).toEqual(first.measurements);
-    const pages = servers[1]!.requests.filter((q) => q.path.endsWith('/releases')).map((q) => q.query.get('page') ?? '1');
+    const pages = servers[1]!.requests
+      .filter((q) => q.path.endsWith('/releases'))
+      .map((q) => q.query.get('page') ?? '1');
     expect(pages).toEqual(['1', '2']);
     expect(servers[1]!.notModified()).toBe(servers[1]!.requests.filter((q) => q.method === 'GET').length);
   });
@@ -91,7 +103,9 @@ describe("conditional requests with the last scan's ETags", () => {
     const later = { ...REPO, releases: [...REPO.releases!, { tag: 'v2.1.0', published: '2026-11-10T00:00:00Z' }] };
     const second = await scanOnce((servers[1] = await startGitHub(later)), file, GH);
     // v2.0.0 and v2.1.0 are no git tags here: both forge releases count.
-    expect(second.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-10-01T00:00:00Z'), u('2026-11-10T00:00:00Z')] });
+    expect(second.measurements[0]!.values.RELEASES).toEqual({
+      events: [u('2026-10-01T00:00:00Z'), u('2026-11-10T00:00:00Z')],
+    });
     const releases = servers[1]!.requests.filter((q) => q.path.endsWith('/releases'));
     expect(releases.length).toBe(1);
     // Asked with the old ETag, answered whole (200): one 304 fewer than the GET requests.
@@ -102,7 +116,13 @@ describe("conditional requests with the last scan's ETags", () => {
 
   it('GitLab sends ETags but answers whole: every rescan request counts, values the same', async () => {
     const project = { members: [], issues: [], releases: [{ tag: 'v2.0.0', released: '2026-10-01T00:00:00Z' }] };
-    const o = { kind: 'gitlab', host: 'gitlab.example', path: 'acme/widget', tokens: 'glpat-secret-etag', times: [E] as number[] } as const;
+    const o = {
+      kind: 'gitlab',
+      host: 'gitlab.example',
+      path: 'acme/widget',
+      tokens: 'glpat-secret-etag',
+      times: [E] as number[],
+    } as const;
     const file = await answersFile();
     const first = await scanOnce((servers[0] = await startGitLab(project)), file, o);
     const second = await scanOnce((servers[1] = await startGitLab(project)), file, o);
@@ -113,8 +133,20 @@ describe("conditional requests with the last scan's ETags", () => {
   });
 
   it('Gitea/Forgejo sends no ETag on its API: nothing is kept, nothing asked conditionally', async () => {
-    const repo = { owner: 'acme', members: [], collaborators: [], issues: [], releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z' }] };
-    const o = { kind: 'gitea', host: 'forge.example', path: 'acme/widget', tokens: 'fj-secret-etag', times: [E] as number[] } as const;
+    const repo = {
+      owner: 'acme',
+      members: [],
+      collaborators: [],
+      issues: [],
+      releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z' }],
+    };
+    const o = {
+      kind: 'gitea',
+      host: 'forge.example',
+      path: 'acme/widget',
+      tokens: 'fj-secret-etag',
+      times: [E] as number[],
+    } as const;
     const file = await answersFile();
     await scanOnce((servers[0] = await startGitea(repo)), file, o);
     const second = await scanOnce((servers[1] = await startGitea(repo)), file, o);

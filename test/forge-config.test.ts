@@ -23,7 +23,12 @@ describe('hosts: and dependents:', () => {
     );
     const config = await loadSettings(file);
     expect(config.hosts).toEqual({
-      'git.example:8443': { kind: 'gitea', apiUrl: 'https://git.example:8443/api/v1', tokenEnv: 'GIT_EXAMPLE_TOKEN', requestsPerSecond: 2 },
+      'git.example:8443': {
+        kind: 'gitea',
+        apiUrl: 'https://git.example:8443/api/v1',
+        tokenEnv: 'GIT_EXAMPLE_TOKEN',
+        requestsPerSecond: 2,
+      },
     });
     expect(config.dependents).toBeUndefined();
     const none = await loadSettings(write('none.yaml', ''));
@@ -35,14 +40,26 @@ describe('hosts: and dependents:', () => {
   it('loads a host with api: false without kind or apiUrl; any other entry still needs both', async () => {
     const off = await loadSettings(write('off.yaml', 'hosts:\n  github.com:\n    api: false\n'));
     expect(off.hosts).toEqual({ 'github.com': { api: false } });
-    const file = write('half.yaml', 'hosts:\n  x.example:\n    apiUrl: https://x.example/api/v1\n  z.example:\n    api: true\n    kind: gitea\n');
+    const file = write(
+      'half.yaml',
+      'hosts:\n  x.example:\n    apiUrl: https://x.example/api/v1\n  z.example:\n    api: true\n    kind: gitea\n',
+    );
     const err = (await loadSettings(file).catch((e: { problems: string[] }) => e)) as { problems: string[] };
-    expect(err.problems).toEqual([`${file}:4 hosts.x.example: missing required key "kind"`, `${file}:6 hosts.z.example: missing required key "apiUrl"`]);
+    expect(err.problems).toEqual([
+      `${file}:4 hosts.x.example: missing required key "kind"`,
+      `${file}:6 hosts.z.example: missing required key "apiUrl"`,
+    ]);
   });
 
   it("loads the bounds on a repository's forge work; refuses one out of range with file:line", async () => {
-    const bounds = '    maxPagesPerList: 50\n    maxRequestsPerRepository: 400\n    maxSecondsPerRepository: 120\n    maxAnswerBytes: 1048576\n';
-    const config = await loadSettings(write('bounds.yaml', `hosts:\n  git.example:\n    kind: gitea\n    apiUrl: https://git.example/api/v1\n${bounds}`));
+    const bounds =
+      '    maxPagesPerList: 50\n    maxRequestsPerRepository: 400\n    maxSecondsPerRepository: 120\n    maxAnswerBytes: 1048576\n';
+    const config = await loadSettings(
+      write(
+        'bounds.yaml',
+        `hosts:\n  git.example:\n    kind: gitea\n    apiUrl: https://git.example/api/v1\n${bounds}`,
+      ),
+    );
     expect(config.hosts['git.example']).toEqual({
       kind: 'gitea',
       apiUrl: 'https://git.example/api/v1',
@@ -51,7 +68,10 @@ describe('hosts: and dependents:', () => {
       maxSecondsPerRepository: 120,
       maxAnswerBytes: 1048576,
     });
-    const bad = write('bad-bounds.yaml', 'hosts:\n  git.example:\n    kind: gitea\n    apiUrl: https://git.example/api/v1\n    maxPagesPerList: 0\n');
+    const bad = write(
+      'bad-bounds.yaml',
+      'hosts:\n  git.example:\n    kind: gitea\n    apiUrl: https://git.example/api/v1\n    maxPagesPerList: 0\n',
+    );
     await expect(loadSettings(bad)).rejects.toThrow(/bad-bounds\.yaml:6.*maxPagesPerList/s);
   });
 
@@ -81,7 +101,10 @@ describe('hosts: and dependents:', () => {
       `${file}:10 hosts.ghe.example.rate: unknown key; remove it or check its spelling`,
       `${file}:12 dependents.source: must be one of "deps.dev", "ecosyste.ms"`,
     ]);
-    const fixed = write('bad2.yaml', `hosts:\n  ghe.example:\n    kind: github\n    apiUrl: https://user:pw@ghe.example/api/v3\n    tokenEnv: ${token}\n`);
+    const fixed = write(
+      'bad2.yaml',
+      `hosts:\n  ghe.example:\n    kind: github\n    apiUrl: https://user:pw@ghe.example/api/v3\n    tokenEnv: ${token}\n`,
+    );
     const second = (await loadSettings(fixed).catch((e: { problems: string[] }) => e)) as { problems: string[] };
     expect(second.problems).toEqual([
       `${fixed}:5 hosts.ghe.example.apiUrl: "https://***@ghe.example/api/v3" must not hold credentials (user:password@); give the token through tokenEnv (the name of an environment variable holding it), and revoke the one in this file`,
@@ -100,7 +123,9 @@ describe('hosts: and dependents:', () => {
     writeFileSync(repos, 'https://x.example/acme/widget\n');
     const r = await runCommand(['scan', '--config', file, '--repos', repos, '--store', join(dir, 'secret-store')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${file}:4 scan.tokens.github.com: looks like a token, not the name of an environment variable`);
+    expect(r.stderr).toContain(
+      `${file}:4 scan.tokens.github.com: looks like a token, not the name of an environment variable`,
+    );
     expect(r.stderr).toContain(
       `${file}:8 hosts.x.example.apiUrl: "https://***@x.example/api/v1" must not hold credentials (user:password@); give the token through tokenEnv`,
     );

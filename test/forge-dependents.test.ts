@@ -4,9 +4,18 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forgeFor } from '../src/measure/forge/index.ts';
 import type { ForgeRequest } from '../src/measure/types.ts';
-import { loadJson, specCheck, startForgeServer, type ForgeServer, type Reply } from '../scripts/lib/forge-peers/server.ts';
+import {
+  loadJson,
+  specCheck,
+  startForgeServer,
+  type ForgeServer,
+  type Reply,
+} from '../scripts/lib/forge-peers/server.ts';
 
-const check = specCheck(loadJson(fileURLToPath(new URL('./fixtures/dependents/responses.json', import.meta.url))), '#/definitions/Error');
+const check = specCheck(
+  loadJson(fileURLToPath(new URL('./fixtures/dependents/responses.json', import.meta.url))),
+  '#/definitions/Error',
+);
 const E1 = Date.parse('2026-10-25T00:00:00Z') / 1000;
 const E = Date.parse('2026-11-25T00:00:00Z') / 1000;
 
@@ -76,7 +85,9 @@ describe('DEPENDENTS', () => {
     expect(r.rules).toEqual(['DEPENDENTS']);
     // 12 + 0 (null) + 3.
     expect(r.measurements[1]!.values).toEqual({ DEPENDENTS: 15 });
-    expect(r.measurements[1]!.evidence.DEPENDENTS).toBe('ecosyste.ms: 15 dependents of 3 packages published from this repository');
+    expect(r.measurements[1]!.evidence.DEPENDENTS).toBe(
+      'ecosyste.ms: 15 dependents of 3 packages published from this repository',
+    );
     expect(r.measurements[0]!.values).toEqual({});
     expect(r.requests).toBe(1);
   });

@@ -101,7 +101,11 @@ describe('Gitea/Forgejo adapter', () => {
     const r = await measure({ ...WIDGET, pageCap: 20, runs }, {}, [E]);
     expect(r.failures).toEqual([]);
     expect((r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events).toHaveLength(45);
-    expect(server!.requests.filter((q) => q.path.endsWith('/actions/runs')).map((q) => q.query.get('page'))).toEqual(['1', '2', '3']);
+    expect(server!.requests.filter((q) => q.path.endsWith('/actions/runs')).map((q) => q.query.get('page'))).toEqual([
+      '1',
+      '2',
+      '3',
+    ]);
   });
 
   it('dates Gitea 1.24/1.25 runs, which have no created_at, by started_at; an undated one is no silent 0', async () => {
@@ -117,7 +121,9 @@ describe('Gitea/Forgejo adapter', () => {
     const events = (r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events;
     expect(events).toHaveLength(30);
     expect(events[0]).toBe(E - 30 * 86400);
-    expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe('Forgejo/Gitea Actions: 30 runs that succeeded or failed in the 12 months to 2026-11-25');
+    expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe(
+      'Forgejo/Gitea Actions: 30 runs that succeeded or failed in the 12 months to 2026-11-25',
+    );
     // A succeeded run without any time: no value, and the evidence says why.
     r = await measure({ ...WIDGET, runList: 'gitea', runs: [...runs.slice(0, 3), { status: 'success' }] }, {}, [E]);
     expect(r.failures).toEqual([]);
@@ -149,13 +155,25 @@ describe('Gitea/Forgejo adapter', () => {
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBeNull();
     expect(r.failures).toEqual([]);
     r = await measure(
-      { ...WIDGET, override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 401, body: { message: 'token is required', url: '' } } : undefined) },
+      {
+        ...WIDGET,
+        override: (t) =>
+          t === '/repos/{owner}/{repo}' ? { status: 401, body: { message: 'token is required', url: '' } } : undefined,
+      },
       {},
       [E],
     );
-    expect(r.failures).toEqual(['Forgejo/Gitea API: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)']);
+    expect(r.failures).toEqual([
+      'Forgejo/Gitea API: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)',
+    ]);
     r = await measure(
-      { ...WIDGET, override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 404, body: { message: 'not found', url: '', errors: [] } } : undefined) },
+      {
+        ...WIDGET,
+        override: (t) =>
+          t === '/repos/{owner}/{repo}'
+            ? { status: 404, body: { message: 'not found', url: '', errors: [] } }
+            : undefined,
+      },
       {},
       [E],
     );
@@ -164,7 +182,9 @@ describe('Gitea/Forgejo adapter', () => {
       {
         ...WIDGET,
         override: (t, _q, n) =>
-          t.endsWith('/releases') && n === 1 ? { status: 429, headers: { 'retry-after': '0' }, body: { message: 'rate limited', url: '' } } : undefined,
+          t.endsWith('/releases') && n === 1
+            ? { status: 429, headers: { 'retry-after': '0' }, body: { message: 'rate limited', url: '' } }
+            : undefined,
       },
       {},
       [E],
@@ -172,7 +192,10 @@ describe('Gitea/Forgejo adapter', () => {
     expect(r.failures).toEqual([]);
     expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-10-15T00:00:00Z')] });
     r = await measure(
-      { ...WIDGET, override: (t) => (t === '/packages/{owner}' ? { status: 200, body: [], delayMs: 1000 } : undefined) },
+      {
+        ...WIDGET,
+        override: (t) => (t === '/packages/{owner}' ? { status: 200, body: [], delayMs: 1000 } : undefined),
+      },
       { timeoutSeconds: 0.2 },
       [E],
     );
@@ -181,14 +204,30 @@ describe('Gitea/Forgejo adapter', () => {
   });
 
   it("the stand-in's check rejects an answer off the documented fields", () => {
-    expect(giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: '5', workflow_runs: [] })).not.toEqual([]);
+    expect(
+      giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: '5', workflow_runs: [] }),
+    ).not.toEqual([]);
     expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues', 200, [{ number: 'one' }])).not.toEqual([]);
-    expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues/{index}/timeline', 200, [{ type: 'comment', created_at: 'yesterday' }])).not.toEqual([]);
-    expect(giteaCheck('GET', '/packages/{owner}', 200, [{ name: 'widget', repository: { full_name: 7 } }])).not.toEqual([]);
+    expect(
+      giteaCheck('GET', '/repos/{owner}/{repo}/issues/{index}/timeline', 200, [
+        { type: 'comment', created_at: 'yesterday' },
+      ]),
+    ).not.toEqual([]);
+    expect(giteaCheck('GET', '/packages/{owner}', 200, [{ name: 'widget', repository: { full_name: 7 } }])).not.toEqual(
+      [],
+    );
     expect(giteaCheck('GET', '/repos/{owner}/{repo}', 404, { message: 'not found', errors: 'none' })).not.toEqual([]);
     // A field the adapter reads, missing (Forgejo's structs send each of them on every answer).
     const user = { id: 1, login: 'ann' };
-    const issue = { id: 1, number: 1, title: 't', state: 'open', created_at: '2026-10-01T00:00:00Z', updated_at: '2026-10-01T00:00:00Z', user };
+    const issue = {
+      id: 1,
+      number: 1,
+      title: 't',
+      state: 'open',
+      created_at: '2026-10-01T00:00:00Z',
+      updated_at: '2026-10-01T00:00:00Z',
+      user,
+    };
     expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues', 200, [issue])).toEqual([]);
     for (const field of ['number', 'created_at', 'user']) {
       const { [field as keyof typeof issue]: _, ...without } = issue;
@@ -196,20 +235,35 @@ describe('Gitea/Forgejo adapter', () => {
         `GET /repos/{owner}/{repo}/issues 200: /0 must have required property '${field}'`,
       ]);
     }
-    expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues/{index}/timeline', 200, [{ id: 1, type: 'comment', created_at: '2026-10-01T00:00:00Z' }])).toEqual([
-      "GET /repos/{owner}/{repo}/issues/{index}/timeline 200: /0 must have required property 'user'",
-    ]);
-    expect(giteaCheck('GET', '/repos/{owner}/{repo}/releases', 200, [{ id: 1, tag_name: 'v1', draft: false, prerelease: false }])).toEqual([
-      "GET /repos/{owner}/{repo}/releases 200: /0 must have required property 'published_at'",
-    ]);
+    expect(
+      giteaCheck('GET', '/repos/{owner}/{repo}/issues/{index}/timeline', 200, [
+        { id: 1, type: 'comment', created_at: '2026-10-01T00:00:00Z' },
+      ]),
+    ).toEqual(["GET /repos/{owner}/{repo}/issues/{index}/timeline 200: /0 must have required property 'user'"]);
+    expect(
+      giteaCheck('GET', '/repos/{owner}/{repo}/releases', 200, [
+        { id: 1, tag_name: 'v1', draft: false, prerelease: false },
+      ]),
+    ).toEqual(["GET /repos/{owner}/{repo}/releases 200: /0 must have required property 'published_at'"]);
     // A run of either list (Forgejo's or Gitea's) without its outcome.
     expect(
-      giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: 1, workflow_runs: [{ id: 1, created: '2026-10-01T00:00:00Z' }] }),
+      giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, {
+        total_count: 1,
+        workflow_runs: [{ id: 1, created: '2026-10-01T00:00:00Z' }],
+      }),
     ).toContain("GET /repos/{owner}/{repo}/actions/runs 200: /workflow_runs/0 must have required property 'status'");
-    const listed = { html_url: 'https://forge.example/a/w', private: false, internal: false, fork: false, mirror: false, archived: false, topics: null };
-    expect(giteaCheck('GET', '/repos/{owner}/{repo}', 200, { id: 1, name: 'w', full_name: 'a/w', owner: user, ...listed })).toEqual([
-      "GET /repos/{owner}/{repo} 200:  must have required property 'has_issues'",
-    ]);
+    const listed = {
+      html_url: 'https://forge.example/a/w',
+      private: false,
+      internal: false,
+      fork: false,
+      mirror: false,
+      archived: false,
+      topics: null,
+    };
+    expect(
+      giteaCheck('GET', '/repos/{owner}/{repo}', 200, { id: 1, name: 'w', full_name: 'a/w', owner: user, ...listed }),
+    ).toEqual(["GET /repos/{owner}/{repo} 200:  must have required property 'has_issues'"]);
   });
 
   it('never follows a next-page link to another host (the token would go with it)', async () => {

@@ -13,7 +13,9 @@ const u = (iso: string) => Date.parse(iso) / 1000;
 const E = u('2026-11-25T00:00:00Z');
 const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const other = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
 
 let server: ForgeServer | undefined;
 afterEach(async () => {
@@ -34,7 +36,15 @@ async function scanRepos(paths: string[], env: Record<string, string>, tokenSeco
   const forge = forgeFor(
     {
       hosts: {
-        [host]: { kind: 'github', apiUrl: server.url, tokenEnv: 'GH_POOL', appIdEnv: 'APP_ID', appKeyEnv: 'APP_KEY', requestsPerSecond: 0, timeoutSeconds: 5 },
+        [host]: {
+          kind: 'github',
+          apiUrl: server.url,
+          tokenEnv: 'GH_POOL',
+          appIdEnv: 'APP_ID',
+          appKeyEnv: 'APP_KEY',
+          requestsPerSecond: 0,
+          timeoutSeconds: 5,
+        },
       },
     },
     env,
@@ -54,11 +64,16 @@ async function scanRepos(paths: string[], env: Record<string, string>, tokenSeco
   return results;
 }
 
-const mints = () => server!.requests.filter((q) => q.method === 'POST' && q.path === '/app/installations/77/access_tokens').length;
+const mints = () =>
+  server!.requests.filter((q) => q.method === 'POST' && q.path === '/app/installations/77/access_tokens').length;
 
 describe('GitHub App authentication', () => {
   it('mints one installation token for the account and measures with it, the pool unused', async () => {
-    const [a, b] = await scanRepos(['acme/widget', 'acme/gadget'], { APP_ID: '4242', APP_KEY: PEM, GH_POOL: 'ghp_pool-not-used' });
+    const [a, b] = await scanRepos(['acme/widget', 'acme/gadget'], {
+      APP_ID: '4242',
+      APP_KEY: PEM,
+      GH_POOL: 'ghp_pool-not-used',
+    });
     expect(a!.failures).toEqual([]);
     expect(a!.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(2);
     expect(b!.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(2);

@@ -7,7 +7,13 @@ import { measureOn, resetWording } from './helpers/forge-measure.ts';
 import { loadJson, startForgeServer, type ForgeServer, type Reply } from '../scripts/lib/forge-peers/server.ts';
 import { rateLimitFailure } from '../src/measure/forge/core/errors.ts';
 import { ForgeHttp, QueueRegistry } from '../src/measure/forge/core/http.ts';
-import { GH_ERROR, githubCheck, startGitHub, type GhRepository, type GhRun } from '../scripts/lib/forge-peers/github.ts';
+import {
+  GH_ERROR,
+  githubCheck,
+  startGitHub,
+  type GhRepository,
+  type GhRun,
+} from '../scripts/lib/forge-peers/github.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;
 const E1 = u('2026-10-25T00:00:00Z');
@@ -22,7 +28,15 @@ afterEach(async () => {
 
 async function measure(repo: GhRepository, host: Partial<HostConfig> = {}, times = [E1, E]): Promise<ForgeResult> {
   server = await startGitHub(repo);
-  return measureOn(server, { kind: 'github', host: 'github.com', path: 'acme/widget', tokens: TOKENS, times, tagNames: ['v1.0.0'], hostConfig: host });
+  return measureOn(server, {
+    kind: 'github',
+    host: 'github.com',
+    path: 'acme/widget',
+    tokens: TOKENS,
+    times,
+    tagNames: ['v1.0.0'],
+    hostConfig: host,
+  });
 }
 
 const alice = { login: 'alice' };
@@ -37,12 +51,24 @@ const WIDGET: GhRepository = {
   pageCap: 3,
   issues: [
     { number: 1, created: '2026-09-01T00:00:00Z', updated: '2026-09-03T12:00:00Z', author: alice, association: 'NONE' },
-    { number: 2, created: '2026-10-01T00:00:00Z', updated: '2026-10-04T00:00:00Z', author: bob, association: 'CONTRIBUTOR' },
+    {
+      number: 2,
+      created: '2026-10-01T00:00:00Z',
+      updated: '2026-10-04T00:00:00Z',
+      author: bob,
+      association: 'CONTRIBUTOR',
+    },
     { number: 3, created: '2026-10-10T00:00:00Z', author: carol, association: 'COLLABORATOR' },
     { number: 4, created: '2026-10-11T00:00:00Z', author: { login: 'renovate[bot]', bot: true }, association: 'NONE' },
     { number: 5, created: '2026-10-15T00:00:00Z', author: dave, association: 'NONE', pull: true },
     { number: 6, created: '2026-11-20T00:00:00Z', author: dave, association: 'NONE' },
-    { number: 7, created: '2026-10-20T00:00:00Z', updated: '2026-11-01T00:00:00Z', author: erin, association: 'FIRST_TIMER' },
+    {
+      number: 7,
+      created: '2026-10-20T00:00:00Z',
+      updated: '2026-11-01T00:00:00Z',
+      author: erin,
+      association: 'FIRST_TIMER',
+    },
     // Opened before either window, updated inside: listed by `since`, left out by its opening.
     { number: 8, created: '2026-07-01T00:00:00Z', updated: '2026-09-01T00:00:00Z', author: bob, association: 'NONE' },
   ],
@@ -111,7 +137,11 @@ describe('GitHub adapter', () => {
     // Tokens of the pool in turn, as a bearer header, never in a URL.
     const auth = server!.requests.map((q) => q.headers.authorization);
     expect(new Set(auth)).toEqual(new Set(['Bearer tok-secret-one', 'Bearer tok-secret-two']));
-    expect(server!.requests.every((q) => !q.path.includes('tok-secret') && ![...q.query.values()].some((v) => v.includes('tok-secret')))).toBe(true);
+    expect(
+      server!.requests.every(
+        (q) => !q.path.includes('tok-secret') && ![...q.query.values()].some((v) => v.includes('tok-secret')),
+      ),
+    ).toBe(true);
   });
 
   it('pages issues through GraphQL: 150 issues take two queries of 1 point each, same values', async () => {
@@ -119,7 +149,12 @@ describe('GitHub adapter', () => {
     // after it opened, a bot comments after 1 hour. At E (window from 2026-08-25) every issue
     // counts with 1 day: the mean is 1.00.
     const day = (n: number) => new Date(Date.UTC(2026, 7, 27) + n * 86_400_000).toISOString().replace('.000Z', 'Z');
-    const issues = Array.from({ length: 150 }, (_, n) => ({ number: n + 1, created: day(n / 2), author: { login: `user${n}` }, association: 'NONE' }));
+    const issues = Array.from({ length: 150 }, (_, n) => ({
+      number: n + 1,
+      created: day(n / 2),
+      author: { login: `user${n}` },
+      association: 'NONE',
+    }));
     const events = issues.map((i) => ({
       issue: i.number,
       event: 'labeled',
@@ -135,7 +170,9 @@ describe('GitHub adapter', () => {
     const r = await measure({ issues, events, comments }, {}, [E]);
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(1);
     expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toContain('150 issues');
-    const queries = server!.requests.filter((q) => q.path === '/graphql').map((q) => JSON.parse(q.body!) as { variables: { after: string | null } });
+    const queries = server!.requests
+      .filter((q) => q.path === '/graphql')
+      .map((q) => JSON.parse(q.body!) as { variables: { after: string | null } });
     expect(queries).toHaveLength(2);
     expect(queries[0]!.variables.after).toBeNull();
     expect(typeof queries[1]!.variables.after).toBe('string');
@@ -146,10 +183,19 @@ describe('GitHub adapter', () => {
     // owner's comment on 2026-11-04: 3 days, found on the timeline's second page.
     const at = (h: number) => new Date(Date.UTC(2026, 10, 1) + h * 3_600_000).toISOString().replace('.000Z', 'Z');
     const comments = [
-      ...Array.from({ length: 120 }, (_, h) => ({ issue: 1, created: at(h / 2 + 1), author: alice, association: 'NONE' })),
+      ...Array.from({ length: 120 }, (_, h) => ({
+        issue: 1,
+        created: at(h / 2 + 1),
+        author: alice,
+        association: 'NONE',
+      })),
       { issue: 1, created: at(72), author: maint, association: 'OWNER' },
     ];
-    const r = await measure({ issues: [{ number: 1, created: at(0), author: alice, association: 'NONE' }], comments }, {}, [E]);
+    const r = await measure(
+      { issues: [{ number: 1, created: at(0), author: alice, association: 'NONE' }], comments },
+      {},
+      [E],
+    );
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(3);
     expect(server!.requests.filter((q) => q.path === '/graphql')).toHaveLength(2);
   });
@@ -160,11 +206,17 @@ describe('GitHub adapter', () => {
     const runs: GhRun[] = [];
     for (let i = 0; i < 1100; i++) {
       const created = new Date(Date.UTC(2026, 0, 1) + i * 6 * 3600_000).toISOString().replace('.000Z', 'Z');
-      runs.push({ created, event: i % 10 === 0 ? 'dynamic' : 'push', conclusion: i % 10 === 5 ? 'cancelled' : i % 2 ? 'success' : 'failure' });
+      runs.push({
+        created,
+        event: i % 10 === 0 ? 'dynamic' : 'push',
+        conclusion: i % 10 === 5 ? 'cancelled' : i % 2 ? 'success' : 'failure',
+      });
     }
     const r = await measure({ runs, issues: [] }, {}, [E]);
     expect((r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events).toHaveLength(880);
-    const queries = server!.requests.filter((q) => q.path.endsWith('/actions/runs') && (q.query.get('page') ?? '1') === '1');
+    const queries = server!.requests.filter(
+      (q) => q.path.endsWith('/actions/runs') && (q.query.get('page') ?? '1') === '1',
+    );
     expect(queries.length).toBeGreaterThan(1);
   });
 
@@ -184,21 +236,39 @@ describe('GitHub adapter', () => {
     const r = await measure({ ...WIDGET, hasIssues: false }, {}, [E]);
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBeNull();
     expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe('Issues are disabled on this repository');
-    expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')] });
+    expect(r.measurements[0]!.values.RELEASES).toEqual({
+      events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')],
+    });
     expect(r.failures).toEqual([]);
     expect(server!.requests.some((q) => q.path.endsWith('/issues'))).toBe(false);
   });
 
   it('names 401 with the variable to check, for every rule, without the token', async () => {
-    const r = await measure({ override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 401, body: GH_ERROR('Bad credentials') } : undefined) }, {}, [E]);
+    const r = await measure(
+      {
+        override: (t) =>
+          t === '/repos/{owner}/{repo}' ? { status: 401, body: GH_ERROR('Bad credentials') } : undefined,
+      },
+      {},
+      [E],
+    );
     const cause = 'GitHub API: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)';
     expect(r.failures).toEqual([cause]);
-    expect(r.measurements[0]!.values).toEqual({ ISSUE_REACTION_TIME: null, CI_PIPELINE: null, RELEASES: null, PACKAGES: null });
+    expect(r.measurements[0]!.values).toEqual({
+      ISSUE_REACTION_TIME: null,
+      CI_PIPELINE: null,
+      RELEASES: null,
+      PACKAGES: null,
+    });
     expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe(cause);
   });
 
   it('names a missing repository', async () => {
-    const r = await measure({ override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 404, body: GH_ERROR('Not Found') } : undefined) }, {}, [E]);
+    const r = await measure(
+      { override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 404, body: GH_ERROR('Not Found') } : undefined) },
+      {},
+      [E],
+    );
     expect(r.failures).toEqual(['GitHub API: 404 not found or not visible to the token']);
   });
 
@@ -228,7 +298,14 @@ describe('GitHub adapter', () => {
 
   it('without a token reads the issues through REST (GraphQL answers no anonymous request), same values', async () => {
     server = await startGitHub(WIDGET);
-    const r = await measureOn(server, { kind: 'github', host: 'github.com', path: 'acme/widget', tokens: '', times: [E1, E], tagNames: ['v1.0.0'] });
+    const r = await measureOn(server, {
+      kind: 'github',
+      host: 'github.com',
+      path: 'acme/widget',
+      tokens: '',
+      times: [E1, E],
+      tagNames: ['v1.0.0'],
+    });
     expect(r.failures).toEqual([]);
     // The values worked out for the first test: 2.83 at E1, 5.13 at E.
     expect(r.measurements.map((m) => m.values.ISSUE_REACTION_TIME)).toEqual([2.83, 5.13]);
@@ -243,12 +320,21 @@ describe('GitHub adapter', () => {
     // and x-ratelimit-remaining 0 for the graphql resource. One token: its REST requests (the
     // core resource, limited apart) go on.
     server = await startGitHub({ ...WIDGET, graphqlPoints: 0 });
-    const r = await measureOn(server, { kind: 'github', host: 'github.com', path: 'acme/widget', tokens: 'tok-secret-one', times: [E], tagNames: ['v1.0.0'] });
+    const r = await measureOn(server, {
+      kind: 'github',
+      host: 'github.com',
+      path: 'acme/widget',
+      tokens: 'tok-secret-one',
+      times: [E],
+      tagNames: ['v1.0.0'],
+    });
     expect(r.failures).toHaveLength(1);
     expect(r.failures[0]).toMatch(/^GitHub API: 403 rate limit, resets /);
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBeNull();
     expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe(r.failures[0]);
-    expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')] });
+    expect(r.measurements[0]!.values.RELEASES).toEqual({
+      events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')],
+    });
   });
 
   it('waits out a secondary limit (429, Retry-After) and a near reset, then goes on', async () => {
@@ -260,7 +346,9 @@ describe('GitHub adapter', () => {
             return {
               status: 429,
               headers: { 'retry-after': '1' },
-              body: GH_ERROR('You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'),
+              body: GH_ERROR(
+                'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+              ),
             };
           if (t.endsWith('/actions/runs') && n === 1)
             return {
@@ -275,10 +363,16 @@ describe('GitHub adapter', () => {
       [E],
     );
     expect(r.failures).toEqual([]);
-    expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')] });
-    expect(r.measurements[0]!.values.CI_PIPELINE).toEqual({ events: [u('2026-10-24T00:00:00Z'), u('2026-10-26T00:00:00Z')] });
+    expect(r.measurements[0]!.values.RELEASES).toEqual({
+      events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')],
+    });
+    expect(r.measurements[0]!.values.CI_PIPELINE).toEqual({
+      events: [u('2026-10-24T00:00:00Z'), u('2026-10-26T00:00:00Z')],
+    });
     // Two pages of three, the first asked twice.
-    expect(server!.requests.filter((q) => q.path.endsWith('/releases')).map((q) => q.query.get('page') ?? '1')).toEqual(['1', '1', '2']);
+    expect(server!.requests.filter((q) => q.path.endsWith('/releases')).map((q) => q.query.get('page') ?? '1')).toEqual(
+      ['1', '1', '2'],
+    );
   });
 
   it('gives up on a secondary limit longer than maxWaitSeconds', async () => {
@@ -286,7 +380,13 @@ describe('GitHub adapter', () => {
       {
         ...WIDGET,
         override: (t) =>
-          t.endsWith('/releases') ? { status: 403, headers: { 'retry-after': '600' }, body: GH_ERROR('You have exceeded a secondary rate limit.') } : undefined,
+          t.endsWith('/releases')
+            ? {
+                status: 403,
+                headers: { 'retry-after': '600' },
+                body: GH_ERROR('You have exceeded a secondary rate limit.'),
+              }
+            : undefined,
       },
       {},
       [E],
@@ -310,7 +410,9 @@ describe('GitHub adapter', () => {
   });
 
   it("the stand-in's check rejects an answer off GitHub's description", () => {
-    expect(githubCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: 1, workflow_runs: [{ id: 1 }] })).not.toEqual([]);
+    expect(
+      githubCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: 1, workflow_runs: [{ id: 1 }] }),
+    ).not.toEqual([]);
     expect(githubCheck('GET', '/repos/{owner}/{repo}/issues', 200, [{ number: 1 }])).not.toEqual([]);
   });
 
@@ -318,13 +420,25 @@ describe('GitHub adapter', () => {
     // Five pages recorded from api.github.com: the first under /repos/…, the next ones under
     // /repositories/1000/… as GitHub links them. Replayed with their headers, links pointed here.
     type Recorded = { path: string; status: number; headers: Record<string, string>; response: unknown };
-    const recorded = loadJson('@octokit/fixtures/scenarios/api.github.com/paginate-issues/normalized-fixture.json') as unknown as Recorded[];
+    const recorded = loadJson(
+      '@octokit/fixtures/scenarios/api.github.com/paginate-issues/normalized-fixture.json',
+    ) as unknown as Recorded[];
     let served = 0;
     const replay = (_p: Record<string, string>, _q: unknown, base: string): Reply => {
       const r = recorded[served++]!;
-      const keep = ['link', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-used', 'x-ratelimit-resource', 'etag'];
+      const keep = [
+        'link',
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+        'x-ratelimit-reset',
+        'x-ratelimit-used',
+        'x-ratelimit-resource',
+        'etag',
+      ];
       const headers = Object.fromEntries(
-        keep.filter((k) => r.headers[k] !== undefined).map((k) => [k, String(r.headers[k]).split('https://api.github.com').join(base)]),
+        keep
+          .filter((k) => r.headers[k] !== undefined)
+          .map((k) => [k, String(r.headers[k]).split('https://api.github.com').join(base)]),
       );
       return { status: r.status, headers, body: r.response };
     };
@@ -335,10 +449,21 @@ describe('GitHub adapter', () => {
       ],
       githubCheck,
     );
-    const access = { kind: 'github' as const, apiUrl: server.url, tokens: ['tok-secret-one'], requestsPerSecond: 0, timeoutSeconds: 2, maxWaitSeconds: 5 };
+    const access = {
+      kind: 'github' as const,
+      apiUrl: server.url,
+      tokens: ['tok-secret-one'],
+      requestsPerSecond: 0,
+      timeoutSeconds: 2,
+      maxWaitSeconds: 5,
+    };
     const http = new ForgeHttp(access, 'GitHub API', new QueueRegistry(), (t) => ['authorization', `Bearer ${t}`]);
     const issues: Array<{ created_at: string; author_association: string }> = [];
-    for await (const items of http.pages<(typeof issues)[number]>('/repos/octokit-fixture-org/paginate-issues/issues', {})) issues.push(...items);
+    for await (const items of http.pages<(typeof issues)[number]>(
+      '/repos/octokit-fixture-org/paginate-issues/issues',
+      {},
+    ))
+      issues.push(...items);
     expect(server.violations).toEqual([]);
     // 3 + 3 + 3 + 3 + 1 issues, all opened on 2017-10-10 by a MEMBER.
     expect(issues).toHaveLength(13);
@@ -361,7 +486,11 @@ describe('GitHub adapter', () => {
           ...WIDGET,
           override: (t, q) =>
             t.endsWith('/releases') && !q.query.has('page')
-              ? { status: 200, headers: { link: `<${elsewhere.url}/repos/acme/widget/releases?per_page=100&page=1>; rel="next"` }, body: [] }
+              ? {
+                  status: 200,
+                  headers: { link: `<${elsewhere.url}/repos/acme/widget/releases?per_page=100&page=1>; rel="next"` },
+                  body: [],
+                }
               : undefined,
         },
         {},
@@ -387,7 +516,9 @@ describe('GitHub adapter', () => {
         ...WIDGET,
         // The repository's answer is the last request its token may send this hour.
         override: (t, _q, n, normal) =>
-          t === '/repos/{owner}/{repo}' && n === 1 ? { ...normal(), headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } } : undefined,
+          t === '/repos/{owner}/{repo}' && n === 1
+            ? { ...normal(), headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } }
+            : undefined,
       },
       {},
       [E],
@@ -397,7 +528,9 @@ describe('GitHub adapter', () => {
     const [first, ...rest] = server!.requests.map((q) => q.headers.authorization);
     // The GraphQL query, runs in 2 pages, releases in 2 (3 a page).
     expect(rest.length).toBe(5);
-    expect(new Set(rest)).toEqual(new Set([first === 'Bearer tok-secret-one' ? 'Bearer tok-secret-two' : 'Bearer tok-secret-one']));
+    expect(new Set(rest)).toEqual(
+      new Set([first === 'Bearer tok-secret-one' ? 'Bearer tok-secret-two' : 'Bearer tok-secret-one']),
+    );
   });
 });
 
@@ -405,9 +538,13 @@ describe('the reset time in a rate-limit failure', () => {
   // 2026-11-26T21:57:18Z; the expectations are written out by hand.
   const now = 1795730238;
   it('is the clock time alone on the same UTC day', () => {
-    expect(rateLimitFailure('GitHub API', 403, now + 3600, now).message).toBe('GitHub API: 403 rate limit, resets 22:57Z');
+    expect(rateLimitFailure('GitHub API', 403, now + 3600, now).message).toBe(
+      'GitHub API: 403 rate limit, resets 22:57Z',
+    );
   });
   it('carries the date when the reset falls after midnight UTC', () => {
-    expect(rateLimitFailure('GitLab API', 429, now + 3 * 3600, now).message).toBe('GitLab API: 429 rate limit, resets 2026-11-27 00:57Z');
+    expect(rateLimitFailure('GitLab API', 429, now + 3 * 3600, now).message).toBe(
+      'GitLab API: 429 rate limit, resets 2026-11-27 00:57Z',
+    );
   });
 });

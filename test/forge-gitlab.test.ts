@@ -95,12 +95,19 @@ describe('GitLab adapter', () => {
     // 29.5 / 3 = 9.8333 → 9.83. At E1: #1 only → 3.
     expect(at2!.values.ISSUE_REACTION_TIME).toBe(9.83);
     expect(at1!.values.ISSUE_REACTION_TIME).toBe(3);
-    expect(at2!.values.CI_PIPELINE).toEqual({ events: [u('2026-10-20T00:00:00Z'), u('2026-11-01T00:00:00Z'), u('2026-11-02T00:00:00Z')] });
+    expect(at2!.values.CI_PIPELINE).toEqual({
+      events: [u('2026-10-20T00:00:00Z'), u('2026-11-01T00:00:00Z'), u('2026-11-02T00:00:00Z')],
+    });
     expect(at1!.values.CI_PIPELINE).toEqual({ events: [u('2025-11-01T00:00:00Z'), u('2026-10-20T00:00:00Z')] });
     expect(at2!.values.RELEASES).toEqual({ events: [u('2026-10-01T00:00:00Z')] });
     // Two registry packages and one image tag (`latest` is no version).
     expect(at2!.values.PACKAGES).toEqual({
-      events: [u('2026-06-01T10:00:00Z'), u('2026-11-10T00:00:00Z'), u('2026-11-10T01:00:00Z'), u('2026-11-12T00:00:00Z')],
+      events: [
+        u('2026-06-01T10:00:00Z'),
+        u('2026-11-10T00:00:00Z'),
+        u('2026-11-10T01:00:00Z'),
+        u('2026-11-12T00:00:00Z'),
+      ],
     });
     expect(at1!.values.PACKAGES).toEqual({ events: [u('2026-06-01T10:00:00Z')] });
     expect(r.requests).toBe(server!.requests.length);
@@ -144,12 +151,19 @@ describe('GitLab adapter', () => {
     // not count); #4 assigned after 4 (a milestone removed does not count). 10.25 / 4 = 2.5625.
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(2.56);
     const paths = server!.requests.map((q) => q.path).filter((x) => x.includes('/issues/3/'));
-    expect(paths.map((x) => x.slice(x.lastIndexOf('/') + 1))).toEqual(['notes', 'resource_label_events', 'resource_milestone_events', 'resource_state_events']);
+    expect(paths.map((x) => x.slice(x.lastIndexOf('/') + 1))).toEqual([
+      'notes',
+      'resource_label_events',
+      'resource_milestone_events',
+      'resource_state_events',
+    ]);
   });
 
   it('follows X-Next-Page: four members two a page take two requests', async () => {
     await measure(WIDGET, {}, [E]);
-    const pages = server!.requests.filter((q) => q.path.endsWith('/members/all')).map((q) => q.query.get('page') ?? '1');
+    const pages = server!.requests
+      .filter((q) => q.path.endsWith('/members/all'))
+      .map((q) => q.query.get('page') ?? '1');
     expect(pages).toEqual(['1', '2']);
   });
 
@@ -161,11 +175,24 @@ describe('GitLab adapter', () => {
   });
 
   it('names 401 and 404 for every rule', async () => {
-    let r = await measure({ override: (t) => (t === '/projects/{id}' ? { status: 401, body: { message: '401 Unauthorized' } } : undefined) }, {}, [E]);
+    let r = await measure(
+      {
+        override: (t) => (t === '/projects/{id}' ? { status: 401, body: { message: '401 Unauthorized' } } : undefined),
+      },
+      {},
+      [E],
+    );
     expect(r.failures).toEqual(['GitLab API: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)']);
     expect(Object.values(r.measurements[0]!.values)).toEqual([null, null, null, null]);
     await server!.close();
-    r = await measure({ override: (t) => (t === '/projects/{id}' ? { status: 404, body: { message: '404 Project Not Found' } } : undefined) }, {}, [E]);
+    r = await measure(
+      {
+        override: (t) =>
+          t === '/projects/{id}' ? { status: 404, body: { message: '404 Project Not Found' } } : undefined,
+      },
+      {},
+      [E],
+    );
     expect(r.failures).toEqual(['GitLab API: 404 not found or not visible to the token']);
   });
 
@@ -174,13 +201,17 @@ describe('GitLab adapter', () => {
       {
         ...WIDGET,
         override: (t, _q, n) =>
-          t.endsWith('/pipelines') && n === 1 ? { status: 429, headers: { 'retry-after': '0' }, body: { message: 'Retry later' } } : undefined,
+          t.endsWith('/pipelines') && n === 1
+            ? { status: 429, headers: { 'retry-after': '0' }, body: { message: 'Retry later' } }
+            : undefined,
       },
       {},
       [E],
     );
     expect(r.failures).toEqual([]);
-    expect(r.measurements[0]!.values.CI_PIPELINE).toEqual({ events: [u('2026-10-20T00:00:00Z'), u('2026-11-01T00:00:00Z'), u('2026-11-02T00:00:00Z')] });
+    expect(r.measurements[0]!.values.CI_PIPELINE).toEqual({
+      events: [u('2026-10-20T00:00:00Z'), u('2026-11-01T00:00:00Z'), u('2026-11-02T00:00:00Z')],
+    });
     await server!.close();
     const reset = Math.floor(Date.now() / 1000) + 7200;
     r = await measure(
@@ -188,7 +219,11 @@ describe('GitLab adapter', () => {
         ...WIDGET,
         override: (t) =>
           t.endsWith('/pipelines')
-            ? { status: 429, headers: { 'ratelimit-remaining': '0', 'ratelimit-reset': String(reset) }, body: { message: 'Retry later' } }
+            ? {
+                status: 429,
+                headers: { 'ratelimit-remaining': '0', 'ratelimit-reset': String(reset) },
+                body: { message: 'Retry later' },
+              }
             : undefined,
       },
       {},
@@ -196,7 +231,12 @@ describe('GitLab adapter', () => {
     );
     expect(r.failures).toEqual([`GitLab API: 429 rate limit, resets ${resetWording(reset)}`]);
     // Issues came before the limit; the later calls of the same (only) token are not sent.
-    expect(r.measurements[0]!.values).toEqual({ ISSUE_REACTION_TIME: 9.83, CI_PIPELINE: null, RELEASES: null, PACKAGES: null });
+    expect(r.measurements[0]!.values).toEqual({
+      ISSUE_REACTION_TIME: 9.83,
+      CI_PIPELINE: null,
+      RELEASES: null,
+      PACKAGES: null,
+    });
     expect(server!.requests.some((q) => q.path.endsWith('/releases'))).toBe(false);
   });
 
@@ -214,22 +254,40 @@ describe('GitLab adapter', () => {
   it("the stand-in's check rejects an answer off GitLab's documented responses", () => {
     expect(gitlabCheck('GET', '/projects/{id}/pipelines', 200, [{ id: 1, status: 'succeeded' }])).not.toEqual([]);
     expect(
-      gitlabCheck('GET', '/projects/{id}/members/all', 200, [{ id: 1, username: 'x', name: 'x', state: 'active', web_url: 'u', access_level: 25 }]),
+      gitlabCheck('GET', '/projects/{id}/members/all', 200, [
+        { id: 1, username: 'x', name: 'x', state: 'active', web_url: 'u', access_level: 25 },
+      ]),
     ).not.toEqual([]);
     // A field the adapter reads, missing: the description marks it required, as GitLab's docs list it on every answer.
     expect(
-      gitlabCheck('GET', '/projects/{id}/releases', 200, [{ tag_name: 'v1', name: 'v1', created_at: '2026-10-01T00:00:00Z', upcoming_release: false }]),
+      gitlabCheck('GET', '/projects/{id}/releases', 200, [
+        { tag_name: 'v1', name: 'v1', created_at: '2026-10-01T00:00:00Z', upcoming_release: false },
+      ]),
     ).toEqual(["GET /projects/{id}/releases 200: /0 must have required property 'released_at'"]);
   });
 
   it('takes the token of scan.tokens for the host when hosts: names none, and a pool in turn', async () => {
     server = await startGitLab(WIDGET);
-    const target = { url: 'https://gitlab.example/acme/tools/widget', host: 'gitlab.example', path: 'acme/tools/widget', source: 'repos.txt:1' };
+    const target = {
+      url: 'https://gitlab.example/acme/tools/widget',
+      host: 'gitlab.example',
+      path: 'acme/tools/widget',
+      source: 'repos.txt:1',
+    };
     const forge = forgeFor(
-      { hosts: { 'gitlab.example': { kind: 'gitlab', apiUrl: server.url, requestsPerSecond: 1000 } }, gitTokens: { 'gitlab.example': 'GIT_SIDE_TOKEN' } },
+      {
+        hosts: { 'gitlab.example': { kind: 'gitlab', apiUrl: server.url, requestsPerSecond: 1000 } },
+        gitTokens: { 'gitlab.example': 'GIT_SIDE_TOKEN' },
+      },
       { GIT_SIDE_TOKEN: 'glpat-a, glpat-b' },
     );
-    const r = await forge(target)!.measure({ target, times: [E], git: { tagNames: new Set() }, windowMonths: {}, horizonMonths: 12 });
+    const r = await forge(target)!.measure({
+      target,
+      times: [E],
+      git: { tagNames: new Set() },
+      windowMonths: {},
+      horizonMonths: 12,
+    });
     expect(r.failures).toEqual([]);
     const used = server.requests.map((q) => q.headers['private-token']);
     expect(used.slice(0, 4)).toEqual(['glpat-a', 'glpat-b', 'glpat-a', 'glpat-b']);

@@ -44,9 +44,14 @@ describe("a host's measurer", () => {
   it('reads the rate-limit headers of its answers: 100 left for an hour is 1 in flight', async () => {
     const reset = String(Math.floor(Date.now() / 1000) + 3600);
     const limited = { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '100', 'x-ratelimit-reset': reset };
-    server = await startGitHub({ override: (t, _q, _n, normal) => (t === '/repos/{owner}/{repo}' ? { ...normal(), headers: limited } : undefined) });
+    server = await startGitHub({
+      override: (t, _q, _n, normal) => (t === '/repos/{owner}/{repo}' ? { ...normal(), headers: limited } : undefined),
+    });
     const host = 'ghe.example';
-    const forge = forgeFor({ hosts: { [host]: { kind: 'github', apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 10 } } }, { T: 'tok-one' });
+    const forge = forgeFor(
+      { hosts: { [host]: { kind: 'github', apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 10 } } },
+      { T: 'tok-one' },
+    );
     const request: ForgeRequest = {
       target: { url: `https://${host}/acme/widget`, host, path: 'acme/widget', source: 'x' },
       times: [Date.parse('2026-11-25T00:00:00Z') / 1000],

@@ -33,7 +33,8 @@ function linesNaming(files: string[], pattern: RegExp, allowed: (file: string, n
     readFileSync(join(ROOT, file), 'utf8')
       .split('\n')
       .forEach((line, i) => {
-        for (const m of line.matchAll(pattern)) if (!allowed(file, m[1]!.toLowerCase())) found.push(`${file}:${i + 1}: ${line.trim()}`);
+        for (const m of line.matchAll(pattern))
+          if (!allowed(file, m[1]!.toLowerCase())) found.push(`${file}:${i + 1}: ${line.trim()}`);
       });
   }
   return [...new Set(found)];
@@ -67,7 +68,10 @@ describe('forge adapter registry', () => {
   });
 
   it('forgeFor refuses a kind no adapter speaks, naming the host and the kinds there are', () => {
-    const hosts = { 'a.example': { kind: 'gitlab2', apiUrl: 'https://a.example/api/v4' }, 'b.example': { api: false as const, kind: 'nope' } };
+    const hosts = {
+      'a.example': { kind: 'gitlab2', apiUrl: 'https://a.example/api/v4' },
+      'b.example': { api: false as const, kind: 'nope' },
+    };
     expect(() => forgeFor({ hosts }, {})).toThrow(
       expect.objectContaining({
         name: 'ConfigError',
@@ -92,8 +96,18 @@ describe('forge adapter registry', () => {
         appKeyEnv: 'GITHUB_APP_PRIVATE_KEY',
         requestsPerSecond: 10,
       },
-      'gitlab.com': { kind: 'gitlab', apiUrl: 'https://gitlab.com/api/v4', tokenEnv: 'GITLAB_TOKEN', requestsPerSecond: 5 },
-      'codeberg.org': { kind: 'gitea', apiUrl: 'https://codeberg.org/api/v1', tokenEnv: 'CODEBERG_TOKEN', requestsPerSecond: 2 },
+      'gitlab.com': {
+        kind: 'gitlab',
+        apiUrl: 'https://gitlab.com/api/v4',
+        tokenEnv: 'GITLAB_TOKEN',
+        requestsPerSecond: 5,
+      },
+      'codeberg.org': {
+        kind: 'gitea',
+        apiUrl: 'https://codeberg.org/api/v1',
+        tokenEnv: 'CODEBERG_TOKEN',
+        requestsPerSecond: 2,
+      },
     });
   });
 });

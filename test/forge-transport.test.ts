@@ -71,7 +71,13 @@ const FORGES: Forge[] = [
     repoPath: '/repos/acme/widget',
     releasesTemplate: '/repos/{owner}/{repo}/releases',
     releasesPath: '/repos/acme/widget/releases',
-    start: (override) => startGitea({ owner: 'acme', runs: [{ created: '2026-11-01T00:00:00Z', status: 'success' }], releases: [RELEASE], override }),
+    start: (override) =>
+      startGitea({
+        owner: 'acme',
+        runs: [{ created: '2026-11-01T00:00:00Z', status: 'success' }],
+        releases: [RELEASE],
+        override,
+      }),
     host: 'codeberg.org',
     path: 'acme/widget',
   },
@@ -102,7 +108,8 @@ async function elsewhere(): Promise<ForgeServer> {
  * and nowhere at all in what another origin receives.
  */
 function expectCanaryAtHomeOnly(f: Forge, home: ForgeServer, others: ForgeServer[] = []): void {
-  const everything = (q: RequestSeen, skip?: string) => JSON.stringify([q.path, [...q.query], Object.entries(q.headers).filter(([k]) => k !== skip)]);
+  const everything = (q: RequestSeen, skip?: string) =>
+    JSON.stringify([q.path, [...q.query], Object.entries(q.headers).filter(([k]) => k !== skip)]);
   for (const q of home.requests) {
     expect(everything(q, f.authHeader)).not.toContain(CANARY);
     expect(String(q.headers[f.authHeader])).toContain(CANARY);
@@ -110,10 +117,21 @@ function expectCanaryAtHomeOnly(f: Forge, home: ForgeServer, others: ForgeServer
   for (const o of others) for (const q of o.requests) expect(everything(q)).not.toContain(CANARY);
 }
 
-async function measure(f: Forge, override: Override, host: Partial<HostConfig> = {}): Promise<{ r: ForgeResult; server: ForgeServer }> {
+async function measure(
+  f: Forge,
+  override: Override,
+  host: Partial<HostConfig> = {},
+): Promise<{ r: ForgeResult; server: ForgeServer }> {
   const server = await f.start(override);
   servers.push(server);
-  const r = await measureOn(server, { kind: f.kind, host: f.host, path: f.path, tokens: CANARY, times: [E], hostConfig: host });
+  const r = await measureOn(server, {
+    kind: f.kind,
+    host: f.host,
+    path: f.path,
+    tokens: CANARY,
+    times: [E],
+    hostConfig: host,
+  });
   expectCanaryAtHomeOnly(f, server);
   expect(JSON.stringify(r)).not.toContain(CANARY);
   expect(warnings).toEqual([]);
@@ -143,7 +161,9 @@ describe.each(FORGES)('$label transport', (f) => {
 
   it('follows a redirect on the same origin, the token with it', async () => {
     const { r, server } = await measure(f, (t, q) =>
-      t === f.releasesTemplate && !q.query.has('moved') ? raw((res) => res.writeHead(301, { location: `${q.path}?moved=1&${q.query}` }).end()) : undefined,
+      t === f.releasesTemplate && !q.query.has('moved')
+        ? raw((res) => res.writeHead(301, { location: `${q.path}?moved=1&${q.query}` }).end())
+        : undefined,
     );
     expect(r.failures).toEqual([]);
     expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u(RELEASE.published)] });
@@ -152,7 +172,9 @@ describe.each(FORGES)('$label transport', (f) => {
 
   it('redacts the token and strips control characters from a message quoting the answer (R3-3, R3-18)', async () => {
     const { r } = await measure(f, (t) =>
-      t === f.repoTemplate ? raw((res) => res.writeHead(307, { location: `http://${CANARY}.invalid/%1B]0;pwned%07` }).end()) : undefined,
+      t === f.repoTemplate
+        ? raw((res) => res.writeHead(307, { location: `http://${CANARY}.invalid/%1B]0;pwned%07` }).end())
+        : undefined,
     );
     expect(r.failures).toHaveLength(1);
     expect(r.failures[0]).toContain('a redirect to another origin (http://***.invalid); not followed');
@@ -163,7 +185,11 @@ describe.each(FORGES)('$label transport', (f) => {
     const body = JSON.stringify({ message: `bad token ${CANARY} \u001b]0;pwned\u0007`, token: CANARY });
     const { r } = await measure(f, (t) =>
       t === f.repoTemplate
-        ? raw((res) => res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Bearer realm="${CANARY}"` }).end(body))
+        ? raw((res) =>
+            res
+              .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Bearer realm="${CANARY}"` })
+              .end(body),
+          )
         : undefined,
     );
     expect(r.failures).toEqual([`${f.label}: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)`]);
@@ -172,7 +198,9 @@ describe.each(FORGES)('$label transport', (f) => {
   it('refuses a redirect or a next-page link that carries user information, even on the origin', async () => {
     // Read as a URL, its origin is the API's: only the user information sets it apart.
     const withUser = (q: RequestSeen) => `http://x:${CANARY}@${q.headers.host}${q.path}?again=1`;
-    let { r, server } = await measure(f, (t, q) => (t === f.repoTemplate ? raw((res) => res.writeHead(302, { location: withUser(q) }).end()) : undefined));
+    let { r, server } = await measure(f, (t, q) =>
+      t === f.repoTemplate ? raw((res) => res.writeHead(302, { location: withUser(q) }).end()) : undefined,
+    );
     expect(r.failures).toEqual([
       `${f.label}: ${f.repoPath} answered 302, a redirect to a URL with user information; not followed, the token goes in its header only`,
     ]);
@@ -249,20 +277,30 @@ describe.each(FORGES)('$label transport', (f) => {
 
   it('an answer that is not JSON, or a list that is not a list, is a failed call (R3-8)', async () => {
     let { r } = await measure(f, (t) =>
-      t === f.repoTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>')) : undefined,
+      t === f.repoTemplate
+        ? raw((res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>'))
+        : undefined,
     );
-    expect(r.failures).toEqual([`${f.label}: the answer to ${f.repoPath} is not the JSON the API documents (24 bytes, cut off or malformed)`]);
+    expect(r.failures).toEqual([
+      `${f.label}: the answer to ${f.repoPath} is not the JSON the API documents (24 bytes, cut off or malformed)`,
+    ]);
     ({ r } = await measure(f, (t) =>
-      t === f.releasesTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"ok"}')) : undefined,
+      t === f.releasesTemplate
+        ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"ok"}'))
+        : undefined,
     ));
-    expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: a page of ${f.releasesPath} is not the JSON list the API documents`);
+    expect(r.measurements[0]!.evidence.RELEASES).toBe(
+      `${f.label}: a page of ${f.releasesPath} is not the JSON list the API documents`,
+    );
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
   });
 
   it('a repository answer that is JSON but not the documented repository is a failed call (R3-8)', async () => {
     // An object without the field that says whether issues are on: not "issues enabled".
     const { r } = await measure(f, (t) =>
-      t === f.repoTemplate ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"maintenance"}')) : undefined,
+      t === f.repoTemplate
+        ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"maintenance"}'))
+        : undefined,
     );
     expect(r.failures).toEqual([`${f.label}: the answer to ${f.repoPath} is not the JSON the API documents`]);
     expect(r.measurements[0]!.values).toEqual(NULLS);
@@ -278,10 +316,13 @@ describe.each(FORGES)('$label transport', (f) => {
         const answer = (first ??= normal());
         // Page 2 names page 2 again: both the Link and GitLab's X-Next-Page.
         const again = `http://${q.headers.host}${q.path}?page=2`;
-        const headers: Record<string, string> = f.kind === 'gitlab' ? { 'x-next-page': '2' } : { link: `<${again}>; rel="next"` };
+        const headers: Record<string, string> =
+          f.kind === 'gitlab' ? { 'x-next-page': '2' } : { link: `<${again}>; rel="next"` };
         return { ...answer, headers };
       });
-      expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: ${f.releasesPath} links a page it already gave (a paging loop); not read further`);
+      expect(r.measurements[0]!.evidence.RELEASES).toBe(
+        `${f.label}: ${f.releasesPath} links a page it already gave (a paging loop); not read further`,
+      );
       expect(calls(server, '/releases')).toHaveLength(2);
     },
     BOUND_SAFETY_NET_MS,
@@ -297,12 +338,15 @@ describe.each(FORGES)('$label transport', (f) => {
           if (t !== f.releasesTemplate) return undefined;
           const answer = (first ??= normal());
           const next = `http://${q.headers.host}${q.path}?page=${n + 1}`;
-          const headers: Record<string, string> = f.kind === 'gitlab' ? { 'x-next-page': String(n + 1) } : { link: `<${next}>; rel="next"` };
+          const headers: Record<string, string> =
+            f.kind === 'gitlab' ? { 'x-next-page': String(n + 1) } : { link: `<${next}>; rel="next"` };
           return { ...answer, headers };
         },
         { maxPagesPerList: 5 },
       );
-      expect(r.measurements[0]!.evidence.RELEASES).toBe(`${f.label}: ${f.releasesPath} has more than 5 pages (maxPagesPerList); not read to its end`);
+      expect(r.measurements[0]!.evidence.RELEASES).toBe(
+        `${f.label}: ${f.releasesPath} has more than 5 pages (maxPagesPerList); not read to its end`,
+      );
       expect(calls(server, '/releases')).toHaveLength(5);
     },
     BOUND_SAFETY_NET_MS,
@@ -321,7 +365,9 @@ describe.each(FORGES)('$label transport', (f) => {
         res.write('[');
         more();
       };
-      let { r } = await measure(f, (t) => (t === f.releasesTemplate ? raw(endless) : undefined), { maxAnswerBytes: 65_536 });
+      let { r } = await measure(f, (t) => (t === f.releasesTemplate ? raw(endless) : undefined), {
+        maxAnswerBytes: 65_536,
+      });
       expect(r.measurements[0]!.evidence.RELEASES).toBe(
         `${f.label}: the answer to ${f.releasesPath} is longer than 65536 bytes (maxAnswerBytes); not read further`,
       );
@@ -331,7 +377,9 @@ describe.each(FORGES)('$label transport', (f) => {
         f,
         (t) =>
           t === f.releasesTemplate
-            ? raw((res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': '900000000' }).write('['))
+            ? raw((res) =>
+                res.writeHead(200, { 'content-type': 'application/json', 'content-length': '900000000' }).write('['),
+              )
             : undefined,
         { maxAnswerBytes: 65_536 },
       ));
@@ -347,10 +395,18 @@ describe.each(FORGES)('$label transport', (f) => {
     async () => {
       // 8 MiB of spaces after "[" gzip to about 8 KiB: the decoded body is what is bounded.
       const bomb = gzipSync(Buffer.concat([Buffer.from('['), Buffer.alloc(8 * 1024 * 1024, 32)]));
-      const headers = { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) };
-      const { r } = await measure(f, (t) => (t === f.releasesTemplate ? raw((res) => res.writeHead(200, headers).end(bomb)) : undefined), {
-        maxAnswerBytes: 65_536,
-      });
+      const headers = {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': String(bomb.length),
+      };
+      const { r } = await measure(
+        f,
+        (t) => (t === f.releasesTemplate ? raw((res) => res.writeHead(200, headers).end(bomb)) : undefined),
+        {
+          maxAnswerBytes: 65_536,
+        },
+      );
       expect(bomb.length).toBeLessThan(65_536);
       expect(r.measurements[0]!.evidence.RELEASES).toBe(
         `${f.label}: the answer to ${f.releasesPath} is longer than 65536 bytes (maxAnswerBytes); not read further`,
@@ -370,7 +426,10 @@ describe.each(FORGES)('$label transport', (f) => {
             ? raw((res) => {
                 const socket = res.socket!;
                 socket.write('HTTP/1.1 200 OK\r\n');
-                const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : (lines++, socket.write('x-drip: 1\r\n'))), 20);
+                const drip = setInterval(
+                  () => (socket.destroyed ? clearInterval(drip) : (lines++, socket.write('x-drip: 1\r\n'))),
+                  20,
+                );
               })
             : undefined,
         { timeoutSeconds: 0.3 },
@@ -386,7 +445,9 @@ describe.each(FORGES)('$label transport', (f) => {
     async () => {
       const { r, server } = await measure(f, () => undefined, { maxRequestsPerRepository: 2 });
       expect(server.requests).toHaveLength(2);
-      expect(r.failures).toContain(`${f.label}: more than 2 requests for this repository (maxRequestsPerRepository); the rest is not asked`);
+      expect(r.failures).toContain(
+        `${f.label}: more than 2 requests for this repository (maxRequestsPerRepository); the rest is not asked`,
+      );
       expect(r.measurements[0]!.values.PACKAGES).toBeNull();
     },
     BOUND_SAFETY_NET_MS,
@@ -396,8 +457,12 @@ describe.each(FORGES)('$label transport', (f) => {
     'stops at maxSecondsPerRepository, a request in flight cut at the bound (R3-10)',
     async () => {
       // Every answer takes 400 ms; the repository has 1 s: the third request is cut at 1 s.
-      const { r, server } = await measure(f, (_t, _q, _n, normal) => ({ ...normal(), delayMs: 400 }), { maxSecondsPerRepository: 1 });
-      expect(r.failures).toContain(`${f.label}: this repository's forge work took more than 1 s (maxSecondsPerRepository); the rest is not asked`);
+      const { r, server } = await measure(f, (_t, _q, _n, normal) => ({ ...normal(), delayMs: 400 }), {
+        maxSecondsPerRepository: 1,
+      });
+      expect(r.failures).toContain(
+        `${f.label}: this repository's forge work took more than 1 s (maxSecondsPerRepository); the rest is not asked`,
+      );
       expect(server.requests.length).toBeLessThanOrEqual(3);
       expect(r.measurements[0]!.values.PACKAGES).toBeNull();
     },
@@ -407,7 +472,11 @@ describe.each(FORGES)('$label transport', (f) => {
   it('a Retry-After of 10^20 is a day at most, no RangeError, no warning; -5 is no delay at all (R3 smaller)', async () => {
     const limited = (value: string) => (t: string) =>
       t === f.releasesTemplate
-        ? { status: 429, headers: { 'retry-after': value }, body: f.kind === 'github' ? GH_ERROR('Too many requests') : { message: 'Retry later' } }
+        ? {
+            status: 429,
+            headers: { 'retry-after': value },
+            body: f.kind === 'github' ? GH_ERROR('Too many requests') : { message: 'Retry later' },
+          }
         : undefined;
     const before = Math.floor(Date.now() / 1000);
     let { r } = await measure(f, limited('100000000000000000000'));
@@ -415,7 +484,10 @@ describe.each(FORGES)('$label transport', (f) => {
     // GitHub documents a 429 with Retry-After as its secondary limit.
     const what = f.kind === 'github' ? 'secondary rate limit' : 'rate limit';
     // Every second the answer may have come in (a busy machine takes more than one).
-    const said = Array.from({ length: after - before + 1 }, (_, i) => `${f.label}: 429 ${what}, resets ${resetWording(before + i + MAX_RESET_SECONDS)}`);
+    const said = Array.from(
+      { length: after - before + 1 },
+      (_, i) => `${f.label}: 429 ${what}, resets ${resetWording(before + i + MAX_RESET_SECONDS)}`,
+    );
     expect(said).toContain(r.measurements[0]!.evidence.RELEASES);
     ({ r } = await measure(f, limited('-5')));
     // Not a delay RFC 9110 allows: read as no Retry-After, so not GitHub's secondary limit either.
@@ -429,7 +501,9 @@ describe('GitHub run list split', () => {
     async () => {
       const f = FORGES[0]!;
       const { r, server } = await measure(f, (t) =>
-        t === '/repos/{owner}/{repo}/actions/runs' ? { status: 200, body: { total_count: 5000, workflow_runs: [] } } : undefined,
+        t === '/repos/{owner}/{repo}/actions/runs'
+          ? { status: 200, body: { total_count: 5000, workflow_runs: [] } }
+          : undefined,
       );
       // The month-wide first query (2025-11-01 to 2026-11-30) reports 5,000 too, so the window
       // itself is split: (2025-11-25, 2026-11-25] is 31,536,000 s; the first half of each range,

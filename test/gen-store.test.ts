@@ -7,7 +7,10 @@ import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();
 const genStore = (args: string[]) => {
-  const r = spawnChecked(NODE_TSX[0], [...NODE_TSX.slice(1), join(ROOT, 'scripts/gen-store.ts'), ...args], { cwd: ROOT, timeout: 60_000 });
+  const r = spawnChecked(NODE_TSX[0], [...NODE_TSX.slice(1), join(ROOT, 'scripts/gen-store.ts'), ...args], {
+    cwd: ROOT,
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 const USAGE = 'usage: npm run gen-store -- --repos N --scans M --out DIR [--seed S] [--shape A|B]\n';
@@ -18,7 +21,10 @@ describe('gen-store flags', () => {
     [['--repo', '5', '--out', join(dir, 'x')], "Unknown option '--repo'"],
     [['--scans=-1', '--out', join(dir, 'x')], '--scans "-1": expected a whole number'],
     [['--scans', '-1', '--out', join(dir, 'x')], "Option '--scans' argument is ambiguous."],
-    [['--out', join(dir, 'x'), 'extra'], "Unexpected argument 'extra'. This command does not take positional arguments"],
+    [
+      ['--out', join(dir, 'x'), 'extra'],
+      "Unexpected argument 'extra'. This command does not take positional arguments",
+    ],
     [['--shape', 'C', '--out', join(dir, 'x')], '--shape "C": expected A or B'],
     [['--repos', '3'], '--out DIR is required'],
   ])('%j: says what is wrong and the usage, exit 2, no stack trace', (args, problem) => {

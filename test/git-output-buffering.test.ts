@@ -61,7 +61,9 @@ describe('buffering git output', () => {
   it('a 4 MiB record of a streamed output is copied at most twice', async () => {
     const records: string[] = [];
     const copied = await bytesCopied(() =>
-      streamGitRecords({ gitDir, settings: { timeoutMs: 30_000 }, args: ['cat-file', 'blob', blob] }, 0, (r) => records.push(r)),
+      streamGitRecords({ gitDir, settings: { timeoutMs: 30_000 }, args: ['cat-file', 'blob', blob] }, 0, (r) =>
+        records.push(r),
+      ),
     );
     expect(records).toEqual([body.toString('latin1')]);
     expect(copied).toBeLessThanOrEqual(2 * SIZE);
@@ -86,7 +88,11 @@ describe('buffering git output', () => {
 
   it('a root of 10,000 files keeps only the entries a rule reads, as git ls-tree names them', async () => {
     const lines = Array.from({ length: 10_000 }, (_, i) => `100644 blob ${blob}\tfile${String(i).padStart(5, '0')}`);
-    lines.push(`100644 blob ${blob}\tSECURITY.md`, `100644 blob ${blob}\t.mailmap`, `040000 tree ${git(gitDir, ['mktree'], {}, '').trim()}\tDocs`);
+    lines.push(
+      `100644 blob ${blob}\tSECURITY.md`,
+      `100644 blob ${blob}\t.mailmap`,
+      `040000 tree ${git(gitDir, ['mktree'], {}, '').trim()}\tDocs`,
+    );
     const tree = git(gitDir, ['mktree'], {}, `${lines.join('\n')}\n`).trim();
     const cat = new CatFile({ gitDir, settings: { timeoutMs: 30_000 } });
     const raw = (await cat.read(tree))!.body;
@@ -99,7 +105,9 @@ describe('buffering git output', () => {
         const [mode, , oid, name] = l.split(/[ \t]/);
         return { mode: mode!.replace(/^0+/, ''), name: name!, oid: oid! };
       });
-    expect(kept.sort((a, b) => a.name.localeCompare(b.name))).toEqual(byGit.sort((a, b) => a.name.localeCompare(b.name)));
+    expect(kept.sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+      byGit.sort((a, b) => a.name.localeCompare(b.name)),
+    );
     expect(parseTree(raw, 20)).toHaveLength(10_003);
   });
 
@@ -109,7 +117,11 @@ describe('buffering git output', () => {
     for (let month = 0; month < 4; month++) {
       // Each month changes a file (a new root tree); from month 2 on, a policy under another case.
       const changed = git(gitDir, ['hash-object', '-w', '--stdin'], {}, `month ${month}\n`).trim();
-      const lines = [`100644 blob ${changed}\tfile00000`, ...files.slice(1), ...(month >= 2 ? [`100644 blob ${changed}\tSecurity.md`] : [])];
+      const lines = [
+        `100644 blob ${changed}\tfile00000`,
+        ...files.slice(1),
+        ...(month >= 2 ? [`100644 blob ${changed}\tSecurity.md`] : []),
+      ];
       const tree = git(gitDir, ['mktree'], {}, `${lines.join('\n')}\n`).trim();
       const env = {
         GIT_AUTHOR_NAME: 'A',
@@ -118,27 +130,53 @@ describe('buffering git output', () => {
         GIT_COMMITTER_EMAIL: 'a@b',
         GIT_COMMITTER_DATE: `${1_700_000_000 + month * 2_600_000} +0000`,
       };
-      commits.push(git(gitDir, ['commit-tree', tree, '-m', `month ${month}`, ...(month > 0 ? ['-p', commits[month - 1]!] : [])], env).trim());
+      commits.push(
+        git(
+          gitDir,
+          ['commit-tree', tree, '-m', `month ${month}`, ...(month > 0 ? ['-p', commits[month - 1]!] : [])],
+          env,
+        ).trim(),
+      );
     }
     const rootBytes = Number(git(gitDir, ['cat-file', '-s', `${commits[3]}^{tree}`]).trim());
     const call = { gitDir, settings: { timeoutMs: 30_000 } };
     const cat = new CatFile(call);
     // Listed by git above 100 kB of roots to print again (3 × about 180 kB here).
-    const snapshots = await readSnapshots(cat, commits, undefined, (trees, only) => treeEntriesNamed(call, trees, only), 100_000);
+    const snapshots = await readSnapshots(
+      cat,
+      commits,
+      undefined,
+      (trees, only) => treeEntriesNamed(call, trees, only),
+      100_000,
+    );
     await cat.close();
-    expect(commits.map((c) => snapshots.get(c)!.securityPolicy)).toEqual([undefined, undefined, 'Security.md', 'Security.md']);
+    expect(commits.map((c) => snapshots.get(c)!.securityPolicy)).toEqual([
+      undefined,
+      undefined,
+      'Security.md',
+      'Security.md',
+    ]);
     // One root tree and three small commit objects (reading every root: four times rootBytes).
     expect(cat.bodyBytes).toBeLessThan(1.5 * rootBytes);
   });
 
   it('git lists the wanted entries of a tree whatever pathspec variables the environment sets', async () => {
     const empty = git(gitDir, ['mktree'], {}, '').trim();
-    const tree = git(gitDir, ['mktree'], {}, `100644 blob ${blob}\tSecurity.MD\n100644 blob ${blob}\tother\n040000 tree ${empty}\t.GitHub\n`).trim();
+    const tree = git(
+      gitDir,
+      ['mktree'],
+      {},
+      `100644 blob ${blob}\tSecurity.MD\n100644 blob ${blob}\tother\n040000 tree ${empty}\t.GitHub\n`,
+    ).trim();
     // Passed on, the first has git take ":(icase,literal)security.md" as a path (nothing listed),
     // the second refuse the glob pathspec that stands for the Kelvin sign (git fails).
     for (const name of ['GIT_LITERAL_PATHSPECS', 'GIT_NOGLOB_PATHSPECS']) vi.stubEnv(name, '1');
     try {
-      const listed = await treeEntriesNamed({ gitDir, settings: { timeoutMs: 30_000 } }, [tree], new Set(['security.md', '.github']));
+      const listed = await treeEntriesNamed(
+        { gitDir, settings: { timeoutMs: 30_000 } },
+        [tree],
+        new Set(['security.md', '.github']),
+      );
       // As git ls-tree shows the tree (a tree's mode as the tree object holds it, 40000).
       expect(listed.get(tree)).toEqual([
         { mode: '40000', name: '.GitHub', oid: empty },

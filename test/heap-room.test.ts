@@ -12,7 +12,12 @@ import { tempDir } from './helpers/tmp.ts';
 const MB = 1024 * 1024;
 const BIG = 'https://github.com/acme/big';
 const history = (scans: number) =>
-  ({ repositoryUrl: BIG, encoded: encodeURIComponent(BIG), scans: new Array(scans), grants: [] }) as unknown as RepositoryHistory;
+  ({
+    repositoryUrl: BIG,
+    encoded: encodeURIComponent(BIG),
+    scans: new Array(scans),
+    grants: [],
+  }) as unknown as RepositoryHistory;
 
 /** A store of the example's acme/widget and a repository of 5,000 scans. */
 function storeWithBig(): { dir: string; store: string } {
@@ -45,7 +50,10 @@ describe('a repository too large for the heap', () => {
 
   it('is judged against the old generation, not the young one V8 counts in heap_size_limit', () => {
     // What Node 24 reports for --max-old-space-size=96: 96 MB old + 3 × 64 MB semi-spaces.
-    const stats = (limitMb: number) => ({ heap_size_limit: limitMb * MB, used_heap_size: 10 * MB }) as ReturnType<typeof import('node:v8').getHeapStatistics>;
+    const stats = (limitMb: number) =>
+      ({ heap_size_limit: limitMb * MB, used_heap_size: 10 * MB }) as ReturnType<
+        typeof import('node:v8').getHeapStatistics
+      >;
     expect(heapRoom(stats(288), ['--max-old-space-size=96'])).toEqual({ limit: 96 * MB, used: 10 * MB });
     // NODE_OPTIONS comes first; the command line's flag wins, in either spelling.
     expect(heapRoom(stats(288), ['--max-old-space-size=512', '--max_old_space_size', '96']).limit).toBe(96 * MB);
@@ -60,7 +68,9 @@ describe('a repository too large for the heap', () => {
     const { dir, store } = storeWithBig();
     const out = join(dir, 'out');
     // 5,000 scans take about 157 MB to build at once (the estimate asserted below): more than a 96 MB heap holds.
-    const r = runCli(['build', '--store', store, '--out', out, '--now', '1763600000'], { env: { NODE_OPTIONS: '--max-old-space-size=96' } });
+    const r = runCli(['build', '--store', store, '--out', out, '--now', '1763600000'], {
+      env: { NODE_OPTIONS: '--max-old-space-size=96' },
+    });
     expect(r.stderr).not.toMatch(/heap out of memory/);
     expect(r.stderr).toMatch(
       new RegExp(
@@ -68,7 +78,9 @@ describe('a repository too large for the heap', () => {
       ),
     );
     expect(r.code).toBe(1);
-    expect(existsSync(join(out, 'api/v1/repositories', encodeURIComponent('https://github.com/acme/widget'), 'index.json'))).toBe(true);
+    expect(
+      existsSync(join(out, 'api/v1/repositories', encodeURIComponent('https://github.com/acme/widget'), 'index.json')),
+    ).toBe(true);
     expect(existsSync(join(out, 'api/v1/repositories', encodeURIComponent(BIG)))).toBe(false);
   });
 
@@ -78,7 +90,9 @@ describe('a repository too large for the heap', () => {
       env: { NODE_OPTIONS: '--max-old-space-size=96' },
     });
     expect(r.stderr).not.toMatch(/heap out of memory/);
-    expect(r.stderr).toMatch(new RegExp(`${BIG.replaceAll('.', '\\.')}: 5000 scans need about 157 MB to build at once`));
+    expect(r.stderr).toMatch(
+      new RegExp(`${BIG.replaceAll('.', '\\.')}: 5000 scans need about 157 MB to build at once`),
+    );
     // Exit 3: the other repository's files would be added.
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({ repositories: 1 });

@@ -7,7 +7,8 @@ import { DISCOVER_FLAGS } from '../src/commands/discover.ts';
 import { runCli } from './helpers/cli.ts';
 
 /** The flags a help text describes: "  --flag [ARG]" then at least two spaces and some words. */
-const described = (help: string) => new Set([...help.matchAll(/^ {2}--([a-z0-9-]+)(?: \S+)? {2,}\S.{8,}$/gm)].map((m) => m[1]!));
+const described = (help: string) =>
+  new Set([...help.matchAll(/^ {2}--([a-z0-9-]+)(?: \S+)? {2,}\S.{8,}$/gm)].map((m) => m[1]!));
 
 describe('--help', () => {
   for (const [command, flags] of [

@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { resolveConfig } from '../src/config/resolve.ts';
 import { configParts, changedParts, partOfKey, partOfResource } from '../src/incremental/parts.ts';
-import { atKey, EXTRA_BADGE_STYLES, expiredAtKey, indexKey, latestKey, repositoryPrefix, type Resource } from '../src/model/layout.ts';
+import {
+  atKey,
+  EXTRA_BADGE_STYLES,
+  expiredAtKey,
+  indexKey,
+  latestKey,
+  repositoryPrefix,
+  type Resource,
+} from '../src/model/layout.ts';
 import { readState, serializeState } from '../src/incremental/state.ts';
 import { planCommand } from '../src/commands/plan.ts';
 import type { PlanReport } from '../src/publish/plan.ts';
@@ -70,7 +78,15 @@ describe('config parts', () => {
       }
     }
     expect(partOfKey(rel(indexKey(enc)))).toBe('index');
-    for (const stray of ['at/1/index.json', 'at/1/code-scanning.sarif', 'at/1/badges/X.json', 'badges/X.svg.bak', 'badges/X/y', 'notes.txt', 'at/x/sarif'])
+    for (const stray of [
+      'at/1/index.json',
+      'at/1/code-scanning.sarif',
+      'at/1/badges/X.json',
+      'badges/X.svg.bak',
+      'badges/X/y',
+      'notes.txt',
+      'at/x/sarif',
+    ])
       expect(partOfKey(stray), stray).toBeUndefined();
   });
 
@@ -79,7 +95,10 @@ describe('config parts', () => {
     const reformatted = await partsFor(
       config(
         'reformatted',
-        edit(THRESHOLDS, '{ min: 0, max: 1, status: gold }', '{ status: gold,   max: 1, min: 0 }').replace(/^# .*\n/gm, ''),
+        edit(THRESHOLDS, '{ min: 0, max: 1, status: gold }', '{ status: gold,   max: 1, min: 0 }').replace(
+          /^# .*\n/gm,
+          '',
+        ),
         'styles:\n  - flat\n  - plastic\n  - social\n',
       ),
     );
@@ -90,7 +109,9 @@ describe('config parts', () => {
     };
     const both = ['code-scanning', 'pages', 'sarif'];
     // One badge's bands: its badge, and every report that lists the rule.
-    expect(await diff('bands', edit(THRESHOLDS, REUSED_BANDS, REUSED_BANDS.replace('19', '24').replace('20', '25')))).toEqual({
+    expect(
+      await diff('bands', edit(THRESHOLDS, REUSED_BANDS, REUSED_BANDS.replace('19', '24').replace('20', '25'))),
+    ).toEqual({
       global: false,
       parts: ['badge:REUSED', ...both],
     });
@@ -103,15 +124,23 @@ describe('config parts', () => {
     // besides flat also the index, which names them (a ?style= it lacks is "not rendered").
     const badges = ['badge:MAINTENANCE', 'badge:REUSED', 'badge:SECURITY', 'index', 'pages'];
     expect(await diff('styles', THRESHOLDS, 'styles: [flat, social]\n')).toEqual({ global: false, parts: badges });
-    expect(await diff('colours', THRESHOLDS, 'styles: [flat, plastic, social]\ncolors: { gold: "#00aa00" }\n')).toEqual({
-      global: false,
-      parts: badges.filter((p) => p !== 'index'),
-    });
+    expect(await diff('colours', THRESHOLDS, 'styles: [flat, plastic, social]\ncolors: { gold: "#00aa00" }\n')).toEqual(
+      {
+        global: false,
+        parts: badges.filter((p) => p !== 'index'),
+      },
+    );
     // Not attributed (cache ages, expiry, which rules exist): everything.
-    expect((await diff('cache', THRESHOLDS, 'styles: [flat, plastic, social]\ncache: { latestMaxAge: 60 }\n')).global).toBe(true);
+    expect(
+      (await diff('cache', THRESHOLDS, 'styles: [flat, plastic, social]\ncache: { latestMaxAge: 60 }\n')).global,
+    ).toBe(true);
     // unknownAs changes statuses in every file: everything is redone.
-    expect((await diff('unknown-as', THRESHOLDS, 'styles: [flat, plastic, social]\nunknownAs: fail\n')).global).toBe(true);
-    expect((await diff('kind', edit(THRESHOLDS, 'unit: dependents', 'unit: dependents\n    timeRangeInMonths: 3'))).global).toBe(false);
+    expect((await diff('unknown-as', THRESHOLDS, 'styles: [flat, plastic, social]\nunknownAs: fail\n')).global).toBe(
+      true,
+    );
+    expect(
+      (await diff('kind', edit(THRESHOLDS, 'unit: dependents', 'unit: dependents\n    timeRangeInMonths: 3'))).global,
+    ).toBe(false);
   });
 });
 
@@ -138,7 +167,12 @@ describe('site-wide pages', () => {
     const help = config('e-after', edit(THRESHOLDS, 'help: Add a SECURITY.md', 'help: Please add a SECURITY.md'));
     const { summary } = await buildIncrementally({ flags: { config: help, store, out }, now: NOW, pages: true });
     expect(summary.written).toBeGreaterThan(0);
-    await buildIncrementally({ flags: { config: help, store, out: join(dir, 'clean-empty') }, now: NOW, force: true, pages: true });
+    await buildIncrementally({
+      flags: { config: help, store, out: join(dir, 'clean-empty') },
+      now: NOW,
+      force: true,
+      pages: true,
+    });
     const published = (t: Map<string, Buffer>) => new Map([...t].filter(([k]) => !k.startsWith('.badgepress/state/')));
     expect(published(readTree(out))).toEqual(published(readTree(join(dir, 'clean-empty'))));
   });
@@ -149,7 +183,10 @@ describe('a threshold change on one badge', () => {
     const store = storeOf('store', 20, 3, 5);
     const out = join(dir, 'out');
     const before = config('before', THRESHOLDS);
-    const after = config('after', edit(THRESHOLDS, REUSED_BANDS, '{ min: 5, max: 7, status: silver }\n      - { min: 8, max: null, status: gold }'));
+    const after = config(
+      'after',
+      edit(THRESHOLDS, REUSED_BANDS, '{ min: 5, max: 7, status: silver }\n      - { min: 8, max: null, status: gold }'),
+    );
     await buildIncrementally({ flags: { config: before, store, out }, now: NOW, pages: true });
     const old = readTree(out);
 
@@ -164,7 +201,12 @@ describe('a threshold change on one badge', () => {
     const plan = JSON.parse(printed.join('')) as PlanReport;
 
     const put: string[] = [];
-    const { summary } = await buildIncrementally({ flags: { config: after, store, out }, now: NOW, pages: true, onPut: (k) => put.push(k) });
+    const { summary } = await buildIncrementally({
+      flags: { config: after, store, out },
+      now: NOW,
+      pages: true,
+      onPut: (k) => put.push(k),
+    });
     const now = readTree(out);
     const published = (k: string) => !k.startsWith('.badgepress/state/');
     const changed = [...now].filter(([k, v]) => published(k) && !old.get(k)?.equals(v)).map(([k]) => k);
@@ -175,13 +217,22 @@ describe('a threshold change on one badge', () => {
     // Rendered (handed to the sink): reports and REUSED's files only, of every repository.
     const api = put.filter((k) => k.startsWith('api/v1/repositories/'));
     expect(api.filter((k) => /\/badges\/(MAINTENANCE|SECURITY)/.test(k))).toEqual([]);
-    expect(api.filter((k) => !/\/(sarif|code-scanning\.sarif|badges\/REUSED(\.[a-z-]+)?(\.svg|\.json)?)$/.test(k))).toEqual([]);
+    expect(
+      api.filter((k) => !/\/(sarif|code-scanning\.sarif|badges\/REUSED(\.[a-z-]+)?(\.svg|\.json)?)$/.test(k)),
+    ).toEqual([]);
     expect(api.filter((k) => k.endsWith('/badges/REUSED.plastic.svg')).length).toBe(20);
 
     // The same bytes as a clean build, and every file counted once, written or unchanged.
-    const clean = await buildIncrementally({ flags: { config: after, store, out: join(dir, 'clean') }, now: NOW, force: true, pages: true });
+    const clean = await buildIncrementally({
+      flags: { config: after, store, out: join(dir, 'clean') },
+      now: NOW,
+      force: true,
+      pages: true,
+    });
     const cleanTree = readTree(join(dir, 'clean'));
-    expect(new Map([...now].filter(([k]) => published(k)))).toEqual(new Map([...cleanTree].filter(([k]) => published(k))));
+    expect(new Map([...now].filter(([k]) => published(k)))).toEqual(
+      new Map([...cleanTree].filter(([k]) => published(k))),
+    );
     expect(summary.written + summary.unchanged).toBe(clean.summary.written);
 
     // plan: the same counts as the build, pages included, and api/v1/openapi.json, which the
@@ -199,11 +250,20 @@ describe('a threshold change on one badge', () => {
     const without = edit(THRESHOLDS, /  - id: SECURITY\n(    .*\n)+/, '');
     await buildIncrementally({ flags: { config: config('p-before', THRESHOLDS), store, out }, now: NOW });
     const put: string[] = [];
-    const { summary } = await buildIncrementally({ flags: { config: config('p-after', without), store, out }, now: NOW, onPut: (k) => put.push(k) });
+    const { summary } = await buildIncrementally({
+      flags: { config: config('p-after', without), store, out },
+      now: NOW,
+      onPut: (k) => put.push(k),
+    });
     expect(summary.removed).toBeGreaterThan(0);
     expect(put.filter((k) => /\/badges\/MAINTENANCE/.test(k) && k.startsWith('api/'))).toEqual([]);
-    await buildIncrementally({ flags: { config: config('p-after', without), store, out: join(dir, 'clean-prune') }, now: NOW, force: true });
-    const published = (t: Map<string, Buffer>) => new Map([...t].filter(([k]) => !k.startsWith('.badgepress/state/') && !k.startsWith('badges/SECURITY/')));
+    await buildIncrementally({
+      flags: { config: config('p-after', without), store, out: join(dir, 'clean-prune') },
+      now: NOW,
+      force: true,
+    });
+    const published = (t: Map<string, Buffer>) =>
+      new Map([...t].filter(([k]) => !k.startsWith('.badgepress/state/') && !k.startsWith('badges/SECURITY/')));
     expect(published(readTree(out))).toEqual(published(readTree(join(dir, 'clean-prune'))));
   }, 120_000);
 });

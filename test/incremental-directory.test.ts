@@ -32,7 +32,8 @@ function rewriteViolations(before: ReturnType<typeof identities>, after: ReturnT
     const b = before.get(k);
     if (!b) continue;
     const touched = a.ino !== b.ino || a.mtimeNs !== b.mtimeNs;
-    if (a.bytes.equals(b.bytes) === touched) wrong.push(`${k}: ${touched ? 'rewritten with the same bytes' : 'changed bytes without a rewrite'}`);
+    if (a.bytes.equals(b.bytes) === touched)
+      wrong.push(`${k}: ${touched ? 'rewritten with the same bytes' : 'changed bytes without a rewrite'}`);
   }
   return wrong;
 }
@@ -100,7 +101,8 @@ describe('incremental directory builds', () => {
     const two = join(dir, 'prune-two-scans');
     mkdirSync(two, { recursive: true });
     const url = 'https://github.com/acme/pruned';
-    const line = (timestamp: number) => JSON.stringify({ repositoryUrl: url, timestamp, values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 4 } });
+    const line = (timestamp: number) =>
+      JSON.stringify({ repositoryUrl: url, timestamp, values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 4 } });
     writeFileSync(join(two, 'r.ndjson'), `${line(1_763_000_000)}\n${line(1_763_100_000)}\n`);
     const out = join(dir, 'prune-site');
     await buildSite({ store: two, out });

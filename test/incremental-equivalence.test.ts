@@ -7,7 +7,17 @@
 // the `site` step writes those), stale ones pruned as `build --prune` does: a search page
 // whose last name left goes, and its folder with it.
 // Once on a directory, once with the store and the site on s3rver.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { PutObjectCommand, paginateListObjectsV2 } from '@aws-sdk/client-s3';
@@ -22,7 +32,13 @@ import { tempDir } from './helpers/tmp.ts';
 const dir = tempDir();
 // Over two hosts, owners and a nested GitLab group, so the group pages, their lists and the
 // search's files and prefix pages (search/<prefix>/) come and go with the repositories in them.
-const REPOS = ['https://github.com/p/r0', 'https://github.com/p/r1', 'https://github.com/q/r2', 'https://gitlab.com/g/sub/r3', 'https://gitlab.com/g/r4'];
+const REPOS = [
+  'https://github.com/p/r0',
+  'https://github.com/p/r1',
+  'https://github.com/q/r2',
+  'https://gitlab.com/g/sub/r3',
+  'https://gitlab.com/g/r4',
+];
 const FILES = ['f0.ndjson', 'f1.ndjson', 'f2.ndjson', 'all.ndjson'];
 const DAY = 86400;
 const T0 = 1_760_000_000;
@@ -43,8 +59,20 @@ type Step =
   | { kind: 'dropState' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('scan' as const), repo: fc.nat(4), file: fc.nat(3), day: fc.nat(60), value: fc.nat(9) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('edit' as const), file: fc.nat(3), line: fc.nat(20), value: fc.nat(9) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('scan' as const),
+      repo: fc.nat(4),
+      file: fc.nat(3),
+      day: fc.nat(60),
+      value: fc.nat(9),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('edit' as const), file: fc.nat(3), line: fc.nat(20), value: fc.nat(9) }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), file: fc.nat(3), line: fc.nat(20) }) },
   fc.record({ kind: fc.constant('bad' as const), file: fc.nat(3) }),
   fc.record({ kind: fc.constant('move' as const), file: fc.nat(3) }),
@@ -80,7 +108,10 @@ function newWorld(root: string, shape: 'A' | 'B', out: (name: string) => string)
   mkdirSync(store, { recursive: true });
   mkdirSync(join(cfg, 'decisions'), { recursive: true });
   copyFileSync(join(ROOT, `config/thresholds-${shape.toLowerCase()}.yaml`), join(cfg, 'thresholds.yaml'));
-  writeFileSync(join(cfg, 'decisions/open-source.json'), JSON.stringify({ ruleId: 'MANUAL/Project is open source', granted: [] }));
+  writeFileSync(
+    join(cfg, 'decisions/open-source.json'),
+    JSON.stringify({ ruleId: 'MANUAL/Project is open source', granted: [] }),
+  );
   const w: World = {
     root,
     store,
@@ -105,7 +136,10 @@ const STYLES = ['[flat]', '[flat, plastic]', '[flat, social, for-the-badge]'];
 function writeSiteConfig(w: World): void {
   const colours = ['#dfb317', '#aa0000', '#00aa00', '#0000aa', '#123456', '#654321'];
   const shapeLines = w.shape === 'A' ? 'shape: A\nexpireAfterDays: 30\n' : 'shape: B\ndecisions: decisions\n';
-  writeFileSync(w.config, `${shapeLines}thresholds: { ${w.shape}: thresholds.yaml }\ncolors: { gold: "${colours[w.colour]}" }\nstyles: ${STYLES[w.styles]}\n`);
+  writeFileSync(
+    w.config,
+    `${shapeLines}thresholds: { ${w.shape}: thresholds.yaml }\ncolors: { gold: "${colours[w.colour]}" }\nstyles: ${STYLES[w.styles]}\n`,
+  );
 }
 
 /** Rewrites the thresholds file with `pattern` (which must match) replaced. */
@@ -117,7 +151,8 @@ function editThresholds(w: World, pattern: RegExp, to: string): void {
 }
 
 function scanLine(w: World, url: string, t: number, v: number): string {
-  const values = w.shape === 'A' ? { BUS_FACTOR: v, ISSUE_REACTION_TIME: v } : { ISSUE_REACTION_TIME: v, PACKAGES: v % 3 };
+  const values =
+    w.shape === 'A' ? { BUS_FACTOR: v, ISSUE_REACTION_TIME: v } : { ISSUE_REACTION_TIME: v, PACKAGES: v % 3 };
   return JSON.stringify({ repositoryUrl: url, timestamp: t, values });
 }
 
@@ -160,7 +195,8 @@ function apply(w: World, s: Step): void {
       const name = pick(names, s.file);
       const lines = name ? w.files.get(name)! : [];
       const i = s.line % Math.max(1, lines.length);
-      const rec = lines[i] !== undefined ? (JSON.parse(lines[i]) as { repositoryUrl?: string; timestamp?: number } | null) : null;
+      const rec =
+        lines[i] !== undefined ? (JSON.parse(lines[i]) as { repositoryUrl?: string; timestamp?: number } | null) : null;
       if (!name || !rec?.repositoryUrl) return;
       lines[i] = scanLine(w, rec.repositoryUrl, rec.timestamp!, s.value);
       return writeStoreFile(w, name);
@@ -193,7 +229,10 @@ function apply(w: World, s: Step): void {
         path,
         w.shape === 'A'
           ? text.replace(/name: Bus factor.*/, `name: Bus factor ${s.value}`)
-          : text.replace(/threshold: \{ max: \d+, timeRangeInMonths: 3 \}/, `threshold: { max: ${s.value}, timeRangeInMonths: 3 }`),
+          : text.replace(
+              /threshold: \{ max: \d+, timeRangeInMonths: 3 \}/,
+              `threshold: { max: ${s.value}, timeRangeInMonths: 3 }`,
+            ),
       );
       return;
     }
@@ -205,7 +244,12 @@ function apply(w: World, s: Step): void {
         w.styles = s.value % STYLES.length;
         return writeSiteConfig(w);
       }
-      if (s.which === 1) return editThresholds(w, w.shape === 'A' ? /help: Add a SECURITY\.md.*/ : /help: Tag releases.*/, `help: Say how (${s.value}).`);
+      if (s.which === 1)
+        return editThresholds(
+          w,
+          w.shape === 'A' ? /help: Add a SECURITY\.md.*/ : /help: Tag releases.*/,
+          `help: Say how (${s.value}).`,
+        );
       // One badge's bands: A's MAINTENANCE through ISSUE_REACTION_TIME, B's REUSED through PACKAGES.
       return w.shape === 'A'
         ? editThresholds(
@@ -213,7 +257,11 @@ function apply(w: World, s: Step): void {
             /\{ min: 0, max: \d+, status: gold \}\n(\s*)- \{ min: \d+, max: 7, status: silver \}/,
             `{ min: 0, max: ${s.value}, status: gold }\n$1- { min: ${s.value + 1}, max: 7, status: silver }`,
           )
-        : editThresholds(w, /unit: packages\n(\s*)threshold: \{ min: \d+,/, `unit: packages\n$1threshold: { min: ${s.value % 3},`);
+        : editThresholds(
+            w,
+            /unit: packages\n(\s*)threshold: \{ min: \d+,/,
+            `unit: packages\n$1threshold: { min: ${s.value % 3},`,
+          );
     case 'grant': {
       const path = join(dirname(w.config), 'decisions/open-source.json');
       const d = JSON.parse(readFileSync(path, 'utf8')) as { granted: string[] };
@@ -241,7 +289,13 @@ interface Target {
   flags: { 's3-endpoint'?: string; 's3-path-style'?: boolean };
 }
 
-async function runBuild(w: World, t: Target, out: string, force: boolean, shard?: { index: number; count: number }): Promise<number> {
+async function runBuild(
+  w: World,
+  t: Target,
+  out: string,
+  force: boolean,
+  shard?: { index: number; count: number },
+): Promise<number> {
   const { summary, issues } = await buildIncrementally({
     flags: { config: w.config, store: await t.store(w), out, ...t.flags },
     now: w.now,
@@ -258,10 +312,12 @@ async function runBuild(w: World, t: Target, out: string, force: boolean, shard?
  * (helpers/incremental.ts) writes none, while the `site` step after sharded builds does (it
  * depends on the config alone).
  */
-const published = (tree: Map<string, Buffer>) => new Map([...tree].filter(([k]) => !k.startsWith('.badgepress/') && k !== 'api/v1/openapi.json'));
+const published = (tree: Map<string, Buffer>) =>
+  new Map([...tree].filter(([k]) => !k.startsWith('.badgepress/') && k !== 'api/v1/openapi.json'));
 
 /** The search's prefix pages of a site (search/<prefix>/index.html). */
-const prefixPages = (tree: Map<string, Buffer>) => new Set([...tree.keys()].filter((k) => /^search\/[^/]+\/index\.html$/.test(k)));
+const prefixPages = (tree: Map<string, Buffer>) =>
+  new Set([...tree.keys()].filter((k) => /^search\/[^/]+\/index\.html$/.test(k)));
 
 async function checkSequence(t: Target, w: World, steps: Step[]): Promise<void> {
   let before = new Set<string>();
@@ -269,8 +325,16 @@ async function checkSequence(t: Target, w: World, steps: Step[]): Promise<void> 
     if (s) apply(w, s);
     if (s?.kind === 'dropState') await t.dropState(w.incremental);
     let incSkipped = 0;
-    for (let i = 0; i < w.shards; i++) incSkipped += await runBuild(w, t, w.incremental, false, w.shards > 1 ? { index: i, count: w.shards } : undefined);
-    if (w.shards > 1) await siteStep({ config: w.config, store: await t.store(w), out: w.incremental, ...t.flags }, w.shards);
+    for (let i = 0; i < w.shards; i++)
+      incSkipped += await runBuild(
+        w,
+        t,
+        w.incremental,
+        false,
+        w.shards > 1 ? { index: i, count: w.shards } : undefined,
+      );
+    if (w.shards > 1)
+      await siteStep({ config: w.config, store: await t.store(w), out: w.incremental, ...t.flags }, w.shards);
     const forceSkipped = await runBuild(w, t, w.force, true);
     const [inc, full] = await Promise.all([t.tree(w.incremental), t.tree(w.force)]);
     expect(published(inc), `after ${JSON.stringify(s)}`).toEqual(published(full));
@@ -285,7 +349,8 @@ async function checkSequence(t: Target, w: World, steps: Step[]): Promise<void> 
     const search = join(w.incremental, 'search');
     if (existsSync(search))
       for (const e of readdirSync(search, { withFileTypes: true }))
-        if (e.isDirectory()) expect(readdirSync(join(search, e.name)), `search/${e.name}/ after ${JSON.stringify(s)}`).not.toEqual([]);
+        if (e.isDirectory())
+          expect(readdirSync(join(search, e.name)), `search/${e.name}/ after ${JSON.stringify(s)}`).not.toEqual([]);
   }
 }
 
@@ -343,15 +408,23 @@ const onDisk: Target = {
 describe('incremental output equals a --force build after every step', () => {
   it('on a directory', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('A' as const, 'B' as const), fc.array(step, { minLength: 1, maxLength: 6 }), async (shape, steps) => {
-        const root = join(dir, `d${++run}`);
-        await checkSequence(
-          onDisk,
-          newWorld(root, shape, (name) => join(root, name)),
-          steps,
-        );
-      }),
-      { numRuns: Number(process.env.BADGEPRESS_RUNS ?? 4), examples: EXAMPLES, seed: Number(process.env.BADGEPRESS_SEED ?? 20261123) },
+      fc.asyncProperty(
+        fc.constantFrom('A' as const, 'B' as const),
+        fc.array(step, { minLength: 1, maxLength: 6 }),
+        async (shape, steps) => {
+          const root = join(dir, `d${++run}`);
+          await checkSequence(
+            onDisk,
+            newWorld(root, shape, (name) => join(root, name)),
+            steps,
+          );
+        },
+      ),
+      {
+        numRuns: Number(process.env.BADGEPRESS_RUNS ?? 4),
+        examples: EXAMPLES,
+        seed: Number(process.env.BADGEPRESS_SEED ?? 20261123),
+      },
     );
     expect(reused).toBeGreaterThan(0);
     expect(sawPrefixPages).toBe(true);
@@ -394,7 +467,10 @@ describe('incremental output equals a --force build after every step', () => {
           for (const o of page.Contents ?? []) have.push(o.Key!);
         const gone = have.filter((k) => !want.has(k.slice(prefix.length)));
         expect(await deleteKeys(client, 'values', gone)).toEqual([]);
-        for (const name of want) await client.send(new PutObjectCommand({ Bucket: 'values', Key: prefix + name, Body: readFileSync(join(w.store, name)) }));
+        for (const name of want)
+          await client.send(
+            new PutObjectCommand({ Bucket: 'values', Key: prefix + name, Body: readFileSync(join(w.store, name)) }),
+          );
         client.destroy();
         return `s3://values/${prefix}`;
       };
@@ -415,11 +491,15 @@ describe('incremental output equals a --force build after every step', () => {
         flags: { 's3-endpoint': peer.endpoint, 's3-path-style': true },
       };
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom('A' as const, 'B' as const), fc.array(step, { minLength: 1, maxLength: 5 }), async (shape, steps) => {
-          const root = join(dir, `s${++run}`);
-          const w = newWorld(root, shape, (name) => `s3://site/${root.split('/').pop()}-${name}/`);
-          await checkSequence(inBucket, w, steps);
-        }),
+        fc.asyncProperty(
+          fc.constantFrom('A' as const, 'B' as const),
+          fc.array(step, { minLength: 1, maxLength: 5 }),
+          async (shape, steps) => {
+            const root = join(dir, `s${++run}`);
+            const w = newWorld(root, shape, (name) => `s3://site/${root.split('/').pop()}-${name}/`);
+            await checkSequence(inBucket, w, steps);
+          },
+        ),
         {
           numRuns: Math.ceil(Number(process.env.BADGEPRESS_RUNS ?? 4) / 4),
           examples: EXAMPLES.slice(0, 2),

@@ -29,7 +29,10 @@ const FILES = ['a.ndjson', 'b.ndjson', 'c.ndjson'];
 const DAY = 86400;
 const T0 = 1_760_000_000;
 const THRESHOLDS = readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8');
-const WITHOUT_REUSED = THRESHOLDS.replace(/ {2}- id: DEPENDENTS[\s\S]*?(?=badges:)/, '').replace(/ {2}- id: REUSED[\s\S]*$/, '');
+const WITHOUT_REUSED = THRESHOLDS.replace(/ {2}- id: DEPENDENTS[\s\S]*?(?=badges:)/, '').replace(
+  / {2}- id: REUSED[\s\S]*$/,
+  '',
+);
 
 type Step =
   | { kind: 'scan'; repo: number; file: number; day: number; value: number }
@@ -54,7 +57,16 @@ interface Flags {
 }
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('scan' as const), repo: fc.nat(3), file: fc.nat(2), day: fc.nat(40), value: fc.nat(25) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('scan' as const),
+      repo: fc.nat(3),
+      file: fc.nat(2),
+      day: fc.nat(40),
+      value: fc.nat(25),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('edit' as const), file: fc.nat(2), value: fc.nat(25) }) },
   fc.record({ kind: fc.constant('bad' as const), file: fc.nat(2) }),
   fc.record({ kind: fc.constant('deleteFile' as const), file: fc.nat(2) }),
@@ -65,7 +77,15 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('pages' as const) }),
   fc.record({ kind: fc.constant('badge' as const) }),
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('time' as const), days: fc.integer({ min: 1, max: 40 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('crash' as const), file: fc.nat(2), value: fc.nat(25), after: fc.nat(150) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('crash' as const),
+      file: fc.nat(2),
+      value: fc.nat(25),
+      after: fc.nat(150),
+    }),
+  },
 );
 const flagsArb: fc.Arbitrary<Flags> = fc.record({
   prune: fc.boolean(),
@@ -120,7 +140,10 @@ function newWorld(root: string, out: string): World {
 }
 
 function writeConfig(w: World): void {
-  writeFileSync(w.config, `shape: A\nexpireAfterDays: 30\nthresholds: { A: thresholds.yaml }\nopenapi: ${w.openapi}\npages: ${w.pages}\n`);
+  writeFileSync(
+    w.config,
+    `shape: A\nexpireAfterDays: 30\nthresholds: { A: thresholds.yaml }\nopenapi: ${w.openapi}\npages: ${w.pages}\n`,
+  );
   const text = w.reused ? THRESHOLDS : WITHOUT_REUSED;
   const bands =
     w.bands === 0
@@ -164,7 +187,10 @@ function apply(w: World, s: Step): void {
       return addLine(w, name, scanLine(REPOS[s.repo]!, T0 + s.day * DAY, s.value));
     case 'edit': {
       const lines = w.files.get(name);
-      const rec = lines?.[0] === undefined ? undefined : (JSON.parse(lines[0]) as { repositoryUrl?: string; timestamp?: number } | null);
+      const rec =
+        lines?.[0] === undefined
+          ? undefined
+          : (JSON.parse(lines[0]) as { repositoryUrl?: string; timestamp?: number } | null);
       if (!lines || !rec?.repositoryUrl) return;
       lines[0] = scanLine(rec.repositoryUrl, rec.timestamp!, s.value);
       return writeStoreFile(w, name);
@@ -252,7 +278,17 @@ async function buildSteps(t: Target, w: World, f: Flags): Promise<number> {
     code = Math.max(code, r.code ?? 9);
   }
   if (f.shards > 1 && w.pages) {
-    const r = await runCommand(['site', '--shards', String(f.shards), '--config', w.config, '--out', w.out, ...t.flags, ...(f.prune ? ['--prune'] : [])]);
+    const r = await runCommand([
+      'site',
+      '--shards',
+      String(f.shards),
+      '--config',
+      w.config,
+      '--out',
+      w.out,
+      ...t.flags,
+      ...(f.prune ? ['--prune'] : []),
+    ]);
     expect(r.code, r.stderr).toBe(0);
   }
   return code;
@@ -291,7 +327,18 @@ async function checkSequence(t: Target, w: World, steps: Array<[Step, Flags]>): 
     const code = await buildSteps(t, w, f);
     checked++;
     const clean = join(w.root, `clean${++run}`);
-    const c = await runCommand(['build', '--config', w.config, '--store', w.store, '--out', clean, '--now', String(w.now), '--json']);
+    const c = await runCommand([
+      'build',
+      '--config',
+      w.config,
+      '--store',
+      w.store,
+      '--out',
+      clean,
+      '--now',
+      String(w.now),
+      '--json',
+    ]);
     const what = `after ${JSON.stringify(s)} with ${JSON.stringify(f)}`;
     expect(code, what).toBe(c.code);
     const [inc, full] = [published(await t.tree(w.out)), published(readTree(clean))];
@@ -398,13 +445,16 @@ describe('incremental output against a clean build after every step', () => {
           ),
         ).toEqual([]);
         for (const name of w.files.keys())
-          await client.send(new PutObjectCommand({ Bucket: 'values', Key: prefix + name, Body: readFileSync(join(w.store, name)) }));
+          await client.send(
+            new PutObjectCommand({ Bucket: 'values', Key: prefix + name, Body: readFileSync(join(w.store, name)) }),
+          );
         client.destroy();
         return `s3://values/${prefix}`;
       };
       const inBucket: Target = {
         store: syncStore,
-        tree: async (out) => new Map([...(await peer.objects('site', out.replace('s3://site/', '')))].map(([k, v]) => [k, v.body])),
+        tree: async (out) =>
+          new Map([...(await peer.objects('site', out.replace('s3://site/', '')))].map(([k, v]) => [k, v.body])),
         flags: ['--s3-endpoint', peer.endpoint, '--s3-path-style'],
         buildFlags: { 's3-endpoint': peer.endpoint, 's3-path-style': true },
       };

@@ -1,7 +1,18 @@
 // Incremental builds that repair themselves: after each case, the incremental output equals a
 // clean build of the same inputs into an empty directory (the build state set aside).
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIncrementally } from './helpers/incremental.ts';
@@ -104,7 +115,9 @@ describe('a build state that cannot be trusted is named, set aside, and the buil
     writeStore(store, 'b.ndjson', scan(2, T + 86400, 4), true);
     const r = await runCommand(args);
     // Found at the end line, whose digest no longer matches the lines before it.
-    expect(r.stderr).toContain(`build state ${path}: line ${lines.length - 1} is the end of other lines than these: the state was edited`);
+    expect(r.stderr).toContain(
+      `build state ${path}: line ${lines.length - 1} is the end of other lines than these: the state was edited`,
+    );
     expect(r.stderr).toContain(`set aside as ${path}.untrusted; this build is a full one`);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('unchanged since the last build');
@@ -114,7 +127,9 @@ describe('a build state that cannot be trusted is named, set aside, and the buil
     expect((await runCommand(args)).stdout).toContain('(3 unchanged since the last build, not read)');
   });
 
-  it('a FIFO at the state path: never opened for a read that blocks; set aside, a full build', { timeout: 20_000 }, async () => {
+  it('a FIFO at the state path: never opened for a read that blocks; set aside, a full build', {
+    timeout: 20_000,
+  }, async () => {
     const { store, out, args } = await built();
     const path = join(out, STATE);
     execFileSync('rm', [path]);
@@ -133,7 +148,9 @@ describe('a build state that cannot be trusted is named, set aside, and the buil
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 
-  it('a FIFO at a summary part, then a changed store: never opened; the build writes the part in its place; `site` names it', { timeout: 60_000 }, async () => {
+  it('a FIFO at a summary part, then a changed store: never opened; the build writes the part in its place; `site` names it', {
+    timeout: 60_000,
+  }, async () => {
     const { store, out, args } = await built();
     const part = join(out, '.badgepress/summaries/0-of-1.ndjson');
     const summaries = readFileSync(part);
@@ -153,7 +170,9 @@ describe('a build state that cannot be trusted is named, set aside, and the buil
     await clean(store, out);
   });
 
-  it('a FIFO in the lease chain: never opened; the build refuses, naming it, exit 4, and runs once it is removed', { timeout: 60_000 }, async () => {
+  it('a FIFO in the lease chain: never opened; the build refuses, naming it, exit 4, and runs once it is removed', {
+    timeout: 60_000,
+  }, async () => {
     const { out, args } = await built();
     const chain = join(out, '.badgepress/lease');
     for (const name of readdirSync(chain)) rmSync(join(chain, name));
@@ -166,7 +185,9 @@ describe('a build state that cannot be trusted is named, set aside, and the buil
     expect(bounded(args).code).toBe(0);
   });
 
-  it('a state of 512 MB without a newline (the real CLI): no RangeError, a full build, exit 0', { timeout: 60_000 }, async () => {
+  it('a state of 512 MB without a newline (the real CLI): no RangeError, a full build, exit 0', {
+    timeout: 60_000,
+  }, async () => {
     const store = place('store');
     const out = place('out');
     writeStore(store, 'a.ndjson', scan(0, T, 1));
@@ -238,7 +259,9 @@ describe('a build that did not finish', () => {
       },
     }).catch((e: unknown) => e);
     expect(stopped).toMatchObject({ message: 'killed' });
-    expect(readFileSync(join(out, `api/v1/repositories/${encodeURIComponent(url(0))}/badges/MAINTENANCE`), 'utf8')).toContain('"value":6');
+    expect(
+      readFileSync(join(out, `api/v1/repositories/${encodeURIComponent(url(0))}/badges/MAINTENANCE`), 'utf8'),
+    ).toContain('"value":6');
     // `cp -p` of the old files: the same bytes, sizes and mtimes the old state records.
     writeFileSync(join(store, 'a.ndjson'), v1.a);
     writeFileSync(join(store, 'b.ndjson'), v1.b);
@@ -254,13 +277,19 @@ describe('a build that did not finish', () => {
 });
 
 /** A store folder, a copy of the Shape A thresholds, and a config (site.yaml) `config` rewrites with extra lines. */
-function siteWithConfig(name: string): { root: string; store: string; thresholds: string; config: (extra: string) => void } {
+function siteWithConfig(name: string): {
+  root: string;
+  store: string;
+  thresholds: string;
+  config: (extra: string) => void;
+} {
   const root = place(name);
   const store = join(root, 'store');
   mkdirSync(store);
   const thresholds = readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8');
   writeFileSync(join(root, 'thresholds.yaml'), thresholds);
-  const config = (extra: string) => writeFileSync(join(root, 'site.yaml'), `shape: A\nthresholds: { A: thresholds.yaml }\n${extra}`);
+  const config = (extra: string) =>
+    writeFileSync(join(root, 'site.yaml'), `shape: A\nthresholds: { A: thresholds.yaml }\n${extra}`);
   config('');
   return { root, store, thresholds, config };
 }
@@ -303,7 +332,10 @@ describe('--prune removes site-wide files the build no longer produces', () => {
     await sameAsClean();
 
     // The REUSED badge and the DEPENDENTS rule it alone uses, removed.
-    writeFileSync(join(root, 'thresholds.yaml'), thresholds.replace(/  - id: DEPENDENTS[\s\S]*?(?=badges:)/, '').replace(/  - id: REUSED[\s\S]*$/, ''));
+    writeFileSync(
+      join(root, 'thresholds.yaml'),
+      thresholds.replace(/  - id: DEPENDENTS[\s\S]*?(?=badges:)/, '').replace(/  - id: REUSED[\s\S]*$/, ''),
+    );
     await build(out, true);
     expect(existsSync(join(out, 'badges/REUSED'))).toBe(false);
     expect(existsSync(join(out, 'rules/DEPENDENTS'))).toBe(false);
@@ -318,7 +350,9 @@ describe('--prune removes site-wide files the build no longer produces', () => {
     // A file of the operator's beside the site stays.
     writeFileSync(join(out, 'CNAME'), 'badges.example.org\n');
     await build(out, true);
-    expect([...published(readTree(out)).keys()].filter((k) => !k.startsWith('api/v1/repositories/'))).toEqual(['CNAME']);
+    expect([...published(readTree(out)).keys()].filter((k) => !k.startsWith('api/v1/repositories/'))).toEqual([
+      'CNAME',
+    ]);
     // No folder the pages lived in is left behind, empty.
     expect(readdirSync(out).sort()).toEqual(['.badgepress', 'CNAME', 'api']);
     rmSync(join(out, 'CNAME'));
@@ -333,8 +367,17 @@ describe('plan counts what build then writes', () => {
     const out = join(root, 'out');
     const flags = ['--config', join(root, 'site.yaml'), '--store', store, '--out', out, '--now', String(NOW), '--json'];
     const compare = async (what: string) => {
-      const plan = JSON.parse((await runCommand(['plan', ...flags])).stdout) as { added: number; changed: number; removed: number; unchanged: number };
-      const built = JSON.parse((await runCommand(['build', ...flags, '--prune'])).stdout) as { written: number; removed: number; unchanged: number };
+      const plan = JSON.parse((await runCommand(['plan', ...flags])).stdout) as {
+        added: number;
+        changed: number;
+        removed: number;
+        unchanged: number;
+      };
+      const built = JSON.parse((await runCommand(['build', ...flags, '--prune'])).stdout) as {
+        written: number;
+        removed: number;
+        unchanged: number;
+      };
       expect({ written: plan.added + plan.changed, removed: plan.removed, unchanged: plan.unchanged }, what).toEqual({
         written: built.written,
         removed: built.removed,

@@ -42,8 +42,11 @@ const flags = () => ({ store, out: 's3://site/pub/', 's3-endpoint': proxy.endpoi
 // honours conditional writes): those requests are not the site's.
 const take = () => requests.splice(0).filter((r) => !/\/\.badgepress\/(lease|conditional-writes-probe)/.test(r.path));
 const lists = (rs: typeof requests) =>
-  rs.filter((r) => r.method === 'GET' && /[?&]list-type=2/.test(r.path)).map((r) => /prefix=([^&]*)/.exec(r.path)?.[1] ?? '');
-const puts = (rs: typeof requests) => rs.filter((r) => r.method === 'PUT').map((r) => r.path.replace(/^\/site\/pub\//, '').replace(/\?.*/, ''));
+  rs
+    .filter((r) => r.method === 'GET' && /[?&]list-type=2/.test(r.path))
+    .map((r) => /prefix=([^&]*)/.exec(r.path)?.[1] ?? '');
+const puts = (rs: typeof requests) =>
+  rs.filter((r) => r.method === 'PUT').map((r) => r.path.replace(/^\/site\/pub\//, '').replace(/\?.*/, ''));
 
 describe('incremental builds on S3', () => {
   it('unchanged: no PUT of the site, no listing of it; one new scan: that repository listed and written alone', async () => {
@@ -54,7 +57,13 @@ describe('incremental builds on S3', () => {
 
     const again = await buildIncrementally({ flags: flags(), now: NOW, prune: false });
     const rs = take();
-    expect(again.summary).toMatchObject({ written: 0, reused: 12, repositories: 12, scans: first.summary.scans, unchanged: first.summary.written });
+    expect(again.summary).toMatchObject({
+      written: 0,
+      reused: 12,
+      repositories: 12,
+      scans: first.summary.scans,
+      unchanged: first.summary.written,
+    });
     // The state has the same bytes: it is not sent again either.
     expect(puts(rs)).toEqual([]);
     expect(lists(rs)).toEqual(['pub/.badgepress/state/']);
@@ -66,13 +75,18 @@ describe('incremental builds on S3', () => {
     const one = await buildIncrementally({ flags: flags(), now: NOW, prune: false });
     const rs1 = take();
     expect(one.summary).toMatchObject({ reused: 11, repositories: 12 });
-    expect(lists(rs1)).toEqual(['pub/.badgepress/state/', `pub/api/v1/repositories/${encodeURIComponent(repositoryUrl(3))}/`]);
+    expect(lists(rs1)).toEqual([
+      'pub/.badgepress/state/',
+      `pub/api/v1/repositories/${encodeURIComponent(repositoryUrl(3))}/`,
+    ]);
     const written = puts(rs1);
     // First the mark of what this build may publish (the next build redoes it if this one
     // never finishes), then the files, then the state, and the mark goes.
     expect(written[0]).toBe('.badgepress/state/1/0.pending.json');
     expect(written.at(-1)).toBe('.badgepress/state/1/0.json');
-    expect(written.slice(1, -1).every((k) => k.startsWith(`api/v1/repositories/${encodeURIComponent(repositoryUrl(3))}/`))).toBe(true);
+    expect(
+      written.slice(1, -1).every((k) => k.startsWith(`api/v1/repositories/${encodeURIComponent(repositoryUrl(3))}/`)),
+    ).toBe(true);
     expect(written.length - 2).toBe(one.summary.written);
     expect(rs1.at(-1)).toMatchObject({ method: 'POST', path: '/site/?delete=' });
   });
@@ -126,9 +140,13 @@ describe('the state on S3', () => {
     writeFileSync(config, 'cache:\n  latestMaxAge: 60\n');
     take();
     await buildIncrementally({ flags: { ...ages, config }, now: NOW, prune: false });
-    const site = [...(await peer.objects('site', 'ages/')).entries()].filter(([key]) => !key.startsWith('.badgepress/'));
+    const site = [...(await peer.objects('site', 'ages/')).entries()].filter(
+      ([key]) => !key.startsWith('.badgepress/'),
+    );
     expect(site.length).toBeGreaterThan(12 * 4 * 7);
-    const wrong = site.filter(([, o]) => o.cacheControl !== 'public, max-age=60').map(([key, o]) => `${key}: ${o.cacheControl}`);
+    const wrong = site
+      .filter(([, o]) => o.cacheControl !== 'public, max-age=60')
+      .map(([key, o]) => `${key}: ${o.cacheControl}`);
     expect(wrong).toEqual([]);
     expect(puts(take()).filter((k) => !k.includes('/.badgepress/'))).toHaveLength(site.length);
     // Once told, they stay told: the same config again sends nothing.
@@ -138,7 +156,10 @@ describe('the state on S3', () => {
 
   it('a state larger than a part goes up in parts (one object in the end) and reads back line for line', async () => {
     const st = new S3StateKeeper(peer.client(proxy.endpoint), parseS3Location('s3://site/parts/')!, 5 * 1024 * 1024);
-    const lines = Array.from({ length: 150_000 }, (_, i) => `${JSON.stringify(['r', `https://example.org/r${i}`, i, 0, 0, null, null, null, null])}\n`);
+    const lines = Array.from(
+      { length: 150_000 },
+      (_, i) => `${JSON.stringify(['r', `https://example.org/r${i}`, i, 0, 0, null, null, null, null])}\n`,
+    );
     take();
     await st.write('.badgepress/state/1/0.json', lines);
     const rs = take();
@@ -184,6 +205,9 @@ describe('the state on S3', () => {
 
 function addScan(i: number, n: number): void {
   const file = join(store, `repo-${String(i).padStart(2, '0')}.ndjson`);
-  appendFileSync(file, `${JSON.stringify({ repositoryUrl: repositoryUrl(i), timestamp: 1_763_000_000 + n, values: { BUS_FACTOR: n } })}\n`);
+  appendFileSync(
+    file,
+    `${JSON.stringify({ repositoryUrl: repositoryUrl(i), timestamp: 1_763_000_000 + n, values: { BUS_FACTOR: n } })}\n`,
+  );
   utimesSync(file, 1_700_000_000 + n, 1_700_000_000 + n);
 }

@@ -12,13 +12,20 @@ import { writeLines } from '../src/incremental/state-lines.ts';
 import { DirectoryStateKeeper } from '../src/incremental/state-keeper.ts';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { SummaryLines } from '../src/incremental/summary-lines.ts';
-import { SUMMARY_PART_LINES, sortSummaries, staleSummaryParts, summariesFiles, summariesKey } from '../src/render/pages/summary.ts';
+import {
+  SUMMARY_PART_LINES,
+  sortSummaries,
+  staleSummaryParts,
+  summariesFiles,
+  summariesKey,
+} from '../src/render/pages/summary.ts';
 import { readSummaries } from '../src/pipeline/summaries.ts';
 
 const dir = tempDir();
 const NOW = 1_763_600_000;
 const url = (i: number) => `https://github.com/s/r${i}`;
-const scan = (i: number, t: number) => `${JSON.stringify({ repositoryUrl: url(i), timestamp: t, values: { BUS_FACTOR: i } })}\n`;
+const scan = (i: number, t: number) =>
+  `${JSON.stringify({ repositoryUrl: url(i), timestamp: t, values: { BUS_FACTOR: i } })}\n`;
 
 let stores = 0;
 function store(): string {
@@ -76,11 +83,26 @@ describe('state as JSON lines (format 5)', () => {
     parts: { sarif: 's' },
     files: new Map([
       ['a.ndjson', { version: '10:1', repositories: [url(0), url(1)] }],
-      ['b.ndjson', { version: '11:2', repositories: [url(2)], issues: [{ severity: 'error' as const, where: 'b.ndjson:3', message: 'bad' }] }],
+      [
+        'b.ndjson',
+        {
+          version: '11:2',
+          repositories: [url(2)],
+          issues: [{ severity: 'error' as const, where: 'b.ndjson:3', message: 'bad' }],
+        },
+      ],
     ]),
     repositories: new Map([
       [url(0), { scans: 2, files: 40, pruned: true, flip: 1_770_000_001, flipped: false }],
-      [url(1), { scans: 1, files: 20, pruned: false, issues: [{ severity: 'warning' as const, where: 'a.ndjson:2', message: 'odd' }] }],
+      [
+        url(1),
+        {
+          scans: 1,
+          files: 20,
+          pruned: false,
+          issues: [{ severity: 'warning' as const, where: 'a.ndjson:2', message: 'odd' }],
+        },
+      ],
       [url(2), { scans: 0, files: 0, pruned: false }],
     ]),
     gone: [url(9)],
@@ -123,7 +145,9 @@ describe('a state write that fails part way', () => {
       yield '{"new":true}\n';
       throw new Error('a summary line could not be read');
     }
-    await expect(states.write(key, lines())).rejects.toThrow(`build state ${join(out, key)}: cannot write (Error: a summary line could not be read)`);
+    await expect(states.write(key, lines())).rejects.toThrow(
+      `build state ${join(out, key)}: cannot write (Error: a summary line could not be read)`,
+    );
     const folder = join(out, '.badgepress/state/1');
     expect(readdirSync(folder)).toEqual(['0.json']);
     expect(existsSync(join(folder, '0.json.tmp'))).toBe(false);
@@ -136,12 +160,16 @@ describe('a state write that fails part way', () => {
 });
 
 describe('a state file that cannot be written', () => {
-  it('rejects with the cause, not a hang, when the stream fails while lines wait for drain', { timeout: 20_000 }, async () => {
+  it('rejects with the cause, not a hang, when the stream fails while lines wait for drain', {
+    timeout: 20_000,
+  }, async () => {
     const line = `${'x'.repeat(1 << 20)}\n`;
     function* many(): Generator<string> {
       for (let i = 0; i < 8; i++) yield line;
     }
-    await expect(writeLines(join(dir, 'no-such-folder', 'state.json.tmp'), many())).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(writeLines(join(dir, 'no-such-folder', 'state.json.tmp'), many())).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
   });
 });
 
@@ -236,7 +264,9 @@ describe('summary lines on disk', () => {
       cacheControl: 'no-store',
       phase: 'latest',
     });
-    await expect(readSummaries(sink, 2)).rejects.toThrow(/1-of-2\.2\.ndjson:1: not a JSON summary; run "badgepress build --shard 1\/2" again/);
+    await expect(readSummaries(sink, 2)).rejects.toThrow(
+      /1-of-2\.2\.ndjson:1: not a JSON summary; run "badgepress build --shard 1\/2" again/,
+    );
     expect(fds()).toBe(before);
     await sink.close();
   });

@@ -25,30 +25,49 @@ describe('badgepress init', () => {
     );
     // The next step it names is the scan, of the list it wrote (comments only, as packaged).
     expect(init.stdout).toContain(`Next: list the repositories to measure in ${join(site, 'config/repositories.txt')}`);
-    expect(init.stdout).toContain(`run "badgepress scan --repos config/repositories.txt" and "badgepress build" in ${site}`);
-    expect(readFileSync(join(site, 'config/repositories.txt'), 'utf8')).toBe(readFileSync(join(ROOT, 'config/repositories.txt'), 'utf8'));
+    expect(init.stdout).toContain(
+      `run "badgepress scan --repos config/repositories.txt" and "badgepress build" in ${site}`,
+    );
+    expect(readFileSync(join(site, 'config/repositories.txt'), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'config/repositories.txt'), 'utf8'),
+    );
     const written = readFileSync(join(site, 'config/badgepress.yaml'), 'utf8');
     // Every comment of the packaged file is there, every setting too; only where things are changed.
     expect(comments(packaged).length).toBeGreaterThan(10);
     for (const c of comments(packaged)) expect(written).toContain(c);
     const [mine, theirs] = [parse(written), parse(packaged)];
     expect(Object.keys(mine)).toEqual(Object.keys(theirs));
-    expect(mine).toEqual({ ...theirs, shape: 'A', store: '../store', out: '../dist', thresholds: { A: 'thresholds-a.yaml' } });
-    expect(readFileSync(join(site, 'config/thresholds-a.yaml'), 'utf8')).toBe(readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8'));
+    expect(mine).toEqual({
+      ...theirs,
+      shape: 'A',
+      store: '../store',
+      out: '../dist',
+      thresholds: { A: 'thresholds-a.yaml' },
+    });
+    expect(readFileSync(join(site, 'config/thresholds-a.yaml'), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8'),
+    );
 
     copyFileSync(join(ROOT, 'examples/store/acme-widget.ndjson'), join(site, 'store/acme-widget.ndjson'));
     const build = runCli(['build', '--now', '1764000000'], { cwd: site });
     expect(build.code, build.stderr).toBe(0);
     expect(build.stdout).toMatch(
-      new RegExp(`^badgepress: 1 repository, 5 scans, .* → ${join(site, 'dist')} \\(settings: ${join(site, 'config/badgepress.yaml')}\\)\\n$`),
+      new RegExp(
+        `^badgepress: 1 repository, 5 scans, .* → ${join(site, 'dist')} \\(settings: ${join(site, 'config/badgepress.yaml')}\\)\\n$`,
+      ),
     );
   });
 
   it('writes Shape B on --shape B, and keeps what exists unless --force', async () => {
     const site = join(dir, 'site-b');
     expect((await runCommand(['init', site, '--shape', 'B'])).code).toBe(0);
-    expect(parse(readFileSync(join(site, 'config/badgepress.yaml'), 'utf8'))).toMatchObject({ shape: 'B', thresholds: { B: 'thresholds-b.yaml' } });
-    expect(readFileSync(join(site, 'config/thresholds-b.yaml'), 'utf8')).toBe(readFileSync(join(ROOT, 'config/thresholds-b.yaml'), 'utf8'));
+    expect(parse(readFileSync(join(site, 'config/badgepress.yaml'), 'utf8'))).toMatchObject({
+      shape: 'B',
+      thresholds: { B: 'thresholds-b.yaml' },
+    });
+    expect(readFileSync(join(site, 'config/thresholds-b.yaml'), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'config/thresholds-b.yaml'), 'utf8'),
+    );
     writeFileSync(join(site, 'config/badgepress.yaml'), 'shape: B\n# mine\n');
     const again = await runCommand(['init', site, '--shape', 'B']);
     expect(again.code).toBe(2);

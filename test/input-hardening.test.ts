@@ -2,7 +2,16 @@
 // with a message naming the wrong cause: decision patterns, special files, YAML
 // tags, repository URLs, config addresses, oversized lines and unreadable files.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { childEnv, NODE_TSX, ROOT, spawnChecked } from './helpers/cli.ts';
@@ -37,7 +46,12 @@ function folder(files: Record<string, string>): string {
 /** The real command line, killed after `seconds`: a hang shows as code null. */
 function cli(args: string[], seconds = 60, asNobody = false) {
   const user = asNobody && AS_ROOT ? { uid: 65534, gid: 65534 } : {};
-  const r = spawnChecked(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, ...args], { cwd: ROOT, env: childEnv(), timeout: seconds * 1000, ...user });
+  const r = spawnChecked(NODE_TSX[0], [...NODE_TSX.slice(1), `${ROOT}src/cli.ts`, ...args], {
+    cwd: ROOT,
+    env: childEnv(),
+    timeout: seconds * 1000,
+    ...user,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -46,7 +60,8 @@ describe('decision patterns match in linear time (RE2)', () => {
     const hostile = `https://github.com/${'a'.repeat(40)}!`;
     const d = folder({
       'badgepress.yaml': `shape: B\nstore: store\nthresholds: {B: ${join(ROOT, 'examples/shape-b/thresholds-b.yaml')}}\ndecisions: decisions\n`,
-      'decisions/oss.yaml': "ruleId: MANUAL/Project is open source\ngrantedRegex: ['^https://github\\.com/(a+)+$', '^https://codeberg\\.org/']\n",
+      'decisions/oss.yaml':
+        "ruleId: MANUAL/Project is open source\ngrantedRegex: ['^https://github\\.com/(a+)+$', '^https://codeberg\\.org/']\n",
       'store/s.ndjson': [
         line({ repositoryUrl: hostile, timestamp: 1760000000, values: { COMMITS: 7 } }),
         line({ repositoryUrl: 'https://codeberg.org/acme/tool', timestamp: 1760000000, values: { COMMITS: 7 } }),
@@ -58,8 +73,12 @@ describe('decision patterns match in linear time (RE2)', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const explanation = (url: string) =>
-      JSON.parse(readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(url), 'badges/OPEN-SOURCE'), 'utf8')) as unknown;
-    expect(JSON.stringify(explanation('https://codeberg.org/acme/tool'))).toContain('the repository matches ^https://codeberg\\\\.org/');
+      JSON.parse(
+        readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(url), 'badges/OPEN-SOURCE'), 'utf8'),
+      ) as unknown;
+    expect(JSON.stringify(explanation('https://codeberg.org/acme/tool'))).toContain(
+      'the repository matches ^https://codeberg\\\\.org/',
+    );
     expect(JSON.stringify(explanation(hostile))).not.toContain('Granted manually');
   });
 });
@@ -69,7 +88,10 @@ async function load(store: string): Promise<{ histories: RepositoryHistory[]; is
   const catalog = catalogA(await loadThresholdsA(join(ROOT, 'config/thresholds-a.yaml')));
   const issues: string[] = [];
   const histories: RepositoryHistory[] = [];
-  for await (const h of loadHistories(new DirectoryStore(store), { catalog, report: (i: LoadIssue) => issues.push(`${i.where}: ${i.message}`) }))
+  for await (const h of loadHistories(new DirectoryStore(store), {
+    catalog,
+    report: (i: LoadIssue) => issues.push(`${i.where}: ${i.message}`),
+  }))
     histories.push(h);
   return { histories, issues };
 }
@@ -136,7 +158,10 @@ describe('text too long for a JavaScript string is named as such, with the limit
     bytes.write('\n{"b":2}\n', bytes.length - 9);
     expect(parseStoreFile('s.ndjson', bytes)).toEqual([
       { line: 1, value: { a: 1 } },
-      { line: 2, error: 'line is 572 MiB long, more than the 512 MiB a JavaScript string can hold; a record is one line of JSON' },
+      {
+        line: 2,
+        error: 'line is 572 MiB long, more than the 512 MiB a JavaScript string can hold; a record is one line of JSON',
+      },
       { line: 3, value: { b: 2 } },
     ]);
   });
@@ -151,13 +176,19 @@ describe('text too long for a JavaScript string is named as such, with the limit
     appendFileSync(path, `\n${scan('https://github.com/acme/b')}\n`);
     const { histories, issues } = await load(d);
     expect(histories.map((h) => h.repositoryUrl)).toEqual(['https://github.com/acme/a', 'https://github.com/acme/b']);
-    expect(issues).toEqual([`${path}:2: line longer than 64 MiB; split the record or shorten its evidence; record skipped`]);
+    expect(issues).toEqual([
+      `${path}:2: line longer than 64 MiB; split the record or shorten its evidence; record skipped`,
+    ]);
   });
 
   it('a 600 MB .json or .yaml file is too large, and says how to split it', () => {
     for (const name of ['s.json', 's.yaml']) {
       expect(parseStoreFile(name, huge())).toEqual([
-        { line: 1, error: 'file is 572 MiB, more than the 512 MiB a JavaScript string can hold; split it, or write it as NDJSON (one record per line)' },
+        {
+          line: 1,
+          error:
+            'file is 572 MiB, more than the 512 MiB a JavaScript string can hold; split it, or write it as NDJSON (one record per line)',
+        },
       ]);
     }
     expect(MAX_TEXT_BYTES).toBe(2 ** 29 - 24);
@@ -168,8 +199,14 @@ const mkfifo = (path: string) => expect(spawnSync('mkfifo', [path]).status).toBe
 const scan = (url: string, t = 10) => line({ repositoryUrl: url, timestamp: t, values: { BUS_FACTOR: 3 } });
 
 describe('only regular files are read: a FIFO or device never blocks a build', () => {
-  it('a store file replaced by a FIFO after listing is a named bad file; the others are built', { timeout: 20_000 }, async () => {
-    const d = folder({ 'a.ndjson': scan('https://github.com/acme/a'), 'b.ndjson': scan('https://github.com/acme/b'), 'c.yaml': 'x: 1' });
+  it('a store file replaced by a FIFO after listing is a named bad file; the others are built', {
+    timeout: 20_000,
+  }, async () => {
+    const d = folder({
+      'a.ndjson': scan('https://github.com/acme/a'),
+      'b.ndjson': scan('https://github.com/acme/b'),
+      'c.yaml': 'x: 1',
+    });
     // The race made certain: the listing sees regular files, the reads find a FIFO and a device.
     class SwappedAfterListing extends DirectoryStore {
       override async entries(): Promise<StoreEntry[]> {
@@ -184,7 +221,10 @@ describe('only regular files are read: a FIFO or device never blocks a build', (
     const catalog = catalogA(await loadThresholdsA(join(ROOT, 'config/thresholds-a.yaml')));
     const issues: string[] = [];
     const built: string[] = [];
-    for await (const h of loadHistories(new SwappedAfterListing(d), { catalog, report: (i) => issues.push(`${i.where}: ${i.message}`) }))
+    for await (const h of loadHistories(new SwappedAfterListing(d), {
+      catalog,
+      report: (i) => issues.push(`${i.where}: ${i.message}`),
+    }))
       built.push(h.repositoryUrl);
     expect(built).toEqual(['https://github.com/acme/a']);
     expect(issues).toEqual([
@@ -193,13 +233,17 @@ describe('only regular files are read: a FIFO or device never blocks a build', (
     ]);
   });
 
-  it('thresholds and decision files that are FIFOs are config errors naming the file (exit 2)', { timeout: 40_000 }, async () => {
+  it('thresholds and decision files that are FIFOs are config errors naming the file (exit 2)', {
+    timeout: 40_000,
+  }, async () => {
     const d = folder({ 'store/a.ndjson': scan('https://github.com/acme/a') });
     mkfifo(join(d, 'fifo.yaml'));
     writeFileSync(join(d, 'site.yaml'), `store: store\nthresholds: {A: fifo.yaml}\n`);
     const r = cli(['build', '--config', join(d, 'site.yaml'), '--out', join(d, 'out')], 20);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${join(d, 'fifo.yaml')}: is a FIFO (named pipe), not a regular file; only regular files are read`);
+    expect(r.stderr).toContain(
+      `${join(d, 'fifo.yaml')}: is a FIFO (named pipe), not a regular file; only regular files are read`,
+    );
     mkdirSync(join(d, 'decisions'));
     mkfifo(join(d, 'decisions', 'din.yaml'));
     const { loadDecisions } = await import('../src/config/decisions.ts');
@@ -207,13 +251,18 @@ describe('only regular files are read: a FIFO or device never blocks a build', (
     const t = await loadThresholdsB(join(ROOT, 'examples/shape-b/thresholds-b.yaml'));
     const err = (await loadDecisions(join(d, 'decisions'), t).catch((e: unknown) => e)) as ConfigError;
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.problems).toEqual([`${join(d, 'decisions', 'din.yaml')}: is a FIFO (named pipe), not a regular file; only regular files are read`]);
+    expect(err.problems).toEqual([
+      `${join(d, 'decisions', 'din.yaml')}: is a FIFO (named pipe), not a regular file; only regular files are read`,
+    ]);
   });
 });
 
 describe('a store file that cannot be read is named with its real cause and skipped', () => {
   it('a file over 2 GiB, a file of mode 000 and a link to nothing: each named, the rest built (exit 1)', () => {
-    const d = folder({ 'store/ok.ndjson': scan('https://github.com/acme/ok'), 'store/locked.ndjson': scan('https://github.com/acme/locked') });
+    const d = folder({
+      'store/ok.ndjson': scan('https://github.com/acme/ok'),
+      'store/locked.ndjson': scan('https://github.com/acme/locked'),
+    });
     chmodSync(d, 0o755);
     const store = join(d, 'store');
     chmodSync(store, 0o755);
@@ -240,13 +289,23 @@ describe('a store file that cannot be read is named with its real cause and skip
     );
     expect(r.stderr).not.toMatch(/a link to nothing\?/);
     expect(r.code).toBe(1);
-    expect(JSON.parse(readFileSync(join(out, 'api/v1/repositories', encodeURIComponent('https://github.com/acme/ok'), 'index.json'), 'utf8'))).toMatchObject({
+    expect(
+      JSON.parse(
+        readFileSync(
+          join(out, 'api/v1/repositories', encodeURIComponent('https://github.com/acme/ok'), 'index.json'),
+          'utf8',
+        ),
+      ),
+    ).toMatchObject({
       timestamps: [10],
     });
   });
 
   it('an unreadable subdirectory is named itself, not the store root (exit 4)', () => {
-    const d = folder({ 'store/ok.ndjson': scan('https://github.com/acme/ok'), 'store/team/x.ndjson': scan('https://github.com/acme/x') });
+    const d = folder({
+      'store/ok.ndjson': scan('https://github.com/acme/ok'),
+      'store/team/x.ndjson': scan('https://github.com/acme/x'),
+    });
     chmodSync(d, 0o755);
     chmodSync(join(d, 'store'), 0o755);
     chmodSync(join(d, 'store', 'team'), 0o000);
@@ -302,7 +361,9 @@ describe('what is published: repository URLs', () => {
       timestamps: [10, 20, 30],
     });
     for (const [key, body] of tree) {
-      expect(`${key} ${body.toString('latin1')}`).not.toMatch(/s3cret|SECRETTOKEN|javascript|alert|bücher|b%C3%BCcher/i);
+      expect(`${key} ${body.toString('latin1')}`).not.toMatch(
+        /s3cret|SECRETTOKEN|javascript|alert|bücher|b%C3%BCcher/i,
+      );
     }
   });
 
@@ -310,10 +371,15 @@ describe('what is published: repository URLs', () => {
     const d = store();
     writeFileSync(join(d, 'site.yaml'), 'repositoryUrlSchemes: [https, git]\n');
     const { issues, summary } = await buildSite({ store: d, out: join(d, 'out'), config: join(d, 'site.yaml') });
-    expect(issues.filter((i) => i.message.includes('scheme')).map((i) => i.where)).toEqual([`${join(d, 'a.ndjson')}:3`, `${join(d, 'a.ndjson')}:4`]);
+    expect(issues.filter((i) => i.message.includes('scheme')).map((i) => i.where)).toEqual([
+      `${join(d, 'a.ndjson')}:3`,
+      `${join(d, 'a.ndjson')}:4`,
+    ]);
     expect(summary.repositories).toBe(2);
     writeFileSync(join(d, 'bad.yaml'), 'repositoryUrlSchemes: [HTTPS]\n');
-    await expect(loadSettings(join(d, 'bad.yaml'))).rejects.toThrow(/bad\.yaml:1 repositoryUrlSchemes\[0\]: must match pattern/);
+    await expect(loadSettings(join(d, 'bad.yaml'))).rejects.toThrow(
+      /bad\.yaml:1 repositoryUrlSchemes\[0\]: must match pattern/,
+    );
   });
 });
 
@@ -330,12 +396,17 @@ describe('what is published: addresses from the config', () => {
     const err = (await loadSettings(join(d, 'site.yaml')).catch((e: unknown) => e)) as ConfigError;
     expect(err).toBeInstanceOf(ConfigError);
     expect(err.problems).toEqual([
-      expect.stringMatching(new RegExp(`^${join(d, 'site.yaml')}:\\d+ ${path.replace('.', '\\.')}: .*${message.replace(/[()]/g, '\\$&')}`)),
+      expect.stringMatching(
+        new RegExp(`^${join(d, 'site.yaml')}:\\d+ ${path.replace('.', '\\.')}: .*${message.replace(/[()]/g, '\\$&')}`),
+      ),
     ]);
   });
 
   it('--base-url is held to the same rule, and good addresses pass', async () => {
-    const d = folder({ 'site.yaml': 'store: .\nbaseUrl: https://badges.example.org/sub/\ntool:\n  informationUri: https://example.org/tool?x=1#y\n' });
+    const d = folder({
+      'site.yaml':
+        'store: .\nbaseUrl: https://badges.example.org/sub/\ntool:\n  informationUri: https://example.org/tool?x=1#y\n',
+    });
     await expect(loadSettings(join(d, 'site.yaml'), { baseUrl: 'https://x.org/"><script>' })).rejects.toThrow(
       /--base-url "https:\/\/x\.org\/\\"><script>": holds characters a URI may not/,
     );

@@ -24,14 +24,25 @@ describe('summaries', () => {
     expect(io.code).toBe(4);
     expect(io.stdout.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(io.stdout)).toEqual({
-      error: expect.stringMatching(/json-fail-file\/site: cannot write .* \(ENOTDIR\); check that --out names a writable directory/),
+      error: expect.stringMatching(
+        /json-fail-file\/site: cannot write .* \(ENOTDIR\); check that --out names a writable directory/,
+      ),
       exitCode: 4,
     });
     // a store that is not there is a wrong argument: 2
-    const missing = await runCommand(['build', '--store', join(dir, 'no-such-store'), '--out', join(dir, 'json-fail'), '--json']);
+    const missing = await runCommand([
+      'build',
+      '--store',
+      join(dir, 'no-such-store'),
+      '--out',
+      join(dir, 'json-fail'),
+      '--json',
+    ]);
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout)).toEqual({
-      error: expect.stringMatching(/no-such-store: no such directory; give the directory of stored values with --store/),
+      error: expect.stringMatching(
+        /no-such-store: no such directory; give the directory of stored values with --store/,
+      ),
       exitCode: 2,
     });
     const cfg = join(dir, 'json-bad-cfg.yaml');

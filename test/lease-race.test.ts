@@ -12,7 +12,14 @@ import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } fro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { S3Sink } from '../src/publish/s3-sink.ts';
-import { acquireLease, ConditionalWritesError, leaseKey, LeaseHeldError, type Lease, type LeaseSlot } from '../src/publish/lease.ts';
+import {
+  acquireLease,
+  ConditionalWritesError,
+  leaseKey,
+  LeaseHeldError,
+  type Lease,
+  type LeaseSlot,
+} from '../src/publish/lease.ts';
 import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 import { startFaultProxy } from '../scripts/lib/fault-proxy.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -21,7 +28,8 @@ const dir = tempDir();
 const CONTENDERS = 4;
 const unix = () => Math.floor(Date.now() / 1000);
 /** A lease its holder stopped renewing long ago. */
-const staleLease = () => JSON.stringify({ host: 'gone', pid: 1, token: 'stale', acquiredAt: unix() - 900, expiresAt: unix() - 300 });
+const staleLease = () =>
+  JSON.stringify({ host: 'gone', pid: 1, token: 'stale', acquiredAt: unix() - 900, expiresAt: unix() - 300 });
 
 /**
  * A store that notes every call of one contender with its time and answer, so a trial with
@@ -30,7 +38,9 @@ const staleLease = () => JSON.stringify({ host: 'gone', pid: 1, token: 'stale', 
 function traced(slot: LeaseSlot, name: string, log: string[], t0: number): LeaseSlot {
   const note = (what: string) => log.push(`${(performance.now() - t0).toFixed(1)} ms ${name} ${what}`);
   const token = (text: string | undefined) =>
-    text === undefined ? 'none' : (/"token": ?"([^"]*)"/.exec(text)?.[1] ?? `unparsable ${JSON.stringify(text.slice(0, 40))}`);
+    text === undefined
+      ? 'none'
+      : (/"token": ?"([^"]*)"/.exec(text)?.[1] ?? `unparsable ${JSON.stringify(text.slice(0, 40))}`);
   return {
     where: slot.where,
     read: async () => {
@@ -74,7 +84,9 @@ async function race(
     for (const e of refusals) if (!(e instanceof LeaseHeldError)) throw e;
     const stored = await storedToken();
     if (held.length !== 1 || stored !== held[0]!.record.token) {
-      const holders = held.map((l) => `${l.record.token} (acquired ${l.record.acquiredAt}, expires ${l.record.expiresAt})`).join(', ');
+      const holders = held
+        .map((l) => `${l.record.token} (acquired ${l.record.acquiredAt}, expires ${l.record.expiresAt})`)
+        .join(', ');
       bad.push(`trial ${trial}: ${held.length} holders [${holders}], stored token ${stored}\n  ${log.join('\n  ')}`);
     }
     await Promise.all(held.map((l: Lease) => l.release()));
@@ -86,8 +98,14 @@ describe('the lease on a directory under racing builds', () => {
   it('exactly one of four takes a free lease, and exactly one takes over a stale one, in every trial', async () => {
     const out = join(dir, 'race');
     const slots = () => Array.from({ length: CONTENDERS }, () => new DirectorySink(out).leaseSlot(leaseKey()));
-    const token = async () => ((await slots()[0]!.read()) ? JSON.parse((await slots()[0]!.read())!.text).token : undefined);
-    const free = await race(40, slots, async () => rmSync(join(out, '.badgepress'), { recursive: true, force: true }), token);
+    const token = async () =>
+      (await slots()[0]!.read()) ? JSON.parse((await slots()[0]!.read())!.text).token : undefined;
+    const free = await race(
+      40,
+      slots,
+      async () => rmSync(join(out, '.badgepress'), { recursive: true, force: true }),
+      token,
+    );
     expect(free).toEqual([]);
     // 150 trials: the old read, compare and rename gave two holders in 3 of 60 such trials
     // (1 in 190 in the audit's); with 50 a run missed it about 8% of the time. No interleaving
@@ -113,9 +131,13 @@ describe('the lease on a directory under builds racing in processes of their own
     mkdirSync(control);
     const TRIALS = 20;
     const contenders = Array.from({ length: 3 }, () =>
-      spawn(process.execPath, [fileURLToPath(new URL('./helpers/lease-contender.mjs', import.meta.url)), out, control, String(TRIALS)], {
-        stdio: ['ignore', 'ignore', 'inherit'],
-      }),
+      spawn(
+        process.execPath,
+        [fileURLToPath(new URL('./helpers/lease-contender.mjs', import.meta.url)), out, control, String(TRIALS)],
+        {
+          stdio: ['ignore', 'ignore', 'inherit'],
+        },
+      ),
     );
     const exited = contenders.map((c) => new Promise((ok) => c.once('exit', ok)));
     const slot = new DirectorySink(out).leaseSlot(leaseKey());
@@ -164,14 +186,26 @@ describe('the lease on S3 under racing builds', () => {
     const slots = () => sinks.map((s) => s.leaseSlot(leaseKey()));
     const token = async () => {
       try {
-        return JSON.parse(await (await client.send(new GetObjectCommand({ Bucket: 'race', Key }))).Body!.transformToString()).token as string;
+        return JSON.parse(
+          await (await client.send(new GetObjectCommand({ Bucket: 'race', Key }))).Body!.transformToString(),
+        ).token as string;
       } catch {
         return undefined;
       }
     };
-    const free = await race(30, slots, async () => void (await client.send(new DeleteObjectCommand({ Bucket: 'race', Key }))), token);
+    const free = await race(
+      30,
+      slots,
+      async () => void (await client.send(new DeleteObjectCommand({ Bucket: 'race', Key }))),
+      token,
+    );
     expect(free).toEqual([]);
-    const stale = await race(30, slots, async () => void (await client.send(new PutObjectCommand({ Bucket: 'race', Key, Body: staleLease() }))), token);
+    const stale = await race(
+      30,
+      slots,
+      async () => void (await client.send(new PutObjectCommand({ Bucket: 'race', Key, Body: staleLease() }))),
+      token,
+    );
     expect(stale).toEqual([]);
     await Promise.all(sinks.map((s) => s.close()));
   }, 120_000);
@@ -179,7 +213,8 @@ describe('the lease on S3 under racing builds', () => {
   it('a lost answer to the conditional PUT: the retry is refused with 412, and the lease read back is ours', async () => {
     const proxy = await startFaultProxy(peer.port);
     let first = true;
-    proxy.loseAnswer = (method, path) => method === 'PUT' && path.includes('lossy/.badgepress/lease.json') && first && !(first = false);
+    proxy.loseAnswer = (method, path) =>
+      method === 'PUT' && path.includes('lossy/.badgepress/lease.json') && first && !(first = false);
     const retrying = new S3Client({
       endpoint: proxy.endpoint,
       region: 'us-east-1',
@@ -207,8 +242,13 @@ describe('the lease on S3 under racing builds', () => {
     );
     expect((await peer.objects('race', 'raw/')).has(leaseKey())).toBe(false);
     const warnings: string[] = [];
-    const held = await acquireLease(sink.leaseSlot(leaseKey()), { conditionalWrites: 'unsupported-accept-risk', onWarning: (m) => warnings.push(m) });
-    expect(warnings).toEqual([expect.stringMatching(/ignores conditional writes: the lease cannot keep a second build/)]);
+    const held = await acquireLease(sink.leaseSlot(leaseKey()), {
+      conditionalWrites: 'unsupported-accept-risk',
+      onWarning: (m) => warnings.push(m),
+    });
+    expect(warnings).toEqual([
+      expect.stringMatching(/ignores conditional writes: the lease cannot keep a second build/),
+    ]);
     await held.release();
     await sink.close();
   });

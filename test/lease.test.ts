@@ -27,7 +27,14 @@ generateStore({ repos: 4, scans: 3, out: small, seed: 7 });
 const unix = () => Math.floor(Date.now() / 1000);
 
 function lease(over: Partial<LeaseRecord>): string {
-  return JSON.stringify({ host: hostname(), pid: process.pid, token: 'other', acquiredAt: unix() - 60, expiresAt: unix() + 600, ...over });
+  return JSON.stringify({
+    host: hostname(),
+    pid: process.pid,
+    token: 'other',
+    acquiredAt: unix() - 60,
+    expiresAt: unix() + 600,
+    ...over,
+  });
 }
 
 /** Lays a lease as another build's would be: the first generation of the lease's chain. */
@@ -121,7 +128,9 @@ describe('the build lease on a directory', () => {
     expect((await runCommand(['build', '--store', store, '--out', clean, '--now', NOW])).code).toBe(0);
     const out = join(dir, 'race');
     let firstDone = false;
-    const first = runCliAsync(['build', '--store', store, '--out', out, '--now', NOW]).then((r) => ((firstDone = true), r));
+    const first = runCliAsync(['build', '--store', store, '--out', out, '--now', NOW]).then(
+      (r) => ((firstDone = true), r),
+    );
     while (!storedLease(out) && !firstDone) await new Promise((ok) => setTimeout(ok, 10));
     expect(firstDone, 'the first build ended before its lease was seen').toBe(false);
     const second = await runCommand(['build', '--store', small, '--out', out, '--now', NOW]);
@@ -140,7 +149,13 @@ describe('the build lease on a directory', () => {
     const slot = new DirectorySink(out).leaseSlot(leaseKey());
     const lost: string[] = [];
     const held = await acquireLease(slot, { seconds: 1, onLost: (m) => lost.push(m) });
-    const file = { key: 'api/v1/openapi.json', body: '{}', contentType: 'application/json', cacheControl: 'no-store', phase: 'latest' } as const;
+    const file = {
+      key: 'api/v1/openapi.json',
+      body: '{}',
+      contentType: 'application/json',
+      cacheControl: 'no-store',
+      phase: 'latest',
+    } as const;
     // While held, the leased sink writes.
     expect(await leasedSink(new DirectorySink(join(dir, 'renew-held')), held).put(file)).toBe('written');
     const first = held.record.expiresAt;
@@ -157,7 +172,9 @@ describe('the build lease on a directory', () => {
     await until(() => held.lost);
     expect(lost[0]).toMatch(/could not be renewed/);
     // From then on the build publishes nothing more: its next file is refused.
-    await expect(leasedSink(new DirectorySink(out), held).put(file)).rejects.toThrow(/build lease at \S+ was lost .*stopped publishing/);
+    await expect(leasedSink(new DirectorySink(out), held).put(file)).rejects.toThrow(
+      /build lease at \S+ was lost .*stopped publishing/,
+    );
     expect(existsSync(join(out, 'api/v1/openapi.json'))).toBe(false);
     await held.release();
     expect(storedLease(out)?.token).toBe('stolen'); // not ours to end
@@ -205,7 +222,13 @@ describe('the build lease on S3', () => {
     peer = await startS3Peer(['leased']);
     proxy = await startFaultProxy(peer.port);
     proxy.onRequest = (method, path, headers) => {
-      if (path.includes('.badgepress')) seen.push({ method, path, ifNoneMatch: headers['if-none-match'] as string, ifMatch: headers['if-match'] as string });
+      if (path.includes('.badgepress'))
+        seen.push({
+          method,
+          path,
+          ifNoneMatch: headers['if-none-match'] as string,
+          ifMatch: headers['if-match'] as string,
+        });
     };
   }, 60_000);
   afterAll(async () => {
@@ -232,28 +255,54 @@ describe('the build lease on S3', () => {
     // First the probe that the store refuses a failing condition (two on a first build: the
     // probe object is made, then refused), then the lease.
     expect(puts.slice(0, 3)).toEqual([
-      expect.objectContaining({ path: expect.stringContaining('a/.badgepress/conditional-writes-probe'), ifNoneMatch: '*' }),
-      expect.objectContaining({ path: expect.stringContaining('a/.badgepress/conditional-writes-probe'), ifNoneMatch: '*' }),
-      expect.objectContaining({ path: expect.stringContaining('a/.badgepress/conditional-writes-probe'), ifMatch: expect.stringMatching(/^"0+"$/) }),
+      expect.objectContaining({
+        path: expect.stringContaining('a/.badgepress/conditional-writes-probe'),
+        ifNoneMatch: '*',
+      }),
+      expect.objectContaining({
+        path: expect.stringContaining('a/.badgepress/conditional-writes-probe'),
+        ifNoneMatch: '*',
+      }),
+      expect.objectContaining({
+        path: expect.stringContaining('a/.badgepress/conditional-writes-probe'),
+        ifMatch: expect.stringMatching(/^"0+"$/),
+      }),
     ]);
     expect(puts[3]).toMatchObject({ path: expect.stringContaining('a/.badgepress/lease.json'), ifNoneMatch: '*' });
     expect(seen.some((s) => s.method === 'DELETE')).toBe(true);
     expect((await peer.objects('leased', 'a/')).has(leaseKey())).toBe(false);
 
     const client = peer.client();
-    await client.send(new PutObjectCommand({ Bucket: 'leased', Key: 'b/.badgepress/lease.json', Body: lease({ host: 'builder-9', pid: 99 }) }));
+    await client.send(
+      new PutObjectCommand({
+        Bucket: 'leased',
+        Key: 'b/.badgepress/lease.json',
+        Body: lease({ host: 'builder-9', pid: 99 }),
+      }),
+    );
     const held = await runCommand(args('b'), { env: peer.env });
     expect(held.code).toBe(5);
     expect(held.stderr).toMatch(/host builder-9, pid 99.*s3:\/\/leased\/b\/\.badgepress\/lease\.json/s);
-    expect([...(await peer.objects('leased', 'b/')).keys()]).toEqual(['.badgepress/conditional-writes-probe', leaseKey()]);
+    expect([...(await peer.objects('leased', 'b/')).keys()]).toEqual([
+      '.badgepress/conditional-writes-probe',
+      leaseKey(),
+    ]);
 
     // Expired: taken over with If-Match on the stale lease's ETag.
-    await client.send(new PutObjectCommand({ Bucket: 'leased', Key: 'b/.badgepress/lease.json', Body: lease({ host: 'builder-9', expiresAt: unix() - 5 }) }));
+    await client.send(
+      new PutObjectCommand({
+        Bucket: 'leased',
+        Key: 'b/.badgepress/lease.json',
+        Body: lease({ host: 'builder-9', expiresAt: unix() - 5 }),
+      }),
+    );
     const stale = await client.send(new GetObjectCommand({ Bucket: 'leased', Key: 'b/.badgepress/lease.json' }));
     seen.length = 0;
     const taken = await runCommand(args('b'), { env: peer.env });
     expect(taken.code, taken.stderr).toBe(0);
-    expect(seen.find((s) => s.method === 'PUT' && s.path.includes('lease.json'))).toMatchObject({ ifMatch: stale.ETag });
+    expect(seen.find((s) => s.method === 'PUT' && s.path.includes('lease.json'))).toMatchObject({
+      ifMatch: stale.ETag,
+    });
     client.destroy();
   });
 
@@ -266,7 +315,9 @@ describe('the build lease on S3', () => {
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(/^badgepress: \d+ key\(s\) not published: AccessDenied/m);
     expect(r.stderr).toMatch(/^ {2}not published: api\/v1\/repositories\/\S+ \(AccessDenied/m);
-    expect(r.stderr).toMatch(/^ {2}also: --out s3:\/\/leased\/c\/: cannot read the build lease s3:\/\/leased\/c\/\.badgepress\/lease\.json \(AccessDenied/m);
+    expect(r.stderr).toMatch(
+      /^ {2}also: --out s3:\/\/leased\/c\/: cannot read the build lease s3:\/\/leased\/c\/\.badgepress\/lease\.json \(AccessDenied/m,
+    );
     const json = JSON.parse(r.stdout);
     expect(json.notPublished.length).toBeGreaterThan(0);
     expect(json.also).toEqual([expect.stringMatching(/cannot read the build lease/)]);
@@ -282,7 +333,18 @@ describe('the build lease on an S3 store that ignores conditional writes', () =>
 
   it('build refuses with exit 2, naming s3.conditionalWrites, and writes no site; the setting publishes with a warning', async () => {
     // s3rver itself, without the front that honours If-None-Match and If-Match.
-    const args = ['build', '--store', small, '--out', 's3://lax/site', '--s3-endpoint', peer.rawEndpoint, '--s3-path-style', '--now', NOW];
+    const args = [
+      'build',
+      '--store',
+      small,
+      '--out',
+      's3://lax/site',
+      '--s3-endpoint',
+      peer.rawEndpoint,
+      '--s3-path-style',
+      '--now',
+      NOW,
+    ];
     const refused = await runCommand(args, { env: peer.env });
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(

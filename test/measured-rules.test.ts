@@ -5,10 +5,28 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventRuleIds, FORGE_RULE_IDS, GIT_RULE_IDS, MEASURED_RULES, measuredRuleIds, RULE, ruleIdsOf, windowMonths } from '../src/model/measured-rules.ts';
+import {
+  eventRuleIds,
+  FORGE_RULE_IDS,
+  GIT_RULE_IDS,
+  MEASURED_RULES,
+  measuredRuleIds,
+  RULE,
+  ruleIdsOf,
+  windowMonths,
+} from '../src/model/measured-rules.ts';
 import { ROOT } from './helpers/cli.ts';
 
-const IDS = ['BUS_FACTOR', 'CI_PIPELINE', 'COMMITS', 'DEPENDENTS', 'ISSUE_REACTION_TIME', 'PACKAGES', 'RELEASES', 'SECURITY_POLICY'];
+const IDS = [
+  'BUS_FACTOR',
+  'CI_PIPELINE',
+  'COMMITS',
+  'DEPENDENTS',
+  'ISSUE_REACTION_TIME',
+  'PACKAGES',
+  'RELEASES',
+  'SECURITY_POLICY',
+];
 const ALLOWED = new Set(['src/model/measured-rules.ts', 'src/config/schemas/site.schema.json']);
 
 function sourceFiles(): string[] {

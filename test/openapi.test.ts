@@ -16,7 +16,12 @@ function redoclyLint(file: string): { code: number; output: string } {
   return { code: r.status ?? -1, output: `${r.stdout}${r.stderr}` };
 }
 
-const site = { baseUrl: 'https://badges.example', styles: ['flat', 'social'] as const, shieldsEndpoint: true, codeScanning: false };
+const site = {
+  baseUrl: 'https://badges.example',
+  styles: ['flat', 'social'] as const,
+  shieldsEndpoint: true,
+  codeScanning: false,
+};
 
 describe('OpenAPI description', () => {
   it('the source passes redocly lint with no error or warning', { timeout: 120_000 }, () => {
@@ -41,7 +46,9 @@ describe('OpenAPI description', () => {
 
   it('lint can fail: a broken reference is an error', { timeout: 120_000 }, () => {
     const doc = openapiDocument({ ...site, styles: ['flat'] }, ['X'], openapiTemplate());
-    doc.paths['/api/v1/repositories/{repositoryUrl}/sarif'].get.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/Missing' };
+    doc.paths['/api/v1/repositories/{repositoryUrl}/sarif'].get.responses['200'].content['application/json'].schema = {
+      $ref: '#/components/schemas/Missing',
+    };
     const file = join(tempDir('openapi-bad-'), 'openapi.json');
     writeFileSync(file, JSON.stringify(doc));
     expect(redoclyLint(file).code).not.toBe(0);

@@ -52,7 +52,11 @@ beforeAll(() => {
   packed = pack[0]!.files.map((f) => f.path).sort();
   mkdirSync(app);
   execFileSync('npm', ['init', '-y'], { cwd: app, stdio: 'ignore' });
-  execFileSync('npm', ['install', tarball, ...NPM_FLAGS], { cwd: app, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('npm', ['install', tarball, ...NPM_FLAGS], {
+    cwd: app,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }, 600_000);
 
 describe('npm pack → npm install <tarball> → npx badgepress', () => {
@@ -87,7 +91,9 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
     cpSync(join(app, 'node_modules/badgepress/examples/store'), join(app, 'mine/store'), { recursive: true });
     const build = installed(['build', '--now', '1764000000'], join(app, 'mine'));
     expect(build.status, build.stderr).toBe(0);
-    expect(build.stdout).toMatch(/^badgepress: 4 repositories, 12 scans, .* \(settings: .*\/mine\/config\/badgepress\.yaml\)\n$/);
+    expect(build.stdout).toMatch(
+      /^badgepress: 4 repositories, 12 scans, .* \(settings: .*\/mine\/config\/badgepress\.yaml\)\n$/,
+    );
   });
 
   it("ships a package.json without the checkout's scripts, and the licence and where the project lives", () => {
@@ -101,13 +107,18 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
       bugs: { url: 'https://github.com/badgepress/badgepress/issues' },
       repository: { url: 'git+https://github.com/badgepress/badgepress.git' },
     });
-    expect(readFileSync(join(app, 'node_modules/badgepress/LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 the badgepress authors\n/);
+    expect(readFileSync(join(app, 'node_modules/badgepress/LICENSE'), 'utf8')).toMatch(
+      /^MIT License\n\nCopyright \(c\) 2026 the badgepress authors\n/,
+    );
     expect(packed).toContain('LICENSE');
   });
 
   it('--version and --help answer', () => {
     expect(npx(['--version']).stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
-    expect(installed(['--help'])).toMatchObject({ status: 0, stdout: expect.stringContaining('usage: badgepress <command>') });
+    expect(installed(['--help'])).toMatchObject({
+      status: 0,
+      stdout: expect.stringContaining('usage: badgepress <command>'),
+    });
   });
 
   it('builds both shapes with the packaged configs and serves the site over a socket', async () => {
@@ -115,18 +126,38 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
     const a = npx(['build', '--config', join(pkg, 'config/badgepress.yaml'), '--out', 'site', '--now', '1764000000']);
     expect(a.status, a.stderr).toBe(0);
     expect(a.stdout).toMatch(/4 repositories, 12 scans/);
-    const b = installed(['build', '--config', join(pkg, 'examples/shape-b/badgepress.yaml'), '--out', 'site-b', '--now', '1764000000']);
+    const b = installed([
+      'build',
+      '--config',
+      join(pkg, 'examples/shape-b/badgepress.yaml'),
+      '--out',
+      'site-b',
+      '--now',
+      '1764000000',
+    ]);
     expect(b.status, b.stderr).toBe(0);
     expect(existsSync(join(app, 'site-b/api/v1/repositories'))).toBe(true);
 
-    const serving = await startServeChild('npx', ['badgepress', 'serve', '--dir', 'site', '--port', '0'], { cwd: app, env: childEnv(), detached: true });
+    const serving = await startServeChild('npx', ['badgepress', 'serve', '--dir', 'site', '--port', '0'], {
+      cwd: app,
+      env: childEnv(),
+      detached: true,
+    });
     try {
       const repo = `${serving.url}/api/v1/repositories/${encodeURIComponent('https://github.com/acme/widget')}`;
       const badge = await fetch(`${repo}/badges/MAINTENANCE.svg`);
       expect(badge.status).toBe(200);
       expect(badge.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
       expect(await badge.text()).toBe(
-        readFileSync(join(app, 'site/api/v1/repositories', encodeURIComponent('https://github.com/acme/widget'), 'badges/MAINTENANCE.svg'), 'utf8'),
+        readFileSync(
+          join(
+            app,
+            'site/api/v1/repositories',
+            encodeURIComponent('https://github.com/acme/widget'),
+            'badges/MAINTENANCE.svg',
+          ),
+          'utf8',
+        ),
       );
       expect((await fetch(`${repo}/badges/MAINTENANCE.svg?timestamp=1762000001`)).status).toBe(200);
     } finally {

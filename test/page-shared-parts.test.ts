@@ -18,7 +18,10 @@ import { tempDir } from './helpers/tmp.ts';
 const QUOTED = "https://example.org/o/it's-a-tool";
 const PLAIN = 'https://example.org/o/plain';
 
-async function evaluations(): Promise<{ ctx: Awaited<ReturnType<typeof loadPagesContext>>; byUrl: Map<string, RepositoryEvaluation> }> {
+async function evaluations(): Promise<{
+  ctx: Awaited<ReturnType<typeof loadPagesContext>>;
+  byUrl: Map<string, RepositoryEvaluation>;
+}> {
   const dir = tempDir('badgepress-page-parts-');
   const lines = [QUOTED, PLAIN].flatMap((url, r) =>
     [0, 1, 2].map((i) =>
@@ -35,7 +38,10 @@ async function evaluations(): Promise<{ ctx: Awaited<ReturnType<typeof loadPages
   const shape = loadShape(config);
   const ctx = loadPagesContext(config);
   const byUrl = new Map<string, RepositoryEvaluation>();
-  for await (const h of loadHistories(await openStore(settings.store, settings), { catalog: shape.evaluator.catalog, report: (i) => expect.fail(i.message) })) {
+  for await (const h of loadHistories(await openStore(settings.store, settings), {
+    catalog: shape.evaluator.catalog,
+    report: (i) => expect.fail(i.message),
+  })) {
     byUrl.set(h.repositoryUrl, shape.evaluator.evaluate(h, 1_763_600_000));
   }
   return { ctx, byUrl };

@@ -48,7 +48,9 @@ describe('page content types', () => {
       const pageKeys = [...types.keys()].filter((k) => !k.startsWith('api/') && !k.startsWith('.badgepress/'));
       expect(pageKeys.length).toBeGreaterThan(10);
       const extensions = new Set(pageKeys.map((k) => k.slice(k.lastIndexOf('.') + 1)));
-      expect([...extensions].sort()).toEqual(expect.arrayContaining(['atom', 'css', 'html', 'js', 'svg', 'txt', 'xml']));
+      expect([...extensions].sort()).toEqual(
+        expect.arrayContaining(['atom', 'css', 'html', 'js', 'svg', 'txt', 'xml']),
+      );
       for (const key of pageKeys) expect(types.get(key), key).toBe(pageContentType(key));
     });
   }

@@ -88,7 +88,10 @@ describe('render step', () => {
 
   it('a renderer refuses an evaluation of the other shape', async () => {
     const { renderer } = await shapeA(null);
-    const b = loadShape(await resolveConfig(join(ROOT, 'examples/shape-b/badgepress.yaml'))).evaluator.evaluate(history, T2);
+    const b = loadShape(await resolveConfig(join(ROOT, 'examples/shape-b/badgepress.yaml'))).evaluator.evaluate(
+      history,
+      T2,
+    );
     expect(() => renderer.render(b)).toThrow(/Shape A renderer was handed a Shape B evaluation/);
   });
 });

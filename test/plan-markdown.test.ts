@@ -16,7 +16,14 @@ const plan: PlanReport = {
   unchanged: 10,
   removedExamples: [],
   transitions: [
-    { badgeId: 'REUSED', scope: 'latest', from: 'gold', to: 'silver', repositories: 1, examples: ['https://git.example/a|b/`x`\n| evil | row |'] },
+    {
+      badgeId: 'REUSED',
+      scope: 'latest',
+      from: 'gold',
+      to: 'silver',
+      repositories: 1,
+      examples: ['https://git.example/a|b/`x`\n| evil | row |'],
+    },
     {
       badgeId: 'REUSED',
       scope: 'scan',
@@ -46,7 +53,14 @@ describe('plan --format markdown', () => {
   it('one table row per transition with seven cells, and the file counts', () => {
     const transitionRows = rows.slice(2, 4);
     for (const r of transitionRows) expect(cells(r)).toHaveLength(7);
-    expect(cells(transitionRows[1]!).slice(0, 6)).toEqual(['REUSED', 'gold', '\\<img src=x onerror=alert(1)\\>', 'per scan', '1', '3']);
+    expect(cells(transitionRows[1]!).slice(0, 6)).toEqual([
+      'REUSED',
+      'gold',
+      '\\<img src=x onerror=alert(1)\\>',
+      'per scan',
+      '1',
+      '3',
+    ]);
     expect(md).toContain('| to change | 4 |');
     expect(md).toContain(
       'cached answers: 1 latest URL and 3 per-time URLs (with the `?timestamp=` requests that redirect there) change; caches serve the new ones within 300 s (`cache.latestMaxAge`), nothing to invalidate',

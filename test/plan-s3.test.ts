@@ -29,7 +29,17 @@ afterAll(async () => {
   await peer?.stop();
 });
 
-const s3Args = () => ['--store', store, '--out', 's3://plan/site', '--s3-endpoint', proxy.endpoint, '--s3-path-style', '--now', NOW];
+const s3Args = () => [
+  '--store',
+  store,
+  '--out',
+  's3://plan/site',
+  '--s3-endpoint',
+  proxy.endpoint,
+  '--s3-path-style',
+  '--now',
+  NOW,
+];
 const run = (args: string[]) => runCliAsync(args, { env: peer.env });
 
 /** Object keys (below the prefix) fetched with GET while `action` runs; listings are not objects. */
@@ -62,13 +72,32 @@ describe('badgepress plan over S3', () => {
     expect(same!.code, same!.stderr).toBe(0);
     // The same site in directories, built as the CLI builds (pages and openapi.json included).
     const buildSite = async (o: { out: string; config?: string }) =>
-      expect((await runCommand(['build', ...(o.config ? ['--config', o.config] : []), '--store', store, '--out', o.out, '--now', NOW])).code).toBe(0);
+      expect(
+        (
+          await runCommand([
+            'build',
+            ...(o.config ? ['--config', o.config] : []),
+            '--store',
+            store,
+            '--out',
+            o.out,
+            '--now',
+            NOW,
+          ])
+        ).code,
+      ).toBe(0);
     const local = join(dir, 'local');
     await buildSite({ out: local });
     const before = readTree(local);
     // --force trusts no file record of the build state, but still reads the headers it names: the
     // objects carry this config's Cache-Control, so a build would re-send none of them.
-    expect(JSON.parse(same!.stdout)).toMatchObject({ added: 0, changed: 0, removed: 0, unchanged: before.size, resendsUnchanged: false });
+    expect(JSON.parse(same!.stdout)).toMatchObject({
+      added: 0,
+      changed: 0,
+      removed: 0,
+      unchanged: before.size,
+      resendsUnchanged: false,
+    });
 
     const config = reusedGoldFrom(join(dir, 'cfg'), 22);
     const changedDir = join(dir, 'local-changed');
@@ -80,17 +109,26 @@ describe('badgepress plan over S3', () => {
     expect(changedExplanations.length).toBeLessThan(differing.length);
 
     let changed: Awaited<ReturnType<typeof run>> | undefined;
-    expect(await objectGets(async () => (changed = await run(['plan', '--config', config, ...s3Args(), '--json'])))).toEqual(changedExplanations);
+    expect(
+      await objectGets(async () => (changed = await run(['plan', '--config', config, ...s3Args(), '--json']))),
+    ).toEqual(changedExplanations);
     expect(changed!.code, changed!.stderr).toBe(3);
     const plan = JSON.parse(changed!.stdout);
     // The state records the headers the objects went out with, and they are this build's.
-    expect(plan).toMatchObject({ added: 0, changed: differing.length, removed: 0, unchanged: after.size - differing.length, resendsUnchanged: false });
+    expect(plan).toMatchObject({
+      added: 0,
+      changed: differing.length,
+      removed: 0,
+      unchanged: after.size - differing.length,
+      resendsUnchanged: false,
+    });
     const status = (t: Map<string, Buffer>, k: string) => JSON.parse(t.get(k)!.toString()).badgeStatus;
     const flips = changedExplanations.filter((k) => status(before, k) !== status(after, k));
     expect(flips.length).toBeGreaterThan(0);
     expect(
       plan.transitions.reduce(
-        (n: number, t: { repositories: number; scans?: number; scope: string }) => n + (t.scope === 'latest' ? t.repositories : t.scans!),
+        (n: number, t: { repositories: number; scans?: number; scope: string }) =>
+          n + (t.scope === 'latest' ? t.repositories : t.scans!),
         0,
       ),
     ).toBe(flips.length);
@@ -103,7 +141,9 @@ describe('badgepress plan over S3', () => {
     const r = await run(['plan', '--config', config, ...s3Args()]);
     expect(r.code, r.stderr).toBe(3);
     const unchanged = /(\d+) unchanged\n/.exec(r.stdout)?.[1];
-    expect(r.stdout).toContain(`headers: the ${unchanged} unchanged files are sent again too, once, for their Cache-Control`);
+    expect(r.stdout).toContain(
+      `headers: the ${unchanged} unchanged files are sent again too, once, for their Cache-Control`,
+    );
     expect(r.stdout).toContain('caches serve the new ones within 60 s');
   }, 60_000);
 });

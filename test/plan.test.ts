@@ -27,19 +27,34 @@ describe('badgepress plan', () => {
     const same = runCli(['plan', '--store', store, '--out', out, '--now', '1763600000', '--force']);
     expect(same.code).toBe(0);
     expect(same.stdout).toMatch(/no badge changes status/);
-    expect(same.stdout).toMatch(new RegExp(`files: 0 to add, 0 to change, 0 to remove \\(with --prune\\), ${before.size} unchanged`));
+    expect(same.stdout).toMatch(
+      new RegExp(`files: 0 to add, 0 to change, 0 to remove \\(with --prune\\), ${before.size} unchanged`),
+    );
 
     const config = thresholdsVariant(
       join(dir, 'plan-cfg'),
       '{ min: 20, max: null, status: gold }',
       '{ min: 20, max: 24, status: gold }\n      - { min: 25, max: null, status: silver }',
     );
-    const r = await runCommand(['plan', '--config', config, '--store', store, '--out', out, '--now', '1763600000', '--json']);
+    const r = await runCommand([
+      'plan',
+      '--config',
+      config,
+      '--store',
+      store,
+      '--out',
+      out,
+      '--now',
+      '1763600000',
+      '--json',
+    ]);
     expect(r.code).toBe(3);
     const plan = JSON.parse(r.stdout);
     // What actually changes, from a real build into a copy.
     const truth = join(dir, 'plan-truth');
-    expect((await runCommand(['build', '--config', config, '--store', store, '--out', truth, '--now', '1763600000'])).code).toBe(0);
+    expect(
+      (await runCommand(['build', '--config', config, '--store', store, '--out', truth, '--now', '1763600000'])).code,
+    ).toBe(0);
     const after = readTree(truth);
     const changed = [...after.keys()].filter((k) => !after.get(k)!.equals(before.get(k)!));
     expect(plan.changed).toBe(changed.length);
@@ -52,10 +67,19 @@ describe('badgepress plan', () => {
     const status = (t: Map<string, Buffer>, k: string) => JSON.parse(t.get(k)!.toString()).badgeStatus;
     const flips = changed.filter((k) => /\/at\/\d+\/badges\/REUSED$/.test(k) && status(before, k) !== status(after, k));
     expect(flips.length).toBeGreaterThan(0);
-    const latestFlips = changed.filter((k) => /^api\/v1\/repositories\/[^/]+\/badges\/REUSED$/.test(k) && status(before, k) !== status(after, k));
+    const latestFlips = changed.filter(
+      (k) => /^api\/v1\/repositories\/[^/]+\/badges\/REUSED$/.test(k) && status(before, k) !== status(after, k),
+    );
     expect(latestFlips.length).toBeGreaterThan(0);
     expect(plan.transitions).toEqual([
-      { badgeId: 'REUSED', scope: 'latest', from: 'gold', to: 'silver', repositories: latestFlips.length, examples: expect.any(Array) },
+      {
+        badgeId: 'REUSED',
+        scope: 'latest',
+        from: 'gold',
+        to: 'silver',
+        repositories: latestFlips.length,
+        examples: expect.any(Array),
+      },
       {
         badgeId: 'REUSED',
         scope: 'scan',
@@ -82,7 +106,18 @@ describe('badgepress plan', () => {
     const out = join(dir, 'plan-expiry-site');
     expect((await runCommand(['build', '--store', exStore, '--out', out, '--now', String(TS)])).code).toBe(0);
     const later = String(TS + 2 * 86400);
-    const json = await runCommand(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later, '--json']);
+    const json = await runCommand([
+      'plan',
+      '--config',
+      expiryConfig,
+      '--store',
+      exStore,
+      '--out',
+      out,
+      '--now',
+      later,
+      '--json',
+    ]);
     expect(json.code).toBe(3);
     const plan = JSON.parse(json.stdout);
     const latest = plan.transitions.filter((t: { scope: string }) => t.scope === 'latest');
@@ -94,14 +129,22 @@ describe('badgepress plan', () => {
       repositories: 1,
       examples: ['https://github.com/acme/aging'],
     });
-    expect(plan.transitions.every((t: { to: string; scope: string }) => t.to === 'expired' && t.scope === 'latest')).toBe(true);
+    expect(
+      plan.transitions.every((t: { to: string; scope: string }) => t.to === 'expired' && t.scope === 'latest'),
+    ).toBe(true);
     // The expired variants of each scan are new files, not transitions.
     expect(plan.added).toBeGreaterThan(0);
     const text = await runCommand(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later]);
-    expect(text.stdout).toMatch(/MAINTENANCE\n  gold → expired: 1 repository \(latest; e\.g\. https:\/\/github\.com\/acme\/aging\)/);
+    expect(text.stdout).toMatch(
+      /MAINTENANCE\n  gold → expired: 1 repository \(latest; e\.g\. https:\/\/github\.com\/acme\/aging\)/,
+    );
     // Once built, the same plan sees nothing to do.
-    expect((await runCommand(['build', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later])).code).toBe(0);
-    expect((await runCommand(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later])).code).toBe(0);
+    expect(
+      (await runCommand(['build', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later])).code,
+    ).toBe(0);
+    expect(
+      (await runCommand(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later])).code,
+    ).toBe(0);
   });
 
   it('counts the files --prune would remove, exactly those build --prune then removes', async () => {
@@ -118,27 +161,58 @@ describe('badgepress plan', () => {
     const r = await runCommand(['plan', '--store', store, '--out', out, '--now', '1763600000', '--json']);
     expect(r.code).toBe(3);
     const plan = JSON.parse(r.stdout);
-    expect(plan).toMatchObject({ added: 0, changed: 0, removed: 2, removedExamples: [`${known}/badges/GONE`, `${known}/badges/GONE.svg`] });
+    expect(plan).toMatchObject({
+      added: 0,
+      changed: 0,
+      removed: 2,
+      removedExamples: [`${known}/badges/GONE`, `${known}/badges/GONE.svg`],
+    });
     const text = await runCommand(['plan', '--store', store, '--out', out, '--now', '1763600000']);
     expect(text.stdout).toContain(`2 to remove (with --prune)`);
     expect(text.stdout).toContain(`--prune would remove e.g. ${known}/badges/GONE, ${known}/badges/GONE.svg`);
-    const built = await runCommand(['build', '--store', store, '--out', out, '--now', '1763600000', '--prune', '--json']);
+    const built = await runCommand([
+      'build',
+      '--store',
+      store,
+      '--out',
+      out,
+      '--now',
+      '1763600000',
+      '--prune',
+      '--json',
+    ]);
     expect(JSON.parse(built.stdout)).toMatchObject({ removed: 2, written: 0 });
   });
 
   it('with --shard, reports a record that belongs to no repository in shard 0 only', async () => {
     const mixed = join(dir, 'plan-unassignable');
     mkdirSync(mixed, { recursive: true });
-    writeFileSync(join(mixed, 'a.ndjson'), `${JSON.stringify({ repositoryUrl: 'not a url', timestamp: TS, values: {} })}\n`);
+    writeFileSync(
+      join(mixed, 'a.ndjson'),
+      `${JSON.stringify({ repositoryUrl: 'not a url', timestamp: TS, values: {} })}\n`,
+    );
     const stderrOf = async (shard: string) =>
-      (await runCommand(['plan', '--store', mixed, '--out', join(dir, 'plan-unassignable-site'), '--shard', shard])).stderr;
+      (await runCommand(['plan', '--store', mixed, '--out', join(dir, 'plan-unassignable-site'), '--shard', shard]))
+        .stderr;
     expect(await stderrOf('0/3')).toMatch(/a\.ndjson:1: .*record skipped/);
     expect(await stderrOf('1/3')).not.toMatch(/record skipped/);
     expect(await stderrOf('2/3')).not.toMatch(/record skipped/);
     // build too: only shard 0 reports it, so only shard 0 exits 1 ("built, records skipped")
     const built = [];
     for (const shard of ['0/3', '1/3', '2/3'])
-      built.push(await runCommand(['build', '--store', mixed, '--out', join(dir, 'build-unassignable-site'), '--now', `${TS}`, '--shard', shard]));
+      built.push(
+        await runCommand([
+          'build',
+          '--store',
+          mixed,
+          '--out',
+          join(dir, 'build-unassignable-site'),
+          '--now',
+          `${TS}`,
+          '--shard',
+          shard,
+        ]),
+      );
     expect(built.map((r) => r.code)).toEqual([1, 0, 0]);
     expect(built.map((r) => /a\.ndjson:1: .*record skipped/.test(r.stderr))).toEqual([true, false, false]);
   });
@@ -147,7 +221,9 @@ describe('badgepress plan', () => {
     const out = join(dir, 'plan-err');
     const missing = runCli(['plan', '--store', join(dir, 'no-such-store'), '--out', out]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/no-such-store: no such directory; give the directory of stored values with --store/);
+    expect(missing.stderr).toMatch(
+      /no-such-store: no such directory; give the directory of stored values with --store/,
+    );
     const fileAsOut = join(dir, 'plan-err-file');
     writeFileSync(fileAsOut, 'not a directory');
     const badOut = await runCommand(['plan', '--store', store, '--out', join(fileAsOut, 'site')]);

@@ -25,12 +25,15 @@ function moduleExports(path: string, text: string): Record<string, unknown> {
 
 describe('precompiled validators', () => {
   it('every JSON schema in src/ has a validator in the code written for lib/', () => {
-    const ids = schemaFiles(join(ROOT, 'src')).map((f) => [relative(ROOT, f), (JSON.parse(readFileSync(f, 'utf8')) as { $id: string }).$id] as const);
+    const ids = schemaFiles(join(ROOT, 'src')).map(
+      (f) => [relative(ROOT, f), (JSON.parse(readFileSync(f, 'utf8')) as { $id: string }).$id] as const,
+    );
     expect(ids.length).toBeGreaterThanOrEqual(5);
     const exported = new Map<string, unknown>();
     for (const { path, text } of precompiledFiles().filter((f) => f.path.endsWith('.cjs'))) {
       for (const [id, fn] of Object.entries(moduleExports(path, text))) exported.set(id, fn);
     }
-    for (const [file, id] of ids) expect(typeof exported.get(id), `${file} (${id}) is not named in src/precompile.ts`).toBe('function');
+    for (const [file, id] of ids)
+      expect(typeof exported.get(id), `${file} (${id}) is not named in src/precompile.ts`).toBe('function');
   });
 });

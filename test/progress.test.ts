@@ -18,14 +18,20 @@ mkdirSync(single, { recursive: true });
 writeFileSync(
   join(single, 'all.ndjson'),
   Array.from({ length: 16 }, (_, i) =>
-    JSON.stringify({ repositoryUrl: repositoryUrl(i), timestamp: 1_763_000_000, values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 4 } }),
+    JSON.stringify({
+      repositoryUrl: repositoryUrl(i),
+      timestamp: 1_763_000_000,
+      values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 4 },
+    }),
   ).join('\n'),
 );
 const hasScript = spawnSync('script', ['--version']).status === 0;
 const PROGRESS = /scans\/s|\r|\x1b\[2K/;
 
 function onTerminal(out: string, env: Record<string, string | undefined>, from = store): string {
-  const cmd = [...CLI, 'build', '--store', from, '--out', join(dir, out), '--now', '1763600000'].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const cmd = [...CLI, 'build', '--store', from, '--out', join(dir, out), '--now', '1763600000']
+    .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
   const r = spawnChecked('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: childEnv(env), timeout: 60_000 });
   expect(r.status, r.stdout + r.stderr).toBe(0);
   return r.stdout;
@@ -34,7 +40,9 @@ function onTerminal(out: string, env: Record<string, string | undefined>, from =
 describe.skipIf(!hasScript)('progress on a terminal', () => {
   it('draws a live line (repositories, scans, files, rate, store files of total, ETA), then clears it before the summary', () => {
     const out = onTerminal('tty-site', { CI: undefined });
-    expect(out).toMatch(/\r\x1b\[2K\d+ repositories, \d+ scans, \d+ site files, \d+ scans\/s, \d+\/40 store files done, ETA \d+ s/);
+    expect(out).toMatch(
+      /\r\x1b\[2K\d+ repositories, \d+ scans, \d+ site files, \d+ scans\/s, \d+\/40 store files done, ETA \d+ s/,
+    );
     expect(out).toMatch(/\r\x1b\[2K[^]*badgepress: 40 repositories, 120 scans/);
   });
 
@@ -58,7 +66,9 @@ describe.skipIf(!hasScript)('progress on a terminal', () => {
 
 describe('progress when piped', () => {
   it('draws nothing with CI unset and no terminal', () => {
-    const r = runCli(['build', '--store', single, '--out', join(dir, 'piped'), '--now', '1763600000'], { env: { CI: undefined } });
+    const r = runCli(['build', '--store', single, '--out', join(dir, 'piped'), '--now', '1763600000'], {
+      env: { CI: undefined },
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).not.toMatch(PROGRESS);
     expect(r.stdout).not.toMatch(PROGRESS);
@@ -66,14 +76,9 @@ describe('progress when piped', () => {
   });
 
   it('reads CI as most tools do', () => {
-    expect([undefined, '', '0', 'false', 'FALSE', ' false '].map((CI) => isCI(CI === undefined ? {} : { CI }))).toEqual([
-      false,
-      false,
-      false,
-      false,
-      false,
-      false,
-    ]);
+    expect([undefined, '', '0', 'false', 'FALSE', ' false '].map((CI) => isCI(CI === undefined ? {} : { CI }))).toEqual(
+      [false, false, false, false, false, false],
+    );
     expect(['true', '1', 'yes', 'woodpecker'].map((CI) => isCI({ CI }))).toEqual([true, true, true, true]);
   });
 });

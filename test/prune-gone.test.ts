@@ -44,9 +44,15 @@ function dropRepository(store: string, file: string): { url: string; enc: string
  * steps (the AWS SDK's one-time warning would land in a captured stderr) and where a test
  * asks for it, so --prune also runs through the compiled command.
  */
-async function cli(args: string[], env: Record<string, string> = {}, spawned = Object.keys(env).length > 0): Promise<string> {
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  spawned = Object.keys(env).length > 0,
+): Promise<string> {
   // NODE_NO_WARNINGS: the AWS SDK warns about the Node version on stderr, which must be empty.
-  const r = await (spawned ? runCliAsync : runCommand)([...args, '--now', NOW], { env: { NODE_NO_WARNINGS: '1', ...env } });
+  const r = await (spawned ? runCliAsync : runCommand)([...args, '--now', NOW], {
+    env: { NODE_NO_WARNINGS: '1', ...env },
+  });
   expect(r.stderr).toBe('');
   expect(r.code, r.stdout).toBe(0);
   return r.stdout;
@@ -92,7 +98,9 @@ describe('a directory output', () => {
     expect(existsSync(join(out, 'search/2.json'))).toBe(true);
     expect(published.length).toBeGreaterThan(3);
 
-    const plan = JSON.parse(await runCliAsync(['plan', '--store', store, '--out', out, '--json', '--now', NOW]).then((r) => r.stdout)) as { removed: number };
+    const plan = JSON.parse(
+      await runCliAsync(['plan', '--store', store, '--out', out, '--json', '--now', NOW]).then((r) => r.stdout),
+    ) as { removed: number };
     // plan compares API files only (pages are not rendered by plan): the API keys, the two pages and the search file.
     expect(plan.removed).toBe(published.length);
 
@@ -114,7 +122,9 @@ describe('a directory output', () => {
     const gone = dropRepository(store, files[3]!);
     await cli(['build', '--store', store, '--out', out]);
     // The state's first line (its header) holds what left the store.
-    const state = JSON.parse(readFileSync(join(out, '.badgepress/state/1/0.json'), 'utf8').split('\n')[0]!) as { gone?: string[] };
+    const state = JSON.parse(readFileSync(join(out, '.badgepress/state/1/0.json'), 'utf8').split('\n')[0]!) as {
+      gone?: string[];
+    };
     expect(state.gone).toEqual([gone.url]);
     await cli(['build', '--prune', '--store', store, '--out', out]);
     expect(existsSync(join(out, 'api/v1/repositories', gone.enc))).toBe(false);

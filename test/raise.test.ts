@@ -42,7 +42,8 @@ const policy = (positiveStatus: BooleanRuleA['positiveStatus']): BooleanRuleA =>
   positiveStatus,
   negativeStatus: 'fail',
 });
-const crit = (rule: CriterionA['rule'], value: CriterionA['value'], status: CriterionA['status']) => ({ rule, value, status }) as CriterionA;
+const crit = (rule: CriterionA['rule'], value: CriterionA['value'], status: CriterionA['status']) =>
+  ({ rule, value, status }) as CriterionA;
 
 describe('Shape A: needForA and raiseCriterionA', () => {
   it('names the nearest band at or above the target, in more or fewer units', () => {
@@ -61,8 +62,12 @@ describe('Shape A: needForA and raiseCriterionA', () => {
 
   it('asks for a measured value when there is none (whatever it is published as), and for presence on a boolean rule', () => {
     const unknown = { ...crit(contributors, null, 'unknown'), cause: 'not measured: no token for github.com' };
-    expect(needForA(unknown, 'bronze')).toBe('a measured value for Contributors (not measured: no token for github.com)');
-    expect(needForA({ ...unknown, status: 'gold' }, 'gold')).toBe('a measured value for Contributors (not measured: no token for github.com)');
+    expect(needForA(unknown, 'bronze')).toBe(
+      'a measured value for Contributors (not measured: no token for github.com)',
+    );
+    expect(needForA({ ...unknown, status: 'gold' }, 'gold')).toBe(
+      'a measured value for Contributors (not measured: no token for github.com)',
+    );
     expect(raiseCriterionA(unknown)).toEqual(['a scan that measures it (its value decides the status)']);
     expect(needForA(crit(policy('gold'), false, 'fail'), 'silver')).toBe('Security policy present');
   });
@@ -73,7 +78,10 @@ describe('Shape A: needForA and raiseCriterionA', () => {
       '7 more contributors (Contributors) for gold',
     ]);
     expect(raiseCriterionA(crit(contributors, 9, 'silver'))).toEqual(['1 more contributor (Contributors) for gold']);
-    expect(raiseCriterionA(crit(policy('gold'), false, 'fail'))).toEqual(['Security policy present for bronze', 'Security policy present for gold']);
+    expect(raiseCriterionA(crit(policy('gold'), false, 'fail'))).toEqual([
+      'Security policy present for bronze',
+      'Security policy present for gold',
+    ]);
     expect(raiseCriterionA(crit(contributors, 10, 'gold'))).toEqual([]);
   });
 });
@@ -82,9 +90,16 @@ describe('Shape A: raiseBadgeA', () => {
   const badge = (status: BadgeA['status'], criteria: CriterionA[]) => ({ status, criteria }) as BadgeA;
 
   it('targets the next status up and lists only the criteria that lag behind it', () => {
-    const b = badge('bronze', [crit(contributors, 3, 'bronze'), crit(policy('gold'), true, 'gold'), crit(reaction, 9, 'fail')]);
+    const b = badge('bronze', [
+      crit(contributors, 3, 'bronze'),
+      crit(policy('gold'), true, 'gold'),
+      crit(reaction, 9, 'fail'),
+    ]);
     // Reaction time 9 needs silver's band (max 7): 2 fewer days.
-    expect(raiseBadgeA(b)).toEqual({ target: 'silver', needs: ['2 more contributors (Contributors)', '2 fewer days (Issue reaction time)'] });
+    expect(raiseBadgeA(b)).toEqual({
+      target: 'silver',
+      needs: ['2 more contributors (Contributors)', '2 fewer days (Issue reaction time)'],
+    });
   });
 
   it('is null for a gold, an expired or an unknown badge', () => {
@@ -103,7 +118,8 @@ describe('Shape B: needForB and raiseBadgeB', () => {
     threshold,
     manual,
   });
-  const critB = (r: RuleB, value: number | null, status: CriterionB['status']) => ({ rule: r, value, status }) as CriterionB;
+  const critB = (r: RuleB, value: number | null, status: CriterionB['status']) =>
+    ({ rule: r, value, status }) as CriterionB;
 
   it('says how far a value is from its bounds, and nothing for a pass', () => {
     expect(needForB(critB(rule('Commits', { min: 5 }), 2, 'fail'))).toBe('Commits: 3 more commits');
@@ -113,20 +129,38 @@ describe('Shape B: needForB and raiseBadgeB', () => {
   });
 
   it('names a missing value and the two states of a manual check', () => {
-    expect(needForB(critB(rule('Commits', { min: 5 }), null, 'fail'))).toBe('Commits: a measured value; the next scan that measures it decides');
+    expect(needForB(critB(rule('Commits', { min: 5 }), null, 'fail'))).toBe(
+      'Commits: a measured value; the next scan that measures it decides',
+    );
     const manual = rule('Code review', {}, '', true);
-    expect(needForB(critB(manual, null, 'open'))).toBe("Code review: decided by people; a grant record or the rule's decision file grants it");
-    expect(needForB(critB(manual, null, 'fail'))).toBe('Code review: revoked; a newer grant record would grant it again');
+    expect(needForB(critB(manual, null, 'open'))).toBe(
+      "Code review: decided by people; a grant record or the rule's decision file grants it",
+    );
+    expect(needForB(critB(manual, null, 'fail'))).toBe(
+      'Code review: revoked; a newer grant record would grant it again',
+    );
   });
 
   it('raiseBadgeB targets the first level above the highest granted one', () => {
     const commits = rule('Commits', { min: 5 });
-    const entry = (level: BadgeEntryB['level'], granted: boolean, criteria: CriterionB[]) => ({ level, granted, criteria }) as BadgeEntryB;
+    const entry = (level: BadgeEntryB['level'], granted: boolean, criteria: CriterionB[]) =>
+      ({ level, granted, criteria }) as BadgeEntryB;
     const bronze = entry('BRONZE', true, [critB(commits, 6, 'pass')]);
-    const silver = entry('SILVER', false, [critB(commits, 6, 'pass'), critB(rule('Releases', { min: 2 }, 'releases'), 1, 'fail')]);
+    const silver = entry('SILVER', false, [
+      critB(commits, 6, 'pass'),
+      critB(rule('Releases', { min: 2 }, 'releases'), 1, 'fail'),
+    ]);
     const gold = entry('GOLD', false, [critB(rule('Packages', { min: 1 }, 'packages'), 0, 'fail')]);
-    expect(raiseBadgeB({ entries: [bronze, silver, gold] } as BadgeB)).toEqual({ target: 'silver', needs: ['Releases: 1 more release'] });
-    expect(raiseBadgeB({ entries: [{ ...bronze, granted: false }, silver, gold] } as BadgeB)).toEqual({ target: 'bronze', needs: [] });
-    expect(raiseBadgeB({ entries: [bronze, { ...silver, granted: true }, { ...gold, granted: true }] } as BadgeB)).toBeNull();
+    expect(raiseBadgeB({ entries: [bronze, silver, gold] } as BadgeB)).toEqual({
+      target: 'silver',
+      needs: ['Releases: 1 more release'],
+    });
+    expect(raiseBadgeB({ entries: [{ ...bronze, granted: false }, silver, gold] } as BadgeB)).toEqual({
+      target: 'bronze',
+      needs: [],
+    });
+    expect(
+      raiseBadgeB({ entries: [bronze, { ...silver, granted: true }, { ...gold, granted: true }] } as BadgeB),
+    ).toBeNull();
   });
 });

@@ -6,8 +6,16 @@ describe('canonical repository URL', () => {
   it.each([
     ['https://github.com/acme/widget', 'https://github.com/acme/widget', 'https%3A%2F%2Fgithub.com%2Facme%2Fwidget'],
     ['HTTPS://GitHub.COM/Acme/Widget', 'https://github.com/Acme/Widget', 'https%3A%2F%2Fgithub.com%2FAcme%2FWidget'],
-    ['https://git.example.org:8443/a/b', 'https://git.example.org:8443/a/b', 'https%3A%2F%2Fgit.example.org%3A8443%2Fa%2Fb'],
-    ['https://h.org/a b+c%20/γ.git/', 'https://h.org/a b+c%20/γ.git/', 'https%3A%2F%2Fh.org%2Fa%20b%2Bc%2520%2F%CE%B3.git%2F'],
+    [
+      'https://git.example.org:8443/a/b',
+      'https://git.example.org:8443/a/b',
+      'https%3A%2F%2Fgit.example.org%3A8443%2Fa%2Fb',
+    ],
+    [
+      'https://h.org/a b+c%20/γ.git/',
+      'https://h.org/a b+c%20/γ.git/',
+      'https%3A%2F%2Fh.org%2Fa%20b%2Bc%2520%2F%CE%B3.git%2F',
+    ],
   ])('%s', (input, url, encoded) => {
     expect(canonicalRepositoryUrl(input)).toEqual({ ok: true, url, encoded });
     expect(decodeURIComponent(encoded)).toBe(url);
@@ -39,7 +47,10 @@ describe('canonical repository URL', () => {
     ]) {
       expect(canonicalRepositoryUrl(spelling), spelling).toMatchObject({ ok: true, url: one });
     }
-    expect(canonicalRepositoryUrl('https://[2001:DB8::1]:8443/a/b')).toMatchObject({ ok: true, url: 'https://[2001:db8::1]:8443/a/b' });
+    expect(canonicalRepositoryUrl('https://[2001:DB8::1]:8443/a/b')).toMatchObject({
+      ok: true,
+      url: 'https://[2001:db8::1]:8443/a/b',
+    });
   });
 
   it.each([
@@ -73,6 +84,9 @@ describe('the SARIF validator used by the tests', () => {
   it('rejects a report that breaks the schema', () => {
     expect(sarifErrors({ version: '2.1.0', runs: [{}] }).length).toBeGreaterThan(0);
     expect(sarifErrors({ version: '2.0.0', runs: [] }).length).toBeGreaterThan(0);
-    expect(sarifErrors({ version: '2.1.0', runs: [{ tool: { driver: { name: 'x', informationUri: 'not a uri' } } }] }).length).toBeGreaterThan(0);
+    expect(
+      sarifErrors({ version: '2.1.0', runs: [{ tool: { driver: { name: 'x', informationUri: 'not a uri' } } }] })
+        .length,
+    ).toBeGreaterThan(0);
   });
 });

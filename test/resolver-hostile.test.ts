@@ -81,7 +81,11 @@ describe('hostile requests to badgepress serve over a socket', () => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
-          ok({ status: res.statusCode ?? 0, ...(res.headers.location ? { location: res.headers.location } : {}), body: Buffer.concat(chunks).toString() }),
+          ok({
+            status: res.statusCode ?? 0,
+            ...(res.headers.location ? { location: res.headers.location } : {}),
+            body: Buffer.concat(chunks).toString(),
+          }),
         );
       });
       r.on('error', fail);
@@ -91,7 +95,9 @@ describe('hostile requests to badgepress serve over a socket', () => {
 
   it('holds the same properties for thousands of raw paths', async () => {
     // Node's client refuses control characters in a path; everything else goes out raw.
-    const printable = anyPath.map((p) => p.replace(/[\u0000-\u0020\u007f-\uffff]/g, (c) => encodeURIComponent(c).replace(/%/g, '%25')));
+    const printable = anyPath.map((p) =>
+      p.replace(/[\u0000-\u0020\u007f-\uffff]/g, (c) => encodeURIComponent(c).replace(/%/g, '%25')),
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('GET', 'HEAD', 'POST'), printable, anyQuery, async (m, path, query) => {
         const answer = await send(m, query ? `${path}?${query.replace(/[^\x21-\x7e]/g, '')}` : path);

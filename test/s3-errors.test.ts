@@ -22,7 +22,14 @@ const STORE = join(ROOT, 'examples/store');
 describe('region: the settings, else the AWS chain (profile included), else us-east-1', () => {
   const saved = { ...process.env };
   afterEach(() => {
-    for (const k of ['AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_PROFILE', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE', 'HOME']) {
+    for (const k of [
+      'AWS_REGION',
+      'AWS_DEFAULT_REGION',
+      'AWS_PROFILE',
+      'AWS_CONFIG_FILE',
+      'AWS_SHARED_CREDENTIALS_FILE',
+      'HOME',
+    ]) {
       if (saved[k] === undefined) delete process.env[k];
       else process.env[k] = saved[k];
     }
@@ -33,8 +40,20 @@ describe('region: the settings, else the AWS chain (profile included), else us-e
     const h = join(dir, `home-${++n}`);
     mkdirSync(join(h, '.aws'), { recursive: true });
     if (awsConfig !== undefined) writeFileSync(join(h, '.aws', 'config'), awsConfig);
-    for (const k of ['AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_PROFILE', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE']) delete process.env[k];
-    Object.assign(process.env, { HOME: h, AWS_CONFIG_FILE: join(h, '.aws', 'config'), AWS_SHARED_CREDENTIALS_FILE: join(h, '.aws', 'credentials'), ...env });
+    for (const k of [
+      'AWS_REGION',
+      'AWS_DEFAULT_REGION',
+      'AWS_PROFILE',
+      'AWS_CONFIG_FILE',
+      'AWS_SHARED_CREDENTIALS_FILE',
+    ])
+      delete process.env[k];
+    Object.assign(process.env, {
+      HOME: h,
+      AWS_CONFIG_FILE: join(h, '.aws', 'config'),
+      AWS_SHARED_CREDENTIALS_FILE: join(h, '.aws', 'credentials'),
+      ...env,
+    });
   }
   const region = async (s: Partial<typeof settings> & { region?: string } = {}) => {
     const client = s3Client({ ...settings, ...s });
@@ -90,7 +109,9 @@ describe('an endpoint that accepts connections and never answers', () => {
       config,
       `store: ${STORE}\nout: s3://stalled/site\ns3:\n  endpoint: http://127.0.0.1:${port}\n  pathStyle: true\n  maxAttempts: 2\n  connectTimeoutSeconds: 2\n  requestTimeoutSeconds: 0.5\n`,
     );
-    const r = await runCliAsync(['build', '--config', config], { env: { AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', AWS_REGION: 'us-east-1' } });
+    const r = await runCliAsync(['build', '--config', config], {
+      env: { AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', AWS_REGION: 'us-east-1' },
+    });
     expect(r.stderr).toMatch(
       /^badgepress: --out s3:\/\/stalled\/site\/: cannot (list the bucket|(read|write) the build lease \S+) \(TimeoutError: .+; the endpoint did not answer in time \(s3\.connectTimeoutSeconds \/ s3\.requestTimeoutSeconds in the config\)\); check the bucket name, credentials and --s3-endpoint$/m,
     );
@@ -101,7 +122,10 @@ describe('an endpoint that accepts connections and never answers', () => {
   it('the timeouts are validated like every setting', async () => {
     const problemsOf = configProblems(dir, (file) => loadSettings(file));
     const { file, problems } = await problemsOf('s3:\n  connectTimeoutSeconds: 0\n  requestTimeoutSeconds: "60"\n');
-    expect(problems).toEqual([`${file}:2 s3.connectTimeoutSeconds: must be > 0`, `${file}:3 s3.requestTimeoutSeconds: must be number`]);
+    expect(problems).toEqual([
+      `${file}:2 s3.connectTimeoutSeconds: must be > 0`,
+      `${file}:3 s3.requestTimeoutSeconds: must be number`,
+    ]);
   });
 });
 
@@ -117,8 +141,13 @@ describe('an endpoint that resets every connection', () => {
   it('says the connection was closed, not that the endpoint was slow, and exits 4', async () => {
     const port = (server.address() as AddressInfo).port;
     const config = join(dir, 'resetting.yaml');
-    writeFileSync(config, `store: ${STORE}\nout: s3://resetting/site\ns3:\n  endpoint: http://127.0.0.1:${port}\n  pathStyle: true\n  maxAttempts: 2\n`);
-    const r = await runCliAsync(['build', '--config', config], { env: { AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', AWS_REGION: 'us-east-1' } });
+    writeFileSync(
+      config,
+      `store: ${STORE}\nout: s3://resetting/site\ns3:\n  endpoint: http://127.0.0.1:${port}\n  pathStyle: true\n  maxAttempts: 2\n`,
+    );
+    const r = await runCliAsync(['build', '--config', config], {
+      env: { AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', AWS_REGION: 'us-east-1' },
+    });
     expect(r.stderr).toMatch(
       /cannot (list the bucket|(read|write) the build lease \S+) \(\w+: .*(ECONNRESET|socket hang up).*; the endpoint closed the connection/,
     );
@@ -129,8 +158,14 @@ describe('an endpoint that resets every connection', () => {
 
 describe('locations that look like URLs must be exactly s3://bucket/prefix', () => {
   it.each([
-    ['s3:/badges/x', 'write the scheme exactly as s3:// (lower case, two slashes): s3://badges/x; for a local directory of that name write ./s3:/badges/x'],
-    ['S3://badges/x', 'write the scheme exactly as s3:// (lower case, two slashes): s3://badges/x; for a local directory of that name write ./S3://badges/x'],
+    [
+      's3:/badges/x',
+      'write the scheme exactly as s3:// (lower case, two slashes): s3://badges/x; for a local directory of that name write ./s3:/badges/x',
+    ],
+    [
+      'S3://badges/x',
+      'write the scheme exactly as s3:// (lower case, two slashes): s3://badges/x; for a local directory of that name write ./S3://badges/x',
+    ],
     ['s3:badges/x', undefined], // no slash after the colon: a plain (if odd) relative path
     [
       'https://example.org/site',
@@ -140,8 +175,14 @@ describe('locations that look like URLs must be exactly s3://bucket/prefix', () 
       'gs://bucket/x',
       'gs:// is not a location badgepress writes to or reads from: use s3://bucket/prefix or a directory; for a local directory of that name write ./gs://bucket/x',
     ],
-    ['s3://Bad_Bucket/x', 'expected s3://bucket/prefix with a valid bucket name (3 to 63 lower-case letters, digits, dots and hyphens)'],
-    ['s3:///x', 'expected s3://bucket/prefix with a valid bucket name (3 to 63 lower-case letters, digits, dots and hyphens)'],
+    [
+      's3://Bad_Bucket/x',
+      'expected s3://bucket/prefix with a valid bucket name (3 to 63 lower-case letters, digits, dots and hyphens)',
+    ],
+    [
+      's3:///x',
+      'expected s3://bucket/prefix with a valid bucket name (3 to 63 lower-case letters, digits, dots and hyphens)',
+    ],
     ['s3://badges/x', undefined],
     ['./s3:/badges/x', undefined],
     ['dist', undefined],
@@ -173,10 +214,14 @@ describe('locations that look like URLs must be exactly s3://bucket/prefix', () 
     mkdirSync(cwd);
     for (const out of ['s3:/badges/x', 'S3://badges/x']) {
       // bin/badgepress.js, as installed: `--import tsx` would not resolve outside the checkout.
-      const r = spawnChecked(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build', '--store', STORE, '--out', out], {
-        cwd,
-        env: { ...process.env, CI: 'true' },
-      });
+      const r = spawnChecked(
+        process.execPath,
+        [join(ROOT, 'bin/badgepress.js'), 'build', '--store', STORE, '--out', out],
+        {
+          cwd,
+          env: { ...process.env, CI: 'true' },
+        },
+      );
       expect(r.status, r.stderr).toBe(2);
       expect(r.stderr).toContain(`--out ${JSON.stringify(out)}: write the scheme exactly as s3://`);
     }

@@ -1,7 +1,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  paginateListObjectsV2,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStore } from '../scripts/lib/synthetic-store.ts';
@@ -32,7 +39,18 @@ const localTree = readTree(local);
 let peer: S3Peer;
 let proxy: FaultProxy;
 beforeAll(async () => {
-  peer = await startS3Peer(['site', 'other', 'values', 'keys', 'killed', 'denied', 'corrupt', 'kms', 'many', 'settings']);
+  peer = await startS3Peer([
+    'site',
+    'other',
+    'values',
+    'keys',
+    'killed',
+    'denied',
+    'corrupt',
+    'kms',
+    'many',
+    'settings',
+  ]);
   proxy = await startFaultProxy(peer.port);
 }, 60_000);
 afterAll(async () => {
@@ -43,15 +61,32 @@ afterAll(async () => {
 // The production client (src/s3/client.ts), credentials from the environment as for users.
 Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' });
 function sinkVia(endpoint: string, bucket: string, prefix = 'pub/', maxAttempts = 3): S3Sink {
-  return new S3Sink(s3Client({ endpoint, pathStyle: true, maxAttempts, concurrency: 64, connectTimeoutSeconds: 10, requestTimeoutSeconds: 60 }), {
-    bucket,
-    prefix,
-  });
+  return new S3Sink(
+    s3Client({
+      endpoint,
+      pathStyle: true,
+      maxAttempts,
+      concurrency: 64,
+      connectTimeoutSeconds: 10,
+      requestTimeoutSeconds: 60,
+    }),
+    {
+      bucket,
+      prefix,
+    },
+  );
 }
 
 async function publish(
   bucket: string,
-  opts: { prefix?: string; config?: string; endpoint?: string; prune?: boolean; maxAttempts?: number; storeDir?: string } = {},
+  opts: {
+    prefix?: string;
+    config?: string;
+    endpoint?: string;
+    prune?: boolean;
+    maxAttempts?: number;
+    storeDir?: string;
+  } = {},
 ) {
   const sink = sinkVia(opts.endpoint ?? proxy.endpoint, bucket, opts.prefix ?? 'pub/', opts.maxAttempts ?? 3);
   try {
@@ -196,7 +231,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     const stored = [...(await peer.objects('site', 'held/')).keys()];
     expect(stored).not.toContain(`${repo}/index.json`);
     // Every other repository is complete.
-    expect(stored.filter((k) => !k.startsWith(`${repo}/`))).toEqual([...smallTree.keys()].filter((k) => !k.startsWith(`${repo}/`)));
+    expect(stored.filter((k) => !k.startsWith(`${repo}/`))).toEqual(
+      [...smallTree.keys()].filter((k) => !k.startsWith(`${repo}/`)),
+    );
   });
 
   const killedLeaseRemoved = async () => {
@@ -206,14 +243,27 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
   };
 
   it('a build killed at seeded random points and run again ends complete; while it runs, no index.json lists a missing object and no latest object precedes its index', async () => {
-    const args = ['build', '--store', small, '--out', 's3://killed/pub', '--s3-endpoint', proxy.endpoint, '--s3-path-style', '--now', '1763600000'];
+    const args = [
+      'build',
+      '--store',
+      small,
+      '--out',
+      's3://killed/pub',
+      '--s3-endpoint',
+      proxy.endpoint,
+      '--s3-path-style',
+      '--now',
+      '1763600000',
+    ];
     const seed = Number(process.env.BADGEPRESS_KILL_SEED ?? 20251120);
     let state = seed;
     const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) % 100_000) / 100_000;
     const watcher = bucketWatcher(peer.client(), 'killed', 'pub/');
     const killPoints: number[] = [];
     for (let round = 0; round < 3; round++) {
-      const remaining = smallCliTree.size - [...(await peer.objects('killed', 'pub/')).keys()].filter((k) => !k.startsWith('.badgepress/')).length;
+      const remaining =
+        smallCliTree.size -
+        [...(await peer.objects('killed', 'pub/')).keys()].filter((k) => !k.startsWith('.badgepress/')).length;
       expect(remaining, `seed ${seed}: nothing left to kill in round ${round}`).toBeGreaterThan(1);
       // Anywhere among the PUTs still to come, the last one included.
       const killAfter = 1 + Math.floor(random() * remaining);
@@ -229,7 +279,10 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       });
       const exit = await watcher.while(run);
       proxy.onRequest = undefined;
-      expect(exit.signal, `seed ${seed}, kill points ${killPoints}: the build was to be killed at PUT ${killAfter}; ${exit.stderr}`).toBe('SIGKILL');
+      expect(
+        exit.signal,
+        `seed ${seed}, kill points ${killPoints}: the build was to be killed at PUT ${killAfter}; ${exit.stderr}`,
+      ).toBe('SIGKILL');
       // The killed build's lease holds until it lapses unrenewed; the test knows its holder is gone.
       await killedLeaseRemoved();
     }
@@ -248,19 +301,31 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
   it('reads stored values from S3 with key:line errors', async () => {
     const c = peer.client();
     for (const name of ['mixed.ndjson', 'latin1.ndjson']) {
-      await c.send(new PutObjectCommand({ Bucket: 'values', Key: `in/${name}`, Body: readFileSync(join(ROOT, 'examples/bad-store', name)) }));
+      await c.send(
+        new PutObjectCommand({
+          Bucket: 'values',
+          Key: `in/${name}`,
+          Body: readFileSync(join(ROOT, 'examples/bad-store', name)),
+        }),
+      );
     }
     const issues: string[] = [];
-    const { summary } = await buildSite({ store: 'unused', out: join(dir, 'from-s3'), source: new S3Store(c, { bucket: 'values', prefix: 'in/' }) }).then(
-      (b) => {
-        for (const i of b.issues) issues.push(`${i.where}: ${i.message}`);
-        return b;
-      },
-    );
+    const { summary } = await buildSite({
+      store: 'unused',
+      out: join(dir, 'from-s3'),
+      source: new S3Store(c, { bucket: 'values', prefix: 'in/' }),
+    }).then((b) => {
+      for (const i of b.issues) issues.push(`${i.where}: ${i.message}`);
+      return b;
+    });
     c.destroy();
     expect(summary.scans).toBe(3);
-    expect(issues).toContainEqual(expect.stringMatching(/^s3:\/\/values\/in\/mixed\.ndjson:2: repositoryUrl "not a url"/));
-    expect(issues).toContainEqual(expect.stringMatching(/^s3:\/\/values\/in\/latin1\.ndjson:1: line is not valid UTF-8/));
+    expect(issues).toContainEqual(
+      expect.stringMatching(/^s3:\/\/values\/in\/mixed\.ndjson:2: repositoryUrl "not a url"/),
+    );
+    expect(issues).toContainEqual(
+      expect.stringMatching(/^s3:\/\/values\/in\/latin1\.ndjson:1: line is not valid UTF-8/),
+    );
   });
 
   it('the path an adapter sends (each "%" as "%25") returns the object, for awkward URLs', async () => {
@@ -276,7 +341,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     mkdirSync(awkwardStore, { recursive: true });
     writeFileSync(
       join(awkwardStore, 'a.ndjson'),
-      awkward.map((u) => JSON.stringify({ repositoryUrl: u, timestamp: 1763000000, values: { BUS_FACTOR: 3 } })).join('\n'),
+      awkward
+        .map((u) => JSON.stringify({ repositoryUrl: u, timestamp: 1763000000, values: { BUS_FACTOR: 3 } }))
+        .join('\n'),
     );
     await publish('keys', { storeDir: awkwardStore, prefix: '' });
     for (const url of awkward) {
@@ -319,12 +386,17 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       expect(proxy.injected['403']).toBe(perTimeKeys.length);
       const lines = e.keyLines();
       expect(lines).toHaveLength(SHOWN_KEYS + 1);
-      expect(lines[0]).toMatch(/^ {2}not published: api\/v1\/repositories\/.+\/at\/\d+\/.+ \(AccessDenied: Access Denied\)$/);
+      expect(lines[0]).toMatch(
+        /^ {2}not published: api\/v1\/repositories\/.+\/at\/\d+\/.+ \(AccessDenied: Access Denied\)$/,
+      );
       expect(lines.at(-1)).toBe(`  … and ${smallTree.size - SHOWN_KEYS} more`);
 
-      const cli = await runCliAsync(['build', '--store', small, '--out', 's3://denied/cli', '--s3-endpoint', proxy.endpoint, '--s3-path-style'], {
-        env: cliEnv(),
-      });
+      const cli = await runCliAsync(
+        ['build', '--store', small, '--out', 's3://denied/cli', '--s3-endpoint', proxy.endpoint, '--s3-path-style'],
+        {
+          env: cliEnv(),
+        },
+      );
       expect(cli.code).toBe(4);
       expect(cli.stderr).toContain(`not published: AccessDenied: Access Denied (${perTimeKeys.length} keys)`);
     } finally {
@@ -346,7 +418,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     expect(proxy.injected.corrupt).toBe(perTimeKeys.length);
     expect(e.failures[0]!.reason).toMatch(/^ETag mismatch: the stored object is not the bytes sent/);
     expect(e.failures[0]!.keys.sort()).toEqual(perTimeKeys);
-    expect(e.message).toContain(`ETag mismatch: the stored object is not the bytes sent (altered on the way or by the store) (${perTimeKeys.length} keys)`);
+    expect(e.message).toContain(
+      `ETag mismatch: the stored object is not the bytes sent (altered on the way or by the store) (${perTimeKeys.length} keys)`,
+    );
     // The altered objects are in the bucket; the next run sees their ETags differ and sends them again.
     proxy.reset();
     const { summary } = await publish('corrupt', { storeDir: small });
@@ -369,7 +443,13 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
 
   it('--store s3:// objects that cannot be read are named by key, with what to check', async () => {
     const c = peer.client();
-    await c.send(new PutObjectCommand({ Bucket: 'values', Key: 'denied/a.ndjson', Body: readFileSync(join(ROOT, 'examples/bad-store/mixed.ndjson')) }));
+    await c.send(
+      new PutObjectCommand({
+        Bucket: 'values',
+        Key: 'denied/a.ndjson',
+        Body: readFileSync(join(ROOT, 'examples/bad-store/mixed.ndjson')),
+      }),
+    );
     c.destroy();
     proxy.reset();
     // Listing is a GET of the bucket; reading an object is a GET of its key: refuse only those.
@@ -409,7 +489,11 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
             new PutObjectCommand({
               Bucket: 'many',
               Key: `in/${name}`,
-              Body: JSON.stringify({ repositoryUrl: `https://h.org/o/r${i}`, timestamp: 1763000000, values: { BUS_FACTOR: 3 } }),
+              Body: JSON.stringify({
+                repositoryUrl: `https://h.org/o/r${i}`,
+                timestamp: 1763000000,
+                values: { BUS_FACTOR: 3 },
+              }),
             }),
           ),
         ),
@@ -437,7 +521,10 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
   it('maxAttempts and requestChecksumCalculation set in the config take effect', async () => {
     const config = (extra: string) => {
       const file = join(dir, `s3-settings-${extra.replace(/\W+/g, '-')}.yaml`);
-      writeFileSync(file, `store: ${small}\nout: s3://settings/pub\ns3:\n  endpoint: ${proxy.endpoint}\n  pathStyle: true\n${extra}`);
+      writeFileSync(
+        file,
+        `store: ${small}\nout: s3://settings/pub\ns3:\n  endpoint: ${proxy.endpoint}\n  pathStyle: true\n${extra}`,
+      );
       return file;
     };
     const attempts = async (maxAttempts: number) => {
@@ -461,7 +548,12 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       const client = s3Client(settings.s3);
       const seen: string[] = [];
       proxy.onRequest = (method, _path, headers) => {
-        if (method === 'PUT') seen.push(...Object.keys(headers).filter((h) => h.startsWith('x-amz-checksum-') || h === 'x-amz-sdk-checksum-algorithm'));
+        if (method === 'PUT')
+          seen.push(
+            ...Object.keys(headers).filter(
+              (h) => h.startsWith('x-amz-checksum-') || h === 'x-amz-sdk-checksum-algorithm',
+            ),
+          );
       };
       try {
         await client.send(new PutObjectCommand({ Bucket: 'settings', Key: 'probe', Body: 'probe' }));
@@ -507,7 +599,8 @@ function bucketWatcher(client: S3Client, bucket: string, prefix: string) {
     async poll(): Promise<void> {
       const before = await list();
       for (const key of latestKeys) {
-        if (before.has(key) && !before.has(`${repoOf(key)}/index.json`)) watcher.problems.push(`${key} present before ${repoOf(key)}/index.json`);
+        if (before.has(key) && !before.has(`${repoOf(key)}/index.json`))
+          watcher.problems.push(`${key} present before ${repoOf(key)}/index.json`);
       }
       const listed: Array<{ repo: string; timestamps: number[] }> = [];
       for (const key of before) {
@@ -525,8 +618,10 @@ function bucketWatcher(client: S3Client, bucket: string, prefix: string) {
         watcher.indexesChecked++;
         for (const ts of timestamps) {
           const expected = perTimeKeys.filter((k) => k.startsWith(`${repo}/at/${ts}/`));
-          if (expected.length === 0) watcher.problems.push(`${repo}/index.json lists ${ts}, a time the build does not produce`);
-          for (const k of expected) if (!after.has(k)) watcher.problems.push(`${repo}/index.json lists ${ts} but ${k} is missing`);
+          if (expected.length === 0)
+            watcher.problems.push(`${repo}/index.json lists ${ts}, a time the build does not produce`);
+          for (const k of expected)
+            if (!after.has(k)) watcher.problems.push(`${repo}/index.json lists ${ts} but ${k} is missing`);
         }
       }
     },

@@ -5,7 +5,8 @@ import { redactSecrets, remoteText, withoutControls } from '../src/model/safe-te
 
 describe('withoutControls', () => {
   it('removes OSC, CSI, two-character escapes, C0 and C1 controls; keeps tab and line feed', () => {
-    const hostile = 'remote: error: \x1b]0;pwned title\x07denied\x1b[31m red\x1b[0m\x1bc\x00\x08\x7f\x85\x9b2Jend\tok\nnext';
+    const hostile =
+      'remote: error: \x1b]0;pwned title\x07denied\x1b[31m red\x1b[0m\x1bc\x00\x08\x7f\x85\x9b2Jend\tok\nnext';
     expect(withoutControls(hostile)).toBe('remote: error: denied redend\tok\nnext');
   });
 

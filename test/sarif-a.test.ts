@@ -9,7 +9,10 @@ import { sarifErrors } from './helpers/sarif.ts';
 
 const ENC = 'https%3A%2F%2Fgithub.com%2Facme%2Fwidget';
 const ctx = {
-  settings: { baseUrl: 'https://badges.example', tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } } as Settings,
+  settings: {
+    baseUrl: 'https://badges.example',
+    tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' },
+  } as Settings,
   encoded: ENC,
 } satisfies ReportContext;
 const busFactor: NumericRuleA = {

@@ -11,7 +11,11 @@ import { sarifErrors } from './helpers/sarif.ts';
 const REPO = 'https://codeberg.org/acme/tool';
 const ENC = encodeURIComponent(REPO);
 const settings = (strictSarif: boolean) =>
-  ({ baseUrl: 'https://badges.example', strictSarif, tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' } }) as Settings;
+  ({
+    baseUrl: 'https://badges.example',
+    strictSarif,
+    tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' },
+  }) as Settings;
 const ctx = (strictSarif: boolean): ReportContext => ({ settings: settings(strictSarif), encoded: ENC });
 
 const commits: RuleB = {
@@ -23,10 +27,28 @@ const commits: RuleB = {
   threshold: { min: 5, timeRangeInMonths: 6 },
   manual: false,
 };
-const review: RuleB = { id: 'MANUAL/REVIEW', name: 'Review', description: 'Reviewed by people', help: 'Ask', unit: '', threshold: {}, manual: true };
+const review: RuleB = {
+  id: 'MANUAL/REVIEW',
+  name: 'Review',
+  description: 'Reviewed by people',
+  help: 'Ask',
+  unit: '',
+  threshold: {},
+  manual: true,
+};
 const def: BadgeDefB = { id: 'ACTIVE', informationUri: 'https://docs.example/active' } as BadgeDefB;
 const crit = (rule: RuleB, ruleIndex: number, level: CriterionB['badgeLevel'], c: Partial<CriterionB>): CriterionB =>
-  ({ rule, ruleIndex, badgeId: 'ACTIVE', badgeLevel: level, value: null, valueText: '<nil>', status: 'open', description: '', ...c }) as CriterionB;
+  ({
+    rule,
+    ruleIndex,
+    badgeId: 'ACTIVE',
+    badgeLevel: level,
+    value: null,
+    valueText: '<nil>',
+    status: 'open',
+    description: '',
+    ...c,
+  }) as CriterionB;
 const revision = { commit: 'a'.repeat(40), committedAt: 1762000000, branch: 'main' };
 const commitsPass = crit(commits, 0, 'BRONZE', {
   value: 12,
@@ -36,9 +58,18 @@ const commitsPass = crit(commits, 0, 'BRONZE', {
   evidence: '12 commits since 2025-05-01',
   provenance: { evidence: '12 commits since 2025-05-01', revision, scannedAt: 1763000000 },
 });
-const reviewOpen = crit(review, 1, 'SILVER', { description: 'Review: decided by people', provenance: { evidence: 'Not decided.', scannedAt: 1763000000 } });
+const reviewOpen = crit(review, 1, 'SILVER', {
+  description: 'Review: decided by people',
+  provenance: { evidence: 'Not decided.', scannedAt: 1763000000 },
+});
 const bronze: BadgeEntryB = { def, level: 'BRONZE', criteria: [commitsPass], granted: true, isHighestGranted: true };
-const silver: BadgeEntryB = { def, level: 'SILVER', criteria: [commitsPass, reviewOpen], granted: false, isHighestGranted: false };
+const silver: BadgeEntryB = {
+  def,
+  level: 'SILVER',
+  criteria: [commitsPass, reviewOpen],
+  granted: false,
+  isHighestGranted: false,
+};
 const badge: BadgeB = {
   def,
   entries: [bronze, silver],
@@ -47,7 +78,13 @@ const badge: BadgeB = {
   explained: silver,
   conclusion: 'bronze; silver lacks Review',
 };
-const evaluation: EvaluationB = { timestamp: 1763000000, revision, repositoryUrl: REPO, entries: [bronze, silver], badges: [badge] };
+const evaluation: EvaluationB = {
+  timestamp: 1763000000,
+  revision,
+  repositoryUrl: REPO,
+  entries: [bronze, silver],
+  badges: [badge],
+};
 
 const BADGE_URL = `https://badges.example/api/v1/repositories/${ENC}/badges/ACTIVE.svg?timestamp=1763000000`;
 // Measured at a commit 1,000,000 s (11.6 days) before the scan: 11 whole days old.
@@ -115,7 +152,17 @@ describe('sarifReportB', () => {
         '12',
         COMMITS_PROVENANCE,
       ),
-      result('open', msg('Review: decided by people'), 'MANUAL/REVIEW', 1, 'SILVER', '', '{}', '<nil>', REVIEW_PROVENANCE),
+      result(
+        'open',
+        msg('Review: decided by people'),
+        'MANUAL/REVIEW',
+        1,
+        'SILVER',
+        '',
+        '{}',
+        '<nil>',
+        REVIEW_PROVENANCE,
+      ),
     ].join(',') +
     ']}]}';
 

@@ -44,7 +44,20 @@ describe('bot patterns run on RE2', () => {
   it('a 34-character name against ^(\\w+\\s?)+-ci$ is matched at once; the bot is left out, the person kept', () => {
     const r = spawnChecked(
       CLI[0],
-      [...CLI.slice(1), 'scan', '--config', config, '--repos', list, '--store', join(root, 'store'), '--as-of', '2026-11-01', '--bot-pattern', PATTERN],
+      [
+        ...CLI.slice(1),
+        'scan',
+        '--config',
+        config,
+        '--repos',
+        list,
+        '--store',
+        join(root, 'store'),
+        '--as-of',
+        '2026-11-01',
+        '--bot-pattern',
+        PATTERN,
+      ],
       {
         cwd: root,
         env: childEnv(),
@@ -66,7 +79,9 @@ describe('bot patterns run on RE2', () => {
     expect(isBot({ name: 'xxxxxxxxxx!', email: 'x@example.org' })).toBe(false);
     expect(isBot({ name: 'Nightly Build-CI', email: 'n@example.org' })).toBe(true);
     expect(isBot({ name: 'Someone', email: 'DEPLOY@example.org' })).toBe(true);
-    expect(botPatternProblem('(a)\\1')).toMatch(/^not a regular expression RE2 accepts \(.*\); backreferences and lookaround are not supported$/);
+    expect(botPatternProblem('(a)\\1')).toMatch(
+      /^not a regular expression RE2 accepts \(.*\); backreferences and lookaround are not supported$/,
+    );
     expect(botPatternProblem(PATTERN)).toBeUndefined();
   });
 });
@@ -103,7 +118,16 @@ describe('bot patterns reach the forge too', () => {
       const config = join(dir, 'badgepress.yaml');
       const tokenEnv = token === undefined ? '' : ', tokenEnv: GH_TOKEN_TEST';
       const hosts = `hosts:\n  github.com: { kind: github, apiUrl: "${github.url}", requestsPerSecond: 1000${tokenEnv} }`;
-      writeFileSync(config, ['shape: A', 'store: store', `scan:\n  mirrors: mirrors\n  retries: 0\n  botPatterns: ["^nightly-ci$"]`, hosts, ''].join('\n'));
+      writeFileSync(
+        config,
+        [
+          'shape: A',
+          'store: store',
+          `scan:\n  mirrors: mirrors\n  retries: 0\n  botPatterns: ["^nightly-ci$"]`,
+          hosts,
+          '',
+        ].join('\n'),
+      );
       writeFileSync(join(dir, 'repos.txt'), `https://github.com/acme/one mirror=${join(dir, 'one.git')}\n`);
       const args = [
         'scan',
@@ -123,7 +147,9 @@ describe('bot patterns reach the forge too', () => {
       expect(r.code).toBe(0);
       const line = JSON.parse(readFileSync(join(dir, 'store/github.com/acme/one.ndjson'), 'utf8'));
       expect(line.values.ISSUE_REACTION_TIME).toBe(2);
-      expect(line.evidence.ISSUE_REACTION_TIME).toBe('Mean first maintainer reaction over 1 issues opened in the 3 months to 2026-11-25');
+      expect(line.evidence.ISSUE_REACTION_TIME).toBe(
+        'Mean first maintainer reaction over 1 issues opened in the 3 months to 2026-11-25',
+      );
       return github.requests;
     } finally {
       await github.close();
@@ -134,7 +160,9 @@ describe('bot patterns reach the forge too', () => {
     // Without a token: the REST lists. The adapter skips the triage events of the pattern
     // bot's issue: only alice's are read.
     const requests = await scanWithPatterns(join(root, 'rest'), undefined);
-    expect(requests.filter((q) => q.path.endsWith('/events')).map((q) => q.path)).toEqual(['/repos/acme/one/issues/1/events']);
+    expect(requests.filter((q) => q.path.endsWith('/events')).map((q) => q.path)).toEqual([
+      '/repos/acme/one/issues/1/events',
+    ]);
   });
 
   it('through GraphQL (with a token) the same test runs on issue authors and reactors', async () => {

@@ -57,7 +57,16 @@ describe('badgepress scan', () => {
     );
   });
 
-  const scanArgs = (store: string, ...more: string[]) => ['scan', '--config', config, '--repos', repos, '--store', join(root, store), ...more];
+  const scanArgs = (store: string, ...more: string[]) => [
+    'scan',
+    '--config',
+    config,
+    '--repos',
+    repos,
+    '--store',
+    join(root, store),
+    ...more,
+  ];
 
   it('names bad lines with FILE:line, scans the others, and a strict build of the store passes', async () => {
     const r = await runCommand(scanArgs('store', '--as-of', '2026-11-01'));
@@ -67,12 +76,18 @@ describe('badgepress scan', () => {
     expect(r.stderr).toContain(`${repos}:6: "not-a-url" is not a URL`);
     expect(r.stderr).toContain(`${repos}:7: https://example.org/acme/alpha is listed already at ${repos}:2`);
     expect(r.stderr + r.stdout).not.toContain('token123');
-    expect(r.stdout).toMatch(/^badgepress scan: 2 repositories, 2 measured, 0 already stored, 2 records written, 0 failed, 4 list lines skipped/);
+    expect(r.stdout).toMatch(
+      /^badgepress scan: 2 repositories, 2 measured, 0 already stored, 2 records written, 0 failed, 4 list lines skipped/,
+    );
 
     const E = utc(2026, 11, 1);
     const line = JSON.parse(readFileSync(join(root, 'store/example.org/acme/alpha.ndjson'), 'utf8'));
     // By plain git: the commit times of the branch, all within 12 months of E; tags by their dates.
-    const times = git(join(root, 'alpha.git'), ['log', '--no-merges', '--format=%ct', 'main']).trim().split('\n').map(Number).sort();
+    const times = git(join(root, 'alpha.git'), ['log', '--no-merges', '--format=%ct', 'main'])
+      .trim()
+      .split('\n')
+      .map(Number)
+      .sort();
     expect(line).toMatchObject({ kind: 'scan', repositoryUrl: 'https://example.org/acme/alpha', timestamp: E });
     expect(line.values).toEqual({
       BUS_FACTOR: 1,
@@ -84,14 +99,24 @@ describe('badgepress scan', () => {
     expect(line.evidence.BUS_FACTOR).toContain(`1 contributor of 2 made at least half of 5`);
     expect(line.evidence.COMMITS).toContain(alphaTip.slice(0, 12));
     // The store keeps the URL as listed (with .git), one file per repository.
-    expect(readFileSync(join(root, 'store/example.org/acme/beta.ndjson'), 'utf8')).toContain('"repositoryUrl":"https://example.org/acme/beta.git"');
+    expect(readFileSync(join(root, 'store/example.org/acme/beta.ndjson'), 'utf8')).toContain(
+      '"repositoryUrl":"https://example.org/acme/beta.git"',
+    );
 
     const build = await runCommand(['build', '--config', config, '--strict', '--now', String(E)]);
     expect(build.stderr).toBe('');
     expect(build.code).toBe(0);
     expect(readdirSync(join(root, 'dist/api/v1/repositories'))).toHaveLength(2);
     // The default thresholds judge neither COMMITS nor RELEASES: no warning about rules badgepress measures itself.
-    const plain = await runCommand(['build', '--store', join(root, 'store'), '--out', join(root, 'dist-default'), '--now', String(E)]);
+    const plain = await runCommand([
+      'build',
+      '--store',
+      join(root, 'store'),
+      '--out',
+      join(root, 'dist-default'),
+      '--now',
+      String(E),
+    ]);
     expect(plain.code).toBe(0);
     expect(plain.stderr).toBe('');
   });
@@ -101,20 +126,40 @@ describe('badgepress scan', () => {
     const before = readFileSync(file);
     const r = await runCommand(scanArgs('store', '--as-of', '1793491200', '--json'));
     const summary = JSON.parse(r.stdout);
-    expect(summary).toMatchObject({ repositories: 2, measured: 0, upToDate: 2, records: 0, failed: 0, listProblems: 4, exitCode: 1 });
+    expect(summary).toMatchObject({
+      repositories: 2,
+      measured: 0,
+      upToDate: 2,
+      records: 0,
+      failed: 0,
+      listProblems: 4,
+      exitCode: 1,
+    });
     expect(readFileSync(file)).toEqual(before);
   });
 
   it('backfilled monthly records equal single scans at each month start', async () => {
     const E = '2026-11-15T12:00:00Z';
     const h = await runCommand(
-      scanArgs('history', '--as-of', E, '--history', 'monthly', '--since', '2026-01', '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'),
+      scanArgs(
+        'history',
+        '--as-of',
+        E,
+        '--history',
+        'monthly',
+        '--since',
+        '2026-01',
+        '--rules',
+        'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY',
+      ),
     );
     // By hand: alpha's first commit is 2026-03-10, so April to November, and E: 8 + 1; beta's only
     // commit is at 2026-08-01 00:00, the month start itself: August to November, and E: 4 + 1.
     expect(h.stdout).toContain('14 records written');
     for (const t of [4, 5, 6, 7, 8, 9, 10, 11].map((m) => utc(2026, m, 1))) {
-      await runCommand(scanArgs('single', '--as-of', String(t), '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'));
+      await runCommand(
+        scanArgs('single', '--as-of', String(t), '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'),
+      );
     }
     await runCommand(scanArgs('single', '--as-of', E, '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'));
     for (const name of ['alpha', 'beta']) {
@@ -124,13 +169,18 @@ describe('badgepress scan', () => {
     // One more history run adds nothing, and measures nothing: the months before each first
     // commit (January to March for alpha, to July for beta) never get a record, and the
     // repositories say so without being read again.
-    const again = await runCommand(scanArgs('history', '--as-of', E, '--history', 'monthly', '--since', '2026-01', '--json'));
+    const again = await runCommand(
+      scanArgs('history', '--as-of', E, '--history', 'monthly', '--since', '2026-01', '--json'),
+    );
     expect(JSON.parse(again.stdout)).toMatchObject({ measured: 0, upToDate: 2, records: 0 });
   });
 
   it('--fetch never without a mirror fails that repository only; --rules names what nothing measures', async () => {
     const list = join(root, 'fetch-never.txt');
-    writeFileSync(list, `https://example.org/acme/alpha mirror=${join(root, 'alpha.git')}\nhttps://example.org/acme/nowhere\n`);
+    writeFileSync(
+      list,
+      `https://example.org/acme/alpha mirror=${join(root, 'alpha.git')}\nhttps://example.org/acme/nowhere\n`,
+    );
     const r = await runCommand([
       'scan',
       '--config',
@@ -188,8 +238,20 @@ describe('badgepress scan', () => {
       `${readFileSync(resolve(ROOT, 'examples/scan/thresholds-git.yaml'), 'utf8').replace('badges:\n', '  - id: CODE_REVIEW\n    name: Code review\n    description: Reviewed changes.\n    help: Review.\n    type: boolean\n    positiveStatus: gold\n    negativeStatus: fail\nbadges:\n')}  - id: REVIEWED\n    criteria: [CODE_REVIEW]\n`,
     );
     writeFileSync(custom, readFileSync(config, 'utf8').replace(/A: .*thresholds-git\.yaml/, `A: ${thresholds}`));
-    const judged = await runCommand(['scan', '--config', custom, '--repos', repos, '--store', join(root, 'why-custom'), '--as-of', '2026-11-01']);
-    expect(judged.stdout).toContain('; not measured: CODE_REVIEW (badgepress does not measure them; another scanner writes them)\n');
+    const judged = await runCommand([
+      'scan',
+      '--config',
+      custom,
+      '--repos',
+      repos,
+      '--store',
+      join(root, 'why-custom'),
+      '--as-of',
+      '2026-11-01',
+    ]);
+    expect(judged.stdout).toContain(
+      '; not measured: CODE_REVIEW (badgepress does not measure them; another scanner writes them)\n',
+    );
     // The same narrow rules again are stored already.
     const again = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'COMMITS', '--json'));
     expect(JSON.parse(again.stdout)).toMatchObject({ upToDate: 2, incomplete: 0 });
@@ -197,8 +259,21 @@ describe('badgepress scan', () => {
 
   it('mirror= naming a working copy or nothing says so, and what to name instead', async () => {
     const list = join(root, 'bad-mirrors.txt');
-    writeFileSync(list, 'https://example.org/acme/copy mirror=alpha\nhttps://example.org/acme/none mirror=nowhere.git\n');
-    const r = await runCommand(['scan', '--config', config, '--repos', list, '--store', join(root, 'bad-mirrors'), '--as-of', '2026-11-01']);
+    writeFileSync(
+      list,
+      'https://example.org/acme/copy mirror=alpha\nhttps://example.org/acme/none mirror=nowhere.git\n',
+    );
+    const r = await runCommand([
+      'scan',
+      '--config',
+      config,
+      '--repos',
+      list,
+      '--store',
+      join(root, 'bad-mirrors'),
+      '--as-of',
+      '2026-11-01',
+    ]);
     expect(r.code).toBe(1);
     const fix = 'name a bare repository (git clone --bare or --mirror) or drop mirror=';
     expect(r.stderr).toContain(
@@ -221,17 +296,29 @@ describe('badgepress scan', () => {
       files.push(`${i}:${JSON.parse(r.stdout).measured}`);
     }
     const expected = [0, 1].map(
-      (i) => `${i}:${['https://example.org/acme/alpha', 'https://example.org/acme/beta.git'].filter((u) => shardOf(u, 2) === i).length}`,
+      (i) =>
+        `${i}:${['https://example.org/acme/alpha', 'https://example.org/acme/beta.git'].filter((u) => shardOf(u, 2) === i).length}`,
     );
     expect(files).toEqual(expected);
     expect(readdirSync(join(root, 'sharded/example.org/acme')).sort()).toEqual(['alpha.ndjson', 'beta.ndjson']);
   });
 
-  it.skipIf(spawnSync('script', ['--version']).status !== 0)('on a terminal, draws a progress line and clears it before the summary', () => {
-    const cmd = [...CLI, ...scanArgs('tty', '--as-of', '2026-11-01')].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    const r = spawnChecked('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: childEnv({ CI: undefined }), timeout: 60_000 });
-    expect(r.stdout).toMatch(/\r\x1b\[Kscan: 2\/2 repositories\r\x1b\[K[^]*badgepress scan: 2 repositories, 2 measured/);
-  });
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)(
+    'on a terminal, draws a progress line and clears it before the summary',
+    () => {
+      const cmd = [...CLI, ...scanArgs('tty', '--as-of', '2026-11-01')]
+        .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+        .join(' ');
+      const r = spawnChecked('script', ['-qec', cmd, '/dev/null'], {
+        cwd: ROOT,
+        env: childEnv({ CI: undefined }),
+        timeout: 60_000,
+      });
+      expect(r.stdout).toMatch(
+        /\r\x1b\[Kscan: 2\/2 repositories\r\x1b\[K[^]*badgepress scan: 2 repositories, 2 measured/,
+      );
+    },
+  );
 
   it('exits 4 when the store cannot be written, naming the file', async () => {
     const store = join(root, 'broken');
@@ -249,7 +336,9 @@ describe('badgepress scan', () => {
     const { parseTargets } = await import('../src/measure/targets.ts');
     const { DirectoryStoreWriter } = await import('../src/store/writer.ts');
     const { DEFAULT_SCAN } = await import('../src/config/defaults.ts');
-    const list = ['a', 'a', 'a', 'a', 'b', 'b'].map((host, i) => `https://${host}.example/r/${i} mirror=${join(root, 'alpha.git')}`).join('\n');
+    const list = ['a', 'a', 'a', 'a', 'b', 'b']
+      .map((host, i) => `https://${host}.example/r/${i} mirror=${join(root, 'alpha.git')}`)
+      .join('\n');
     const inner = new DirectoryStoreWriter(join(root, 'capped'));
     const running = new Map<string, number>();
     let most = { a: 0, b: 0, all: 0 };
@@ -304,7 +393,9 @@ describe('badgepress scan', () => {
       const r = await runCommand(scanArgs('shards-held', '--as-of', '2026-11-01', ...shard));
       expect(r.code, shard.join(' ')).toBe(5);
       const ours = shard.length === 0 ? 'no --shard (the whole list)' : shard.join(' ');
-      expect(r.stderr).toContain(`the store is being written by another badgepress scan with --shard 0/3 (host elsewhere, pid 4242, since `);
+      expect(r.stderr).toContain(
+        `the store is being written by another badgepress scan with --shard 0/3 (host elsewhere, pid 4242, since `,
+      );
       expect(r.stderr).toContain(
         `and this one has ${ours}: they would measure some repositories both and write them twice. Scans share a store only as shards of one n (--shard i/n, distinct i): wait for it to finish (or pass --wait SECONDS), or run this one as another shard of 3`,
       );

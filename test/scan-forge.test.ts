@@ -17,7 +17,11 @@ import { fileURLToPath } from 'node:url';
 
 const BOB: Person = { name: 'Bob', email: 'bob@example.org' };
 const E = utc(2026, 11, 25);
-const URLS = ['https://github.com/acme/widget', 'https://gitlab.example/acme/widget', 'https://forge.example/acme/widget'];
+const URLS = [
+  'https://github.com/acme/widget',
+  'https://gitlab.example/acme/widget',
+  'https://forge.example/acme/widget',
+];
 
 describe('badgepress scan with forge APIs', () => {
   const root = tempDir('badgepress-scan-forge-');
@@ -38,7 +42,15 @@ describe('badgepress scan with forge APIs', () => {
     // Each forge: one issue answered by a maintainer in 2 days, CI runs, a release git lacks
     // and a published package version.
     const github = await startGitHub({
-      issues: [{ number: 1, created: '2026-11-01T00:00:00Z', updated: '2026-11-03T00:00:00Z', author: { login: 'alice' }, association: 'NONE' }],
+      issues: [
+        {
+          number: 1,
+          created: '2026-11-01T00:00:00Z',
+          updated: '2026-11-03T00:00:00Z',
+          author: { login: 'alice' },
+          association: 'NONE',
+        },
+      ],
       comments: [{ issue: 1, created: '2026-11-03T00:00:00Z', author: { login: 'maint' }, association: 'OWNER' }],
       runs: [
         { created: '2026-11-10T00:00:00Z', event: 'push', conclusion: 'success' },
@@ -61,16 +73,29 @@ describe('badgepress scan with forge APIs', () => {
       timeline: [{ issue: 1, type: 'comment', created: '2026-11-03T00:00:00Z', user: 'acme' }],
       runs: [{ created: '2026-11-10T00:00:00Z', status: 'success' }],
       releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z' }],
-      packages: [{ name: 'widget', version: '2.0.0', type: 'npm', created: '2026-10-01T00:00:00Z', repository: 'acme/widget' }],
+      packages: [
+        { name: 'widget', version: '2.0.0', type: 'npm', created: '2026-10-01T00:00:00Z', repository: 'acme/widget' },
+      ],
     });
-    const check = specCheck(loadJson(fileURLToPath(new URL('./fixtures/dependents/responses.json', import.meta.url))), '#/definitions/Error');
+    const check = specCheck(
+      loadJson(fileURLToPath(new URL('./fixtures/dependents/responses.json', import.meta.url))),
+      '#/definitions/Error',
+    );
     const index = await startForgeServer(
       [
         {
           template: '/packages/lookup',
           reply: (_p, q) => ({
             status: 200,
-            body: [{ name: 'widget', ecosystem: 'npm', repository_url: q.query.get('repository_url'), dependent_packages_count: 2, dependent_repos_count: 25 }],
+            body: [
+              {
+                name: 'widget',
+                ecosystem: 'npm',
+                repository_url: q.query.get('repository_url'),
+                dependent_packages_count: 2,
+                dependent_repos_count: 25,
+              },
+            ],
           }),
         },
       ],
@@ -99,7 +124,18 @@ describe('badgepress scan with forge APIs', () => {
 
   it('scans every forge kind, and both shapes build with --strict with a value for every scanned rule', async () => {
     const scan = await runCommand(
-      ['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store'), '--as-of', String(E), '--json'],
+      [
+        'scan',
+        '--config',
+        config,
+        '--repos',
+        join(root, 'repos.txt'),
+        '--store',
+        join(root, 'store'),
+        '--as-of',
+        String(E),
+        '--json',
+      ],
       { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' } },
     );
     expect(scan.stderr).toBe('');
@@ -110,7 +146,11 @@ describe('badgepress scan with forge APIs', () => {
     for (const s of servers) expect(s.violations).toEqual([]);
     expect(servers[0]!.requests.every((q) => q.headers.authorization === 'Bearer ghp-e2e-secret')).toBe(true);
 
-    for (const [i, file] of ['github.com/acme/widget', 'gitlab.example/acme/widget', 'forge.example/acme/widget'].entries()) {
+    for (const [i, file] of [
+      'github.com/acme/widget',
+      'gitlab.example/acme/widget',
+      'forge.example/acme/widget',
+    ].entries()) {
       const text = readFileSync(join(root, 'store', `${file}.ndjson`), 'utf8');
       expect(text).not.toContain('ghp-e2e-secret');
       const record = JSON.parse(text);
@@ -142,18 +182,32 @@ describe('badgepress scan with forge APIs', () => {
       ]);
       expect(build.code, build.stderr).toBe(0);
       for (const url of URLS) {
-        const sarif = JSON.parse(readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(url), 'sarif'), 'utf8'));
+        const sarif = JSON.parse(
+          readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(url), 'sarif'), 'utf8'),
+        );
         const results = sarif.runs[0].results as Array<{ ruleId: string; properties: { value: unknown } }>;
         const scanned = results.filter((r) => !r.ruleId.startsWith('MANUAL/'));
         expect(scanned.length).toBeGreaterThan(0);
-        for (const r of scanned) expect([r.ruleId, r.properties.value]).not.toContainEqual(shape === 'A' ? null : '<nil>');
+        for (const r of scanned)
+          expect([r.ruleId, r.properties.value]).not.toContainEqual(shape === 'A' ? null : '<nil>');
       }
     }
   });
 
   it("a later scan asks GitHub's lists with the last scan's ETags; no token is kept beside the mirrors", async () => {
     const store = join(root, 'store-etags');
-    const args = (at: number) => ['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', store, '--as-of', String(at), '--json'];
+    const args = (at: number) => [
+      'scan',
+      '--config',
+      config,
+      '--repos',
+      join(root, 'repos.txt'),
+      '--store',
+      store,
+      '--as-of',
+      String(at),
+      '--json',
+    ];
     const env = { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' } };
     await runCommand(args(E), env);
     const before = servers[0]!.notModified();
@@ -165,35 +219,70 @@ describe('badgepress scan with forge APIs', () => {
     const free = servers[0]!.notModified() - before;
     expect(free).toBe(3);
     expect(second.forgeRequestsCounted).toBe(second.forgeRequests - free);
-    const kept = readdirSync(join(root, 'mirrors'), { recursive: true }).filter((f) => String(f).endsWith('.forge.json'));
+    const kept = readdirSync(join(root, 'mirrors'), { recursive: true }).filter((f) =>
+      String(f).endsWith('.forge.json'),
+    );
     expect(kept.length).toBe(3);
-    for (const f of kept) expect(readFileSync(join(root, 'mirrors', String(f)), 'utf8')).not.toContain('ghp-e2e-secret');
+    for (const f of kept)
+      expect(readFileSync(join(root, 'mirrors', String(f)), 'utf8')).not.toContain('ghp-e2e-secret');
   });
 
   it('an API failure nulls only the rules that needed it, names its cause once, and exits 1', async () => {
-    const refusing = await startGitHub({ override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 401, body: GH_ERROR('Bad credentials') } : undefined) });
+    const refusing = await startGitHub({
+      override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 401, body: GH_ERROR('Bad credentials') } : undefined),
+    });
     servers.push(refusing);
     const cfg = join(root, 'refusing.yaml');
     writeFileSync(
       cfg,
-      readFileSync(config, 'utf8').replace(/github\.com: \{[^}]*\}/, `github.com: { kind: github, apiUrl: "${refusing.url}", tokenEnv: E2E_GITHUB_TOKEN }`),
+      readFileSync(config, 'utf8').replace(
+        /github\.com: \{[^}]*\}/,
+        `github.com: { kind: github, apiUrl: "${refusing.url}", tokenEnv: E2E_GITHUB_TOKEN }`,
+      ),
     );
-    const r = await runCommand(['scan', '--config', cfg, '--repos', join(root, 'repos.txt'), '--store', join(root, 'store-refused'), '--as-of', String(E)], {
-      env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' },
-    });
+    const r = await runCommand(
+      [
+        'scan',
+        '--config',
+        cfg,
+        '--repos',
+        join(root, 'repos.txt'),
+        '--store',
+        join(root, 'store-refused'),
+        '--as-of',
+        String(E),
+      ],
+      {
+        env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' },
+      },
+    );
     expect(r.code).toBe(1);
     const cause = 'GitHub API: 401 bad or missing credentials (check the token in $E2E_GITHUB_TOKEN)';
-    expect(r.stderr).toBe(`badgepress: repos.txt:1 https://github.com/acme/widget: ${cause}\n`.replace('repos.txt', join(root, 'repos.txt')));
+    expect(r.stderr).toBe(
+      `badgepress: repos.txt:1 https://github.com/acme/widget: ${cause}\n`.replace(
+        'repos.txt',
+        join(root, 'repos.txt'),
+      ),
+    );
     expect(r.stdout).toContain('3 measured');
     expect(r.stdout + r.stderr).not.toContain('ghp-e2e-secret');
     const record = JSON.parse(readFileSync(join(root, 'store-refused/github.com/acme/widget.ndjson'), 'utf8'));
-    expect(record.values).toMatchObject({ ISSUE_REACTION_TIME: null, CI_PIPELINE: null, PACKAGES: null, BUS_FACTOR: 1, SECURITY_POLICY: true, DEPENDENTS: 25 });
+    expect(record.values).toMatchObject({
+      ISSUE_REACTION_TIME: null,
+      CI_PIPELINE: null,
+      PACKAGES: null,
+      BUS_FACTOR: 1,
+      SECURITY_POLICY: true,
+      DEPENDENTS: 25,
+    });
     expect(record.evidence.CI_PIPELINE).toBe(cause);
     // RELEASES has a value from git: the failure nulls only the rules that needed the API (issue
     // K, item 7), so git's one tag (v1.0.0, tagged 2026-08-05) stands, and the evidence says
     // the forge's releases were not read.
     expect(record.values.RELEASES).toEqual({ events: [utc(2026, 8, 5)] });
-    expect(record.evidence.RELEASES).toMatch(/^1 tag dated in the 12 months to .*; forge releases not read: GitHub API: 401 bad or missing credentials/);
+    expect(record.evidence.RELEASES).toMatch(
+      /^1 tag dated in the 12 months to .*; forge releases not read: GitHub API: 401 bad or missing credentials/,
+    );
     const other = JSON.parse(readFileSync(join(root, 'store-refused/gitlab.example/acme/widget.ndjson'), 'utf8'));
     expect(other.values.ISSUE_REACTION_TIME).toBe(2);
   });
@@ -204,14 +293,23 @@ describe('badgepress scan with forge APIs', () => {
     const elsewhere = await startGitHub({});
     // GitHub through Octokit (its retry and throttling plugins on) and the dependency index,
     // each sent to the other server: the same loopback host on another port, another origin.
-    const moved = (to: string) => ({ status: 0, raw: (res: ServerResponse) => res.writeHead(301, { location: to }).end() });
-    const github = await startGitHub({
-      override: (t) => (t === '/repos/{owner}/{repo}/releases' ? moved(`${elsewhere.url}/repos/acme/widget/releases`) : undefined),
+    const moved = (to: string) => ({
+      status: 0,
+      raw: (res: ServerResponse) => res.writeHead(301, { location: to }).end(),
     });
-    const index = await startForgeServer([{ template: '/packages/lookup', reply: () => moved(`${elsewhere.url}/packages/lookup`) }], () => []);
+    const github = await startGitHub({
+      override: (t) =>
+        t === '/repos/{owner}/{repo}/releases' ? moved(`${elsewhere.url}/repos/acme/widget/releases`) : undefined,
+    });
+    const index = await startForgeServer(
+      [{ template: '/packages/lookup', reply: () => moved(`${elsewhere.url}/packages/lookup`) }],
+      () => [],
+    );
     const gitlab = await startGitLab({
       override: (t) =>
-        t === '/projects/{id}' ? { status: 0, raw: (res) => res.writeHead(302, { location: `${elsewhere.url}/api/v4/projects/1` }).end() } : undefined,
+        t === '/projects/{id}'
+          ? { status: 0, raw: (res) => res.writeHead(302, { location: `${elsewhere.url}/api/v4/projects/1` }).end() }
+          : undefined,
     });
     const gitea = await startGitea({
       owner: 'acme',
@@ -224,15 +322,27 @@ describe('badgepress scan with forge APIs', () => {
     servers.push(elsewhere, github, index, gitlab, gitea);
     const cfg = join(root, 'redirecting.yaml');
     const text = readFileSync(config, 'utf8')
-      .replace(/github\.com: \{[^}]*\}/, `github.com: { kind: github, apiUrl: "${github.url}", tokenEnv: E2E_GITHUB_TOKEN }`)
+      .replace(
+        /github\.com: \{[^}]*\}/,
+        `github.com: { kind: github, apiUrl: "${github.url}", tokenEnv: E2E_GITHUB_TOKEN }`,
+      )
       .replace(/apiUrl: "[^"]*" \}\n$/, `apiUrl: "${index.url}" }\n`)
-      .replace(/gitlab\.example: \{[^}]*\}/, `gitlab.example: { kind: gitlab, apiUrl: "${gitlab.url}", tokenEnv: E2E_GITLAB_TOKEN }`)
-      .replace(/forge\.example: \{[^}]*\}/, `forge.example: { kind: gitea, apiUrl: "${gitea.url}", tokenEnv: E2E_GITEA_TOKEN }`);
+      .replace(
+        /gitlab\.example: \{[^}]*\}/,
+        `gitlab.example: { kind: gitlab, apiUrl: "${gitlab.url}", tokenEnv: E2E_GITLAB_TOKEN }`,
+      )
+      .replace(
+        /forge\.example: \{[^}]*\}/,
+        `forge.example: { kind: gitea, apiUrl: "${gitea.url}", tokenEnv: E2E_GITEA_TOKEN }`,
+      );
     writeFileSync(cfg, text);
     const storeDir = join(root, 'store-redirected');
-    const r = await runCommand(['scan', '--config', cfg, '--repos', join(root, 'repos.txt'), '--store', storeDir, '--as-of', String(E)], {
-      env: { E2E_GITHUB_TOKEN: ghToken, E2E_GITLAB_TOKEN: glToken, E2E_GITEA_TOKEN: fjToken },
-    });
+    const r = await runCommand(
+      ['scan', '--config', cfg, '--repos', join(root, 'repos.txt'), '--store', storeDir, '--as-of', String(E)],
+      {
+        env: { E2E_GITHUB_TOKEN: ghToken, E2E_GITLAB_TOKEN: glToken, E2E_GITEA_TOKEN: fjToken },
+      },
+    );
     expect(r.code).toBe(1);
     expect(elsewhere.requests).toEqual([]);
     // One lookup per repository (three), none followed to the other server.
@@ -249,15 +359,22 @@ describe('badgepress scan with forge APIs', () => {
     expect(r.stderr).toContain(
       `GitLab API: /projects/acme%2Fwidget answered 302, a redirect to another origin (${new URL(elsewhere.url).origin}); not followed, the token goes to ${gl} only`,
     );
-    expect(r.stderr).toContain('Forgejo/Gitea API: /repos/acme/widget/releases answered 307, a redirect to another origin (http://***.invalid); not followed');
+    expect(r.stderr).toContain(
+      'Forgejo/Gitea API: /repos/acme/widget/releases answered 307, a redirect to another origin (http://***.invalid); not followed',
+    );
     const gh = new URL(github.url).origin;
     const away = new URL(elsewhere.url).origin;
     expect(r.stderr).toContain(
       `GitHub API: /repos/acme/widget/releases answered 301, a redirect to another origin (${away}); not followed, the token goes to ${gh} only`,
     );
-    expect(r.stderr).toContain(`ecosyste.ms API: /packages/lookup answered 301, a redirect to another origin (${away}); not followed`);
-    const stored = ['github.com', 'gitlab.example', 'forge.example'].map((h) => readFileSync(join(storeDir, h, 'acme/widget.ndjson'), 'utf8')).join('\n');
-    for (const token of [ghToken, glToken, fjToken]) for (const out of [r.stdout, r.stderr, stored]) expect(out).not.toContain(token);
+    expect(r.stderr).toContain(
+      `ecosyste.ms API: /packages/lookup answered 301, a redirect to another origin (${away}); not followed`,
+    );
+    const stored = ['github.com', 'gitlab.example', 'forge.example']
+      .map((h) => readFileSync(join(storeDir, h, 'acme/widget.ndjson'), 'utf8'))
+      .join('\n');
+    for (const token of [ghToken, glToken, fjToken])
+      for (const out of [r.stdout, r.stderr, stored]) expect(out).not.toContain(token);
   });
 
   it('--forge never asks neither the forges nor the dependency index: DEPENDENTS is not asked too', async () => {
@@ -282,8 +399,13 @@ describe('badgepress scan with forge APIs', () => {
     expect(r.stderr).toBe('');
     const summary = JSON.parse(r.stdout);
     expect(summary).toMatchObject({ measured: 3, failed: 0, exitCode: 0, unmeasured: [] });
-    expect(summary.notAsked).toEqual([{ rules: ['CI_PIPELINE', 'DEPENDENTS', 'ISSUE_REACTION_TIME', 'PACKAGES'], why: '--forge never (git alone)' }]);
+    expect(summary.notAsked).toEqual([
+      { rules: ['CI_PIPELINE', 'DEPENDENTS', 'ISSUE_REACTION_TIME', 'PACKAGES'], why: '--forge never (git alone)' },
+    ]);
     const record = JSON.parse(readFileSync(join(root, 'store-git-alone/forge.example/acme/widget.ndjson'), 'utf8'));
-    expect([record.values.DEPENDENTS, record.evidence.DEPENDENTS]).toEqual([null, 'not asked: --forge never (git alone)']);
+    expect([record.values.DEPENDENTS, record.evidence.DEPENDENTS]).toEqual([
+      null,
+      'not asked: --forge never (git alone)',
+    ]);
   });
 });

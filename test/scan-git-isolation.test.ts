@@ -19,9 +19,14 @@ const BASIC = Buffer.from(`x-access-token:${TOKEN}`).toString('base64');
 const E = utc(2026, 11, 1);
 
 /** A commit object written by hand: `signed` adds a (fake) OpenPGP signature header. */
-function commitObject(gitDir: string, o: { tree: string; parent?: string; at: number; name: string; email: string; signed: boolean }): string {
+function commitObject(
+  gitDir: string,
+  o: { tree: string; parent?: string; at: number; name: string; email: string; signed: boolean },
+): string {
   const who = `${o.name} <${o.email}> ${o.at} +0000`;
-  const sig = o.signed ? 'gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEEhostilehostilehostile\n -----END PGP SIGNATURE-----\n' : '';
+  const sig = o.signed
+    ? 'gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEEhostilehostilehostile\n -----END PGP SIGNATURE-----\n'
+    : '';
   const text = `tree ${o.tree}\n${o.parent ? `parent ${o.parent}\n` : ''}author ${who}\ncommitter ${who}\n${sig}\nat ${o.at}\n`;
   return git(gitDir, ['hash-object', '-t', 'commit', '-w', '--stdin'], {}, text).trim();
 }
@@ -59,7 +64,13 @@ describe('a scan with a hostile git config', () => {
         { name: 'Bob', email: 'bob@example.org' },
       ];
       people.forEach((p, i) => {
-        parent = commitObject(dir, { tree, ...(parent ? { parent } : {}), at: utc(2026, 3 + i, 10), ...p, signed: i % 2 === 1 });
+        parent = commitObject(dir, {
+          tree,
+          ...(parent ? { parent } : {}),
+          at: utc(2026, 3 + i, 10),
+          ...p,
+          signed: i % 2 === 1,
+        });
       });
       git(dir, ['update-ref', 'refs/heads/main', parent!]);
       expected.set(name, git(dir, ['log', '--format=%ct', 'main']).trim().split('\n').map(Number).sort());
@@ -74,9 +85,12 @@ describe('a scan with a hostile git config', () => {
       list,
       `https://example.org/acme/plain mirror=${join(root, 'plain.git')}\nhttps://example.org/acme/infected mirror=${join(root, 'infected.git')}\n`,
     );
-    const r = await runCommand(['scan', '--config', config, '--repos', list, '--store', join(root, 'store'), '--as-of', '2026-11-01', '--json'], {
-      env: hostile.env,
-    });
+    const r = await runCommand(
+      ['scan', '--config', config, '--repos', list, '--store', join(root, 'store'), '--as-of', '2026-11-01', '--json'],
+      {
+        env: hostile.env,
+      },
+    );
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toMatchObject({ measured: 2, failed: 0, exitCode: 0 });
     for (const name of ['plain', 'infected']) {
@@ -190,7 +204,9 @@ describe('git over HTTP with a token, behind a remote that redirects to another 
     const clone = await scan('2026-03-01');
     expect(JSON.parse(clone.stdout)).toMatchObject({ failed: 1, exitCode: 1 });
     expect(clone.stderr).toContain('git clone failed');
-    expect(clone.stderr).toContain('returned error: 302; the remote answered with a redirect, which a scan never follows');
+    expect(clone.stderr).toContain(
+      'returned error: 302; the remote answered with a redirect, which a scan never follows',
+    );
     // A scan the front does not redirect makes the mirror.
     front.reset([], other.url);
     expect(JSON.parse((await scan('2026-04-01')).stdout)).toMatchObject({ measured: 1, exitCode: 0 });
@@ -206,7 +222,8 @@ describe('git over HTTP with a token, behind a remote that redirects to another 
     expect([...other.authorizations.values()].flat()).toEqual([]);
     // Every request the origin's front received carried the token or nothing.
     expect(front.authorizations.filter((a) => a !== '' && a !== `Basic ${BASIC}`)).toEqual([]);
-    for (const r of [clone, fetch, lsRemote]) for (const secret of [TOKEN, BASIC]) expect(r.stdout + r.stderr).not.toContain(secret);
+    for (const r of [clone, fetch, lsRemote])
+      for (const secret of [TOKEN, BASIC]) expect(r.stdout + r.stderr).not.toContain(secret);
     expect(hostile.ran()).toBe('');
     expect(existsSync(join(root, 'mirrors'))).toBe(true);
   });

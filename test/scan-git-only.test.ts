@@ -44,7 +44,10 @@ describe('scan without asking a forge', () => {
     const thresholds = join(root, 'thresholds-b.yaml');
     const b = readFileSync(new URL('../config/thresholds-b.yaml', import.meta.url), 'utf8');
     // CI_PIPELINE and PACKAGES count 24 months; the scan's horizon stays 12.
-    writeFileSync(thresholds, b.replace(/(unit: (?:packages|runs)\n\s+threshold: \{ min: 1, timeRangeInMonths: )6/g, '$124'));
+    writeFileSync(
+      thresholds,
+      b.replace(/(unit: (?:packages|runs)\n\s+threshold: \{ min: 1, timeRangeInMonths: )6/g, '$124'),
+    );
     const base = (hostEntry: string) =>
       `shape: B\nstore: store\nthresholds: { B: ${thresholds} }\nscan:\n  mirrors: mirrors\n  retries: 0\n  horizonMonths: 12\nhosts:\n  "${host}": ${hostEntry}\n`;
     configs.api = join(root, 'api.yaml');
@@ -61,7 +64,19 @@ describe('scan without asking a forge', () => {
   });
 
   const scan = (config: string, store: string, asOf: string, ...more: string[]) =>
-    runCommand(['scan', '--config', config, '--repos', join(root, 'repos.txt'), '--store', join(root, store), '--as-of', asOf, '--json', ...more]);
+    runCommand([
+      'scan',
+      '--config',
+      config,
+      '--repos',
+      join(root, 'repos.txt'),
+      '--store',
+      join(root, store),
+      '--as-of',
+      asOf,
+      '--json',
+      ...more,
+    ]);
   /** Sockets each peer accepted and requests it answered, whichever socket they came on. */
   const peersSaw = () => ({
     git: { connections: http.connections(), requests: http.requests.length },
@@ -112,7 +127,12 @@ describe('scan without asking a forge', () => {
     expect(summary).toMatchObject({ measured: 1, failed: 0, exitCode: 0, forgeRequests: 0, unmeasured: [] });
     expect(summary.notAsked).toEqual([{ rules: FORGE_RULES, why: '--fetch never asks no server' }]);
     const record = lastRecord('store-api');
-    for (const rule of FORGE_RULES) expect([rule, record.values[rule], record.evidence[rule]]).toEqual([rule, null, 'not asked: --fetch never asks no server']);
+    for (const rule of FORGE_RULES)
+      expect([rule, record.values[rule], record.evidence[rule]]).toEqual([
+        rule,
+        null,
+        'not asked: --fetch never asks no server',
+      ]);
     // git's measurements stand: two commits, RELEASES from git (no tags) with the forge's part named.
     expect(record.values.COMMITS).toEqual({ events: [utc(2026, 1, 5), utc(2026, 3, 5)] });
     expect(record.evidence.RELEASES).toContain('forge releases not read: not asked: --fetch never asks no server');

@@ -44,7 +44,10 @@ describe('git rules on one history', () => {
     c.dave = work.commit({ author: DAVE, at: utc(2025, 1, 10) });
     c.mailmap = work.commit({
       at: utc(2026, 1, 5),
-      files: { '.mailmap': 'Bob <bob@new.example> <bob@old.example>\nci-runner[bot] <ci@example.org>\n', 'docs/SECURITY.md': 'mail us\n' },
+      files: {
+        '.mailmap': 'Bob <bob@new.example> <bob@old.example>\nci-runner[bot] <ci@example.org>\n',
+        'docs/SECURITY.md': 'mail us\n',
+      },
     });
     c.bob1 = work.commit({ author: BOB_OLD, at: utc(2026, 2, 1) });
     // Clock skew: dated 2019 between 2026 commits. `git log --since` stops at it.
@@ -82,8 +85,12 @@ describe('git rules on one history', () => {
     // The expected commits, by plain git: non-merge commits reachable from T, mailmapped,
     // dated by committer time in (E - 12 months, E], without bots.
     const from = utc(2025, 11, 25);
-    const lines = git(bare, ['log', '--no-merges', '--use-mailmap', '--format=%ct%x09%aN%x09%aE', c.T!]).trim().split('\n');
-    const people = lines.map((l) => l.split('\t')).filter(([, n, e]) => !`${n}${e}`.includes('[bot]') && e !== 'action@github.com');
+    const lines = git(bare, ['log', '--no-merges', '--use-mailmap', '--format=%ct%x09%aN%x09%aE', c.T!])
+      .trim()
+      .split('\n');
+    const people = lines
+      .map((l) => l.split('\t'))
+      .filter(([, n, e]) => !`${n}${e}`.includes('[bot]') && e !== 'action@github.com');
     const expected = people
       .map(([t]) => Number(t))
       .filter((t) => t > from && t <= E)
@@ -99,7 +106,9 @@ describe('git rules on one history', () => {
     expect(m.evidence.BUS_FACTOR).toMatch(/^1 contributor of 4 made at least half of 9 non-merge commits/);
     // Tags by hand: v0.1 (its commit, 2026-02-01), old-style (no tagger: its commit, 2026-06-01),
     // v0.2 (tagger, 2026-06-02), v0.3-rc1 (pre-release, 2026-10-01); v0.0 before the horizon, v1.0 after E.
-    expect(m.values.RELEASES).toEqual({ events: [utc(2026, 2, 1), utc(2026, 6, 1), utc(2026, 6, 2), utc(2026, 10, 1)] });
+    expect(m.values.RELEASES).toEqual({
+      events: [utc(2026, 2, 1), utc(2026, 6, 1), utc(2026, 6, 2), utc(2026, 10, 1)],
+    });
     expect(m.evidence.RELEASES).toContain('newest v0.3-rc1, 2026-10-01');
     expect(m.values.SECURITY_POLICY).toBe(true);
     expect(m.evidence.SECURITY_POLICY).toContain('docs/SECURITY.md');
@@ -116,7 +125,12 @@ describe('git rules on one history', () => {
   });
 
   it('keeps events over the horizon while the bus factor keeps its own window', async () => {
-    const { measurements } = await measureRepository(bare, [E], options({ horizonMonths: 24, busFactorMonths: 3 }), settings);
+    const { measurements } = await measureRepository(
+      bare,
+      [E],
+      options({ horizonMonths: 24, busFactorMonths: 3 }),
+      settings,
+    );
     const m = measurements[0]!;
     // Dave's 2025-01-10 commit is within 24 months; the 2019 one is not.
     expect((m.values.COMMITS as { events: number[] }).events[0]).toBe(utc(2025, 1, 10));
@@ -127,7 +141,12 @@ describe('git rules on one history', () => {
   });
 
   it('leaves out bots named by a pattern, and only the rules asked for', async () => {
-    const { measurements } = await measureRepository(bare, [E], options({ isBot: botTest(['^sam@']), rules: new Set(['BUS_FACTOR']) }), settings);
+    const { measurements } = await measureRepository(
+      bare,
+      [E],
+      options({ isBot: botTest(['^sam@']), rules: new Set(['BUS_FACTOR']) }),
+      settings,
+    );
     expect(Object.keys(measurements[0]!.values)).toEqual(['BUS_FACTOR']);
     expect(measurements[0]!.evidence.BUS_FACTOR).toContain('of 3 made at least half of 8');
   });
@@ -162,7 +181,12 @@ describe('edge repositories', () => {
     const bare = join(root, 'empty.git');
     git(root, ['init', '-q', '--bare', bare]);
     const { measurements, facts } = await measureRepository(bare, [E], options(), settings);
-    expect(measurements[0]!.values).toEqual({ BUS_FACTOR: 0, COMMITS: { events: [] }, RELEASES: { events: [] }, SECURITY_POLICY: false });
+    expect(measurements[0]!.values).toEqual({
+      BUS_FACTOR: 0,
+      COMMITS: { events: [] },
+      RELEASES: { events: [] },
+      SECURITY_POLICY: false,
+    });
     expect(measurements[0]!.evidence.COMMITS).toMatch(/has no commits/);
     expect(facts.tagNames.size).toBe(0);
     // No first commit, so no history: a backfill's month starts get no record, E gets one.
@@ -181,7 +205,12 @@ describe('edge repositories', () => {
     const T = ahead.commit({ at: utc(2026, 9, 1) });
     // By hand: both 2027 commits are later than T after them, and T is not before x: they are
     // held from T's time, 2026-09-01. As of 2026-08-15: x; as of E: T.
-    const a = await measureRepository(ahead.bareClone(join(root, 'ahead-run.git')), [utc(2026, 8, 15), E], options(), settings);
+    const a = await measureRepository(
+      ahead.bareClone(join(root, 'ahead-run.git')),
+      [utc(2026, 8, 15), E],
+      options(),
+      settings,
+    );
     expect(a.measurements[0]!.evidence.SECURITY_POLICY).toContain(`main at ${x.slice(0, 12)}`);
     expect(a.measurements[1]!.evidence.SECURITY_POLICY).toContain(`main at ${T.slice(0, 12)}`);
 
@@ -216,12 +245,23 @@ describe('edge repositories', () => {
     work.tag('blob-annotated', { target: blob, annotatedAt: utc(2026, 6, 1) });
     const bare = work.bareClone(join(root, 'tags.git'));
     // By plain git: what each tag names once peeled.
-    const peeled = work.git(['for-each-ref', '--format=%(refname:short) %(objecttype) %(*objecttype)', 'refs/tags']).trim().split('\n');
-    expect(peeled.sort()).toEqual(['blob-annotated tag blob', 'blob-light blob ', 'tree-annotated tag tree', 'tree-light tree ', 'v1 tag commit']);
+    const peeled = work
+      .git(['for-each-ref', '--format=%(refname:short) %(objecttype) %(*objecttype)', 'refs/tags'])
+      .trim()
+      .split('\n');
+    expect(peeled.sort()).toEqual([
+      'blob-annotated tag blob',
+      'blob-light blob ',
+      'tree-annotated tag tree',
+      'tree-light tree ',
+      'v1 tag commit',
+    ]);
     const { measurements, facts } = await measureRepository(bare, [E], options(), settings);
     // By hand: v1 alone, at its tagger date; the four others are left out and counted.
     expect(measurements[0]!.values.RELEASES).toEqual({ events: [utc(2026, 4, 1)] });
-    expect(measurements[0]!.evidence.RELEASES).toBe('1 tag dated in the 12 months to 2026-11-25 (newest v1, 2026-04-01); 4 tags of a tree or blob left out');
+    expect(measurements[0]!.evidence.RELEASES).toBe(
+      '1 tag dated in the 12 months to 2026-11-25 (newest v1, 2026-04-01); 4 tags of a tree or blob left out',
+    );
     expect(facts.tagNames.size).toBe(5);
   });
 
@@ -259,7 +299,11 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
     ['another folder', { 'other/SECURITY.md': 'x' }, undefined],
     ['another extension', { 'SECURITY.txt': 'x', SECURITY: 'x' }, undefined],
     ['an empty file', { 'SECURITY.md': '' }, undefined],
-    ['an empty root file, a full .github one', { 'SECURITY.md': '', '.github/SECURITY.md': 'x' }, '.github/SECURITY.md'],
+    [
+      'an empty root file, a full .github one',
+      { 'SECURITY.md': '', '.github/SECURITY.md': 'x' },
+      '.github/SECURITY.md',
+    ],
     ['a symbolic link', { 'README.md': 'x', 'SECURITY.md': { symlink: 'README.md' } }, undefined],
     ['a directory', { 'SECURITY.md/policy.txt': 'x' }, undefined],
     // "SECURITY.md" sorts first (E before e) and is empty: the next file under the name is.
@@ -280,7 +324,12 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
     work.git(['rm', '-rq', '--ignore-unmatch', '.']);
     work.commit({ at: utc(2026, 3, 1), files: { keep: 'sub' } });
     work.git(['update-index', '--add', '--cacheinfo', `160000,${commits[0]},SECURITY.md`]);
-    work.git(['commit', '-qm', 'gitlink'], { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@b' });
+    work.git(['commit', '-qm', 'gitlink'], {
+      GIT_AUTHOR_NAME: 'A',
+      GIT_AUTHOR_EMAIL: 'a@b',
+      GIT_COMMITTER_NAME: 'A',
+      GIT_COMMITTER_EMAIL: 'a@b',
+    });
     commits.push(work.git(['rev-parse', 'HEAD']).trim());
     expect(work.git(['ls-tree', 'HEAD', 'SECURITY.md'])).toMatch(/^160000 commit/);
     const call = { gitDir: join(work.dir, '.git'), settings };
@@ -291,8 +340,17 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
     expect(found).toEqual([...cases.map(([, , want]) => want), undefined]);
     // The same trees listed by git (git diff-tree, case-insensitive pathspecs) instead of read.
     const listing = new CatFile(call);
-    const listed = await readSnapshots(listing, commits, undefined, (trees, only) => treeEntriesNamed(call, trees, only), 0);
+    const listed = await readSnapshots(
+      listing,
+      commits,
+      undefined,
+      (trees, only) => treeEntriesNamed(call, trees, only),
+      0,
+    );
     await listing.close();
-    expect(commits.map((oid) => listed.get(oid)!.securityPolicy)).toEqual([...cases.map(([, , want]) => want), undefined]);
+    expect(commits.map((oid) => listed.get(oid)!.securityPolicy)).toEqual([
+      ...cases.map(([, , want]) => want),
+      undefined,
+    ]);
   });
 });

@@ -25,7 +25,9 @@ describe('the list of repositories', () => {
       'https://example.org/',
     ].join('\n');
     const { targets, problems } = parseTargets(text, '/lists/repos.txt');
-    expect(targets.map(({ url, host, path, mirror, fetchUrl, source }) => ({ url, host, path, mirror, fetchUrl, source }))).toEqual([
+    expect(
+      targets.map(({ url, host, path, mirror, fetchUrl, source }) => ({ url, host, path, mirror, fetchUrl, source })),
+    ).toEqual([
       {
         url: 'https://github.com/acme/widget',
         host: 'github.com',
@@ -126,14 +128,18 @@ describe('scan: in the config', () => {
   const problemsOf = configProblems(dir, (f) => loadSettings(f));
 
   it('names a bad key with file:line, and resolves mirrors beside the file', async () => {
-    const bad = await problemsOf('store: s\nscan:\n  concurrency: 0\n  botPatterns: ["(unclosed"]\n  tokens:\n    github.com: "not a name"\n  fetch: yes\n');
+    const bad = await problemsOf(
+      'store: s\nscan:\n  concurrency: 0\n  botPatterns: ["(unclosed"]\n  tokens:\n    github.com: "not a name"\n  fetch: yes\n',
+    );
     expect(bad.problems).toEqual([
       `${bad.file}:7 scan.fetch: unknown key; remove it or check its spelling`,
       `${bad.file}:3 scan.concurrency: must be >= 1`,
       `${bad.file}:6 scan.tokens.github.com: must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"`,
     ]);
     const patterns = await problemsOf('store: s\nscan:\n  botPatterns: ["ok", "(unclosed"]\n');
-    expect(patterns.problems).toEqual([expect.stringMatching(/:3 scan\.botPatterns\[1\]: "\(unclosed" is not a regular expression/)]);
+    expect(patterns.problems).toEqual([
+      expect.stringMatching(/:3 scan\.botPatterns\[1\]: "\(unclosed" is not a regular expression/),
+    ]);
     const file = join(dir, 'good.yaml');
     writeFileSync(file, 'store: s\nscan:\n  mirrors: m\n  perHost: 3\n');
     const settings = await loadSettings(file);
@@ -158,10 +164,14 @@ describe('the directory store writer', () => {
     mkdirSync(join(dir, 'h'));
     writeFileSync(join(dir, 'h/r.ndjson'), '{"repositoryUrl":"https://h/r","timestamp":1,"values":{}}');
     const writer = new DirectoryStoreWriter(dir);
-    expect(await writer.storedTimes('h/r.ndjson', 'https://h/r')).toEqual(new Map([[1, { rules: new Set(), used: { values: {}, evidence: {}, failed: [] } }]]));
+    expect(await writer.storedTimes('h/r.ndjson', 'https://h/r')).toEqual(
+      new Map([[1, { rules: new Set(), used: { values: {}, evidence: {}, failed: [] } }]]),
+    );
     await writer.append('h/r.ndjson', ['{"a":2}\n', '{"a":3}\n']);
     await writer.append('h/new.ndjson', ['{"a":4}\n']);
-    expect(readFileSync(join(dir, 'h/r.ndjson'), 'utf8')).toBe('{"repositoryUrl":"https://h/r","timestamp":1,"values":{}}\n{"a":2}\n{"a":3}\n');
+    expect(readFileSync(join(dir, 'h/r.ndjson'), 'utf8')).toBe(
+      '{"repositoryUrl":"https://h/r","timestamp":1,"values":{}}\n{"a":2}\n{"a":3}\n',
+    );
     expect(readFileSync(join(dir, 'h/new.ndjson'), 'utf8')).toBe('{"a":4}\n');
   });
 });

@@ -113,7 +113,8 @@ describe('a failed measurement is measured again', () => {
     expect(completed.failed).toBeUndefined();
     expect(completed.values.CI_PIPELINE).toEqual({ events: [utc(2026, 11, 10), utc(2026, 11, 11)] });
     // Nothing measured is lost: every other value is as the first record had it.
-    for (const [rule, v] of Object.entries(failed.values)) if (!failed.failed.includes(rule)) expect([rule, completed.values[rule]]).toEqual([rule, v]);
+    for (const [rule, v] of Object.entries(failed.values))
+      if (!failed.failed.includes(rule)) expect([rule, completed.values[rule]]).toEqual([rule, v]);
     expect(Object.keys(completed.values).sort()).toEqual(Object.keys(failed.values).sort());
 
     // A complete record is not measured again at its time.
@@ -124,11 +125,25 @@ describe('a failed measurement is measured again', () => {
 
     // The build uses the completing record, without calling either a duplicate.
     const out = join(root, 'dist');
-    const build = await runCommand(['build', '--config', config, '--store', join(root, 'store'), '--out', out, '--shape', 'B', '--now', String(E)]);
+    const build = await runCommand([
+      'build',
+      '--config',
+      config,
+      '--store',
+      join(root, 'store'),
+      '--out',
+      out,
+      '--shape',
+      'B',
+      '--now',
+      String(E),
+    ]);
     expect(build.stderr).not.toContain('duplicate');
     expect(build.code, build.stderr).toBe(0);
     const sarif = JSON.parse(readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(URL), 'sarif'), 'utf8'));
-    const ci = (sarif.runs[0].results as Array<{ ruleId: string; kind: string; properties: { value: string } }>).filter((r) => r.ruleId === 'CI_PIPELINE');
+    const ci = (sarif.runs[0].results as Array<{ ruleId: string; kind: string; properties: { value: string } }>).filter(
+      (r) => r.ruleId === 'CI_PIPELINE',
+    );
     expect(ci.length).toBeGreaterThan(0);
     for (const r of ci) expect([r.properties.value, r.kind]).toEqual(['2', 'pass']);
   });

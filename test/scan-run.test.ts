@@ -18,7 +18,11 @@ async function run(dir: string, repos: string, more: Partial<ScanRun> = {}) {
     asOf: 1_764_000_000,
     fetch: 'never',
     botPatterns: [],
-    listener: { listProblem: (p) => said.push(`list: ${p}`), report: (l) => said.push(`report: ${l}`), warn: (m) => said.push(`warn: ${m}`) },
+    listener: {
+      listProblem: (p) => said.push(`list: ${p}`),
+      report: (l) => said.push(`report: ${l}`),
+      warn: (m) => said.push(`warn: ${m}`),
+    },
     ...more,
   });
   return { outcome, said };
@@ -54,7 +58,9 @@ describe('runScan', () => {
     const d = tempDir();
     const failure = run(d, join(d, 'missing.txt'));
     await expect(failure).rejects.toThrow(UsageError);
-    await expect(failure).rejects.toThrow(`--repos ${join(d, 'missing.txt')}: cannot read it (ENOENT); name a file with one repository URL a line`);
+    await expect(failure).rejects.toThrow(
+      `--repos ${join(d, 'missing.txt')}: cannot read it (ENOENT); name a file with one repository URL a line`,
+    );
     expect(existsSync(join(d, 'store'))).toBe(false);
   });
 });

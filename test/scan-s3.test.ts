@@ -48,26 +48,53 @@ describe('scan into S3', () => {
     const objects = await peer.objects('scans', 'store/');
     // The lease is gone once the scan ends (the probe of conditional writes stays); the record
     // is where a directory store has it.
-    expect([...objects.keys()].sort()).toEqual(['.badgepress/conditional-writes-probe', 'example.org/acme/widget.ndjson']);
+    expect([...objects.keys()].sort()).toEqual([
+      '.badgepress/conditional-writes-probe',
+      'example.org/acme/widget.ndjson',
+    ]);
     const { readFileSync } = await import('node:fs');
-    expect(objects.get('example.org/acme/widget.ndjson')!.body.toString()).toBe(readFileSync(join(root, 'dir-store/example.org/acme/widget.ndjson'), 'utf8'));
+    expect(objects.get('example.org/acme/widget.ndjson')!.body.toString()).toBe(
+      readFileSync(join(root, 'dir-store/example.org/acme/widget.ndjson'), 'utf8'),
+    );
     const again = await runCommand(args('s3://scans/store/', '2026-11-01'), { env: peer.env });
     expect(JSON.parse(again.stdout)).toMatchObject({ upToDate: 1, records: 0, exitCode: 0 });
     const later = await runCommand(args('s3://scans/store/', '2026-11-02'), { env: peer.env });
     expect(JSON.parse(later.stdout)).toMatchObject({ records: 1 });
-    expect((await peer.objects('scans', 'store/')).get('example.org/acme/widget.ndjson')!.body.toString().split('\n')).toHaveLength(3);
+    expect(
+      (await peer.objects('scans', 'store/')).get('example.org/acme/widget.ndjson')!.body.toString().split('\n'),
+    ).toHaveLength(3);
   });
 
   it('with a source, names what left it from the URLs the S3 store holds', async () => {
     const config = join(root, 'source.yaml');
     const scanWith = async (archived: boolean, more: string[]) => {
-      const forge = await startGitea({ owner: 'acme', catalogue: { web: 'https://example.org', repos: [{ path: 'acme/widget', archived }] } });
+      const forge = await startGitea({
+        owner: 'acme',
+        catalogue: { web: 'https://example.org', repos: [{ path: 'acme/widget', archived }] },
+      });
       try {
-        writeFileSync(config, `hosts:\n  example.org: { kind: gitea, apiUrl: "${forge.url}", requestsPerSecond: 1000 }\n`);
+        writeFileSync(
+          config,
+          `hosts:\n  example.org: { kind: gitea, apiUrl: "${forge.url}", requestsPerSecond: 1000 }\n`,
+        );
         const store = ['--store', 's3://scans/sourced/', '--s3-endpoint', peer.endpoint, '--s3-path-style'];
-        const r = await runCommand(['scan', '--config', config, '--source', 'https://example.org/acme', ...more, ...store, '--forge', 'never', '--json'], {
-          env: peer.env,
-        });
+        const r = await runCommand(
+          [
+            'scan',
+            '--config',
+            config,
+            '--source',
+            'https://example.org/acme',
+            ...more,
+            ...store,
+            '--forge',
+            'never',
+            '--json',
+          ],
+          {
+            env: peer.env,
+          },
+        );
         expect(forge.violations).toEqual([]);
         return JSON.parse(r.stdout);
       } finally {
@@ -92,7 +119,18 @@ describe('scan into S3', () => {
   });
 
   it('a store that ignores conditional writes is refused unless the config accepts the risk', async () => {
-    const raw = (store: string) => ['scan', '--repos', repos, '--store', store, '--as-of', '2026-11-01', '--s3-endpoint', peer.rawEndpoint, '--s3-path-style'];
+    const raw = (store: string) => [
+      'scan',
+      '--repos',
+      repos,
+      '--store',
+      store,
+      '--as-of',
+      '2026-11-01',
+      '--s3-endpoint',
+      peer.rawEndpoint,
+      '--s3-path-style',
+    ];
     const refused = await runCommand(raw('s3://scans/lax/'), { env: peer.env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
@@ -109,12 +147,24 @@ describe('scan into S3', () => {
 
   it('a scan of another --shard n holding the store is seen through the listing: exit 5, nothing written', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const lease = JSON.stringify({ host: 'elsewhere', pid: 4242, token: 'other', acquiredAt: now, expiresAt: now + 600 });
-    await peer.client().send(new PutObjectCommand({ Bucket: 'scans', Key: 'sharded/.badgepress/scan-lease-shard-1-of-3.json', Body: lease }));
+    const lease = JSON.stringify({
+      host: 'elsewhere',
+      pid: 4242,
+      token: 'other',
+      acquiredAt: now,
+      expiresAt: now + 600,
+    });
+    await peer
+      .client()
+      .send(
+        new PutObjectCommand({ Bucket: 'scans', Key: 'sharded/.badgepress/scan-lease-shard-1-of-3.json', Body: lease }),
+      );
     const r = await runCommand([...args('s3://scans/sharded/', '2026-11-01'), '--shard', '0/2'], { env: peer.env });
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('another badgepress scan with --shard 1/3 (host elsewhere, pid 4242');
-    expect([...(await peer.objects('scans', 'sharded/')).keys()].filter((k) => !k.startsWith('.badgepress/'))).toEqual([]);
+    expect([...(await peer.objects('scans', 'sharded/')).keys()].filter((k) => !k.startsWith('.badgepress/'))).toEqual(
+      [],
+    );
     // Shard 0 of 3 is another shard of the same n: it writes.
     const same = await runCommand([...args('s3://scans/sharded/', '2026-11-01'), '--shard', '0/3'], { env: peer.env });
     expect(same.code, same.stderr).toBe(0);
@@ -124,10 +174,12 @@ describe('scan into S3', () => {
     const client = peer.client(peer.rawEndpoint);
     await client.send(new PutObjectCommand({ Bucket: 'scans', Key: 'probe', Body: 'one' }));
     // The probe: a PUT whose condition fails on S3 (412) is accepted by s3rver.
-    const ignored = await client.send(new PutObjectCommand({ Bucket: 'scans', Key: 'probe', Body: 'two', IfMatch: '"not-the-etag"' })).then(
-      () => true,
-      () => false,
-    );
+    const ignored = await client
+      .send(new PutObjectCommand({ Bucket: 'scans', Key: 'probe', Body: 'two', IfMatch: '"not-the-etag"' }))
+      .then(
+        () => true,
+        () => false,
+      );
     expect(ignored).toBe(true);
 
     const writer = new S3StoreWriter(peer.client(peer.rawEndpoint), { bucket: 'scans', prefix: 'race/' });

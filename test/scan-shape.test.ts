@@ -10,7 +10,11 @@ const files = readdirSync(SCAN).filter((f) => f.endsWith('.ts'));
 
 describe('the scan orchestrator', () => {
   it('reaches git only through the git measurer', () => {
-    const imports = files.flatMap((f) => [...readFileSync(join(SCAN, f), 'utf8').matchAll(/from '(\.\.\/measure\/git\/[^']+)'/g)].map((m) => `${f}: ${m[1]}`));
+    const imports = files.flatMap((f) =>
+      [...readFileSync(join(SCAN, f), 'utf8').matchAll(/from '(\.\.\/measure\/git\/[^']+)'/g)].map(
+        (m) => `${f}: ${m[1]}`,
+      ),
+    );
     expect(imports).toEqual(['scan.ts: ../measure/git/measurer.ts']);
   });
 

@@ -30,7 +30,8 @@ function allText(dir: string): string {
 }
 
 /** Distinct objects present (a pack may repeat a base object; count-objects would count it twice). */
-const objectCount = (gitDir: string) => git(gitDir, ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']).trim().split('\n').length;
+const objectCount = (gitDir: string) =>
+  git(gitDir, ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']).trim().split('\n').length;
 
 async function closedPort(): Promise<number> {
   const s = createServer();
@@ -51,14 +52,20 @@ describe('scan over HTTP', () => {
   const scan = (list: string[], asOf: string, env: Record<string, string | undefined> = {}) => {
     const file = join(root, `list-${asOf}.txt`);
     writeFileSync(file, `${list.join('\n')}\n`);
-    return runCommand(['scan', '--config', config, '--repos', file, '--store', store, '--as-of', asOf, '--json'], { env });
+    return runCommand(['scan', '--config', config, '--repos', file, '--store', store, '--as-of', asOf, '--json'], {
+      env,
+    });
   };
 
   beforeAll(async () => {
     work = WorkRepo.init(join(root, 'work'));
     work.commit({
       at: utc(2026, 1, 5),
-      files: { 'README.md': 'hello', '.github/SECURITY.md': 'write to us', '.mailmap': 'Alice <alice@example.org> <alice@old.example>\n' },
+      files: {
+        'README.md': 'hello',
+        '.github/SECURITY.md': 'write to us',
+        '.mailmap': 'Alice <alice@example.org> <alice@old.example>\n',
+      },
     });
     work.commit({ at: utc(2026, 2, 5) });
     work.tag('v1', { annotatedAt: utc(2026, 2, 6) });
@@ -77,7 +84,8 @@ describe('scan over HTTP', () => {
   afterAll(() => http?.close());
 
   const alphaUrl = () => `${http.url}/alpha.git`;
-  const mirrorOf = (url: string) => mirrorPath(mirrors, url, `127.0.0.1:${http.port}`, new URL(url).pathname.slice(1).replace(/\.git$/, ''));
+  const mirrorOf = (url: string) =>
+    mirrorPath(mirrors, url, `127.0.0.1:${http.port}`, new URL(url).pathname.slice(1).replace(/\.git$/, ''));
 
   it('first fetch: a bare, blobless mirror of heads and tags, never shallow, without hooks', async () => {
     const r = await scan([alphaUrl()], '2026-03-01');
@@ -86,7 +94,10 @@ describe('scan over HTTP', () => {
     expect(git(mirror, ['rev-parse', '--is-bare-repository']).trim()).toBe('true');
     expect(git(mirror, ['rev-parse', '--is-shallow-repository']).trim()).toBe('false');
     expect(git(mirror, ['config', 'remote.origin.partialclonefilter']).trim()).toBe('blob:none');
-    expect(git(mirror, ['for-each-ref', '--format=%(refname)']).trim().split('\n')).toEqual(['refs/heads/main', 'refs/tags/v1']);
+    expect(git(mirror, ['for-each-ref', '--format=%(refname)']).trim().split('\n')).toEqual([
+      'refs/heads/main',
+      'refs/tags/v1',
+    ]);
     expect(existsSync(join(mirror, 'hooks'))).toBe(false);
     // Blobless: README.md's blob was never fetched (the .github policy was read from the tree alone).
     const readme = git(mirror, ['rev-parse', 'main:README.md']).trim();
@@ -117,7 +128,10 @@ describe('scan over HTTP', () => {
     // By hand: one new commit and its root tree; its blob stays on the server.
     expect(objectCount(mirror) - before).toBe(2);
     expect(git(mirror, ['symbolic-ref', 'HEAD']).trim()).toBe('refs/heads/trunk');
-    expect(git(mirror, ['for-each-ref', '--format=%(refname)']).trim().split('\n')).toEqual(['refs/heads/trunk', 'refs/tags/v1']);
+    expect(git(mirror, ['for-each-ref', '--format=%(refname)']).trim().split('\n')).toEqual([
+      'refs/heads/trunk',
+      'refs/tags/v1',
+    ]);
     const lines = readFileSync(join(store, `127.0.0.1_${http.port}/alpha.ndjson`), 'utf8')
       .trim()
       .split('\n');
@@ -132,19 +146,29 @@ describe('scan over HTTP', () => {
     const r = await scan([url], '2026-03-01', { SCAN_TEST_TOKEN: TOKEN });
     expect(JSON.parse(r.stdout)).toMatchObject({ measured: 1, exitCode: 0 });
     expect(http.authorizations.get('private.git')).toContain(`Basic ${BASIC}`);
-    const everywhere = [without.stdout, without.stderr, r.stdout, r.stderr, allText(store), allText(mirrors)].join('\n');
+    const everywhere = [without.stdout, without.stderr, r.stdout, r.stderr, allText(store), allText(mirrors)].join(
+      '\n',
+    );
     for (const secret of [TOKEN, BASIC]) expect(everywhere).not.toContain(secret);
   });
 
   it('a stalled server times out, a 404 and a closed port fail; the others are scanned (exit 1)', async () => {
     const closed = await closedPort();
-    const list = [`${http.url}/stall/slow.git`, `${http.url}/missing.git`, `http://127.0.0.1:${closed}/gone.git`, alphaUrl()];
+    const list = [
+      `${http.url}/stall/slow.git`,
+      `${http.url}/missing.git`,
+      `http://127.0.0.1:${closed}/gone.git`,
+      alphaUrl(),
+    ];
     const r = await scan(list, '2026-05-01');
     expect(JSON.parse(r.stdout)).toMatchObject({ repositories: 4, measured: 1, records: 1, failed: 3, exitCode: 1 });
     expect(r.stderr).toMatch(/stall\/slow\.git: git clone timed out after 3 s/);
     expect(r.stderr).toMatch(/missing\.git: git clone failed .*(404|not found)/i);
     expect(r.stderr).toMatch(
-      new RegExp(`127\\.0\\.0\\.1:${closed}/gone\\.git: git clone failed .*(Failed to connect|Couldn't connect|Connection refused)`, 'i'),
+      new RegExp(
+        `127\\.0\\.0\\.1:${closed}/gone\\.git: git clone failed .*(Failed to connect|Couldn't connect|Connection refused)`,
+        'i',
+      ),
     );
   });
 
@@ -152,7 +176,10 @@ describe('scan over HTTP', () => {
     const closed = await closedPort();
     const url = `ssh://git@127.0.0.1:${closed}/gone.git`;
     // What git itself says, by hand: ssh's line, git's fatal line, then two lines of advice.
-    const plain = spawnSync('git', ['ls-remote', url], { encoding: 'utf8', env: { ...process.env, GIT_SSH_COMMAND: 'ssh -o BatchMode=yes' } });
+    const plain = spawnSync('git', ['ls-remote', url], {
+      encoding: 'utf8',
+      env: { ...process.env, GIT_SSH_COMMAND: 'ssh -o BatchMode=yes' },
+    });
     expect(plain.stderr).toContain(`ssh: connect to host 127.0.0.1 port ${closed}: Connection refused`);
     expect(plain.stderr.trim().split('\n').at(-1)).toBe('and the repository exists.');
     const r = await scan([url], '2026-05-01');
@@ -191,7 +218,9 @@ describe('scan over HTTP', () => {
     expect(r.stderr).toContain('moved aside to');
     expect(readdirSync(join(mirrors, `127.0.0.1_${http.port}`)).some((n) => n.includes('.corrupt-'))).toBe(true);
     // Readable again: every commit and tree there, blobs left to the server.
-    expect(git(mirror, ['rev-list', '--objects', '--missing=allow-promisor', '--all']).trim().split('\n').length).toBeGreaterThan(3);
+    expect(
+      git(mirror, ['rev-list', '--objects', '--missing=allow-promisor', '--all']).trim().split('\n').length,
+    ).toBeGreaterThan(3);
   });
 });
 
@@ -242,7 +271,10 @@ describe('the .mailmap blobs of a blobless mirror', () => {
     // The backfill of February and March (January is before the first commit) reads trees
     // naming versions 1 and 2: nothing may be fetched.
     const before = http.requests.length;
-    const r = await scan(['--as-of', '2026-04-01', '--history', 'monthly', '--since', '2026-01', '--fetch', 'never'], 'store-a');
+    const r = await scan(
+      ['--as-of', '2026-04-01', '--history', 'monthly', '--since', '2026-01', '--fetch', 'never'],
+      'store-a',
+    );
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toMatchObject({ measured: 1, records: 2, failed: 0, exitCode: 0 });
     expect(http.requests.slice(before)).toEqual([]);

@@ -33,7 +33,15 @@ describe('a forge date that does not read', () => {
     repo.bareClone(join(root, 'widget.git'));
     commitTimes = git(join(root, 'widget.git'), ['log', '--format=%ct']).trim().split('\n').map(Number).sort();
     const github = await startGitHub({
-      issues: [{ number: 1, created: '2026-11-01T00:00:00Z', updated: '2026-11-03T00:00:00Z', author: { login: 'alice' }, association: 'NONE' }],
+      issues: [
+        {
+          number: 1,
+          created: '2026-11-01T00:00:00Z',
+          updated: '2026-11-03T00:00:00Z',
+          author: { login: 'alice' },
+          association: 'NONE',
+        },
+      ],
       comments: [{ issue: 1, created: '2026-11-03T00:00:00Z', author: { login: 'maint' }, association: 'OWNER' }],
       // A triage action: the events list has no `since` the stand-in could filter it by.
       events: [{ issue: 1, event: 'labeled', created: BAD, actor: { login: 'maint' } }],
@@ -99,13 +107,22 @@ describe('a forge date that does not read', () => {
       expect(record.values.RELEASES).toEqual({ events: [] });
       // Opened 2026-11-01, answered 2026-11-03: 2 days; the reaction at the leap second is left out.
       expect(record.values.ISSUE_REACTION_TIME).toBe(2);
-      expect(record.evidence.ISSUE_REACTION_TIME).toContain('1 issues or reactions with a date that does not read left out');
+      expect(record.evidence.ISSUE_REACTION_TIME).toContain(
+        '1 issues or reactions with a date that does not read left out',
+      );
     }
   });
 
   it('a value the record cannot hold costs its own rule only, and says so', () => {
     const m = usableMeasurement({
-      values: { A: Number.NaN, B: { events: [5, Number.NaN, -1, 253_402_300_800, 1.5, 7] }, C: 3, D: true, F: null, G: { events: [1] } },
+      values: {
+        A: Number.NaN,
+        B: { events: [5, Number.NaN, -1, 253_402_300_800, 1.5, 7] },
+        C: 3,
+        D: true,
+        F: null,
+        G: { events: [1] },
+      },
       evidence: { A: 'mean of 2 issues', B: '6 events' },
     });
     expect(m.values).toEqual({ A: null, B: { events: [5, 7] }, C: 3, D: true, F: null, G: { events: [1] } });

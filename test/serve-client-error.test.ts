@@ -44,7 +44,8 @@ function sendRaw(request: Buffer): Promise<RawAnswer> {
   });
 }
 
-const requestFor = (path: Buffer | string) => Buffer.concat([Buffer.from('GET '), Buffer.from(path), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]);
+const requestFor = (path: Buffer | string) =>
+  Buffer.concat([Buffer.from('GET '), Buffer.from(path), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]);
 
 function expectProblem(a: RawAnswer, status: number, detail: RegExp): void {
   expect(a.status).toBe(status);
@@ -64,20 +65,34 @@ describe('requests the HTTP parser refuses', () => {
   });
 
   it('a NUL byte in the path is 400 problem+json', async () => {
-    expectProblem(await sendRaw(requestFor(`/api/v1/repositories/${WIDGET}\u0000/sarif`)), 400, /not valid HTTP\/1\.1 \(HPE_/);
+    expectProblem(
+      await sendRaw(requestFor(`/api/v1/repositories/${WIDGET}\u0000/sarif`)),
+      400,
+      /not valid HTTP\/1\.1 \(HPE_/,
+    );
   });
 
   it('a raw non-ASCII byte in the path is 400 problem+json', async () => {
-    const path = Buffer.concat([Buffer.from(`/api/v1/repositories/${WIDGET}/badges/`), Buffer.from([0xff]), Buffer.from('.svg')]);
+    const path = Buffer.concat([
+      Buffer.from(`/api/v1/repositories/${WIDGET}/badges/`),
+      Buffer.from([0xff]),
+      Buffer.from('.svg'),
+    ]);
     expectProblem(await sendRaw(requestFor(path)), 400, /printable ASCII/);
   });
 
   it('garbage instead of a request line is 400 problem+json', async () => {
-    expectProblem(await sendRaw(Buffer.from('\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u0001\r\n\r\n')), 400, /not valid HTTP/);
+    expectProblem(
+      await sendRaw(Buffer.from('\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u0001\r\n\r\n')),
+      400,
+      /not valid HTTP/,
+    );
   });
 
   it('the server goes on answering well-formed requests', async () => {
-    const a = await sendRaw(Buffer.from(`GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    const a = await sendRaw(
+      Buffer.from(`GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+    );
     expect(a.status).toBe(200);
   });
 });
@@ -103,7 +118,9 @@ function statusLines(request: Buffer): Promise<string[]> {
 describe('requests Node would answer itself', () => {
   it('a refused request pipelined after a valid one: the valid one is answered first', async () => {
     const valid = `GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\n\r\n`;
-    const lines = await statusLines(Buffer.concat([Buffer.from(valid), requestFor(`/api/v1/repositories/${WIDGET}\u0000/sarif`)]));
+    const lines = await statusLines(
+      Buffer.concat([Buffer.from(valid), requestFor(`/api/v1/repositories/${WIDGET}\u0000/sarif`)]),
+    );
     expect(lines).toEqual(['HTTP/1.1 200', 'HTTP/1.1 400']);
   });
 
@@ -117,7 +134,9 @@ describe('requests Node would answer itself', () => {
   });
 
   it('an HTTP/1.1 request without Host is answered by the core', async () => {
-    const a = await sendRaw(Buffer.from(`GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nConnection: close\r\n\r\n`));
+    const a = await sendRaw(
+      Buffer.from(`GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nConnection: close\r\n\r\n`),
+    );
     expect(a.status).toBe(200);
     expect(a.headers['cache-control']).toBe('public, max-age=300');
     const missing = await sendRaw(Buffer.from('GET /nowhere HTTP/1.1\r\nConnection: close\r\n\r\n'));
@@ -126,7 +145,11 @@ describe('requests Node would answer itself', () => {
   });
 
   it('an unknown Expect header is ignored, not answered 417', async () => {
-    const a = await sendRaw(Buffer.from(`GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nConnection: close\r\n\r\n`));
+    const a = await sendRaw(
+      Buffer.from(
+        `GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nConnection: close\r\n\r\n`,
+      ),
+    );
     expect(a.status).toBe(200);
   });
 

@@ -17,7 +17,10 @@ afterAll(async () => {
 
 /** Starts serve and resolves with the base URL it prints. */
 async function startServe(args: string[]): Promise<string> {
-  const serving = await startServeChild(CLI[0], [...CLI.slice(1), 'serve', ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
+  const serving = await startServeChild(CLI[0], [...CLI.slice(1), 'serve', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, CI: 'true' },
+  });
   children.push(serving);
   return serving.url;
 }
@@ -38,16 +41,28 @@ describe('badgepress serve', () => {
     const cfg = join(dir, 'site.yaml');
     writeFileSync(cfg, 'cache:\n  latestMaxAge: 60\n  immutableMaxAge: 600\n');
     const out = join(dir, 'site');
-    expect(runCli(['build', '--config', cfg, '--store', join(ROOT, 'examples/store'), '--out', out, '--now', '1764000000']).code).toBe(0);
+    expect(
+      runCli(['build', '--config', cfg, '--store', join(ROOT, 'examples/store'), '--out', out, '--now', '1764000000'])
+        .code,
+    ).toBe(0);
     const base = await startServe(['--dir', out, '--port', '0', '--config', cfg]);
     const repo = `${base}/api/v1/repositories/${WIDGET}`;
-    expect(await headers(`${repo}/badges/MAINTENANCE.svg`)).toEqual({ status: 200, cacheControl: 'public, max-age=60' });
+    expect(await headers(`${repo}/badges/MAINTENANCE.svg`)).toEqual({
+      status: 200,
+      cacheControl: 'public, max-age=60',
+    });
     // A time between two scans and its per-time file: a threshold change rebuilds that file, so
     // both get latestMaxAge (issue 37); only content-hashed assets are immutable.
-    expect(await headers(`${repo}/sarif?timestamp=1762000001`)).toEqual({ status: 302, cacheControl: 'public, max-age=60' });
+    expect(await headers(`${repo}/sarif?timestamp=1762000001`)).toEqual({
+      status: 302,
+      cacheControl: 'public, max-age=60',
+    });
     expect(await headers(`${repo}/at/1762000000/sarif`)).toEqual({ status: 200, cacheControl: 'public, max-age=60' });
     const css = readdirSync(join(out, 'assets')).find((f) => /^site\.[0-9a-f]{8,64}\.css$/.test(f));
-    expect(await headers(`${base}/assets/${css}`)).toEqual({ status: 200, cacheControl: 'public, max-age=600, immutable' });
+    expect(await headers(`${base}/assets/${css}`)).toEqual({
+      status: 200,
+      cacheControl: 'public, max-age=600, immutable',
+    });
   });
 
   it('refuses a --dir that is a file, with exit 2', () => {

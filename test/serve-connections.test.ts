@@ -23,7 +23,10 @@ afterAll(() => {
 function serveWithFileLimit(files: number): Promise<number> {
   const cli = [...NODE_TSX, `${ROOT}src/cli.ts`, 'serve', '--dir', dir, '--port', '0'].map((a) => `'${a}'`).join(' ');
   return new Promise((ok, fail) => {
-    const child = spawn('sh', ['-c', `ulimit -n ${files} && exec ${cli}`], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
+    const child = spawn('sh', ['-c', `ulimit -n ${files} && exec ${cli}`], {
+      cwd: ROOT,
+      env: { ...process.env, CI: 'true' },
+    });
     children.push(child);
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -72,8 +75,12 @@ function get(port: number, path: string): Promise<number> {
 
 describe('serve under a flood of idle connections', () => {
   it('derives its cap from the open-file limit', () => {
-    expect(defaultMaxConnections('Max open files            256                  4096                 files\n')).toBe(192);
-    expect(defaultMaxConnections('Max open files            1048576              1048576              files\n')).toBe(917504);
+    expect(defaultMaxConnections('Max open files            256                  4096                 files\n')).toBe(
+      192,
+    );
+    expect(defaultMaxConnections('Max open files            1048576              1048576              files\n')).toBe(
+      917504,
+    );
     expect(defaultMaxConnections('')).toBe(192);
   });
 
@@ -83,7 +90,8 @@ describe('serve under a flood of idle connections', () => {
     // Let the server accept (and close) what it will.
     await new Promise((ok) => setTimeout(ok, 500));
     const statuses: number[] = [];
-    for (let i = 0; i < 20; i++) statuses.push(await get(port, `/api/v1/repositories/${WIDGET}/badges/MAINTENANCE.svg`));
+    for (let i = 0; i < 20; i++)
+      statuses.push(await get(port, `/api/v1/repositories/${WIDGET}/badges/MAINTENANCE.svg`));
     expect(statuses).toEqual(Array<number>(20).fill(200));
     // The flood was real: the server held as many idle sockets as its cap allows, not fewer.
     expect(held.open()).toBeGreaterThanOrEqual(150);
@@ -91,7 +99,9 @@ describe('serve under a flood of idle connections', () => {
 });
 
 /** A keep-alive connection that has sent one GET and read its whole answer: idle now. */
-async function idleKeepAlive(port: number): Promise<{ socket: Socket; closed: () => boolean; again: () => Promise<string> }> {
+async function idleKeepAlive(
+  port: number,
+): Promise<{ socket: Socket; closed: () => boolean; again: () => Promise<string> }> {
   const socket = connect(port, '127.0.0.1');
   sockets.push(socket);
   let closed = false;

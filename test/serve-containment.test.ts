@@ -19,7 +19,10 @@ const outside = join(dirname(dir), 'outside');
 mkdirSync(join(outside, 'badges'), { recursive: true });
 writeFileSync(join(outside, 'sarif'), CANARY);
 writeFileSync(join(outside, 'badges/MAINTENANCE.svg'), `<svg>${CANARY}</svg>`);
-writeFileSync(join(outside, 'index.json'), JSON.stringify({ repositoryUrl: CANARY, timestamps: [1], badges: ['MAINTENANCE'] }));
+writeFileSync(
+  join(outside, 'index.json'),
+  JSON.stringify({ repositoryUrl: CANARY, timestamps: [1], badges: ['MAINTENANCE'] }),
+);
 // A linked repository directory, and linked files inside a real repository directory.
 symlinkSync(outside, join(repos, LEAK), 'dir');
 const widget = join(repos, WIDGET);

@@ -22,7 +22,8 @@ cpSync(join(repos, WIDGET), flipped, { recursive: true });
 const outside = join(dirname(dir), 'outside-race');
 cpSync(flipped, outside, { recursive: true });
 // The same names outside, every file holding the canary.
-for (const path of ['sarif', 'badges/MAINTENANCE.svg', 'badges/MAINTENANCE']) writeFileSync(join(outside, path), CANARY);
+for (const path of ['sarif', 'badges/MAINTENANCE.svg', 'badges/MAINTENANCE'])
+  writeFileSync(join(outside, path), CANARY);
 mkdirSync(join(outside, 'at'), { recursive: true });
 
 const everyRequest = createSiteServer(dir, { revalidateMs: 0 });
@@ -74,7 +75,9 @@ function get(port: number, path: string): Promise<{ status: number; body: string
 }
 
 async function hammer(port: number, ms: number): Promise<{ answers: number; outside: number; ok: number }> {
-  const paths = ['sarif', 'badges/MAINTENANCE.svg', 'badges/MAINTENANCE'].map((p) => `/api/v1/repositories/${FLIPPED}/${p}`);
+  const paths = ['sarif', 'badges/MAINTENANCE.svg', 'badges/MAINTENANCE'].map(
+    (p) => `/api/v1/repositories/${FLIPPED}/${p}`,
+  );
   const flipping = flipFor(ms);
   let running = true;
   void flipping.then(() => (running = false));

@@ -5,7 +5,11 @@ import type { ScanRecord, StoredValue } from '../src/load/types.ts';
 
 const t = await loadThresholdsA(`${PACKAGE_CONFIG_DIR}/thresholds-a.yaml`);
 
-function scan(values: Record<string, StoredValue>, timestamp = 1_763_000_000, evidence: Record<string, string> = {}): ScanRecord {
+function scan(
+  values: Record<string, StoredValue>,
+  timestamp = 1_763_000_000,
+  evidence: Record<string, string> = {},
+): ScanRecord {
   return { kind: 'scan', repositoryUrl: 'https://example.org/a/b', timestamp, values, evidence, source: 'test:1' };
 }
 function rule(values: Record<string, StoredValue>, id: string) {
@@ -59,19 +63,31 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
     expect([missing.status, missing.met, missing.value]).toEqual(['unknown', false, null]);
     expect(missing.description).toBe('Security policy is unknown (not measured: the scan did not measure this rule)');
     const nul = rule({ SECURITY_POLICY: null }, 'SECURITY_POLICY');
-    expect([nul.status, nul.value, nul.cause]).toEqual(['unknown', null, 'not measured: the scan could not determine it']);
+    expect([nul.status, nul.value, nul.cause]).toEqual([
+      'unknown',
+      null,
+      'not measured: the scan could not determine it',
+    ]);
   });
 
   it('a numeric value nobody measured is unknown, in no band, with the cause the record gives', () => {
     const c = rule({ ISSUE_REACTION_TIME: null }, 'ISSUE_REACTION_TIME');
     expect([c.status, c.met, c.value, c.range]).toEqual(['unknown', false, null, undefined]);
-    const said = evaluateScanA(t, scan({ ISSUE_REACTION_TIME: null }, 1_763_000_000, { ISSUE_REACTION_TIME: 'GitHub API did not answer (2026-11-27).' }))
-      .criteria[0]!;
+    const said = evaluateScanA(
+      t,
+      scan({ ISSUE_REACTION_TIME: null }, 1_763_000_000, {
+        ISSUE_REACTION_TIME: 'GitHub API did not answer (2026-11-27).',
+      }),
+    ).criteria[0]!;
     expect(said.cause).toBe('not measured: GitHub API did not answer (2026-11-27)');
     expect(said.message).toBe('Issue reaction time is unknown (not measured: GitHub API did not answer (2026-11-27)).');
     // The scanner's own "not asked: …" (badgepress scan --forge never) is not prefixed again.
-    const notAsked = evaluateScanA(t, scan({ ISSUE_REACTION_TIME: null }, 1_763_000_000, { ISSUE_REACTION_TIME: 'not asked: --forge never (git alone)' }))
-      .criteria[0]!;
+    const notAsked = evaluateScanA(
+      t,
+      scan({ ISSUE_REACTION_TIME: null }, 1_763_000_000, {
+        ISSUE_REACTION_TIME: 'not asked: --forge never (git alone)',
+      }),
+    ).criteria[0]!;
     expect(notAsked.description).toBe('Issue reaction time is unknown (not asked: --forge never (git alone))');
   });
 
@@ -95,7 +111,9 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
   });
 
   it("an unknown badge's conclusion names each unknown criterion and why", () => {
-    const s = scan({ ISSUE_REACTION_TIME: null, BUS_FACTOR: 4 }, 1_763_000_000, { ISSUE_REACTION_TIME: 'no token for github.com' });
+    const s = scan({ ISSUE_REACTION_TIME: null, BUS_FACTOR: 4 }, 1_763_000_000, {
+      ISSUE_REACTION_TIME: 'no token for github.com',
+    });
     expect(evaluateScanA(t, s).badges[0]!.conclusion).toBe(
       'MAINTENANCE is unknown: Issue reaction time is unknown (not measured: no token for github.com); Bus factor is 4 contributors (gold).',
     );
@@ -108,7 +126,11 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
   it('unknownAs publishes unknown as a contract status, ranked as that status', () => {
     const s = scan({ ISSUE_REACTION_TIME: 3 });
     const as = (unknownAs: 'gold' | 'fail' | 'expired') => evaluateScanA(t, s, undefined, { unknownAs }).badges[0]!;
-    expect([as('fail').status, as('fail').criteria[1]!.status, as('fail').criteria[1]!.met]).toEqual(['fail', 'fail', false]);
+    expect([as('fail').status, as('fail').criteria[1]!.status, as('fail').criteria[1]!.met]).toEqual([
+      'fail',
+      'fail',
+      false,
+    ]);
     // gold for the unknown BUS_FACTOR: the badge is the measured silver.
     expect([as('gold').status, as('gold').criteria[1]!.status]).toEqual(['silver', 'gold']);
     expect(as('expired').status).toBe('expired');
@@ -121,13 +143,20 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
 
   it('the conclusion names each criterion and its outcome', () => {
     const b = badge({ ISSUE_REACTION_TIME: 3, BUS_FACTOR: 4 }, 'MAINTENANCE');
-    expect(b.conclusion).toBe('MAINTENANCE is silver: Issue reaction time is 3 days (silver); Bus factor is 4 contributors (gold).');
+    expect(b.conclusion).toBe(
+      'MAINTENANCE is silver: Issue reaction time is 3 days (silver); Bus factor is 4 contributors (gold).',
+    );
   });
 
   it('count events are counted in the rule window ending at the scan time', () => {
-    const windowed = { ...t, rules: t.rules.map((r) => (r.id === 'DEPENDENTS' && r.type === 'numeric' ? { ...r, timeRangeInMonths: 1 } : r)) };
+    const windowed = {
+      ...t,
+      rules: t.rules.map((r) => (r.id === 'DEPENDENTS' && r.type === 'numeric' ? { ...r, timeRangeInMonths: 1 } : r)),
+    };
     const day = 86400;
-    const s = scan({ DEPENDENTS: { events: [1_763_000_000 - 40 * day, 1_763_000_000 - 10 * day, 1_763_000_000, 1_763_000_000 + 1] } });
+    const s = scan({
+      DEPENDENTS: { events: [1_763_000_000 - 40 * day, 1_763_000_000 - 10 * day, 1_763_000_000, 1_763_000_000 + 1] },
+    });
     expect(evaluateScanA(windowed, s).criteria.find((c) => c.rule.id === 'DEPENDENTS')!.value).toBe(2);
     expect(evaluateScanA(t, s).criteria.find((c) => c.rule.id === 'DEPENDENTS')!.value).toBe(3);
   });

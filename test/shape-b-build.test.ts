@@ -35,11 +35,19 @@ describe('building examples/shape-b', () => {
   });
 
   it('applies the grant and its later revocation by scan time', () => {
-    expect(['1755000000', '1760000000', '1763596800'].map((t) => status(`${WIDGET}at/${t}/`, 'OPEN-SOURCE'))).toEqual(['unknown', 'gold', 'fail']);
+    expect(['1755000000', '1760000000', '1763596800'].map((t) => status(`${WIDGET}at/${t}/`, 'OPEN-SOURCE'))).toEqual([
+      'unknown',
+      'gold',
+      'fail',
+    ]);
     const criteria = (t: string) => json(`${WIDGET}at/${t}/badges/OPEN-SOURCE`).badgeExplanation.criteria[0];
     expect(criteria('1755000000')).toMatchObject({ value: '<nil>', status: 'open' });
-    expect(criteria('1760000000').evidence).toBe('Granted manually by jane@example.org on 2025-09-16: MIT licence checked.');
-    expect(criteria('1763596800').evidence).toBe('Not granted: revoked by jane@example.org on 2025-11-01: licence file removed.');
+    expect(criteria('1760000000').evidence).toBe(
+      'Granted manually by jane@example.org on 2025-09-16: MIT licence checked.',
+    );
+    expect(criteria('1763596800').evidence).toBe(
+      'Not granted: revoked by jane@example.org on 2025-11-01: licence file removed.',
+    );
     expect(tree.get(`${WIDGET}badges/OPEN-SOURCE.svg`)!.toString()).toContain('aria-label="OPEN-SOURCE: none"');
   });
 
@@ -55,10 +63,15 @@ describe('building examples/shape-b', () => {
 
   it('judges the example values as documented', () => {
     expect(['MAINTAINED', 'REUSED'].map((id) => status(WIDGET, id))).toEqual(['gold', 'bronze']);
-    expect(['1755000000', '1760000000'].map((t) => status(`${WIDGET}at/${t}/`, 'MAINTAINED'))).toEqual(['bronze', 'silver']);
+    expect(['1755000000', '1760000000'].map((t) => status(`${WIDGET}at/${t}/`, 'MAINTAINED'))).toEqual([
+      'bronze',
+      'silver',
+    ]);
     expect(status(SERVICE, 'MAINTAINED')).toBe('gold');
     const tool = json(`${TOOL}sarif`).runs[0];
-    expect(tool.results.filter((r: { kind: string }) => r.kind === 'open').map((r: { ruleId: string }) => r.ruleId)).toEqual([
+    expect(
+      tool.results.filter((r: { kind: string }) => r.kind === 'open').map((r: { ruleId: string }) => r.ruleId),
+    ).toEqual([
       'COMMITS',
       'COMMITS',
       'ISSUE_REACTION_TIME',

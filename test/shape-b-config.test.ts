@@ -59,7 +59,9 @@ describe('Shape B thresholds validation', () => {
 
   it('refuses an unknown rule in a level, naming file:line and path', async () => {
     const { file, problems } = await problemsOf(edit(DEFAULT, 'checks: [RELEASES]', 'checks: [RELEASE]'));
-    expect(problems).toEqual([`${file}:59 badges[0].levels[2].checks[0]: unknown rule "RELEASE"; define it under rules or remove it`]);
+    expect(problems).toEqual([
+      `${file}:59 badges[0].levels[2].checks[0]: unknown rule "RELEASE"; define it under rules or remove it`,
+    ]);
   });
 
   it('refuses a manual rule id whose encoded form is too long for its page segment', async () => {
@@ -72,7 +74,9 @@ describe('Shape B thresholds validation', () => {
   });
 
   it('refuses duplicate rule and badge ids', async () => {
-    const { file, problems } = await problemsOf(edit(edit(DEFAULT, '- id: RELEASES', '- id: COMMITS'), '- id: REUSED', '- id: MAINTAINED'));
+    const { file, problems } = await problemsOf(
+      edit(edit(DEFAULT, '- id: RELEASES', '- id: COMMITS'), '- id: REUSED', '- id: MAINTAINED'),
+    );
     expect(problems).toEqual([
       `${file}:20 rules[2].id: duplicate rule id "COMMITS" (also rules[0])`,
       // RELEASES is gone now, so the level that names it is refused too.
@@ -89,14 +93,22 @@ describe('Shape B thresholds validation', () => {
   });
 
   it('refuses min above max and a threshold without bounds', async () => {
-    const a = await problemsOf(edit(DEFAULT, '{ min: 5, timeRangeInMonths: 6 }', '{ min: 5, max: 4, timeRangeInMonths: 6 }'));
+    const a = await problemsOf(
+      edit(DEFAULT, '{ min: 5, timeRangeInMonths: 6 }', '{ min: 5, max: 4, timeRangeInMonths: 6 }'),
+    );
     expect(a.problems).toEqual([`${a.file}:13 rules[0].threshold.min: min 5 is above max 4; nothing could pass`]);
     const b = await problemsOf(edit(DEFAULT, '{ max: 7, timeRangeInMonths: 3 }', '{ timeRangeInMonths: 3 }'));
-    expect(b.problems).toEqual([`${b.file}:19 rules[1].threshold: give min, max or both; a threshold without bounds passes everything`]);
+    expect(b.problems).toEqual([
+      `${b.file}:19 rules[1].threshold: give min, max or both; a threshold without bounds passes everything`,
+    ]);
   });
 
   it('refuses a manual rule with a unit or a time range, and a measured rule without a unit', async () => {
-    const withUnit = edit(DEFAULT, 'unit: ""\n    threshold: { min: 1 }\nbadges', 'unit: licences\n    threshold: { min: 1, timeRangeInMonths: 2 }\nbadges');
+    const withUnit = edit(
+      DEFAULT,
+      'unit: ""\n    threshold: { min: 1 }\nbadges',
+      'unit: licences\n    threshold: { min: 1, timeRangeInMonths: 2 }\nbadges',
+    );
     const { file, problems } = await problemsOf(edit(withUnit, 'unit: runs', 'unit: ""'));
     expect(problems).toEqual([
       `${file}:36 rules[4].unit: a measured rule needs a unit (e.g. commits, days); only MANUAL/ rules have none`,
@@ -113,7 +125,9 @@ describe('Shape B thresholds validation', () => {
         '- level: GOLD\n        checks: [ISSUE_REACTION_TIME]\n      - level: SILVER',
       ),
     );
-    expect(a.problems).toEqual([`${a.file}:58 badges[0].levels[2].level: level SILVER after GOLD: list levels once each, lowest first (BRONZE, SILVER, GOLD)`]);
+    expect(a.problems).toEqual([
+      `${a.file}:58 badges[0].levels[2].level: level SILVER after GOLD: list levels once each, lowest first (BRONZE, SILVER, GOLD)`,
+    ]);
     const b = await problemsOf(edit(DEFAULT, 'checks: [RELEASES]', 'checks: [RELEASES, COMMITS]'));
     expect(b.problems).toEqual([
       `${b.file}:59 badges[0].levels[2].checks[1]: "COMMITS" is already a check of BRONZE; higher levels repeat the checks of lower levels, so name it once`,
@@ -182,7 +196,9 @@ describe('decision files', () => {
     });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(
-      new RegExp(`^${join(d, 'din.yaml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4 grantedRegex\\[1\\]: invalid regular expression \\(RE2 syntax\\): `),
+      new RegExp(
+        `^${join(d, 'din.yaml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4 grantedRegex\\[1\\]: invalid regular expression \\(RE2 syntax\\): `,
+      ),
     );
   });
 
@@ -194,13 +210,20 @@ describe('decision files', () => {
     const file = join(d, 'din.yaml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     expect(problems).toEqual([
       expect.stringMatching(
-        new RegExp(`^${file}:5 grantedRegex\\[2\\]: invalid regular expression \\(RE2 syntax\\): .*\\(\\?=.*lookaround are not supported$`),
+        new RegExp(
+          `^${file}:5 grantedRegex\\[2\\]: invalid regular expression \\(RE2 syntax\\): .*\\(\\?=.*lookaround are not supported$`,
+        ),
       ),
-      expect.stringMatching(new RegExp(`^${file}:6 grantedRegex\\[3\\]: invalid regular expression \\(RE2 syntax\\): .*\\\\1`)),
+      expect.stringMatching(
+        new RegExp(`^${file}:6 grantedRegex\\[3\\]: invalid regular expression \\(RE2 syntax\\): .*\\\\1`),
+      ),
     ]);
     const ok = join(dir, 'decisions-re2');
     mkdirSync(ok);
-    writeFileSync(join(ok, 'din.yaml'), "ruleId: MANUAL/DIN SPEC XXXX compliant\ngrantedRegex: ['^https://a\\-b/', '(?i)^https://github.com/ACME/']\n");
+    writeFileSync(
+      join(ok, 'din.yaml'),
+      "ruleId: MANUAL/DIN SPEC XXXX compliant\ngrantedRegex: ['^https://a\\-b/', '(?i)^https://github.com/ACME/']\n",
+    );
     const [dash, caseless] = (await loadDecisions(ok, defaults)).get('MANUAL/DIN SPEC XXXX compliant')!.grantedRegex;
     expect(dash!.test('https://a-b/x')).toBe(true);
     expect(caseless!.test('https://github.com/acme/widget')).toBe(true);
@@ -215,7 +238,8 @@ describe('decision files', () => {
     expect(typeof caf === 'object' && caf.test('https://caf\u00e9.example/x')).toBe(true);
     expect(typeof greek === 'object' && greek.test('https://h.org/\u03b1')).toBe(true);
     expect(typeof slash === 'object' && slash.test('https://h.org/a')).toBe(true);
-    for (const refused of ['\\u00e9', '\\p{Script=Greek}']) expect(compileUrlPattern(refused)).toMatch(/^invalid regular expression \(RE2 syntax\): /);
+    for (const refused of ['\\u00e9', '\\p{Script=Greek}'])
+      expect(compileUrlPattern(refused)).toMatch(/^invalid regular expression \(RE2 syntax\): /);
   });
 
   it('refuses an unknown or non-manual rule, a second file for a rule, and a bad URL', async () => {

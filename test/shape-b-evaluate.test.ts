@@ -13,7 +13,12 @@ const DAY = 86400;
 const OSS = 'MANUAL/Project is open source';
 const DIN = 'MANUAL/DIN SPEC XXXX compliant';
 
-function scan(values: Record<string, StoredValue>, timestamp = NOV_20, evidence: Record<string, string> = {}, repositoryUrl = URL): ScanRecord {
+function scan(
+  values: Record<string, StoredValue>,
+  timestamp = NOV_20,
+  evidence: Record<string, string> = {},
+  repositoryUrl = URL,
+): ScanRecord {
   return { kind: 'scan', repositoryUrl, timestamp, values, evidence, source: 'test:1' };
 }
 
@@ -21,12 +26,18 @@ function grant(ruleId: string, granted: boolean, timestamp: number, extra: Parti
   return { kind: 'grant', repositoryUrl: URL, ruleId, granted, timestamp, source: 'test:2', ...extra };
 }
 
-function evaluate(s: ScanRecord, grants: GrantRecord[] = [], decisions = new Map<string, DecisionFileB>(), t: ThresholdsB = T): EvaluationB {
+function evaluate(
+  s: ScanRecord,
+  grants: GrantRecord[] = [],
+  decisions = new Map<string, DecisionFileB>(),
+  t: ThresholdsB = T,
+): EvaluationB {
   return evaluateScanB(t, decisions, s, grants);
 }
 
 const badge = (e: EvaluationB, id: string) => e.badges.find((b) => b.def.id === id)!;
-const entry = (e: EvaluationB, id: string, level: string) => e.entries.find((x) => x.def.id === id && x.level === level)!;
+const entry = (e: EvaluationB, id: string, level: string) =>
+  e.entries.find((x) => x.def.id === id && x.level === level)!;
 
 describe('Shape B entries and criteria', () => {
   const e = evaluate(scan({ COMMITS: 9, ISSUE_REACTION_TIME: 2, RELEASES: 1, PACKAGES: 1, CI_PIPELINE: 4 }));
@@ -65,7 +76,15 @@ describe('Shape B entries and criteria', () => {
 
   it('the catalog says numeric for count rules and manual for MANUAL/ rules', () => {
     const catalog = catalogB(T);
-    expect(T.rules.map((r) => catalog(r.id))).toEqual(['numeric', 'numeric', 'numeric', 'numeric', 'numeric', 'manual', 'manual']);
+    expect(T.rules.map((r) => catalog(r.id))).toEqual([
+      'numeric',
+      'numeric',
+      'numeric',
+      'numeric',
+      'numeric',
+      'manual',
+      'manual',
+    ]);
     expect(catalog('BUS_FACTOR')).toBeUndefined();
   });
 });
@@ -75,7 +94,12 @@ describe('undetermined values', () => {
 
   it('are <nil> and open, carry no evidence, and keep the badge ungranted', () => {
     const commits = entry(e, 'MAINTAINED', 'BRONZE').criteria[0]!;
-    expect(commits).toMatchObject({ valueText: '<nil>', value: null, status: 'open', description: 'Commits: at least 5 commits in the last 6 months (<nil>)' });
+    expect(commits).toMatchObject({
+      valueText: '<nil>',
+      value: null,
+      status: 'open',
+      description: 'Commits: at least 5 commits in the last 6 months (<nil>)',
+    });
     expect('evidence' in commits).toBe(false);
     // a missing value (RELEASES) is undetermined just as null is; so is an undecided manual check
     expect(entry(e, 'MAINTAINED', 'GOLD').criteria.map((c) => c.status)).toEqual(['open', 'pass', 'open']);
@@ -136,20 +160,34 @@ describe('count rules re-windowed with the current time range', () => {
   });
 
   it('a changed time range changes the report of the same old scan', () => {
-    const longer: ThresholdsB = { ...T, rules: T.rules.map((r) => (r.id === 'COMMITS' ? { ...r, threshold: { min: 4, timeRangeInMonths: 8 } } : r)) };
+    const longer: ThresholdsB = {
+      ...T,
+      rules: T.rules.map((r) => (r.id === 'COMMITS' ? { ...r, threshold: { min: 4, timeRangeInMonths: 8 } } : r)),
+    };
     const c = entry(evaluate(old, [], new Map(), longer), 'MAINTAINED', 'BRONZE').criteria[0]!;
-    expect([c.valueText, c.status, c.description]).toEqual(['4', 'pass', 'Commits: at least 4 commits in the last 8 months (4)']);
-    const shorter: ThresholdsB = { ...T, rules: T.rules.map((r) => (r.id === 'COMMITS' ? { ...r, threshold: { min: 1, timeRangeInMonths: 1 } } : r)) };
+    expect([c.valueText, c.status, c.description]).toEqual([
+      '4',
+      'pass',
+      'Commits: at least 4 commits in the last 8 months (4)',
+    ]);
+    const shorter: ThresholdsB = {
+      ...T,
+      rules: T.rules.map((r) => (r.id === 'COMMITS' ? { ...r, threshold: { min: 1, timeRangeInMonths: 1 } } : r)),
+    };
     expect(entry(evaluate(old, [], new Map(), shorter), 'MAINTAINED', 'BRONZE').criteria[0]!.evidence).toBe(
       '1 commit counted between 2025-10-20 and 2025-11-20 (the last month before the scan).',
     );
   });
 
   it('events after the scan time do not count; the store evidence wins over the computed sentence', () => {
-    const s = scan({ COMMITS: { events: [NOV_20 - DAY, NOV_20 + DAY] }, RELEASES: 2 }, NOV_20, { RELEASES: 'tags v1.2.0, v1.3.0' });
+    const s = scan({ COMMITS: { events: [NOV_20 - DAY, NOV_20 + DAY] }, RELEASES: 2 }, NOV_20, {
+      RELEASES: 'tags v1.2.0, v1.3.0',
+    });
     expect(entry(evaluate(s), 'MAINTAINED', 'BRONZE').criteria[0]!.valueText).toBe('1');
     expect(entry(evaluate(s), 'MAINTAINED', 'GOLD').criteria[2]!.evidence).toBe('tags v1.2.0, v1.3.0');
-    expect(entry(evaluate(scan({ PACKAGES: 3 })), 'REUSED', 'BRONZE').criteria[0]!.evidence).toBe('The scan reported 3 packages.');
+    expect(entry(evaluate(scan({ PACKAGES: 3 })), 'REUSED', 'BRONZE').criteria[0]!.evidence).toBe(
+      'The scan reported 3 packages.',
+    );
   });
 });
 
@@ -159,7 +197,8 @@ describe('manual checks', () => {
     grant(OSS, false, NOV_20 - 10 * DAY, { by: 'joe@example.org' }),
     grant(DIN, true, NOV_20 + DAY, { by: 'board' }),
   ];
-  const oss = (at: number, decisions = new Map<string, DecisionFileB>()) => entry(evaluate(scan({}, at), grants, decisions), 'OPEN-SOURCE', 'GOLD');
+  const oss = (at: number, decisions = new Map<string, DecisionFileB>()) =>
+    entry(evaluate(scan({}, at), grants, decisions), 'OPEN-SOURCE', 'GOLD');
 
   it('the newest grant record at or before the scan time applies; granted:false revokes', () => {
     expect(oss(NOV_20 - 31 * DAY).criteria[0]!.status).toBe('open');
@@ -173,7 +212,11 @@ describe('manual checks', () => {
     });
     const revoked = oss(NOV_20);
     expect(revoked.granted).toBe(false);
-    expect(revoked.criteria[0]).toMatchObject({ valueText: '0', status: 'fail', evidence: 'Not granted: revoked by joe@example.org on 2025-11-10.' });
+    expect(revoked.criteria[0]).toMatchObject({
+      valueText: '0',
+      status: 'fail',
+      evidence: 'Not granted: revoked by joe@example.org on 2025-11-10.',
+    });
   });
 
   it('a grant dated after the scan does not apply to it', () => {
@@ -194,7 +237,8 @@ describe('manual checks', () => {
     const matched = evaluate(scan({}, NOV_20, {}, 'https://codeberg.org/acme/tool'), [], regex);
     expect(entry(matched, 'OPEN-SOURCE', 'GOLD').criteria[0]).toMatchObject({
       status: 'pass',
-      evidence: 'Granted manually (decision file open-source.yaml: the repository matches ^https:\\/\\/codeberg\\.org\\/acme\\/).',
+      evidence:
+        'Granted manually (decision file open-source.yaml: the repository matches ^https:\\/\\/codeberg\\.org\\/acme\\/).',
     });
     const other = evaluate(scan({}, NOV_20, {}, 'https://codeberg.org/other/tool'), [], regex);
     expect(entry(other, 'OPEN-SOURCE', 'GOLD').criteria[0]!.status).toBe('open');

@@ -31,7 +31,17 @@ const scanRecord: ScanRecord = {
   evidence: { COMMITS: XSS },
   source: 'test:1',
 };
-const grants: GrantRecord[] = [{ kind: 'grant', repositoryUrl: URL, ruleId: OSS, granted: true, timestamp: TS - 100, by: '<b>jane</b>', source: 'test:2' }];
+const grants: GrantRecord[] = [
+  {
+    kind: 'grant',
+    repositoryUrl: URL,
+    ruleId: OSS,
+    granted: true,
+    timestamp: TS - 100,
+    by: '<b>jane</b>',
+    source: 'test:2',
+  },
+];
 const history: RepositoryHistory = { repositoryUrl: URL, encoded: ENC, scans: [scanRecord], grants };
 
 function render(settings: Settings, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
@@ -58,7 +68,9 @@ describe('Shape B report', () => {
     expect(Object.keys(run)).toEqual(['tool', 'versionControlProvenance', 'properties', 'results']);
     expect(run.versionControlProvenance).toEqual([{ repositoryUri: URL }]);
     expect(Object.keys(run.tool.driver)).toEqual(['name', 'informationUri', 'rules']);
-    expect(run.tool.driver.rules.map((r: { id: string; properties: object }, i: number) => [i, r.id, r.properties])).toEqual([
+    expect(
+      run.tool.driver.rules.map((r: { id: string; properties: object }, i: number) => [i, r.id, r.properties]),
+    ).toEqual([
       [0, 'COMMITS', { unit: 'commits', threshold: { min: 5, timeRangeInMonths: 6 } }],
       [1, 'ISSUE_REACTION_TIME', { unit: 'days', threshold: { max: 7, timeRangeInMonths: 3 } }],
       [2, 'RELEASES', { unit: 'releases', threshold: { min: 1, timeRangeInMonths: 6 } }],
@@ -67,7 +79,14 @@ describe('Shape B report', () => {
       [5, 'MANUAL/DIN SPEC XXXX compliant', { unit: '', threshold: { min: 1 } }],
       [6, OSS, { unit: '', threshold: { min: 1 } }],
     ]);
-    expect(Object.keys(run.tool.driver.rules[0])).toEqual(['id', 'name', 'fullDescription', 'help', 'helpUri', 'properties']);
+    expect(Object.keys(run.tool.driver.rules[0])).toEqual([
+      'id',
+      'name',
+      'fullDescription',
+      'help',
+      'helpUri',
+      'properties',
+    ]);
   });
 
   it('run.properties: one badge entry per id and level with the default criteria, and testedRepository', () => {
@@ -108,7 +127,9 @@ describe('Shape B report', () => {
       [true, true],
     ]);
     expect(badges[2]!.badgeExplanation.criteria.map((c) => c.badgeLevel)).toEqual(['BRONZE', 'SILVER', 'GOLD']);
-    expect(run.properties.badges[0].badgeUrl).toBe(`http://127.0.0.1:8787/api/v1/repositories/${ENC}/badges/MAINTAINED.svg?timestamp=${TS}`);
+    expect(run.properties.badges[0].badgeUrl).toBe(
+      `http://127.0.0.1:8787/api/v1/repositories/${ENC}/badges/MAINTAINED.svg?timestamp=${TS}`,
+    );
     expect(run.properties.badges[4].badgeInformationUri).toBe('');
     expect(run.properties.badges[1].badgeExplanation.criteria[1]).toEqual({
       description: 'Issue reaction time: at most 7 days in the last 3 months (9)',
@@ -130,27 +151,38 @@ describe('Shape B report', () => {
   });
 
   it('one result per criterion occurrence, with the right ruleIndex', () => {
-    const criteria = run.properties.badges.flatMap((b: { badgeExplanation: { criteria: unknown[] } }) => b.badgeExplanation.criteria);
+    const criteria = run.properties.badges.flatMap(
+      (b: { badgeExplanation: { criteria: unknown[] } }) => b.badgeExplanation.criteria,
+    );
     expect(run.results).toHaveLength(10);
     expect(run.results).toHaveLength(criteria.length);
     const ids = run.tool.driver.rules.map((r: { id: string }) => r.id);
-    run.results.forEach((r: { ruleId: string; ruleIndex: number; kind: string; message: string; properties: Record<string, unknown> }, i: number) => {
-      const c = criteria[i];
-      expect(ids[r.ruleIndex]).toBe(r.ruleId);
-      expect(r.ruleId).toBe(c.ruleId);
-      expect(r.kind).toBe(c.status);
-      expect(r.message).toBe(c.description);
-      expect(r.properties).toEqual({
-        badgeId: c.badgeId,
-        badgeLevel: c.badgeLevel,
-        evidence: c.evidence ?? '',
-        threshold: c.threshold,
-        value: c.value,
-        provenance: c.provenance,
-      });
-      expect(Object.keys(r)).toEqual(['kind', 'message', 'ruleId', 'ruleIndex', 'properties']);
-    });
-    expect(run.results.filter((r: { ruleId: string }) => r.ruleId === 'COMMITS').map((r: { ruleIndex: number }) => r.ruleIndex)).toEqual([0, 0, 0]);
+    run.results.forEach(
+      (
+        r: { ruleId: string; ruleIndex: number; kind: string; message: string; properties: Record<string, unknown> },
+        i: number,
+      ) => {
+        const c = criteria[i];
+        expect(ids[r.ruleIndex]).toBe(r.ruleId);
+        expect(r.ruleId).toBe(c.ruleId);
+        expect(r.kind).toBe(c.status);
+        expect(r.message).toBe(c.description);
+        expect(r.properties).toEqual({
+          badgeId: c.badgeId,
+          badgeLevel: c.badgeLevel,
+          evidence: c.evidence ?? '',
+          threshold: c.threshold,
+          value: c.value,
+          provenance: c.provenance,
+        });
+        expect(Object.keys(r)).toEqual(['kind', 'message', 'ruleId', 'ruleIndex', 'properties']);
+      },
+    );
+    expect(
+      run.results
+        .filter((r: { ruleId: string }) => r.ruleId === 'COMMITS')
+        .map((r: { ruleIndex: number }) => r.ruleIndex),
+    ).toEqual([0, 0, 0]);
     expect(run.results.map((r: { ruleIndex: number }) => r.ruleIndex)).toEqual([0, 0, 1, 0, 1, 2, 3, 4, 5, 6]);
     expect(run.results[6]).toMatchObject({ kind: 'open', properties: { evidence: '', value: '<nil>' } });
   });
@@ -178,7 +210,9 @@ describe('Shape B explanations and badges', () => {
     expect(m.badgeExplanation.conclusion).toMatch(
       /^MAINTAINED is granted at BRONZE \(BRONZE granted, SILVER not granted, GOLD not granted\); not passing: Issue reaction time/,
     );
-    expect(m.badgeExplanation.conclusion).toMatch(/The criteria shown are those of GOLD, the highest level the badge defines\.$/);
+    expect(m.badgeExplanation.conclusion).toMatch(
+      /The criteria shown are those of GOLD, the highest level the badge defines\.$/,
+    );
     // PACKAGES is null: nothing fails, so the badge is unknown, not fail (issue 35).
     expect(JSON.parse(files.get('REUSED')!).badgeStatus).toBe('unknown');
     expect(JSON.parse(files.get('OPEN-SOURCE')!).badgeStatus).toBe('gold');
@@ -198,7 +232,9 @@ describe('Shape B explanations and badges', () => {
     expect(run.results[0].properties.evidence).toBe(XSS);
     expect(JSON.parse(files.get('MAINTAINED')!).badgeExplanation.criteria[0].evidence).toBe(XSS);
     expect(files.get('sarif')).toContain(JSON.stringify(XSS));
-    expect(JSON.parse(files.get('OPEN-SOURCE')!).badgeExplanation.criteria[0].evidence).toBe('Granted manually by <b>jane</b> on 2025-11-19.');
+    expect(JSON.parse(files.get('OPEN-SOURCE')!).badgeExplanation.criteria[0].evidence).toBe(
+      'Granted manually by <b>jane</b> on 2025-11-19.',
+    );
     for (const [name, body] of files) if (name.endsWith('.svg')) expect(body).not.toMatch(/script|<b>|jane/);
   });
 });

@@ -16,7 +16,8 @@ describe('--shard i/n', () => {
   it('parses only i/n with 0 ≤ i < n ≤ 999999, and says what is wrong otherwise', () => {
     expect(parseShard('0/3')).toEqual({ index: 0, count: 3 });
     expect(parseShard('999998/999999')).toEqual({ index: 999998, count: 999999 });
-    for (const bad of ['3/3', '0/0', 'a/b', '1', '-1/3', '1/3/4', '', '1/1000000']) expect(parseShard(bad), bad).toHaveProperty('problem');
+    for (const bad of ['3/3', '0/0', 'a/b', '1', '-1/3', '1/3/4', '', '1/1000000'])
+      expect(parseShard(bad), bad).toHaveProperty('problem');
     expect(parseShard('1/1000000')).toEqual({ problem: expect.stringMatching(/at most 999999 shards/) });
     expect(parseShard('3/3')).toEqual({ problem: expect.stringMatching(/0 ≤ i < n: shards of 3 are numbered 0 to 2/) });
   });

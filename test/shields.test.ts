@@ -19,13 +19,21 @@ const looks = [
 
 describe('shields endpoint JSON', () => {
   it('holds shields endpoint schema fields, cacheSeconds the short cache age', () => {
-    expect(shieldsEndpoint(looks[0]!, 300)).toEqual({ schemaVersion: 1, label: 'MAINTENANCE', message: 'silver', color: '9f9f9f', cacheSeconds: 300 });
+    expect(shieldsEndpoint(looks[0]!, 300)).toEqual({
+      schemaVersion: 1,
+      label: 'MAINTENANCE',
+      message: 'silver',
+      color: '9f9f9f',
+      cacheSeconds: 300,
+    });
   });
 
   it('rendered by badge-maker as shields does, shows what our SVG shows', () => {
     for (const look of looks) {
       const json = JSON.parse(JSON.stringify(shieldsEndpoint(look, 300)));
-      const viaShields = geometry(makeBadge({ label: json.label, message: json.message, color: json.color, style: 'flat' }));
+      const viaShields = geometry(
+        makeBadge({ label: json.label, message: json.message, color: json.color, style: 'flat' }),
+      );
       const ours = geometry(renderBadge(BADGES, look));
       expect(ours.texts, look.label).toEqual(viaShields.texts);
       expect(ours.ariaLabel).toEqual(viaShields.ariaLabel);

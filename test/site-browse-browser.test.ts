@@ -79,7 +79,11 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
                 () =>
                   first
                     .locator('img.badge-img')
-                    .evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length),
+                    .evaluateAll(
+                      (imgs) =>
+                        imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)
+                          .length,
+                    ),
                 { timeout: 30_000 },
               )
               .toBe(3);
@@ -88,9 +92,13 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
           // No table cell breaks inside a word; the home and group pages' roll-ups have words to look at (lists by status and the search's pages have no table).
           const cells = await brokenTableWords(page);
           expect(cells.broken, `${width} ${path}: words split across lines`).toEqual([]);
-          if (path === '/' || (path.startsWith('/groups/') && !path.includes('/-/'))) expect(cells.words, `${width} ${path}`).toBeGreaterThan(10);
+          if (path === '/' || (path.startsWith('/groups/') && !path.includes('/-/')))
+            expect(cells.words, `${width} ${path}`).toBeGreaterThan(10);
           if (path.startsWith('/search/')) expect(cells.words, `${width} ${path}`).toBe(0);
-          expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width} ${path}`).toBeLessThanOrEqual(width);
+          expect(
+            await page.evaluate(() => document.documentElement.scrollWidth),
+            `${width} ${path}`,
+          ).toBeLessThanOrEqual(width);
           expect(problems, path).toEqual([]);
         }
         await page.goto('about:blank');
@@ -126,7 +134,10 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
       const page = await context.newPage();
       await page.goto(`${serving.url}/groups/github.com/org0/`);
       await page.getByLabel('Find a repository').fill('repo4');
-      await Promise.all([page.waitForURL(/\/search\/\?q=repo4$/), page.getByRole('button', { name: 'Find' }).first().click()]);
+      await Promise.all([
+        page.waitForURL(/\/search\/\?q=repo4$/),
+        page.getByRole('button', { name: 'Find' }).first().click(),
+      ]);
       expect(await page.locator('h1').textContent()).toBe('Find a repository');
       await page.getByRole('link', { name: 'github.com' }).first().click();
       await page.waitForURL(/\/groups\/github\.com\/$/);

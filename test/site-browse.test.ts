@@ -28,7 +28,15 @@ function summaryLines(urls: readonly string[]): Map<string, string> {
   const byUrl = new Map<string, string>();
   urls.forEach((url, i) => {
     const badges = Object.fromEntries(BADGES.map((b, j) => [b, STATUSES[(i * 7 + j) % 4]!]));
-    const s: RepositorySummary = { url, enc: encodeURIComponent(url), scans: 1, last: 1_763_000_000, badges, rules: {}, changes: [] };
+    const s: RepositorySummary = {
+      url,
+      enc: encodeURIComponent(url),
+      scans: 1,
+      last: 1_763_000_000,
+      badges,
+      rules: {},
+      changes: [],
+    };
     byUrl.set(url, JSON.stringify(s));
   });
   return byUrl;
@@ -47,7 +55,9 @@ function site(urls: readonly string[]) {
 
 /** The repositories a page lists, in order. */
 const listed = (html: string) =>
-  [...html.matchAll(/<li><a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="badges">/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+  [...html.matchAll(/<li><a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="badges">/g)].map((m) =>
+    m[1]!.replace(/&amp;/g, '&'),
+  );
 /** A site path (as an href) as the key the resolver reads. */
 const keyOf = (path: string) => pageRoute(path.replace(/#.*/, ''))?.key ?? `unrouted ${path}`;
 
@@ -65,15 +75,26 @@ describe('browsing', () => {
   const { files, body } = site(URLS);
 
   it('lists every repository at /repositories/ in natural order (tool2 before tool10), with a badge image per badge', () => {
-    expect(naturalSort(['tool10', 'tool2', 'Tool3', 'tool02', 'a10b', 'a9c'])).toEqual(['a9c', 'a10b', 'tool02', 'tool2', 'Tool3', 'tool10']);
+    expect(naturalSort(['tool10', 'tool2', 'Tool3', 'tool02', 'a10b', 'a9c'])).toEqual([
+      'a9c',
+      'a10b',
+      'tool02',
+      'tool2',
+      'Tool3',
+      'tool10',
+    ]);
     const page = body('repositories/index.html');
     const shown = listed(page);
     expect(shown).toEqual(naturalSort(URLS));
-    expect(shown.indexOf('https://github.com/acme/tool2')).toBeLessThan(shown.indexOf('https://github.com/acme/tool10'));
+    expect(shown.indexOf('https://github.com/acme/tool2')).toBeLessThan(
+      shown.indexOf('https://github.com/acme/tool10'),
+    );
     const enc = encodeURIComponent('https://github.com/acme/tool2');
     for (const id of BADGES)
       expect(page).toMatch(
-        new RegExp(`<img class="badge-img" src="/api/v1/repositories/${enc}/badges/${id}\\.svg" alt="${id}: (gold|silver|bronze|fail)" loading="lazy">`),
+        new RegExp(
+          `<img class="badge-img" src="/api/v1/repositories/${enc}/badges/${id}\\.svg" alt="${id}: (gold|silver|bronze|fail)" loading="lazy">`,
+        ),
       );
     expect(pageRoute('/repositories/')?.key).toBe('repositories/index.html');
   });
@@ -102,19 +123,31 @@ describe('browsing', () => {
       'https://gitlab.com/top/sub/lib',
     ]);
     // Every new page is one the resolver routes to the key it was written at.
-    for (const key of files.keys()) if (key.startsWith('groups/') || key.startsWith('search/')) expect(pageRoute(`/${key}`)?.key, key).toBe(key);
+    for (const key of files.keys())
+      if (key.startsWith('groups/') || key.startsWith('search/')) expect(pageRoute(`/${key}`)?.key, key).toBe(key);
   });
 
   it('rolls up statuses per badge on the home, badge and group pages; each count links to a list of exactly those repositories', () => {
     const summaries = [...summaryLines(URLS).values()].map((l) => JSON.parse(l) as RepositorySummary);
-    const pages = ['index.html', `badges/${BADGES[0]}/index.html`, 'groups/github.com/index.html', 'groups/gitlab.com/top/sub/index.html'];
+    const pages = [
+      'index.html',
+      `badges/${BADGES[0]}/index.html`,
+      'groups/github.com/index.html',
+      'groups/gitlab.com/top/sub/index.html',
+    ];
     let checked = 0;
     for (const key of pages) {
       const html = body(key);
-      const scope = key.startsWith('groups/') ? `https://${key.slice('groups/'.length, -'index.html'.length)}` : 'https://';
-      for (const m of html.matchAll(/<a href="(\/groups\/[^"]*-\/([A-Za-z0-9_-]+)\/(?:\d+\.html)?)#status-(\w+)">(\d+)<\/a>/g)) {
+      const scope = key.startsWith('groups/')
+        ? `https://${key.slice('groups/'.length, -'index.html'.length)}`
+        : 'https://';
+      for (const m of html.matchAll(
+        /<a href="(\/groups\/[^"]*-\/([A-Za-z0-9_-]+)\/(?:\d+\.html)?)#status-(\w+)">(\d+)<\/a>/g,
+      )) {
         const [, path, badge, status, n] = m;
-        const expected = summaries.filter((s) => s.url.startsWith(scope) && s.badges[badge!] === status).map((s) => s.url);
+        const expected = summaries
+          .filter((s) => s.url.startsWith(scope) && s.badges[badge!] === status)
+          .map((s) => s.url);
         expect(Number(n), `${key} ${badge} ${status}`).toBe(expected.length);
         // The list from the linked page on, under the status's heading, until the next heading.
         const collected: string[] = [];
@@ -147,9 +180,14 @@ describe('browsing', () => {
     // The home page keeps the first page of the whole list, and leads on to the second.
     expect(listed(s.body('index.html'))).toEqual(many.slice(0, 100));
     expect(s.body('index.html')).toContain('href="/repositories/page/2.html">Next page of the list</a>');
-    const links = [...s.body('groups/github.com/big/index.html').matchAll(/href="\/groups\/github\.com\/big\/-\/([A-Za-z0-9]+)\/(\d+\.html)?#status-(\w+)"/g)];
+    const links = [
+      ...s
+        .body('groups/github.com/big/index.html')
+        .matchAll(/href="\/groups\/github\.com\/big\/-\/([A-Za-z0-9]+)\/(\d+\.html)?#status-(\w+)"/g),
+    ];
     expect(links.length).toBe(BADGES.length * 4);
-    for (const [, badge, file, status] of links) expect(s.body(`groups/github.com/big/-/${badge}/${file ?? 'index.html'}`)).toContain(`id="status-${status}"`);
+    for (const [, badge, file, status] of links)
+      expect(s.body(`groups/github.com/big/-/${badge}/${file ?? 'index.html'}`)).toContain(`id="status-${status}"`);
   });
 });
 
@@ -159,14 +197,16 @@ describe('pagers and counts', () => {
     for (const page of [1, 17, 50]) expect(pagerNumbers(page, 50)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     // Page 537 of 1,000, written out by hand: the hundreds, the tens of its hundred, the ones of its ten.
     expect(pagerNumbers(537, 1000)).toEqual([
-      1, 100, 200, 300, 400, 500, 510, 520, 530, 531, 532, 533, 534, 535, 536, 537, 538, 539, 540, 550, 560, 570, 580, 590, 600, 700, 800, 900, 1000,
+      1, 100, 200, 300, 400, 500, 510, 520, 530, 531, 532, 533, 534, 535, 536, 537, 538, 539, 540, 550, 560, 570, 580,
+      590, 600, 700, 800, 900, 1000,
     ]);
     for (const pages of [51, 1000, 2345]) {
       // Clicks from the first page to each other, following the numbers alone.
       const clicks = new Map([[1, 0]]);
       for (let frontier = [1]; frontier.length > 0; ) {
         const next: number[] = [];
-        for (const p of frontier) for (const q of pagerNumbers(p, pages)) if (!clicks.has(q)) clicks.set(q, clicks.get(p)! + 1), next.push(q);
+        for (const p of frontier)
+          for (const q of pagerNumbers(p, pages)) if (!clicks.has(q)) clicks.set(q, clicks.get(p)! + 1), next.push(q);
         frontier = next;
       }
       expect(clicks.size, `${pages} pages`).toBe(pages);
@@ -191,23 +231,37 @@ describe('pagers and counts', () => {
   it('says "1 repository", and links the counts of the home page and of hosts and groups to the repositories counted', () => {
     const one = site(['https://github.com/acme/only']);
     for (const [key, html] of one.files) expect(html, key).not.toMatch(/\b1 (repositories|hosts|groups)\b/);
-    expect(one.body('index.html')).toContain('<p class="lead"><a href="/repositories/">1 repository</a> and its badges');
+    expect(one.body('index.html')).toContain(
+      '<p class="lead"><a href="/repositories/">1 repository</a> and its badges',
+    );
     const { body } = site(URLS);
-    expect(body('index.html')).toContain(`<p class="lead"><a href="/repositories/">${URLS.length} repositories</a> and their badges`);
+    expect(body('index.html')).toContain(
+      `<p class="lead"><a href="/repositories/">${URLS.length} repositories</a> and their badges`,
+    );
     // A host's count: the host's page, where it lists them.
     expect(body('groups/index.html')).toContain(
       '<li><a href="/groups/github.com/"><bdi>github.com</bdi></a> <a class="count" href="/groups/github.com/#repos">17 repositories</a></li>',
     );
     expect(body('groups/github.com/index.html')).toContain('<h2 id="repos">');
-    expect(body('groups/gitlab.com/top/index.html')).toContain('<a class="count" href="/groups/gitlab.com/top/sub/#repos">3 repositories</a>');
+    expect(body('groups/gitlab.com/top/index.html')).toContain(
+      '<a class="count" href="/groups/gitlab.com/top/sub/#repos">3 repositories</a>',
+    );
   });
 });
 
 describe('the search', () => {
   /** The files a query fetches, as site.js walks them, and what it then shows. */
-  function query(files: Map<string, string>, name: string): { bytes: number; fetched: number; repositories: string[]; groups: string[] } {
+  function query(
+    files: Map<string, string>,
+    name: string,
+  ): { bytes: number; fetched: number; repositories: string[]; groups: string[] } {
     let key = shardKey('');
-    let node = JSON.parse(files.get(key)!) as { more?: string[]; n: number; repositories: Array<[string, string[]]>; groups: Array<[string, string, number]> };
+    let node = JSON.parse(files.get(key)!) as {
+      more?: string[];
+      n: number;
+      repositories: Array<[string, string[]]>;
+      groups: Array<[string, string, number]>;
+    };
     let bytes = files.get(key)!.length;
     let fetched = 1;
     for (let k = 0; node.more && k < name.length; k++) {
@@ -242,11 +296,13 @@ describe('the search', () => {
     expect(most).toBeLessThan(40_000);
     expect(query(files, 'sub').groups).toEqual(['gitlab.com/top/sub']);
     expect(query(files, 'org1').groups).toEqual(
-      naturalSort(Array.from({ length: 30 }, (_, i) => `github.com/org${i}`).filter((l) => l.split('/')[1]!.startsWith('org1'))),
+      naturalSort(
+        Array.from({ length: 30 }, (_, i) => `github.com/org${i}`).filter((l) => l.split('/')[1]!.startsWith('org1')),
+      ),
     );
-    const entry = (JSON.parse(files.get(shardKey('t'))!) as { repositories: Array<[string, string[]]> }).repositories.find(
-      (r) => r[0] === 'https://github.com/acme/tool2',
-    )!;
+    const entry = (
+      JSON.parse(files.get(shardKey('t'))!) as { repositories: Array<[string, string[]]> }
+    ).repositories.find((r) => r[0] === 'https://github.com/acme/tool2')!;
     expect(entry[1]).toHaveLength(BADGES.length);
     for (const s of entry[1]) expect(STATUSES).toContain(s);
     expect(JSON.parse(files.get(shardKey(''))!).badges).toEqual(BADGES);
@@ -257,7 +313,10 @@ describe('the search', () => {
    * each time, as a person would follow them, until a page lists what is sought (or no link is
    * left); then that page and its further pages (Next). What they list, and the pages read.
    */
-  function byName(files: Map<string, string>, name: string): { repositories: string[]; groups: string[]; pages: string[] } {
+  function byName(
+    files: Map<string, string>,
+    name: string,
+  ): { repositories: string[]; groups: string[]; pages: string[] } {
     const page = (path: string) => {
       const key = keyOf(path);
       const html = files.get(key);
@@ -270,9 +329,9 @@ describe('the search', () => {
     for (let typed = ''; ; ) {
       // Links to the next characters' pages are labelled by the prefix they lead to.
       const label = (m: RegExpMatchArray) => m[2]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-      const next = [...html.matchAll(/<li><a href="(\/search\/[^"]+\/)"><bdi>([^<]*)<\/bdi><\/a> <span class="count">/g)].find(
-        (m) => label(m).length > typed.length && name.startsWith(label(m)),
-      );
+      const next = [
+        ...html.matchAll(/<li><a href="(\/search\/[^"]+\/)"><bdi>([^<]*)<\/bdi><\/a> <span class="count">/g),
+      ].find((m) => label(m).length > typed.length && name.startsWith(label(m)));
       if (!next) break;
       typed = label(next);
       path = next[1]!;
@@ -280,9 +339,11 @@ describe('the search', () => {
       pages.push(path);
     }
     const repositories = listed(html);
-    const groups = [...html.matchAll(/<li><a href="\/groups\/[^"]*"><bdi>([^<]*)<\/bdi><\/a> <a class="count" href="[^"]*">[\d,]+ repositor/g)].map(
-      (m) => m[1]!,
-    );
+    const groups = [
+      ...html.matchAll(
+        /<li><a href="\/groups\/[^"]*"><bdi>([^<]*)<\/bdi><\/a> <a class="count" href="[^"]*">[\d,]+ repositor/g,
+      ),
+    ].map((m) => m[1]!);
     for (let next = /<a href="([^"]*)">Next<\/a>/.exec(html); next; next = /<a href="([^"]*)">Next<\/a>/.exec(html)) {
       html = page(next[1]!);
       pages.push(next[1]!);
@@ -298,7 +359,8 @@ describe('the search', () => {
     const search = files.get('search/index.html')!;
     expect(search).toContain('<h2 id="by-name">Find by name</h2>');
     // Every name under r starts "repo": the link goes there at once.
-    for (const c of ['a', 'g', 'l', 'o', 'p', 'repo', 's', 't', 'x']) expect(search, c).toContain(`<li><a href="/search/${c}/"><bdi>${c}</bdi></a>`);
+    for (const c of ['a', 'g', 'l', 'o', 'p', 'repo', 's', 't', 'x'])
+      expect(search, c).toContain(`<li><a href="/search/${c}/"><bdi>${c}</bdi></a>`);
     expect(search).not.toContain('href="/search/r/"');
     let most = 0;
     for (const url of urls) {
@@ -310,17 +372,29 @@ describe('the search', () => {
     // r, re and rep have pages of their own (a typed address, the crumbs) that no link needs.
     expect(byName(files, 'repo123').pages).toEqual(['/search/', '/search/repo/', '/search/repo1/', '/search/repo12/']);
     expect(most).toBe(4);
-    expect(files.get('search/rep/index.html')).toContain('<li><a href="/search/repo/"><bdi>repo</bdi></a> <span class="count">1,500 names</span></li>');
+    expect(files.get('search/rep/index.html')).toContain(
+      '<li><a href="/search/repo/"><bdi>repo</bdi></a> <span class="count">1,500 names</span></li>',
+    );
     expect(byName(files, 'sub').groups).toEqual(['gitlab.com/top/sub']);
     expect(byName(files, 'github.com').groups).toEqual(['git.example.org:8443', 'github.com', 'gitlab.com']);
     // A page holding every name under its prefix lists them in natural order of the name (tool2 before tool10).
-    expect(listed(files.get('search/t/index.html')!)).toEqual(Array.from({ length: 12 }, (_, i) => `https://github.com/acme/tool${i}`));
-    const repo12 = [12, ...Array.from({ length: 10 }, (_, i) => 120 + i), ...Array.from({ length: 100 }, (_, i) => 1200 + i)];
-    expect(byName(files, 'repo123').repositories).toEqual(repo12.map((i) => `https://github.com/org${i % 30}/repo${i}`));
+    expect(listed(files.get('search/t/index.html')!)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `https://github.com/acme/tool${i}`),
+    );
+    const repo12 = [
+      12,
+      ...Array.from({ length: 10 }, (_, i) => 120 + i),
+      ...Array.from({ length: 100 }, (_, i) => 1200 + i),
+    ];
+    expect(byName(files, 'repo123').repositories).toEqual(
+      repo12.map((i) => `https://github.com/org${i % 30}/repo${i}`),
+    );
     // A page of a prefix that more than 200 names start with lists those named it exactly, and links the next characters with their counts.
     const repo1 = files.get('search/repo1/index.html')!;
     expect(listed(repo1)).toEqual(['https://github.com/org1/repo1']);
-    expect(repo1).toContain('<li><a href="/search/repo10/"><bdi>repo10</bdi></a> <span class="count">111 names</span></li>');
+    expect(repo1).toContain(
+      '<li><a href="/search/repo10/"><bdi>repo10</bdi></a> <span class="count">111 names</span></li>',
+    );
     expect(repo1).toContain(
       '<nav class="crumbs" aria-label="Breadcrumb"><ol><li><a href="/search/">Find a repository</a></li><li><a href="/search/r/"><bdi>r</bdi></a></li>',
     );
@@ -331,7 +405,8 @@ describe('the search', () => {
           if (!m[1]!.startsWith('/repositories/https')) expect(files.has(keyOf(m[1]!)), `${key}: ${m[1]}`).toBe(true);
     // The sitemap names the search page and each prefix's first page.
     const sitemap = files.get('sitemap.xml')!;
-    for (const p of ['search/', 'search/r/', 'search/repo12/']) expect(sitemap).toContain(`<loc>${ctx.settings.baseUrl}/${p}</loc>`);
+    for (const p of ['search/', 'search/r/', 'search/repo12/'])
+      expect(sitemap).toContain(`<loc>${ctx.settings.baseUrl}/${p}</loc>`);
   });
 
   it('without JavaScript, pages a name 250 repositories share, and finds each of 250 sharing 30 characters', () => {
@@ -343,7 +418,9 @@ describe('the search', () => {
     expect(s.repositories).toEqual(naturalSort(same));
     // Past 24 characters the tree splits on, its keys a segment per 24 characters.
     for (const url of long) expect(byName(files, url.split('/').pop()!).repositories, url).toContain(url);
-    expect(byName(files, `${'a'.repeat(30)}1`).pages.slice(-1)).toEqual([`/search/${'a'.repeat(24)}/${'a'.repeat(6)}1/`]);
+    expect(byName(files, `${'a'.repeat(30)}1`).pages.slice(-1)).toEqual([
+      `/search/${'a'.repeat(24)}/${'a'.repeat(6)}1/`,
+    ]);
     expect(files.has(`search/${'a'.repeat(24)}/${'a'.repeat(6)}1.json`)).toBe(true);
     // The JSON file of a name 250 share holds 200, its second part 50.
     expect(JSON.parse(files.get(shardKey('same'))!)).toMatchObject({ n: 250, own: 250, parts: 2 });
@@ -363,7 +440,11 @@ describe('the search', () => {
     const fetchFile = (url: string) => {
       fetched.push(url);
       const text = files.get(url.slice(1));
-      return Promise.resolve({ ok: text !== undefined, status: text === undefined ? 404 : 200, json: () => Promise.resolve(JSON.parse(text!)) });
+      return Promise.resolve({
+        ok: text !== undefined,
+        status: text === undefined ? 404 : 200,
+        json: () => Promise.resolve(JSON.parse(text!)),
+      });
     };
     // Enough of a document for render() to build its list into nothing.
     const node = () => ({ appendChild: () => {}, textContent: '' });
@@ -376,9 +457,19 @@ describe('the search', () => {
       'data-api': '/api/v1/repositories/',
     };
     const finder = new Finder({ getAttribute: (n: string) => attributes[n] });
-    const found = (await finder.find(query)) as { repositories: Array<[string, string[]]>; more: number; unlisted: number };
+    const found = (await finder.find(query)) as {
+      repositories: Array<[string, string[]]>;
+      more: number;
+      unlisted: number;
+    };
     const status = finder.render(node(), found, 10) as string;
-    return { repositories: found.repositories.map((r) => r[0]), more: found.more, unlisted: found.unlisted, fetched, status };
+    return {
+      repositories: found.repositories.map((r) => r[0]),
+      more: found.more,
+      unlisted: found.unlisted,
+      fetched,
+      status,
+    };
   }
 
   it('the script finds every name that more than 200 share 24 characters with, and one of 250 same names by its path', async () => {
@@ -399,11 +490,19 @@ describe('the search', () => {
       ['/search/-.json', '/search/s.json', '/search/sa.json', '/search/sam.json', '/search/same.json'],
     ]);
     expect(all.status).toBe('10 of 250 matches shown.');
-    for (const i of [0, 199, 200, 249]) expect((await scriptFinds(files, `o${i}/same`)).repositories).toEqual([`https://github.com/o${i}/same`]);
-    expect((await scriptFinds(files, 'o249/same')).fetched.slice(-2)).toEqual(['/search/same.json', '/search/same.2.json']);
+    for (const i of [0, 199, 200, 249])
+      expect((await scriptFinds(files, `o${i}/same`)).repositories).toEqual([`https://github.com/o${i}/same`]);
+    expect((await scriptFinds(files, 'o249/same')).fetched.slice(-2)).toEqual([
+      '/search/same.json',
+      '/search/same.2.json',
+    ]);
     // With a path, the names under longer prefixes are not counted as if they matched it.
-    expect((await scriptFinds(files, 'aaaa')).status).toBe('0 matches. 250 more names hold these letters: type more of the name.');
-    expect((await scriptFinds(files, 'p7/aaaa')).status).toBe('0 matches. More names hold these letters: type more of the name to look among them too.');
+    expect((await scriptFinds(files, 'aaaa')).status).toBe(
+      '0 matches. 250 more names hold these letters: type more of the name.',
+    );
+    expect((await scriptFinds(files, 'p7/aaaa')).status).toBe(
+      '0 matches. More names hold these letters: type more of the name to look among them too.',
+    );
   });
 
   it('the script finds any part of a name, whole-name starts first, each once, a letter in two files', async () => {
@@ -418,8 +517,14 @@ describe('the search', () => {
     const urls = [...URLS, ...ssh, ...zeros];
     const { files } = site(urls);
     const found = await scriptFinds(files, 'ssh');
-    expect(found.repositories.slice(0, 2).sort()).toEqual(['https://github.com/arthepsy/ssh-audit', 'https://github.com/x/ssh']);
-    expect(found.repositories.slice(2).sort()).toEqual(['https://github.com/libssh2/libssh2', 'https://github.com/openssh/openssh-portable']);
+    expect(found.repositories.slice(0, 2).sort()).toEqual([
+      'https://github.com/arthepsy/ssh-audit',
+      'https://github.com/x/ssh',
+    ]);
+    expect(found.repositories.slice(2).sort()).toEqual([
+      'https://github.com/libssh2/libssh2',
+      'https://github.com/openssh/openssh-portable',
+    ]);
     expect((await scriptFinds(files, 'h-aud')).repositories).toEqual(['https://github.com/arthepsy/ssh-audit']);
     // "0": the names holding it, counted by hand: the 1,000 mods, tool0, tool10, x0, project10,
     // and the owners o0, o10, o20 and o30. Three files fetched (the root, 0's, and 0's names
@@ -450,7 +555,9 @@ describe('the search', () => {
     const { files } = site(URLS);
     for (const [key, html] of files)
       if (key.endsWith('.html'))
-        expect(html, key).toContain('<form class="find find-head" role="search" aria-label="Site search" action="/search/" method="get"');
+        expect(html, key).toContain(
+          '<form class="find find-head" role="search" aria-label="Site search" action="/search/" method="get"',
+        );
     expect(files.get('search/index.html')).toContain('href="/groups/github.com/"');
   });
 });
@@ -481,7 +588,11 @@ describe('hostile repository URLs and group names', () => {
     // Every name holding x: the one named x first, then "\u{1F600}x" (ending x) and the bidi one (…exe).
     expect(shard.repositories.map((r) => r[0])).toEqual([urls[0], urls[5], urls[2]]);
     const group = [...files.keys()].find(
-      (k) => k.startsWith('groups/github.com/_') && !k.includes('/-/') && k.endsWith('/index.html') && files.get(k)!.includes('&lt;script&gt;'),
+      (k) =>
+        k.startsWith('groups/github.com/_') &&
+        !k.includes('/-/') &&
+        k.endsWith('/index.html') &&
+        files.get(k)!.includes('&lt;script&gt;'),
     );
     expect(group).toBeDefined();
     // The URL's own slash (in </script>) splits it: the first group is "<script>alert(1)<".
@@ -509,7 +620,9 @@ describe('hostile repository URLs and group names', () => {
     ]);
     for (const key of pages) expect(pageRoute(`/${key.replace(/index\.html$/, '')}`)?.key, key).toBe(key);
     const search = files.get('search/index.html')!;
-    expect(search).toContain('<li><a href="/search/_22_/"><bdi>&quot;</bdi></a> <span class="count">2 names</span></li>');
+    expect(search).toContain(
+      '<li><a href="/search/_22_/"><bdi>&quot;</bdi></a> <span class="count">2 names</span></li>',
+    );
     expect(search).toContain('<li><a href="/search/_3c_/"><bdi>&lt;</bdi></a> <span class="count">1 name</span></li>');
     // A character that draws nothing or reorders text, or half a surrogate pair, is shown by its code point.
     expect(search).toContain('<li><a href="/search/_202e_/"><bdi>[U+202E]</bdi></a>');
@@ -517,7 +630,9 @@ describe('hostile repository URLs and group names', () => {
     expect(files.get('search/_202e_/index.html')).toContain('<title>Names starting [U+202E] · ');
     expect(files.get('search/_d83d_/index.html')).toContain('<h1>Names starting <bdi>[U+D83D]</bdi></h1>');
     expect(listed(files.get('search/_d83d_/index.html')!)).toEqual(['https://github.com/e/\u{1F600}x']);
-    expect(files.get('search/_22_/index.html')).toContain('<bdi>https://github.com/evil/&quot;&gt;&lt;svg onload=alert(2)&gt;</bdi>');
+    expect(files.get('search/_22_/index.html')).toContain(
+      '<bdi>https://github.com/evil/&quot;&gt;&lt;svg onload=alert(2)&gt;</bdi>',
+    );
     expect(files.get('search/_3c_/index.html')).toContain(
       '<li><a href="/groups/github.com/_3c7363726970743e616c6572742831293c/"><bdi>github.com/&lt;script&gt;alert(1)&lt;</bdi></a>',
     );

@@ -38,7 +38,9 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
       // A group's lists by badge are one template: the root's and one group's are loaded, not every group's.
       const groupList = /^\/groups\/[^-].*\/-\/[A-Za-z0-9]/;
       const oneGroupsLists = html.find((p) => groupList.test(p))?.replace(/\/-\/.*/, '/-/');
-      const pages = html.filter((p) => !groupList.test(p) || (oneGroupsLists !== undefined && p.startsWith(oneGroupsLists)));
+      const pages = html.filter(
+        (p) => !groupList.test(p) || (oneGroupsLists !== undefined && p.startsWith(oneGroupsLists)),
+      );
       sites[shape] = { serving, pages };
     }
     browser = await launchBrowser();
@@ -59,7 +61,9 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
    * problem of either page, as closing a tab per page cut them short unseen. A fresh tab per page cost
    * about three times the CPU (Chromium and playwright set up each new tab).
    */
-  async function problemTab(context: BrowserContext): Promise<{ page: Page; load: (url: string) => Promise<string[]> }> {
+  async function problemTab(
+    context: BrowserContext,
+  ): Promise<{ page: Page; load: (url: string) => Promise<string[]> }> {
     const page = await context.newPage();
     let problems: string[] = [];
     page.on('console', (m) => {
@@ -146,7 +150,10 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
             await page.goto(`${serving.url}${path}`);
             // The dark scheme changes only the stylesheet's colour variables: in it, only the rules
             // about colour can find anything the light run did not.
-            const violations = await axeViolations(page, scheme === 'dark' ? { runOnly: { type: 'rule', values: COLOUR_RULES } } : {});
+            const violations = await axeViolations(
+              page,
+              scheme === 'dark' ? { runOnly: { type: 'rule', values: COLOUR_RULES } } : {},
+            );
             expect(violations, `${scheme} ${path}`).toEqual([]);
           }
           await page.close();

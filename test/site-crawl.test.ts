@@ -41,7 +41,10 @@ async function writePages(store: string, out: string): Promise<void> {
     mkdirSync(dirname(join(out, key)), { recursive: true });
     writeFileSync(join(out, key), body);
   };
-  for await (const h of loadHistories(new DirectoryStore(store), { catalog: shape.evaluator.catalog, report: (i) => expect.fail(JSON.stringify(i)) })) {
+  for await (const h of loadHistories(new DirectoryStore(store), {
+    catalog: shape.evaluator.catalog,
+    report: (i) => expect.fail(JSON.stringify(i)),
+  })) {
     const { files, summary } = pages.repository(shape.evaluator.evaluate(h, Number(NOW)));
     for (const f of files) write(f.key, f.body);
     summaries.set(h.repositoryUrl, summary);

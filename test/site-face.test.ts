@@ -61,7 +61,9 @@ function words(html: string): string {
 
 describe('a repository page is titled by the project, not the raw URL', () => {
   it('github.com/curl/curl: "curl/curl" in <title> and <h1>, the URL in the lead', () => {
-    const html = pageA('https://github.com/curl/curl', [{ ISSUE_REACTION_TIME: 1, BUS_FACTOR: 5, SECURITY_POLICY: true }]);
+    const html = pageA('https://github.com/curl/curl', [
+      { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 5, SECURITY_POLICY: true },
+    ]);
     expect(html).toContain('<title>curl/curl · badgepress</title>');
     expect(html).toMatch(/<h1><bdi>curl\/curl<\/bdi><\/h1>/);
     expect(html).toContain('https://github.com/curl/curl');
@@ -75,7 +77,11 @@ describe('a repository page is titled by the project, not the raw URL', () => {
 
 describe('counts: the singular for one, digits grouped for the page locale (en)', () => {
   it('Shape B: "1 release", "at least 1 release", "10,000 commits"', () => {
-    const html = words(pageB('https://github.com/acme/one', [{ COMMITS: 10_000, RELEASES: 1, ISSUE_REACTION_TIME: 1, PACKAGES: 0, CI_PIPELINE: 1 }]));
+    const html = words(
+      pageB('https://github.com/acme/one', [
+        { COMMITS: 10_000, RELEASES: 1, ISSUE_REACTION_TIME: 1, PACKAGES: 0, CI_PIPELINE: 1 },
+      ]),
+    );
     expect(html).toContain('at least 1 release in the last 6 months');
     expect(html).not.toMatch(/\b1 releases\b/);
     expect(html).toContain('The scan reported 1 release.');
@@ -86,7 +92,9 @@ describe('counts: the singular for one, digits grouped for the page locale (en)'
   });
 
   it('Shape A: "1 contributor", "3 more contributors for gold" and the value 12,345', () => {
-    const html = words(pageA('https://github.com/acme/solo', [{ BUS_FACTOR: 1, ISSUE_REACTION_TIME: 12_345, SECURITY_POLICY: true }]));
+    const html = words(
+      pageA('https://github.com/acme/solo', [{ BUS_FACTOR: 1, ISSUE_REACTION_TIME: 12_345, SECURITY_POLICY: true }]),
+    );
     expect(html).toContain(' 1 contributor ');
     expect(html).not.toMatch(/(?<![.\d])1 contributors\b/);
     expect(html).toContain('12,345 days');
@@ -99,7 +107,8 @@ describe('the site has a title and logo of its own, apart from the SARIF tool', 
   it('site.title and site.logo name the pages; tool.name still names the SARIF driver', async () => {
     const at = join(dir, 'titled');
     mkdirSync(at, { recursive: true });
-    const logo = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#123456"/></svg>';
+    const logo =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#123456"/></svg>';
     writeFileSync(join(at, 'logo.svg'), logo);
     writeFileSync(join(at, 'site.yaml'), 'site:\n  title: ACME project health\n  logo: logo.svg\n');
     const out = join(at, 'out');
@@ -137,7 +146,15 @@ function firstBuild(ctx: typeof ctxB, n: number): Map<string, string> {
     const badges = Object.fromEntries(ids.map((id) => [id, 'fail']));
     const changes = ids.map((id) => ({ t: T0 + i, badge: id, from: null, to: 'fail' }));
     if (i === n) changes.push({ t: T0 + 86_400, badge: ids[0]!, from: 'fail', to: 'bronze' } as never);
-    const s: RepositorySummary = { url, enc: encodeURIComponent(url), scans: 1, last: T0 + i, badges, rules: {}, changes };
+    const s: RepositorySummary = {
+      url,
+      enc: encodeURIComponent(url),
+      scans: 1,
+      last: T0 + i,
+      badges,
+      rules: {},
+      changes,
+    };
     byUrl.set(url, JSON.stringify(s));
   }
   return byUrl;
@@ -151,7 +168,10 @@ describe('the home page after a first build', () => {
     const recent = /<h2 id="recent">Recent status changes<\/h2><ul>(.*?)<\/ul>/.exec(home)![1]!;
     const lines = [...recent.matchAll(/<li>(.*?)<\/li>/g)].map((m) => words(m[1]!).trim());
     const id = ctxB.thresholds.t.badges[0]!.id;
-    expect(lines).toEqual([`2025-11-14 https://example.org/p19 : ${id} none → bronze`, '2025-11-13 20 repositories scanned for the first time']);
+    expect(lines).toEqual([
+      `2025-11-14 https://example.org/p19 : ${id} none → bronze`,
+      '2025-11-13 20 repositories scanned for the first time',
+    ]);
     expect(home).not.toContain('first scanned');
   });
 
@@ -161,7 +181,9 @@ describe('the home page after a first build', () => {
     expect(bars.filter(([label, kind]) => label !== kind)).toEqual([]);
     const css = ctxB.env.assets.css.body;
     // none and unknown each have a rule of their own, drawn in neither fail's colour nor each other's.
-    const fills = ['none', 'unknown', 'fail'].map((k) => new RegExp(`\\.chart \\.band-${k}[^{]*\\{([^}]*)\\}`).exec(css)?.[1]);
+    const fills = ['none', 'unknown', 'fail'].map(
+      (k) => new RegExp(`\\.chart \\.band-${k}[^{]*\\{([^}]*)\\}`).exec(css)?.[1],
+    );
     expect(fills.every((f) => f !== undefined)).toBe(true);
     expect(new Set(fills).size).toBe(3);
     expect(fills.slice(0, 2).join(' ')).not.toMatch(/band-fail|--fail/);
@@ -170,7 +192,8 @@ describe('the home page after a first build', () => {
 
 describe("a repository's scans table folds to the latest 10", () => {
   const day = (i: number) => new Date((T0 + i * 86_400) * 1000).toISOString().slice(0, 10);
-  const rowDates = (html: string) => [...html.matchAll(/<th scope="row"><time datetime="(\d{4}-\d\d-\d\d)T/g)].map((m) => m[1]);
+  const rowDates = (html: string) =>
+    [...html.matchAll(/<th scope="row"><time datetime="(\d{4}-\d\d-\d\d)T/g)].map((m) => m[1]);
 
   it('12 scans: the newest 10 open, the 2 older in a <details> that works without script', () => {
     const html = pageA(
@@ -201,7 +224,10 @@ describe('counts past 999 on the site-wide pages', () => {
     const byUrl = new Map<string, string>();
     for (let i = 0; i < 1200; i++) {
       const url = `https://example.org/r${String(i).padStart(4, '0')}`;
-      byUrl.set(url, JSON.stringify({ url, enc: encodeURIComponent(url), scans: 1, last: T0, badges: {}, rules: {}, changes: [] }));
+      byUrl.set(
+        url,
+        JSON.stringify({ url, enc: encodeURIComponent(url), scans: 1, last: T0, badges: {}, rules: {}, changes: [] }),
+      );
     }
     const files = siteWideFiles(ctxB, sortSummaries(byUrl));
     const body = (key: string) => words(String(files.find((f) => f.key === key)?.body));
@@ -217,7 +243,20 @@ describe('counts past 999 on the site-wide pages', () => {
 describe('counted(), the one helper for every noun', () => {
   it('makes the singular of a unit written in the plural, and leaves other units alone', () => {
     const one = (unit: string) => counted(1, unit);
-    expect(['commits', 'releases', 'contributors', 'days', 'runs', 'packages', 'dependencies', 'classes', 'boxes', 'patches'].map(one)).toEqual([
+    expect(
+      [
+        'commits',
+        'releases',
+        'contributors',
+        'days',
+        'runs',
+        'packages',
+        'dependencies',
+        'classes',
+        'boxes',
+        'patches',
+      ].map(one),
+    ).toEqual([
       '1 commit',
       '1 release',
       '1 contributor',
@@ -230,12 +269,12 @@ describe('counted(), the one helper for every noun', () => {
       '1 patch',
     ]);
     expect(['%', 'ms', 'status', 'analysis', ''].map(one)).toEqual(['1 %', '1 ms', '1 status', '1 analysis', '1']);
-    expect([counted(0, 'commits'), counted(2, 'commits'), counted(1_234_567, 'commits'), counted(0.5, 'days')]).toEqual([
-      '0 commits',
-      '2 commits',
-      '1,234,567 commits',
-      '0.5 days',
+    expect([counted(0, 'commits'), counted(2, 'commits'), counted(1_234_567, 'commits'), counted(0.5, 'days')]).toEqual(
+      ['0 commits', '2 commits', '1,234,567 commits', '0.5 days'],
+    );
+    expect([counted(1, 'repository', 'repositories'), counted(10_000, 'repository', 'repositories')]).toEqual([
+      '1 repository',
+      '10,000 repositories',
     ]);
-    expect([counted(1, 'repository', 'repositories'), counted(10_000, 'repository', 'repositories')]).toEqual(['1 repository', '10,000 repositories']);
   });
 });

@@ -9,7 +9,16 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { readTree } from './helpers/site.ts';
-import { runBuild, crawl, HOSTILE, hostileStoreB, NOW, serveDir, shapeBConfig, type Crawl } from './helpers/site-crawl.ts';
+import {
+  runBuild,
+  crawl,
+  HOSTILE,
+  hostileStoreB,
+  NOW,
+  serveDir,
+  shapeBConfig,
+  type Crawl,
+} from './helpers/site-crawl.ts';
 import type { Serving } from '../src/commands/serve.ts';
 import { build } from '../src/pipeline/loop.ts';
 import { resolveConfig } from '../src/config/resolve.ts';
@@ -33,7 +42,11 @@ function repositoryDirs(out: string): string[] {
 
 describe.each([
   ['A', outA, () => runBuild(['--store', join(ROOT, 'examples/store'), '--out', outA])],
-  ['B', outB, () => runBuild(['--config', shapeBConfig(dir), '--store', join(ROOT, 'examples/shape-b/store'), '--out', outB])],
+  [
+    'B',
+    outB,
+    () => runBuild(['--config', shapeBConfig(dir), '--store', join(ROOT, 'examples/shape-b/store'), '--out', outB]),
+  ],
 ])('Shape %s site through serve', (_shape, out, make) => {
   let site: Crawl;
   let base: string;
@@ -48,7 +61,9 @@ describe.each([
   it('a crawl from / reaches every repository page, and every link and asset answers 200', () => {
     const failed = [...site.visited].filter(([, r]) => r.status !== 200).map(([p, r]) => `${r.status} ${p}`);
     expect(failed).toEqual([]);
-    const reached = [...site.visited.keys()].filter((p) => /^\/repositories\/[^/]+%3A[^/]+\/$/.test(p)).map((p) => p.split('/')[2]);
+    const reached = [...site.visited.keys()]
+      .filter((p) => /^\/repositories\/[^/]+%3A[^/]+\/$/.test(p))
+      .map((p) => p.split('/')[2]);
     expect(reached.sort()).toEqual(repositoryDirs(out).sort());
     // Badge and rule pages, the feed, the latest SARIF, per-time files and assets are all linked.
     for (const re of [
@@ -91,7 +106,9 @@ describe.each([
     const api = await fetch(`${base}/no/such/page`, { headers: { accept: 'application/json' } });
     expect(api.status).toBe(404);
     expect(api.headers.get('content-type')).toBe('application/problem+json');
-    const img = await fetch(`${base}/api/v1/repositories/https%3A%2F%2Fnone.example%2Fx/badges/X.svg`, { headers: { accept: 'text/html' } });
+    const img = await fetch(`${base}/api/v1/repositories/https%3A%2F%2Fnone.example%2Fx/badges/X.svg`, {
+      headers: { accept: 'text/html' },
+    });
     expect(img.headers.get('content-type')).toBe('image/svg+xml');
   });
 
@@ -108,7 +125,8 @@ describe.each([
       for (const k of ['id', 'title', 'updated', 'author']) expect(feed[k], `${path} ${k}`).toBeDefined();
       expect(feed.link.some((l: Record<string, string>) => l['@_rel'] === 'self')).toBe(true);
       expect(feed.entry.length).toBeGreaterThan(0);
-      for (const e of feed.entry) for (const k of ['id', 'title', 'updated', 'summary']) expect(e[k], `${path} entry ${k}`).toBeDefined();
+      for (const e of feed.entry)
+        for (const k of ['id', 'title', 'updated', 'summary']) expect(e[k], `${path} entry ${k}`).toBeDefined();
     }
   });
 
@@ -141,12 +159,21 @@ describe('hostile strings in URLs, evidence and notes', () => {
     }
     expect(sawEscaped).toBeGreaterThan(3);
     // The evidence and the grant note (2 KB) are on the repository page, as text.
-    const page = [...site.visited].find(([p]) => p.includes(encodeURIComponent(HOSTILE.script).slice(0, 6)) && p.includes('script') && p.endsWith('/'));
+    const page = [...site.visited].find(
+      ([p]) => p.includes(encodeURIComponent(HOSTILE.script).slice(0, 6)) && p.includes('script') && p.endsWith('/'),
+    );
     expect(page).toBeDefined();
     expect(page![1].body).toContain('A'.repeat(2048));
     // 2 KB request paths answer 404 (a page for browsers), never 5xx.
-    for (const path of [`/repositories/${'%3C'.repeat(700)}/`, `/rules/${'x'.repeat(2048)}/`, `/badges/${'B'.repeat(2048)}/`, `/${HOSTILE.svg}`]) {
-      const res = await fetch(`${serving.url}${path.replace(/ /g, '%20').replace(/"/g, '%22')}`, { headers: { accept: 'text/html' } });
+    for (const path of [
+      `/repositories/${'%3C'.repeat(700)}/`,
+      `/rules/${'x'.repeat(2048)}/`,
+      `/badges/${'B'.repeat(2048)}/`,
+      `/${HOSTILE.svg}`,
+    ]) {
+      const res = await fetch(`${serving.url}${path.replace(/ /g, '%20').replace(/"/g, '%22')}`, {
+        headers: { accept: 'text/html' },
+      });
       expect(res.status, path).toBe(404);
       expect(await res.text()).toContain('Page not found');
     }

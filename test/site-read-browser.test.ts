@@ -24,8 +24,14 @@ const WIDTHS = [1280, 360] as const;
 const PAGES = {
   'Shape A': { site: 'A', path: `/repositories/${encodeURIComponent('https://github.com/acme/widget')}/` },
   'Shape B': { site: 'B', path: `/repositories/${encodeURIComponent('https://github.com/acme/widget')}/` },
-  'hostile URL (Shape B)': { site: 'H', path: `/repositories/${encodeURIComponent(`https://github.com/evil/${HOSTILE.script}`)}/` },
-  '12 scans, own title and logo (Shape A)': { site: 'F', path: `/repositories/${encodeURIComponent('https://github.com/acme/busy')}/` },
+  'hostile URL (Shape B)': {
+    site: 'H',
+    path: `/repositories/${encodeURIComponent(`https://github.com/evil/${HOSTILE.script}`)}/`,
+  },
+  '12 scans, own title and logo (Shape A)': {
+    site: 'F',
+    path: `/repositories/${encodeURIComponent('https://github.com/acme/busy')}/`,
+  },
   'home after a first build (Shape A)': { site: 'F', path: '/' },
 } as const;
 
@@ -36,7 +42,12 @@ function faceStore(dir: string): string {
   const lines = Array.from({ length: 12 }, (_, i) => ({
     repositoryUrl: 'https://github.com/acme/busy',
     timestamp: 1_762_000_000 + i * 86_400,
-    values: { ISSUE_REACTION_TIME: 12_345 - i, BUS_FACTOR: 1 + (i % 5), SECURITY_POLICY: i % 2 === 0, DEPENDENTS: 10_000 + i },
+    values: {
+      ISSUE_REACTION_TIME: 12_345 - i,
+      BUS_FACTOR: 1 + (i % 5),
+      SECURITY_POLICY: i % 2 === 0,
+      DEPENDENTS: 10_000 + i,
+    },
   }));
   for (const name of ['one', 'two', 'three'])
     lines.push({
@@ -45,7 +56,10 @@ function faceStore(dir: string): string {
       values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 1, SECURITY_POLICY: true, DEPENDENTS: 1 },
     });
   writeFileSync(join(store, 'face.ndjson'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-  writeFileSync(join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><circle cx="4" cy="4" r="4" fill="#0969da"/></svg>');
+  writeFileSync(
+    join(dir, 'logo.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><circle cx="4" cy="4" r="4" fill="#0969da"/></svg>',
+  );
   writeFileSync(join(dir, 'face.yaml'), 'site:\n  title: ACME project health\n  logo: logo.svg\n');
   return store;
 }
@@ -65,8 +79,12 @@ async function layoutOf(page: Page) {
     const clipped: string[] = [];
     for (const el of document.querySelectorAll('caption, th, td, h1, h2, h3, dt, dd, summary')) {
       const wrap = el.closest('.table-wrap');
-      const past = el.tagName === 'CAPTION' && wrap !== null && el.getBoundingClientRect().right > wrap.getBoundingClientRect().right + 1;
-      if (el.scrollWidth > el.clientWidth + 1 || past) clipped.push(`${el.tagName} ${el.scrollWidth}/${el.clientWidth}: ${el.textContent?.slice(0, 60)}`);
+      const past =
+        el.tagName === 'CAPTION' &&
+        wrap !== null &&
+        el.getBoundingClientRect().right > wrap.getBoundingClientRect().right + 1;
+      if (el.scrollWidth > el.clientWidth + 1 || past)
+        clipped.push(`${el.tagName} ${el.scrollWidth}/${el.clientWidth}: ${el.textContent?.slice(0, 60)}`);
     }
     return { pageWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, tables, clipped };
   });
@@ -80,10 +98,18 @@ describe.skipIf(!browserOrSkip('site-read-browser'))('reading the site in headle
 
   beforeAll(async () => {
     await runBuild(['--store', join(ROOT, 'examples/store'), '--out', join(dir, 'a')]);
-    await runBuild(['--config', shapeBConfig(dir), '--store', join(ROOT, 'examples/shape-b/store'), '--out', join(dir, 'b')]);
+    await runBuild([
+      '--config',
+      shapeBConfig(dir),
+      '--store',
+      join(ROOT, 'examples/shape-b/store'),
+      '--out',
+      join(dir, 'b'),
+    ]);
     await runBuild(['--config', shapeBConfig(dir), '--store', hostileStoreB(dir), '--out', join(dir, 'h')]);
     await runBuild(['--config', join(dir, 'face.yaml'), '--store', faceStore(dir), '--out', join(dir, 'f')]);
-    for (const s of ['a', 'b', 'h', 'f'] as const) sites[s.toUpperCase() as 'A' | 'B' | 'H' | 'F'] = await serveDir(join(dir, s));
+    for (const s of ['a', 'b', 'h', 'f'] as const)
+      sites[s.toUpperCase() as 'A' | 'B' | 'H' | 'F'] = await serveDir(join(dir, s));
     browser = await launchBrowser();
   }, 180_000);
 
@@ -113,8 +139,11 @@ describe.skipIf(!browserOrSkip('site-read-browser'))('reading the site in headle
           expect(layout.clipped, `${kind} at ${width} px: clipped text`).toEqual([]);
           if (path !== '/') expect(layout.words, `${kind} ${width}: words in table cells`).toBeGreaterThan(30);
           expect(layout.broken, `${kind} at ${width} px: words split across lines`).toEqual([]);
-          expect(layout.pageWidth, `${kind} at ${width} px: the page scrolls sideways`).toBeLessThanOrEqual(layout.innerWidth);
-          for (const t of layout.tables) expect(t.right, `${kind} at ${width} px: a table box past the window`).toBeLessThanOrEqual(width);
+          expect(layout.pageWidth, `${kind} at ${width} px: the page scrolls sideways`).toBeLessThanOrEqual(
+            layout.innerWidth,
+          );
+          for (const t of layout.tables)
+            expect(t.right, `${kind} at ${width} px: a table box past the window`).toBeLessThanOrEqual(width);
           // At 360 px the widest tables are wider than their box: they scroll inside it.
           if (width === 360 && path !== '/') expect(layout.tables.some((t) => t.scroll > t.client)).toBe(true);
           const violations = await axeViolations(page);
@@ -126,11 +155,18 @@ describe.skipIf(!browserOrSkip('site-read-browser'))('reading the site in headle
           }
           if (site === 'F') {
             expect(await page.locator('header .brand').textContent()).toBe('ACME project health');
-            expect(await page.locator('header .brand img.logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+            expect(
+              await page
+                .locator('header .brand img.logo')
+                .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+            ).toBe(true);
             // The three scanned once are one line, the newest; acme/busy's changes follow.
             const recent = await page.locator('#recent + ul li').allTextContents();
             if (path === '/')
-              expect([recent[0], recent.filter((l) => /first/.test(l)).length]).toEqual(['2025-11-13 3 repositories scanned for the first time', 1]);
+              expect([recent[0], recent.filter((l) => /first/.test(l)).length]).toEqual([
+                '2025-11-13 3 repositories scanned for the first time',
+                1,
+              ]);
             else expect(await page.locator('details.older-scans summary').textContent()).toBe('2 older scans');
           }
           expect(dialogs).toEqual([]);
@@ -163,13 +199,16 @@ describe.skipIf(!browserOrSkip('site-read-browser'))('reading the site in headle
         // An XML document cannot name an icon: the browser asks for /favicon.ico on its own
         // (the site's icon is favicon.svg, which its pages name), and logs the 404.
         const favicon = (text: string) =>
-          /\/favicon\.ico$/.test(text) || text === 'console error: Failed to load resource: the server responded with a status of 404 (Not Found)';
+          /\/favicon\.ico$/.test(text) ||
+          text === 'console error: Failed to load resource: the server responded with a status of 404 (Not Found)';
         page.on('response', (r) => {
           loaded.push(r.url());
           if (r.status() !== 200 && !favicon(r.url())) problems.push(`${r.status()}: ${r.url()}`);
         });
         await page.addInitScript(() => {
-          document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+          document.addEventListener('securitypolicyviolation', (e) =>
+            console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+          );
         });
         await page.goto(feedUrl, { waitUntil: 'load' });
         // Both stylesheets came from the site, as the feed's xml-stylesheet instructions name them.

@@ -45,7 +45,9 @@ function cssVar(css: string, scheme: 'light' | 'dark', name: string): string {
 }
 
 describe('silver is a colour of its own', () => {
-  const errorGrey = /<rect x="\d+" width="\d+" height="20" fill="(#[0-9a-f]{6})"\/>/.exec(errorBadge('MAINTENANCE', 'not found'))![1]!;
+  const errorGrey = /<rect x="\d+" width="\d+" height="20" fill="(#[0-9a-f]{6})"\/>/.exec(
+    errorBadge('MAINTENANCE', 'not found'),
+  )![1]!;
 
   it('the badge: silver against the error badge grey, and the text on each', () => {
     // The error badge keeps shields' "lightgrey" (#9f9f9f): it stays as it was, silver moved.
@@ -72,9 +74,11 @@ describe('silver is a colour of its own', () => {
     const css = read(ROOT, 'templates/site.css');
     for (const scheme of ['light', 'dark'] as const) {
       const silver = cssVar(css, scheme, 'silver');
-      for (const other of ['none', 'expired']) expect(silver, `${scheme} ${other}`).not.toBe(cssVar(css, scheme, other));
+      for (const other of ['none', 'expired'])
+        expect(silver, `${scheme} ${other}`).not.toBe(cssVar(css, scheme, other));
       // Light measured: 7.15 on the page, 6.71 on a table head; dark 8.81 and 8.05.
-      for (const bg of ['bg', 'panel']) expect(contrast(silver, cssVar(css, scheme, bg)), `${scheme} on ${bg}`).toBeGreaterThanOrEqual(4.5);
+      for (const bg of ['bg', 'panel'])
+        expect(contrast(silver, cssVar(css, scheme, bg)), `${scheme} on ${bg}`).toBeGreaterThanOrEqual(4.5);
     }
   });
 });
@@ -107,13 +111,17 @@ describe('repository pages and feeds', () => {
     for (const out of [outA, outB]) {
       const html = read(out, `${WIDGET}/index.html`);
       const scans = html.slice(html.indexOf('<h2 id="scans">'));
-      const rows = [...scans.matchAll(/<tr><th scope="row"><time datetime="[^"]+">[^<]+<\/time><\/th>(.*?)<\/tr>/g)].map((m) => m[1]!);
+      const rows = [
+        ...scans.matchAll(/<tr><th scope="row"><time datetime="[^"]+">[^<]+<\/time><\/th>(.*?)<\/tr>/g),
+      ].map((m) => m[1]!);
       expect(rows.length).toBeGreaterThan(1);
       for (const row of rows) {
         const cells = [...row.matchAll(/<td>(.*?)<\/td>/g)].map((m) => m[1]!);
         const files = cells.pop()!;
         for (const c of cells)
-          expect(c).toMatch(/^<span class="status st-(gold|silver|bronze|fail|none|expired)">(gold|silver|bronze|fail|none|expired)<\/span>$/);
+          expect(c).toMatch(
+            /^<span class="status st-(gold|silver|bronze|fail|none|expired)">(gold|silver|bronze|fail|none|expired)<\/span>$/,
+          );
         expect(files).toMatch(
           /^<ul class="files"><li><a href="[^"]+\/at\/\d+\/sarif">SARIF<\/a><\/li>(<li><a href="[^"]+\.svg">[A-Z-]+ badge<\/a>, <a href="[^"]+">[A-Z-]+ explanation<\/a><\/li>)+<\/ul>$/,
         );
@@ -143,7 +151,9 @@ describe('repository pages and feeds', () => {
     expect(cellText('granted 2025-05-20 in din-spec.yaml')).toBe(
       '<bdi>granted <span class="nw">2025-05-20</span> in <span class="nw">din-spec.yaml</span></bdi>',
     );
-    expect(cellText(`${HOSTILE.script} a/b`)).toBe('<bdi><span class="nw">&lt;script&gt;alert(1)&lt;/script&gt;</span> <span class="nw">a/b</span></bdi>');
+    expect(cellText(`${HOSTILE.script} a/b`)).toBe(
+      '<bdi><span class="nw">&lt;script&gt;alert(1)&lt;/script&gt;</span> <span class="nw">a/b</span></bdi>',
+    );
   });
 
   it('a feed names the site stylesheet and its own, says what it is, and is valid Atom', () => {

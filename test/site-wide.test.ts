@@ -31,7 +31,12 @@ function summaries(): Map<string, string> {
       last: t,
       badges,
       rules: {},
-      changes: ctx.thresholds.t.badges.map((b, j) => ({ t, badge: b.id, from: STATUSES[(i + j + 1) % 4]!, to: badges[b.id]! })),
+      changes: ctx.thresholds.t.badges.map((b, j) => ({
+        t,
+        badge: b.id,
+        from: STATUSES[(i + j + 1) % 4]!,
+        to: badges[b.id]!,
+      })),
     };
     byUrl.set(url, JSON.stringify(s));
   }
@@ -50,7 +55,9 @@ describe('site-wide pages from summary lines', () => {
       .sort((a, b) => b.c.t - a.c.t || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) || (a.c.badge < b.c.badge ? -1 : 1))
       .slice(0, 20);
     const recent = /<h2 id="recent">Recent status changes<\/h2><ul>(.*?)<\/ul>/.exec(body('index.html'))![1]!;
-    const shown = [...recent.matchAll(/<li>.*?<a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a>: (\S+)/g)].map((m) => `${m[1]} ${m[2]}`);
+    const shown = [...recent.matchAll(/<li>.*?<a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a>: (\S+)/g)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
     expect(shown).toEqual(all.map((x) => `${x.url} ${x.c.badge}`));
     // Those changes are not all on the first list page: the pass must look at every line.
     expect(all.some((x) => x.url > [...byUrl.keys()].sort()[99]!)).toBe(true);
@@ -59,7 +66,8 @@ describe('site-wide pages from summary lines', () => {
   it('splits the list at 100 in natural order: repositories/ holds the first, pages 2 and 3 the rest', () => {
     // r0, r1, …, r9, r10, …: natural order is numeric order here.
     const sorted = Array.from({ length: 250 }, (_, n) => `https://example.org/r${n}`);
-    const listed = (html: string) => [...html.matchAll(/<li><a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="badges">/g)].map((m) => m[1]);
+    const listed = (html: string) =>
+      [...html.matchAll(/<li><a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="badges">/g)].map((m) => m[1]);
     expect(listed(body('repositories/index.html'))).toEqual(sorted.slice(0, 100));
     expect(listed(body('repositories/page/2.html'))).toEqual(sorted.slice(100, 200));
     expect(listed(body('repositories/page/3.html'))).toEqual(sorted.slice(200));
@@ -70,7 +78,9 @@ describe('site-wide pages from summary lines', () => {
   it('counts every repository per badge status, each count a link to its list', () => {
     const page = body(`badges/${BADGE}/index.html`);
     const counts = /<table><caption>Repositories per status[^]*?<\/table>/.exec(page)![0];
-    const shown = [...counts.matchAll(/st-(\w+)">\w+<\/span><\/th><td class="num"><a href="[^"]*">(\d+)</g)].map((m) => [m[1], Number(m[2])]);
+    const shown = [...counts.matchAll(/st-(\w+)">\w+<\/span><\/th><td class="num"><a href="[^"]*">(\d+)</g)].map(
+      (m) => [m[1], Number(m[2])],
+    );
     // 250 repositories, statuses in turn: 63, 63, 62, 62.
     expect(shown).toEqual([
       ['gold', 63],
@@ -88,10 +98,14 @@ describe('the sitemap past 50,000 addresses', () => {
     const byUrl = new Map<string, string>();
     for (let i = 0; i < n; i++) {
       const url = `https://example.org/r${String(i).padStart(5, '0')}`;
-      byUrl.set(url, JSON.stringify({ url, enc: encodeURIComponent(url), scans: 1, last: 1, badges: {}, rules: {}, changes: [] }));
+      byUrl.set(
+        url,
+        JSON.stringify({ url, enc: encodeURIComponent(url), scans: 1, last: 1, badges: {}, rules: {}, changes: [] }),
+      );
     }
     const files = siteWideFiles(ctx, sortSummaries(byUrl));
-    const locs = (key: string) => [...String(files.find((f) => f.key === key)?.body).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+    const locs = (key: string) =>
+      [...String(files.find((f) => f.key === key)?.body).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
     const base = settings.baseUrl;
     // The search's pages, root first, each before the next characters': e (the host) and r, then r0 to r5 (10,000 names each), r00 to r59 (1,000) and r000 to r599 (100 each, a page that lists them).
     const prefixes = ['e', 'r'];

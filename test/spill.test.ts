@@ -71,9 +71,16 @@ describe('Spill', () => {
     // The version read is the one the listing shows.
     expect(version).toBe((await source.entries()).find((e) => e.name === 'big.ndjson')!.version);
     const a = bucketOf(A, 4);
-    expect(lineNumbers(byBucket[a]!.filter((i) => 'value' in i && (i.value as { repositoryUrl: string }).repositoryUrl === A))).toEqual([1, 6]);
+    expect(
+      lineNumbers(
+        byBucket[a]!.filter((i) => 'value' in i && (i.value as { repositoryUrl: string }).repositoryUrl === A),
+      ),
+    ).toEqual([1, 6]);
     // The record keeps the URL as written; the bucket goes by its canonical form.
-    expect(byBucket[bucketOf(B, 4)]!).toContainEqual({ line: 3, value: { repositoryUrl: 'https://GitHub.COM/acme/b', timestamp: 2, values: {} } });
+    expect(byBucket[bucketOf(B, 4)]!).toContainEqual({
+      line: 3,
+      value: { repositoryUrl: 'https://GitHub.COM/acme/b', timestamp: 2, values: {} },
+    });
     expect(byBucket[0]!).toContainEqual({ line: 4, error: expect.stringMatching(/^broken JSON: /) });
     expect(byBucket[0]!).toContainEqual({ line: 5, value: { repositoryUrl: 'not a url', timestamp: 3, values: {} } });
     // Nothing lost or doubled: lines 1, 3, 4, 5 and 6, each once.

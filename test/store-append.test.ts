@@ -12,11 +12,14 @@ import { tempDir } from './helpers/tmp.ts';
 
 const FIRST = '{"repositoryUrl":"https://h/r","timestamp":1,"values":{}}\n';
 /** A record of about 12 KiB: more than the page of room a nearly full tmpfs has left. */
-const big = (t: number) => `${JSON.stringify({ repositoryUrl: 'https://h/r', timestamp: t, values: { NOTE: 'x'.repeat(12_000) } })}\n`;
+const big = (t: number) =>
+  `${JSON.stringify({ repositoryUrl: 'https://h/r', timestamp: t, values: { NOTE: 'x'.repeat(12_000) } })}\n`;
 
 /** Every line of the file is a record the build's loader reads. */
 function loaderErrors(path: string): string[] {
-  return parseStoreFile(path, readFileSync(path)).flatMap((item) => ('error' in item ? [`${item.line}: ${item.error}`] : []));
+  return parseStoreFile(path, readFileSync(path)).flatMap((item) =>
+    'error' in item ? [`${item.line}: ${item.error}`] : [],
+  );
 }
 
 describe('an append that runs out of room', () => {
@@ -30,7 +33,11 @@ describe('an append that runs out of room', () => {
     // A disk with `room` bytes left that takes at most 16 bytes a write: short writes, then ENOSPC.
     const filling = async (path: string, flags: number, mode?: number): Promise<FileHandle> => {
       const handle = await open(path, flags, mode);
-      const write = handle.write.bind(handle) as (b: Buffer, o: number, l: number) => Promise<{ bytesWritten: number; buffer: Buffer }>;
+      const write = handle.write.bind(handle) as (
+        b: Buffer,
+        o: number,
+        l: number,
+      ) => Promise<{ bytesWritten: number; buffer: Buffer }>;
       return Object.assign(Object.create(handle) as FileHandle, {
         write: async (bytes: Buffer, offset: number, length: number) => {
           if (room === 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
@@ -74,35 +81,38 @@ describe('an append that runs out of room', () => {
     return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', at]).status === 0 ? at : undefined;
   })();
 
-  it.skipIf(mounted === undefined)('on a full 64 KiB tmpfs: the record that does not fit leaves the file as it was, and the store reads whole', async () => {
-    const at = mounted!;
-    try {
-      const store = join(at, 'store');
-      mkdirSync(join(store, 'h'), { recursive: true });
-      writeFileSync(join(store, 'h/r.ndjson'), FIRST);
-      // Fill every page left; the record file's own page keeps its slack (about 4 KiB).
-      const fd = openSync(join(at, 'filler'), 'w');
+  it.skipIf(mounted === undefined)(
+    'on a full 64 KiB tmpfs: the record that does not fit leaves the file as it was, and the store reads whole',
+    async () => {
+      const at = mounted!;
       try {
-        for (;;) writeSync(fd, Buffer.alloc(4096));
-      } catch (err) {
-        expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+        const store = join(at, 'store');
+        mkdirSync(join(store, 'h'), { recursive: true });
+        writeFileSync(join(store, 'h/r.ndjson'), FIRST);
+        // Fill every page left; the record file's own page keeps its slack (about 4 KiB).
+        const fd = openSync(join(at, 'filler'), 'w');
+        try {
+          for (;;) writeSync(fd, Buffer.alloc(4096));
+        } catch (err) {
+          expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+        } finally {
+          closeSync(fd);
+        }
+        const writer = new DirectoryStoreWriter(store);
+        const err = await writer.append('h/r.ndjson', [big(2)]).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(StoreWriteError);
+        expect((err as Error).message).toContain('(ENOSPC)');
+        expect(readFileSync(join(store, 'h/r.ndjson'), 'utf8')).toBe(FIRST);
+        // The next scan's append (room made again) and the next build read a whole store.
+        spawnSync('rm', [join(at, 'filler')]);
+        await writer.append('h/r.ndjson', [big(2)]);
+        expect(loaderErrors(join(store, 'h/r.ndjson'))).toEqual([]);
+        expect(readFileSync(join(store, 'h/r.ndjson'), 'utf8')).toBe(FIRST + big(2));
       } finally {
-        closeSync(fd);
+        spawnSync('umount', [at]);
       }
-      const writer = new DirectoryStoreWriter(store);
-      const err = await writer.append('h/r.ndjson', [big(2)]).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(StoreWriteError);
-      expect((err as Error).message).toContain('(ENOSPC)');
-      expect(readFileSync(join(store, 'h/r.ndjson'), 'utf8')).toBe(FIRST);
-      // The next scan's append (room made again) and the next build read a whole store.
-      spawnSync('rm', [join(at, 'filler')]);
-      await writer.append('h/r.ndjson', [big(2)]);
-      expect(loaderErrors(join(store, 'h/r.ndjson'))).toEqual([]);
-      expect(readFileSync(join(store, 'h/r.ndjson'), 'utf8')).toBe(FIRST + big(2));
-    } finally {
-      spawnSync('umount', [at]);
-    }
-  });
+    },
+  );
 });
 
 describe('store files that are not regular files inside the store', () => {
@@ -110,15 +120,20 @@ describe('store files that are not regular files inside the store', () => {
   const store = join(dir, 'store');
   mkdirSync(join(store, 'h'), { recursive: true });
   const writer = new DirectoryStoreWriter(store);
-  const fix = 'a scan reads and appends to regular files inside the store only: replace it with the regular file it stands for, or remove it, and scan again';
+  const fix =
+    'a scan reads and appends to regular files inside the store only: replace it with the regular file it stands for, or remove it, and scan again';
 
   it('a FIFO is refused at once, read or appended to (no wait for a writer that never comes)', async () => {
     expect(spawnSync('mkfifo', [join(store, 'h/fifo.ndjson')]).status).toBe(0);
     const read = await writer.storedTimes('h/fifo.ndjson', 'https://h/fifo').catch((e: unknown) => e);
     expect(read).toBeInstanceOf(StoreFileRefused);
-    expect((read as Error).message).toBe(`store ${join(store, 'h/fifo.ndjson')}: is a FIFO (named pipe), not a regular file; ${fix}`);
+    expect((read as Error).message).toBe(
+      `store ${join(store, 'h/fifo.ndjson')}: is a FIFO (named pipe), not a regular file; ${fix}`,
+    );
     const append = await writer.append('h/fifo.ndjson', [FIRST]).catch((e: unknown) => e);
-    expect((append as Error).message).toBe(`store ${join(store, 'h/fifo.ndjson')}: is a FIFO (named pipe), not a regular file; ${fix}`);
+    expect((append as Error).message).toBe(
+      `store ${join(store, 'h/fifo.ndjson')}: is a FIFO (named pipe), not a regular file; ${fix}`,
+    );
   });
 
   it('a link at the file, or a folder linked out of the store, is refused; the file outside is untouched', async () => {

@@ -21,7 +21,8 @@ import { tempDir } from './helpers/tmp.ts';
 const dir = tempDir();
 const X = 'https://github.com/acme/x';
 const Y = 'https://github.com/acme/y';
-const scan = (url: string, t: number) => `${JSON.stringify({ repositoryUrl: url, timestamp: t, values: { BUS_FACTOR: 3 } })}\n`;
+const scan = (url: string, t: number) =>
+  `${JSON.stringify({ repositoryUrl: url, timestamp: t, values: { BUS_FACTOR: 3 } })}\n`;
 const STORE = { 'b.ndjson': scan(X, 1763000000) + scan(X, 1763100000), 'c.ndjson': scan(Y, 1763000000) };
 const APPENDED = scan(X, 1763200000);
 
@@ -37,7 +38,10 @@ function onSecondReadOfB<T extends StoreSource>(store: T, hook: () => Promise<vo
   return store;
 }
 
-async function buildInto(out: string, store: StoreSource): Promise<{ issues: LoadIssue[]; yields: Map<string, number> }> {
+async function buildInto(
+  out: string,
+  store: StoreSource,
+): Promise<{ issues: LoadIssue[]; yields: Map<string, number> }> {
   const config = await resolveFlags({ out, store: 'unused' });
   const shape = loadShape(config);
   const issues: LoadIssue[] = [];
@@ -61,7 +65,11 @@ function expectWhole(out: string, url: string, times: number[]): void {
   const tree = readTree(out);
   const prefix = `api/v1/repositories/${encodeURIComponent(url)}/`;
   expect(JSON.parse(tree.get(`${prefix}index.json`)!.toString()).timestamps).toEqual(times);
-  const atTimes = new Set([...tree.keys()].filter((k) => k.startsWith(`${prefix}at/`)).map((k) => Number(k.slice(prefix.length + 3).split('/')[0])));
+  const atTimes = new Set(
+    [...tree.keys()]
+      .filter((k) => k.startsWith(`${prefix}at/`))
+      .map((k) => Number(k.slice(prefix.length + 3).split('/')[0])),
+  );
   expect([...atTimes].sort()).toEqual(times);
   for (const t of times) expect(tree.has(`${prefix}at/${t}/sarif`)).toBe(true);
 }
@@ -100,13 +108,24 @@ describe('a store file appended to during a build', () => {
 
   it('S3 store: the same, with the object replaced between the passes', async () => {
     const c = peer.client();
-    const put = (name: string, body: string) => c.send(new PutObjectCommand({ Bucket: 'values', Key: `in/${name}`, Body: body }));
+    const put = (name: string, body: string) =>
+      c.send(new PutObjectCommand({ Bucket: 'values', Key: `in/${name}`, Body: body }));
     for (const [name, body] of Object.entries(STORE)) await put(name, body);
-    const client = s3Client({ endpoint: peer.endpoint, pathStyle: true, maxAttempts: 1, concurrency: 4, connectTimeoutSeconds: 10, requestTimeoutSeconds: 60 });
+    const client = s3Client({
+      endpoint: peer.endpoint,
+      pathStyle: true,
+      maxAttempts: 1,
+      concurrency: 4,
+      connectTimeoutSeconds: 10,
+      requestTimeoutSeconds: 60,
+    });
     const out = join(dir, 'out-s3');
     const first = await buildInto(
       out,
-      onSecondReadOfB(new S3Store(client, { bucket: 'values', prefix: 'in/' }), async () => void (await put('c.ndjson', STORE['c.ndjson'] + APPENDED))),
+      onSecondReadOfB(
+        new S3Store(client, { bucket: 'values', prefix: 'in/' }),
+        async () => void (await put('c.ndjson', STORE['c.ndjson'] + APPENDED)),
+      ),
     );
     expect(first.yields.get(X)).toBe(1);
     expect(first.issues.filter((i) => i.severity === 'error').map((i) => i.where)).toEqual(['s3://values/in/c.ndjson']);

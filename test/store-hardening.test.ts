@@ -68,7 +68,9 @@ describe('times are capped at the end of year 9999', () => {
         .get(`api/v1/repositories/${encodeURIComponent(big)}/at/${MAX_UNIX_SECONDS}/expired/badges/MAINTENANCE`)!
         .toString(),
     );
-    expect(expired.badgeExplanation.conclusion).toMatch(/^MAINTENANCE has expired: its scan of 9999-12-31 is more than 30 days old/);
+    expect(expired.badgeExplanation.conclusion).toMatch(
+      /^MAINTENANCE has expired: its scan of 9999-12-31 is more than 30 days old/,
+    );
     expectEverySarifValid(out);
   });
 
@@ -77,8 +79,16 @@ describe('times are capped at the end of year 9999', () => {
     const d = store({
       'b.ndjson': [
         line({ repositoryUrl: url, timestamp: 9007199254740991, values: { COMMITS: { events: [1] } } }),
-        line({ repositoryUrl: url, timestamp: 1763000000, values: { COMMITS: { events: [1762000000, 9007199254740991] } } }),
-        line({ repositoryUrl: url, timestamp: 1763100000, values: { COMMITS: { events: [1762000000, MAX_UNIX_SECONDS] } } }),
+        line({
+          repositoryUrl: url,
+          timestamp: 1763000000,
+          values: { COMMITS: { events: [1762000000, 9007199254740991] } },
+        }),
+        line({
+          repositoryUrl: url,
+          timestamp: 1763100000,
+          values: { COMMITS: { events: [1762000000, MAX_UNIX_SECONDS] } },
+        }),
       ].join('\n'),
     });
     const out = join(d, 'out');
@@ -94,7 +104,10 @@ describe('times are capped at the end of year 9999', () => {
         .get(`api/v1/repositories/${encodeURIComponent(url)}/badges/MAINTAINED`)!
         .toString(),
     ).badgeExplanation.criteria[0];
-    expect(criterion).toMatchObject({ value: '1', evidence: '1 commit counted between 2025-05-14 and 2025-11-14 (the last 6 months before the scan).' });
+    expect(criterion).toMatchObject({
+      value: '1',
+      evidence: '1 commit counted between 2025-05-14 and 2025-11-14 (the last 6 months before the scan).',
+    });
   });
 });
 
@@ -119,7 +132,10 @@ describe('YAML stores: anchors, aliases and alias bombs', () => {
     expect(items).toEqual([
       { line: 2, value: one },
       { line: 5, value: { ...one, timestamp: 1763100000 } },
-      { line: 7, value: { repositoryUrl: 'https://github.com/acme/two', timestamp: 1763000000, values: { BUS_FACTOR: 3 } } },
+      {
+        line: 7,
+        value: { repositoryUrl: 'https://github.com/acme/two', timestamp: 1763000000, values: { BUS_FACTOR: 3 } },
+      },
       { line: 10, value: one },
     ]);
   });
@@ -135,11 +151,16 @@ describe('YAML stores: anchors, aliases and alias bombs', () => {
 
   it('an alias bomb is a bad record with file:line; its harmless items and the other files are built', () => {
     const bomb = ['- &a [x, x, x, x, x, x, x, x, x]'];
-    for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g', 'h'].entries()) bomb.push(`- &${name} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`);
+    for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g', 'h'].entries())
+      bomb.push(`- &${name} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`);
     bomb.push('- {repositoryUrl: https://github.com/acme/after-bomb, timestamp: 1763000000, values: {BUS_FACTOR: 2}}');
     const d = store({
       'bomb.yaml': bomb.join('\n'),
-      'good.ndjson': line({ repositoryUrl: 'https://github.com/acme/good', timestamp: 1763000000, values: { BUS_FACTOR: 4 } }),
+      'good.ndjson': line({
+        repositoryUrl: 'https://github.com/acme/good',
+        timestamp: 1763000000,
+        values: { BUS_FACTOR: 4 },
+      }),
     });
     const out = join(d, 'out');
     const r = runCli(['build', '--store', d, '--out', out, '--now', '1763600000']);
@@ -148,7 +169,9 @@ describe('YAML stores: anchors, aliases and alias bombs', () => {
     expect(bad.length).toBeGreaterThan(0);
     for (const l of bad)
       expect(l).toMatch(
-        new RegExp(`^error: ${join(d, 'bomb.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+: YAML aliases expand too far .*; record skipped$`),
+        new RegExp(
+          `^error: ${join(d, 'bomb.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+: YAML aliases expand too far .*; record skipped$`,
+        ),
       );
     expect(r.stdout).toMatch(/^badgepress: 2 repositories, 2 scans/);
     expectEverySarifValid(out);
@@ -164,7 +187,11 @@ describe('a whole bad file, a broken YAML document', () => {
     ]);
     const d = store({
       'latin1.json': latin1,
-      'good.ndjson': line({ repositoryUrl: 'https://github.com/acme/good', timestamp: 1763000000, values: { BUS_FACTOR: 4 } }),
+      'good.ndjson': line({
+        repositoryUrl: 'https://github.com/acme/good',
+        timestamp: 1763000000,
+        values: { BUS_FACTOR: 4 },
+      }),
     });
     const out = join(d, 'out');
     const { issues, summary } = await buildSite({ store: d, out });
@@ -212,11 +239,18 @@ describe('values of rules the active thresholds do not define', () => {
     const d = store({
       'x.ndjson': [
         line({ repositoryUrl: url, timestamp: 1, values: { BUS_FACTOR: 1, FOO: 1, BAR: 'x' } }),
-        line({ repositoryUrl: url, timestamp: 2, values: { BUS_FACTOR: 2, BAR: { weird: [true] }, BAZ: -3 }, evidence: { BAZ: 42 } }),
+        line({
+          repositoryUrl: url,
+          timestamp: 2,
+          values: { BUS_FACTOR: 2, BAR: { weird: [true] }, BAZ: -3 },
+          evidence: { BAZ: 42 },
+        }),
       ].join('\n'),
     });
     const { issues, summary } = await buildSite({ store: d, out: join(d, 'out') });
-    expect(issues.map((i) => [i.severity, i.where.split('/').pop(), JSON.parse(i.message.match(/^rule ("\w+")/)![1]!)])).toEqual([
+    expect(
+      issues.map((i) => [i.severity, i.where.split('/').pop(), JSON.parse(i.message.match(/^rule ("\w+")/)![1]!)]),
+    ).toEqual([
       ['warning', 'x.ndjson:1', 'FOO'],
       ['warning', 'x.ndjson:1', 'BAR'],
       ['warning', 'x.ndjson:2', 'BAZ'],
@@ -256,7 +290,13 @@ describe('--shard i/n and bad records', () => {
   }
   lines.push(Buffer.from(line({ repositoryUrl: 'not a url', timestamp: 1, values: {} })));
   lines.push(Buffer.from('{"repositoryUrl": "https://github.com/acme/r0", '));
-  lines.push(Buffer.concat([Buffer.from('{"repositoryUrl": "https://github.com/acme/r1'), Buffer.from([0xff]), Buffer.from('"}')]));
+  lines.push(
+    Buffer.concat([
+      Buffer.from('{"repositoryUrl": "https://github.com/acme/r1'),
+      Buffer.from([0xff]),
+      Buffer.from('"}'),
+    ]),
+  );
   const d = store({ 'all.ndjson': Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')])) });
 
   async function errors(shard?: { index: number; count: number }): Promise<string[]> {
@@ -289,13 +329,29 @@ describe('Shape B grant records', () => {
   it('a second grant for the same repository, rule and time is a bad record; the first decides', async () => {
     const url = 'https://github.com/acme/granted';
     const grant = (granted: boolean, by: string) =>
-      line({ kind: 'grant', repositoryUrl: url, ruleId: 'MANUAL/Project is open source', granted, timestamp: 1762000000, by });
+      line({
+        kind: 'grant',
+        repositoryUrl: url,
+        ruleId: 'MANUAL/Project is open source',
+        granted,
+        timestamp: 1762000000,
+        by,
+      });
     const d = store({
-      'a.ndjson': [line({ repositoryUrl: url, timestamp: 1763000000, values: { COMMITS: 5 } }), grant(true, 'first')].join('\n'),
+      'a.ndjson': [
+        line({ repositoryUrl: url, timestamp: 1763000000, values: { COMMITS: 5 } }),
+        grant(true, 'first'),
+      ].join('\n'),
       'b.ndjson': [
         grant(false, 'second'),
         // Another rule at the same time is no duplicate.
-        line({ kind: 'grant', repositoryUrl: url, ruleId: 'MANUAL/DIN SPEC XXXX compliant', granted: true, timestamp: 1762000000 }),
+        line({
+          kind: 'grant',
+          repositoryUrl: url,
+          ruleId: 'MANUAL/DIN SPEC XXXX compliant',
+          granted: true,
+          timestamp: 1762000000,
+        }),
       ].join('\n'),
     });
     const out = join(d, 'out');
@@ -334,7 +390,10 @@ describe('hostile shapes that once stopped the build', () => {
     const r = runCli(['build', '--store', d, '--out', out, '--now', '1763600000']);
     expect(r.stderr).not.toMatch(/call stack/);
     expect(r.code).toBe(1);
-    for (const at of [1, 2, 3]) expect(r.stderr).toMatch(new RegExp(`deep\\.ndjson:${at}: values\\.[A-Z_]+.*got a deeply nested array; record skipped`));
+    for (const at of [1, 2, 3])
+      expect(r.stderr).toMatch(
+        new RegExp(`deep\\.ndjson:${at}: values\\.[A-Z_]+.*got a deeply nested array; record skipped`),
+      );
     expect(latestIndex(out, good).timestamps).toEqual([1763000000]);
   });
 
@@ -359,7 +418,10 @@ describe('a store assembled from symbolic links', () => {
       'a.ndjson': line({ repositoryUrl: a, timestamp: 1763000000, values: { BUS_FACTOR: 2 } }),
     });
     mkdirSync(join(real, 'sub'));
-    writeFileSync(join(real, 'sub', 'b.ndjson'), line({ repositoryUrl: b, timestamp: 1763000000, values: { BUS_FACTOR: 3 } }));
+    writeFileSync(
+      join(real, 'sub', 'b.ndjson'),
+      line({ repositoryUrl: b, timestamp: 1763000000, values: { BUS_FACTOR: 3 } }),
+    );
     const d = store({});
     symlinkSync(join(real, 'a.ndjson'), join(d, 'a.ndjson'));
     symlinkSync(join(real, 'sub'), join(d, 'sub'));
@@ -367,7 +429,10 @@ describe('a store assembled from symbolic links', () => {
     // What Kubernetes mounts for a ConfigMap: ..<time>/ holds the files, ..data links to it,
     // and each visible name links through ..data.
     mkdirSync(join(d, '..2026_11_23_07_00_00.1'));
-    writeFileSync(join(d, '..2026_11_23_07_00_00.1', 'c.ndjson'), line({ repositoryUrl: c, timestamp: 1763000000, values: { BUS_FACTOR: 4 } }));
+    writeFileSync(
+      join(d, '..2026_11_23_07_00_00.1', 'c.ndjson'),
+      line({ repositoryUrl: c, timestamp: 1763000000, values: { BUS_FACTOR: 4 } }),
+    );
     symlinkSync('..2026_11_23_07_00_00.1', join(d, '..data'));
     symlinkSync('..data/c.ndjson', join(d, 'c.ndjson'));
     writeFileSync(join(d, '.hidden.ndjson'), 'not even JSON');

@@ -20,15 +20,31 @@ function store(name: string, files: Record<string, string | Buffer>): string {
 
 describe('bad records are reported with file:line and skipped; the rest is built', () => {
   const cases: Array<[string, string, RegExp]> = [
-    ['bad URL', JSON.stringify({ repositoryUrl: 'github.com/acme/x', timestamp: 1, values: {} }), /not of the form <scheme>:\/\/<host>\/<path>/],
-    ['URL without a path', JSON.stringify({ repositoryUrl: 'https://github.com/', timestamp: 1, values: {} }), /not of the form/],
+    [
+      'bad URL',
+      JSON.stringify({ repositoryUrl: 'github.com/acme/x', timestamp: 1, values: {} }),
+      /not of the form <scheme>:\/\/<host>\/<path>/,
+    ],
+    [
+      'URL without a path',
+      JSON.stringify({ repositoryUrl: 'https://github.com/', timestamp: 1, values: {} }),
+      /not of the form/,
+    ],
     ['non-integer timestamp', rec({ timestamp: 1.5 }), /timestamp must be an integer/],
     ['string timestamp', rec({ timestamp: '1763000000' }), /timestamp must be an integer/],
     ['negative timestamp', rec({ timestamp: -1 }), /timestamp: must not be negative/],
     ['missing values', JSON.stringify({ repositoryUrl: GOOD, timestamp: 5 }), /missing required key "values"/],
     ['wrong value type (string)', rec({ timestamp: 6, values: { BUS_FACTOR: 'three' } }), /values\.BUS_FACTOR/],
-    ['wrong value type (boolean for numeric)', rec({ timestamp: 7, values: { BUS_FACTOR: true } }), /values\.BUS_FACTOR: expected a number/],
-    ['wrong value type (number for boolean)', rec({ timestamp: 8, values: { SECURITY_POLICY: 1 } }), /values\.SECURITY_POLICY: expected true, false or null/],
+    [
+      'wrong value type (boolean for numeric)',
+      rec({ timestamp: 7, values: { BUS_FACTOR: true } }),
+      /values\.BUS_FACTOR: expected a number/,
+    ],
+    [
+      'wrong value type (number for boolean)',
+      rec({ timestamp: 8, values: { SECURITY_POLICY: 1 } }),
+      /values\.SECURITY_POLICY: expected true, false or null/,
+    ],
     ['negative value', rec({ timestamp: 9, values: { BUS_FACTOR: -2 } }), /values\.BUS_FACTOR/],
     ['unknown key', rec({ timestamp: 10, colour: 'red' }), /unknown key "colour"/],
     ['not an object', '[1,2]', /must be a JSON object/],
@@ -64,7 +80,10 @@ describe('bad records are reported with file:line and skipped; the rest is built
   });
 
   it('a duplicate repository and time keeps the first and names it', async () => {
-    const d = store('dup', { 'a.ndjson': `${rec({ timestamp: 5 })}\n`, 'b.ndjson': `\n${rec({ timestamp: 5, values: { BUS_FACTOR: 9 } })}\n` });
+    const d = store('dup', {
+      'a.ndjson': `${rec({ timestamp: 5 })}\n`,
+      'b.ndjson': `\n${rec({ timestamp: 5, values: { BUS_FACTOR: 9 } })}\n`,
+    });
     const { issues, summary } = await buildSite({ store: d, out: join(d, 'out') });
     expect(issues).toHaveLength(1);
     expect(issues[0]!.where).toBe(`${join(d, 'b.ndjson')}:2`);
@@ -73,7 +92,12 @@ describe('bad records are reported with file:line and skipped; the rest is built
   });
 
   it('a record with failed rules is completed by one at its time that fails fewer, in any store order', async () => {
-    const failed = rec({ timestamp: 5, values: { BUS_FACTOR: null }, evidence: { BUS_FACTOR: 'GitHub API: 503' }, failed: ['BUS_FACTOR'] });
+    const failed = rec({
+      timestamp: 5,
+      values: { BUS_FACTOR: null },
+      evidence: { BUS_FACTOR: 'GitHub API: 503' },
+      failed: ['BUS_FACTOR'],
+    });
     const completing = rec({ timestamp: 5, values: { BUS_FACTOR: 4 } });
     for (const [name, files] of [
       ['complete-after', { 'a.ndjson': `${failed}\n${completing}\n` }],
@@ -117,8 +141,18 @@ describe('bad records are reported with file:line and skipped; the rest is built
   });
 
   it('a line that is not UTF-8 is skipped, the file’s other lines are kept', async () => {
-    const bad = Buffer.concat([Buffer.from(rec({ timestamp: 2, evidence: { BUS_FACTOR: 'caf' } }).slice(0, -2)), Buffer.from([0xe9]), Buffer.from('"}}\n')]);
-    const d = store('latin1', { 'r.ndjson': Buffer.concat([Buffer.from(`${rec({ timestamp: 1 })}\n`), bad, Buffer.from(`${rec({ timestamp: 3 })}\n`)]) });
+    const bad = Buffer.concat([
+      Buffer.from(rec({ timestamp: 2, evidence: { BUS_FACTOR: 'caf' } }).slice(0, -2)),
+      Buffer.from([0xe9]),
+      Buffer.from('"}}\n'),
+    ]);
+    const d = store('latin1', {
+      'r.ndjson': Buffer.concat([
+        Buffer.from(`${rec({ timestamp: 1 })}\n`),
+        bad,
+        Buffer.from(`${rec({ timestamp: 3 })}\n`),
+      ]),
+    });
     const { issues, summary } = await buildSite({ store: d, out: join(d, 'out') });
     expect(issues.map((i) => [i.where.split('/').pop(), /UTF-8/.test(i.message)])).toEqual([['r.ndjson:2', true]]);
     expect(summary.scans).toBe(2);
@@ -126,7 +160,10 @@ describe('bad records are reported with file:line and skipped; the rest is built
 
   it('a rule the thresholds do not define is ignored with one warning per rule id', async () => {
     const d = store('unknown-rule', {
-      'r.ndjson': [rec({ timestamp: 1, values: { STARS: 5 } }), rec({ timestamp: 2, values: { STARS: 6, FORKS: 1 } })].join('\n'),
+      'r.ndjson': [
+        rec({ timestamp: 1, values: { STARS: 5 } }),
+        rec({ timestamp: 2, values: { STARS: 6, FORKS: 1 } }),
+      ].join('\n'),
     });
     const { issues, summary } = await buildSite({ store: d, out: join(d, 'out') });
     expect(issues.map((i) => [i.severity, i.message.match(/"(\w+)"/)![1]])).toEqual([
@@ -151,7 +188,9 @@ describe('bad records are reported with file:line and skipped; the rest is built
     const r = runCli(['build', '--store', join(ROOT, 'examples/bad-store'), '--out', out, '--now', '1763600000']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/examples\/bad-store\/mixed\.ndjson:2: repositoryUrl "not a url"/);
-    expect(r.stdout).toMatch(/^badgepress: 4 repositories, 5 scans, \d+ files written, 0 unchanged, 15 records skipped, [\d.]+ s → /);
+    expect(r.stdout).toMatch(
+      /^badgepress: 4 repositories, 5 scans, \d+ files written, 0 unchanged, 15 records skipped, [\d.]+ s → /,
+    );
     // One of each kind docs/reference/store-records.md names, each with file:line.
     for (const reason of [
       /mixed\.ndjson:3: timestamp must be an integer/,

@@ -16,11 +16,18 @@ import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();
 
-async function load(store: string, spillAboveBytes?: number): Promise<{ histories: RepositoryHistory[]; issues: LoadIssue[] }> {
+async function load(
+  store: string,
+  spillAboveBytes?: number,
+): Promise<{ histories: RepositoryHistory[]; issues: LoadIssue[] }> {
   const catalog = catalogA(await loadThresholdsA(join(ROOT, 'config/thresholds-a.yaml')));
   const issues: LoadIssue[] = [];
   const histories: RepositoryHistory[] = [];
-  for await (const h of loadHistories(new DirectoryStore(store), { catalog, report: (i) => issues.push(i), ...(spillAboveBytes ? { spillAboveBytes } : {}) }))
+  for await (const h of loadHistories(new DirectoryStore(store), {
+    catalog,
+    report: (i) => issues.push(i),
+    ...(spillAboveBytes ? { spillAboveBytes } : {}),
+  }))
     histories.push(h);
   const byUrl = (a: RepositoryHistory, b: RepositoryHistory) => (a.repositoryUrl < b.repositoryUrl ? -1 : 1);
   const byWhere = (a: LoadIssue, b: LoadIssue) => (a.where + a.message < b.where + b.message ? -1 : 1);
@@ -34,7 +41,13 @@ describe('a line file larger than the spill size', () => {
     const lines: string[] = [];
     for (let i = 0; i < 3000; i++) {
       const repo = `https://github.com/big/r${i % 200}`;
-      lines.push(JSON.stringify({ repositoryUrl: repo, timestamp: 1_760_000_000 + Math.floor(i / 200) * 86400, values: { BUS_FACTOR: i % 7 } }));
+      lines.push(
+        JSON.stringify({
+          repositoryUrl: repo,
+          timestamp: 1_760_000_000 + Math.floor(i / 200) * 86400,
+          values: { BUS_FACTOR: i % 7 },
+        }),
+      );
       if (i % 500 === 7) lines.push('{broken');
       if (i % 700 === 3) lines.push(JSON.stringify({ repositoryUrl: repo, timestamp: -5, values: {} }));
       if (i % 900 === 1) lines.push(JSON.stringify({ repositoryUrl: 'not a url', timestamp: 1, values: {} }));

@@ -28,8 +28,17 @@ const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 const CAUSE = 'GitHub API did not answer (2026-11-27)';
 const store = join(dir, 'store');
 const records = [
-  { repositoryUrl: UNMEASURED, timestamp: 1764200000, values: { ISSUE_REACTION_TIME: null, BUS_FACTOR: 4 }, evidence: { ISSUE_REACTION_TIME: CAUSE } },
-  { repositoryUrl: FAILING, timestamp: 1764200000, values: { ISSUE_REACTION_TIME: 30, BUS_FACTOR: null, SECURITY_POLICY: true, DEPENDENTS: 5 } },
+  {
+    repositoryUrl: UNMEASURED,
+    timestamp: 1764200000,
+    values: { ISSUE_REACTION_TIME: null, BUS_FACTOR: 4 },
+    evidence: { ISSUE_REACTION_TIME: CAUSE },
+  },
+  {
+    repositoryUrl: FAILING,
+    timestamp: 1764200000,
+    values: { ISSUE_REACTION_TIME: 30, BUS_FACTOR: null, SECURITY_POLICY: true, DEPENDENTS: 5 },
+  },
 ];
 
 function siteConfig(name: string, extra: string): string {
@@ -40,7 +49,18 @@ function siteConfig(name: string, extra: string): string {
 
 async function build(name: string, extra = '', flags: string[] = []): Promise<string> {
   const out = join(dir, name);
-  const r = await runCommand(['build', '--config', siteConfig(name, extra), '--store', store, '--out', out, '--now', NOW, ...flags]);
+  const r = await runCommand([
+    'build',
+    '--config',
+    siteConfig(name, extra),
+    '--store',
+    store,
+    '--out',
+    out,
+    '--now',
+    NOW,
+    ...flags,
+  ]);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return out;
@@ -83,7 +103,9 @@ describe('Shape A: unknown is not fail', () => {
     // A rule the record lacks: unknown, with words saying so.
     const security = json(api(out, UNMEASURED, 'badges/SECURITY'));
     expect(security.badgeStatus).toBe('unknown');
-    expect(security.badgeExplanation.conclusion).toBe('SECURITY is unknown: Security policy is unknown (not measured: the scan did not measure this rule).');
+    expect(security.badgeExplanation.conclusion).toBe(
+      'SECURITY is unknown: Security policy is unknown (not measured: the scan did not measure this rule).',
+    );
     expect(json(api(out, UNMEASURED, 'badges/REUSED')).badgeStatus).toBe('unknown');
     // The per-scan file says the same.
     expect(json(api(out, UNMEASURED, 'at/1764200000/badges/MAINTENANCE')).badgeStatus).toBe('unknown');
@@ -103,7 +125,9 @@ describe('Shape A: unknown is not fail', () => {
     const { ajv, validate } = explanationSchema(out, 'BadgeExplanationA');
     for (const url of [UNMEASURED, FAILING]) {
       for (const id of ['MAINTENANCE', 'SECURITY', 'REUSED'])
-        expect(validate(json(api(out, url, `badges/${id}`))), `${url} ${id}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+        expect(validate(json(api(out, url, `badges/${id}`))), `${url} ${id}: ${ajv.errorsText(validate.errors)}`).toBe(
+          true,
+        );
     }
   });
 
@@ -141,7 +165,11 @@ describe('Shape A: unknown is not fail', () => {
       ['DEPENDENTS', 'open', 'none', 'unknown', null],
     ]);
     expect(results[0]!.message.text).toBe(`Issue reaction time is unknown (not measured: ${CAUSE}).`);
-    expect(report.runs[0].properties.badges.map((b: { badgeStatus: string }) => b.badgeStatus)).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(report.runs[0].properties.badges.map((b: { badgeStatus: string }) => b.badgeStatus)).toEqual([
+      'unknown',
+      'unknown',
+      'unknown',
+    ]);
     const failing = json(api(out, FAILING, 'sarif'));
     expect(failing.runs[0].results.map((r: { kind?: string; level: string }) => [r.kind, r.level])).toEqual([
       [undefined, 'warning'],
@@ -152,11 +180,19 @@ describe('Shape A: unknown is not fail', () => {
     const scanningUnmeasured = json(api(out, UNMEASURED, 'code-scanning.sarif'));
     const scanningFailing = json(api(out, FAILING, 'code-scanning.sarif'));
     expect(scanningUnmeasured.runs[0].results).toEqual([]);
-    expect(scanningFailing.runs[0].results.map((r: { ruleId: string; level: string }) => [r.ruleId, r.level])).toEqual([['ISSUE_REACTION_TIME', 'error']]);
+    expect(scanningFailing.runs[0].results.map((r: { ruleId: string; level: string }) => [r.ruleId, r.level])).toEqual([
+      ['ISSUE_REACTION_TIME', 'error'],
+    ]);
     for (const r of [report, failing, scanningUnmeasured, scanningFailing]) expect(sarifErrors(r)).toEqual([]);
-    const [ofReport, ofFailing, ofScanning, ofScanningFailing] = multitoolIssues(report, failing, scanningUnmeasured, scanningFailing);
+    const [ofReport, ofFailing, ofScanning, ofScanningFailing] = multitoolIssues(
+      report,
+      failing,
+      scanningUnmeasured,
+      scanningFailing,
+    );
     // The plain report is the documented shape, not GitHub's (no locations): its SARIF rules only.
-    const sarifRuleErrors = (issues: typeof ofReport) => issues!.filter((i) => i.level === 'error' && !/^GH/.test(i.ruleId));
+    const sarifRuleErrors = (issues: typeof ofReport) =>
+      issues!.filter((i) => i.level === 'error' && !/^GH/.test(i.ruleId));
     expect(sarifRuleErrors(ofReport)).toEqual([]);
     expect(sarifRuleErrors(ofFailing)).toEqual([]);
     // The code-scanning files: no error or warning under the GitHub rules either.
@@ -173,12 +209,16 @@ describe('Shape A: unknown is not fail', () => {
     // The status chart has a rung of its own for unknown.
     expect(page).toMatch(/text-anchor="end">unknown<\/text>/);
     const badgePage = readFileSync(join(out, 'badges/MAINTENANCE/index.html'), 'utf8');
-    expect(badgePage).toContain('A rule nobody measured (no value in the scan) is <span class="status st-unknown">unknown</span>, never a band');
+    expect(badgePage).toContain(
+      'A rule nobody measured (no value in the scan) is <span class="status st-unknown">unknown</span>, never a band',
+    );
     const home = readFileSync(join(out, 'index.html'), 'utf8');
     expect(home).toContain('<th scope="col">fail</th><th scope="col">unknown</th>');
     expect(home).toContain('<a href="/groups/-/MAINTENANCE/#status-unknown">1</a>');
     const rulePage = readFileSync(join(out, 'rules/BUS_FACTOR/index.html'), 'utf8');
-    expect(rulePage).toContain('A scan without a value for it leaves it <span class="status st-unknown">unknown</span>, never in a band.');
+    expect(rulePage).toContain(
+      'A scan without a value for it leaves it <span class="status st-unknown">unknown</span>, never in a band.',
+    );
     expect(readFileSync(join(out, 'rules/SECURITY_POLICY/index.html'), 'utf8')).toContain(
       'a scan without an answer leaves it <span class="status st-unknown">unknown</span>.',
     );
@@ -236,15 +276,22 @@ describe('a partial count whose forge call failed never fails the repository', (
       status: 'unknown',
       description: `Releases is unknown (not measured: 0 tags dated in the 12 months to 2025-11-26; ${NOT_READ})`,
     });
-    expect(json(api(partialOut, PARTIAL, 'code-scanning.sarif')).runs[0].results.map((x: { ruleId: string }) => x.ruleId)).not.toContain('RELEASES');
+    expect(
+      json(api(partialOut, PARTIAL, 'code-scanning.sarif')).runs[0].results.map((x: { ruleId: string }) => x.ruleId),
+    ).not.toContain('RELEASES');
     expect(json(api(partialOut, ENOUGH, 'badges/RELEASES')).badgeStatus).toBe('bronze');
   });
 
   it('Shape B: open below the threshold, pass above it', async () => {
     const outB = await buildB('b-partial', lines);
-    const gold = (url: string) => json(api(outB, url, 'badges/MAINTAINED')).badgeExplanation.criteria.find((c: { ruleId: string }) => c.ruleId === 'RELEASES');
+    const gold = (url: string) =>
+      json(api(outB, url, 'badges/MAINTAINED')).badgeExplanation.criteria.find(
+        (c: { ruleId: string }) => c.ruleId === 'RELEASES',
+      );
     expect(gold(PARTIAL)).toMatchObject({ value: '<nil>', status: 'open' });
-    expect(gold(PARTIAL).provenance.evidence).toBe(`not measured: 0 tags dated in the 12 months to 2025-11-26; ${NOT_READ}`);
+    expect(gold(PARTIAL).provenance.evidence).toBe(
+      `not measured: 0 tags dated in the 12 months to 2025-11-26; ${NOT_READ}`,
+    );
     expect(gold(ENOUGH)).toMatchObject({ value: '1', status: 'pass' });
   });
 });
@@ -259,7 +306,17 @@ describe('a cause is data: escaped wherever it is shown', () => {
       `${JSON.stringify({ repositoryUrl: UNMEASURED, timestamp: 1764200000, values: { ISSUE_REACTION_TIME: null, BUS_FACTOR: 4 }, evidence: { ISSUE_REACTION_TIME: cause } })}\n`,
     );
     const hostileOut = join(dir, 'hostile');
-    const r = await runCommand(['build', '--config', siteConfig('hostile', ''), '--store', hostileStore, '--out', hostileOut, '--now', NOW]);
+    const r = await runCommand([
+      'build',
+      '--config',
+      siteConfig('hostile', ''),
+      '--store',
+      hostileStore,
+      '--out',
+      hostileOut,
+      '--now',
+      NOW,
+    ]);
     expect(r.code).toBe(0);
     const page = readFileSync(join(hostileOut, 'repositories', enc(UNMEASURED), 'index.html'), 'utf8');
     expect(page).not.toContain('<img src=x');
@@ -277,12 +334,27 @@ describe('plan names unknown among the status changes', () => {
     const measured = join(dir, 'store-measured');
     mkdirSync(measured, { recursive: true });
     const values = { ISSUE_REACTION_TIME: 3, BUS_FACTOR: 4, SECURITY_POLICY: true, DEPENDENTS: 5 };
-    writeFileSync(join(measured, 'r.ndjson'), `${JSON.stringify({ repositoryUrl: UNMEASURED, timestamp: 1764200000, values })}\n`);
-    const r = await runCommand(['plan', '--config', join(dir, 'a.yaml'), '--store', measured, '--out', out, '--now', NOW]);
+    writeFileSync(
+      join(measured, 'r.ndjson'),
+      `${JSON.stringify({ repositoryUrl: UNMEASURED, timestamp: 1764200000, values })}\n`,
+    );
+    const r = await runCommand([
+      'plan',
+      '--config',
+      join(dir, 'a.yaml'),
+      '--store',
+      measured,
+      '--out',
+      out,
+      '--now',
+      NOW,
+    ]);
     expect(r.stderr).toBe('');
     // 3: changes to publish.
     expect(r.code).toBe(3);
-    expect(r.stdout).toContain('MAINTENANCE\n  unknown → silver: 1 repository (latest; e.g. https://github.com/acme/unmeasured)');
+    expect(r.stdout).toContain(
+      'MAINTENANCE\n  unknown → silver: 1 repository (latest; e.g. https://github.com/acme/unmeasured)',
+    );
     expect(r.stdout).toContain('SECURITY\n  unknown → gold: 1 repository (latest;');
   });
 });
@@ -306,7 +378,10 @@ describe('Shape B keeps the contract: no value is open', () => {
     const report = json(api(outB, UNMEASURED, 'sarif'));
     const kinds = new Set(report.runs[0].results.map((x: { kind: string }) => x.kind));
     expect(kinds).toEqual(new Set(['open']));
-    const criteria = json(api(outB, UNMEASURED, 'badges/MAINTAINED')).badgeExplanation.criteria as Array<{ status: string; value: string }>;
+    const criteria = json(api(outB, UNMEASURED, 'badges/MAINTAINED')).badgeExplanation.criteria as Array<{
+      status: string;
+      value: string;
+    }>;
     expect(criteria.map((c) => [c.status, c.value])).toEqual(criteria.map(() => ['open', '<nil>']));
     expect(JSON.stringify(report)).not.toContain('unknown');
     // The value charts' text alternative says what the table says: not measured, open.
@@ -326,18 +401,24 @@ describe('Shape B keeps the contract: no value is open', () => {
     const maintained = json(api(outB, UNMEASURED, 'badges/MAINTAINED'));
     expect(maintained.badgeStatus).toBe('unknown');
     // The conclusion is read by people: the cause, never `<nil>`.
-    expect(maintained.badgeExplanation.conclusion).toContain(`Commits: at least 5 commits in the last 6 months is open (not measured: ${CAUSE})`);
+    expect(maintained.badgeExplanation.conclusion).toContain(
+      `Commits: at least 5 commits in the last 6 months is open (not measured: ${CAUSE})`,
+    );
     expect(maintained.badgeExplanation.conclusion).not.toContain('<nil>');
     expect(json(api(outB, UNMEASURED, 'badges/REUSED')).badgeStatus).toBe('unknown');
     // An undecided manual check is no failure of the repository either.
     expect(json(api(outB, UNMEASURED, 'badges/OPEN-SOURCE')).badgeStatus).toBe('unknown');
     expect(json(api(outB, FAILING, 'badges/MAINTAINED')).badgeStatus).toBe('fail');
-    expect(json(api(outB, FAILING, 'badges/MAINTAINED')).badgeExplanation.conclusion).toContain('Commits: at least 5 commits in the last 6 months (0) is fail');
+    expect(json(api(outB, FAILING, 'badges/MAINTAINED')).badgeExplanation.conclusion).toContain(
+      'Commits: at least 5 commits in the last 6 months (0) is fail',
+    );
     expect(json(api(outB, FAILING, 'badges/REUSED')).badgeStatus).toBe('unknown');
     const { ajv, validate } = explanationSchema(outB, 'BadgeExplanationB');
     for (const url of [UNMEASURED, FAILING]) {
       for (const id of ['MAINTAINED', 'REUSED', 'OPEN-SOURCE'])
-        expect(validate(json(api(outB, url, `badges/${id}`))), `${url} ${id}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+        expect(validate(json(api(outB, url, `badges/${id}`))), `${url} ${id}: ${ajv.errorsText(validate.errors)}`).toBe(
+          true,
+        );
     }
     // The images keep saying "none" in its grey: no level is granted.
     expect(json(api(outB, UNMEASURED, 'badges/MAINTAINED.json'))).toMatchObject({ message: 'none', color: 'bbbbbb' });
@@ -358,14 +439,19 @@ describe('unknownAs: clients that accept only the contract’s five statuses', (
     const explanation = json(api(mapped, UNMEASURED, 'badges/MAINTENANCE'));
     expect(explanation.badgeStatus).toBe('fail');
     expect(explanation.badgeExplanation.criteria[0].status).toBe('fail');
-    expect(explanation.badgeExplanation.criteria[0].description).toBe(`Issue reaction time is unknown (not measured: ${CAUSE})`);
+    expect(explanation.badgeExplanation.criteria[0].description).toBe(
+      `Issue reaction time is unknown (not measured: ${CAUSE})`,
+    );
     const report = json(api(mapped, UNMEASURED, 'sarif'));
     // The contract's levels: warning for a status that is not met, and no `kind: open`.
     expect(report.runs[0].results[0]).toMatchObject({ level: 'warning', properties: { status: 'fail', value: null } });
     expect(report.runs[0].results[0].kind).toBeUndefined();
     expect(sarifErrors(report)).toEqual([]);
     expect(JSON.stringify(report)).not.toMatch(/"(status|badgeStatus)":"unknown"/);
-    expect(json(api(mapped, UNMEASURED, 'badges/MAINTENANCE.json'))).toMatchObject({ message: 'fail', color: 'e05d44' });
+    expect(json(api(mapped, UNMEASURED, 'badges/MAINTENANCE.json'))).toMatchObject({
+      message: 'fail',
+      color: 'e05d44',
+    });
     // Still no code-scanning alert for a value nobody measured.
     expect(json(api(mapped, UNMEASURED, 'code-scanning.sarif')).runs[0].results).toEqual([]);
     // gold for the unknown criterion: the badge is what was measured.
@@ -389,7 +475,10 @@ describe.skipIf(!browserOrSkip('unknown-status'))('unknown in headless Chromium'
           // The home page after a first build draws unknown in its charts (its recent changes sum
           // first scans up in a line); the other pages spell it out too.
           expect(await page.locator('.st-unknown, .band-unknown').count(), path).toBeGreaterThan(0);
-          const violations = await axeViolations(page, scheme === 'dark' ? { runOnly: { type: 'rule', values: COLOUR_RULES } } : {});
+          const violations = await axeViolations(
+            page,
+            scheme === 'dark' ? { runOnly: { type: 'rule', values: COLOUR_RULES } } : {},
+          );
           expect(violations, `${scheme} ${path}`).toEqual([]);
         }
         await page.close();

@@ -4,10 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { checkRecord, valueProblem } from '../src/load/validate-record.ts';
 import type { RuleCatalog, ValueKind } from '../src/load/types.ts';
 
-const KINDS: Record<string, ValueKind> = { BUS_FACTOR: 'numeric', COMMITS: 'numeric', SECURITY_POLICY: 'boolean', 'MANUAL/REVIEW': 'manual' };
+const KINDS: Record<string, ValueKind> = {
+  BUS_FACTOR: 'numeric',
+  COMMITS: 'numeric',
+  SECURITY_POLICY: 'boolean',
+  'MANUAL/REVIEW': 'manual',
+};
 const catalog: RuleCatalog = (id) => KINDS[id];
 const URL = 'https://github.com/acme/widget';
-const check = (value: unknown, schemes?: string[]) => checkRecord(value, 'store/a.ndjson:3', catalog, undefined, schemes);
+const check = (value: unknown, schemes?: string[]) =>
+  checkRecord(value, 'store/a.ndjson:3', catalog, undefined, schemes);
 const reason = (value: unknown, schemes?: string[]) => {
   const r = check(value, schemes);
   return r.ok ? `accepted: ${JSON.stringify(r.record)}` : r.reason;
@@ -37,7 +43,17 @@ describe('checkRecord: records it accepts', () => {
   });
 
   it('a grant: by and note kept; a grant of a rule the thresholds do not define is named', () => {
-    expect(check({ kind: 'grant', repositoryUrl: URL, timestamp: 5, ruleId: 'MANUAL/REVIEW', granted: true, by: 'ana', note: 'reviewed' })).toEqual({
+    expect(
+      check({
+        kind: 'grant',
+        repositoryUrl: URL,
+        timestamp: 5,
+        ruleId: 'MANUAL/REVIEW',
+        granted: true,
+        by: 'ana',
+        note: 'reviewed',
+      }),
+    ).toEqual({
       ok: true,
       record: {
         kind: 'grant',
@@ -51,7 +67,9 @@ describe('checkRecord: records it accepts', () => {
       },
       unknownRules: [],
     });
-    expect(check({ kind: 'grant', repositoryUrl: URL, timestamp: 5, ruleId: 'MANUAL/OTHER', granted: false })).toMatchObject({
+    expect(
+      check({ kind: 'grant', repositoryUrl: URL, timestamp: 5, ruleId: 'MANUAL/OTHER', granted: false }),
+    ).toMatchObject({
       ok: true,
       unknownRules: ['MANUAL/OTHER'],
     });
@@ -67,7 +85,9 @@ describe('checkRecord: the reason a record is refused', () => {
     expect(reason({ repositoryUrl: 'ssh://git.example/acme/w', timestamp: 1, values: { BUS_FACTOR: -1 } })).toBe(
       'repositoryUrl uses the scheme "ssh", which this site does not accept; accepted: http, https (repositoryUrlSchemes: in the site config)',
     );
-    expect(check({ repositoryUrl: 'ssh://git.example/acme/w', timestamp: 1, values: {} }, ['ssh'])).toMatchObject({ ok: true });
+    expect(check({ repositoryUrl: 'ssh://git.example/acme/w', timestamp: 1, values: {} }, ['ssh'])).toMatchObject({
+      ok: true,
+    });
   });
 
   it('names the key of a value of the wrong kind for its rule', () => {
@@ -89,21 +109,32 @@ describe('checkRecord: the reason a record is refused', () => {
     expect(reason({ repositoryUrl: URL, values: {} })).toBe('record: missing required key "timestamp"');
     expect(reason({ repositoryUrl: URL, timestamp: 1 })).toBe('record: missing required key "values"');
     expect(reason({ repositoryUrl: URL, timestamp: 1, values: {}, extra: 1 })).toBe('record: unknown key "extra"');
-    expect(reason({ repositoryUrl: URL, timestamp: 1.5, values: {} })).toBe('timestamp must be an integer number of Unix seconds');
+    expect(reason({ repositoryUrl: URL, timestamp: 1.5, values: {} })).toBe(
+      'timestamp must be an integer number of Unix seconds',
+    );
     expect(reason({ repositoryUrl: URL, timestamp: -1, values: {} })).toBe('timestamp: must not be negative');
     expect(reason({ repositoryUrl: URL, timestamp: 253402300800, values: {} })).toBe(
       'timestamp must be whole Unix seconds from 0 to 253402300799 (the end of year 9999), got 253402300800',
     );
-    expect(reason({ repositoryUrl: URL, timestamp: 1, values: {}, evidence: { BUS_FACTOR: 3 } })).toBe('evidence.BUS_FACTOR: must be string');
-    expect(reason({ kind: 'vote', repositoryUrl: URL, timestamp: 1, values: {} })).toBe('kind: must be one of "scan", "grant"');
-    expect(reason({ kind: 'grant', repositoryUrl: URL, timestamp: 1, ruleId: 'REVIEW', granted: true })).toBe('ruleId of a grant must start with MANUAL/');
-    expect(reason({ kind: 'grant', repositoryUrl: URL, timestamp: 1, ruleId: 'MANUAL/REVIEW' })).toBe('record: missing required key "granted"');
+    expect(reason({ repositoryUrl: URL, timestamp: 1, values: {}, evidence: { BUS_FACTOR: 3 } })).toBe(
+      'evidence.BUS_FACTOR: must be string',
+    );
+    expect(reason({ kind: 'vote', repositoryUrl: URL, timestamp: 1, values: {} })).toBe(
+      'kind: must be one of "scan", "grant"',
+    );
+    expect(reason({ kind: 'grant', repositoryUrl: URL, timestamp: 1, ruleId: 'REVIEW', granted: true })).toBe(
+      'ruleId of a grant must start with MANUAL/',
+    );
+    expect(reason({ kind: 'grant', repositoryUrl: URL, timestamp: 1, ruleId: 'MANUAL/REVIEW' })).toBe(
+      'record: missing required key "granted"',
+    );
   });
 });
 
 describe('valueProblem', () => {
   it('accepts null for every kind but manual, and the shapes each kind allows', () => {
-    for (const ok of [null, 0, 7.5, { events: [] }, { events: [0, 253402300799] }]) expect(valueProblem('numeric', ok), JSON.stringify(ok)).toBeUndefined();
+    for (const ok of [null, 0, 7.5, { events: [] }, { events: [0, 253402300799] }])
+      expect(valueProblem('numeric', ok), JSON.stringify(ok)).toBeUndefined();
     for (const ok of [null, true, false]) expect(valueProblem('boolean', ok)).toBeUndefined();
     expect(valueProblem('manual', null)).toBeUndefined();
   });
@@ -112,18 +143,29 @@ describe('valueProblem', () => {
     expect(valueProblem('numeric', Number.POSITIVE_INFINITY)).toEqual({
       message: 'not a finite number: got Infinity (out of range, as 1e400 or .inf is); write a number ≥ 0 or null',
     });
-    expect(valueProblem('numeric', Number.NaN)).toEqual({ message: 'not a finite number: got NaN (.nan); write a number ≥ 0 or null' });
-    expect(valueProblem('numeric', { events: [], since: 1 })).toEqual({ message: 'unknown key "since"; a count holds only "events"' });
+    expect(valueProblem('numeric', Number.NaN)).toEqual({
+      message: 'not a finite number: got NaN (.nan); write a number ≥ 0 or null',
+    });
+    expect(valueProblem('numeric', { events: [], since: 1 })).toEqual({
+      message: 'unknown key "since"; a count holds only "events"',
+    });
     expect(valueProblem('numeric', { events: [1, 253402300800] })).toEqual({
       at: '.events[1]',
-      message: 'an event time must be whole Unix seconds from 0 to 253402300799 (the end of year 9999), got 253402300800',
+      message:
+        'an event time must be whole Unix seconds from 0 to 253402300799 (the end of year 9999), got 253402300800',
     });
     // A value quoted in up to 60 characters is whole; a longer one is cut to 57 and an ellipsis.
-    expect(valueProblem('boolean', 'x'.repeat(58))).toEqual({ message: `expected true, false or null for a yes/no rule, got "${'x'.repeat(58)}"` });
-    expect(valueProblem('boolean', 'x'.repeat(59))).toEqual({ message: `expected true, false or null for a yes/no rule, got "${'x'.repeat(56)}…` });
+    expect(valueProblem('boolean', 'x'.repeat(58))).toEqual({
+      message: `expected true, false or null for a yes/no rule, got "${'x'.repeat(58)}"`,
+    });
+    expect(valueProblem('boolean', 'x'.repeat(59))).toEqual({
+      message: `expected true, false or null for a yes/no rule, got "${'x'.repeat(56)}…`,
+    });
     // A value nested too deeply for JSON.stringify is named by its kind.
     let deep: unknown[] = [];
     for (let i = 0; i < 100_000; i++) deep = [deep];
-    expect(valueProblem('boolean', deep)).toEqual({ message: 'expected true, false or null for a yes/no rule, got a deeply nested array' });
+    expect(valueProblem('boolean', deep)).toEqual({
+      message: 'expected true, false or null for a yes/no rule, got a deeply nested array',
+    });
   });
 });

@@ -30,7 +30,8 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-const ACCESS_DENIED = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
+const ACCESS_DENIED =
+  '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
 
 export async function startFaultProxy(targetPort: number, seed = 1): Promise<FaultProxy> {
   let state = seed;
@@ -74,23 +75,26 @@ export async function startFaultProxy(targetPort: number, seed = 1): Promise<Fau
     const loseAnswer = proxy.loseAnswer?.(method, path) ?? false;
     // A fresh connection per request: a kept-alive socket the peer has just closed would fail
     // the forward and make the client retry, a request no test asked for.
-    const upstream = request({ host: '127.0.0.1', port: targetPort, method, path, headers: req.headers, agent: false }, (up) => {
-      if (loseAnswer) {
-        inject('lost-answer');
-        up.resume();
-        return void up.on('end', () => req.socket.destroy());
-      }
-      const headers = { ...up.headers };
-      if (kms && up.statusCode === 200) {
-        inject('kms');
-        headers['x-amz-server-side-encryption'] = 'aws:kms';
-        headers.etag = `"${createHash('md5')
-          .update(`kms:${headers.etag ?? ''}`)
-          .digest('hex')}"`;
-      }
-      res.writeHead(up.statusCode ?? 502, headers);
-      up.pipe(res);
-    });
+    const upstream = request(
+      { host: '127.0.0.1', port: targetPort, method, path, headers: req.headers, agent: false },
+      (up) => {
+        if (loseAnswer) {
+          inject('lost-answer');
+          up.resume();
+          return void up.on('end', () => req.socket.destroy());
+        }
+        const headers = { ...up.headers };
+        if (kms && up.statusCode === 200) {
+          inject('kms');
+          headers['x-amz-server-side-encryption'] = 'aws:kms';
+          headers.etag = `"${createHash('md5')
+            .update(`kms:${headers.etag ?? ''}`)
+            .digest('hex')}"`;
+        }
+        res.writeHead(up.statusCode ?? 502, headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     if (!proxy.corrupt?.(method, path)) return void req.pipe(upstream);
     const body = await readAll(req);

@@ -12,7 +12,9 @@ export const NGINX_CONF = fileURLToPath(new URL('../../config/nginx/badgepress.c
 
 /** The nginx binary on PATH or in /usr/sbin, or undefined. */
 export function nginxBinary(): string | undefined {
-  const found = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx'], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
+  const found = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx'], { encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n')[0];
   return found ? found : undefined;
 }
 
@@ -75,7 +77,8 @@ async function runNginx(port: number, http: (prefix: string) => string): Promise
   const nginx = nginxBinary();
   if (!nginx) throw new Error('nginx is not installed: apt-get install -y nginx (.ci/run does)');
   const prefix = mkdtempSync(join(tmpdir(), 'badgepress-nginx-'));
-  for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(prefix, 'temp', d), { recursive: true });
+  for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
+    mkdirSync(join(prefix, 'temp', d), { recursive: true });
   const contents = http(prefix);
   // Run as root, nginx's workers would be "nobody", who cannot read a 0700 temp directory.
   writeFileSync(
@@ -96,7 +99,9 @@ http {
 }
 `,
   );
-  const child = spawn(nginx, ['-p', prefix, '-e', `${prefix}/error.log`, '-c', join(prefix, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(nginx, ['-p', prefix, '-e', `${prefix}/error.log`, '-c', join(prefix, 'nginx.conf')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));

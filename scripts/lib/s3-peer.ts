@@ -10,10 +10,15 @@ import { S3Client } from '@aws-sdk/client-s3';
 
 /** The part of s3rver's own storage layer (lib/stores/filesystem.js) `objects` reads with. */
 interface S3rverStore {
-  listObjects(bucket: string, options: { prefix: string }): Promise<{ objects: Array<{ key: string; metadata: Record<string, string> }> }>;
+  listObjects(
+    bucket: string,
+    options: { prefix: string },
+  ): Promise<{ objects: Array<{ key: string; metadata: Record<string, string> }> }>;
   getResourcePath(bucket: string, key: string, resource: 'object'): string;
 }
-const FilesystemStore = createRequire(import.meta.url)('s3rver/lib/stores/filesystem.js') as new (dir: string) => S3rverStore;
+const FilesystemStore = createRequire(import.meta.url)('s3rver/lib/stores/filesystem.js') as new (
+  dir: string,
+) => S3rverStore;
 
 export interface S3Peer {
   /** Honours If-None-Match and If-Match on PUT, as AWS S3 does (see s3rver-process.mjs). */
@@ -29,7 +34,10 @@ export interface S3Peer {
    * Read through s3rver's own storage layer from its directory, not over HTTP: a GetObject per
    * key through the SDK cost more CPU than the builds under test.
    */
-  objects(bucket: string, prefix?: string): Promise<Map<string, { body: Buffer; contentType?: string; cacheControl?: string }>>;
+  objects(
+    bucket: string,
+    prefix?: string,
+  ): Promise<Map<string, { body: Buffer; contentType?: string; cacheControl?: string }>>;
   stop(): Promise<void>;
 }
 
@@ -37,7 +45,9 @@ const SCRIPT = fileURLToPath(new URL('./s3rver-process.mjs', import.meta.url));
 
 export async function startS3Peer(buckets: string[]): Promise<S3Peer> {
   const dir = mkdtempSync(join(tmpdir(), 'badgepress-s3-'));
-  const child: ChildProcess = spawn(process.execPath, ['--openssl-legacy-provider', SCRIPT, dir, ...buckets], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['--openssl-legacy-provider', SCRIPT, dir, ...buckets], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [port, rawPort] = await new Promise<[number, number]>((ok, fail) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {

@@ -42,14 +42,24 @@ FilesystemStore.prototype.putObject = async function putObject(object) {
       callback(null, chunk);
     },
   });
-  await pipeline(Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content, count, createWriteStream(path));
+  await pipeline(
+    Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content,
+    count,
+    createWriteStream(path),
+  );
   const digest = md5.digest('hex');
   await this.putMetadata(object.bucket, object.key, object.metadata, digest);
   return { size, md5: digest };
 };
 
 const [directory, ...buckets] = process.argv.slice(2);
-const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
+const server = new S3rver({
+  port: 0,
+  address: '127.0.0.1',
+  silent: true,
+  directory,
+  configureBuckets: buckets.map((name) => ({ name })),
+});
 const { port } = await server.run();
 const store = new FilesystemStore(directory);
 
@@ -69,12 +79,15 @@ const error = (res, status, code, message) => {
 
 function forward(req, res) {
   return new Promise((done) => {
-    const upstream = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-      up.on('end', done);
-      up.on('error', done);
-    });
+    const upstream = request(
+      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+        up.on('end', done);
+        up.on('error', done);
+      },
+    );
     upstream.on('error', () => (res.destroy(), done()));
     req.pipe(upstream);
   });
@@ -100,11 +113,13 @@ const front = createServer((req, res) => {
     const match = req.headers['if-match'];
     if (req.method === 'PUT' && (noneMatch !== undefined || match !== undefined)) {
       const etag = await storedEtag(bucket, key);
-      const failed = (noneMatch === '*' && etag !== undefined) || (match !== undefined && etag !== undefined && match !== etag);
+      const failed =
+        (noneMatch === '*' && etag !== undefined) || (match !== undefined && etag !== undefined && match !== etag);
       if (failed || (match !== undefined && etag === undefined)) {
         req.resume();
         await new Promise((ok) => req.on('end', ok));
-        if (failed) return error(res, 412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold');
+        if (failed)
+          return error(res, 412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold');
         return error(res, 404, 'NoSuchKey', 'The specified key does not exist.');
       }
     }

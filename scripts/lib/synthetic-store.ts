@@ -52,7 +52,12 @@ export function generateStore(o: GenOptions): void {
       const values: Record<string, unknown> =
         o.shape === 'B'
           ? {
-              COMMITS: rnd() < 0.5 ? pick(12) : { events: Array.from({ length: pick(10) }, () => timestamp - pick(240 * DAY)).sort((a, b) => a - b) },
+              COMMITS:
+                rnd() < 0.5
+                  ? pick(12)
+                  : {
+                      events: Array.from({ length: pick(10) }, () => timestamp - pick(240 * DAY)).sort((a, b) => a - b),
+                    },
               ISSUE_REACTION_TIME: rnd() < 0.05 ? null : pick(20),
               RELEASES: pick(4),
               PACKAGES: pick(3),

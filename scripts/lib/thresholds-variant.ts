@@ -10,7 +10,8 @@ const DEFAULT = fileURLToPath(new URL('../../config/thresholds-a.yaml', import.m
 export function thresholdsVariant(dir: string, from: string, to: string): string {
   const text = readFileSync(DEFAULT, 'utf8');
   // Exactly one match, so a test never passes because its edit missed.
-  if (text.split(from).length !== 2) throw new Error(`thresholdsVariant: ${JSON.stringify(from)} must occur exactly once`);
+  if (text.split(from).length !== 2)
+    throw new Error(`thresholdsVariant: ${JSON.stringify(from)} must occur exactly once`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'thresholds-a.yaml'), text.replace(from, to));
   writeFileSync(join(dir, 'badgepress.yaml'), 'thresholds:\n  A: thresholds-a.yaml\n');

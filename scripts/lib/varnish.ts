@@ -9,7 +9,9 @@ import { freePort, untilAnswering } from './nginx.ts';
 
 /** The varnishd binary on PATH or in /usr/sbin, or undefined. */
 export function varnishBinary(): string | undefined {
-  const found = spawnSync('sh', ['-c', 'command -v varnishd || ls /usr/sbin/varnishd'], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
+  const found = spawnSync('sh', ['-c', 'command -v varnishd || ls /usr/sbin/varnishd'], { encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n')[0];
   return found ? found : undefined;
 }
 
@@ -24,7 +26,17 @@ export async function startVarnish(backendPort: number): Promise<RunningVarnish>
   if (!varnishd) throw new Error('varnish is not installed: apt-get install -y varnish (.ci/run does)');
   const dir = mkdtempSync(join(tmpdir(), 'badgepress-varnish-'));
   const port = await freePort();
-  const args = ['-F', '-n', join(dir, 'n'), '-a', `127.0.0.1:${port}`, '-b', `127.0.0.1:${backendPort}`, '-s', 'malloc,16m'];
+  const args = [
+    '-F',
+    '-n',
+    join(dir, 'n'),
+    '-a',
+    `127.0.0.1:${port}`,
+    '-b',
+    `127.0.0.1:${backendPort}`,
+    '-s',
+    'malloc,16m',
+  ];
   const child = spawn(varnishd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   for (const s of [child.stdout, child.stderr]) s.on('data', (c: Buffer) => (output += c.toString()));

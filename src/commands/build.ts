@@ -89,7 +89,9 @@ export async function buildAndSay(argv: string[]): Promise<Built & { exitCode: n
       progress: async (store) =>
         progressLine(
           process.stderr,
-          progressShown(process.stderr) ? { names: await store.list(), display: (n: string) => store.display(n) } : undefined,
+          progressShown(process.stderr)
+            ? { names: await store.list(), display: (n: string) => store.display(n) }
+            : undefined,
           Date.now(),
         ),
     },
@@ -105,7 +107,12 @@ export async function buildAndSay(argv: string[]): Promise<Built & { exitCode: n
     return { ...built, exitCode };
   }
   // Without --config, which settings were read is not obvious: ./config/ or the packaged ones.
-  const from = values.config !== undefined ? '' : config.own ? ` (settings: ${config.path})` : ` (settings: the packaged ${config.path})`;
+  const from =
+    values.config !== undefined
+      ? ''
+      : config.own
+        ? ` (settings: ${config.path})`
+        : ` (settings: the packaged ${config.path})`;
   process.stdout.write(`${summaryLine(summary, values.prune ?? false)}, ${seconds} s → ${location}${from}\n`);
   return { ...built, exitCode };
 }

@@ -27,7 +27,8 @@ function demoFlags(argv: string[]): { own: Own; rest: string[] } {
       continue;
     }
     const value = m[2] ?? argv[++i];
-    if (value === undefined || (m[2] === undefined && value.startsWith('--'))) throw new UsageError(`--${name} needs a value\n${DEMO_USAGE}`);
+    if (value === undefined || (m[2] === undefined && value.startsWith('--')))
+      throw new UsageError(`--${name} needs a value\n${DEMO_USAGE}`);
     own[name] = value;
   }
   return { own, rest };
@@ -38,13 +39,16 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const port = integerFlag('port', own.port, 0, 65535) ?? 8787;
   const host = own.host ?? '127.0.0.1';
   const out = own.out ?? 'dist';
-  if (/^s3:\/\//i.test(out)) throw new UsageError(`--out ${out}: demo serves a directory; name one, or use "badgepress build" to publish to S3`);
+  if (/^s3:\/\//i.test(out))
+    throw new UsageError(`--out ${out}: demo serves a directory; name one, or use "badgepress build" to publish to S3`);
   // Listen first, so the site is built with the address it is served at (port 0 picks one).
   mkdirSync(out, { recursive: true });
   const serving = await startServing(out, port, host, 'pick another, e.g. npm start -- --port 9000');
   let built: Built & { exitCode: number };
   try {
-    const baseUrl = rest.some((a) => a === '--base-url' || a.startsWith('--base-url=')) ? [] : ['--base-url', serving.url];
+    const baseUrl = rest.some((a) => a === '--base-url' || a.startsWith('--base-url='))
+      ? []
+      : ['--base-url', serving.url];
     built = await buildAndSay(['--out', out, ...baseUrl, ...rest]);
   } catch (err) {
     await serving.close();
@@ -55,7 +59,9 @@ export async function demoCommand(argv: string[]): Promise<number> {
     return built.exitCode;
   }
   const base = `${serving.url}/api/v1/repositories`;
-  process.stdout.write(`badgepress: the site is in ${out}/ and served at ${serving.url}/ (open it in a browser; the API is under ${base}/) (Ctrl+C stops)\n`);
+  process.stdout.write(
+    `badgepress: the site is in ${out}/ and served at ${serving.url}/ (open it in a browser; the API is under ${base}/) (Ctrl+C stops)\n`,
+  );
   // A repository and badge of the site just built, from what the build returned.
   const { example } = built;
   if (example) {

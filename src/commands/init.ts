@@ -19,7 +19,12 @@ const shown = (f: string) => {
 };
 
 export async function initCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { shape: { type: 'string' }, force: { type: 'boolean' } }, INIT_USAGE, true);
+  const { values, positionals } = parseFlags(
+    argv,
+    { shape: { type: 'string' }, force: { type: 'boolean' } },
+    INIT_USAGE,
+    true,
+  );
   if (positionals.length > 1) throw new UsageError(`one directory at most, got ${positionals.length}\n${INIT_USAGE}`);
   const shape = values.shape ?? 'A';
   if (shape !== 'A' && shape !== 'B') throw new UsageError(`--shape ${JSON.stringify(shape)}: expected A or B`);

@@ -39,13 +39,28 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
-  build: { load: async () => import('./build.ts').then((m) => ({ run: m.buildCommand, usage: m.BUILD_HELP })), batch: true },
-  plan: { load: async () => import('./plan.ts').then((m) => ({ run: m.planCommand, usage: m.PLAN_USAGE })), batch: true, failureCode: 2 },
+  build: {
+    load: async () => import('./build.ts').then((m) => ({ run: m.buildCommand, usage: m.BUILD_HELP })),
+    batch: true,
+  },
+  plan: {
+    load: async () => import('./plan.ts').then((m) => ({ run: m.planCommand, usage: m.PLAN_USAGE })),
+    batch: true,
+    failureCode: 2,
+  },
   serve: { load: async () => import('./serve.ts').then((m) => ({ run: m.serveCommand, usage: m.SERVE_USAGE })) },
   demo: { load: async () => import('./demo.ts').then((m) => ({ run: m.demoCommand, usage: m.DEMO_USAGE })) },
-  site: { load: async () => import('./site.ts').then((m) => ({ run: m.siteCommand, usage: m.SITE_USAGE })), batch: true },
-  scan: { load: async () => import('./scan.ts').then((m) => ({ run: (argv: string[]) => m.scanCommand(argv), usage: m.SCAN_HELP })) },
-  discover: { load: async () => import('./discover.ts').then((m) => ({ run: m.discoverCommand, usage: m.DISCOVER_USAGE })) },
+  site: {
+    load: async () => import('./site.ts').then((m) => ({ run: m.siteCommand, usage: m.SITE_USAGE })),
+    batch: true,
+  },
+  scan: {
+    load: async () =>
+      import('./scan.ts').then((m) => ({ run: (argv: string[]) => m.scanCommand(argv), usage: m.SCAN_HELP })),
+  },
+  discover: {
+    load: async () => import('./discover.ts').then((m) => ({ run: m.discoverCommand, usage: m.DISCOVER_USAGE })),
+  },
   init: { load: async () => import('./init.ts').then((m) => ({ run: m.initCommand, usage: m.INIT_USAGE })) },
 };
 
@@ -82,7 +97,10 @@ export async function main(argv: string[]): Promise<number> {
     const failure = withAddedFailures(err, describeFailure(err, command));
     process.stderr.write(`badgepress: ${failure.text}\n`);
     if (process.env.BADGEPRESS_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
-    if (rest.includes('--json')) process.stdout.write(`${JSON.stringify({ error: failure.error, ...failure.details, exitCode: failure.exitCode })}\n`);
+    if (rest.includes('--json'))
+      process.stdout.write(
+        `${JSON.stringify({ error: failure.error, ...failure.details, exitCode: failure.exitCode })}\n`,
+      );
     return failure.exitCode;
   }
 }
@@ -95,7 +113,11 @@ interface Failure extends FailureReport {
 function withAddedFailures(err: unknown, failure: Failure): Failure {
   const also = addedFailures(err);
   if (also.length === 0) return failure;
-  return { ...failure, text: `${failure.text}\n${also.map((m) => `  also: ${m}`).join('\n')}`, details: { ...failure.details, also } };
+  return {
+    ...failure,
+    text: `${failure.text}\n${also.map((m) => `  also: ${m}`).join('\n')}`,
+    details: { ...failure.details, also },
+  };
 }
 
 /** An error says its own exit code; anything else is an I/O failure (a store or bucket that cannot be read). */

@@ -18,12 +18,20 @@ const FORMATS = ['text', 'json', 'markdown'] as const;
 export async function planCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(
     argv,
-    { ...CONFIG_FLAGS, shard: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' }, format: { type: 'string' } },
+    {
+      ...CONFIG_FLAGS,
+      shard: { type: 'string' },
+      force: { type: 'boolean' },
+      json: { type: 'boolean' },
+      format: { type: 'string' },
+    },
     PLAN_USAGE,
   );
   const format = values.format ?? (values.json ? 'json' : 'text');
   if (!(FORMATS as readonly string[]).includes(format) || (values.json && format !== 'json')) {
-    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (--json is --format json); got ${JSON.stringify(values.format)}`);
+    throw new UsageError(
+      `--format must be one of ${FORMATS.join(', ')} (--json is --format json); got ${JSON.stringify(values.format)}`,
+    );
   }
   const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
   const sharding = shardLoadOptions(values.shard);
@@ -34,8 +42,14 @@ export async function planCommand(argv: string[]): Promise<number> {
     now,
     sharding,
     force: values.force ?? false,
-    listener: { issue: printer.print, flushIssues: printer.flush, warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`) },
+    listener: {
+      issue: printer.print,
+      flushIssues: printer.flush,
+      warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`),
+    },
   });
-  process.stdout.write(`${format === 'json' ? JSON.stringify(plan) : format === 'markdown' ? formatPlanMarkdown(plan) : formatPlan(plan)}\n`);
+  process.stdout.write(
+    `${format === 'json' ? JSON.stringify(plan) : format === 'markdown' ? formatPlanMarkdown(plan) : formatPlan(plan)}\n`,
+  );
   return plan.added + plan.changed + plan.removed > 0 ? 3 : 0;
 }

@@ -59,7 +59,9 @@ export function progressLine(stream: NodeJS.WriteStream, store: StoreFiles | und
       const rate = secs > 0 ? Math.round(s.scans / secs) : 0;
       const files = total > 0 ? `, ${filesDone}/${total} store files done` : '';
       const eta = total > 0 && filesDone > 0 ? `, ETA ${Math.ceil(((total - filesDone) * secs) / filesDone)} s` : '';
-      stream.write(`\r\x1b[2K${s.repositories} repositories, ${s.scans} scans, ${s.written + s.unchanged} site files, ${rate} scans/s${files}${eta}`);
+      stream.write(
+        `\r\x1b[2K${s.repositories} repositories, ${s.scans} scans, ${s.written + s.unchanged} site files, ${rate} scans/s${files}${eta}`,
+      );
       shown = true;
     },
     done() {

@@ -8,7 +8,14 @@ import { ruleIdProblem } from '../config/validate.ts';
 import type { Settings } from '../config/types.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
-import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule, measuredRule, measuredRuleIds, RULE } from '../model/measured-rules.ts';
+import {
+  FORGE_RULE_IDS,
+  GIT_RULE_IDS,
+  isMeasuredRule,
+  measuredRule,
+  measuredRuleIds,
+  RULE,
+} from '../model/measured-rules.ts';
 import { plural } from '../model/plural.ts';
 import { parseShard, type Shard } from '../model/shard.ts';
 import { runScan } from '../scan/run.ts';
@@ -91,7 +98,9 @@ export function parseAsOf(text: string): number {
   const zoned = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text);
   const ms = dateOnly || zoned ? Date.parse(dateOnly ? `${text}T00:00:00Z` : text) : NaN;
   if (Number.isNaN(ms) || ms < 0)
-    throw new UsageError(`--as-of ${JSON.stringify(text)}: expected Unix seconds or ISO 8601 with a zone, e.g. 2026-11-01 or 2026-11-01T00:00:00Z`);
+    throw new UsageError(
+      `--as-of ${JSON.stringify(text)}: expected Unix seconds or ISO 8601 with a zone, e.g. 2026-11-01 or 2026-11-01T00:00:00Z`,
+    );
   return Math.floor(ms / 1000);
 }
 
@@ -123,20 +132,27 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   const { values: v } = parseFlags(argv, SCAN_FLAGS, SCAN_USAGE);
   const started = performance.now();
   const asOf = v['as-of'] === undefined ? Math.floor(Date.now() / 1000) : parseAsOf(v['as-of']);
-  if (v.history !== undefined && v.history !== 'monthly') throw new UsageError(`--history ${JSON.stringify(v.history)}: the only history is monthly`);
-  if ((v.history === undefined) !== (v.since === undefined)) throw new UsageError('--history monthly and --since YYYY-MM go together');
+  if (v.history !== undefined && v.history !== 'monthly')
+    throw new UsageError(`--history ${JSON.stringify(v.history)}: the only history is monthly`);
+  if ((v.history === undefined) !== (v.since === undefined))
+    throw new UsageError('--history monthly and --since YYYY-MM go together');
   const since = v.since === undefined ? undefined : parseMonth(v.since);
-  if (since !== undefined && since > asOf) throw new UsageError(`--since ${v.since} is after --as-of: nothing to backfill`);
+  if (since !== undefined && since > asOf)
+    throw new UsageError(`--since ${v.since} is after --as-of: nothing to backfill`);
   const fetch = v.fetch ?? 'always';
-  if (fetch !== 'always' && fetch !== 'never') throw new UsageError(`--fetch ${JSON.stringify(fetch)}: expected always or never`);
+  if (fetch !== 'always' && fetch !== 'never')
+    throw new UsageError(`--fetch ${JSON.stringify(fetch)}: expected always or never`);
   const forge = v.forge ?? 'always';
   if (forge !== 'always' && forge !== 'never')
-    throw new UsageError(`--forge ${JSON.stringify(forge)}: expected always or never (never: git alone, no forge API asked)`);
+    throw new UsageError(
+      `--forge ${JSON.stringify(forge)}: expected always or never (never: git alone, no forge API asked)`,
+    );
   const concurrency = integerFlag('concurrency', v.concurrency, 1, 256);
   const busFactorMonths = integerFlag('bus-factor-months', v['bus-factor-months'], 1, 1200);
   const waitSeconds = integerFlag('wait', v.wait, 0, 86_400) ?? 0;
   const parsedShard = v.shard === undefined ? undefined : parseShard(v.shard);
-  if (parsedShard && 'problem' in parsedShard) throw new UsageError(`--shard ${JSON.stringify(v.shard)}: ${parsedShard.problem}`);
+  if (parsedShard && 'problem' in parsedShard)
+    throw new UsageError(`--shard ${JSON.stringify(v.shard)}: ${parsedShard.problem}`);
   const shard = parsedShard as Shard | undefined;
   for (const p of v['bot-pattern'] ?? []) {
     const problem = botPatternProblem(p);
@@ -158,13 +174,16 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
         `--rules ${JSON.stringify(r)}: no rule badgepress scan measures has this id; it measures ${known.join(', ')} (ids are case-sensitive)`,
       );
   }
-  if (asked?.length === 0) throw new UsageError(`--rules: name at least one rule id, e.g. --rules ${RULE.commits.id},${RULE.busFactor.id}`);
+  if (asked?.length === 0)
+    throw new UsageError(`--rules: name at least one rule id, e.g. --rules ${RULE.commits.id},${RULE.busFactor.id}`);
 
   const config = await resolveFlags(v);
   const { settings } = config;
   const sources = v.source !== undefined ? v.source.map((u) => flagSource(u, '--source')) : settings.sources;
   if (v.repos === undefined && sources.length === 0)
-    throw new UsageError(`--repos FILE or a source is required: a file with one repository URL a line, --source URL, or sources: in the config\n${SCAN_USAGE}`);
+    throw new UsageError(
+      `--repos FILE or a source is required: a file with one repository URL a line, --source URL, or sources: in the config\n${SCAN_USAGE}`,
+    );
   if (fetch === 'never' && sources.length > 0) {
     throw new UsageError(
       `--fetch never asks no server, and a source is listed through its forge's API: give --repos FILE instead (badgepress discover writes one), or leave --fetch never out`,
@@ -218,11 +237,19 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     );
     return exitCode;
   }
-  const unmeasured = summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured, settings)}` : '';
-  const notAsked = summary.notAsked.length > 0 ? `; not asked: ${summary.notAsked.map((n) => `${n.rules.join(', ')} (${n.why})`).join('; ')}` : '';
-  const [one, many, what] = outcome.sources ? ['list line or source', 'list lines or sources', 'failed'] : ['list line', 'list lines', 'skipped'];
+  const unmeasured =
+    summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured, settings)}` : '';
+  const notAsked =
+    summary.notAsked.length > 0
+      ? `; not asked: ${summary.notAsked.map((n) => `${n.rules.join(', ')} (${n.why})`).join('; ')}`
+      : '';
+  const [one, many, what] = outcome.sources
+    ? ['list line or source', 'list lines or sources', 'failed']
+    : ['list line', 'list lines', 'skipped'];
   const skipped = listProblems > 0 ? `, ${plural(listProblems, one, many)} ${what}` : '';
-  const listedBySources = outcome.sources ? ` (${outcome.sources.repositories} from sources, ${outcome.sources.requests} requests)` : '';
+  const listedBySources = outcome.sources
+    ? ` (${outcome.sources.repositories} from sources, ${outcome.sources.requests} requests)`
+    : '';
   const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} stored with fewer rules` : '';
   process.stdout.write(
     `badgepress scan: ${plural(summary.repositories, 'repository', 'repositories')}${listedBySources}, ${summary.measured} measured, ${summary.upToDate} already stored, ` +

@@ -6,7 +6,8 @@ import { loadSettings } from '../config/load.ts';
 import { integerFlag, parseFlags } from './args.ts';
 import { UsageError } from '../errors.ts';
 
-export const SERVE_USAGE = 'usage: badgepress serve [--dir DIR] [--port N] [--host 127.0.0.1] [--config FILE] [--max-connections N]';
+export const SERVE_USAGE =
+  'usage: badgepress serve [--dir DIR] [--port N] [--host 127.0.0.1] [--config FILE] [--max-connections N]';
 
 export interface Serving {
   url: string;
@@ -14,12 +15,22 @@ export interface Serving {
 }
 
 /** `busyHint`: what to do when the port is taken, in the words of the command that asked. */
-export async function startServing(dir: string, port: number, host: string, busyHint = 'pick another port', opts: SiteServerOptions = {}): Promise<Serving> {
-  if (!existsSync(dir)) throw new UsageError(`--dir ${dir}: no such directory; run "badgepress build --out ${dir}" first`);
-  if (!statSync(dir).isDirectory()) throw new UsageError(`--dir ${dir}: not a directory; name the directory a build wrote (its --out)`);
+export async function startServing(
+  dir: string,
+  port: number,
+  host: string,
+  busyHint = 'pick another port',
+  opts: SiteServerOptions = {},
+): Promise<Serving> {
+  if (!existsSync(dir))
+    throw new UsageError(`--dir ${dir}: no such directory; run "badgepress build --out ${dir}" first`);
+  if (!statSync(dir).isDirectory())
+    throw new UsageError(`--dir ${dir}: not a directory; name the directory a build wrote (its --out)`);
   const server = createSiteServer(dir, opts);
   await new Promise<void>((ok, fail) => {
-    server.once('error', (err: NodeJS.ErrnoException) => fail(err.code === 'EADDRINUSE' ? new UsageError(`--port ${port}: already in use; ${busyHint}`) : err));
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      fail(err.code === 'EADDRINUSE' ? new UsageError(`--port ${port}: already in use; ${busyHint}`) : err),
+    );
     server.listen(port, host, ok);
   });
   const addr = server.address() as AddressInfo;
@@ -33,7 +44,13 @@ export async function startServing(dir: string, port: number, host: string, busy
 export async function serveCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(
     argv,
-    { dir: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, config: { type: 'string' }, 'max-connections': { type: 'string' } },
+    {
+      dir: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      config: { type: 'string' },
+      'max-connections': { type: 'string' },
+    },
     SERVE_USAGE,
   );
   const dir = values.dir ?? 'dist';
@@ -50,7 +67,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
     ...cache,
     ...(maxConnections !== undefined ? { maxConnections } : {}),
   });
-  process.stdout.write(`badgepress: serving ${dir}: pages at ${serving.url}/, API at ${serving.url}/api/v1/repositories/ (Ctrl+C stops)\n`);
+  process.stdout.write(
+    `badgepress: serving ${dir}: pages at ${serving.url}/, API at ${serving.url}/api/v1/repositories/ (Ctrl+C stops)\n`,
+  );
   await waitForSignal();
   await serving.close();
   return 0;

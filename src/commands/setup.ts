@@ -30,7 +30,9 @@ export async function resolveFlags(flags: ConfigFlags): Promise<ResolvedConfig> 
     throw new UsageError(`--shape ${JSON.stringify(flags.shape)}: expected A or B`);
   }
   if (flags['s3-endpoint'] !== undefined && !/^https?:\/\/[^\s]+$/.test(flags['s3-endpoint'])) {
-    throw new UsageError(`--s3-endpoint ${JSON.stringify(flags['s3-endpoint'])}: expected an http(s) URL, e.g. http://127.0.0.1:9000`);
+    throw new UsageError(
+      `--s3-endpoint ${JSON.stringify(flags['s3-endpoint'])}: expected an http(s) URL, e.g. http://127.0.0.1:9000`,
+    );
   }
   return resolveConfig(flags.config, {
     ...(flags.shape ? { shape: flags.shape as Shape } : {}),

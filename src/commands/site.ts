@@ -12,12 +12,18 @@ export const SITE_USAGE = `usage: badgepress site --shards N [--config FILE] [--
   after "badgepress build --shard i/N" for every i, writes the site-wide pages from their summaries`;
 
 export async function siteCommand(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, { ...CONFIG_FLAGS, shards: { type: 'string' }, prune: { type: 'boolean' }, json: { type: 'boolean' } }, SITE_USAGE);
+  const { values } = parseFlags(
+    argv,
+    { ...CONFIG_FLAGS, shards: { type: 'string' }, prune: { type: 'boolean' }, json: { type: 'boolean' } },
+    SITE_USAGE,
+  );
   const shards = integerFlag('shards', values.shards, 1, MAX_SHARDS);
-  if (shards === undefined) throw new UsageError(`--shards N is required: the n of the builds' --shard i/n\n${SITE_USAGE}`);
+  if (shards === undefined)
+    throw new UsageError(`--shards N is required: the n of the builds' --shard i/n\n${SITE_USAGE}`);
   const config = await resolveFlags({ ...values, store: values.store ?? '.' });
   warnOfLocalBaseUrl(config.settings);
-  if (!config.settings.pages) throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
+  if (!config.settings.pages)
+    throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
   const { repositories, counts, location } = await runSiteWidePages(config, shards, values.prune ?? false);
   if (values.json) process.stdout.write(`${JSON.stringify({ repositories, ...counts, out: location, shards })}\n`);
   else {

@@ -50,7 +50,10 @@ export async function loadDecisions(
         `${JSON.stringify(raw.ruleId)} is not a manual rule of the Shape B thresholds; known: ${[...manual].map((id) => JSON.stringify(id)).join(', ')}`,
       );
     } else if (fileOf.has(raw.ruleId)) {
-      say(['ruleId'], `${JSON.stringify(raw.ruleId)} is already decided by ${fileOf.get(raw.ruleId)}; keep one file per manual rule`);
+      say(
+        ['ruleId'],
+        `${JSON.stringify(raw.ruleId)} is already decided by ${fileOf.get(raw.ruleId)}; keep one file per manual rule`,
+      );
     } else fileOf.set(raw.ruleId, name);
     const granted: string[] = [];
     (raw.granted ?? []).forEach((url, i) => {
@@ -66,7 +69,13 @@ export async function loadDecisions(
       else grantedRegex.push(compiled);
     });
     if (fileOf.get(raw.ruleId) === name) {
-      out.set(raw.ruleId, { ruleId: raw.ruleId, name, ...(raw.by !== undefined ? { by: raw.by } : {}), granted, grantedRegex });
+      out.set(raw.ruleId, {
+        ruleId: raw.ruleId,
+        name,
+        ...(raw.by !== undefined ? { by: raw.by } : {}),
+        granted,
+        grantedRegex,
+      });
     }
   }
   throwIfAny(problems);

@@ -9,7 +9,10 @@ export { DEFAULT_CACHE } from '../model/http.ts';
 export const DEFAULT_SHAPE = 'A';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 /** The tool named in reports; its informationUri defaults to the site's own home page (baseUrl). */
-export const DEFAULT_TOOL: Readonly<Pick<Settings['tool'], 'name' | 'version'>> = { name: 'badgepress', version: '0.1.0' };
+export const DEFAULT_TOOL: Readonly<Pick<Settings['tool'], 'name' | 'version'>> = {
+  name: 'badgepress',
+  version: '0.1.0',
+};
 
 // Silver is a slate of its own, never the plain grey (#9f9f9f, shields' "lightgrey") of the
 // resolver's error badge: a silver badge must not read as a broken one (white text on it
@@ -28,7 +31,9 @@ export const DEFAULT_COLORS: Readonly<Settings['colors']> = {
   none: '#bbbbbb',
 };
 
-export const DEFAULT_S3: Readonly<Pick<Settings['s3'], 'concurrency' | 'maxAttempts' | 'connectTimeoutSeconds' | 'requestTimeoutSeconds'>> = {
+export const DEFAULT_S3: Readonly<
+  Pick<Settings['s3'], 'concurrency' | 'maxAttempts' | 'connectTimeoutSeconds' | 'requestTimeoutSeconds'>
+> = {
   concurrency: 64,
   maxAttempts: 5,
   connectTimeoutSeconds: 10,

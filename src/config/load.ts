@@ -11,7 +11,15 @@ import { ConfigError } from '../errors.ts';
 import { badgeIdProblems, ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, Settings, ThresholdsA, Shape } from './types.ts';
 import { isS3, locationProblem } from '../s3/location.ts';
-import { DEFAULT_BASE_URL, DEFAULT_CACHE, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SCAN, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
+import {
+  DEFAULT_BASE_URL,
+  DEFAULT_CACHE,
+  DEFAULT_COLORS,
+  DEFAULT_S3,
+  DEFAULT_SCAN,
+  DEFAULT_SHAPE,
+  DEFAULT_TOOL,
+} from './defaults.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
 import { DEFAULT_SCHEMES } from '../model/repository-url.ts';
 import { httpUrlProblem } from './http-url.ts';
@@ -48,7 +56,10 @@ export async function loadSettings(file?: string, overrides: SettingsOverrides =
 }
 
 /** The site settings in the file chooseSettingsFile chose. */
-export async function loadSettingsAt({ path, own: ownConfig }: SettingsFile, overrides: SettingsOverrides = {}): Promise<Settings> {
+export async function loadSettingsAt(
+  { path, own: ownConfig }: SettingsFile,
+  overrides: SettingsOverrides = {},
+): Promise<Settings> {
   const located = await readYamlFile(path);
   throwIfAny(schemaProblems(siteSchema, located));
   throwIfAny(locationProblems(located, overrides));
@@ -80,7 +91,8 @@ export async function loadSettingsAt({ path, own: ownConfig }: SettingsFile, ove
       name: raw.tool?.name ?? DEFAULT_TOOL.name,
       version: raw.tool?.version ?? DEFAULT_TOOL.version,
       // The site itself, never a domain we do not own (the human site's home page).
-      informationUri: raw.tool?.informationUri ?? `${(overrides.baseUrl ?? raw.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')}/`,
+      informationUri:
+        raw.tool?.informationUri ?? `${(overrides.baseUrl ?? raw.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')}/`,
     },
     site: { title: raw.site?.title ?? raw.tool?.name ?? DEFAULT_TOOL.name, ...(logo ? { logo } : {}) },
     cache: {
@@ -105,7 +117,10 @@ export async function loadSettingsAt({ path, own: ownConfig }: SettingsFile, ove
     },
     pages: raw.pages ?? true,
     hosts: Object.fromEntries(
-      Object.entries(raw.hosts ?? {}).map(([host, h]) => [host, h.apiUrl === undefined ? h : { ...h, apiUrl: h.apiUrl.replace(/\/+$/, '') }]),
+      Object.entries(raw.hosts ?? {}).map(([host, h]) => [
+        host,
+        h.apiUrl === undefined ? h : { ...h, apiUrl: h.apiUrl.replace(/\/+$/, '') },
+      ]),
     ),
     ...(raw.dependents ? { dependents: raw.dependents } : {}),
     sources: sources.sources,
@@ -116,7 +131,8 @@ export async function loadSettingsAt({ path, own: ownConfig }: SettingsFile, ove
       mirrors: ownConfig ? rel(raw.scan?.mirrors ?? '.badgepress/mirrors') : resolve('.badgepress/mirrors'),
     },
   };
-  const flagProblem = overrides.baseUrl === undefined ? undefined : httpUrlProblem(overrides.baseUrl, { queryAllowed: false });
+  const flagProblem =
+    overrides.baseUrl === undefined ? undefined : httpUrlProblem(overrides.baseUrl, { queryAllowed: false });
   if (flagProblem) throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: ${flagProblem}`]);
   return config;
 }
@@ -146,13 +162,21 @@ function siteLogo(located: LocatedData, base: string): Settings['site']['logo'] 
     ]);
   }
   if (Buffer.byteLength(svg) > LOGO_MAX_BYTES || !/<svg[\s>]/.test(svg)) {
-    throw new ConfigError([`${located.where(path)} ${formatPath(path)}: ${file} is not an SVG image of at most ${LOGO_MAX_BYTES / 1024} KB`]);
+    throw new ConfigError([
+      `${located.where(path)} ${formatPath(path)}: ${file} is not an SVG image of at most ${LOGO_MAX_BYTES / 1024} KB`,
+    ]);
   }
   return { file, svg };
 }
 
 /** Public repositories only, neither archived, forks nor mirrors, unless an entry says so. */
-export const SOURCE_DEFAULTS = { archived: false, forks: false, mirrors: false, visibility: ['public'], topics: [] } as const;
+export const SOURCE_DEFAULTS = {
+  archived: false,
+  forks: false,
+  mirrors: false,
+  visibility: ['public'],
+  topics: [],
+} as const;
 
 interface RawSource {
   url: string;
@@ -213,7 +237,8 @@ function addressProblems(located: LocatedData): string[] {
     // A URL's user information may be a password or token: never echoed.
     const shown = value.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1***@');
     const advice = shown !== value ? credentials : '';
-    if (problem) problems.push(`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(shown)} ${problem}${advice}`);
+    if (problem)
+      problems.push(`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(shown)} ${problem}${advice}`);
   };
   check(['baseUrl'], data.baseUrl, false);
   check(['tool', 'informationUri'], data.tool?.informationUri, true);
@@ -274,21 +299,24 @@ export async function loadThresholdsA(file: string): Promise<ThresholdsA> {
 
 function thresholdsAProblems(located: LocatedData, rules: RuleA[], badges: ThresholdsA['badges']): string[] {
   const problems: string[] = [];
-  const say = (path: (string | number)[], msg: string) => problems.push(`${located.where(path)} ${formatPath(path)}: ${msg}`);
+  const say = (path: (string | number)[], msg: string) =>
+    problems.push(`${located.where(path)} ${formatPath(path)}: ${msg}`);
   const ids = new Map<string, number>();
   rules.forEach((rule, i) => {
     if (ids.has(rule.id)) say(['rules', i, 'id'], `duplicate rule id ${rule.id} (also rules[${ids.get(rule.id)}])`);
     ids.set(rule.id, i);
     const tooLong = ruleIdProblem(rule.id);
     if (tooLong) say(['rules', i, 'id'], tooLong);
-    if (rule.type === 'numeric') for (const p of bandProblems(rule.thresholds)) say(['rules', i, 'thresholds', ...p.path], p.message);
+    if (rule.type === 'numeric')
+      for (const p of bandProblems(rule.thresholds)) say(['rules', i, 'thresholds', ...p.path], p.message);
   });
   const badgeIds = badgeIdProblems(badges.map((b) => b.id));
   badges.forEach((badge, i) => {
     const repeated = badgeIds.get(i);
     if (repeated) say(['badges', i, 'id'], repeated);
     badge.criteria.forEach((ruleId, j) => {
-      if (!ids.has(ruleId)) say(['badges', i, 'criteria', j], `unknown rule ${JSON.stringify(ruleId)}; define it under rules or remove it`);
+      if (!ids.has(ruleId))
+        say(['badges', i, 'criteria', j], `unknown rule ${JSON.stringify(ruleId)}; define it under rules or remove it`);
     });
   });
   return problems;
@@ -304,18 +332,25 @@ function bandProblems(bands: Band[]): Array<{ path: (string | number)[]; message
   if (out.length) return out;
   const order = bands.map((b, j) => ({ b, j })).sort((x, y) => x.b.min - y.b.min);
   const first = order[0];
-  if (first && first.b.min !== 0) out.push({ path: [first.j, 'min'], message: `bands leave a gap: nothing covers 0..${first.b.min - 1}` });
+  if (first && first.b.min !== 0)
+    out.push({ path: [first.j, 'min'], message: `bands leave a gap: nothing covers 0..${first.b.min - 1}` });
   for (let k = 1; k < order.length; k++) {
     const prev = order[k - 1]!;
     const cur = order[k]!;
     if (prev.b.max === null || prev.b.max >= cur.b.min) {
       out.push({ path: [cur.j], message: `band ${show(cur.b)} overlaps band ${show(prev.b)} (thresholds[${prev.j}])` });
     } else if (prev.b.max + 1 < cur.b.min) {
-      out.push({ path: [cur.j, 'min'], message: `bands leave a gap: nothing covers ${prev.b.max + 1}..${cur.b.min - 1}` });
+      out.push({
+        path: [cur.j, 'min'],
+        message: `bands leave a gap: nothing covers ${prev.b.max + 1}..${cur.b.min - 1}`,
+      });
     }
   }
   const last = order[order.length - 1];
   if (last && last.b.max !== null)
-    out.push({ path: [last.j, 'max'], message: `bands leave a gap: nothing covers ${last.b.max + 1}..unbounded; end with max: null` });
+    out.push({
+      path: [last.j, 'max'],
+      message: `bands leave a gap: nothing covers ${last.b.max + 1}..unbounded; end with max: null`,
+    });
   return out;
 }

@@ -4,13 +4,21 @@
 // else. Every stage, the pages and the build state take this object, so they cannot disagree
 // on what the configuration says (the URL schemes a decision may grant, for one).
 import { loadDecisions } from './decisions.ts';
-import { loadSettingsAt, loadThresholdsA, type SettingsFile, type SettingsOverrides, chooseSettingsFile } from './load.ts';
+import {
+  loadSettingsAt,
+  loadThresholdsA,
+  type SettingsFile,
+  type SettingsOverrides,
+  chooseSettingsFile,
+} from './load.ts';
 import { type Templates, readTemplates } from './templates.ts';
 import { loadThresholdsB } from './thresholds-b.ts';
 import type { DecisionFileB, Settings, ThresholdsA, ThresholdsB } from './types.ts';
 
 /** The active shape's thresholds; Shape B's with its decision files by manual rule id. */
-export type ShapeThresholds = { shape: 'A'; t: ThresholdsA } | { shape: 'B'; t: ThresholdsB; decisions: ReadonlyMap<string, DecisionFileB> };
+export type ShapeThresholds =
+  | { shape: 'A'; t: ThresholdsA }
+  | { shape: 'B'; t: ThresholdsB; decisions: ReadonlyMap<string, DecisionFileB> };
 
 export interface ResolvedConfig {
   /** The settings file read (given, ./config/badgepress.yaml, or the packaged one). */
@@ -25,7 +33,12 @@ export interface ResolvedConfig {
 export async function resolveConfig(file?: string, overrides: SettingsOverrides = {}): Promise<ResolvedConfig> {
   const settingsFile = chooseSettingsFile(file);
   const settings = await loadSettingsAt(settingsFile, overrides);
-  return { settingsFile, settings: settings, thresholds: await shapeThresholds(settings), templates: readTemplates(settings) };
+  return {
+    settingsFile,
+    settings: settings,
+    thresholds: await shapeThresholds(settings),
+    templates: readTemplates(settings),
+  };
 }
 
 /**

@@ -30,7 +30,12 @@ export function startingSettings(packaged: string, shape: Shape): string {
  * comments only) when missing and never overwritten: it is the user's list, not a setting.
  * Returns the files written.
  */
-export function writeStartingConfig(dir: string, shape: Shape, force: boolean, shown: (path: string) => string): string[] {
+export function writeStartingConfig(
+  dir: string,
+  shape: Shape,
+  force: boolean,
+  shown: (path: string) => string,
+): string[] {
   const configDir = join(dir, 'config');
   const files = [join(configDir, 'badgepress.yaml'), join(configDir, THRESHOLDS[shape])];
   const existing = files.filter((f) => existsSync(f));

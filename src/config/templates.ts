@@ -56,10 +56,9 @@ function oneLine(markup: string): string {
 
 /** The badge templates (tests and the bench draw badges with these too). */
 export function badgeTemplates(): BadgeTemplates {
-  badges ??= Object.fromEntries(['flat', ...EXTRA_BADGE_STYLES].map((style) => [style, oneLine(text(`badge-${style}.svg.mustache`))])) as Record<
-    BadgeStyleName,
-    string
-  >;
+  badges ??= Object.fromEntries(
+    ['flat', ...EXTRA_BADGE_STYLES].map((style) => [style, oneLine(text(`badge-${style}.svg.mustache`))]),
+  ) as Record<BadgeStyleName, string>;
   return badges;
 }
 

@@ -33,14 +33,26 @@ function thresholdsBProblems(located: LocatedData, rules: RuleB[], badges: Badge
     const tooLong = ruleIdProblem(rule.id);
     if (tooLong) say(['rules', i, 'id'], tooLong);
     const { min, max, timeRangeInMonths } = rule.threshold;
-    if (min === undefined && max === undefined) say(['rules', i, 'threshold'], 'give min, max or both; a threshold without bounds passes everything');
-    if (min !== undefined && max !== undefined && min > max) say(['rules', i, 'threshold', 'min'], `min ${min} is above max ${max}; nothing could pass`);
+    if (min === undefined && max === undefined)
+      say(['rules', i, 'threshold'], 'give min, max or both; a threshold without bounds passes everything');
+    if (min !== undefined && max !== undefined && min > max)
+      say(['rules', i, 'threshold', 'min'], `min ${min} is above max ${max}; nothing could pass`);
     if (rule.manual) {
-      if (rule.unit !== '') say(['rules', i, 'unit'], `a manual rule has no unit (its value is 1 when granted, 0 when not); write unit: ""`);
+      if (rule.unit !== '')
+        say(
+          ['rules', i, 'unit'],
+          `a manual rule has no unit (its value is 1 when granted, 0 when not); write unit: ""`,
+        );
       if (timeRangeInMonths !== undefined)
-        say(['rules', i, 'threshold', 'timeRangeInMonths'], 'a manual rule is decided by people, not counted; remove timeRangeInMonths');
+        say(
+          ['rules', i, 'threshold', 'timeRangeInMonths'],
+          'a manual rule is decided by people, not counted; remove timeRangeInMonths',
+        );
     } else if (rule.unit === '') {
-      say(['rules', i, 'unit'], `a measured rule needs a unit (e.g. commits, days); only ${MANUAL_PREFIX} rules have none`);
+      say(
+        ['rules', i, 'unit'],
+        `a measured rule needs a unit (e.g. commits, days); only ${MANUAL_PREFIX} rules have none`,
+      );
     }
   });
   const badgeIds = badgeIdProblems(badges.map((b) => b.id));
@@ -52,14 +64,21 @@ function thresholdsBProblems(located: LocatedData, rules: RuleB[], badges: Badge
     badge.levels.forEach((level, j) => {
       const prev = badge.levels[j - 1];
       if (prev && LEVELS_B.indexOf(level.level) <= LEVELS_B.indexOf(prev.level)) {
-        say(['badges', i, 'levels', j, 'level'], `level ${level.level} after ${prev.level}: list levels once each, lowest first (${LEVELS_B.join(', ')})`);
+        say(
+          ['badges', i, 'levels', j, 'level'],
+          `level ${level.level} after ${prev.level}: list levels once each, lowest first (${LEVELS_B.join(', ')})`,
+        );
       }
       level.checks.forEach((ruleId, k) => {
         const path = ['badges', i, 'levels', j, 'checks', k];
-        if (!ruleAt.has(ruleId)) say(path, `unknown rule ${JSON.stringify(ruleId)}; define it under rules or remove it`);
+        if (!ruleAt.has(ruleId))
+          say(path, `unknown rule ${JSON.stringify(ruleId)}; define it under rules or remove it`);
         const first = checkedAt.get(ruleId);
         if (first !== undefined) {
-          say(path, `${JSON.stringify(ruleId)} is already a check of ${first}; higher levels repeat the checks of lower levels, so name it once`);
+          say(
+            path,
+            `${JSON.stringify(ruleId)} is already a check of ${first}; higher levels repeat the checks of lower levels, so name it once`,
+          );
         } else checkedAt.set(ruleId, level.level);
       });
     });

@@ -21,7 +21,9 @@ export function schemaProblems(schema: { $id: string }, located: LocatedData): s
  */
 export function ruleIdProblem(id: string): string | undefined {
   const bytes = encodeURIComponent(id).length;
-  return bytes > 255 ? `rule id encodes to ${bytes} bytes; its page rules/<id>/ is one path segment of at most 255 bytes: shorten the id` : undefined;
+  return bytes > 255
+    ? `rule id encodes to ${bytes} bytes; its page rules/<id>/ is one path segment of at most 255 bytes: shorten the id`
+    : undefined;
 }
 
 export function throwIfAny(problems: string[]): void {

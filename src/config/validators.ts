@@ -34,7 +34,10 @@ function ajvOf(group: SchemaGroup, schemas: readonly Schema[], code = false) {
 }
 
 /** Per group: the precompiled validators by $id, or an ajv that compiles each schema once. */
-const groups = new Map<SchemaGroup, { compiled: Record<string, ValidateFunction> } | { ajv: ReturnType<typeof ajvOf> }>();
+const groups = new Map<
+  SchemaGroup,
+  { compiled: Record<string, ValidateFunction> } | { ajv: ReturnType<typeof ajvOf> }
+>();
 
 /** The validator of `schema`, with `group`'s options. */
 export function validatorOf(group: SchemaGroup, schema: Schema): ValidateFunction {
@@ -53,7 +56,9 @@ export function validatorOf(group: SchemaGroup, schema: Schema): ValidateFunctio
 }
 
 /** For scripts/compile.mjs: each group's validator code (CommonJS, exported by $id), by file. */
-export function validatorSources(schemas: Record<SchemaGroup, readonly Schema[]>): Array<{ path: string; text: string }> {
+export function validatorSources(
+  schemas: Record<SchemaGroup, readonly Schema[]>,
+): Array<{ path: string; text: string }> {
   const standalone = require('ajv/dist/standalone') as typeof import('ajv/dist/standalone');
   return (Object.keys(OPTIONS) as SchemaGroup[]).map((group) => ({
     path: fileURLToPath(new URL(sourceFile(group), import.meta.url)),

@@ -18,7 +18,9 @@ export async function readYamlFile(file: string): Promise<LocatedData> {
     text = (await readRegularFile(file)).toString('utf8');
   } catch (err) {
     const reason = err instanceof FileReadError ? err.reason : String(err);
-    throw new ConfigError([(err as FileReadError).code === 'ENOENT' ? `${file}: cannot read (ENOENT); check the path` : `${file}: ${reason}`]);
+    throw new ConfigError([
+      (err as FileReadError).code === 'ENOENT' ? `${file}: cannot read (ENOENT); check the path` : `${file}: ${reason}`,
+    ]);
   }
   return parseYamlText(file, text);
 }
@@ -28,7 +30,9 @@ function parseYamlText(file: string, text: string): LocatedData {
   // merge: `<<: *anchor` keys, which people write to share settings.
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
   if (doc.errors.length > 0) {
-    throw new ConfigError(doc.errors.map((e) => `${file}:${lineCounter.linePos(e.pos[0]).line}: ${e.message.split('\n')[0]}`));
+    throw new ConfigError(
+      doc.errors.map((e) => `${file}:${lineCounter.linePos(e.pos[0]).line}: ${e.message.split('\n')[0]}`),
+    );
   }
   const where = (path: PathPart[]) => `${file}:${lineOf(doc, lineCounter, path)}`;
   let data: unknown;

@@ -34,7 +34,9 @@ export function notMeasured(ruleId: string, scan: ScanRecord): string {
   const said = scan.evidence[ruleId]?.trim().replace(/\.+$/, '');
   // The scanner's "not asked: --forge never (git alone)" already says it was not measured.
   if (said) return /^not (asked|measured)\b/i.test(said) ? said : `not measured: ${said}`;
-  return scan.values[ruleId] === null ? 'not measured: the scan could not determine it' : 'not measured: the scan did not measure this rule';
+  return scan.values[ruleId] === null
+    ? 'not measured: the scan could not determine it'
+    : 'not measured: the scan did not measure this rule';
 }
 
 /**
@@ -42,7 +44,12 @@ export function notMeasured(ruleId: string, scan: ScanRecord): string {
  * criterion judges (and the window it was counted in); `amount`: that value in words
  * ("12 commits", "present").
  */
-export function measuredProvenance(ruleId: string, scan: ScanRecord, shown: NumericValue | { value: boolean | null }, amount: string): Provenance {
+export function measuredProvenance(
+  ruleId: string,
+  scan: ScanRecord,
+  shown: NumericValue | { value: boolean | null },
+  amount: string,
+): Provenance {
   const base = { ...(scan.revision ? { revision: scan.revision } : {}), scannedAt: scan.timestamp };
   // The same words as the criterion's cause (scannedAt dates it).
   if (shown.value === null) return { ...base, evidence: notMeasured(ruleId, scan) };
@@ -51,7 +58,10 @@ export function measuredProvenance(ruleId: string, scan: ScanRecord, shown: Nume
   if (window) {
     const counted = `${amount} counted between ${isoDate(window.from)} and ${isoDate(window.to)} (${monthsText(window.months)} before the scan)`;
     // The scanner's words speak of its own window: they follow, named as its.
-    return { ...base, evidence: stored ? `${counted}. The scan's own note, over its window: ${stored}` : `${counted}.` };
+    return {
+      ...base,
+      evidence: stored ? `${counted}. The scan's own note, over its window: ${stored}` : `${counted}.`,
+    };
   }
   return { ...base, evidence: stored ?? `The scan reported ${amount}.` };
 }

@@ -43,9 +43,14 @@ export interface Evaluator<R extends RepositoryEvaluation = RepositoryEvaluation
   evaluate(history: RepositoryHistory, now: number): R;
 }
 
-export function evaluatorA(t: ThresholdsA, expireAfterDays: number | null, options: OptionsA = {}): Evaluator<RepositoryEvaluationA> {
+export function evaluatorA(
+  t: ThresholdsA,
+  expireAfterDays: number | null,
+  options: OptionsA = {},
+): Evaluator<RepositoryEvaluationA> {
   const badgeIds = t.badges.map((b) => b.id);
-  const at = (h: RepositoryHistory, i: number, moment: number): EvaluationA => evaluateScanA(t, h.scans[i]!, { at: moment, expireAfterDays }, options);
+  const at = (h: RepositoryHistory, i: number, moment: number): EvaluationA =>
+    evaluateScanA(t, h.scans[i]!, { at: moment, expireAfterDays }, options);
   return {
     shape: 'A',
     catalog: catalogA(t),
@@ -58,12 +63,24 @@ export function evaluatorA(t: ThresholdsA, expireAfterDays: number | null, optio
       if (expireAfterDays === null) return { shape: 'A', history, badgeIds, scans, now, latest };
       // One second past the limit: the first moment `?timestamp=` answers with the expired files.
       const expired = history.scans.map((s, i) => at(history, i, expiresAt(s.timestamp, expireAfterDays) + 1));
-      return { shape: 'A', history, badgeIds, scans, expired, expireAfterSeconds: expireAfterDays * DAY_SECONDS, now, latest };
+      return {
+        shape: 'A',
+        history,
+        badgeIds,
+        scans,
+        expired,
+        expireAfterSeconds: expireAfterDays * DAY_SECONDS,
+        now,
+        latest,
+      };
     },
   };
 }
 
-export function evaluatorB(t: ThresholdsB, decisions: ReadonlyMap<string, DecisionFileB>): Evaluator<RepositoryEvaluationB> {
+export function evaluatorB(
+  t: ThresholdsB,
+  decisions: ReadonlyMap<string, DecisionFileB>,
+): Evaluator<RepositoryEvaluationB> {
   const badgeIds = t.badges.map((b) => b.id);
   return {
     shape: 'B',

@@ -65,7 +65,15 @@ function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
     if (status === 'fail' && partial(rule.id, scan)) return unmeasured(rule, scan);
     const description = `${rule.name} is ${stored ? 'present' : 'absent'}`;
     const provenance = measuredProvenance(rule.id, scan, { value: stored }, stored ? 'it present' : 'it absent');
-    return { rule, value: stored, status, met: status !== 'fail', description, message: `${description}: ${status}.`, provenance };
+    return {
+      rule,
+      value: stored,
+      status,
+      met: status !== 'fail',
+      description,
+      message: `${description}: ${status}.`,
+      provenance,
+    };
   }
   const shown = numericValue(stored, scan.timestamp, rule.timeRangeInMonths);
   const { value, window } = shown;

@@ -81,7 +81,9 @@ export function catalogB(t: ThresholdsB): RuleCatalog {
 }
 
 export function passes(threshold: ThresholdB, value: number): boolean {
-  return (threshold.min === undefined || value >= threshold.min) && (threshold.max === undefined || value <= threshold.max);
+  return (
+    (threshold.min === undefined || value >= threshold.min) && (threshold.max === undefined || value <= threshold.max)
+  );
 }
 
 /**
@@ -89,7 +91,13 @@ export function passes(threshold: ThresholdB, value: number): boolean {
  * (granted:false revokes), because it is dated and names this repository; without one, the
  * rule's decision file grants when it lists the URL or a pattern matches; else undecided.
  */
-function manualOutcome(ruleId: string, repositoryUrl: string, at: number, grants: readonly GrantRecord[], decision: DecisionFileB | undefined): RuleOutcome {
+function manualOutcome(
+  ruleId: string,
+  repositoryUrl: string,
+  at: number,
+  grants: readonly GrantRecord[],
+  decision: DecisionFileB | undefined,
+): RuleOutcome {
   const decided = manualDecision(ruleId, repositoryUrl, at, grants, decision);
   const evidence = decided.evidence ?? 'Not decided: no grant record by the scan and no decision file grants it.';
   return { value: decided.value, provenance: { evidence, scannedAt: at } };
@@ -103,11 +111,14 @@ function manualDecision(
   decision: DecisionFileB | undefined,
 ): { value: number | null; evidence?: string } {
   let record: GrantRecord | undefined;
-  for (const g of grants) if (g.ruleId === ruleId && g.timestamp <= at && (!record || g.timestamp >= record.timestamp)) record = g;
+  for (const g of grants)
+    if (g.ruleId === ruleId && g.timestamp <= at && (!record || g.timestamp >= record.timestamp)) record = g;
   if (record) {
     const who = `${record.by !== undefined ? ` by ${record.by}` : ''} on ${isoDate(record.timestamp)}`;
     const note = record.note !== undefined ? `: ${record.note}` : '';
-    return record.granted ? { value: 1, evidence: `Granted manually${who}${note}.` } : { value: 0, evidence: `Not granted: revoked${who}${note}.` };
+    return record.granted
+      ? { value: 1, evidence: `Granted manually${who}${note}.` }
+      : { value: 0, evidence: `Not granted: revoked${who}${note}.` };
   }
   if (decision) {
     const by = decision.by !== undefined ? ` by ${decision.by}` : '';
@@ -116,7 +127,10 @@ function manualDecision(
     }
     const pattern = decision.grantedRegex.find((re) => re.test(repositoryUrl));
     if (pattern) {
-      return { value: 1, evidence: `Granted manually${by} (decision file ${decision.name}: the repository matches ${pattern.source}).` };
+      return {
+        value: 1,
+        evidence: `Granted manually${by} (decision file ${decision.name}: the repository matches ${pattern.source}).`,
+      };
     }
   }
   return { value: null };
@@ -128,11 +142,21 @@ function measuredOutcome(rule: RuleB, scan: ScanRecord): RuleOutcome {
   if (shown.value !== null && !passes(rule.threshold, shown.value) && partial(rule.id, scan)) {
     return { value: null, provenance: measuredProvenance(rule.id, scan, { value: null }, '') };
   }
-  return { value: shown.value, provenance: measuredProvenance(rule.id, scan, shown, shown.value === null ? '' : counted(shown.value, rule.unit)) };
+  return {
+    value: shown.value,
+    provenance: measuredProvenance(rule.id, scan, shown, shown.value === null ? '' : counted(shown.value, rule.unit)),
+  };
 }
 
-function ruleOutcome(rule: RuleB, scan: ScanRecord, grants: readonly GrantRecord[], decisions: ReadonlyMap<string, DecisionFileB>): RuleOutcome {
-  return rule.manual ? manualOutcome(rule.id, scan.repositoryUrl, scan.timestamp, grants, decisions.get(rule.id)) : measuredOutcome(rule, scan);
+function ruleOutcome(
+  rule: RuleB,
+  scan: ScanRecord,
+  grants: readonly GrantRecord[],
+  decisions: ReadonlyMap<string, DecisionFileB>,
+): RuleOutcome {
+  return rule.manual
+    ? manualOutcome(rule.id, scan.repositoryUrl, scan.timestamp, grants, decisions.get(rule.id))
+    : measuredOutcome(rule, scan);
 }
 
 function monthsText(n: number): string {
@@ -152,7 +176,13 @@ export function thresholdText(rule: RuleB): string {
   return timeRangeInMonths !== undefined ? `${bound} in ${monthsText(timeRangeInMonths)}` : bound;
 }
 
-function criterion(rule: RuleB, ruleIndex: number, outcome: RuleOutcome, badgeId: string, badgeLevel: LevelB): CriterionB {
+function criterion(
+  rule: RuleB,
+  ruleIndex: number,
+  outcome: RuleOutcome,
+  badgeId: string,
+  badgeLevel: LevelB,
+): CriterionB {
   const valueText = outcome.value === null ? NIL : String(outcome.value);
   const status: StatusB = outcome.value === null ? 'open' : passes(rule.threshold, outcome.value) ? 'pass' : 'fail';
   return {
@@ -169,7 +199,12 @@ function criterion(rule: RuleB, ruleIndex: number, outcome: RuleOutcome, badgeId
   };
 }
 
-export function evaluateScanB(t: ThresholdsB, decisions: ReadonlyMap<string, DecisionFileB>, scan: ScanRecord, grants: readonly GrantRecord[]): EvaluationB {
+export function evaluateScanB(
+  t: ThresholdsB,
+  decisions: ReadonlyMap<string, DecisionFileB>,
+  scan: ScanRecord,
+  grants: readonly GrantRecord[],
+): EvaluationB {
   const indexOf = new Map(t.rules.map((r, i) => [r.id, i]));
   const outcomes = t.rules.map((r) => ruleOutcome(r, scan, grants, decisions));
   const badges = t.badges.map((def): BadgeB => {
@@ -181,15 +216,29 @@ export function evaluateScanB(t: ThresholdsB, decisions: ReadonlyMap<string, Dec
         const i = indexOf.get(ruleId)!;
         return criterion(t.rules[i]!, i, outcomes[i]!, def.id, own);
       });
-      entries.push({ def, level: level.level, criteria, granted: criteria.every((c) => c.status === 'pass'), isHighestGranted: false });
+      entries.push({
+        def,
+        level: level.level,
+        criteria,
+        granted: criteria.every((c) => c.status === 'pass'),
+        isHighestGranted: false,
+      });
     }
     const highest = entries.findLast((e) => e.granted);
     if (highest) highest.isHighestGranted = true;
     const status: BadgeStatusB = highest ? (highest.level.toLowerCase() as BadgeStatusB) : 'fail';
     const explained = entries[entries.length - 1]!;
     // Higher levels repeat the lowest's checks: when none of those fails, no level failed on a value.
-    const explainedStatus: ExplainedStatusB = highest || entries[0]!.criteria.some((c) => c.status === 'fail') ? status : 'unknown';
-    return { def, entries, status, explainedStatus, explained, conclusion: conclusion(def, entries, highest, explained) };
+    const explainedStatus: ExplainedStatusB =
+      highest || entries[0]!.criteria.some((c) => c.status === 'fail') ? status : 'unknown';
+    return {
+      def,
+      entries,
+      status,
+      explainedStatus,
+      explained,
+      conclusion: conclusion(def, entries, highest, explained),
+    };
   });
   return {
     timestamp: scan.timestamp,
@@ -206,7 +255,12 @@ function notPassing(c: CriterionB): string {
   return `${c.rule.name}: ${thresholdText(c.rule)} is open (${c.provenance.evidence.replace(/\.+$/, '')})`;
 }
 
-function conclusion(def: BadgeDefB, entries: BadgeEntryB[], highest: BadgeEntryB | undefined, explained: BadgeEntryB): string {
+function conclusion(
+  def: BadgeDefB,
+  entries: BadgeEntryB[],
+  highest: BadgeEntryB | undefined,
+  explained: BadgeEntryB,
+): string {
   const head = highest ? `${def.id} is granted at ${highest.level}` : `${def.id} is not granted at any level`;
   const levels = entries.map((e) => `${e.level} ${e.granted ? 'granted' : 'not granted'}`).join(', ');
   const missing = explained.criteria.filter((c) => c.status !== 'pass').map(notPassing);

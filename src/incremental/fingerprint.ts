@@ -33,5 +33,6 @@ async function hashPath(hash: ReturnType<typeof createHash>, path: string, name:
     hash.update(`\0file ${name}\0`).update(await readFile(path));
     return;
   }
-  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) await hashPath(hash, join(path, e.name), `${name}/${e.name}`);
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1)))
+    await hashPath(hash, join(path, e.name), `${name}/${e.name}`);
 }

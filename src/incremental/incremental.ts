@@ -144,24 +144,37 @@ export class IncrementalBuild {
       throw err;
     };
     // The state's keys (listed anyway, to retire other layouts) say whether a mark is pending.
-    const [lines, entries, keys] = await Promise.all([opts.force ? undefined : opts.state.read(key).catch(untrusted), opts.store.entries(), opts.state.list()]);
+    const [lines, entries, keys] = await Promise.all([
+      opts.force ? undefined : opts.state.read(key).catch(untrusted),
+      opts.store.entries(),
+      opts.state.list(),
+    ]);
     const marked = keys.includes(pendingKey(opts.shard));
     const pending = marked
       ? await readPending(
-          await opts.state.read(pendingKey(opts.shard)).catch((err: unknown) => (err instanceof UntrustedStateError ? ['?'] : Promise.reject(err))),
+          await opts.state
+            .read(pendingKey(opts.shard))
+            .catch((err: unknown) => (err instanceof UntrustedStateError ? ['?'] : Promise.reject(err))),
         )
       : undefined;
     const prevSummaries = new SummaryLines(new SummaryFile());
     const listing = new StoreListing(entries);
     const digest = new StateDigest();
-    const read = lines === undefined ? undefined : 'untrusted' in lines ? lines : await checkState(digestedLines(lines, digest), prevSummaries, listing);
+    const read =
+      lines === undefined
+        ? undefined
+        : 'untrusted' in lines
+          ? lines
+          : await checkState(digestedLines(lines, digest), prevSummaries, listing);
     let prev: BuildState | undefined;
     // A build that may have published anything and did not finish: its state says nothing.
     if (read && 'state' in read && !(pending && 'all' in pending)) prev = read.state;
     else if (read && 'untrusted' in read) {
       // Never trusted, never an end: named, moved out of the way, and this build is a full one.
       const where = opts.readOnly ? undefined : await opts.state.setAside(key);
-      const fate = where ? `set aside as ${where}; this build is a full one and writes a new state` : 'not used (a build sets it aside)';
+      const fate = where
+        ? `set aside as ${where}; this build is a full one and writes a new state`
+        : 'not used (a build sets it aside)';
       opts.warn?.(`build state ${opts.state.display(key)}: ${read.untrusted}; ${fate}`);
     }
     // --force trusts no file record of the state, but the headers it names are still those the
@@ -198,7 +211,8 @@ export class IncrementalBuild {
       }
     }
     // Published by a build that did not finish: the state may describe other files than theirs.
-    if (this.pending && 'repositories' in this.pending) for (const url of this.pending.repositories) this.redoWhole(url);
+    if (this.pending && 'repositories' in this.pending)
+      for (const url of this.pending.repositories) this.redoWhole(url);
     for (const [url, r] of prev.repositories) {
       if (r.flip !== undefined && this.opts.now >= r.flip !== r.flipped) this.redoWhole(url);
       if (this.opts.prune && !r.pruned) this.redoWhole(url);
@@ -211,7 +225,13 @@ export class IncrementalBuild {
    * files of the changed config parts (its records, and so its other files, are as last built).
    */
   partial(h: Pick<RepositoryHistory, 'repositoryUrl' | 'encoded'>): PartialRebuild | undefined {
-    if (!this.prev || this.changed.size === 0 || this.whole.has(h.repositoryUrl) || !this.prev.repositories.has(h.repositoryUrl)) return undefined;
+    if (
+      !this.prev ||
+      this.changed.size === 0 ||
+      this.whole.has(h.repositoryUrl) ||
+      !this.prev.repositories.has(h.repositoryUrl)
+    )
+      return undefined;
     return new PartialRebuild(this.changed, repositoryPrefix(h.encoded));
   }
 
@@ -227,7 +247,9 @@ export class IncrementalBuild {
   }
 
   /** What the loader needs: which files, which repositories, and where to tell what it read. */
-  loadOptions(include: ((url: string) => boolean) | undefined): Pick<LoadOptions, 'files' | 'entries' | 'moreFiles' | 'onFileRead' | 'onUnstable' | 'include'> {
+  loadOptions(
+    include: ((url: string) => boolean) | undefined,
+  ): Pick<LoadOptions, 'files' | 'entries' | 'moreFiles' | 'onFileRead' | 'onUnstable' | 'include'> {
     const files = this.initialFiles();
     // Only an incremental build asks for more files (moreFiles): a full one reads them all.
     if (this.prev) for (const f of files) this.requested.add(f);
@@ -246,7 +268,8 @@ export class IncrementalBuild {
         const verified = this.toVerify.delete(name) && verifiedByBytes(known!, version, digest);
         // A file read at another version than the state knows redoes every repository it names
         // (and so does one the state names that it no longer names: markDirtyFromState).
-        if (this.prev && known !== version && !verified) for (const u of new Set([...mine, ...(this.prev.files.repositoriesOf(name) ?? [])])) this.redoWhole(u);
+        if (this.prev && known !== version && !verified)
+          for (const u of new Set([...mine, ...(this.prev.files.repositoriesOf(name) ?? [])])) this.redoWhole(u);
       },
       onUnstable: (names) => {
         for (const n of names) this.unstable.add(n);
@@ -345,7 +368,8 @@ export class IncrementalBuild {
     const carried: Carried = { repositories: 0, scans: 0, files: 0 };
     if (!this.prev) return carried;
     for (const [name, f] of this.prev.files) {
-      if (!this.listing.isRead(name) && this.listing.version(name) === f.version) for (const i of f.issues ?? []) report(i);
+      if (!this.listing.isRead(name) && this.listing.version(name) === f.version)
+        for (const i of f.issues ?? []) report(i);
     }
     for (const url of this.repositoriesNamed()) {
       const r = this.clean(url);
@@ -426,11 +450,14 @@ export class IncrementalBuild {
     const urls = new Set<string>();
     const { names } = this.listing;
     for (let i = 0; i < names.length; i++) {
-      const repositories = (this.unstable.has(names[i]!) ? undefined : this.listing.repositoriesReadAt(i)) ?? this.last?.files.repositoriesOf(names[i]!);
+      const repositories =
+        (this.unstable.has(names[i]!) ? undefined : this.listing.repositoriesReadAt(i)) ??
+        this.last?.files.repositoriesOf(names[i]!);
       if (!repositories) return undefined;
       for (const u of repositories) urls.add(u);
     }
-    if (this.last) for (const name of this.unstable) for (const u of this.last.files.repositoriesOf(name) ?? []) urls.add(u);
+    if (this.last)
+      for (const name of this.unstable) for (const u of this.last.files.repositoriesOf(name) ?? []) urls.add(u);
     return urls;
   }
 
@@ -458,7 +485,9 @@ export class IncrementalBuild {
       // The listing made when the build began, once; a second attempt lists again.
       const keys = this.stateKeys ?? (await this.opts.state.list());
       this.stateKeys = undefined;
-      return keys.filter((k) => k.startsWith(STATE_PREFIX) && !k.startsWith(`${STATE_PREFIX}${this.opts.shard.count}/`));
+      return keys.filter(
+        (k) => k.startsWith(STATE_PREFIX) && !k.startsWith(`${STATE_PREFIX}${this.opts.shard.count}/`),
+      );
     };
     // n shards of a new layout start together and retire the same old states at once; a store
     // may refuse one of two concurrent deletes of a key (s3rver answers 500). What is left

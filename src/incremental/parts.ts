@@ -46,7 +46,11 @@ const AT_KEY = new RegExp(`^at/\\d+/(?:expired/)?(?:(sarif)|badges/(${ID})(?:\\.
 const LATEST_KEY = new RegExp(
   `^(?:(sarif|code-scanning\\.sarif|index\\.json)|badges/(${ID})(?:\\.svg|\\.json|\\.(?:${EXTRA_BADGE_STYLES.join('|')})\\.svg)?)$`,
 );
-const FILE_PART: Record<string, string> = { sarif: 'sarif', 'code-scanning.sarif': 'code-scanning', 'index.json': 'index' };
+const FILE_PART: Record<string, string> = {
+  sarif: 'sarif',
+  'code-scanning.sarif': 'code-scanning',
+  'index.json': 'index',
+};
 
 /**
  * The part of a key below a repository's API prefix (`at/<ts>/badges/X.svg`, `index.json`, …);
@@ -91,8 +95,20 @@ const hash = (value: unknown) => createHash('sha256').update(canonicalJson(value
 
 type Thresholds = ThresholdsA | ThresholdsB;
 
-function decisionJson(d: DecisionFileB): { ruleId: string; name: string; by: string | null; granted: string[]; grantedRegex: string[] } {
-  return { ruleId: d.ruleId, name: d.name, by: d.by ?? null, granted: d.granted, grantedRegex: d.grantedRegex.map((p) => p.source) };
+function decisionJson(d: DecisionFileB): {
+  ruleId: string;
+  name: string;
+  by: string | null;
+  granted: string[];
+  grantedRegex: string[];
+} {
+  return {
+    ruleId: d.ruleId,
+    name: d.name,
+    by: d.by ?? null,
+    granted: d.granted,
+    grantedRegex: d.grantedRegex.map((p) => p.source),
+  };
 }
 
 /** The rule ids a badge's files show. */
@@ -116,10 +132,24 @@ export function partsOf(settings: Settings, t: Thresholds, decisions: ReadonlyMa
     dependents: _dependents,
     ...shaping
   } = settings;
-  const { baseUrl, tool, strictSarif, codeScanning, colors, styles, shieldsEndpoint, pages: _pages, openapi: _openapi, site: _site, ...rest } = shaping;
+  const {
+    baseUrl,
+    tool,
+    strictSarif,
+    codeScanning,
+    colors,
+    styles,
+    shieldsEndpoint,
+    pages: _pages,
+    openapi: _openapi,
+    site: _site,
+    ...rest
+  } = shaping;
   const allDecisions = [...decisions.values()].map(decisionJson).sort((a, b) => (a.ruleId < b.ruleId ? -1 : 1));
   // Which rules exist and of what kind decides how records load (unknown values are warnings).
-  const kinds = t.rules.map((r) => [r.id, 'type' in r ? r.type : r.manual ? 'manual' : 'numeric']).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+  const kinds = t.rules
+    .map((r) => [r.id, 'type' in r ? r.type : r.manual ? 'manual' : 'numeric'])
+    .sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
   const parts: Record<string, string> = {
     sarif: hash({ baseUrl, tool, strictSarif, t, decisions: allDecisions }),
     'code-scanning': hash({ baseUrl, tool, codeScanning, t, decisions: allDecisions }),
@@ -131,7 +161,15 @@ export function partsOf(settings: Settings, t: Thresholds, decisions: ReadonlyMa
   for (const b of t.badges) {
     const used = badgeRules(t, b.id);
     const rules = (t.rules as Array<{ id: string }>).filter((r) => used.has(r.id));
-    parts[`badge:${b.id}`] = hash({ baseUrl, colors, styles, shieldsEndpoint, badge: b, rules, decisions: allDecisions.filter((d) => used.has(d.ruleId)) });
+    parts[`badge:${b.id}`] = hash({
+      baseUrl,
+      colors,
+      styles,
+      shieldsEndpoint,
+      badge: b,
+      rules,
+      decisions: allDecisions.filter((d) => used.has(d.ruleId)),
+    });
   }
   return { global: hash({ rest, kinds }), headers: hash({ cache: settings.cache, rules: CACHE_RULES_VERSION }), parts };
 }

@@ -69,15 +69,20 @@ export class S3StateKeeper implements StateKeeper {
       // A local failure (a full or unwritable temporary folder) is no S3 problem.
       const code = (err as NodeJS.ErrnoException).code;
       const remedy = code ? `; free space in ${tmpdir()} or set TMPDIR to a writable folder` : '';
-      throw new LocationError(`build state ${where}: cannot write its local copy (${code ?? String(err)})${remedy}; ${published}`);
+      throw new LocationError(
+        `build state ${where}: cannot write its local copy (${code ?? String(err)})${remedy}; ${published}`,
+      );
     }
     try {
       // The same bytes as the state read: an unchanged rebuild sends nothing.
       if (digest === unchanged) return;
-      if (size <= this.partBytes) await this.client.send(new PutObjectCommand({ ...this.target(key), Body: await readFile(join(dir, 'state')) }));
+      if (size <= this.partBytes)
+        await this.client.send(new PutObjectCommand({ ...this.target(key), Body: await readFile(join(dir, 'state')) }));
       else await this.putInParts(key, join(dir, 'state'), size);
     } catch (err) {
-      throw new LocationError(`build state ${where}: cannot write (${describeS3Error(err)}); ${published}; check s3:PutObject`);
+      throw new LocationError(
+        `build state ${where}: cannot write (${describeS3Error(err)}); ${published}; check s3:PutObject`,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -92,11 +97,17 @@ export class S3StateKeeper implements StateKeeper {
     const Key = this.loc.prefix + key;
     try {
       await this.client.send(
-        new CopyObjectCommand({ Bucket, Key: `${Key}${SET_ASIDE_SUFFIX}`, CopySource: `${Bucket}/${Key.split('/').map(encodeURIComponent).join('/')}` }),
+        new CopyObjectCommand({
+          Bucket,
+          Key: `${Key}${SET_ASIDE_SUFFIX}`,
+          CopySource: `${Bucket}/${Key.split('/').map(encodeURIComponent).join('/')}`,
+        }),
       );
       await this.client.send(new DeleteObjectCommand({ Bucket, Key }));
     } catch (err) {
-      throw new LocationError(`build state ${showS3(this.loc, key)}: cannot set it aside (${describeS3Error(err)}); delete it (s3:DeleteObject)`);
+      throw new LocationError(
+        `build state ${showS3(this.loc, key)}: cannot set it aside (${describeS3Error(err)}); delete it (s3:DeleteObject)`,
+      );
     }
     return showS3(this.loc, `${key}${SET_ASIDE_SUFFIX}`);
   }
@@ -114,10 +125,14 @@ export class S3StateKeeper implements StateKeeper {
       for (let at = 0, n = 1; at < size; at += this.partBytes, n++) {
         const body = Buffer.allocUnsafe(Math.min(this.partBytes, size - at));
         await file.read(body, 0, body.length, at);
-        const { ETag } = await this.client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: n, Body: body }));
+        const { ETag } = await this.client.send(
+          new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: n, Body: body }),
+        );
         parts.push({ ETag: ETag!, PartNumber: n });
       }
-      await this.client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } }));
+      await this.client.send(
+        new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
+      );
     } catch (err) {
       await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId })).catch(() => {});
       throw err;
@@ -129,7 +144,10 @@ export class S3StateKeeper implements StateKeeper {
   async list(): Promise<string[]> {
     const keys: string[] = [];
     try {
-      for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.loc.bucket, Prefix: this.loc.prefix + STATE_PREFIX })) {
+      for await (const page of paginateListObjectsV2(
+        { client: this.client },
+        { Bucket: this.loc.bucket, Prefix: this.loc.prefix + STATE_PREFIX },
+      )) {
         for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(this.loc.prefix.length));
       }
     } catch (err) {

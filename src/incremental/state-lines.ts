@@ -33,7 +33,8 @@ export async function* linesOf(chunks: AsyncIterable<string | Buffer>, max = MAX
     const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
     let from = 0;
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
-      if (held + nl - from > max) throw new UntrustedStateError(`line ${lineNo} is longer than ${max} characters: no state line is`);
+      if (held + nl - from > max)
+        throw new UntrustedStateError(`line ${lineNo} is longer than ${max} characters: no state line is`);
       parts.push(text.slice(from, nl));
       const line = parts.join('');
       parts = [];
@@ -44,7 +45,8 @@ export async function* linesOf(chunks: AsyncIterable<string | Buffer>, max = MAX
     }
     if (from < text.length) {
       held += text.length - from;
-      if (held > max) throw new UntrustedStateError(`line ${lineNo} is longer than ${max} characters: no state line is`);
+      if (held > max)
+        throw new UntrustedStateError(`line ${lineNo} is longer than ${max} characters: no state line is`);
       parts.push(text.slice(from));
     }
   }
@@ -52,7 +54,10 @@ export async function* linesOf(chunks: AsyncIterable<string | Buffer>, max = MAX
 }
 
 /** The stream's lines (see linesOf); the stream is closed when the reader stops, at the end or early. */
-export async function* streamLines(stream: AsyncIterable<string | Buffer> & { destroy(): void }, max?: number): AsyncGenerator<string> {
+export async function* streamLines(
+  stream: AsyncIterable<string | Buffer> & { destroy(): void },
+  max?: number,
+): AsyncGenerator<string> {
   try {
     yield* linesOf(stream, max);
   } finally {

@@ -42,7 +42,9 @@ export function pendingText(p: Pending): string {
 }
 
 /** A pending mark read back; anything unreadable or unknown counts as everything. */
-export async function readPending(lines: AsyncIterable<string> | Iterable<string> | undefined): Promise<Pending | undefined> {
+export async function readPending(
+  lines: AsyncIterable<string> | Iterable<string> | undefined,
+): Promise<Pending | undefined> {
   if (lines === undefined) return undefined;
   let text = '';
   try {
@@ -63,7 +65,10 @@ export type StateLinesInput = Omit<BuildState, 'files' | 'repositories'> & {
 };
 
 /** The state as JSON lines: a header, one line per store file and per repository, an end mark. */
-export function* stateLines(s: StateLinesInput, summaries: { get(url: string): string | undefined }): Generator<string> {
+export function* stateLines(
+  s: StateLinesInput,
+  summaries: { get(url: string): string | undefined },
+): Generator<string> {
   const digest = new StateDigest();
   const line = (text: string) => (digest.add(text), text);
   yield line(
@@ -75,18 +80,25 @@ export function* stateLines(s: StateLinesInput, summaries: { get(url: string): s
     const flip = r.flip === undefined ? null : r.flip;
     const flipped = r.flipped === undefined ? null : r.flipped ? 1 : 0;
     repositories++;
-    yield line(`${JSON.stringify(['r', url, r.scans, r.files, r.pruned ? 1 : 0, flip, flipped, r.issues ?? null, summaries.get(url) ?? null])}\n`);
+    yield line(
+      `${JSON.stringify(['r', url, r.scans, r.files, r.pruned ? 1 : 0, flip, flipped, r.issues ?? null, summaries.get(url) ?? null])}\n`,
+    );
   }
   let files = 0;
   for (const [name, f] of s.files) {
     files++;
-    yield line(`${JSON.stringify(f.issues ? ['f', name, f.version, f.repositories, f.issues] : ['f', name, f.version, f.repositories])}\n`);
+    yield line(
+      `${JSON.stringify(f.issues ? ['f', name, f.version, f.repositories, f.issues] : ['f', name, f.version, f.repositories])}\n`,
+    );
   }
   yield `${JSON.stringify(['end', files, repositories, digest.digest()])}\n`;
 }
 
 /** The whole state as one text (tests; builds stream it with stateLines). */
-export function serializeState(s: StateLinesInput, summaries: { get(url: string): string | undefined } = new Map()): string {
+export function serializeState(
+  s: StateLinesInput,
+  summaries: { get(url: string): string | undefined } = new Map(),
+): string {
   return [...stateLines(s, summaries)].join('');
 }
 
@@ -140,14 +152,38 @@ export async function checkState(
         return untrusted('is not JSON');
       }
       if (!state) {
-        const head = (parsed ?? {}) as { format?: unknown; code?: unknown; config?: unknown; parts?: unknown; headers?: unknown; gone?: unknown };
+        const head = (parsed ?? {}) as {
+          format?: unknown;
+          code?: unknown;
+          config?: unknown;
+          parts?: unknown;
+          headers?: unknown;
+          gone?: unknown;
+        };
         if (typeof head.format === 'number' && head.format !== FORMAT) return { otherFormat: true };
-        if (head.format !== FORMAT || typeof head.code !== 'string' || typeof head.config !== 'string' || typeof head.parts !== 'object' || head.parts === null)
+        if (
+          head.format !== FORMAT ||
+          typeof head.code !== 'string' ||
+          typeof head.config !== 'string' ||
+          typeof head.parts !== 'object' ||
+          head.parts === null
+        )
           return untrusted('is no state header');
-        const gone = Array.isArray(head.gone) && head.gone.every((u) => typeof u === 'string') ? { gone: head.gone as string[] } : {};
+        const gone =
+          Array.isArray(head.gone) && head.gone.every((u) => typeof u === 'string')
+            ? { gone: head.gone as string[] }
+            : {};
         // No headers (a state of an earlier version): unknown, so the next build sends every file.
         const headers = typeof head.headers === 'string' ? { headers: head.headers } : {};
-        state = { code: head.code, config: head.config, parts: head.parts as Record<string, string>, ...headers, files, repositories, ...gone };
+        state = {
+          code: head.code,
+          config: head.config,
+          parts: head.parts as Record<string, string>,
+          ...headers,
+          files,
+          repositories,
+          ...gone,
+        };
         digest.add(`${line}\n`);
         continue;
       }
@@ -160,7 +196,12 @@ export async function checkState(
         const f: FileState = { version, repositories: (row[3] as string[]).map((u) => urls.get(u) ?? u) };
         if (Array.isArray(row[4])) f.issues = row[4] as LoadIssue[];
         files.set(now?.name ?? row[1], f);
-      } else if (row[0] === 'r' && typeof row[1] === 'string' && typeof row[2] === 'number' && typeof row[3] === 'number') {
+      } else if (
+        row[0] === 'r' &&
+        typeof row[1] === 'string' &&
+        typeof row[2] === 'number' &&
+        typeof row[3] === 'number'
+      ) {
         const r: RepositoryState = { scans: row[2], files: row[3], pruned: row[4] === 1 };
         if (typeof row[5] === 'number') r.flip = row[5];
         if (row[6] === 0 || row[6] === 1) r.flipped = row[6] === 1;
@@ -170,14 +211,17 @@ export async function checkState(
         urls.set(row[1], row[1]);
       } else if (row[0] === 'end') {
         urls.clear();
-        if (row[1] !== files.size || row[2] !== repositories.size) return untrusted('counts other files or repositories than the state holds');
+        if (row[1] !== files.size || row[2] !== repositories.size)
+          return untrusted('counts other files or repositories than the state holds');
         if (row[3] !== digest.digest()) return untrusted('is the end of other lines than these: the state was edited');
         ended = true;
       } else return untrusted('is no state line');
     }
   } catch (err) {
     // The lines could not be read (a line too long, a read that failed, a bad record shape).
-    return { untrusted: err instanceof UntrustedStateError ? err.reason : `cannot be read (${(err as Error).message})` };
+    return {
+      untrusted: err instanceof UntrustedStateError ? err.reason : `cannot be read (${(err as Error).message})`,
+    };
   }
   if (!state) return { untrusted: 'is empty' };
   return ended ? { state } : { untrusted: 'has no end line: it was cut short' };

@@ -24,7 +24,9 @@ export class SummaryFile {
   /** Opened at the first line: a build without pages makes no file. */
   private open(): number {
     if (this.fd !== undefined) return this.fd;
-    const dir = onTemporaryFile(join(tmpdir(), 'badgepress-summaries-XXXXXX'), () => mkdtempSync(join(tmpdir(), 'badgepress-summaries-')));
+    const dir = onTemporaryFile(join(tmpdir(), 'badgepress-summaries-XXXXXX'), () =>
+      mkdtempSync(join(tmpdir(), 'badgepress-summaries-')),
+    );
     const path = join(dir, 'lines');
     this.path = path;
     this.fd = onTemporaryFile(path, () => openSync(path, 'w+'));

@@ -23,7 +23,9 @@ export function fileLeaseSlot(path: string, fail: (err: unknown) => Error): Leas
   const generation = (n: number) => join(chain, `${n}.json`);
   const generations = async (): Promise<number[]> => {
     try {
-      return (await readdir(chain)).flatMap((name) => (/^\d+\.json$/.test(name) ? [Number.parseInt(name, 10)] : [])).sort((a, b) => a - b);
+      return (await readdir(chain))
+        .flatMap((name) => (/^\d+\.json$/.test(name) ? [Number.parseInt(name, 10)] : []))
+        .sort((a, b) => a - b);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;

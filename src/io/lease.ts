@@ -149,7 +149,8 @@ export async function acquireLease(slot: LeaseSlot, opts: LeaseOptions = {}): Pr
   const seconds = opts.seconds ?? LEASE_SECONDS;
   const deadline = now() + (opts.waitSeconds ?? 0);
   if (slot.honoursConditions && !(await slot.honoursConditions())) {
-    if ((opts.conditionalWrites ?? 'required') === 'required') throw new ConditionalWritesError(slot.where, opts.holderKind);
+    if ((opts.conditionalWrites ?? 'required') === 'required')
+      throw new ConditionalWritesError(slot.where, opts.holderKind);
     opts.onWarning?.(
       `the store at ${slot.where} ignores conditional writes: the lease cannot keep a second ${opts.holderKind ?? 'build'} started at the same moment from writing too (s3.conditionalWrites: unsupported-accept-risk)`,
     );
@@ -171,7 +172,13 @@ async function tryAcquire(
   onLost: LeaseOptions['onLost'],
   kind: LeaseHolderKind = 'build',
 ): Promise<Lease> {
-  const record: LeaseRecord = { host: hostname(), pid: process.pid, token: randomBytes(12).toString('hex'), acquiredAt: now(), expiresAt: now() + seconds };
+  const record: LeaseRecord = {
+    host: hostname(),
+    pid: process.pid,
+    token: randomBytes(12).toString('hex'),
+    acquiredAt: now(),
+    expiresAt: now() + seconds,
+  };
   const current = await slot.read();
   if (current === undefined) await slot.create(text(record));
   else await takeOverIfStale(slot, current, now());
@@ -190,7 +197,14 @@ async function tryAcquire(
   }
 }
 
-function holdLease(slot: LeaseSlot, record: LeaseRecord, version: string, now: () => number, seconds: number, onLost: LeaseOptions['onLost']): Lease {
+function holdLease(
+  slot: LeaseSlot,
+  record: LeaseRecord,
+  version: string,
+  now: () => number,
+  seconds: number,
+  onLost: LeaseOptions['onLost'],
+): Lease {
   let current = version;
   let lost = false;
   let renewing: Promise<void> = Promise.resolve();
@@ -212,7 +226,9 @@ function holdLease(slot: LeaseSlot, record: LeaseRecord, version: string, now: (
     const taken = after === null || (after !== undefined && holder?.token !== record.token);
     if ((taken || record.expiresAt <= now()) && !lost) {
       lost = true;
-      onLost?.(`the lease at ${slot.where} could not be renewed (another build may have taken it after it expired); this build publishes nothing more`);
+      onLost?.(
+        `the lease at ${slot.where} could not be renewed (another build may have taken it after it expired); this build publishes nothing more`,
+      );
     }
   };
   const timer = setInterval(() => (renewing = renewing.then(renew)), (seconds * 1000) / 4);
@@ -254,7 +270,13 @@ function parse(body: string | undefined): LeaseRecord | undefined {
   if (body === undefined) return undefined;
   try {
     const r = JSON.parse(body) as Partial<LeaseRecord>;
-    if (typeof r.host === 'string' && Number.isInteger(r.pid) && typeof r.token === 'string' && Number.isFinite(r.expiresAt) && Number.isFinite(r.acquiredAt)) {
+    if (
+      typeof r.host === 'string' &&
+      Number.isInteger(r.pid) &&
+      typeof r.token === 'string' &&
+      Number.isFinite(r.expiresAt) &&
+      Number.isFinite(r.acquiredAt)
+    ) {
       return r as LeaseRecord;
     }
   } catch {

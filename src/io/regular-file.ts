@@ -36,9 +36,12 @@ export async function openRegularFile(path: string, maxBytes: number = MAX_FILE_
   }
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) throw new FileReadError(`is ${fileKind(stats)}, not a regular file; only regular files are read`);
+    if (!stats.isFile())
+      throw new FileReadError(`is ${fileKind(stats)}, not a regular file; only regular files are read`);
     if (stats.size > maxBytes) {
-      throw new FileReadError(`is ${(stats.size / 2 ** 30).toFixed(1)} GiB, more than the 2 GiB one file may hold; split it into several files`);
+      throw new FileReadError(
+        `is ${(stats.size / 2 ** 30).toFixed(1)} GiB, more than the 2 GiB one file may hold; split it into several files`,
+      );
     }
     return handle;
   } catch (err) {

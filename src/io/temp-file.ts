@@ -7,7 +7,9 @@ import { LocationError } from '../errors.ts';
 
 export function temporaryFileError(path: string, err: unknown): Error {
   const { code, message } = err as NodeJS.ErrnoException;
-  return new LocationError(`cannot write the temporary file ${path} (${code ?? message}); free space in ${tmpdir()} or set TMPDIR to a folder with room`);
+  return new LocationError(
+    `cannot write the temporary file ${path} (${code ?? message}); free space in ${tmpdir()} or set TMPDIR to a folder with room`,
+  );
 }
 
 /** Runs a step on a temporary file, said of that file when it fails. */

@@ -46,7 +46,9 @@ export class FileGroups {
       if (!read(i) || headOf[this.find(i)] !== i) continue;
       const group: number[] = [];
       for (let j = i; j !== -1; j = nextIn[j]!) group.push(j);
-      yield group.length > 1 ? group.sort((a, b) => (files[a]! < files[b]! ? -1 : files[a]! > files[b]! ? 1 : 0)) : group;
+      yield group.length > 1
+        ? group.sort((a, b) => (files[a]! < files[b]! ? -1 : files[a]! > files[b]! ? 1 : 0))
+        : group;
     }
   }
 }

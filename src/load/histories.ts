@@ -6,7 +6,15 @@ import { Spill, SPILL_FILE_BYTES, WHOLE_FILE_LIMIT, bucketCount, bucketOf } from
 import { FileGroups } from './file-groups.ts';
 import { RecordTaker, urlOf, type ByRepository } from './take-records.ts';
 import { canonicalRepositoryUrl } from '../model/repository-url.ts';
-import { StoreFileChangedError, UnreadableStoreFile, keptVersion, sameVersion, storeFileDigest, type StoreEntry, type StoreSource } from './store.ts';
+import {
+  StoreFileChangedError,
+  UnreadableStoreFile,
+  keptVersion,
+  sameVersion,
+  storeFileDigest,
+  type StoreEntry,
+  type StoreSource,
+} from './store.ts';
 import type { IssueOwner, LoadIssue, RepositoryHistory, RuleCatalog } from './types.ts';
 
 export interface LoadOptions {
@@ -78,10 +86,19 @@ async function* historiesOf(
   given: { entries: StoreEntry[] | undefined; files: string[] | undefined },
 ): AsyncGenerator<RepositoryHistory> {
   const reportUnassignable = opts.reportUnassignable ?? true;
-  const pass: FirstPass = { files: [], groups: new FileGroups(), versions: [], cache: new Map(), spilled: new Set(), spill: undefined, namedIn: [] };
+  const pass: FirstPass = {
+    files: [],
+    groups: new FileGroups(),
+    versions: [],
+    cache: new Map(),
+    spilled: new Set(),
+    spill: undefined,
+    namedIn: [],
+  };
   /** Files whose repositories are not handed out: named once (by the shard that reports the unassignable). */
   const unstable = (names: string[], message: string) => {
-    if (reportUnassignable) opts.report({ severity: 'error', where: source.display(names[0]!), message }, { file: names[0]! });
+    if (reportUnassignable)
+      opts.report({ severity: 'error', where: source.display(names[0]!), message }, { file: names[0]! });
     opts.onUnstable?.(names);
   };
   try {
@@ -131,7 +148,10 @@ async function groupFiles(
   // bad file: named once (by the shard that reports the unassignable), the others built.
   const unreadable = (err: UnreadableStoreFile, name: string) => {
     if (reportUnassignable)
-      opts.report({ severity: 'error', where: err.where, message: `${err.reason}; file skipped, the other files are built` }, { file: name });
+      opts.report(
+        { severity: 'error', where: err.where, message: `${err.reason}; file skipped, the other files are built` },
+        { file: name },
+      );
   };
   /** A file pass 1 could not take: reported and skipped if it alone is at fault, else rethrown. */
   const fileSkipped = (err: unknown, name: string) => {
@@ -235,7 +255,9 @@ async function* readGroups(
     for (let b = 0; b < buckets; b++) {
       const byRepo: ByRepository = new Map();
       for (const i of group) {
-        const items = spilled.has(i) ? pass.spill!.items(i, b) : (parsed.find(([j]) => j === i)?.[1] ?? []).filter((item) => inBucket(item, b));
+        const items = spilled.has(i)
+          ? pass.spill!.items(i, b)
+          : (parsed.find(([j]) => j === i)?.[1] ?? []).filter((item) => inBucket(item, b));
         for (const item of items) taker.take(files[i]!, item, byRepo);
       }
       yield* taker.histories(byRepo, passOneStrings(group));

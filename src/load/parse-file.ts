@@ -27,7 +27,12 @@ const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 export function parseStoreFile(name: string, bytes: Uint8Array): ParsedItem[] {
   if (isLineFile(name)) return parseLines(bytes);
   if (bytes.length > MAX_TEXT_BYTES) {
-    return [{ line: 1, error: `file is ${megabytes(bytes.length)}, more than ${MAX_TEXT}; split it, or write it as NDJSON (one record per line)` }];
+    return [
+      {
+        line: 1,
+        error: `file is ${megabytes(bytes.length)}, more than ${MAX_TEXT}; split it, or write it as NDJSON (one record per line)`,
+      },
+    ];
   }
   const text = decodeWhole(bytes);
   if (typeof text !== 'string') return [text];
@@ -53,7 +58,10 @@ function parseLines(bytes: Uint8Array): ParsedItem[] {
 /** One line of an .ndjson file (without its newline); undefined for a blank line. */
 export function parseLine(chunk: Uint8Array, line: number): ParsedItem | undefined {
   if (chunk.length > MAX_TEXT_BYTES) {
-    return { line, error: `line is ${megabytes(chunk.length)} long, more than ${MAX_TEXT}; a record is one line of JSON` };
+    return {
+      line,
+      error: `line is ${megabytes(chunk.length)} long, more than ${MAX_TEXT}; a record is one line of JSON`,
+    };
   }
   let text: string;
   try {
@@ -116,7 +124,10 @@ function parseYaml(text: string): ParsedItem[] {
   for (const doc of parseAllDocuments(text, { lineCounter: lc, uniqueKeys: true, merge: true })) {
     if (doc.errors.length > 0) {
       const e = doc.errors[0]!;
-      items.push({ line: lc.linePos(e.pos[0]).line, error: `broken YAML: ${e.message.split('\n')[0]!.replace(/:$/, '')}` });
+      items.push({
+        line: lc.linePos(e.pos[0]).line,
+        error: `broken YAML: ${e.message.split('\n')[0]!.replace(/:$/, '')}`,
+      });
       continue;
     }
     const contents = doc.contents;
@@ -135,7 +146,10 @@ function parseYaml(text: string): ParsedItem[] {
     // within the same limit), and keep the others. Each item's aliases are looked up across the
     // whole document, so a very long failing list is refused as one rather than item by item.
     if ('error' in whole && contents.items.length > YAML_ITEMS_CHECKED_ONE_BY_ONE) {
-      items.push({ line: lineOf(contents), error: `${whole.error}; none of this document's ${contents.items.length} records was read` });
+      items.push({
+        line: lineOf(contents),
+        error: `${whole.error}; none of this document's ${contents.items.length} records was read`,
+      });
       continue;
     }
     contents.items.forEach((item, i) => {
@@ -188,10 +202,13 @@ function nonJsonPart(root: unknown): string | undefined {
     seen.add(v);
     const proto = Object.getPrototypeOf(v) as unknown;
     if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) {
-      const tag = YAML_ONLY.find(([type]) => v instanceof type)?.[1] ?? `value of type ${(v.constructor as { name?: string } | undefined)?.name ?? 'unknown'}`;
+      const tag =
+        YAML_ONLY.find(([type]) => v instanceof type)?.[1] ??
+        `value of type ${(v.constructor as { name?: string } | undefined)?.name ?? 'unknown'}`;
       return `${path || 'record'}: a YAML ${tag} is not a value a record may hold; write a plain mapping, list, number or string`;
     }
-    for (const [k, child] of Object.entries(v)) stack.push({ v: child, path: Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k });
+    for (const [k, child] of Object.entries(v))
+      stack.push({ v: child, path: Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k });
   }
   return undefined;
 }

@@ -3,7 +3,13 @@ import { GetObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk
 import { isStoreFile } from './parse-file.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { describeS3Error } from '../s3/errors.ts';
-import { StoreFileChangedError, type StoreEntry, type StoreSource, type VersionedBytes, type VersionedStream } from './store.ts';
+import {
+  StoreFileChangedError,
+  type StoreEntry,
+  type StoreSource,
+  type VersionedBytes,
+  type VersionedStream,
+} from './store.ts';
 import { LocationError } from '../errors.ts';
 
 export class S3Store implements StoreSource {
@@ -26,7 +32,10 @@ export class S3Store implements StoreSource {
   async entries(): Promise<StoreEntry[]> {
     const names: StoreEntry[] = [];
     try {
-      for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.loc.bucket, Prefix: this.loc.prefix })) {
+      for await (const page of paginateListObjectsV2(
+        { client: this.client },
+        { Bucket: this.loc.bucket, Prefix: this.loc.prefix },
+      )) {
         for (const o of page.Contents ?? []) {
           if (!o.Key || !isStoreFile(o.Key)) continue;
           const name = o.Key.slice(this.loc.prefix.length);
@@ -36,7 +45,9 @@ export class S3Store implements StoreSource {
         }
       }
     } catch (err) {
-      throw new LocationError(`store ${this.location}: cannot list the bucket (${describeS3Error(err)}); check --store, credentials and --s3-endpoint`);
+      throw new LocationError(
+        `store ${this.location}: cannot list the bucket (${describeS3Error(err)}); check --store, credentials and --s3-endpoint`,
+      );
     }
     return names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
@@ -48,9 +59,14 @@ export class S3Store implements StoreSource {
   /** One GET is one version: S3 answers with the ETag of the bytes it sends. */
   async readVersioned(name: string): Promise<VersionedBytes> {
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + name }));
+      const res = await this.client.send(
+        new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + name }),
+      );
       const bytes = await res.Body!.transformToByteArray();
-      if (res.ETag === undefined) throw new StoreFileChangedError(`store ${this.display(name)}: the bucket sent no ETag; cannot tell which version was read`);
+      if (res.ETag === undefined)
+        throw new StoreFileChangedError(
+          `store ${this.display(name)}: the bucket sent no ETag; cannot tell which version was read`,
+        );
       return { bytes, version: res.ETag };
     } catch (err) {
       if (err instanceof StoreFileChangedError) throw err;
@@ -73,7 +89,10 @@ export class S3Store implements StoreSource {
     return {
       chunks: res.Body as AsyncIterable<Uint8Array>,
       version: async () => {
-        if (etag === undefined) throw new StoreFileChangedError(`store ${this.display(name)}: the bucket sent no ETag; cannot tell which version was read`);
+        if (etag === undefined)
+          throw new StoreFileChangedError(
+            `store ${this.display(name)}: the bucket sent no ETag; cannot tell which version was read`,
+          );
         return etag;
       },
     };

@@ -43,7 +43,9 @@ export function bucketOf(repositoryUrl: string, buckets: number): number {
 }
 
 export class Spill {
-  private readonly dir = onTemporaryFile(join(tmpdir(), 'badgepress-spill-XXXXXX'), () => mkdtempSync(join(tmpdir(), 'badgepress-spill-')));
+  private readonly dir = onTemporaryFile(join(tmpdir(), 'badgepress-spill-XXXXXX'), () =>
+    mkdtempSync(join(tmpdir(), 'badgepress-spill-')),
+  );
 
   readonly buckets: number;
   constructor(buckets: number) {

@@ -181,7 +181,11 @@ export class DirectoryStore implements StoreSource {
         const target = e.isSymbolicLink() || (e.isFile() && isStoreFile(e.name)) ? await statOf(join(dir, e.name)) : e;
         if (target?.isDirectory()) await walk(join(dir, e.name), name);
         else if ((target === undefined || target.isFile()) && isStoreFile(e.name))
-          names.push(target ? { name, version: fileVersion(target as BigIntStats), size: Number((target as BigIntStats).size) } : { name, version: 'missing' });
+          names.push(
+            target
+              ? { name, version: fileVersion(target as BigIntStats), size: Number((target as BigIntStats).size) }
+              : { name, version: 'missing' },
+          );
       }
     };
     await walk(this.location, '');
@@ -212,7 +216,10 @@ export class DirectoryStore implements StoreSource {
         if (before === after) return { bytes, version: recent ? `${after}${RECENT_MARK}` : after };
       } catch (err) {
         if (err instanceof UnreadableStoreFile) throw err;
-        throw new UnreadableStoreFile(this.display(name), `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+        throw new UnreadableStoreFile(
+          this.display(name),
+          `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+        );
       } finally {
         await handle?.close();
       }

@@ -33,7 +33,8 @@ export class RecordTaker {
   take(name: string, item: ParsedItem, byRepo: ByRepository): void {
     const where = `${this.source.display(name)}:${item.line}`;
     if ('error' in item) {
-      if (this.reportUnassignable) this.opts.report({ severity: 'error', where, message: `${item.error}; record skipped` }, { file: name });
+      if (this.reportUnassignable)
+        this.opts.report({ severity: 'error', where, message: `${item.error}; record skipped` }, { file: name });
       return;
     }
     // The shard filter comes before the checks: a record is judged by the shard its URL
@@ -163,6 +164,9 @@ function checkRecordSafely(
   try {
     return checkRecord(value, where, catalog, url, schemes);
   } catch (err) {
-    return { ok: false, reason: `the record could not be checked (${(err as Error).message}); write it as plain JSON of the documented shape` };
+    return {
+      ok: false,
+      reason: `the record could not be checked (${(err as Error).message}); write it as plain JSON of the documented shape`,
+    };
   }
 }

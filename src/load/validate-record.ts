@@ -2,13 +2,28 @@
 import type { ErrorObject } from 'ajv';
 import recordSchema from './record.schema.json' with { type: 'json' };
 import { validatorOf } from '../config/validators.ts';
-import { canonicalRepositoryUrl, DEFAULT_SCHEMES, schemeProblem, type CanonicalResult } from '../model/repository-url.ts';
-import { MAX_UNIX_SECONDS, type GrantRecord, type Revision, type RuleCatalog, type ScanRecord, type StoredValue, type ValueKind } from './types.ts';
+import {
+  canonicalRepositoryUrl,
+  DEFAULT_SCHEMES,
+  schemeProblem,
+  type CanonicalResult,
+} from '../model/repository-url.ts';
+import {
+  MAX_UNIX_SECONDS,
+  type GrantRecord,
+  type Revision,
+  type RuleCatalog,
+  type ScanRecord,
+  type StoredValue,
+  type ValueKind,
+} from './types.ts';
 
 // Verbose: errors carry the offending value, so a message can quote it (validators.ts).
 const validateShape = validatorOf('record', recordSchema);
 
-export type RecordCheck = { ok: true; record: ScanRecord | GrantRecord; unknownRules: string[] } | { ok: false; reason: string };
+export type RecordCheck =
+  | { ok: true; record: ScanRecord | GrantRecord; unknownRules: string[] }
+  | { ok: false; reason: string };
 
 /**
  * `url`: the record's repositoryUrl made canonical, when the caller has done so already;
@@ -49,7 +64,9 @@ export function checkRecord(
     }
     shaped = { ...obj, values: known };
     if (isPlainObject(obj.evidence)) {
-      shaped.evidence = Object.fromEntries(Object.entries(obj.evidence).filter(([ruleId]) => catalog(ruleId) !== undefined));
+      shaped.evidence = Object.fromEntries(
+        Object.entries(obj.evidence).filter(([ruleId]) => catalog(ruleId) !== undefined),
+      );
     }
   }
   if (!validateShape(shaped)) {
@@ -109,19 +126,28 @@ export function valueProblem(kind: ValueKind, v: unknown): { at?: string; messag
   if (v === null) return undefined;
   switch (kind) {
     case 'boolean':
-      return typeof v === 'boolean' ? undefined : { message: `expected true, false or null for a yes/no rule, got ${show(v)}` };
+      return typeof v === 'boolean'
+        ? undefined
+        : { message: `expected true, false or null for a yes/no rule, got ${show(v)}` };
     case 'manual':
       return { message: 'manual checks are decided by grant records or decision files, not by scan values' };
     case 'numeric': {
       // Built only when the value is wrong: quoting every valid events array costs time.
-      const expected = () => ({ message: `expected a number ≥ 0, null or {"events":[unix seconds…]} for a measured rule, got ${show(v)}` });
-      if (typeof v === 'number' && !Number.isFinite(v)) return { message: `not a finite number: got ${show(v)}; write a number ≥ 0 or null` };
+      const expected = () => ({
+        message: `expected a number ≥ 0, null or {"events":[unix seconds…]} for a measured rule, got ${show(v)}`,
+      });
+      if (typeof v === 'number' && !Number.isFinite(v))
+        return { message: `not a finite number: got ${show(v)}; write a number ≥ 0 or null` };
       if (typeof v === 'number') return v >= 0 ? undefined : expected();
       if (!isPlainObject(v) || !Array.isArray(v.events)) return expected();
       const extra = Object.keys(v).find((k) => k !== 'events');
       if (extra !== undefined) return { message: `unknown key ${JSON.stringify(extra)}; a count holds only "events"` };
-      const i = v.events.findIndex((t) => !Number.isInteger(t) || (t as number) < 0 || (t as number) > MAX_UNIX_SECONDS);
-      return i < 0 ? undefined : { at: `.events[${i}]`, message: `an event time must be ${TIME_LIMIT}, got ${show(v.events[i])}` };
+      const i = v.events.findIndex(
+        (t) => !Number.isInteger(t) || (t as number) < 0 || (t as number) > MAX_UNIX_SECONDS,
+      );
+      return i < 0
+        ? undefined
+        : { at: `.events[${i}]`, message: `an event time must be ${TIME_LIMIT}, got ${show(v.events[i])}` };
     }
   }
 }
@@ -140,7 +166,9 @@ function describe(e: ErrorObject | undefined): string {
     case 'minimum':
       return `${at}: must not be negative`;
     case 'maximum':
-      return at === 'timestamp' ? `timestamp must be ${TIME_LIMIT}, got ${show(e.data)}` : `${at}: must be at most ${String(e.params.limit)}`;
+      return at === 'timestamp'
+        ? `timestamp must be ${TIME_LIMIT}, got ${show(e.data)}`
+        : `${at}: must be at most ${String(e.params.limit)}`;
     case 'anyOf':
       return `${at}: expected a number ≥ 0, true/false, null or {"events":[unix seconds…]}`;
     case 'enum':

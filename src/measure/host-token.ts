@@ -16,7 +16,11 @@ export function tokenPool(value: string | undefined): string[] {
  * The token git sends to `host` (lower case, with :port when the URL gives one), or
  * undefined: the first of the pool `scan.tokens` names for it (the API uses them in turn).
  */
-export function tokenFor(host: string, settings: Pick<ScanSettings, 'tokens'>, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function tokenFor(
+  host: string,
+  settings: Pick<ScanSettings, 'tokens'>,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   const variable = Object.hasOwn(settings.tokens, host) ? settings.tokens[host] : undefined;
   return variable === undefined ? undefined : tokenPool(env[variable])[0];
 }

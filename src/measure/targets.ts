@@ -31,7 +31,10 @@ export function parseTargets(text: string, file: string): TargetList {
     if ('problem' in parsed) return problems.push(`${source}: ${parsed.problem}; line skipped`);
     for (const option of rest) {
       const m = /^mirror=(.+)$/.exec(option);
-      if (!m) return problems.push(`${source}: unknown option ${JSON.stringify(option)} (the only option is mirror=PATH); line skipped`);
+      if (!m)
+        return problems.push(
+          `${source}: unknown option ${JSON.stringify(option)} (the only option is mirror=PATH); line skipped`,
+        );
       if (parsed.mirror !== undefined)
         return problems.push(
           `${source}: mirror= is given twice (${rest.filter((o) => o.startsWith('mirror=')).join(', ')}); a repository is read from one mirror: keep one; line skipped`,
@@ -47,12 +50,17 @@ export function parseTargets(text: string, file: string): TargetList {
 }
 
 function targetOf(written: string, source: string): ListedTarget | { problem: string } {
-  if (/^[^/:]+@[^/:]+:/.test(written)) return { problem: `${JSON.stringify(written)} is an scp-like address; write it as ssh://user@host/path` };
+  if (/^[^/:]+@[^/:]+:/.test(written))
+    return { problem: `${JSON.stringify(written)} is an scp-like address; write it as ssh://user@host/path` };
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(written)?.[1]?.toLowerCase();
   if (!scheme)
-    return { problem: `${JSON.stringify(written)} is not a URL; write https://host/owner/name (a local repository: any URL followed by mirror=PATH)` };
+    return {
+      problem: `${JSON.stringify(written)} is not a URL; write https://host/owner/name (a local repository: any URL followed by mirror=PATH)`,
+    };
   if (!SCHEMES.includes(scheme))
-    return { problem: `the scheme "${scheme}" is not supported; use https, http or ssh (a local repository: any URL followed by mirror=PATH)` };
+    return {
+      problem: `the scheme "${scheme}" is not supported; use https, http or ssh (a local repository: any URL followed by mirror=PATH)`,
+    };
   const at = /^[^:]+:\/\/([^/?#]*@)/.exec(written)?.[1];
   let canonicalInput = written;
   if (at) {

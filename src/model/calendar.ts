@@ -68,7 +68,10 @@ export function isoTime(unix: number): string {
   let s = isoTimes.get(unix);
   if (s === undefined) {
     if (isoTimes.size >= MAX_REMEMBERED_TIMES) isoTimes.clear();
-    s = Number.isInteger(unix) && unix >= 0 && unix < YEAR_10000 ? isoTimeOfSeconds(unix) : utcDate(unix).toISOString().replace('.000Z', 'Z');
+    s =
+      Number.isInteger(unix) && unix >= 0 && unix < YEAR_10000
+        ? isoTimeOfSeconds(unix)
+        : utcDate(unix).toISOString().replace('.000Z', 'Z');
     isoTimes.set(unix, s);
   }
   return s;

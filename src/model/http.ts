@@ -86,7 +86,8 @@ export function withAnswerHeaders(headers: Record<string, string>): Record<strin
   headers['x-content-type-options'] = 'nosniff';
   const type = headers['content-type'];
   // An XML file opened in a tab is a document too (a feed styled by the site's stylesheets).
-  if (type === SVG_TYPE || type === HTML_TYPE || type === XML_TYPE) headers['content-security-policy'] = type === SVG_TYPE ? SVG_CSP : PAGE_CSP;
+  if (type === SVG_TYPE || type === HTML_TYPE || type === XML_TYPE)
+    headers['content-security-policy'] = type === SVG_TYPE ? SVG_CSP : PAGE_CSP;
   return headers;
 }
 

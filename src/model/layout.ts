@@ -49,7 +49,11 @@ export function resourcePath(r: Resource): string {
  * with `expireAfterDays`: `expired`, the file a `?timestamp=T` query is sent to when T lies
  * more than `expireAfterSeconds` after the scan it resolves to).
  */
-export function fileKey(encoded: string, r: Resource | { kind: 'index' }, at?: { timestamp: number; expired: boolean }): string {
+export function fileKey(
+  encoded: string,
+  r: Resource | { kind: 'index' },
+  at?: { timestamp: number; expired: boolean },
+): string {
   return `${API_PREFIX}${encoded}/${at ? `at/${at.timestamp}/${at.expired ? 'expired/' : ''}` : ''}${r.kind === 'index' ? 'index.json' : resourcePath(r)}`;
 }
 

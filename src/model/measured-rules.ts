@@ -44,7 +44,13 @@ const TABLE = {
   releases: { id: 'RELEASES', sources: ['git', 'forge'], kind: 'events', forgePart: 'releases' },
   packages: { id: 'PACKAGES', sources: ['forge'], kind: 'events' },
   securityPolicy: { id: 'SECURITY_POLICY', sources: ['git'], kind: 'boolean' },
-  dependents: { id: 'DEPENDENTS', sources: ['dependency index'], kind: 'number', latestOnly: true, needs: 'dependents' },
+  dependents: {
+    id: 'DEPENDENTS',
+    sources: ['dependency index'],
+    kind: 'number',
+    latestOnly: true,
+    needs: 'dependents',
+  },
 } as const satisfies Record<string, MeasuredRule>;
 
 /** Each measured rule by its handle: `RULE.commits.id` is the id a record stores. */
@@ -85,7 +91,9 @@ export function windowMonths(rule: MeasuredRule, judged: Readonly<Record<string,
 export const GIT_RULE_IDS: readonly string[] = ruleIdsOf('git').sort();
 
 /** Measured through a forge's API or a dependency index (`hosts:`, `dependents:`); git's and a forge's merged are git's. */
-export const FORGE_RULE_IDS: readonly string[] = MEASURED_RULES.filter((r) => !r.sources.includes('git')).map((r) => r.id);
+export const FORGE_RULE_IDS: readonly string[] = MEASURED_RULES.filter((r) => !r.sources.includes('git')).map(
+  (r) => r.id,
+);
 
 /**
  * Every rule id badgepress scan can measure, git's first: `--rules` accepts these, and a scan
@@ -93,7 +101,10 @@ export const FORGE_RULE_IDS: readonly string[] = MEASURED_RULES.filter((r) => !r
  * needs `dependents:`) is left out without it.
  */
 export function measuredRuleIds(opts: { dependents: boolean }): string[] {
-  return [...GIT_RULE_IDS, ...FORGE_RULE_IDS.filter((id) => measuredRule(id)?.needs !== 'dependents' || opts.dependents)];
+  return [
+    ...GIT_RULE_IDS,
+    ...FORGE_RULE_IDS.filter((id) => measuredRule(id)?.needs !== 'dependents' || opts.dependents),
+  ];
 }
 
 export function isMeasuredRule(ruleId: string): boolean {

@@ -67,7 +67,9 @@ const ADVICE: Partial<Record<UrlProblem, string>> = {
 /** checkRepositoryUrl, with the reason a build reports for a stored repositoryUrl. */
 export function canonicalRepositoryUrl(input: unknown): CanonicalResult {
   const c = checkRepositoryUrl(input);
-  return c.ok ? c : { ok: false, problem: c.problem, fact: c.fact, reason: `repositoryUrl ${c.fact}${ADVICE[c.problem] || ''}` };
+  return c.ok
+    ? c
+    : { ok: false, problem: c.problem, fact: c.fact, reason: `repositoryUrl ${c.fact}${ADVICE[c.problem] || ''}` };
 }
 
 function fail(problem: UrlProblem, fact: string): UrlCheck {
@@ -101,7 +103,10 @@ export function checkRepositoryUrl(input: unknown): UrlCheck {
   const url = `${m[1]!.toLowerCase()}://${host}${authority![2] || ''}/${m[3]!}`;
   const encoded = encodeURIComponent(url);
   if (encoded.length > MAX_SEGMENT_BYTES)
-    return fail('too-long', `encodes to ${encoded.length} bytes, more than the ${MAX_SEGMENT_BYTES} one path segment may hold`);
+    return fail(
+      'too-long',
+      `encodes to ${encoded.length} bytes, more than the ${MAX_SEGMENT_BYTES} one path segment may hold`,
+    );
   return { ok: true, url, encoded };
 }
 

@@ -33,7 +33,8 @@ export function sizeFlag(name: string, args: readonly string[]): number | undefi
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     for (const flag of spellings) {
-      const text = arg === `--${flag}` ? args[i + 1] : arg.startsWith(`--${flag}=`) ? arg.slice(flag.length + 3) : undefined;
+      const text =
+        arg === `--${flag}` ? args[i + 1] : arg.startsWith(`--${flag}=`) ? arg.slice(flag.length + 3) : undefined;
       if (text !== undefined && /^\d+$/.test(text)) value = Number(text);
     }
   }

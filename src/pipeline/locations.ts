@@ -10,7 +10,8 @@ import { isS3, parseS3Location, type S3Location } from '../s3/location.ts';
 
 function s3Location(flag: string, location: string): S3Location {
   const loc = parseS3Location(location);
-  if (!loc) throw new UsageError(`--${flag} ${JSON.stringify(location)}: expected s3://bucket/prefix with a valid bucket name`);
+  if (!loc)
+    throw new UsageError(`--${flag} ${JSON.stringify(location)}: expected s3://bucket/prefix with a valid bucket name`);
   return loc;
 }
 
@@ -18,7 +19,9 @@ export async function openStore(location: string, settings: Settings): Promise<S
   if (!isS3(location)) {
     // A store that is not there is a wrong argument (exit 2), not a store that failed (4).
     if (!isDirectory(location)) {
-      throw new UsageError(`store ${location}: no such directory; give the directory of stored values with --store or store: in the config`);
+      throw new UsageError(
+        `store ${location}: no such directory; give the directory of stored values with --store or store: in the config`,
+      );
     }
     return new DirectoryStore(location);
   }

@@ -97,7 +97,17 @@ export async function build(opts: LoopOptions): Promise<LoopResult> {
 }
 
 async function loop(opts: LoopOptions, redo: RedoPlan): Promise<LoopResult> {
-  const summary: BuildSummary = { repositories: 0, scans: 0, written: 0, unchanged: 0, removed: 0, skipped: 0, warnings: 0, reused: 0, sitePagesKept: false };
+  const summary: BuildSummary = {
+    repositories: 0,
+    scans: 0,
+    written: 0,
+    unchanged: 0,
+    removed: 0,
+    skipped: 0,
+    warnings: 0,
+    reused: 0,
+    sitePagesKept: false,
+  };
   const report = (issue: LoadIssue) => {
     if (issue.severity === 'error') summary.skipped++;
     else summary.warnings++;
@@ -189,7 +199,8 @@ async function loop(opts: LoopOptions, redo: RedoPlan): Promise<LoopResult> {
   summary.repositories += carried.repositories;
   summary.scans += carried.scans;
   summary.unchanged += carried.files;
-  if (carried.first !== undefined && (firstRepository === undefined || carried.first < firstRepository)) firstRepository = carried.first;
+  if (carried.first !== undefined && (firstRepository === undefined || carried.first < firstRepository))
+    firstRepository = carried.first;
   // The site-wide pages, a shard's summaries and openapi.json go out before the state that
   // describes them, so a state is never ahead of what is published; when no repository was
   // redone and no config part changed, they are those of the last build, already out.
@@ -222,7 +233,12 @@ async function loop(opts: LoopOptions, redo: RedoPlan): Promise<LoopResult> {
   return { summary, ...(firstRepository === undefined ? {} : { firstRepository }) };
 }
 
-async function pruneGone(sink: Sink, redo: RedoPlan, include: ((url: string) => boolean) | undefined, outlet: Outlet): Promise<void> {
+async function pruneGone(
+  sink: Sink,
+  redo: RedoPlan,
+  include: ((url: string) => boolean) | undefined,
+  outlet: Outlet,
+): Promise<void> {
   const gone = await goneRepositories(sink, redo, include);
   if (!gone) return;
   await outlet.removeRepositories(gone);

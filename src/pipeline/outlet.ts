@@ -20,7 +20,12 @@ export interface Outlet {
   /** The published files may carry old Cache-Control: send unchanged bytes again too. */
   resendUnchanged(): void;
   /** One repository's API files and pages; with `partial`, the files of unchanged config parts stay as they are. */
-  repository(h: RepositoryHistory, api: readonly OutputFile[], pages: readonly PublishFile[], partial: PartialRebuild | undefined): Promise<void>;
+  repository(
+    h: RepositoryHistory,
+    api: readonly OutputFile[],
+    pages: readonly PublishFile[],
+    partial: PartialRebuild | undefined,
+  ): Promise<void>;
   /** Files of the whole site, in order; each key goes into `produced`. */
   siteWide(files: Iterable<PublishFile>, produced: Set<string>): Promise<void>;
   /** Keys no longer produced. */
@@ -42,7 +47,12 @@ export class PublishOutlet implements Outlet {
   private readonly sink: Sink;
   private readonly limit: LimitFunction;
   private readonly counts: PublishCounts;
-  private readonly opts: { concurrency: number; prune: boolean; pages: boolean; prunedBefore: (url: string) => boolean };
+  private readonly opts: {
+    concurrency: number;
+    prune: boolean;
+    pages: boolean;
+    prunedBefore: (url: string) => boolean;
+  };
   constructor(
     sink: Sink,
     limit: LimitFunction,
@@ -65,7 +75,12 @@ export class PublishOutlet implements Outlet {
     this.sink.resendUnchanged?.();
   }
 
-  async repository(h: RepositoryHistory, api: readonly OutputFile[], pages: readonly PublishFile[], partial: PartialRebuild | undefined): Promise<void> {
+  async repository(
+    h: RepositoryHistory,
+    api: readonly OutputFile[],
+    pages: readonly PublishFile[],
+    partial: PartialRebuild | undefined,
+  ): Promise<void> {
     const files = [...api, ...pages];
     // publish: in phases, beside the repositories still in flight.
     await publishRepository(this.sink, files, this.limit, this.counts);
@@ -76,7 +91,9 @@ export class PublishOutlet implements Outlet {
     const produced = new Set(files.map((f) => f.key));
     const withPages = this.opts.pages || !this.opts.prunedBefore(h.repositoryUrl);
     const prefixes = [repositoryPrefix(h.encoded), ...(withPages ? [repositoryPagesPrefix(h.encoded)] : [])];
-    const stale = (await Promise.all(prefixes.map((p) => staleKeys(this.sink, p, produced)))).flat().filter((k) => !partial?.unrendered(k));
+    const stale = (await Promise.all(prefixes.map((p) => staleKeys(this.sink, p, produced))))
+      .flat()
+      .filter((k) => !partial?.unrendered(k));
     await this.remove(stale);
     for (const p of prefixes) await this.sink.removeEmptyDirectories?.(p);
   }
@@ -130,7 +147,12 @@ export class PlanOutlet implements Outlet {
     if (this.sink.resendUnchanged) this.planner.resendUnchanged();
   }
 
-  async repository(h: RepositoryHistory, api: readonly OutputFile[], pages: readonly PublishFile[], partial: PartialRebuild | undefined): Promise<void> {
+  async repository(
+    h: RepositoryHistory,
+    api: readonly OutputFile[],
+    pages: readonly PublishFile[],
+    partial: PartialRebuild | undefined,
+  ): Promise<void> {
     await this.planner.add(h.encoded, h.scans.length, [...api], partial, pages);
   }
 

@@ -103,7 +103,17 @@ export async function runPlan(
   const { shard, ...loadSharding } = sharding;
   let redo: IncrementalBuild | undefined;
   try {
-    redo = await openIncremental({ config, store, state, shard, now: run.now, prune: true, force: run.force, readOnly: true, warn: listener.warn });
+    redo = await openIncremental({
+      config,
+      store,
+      state,
+      shard,
+      now: run.now,
+      prune: true,
+      force: run.force,
+      readOnly: true,
+      warn: listener.warn,
+    });
     const pages = pagesBuild(config, sharding.shard);
     await build({
       mode: 'plan',
@@ -150,7 +160,14 @@ export async function runBuild(run: BuildRun): Promise<Built> {
     // The check mode first: every record loaded and checked before anything is opened for writing.
     const {
       summary: { skipped: errors },
-    } = await build({ mode: 'check', shape, store, schemes: settings.repositoryUrlSchemes, report: listener.issue, ...loadSharding });
+    } = await build({
+      mode: 'check',
+      shape,
+      store,
+      schemes: settings.repositoryUrlSchemes,
+      report: listener.issue,
+      ...loadSharding,
+    });
     listener.flushIssues();
     if (errors > 0)
       throw new BadInputError(
@@ -179,7 +196,16 @@ export async function runBuild(run: BuildRun): Promise<Built> {
   });
   let failure: unknown;
   try {
-    const redo = await openIncremental({ config, store, state, shard, now: run.now, prune: run.prune, force: run.force, warn: listener.warn });
+    const redo = await openIncremental({
+      config,
+      store,
+      state,
+      shard,
+      now: run.now,
+      prune: run.prune,
+      force: run.force,
+      warn: listener.warn,
+    });
     result = await build({
       shape,
       store,

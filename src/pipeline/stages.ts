@@ -27,7 +27,11 @@ export function loadShape({ settings, thresholds, templates }: ResolvedConfig): 
     };
   }
   const { t, decisions } = thresholds;
-  return { shape: 'B', evaluator: evaluatorB(t, decisions), renderer: rendererOf(settings, 'B', badges, renderingB(settings, t)) };
+  return {
+    shape: 'B',
+    evaluator: evaluatorB(t, decisions),
+    renderer: rendererOf(settings, 'B', badges, renderingB(settings, t)),
+  };
 }
 
 function rendererOf<E extends { badges: readonly B[] }, B extends { def: { id: string } }>(
@@ -36,5 +40,10 @@ function rendererOf<E extends { badges: readonly B[] }, B extends { def: { id: s
   badges: BadgeRenderer,
   rendering: ShapeRendering<E, B>,
 ): Renderer {
-  return shapeRenderer(settings, shape, scanFiles(settings, badges, rendering), latestFiles(settings, badges, rendering));
+  return shapeRenderer(
+    settings,
+    shape,
+    scanFiles(settings, badges, rendering),
+    latestFiles(settings, badges, rendering),
+  );
 }

@@ -4,10 +4,20 @@ import { BadInputError } from '../errors.ts';
 import type { Sink } from '../publish/sink.ts';
 import { SummaryLines } from '../incremental/summary-lines.ts';
 import { NotRegularFileError } from '../publish/dir-sink.ts';
-import { SUMMARIES_PREFIX, staleSummaryParts, summariesKey, type RepositorySummary, type SortedSummaries } from '../render/pages/summary.ts';
+import {
+  SUMMARIES_PREFIX,
+  staleSummaryParts,
+  summariesKey,
+  type RepositorySummary,
+  type SortedSummaries,
+} from '../render/pages/summary.ts';
 
 /** Summary parts of this shard past the `parts` written now (an earlier, larger build's): removed. */
-export async function staleSummaryKeys(sink: Sink, shard: { index: number; count: number }, parts: number): Promise<string[]> {
+export async function staleSummaryKeys(
+  sink: Sink,
+  shard: { index: number; count: number },
+  parts: number,
+): Promise<string[]> {
   return staleSummaryParts(await sink.list(SUMMARIES_PREFIX), shard.index, shard.count, parts);
 }
 
@@ -35,7 +45,8 @@ async function readSummariesInto(all: SummaryLines, sink: Sink, count: number): 
     for (let part = 1; ; part++) {
       const key = summariesKey(i, count, part);
       const bytes = await sink.read(key).catch((err: unknown) => {
-        if (err instanceof NotRegularFileError) throw new MissingSummariesError(`${err.message}, or run "badgepress build --shard ${i}/${count}" again`);
+        if (err instanceof NotRegularFileError)
+          throw new MissingSummariesError(`${err.message}, or run "badgepress build --shard ${i}/${count}" again`);
         throw err;
       });
       if (!bytes) {
@@ -50,7 +61,9 @@ async function readSummariesInto(all: SummaryLines, sink: Sink, count: number): 
           if (typeof url !== 'string') throw new Error('no url');
           all.set(url, line);
         } catch {
-          throw new MissingSummariesError(`${sink.location}/${key}:${n + 1}: not a JSON summary; run "badgepress build --shard ${i}/${count}" again`);
+          throw new MissingSummariesError(
+            `${sink.location}/${key}:${n + 1}: not a JSON summary; run "badgepress build --shard ${i}/${count}" again`,
+          );
         }
       });
     }

@@ -48,13 +48,17 @@ export class DirectorySink implements Sink {
   private writeError(key: string, err: unknown): Error {
     return wrapOnce(
       err,
-      (cause) => `--out ${this.location}: cannot write ${key} (${cause}); check that --out names a writable directory on a disk with free space`,
+      (cause) =>
+        `--out ${this.location}: cannot write ${key} (${cause}); check that --out names a writable directory on a disk with free space`,
     );
   }
 
   /** A read of the output that failed (plan compares, --prune lists), said of --out with what to check. */
   private readError(key: string, err: unknown): Error {
-    return wrapOnce(err, (cause) => `--out ${this.location}: cannot read ${key} (${cause}); check that --out names a directory`);
+    return wrapOnce(
+      err,
+      (cause) => `--out ${this.location}: cannot read ${key} (${cause}); check that --out names a directory`,
+    );
   }
 
   private async write(file: PublishFile): Promise<PutOutcome> {
@@ -110,7 +114,10 @@ export class DirectorySink implements Sink {
       if (err instanceof FileReadError) {
         if (err.code === 'ENOENT' || err.code === 'ENOTDIR' || err.code === 'EISDIR') return undefined;
         if (err.code === undefined && (await stat(path).catch(() => undefined))?.isDirectory()) return undefined;
-        if (err.code === undefined) throw new NotRegularFileError(`${path}: ${err.reason}; remove it (a build writes a regular file in its place)`);
+        if (err.code === undefined)
+          throw new NotRegularFileError(
+            `${path}: ${err.reason}; remove it (a build writes a regular file in its place)`,
+          );
       }
       throw this.readError(key, err);
     }

@@ -17,7 +17,10 @@ export function repositoryOfSegment(segment: string): string | undefined {
 }
 
 /** Repository URLs with files under either prefix of the sink, that `include` (this shard) accepts. */
-export async function publishedRepositories(sink: Sink, include: (url: string) => boolean = () => true): Promise<Set<string>> {
+export async function publishedRepositories(
+  sink: Sink,
+  include: (url: string) => boolean = () => true,
+): Promise<Set<string>> {
   const urls = new Set<string>();
   for (const prefix of [API_PREFIX, PAGES_PREFIX]) {
     for (const segment of await childrenOf(sink, prefix)) {
@@ -50,7 +53,11 @@ export async function keysOfRepository(sink: Sink, repositoryUrl: string): Promi
 }
 
 /** Removes every file of these repositories and, on a directory, their emptied directories. */
-export async function removeRepositories(sink: Sink, repositoryUrls: Iterable<string>, counts: { removed: number }): Promise<void> {
+export async function removeRepositories(
+  sink: Sink,
+  repositoryUrls: Iterable<string>,
+  counts: { removed: number },
+): Promise<void> {
   for (const url of repositoryUrls) {
     const keys = await keysOfRepository(sink, url);
     if (keys.length > 0) await sink.remove(keys);
@@ -71,7 +78,11 @@ export interface StoreKnowledge {
  * undefined when a store file could not be read and its repositories are unknown (nothing
  * may be removed then: they may still be there).
  */
-export async function goneRepositories(sink: Sink, known: StoreKnowledge, include?: (url: string) => boolean): Promise<string[] | undefined> {
+export async function goneRepositories(
+  sink: Sink,
+  known: StoreKnowledge,
+  include?: (url: string) => boolean,
+): Promise<string[] | undefined> {
   const byState = known.goneByState();
   if (byState) return [...byState].sort();
   const present = known.presentRepositories();

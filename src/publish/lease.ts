@@ -20,7 +20,9 @@ export function leasedSink(sink: Sink, lease: Lease): Sink {
     leaseSlot: (key) => sink.leaseSlot(key),
     close: () => sink.close(),
     ...(sink.children ? { children: (prefix: string) => sink.children!(prefix) } : {}),
-    ...(sink.removeEmptyDirectories ? { removeEmptyDirectories: (prefix: string) => sink.removeEmptyDirectories!(prefix) } : {}),
+    ...(sink.removeEmptyDirectories
+      ? { removeEmptyDirectories: (prefix: string) => sink.removeEmptyDirectories!(prefix) }
+      : {}),
     ...(sink.narrowListing ? { narrowListing: () => sink.narrowListing!() } : {}),
     ...(sink.resendUnchanged ? { resendUnchanged: () => sink.resendUnchanged!() } : {}),
   };

@@ -5,7 +5,11 @@
 import { cachedUrlsLine, resendLine, type PlanReport, type TransitionScope } from './plan.ts';
 import { plural } from '../model/plural.ts';
 
-const SCOPE_LABEL: Record<TransitionScope, string> = { latest: 'latest', scan: 'per scan', 'expired-scan': 'expired variant per scan' };
+const SCOPE_LABEL: Record<TransitionScope, string> = {
+  latest: 'latest',
+  scan: 'per scan',
+  'expired-scan': 'expired variant per scan',
+};
 
 /** Text safe in a Markdown table cell: shown literally, on one line. */
 export function markdownCell(s: string): string {
@@ -16,7 +20,12 @@ export function markdownCell(s: string): string {
 }
 
 export function formatPlanMarkdown(p: PlanReport): string {
-  const lines = [`### badgepress plan`, '', `${plural(p.repositories, 'repository', 'repositories')}, ${plural(p.scans, 'scan', 'scans')}.`, ''];
+  const lines = [
+    `### badgepress plan`,
+    '',
+    `${plural(p.repositories, 'repository', 'repositories')}, ${plural(p.scans, 'scan', 'scans')}.`,
+    '',
+  ];
   if (p.transitions.length === 0) lines.push('No badge changes status.', '');
   else {
     lines.push('| Badge | From | To | Where | Repositories | Scans | For example |', '|---|---|---|---|--:|--:|---|');
@@ -42,10 +51,15 @@ export function formatPlanMarkdown(p: PlanReport): string {
     `| to remove (with --prune) | ${p.removed} |`,
     `| unchanged | ${p.unchanged} |`,
   );
-  if (p.removedExamples.length > 0) lines.push('', `\`--prune\` would remove e.g. ${p.removedExamples.map(markdownCell).join(', ')}`);
+  if (p.removedExamples.length > 0)
+    lines.push('', `\`--prune\` would remove e.g. ${p.removedExamples.map(markdownCell).join(', ')}`);
   // Counts and numbers only: nothing data-driven to escape.
   const cached = cachedUrlsLine(p.cachedUrls);
-  if (cached) lines.push('', cached.replace('?timestamp=', '`?timestamp=`').replace('cache.latestMaxAge', '`cache.latestMaxAge`'));
+  if (cached)
+    lines.push(
+      '',
+      cached.replace('?timestamp=', '`?timestamp=`').replace('cache.latestMaxAge', '`cache.latestMaxAge`'),
+    );
   if (p.resendsUnchanged) lines.push('', resendLine(p));
   return lines.join('\n');
 }

@@ -64,7 +64,11 @@ export interface PlanReport {
 const EXAMPLES = 3;
 const PER_TIME_KEY = /\/at\/\d+\//;
 const SCOPE_ORDER: TransitionScope[] = ['latest', 'scan', 'expired-scan'];
-const SCOPE_LABEL: Record<TransitionScope, string> = { latest: 'latest', scan: 'per scan', 'expired-scan': 'expired variant per scan' };
+const SCOPE_LABEL: Record<TransitionScope, string> = {
+  latest: 'latest',
+  scan: 'per scan',
+  'expired-scan': 'expired variant per scan',
+};
 
 export class Planner {
   private readonly report: Omit<PlanReport, 'cachedUrls' | 'resendsUnchanged'> = {
@@ -93,7 +97,13 @@ export class Planner {
    * with the published ones. With `partial`, the files of the config parts it left unrendered
    * count as unchanged.
    */
-  async add(encoded: string, scans: number, files: OutputFile[], partial?: PartialFiles, pages: readonly PublishFile[] = []): Promise<void> {
+  async add(
+    encoded: string,
+    scans: number,
+    files: OutputFile[],
+    partial?: PartialFiles,
+    pages: readonly PublishFile[] = [],
+  ): Promise<void> {
     this.report.repositories++;
     this.report.scans += scans;
     this.report.unchanged += partial?.filter.skipped ?? 0;
@@ -122,7 +132,8 @@ export class Planner {
       const removed = (await this.sink.list(prefix)).filter((key) => !produced.has(key) && !partial?.unrendered(key));
       this.addRemoved(removed);
       // A removed API file answers 404 (or its ?timestamp= another time) once caches let go of it.
-      if (prefix === repositoryPrefix(encoded)) for (const key of removed) this.cachedUrls[PER_TIME_KEY.test(key) ? 'perTime' : 'latest']++;
+      if (prefix === repositoryPrefix(encoded))
+        for (const key of removed) this.cachedUrls[PER_TIME_KEY.test(key) ? 'perTime' : 'latest']++;
     }
   }
 
@@ -165,7 +176,11 @@ export class Planner {
     if (from === to) return;
     const id = `${badgeId}\u0000${scope}\u0000${from}\u0000${to}`;
     let t = this.byKey.get(id);
-    if (!t) this.byKey.set(id, (t = { badgeId, scope, from, to, repositories: 0, examples: [], repoSet: new Set(), count: 0 }));
+    if (!t)
+      this.byKey.set(
+        id,
+        (t = { badgeId, scope, from, to, repositories: 0, examples: [], repoSet: new Set(), count: 0 }),
+      );
     t.count++;
     if (!t.repoSet.has(repositoryUrl)) {
       t.repoSet.add(repositoryUrl);
@@ -209,7 +224,9 @@ function statusOf(explanationJson: string): string {
 }
 
 export function formatPlan(p: PlanReport): string {
-  const lines = [`badgepress plan: ${plural(p.repositories, 'repository', 'repositories')}, ${plural(p.scans, 'scan', 'scans')}`];
+  const lines = [
+    `badgepress plan: ${plural(p.repositories, 'repository', 'repositories')}, ${plural(p.scans, 'scan', 'scans')}`,
+  ];
   let badge = '';
   for (const t of p.transitions) {
     if (t.badgeId !== badge) lines.push(`${(badge = t.badgeId)}`);
@@ -219,7 +236,9 @@ export function formatPlan(p: PlanReport): string {
     );
   }
   if (p.transitions.length === 0) lines.push('no badge changes status');
-  lines.push(`files: ${p.added} to add, ${p.changed} to change, ${p.removed} to remove (with --prune), ${p.unchanged} unchanged`);
+  lines.push(
+    `files: ${p.added} to add, ${p.changed} to change, ${p.removed} to remove (with --prune), ${p.unchanged} unchanged`,
+  );
   if (p.removedExamples.length > 0) lines.push(`--prune would remove e.g. ${p.removedExamples.join(', ')}`);
   const cached = cachedUrlsLine(p.cachedUrls);
   if (cached) lines.push(cached);

@@ -13,7 +13,12 @@ export interface PublishCounts {
 
 const PHASES: Phase[] = ['at', 'index', 'latest', 'page', 'home'];
 
-export async function publishRepository(sink: Sink, files: PublishFile[], limit: LimitFunction, counts: PublishCounts): Promise<void> {
+export async function publishRepository(
+  sink: Sink,
+  files: PublishFile[],
+  limit: LimitFunction,
+  counts: PublishCounts,
+): Promise<void> {
   for (const [i, phase] of PHASES.entries()) {
     const batch = files.filter((f) => f.phase === phase);
     const settled = await Promise.allSettled(batch.map((f) => limit(() => sink.put(f))));
@@ -26,7 +31,10 @@ export async function publishRepository(sink: Sink, files: PublishFile[], limit:
     if (failed.length > 0) {
       // Later phases must not go out before this one is complete: they did not make it either.
       const notAttempted = files.filter((f) => PHASES.indexOf(f.phase) > i).map((f) => f.key);
-      const held = notAttempted.length > 0 ? [new PublishError(notAttempted, `held back: ${phase} files of the same repository failed`)] : [];
+      const held =
+        notAttempted.length > 0
+          ? [new PublishError(notAttempted, `held back: ${phase} files of the same repository failed`)]
+          : [];
       throw PublishError.combine([...failed, ...held]);
     }
   }

@@ -59,7 +59,10 @@ export class S3Sink implements Sink {
     return (async () => {
       const map = new Map<string, string>();
       try {
-        for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.loc.bucket, Prefix: prefix })) {
+        for await (const page of paginateListObjectsV2(
+          { client: this.client },
+          { Bucket: this.loc.bucket, Prefix: prefix },
+        )) {
           for (const o of page.Contents ?? []) if (o.Key) map.set(o.Key, o.ETag ?? '');
         }
       } catch (err) {
@@ -95,7 +98,10 @@ export class S3Sink implements Sink {
     }
     if (etagIsMd5(res) && res.ETag !== etag) {
       // The reason names no ETag: it must be the same for every key so they group into one line.
-      throw new PublishError([file.key], 'ETag mismatch: the stored object is not the bytes sent (altered on the way or by the store)');
+      throw new PublishError(
+        [file.key],
+        'ETag mismatch: the stored object is not the bytes sent (altered on the way or by the store)',
+      );
     }
     etags.set(key, res.ETag ?? etag);
     return 'written';
@@ -140,7 +146,8 @@ export class S3Sink implements Sink {
       this.loc,
       key,
       'build',
-      (problem) => new LocationError(`--out ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`),
+      (problem) =>
+        new LocationError(`--out ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`),
     );
   }
 

@@ -76,9 +76,13 @@ export class PublishError extends BadgepressError {
   constructor(keys: string[], reason: string);
   constructor(failures: PublishFailure[]);
   constructor(keysOrFailures: string[] | PublishFailure[], reason?: string) {
-    const failures = mergeFailures(reason === undefined ? (keysOrFailures as PublishFailure[]) : [{ reason, keys: keysOrFailures as string[] }]);
+    const failures = mergeFailures(
+      reason === undefined ? (keysOrFailures as PublishFailure[]) : [{ reason, keys: keysOrFailures as string[] }],
+    );
     const keys = failures.flatMap((f) => f.keys);
-    const reasons = failures.slice(0, SHOWN_REASONS).map((f) => `${f.reason} (${f.keys.length} key${f.keys.length === 1 ? '' : 's'})`);
+    const reasons = failures
+      .slice(0, SHOWN_REASONS)
+      .map((f) => `${f.reason} (${f.keys.length} key${f.keys.length === 1 ? '' : 's'})`);
     if (failures.length > SHOWN_REASONS) reasons.push(`and ${failures.length - SHOWN_REASONS} other reasons`);
     super(`${keys.length} key(s) not published: ${reasons.join('; ')}`);
     this.name = 'PublishError';
@@ -93,7 +97,11 @@ export class PublishError extends BadgepressError {
 
   override report(): FailureReport {
     const text = `${this.message}\n${this.keyLines().join('\n')}\nrun the same build again to finish; nothing already published is sent twice`;
-    return { error: this.message, text, details: { notPublishedCount: this.keys.length, notPublished: this.keys.slice(0, SHOWN_KEYS) } };
+    return {
+      error: this.message,
+      text,
+      details: { notPublishedCount: this.keys.length, notPublished: this.keys.slice(0, SHOWN_KEYS) },
+    };
   }
 
   /** "  not published: <key> (<reason>)" for the first `shown` keys, then "  … and N more". */

@@ -12,7 +12,15 @@ import type { Sink } from './sink.ts';
 /** Folders that hold site-wide pages alone. */
 const PAGE_FOLDERS = ['assets/', 'badges/', 'rules/', 'sitemaps/', 'repositories/page/', 'groups/', 'search/'];
 /** Site-wide pages outside those folders. */
-const PAGE_FILES = ['index.html', '404.html', 'robots.txt', 'favicon.svg', 'sitemap.xml', 'repositories/index.html', 'repositories/search.json'];
+const PAGE_FILES = [
+  'index.html',
+  '404.html',
+  'robots.txt',
+  'favicon.svg',
+  'sitemap.xml',
+  'repositories/index.html',
+  'repositories/search.json',
+];
 
 /** Which site-wide files a build answers for: the pages (one unsharded build, or `site`), openapi.json. */
 export interface SiteWideScope {
@@ -26,7 +34,11 @@ async function present(sink: Sink, key: string): Promise<boolean> {
 }
 
 /** Site-wide keys of the scope that are published and not among `produced`. */
-export async function staleSiteWideKeys(sink: Sink, produced: ReadonlySet<string>, scope: SiteWideScope): Promise<string[]> {
+export async function staleSiteWideKeys(
+  sink: Sink,
+  produced: ReadonlySet<string>,
+  scope: SiteWideScope,
+): Promise<string[]> {
   const candidates: string[] = [];
   if (scope.pages) {
     for (const folder of PAGE_FOLDERS) candidates.push(...(await sink.list(folder)));
@@ -37,7 +49,12 @@ export async function staleSiteWideKeys(sink: Sink, produced: ReadonlySet<string
 }
 
 /** Removes them (and, in a directory, the folders that leaves empty). */
-export async function pruneSiteWide(sink: Sink, produced: ReadonlySet<string>, scope: SiteWideScope, counts: PublishCounts): Promise<void> {
+export async function pruneSiteWide(
+  sink: Sink,
+  produced: ReadonlySet<string>,
+  scope: SiteWideScope,
+  counts: PublishCounts,
+): Promise<void> {
   const stale = await staleSiteWideKeys(sink, produced, scope);
   if (stale.length === 0) return;
   await sink.remove(stale);

@@ -107,7 +107,12 @@ function twoPart(look: StyledLook): BadgeView {
     labelColor: look.labelColor,
     color: look.color,
     label: coloredText(look.label, 10 * (1 + 0.5 * labelWidth + HORIZ_PADDING), 10 * labelWidth, look.labelColor),
-    message: coloredText(look.message, 10 * (leftWidth - 1 + 0.5 * messageWidth + HORIZ_PADDING), 10 * messageWidth, look.color),
+    message: coloredText(
+      look.message,
+      10 * (leftWidth - 1 + 0.5 * messageWidth + HORIZ_PADDING),
+      10 * messageWidth,
+      look.color,
+    ),
   };
 }
 
@@ -116,7 +121,9 @@ function forTheBadge(look: StyledLook): BadgeView {
   const label = look.label.toUpperCase();
   const message = look.message.toUpperCase();
   const labelWidth = label.length ? (anafanafo(label, { font: '10px Verdana' }) | 0) + 1.25 * label.length : 0;
-  const messageWidth = message.length ? (anafanafo(message, { font: 'bold 10px Verdana' }) | 0) + 1.25 * message.length : 0;
+  const messageWidth = message.length
+    ? (anafanafo(message, { font: 'bold 10px Verdana' }) | 0) + 1.25 * message.length
+    : 0;
   const margin = 12;
   const labelRectWidth = margin + labelWidth + margin;
   const messageRectWidth = 2 * margin + messageWidth;
@@ -152,7 +159,11 @@ function social(look: StyledLook): BadgeView {
     labelColor: look.labelColor,
     color: look.color,
     label: { text: label, x: 10 * (labelTextWidth / 2 + 5), length: 10 * labelTextWidth },
-    message: { text: look.message, x: 10 * (labelRectWidth + gutter + messageRectWidth / 2), length: 10 * messageTextWidth },
+    message: {
+      text: look.message,
+      x: 10 * (labelRectWidth + gutter + messageRectWidth / 2),
+      length: 10 * messageTextWidth,
+    },
   };
 }
 

@@ -86,7 +86,9 @@ export function codeScanningReport(input: ScanningInput): object {
       },
     },
     automationDetails: { id: `${settings.tool.name}/${input.timestamp}/` },
-    versionControlProvenance: versionControlProvenance(input.repositoryUrl, input.revision, { mappedTo: { uriBaseId: '%SRCROOT%' } }),
+    versionControlProvenance: versionControlProvenance(input.repositoryUrl, input.revision, {
+      mappedTo: { uriBaseId: '%SRCROOT%' },
+    }),
     results: input.findings.map((f) => ({
       ruleId: f.rule.id,
       ruleIndex: index.get(f.rule.id),
@@ -107,8 +109,15 @@ export function codeScanningReport(input: ScanningInput): object {
 }
 
 /** Shape A: a measured value whose criterion is not met is a finding; an unknown one is not. */
-export function codeScanningA(settings: ScanningInput['settings'], repositoryUrl: string, evaluation: EvaluationA, rules: readonly RuleA[]): object {
-  const findings: ScanningFinding[] = evaluation.criteria.filter((c) => !c.met && c.value !== null).map((c) => ({ rule: c.rule, message: c.message }));
+export function codeScanningA(
+  settings: ScanningInput['settings'],
+  repositoryUrl: string,
+  evaluation: EvaluationA,
+  rules: readonly RuleA[],
+): object {
+  const findings: ScanningFinding[] = evaluation.criteria
+    .filter((c) => !c.met && c.value !== null)
+    .map((c) => ({ rule: c.rule, message: c.message }));
   return codeScanningReport({
     settings: settings,
     repositoryUrl,
@@ -120,7 +129,11 @@ export function codeScanningA(settings: ScanningInput['settings'], repositoryUrl
 }
 
 /** Shape B: a rule's outcome is the same at every level that repeats it; it is reported once. */
-export function codeScanningB(settings: ScanningInput['settings'], evaluation: EvaluationB, rules: readonly RuleB[]): object {
+export function codeScanningB(
+  settings: ScanningInput['settings'],
+  evaluation: EvaluationB,
+  rules: readonly RuleB[],
+): object {
   const seen = new Set<string>();
   const findings: ScanningFinding[] = [];
   for (const c of evaluation.entries.flatMap((e) => e.criteria)) {

@@ -4,7 +4,15 @@
 import type { Templates } from '../config/templates.ts';
 import type { Settings } from '../config/types.ts';
 import type { RepositoryEvaluationOf } from '../evaluate/repository.ts';
-import { atKey, contentTypeOf, expiredAtKey, indexKey, latestKey, type RepositoryIndex, type Resource } from '../model/layout.ts';
+import {
+  atKey,
+  contentTypeOf,
+  expiredAtKey,
+  indexKey,
+  latestKey,
+  type RepositoryIndex,
+  type Resource,
+} from '../model/layout.ts';
 import { cacheControl, JSON_TYPE } from '../model/http.ts';
 import { OPENAPI_KEY, openapiDocument } from './openapi.ts';
 import { jsonBytes } from './sarif-common.ts';
@@ -25,15 +33,29 @@ export const CACHE_RULES_VERSION = 2;
  * rebuilds them), gets `cache.latestMaxAge`.
  */
 export function cacheControlFor(settings: Settings, contentHashed: boolean): string {
-  return contentHashed ? cacheControl(settings.cache.immutableMaxAge, true) : cacheControl(settings.cache.latestMaxAge, false);
+  return contentHashed
+    ? cacheControl(settings.cache.immutableMaxAge, true)
+    : cacheControl(settings.cache.latestMaxAge, false);
 }
 
 /** The render step of a shape: `scanFiles` renders one evaluation, this places every one at its keys. */
-export function shapeRenderer<S extends 'A' | 'B', E>(settings: Settings, shape: S, scanFiles: ScanFiles<E>, latestOnly: LatestOnlyFiles<E>): Renderer {
+export function shapeRenderer<S extends 'A' | 'B', E>(
+  settings: Settings,
+  shape: S,
+  scanFiles: ScanFiles<E>,
+  latestOnly: LatestOnlyFiles<E>,
+): Renderer {
   return {
     render(evaluation, filter) {
-      if (evaluation.shape !== shape) throw new Error(`internal: the Shape ${shape} renderer was handed a Shape ${evaluation.shape} evaluation`);
-      return repositoryFiles(settings, evaluation as unknown as RepositoryEvaluationOf<S, E>, scanFiles, latestOnly, filter);
+      if (evaluation.shape !== shape)
+        throw new Error(`internal: the Shape ${shape} renderer was handed a Shape ${evaluation.shape} evaluation`);
+      return repositoryFiles(
+        settings,
+        evaluation as unknown as RepositoryEvaluationOf<S, E>,
+        scanFiles,
+        latestOnly,
+        filter,
+      );
     },
   };
 }
@@ -50,7 +72,13 @@ function repositoryFiles<E>(
   const out: OutputFile[] = [];
   // One age for all of them: per-time files change on a threshold change as latest files do.
   const short = cacheControlFor(settings, false);
-  const place = (files: RenderedFile[], scope: FileScope, scanTimestamp: number, key: (r: Resource) => string, phase: Phase) => {
+  const place = (
+    files: RenderedFile[],
+    scope: FileScope,
+    scanTimestamp: number,
+    key: (r: Resource) => string,
+    phase: Phase,
+  ) => {
     for (const f of files) {
       out.push({
         key: key(f.resource),
@@ -76,11 +104,22 @@ function repositoryFiles<E>(
     // Shape A with expiry: each scan also gets its expired rendering, the target of
     // `?timestamp=T` when T lies more than expireAfterDays after the scan.
     const expired = evaluation.expired?.[i];
-    if (expired) place(scanFiles(encoded, expired, filter), 'expired-scan', timestamp, (r) => expiredAtKey(encoded, timestamp, r), 'at');
+    if (expired)
+      place(
+        scanFiles(encoded, expired, filter),
+        'expired-scan',
+        timestamp,
+        (r) => expiredAtKey(encoded, timestamp, r),
+        'at',
+      );
   });
   const last = history.scans[history.scans.length - 1];
   if (!last) return out;
-  const index: RepositoryIndex = { repositoryUrl, timestamps: history.scans.map((s) => s.timestamp), badges: [...evaluation.badgeIds] };
+  const index: RepositoryIndex = {
+    repositoryUrl,
+    timestamps: history.scans.map((s) => s.timestamp),
+    badges: [...evaluation.badgeIds],
+  };
   if (evaluation.expireAfterSeconds !== undefined) index.expireAfterSeconds = evaluation.expireAfterSeconds;
   if (settings.styles.length > 1) index.styles = [...settings.styles];
   if (!filter || filter.wants({ kind: 'index' })) {
@@ -99,7 +138,13 @@ function repositoryFiles<E>(
   const reuse = evaluation.latest === evaluation.scans[history.scans.length - 1];
   if (reuse && filter) filter.skipped += newestSkipped;
   const latest = reuse ? newest : scanFiles(encoded, evaluation.latest, filter);
-  place([...latest, ...latestOnly(repositoryUrl, evaluation.latest, filter)], 'latest', last.timestamp, (r) => latestKey(encoded, r), 'latest');
+  place(
+    [...latest, ...latestOnly(repositoryUrl, evaluation.latest, filter)],
+    'latest',
+    last.timestamp,
+    (r) => latestKey(encoded, r),
+    'latest',
+  );
   return out;
 }
 
@@ -107,7 +152,11 @@ function repositoryFiles<E>(
  * The site's own API files, beside no repository: api/v1/openapi.json (config `openapi`),
  * published like the site-wide pages once every repository is, with the short cache age.
  */
-export function openapiFiles(settings: Settings, badgeIds: readonly string[], templates: Pick<Templates, 'openapi'>): PublishFile[] {
+export function openapiFiles(
+  settings: Settings,
+  badgeIds: readonly string[],
+  templates: Pick<Templates, 'openapi'>,
+): PublishFile[] {
   if (!settings.openapi) return [];
   if (!templates.openapi) throw new Error('internal: openapi.json is on but its template was not read');
   return [

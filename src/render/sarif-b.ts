@@ -95,7 +95,13 @@ function resultObject(c: CriterionB, strictSarif: boolean): object {
 export function sarifReportB(ctx: ReportContext, evaluation: EvaluationB, rules: RuleB[]): object {
   const { tool, strictSarif } = ctx.settings;
   return sarifEnvelope({
-    tool: { driver: { name: tool.name, informationUri: tool.informationUri, rules: rules.map((r) => ruleDescriptor(r, ctx.settings.baseUrl)) } },
+    tool: {
+      driver: {
+        name: tool.name,
+        informationUri: tool.informationUri,
+        rules: rules.map((r) => ruleDescriptor(r, ctx.settings.baseUrl)),
+      },
+    },
     versionControlProvenance: versionControlProvenance(evaluation.repositoryUrl, evaluation.revision),
     properties: {
       badges: evaluation.entries.map((e) => badgeEntryObject(ctx, evaluation, e)),

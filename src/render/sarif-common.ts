@@ -46,15 +46,30 @@ export function provenanceObject(p: Provenance): object {
   return {
     evidence: p.evidence,
     ...(r
-      ? { commit: r.commit, committedAt: r.committedAt, ...(r.branch !== undefined ? { branch: r.branch } : {}), dataAgeDays: dataAgeDays(r, p.scannedAt) }
+      ? {
+          commit: r.commit,
+          committedAt: r.committedAt,
+          ...(r.branch !== undefined ? { branch: r.branch } : {}),
+          dataAgeDays: dataAgeDays(r, p.scannedAt),
+        }
       : {}),
     scannedAt: p.scannedAt,
   };
 }
 
 /** SARIF `run.versionControlProvenance`: the repository and, when the record names it, the commit measured. */
-export function versionControlProvenance(repositoryUri: string, revision: Revision | undefined, more: object = {}): object[] {
+export function versionControlProvenance(
+  repositoryUri: string,
+  revision: Revision | undefined,
+  more: object = {},
+): object[] {
   return [
-    { repositoryUri, ...(revision ? { revisionId: revision.commit, ...(revision.branch !== undefined ? { branch: revision.branch } : {}) } : {}), ...more },
+    {
+      repositoryUri,
+      ...(revision
+        ? { revisionId: revision.commit, ...(revision.branch !== undefined ? { branch: revision.branch } : {}) }
+        : {}),
+      ...more,
+    },
   ];
 }

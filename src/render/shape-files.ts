@@ -59,7 +59,8 @@ export function latestOnlyFiles(
     for (const style of EXTRA_BADGE_STYLES) {
       if (settings.styles.includes(style)) add({ kind: 'styled', badgeId, style }, () => badges.render(look, style));
     }
-    if (settings.shieldsEndpoint) add({ kind: 'shields', badgeId }, () => jsonBytes(shieldsEndpoint(look, settings.cache.latestMaxAge)));
+    if (settings.shieldsEndpoint)
+      add({ kind: 'shields', badgeId }, () => jsonBytes(shieldsEndpoint(look, settings.cache.latestMaxAge)));
   }
   if (settings.codeScanning) add({ kind: 'code-scanning' }, () => jsonBytes(codeScanning()));
   return files;

@@ -28,9 +28,15 @@ export class RenderFilter {
 }
 
 /** Collects the files a filter wants, rendering only their bodies. */
-export function renderedFiles(filter: RenderFilter | undefined): { files: RenderedFile[]; add: (resource: Resource, body: () => string) => void } {
+export function renderedFiles(filter: RenderFilter | undefined): {
+  files: RenderedFile[];
+  add: (resource: Resource, body: () => string) => void;
+} {
   const files: RenderedFile[] = [];
-  return { files, add: (resource, body) => void ((!filter || filter.wants(resource)) && files.push({ resource, body: body() })) };
+  return {
+    files,
+    add: (resource, body) => void ((!filter || filter.wants(resource)) && files.push({ resource, body: body() })),
+  };
 }
 
 /** One scan's files (report, and per badge its image and explanation) from its evaluation. */

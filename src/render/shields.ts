@@ -14,5 +14,11 @@ export interface ShieldsEndpoint {
 }
 
 export function shieldsEndpoint(look: BadgeLook, cacheSeconds: number): ShieldsEndpoint {
-  return { schemaVersion: 1, label: look.label, message: look.message, color: look.color.replace(/^#/, ''), cacheSeconds };
+  return {
+    schemaVersion: 1,
+    label: look.label,
+    message: look.message,
+    color: look.color.replace(/^#/, ''),
+    cacheSeconds,
+  };
 }

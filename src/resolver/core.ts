@@ -78,7 +78,11 @@ export function publicPath(t: RouteTarget): string {
   return `/${fileKey(t.encoded, t.resource)}`;
 }
 
-export async function resolve(req: ResolverRequest, read: KeyReader, opts?: ResolverOptions): Promise<ResolverResponse> {
+export async function resolve(
+  req: ResolverRequest,
+  read: KeyReader,
+  opts?: ResolverOptions,
+): Promise<ResolverResponse> {
   const answer = await resolveFile(req, read, opts);
   if (!mayAnswerWithNotFoundPage(req, answer)) return answer;
   // A person in a browser gets the site's own 404 page; API clients keep problem+json.
@@ -107,7 +111,12 @@ async function resolveFile(req: ResolverRequest, read: KeyReader, opts?: Resolve
     if (obj) return fileAnswer(req, t, obj, opts);
     if (t.at) return miss(req, t, `no result of this repository at ${t.at.timestamp}`, opts);
     // Only a miss pays for the index: it tells "never scanned" from "unknown badge".
-    return miss(req, t, missDetail(await readIndex(read, t.encoded), badgeOf(t), (t.resource as { style?: string }).style), opts);
+    return miss(
+      req,
+      t,
+      missDetail(await readIndex(read, t.encoded), badgeOf(t), (t.resource as { style?: string }).style),
+      opts,
+    );
   }
 
   return timestampAnswer(req, found, await readIndex(read, t.encoded), opts);
@@ -125,9 +134,11 @@ export function timestampAnswer(
 ): ResolverResponse {
   const t = found.target;
   const badgeId = badgeOf(t);
-  if (!index || (badgeId !== undefined && !index.badges.includes(badgeId))) return miss(req, t, missDetail(index, badgeId), opts);
+  if (!index || (badgeId !== undefined && !index.badges.includes(badgeId)))
+    return miss(req, t, missDetail(index, badgeId), opts);
   const ts = newestAtOrBefore(index.timestamps, found.timestamp);
-  if (ts === undefined) return miss(req, t, `no result at or before ${found.timestamp}; the first scan is at ${index.timestamps[0]}`, opts);
+  if (ts === undefined)
+    return miss(req, t, `no result at or before ${found.timestamp}; the first scan is at ${index.timestamps[0]}`, opts);
   const expired = index.expireAfterSeconds !== undefined && found.timestamp - ts > index.expireAfterSeconds;
   const location = `/${fileKey(t.encoded, t.resource, { timestamp: ts, expired })}`;
   // Short even for T before the last scan: a backfilled scan (scan --history) or another
@@ -146,7 +157,12 @@ function miss(req: ResolverRequest, t: RouteTarget, detail: string, opts?: Resol
 }
 
 /** The answer with the file a `key` lookup found: what `resolve` answers once it has the bytes. */
-export function fileAnswer(req: ResolverRequest, t: RouteTarget, obj: StoredObject, opts?: ResolverOptions): ResolverResponse {
+export function fileAnswer(
+  req: ResolverRequest,
+  t: RouteTarget,
+  obj: StoredObject,
+  opts?: ResolverOptions,
+): ResolverResponse {
   // Per-time files too: a threshold change rebuilds them, and their ETag makes revalidating cheap.
   return file(obj, contentTypeOf(t.resource), shortAge(opts), req);
 }
@@ -194,7 +210,9 @@ function missDetail(index: RepositoryIndex | null, badgeId: string | undefined, 
   }
   // A style the site does not render is no missing file: say so, and what it renders.
   // Without styles in the index the site renders flat alone (a styled route is never flat).
-  return style && (index.styles || 'flat').indexOf(style) < 0 ? `style ${style} not rendered; only ${index.styles || 'flat'}` : 'no such file';
+  return style && (index.styles || 'flat').indexOf(style) < 0
+    ? `style ${style} not rendered; only ${index.styles || 'flat'}`
+    : 'no such file';
 }
 
 function file(obj: StoredObject, contentType: string, cacheControl: string, req: ResolverRequest): ResolverResponse {
@@ -207,7 +225,12 @@ function file(obj: StoredObject, contentType: string, cacheControl: string, req:
 }
 
 /** The answer with its body, or for HEAD without it but with the length a GET would send. */
-function withBody(req: ResolverRequest, status: number, headers: Record<string, string>, body: Uint8Array | string): ResolverResponse {
+function withBody(
+  req: ResolverRequest,
+  status: number,
+  headers: Record<string, string>,
+  body: Uint8Array | string,
+): ResolverResponse {
   if (req.method !== 'HEAD') return { status, headers, body };
   headers['content-length'] = String(typeof body === 'string' ? utf8Length(body) : body.byteLength);
   return { status, headers, body: null };
@@ -243,12 +266,17 @@ export function errorAnswer(
 ): ResolverResponse {
   const title = (STATUS_TEXT[status] || STATUS_TEXT[400])!;
   const svg = /\.svg$/.test(req.path);
-  const headers: Record<string, string> = { 'content-type': svg ? SVG_TYPE : PROBLEM_TYPE, 'cache-control': shortAge(opts) };
+  const headers: Record<string, string> = {
+    'content-type': svg ? SVG_TYPE : PROBLEM_TYPE,
+    'cache-control': shortAge(opts),
+  };
   return withBody(
     req,
     status,
     headers,
-    svg ? errorBadge((badgeId ?? 'badge').toLowerCase(), badgeMessage || title.toLowerCase()) : problemBody(status, title, detail),
+    svg
+      ? errorBadge((badgeId ?? 'badge').toLowerCase(), badgeMessage || title.toLowerCase())
+      : problemBody(status, title, detail),
   );
 }
 

@@ -39,7 +39,9 @@ export function pageRoute(path: string): PageRoute | null {
   let m = /^\/repositories\/(.+?)(\/|\/index\.html|\/feed\.atom)$/.exec(path);
   if (m) {
     const segment = canonicalSegment(m[1]!);
-    return segment.ok ? page(`repositories/${segment.encoded}/${m[2] === '/feed.atom' ? 'feed.atom' : 'index.html'}`) : null;
+    return segment.ok
+      ? page(`repositories/${segment.encoded}/${m[2] === '/feed.atom' ? 'feed.atom' : 'index.html'}`)
+      : null;
   }
   m = /^\/rules\/(.+?)\/(?:index\.html)?$/.exec(path);
   if (m) {

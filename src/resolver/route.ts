@@ -3,7 +3,14 @@
 // Functions run a subset of ES2020 (no for…of, spread or destructuring): a test parses the
 // bundle and holds this module and its imports to that subset.
 import { checkRepositoryUrl } from '../model/repository-url.ts';
-import { API_PREFIX, BADGE_ID_PATTERN, EXTRA_BADGE_STYLES, isLatestOnly, type ExtraBadgeStyle, type Resource } from '../model/layout.ts';
+import {
+  API_PREFIX,
+  BADGE_ID_PATTERN,
+  EXTRA_BADGE_STYLES,
+  isLatestOnly,
+  type ExtraBadgeStyle,
+  type Resource,
+} from '../model/layout.ts';
 
 export interface RouteTarget {
   /** Encoded canonical repository URL: the key segment. */
@@ -15,7 +22,9 @@ export interface RouteTarget {
   timestamp?: number;
 }
 
-export type RouteResult = { ok: true; target: RouteTarget } | { ok: false; status: 400 | 404 | 405; detail: string; badgeId?: string };
+export type RouteResult =
+  | { ok: true; target: RouteTarget }
+  | { ok: false; status: 400 | 404 | 405; detail: string; badgeId?: string };
 
 const BADGE_ID = new RegExp(BADGE_ID_PATTERN);
 // The file a path ends in; the repository part before it may arrive decoded, with slashes.
@@ -33,7 +42,8 @@ export function route(method: string, path: string, query: string): RouteResult 
   let rest = path.slice(prefix.length, file.index);
   let resource: RouteTarget['resource'];
   let badgeId: string | undefined;
-  if (file[2] === undefined) resource = { kind: file[1] === 'sarif' ? 'sarif' : file[1] === 'index.json' ? 'index' : 'code-scanning' };
+  if (file[2] === undefined)
+    resource = { kind: file[1] === 'sarif' ? 'sarif' : file[1] === 'index.json' ? 'index' : 'code-scanning' };
   else {
     const m = BADGE_FILE.exec(file[2])!;
     badgeId = m[1]!;

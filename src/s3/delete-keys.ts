@@ -11,7 +11,9 @@ export async function deleteKeys(client: S3Client, bucket: string, keys: readonl
   for (let i = 0; i < keys.length; i += BATCH) {
     const batch = keys.slice(i, i + BATCH);
     try {
-      const res = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+      const res = await client.send(
+        new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+      );
       refused.push(...(res.Errors ?? []).map((e) => e.Key ?? '?'));
     } catch (err) {
       if (((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0) < 500) throw err;

@@ -12,7 +12,10 @@ export function conditionRefused(err: unknown): boolean {
 }
 
 export function isNotFound(err: unknown): boolean {
-  return (err as { name?: string }).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+  return (
+    (err as { name?: string }).name === 'NoSuchKey' ||
+    (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+  );
 }
 
 /**
@@ -21,7 +24,13 @@ export function isNotFound(err: unknown): boolean {
  * conditional writes at a small object of its own (the lease itself is never touched by the
  * probe).
  */
-export function s3LeaseSlot(client: S3Client, loc: S3Location, key: string, kind: LeaseHolderKind, fail: (problem: string) => Error): LeaseSlot {
+export function s3LeaseSlot(
+  client: S3Client,
+  loc: S3Location,
+  key: string,
+  kind: LeaseHolderKind,
+  fail: (problem: string) => Error,
+): LeaseSlot {
   const Bucket = loc.bucket;
   const Key = loc.prefix + key;
   const probeKey = `${loc.prefix}.badgepress/conditional-writes-probe`;
@@ -29,7 +38,16 @@ export function s3LeaseSlot(client: S3Client, loc: S3Location, key: string, kind
   // NoSuchKey is S3's answer to If-Match on a key that is gone: a refused condition too.
   const put = async (text: string, condition: { IfNoneMatch: string } | { IfMatch: string }, key = Key) => {
     try {
-      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: text, ContentType: JSON_TYPE, CacheControl: 'no-store', ...condition }));
+      await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: key,
+          Body: text,
+          ContentType: JSON_TYPE,
+          CacheControl: 'no-store',
+          ...condition,
+        }),
+      );
       return true;
     } catch (err) {
       if (conditionRefused(err) || (err as { name?: string }).name === 'NoSuchKey') return false;

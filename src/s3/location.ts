@@ -28,13 +28,16 @@ const URL_LIKE = /^([a-z][a-z0-9+.-]+):\/+(.*)$/is;
  */
 export function locationProblem(text: string): string | undefined {
   if (text.startsWith('s3://')) {
-    return parseS3Location(text) ? undefined : 'expected s3://bucket/prefix with a valid bucket name (3 to 63 lower-case letters, digits, dots and hyphens)';
+    return parseS3Location(text)
+      ? undefined
+      : 'expected s3://bucket/prefix with a valid bucket name (3 to 63 lower-case letters, digits, dots and hyphens)';
   }
   const m = URL_LIKE.exec(text);
   if (!m) return undefined;
   const [, scheme, rest] = m as unknown as [string, string, string];
   const asDirectory = `; for a local directory of that name write ./${text}`;
-  if (scheme.toLowerCase() === 's3') return `write the scheme exactly as s3:// (lower case, two slashes): s3://${rest}${asDirectory}`;
+  if (scheme.toLowerCase() === 's3')
+    return `write the scheme exactly as s3:// (lower case, two slashes): s3://${rest}${asDirectory}`;
   return `${scheme}:// is not a location badgepress writes to or reads from: use s3://bucket/prefix or a directory${asDirectory}`;
 }
 

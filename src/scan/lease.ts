@@ -49,7 +49,11 @@ export async function holdScanLease(writer: StoreWriter, shard: Shard | undefine
   const deadline = now() + (opts.waitSeconds ?? 0);
   const own = scanLeaseKey(shard);
   for (;;) {
-    const lease = await acquireLease(writer.leaseSlot(own), { ...opts, holderKind: 'scan', waitSeconds: Math.max(0, deadline - now()) });
+    const lease = await acquireLease(writer.leaseSlot(own), {
+      ...opts,
+      holderKind: 'scan',
+      waitSeconds: Math.max(0, deadline - now()),
+    });
     let found: ScanOverlapError | undefined;
     try {
       for (const key of await writer.scanLeaseKeys()) {

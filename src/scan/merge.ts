@@ -13,7 +13,12 @@ import { measuredRule } from '../model/measured-rules.ts';
 const isEvents = (v: StoredValue | undefined): v is { events: number[] } => typeof v === 'object' && v !== null;
 
 /** `failures`: the causes the adapter reported; a rule it nulled with one of them failed. */
-export function mergeForge(git: Measurement, forge: Measurement | undefined, forgeRules: ReadonlySet<string>, failures: readonly string[] = []): Measurement {
+export function mergeForge(
+  git: Measurement,
+  forge: Measurement | undefined,
+  forgeRules: ReadonlySet<string>,
+  failures: readonly string[] = [],
+): Measurement {
   if (!forge) return git;
   const values = { ...git.values };
   const evidence = { ...git.evidence };
@@ -29,7 +34,10 @@ export function mergeForge(git: Measurement, forge: Measurement | undefined, for
     } else if (isEvents(ours) && theirs === null) {
       // The forge's part failed (it says why): git's own events stand, and the evidence says
       // what is missing. A failure nulls only the rules that had nothing but the API.
-      evidence[rule] = [git.evidence[rule], `forge ${measuredRule(rule)?.forgePart ?? 'events'} not read: ${forge.evidence[rule] ?? 'no answer'}`]
+      evidence[rule] = [
+        git.evidence[rule],
+        `forge ${measuredRule(rule)?.forgePart ?? 'events'} not read: ${forge.evidence[rule] ?? 'no answer'}`,
+      ]
         .filter(Boolean)
         .join('; ');
     } else {
@@ -38,7 +46,12 @@ export function mergeForge(git: Measurement, forge: Measurement | undefined, for
       else delete evidence[rule];
     }
   }
-  return { ...(git.revision ? { revision: git.revision } : {}), values, evidence, ...(failed.size > 0 ? { failed: [...failed].sort() } : {}) };
+  return {
+    ...(git.revision ? { revision: git.revision } : {}),
+    values,
+    evidence,
+    ...(failed.size > 0 ? { failed: [...failed].sort() } : {}),
+  };
 }
 
 /**

@@ -71,13 +71,21 @@ export interface ScanOutcome {
 async function openWriter(settings: Settings): Promise<StoreWriter> {
   if (!isS3(settings.store)) {
     await mkdir(settings.store, { recursive: true }).catch((err: unknown) => {
-      throw new UsageError(`--store ${settings.store}: cannot create the directory (${(err as NodeJS.ErrnoException).code}); name a writable directory`);
+      throw new UsageError(
+        `--store ${settings.store}: cannot create the directory (${(err as NodeJS.ErrnoException).code}); name a writable directory`,
+      );
     });
     return new DirectoryStoreWriter(settings.store);
   }
   const loc = parseS3Location(settings.store);
-  if (!loc) throw new UsageError(`--store ${JSON.stringify(settings.store)}: expected s3://bucket/prefix with a valid bucket name`);
-  const [{ S3StoreWriter }, { s3Client }] = await Promise.all([import('../store/s3-writer.ts'), import('../s3/client.ts')]);
+  if (!loc)
+    throw new UsageError(
+      `--store ${JSON.stringify(settings.store)}: expected s3://bucket/prefix with a valid bucket name`,
+    );
+  const [{ S3StoreWriter }, { s3Client }] = await Promise.all([
+    import('../store/s3-writer.ts'),
+    import('../s3/client.ts'),
+  ]);
   return new S3StoreWriter(s3Client(settings.s3), loc);
 }
 
@@ -88,7 +96,10 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
   // By default every rule badgepress can measure, whatever the thresholds judge today: a rule
   // added to a badge later finds its values in past scans.
   const rules = new Set(
-    run.asked ?? [...measuredRuleIds({ dependents: settings.dependents !== undefined }), ...judged.ids.filter((id) => !id.startsWith('MANUAL/'))],
+    run.asked ?? [
+      ...measuredRuleIds({ dependents: settings.dependents !== undefined }),
+      ...judged.ids.filter((id) => !id.startsWith('MANUAL/')),
+    ],
   );
 
   const { targets, listProblems, found } = await listTargets(run, settings);
@@ -147,8 +158,14 @@ async function leasedWriter(run: ScanRun, settings: Settings): Promise<{ writer:
 /** Each target's forge measurer; with no server to ask, the forge rules are null as not asked, never failures. */
 function forgesAsked(run: ScanRun, settings: Settings): ForgeFor {
   const dependents = settings.dependents ? { dependents: settings.dependents } : {};
-  const forges = run.forgeFor ?? forgesOf({ hosts: settings.hosts, ...dependents, gitTokens: settings.scan.tokens }, process.env);
-  const off = run.fetch === 'never' ? '--fetch never asks no server' : run.forge === 'never' ? '--forge never (git alone)' : undefined;
+  const forges =
+    run.forgeFor ?? forgesOf({ hosts: settings.hosts, ...dependents, gitTokens: settings.scan.tokens }, process.env);
+  const off =
+    run.fetch === 'never'
+      ? '--fetch never asks no server'
+      : run.forge === 'never'
+        ? '--forge never (git alone)'
+        : undefined;
   return off ? noneAsked(forges, off) : forges;
 }
 
@@ -156,9 +173,15 @@ function forgesAsked(run: ScanRun, settings: Settings): ForgeFor {
  * The repositories this run (this shard) scans: the repos file's lines, then what the sources
  * list; moved and left repositories and bad lines are told to the listener (by shard 0 alone).
  */
-async function listTargets(run: ScanRun, settings: Settings): Promise<{ targets: ListedTarget[]; listProblems: number; found: Discovery | undefined }> {
+async function listTargets(
+  run: ScanRun,
+  settings: Settings,
+): Promise<{ targets: ListedTarget[]; listProblems: number; found: Discovery | undefined }> {
   const { listener, shard } = run;
-  const parsed = run.reposFile === undefined ? { targets: [], problems: [] } : parseTargets(await readList(run.reposFile), run.reposFile);
+  const parsed =
+    run.reposFile === undefined
+      ? { targets: [], problems: [] }
+      : parseTargets(await readList(run.reposFile), run.reposFile);
   const first = !shard || shard.index === 0;
   const found =
     run.sources && run.sources.length > 0
@@ -167,7 +190,12 @@ async function listTargets(run: ScanRun, settings: Settings): Promise<{ targets:
           { hosts: settings.hosts, gitTokens: settings.scan.tokens },
           process.env,
           // Shard 0 alone looks up what left: n shards ask the forge once.
-          first ? async (listed) => [...parsed.targets.map((t) => t.url), ...(await storedElsewhere(settings, run.sources!, listed))] : [],
+          first
+            ? async (listed) => [
+                ...parsed.targets.map((t) => t.url),
+                ...(await storedElsewhere(settings, run.sources!, listed)),
+              ]
+            : [],
           listener.onListed,
         )
       : undefined;
@@ -201,7 +229,11 @@ async function listTargets(run: ScanRun, settings: Settings): Promise<{ targets:
  * writes: those that may have left a source or moved. Each such file is read (its records
  * name their repositoryUrl); a store not there yet holds none.
  */
-async function storedElsewhere(settings: Settings, sources: readonly SourceSetting[], listed: readonly ListedTarget[]): Promise<string[]> {
+async function storedElsewhere(
+  settings: Settings,
+  sources: readonly SourceSetting[],
+  listed: readonly ListedTarget[],
+): Promise<string[]> {
   let store: StoreSource;
   if (isS3(settings.store)) {
     const loc = parseS3Location(settings.store);

@@ -104,7 +104,9 @@ function scanContext(o: ScanOptions, summary: ScanSummary): ScanContext {
   const horizonMonths = Math.max(o.settings.horizonMonths, ...eventRuleIds().map((r) => o.windowMonths[r] ?? 0));
   const onMovedAside = (target: ListedTarget, to: string, cause: string) => {
     summary.movedAside++;
-    o.report(`${target.source} ${target.url}: the mirror could not be read (${cause}); moved aside to ${to} and fetched again`);
+    o.report(
+      `${target.source} ${target.url}: the mirror could not be read (${cause}); moved aside to ${to} and fetched again`,
+    );
   };
   // One test of who is a bot, for git and every forge.
   const isBot = botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]);
@@ -176,7 +178,12 @@ function hostLimits(o: ScanOptions): (target: ListedTarget) => Limiter {
         // The repository's own problem, reported when it is measured: the host's limit stands.
       }
       const ceiling = o.settings.concurrency;
-      limits.set(target.host, (l = limiter(fixed !== 'auto' ? () => fixed : () => forge?.inFlight?.(ceiling) ?? Math.min(ceiling, AUTO_GIT_HOST))));
+      limits.set(
+        target.host,
+        (l = limiter(
+          fixed !== 'auto' ? () => fixed : () => forge?.inFlight?.(ceiling) ?? Math.min(ceiling, AUTO_GIT_HOST),
+        )),
+      );
     }
     return l;
   };
@@ -241,10 +248,13 @@ async function planTimes(cx: ScanContext, target: ListedTarget): Promise<TimesPl
   const forge = o.forgeFor?.(target);
   // A host with an adapter answers its rules, whether or not this run needed to ask it (a
   // repository already stored at every time is no host without a forge API).
-  for (const r of [...(forge?.answers.always ?? []), ...(forge?.answers.latest ?? [])]) if (o.rules.has(r)) cx.measuredRules.add(r);
+  for (const r of [...(forge?.answers.always ?? []), ...(forge?.answers.latest ?? [])])
+    if (o.rules.has(r)) cx.measuredRules.add(r);
   // A stored time whose record lists failed rules this scan measures is measured again.
   const retry = failedAt(stored, o);
-  const wanted = [...new Set([...(o.historyTimes ?? []), o.asOf])].filter((t) => !stored.has(t) || retry.has(t)).sort((a, b) => a - b);
+  const wanted = [...new Set([...(o.historyTimes ?? []), o.asOf])]
+    .filter((t) => !stored.has(t) || retry.has(t))
+    .sort((a, b) => a - b);
   // A record at a time holds the rules of the scan that wrote it: one from a narrower --rules
   // scan cannot be completed (a second record at the same time is a duplicate a build skips).
   const short = lacking(stored, forge, o);
@@ -301,7 +311,9 @@ async function measureForge(
     await answers
       .save(answersFile)
       .catch((err: unknown) =>
-        o.report(`${target.source} ${target.url}: the forge's answers were not kept for the next scan (${answersFile}): ${(err as Error).message}`),
+        o.report(
+          `${target.source} ${target.url}: the forge's answers were not kept for the next scan (${answersFile}): ${(err as Error).message}`,
+        ),
       );
   cx.summary.forgeRequests += result.requests;
   cx.summary.forgeRequestsCounted += result.counted ?? result.requests;
@@ -320,7 +332,13 @@ async function measureForge(
 }
 
 /** One record per time appended; a time measured again completes its stored record. */
-async function append(cx: ScanContext, target: ListedTarget, plan: TimesPlan, times: number[], forged: Forged): Promise<void> {
+async function append(
+  cx: ScanContext,
+  target: ListedTarget,
+  plan: TimesPlan,
+  times: number[],
+  forged: Forged,
+): Promise<void> {
   const { o, summary } = cx;
   // A time measured again completes its stored record, or writes nothing when no failed rule
   // was measured this time; failures still stored are failures of this scan too.
@@ -336,10 +354,14 @@ async function append(cx: ScanContext, target: ListedTarget, plan: TimesPlan, ti
   if (forged.failed || still.length > 0) summary.failed++;
   // The adapter named its causes already; without it (not asked this time) the store's say why.
   if (!forged.failed && still.length > 0)
-    o.report(`${target.source} ${target.url}: not measured yet: ${still.join('; ')} (each scan measures them again until they are)`);
+    o.report(
+      `${target.source} ${target.url}: not measured yet: ${still.join('; ')} (each scan measures them again until they are)`,
+    );
   // A record without values says nothing (e.g. --rules naming forge rules alone, on a host without a forge API).
   // An unusable value costs its own rule (null, or the event left out), never the record.
-  const lines = records.flatMap(([t, m]) => (Object.keys(m.values).length > 0 ? [scanRecordLine(target.url, t, usableMeasurement(m))] : []));
+  const lines = records.flatMap(([t, m]) =>
+    Object.keys(m.values).length > 0 ? [scanRecordLine(target.url, t, usableMeasurement(m))] : [],
+  );
   if (lines.length > 0) await o.writer.append(plan.file, lines);
   summary.records += lines.length;
   summary.measured++;
@@ -374,13 +396,21 @@ function failedAt(stored: ReadonlyMap<number, StoredScan>, o: ScanOptions): Map<
  * The stored times whose record lacks a rule this scan measures there: the git rules asked for,
  * and those of the target's forge adapter (a latest-only rule at E alone), with the ids it lacks.
  */
-function lacking(stored: ReadonlyMap<number, StoredScan>, forge: ForgeMeasurer | undefined, o: ScanOptions): Array<[number, string[]]> {
+function lacking(
+  stored: ReadonlyMap<number, StoredScan>,
+  forge: ForgeMeasurer | undefined,
+  o: ScanOptions,
+): Array<[number, string[]]> {
   const out: Array<[number, string[]]> = [];
   const times = [...new Set([...(o.historyTimes ?? []), o.asOf])].sort((a, b) => a - b);
   for (const t of times) {
     const held = stored.get(t)?.rules;
     if (!held) continue;
-    const measured = [...GIT_RULE_IDS, ...(forge?.answers.always ?? []), ...(t === o.asOf ? (forge?.answers.latest ?? []) : [])];
+    const measured = [
+      ...GIT_RULE_IDS,
+      ...(forge?.answers.always ?? []),
+      ...(t === o.asOf ? (forge?.answers.latest ?? []) : []),
+    ];
     const missing = [...new Set(measured)].filter((r) => o.rules.has(r) && !held.has(r)).sort();
     if (missing.length > 0) out.push([t, missing]);
   }

@@ -66,7 +66,15 @@ export function scanTimesIn(text: string, repositoryUrl: string): Map<number, St
   const times = new Map<number, { rules: Set<string>; used: Measurement }>();
   for (const line of text.split('\n')) {
     if (!line.includes('"timestamp"')) continue;
-    let r: { kind?: unknown; repositoryUrl?: unknown; timestamp?: unknown; values?: unknown; evidence?: unknown; revision?: unknown; failed?: unknown };
+    let r: {
+      kind?: unknown;
+      repositoryUrl?: unknown;
+      timestamp?: unknown;
+      values?: unknown;
+      evidence?: unknown;
+      revision?: unknown;
+      failed?: unknown;
+    };
     try {
       r = JSON.parse(line) as typeof r;
     } catch {

@@ -41,7 +41,9 @@ export class S3StoreWriter implements StoreWriter {
 
   private async get(file: string): Promise<Stored> {
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + file }));
+      const res = await this.client.send(
+        new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + file }),
+      );
       return { body: await res.Body!.transformToString(), etag: res.ETag };
     } catch (err) {
       if (isNotFound(err)) return { body: '', etag: undefined };
@@ -78,7 +80,11 @@ export class S3StoreWriter implements StoreWriter {
       let etag: string | undefined;
       try {
         const condition = stored.etag === undefined ? { IfNoneMatch: '*' } : { IfMatch: stored.etag };
-        etag = (await this.client.send(new PutObjectCommand({ Bucket: this.loc.bucket, Key, Body: body, ContentType: NDJSON_TYPE, ...condition }))).ETag;
+        etag = (
+          await this.client.send(
+            new PutObjectCommand({ Bucket: this.loc.bucket, Key, Body: body, ContentType: NDJSON_TYPE, ...condition }),
+          )
+        ).ETag;
       } catch (err) {
         if (conditionRefused(err)) throw this.conflict(file);
         throw this.failure(file, 'write', err);
@@ -102,7 +108,8 @@ export class S3StoreWriter implements StoreWriter {
       this.loc,
       key,
       'scan',
-      (problem) => new StoreWriteError(`store ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`),
+      (problem) =>
+        new StoreWriteError(`store ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`),
     );
   }
 

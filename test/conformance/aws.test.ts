@@ -59,7 +59,9 @@ async function put(key: string, body: Buffer | string, originPath = ORIGIN_PATH)
       Body: body,
       ContentType: key.endsWith('.svg') ? 'image/svg+xml' : 'application/json',
       // As the build stores them (test/s3-publish.test.ts): immutable only for content-hashed assets.
-      CacheControl: /^assets\/[^/]+\.[0-9a-f]{8,64}\.(css|js)$/.test(key) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+      CacheControl: /^assets\/[^/]+\.[0-9a-f]{8,64}\.(css|js)$/.test(key)
+        ? 'public, max-age=31536000, immutable'
+        : 'public, max-age=300',
     }),
   );
 }
@@ -101,11 +103,18 @@ function runFunction(event: unknown): {
 }
 
 const lambdaHeaders = (h: Record<string, string | string[] | undefined>) =>
-  Object.fromEntries(Object.entries(h).flatMap(([k, v]) => (v === undefined ? [] : [[k.toLowerCase(), [{ key: k, value: String(v) }]]])));
+  Object.fromEntries(
+    Object.entries(h).flatMap(([k, v]) => (v === undefined ? [] : [[k.toLowerCase(), [{ key: k, value: String(v) }]]])),
+  );
 
 function fromLambda(r: EdgeResponse, originBody = ''): ConformanceAnswer {
   const headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, v[0]!.value]));
-  const body = r.body === undefined ? originBody : r.bodyEncoding === 'base64' ? Buffer.from(r.body, 'base64').toString('utf8') : r.body;
+  const body =
+    r.body === undefined
+      ? originBody
+      : r.bodyEncoding === 'base64'
+        ? Buffer.from(r.body, 'base64').toString('utf8')
+        : r.body;
   return { status: Number(r.status), headers, body };
 }
 
@@ -113,11 +122,26 @@ function fetchOrigin(req: EdgeRequest): Promise<{ status: number; headers: Recor
   return new Promise((ok, fail) => {
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, v[0]!.value]));
     delete headers.host;
-    httpRequest({ host: '127.0.0.1', port: peer.port, method: req.method, path: `/${BUCKET}${req.origin!.s3!.path}${req.uri}`, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => ok({ status: res.statusCode!, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') }));
-    })
+    httpRequest(
+      {
+        host: '127.0.0.1',
+        port: peer.port,
+        method: req.method,
+        path: `/${BUCKET}${req.origin!.s3!.path}${req.uri}`,
+        headers,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          ok({
+            status: res.statusCode!,
+            headers: res.headers as Record<string, string>,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    )
       .on('error', fail)
       .end();
   });
@@ -139,7 +163,13 @@ async function throughTheEdge(req: ConformanceRequest): Promise<ConformanceAnswe
     uri: viewer.uri!,
     querystring,
     headers: lambdaHeaders(Object.fromEntries(Object.entries(viewer.headers).map(([k, v]) => [k, v.value]))),
-    origin: { s3: { domainName: `${BUCKET}.s3.us-east-1.amazonaws.com`, path: ORIGIN_PATHS[req.site ?? 'A'], region: 'us-east-1' } },
+    origin: {
+      s3: {
+        domainName: `${BUCKET}.s3.us-east-1.amazonaws.com`,
+        path: ORIGIN_PATHS[req.site ?? 'A'],
+        region: 'us-east-1',
+      },
+    },
   };
   const cf = (eventType: string, response?: EdgeResponse) => ({
     Records: [{ cf: { config: { eventType }, request: originRequest, ...(response ? { response } : {}) } }],
@@ -147,7 +177,9 @@ async function throughTheEdge(req: ConformanceRequest): Promise<ConformanceAnswe
   const afterRequest = await lambda(cf('origin-request'));
   if ('status' in afterRequest) return fromLambda(afterRequest);
   const origin = await fetchOrigin(afterRequest);
-  const afterResponse = await lambda(cf('origin-response', { status: String(origin.status), headers: lambdaHeaders(origin.headers) }));
+  const afterResponse = await lambda(
+    cf('origin-response', { status: String(origin.status), headers: lambdaHeaders(origin.headers) }),
+  );
   return fromLambda(afterResponse as EdgeResponse, origin.body);
 }
 
@@ -208,9 +240,12 @@ describe('the AWS edge adapters', () => {
   });
 
   it('the sandbox has no Node or Web globals for the function to lean on', () => {
-    expect(runInContext('[typeof require, typeof process, typeof Buffer, typeof TextDecoder, typeof URL, typeof fetch, typeof handler].join()', sandbox)).toBe(
-      'undefined,undefined,undefined,undefined,undefined,undefined,function',
-    );
+    expect(
+      runInContext(
+        '[typeof require, typeof process, typeof Buffer, typeof TextDecoder, typeof URL, typeof fetch, typeof handler].join()',
+        sandbox,
+      ),
+    ).toBe('undefined,undefined,undefined,undefined,undefined,undefined,function');
   });
 
   it('answers the conformance table end to end through CloudFront Function, Lambda@Edge and S3, Shape A and Shape B sites', async () => {
@@ -219,7 +254,12 @@ describe('the AWS edge adapters', () => {
 
   it('answers the functions generate carry no Content-Length (CloudFront frames them, and refuses a function that sets it)', async () => {
     const base = '/api/v1/repositories/https%3A%2F%2Fgithub.com%2Facme%2Fwidget';
-    for (const url of ['/api/v1/repositories/nope/sarif', `${base}/badges/POPULARITY.svg`, `${base}/sarif?timestamp=1`, `${base}/sarif?timestamp=1762000000`]) {
+    for (const url of [
+      '/api/v1/repositories/nope/sarif',
+      `${base}/badges/POPULARITY.svg`,
+      `${base}/sarif?timestamp=1`,
+      `${base}/sarif?timestamp=1762000000`,
+    ]) {
       for (const method of ['GET', 'HEAD']) {
         const answer = await throughTheEdge({ method, url });
         expect(answer.status, `${method} ${url}`).not.toBe(200);
@@ -230,11 +270,21 @@ describe('the AWS edge adapters', () => {
 
   it('rewrites latest requests to the escaped key and passes only ?timestamp= on', () => {
     const latest = runFunction(
-      viewerEvent({ method: 'GET', url: '/api/v1/repositories/https%3a%2f%2fgithub.com%2Facme%2Fwidget/badges/MAINTENANCE.svg?utm_source=x' }),
+      viewerEvent({
+        method: 'GET',
+        url: '/api/v1/repositories/https%3a%2f%2fgithub.com%2Facme%2Fwidget/badges/MAINTENANCE.svg?utm_source=x',
+      }),
     );
-    expect(latest.uri).toBe('/api/v1/repositories/https%253A%252F%252Fgithub.com%252Facme%252Fwidget/badges/MAINTENANCE.svg');
+    expect(latest.uri).toBe(
+      '/api/v1/repositories/https%253A%252F%252Fgithub.com%252Facme%252Fwidget/badges/MAINTENANCE.svg',
+    );
     expect(latest.querystring).toEqual({});
-    const at = runFunction(viewerEvent({ method: 'GET', url: '/api/v1/repositories/https://github.com/acme/widget/sarif?timestamp=1762000000&utm_source=x' }));
+    const at = runFunction(
+      viewerEvent({
+        method: 'GET',
+        url: '/api/v1/repositories/https://github.com/acme/widget/sarif?timestamp=1762000000&utm_source=x',
+      }),
+    );
     expect(at.uri).toBe('/api/v1/repositories/https%3A%2F%2Fgithub.com%2Facme%2Fwidget/sarif');
     expect(at.querystring).toEqual({ timestamp: { value: '1762000000' } });
   });
@@ -250,13 +300,22 @@ describe('the AWS edge adapters', () => {
     ];
     for (const url of awkward) {
       const enc = encodeURIComponent(url);
-      await put(`api/v1/repositories/${enc}/badges/MAINTENANCE.svg`, `<svg xmlns="http://www.w3.org/2000/svg"><title>${url}</title></svg>`);
-      await put(`api/v1/repositories/${enc}/index.json`, JSON.stringify({ repositoryUrl: url, timestamps: [1763000000], badges: ['MAINTENANCE'] }));
+      await put(
+        `api/v1/repositories/${enc}/badges/MAINTENANCE.svg`,
+        `<svg xmlns="http://www.w3.org/2000/svg"><title>${url}</title></svg>`,
+      );
+      await put(
+        `api/v1/repositories/${enc}/index.json`,
+        JSON.stringify({ repositoryUrl: url, timestamps: [1763000000], badges: ['MAINTENANCE'] }),
+      );
       const latest = await throughTheEdge({ method: 'GET', url: `/api/v1/repositories/${enc}/badges/MAINTENANCE.svg` });
       expect(latest.status, url).toBe(200);
       expect(latest.headers['content-type']).toBe('image/svg+xml');
       expect(latest.headers['cache-control']).toBe('public, max-age=300');
-      const at = await throughTheEdge({ method: 'GET', url: `/api/v1/repositories/${enc}/badges/MAINTENANCE.svg?timestamp=1763000001` });
+      const at = await throughTheEdge({
+        method: 'GET',
+        url: `/api/v1/repositories/${enc}/badges/MAINTENANCE.svg?timestamp=1763000001`,
+      });
       expect(at.status, url).toBe(302);
       expect(at.headers.location).toBe(`/api/v1/repositories/${enc}/at/1763000000/badges/MAINTENANCE.svg`);
     }
@@ -264,7 +323,8 @@ describe('the AWS edge adapters', () => {
 
   // Outside the API a path names the key it spells (src/resolver/pages.ts), never with an
   // empty, '..' or hidden segment (.badgepress/ stays private); inside, only openapi.json.
-  const SITE_PAGE_KEY = /^\/(?:api\/v1\/openapi\.json|rules\/(?!\.\.?\/)[^/]+\/index\.html|(?!api\/)(?:[^/.][^/]*\/)*(?:[^/.][^/]*)?)$/;
+  const SITE_PAGE_KEY =
+    /^\/(?:api\/v1\/openapi\.json|rules\/(?!\.\.?\/)[^/]+\/index\.html|(?!api\/)(?:[^/.][^/]*\/)*(?:[^/.][^/]*)?)$/;
 
   it('a path segment longer than any key segment is a 404 from the function, never a 5xx from the origin', async () => {
     for (const path of [`/${'x'.repeat(256)}`, `/docs/${'x'.repeat(300)}/`, `/rules/${'R'.repeat(256)}/`]) {

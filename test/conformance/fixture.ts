@@ -33,7 +33,12 @@ export async function conformanceSites(): Promise<ConformanceSites> {
   const root = tempDir('badgepress-conformance-');
   const sites = { root, A: join(root, 'site'), B: join(root, 'site-b') };
   await buildShapeA(sites.A);
-  await buildSite({ config: join(ROOT, 'examples/shape-b/badgepress.yaml'), store: join(ROOT, 'examples/shape-b/store'), out: sites.B, now: NOW });
+  await buildSite({
+    config: join(ROOT, 'examples/shape-b/badgepress.yaml'),
+    store: join(ROOT, 'examples/shape-b/store'),
+    out: sites.B,
+    now: NOW,
+  });
   return sites;
 }
 
@@ -46,9 +51,17 @@ async function buildShapeA(out: string): Promise<void> {
   mkdirSync(join(dir, 'at/1760000000/expired/badges'), { recursive: true });
   writeFileSync(
     join(dir, 'index.json'),
-    JSON.stringify({ repositoryUrl: 'https://example.org/expiring/repo', timestamps: [1760000000], badges: ['MAINTENANCE'], expireAfterSeconds: 86400 }),
+    JSON.stringify({
+      repositoryUrl: 'https://example.org/expiring/repo',
+      timestamps: [1760000000],
+      badges: ['MAINTENANCE'],
+      expireAfterSeconds: 86400,
+    }),
   );
-  writeFileSync(join(dir, 'at/1760000000/expired/badges/MAINTENANCE.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><title>MAINTENANCE: expired</title></svg>');
+  writeFileSync(
+    join(dir, 'at/1760000000/expired/badges/MAINTENANCE.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg"><title>MAINTENANCE: expired</title></svg>',
+  );
   const books = join(out, 'api/v1/repositories', BUCHER);
   mkdirSync(join(books, 'at/1760000000/badges'), { recursive: true });
   // As this site's build writes an index: with the styles it renders.
@@ -61,5 +74,8 @@ async function buildShapeA(out: string): Promise<void> {
       styles: ['flat', 'for-the-badge', 'social'],
     }),
   );
-  writeFileSync(join(books, 'at/1760000000/badges/MAINTENANCE.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><title>MAINTENANCE: books</title></svg>');
+  writeFileSync(
+    join(books, 'at/1760000000/badges/MAINTENANCE.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg"><title>MAINTENANCE: books</title></svg>',
+  );
 }

@@ -22,8 +22,10 @@ const available = (varnishBinary() !== undefined && nginxBinary() !== undefined)
 
 const MAX_AGE = 2;
 // REUSED counts dependents; acme/widget has 4 at 1762000000 and 19 at its last scan.
-const BANDS = '{ min: 1, max: 4, status: bronze }\n      - { min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }';
-const EDITED = '{ min: 1, max: 3, status: bronze }\n      - { min: 4, max: 18, status: silver }\n      - { min: 19, max: null, status: gold }';
+const BANDS =
+  '{ min: 1, max: 4, status: bronze }\n      - { min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }';
+const EDITED =
+  '{ min: 1, max: 3, status: bronze }\n      - { min: 4, max: 18, status: silver }\n      - { min: 19, max: null, status: gold }';
 
 const base = `/api/v1/repositories/${WIDGET}`;
 // Worked out by hand from examples/store/acme-widget.ndjson and the bands above: the latest
@@ -40,7 +42,8 @@ for (const file of ['badges/REUSED', 'badges/REUSED.svg', 'sarif']) {
 function judgement(url: string, body: string): string {
   if (url.includes('.svg')) return /aria-label="REUSED: (\w+)"/.exec(body)?.[1] ?? `no label in ${body.slice(0, 80)}`;
   const json = JSON.parse(body);
-  if (url.includes('/sarif')) return json.runs[0].properties.badges.find((b: { badgeId: string }) => b.badgeId === 'REUSED').badgeStatus;
+  if (url.includes('/sarif'))
+    return json.runs[0].properties.badges.find((b: { badgeId: string }) => b.badgeId === 'REUSED').badgeStatus;
   return json.badgeStatus;
 }
 
@@ -61,7 +64,12 @@ describe.runIf(available)('a threshold change through shared HTTP caches', () =>
     return file;
   };
   const build = (bands: string) =>
-    buildSite({ config: config(bands), store: join(ROOT, 'examples/store'), out: site, include: (u) => u === 'https://github.com/acme/widget' });
+    buildSite({
+      config: config(bands),
+      store: join(ROOT, 'examples/store'),
+      out: site,
+      include: (u) => u === 'https://github.com/acme/widget',
+    });
 
   beforeAll(async () => {
     await build(BANDS);
@@ -116,7 +124,9 @@ describe.runIf(available)('a threshold change through shared HTTP caches', () =>
 
   it('no API answer is immutable or outlives latestMaxAge', async () => {
     for (const { url } of URLS) {
-      const res = await fetch(`http://127.0.0.1:${(serve.address() as { port: number }).port}${url}`, { redirect: 'manual' });
+      const res = await fetch(`http://127.0.0.1:${(serve.address() as { port: number }).port}${url}`, {
+        redirect: 'manual',
+      });
       await res.text();
       expect(res.headers.get('cache-control'), url).toBe(`public, max-age=${MAX_AGE}`);
       if (res.status === 200) expect(res.headers.get('etag'), url).toMatch(/^"/);

@@ -62,7 +62,11 @@ describe.runIf(available)('nginx in front of serve conforms', () => {
     for (const url of direct) expect((await run({ method: 'GET', url })).status, url).toBe(200);
     expect((await run({ method: 'HEAD', url: `${base}/sarif` })).status).toBe(200);
     expect(seen).toEqual([]);
-    const dynamic = [`${base}/sarif?timestamp=1762000000`, `${base}/sarif?%74imestamp=1762000000`, `${base}/badges/MAINTENANCE.svg?utm=x&timestamp=1900000000`];
+    const dynamic = [
+      `${base}/sarif?timestamp=1762000000`,
+      `${base}/sarif?%74imestamp=1762000000`,
+      `${base}/badges/MAINTENANCE.svg?utm=x&timestamp=1900000000`,
+    ];
     for (const url of dynamic) expect((await run({ method: 'GET', url })).status, url).toBe(302);
     expect(seen).toEqual(dynamic.map((url) => `GET ${url}`));
   });
@@ -95,13 +99,19 @@ describe.runIf(available)('nginx in front of serve conforms', () => {
         '127.0.0.1',
         () => (front.A!.serve.server.address() as { port: number }).port,
       )({ method: 'GET', url, headers: { accept: 'text/html' } });
-      expect([viaNginx.status, viaNginx.headers['content-type']], url).toEqual([alone.status, alone.headers['content-type']]);
+      expect([viaNginx.status, viaNginx.headers['content-type']], url).toEqual([
+        alone.status,
+        alone.headers['content-type'],
+      ]);
     }
     expect(seen.filter((l) => pages.some((p) => l === `GET ${p}`)).length).toBe(pages.length * 2);
   });
 
   it('a path that climbs out of the tree is not served by nginx', async () => {
-    for (const url of [`/api/v1/repositories/${WIDGET}/../../../../../../etc/passwd`, `/api/v1/repositories/${WIDGET}/at/1/../../../../../../../etc/passwd`]) {
+    for (const url of [
+      `/api/v1/repositories/${WIDGET}/../../../../../../etc/passwd`,
+      `/api/v1/repositories/${WIDGET}/at/1/../../../../../../../etc/passwd`,
+    ]) {
       const a = await new Promise<{ status: number; body: string }>((ok, fail) => {
         request({ host: '127.0.0.1', port: front.A!.nginx.port, path: url }, (res) => {
           let body = '';

@@ -53,7 +53,8 @@ export function openapiChecker(
       if (!path.startsWith('/api/')) return problems;
       const tpl = templates.filter((t) => t.re.test(path)).sort((x, y) => y.p.length - x.p.length)[0];
       if (!tpl) {
-        if (a.status !== 404 && a.status !== 400 && a.status !== 405) problems.push(`no documented path for ${path}, yet status ${a.status}`);
+        if (a.status !== 404 && a.status !== 400 && a.status !== 405)
+          problems.push(`no documented path for ${path}, yet status ${a.status}`);
         return problems;
       }
       const item = doc.paths[tpl.p] as Json;
@@ -68,13 +69,15 @@ export function openapiChecker(
           if (header.required) problems.push(`required header ${name} missing`);
           continue;
         }
-        if (header.schema && !ajv.validate(header.schema, value)) problems.push(`header ${name}: ${value} ${ajv.errorsText()}`);
+        if (header.schema && !ajv.validate(header.schema, value))
+          problems.push(`header ${name}: ${value} ${ajv.errorsText()}`);
       }
       if (a.status === 302 || a.status === 304 || req.method === 'HEAD') return problems;
       const type = (a.headers['content-type'] ?? '').split(';')[0]!;
       const media = r.content?.[type];
       if (!media) return [...problems, `content type ${type} not documented for ${a.status}`];
-      if (type.endsWith('json') && !ajv.validate(withAbsoluteRefs(media.schema), JSON.parse(a.body))) problems.push(`body: ${ajv.errorsText()}`);
+      if (type.endsWith('json') && !ajv.validate(withAbsoluteRefs(media.schema), JSON.parse(a.body)))
+        problems.push(`body: ${ajv.errorsText()}`);
       return problems;
     },
   };

@@ -45,7 +45,9 @@ describe('badgepress serve conforms', () => {
     const path = join(dir, 'api/v1/repositories', WIDGET, 'badges/MAINTENANCE.svg');
     const original = readFileSync(path);
     for (let i = 0; i < 2; i++) expect((await run({ method: 'GET', url })).body).toBe(original.toString());
-    const replaced = original.toString().replace(/<title>[^<]*<\/title>/, '<title>replaced, and longer than before</title>');
+    const replaced = original
+      .toString()
+      .replace(/<title>[^<]*<\/title>/, '<title>replaced, and longer than before</title>');
     writeFileSync(`${path}.new`, replaced);
     renameSync(`${path}.new`, path);
     clock += 1000;

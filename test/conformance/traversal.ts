@@ -20,10 +20,16 @@ export function plantCanaries(dir: string): void {
   mkdirSync(join(outside, 'at/1760000000/badges'), { recursive: true });
   for (const base of [outside, join(outside, 'at/1760000000')]) {
     writeFileSync(join(base, 'sarif'), `{"canary":"${CANARY}"}`);
-    writeFileSync(join(base, 'badges/MAINTENANCE.svg'), `<svg xmlns="http://www.w3.org/2000/svg"><title>${CANARY}</title></svg>`);
+    writeFileSync(
+      join(base, 'badges/MAINTENANCE.svg'),
+      `<svg xmlns="http://www.w3.org/2000/svg"><title>${CANARY}</title></svg>`,
+    );
     writeFileSync(join(base, 'badges/MAINTENANCE'), `{"canary":"${CANARY}"}`);
   }
-  writeFileSync(join(outside, 'index.json'), JSON.stringify({ repositoryUrl: CANARY, timestamps: [1760000000], badges: ['MAINTENANCE'] }));
+  writeFileSync(
+    join(outside, 'index.json'),
+    JSON.stringify({ repositoryUrl: CANARY, timestamps: [1760000000], badges: ['MAINTENANCE'] }),
+  );
   const repos = join(dir, 'api/v1/repositories');
   symlinkSync(outside, join(repos, LINKED_REPOSITORY), 'dir');
   symlinkSync(join(outside, 'badges/MAINTENANCE.svg'), join(repos, WIDGET, 'badges/LEAK.svg'));
@@ -57,4 +63,5 @@ export const linkedPath = fc.constantFrom(
 );
 
 /** A Location the resolver may send: an encoded URL segment, a time, a file; nothing else. */
-export const LOCATION = /^\/api\/v1\/repositories\/[^/]*%3A[^/]*\/at\/\d+\/(?:expired\/)?(?:sarif|badges\/[A-Za-z0-9][A-Za-z0-9_-]*(?:\.svg)?)$/;
+export const LOCATION =
+  /^\/api\/v1\/repositories\/[^/]*%3A[^/]*\/at\/\d+\/(?:expired\/)?(?:sarif|badges\/[A-Za-z0-9][A-Za-z0-9_-]*(?:\.svg)?)$/;

@@ -65,9 +65,13 @@ beforeAll(async () => {
       worker('B', { bindings: { ORIGIN_URL: `http://127.0.0.1:${port}/site-b` } }),
     ],
   });
-  viaR2 = new Miniflare({ workers: SITES.map((site) => worker(site, { r2Buckets: { BUCKET: `bucket-${workerName(site)}` } })) });
+  viaR2 = new Miniflare({
+    workers: SITES.map((site) => worker(site, { r2Buckets: { BUCKET: `bucket-${workerName(site)}` } })),
+  });
   for (const site of SITES) {
-    const bucket = (await viaR2.getR2Bucket('BUCKET', workerName(site))) as unknown as { put(key: string, value: string): Promise<unknown> };
+    const bucket = (await viaR2.getR2Bucket('BUCKET', workerName(site))) as unknown as {
+      put(key: string, value: string): Promise<unknown>;
+    };
     const dir = sites[site];
     for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
       if (!e.isFile()) continue;

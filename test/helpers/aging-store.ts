@@ -15,6 +15,13 @@ export function agingStore(dir: string): { store: string; config: string } {
   writeFileSync(config, `expireAfterDays: 1\nthresholds:\n  A: ${join(ROOT, 'config/thresholds-a.yaml')}\n`);
   const store = join(dir, 'expiry-store');
   mkdirSync(store, { recursive: true });
-  writeFileSync(join(store, 'r.ndjson'), JSON.stringify({ repositoryUrl: AGING_URL, timestamp: AGING_TS, values: { ISSUE_REACTION_TIME: 0, BUS_FACTOR: 4 } }));
+  writeFileSync(
+    join(store, 'r.ndjson'),
+    JSON.stringify({
+      repositoryUrl: AGING_URL,
+      timestamp: AGING_TS,
+      values: { ISSUE_REACTION_TIME: 0, BUS_FACTOR: 4 },
+    }),
+  );
   return { store, config };
 }

@@ -9,7 +9,8 @@ export const haveBrowser = existsSync(CHROMIUM);
 
 /** Throws on CI without a browser (CI never skips), warns elsewhere; true when the tests can run. */
 export function browserOrSkip(what: string): boolean {
-  if (!haveBrowser && process.env.CI === 'true') throw new Error(`no Chromium at ${CHROMIUM}; CI never skips the browser tests: ${INSTALL}`);
+  if (!haveBrowser && process.env.CI === 'true')
+    throw new Error(`no Chromium at ${CHROMIUM}; CI never skips the browser tests: ${INSTALL}`);
   if (!haveBrowser) console.warn(`${what} tests skipped: no Chromium at ${CHROMIUM}; install it with: ${INSTALL}`);
   return haveBrowser;
 }
@@ -44,7 +45,12 @@ export async function axeViolations(page: Page, options: object = {}): Promise<s
   await page.evaluate(AXE);
   return page.evaluate(async (o) => {
     const w = window as unknown as {
-      axe: { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> };
+      axe: {
+        run: (
+          ctx: Document,
+          o: object,
+        ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }>;
+      };
     };
     const r = await w.axe.run(document, { resultTypes: ['violations'], ...o });
     return r.violations.map(

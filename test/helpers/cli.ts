@@ -33,11 +33,19 @@ export function spawnChecked(
   opts: Omit<SpawnSyncOptionsWithStringEncoding, 'encoding'> = {},
 ): SpawnSyncReturns<string> {
   const r = spawnSync(command, args, { ...opts, encoding: 'utf8' });
-  if (r.error) throw new Error(`could not run ${command} ${args.join(' ')}: ${r.error.message}${r.stderr ? `\n${r.stderr}` : ''}`, { cause: r.error });
+  if (r.error)
+    throw new Error(
+      `could not run ${command} ${args.join(' ')}: ${r.error.message}${r.stderr ? `\n${r.stderr}` : ''}`,
+      { cause: r.error },
+    );
   return r;
 }
 
 export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): CliRun {
-  const r = spawnChecked(CLI[0], [...CLI.slice(1), ...args], { cwd: opts.cwd ?? ROOT, env: childEnv(opts.env), timeout: 60_000 });
+  const r = spawnChecked(CLI[0], [...CLI.slice(1), ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: childEnv(opts.env),
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -31,7 +31,8 @@ export function ignored(dockerignore: string): (path: string) => boolean {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
-  for (const n of names) if (/[*?[!]/.test(n)) throw new Error(`.dockerignore pattern ${n}: only plain names are carried out here`);
+  for (const n of names)
+    if (/[*?[!]/.test(n)) throw new Error(`.dockerignore pattern ${n}: only plain names are carried out here`);
   return (path) => names.some((n) => path === n || path.startsWith(`${n}/`));
 }
 

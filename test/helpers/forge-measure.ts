@@ -22,7 +22,15 @@ export interface MeasureOn {
 
 export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<ForgeResult> {
   const hosts = {
-    [o.host]: { kind: o.kind, apiUrl: server.url, tokenEnv: 'FORGE_TEST_TOKEN', requestsPerSecond: 0, timeoutSeconds: 2, maxWaitSeconds: 5, ...o.hostConfig },
+    [o.host]: {
+      kind: o.kind,
+      apiUrl: server.url,
+      tokenEnv: 'FORGE_TEST_TOKEN',
+      requestsPerSecond: 0,
+      timeoutSeconds: 2,
+      maxWaitSeconds: 5,
+      ...o.hostConfig,
+    },
   };
   const forge = forgeFor({ hosts }, { FORGE_TEST_TOKEN: o.tokens });
   const request: ForgeRequest = {

@@ -22,7 +22,11 @@ export interface GitHttpServer {
 }
 
 /** `failFirst`: repository paths whose first that many requests get a 503 (a transient failure). */
-export async function startGitHttp(projectRoot: string, required: Record<string, string> = {}, failFirst: Record<string, number> = {}): Promise<GitHttpServer> {
+export async function startGitHttp(
+  projectRoot: string,
+  required: Record<string, string> = {},
+  failFirst: Record<string, number> = {},
+): Promise<GitHttpServer> {
   const authorizations = new Map<string, string[]>();
   const failures = new Map(Object.entries(failFirst));
   const uploadPackBytes: number[] = [];

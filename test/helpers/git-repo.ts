@@ -17,7 +17,14 @@ export function git(cwd: string, args: string[], env: Record<string, string> = {
     cwd,
     encoding: 'utf8',
     input,
-    env: { PATH: process.env.PATH!, HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LC_ALL: 'C', ...env },
+    env: {
+      PATH: process.env.PATH!,
+      HOME: cwd,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      LC_ALL: 'C',
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

@@ -28,13 +28,25 @@ export function hostileGit(root: string): HostileGit {
     return path;
   };
   // gpg as git runs it to verify: its messages (stderr) are what git shows with a commit.
-  const gpg = program('gpg', 'echo "gpg: Signature made by a hostile config" >&2\necho "[GNUPG:] GOODSIG 0 hostile" \n');
-  for (const hook of ['pre-auto-gc', 'post-checkout', 'reference-transaction', 'post-index-change', 'fsmonitor-watchman']) {
+  const gpg = program(
+    'gpg',
+    'echo "gpg: Signature made by a hostile config" >&2\necho "[GNUPG:] GOODSIG 0 hostile" \n',
+  );
+  for (const hook of [
+    'pre-auto-gc',
+    'post-checkout',
+    'reference-transaction',
+    'post-index-change',
+    'fsmonitor-watchman',
+  ]) {
     writeFileSync(join(hooks, hook), `#!/bin/sh\necho "hook ${hook}" >> '${log}'\n`);
     chmodSync(join(hooks, hook), 0o755);
   }
   const mailmap = join(root, 'hostile.mailmap');
-  writeFileSync(mailmap, 'Mallory <mallory@example.org> <alice@example.org>\nMallory <mallory@example.org> <bob@example.org>\n');
+  writeFileSync(
+    mailmap,
+    'Mallory <mallory@example.org> <alice@example.org>\nMallory <mallory@example.org> <bob@example.org>\n',
+  );
   const keys: Array<[string, string]> = [
     ['log.showSignature', 'true'],
     ['gpg.program', gpg],

@@ -43,7 +43,11 @@ export const HOSTILE = [
   '+',
   ' ',
 ];
-export const segment = fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ maxLength: 12 }), fc.stringMatching(/^[%0-9A-Fa-f./]{0,12}$/));
+export const segment = fc.oneof(
+  fc.constantFrom(...HOSTILE),
+  fc.string({ maxLength: 12 }),
+  fc.stringMatching(/^[%0-9A-Fa-f./]{0,12}$/),
+);
 export const hostilePath = fc.oneof(
   fc.array(segment, { maxLength: 8 }).map((s) => `/api/v1/repositories/${s.join('/')}`),
   fc.array(segment, { maxLength: 6 }).map((s) => `/api/v1/repositories/${WIDGET}/${s.join('/')}`),

@@ -44,7 +44,8 @@ export default class LongestFirst extends BaseSequencer {
     };
     // Projects stay in vitest's order (the isolated files first); within one, a stable sort.
     const byProject = new Map<string, TestSpecification[]>();
-    for (const f of await super.sort(files)) byProject.set(f.project.name, [...(byProject.get(f.project.name) ?? []), f]);
+    for (const f of await super.sort(files))
+      byProject.set(f.project.name, [...(byProject.get(f.project.name) ?? []), f]);
     return [...byProject.values()].flatMap((specs) => specs.sort((a, b) => rank(a) - rank(b)));
   }
 }

@@ -18,7 +18,8 @@ import { tempDir } from './tmp.ts';
 export const doc = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 export const guide = doc('docs/guides/scheduled-rebuilds.md');
 /** The guide's fenced blocks of one language. */
-export const blocks = (lang: string) => [...guide.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+export const blocks = (lang: string) =>
+  [...guide.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
 export const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
 
 /** Where the guide's recipes find Node 24, and where the Node running this test lives. */
@@ -32,7 +33,8 @@ export const installEnv = { npm_config_prefer_offline: 'true' };
 export const BAD_RECORD = `${JSON.stringify({ repositoryUrl: 'https://github.com/acme/widget', timestamp: 'yesterday', values: {} })}\n`;
 
 /** Without the `.badgepress/` bookkeeping (shard summaries), which is never served and differs between a sharded and an unsharded build. */
-export const served = <T>(tree: Map<string, T>) => new Map([...tree].filter(([key]) => !key.startsWith('.badgepress/')));
+export const served = <T>(tree: Map<string, T>) =>
+  new Map([...tree].filter(([key]) => !key.startsWith('.badgepress/')));
 
 export interface RecipeKit {
   dir: string;
@@ -55,7 +57,9 @@ export function recipeKit(): RecipeKit {
   // the npm_config_* variables `npx vitest` passes down (cron, systemd or a pod has none).
   const npmrc = join(dir, 'npmrc');
   writeFileSync(npmrc, '');
-  const baseEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => !/^npm_/i.test(e[0]) && e[1] !== undefined));
+  const baseEnv = Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => !/^npm_/i.test(e[0]) && e[1] !== undefined),
+  );
 
   /**
    * Runs a recipe line. The first run of each step goes through the real `npx`, which proves the
@@ -103,7 +107,12 @@ export function recipeKit(): RecipeKit {
   const checkout = (name: string) => {
     const from = installedCheckout();
     const copy = join(dir, name);
-    cpSync(from, copy, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, filter: (src) => src !== join(from, 'node_modules') });
+    cpSync(from, copy, {
+      recursive: true,
+      verbatimSymlinks: true,
+      preserveTimestamps: true,
+      filter: (src) => src !== join(from, 'node_modules'),
+    });
     symlinkSync(join(from, 'node_modules'), join(copy, 'node_modules'), 'dir');
     return copy;
   };
@@ -120,7 +129,14 @@ export function listLocalRepository(srv: string): string {
   const work = join(srv, '..', `${srv.split('/').pop()}-project`);
   mkdirSync(work);
   const at = `@${Math.floor(Date.now() / 1000) - 2 * 86_400} +0000`;
-  const env = { PATH: process.env.PATH!, HOME: work, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: at, GIT_COMMITTER_DATE: at };
+  const env = {
+    PATH: process.env.PATH!,
+    HOME: work,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_AUTHOR_DATE: at,
+    GIT_COMMITTER_DATE: at,
+  };
   const git = (args: string[], cwd = work) => execFileSync('git', args, { cwd, env, stdio: 'pipe' });
   git(['init', '-q', '-b', 'main']);
   writeFileSync(join(work, 'SECURITY.md'), 'Report vulnerabilities by e-mail.\n');
@@ -141,8 +157,16 @@ export async function holdLease(peer: S3Peer, key: string, fn: () => Promise<voi
     client.destroy();
   };
   const now = Math.floor(Date.now() / 1000);
-  const record = { host: hostname(), pid: process.pid, token: 'held-by-the-test', acquiredAt: now, expiresAt: now + 600 };
-  await send(new PutObjectCommand({ Bucket: 'badges', Key: key, Body: JSON.stringify(record), ContentType: 'application/json' }));
+  const record = {
+    host: hostname(),
+    pid: process.pid,
+    token: 'held-by-the-test',
+    acquiredAt: now,
+    expiresAt: now + 600,
+  };
+  await send(
+    new PutObjectCommand({ Bucket: 'badges', Key: key, Body: JSON.stringify(record), ContentType: 'application/json' }),
+  );
   try {
     await fn();
   } finally {
@@ -171,7 +195,13 @@ export function scansPeer(): { peer: S3Peer; env: Record<string, string> } {
 async function fillScans(peer: S3Peer) {
   const client = peer.client();
   for (const name of readdirSync(join(ROOT, 'examples/store'))) {
-    await client.send(new PutObjectCommand({ Bucket: 'scans', Key: `values/${name}`, Body: readFileSync(join(ROOT, 'examples/store', name)) }));
+    await client.send(
+      new PutObjectCommand({
+        Bucket: 'scans',
+        Key: `values/${name}`,
+        Body: readFileSync(join(ROOT, 'examples/store', name)),
+      }),
+    );
   }
   await client.send(new PutObjectCommand({ Bucket: 'scans', Key: 'values/zz-bad.ndjson', Body: BAD_RECORD }));
   client.destroy();

@@ -48,7 +48,10 @@ export function multitoolIssues(...reports: unknown[]): MultitoolIssue[][] {
     locations?: Array<{ physicalLocation?: { artifactLocation?: { uri?: string } } }>;
   };
   const log = JSON.parse(readFileSync(output, 'utf8')) as {
-    runs: Array<{ results?: Result[]; invocations?: Array<{ toolExecutionNotifications?: Array<{ message: { text: string } }> }> }>;
+    runs: Array<{
+      results?: Result[];
+      invocations?: Array<{ toolExecutionNotifications?: Array<{ message: { text: string } }> }>;
+    }>;
   };
   const run = log.runs[0]!;
   const notes = (run.invocations ?? []).flatMap((i) => i.toolExecutionNotifications ?? []);
@@ -57,8 +60,13 @@ export function multitoolIssues(...reports: unknown[]): MultitoolIssue[][] {
   for (const r of run.results ?? []) {
     const uri = r.locations?.[0]?.physicalLocation?.artifactLocation?.uri ?? '';
     const i = inputs.findIndex((input) => uri === pathToFileURL(input).href);
-    if (i < 0) throw new Error(`SARIF Multitool: a result names no input file (${uri || 'no location'}): ${JSON.stringify(r)}`);
-    issues[i]!.push({ ruleId: r.ruleId, level: r.level ?? 'warning', text: r.message.text ?? `${r.message.id} ${(r.message.arguments ?? []).join(' | ')}` });
+    if (i < 0)
+      throw new Error(`SARIF Multitool: a result names no input file (${uri || 'no location'}): ${JSON.stringify(r)}`);
+    issues[i]!.push({
+      ruleId: r.ruleId,
+      level: r.level ?? 'warning',
+      text: r.message.text ?? `${r.message.id} ${(r.message.arguments ?? []).join(' | ')}`,
+    });
   }
   return issues;
 }

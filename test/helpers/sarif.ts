@@ -23,7 +23,9 @@ export function sarifErrors(report: unknown): string[] {
  * returns how many there were; a directory without reports fails, so a wrong path cannot pass.
  */
 export function expectEverySarifValid(dir: string): number {
-  const reports = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name === 'sarif');
+  const reports = readdirSync(dir, { recursive: true, withFileTypes: true }).filter(
+    (e) => e.isFile() && e.name === 'sarif',
+  );
   expect(reports.length, `SARIF reports under ${dir}`).toBeGreaterThan(0);
   for (const e of reports) {
     const file = join(e.parentPath, e.name);

@@ -25,7 +25,11 @@ export function hostileStoreB(dir: string): string {
   const store = join(dir, 'hostile-store');
   mkdirSync(store, { recursive: true });
   const long = `x${'A'.repeat(2048)}`;
-  const urls = [`https://github.com/evil/${HOSTILE.script}`, `https://github.com/evil/${HOSTILE.svg}`, `https://github.com/evil/${HOSTILE.bidi}`];
+  const urls = [
+    `https://github.com/evil/${HOSTILE.script}`,
+    `https://github.com/evil/${HOSTILE.svg}`,
+    `https://github.com/evil/${HOSTILE.bidi}`,
+  ];
   const lines = urls.flatMap((u, i) => [
     {
       repositoryUrl: u,

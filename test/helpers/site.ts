@@ -26,7 +26,11 @@ export async function buildSite(opts: {
   sink?: Sink;
   source?: StoreSource;
 }): Promise<BuiltSite> {
-  const config = await resolveConfig(opts.config, { store: opts.store, out: opts.out, ...(opts.shape ? { shape: opts.shape } : {}) });
+  const config = await resolveConfig(opts.config, {
+    store: opts.store,
+    out: opts.out,
+    ...(opts.shape ? { shape: opts.shape } : {}),
+  });
   const { settings } = config;
   const shape = loadShape(config);
   const issues: LoadIssue[] = [];

@@ -3,7 +3,13 @@ import { expect } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
 type Node = Record<string, unknown>;
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', preserveOrder: true, parseTagValue: false, trimValues: false });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  preserveOrder: true,
+  parseTagValue: false,
+  trimValues: false,
+});
 
 interface Geometry {
   width: number;
@@ -30,7 +36,8 @@ export function geometry(svg: string): Geometry {
     rects: [],
     texts: [],
   };
-  const textOf = (children: Node[]): string => children.map((c) => (typeof c['#text'] === 'string' ? c['#text'] : '')).join('');
+  const textOf = (children: Node[]): string =>
+    children.map((c) => (typeof c['#text'] === 'string' ? c['#text'] : '')).join('');
   const walk = (nodes: Node[], hidden: boolean, fill: string | undefined) => {
     for (const n of nodes) {
       const tag = Object.keys(n).find((k) => k !== ':@')!;
@@ -39,8 +46,10 @@ export function geometry(svg: string): Geometry {
       const isHidden = hidden || a['aria-hidden'] === 'true';
       const f = a.fill ?? fill;
       if (tag === 'title') g.title = textOf(n[tag] as Node[]);
-      if (tag === 'rect' && a.fill && /^#/.test(a.fill)) g.rects.push(`x=${num(a.x)} w=${num(a.width)} h=${num(a.height)} fill=${a.fill}`);
-      if (tag === 'text' && !isHidden) g.texts.push(`x=${num(a.x)} y=${num(a.y)} len=${num(a.textLength)} fill=${f} "${textOf(n[tag] as Node[])}"`);
+      if (tag === 'rect' && a.fill && /^#/.test(a.fill))
+        g.rects.push(`x=${num(a.x)} w=${num(a.width)} h=${num(a.height)} fill=${a.fill}`);
+      if (tag === 'text' && !isHidden)
+        g.texts.push(`x=${num(a.x)} y=${num(a.y)} len=${num(a.textLength)} fill=${f} "${textOf(n[tag] as Node[])}"`);
       if (Array.isArray(n[tag])) walk(n[tag] as Node[], isHidden, f);
     }
   };

@@ -61,7 +61,12 @@ export interface GtRepository {
 }
 
 let ids = 1;
-const user = (login: string | undefined) => ({ id: ids++, login: login ?? '', full_name: login ?? '', avatar_url: `https://forge.example/avatars/${login}` });
+const user = (login: string | undefined) => ({
+  id: ids++,
+  login: login ?? '',
+  full_name: login ?? '',
+  avatar_url: `https://forge.example/avatars/${login}`,
+});
 const repository = (fullName: string, hasIssues = true, web = 'https://forge.example', h?: Held) => ({
   id: h?.id ?? 7,
   full_name: fullName,
@@ -78,7 +83,10 @@ const repository = (fullName: string, hasIssues = true, web = 'https://forge.exa
   topics: h && h.topics.length > 0 ? h.topics : null,
 });
 const unix = (iso: string) => Date.parse(iso) / 1000;
-const NOT_FOUND: Reply = { status: 404, body: { message: "The target couldn't be found.", url: 'https://forge.example/api/swagger', errors: [] } };
+const NOT_FOUND: Reply = {
+  status: 404,
+  body: { message: "The target couldn't be found.", url: 'https://forge.example/api/swagger', errors: [] },
+};
 
 export async function startGitea(r: GtRepository): Promise<ForgeServer> {
   const cap = r.pageCap ?? 50;
@@ -95,7 +103,8 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
   const catalogueRoutes: Route[] = cat
     ? [
         route('/orgs/{org}/repos', (p, req, base) => {
-          if (!repos.some((h) => sameOwner(h.owner, p.org!)) || (cat.users ?? []).some((u) => sameOwner(u, p.org!))) return NOT_FOUND;
+          if (!repos.some((h) => sameOwner(h.owner, p.org!)) || (cat.users ?? []).some((u) => sameOwner(u, p.org!)))
+            return NOT_FOUND;
           return paged(
             visibleTo(repos, req)
               .filter((h) => sameOwner(h.owner, p.org!))
@@ -145,7 +154,9 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
       return { status: 200, body: repository(`${p.owner}/${p.repo}`, r.hasIssues ?? true) };
     }),
     route('/orgs/{org}/members', (_p, req, base) => (r.members ? paged(r.members.map(user), req, base) : NOT_FOUND)),
-    route('/repos/{owner}/{repo}/collaborators', (_p, req, base) => paged((r.collaborators ?? []).map(user), req, base)),
+    route('/repos/{owner}/{repo}/collaborators', (_p, req, base) =>
+      paged((r.collaborators ?? []).map(user), req, base),
+    ),
     route('/repos/{owner}/{repo}/issues', (_p, req, base) => {
       const since = unix(req.query.get('since') ?? '1970-01-01T00:00:00Z');
       const items = (r.issues ?? [])
@@ -166,7 +177,14 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
       paged(
         (r.timeline ?? [])
           .filter((t) => t.issue === Number(p.index))
-          .map((t, k) => ({ id: k + 1, type: t.type, created_at: t.created, updated_at: t.created, user: user(t.user), body: '' })),
+          .map((t, k) => ({
+            id: k + 1,
+            type: t.type,
+            created_at: t.created,
+            updated_at: t.created,
+            user: user(t.user),
+            body: '',
+          })),
         req,
         base,
       ),
@@ -178,7 +196,8 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
       const runs = r.runs.slice((n - 1) * size, n * size).map((x, k) => {
         const id = n * 100 + k;
         if (r.runList === 'gitea') {
-          const done = x.status === 'success' || x.status === 'failure' || x.status === 'cancelled' || x.status === 'skipped';
+          const done =
+            x.status === 'success' || x.status === 'failure' || x.status === 'cancelled' || x.status === 'skipped';
           return {
             id,
             display_title: 'CI',

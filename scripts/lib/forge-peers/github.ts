@@ -126,7 +126,10 @@ function gqlActor(u: GhUser): GqlObject {
 function connection(typename: string, items: readonly GqlObject[], args: Record<string, unknown>): GqlObject {
   const first = Number(args.first ?? 100);
   if (!(first >= 1 && first <= 100)) throw new Error('first must be 1 to 100');
-  const from = typeof args.after === 'string' ? Number(Buffer.from(args.after, 'base64').toString().slice('cursor:'.length)) + 1 : 0;
+  const from =
+    typeof args.after === 'string'
+      ? Number(Buffer.from(args.after, 'base64').toString().slice('cursor:'.length)) + 1
+      : 0;
   const nodes = items.slice(from, from + first);
   const end = from + nodes.length - 1;
   const cursor = (i: number) => Buffer.from(`cursor:${i}`).toString('base64');
@@ -134,7 +137,11 @@ function connection(typename: string, items: readonly GqlObject[], args: Record<
     __typename: typename,
     totalCount: items.length,
     nodes,
-    pageInfo: { __typename: 'PageInfo', hasNextPage: end + 1 < items.length, endCursor: nodes.length > 0 ? cursor(end) : null },
+    pageInfo: {
+      __typename: 'PageInfo',
+      hasNextPage: end + 1 < items.length,
+      endCursor: nodes.length > 0 ? cursor(end) : null,
+    },
   };
 }
 
@@ -143,16 +150,27 @@ function connection(typename: string, items: readonly GqlObject[], args: Record<
  * pull requests) with their timeline items, points spent per the documented score and the
  * rate-limit headers GitHub sends with every answer.
  */
-function graphqlRoute(r: GhRepository): (req: { body: string; authorized: boolean }) => { status: number; headers: Record<string, string>; body: unknown } {
+function graphqlRoute(
+  r: GhRepository,
+): (req: { body: string; authorized: boolean }) => { status: number; headers: Record<string, string>; body: unknown } {
   let remaining = r.graphqlPoints ?? 5000;
   const reset = String(Math.floor(Date.now() / 1000) + 3600);
   const timeline = (number: number): GqlObject[] => {
     const comments = (r.comments ?? [])
       .filter((c) => c.issue === number)
-      .map((c) => ({ __typename: 'IssueComment', createdAt: c.created, authorAssociation: c.association, author: gqlActor(c.author) }));
+      .map((c) => ({
+        __typename: 'IssueComment',
+        createdAt: c.created,
+        authorAssociation: c.association,
+        author: gqlActor(c.author),
+      }));
     const events = (r.events ?? [])
       .filter((e) => e.issue === number)
-      .map((e) => ({ __typename: EVENT_TYPES[e.event] ?? 'SubscribedEvent', createdAt: e.created, actor: gqlActor(e.actor) }));
+      .map((e) => ({
+        __typename: EVENT_TYPES[e.event] ?? 'SubscribedEvent',
+        createdAt: e.created,
+        actor: gqlActor(e.actor),
+      }));
     return [...comments, ...events].sort((a, b) => unix(a.createdAt) - unix(b.createdAt));
   };
   const issue = (i: GhIssue): GqlObject => ({
@@ -188,25 +206,38 @@ function graphqlRoute(r: GhRepository): (req: { body: string; authorized: boolea
         headers: {},
         body: {
           message: 'This endpoint requires you to be authenticated.',
-          documentation_url: 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql',
+          documentation_url:
+            'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql',
         },
       };
     let asked: { query?: string; variables?: Record<string, unknown> };
     try {
       asked = JSON.parse(req.body);
     } catch {
-      return { status: 400, headers: headers(remaining), body: { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' } };
+      return {
+        status: 400,
+        headers: headers(remaining),
+        body: { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' },
+      };
     }
     const variables = asked.variables ?? {};
     let op: ReturnType<typeof parse>;
     try {
       op = parse(asked.query ?? '');
     } catch (error) {
-      return { status: 200, headers: headers(remaining), body: { errors: [{ message: `Parse error: ${(error as Error).message}` }] } };
+      return {
+        status: 200,
+        headers: headers(remaining),
+        body: { errors: [{ message: `Parse error: ${(error as Error).message}` }] },
+      };
     }
     const points = cost(op, variables);
     if (points > remaining)
-      return { status: 200, headers: headers(remaining), body: { errors: [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded' }] } };
+      return {
+        status: 200,
+        headers: headers(remaining),
+        body: { errors: [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded' }] },
+      };
     remaining -= points;
     const root: GqlObject = {
       __typename: 'Query',
@@ -252,7 +283,8 @@ export function jwtCheck(authorization: string | undefined, appId: string, publi
   const [header, payload, signature] = parts as [string, string, string];
   let claims: { iat?: number; exp?: number; iss?: unknown };
   try {
-    if (JSON.parse(Buffer.from(header, 'base64url').toString()).alg !== 'RS256') return 'A JSON web token could not be decoded';
+    if (JSON.parse(Buffer.from(header, 'base64url').toString()).alg !== 'RS256')
+      return 'A JSON web token could not be decoded';
     claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
   } catch {
     return 'A JSON web token could not be decoded';
@@ -306,12 +338,16 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
   };
   const notFound: Reply = { status: 404, body: GH_ERROR('Not Found') };
   /** A page of catalogue repositories as minimal-repository items (shaped after paging: the example is large). */
-  const minimal = (page: Reply): Reply => ({ ...page, body: (page.body as Held[]).map((h) => shaped(h, 'minimal-repository')) });
+  const minimal = (page: Reply): Reply => ({
+    ...page,
+    body: (page.body as Held[]).map((h) => shaped(h, 'minimal-repository')),
+  });
   const catalogueRoutes: Route[] = cat
     ? [
         // Organisations: every owner of the catalogue that is not a user.
         route('/orgs/{org}/repos', (p, req, base) => {
-          if (!repos.some((h) => sameOwner(h.owner, p.org!)) || (cat.users ?? []).some((u) => sameOwner(u, p.org!))) return notFound;
+          if (!repos.some((h) => sameOwner(h.owner, p.org!)) || (cat.users ?? []).some((u) => sameOwner(u, p.org!)))
+            return notFound;
           const type = req.query.get('type') ?? 'all';
           const mine = visibleTo(repos, req).filter((h) => sameOwner(h.owner, p.org!));
           const kept =
@@ -341,11 +377,15 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
         // public ones, and internal ones for a signed-in user.
         route('/repositories', (_p, req, base) => {
           const since = Number(req.query.get('since') ?? 0);
-          const seen = repos.filter((h) => h.id > since && (h.visibility === 'public' || (h.visibility === 'internal' && signedIn(req))));
+          const seen = repos.filter(
+            (h) => h.id > since && (h.visibility === 'public' || (h.visibility === 'internal' && signedIn(req))),
+          );
           const pageItems = seen.slice(0, cap);
           const more = seen.length > pageItems.length;
           const headers: Record<string, string> = more
-            ? { link: `<${base}/repositories?since=${pageItems[pageItems.length - 1]!.id}>; rel="next", <${base}/repositories{?since}>; rel="first"` }
+            ? {
+                link: `<${base}/repositories?since=${pageItems[pageItems.length - 1]!.id}>; rel="next", <${base}/repositories{?since}>; rel="first"`,
+              }
             : {};
           return { status: 200, headers, body: pageItems.map((h) => shaped(h, 'minimal-repository')) };
         }),
@@ -458,7 +498,14 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
       const n = Number(req.query.get('page') ?? 1);
       const runs = reachable.slice((n - 1) * size, n * size).map((x, i) => {
         const out = example('workflow-run-paginated').workflow_runs[0];
-        Object.assign(out, { id: n * 1000 + i, created_at: x.created, updated_at: x.created, event: x.event, conclusion: x.conclusion, status: 'completed' });
+        Object.assign(out, {
+          id: n * 1000 + i,
+          created_at: x.created,
+          updated_at: x.created,
+          event: x.event,
+          conclusion: x.conclusion,
+          status: 'completed',
+        });
         return out;
       });
       const total = r.runTotal === 'capped' ? reachable.length : matching.length;
@@ -468,7 +515,13 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
       const items = (r.releases ?? []).map((x) => {
         const out = example('release-items')[0];
         const asset = out.assets[0];
-        Object.assign(out, { tag_name: x.tag, name: x.tag, published_at: x.published, created_at: x.published ?? '2026-01-01T00:00:00Z', draft: !!x.draft });
+        Object.assign(out, {
+          tag_name: x.tag,
+          name: x.tag,
+          published_at: x.published,
+          created_at: x.published ?? '2026-01-01T00:00:00Z',
+          draft: !!x.draft,
+        });
         out.assets = (x.assets ?? []).map((a) => {
           const { created, state } = typeof a === 'string' ? { created: a, state: 'uploaded' } : a;
           return { ...asset, created_at: created, updated_at: created, state };
@@ -499,7 +552,11 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
         const refused = bad('Bad credentials');
         // The GraphQL endpoint is not in the REST description: its answer is written as it is.
         if (route.template !== '/graphql') return refused;
-        return { ...refused, raw: (res) => res.writeHead(401, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(refused.body)) };
+        return {
+          ...refused,
+          raw: (res) =>
+            res.writeHead(401, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(refused.body)),
+        };
       };
     }
     routes.push(
@@ -517,7 +574,8 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
         reply: (p, req) => {
           const problem = jwtProblem(req);
           if (problem) return bad(problem);
-          if (Number(p.installation_id) !== (app.installationId ?? 1)) return { status: 404, body: GH_ERROR('Not Found') };
+          if (Number(p.installation_id) !== (app.installationId ?? 1))
+            return { status: 404, body: GH_ERROR('Not Found') };
           const body = example('installation-token');
           const expires = Date.now() + (app.tokenSeconds ?? 3600) * 1000;
           body.token = `ghs_minted${minted.size + 1}x${Math.random().toString(36).slice(2)}`;

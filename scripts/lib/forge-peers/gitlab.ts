@@ -5,7 +5,17 @@
 // GitLab 11.2 for labels, 13.x milestones and states); assignment is still a system note.
 import { fileURLToPath } from 'node:url';
 import { type Catalogue, find, held, sameOwner, signedIn, visibleTo, type Held } from './catalogue.ts';
-import { loadJson, routeMaker, type Override, specCheck, startForgeServer, type ForgeServer, type Reply, type RequestSeen, type Route } from './server.ts';
+import {
+  loadJson,
+  routeMaker,
+  type Override,
+  specCheck,
+  startForgeServer,
+  type ForgeServer,
+  type Reply,
+  type RequestSeen,
+  type Route,
+} from './server.ts';
 
 const doc = loadJson(fileURLToPath(new URL('../../../test/fixtures/gitlab/responses.v4.json', import.meta.url)));
 export const gitlabCheck = specCheck(doc, '#/definitions/Error');
@@ -94,13 +104,24 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
     archived: h.archived,
     topics: h.topics,
     ...(h.mirror ? { mirror: true } : {}),
-    ...(h.fork ? { forked_from_project: { id: 100_000 + h.id, path_with_namespace: `upstream/${h.name}`, web_url: `${cat!.web}/upstream/${h.name}` } } : {}),
+    ...(h.fork
+      ? {
+          forked_from_project: {
+            id: 100_000 + h.id,
+            path_with_namespace: `upstream/${h.name}`,
+            web_url: `${cat!.web}/upstream/${h.name}`,
+          },
+        }
+      : {}),
   });
   /** The list filters every project list takes (archived, visibility), ordered by id. */
   const filtered = (list: Held[], req: RequestSeen) => {
     const archived = req.query.get('archived');
     const visibility = req.query.get('visibility');
-    const kept = list.filter((h) => (archived === null || String(h.archived) === archived) && (visibility === null || h.visibility === visibility));
+    const kept = list.filter(
+      (h) =>
+        (archived === null || String(h.archived) === archived) && (visibility === null || h.visibility === visibility),
+    );
     return req.query.get('sort') === 'asc' ? kept : kept.reverse();
   };
   /**
@@ -117,7 +138,11 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
       q.set('page', String(page));
       return `<${base}${req.path}?${q}>`;
     };
-    const links = [...(n < last ? [`${at(n + 1)}; rel="next"`] : []), ...(n > 1 ? [`${at(n - 1)}; rel="prev"`] : []), `${at(1)}; rel="first"`];
+    const links = [
+      ...(n < last ? [`${at(n + 1)}; rel="next"`] : []),
+      ...(n > 1 ? [`${at(n - 1)}; rel="prev"`] : []),
+      `${at(1)}; rel="first"`,
+    ];
     const counted = items.length <= 10_000;
     if (counted) links.push(`${at(last)}; rel="last"`);
     const headers: Record<string, string> = {
@@ -136,13 +161,17 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         route('/groups/{id}/projects', (params, req, base) => {
           const group = params.id!.toLowerCase();
           const isUser = (cat.users ?? []).some((u) => sameOwner(u, group));
-          if (isUser || !repos.some((h) => h.path.toLowerCase().startsWith(`${group}/`))) return { status: 404, body: { message: '404 Group Not Found' } };
+          if (isUser || !repos.some((h) => h.path.toLowerCase().startsWith(`${group}/`)))
+            return { status: 404, body: { message: '404 Group Not Found' } };
           const deep = req.query.get('include_subgroups') === 'true';
-          const mine = visibleTo(repos, req).filter((h) => (deep ? h.path.toLowerCase().startsWith(`${group}/`) : h.owner.toLowerCase() === group));
+          const mine = visibleTo(repos, req).filter((h) =>
+            deep ? h.path.toLowerCase().startsWith(`${group}/`) : h.owner.toLowerCase() === group,
+          );
           return offsetPaged(filtered(mine, req).map(project), req, base);
         }),
         route('/users/{user_id}/projects', (params, req, base) => {
-          if (!(cat.users ?? []).some((u) => sameOwner(u, params.user_id!))) return { status: 404, body: { message: '404 User Not Found' } };
+          if (!(cat.users ?? []).some((u) => sameOwner(u, params.user_id!)))
+            return { status: 404, body: { message: '404 User Not Found' } };
           return offsetPaged(
             filtered(
               visibleTo(repos, req).filter((h) => sameOwner(h.owner, params.user_id!)),
@@ -157,14 +186,16 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         route('/projects', (_params, req, base) => {
           const all = filtered(visibleTo(repos, req), req);
           if (req.query.get('pagination') !== 'keyset') return offsetPaged(all.map(project), req, base);
-          if (req.query.get('order_by') !== 'id' || req.query.get('sort') !== 'asc') return { status: 405, body: { message: '405 Method Not Allowed' } };
+          if (req.query.get('order_by') !== 'id' || req.query.get('sort') !== 'asc')
+            return { status: 405, body: { message: '405 Method Not Allowed' } };
           const size = Math.min(cap, Number(req.query.get('per_page') ?? 20));
           const from = Number(req.query.get('id_after') ?? 0);
           const rest = all.filter((h) => h.id > from);
           const items = rest.slice(0, size);
           const q = new URLSearchParams(req.query);
           q.set('id_after', String(items[items.length - 1]?.id ?? from));
-          const headers: Record<string, string> = rest.length > size ? { link: `<${base}${req.path}?${q}>; rel="next"` } : {};
+          const headers: Record<string, string> =
+            rest.length > size ? { link: `<${base}${req.path}?${q}>; rel="next"` } : {};
           return { status: 200, headers, body: items.map(project) };
         }),
       ]
@@ -175,7 +206,8 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
       if (cat) {
         // GitLab finds a project under a path it was renamed or transferred from (redirect routes).
         const { repo } = find(cat, repos, params.id!);
-        if (!repo || (repo.visibility !== 'public' && !signedIn(req))) return { status: 404, body: { message: '404 Project Not Found' } };
+        if (!repo || (repo.visibility !== 'public' && !signedIn(req)))
+          return { status: 404, body: { message: '404 Project Not Found' } };
         return { status: 200, body: project(repo) };
       }
       return projectOf(params);
@@ -221,7 +253,8 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         (p.notes ?? [])
           .filter((n) => n.issue === Number(params.issue_iid))
           .map((n, k) => {
-            if (n.system && RESOURCE_EVENT_NOTE.test(n.body)) throw new Error(`GitLab records "${n.body}" as a resource event, not a note`);
+            if (n.system && RESOURCE_EVENT_NOTE.test(n.body))
+              throw new Error(`GitLab records "${n.body}" as a resource event, not a note`);
             return {
               id: k + 1,
               body: n.body,
@@ -299,7 +332,14 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
     ),
     route('/projects/{id}/packages', (_x, req) =>
       paged(
-        (p.packages ?? []).map((x, k) => ({ id: k + 1, name: x.name, version: x.version, package_type: x.type, status: 'default', created_at: x.created })),
+        (p.packages ?? []).map((x, k) => ({
+          id: k + 1,
+          name: x.name,
+          version: x.version,
+          package_type: x.type,
+          status: 'default',
+          created_at: x.created,
+        })),
         req,
       ),
     ),
@@ -315,7 +355,11 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
               created_at: '2026-01-01T00:00:00Z',
               cleanup_policy_started_at: null,
               tags_count: image.tags.length,
-              tags: image.tags.map((t) => ({ name: t.name, path: `${image.path}:${t.name}`, location: `registry.example/${image.path}:${t.name}` })),
+              tags: image.tags.map((t) => ({
+                name: t.name,
+                path: `${image.path}:${t.name}`,
+                location: `registry.example/${image.path}:${t.name}`,
+              })),
             })),
             req,
           )

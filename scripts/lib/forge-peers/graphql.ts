@@ -42,7 +42,8 @@ export function parse(source: string): Operation {
   const peek = () => t[i];
   const take = (want?: string) => {
     const tok = t[i++];
-    if (tok === undefined || (want !== undefined && tok !== want)) throw new Error(`expected ${want ?? 'a token'}, found ${tok ?? 'the end'}`);
+    if (tok === undefined || (want !== undefined && tok !== want))
+      throw new Error(`expected ${want ?? 'a token'}, found ${tok ?? 'the end'}`);
     return tok;
   };
   const value = (): Value => {
@@ -116,9 +117,11 @@ export function parse(source: string): Operation {
 }
 
 function resolveValue(v: Value, variables: Record<string, unknown>): unknown {
-  if (v && typeof v === 'object' && !Array.isArray(v) && 'variable' in v) return variables[v.variable as string] ?? null;
+  if (v && typeof v === 'object' && !Array.isArray(v) && 'variable' in v)
+    return variables[v.variable as string] ?? null;
   if (Array.isArray(v)) return v.map((x) => resolveValue(x, variables));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveValue(x, variables)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveValue(x, variables)]));
   return v;
 }
 
@@ -126,7 +129,11 @@ function resolveValue(v: Value, variables: Record<string, unknown>): unknown {
 export type GqlObject = { __typename: string } & Record<string, unknown>;
 
 /** The answer GitHub gives: data, and errors for each field the object does not have. */
-export function execute(op: Operation, root: GqlObject, variables: Record<string, unknown>): { data: unknown; errors?: Array<{ message: string }> } {
+export function execute(
+  op: Operation,
+  root: GqlObject,
+  variables: Record<string, unknown>,
+): { data: unknown; errors?: Array<{ message: string }> } {
   const errors: Array<{ message: string }> = [];
   const resolve = (obj: unknown, selection: Selection[]): unknown => {
     if (obj === null || obj === undefined) return null;

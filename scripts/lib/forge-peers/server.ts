@@ -43,7 +43,12 @@ export interface Route {
 }
 
 /** Replaces the answer to a request (rate limits, errors, slowness); undefined: the normal one. */
-export type Override = (template: string, request: RequestSeen, count: number, normal: () => Reply) => Reply | undefined;
+export type Override = (
+  template: string,
+  request: RequestSeen,
+  count: number,
+  normal: () => Reply,
+) => Reply | undefined;
 
 /** Makes routes whose answers `override` may replace, told how often its template was asked. */
 export function routeMaker(override?: Override): (template: string, reply: Route['reply']) => Route {
@@ -79,7 +84,8 @@ function pointer(doc: Json, ref: string): Json {
 export function specCheck(doc: Json, fallback?: string): SpecCheck {
   const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
   addFormats(ajv);
-  for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password', 'datetime', 'uint64']) ajv.addFormat(f, true);
+  for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password', 'datetime', 'uint64'])
+    ajv.addFormat(f, true);
   ajv.addSchema('openapi' in doc ? jsonSchemaOf(doc) : doc, 'spec');
   const compiled = new Map<string, ValidateFunction>();
   const swagger2 = 'swagger' in doc;
@@ -99,11 +105,14 @@ export function specCheck(doc: Json, fallback?: string): SpecCheck {
   };
   return (method, template, status, body) => {
     const ref = schemaRef(method, template, status);
-    if (ref === undefined) return body === undefined ? [] : [`${method} ${template} ${status} is documented without a body`];
+    if (ref === undefined)
+      return body === undefined ? [] : [`${method} ${template} ${status} is documented without a body`];
     let validate = compiled.get(ref);
     if (!validate) compiled.set(ref, (validate = ajv.compile({ $ref: `spec${ref}` })));
     if (validate(body)) return [];
-    return (validate.errors ?? []).slice(0, 5).map((e) => `${method} ${template} ${status}: ${e.instancePath} ${e.message}`);
+    return (validate.errors ?? [])
+      .slice(0, 5)
+      .map((e) => `${method} ${template} ${status}: ${e.instancePath} ${e.message}`);
   };
 }
 
@@ -167,11 +176,20 @@ function noneMatch(header: string | undefined, etag: string): boolean {
 }
 
 /** Serves `routes` under `prefix` (the API's base path), checking every answer with `check`. */
-export async function startForgeServer(routes: Route[], check: SpecCheck, prefix = '', etags: EtagBehaviour = 'none'): Promise<ForgeServer> {
+export async function startForgeServer(
+  routes: Route[],
+  check: SpecCheck,
+  prefix = '',
+  etags: EtagBehaviour = 'none',
+): Promise<ForgeServer> {
   let notModified = 0;
   const violations: string[] = [];
   const requests: RequestSeen[] = [];
-  const compiled = routes.map((r) => ({ ...r, re: matcher(prefix + r.template), names: [...r.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!) }));
+  const compiled = routes.map((r) => ({
+    ...r,
+    re: matcher(prefix + r.template),
+    names: [...r.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
+  }));
   let base = '';
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', base);
@@ -220,11 +238,19 @@ export async function startForgeServer(routes: Route[], check: SpecCheck, prefix
         notModified++;
         // A 304 carries the validator and what a 200 would have had of the caching headers
         // (RFC 9110 section 15.4.5), and the forge's rate-limit headers; not the answer's Link.
-        const kept = Object.entries(reply.headers ?? {}).filter(([k]) => /^(?:x-ratelimit-|ratelimit-|cache-control|vary|date)/i.test(k));
+        const kept = Object.entries(reply.headers ?? {}).filter(([k]) =>
+          /^(?:x-ratelimit-|ratelimit-|cache-control|vary|date)/i.test(k),
+        );
         res.writeHead(304, { ...Object.fromEntries(kept), etag }).end();
         return;
       }
-      res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers, ...(etag ? { etag } : {}) }).end(body);
+      res
+        .writeHead(reply.status, {
+          'content-type': 'application/json; charset=utf-8',
+          ...reply.headers,
+          ...(etag ? { etag } : {}),
+        })
+        .end(body);
     };
     if (reply.delayMs) setTimeout(send, reply.delayMs);
     else send();

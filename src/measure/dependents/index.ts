@@ -20,20 +20,26 @@ interface Count {
 
 /** ecosyste.ms: the packages whose repository is this one, each with the repositories depending on it. */
 async function ecosystems(http: ForgeHttp, target: ScanTarget): Promise<Count> {
-  const { body } = await http.getJson<Array<{ dependent_repos_count?: number | null }>>('/packages/lookup', { repository_url: target.url });
+  const { body } = await http.getJson<Array<{ dependent_repos_count?: number | null }>>('/packages/lookup', {
+    repository_url: target.url,
+  });
   return { dependents: body.reduce((n, p) => n + (p.dependent_repos_count ?? 0), 0), packages: body.length };
 }
 
 /** deps.dev: the package versions built from this project; per package its default version's direct dependents. */
 async function depsDev(http: ForgeHttp, target: ScanTarget): Promise<Count> {
   const project = encodeURIComponent(`${target.host}/${target.path}`);
-  const { body } = await http.getJson<{ versions?: Array<{ versionKey: { system: string; name: string } }> }>(`/v3alpha/projects/${project}:packageversions`);
+  const { body } = await http.getJson<{ versions?: Array<{ versionKey: { system: string; name: string } }> }>(
+    `/v3alpha/projects/${project}:packageversions`,
+  );
   const packages = new Map<string, { system: string; name: string }>();
   for (const v of body.versions ?? []) packages.set(`${v.versionKey.system}\0${v.versionKey.name}`, v.versionKey);
   let dependents = 0;
   for (const { system, name } of packages.values()) {
     const pkg = `/v3/systems/${encodeURIComponent(system)}/packages/${encodeURIComponent(name)}`;
-    const { body: info } = await http.getJson<{ versions?: Array<{ versionKey: { version: string }; isDefault?: boolean }> }>(pkg);
+    const { body: info } = await http.getJson<{
+      versions?: Array<{ versionKey: { version: string }; isDefault?: boolean }>;
+    }>(pkg);
     const version = (info.versions ?? []).find((v) => v.isDefault)?.versionKey.version;
     if (version === undefined) continue;
     const { body: count } = await http.getJson<{ directDependentCount?: number }>(
@@ -61,14 +67,17 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
     answers: { always: [], latest: [dependentsRule] },
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const http = new ForgeHttp(access, label, registry, () => ['x-unused', ''], request.signal);
-      const measurements = request.times.map(() => ({ values: {}, evidence: {} }) as ForgeResult['measurements'][number]);
+      const measurements = request.times.map(
+        () => ({ values: {}, evidence: {} }) as ForgeResult['measurements'][number],
+      );
       const last = measurements[measurements.length - 1];
       const failures: string[] = [];
       if (last) {
         try {
           const c = await count(http, request.target);
           last.values[dependentsRule] = c.dependents;
-          last.evidence[dependentsRule] = `${config.source}: ${c.dependents} dependents of ${c.packages} packages published from this repository`;
+          last.evidence[dependentsRule] =
+            `${config.source}: ${c.dependents} dependents of ${c.packages} packages published from this repository`;
         } catch (error) {
           // The index answers 404 for a project it has no package of: none known, not a failure.
           const unknown = error instanceof ForgeApiError && error.kind === 'not-found';

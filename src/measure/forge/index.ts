@@ -15,7 +15,11 @@ export type { HostConfig };
 export const HOST_DEFAULTS = { requestsPerSecond: 5, timeoutSeconds: 30, maxWaitSeconds: 60 } as const;
 
 /** How to reach `host`'s API: its entry with the defaults filled in, its tokens from `env`. */
-export function hostAccess(host: HostConfig, adapter: ForgeAdapter, env: Readonly<Record<string, string | undefined>>): HostAccess {
+export function hostAccess(
+  host: HostConfig,
+  adapter: ForgeAdapter,
+  env: Readonly<Record<string, string | undefined>>,
+): HostAccess {
   return {
     app: appOf(host, adapter, env),
     quirks: adapter.quirks,
@@ -38,17 +42,25 @@ export function hostAccess(host: HostConfig, adapter: ForgeAdapter, env: Readonl
  * The app a host's entry names (its id and private key from the environment), when both
  * variables are set; one without the other is an error naming the missing one.
  */
-function appOf(host: HostConfig, adapter: ForgeAdapter, env: Readonly<Record<string, string | undefined>>): HostAccess['app'] {
+function appOf(
+  host: HostConfig,
+  adapter: ForgeAdapter,
+  env: Readonly<Record<string, string | undefined>>,
+): HostAccess['app'] {
   const { appIdEnv: idEnv, appKeyEnv: keyEnv } = host;
   if (!idEnv && !keyEnv) return undefined;
   if (!adapter.apps)
-    throw new ConfigError([`hosts: appIdEnv/appKeyEnv: the ${adapter.label} has no apps that act for installations; give a token through tokenEnv`]);
+    throw new ConfigError([
+      `hosts: appIdEnv/appKeyEnv: the ${adapter.label} has no apps that act for installations; give a token through tokenEnv`,
+    ]);
   const id = idEnv ? env[idEnv]?.trim() : undefined;
   const privateKey = keyEnv ? env[keyEnv] : undefined;
   if (!id && !privateKey) return undefined;
   if (!id || !privateKey || !idEnv || !keyEnv) {
     const missing = !id ? (idEnv ?? 'appIdEnv') : (keyEnv ?? 'appKeyEnv');
-    throw new Error(`the ${adapter.label} app needs both its id and its private key: ${missing} is not set (set it, or unset the other to use tokens)`);
+    throw new Error(
+      `the ${adapter.label} app needs both its id and its private key: ${missing} is not set (set it, or unset the other to use tokens)`,
+    );
   }
   return { id, privateKey, idEnv, keyEnv };
 }
@@ -75,7 +87,10 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
   const unknown = Object.entries(settings.hosts).filter(([, h]) => h.api !== false && !forgeAdapter(h.kind));
   if (unknown.length > 0)
     throw new ConfigError(
-      unknown.map(([host, h]) => `hosts: ${host}: kind: ${JSON.stringify(h.kind)} is no forge badgepress knows; use one of ${FORGE_KINDS.join(', ')}`),
+      unknown.map(
+        ([host, h]) =>
+          `hosts: ${host}: kind: ${JSON.stringify(h.kind)} is no forge badgepress knows; use one of ${FORGE_KINDS.join(', ')}`,
+      ),
     );
   const dependents = settings.dependents ? dependentsMeasurer(settings.dependents, registry) : undefined;
   const measurers = new Map<string, ForgeMeasurer | undefined>();
@@ -86,18 +101,31 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
     if (pathAdapter) {
       const problem = repositoryPathProblem(pathAdapter, target.path);
       const form = pathAdapter.repositoryPaths === 'nested-groups' ? 'GROUP/…/NAME' : 'OWNER/NAME';
-      if (problem) throw new Error(`${problem}; list the repository's own URL (https://${target.host}/${form}), not a page below it`);
+      if (problem)
+        throw new Error(
+          `${problem}; list the repository's own URL (https://${target.host}/${form}), not a page below it`,
+        );
     }
     if (measurers.has(target.host)) return measurers.get(target.host);
     let m: ForgeMeasurer | undefined;
-    if (host?.api === false) m = notAskedMeasurer({ always: FORGE_RULES, latest: [] }, `hosts: ${target.host}: api: false (git alone)`);
+    if (host?.api === false)
+      m = notAskedMeasurer({ always: FORGE_RULES, latest: [] }, `hosts: ${target.host}: api: false (git alone)`);
     else if (host) {
       const adapter = forgeAdapter(host.kind)!;
-      const tokenEnv = apiTokenEnv(target.host, settings.hosts[target.host], KNOWN_HOSTS[target.host], settings.gitTokens);
+      const tokenEnv = apiTokenEnv(
+        target.host,
+        settings.hosts[target.host],
+        KNOWN_HOSTS[target.host],
+        settings.gitTokens,
+      );
       const access = hostAccess({ ...host, tokenEnv }, adapter, env);
       m = {
-        ...sourceMeasurer((signal, answers) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, signal, answers), adapter.open),
-        inFlight: (ceiling) => registry.inFlight(access.apiUrl, access.tokens.length, access.requestsPerSecond, ceiling),
+        ...sourceMeasurer(
+          (signal, answers) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, signal, answers),
+          adapter.open,
+        ),
+        inFlight: (ceiling) =>
+          registry.inFlight(access.apiUrl, access.tokens.length, access.requestsPerSecond, ceiling),
       };
     }
     if (dependents) m = m ? combined(m, dependents) : dependents;
@@ -141,7 +169,10 @@ export function notAskedMeasurer(answers: ForgeMeasurer['answers'], why: string)
       const evidence = `not asked: ${why}`;
       const measurements = request.times.map((_, i): Measurement => {
         const here = i === request.times.length - 1 ? rules : answers.always;
-        return { values: Object.fromEntries(here.map((r) => [r, null])), evidence: Object.fromEntries(here.map((r) => [r, evidence])) };
+        return {
+          values: Object.fromEntries(here.map((r) => [r, null])),
+          evidence: Object.fromEntries(here.map((r) => [r, evidence])),
+        };
       });
       return { measurements, rules, failures: [], requests: 0, notAsked: [{ rules, why }] };
     },
@@ -171,7 +202,8 @@ export function repositoryPathProblem(adapter: ForgeAdapter, path: string): stri
   const label = adapter.label;
   if (adapter.repositoryPaths === 'nested-groups') {
     if (segments.length < 2) return `the ${label} names a project GROUP/…/NAME, and "${path}" has 1 path segment`;
-    if (segments.includes('-')) return `the ${label} names a project GROUP/…/NAME, and "${path}" holds "/-/", which starts a page below a project`;
+    if (segments.includes('-'))
+      return `the ${label} names a project GROUP/…/NAME, and "${path}" holds "/-/", which starts a page below a project`;
     return undefined;
   }
   if (segments.length !== 2)

@@ -20,7 +20,8 @@ export function forgeAdapter(kind: string): ForgeAdapter | undefined {
 }
 
 const known: Record<string, KnownHost & { kind: ForgeKind }> = {};
-for (const a of FORGE_ADAPTERS) for (const [host, h] of Object.entries(a.knownHosts)) known[host] = { kind: a.kind, ...h };
+for (const a of FORGE_ADAPTERS)
+  for (const [host, h] of Object.entries(a.knownHosts)) known[host] = { kind: a.kind, ...h };
 
 /** Hosts every deployment knows without configuration; a `hosts:` entry of the same name wins. */
 export const KNOWN_HOSTS: Readonly<typeof known> = known;

@@ -50,12 +50,15 @@ function openSource(
     return `${at}: not a URL; name an organisation's, group's or instance's web address (https://host/NAME)`;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return `${at}: the scheme must be https (or http)`;
-  if (url.username || url.password) return `${at}: the URL holds credentials; name the token's environment variable under hosts: instead`;
+  if (url.username || url.password)
+    return `${at}: the URL holds credentials; name the token's environment variable under hosts: instead`;
   if (url.search || url.hash) return `${at}: a source's URL has no query or fragment`;
   const host = url.host.toLowerCase();
   const entry = Object.hasOwn(settings.hosts, host) ? settings.hosts[host] : KNOWN_HOSTS[host];
-  if (!entry) return `${at}: no forge API is known for ${host}; add hosts: ${host}: { kind: …, apiUrl: … } to the config`;
-  if (entry.api === false || !entry.kind) return `${at}: hosts: ${host} has api: false; a source is listed through the forge's API`;
+  if (!entry)
+    return `${at}: no forge API is known for ${host}; add hosts: ${host}: { kind: …, apiUrl: … } to the config`;
+  if (entry.api === false || !entry.kind)
+    return `${at}: hosts: ${host} has api: false; a source is listed through the forge's API`;
   const adapter = forgeAdapter(entry.kind)!;
   let segments: string[];
   try {
@@ -75,10 +78,17 @@ function openSource(
     if (segments.includes('-')) return `${at}: "/-/" starts a page below a project; name the group's own address`;
     scope = { kind: 'group', path: segments.join('/') };
   } else if (segments.length === 1) scope = { kind: 'owner', name: segments[0]! };
-  else return `${at}: names a repository, not an organisation or user; list it in the repos file, or name https://${host}/${segments[0]}`;
+  else
+    return `${at}: names a repository, not an organisation or user; list it in the repos file, or name https://${host}/${segments[0]}`;
   const tokenEnv = apiTokenEnv(host, settings.hosts[host], KNOWN_HOSTS[host], settings.gitTokens);
   const access = hostAccess({ ...entry, kind: entry.kind, apiUrl: entry.apiUrl!, tokenEnv }, adapter, env);
-  return { source, host, adapter, scope, http: () => new ForgeHttp(access, adapter.label, registry, adapter.authorize) };
+  return {
+    source,
+    host,
+    adapter,
+    scope,
+    http: () => new ForgeHttp(access, adapter.label, registry, adapter.authorize),
+  };
 }
 
 /** The path below the host of a URL on `host`, or undefined for one elsewhere. */
@@ -158,10 +168,21 @@ function targetOf(repo: ListedRepository, o: Opened): ListedTarget | string | un
   if (excludedBy(repo, path, o.source) !== undefined) return undefined;
   const url = checkRepositoryUrl(repo.url);
   if (!url.ok) return undefined;
-  return { url: url.url.replace(/\/+$/, ''), host: o.host, path, source: `${o.source.where} ${o.source.url}`, fetchUrl: repo.url };
+  return {
+    url: url.url.replace(/\/+$/, ''),
+    host: o.host,
+    path,
+    source: `${o.source.where} ${o.source.url}`,
+    fetchUrl: repo.url,
+  };
 }
 
-async function lookUpDepartures(opened: readonly Opened[], byUrl: Map<string, ListedTarget>, known: readonly string[], out: Discovery): Promise<void> {
+async function lookUpDepartures(
+  opened: readonly Opened[],
+  byUrl: Map<string, ListedTarget>,
+  known: readonly string[],
+  out: Discovery,
+): Promise<void> {
   const lower = new Map([...byUrl.keys()].map((u) => [u.toLowerCase(), u]));
   for (const url of [...new Set(known)].sort()) {
     if (byUrl.has(url)) continue;
@@ -179,12 +200,14 @@ async function lookUpDepartures(opened: readonly Opened[], byUrl: Map<string, Li
     const http = o.http();
     try {
       const now = await o.adapter.locate(http, pathOn(o.host, url)!);
-      if (!now) out.left.push({ url, why: 'the forge answers 404: deleted, or not visible to the token (made private?)' });
+      if (!now)
+        out.left.push({ url, why: 'the forge answers 404: deleted, or not visible to the token (made private?)' });
       else {
         const path = pathOn(o.host, now.url);
         const moved = lower.get(now.url.replace(/\/+$/, '').toLowerCase());
         if (moved) out.moved.push({ from: url, to: moved });
-        else if (path === undefined || !inScope(o.scope, path)) out.left.push({ url, why: `moved out of the source to ${now.url}` });
+        else if (path === undefined || !inScope(o.scope, path))
+          out.left.push({ url, why: `moved out of the source to ${now.url}` });
         else out.left.push({ url, why: excludedBy(now, path, o.source) ?? 'the source no longer lists it' });
       }
     } catch (error) {
@@ -210,7 +233,10 @@ export function sourceWarnings(sources: readonly SourceSetting[]): string[] {
  * A live line for a terminal ("discover: N repositories listed"), at most ten redraws a
  * second, cleared when the listing ends; undefined when `stream` is no terminal (or in CI).
  */
-export function listingProgress(stream: NodeJS.WriteStream, shown: boolean): ((kept: number, done: boolean) => void) | undefined {
+export function listingProgress(
+  stream: NodeJS.WriteStream,
+  shown: boolean,
+): ((kept: number, done: boolean) => void) | undefined {
   if (!shown) return undefined;
   let drawn = 0;
   return (kept, done) => {

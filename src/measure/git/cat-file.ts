@@ -120,7 +120,11 @@ export function parseTree(body: Buffer, oidBytes: number, only?: ReadonlySet<str
     if (first[body[space + 1]!] === 1 && nul - space - 1 <= longest) {
       const name = body.toString('utf8', space + 1, nul);
       if (!only || only.has(name.toLowerCase()))
-        entries.push({ mode: body.toString('latin1', i, space), name, oid: body.toString('hex', nul + 1, nul + 1 + oidBytes) });
+        entries.push({
+          mode: body.toString('latin1', i, space),
+          name,
+          oid: body.toString('hex', nul + 1, nul + 1 + oidBytes),
+        });
     }
     i = nul + 1 + oidBytes;
   }
@@ -140,7 +144,11 @@ const EMPTY_TREE: Record<number, string> = {
  * For big trees read many times (a history over a root of 100,000 files): git still inflates
  * each tree, but nothing else crosses the pipe. Fails as git does (a tree the repository lacks).
  */
-export async function treeEntriesNamed(call: Omit<GitCall, 'args'>, trees: readonly string[], only: ReadonlySet<string>): Promise<Map<string, TreeEntry[]>> {
+export async function treeEntriesNamed(
+  call: Omit<GitCall, 'args'>,
+  trees: readonly string[],
+  only: ReadonlySet<string>,
+): Promise<Map<string, TreeEntry[]>> {
   const out = new Map<string, TreeEntry[]>(trees.map((t) => [t, []]));
   if (trees.length === 0) return out;
   const empty = EMPTY_TREE[trees[0]!.length];
@@ -153,7 +161,10 @@ export async function treeEntriesNamed(call: Omit<GitCall, 'args'>, trees: reado
     ...(n.includes('k') ? [`:(icase,glob)${n.replace(/[*?[\\]/g, '\\$&').replaceAll('k', '*')}`] : []),
   ]);
   // -O/dev/null: no diff.orderFile of the repository's config reorders the entries.
-  const text = await runGit({ ...call, args: ['diff-tree', '-z', '-O/dev/null', '--stdin', '--', ...pathspecs] }, trees.map((t) => `${empty} ${t}\n`).join(''));
+  const text = await runGit(
+    { ...call, args: ['diff-tree', '-z', '-O/dev/null', '--stdin', '--', ...pathspecs] },
+    trees.map((t) => `${empty} ${t}\n`).join(''),
+  );
   // Each tree's echoed "<empty> <tree>\n", then ":000000 <mode> <zeros> <oid> A\0<name>\0" each.
   let entries: TreeEntry[] | undefined;
   let i = 0;
@@ -171,7 +182,8 @@ export async function treeEntriesNamed(call: Omit<GitCall, 'args'>, trees: reado
     const [, mode, , oid] = text.slice(i + 1, metaEnd).split(' ');
     const name = text.slice(metaEnd + 1, nameEnd);
     // diff-tree prints a tree's mode as 040000; a tree object holds 40000.
-    if (entries && mode && oid && only.has(name.toLowerCase())) entries.push({ mode: mode.replace(/^0+(?=\d{5}$)/, ''), name, oid });
+    if (entries && mode && oid && only.has(name.toLowerCase()))
+      entries.push({ mode: mode.replace(/^0+(?=\d{5}$)/, ''), name, oid });
     i = nameEnd + 1;
   }
   return out;

@@ -54,7 +54,12 @@ const time = (s: string | undefined): number | undefined => (s && /^-?\d+$/.test
 export async function readHistory(gitDir: string, settings: GitSettings): Promise<GitHistory> {
   const headRef = await readHeadRef(gitDir, settings);
   // The refs and the history are read side by side: HEAD's branch names the history's start.
-  const refsRead = runGit({ gitDir, settings, noLazyFetch: true, args: ['for-each-ref', `--format=${REF_FORMAT}`, 'refs/heads', 'refs/tags'] });
+  const refsRead = runGit({
+    gitDir,
+    settings,
+    noLazyFetch: true,
+    args: ['for-each-ref', `--format=${REF_FORMAT}`, 'refs/heads', 'refs/tags'],
+  });
   const commitsRead = headRef.startsWith('refs/')
     ? readCommits(gitDir, settings, headRef).then(
         (table) => ({ table }),
@@ -99,31 +104,58 @@ export async function readHistory(gitDir: string, settings: GitSettings): Promis
 export async function firstCommitTime(gitDir: string, settings: GitSettings): Promise<number | null> {
   const headRef = await readHeadRef(gitDir, settings);
   const tip = headRef.startsWith('refs/')
-    ? (await runGit({ gitDir, settings, noLazyFetch: true, args: ['rev-parse', '-q', '--verify', `${headRef}^{commit}`] }).catch(() => '')).trim()
+    ? (
+        await runGit({
+          gitDir,
+          settings,
+          noLazyFetch: true,
+          args: ['rev-parse', '-q', '--verify', `${headRef}^{commit}`],
+        }).catch(() => '')
+      ).trim()
     : '';
   if (!tip) return null;
-  const out = await runGit({ gitDir, settings, noLazyFetch: true, args: ['log', '--first-parent', '--max-parents=0', '--format=%ct', tip, '--'] });
+  const out = await runGit({
+    gitDir,
+    settings,
+    noLazyFetch: true,
+    args: ['log', '--first-parent', '--max-parents=0', '--format=%ct', tip, '--'],
+  });
   const t = time(out.trim().split('\n')[0]);
   if (t === undefined) throw new Error(`no root commit found below ${headRef}`);
   return t;
 }
 
-const branchOf = (headRef: string) => (headRef.startsWith('refs/heads/') ? { defaultBranch: headRef.slice('refs/heads/'.length) } : {});
+const branchOf = (headRef: string) =>
+  headRef.startsWith('refs/heads/') ? { defaultBranch: headRef.slice('refs/heads/'.length) } : {};
 
 /** The ref HEAD names: from the HEAD file where it holds one (no process), else from git. */
 async function readHeadRef(gitDir: string, settings: GitSettings): Promise<string> {
   const text = await readFile(join(gitDir, 'HEAD'), 'utf8').catch(() => '');
   const named = /^ref: (refs\/\S+)\s*$/.exec(text)?.[1];
   if (named && named !== 'refs/heads/.invalid') return named;
-  return (await runGit({ gitDir, settings, noLazyFetch: true, args: ['symbolic-ref', '-q', 'HEAD'] }).catch(() => '')).trim();
+  return (
+    await runGit({ gitDir, settings, noLazyFetch: true, args: ['symbolic-ref', '-q', 'HEAD'] }).catch(() => '')
+  ).trim();
 }
 
 function emptyTable(): CommitTable {
-  return { oids: [], time: [], firstParent: new Int32Array(0), parentCount: new Uint8Array(0), moreParents: new Map(), author: new Int32Array(0), authors: [] };
+  return {
+    oids: [],
+    time: [],
+    firstParent: new Int32Array(0),
+    parentCount: new Uint8Array(0),
+    moreParents: new Map(),
+    author: new Int32Array(0),
+    authors: [],
+  };
 }
 
 /** Every commit reachable from `rev`. Never `--since`: filtering is ours. */
-async function readCommits(gitDir: string, settings: GitSettings, rev: string): Promise<{ commits: CommitTable; index: Map<string, number> }> {
+async function readCommits(
+  gitDir: string,
+  settings: GitSettings,
+  rev: string,
+): Promise<{ commits: CommitTable; index: Map<string, number> }> {
   const index = new Map<string, number>();
   const oids: string[] = [];
   const times: number[] = [];
@@ -131,27 +163,31 @@ async function readCommits(gitDir: string, settings: GitSettings, rev: string): 
   const authorOf: number[] = [];
   const authors: Identity[] = [];
   const authorIndex = new Map<string, number>();
-  await streamGitRecords({ gitDir, settings, noLazyFetch: true, args: ['log', '-z', `--format=${LOG_FORMAT}`, rev, '--'] }, 0, (record) => {
-    // oid \n parents \n committer time \n name \n e-mail, cut without an array per record.
-    const a = record.indexOf('\n');
-    const b = record.indexOf('\n', a + 1);
-    const c = record.indexOf('\n', b + 1);
-    if (a <= 0 || b < 0 || c < 0) return;
-    index.set(record.slice(0, a), oids.length);
-    oids.push(record.slice(0, a));
-    parentsOf.push(record.slice(a + 1, b));
-    times.push(Number(record.slice(b + 1, c)));
-    // The name and e-mail as one key: most commits are by someone seen before.
-    const key = record.slice(c + 1);
-    let who = authorIndex.get(key);
-    if (who === undefined) {
-      who = authors.length;
-      authorIndex.set(key, who);
-      const nl = key.indexOf('\n');
-      authors.push(nl < 0 ? { name: key, email: '' } : { name: key.slice(0, nl), email: key.slice(nl + 1) });
-    }
-    authorOf.push(who);
-  });
+  await streamGitRecords(
+    { gitDir, settings, noLazyFetch: true, args: ['log', '-z', `--format=${LOG_FORMAT}`, rev, '--'] },
+    0,
+    (record) => {
+      // oid \n parents \n committer time \n name \n e-mail, cut without an array per record.
+      const a = record.indexOf('\n');
+      const b = record.indexOf('\n', a + 1);
+      const c = record.indexOf('\n', b + 1);
+      if (a <= 0 || b < 0 || c < 0) return;
+      index.set(record.slice(0, a), oids.length);
+      oids.push(record.slice(0, a));
+      parentsOf.push(record.slice(a + 1, b));
+      times.push(Number(record.slice(b + 1, c)));
+      // The name and e-mail as one key: most commits are by someone seen before.
+      const key = record.slice(c + 1);
+      let who = authorIndex.get(key);
+      if (who === undefined) {
+        who = authors.length;
+        authorIndex.set(key, who);
+        const nl = key.indexOf('\n');
+        authors.push(nl < 0 ? { name: key, email: '' } : { name: key.slice(0, nl), email: key.slice(nl + 1) });
+      }
+      authorOf.push(who);
+    },
+  );
   const n = oids.length;
   const firstParent = new Int32Array(n).fill(-1);
   const parentCount = new Uint8Array(n);
@@ -171,5 +207,8 @@ async function readCommits(gitDir: string, settings: GitSettings, rev: string): 
     if (ps.length > 0) firstParent[i] = ps[0]!;
     if (ps.length > 1) moreParents.set(i, ps.slice(1));
   }
-  return { commits: { oids, time: times, firstParent, parentCount, moreParents, author: Int32Array.from(authorOf), authors }, index };
+  return {
+    commits: { oids, time: times, firstParent, parentCount, moreParents, author: Int32Array.from(authorOf), authors },
+    index,
+  };
 }

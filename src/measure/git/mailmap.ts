@@ -36,7 +36,10 @@ const trimC = (s: string): string => s.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/
  * undefined when empty), and what follows the `>` (undefined when nothing does). Undefined
  * without both brackets, or with an empty e-mail where none is allowed.
  */
-function nameAndEmail(text: string, allowEmptyEmail: boolean): { name?: string; email: string; rest?: string } | undefined {
+function nameAndEmail(
+  text: string,
+  allowEmptyEmail: boolean,
+): { name?: string; email: string; rest?: string } | undefined {
   const open = text.indexOf('<');
   if (open < 0) return undefined;
   const close = text.indexOf('>', open + 1);
@@ -57,7 +60,10 @@ export function parseMailmap(text: string): Mailmap {
     const second = first.rest === undefined ? undefined : nameAndEmail(first.rest, true);
     // "New <new> Old <old>" or "<new> <old>": the second e-mail is the one commits carry.
     const oldEmail = asciiLower((second ?? first).email);
-    const replacement: Replacement = { ...(first.name ? { name: first.name } : {}), ...(second ? { email: first.email } : {}) };
+    const replacement: Replacement = {
+      ...(first.name ? { name: first.name } : {}),
+      ...(second ? { email: first.email } : {}),
+    };
     let entry = entries.get(oldEmail);
     if (!entry) entries.set(oldEmail, (entry = { byName: new Map() }));
     if (second?.name === undefined) {

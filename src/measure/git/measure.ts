@@ -29,7 +29,9 @@ export async function measureRepository(
   fetchBlobs?: (oids: readonly string[]) => Promise<void>,
 ): Promise<GitMeasurement> {
   const history = await readHistory(gitDir, settings);
-  const tips = [...new Set(tipsAt(history.commits, history.tip, times).filter((t): t is number => t !== undefined))].map((t) => history.commits.oids[t]!);
+  const tips = [
+    ...new Set(tipsAt(history.commits, history.tip, times).filter((t): t is number => t !== undefined)),
+  ].map((t) => history.commits.oids[t]!);
   let snapshots = new Map<string, Snapshot>();
   if (tips.length > 0) {
     const cat = new CatFile({ gitDir, settings, noLazyFetch: true });
@@ -56,7 +58,10 @@ export async function measureRepository(
   const measurements = measureGit(history, (oid) => snapshots.get(oid) ?? { mailmap: NO_MAILMAP }, times, options);
   return {
     measurements,
-    facts: { tagNames: new Set(history.tags.map((t) => t.name)), ...(history.defaultBranch === undefined ? {} : { defaultBranch: history.defaultBranch }) },
+    facts: {
+      tagNames: new Set(history.tags.map((t) => t.name)),
+      ...(history.defaultBranch === undefined ? {} : { defaultBranch: history.defaultBranch }),
+    },
   };
 }
 
@@ -72,13 +77,19 @@ async function isPartialClone(gitDir: string): Promise<boolean> {
  * --missing=print` names a missing object with a leading "?" and, unlike cat-file, never
  * fetches it; the pathspec keeps the walk to each root's .mailmap.
  */
-async function missingBlobs(gitDir: string, settings: GitSettings, roots: readonly string[], blobs: readonly string[]): Promise<Set<string>> {
+async function missingBlobs(
+  gitDir: string,
+  settings: GitSettings,
+  roots: readonly string[],
+  blobs: readonly string[],
+): Promise<Set<string>> {
   const out = await runGit(
     { gitDir, settings, noLazyFetch: true, args: ['rev-list', '--objects', '--missing=print', '--no-walk', '--stdin'] },
     `${roots.join('\n')}\n--\n.mailmap\n`,
   );
   const wanted = new Set(blobs);
   const missing = new Set<string>();
-  for (const line of out.split('\n')) if (line.startsWith('?') && wanted.has(line.slice(1).trim())) missing.add(line.slice(1).trim());
+  for (const line of out.split('\n'))
+    if (line.startsWith('?') && wanted.has(line.slice(1).trim())) missing.add(line.slice(1).trim());
   return missing;
 }

@@ -10,7 +10,17 @@ import type { BotTest } from '../bots.ts';
 import { gitTokenConfig } from './credentials.ts';
 import { firstCommitTime } from './history.ts';
 import { type GitMeasurement, measureRepository } from './measure.ts';
-import { type FetchPolicy, fetchBlobs, gitDirProblem, isLockFailure, isTransportFailure, lockMirror, mirrorPath, moveAside, updateMirror } from './mirror.ts';
+import {
+  type FetchPolicy,
+  fetchBlobs,
+  gitDirProblem,
+  isLockFailure,
+  isTransportFailure,
+  lockMirror,
+  mirrorPath,
+  moveAside,
+  updateMirror,
+} from './mirror.ts';
 import type { GitRuleOptions } from './rules.ts';
 import { GitError, type GitSettings } from './run.ts';
 
@@ -62,7 +72,8 @@ export function gitMeasurer(o: GitMeasurerOptions): GitMeasurer {
     isBot: o.isBot,
   };
   const backoffMs = o.backoffMs ?? ((n: number) => 5000 * 5 ** (n - 1));
-  const mirrorOf = (target: ListedTarget) => target.mirror ?? mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
+  const mirrorOf = (target: ListedTarget) =>
+    target.mirror ?? mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
   return {
     async beforeHistory(target, wanted) {
       if (wanted.includes(o.asOf)) return false;
@@ -74,7 +85,14 @@ export function gitMeasurer(o: GitMeasurerOptions): GitMeasurer {
     async measure(target, wanted) {
       const settings = gitSettings(target, o);
       if (target.mirror !== undefined) return theirMirror(target.mirror, target, wanted, ruleOptions, settings);
-      return ourMirror(mirrorOf(target), target, wanted, ruleOptions, { settings, retries: o.settings.retries, backoffMs }, o);
+      return ourMirror(
+        mirrorOf(target),
+        target,
+        wanted,
+        ruleOptions,
+        { settings, retries: o.settings.retries, backoffMs },
+        o,
+      );
     },
   };
 }
@@ -106,7 +124,8 @@ async function ourMirror(
   o: GitMeasurerOptions,
 ): Promise<GitMeasurement> {
   const { settings } = fetchPolicy;
-  if (o.fetch === 'never' && !(await exists(gitDir))) throw new Error(`no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`);
+  if (o.fetch === 'never' && !(await exists(gitDir)))
+    throw new Error(`no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`);
   // The .mailmap blobs the measured trees name are fetched with the mirror, in one request;
   // with --fetch never one the mirror lacks is read as none (the evidence says so).
   const blobs = o.fetch === 'always' ? (oids: readonly string[]) => fetchBlobs(gitDir, oids, fetchPolicy) : undefined;
@@ -121,7 +140,8 @@ async function ourMirror(
   } catch (err) {
     // Our own mirror that git cannot read (not the remote failing, nor another git process
     // holding one of its locks): moved aside and fetched again, once.
-    if (!existed || o.fetch === 'never' || !(err instanceof GitError) || isTransportFailure(err) || isLockFailure(err)) throw err;
+    if (!existed || o.fetch === 'never' || !(err instanceof GitError) || isTransportFailure(err) || isLockFailure(err))
+      throw err;
     const aside = await moveAside(gitDir, Math.floor(Date.now() / 1000));
     o.onMovedAside?.(target, aside, err.message);
     await updateMirror(gitDir, target.fetchUrl, fetchPolicy);

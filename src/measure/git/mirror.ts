@@ -58,7 +58,8 @@ async function withRetries<T>(policy: FetchPolicy, attempt: () => Promise<T>): P
 }
 
 // Another git process holds a ref or the index of the mirror: the mirror is busy, not broken.
-const LOCKED = /cannot lock ref|unable to create '[^']*\.lock'|\.lock': file exists|another git process seems to be running/i;
+const LOCKED =
+  /cannot lock ref|unable to create '[^']*\.lock'|\.lock': file exists|another git process seems to be running/i;
 
 /** Whether git failed because another process held one of the mirror's lock files. */
 export function isLockFailure(err: unknown): boolean {
@@ -91,7 +92,9 @@ export async function lockMirror(dir: string, waitSeconds: number): Promise<Mirr
     lease = await acquireLease(slot, { waitSeconds, holderKind: 'scan' });
   } catch (err) {
     if (!(err instanceof LeaseHeldError)) throw err;
-    const who = err.holder ? ` (host ${err.holder.host}, pid ${err.holder.pid}, since ${isoTime(err.holder.acquiredAt)})` : '';
+    const who = err.holder
+      ? ` (host ${err.holder.host}, pid ${err.holder.pid}, since ${isoTime(err.holder.acquiredAt)})`
+      : '';
     throw new Error(
       `mirror ${dir} is in use by another badgepress scan${who} sharing scan.mirrors; waited ${waitSeconds} s: scan this repository again once that scan has ended`,
     );
@@ -115,7 +118,10 @@ export async function updateMirror(dir: string, url: string, policy: FetchPolicy
       // default refspec takes heads and tags; the URL kept in its config holds no credential.
       await withRetries(policy, async () => {
         await rm(tmp, { recursive: true, force: true });
-        await runGit({ settings, args: ['clone', '--bare', '--quiet', '--filter=blob:none', '--template=', '--', url, tmp] });
+        await runGit({
+          settings,
+          args: ['clone', '--bare', '--quiet', '--filter=blob:none', '--template=', '--', url, tmp],
+        });
       });
       await rename(tmp, dir);
     } finally {
@@ -128,10 +134,21 @@ export async function updateMirror(dir: string, url: string, policy: FetchPolicy
     runGit({
       gitDir,
       settings,
-      args: ['fetch', '--quiet', '--prune', '--no-write-fetch-head', '--filter=blob:none', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'],
+      args: [
+        'fetch',
+        '--quiet',
+        '--prune',
+        '--no-write-fetch-head',
+        '--filter=blob:none',
+        'origin',
+        '+refs/heads/*:refs/heads/*',
+        '+refs/tags/*:refs/tags/*',
+      ],
     }),
   );
-  const head = await withRetries(policy, () => runGit({ gitDir, settings, args: ['ls-remote', '--symref', 'origin', 'HEAD'] }));
+  const head = await withRetries(policy, () =>
+    runGit({ gitDir, settings, args: ['ls-remote', '--symref', 'origin', 'HEAD'] }),
+  );
   const branch = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(head)?.[1];
   if (branch) await runGit({ gitDir, settings, args: ['symbolic-ref', 'HEAD', branch] });
   return 'fetched';
@@ -176,7 +193,8 @@ export async function gitDirProblem(dir: string, settings: GitSettings): Promise
     await runGit({ gitDir: dir, settings, noLazyFetch: true, args: ['rev-parse', '--git-dir'] });
     return undefined;
   } catch (err) {
-    const cause = err instanceof GitError ? err.message.replace(/^git rev-parse failed \([^)]*\): /, '') : (err as Error).message;
+    const cause =
+      err instanceof GitError ? err.message.replace(/^git rev-parse failed \([^)]*\): /, '') : (err as Error).message;
     return existsSync(join(dir, '.git')) ? `${cause} (a working copy: its repository is ${join(dir, '.git')})` : cause;
   }
 }

@@ -57,7 +57,11 @@ export function branchTimes(commits: CommitTable, tip: number): { chain: number[
  * For each time: the index of the newest commit on the default branch's first-parent chain
  * that the branch held by then (`branchTimes`), or undefined when there is none.
  */
-export function tipsAt(commits: CommitTable, tip: number | undefined, times: readonly number[]): Array<number | undefined> {
+export function tipsAt(
+  commits: CommitTable,
+  tip: number | undefined,
+  times: readonly number[],
+): Array<number | undefined> {
   const out: Array<number | undefined> = times.map(() => undefined);
   if (tip === undefined) return out;
   const branch = branchTimes(commits, tip);
@@ -77,7 +81,11 @@ export function tipsAt(commits: CommitTable, tip: number | undefined, times: rea
  * reaches it, or -1. The tips of ascending times are ancestors of one another, so one walk
  * that stops at commits already reached visits each commit once.
  */
-function firstReach(commits: CommitTable, tips: ReadonlyArray<number | undefined>, timeOrder: readonly number[]): Int32Array {
+function firstReach(
+  commits: CommitTable,
+  tips: ReadonlyArray<number | undefined>,
+  timeOrder: readonly number[],
+): Int32Array {
   const reach = new Int32Array(commits.oids.length).fill(-1);
   const stack: number[] = [];
   for (const i of timeOrder) {
@@ -103,7 +111,12 @@ interface Person {
 }
 
 /** The ids of the rules measured here, by the table's handles. */
-const id = { bus: RULE.busFactor.id, commits: RULE.commits.id, releases: RULE.releases.id, security: RULE.securityPolicy.id };
+const id = {
+  bus: RULE.busFactor.id,
+  commits: RULE.commits.id,
+  releases: RULE.releases.id,
+  security: RULE.securityPolicy.id,
+};
 
 const short = (oid: string) => oid.slice(0, 12);
 const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);
@@ -156,13 +169,15 @@ export function measureGit(
         if (tag.time === undefined) undated++;
         else if (tag.time > horizonFrom && tag.time <= E) {
           events.push(tag.time);
-          if (!newest || tag.time > newest.time || (tag.time === newest.time && tag.name > newest.name)) newest = { name: tag.name, time: tag.time };
+          if (!newest || tag.time > newest.time || (tag.time === newest.time && tag.name > newest.name))
+            newest = { name: tag.name, time: tag.time };
         }
       }
       values[id.releases] = sorted(events);
       const latest = newest ? ` (newest ${clip(newest.name)}, ${isoDate(newest.time)})` : '';
       const skipped = undated > 0 ? `; ${plural(undated, 'tag')} of a tree or blob left out` : '';
-      evidence[id.releases] = `${plural(events.length, 'tag')} dated in the ${options.horizonMonths} months to ${to}${latest}${skipped}`;
+      evidence[id.releases] =
+        `${plural(events.length, 'tag')} dated in the ${options.horizonMonths} months to ${to}${latest}${skipped}`;
     }
     if (T === undefined) {
       const why = history.tip === undefined ? `${branch} has no commits` : `${branch} had no commits by ${to}`;
@@ -180,7 +195,9 @@ export function measureGit(
     };
     const snapshot = snapshots(commits.oids[T]!);
     // Identities are mailmapped: say so when T's .mailmap could not be read.
-    const unmapped = snapshot.mailmapMissing ? `; .mailmap (blob ${short(snapshot.mailmapMissing)}) not in the mirror, authors taken as recorded` : '';
+    const unmapped = snapshot.mailmapMissing
+      ? `; .mailmap (blob ${short(snapshot.mailmapMissing)}) not in the mirror, authors taken as recorded`
+      : '';
     if (want(id.commits) || want(id.bus)) {
       const busFrom = windowStart(E, options.busFactorMonths);
       const events: number[] = [];

@@ -183,7 +183,12 @@ export function gitArgv(call: GitCall): string[] {
   const at = subcommandAt(call.args);
   const sub = at >= 0 ? (SUBCOMMAND_ARGS[call.args[at]!] ?? []) : [];
   const args = at >= 0 ? [...call.args.slice(0, at + 1), ...sub, ...call.args.slice(at + 1)] : [...call.args];
-  return [...ISOLATING_ARGS, ...(call.noLazyFetch ? NO_LAZY_FETCH_ARGS : []), ...(call.gitDir ? ['--git-dir', call.gitDir] : []), ...args];
+  return [
+    ...ISOLATING_ARGS,
+    ...(call.noLazyFetch ? NO_LAZY_FETCH_ARGS : []),
+    ...(call.gitDir ? ['--git-dir', call.gitDir] : []),
+    ...args,
+  ];
 }
 
 export function startGit(call: GitCall): GitChild {
@@ -215,19 +220,30 @@ export function startGit(call: GitCall): GitChild {
   const done = new Promise<void>((ok, fail) => {
     child.on('error', (err) => {
       clearTimeout(timer);
-      fail(new GitError(`${what} could not start (${(err as NodeJS.ErrnoException).code ?? err.message}); install git`, '', false));
+      fail(
+        new GitError(
+          `${what} could not start (${(err as NodeJS.ErrnoException).code ?? err.message}); install git`,
+          '',
+          false,
+        ),
+      );
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) return ok();
       const said = redact(stderr.trim(), call.settings);
-      if (timedOut) return fail(new GitError(`${what} timed out after ${Math.round(call.settings.timeoutMs / 1000)} s`, said, true));
+      if (timedOut)
+        return fail(
+          new GitError(`${what} timed out after ${Math.round(call.settings.timeoutMs / 1000)} s`, said, true),
+        );
       const last = causeOf(said);
       // http.followRedirects=false: git names the status only; say why and what to do.
       const redirect = /returned error: 3\d\d/.test(said)
         ? '; the remote answered with a redirect, which a scan never follows (a token stays with its host): list the URL it redirects to'
         : '';
-      fail(new GitError(`${what} failed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}${redirect}`, said, false));
+      fail(
+        new GitError(`${what} failed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}${redirect}`, said, false),
+      );
     });
   });
   return { stdout: child.stdout!, stdin: child.stdin!, done, kill: killGroup };
@@ -263,7 +279,11 @@ export async function runGit(call: GitCall, input?: string): Promise<string> {
  * Runs git and hands each NUL- (or newline-) terminated record of its output to `onRecord` as
  * it arrives, so a history of any length is read in constant memory beyond what `onRecord` keeps.
  */
-export async function streamGitRecords(call: GitCall, separator: 0 | 10, onRecord: (record: string) => void): Promise<void> {
+export async function streamGitRecords(
+  call: GitCall,
+  separator: 0 | 10,
+  onRecord: (record: string) => void,
+): Promise<void> {
   const child = startGit(call);
   child.stdin.end();
   const pending = new ByteQueue();

@@ -14,13 +14,25 @@ export interface Snapshot {
 // OpenSSF Scorecard's Security-Policy file names (checks/raw/security_policy.go), compared
 // case-insensitively: SECURITY.{md,markdown,adoc,rst} in the root, .github/ or docs/, and doc/security.rst.
 const POLICY_NAMES = ['security.md', 'security.markdown', 'security.adoc', 'security.rst'];
-const POLICY_PLACES: Record<string, readonly string[]> = { '': POLICY_NAMES, '.github': POLICY_NAMES, docs: POLICY_NAMES, doc: ['security.rst'] };
+const POLICY_PLACES: Record<string, readonly string[]> = {
+  '': POLICY_NAMES,
+  '.github': POLICY_NAMES,
+  docs: POLICY_NAMES,
+  doc: ['security.rst'],
+};
 
 // The empty blob: a file of no bytes is no policy (SHA-1 and SHA-256 repositories).
-const EMPTY_BLOBS = new Set(['e69de29bb2d1d6434b8b29ae775ad8c2e48c5391', '473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813']);
+const EMPTY_BLOBS = new Set([
+  'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391',
+  '473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813',
+]);
 
 // The only names a rule reads in a tree (lower case): the policy files, their folders, .mailmap.
-const READ_NAMES: ReadonlySet<string> = new Set([...Object.values(POLICY_PLACES).flat(), ...Object.keys(POLICY_PLACES).filter((p) => p !== ''), '.mailmap']);
+const READ_NAMES: ReadonlySet<string> = new Set([
+  ...Object.values(POLICY_PLACES).flat(),
+  ...Object.keys(POLICY_PLACES).filter((p) => p !== ''),
+  '.mailmap',
+]);
 
 const isRegularFile = (e: TreeEntry) => e.mode.startsWith('100');
 const isTree = (e: TreeEntry) => e.mode === '40000';
@@ -29,7 +41,10 @@ const isTree = (e: TreeEntry) => e.mode === '40000';
  * The first policy file in `root` or its places, in Scorecard's order. A symbolic link, a
  * submodule or a directory under a policy's name is none, nor is an empty file.
  */
-export function securityPolicyIn(root: readonly TreeEntry[], places: ReadonlyMap<string, readonly TreeEntry[]>): string | undefined {
+export function securityPolicyIn(
+  root: readonly TreeEntry[],
+  places: ReadonlyMap<string, readonly TreeEntry[]>,
+): string | undefined {
   for (const [place, names] of Object.entries(POLICY_PLACES)) {
     const entries = place === '' ? root : places.get(place);
     for (const e of entries ?? []) {
@@ -82,7 +97,11 @@ export async function readSnapshots(
     if (!tree) {
       tree = cat
         .read(name)
-        .then((obj) => (obj && obj.type === 'tree' ? { oid: obj.oid, entries: parseTree(obj.body, obj.oid.length / 2, READ_NAMES) } : { entries: [] }));
+        .then((obj) =>
+          obj && obj.type === 'tree'
+            ? { oid: obj.oid, entries: parseTree(obj.body, obj.oid.length / 2, READ_NAMES) }
+            : { entries: [] },
+        );
       trees.set(name, tree);
     }
     return tree;
@@ -101,11 +120,23 @@ export async function readSnapshots(
   const rootIds = await Promise.all(
     commits
       .slice(1)
-      .map((c) => cat.read(c).then((obj) => (obj?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(obj.body.toString('latin1', 0, 80))?.[1] : undefined))),
+      .map((c) =>
+        cat
+          .read(c)
+          .then((obj) =>
+            obj?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(obj.body.toString('latin1', 0, 80))?.[1] : undefined,
+          ),
+      ),
   );
   const first = await firstRoot;
-  if (first?.type === 'tree') trees.set(first.oid, Promise.resolve({ oid: first.oid, entries: parseTree(first.body, first.oid.length / 2, READ_NAMES) }));
-  const rootIdOf = new Map<string, string | undefined>(commits.map((c, i) => [c, i === 0 ? (first?.type === 'tree' ? first.oid : undefined) : rootIds[i - 1]]));
+  if (first?.type === 'tree')
+    trees.set(
+      first.oid,
+      Promise.resolve({ oid: first.oid, entries: parseTree(first.body, first.oid.length / 2, READ_NAMES) }),
+    );
+  const rootIdOf = new Map<string, string | undefined>(
+    commits.map((c, i) => [c, i === 0 ? (first?.type === 'tree' ? first.oid : undefined) : rootIds[i - 1]]),
+  );
   const others = [...new Set(rootIds.filter((t): t is string => t !== undefined && !trees.has(t)))];
   if (listTrees && first && others.length > 0 && first.body.length * others.length > listAboveBytes) {
     const listed = await listTrees(others, READ_NAMES).catch(() => undefined);
@@ -121,7 +152,9 @@ export async function readSnapshots(
     commits.map(async (commit) => {
       const root = await rootOf(commit);
       const places = new Map<string, TreeEntry[]>();
-      const wanted = root.entries.filter((e) => isTree(e) && Object.hasOwn(POLICY_PLACES, e.name.toLowerCase()) && e.name !== '');
+      const wanted = root.entries.filter(
+        (e) => isTree(e) && Object.hasOwn(POLICY_PLACES, e.name.toLowerCase()) && e.name !== '',
+      );
       const found = await Promise.all(wanted.map((e) => treeOf(e.oid)));
       wanted.forEach((e, i) => {
         if (!places.has(e.name.toLowerCase())) places.set(e.name.toLowerCase(), found[i]!.entries);
@@ -131,14 +164,19 @@ export async function readSnapshots(
     }),
   );
   const blobs = [...new Set(read.map((r) => r.mailmap).filter((oid): oid is string => oid !== undefined))];
-  const roots = [...new Set(read.filter((r) => r.mailmap !== undefined && r.root.oid !== undefined).map((r) => r.root.oid!))];
+  const roots = [
+    ...new Set(read.filter((r) => r.mailmap !== undefined && r.root.oid !== undefined).map((r) => r.root.oid!)),
+  ];
   const missing = missingOf && blobs.length > 0 ? await missingOf(roots, blobs) : new Set<string>();
   const snapshots = await Promise.all(
     read.map(async ({ commit, root, places, mailmap: oid }): Promise<[string, Snapshot]> => {
       const absent = oid !== undefined && missing.has(oid);
       const mailmap = oid !== undefined && !absent ? await mailmapOf(oid) : NO_MAILMAP;
       const policy = securityPolicyIn(root.entries, places);
-      return [commit, { ...(policy ? { securityPolicy: policy } : {}), mailmap, ...(absent ? { mailmapMissing: oid } : {}) }];
+      return [
+        commit,
+        { ...(policy ? { securityPolicy: policy } : {}), mailmap, ...(absent ? { mailmapMissing: oid } : {}) },
+      ];
     }),
   );
   return new Map(snapshots);

@@ -34,8 +34,20 @@ export function repositoryPageFiles(
 ): PublishFile[] {
   const cacheControl = `public, max-age=${ctx.settings.cache.latestMaxAge}`;
   return [
-    { key: pagePaths.repositoryKey(h.encoded), body: flattened(repositoryPage(ctx, h, ev)), contentType: HTML_TYPE, cacheControl, phase: 'page' },
-    { key: pagePaths.feed(h.encoded), body: flattened(repositoryFeed(ctx, h, ev, changes)), contentType: XML_TYPE, cacheControl, phase: 'page' },
+    {
+      key: pagePaths.repositoryKey(h.encoded),
+      body: flattened(repositoryPage(ctx, h, ev)),
+      contentType: HTML_TYPE,
+      cacheControl,
+      phase: 'page',
+    },
+    {
+      key: pagePaths.feed(h.encoded),
+      body: flattened(repositoryFeed(ctx, h, ev, changes)),
+      contentType: XML_TYPE,
+      cacheControl,
+      phase: 'page',
+    },
   ];
 }
 
@@ -55,7 +67,10 @@ export class PagesCollector {
   repository(ev: RepositoryEvaluations): { files: PublishFile[]; summary: SummaryLine } {
     // The feed and the summary both need the status changes: derived once.
     const changes = statusChanges(ev);
-    return { files: repositoryPageFiles(this.pages.ctx, ev.history, ev, changes), summary: summaryLine(ev.history, ev, changes) };
+    return {
+      files: repositoryPageFiles(this.pages.ctx, ev.history, ev, changes),
+      summary: summaryLine(ev.history, ev, changes),
+    };
   }
 
   /**

@@ -143,7 +143,13 @@ export function pagerNumbers(page: number, pages: number): number[] {
 }
 
 /** Page `page` (from 1) of `pages`: "Page n of m", Previous and Next, and numbered pages (the current one not a link, a gap as "…"). */
-export function pager(ctx: PagesContext, label: string, page: number, pages: number, path: (n: number) => string): string {
+export function pager(
+  ctx: PagesContext,
+  label: string,
+  page: number,
+  pages: number,
+  path: (n: number) => string,
+): string {
   if (pages <= 1) return '';
   const a = (n: number, word: string) => `<a href="${href(ctx.env, path(n))}">${word}</a>`;
   let numbers = '';

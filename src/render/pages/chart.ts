@@ -33,9 +33,15 @@ function frame(f: ChartFrame, inner: string): string {
 }
 
 function timeAxis(times: readonly number[], x: (t: number) => number): string {
-  const shown = times.length <= 1 ? times : times.length === 2 ? times : [times[0]!, times[Math.floor(times.length / 2)]!, times[times.length - 1]!];
+  const shown =
+    times.length <= 1
+      ? times
+      : times.length === 2
+        ? times
+        : [times[0]!, times[Math.floor(times.length / 2)]!, times[times.length - 1]!];
   const labels = shown.map((t, i) => {
-    const anchor = shown.length > 1 && i === 0 ? 'start' : shown.length > 1 && i === shown.length - 1 ? 'end' : 'middle';
+    const anchor =
+      shown.length > 1 && i === 0 ? 'start' : shown.length > 1 && i === shown.length - 1 ? 'end' : 'middle';
     return `<text x="${r(x(t))}" y="${H - 8}" text-anchor="${anchor}">${isoDate(t)}</text>`;
   });
   return `<line class="axis" x1="${LEFT}" y1="${H - BOTTOM}" x2="${W - RIGHT}" y2="${H - BOTTOM}"/>${labels.join('')}`;
@@ -110,11 +116,13 @@ export function statusChart(
   if (points.length > 1) {
     // A step line: at each later scan, across at the previous status, then up or down.
     let at = `${xs[0]},${yOf(points[0]!.status)}`;
-    for (let i = 1; i < points.length; i++) at += ` ${xs[i]},${yOf(points[i - 1]!.status)} ${xs[i]},${yOf(points[i]!.status)}`;
+    for (let i = 1; i < points.length; i++)
+      at += ` ${xs[i]},${yOf(points[i - 1]!.status)} ${xs[i]},${yOf(points[i]!.status)}`;
     line = `<polyline class="series" points="${at}"/>`;
   }
   let dots = '';
-  for (let i = 0; i < points.length; i++) dots += `<circle class="point" cx="${xs[i]}" cy="${yOf(points[i]!.status)}" r="3.5"/>`;
+  for (let i = 0; i < points.length; i++)
+    dots += `<circle class="point" cx="${xs[i]}" cy="${yOf(points[i]!.status)}" r="3.5"/>`;
   return frame(f, rows + scale.axis + line + dots);
 }
 

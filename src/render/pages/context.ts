@@ -16,7 +16,11 @@ export interface PagesContext {
   thresholds: PagesThresholds;
 }
 
-export function pagesContext(settings: Settings, thresholds: PagesThresholds, templates: Pick<Templates, 'css' | 'js' | 'feedCss'>): PagesContext {
+export function pagesContext(
+  settings: Settings,
+  thresholds: PagesThresholds,
+  templates: Pick<Templates, 'css' | 'js' | 'feedCss'>,
+): PagesContext {
   const env = pageEnv(
     settings.baseUrl,
     settings.site.title,

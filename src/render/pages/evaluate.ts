@@ -4,7 +4,11 @@ import { UNKNOWN } from '../../model/status.ts';
 import type { RepositoryEvaluations } from './context.ts';
 
 /** Status per badge per scan (at scan time), and the latest statuses, as plain strings. */
-export function statusHistory(ev: RepositoryEvaluations): { badgeIds: string[]; perScan: Array<{ t: number; statuses: string[] }>; latest: string[] } {
+export function statusHistory(ev: RepositoryEvaluations): {
+  badgeIds: string[];
+  perScan: Array<{ t: number; statuses: string[] }>;
+  latest: string[];
+} {
   const badgeIds = ev.latest.badges.map((b) => b.def.id);
   const perScan = ev.scans.map((s) => ({ t: s.timestamp, statuses: s.badges.map((b) => b.status as string) }));
   return { badgeIds, perScan, latest: ev.latest.badges.map((b) => b.status as string) };
@@ -46,5 +50,7 @@ export function unknownCauses(ev: RepositoryEvaluations, t: number, badgeId: str
   }
   const badge = ev.scans.find((s) => s.timestamp === t)?.badges.find((b) => b.def.id === badgeId);
   if (badge?.explainedStatus !== UNKNOWN) return [];
-  return badge.entries[0]!.criteria.filter((c) => c.status === 'open').map((c) => has(c.rule.name, c.provenance.evidence));
+  return badge.entries[0]!.criteria.filter((c) => c.status === 'open').map((c) =>
+    has(c.rule.name, c.provenance.evidence),
+  );
 }

@@ -13,7 +13,12 @@ import { unknownCauses, type StatusChange } from './evaluate.ts';
 
 const MAX_ENTRIES = 50;
 
-export function repositoryFeed(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[]): string {
+export function repositoryFeed(
+  ctx: PagesContext,
+  h: RepositoryHistory,
+  ev: RepositoryEvaluations,
+  changes: readonly StatusChange[],
+): string {
   const page = `${ctx.settings.baseUrl}/${pagePaths.repository(h.encoded)}`;
   const self = `${ctx.settings.baseUrl}/${pagePaths.feed(h.encoded)}`;
   const shape = ctx.settings.shape;
@@ -24,7 +29,10 @@ export function repositoryFeed(ctx: PagesContext, h: RepositoryHistory, ev: Repo
   let entries = '';
   for (const c of newest) {
     const to = shownStatus(shape, c.to);
-    const title = c.from === null ? `${c.badge} is ${to} (first scan)` : `${c.badge} changed from ${shownStatus(shape, c.from)} to ${to}`;
+    const title =
+      c.from === null
+        ? `${c.badge} is ${to} (first scan)`
+        : `${c.badge} changed from ${shownStatus(shape, c.from)} to ${to}`;
     const at = isoTime(c.t);
     const escTitle = esc(title);
     entries +=

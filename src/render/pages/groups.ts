@@ -79,10 +79,12 @@ export function projectName(url: string): string {
 }
 
 export const groupPaths = {
-  page: (g: Group, n = 1) => (n <= 1 ? `groups/${g.key ? `${g.key}/` : ''}` : `groups/${g.key ? `${g.key}/` : ''}-/${n}.html`),
+  page: (g: Group, n = 1) =>
+    n <= 1 ? `groups/${g.key ? `${g.key}/` : ''}` : `groups/${g.key ? `${g.key}/` : ''}-/${n}.html`,
   pageKey: (g: Group, n = 1) => (n <= 1 ? `groups/${g.key ? `${g.key}/` : ''}index.html` : groupPaths.page(g, n)),
   list: (g: Group, badge: string, n = 1) => `groups/${g.key ? `${g.key}/` : ''}-/${badge}/${n <= 1 ? '' : `${n}.html`}`,
-  listKey: (g: Group, badge: string, n = 1) => `groups/${g.key ? `${g.key}/` : ''}-/${badge}/${n <= 1 ? 'index.html' : `${n}.html`}`,
+  listKey: (g: Group, badge: string, n = 1) =>
+    `groups/${g.key ? `${g.key}/` : ''}-/${badge}/${n <= 1 ? 'index.html' : `${n}.html`}`,
 };
 
 /** The group tree of the catalogue's repositories; every group's children in natural order. */
@@ -97,7 +99,14 @@ export function groupTree(cat: Catalogue): { root: Group; all: Group[] } {
       const key = g.key ? `${g.key}/${segmentKey(segment)}` : segmentKey(segment);
       let child = byKey.get(key);
       if (!child) {
-        child = { key, label: g.label ? `${g.label}/${segment}` : segment, name: segment, parent: g, children: [], members: [] };
+        child = {
+          key,
+          label: g.label ? `${g.label}/${segment}` : segment,
+          name: segment,
+          parent: g,
+          children: [],
+          members: [],
+        };
         byKey.set(key, child);
         g.children.push(child);
         all.push(child);
@@ -106,7 +115,8 @@ export function groupTree(cat: Catalogue): { root: Group; all: Group[] } {
       g = child;
     }
   }
-  for (const g of all) if (g.children.length > 1) g.children = naturalOrder(g.children, (c) => c.name).map((k) => g.children[k]!);
+  for (const g of all)
+    if (g.children.length > 1) g.children = naturalOrder(g.children, (c) => c.name).map((k) => g.children[k]!);
   return { root, all };
 }
 
@@ -128,14 +138,28 @@ function crumbs(ctx: PagesContext, g: Group, last: boolean): string {
 }
 
 /** Where the list of a scope's repositories at a status of a badge starts: its page and anchor. */
-function statusListHref(ctx: PagesContext, cat: Catalogue, g: Group, j: number, counts: readonly number[], s: number): string {
+function statusListHref(
+  ctx: PagesContext,
+  cat: Catalogue,
+  g: Group,
+  j: number,
+  counts: readonly number[],
+  s: number,
+): string {
   let before = 0;
   for (let t = 0; t < s; t++) before += counts[t]!;
   return `${href(ctx.env, groupPaths.list(g, cat.badges[j]!, Math.floor(before / REPOS_PER_PAGE) + 1))}#status-${esc(cat.statuses[s]!)}`;
 }
 
 /** A count, as a link to the repositories it counts (a zero stays plain). */
-function countLink(ctx: PagesContext, cat: Catalogue, g: Group, j: number, counts: readonly number[], s: number): string {
+function countLink(
+  ctx: PagesContext,
+  cat: Catalogue,
+  g: Group,
+  j: number,
+  counts: readonly number[],
+  s: number,
+): string {
   const n = counts[s]!;
   return n === 0 ? '0' : `<a href="${statusListHref(ctx, cat, g, j, counts, s)}">${numberText(n)}</a>`;
 }
@@ -146,7 +170,14 @@ function shownStatuses(cat: Catalogue, rollUp: readonly number[][], configured: 
 }
 
 /** A table of a scope's repositories per badge (rows) and status (columns), each count a link. */
-export function rollUpTable(ctx: PagesContext, cat: Catalogue, g: Group, rollUp: readonly number[][], configured: number, caption: string): string {
+export function rollUpTable(
+  ctx: PagesContext,
+  cat: Catalogue,
+  g: Group,
+  rollUp: readonly number[][],
+  configured: number,
+  caption: string,
+): string {
   const cols = shownStatuses(cat, rollUp, configured);
   const rows = cat.badges.map((id, j) => [
     `<a href="${href(ctx.env, pagePaths.badge(id))}">${esc(id)}</a>`,
@@ -161,7 +192,14 @@ export function rollUpTable(ctx: PagesContext, cat: Catalogue, g: Group, rollUp:
 }
 
 /** Rows of a badge's counts per status (status, count), each count a link to its list. */
-export function statusRows(ctx: PagesContext, cat: Catalogue, g: Group, j: number, counts: readonly number[], configured: number): string[][] {
+export function statusRows(
+  ctx: PagesContext,
+  cat: Catalogue,
+  g: Group,
+  j: number,
+  counts: readonly number[],
+  configured: number,
+): string[][] {
   return cat.statuses
     .map((_, s) => s)
     .filter((s) => s < configured || counts[s]! > 0)
@@ -182,7 +220,13 @@ export function groupList(ctx: PagesContext, groups: readonly Group[]): string {
 type Render = (title: string, description: string, main: string) => string;
 
 /** A group's pages: roll-up, subgroups and the repositories beneath it, paged. */
-export function* groupPages(ctx: PagesContext, cat: Catalogue, g: Group, configured: number, render: Render): Generator<{ key: string; body: string }> {
+export function* groupPages(
+  ctx: PagesContext,
+  cat: Catalogue,
+  g: Group,
+  configured: number,
+  render: Render,
+): Generator<{ key: string; body: string }> {
   const rollUp = cat.rollUp(g.members);
   const isRoot = g.parent === null;
   // All hosts list the hosts only: every repository is the full list's (repositories/).
@@ -208,7 +252,11 @@ export function* groupPages(ctx: PagesContext, cat: Catalogue, g: Group, configu
       nav;
     yield {
       key: groupPaths.pageKey(g, p),
-      body: render(`${title}${p > 1 ? `, page ${p}` : ''}`, `Badges of ${what}${isRoot ? '' : ` under ${title}`}.`, main),
+      body: render(
+        `${title}${p > 1 ? `, page ${p}` : ''}`,
+        `Badges of ${what}${isRoot ? '' : ` under ${title}`}.`,
+        main,
+      ),
     };
   }
 }
@@ -217,7 +265,12 @@ export function* groupPages(ctx: PagesContext, cat: Catalogue, g: Group, configu
  * A scope's lists per badge: its repositories ordered by status (the roll-up's order), then
  * naturally, REPOS_PER_PAGE a page; each status begins under a heading its counts link to.
  */
-export function* statusLists(ctx: PagesContext, cat: Catalogue, g: Group, render: Render): Generator<{ key: string; body: string }> {
+export function* statusLists(
+  ctx: PagesContext,
+  cat: Catalogue,
+  g: Group,
+  render: Render,
+): Generator<{ key: string; body: string }> {
   const scope = g.parent === null ? 'all repositories' : g.label;
   for (let j = 0; j < cat.badges.length; j++) {
     const id = cat.badges[j]!;
@@ -228,7 +281,11 @@ export function* statusLists(ctx: PagesContext, cat: Catalogue, g: Group, render
       (s < 0 ? without : byStatus[s]!).push(i);
     }
     const runs = byStatus
-      .map((members, s) => ({ members, label: shownStatus(ctx.settings.shape, cat.statuses[s]!), anchor: cat.statuses[s]! }))
+      .map((members, s) => ({
+        members,
+        label: shownStatus(ctx.settings.shape, cat.statuses[s]!),
+        anchor: cat.statuses[s]!,
+      }))
       .filter((r) => r.members.length > 0);
     if (without.length > 0) runs.push({ members: without, label: 'no status', anchor: 'none-recorded' });
     const total = g.members.length;
@@ -242,7 +299,9 @@ export function* statusLists(ctx: PagesContext, cat: Catalogue, g: Group, render
         const r = runs[run]!;
         const take = r.members.slice(within, within + room);
         const heading =
-          within === 0 ? `<h2 id="status-${esc(r.anchor)}">${esc(r.label)} (${numberText(r.members.length)})</h2>` : `<h2>${esc(r.label)}, continued</h2>`;
+          within === 0
+            ? `<h2 id="status-${esc(r.anchor)}">${esc(r.label)} (${numberText(r.members.length)})</h2>`
+            : `<h2>${esc(r.label)}, continued</h2>`;
         body += `${heading}${cat.list(ctx, take)}`;
         room -= take.length;
         within += take.length;
@@ -251,7 +310,8 @@ export function* statusLists(ctx: PagesContext, cat: Catalogue, g: Group, render
           within = 0;
         }
       }
-      const nav = (after: string) => pager(ctx, `Pages of ${id} in ${scope}${after}`, p, pages, (k) => groupPaths.list(g, id, k));
+      const nav = (after: string) =>
+        pager(ctx, `Pages of ${id} in ${scope}${after}`, p, pages, (k) => groupPaths.list(g, id, k));
       const title = `${id} in ${scope}`;
       const main =
         crumbs(ctx, g, false) +

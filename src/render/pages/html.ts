@@ -89,7 +89,9 @@ function findForm(env: PageEnv): string {
 }
 
 export function renderPage(env: PageEnv, p: PageParts): string {
-  const feed = p.feed ? `<link rel="alternate" type="application/atom+xml" title="Badge changes" href="${href(env, p.feed)}">` : '';
+  const feed = p.feed
+    ? `<link rel="alternate" type="application/atom+xml" title="Badge changes" href="${href(env, p.feed)}">`
+    : '';
   return (
     `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${flat(p.title)}</title><meta name="description" content="${flat(p.description)}">` +
@@ -113,7 +115,12 @@ export function table(caption: string, head: string[], rows: string[][], numeric
   for (const r of rows) {
     out += '<tr>';
     for (let i = 0; i < r.length; i++)
-      out += i === 0 ? `<th scope="row">${r[i]}</th>` : numeric.length > 0 && numeric.includes(i) ? `<td class="num">${r[i]}</td>` : `<td>${r[i]}</td>`;
+      out +=
+        i === 0
+          ? `<th scope="row">${r[i]}</th>`
+          : numeric.length > 0 && numeric.includes(i)
+            ? `<td class="num">${r[i]}</td>`
+            : `<td>${r[i]}</td>`;
     out += '</tr>';
   }
   return `${out}</tbody></table></div>`;

@@ -21,7 +21,9 @@ export function naturalKey(s: string): string {
 /** The indexes of `items` in natural order of `name(item)`. */
 export function naturalOrder<T>(items: readonly T[], name: (item: T) => string): number[] {
   const keys = items.map((x) => naturalKey(name(x)));
-  return items.map((_, i) => i).sort((a, b) => byCodeUnits(keys[a]!, keys[b]!) || byCodeUnits(name(items[a]!), name(items[b]!)));
+  return items
+    .map((_, i) => i)
+    .sort((a, b) => byCodeUnits(keys[a]!, keys[b]!) || byCodeUnits(name(items[a]!), name(items[b]!)));
 }
 
 /** Sorted copy of names, in natural order. */

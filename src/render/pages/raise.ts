@@ -27,7 +27,8 @@ export function needForA(c: CriterionA, target: StatusA): string | null {
     if (STATUS_RANK[b.status] < STATUS_RANK[target]) continue;
     let candidate: { distance: number; text: string } | undefined;
     if (v < b.min) candidate = { distance: b.min - v, text: change(b.min - v, 'more', rule.unit) };
-    else if (b.max !== null && Math.floor(v) > b.max) candidate = { distance: v - b.max, text: change(v - b.max, 'fewer', rule.unit) };
+    else if (b.max !== null && Math.floor(v) > b.max)
+      candidate = { distance: v - b.max, text: change(v - b.max, 'fewer', rule.unit) };
     if (candidate && (!best || candidate.distance < best.distance)) best = candidate;
   }
   return best ? `${best.text} (${rule.name})` : null;
@@ -76,5 +77,8 @@ export function raiseBadgeB(b: BadgeB): { target: string; needs: string[] } | nu
   const highest = b.entries.findLastIndex((e) => e.granted);
   const next = b.entries.slice(highest + 1).find((e) => !e.granted);
   if (!next) return null;
-  return { target: next.level.toLowerCase(), needs: next.criteria.map(needForB).filter((n): n is string => n !== null) };
+  return {
+    target: next.level.toLowerCase(),
+    needs: next.criteria.map(needForB).filter((n): n is string => n !== null),
+  };
 }

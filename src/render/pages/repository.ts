@@ -10,7 +10,20 @@ import { statusChart, timeScale, valueChart, type ChartBand, type TimeScale } fr
 import { pagePaths, SHOWN_LEVELS_B, shownStatus, type PagesContext, type RepositoryEvaluations } from './context.ts';
 import { CHART_LEVELS_A, UNKNOWN } from '../../model/status.ts';
 import { expiresAt } from '../../model/expiry.ts';
-import { cellText, cellWords, counted, esc, numberText, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
+import {
+  cellText,
+  cellWords,
+  counted,
+  esc,
+  numberText,
+  UNBOUNDED,
+  externalHref,
+  href,
+  renderPage,
+  statusWord,
+  table,
+  text,
+} from './html.ts';
 import { isoDate, isoTime } from '../../model/calendar.ts';
 import { projectName } from './groups.ts';
 import { raiseBadgeA, raiseBadgeB, raiseCriterionA, needForB } from './raise.ts';
@@ -42,7 +55,8 @@ function snippetsHtml(ctx: PagesContext, encoded: string, badgeId: string): stri
     ['AsciiDoc', `image:${img}[${badgeId} badge,link=${page}]`],
   ];
   const blocks = forms.map(
-    ([name, code]) => `<div class="snippet" data-copy><div class="snippet-head"><span>${name}</span></div><pre><code>${esc(code)}</code></pre></div>`,
+    ([name, code]) =>
+      `<div class="snippet" data-copy><div class="snippet-head"><span>${name}</span></div><pre><code>${esc(code)}</code></pre></div>`,
   );
   return `<details><summary>Embed the ${esc(badgeId)} badge</summary>${blocks.join('')}</details>`;
 }
@@ -106,7 +120,11 @@ function ruleParts(ctx: PagesContext, rule: RuleA | RuleB, bands: () => ChartBan
   const { rules } = pageConstants(ctx);
   let parts = rules.get(rule);
   if (!parts) {
-    parts = { link: link(ctx, pagePaths.rule(rule.id), cellText(rule.name)), heading: `<h3>${esc(rule.name)}</h3>`, bands: bands() };
+    parts = {
+      link: link(ctx, pagePaths.rule(rule.id), cellText(rule.name)),
+      heading: `<h3>${esc(rule.name)}</h3>`,
+      bands: bands(),
+    };
     rules.set(rule, parts);
   }
   return parts;
@@ -114,7 +132,9 @@ function ruleParts(ctx: PagesContext, rule: RuleA | RuleB, bands: () => ChartBan
 
 function readmeSnippetHtml(ctx: PagesContext, encoded: string, badgeIds: readonly string[]): string {
   const page = `${ctx.settings.baseUrl}/${pagePaths.repository(encoded)}`;
-  const line = badgeIds.map((id) => `[![${id}](${ctx.settings.baseUrl}/${apiPath(encoded, `badges/${id}.svg`)})](${page})`).join('\n');
+  const line = badgeIds
+    .map((id) => `[![${id}](${ctx.settings.baseUrl}/${apiPath(encoded, `badges/${id}.svg`)})](${page})`)
+    .join('\n');
   return (
     `<section aria-labelledby="embed"><h2 id="embed">Embed the badges</h2><div class="snippet" data-copy><div class="snippet-head"><span>Markdown for a README</span></div>` +
     `<pre><code>${esc(line)}</code></pre></div><p>Each badge's section below has the same for one badge, in HTML, reStructuredText and AsciiDoc too.</p></section>`
@@ -127,7 +147,9 @@ function readmeSnippet(ctx: PagesContext, encoded: string, badgeIds: readonly st
   const key = badgeIds.join('\n');
   let parts = readme.get(key);
   if (!readme.has(key)) {
-    parts = `${ctx.settings.baseUrl}${key}`.includes(ENCODED_SLOT) ? undefined : readmeSnippetHtml(ctx, ENCODED_SLOT, badgeIds).split(ENCODED_SLOT);
+    parts = `${ctx.settings.baseUrl}${key}`.includes(ENCODED_SLOT)
+      ? undefined
+      : readmeSnippetHtml(ctx, ENCODED_SLOT, badgeIds).split(ENCODED_SLOT);
     readme.set(key, parts);
   }
   return parts ? parts.join(esc(encoded)) : readmeSnippetHtml(ctx, encoded, badgeIds);
@@ -160,13 +182,16 @@ function chartId(page: PageShared, prefix: string): string {
 }
 
 function bandsOfA(rule: RuleA): ChartBand[] {
-  return rule.type === 'numeric' ? rule.thresholds.map((b) => ({ min: b.min, max: b.max, label: b.status, kind: b.status })) : [];
+  return rule.type === 'numeric'
+    ? rule.thresholds.map((b) => ({ min: b.min, max: b.max, label: b.status, kind: b.status }))
+    : [];
 }
 
 /** A history chart's text alternative: the last 12 scans, each its date and label (labels[i] is scan i's). */
 function historyDesc(page: PageShared, labels: readonly string[]): string {
   const from = Math.max(0, labels.length - 12);
-  const head = from > 0 ? `The last ${numberText(labels.length - from)} of ${counted(labels.length, 'scan', 'scans')}: ` : '';
+  const head =
+    from > 0 ? `The last ${numberText(labels.length - from)} of ${counted(labels.length, 'scan', 'scans')}: ` : '';
   let shown = '';
   for (let i = from; i < labels.length; i++) shown += `${i > from ? '; ' : ''}${page.dates[i]} ${labels[i]}`;
   return `${head}${shown}.`;
@@ -240,7 +265,9 @@ function badgeSectionA(
 
 /** An unknown badge: which criteria have no value, and that a scan measuring them decides it. */
 function unknownLine(b: BadgeA): string {
-  const unknown = b.criteria.filter((c) => c.status === UNKNOWN).map((c) => `${esc(c.rule.name)} (${esc(c.cause ?? 'not measured')})`);
+  const unknown = b.criteria
+    .filter((c) => c.status === UNKNOWN)
+    .map((c) => `${esc(c.rule.name)} (${esc(c.cause ?? 'not measured')})`);
   return `<p>The badge is unknown, not failed: nothing measured fails it, and ${unknown.join('; ')} ${unknown.length === 1 ? 'has' : 'have'} no value. A scan that measures ${unknown.length === 1 ? 'it' : 'them'} decides the badge.</p>`;
 }
 
@@ -248,7 +275,9 @@ function expiryLine(ctx: PagesContext, scanTime: number, status: string): string
   const days = ctx.settings.expireAfterDays;
   if (ctx.settings.shape !== 'A' || days === null) return '';
   const at = expiresAt(scanTime, days);
-  return status === 'expired' ? `<p>Expired on ${isoDate(at)}.</p>` : `<p>Expires on ${isoDate(at)} unless a newer scan arrives.</p>`;
+  return status === 'expired'
+    ? `<p>Expired on ${isoDate(at)}.</p>`
+    : `<p>Expires on ${isoDate(at)} unless a newer scan arrives.</p>`;
 }
 
 function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }, page: PageShared): string {
@@ -262,13 +291,24 @@ function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }, page: Page
     const desc = historyDesc(
       page,
       points.map((p, j) =>
-        p.value === null ? `${ev.scans[j]!.criteria[i]!.status} (not measured)` : `${counted(p.value, rule.unit)} (${ev.scans[j]!.criteria[i]!.status})`,
+        p.value === null
+          ? `${ev.scans[j]!.criteria[i]!.status} (not measured)`
+          : `${counted(p.value, rule.unit)} (${ev.scans[j]!.criteria[i]!.status})`,
       ),
     );
     const parts = ruleParts(ctx, rule, () => bandsOfA(rule));
-    charts += parts.heading + valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time, with its bands`, desc }, parts.bands, points, page.scale);
+    charts +=
+      parts.heading +
+      valueChart(
+        { id: chartId(page, 'rule'), title: `${rule.name} over time, with its bands`, desc },
+        parts.bands,
+        points,
+        page.scale,
+      );
   });
-  return charts ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>` : '';
+  return charts
+    ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>`
+    : '';
 }
 
 function badgeSectionB(
@@ -353,7 +393,11 @@ function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }, page: Page
         const c = s.entries.flatMap((e) => e.criteria).find((x) => x.ruleIndex === i);
         return { t: s.timestamp, value: c ? c.value : null, status: c?.status ?? 'open' };
       });
-      if (points.every((p) => p.value === null) && !ev.scans.some((s) => s.entries.some((e) => e.criteria.some((c) => c.ruleIndex === i)))) return '';
+      if (
+        points.every((p) => p.value === null) &&
+        !ev.scans.some((s) => s.entries.some((e) => e.criteria.some((c) => c.ruleIndex === i)))
+      )
+        return '';
       const parts = ruleParts(ctx, rule, () => bandsOfB(rule));
       const desc = historyDesc(
         page,
@@ -361,24 +405,38 @@ function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }, page: Page
       );
       return (
         parts.heading +
-        valueChart({ id: chartId(page, 'rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc }, parts.bands, points, page.scale)
+        valueChart(
+          { id: chartId(page, 'rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc },
+          parts.bands,
+          points,
+          page.scale,
+        )
       );
     })
     .join('');
-  return charts ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>` : '';
+  return charts
+    ? `<section aria-labelledby="rules-history"><h2 id="rules-history">Rule values over time</h2>${charts}</section>`
+    : '';
 }
 
 /** The scans a repository page shows open; older ones fold into a <details> (no script needed). */
 export const SCANS_SHOWN = 10;
 
-function scansTable(ctx: PagesContext, h: RepositoryHistory, statusesAt: (i: number) => string[], badgeIds: readonly string[], page: PageShared): string {
+function scansTable(
+  ctx: PagesContext,
+  h: RepositoryHistory,
+  statusesAt: (i: number) => string[],
+  badgeIds: readonly string[],
+  page: PageShared,
+): string {
   const escIds = badgeIds.map((id) => badgeParts(ctx, id).escId);
   const rows = h.scans
     .map((s, i) => {
       // The scan's API directory, escaped: the time is digits, so the links extend it as they are.
       const at = `${page.api}at/${s.timestamp}/`;
       let files = `<ul class="files"><li><a href="${at}sarif">SARIF</a></li>`;
-      for (const id of escIds) files += `<li><a href="${at}badges/${id}.svg">${id} badge</a>, <a href="${at}badges/${id}">${id} explanation</a></li>`;
+      for (const id of escIds)
+        files += `<li><a href="${at}badges/${id}.svg">${id} badge</a>, <a href="${at}badges/${id}">${id} explanation</a></li>`;
       const time = page.times[i]!;
       return [`<time datetime="${time}">${time}</time>`, ...statusesAt(i).map(statusWord), `${files}</ul>`];
     })
@@ -428,14 +486,21 @@ export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: Repo
   const times = ev.scans.map((s) => s.timestamp);
   // Each scan's time formatted once for the page (a build's scan times are mostly distinct).
   const isoTimes = times.map(isoTime);
-  const page: PageShared = { api: apiHref(ctx, h.encoded), scale: timeScale(times), times: isoTimes, dates: isoTimes.map((t) => t.slice(0, 10)), charts: 0 };
+  const page: PageShared = {
+    api: apiHref(ctx, h.encoded),
+    scale: timeScale(times),
+    times: isoTimes,
+    dates: isoTimes.map((t) => t.slice(0, 10)),
+    charts: 0,
+  };
   const badgeIds = ev.latest.badges.map((b) => b.def.id);
   let badges: string;
   let ruleCharts: string;
   let statusesAt: (i: number) => string[];
   if (ev.shape === 'A') {
     badges = '';
-    for (let i = 0; i < ev.latest.badges.length; i++) badges += badgeSectionA(ctx, h, ev, ev.latest.badges[i]!, i, page);
+    for (let i = 0; i < ev.latest.badges.length; i++)
+      badges += badgeSectionA(ctx, h, ev, ev.latest.badges[i]!, i, page);
     ruleCharts = ruleChartsA(ctx, ev, page);
     statusesAt = (i) => ev.scans[i]!.badges.map((b) => b.status);
   } else {
@@ -444,7 +509,9 @@ export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: Repo
     statusesAt = (i) => ev.scans[i]!.badges.map((b) => shownStatus('B', b.status));
   }
   const latestStatuses =
-    ev.shape === 'A' ? ev.latest.badges.map((b) => `${b.def.id} ${b.status}`) : ev.latest.badges.map((b) => `${b.def.id} ${shownStatus('B', b.status)}`);
+    ev.shape === 'A'
+      ? ev.latest.badges.map((b) => `${b.def.id} ${b.status}`)
+      : ev.latest.badges.map((b) => `${b.def.id} ${shownStatus('B', b.status)}`);
   const repoLink = /^https?:\/\//i.test(h.repositoryUrl)
     ? `<a href="${externalHref(h.repositoryUrl)}" rel="nofollow noopener">${text(h.repositoryUrl)}</a>`
     : text(h.repositoryUrl);

@@ -47,7 +47,8 @@ export function shardName(prefix: string): string {
 }
 
 /** The key of a prefix's file, or of its part n (from 2) when its own entries take several. */
-export const shardKey = (prefix: string, part = 1) => `${SEARCH_DIR}${shardName(prefix)}${part > 1 ? `.${part}` : ''}.json`;
+export const shardKey = (prefix: string, part = 1) =>
+  `${SEARCH_DIR}${shardName(prefix)}${part > 1 ? `.${part}` : ''}.json`;
 
 interface Entry {
   /** Where in its name the entry starts: 0 for the name itself, more for one of its suffixes. */
@@ -110,7 +111,8 @@ export class SearchTree {
     let e = 0;
     const add = (id: number) => {
       const name = names[id];
-      if (name !== null && name !== undefined) for (let at = 0; at < suffixes(name); at++) (ids[e] = id), (ats[e++] = at);
+      if (name !== null && name !== undefined)
+        for (let at = 0; at < suffixes(name); at++) (ids[e] = id), (ats[e++] = at);
     };
     for (const i of cat.order) add(i);
     for (let g = 0; g < groups.length; g++) add(repos + g);
@@ -165,7 +167,14 @@ export class SearchTree {
       ids.set(tmpIds.subarray(lo, hi), lo);
       ats.set(tmpAts.subarray(lo, hi), lo);
       for (const c of used) count[c + 1] = 0;
-      this.nodes.push({ prefix, lo, hi, own: exact, more: runs.map(([c, a, b]) => ({ c, n: distinct(a, b) })), n: distinct(lo, hi) });
+      this.nodes.push({
+        prefix,
+        lo,
+        hi,
+        own: exact,
+        more: runs.map(([c, a, b]) => ({ c, n: distinct(a, b) })),
+        n: distinct(lo, hi),
+      });
       for (const [c, a, b] of runs) node(prefix + c, a, b);
     };
     node('', 0, total);
@@ -178,7 +187,13 @@ export class SearchTree {
     const out: Entry[] = [];
     for (let k = lo; k < hi; k++) {
       const id = this.ids[k]!;
-      out.push({ at: this.ats[k]!, id, repo: id < repos ? id : -1, group: id < repos ? null : this.groups[id - repos]!, rank: this.rankOf[id]! });
+      out.push({
+        at: this.ats[k]!,
+        id,
+        repo: id < repos ? id : -1,
+        group: id < repos ? null : this.groups[id - repos]!,
+        rank: this.rankOf[id]!,
+      });
     }
     return out;
   }
@@ -207,7 +222,12 @@ export const endsKey = (prefix: string) => `${SEARCH_DIR}${shardName(prefix)}.en
  * SHARD_ENTRIES of them: only a query that stops at this prefix reads it, not every query that
  * passes through. In each file groups come before repositories, each in natural order.
  */
-export function searchShards(ctx: PagesContext, cat: Catalogue, tree: SearchTree, node: PrefixNode): Array<{ key: string; body: string }> {
+export function searchShards(
+  ctx: PagesContext,
+  cat: Catalogue,
+  tree: SearchTree,
+  node: PrefixNode,
+): Array<{ key: string; body: string }> {
   const shown = cat.badges.map((_, j) => j);
   const json = (e: Entry): string =>
     e.group
@@ -240,10 +260,16 @@ export function searchShards(ctx: PagesContext, cat: Catalogue, tree: SearchTree
       const more = node.more ? `,"more":${JSON.stringify(node.more.map((m) => m.c))}` : '';
       head += `,"n":${node.n}${parts > 1 ? `,"own":${paged.length},"parts":${parts}` : ''}${ending.length > 0 ? `,"ends":${ending.length}` : ''}${badges}${more}`;
     } else head += `,"part":${part}`;
-    files.push({ key: shardKey(node.prefix, part), body: body(head, paged.slice((part - 1) * SHARD_ENTRIES, part * SHARD_ENTRIES)) });
+    files.push({
+      key: shardKey(node.prefix, part),
+      body: body(head, paged.slice((part - 1) * SHARD_ENTRIES, part * SHARD_ENTRIES)),
+    });
   }
   if (ending.length > 0)
-    files.push({ key: endsKey(node.prefix), body: body(`{"prefix":${JSON.stringify(node.prefix)},"ends":${ending.length}`, ending.slice(0, SHARD_ENTRIES)) });
+    files.push({
+      key: endsKey(node.prefix),
+      body: body(`{"prefix":${JSON.stringify(node.prefix)},"ends":${ending.length}`, ending.slice(0, SHARD_ENTRIES)),
+    });
   return files;
 }
 
@@ -281,7 +307,11 @@ function pageOrder(cat: Catalogue, tree: SearchTree, node: PrefixNode): Entry[] 
   const name = (e: Entry) => (e.group ? e.group.name : repositoryName(cat.urls[e.repo]!));
   const keys = new Map(own.map((e) => [e, naturalKey(name(e))]));
   return own.sort(
-    (a, b) => (a.group ? 0 : 1) - (b.group ? 0 : 1) || byCodeUnits(keys.get(a)!, keys.get(b)!) || byCodeUnits(name(a), name(b)) || a.rank - b.rank,
+    (a, b) =>
+      (a.group ? 0 : 1) - (b.group ? 0 : 1) ||
+      byCodeUnits(keys.get(a)!, keys.get(b)!) ||
+      byCodeUnits(name(a), name(b)) ||
+      a.rank - b.rank,
   );
 }
 
@@ -292,7 +322,9 @@ function prefixCrumbs(ctx: PagesContext, prefix: string): string {
   const items = [`<li><a href="${href(ctx.env, SEARCH_DIR)}">Find a repository</a></li>`];
   for (let k = 1; k <= prefix.length; k++) {
     const p = prefix.slice(0, k);
-    items.push(`<li><a href="${href(ctx.env, prefixPath(p))}"${k === prefix.length ? ' aria-current="page"' : ''}>${text(shownPrefix(p))}</a></li>`);
+    items.push(
+      `<li><a href="${href(ctx.env, prefixPath(p))}"${k === prefix.length ? ' aria-current="page"' : ''}>${text(shownPrefix(p))}</a></li>`,
+    );
   }
   return `<nav class="crumbs" aria-label="Breadcrumb"><ol>${items.join('')}</ol></nav>`;
 }
@@ -319,23 +351,41 @@ function ownEntries(ctx: PagesContext, cat: Catalogue, listed: readonly Entry[],
 }
 
 /** What a prefix's page n lists: its own entries, then (on the first) the next characters. */
-function prefixBody(ctx: PagesContext, cat: Catalogue, tree: SearchTree, node: PrefixNode, n: number, order: Entry[]): string {
+function prefixBody(
+  ctx: PagesContext,
+  cat: Catalogue,
+  tree: SearchTree,
+  node: PrefixNode,
+  n: number,
+  order: Entry[],
+): string {
   const listed = order.slice((n - 1) * SHARD_ENTRIES, n * SHARD_ENTRIES);
   const shown = text(shownPrefix(node.prefix));
   if (!node.more) return ownEntries(ctx, cat, listed, 'h2');
-  const exact = listed.length > 0 ? `<h2 id="exact">Named exactly ${shown}</h2>${ownEntries(ctx, cat, listed, 'h3')}` : '';
-  const next = node.more.length > 0 && n === 1 ? `<h2 id="next">Names starting ${shown} and more</h2>${nextLinks(ctx, tree, node)}` : '';
+  const exact =
+    listed.length > 0 ? `<h2 id="exact">Named exactly ${shown}</h2>${ownEntries(ctx, cat, listed, 'h3')}` : '';
+  const next =
+    node.more.length > 0 && n === 1
+      ? `<h2 id="next">Names starting ${shown} and more</h2>${nextLinks(ctx, tree, node)}`
+      : '';
   return `${exact}${next}`;
 }
 
 /** Every page of a prefix other than the root (whose part is in the search page). */
-export function* prefixPages(ctx: PagesContext, cat: Catalogue, tree: SearchTree, node: PrefixNode, render: Render): Generator<{ key: string; body: string }> {
+export function* prefixPages(
+  ctx: PagesContext,
+  cat: Catalogue,
+  tree: SearchTree,
+  node: PrefixNode,
+  render: Render,
+): Generator<{ key: string; body: string }> {
   const order = pageOrder(cat, tree, node);
   const pages = prefixPageCount(node);
   const total = node.hi - node.lo;
   const flatPrefix = shownPrefix(node.prefix);
   for (let p = 1; p <= pages; p++) {
-    const nav = (after: string) => pager(ctx, `Pages of names starting ${flatPrefix}${after}`, p, pages, (k) => prefixPath(node.prefix, k));
+    const nav = (after: string) =>
+      pager(ctx, `Pages of names starting ${flatPrefix}${after}`, p, pages, (k) => prefixPath(node.prefix, k));
     const main =
       prefixCrumbs(ctx, node.prefix) +
       `<h1>Names starting ${text(flatPrefix)}${p > 1 ? `, page ${p}` : ''}</h1>` +
@@ -345,7 +395,11 @@ export function* prefixPages(ctx: PagesContext, cat: Catalogue, tree: SearchTree
       nav(', after the list');
     yield {
       key: prefixKey(node.prefix, p),
-      body: render(`Names starting ${flatPrefix}${p > 1 ? `, page ${p}` : ''}`, `Repositories, hosts and groups whose names start with ${flatPrefix}.`, main),
+      body: render(
+        `Names starting ${flatPrefix}${p > 1 ? `, page ${p}` : ''}`,
+        `Repositories, hosts and groups whose names start with ${flatPrefix}.`,
+        main,
+      ),
     };
   }
 }
@@ -354,14 +408,23 @@ export function* prefixPages(ctx: PagesContext, cat: Catalogue, tree: SearchTree
  * The page the header's form goes to. With JavaScript it shows what matches the query as one
  * types; without, it leads to the root's prefix pages (find by name) and to the hosts.
  */
-export function searchPageMain(ctx: PagesContext, cat: Catalogue, tree: SearchTree, hosts: string, total: number): string {
+export function searchPageMain(
+  ctx: PagesContext,
+  cat: Catalogue,
+  tree: SearchTree,
+  hosts: string,
+  total: number,
+): string {
   const root = tree.nodes[0]!;
   const byName =
     root.more && root.more.length > 0
       ? `<p>Pick how the repository's name (the last part of its address), or a host's or group's name, starts, then what follows, until a page lists it with its badges.</p>${nextLinks(ctx, tree, root)}`
       : '<p>No repository has been scanned yet.</p>';
   // A name with no characters at all (an address without a path): listed here, as the root's own.
-  const unnamed = root.own > root.lo ? `<h3>Without a name</h3>${ownEntries(ctx, cat, pageOrder(cat, tree, root).slice(0, SHARD_ENTRIES), 'h4')}` : '';
+  const unnamed =
+    root.own > root.lo
+      ? `<h3>Without a name</h3>${ownEntries(ctx, cat, pageOrder(cat, tree, root).slice(0, SHARD_ENTRIES), 'h4')}`
+      : '';
   return (
     `<h1>Find a repository</h1>` +
     `<form class="find find-page" role="search" aria-label="Search repositories" action="${href(ctx.env, SEARCH_DIR)}" method="get">` +

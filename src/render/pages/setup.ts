@@ -9,7 +9,10 @@ export function loadPagesContext(config: ResolvedConfig): PagesContext {
 }
 
 /** The pages part of a build, or undefined when the config switches pages off. */
-export function pagesBuild(config: ResolvedConfig, shard: { index: number; count: number } | undefined): PagesBuild | undefined {
+export function pagesBuild(
+  config: ResolvedConfig,
+  shard: { index: number; count: number } | undefined,
+): PagesBuild | undefined {
   if (!config.settings.pages) return undefined;
   return { ctx: loadPagesContext(config), shard: shard ?? { index: 0, count: 1 } };
 }

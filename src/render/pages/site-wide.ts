@@ -10,13 +10,35 @@ import { cacheControlFor } from '../renderer.ts';
 import type { Phase, PublishFile } from '../../model/publish-file.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
-import { counted, esc, numberText, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
+import {
+  counted,
+  esc,
+  numberText,
+  UNBOUNDED,
+  externalHref,
+  href,
+  renderPage,
+  statusWord,
+  table,
+  text,
+} from './html.ts';
 import { isoDate } from '../../model/calendar.ts';
 import { UNKNOWN } from '../../model/status.ts';
 import type { RepositorySummary, SortedSummaries } from './summary.ts';
 import type { StatusChange } from './evaluate.ts';
 import { Catalogue, pageCount, pager } from './catalogue.ts';
-import { GROUPS_PER_PAGE, groupList, groupPages, groupPaths, groupTree, REPOS_PER_PAGE, rollUpTable, statusLists, statusRows, type Group } from './groups.ts';
+import {
+  GROUPS_PER_PAGE,
+  groupList,
+  groupPages,
+  groupPaths,
+  groupTree,
+  REPOS_PER_PAGE,
+  rollUpTable,
+  statusLists,
+  statusRows,
+  type Group,
+} from './groups.ts';
 import { prefixPages, prefixPath, SearchTree, searchPageMain, searchShards } from './search-index.ts';
 
 export const PAGE_SIZE = REPOS_PER_PAGE;
@@ -120,23 +142,39 @@ function countChart(ctx: PagesContext, id: string, badge: string, counts: Map<st
     const shown = shownStatus(ctx.settings.shape, status);
     return { label: shown, value, kind: shown };
   });
-  return barChart({ id, title: `${badge}: repositories per status`, desc: bars.map((b) => `${b.label} ${numberText(b.value)}`).join(', ') }, bars);
+  return barChart(
+    {
+      id,
+      title: `${badge}: repositories per status`,
+      desc: bars.map((b) => `${b.label} ${numberText(b.value)}`).join(', '),
+    },
+    bars,
+  );
 }
 
 /** Badge j's counts as the charts take them: the configured statuses, and others held. */
 function countsOf(facts: SiteWideFacts, j: number): Map<string, number> {
   const row = facts.rollUp[j]!;
-  return new Map(facts.cat.statuses.map((s, k) => [s, row[k]!] as [string, number]).filter(([, n], k) => k < facts.configured || n > 0));
+  return new Map(
+    facts.cat.statuses
+      .map((s, k) => [s, row[k]!] as [string, number])
+      .filter(([, n], k) => k < facts.configured || n > 0),
+  );
 }
 
 function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
   const { cat, root } = facts;
-  const charts = cat.badges.map((id, j) => `<h3>${esc(id)}</h3>${countChart(ctx, `count-${j}`, id, countsOf(facts, j))}`).join('');
+  const charts = cat.badges
+    .map((id, j) => `<h3>${esc(id)}</h3>${countChart(ctx, `count-${j}`, id, countsOf(facts, j))}`)
+    .join('');
   // A day's first scans are one line, not one per repository and badge: after a first build
   // they would be every line. The lines are the newest RECENT_SHOWN of both kinds.
   const lines: Array<{ t: number; html: string }> = facts.recent.map(({ url, enc, c }) => {
     const what = `${esc(c.badge)} ${statusWord(shownStatus(ctx.settings.shape, c.from!))} → ${statusWord(shownStatus(ctx.settings.shape, c.to))}`;
-    return { t: c.t, html: `<li><time datetime="${isoDate(c.t)}">${isoDate(c.t)}</time> ${link(ctx, pagePaths.repository(enc), text(url))}: ${what}</li>` };
+    return {
+      t: c.t,
+      html: `<li><time datetime="${isoDate(c.t)}">${isoDate(c.t)}</time> ${link(ctx, pagePaths.repository(enc), text(url))}: ${what}</li>`,
+    };
   });
   for (const [day, f] of facts.firstScans) {
     const what =
@@ -170,7 +208,11 @@ function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
     `</section>` +
     `<section aria-labelledby="recent"><h2 id="recent">Recent status changes</h2>${recent.length > 0 ? `<ul>${recent.join('')}</ul>` : '<p>No changes yet.</p>'}</section>` +
     `<section aria-labelledby="rules"><h2 id="rules">Rules</h2><ul>${rules}</ul></section>`;
-  return renderPage(ctx.env, { title: ctx.env.siteName, description: `Badges of ${counted(facts.total, 'repository', 'repositories')}.`, main });
+  return renderPage(ctx.env, {
+    title: ctx.env.siteName,
+    description: `Badges of ${counted(facts.total, 'repository', 'repositories')}.`,
+    main,
+  });
 }
 
 /** The home page's share of the list: its first page, as design and bookmarks expect. */
@@ -190,8 +232,14 @@ function listPage(ctx: PagesContext, facts: SiteWideFacts, page: number, members
     `<p class="lead">All ${numberText(total)}, in natural order (tool2 before tool10), ${PAGE_SIZE} a page. ${link(ctx, groupPaths.page(facts.root), 'By host and group')}.</p>` +
     `${nav('Repository list pages')}${cat.list(ctx, members)}${nav('Repository list pages, after the list')}`;
   const description =
-    total === 0 ? 'No repository yet.' : `Repositories ${numberText((page - 1) * PAGE_SIZE + 1)} to ${numberText(Math.min(page * PAGE_SIZE, total))}.`;
-  return renderPage(ctx.env, { title: `Repositories${page > 1 ? `, page ${page}` : ''} · ${ctx.env.siteName}`, description, main });
+    total === 0
+      ? 'No repository yet.'
+      : `Repositories ${numberText((page - 1) * PAGE_SIZE + 1)} to ${numberText(Math.min(page * PAGE_SIZE, total))}.`;
+  return renderPage(ctx.env, {
+    title: `Repositories${page > 1 ? `, page ${page}` : ''} · ${ctx.env.siteName}`,
+    description,
+    main,
+  });
 }
 
 function moreInfo(ctx: PagesContext, uri: string | undefined, id: string): string {
@@ -220,7 +268,10 @@ function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string 
         : r.thresholds
             .slice()
             .sort((a, b) => a.min - b.min)
-            .map((b) => `${numberText(b.min)}..${b.max === null ? UNBOUNDED : numberText(b.max)} ${esc(r.unit)}: ${statusWord(b.status)}`)
+            .map(
+              (b) =>
+                `${numberText(b.min)}..${b.max === null ? UNBOUNDED : numberText(b.max)} ${esc(r.unit)}: ${statusWord(b.status)}`,
+            )
             .join('<br>'),
     ]);
     const expiry =
@@ -237,7 +288,9 @@ function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string 
     const rules = new Map(th.t.rules.map((r) => [r.id, r]));
     const rows = def.levels.map((l) => [
       esc(l.level),
-      l.checks.map((c) => `${link(ctx, pagePaths.rule(c), text(rules.get(c)!.name))}: ${esc(thresholdText(rules.get(c)!))}`).join('<br>'),
+      l.checks
+        .map((c) => `${link(ctx, pagePaths.rule(c), text(rules.get(c)!.name))}: ${esc(thresholdText(rules.get(c)!))}`)
+        .join('<br>'),
     ]);
     const manual = def.levels.some((l) => l.checks.some((c) => rules.get(c)!.manual));
     body =
@@ -249,7 +302,11 @@ function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string 
       moreInfo(ctx, def.informationUri, id);
   }
   const main = `<h1>The ${esc(id)} badge</h1>${body}${countsSection(ctx, facts, id)}`;
-  return renderPage(ctx.env, { title: `${id} badge · ${ctx.env.siteName}`, description: `What the ${id} badge means and how it is decided.`, main });
+  return renderPage(ctx.env, {
+    title: `${id} badge · ${ctx.env.siteName}`,
+    description: `What the ${id} badge means and how it is decided.`,
+    main,
+  });
 }
 
 function rulePage(ctx: PagesContext, ruleId: string, counts: Map<string, number>): string {
@@ -293,12 +350,20 @@ function rulePage(ctx: PagesContext, ruleId: string, counts: Map<string, number>
       [...counts].map(([s, n]) => [statusWord(s), numberText(n)]),
       [1],
     )}</section>`;
-  return renderPage(ctx.env, { title: `${name} · ${ctx.env.siteName}`, description: `The rule ${name}: what it measures and its thresholds.`, main });
+  return renderPage(ctx.env, {
+    title: `${name} · ${ctx.env.siteName}`,
+    description: `The rule ${name}: what it measures and its thresholds.`,
+    main,
+  });
 }
 
 function notFoundPage(ctx: PagesContext): string {
   const main = `<h1>Page not found</h1><p>There is no page at this address. Start from ${link(ctx, '', 'the home page')}, which lists every host and badge, or ${link(ctx, pagePaths.search, 'find a repository')}.</p>`;
-  return renderPage(ctx.env, { title: `Not found · ${ctx.env.siteName}`, description: 'No page at this address.', main });
+  return renderPage(ctx.env, {
+    title: `Not found · ${ctx.env.siteName}`,
+    description: 'No page at this address.',
+    main,
+  });
 }
 
 const urlset = (entries: readonly string[]) =>
@@ -399,7 +464,10 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   // The search's pages (a tree of names by their start) need the names alone: they are known
   // before the pass.
   const tree = new SearchTree(cat, groups);
-  const sitemap = new Sitemap(base, 1 + listPages + groups.length + tree.nodes.length + badgeIdsOf(ctx).length + ctx.thresholds.t.rules.length + total);
+  const sitemap = new Sitemap(
+    base,
+    1 + listPages + groups.length + tree.nodes.length + badgeIdsOf(ctx).length + ctx.thresholds.t.rules.length + total,
+  );
   const toSitemap = function* (url: string): Generator<PublishFile> {
     const full = sitemap.add(url);
     if (full) yield page(full.key, full.body, XML_TYPE);
@@ -415,7 +483,8 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   for (const line of summaries.lines()) {
     const s = JSON.parse(line) as RepositorySummary;
     // The catalogue's statuses are by index into urls: the lines must come in that order.
-    if (s.url !== summaries.urls[i]) throw new Error(`internal: summary ${i} is of ${s.url}, expected ${summaries.urls[i]}`);
+    if (s.url !== summaries.urls[i])
+      throw new Error(`internal: summary ${i} is of ${s.url}, expected ${summaries.urls[i]}`);
     cat.record(i++, s.badges);
     count(facts.ruleCounts, s.rules);
     for (const c of s.changes) if (c.from !== null) keepNewest(facts.recent, { url: s.url, enc: s.enc, c });
@@ -424,8 +493,10 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   }
   facts.rollUp = cat.rollUp(cat.order);
   // The lists, in natural order, from the catalogue.
-  for (let n = 1; n <= listPages; n++) yield page(pagePaths.listPageKey(n), listPage(ctx, facts, n, cat.order.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE)));
-  const render = (title: string, description: string, main: string) => renderPage(ctx.env, { title: `${title} · ${ctx.env.siteName}`, description, main });
+  for (let n = 1; n <= listPages; n++)
+    yield page(pagePaths.listPageKey(n), listPage(ctx, facts, n, cat.order.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE)));
+  const render = (title: string, description: string, main: string) =>
+    renderPage(ctx.env, { title: `${title} · ${ctx.env.siteName}`, description, main });
   for (const g of groups) {
     for (const f of groupPages(ctx, cat, g, facts.configured, render)) yield page(f.key, f.body);
     for (const f of statusLists(ctx, cat, g, render)) yield page(f.key, f.body);
@@ -434,9 +505,11 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   // written: it has a suffix of each name per character), then its pages by the names' start
   // (the root's is the search page, after them).
   let anyPart: SearchTree | null = new SearchTree(cat, groups, true);
-  for (const node of anyPart.nodes) for (const f of searchShards(ctx, cat, anyPart, node)) yield page(f.key, f.body, JSON_TYPE);
+  for (const node of anyPart.nodes)
+    for (const f of searchShards(ctx, cat, anyPart, node)) yield page(f.key, f.body, JSON_TYPE);
   anyPart = null;
-  for (const node of tree.nodes) if (node.prefix !== '') for (const p of prefixPages(ctx, cat, tree, node, render)) yield page(p.key, p.body);
+  for (const node of tree.nodes)
+    if (node.prefix !== '') for (const p of prefixPages(ctx, cat, tree, node, render)) yield page(p.key, p.body);
   yield page(
     pagePaths.searchKey,
     render(
@@ -446,7 +519,8 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
     ),
   );
   for (const id of badgeIdsOf(ctx)) yield page(pagePaths.badgeKey(id), badgePage(ctx, id, facts));
-  for (const r of ctx.thresholds.t.rules) yield page(pagePaths.ruleKey(r.id), rulePage(ctx, r.id, facts.ruleCounts.get(r.id)!));
+  for (const r of ctx.thresholds.t.rules)
+    yield page(pagePaths.ruleKey(r.id), rulePage(ctx, r.id, facts.ruleCounts.get(r.id)!));
   yield page('404.html', notFoundPage(ctx));
   for (const s of sitemap.finish()) yield page(s.key, s.body, XML_TYPE);
   yield page('robots.txt', `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`, PAGE_TYPES.txt!);

@@ -41,11 +41,19 @@ export interface SortedSummaries {
   lines(): Iterable<SummaryLine>;
 }
 
-export function summaryLine(h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[] = statusChanges(ev)): SummaryLine {
+export function summaryLine(
+  h: RepositoryHistory,
+  ev: RepositoryEvaluations,
+  changes: readonly StatusChange[] = statusChanges(ev),
+): SummaryLine {
   return JSON.stringify(summarizeRepository(h, ev, changes));
 }
 
-export function summarizeRepository(h: RepositoryHistory, ev: RepositoryEvaluations, changes: readonly StatusChange[] = statusChanges(ev)): RepositorySummary {
+export function summarizeRepository(
+  h: RepositoryHistory,
+  ev: RepositoryEvaluations,
+  changes: readonly StatusChange[] = statusChanges(ev),
+): RepositorySummary {
   const badges: Record<string, string> = {};
   for (const b of ev.latest.badges) badges[b.def.id] = b.status;
   const rules: Record<string, string> = {};

@@ -24,7 +24,8 @@ const VERSION = 1;
  * Headers an answer is not stored with: hop-by-hop and framing ones, cookies, and the rate
  * limit's (a 304 brings its own).
  */
-const NOT_STORED = /^(?:set-cookie|content-length|content-encoding|transfer-encoding|connection|keep-alive|date|retry-after|x-ratelimit-.*|ratelimit-.*)$/;
+const NOT_STORED =
+  /^(?:set-cookie|content-length|content-encoding|transfer-encoding|connection|keep-alive|date|retry-after|x-ratelimit-.*|ratelimit-.*)$/;
 
 /**
  * One repository's answers: those of its last scan (`previous`, asked with If-None-Match) and
@@ -64,7 +65,12 @@ export class ConditionalAnswers {
    * The stored answer to a request answered 304, its headers updated by the 304's own; a
    * stored Link header (kept relative) passes through `absolute` before it is handed on.
    */
-  reuse(key: string, stored: StoredAnswer, notModified: Headers, absolute: (link: string) => string = (l) => l): Response {
+  reuse(
+    key: string,
+    stored: StoredAnswer,
+    notModified: Headers,
+    absolute: (link: string) => string = (l) => l,
+  ): Response {
     this.notModified++;
     const headers = new Headers(stored.headers);
     this.keep(key, notModified.get('etag') ?? stored.etag, stored.status, headers, stored.body);
@@ -88,7 +94,13 @@ export class ConditionalAnswers {
     const doc = parsed as { version?: unknown; answers?: unknown };
     if (doc?.version === VERSION && doc.answers && typeof doc.answers === 'object') {
       for (const [key, a] of Object.entries(doc.answers as Record<string, StoredAnswer>)) {
-        if (typeof a?.etag === 'string' && typeof a.status === 'number' && typeof a.body === 'string' && Array.isArray(a.headers)) previous.set(key, a);
+        if (
+          typeof a?.etag === 'string' &&
+          typeof a.status === 'number' &&
+          typeof a.body === 'string' &&
+          Array.isArray(a.headers)
+        )
+          previous.set(key, a);
       }
     }
     return new ConditionalAnswers(previous, maxBytes);

@@ -31,12 +31,15 @@ export interface ListedRepository {
 
 /** Why `repo` (at `path` below its host) is left out by `filters`, or undefined when it is kept. */
 export function excludedBy(repo: ListedRepository, path: string, filters: SourceFilters): string | undefined {
-  if (!filters.visibility.includes(repo.visibility)) return `${repo.visibility} (the source keeps ${filters.visibility.join(', ')})`;
+  if (!filters.visibility.includes(repo.visibility))
+    return `${repo.visibility} (the source keeps ${filters.visibility.join(', ')})`;
   if (repo.archived && !filters.archived) return 'archived (the source leaves archived ones out)';
   if (repo.fork && !filters.forks) return 'a fork (the source leaves forks out)';
   if (repo.mirror && !filters.mirrors) return 'a mirror (the source leaves mirrors out)';
-  if (filters.topics.length > 0 && !repo.topics.some((t) => filters.topics.includes(t))) return `without any of the topics ${filters.topics.join(', ')}`;
-  if (filters.include.length > 0 && !filters.include.some((p) => p.test(path))) return `its path matches no include pattern`;
+  if (filters.topics.length > 0 && !repo.topics.some((t) => filters.topics.includes(t)))
+    return `without any of the topics ${filters.topics.join(', ')}`;
+  if (filters.include.length > 0 && !filters.include.some((p) => p.test(path)))
+    return `its path matches no include pattern`;
   const out = filters.exclude.find((p) => p.test(path));
   if (out) return `its path matches the exclude pattern ${JSON.stringify(out.source)}`;
   return undefined;

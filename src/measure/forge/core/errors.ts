@@ -8,7 +8,16 @@ import { isoTime } from '../../../model/calendar.ts';
  * bound (requests, seconds, pages, answer bytes) reached; `malformed`: an answer that is not
  * the JSON the API documents.
  */
-export type FailureKind = 'rate-limit' | 'auth' | 'not-found' | 'timeout' | 'network' | 'http' | 'refused' | 'bound' | 'malformed';
+export type FailureKind =
+  | 'rate-limit'
+  | 'auth'
+  | 'not-found'
+  | 'timeout'
+  | 'network'
+  | 'http'
+  | 'refused'
+  | 'bound'
+  | 'malformed';
 
 export class ForgeApiError extends Error {
   readonly kind: FailureKind;
@@ -52,7 +61,13 @@ export function undocumented(label: string, what: string): ForgeApiError {
   return new ForgeApiError('malformed', `${label}: ${what} is not the JSON the API documents`);
 }
 
-export function rateLimitFailure(label: string, status: number, resetAt: number | undefined, now: number, secondary = false): ForgeApiError {
+export function rateLimitFailure(
+  label: string,
+  status: number,
+  resetAt: number | undefined,
+  now: number,
+  secondary = false,
+): ForgeApiError {
   const what = secondary ? 'secondary rate limit' : 'rate limit';
   const when = resetAt === undefined ? '' : `, resets ${resetClock(resetAt, now)}`;
   return new ForgeApiError('rate-limit', `${label}: ${status} ${what}${when}`, status);

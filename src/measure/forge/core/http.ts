@@ -189,7 +189,8 @@ export class QueueRegistry {
   inFlight(apiUrl: string, poolSize: number, requestsPerSecond: number, ceiling: number): number {
     const now = Date.now();
     const rate = (b: Budget) => (b.resetAtMs > now ? b.remaining / Math.max(1, (b.resetAtMs - now) / 1000) : Infinity);
-    const tightest = (i: number) => [...(this.budgets.get(`${apiUrl}#${i}`)?.values() ?? [])].sort((a, b) => rate(a) - rate(b))[0];
+    const tightest = (i: number) =>
+      [...(this.budgets.get(`${apiUrl}#${i}`)?.values() ?? [])].sort((a, b) => rate(a) - rate(b))[0];
     const budgets = Array.from({ length: Math.max(1, poolSize) }, (_, i) => tightest(i));
     return hostConcurrency(ceiling, poolSize, requestsPerSecond, budgets, now);
   }
@@ -276,7 +277,10 @@ export function resetAtOf(headers: Headers, nowMs: number, resetOnly = false): n
 export function isRateLimited(status: number, headers: Headers): boolean {
   return (
     status === 429 ||
-    (status === 403 && (headers.get('x-ratelimit-remaining') === '0' || headers.get('ratelimit-remaining') === '0' || headers.has('retry-after')))
+    (status === 403 &&
+      (headers.get('x-ratelimit-remaining') === '0' ||
+        headers.get('ratelimit-remaining') === '0' ||
+        headers.has('retry-after')))
   );
 }
 
@@ -322,7 +326,10 @@ export class ForgeHttp {
     this.answers = answers;
     this.secrets = [...access.tokens];
     this.label = label;
-    this.bounds = { ...FORGE_BOUNDS, ...Object.fromEntries(Object.entries(access.bounds ?? {}).filter(([, v]) => v !== undefined)) };
+    this.bounds = {
+      ...FORGE_BOUNDS,
+      ...Object.fromEntries(Object.entries(access.bounds ?? {}).filter(([, v]) => v !== undefined)),
+    };
     this.registry = registry;
     this.authorize = authorize;
     this.signal = signal;
@@ -383,7 +390,8 @@ export class ForgeHttp {
    * (at most maxAnswerBytes) and, when a success, checked to be JSON: a body cut off, stalled
    * or not JSON fails the call instead of reading as empty.
    */
-  readonly fetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => this.fetchAs(undefined, input, init);
+  readonly fetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> =>
+    this.fetchAs(undefined, input, init);
 
   /**
    * `fetch` with `token` (a signed assertion that mints tokens, say) in place of the pool's or
@@ -393,7 +401,10 @@ export class ForgeHttp {
     if (token !== undefined) this.keepSecret(token);
     let url = new URL(input instanceof Request ? input.url : String(input));
     if (url.origin !== this.origin) {
-      throw new ForgeApiError('refused', `${this.label}: a link to another origin (${this.quote(url.origin)}) is not followed; only ${this.origin} is asked`);
+      throw new ForgeApiError(
+        'refused',
+        `${this.label}: a link to another origin (${this.quote(url.origin)}) is not followed; only ${this.origin} is asked`,
+      );
     }
     let method = (init.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     let body = init.body;
@@ -402,14 +413,17 @@ export class ForgeHttp {
       const key = method === 'GET' ? this.answerKey(url, init) : undefined;
       const stored = key === undefined ? undefined : this.answers?.stored(key);
       const asked =
-        stored && !new Headers(init.headers).has('if-none-match') ? { ...init, headers: withHeader(init.headers, 'if-none-match', stored.etag) } : init;
+        stored && !new Headers(init.headers).has('if-none-match')
+          ? { ...init, headers: withHeader(init.headers, 'if-none-match', stored.etag) }
+          : init;
       const { response, timeout, capped } = await this.send(url, method, body, asked, token);
       if (!REDIRECT_STATUSES.has(response.status)) {
         const whole = await this.readWhole(url, response, timeout, capped);
         if (key === undefined || !this.answers) return whole;
         // Links are kept relative to the origin and made absolute again against this request's
         // URL: a stored answer never points the next page at an origin the host no longer has.
-        if (whole.status === 304 && stored && asked !== init) return this.answers.reuse(key, stored, whole.headers, (link) => absoluteLinks(link, url));
+        if (whole.status === 304 && stored && asked !== init)
+          return this.answers.reuse(key, stored, whole.headers, (link) => absoluteLinks(link, url));
         const etag = whole.headers.get('etag');
         if (whole.ok && etag) {
           const kept = new Headers(whole.headers);
@@ -422,12 +436,20 @@ export class ForgeHttp {
       await response.body?.cancel().catch(() => {});
       const location = response.headers.get('location');
       if (location === null)
-        throw new ForgeApiError('http', `${this.label}: ${response.status} redirect without a Location for ${this.where(url)}`, response.status);
+        throw new ForgeApiError(
+          'http',
+          `${this.label}: ${response.status} redirect without a Location for ${this.where(url)}`,
+          response.status,
+        );
       let next: URL;
       try {
         next = new URL(location, url);
       } catch {
-        throw new ForgeApiError('http', `${this.label}: ${response.status} redirect to an unreadable Location for ${this.where(url)}`, response.status);
+        throw new ForgeApiError(
+          'http',
+          `${this.label}: ${response.status} redirect to an unreadable Location for ${this.where(url)}`,
+          response.status,
+        );
       }
       if (next.origin !== this.origin) {
         throw new ForgeApiError(
@@ -443,7 +465,12 @@ export class ForgeHttp {
           response.status,
         );
       }
-      if (hop >= MAX_REDIRECTS) throw new ForgeApiError('http', `${this.label}: more than ${MAX_REDIRECTS} redirects for ${this.where(url)}`, response.status);
+      if (hop >= MAX_REDIRECTS)
+        throw new ForgeApiError(
+          'http',
+          `${this.label}: more than ${MAX_REDIRECTS} redirects for ${this.where(url)}`,
+          response.status,
+        );
       // 303, and 301/302 after a POST, turn into a GET (RFC 9110 section 15.4).
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
         method = 'GET';
@@ -482,7 +509,16 @@ export class ForgeHttp {
     const own = as ?? this.ownToken;
     const resource = this.access.quirks?.limitResource?.(url) ?? '';
     // A minted token has one queue of its own (index -1); the pool's are used in turn.
-    const index = own !== undefined ? -1 : this.registry.nextToken(apiUrl, tokens.length, requestsPerSecond, this.access.maxWaitSeconds * 1000, resource);
+    const index =
+      own !== undefined
+        ? -1
+        : this.registry.nextToken(
+            apiUrl,
+            tokens.length,
+            requestsPerSecond,
+            this.access.maxWaitSeconds * 1000,
+            resource,
+          );
     const queue = this.registry.queue(apiUrl, index, requestsPerSecond);
     const held = queue.held(resource);
     if (own !== undefined && held && held.untilMs - Date.now() > this.access.maxWaitSeconds * 1000) throw held.error;
@@ -498,14 +534,25 @@ export class ForgeHttp {
     const signals = [timeout, init.signal, this.signal].filter((s): s is AbortSignal => !!s);
     let response: Response;
     try {
-      response = await fetch(url, { ...init, method, body, headers, redirect: 'manual', signal: AbortSignal.any(signals) });
+      response = await fetch(url, {
+        ...init,
+        method,
+        body,
+        headers,
+        redirect: 'manual',
+        signal: AbortSignal.any(signals),
+      });
     } catch (error) {
       throw this.failure(error, timeout, capped);
     }
     this.registry.observe(apiUrl, index, response.headers, Date.now());
     // A limit reached (the last allowed request, or one refused) holds this token until it resets.
     const limited = isRateLimited(response.status, response.headers);
-    if (limited || response.headers.get('x-ratelimit-remaining') === '0' || response.headers.get('ratelimit-remaining') === '0') {
+    if (
+      limited ||
+      response.headers.get('x-ratelimit-remaining') === '0' ||
+      response.headers.get('ratelimit-remaining') === '0'
+    ) {
       const now = Date.now();
       const resetAt = resetAtOf(response.headers, now, !limited);
       if (resetAt !== undefined) {
@@ -517,7 +564,11 @@ export class ForgeHttp {
           response.headers.get('x-ratelimit-remaining') !== '0';
         // After the last allowed request, the status the forge would answer the next one with.
         const status = limited ? response.status : (this.access.quirks?.exhaustedStatus ?? 429);
-        queue.hold(resource, resetAt * 1000, rateLimitFailure(this.label, status, resetAt, Math.floor(now / 1000), secondary));
+        queue.hold(
+          resource,
+          resetAt * 1000,
+          rateLimitFailure(this.label, status, resetAt, Math.floor(now / 1000), secondary),
+        );
       }
     }
     return { response, timeout, capped };
@@ -526,7 +577,9 @@ export class ForgeHttp {
   /** A timeout (the request's or the repository's) as the core's error; anything else as it is. */
   private failure(error: unknown, timeout: AbortSignal, capped: boolean): unknown {
     if (timeout.aborted && (error === timeout.reason || (error instanceof Error && error.name === 'TimeoutError'))) {
-      return capped ? this.overtime() : new ForgeApiError('timeout', `${this.label}: no answer within ${this.access.timeoutSeconds} s`);
+      return capped
+        ? this.overtime()
+        : new ForgeApiError('timeout', `${this.label}: no answer within ${this.access.timeoutSeconds} s`);
     }
     return error;
   }
@@ -540,7 +593,10 @@ export class ForgeHttp {
     if (NO_BODY_STATUSES.has(response.status) || !response.body) return new Response(null, init);
     const max = this.bounds.maxAnswerBytes;
     const tooLong = () =>
-      new ForgeApiError('bound', `${this.label}: the answer to ${this.where(url)} is longer than ${max} bytes (maxAnswerBytes); not read further`);
+      new ForgeApiError(
+        'bound',
+        `${this.label}: the answer to ${this.where(url)} is longer than ${max} bytes (maxAnswerBytes); not read further`,
+      );
     const declared = Number(response.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > max) {
       await response.body.cancel().catch(() => {});
@@ -566,7 +622,10 @@ export class ForgeHttp {
       if (failed !== error) throw failed;
       if (this.signal?.aborted) throw error;
       // The connection ended before the body did (a Content-Length or chunk not met).
-      throw new ForgeApiError('network', `${this.label}: the answer to ${this.where(url)} was cut off after ${size} bytes`);
+      throw new ForgeApiError(
+        'network',
+        `${this.label}: the answer to ${this.where(url)} was cut off after ${size} bytes`,
+      );
     }
     const bytes = Buffer.concat(chunks, size);
     if (response.ok) {
@@ -593,7 +652,8 @@ export class ForgeHttp {
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
     for (let attempt = 0; ; attempt++) {
       const response = await this.fetch(url, { headers: { accept: 'application/json' } });
-      if (response.ok) return { status: response.status, headers: response.headers, body: (await response.json()) as T };
+      if (response.ok)
+        return { status: response.status, headers: response.headers, body: (await response.json()) as T };
       if (isRateLimited(response.status, response.headers)) {
         const now = Date.now();
         const resetAt = resetAtOf(response.headers, now);
@@ -618,10 +678,17 @@ export class ForgeHttp {
     let pages = 0;
     const where = this.quote(path);
     return (items, next, pageUrl) => {
-      if (!Array.isArray(items)) throw new ForgeApiError('malformed', `${this.label}: a page of ${where} is not the JSON list the API documents`);
+      if (!Array.isArray(items))
+        throw new ForgeApiError(
+          'malformed',
+          `${this.label}: a page of ${where} is not the JSON list the API documents`,
+        );
       if (pageUrl) seen.add(pageUrl);
       if (++pages >= this.bounds.maxPagesPerList && next !== undefined) {
-        throw new ForgeApiError('bound', `${this.label}: ${where} has more than ${this.bounds.maxPagesPerList} pages (maxPagesPerList); not read to its end`);
+        throw new ForgeApiError(
+          'bound',
+          `${this.label}: ${where} has more than ${this.bounds.maxPagesPerList} pages (maxPagesPerList); not read to its end`,
+        );
       }
       if (next === undefined) return;
       let target: URL;
@@ -642,7 +709,11 @@ export class ForgeHttp {
           `${this.label}: a next-page link of ${where} carries user information; not followed, the token goes in its header only`,
         );
       }
-      if (seen.has(target.href)) throw new ForgeApiError('http', `${this.label}: ${where} links a page it already gave (a paging loop); not read further`);
+      if (seen.has(target.href))
+        throw new ForgeApiError(
+          'http',
+          `${this.label}: ${where} links a page it already gave (a paging loop); not read further`,
+        );
       seen.add(target.href);
     };
   }

@@ -41,7 +41,12 @@ export interface ForgeSource {
 export const FORGE_RULES: readonly string[] = ruleIdsOf('forge');
 
 /** The ids of the rules measured here, by the table's handles. */
-const id = { ci: RULE.ciPipeline.id, packages: RULE.packages.id, reaction: RULE.issueReactionTime.id, releases: RULE.releases.id };
+const id = {
+  ci: RULE.ciPipeline.id,
+  packages: RULE.packages.id,
+  reaction: RULE.issueReactionTime.id,
+  releases: RULE.releases.id,
+};
 
 type Outcome<T> = { ok: T } | { failed: string };
 
@@ -59,7 +64,8 @@ export function sourceMeasurer(
       const client = http(request.signal, request.answers);
       const result = await measureOnce(() => open(client, request), client.label, request);
       const tokens = client.secrets;
-      for (const m of result.measurements) for (const k of Object.keys(m.evidence)) m.evidence[k] = redact(m.evidence[k]!, tokens);
+      for (const m of result.measurements)
+        for (const k of Object.keys(m.evidence)) m.evidence[k] = redact(m.evidence[k]!, tokens);
       const free = client.access.quirks?.notModifiedIsFree ? client.notModified : 0;
       return {
         ...result,
@@ -78,7 +84,11 @@ export function sourceMeasurer(
  */
 function withBots(issues: ForgeIssue[], isBot: BotTest | undefined): ForgeIssue[] {
   const actor = (a: Actor): Actor => (a.bot || !loginIsBot(isBot, a.login) ? a : { ...a, bot: true });
-  return issues.map((i) => ({ ...i, author: actor(i.author), reactions: i.reactions.map((r) => ({ ...r, actor: actor(r.actor) })) }));
+  return issues.map((i) => ({
+    ...i,
+    author: actor(i.author),
+    reactions: i.reactions.map((r) => ({ ...r, actor: actor(r.actor) })),
+  }));
 }
 
 async function attempt<T>(label: string, run: () => Promise<T>): Promise<Outcome<T>> {
@@ -89,7 +99,11 @@ async function attempt<T>(label: string, run: () => Promise<T>): Promise<Outcome
   }
 }
 
-async function measureOnce(open: () => Promise<ForgeSource>, label: string, request: ForgeRequest): Promise<Omit<ForgeResult, 'requests'>> {
+async function measureOnce(
+  open: () => Promise<ForgeSource>,
+  label: string,
+  request: ForgeRequest,
+): Promise<Omit<ForgeResult, 'requests'>> {
   const { times, horizonMonths } = request;
   const measurements: Measurement[] = times.map(() => ({ values: {}, evidence: {} }));
   const failures: string[] = [];
@@ -127,10 +141,19 @@ async function measureOnce(open: () => Promise<ForgeSource>, label: string, requ
     } else {
       set(id.reaction, (t) => {
         const r = reactionTime(issues.ok, t, months);
-        if (!r) return [null, `No issue opened by someone other than a maintainer or bot in the ${months} months to ${day(t)}`];
+        if (!r)
+          return [
+            null,
+            `No issue opened by someone other than a maintainer or bot in the ${months} months to ${day(t)}`,
+          ];
         const open = r.unanswered ? `; ${r.unanswered} without a maintainer's reaction, counted with their age` : '';
-        const unreadable = r.unreadable ? `; ${r.unreadable} issues or reactions with a date that does not read left out` : '';
-        return [r.days, `Mean first maintainer reaction over ${r.issues} issues opened in the ${months} months to ${day(t)}${open}${unreadable}`];
+        const unreadable = r.unreadable
+          ? `; ${r.unreadable} issues or reactions with a date that does not read left out`
+          : '';
+        return [
+          r.days,
+          `Mean first maintainer reaction over ${r.issues} issues opened in the ${months} months to ${day(t)}${open}${unreadable}`,
+        ];
       });
     }
   }
@@ -144,7 +167,10 @@ async function measureOnce(open: () => Promise<ForgeSource>, label: string, requ
     const { system, times: runTimes } = runs.ok;
     set(id.ci, (t) => {
       const events = eventsAt(runTimes, t, horizonMonths);
-      return [{ events }, `${system}: ${events.length} runs that succeeded or failed in the ${horizonMonths} months to ${day(t)}`];
+      return [
+        { events },
+        `${system}: ${events.length} runs that succeeded or failed in the ${horizonMonths} months to ${day(t)}`,
+      ];
     });
   }
 
@@ -160,7 +186,10 @@ async function measureOnce(open: () => Promise<ForgeSource>, label: string, requ
         t,
         horizonMonths,
       );
-      return [{ events }, `${events.length} forge releases whose tag git does not hold, in the ${horizonMonths} months to ${day(t)}`];
+      return [
+        { events },
+        `${events.length} forge releases whose tag git does not hold, in the ${horizonMonths} months to ${day(t)}`,
+      ];
     });
   }
 
@@ -176,7 +205,10 @@ async function measureOnce(open: () => Promise<ForgeSource>, label: string, requ
         t,
         horizonMonths,
       );
-      return [{ events }, `${events.length} package versions first published in the ${horizonMonths} months to ${day(t)}`];
+      return [
+        { events },
+        `${events.length} package versions first published in the ${horizonMonths} months to ${day(t)}`,
+      ];
     });
   }
   return result();

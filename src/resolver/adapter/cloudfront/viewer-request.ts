@@ -86,8 +86,13 @@ function functionResponse(answer: ResolverResponse): FunctionResponse {
   const all = withResolverAnswerHeaders(answer.headers);
   const names = Object.keys(all);
   // CloudFront frames the answer itself: the length the core gives a HEAD answer stays out.
-  for (let i = 0; i < names.length; i++) if (names[i] !== 'content-length') headers[names[i]!] = { value: all[names[i]!]! };
-  const response: FunctionResponse = { statusCode: answer.status, statusDescription: STATUS_TEXT[answer.status] || 'Error', headers };
+  for (let i = 0; i < names.length; i++)
+    if (names[i] !== 'content-length') headers[names[i]!] = { value: all[names[i]!]! };
+  const response: FunctionResponse = {
+    statusCode: answer.status,
+    statusDescription: STATUS_TEXT[answer.status] || 'Error',
+    headers,
+  };
   // Error answers are always text; HEAD answers carry none.
   if (typeof answer.body === 'string') response.body = { encoding: 'text', data: answer.body };
   return response;

@@ -41,7 +41,9 @@ export interface EdgeOptions extends ResolverOptions {
 
 export function createHandler(options: EdgeOptions = {}): (event: EdgeEvent) => Promise<EdgeRequest | EdgeResponse> {
   const clients = new Map<string, S3Client>();
-  const clientFor = options.client ?? ((region: string) => clients.get(region) ?? clients.set(region, new S3Client({ region })).get(region)!);
+  const clientFor =
+    options.client ??
+    ((region: string) => clients.get(region) ?? clients.set(region, new S3Client({ region })).get(region)!);
 
   return async (event) => {
     const cf = event.Records[0]!.cf;
@@ -50,7 +52,9 @@ export function createHandler(options: EdgeOptions = {}): (event: EdgeEvent) => 
       if (cf.config.eventType === 'origin-request') {
         if (request.uri.indexOf(EDGE_RESOLVE_PREFIX) === 0) {
           // A request the CloudFront Function left whole (a host beyond ASCII): resolved here.
-          const [path, query = ''] = decodeURIComponent(request.uri.slice(EDGE_RESOLVE_PREFIX.length)).split(/\?(.*)/s) as [string, string?];
+          const [path, query = ''] = decodeURIComponent(request.uri.slice(EDGE_RESOLVE_PREFIX.length)).split(
+            /\?(.*)/s,
+          ) as [string, string?];
           const header = (name: string) => request.headers[name]?.[0]?.value ?? null;
           return edgeResponse(
             await resolve(
@@ -61,7 +65,11 @@ export function createHandler(options: EdgeOptions = {}): (event: EdgeEvent) => 
           );
         }
         if (!/(?:^|&)timestamp=/.test(request.querystring)) return request;
-        const answer = await resolve({ method: request.method, path: request.uri, query: request.querystring }, reader(request, clientFor), options);
+        const answer = await resolve(
+          { method: request.method, path: request.uri, query: request.querystring },
+          reader(request, clientFor),
+          options,
+        );
         return edgeResponse(answer);
       }
       if (cf.config.eventType === 'origin-response' && cf.response) {
@@ -71,7 +79,11 @@ export function createHandler(options: EdgeOptions = {}): (event: EdgeEvent) => 
         // The URI holds the key with "%" escaped once (see cloudfront/): decode it to the
         // public path, which the core parses like any other.
         const accept = request.headers['accept']?.[0]?.value ?? null;
-        const answer = await resolve({ method: request.method, path: decodeURIComponent(request.uri), query: '', accept }, reader(request, clientFor), options);
+        const answer = await resolve(
+          { method: request.method, path: decodeURIComponent(request.uri), query: '', accept },
+          reader(request, clientFor),
+          options,
+        );
         return answer.status === 404 ? edgeResponse(answer) : withEdgeAnswerHeaders(cf.response);
       }
       return cf.response ?? request;
@@ -107,13 +119,15 @@ function reader(request: EdgeRequest, clientFor: (region: string) => S3Client): 
 }
 
 /** Header-Name spelled as CloudFront shows it beside the lower-case key. */
-const headerKey = (name: string) => name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+const headerKey = (name: string) =>
+  name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
 
 /** An origin's answer with the headers every answer carries (nosniff; the SVG policy). */
 function withEdgeAnswerHeaders(response: EdgeResponse): EdgeResponse {
   const flat: Record<string, string> = {};
   for (const [name, values] of Object.entries(response.headers)) flat[name] = values[0]?.value ?? '';
-  for (const [name, value] of Object.entries(withAnswerHeaders(flat))) if (!response.headers[name]) response.headers[name] = [{ key: headerKey(name), value }];
+  for (const [name, value] of Object.entries(withAnswerHeaders(flat)))
+    if (!response.headers[name]) response.headers[name] = [{ key: headerKey(name), value }];
   return response;
 }
 
@@ -124,7 +138,11 @@ function edgeResponse(answer: ResolverResponse): EdgeResponse {
     if (name === 'content-length') continue;
     headers[name] = [{ key: headerKey(name), value }];
   }
-  const response: EdgeResponse = { status: String(answer.status), statusDescription: STATUS_TEXT[answer.status] ?? 'OK', headers };
+  const response: EdgeResponse = {
+    status: String(answer.status),
+    statusDescription: STATUS_TEXT[answer.status] ?? 'OK',
+    headers,
+  };
   if (typeof answer.body === 'string') {
     response.body = answer.body;
     response.bodyEncoding = 'text';

@@ -76,7 +76,8 @@ interface Written {
 
 /** Completes an answer of the core for the wire. A HEAD answer has no body but carries its GET's length. */
 function written(answer: ResolverResponse): Written {
-  const body = answer.body === null ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
+  const body =
+    answer.body === null ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
   const headers: string[] = [];
   const all = withAnswerHeaders(answer.headers);
   for (const name in all) headers.push(name, all[name]!);
@@ -130,12 +131,18 @@ interface HeldAnswer extends Written {
 }
 
 /** The route of a request target, held when it names a key or a ?timestamp= lookup. */
-function routeOf(routes: Map<string, HeldRoute>, url: string, request: ResolverRequest, opts: ResolverOptions): HeldRoute {
+function routeOf(
+  routes: Map<string, HeldRoute>,
+  url: string,
+  request: ResolverRequest,
+  opts: ResolverOptions,
+): HeldRoute {
   const cacheable = (request.method === 'GET' || request.method === 'HEAD') && url.length <= MAX_HELD_TARGET;
   const known = cacheable ? routes.get(url) : undefined;
   if (known) return known;
   const found = lookup(request, opts);
-  const key = found.kind === 'key' ? found.key : found.kind === 'timestamp' ? indexKey(found.target.encoded) : undefined;
+  const key =
+    found.kind === 'key' ? found.key : found.kind === 'timestamp' ? indexKey(found.target.encoded) : undefined;
   const route: HeldRoute = { found, key };
   // An answer is built per request (its headers are completed in place): never held.
   if (cacheable && found.kind !== 'answer') {
@@ -145,7 +152,8 @@ function routeOf(routes: Map<string, HeldRoute>, url: string, request: ResolverR
   return route;
 }
 
-const byteLength = (body: Uint8Array | string): number => (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+const byteLength = (body: Uint8Array | string): number =>
+  typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 
 /** Keeps an answer written for a held route, to write again while what it was built from holds. */
 function hold(route: HeldRoute, method: string, answer: HeldAnswer): void {
@@ -169,63 +177,79 @@ export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Ser
   const routes = new Map<string, HeldRoute>();
   // Node's defaults let a client hold a socket for minutes (headers 60 s, a slow body 300 s,
   // checked every 30 s); these are a badge server's, checked every second.
-  const server = createServer({ requireHostHeader: false, headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, (req, res) => {
-    const conn = (req.socket as TrackedSocket)[CONNECTION];
-    if (conn) {
-      conn.pending++;
-      // on, not once: a response closes once, and once would wrap the listener per request.
-      res.on('close', answered);
-    }
-    const url = req.url ?? '/';
-    const method = req.method ?? 'GET';
-    const ifNoneMatch = req.headers['if-none-match'];
-    // The busiest case first: an answer already written for this target from the copy held
-    // now, sent again as it is (a conditional request is decided afresh).
-    const route = method === 'GET' || method === 'HEAD' ? routes.get(url) : undefined;
-    if (route !== undefined && route.key !== undefined && ifNoneMatch === undefined) {
-      const ready = method === 'GET' ? route.get : route.head;
-      const obj = ready && read.held(route.key);
-      if (obj && (ready.index === undefined ? obj.etag === ready.etag && byteLength(obj.body) === ready.length : obj === ready.index)) {
-        return write(res, ready, ready.fileBody ? obj.body : ready.body);
+  const server = createServer(
+    { requireHostHeader: false, headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 },
+    (req, res) => {
+      const conn = (req.socket as TrackedSocket)[CONNECTION];
+      if (conn) {
+        conn.pending++;
+        // on, not once: a response closes once, and once would wrap the listener per request.
+        res.on('close', answered);
       }
-    }
-    const q = url.indexOf('?');
-    const request: ResolverRequest = {
-      method,
-      path: q < 0 ? url : url.slice(0, q),
-      query: q < 0 ? '' : url.slice(q + 1),
-      ifNoneMatch: ifNoneMatch ?? null,
-      accept: req.headers.accept ?? null,
-    };
-    // The common case answered at once, without a promise: a file already held.
-    const held = route ?? routeOf(routes, url, request, opts);
-    const found = held.found;
-    if (found.kind === 'key') {
-      const obj = read.held(found.key);
-      if (obj) {
-        const w = written(fileAnswer(request, found.target, obj, opts));
-        if (ifNoneMatch === undefined && obj.etag !== undefined) {
-          hold(held, method, { ...w, body: undefined, etag: obj.etag, length: byteLength(obj.body), index: undefined, fileBody: w.body !== undefined });
+      const url = req.url ?? '/';
+      const method = req.method ?? 'GET';
+      const ifNoneMatch = req.headers['if-none-match'];
+      // The busiest case first: an answer already written for this target from the copy held
+      // now, sent again as it is (a conditional request is decided afresh).
+      const route = method === 'GET' || method === 'HEAD' ? routes.get(url) : undefined;
+      if (route !== undefined && route.key !== undefined && ifNoneMatch === undefined) {
+        const ready = method === 'GET' ? route.get : route.head;
+        const obj = ready && read.held(route.key);
+        if (
+          obj &&
+          (ready.index === undefined
+            ? obj.etag === ready.etag && byteLength(obj.body) === ready.length
+            : obj === ready.index)
+        ) {
+          return write(res, ready, ready.fileBody ? obj.body : ready.body);
         }
-        return write(res, w);
       }
-    } else if (found.kind === 'timestamp') {
-      const obj = read.held(held.key!);
-      const answer = obj && timestampAnswer(request, found, indexOf(obj), opts);
-      // A miss is answered by the core in full: a browser's gets the site's 404 page, which
-      // only the core reads. Nor is it held: a held answer is reused whatever the Accept header.
-      if (obj && answer && !mayAnswerWithNotFoundPage(request, answer)) {
-        const w = written(answer);
-        if (answer.status !== 404) hold(held, method, { ...w, etag: undefined, length: 0, index: obj, fileBody: false });
-        return write(res, w);
+      const q = url.indexOf('?');
+      const request: ResolverRequest = {
+        method,
+        path: q < 0 ? url : url.slice(0, q),
+        query: q < 0 ? '' : url.slice(q + 1),
+        ifNoneMatch: ifNoneMatch ?? null,
+        accept: req.headers.accept ?? null,
+      };
+      // The common case answered at once, without a promise: a file already held.
+      const held = route ?? routeOf(routes, url, request, opts);
+      const found = held.found;
+      if (found.kind === 'key') {
+        const obj = read.held(found.key);
+        if (obj) {
+          const w = written(fileAnswer(request, found.target, obj, opts));
+          if (ifNoneMatch === undefined && obj.etag !== undefined) {
+            hold(held, method, {
+              ...w,
+              body: undefined,
+              etag: obj.etag,
+              length: byteLength(obj.body),
+              index: undefined,
+              fileBody: w.body !== undefined,
+            });
+          }
+          return write(res, w);
+        }
+      } else if (found.kind === 'timestamp') {
+        const obj = read.held(held.key!);
+        const answer = obj && timestampAnswer(request, found, indexOf(obj), opts);
+        // A miss is answered by the core in full: a browser's gets the site's 404 page, which
+        // only the core reads. Nor is it held: a held answer is reused whatever the Accept header.
+        if (obj && answer && !mayAnswerWithNotFoundPage(request, answer)) {
+          const w = written(answer);
+          if (answer.status !== 404)
+            hold(held, method, { ...w, etag: undefined, length: 0, index: obj, fileBody: false });
+          return write(res, w);
+        }
       }
-    }
-    resolveRequest(request, read, opts).then(
-      (answer) => send(res, answer),
-      // Reached only on an unexpected store fault, never by a request string.
-      () => send(res, unavailableAnswer()),
-    );
-  });
+      resolveRequest(request, read, opts).then(
+        (answer) => send(res, answer),
+        // Reached only on an unexpected store fault, never by a request string.
+        () => send(res, unavailableAnswer()),
+      );
+    },
+  );
   server.keepAliveTimeout = 5000;
   // A client that stops reading its answer (or sending) holds a socket no longer than this.
   server.timeout = 30_000;
@@ -240,7 +264,9 @@ export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Ser
     connections.set(socket, conn);
     socket.once('close', () => connections.delete(socket));
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => refuseUnparsed(err, socket, opts, connections.get(socket)));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) =>
+    refuseUnparsed(err, socket, opts, connections.get(socket)),
+  );
   // An Expect header other than 100-continue is ignored (Node would answer a bare 417): the
   // request is a GET like any other.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
@@ -260,7 +286,12 @@ const refused = new WeakSet<Duplex>();
  * line, a raw control or non-ASCII byte in the path). Answer those as the core answers any
  * bad request, problem+json with Cache-Control, rather than with Node's bare status line.
  */
-function refuseUnparsed(err: NodeJS.ErrnoException, socket: Duplex, opts: ResolverOptions, conn: Connection | undefined): void {
+function refuseUnparsed(
+  err: NodeJS.ErrnoException,
+  socket: Duplex,
+  opts: ResolverOptions,
+  conn: Connection | undefined,
+): void {
   if (refused.has(socket)) return; // the parser reports again as more bytes arrive
   if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
@@ -329,7 +360,10 @@ function endWithAnswer(socket: Duplex, status: number, headers: Record<string, s
 function parserRefusal(code: string | undefined): [number, string] {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return [431, `the request line and headers exceed the ${maxHeaderSize} bytes this server reads; shorten the path`];
+      return [
+        431,
+        `the request line and headers exceed the ${maxHeaderSize} bytes this server reads; shorten the path`,
+      ];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return [408, 'the request did not arrive in time; send it again'];
     default:

@@ -26,11 +26,16 @@ function reader(env: WorkerEnv): KeyReader {
   const origin = (env.ORIGIN_URL ?? '').replace(/\/+$/, '');
   // Neither set: fetch refuses the relative URL, and the store fault answers 503.
   return async (key) => {
-    const got: Fetched | null = env.BUCKET ? await env.BUCKET.get(prefix + key) : await fetch(`${origin}/${originPath(prefix + key)}`);
+    const got: Fetched | null = env.BUCKET
+      ? await env.BUCKET.get(prefix + key)
+      : await fetch(`${origin}/${originPath(prefix + key)}`);
     const status = got?.status ?? 200;
     if (!got || status === 404 || status === 403) return null;
     if (status > 299) throw status;
-    return { body: new Uint8Array(await got.arrayBuffer()), etag: got.httpEtag ?? got.headers!.get('etag') } as StoredObject;
+    return {
+      body: new Uint8Array(await got.arrayBuffer()),
+      etag: got.httpEtag ?? got.headers!.get('etag'),
+    } as StoredObject;
   };
 }
 

@@ -6,7 +6,14 @@
 // renamed or transferred repository's old API address answers 307 to the new one
 // (services/context/repo.go RedirectToRepo), which the core's client follows on the origin.
 import type { ForgeHttp } from '../../core/http.ts';
-import { isNotFound as notFound, type ListedRepository, type SourceFilters, type SourceScope, unlessNotFound, type Visibility } from '../../core/discover.ts';
+import {
+  isNotFound as notFound,
+  type ListedRepository,
+  type SourceFilters,
+  type SourceScope,
+  unlessNotFound,
+  type Visibility,
+} from '../../core/discover.ts';
 
 /** The fields of a Repository (modules/structs/repo.go) read here. */
 interface Repo {
@@ -22,12 +29,23 @@ interface Repo {
 
 function listed(r: Repo): ListedRepository {
   const visibility: Visibility = r.private ? 'private' : r.internal ? 'internal' : 'public';
-  return { url: r.html_url, archived: r.archived === true, fork: r.fork, mirror: r.mirror, visibility, topics: r.topics ?? [] };
+  return {
+    url: r.html_url,
+    archived: r.archived === true,
+    fork: r.fork,
+    mirror: r.mirror,
+    visibility,
+    topics: r.topics ?? [],
+  };
 }
 
 const PAGE = 50;
 
-export async function* discover(http: ForgeHttp, scope: SourceScope, filters: SourceFilters): AsyncGenerator<ListedRepository[]> {
+export async function* discover(
+  http: ForgeHttp,
+  scope: SourceScope,
+  filters: SourceFilters,
+): AsyncGenerator<ListedRepository[]> {
   if (scope.kind === 'group') throw new Error('Forgejo/Gitea names owners, not nested groups');
   if (scope.kind === 'instance') {
     const onlyPublic = !filters.visibility.includes('private');
@@ -59,6 +77,8 @@ export async function* discover(http: ForgeHttp, scope: SourceScope, filters: So
 
 export async function locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined> {
   const [owner, repo] = path.split('/') as [string, string];
-  const found = await unlessNotFound(http.getJson<Repo>(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`));
+  const found = await unlessNotFound(
+    http.getJson<Repo>(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`),
+  );
   return found && listed(found.body);
 }

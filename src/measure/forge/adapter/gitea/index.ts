@@ -15,7 +15,9 @@ import { isoTime } from '../../../../model/calendar.ts';
 export const adapter: ForgeAdapter<'gitea'> = {
   kind: 'gitea',
   label: 'Forgejo/Gitea API',
-  knownHosts: { 'codeberg.org': { apiUrl: 'https://codeberg.org/api/v1', tokenEnv: 'CODEBERG_TOKEN', requestsPerSecond: 2 } },
+  knownHosts: {
+    'codeberg.org': { apiUrl: 'https://codeberg.org/api/v1', tokenEnv: 'CODEBERG_TOKEN', requestsPerSecond: 2 },
+  },
   repositoryPaths: 'owner/name',
   authorize: (token) => ['authorization', `token ${token}`],
   // Pages by Link header, 429 past a limit: the plain case.
@@ -90,11 +92,14 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
 
     async issues(since: number): Promise<ForgeIssue[]> {
       // `since` filters by last update: every issue opened after it was updated after it too.
-      const listed = await all<{ number: number; created_at: string; user: User; pull_request?: unknown }>(`${repo}/issues`, {
-        state: 'all',
-        type: 'issues',
-        since: isoTime(since),
-      });
+      const listed = await all<{ number: number; created_at: string; user: User; pull_request?: unknown }>(
+        `${repo}/issues`,
+        {
+          state: 'all',
+          type: 'issues',
+          since: isoTime(since),
+        },
+      );
       const fresh = listed.filter((i) => !i.pull_request && unixOf(i.created_at) > since);
       if (fresh.length === 0) return [];
       const keepers = await maintainers();
@@ -108,8 +113,11 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
         const issue: ForgeIssue = { createdAt: unixOf(i.created_at), author: actor(i.user), reactions: [] };
         out.push(issue);
         if (issue.author.bot || issue.author.maintainer) continue;
-        const timeline = await all<{ type?: string; created_at?: string; user?: User }>(`${repo}/issues/${i.number}/timeline`);
-        for (const t of timeline) if (t.type && REACTIONS.has(t.type)) issue.reactions.push({ at: unixOf(t.created_at), actor: actor(t.user) });
+        const timeline = await all<{ type?: string; created_at?: string; user?: User }>(
+          `${repo}/issues/${i.number}/timeline`,
+        );
+        for (const t of timeline)
+          if (t.type && REACTIONS.has(t.type)) issue.reactions.push({ at: unixOf(t.created_at), actor: actor(t.user) });
       }
       return out;
     },
@@ -123,16 +131,25 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
         // pages go by the body's count. No time filter.
         const guard = http.pageGuard(`${repo}/actions/runs`);
         for (let page = 1; ; page++) {
-          const { body } = await http.getJson<{ total_count?: number; workflow_runs?: Run[] }>(`${repo}/actions/runs`, { limit: RUN_PAGE, page });
+          const { body } = await http.getJson<{ total_count?: number; workflow_runs?: Run[] }>(`${repo}/actions/runs`, {
+            limit: RUN_PAGE,
+            page,
+          });
           const items = body.workflow_runs ?? [];
           const more = items.length > 0 && runs.length + items.length < (body.total_count ?? 0);
           // A count never reached ends at maxPagesPerList like any list.
-          guard(items, more ? `${http.access.apiUrl}${repo}/actions/runs?limit=${RUN_PAGE}&page=${page + 1}` : undefined);
+          guard(
+            items,
+            more ? `${http.access.apiUrl}${repo}/actions/runs?limit=${RUN_PAGE}&page=${page + 1}` : undefined,
+          );
           runs.push(...items);
           if (!more) break;
         }
       } catch (e) {
-        if (failedWith(e, 'not-found')) return { unavailable: `${http.label}: this instance has no Actions run list (${repo}/actions/runs answered 404)` };
+        if (failedWith(e, 'not-found'))
+          return {
+            unavailable: `${http.label}: this instance has no Actions run list (${repo}/actions/runs answered 404)`,
+          };
         throw e;
       }
       const counted = runs.filter((r) => {
@@ -150,15 +167,21 @@ export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource
     },
 
     async releases(): Promise<ForgeRelease[]> {
-      const releases = await all<{ tag_name: string; published_at?: string; draft?: boolean }>(`${repo}/releases`, { draft: 'false' });
+      const releases = await all<{ tag_name: string; published_at?: string; draft?: boolean }>(`${repo}/releases`, {
+        draft: 'false',
+      });
       return releases.filter((r) => !r.draft).map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.published_at) }));
     },
 
     async packages(): Promise<PackageVersion[]> {
       // The owner's packages, one entry per version; those linked to this repository count.
-      const packages = await all<{ type: string; name: string; version: string; created_at: string; repository?: { full_name?: string } }>(
-        `/packages/${encodeURIComponent(ownerLogin)}`,
-      );
+      const packages = await all<{
+        type: string;
+        name: string;
+        version: string;
+        created_at: string;
+        repository?: { full_name?: string };
+      }>(`/packages/${encodeURIComponent(ownerLogin)}`);
       const full = `${ownerLogin}/${name}`.toLowerCase();
       return packages
         .filter((p) => p.repository?.full_name?.toLowerCase() === full)

@@ -51,11 +51,23 @@ class AppTokens {
     return appJwt(this.app.id, this.key, Math.floor(Date.now() / 1000));
   }
 
-  private async json(http: ForgeHttp, method: 'GET' | 'POST', path: string, accepted: number): Promise<Record<string, unknown>> {
-    const response = await http.fetchAs(this.jwt(http), `${http.access.apiUrl}${path}`, { method, headers: { accept: 'application/vnd.github+json' } });
+  private async json(
+    http: ForgeHttp,
+    method: 'GET' | 'POST',
+    path: string,
+    accepted: number,
+  ): Promise<Record<string, unknown>> {
+    const response = await http.fetchAs(this.jwt(http), `${http.access.apiUrl}${path}`, {
+      method,
+      headers: { accept: 'application/vnd.github+json' },
+    });
     if (response.status !== accepted) {
       const failure = httpFailure(http.label, response.status);
-      throw new ForgeApiError(failure.kind, `${failure.message} (GitHub App ${this.app.idEnv}: ${path.replace(/\/[^/]+$/, '/…')})`, response.status);
+      throw new ForgeApiError(
+        failure.kind,
+        `${failure.message} (GitHub App ${this.app.idEnv}: ${path.replace(/\/[^/]+$/, '/…')})`,
+        response.status,
+      );
     }
     return (await response.json()) as Record<string, unknown>;
   }
@@ -67,7 +79,10 @@ class AppTokens {
     if (!installation) {
       installation = this.json(http, 'GET', `/repos/${owner}/${repo}/installation`, 200).then((body) => {
         if (typeof body.id !== 'number')
-          throw new ForgeApiError('malformed', `${http.label}: the installation of ${owner}/${repo} is not the JSON the API documents`);
+          throw new ForgeApiError(
+            'malformed',
+            `${http.label}: the installation of ${owner}/${repo} is not the JSON the API documents`,
+          );
         return body.id;
       });
       this.installations.set(account, installation);
@@ -80,7 +95,10 @@ class AppTokens {
       minted = this.json(http, 'POST', `/app/installations/${id}/access_tokens`, 201).then((body) => {
         const expiresAtMs = Date.parse(String(body.expires_at));
         if (typeof body.token !== 'string' || Number.isNaN(expiresAtMs))
-          throw new ForgeApiError('malformed', `${http.label}: an installation token answer is not the JSON the API documents`);
+          throw new ForgeApiError(
+            'malformed',
+            `${http.label}: an installation token answer is not the JSON the API documents`,
+          );
         return { token: body.token, expiresAtMs };
       });
       this.tokens.set(id, minted);

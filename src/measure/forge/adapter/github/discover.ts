@@ -5,7 +5,14 @@
 // 301 to /repositories/{id} (docs.github.com/rest/repos/repos "Get a repository"), which the
 // core's client follows on the same origin.
 import type { ForgeHttp } from '../../core/http.ts';
-import { isNotFound as notFound, type ListedRepository, type SourceFilters, type SourceScope, unlessNotFound, type Visibility } from '../../core/discover.ts';
+import {
+  isNotFound as notFound,
+  type ListedRepository,
+  type SourceFilters,
+  type SourceScope,
+  unlessNotFound,
+  type Visibility,
+} from '../../core/discover.ts';
 
 /** The fields of minimal-repository and full-repository read here. */
 interface Repo {
@@ -36,7 +43,11 @@ function listed(r: Repo): ListedRepository {
   };
 }
 
-export async function* discover(http: ForgeHttp, scope: SourceScope, filters: SourceFilters): AsyncGenerator<ListedRepository[]> {
+export async function* discover(
+  http: ForgeHttp,
+  scope: SourceScope,
+  filters: SourceFilters,
+): AsyncGenerator<ListedRepository[]> {
   if (scope.kind === 'group') throw new Error('GitHub names owners, not nested groups');
   if (scope.kind === 'instance') {
     for await (const page of http.pages<Repo>('/repositories', {})) yield page.map(listed);
@@ -46,7 +57,10 @@ export async function* discover(http: ForgeHttp, scope: SourceScope, filters: So
   const name = encodeURIComponent(scope.name);
   let first = true;
   try {
-    for await (const page of http.pages<Repo>(`/orgs/${name}/repos`, { per_page: 100, ...(onlyPublic ? { type: 'public' } : {}) })) {
+    for await (const page of http.pages<Repo>(`/orgs/${name}/repos`, {
+      per_page: 100,
+      ...(onlyPublic ? { type: 'public' } : {}),
+    })) {
       first = false;
       yield page.map(listed);
     }
@@ -55,11 +69,14 @@ export async function* discover(http: ForgeHttp, scope: SourceScope, filters: So
     // Not an organisation: a user (the same 404 when neither exists, said by the user list).
     if (!(first && notFound(e))) throw e;
   }
-  for await (const page of http.pages<Repo>(`/users/${name}/repos`, { per_page: 100, type: 'owner' })) yield page.map(listed);
+  for await (const page of http.pages<Repo>(`/users/${name}/repos`, { per_page: 100, type: 'owner' }))
+    yield page.map(listed);
 }
 
 export async function locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined> {
   const [owner, repo] = path.split('/') as [string, string];
-  const found = await unlessNotFound(http.getJson<Repo>(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`));
+  const found = await unlessNotFound(
+    http.getJson<Repo>(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`),
+  );
   return found && listed(found.body);
 }

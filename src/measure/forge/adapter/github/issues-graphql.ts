@@ -10,7 +10,13 @@ import { unixOf } from '../../core/rules.ts';
 import { type BotTest, loginIsBot } from '../../../bots.ts';
 
 /** Timeline item types that can be a reaction: a comment, or a triage action on the issue. */
-export const REACTION_ITEM_TYPES = ['ISSUE_COMMENT', 'LABELED_EVENT', 'ASSIGNED_EVENT', 'MILESTONED_EVENT', 'CLOSED_EVENT'] as const;
+export const REACTION_ITEM_TYPES = [
+  'ISSUE_COMMENT',
+  'LABELED_EVENT',
+  'ASSIGNED_EVENT',
+  'MILESTONED_EVENT',
+  'CLOSED_EVENT',
+] as const;
 
 const TIMELINE = `timelineItems(first: 100, after: $timelineAfter, itemTypes: [${REACTION_ITEM_TYPES.join(', ')}]) {
         pageInfo { hasNextPage endCursor }
@@ -75,7 +81,14 @@ export interface IssuesPage {
   repository: {
     issues: {
       pageInfo: PageInfo;
-      nodes: Array<{ id: string; number: number; createdAt: string; authorAssociation: string; author: GqlActor | null; timelineItems: Timeline }>;
+      nodes: Array<{
+        id: string;
+        number: number;
+        createdAt: string;
+        authorAssociation: string;
+        author: GqlActor | null;
+        timelineItems: Timeline;
+      }>;
     };
   } | null;
 }
@@ -128,15 +141,26 @@ export async function issuesByGraphql(
   const more: Array<[ForgeIssue, string, string]> = [];
   for (let after: string | null = null, pages = 1; ; pages++) {
     if (pages > maxPages) throw tooMany();
-    const page: IssuesPage = await ask<IssuesPage>(ISSUES_QUERY, { owner, name, since: sinceIso, after, timelineAfter: null });
+    const page: IssuesPage = await ask<IssuesPage>(ISSUES_QUERY, {
+      owner,
+      name,
+      since: sinceIso,
+      after,
+      timelineAfter: null,
+    });
     const list = page?.repository?.issues;
     if (!list || !Array.isArray(list.nodes)) throw malformed(`a page of issues of ${owner}/${name}`);
     for (const i of list.nodes) {
       const createdAt = unixOf(i.createdAt);
       if (!(createdAt > since)) continue;
-      const issue: ForgeIssue = { createdAt, author: actorOf(i.author, isBot, i.authorAssociation), reactions: reactionsOf(i.timelineItems.nodes, isBot) };
+      const issue: ForgeIssue = {
+        createdAt,
+        author: actorOf(i.author, isBot, i.authorAssociation),
+        reactions: reactionsOf(i.timelineItems.nodes, isBot),
+      };
       issues.push(issue);
-      if (i.timelineItems.pageInfo.hasNextPage && i.timelineItems.pageInfo.endCursor) more.push([issue, i.id, i.timelineItems.pageInfo.endCursor]);
+      if (i.timelineItems.pageInfo.hasNextPage && i.timelineItems.pageInfo.endCursor)
+        more.push([issue, i.id, i.timelineItems.pageInfo.endCursor]);
     }
     if (!list.pageInfo.hasNextPage || !list.pageInfo.endCursor || list.pageInfo.endCursor === after) break;
     after = list.pageInfo.endCursor;
@@ -149,7 +173,8 @@ export async function issuesByGraphql(
       const timeline = page?.node?.timelineItems;
       if (!timeline || !Array.isArray(timeline.nodes)) throw malformed(`a page of the timeline of ${owner}/${name}`);
       issue.reactions.push(...reactionsOf(timeline.nodes, isBot));
-      after = timeline.pageInfo.hasNextPage && timeline.pageInfo.endCursor !== after ? timeline.pageInfo.endCursor : null;
+      after =
+        timeline.pageInfo.hasNextPage && timeline.pageInfo.endCursor !== after ? timeline.pageInfo.endCursor : null;
     }
   }
   return issues;

@@ -36,7 +36,11 @@ function isBot(user: User | null | undefined, test: BotTest | undefined): boolea
 }
 
 function actor(user: User | null | undefined, test: BotTest | undefined, association?: string): Actor {
-  return { login: user?.login ?? '', bot: isBot(user, test), maintainer: association !== undefined && MAINTAINER_ASSOCIATIONS.has(association) };
+  return {
+    login: user?.login ?? '',
+    bot: isBot(user, test),
+    maintainer: association !== undefined && MAINTAINER_ASSOCIATIONS.has(association),
+  };
 }
 
 const iso = isoTime;
@@ -55,7 +59,12 @@ function monthCeiling(unix: number): number {
 
 /** Octokit's error as the core's: status, rate limit and reset, never the request's text. */
 export function fromOctokit(error: unknown, http: ForgeHttp): unknown {
-  const e = error as { status?: number; response?: { headers: Record<string, string | number | undefined> }; message?: string; cause?: unknown };
+  const e = error as {
+    status?: number;
+    response?: { headers: Record<string, string | number | undefined> };
+    message?: string;
+    cause?: unknown;
+  };
   if (typeof e?.status !== 'number' || !e.response) {
     const cause = e?.cause as { name?: string } | undefined;
     if (cause?.name === 'TimeoutError' || (error as Error)?.name === 'TimeoutError') {
@@ -88,7 +97,8 @@ export function fromGraphql(error: unknown, http: ForgeHttp): unknown {
   const types = errors.map((x: { type?: unknown }) => (typeof x?.type === 'string' ? x.type : 'error'));
   if (types.includes('RATE_LIMITED')) {
     const headers = new Headers();
-    for (const [k, v] of Object.entries(e.headers ?? e.response?.headers ?? {})) if (v !== undefined) headers.set(k, String(v));
+    for (const [k, v] of Object.entries(e.headers ?? e.response?.headers ?? {}))
+      if (v !== undefined) headers.set(k, String(v));
     const now = Date.now();
     return rateLimitFailure(http.label, 403, resetAtOf(headers, now, true), Math.floor(now / 1000));
   }
@@ -109,7 +119,8 @@ function unretried(http: ForgeHttp): typeof fetch {
     try {
       return await http.fetch(input, init);
     } catch (error) {
-      if (error instanceof ForgeApiError && FINAL_KINDS.has(error.kind)) throw Object.assign(new Error(error.message), { name: 'AbortError', cause: error });
+      if (error instanceof ForgeApiError && FINAL_KINDS.has(error.kind))
+        throw Object.assign(new Error(error.message), { name: 'AbortError', cause: error });
       throw error;
     }
   };
@@ -130,8 +141,10 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
       // Wait for a reset only when it is near; otherwise the rules that need the call fail now.
       // The plugin reads Retry-After as a plain number: a negative one ("-5") is no delay
       // RFC 9110 allows, so it is not waited for either.
-      onRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) => retryCount < 2 && retryAfter >= 0 && retryAfter <= maxWait,
-      onSecondaryRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) => retryCount < 2 && retryAfter >= 0 && retryAfter <= maxWait,
+      onRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) =>
+        retryCount < 2 && retryAfter >= 0 && retryAfter <= maxWait,
+      onSecondaryRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) =>
+        retryCount < 2 && retryAfter >= 0 && retryAfter <= maxWait,
     },
     retry: { retries: 1 },
   });
@@ -149,7 +162,10 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
    * Every item of a paged list, each page checked by the core (a JSON list, within
    * maxPagesPerList, its next link on the API's origin and not seen before).
    */
-  const list = <T>(iterate: () => AsyncIterable<{ data: unknown; headers: { link?: string } }>, name: string): Promise<T[]> =>
+  const list = <T>(
+    iterate: () => AsyncIterable<{ data: unknown; headers: { link?: string } }>,
+    name: string,
+  ): Promise<T[]> =>
     call(async () => {
       const guard = http.pageGuard(name);
       const out: T[] = [];
@@ -162,7 +178,11 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
     });
 
   let releaseList: Promise<Awaited<ReturnType<typeof octokit.rest.repos.listReleases>>['data']> | undefined;
-  const releases = () => (releaseList ??= list(() => octokit.paginate.iterator(octokit.rest.repos.listReleases, base), `/repos/${owner}/${repo}/releases`));
+  const releases = () =>
+    (releaseList ??= list(
+      () => octokit.paginate.iterator(octokit.rest.repos.listReleases, base),
+      `/repos/${owner}/${repo}/releases`,
+    ));
 
   /**
    * Runs created in [from, to] (inclusive, whole seconds), split wherever the list is capped;
@@ -236,7 +256,9 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
     );
     for (const c of comments) {
       const number = Number(c.issue_url.slice(c.issue_url.lastIndexOf('/') + 1));
-      issues.get(number)?.reactions.push({ at: unixOf(c.created_at), actor: actor(c.user, request.isBot, c.author_association) });
+      issues
+        .get(number)
+        ?.reactions.push({ at: unixOf(c.created_at), actor: actor(c.user, request.isBot, c.author_association) });
     }
     // Triage actions of the issues that count (opened by neither a maintainer nor a bot).
     for (const [number, issue] of issues) {
@@ -248,7 +270,10 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
       for (const e of events) {
         if (!TRIAGE_EVENTS.has(e.event) || !('actor' in e)) continue;
         const who = e.actor as User | null;
-        const reaction: IssueReaction = { at: unixOf(e.created_at), actor: { login: who?.login ?? '', bot: isBot(who, request.isBot), maintainer: true } };
+        const reaction: IssueReaction = {
+          at: unixOf(e.created_at),
+          actor: { login: who?.login ?? '', bot: isBot(who, request.isBot), maintainer: true },
+        };
         issue.reactions.push(reaction);
       }
     }
@@ -303,7 +328,9 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
     },
 
     async releases(): Promise<ForgeRelease[]> {
-      return (await releases()).filter((r) => !r.draft).map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.published_at) }));
+      return (await releases())
+        .filter((r) => !r.draft)
+        .map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.published_at) }));
     },
 
     async packages(): Promise<PackageVersion[]> {
@@ -314,7 +341,10 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
         const uploaded = r.assets.filter((a) => a.state === 'uploaded');
         if (r.draft || uploaded.length === 0) continue;
         const firstAsset = Math.min(...uploaded.map((a) => unixOf(a.created_at)));
-        out.push({ name: `release assets of ${r.tag_name}`, publishedAt: Math.max(unixOf(r.published_at), firstAsset) });
+        out.push({
+          name: `release assets of ${r.tag_name}`,
+          publishedAt: Math.max(unixOf(r.published_at), firstAsset),
+        });
       }
       return out;
     },

@@ -7,7 +7,14 @@
 // renamed or transferred project under its old path (lib/api/helpers.rb find_project follows
 // redirect routes) and answers it under the new one.
 import type { ForgeHttp } from '../../core/http.ts';
-import { isNotFound as notFound, type ListedRepository, type SourceFilters, type SourceScope, unlessNotFound, type Visibility } from '../../core/discover.ts';
+import {
+  isNotFound as notFound,
+  type ListedRepository,
+  type SourceFilters,
+  type SourceScope,
+  unlessNotFound,
+  type Visibility,
+} from '../../core/discover.ts';
 
 /** The fields of a project (docs.gitlab.com/api/projects) read here. */
 interface Project {
@@ -39,10 +46,20 @@ function narrowing(filters: SourceFilters): Record<string, string> {
   return { ...(filters.archived ? {} : { archived: 'false' }), ...(onlyPublic ? { visibility: 'public' } : {}) };
 }
 
-export async function* discover(http: ForgeHttp, scope: SourceScope, filters: SourceFilters): AsyncGenerator<ListedRepository[]> {
+export async function* discover(
+  http: ForgeHttp,
+  scope: SourceScope,
+  filters: SourceFilters,
+): AsyncGenerator<ListedRepository[]> {
   const narrow = narrowing(filters);
   if (scope.kind === 'instance') {
-    for await (const page of http.pages<Project>('/projects', { pagination: 'keyset', order_by: 'id', sort: 'asc', per_page: 100, ...narrow }))
+    for await (const page of http.pages<Project>('/projects', {
+      pagination: 'keyset',
+      order_by: 'id',
+      sort: 'asc',
+      per_page: 100,
+      ...narrow,
+    }))
       yield page.map(listed);
     return;
   }
@@ -65,7 +82,13 @@ export async function* discover(http: ForgeHttp, scope: SourceScope, filters: So
     // No group has the path: a user's namespace (one segment), else the group's 404 stands.
     if (!(first && notFound(e) && !id.includes('%2F'))) throw e;
   }
-  for await (const page of http.pages<Project>(`/users/${id}/projects`, { order_by: 'id', sort: 'asc', per_page: 100, ...narrow })) yield page.map(listed);
+  for await (const page of http.pages<Project>(`/users/${id}/projects`, {
+    order_by: 'id',
+    sort: 'asc',
+    per_page: 100,
+    ...narrow,
+  }))
+    yield page.map(listed);
 }
 
 export async function locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined> {

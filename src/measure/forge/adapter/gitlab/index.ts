@@ -42,7 +42,10 @@ interface User {
 
 /** GitLab's own bot users: project and group access-token bots and its internal bots (`[bot]` names: the scan's test). */
 export function isGitLabBot(username: string): boolean {
-  return /^(project|group)_\d+_bot(_[0-9a-f]+)?$/.test(username) || ['ghost', 'support-bot', 'alert-bot', 'gitlab-bot'].includes(username);
+  return (
+    /^(project|group)_\d+_bot(_[0-9a-f]+)?$/.test(username) ||
+    ['ghost', 'support-bot', 'alert-bot', 'gitlab-bot'].includes(username)
+  );
 }
 
 /**
@@ -71,13 +74,17 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
     async repository() {
       const { body } = await http.getJson<{ issues_enabled?: boolean; issues_access_level?: string }>(project);
       // A project names issues_access_level (since 12.x), or issues_enabled before it.
-      if (typeof body.issues_access_level === 'string') return { issuesEnabled: body.issues_access_level !== 'disabled' };
+      if (typeof body.issues_access_level === 'string')
+        return { issuesEnabled: body.issues_access_level !== 'disabled' };
       if (typeof body.issues_enabled === 'boolean') return { issuesEnabled: body.issues_enabled };
       throw undocumented(http.label, `the answer to ${project}`);
     },
 
     async issues(since: number): Promise<ForgeIssue[]> {
-      const listed = await all<{ iid: number; created_at: string; author: User }>('/issues', { created_after: isoTime(since), scope: 'all' });
+      const listed = await all<{ iid: number; created_at: string; author: User }>('/issues', {
+        created_after: isoTime(since),
+        scope: 'all',
+      });
       if (listed.length === 0) return [];
       // Members with their inherited access: a group's maintainers maintain its projects.
       const members = await all<{ username: string; access_level: number }>('/members/all');
@@ -95,7 +102,10 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
         out.push(issue);
         if (issue.author.bot || issue.author.maintainer) continue;
         // Comments and assignment notes, then the label, milestone and state events.
-        const notes = await all<{ body: string; system: boolean; created_at: string; author: User }>(`/issues/${i.iid}/notes`, { sort: 'asc' });
+        const notes = await all<{ body: string; system: boolean; created_at: string; author: User }>(
+          `/issues/${i.iid}/notes`,
+          { sort: 'asc' },
+        );
         for (const n of notes) {
           if (n.system && !ASSIGNED_NOTE.test(n.body)) continue;
           issue.reactions.push({ at: unixOf(n.created_at), actor: actor(n.author) });
@@ -112,7 +122,9 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
     async ciRuns(from: number, to: number): Promise<CiRuns> {
       // updated_after works on every GitLab version (created_after is recent); a pipeline
       // created after `from` was updated after it too.
-      const pipelines = await all<{ status: string; created_at: string }>('/pipelines', { updated_after: isoTime(from) });
+      const pipelines = await all<{ status: string; created_at: string }>('/pipelines', {
+        updated_after: isoTime(from),
+      });
       const times = pipelines
         .filter((p) => p.status === 'success' || p.status === 'failed')
         .map((p) => unixOf(p.created_at))
@@ -122,13 +134,20 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
 
     async releases(): Promise<ForgeRelease[]> {
       const releases = await all<{ tag_name: string; released_at: string; upcoming_release?: boolean }>('/releases');
-      return releases.filter((r) => !r.upcoming_release).map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.released_at) }));
+      return releases
+        .filter((r) => !r.upcoming_release)
+        .map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.released_at) }));
     },
 
     async packages(): Promise<PackageVersion[]> {
       // Each entry of the package registry is one version of one package.
-      const packages = await all<{ name: string; version: string; package_type: string; created_at: string }>('/packages');
-      const out = packages.map((p) => ({ name: `${p.package_type}:${p.name}@${p.version}`, publishedAt: unixOf(p.created_at) }));
+      const packages = await all<{ name: string; version: string; package_type: string; created_at: string }>(
+        '/packages',
+      );
+      const out = packages.map((p) => ({
+        name: `${p.package_type}:${p.name}@${p.version}`,
+        publishedAt: unixOf(p.created_at),
+      }));
       // Each tag of the container registry is a version of an image; only a tag's own
       // answer has its time. A project without the registry answers 404.
       let images: Array<{ id: number; path: string; tags?: Array<{ name: string }> }> = [];
