@@ -175,6 +175,11 @@ describe('the home page after a first build', () => {
     expect(home).not.toContain('first scanned');
   });
 
+  it('heads a list that fits the home page as the whole list, not "the first 20"', () => {
+    expect(home).toContain('<h3 id="first">In natural order</h3>');
+    expect(home).not.toContain('The first 20');
+  });
+
   it('draws "none" in a class of its own, never in fail\'s colours', () => {
     const bars = [...home.matchAll(/<text[^>]*>(\w+)<\/text><rect class="band-(\w+)"/g)].map((m) => [m[1], m[2]]);
     expect(bars).toContainEqual(['none', 'none']);

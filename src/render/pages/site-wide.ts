@@ -220,7 +220,9 @@ function firstListPage(ctx: PagesContext, facts: SiteWideFacts): string {
   if (facts.total === 0) return '';
   const shown = Math.min(facts.total, PAGE_SIZE);
   const next = facts.total > shown ? ` ${link(ctx, pagePaths.listPage(2), 'Next page of the list')}.` : '';
-  return `<h3 id="first">The first ${shown} in natural order</h3>${facts.cat.list(ctx, facts.cat.order.slice(0, shown))}${next ? `<p>${next.trim()}</p>` : ''}`;
+  // A list that fits is the whole list: "The first 1 in natural order" read as if more followed.
+  const heading = next ? `The first ${numberText(shown)} in natural order` : 'In natural order';
+  return `<h3 id="first">${heading}</h3>${facts.cat.list(ctx, facts.cat.order.slice(0, shown))}${next ? `<p>${next.trim()}</p>` : ''}`;
 }
 
 function listPage(ctx: PagesContext, facts: SiteWideFacts, page: number, members: readonly number[]): string {
