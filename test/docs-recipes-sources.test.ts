@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { ROOT } from './helpers/cli.ts';
+import { GUIDE_NODE, TEST_NODE } from './helpers/recipes.ts';
 import { startGitHttp, type GitHttpServer } from './helpers/git-http.ts';
 import { utc, WorkRepo } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -61,6 +62,13 @@ describe('docs/guides/scheduled-rebuilds.md: a source instead of a list, run', (
     const yaml = /```yaml\n([\s\S]*?)```/.exec(recipe)?.[1];
     const cron = /^0 3 \* \* \* (.+)$/m.exec(recipe)?.[1];
     expect(yaml && cron).toBeTruthy();
+    // As every recipe: a maintained Node of its own, and the site's config (never the
+    // checkout's, whose store is the demo's examples/store).
+    expect(cron).toContain(`export PATH=${GUIDE_NODE}/bin:$PATH`);
+    const commands = cron!.match(/npx badgepress \w+ [^;]*/g)!;
+    expect(commands.map((c) => /badgepress (\w+)/.exec(c)![1])).toEqual(['scan', 'build']);
+    for (const command of commands) expect(command).toContain('--config site/config/badgepress.yaml');
+    expect(yaml).toMatch(/^# site\/config\/badgepress\.yaml/);
     // The recipe's config, its addresses on loopback: the group's pages on git's server, the API on the stand-in.
     const config = parse(yaml!) as { sources: Array<{ url: string }>; hosts: Record<string, { apiUrl: string }> };
     expect(config.sources).toEqual([{ url: 'https://gitlab.example.org/acme' }]);
@@ -68,10 +76,11 @@ describe('docs/guides/scheduled-rebuilds.md: a source instead of a list, run', (
     config.sources[0]!.url = `${git.url}/acme`;
     config.hosts = { [host]: { ...config.hosts['gitlab.example.org']!, apiUrl: gitlab.url } };
     const srv = join(dir, 'srv');
-    mkdirSync(join(srv, 'config'), { recursive: true });
+    mkdirSync(join(srv, 'site/config'), { recursive: true });
+    // store: and out: as `badgepress init site` writes them.
     writeFileSync(
-      join(srv, 'config/badgepress.yaml'),
-      `store: store\nout: dist\nscan:\n  retries: 0\n${stringify(config)}`,
+      join(srv, 'site/config/badgepress.yaml'),
+      `store: ../store\nout: ../dist\nscan:\n  retries: 0\n${stringify(config)}`,
     );
     writeFileSync(join(dir, 'badgepress.env'), 'export GITLAB_TOKEN=glpat-recipe\n');
     const logs = join(dir, 'log');
@@ -81,6 +90,7 @@ describe('docs/guides/scheduled-rebuilds.md: a source instead of a list, run', (
       .replaceAll('/etc/badgepress.env', join(dir, 'badgepress.env'))
       .replaceAll('/var/log/', `${logs}/`)
       .replaceAll('\\%', '%')
+      .replaceAll(GUIDE_NODE, TEST_NODE)
       .replaceAll('npx badgepress ', `'${process.execPath}' '${join(ROOT, 'bin/badgepress.js')}' `);
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_|^GITLAB_TOKEN$/i.test(k)));
     for (let i = 0; i < 2; i++) expect(await sh(line, { ...env, CI: 'true' })).toBe(0);
@@ -102,7 +112,7 @@ describe('docs/guides/scheduled-rebuilds.md: a source instead of a list, run', (
     const builds = lines.filter((l) => 'written' in l);
     expect(builds.map((b) => b.exitCode)).toEqual([0, 0]);
     expect(builds[0]).toMatchObject({ repositories: 2 });
-    expect(readdirSync(join(srv, 'config/dist/api/v1/repositories'))).toHaveLength(2);
+    expect(readdirSync(join(srv, 'site/dist/api/v1/repositories'))).toHaveLength(2);
     // The token went to the API (the stand-in saw it), from the file the line sources.
     expect(gitlab.requests.every((q) => q.headers['private-token'] === 'glpat-recipe')).toBe(true);
     expect(gitlab.violations).toEqual([]);
