@@ -354,3 +354,18 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
     ]);
   });
 });
+
+describe('evidence counts as the pages write counts (issue 34: grouped digits, one helper)', () => {
+  it('1,000 tags: "1,000 tags dated", as counted() writes it on the page beside it', async () => {
+    const root = tempDir('badgepress-scan-many-tags-');
+    const work = WorkRepo.init(join(root, 'work'));
+    const oid = work.commit({ at: utc(2026, 6, 1) });
+    // 1,000 lightweight tags of that commit, made in one git process; each is dated by it.
+    const lines = Array.from({ length: 1000 }, (_, i) => `create refs/tags/t${i} ${oid}\n`).join('');
+    git(work.dir, ['update-ref', '--stdin'], {}, lines);
+    expect(git(work.dir, ['tag', '--list']).trim().split('\n')).toHaveLength(1000);
+    const bare = work.bareClone(join(root, 'bare.git'));
+    const { measurements } = await measureRepository(bare, [E], options({ rules: new Set(['RELEASES']) }), settings);
+    expect(measurements[0]!.evidence.RELEASES).toMatch(/^1,000 tags dated in the 12 months to 2026-11-25 /);
+  });
+});

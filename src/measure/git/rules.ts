@@ -3,6 +3,7 @@
 // dates and the tree of T. Windows are the evaluator's own (S < t <= E, calendar months, UTC).
 import { isoDate, windowStart } from '../../model/calendar.ts';
 import { RULE } from '../../model/measured-rules.ts';
+import { counted, numberText } from '../../model/plural.ts';
 import type { EventsValue, StoredValue } from '../../model/stored-value.ts';
 import type { Measurement } from '../types.ts';
 import type { BotTest } from '../bots.ts';
@@ -120,7 +121,6 @@ const id = {
 
 const short = (oid: string) => oid.slice(0, 12);
 const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * One measurement per time, in the order of `times`; undefined for a time before the default
@@ -175,9 +175,9 @@ export function measureGit(
       }
       values[id.releases] = sorted(events);
       const latest = newest ? ` (newest ${clip(newest.name)}, ${isoDate(newest.time)})` : '';
-      const skipped = undated > 0 ? `; ${plural(undated, 'tag')} of a tree or blob left out` : '';
+      const skipped = undated > 0 ? `; ${counted(undated, 'tag', 'tags')} of a tree or blob left out` : '';
       evidence[id.releases] =
-        `${plural(events.length, 'tag')} dated in the ${options.horizonMonths} months to ${to}${latest}${skipped}`;
+        `${counted(events.length, 'tag', 'tags')} dated in the ${options.horizonMonths} months to ${to}${latest}${skipped}`;
     }
     if (T === undefined) {
       const why = history.tip === undefined ? `${branch} has no commits` : `${branch} had no commits by ${to}`;
@@ -226,9 +226,9 @@ export function measureGit(
       }
       if (want(id.commits)) {
         values[id.commits] = sorted(events);
-        const left = bots > 0 ? `; ${plural(bots, 'commit')} by bots left out` : '';
+        const left = bots > 0 ? `; ${counted(bots, 'commit', 'commits')} by bots left out` : '';
         evidence[id.commits] =
-          `${plural(events.length, 'non-merge commit')} in the ${options.horizonMonths} months to ${to}, reachable from ${at}${left}${unmapped}`;
+          `${counted(events.length, 'non-merge commit', 'non-merge commits')} in the ${options.horizonMonths} months to ${to}, reachable from ${at}${left}${unmapped}`;
       }
       if (want(id.bus)) {
         const k = absenceFactor([...perPerson.values()]);
@@ -236,7 +236,7 @@ export function measureGit(
         evidence[id.bus] =
           busTotal === 0
             ? `no non-merge commits by people in the ${options.busFactorMonths} months to ${to} (${at})${unmapped}`
-            : `${plural(k, 'contributor')} of ${perPerson.size} made at least half of ${plural(busTotal, 'non-merge commit')} in the ${options.busFactorMonths} months to ${to} (${at})${unmapped}`;
+            : `${counted(k, 'contributor', 'contributors')} of ${numberText(perPerson.size)} made at least half of ${counted(busTotal, 'non-merge commit', 'non-merge commits')} in the ${options.busFactorMonths} months to ${to} (${at})${unmapped}`;
       }
     }
     if (want(id.security)) {
