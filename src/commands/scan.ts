@@ -27,8 +27,6 @@ export const SCAN_USAGE = `usage: badgepress scan [--repos FILE] [--source URL]�
                       [--forge always|never] [--rules ID,…] [--concurrency N] [--shard i/n] [--bot-pattern REGEX]… [--bus-factor-months N]
                       [--json] [--wait SECONDS] [--s3-endpoint URL] [--s3-path-style]
 
-  --wait SECONDS  wait up to SECONDS (0-86400) for another scan's lease on the store before exiting 5
-
 FILE lists one repository URL a line (# comments), optionally followed by mirror=PATH.
 --source URL (repeatable; else the config's sources:) adds every public repository of an organisation,
 user, group or instance: see badgepress discover --help.
@@ -64,6 +62,8 @@ and appends one record per repository and scan time to the store.
                             scan.botPatterns; repeatable
   --bus-factor-months N     the months of commits ${RULE.busFactor.id} counts; default: scan.busFactorMonths (12)
   --json                    print the summary as one JSON object
+  --wait SECONDS            wait up to SECONDS (0-86400) for another scan's lease on the store
+                            before exiting 5; default 0
   --s3-endpoint URL         the endpoint of an S3-compatible store (MinIO, R2, Ceph)
   --s3-path-style           address buckets in the path, not the host name
 
