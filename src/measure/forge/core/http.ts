@@ -300,6 +300,8 @@ export class ForgeHttp {
   readonly label: string;
   readonly bounds: Readonly<ForgeBounds>;
   private readonly registry: QueueRegistry;
+  /** The parse readWhole made of each whole JSON answer it checked, by the Response it returned. */
+  private readonly parsedBodies = new WeakMap<Response, unknown>();
   private readonly authorize: (token: string) => [string, string];
   private readonly signal?: AbortSignal;
   /** The answers of the repository's last scan, asked again with If-None-Match. */
@@ -642,6 +644,10 @@ export class ForgeHttp {
           response.status,
         );
       }
+      const whole = new Response(bytes, init);
+      // getJson takes this parse instead of parsing the same bytes again.
+      this.parsedBodies.set(whole, parsed);
+      return whole;
     }
     return new Response(bytes, init);
   }
@@ -652,8 +658,10 @@ export class ForgeHttp {
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
     for (let attempt = 0; ; attempt++) {
       const response = await this.fetch(url, { headers: { accept: 'application/json' } });
-      if (response.ok)
-        return { status: response.status, headers: response.headers, body: (await response.json()) as T };
+      if (response.ok) {
+        const body = this.parsedBodies.has(response) ? this.parsedBodies.get(response) : await response.json();
+        return { status: response.status, headers: response.headers, body: body as T };
+      }
       if (isRateLimited(response.status, response.headers)) {
         const now = Date.now();
         const resetAt = resetAtOf(response.headers, now);
