@@ -60,9 +60,21 @@ describe('building the example store (Shape A)', () => {
     expect(report.$schema).toBe('https://json.schemastore.org/sarif-2.1.0.json');
     expect(report.version).toBe('2.1.0');
     const run = report.runs[0];
-    expect(Object.keys(run)).toEqual(['tool', 'versionControlProvenance', 'properties', 'results']);
+    expect(Object.keys(run)).toEqual([
+      'tool',
+      'versionControlProvenance',
+      'originalUriBaseIds',
+      'properties',
+      'results',
+    ]);
     // The example store's records name no commit: the repository alone.
-    expect(run.versionControlProvenance).toEqual([{ repositoryUri: 'https://github.com/acme/widget' }]);
+    // The repository's root as SARIF names it (Multitool's SARIF2007): a base id, described.
+    expect(run.versionControlProvenance).toEqual([
+      { repositoryUri: 'https://github.com/acme/widget', mappedTo: { uriBaseId: '%SRCROOT%' } },
+    ]);
+    expect(run.originalUriBaseIds).toEqual({
+      '%SRCROOT%': { description: { text: 'The root of the scanned repository.' } },
+    });
     expect(Object.keys(run.tool.driver)).toEqual(['name', 'version', 'informationUri', 'rules']);
     const rules = run.tool.driver.rules;
     expect(rules.map((r: { id: string }) => r.id)).toEqual([

@@ -98,7 +98,8 @@ describe('sarifReportA', () => {
       '"helpUri":"https://badges.example/rules/BUS_FACTOR/","properties":{"unit":"people","thresholds":[{"min":0,"max":1,"status":"fail"},{"min":2,"max":null,"status":"gold"}],"timeRangeInMonths":12}},' +
       '{"id":"SECURITY_POLICY","name":"Security policy","fullDescription":{"text":"A SECURITY.md"},"help":{"text":"Add one"},' +
       '"helpUri":"https://badges.example/rules/SECURITY_POLICY/","properties":{"type":"boolean","positiveStatus":"gold","negativeStatus":"fail"}}]}},' +
-      '"versionControlProvenance":[{"repositoryUri":"https://github.com/acme/widget","revisionId":"5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d","branch":"master"}],' +
+      '"versionControlProvenance":[{"repositoryUri":"https://github.com/acme/widget","revisionId":"5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d","branch":"master","mappedTo":{"uriBaseId":"%SRCROOT%"}}],' +
+      '"originalUriBaseIds":{"%SRCROOT%":{"description":{"text":"The root of the scanned repository."}}},' +
       `"properties":{"timestamp":1763000000,"badges":[${EXPLANATION}]},` +
       '"results":[' +
       `{"ruleId":"BUS_FACTOR","level":"note","message":{"text":"Bus factor is 3 people: gold (2+ people)."},"properties":{"value":3,"status":"gold","unit":"people","range":{"min":2,"max":null},"evidence":"3 contributors of 5 made at least half of 40 commits",${PROV('3 contributors of 5 made at least half of 40 commits')}}},` +

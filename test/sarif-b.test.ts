@@ -125,7 +125,8 @@ describe('sarifReportB', () => {
     '"tool":{"driver":{"name":"badgepress","informationUri":"https://tool.example","rules":[' +
     '{"id":"COMMITS","name":"Commits","fullDescription":{"text":"Commits lately"},"help":{"text":"Commit"},"helpUri":"https://badges.example/rules/COMMITS/","properties":{"unit":"commits","threshold":{"min":5,"timeRangeInMonths":6}}},' +
     '{"id":"MANUAL/REVIEW","name":"Review","fullDescription":{"text":"Reviewed by people"},"help":{"text":"Ask"},"helpUri":"https://badges.example/rules/MANUAL%2FREVIEW/","properties":{"unit":"","threshold":{}}}]}},' +
-    `"versionControlProvenance":[{"repositoryUri":"${REPO}","revisionId":"${'a'.repeat(40)}","branch":"main"}],` +
+    `"versionControlProvenance":[{"repositoryUri":"${REPO}","revisionId":"${'a'.repeat(40)}","branch":"main","mappedTo":{"uriBaseId":"%SRCROOT%"}}],` +
+    '"originalUriBaseIds":{"%SRCROOT%":{"description":{"text":"The root of the scanned repository."}}},' +
     `"properties":{"badges":[${entry(bronze, COMMITS_CRITERION)},${entry(silver, `${COMMITS_CRITERION},${REVIEW_CRITERION}`)}],"testedRepository":"${REPO}"},` +
     '"results":[' +
     // One result per criterion of every entry: the bronze check shows again under silver.

@@ -65,8 +65,10 @@ const run = report.runs[0];
 describe('Shape B report', () => {
   it('has the envelope, a driver without version, and the default rules with index, unit and threshold', () => {
     expect(Object.keys(report)).toEqual(['$schema', 'version', 'runs']);
-    expect(Object.keys(run)).toEqual(['tool', 'versionControlProvenance', 'properties', 'results']);
-    expect(run.versionControlProvenance).toEqual([{ repositoryUri: URL }]);
+    const members = ['tool', 'versionControlProvenance', 'originalUriBaseIds', 'properties', 'results'];
+    expect(Object.keys(run)).toEqual(members);
+    expect(run.versionControlProvenance).toEqual([{ repositoryUri: URL, mappedTo: { uriBaseId: '%SRCROOT%' } }]);
+    expect(Object.keys(run.originalUriBaseIds)).toEqual(['%SRCROOT%']);
     expect(Object.keys(run.tool.driver)).toEqual(['name', 'informationUri', 'rules']);
     expect(
       run.tool.driver.rules.map((r: { id: string; properties: object }, i: number) => [i, r.id, r.properties]),

@@ -17,7 +17,13 @@ import type { RuleA, RuleB, Settings } from '../config/types.ts';
 import type { EvaluationA } from '../evaluate/shape-a.ts';
 import type { EvaluationB } from '../evaluate/shape-b.ts';
 import type { Revision } from '../load/types.ts';
-import { ruleHelpUri, sarifEnvelope, versionControlProvenance } from './sarif-common.ts';
+import {
+  ORIGINAL_URI_BASE_IDS,
+  REPOSITORY_ROOT,
+  ruleHelpUri,
+  sarifEnvelope,
+  versionControlProvenance,
+} from './sarif-common.ts';
 
 /** Where a repository-level finding is shown when its rule names no file. */
 export const DEFAULT_LOCATION = 'README.md';
@@ -86,9 +92,7 @@ export function codeScanningReport(input: ScanningInput): object {
       },
     },
     automationDetails: { id: `${settings.tool.name}/${input.timestamp}/` },
-    versionControlProvenance: versionControlProvenance(input.repositoryUrl, input.revision, {
-      mappedTo: { uriBaseId: '%SRCROOT%' },
-    }),
+    versionControlProvenance: versionControlProvenance(input.repositoryUrl, input.revision),
     results: input.findings.map((f) => ({
       ruleId: f.rule.id,
       ruleIndex: index.get(f.rule.id),
@@ -97,14 +101,14 @@ export function codeScanningReport(input: ScanningInput): object {
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri: f.rule.location ?? DEFAULT_LOCATION, uriBaseId: '%SRCROOT%' },
+            artifactLocation: { uri: f.rule.location ?? DEFAULT_LOCATION, uriBaseId: REPOSITORY_ROOT },
             region: { startLine: 1 },
           },
         },
       ],
       partialFingerprints: { 'badgepress/v1': findingFingerprint(input.repositoryUrl, f.rule.id) },
     })),
-    originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The root of the scanned repository.' } } },
+    originalUriBaseIds: ORIGINAL_URI_BASE_IDS,
   });
 }
 

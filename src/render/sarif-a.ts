@@ -8,6 +8,7 @@ import {
   publicBadgeUrl,
   ruleHelpUri,
   sarifEnvelope,
+  ORIGINAL_URI_BASE_IDS,
   versionControlProvenance,
   type ReportContext,
 } from './sarif-common.ts';
@@ -91,6 +92,7 @@ export function sarifReportA(ctx: ReportContext, evaluation: EvaluationA, rules:
       },
     },
     versionControlProvenance: versionControlProvenance(decodeURIComponent(ctx.encoded), evaluation.revision),
+    originalUriBaseIds: ORIGINAL_URI_BASE_IDS,
     properties: {
       timestamp: evaluation.timestamp,
       badges: evaluation.badges.map((b) => badgeObjectA(ctx, evaluation, b)),

@@ -9,6 +9,7 @@ import {
   publicBadgeUrl,
   ruleHelpUri,
   sarifEnvelope,
+  ORIGINAL_URI_BASE_IDS,
   versionControlProvenance,
   type ReportContext,
 } from './sarif-common.ts';
@@ -103,6 +104,7 @@ export function sarifReportB(ctx: ReportContext, evaluation: EvaluationB, rules:
       },
     },
     versionControlProvenance: versionControlProvenance(evaluation.repositoryUrl, evaluation.revision),
+    originalUriBaseIds: ORIGINAL_URI_BASE_IDS,
     properties: {
       badges: evaluation.entries.map((e) => badgeEntryObject(ctx, evaluation, e)),
       testedRepository: evaluation.repositoryUrl,

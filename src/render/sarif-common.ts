@@ -57,19 +57,31 @@ export function provenanceObject(p: Provenance): object {
   };
 }
 
-/** SARIF `run.versionControlProvenance`: the repository and, when the record names it, the commit measured. */
-export function versionControlProvenance(
-  repositoryUri: string,
-  revision: Revision | undefined,
-  more: object = {},
-): object[] {
+/**
+ * The uriBaseId of the scanned repository's root. A report's `versionControlProvenance` maps
+ * the repository to it (`mappedTo`) and `originalUriBaseIds` declares it, so a location given
+ * relative to it is repo-relative (SARIF 2.1.0's `versionControlDetails.mappedTo`;
+ * Multitool's SARIF2007 asks for it).
+ */
+export const REPOSITORY_ROOT = '%SRCROOT%';
+
+/** SARIF `run.originalUriBaseIds`: the repository root, described (where it is checked out is the reader's). */
+export const ORIGINAL_URI_BASE_IDS = {
+  [REPOSITORY_ROOT]: { description: { text: 'The root of the scanned repository.' } },
+} as const;
+
+/**
+ * SARIF `run.versionControlProvenance`: the repository, mapped to REPOSITORY_ROOT, and, when
+ * the record names it, the commit measured.
+ */
+export function versionControlProvenance(repositoryUri: string, revision: Revision | undefined): object[] {
   return [
     {
       repositoryUri,
       ...(revision
         ? { revisionId: revision.commit, ...(revision.branch !== undefined ? { branch: revision.branch } : {}) }
         : {}),
-      ...more,
+      mappedTo: { uriBaseId: REPOSITORY_ROOT },
     },
   ];
 }

@@ -70,3 +70,13 @@ export function multitoolIssues(...reports: unknown[]): MultitoolIssue[][] {
   }
   return issues;
 }
+
+/**
+ * Of a plain report's issues, those it should not have: any but GitHub's ingestion rules
+ * (GH…: for the code-scanning file) and two warnings the documented shapes' own words draw,
+ * SARIF1001 (a thresholds file names a rule its id but for case: the shipped "Dependents",
+ * "Commits") and SARIF2005 (Shape B's driver has no version, as the contract documents it).
+ */
+export function unexpectedInPlainReport(issues: readonly MultitoolIssue[]): MultitoolIssue[] {
+  return issues.filter((i) => !/^(GH\d+|SARIF1001|SARIF2005)$/.test(i.ruleId));
+}
