@@ -199,9 +199,13 @@ describe('badgepress scan', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${list}:2 https://example.org/acme/nowhere: no mirror at`);
     expect(r.stdout).toContain('1 measured');
-    expect(r.stdout).toContain('; not measured: DEPENDENTS (no dependents: source in the config)\n');
+    // DEPENDENTS asked for without an index: not asked (the config is why, not --fetch never),
+    // null in the record with that cause.
+    const why = 'no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev';
+    expect(r.stdout).toContain(`; not asked: DEPENDENTS (${why})\n`);
     const line = JSON.parse(readFileSync(join(root, 'never/example.org/acme/alpha.ndjson'), 'utf8'));
-    expect(Object.keys(line.values)).toEqual(['COMMITS']);
+    expect(line.values).toEqual({ COMMITS: expect.anything(), DEPENDENTS: null });
+    expect(line.evidence.DEPENDENTS).toBe(`not asked: ${why}`);
   });
 
   it('--rules refuses an id no measurer knows (exit 2, nothing written); a narrower scan at E never blocks a full one silently', async () => {
@@ -225,11 +229,12 @@ describe('badgepress scan', () => {
     );
     expect(full.stderr).toContain('delete that record from example.org/acme/alpha.ndjson in the store and scan again');
     expect(readFileSync(join(root, 'narrow/example.org/acme/alpha.ndjson'), 'utf8').trim().split('\n')).toHaveLength(1);
-    // What nothing measured is named with why: no forge API on example.org, no dependents: source,
-    // and a rule the thresholds judge that badgepress does not measure.
+    // What nothing measured is named with why: no forge API on example.org, and a rule the
+    // thresholds judge that badgepress does not measure; DEPENDENTS without a dependents:
+    // source is not asked, and said so apart.
     const why = await runCommand(scanArgs('why', '--as-of', '2026-11-01', '--rules', 'COMMITS,CI_PIPELINE,DEPENDENTS'));
     expect(why.stdout).toContain(
-      "; not measured: CI_PIPELINE (no scanned repository's host has a forge API; see hosts:); DEPENDENTS (no dependents: source in the config)\n",
+      "; not measured: CI_PIPELINE (no scanned repository's host has a forge API; see hosts:); not asked: DEPENDENTS (no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev)\n",
     );
     const custom = join(root, 'custom.yaml');
     const thresholds = join(root, 'custom-thresholds.yaml');

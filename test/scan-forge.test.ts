@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { utc, WorkRepo, type Person } from './helpers/git-repo.ts';
-import { startForgeServer, specCheck, loadJson, type ForgeServer } from '../scripts/lib/forge-peers/server.ts';
+import { startForgeServer, type ForgeServer } from '../scripts/lib/forge-peers/server.ts';
+import { startEcosystemsIndex } from './helpers/ecosystems-index.ts';
 import { GH_ERROR, startGitHub } from '../scripts/lib/forge-peers/github.ts';
 import { startGitLab } from '../scripts/lib/forge-peers/gitlab.ts';
 import { startGitea } from '../scripts/lib/forge-peers/gitea.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { fileURLToPath } from 'node:url';
 
 const BOB: Person = { name: 'Bob', email: 'bob@example.org' };
 const E = utc(2026, 11, 25);
@@ -77,30 +77,7 @@ describe('badgepress scan with forge APIs', () => {
         { name: 'widget', version: '2.0.0', type: 'npm', created: '2026-10-01T00:00:00Z', repository: 'acme/widget' },
       ],
     });
-    const check = specCheck(
-      loadJson(fileURLToPath(new URL('./fixtures/dependents/responses.json', import.meta.url))),
-      '#/definitions/Error',
-    );
-    const index = await startForgeServer(
-      [
-        {
-          template: '/packages/lookup',
-          reply: (_p, q) => ({
-            status: 200,
-            body: [
-              {
-                name: 'widget',
-                ecosystem: 'npm',
-                repository_url: q.query.get('repository_url'),
-                dependent_packages_count: 2,
-                dependent_repos_count: 25,
-              },
-            ],
-          }),
-        },
-      ],
-      check,
-    );
+    const index = await startEcosystemsIndex(25);
     servers.push(github, gitlab, gitea, index);
     writeFileSync(
       config,

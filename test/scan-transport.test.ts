@@ -107,9 +107,11 @@ describe('scan over HTTP', () => {
     expect(objects).toContain(`?${readme}`);
     expect(objects).not.toContain(`?${git(mirror, ['rev-parse', 'main:.mailmap']).trim()}`);
     const record = JSON.parse(readFileSync(join(store, `127.0.0.1_${http.port}/alpha.ndjson`), 'utf8'));
+    // The default thresholds judge DEPENDENTS; without a dependents: source it is not asked (null).
     expect(record.values).toEqual({
       BUS_FACTOR: 1,
       COMMITS: { events: [utc(2026, 1, 5), utc(2026, 2, 5)] },
+      DEPENDENTS: null,
       RELEASES: { events: [utc(2026, 2, 6)] },
       SECURITY_POLICY: true,
     });

@@ -5,17 +5,9 @@ import { UsageError } from '../errors.ts';
 import { resolveFlags, CONFIG_FLAGS } from './setup.ts';
 import { progressShown } from './progress.ts';
 import { ruleIdProblem } from '../config/validate.ts';
-import type { Settings } from '../config/types.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
-import {
-  FORGE_RULE_IDS,
-  GIT_RULE_IDS,
-  isMeasuredRule,
-  measuredRule,
-  measuredRuleIds,
-  RULE,
-} from '../model/measured-rules.ts';
+import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule, measuredRuleIds, RULE } from '../model/measured-rules.ts';
 import { plural } from '../model/plural.ts';
 import { parseShard, type Shard } from '../model/shard.ts';
 import { runScan } from '../scan/run.ts';
@@ -112,16 +104,15 @@ function parseMonth(text: string): number {
 
 /**
  * The rules nothing measured, grouped by why: a rule badgepress does not measure (the
- * thresholds judge it: another scanner writes it), one that needs a config section without it,
- * and forge rules when no scanned repository was measured through a forge's API.
+ * thresholds judge it: another scanner writes it), and forge rules when no scanned repository
+ * was measured through a forge's API. The dependents rule without `dependents:` is not among
+ * them: it is not asked, and the records and the summary's "not asked" say why.
  */
-function unmeasuredWhy(ids: readonly string[], settings: Settings): string {
+function unmeasuredWhy(ids: readonly string[]): string {
   const why = (id: string) =>
     !isMeasuredRule(id)
       ? 'badgepress does not measure them; another scanner writes them'
-      : measuredRule(id)?.needs === 'dependents' && !settings.dependents
-        ? 'no dependents: source in the config'
-        : "no scanned repository's host has a forge API; see hosts:";
+      : "no scanned repository's host has a forge API; see hosts:";
   const groups = new Map<string, string[]>();
   for (const id of ids) groups.set(why(id), [...(groups.get(why(id)) ?? []), id]);
   return [...groups].map(([reason, group]) => `${group.join(', ')} (${reason})`).join('; ');
@@ -237,8 +228,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     );
     return exitCode;
   }
-  const unmeasured =
-    summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured, settings)}` : '';
+  const unmeasured = summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured)}` : '';
   const notAsked =
     summary.notAsked.length > 0
       ? `; not asked: ${summary.notAsked.map((n) => `${n.rules.join(', ')} (${n.why})`).join('; ')}`

@@ -10,10 +10,10 @@ import { judgedRules, type ResolvedConfig } from '../config/resolve.ts';
 import type { Settings, SourceSetting } from '../config/types.ts';
 import { discoverSources, type Discovery } from '../measure/forge/sources.ts';
 import { UsageError } from '../errors.ts';
-import { forgeFor as forgesOf, noneAsked } from '../measure/forge/index.ts';
+import { dependentsNotAsked, forgeFor as forgesOf, noneAsked } from '../measure/forge/index.ts';
 import { parseTargets } from '../measure/targets.ts';
 import type { ForgeFor } from '../measure/types.ts';
-import { measuredRuleIds } from '../model/measured-rules.ts';
+import { measuredRuleIds, RULE } from '../model/measured-rules.ts';
 import { inShard, type Shard } from '../model/shard.ts';
 import { isS3, parseS3Location } from '../s3/location.ts';
 import { DirectoryStoreWriter, type StoreWriter } from '../store/writer.ts';
@@ -117,7 +117,7 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
       settings: settings.scan,
       botPatterns: run.botPatterns,
       windowMonths: judged.windowMonths,
-      forgeFor: forgesAsked(run, settings),
+      forgeFor: forgesAsked(run, settings, rules),
       report: listener.report,
       ...(listener.onProgress ? { onProgress: listener.onProgress } : {}),
     });
@@ -155,8 +155,11 @@ async function leasedWriter(run: ScanRun, settings: Settings): Promise<{ writer:
   }
 }
 
-/** Each target's forge measurer; with no server to ask, the forge rules are null as not asked, never failures. */
-function forgesAsked(run: ScanRun, settings: Settings): ForgeFor {
+/**
+ * Each target's forge measurer; with no server to ask, the forge rules are null as not asked,
+ * never failures, and so is the dependents rule when `rules` want it and the config names no index.
+ */
+function forgesAsked(run: ScanRun, settings: Settings, rules: ReadonlySet<string>): ForgeFor {
   const dependents = settings.dependents ? { dependents: settings.dependents } : {};
   const forges =
     run.forgeFor ?? forgesOf({ hosts: settings.hosts, ...dependents, gitTokens: settings.scan.tokens }, process.env);
@@ -166,7 +169,9 @@ function forgesAsked(run: ScanRun, settings: Settings): ForgeFor {
       : run.forge === 'never'
         ? '--forge never (git alone)'
         : undefined;
-  return off ? noneAsked(forges, off) : forges;
+  const asked = off ? noneAsked(forges, off) : forges;
+  // Without an index, the config is why, whatever --forge or --fetch say.
+  return !settings.dependents && rules.has(RULE.dependents.id) ? dependentsNotAsked(asked) : asked;
 }
 
 /**

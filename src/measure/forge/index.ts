@@ -3,6 +3,7 @@
 import type { ForgeFor, ForgeMeasurer, ForgeRequest, ForgeResult, Measurement } from '../types.ts';
 import type { DependentsConfig, HostConfig, HostEntry } from '../../config/types.ts';
 import { ConfigError } from '../../errors.ts';
+import { RULE } from '../../model/measured-rules.ts';
 import { dependentsMeasurer } from '../dependents/index.ts';
 import { apiTokenEnv, tokenPool } from '../host-token.ts';
 import type { ForgeAdapter } from './core/adapter.ts';
@@ -188,6 +189,29 @@ export function noneAsked(forgeFor: ForgeFor, why: string): ForgeFor {
     let off = measurers.get(m);
     if (!off) measurers.set(m, (off = notAskedMeasurer(m.answers, why)));
     return off;
+  };
+}
+
+/** Why the dependents rule is not asked when the config chooses no dependency index, and what to do. */
+export const NO_DEPENDENTS_SOURCE =
+  'no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev';
+
+/**
+ * `forgeFor` for a config without `dependents:` whose scan wants the dependents rule (judged
+ * or asked for): each target's measurer with that rule beside it, not asked (null at E with
+ * "not asked: <why>", never a failure), alone on a host with no forge. So the record says why
+ * it holds no count, as it does for the forge rules under `--forge never`.
+ */
+export function dependentsNotAsked(forgeFor: ForgeFor): ForgeFor {
+  const rule = RULE.dependents.id;
+  const notAsked = notAskedMeasurer({ always: [], latest: [rule] }, NO_DEPENDENTS_SOURCE);
+  const measurers = new Map<ForgeMeasurer | undefined, ForgeMeasurer>();
+  return (target) => {
+    const m = forgeFor(target);
+    if (m?.answers.latest.includes(rule)) return m;
+    let both = measurers.get(m);
+    if (!both) measurers.set(m, (both = m ? combined(m, notAsked) : notAsked));
+    return both;
   };
 }
 
