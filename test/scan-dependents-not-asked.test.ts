@@ -54,7 +54,8 @@ function config(name: string, more: string[] = []): string {
   return file;
 }
 
-async function scan(configFile: string, asOf: number) {
+/** `more`: flags after the usual ones (e.g. another --store). */
+async function scan(configFile: string, asOf: number, more: string[] = []) {
   const r = await runCommand([
     'scan',
     '--config',
@@ -64,6 +65,7 @@ async function scan(configFile: string, asOf: number) {
     '--as-of',
     String(asOf),
     '--json',
+    ...more,
   ]);
   expect(r.stderr).toBe('');
   return JSON.parse(r.stdout);
@@ -195,5 +197,16 @@ describe('DEPENDENTS without a dependents: source', () => {
     // 25 dependents: gold (20 or more, config/thresholds-a.yaml).
     expect([reused.badgeStatus, reused.badgeExplanation.criteria[0].value]).toEqual(['gold', 25]);
     expect(page(site)).not.toContain(CAUSE);
+  });
+});
+
+describe('a record written without DEPENDENTS (an older scanner, a narrower --rules)', () => {
+  it('lacks nothing a scan without dependents: would only hold as not asked: no "incomplete", exit 0', async () => {
+    const store = ['--store', join(root, 'store-older')];
+    const gitRules = ['--rules', 'BUS_FACTOR,COMMITS,RELEASES,SECURITY_POLICY'];
+    expect(await scan(join(root, 'plain.yaml'), E, [...store, ...gitRules])).toMatchObject({ records: 1 });
+    // The same time again with every rule: nothing this scan would measure is missing there.
+    const again = await scan(join(root, 'plain.yaml'), E, store);
+    expect(again).toMatchObject({ measured: 0, upToDate: 1, records: 0, incomplete: 0, exitCode: 0 });
   });
 });

@@ -75,6 +75,11 @@ export interface ForgeMeasurer {
   readonly answers: { readonly always: readonly string[]; readonly latest: readonly string[] };
   measure(request: ForgeRequest): Promise<ForgeResult>;
   /**
+   * Rules of `answers` it never asks a server for, only holds null as not asked: a stored
+   * record without them lacks nothing this measurer would measure.
+   */
+  readonly notAsked?: readonly string[];
+  /**
    * Repositories of this host to measure at once, at most `ceiling`, from what the API's
    * rate limit allows now; absent, the host states none.
    */

@@ -394,7 +394,8 @@ function failedAt(stored: ReadonlyMap<number, StoredScan>, o: ScanOptions): Map<
 
 /**
  * The stored times whose record lacks a rule this scan measures there: the git rules asked for,
- * and those of the target's forge adapter (a latest-only rule at E alone), with the ids it lacks.
+ * and those of the target's forge adapter (a latest-only rule at E alone) but the ones it would
+ * only hold as not asked, with the ids it lacks.
  */
 function lacking(
   stored: ReadonlyMap<number, StoredScan>,
@@ -403,6 +404,7 @@ function lacking(
 ): Array<[number, string[]]> {
   const out: Array<[number, string[]]> = [];
   const times = [...new Set([...(o.historyTimes ?? []), o.asOf])].sort((a, b) => a - b);
+  const notAsked = new Set(forge?.notAsked ?? []);
   for (const t of times) {
     const held = stored.get(t)?.rules;
     if (!held) continue;
@@ -411,7 +413,7 @@ function lacking(
       ...(forge?.answers.always ?? []),
       ...(t === o.asOf ? (forge?.answers.latest ?? []) : []),
     ];
-    const missing = [...new Set(measured)].filter((r) => o.rules.has(r) && !held.has(r)).sort();
+    const missing = [...new Set(measured)].filter((r) => o.rules.has(r) && !held.has(r) && !notAsked.has(r)).sort();
     if (missing.length > 0) out.push([t, missing]);
   }
   return out;

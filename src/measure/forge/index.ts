@@ -139,6 +139,7 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
 export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
   return {
     answers: { always: [...a.answers.always, ...b.answers.always], latest: [...a.answers.latest, ...b.answers.latest] },
+    ...(a.notAsked || b.notAsked ? { notAsked: [...(a.notAsked ?? []), ...(b.notAsked ?? [])] } : {}),
     ...(a.inFlight ? { inFlight: a.inFlight } : {}),
     async measure(request) {
       const [x, y] = [await a.measure(request), await b.measure(request)];
@@ -166,6 +167,7 @@ export function notAskedMeasurer(answers: ForgeMeasurer['answers'], why: string)
   const rules = [...answers.always, ...answers.latest];
   return {
     answers,
+    notAsked: rules,
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const evidence = `not asked: ${why}`;
       const measurements = request.times.map((_, i): Measurement => {
