@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   eventRuleIds,
   FORGE_RULE_IDS,
+  forgePartNotRead,
   GIT_RULE_IDS,
   MEASURED_RULES,
   measuredRuleIds,
@@ -77,5 +78,40 @@ describe('the table of measured rules', () => {
     expect(windowMonths(RULE.issueReactionTime, {})).toBe(3);
     expect(windowMonths(RULE.issueReactionTime, { ISSUE_REACTION_TIME: 6 })).toBe(6);
     expect(windowMonths(RULE.commits, { COMMITS: 6 })).toBeUndefined();
+  });
+
+  it("words a merged rule's failed forge part by the table's name for it", () => {
+    expect(forgePartNotRead('RELEASES', 'GitHub API: 403 rate limit, resets 15:17Z')).toBe(
+      'forge releases not read: GitHub API: 403 rate limit, resets 15:17Z',
+    );
+    expect(forgePartNotRead('RELEASES', undefined)).toBe('forge releases not read: no answer');
+  });
+
+  it('words each outcome from what the measurement found', () => {
+    // 2026-11-25 and 2026-10-03, 00:00 UTC.
+    const [E, committedAt] = [1795564800, 1790985600];
+    const place = { branch: 'main', commit: '0123456789abcdef0123', committedAt };
+    expect(RULE.commits.evidence.measured({ months: 12, to: E, commits: 1, byBots: 2, place })).toBe(
+      '1 non-merge commit in the 12 months to 2026-11-25, reachable from main at 0123456789ab (2026-10-03); 2 commits by bots left out',
+    );
+    expect(
+      RULE.busFactor.evidence.measured({
+        months: 12,
+        to: E,
+        contributors: 2,
+        people: 1200,
+        commits: 1000,
+        place: { ...place, mailmapMissing: 'abcdefabcdefabcdef' },
+      }),
+    ).toBe(
+      '2 contributors of 1,200 made at least half of 1,000 non-merge commits in the 12 months to 2026-11-25 (main at 0123456789ab (2026-10-03)); .mailmap (blob abcdefabcdef) not in the mirror, authors taken as recorded',
+    );
+    expect(RULE.securityPolicy.evidence.noHistory({})).toBe('the default branch has no commits');
+    expect(RULE.securityPolicy.evidence.noHistory({ branch: 'x'.repeat(70), by: E })).toBe(
+      `${'x'.repeat(57)}... had no commits by 2026-11-25`,
+    );
+    expect(RULE.dependents.evidence.noPackage({ index: 'deps.dev' })).toBe(
+      'deps.dev knows no package published from this repository',
+    );
   });
 });

@@ -50,8 +50,8 @@ async function depsDev(http: ForgeHttp, target: ScanTarget): Promise<Count> {
   return { dependents, packages: packages.size };
 }
 
-/** The rule measured here, by the table's handle. */
-const dependentsRule = RULE.dependents.id;
+/** The rule measured here, by the table's handle: its id and evidence wording. */
+const { dependents: rule } = RULE;
 
 export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegistry): ForgeMeasurer {
   const label = `${config.source} API`;
@@ -64,7 +64,7 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
   };
   const count = config.source === 'deps.dev' ? depsDev : ecosystems;
   return {
-    answers: { always: [], latest: [dependentsRule] },
+    answers: { always: [], latest: [rule.id] },
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const http = new ForgeHttp(access, label, registry, () => ['x-unused', ''], request.signal);
       const measurements = request.times.map(
@@ -75,19 +75,18 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
       if (last) {
         try {
           const c = await count(http, request.target);
-          last.values[dependentsRule] = c.dependents;
-          last.evidence[dependentsRule] =
-            `${config.source}: ${c.dependents} dependents of ${c.packages} packages published from this repository`;
+          last.values[rule.id] = c.dependents;
+          last.evidence[rule.id] = rule.evidence.measured({ index: config.source, ...c });
         } catch (error) {
           // The index answers 404 for a project it has no package of: none known, not a failure.
           const unknown = error instanceof ForgeApiError && error.kind === 'not-found';
           const cause = unknown ? undefined : describeFailure(label, error);
           if (cause) failures.push(cause);
-          last.values[dependentsRule] = cause ? null : 0;
-          last.evidence[dependentsRule] = cause ?? `${config.source} knows no package published from this repository`;
+          last.values[rule.id] = cause ? null : 0;
+          last.evidence[rule.id] = cause ?? rule.evidence.noPackage({ index: config.source });
         }
       }
-      return { measurements, rules: [dependentsRule], failures, requests: http.requests };
+      return { measurements, rules: [rule.id], failures, requests: http.requests };
     },
   };
 }
