@@ -11,6 +11,7 @@ import {
   forgePartNotRead,
   GIT_RULE_IDS,
   MEASURED_RULES,
+  measuredAt,
   measuredRuleIds,
   RULE,
   ruleIdsOf,
@@ -78,6 +79,19 @@ describe('the table of measured rules', () => {
     expect(windowMonths(RULE.issueReactionTime, {})).toBe(3);
     expect(windowMonths(RULE.issueReactionTime, { ISSUE_REACTION_TIME: 6 })).toBe(6);
     expect(windowMonths(RULE.commits, { COMMITS: 6 })).toBeUndefined();
+    // The bus factor's window is the scan setting busFactorMonths, not the thresholds'.
+    expect(windowMonths(RULE.busFactor, { BUS_FACTOR: 6 }, { busFactorMonths: 7 })).toBe(7);
+  });
+
+  it('says which scan times a rule is measured at: a latest-only rule at E alone', () => {
+    const E = 1795564800;
+    const earlier = 1790985600;
+    expect(measuredAt('DEPENDENTS', E, E)).toBe(true);
+    expect(measuredAt('DEPENDENTS', earlier, E)).toBe(false);
+    expect(measuredAt('COMMITS', earlier, E)).toBe(true);
+    expect(measuredAt('ISSUE_REACTION_TIME', earlier, E)).toBe(true);
+    // A rule another scanner writes is no measured rule of ours: every time is its own.
+    expect(measuredAt('SCORECARD_X', earlier, E)).toBe(true);
   });
 
   it("words a merged rule's failed forge part by the table's name for it", () => {

@@ -71,8 +71,8 @@ export interface ForgeResult {
  * joined with "; "; otherwise the adapter's value is taken.
  */
 export interface ForgeMeasurer {
-  /** The rule ids it answers for every time, and those it answers for E alone (an index of today's count). */
-  readonly answers: { readonly always: readonly string[]; readonly latest: readonly string[] };
+  /** The rule ids it answers: at every time, or at E alone for a latest-only rule (the table's `latestOnly`). */
+  readonly answers: readonly string[];
   measure(request: ForgeRequest): Promise<ForgeResult>;
   /**
    * Repositories of this host to measure at once, at most `ceiling`, from what the API's

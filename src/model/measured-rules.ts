@@ -224,12 +224,22 @@ export function eventRuleIds(): string[] {
 }
 
 /**
- * A rule's window in months where the thresholds set it: their timeRangeInMonths, else its
- * default; undefined for a rule whose window is the horizon or a scan setting.
+ * A rule's window in months: the thresholds' timeRangeInMonths, else its default; or the scan
+ * setting it names (given `settings`). Undefined for a rule whose window is the horizon.
  */
-export function windowMonths(rule: MeasuredRule, judged: Readonly<Record<string, number>>): number | undefined {
+export function windowMonths(
+  rule: MeasuredRule,
+  judged: Readonly<Record<string, number>>,
+  settings?: WindowSettings,
+): number | undefined {
   const w = rule.window;
-  return w && 'defaultMonths' in w ? (judged[rule.id] ?? w.defaultMonths) : undefined;
+  if (!w) return undefined;
+  return 'defaultMonths' in w ? (judged[rule.id] ?? w.defaultMonths) : settings?.[w.setting];
+}
+
+/** The scan times a rule gets a value at: every one, or E (the last) alone for a latest-only rule. */
+export function measuredAt(ruleId: string, time: number, asOf: number): boolean {
+  return time === asOf || !measuredRule(ruleId)?.latestOnly;
 }
 
 /**

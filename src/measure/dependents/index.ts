@@ -64,7 +64,7 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
   };
   const count = config.source === 'deps.dev' ? depsDev : ecosystems;
   return {
-    answers: { always: [], latest: [rule.id] },
+    answers: [rule.id],
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const http = new ForgeHttp(access, label, registry, () => ['x-unused', ''], request.signal);
       const measurements = request.times.map(

@@ -8,6 +8,7 @@ import { apiTokenEnv, tokenPool } from '../host-token.ts';
 import type { ForgeAdapter } from './core/adapter.ts';
 import { ForgeHttp, QueueRegistry, type HostAccess } from './core/http.ts';
 import { FORGE_RULES, sourceMeasurer } from './core/measurer.ts';
+import { measuredAt } from '../../model/measured-rules.ts';
 import { FORGE_KINDS, forgeAdapter, KNOWN_HOSTS } from './registry.ts';
 
 export type { HostConfig };
@@ -108,8 +109,7 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
     }
     if (measurers.has(target.host)) return measurers.get(target.host);
     let m: ForgeMeasurer | undefined;
-    if (host?.api === false)
-      m = notAskedMeasurer({ always: FORGE_RULES, latest: [] }, `hosts: ${target.host}: api: false (git alone)`);
+    if (host?.api === false) m = notAskedMeasurer(FORGE_RULES, `hosts: ${target.host}: api: false (git alone)`);
     else if (host) {
       const adapter = forgeAdapter(host.kind)!;
       const tokenEnv = apiTokenEnv(
@@ -137,7 +137,7 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
 /** Both measurers' rules for one request: their rules never overlap. */
 export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
   return {
-    answers: { always: [...a.answers.always, ...b.answers.always], latest: [...a.answers.latest, ...b.answers.latest] },
+    answers: [...a.answers, ...b.answers],
     ...(a.inFlight ? { inFlight: a.inFlight } : {}),
     async measure(request) {
       const [x, y] = [await a.measure(request), await b.measure(request)];
@@ -158,17 +158,19 @@ export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
 }
 
 /**
- * A measurer that asks no server: the rules `answers` names are null at every time (E alone
- * for `latest`) with the evidence "not asked: <why>", and the result says so (never a failure).
+ * A measurer that asks no server: the rules `answers` names are null at every time they are
+ * measured at (a latest-only rule at E alone) with the evidence "not asked: <why>", and the
+ * result says so (never a failure).
  */
 export function notAskedMeasurer(answers: ForgeMeasurer['answers'], why: string): ForgeMeasurer {
-  const rules = [...answers.always, ...answers.latest];
+  const rules = [...answers];
   return {
     answers,
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const evidence = `not asked: ${why}`;
-      const measurements = request.times.map((_, i): Measurement => {
-        const here = i === request.times.length - 1 ? rules : answers.always;
+      const asOf = request.times[request.times.length - 1]!;
+      const measurements = request.times.map((t): Measurement => {
+        const here = rules.filter((r) => measuredAt(r, t, asOf));
         return {
           values: Object.fromEntries(here.map((r) => [r, null])),
           evidence: Object.fromEntries(here.map((r) => [r, evidence])),

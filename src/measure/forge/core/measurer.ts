@@ -54,7 +54,7 @@ export function sourceMeasurer(
   open: (http: ForgeHttp, request: ForgeRequest) => Promise<ForgeSource>,
 ): ForgeMeasurer {
   return {
-    answers: { always: FORGE_RULES, latest: [] },
+    answers: FORGE_RULES,
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const client = http(request.signal, request.answers);
       const result = await measureOnce(() => open(client, request), client.label, request);
