@@ -128,4 +128,15 @@ describe('the table of measured rules', () => {
       'deps.dev knows no package published from this repository',
     );
   });
+
+  it("docs/development.md's worked example is the code as it is", () => {
+    const doc = readFileSync(join(ROOT, 'docs/development.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Adding a measured rule'), doc.indexOf('## Commands and the package'));
+    const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(blocks).toHaveLength(2);
+    const code = ['src/model/measured-rules.ts', 'src/measure/git/rules.ts'].map((f) =>
+      readFileSync(join(ROOT, f), 'utf8'),
+    );
+    blocks.forEach((block, i) => expect(code[i]).toContain(block));
+  });
 });
