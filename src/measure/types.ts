@@ -30,8 +30,13 @@ export interface GitFacts {
 
 export interface ForgeRequest {
   target: ScanTarget;
-  /** Scan times (Unix s), ascending; the last is E. One measurement per time, from one pass. */
+  /** Scan times (Unix s), ascending. One measurement per time, from one pass. */
   times: readonly number[];
+  /**
+   * E, the scan time: a latest-only rule is measured there alone. `times` may lack it: an
+   * earlier time measured again (its record had a failed rule) while E's record stands.
+   */
+  asOf: number;
   git: GitFacts;
   /** A rule's window in months (its timeRangeInMonths in the active thresholds) by rule id. */
   windowMonths: Readonly<Record<string, number>>;

@@ -300,6 +300,7 @@ async function measureForge(
   const result = await forge.measure({
     target,
     times,
+    asOf: o.asOf,
     git: facts,
     windowMonths: o.windowMonths,
     horizonMonths: cx.horizonMonths,

@@ -1,9 +1,10 @@
 // The dependents rule (RULE.dependents) from a dependency index, when the config chooses one (deps.dev or ecosyste.ms):
 // the projects that depend on the packages published from the repository, as the index
-// counts them today. Only the scan time E gets it: an index tells no past counts. No forge:
+// counts them today. Only the scan time E gets it (the table's latestOnly): an index tells no
+// past counts. No forge:
 // it asks over the forge core's HTTP client (queues, bounds, JSON checks), with no token.
 import type { DependentsConfig } from '../../config/types.ts';
-import { RULE } from '../../model/measured-rules.ts';
+import { measuredAt, RULE } from '../../model/measured-rules.ts';
 import type { ForgeMeasurer, ForgeRequest, ForgeResult, ScanTarget } from '../types.ts';
 import { describeFailure, ForgeApiError } from '../forge/core/errors.ts';
 import { ForgeHttp, type QueueRegistry } from '../forge/core/http.ts';
@@ -70,7 +71,9 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
       const measurements = request.times.map(
         () => ({ values: {}, evidence: {} }) as ForgeResult['measurements'][number],
       );
-      const last = measurements[measurements.length - 1];
+      // The times the table measures the rule at: E alone (latest-only), when E is asked for;
+      // an earlier time measured again without E gets nothing, as the index tells no past count.
+      const last = measurements.find((_, i) => measuredAt(rule.id, request.times[i]!, request.asOf));
       const failures: string[] = [];
       if (last) {
         try {

@@ -168,9 +168,8 @@ export function notAskedMeasurer(answers: ForgeMeasurer['answers'], why: string)
     answers,
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const evidence = `not asked: ${why}`;
-      const asOf = request.times[request.times.length - 1]!;
       const measurements = request.times.map((t): Measurement => {
-        const here = rules.filter((r) => measuredAt(r, t, asOf));
+        const here = rules.filter((r) => measuredAt(r, t, request.asOf));
         return {
           values: Object.fromEntries(here.map((r) => [r, null])),
           evidence: Object.fromEntries(here.map((r) => [r, evidence])),
