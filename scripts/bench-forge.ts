@@ -132,6 +132,7 @@ async function once(
   const request: ForgeRequest = {
     target: { url: `https://${host}/acme/widget`, host, path: 'acme/widget', source: 'bench' },
     times: [at],
+    asOf: at,
     git: { tagNames: new Set() },
     windowMonths: {},
     horizonMonths: 12,

@@ -84,6 +84,7 @@ describe('badgepress startup', () => {
     )(target)!.measure({
       target,
       times: [1793491200],
+      asOf: 1793491200,
       git: { tagNames: new Set() },
       windowMonths: {},
       horizonMonths: 12,

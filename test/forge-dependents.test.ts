@@ -2,7 +2,7 @@
 // answers (test/fixtures/dependents/). Off by default: then no measurer answers for it.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { forgeFor } from '../src/measure/forge/index.ts';
+import { forgeFor, noneAsked } from '../src/measure/forge/index.ts';
 import type { ForgeRequest } from '../src/measure/types.ts';
 import {
   loadJson,
@@ -28,6 +28,7 @@ afterEach(async () => {
 const request = (host: string): ForgeRequest => ({
   target: { url: `https://${host}/acme/widget`, host, path: 'acme/widget', source: 'repos.txt:1' },
   times: [E1, E],
+  asOf: E,
   git: { tagNames: new Set() },
   windowMonths: {},
   horizonMonths: 12,
@@ -177,6 +178,23 @@ describe('DEPENDENTS', () => {
     const failed = await forgeFor(settings, {})(other)!.measure({ ...request('git.example'), target: other });
     expect(failed.measurements[1]!.values).toEqual({ DEPENDENTS: null });
     expect(failed.failures).toEqual(['deps.dev API: 500 server error']);
+  });
+
+  it('an earlier time measured again without E gets no DEPENDENTS: the index knows no past count', async () => {
+    let asked = 0;
+    server = await startForgeServer(
+      [{ template: '/packages/lookup', reply: () => (asked++, { status: 200, body: [] }) }],
+      check,
+    );
+    const settings = { hosts: {}, dependents: { source: 'ecosyste.ms' as const, apiUrl: server.url } };
+    // A scan at E whose record at E1 had a failed rule measures E1 again, and E not.
+    const again = { ...request('git.example'), times: [E1], asOf: E };
+    const r = await forgeFor(settings, {})(again.target)!.measure(again);
+    expect(r.measurements).toEqual([{ values: {}, evidence: {} }]);
+    expect([asked, r.requests]).toEqual([0, 0]);
+    // Not asked (--forge never) says so at E alone too.
+    const off = await noneAsked(forgeFor(settings, {}), '--forge never')(again.target)!.measure(again);
+    expect(off.measurements).toEqual([{ values: {}, evidence: {} }]);
   });
 
   it('is off by default: an unknown host gets no measurer, a known one no DEPENDENTS', () => {

@@ -54,6 +54,7 @@ async function scanRepos(paths: string[], env: Record<string, string>, tokenSeco
     const request: ForgeRequest = {
       target: { url: `https://${host}/${path}`, host, path, source: 'repos.txt:1' },
       times: [E],
+      asOf: E,
       git: { tagNames: new Set() },
       windowMonths: {},
       horizonMonths: 12,

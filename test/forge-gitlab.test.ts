@@ -284,6 +284,7 @@ describe('GitLab adapter', () => {
     const r = await forge(target)!.measure({
       target,
       times: [E],
+      asOf: E,
       git: { tagNames: new Set() },
       windowMonths: {},
       horizonMonths: 12,

@@ -55,6 +55,7 @@ describe("a host's measurer", () => {
     const request: ForgeRequest = {
       target: { url: `https://${host}/acme/widget`, host, path: 'acme/widget', source: 'x' },
       times: [Date.parse('2026-11-25T00:00:00Z') / 1000],
+      asOf: Date.parse('2026-11-25T00:00:00Z') / 1000,
       git: { tagNames: new Set() },
       windowMonths: {},
       horizonMonths: 12,

@@ -8,8 +8,10 @@ import { describe, expect, it } from 'vitest';
 import {
   eventRuleIds,
   FORGE_RULE_IDS,
+  forgePartNotRead,
   GIT_RULE_IDS,
   MEASURED_RULES,
+  measuredAt,
   measuredRuleIds,
   RULE,
   ruleIdsOf,
@@ -77,5 +79,64 @@ describe('the table of measured rules', () => {
     expect(windowMonths(RULE.issueReactionTime, {})).toBe(3);
     expect(windowMonths(RULE.issueReactionTime, { ISSUE_REACTION_TIME: 6 })).toBe(6);
     expect(windowMonths(RULE.commits, { COMMITS: 6 })).toBeUndefined();
+    // The bus factor's window is the scan setting busFactorMonths, not the thresholds'.
+    expect(windowMonths(RULE.busFactor, { BUS_FACTOR: 6 }, { busFactorMonths: 7 })).toBe(7);
+  });
+
+  it('says which scan times a rule is measured at: a latest-only rule at E alone', () => {
+    const E = 1795564800;
+    const earlier = 1790985600;
+    expect(measuredAt('DEPENDENTS', E, E)).toBe(true);
+    expect(measuredAt('DEPENDENTS', earlier, E)).toBe(false);
+    expect(measuredAt('COMMITS', earlier, E)).toBe(true);
+    expect(measuredAt('ISSUE_REACTION_TIME', earlier, E)).toBe(true);
+    // A rule another scanner writes is no measured rule of ours: every time is its own.
+    expect(measuredAt('SCORECARD_X', earlier, E)).toBe(true);
+  });
+
+  it("words a merged rule's failed forge part by the table's name for it", () => {
+    expect(forgePartNotRead('RELEASES', 'GitHub API: 403 rate limit, resets 15:17Z')).toBe(
+      'forge releases not read: GitHub API: 403 rate limit, resets 15:17Z',
+    );
+    expect(forgePartNotRead('RELEASES', undefined)).toBe('forge releases not read: no answer');
+  });
+
+  it('words each outcome from what the measurement found', () => {
+    // 2026-11-25 and 2026-10-03, 00:00 UTC.
+    const [E, committedAt] = [1795564800, 1790985600];
+    const place = { branch: 'main', commit: '0123456789abcdef0123', committedAt };
+    expect(RULE.commits.evidence.measured({ months: 12, to: E, commits: 1, byBots: 2, place })).toBe(
+      '1 non-merge commit in the 12 months to 2026-11-25, reachable from main at 0123456789ab (2026-10-03); 2 commits by bots left out',
+    );
+    expect(
+      RULE.busFactor.evidence.measured({
+        months: 12,
+        to: E,
+        contributors: 2,
+        people: 1200,
+        commits: 1000,
+        place: { ...place, mailmapMissing: 'abcdefabcdefabcdef' },
+      }),
+    ).toBe(
+      '2 contributors of 1,200 made at least half of 1,000 non-merge commits in the 12 months to 2026-11-25 (main at 0123456789ab (2026-10-03)); .mailmap (blob abcdefabcdef) not in the mirror, authors taken as recorded',
+    );
+    expect(RULE.securityPolicy.evidence.noHistory({})).toBe('the default branch has no commits');
+    expect(RULE.securityPolicy.evidence.noHistory({ branch: 'x'.repeat(70), by: E })).toBe(
+      `${'x'.repeat(57)}... had no commits by 2026-11-25`,
+    );
+    expect(RULE.dependents.evidence.noPackage({ index: 'deps.dev' })).toBe(
+      'deps.dev knows no package published from this repository',
+    );
+  });
+
+  it("docs/development.md's worked example is the code as it is", () => {
+    const doc = readFileSync(join(ROOT, 'docs/development.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Adding a measured rule'), doc.indexOf('## Commands and the package'));
+    const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(blocks).toHaveLength(2);
+    const code = ['src/model/measured-rules.ts', 'src/measure/git/rules.ts'].map((f) =>
+      readFileSync(join(ROOT, f), 'utf8'),
+    );
+    blocks.forEach((block, i) => expect(code[i]).toContain(block));
   });
 });

@@ -30,8 +30,13 @@ export interface GitFacts {
 
 export interface ForgeRequest {
   target: ScanTarget;
-  /** Scan times (Unix s), ascending; the last is E. One measurement per time, from one pass. */
+  /** Scan times (Unix s), ascending. One measurement per time, from one pass. */
   times: readonly number[];
+  /**
+   * E, the scan time: a latest-only rule is measured there alone. `times` may lack it: an
+   * earlier time measured again (its record had a failed rule) while E's record stands.
+   */
+  asOf: number;
   git: GitFacts;
   /** A rule's window in months (its timeRangeInMonths in the active thresholds) by rule id. */
   windowMonths: Readonly<Record<string, number>>;
@@ -71,8 +76,8 @@ export interface ForgeResult {
  * joined with "; "; otherwise the adapter's value is taken.
  */
 export interface ForgeMeasurer {
-  /** The rule ids it answers for every time, and those it answers for E alone (an index of today's count). */
-  readonly answers: { readonly always: readonly string[]; readonly latest: readonly string[] };
+  /** The rule ids it answers: at every time, or at E alone for a latest-only rule (the table's `latestOnly`). */
+  readonly answers: readonly string[];
   measure(request: ForgeRequest): Promise<ForgeResult>;
   /**
    * Rules of `answers` it never asks a server for, only holds null as not asked: a stored

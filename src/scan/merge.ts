@@ -8,7 +8,7 @@
 // into the stored one.
 import type { StoredValue } from '../load/types.ts';
 import type { Measurement } from '../measure/types.ts';
-import { measuredRule } from '../model/measured-rules.ts';
+import { forgePartNotRead } from '../model/measured-rules.ts';
 
 const isEvents = (v: StoredValue | undefined): v is { events: number[] } => typeof v === 'object' && v !== null;
 
@@ -34,12 +34,7 @@ export function mergeForge(
     } else if (isEvents(ours) && theirs === null) {
       // The forge's part failed (it says why): git's own events stand, and the evidence says
       // what is missing. A failure nulls only the rules that had nothing but the API.
-      evidence[rule] = [
-        git.evidence[rule],
-        `forge ${measuredRule(rule)?.forgePart ?? 'events'} not read: ${forge.evidence[rule] ?? 'no answer'}`,
-      ]
-        .filter(Boolean)
-        .join('; ');
+      evidence[rule] = [git.evidence[rule], forgePartNotRead(rule, forge.evidence[rule])].filter(Boolean).join('; ');
     } else {
       values[rule] = theirs!;
       if (forge.evidence[rule] !== undefined) evidence[rule] = forge.evidence[rule];

@@ -11,7 +11,7 @@ import { forgeAnswersPath, type GitMeasurer, gitMeasurer } from '../measure/git/
 import type { ListedTarget } from '../measure/targets.ts';
 import type { ForgeFor, ForgeMeasurer, GitFacts, Measurement } from '../measure/types.ts';
 import { isoTime } from '../model/calendar.ts';
-import { eventRuleIds, GIT_RULE_IDS } from '../model/measured-rules.ts';
+import { eventRuleIds, GIT_RULE_IDS, measuredAt } from '../model/measured-rules.ts';
 import { scanRecordLine, storeFileName, type StoredScan } from '../store/record-line.ts';
 import { StoreConflictError, StoreWriteError, type StoreWriter } from '../store/writer.ts';
 import { completeRecord, mergeForge } from './merge.ts';
@@ -116,6 +116,7 @@ function scanContext(o: ScanOptions, summary: ScanSummary): ScanContext {
     fetch: o.fetch,
     rules: gitRules,
     horizonMonths,
+    windowMonths: o.windowMonths,
     asOf: o.asOf,
     isBot,
     onMovedAside,
@@ -248,8 +249,7 @@ async function planTimes(cx: ScanContext, target: ListedTarget): Promise<TimesPl
   const forge = o.forgeFor?.(target);
   // A host with an adapter answers its rules, whether or not this run needed to ask it (a
   // repository already stored at every time is no host without a forge API).
-  for (const r of [...(forge?.answers.always ?? []), ...(forge?.answers.latest ?? [])])
-    if (o.rules.has(r)) cx.measuredRules.add(r);
+  for (const r of forge?.answers ?? []) if (o.rules.has(r)) cx.measuredRules.add(r);
   // A stored time whose record lists failed rules this scan measures is measured again.
   const retry = failedAt(stored, o);
   const wanted = [...new Set([...(o.historyTimes ?? []), o.asOf])]
@@ -300,6 +300,7 @@ async function measureForge(
   const result = await forge.measure({
     target,
     times,
+    asOf: o.asOf,
     git: facts,
     windowMonths: o.windowMonths,
     horizonMonths: cx.horizonMonths,
@@ -408,11 +409,7 @@ function lacking(
   for (const t of times) {
     const held = stored.get(t)?.rules;
     if (!held) continue;
-    const measured = [
-      ...GIT_RULE_IDS,
-      ...(forge?.answers.always ?? []),
-      ...(t === o.asOf ? (forge?.answers.latest ?? []) : []),
-    ];
+    const measured = [...GIT_RULE_IDS, ...(forge?.answers ?? [])].filter((r) => measuredAt(r, t, o.asOf));
     const missing = [...new Set(measured)].filter((r) => o.rules.has(r) && !held.has(r) && !notAsked.has(r)).sort();
     if (missing.length > 0) out.push([t, missing]);
   }

@@ -36,6 +36,8 @@ export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<Forg
   const request: ForgeRequest = {
     target: { url: `https://${o.host}/${o.path}`, host: o.host, path: o.path, source: 'repos.txt:1' },
     times: o.times,
+    // E: the last time asked for, as a scan's request has it.
+    asOf: o.times[o.times.length - 1]!,
     git: { tagNames: new Set(o.tagNames ?? []) },
     windowMonths: o.windowMonths ?? {},
     horizonMonths: 12,

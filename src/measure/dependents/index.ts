@@ -1,9 +1,10 @@
 // The dependents rule (RULE.dependents) from a dependency index, when the config chooses one (deps.dev or ecosyste.ms):
 // the projects that depend on the packages published from the repository, as the index
-// counts them today. Only the scan time E gets it: an index tells no past counts. No forge:
+// counts them today. Only the scan time E gets it (the table's latestOnly): an index tells no
+// past counts. No forge:
 // it asks over the forge core's HTTP client (queues, bounds, JSON checks), with no token.
 import type { DependentsConfig } from '../../config/types.ts';
-import { RULE } from '../../model/measured-rules.ts';
+import { measuredAt, RULE } from '../../model/measured-rules.ts';
 import type { ForgeMeasurer, ForgeRequest, ForgeResult, ScanTarget } from '../types.ts';
 import { describeFailure, ForgeApiError } from '../forge/core/errors.ts';
 import { ForgeHttp, type QueueRegistry } from '../forge/core/http.ts';
@@ -50,8 +51,8 @@ async function depsDev(http: ForgeHttp, target: ScanTarget): Promise<Count> {
   return { dependents, packages: packages.size };
 }
 
-/** The rule measured here, by the table's handle. */
-const dependentsRule = RULE.dependents.id;
+/** The rule measured here, by the table's handle: its id and evidence wording. */
+const { dependents: rule } = RULE;
 
 export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegistry): ForgeMeasurer {
   const label = `${config.source} API`;
@@ -64,30 +65,31 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
   };
   const count = config.source === 'deps.dev' ? depsDev : ecosystems;
   return {
-    answers: { always: [], latest: [dependentsRule] },
+    answers: [rule.id],
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const http = new ForgeHttp(access, label, registry, () => ['x-unused', ''], request.signal);
       const measurements = request.times.map(
         () => ({ values: {}, evidence: {} }) as ForgeResult['measurements'][number],
       );
-      const last = measurements[measurements.length - 1];
+      // The times the table measures the rule at: E alone (latest-only), when E is asked for;
+      // an earlier time measured again without E gets nothing, as the index tells no past count.
+      const last = measurements.find((_, i) => measuredAt(rule.id, request.times[i]!, request.asOf));
       const failures: string[] = [];
       if (last) {
         try {
           const c = await count(http, request.target);
-          last.values[dependentsRule] = c.dependents;
-          last.evidence[dependentsRule] =
-            `${config.source}: ${c.dependents} dependents of ${c.packages} packages published from this repository`;
+          last.values[rule.id] = c.dependents;
+          last.evidence[rule.id] = rule.evidence.measured({ index: config.source, ...c });
         } catch (error) {
           // The index answers 404 for a project it has no package of: none known, not a failure.
           const unknown = error instanceof ForgeApiError && error.kind === 'not-found';
           const cause = unknown ? undefined : describeFailure(label, error);
           if (cause) failures.push(cause);
-          last.values[dependentsRule] = cause ? null : 0;
-          last.evidence[dependentsRule] = cause ?? `${config.source} knows no package published from this repository`;
+          last.values[rule.id] = cause ? null : 0;
+          last.evidence[rule.id] = cause ?? rule.evidence.noPackage({ index: config.source });
         }
       }
-      return { measurements, rules: [dependentsRule], failures, requests: http.requests };
+      return { measurements, rules: [rule.id], failures, requests: http.requests };
     },
   };
 }

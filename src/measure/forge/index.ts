@@ -9,6 +9,7 @@ import { apiTokenEnv, tokenPool } from '../host-token.ts';
 import type { ForgeAdapter } from './core/adapter.ts';
 import { ForgeHttp, QueueRegistry, type HostAccess } from './core/http.ts';
 import { FORGE_RULES, sourceMeasurer } from './core/measurer.ts';
+import { measuredAt } from '../../model/measured-rules.ts';
 import { FORGE_KINDS, forgeAdapter, KNOWN_HOSTS } from './registry.ts';
 
 export type { HostConfig };
@@ -109,8 +110,7 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
     }
     if (measurers.has(target.host)) return measurers.get(target.host);
     let m: ForgeMeasurer | undefined;
-    if (host?.api === false)
-      m = notAskedMeasurer({ always: FORGE_RULES, latest: [] }, `hosts: ${target.host}: api: false (git alone)`);
+    if (host?.api === false) m = notAskedMeasurer(FORGE_RULES, `hosts: ${target.host}: api: false (git alone)`);
     else if (host) {
       const adapter = forgeAdapter(host.kind)!;
       const tokenEnv = apiTokenEnv(
@@ -138,7 +138,7 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
 /** Both measurers' rules for one request: their rules never overlap. */
 export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
   return {
-    answers: { always: [...a.answers.always, ...b.answers.always], latest: [...a.answers.latest, ...b.answers.latest] },
+    answers: [...a.answers, ...b.answers],
     ...(a.notAsked || b.notAsked ? { notAsked: [...(a.notAsked ?? []), ...(b.notAsked ?? [])] } : {}),
     ...(a.inFlight ? { inFlight: a.inFlight } : {}),
     async measure(request) {
@@ -160,18 +160,19 @@ export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
 }
 
 /**
- * A measurer that asks no server: the rules `answers` names are null at every time (E alone
- * for `latest`) with the evidence "not asked: <why>", and the result says so (never a failure).
+ * A measurer that asks no server: the rules `answers` names are null at every time they are
+ * measured at (a latest-only rule at E alone) with the evidence "not asked: <why>", and the
+ * result says so (never a failure).
  */
 export function notAskedMeasurer(answers: ForgeMeasurer['answers'], why: string): ForgeMeasurer {
-  const rules = [...answers.always, ...answers.latest];
+  const rules = [...answers];
   return {
     answers,
     notAsked: rules,
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const evidence = `not asked: ${why}`;
-      const measurements = request.times.map((_, i): Measurement => {
-        const here = i === request.times.length - 1 ? rules : answers.always;
+      const measurements = request.times.map((t): Measurement => {
+        const here = rules.filter((r) => measuredAt(r, t, request.asOf));
         return {
           values: Object.fromEntries(here.map((r) => [r, null])),
           evidence: Object.fromEntries(here.map((r) => [r, evidence])),
@@ -206,11 +207,11 @@ export const NO_DEPENDENTS_SOURCE =
  */
 export function dependentsNotAsked(forgeFor: ForgeFor): ForgeFor {
   const rule = RULE.dependents.id;
-  const notAsked = notAskedMeasurer({ always: [], latest: [rule] }, NO_DEPENDENTS_SOURCE);
+  const notAsked = notAskedMeasurer([rule], NO_DEPENDENTS_SOURCE);
   const measurers = new Map<ForgeMeasurer | undefined, ForgeMeasurer>();
   return (target) => {
     const m = forgeFor(target);
-    if (m?.answers.latest.includes(rule)) return m;
+    if (m?.answers.includes(rule)) return m;
     let both = measurers.get(m);
     if (!both) measurers.set(m, (both = m ? combined(m, notAsked) : notAsked));
     return both;

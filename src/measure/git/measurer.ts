@@ -4,6 +4,7 @@
 // and, when git cannot read it, moved aside and fetched again once.
 import { stat } from 'node:fs/promises';
 import type { ScanSettings } from '../../config/types.ts';
+import { RULE, windowMonths } from '../../model/measured-rules.ts';
 import { tokenFor } from '../host-token.ts';
 import type { ListedTarget } from '../targets.ts';
 import type { BotTest } from '../bots.ts';
@@ -40,6 +41,8 @@ export interface GitMeasurerOptions {
   rules: ReadonlySet<string>;
   /** Event rules keep every event within this many months before each time. */
   horizonMonths: number;
+  /** A rule's window in months by rule id (the active thresholds' timeRangeInMonths). */
+  windowMonths: Readonly<Record<string, number>>;
   /** E, the scan time. */
   asOf: number;
   /** Who is a bot (the scan's one test, `scan.botPatterns` and --bot-pattern with it). */
@@ -68,7 +71,8 @@ export function gitMeasurer(o: GitMeasurerOptions): GitMeasurer {
     rules: o.rules,
     horizonMonths: o.horizonMonths,
     asOf: o.asOf,
-    busFactorMonths: o.settings.busFactorMonths,
+    // The bus factor's window, as its table entry says (the scan setting `busFactorMonths`).
+    busFactorMonths: windowMonths(RULE.busFactor, o.windowMonths, o.settings)!,
     isBot: o.isBot,
   };
   const backoffMs = o.backoffMs ?? ((n: number) => 5000 * 5 ** (n - 1));

@@ -1,9 +1,8 @@
 // The git rules (model/measured-rules.ts lists them) as pure functions of what git showed: for each scan time E, the default
 // branch's first-parent tip as of E (T), the commits reachable from T, the tags by their
 // dates and the tree of T. Windows are the evaluator's own (S < t <= E, calendar months, UTC).
-import { isoDate, windowStart } from '../../model/calendar.ts';
-import { RULE } from '../../model/measured-rules.ts';
-import { counted, numberText } from '../../model/plural.ts';
+import { windowStart } from '../../model/calendar.ts';
+import { type GitPlace, RULE } from '../../model/measured-rules.ts';
 import type { EventsValue, StoredValue } from '../../model/stored-value.ts';
 import type { Measurement } from '../types.ts';
 import type { BotTest } from '../bots.ts';
@@ -111,16 +110,8 @@ interface Person {
   bot: boolean;
 }
 
-/** The ids of the rules measured here, by the table's handles. */
-const id = {
-  bus: RULE.busFactor.id,
-  commits: RULE.commits.id,
-  releases: RULE.releases.id,
-  security: RULE.securityPolicy.id,
-};
-
-const short = (oid: string) => oid.slice(0, 12);
-const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);
+/** The rules measured here, by the table's handles: their ids and evidence wording. */
+const { busFactor: bus, commits: commitsRule, releases, securityPolicy: security } = RULE;
 
 /**
  * One measurement per time, in the order of `times`; undefined for a time before the default
@@ -151,7 +142,7 @@ export function measureGit(
     return p;
   };
   const want = (rule: string) => options.rules.has(rule);
-  const branch = history.defaultBranch === undefined ? 'the default branch' : clip(history.defaultBranch);
+  const branch = history.defaultBranch;
 
   const asOf = options.asOf ?? Math.max(...times);
   return times.map((E, i) => {
@@ -160,8 +151,8 @@ export function measureGit(
     const values: Record<string, StoredValue> = {};
     const evidence: Record<string, string> = {};
     const horizonFrom = windowStart(E, options.horizonMonths);
-    const to = isoDate(E);
-    if (want(id.releases)) {
+    const horizon = { months: options.horizonMonths, to: E };
+    if (want(releases.id)) {
       const events: number[] = [];
       let undated = 0;
       let newest: { name: string; time: number } | undefined;
@@ -173,32 +164,30 @@ export function measureGit(
             newest = { name: tag.name, time: tag.time };
         }
       }
-      values[id.releases] = sorted(events);
-      const latest = newest ? ` (newest ${clip(newest.name)}, ${isoDate(newest.time)})` : '';
-      const skipped = undated > 0 ? `; ${counted(undated, 'tag', 'tags')} of a tree or blob left out` : '';
-      evidence[id.releases] =
-        `${counted(events.length, 'tag', 'tags')} dated in the ${options.horizonMonths} months to ${to}${latest}${skipped}`;
+      values[releases.id] = sorted(events);
+      evidence[releases.id] = releases.evidence.git({ ...horizon, tags: events.length, undated, newest });
     }
     if (T === undefined) {
-      const why = history.tip === undefined ? `${branch} has no commits` : `${branch} had no commits by ${to}`;
-      if (want(id.commits)) [values[id.commits], evidence[id.commits]] = [{ events: [] }, why];
-      if (want(id.bus)) [values[id.bus], evidence[id.bus]] = [0, why];
-      if (want(id.security)) [values[id.security], evidence[id.security]] = [false, why];
+      const none = { branch, ...(history.tip === undefined ? {} : { by: E }) };
+      if (want(commitsRule.id))
+        [values[commitsRule.id], evidence[commitsRule.id]] = [{ events: [] }, commitsRule.evidence.noHistory(none)];
+      if (want(bus.id)) [values[bus.id], evidence[bus.id]] = [0, bus.evidence.noHistory(none)];
+      if (want(security.id)) [values[security.id], evidence[security.id]] = [false, security.evidence.noHistory(none)];
       return { values, evidence };
     }
-    const at = `${branch} at ${short(commits.oids[T]!)} (${isoDate(commits.time[T]!)})`;
     // The commit measured, with its committer time (not the branch time): its age is the data's.
     const revision = {
       commit: commits.oids[T]!,
       committedAt: commits.time[T]!,
-      ...(history.defaultBranch === undefined ? {} : { branch: history.defaultBranch }),
+      ...(branch === undefined ? {} : { branch }),
     };
     const snapshot = snapshots(commits.oids[T]!);
-    // Identities are mailmapped: say so when T's .mailmap could not be read.
-    const unmapped = snapshot.mailmapMissing
-      ? `; .mailmap (blob ${short(snapshot.mailmapMissing)}) not in the mirror, authors taken as recorded`
-      : '';
-    if (want(id.commits) || want(id.bus)) {
+    // Identities are mailmapped: the evidence says so when T's .mailmap could not be read.
+    const place: GitPlace = {
+      ...revision,
+      ...(snapshot.mailmapMissing ? { mailmapMissing: snapshot.mailmapMissing } : {}),
+    };
+    if (want(commitsRule.id) || want(bus.id)) {
       const busFrom = windowStart(E, options.busFactorMonths);
       const events: number[] = [];
       let bots = 0;
@@ -224,26 +213,31 @@ export function measureGit(
           busTotal++;
         }
       }
-      if (want(id.commits)) {
-        values[id.commits] = sorted(events);
-        const left = bots > 0 ? `; ${counted(bots, 'commit', 'commits')} by bots left out` : '';
-        evidence[id.commits] =
-          `${counted(events.length, 'non-merge commit', 'non-merge commits')} in the ${options.horizonMonths} months to ${to}, reachable from ${at}${left}${unmapped}`;
+      if (want(commitsRule.id)) {
+        values[commitsRule.id] = sorted(events);
+        evidence[commitsRule.id] = commitsRule.evidence.measured({
+          ...horizon,
+          commits: events.length,
+          byBots: bots,
+          place,
+        });
       }
-      if (want(id.bus)) {
+      if (want(bus.id)) {
         const k = absenceFactor([...perPerson.values()]);
-        values[id.bus] = k;
-        evidence[id.bus] =
-          busTotal === 0
-            ? `no non-merge commits by people in the ${options.busFactorMonths} months to ${to} (${at})${unmapped}`
-            : `${counted(k, 'contributor', 'contributors')} of ${numberText(perPerson.size)} made at least half of ${counted(busTotal, 'non-merge commit', 'non-merge commits')} in the ${options.busFactorMonths} months to ${to} (${at})${unmapped}`;
+        values[bus.id] = k;
+        evidence[bus.id] = bus.evidence.measured({
+          months: options.busFactorMonths,
+          to: E,
+          contributors: k,
+          people: perPerson.size,
+          commits: busTotal,
+          place,
+        });
       }
     }
-    if (want(id.security)) {
-      values[id.security] = snapshot.securityPolicy !== undefined;
-      evidence[id.security] = snapshot.securityPolicy
-        ? `${clip(snapshot.securityPolicy)} in ${at}`
-        : `no non-empty SECURITY.md (.markdown, .adoc, .rst) in the root, .github/ or docs/, nor doc/security.rst, in ${at}`;
+    if (want(security.id)) {
+      values[security.id] = snapshot.securityPolicy !== undefined;
+      evidence[security.id] = security.evidence.measured({ file: snapshot.securityPolicy, place });
     }
     return { values, evidence, revision };
   });

@@ -7,7 +7,7 @@ import { RULE, ruleIdsOf, windowMonths } from '../../../model/measured-rules.ts'
 import { describeFailure, redact } from './errors.ts';
 import type { ConditionalAnswers } from './conditional.ts';
 import type { ForgeHttp } from './http.ts';
-import { type Actor, day, eventsAt, type ForgeIssue, reactionTime } from './rules.ts';
+import { type Actor, eventsAt, type ForgeIssue, reactionTime } from './rules.ts';
 import { type BotTest, loginIsBot } from '../../bots.ts';
 
 export interface ForgeRelease {
@@ -40,13 +40,8 @@ export interface ForgeSource {
 /** The rules a forge's API answers. */
 export const FORGE_RULES: readonly string[] = ruleIdsOf('forge');
 
-/** The ids of the rules measured here, by the table's handles. */
-const id = {
-  ci: RULE.ciPipeline.id,
-  packages: RULE.packages.id,
-  reaction: RULE.issueReactionTime.id,
-  releases: RULE.releases.id,
-};
+/** The rules measured here, by the table's handles: their ids and evidence wording. */
+const { ciPipeline: ci, packages: packagesRule, issueReactionTime: reaction, releases: releasesRule } = RULE;
 
 type Outcome<T> = { ok: T } | { failed: string };
 
@@ -59,7 +54,7 @@ export function sourceMeasurer(
   open: (http: ForgeHttp, request: ForgeRequest) => Promise<ForgeSource>,
 ): ForgeMeasurer {
   return {
-    answers: { always: FORGE_RULES, latest: [] },
+    answers: FORGE_RULES,
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const client = http(request.signal, request.answers);
       const result = await measureOnce(() => open(client, request), client.label, request);
@@ -131,29 +126,18 @@ async function measureOnce(
   const { source } = repo.ok;
 
   const months = windowMonths(RULE.issueReactionTime, request.windowMonths)!;
-  if (!repo.ok.issuesEnabled) fail(id.reaction, 'Issues are disabled on this repository');
+  if (!repo.ok.issuesEnabled) fail(reaction.id, reaction.evidence.disabled());
   else {
     const since = Math.min(...times.map((t) => windowStart(t, months)));
     const issues = await attempt(label, async () => withBots(await source.issues(since), request.isBot));
     if ('failed' in issues) {
       failures.push(issues.failed);
-      fail(id.reaction, issues.failed);
+      fail(reaction.id, issues.failed);
     } else {
-      set(id.reaction, (t) => {
+      set(reaction.id, (t) => {
         const r = reactionTime(issues.ok, t, months);
-        if (!r)
-          return [
-            null,
-            `No issue opened by someone other than a maintainer or bot in the ${months} months to ${day(t)}`,
-          ];
-        const open = r.unanswered ? `; ${r.unanswered} without a maintainer's reaction, counted with their age` : '';
-        const unreadable = r.unreadable
-          ? `; ${r.unreadable} issues or reactions with a date that does not read left out`
-          : '';
-        return [
-          r.days,
-          `Mean first maintainer reaction over ${r.issues} issues opened in the ${months} months to ${day(t)}${open}${unreadable}`,
-        ];
+        if (!r) return [null, reaction.evidence.noIssue({ months, to: t })];
+        return [r.days, reaction.evidence.measured({ months, to: t, ...r })];
       });
     }
   }
@@ -161,54 +145,45 @@ async function measureOnce(
   const runs = await attempt(label, () => source.ciRuns(horizonStart, end));
   if ('failed' in runs) {
     failures.push(runs.failed);
-    fail(id.ci, runs.failed);
-  } else if ('unavailable' in runs.ok) fail(id.ci, runs.ok.unavailable);
+    fail(ci.id, runs.failed);
+  } else if ('unavailable' in runs.ok) fail(ci.id, runs.ok.unavailable);
   else {
     const { system, times: runTimes } = runs.ok;
-    set(id.ci, (t) => {
+    set(ci.id, (t) => {
       const events = eventsAt(runTimes, t, horizonMonths);
-      return [
-        { events },
-        `${system}: ${events.length} runs that succeeded or failed in the ${horizonMonths} months to ${day(t)}`,
-      ];
+      return [{ events }, ci.evidence.measured({ months: horizonMonths, to: t, system, runs: events.length })];
     });
   }
 
   const releases = await attempt(label, () => source.releases());
   if ('failed' in releases) {
     failures.push(releases.failed);
-    fail(id.releases, releases.failed);
+    fail(releasesRule.id, releases.failed);
   } else {
     const extra = releases.ok.filter((r) => !request.git.tagNames.has(r.tag) && Number.isFinite(r.publishedAt));
-    set(id.releases, (t) => {
+    set(releasesRule.id, (t) => {
       const events = eventsAt(
         extra.map((r) => r.publishedAt),
         t,
         horizonMonths,
       );
-      return [
-        { events },
-        `${events.length} forge releases whose tag git does not hold, in the ${horizonMonths} months to ${day(t)}`,
-      ];
+      return [{ events }, releasesRule.evidence.forge({ months: horizonMonths, to: t, releases: events.length })];
     });
   }
 
   const packages = await attempt(label, () => source.packages());
   if ('failed' in packages) {
     failures.push(packages.failed);
-    fail(id.packages, packages.failed);
+    fail(packagesRule.id, packages.failed);
   } else {
     const published = packages.ok.filter((p) => Number.isFinite(p.publishedAt));
-    set(id.packages, (t) => {
+    set(packagesRule.id, (t) => {
       const events = eventsAt(
         published.map((p) => p.publishedAt),
         t,
         horizonMonths,
       );
-      return [
-        { events },
-        `${events.length} package versions first published in the ${horizonMonths} months to ${day(t)}`,
-      ];
+      return [{ events }, packagesRule.evidence.measured({ months: horizonMonths, to: t, versions: events.length })];
     });
   }
   return result();

@@ -1,6 +1,6 @@
 // The forge rules, once for every forge: the adapters hand in issues, runs, releases and
 // package versions in one shape, and these functions turn them into each scan time's value.
-import { isoDate, windowStart } from '../../../model/calendar.ts';
+import { windowStart } from '../../../model/calendar.ts';
 
 export interface Actor {
   login: string;
@@ -75,9 +75,6 @@ export function eventsAt(times: readonly number[], end: number, horizonMonths: n
   const start = windowStart(end, horizonMonths);
   return times.filter((t) => t > start && t <= end).sort((a, b) => a - b);
 }
-
-/** "2026-11-25" for evidence. */
-export const day = isoDate;
 
 /** Unix seconds of an ISO 8601 time from an API; NaN when absent or unreadable. */
 export function unixOf(iso: string | null | undefined): number {
