@@ -128,8 +128,10 @@ describe('GitHub adapter', () => {
     expect(r.rules).toEqual(['ISSUE_REACTION_TIME', 'CI_PIPELINE', 'RELEASES', 'PACKAGES']);
     expect(r.requests).toBe(server!.requests.length);
     // One pass for both times and all four rules: each list read once (4 releases, 3 a page).
+    // No REST lookup of the repository: the GraphQL query said whether issues are on.
     const count = (suffix: string) => server!.requests.filter((q) => q.path === `/repos/acme/widget${suffix}`).length;
-    expect([count(''), count('/releases'), count('/actions/runs')]).toEqual([1, 2, 2]);
+    expect([count(''), count('/releases'), count('/actions/runs')]).toEqual([0, 2, 2]);
+    expect(server!.requests).toHaveLength(5);
     // The issues with their comments and triage actions: one GraphQL query (7 issues, a page
     // of 100), where REST took 3 pages of issues, 2 of comments and one list of events per issue.
     expect(server!.requests.filter((q) => q.path === '/graphql')).toHaveLength(1);
@@ -244,10 +246,13 @@ describe('GitHub adapter', () => {
   });
 
   it('names 401 with the variable to check, for every rule, without the token', async () => {
+    // A bad token: GitHub answers 401 on REST and GraphQL alike.
     const r = await measure(
       {
         override: (t) =>
-          t === '/repos/{owner}/{repo}' ? { status: 401, body: GH_ERROR('Bad credentials') } : undefined,
+          t === '/repos/{owner}/{repo}' || t === '/graphql'
+            ? { status: 401, body: GH_ERROR('Bad credentials') }
+            : undefined,
       },
       {},
       [E],
@@ -264,12 +269,35 @@ describe('GitHub adapter', () => {
   });
 
   it('names a missing repository', async () => {
+    // A catalogue without acme/widget: REST answers 404, GraphQL null with an error NOT_FOUND.
+    const r = await measure({ catalogue: { web: 'https://github.com', repos: [] } }, {}, [E]);
+    expect(r.failures).toEqual(['GitHub API: 404 not found or not visible to the token']);
+    expect(r.measurements[0]!.values).toEqual({
+      ISSUE_REACTION_TIME: null,
+      CI_PIPELINE: null,
+      RELEASES: null,
+      PACKAGES: null,
+    });
+    // The query was the lookup: nothing else asked.
+    expect(server!.requests.map((q) => q.path)).toEqual(['/graphql']);
+  });
+
+  it('measures a renamed repository under its old path: GraphQL follows the rename as REST redirects', async () => {
     const r = await measure(
-      { override: (t) => (t === '/repos/{owner}/{repo}' ? { status: 404, body: GH_ERROR('Not Found') } : undefined) },
+      {
+        ...WIDGET,
+        catalogue: {
+          web: 'https://github.com',
+          repos: [{ path: 'acme/gadget' }],
+          renamed: { 'acme/widget': 'acme/gadget' },
+        },
+      },
       {},
       [E],
     );
-    expect(r.failures).toEqual(['GitHub API: 404 not found or not visible to the token']);
+    expect(r.failures).toEqual([]);
+    // The values worked out for the first test, at E.
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(5.13);
   });
 
   it('a rate limit far off fails only the rule that needed the call, with its reset time', async () => {
@@ -514,9 +542,9 @@ describe('GitHub adapter', () => {
     const r = await measure(
       {
         ...WIDGET,
-        // The repository's answer is the last request its token may send this hour.
-        override: (t, _q, n, normal) =>
-          t === '/repos/{owner}/{repo}' && n === 1
+        // The first page of runs is the last REST request its token may send this hour.
+        override: (t, q, _n, normal) =>
+          t === '/repos/{owner}/{repo}/actions/runs' && (q.query.get('page') ?? '1') === '1'
             ? { ...normal(), headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } }
             : undefined,
       },
@@ -525,10 +553,11 @@ describe('GitHub adapter', () => {
     );
     expect(r.failures).toEqual([]);
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(5.13);
-    const [first, ...rest] = server!.requests.map((q) => q.headers.authorization);
-    // The GraphQL query, runs in 2 pages, releases in 2 (3 a page).
-    expect(rest.length).toBe(5);
-    expect(new Set(rest)).toEqual(
+    const rest = server!.requests.filter((q) => q.method === 'GET');
+    const [first, ...after] = rest.map((q) => q.headers.authorization);
+    // Runs in 2 pages, releases in 2 (3 a page): the 3 after the first with the other token.
+    expect(after.length).toBe(3);
+    expect(new Set(after)).toEqual(
       new Set([first === 'Bearer tok-secret-one' ? 'Bearer tok-secret-two' : 'Bearer tok-secret-one']),
     );
   });

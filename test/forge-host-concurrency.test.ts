@@ -45,7 +45,8 @@ describe("a host's measurer", () => {
     const reset = String(Math.floor(Date.now() / 1000) + 3600);
     const limited = { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '100', 'x-ratelimit-reset': reset };
     server = await startGitHub({
-      override: (t, _q, _n, normal) => (t === '/repos/{owner}/{repo}' ? { ...normal(), headers: limited } : undefined),
+      override: (t, _q, _n, normal) =>
+        t === '/repos/{owner}/{repo}/releases' ? { ...normal(), headers: limited } : undefined,
     });
     const host = 'ghe.example';
     const forge = forgeFor(

@@ -29,6 +29,8 @@ interface Forge {
   /** The repository's own route and its path under the API base. */
   repoTemplate: string;
   repoPath: string;
+  /** How a failure names the lookup's answer. */
+  repoAnswer: string;
   releasesTemplate: string;
   releasesPath: string;
   start(override: Override): Promise<ForgeServer>;
@@ -43,8 +45,10 @@ const FORGES: Forge[] = [
     kind: 'github',
     label: 'GitHub API',
     authHeader: 'authorization',
-    repoTemplate: '/repos/{owner}/{repo}',
-    repoPath: '/repos/acme/widget',
+    // With a token the first request is the issues' GraphQL query, which is the lookup too.
+    repoTemplate: '/graphql',
+    repoPath: '/graphql',
+    repoAnswer: 'the GraphQL answer for acme/widget',
     releasesTemplate: '/repos/{owner}/{repo}/releases',
     releasesPath: '/repos/acme/widget/releases',
     start: (override) => startGitHub({ releases: [RELEASE], override }),
@@ -57,6 +61,7 @@ const FORGES: Forge[] = [
     authHeader: 'private-token',
     repoTemplate: '/projects/{id}',
     repoPath: '/projects/acme%2Fwidget',
+    repoAnswer: 'the answer to /projects/acme%2Fwidget',
     releasesTemplate: '/projects/{id}/releases',
     releasesPath: '/projects/acme%2Fwidget/releases',
     start: (override) => startGitLab({ releases: [{ tag: RELEASE.tag, released: RELEASE.published }], override }),
@@ -69,6 +74,7 @@ const FORGES: Forge[] = [
     authHeader: 'authorization',
     repoTemplate: '/repos/{owner}/{repo}',
     repoPath: '/repos/acme/widget',
+    repoAnswer: 'the answer to /repos/acme/widget',
     releasesTemplate: '/repos/{owner}/{repo}/releases',
     releasesPath: '/repos/acme/widget/releases',
     start: (override) =>
@@ -302,7 +308,7 @@ describe.each(FORGES)('$label transport', (f) => {
         ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"maintenance"}'))
         : undefined,
     );
-    expect(r.failures).toEqual([`${f.label}: the answer to ${f.repoPath} is not the JSON the API documents`]);
+    expect(r.failures).toEqual([`${f.label}: ${f.repoAnswer} is not the JSON the API documents`]);
     expect(r.measurements[0]!.values).toEqual(NULLS);
   });
 

@@ -2,6 +2,7 @@
 // OpenAPI description (@octokit/openapi), changed only where a test needs other values, and
 // every answer checked against that description.
 import { createVerify, type KeyObject } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { cost, execute, parse, type GqlObject } from './graphql.ts';
 import { type Catalogue, find, held, sameOwner, signedIn, visibleTo, type Held } from './catalogue.ts';
 import {
@@ -239,6 +240,8 @@ function graphqlRoute(
         body: { errors: [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded' }] },
       };
     remaining -= points;
+    /** Repositories asked for that the catalogue does not hold. */
+    const notFound: string[] = [];
     const root: GqlObject = {
       __typename: 'Query',
       rateLimit: {
@@ -249,25 +252,53 @@ function graphqlRoute(
         used: 5000 - remaining,
         resetAt: new Date(Number(reset) * 1000).toISOString(),
       },
-      repository: (a: Record<string, unknown>) => ({
-        __typename: 'Repository',
-        nameWithOwner: `${a.owner}/${a.name}`,
-        hasIssuesEnabled: r.hasIssues ?? true,
-        issues: (q: Record<string, unknown>) => {
-          const since = (q.filterBy as { since?: string } | null)?.since;
-          const order = q.orderBy as { field?: string; direction?: string } | null;
-          const listed = issues.filter((i) => !since || unix(i.updated ?? i.created) >= unix(since));
-          const key = (i: GhIssue) => (order?.field === 'UPDATED_AT' ? unix(i.updated ?? i.created) : unix(i.created));
-          listed.sort((x, y) => (order?.direction === 'DESC' ? key(y) - key(x) : key(x) - key(y)));
-          return connection('IssueConnection', listed.map(issue), q);
-        },
-      }),
+      repository: (a: Record<string, unknown>) => {
+        // With a catalogue, the repository it holds under that path, a rename followed
+        // (`followRenames` is true by default); none: null, and an error of type NOT_FOUND.
+        let path = `${a.owner}/${a.name}`;
+        if (r.catalogue) {
+          const found = find(r.catalogue, held(r.catalogue), path).repo;
+          if (!found) {
+            notFound.push(path);
+            return null;
+          }
+          path = found.path;
+        }
+        return {
+          __typename: 'Repository',
+          nameWithOwner: path,
+          hasIssuesEnabled: r.hasIssues ?? true,
+          issues: (q: Record<string, unknown>) => {
+            const since = (q.filterBy as { since?: string } | null)?.since;
+            const order = q.orderBy as { field?: string; direction?: string } | null;
+            const listed = issues.filter((i) => !since || unix(i.updated ?? i.created) >= unix(since));
+            const key = (i: GhIssue) =>
+              order?.field === 'UPDATED_AT' ? unix(i.updated ?? i.created) : unix(i.created);
+            listed.sort((x, y) => (order?.direction === 'DESC' ? key(y) - key(x) : key(x) - key(y)));
+            return connection('IssueConnection', listed.map(issue), q);
+          },
+        };
+      },
       node: (a: Record<string, unknown>) => {
         const found = issues.find((i) => `I_kw${i.number}` === a.id);
         return found ? issue(found) : null;
       },
     };
-    return { status: 200, headers: headers(remaining), body: execute(op, root, variables) };
+    const answer = execute(op, root, variables);
+    // GitHub's answer for a repository it cannot resolve: the field null, beside an error
+    // naming it ("Could not resolve to a Repository with the name 'OWNER/NAME'.").
+    const body =
+      notFound.length === 0 || answer.errors
+        ? answer
+        : {
+            ...answer,
+            errors: notFound.map((path) => ({
+              type: 'NOT_FOUND',
+              path: ['repository'],
+              message: `Could not resolve to a Repository with the name '${path}'.`,
+            })),
+          };
+    return { status: 200, headers: headers(remaining), body };
   };
 }
 
@@ -408,13 +439,17 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
       reply: (_p, req) => {
         const answer = graphql({ body: req.body ?? '', authorized: req.headers.authorization !== undefined });
         const normal = () => ({ status: answer.status, headers: answer.headers, body: answer.body });
-        const reply = r.override?.('/graphql', req, ++graphqlCount, normal) ?? normal();
+        const reply: Reply = r.override?.('/graphql', req, ++graphqlCount, normal) ?? normal();
+        // Written here (the REST description does not check it); an override writing its own
+        // answer (a redirect, a body cut off) is sent as it is, one with a delay after it.
+        const write = (res: ServerResponse) =>
+          res
+            .writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers })
+            .end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+        const raw = reply.raw ?? write;
         return {
           ...reply,
-          raw: (res) =>
-            res
-              .writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers })
-              .end(reply.body === undefined ? '' : JSON.stringify(reply.body)),
+          raw: (res) => (reply.delayMs ? void setTimeout(() => raw(res), reply.delayMs) : raw(res)),
         };
       },
     },

@@ -26,8 +26,12 @@ export type CiRuns = { system: string; times: number[] } | { unavailable: string
 
 /** What one forge family answers, in the core's shape. Each method may throw ForgeApiError. */
 export interface ForgeSource {
-  /** Looks the repository up (so a 404 or 401 fails every rule at once) and says whether issues are on. */
-  repository(): Promise<{ issuesEnabled: boolean }>;
+  /**
+   * Looks the repository up (so a 404 or 401 fails every rule at once) and says whether issues
+   * are on. `issuesSince` is the start `issues` will be asked for: an adapter whose first page
+   * of issues can say whether issues are on asks it here instead of a lookup of its own.
+   */
+  repository(issuesSince: number): Promise<{ issuesEnabled: boolean }>;
   /** Issues (never pull or merge requests) opened after `since`, with their reactions. */
   issues(since: number): Promise<ForgeIssue[]>;
   /** Runs created in (from, to]. */
@@ -114,9 +118,11 @@ async function measureOnce(
 
   const end = times[times.length - 1]!;
   const horizonStart = Math.min(...times.map((t) => windowStart(t, horizonMonths)));
+  const months = windowMonths(RULE.issueReactionTime, request.windowMonths)!;
+  const since = Math.min(...times.map((t) => windowStart(t, months)));
   const repo = await attempt(label, async () => {
     const source = await open();
-    return { source, ...(await source.repository()) };
+    return { source, ...(await source.repository(since)) };
   });
   if ('failed' in repo) {
     failures.push(repo.failed);
@@ -125,10 +131,8 @@ async function measureOnce(
   }
   const { source } = repo.ok;
 
-  const months = windowMonths(RULE.issueReactionTime, request.windowMonths)!;
   if (!repo.ok.issuesEnabled) fail(reaction.id, reaction.evidence.disabled());
   else {
-    const since = Math.min(...times.map((t) => windowStart(t, months)));
     const issues = await attempt(label, async () => withBots(await source.issues(since), request.isBot));
     if ('failed' in issues) {
       failures.push(issues.failed);

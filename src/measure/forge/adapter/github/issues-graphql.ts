@@ -30,9 +30,14 @@ const TIMELINE = `timelineItems(first: 100, after: $timelineAfter, itemTypes: [$
         }
       }`;
 
-/** One page of issues updated since $since, oldest first, each with its reaction items. */
+/**
+ * One page of issues updated since $since, oldest first, each with its reaction items; with
+ * whether issues are on, so the first page is the repository's lookup too (a scalar field adds
+ * no point). A renamed or transferred repository is followed (`followRenames`, true by default).
+ */
 export const ISSUES_QUERY = `query ($owner: String!, $name: String!, $since: DateTime!, $after: String, $timelineAfter: String) {
   repository(owner: $owner, name: $name) {
+    hasIssuesEnabled
     issues(first: 100, after: $after, filterBy: { since: $since }, orderBy: { field: CREATED_AT, direction: ASC }) {
       pageInfo { hasNextPage endCursor }
       nodes {
@@ -79,6 +84,7 @@ interface Timeline {
 }
 export interface IssuesPage {
   repository: {
+    hasIssuesEnabled?: boolean;
     issues: {
       pageInfo: PageInfo;
       nodes: Array<{
@@ -121,10 +127,20 @@ function reactionsOf(items: readonly TimelineItem[], test: BotTest | undefined):
   });
 }
 
+/** The variables of ISSUES_QUERY for the page after `after` (null: the first). */
+export const issuesVariables = (owner: string, name: string, sinceIso: string, after: string | null) => ({
+  owner,
+  name,
+  since: sinceIso,
+  after,
+  timelineAfter: null,
+});
+
 /**
  * Issues opened after `since` with their reactions, through `ask` (one GraphQL query each);
  * `isBot` the scan's bot test on authors and reactors, `malformed` names an answer off the
- * schema, `tooMany` a list longer than `maxPages` pages.
+ * schema, `tooMany` a list longer than `maxPages` pages; `firstPage` the first page when the
+ * repository's lookup asked it already.
  */
 export async function issuesByGraphql(
   ask: <T>(query: string, variables: Record<string, unknown>) => Promise<T>,
@@ -136,18 +152,16 @@ export async function issuesByGraphql(
   malformed: (what: string) => Error,
   maxPages: number,
   tooMany: () => Error,
+  firstPage?: IssuesPage,
 ): Promise<ForgeIssue[]> {
   const issues: ForgeIssue[] = [];
   const more: Array<[ForgeIssue, string, string]> = [];
   for (let after: string | null = null, pages = 1; ; pages++) {
     if (pages > maxPages) throw tooMany();
-    const page: IssuesPage = await ask<IssuesPage>(ISSUES_QUERY, {
-      owner,
-      name,
-      since: sinceIso,
-      after,
-      timelineAfter: null,
-    });
+    const page: IssuesPage =
+      after === null && firstPage
+        ? firstPage
+        : await ask<IssuesPage>(ISSUES_QUERY, issuesVariables(owner, name, sinceIso, after));
     const list = page?.repository?.issues;
     if (!list || !Array.isArray(list.nodes)) throw malformed(`a page of issues of ${owner}/${name}`);
     for (const i of list.nodes) {

@@ -9,7 +9,13 @@ import { isRateLimited, nextPageUrl, resetAtOf, type ForgeHttp } from '../../cor
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue, type IssueReaction } from '../../core/rules.ts';
 import { appTokens } from './app.ts';
-import { issuesByGraphql, MAINTAINER_ASSOCIATIONS } from './issues-graphql.ts';
+import {
+  ISSUES_QUERY,
+  issuesByGraphql,
+  issuesVariables,
+  type IssuesPage,
+  MAINTAINER_ASSOCIATIONS,
+} from './issues-graphql.ts';
 import { isoTime } from '../../../../model/calendar.ts';
 import type { ForgeRequest } from '../../../types.ts';
 import { type BotTest, loginIsBot } from '../../../bots.ts';
@@ -280,26 +286,52 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
     return [...issues.values()];
   }
 
+  // GitHub's GraphQL API answers no anonymous request (401): without a token or an app the
+  // REST API alone is asked, as before (GitHub allows 60 anonymous requests an hour).
+  const graphqlOn = http.access.tokens.length > 0 || !!http.access.app;
+  const ask = async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
+    try {
+      return await call(() => octokit.graphql<T>(query, variables));
+    } catch (error) {
+      throw fromGraphql(error, http);
+    }
+  };
+  /** The first page of issues, asked by the lookup, for the same `since`; or why it failed. */
+  let firstIssues: { since: number; page: IssuesPage } | { failed: unknown } | undefined;
+
+  const lookUpByRest = async () => {
+    const { data } = await call(() => octokit.rest.repos.get({ owner, repo }));
+    if (typeof data?.has_issues !== 'boolean') throw malformed(`the answer to /repos/${owner}/${repo}`);
+    return { issuesEnabled: data.has_issues };
+  };
+
   return {
-    async repository() {
-      const { data } = await call(() => octokit.rest.repos.get({ owner, repo }));
-      if (typeof data?.has_issues !== 'boolean') throw malformed(`the answer to /repos/${owner}/${repo}`);
-      return { issuesEnabled: data.has_issues };
+    async repository(since: number) {
+      if (!graphqlOn) return lookUpByRest();
+      // The issues' first query is the lookup: it says whether issues are on, answers NOT_FOUND
+      // for a repository missing or hidden (404, every rule fails as the REST lookup made them),
+      // 401 for a bad token, and follows a rename as REST's redirect does; a request saved.
+      let page: IssuesPage;
+      try {
+        page = await ask<IssuesPage>(ISSUES_QUERY, issuesVariables(owner, repo, iso(since), null));
+      } catch (error) {
+        // GraphQL's points are a budget apart from REST's requests: spent, they fail the issues
+        // alone, and the repository is looked up over REST as before.
+        if (!(error instanceof ForgeApiError && error.kind === 'rate-limit')) throw error;
+        firstIssues = { failed: error };
+        return lookUpByRest();
+      }
+      const enabled = page?.repository?.hasIssuesEnabled;
+      if (typeof enabled !== 'boolean') throw malformed(`the GraphQL answer for ${owner}/${repo}`);
+      firstIssues = { since, page };
+      return { issuesEnabled: enabled };
     },
 
     async issues(since: number): Promise<ForgeIssue[]> {
-      // GitHub's GraphQL API answers no anonymous request (401): without a token or an app the
-      // REST lists are read, as before (GitHub allows 60 anonymous requests an hour).
-      if (http.access.tokens.length === 0 && !http.access.app) return issuesByRest(since);
+      if (!graphqlOn) return issuesByRest(since);
+      if (firstIssues && 'failed' in firstIssues) throw firstIssues.failed;
       // Through GraphQL: a page of issues with their reaction items per query (a point each),
       // where REST took a request per counted issue for its events.
-      const ask = async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
-        try {
-          return await call(() => octokit.graphql<T>(query, variables));
-        } catch (error) {
-          throw fromGraphql(error, http);
-        }
-      };
       return issuesByGraphql(
         ask,
         owner,
@@ -314,6 +346,7 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
             'bound',
             `${http.label}: the issues of ${owner}/${repo} take more than ${http.bounds.maxPagesPerList} pages (maxPagesPerList); not read to their end`,
           ),
+        firstIssues?.since === since ? firstIssues.page : undefined,
       );
     },
 
