@@ -16,6 +16,11 @@ export interface ScanTarget {
   mirror?: string;
   /** Where the list named it, for messages: FILE:line. */
   source: string;
+  /**
+   * Whether issues are on, as the source that listed it this run said: the forge's lookup of
+   * the repository is then not asked (undefined: a repos file's line, or a list without it).
+   */
+  issuesEnabled?: boolean;
 }
 
 export type { Measurement };

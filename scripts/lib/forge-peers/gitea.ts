@@ -99,7 +99,7 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
   const route = routeMaker(r.override);
   const cat = r.catalogue;
   const repos = cat ? held(cat) : [];
-  const listed = (h: Held) => repository(h.path, true, cat!.web, h);
+  const listed = (h: Held) => repository(h.path, r.hasIssues ?? true, cat!.web, h);
   const catalogueRoutes: Route[] = cat
     ? [
         route('/orgs/{org}/repos', (p, req, base) => {

@@ -363,6 +363,7 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
       fork: h.fork,
       mirror_url: h.mirror ? 'git://example.org/upstream.git' : null,
       topics: h.topics,
+      has_issues: r.hasIssues ?? true,
     });
     out.owner.login = h.owner;
     return out;

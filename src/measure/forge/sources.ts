@@ -174,6 +174,7 @@ function targetOf(repo: ListedRepository, o: Opened): ListedTarget | string | un
     path,
     source: `${o.source.where} ${o.source.url}`,
     fetchUrl: repo.url,
+    ...(repo.issuesEnabled !== undefined ? { issuesEnabled: repo.issuesEnabled } : {}),
   };
 }
 

@@ -27,6 +27,11 @@ export interface ListedRepository {
   mirror: boolean;
   visibility: Visibility;
   topics: readonly string[];
+  /**
+   * Whether issues are on, when the list says (the field the adapter's lookup reads): a scan
+   * of the repository from this source then asks no lookup of its own.
+   */
+  issuesEnabled?: boolean;
 }
 
 /** Why `repo` (at `path` below its host) is left out by `filters`, or undefined when it is kept. */

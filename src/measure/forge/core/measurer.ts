@@ -120,9 +120,12 @@ async function measureOnce(
   const horizonStart = Math.min(...times.map((t) => windowStart(t, horizonMonths)));
   const months = windowMonths(RULE.issueReactionTime, request.windowMonths)!;
   const since = Math.min(...times.map((t) => windowStart(t, months)));
+  // A repository a source listed this run: its list said whether issues are on, the lookup
+  // is saved (it exists: it was just listed with the same token).
+  const listed = request.target.issuesEnabled;
   const repo = await attempt(label, async () => {
     const source = await open();
-    return { source, ...(await source.repository(since)) };
+    return { source, ...(listed !== undefined ? { issuesEnabled: listed } : await source.repository(since)) };
   });
   if ('failed' in repo) {
     failures.push(repo.failed);

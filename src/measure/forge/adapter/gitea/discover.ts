@@ -25,6 +25,7 @@ interface Repo {
   fork: boolean;
   mirror: boolean;
   topics?: string[] | null;
+  has_issues?: boolean;
 }
 
 function listed(r: Repo): ListedRepository {
@@ -36,6 +37,7 @@ function listed(r: Repo): ListedRepository {
     mirror: r.mirror,
     visibility,
     topics: r.topics ?? [],
+    ...(typeof r.has_issues === 'boolean' ? { issuesEnabled: r.has_issues } : {}),
   };
 }
 

@@ -23,6 +23,7 @@ interface Repo {
   fork: boolean;
   mirror_url?: string | null;
   topics?: string[];
+  has_issues?: boolean;
 }
 
 /** Private, and internal (private to outsiders, `visibility: internal`), never read as public. */
@@ -40,6 +41,7 @@ function listed(r: Repo): ListedRepository {
     mirror: typeof r.mirror_url === 'string' && r.mirror_url !== '',
     visibility: visibilityOf(r),
     topics: r.topics ?? [],
+    ...(typeof r.has_issues === 'boolean' ? { issuesEnabled: r.has_issues } : {}),
   };
 }
 

@@ -25,11 +25,25 @@ interface Project {
   mirror?: boolean;
   topics?: string[];
   tag_list?: string[];
+  issues_access_level?: string;
+  issues_enabled?: boolean;
+}
+
+/**
+ * Whether a project's issues are on: `issues_access_level` (since 12.x), else `issues_enabled`
+ * before it; undefined when the answer has neither (a `simple` one, GitLab's answer to an
+ * anonymous list).
+ */
+export function issuesOn(p: { issues_access_level?: unknown; issues_enabled?: unknown }): boolean | undefined {
+  if (typeof p.issues_access_level === 'string') return p.issues_access_level !== 'disabled';
+  if (typeof p.issues_enabled === 'boolean') return p.issues_enabled;
+  return undefined;
 }
 
 function listed(p: Project): ListedRepository {
   // An unknown or missing visibility is never read as public.
   const visibility: Visibility = p.visibility === 'public' || p.visibility === 'internal' ? p.visibility : 'private';
+  const issuesEnabled = issuesOn(p);
   return {
     url: p.web_url,
     archived: p.archived === true,
@@ -37,6 +51,7 @@ function listed(p: Project): ListedRepository {
     mirror: p.mirror === true,
     visibility,
     topics: p.topics ?? p.tag_list ?? [],
+    ...(issuesEnabled !== undefined ? { issuesEnabled } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 // GitLab (gitlab.com and self-managed) over its REST API v4 through the core's client: one
 // GET per page, pages by X-Next-Page. No client library: @gitbeaker/rest takes no fetch
 // function, so its calls would bypass the host's queue and token pool.
-import { discover, locate } from './discover.ts';
+import { discover, issuesOn, locate } from './discover.ts';
 import type { ForgeAdapter } from '../../core/adapter.ts';
 import { ForgeApiError, undocumented } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
@@ -73,11 +73,9 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
   return {
     async repository() {
       const { body } = await http.getJson<{ issues_enabled?: boolean; issues_access_level?: string }>(project);
-      // A project names issues_access_level (since 12.x), or issues_enabled before it.
-      if (typeof body.issues_access_level === 'string')
-        return { issuesEnabled: body.issues_access_level !== 'disabled' };
-      if (typeof body.issues_enabled === 'boolean') return { issuesEnabled: body.issues_enabled };
-      throw undocumented(http.label, `the answer to ${project}`);
+      const issuesEnabled = issuesOn(body);
+      if (issuesEnabled === undefined) throw undocumented(http.label, `the answer to ${project}`);
+      return { issuesEnabled };
     },
 
     async issues(since: number): Promise<ForgeIssue[]> {

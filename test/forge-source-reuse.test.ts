@@ -1,0 +1,133 @@
+// A repository a source listed this run is scanned without a lookup of its own (issue 33, the
+// budget): the list said whether its issues are on (GitLab's issues_access_level, Gitea's and
+// GitHub's has_issues), so the per-repository GET is saved and the values stay the same. The
+// stand-ins list and answer as each forge documents; expected counts are worked out by hand.
+import { afterEach, describe, expect, it } from 'vitest';
+import { SOURCE_DEFAULTS } from '../src/config/load.ts';
+import type { SourceSetting } from '../src/config/types.ts';
+import { forgeFor, type HostConfig } from '../src/measure/forge/index.ts';
+import { discoverSources } from '../src/measure/forge/sources.ts';
+import type { ForgeResult, ScanTarget } from '../src/measure/types.ts';
+import type { Catalogue } from '../scripts/lib/forge-peers/catalogue.ts';
+import { startGitHub } from '../scripts/lib/forge-peers/github.ts';
+import { startGitLab } from '../scripts/lib/forge-peers/gitlab.ts';
+import { startGitea } from '../scripts/lib/forge-peers/gitea.ts';
+import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';
+
+const E = Date.parse('2026-11-25T00:00:00Z') / 1000;
+
+let servers: ForgeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+const source = (url: string): SourceSetting => ({
+  ...SOURCE_DEFAULTS,
+  url,
+  where: '--source',
+  include: [],
+  exclude: [],
+});
+
+interface Case {
+  kind: HostConfig['kind'];
+  host: string;
+  /** The token, or '' for none. */
+  token: string;
+  start(issuesOn: boolean): Promise<ForgeServer>;
+  /** The lookup's path for acme/widget, below the API's. */
+  lookup: string;
+}
+
+const catalogue = (web: string): Catalogue => ({ web, repos: [{ path: 'acme/widget' }] });
+
+const CASES: Case[] = [
+  {
+    kind: 'gitlab',
+    host: 'gitlab.example',
+    token: 'glpat-reuse',
+    start: (on) =>
+      startGitLab({
+        catalogue: catalogue('https://gitlab.example'),
+        issuesAccess: on ? 'enabled' : 'disabled',
+        members: [],
+        issues: [],
+        releases: [{ tag: 'v2.0.0', released: '2026-10-01T00:00:00Z' }],
+      }),
+    lookup: '/projects/acme%2Fwidget',
+  },
+  {
+    kind: 'gitea',
+    host: 'forge.example',
+    token: 'fj-reuse',
+    start: (on) =>
+      startGitea({
+        owner: 'acme',
+        catalogue: catalogue('https://forge.example'),
+        hasIssues: on,
+        members: [],
+        collaborators: [],
+        issues: [],
+        releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z' }],
+      }),
+    lookup: '/repos/acme/widget',
+  },
+  {
+    // Without a token: GitHub's GraphQL answers no anonymous request, so the lookup is REST's.
+    kind: 'github',
+    host: 'github.com',
+    token: '',
+    start: (on) =>
+      startGitHub({
+        catalogue: catalogue('https://github.com'),
+        hasIssues: on,
+        issues: [],
+        releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z' }],
+      }),
+    lookup: '/repos/acme/widget',
+  },
+];
+
+describe.each(CASES)('$kind: a repository a source listed', (c) => {
+  async function scan(server: ForgeServer, target: ScanTarget): Promise<ForgeResult> {
+    const hosts = { [c.host]: { kind: c.kind, apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 0 } };
+    const forge = forgeFor({ hosts }, { T: c.token });
+    return forge(target)!.measure({
+      target,
+      times: [E],
+      git: { tagNames: new Set() },
+      windowMonths: {},
+      horizonMonths: 12,
+    });
+  }
+
+  it.each([true, false])('is scanned without a lookup, the same values (issues on: %s)', async (on) => {
+    const server = await c.start(on);
+    servers.push(server);
+    const hosts = { [c.host]: { kind: c.kind, apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 0 } };
+    const found = await discoverSources([source(`https://${c.host}/acme`)], { hosts, gitTokens: {} }, { T: c.token });
+    expect(found.problems).toEqual([]);
+    expect(found.targets.map((t) => [t.url, t.issuesEnabled])).toEqual([[`https://${c.host}/acme/widget`, on]]);
+    const listedAt = server.requests.length;
+    const fromSource = await scan(server, found.targets[0]!);
+    const lookups = () => server.requests.filter((q) => q.path.endsWith(c.lookup)).length;
+    expect(lookups()).toBe(0);
+    const sourceRequests = server.requests.length - listedAt;
+    // The same repository as a repos file names it: the lookup is asked, one request more.
+    const { issuesEnabled: _listed, ...asListed } = found.targets[0]!;
+    const fromFile = await scan(server, { ...asListed, source: 'repos.txt:1' });
+    expect(lookups()).toBe(1);
+    expect(fromFile.requests).toBe(sourceRequests + 1);
+    expect(fromSource.requests).toBe(sourceRequests);
+    expect(fromSource.failures).toEqual([]);
+    expect(fromSource.measurements).toEqual(fromFile.measurements);
+    // v2.0.0 is no git tag here: one forge release; issues off says so.
+    expect(fromSource.measurements[0]!.values.RELEASES).toEqual({
+      events: [Date.parse('2026-10-01T00:00:00Z') / 1000],
+    });
+    if (!on)
+      expect(fromSource.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe('Issues are disabled on this repository');
+    expect(server.violations).toEqual([]);
+  });
+});
