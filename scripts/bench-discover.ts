@@ -3,8 +3,13 @@
 // the forge's description): requests and seconds for a GitLab group with nested subgroups and
 // the whole instance (keyset), a GitHub organisation and a Forgejo organisation. Every 7th
 // repository is private, every 11th archived, every 13th a fork; discovery keeps public ones
-// neither archived nor forks.
-import { discoverSources } from '../src/measure/forge/sources.ts';
+// neither archived nor forks. Each source is listed twice, the second time unchanged with the
+// first listing's answers kept as a scan keeps them (beside the mirrors): its pages answered
+// 304 are counted.
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { discoverSources, listingAnswersPath } from '../src/measure/forge/sources.ts';
 import type { SourceSetting } from '../src/config/types.ts';
 import type { CatalogueRepo } from './lib/forge-peers/catalogue.ts';
 import type { ForgeServer } from './lib/forge-peers/server.ts';
@@ -35,35 +40,63 @@ const source = (url: string): SourceSetting => ({
   where: 'bench',
 });
 
-async function listed(
-  kind: string,
-  server: ForgeServer,
-  host: string,
-  url: string,
-): Promise<{ kept: number; requests: number; seconds: number }> {
-  const before = server.requests.length;
-  const started = performance.now();
-  const found = await discoverSources(
-    [source(url)],
-    { hosts: { [host]: { kind, apiUrl: server.url, tokenEnv: 'BENCH_TOKEN', requestsPerSecond: 1000 } } },
-    { BENCH_TOKEN: 'bench' },
-  );
-  const seconds = (performance.now() - started) / 1000;
-  if (found.problems.length > 0 || server.violations.length > 0)
-    throw new Error(`bench discover ${kind}: ${[...found.problems, ...server.violations].join('; ')}`);
-  if (found.requests !== server.requests.length - before)
-    throw new Error(`bench discover ${kind}: counted ${found.requests}, served ${server.requests.length - before}`);
-  return { kept: found.targets.length, requests: found.requests, seconds };
+interface Listing {
+  kept: number;
+  requests: number;
+  seconds: number;
+  /** The same listing again, unchanged, with the first one's answers: requests, 304s, seconds. */
+  again: { requests: number; notModified: number; seconds: number };
+  /** Bytes of the file the first listing's answers were kept in. */
+  keptBytes: number;
+}
+
+async function listed(kind: string, server: ForgeServer, host: string, url: string): Promise<Listing> {
+  const dir = await mkdtemp(join(tmpdir(), 'bp-bench-listing-'));
+  try {
+    const once = async () => {
+      const before = server.requests.length;
+      const started = performance.now();
+      const found = await discoverSources(
+        [source(url)],
+        { hosts: { [host]: { kind, apiUrl: server.url, tokenEnv: 'BENCH_TOKEN', requestsPerSecond: 1000 } } },
+        { BENCH_TOKEN: 'bench' },
+        [],
+        undefined,
+        dir,
+      );
+      const seconds = (performance.now() - started) / 1000;
+      if (found.problems.length > 0 || server.violations.length > 0)
+        throw new Error(`bench discover ${kind}: ${[...found.problems, ...server.violations].join('; ')}`);
+      if (found.requests !== server.requests.length - before)
+        throw new Error(`bench discover ${kind}: counted ${found.requests}, served ${server.requests.length - before}`);
+      return { found, seconds };
+    };
+    const first = await once();
+    const keptBytes = await stat(listingAnswersPath(dir, host, url)).then(
+      (s) => s.size,
+      () => 0,
+    );
+    const again = await once();
+    return {
+      kept: first.found.targets.length,
+      requests: first.found.requests,
+      seconds: first.seconds,
+      again: { requests: again.found.requests, notModified: again.found.notModified, seconds: again.seconds },
+      keptBytes,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** One row per source kind: repositories kept, requests, seconds over loopback. */
 export async function discoverRows(
   say: (name: string, value: string, key?: string, raw?: number | string) => void,
 ): Promise<void> {
-  const row = (what: string, key: string, r: { kept: number; requests: number; seconds: number }) =>
+  const row = (what: string, key: string, r: Listing) =>
     say(
       `discovery of ${COUNT} repositories, ${what}`,
-      `${r.requests} requests, ${r.kept} kept, ${r.seconds.toFixed(2)} s over loopback`,
+      `${r.requests} requests, ${r.kept} kept, ${r.seconds.toFixed(2)} s over loopback; again unchanged: ${r.again.requests} requests, ${r.again.notModified} answered 304, ${r.again.seconds.toFixed(2)} s (answers kept: a file of ${(r.keptBytes / 1024 / 1024).toFixed(1)} MiB)`,
       `discover_${key}`,
       r.requests,
     );

@@ -1,7 +1,11 @@
-// A repository a source listed this run is scanned without a lookup of its own (issue 33, the
-// budget): the list said whether its issues are on (GitLab's issues_access_level, Gitea's and
-// GitHub's has_issues), so the per-repository GET is saved and the values stay the same. The
-// stand-ins list and answer as each forge documents; expected counts are worked out by hand.
+// Sources within the forge's budget (issue 33): a repository a source listed this run is
+// scanned without a lookup of its own (the list said whether its issues are on: GitLab's
+// issues_access_level, Gitea's and GitHub's has_issues), the values unchanged; and a listing
+// is asked again with the last listing's ETags. The stand-ins list and answer as each forge
+// documents; expected counts are worked out by hand.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SOURCE_DEFAULTS } from '../src/config/load.ts';
 import type { SourceSetting } from '../src/config/types.ts';
@@ -129,5 +133,57 @@ describe.each(CASES)('$kind: a repository a source listed', (c) => {
     if (!on)
       expect(fromSource.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe('Issues are disabled on this repository');
     expect(server.violations).toEqual([]);
+  });
+});
+
+describe("a source's listing asked again with the last listing's ETags", () => {
+  // 5 public repositories, 2 a page: 3 pages. Kept beside the mirrors, as a scan keeps them.
+  const many = (web: string): Catalogue => ({
+    web,
+    repos: ['a', 'b', 'c', 'd', 'e'].map((n) => ({ path: `acme/${n}` })),
+  });
+
+  it.each([
+    // GitHub answers an unchanged page 304, not counted against its limit.
+    ['github', 'github.com', (c: Catalogue) => startGitHub({ catalogue: c, pageCap: 2 }), 3],
+    // GitLab sends ETags but ignores If-None-Match; Gitea/Forgejo sends none on its API.
+    ['gitlab', 'gitlab.example', (c: Catalogue) => startGitLab({ catalogue: c, pageCap: 2 }), 0],
+    ['gitea', 'forge.example', (c: Catalogue) => startGitea({ owner: 'acme', catalogue: c, pageCap: 2 }), 0],
+  ] as const)('%s: the same list, %i pages answered 304', async (kind, host, start, free) => {
+    const dir = await mkdtemp(join(tmpdir(), 'bp-listing-'));
+    try {
+      const list = async () => {
+        const server = await start(many(`https://${host}`));
+        servers.push(server);
+        const hosts = { [host]: { kind, apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 0 } };
+        const found = await discoverSources(
+          [source(`https://${host}/acme`)],
+          { hosts, gitTokens: {} },
+          { T: 'tok-listing-secret' },
+          [],
+          undefined,
+          dir,
+        );
+        return { found, server };
+      };
+      const first = await list();
+      const again = await list();
+      expect(again.found.problems).toEqual([]);
+      expect(again.found.targets).toEqual(first.found.targets);
+      expect(first.found.targets).toHaveLength(5);
+      expect(first.found.requests).toBe(3);
+      expect(first.found.notModified).toBe(0);
+      expect(again.found.requests).toBe(3);
+      expect(again.found.notModified).toBe(free);
+      expect(again.server.notModified()).toBe(free);
+      // Every page asked again with the ETag the forge sent it with, when it sent one.
+      const conditional = again.server.requests.filter((q) => q.headers['if-none-match'] !== undefined).length;
+      expect(conditional).toBe(kind === 'gitea' ? 0 : 3);
+      // The file beside the mirrors holds the answers, never the token.
+      for (const f of await readdir(dir, { recursive: true }))
+        if (f.endsWith('.listing.json')) expect(await readFile(join(dir, f), 'utf8')).not.toContain('tok-listing');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

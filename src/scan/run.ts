@@ -134,6 +134,7 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
     moved: found.moved,
     left: found.left,
     requests: found.requests,
+    notModified: found.notModified,
   };
   return { summary, listProblems, location: writer.location, ...(sources ? { sources } : {}) };
 }
@@ -202,6 +203,8 @@ async function listTargets(
               ]
             : [],
           listener.onListed,
+          // The listing's answers beside the mirrors: its pages asked conditionally next time.
+          settings.scan.mirrors,
         )
       : undefined;
   // Every shard lists the sources whole (the same list on every machine) and keeps its share;

@@ -9,8 +9,10 @@ import type { ListedTarget } from '../targets.ts';
 import { apiTokenEnv } from '../host-token.ts';
 import type { ForgeAdapter } from './core/adapter.ts';
 import { excludedBy, type ListedRepository, type SourceScope } from './core/discover.ts';
+import { ConditionalAnswers, MAX_STORED_LISTING_BYTES } from './core/conditional.ts';
 import { describeFailure, redact } from './core/errors.ts';
 import { ForgeHttp, QueueRegistry } from './core/http.ts';
+import { mirrorPath } from '../git/mirror.ts';
 import { hostAccess, type ForgeSettings } from './index.ts';
 import { forgeAdapter, KNOWN_HOSTS } from './registry.ts';
 
@@ -25,6 +27,8 @@ export interface Discovery {
   left: Array<{ url: string; why: string }>;
   /** Requests sent to the forges, lookups included. */
   requests: number;
+  /** Of `requests`, the listing pages answered 304 Not Modified (the last listing's answer reused). */
+  notModified: number;
 }
 
 interface Opened {
@@ -32,7 +36,7 @@ interface Opened {
   host: string;
   adapter: ForgeAdapter;
   scope: SourceScope;
-  http: () => ForgeHttp;
+  http: (answers?: ConditionalAnswers) => ForgeHttp;
 }
 
 /** The source's host, adapter and scope, or what is wrong with its URL. */
@@ -87,8 +91,17 @@ function openSource(
     host,
     adapter,
     scope,
-    http: () => new ForgeHttp(access, adapter.label, registry, adapter.authorize),
+    http: (answers) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, undefined, answers),
   };
+}
+
+/**
+ * The file holding a source's listing answers (ETags and bodies) of the last listing, beside
+ * the mirrors as a repository's are: <mirrors>/<host>/<name>-<hash>.listing.json.
+ */
+export function listingAnswersPath(mirrors: string, host: string, sourceUrl: string): string {
+  const path = new URL(sourceUrl).pathname.replace(/\/+$/, '') || 'instance';
+  return mirrorPath(mirrors, sourceUrl, host, path).replace(/\.git$/, '.listing.json');
 }
 
 /** The path below the host of a URL on `host`, or undefined for one elsewhere. */
@@ -123,9 +136,14 @@ export async function discoverSources(
   known: readonly string[] | ((listed: readonly ListedTarget[]) => Promise<readonly string[]>) = [],
   /** Told the repositories kept so far after each page, and once more when the listing ends. */
   onListed?: (kept: number, done: boolean) => void,
+  /**
+   * Where each source's listing answers are kept for the next listing (the mirrors folder):
+   * its pages are asked with If-None-Match; undefined: none kept, none asked so.
+   */
+  answersDir?: string,
 ): Promise<Discovery> {
   const registry = new QueueRegistry();
-  const out: Discovery = { targets: [], problems: [], moved: [], left: [], requests: 0 };
+  const out: Discovery = { targets: [], problems: [], moved: [], left: [], requests: 0, notModified: 0 };
   const byUrl = new Map<string, ListedTarget>();
   const opened: Opened[] = [];
   for (const source of sources) {
@@ -134,7 +152,9 @@ export async function discoverSources(
     else opened.push(o);
   }
   for (const o of opened) {
-    const http = o.http();
+    const file = answersDir === undefined ? undefined : listingAnswersPath(answersDir, o.host, o.source.url);
+    const answers = file === undefined ? undefined : await ConditionalAnswers.load(file, MAX_STORED_LISTING_BYTES);
+    const http = o.http(answers);
     let listed = 0;
     try {
       for await (const page of o.adapter.discover(http, o.scope, o.source)) {
@@ -153,6 +173,17 @@ export async function discoverSources(
       );
     }
     out.requests += http.requests;
+    out.notModified += http.notModified;
+    // Keeps the pages read this time (a listing cut short, those it reached); a file that
+    // cannot be written is reported, and the next listing asks every page whole.
+    if (answers && file && http.requests > 0)
+      await answers
+        .save(file)
+        .catch((error: unknown) =>
+          out.problems.push(
+            `${o.source.where}: ${o.source.url}: the listing's answers were not kept for the next scan (${file}): ${(error as Error).message}`,
+          ),
+        );
   }
   onListed?.(byUrl.size, true);
   out.targets = [...byUrl.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));

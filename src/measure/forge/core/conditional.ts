@@ -17,6 +17,13 @@ export interface StoredAnswer {
 /** Bytes of stored bodies one repository's file holds at most; answers past it are not kept. */
 export const MAX_STORED_ANSWER_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Bytes of stored bodies one source's listing file holds at most (both listings' bodies are
+ * held while it is read): the first pages up to it are kept, those past it asked whole the
+ * next time. What it keeps of 10,000 repositories: docs/performance.md, "Discovery".
+ */
+export const MAX_STORED_LISTING_BYTES = 32 * 1024 * 1024;
+
 /** The file's format version: a file of another is read as none (every list asked afresh). */
 const VERSION = 1;
 
