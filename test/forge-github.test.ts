@@ -282,6 +282,23 @@ describe('GitHub adapter', () => {
     expect(server!.requests.map((q) => q.path)).toEqual(['/graphql']);
   });
 
+  it('asks no REST release list of a repository the query says has no release', async () => {
+    // WIDGET without releases: RELEASES and PACKAGES have no event; the runs as in the first test.
+    const r = await measure({ ...WIDGET, releases: [] }, {}, [E]);
+    expect(r.failures).toEqual([]);
+    expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [] });
+    expect(r.measurements[0]!.values.PACKAGES).toEqual({ events: [] });
+    expect(r.measurements[0]!.values.CI_PIPELINE).toEqual({
+      events: [u('2026-10-24T00:00:00Z'), u('2026-10-26T00:00:00Z')],
+    });
+    // The GraphQL query (lookup, issues, the count of releases) and the runs in 2 pages.
+    expect(server!.requests.map((q) => q.path)).toEqual([
+      '/graphql',
+      '/repos/acme/widget/actions/runs',
+      '/repos/acme/widget/actions/runs',
+    ]);
+  });
+
   it('measures a renamed repository under its old path: GraphQL follows the rename as REST redirects', async () => {
     const r = await measure(
       {

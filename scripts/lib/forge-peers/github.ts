@@ -268,6 +268,17 @@ function graphqlRoute(
           __typename: 'Repository',
           nameWithOwner: path,
           hasIssuesEnabled: r.hasIssues ?? true,
+          releases: (q: Record<string, unknown>) =>
+            connection(
+              'ReleaseConnection',
+              (r.releases ?? []).map((x) => ({
+                __typename: 'Release',
+                tagName: x.tag,
+                isDraft: !!x.draft,
+                publishedAt: x.published,
+              })),
+              q,
+            ),
           issues: (q: Record<string, unknown>) => {
             const since = (q.filterBy as { since?: string } | null)?.since;
             const order = q.orderBy as { field?: string; direction?: string } | null;

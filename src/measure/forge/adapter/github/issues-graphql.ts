@@ -33,11 +33,14 @@ const TIMELINE = `timelineItems(first: 100, after: $timelineAfter, itemTypes: [$
 /**
  * One page of issues updated since $since, oldest first, each with its reaction items; with
  * whether issues are on, so the first page is the repository's lookup too (a scalar field adds
- * no point). A renamed or transferred repository is followed (`followRenames`, true by default).
+ * no point), and how many releases it has (a connection of 1 more request: 102 / 100 rounds
+ * to 1 point still), so a repository without any needs no REST release list. A renamed or
+ * transferred repository is followed (`followRenames`, true by default).
  */
 export const ISSUES_QUERY = `query ($owner: String!, $name: String!, $since: DateTime!, $after: String, $timelineAfter: String) {
   repository(owner: $owner, name: $name) {
     hasIssuesEnabled
+    releases(first: 1) { totalCount }
     issues(first: 100, after: $after, filterBy: { since: $since }, orderBy: { field: CREATED_AT, direction: ASC }) {
       pageInfo { hasNextPage endCursor }
       nodes {
@@ -85,6 +88,7 @@ interface Timeline {
 export interface IssuesPage {
   repository: {
     hasIssuesEnabled?: boolean;
+    releases?: { totalCount?: number };
     issues: {
       pageInfo: PageInfo;
       nodes: Array<{

@@ -185,10 +185,12 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
 
   let releaseList: Promise<Awaited<ReturnType<typeof octokit.rest.repos.listReleases>>['data']> | undefined;
   const releases = () =>
-    (releaseList ??= list(
-      () => octokit.paginate.iterator(octokit.rest.repos.listReleases, base),
-      `/repos/${owner}/${repo}/releases`,
-    ));
+    (releaseList ??= noReleases()
+      ? Promise.resolve([])
+      : list(
+          () => octokit.paginate.iterator(octokit.rest.repos.listReleases, base),
+          `/repos/${owner}/${repo}/releases`,
+        ));
 
   /**
    * Runs created in [from, to] (inclusive, whole seconds), split wherever the list is capped;
@@ -298,6 +300,12 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
   };
   /** The first page of issues, asked by the lookup, for the same `since`; or why it failed. */
   let firstIssues: { since: number; page: IssuesPage } | { failed: unknown } | undefined;
+  /**
+   * Whether the lookup's query said the repository has no release at all (drafts included for
+   * a token that sees them): the REST list would answer none, and is not asked.
+   */
+  const noReleases = () =>
+    firstIssues !== undefined && 'page' in firstIssues && firstIssues.page.repository?.releases?.totalCount === 0;
 
   const lookUpByRest = async () => {
     const { data } = await call(() => octokit.rest.repos.get({ owner, repo }));
