@@ -279,6 +279,8 @@ describe('badgepress scan with forge APIs', () => {
       raw: (res: ServerResponse) => res.writeHead(301, { location: to }).end(),
     });
     const github = await startGitHub({
+      // A release, so the GraphQL query counts one and the REST release list is asked.
+      releases: [{ tag: 'v9.9.9', published: '2026-11-01T00:00:00Z' }],
       override: (t) =>
         t === '/repos/{owner}/{repo}/releases' ? moved(`${elsewhere.url}/repos/acme/widget/releases`) : undefined,
     });
