@@ -100,6 +100,7 @@ describe.each(CASES)('$kind: a repository a source listed', (c) => {
     return forge(target)!.measure({
       target,
       times: [E],
+      asOf: E,
       git: { tagNames: new Set() },
       windowMonths: {},
       horizonMonths: 12,
