@@ -129,6 +129,42 @@ describe('the table of measured rules', () => {
     );
   });
 
+  it('writes each count with its noun in the right number and its digits grouped', () => {
+    const E = 1795564800; // 2026-11-25 00:00 UTC
+    const one = { months: 1, to: E };
+    const many = { months: 12, to: E };
+    expect(RULE.ciPipeline.evidence.measured({ ...one, system: 'GitHub Actions', runs: 1 })).toBe(
+      'GitHub Actions: 1 run that succeeded or failed in the 1 month to 2026-11-25',
+    );
+    expect(RULE.ciPipeline.evidence.measured({ ...many, system: 'GitLab CI/CD', runs: 12345 })).toBe(
+      'GitLab CI/CD: 12,345 runs that succeeded or failed in the 12 months to 2026-11-25',
+    );
+    expect(RULE.issueReactionTime.evidence.measured({ ...many, issues: 1, unanswered: 1, unreadable: 1 })).toBe(
+      "Mean first maintainer reaction over 1 issue opened in the 12 months to 2026-11-25; 1 without a maintainer's reaction, counted with their age; 1 issue or reaction with a date that does not read left out",
+    );
+    expect(RULE.issueReactionTime.evidence.measured({ ...many, issues: 2500, unanswered: 1200, unreadable: 3 })).toBe(
+      "Mean first maintainer reaction over 2,500 issues opened in the 12 months to 2026-11-25; 1,200 without a maintainer's reaction, counted with their age; 3 issues or reactions with a date that does not read left out",
+    );
+    expect(RULE.releases.evidence.forge({ ...many, releases: 1 })).toBe(
+      '1 forge release whose tag git does not hold, in the 12 months to 2026-11-25',
+    );
+    expect(RULE.releases.evidence.forge({ ...many, releases: 1000 })).toBe(
+      '1,000 forge releases whose tag git does not hold, in the 12 months to 2026-11-25',
+    );
+    expect(RULE.packages.evidence.measured({ ...many, versions: 1 })).toBe(
+      '1 package version first published in the 12 months to 2026-11-25',
+    );
+    expect(RULE.packages.evidence.measured({ ...many, versions: 1000 })).toBe(
+      '1,000 package versions first published in the 12 months to 2026-11-25',
+    );
+    expect(RULE.dependents.evidence.measured({ index: 'deps.dev', dependents: 1, packages: 1 })).toBe(
+      'deps.dev: 1 dependent of 1 package published from this repository',
+    );
+    expect(RULE.dependents.evidence.measured({ index: 'ecosyste.ms', dependents: 48210, packages: 2 })).toBe(
+      'ecosyste.ms: 48,210 dependents of 2 packages published from this repository',
+    );
+  });
+
   it("docs/development.md's worked example is the code as it is", () => {
     const doc = readFileSync(join(ROOT, 'docs/development.md'), 'utf8');
     const section = doc.slice(doc.indexOf('## Adding a measured rule'), doc.indexOf('## Commands and the package'));

@@ -148,7 +148,7 @@ describe('bot patterns reach the forge too', () => {
       const line = JSON.parse(readFileSync(join(dir, 'store/github.com/acme/one.ndjson'), 'utf8'));
       expect(line.values.ISSUE_REACTION_TIME).toBe(2);
       expect(line.evidence.ISSUE_REACTION_TIME).toBe(
-        'Mean first maintainer reaction over 1 issues opened in the 3 months to 2026-11-25',
+        'Mean first maintainer reaction over 1 issue opened in the 3 months to 2026-11-25',
       );
       return github.requests;
     } finally {

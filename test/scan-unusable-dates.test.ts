@@ -108,7 +108,7 @@ describe('a forge date that does not read', () => {
       // Opened 2026-11-01, answered 2026-11-03: 2 days; the reaction at the leap second is left out.
       expect(record.values.ISSUE_REACTION_TIME).toBe(2);
       expect(record.evidence.ISSUE_REACTION_TIME).toContain(
-        '1 issues or reactions with a date that does not read left out',
+        '1 issue or reaction with a date that does not read left out',
       );
     }
   });

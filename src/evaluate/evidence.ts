@@ -4,6 +4,7 @@
 // itself, the scanner's own note following with its own window; a value not measured says why
 // ("not measured: GitHub API: 503 (2026-11-27)"), never `<nil>`.
 import type { Revision, ScanRecord } from '../load/types.ts';
+import { lastMonths } from '../model/plural.ts';
 import { isoDate, type NumericValue } from './count-window.ts';
 
 export interface Provenance {
@@ -20,10 +21,6 @@ const DAY = 86_400;
 /** Whole days from the measured commit's committer time to the scan (0 when it is later). */
 export function dataAgeDays(revision: Revision, scannedAt: number): number {
   return Math.max(0, Math.floor((scannedAt - revision.committedAt) / DAY));
-}
-
-function monthsText(n: number): string {
-  return n === 1 ? 'the last month' : `the last ${n} months`;
 }
 
 /**
@@ -56,7 +53,7 @@ export function measuredProvenance(
   const stored = scan.evidence[ruleId];
   const window = 'window' in shown ? shown.window : undefined;
   if (window) {
-    const counted = `${amount} counted between ${isoDate(window.from)} and ${isoDate(window.to)} (${monthsText(window.months)} before the scan)`;
+    const counted = `${amount} counted between ${isoDate(window.from)} and ${isoDate(window.to)} (${lastMonths(window.months)} before the scan)`;
     // The scanner's words speak of its own window: they follow, named as its.
     return {
       ...base,

@@ -4,7 +4,7 @@
 import type { BadgeDefB, DecisionFileB, LevelB, RuleB, ThresholdB, ThresholdsB } from '../config/types.ts';
 import type { GrantRecord, Revision, RuleCatalog, ScanRecord } from '../load/types.ts';
 import { measuredProvenance, partial, type Provenance } from './evidence.ts';
-import { counted, numberText } from '../model/plural.ts';
+import { counted, lastMonths, numberText } from '../model/plural.ts';
 import { isoDate, numericValue } from './count-window.ts';
 
 export type StatusB = 'pass' | 'fail' | 'open';
@@ -159,10 +159,6 @@ function ruleOutcome(
     : measuredOutcome(rule, scan);
 }
 
-function monthsText(n: number): string {
-  return n === 1 ? 'the last month' : `the last ${n} months`;
-}
-
 /** "at least 5 commits in the last 6 months"; manual: "granted manually". */
 export function thresholdText(rule: RuleB): string {
   if (rule.manual) return 'granted manually';
@@ -173,7 +169,7 @@ export function thresholdText(rule: RuleB): string {
       : min !== undefined
         ? `at least ${counted(min, rule.unit)}`
         : `at most ${counted(max!, rule.unit)}`;
-  return timeRangeInMonths !== undefined ? `${bound} in ${monthsText(timeRangeInMonths)}` : bound;
+  return timeRangeInMonths !== undefined ? `${bound} in ${lastMonths(timeRangeInMonths)}` : bound;
 }
 
 function criterion(

@@ -90,7 +90,7 @@ interface Span {
   /** The scan time, Unix s. */
   readonly to: number;
 }
-const span = (s: Span) => `in the ${s.months} months to ${isoDate(s.to)}`;
+const span = (s: Span) => `in the ${counted(s.months, 'month', 'months')} to ${isoDate(s.to)}`;
 
 // In the order each measurer lists its rules (a forge's: reaction time, CI, releases, packages).
 const TABLE = {
@@ -129,9 +129,9 @@ const TABLE = {
       disabled: () => 'Issues are disabled on this repository',
       noIssue: (f: Span) => `No issue opened by someone other than a maintainer or bot ${span(f)}`,
       measured: (f: Span & { issues: number; unanswered: number; unreadable: number }) =>
-        `Mean first maintainer reaction over ${f.issues} issues opened ${span(f)}${
-          f.unanswered ? `; ${f.unanswered} without a maintainer's reaction, counted with their age` : ''
-        }${f.unreadable ? `; ${f.unreadable} issues or reactions with a date that does not read left out` : ''}`,
+        `Mean first maintainer reaction over ${counted(f.issues, 'issue', 'issues')} opened ${span(f)}${
+          f.unanswered ? `; ${numberText(f.unanswered)} without a maintainer's reaction, counted with their age` : ''
+        }${f.unreadable ? `; ${counted(f.unreadable, 'issue or reaction', 'issues or reactions')} with a date that does not read left out` : ''}`,
     },
   },
   ciPipeline: {
@@ -140,7 +140,7 @@ const TABLE = {
     kind: 'events',
     evidence: {
       measured: (f: Span & { system: string; runs: number }) =>
-        `${f.system}: ${f.runs} runs that succeeded or failed ${span(f)}`,
+        `${f.system}: ${counted(f.runs, 'run', 'runs')} that succeeded or failed ${span(f)}`,
     },
   },
   releases: {
@@ -155,7 +155,8 @@ const TABLE = {
           f.newest ? ` (newest ${clip(f.newest.name)}, ${isoDate(f.newest.time)})` : ''
         }${f.undated > 0 ? `; ${counted(f.undated, 'tag', 'tags')} of a tree or blob left out` : ''}`,
       /** The forge's part: its releases whose tag git does not hold. */
-      forge: (f: Span & { releases: number }) => `${f.releases} forge releases whose tag git does not hold, ${span(f)}`,
+      forge: (f: Span & { releases: number }) =>
+        `${counted(f.releases, 'forge release', 'forge releases')} whose tag git does not hold, ${span(f)}`,
     },
   },
   packages: {
@@ -163,7 +164,8 @@ const TABLE = {
     sources: ['forge'],
     kind: 'events',
     evidence: {
-      measured: (f: Span & { versions: number }) => `${f.versions} package versions first published ${span(f)}`,
+      measured: (f: Span & { versions: number }) =>
+        `${counted(f.versions, 'package version', 'package versions')} first published ${span(f)}`,
     },
   },
   securityPolicy: {
@@ -187,7 +189,7 @@ const TABLE = {
     needs: 'dependents',
     evidence: {
       measured: (f: { index: string; dependents: number; packages: number }) =>
-        `${f.index}: ${f.dependents} dependents of ${f.packages} packages published from this repository`,
+        `${f.index}: ${counted(f.dependents, 'dependent', 'dependents')} of ${counted(f.packages, 'package', 'packages')} published from this repository`,
       noPackage: (f: { index: string }) => `${f.index} knows no package published from this repository`,
     },
   },
