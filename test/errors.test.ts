@@ -26,6 +26,19 @@ describe('exit codes travel on the errors', () => {
   });
 });
 
+describe('a publish error counts its keys', () => {
+  it('names one key in the singular, many with grouped digits, and the reasons left over', () => {
+    expect(new PublishError(['k'], 'AccessDenied').message).toBe('1 key not published: AccessDenied (1 key)');
+    const many = Array.from({ length: 1200 }, (_, i) => `k${i}`);
+    expect(new PublishError(many, 'AccessDenied').message).toBe('1,200 keys not published: AccessDenied (1,200 keys)');
+    // Five reasons are shown; the sixth is "1 other reason".
+    const six = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'].map((reason) => ({ reason, keys: [`${reason}/k`] }));
+    expect(new PublishError(six).message).toBe(
+      '6 keys not published: r1 (1 key); r2 (1 key); r3 (1 key); r4 (1 key); r5 (1 key); and 1 other reason',
+    );
+  });
+});
+
 describe('wrapOnce', () => {
   const say = (cause: string) => `--out o: cannot write k (${cause}); check --out`;
 

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSiteServer } from '../src/resolver/adapter/node/server.ts';
+import { runCli } from './helpers/cli.ts';
 import { buildSite } from './helpers/site.ts';
 import { expectEverySarifValid } from './helpers/sarif.ts';
 import { AGING_TS, agingStore } from './helpers/aging-store.ts';
@@ -31,6 +32,11 @@ describe('expiry (Shape A, expireAfterDays)', () => {
     expect(readFileSync(join(after, `api/v1/repositories/${enc}/badges/MAINTENANCE.svg`), 'utf8')).toContain(
       'MAINTENANCE: expired',
     );
+    // A one-day limit reads in the singular.
+    expect(
+      JSON.parse(readFileSync(join(after, `api/v1/repositories/${enc}/badges/MAINTENANCE`), 'utf8')).badgeExplanation
+        .conclusion,
+    ).toContain('is more than 1 day old.');
     // per-time files never expire; their expired variants are written beside them
     expect(badgeOf(after, `at/${TS}/badges/MAINTENANCE`)).toBe('gold');
     expect(badgeOf(after, `at/${TS}/expired/badges/MAINTENANCE`)).toBe('expired');
@@ -39,6 +45,17 @@ describe('expiry (Shape A, expireAfterDays)', () => {
     ).toBe(86400);
     // expired reports (latest and per-time variants) are valid SARIF too
     expectEverySarifValid(after);
+  });
+
+  it("the pages say a one-day limit in the singular: the badge's page and the repository's", () => {
+    const out = join(dir, 'exp-pages');
+    const r = runCli(['build', '--config', config, '--store', exStore, '--out', out, '--now', String(TS + 86401)]);
+    expect(r.code, r.stderr).toBe(0);
+    const read = (key: string) => readFileSync(join(out, key), 'utf8');
+    expect(read('badges/MAINTENANCE/index.html')).toContain('last scan is more than 1 day old shows');
+    expect(read(`repositories/${enc}/index.html`)).toContain(
+      'last scan is more than 1 day old; a new scan restores it',
+    );
   });
 
   it('?timestamp= answers expired exactly one second past the boundary, through serve', async () => {

@@ -44,7 +44,12 @@ describe('a repository too large for the heap', () => {
     const fits = Math.floor((448 * 1024 * 1024) / HEAP_BYTES_PER_SCAN);
     expect(heapShortfall(history(fits), heap)).toBeUndefined();
     expect(heapShortfall(history(fits + 1), heap)).toBe(
-      `${fits + 1} scans need about 449 MB to build at once, more than the 448 MB left of the heap's 512 MB; its files were left as they were. Give Node more heap (NODE_OPTIONS=--max-old-space-size=1024) or keep fewer of its scans in the store`,
+      // 448 MiB / 32 KiB a scan = 14,336 scans fit.
+      "14,337 scans need about 449 MB to build at once, more than the 448 MB left of the heap's 512 MB; its files were left as they were. Give Node more heap (NODE_OPTIONS=--max-old-space-size=1024) or keep fewer of its scans in the store",
+    );
+    // One scan: the noun and the verb in the singular.
+    expect(heapShortfall(history(1), { limit: MB, used: MB - 16 * 1024 })).toBe(
+      "1 scan needs about 1 MB to build at once, more than the 0 MB left of the heap's 1 MB; its files were left as they were. Give Node more heap (NODE_OPTIONS=--max-old-space-size=512) or keep fewer of its scans in the store",
     );
   });
 
@@ -74,7 +79,7 @@ describe('a repository too large for the heap', () => {
     expect(r.stderr).not.toMatch(/heap out of memory/);
     expect(r.stderr).toMatch(
       new RegExp(
-        `${BIG.replaceAll('.', '\\.')}: 5000 scans need about 157 MB to build at once, more than the \\d+ MB left of the heap's \\d+ MB; its files were left as they were\\. Give Node more heap \\(NODE_OPTIONS=--max-old-space-size=\\d+\\)`,
+        `${BIG.replaceAll('.', '\\.')}: 5,000 scans need about 157 MB to build at once, more than the \\d+ MB left of the heap's \\d+ MB; its files were left as they were\\. Give Node more heap \\(NODE_OPTIONS=--max-old-space-size=\\d+\\)`,
       ),
     );
     expect(r.code).toBe(1);
@@ -91,7 +96,7 @@ describe('a repository too large for the heap', () => {
     });
     expect(r.stderr).not.toMatch(/heap out of memory/);
     expect(r.stderr).toMatch(
-      new RegExp(`${BIG.replaceAll('.', '\\.')}: 5000 scans need about 157 MB to build at once`),
+      new RegExp(`${BIG.replaceAll('.', '\\.')}: 5,000 scans need about 157 MB to build at once`),
     );
     // Exit 3: the other repository's files would be added.
     expect(r.code).toBe(3);

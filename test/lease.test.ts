@@ -313,7 +313,7 @@ describe('the build lease on S3', () => {
     const r = await runCommand([...args('c'), '--json'], { env: peer.env });
     proxy.deny = undefined;
     expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toMatch(/^badgepress: \d+ key\(s\) not published: AccessDenied/m);
+    expect(r.stderr).toMatch(/^badgepress: [\d,]+ keys not published: AccessDenied/m);
     expect(r.stderr).toMatch(/^ {2}not published: api\/v1\/repositories\/\S+ \(AccessDenied/m);
     expect(r.stderr).toMatch(
       /^ {2}also: --out s3:\/\/leased\/c\/: cannot read the build lease s3:\/\/leased\/c\/\.badgepress\/lease\.json \(AccessDenied/m,

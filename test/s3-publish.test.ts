@@ -380,7 +380,7 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       // Per-time keys were tried and refused; the rest was held back, each group with its reason.
       expect(e.message).toMatch(
         new RegExp(
-          `^${smallTree.size} key\\(s\\) not published: AccessDenied: Access Denied \\(${perTimeKeys.length} keys\\); held back: at files of the same repository failed \\(${smallTree.size - perTimeKeys.length} keys\\)$`,
+          `^${smallTree.size} keys not published: AccessDenied: Access Denied \\(${perTimeKeys.length} keys\\); held back: at files of the same repository failed \\(${smallTree.size - perTimeKeys.length} keys\\)$`,
         ),
       );
       expect(proxy.injected['403']).toBe(perTimeKeys.length);

@@ -160,7 +160,7 @@ export function evaluateScanA(t: ThresholdsA, scan: ScanRecord, asOf?: AsOf, opt
         def,
         status: 'expired',
         criteria: cs,
-        conclusion: `${def.id} has expired: its scan of ${isoDate(scan.timestamp)} is more than ${asOf!.expireAfterDays} days old. It was ${worst}: ${summary}.`,
+        conclusion: `${def.id} has expired: its scan of ${isoDate(scan.timestamp)} is more than ${counted(asOf!.expireAfterDays!, 'day', 'days')} old. It was ${worst}: ${summary}.`,
       };
     }
     return { def, status: worst, criteria: cs, conclusion: `${def.id} is ${worst}: ${summary}.` };

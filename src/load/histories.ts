@@ -5,6 +5,7 @@ import { isLineFile, parseStoreFile, type ParsedItem } from './parse-file.ts';
 import { Spill, SPILL_FILE_BYTES, WHOLE_FILE_LIMIT, bucketCount, bucketOf } from './spill.ts';
 import { FileGroups } from './file-groups.ts';
 import { RecordTaker, urlOf, type ByRepository } from './take-records.ts';
+import { counted } from '../model/plural.ts';
 import { canonicalRepositoryUrl } from '../model/repository-url.ts';
 import {
   StoreFileChangedError,
@@ -240,7 +241,7 @@ async function* readGroups(
         const names = group.map((g) => files[g]!);
         unstable(
           [files[i]!, ...names.filter((n) => n !== files[i])],
-          `the file changed while the build read it; the repositories of ${names.length === 1 ? 'this file' : `this file and ${names.length - 1} other file(s) sharing them`} were left as they were (the next build reads them again)`,
+          `the file changed while the build read it; the repositories of ${names.length === 1 ? 'this file' : `this file and ${counted(names.length - 1, 'other file', 'other files')} sharing them`} were left as they were (the next build reads them again)`,
         );
         for (const g of group) cache.delete(g);
         continue nextGroup;

@@ -4,6 +4,7 @@
 // named error, and the other repositories are built.
 import { getHeapStatistics } from 'node:v8';
 import type { RepositoryHistory } from '../load/types.ts';
+import { counted } from '../model/plural.ts';
 
 /**
  * Heap a scan takes while its repository is built: its evaluations, files and pages, with a
@@ -65,7 +66,7 @@ export function heapShortfall(h: RepositoryHistory, heap: HeapRoom = heapRoom())
   if (need <= room) return undefined;
   const suggest = Math.ceil((heap.used + need * 1.5) / MB / 512) * 512;
   return (
-    `${h.scans.length} scans need about ${Math.ceil(need / MB)} MB to build at once, more than the ${Math.floor(room / MB)} MB ` +
+    `${counted(h.scans.length, 'scan', 'scans')} ${h.scans.length === 1 ? 'needs' : 'need'} about ${Math.ceil(need / MB)} MB to build at once, more than the ${Math.floor(room / MB)} MB ` +
     `left of the heap's ${Math.round(heap.limit / MB)} MB; its files were left as they were. Give Node more heap ` +
     `(NODE_OPTIONS=--max-old-space-size=${suggest}) or keep fewer of its scans in the store`
   );

@@ -70,7 +70,7 @@ async function readSummariesInto(all: SummaryLines, sink: Sink, count: number): 
   }
   if (missing.length > 0) {
     throw new MissingSummariesError(
-      `no summaries of shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')} in ${sink.location}/${SUMMARIES_PREFIX}; ` +
+      `no summaries of ${missing.length === 1 ? 'shard' : 'shards'} ${missing.map((i) => `${i}/${count}`).join(', ')} in ${sink.location}/${SUMMARIES_PREFIX}; ` +
         `run "badgepress build --shard i/${count}" for each shard first`,
     );
   }

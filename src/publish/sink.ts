@@ -1,5 +1,6 @@
 // Where a build's files go. A directory and an S3 prefix implement the same small interface;
 // the publisher above it owns ordering and concurrency.
+import { counted } from '../model/plural.ts';
 import type { PublishFile } from '../model/publish-file.ts';
 import type { LeaseSlot } from '../io/lease.ts';
 import { BadgepressError, EXIT, type FailureReport } from '../errors.ts';
@@ -82,9 +83,10 @@ export class PublishError extends BadgepressError {
     const keys = failures.flatMap((f) => f.keys);
     const reasons = failures
       .slice(0, SHOWN_REASONS)
-      .map((f) => `${f.reason} (${f.keys.length} key${f.keys.length === 1 ? '' : 's'})`);
-    if (failures.length > SHOWN_REASONS) reasons.push(`and ${failures.length - SHOWN_REASONS} other reasons`);
-    super(`${keys.length} key(s) not published: ${reasons.join('; ')}`);
+      .map((f) => `${f.reason} (${counted(f.keys.length, 'key', 'keys')})`);
+    if (failures.length > SHOWN_REASONS)
+      reasons.push(`and ${counted(failures.length - SHOWN_REASONS, 'other reason', 'other reasons')}`);
+    super(`${counted(keys.length, 'key', 'keys')} not published: ${reasons.join('; ')}`);
     this.name = 'PublishError';
     this.failures = failures;
     this.keys = keys;

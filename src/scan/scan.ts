@@ -12,6 +12,7 @@ import type { ListedTarget } from '../measure/targets.ts';
 import type { ForgeFor, ForgeMeasurer, GitFacts, Measurement } from '../measure/types.ts';
 import { isoTime } from '../model/calendar.ts';
 import { eventRuleIds, GIT_RULE_IDS, measuredAt } from '../model/measured-rules.ts';
+import { counted } from '../model/plural.ts';
 import { scanRecordLine, storeFileName, type StoredScan } from '../store/record-line.ts';
 import { StoreConflictError, StoreWriteError, type StoreWriter } from '../store/writer.ts';
 import { completeRecord, mergeForge } from './merge.ts';
@@ -261,7 +262,7 @@ async function planTimes(cx: ScanContext, target: ListedTarget): Promise<TimesPl
   if (short.length > 0) {
     summary.incomplete++;
     const [t, missing] = short[short.length - 1]!;
-    const more = short.length > 1 ? ` (and ${short.length - 1} earlier times)` : '';
+    const more = short.length > 1 ? ` (and ${counted(short.length - 1, 'earlier time', 'earlier times')})` : '';
     o.report(
       `${target.source} ${target.url}: the stored record at ${isoTime(t)}${more} lacks ${missing.join(', ')} (a scan with a narrower --rules wrote it); ` +
         `records are appended, never replaced, and a second record at the same time is a duplicate a build skips: scan at another --as-of, or delete that record from ${file} in the store and scan again`,

@@ -4,6 +4,7 @@
 // out and an unusable number becomes null ("could not be determined"), each saying so in its
 // rule's evidence; every other rule is kept as measured.
 import type { Measurement } from '../measure/types.ts';
+import { counted } from '../model/plural.ts';
 
 /** The largest time a record holds (record.schema.json): 9999-12-31T23:59:59Z. */
 const LAST_TIME = 253_402_300_799;
@@ -26,7 +27,7 @@ export function usableMeasurement(m: Measurement): Measurement {
       if (usable.length === events.length) continue;
       values[rule] = { events: usable };
       const left = events.length - usable.length;
-      note(rule, `${left} ${left === 1 ? 'event' : 'events'} with a time that does not read as one left out`);
+      note(rule, `${counted(left, 'event', 'events')} with a time that does not read as one left out`);
     }
   }
   return { ...m, values, evidence };

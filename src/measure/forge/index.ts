@@ -4,6 +4,7 @@ import type { ForgeFor, ForgeMeasurer, ForgeRequest, ForgeResult, Measurement } 
 import type { DependentsConfig, HostConfig, HostEntry } from '../../config/types.ts';
 import { ConfigError } from '../../errors.ts';
 import { RULE } from '../../model/measured-rules.ts';
+import { counted } from '../../model/plural.ts';
 import { dependentsMeasurer } from '../dependents/index.ts';
 import { apiTokenEnv, tokenPool } from '../host-token.ts';
 import type { ForgeAdapter } from './core/adapter.ts';
@@ -234,6 +235,6 @@ export function repositoryPathProblem(adapter: ForgeAdapter, path: string): stri
     return undefined;
   }
   if (segments.length !== 2)
-    return `the ${label} names a repository OWNER/NAME, and "${path}" has ${segments.length} path ${segments.length === 1 ? 'segment' : 'segments'}`;
+    return `the ${label} names a repository OWNER/NAME, and "${path}" has ${counted(segments.length, 'path segment', 'path segments')}`;
   return undefined;
 }

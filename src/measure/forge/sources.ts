@@ -4,6 +4,7 @@
 // knows (the repos file) that a source no longer lists are looked up once each: a rename or
 // transfer is reported old → new, a repository gone or left out says why.
 import type { SourceSetting } from '../../config/types.ts';
+import { counted } from '../../model/plural.ts';
 import { checkRepositoryUrl } from '../../model/repository-url.ts';
 import type { ListedTarget } from '../targets.ts';
 import { apiTokenEnv } from '../host-token.ts';
@@ -169,7 +170,7 @@ export async function discoverSources(
     } catch (error) {
       const tokens = http.access.tokens;
       out.problems.push(
-        `${o.source.where}: ${o.source.url}: ${redact(describeFailure(http.label, error), tokens)}${listed > 0 ? ` after ${listed} repositories; those are kept, the rest is not listed` : '; nothing listed'}`,
+        `${o.source.where}: ${o.source.url}: ${redact(describeFailure(http.label, error), tokens)}${listed > 0 ? ` after ${counted(listed, 'repository', 'repositories')}; those are kept, the rest is not listed` : '; nothing listed'}`,
       );
     }
     out.requests += http.requests;

@@ -225,7 +225,7 @@ function badgeSectionA(
   const raise = raiseBadgeA(b);
   const raiseLine =
     b.status === 'expired'
-      ? `<p>The badge has expired because its last scan is more than ${ctx.settings.expireAfterDays} days old; a new scan restores it.</p>`
+      ? `<p>The badge has expired because its last scan is more than ${counted(ctx.settings.expireAfterDays!, 'day', 'days')} old; a new scan restores it.</p>`
       : b.status === UNKNOWN
         ? unknownLine(b)
         : raise && raise.needs.length > 0
@@ -465,7 +465,7 @@ function measuredLine(scan: ScanRecord): string {
   const branch = r.branch !== undefined ? ` on ${text(r.branch)}` : '';
   return (
     `<dt>Data as of</dt><dd><time datetime="${isoTime(r.committedAt)}">${isoDate(r.committedAt)}</time>, commit <code title="${esc(r.commit)}">${esc(r.commit.slice(0, 7))}</code>${branch}; ` +
-    `${scanned} (data ${days === 1 ? '1 day' : `${days} days`} old)</dd>`
+    `${scanned} (data ${counted(days, 'day', 'days')} old)</dd>`
   );
 }
 

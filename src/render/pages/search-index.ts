@@ -21,7 +21,7 @@
 // so on, which the script reads when the query's path or a longer name must be looked for among
 // them.
 import type { PagesContext } from './context.ts';
-import { counted, href, numberText, text } from './html.ts';
+import { counted, href, text } from './html.ts';
 import { byCodeUnits } from './summary.ts';
 import { groupItem, repositoryName, type Group } from './groups.ts';
 import { pageCount, pager, type Catalogue } from './catalogue.ts';
@@ -389,7 +389,7 @@ export function* prefixPages(
     const main =
       prefixCrumbs(ctx, node.prefix) +
       `<h1>Names starting ${text(flatPrefix)}${p > 1 ? `, page ${p}` : ''}</h1>` +
-      `<p class="lead">${numberText(total)} ${total === 1 ? 'repository, host or group whose name starts' : 'repositories, hosts and groups whose names start'} with ${text(flatPrefix)}. A repository's name is the last part of its address.</p>` +
+      `<p class="lead">${counted(total, 'repository, host or group whose name starts', 'repositories, hosts and groups whose names start')} with ${text(flatPrefix)}. A repository's name is the last part of its address.</p>` +
       nav('') +
       prefixBody(ctx, cat, tree, node, p, order) +
       nav(', after the list');

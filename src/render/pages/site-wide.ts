@@ -278,7 +278,7 @@ function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string 
     ]);
     const expiry =
       ctx.settings.expireAfterDays !== null
-        ? `<p>A badge whose last scan is more than ${ctx.settings.expireAfterDays} days old shows <strong>expired</strong> until a new scan arrives.</p>`
+        ? `<p>A badge whose last scan is more than ${counted(ctx.settings.expireAfterDays, 'day', 'days')} old shows <strong>expired</strong> until a new scan arrives.</p>`
         : '';
     body =
       `<p>${esc(id)} is decided by ${counted(rules.length, 'rule', 'rules')}. Each rule's value falls in a band with a status; the badge takes the <strong>worst</strong> status among its rules (gold, then silver, bronze, fail). A rule nobody measured (no value in the scan) is ${statusWord(UNKNOWN)}, never a band: any fail still fails the badge; otherwise an unknown rule makes the badge ${statusWord(UNKNOWN)}${unknownAsNote(ctx)}.</p>` +
@@ -296,7 +296,7 @@ function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string 
     ]);
     const manual = def.levels.some((l) => l.checks.some((c) => rules.get(c)!.manual));
     body =
-      `<p>${esc(id)} has ${def.levels.length === 1 ? 'one level' : `${def.levels.length} levels`}. A level is granted when every check it adds <strong>and every check of the levels below it</strong> passes. The badge shows the highest level granted, or none.</p>` +
+      `<p>${esc(id)} has ${def.levels.length === 1 ? 'one level' : counted(def.levels.length, 'level', 'levels')}. A level is granted when every check it adds <strong>and every check of the levels below it</strong> passes. The badge shows the highest level granted, or none.</p>` +
       table(`Levels of ${esc(id)} and the checks each adds`, ['Level', 'Checks it adds'], rows) +
       (manual
         ? "<p>Checks whose id starts with <code>MANUAL/</code> are decided by people, not scanned: the newest grant record at or before a scan decides (a record with granted: false revokes); without one, the rule's decision file grants the check when it lists the repository or one of its patterns matches. Without either the check stays open.</p>"
