@@ -4,13 +4,14 @@
 // (a static JSON file, which cannot import the list) lists the registry's kinds. Expected
 // values are written by hand from docs/reference/scan.md.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import siteSchema from '../src/config/schemas/site.schema.json' with { type: 'json' };
 import { forgeFor } from '../src/measure/forge/index.ts';
 import { FORGE_ADAPTERS, FORGE_KINDS, KNOWN_HOSTS } from '../src/measure/forge/registry.ts';
 import { apiTokenEnv } from '../src/measure/host-token.ts';
 import { ROOT } from './helpers/cli.ts';
+import { sourceFiles } from './helpers/source-files.ts';
 
 const SRC = join(ROOT, 'src');
 const ADAPTERS = 'src/measure/forge/adapter/';
@@ -18,13 +19,6 @@ const ADAPTERS = 'src/measure/forge/adapter/';
 const NAMES = ['github', 'gitlab', 'gitea', 'forgejo'];
 /** A kind's name as a word of its own: not part of a host, address or path (github.com, .github/). */
 const KIND_WORD = new RegExp(`(?<![\\w.@/-])(${NAMES.join('|')})(?![\\w.@/-])`, 'g');
-
-function sourceFiles(dir: string): string[] {
-  return (readdirSync(dir, { recursive: true }) as string[])
-    .filter((f) => /\.(ts|json)$/.test(f))
-    .map((f) => relative(ROOT, join(dir, f)).split('\\').join('/'))
-    .sort();
-}
 
 /** "file:line: text" for each line of `files` where `pattern` matches, but those `allowed` lets pass. */
 function linesNaming(files: string[], pattern: RegExp, allowed: (file: string, name: string) => boolean): string[] {

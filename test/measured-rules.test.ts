@@ -2,8 +2,8 @@
 // in src/ only in its table entry (src/model/measured-rules.ts) and, where it describes a
 // setting, the config schema; code and comments elsewhere refer to a rule by its handle. The
 // ids below are written by hand from docs/reference/scan.md, not read from the table.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   eventRuleIds,
@@ -18,6 +18,7 @@ import {
   windowMonths,
 } from '../src/model/measured-rules.ts';
 import { ROOT } from './helpers/cli.ts';
+import { sourceFiles } from './helpers/source-files.ts';
 
 const IDS = [
   'BUS_FACTOR',
@@ -30,14 +31,6 @@ const IDS = [
   'SECURITY_POLICY',
 ];
 const ALLOWED = new Set(['src/model/measured-rules.ts', 'src/config/schemas/site.schema.json']);
-
-function sourceFiles(): string[] {
-  const src = join(ROOT, 'src');
-  return (readdirSync(src, { recursive: true }) as string[])
-    .filter((f) => /\.(ts|json)$/.test(f))
-    .map((f) => relative(ROOT, join(src, f)).split('\\').join('/'))
-    .sort();
-}
 
 describe('the table of measured rules', () => {
   it('writes each measured rule id in src/ only in the table and the config schema', () => {
