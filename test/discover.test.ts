@@ -10,6 +10,7 @@ import { runCommand } from './helpers/cli-in-process.ts';
 import { childEnv, CLI, ROOT } from './helpers/cli.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { loadSettings } from '../src/config/load.ts';
+import { listingProgress } from '../src/measure/forge/sources.ts';
 import { startGitHttp, type GitHttpServer } from './helpers/git-http.ts';
 import { utc, WorkRepo } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -540,5 +541,16 @@ describe('badgepress scan --source', () => {
     } finally {
       await later.close();
     }
+  });
+});
+
+describe("discover's live line", () => {
+  it('counts the repositories listed with the noun in number and the digits grouped', () => {
+    const written: string[] = [];
+    const stream = { write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream;
+    // One line each: a line redraws at most ten times a second.
+    listingProgress(stream, true)!(1, false);
+    listingProgress(stream, true)!(1500, false);
+    expect(written).toEqual(['\r\x1b[Kdiscover: 1 repository listed', '\r\x1b[Kdiscover: 1,500 repositories listed']);
   });
 });

@@ -277,6 +277,6 @@ export function listingProgress(
     const now = Date.now();
     if (now - drawn < 100) return;
     drawn = now;
-    stream.write(`\r\x1b[Kdiscover: ${kept} repositories listed`);
+    stream.write(`\r\x1b[Kdiscover: ${counted(kept, 'repository', 'repositories')} listed`);
   };
 }

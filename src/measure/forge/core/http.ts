@@ -7,6 +7,7 @@
 // its Link header, how a limit reads) each adapter states (`authorize`, `ApiQuirks`); this
 // file names no forge.
 // A client library runs on top of `fetch` below; adapters without one call `getJson`/`pages`.
+import { counted } from '../../../model/plural.ts';
 import { remoteText } from '../../../model/safe-text.ts';
 import type { ConditionalAnswers } from './conditional.ts';
 import { ForgeApiError, httpFailure, rateLimitFailure } from './errors.ts';
@@ -369,7 +370,7 @@ export class ForgeHttp {
     if (this.requests >= maxRequests) {
       throw (this.exhausted = new ForgeApiError(
         'bound',
-        `${this.label}: more than ${maxRequests} requests for this repository (maxRequestsPerRepository); the rest is not asked`,
+        `${this.label}: more than ${counted(maxRequests, 'request', 'requests')} for this repository (maxRequestsPerRepository); the rest is not asked`,
       ));
     }
     if (left <= 0) throw this.overtime();
@@ -695,7 +696,7 @@ export class ForgeHttp {
       if (++pages >= this.bounds.maxPagesPerList && next !== undefined) {
         throw new ForgeApiError(
           'bound',
-          `${this.label}: ${where} has more than ${this.bounds.maxPagesPerList} pages (maxPagesPerList); not read to its end`,
+          `${this.label}: ${where} has more than ${counted(this.bounds.maxPagesPerList, 'page', 'pages')} (maxPagesPerList); not read to its end`,
         );
       }
       if (next === undefined) return;

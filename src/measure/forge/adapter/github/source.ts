@@ -17,6 +17,7 @@ import {
   MAINTAINER_ASSOCIATIONS,
 } from './issues-graphql.ts';
 import { isoTime } from '../../../../model/calendar.ts';
+import { counted } from '../../../../model/plural.ts';
 import type { ForgeRequest } from '../../../types.ts';
 import { type BotTest, loginIsBot } from '../../../bots.ts';
 
@@ -352,7 +353,7 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
         () =>
           new ForgeApiError(
             'bound',
-            `${http.label}: the issues of ${owner}/${repo} take more than ${http.bounds.maxPagesPerList} pages (maxPagesPerList); not read to their end`,
+            `${http.label}: the issues of ${owner}/${repo} take more than ${counted(http.bounds.maxPagesPerList, 'page', 'pages')} (maxPagesPerList); not read to their end`,
           ),
         firstIssues?.since === since ? firstIssues.page : undefined,
       );
