@@ -1,9 +1,11 @@
 // Conditional requests (RFC 9110 section 13.1.2): the ETag and body of each answer a
 // repository's last scan read, kept in a small file beside its mirror, sent back as
 // If-None-Match; a 304 Not Modified hands the caller the stored answer as if it had come again.
-// The file holds URLs, validators, headers and bodies the forge answered, never a request's
-// headers: no token reaches it. A forge that sends no ETag leaves nothing to store.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+// Only on a forge whose adapter says its API answers them (ApiQuirks.conditional), and of a
+// body only what the adapter reads (its `kept` shape: a listing page's entries hold the few
+// fields discovery reads, not the hundred the forge sends). The file holds URLs, validators,
+// headers and those bodies, never a request's headers: no token reaches it.
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** What one GET answered, enough to answer it again: its validator, status, headers and body. */
@@ -19,10 +21,28 @@ export const MAX_STORED_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /**
  * Bytes of stored bodies one source's listing file holds at most (both listings' bodies are
- * held while it is read): the first pages up to it are kept, those past it asked whole the
- * next time. What it keeps of 10,000 repositories: docs/performance.md, "Discovery".
+ * held while it is read): the first pages up to it are kept, those past it asked whole (and
+ * counted) the next time. A repository's kept entry is about 190 bytes: 16 MiB holds some
+ * 89,000 (docs/performance.md, "Discovery", measures 10,000).
  */
-export const MAX_STORED_LISTING_BYTES = 32 * 1024 * 1024;
+export const MAX_STORED_LISTING_BYTES = 16 * 1024 * 1024;
+
+/**
+ * What of a JSON answer a later 304 must hand on: `true` keeps a value whole; an object keeps
+ * the fields it names, each by its own shape, of an object or of every object of an array
+ * (a field the answer lacks stays absent, a null stays null).
+ */
+export type KeptShape = true | { readonly [field: string]: KeptShape };
+
+/** `value` with only the fields `shape` names (see KeptShape). */
+export function keptPart(value: unknown, shape: KeptShape): unknown {
+  if (shape === true || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => keptPart(item, shape));
+  const out: Record<string, unknown> = {};
+  for (const [field, inner] of Object.entries(shape))
+    if (Object.hasOwn(value, field)) out[field] = keptPart((value as Record<string, unknown>)[field], inner);
+  return out;
+}
 
 /** The file's format version: a file of another is read as none (every list asked afresh). */
 const VERSION = 1;
@@ -113,8 +133,13 @@ export class ConditionalAnswers {
     return new ConditionalAnswers(previous, maxBytes);
   }
 
-  /** Writes this scan's answers (written whole, then renamed: a reader never sees half a file). */
+  /**
+   * Writes this scan's answers (written whole, then renamed: a reader never sees half a file);
+   * none kept (a forge that answers no conditional request, or sends no ETag) leaves no file,
+   * and removes the last scan's.
+   */
   async save(file: string): Promise<void> {
+    if (this.kept.size === 0) return rm(file, { force: true });
     await mkdir(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     await writeFile(tmp, JSON.stringify({ version: VERSION, answers: Object.fromEntries(this.kept) }));

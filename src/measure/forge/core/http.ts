@@ -9,7 +9,7 @@
 // A client library runs on top of `fetch` below; adapters without one call `getJson`/`pages`.
 import { counted } from '../../../model/plural.ts';
 import { remoteText } from '../../../model/safe-text.ts';
-import type { ConditionalAnswers } from './conditional.ts';
+import { type ConditionalAnswers, type KeptShape, keptPart } from './conditional.ts';
 import { ForgeApiError, httpFailure, rateLimitFailure } from './errors.ts';
 
 /** How much one repository's forge work may take; `hosts:` may set each (scan.md lists them). */
@@ -52,8 +52,20 @@ export interface ApiQuirks {
   exhaustedStatus?: number;
   /** A limited answer with Retry-After while requests remain in the window is a secondary limit. */
   secondaryLimits?: boolean;
-  /** A 304 Not Modified answer to a conditional request does not count against the limit. */
-  notModifiedIsFree?: boolean;
+  /**
+   * Conditional requests worth sending: the API answers a GET sent with If-None-Match naming
+   * the ETag of an unchanged answer 304 Not Modified. Without it no answer is kept for a later
+   * scan and no If-None-Match is sent (an API that sends no ETag, or ignores it).
+   */
+  conditional?: {
+    /** A 304 Not Modified answer does not count against the limit. */
+    notModifiedIsFree: boolean;
+    /**
+     * What of a JSON answer to `path` (below the API's base URL, "/orgs/acme/repos") a later
+     * 304 must hand on: the fields the adapter reads of it; undefined keeps it whole.
+     */
+    kept?(path: string): KeptShape | undefined;
+  };
   /**
    * The rate-limit resource a request counts against, when the API limits several apart (a
    * limit met on one holds the token's requests of that one alone); default: one for all.
@@ -326,7 +338,8 @@ export class ForgeHttp {
     answers?: ConditionalAnswers,
   ) {
     this.access = access;
-    this.answers = answers;
+    // An API that answers no conditional request is asked none, and nothing is kept for it.
+    this.answers = access.quirks?.conditional ? answers : undefined;
     this.secrets = [...access.tokens];
     this.label = label;
     this.bounds = {
@@ -357,8 +370,13 @@ export class ForgeHttp {
 
   /** The path of a URL under the API's base, for a message ("/repos/acme/widget/releases"). */
   private where(url: URL): string {
+    return this.quote(this.pathBelowApi(url));
+  }
+
+  /** The path of a URL under the API's base ("/repos/acme/widget/releases"). */
+  private pathBelowApi(url: URL): string {
     const base = new URL(this.access.apiUrl).pathname.replace(/\/+$/, '');
-    return this.quote(base && url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname);
+    return base && url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname;
   }
 
   /** Counts one request against the repository's bounds; the seconds left for it. */
@@ -432,7 +450,7 @@ export class ForgeHttp {
           const kept = new Headers(whole.headers);
           const link = kept.get('link');
           if (link !== null) kept.set('link', link.split(`<${this.origin}/`).join('</'));
-          this.answers.keep(key, etag, whole.status, kept, await whole.clone().text());
+          this.answers.keep(key, etag, whole.status, kept, await this.keptBody(url, whole));
         }
         return whole;
       }
@@ -481,6 +499,17 @@ export class ForgeHttp {
       }
       url = next;
     }
+  }
+
+  /**
+   * The body a later 304 hands on: the fields the adapter reads of this answer (its `kept`
+   * shape for the path), or the whole body when it names none.
+   */
+  private async keptBody(url: URL, whole: Response): Promise<string> {
+    const shape = this.access.quirks?.conditional?.kept?.(this.pathBelowApi(url));
+    if (shape === undefined) return whole.clone().text();
+    const parsed = this.parsedBodies.has(whole) ? this.parsedBodies.get(whole) : await whole.clone().json();
+    return JSON.stringify(keptPart(parsed, shape));
   }
 
   /**

@@ -65,7 +65,7 @@ export function sourceMeasurer(
       const tokens = client.secrets;
       for (const m of result.measurements)
         for (const k of Object.keys(m.evidence)) m.evidence[k] = redact(m.evidence[k]!, tokens);
-      const free = client.access.quirks?.notModifiedIsFree ? client.notModified : 0;
+      const free = client.access.quirks?.conditional?.notModifiedIsFree ? client.notModified : 0;
       return {
         ...result,
         failures: result.failures.map((f) => redact(f, tokens)),

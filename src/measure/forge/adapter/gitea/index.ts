@@ -20,7 +20,8 @@ export const adapter: ForgeAdapter<'gitea'> = {
   },
   repositoryPaths: 'owner/name',
   authorize: (token) => ['authorization', `token ${token}`],
-  // Pages by Link header, 429 past a limit: the plain case.
+  // Pages by Link header, 429 past a limit: the plain case. No `conditional`: the API's JSON
+  // answers carry no ETag (modules/httpcache sets them on raw files and attachments only).
   quirks: {},
   open: async (http, request) => giteaSource(http, request),
   discover,

@@ -4,6 +4,7 @@
 // `since` in the Link header). A renamed or transferred repository's old API address answers
 // 301 to /repositories/{id} (docs.github.com/rest/repos/repos "Get a repository"), which the
 // core's client follows on the same origin.
+import type { KeptShape } from '../../core/conditional.ts';
 import type { ForgeHttp } from '../../core/http.ts';
 import {
   isNotFound as notFound,
@@ -25,6 +26,21 @@ interface Repo {
   topics?: string[];
   has_issues?: boolean;
 }
+
+/**
+ * The fields of `Repo`, what a listing page keeps for a later 304 (index.ts): every one the
+ * interface names, so a field read here is never missing from a stored page.
+ */
+export const REPO_FIELDS = {
+  html_url: true,
+  private: true,
+  visibility: true,
+  archived: true,
+  fork: true,
+  mirror_url: true,
+  topics: true,
+  has_issues: true,
+} as const satisfies Record<keyof Repo, KeptShape>;
 
 /** Private, and internal (private to outsiders, `visibility: internal`), never read as public. */
 function visibilityOf(r: Repo): Visibility {

@@ -26,6 +26,10 @@ export const adapter: ForgeAdapter<'gitlab'> = {
       next.searchParams.set('page', page);
       return next.href;
     },
+    // No `conditional` (docs/reference/scan.md, "Conditional requests"): the REST API's weak
+    // ETag is Rack's digest of an answer already built whole (Rack::ETag), the API validates
+    // no If-None-Match of its own (Gitlab::EtagCaching serves polling routes, not lib/api), and
+    // a request counts against GitLab's rate limits whatever it is answered: nothing to save.
   },
   open: async (http, request) => gitlabSource(http, request),
   discover,
