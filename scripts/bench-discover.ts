@@ -4,8 +4,8 @@
 // the whole instance (keyset), a GitHub organisation and a Forgejo organisation. Every 7th
 // repository is private, every 11th archived, every 13th a fork; discovery keeps public ones
 // neither archived nor forks. Each source is listed twice, the second time unchanged with the
-// first listing's answers kept as a scan keeps them (beside the mirrors): its pages answered
-// 304 are counted.
+// first listing's answers kept as a scan keeps them (beside the mirrors, where the forge
+// answers conditional requests): its pages answered 304 are counted.
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,7 +96,7 @@ export async function discoverRows(
   const row = (what: string, key: string, r: Listing) =>
     say(
       `discovery of ${COUNT} repositories, ${what}`,
-      `${r.requests} requests, ${r.kept} kept, ${r.seconds.toFixed(2)} s over loopback; again unchanged: ${r.again.requests} requests, ${r.again.notModified} answered 304, ${r.again.seconds.toFixed(2)} s (answers kept: a file of ${(r.keptBytes / 1024 / 1024).toFixed(1)} MiB)`,
+      `${r.requests} requests, ${r.kept} kept, ${r.seconds.toFixed(2)} s over loopback; again unchanged: ${r.again.requests} requests, ${r.again.notModified} answered 304, ${r.again.seconds.toFixed(2)} s (answers kept: ${r.keptBytes === 0 ? 'none' : `a file of ${(r.keptBytes / 1024 / 1024).toFixed(2)} MiB`})`,
       `discover_${key}`,
       r.requests,
     );

@@ -5,7 +5,7 @@
 // Each is scanned twice, the second time the next day, unchanged, with the first scan's answers
 // (ETags): the requests counted against the forge's limit, first and again, beside those
 // before issue 33.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConditionalAnswers } from '../src/measure/forge/core/conditional.ts';
@@ -173,6 +173,7 @@ export async function forgeRows(
     >) {
       const figures: string[] = [];
       let busyMs = 0;
+      let busyKeptBytes = 0;
       for (const b of [QUIET, BUSY]) {
         const file = join(dir, `${kind}-${b.issues}.forge.json`);
         const counted: number[] = [];
@@ -186,7 +187,13 @@ export async function forgeRows(
             if (result.requests !== server.requests.length)
               throw new Error(`bench forge ${kind}: counted ${result.requests}, served ${server.requests.length}`);
             counted.push(result.counted ?? result.requests);
-            if (b === BUSY && scan === 'first') busyMs = ms;
+            if (b === BUSY && scan === 'first') {
+              busyMs = ms;
+              busyKeptBytes = await stat(file).then(
+                (st) => st.size,
+                () => 0,
+              );
+            }
           } finally {
             await server.close();
           }
@@ -205,7 +212,7 @@ export async function forgeRows(
       const [quiet, busy] = BEFORE[kind];
       say(
         `forge requests counted per repository, ${kind} (quiet; busy: first scan then an unchanged rescan the next day)`,
-        `${figures[0]}; ${figures[1]}; busy first listed by a source: ${fromSource} (before: ${quiet} then ${quiet}; ${busy} then ${busy}; busy first: ${busyMs.toFixed(0)} ms over loopback)`,
+        `${figures[0]}; ${figures[1]}; busy first listed by a source: ${fromSource} (before: ${quiet} then ${quiet}; ${busy} then ${busy}; busy first: ${busyMs.toFixed(0)} ms over loopback; its answers kept for the rescan: ${busyKeptBytes === 0 ? 'none' : `${(busyKeptBytes / 1024).toFixed(1)} KiB`})`,
         `forgeRequests_${kind}`,
         figures.join('; '),
       );

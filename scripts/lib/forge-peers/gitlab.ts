@@ -384,8 +384,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
       };
     }),
   );
-  // The REST API's answers carry a weak ETag (Rails' Rack::ETag, a digest of the body); the API
-  // documents no conditional request, and the adapter sends none (docs/reference/scan.md): the
-  // stand-in answers every request whole.
+  // The REST API's answers carry a weak ETag (Rails' Rack::ETag) but If-None-Match is ignored:
+  // every answer comes whole (gitlab-org/gitlab#14357, "Support caching for API requests").
   return startForgeServer(routes, gitlabCheck, '/api/v4', 'sent');
 }

@@ -27,9 +27,10 @@ export const adapter: ForgeAdapter<'gitlab'> = {
       return next.href;
     },
     // No `conditional` (docs/reference/scan.md, "Conditional requests"): the REST API's weak
-    // ETag is Rack's digest of an answer already built whole (Rack::ETag), the API validates
-    // no If-None-Match of its own (Gitlab::EtagCaching serves polling routes, not lib/api), and
-    // a request counts against GitLab's rate limits whatever it is answered: nothing to save.
+    // ETag is Rack's digest of an answer already built whole (Rack::ETag), If-None-Match is
+    // ignored on its JSON lists (gitlab-org/gitlab#14357; Gitlab::EtagCaching serves the web
+    // UI's polling routes, not lib/api), and a request counts against GitLab's rate limits
+    // whatever it is answered: nothing to save.
   },
   open: async (http, request) => gitlabSource(http, request),
   discover,
