@@ -1,7 +1,9 @@
 // Conditional requests (issue 33 item 4): a repository's forge answers of the last scan kept in
-// a file beside its mirror, asked again with If-None-Match. The stand-ins validate as each
+// a file beside its mirror (the fields the adapter reads of each), asked again with
+// If-None-Match, where the adapter says its forge answers them. The stand-ins validate as each
 // forge documents: GitHub answers 304 (free against its limit), GitLab sends ETags but answers
-// whole, Gitea/Forgejo sends none on its API. Expected figures are counted by hand.
+// whole, Gitea/Forgejo sends none on its API: nothing is kept for those two, nothing asked
+// conditionally. Expected figures are counted by hand.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -232,6 +234,32 @@ describe("conditional requests with the last scan's ETags", () => {
     expect(servers[1]!.requests.some((q) => q.headers['if-none-match'] !== undefined)).toBe(false);
     expect(second.counted).toBe(second.requests);
     expect(existsSync(file)).toBe(false);
+  });
+
+  it('past the byte bound an answer is not kept, and asked whole at the next scan; the values the same', async () => {
+    const file = await answersFile();
+    const paged: GhRepository = { ...RICH, pageCap: 1 };
+    const first = await scanOnce((servers[0] = await startGitHub(paged)), file, GH);
+    // A bound one byte short of what the first scan kept: its last answer (the file's last
+    // entry, kept in the order asked) no longer fits.
+    const kept = Object.entries(JSON.parse(await readFile(file, 'utf8')).answers as Record<string, { body: string }>);
+    const bytes = kept.reduce((n, [, a]) => n + Buffer.byteLength(a.body), 0);
+    const [lastKey] = kept[kept.length - 1]!;
+    const bounded = async (server: ForgeServer) => {
+      const answers = await ConditionalAnswers.load(file, bytes - 1);
+      const result = await measureOn(server, { ...GH, answers });
+      await answers.save(file);
+      return result;
+    };
+    await bounded((servers[1] = await startGitHub(paged)));
+    const third = await bounded((servers[2] = await startGitHub(paged)));
+    expect(third.measurements).toEqual(first.measurements);
+    const gets = servers[2]!.requests.filter((q) => q.method === 'GET');
+    // Every answer but the last asked with its ETag and answered 304; the last asked whole.
+    const last = new URL(lastKey.slice(lastKey.lastIndexOf(' ') + 1), 'http://stand-in');
+    const whole = gets.filter((q) => q.headers['if-none-match'] === undefined);
+    expect(whole.map((q) => [q.path, [...q.query]])).toEqual([[last.pathname, [...last.searchParams]]]);
+    expect(servers[2]!.notModified()).toBe(gets.length - 1);
   });
 
   it('a file that is not JSON is read as no answers: every list asked afresh', async () => {
