@@ -179,6 +179,16 @@ describe('scan without asking a forge', () => {
     }
   });
 
+  it('a record without RELEASES lacks it under api: false too: git measures its tags whatever the forge', async () => {
+    await scan(configs.bare!, 'store-narrow', '2026-11-01', '--rules', 'COMMITS');
+    const r = await scan(configs.bare!, 'store-narrow', '2026-11-01');
+    expect(JSON.parse(r.stdout)).toMatchObject({ incomplete: 1, records: 0, exitCode: 1 });
+    // The forge rules, only held as not asked here, are not lacked; git's are.
+    expect(r.stderr).toContain(
+      'the stored record at 2026-11-01T00:00:00Z lacks BUS_FACTOR, RELEASES, SECURITY_POLICY (a scan with a narrower --rules wrote it)',
+    );
+  });
+
   it('refuses --forge with another word', async () => {
     const r = await scan(configs.api!, 'store-x', '2026-11-01', '--forge', 'sometimes');
     expect(r.code).toBe(2);

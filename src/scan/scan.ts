@@ -406,7 +406,8 @@ function lacking(
 ): Array<[number, string[]]> {
   const out: Array<[number, string[]]> = [];
   const times = [...new Set([...(o.historyTimes ?? []), o.asOf])].sort((a, b) => a - b);
-  const notAsked = new Set(forge?.notAsked ?? []);
+  // A rule git measures too (the releases rule: its tags) is measured whether or not the forge is asked.
+  const notAsked = new Set((forge?.notAsked ?? []).filter((r) => !GIT_RULE_IDS.includes(r)));
   for (const t of times) {
     const held = stored.get(t)?.rules;
     if (!held) continue;
