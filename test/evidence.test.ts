@@ -21,6 +21,9 @@ import { tempDir } from './helpers/tmp.ts';
 const E = utc(2026, 11, 27);
 const URL = 'https://git.example.org/acme/widget';
 const ENC = encodeURIComponent(URL);
+/** git.example.org has no forge API badgepress knows: the forge rules' cause, as the docs word it. */
+const NOT_ASKED =
+  'not asked: no forge API is known for git.example.org; to measure it, name its kind (github, gitlab or gitea) and apiUrl under hosts: in the config';
 
 describe('evidence and the commit measured reach pages, explanations and SARIF', () => {
   const root = tempDir('badgepress-evidence-');
@@ -115,9 +118,10 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
   it('Shape A: the page, the explanation and the SARIF carry each criterion evidence and the commit', () => {
     const record = JSON.parse(readFileSync(join(root, 'store/git.example.org/acme/widget.ndjson'), 'utf8'));
     const text = pageText(read('A', `repositories/${ENC}/index.html`));
-    // BUS_FACTOR as the scanner worded it, and a rule nothing measured says so.
+    // BUS_FACTOR as the scanner worded it, and a forge rule not asked on a host without a forge
+    // API says why and what to do.
     expect(text).toContain(record.evidence.BUS_FACTOR);
-    expect(text).toContain('not measured: the scan did not measure this rule');
+    expect(text).toContain(`Issue reaction time not measured unknown ${NOT_ASKED}`);
 
     const explanation = api('A', 'badges/MAINTENANCE');
     const bus = explanation.badgeExplanation.criteria.find((c: { ruleId: string }) => c.ruleId === 'BUS_FACTOR');
@@ -154,10 +158,10 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
     );
     const text = pageText(read('B', `repositories/${ENC}/index.html`));
     expect(text).toContain(commits.properties.evidence);
-    // A rule the scan did not measure: open, and the page and provenance say why.
+    // A rule the scan did not ask for: open, and the page and provenance say why.
     const reaction = sarif.runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'ISSUE_REACTION_TIME');
     expect([reaction.kind, reaction.properties.value, reaction.properties.evidence]).toEqual(['open', '<nil>', '']);
-    expect(reaction.properties.provenance.evidence).toBe('not measured: the scan did not measure this rule');
+    expect(reaction.properties.provenance.evidence).toBe(NOT_ASKED);
     expect(text).toContain(reaction.properties.provenance.evidence);
   });
 

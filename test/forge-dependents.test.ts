@@ -18,6 +18,12 @@ const check = specCheck(
 );
 const E1 = Date.parse('2026-10-25T00:00:00Z') / 1000;
 const E = Date.parse('2026-11-25T00:00:00Z') / 1000;
+/** The rules a forge answers, in the table's order; git.example has none badgepress knows. */
+const FORGE_RULES = ['ISSUE_REACTION_TIME', 'CI_PIPELINE', 'RELEASES', 'PACKAGES'];
+const NO_FORGE_API =
+  'no forge API is known for git.example; to measure it, name its kind (github, gitlab or gitea) and apiUrl under hosts: in the config';
+const NOT_ASKED = Object.fromEntries(FORGE_RULES.map((r) => [r, null]));
+const notAskedBecause = (why: string) => Object.fromEntries(FORGE_RULES.map((r) => [r, `not asked: ${why}`]));
 
 let server: ForgeServer | undefined;
 afterEach(async () => {
@@ -79,17 +85,19 @@ describe('DEPENDENTS', () => {
       ],
       check,
     );
-    // An unknown host: no forge adapter, but the index answers for any repository URL.
+    // An unknown host: no forge adapter (its rules not asked), but the index answers for any
+    // repository URL.
     const forge = forgeFor({ hosts: {}, dependents: { source: 'ecosyste.ms', apiUrl: server.url } }, {});
     const r = await forge(request('git.example').target)!.measure(request('git.example'));
     expect(server.violations).toEqual([]);
-    expect(r.rules).toEqual(['DEPENDENTS']);
+    expect(r.rules).toEqual([...FORGE_RULES, 'DEPENDENTS']);
+    expect(r.notAsked).toEqual([{ rules: FORGE_RULES, why: NO_FORGE_API }]);
     // 12 + 0 (null) + 3.
-    expect(r.measurements[1]!.values).toEqual({ DEPENDENTS: 15 });
+    expect(r.measurements[1]!.values).toEqual({ ...NOT_ASKED, DEPENDENTS: 15 });
     expect(r.measurements[1]!.evidence.DEPENDENTS).toBe(
       'ecosyste.ms: 15 dependents of 3 packages published from this repository',
     );
-    expect(r.measurements[0]!.values).toEqual({});
+    expect(r.measurements[0]!.values).toEqual(NOT_ASKED);
     expect(r.requests).toBe(1);
   });
 
@@ -171,12 +179,12 @@ describe('DEPENDENTS', () => {
 
     const other = { ...target, path: 'acme/other', url: 'https://git.example/acme/other' };
     const unknown = await forgeFor(settings, {})(other)!.measure({ ...request('git.example'), target: other });
-    expect(unknown.measurements[1]!.values).toEqual({ DEPENDENTS: 0 });
+    expect(unknown.measurements[1]!.values).toEqual({ ...NOT_ASKED, DEPENDENTS: 0 });
     expect(unknown.failures).toEqual([]);
 
     projectAnswer = { status: 500, body: { code: 13, message: 'internal' } };
     const failed = await forgeFor(settings, {})(other)!.measure({ ...request('git.example'), target: other });
-    expect(failed.measurements[1]!.values).toEqual({ DEPENDENTS: null });
+    expect(failed.measurements[1]!.values).toEqual({ ...NOT_ASKED, DEPENDENTS: null });
     expect(failed.failures).toEqual(['deps.dev API: 500 server error']);
   });
 
@@ -190,16 +198,18 @@ describe('DEPENDENTS', () => {
     // A scan at E whose record at E1 had a failed rule measures E1 again, and E not.
     const again = { ...request('git.example'), times: [E1], asOf: E };
     const r = await forgeFor(settings, {})(again.target)!.measure(again);
-    expect(r.measurements).toEqual([{ values: {}, evidence: {} }]);
+    // git.example's forge rules are not asked; DEPENDENTS is not there at all.
+    expect(r.measurements).toEqual([{ values: NOT_ASKED, evidence: notAskedBecause(NO_FORGE_API) }]);
     expect([asked, r.requests]).toEqual([0, 0]);
     // Not asked (--forge never) says so at E alone too.
     const off = await noneAsked(forgeFor(settings, {}), '--forge never')(again.target)!.measure(again);
-    expect(off.measurements).toEqual([{ values: {}, evidence: {} }]);
+    expect(off.measurements).toEqual([{ values: NOT_ASKED, evidence: notAskedBecause('--forge never') }]);
   });
 
-  it('is off by default: an unknown host gets no measurer, a known one no DEPENDENTS', () => {
+  it('is off by default: an unknown host gets its forge rules not asked, a known one no DEPENDENTS', () => {
     const forge = forgeFor({ hosts: {} }, {});
-    expect(forge(request('git.example').target)).toBeUndefined();
-    expect(forge(request('github.com').target)).toBeDefined();
+    const unknown = forge(request('git.example').target)!;
+    expect([unknown.answers, unknown.notAsked]).toEqual([FORGE_RULES, FORGE_RULES]);
+    expect(forge(request('github.com').target)!.answers).not.toContain('DEPENDENTS');
   });
 });

@@ -11,6 +11,9 @@ import { git, utc, WorkRepo, type Person } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const BOB: Person = { name: 'Bob', email: 'bob@example.org' };
+/** Why the forge rules are not asked on example.org, as docs/reference/scan.md words it. */
+const NO_FORGE_API =
+  'no forge API is known for example.org; to measure it, name its kind (github, gitlab or gitea) and apiUrl under hosts: in the config';
 
 describe('badgepress scan', () => {
   const root = tempDir('badgepress-scan-cmd-');
@@ -89,12 +92,22 @@ describe('badgepress scan', () => {
       .map(Number)
       .sort();
     expect(line).toMatchObject({ kind: 'scan', repositoryUrl: 'https://example.org/acme/alpha', timestamp: E });
+    // example.org has no forge API badgepress knows: the forge rules are not asked, null with
+    // why (though these thresholds judge none); RELEASES keeps git's tags, and says the forge's
+    // were not read.
     expect(line.values).toEqual({
       BUS_FACTOR: 1,
+      CI_PIPELINE: null,
       COMMITS: { events: times },
+      ISSUE_REACTION_TIME: null,
+      PACKAGES: null,
       RELEASES: { events: [utc(2026, 5, 4), utc(2026, 10, 30)] },
       SECURITY_POLICY: true,
     });
+    expect(line.evidence.CI_PIPELINE).toBe(`not asked: ${NO_FORGE_API}`);
+    expect(line.evidence.RELEASES).toBe(
+      `2 tags dated in the 12 months to 2026-11-01 (newest v1.1, 2026-10-30); forge releases not read: not asked: ${NO_FORGE_API}`,
+    );
     // Alice 3 of 5 commits: half by one person.
     expect(line.evidence.BUS_FACTOR).toContain(`1 contributor of 2 made at least half of 5`);
     expect(line.evidence.COMMITS).toContain(alphaTip.slice(0, 12));
@@ -215,10 +228,23 @@ describe('badgepress scan', () => {
       '--rules "commits": no rule badgepress scan measures has this id; it measures BUS_FACTOR, CI_PIPELINE, COMMITS, DEPENDENTS, ISSUE_REACTION_TIME, PACKAGES, RELEASES, SECURITY_POLICY',
     );
     expect(readdirSync(root)).not.toContain('narrow');
-    // A rule no adapter answers here (no forge API for example.org): no record with empty values.
-    const none = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'CI_PIPELINE', '--json'));
-    expect(JSON.parse(none.stdout)).toMatchObject({ measured: 2, records: 0, unmeasured: ['CI_PIPELINE'] });
-    expect(readdirSync(join(root, 'narrow'))).toEqual(['.badgepress']);
+    // A forge rule alone on a host without a forge API: not asked, held null with why, as on a
+    // host with api: false; nothing is unmeasured.
+    const forgeOnly = await runCommand(
+      scanArgs('forge-only', '--as-of', '2026-11-01', '--rules', 'CI_PIPELINE', '--json'),
+    );
+    expect(JSON.parse(forgeOnly.stdout)).toMatchObject({
+      measured: 2,
+      records: 2,
+      unmeasured: [],
+      notAsked: [{ rules: ['CI_PIPELINE'], why: NO_FORGE_API }],
+      failed: 0,
+    });
+    const held = JSON.parse(readFileSync(join(root, 'forge-only/example.org/acme/alpha.ndjson'), 'utf8'));
+    expect([held.values, held.evidence]).toEqual([
+      { CI_PIPELINE: null },
+      { CI_PIPELINE: `not asked: ${NO_FORGE_API}` },
+    ]);
     // A narrower scan at E, then a full one at E: the stored record lacks three rules, and the
     // scan says so (exit 1) rather than "already stored"; the store keeps one record at E.
     await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'COMMITS'));
@@ -229,12 +255,25 @@ describe('badgepress scan', () => {
     );
     expect(full.stderr).toContain('delete that record from example.org/acme/alpha.ndjson in the store and scan again');
     expect(readFileSync(join(root, 'narrow/example.org/acme/alpha.ndjson'), 'utf8').trim().split('\n')).toHaveLength(1);
-    // What nothing measured is named with why: no forge API on example.org, and a rule the
-    // thresholds judge that badgepress does not measure; DEPENDENTS without a dependents:
-    // source is not asked, and said so apart.
+    // What was not asked is named with why: DEPENDENTS without a dependents: source, CI_PIPELINE
+    // on example.org, which has no forge API; and what nothing measured (a rule the thresholds
+    // judge that badgepress does not measure), below.
     const why = await runCommand(scanArgs('why', '--as-of', '2026-11-01', '--rules', 'COMMITS,CI_PIPELINE,DEPENDENTS'));
     expect(why.stdout).toContain(
-      "; not measured: CI_PIPELINE (no scanned repository's host has a forge API; see hosts:); not asked: DEPENDENTS (no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev)\n",
+      `; not asked: DEPENDENTS (no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev); CI_PIPELINE (${NO_FORGE_API})\n`,
+    );
+    expect(why.stdout).not.toContain('not measured');
+    // A forge rule no repository got as far as its forge for (this one's URL names a page below it).
+    const below = join(root, 'below.txt');
+    writeFileSync(below, `https://github.com/acme/alpha/tree/main mirror=${join(root, 'alpha.git')}\n`);
+    const unreached = await runCommand([
+      ...scanArgs('below', '--as-of', '2026-11-01', '--rules', 'COMMITS,ISSUE_REACTION_TIME'),
+      '--repos',
+      below,
+    ]);
+    expect(unreached.stdout).toContain('1 failed, ');
+    expect(unreached.stdout).toContain(
+      "; not measured: ISSUE_REACTION_TIME (no scanned repository got as far as its host's forge API)\n",
     );
     const custom = join(root, 'custom.yaml');
     const thresholds = join(root, 'custom-thresholds.yaml');

@@ -384,13 +384,17 @@ describe('badgepress scan with forge APIs', () => {
     expect(r.stderr).toBe('');
     const summary = JSON.parse(r.stdout);
     expect(summary).toMatchObject({ measured: 3, failed: 0, exitCode: 0, unmeasured: [] });
+    // The summary names the rules the (shipped Shape A) thresholds judge; the record holds every
+    // rule not asked, CI_PIPELINE too.
     expect(summary.notAsked).toEqual([
-      { rules: ['CI_PIPELINE', 'DEPENDENTS', 'ISSUE_REACTION_TIME', 'PACKAGES'], why: '--forge never (git alone)' },
+      { rules: ['DEPENDENTS', 'ISSUE_REACTION_TIME'], why: '--forge never (git alone)' },
     ]);
     const record = JSON.parse(readFileSync(join(root, 'store-git-alone/forge.example/acme/widget.ndjson'), 'utf8'));
-    expect([record.values.DEPENDENTS, record.evidence.DEPENDENTS]).toEqual([
-      null,
-      'not asked: --forge never (git alone)',
-    ]);
+    for (const rule of ['CI_PIPELINE', 'DEPENDENTS'])
+      expect([rule, record.values[rule], record.evidence[rule]]).toEqual([
+        rule,
+        null,
+        'not asked: --forge never (git alone)',
+      ]);
   });
 });

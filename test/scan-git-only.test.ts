@@ -159,7 +159,7 @@ describe('scan without asking a forge', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('0 failed');
     expect(r.stdout).toContain('; not asked: CI_PIPELINE, ISSUE_REACTION_TIME, PACKAGES (--forge never (git alone))');
-    expect(r.stdout).not.toContain('has a forge API');
+    expect(r.stdout).not.toContain('not measured');
     expect(lastRecord('store-api').evidence.CI_PIPELINE).toBe('not asked: --forge never (git alone)');
   });
 

@@ -107,11 +107,15 @@ describe('scan over HTTP', () => {
     expect(objects).toContain(`?${readme}`);
     expect(objects).not.toContain(`?${git(mirror, ['rev-parse', 'main:.mailmap']).trim()}`);
     const record = JSON.parse(readFileSync(join(store, `127.0.0.1_${http.port}/alpha.ndjson`), 'utf8'));
-    // The default thresholds judge DEPENDENTS; without a dependents: source it is not asked (null).
+    // The default thresholds judge DEPENDENTS; without a dependents: source it is not asked (null),
+    // and neither are the forge rules on 127.0.0.1, a git server with no forge API (null).
     expect(record.values).toEqual({
       BUS_FACTOR: 1,
+      CI_PIPELINE: null,
       COMMITS: { events: [utc(2026, 1, 5), utc(2026, 2, 5)] },
       DEPENDENTS: null,
+      ISSUE_REACTION_TIME: null,
+      PACKAGES: null,
       RELEASES: { events: [utc(2026, 2, 6)] },
       SECURITY_POLICY: true,
     });

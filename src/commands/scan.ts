@@ -104,15 +104,16 @@ function parseMonth(text: string): number {
 
 /**
  * The rules nothing measured, grouped by why: a rule badgepress does not measure (the
- * thresholds judge it: another scanner writes it), and forge rules when no scanned repository
- * was measured through a forge's API. The dependents rule without `dependents:` is not among
- * them: it is not asked, and the records and the summary's "not asked" say why.
+ * thresholds judge it: another scanner writes it), and forge rules when no repository got as
+ * far as its host's forge (none was scanned, or each failed before). A host without a forge
+ * API, like the dependents rule without `dependents:`, is no such why: its rules are not
+ * asked, and the records and the summary's "not asked" say why.
  */
 function unmeasuredWhy(ids: readonly string[]): string {
   const why = (id: string) =>
     !isMeasuredRule(id)
       ? 'badgepress does not measure them; another scanner writes them'
-      : "no scanned repository's host has a forge API; see hosts:";
+      : "no scanned repository got as far as its host's forge API";
   const groups = new Map<string, string[]>();
   for (const id of ids) groups.set(why(id), [...(groups.get(why(id)) ?? []), id]);
   return [...groups].map(([reason, group]) => `${group.join(', ')} (${reason})`).join('; ');

@@ -96,5 +96,8 @@ export interface ForgeMeasurer {
   inFlight?(ceiling: number): number;
 }
 
-/** The adapter for a target's host, or undefined for a host with no known forge (git rules only). */
+/**
+ * The forge measurer for a target's host, or undefined for git's rules alone (the scan's own
+ * `forgeFor` gives every host one: a host with no known forge holds the forge rules not asked).
+ */
 export type ForgeFor = (target: ScanTarget) => ForgeMeasurer | undefined;

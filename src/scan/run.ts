@@ -125,10 +125,15 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
     await lease.release();
     await writer.close();
   }
-  // Only rules someone asks for or judges are worth a word when nothing measured them (a
-  // repository on a host without a forge API leaves the forge rules out, as it should).
+  // Only rules someone asks for or judges are worth a word, whether nothing measured them or
+  // they were not asked (the records hold those null with why: thresholds judging one later
+  // find the cause).
   const wanted = new Set(run.asked ?? judged.ids);
   summary.unmeasured = summary.unmeasured.filter((id) => wanted.has(id));
+  summary.notAsked = summary.notAsked.flatMap((n) => {
+    const rules = n.rules.filter((id) => wanted.has(id));
+    return rules.length > 0 ? [{ ...n, rules }] : [];
+  });
   const sources = found && {
     repositories: found.targets.length,
     moved: found.moved,
@@ -157,8 +162,9 @@ async function leasedWriter(run: ScanRun, settings: Settings): Promise<{ writer:
 }
 
 /**
- * Each target's forge measurer; with no server to ask, the forge rules are null as not asked,
- * never failures, and so is the dependents rule when `rules` want it and the config names no index.
+ * Each target's forge measurer; with no server to ask (or none known for the host), the forge
+ * rules are null as not asked, never failures, and so is the dependents rule when `rules` want
+ * it and the config names no index.
  */
 function forgesAsked(run: ScanRun, settings: Settings, rules: ReadonlySet<string>): ForgeFor {
   const dependents = settings.dependents ? { dependents: settings.dependents } : {};

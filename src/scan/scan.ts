@@ -59,7 +59,7 @@ export interface ScanSummary {
   movedAside: number;
   /** Rule ids asked for that nothing here could measure. */
   unmeasured: string[];
-  /** Rules this run chose not to ask a server for, by why (`--forge never`, a host's `api: false`). */
+  /** Rules this run chose not to ask a server for, by why (`--forge never`, a host's `api: false`, a host without a forge API). */
   notAsked: Array<{ rules: string[]; why: string }>;
   forgeRequests: number;
   /** Of forgeRequests, those the forges count against their rate limits (a free 304 is not). */

@@ -78,10 +78,20 @@ export interface ForgeSettings {
 }
 
 /**
+ * Why the forge rules are not asked for a repository on `host`, a host no `hosts:` entry names
+ * and badgepress does not know (a plain git server, or a forge nobody said the kind of), and
+ * what to do.
+ */
+export function noForgeApiKnown(host: string): string {
+  const kinds = `${FORGE_KINDS.slice(0, -1).join(', ')} or ${FORGE_KINDS.at(-1)}`;
+  return `no forge API is known for ${host}; to measure it, name its kind (${kinds}) and apiUrl under hosts: in the config`;
+}
+
+/**
  * The measurer for each target: its host's forge adapter (the config's `hosts:` over the known
- * ones) and the dependency index when one is chosen; undefined when neither applies (a host
- * with no known forge gets the git rules only). One queue per host and token for the whole
- * run, however many repositories share them.
+ * ones) and the dependency index when one is chosen. A host whose entry says `api: false`, and
+ * one with no known forge (a plain git server), gets the forge rules null as not asked, saying
+ * why. One queue per host and token for the whole run, however many repositories share them.
  */
 export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, string | undefined>>): ForgeFor {
   const registry = new QueueRegistry();
@@ -110,9 +120,12 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
         );
     }
     if (measurers.has(target.host)) return measurers.get(target.host);
-    let m: ForgeMeasurer | undefined;
+    let m: ForgeMeasurer;
     if (host?.api === false) m = notAskedMeasurer(FORGE_RULES, `hosts: ${target.host}: api: false (git alone)`);
-    else if (host) {
+    // Held, not left out: the record says why, and a scan at the same time once the host is
+    // named finds it complete (as after --forge never), never "incomplete".
+    else if (!host) m = notAskedMeasurer(FORGE_RULES, noForgeApiKnown(target.host));
+    else {
       const adapter = forgeAdapter(host.kind)!;
       const tokenEnv = apiTokenEnv(
         target.host,
@@ -130,7 +143,7 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
           registry.inFlight(access.apiUrl, access.tokens.length, access.requestsPerSecond, ceiling),
       };
     }
-    if (dependents) m = m ? combined(m, dependents) : dependents;
+    if (dependents) m = combined(m, dependents);
     measurers.set(target.host, m);
     return m;
   };
