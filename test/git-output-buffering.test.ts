@@ -5,8 +5,9 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
 import { git } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { CatFile, parseTree, treeEntriesNamed } from '../src/measure/git/cat-file.ts';
-import { readSnapshots } from '../src/measure/git/snapshot.ts';
+import { CatFile, parseTree, rootChanges, type TreeEntry } from '../src/measure/git/cat-file.ts';
+import { applyRootChanges, readSnapshots } from '../src/measure/git/snapshot.ts';
+import { hostileGit } from './helpers/hostile-git.ts';
 import { ByteQueue } from '../src/measure/git/byte-queue.ts';
 import { streamGitRecords } from '../src/measure/git/run.ts';
 
@@ -141,12 +142,13 @@ describe('buffering git output', () => {
     const rootBytes = Number(git(gitDir, ['cat-file', '-s', `${commits[3]}^{tree}`]).trim());
     const call = { gitDir, settings: { timeoutMs: 30_000 } };
     const cat = new CatFile(call);
-    // Listed by git above 100 kB of roots to print again (3 × about 180 kB here).
+    // Worked out from what git says changed above 100 kB of roots to print again (3 × about
+    // 180 kB here): the file changed every month is no entry a rule reads; Security.md is added.
     const snapshots = await readSnapshots(
       cat,
       commits,
       undefined,
-      (trees, only) => treeEntriesNamed(call, trees, only),
+      (pairs, bytes) => rootChanges(call, pairs, bytes),
       100_000,
     );
     await cat.close();
@@ -160,30 +162,118 @@ describe('buffering git output', () => {
     expect(cat.bodyBytes).toBeLessThan(1.5 * rootBytes);
   });
 
-  it('git lists the wanted entries of a tree whatever pathspec variables the environment sets', async () => {
-    const empty = git(gitDir, ['mktree'], {}, '').trim();
-    const tree = git(
-      gitDir,
-      ['mktree'],
-      {},
-      `100644 blob ${blob}\tSecurity.MD\n100644 blob ${blob}\tother\n040000 tree ${empty}\t.GitHub\n`,
-    ).trim();
-    // Passed on, the first has git take ":(icase,literal)security.md" as a path (nothing listed),
-    // the second refuse the glob pathspec that stands for the Kelvin sign (git fails).
-    for (const name of ['GIT_LITERAL_PATHSPECS', 'GIT_NOGLOB_PATHSPECS']) vi.stubEnv(name, '1');
-    try {
-      const listed = await treeEntriesNamed(
-        { gitDir, settings: { timeoutMs: 30_000 } },
-        [tree],
-        new Set(['security.md', '.github']),
+  it('each root worked out from the one before is the one git ls-tree shows, with a hostile config', async () => {
+    const wanted = [
+      'security.md',
+      'security.markdown',
+      'security.adoc',
+      'security.rst',
+      '.github',
+      'docs',
+      'doc',
+      '.mailmap',
+    ];
+    const blobOf = (text: string) => git(gitDir, ['hash-object', '-w', '--stdin'], {}, text).trim();
+    // --missing: a submodule's commit is not in the repository.
+    const treeOf = (rows: string[]) => git(gitDir, ['mktree', '--missing'], {}, `${rows.join('\n')}\n`).trim();
+    const [a, b, c] = [blobOf('a\n'), blobOf('b\n'), blobOf('c\n')];
+    const inner1 = treeOf([`100644 blob ${a}\tSECURITY.md`]);
+    const inner2 = treeOf([`100644 blob ${b}\tSECURITY.md`]);
+    const fillers = Array.from({ length: 300 }, (_, i) => `100644 blob ${a}\tfile${String(i).padStart(4, '0')}`);
+    // Each root by hand: a change to what the rules read from the root before, one kind each.
+    const roots: string[][] = [
+      [`100644 blob ${a}\tSECURITY.md`, `100644 blob ${b}\t.mailmap`, `040000 tree ${inner1}\tdocs`],
+      // The policy changed.
+      [`100644 blob ${c}\tSECURITY.md`, `100644 blob ${b}\t.mailmap`, `040000 tree ${inner1}\tdocs`],
+      // Another case of it added.
+      [
+        `100644 blob ${c}\tSECURITY.md`,
+        `100644 blob ${b}\t.mailmap`,
+        `040000 tree ${inner1}\tdocs`,
+        `100644 blob ${a}\tsecurity.md`,
+      ],
+      // The first removed.
+      [`100644 blob ${b}\t.mailmap`, `040000 tree ${inner1}\tdocs`, `100644 blob ${a}\tsecurity.md`],
+      // A folder made a file.
+      [`100644 blob ${b}\t.mailmap`, `100644 blob ${a}\tdocs`, `100644 blob ${a}\tsecurity.md`],
+      // And back; a folder and a symbolic link added.
+      [
+        `100644 blob ${b}\t.mailmap`,
+        `040000 tree ${inner1}\tdocs`,
+        `100644 blob ${a}\tsecurity.md`,
+        `040000 tree ${inner1}\t.GitHub`,
+        `120000 blob ${a}\tSecurity.rst`,
+      ],
+      // The folder changed, the link made an executable file.
+      [
+        `100644 blob ${b}\t.mailmap`,
+        `040000 tree ${inner1}\tdocs`,
+        `100644 blob ${a}\tsecurity.md`,
+        `040000 tree ${inner2}\t.GitHub`,
+        `100755 blob ${a}\tSecurity.rst`,
+      ],
+      // A submodule, a Kelvin sign; much removed.
+      [
+        `100644 blob ${b}\t.mailmap`,
+        `040000 tree ${inner1}\tdocs`,
+        `160000 commit ${'1'.repeat(40)}\tdoc`,
+        `100644 blob ${a}\tSECURITY.MAR\u212ADOWN`,
+      ],
+      // The submodule moved on.
+      [`040000 tree ${inner1}\tdocs`, `160000 commit ${'2'.repeat(40)}\tdoc`],
+    ].map((rows) => [...fillers, ...rows]);
+    const commits: string[] = [];
+    for (const [month, rows] of roots.entries())
+      commits.push(
+        git(
+          gitDir,
+          ['commit-tree', treeOf(rows), '-m', `root ${month}`, ...(month > 0 ? ['-p', commits[month - 1]!] : [])],
+          { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@b' },
+        ).trim(),
       );
-      // As git ls-tree shows the tree (a tree's mode as the tree object holds it, 40000).
-      expect(listed.get(tree)).toEqual([
-        { mode: '40000', name: '.GitHub', oid: empty },
-        { mode: '100644', name: 'Security.MD', oid: blob },
-      ]);
+    // The kept entries of each root as plain git lists them, in its order.
+    const byGit = commits.map((commit) =>
+      git(gitDir, ['ls-tree', '-z', commit])
+        .split('\0')
+        .filter((row) => row !== '')
+        .map((row): TreeEntry => {
+          const [meta, name] = row.split('\t') as [string, string];
+          const [mode, , oid] = meta.split(' ') as [string, string, string];
+          return { mode: mode.replace(/^0+(?=\d{5}$)/, ''), name, oid };
+        })
+        .filter((e) => wanted.includes(e.name.toLowerCase())),
+    );
+    const hostile = hostileGit(root);
+    hostile.infect(gitDir);
+    for (const [key, value] of Object.entries(hostile.env)) vi.stubEnv(key, value);
+    let changes: Map<string, unknown>;
+    try {
+      changes = await rootChanges(
+        { gitDir, settings: { timeoutMs: 30_000 } },
+        commits.slice(1).map((commit, i) => [commits[i]!, commit] as const),
+      );
     } finally {
       vi.unstubAllEnvs();
     }
+    expect(hostile.ran()).toBe('');
+    let entries = byGit[0]!;
+    for (const [month, commit] of commits.entries()) {
+      if (month === 0) continue;
+      const next = applyRootChanges(entries, (changes.get(commit) ?? []) as Parameters<typeof applyRootChanges>[1]);
+      expect({ month, entries: next }).toEqual({ month, entries: byGit[month] });
+      entries = next!;
+    }
+  });
+
+  it('changes that do not fit the root before are refused: the root is then read whole', () => {
+    const policy = { mode: '100644', name: 'SECURITY.md', oid: 'a'.repeat(40) };
+    const changed = { ...policy, oid: 'b'.repeat(40) };
+    // An entry git says changed that is not there, or not as git says it was; one added twice.
+    expect(applyRootChanges([], [{ name: 'SECURITY.md', before: policy, after: changed }])).toBeUndefined();
+    expect(applyRootChanges([changed], [{ name: 'SECURITY.md', before: policy, after: changed }])).toBeUndefined();
+    expect(applyRootChanges([policy], [{ name: 'SECURITY.md', after: changed }])).toBeUndefined();
+    expect(applyRootChanges([policy, policy], [{ name: 'SECURITY.md', before: policy }])).toBeUndefined();
+    // A change to no name a rule reads leaves the entries as they are.
+    expect(applyRootChanges([policy], [{ name: 'README.md', after: changed }])).toEqual([policy]);
   });
 });

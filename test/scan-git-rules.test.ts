@@ -6,7 +6,7 @@ import { measureRepository } from '../src/measure/git/measure.ts';
 import { botTest } from '../src/measure/bots.ts';
 import type { GitRuleOptions } from '../src/measure/git/rules.ts';
 import { GIT_RULE_IDS } from '../src/model/measured-rules.ts';
-import { CatFile, treeEntriesNamed } from '../src/measure/git/cat-file.ts';
+import { CatFile, rootChanges } from '../src/measure/git/cat-file.ts';
 import { readSnapshots } from '../src/measure/git/snapshot.ts';
 import { git, utc, WorkRepo, type Person } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -338,13 +338,17 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
     await cat.close();
     const found = commits.map((oid) => snapshots.get(oid)!.securityPolicy);
     expect(found).toEqual([...cases.map(([, , want]) => want), undefined]);
-    // The same trees listed by git (git diff-tree, case-insensitive pathspecs) instead of read.
+    // The same roots worked out, each from the one before and what git says changed between
+    // them (every case a new root: files added, removed, made a folder, a link, a submodule).
     const listing = new CatFile(call);
+    const asked: string[] = [];
+    const read = listing.read.bind(listing);
+    listing.read = (name) => (asked.push(name), read(name));
     const listed = await readSnapshots(
       listing,
       commits,
       undefined,
-      (trees, only) => treeEntriesNamed(call, trees, only),
+      (pairs, rootBytes) => rootChanges(call, pairs, rootBytes),
       0,
     );
     await listing.close();
@@ -352,6 +356,9 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
       ...cases.map(([, , want]) => want),
       undefined,
     ]);
+    // No root but the first was read: every other one was worked out.
+    const roots = commits.map((c) => work.git(['rev-parse', `${c}^{tree}`]).trim());
+    expect(asked.filter((name) => roots.slice(1).includes(name))).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 // What the tree of a measured commit holds that a rule reads: a security policy file and the
 // .mailmap. Trees are read through one cat-file process; a blobless mirror has them all.
-import { type CatFile, parseTree, type TreeEntry } from './cat-file.ts';
+import { type CatFile, parseTree, type RootChange, type TreeEntry } from './cat-file.ts';
 import { NO_MAILMAP, parseMailmap, type Mailmap } from './mailmap.ts';
 
 export interface Snapshot {
@@ -68,26 +68,68 @@ function placeName(root: readonly TreeEntry[], place: string): string {
 export type MissingBlobs = (roots: readonly string[], blobs: readonly string[]) => Promise<ReadonlySet<string>>;
 
 /**
- * The entries of each tree (by oid) whose lower-case name is in `only`, read without printing
- * the trees (`treeEntriesNamed`); a rejection makes the trees be read in full instead.
+ * The root entries that differ from the older to the newer commit of each pair, keyed by the
+ * newer (`rootChanges`); a rejection makes the roots be read in full instead.
  */
-export type TreeLister = (trees: readonly string[], only: ReadonlySet<string>) => Promise<Map<string, TreeEntry[]>>;
+export type RootDiffer = (
+  pairs: ReadonlyArray<readonly [older: string, newer: string]>,
+  rootBytes: number,
+) => Promise<Map<string, RootChange[]>>;
 
 // Above this many bytes of root trees to read again (the first root's size times the other
-// distinct roots), the other roots' entries are listed by git rather than printed to us.
+// distinct roots), the other roots' entries are worked out from what changed between them.
 const LIST_ABOVE_BYTES = 1 << 20;
+
+// Where an entry sorts in a tree: git compares names as bytes, a tree's as if it ended in "/".
+// A kept name is ASCII but for the Kelvin sign (the one other character that lower-cases to
+// ASCII): JavaScript's order of such strings is the order of their UTF-8 bytes.
+const sortKey = (e: TreeEntry) => (isTree(e) ? `${e.name}/` : e.name);
+
+/**
+ * The kept entries of a root tree from those of the root before it (`entries`, in tree order)
+ * and git's changes between the two: only changes to a kept name matter. Undefined when the
+ * changes do not fit the entries (an entry changed that is not there as git says it was, a
+ * name twice): the root is then read whole.
+ */
+export function applyRootChanges(
+  entries: readonly TreeEntry[],
+  changes: readonly RootChange[],
+): TreeEntry[] | undefined {
+  const relevant = changes.filter((c) => READ_NAMES.has(c.name.toLowerCase()));
+  if (relevant.length === 0) return entries as TreeEntry[];
+  const next = [...entries];
+  // What went first, then what came: a folder made a file is two changes under one name, the
+  // file (sorting first) added before the folder is removed.
+  for (const { name, before } of relevant) {
+    if (!before) continue;
+    const at = next.findIndex((e) => e.name === name);
+    const was = next[at];
+    if (!was || was.oid !== before.oid || isTree(was) !== isTree(before)) return undefined;
+    if (next.some((e, k) => k > at && e.name === name)) return undefined;
+    next.splice(at, 1);
+  }
+  for (const { name, after } of relevant) {
+    if (!after) continue;
+    if (next.some((e) => e.name === name)) return undefined;
+    const key = sortKey(after);
+    const place = next.findIndex((e) => sortKey(e) > key);
+    next.splice(place < 0 ? next.length : place, 0, after);
+  }
+  return next;
+}
 
 /**
  * Reads the snapshot of each commit (by oid) through one cat-file process; each tree and blob
  * read once. Without `missingOf` every .mailmap blob is taken to be present (a full repository).
- * Commits that share a root tree share its read; with `listTrees`, the roots beyond the first
- * are listed by git when reading them would print more than `listAboveBytes`.
+ * Commits that share a root tree share its read; with `rootsDiffer`, when reading the roots
+ * beyond the first would print more than `listAboveBytes`, each is worked out from the one
+ * before it and what git says changed between them (applyRootChanges).
  */
 export async function readSnapshots(
   cat: CatFile,
   commits: readonly string[],
   missingOf?: MissingBlobs,
-  listTrees?: TreeLister,
+  rootsDiffer?: RootDiffer,
   listAboveBytes = LIST_ABOVE_BYTES,
 ): Promise<Map<string, Snapshot>> {
   const trees = new Map<string, Promise<{ oid?: string; entries: TreeEntry[] }>>();
@@ -137,10 +179,31 @@ export async function readSnapshots(
   const rootIdOf = new Map<string, string | undefined>(
     commits.map((c, i) => [c, i === 0 ? (first?.type === 'tree' ? first.oid : undefined) : rootIds[i - 1]]),
   );
-  const others = [...new Set(rootIds.filter((t): t is string => t !== undefined && !trees.has(t)))];
-  if (listTrees && first && others.length > 0 && first.body.length * others.length > listAboveBytes) {
-    const listed = await listTrees(others, READ_NAMES).catch(() => undefined);
-    for (const [oid, entries] of listed ?? []) trees.set(oid, Promise.resolve({ oid, entries }));
+  // Each root not read yet, once, with the first commit that has it, in the commits' order.
+  const others: Array<{ commit: string; root: string }> = [];
+  const seen = new Set(trees.keys());
+  rootIds.forEach((root, i) => {
+    if (root === undefined || seen.has(root)) return;
+    seen.add(root);
+    others.push({ commit: commits[i + 1]!, root });
+  });
+  if (
+    rootsDiffer &&
+    first?.type === 'tree' &&
+    others.length > 0 &&
+    first.body.length * others.length > listAboveBytes
+  ) {
+    const changes = await rootsDiffer(
+      others.map(({ commit }, i) => [i === 0 ? commits[0]! : others[i - 1]!.commit, commit] as const),
+      first.body.length,
+    ).catch(() => undefined);
+    let entries = (await trees.get(first.oid)!).entries;
+    for (const { commit, root } of changes ? others : []) {
+      const worked = applyRootChanges(entries, changes!.get(commit) ?? []);
+      if (worked) trees.set(root, Promise.resolve({ oid: root, entries: worked }));
+      // What git said does not fit: this root read whole, and the next worked out from it.
+      entries = worked ?? (await treeOf(root)).entries;
+    }
   }
   const rootOf = (commit: string): Promise<{ oid?: string; entries: TreeEntry[] }> => {
     const oid = rootIdOf.get(commit);
