@@ -343,7 +343,7 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
     const listing = new CatFile(call);
     const asked: string[] = [];
     const read = listing.read.bind(listing);
-    listing.read = (name) => (asked.push(name), read(name));
+    listing.read = (name, onHeader) => (asked.push(name), read(name, onHeader));
     const listed = await readSnapshots(
       listing,
       commits,

@@ -66,14 +66,16 @@ export class CatFile {
   /**
    * The object `name` (an oid or `<rev>^{tree}`), or undefined when the repository lacks it.
    * The request is written at once and answers are read in order, so many reads in flight
-   * cost one round trip, not one each.
+   * cost one round trip, not one each. `onHeader` hears the object's type and size before its
+   * body is read (what a caller may start on meanwhile).
    */
-  read(name: string): Promise<GitObject | undefined> {
+  read(name: string, onHeader?: (type: string, size: number) => void): Promise<GitObject | undefined> {
     this.child.stdin.write(`${name}\n`);
     const next = this.queue.then(async () => {
       const header = await this.line();
       const [oid, type, size] = header.split(' ');
       if (type === 'missing' || type === 'ambiguous' || size === undefined) return undefined;
+      onHeader?.(type!, Number(size));
       const body = await this.bytes(Number(size));
       this.bodyBytes += body.length;
       await this.bytes(1); // the newline after each object

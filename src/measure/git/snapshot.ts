@@ -157,8 +157,21 @@ export async function readSnapshots(
     return mailmap;
   };
   // The first commit's root read whole (its size says what the others would cost); the others'
-  // root tree ids from their commit objects (small), in the same round trip.
-  const firstRoot = commits.length > 0 ? cat.read(`${commits[0]}^{tree}`) : undefined;
+  // root tree ids from their commit objects (small), in the same round trip. When reading the
+  // others would print more than listAboveBytes (the first root's size times the other commits),
+  // what changed from each commit's root to the next one's is asked of git as soon as that size
+  // is known: git works on it while the first root is read.
+  let changes: Promise<Map<string, RootChange[]> | undefined> | undefined;
+  const firstRoot =
+    commits.length > 0
+      ? cat.read(`${commits[0]}^{tree}`, (type, size) => {
+          if (rootsDiffer && type === 'tree' && size * (commits.length - 1) > listAboveBytes)
+            changes = rootsDiffer(
+              commits.slice(1).map((commit, i) => [commits[i]!, commit] as const),
+              size,
+            ).catch(() => undefined);
+        })
+      : undefined;
   const rootIds = await Promise.all(
     commits
       .slice(1)
@@ -179,29 +192,21 @@ export async function readSnapshots(
   const rootIdOf = new Map<string, string | undefined>(
     commits.map((c, i) => [c, i === 0 ? (first?.type === 'tree' ? first.oid : undefined) : rootIds[i - 1]]),
   );
-  // Each root not read yet, once, with the first commit that has it, in the commits' order.
-  const others: Array<{ commit: string; root: string }> = [];
-  const seen = new Set(trees.keys());
-  rootIds.forEach((root, i) => {
-    if (root === undefined || seen.has(root)) return;
-    seen.add(root);
-    others.push({ commit: commits[i + 1]!, root });
-  });
-  if (
-    rootsDiffer &&
-    first?.type === 'tree' &&
-    others.length > 0 &&
-    first.body.length * others.length > listAboveBytes
-  ) {
-    const changes = await rootsDiffer(
-      others.map(({ commit }, i) => [i === 0 ? commits[0]! : others[i - 1]!.commit, commit] as const),
-      first.body.length,
-    ).catch(() => undefined);
-    let entries = (await trees.get(first.oid)!).entries;
-    for (const { commit, root } of changes ? others : []) {
-      const worked = applyRootChanges(entries, changes!.get(commit) ?? []);
+  const changed = await changes;
+  if (changed && first?.type === 'tree') {
+    // Each commit's root from the one before's (known by then) and what changed between them.
+    let entries: TreeEntry[] | undefined = (await trees.get(first.oid)!).entries;
+    for (let i = 1; i < commits.length; i++) {
+      const root = rootIds[i - 1];
+      const known = root === undefined ? undefined : trees.get(root);
+      if (root === undefined || known) {
+        entries = known && (await known).entries;
+        continue;
+      }
+      const worked = entries && applyRootChanges(entries, changed.get(commits[i]!) ?? []);
       if (worked) trees.set(root, Promise.resolve({ oid: root, entries: worked }));
-      // What git said does not fit: this root read whole, and the next worked out from it.
+      // What git said does not fit, or nothing to work from: this root read whole, the next
+      // worked out from it.
       entries = worked ?? (await treeOf(root)).entries;
     }
   }
