@@ -77,7 +77,7 @@ export type RootDiffer = (
 ) => Promise<Map<string, RootChange[]>>;
 
 // Above this many bytes of root trees to read again (the first root's size times the other
-// distinct roots), the other roots' entries are worked out from what changed between them.
+// commits), the other roots' entries are worked out from what changed between them.
 const LIST_ABOVE_BYTES = 1 << 20;
 
 // Where an entry sorts in a tree: git compares names as bytes, a tree's as if it ended in "/".
