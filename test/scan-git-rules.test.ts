@@ -359,6 +359,14 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
     // No root but the first was read: every other one was worked out.
     const roots = commits.map((c) => work.git(['rev-parse', `${c}^{tree}`]).trim());
     expect(asked.filter((name) => roots.slice(1).includes(name))).toEqual([]);
+    // git failing to say what changed: every root read whole, the same policies found.
+    const whole = new CatFile(call);
+    const failed = await readSnapshots(whole, commits, undefined, () => Promise.reject(new Error('git failed')), 0);
+    await whole.close();
+    expect(commits.map((oid) => failed.get(oid)!.securityPolicy)).toEqual([
+      ...cases.map(([, , want]) => want),
+      undefined,
+    ]);
   });
 });
 
