@@ -64,9 +64,12 @@ const FORGEJO: Catalogue = {
     { path: 'forge/upstream-copy', mirror: true },
     { path: 'forge/renamed-now' },
     { path: 'carol/site' },
+    // Not private, in an organisation signed-in users alone may see (`limited`).
+    { path: 'guild/plans', visibility: 'internal' },
   ],
   renamed: { 'forge/renamed-then': 'forge/renamed-now' },
   users: ['carol'],
+  limitedOwners: ['guild'],
 };
 
 describe('badgepress discover', () => {
@@ -188,6 +191,26 @@ describe('badgepress discover', () => {
       ].join('\n'),
     );
     expect(github.violations).toEqual([]);
+    expect(forgejo.violations).toEqual([]);
+  });
+
+  it("never lists a Forgejo repository that only the instance's signed-in users may see", async () => {
+    // Forgejo answers guild/plans with private: false and internal: false (internal is for an
+    // owner of members only); its owner's visibility, limited, is what keeps anonymous out.
+    const org = await discover(['https://forge.example/guild', 'https://forge.example/']);
+    expect(org.stderr).toBe('');
+    expect(org.stdout).toBe(
+      [
+        'https://forge.example/carol/site',
+        'https://forge.example/forge/app',
+        'https://forge.example/forge/renamed-now',
+        '',
+      ].join('\n'),
+    );
+    const file = join(root, 'limited.yaml');
+    writeConfig(file, ['sources:', '  - url: https://forge.example/guild', '    visibility: [public, internal]']);
+    const kept = await discover([], file);
+    expect(kept.stdout).toBe('https://forge.example/guild/plans\n');
     expect(forgejo.violations).toEqual([]);
   });
 

@@ -218,7 +218,7 @@ describe('Gitea/Forgejo adapter', () => {
     );
     expect(giteaCheck('GET', '/repos/{owner}/{repo}', 404, { message: 'not found', errors: 'none' })).not.toEqual([]);
     // A field the adapter reads, missing (Forgejo's structs send each of them on every answer).
-    const user = { id: 1, login: 'ann' };
+    const user = { id: 1, login: 'ann', visibility: 'public' };
     const issue = {
       id: 1,
       number: 1,

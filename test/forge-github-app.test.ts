@@ -5,6 +5,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forgeFor } from '../src/measure/forge/index.ts';
+import { discoverSources } from '../src/measure/forge/sources.ts';
+import { SOURCE_DEFAULTS } from '../src/config/load.ts';
 import type { ForgeRequest, ForgeResult } from '../src/measure/types.ts';
 import { startGitHub, type GhRepository } from '../scripts/lib/forge-peers/github.ts';
 import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';
@@ -99,6 +101,43 @@ describe('GitHub App authentication', () => {
     expect(r!.failures[0]).toMatch(/^GitHub API: 401 .*GitHub App APP_ID/);
     expect(r!.measurements[0]!.values.RELEASES).toBeNull();
     expect(JSON.stringify(r)).not.toContain('PRIVATE KEY');
+  });
+
+  it("lists an organisation's and a user's repositories with their installations' tokens", async () => {
+    server = await startGitHub({
+      app: { id: '4242', publicKey, installationId: 77 },
+      pageCap: 1,
+      catalogue: {
+        web: 'https://ghe.example',
+        repos: [{ path: 'acme/One' }, { path: 'acme/Two' }, { path: 'bob/dots' }],
+        renamed: { 'acme/old': 'acme/Two' },
+        users: ['bob'],
+      },
+    });
+    const host = { kind: 'github' as const, apiUrl: server.url, appIdEnv: 'APP_ID', appKeyEnv: 'APP_KEY' };
+    const source = (url: string) => ({ ...SOURCE_DEFAULTS, url, include: [], exclude: [], where: 'test' });
+    const found = await discoverSources(
+      [source('https://ghe.example/acme'), source('https://ghe.example/bob')],
+      { hosts: { 'ghe.example': { ...host, requestsPerSecond: 0 } } },
+      { APP_ID: '4242', APP_KEY: PEM },
+      ['https://ghe.example/acme/old'],
+    );
+    expect(found.problems).toEqual([]);
+    expect(found.targets.map((t) => t.url)).toEqual([
+      'https://ghe.example/acme/One',
+      'https://ghe.example/acme/Two',
+      'https://ghe.example/bob/dots',
+    ]);
+    // The old name looked up with a token too: a rename, not a 401.
+    expect(found.moved).toEqual([{ from: 'https://ghe.example/acme/old', to: 'https://ghe.example/acme/Two' }]);
+    // acme's installation found as an organisation's, bob's (a user) after the org's 404.
+    expect(server.requests.filter((q) => q.path.endsWith('/installation')).map((q) => q.path)).toEqual([
+      '/orgs/acme/installation',
+      '/orgs/bob/installation',
+      '/users/bob/installation',
+    ]);
+    expect(mints()).toBe(1);
+    expect(server.violations).toEqual([]);
   });
 
   it('an id without its key is an error naming the variable that is missing', async () => {

@@ -1,6 +1,7 @@
 // A host's repositories in flight from its rate limit (issue 33 item 5, `scan.perHost: auto`):
 // all of scan.concurrency while the window's budget keeps the pool's pace until the reset,
 // fewer in proportion when not, at least 1. Figures worked out by hand.
+import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forgeFor } from '../src/measure/forge/index.ts';
 import { hostConcurrency } from '../src/measure/forge/core/http.ts';
@@ -40,6 +41,19 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** acme/widget on `host`, measured at 2026-11-25. */
+function requestOn(host: string): ForgeRequest {
+  const E = Date.parse('2026-11-25T00:00:00Z') / 1000;
+  return {
+    target: { url: `https://${host}/acme/widget`, host, path: 'acme/widget', source: 'x' },
+    times: [E],
+    asOf: E,
+    git: { tagNames: new Set() },
+    windowMonths: {},
+    horizonMonths: 12,
+  };
+}
+
 describe("a host's measurer", () => {
   it('reads the rate-limit headers of its answers: 100 left for an hour is 1 in flight', async () => {
     const reset = String(Math.floor(Date.now() / 1000) + 3600);
@@ -53,14 +67,7 @@ describe("a host's measurer", () => {
       { hosts: { [host]: { kind: 'github', apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 10 } } },
       { T: 'tok-one' },
     );
-    const request: ForgeRequest = {
-      target: { url: `https://${host}/acme/widget`, host, path: 'acme/widget', source: 'x' },
-      times: [Date.parse('2026-11-25T00:00:00Z') / 1000],
-      asOf: Date.parse('2026-11-25T00:00:00Z') / 1000,
-      git: { tagNames: new Set() },
-      windowMonths: {},
-      horizonMonths: 12,
-    };
+    const request = requestOn(host);
     const measurer = forge(request.target)!;
     expect(measurer.inFlight?.(4)).toBe(4);
     // The REST answer says 100 are left for an hour: 0.03 a second of a pace of 10, so 1. The
@@ -68,6 +75,33 @@ describe("a host's measurer", () => {
     const r = await measurer.measure(request);
     expect(r.failures).toEqual([]);
     expect(server.requests.some((q) => q.path === '/graphql')).toBe(true);
+    expect(measurer.inFlight?.(4)).toBe(1);
+  });
+
+  it("with a GitHub App, reads its installation token's budget: 100 left for an hour is 1", async () => {
+    const reset = String(Math.floor(Date.now() / 1000) + 3600);
+    const limited = { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '100', 'x-ratelimit-reset': reset };
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    server = await startGitHub({
+      app: { id: '7', publicKey },
+      releases: [{ tag: 'v1', published: '2026-10-01T00:00:00Z' }],
+      override: (t, _q, _n, normal) =>
+        t === '/repos/{owner}/{repo}/releases' ? { ...normal(), headers: limited } : undefined,
+    });
+    const host = 'ghe.example';
+    const forge = forgeFor(
+      {
+        hosts: {
+          [host]: { kind: 'github', apiUrl: server.url, appIdEnv: 'A', appKeyEnv: 'K', requestsPerSecond: 10 },
+        },
+      },
+      { A: '7', K: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() },
+    );
+    const request = requestOn(host);
+    const measurer = forge(request.target)!;
+    const r = await measurer.measure(request);
+    expect(r.failures).toEqual([]);
+    expect(server.requests.some((q) => q.path.endsWith('/releases'))).toBe(true);
     expect(measurer.inFlight?.(4)).toBe(1);
   });
 });

@@ -26,6 +26,11 @@ export interface Catalogue {
   renamed?: Readonly<Record<string, string>>;
   /** Owners that are users, not organisations or groups. */
   users?: readonly string[];
+  /**
+   * Owners whose profile signed-in users alone may see (Gitea's and Forgejo's `limited`): their
+   * repositories listed `internal` are not private, yet no anonymous visitor sees them.
+   */
+  limitedOwners?: readonly string[];
 }
 
 /** A repository of the catalogue with its id (its place, from 1) and defaults filled in. */

@@ -66,22 +66,36 @@ const user = (login: string | undefined) => ({
   login: login ?? '',
   full_name: login ?? '',
   avatar_url: `https://forge.example/avatars/${login}`,
+  visibility: 'public',
 });
-const repository = (fullName: string, hasIssues = true, web = 'https://forge.example', h?: Held) => ({
-  id: h?.id ?? 7,
-  full_name: fullName,
-  name: fullName.split('/')[1],
-  owner: user(fullName.split('/')[0]!),
-  has_issues: hasIssues,
-  html_url: `${web}/${fullName}`,
-  private: h ? h.visibility === 'private' : false,
-  internal: h ? h.visibility === 'internal' : false,
-  fork: h?.fork ?? false,
-  mirror: h?.mirror ?? false,
-  archived: h?.archived ?? false,
-  // A repository without topics: Go's nil slice, sent as null.
-  topics: h && h.topics.length > 0 ? h.topics : null,
-});
+const repository = (
+  fullName: string,
+  hasIssues = true,
+  web = 'https://forge.example',
+  h?: Held,
+  limitedOwners: readonly string[] = [],
+) => {
+  // services/convert/repository.go: `internal` is a repository not private whose owner is
+  // private (members only); one whose owner is `limited` (signed-in users) says so in its
+  // owner's `visibility` alone (services/convert/user.go).
+  const limited = h?.visibility === 'internal' && limitedOwners.some((o) => sameOwner(o, h.owner));
+  const owner = h?.visibility === 'internal' ? (limited ? 'limited' : 'private') : 'public';
+  return {
+    id: h?.id ?? 7,
+    full_name: fullName,
+    name: fullName.split('/')[1],
+    owner: { ...user(fullName.split('/')[0]!), visibility: owner },
+    has_issues: hasIssues,
+    html_url: `${web}/${fullName}`,
+    private: h ? h.visibility === 'private' : false,
+    internal: h ? h.visibility === 'internal' && !limited : false,
+    fork: h?.fork ?? false,
+    mirror: h?.mirror ?? false,
+    archived: h?.archived ?? false,
+    // A repository without topics: Go's nil slice, sent as null.
+    topics: h && h.topics.length > 0 ? h.topics : null,
+  };
+};
 const unix = (iso: string) => Date.parse(iso) / 1000;
 const NOT_FOUND: Reply = {
   status: 404,
@@ -99,7 +113,7 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
   const route = routeMaker(r.override);
   const cat = r.catalogue;
   const repos = cat ? held(cat) : [];
-  const listed = (h: Held) => repository(h.path, r.hasIssues ?? true, cat!.web, h);
+  const listed = (h: Held) => repository(h.path, r.hasIssues ?? true, cat!.web, h, cat!.limitedOwners);
   const catalogueRoutes: Route[] = cat
     ? [
         route('/orgs/{org}/repos', (p, req, base) => {

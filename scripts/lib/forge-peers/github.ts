@@ -611,6 +611,22 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
         const problem = jwtProblem(req);
         return problem ? bad(problem) : installation();
       }),
+      // An account's installation ("Get an organization installation for the authenticated
+      // app", "Get a user installation …"): the app is installed on every account the
+      // catalogue holds, an organisation's found under /orgs, a user's under /users.
+      route('/orgs/{org}/installation', (p, req) => {
+        const problem = jwtProblem(req);
+        if (problem) return bad(problem);
+        const isUser = (cat?.users ?? []).some((u) => sameOwner(u, p.org!));
+        const known = !cat || repos.some((h) => sameOwner(h.owner, p.org!));
+        return known && !isUser ? installation() : { status: 404, body: GH_ERROR('Not Found') };
+      }),
+      route('/users/{username}/installation', (p, req) => {
+        const problem = jwtProblem(req);
+        if (problem) return bad(problem);
+        const isUser = (cat?.users ?? []).some((u) => sameOwner(u, p.username!));
+        return isUser ? installation() : { status: 404, body: GH_ERROR('Not Found') };
+      }),
       route('/app/installations', (_p, req) => {
         const problem = jwtProblem(req);
         return problem ? bad(problem) : { status: 200, body: [installation().body] };

@@ -140,7 +140,13 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
           adapter.open,
         ),
         inFlight: (ceiling) =>
-          registry.inFlight(access.apiUrl, access.tokens.length, access.requestsPerSecond, ceiling),
+          registry.inFlight(
+            access.apiUrl,
+            access.tokens.length,
+            access.requestsPerSecond,
+            ceiling,
+            access.app !== undefined,
+          ),
       };
     }
     if (dependents) m = combined(m, dependents);

@@ -198,12 +198,17 @@ export class QueueRegistry {
     resources.set(headers.get('x-ratelimit-resource') ?? '', { remaining: Number(left), resetAtMs: resetAt * 1000 });
   }
 
-  /** `hostConcurrency` for a host's pool from what its answers said so far (each token's tightest resource). */
-  inFlight(apiUrl: string, poolSize: number, requestsPerSecond: number, ceiling: number): number {
+  /**
+   * `hostConcurrency` for a host's pool from what its answers said so far (each token's tightest
+   * resource); `minted`: the host uses tokens an adapter minted (an app's), sent and observed
+   * as the one queue -1, the pool then unused.
+   */
+  inFlight(apiUrl: string, poolSize: number, requestsPerSecond: number, ceiling: number, minted = false): number {
     const now = Date.now();
     const rate = (b: Budget) => (b.resetAtMs > now ? b.remaining / Math.max(1, (b.resetAtMs - now) / 1000) : Infinity);
     const tightest = (i: number) =>
       [...(this.budgets.get(`${apiUrl}#${i}`)?.values() ?? [])].sort((a, b) => rate(a) - rate(b))[0];
+    if (minted) return hostConcurrency(ceiling, 1, requestsPerSecond, [tightest(-1)], now);
     const budgets = Array.from({ length: Math.max(1, poolSize) }, (_, i) => tightest(i));
     return hostConcurrency(ceiling, poolSize, requestsPerSecond, budgets, now);
   }

@@ -19,8 +19,14 @@ import {
 interface Repo {
   html_url: string;
   private: boolean;
-  /** Public, but in an organisation visible to signed-in users only. */
+  /** Not private, in an organisation whose members alone see it (its owner's visibility private). */
   internal?: boolean;
+  /**
+   * The owner's visibility (services/convert/user.go): `public`, `limited` (signed-in users
+   * of the instance alone) or `private` (members). A repository not private of a `limited`
+   * owner is answered `internal: false`: only this says that no visitor may see it.
+   */
+  owner?: { visibility?: string };
   archived?: boolean;
   fork: boolean;
   mirror: boolean;
@@ -28,8 +34,17 @@ interface Repo {
   has_issues?: boolean;
 }
 
+/** Public only when neither the repository nor its owner is hidden from visitors; unstated is private. */
+function visibilityOf(r: Repo): Visibility {
+  if (r.private) return 'private';
+  if (r.internal) return 'internal';
+  const owner = r.owner?.visibility;
+  if (owner === 'public') return 'public';
+  return owner === 'limited' || owner === 'private' ? 'internal' : 'private';
+}
+
 function listed(r: Repo): ListedRepository {
-  const visibility: Visibility = r.private ? 'private' : r.internal ? 'internal' : 'public';
+  const visibility = visibilityOf(r);
   return {
     url: r.html_url,
     archived: r.archived === true,

@@ -74,17 +74,38 @@ class AppTokens {
 
   /** The installation token for `owner`'s repository `repo`, minted or reused. */
   async token(http: ForgeHttp, owner: string, repo: string): Promise<string> {
+    return this.mintFor(http, owner, () => this.installationId(http, `/repos/${owner}/${repo}/installation`));
+  }
+
+  /**
+   * The installation token of the account `owner` (an organisation's, else a user's), for
+   * listing its repositories: GET /orgs/{org}/installation, then /users/{username}/installation
+   * when the organisation's answers 404.
+   */
+  async ownerToken(http: ForgeHttp, owner: string): Promise<string> {
+    const name = encodeURIComponent(owner);
+    return this.mintFor(http, owner, () =>
+      this.installationId(http, `/orgs/${name}/installation`).catch((e: unknown) => {
+        if (e instanceof ForgeApiError && e.kind === 'not-found')
+          return this.installationId(http, `/users/${name}/installation`);
+        throw e;
+      }),
+    );
+  }
+
+  private async installationId(http: ForgeHttp, path: string): Promise<number> {
+    const body = await this.json(http, 'GET', path, 200);
+    if (typeof body.id !== 'number')
+      throw new ForgeApiError('malformed', `${http.label}: the answer to ${path} is not the JSON the API documents`);
+    return body.id;
+  }
+
+  /** The token of `owner`'s installation (looked up once per account by `lookUp`), minted or reused. */
+  private async mintFor(http: ForgeHttp, owner: string, lookUp: () => Promise<number>): Promise<string> {
     const account = owner.toLowerCase();
     let installation = this.installations.get(account);
     if (!installation) {
-      installation = this.json(http, 'GET', `/repos/${owner}/${repo}/installation`, 200).then((body) => {
-        if (typeof body.id !== 'number')
-          throw new ForgeApiError(
-            'malformed',
-            `${http.label}: the installation of ${owner}/${repo} is not the JSON the API documents`,
-          );
-        return body.id;
-      });
+      installation = lookUp();
       this.installations.set(account, installation);
       installation.catch(() => this.installations.delete(account));
     }

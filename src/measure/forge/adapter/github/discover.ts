@@ -4,6 +4,7 @@
 // `since` in the Link header). A renamed or transferred repository's old API address answers
 // 301 to /repositories/{id} (docs.github.com/rest/repos/repos "Get a repository"), which the
 // core's client follows on the same origin.
+import { appTokens } from './app.ts';
 import type { KeptShape } from '../../core/conditional.ts';
 import type { ForgeHttp } from '../../core/http.ts';
 import {
@@ -71,6 +72,9 @@ export async function* discover(
     for await (const page of http.pages<Repo>('/repositories', {})) yield page.map(listed);
     return;
   }
+  // With a GitHub App, the account's installation token: the app's own JWT lists nothing.
+  const app = appTokens(http);
+  if (app) http.useToken(await app.ownerToken(http, scope.name));
   const onlyPublic = filters.visibility.length === 1 && filters.visibility[0] === 'public';
   const name = encodeURIComponent(scope.name);
   let first = true;
@@ -93,6 +97,13 @@ export async function* discover(
 
 export async function locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined> {
   const [owner, repo] = path.split('/') as [string, string];
+  // With a GitHub App, its installation on the account (none there: the app cannot see it).
+  const app = appTokens(http);
+  if (app) {
+    const token = await unlessNotFound(app.ownerToken(http, owner));
+    if (token === undefined) return undefined;
+    http.useToken(token);
+  }
   const found = await unlessNotFound(
     http.getJson<Repo>(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`),
   );
