@@ -8,7 +8,7 @@ import { ruleIdProblem } from '../config/validate.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
 import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule, measuredRuleIds, RULE } from '../model/measured-rules.ts';
-import { plural } from '../model/plural.ts';
+import { counted } from '../model/plural.ts';
 import { parseShard, type Shard } from '../model/shard.ts';
 import { runScan } from '../scan/run.ts';
 import { listingProgress, sourceWarnings } from '../measure/forge/sources.ts';
@@ -237,14 +237,14 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   const [one, many, what] = outcome.sources
     ? ['list line or source', 'list lines or sources', 'failed']
     : ['list line', 'list lines', 'skipped'];
-  const skipped = listProblems > 0 ? `, ${plural(listProblems, one, many)} ${what}` : '';
+  const skipped = listProblems > 0 ? `, ${counted(listProblems, one, many)} ${what}` : '';
   const listedBySources = outcome.sources
     ? ` (${outcome.sources.repositories} from sources, ${outcome.sources.requests} requests)`
     : '';
   const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} stored with fewer rules` : '';
   process.stdout.write(
-    `badgepress scan: ${plural(summary.repositories, 'repository', 'repositories')}${listedBySources}, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
-      `${plural(summary.records, 'record', 'records')} written, ${summary.failed} failed${incomplete}${skipped}, ${seconds} s → ${outcome.location}${unmeasured}${notAsked}\n`,
+    `badgepress scan: ${counted(summary.repositories, 'repository', 'repositories')}${listedBySources}, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
+      `${counted(summary.records, 'record', 'records')} written, ${summary.failed} failed${incomplete}${skipped}, ${seconds} s → ${outcome.location}${unmeasured}${notAsked}\n`,
   );
   return exitCode;
 }

@@ -10,7 +10,7 @@ import type { Sink } from '../publish/sink.ts';
 import type { LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { StoreSource } from '../load/store.ts';
 import type { Shard } from '../model/shard.ts';
-import { plural } from '../model/plural.ts';
+import { counted } from '../model/plural.ts';
 import type { SiteWideScope } from '../publish/site-wide-prune.ts';
 import type { PublishFile } from '../model/publish-file.ts';
 import { openapiFiles } from '../render/renderer.ts';
@@ -171,7 +171,7 @@ export async function runBuild(run: BuildRun): Promise<Built> {
     listener.flushIssues();
     if (errors > 0)
       throw new BadInputError(
-        `${plural(errors, 'bad record', 'bad records')} and --strict: nothing written; fix ${errors === 1 ? 'it' : 'them'} or drop --strict`,
+        `${counted(errors, 'bad record', 'bad records')} and --strict: nothing written; fix ${errors === 1 ? 'it' : 'them'} or drop --strict`,
       );
   }
 
