@@ -18,6 +18,13 @@ describe('the scan orchestrator', () => {
     expect(imports).toEqual(['scan.ts: ../measure/git/measurer.ts']);
   });
 
+  it('meets the forge through measure/types.ts, which reaches into no measurer', () => {
+    // The seam is below both measurers: it imports model/ and measure/'s own files, never git/ or forge/.
+    const seam = readFileSync(join(ROOT, 'src/measure/types.ts'), 'utf8');
+    const imports = [...seam.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+    expect(imports.filter((p) => /\/(?:git|forge|dependents)\//.test(p!))).toEqual([]);
+  });
+
   it('has no function of 60 lines or more', () => {
     const long: string[] = [];
     for (const f of files) {

@@ -4,7 +4,7 @@
 // `since` in the Link header). A renamed or transferred repository's old API address answers
 // 301 to /repositories/{id} (docs.github.com/rest/repos/repos "Get a repository"), which the
 // core's client follows on the same origin.
-import type { KeptShape } from '../../core/conditional.ts';
+import type { KeptShape } from '../../../conditional-answers.ts';
 import type { ForgeHttp } from '../../core/http.ts';
 import {
   isNotFound as notFound,
