@@ -4,6 +4,7 @@ import { parseFlags, integerFlag } from './args.ts';
 import { UsageError } from '../errors.ts';
 import { resolveFlags, CONFIG_FLAGS } from './setup.ts';
 import { progressShown } from './progress.ts';
+import { DEFAULT_SCAN } from '../config/defaults.ts';
 import { ruleIdProblem } from '../config/validate.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
@@ -48,11 +49,11 @@ and appends one record per repository and scan time to the store.
                             index (the forge rules are not asked); default always
   --rules ID,…              measure only these rules; default: every rule it can measure, of
                             ${[...GIT_RULE_IDS, ...FORGE_RULE_IDS].sort().join(', ')}
-  --concurrency N           repositories measured at once; default: scan.concurrency (4)
+  --concurrency N           repositories measured at once; default: scan.concurrency (${DEFAULT_SCAN.concurrency})
   --shard i/n               only the repositories "badgepress build --shard i/n" builds
   --bot-pattern REGEX       one more bot (a regular expression on the name and e-mail), beside
                             scan.botPatterns; repeatable
-  --bus-factor-months N     the months of commits ${RULE.busFactor.id} counts; default: scan.busFactorMonths (12)
+  --bus-factor-months N     the months of commits ${RULE.busFactor.id} counts; default: scan.busFactorMonths (${DEFAULT_SCAN.busFactorMonths})
   --json                    print the summary as one JSON object
   --wait SECONDS            wait up to SECONDS (0-86400) for another scan's lease on the store
                             before exiting 5; default 0
