@@ -2,7 +2,8 @@
 // under --strict, the lease, the build state, the loop in build mode, and everything closed
 // again however it ends. Commands turn argv into these options, call runBuild once, and
 // print what it returns.
-import { acquireLease, leasedSink, leaseKey } from '../publish/lease.ts';
+import { acquireLease, leaseKey } from '../io/lease.ts';
+import { leasedSink } from '../publish/lease.ts';
 import { BadInputError, cleanUpAfter } from '../errors.ts';
 import type { ResolvedConfig } from '../config/resolve.ts';
 import type { Settings } from '../config/types.ts';
