@@ -8,7 +8,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConditionalAnswers } from '../src/measure/forge/core/conditional.ts';
+import { ConditionalAnswers } from '../src/measure/conditional-answers.ts';
 import { forgeFor } from '../src/measure/forge/index.ts';
 import type { ForgeRequest, ForgeResult } from '../src/measure/types.ts';
 import type { ForgeServer } from './lib/forge-peers/server.ts';

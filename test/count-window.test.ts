@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isoDate, numericValue, windowStart } from '../src/evaluate/count-window.ts';
+import { numericValue } from '../src/evaluate/count-window.ts';
+import { isoDate, windowStart } from '../src/model/calendar.ts';
 
 const utc = (s: string) => Date.parse(s) / 1000;
 

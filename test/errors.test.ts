@@ -1,10 +1,13 @@
 // The error family: each error carries the exit code the README's table gives its kind, and a
 // wrapped error is wrapped once.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BadInputError, ConfigError, LocationError, UsageError, wrapOnce } from '../src/errors.ts';
 import { PublishError } from '../src/publish/sink.ts';
-import { LeaseHeldError } from '../src/publish/lease.ts';
-import { LeaseLostError } from '../src/io/lease.ts';
+import { ROOT } from './helpers/cli.ts';
+import { sourceFiles } from './helpers/source-files.ts';
+import { LeaseHeldError, LeaseLostError } from '../src/io/lease.ts';
 
 describe('exit codes travel on the errors', () => {
   it('bad input 2, config 2, store 4, publish 4, lease lost 4, lease held 5', () => {
@@ -51,5 +54,14 @@ describe('wrapOnce', () => {
     const once = wrapOnce(Object.assign(new Error('e'), { code: 'EACCES' }), say);
     expect(wrapOnce(once, say)).toBe(once);
     expect(wrapOnce(once, say).message).toBe('--out o: cannot write k (EACCES); check --out');
+  });
+});
+
+describe('each error has one address', () => {
+  it('no module of src/ re-exports another whole, so an error is imported where it is defined', () => {
+    const found = sourceFiles()
+      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => /^export \* from /m.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(found).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConditionalAnswers } from '../src/measure/forge/core/conditional.ts';
+import { ConditionalAnswers } from '../src/measure/conditional-answers.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { startGitHub, type GhRepository } from '../scripts/lib/forge-peers/github.ts';
 import { startGitLab } from '../scripts/lib/forge-peers/gitlab.ts';

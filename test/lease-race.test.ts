@@ -19,7 +19,7 @@ import {
   LeaseHeldError,
   type Lease,
   type LeaseSlot,
-} from '../src/publish/lease.ts';
+} from '../src/io/lease.ts';
 import { startS3Peer, type S3Peer } from '../scripts/lib/s3-peer.ts';
 import { startFaultProxy } from '../scripts/lib/fault-proxy.ts';
 import { tempDir } from './helpers/tmp.ts';

@@ -68,4 +68,14 @@ describe('count-plus-noun has one home', () => {
       .flatMap((file) => handWritten(readFileSync(join(ROOT, file), 'utf8')).map((line) => `${file}:${line}`));
     expect(found).toEqual([]);
   });
+
+  it('no file of src/ hands on the count or date helpers under a second address', () => {
+    // One home each: a caller imports counted and numberText from model/plural.ts and isoDate,
+    // isoTime and windowStart from model/calendar.ts, never through a module re-exporting them.
+    const reExport = /export\s*(?:\*|\{[^}]*\})\s*from\s*'[./]*model\/(?:plural|calendar)\.ts'/g;
+    const found = sourceFiles()
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(reExport)].map((m) => `${file}: ${m[0]}`));
+    expect(found).toEqual([]);
+  });
 });

@@ -5,7 +5,7 @@ import { runBuild, type Built, type Sharding } from '../pipeline/run.ts';
 import { integerFlag, parseFlags } from './args.ts';
 import { UsageError } from '../errors.ts';
 import { issuePrinter } from './report.ts';
-import { plural } from '../model/plural.ts';
+import { counted } from '../model/plural.ts';
 import { progressLine, progressShown } from './progress.ts';
 import { inShard, parseShard } from '../model/shard.ts';
 import { CONFIG_FLAGS, resolveFlags, warnOfLocalBaseUrl } from './setup.ts';
@@ -128,7 +128,7 @@ export function summaryLine(s: BuildSummary, prune: boolean): string {
   const kept = s.sitePagesKept ? ' (site-wide pages left as they were, not counted)' : '';
   const removed = prune ? `, ${s.removed} removed` : '';
   return (
-    `badgepress: ${plural(s.repositories, 'repository', 'repositories')}${reused}, ${plural(s.scans, 'scan', 'scans')}, ` +
-    `${plural(s.written, 'file', 'files')} written, ${s.unchanged} unchanged${kept}${removed}, ${plural(s.skipped, 'record', 'records')} skipped`
+    `badgepress: ${counted(s.repositories, 'repository', 'repositories')}${reused}, ${counted(s.scans, 'scan', 'scans')}, ` +
+    `${counted(s.written, 'file', 'files')} written, ${s.unchanged} unchanged${kept}${removed}, ${counted(s.skipped, 'record', 'records')} skipped`
   );
 }

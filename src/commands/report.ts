@@ -1,6 +1,6 @@
 // How load problems reach the operator: every one with file:line, up to a readable limit.
 import type { LoadIssue } from '../load/types.ts';
-import { plural } from '../model/plural.ts';
+import { counted } from '../model/plural.ts';
 
 /** What the loader adds to a record it leaves out and builds without. */
 const SKIPPED = '; record skipped';
@@ -24,7 +24,7 @@ export function issuePrinter(
       stream.write(`${i.severity}: ${i.where}: ${message}\n`);
     },
     flush() {
-      if (hidden > 0) stream.write(`… and ${plural(hidden, 'more problem', 'more problems')} not shown\n`);
+      if (hidden > 0) stream.write(`… and ${counted(hidden, 'more problem', 'more problems')} not shown\n`);
     },
   };
 }

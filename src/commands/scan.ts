@@ -4,13 +4,14 @@ import { parseFlags, integerFlag } from './args.ts';
 import { UsageError } from '../errors.ts';
 import { resolveFlags, CONFIG_FLAGS } from './setup.ts';
 import { progressShown } from './progress.ts';
+import { DEFAULT_SCAN } from '../config/defaults.ts';
 import { ruleIdProblem } from '../config/validate.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
 import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule, measuredRuleIds, RULE } from '../model/measured-rules.ts';
-import { plural } from '../model/plural.ts';
+import { counted } from '../model/plural.ts';
 import { parseShard, type Shard } from '../model/shard.ts';
-import { runScan } from '../scan/run.ts';
+import { runScan, type ScanListener, type ScanOutcome } from '../scan/run.ts';
 import { listingProgress, sourceWarnings } from '../measure/forge/sources.ts';
 import { flagSource } from './discover.ts';
 
@@ -48,11 +49,11 @@ and appends one record per repository and scan time to the store.
                             index (the forge rules are not asked); default always
   --rules ID,…              measure only these rules; default: every rule it can measure, of
                             ${[...GIT_RULE_IDS, ...FORGE_RULE_IDS].sort().join(', ')}
-  --concurrency N           repositories measured at once; default: scan.concurrency (4)
+  --concurrency N           repositories measured at once; default: scan.concurrency (${DEFAULT_SCAN.concurrency})
   --shard i/n               only the repositories "badgepress build --shard i/n" builds
   --bot-pattern REGEX       one more bot (a regular expression on the name and e-mail), beside
                             scan.botPatterns; repeatable
-  --bus-factor-months N     the months of commits ${RULE.busFactor.id} counts; default: scan.busFactorMonths (12)
+  --bus-factor-months N     the months of commits ${RULE.busFactor.id} counts; default: scan.busFactorMonths (${DEFAULT_SCAN.busFactorMonths})
   --json                    print the summary as one JSON object
   --wait SECONDS            wait up to SECONDS (0-86400) for another scan's lease on the store
                             before exiting 5; default 0
@@ -119,10 +120,10 @@ function unmeasuredWhy(ids: readonly string[]): string {
   return [...groups].map(([reason, group]) => `${group.join(', ')} (${reason})`).join('; ');
 }
 
-/** `forgeFor`: the forge adapters (default: the config's `hosts:` and the known forges). */
-export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<number> {
-  const { values: v } = parseFlags(argv, SCAN_FLAGS, SCAN_USAGE);
-  const started = performance.now();
+type ScanValues = ReturnType<typeof parseFlags<typeof SCAN_FLAGS>>['values'];
+
+/** The flags that need no config, checked: a bad one throws before anything is read or fetched. */
+function checkedFlags(v: ScanValues) {
   const asOf = v['as-of'] === undefined ? Math.floor(Date.now() / 1000) : parseAsOf(v['as-of']);
   if (v.history !== undefined && v.history !== 'monthly')
     throw new UsageError(`--history ${JSON.stringify(v.history)}: the only history is monthly`);
@@ -168,6 +169,14 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   }
   if (asked?.length === 0)
     throw new UsageError(`--rules: name at least one rule id, e.g. --rules ${RULE.commits.id},${RULE.busFactor.id}`);
+  return { asOf, since, fetch, forge, concurrency, busFactorMonths, waitSeconds, shard, asked } as const;
+}
+
+/** `forgeFor`: the forge adapters (default: the config's `hosts:` and the known forges). */
+export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<number> {
+  const { values: v } = parseFlags(argv, SCAN_FLAGS, SCAN_USAGE);
+  const started = performance.now();
+  const { asOf, since, fetch, forge, concurrency, busFactorMonths, waitSeconds, shard, asked } = checkedFlags(v);
 
   const config = await resolveFlags(v);
   const { settings } = config;
@@ -187,14 +196,6 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   if (busFactorMonths !== undefined) settings.scan.busFactorMonths = busFactorMonths;
 
   const progress = progressShown(process.stderr);
-  let drawn = 0;
-  // At most ten redraws a second, and the last one.
-  const onProgress = (done: number, total: number) => {
-    const now = Date.now();
-    if (done < total && now - drawn < 100) return;
-    drawn = now;
-    process.stderr.write(`\r\x1b[Kscan: ${done}/${total} repositories`);
-  };
   let outcome;
   try {
     outcome = await runScan({
@@ -210,12 +211,7 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
       ...(shard ? { shard } : {}),
       waitSeconds,
       ...(forgeFor ? { forgeFor } : {}),
-      listener: {
-        listProblem: (p) => process.stderr.write(`badgepress: ${p}\n`),
-        report: (line) => process.stderr.write(`${progress ? '\r\x1b[K' : ''}badgepress: ${line}\n`),
-        warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`),
-        ...(progress ? { onProgress, onListed: listingProgress(process.stderr, true) } : {}),
-      },
+      listener: stderrListener(progress),
     });
   } finally {
     if (progress) process.stderr.write('\r\x1b[K');
@@ -229,6 +225,31 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
     );
     return exitCode;
   }
+  process.stdout.write(summaryLine(outcome, seconds));
+  return exitCode;
+}
+
+/** What the scan tells stderr as it runs: problems, warnings and, on a terminal, its progress line. */
+function stderrListener(progress: boolean): ScanListener {
+  let drawn = 0;
+  // At most ten redraws a second, and the last one.
+  const onProgress = (done: number, total: number) => {
+    const now = Date.now();
+    if (done < total && now - drawn < 100) return;
+    drawn = now;
+    process.stderr.write(`\r\x1b[Kscan: ${done}/${total} repositories`);
+  };
+  return {
+    listProblem: (p) => process.stderr.write(`badgepress: ${p}\n`),
+    report: (line) => process.stderr.write(`${progress ? '\r\x1b[K' : ''}badgepress: ${line}\n`),
+    warn: (m) => process.stderr.write(`badgepress: warning: ${m}\n`),
+    ...(progress ? { onProgress, onListed: listingProgress(process.stderr, true) } : {}),
+  };
+}
+
+/** The one line a scan without --json prints: what it measured, wrote, skipped and why. */
+function summaryLine(outcome: ScanOutcome, seconds: number): string {
+  const { summary, listProblems } = outcome;
   const unmeasured = summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured)}` : '';
   const notAsked =
     summary.notAsked.length > 0
@@ -237,14 +258,13 @@ export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<
   const [one, many, what] = outcome.sources
     ? ['list line or source', 'list lines or sources', 'failed']
     : ['list line', 'list lines', 'skipped'];
-  const skipped = listProblems > 0 ? `, ${plural(listProblems, one, many)} ${what}` : '';
+  const skipped = listProblems > 0 ? `, ${counted(listProblems, one, many)} ${what}` : '';
   const listedBySources = outcome.sources
     ? ` (${outcome.sources.repositories} from sources, ${outcome.sources.requests} requests)`
     : '';
   const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} stored with fewer rules` : '';
-  process.stdout.write(
-    `badgepress scan: ${plural(summary.repositories, 'repository', 'repositories')}${listedBySources}, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
-      `${plural(summary.records, 'record', 'records')} written, ${summary.failed} failed${incomplete}${skipped}, ${seconds} s → ${outcome.location}${unmeasured}${notAsked}\n`,
+  return (
+    `badgepress scan: ${counted(summary.repositories, 'repository', 'repositories')}${listedBySources}, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
+    `${counted(summary.records, 'record', 'records')} written, ${summary.failed} failed${incomplete}${skipped}, ${seconds} s → ${outcome.location}${unmeasured}${notAsked}\n`
   );
-  return exitCode;
 }

@@ -5,7 +5,7 @@ import { UsageError } from '../errors.ts';
 import { CONFIG_FLAGS, resolveFlags, warnOfLocalBaseUrl } from './setup.ts';
 import { runSiteWidePages } from '../pipeline/run.ts';
 import { MAX_SHARDS } from '../model/shard.ts';
-import { plural } from '../model/plural.ts';
+import { counted } from '../model/plural.ts';
 
 export const SITE_USAGE = `usage: badgepress site --shards N [--config FILE] [--out DIR|s3://…] [--shape A|B] [--base-url URL]
                       [--prune] [--s3-endpoint URL] [--s3-path-style] [--json]
@@ -29,7 +29,7 @@ export async function siteCommand(argv: string[]): Promise<number> {
   else {
     const removed = values.prune ? `, ${counts.removed} removed` : '';
     process.stdout.write(
-      `badgepress: site pages for ${plural(repositories, 'repository', 'repositories')} from ${plural(shards, 'shard', 'shards')}: ${plural(counts.written, 'file', 'files')} written, ${counts.unchanged} unchanged${removed} → ${location}\n`,
+      `badgepress: site pages for ${counted(repositories, 'repository', 'repositories')} from ${counted(shards, 'shard', 'shards')}: ${counted(counts.written, 'file', 'files')} written, ${counts.unchanged} unchanged${removed} → ${location}\n`,
     );
   }
   return 0;

@@ -4,8 +4,6 @@
 // bundle (the Worker) takes only what it uses.
 import type { Settings } from './types.ts';
 
-export { DEFAULT_CACHE } from '../model/http.ts';
-
 export const DEFAULT_SHAPE = 'A';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 /** The tool named in reports; its informationUri defaults to the site's own home page (baseUrl). */

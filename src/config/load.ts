@@ -11,15 +11,8 @@ import { ConfigError } from '../errors.ts';
 import { badgeIdProblems, ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, Settings, ThresholdsA, Shape } from './types.ts';
 import { isS3, locationProblem } from '../s3/location.ts';
-import {
-  DEFAULT_BASE_URL,
-  DEFAULT_CACHE,
-  DEFAULT_COLORS,
-  DEFAULT_S3,
-  DEFAULT_SCAN,
-  DEFAULT_SHAPE,
-  DEFAULT_TOOL,
-} from './defaults.ts';
+import { DEFAULT_BASE_URL, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SCAN, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
+import { DEFAULT_CACHE } from '../model/http.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
 import { DEFAULT_SCHEMES } from '../model/repository-url.ts';
 import { httpUrlProblem } from './http-url.ts';

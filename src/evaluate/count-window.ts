@@ -4,8 +4,6 @@ import type { StoredValue } from '../load/types.ts';
 
 import { windowStart } from '../model/calendar.ts';
 
-export { isoDate, windowStart } from '../model/calendar.ts';
-
 export interface NumericValue {
   /** null: could not be determined. */
   value: number | null;

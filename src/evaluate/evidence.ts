@@ -5,7 +5,8 @@
 // ("not measured: GitHub API: 503 (2026-11-27)"), never `<nil>`.
 import type { Revision, ScanRecord } from '../load/types.ts';
 import { lastMonths } from '../model/plural.ts';
-import { isoDate, type NumericValue } from './count-window.ts';
+import type { NumericValue } from './count-window.ts';
+import { isoDate } from '../model/calendar.ts';
 
 export interface Provenance {
   /** What was found, in words that agree with the value shown. */

@@ -4,7 +4,8 @@
 import type { BadgeDefA, BadgeStatus, Band, ContractStatusA, RuleA, StatusA, ThresholdsA } from '../config/types.ts';
 import type { Revision, RuleCatalog, ScanRecord } from '../load/types.ts';
 import { measuredProvenance, notMeasured, partial, type Provenance } from './evidence.ts';
-import { isoDate, numericValue } from './count-window.ts';
+import { numericValue } from './count-window.ts';
+import { isoDate } from '../model/calendar.ts';
 import { counted } from '../model/plural.ts';
 import { STATUS_RANK, UNKNOWN } from '../model/status.ts';
 import { expiredAt } from '../model/expiry.ts';

@@ -5,7 +5,8 @@ import type { BadgeDefB, DecisionFileB, LevelB, RuleB, ThresholdB, ThresholdsB }
 import type { GrantRecord, Revision, RuleCatalog, ScanRecord } from '../load/types.ts';
 import { measuredProvenance, partial, type Provenance } from './evidence.ts';
 import { counted, lastMonths, numberText } from '../model/plural.ts';
-import { isoDate, numericValue } from './count-window.ts';
+import { numericValue } from './count-window.ts';
+import { isoDate } from '../model/calendar.ts';
 
 export type StatusB = 'pass' | 'fail' | 'open';
 /** The badge's status: the highest granted level in lower case, or fail (pages show "none"). */

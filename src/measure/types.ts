@@ -2,7 +2,7 @@
 // seam between the scan's orchestrator and the forge adapters (one per forge family).
 import type { Measurement } from '../model/stored-value.ts';
 import type { BotTest } from './bots.ts';
-import type { ConditionalAnswers } from './forge/core/conditional.ts';
+import type { ConditionalAnswers } from './conditional-answers.ts';
 
 /** One repository as the scan list names it. */
 export interface ScanTarget {

@@ -30,9 +30,6 @@ export function counted(n: number, one: string, many?: string): string {
   return noun === '' ? numberText(n) : `${numberText(n)} ${noun}`;
 }
 
-/** The command line's name for `counted`. */
-export const plural = counted;
-
 /** "the last month", "the last 12 months": the window of `months` calendar months before a time. */
 export function lastMonths(months: number): string {
   return months === 1 ? 'the last month' : `the last ${counted(months, 'months')}`;

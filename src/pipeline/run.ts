@@ -2,7 +2,8 @@
 // under --strict, the lease, the build state, the loop in build mode, and everything closed
 // again however it ends. Commands turn argv into these options, call runBuild once, and
 // print what it returns.
-import { acquireLease, leasedSink, leaseKey } from '../publish/lease.ts';
+import { acquireLease, leaseKey } from '../io/lease.ts';
+import { leasedSink } from '../publish/lease.ts';
 import { BadInputError, cleanUpAfter } from '../errors.ts';
 import type { ResolvedConfig } from '../config/resolve.ts';
 import type { Settings } from '../config/types.ts';
@@ -10,7 +11,7 @@ import type { Sink } from '../publish/sink.ts';
 import type { LoadIssue, RepositoryHistory } from '../load/types.ts';
 import type { StoreSource } from '../load/store.ts';
 import type { Shard } from '../model/shard.ts';
-import { plural } from '../model/plural.ts';
+import { counted } from '../model/plural.ts';
 import type { SiteWideScope } from '../publish/site-wide-prune.ts';
 import type { PublishFile } from '../model/publish-file.ts';
 import { openapiFiles } from '../render/renderer.ts';
@@ -171,7 +172,7 @@ export async function runBuild(run: BuildRun): Promise<Built> {
     listener.flushIssues();
     if (errors > 0)
       throw new BadInputError(
-        `${plural(errors, 'bad record', 'bad records')} and --strict: nothing written; fix ${errors === 1 ? 'it' : 'them'} or drop --strict`,
+        `${counted(errors, 'bad record', 'bad records')} and --strict: nothing written; fix ${errors === 1 ? 'it' : 'them'} or drop --strict`,
       );
   }
 

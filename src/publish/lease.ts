@@ -1,8 +1,7 @@
-// The output's lease lives in io/ (a scan holds one on its store too); builds import it from here.
+// The output's lease as a sink sees it; the lease itself is io/lease.ts's (a scan holds one on
+// its store too), imported from there.
 import type { Lease } from '../io/lease.ts';
 import type { Sink } from './sink.ts';
-
-export * from '../io/lease.ts';
 
 /**
  * The sink as a lease holder may use it: every write and removal first checks that the lease

@@ -3,7 +3,7 @@
 // from data, so every one is escaped: emphasis, code, links, HTML (< &), @mentions, #refs
 // and $math$ are neutralised, a pipe cannot end a table cell, a newline cannot end a row.
 import { cachedUrlsLine, resendLine, type PlanReport, type TransitionScope } from './plan.ts';
-import { plural } from '../model/plural.ts';
+import { counted } from '../model/plural.ts';
 
 const SCOPE_LABEL: Record<TransitionScope, string> = {
   latest: 'latest',
@@ -23,7 +23,7 @@ export function formatPlanMarkdown(p: PlanReport): string {
   const lines = [
     `### badgepress plan`,
     '',
-    `${plural(p.repositories, 'repository', 'repositories')}, ${plural(p.scans, 'scan', 'scans')}.`,
+    `${counted(p.repositories, 'repository', 'repositories')}, ${counted(p.scans, 'scan', 'scans')}.`,
     '',
   ];
   if (p.transitions.length === 0) lines.push('No badge changes status.', '');

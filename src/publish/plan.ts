@@ -5,7 +5,7 @@
 import type { FileScope, OutputFile, PublishFile } from '../model/publish-file.ts';
 import type { Sink } from './sink.ts';
 import { repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
-import { plural } from '../model/plural.ts';
+import { counted } from '../model/plural.ts';
 
 /** A repository rebuilt for some config parts only (the build state's PartialRebuild). */
 export interface PartialFiles {
@@ -225,14 +225,14 @@ function statusOf(explanationJson: string): string {
 
 export function formatPlan(p: PlanReport): string {
   const lines = [
-    `badgepress plan: ${plural(p.repositories, 'repository', 'repositories')}, ${plural(p.scans, 'scan', 'scans')}`,
+    `badgepress plan: ${counted(p.repositories, 'repository', 'repositories')}, ${counted(p.scans, 'scan', 'scans')}`,
   ];
   let badge = '';
   for (const t of p.transitions) {
     if (t.badgeId !== badge) lines.push(`${(badge = t.badgeId)}`);
-    const scans = t.scans !== undefined ? `, ${plural(t.scans, 'scan', 'scans')}` : '';
+    const scans = t.scans !== undefined ? `, ${counted(t.scans, 'scan', 'scans')}` : '';
     lines.push(
-      `  ${t.from} → ${t.to}: ${plural(t.repositories, 'repository', 'repositories')}${scans} (${SCOPE_LABEL[t.scope]}; e.g. ${t.examples.join(', ')})`,
+      `  ${t.from} → ${t.to}: ${counted(t.repositories, 'repository', 'repositories')}${scans} (${SCOPE_LABEL[t.scope]}; e.g. ${t.examples.join(', ')})`,
     );
   }
   if (p.transitions.length === 0) lines.push('no badge changes status');
@@ -249,11 +249,11 @@ export function formatPlan(p: PlanReport): string {
 /** Which cached API answers change, and when a reader behind a cache sees them; '' for none. */
 export function cachedUrlsLine(c: CachedUrls): string {
   if (c.latest + c.perTime === 0) return '';
-  const urls = `${plural(c.latest, 'latest URL', 'latest URLs')} and ${plural(c.perTime, 'per-time URL', 'per-time URLs')} (with the ?timestamp= requests that redirect there)`;
+  const urls = `${counted(c.latest, 'latest URL', 'latest URLs')} and ${counted(c.perTime, 'per-time URL', 'per-time URLs')} (with the ?timestamp= requests that redirect there)`;
   return `cached answers: ${urls} change; caches serve the new ones within ${c.maxAge} s (cache.latestMaxAge), nothing to invalidate`;
 }
 
 /** What a build that sends unchanged files again for their headers costs. */
 export function resendLine(p: Pick<PlanReport, 'unchanged'>): string {
-  return `headers: the ${plural(p.unchanged, 'unchanged file is', 'unchanged files are')} sent again too, once, for their Cache-Control (the build state records other cache ages or header rules, or none)`;
+  return `headers: the ${counted(p.unchanged, 'unchanged file is', 'unchanged files are')} sent again too, once, for their Cache-Control (the build state records other cache ages or header rules, or none)`;
 }

@@ -6,7 +6,7 @@
 import pLimit from 'p-limit';
 import type { ScanSettings } from '../config/types.ts';
 import { type BotTest, botTest } from '../measure/bots.ts';
-import { ConditionalAnswers } from '../measure/forge/core/conditional.ts';
+import { ConditionalAnswers } from '../measure/conditional-answers.ts';
 import { forgeAnswersPath, type GitMeasurer, gitMeasurer } from '../measure/git/measurer.ts';
 import type { ListedTarget } from '../measure/targets.ts';
 import type { ForgeFor, ForgeMeasurer, GitFacts, Measurement } from '../measure/types.ts';

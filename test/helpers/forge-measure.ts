@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { forgeFor, type HostConfig } from '../../src/measure/forge/index.ts';
 import type { ForgeRequest, ForgeResult } from '../../src/measure/types.ts';
 import type { ForgeServer } from '../../scripts/lib/forge-peers/server.ts';
-import type { ConditionalAnswers } from '../../src/measure/forge/core/conditional.ts';
+import type { ConditionalAnswers } from '../../src/measure/conditional-answers.ts';
 
 export interface MeasureOn {
   kind: HostConfig['kind'];

@@ -6,7 +6,7 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DirectorySink } from '../../lib/publish/dir-sink.js';
-import { acquireLease, leaseKey } from '../../lib/publish/lease.js';
+import { acquireLease, leaseKey } from '../../lib/io/lease.js';
 
 const [out, control, trials] = process.argv.slice(2);
 const until = async (name) => {

@@ -3,14 +3,13 @@
 import type { ForgeFor, ForgeMeasurer, ForgeRequest, ForgeResult, Measurement } from '../types.ts';
 import type { DependentsConfig, HostConfig, HostEntry } from '../../config/types.ts';
 import { ConfigError } from '../../errors.ts';
-import { RULE } from '../../model/measured-rules.ts';
+import { measuredAt, RULE } from '../../model/measured-rules.ts';
 import { counted } from '../../model/plural.ts';
 import { dependentsMeasurer } from '../dependents/index.ts';
 import { apiTokenEnv, tokenPool } from '../host-token.ts';
 import type { ForgeAdapter } from './core/adapter.ts';
 import { ForgeHttp, QueueRegistry, type HostAccess } from './core/http.ts';
 import { FORGE_RULES, sourceMeasurer } from './core/measurer.ts';
-import { measuredAt } from '../../model/measured-rules.ts';
 import { FORGE_KINDS, forgeAdapter, KNOWN_HOSTS } from './registry.ts';
 
 export type { HostConfig };

@@ -10,7 +10,7 @@ import type { ListedTarget } from '../targets.ts';
 import { apiTokenEnv } from '../host-token.ts';
 import type { ForgeAdapter } from './core/adapter.ts';
 import { excludedBy, type ListedRepository, type SourceScope } from './core/discover.ts';
-import { ConditionalAnswers, MAX_STORED_LISTING_BYTES } from './core/conditional.ts';
+import { ConditionalAnswers, MAX_STORED_LISTING_BYTES } from '../conditional-answers.ts';
 import { describeFailure, redact } from './core/errors.ts';
 import { ForgeHttp, QueueRegistry } from './core/http.ts';
 import { mirrorPath } from '../git/mirror.ts';

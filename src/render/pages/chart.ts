@@ -1,6 +1,7 @@
 // History charts drawn at build time as inline SVG: no script, no colour needed to read them
 // (statuses and bands are labelled in text), and a text alternative (<title>, <desc>) each.
-import { esc, numberText } from './html.ts';
+import { esc } from './html.ts';
+import { numberText } from '../../model/plural.ts';
 import { isoDate } from '../../model/calendar.ts';
 
 const W = 640;

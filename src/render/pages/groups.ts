@@ -10,7 +10,8 @@
 // keeps its own further pages (-/2.html) and lists (-/<BADGE>/index.html).
 import { createHash } from 'node:crypto';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
-import { counted, esc, numberText, href, statusWord, table, text } from './html.ts';
+import { esc, href, statusWord, table, text } from './html.ts';
+import { counted, numberText } from '../../model/plural.ts';
 import { naturalOrder } from './natural.ts';
 import { pageCount, pager, type Catalogue } from './catalogue.ts';
 

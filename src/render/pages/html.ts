@@ -14,8 +14,6 @@ export const esc = escapeXml;
  */
 export const UNBOUNDED = '&infin;';
 
-export { counted, numberText } from '../../model/plural.ts';
-
 /** Untrusted text, escaped and isolated for bidi. */
 export function text(s: string): string {
   return `<bdi>${esc(s)}</bdi>`;

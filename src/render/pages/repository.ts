@@ -13,9 +13,7 @@ import { expiresAt } from '../../model/expiry.ts';
 import {
   cellText,
   cellWords,
-  counted,
   esc,
-  numberText,
   UNBOUNDED,
   externalHref,
   href,
@@ -24,6 +22,7 @@ import {
   table,
   text,
 } from './html.ts';
+import { counted, numberText } from '../../model/plural.ts';
 import { isoDate, isoTime } from '../../model/calendar.ts';
 import { projectName } from './groups.ts';
 import { raiseBadgeA, raiseBadgeB, raiseCriterionA, needForB } from './raise.ts';

@@ -21,7 +21,8 @@
 // so on, which the script reads when the query's path or a longer name must be looked for among
 // them.
 import type { PagesContext } from './context.ts';
-import { counted, href, text } from './html.ts';
+import { href, text } from './html.ts';
+import { counted } from '../../model/plural.ts';
 import { byCodeUnits } from './summary.ts';
 import { groupItem, repositoryName, type Group } from './groups.ts';
 import { pageCount, pager, type Catalogue } from './catalogue.ts';

@@ -10,18 +10,8 @@ import { cacheControlFor } from '../renderer.ts';
 import type { Phase, PublishFile } from '../../model/publish-file.ts';
 import { barChart } from './chart.ts';
 import { pagePaths, shownStatus, type PagesContext } from './context.ts';
-import {
-  counted,
-  esc,
-  numberText,
-  UNBOUNDED,
-  externalHref,
-  href,
-  renderPage,
-  statusWord,
-  table,
-  text,
-} from './html.ts';
+import { esc, UNBOUNDED, externalHref, href, renderPage, statusWord, table, text } from './html.ts';
+import { counted, numberText } from '../../model/plural.ts';
 import { isoDate } from '../../model/calendar.ts';
 import { UNKNOWN } from '../../model/status.ts';
 import type { RepositorySummary, SortedSummaries } from './summary.ts';

@@ -9,7 +9,7 @@
 // A client library runs on top of `fetch` below; adapters without one call `getJson`/`pages`.
 import { counted } from '../../../model/plural.ts';
 import { remoteText } from '../../../model/safe-text.ts';
-import { type ConditionalAnswers, type KeptShape, keptPart } from './conditional.ts';
+import { type ConditionalAnswers, type KeptShape, keptPart } from '../../conditional-answers.ts';
 import { ForgeApiError, httpFailure, rateLimitFailure } from './errors.ts';
 
 /** How much one repository's forge work may take; `hosts:` may set each (scan.md lists them). */

@@ -5,7 +5,7 @@ import type { ForgeMeasurer, ForgeRequest, ForgeResult, Measurement } from '../.
 import { windowStart } from '../../../model/calendar.ts';
 import { RULE, ruleIdsOf, windowMonths } from '../../../model/measured-rules.ts';
 import { describeFailure, redact } from './errors.ts';
-import type { ConditionalAnswers } from './conditional.ts';
+import type { ConditionalAnswers } from '../../conditional-answers.ts';
 import type { ForgeHttp } from './http.ts';
 import { type Actor, eventsAt, type ForgeIssue, reactionTime } from './rules.ts';
 import { type BotTest, loginIsBot } from '../../bots.ts';

@@ -5,7 +5,7 @@
 // 301 to /repositories/{id} (docs.github.com/rest/repos/repos "Get a repository"), which the
 // core's client follows on the same origin.
 import { appTokens } from './app.ts';
-import type { KeptShape } from '../../core/conditional.ts';
+import type { KeptShape } from '../../../conditional-answers.ts';
 import type { ForgeHttp } from '../../core/http.ts';
 import {
   isNotFound as notFound,
