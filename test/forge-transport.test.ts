@@ -490,9 +490,11 @@ describe.each(FORGES)('$label transport', (f) => {
     const after = Math.floor(Date.now() / 1000);
     // GitHub documents a 429 with Retry-After as its secondary limit.
     const what = f.kind === 'github' ? 'secondary rate limit' : 'rate limit';
-    // Every second the answer may have come in (a busy machine takes more than one).
+    // Every second the answer may have come in (a busy machine takes more than one), and the
+    // second after the last: the client rounds "now" up (resetAtOf's Math.ceil), so an answer
+    // at 12:03:59.5 resets a day after 12:04:00.
     const said = Array.from(
-      { length: after - before + 1 },
+      { length: after - before + 2 },
       (_, i) => `${f.label}: 429 ${what}, resets ${resetWording(before + i + MAX_RESET_SECONDS)}`,
     );
     expect(said).toContain(r.measurements[0]!.evidence.RELEASES);
