@@ -242,6 +242,81 @@ describe('badgepress discover', () => {
     ]);
   });
 
+  it('lists a GitLab instance and user without a token, from the short form GitLab answers then', async () => {
+    // Anonymous, GitLab lists /projects and /users/:id/projects in its short form (no
+    // visibility, archived, forked_from_project or mirror): only public projects, archived
+    // ones left out by the server when asked (archived=false); forks and mirrors cannot be
+    // told apart, so this source keeps them. A group's list comes whole to anyone.
+    const anonymous = { ...env, T_GL: undefined };
+    const file = join(root, 'anonymous.yaml');
+    const keepAll = ['    forks: true', '    mirrors: true'];
+    writeConfig(file, [
+      'sources:',
+      '  - url: https://gitlab.example/',
+      ...keepAll,
+      '  - url: https://gitlab.example/alice',
+      ...keepAll,
+    ]);
+    const before = gitlab.requests.length;
+    const r = await runCommand(['discover', '--config', file], { env: anonymous });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'https://gitlab.example/acme/Widget',
+        'https://gitlab.example/acme/mirror',
+        'https://gitlab.example/acme/tools/deep/Gadget',
+        'https://gitlab.example/acme/tools/deep/moved-here',
+        'https://gitlab.example/acme/tools/fork',
+        'https://gitlab.example/alice/notes',
+        'https://gitlab.example/other/thing',
+        '',
+      ].join('\n'),
+    );
+    const asked = gitlab.requests.slice(before);
+    expect(asked.every((q) => q.headers['private-token'] === undefined)).toBe(true);
+    expect(asked.find((q) => q.path === '/api/v4/projects')?.query.get('archived')).toBe('false');
+    expect(asked.find((q) => q.path === '/api/v4/users/alice/projects')?.query.get('archived')).toBe('false');
+    // A group's projects come whole: its forks and mirrors are left out as by default.
+    const group = await runCommand(['discover', '--config', config, 'https://gitlab.example/acme'], {
+      env: anonymous,
+    });
+    expect(group.stdout).toBe(
+      [
+        'https://gitlab.example/acme/Widget',
+        'https://gitlab.example/acme/tools/deep/Gadget',
+        'https://gitlab.example/acme/tools/deep/moved-here',
+        '',
+      ].join('\n'),
+    );
+    // A known project the group no longer lists is looked up: GitLab answers an anonymous
+    // GET /projects/:id without visibility or archived, yet only for a public project.
+    const repos = join(root, 'anonymous-kept.txt');
+    writeFileSync(repos, 'https://gitlab.example/acme/tools/old\n');
+    const left = await runCommand(
+      ['discover', '--config', config, '--repos', repos, '--json', 'https://gitlab.example/acme'],
+      { env: anonymous },
+    );
+    expect(JSON.parse(left.stdout).left).toEqual([
+      { url: 'https://gitlab.example/acme/tools/old', why: 'the source no longer lists it' },
+    ]);
+    expect(gitlab.violations).toEqual([]);
+  });
+
+  it('names the filters an anonymous GitLab list cannot apply, and lists nothing from it', async () => {
+    const r = await runCommand(
+      ['discover', '--config', config, 'https://gitlab.example/', 'https://gitlab.example/alice'],
+      { env: { ...env, T_GL: undefined } },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    for (const source of ['https://gitlab.example', 'https://gitlab.example/alice'])
+      expect(r.stderr).toContain(
+        `argument: ${source}: GitLab API: without a token GitLab lists these projects in its short form, with no forked_from_project or mirror field: the source's forks: false and mirrors: false cannot be applied; set a token in $T_GL, or keep forks and mirrors (forks: true, mirrors: true); nothing listed`,
+      );
+    expect(gitlab.violations).toEqual([]);
+  });
+
   it("the guide's config blocks load as written", async () => {
     const guide = readFileSync(join(ROOT, 'docs/guides/whole-organisation.md'), 'utf8');
     const blocks = [...guide.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);

@@ -91,19 +91,30 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
   const after = (req: RequestSeen, name: string) => unix(req.query.get(name) ?? '1970-01-01T00:00:00Z');
   const cat = p.catalogue;
   const repos = cat ? held(cat) : [];
-  const project = (h: Held) => ({
+  /**
+   * The short form, BasicProjectDetails (lib/api/entities/basic_project_details.rb): who the
+   * project is, its URLs and topics; no visibility, archived, forked_from_project, mirror or
+   * issues field. GitLab lists projects so with simple=true, and always to an anonymous
+   * GET /projects or /users/:id/projects (present_projects in lib/api/projects.rb: the full
+   * ProjectWithAccess for a signed-in user only). GET /groups/:id/projects sends the full
+   * Project to anyone unless simple=true (present_projects in lib/api/groups.rb).
+   */
+  const basic = (h: Held) => ({
     id: h.id,
     name: h.name,
     path: h.name,
     path_with_namespace: h.path,
     default_branch: 'main',
     web_url: `${cat!.web}/${h.path}`,
-    issues_enabled: p.issuesAccess !== 'disabled',
-    issues_access_level: p.issuesAccess ?? 'enabled',
-    visibility: h.visibility,
-    archived: h.archived,
+    tag_list: h.topics,
     topics: h.topics,
-    ...(h.mirror ? { mirror: true } : {}),
+  });
+  /**
+   * ProjectDetails (lib/api/entities/project_details.rb), an anonymous GET /projects/:id: the
+   * short form and, on a fork, forked_from_project.
+   */
+  const details = (h: Held) => ({
+    ...basic(h),
     ...(h.fork
       ? {
           forked_from_project: {
@@ -114,6 +125,18 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         }
       : {}),
   });
+  /** Project (lib/api/entities/project.rb and EE's `mirror`): the full form. */
+  const project = (h: Held) => ({
+    ...details(h),
+    issues_enabled: p.issuesAccess !== 'disabled',
+    issues_access_level: p.issuesAccess ?? 'enabled',
+    visibility: h.visibility,
+    archived: h.archived,
+    ...(h.mirror ? { mirror: true } : {}),
+  });
+  /** The form a project list takes: short when simple=true, or when `anonymousShort` and no one signed in. */
+  const listForm = (req: RequestSeen, anonymousShort: boolean): ((h: Held) => object) =>
+    req.query.get('simple') === 'true' || (anonymousShort && !signedIn(req)) ? basic : project;
   /** The list filters every project list takes (archived, visibility), ordered by id. */
   const filtered = (list: Held[], req: RequestSeen) => {
     const archived = req.query.get('archived');
@@ -167,7 +190,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
           const mine = visibleTo(repos, req).filter((h) =>
             deep ? h.path.toLowerCase().startsWith(`${group}/`) : h.owner.toLowerCase() === group,
           );
-          return offsetPaged(filtered(mine, req).map(project), req, base);
+          return offsetPaged(filtered(mine, req).map(listForm(req, false)), req, base);
         }),
         route('/users/{user_id}/projects', (params, req, base) => {
           if (!(cat.users ?? []).some((u) => sameOwner(u, params.user_id!)))
@@ -176,7 +199,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
             filtered(
               visibleTo(repos, req).filter((h) => sameOwner(h.owner, params.user_id!)),
               req,
-            ).map(project),
+            ).map(listForm(req, true)),
             req,
             base,
           );
@@ -185,7 +208,8 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         // order_by=id, sort=asc: the next page is the Link header's, with id_after).
         route('/projects', (_params, req, base) => {
           const all = filtered(visibleTo(repos, req), req);
-          if (req.query.get('pagination') !== 'keyset') return offsetPaged(all.map(project), req, base);
+          const form = listForm(req, true);
+          if (req.query.get('pagination') !== 'keyset') return offsetPaged(all.map(form), req, base);
           if (req.query.get('order_by') !== 'id' || req.query.get('sort') !== 'asc')
             return { status: 405, body: { message: '405 Method Not Allowed' } };
           const size = Math.min(cap, Number(req.query.get('per_page') ?? 20));
@@ -196,7 +220,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
           q.set('id_after', String(items[items.length - 1]?.id ?? from));
           const headers: Record<string, string> =
             rest.length > size ? { link: `<${base}${req.path}?${q}>; rel="next"` } : {};
-          return { status: 200, headers, body: items.map(project) };
+          return { status: 200, headers, body: items.map(form) };
         }),
       ]
     : [];
@@ -208,7 +232,8 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         const { repo } = find(cat, repos, params.id!);
         if (!repo || (repo.visibility !== 'public' && !signedIn(req)))
           return { status: 404, body: { message: '404 Project Not Found' } };
-        return { status: 200, body: project(repo) };
+        // ProjectWithAccess to a signed-in user, else ProjectDetails (lib/api/projects.rb).
+        return { status: 200, body: signedIn(req) ? project(repo) : details(repo) };
       }
       return projectOf(params);
     }),

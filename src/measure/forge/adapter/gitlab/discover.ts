@@ -6,6 +6,16 @@
 // order_by=id, sort=asc: the next page in the Link header, no offset limit). GitLab finds a
 // renamed or transferred project under its old path (lib/api/helpers.rb find_project follows
 // redirect routes) and answers it under the new one.
+//
+// Without a token, GitLab answers GET /projects and /users/:id/projects in its short form
+// (BasicProjectDetails: present_projects in lib/api/projects.rb), with no visibility,
+// archived, forked_from_project or mirror field, and GET /projects/:id with that and
+// forked_from_project (ProjectDetails); GET /groups/:id/projects comes whole to anyone.
+// Anonymous callers see public projects only ("without authentication, only public projects
+// are returned"), so a short project listed to one is public; archived ones the server leaves
+// out when asked (archived=false); a fork or a mirror cannot be told, so a source that leaves
+// them out fails, named, rather than keep or drop them blind.
+import { ForgeApiError } from '../../core/errors.ts';
 import type { ForgeHttp } from '../../core/http.ts';
 import {
   isNotFound as notFound,
@@ -40,9 +50,26 @@ export function issuesOn(p: { issues_access_level?: unknown; issues_enabled?: un
   return undefined;
 }
 
-function listed(p: Project): ListedRepository {
-  // An unknown or missing visibility is never read as public.
-  const visibility: Visibility = p.visibility === 'public' || p.visibility === 'internal' ? p.visibility : 'private';
+/** Whether `p` is GitLab's short form of a project: no visibility and no archived field. */
+const isShort = (p: Project): boolean => p.visibility === undefined && p.archived === undefined;
+
+/** Whether `http` asks without credentials: GitLab then shows public projects only. */
+const anonymous = (http: ForgeHttp): boolean => http.access.tokens.length === 0 && http.access.app === undefined;
+
+/**
+ * `p` as listed; `publicOnly`: the request was anonymous, so a project without a visibility
+ * is public. Archived is false when the field is missing: the list was asked archived=false,
+ * or the source keeps archived ones and does not look. A fork or mirror field missing is
+ * read as none: `shortFormRefused` has failed a source that leaves them out.
+ */
+function listed(p: Project, publicOnly: boolean): ListedRepository {
+  // Otherwise an unknown or missing visibility is never read as public.
+  const visibility: Visibility =
+    p.visibility === 'public' || p.visibility === 'internal'
+      ? p.visibility
+      : p.visibility === undefined && publicOnly
+        ? 'public'
+        : 'private';
   const issuesEnabled = issuesOn(p);
   return {
     url: p.web_url,
@@ -61,12 +88,38 @@ function narrowing(filters: SourceFilters): Record<string, string> {
   return { ...(filters.archived ? {} : { archived: 'false' }), ...(onlyPublic ? { visibility: 'public' } : {}) };
 }
 
+/**
+ * Why a page of the short form cannot be filtered as the source says (it leaves forks or
+ * mirrors out, and the short form has neither field), or undefined when it can.
+ */
+function shortFormRefused(
+  http: ForgeHttp,
+  page: readonly Project[],
+  filters: SourceFilters,
+): ForgeApiError | undefined {
+  if (!page.some(isShort)) return undefined;
+  const unknown = [...(filters.forks ? [] : ['forks']), ...(filters.mirrors ? [] : ['mirrors'])];
+  if (unknown.length === 0) return undefined;
+  const set = unknown.map((f) => `${f}: false`).join(' and ');
+  const token = http.access.tokenEnv ? `in $${http.access.tokenEnv}` : 'through hosts: tokenEnv';
+  return new ForgeApiError(
+    'auth',
+    `${http.label}: without a token GitLab lists these projects in its short form, with no forked_from_project or mirror field: the source's ${set} cannot be applied; set a token ${token}, or keep ${unknown.join(' and ')} (${unknown.map((f) => `${f}: true`).join(', ')})`,
+  );
+}
+
 export async function* discover(
   http: ForgeHttp,
   scope: SourceScope,
   filters: SourceFilters,
 ): AsyncGenerator<ListedRepository[]> {
   const narrow = narrowing(filters);
+  const publicOnly = anonymous(http);
+  const read = (page: Project[]): ListedRepository[] => {
+    const refused = shortFormRefused(http, page, filters);
+    if (refused) throw refused;
+    return page.map((p) => listed(p, publicOnly));
+  };
   if (scope.kind === 'instance') {
     for await (const page of http.pages<Project>('/projects', {
       pagination: 'keyset',
@@ -75,7 +128,7 @@ export async function* discover(
       per_page: 100,
       ...narrow,
     }))
-      yield page.map(listed);
+      yield read(page);
     return;
   }
   const id = encodeURIComponent(scope.kind === 'group' ? scope.path : scope.name);
@@ -90,7 +143,7 @@ export async function* discover(
       ...narrow,
     })) {
       first = false;
-      yield page.map(listed);
+      yield read(page);
     }
     return;
   } catch (e) {
@@ -103,10 +156,10 @@ export async function* discover(
     per_page: 100,
     ...narrow,
   }))
-    yield page.map(listed);
+    yield read(page);
 }
 
 export async function locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined> {
   const found = await unlessNotFound(http.getJson<Project>(`/projects/${encodeURIComponent(path)}`));
-  return found && listed(found.body);
+  return found && listed(found.body, anonymous(http));
 }
