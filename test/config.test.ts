@@ -180,6 +180,31 @@ describe('Shape A thresholds validation', () => {
     ]);
   });
 
+  it('a key given twice names the key, both lines and what to do', async () => {
+    // `init` writes `hosts: {}`; a hosts: block appended below it is the second.
+    const site = join(dir, 'twice.yaml');
+    writeFileSync(
+      site,
+      [
+        'store: store',
+        'hosts: {}',
+        'sources:',
+        '  - url: https://gitlab.example.org/acme',
+        'hosts:',
+        '  gitlab.example.org: { kind: gitlab }',
+        '',
+      ].join('\n'),
+    );
+    await expect(loadSettings(site)).rejects.toMatchObject({
+      problems: [`${site}:5: hosts: is given twice (lines 2 and 5); merge the two hosts: entries into one`],
+    });
+    // Deeper down, a value that is no map: keep one.
+    writeFileSync(site, ['scan:', '  retries: 1', '  concurrency: 2', '  retries: 3', ''].join('\n'));
+    await expect(loadSettings(site)).rejects.toMatchObject({
+      problems: [`${site}:4: scan.retries: is given twice (lines 2 and 4); keep one of the two`],
+    });
+  });
+
   it('a band or a boolean rule cannot give unknown (only a missing value is unknown)', async () => {
     const band = await problemsOf(
       DEFAULT.replace('{ min: 15, max: null, status: fail }', '{ min: 15, max: null, status: unknown }'),

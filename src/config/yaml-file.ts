@@ -1,5 +1,16 @@
 // Reads a YAML (or JSON) file and keeps enough of the parse to point an error at file:line.
-import { LineCounter, parseDocument, isNode, visit, type Document } from 'yaml';
+import {
+  LineCounter,
+  parseDocument,
+  isMap,
+  isNode,
+  isPair,
+  isScalar,
+  isSeq,
+  visit,
+  type Document,
+  type YAMLError,
+} from 'yaml';
 import { FileReadError, readRegularFile } from '../io/regular-file.ts';
 import { ConfigError } from '../errors.ts';
 
@@ -31,7 +42,10 @@ function parseYamlText(file: string, text: string): LocatedData {
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
   if (doc.errors.length > 0) {
     throw new ConfigError(
-      doc.errors.map((e) => `${file}:${lineCounter.linePos(e.pos[0]).line}: ${e.message.split('\n')[0]}`),
+      doc.errors.map(
+        (e) =>
+          `${file}:${lineCounter.linePos(e.pos[0]).line}: ${duplicateKey(doc, lineCounter, e) ?? e.message.split('\n')[0]}`,
+      ),
     );
   }
   const where = (path: PathPart[]) => `${file}:${lineOf(doc, lineCounter, path)}`;
@@ -57,6 +71,42 @@ export function yamlFailure(err: unknown): string {
     return `YAML aliases expand too far (over ${YAML_MAX_ALIAS_COUNT} expansions: nested aliases?); write the values out instead of aliasing them`;
   }
   return `YAML cannot be read: ${message.split('\n')[0]}; check its anchors and aliases`;
+}
+
+/**
+ * A DUPLICATE_KEY error in words that name the key, its path and both lines (the yaml library
+ * says "Map keys must be unique" at the second key only), or undefined for any other error.
+ * `init` writes `hosts: {}`, so a `hosts:` block appended below it is the usual second key.
+ */
+function duplicateKey(doc: Document, lc: LineCounter, e: YAMLError): string | undefined {
+  if (e.code !== 'DUPLICATE_KEY') return undefined;
+  let found: string | undefined;
+  visit(doc, {
+    Map(_key, map, ancestors) {
+      const at = map.items.findIndex((p) => isScalar(p.key) && p.key.range?.[0] === e.pos[0]);
+      if (at < 0) return undefined;
+      const second = map.items[at]!;
+      const name = (second.key as { value: unknown }).value;
+      const first = map.items.find((p, i) => i < at && isScalar(p.key) && p.key.value === name);
+      const firstAt = isScalar(first?.key) ? first.key.range?.[0] : undefined;
+      if (firstAt === undefined) return visit.BREAK;
+      const path: PathPart[] = [];
+      const chain = [...ancestors, map];
+      chain.forEach((node, i) => {
+        if (isPair(node) && isScalar(node.key)) path.push(String(node.key.value));
+        else if (isSeq(node)) path.push(node.items.indexOf(chain[i + 1] as never));
+      });
+      path.push(String(name));
+      const lines = `lines ${lc.linePos(firstAt).line} and ${lc.linePos(e.pos[0]).line}`;
+      const todo =
+        isMap(first?.value) && isMap(second.value)
+          ? `merge the two ${String(name)}: entries into one`
+          : 'keep one of the two';
+      found = `${formatPath(path)}: is given twice (${lines}); ${todo}`;
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 /** Where a failure of alias expansion starts: the first alias in the document. */
