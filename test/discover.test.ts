@@ -555,6 +555,60 @@ describe('badgepress scan --source', () => {
     expect(forgejo.violations).toEqual([]);
   });
 
+  it("scans a GitLab instance's public projects without a token", async () => {
+    // GitLab lists an anonymous GET /projects in its short form: every project public, the
+    // archived one left out by the server; this source keeps forks and mirrors, which the
+    // short form cannot tell apart.
+    const gitlab = await startGitLab({
+      catalogue: {
+        web: git.url,
+        repos: [
+          { path: 'team/one' },
+          { path: 'team/two', archived: true },
+          { path: 'team/three' },
+          { path: 'team/private', visibility: 'private' },
+        ],
+      },
+      pageCap: 2,
+    });
+    try {
+      const config = join(root, 'gitlab-anonymous.yaml');
+      writeFileSync(
+        config,
+        [
+          'store: store',
+          'scan:\n  mirrors: mirrors\n  retries: 0',
+          'hosts:',
+          `  "${new URL(git.url).host}": { kind: gitlab, apiUrl: "${gitlab.url}", requestsPerSecond: 1000 }`,
+          'sources:',
+          `  - url: ${git.url}/`,
+          '    forks: true',
+          '    mirrors: true',
+          '',
+        ].join('\n'),
+      );
+      // No tokenEnv: the requests go without a token.
+      const r = await runCommand([
+        'scan',
+        '--config',
+        config,
+        '--store',
+        join(root, 'store-gitlab'),
+        '--as-of',
+        String(utc(2026, 11, 1)),
+        '--forge',
+        'never',
+        '--json',
+      ]);
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout)).toMatchObject({ repositories: 2, measured: 2, failed: 0, exitCode: 0 });
+      expect(gitlab.requests.every((q) => q.headers['private-token'] === undefined)).toBe(true);
+      expect(gitlab.violations).toEqual([]);
+    } finally {
+      await gitlab.close();
+    }
+  });
+
   it('refuses --fetch never with a source: listing asks the forge', async () => {
     const before = forgejo.requests.length;
     const r = await runCommand([
