@@ -41,8 +41,8 @@ interface Project {
 
 /**
  * Whether a project's issues are on: `issues_access_level` (since 12.x), else `issues_enabled`
- * before it; undefined when the answer has neither (a `simple` one, GitLab's answer to an
- * anonymous list).
+ * before it; undefined when the answer has neither (the short form: a list asked simple=true,
+ * an anonymous list of an instance or a user, an anonymous GET /projects/:id).
  */
 export function issuesOn(p: { issues_access_level?: unknown; issues_enabled?: unknown }): boolean | undefined {
   if (typeof p.issues_access_level === 'string') return p.issues_access_level !== 'disabled';
