@@ -8,8 +8,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConditionalAnswers } from '../src/measure/conditional-answers.ts';
-import { forgeFor } from '../src/measure/forge/index.ts';
+import { forgeAnswersPath, forgeFor } from '../src/measure/forge/index.ts';
 import type { ForgeRequest, ForgeResult } from '../src/measure/types.ts';
 import type { ForgeServer } from './lib/forge-peers/server.ts';
 import { startGitHub } from './lib/forge-peers/github.ts';
@@ -120,7 +119,8 @@ function gitea(b: Busy): Promise<ForgeServer> {
 async function once(
   kind: 'github' | 'gitlab' | 'gitea',
   server: ForgeServer,
-  answers: ConditionalAnswers,
+  /** The mirrors folder its answers are kept in between scans; undefined: none kept. */
+  answersDir: string | undefined,
   at: number,
   /** Listed by a source this run, which said its issues are on: no lookup is asked. */
   listed = false,
@@ -128,7 +128,10 @@ async function once(
   const host = `${kind}.bench`;
   // With a token, as a scan of many repositories runs (GitHub's GraphQL API answers no anonymous request).
   const forge = forgeFor(
-    { hosts: { [host]: { kind, apiUrl: server.url, tokenEnv: 'BENCH_FORGE_TOKEN', requestsPerSecond: 1000 } } },
+    {
+      hosts: { [host]: { kind, apiUrl: server.url, tokenEnv: 'BENCH_FORGE_TOKEN', requestsPerSecond: 1000 } },
+      ...(answersDir !== undefined ? { answersDir } : {}),
+    },
     { BENCH_FORGE_TOKEN: 'bench-token' },
   );
   const request: ForgeRequest = {
@@ -144,7 +147,6 @@ async function once(
     git: { tagNames: new Set() },
     windowMonths: {},
     horizonMonths: 12,
-    answers,
   };
   const started = performance.now();
   const result = await forge(request.target)!.measure(request);
@@ -175,15 +177,20 @@ export async function forgeRows(
       let busyMs = 0;
       let busyKeptBytes = 0;
       for (const b of [QUIET, BUSY]) {
-        const file = join(dir, `${kind}-${b.issues}.forge.json`);
+        const mirrors = join(dir, `${kind}-${b.issues}`);
+        const host = `${kind}.bench`;
+        const file = forgeAnswersPath(mirrors, {
+          url: `https://${host}/acme/widget`,
+          host,
+          path: 'acme/widget',
+          source: 'bench',
+        });
         const counted: number[] = [];
         for (const scan of ['first', 'rescan']) {
           const server = await start(b);
           try {
-            const answers = await ConditionalAnswers.load(file);
             // The rescan the next day, as a daily scan does (the same month: see scan.md).
-            const { result, ms } = await once(kind, server, answers, scan === 'first' ? E : E + 86_400);
-            await answers.save(file);
+            const { result, ms } = await once(kind, server, mirrors, scan === 'first' ? E : E + 86_400);
             if (result.requests !== server.requests.length)
               throw new Error(`bench forge ${kind}: counted ${result.requests}, served ${server.requests.length}`);
             counted.push(result.counted ?? result.requests);
@@ -204,7 +211,7 @@ export async function forgeRows(
       const server = await start(BUSY);
       let fromSource: number;
       try {
-        const { result } = await once(kind, server, new ConditionalAnswers(), E, true);
+        const { result } = await once(kind, server, undefined, E, true);
         fromSource = result.counted ?? result.requests;
       } finally {
         await server.close();

@@ -5,11 +5,11 @@
 // whole, Gitea/Forgejo sends none on its API: nothing is kept for those two, nothing asked
 // conditionally. Expected figures are counted by hand.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConditionalAnswers } from '../src/measure/conditional-answers.ts';
+import { forgeAnswersPath } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { startGitHub, type GhRepository } from '../scripts/lib/forge-peers/github.ts';
 import { startGitLab } from '../scripts/lib/forge-peers/gitlab.ts';
@@ -27,18 +27,21 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-/** Measures with the answers `file` holds, then keeps this scan's there, as a scan does. */
-async function scanOnce(server: ForgeServer, file: string, o: Omit<MeasureOn, 'answers'>): Promise<ForgeResult> {
-  const answers = await ConditionalAnswers.load(file);
-  const result = await measureOn(server, { ...o, answers });
-  await answers.save(file);
-  return result;
+/**
+ * Measures as a scan does, the answers kept in the mirrors folder `file` is in: the measurer
+ * asks with those `file` holds, then keeps this scan's there.
+ */
+async function scanOnce(server: ForgeServer, file: string, o: Omit<MeasureOn, 'answersDir'>): Promise<ForgeResult> {
+  return measureOn(server, { ...o, answersDir: dirname(dirname(file)) });
 }
 
-async function answersFile(): Promise<string> {
+/** The file a repository's answers are kept in, in a new mirrors folder (its host's folder made). */
+async function answersFile(o: { host: string; path: string }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'bp-etags-'));
   dirs.push(dir);
-  return join(dir, 'widget.forge.json');
+  const file = forgeAnswersPath(dir, { url: `https://${o.host}/${o.path}`, host: o.host, path: o.path, source: '' });
+  await mkdir(dirname(file), { recursive: true });
+  return file;
 }
 
 const REPO: GhRepository = {
@@ -56,7 +59,7 @@ const GH = {
 
 describe("conditional requests with the last scan's ETags", () => {
   it('GitHub: an unchanged rescan is answered 304 throughout, counted against no limit, same values', async () => {
-    const file = await answersFile();
+    const file = await answersFile(GH);
     const first = await scanOnce((servers[0] = await startGitHub(REPO)), file, GH);
     const second = await scanOnce((servers[1] = await startGitHub(REPO)), file, GH);
     expect(first.failures).toEqual([]);
@@ -120,7 +123,7 @@ describe("conditional requests with the last scan's ETags", () => {
     ['with a token (issues through GraphQL)', 'tok-secret-etag'],
     ['without one (issues, comments and events through REST)', ''],
   ])('GitHub %s: a kept answer holds the fields read, and gives the same values', async (_, tokens) => {
-    const file = await answersFile();
+    const file = await answersFile(GH);
     const o = { ...GH, tokens };
     const first = await scanOnce((servers[0] = await startGitHub(RICH)), file, o);
     const second = await scanOnce((servers[1] = await startGitHub(RICH)), file, o);
@@ -151,7 +154,7 @@ describe("conditional requests with the last scan's ETags", () => {
         { tag: 'v2.2.0', published: '2026-11-12T00:00:00Z' },
       ],
     };
-    const file = await answersFile();
+    const file = await answersFile(GH);
     const first = await scanOnce((servers[0] = await startGitHub(paged)), file, GH);
     const second = await scanOnce((servers[1] = await startGitHub(paged)), file, GH);
     expect(second.failures).toEqual([]);
@@ -164,7 +167,7 @@ describe("conditional requests with the last scan's ETags", () => {
   });
 
   it('GitHub: a changed list is answered whole and read anew', async () => {
-    const file = await answersFile();
+    const file = await answersFile(GH);
     await scanOnce((servers[0] = await startGitHub(REPO)), file, GH);
     const later = { ...REPO, releases: [...REPO.releases!, { tag: 'v2.1.0', published: '2026-11-10T00:00:00Z' }] };
     const second = await scanOnce((servers[1] = await startGitHub(later)), file, GH);
@@ -189,7 +192,7 @@ describe("conditional requests with the last scan's ETags", () => {
       tokens: 'glpat-secret-etag',
       times: [E] as number[],
     } as const;
-    const file = await answersFile();
+    const file = await answersFile(o);
     const first = await scanOnce((servers[0] = await startGitLab(project)), file, o);
     expect(first.failures).toEqual([]);
     expect(existsSync(file)).toBe(false);
@@ -228,7 +231,7 @@ describe("conditional requests with the last scan's ETags", () => {
       tokens: 'fj-secret-etag',
       times: [E] as number[],
     } as const;
-    const file = await answersFile();
+    const file = await answersFile(o);
     await scanOnce((servers[0] = await startGitea(repo)), file, o);
     const second = await scanOnce((servers[1] = await startGitea(repo)), file, o);
     expect(servers[1]!.requests.some((q) => q.headers['if-none-match'] !== undefined)).toBe(false);
@@ -237,7 +240,7 @@ describe("conditional requests with the last scan's ETags", () => {
   });
 
   it('past the byte bound an answer is not kept, and asked whole at the next scan; the values the same', async () => {
-    const file = await answersFile();
+    const file = await answersFile(GH);
     const paged: GhRepository = { ...RICH, pageCap: 1 };
     const first = await scanOnce((servers[0] = await startGitHub(paged)), file, GH);
     // A bound one byte short of what the first scan kept: its last answer (the file's last
@@ -245,12 +248,8 @@ describe("conditional requests with the last scan's ETags", () => {
     const kept = Object.entries(JSON.parse(await readFile(file, 'utf8')).answers as Record<string, { body: string }>);
     const bytes = kept.reduce((n, [, a]) => n + Buffer.byteLength(a.body), 0);
     const [lastKey] = kept[kept.length - 1]!;
-    const bounded = async (server: ForgeServer) => {
-      const answers = await ConditionalAnswers.load(file, bytes - 1);
-      const result = await measureOn(server, { ...GH, answers });
-      await answers.save(file);
-      return result;
-    };
+    const bounded = (server: ForgeServer) =>
+      measureOn(server, { ...GH, answersDir: dirname(dirname(file)), keptAnswerBytes: bytes - 1 });
     await bounded((servers[1] = await startGitHub(paged)));
     const third = await bounded((servers[2] = await startGitHub(paged)));
     expect(third.measurements).toEqual(first.measurements);
@@ -263,10 +262,22 @@ describe("conditional requests with the last scan's ETags", () => {
   });
 
   it('a file that is not JSON is read as no answers: every list asked afresh', async () => {
-    const file = await answersFile();
+    const file = await answersFile(GH);
     await writeFile(file, '{not json');
     const r = await scanOnce((servers[0] = await startGitHub(REPO)), file, GH);
     expect(r.failures).toEqual([]);
     expect(servers[0]!.requests.some((q) => q.headers['if-none-match'] !== undefined)).toBe(false);
+  });
+
+  it('answers it cannot keep are a note, never a failure: the values stand', async () => {
+    const file = await answersFile(GH);
+    // A folder where the file goes: the file is read as none, and written nowhere.
+    await mkdir(file);
+    const r = await scanOnce((servers[0] = await startGitHub(REPO)), file, GH);
+    expect(r.failures).toEqual([]);
+    expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-10-01T00:00:00Z')] });
+    expect(r.notes).toHaveLength(1);
+    expect(r.notes![0]).toMatch(/^the forge's answers were not kept for the next scan \(/);
+    expect(r.notes![0]).toContain(`(${file}): EISDIR`);
   });
 });

@@ -5,8 +5,8 @@
 // body only what the adapter reads (its `kept` shape: a listing page's entries hold the few
 // fields discovery reads, not the hundred the forge sends). The file holds URLs, validators,
 // headers and those bodies, never a request's headers: no token reaches it.
-// Here, beside types.ts, as what a ForgeRequest carries: the scan loads and saves the file,
-// the forge core's HTTP client asks with it.
+// The forge measurer (forge/core/measurer.ts) loads and saves a repository's file, discovery
+// a source's listing file; the forge core's HTTP client asks with them.
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 

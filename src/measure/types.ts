@@ -1,8 +1,9 @@
 // What measuring one repository produces, whatever measured it (git, a forge's API), and the
-// seam between the scan's orchestrator and the forge adapters (one per forge family).
+// one shape of the measurers the scan's orchestrator meets: asked with a request (the target,
+// its times, E and what that measurer needs), each keeping its own state (git its mirror, a
+// forge its kept answers), answering one measurement per time and notes to print.
 import type { Measurement } from '../model/stored-value.ts';
 import type { BotTest } from './bots.ts';
-import type { ConditionalAnswers } from './conditional-answers.ts';
 
 /** One repository as the scan list names it. */
 export interface ScanTarget {
@@ -25,6 +26,35 @@ export interface ScanTarget {
 
 export type { Measurement };
 
+/** What every measurer is asked: one repository at the scan times, from one pass. */
+export interface MeasureRequest<Target extends ScanTarget = ScanTarget> {
+  target: Target;
+  /** Scan times (Unix s), ascending. One measurement per time. */
+  times: readonly number[];
+  /**
+   * E, the scan time: a latest-only rule is measured there alone. `times` may lack it: an
+   * earlier time measured again (its record had a failed rule) while E's record stands.
+   */
+  asOf: number;
+  signal?: AbortSignal;
+}
+
+/** What every measurer answers for a request. */
+export interface Measured<M> {
+  /** One per time, in the order of `times`. */
+  measurements: M[];
+  /**
+   * What the scan prints for the repository that is no failure of its rules (the forge's
+   * answers not kept for the next scan): the values stand.
+   */
+  notes?: string[];
+}
+
+/** A measurer: git's (measure/git/measurer.ts), a forge family's, the dependency index. */
+export interface Measurer<Request extends MeasureRequest, Result extends Measured<unknown>> {
+  measure(request: Request): Promise<Result>;
+}
+
 /** What git showed that forge rules build on (the releases rule adds forge releases whose tag git lacks). */
 export interface GitFacts {
   /** Every tag name the mirror holds. */
@@ -33,15 +63,7 @@ export interface GitFacts {
   defaultBranch?: string;
 }
 
-export interface ForgeRequest {
-  target: ScanTarget;
-  /** Scan times (Unix s), ascending. One measurement per time, from one pass. */
-  times: readonly number[];
-  /**
-   * E, the scan time: a latest-only rule is measured there alone. `times` may lack it: an
-   * earlier time measured again (its record had a failed rule) while E's record stands.
-   */
-  asOf: number;
+export interface ForgeRequest extends MeasureRequest {
   git: GitFacts;
   /** A rule's window in months (its timeRangeInMonths in the active thresholds) by rule id. */
   windowMonths: Readonly<Record<string, number>>;
@@ -49,12 +71,9 @@ export interface ForgeRequest {
   horizonMonths: number;
   /** Who is a bot, git's test (`scan.botPatterns` with it) on a login; default the fixed signs alone. */
   isBot?: BotTest;
-  signal?: AbortSignal;
-  /** The answers of this repository's last scan, asked again conditionally (ETags). */
-  answers?: ConditionalAnswers;
 }
 
-export interface ForgeResult {
+export interface ForgeResult extends Measured<Measurement> {
   /** One per time, in the order of `times`. A rule whose API failed is null with evidence. */
   measurements: Measurement[];
   /** The rule ids this adapter answers for (its values override nothing but are merged: see below). */
@@ -80,10 +99,9 @@ export interface ForgeResult {
  * events (a rule of git and a forge in model/measured-rules.ts), the events are united (sorted, duplicates kept once) and the evidence
  * joined with "; "; otherwise the adapter's value is taken.
  */
-export interface ForgeMeasurer {
+export interface ForgeMeasurer extends Measurer<ForgeRequest, ForgeResult> {
   /** The rule ids it answers: at every time, or at E alone for a latest-only rule (the table's `latestOnly`). */
   readonly answers: readonly string[];
-  measure(request: ForgeRequest): Promise<ForgeResult>;
   /**
    * Rules of `answers` it never asks a server for, only holds null as not asked: a stored
    * record without them lacks nothing this measurer would measure.

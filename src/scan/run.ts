@@ -169,7 +169,11 @@ async function leasedWriter(run: ScanRun, settings: Settings): Promise<{ writer:
 function forgesAsked(run: ScanRun, settings: Settings, rules: ReadonlySet<string>): ForgeFor {
   const dependents = settings.dependents ? { dependents: settings.dependents } : {};
   const forges =
-    run.forgeFor ?? forgesOf({ hosts: settings.hosts, ...dependents, gitTokens: settings.scan.tokens }, process.env);
+    run.forgeFor ??
+    forgesOf(
+      { hosts: settings.hosts, ...dependents, gitTokens: settings.scan.tokens, answersDir: settings.scan.mirrors },
+      process.env,
+    );
   const off =
     run.fetch === 'never'
       ? '--fetch never asks no server'

@@ -6,13 +6,13 @@
 import pLimit from 'p-limit';
 import type { ScanSettings } from '../config/types.ts';
 import { type BotTest, botTest } from '../measure/bots.ts';
-import { ConditionalAnswers } from '../measure/conditional-answers.ts';
-import { forgeAnswersPath, type GitMeasurer, gitMeasurer } from '../measure/git/measurer.ts';
+import { type GitMeasurer, gitMeasurer, type GitRequest } from '../measure/git/measurer.ts';
 import type { ListedTarget } from '../measure/targets.ts';
-import type { ForgeFor, ForgeMeasurer, GitFacts, Measurement } from '../measure/types.ts';
+import type { ForgeFor, ForgeMeasurer, GitFacts } from '../measure/types.ts';
 import { isoTime } from '../model/calendar.ts';
 import { eventRuleIds, GIT_RULE_IDS, measuredAt } from '../model/measured-rules.ts';
 import { counted } from '../model/plural.ts';
+import type { Measurement } from '../model/stored-value.ts';
 import { scanRecordLine, storeFileName, type StoredScan } from '../store/record-line.ts';
 import { StoreConflictError, StoreWriteError, type StoreWriter } from '../store/writer.ts';
 import { completeRecord, mergeForge } from './merge.ts';
@@ -118,7 +118,6 @@ function scanContext(o: ScanOptions, summary: ScanSummary): ScanContext {
     rules: gitRules,
     horizonMonths,
     windowMonths: o.windowMonths,
-    asOf: o.asOf,
     isBot,
     onMovedAside,
     ...optional,
@@ -219,8 +218,8 @@ function limiter(capacity: () => number): Limiter {
 async function measureOne(cx: ScanContext, target: ListedTarget): Promise<void> {
   const plan = await planTimes(cx, target);
   if (!plan) return;
-  const measured = await cx.git.measure(target, plan.wanted);
-  const times = plan.wanted.filter((_, i) => measured.measurements[i] !== undefined);
+  const measured = await cx.git.measure(plan.request);
+  const times = plan.request.times.filter((_, i) => measured.measurements[i] !== undefined);
   const gitMeasurements = measured.measurements.filter((m): m is Measurement => m !== undefined);
   const forged =
     plan.forge && times.length > 0
@@ -232,8 +231,8 @@ async function measureOne(cx: ScanContext, target: ListedTarget): Promise<void> 
 interface TimesPlan {
   /** The store file of the repository. */
   file: string;
-  /** The times to measure, ascending. */
-  wanted: number[];
+  /** The repository at the times to measure, ascending. */
+  request: GitRequest;
   /** The stored records (with failed rules) the times measured again complete, by time. */
   retry: Map<number, Measurement>;
   forge?: ForgeMeasurer;
@@ -268,11 +267,12 @@ async function planTimes(cx: ScanContext, target: ListedTarget): Promise<TimesPl
         `records are appended, never replaced, and a second record at the same time is a duplicate a build skips: scan at another --as-of, or delete that record from ${file} in the store and scan again`,
     );
   }
-  if (wanted.length === 0 || (await cx.git.beforeHistory(target, wanted))) {
+  const request = { target, times: wanted, asOf: o.asOf };
+  if (wanted.length === 0 || (await cx.git.beforeHistory(request))) {
     if (short.length === 0) summary.upToDate++;
     return undefined;
   }
-  return { file, wanted, retry, ...(forge ? { forge } : {}) };
+  return { file, request, retry, ...(forge ? { forge } : {}) };
 }
 
 interface Forged {
@@ -295,9 +295,6 @@ async function measureForge(
 ): Promise<Forged> {
   const { o } = cx;
   const skipped = new Set<string>();
-  // The forge's answers of the last scan, beside the mirror: its lists asked conditionally.
-  const answersFile = forgeAnswersPath(o.settings.mirrors, target);
-  const answers = await ConditionalAnswers.load(answersFile);
   const result = await forge.measure({
     target,
     times,
@@ -306,17 +303,8 @@ async function measureForge(
     windowMonths: o.windowMonths,
     horizonMonths: cx.horizonMonths,
     isBot: cx.isBot,
-    answers,
   });
-  // A run that asked nothing (--forge never) keeps the last scan's answers as they are.
-  if (result.requests > 0)
-    await answers
-      .save(answersFile)
-      .catch((err: unknown) =>
-        o.report(
-          `${target.source} ${target.url}: the forge's answers were not kept for the next scan (${answersFile}): ${(err as Error).message}`,
-        ),
-      );
+  for (const note of result.notes ?? []) o.report(`${target.source} ${target.url}: ${note}`);
   cx.summary.forgeRequests += result.requests;
   cx.summary.forgeRequestsCounted += result.counted ?? result.requests;
   const forgeRules = result.rules.filter((r) => o.rules.has(r));

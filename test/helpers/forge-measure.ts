@@ -4,7 +4,6 @@ import { expect } from 'vitest';
 import { forgeFor, type HostConfig } from '../../src/measure/forge/index.ts';
 import type { ForgeRequest, ForgeResult } from '../../src/measure/types.ts';
 import type { ForgeServer } from '../../scripts/lib/forge-peers/server.ts';
-import type { ConditionalAnswers } from '../../src/measure/conditional-answers.ts';
 
 export interface MeasureOn {
   kind: HostConfig['kind'];
@@ -16,8 +15,10 @@ export interface MeasureOn {
   windowMonths?: Record<string, number>;
   tagNames?: string[];
   hostConfig?: Partial<HostConfig>;
-  /** The answers of the last scan, asked again conditionally. */
-  answers?: ConditionalAnswers;
+  /** Where the repository's answers are kept between scans (a scan's mirrors folder), asked again conditionally. */
+  answersDir?: string;
+  /** Bytes of kept bodies its file holds at most. */
+  keptAnswerBytes?: number;
 }
 
 export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<ForgeResult> {
@@ -32,7 +33,11 @@ export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<Forg
       ...o.hostConfig,
     },
   };
-  const forge = forgeFor({ hosts }, { FORGE_TEST_TOKEN: o.tokens });
+  const kept = {
+    ...(o.answersDir !== undefined ? { answersDir: o.answersDir } : {}),
+    ...(o.keptAnswerBytes !== undefined ? { keptAnswerBytes: o.keptAnswerBytes } : {}),
+  };
+  const forge = forgeFor({ hosts, ...kept }, { FORGE_TEST_TOKEN: o.tokens });
   const request: ForgeRequest = {
     target: { url: `https://${o.host}/${o.path}`, host: o.host, path: o.path, source: 'repos.txt:1' },
     times: o.times,
@@ -41,7 +46,6 @@ export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<Forg
     git: { tagNames: new Set(o.tagNames ?? []) },
     windowMonths: o.windowMonths ?? {},
     horizonMonths: 12,
-    answers: o.answers,
   };
   const result = await forge(request.target)!.measure(request);
   expect(server.violations).toEqual([]);

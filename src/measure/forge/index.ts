@@ -1,15 +1,17 @@
 // The forge side of a scan: which host speaks which API (the registry's adapters), and the
 // measurer for a target. `forgeFor(settings, env)` is what the scan command calls once per run.
-import type { ForgeFor, ForgeMeasurer, ForgeRequest, ForgeResult, Measurement } from '../types.ts';
+import type { ForgeFor, ForgeMeasurer, ForgeRequest, ForgeResult, ScanTarget } from '../types.ts';
 import type { DependentsConfig, HostConfig, HostEntry } from '../../config/types.ts';
 import { ConfigError } from '../../errors.ts';
 import { measuredAt, RULE } from '../../model/measured-rules.ts';
 import { counted } from '../../model/plural.ts';
+import type { Measurement } from '../../model/stored-value.ts';
 import { dependentsMeasurer } from '../dependents/index.ts';
+import { mirrorPath } from '../git/mirror.ts';
 import { apiTokenEnv, tokenPool } from '../host-token.ts';
 import type { ForgeAdapter } from './core/adapter.ts';
 import { ForgeHttp, QueueRegistry, type HostAccess } from './core/http.ts';
-import { FORGE_RULES, sourceMeasurer } from './core/measurer.ts';
+import { FORGE_RULES, type KeptAnswers, sourceMeasurer } from './core/measurer.ts';
 import { FORGE_KINDS, forgeAdapter, KNOWN_HOSTS } from './registry.ts';
 
 export type { HostConfig };
@@ -74,6 +76,31 @@ export interface ForgeSettings {
   dependents?: DependentsConfig;
   /** `scan.tokens` (host → variable git uses): the API uses the same token unless the host names its own. */
   gitTokens?: Readonly<Record<string, string>>;
+  /**
+   * Where each repository's forge answers are kept for its next scan (the mirrors folder,
+   * forgeAnswersPath); undefined: none kept, none asked conditionally.
+   */
+  answersDir?: string;
+  /** Bytes of kept bodies a repository's file holds at most (default MAX_STORED_ANSWER_BYTES). */
+  keptAnswerBytes?: number;
+}
+
+/**
+ * The file beside a repository's mirror holding its forge answers (ETags and bodies) of the
+ * last scan: <mirrors>/<host>/<name>-<hash>.forge.json (in the mirrors folder even for a
+ * `mirror=` repository, which is not ours to write beside).
+ */
+export function forgeAnswersPath(mirrors: string, target: ScanTarget): string {
+  return mirrorPath(mirrors, target.url, target.host, target.path).replace(/\.git$/, '.forge.json');
+}
+
+/** Where `settings` keeps each repository's forge answers, if anywhere. */
+function keptAnswers({ answersDir, keptAnswerBytes }: ForgeSettings): KeptAnswers | undefined {
+  if (answersDir === undefined) return undefined;
+  return {
+    file: (target) => forgeAnswersPath(answersDir, target),
+    ...(keptAnswerBytes !== undefined ? { maxBytes: keptAnswerBytes } : {}),
+  };
 }
 
 /**
@@ -94,6 +121,7 @@ export function noForgeApiKnown(host: string): string {
  */
 export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, string | undefined>>): ForgeFor {
   const registry = new QueueRegistry();
+  const kept = keptAnswers(settings);
   const all: Record<string, HostEntry> = { ...KNOWN_HOSTS, ...settings.hosts };
   // The config schema allows only the registry's kinds; a caller of this function may not.
   const unknown = Object.entries(settings.hosts).filter(([, h]) => h.api !== false && !forgeAdapter(h.kind));
@@ -137,6 +165,7 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
         ...sourceMeasurer(
           (signal, answers) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, signal, answers),
           adapter.open,
+          kept,
         ),
         inFlight: (ceiling) =>
           registry.inFlight(
@@ -173,6 +202,7 @@ export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
         notModified: (x.notModified ?? 0) + (y.notModified ?? 0),
         counted: (x.counted ?? x.requests) + (y.counted ?? y.requests),
         notAsked: [...(x.notAsked ?? []), ...(y.notAsked ?? [])],
+        ...(x.notes || y.notes ? { notes: [...(x.notes ?? []), ...(y.notes ?? [])] } : {}),
       };
     },
   };

@@ -2,7 +2,8 @@
 // commits read once each, and the rules computed for every scan time from that.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { GitFacts, Measurement } from '../types.ts';
+import type { Measurement } from '../../model/stored-value.ts';
+import type { GitFacts, Measured } from '../types.ts';
 import { CatFile, rootChanges } from './cat-file.ts';
 import { readHistory } from './history.ts';
 import { measureGit, tipsAt, type GitRuleOptions } from './rules.ts';
@@ -10,7 +11,7 @@ import { runGit, type GitSettings } from './run.ts';
 import { NO_MAILMAP } from './mailmap.ts';
 import { readSnapshots, type Snapshot } from './snapshot.ts';
 
-export interface GitMeasurement {
+export interface GitMeasurement extends Measured<Measurement | undefined> {
   /** One per time, in the order of the times; undefined before the repository's first commit. */
   measurements: Array<Measurement | undefined>;
   facts: GitFacts;

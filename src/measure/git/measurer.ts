@@ -8,6 +8,7 @@ import { RULE, windowMonths } from '../../model/measured-rules.ts';
 import { tokenFor } from '../host-token.ts';
 import type { ListedTarget } from '../targets.ts';
 import type { BotTest } from '../bots.ts';
+import type { MeasureRequest, Measurer } from '../types.ts';
 import { gitTokenConfig } from './credentials.ts';
 import { firstCommitTime } from './history.ts';
 import { type GitMeasurement, measureRepository } from './measure.ts';
@@ -25,15 +26,6 @@ import {
 import type { GitRuleOptions } from './rules.ts';
 import { GitError, type GitSettings } from './run.ts';
 
-/**
- * The file beside a repository's mirror holding its forge answers (ETags and bodies) of the
- * last scan: <mirrors>/<host>/<name>-<hash>.forge.json (in the mirrors folder even for a
- * `mirror=` repository, which is not ours to write beside).
- */
-export function forgeAnswersPath(mirrors: string, target: ListedTarget): string {
-  return mirrorPath(mirrors, target.url, target.host, target.path).replace(/\.git$/, '.forge.json');
-}
-
 export interface GitMeasurerOptions {
   settings: ScanSettings;
   fetch: 'always' | 'never';
@@ -43,8 +35,6 @@ export interface GitMeasurerOptions {
   horizonMonths: number;
   /** A rule's window in months by rule id (the active thresholds' timeRangeInMonths). */
   windowMonths: Readonly<Record<string, number>>;
-  /** E, the scan time. */
-  asOf: number;
   /** Who is a bot (the scan's one test, `scan.botPatterns` and --bot-pattern with it). */
   isBot: BotTest;
   env?: NodeJS.ProcessEnv;
@@ -54,46 +44,48 @@ export interface GitMeasurerOptions {
   onMovedAside?: (target: ListedTarget, to: string, cause: string) => void;
 }
 
-export interface GitMeasurer {
+/** One repository's git rules at the scan times: the target with what git fetches from. */
+export type GitRequest = MeasureRequest<ListedTarget>;
+
+export interface GitMeasurer extends Measurer<GitRequest, GitMeasurement> {
   /**
    * Whether every time wanted precedes the default branch's first commit (or the branch has
    * none and E is not wanted), as the mirror already on disk tells: such times never get a
    * record, so a re-run of a history neither fetches nor measures again. Without a mirror, or
    * when git cannot tell, false (the repository is fetched and measured).
    */
-  beforeHistory(target: ListedTarget, wanted: readonly number[]): Promise<boolean>;
-  /** The git rules at each time of `wanted` (ascending), from one pass over the history. */
-  measure(target: ListedTarget, wanted: readonly number[]): Promise<GitMeasurement>;
+  beforeHistory(request: GitRequest): Promise<boolean>;
 }
 
 export function gitMeasurer(o: GitMeasurerOptions): GitMeasurer {
-  const ruleOptions: GitRuleOptions = {
+  const ruleOptions = (asOf: number): GitRuleOptions => ({
     rules: o.rules,
     horizonMonths: o.horizonMonths,
-    asOf: o.asOf,
+    asOf,
     // The bus factor's window, as its table entry says (the scan setting `busFactorMonths`).
     busFactorMonths: windowMonths(RULE.busFactor, o.windowMonths, o.settings)!,
     isBot: o.isBot,
-  };
+  });
   const backoffMs = o.backoffMs ?? ((n: number) => 5000 * 5 ** (n - 1));
   const mirrorOf = (target: ListedTarget) =>
     target.mirror ?? mirrorPath(o.settings.mirrors, target.url, target.host, target.path);
   return {
-    async beforeHistory(target, wanted) {
-      if (wanted.includes(o.asOf)) return false;
+    async beforeHistory({ target, times: wanted, asOf }) {
+      if (wanted.includes(asOf)) return false;
       const dir = mirrorOf(target);
       if (!(await exists(dir))) return false;
       const first = await firstCommitTime(dir, gitSettings(target, o)).catch(() => undefined);
       return first !== undefined && wanted.every((t) => first === null || t < first);
     },
-    async measure(target, wanted) {
+    async measure({ target, times: wanted, asOf }) {
       const settings = gitSettings(target, o);
-      if (target.mirror !== undefined) return theirMirror(target.mirror, target, wanted, ruleOptions, settings);
+      const rules = ruleOptions(asOf);
+      if (target.mirror !== undefined) return theirMirror(target.mirror, target, wanted, rules, settings);
       return ourMirror(
         mirrorOf(target),
         target,
         wanted,
-        ruleOptions,
+        rules,
         { settings, retries: o.settings.retries, backoffMs },
         o,
       );

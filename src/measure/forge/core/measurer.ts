@@ -1,11 +1,12 @@
 // One pass over a repository's forge API for all scan times of a request: each rule's data is
 // fetched once for the widest range any time needs, then cut per time. A failed call sets
 // only the rules that needed it to null with its cause; the others go on.
-import type { ForgeMeasurer, ForgeRequest, ForgeResult, Measurement } from '../../types.ts';
+import type { ForgeMeasurer, ForgeRequest, ForgeResult, ScanTarget } from '../../types.ts';
 import { windowStart } from '../../../model/calendar.ts';
 import { RULE, ruleIdsOf, windowMonths } from '../../../model/measured-rules.ts';
+import type { Measurement } from '../../../model/stored-value.ts';
 import { describeFailure, redact } from './errors.ts';
-import type { ConditionalAnswers } from '../../conditional-answers.ts';
+import { ConditionalAnswers } from '../../conditional-answers.ts';
 import type { ForgeHttp } from './http.ts';
 import { type Actor, eventsAt, type ForgeIssue, reactionTime } from './rules.ts';
 import { type BotTest, loginIsBot } from '../../bots.ts';
@@ -50,31 +51,58 @@ const { ciPipeline: ci, packages: packagesRule, issueReactionTime: reaction, rel
 type Outcome<T> = { ok: T } | { failed: string };
 
 /**
+ * Where a repository's forge answers are kept between scans (a file of its own, asked again
+ * conditionally the next scan), and the bytes of bodies one file holds at most.
+ */
+export interface KeptAnswers {
+  file: (target: ScanTarget) => string;
+  maxBytes?: number;
+}
+
+/**
  * A measurer for one forge family: `open` makes the source for one repository (loading what
- * it needs on its first call); a failure to open fails every rule, as the lookup does.
+ * it needs on its first call); a failure to open fails every rule, as the lookup does. With
+ * `kept`, the repository's answers of its last scan are asked again with their ETags and this
+ * scan's kept in their place (a file not written is a note, never a failure).
  */
 export function sourceMeasurer(
   http: (signal?: AbortSignal, answers?: ConditionalAnswers) => ForgeHttp,
   open: (http: ForgeHttp, request: ForgeRequest) => Promise<ForgeSource>,
+  kept?: KeptAnswers,
 ): ForgeMeasurer {
   return {
     answers: FORGE_RULES,
     async measure(request: ForgeRequest): Promise<ForgeResult> {
-      const client = http(request.signal, request.answers);
+      const file = kept?.file(request.target);
+      const answers = file === undefined ? undefined : await ConditionalAnswers.load(file, kept?.maxBytes);
+      const client = http(request.signal, answers);
       const result = await measureOnce(() => open(client, request), client.label, request);
       const tokens = client.secrets;
       for (const m of result.measurements)
         for (const k of Object.keys(m.evidence)) m.evidence[k] = redact(m.evidence[k]!, tokens);
       const free = client.access.quirks?.conditional?.notModifiedIsFree ? client.notModified : 0;
+      // A run that asked nothing keeps the last scan's answers as they are.
+      const notes = answers && file !== undefined && client.requests > 0 ? await keep(answers, file) : [];
       return {
         ...result,
         failures: result.failures.map((f) => redact(f, tokens)),
         requests: client.requests,
         notModified: client.notModified,
         counted: client.requests - free,
+        ...(notes.length > 0 ? { notes } : {}),
       };
     },
   };
+}
+
+/** This scan's answers saved for the next, or the note that they were not. */
+async function keep(answers: ConditionalAnswers, file: string): Promise<string[]> {
+  try {
+    await answers.save(file);
+    return [];
+  } catch (err) {
+    return [`the forge's answers were not kept for the next scan (${file}): ${(err as Error).message}`];
+  }
 }
 
 /**
