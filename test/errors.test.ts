@@ -57,11 +57,32 @@ describe('wrapOnce', () => {
   });
 });
 
-describe('each error has one address', () => {
+describe('each name has one address', () => {
   it('no module of src/ re-exports another whole, so an error is imported where it is defined', () => {
     const found = sourceFiles()
       .filter((file) => file.endsWith('.ts'))
       .filter((file) => /^export \* from /m.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(found).toEqual([]);
+  });
+
+  it('no module of src/ hands on what another defines: each name is imported from its home', () => {
+    const found = sourceFiles()
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) => {
+        const text = readFileSync(join(ROOT, file), 'utf8');
+        const names = (list: string) =>
+          list
+            .split(',')
+            .map((n) => n.replace(/^\s*type\s+/, '').trim())
+            .filter(Boolean);
+        const imported = new Set(
+          [...text.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s*from/gm)].flatMap((m) => names(m[1]!)),
+        );
+        // `export { … } from '…'`, and `export { … };` of names the module imported.
+        return [...text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s*(from\s*'[^']*')?\s*;/gm)]
+          .filter((m) => m[2] !== undefined || names(m[1]!).some((n) => imported.has(n)))
+          .map((m) => `${file}: ${m[0].replace(/\s+/g, ' ')}`);
+      });
     expect(found).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 // The Gitea/Forgejo adapter against a loopback stand-in whose every answer matches the documented
 // fields in test/fixtures/forgejo/responses.v1.json. Expected values are worked out by hand in the comments.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HostConfig } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
 import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';
 import { giteaCheck, startGitea, type GtRepository } from '../scripts/lib/forge-peers/gitea.ts';
 import { measureOn } from './helpers/forge-measure.ts';
+import type { HostConfig } from '../src/config/types.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;
 const E1 = u('2026-10-25T00:00:00Z');

@@ -1,7 +1,6 @@
 // The GitHub adapter against a loopback stand-in whose every answer matches GitHub's OpenAPI
 // description. Expected values are worked out by hand in the comments.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HostConfig } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { measureOn, resetWording } from './helpers/forge-measure.ts';
 import { loadJson, startForgeServer, type ForgeServer, type Reply } from '../scripts/lib/forge-peers/server.ts';
@@ -14,6 +13,7 @@ import {
   type GhRepository,
   type GhRun,
 } from '../scripts/lib/forge-peers/github.ts';
+import type { HostConfig } from '../src/config/types.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;
 const E1 = u('2026-10-25T00:00:00Z');

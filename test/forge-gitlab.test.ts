@@ -1,11 +1,12 @@
 // The GitLab adapter against a loopback stand-in whose every answer matches GitLab's documented
 // responses. Expected values are worked out by hand in the comments.
 import { afterEach, describe, expect, it } from 'vitest';
-import { forgeFor, type HostConfig } from '../src/measure/forge/index.ts';
+import { forgeFor } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { measureOn, resetWording } from './helpers/forge-measure.ts';
 import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';
 import { gitlabCheck, startGitLab, type GlProject } from '../scripts/lib/forge-peers/gitlab.ts';
+import type { HostConfig } from '../src/config/types.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;
 const E1 = u('2026-10-25T00:00:00Z');

@@ -7,7 +7,6 @@
 import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HostConfig } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { measureOn, resetWording } from './helpers/forge-measure.ts';
 import type { ForgeServer, Override, Reply, RequestSeen } from '../scripts/lib/forge-peers/server.ts';
@@ -15,6 +14,7 @@ import { GH_ERROR, startGitHub } from '../scripts/lib/forge-peers/github.ts';
 import { startGitLab } from '../scripts/lib/forge-peers/gitlab.ts';
 import { startGitea } from '../scripts/lib/forge-peers/gitea.ts';
 import { MAX_RESET_SECONDS, retryAfterSeconds } from '../src/measure/forge/core/http.ts';
+import type { HostConfig } from '../src/config/types.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;
 const E = u('2026-11-25T00:00:00Z');

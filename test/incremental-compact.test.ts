@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CompactFileStates, CompactRepositoryStates } from '../src/incremental/compact-state.ts';
 import { StoreListing } from '../src/incremental/listing.ts';
-import type { FileState, RepositoryState } from '../src/incremental/state.ts';
+import type { FileState, RepositoryState } from '../src/incremental/state-types.ts';
 
 const issue = { severity: 'error' as const, where: 'b.ndjson:3', message: 'bad' };
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadThresholdsA, PACKAGE_CONFIG_DIR } from '../src/config/load.ts';
 import { evaluateScanA } from '../src/evaluate/shape-a.ts';
-import type { ScanRecord, StoredValue } from '../src/load/types.ts';
+import type { ScanRecord } from '../src/load/types.ts';
+import type { StoredValue } from '../src/model/stored-value.ts';
 
 const t = await loadThresholdsA(`${PACKAGE_CONFIG_DIR}/thresholds-a.yaml`);
 

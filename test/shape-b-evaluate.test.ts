@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { loadThresholdsB } from '../src/config/thresholds-b.ts';
 import type { DecisionFileB, ThresholdsB } from '../src/config/types.ts';
 import { catalogB, evaluateScanB, type EvaluationB } from '../src/evaluate/shape-b.ts';
-import type { GrantRecord, ScanRecord, StoredValue } from '../src/load/types.ts';
+import type { GrantRecord, ScanRecord } from '../src/load/types.ts';
 import { ROOT } from './helpers/cli.ts';
+import type { StoredValue } from '../src/model/stored-value.ts';
 
 const T = await loadThresholdsB(join(ROOT, 'examples/shape-b/thresholds-b.yaml'));
 const URL = 'https://github.com/acme/widget';

@@ -5,10 +5,8 @@ import type { S3Settings } from '../s3/client.ts';
 export type Shape = 'A' | 'B';
 import type { BadgeStyleName } from '../model/layout.ts';
 
-export type { BadgeStyleName };
 import type { ContractStatusA, StatusA } from '../model/status.ts';
 
-export type { ContractStatusA, StatusA };
 /** A Shape A badge's (and criterion's) status: a band's, unknown (no value), or expired. */
 export type BadgeStatus = StatusA | 'unknown' | 'expired';
 

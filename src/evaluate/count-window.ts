@@ -1,8 +1,8 @@
 // Counting events in a rule's time window: calendar months in UTC ending at the scan time.
 // Shared by both shapes, so a changed timeRangeInMonths re-windows old scans the same way.
-import type { StoredValue } from '../load/types.ts';
 
 import { windowStart } from '../model/calendar.ts';
+import type { StoredValue } from '../model/stored-value.ts';
 
 export interface NumericValue {
   /** null: could not be determined. */

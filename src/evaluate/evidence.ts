@@ -3,10 +3,11 @@
 // re-windows (a rule's timeRangeInMonths, not the scanner's horizon) is worded from the count
 // itself, the scanner's own note following with its own window; a value not measured says why
 // ("not measured: GitHub API: 503 (2026-11-27)"), never `<nil>`.
-import type { Revision, ScanRecord } from '../load/types.ts';
+import type { ScanRecord } from '../load/types.ts';
 import { lastMonths } from '../model/plural.ts';
 import type { NumericValue } from './count-window.ts';
 import { isoDate } from '../model/calendar.ts';
+import type { Revision } from '../model/stored-value.ts';
 
 export interface Provenance {
   /** What was found, in words that agree with the value shown. */

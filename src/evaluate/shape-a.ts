@@ -1,14 +1,15 @@
 // Shape A evaluation: value → band → status; a value nobody measured is unknown, never a
 // band. Badge status: fail if any criterion fails, else unknown if any is unknown, else the
 // worst band. Pure functions.
-import type { BadgeDefA, BadgeStatus, Band, ContractStatusA, RuleA, StatusA, ThresholdsA } from '../config/types.ts';
-import type { Revision, RuleCatalog, ScanRecord } from '../load/types.ts';
+import type { BadgeDefA, BadgeStatus, Band, RuleA, ThresholdsA } from '../config/types.ts';
+import type { RuleCatalog, ScanRecord } from '../load/types.ts';
 import { measuredProvenance, notMeasured, partial, type Provenance } from './evidence.ts';
 import { numericValue } from './count-window.ts';
 import { isoDate } from '../model/calendar.ts';
 import { counted } from '../model/plural.ts';
-import { STATUS_RANK, UNKNOWN } from '../model/status.ts';
+import { STATUS_RANK, UNKNOWN, type ContractStatusA, type StatusA } from '../model/status.ts';
 import { expiredAt } from '../model/expiry.ts';
+import type { Revision } from '../model/stored-value.ts';
 
 export interface CriterionA {
   rule: RuleA;

@@ -2,11 +2,12 @@
 // lower ones; a level is granted when every criterion passes. Manual checks come from grant
 // records and decision files. Pure functions: same inputs, same evaluation.
 import type { BadgeDefB, DecisionFileB, LevelB, RuleB, ThresholdB, ThresholdsB } from '../config/types.ts';
-import type { GrantRecord, Revision, RuleCatalog, ScanRecord } from '../load/types.ts';
+import type { GrantRecord, RuleCatalog, ScanRecord } from '../load/types.ts';
 import { measuredProvenance, partial, type Provenance } from './evidence.ts';
 import { counted, lastMonths, numberText } from '../model/plural.ts';
 import { numericValue } from './count-window.ts';
 import { isoDate } from '../model/calendar.ts';
+import type { Revision } from '../model/stored-value.ts';
 
 export type StatusB = 'pass' | 'fail' | 'open';
 /** The badge's status: the highest granted level in lower case, or fail (pages show "none"). */

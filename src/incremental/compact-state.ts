@@ -5,8 +5,6 @@
 import type { LoadIssue } from '../load/types.ts';
 import type { FileState, FileStates, RepositoryState, RepositoryStates } from './state-types.ts';
 
-export type { FileStates, RepositoryStates };
-
 /** Where a name is in names sorted by code units (binary search), or -1. */
 export function indexInSorted(names: readonly string[], name: string): number {
   let lo = 0;

@@ -28,16 +28,13 @@ import {
   type Pending,
   stateLines,
   stateKey,
-  type BuildState,
-  type FileState,
-  type RepositoryState,
-  type ShardKey,
   type StateLinesInput,
 } from './state.ts';
 import { StateDigest, UntrustedStateError, digestedLines } from './state-lines.ts';
 import type { StateKeeper } from './state-keeper.ts';
 import { StoreListing } from './listing.ts';
 import { CompactRepositoryStates } from './compact-state.ts';
+import type { BuildState, FileState, RepositoryState, ShardKey } from './state-types.ts';
 
 export interface IncrementalOptions {
   state: StateKeeper;

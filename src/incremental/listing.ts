@@ -4,8 +4,8 @@
 // (docs/performance.md, "Memory: compact listing and state").
 import type { StoreEntry } from '../load/store.ts';
 import type { LoadIssue } from '../load/types.ts';
-import type { FileState, StoreListed } from './state.ts';
 import { indexInSorted } from './compact-state.ts';
+import type { FileState, StoreListed } from './state-types.ts';
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -6,8 +6,8 @@ import { isS3, parseS3Location } from '../s3/location.ts';
 import { codeFingerprint } from './fingerprint.ts';
 import { configParts } from './parts.ts';
 import { IncrementalBuild } from './incremental.ts';
-import type { ShardKey } from './state.ts';
 import { DirectoryStateKeeper, type StateKeeper } from './state-keeper.ts';
+import type { ShardKey } from './state-types.ts';
 
 export async function openStateKeeper(out: string, settings: Settings): Promise<StateKeeper> {
   if (!isS3(out)) return new DirectoryStateKeeper(out);

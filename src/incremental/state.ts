@@ -9,8 +9,6 @@ import { CompactFileStates, CompactRepositoryStates } from './compact-state.ts';
 import type { BuildState, FileState, RepositoryState, ShardKey, StoreListed } from './state-types.ts';
 import { StateDigest, UntrustedStateError } from './state-lines.ts';
 
-export type { BuildState, FileState, RepositoryState, ShardKey, StoreListed } from './state-types.ts';
-
 export const STATE_PREFIX = '.badgepress/state/';
 // 5: the end line holds a digest of the lines before it (an edited line is seen); 4: JSON
 // lines, read and written one line at a time, the summary line a string in its repository's

@@ -2,8 +2,6 @@
 
 import type { Revision, StoredValue } from '../model/stored-value.ts';
 
-export type { EventsValue, Revision, StoredValue } from '../model/stored-value.ts';
-
 export interface ScanRecord {
   kind: 'scan';
   repositoryUrl: string;

@@ -8,15 +8,8 @@ import {
   schemeProblem,
   type CanonicalResult,
 } from '../model/repository-url.ts';
-import {
-  MAX_UNIX_SECONDS,
-  type GrantRecord,
-  type Revision,
-  type RuleCatalog,
-  type ScanRecord,
-  type StoredValue,
-  type ValueKind,
-} from './types.ts';
+import { MAX_UNIX_SECONDS, type GrantRecord, type RuleCatalog, type ScanRecord, type ValueKind } from './types.ts';
+import type { Revision, StoredValue } from '../model/stored-value.ts';
 
 // Verbose: errors carry the offending value, so a message can quote it (validators.ts).
 const validateShape = validatorOf('record', recordSchema);

@@ -24,8 +24,6 @@ export interface ScanTarget {
   issuesEnabled?: boolean;
 }
 
-export type { Measurement };
-
 /** What every measurer is asked: one repository at the scan times, from one pass. */
 export interface MeasureRequest<Target extends ScanTarget = ScanTarget> {
   target: Target;

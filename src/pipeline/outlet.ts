@@ -10,7 +10,7 @@ import { publishRepository, staleKeys, type PublishCounts } from '../publish/pub
 import type { Sink } from '../publish/sink.ts';
 import { pruneSiteWide, staleSiteWideKeys, type SiteWideScope } from '../publish/site-wide-prune.ts';
 import type { PartialRebuild } from '../incremental/parts.ts';
-import type { Carried } from './redo-plan.ts';
+import type { Carried } from '../incremental/incremental.ts';
 
 export interface Outlet {
   /** Repositories handed over at once. */

@@ -9,8 +9,6 @@ import { SummaryLines } from '../incremental/summary-lines.ts';
 import type { PartialRebuild } from '../incremental/parts.ts';
 import type { Carried } from '../incremental/incremental.ts';
 
-export type { Carried };
-
 export interface RedoPlan extends StoreKnowledge {
   /** Summary lines (for the site-wide pages) of this build, built now or carried over. */
   readonly summaries: SummaryLines;

@@ -16,7 +16,6 @@ import { createHash } from 'node:crypto';
 import type { RuleA, RuleB, Settings } from '../config/types.ts';
 import type { EvaluationA } from '../evaluate/shape-a.ts';
 import type { EvaluationB } from '../evaluate/shape-b.ts';
-import type { Revision } from '../load/types.ts';
 import {
   ORIGINAL_URI_BASE_IDS,
   REPOSITORY_ROOT,
@@ -24,6 +23,7 @@ import {
   sarifEnvelope,
   versionControlProvenance,
 } from './sarif-common.ts';
+import type { Revision } from '../model/stored-value.ts';
 
 /** Where a repository-level finding is shown when its rule names no file. */
 export const DEFAULT_LOCATION = 'README.md';

@@ -1,8 +1,8 @@
 // What both report shapes share: the SARIF envelope, public badge URLs and stable JSON bytes.
 import type { Settings } from '../config/types.ts';
 import { dataAgeDays, type Provenance } from '../evaluate/evidence.ts';
-import type { Revision } from '../load/types.ts';
 import { API_PREFIX, rulePagePath } from '../model/layout.ts';
+import type { Revision } from '../model/stored-value.ts';
 
 /** What a report or explanation of one repository is written with. */
 export interface ReportContext {

@@ -1,11 +1,19 @@
 // The resolver: answers every API request from keys alone. Pure except for the one injected
 // `read(key)`, so the same core runs in `badgepress serve`, a Worker and at the AWS edge.
 // It never answers 5xx for a request string, and every Location stays under /api/v1/.
-import { cacheControl, DEFAULT_CACHE, PROBLEM_TYPE, problemBody, STATUS_TEXT, SVG_TYPE } from '../model/http.ts';
+import {
+  cacheControl,
+  DEFAULT_CACHE,
+  PROBLEM_TYPE,
+  problemBody,
+  STATUS_TEXT,
+  SVG_TYPE,
+  HTML_TYPE,
+} from '../model/http.ts';
 import { contentTypeOf, fileKey, type RepositoryIndex } from '../model/layout.ts';
 import { route, safe, type RouteTarget } from './route.ts';
 import { errorBadge } from './error-badge.ts';
-import { HTML_TYPE, pageRoute, type PageRoute } from './pages.ts';
+import { pageRoute, type PageRoute } from './pages.ts';
 
 export interface StoredObject {
   body: Uint8Array | string;
@@ -279,5 +287,3 @@ export function errorAnswer(
       : problemBody(status, title, detail),
   );
 }
-
-export type { RouteTarget };

@@ -5,7 +5,7 @@
 // with ".": no `..`, and `.badgepress/` stays private); only repository and rule pages are
 // special, as their segment arrives encoded or decoded. A key nobody wrote is a 404.
 import { canonicalSegment } from './route.ts';
-import { HTML_TYPE, JSON_TYPE, PAGE_TYPES } from '../model/http.ts';
+import { JSON_TYPE, PAGE_TYPES } from '../model/http.ts';
 
 export interface PageRoute {
   key: string;
@@ -14,7 +14,6 @@ export interface PageRoute {
   immutable: boolean;
 }
 
-export { HTML_TYPE };
 /** The one API file outside repositories: the site's OpenAPI description. */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 

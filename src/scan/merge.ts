@@ -6,9 +6,8 @@
 // adapter reports (not the repository's answer, e.g. "Issues are disabled") is listed in
 // `failed`: the next scan measures it again, and `completeRecord` merges that new measurement
 // into the stored one.
-import type { StoredValue } from '../load/types.ts';
-import type { Measurement } from '../measure/types.ts';
 import { forgePartNotRead } from '../model/measured-rules.ts';
+import type { StoredValue, Measurement } from '../model/stored-value.ts';
 
 const isEvents = (v: StoredValue | undefined): v is { events: number[] } => typeof v === 'object' && v !== null;
 

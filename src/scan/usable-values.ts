@@ -3,8 +3,8 @@
 // unwritable, git's rules and the other forge rules with it. Here an unusable event is left
 // out and an unusable number becomes null ("could not be determined"), each saying so in its
 // rule's evidence; every other rule is kept as measured.
-import type { Measurement } from '../measure/types.ts';
 import { counted } from '../model/plural.ts';
+import type { Measurement } from '../model/stored-value.ts';
 
 /** The largest time a record holds (record.schema.json): 9999-12-31T23:59:59Z. */
 const LAST_TIME = 253_402_300_799;

@@ -1,9 +1,10 @@
 // One forge measurement against a stand-in, with the checks every forge test makes: the
 // stand-in answered only what its API description allows, and no token reached the result.
 import { expect } from 'vitest';
-import { forgeFor, type HostConfig } from '../../src/measure/forge/index.ts';
+import { forgeFor } from '../../src/measure/forge/index.ts';
 import type { ForgeRequest, ForgeResult } from '../../src/measure/types.ts';
 import type { ForgeServer } from '../../scripts/lib/forge-peers/server.ts';
+import type { HostConfig } from '../../src/config/types.ts';
 
 export interface MeasureOn {
   kind: HostConfig['kind'];

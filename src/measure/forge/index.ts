@@ -14,8 +14,6 @@ import { ForgeHttp, QueueRegistry, type HostAccess } from './core/http.ts';
 import { FORGE_RULES, type KeptAnswers, sourceMeasurer } from './core/measurer.ts';
 import { FORGE_KINDS, forgeAdapter, KNOWN_HOSTS } from './registry.ts';
 
-export type { HostConfig };
-
 export const HOST_DEFAULTS = { requestsPerSecond: 5, timeoutSeconds: 30, maxWaitSeconds: 60 } as const;
 
 /** How to reach `host`'s API: its entry with the defaults filled in, its tokens from `env`. */

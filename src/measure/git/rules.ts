@@ -3,8 +3,7 @@
 // dates and the tree of T. Windows are the evaluator's own (S < t <= E, calendar months, UTC).
 import { windowStart } from '../../model/calendar.ts';
 import { type GitPlace, RULE } from '../../model/measured-rules.ts';
-import type { EventsValue, StoredValue } from '../../model/stored-value.ts';
-import type { Measurement } from '../types.ts';
+import type { EventsValue, StoredValue, Measurement } from '../../model/stored-value.ts';
 import type { BotTest } from '../bots.ts';
 import type { CommitTable, GitHistory } from './history.ts';
 import type { Mailmap } from './mailmap.ts';

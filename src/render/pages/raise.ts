@@ -1,10 +1,10 @@
 // "What would raise it": the smallest change of a value that moves a criterion, or a badge,
 // to a better status. Pure, shared by the repository page (per criterion and per badge).
-import type { RuleB, StatusA } from '../../config/types.ts';
+import type { RuleB } from '../../config/types.ts';
 import type { BadgeA, CriterionA } from '../../evaluate/shape-a.ts';
 import type { BadgeB, CriterionB } from '../../evaluate/shape-b.ts';
 import { counted } from '../../model/plural.ts';
-import { isBandStatus, STATUS_LEVELS, STATUS_RANK } from '../../model/status.ts';
+import { isBandStatus, STATUS_LEVELS, STATUS_RANK, type StatusA } from '../../model/status.ts';
 
 /** "1 more commit", "2.5 fewer days": the change, rounded to hundredths, with its unit. */
 function change(n: number, word: 'more' | 'fewer', unit: string): string {

@@ -1,11 +1,11 @@
 // What a forge adapter states about its API: everything the core needs to reach it, so the
 // core names no forge. Each folder adapter/<kind>/ exports one (its index.ts), and the
 // registry (../registry.ts) lists them; docs/development.md walks through adding one.
-import type { HostConfig } from '../../../config/types.ts';
+import type { HostConfig, SourceFilters } from '../../../config/types.ts';
 import type { ForgeRequest } from '../../types.ts';
 import type { ApiQuirks, ForgeHttp } from './http.ts';
 import type { ForgeSource } from './measurer.ts';
-import type { ListedRepository, SourceFilters, SourceScope } from './discover.ts';
+import type { ListedRepository, SourceScope } from './discover.ts';
 
 /** A host every deployment knows without configuration: a `hosts:` entry minus its kind. */
 export type KnownHost = Omit<HostConfig, 'kind'>;

@@ -7,8 +7,6 @@ import type { RepositoryVisibility, SourceFilters } from '../../../config/types.
 import { ForgeApiError } from './errors.ts';
 
 export type Visibility = RepositoryVisibility;
-export type { SourceFilters };
-
 /** Where a source's URL points, below its host. */
 export type SourceScope =
   /** `https://host/NAME`: an organisation or a user (the adapter tells which). */

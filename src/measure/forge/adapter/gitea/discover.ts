@@ -9,11 +9,11 @@ import type { ForgeHttp } from '../../core/http.ts';
 import {
   isNotFound as notFound,
   type ListedRepository,
-  type SourceFilters,
   type SourceScope,
   unlessNotFound,
   type Visibility,
 } from '../../core/discover.ts';
+import type { SourceFilters } from '../../../../config/types.ts';
 
 /** The fields of a Repository (modules/structs/repo.go) read here. */
 interface Repo {

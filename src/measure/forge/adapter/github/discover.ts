@@ -10,11 +10,11 @@ import type { ForgeHttp } from '../../core/http.ts';
 import {
   isNotFound as notFound,
   type ListedRepository,
-  type SourceFilters,
   type SourceScope,
   unlessNotFound,
   type Visibility,
 } from '../../core/discover.ts';
+import type { SourceFilters } from '../../../../config/types.ts';
 
 /** The fields of minimal-repository and full-repository read here. */
 interface Repo {

@@ -20,11 +20,11 @@ import type { ForgeHttp } from '../../core/http.ts';
 import {
   isNotFound as notFound,
   type ListedRepository,
-  type SourceFilters,
   type SourceScope,
   unlessNotFound,
   type Visibility,
 } from '../../core/discover.ts';
+import type { SourceFilters } from '../../../../config/types.ts';
 
 /** The fields of a project (docs.gitlab.com/api/projects) read here. */
 interface Project {
