@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { measureOn, resetWording } from './helpers/forge-measure.ts';
 import { loadJson, startForgeServer, type ForgeServer, type Reply } from '../scripts/lib/forge-peers/server.ts';
-import { rateLimitFailure } from '../src/measure/forge/core/errors.ts';
-import { ForgeHttp, QueueRegistry } from '../src/measure/forge/core/http.ts';
+import { rateLimitFailure } from '../src/measure/http/errors.ts';
+import { ApiClient, QueueRegistry } from '../src/measure/http/client.ts';
 import {
   GH_ERROR,
   githubCheck,
@@ -502,7 +502,7 @@ describe('GitHub adapter', () => {
       timeoutSeconds: 2,
       maxWaitSeconds: 5,
     };
-    const http = new ForgeHttp(access, 'GitHub API', new QueueRegistry(), (t) => ['authorization', `Bearer ${t}`]);
+    const http = new ApiClient(access, 'GitHub API', new QueueRegistry(), (t) => ['authorization', `Bearer ${t}`]);
     const issues: Array<{ created_at: string; author_association: string }> = [];
     for await (const items of http.pages<(typeof issues)[number]>(
       '/repos/octokit-fixture-org/paginate-issues/issues',

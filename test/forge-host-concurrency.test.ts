@@ -4,7 +4,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forgeFor } from '../src/measure/forge/index.ts';
-import { hostConcurrency } from '../src/measure/forge/core/http.ts';
+import { hostConcurrency } from '../src/measure/http/client.ts';
 import type { ForgeRequest } from '../src/measure/types.ts';
 import { startGitHub } from '../scripts/lib/forge-peers/github.ts';
 import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';

@@ -43,9 +43,10 @@ describe('forge adapter registry', () => {
     expect(linesNaming(sourceFiles(SRC), KIND_WORD, allowed)).toEqual([]);
   });
 
-  it('the core names no forge, in code or comments', () => {
+  it('the core and the HTTP client name no forge, in code or comments', () => {
     const anyCase = new RegExp(`(?<![\\w.@/-])(${NAMES.join('|')})(?![\\w.@/-])`, 'gi');
-    expect(linesNaming(sourceFiles(join(SRC, 'measure/forge/core')), anyCase, () => false)).toEqual([]);
+    const files = [...sourceFiles(join(SRC, 'measure/forge/core')), ...sourceFiles(join(SRC, 'measure/http'))];
+    expect(linesNaming(files, anyCase, () => false)).toEqual([]);
   });
 
   it('one adapter folder per registry line, each with its stand-in', () => {

@@ -13,7 +13,7 @@ import type { ForgeServer, Override, Reply, RequestSeen } from '../scripts/lib/f
 import { GH_ERROR, startGitHub } from '../scripts/lib/forge-peers/github.ts';
 import { startGitLab } from '../scripts/lib/forge-peers/gitlab.ts';
 import { startGitea } from '../scripts/lib/forge-peers/gitea.ts';
-import { MAX_RESET_SECONDS, retryAfterSeconds } from '../src/measure/forge/core/http.ts';
+import { MAX_RESET_SECONDS, retryAfterSeconds } from '../src/measure/http/client.ts';
 import type { HostConfig } from '../src/config/types.ts';
 
 const u = (iso: string) => Date.parse(iso) / 1000;

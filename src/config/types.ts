@@ -130,7 +130,7 @@ export interface HostConfig {
   maxWaitSeconds?: number;
   /** false: the scan never asks this host's API (git alone); the default, true, asks it. */
   api?: true;
-  /** Bounds on one repository's work on this host (defaults in measure/forge/core/http.ts FORGE_BOUNDS). */
+  /** Bounds on one repository's work on this host (defaults in measure/http/client.ts API_BOUNDS). */
   maxPagesPerList?: number;
   maxRequestsPerRepository?: number;
   maxSecondsPerRepository?: number;
@@ -185,7 +185,7 @@ export interface ScanSettings {
   /** Repositories measured at once, and at most this many of one host. */
   concurrency: number;
   /**
-   * 'auto': as many as the host's API rate limit allows now (measure/forge/core/http.ts
+   * 'auto': as many as the host's API rate limit allows now (measure/http/client.ts
    * hostConcurrency; a host without a forge API: AUTO_GIT_HOST); a number fixes it.
    */
   perHost: number | 'auto';

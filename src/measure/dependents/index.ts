@@ -1,13 +1,13 @@
-// The dependents rule (RULE.dependents) from a dependency index, when the config chooses one (deps.dev or ecosyste.ms):
-// the projects that depend on the packages published from the repository, as the index
-// counts them today. Only the scan time E gets it (the table's latestOnly): an index tells no
-// past counts. No forge:
-// it asks over the forge core's HTTP client (queues, bounds, JSON checks), with no token.
+// The dependents rule (RULE.dependents) from a dependency index, when the config chooses one
+// (deps.dev or ecosyste.ms): the projects that depend on the packages published from the
+// repository, as the index counts them today. Only the scan time E gets it (the table's
+// latestOnly): an index tells no past counts. No forge: it asks over the HTTP client the
+// forges use too (src/measure/http/: queues, bounds, JSON checks), with no token.
 import type { DependentsConfig } from '../../config/types.ts';
 import { measuredAt, RULE } from '../../model/measured-rules.ts';
 import type { ForgeMeasurer, ForgeRequest, ForgeResult, ScanTarget } from '../types.ts';
-import { describeFailure, ForgeApiError } from '../forge/core/errors.ts';
-import { ForgeHttp, type QueueRegistry } from '../forge/core/http.ts';
+import { describeFailure, ApiError } from '../http/errors.ts';
+import { ApiClient, type QueueRegistry } from '../http/client.ts';
 
 export const DEPENDENTS_API_URLS: Record<DependentsConfig['source'], string> = {
   'deps.dev': 'https://api.deps.dev',
@@ -20,7 +20,7 @@ interface Count {
 }
 
 /** ecosyste.ms: the packages whose repository is this one, each with the repositories depending on it. */
-async function ecosystems(http: ForgeHttp, target: ScanTarget): Promise<Count> {
+async function ecosystems(http: ApiClient, target: ScanTarget): Promise<Count> {
   const { body } = await http.getJson<Array<{ dependent_repos_count?: number | null }>>('/packages/lookup', {
     repository_url: target.url,
   });
@@ -28,7 +28,7 @@ async function ecosystems(http: ForgeHttp, target: ScanTarget): Promise<Count> {
 }
 
 /** deps.dev: the package versions built from this project; per package its default version's direct dependents. */
-async function depsDev(http: ForgeHttp, target: ScanTarget): Promise<Count> {
+async function depsDev(http: ApiClient, target: ScanTarget): Promise<Count> {
   const project = encodeURIComponent(`${target.host}/${target.path}`);
   const { body } = await http.getJson<{ versions?: Array<{ versionKey: { system: string; name: string } }> }>(
     `/v3alpha/projects/${project}:packageversions`,
@@ -67,7 +67,7 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
   return {
     answers: [rule.id],
     async measure(request: ForgeRequest): Promise<ForgeResult> {
-      const http = new ForgeHttp(access, label, registry, () => ['x-unused', ''], request.signal);
+      const http = new ApiClient(access, label, registry, () => ['x-unused', ''], request.signal);
       const measurements = request.times.map(
         () => ({ values: {}, evidence: {} }) as ForgeResult['measurements'][number],
       );
@@ -82,7 +82,7 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
           last.evidence[rule.id] = rule.evidence.measured({ index: config.source, ...c });
         } catch (error) {
           // The index answers 404 for a project it has no package of: none known, not a failure.
-          const unknown = error instanceof ForgeApiError && error.kind === 'not-found';
+          const unknown = error instanceof ApiError && error.kind === 'not-found';
           const cause = unknown ? undefined : describeFailure(label, error);
           if (cause) failures.push(cause);
           last.values[rule.id] = cause ? null : 0;

@@ -10,7 +10,7 @@ import { dependentsMeasurer } from '../dependents/index.ts';
 import { mirrorPath } from '../git/mirror.ts';
 import { apiTokenEnv, tokenPool } from '../host-token.ts';
 import type { ForgeAdapter } from './core/adapter.ts';
-import { ForgeHttp, QueueRegistry, type HostAccess } from './core/http.ts';
+import { ApiClient, QueueRegistry, type HostAccess } from '../http/client.ts';
 import { FORGE_RULES, type KeptAnswers, sourceMeasurer } from './core/measurer.ts';
 import { FORGE_KINDS, forgeAdapter, KNOWN_HOSTS } from './registry.ts';
 
@@ -161,7 +161,7 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
       const access = hostAccess({ ...host, tokenEnv }, adapter, env);
       m = {
         ...sourceMeasurer(
-          (signal, answers) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, signal, answers),
+          (signal, answers) => new ApiClient(access, adapter.label, registry, adapter.authorize, signal, answers),
           adapter.open,
           kept,
         ),

@@ -10,9 +10,9 @@ import type { ListedTarget } from '../targets.ts';
 import { apiTokenEnv } from '../host-token.ts';
 import type { ForgeAdapter } from './core/adapter.ts';
 import { excludedBy, type ListedRepository, type SourceScope } from './core/discover.ts';
-import { ConditionalAnswers, MAX_STORED_LISTING_BYTES } from '../conditional-answers.ts';
-import { describeFailure, redact } from './core/errors.ts';
-import { ForgeHttp, QueueRegistry } from './core/http.ts';
+import { ConditionalAnswers, MAX_STORED_LISTING_BYTES } from '../http/conditional-answers.ts';
+import { describeFailure, redact } from '../http/errors.ts';
+import { ApiClient, QueueRegistry } from '../http/client.ts';
 import { mirrorPath } from '../git/mirror.ts';
 import { hostAccess, type ForgeSettings } from './index.ts';
 import { forgeAdapter, KNOWN_HOSTS } from './registry.ts';
@@ -37,7 +37,7 @@ interface Opened {
   host: string;
   adapter: ForgeAdapter;
   scope: SourceScope;
-  http: (answers?: ConditionalAnswers) => ForgeHttp;
+  http: (answers?: ConditionalAnswers) => ApiClient;
 }
 
 /** The source's host, adapter and scope, or what is wrong with its URL. */
@@ -92,7 +92,7 @@ function openSource(
     host,
     adapter,
     scope,
-    http: (answers) => new ForgeHttp(access, adapter.label, registry, adapter.authorize, undefined, answers),
+    http: (answers) => new ApiClient(access, adapter.label, registry, adapter.authorize, undefined, answers),
   };
 }
 

@@ -3,7 +3,7 @@
 // registry (../registry.ts) lists them; docs/development.md walks through adding one.
 import type { HostConfig, SourceFilters } from '../../../config/types.ts';
 import type { ForgeRequest } from '../../types.ts';
-import type { ApiQuirks, ForgeHttp } from './http.ts';
+import type { ApiQuirks, ApiClient } from '../../http/client.ts';
 import type { ForgeSource } from './measurer.ts';
 import type { ListedRepository, SourceScope } from './discover.ts';
 
@@ -35,16 +35,16 @@ export interface ForgeAdapter<Kind extends string = string> {
    * The source for one repository, every request through `http`. Async so an adapter can
    * load a client library on its first call: a scan of hosts without this API never loads it.
    */
-  open(http: ForgeHttp, request: ForgeRequest): Promise<ForgeSource>;
+  open(http: ApiClient, request: ForgeRequest): Promise<ForgeSource>;
   /**
    * Every repository of a source, page by page (adapter/<kind>/discover.ts). `filters` may
    * narrow what the forge is asked; the core filters every answer again (core/discover.ts).
    */
-  discover(http: ForgeHttp, scope: SourceScope, filters: SourceFilters): AsyncGenerator<ListedRepository[]>;
+  discover(http: ApiClient, scope: SourceScope, filters: SourceFilters): AsyncGenerator<ListedRepository[]>;
   /**
    * The repository at `path` below the host as the forge names it now, a rename or transfer
    * followed (the forge redirects or answers under the new path); undefined when the forge
    * answers 404 (deleted, or not visible to the token).
    */
-  locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined>;
+  locate(http: ApiClient, path: string): Promise<ListedRepository | undefined>;
 }

@@ -4,7 +4,7 @@
 // filters run here, on every answer, whatever the forge was asked: a forge that ignores a
 // query parameter (or a token that sees more than the public) never widens the list.
 import type { RepositoryVisibility, SourceFilters } from '../../../config/types.ts';
-import { ForgeApiError } from './errors.ts';
+import { ApiError } from '../../http/errors.ts';
 
 export type Visibility = RepositoryVisibility;
 /** Where a source's URL points, below its host. */
@@ -49,7 +49,7 @@ export function excludedBy(repo: ListedRepository, path: string, filters: Source
 }
 
 /** A 404 of the forge's: an owner, group or repository that does not exist or is not visible. */
-export const isNotFound = (e: unknown): boolean => e instanceof ForgeApiError && e.kind === 'not-found';
+export const isNotFound = (e: unknown): boolean => e instanceof ApiError && e.kind === 'not-found';
 
 /** What `lookup` answers, or undefined when the forge answers 404. */
 export async function unlessNotFound<T>(lookup: Promise<T>): Promise<T | undefined> {

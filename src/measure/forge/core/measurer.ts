@@ -5,9 +5,9 @@ import type { ForgeMeasurer, ForgeRequest, ForgeResult, ScanTarget } from '../..
 import { windowStart } from '../../../model/calendar.ts';
 import { RULE, ruleIdsOf, windowMonths } from '../../../model/measured-rules.ts';
 import type { Measurement } from '../../../model/stored-value.ts';
-import { describeFailure, redact } from './errors.ts';
-import { ConditionalAnswers } from '../../conditional-answers.ts';
-import type { ForgeHttp } from './http.ts';
+import { describeFailure, redact } from '../../http/errors.ts';
+import { ConditionalAnswers } from '../../http/conditional-answers.ts';
+import type { ApiClient } from '../../http/client.ts';
 import { type Actor, eventsAt, type ForgeIssue, reactionTime } from './rules.ts';
 import { type BotTest, loginIsBot } from '../../bots.ts';
 
@@ -25,7 +25,7 @@ export interface PackageVersion {
 /** CI runs that succeeded or failed, or why this instance cannot tell. */
 export type CiRuns = { system: string; times: number[] } | { unavailable: string };
 
-/** What one forge family answers, in the core's shape. Each method may throw ForgeApiError. */
+/** What one forge family answers, in the core's shape. Each method may throw ApiError. */
 export interface ForgeSource {
   /**
    * Looks the repository up (so a 404 or 401 fails every rule at once) and says whether issues
@@ -66,8 +66,8 @@ export interface KeptAnswers {
  * scan's kept in their place (a file not written is a note, never a failure).
  */
 export function sourceMeasurer(
-  http: (signal?: AbortSignal, answers?: ConditionalAnswers) => ForgeHttp,
-  open: (http: ForgeHttp, request: ForgeRequest) => Promise<ForgeSource>,
+  http: (signal?: AbortSignal, answers?: ConditionalAnswers) => ApiClient,
+  open: (http: ApiClient, request: ForgeRequest) => Promise<ForgeSource>,
   kept?: KeptAnswers,
 ): ForgeMeasurer {
   return {

@@ -5,7 +5,7 @@
 // repo/repo.go Search; the instance's MAX_RESPONSE_ITEMS caps `limit`, 50 by default). A
 // renamed or transferred repository's old API address answers 307 to the new one
 // (services/context/repo.go RedirectToRepo), which the core's client follows on the origin.
-import type { ForgeHttp } from '../../core/http.ts';
+import type { ApiClient } from '../../../http/client.ts';
 import {
   isNotFound as notFound,
   type ListedRepository,
@@ -59,7 +59,7 @@ function listed(r: Repo): ListedRepository {
 const PAGE = 50;
 
 export async function* discover(
-  http: ForgeHttp,
+  http: ApiClient,
   scope: SourceScope,
   filters: SourceFilters,
 ): AsyncGenerator<ListedRepository[]> {
@@ -92,7 +92,7 @@ export async function* discover(
   for await (const page of http.pages<Repo>(`/users/${name}/repos`, { limit: PAGE })) yield page.map(listed);
 }
 
-export async function locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined> {
+export async function locate(http: ApiClient, path: string): Promise<ListedRepository | undefined> {
   const [owner, repo] = path.split('/') as [string, string];
   const found = await unlessNotFound(
     http.getJson<Repo>(`/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`),

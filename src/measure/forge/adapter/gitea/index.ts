@@ -4,8 +4,8 @@
 // instances, and the rest are five plain GETs.
 import { discover, locate } from './discover.ts';
 import type { ForgeAdapter } from '../../core/adapter.ts';
-import { ForgeApiError, undocumented, type FailureKind } from '../../core/errors.ts';
-import type { ForgeHttp } from '../../core/http.ts';
+import { ApiError, undocumented, type FailureKind } from '../../../http/errors.ts';
+import type { ApiClient } from '../../../http/client.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
 import type { ForgeRequest } from '../../../types.ts';
@@ -55,9 +55,9 @@ function runTime(r: { created?: string; created_at?: string; started_at?: string
   return started > 0 ? started : NaN;
 }
 
-const failedWith = (e: unknown, ...kinds: FailureKind[]) => e instanceof ForgeApiError && kinds.includes(e.kind);
+const failedWith = (e: unknown, ...kinds: FailureKind[]) => e instanceof ApiError && kinds.includes(e.kind);
 
-export function giteaSource(http: ForgeHttp, request: ForgeRequest): ForgeSource {
+export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource {
   const [owner, name] = request.target.path.split('/') as [string, string];
   const repo = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
   const all = async <T>(path: string, query: Record<string, string | number> = {}): Promise<T[]> => {

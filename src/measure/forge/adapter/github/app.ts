@@ -5,8 +5,8 @@
 // hour; a token is minted again when less than REFRESH_SECONDS of it are left. "Authenticating
 // as a GitHub App installation" in GitHub's docs; node:crypto signs, no library needed.
 import { createPrivateKey, createSign, type KeyObject } from 'node:crypto';
-import { ForgeApiError, httpFailure } from '../../core/errors.ts';
-import type { ForgeHttp } from '../../core/http.ts';
+import { ApiError, httpFailure } from '../../../http/errors.ts';
+import type { ApiClient } from '../../../http/client.ts';
 
 /** A token with less than this left (seconds) is minted again before use. */
 export const REFRESH_SECONDS = 300;
@@ -34,16 +34,16 @@ class AppTokens {
   private readonly installations = new Map<string, Promise<number>>();
   private readonly tokens = new Map<number, Promise<Minted>>();
   private key?: KeyObject;
-  private readonly app: NonNullable<ForgeHttp['access']['app']>;
-  constructor(app: NonNullable<ForgeHttp['access']['app']>) {
+  private readonly app: NonNullable<ApiClient['access']['app']>;
+  constructor(app: NonNullable<ApiClient['access']['app']>) {
     this.app = app;
   }
 
-  private jwt(http: ForgeHttp): string {
+  private jwt(http: ApiClient): string {
     try {
       this.key ??= createPrivateKey(this.app.privateKey.replace(/\\n/g, '\n'));
     } catch {
-      throw new ForgeApiError(
+      throw new ApiError(
         'auth',
         `${http.label}: ${this.app.keyEnv} holds no private key in PEM form (the .pem file GitHub gave for the app); the value is not shown`,
       );
@@ -52,7 +52,7 @@ class AppTokens {
   }
 
   private async json(
-    http: ForgeHttp,
+    http: ApiClient,
     method: 'GET' | 'POST',
     path: string,
     accepted: number,
@@ -63,7 +63,7 @@ class AppTokens {
     });
     if (response.status !== accepted) {
       const failure = httpFailure(http.label, response.status);
-      throw new ForgeApiError(
+      throw new ApiError(
         failure.kind,
         `${failure.message} (GitHub App ${this.app.idEnv}: ${path.replace(/\/[^/]+$/, '/…')})`,
         response.status,
@@ -73,7 +73,7 @@ class AppTokens {
   }
 
   /** The installation token for `owner`'s repository `repo`, minted or reused. */
-  async token(http: ForgeHttp, owner: string, repo: string): Promise<string> {
+  async token(http: ApiClient, owner: string, repo: string): Promise<string> {
     return this.mintFor(http, owner, () => this.installationId(http, `/repos/${owner}/${repo}/installation`));
   }
 
@@ -82,26 +82,26 @@ class AppTokens {
    * listing its repositories: GET /orgs/{org}/installation, then /users/{username}/installation
    * when the organisation's answers 404.
    */
-  async ownerToken(http: ForgeHttp, owner: string): Promise<string> {
+  async ownerToken(http: ApiClient, owner: string): Promise<string> {
     const name = encodeURIComponent(owner);
     return this.mintFor(http, owner, () =>
       this.installationId(http, `/orgs/${name}/installation`).catch((e: unknown) => {
-        if (e instanceof ForgeApiError && e.kind === 'not-found')
+        if (e instanceof ApiError && e.kind === 'not-found')
           return this.installationId(http, `/users/${name}/installation`);
         throw e;
       }),
     );
   }
 
-  private async installationId(http: ForgeHttp, path: string): Promise<number> {
+  private async installationId(http: ApiClient, path: string): Promise<number> {
     const body = await this.json(http, 'GET', path, 200);
     if (typeof body.id !== 'number')
-      throw new ForgeApiError('malformed', `${http.label}: the answer to ${path} is not the JSON the API documents`);
+      throw new ApiError('malformed', `${http.label}: the answer to ${path} is not the JSON the API documents`);
     return body.id;
   }
 
   /** The token of `owner`'s installation (looked up once per account by `lookUp`), minted or reused. */
-  private async mintFor(http: ForgeHttp, owner: string, lookUp: () => Promise<number>): Promise<string> {
+  private async mintFor(http: ApiClient, owner: string, lookUp: () => Promise<number>): Promise<string> {
     const account = owner.toLowerCase();
     let installation = this.installations.get(account);
     if (!installation) {
@@ -116,7 +116,7 @@ class AppTokens {
       minted = this.json(http, 'POST', `/app/installations/${id}/access_tokens`, 201).then((body) => {
         const expiresAtMs = Date.parse(String(body.expires_at));
         if (typeof body.token !== 'string' || Number.isNaN(expiresAtMs))
-          throw new ForgeApiError(
+          throw new ApiError(
             'malformed',
             `${http.label}: an installation token answer is not the JSON the API documents`,
           );
@@ -132,7 +132,7 @@ class AppTokens {
 const apps = new Map<string, AppTokens>();
 
 /** The app's tokens on this API, one set per API and app for the whole process. */
-export function appTokens(http: ForgeHttp): AppTokens | undefined {
+export function appTokens(http: ApiClient): AppTokens | undefined {
   const app = http.access.app;
   if (!app) return undefined;
   const key = `${http.access.apiUrl} ${app.id}`;

@@ -5,8 +5,8 @@
 // 301 to /repositories/{id} (docs.github.com/rest/repos/repos "Get a repository"), which the
 // core's client follows on the same origin.
 import { appTokens } from './app.ts';
-import type { KeptShape } from '../../../conditional-answers.ts';
-import type { ForgeHttp } from '../../core/http.ts';
+import type { KeptShape } from '../../../http/conditional-answers.ts';
+import type { ApiClient } from '../../../http/client.ts';
 import {
   isNotFound as notFound,
   type ListedRepository,
@@ -63,7 +63,7 @@ function listed(r: Repo): ListedRepository {
 }
 
 export async function* discover(
-  http: ForgeHttp,
+  http: ApiClient,
   scope: SourceScope,
   filters: SourceFilters,
 ): AsyncGenerator<ListedRepository[]> {
@@ -95,7 +95,7 @@ export async function* discover(
     yield page.map(listed);
 }
 
-export async function locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined> {
+export async function locate(http: ApiClient, path: string): Promise<ListedRepository | undefined> {
   const [owner, repo] = path.split('/') as [string, string];
   // With a GitHub App, its installation on the account (none there: the app cannot see it).
   const app = appTokens(http);

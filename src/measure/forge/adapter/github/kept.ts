@@ -4,7 +4,7 @@
 // release or issue. A list not named here is kept whole. The per-repository shapes are what
 // source.ts reads of each list (a field read there must be named here: the values after a
 // 304 are compared with a first scan's in test/forge-conditional.test.ts).
-import type { KeptShape } from '../../../conditional-answers.ts';
+import type { KeptShape } from '../../../http/conditional-answers.ts';
 import { REPO_FIELDS } from './discover.ts';
 
 const USER = { login: true, type: true } as const;

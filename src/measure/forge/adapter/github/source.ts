@@ -4,8 +4,8 @@
 import { Octokit } from '@octokit/rest';
 import { throttling } from '@octokit/plugin-throttling';
 import { retry } from '@octokit/plugin-retry';
-import { ForgeApiError, httpFailure, rateLimitFailure, undocumented } from '../../core/errors.ts';
-import { isRateLimited, nextPageUrl, resetAtOf, type ForgeHttp } from '../../core/http.ts';
+import { ApiError, httpFailure, rateLimitFailure, undocumented } from '../../../http/errors.ts';
+import { isRateLimited, nextPageUrl, resetAtOf, type ApiClient } from '../../../http/client.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue, type IssueReaction } from '../../core/rules.ts';
 import { appTokens } from './app.ts';
@@ -65,7 +65,7 @@ function monthCeiling(unix: number): number {
 }
 
 /** Octokit's error as the core's: status, rate limit and reset, never the request's text. */
-export function fromOctokit(error: unknown, http: ForgeHttp): unknown {
+export function fromOctokit(error: unknown, http: ApiClient): unknown {
   const e = error as {
     status?: number;
     response?: { headers: Record<string, string | number | undefined> };
@@ -75,7 +75,7 @@ export function fromOctokit(error: unknown, http: ForgeHttp): unknown {
   if (typeof e?.status !== 'number' || !e.response) {
     const cause = e?.cause as { name?: string } | undefined;
     if (cause?.name === 'TimeoutError' || (error as Error)?.name === 'TimeoutError') {
-      return new ForgeApiError('timeout', `${http.label}: no answer within ${http.access.timeoutSeconds} s`);
+      return new ApiError('timeout', `${http.label}: no answer within ${http.access.timeoutSeconds} s`);
     }
     return cause ?? error;
   }
@@ -94,7 +94,7 @@ export function fromOctokit(error: unknown, http: ForgeHttp): unknown {
  * point budget is a rate limit with its reset, a repository not found a 404; any other is
  * named by its type alone (a message may quote the query).
  */
-export function fromGraphql(error: unknown, http: ForgeHttp): unknown {
+export function fromGraphql(error: unknown, http: ApiClient): unknown {
   // @octokit/graphql's GraphqlResponseError, or the throttling plugin's "GraphQL Rate Limit
   // Exceeded" (an Error with the answer) once it gave up waiting.
   type Headed = { headers?: Record<string, string | number | undefined> };
@@ -110,7 +110,7 @@ export function fromGraphql(error: unknown, http: ForgeHttp): unknown {
     return rateLimitFailure(http.label, 403, resetAtOf(headers, now, true), Math.floor(now / 1000));
   }
   if (types.includes('NOT_FOUND')) return httpFailure(http.label, 404, http.access.tokenEnv);
-  return new ForgeApiError('http', `${http.label}: the GraphQL query was refused (${[...new Set(types)].join(', ')})`);
+  return new ApiError('http', `${http.label}: the GraphQL query was refused (${[...new Set(types)].join(', ')})`);
 }
 
 /** Refusals of the core's transport that asking again cannot change. */
@@ -121,19 +121,19 @@ const FINAL_KINDS = new Set(['refused', 'bound', 'malformed']);
  * ours (another origin, a bound reached, an answer not JSON) is handed over as an abort, which
  * Octokit passes on as it is, unretried; `fromOctokit` finds the refusal as its cause.
  */
-function unretried(http: ForgeHttp): typeof fetch {
+function unretried(http: ApiClient): typeof fetch {
   return async (input, init) => {
     try {
       return await http.fetch(input, init);
     } catch (error) {
-      if (error instanceof ForgeApiError && FINAL_KINDS.has(error.kind))
+      if (error instanceof ApiError && FINAL_KINDS.has(error.kind))
         throw Object.assign(new Error(error.message), { name: 'AbortError', cause: error });
       throw error;
     }
   };
 }
 
-export async function githubSource(http: ForgeHttp, request: ForgeRequest): Promise<ForgeSource> {
+export async function githubSource(http: ApiClient, request: ForgeRequest): Promise<ForgeSource> {
   const [owner, repo] = request.target.path.split('/') as [string, string];
   // As a GitHub App: the installation's token for this repository, instead of the pool's.
   const app = appTokens(http);
@@ -218,7 +218,7 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
     if (first.data.total_count >= RUN_LIST_CAP) {
       // An hour that may hold more runs than one query answers: splitting further would cost
       // a request a second; the runs cannot all be read for sure, so the value is not given.
-      throw new ForgeApiError(
+      throw new ApiError(
         'bound',
         `${http.label}: ${RUN_LIST_CAP} runs or more from ${iso(from)} to ${iso(to)}, as many as one query answers at most; ranges are split no finer than ${RUN_SPLIT_FLOOR / 3600} hour`,
       );
@@ -326,7 +326,7 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
       } catch (error) {
         // GraphQL's points are a budget apart from REST's requests: spent, they fail the issues
         // alone, and the repository is looked up over REST as before.
-        if (!(error instanceof ForgeApiError && error.kind === 'rate-limit')) throw error;
+        if (!(error instanceof ApiError && error.kind === 'rate-limit')) throw error;
         firstIssues = { failed: error };
         return lookUpByRest();
       }
@@ -351,7 +351,7 @@ export async function githubSource(http: ForgeHttp, request: ForgeRequest): Prom
         malformed,
         http.bounds.maxPagesPerList,
         () =>
-          new ForgeApiError(
+          new ApiError(
             'bound',
             `${http.label}: the issues of ${owner}/${repo} take more than ${counted(http.bounds.maxPagesPerList, 'page', 'pages')} (maxPagesPerList); not read to their end`,
           ),

@@ -15,8 +15,8 @@
 // are returned"), so a short project listed to one is public; archived ones the server leaves
 // out when asked (archived=false); a fork or a mirror cannot be told, so a source that leaves
 // them out fails, named, rather than keep or drop them blind.
-import { ForgeApiError } from '../../core/errors.ts';
-import type { ForgeHttp } from '../../core/http.ts';
+import type { ApiClient } from '../../../http/client.ts';
+import { ApiError } from '../../../http/errors.ts';
 import {
   isNotFound as notFound,
   type ListedRepository,
@@ -54,7 +54,7 @@ export function issuesOn(p: { issues_access_level?: unknown; issues_enabled?: un
 const isShort = (p: Project): boolean => p.visibility === undefined && p.archived === undefined;
 
 /** Whether `http` asks without credentials: GitLab then shows public projects only. */
-const anonymous = (http: ForgeHttp): boolean => http.access.tokens.length === 0 && http.access.app === undefined;
+const anonymous = (http: ApiClient): boolean => http.access.tokens.length === 0 && http.access.app === undefined;
 
 /**
  * `p` as listed; `publicOnly`: the request was anonymous, so a project without a visibility
@@ -92,24 +92,20 @@ function narrowing(filters: SourceFilters): Record<string, string> {
  * Why a page of the short form cannot be filtered as the source says (it leaves forks or
  * mirrors out, and the short form has neither field), or undefined when it can.
  */
-function shortFormRefused(
-  http: ForgeHttp,
-  page: readonly Project[],
-  filters: SourceFilters,
-): ForgeApiError | undefined {
+function shortFormRefused(http: ApiClient, page: readonly Project[], filters: SourceFilters): ApiError | undefined {
   if (!page.some(isShort)) return undefined;
   const unknown = [...(filters.forks ? [] : ['forks']), ...(filters.mirrors ? [] : ['mirrors'])];
   if (unknown.length === 0) return undefined;
   const set = unknown.map((f) => `${f}: false`).join(' and ');
   const token = http.access.tokenEnv ? `in $${http.access.tokenEnv}` : 'through hosts: tokenEnv';
-  return new ForgeApiError(
+  return new ApiError(
     'auth',
     `${http.label}: without a token GitLab lists these projects in its short form, with no forked_from_project or mirror field: the source's ${set} cannot be applied; set a token ${token}, or keep ${unknown.join(' and ')} (${unknown.map((f) => `${f}: true`).join(', ')})`,
   );
 }
 
 export async function* discover(
-  http: ForgeHttp,
+  http: ApiClient,
   scope: SourceScope,
   filters: SourceFilters,
 ): AsyncGenerator<ListedRepository[]> {
@@ -159,7 +155,7 @@ export async function* discover(
     yield read(page);
 }
 
-export async function locate(http: ForgeHttp, path: string): Promise<ListedRepository | undefined> {
+export async function locate(http: ApiClient, path: string): Promise<ListedRepository | undefined> {
   const found = await unlessNotFound(http.getJson<Project>(`/projects/${encodeURIComponent(path)}`));
   return found && listed(found.body, anonymous(http));
 }

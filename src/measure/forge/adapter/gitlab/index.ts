@@ -3,8 +3,8 @@
 // function, so its calls would bypass the host's queue and token pool.
 import { discover, issuesOn, locate } from './discover.ts';
 import type { ForgeAdapter } from '../../core/adapter.ts';
-import { ForgeApiError, undocumented } from '../../core/errors.ts';
-import type { ForgeHttp } from '../../core/http.ts';
+import { ApiError, undocumented } from '../../../http/errors.ts';
+import type { ApiClient } from '../../../http/client.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
 import type { ForgeRequest } from '../../../types.ts';
@@ -67,7 +67,7 @@ const RESOURCE_EVENTS: ReadonlyArray<[kind: string, counts: (e: ResourceEvent) =
   ['state', (e) => e.state === 'closed'],
 ];
 
-export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSource {
+export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSource {
   const project = `/projects/${encodeURIComponent(request.target.path)}`;
   const all = async <T>(path: string, query: Record<string, string | number> = {}): Promise<T[]> => {
     const out: T[] = [];
@@ -157,7 +157,7 @@ export function gitlabSource(http: ForgeHttp, request: ForgeRequest): ForgeSourc
       try {
         images = await all('/registry/repositories', { tags: 'true' });
       } catch (e) {
-        if (!(e instanceof ForgeApiError && e.kind === 'not-found')) throw e;
+        if (!(e instanceof ApiError && e.kind === 'not-found')) throw e;
       }
       for (const image of images) {
         // `latest` moves from version to version; it is none itself.

@@ -1,19 +1,19 @@
-// HTTP to one forge host: a request queue per host and token, a pool of tokens used in turn,
-// a timeout per request, rate limits honoured (Retry-After, reset headers), requests counted.
-// Every request stays on the API's origin (redirects and next-page links elsewhere are
-// refused), every answer is read whole within a byte bound and must be JSON, and a
-// repository's work is bounded in requests, seconds and pages per list.
-// What differs between forge APIs here (the header a token travels in, how a list pages past
-// its Link header, how a limit reads) each adapter states (`authorize`, `ApiQuirks`); this
-// file names no forge.
+// HTTP to one API host (a forge's, a dependency index's): a request queue per host and token,
+// a pool of tokens used in turn, a timeout per request, rate limits honoured (Retry-After,
+// reset headers), requests counted. Every request stays on the API's origin (redirects and
+// next-page links elsewhere are refused), every answer is read whole within a byte bound and
+// must be JSON, and a repository's work is bounded in requests, seconds and pages per list.
+// What differs between APIs here (the header a token travels in, how a list pages past its
+// Link header, how a limit reads) the caller states (a forge adapter's `authorize` and
+// `ApiQuirks`); this file names no forge.
 // A client library runs on top of `fetch` below; adapters without one call `getJson`/`pages`.
-import { counted } from '../../../model/plural.ts';
-import { remoteText } from '../../../model/safe-text.ts';
-import { type ConditionalAnswers, type KeptShape, keptPart } from '../../conditional-answers.ts';
-import { ForgeApiError, httpFailure, rateLimitFailure } from './errors.ts';
+import { counted } from '../../model/plural.ts';
+import { remoteText } from '../../model/safe-text.ts';
+import { type ConditionalAnswers, type KeptShape, keptPart } from './conditional-answers.ts';
+import { ApiError, httpFailure, rateLimitFailure } from './errors.ts';
 
 /** How much one repository's forge work may take; `hosts:` may set each (scan.md lists them). */
-export interface ForgeBounds {
+export interface ApiBounds {
   /** Pages read of one list; a longer list fails the rules that need it. */
   maxPagesPerList: number;
   /** Requests for one repository (redirects and retries included). */
@@ -24,7 +24,7 @@ export interface ForgeBounds {
   maxAnswerBytes: number;
 }
 
-export const FORGE_BOUNDS: Readonly<ForgeBounds> = {
+export const API_BOUNDS: Readonly<ApiBounds> = {
   maxPagesPerList: 1000,
   maxRequestsPerRepository: 10_000,
   maxSecondsPerRepository: 1800,
@@ -93,8 +93,8 @@ export interface HostAccess {
   timeoutSeconds: number;
   /** The longest wait for a rate limit to reset before the rules that need it give up. */
   maxWaitSeconds: number;
-  /** Bounds on one repository's work; FORGE_BOUNDS for those not given. */
-  bounds?: Partial<ForgeBounds>;
+  /** Bounds on one repository's work; API_BOUNDS for those not given. */
+  bounds?: Partial<ApiBounds>;
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -113,7 +113,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 /** A rate limit holding a token's requests of one resource: when it resets and what the forge said. */
 export interface Hold {
   untilMs: number;
-  error: ForgeApiError;
+  error: ApiError;
 }
 
 /**
@@ -142,7 +142,7 @@ export class RequestQueue {
   }
 
   /** Holds every later request of this token and resource until the limit's reset. */
-  hold(resource: string, untilMs: number, error: ForgeApiError): void {
+  hold(resource: string, untilMs: number, error: ApiError): void {
     this.holds.set(resource, { untilMs, error });
   }
 }
@@ -229,7 +229,7 @@ export class QueueRegistry {
     const size = Math.max(1, poolSize);
     const n = this.turns.get(apiUrl) ?? 0;
     this.turns.set(apiUrl, n + 1);
-    let soonest: ForgeApiError | undefined;
+    let soonest: ApiError | undefined;
     let soonestAt = Infinity;
     for (let k = 0; k < size; k++) {
       const index = (n + k) % size;
@@ -306,7 +306,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Statuses whose answer has no body (a Response refuses one for them). */
 const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
-export class ForgeHttp {
+export class ApiClient {
   /** Requests sent for this repository, redirects and retries included. */
   requests = 0;
   /** Those answered 304 Not Modified (a conditional GET whose stored answer was reused). */
@@ -316,7 +316,7 @@ export class ForgeHttp {
 
   readonly access: HostAccess;
   readonly label: string;
-  readonly bounds: Readonly<ForgeBounds>;
+  readonly bounds: Readonly<ApiBounds>;
   private readonly registry: QueueRegistry;
   /** The parse readWhole made of each whole JSON answer it checked, by the Response it returned. */
   private readonly parsedBodies = new WeakMap<Response, unknown>();
@@ -332,7 +332,7 @@ export class ForgeHttp {
   /** When this repository's first request started (its time bound counts from there). */
   private startedMs?: number;
   /** The bound this repository ran into: every later call fails with it at once. */
-  private exhausted?: ForgeApiError;
+  private exhausted?: ApiError;
   constructor(
     access: HostAccess,
     /** The API's name (the adapter's label): the start of every failure message. */
@@ -348,7 +348,7 @@ export class ForgeHttp {
     this.secrets = [...access.tokens];
     this.label = label;
     this.bounds = {
-      ...FORGE_BOUNDS,
+      ...API_BOUNDS,
       ...Object.fromEntries(Object.entries(access.bounds ?? {}).filter(([, v]) => v !== undefined)),
     };
     this.registry = registry;
@@ -391,7 +391,7 @@ export class ForgeHttp {
     this.startedMs ??= Date.now();
     const left = maxSeconds - (Date.now() - this.startedMs) / 1000;
     if (this.requests >= maxRequests) {
-      throw (this.exhausted = new ForgeApiError(
+      throw (this.exhausted = new ApiError(
         'bound',
         `${this.label}: more than ${counted(maxRequests, 'request', 'requests')} for this repository (maxRequestsPerRepository); the rest is not asked`,
       ));
@@ -401,9 +401,9 @@ export class ForgeHttp {
     return left;
   }
 
-  private overtime(): ForgeApiError {
+  private overtime(): ApiError {
     const s = this.bounds.maxSecondsPerRepository;
-    return (this.exhausted = new ForgeApiError(
+    return (this.exhausted = new ApiError(
       'bound',
       `${this.label}: this repository's forge work took more than ${s} s (maxSecondsPerRepository); the rest is not asked`,
     ));
@@ -427,7 +427,7 @@ export class ForgeHttp {
     if (token !== undefined) this.keepSecret(token);
     let url = new URL(input instanceof Request ? input.url : String(input));
     if (url.origin !== this.origin) {
-      throw new ForgeApiError(
+      throw new ApiError(
         'refused',
         `${this.label}: a link to another origin (${this.quote(url.origin)}) is not followed; only ${this.origin} is asked`,
       );
@@ -462,7 +462,7 @@ export class ForgeHttp {
       await response.body?.cancel().catch(() => {});
       const location = response.headers.get('location');
       if (location === null)
-        throw new ForgeApiError(
+        throw new ApiError(
           'http',
           `${this.label}: ${response.status} redirect without a Location for ${this.where(url)}`,
           response.status,
@@ -471,28 +471,28 @@ export class ForgeHttp {
       try {
         next = new URL(location, url);
       } catch {
-        throw new ForgeApiError(
+        throw new ApiError(
           'http',
           `${this.label}: ${response.status} redirect to an unreadable Location for ${this.where(url)}`,
           response.status,
         );
       }
       if (next.origin !== this.origin) {
-        throw new ForgeApiError(
+        throw new ApiError(
           'refused',
           `${this.label}: ${this.where(url)} answered ${response.status}, a redirect to another origin (${this.quote(next.origin)}); not followed, the token goes to ${this.origin} only`,
           response.status,
         );
       }
       if (hasUserInfo(next)) {
-        throw new ForgeApiError(
+        throw new ApiError(
           'refused',
           `${this.label}: ${this.where(url)} answered ${response.status}, a redirect to a URL with user information; not followed, the token goes in its header only`,
           response.status,
         );
       }
       if (hop >= MAX_REDIRECTS)
-        throw new ForgeApiError(
+        throw new ApiError(
           'http',
           `${this.label}: more than ${MAX_REDIRECTS} redirects for ${this.where(url)}`,
           response.status,
@@ -616,7 +616,7 @@ export class ForgeHttp {
     if (timeout.aborted && (error === timeout.reason || (error instanceof Error && error.name === 'TimeoutError'))) {
       return capped
         ? this.overtime()
-        : new ForgeApiError('timeout', `${this.label}: no answer within ${this.access.timeoutSeconds} s`);
+        : new ApiError('timeout', `${this.label}: no answer within ${this.access.timeoutSeconds} s`);
     }
     return error;
   }
@@ -630,7 +630,7 @@ export class ForgeHttp {
     if (NO_BODY_STATUSES.has(response.status) || !response.body) return new Response(null, init);
     const max = this.bounds.maxAnswerBytes;
     const tooLong = () =>
-      new ForgeApiError(
+      new ApiError(
         'bound',
         `${this.label}: the answer to ${this.where(url)} is longer than ${max} bytes (maxAnswerBytes); not read further`,
       );
@@ -654,15 +654,12 @@ export class ForgeHttp {
         chunks.push(value);
       }
     } catch (error) {
-      if (error instanceof ForgeApiError) throw error;
+      if (error instanceof ApiError) throw error;
       const failed = this.failure(error, timeout, capped);
       if (failed !== error) throw failed;
       if (this.signal?.aborted) throw error;
       // The connection ended before the body did (a Content-Length or chunk not met).
-      throw new ForgeApiError(
-        'network',
-        `${this.label}: the answer to ${this.where(url)} was cut off after ${size} bytes`,
-      );
+      throw new ApiError('network', `${this.label}: the answer to ${this.where(url)} was cut off after ${size} bytes`);
     }
     const bytes = Buffer.concat(chunks, size);
     if (response.ok) {
@@ -673,7 +670,7 @@ export class ForgeHttp {
         parsed = undefined;
       }
       if (parsed === null || typeof parsed !== 'object') {
-        throw new ForgeApiError(
+        throw new ApiError(
           'malformed',
           `${this.label}: the answer to ${this.where(url)} is not the JSON the API documents (${size} bytes, cut off or malformed)`,
           response.status,
@@ -722,13 +719,10 @@ export class ForgeHttp {
     const where = this.quote(path);
     return (items, next, pageUrl) => {
       if (!Array.isArray(items))
-        throw new ForgeApiError(
-          'malformed',
-          `${this.label}: a page of ${where} is not the JSON list the API documents`,
-        );
+        throw new ApiError('malformed', `${this.label}: a page of ${where} is not the JSON list the API documents`);
       if (pageUrl) seen.add(pageUrl);
       if (++pages >= this.bounds.maxPagesPerList && next !== undefined) {
-        throw new ForgeApiError(
+        throw new ApiError(
           'bound',
           `${this.label}: ${where} has more than ${counted(this.bounds.maxPagesPerList, 'page', 'pages')} (maxPagesPerList); not read to its end`,
         );
@@ -738,22 +732,22 @@ export class ForgeHttp {
       try {
         target = new URL(next, this.access.apiUrl);
       } catch {
-        throw new ForgeApiError('malformed', `${this.label}: a next-page link of ${where} is not a URL`);
+        throw new ApiError('malformed', `${this.label}: a next-page link of ${where} is not a URL`);
       }
       if (target.origin !== this.origin) {
-        throw new ForgeApiError(
+        throw new ApiError(
           'refused',
           `${this.label}: a next-page link of ${where} points to another origin (${this.quote(target.origin)}); not followed, only ${this.origin} is asked`,
         );
       }
       if (hasUserInfo(target)) {
-        throw new ForgeApiError(
+        throw new ApiError(
           'refused',
           `${this.label}: a next-page link of ${where} carries user information; not followed, the token goes in its header only`,
         );
       }
       if (seen.has(target.href))
-        throw new ForgeApiError(
+        throw new ApiError(
           'http',
           `${this.label}: ${where} links a page it already gave (a paging loop); not read further`,
         );

@@ -6,7 +6,7 @@
 // fields discovery reads, not the hundred the forge sends). The file holds URLs, validators,
 // headers and those bodies, never a request's headers: no token reaches it.
 // The forge measurer (forge/core/measurer.ts) loads and saves a repository's file, discovery
-// a source's listing file; the forge core's HTTP client asks with them.
+// a source's listing file; the HTTP client (client.ts) asks with them.
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 

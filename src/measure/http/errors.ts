@@ -1,7 +1,8 @@
-// Why a forge API call failed, worded for a summary line and a rule's evidence. Never holds a
-// token: messages are built here from the status and headers, never from a request's text.
-import { remoteText } from '../../../model/safe-text.ts';
-import { isoTime } from '../../../model/calendar.ts';
+// Why an API call failed (a forge's, a dependency index's), worded for a summary line and a
+// rule's evidence. Never holds a token: messages are built from the status and headers, never
+// from a request's text.
+import { remoteText } from '../../model/safe-text.ts';
+import { isoTime } from '../../model/calendar.ts';
 
 /**
  * `refused`: a redirect or link to another origin, never followed; `bound`: a repository's
@@ -19,7 +20,7 @@ export type FailureKind =
   | 'bound'
   | 'malformed';
 
-export class ForgeApiError extends Error {
+export class ApiError extends Error {
   readonly kind: FailureKind;
   readonly status?: number;
   constructor(
@@ -31,7 +32,7 @@ export class ForgeApiError extends Error {
     super(message);
     this.kind = kind;
     this.status = status;
-    this.name = 'ForgeApiError';
+    this.name = 'ApiError';
   }
 }
 
@@ -50,15 +51,15 @@ const REASONS: Record<number, [FailureKind, string]> = {
 };
 
 /** The error for an HTTP answer that is not a success, not a rate limit. */
-export function httpFailure(label: string, status: number, tokenEnv?: string): ForgeApiError {
+export function httpFailure(label: string, status: number, tokenEnv?: string): ApiError {
   const [kind, reason] = REASONS[status] ?? ['http', status >= 500 ? 'server error' : 'request refused'];
   const hint = status === 401 && tokenEnv ? ` (check the token in $${tokenEnv})` : '';
-  return new ForgeApiError(kind, `${label}: ${status} ${reason}${hint}`, status);
+  return new ApiError(kind, `${label}: ${status} ${reason}${hint}`, status);
 }
 
 /** An answer that is JSON but not what the API documents for `what` ("the answer to /repos/a/b"). */
-export function undocumented(label: string, what: string): ForgeApiError {
-  return new ForgeApiError('malformed', `${label}: ${what} is not the JSON the API documents`);
+export function undocumented(label: string, what: string): ApiError {
+  return new ApiError('malformed', `${label}: ${what} is not the JSON the API documents`);
 }
 
 export function rateLimitFailure(
@@ -67,15 +68,15 @@ export function rateLimitFailure(
   resetAt: number | undefined,
   now: number,
   secondary = false,
-): ForgeApiError {
+): ApiError {
   const what = secondary ? 'secondary rate limit' : 'rate limit';
   const when = resetAt === undefined ? '' : `, resets ${resetClock(resetAt, now)}`;
-  return new ForgeApiError('rate-limit', `${label}: ${status} ${what}${when}`, status);
+  return new ApiError('rate-limit', `${label}: ${status} ${what}${when}`, status);
 }
 
 /** What a thrown value says, for a failure line; anything not ours is worded without its text. */
 export function describeFailure(label: string, error: unknown): string {
-  if (error instanceof ForgeApiError) return error.message;
+  if (error instanceof ApiError) return error.message;
   if (error instanceof Error && error.name === 'TimeoutError') return `${label}: no answer in time`;
   const code = (error as { cause?: { code?: unknown } })?.cause?.code;
   if (typeof code === 'string') return `${label}: connection failed (${code})`;
