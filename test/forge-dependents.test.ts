@@ -2,7 +2,8 @@
 // answers (test/fixtures/dependents/). Off by default: then no measurer answers for it.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { forgeFor, noneAsked } from '../src/measure/forge/index.ts';
+import { measurersFor } from '../src/measure/index.ts';
+import { noneAsked } from '../src/measure/not-asked.ts';
 import type { ForgeRequest } from '../src/measure/types.ts';
 import {
   loadJson,
@@ -87,7 +88,7 @@ describe('DEPENDENTS', () => {
     );
     // An unknown host: no forge adapter (its rules not asked), but the index answers for any
     // repository URL.
-    const forge = forgeFor({ hosts: {}, dependents: { source: 'ecosyste.ms', apiUrl: server.url } }, {});
+    const forge = measurersFor({ hosts: {}, dependents: { source: 'ecosyste.ms', apiUrl: server.url } }, {});
     const r = await forge(request('git.example').target)!.measure(request('git.example'));
     expect(server.violations).toEqual([]);
     expect(r.rules).toEqual([...FORGE_RULES, 'DEPENDENTS']);
@@ -164,7 +165,7 @@ describe('DEPENDENTS', () => {
     );
     const settings = { hosts: {}, dependents: { source: 'deps.dev' as const, apiUrl: server.url } };
     const target = request('git.example').target;
-    const r = await forgeFor(settings, {})(target)!.measure(request('git.example'));
+    const r = await measurersFor(settings, {})(target)!.measure(request('git.example'));
     expect(server.violations).toEqual([]);
     // 9 (the npm package's default, 1.1.0) + 2 (PyPI): the other versions are not asked.
     expect(r.measurements[1]!.values.DEPENDENTS).toBe(11);
@@ -178,12 +179,12 @@ describe('DEPENDENTS', () => {
     ]);
 
     const other = { ...target, path: 'acme/other', url: 'https://git.example/acme/other' };
-    const unknown = await forgeFor(settings, {})(other)!.measure({ ...request('git.example'), target: other });
+    const unknown = await measurersFor(settings, {})(other)!.measure({ ...request('git.example'), target: other });
     expect(unknown.measurements[1]!.values).toEqual({ ...NOT_ASKED, DEPENDENTS: 0 });
     expect(unknown.failures).toEqual([]);
 
     projectAnswer = { status: 500, body: { code: 13, message: 'internal' } };
-    const failed = await forgeFor(settings, {})(other)!.measure({ ...request('git.example'), target: other });
+    const failed = await measurersFor(settings, {})(other)!.measure({ ...request('git.example'), target: other });
     expect(failed.measurements[1]!.values).toEqual({ ...NOT_ASKED, DEPENDENTS: null });
     expect(failed.failures).toEqual(['deps.dev API: 500 server error']);
   });
@@ -197,17 +198,17 @@ describe('DEPENDENTS', () => {
     const settings = { hosts: {}, dependents: { source: 'ecosyste.ms' as const, apiUrl: server.url } };
     // A scan at E whose record at E1 had a failed rule measures E1 again, and E not.
     const again = { ...request('git.example'), times: [E1], asOf: E };
-    const r = await forgeFor(settings, {})(again.target)!.measure(again);
+    const r = await measurersFor(settings, {})(again.target)!.measure(again);
     // git.example's forge rules are not asked; DEPENDENTS is not there at all.
     expect(r.measurements).toEqual([{ values: NOT_ASKED, evidence: notAskedBecause(NO_FORGE_API) }]);
     expect([asked, r.requests]).toEqual([0, 0]);
     // Not asked (--forge never) says so at E alone too.
-    const off = await noneAsked(forgeFor(settings, {}), '--forge never')(again.target)!.measure(again);
+    const off = await noneAsked(measurersFor(settings, {}), '--forge never')(again.target)!.measure(again);
     expect(off.measurements).toEqual([{ values: NOT_ASKED, evidence: notAskedBecause('--forge never') }]);
   });
 
   it('is off by default: an unknown host gets its forge rules not asked, a known one no DEPENDENTS', () => {
-    const forge = forgeFor({ hosts: {} }, {});
+    const forge = measurersFor({ hosts: {} }, {});
     const unknown = forge(request('git.example').target)!;
     expect([unknown.answers, unknown.notAsked]).toEqual([FORGE_RULES, FORGE_RULES]);
     expect(forge(request('github.com').target)!.answers).not.toContain('DEPENDENTS');

@@ -49,6 +49,18 @@ describe('forge adapter registry', () => {
     expect(linesNaming(files, anyCase, () => false)).toEqual([]);
   });
 
+  it('the forges and the dependency index share the HTTP client, and neither imports the other', () => {
+    const crossing = (from: string, to: RegExp) =>
+      sourceFiles(join(SRC, from)).flatMap((file) =>
+        [...readFileSync(join(ROOT, file), 'utf8').matchAll(/from '([^']+)'/g)]
+          .map((m) => m[1]!)
+          .filter((path) => to.test(path))
+          .map((path) => `${file}: ${path}`),
+      );
+    expect(crossing('measure/forge', /\/dependents\//)).toEqual([]);
+    expect(crossing('measure/dependents', /\/forge\//)).toEqual([]);
+  });
+
   it('one adapter folder per registry line, each with its stand-in', () => {
     const folders = readdirSync(join(ROOT, ADAPTERS)).sort();
     expect([...FORGE_KINDS].sort()).toEqual(folders);

@@ -113,7 +113,8 @@ export interface ForgeMeasurer extends Measurer<ForgeRequest, ForgeResult> {
 }
 
 /**
- * The forge measurer for a target's host, or undefined for git's rules alone (the scan's own
- * `forgeFor` gives every host one: a host with no known forge holds the forge rules not asked).
+ * The forge measurer for a target's host (with the dependency index's rule beside it), or
+ * undefined for git's rules alone (the scan's own, measurersFor in measure/index.ts, gives
+ * every host one: a host with no known forge holds the forge rules not asked).
  */
 export type ForgeFor = (target: ScanTarget) => ForgeMeasurer | undefined;

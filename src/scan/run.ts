@@ -10,7 +10,8 @@ import { judgedRules, type ResolvedConfig } from '../config/resolve.ts';
 import type { Settings, SourceSetting } from '../config/types.ts';
 import { discoverSources, type Discovery } from '../measure/forge/sources.ts';
 import { UsageError } from '../errors.ts';
-import { dependentsNotAsked, forgeFor as forgesOf, noneAsked } from '../measure/forge/index.ts';
+import { dependentsNotAsked, measurersFor } from '../measure/index.ts';
+import { noneAsked } from '../measure/not-asked.ts';
 import { parseTargets } from '../measure/targets.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { measuredRuleIds, RULE } from '../model/measured-rules.ts';
@@ -170,7 +171,7 @@ function forgesAsked(run: ScanRun, settings: Settings, rules: ReadonlySet<string
   const dependents = settings.dependents ? { dependents: settings.dependents } : {};
   const forges =
     run.forgeFor ??
-    forgesOf(
+    measurersFor(
       { hosts: settings.hosts, ...dependents, gitTokens: settings.scan.tokens, answersDir: settings.scan.mirrors },
       process.env,
     );

@@ -1,13 +1,11 @@
 // The forge side of a scan: which host speaks which API (the registry's adapters), and the
-// measurer for a target. `forgeFor(settings, env)` is what the scan command calls once per run.
-import type { ForgeFor, ForgeMeasurer, ForgeRequest, ForgeResult, ScanTarget } from '../types.ts';
-import type { DependentsConfig, HostConfig, HostEntry } from '../../config/types.ts';
+// forge measurer for a target. src/measure/index.ts adds the dependency index beside it.
+import type { ForgeFor, ForgeMeasurer, ScanTarget } from '../types.ts';
+import type { HostConfig, HostEntry } from '../../config/types.ts';
 import { ConfigError } from '../../errors.ts';
-import { measuredAt, RULE } from '../../model/measured-rules.ts';
 import { counted } from '../../model/plural.ts';
-import type { Measurement } from '../../model/stored-value.ts';
-import { dependentsMeasurer } from '../dependents/index.ts';
 import { mirrorPath } from '../git/mirror.ts';
+import { notAskedMeasurer } from '../not-asked.ts';
 import { apiTokenEnv, tokenPool } from '../host-token.ts';
 import type { ForgeAdapter } from './core/adapter.ts';
 import { ApiClient, QueueRegistry, type HostAccess } from '../http/client.ts';
@@ -70,8 +68,6 @@ function appOf(
 export interface ForgeSettings {
   /** The config's `hosts:` (over the known hosts); an entry with `api: false` is never asked. */
   hosts: Readonly<Record<string, HostEntry>>;
-  /** The config's `dependents:`; absent, the dependents rule is not measured. */
-  dependents?: DependentsConfig;
   /** `scan.tokens` (host → variable git uses): the API uses the same token unless the host names its own. */
   gitTokens?: Readonly<Record<string, string>>;
   /**
@@ -112,13 +108,16 @@ export function noForgeApiKnown(host: string): string {
 }
 
 /**
- * The measurer for each target: its host's forge adapter (the config's `hosts:` over the known
- * ones) and the dependency index when one is chosen. A host whose entry says `api: false`, and
- * one with no known forge (a plain git server), gets the forge rules null as not asked, saying
- * why. One queue per host and token for the whole run, however many repositories share them.
+ * The forge measurer for each target: its host's forge adapter (the config's `hosts:` over the
+ * known ones). A host whose entry says `api: false`, and one with no known forge (a plain git
+ * server), gets the forge rules null as not asked, saying why. One queue per host and token
+ * for the whole run (`registry`), however many repositories share them.
  */
-export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, string | undefined>>): ForgeFor {
-  const registry = new QueueRegistry();
+export function forgeFor(
+  settings: ForgeSettings,
+  env: Readonly<Record<string, string | undefined>>,
+  registry = new QueueRegistry(),
+): ForgeFor {
   const kept = keptAnswers(settings);
   const all: Record<string, HostEntry> = { ...KNOWN_HOSTS, ...settings.hosts };
   // The config schema allows only the registry's kinds; a caller of this function may not.
@@ -130,7 +129,6 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
           `hosts: ${host}: kind: ${JSON.stringify(h.kind)} is no forge badgepress knows; use one of ${FORGE_KINDS.join(', ')}`,
       ),
     );
-  const dependents = settings.dependents ? dependentsMeasurer(settings.dependents, registry) : undefined;
   const measurers = new Map<string, ForgeMeasurer | undefined>();
   return (target) => {
     const host = all[target.host];
@@ -175,93 +173,8 @@ export function forgeFor(settings: ForgeSettings, env: Readonly<Record<string, s
           ),
       };
     }
-    if (dependents) m = combined(m, dependents);
     measurers.set(target.host, m);
     return m;
-  };
-}
-
-/** Both measurers' rules for one request: their rules never overlap. */
-export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
-  return {
-    answers: [...a.answers, ...b.answers],
-    ...(a.notAsked || b.notAsked ? { notAsked: [...(a.notAsked ?? []), ...(b.notAsked ?? [])] } : {}),
-    ...(a.inFlight ? { inFlight: a.inFlight } : {}),
-    async measure(request) {
-      const [x, y] = [await a.measure(request), await b.measure(request)];
-      return {
-        measurements: x.measurements.map((m, i) => ({
-          values: { ...m.values, ...y.measurements[i]!.values },
-          evidence: { ...m.evidence, ...y.measurements[i]!.evidence },
-        })),
-        rules: [...x.rules, ...y.rules],
-        failures: [...x.failures, ...y.failures],
-        requests: x.requests + y.requests,
-        notModified: (x.notModified ?? 0) + (y.notModified ?? 0),
-        counted: (x.counted ?? x.requests) + (y.counted ?? y.requests),
-        notAsked: [...(x.notAsked ?? []), ...(y.notAsked ?? [])],
-        ...(x.notes || y.notes ? { notes: [...(x.notes ?? []), ...(y.notes ?? [])] } : {}),
-      };
-    },
-  };
-}
-
-/**
- * A measurer that asks no server: the rules `answers` names are null at every time they are
- * measured at (a latest-only rule at E alone) with the evidence "not asked: <why>", and the
- * result says so (never a failure).
- */
-export function notAskedMeasurer(answers: ForgeMeasurer['answers'], why: string): ForgeMeasurer {
-  const rules = [...answers];
-  return {
-    answers,
-    notAsked: rules,
-    async measure(request: ForgeRequest): Promise<ForgeResult> {
-      const evidence = `not asked: ${why}`;
-      const measurements = request.times.map((t): Measurement => {
-        const here = rules.filter((r) => measuredAt(r, t, request.asOf));
-        return {
-          values: Object.fromEntries(here.map((r) => [r, null])),
-          evidence: Object.fromEntries(here.map((r) => [r, evidence])),
-        };
-      });
-      return { measurements, rules, failures: [], requests: 0, notAsked: [{ rules, why }] };
-    },
-  };
-}
-
-/** `forgeFor` with no server asked (`--forge never`, `--fetch never`): each target's rules not asked, for `why`. */
-export function noneAsked(forgeFor: ForgeFor, why: string): ForgeFor {
-  const measurers = new Map<ForgeMeasurer, ForgeMeasurer>();
-  return (target) => {
-    const m = forgeFor(target);
-    if (!m) return undefined;
-    let off = measurers.get(m);
-    if (!off) measurers.set(m, (off = notAskedMeasurer(m.answers, why)));
-    return off;
-  };
-}
-
-/** Why the dependents rule is not asked when the config chooses no dependency index, and what to do. */
-export const NO_DEPENDENTS_SOURCE =
-  'no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev';
-
-/**
- * `forgeFor` for a config without `dependents:` whose scan wants the dependents rule (judged
- * or asked for): each target's measurer with that rule beside it, not asked (null at E with
- * "not asked: <why>", never a failure), alone on a host with no forge. So the record says why
- * it holds no count, as it does for the forge rules under `--forge never`.
- */
-export function dependentsNotAsked(forgeFor: ForgeFor): ForgeFor {
-  const rule = RULE.dependents.id;
-  const notAsked = notAskedMeasurer([rule], NO_DEPENDENTS_SOURCE);
-  const measurers = new Map<ForgeMeasurer | undefined, ForgeMeasurer>();
-  return (target) => {
-    const m = forgeFor(target);
-    if (m?.answers.includes(rule)) return m;
-    let both = measurers.get(m);
-    if (!both) measurers.set(m, (both = m ? combined(m, notAsked) : notAsked));
-    return both;
   };
 }
 
