@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GitFacts, Measurement } from '../types.ts';
-import { CatFile, rootChanges } from './cat-file.ts';
+import { CatFile, rootChanges, storedObjects } from './cat-file.ts';
 import { readHistory } from './history.ts';
 import { measureGit, tipsAt, type GitRuleOptions } from './rules.ts';
 import { runGit, type GitSettings } from './run.ts';
@@ -46,9 +46,11 @@ export async function measureRepository(
       return missing;
     };
     try {
-      snapshots = await readSnapshots(cat, tips, partial ? missingOf : undefined, (pairs, rootBytes) =>
-        rootChanges({ gitDir, settings, noLazyFetch: true }, pairs, rootBytes),
-      );
+      const call = { gitDir, settings, noLazyFetch: true };
+      snapshots = await readSnapshots(cat, tips, partial ? missingOf : undefined, {
+        stored: (oids) => storedObjects(call, oids),
+        changes: (pairs, rootBytes) => rootChanges(call, pairs, rootBytes),
+      });
     } catch (err) {
       cat.kill();
       throw err;
