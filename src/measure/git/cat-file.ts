@@ -1,7 +1,7 @@
 // One `git cat-file --batch` per repository: trees and the few blobs a scan reads (.mailmap),
 // asked one at a time over a single process instead of one process per object.
 import { ByteQueue } from './byte-queue.ts';
-import { runGit, startGit, type GitCall, type GitChild } from './run.ts';
+import { runGit, startGit, type GitCall, type GitChild, type GitSettings } from './run.ts';
 
 export interface GitObject {
   oid: string;
@@ -20,8 +20,18 @@ export class CatFile {
   /** Bytes of object bodies read so far (what a scan cost git to print and us to parse). */
   bodyBytes = 0;
 
-  constructor(call: Omit<GitCall, 'args'>) {
-    this.child = startGit({ ...call, args: ['cat-file', '--batch'] });
+  /**
+   * With `commands` (git 2.36 and later: catFileCommands), one `--batch-command` process that
+   * also answers `info`: how an object is stored, without its contents.
+   */
+  readonly commands: boolean;
+
+  constructor(call: Omit<GitCall, 'args'>, commands = false) {
+    this.commands = commands;
+    this.child = startGit({
+      ...call,
+      args: ['cat-file', commands ? `--batch-command=${STORED_FORMAT}` : '--batch'],
+    });
     this.child.stdout.on('data', (c: Buffer) => {
       this.pending.push(c);
       if (this.pending.length >= this.enough) this.wake();
@@ -70,7 +80,7 @@ export class CatFile {
    * body is read (what a caller may start on meanwhile).
    */
   read(name: string, onHeader?: (type: string, size: number) => void): Promise<GitObject | undefined> {
-    this.child.stdin.write(`${name}\n`);
+    this.child.stdin.write(this.commands ? `contents ${name}\n` : `${name}\n`);
     const next = this.queue.then(async () => {
       const header = await this.line();
       const [oid, type, size] = header.split(' ');
@@ -81,6 +91,18 @@ export class CatFile {
       await this.bytes(1); // the newline after each object
       return { oid: oid!, type: type!, body };
     });
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  /**
+   * How the repository stores the object `oid` (undefined: it lacks it), in the same round
+   * trip as other requests; only with `commands`.
+   */
+  info(oid: string): Promise<StoredObject | undefined> {
+    if (!this.commands) return Promise.reject(new Error('cat-file info needs --batch-command'));
+    this.child.stdin.write(`info ${oid}\n`);
+    const next = this.queue.then(async () => storedObject(oid, await this.line()));
     this.queue = next.catch(() => {});
     return next;
   }
@@ -220,28 +242,47 @@ export interface StoredObject {
   deltaBase?: string;
 }
 
+const STORED_FORMAT = '%(objectname) %(objecttype) %(objectsize) %(deltabase)';
+
+/** One line of STORED_FORMAT for the object `asked`; undefined when git says it is missing. */
+function storedObject(asked: string, line: string): StoredObject | undefined {
+  if (line === `${asked} missing`) return undefined;
+  const [oid, type, size, base] = line.split(' ');
+  if (oid !== asked || !type || !/^\d+$/.test(size ?? '') || !base || !/^[0-9a-f]{40,64}$/.test(base))
+    throw new Error(`git cat-file printed ${JSON.stringify(line.slice(0, 120))} for ${asked}`);
+  return { type, size: Number(size), ...(/^0+$/.test(base) ? {} : { deltaBase: base }) };
+}
+
 /**
  * How the repository stores each of `oids` (undefined: it lacks it), from one `git cat-file
- * --batch-check`: types, sizes and delta bases, no object read. Which root tree is stored whole
- * says where reading many is cheapest to start: a tree stored at the end of a chain of deltas
- * costs git every object of the chain to rebuild. Given ids, not `<commit>^{tree}`: peeling a
- * commit to its tree has git read and check the whole tree (20 ms for one of 4 MB).
+ * --batch-check`, for git before 2.36 (CatFile#info answers in the process already running):
+ * types, sizes and delta bases, no object read. Which root tree is stored whole says where
+ * reading many is cheapest to start: a tree stored at the end of a chain of deltas costs git
+ * every object of the chain to rebuild. Given ids, not `<commit>^{tree}`: peeling a commit to
+ * its tree has git read and check the whole tree (20 ms for one of 4 MB).
  */
 export async function storedObjects(
   call: Omit<GitCall, 'args'>,
   oids: readonly string[],
 ): Promise<Array<StoredObject | undefined>> {
   const text = await runGit(
-    { ...call, args: ['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize) %(deltabase)'] },
+    { ...call, args: ['cat-file', `--batch-check=${STORED_FORMAT}`] },
     oids.map((oid) => `${oid}\n`).join(''),
   );
   const lines = text.split('\n');
-  return oids.map((asked, i) => {
-    const line = lines[i] ?? '';
-    if (line === `${asked} missing`) return undefined;
-    const [oid, type, size, base] = line.split(' ');
-    if (oid !== asked || !type || !/^\d+$/.test(size ?? '') || !base || !/^[0-9a-f]{40,64}$/.test(base))
-      throw new Error(`git cat-file --batch-check printed ${JSON.stringify(line.slice(0, 120))} for ${asked}`);
-    return { type, size: Number(size), ...(/^0+$/.test(base) ? {} : { deltaBase: base }) };
-  });
+  return oids.map((asked, i) => storedObject(asked, lines[i] ?? ''));
+}
+
+let commandsAnswer: Promise<boolean> | undefined;
+
+/** Whether this git's cat-file takes `--batch-command` (2.36 and later): asked once a process. */
+export function catFileCommands(settings: GitSettings): Promise<boolean> {
+  commandsAnswer ??= runGit({ args: ['version'], settings }).then(
+    (text) => {
+      const [, major, minor] = /^git version (\d+)\.(\d+)/.exec(text) ?? [];
+      return Number(major) > 2 || (Number(major) === 2 && Number(minor) >= 36);
+    },
+    () => false,
+  );
+  return commandsAnswer;
 }
