@@ -99,9 +99,8 @@ const sortKey = (e: TreeEntry) => (isTree(e) ? `${e.name}/` : e.name);
 /**
  * The kept entries of a root tree from those of another root (`entries`, in tree order) and
  * git's changes from that root to this one (either way in time): only changes to a kept name
- * matter. Undefined when the
- * changes do not fit the entries (an entry changed that is not there as git says it was, a
- * name twice): the root is then read whole.
+ * matter. Undefined when the changes do not fit the entries (an entry changed that is not
+ * there as git says it was, a name twice): the root is then read whole.
  */
 export function applyRootChanges(
   entries: readonly TreeEntry[],
@@ -136,7 +135,7 @@ export function applyRootChanges(
  * Commits that share a root tree share its read; with `roots`, when reading the roots beyond
  * the first read would print more than `listAboveBytes`, one root is read whole (at the end of
  * the commits the repository stores whole) and each other one worked out from its neighbour's
- * toward that end and what git says changed between them (applyRootChanges).
+ * on that side and what git says changed between them (applyRootChanges).
  */
 export async function readSnapshots(
   cat: CatFile,
@@ -233,8 +232,8 @@ export async function readSnapshots(
  * Works out the kept entries of the roots `ids` of `commits` into `trees` when reading them
  * all would print more than `listAboveBytes`: one root read whole, at the end of the commits
  * whose root the repository stores whole (a clone's pack holds the newest whole and each older
- * root as a delta of a newer one; fast-import and fetches, the oldest whole), and each other
- * root from its neighbour's toward that end and git's changes between the two. A root git's
+ * root as a delta of a newer one; fast-import's, the oldest whole), and each other root from
+ * its neighbour's on that side and git's changes between the two. A root git's
  * changes do not fit is read whole, and the walk goes on from it.
  */
 async function workOutRoots(
