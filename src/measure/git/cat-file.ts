@@ -1,5 +1,6 @@
-// One `git cat-file --batch` per repository: trees and the few blobs a scan reads (.mailmap),
-// asked one at a time over a single process instead of one process per object.
+// One `git cat-file --batch` (`--batch-command` on git 2.36 and later) per repository: trees
+// and the few blobs a scan reads (.mailmap), asked one at a time over a single process instead
+// of one process per object.
 import { ByteQueue } from './byte-queue.ts';
 import { runGit, startGit, type GitCall, type GitChild, type GitSettings } from './run.ts';
 
@@ -186,9 +187,10 @@ export async function rootChanges(
   const out = new Map<string, RootChange[]>();
   if (pairs.length === 0) return out;
   // git keeps up to 96 MiB of delta bases (the roots it rebuilt one from); walking the months
-  // in order (either way) only ever reuses the last few, and keeping the rest costs it fresh memory: room
-  // for six roots took git from 0.19-0.28 to 0.16-0.20 CPU s over 24 roots of 4 MB, whether
-  // each root was stored as a delta of the month before or after (docs/performance.md).
+  // in order (either way) only ever reuses the last few, and keeping the rest costs it fresh
+  // memory: room for six roots took git from 0.19-0.28 to 0.16-0.20 CPU s over 24 roots of
+  // 4 MB, whether each root was stored as a delta of the month before or after
+  // (docs/performance.md).
   const cache = Math.min(96, Math.max(16, Math.ceil((6 * rootBytes) / 2 ** 20)));
   // -O/dev/null: no diff.orderFile reorders the entries; no rename or copy pairs entries up;
   // full oids whatever core.abbrev says; a submodule's change is shown whatever the config.
