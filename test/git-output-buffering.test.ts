@@ -5,9 +5,10 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
 import { git } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { CatFile, parseTree, rootChanges, type TreeEntry } from '../src/measure/git/cat-file.ts';
+import { CatFile, parseTree, rootChanges, storedObjects, type TreeEntry } from '../src/measure/git/cat-file.ts';
 import { applyRootChanges, readSnapshots } from '../src/measure/git/snapshot.ts';
 import { hostileGit } from './helpers/hostile-git.ts';
+import { NO_MAILMAP } from '../src/measure/git/mailmap.ts';
 import { ByteQueue } from '../src/measure/git/byte-queue.ts';
 import { streamGitRecords } from '../src/measure/git/run.ts';
 
@@ -148,7 +149,7 @@ describe('buffering git output', () => {
       cat,
       commits,
       undefined,
-      (pairs, bytes) => rootChanges(call, pairs, bytes),
+      { stored: (c) => storedObjects(call, c), changes: (pairs, bytes) => rootChanges(call, pairs, bytes) },
       100_000,
     );
     await cat.close();
@@ -221,7 +222,13 @@ describe('buffering git output', () => {
       ],
       // The submodule moved on.
       [`040000 tree ${inner1}\tdocs`, `160000 commit ${'2'.repeat(40)}\tdoc`],
-    ].map((rows) => [...fillers, ...rows]);
+      // Each month ten more files than the month before: `git repack -adf`, as a server packs a
+      // clone, stores the largest root whole and each smaller one as a delta of a larger one.
+    ].map((rows, month) => [
+      ...fillers,
+      ...Array.from({ length: 10 * month }, (_, i) => `100644 blob ${a}\tpad${String(i).padStart(4, '0')}`),
+      ...rows,
+    ]);
     const commits: string[] = [];
     for (const [month, rows] of roots.entries())
       commits.push(
@@ -231,6 +238,16 @@ describe('buffering git output', () => {
           { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@b' },
         ).trim(),
       );
+    const last = commits.length - 1;
+    git(gitDir, ['update-ref', 'refs/heads/hostile', commits[last]!]);
+    git(gitDir, ['repack', '-adfq']);
+    const rootIds = commits.map((c) => git(gitDir, ['rev-parse', `${c}^{tree}`]).trim());
+    // As plain git says: the newest root stored whole, the first a delta.
+    const bases = git(gitDir, ['cat-file', '--batch-check=%(deltabase)'], {}, `${rootIds.join('\n')}\n`)
+      .trim()
+      .split('\n');
+    expect(bases[last]).toMatch(/^0+$/);
+    expect(bases[0]).not.toMatch(/^0+$/);
     // The kept entries of each root as plain git lists them, in its order.
     const byGit = commits.map((commit) =>
       git(gitDir, ['ls-tree', '-z', commit])
@@ -243,26 +260,75 @@ describe('buffering git output', () => {
         })
         .filter((e) => wanted.includes(e.name.toLowerCase())),
     );
+    // Read whole, before the config is made hostile: what the worked-out roots must give.
+    const call = { gitDir, settings: { timeoutMs: 30_000 } };
+    const plain = new CatFile(call);
+    const wholeRead = await readSnapshots(plain, commits);
+    await plain.close();
     const hostile = hostileGit(root);
     hostile.infect(gitDir);
     for (const [key, value] of Object.entries(hostile.env)) vi.stubEnv(key, value);
-    let changes: Map<string, unknown>;
+    type Changes = Parameters<typeof applyRootChanges>[1];
+    let forwards: Map<string, Changes>;
+    let backwards: Map<string, Changes>;
+    let worked: Awaited<ReturnType<typeof readSnapshots>>;
+    const asked: string[] = [];
     try {
-      changes = await rootChanges(
-        { gitDir, settings: { timeoutMs: 30_000 } },
+      forwards = await rootChanges(
+        call,
         commits.slice(1).map((commit, i) => [commits[i]!, commit] as const),
       );
+      // From the newest to the oldest: each pair's changes turn the newer root into the older.
+      backwards = await rootChanges(
+        call,
+        commits.slice(1).map((commit, i) => [commit, commits[i]!] as const),
+      );
+      // git 2.36 and later: how the roots are stored asked in the cat-file process itself.
+      const cat = new CatFile(call, true);
+      const stored = await Promise.all(rootIds.map((id) => cat.info(id)));
+      expect(stored.map((object) => object?.deltaBase ?? '0'.repeat(40))).toEqual(bases);
+      const read = cat.read.bind(cat);
+      cat.read = (name, onHeader) => (asked.push(name), read(name, onHeader));
+      worked = await readSnapshots(
+        cat,
+        commits,
+        undefined,
+        {
+          stored: (trees) => Promise.all(trees.map((id) => cat.info(id))),
+          changes: (pairs, bytes) => rootChanges(call, pairs, bytes),
+        },
+        0,
+      );
+      await cat.close();
     } finally {
       vi.unstubAllEnvs();
     }
     expect(hostile.ran()).toBe('');
     let entries = byGit[0]!;
-    for (const [month, commit] of commits.entries()) {
-      if (month === 0) continue;
-      const next = applyRootChanges(entries, (changes.get(commit) ?? []) as Parameters<typeof applyRootChanges>[1]);
+    for (let month = 1; month <= last; month++) {
+      const next = applyRootChanges(entries, forwards.get(commits[month]!) ?? []);
       expect({ month, entries: next }).toEqual({ month, entries: byGit[month] });
       entries = next!;
     }
+    entries = byGit[last]!;
+    for (let month = last - 1; month >= 0; month--) {
+      const next = applyRootChanges(entries, backwards.get(commits[month]!) ?? []);
+      expect({ month, entries: next }).toEqual({ month, entries: byGit[month] });
+      entries = next!;
+    }
+    // readSnapshots reads the root stored whole, the newest, and works the others out from it.
+    expect(asked.filter((name) => rootIds.includes(name))).toEqual([rootIds[last]]);
+    const found = (snapshots: typeof worked) =>
+      commits.map((c) => [snapshots.get(c)?.securityPolicy, snapshots.get(c)?.mailmap === NO_MAILMAP]);
+    expect(found(worked)).toEqual(found(wholeRead));
+    expect(found(worked).map(([policy]) => policy)).toEqual([
+      ...Array(3).fill('SECURITY.md'),
+      ...Array(3).fill('security.md'),
+      // An executable file is a file: it sorts before security.md.
+      'Security.rst',
+      'SECURITY.MAR\u212ADOWN',
+      'docs/SECURITY.md',
+    ]);
   });
 
   it('changes that do not fit the root before are refused: the root is then read whole', () => {

@@ -6,7 +6,7 @@ import { measureRepository } from '../src/measure/git/measure.ts';
 import { botTest } from '../src/measure/bots.ts';
 import type { GitRuleOptions } from '../src/measure/git/rules.ts';
 import { GIT_RULE_IDS } from '../src/model/measured-rules.ts';
-import { CatFile, rootChanges } from '../src/measure/git/cat-file.ts';
+import { CatFile, rootChanges, storedObjects } from '../src/measure/git/cat-file.ts';
 import { readSnapshots } from '../src/measure/git/snapshot.ts';
 import { git, utc, WorkRepo, type Person } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -348,7 +348,7 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
       listing,
       commits,
       undefined,
-      (pairs, rootBytes) => rootChanges(call, pairs, rootBytes),
+      { stored: (c) => storedObjects(call, c), changes: (pairs, rootBytes) => rootChanges(call, pairs, rootBytes) },
       0,
     );
     await listing.close();
@@ -359,14 +359,21 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
     // No root but the first was read: every other one was worked out.
     const roots = commits.map((c) => work.git(['rev-parse', `${c}^{tree}`]).trim());
     expect(asked.filter((name) => roots.slice(1).includes(name))).toEqual([]);
-    // git failing to say what changed: every root read whole, the same policies found.
-    const whole = new CatFile(call);
-    const failed = await readSnapshots(whole, commits, undefined, () => Promise.reject(new Error('git failed')), 0);
-    await whole.close();
-    expect(commits.map((oid) => failed.get(oid)!.securityPolicy)).toEqual([
-      ...cases.map(([, , want]) => want),
-      undefined,
-    ]);
+    // git failing to say what changed, or how the roots are stored: every root read whole, the
+    // same policies found.
+    const failing = () => Promise.reject(new Error('git failed'));
+    for (const reader of [
+      { stored: (trees: readonly string[]) => storedObjects(call, trees), changes: failing },
+      { stored: failing, changes: failing },
+    ]) {
+      const whole = new CatFile(call);
+      const failed = await readSnapshots(whole, commits, undefined, reader, 0);
+      await whole.close();
+      expect(commits.map((oid) => failed.get(oid)!.securityPolicy)).toEqual([
+        ...cases.map(([, , want]) => want),
+        undefined,
+      ]);
+    }
   });
 });
 

@@ -1,7 +1,8 @@
-// One `git cat-file --batch` per repository: trees and the few blobs a scan reads (.mailmap),
-// asked one at a time over a single process instead of one process per object.
+// One `git cat-file --batch` (`--batch-command` on git 2.36 and later) per repository: trees
+// and the few blobs a scan reads (.mailmap), asked one at a time over a single process instead
+// of one process per object.
 import { ByteQueue } from './byte-queue.ts';
-import { runGit, startGit, type GitCall, type GitChild } from './run.ts';
+import { runGit, startGit, type GitCall, type GitChild, type GitSettings } from './run.ts';
 
 export interface GitObject {
   oid: string;
@@ -20,8 +21,18 @@ export class CatFile {
   /** Bytes of object bodies read so far (what a scan cost git to print and us to parse). */
   bodyBytes = 0;
 
-  constructor(call: Omit<GitCall, 'args'>) {
-    this.child = startGit({ ...call, args: ['cat-file', '--batch'] });
+  /**
+   * With `commands` (git 2.36 and later: catFileCommands), one `--batch-command` process that
+   * also answers `info`: how an object is stored, without its contents.
+   */
+  readonly commands: boolean;
+
+  constructor(call: Omit<GitCall, 'args'>, commands = false) {
+    this.commands = commands;
+    this.child = startGit({
+      ...call,
+      args: ['cat-file', commands ? `--batch-command=${STORED_FORMAT}` : '--batch'],
+    });
     this.child.stdout.on('data', (c: Buffer) => {
       this.pending.push(c);
       if (this.pending.length >= this.enough) this.wake();
@@ -70,7 +81,7 @@ export class CatFile {
    * body is read (what a caller may start on meanwhile).
    */
   read(name: string, onHeader?: (type: string, size: number) => void): Promise<GitObject | undefined> {
-    this.child.stdin.write(`${name}\n`);
+    this.child.stdin.write(this.commands ? `contents ${name}\n` : `${name}\n`);
     const next = this.queue.then(async () => {
       const header = await this.line();
       const [oid, type, size] = header.split(' ');
@@ -81,6 +92,18 @@ export class CatFile {
       await this.bytes(1); // the newline after each object
       return { oid: oid!, type: type!, body };
     });
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  /**
+   * How the repository stores the object `oid` (undefined: it lacks it), in the same round
+   * trip as other requests; only with `commands`.
+   */
+  info(oid: string): Promise<StoredObject | undefined> {
+    if (!this.commands) return Promise.reject(new Error('cat-file info needs --batch-command'));
+    this.child.stdin.write(`info ${oid}\n`);
+    const next = this.queue.then(async () => storedObject(oid, await this.line()));
     this.queue = next.catch(() => {});
     return next;
   }
@@ -140,32 +163,34 @@ export function parseTree(body: Buffer, oidBytes: number, only?: ReadonlySet<str
 /** An entry of a commit's root tree that another commit's root has otherwise, or lacks. */
 export interface RootChange {
   name: string;
-  /** The entry in the older root (undefined: added), its mode as a tree object holds it (40000). */
+  /** The entry in the root diffed from (undefined: added), its mode as a tree object holds it (40000). */
   before?: TreeEntry;
-  /** The entry in the newer root (undefined: deleted). */
+  /** The entry in the root diffed to (undefined: deleted). */
   after?: TreeEntry;
 }
 
 /**
- * For each pair [older, newer] of commits, the entries of the newer one's root tree that the
- * older one's root does not have as they are: one `git diff-tree --stdin`, each newer commit
- * given the older as its parent, not recursing. git walks the two roots side by side and
- * prints only what differs, matching no name against a pattern: for months of a root of
- * 100,000 files a few entries apart, this costs git about two reads of each root and us
- * nothing to speak of. Keyed by the newer commit (absent: the two roots are the same). Fails
- * as git does, and on any answer it cannot read as such a change.
+ * For each pair [from, to] of commits, the entries of the `to` commit's root tree that the
+ * `from` commit's root does not have as they are: one `git diff-tree --stdin`, each `to` commit
+ * given `from` as its parent, not recursing. The pairs may go either way in time: diff-tree
+ * of (newer, older) gives what turns the newer root into the older. git walks the two roots
+ * side by side and prints only what differs, matching no name against a pattern: for months
+ * of a root of 100,000 files a few entries apart, this costs git about two reads of each root
+ * and us nothing to speak of. Keyed by the `to` commit (absent: the two roots are the same).
+ * Fails as git does, and on any answer it cannot read as such a change.
  */
 export async function rootChanges(
   call: Omit<GitCall, 'args'>,
-  pairs: ReadonlyArray<readonly [older: string, newer: string]>,
+  pairs: ReadonlyArray<readonly [from: string, to: string]>,
   rootBytes = 0,
 ): Promise<Map<string, RootChange[]>> {
   const out = new Map<string, RootChange[]>();
   if (pairs.length === 0) return out;
   // git keeps up to 96 MiB of delta bases (the roots it rebuilt one from); walking the months
-  // in order only ever reuses the last few, and keeping the rest costs it fresh memory: room
-  // for six roots took git from 0.19-0.28 to 0.16-0.20 CPU s over 24 roots of 4 MB, whether
-  // each root was stored as a delta of the month before or after (docs/performance.md).
+  // in order (either way) only ever reuses the last few, and keeping the rest costs it fresh
+  // memory: room for six roots took git from 0.19-0.28 to 0.16-0.20 CPU s over 24 roots of
+  // 4 MB, whether each root was stored as a delta of the month before or after
+  // (docs/performance.md).
   const cache = Math.min(96, Math.max(16, Math.ceil((6 * rootBytes) / 2 ** 20)));
   // -O/dev/null: no diff.orderFile reorders the entries; no rename or copy pairs entries up;
   // full oids whatever core.abbrev says; a submodule's change is shown whatever the config.
@@ -184,9 +209,9 @@ export async function rootChanges(
         '--stdin',
       ],
     },
-    pairs.map(([older, newer]) => `${newer} ${older}\n`).join(''),
+    pairs.map(([from, to]) => `${to} ${from}\n`).join(''),
   );
-  // "<newer>\0" before each pair's changes, then ":<mode> <mode> <oid> <oid> <status>\0<name>\0".
+  // "<to>\0" before each pair's changes, then ":<mode> <mode> <oid> <oid> <status>\0<name>\0".
   const fields = text.split('\0');
   let changes: RootChange[] | undefined;
   for (let k = 0; k < fields.length; k++) {
@@ -209,4 +234,57 @@ export async function rootChanges(
     changes.push({ name, before: entry(beforeMode, beforeOid!), after: entry(afterMode, afterOid) });
   }
   return out;
+}
+
+/** How the repository stores an object. */
+export interface StoredObject {
+  type: string;
+  size: number;
+  /** The object it is stored as a delta of; absent when stored whole (loose, or no delta). */
+  deltaBase?: string;
+}
+
+const STORED_FORMAT = '%(objectname) %(objecttype) %(objectsize) %(deltabase)';
+
+/** One line of STORED_FORMAT for the object `asked`; undefined when git says it is missing. */
+function storedObject(asked: string, line: string): StoredObject | undefined {
+  if (line === `${asked} missing`) return undefined;
+  const [oid, type, size, base] = line.split(' ');
+  if (oid !== asked || !type || !/^\d+$/.test(size ?? '') || !base || !/^[0-9a-f]{40,64}$/.test(base))
+    throw new Error(`git cat-file printed ${JSON.stringify(line.slice(0, 120))} for ${asked}`);
+  return { type, size: Number(size), ...(/^0+$/.test(base) ? {} : { deltaBase: base }) };
+}
+
+/**
+ * How the repository stores each of `oids` (undefined: it lacks it), from one `git cat-file
+ * --batch-check`, for git before 2.36 (CatFile#info answers in the process already running):
+ * types, sizes and delta bases, no object read. Which root tree is stored whole says where
+ * reading many is cheapest to start: a tree stored at the end of a chain of deltas costs git
+ * every object of the chain to rebuild. Given ids, not `<commit>^{tree}`: peeling a commit to
+ * its tree has git read and check the whole tree (20 ms for one of 4 MB).
+ */
+export async function storedObjects(
+  call: Omit<GitCall, 'args'>,
+  oids: readonly string[],
+): Promise<Array<StoredObject | undefined>> {
+  const text = await runGit(
+    { ...call, args: ['cat-file', `--batch-check=${STORED_FORMAT}`] },
+    oids.map((oid) => `${oid}\n`).join(''),
+  );
+  const lines = text.split('\n');
+  return oids.map((asked, i) => storedObject(asked, lines[i] ?? ''));
+}
+
+let commandsAnswer: Promise<boolean> | undefined;
+
+/** Whether this git's cat-file takes `--batch-command` (2.36 and later): asked once a process. */
+export function catFileCommands(settings: GitSettings): Promise<boolean> {
+  commandsAnswer ??= runGit({ args: ['version'], settings }).then(
+    (text) => {
+      const [, major, minor] = /^git version (\d+)\.(\d+)/.exec(text) ?? [];
+      return Number(major) > 2 || (Number(major) === 2 && Number(minor) >= 36);
+    },
+    () => false,
+  );
+  return commandsAnswer;
 }

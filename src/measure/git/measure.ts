@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Measurement } from '../../model/stored-value.ts';
 import type { GitFacts, Measured } from '../types.ts';
-import { CatFile, rootChanges } from './cat-file.ts';
+import { CatFile, catFileCommands, rootChanges, storedObjects } from './cat-file.ts';
 import { readHistory } from './history.ts';
 import { measureGit, tipsAt, type GitRuleOptions } from './rules.ts';
 import { runGit, type GitSettings } from './run.ts';
@@ -35,7 +35,8 @@ export async function measureRepository(
   ].map((t) => history.commits.oids[t]!);
   let snapshots = new Map<string, Snapshot>();
   if (tips.length > 0) {
-    const cat = new CatFile({ gitDir, settings, noLazyFetch: true });
+    const call = { gitDir, settings, noLazyFetch: true };
+    const cat = new CatFile(call, await catFileCommands(settings));
     // A repository that is no partial clone has every object: nothing to look for.
     const partial = await isPartialClone(gitDir);
     const missingOf = async (roots: readonly string[], blobs: readonly string[]) => {
@@ -47,9 +48,11 @@ export async function measureRepository(
       return missing;
     };
     try {
-      snapshots = await readSnapshots(cat, tips, partial ? missingOf : undefined, (pairs, rootBytes) =>
-        rootChanges({ gitDir, settings, noLazyFetch: true }, pairs, rootBytes),
-      );
+      snapshots = await readSnapshots(cat, tips, partial ? missingOf : undefined, {
+        // In the cat-file process when it takes commands, else one more git process.
+        stored: (oids) => (cat.commands ? Promise.all(oids.map((oid) => cat.info(oid))) : storedObjects(call, oids)),
+        changes: (pairs, rootBytes) => rootChanges(call, pairs, rootBytes),
+      });
     } catch (err) {
       cat.kill();
       throw err;

@@ -1,6 +1,6 @@
 // What the tree of a measured commit holds that a rule reads: a security policy file and the
 // .mailmap. Trees are read through one cat-file process; a blobless mirror has them all.
-import { type CatFile, parseTree, type RootChange, type TreeEntry } from './cat-file.ts';
+import { type CatFile, parseTree, type RootChange, type StoredObject, type TreeEntry } from './cat-file.ts';
 import { NO_MAILMAP, parseMailmap, type Mailmap } from './mailmap.ts';
 
 export interface Snapshot {
@@ -33,6 +33,12 @@ const READ_NAMES: ReadonlySet<string> = new Set([
   ...Object.keys(POLICY_PLACES).filter((p) => p !== ''),
   '.mailmap',
 ]);
+
+/** A tree read or worked out: its id (absent: the repository lacks it) and its kept entries. */
+interface Root {
+  oid?: string;
+  entries: TreeEntry[];
+}
 
 const isRegularFile = (e: TreeEntry) => e.mode.startsWith('100');
 const isTree = (e: TreeEntry) => e.mode === '40000';
@@ -68,16 +74,21 @@ function placeName(root: readonly TreeEntry[], place: string): string {
 export type MissingBlobs = (roots: readonly string[], blobs: readonly string[]) => Promise<ReadonlySet<string>>;
 
 /**
- * The root entries that differ from the older to the newer commit of each pair, keyed by the
- * newer (`rootChanges`); a rejection makes the roots be read in full instead.
+ * How the roots of many commits are read beside cat-file: `stored`, how the repository stores
+ * each root tree (storedObjects); `changes`, the root entries that differ from the first to the
+ * second commit of each pair, keyed by the second (rootChanges). A rejection of either makes
+ * the roots be read whole instead.
  */
-export type RootDiffer = (
-  pairs: ReadonlyArray<readonly [older: string, newer: string]>,
-  rootBytes: number,
-) => Promise<Map<string, RootChange[]>>;
+export interface RootReader {
+  stored(trees: readonly string[]): Promise<ReadonlyArray<StoredObject | undefined>>;
+  changes(
+    pairs: ReadonlyArray<readonly [from: string, to: string]>,
+    rootBytes: number,
+  ): Promise<Map<string, RootChange[]>>;
+}
 
-// Above this many bytes of root trees to read again (the first root's size times the other
-// commits), the other roots' entries are worked out from what changed between them.
+// Above this many bytes of root trees to read again (the sizes of the roots other than the one
+// read whole), the other roots' entries are worked out from what changed between them.
 const LIST_ABOVE_BYTES = 1 << 20;
 
 // Where an entry sorts in a tree: git compares names as bytes, a tree's as if it ended in "/".
@@ -86,10 +97,10 @@ const LIST_ABOVE_BYTES = 1 << 20;
 const sortKey = (e: TreeEntry) => (isTree(e) ? `${e.name}/` : e.name);
 
 /**
- * The kept entries of a root tree from those of the root before it (`entries`, in tree order)
- * and git's changes between the two: only changes to a kept name matter. Undefined when the
- * changes do not fit the entries (an entry changed that is not there as git says it was, a
- * name twice): the root is then read whole.
+ * The kept entries of a root tree from those of another root (`entries`, in tree order) and
+ * git's changes from that root to this one (either way in time): only changes to a kept name
+ * matter. Undefined when the changes do not fit the entries (an entry changed that is not
+ * there as git says it was, a name twice): the root is then read whole.
  */
 export function applyRootChanges(
   entries: readonly TreeEntry[],
@@ -121,18 +132,19 @@ export function applyRootChanges(
 /**
  * Reads the snapshot of each commit (by oid) through one cat-file process; each tree and blob
  * read once. Without `missingOf` every .mailmap blob is taken to be present (a full repository).
- * Commits that share a root tree share its read; with `rootsDiffer`, when reading the roots
- * beyond the first would print more than `listAboveBytes`, each is worked out from the one
- * before it and what git says changed between them (applyRootChanges).
+ * Commits that share a root tree share its read; with `roots`, when reading the roots beyond
+ * the first read would print more than `listAboveBytes`, one root is read whole (at the end of
+ * the commits the repository stores whole) and each other one worked out from its neighbour's
+ * on that side and what git says changed between them (applyRootChanges).
  */
 export async function readSnapshots(
   cat: CatFile,
   commits: readonly string[],
   missingOf?: MissingBlobs,
-  rootsDiffer?: RootDiffer,
+  roots?: RootReader,
   listAboveBytes = LIST_ABOVE_BYTES,
 ): Promise<Map<string, Snapshot>> {
-  const trees = new Map<string, Promise<{ oid?: string; entries: TreeEntry[] }>>();
+  const trees = new Map<string, Promise<Root>>();
   const mailmaps = new Map<string, Promise<Mailmap>>();
   const treeOf = (name: string) => {
     let tree = trees.get(name);
@@ -156,61 +168,27 @@ export async function readSnapshots(
     }
     return mailmap;
   };
-  // The first commit's root read whole (its size says what the others would cost); the others'
-  // root tree ids from their commit objects (small), in the same round trip. When reading the
-  // others would print more than listAboveBytes (the first root's size times the other commits),
-  // what changed from each commit's root to the next one's is asked of git as soon as that size
-  // is known: git works on it while the first root is read.
-  let changes: Promise<Map<string, RootChange[]> | undefined> | undefined;
-  const firstRoot =
-    commits.length > 0
-      ? cat.read(`${commits[0]}^{tree}`, (type, size) => {
-          if (rootsDiffer && type === 'tree' && size * (commits.length - 1) > listAboveBytes)
-            changes = rootsDiffer(
-              commits.slice(1).map((commit, i) => [commits[i]!, commit] as const),
-              size,
-            ).catch(() => undefined);
-        })
-      : undefined;
+  // Each commit's root tree id from its commit object (small, one round trip): asking git for
+  // `<commit>^{tree}` would have it read and check the whole tree once more.
   const rootIds = await Promise.all(
-    commits
-      .slice(1)
-      .map((c) =>
-        cat
-          .read(c)
-          .then((obj) =>
-            obj?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(obj.body.toString('latin1', 0, 80))?.[1] : undefined,
-          ),
-      ),
+    commits.map((c) =>
+      cat
+        .read(c)
+        .then((obj) =>
+          obj?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(obj.body.toString('latin1', 0, 80))?.[1] : undefined,
+        ),
+    ),
   );
-  const first = await firstRoot;
-  if (first?.type === 'tree')
-    trees.set(
-      first.oid,
-      Promise.resolve({ oid: first.oid, entries: parseTree(first.body, first.oid.length / 2, READ_NAMES) }),
-    );
-  const rootIdOf = new Map<string, string | undefined>(
-    commits.map((c, i) => [c, i === 0 ? (first?.type === 'tree' ? first.oid : undefined) : rootIds[i - 1]]),
-  );
-  const changed = await changes;
-  if (changed && first?.type === 'tree') {
-    // Each commit's root from the one before's (known by then) and what changed between them.
-    let entries: TreeEntry[] | undefined = (await trees.get(first.oid)!).entries;
-    for (let i = 1; i < commits.length; i++) {
-      const root = rootIds[i - 1];
-      const known = root === undefined ? undefined : trees.get(root);
-      if (root === undefined || known) {
-        entries = known && (await known).entries;
-        continue;
-      }
-      const worked = entries && applyRootChanges(entries, changed.get(commits[i]!) ?? []);
-      if (worked) trees.set(root, Promise.resolve({ oid: root, entries: worked }));
-      // What git said does not fit, or nothing to work from: this root read whole, the next
-      // worked out from it.
-      entries = worked ?? (await treeOf(root)).entries;
-    }
+  const rootIdOf = new Map(commits.map((c, i) => [c, rootIds[i]]));
+  const distinct = [...new Set(rootIds.filter((id): id is string => id !== undefined))];
+  // Many roots: how the repository stores them says which to read whole, and whether to read
+  // the others whole or work them out.
+  const stored = roots && distinct.length > 1 ? await roots.stored(distinct).catch(() => undefined) : undefined;
+  if (stored) {
+    const storedOf = new Map(distinct.map((id, i) => [id, stored[i]]));
+    await workOutRoots(commits, rootIds, storedOf, roots!, treeOf, trees, listAboveBytes);
   }
-  const rootOf = (commit: string): Promise<{ oid?: string; entries: TreeEntry[] }> => {
+  const rootOf = (commit: string): Promise<Root> => {
     const oid = rootIdOf.get(commit);
     return oid === undefined ? Promise.resolve({ entries: [] }) : treeOf(oid);
   };
@@ -232,10 +210,10 @@ export async function readSnapshots(
     }),
   );
   const blobs = [...new Set(read.map((r) => r.mailmap).filter((oid): oid is string => oid !== undefined))];
-  const roots = [
+  const mailmapRoots = [
     ...new Set(read.filter((r) => r.mailmap !== undefined && r.root.oid !== undefined).map((r) => r.root.oid!)),
   ];
-  const missing = missingOf && blobs.length > 0 ? await missingOf(roots, blobs) : new Set<string>();
+  const missing = missingOf && blobs.length > 0 ? await missingOf(mailmapRoots, blobs) : new Set<string>();
   const snapshots = await Promise.all(
     read.map(async ({ commit, root, places, mailmap: oid }): Promise<[string, Snapshot]> => {
       const absent = oid !== undefined && missing.has(oid);
@@ -248,4 +226,59 @@ export async function readSnapshots(
     }),
   );
   return new Map(snapshots);
+}
+
+/**
+ * Works out the kept entries of the roots `ids` of `commits` into `trees` when reading them
+ * all would print more than `listAboveBytes`: one root read whole, at the end of the commits
+ * whose root the repository stores whole (a clone's pack holds the newest whole and each older
+ * root as a delta of a newer one; fast-import's, the oldest whole), and each other root from
+ * its neighbour's on that side and git's changes between the two. A root git's
+ * changes do not fit is read whole, and the walk goes on from it.
+ */
+async function workOutRoots(
+  commits: readonly string[],
+  ids: ReadonlyArray<string | undefined>,
+  stored: ReadonlyMap<string, StoredObject | undefined>,
+  roots: RootReader,
+  treeOf: (name: string) => Promise<Root>,
+  trees: Map<string, Promise<Root>>,
+  listAboveBytes: number,
+): Promise<void> {
+  const storedAt = (i: number) => (ids[i] === undefined ? undefined : stored.get(ids[i]));
+  const whole = (i: number) => storedAt(i)?.type === 'tree' && storedAt(i)?.deltaBase === undefined;
+  const last = commits.length - 1;
+  // Rebuilding a root at the far end of a chain of deltas is what costs git: start where the
+  // root is stored whole. Neither end whole: from the first, as the months go.
+  const backwards = !whole(0) && whole(last);
+  const order = commits.map((_, i) => (backwards ? last - i : i));
+  const start = order[0]!;
+  const startRoot = ids[start];
+  // Bytes of the other roots, each once: what reading them whole would print.
+  let again = 0;
+  for (const [id, object] of stored) if (id !== startRoot && object?.type === 'tree') again += object.size;
+  if (startRoot === undefined || storedAt(start)?.type !== 'tree' || again <= listAboveBytes) return;
+  // git diffs while the start root is read and parsed.
+  const changes = roots
+    .changes(
+      order.slice(1).map((to, k) => [commits[order[k]!]!, commits[to]!] as const),
+      storedAt(start)!.size,
+    )
+    .catch(() => undefined);
+  let entries: TreeEntry[] | undefined = (await treeOf(startRoot)).entries;
+  const changed = await changes;
+  if (!changed) return;
+  for (const i of order.slice(1)) {
+    const root = ids[i];
+    const known = root === undefined ? undefined : trees.get(root);
+    if (root === undefined || known) {
+      entries = known && (await known).entries;
+      continue;
+    }
+    const worked = entries && applyRootChanges(entries, changed.get(commits[i]!) ?? []);
+    if (worked) trees.set(root, Promise.resolve({ oid: root, entries: worked }));
+    // What git said does not fit, or nothing to work from: this root read whole, the next
+    // worked out from it.
+    entries = worked ?? (await treeOf(root)).entries;
+  }
 }
