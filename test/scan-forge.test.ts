@@ -87,7 +87,8 @@ describe('badgepress scan with forge APIs', () => {
         'scan:\n  mirrors: mirrors\n  retries: 0',
         'hosts:',
         `  github.com: { kind: github, apiUrl: "${github.url}", tokenEnv: E2E_GITHUB_TOKEN, requestsPerSecond: 1000 }`,
-        `  gitlab.example: { kind: gitlab, apiUrl: "${gitlab.url}", requestsPerSecond: 1000 }`,
+        // A token: without one GitLab answers no notes or members (see the anonymous test).
+        `  gitlab.example: { kind: gitlab, apiUrl: "${gitlab.url}", tokenEnv: E2E_GITLAB_TOKEN, requestsPerSecond: 1000 }`,
         `  forge.example: { kind: gitea, apiUrl: "${gitea.url}", requestsPerSecond: 1000 }`,
         `dependents: { source: ecosyste.ms, apiUrl: "${index.url}" }`,
         '',
@@ -113,7 +114,7 @@ describe('badgepress scan with forge APIs', () => {
         String(E),
         '--json',
       ],
-      { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' } },
+      { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret', E2E_GITLAB_TOKEN: 'glpat-e2e-secret' } },
     );
     expect(scan.stderr).toBe('');
     expect(scan.code).toBe(0);
@@ -185,7 +186,7 @@ describe('badgepress scan with forge APIs', () => {
       String(at),
       '--json',
     ];
-    const env = { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' } };
+    const env = { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret', E2E_GITLAB_TOKEN: 'glpat-e2e-secret' } };
     await runCommand(args(E), env);
     const before = servers[0]!.notModified();
     const second = JSON.parse((await runCommand(args(E + 86_400), env)).stdout);
@@ -236,7 +237,7 @@ describe('badgepress scan with forge APIs', () => {
         String(E),
       ],
       {
-        env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret' },
+        env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret', E2E_GITLAB_TOKEN: 'glpat-e2e-secret' },
       },
     );
     expect(r.code).toBe(1);
@@ -360,6 +361,71 @@ describe('badgepress scan with forge APIs', () => {
       .join('\n');
     for (const token of [ghToken, glToken, fjToken])
       for (const out of [r.stdout, r.stderr, stored]) expect(out).not.toContain(token);
+  });
+
+  it('GitLab without a token: ISSUE_REACTION_TIME unknown, named, issues on or off; the rest measured', async () => {
+    // Two public projects, issues on (one issue, a maintainer's note) and off. Anonymously
+    // GitLab answers GET /projects/:id in its short form, with no issues field, the issues
+    // list with [] when they are off, and notes and members with 401: neither "Issues are
+    // disabled" nor "no issue" may be written, nor may the other rules fail.
+    const project = {
+      pipelines: [{ created: '2026-11-10T00:00:00Z', status: 'success' }],
+      releases: [{ tag: 'v2.0.0', released: '2026-10-01T00:00:00Z' }],
+      packages: [{ name: 'widget', version: '2.0.0', type: 'npm', created: '2026-10-01T00:00:00Z' }],
+    };
+    const on = await startGitLab({
+      ...project,
+      members: [{ username: 'maint', access: 40 }],
+      issues: [{ iid: 1, created: '2026-11-01T00:00:00Z', author: { username: 'alice' } }],
+      notes: [{ issue: 1, created: '2026-11-03T00:00:00Z', author: { username: 'maint' }, body: 'On it.' }],
+    });
+    const off = await startGitLab({ ...project, issuesAccess: 'disabled' });
+    servers.push(on, off);
+    const cfg = join(root, 'anonymous.yaml');
+    writeFileSync(
+      cfg,
+      [
+        'shape: A',
+        'store: store',
+        'scan:\n  mirrors: mirrors\n  retries: 0',
+        'hosts:',
+        `  gitlab.example: { kind: gitlab, apiUrl: "${on.url}", requestsPerSecond: 1000 }`,
+        `  gitlab-off.example: { kind: gitlab, apiUrl: "${off.url}", requestsPerSecond: 1000 }`,
+        '',
+      ].join('\n'),
+    );
+    const list = join(root, 'anonymous.txt');
+    const urls = ['https://gitlab.example/acme/widget', 'https://gitlab-off.example/acme/widget'];
+    writeFileSync(list, urls.map((u) => `${u} mirror=widget.git`).join('\n') + '\n');
+    const storeDir = join(root, 'store-anonymous');
+    const r = await runCommand(['scan', '--config', cfg, '--repos', list, '--store', storeDir, '--as-of', String(E)]);
+    for (const s of [on, off]) {
+      expect(s.violations).toEqual([]);
+      expect(s.requests.every((q) => q.headers['private-token'] === undefined)).toBe(true);
+    }
+    const cause =
+      "GitLab API: without a token GitLab does not say whether this project's issues are on, and answers its members, notes and resource events with 401: set a token through hosts: tokenEnv";
+    // Ours, not the projects': named per repository (exit 1), measured again once a token is set.
+    expect(r.code).toBe(1);
+    // Both repositories are measured at once: the lines come in either order.
+    expect(r.stderr.split('\n').filter(Boolean).sort()).toEqual(
+      urls.map((u, i) => `badgepress: ${list}:${i + 1} ${u}: ${cause}`).sort(),
+    );
+    for (const host of ['gitlab.example', 'gitlab-off.example']) {
+      const record = JSON.parse(readFileSync(join(storeDir, host, 'acme/widget.ndjson'), 'utf8'));
+      expect([host, record.values.ISSUE_REACTION_TIME, record.evidence.ISSUE_REACTION_TIME]).toEqual([
+        host,
+        null,
+        cause,
+      ]);
+      expect(record.failed).toEqual(['ISSUE_REACTION_TIME']);
+      expect(record.values.CI_PIPELINE).toEqual({ events: [utc(2026, 11, 10)] });
+      expect(record.values.RELEASES).toEqual({ events: [utc(2026, 8, 5), utc(2026, 10, 1)] });
+      expect(record.values.PACKAGES).toEqual({ events: [utc(2026, 10, 1)] });
+    }
+    // Nothing asked that GitLab refuses a caller signed out: no issues, notes or members.
+    for (const s of [on, off])
+      expect(s.requests.filter((q) => /\/(issues|members)/.test(q.path)).map((q) => q.path)).toEqual([]);
   });
 
   it('--forge never asks neither the forges nor the dependency index: DEPENDENTS is not asked too', async () => {

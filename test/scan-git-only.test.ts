@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from './helpers/cli-in-process.ts';
+import { runCommand, withToken } from './helpers/cli-in-process.ts';
 import { startGitHttp, type GitHttpServer } from './helpers/git-http.ts';
 import { git, utc, WorkRepo } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -51,7 +51,8 @@ describe('scan without asking a forge', () => {
     const base = (hostEntry: string) =>
       `shape: B\nstore: store\nthresholds: { B: ${thresholds} }\nscan:\n  mirrors: mirrors\n  retries: 0\n  horizonMonths: 12\nhosts:\n  "${host}": ${hostEntry}\n`;
     configs.api = join(root, 'api.yaml');
-    writeFileSync(configs.api, base(`{ kind: gitlab, apiUrl: "${gitlab.url}", requestsPerSecond: 1000 }`));
+    const api = `{ kind: gitlab, apiUrl: "${gitlab.url}", tokenEnv: TEST_GITLAB_TOKEN, requestsPerSecond: 1000 }`;
+    writeFileSync(configs.api, base(api));
     configs.off = join(root, 'off.yaml');
     writeFileSync(configs.off, base(`{ api: false, kind: gitlab, apiUrl: "${gitlab.url}" }`));
     configs.bare = join(root, 'bare.yaml');
@@ -64,7 +65,7 @@ describe('scan without asking a forge', () => {
   });
 
   const scan = (config: string, store: string, asOf: string, ...more: string[]) =>
-    runCommand([
+    withToken([
       'scan',
       '--config',
       config,

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';
 import { startGitLab } from '../scripts/lib/forge-peers/gitlab.ts';
 import { scanAndBuild } from './helpers/scan-and-build.ts';
+import { TEST_GITLAB_TOKEN } from './helpers/cli-in-process.ts';
 import { startGitHttp, type GitHttpServer } from './helpers/git-http.ts';
 import { utc, WorkRepo } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -158,13 +159,13 @@ describe('a repository on a host without a forge API', () => {
 
   it('with the host named under hosts:, the same time stays as stored and a later scan measures the forge rules', async () => {
     const named = config('named', [
-      `hosts:\n  "${host}": { kind: gitlab, apiUrl: "${gitlab.url}", requestsPerSecond: 1000 }`,
+      `hosts:\n  "${host}": { kind: gitlab, apiUrl: "${gitlab.url}", tokenEnv: TEST_GITLAB_TOKEN, requestsPerSecond: 1000 }`,
     ]);
     // A complete record at a time is final, as after --forge never: nothing asked, nothing written.
-    const again = await scan(named, E);
+    const again = await scan(named, E, [], TEST_GITLAB_TOKEN);
     expect(again).toMatchObject({ measured: 0, upToDate: 1, records: 0, failed: 0, incomplete: 0, exitCode: 0 });
     expect(gitlab.requests).toHaveLength(0);
-    const later = await scan(named, LATER);
+    const later = await scan(named, LATER, [], TEST_GITLAB_TOKEN);
     expect(later).toMatchObject({ measured: 1, records: 1, failed: 0, exitCode: 0 });
     expect(later.notAsked).toEqual([{ rules: ['DEPENDENTS'], why: NO_DEPENDENTS }]);
     expect(gitlab.requests.length).toBeGreaterThan(0);

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from './helpers/cli-in-process.ts';
+import { withToken } from './helpers/cli-in-process.ts';
 import { git, utc, WorkRepo } from './helpers/git-repo.ts';
 import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';
 import { startGitHub } from '../scripts/lib/forge-peers/github.ts';
@@ -71,7 +71,7 @@ describe('a forge date that does not read', () => {
         'scan:\n  mirrors: mirrors\n  retries: 0',
         'hosts:',
         `  github.com: { kind: github, apiUrl: "${github.url}", requestsPerSecond: 1000 }`,
-        `  gitlab.example: { kind: gitlab, apiUrl: "${gitlab.url}", requestsPerSecond: 1000 }`,
+        `  gitlab.example: { kind: gitlab, apiUrl: "${gitlab.url}", tokenEnv: TEST_GITLAB_TOKEN, requestsPerSecond: 1000 }`,
         `  forge.example: { kind: gitea, apiUrl: "${gitea.url}", requestsPerSecond: 1000 }`,
         '',
       ].join('\n'),
@@ -83,7 +83,7 @@ describe('a forge date that does not read', () => {
   });
 
   it('leaves that item out on every forge; the record keeps git rules and the other forge rules', async () => {
-    const scan = await runCommand([
+    const scan = await withToken([
       'scan',
       '--config',
       config,

@@ -19,6 +19,15 @@ export function runCommand(args: string[], opts: { env?: Record<string, string |
   return run;
 }
 
+/**
+ * The token a test config's GitLab host names (`tokenEnv: TEST_GITLAB_TOKEN`): without one,
+ * GitLab answers no notes or members, so ISSUE_REACTION_TIME stays unknown.
+ */
+export const TEST_GITLAB_TOKEN = { TEST_GITLAB_TOKEN: 'glpat-test' };
+
+/** `runCommand` with TEST_GITLAB_TOKEN set. */
+export const withToken = (args: string[]): Promise<CliRun> => runCommand(args, { env: TEST_GITLAB_TOKEN });
+
 async function runNow(args: string[], env: Record<string, string | undefined>): Promise<CliRun> {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   setEnv(env);

@@ -14,7 +14,8 @@ export interface ScanAndBuild {
   /** A config file `name`.yaml of `shape` (default A), with `more` lines added. */
   config(name: string, more?: string[], shape?: 'A' | 'B'): string;
   /** `scan --json` of the folder's repos.txt as of `asOf`, `more` flags after: its summary (stderr empty). */
-  scan(config: string, asOf: number, more?: string[]): Promise<ScanJson>;
+  /** `env`: variables for this run alone (a host's token). */
+  scan(config: string, asOf: number, more?: string[], env?: Record<string, string>): Promise<ScanJson>;
   /** A strict build of `shape` into the folder `name` as of `now` from the plain config, `more` flags after. */
   build(name: string, shape: 'A' | 'B', now: number, more?: string[]): Promise<string>;
 }
@@ -45,9 +46,9 @@ export function scanAndBuild(root: string, opts: { thresholdsB?: string; common?
   const plain = config('plain');
   return {
     config,
-    async scan(file, asOf, more = []) {
+    async scan(file, asOf, more = [], env = {}) {
       const args = ['--repos', join(root, 'repos.txt'), '--as-of', String(asOf), '--json', ...more];
-      const r = await runCommand(['scan', '--config', file, ...args]);
+      const r = await runCommand(['scan', '--config', file, ...args], { env });
       expect(r.stderr).toBe('');
       return JSON.parse(r.stdout);
     },

@@ -72,6 +72,38 @@ const user = (u: GlUser) => ({
 });
 const unix = (iso: string) => Date.parse(iso) / 1000;
 
+/**
+ * GitLab's short form of a project, every field BasicProjectDetails exposes by default
+ * (lib/api/entities/basic_project_details.rb and project_identity.rb; `default_branch`,
+ * `readme_url` and `forks_count` to a caller who may read the code, as anyone may on a public
+ * project); `license`, `custom_attributes` and `repository_storage` only when asked or to an
+ * admin. No visibility, archived, mirror or issues field.
+ */
+function shortForm(p: { id: number; name: string; path: string; web: string; topics: string[] }) {
+  const namespace = p.path.slice(0, p.path.lastIndexOf('/'));
+  return {
+    id: p.id,
+    description: null,
+    name: p.name,
+    name_with_namespace: p.path.split('/').join(' / '),
+    path: p.name,
+    path_with_namespace: p.path,
+    created_at: '2026-01-01T00:00:00.000Z',
+    default_branch: 'main',
+    tag_list: p.topics,
+    topics: p.topics,
+    ssh_url_to_repo: `git@${new URL(p.web).host}:${p.path}.git`,
+    http_url_to_repo: `${p.web}.git`,
+    web_url: p.web,
+    readme_url: null,
+    forks_count: 0,
+    avatar_url: null,
+    star_count: 0,
+    last_activity_at: '2026-01-01T00:00:00.000Z',
+    namespace: { id: 1, name: namespace, path: namespace, kind: 'group', full_path: namespace },
+  };
+}
+
 export async function startGitLab(p: GlProject): Promise<ForgeServer> {
   const cap = p.pageCap ?? 100;
   const paged = (items: unknown[], req: RequestSeen): Reply => {
@@ -99,16 +131,8 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
    * ProjectWithAccess for a signed-in user only). GET /groups/:id/projects sends the full
    * Project to anyone unless simple=true (present_projects in lib/api/groups.rb).
    */
-  const basic = (h: Held) => ({
-    id: h.id,
-    name: h.name,
-    path: h.name,
-    path_with_namespace: h.path,
-    default_branch: 'main',
-    web_url: `${cat!.web}/${h.path}`,
-    tag_list: h.topics,
-    topics: h.topics,
-  });
+  const basic = (h: Held) =>
+    shortForm({ id: h.id, name: h.name, path: h.path, web: `${cat!.web}/${h.path}`, topics: h.topics });
   /**
    * ProjectDetails (lib/api/entities/project_details.rb), an anonymous GET /projects/:id: the
    * short form and, on a fork, forked_from_project.
@@ -235,26 +259,44 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         // ProjectWithAccess to a signed-in user, else ProjectDetails (lib/api/projects.rb).
         return { status: 200, body: signedIn(req) ? project(repo) : details(repo) };
       }
-      return projectOf(params);
+      return projectOf(params, req);
     }),
   ];
-  const projectOf = (params: Record<string, string>): Reply => ({
-    status: 200,
-    body: {
-      id: 42,
-      name: 'widget',
-      path: 'widget',
-      path_with_namespace: params.id,
-      default_branch: 'main',
-      web_url: `https://gitlab.example/${params.id}`,
-      issues_enabled: p.issuesAccess !== 'disabled',
-      issues_access_level: p.issuesAccess ?? 'enabled',
-    },
-  });
+  /**
+   * The project of a stand-in without a catalogue: ProjectWithAccess (with the issues fields)
+   * to a signed-in caller, ProjectDetails to an anonymous one (GET /projects/:id in
+   * lib/api/projects.rb): the short form, no issues field.
+   */
+  const projectOf = (params: Record<string, string>, req: RequestSeen): Reply => {
+    const web = `https://gitlab.example/${params.id}`;
+    const name = params.id!.slice(params.id!.lastIndexOf('/') + 1);
+    const details = shortForm({ id: 42, name, path: params.id!, web, topics: [] });
+    if (!signedIn(req)) return { status: 200, body: details };
+    return {
+      status: 200,
+      body: {
+        ...details,
+        issues_enabled: p.issuesAccess !== 'disabled',
+        issues_access_level: p.issuesAccess ?? 'enabled',
+        visibility: 'public',
+        archived: false,
+      },
+    };
+  };
+  /** GitLab's answer to an anonymous call of an API that calls `authenticate!` first. */
+  const unauthorized: Reply = { status: 401, body: { message: '401 Unauthorized' } };
+  /**
+   * Whether the caller may read the issues (ProjectPolicy's read_issue): never when they are
+   * disabled; members only when `private` (a signed-in caller here is a member).
+   */
+  const readsIssues = (req: RequestSeen) =>
+    p.issuesAccess !== 'disabled' && (p.issuesAccess !== 'private' || signedIn(req));
   routes.push(
+    // A caller who may not read the issues gets 200 and none: IssuableFinder keeps only the
+    // projects the caller can read_issue in (app/finders/issuable_finder/params.rb).
     route('/projects/{id}/issues', (_x, req) =>
       paged(
-        (p.issues ?? [])
+        (readsIssues(req) ? (p.issues ?? []) : [])
           .filter((i) => unix(i.created) >= after(req, 'created_after'))
           .map((i) => ({
             id: 1000 + i.iid,
@@ -273,55 +315,64 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         req,
       ),
     ),
+    // Notes, resource events and members: `before { authenticate! }` (lib/api/notes.rb,
+    // resource_label_events.rb, resource_milestone_events.rb, resource_state_events.rb,
+    // members.rb): 401 to anyone signed out, public project or not.
     route('/projects/{id}/issues/{issue_iid}/notes', (params, req) =>
-      paged(
-        (p.notes ?? [])
-          .filter((n) => n.issue === Number(params.issue_iid))
-          .map((n, k) => {
-            if (n.system && RESOURCE_EVENT_NOTE.test(n.body))
-              throw new Error(`GitLab records "${n.body}" as a resource event, not a note`);
-            return {
-              id: k + 1,
-              body: n.body,
-              author: user(n.author),
-              created_at: n.created,
-              updated_at: n.created,
-              system: !!n.system,
-              noteable_id: 1000 + n.issue,
-              noteable_type: 'Issue',
-              noteable_iid: n.issue,
-              internal: false,
-            };
-          }),
-        req,
-      ),
+      !signedIn(req)
+        ? unauthorized
+        : paged(
+            (p.notes ?? [])
+              .filter((n) => n.issue === Number(params.issue_iid))
+              .map((n, k) => {
+                if (n.system && RESOURCE_EVENT_NOTE.test(n.body))
+                  throw new Error(`GitLab records "${n.body}" as a resource event, not a note`);
+                return {
+                  id: k + 1,
+                  body: n.body,
+                  author: user(n.author),
+                  created_at: n.created,
+                  updated_at: n.created,
+                  system: !!n.system,
+                  noteable_id: 1000 + n.issue,
+                  noteable_type: 'Issue',
+                  noteable_iid: n.issue,
+                  internal: false,
+                };
+              }),
+            req,
+          ),
     ),
     ...(['label', 'milestone', 'state'] as const).map((kind) =>
       route(`/projects/{id}/issues/{issue_iid}/resource_${kind}_events`, (params, req) =>
-        paged(
-          (p.events ?? [])
-            .filter((e) => e.kind === kind && e.issue === Number(params.issue_iid))
-            .map((e, k) => ({
-              id: k + 1,
-              user: user(e.user),
-              created_at: e.created,
-              resource_type: 'Issue',
-              resource_id: 1000 + e.issue,
-              ...(e.kind === 'state'
-                ? { state: e.state }
-                : e.kind === 'label'
-                  ? { label: { id: 7, name: 'bug' }, action: e.action }
-                  : { milestone: { id: 9, title: 'v1' }, action: e.action }),
-            })),
-          req,
-        ),
+        !signedIn(req)
+          ? unauthorized
+          : paged(
+              (p.events ?? [])
+                .filter((e) => e.kind === kind && e.issue === Number(params.issue_iid))
+                .map((e, k) => ({
+                  id: k + 1,
+                  user: user(e.user),
+                  created_at: e.created,
+                  resource_type: 'Issue',
+                  resource_id: 1000 + e.issue,
+                  ...(e.kind === 'state'
+                    ? { state: e.state }
+                    : e.kind === 'label'
+                      ? { label: { id: 7, name: 'bug' }, action: e.action }
+                      : { milestone: { id: 9, title: 'v1' }, action: e.action }),
+                })),
+              req,
+            ),
       ),
     ),
     route('/projects/{id}/members/all', (_x, req) =>
-      paged(
-        (p.members ?? []).map((m) => ({ ...user(m), access_level: m.access, expires_at: null })),
-        req,
-      ),
+      !signedIn(req)
+        ? unauthorized
+        : paged(
+            (p.members ?? []).map((m) => ({ ...user(m), access_level: m.access, expires_at: null })),
+            req,
+          ),
     ),
     route('/projects/{id}/pipelines', (_x, req) =>
       paged(

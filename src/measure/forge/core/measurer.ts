@@ -25,6 +25,12 @@ export interface PackageVersion {
 /** CI runs that succeeded or failed, or why this instance cannot tell. */
 export type CiRuns = { system: string; times: number[] } | { unavailable: string };
 
+/**
+ * Whether a repository's issues are on, or why this caller cannot tell (GitLab without a
+ * token: the cause, naming what to set, for ISSUE_REACTION_TIME's evidence).
+ */
+export type IssuesState = { issuesEnabled: boolean } | { issuesUnknown: string };
+
 /** What one forge family answers, in the core's shape. Each method may throw ApiError. */
 export interface ForgeSource {
   /**
@@ -32,7 +38,7 @@ export interface ForgeSource {
    * are on. `issuesSince` is the start `issues` will be asked for: an adapter whose first page
    * of issues can say whether issues are on asks it here instead of a lookup of its own.
    */
-  repository(issuesSince: number): Promise<{ issuesEnabled: boolean }>;
+  repository(issuesSince: number): Promise<IssuesState>;
   /** Issues (never pull or merge requests) opened after `since`, with their reactions. */
   issues(since: number): Promise<ForgeIssue[]>;
   /** Runs created in (from, to]. */
@@ -153,7 +159,8 @@ async function measureOnce(
   const listed = request.target.issuesEnabled;
   const repo = await attempt(label, async () => {
     const source = await open();
-    return { source, ...(listed !== undefined ? { issuesEnabled: listed } : await source.repository(since)) };
+    const issues: IssuesState = listed !== undefined ? { issuesEnabled: listed } : await source.repository(since);
+    return { source, issues };
   });
   if ('failed' in repo) {
     failures.push(repo.failed);
@@ -162,7 +169,11 @@ async function measureOnce(
   }
   const { source } = repo.ok;
 
-  if (!repo.ok.issuesEnabled) fail(reaction.id, reaction.evidence.disabled());
+  // Unknown is no "disabled": a failure of ours (no token), named, and measured again with one.
+  if ('issuesUnknown' in repo.ok.issues) {
+    failures.push(repo.ok.issues.issuesUnknown);
+    fail(reaction.id, repo.ok.issues.issuesUnknown);
+  } else if (!repo.ok.issues.issuesEnabled) fail(reaction.id, reaction.evidence.disabled());
   else {
     const issues = await attempt(label, async () => withBots(await source.issues(since), request.isBot));
     if ('failed' in issues) {

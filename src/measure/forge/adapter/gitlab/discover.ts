@@ -42,9 +42,12 @@ interface Project {
 /**
  * Whether a project's issues are on: `issues_access_level` (since 12.x), else `issues_enabled`
  * before it; undefined when the answer has neither (the short form: a list asked simple=true,
- * an anonymous list of an instance or a user, an anonymous GET /projects/:id).
+ * an anonymous list of an instance or a user, an anonymous GET /projects/:id), or when the
+ * issues are for members only (`private`) and `issues_enabled` (feature_available? for the
+ * caller, lib/api/entities/project.rb) says the caller is no member: hidden, not disabled.
  */
 export function issuesOn(p: { issues_access_level?: unknown; issues_enabled?: unknown }): boolean | undefined {
+  if (p.issues_access_level === 'private') return p.issues_enabled === true ? true : undefined;
   if (typeof p.issues_access_level === 'string') return p.issues_access_level !== 'disabled';
   if (typeof p.issues_enabled === 'boolean') return p.issues_enabled;
   return undefined;
@@ -54,7 +57,11 @@ export function issuesOn(p: { issues_access_level?: unknown; issues_enabled?: un
 const isShort = (p: Project): boolean => p.visibility === undefined && p.archived === undefined;
 
 /** Whether `http` asks without credentials: GitLab then shows public projects only. */
-const anonymous = (http: ApiClient): boolean => http.access.tokens.length === 0 && http.access.app === undefined;
+export const anonymous = (http: ApiClient): boolean => http.access.tokens.length === 0 && http.access.app === undefined;
+
+/** Where to set the host's token, for a cause that asks for one: "in $GITLAB_TOKEN". */
+export const tokenPlace = (http: ApiClient): string =>
+  http.access.tokenEnv ? `in $${http.access.tokenEnv}` : 'through hosts: tokenEnv';
 
 /**
  * `p` as listed; `publicOnly`: the request was anonymous, so a project without a visibility
@@ -97,10 +104,9 @@ function shortFormRefused(http: ApiClient, page: readonly Project[], filters: So
   const unknown = [...(filters.forks ? [] : ['forks']), ...(filters.mirrors ? [] : ['mirrors'])];
   if (unknown.length === 0) return undefined;
   const set = unknown.map((f) => `${f}: false`).join(' and ');
-  const token = http.access.tokenEnv ? `in $${http.access.tokenEnv}` : 'through hosts: tokenEnv';
   return new ApiError(
     'auth',
-    `${http.label}: without a token GitLab lists these projects in its short form, with no forked_from_project or mirror field: the source's ${set} cannot be applied; set a token ${token}, or keep ${unknown.join(' and ')} (${unknown.map((f) => `${f}: true`).join(', ')})`,
+    `${http.label}: without a token GitLab lists these projects in its short form, with no forked_from_project or mirror field: the source's ${set} cannot be applied; set a token ${tokenPlace(http)}, or keep ${unknown.join(' and ')} (${unknown.map((f) => `${f}: true`).join(', ')})`,
   );
 }
 

@@ -1,7 +1,7 @@
 // GitLab (gitlab.com and self-managed) over its REST API v4 through the core's client: one
 // GET per page, pages by X-Next-Page. No client library: @gitbeaker/rest takes no fetch
 // function, so its calls would bypass the host's queue and token pool.
-import { discover, issuesOn, locate } from './discover.ts';
+import { anonymous, discover, issuesOn, locate, tokenPlace } from './discover.ts';
 import type { ForgeAdapter } from '../../core/adapter.ts';
 import { ApiError, undocumented } from '../../../http/errors.ts';
 import type { ApiClient } from '../../../http/client.ts';
@@ -67,6 +67,17 @@ const RESOURCE_EVENTS: ReadonlyArray<[kind: string, counts: (e: ResourceEvent) =
   ['state', (e) => e.state === 'closed'],
 ];
 
+/**
+ * Why ISSUE_REACTION_TIME cannot be measured without a token. Anonymously, GitLab answers
+ * GET /projects/:id in its short form (ProjectDetails: lib/api/projects.rb), with no issues
+ * field; its issues list answers 200 and [] when the caller may not read issues (disabled, or
+ * members only: IssuableFinder keeps only projects the caller can read_issue), as for none;
+ * and members, notes and resource events answer 401 to anyone signed out (`authenticate!` in
+ * lib/api/members.rb, notes.rb, resource_*_events.rb).
+ */
+const needsToken = (http: ApiClient): string =>
+  `${http.label}: without a token GitLab does not say whether this project's issues are on, and answers its members, notes and resource events with 401: set a token ${tokenPlace(http)}`;
+
 export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSource {
   const project = `/projects/${encodeURIComponent(request.target.path)}`;
   const all = async <T>(path: string, query: Record<string, string | number> = {}): Promise<T[]> => {
@@ -79,8 +90,14 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
     async repository() {
       const { body } = await http.getJson<{ issues_enabled?: boolean; issues_access_level?: string }>(project);
       const issuesEnabled = issuesOn(body);
-      if (issuesEnabled === undefined) throw undocumented(http.label, `the answer to ${project}`);
-      return { issuesEnabled };
+      if (issuesEnabled !== undefined) return { issuesEnabled };
+      // Anonymous: the short form, documented; signed in, GitLab always sends the fields.
+      if (anonymous(http)) return { issuesUnknown: needsToken(http) };
+      if (body.issues_access_level === 'private')
+        return {
+          issuesUnknown: `${http.label}: this project's issues are visible to its members only, and the token's user is not one: set a member's token ${tokenPlace(http)}`,
+        };
+      throw undocumented(http.label, `the answer to ${project}`);
     },
 
     async issues(since: number): Promise<ForgeIssue[]> {
@@ -89,6 +106,9 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
         scope: 'all',
       });
       if (listed.length === 0) return [];
+      // A listing that said issues are on (a group's, whole to anyone): the list is real, but
+      // who reacted cannot be read without a token.
+      if (anonymous(http)) throw new ApiError('auth', needsToken(http));
       // Members with their inherited access: a group's maintainers maintain its projects.
       const members = await all<{ username: string; access_level: number }>('/members/all');
       const maintainers = new Set(members.filter((m) => m.access_level >= REPORTER_ACCESS).map((m) => m.username));
