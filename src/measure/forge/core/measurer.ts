@@ -26,8 +26,8 @@ export interface PackageVersion {
 export type CiRuns = { system: string; times: number[] } | { unavailable: string };
 
 /**
- * Whether a repository's issues are on, or why this caller cannot tell (GitLab without a
- * token: the cause, naming what to set, for ISSUE_REACTION_TIME's evidence).
+ * Whether a repository's issues are on, or why this caller cannot tell (an API that says
+ * neither without a token): the cause, naming what to set, for ISSUE_REACTION_TIME's evidence.
  */
 export type IssuesState = { issuesEnabled: boolean } | { issuesUnknown: string };
 
