@@ -175,6 +175,23 @@ describe('GitLab adapter', () => {
     expect(r.failures).toEqual([]);
   });
 
+  it('members-only issues hidden from the token are unknown, not disabled nor none', async () => {
+    // issues_access_level private, issues_enabled false (feature_available? for a non-member),
+    // and the issues list [] to it: GitLab says neither "off" nor "none".
+    const r = await measure({ ...WIDGET, issuesAccess: 'private', nonMemberToken: true }, {}, [E]);
+    const cause =
+      "GitLab API: this project's issues are visible to its members only, and the token's user is not one: set a member's token in $FORGE_TEST_TOKEN";
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBeNull();
+    expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe(cause);
+    expect(r.failures).toEqual([cause]);
+    // The other rules as for WIDGET at E.
+    expect(r.measurements[0]!.values.RELEASES).toEqual({ events: [u('2026-10-01T00:00:00Z')] });
+    // A member's token reads them (as in the first test).
+    await server!.close();
+    const member = await measure({ ...WIDGET, issuesAccess: 'private' }, {}, [E]);
+    expect(member.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(9.83);
+  });
+
   it('names 401 and 404 for every rule', async () => {
     let r = await measure(
       {

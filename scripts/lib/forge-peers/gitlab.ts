@@ -46,6 +46,8 @@ const RESOURCE_EVENT_NOTE = /^(added|removed) .*labels?$|milestone|^(closed|reop
 
 export interface GlProject {
   issuesAccess?: 'disabled' | 'private' | 'enabled';
+  /** The token's user is no project member: `private` issues are hidden from it. */
+  nonMemberToken?: boolean;
   members?: { username: string; access: number }[];
   issues?: GlIssue[];
   notes?: GlNote[];
@@ -149,10 +151,19 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         }
       : {}),
   });
-  /** Project (lib/api/entities/project.rb and EE's `mirror`): the full form. */
-  const project = (h: Held) => ({
+  /**
+   * Whether the caller may read the issues (ProjectPolicy's read_issue): never when they are
+   * disabled; members only when `private` (a signed-in caller is one unless `nonMemberToken`).
+   */
+  const readsIssues = (req: RequestSeen) =>
+    p.issuesAccess !== 'disabled' && (p.issuesAccess !== 'private' || (signedIn(req) && !p.nonMemberToken));
+  /**
+   * Project (lib/api/entities/project.rb and EE's `mirror`): the full form; `issues_enabled`
+   * is feature_available?(:issues) for the caller, `issues_access_level` the setting.
+   */
+  const project = (h: Held, req: RequestSeen) => ({
     ...details(h),
-    issues_enabled: p.issuesAccess !== 'disabled',
+    issues_enabled: readsIssues(req),
     issues_access_level: p.issuesAccess ?? 'enabled',
     visibility: h.visibility,
     archived: h.archived,
@@ -160,7 +171,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
   });
   /** The form a project list takes: short when simple=true, or when `anonymousShort` and no one signed in. */
   const listForm = (req: RequestSeen, anonymousShort: boolean): ((h: Held) => object) =>
-    req.query.get('simple') === 'true' || (anonymousShort && !signedIn(req)) ? basic : project;
+    req.query.get('simple') === 'true' || (anonymousShort && !signedIn(req)) ? basic : (h) => project(h, req);
   /** The list filters every project list takes (archived, visibility), ordered by id. */
   const filtered = (list: Held[], req: RequestSeen) => {
     const archived = req.query.get('archived');
@@ -257,7 +268,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         if (!repo || (repo.visibility !== 'public' && !signedIn(req)))
           return { status: 404, body: { message: '404 Project Not Found' } };
         // ProjectWithAccess to a signed-in user, else ProjectDetails (lib/api/projects.rb).
-        return { status: 200, body: signedIn(req) ? project(repo) : details(repo) };
+        return { status: 200, body: signedIn(req) ? project(repo, req) : details(repo) };
       }
       return projectOf(params, req);
     }),
@@ -276,7 +287,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
       status: 200,
       body: {
         ...details,
-        issues_enabled: p.issuesAccess !== 'disabled',
+        issues_enabled: readsIssues(req),
         issues_access_level: p.issuesAccess ?? 'enabled',
         visibility: 'public',
         archived: false,
@@ -285,12 +296,6 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
   };
   /** GitLab's answer to an anonymous call of an API that calls `authenticate!` first. */
   const unauthorized: Reply = { status: 401, body: { message: '401 Unauthorized' } };
-  /**
-   * Whether the caller may read the issues (ProjectPolicy's read_issue): never when they are
-   * disabled; members only when `private` (a signed-in caller here is a member).
-   */
-  const readsIssues = (req: RequestSeen) =>
-    p.issuesAccess !== 'disabled' && (p.issuesAccess !== 'private' || signedIn(req));
   routes.push(
     // A caller who may not read the issues gets 200 and none: IssuableFinder keeps only the
     // projects the caller can read_issue in (app/finders/issuable_finder/params.rb).
