@@ -14,6 +14,7 @@ import { listingProgress } from '../src/measure/forge/sources.ts';
 import { startGitHttp, type GitHttpServer } from './helpers/git-http.ts';
 import { utc, WorkRepo } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { storeFileName } from '../src/store/record-line.ts';
 import type { Catalogue, CatalogueRepo } from '../scripts/lib/forge-peers/catalogue.ts';
 import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';
 import { startGitHub } from '../scripts/lib/forge-peers/github.ts';
@@ -602,6 +603,51 @@ describe('badgepress scan --source', () => {
       ]);
       expect(r.stderr).toBe('');
       expect(JSON.parse(r.stdout)).toMatchObject({ repositories: 2, measured: 2, failed: 0, exitCode: 0 });
+      expect(gitlab.requests.every((q) => q.headers['private-token'] === undefined)).toBe(true);
+      expect(gitlab.violations).toEqual([]);
+    } finally {
+      await gitlab.close();
+    }
+  });
+
+  it("scans a GitLab group's projects without a token: issues readable, who answered not", async () => {
+    // A group lists the full Project to anyone: issues on, readable by an anonymous caller, so
+    // no lookup; an issue in the window needs members and notes, which answer 401 signed out.
+    const gitlab = await startGitLab({
+      catalogue: { web: git.url, repos: [{ path: 'team/one' }] },
+      members: [{ username: 'maint', access: 40 }],
+      issues: [{ iid: 1, created: '2026-10-10T00:00:00Z', author: { username: 'alice' } }],
+      notes: [{ issue: 1, created: '2026-10-11T00:00:00Z', author: { username: 'maint' }, body: 'On it.' }],
+      pipelines: [{ created: '2026-10-12T00:00:00Z', status: 'success' }],
+    });
+    try {
+      const config = join(root, 'gitlab-group-anonymous.yaml');
+      const host = new URL(git.url).host;
+      writeFileSync(
+        config,
+        [
+          'store: store',
+          'scan:\n  mirrors: mirrors\n  retries: 0',
+          'hosts:',
+          `  "${host}": { kind: gitlab, apiUrl: "${gitlab.url}", requestsPerSecond: 1000 }`,
+          'sources:',
+          `  - url: ${git.url}/team`,
+          '',
+        ].join('\n'),
+      );
+      const store = join(root, 'store-gitlab-group');
+      const r = await runCommand(['scan', '--config', config, '--store', store, '--as-of', String(utc(2026, 11, 1))]);
+      const cause =
+        "GitLab API: without a token GitLab does not say whether this project's issues are on, and answers its members, notes and resource events with 401: set a token through hosts: tokenEnv";
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`${git.url}/team/one: ${cause}`);
+      const record = JSON.parse(readFileSync(join(store, storeFileName(host, 'team/one')), 'utf8'));
+      expect([record.values.ISSUE_REACTION_TIME, record.evidence.ISSUE_REACTION_TIME]).toEqual([null, cause]);
+      expect(record.values.CI_PIPELINE).toEqual({ events: [utc(2026, 10, 12)] });
+      // The list, from the group's answer, then neither members nor notes.
+      const paths = gitlab.requests.map((q) => q.path);
+      expect(paths.filter((x) => x.includes('/issues'))).toEqual(['/api/v4/projects/team%2Fone/issues']);
+      expect(paths.some((x) => x === '/api/v4/projects/team%2Fone')).toBe(false);
       expect(gitlab.requests.every((q) => q.headers['private-token'] === undefined)).toBe(true);
       expect(gitlab.violations).toEqual([]);
     } finally {
