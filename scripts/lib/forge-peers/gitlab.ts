@@ -55,7 +55,13 @@ export interface GlProject {
   pipelines?: { created: string; status: string }[];
   releases?: { tag: string; released: string; upcoming?: boolean }[];
   packages?: { name: string; version: string; type: string; created: string }[];
-  /** Container registry images; undefined: the project has no registry (404). */
+  /** The project's package registry (`packages_enabled`); off: GET …/packages answers 403. */
+  packagesEnabled?: boolean;
+  /** The instance has a package registry (gitlab.yml `packages: enabled`); false: …/packages answers 404. */
+  instancePackages?: boolean;
+  /** The project's container registry (`container_registry_access_level`); default enabled. */
+  registryAccess?: 'disabled' | 'private' | 'enabled';
+  /** Container registry images; none when undefined. */
   images?: { path: string; tags: { name: string; created: string }[] }[];
   pageCap?: number;
   override?: Override;
@@ -157,6 +163,19 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
    */
   const readsIssues = (req: RequestSeen) =>
     p.issuesAccess !== 'disabled' && (p.issuesAccess !== 'private' || (signedIn(req) && !p.nonMemberToken));
+  /** Whether the caller may read_container_image: as for issues, by `container_registry_access_level`. */
+  const readsRegistry = (req: RequestSeen) =>
+    p.registryAccess !== 'disabled' && (p.registryAccess !== 'private' || (signedIn(req) && !p.nonMemberToken));
+  /**
+   * The registry fields of Project (lib/api/entities/project.rb): `packages_enabled` the
+   * project's setting, `container_registry_enabled` feature_available? for the caller,
+   * `container_registry_access_level` the setting.
+   */
+  const registryFields = (req: RequestSeen) => ({
+    packages_enabled: p.packagesEnabled ?? true,
+    container_registry_enabled: readsRegistry(req),
+    container_registry_access_level: p.registryAccess ?? 'enabled',
+  });
   /**
    * Project (lib/api/entities/project.rb and EE's `mirror`): the full form; `issues_enabled`
    * is feature_available?(:issues) for the caller, `issues_access_level` the setting.
@@ -165,6 +184,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
     ...details(h),
     issues_enabled: readsIssues(req),
     issues_access_level: p.issuesAccess ?? 'enabled',
+    ...registryFields(req),
     visibility: h.visibility,
     archived: h.archived,
     ...(h.mirror ? { mirror: true } : {}),
@@ -289,6 +309,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         ...details,
         issues_enabled: readsIssues(req),
         issues_access_level: p.issuesAccess ?? 'enabled',
+        ...registryFields(req),
         visibility: 'public',
         archived: false,
       },
@@ -296,6 +317,8 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
   };
   /** GitLab's answer to an anonymous call of an API that calls `authenticate!` first. */
   const unauthorized: Reply = { status: 401, body: { message: '401 Unauthorized' } };
+  /** `authorize!` refused (lib/api/helpers.rb: `forbidden!`), with a token or without. */
+  const forbidden: Reply = { status: 403, body: { message: '403 Forbidden' } };
   routes.push(
     // A caller who may not read the issues gets 200 and none: IssuableFinder keeps only the
     // projects the caller can read_issue in (app/finders/issuable_finder/params.rb).
@@ -411,23 +434,33 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         req,
       ),
     ),
+    // authorize_packages_access! (lib/api/helpers/packages_helpers.rb): 404 when the instance
+    // has no package registry (require_packages_enabled!), 403 when the project's is off
+    // (ProjectPolicy: packages_disabled prevents read_package).
     route('/projects/{id}/packages', (_x, req) =>
-      paged(
-        (p.packages ?? []).map((x, k) => ({
-          id: k + 1,
-          name: x.name,
-          version: x.version,
-          package_type: x.type,
-          status: 'default',
-          created_at: x.created,
-        })),
-        req,
-      ),
+      p.instancePackages === false
+        ? { status: 404, body: { message: '404 Not Found' } }
+        : p.packagesEnabled === false
+          ? forbidden
+          : paged(
+              (p.packages ?? []).map((x, k) => ({
+                id: k + 1,
+                name: x.name,
+                version: x.version,
+                package_type: x.type,
+                status: 'default',
+                created_at: x.created,
+              })),
+              req,
+            ),
     ),
+    // authorize! :read_container_image (lib/api/project_container_repositories.rb): 403 when
+    // the registry is off, or for members only and the caller is none (ProjectPolicy's
+    // container_registry_disabled); an enabled registry without images answers [].
     route('/projects/{id}/registry/repositories', (_x, req) =>
-      p.images
+      readsRegistry(req)
         ? paged(
-            p.images.map((image, k) => ({
+            (p.images ?? []).map((image, k) => ({
               id: k + 1,
               name: '',
               path: image.path,
@@ -444,9 +477,10 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
             })),
             req,
           )
-        : { status: 404, body: { message: '404 Not Found' } },
+        : forbidden,
     ),
-    route('/projects/{id}/registry/repositories/{repository_id}/tags/{tag_name}', (params) => {
+    route('/projects/{id}/registry/repositories/{repository_id}/tags/{tag_name}', (params, req) => {
+      if (!readsRegistry(req)) return forbidden;
       const image = p.images?.[Number(params.repository_id) - 1];
       const tag = image?.tags.find((t) => t.name === params.tag_name);
       if (!image || !tag) return { status: 404, body: { message: '404 Tag Not Found' } };
