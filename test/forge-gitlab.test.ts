@@ -192,6 +192,82 @@ describe('GitLab adapter', () => {
     expect(member.measurements[0]!.values.ISSUE_REACTION_TIME).toBe(9.83);
   });
 
+  describe('a registry turned off', () => {
+    // WIDGET at E: packages 2026-11-10 (two) and the image tag 2026-11-12 in the 12 months;
+    // 2026-06-01 too. So the package registry alone gives three, the container registry one.
+    const asked = (what: string) => server!.requests.filter((q) => q.path.includes(what)).length;
+
+    it('with a token, a registry GitLab says is off is not asked and holds no version', async () => {
+      const r = await measure({ ...WIDGET, packagesEnabled: false, registryAccess: 'disabled' }, {}, [E]);
+      expect(r.failures).toEqual([]);
+      expect(r.measurements[0]!.values.PACKAGES).toEqual({ events: [] });
+      expect(r.measurements[0]!.evidence.PACKAGES).toBe(
+        '0 package versions first published in the 12 months to 2026-11-25; the package registry and the container registry are disabled on this repository',
+      );
+      expect(asked('/packages') + asked('/registry/')).toBe(0);
+    });
+
+    it('with a token, the other registry is still counted', async () => {
+      const r = await measure({ ...WIDGET, packagesEnabled: false }, {}, [E]);
+      expect(r.failures).toEqual([]);
+      expect(r.measurements[0]!.values.PACKAGES).toEqual({ events: [u('2026-11-12T00:00:00Z')] });
+      expect(r.measurements[0]!.evidence.PACKAGES).toBe(
+        '1 package version first published in the 12 months to 2026-11-25; the package registry is disabled on this repository',
+      );
+      expect(asked('/packages')).toBe(0);
+      await server!.close();
+      const images = await measure({ ...WIDGET, registryAccess: 'disabled' }, {}, [E]);
+      expect(images.failures).toEqual([]);
+      expect(images.measurements[0]!.values.PACKAGES).toEqual({
+        events: [u('2026-06-01T10:00:00Z'), u('2026-11-10T00:00:00Z'), u('2026-11-10T01:00:00Z')],
+      });
+      expect(asked('/registry/')).toBe(0);
+    });
+
+    it('an instance without a package registry (404) holds none of it', async () => {
+      const r = await measure({ ...WIDGET, instancePackages: false }, {}, [E]);
+      expect(r.failures).toEqual([]);
+      expect(r.measurements[0]!.values.PACKAGES).toEqual({ events: [u('2026-11-12T00:00:00Z')] });
+      expect(r.measurements[0]!.evidence.PACKAGES).toBe(
+        '1 package version first published in the 12 months to 2026-11-25; this forge instance has no package registry',
+      );
+    });
+
+    it('a container registry for members only, hidden from the token, is unknown', async () => {
+      const r = await measure({ ...WIDGET, registryAccess: 'private', nonMemberToken: true }, {}, [E]);
+      const cause =
+        "GitLab API: this project's container registry is visible to its members only, and the token's user is not one: set a member's token in $FORGE_TEST_TOKEN";
+      expect(r.measurements[0]!.values.PACKAGES).toBeNull();
+      expect(r.measurements[0]!.evidence.PACKAGES).toBe(cause);
+      expect(r.failures).toEqual([cause]);
+      expect(asked('/registry/')).toBe(0);
+    });
+
+    it('without a token, a 403 is unknown, naming the token, never 0', async () => {
+      server = await startGitLab({ ...WIDGET, packagesEnabled: false });
+      const anonymous = { kind: 'gitlab', host: 'gitlab.example', path: 'acme/tools/widget', tokens: '' } as const;
+      const r = await measureOn(server, { ...anonymous, times: [E], tagNames: ['v1.0.0'] });
+      const cause =
+        "GitLab API: without a token GitLab does not say whether this project's package registry is on, and answers it 403: set a token in $FORGE_TEST_TOKEN";
+      expect(r.measurements[0]!.values.PACKAGES).toBeNull();
+      expect(r.measurements[0]!.evidence.PACKAGES).toBe(cause);
+      expect(r.failures).toContain(cause);
+      // Registries on: measured without a token, as with one.
+      await server.close();
+      server = await startGitLab(WIDGET);
+      const on = await measureOn(server, { ...anonymous, times: [E], tagNames: ['v1.0.0'] });
+      expect(on.measurements[0]!.values.PACKAGES).toEqual({
+        events: [
+          u('2026-06-01T10:00:00Z'),
+          u('2026-11-10T00:00:00Z'),
+          u('2026-11-10T01:00:00Z'),
+          u('2026-11-12T00:00:00Z'),
+        ],
+      });
+      expect(on.failures.filter((f) => f.includes('regist'))).toEqual([]);
+    });
+  });
+
   it('names 401 and 404 for every rule', async () => {
     let r = await measure(
       {

@@ -46,6 +46,28 @@ interface Case {
 
 const catalogue = (web: string): Catalogue => ({ web, repos: [{ path: 'acme/widget' }] });
 
+/** `target` measured at E by `kind`'s adapter on `server`, with `token` ('' for none). */
+function measureAtE(
+  kind: HostConfig['kind'],
+  host: string,
+  server: ForgeServer,
+  token: string,
+  target: ScanTarget,
+): Promise<ForgeResult> {
+  const hosts = { [host]: { kind, apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 0 } };
+  return forgeFor(
+    { hosts },
+    { T: token },
+  )(target)!.measure({
+    target,
+    times: [E],
+    asOf: E,
+    git: { tagNames: new Set() },
+    windowMonths: {},
+    horizonMonths: 12,
+  });
+}
+
 const CASES: Case[] = [
   {
     kind: 'gitlab',
@@ -94,18 +116,8 @@ const CASES: Case[] = [
 ];
 
 describe.each(CASES)('$kind: a repository a source listed', (c) => {
-  async function scan(server: ForgeServer, target: ScanTarget): Promise<ForgeResult> {
-    const hosts = { [c.host]: { kind: c.kind, apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 0 } };
-    const forge = forgeFor({ hosts }, { T: c.token });
-    return forge(target)!.measure({
-      target,
-      times: [E],
-      asOf: E,
-      git: { tagNames: new Set() },
-      windowMonths: {},
-      horizonMonths: 12,
-    });
-  }
+  const scan = (server: ForgeServer, target: ScanTarget): Promise<ForgeResult> =>
+    measureAtE(c.kind, c.host, server, c.token, target);
 
   it.each([true, false])('is scanned without a lookup, the same values (issues on: %s)', async (on) => {
     const server = await c.start(on);
@@ -120,7 +132,7 @@ describe.each(CASES)('$kind: a repository a source listed', (c) => {
     expect(lookups()).toBe(0);
     const sourceRequests = server.requests.length - listedAt;
     // The same repository as a repos file names it: the lookup is asked, one request more.
-    const { issuesEnabled: _listed, ...asListed } = found.targets[0]!;
+    const { issuesEnabled: _listed, registries: _registries, ...asListed } = found.targets[0]!;
     const fromFile = await scan(server, { ...asListed, source: 'repos.txt:1' });
     expect(lookups()).toBe(1);
     expect(fromFile.requests).toBe(sourceRequests + 1);
@@ -133,6 +145,39 @@ describe.each(CASES)('$kind: a repository a source listed', (c) => {
     });
     if (!on)
       expect(fromSource.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe('Issues are disabled on this repository');
+    expect(server.violations).toEqual([]);
+  });
+});
+
+describe('GitLab: registries a group listing says are off', () => {
+  // A group's projects come in the full Project to anyone (present_projects in
+  // lib/api/groups.rb): packages_enabled and container_registry_access_level are there even
+  // without a token, and neither registry is asked. Without the listing, an anonymous lookup
+  // answers the short form and the package registry's 403 is unknown (test/forge-gitlab.test.ts).
+  it.each(['glpat-reuse', ''])('are not asked: no version, said so (token: %j)', async (token) => {
+    const server = await startGitLab({
+      catalogue: catalogue('https://gitlab.example'),
+      issues: [],
+      packagesEnabled: false,
+      registryAccess: 'disabled',
+      packages: [{ name: 'widget', version: '1.0.0', type: 'npm', created: '2026-10-01T00:00:00Z' }],
+    });
+    servers.push(server);
+    const hosts = { 'gitlab.example': { kind: 'gitlab', apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 0 } };
+    const found = await discoverSources(
+      [source('https://gitlab.example/acme')],
+      { hosts, gitTokens: {} },
+      { T: token },
+    );
+    expect(found.problems).toEqual([]);
+    expect(found.targets[0]!.registries).toEqual({ packages: 'off', containers: 'off' });
+    const r = await measureAtE('gitlab', 'gitlab.example', server, token, found.targets[0]!);
+    expect(r.failures).toEqual([]);
+    expect(r.measurements[0]!.values.PACKAGES).toEqual({ events: [] });
+    expect(r.measurements[0]!.evidence.PACKAGES).toBe(
+      '0 package versions first published in the 12 months to 2026-11-25; the package registry and the container registry are disabled on this repository',
+    );
+    expect(server.requests.filter((q) => /\/packages|\/registry\//.test(q.path))).toEqual([]);
     expect(server.violations).toEqual([]);
   });
 });

@@ -22,6 +22,20 @@ export interface ScanTarget {
    * the repository is then not asked (undefined: a repos file's line, or a list without it).
    */
   issuesEnabled?: boolean;
+  /** Whether its package registries are on, as the source that listed it this run said. */
+  registries?: RegistryStates;
+}
+
+/**
+ * Whether a repository's package registry is on: `hidden` when it is on for members only and
+ * the caller is none (its versions cannot be read).
+ */
+export type RegistryState = 'on' | 'off' | 'hidden';
+
+/** A forge's package registries (GitLab: packages_enabled, container_registry_access_level). */
+export interface RegistryStates {
+  packages: RegistryState;
+  containers: RegistryState;
 }
 
 /** What every measurer is asked: one repository at the scan times, from one pass. */

@@ -92,6 +92,17 @@ interface Span {
 }
 const span = (s: Span) => `in the ${counted(s.months, 'month', 'months')} to ${isoDate(s.to)}`;
 
+/** A package registry that holds no version, as the forge says (PACKAGES' evidence). */
+export type RegistryOff = 'package registry' | 'container registry' | 'instance packages';
+const registriesOff = (off: readonly RegistryOff[]): string => {
+  const disabled = off.filter((r) => r !== 'instance packages').map((r) => `the ${r}`);
+  return `${
+    disabled.length === 0
+      ? ''
+      : `; ${disabled.join(' and ')} ${disabled.length === 1 ? 'is' : 'are'} disabled on this repository`
+  }${off.includes('instance packages') ? '; this forge instance has no package registry' : ''}`;
+};
+
 // In the order each measurer lists its rules (a forge's: reaction time, CI, releases, packages).
 const TABLE = {
   busFactor: {
@@ -164,8 +175,12 @@ const TABLE = {
     sources: ['forge'],
     kind: 'events',
     evidence: {
-      measured: (f: Span & { versions: number }) =>
-        `${counted(f.versions, 'package version', 'package versions')} first published ${span(f)}`,
+      /**
+       * `off`: registries that hold none, as the forge says: `package registry`, `container
+       * registry` turned off on the repository, `instance packages`: the forge has none.
+       */
+      measured: (f: Span & { versions: number; off?: readonly RegistryOff[] }) =>
+        `${counted(f.versions, 'package version', 'package versions')} first published ${span(f)}${registriesOff(f.off ?? [])}`,
     },
   },
   securityPolicy: {

@@ -207,6 +207,7 @@ function targetOf(repo: ListedRepository, o: Opened): ListedTarget | string | un
     source: `${o.source.where} ${o.source.url}`,
     fetchUrl: repo.url,
     ...(repo.issuesEnabled !== undefined ? { issuesEnabled: repo.issuesEnabled } : {}),
+    ...(repo.registries ? { registries: repo.registries } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
 // query parameter (or a token that sees more than the public) never widens the list.
 import type { RepositoryVisibility, SourceFilters } from '../../../config/types.ts';
 import { ApiError } from '../../http/errors.ts';
+import type { RegistryStates } from '../../types.ts';
 
 export type Visibility = RepositoryVisibility;
 /** Where a source's URL points, below its host. */
@@ -30,6 +31,8 @@ export interface ListedRepository {
    * of the repository from this source then asks no lookup of its own.
    */
   issuesEnabled?: boolean;
+  /** Whether its package registries are on, when the list says (the fields the lookup reads). */
+  registries?: RegistryStates;
 }
 
 /** Why `repo` (at `path` below its host) is left out by `filters`, or undefined when it is kept. */

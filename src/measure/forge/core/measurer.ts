@@ -3,7 +3,7 @@
 // only the rules that needed it to null with its cause; the others go on.
 import type { ForgeMeasurer, ForgeRequest, ForgeResult, ScanTarget } from '../../types.ts';
 import { windowStart } from '../../../model/calendar.ts';
-import { RULE, ruleIdsOf, windowMonths } from '../../../model/measured-rules.ts';
+import { RULE, type RegistryOff, ruleIdsOf, windowMonths } from '../../../model/measured-rules.ts';
 import type { Measurement } from '../../../model/stored-value.ts';
 import { describeFailure, redact } from '../../http/errors.ts';
 import { ConditionalAnswers } from '../../http/conditional-answers.ts';
@@ -22,12 +22,18 @@ export interface PackageVersion {
   publishedAt: number;
 }
 
+/** Package versions, and the registries the forge says hold none (turned off, or none at all). */
+export interface PackagesFound {
+  versions: PackageVersion[];
+  off?: readonly RegistryOff[];
+}
+
 /** CI runs that succeeded or failed, or why this instance cannot tell. */
 export type CiRuns = { system: string; times: number[] } | { unavailable: string };
 
 /**
  * Whether a repository's issues are on, or why this caller cannot tell (an API that says
- * neither without a token): the cause, naming what to set, for ISSUE_REACTION_TIME's evidence.
+ * neither without a token): the cause, naming what to set, for the reaction time's evidence.
  */
 export type IssuesState = { issuesEnabled: boolean } | { issuesUnknown: string };
 
@@ -45,7 +51,7 @@ export interface ForgeSource {
   ciRuns(from: number, to: number): Promise<CiRuns>;
   releases(): Promise<ForgeRelease[]>;
   /** Package versions at their first publication. */
-  packages(): Promise<PackageVersion[]>;
+  packages(): Promise<PackagesFound>;
 }
 
 /** The rules a forge's API answers. */
@@ -222,14 +228,18 @@ async function measureOnce(
     failures.push(packages.failed);
     fail(packagesRule.id, packages.failed);
   } else {
-    const published = packages.ok.filter((p) => Number.isFinite(p.publishedAt));
+    const published = packages.ok.versions.filter((p) => Number.isFinite(p.publishedAt));
+    const off = packages.ok.off ?? [];
     set(packagesRule.id, (t) => {
       const events = eventsAt(
         published.map((p) => p.publishedAt),
         t,
         horizonMonths,
       );
-      return [{ events }, packagesRule.evidence.measured({ months: horizonMonths, to: t, versions: events.length })];
+      return [
+        { events },
+        packagesRule.evidence.measured({ months: horizonMonths, to: t, versions: events.length, off }),
+      ];
     });
   }
   return result();

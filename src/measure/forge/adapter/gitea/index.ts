@@ -6,7 +6,7 @@ import { discover, locate } from './discover.ts';
 import type { ForgeAdapter } from '../../core/adapter.ts';
 import { ApiError, undocumented, type FailureKind } from '../../../http/errors.ts';
 import type { ApiClient } from '../../../http/client.ts';
-import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
+import type { CiRuns, ForgeRelease, ForgeSource, PackagesFound } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
 import type { ForgeRequest } from '../../../types.ts';
 import { loginIsBot } from '../../../bots.ts';
@@ -174,7 +174,7 @@ export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource
       return releases.filter((r) => !r.draft).map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.published_at) }));
     },
 
-    async packages(): Promise<PackageVersion[]> {
+    async packages(): Promise<PackagesFound> {
       // The owner's packages, one entry per version; those linked to this repository count.
       const packages = await all<{
         type: string;
@@ -184,9 +184,10 @@ export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource
         repository?: { full_name?: string };
       }>(`/packages/${encodeURIComponent(ownerLogin)}`);
       const full = `${ownerLogin}/${name}`.toLowerCase();
-      return packages
+      const versions = packages
         .filter((p) => p.repository?.full_name?.toLowerCase() === full)
         .map((p) => ({ name: `${p.type}:${p.name}@${p.version}`, publishedAt: unixOf(p.created_at) }));
+      return { versions };
     },
   };
 }

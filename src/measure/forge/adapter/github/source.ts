@@ -6,7 +6,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { retry } from '@octokit/plugin-retry';
 import { ApiError, httpFailure, rateLimitFailure, undocumented } from '../../../http/errors.ts';
 import { isRateLimited, nextPageUrl, resetAtOf, type ApiClient } from '../../../http/client.ts';
-import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
+import type { CiRuns, ForgeRelease, ForgeSource, PackagesFound, PackageVersion } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue, type IssueReaction } from '../../core/rules.ts';
 import { appTokens } from './app.ts';
 import {
@@ -375,7 +375,7 @@ export async function githubSource(http: ApiClient, request: ForgeRequest): Prom
         .map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.published_at) }));
     },
 
-    async packages(): Promise<PackageVersion[]> {
+    async packages(): Promise<PackagesFound> {
       // A release with uploaded assets is a published version, public once both exist; an
       // asset in state `open` is still uploading (release-asset: state uploaded | open).
       const out: PackageVersion[] = [];
@@ -388,7 +388,7 @@ export async function githubSource(http: ApiClient, request: ForgeRequest): Prom
           publishedAt: Math.max(unixOf(r.published_at), firstAsset),
         });
       }
-      return out;
+      return { versions: out };
     },
   };
 }

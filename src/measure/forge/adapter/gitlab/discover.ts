@@ -25,6 +25,7 @@ import {
   type Visibility,
 } from '../../core/discover.ts';
 import type { SourceFilters } from '../../../../config/types.ts';
+import type { RegistryState, RegistryStates } from '../../../types.ts';
 
 /** The fields of a project (docs.gitlab.com/api/projects) read here. */
 interface Project {
@@ -37,6 +38,9 @@ interface Project {
   tag_list?: string[];
   issues_access_level?: string;
   issues_enabled?: boolean;
+  packages_enabled?: boolean;
+  container_registry_access_level?: string;
+  container_registry_enabled?: boolean;
 }
 
 /**
@@ -51,6 +55,30 @@ export function issuesOn(p: { issues_access_level?: unknown; issues_enabled?: un
   if (typeof p.issues_access_level === 'string') return p.issues_access_level !== 'disabled';
   if (typeof p.issues_enabled === 'boolean') return p.issues_enabled;
   return undefined;
+}
+
+/**
+ * Whether a project's package registries are on, from the full Project
+ * (lib/api/entities/project.rb): `packages_enabled` the project's setting (off: its packages
+ * answer 403, ProjectPolicy's packages_disabled); `container_registry_access_level` (since
+ * 14.x), else `container_registry_enabled` before it; `private` with
+ * `container_registry_enabled` (feature_available? for the caller) false is hidden from the
+ * caller, not off. Undefined when the answer lacks the fields (the short form).
+ */
+export function registriesOf(p: {
+  packages_enabled?: unknown;
+  container_registry_access_level?: unknown;
+  container_registry_enabled?: unknown;
+}): RegistryStates | undefined {
+  if (typeof p.packages_enabled !== 'boolean') return undefined;
+  const level = p.container_registry_access_level;
+  const seen = p.container_registry_enabled;
+  let containers: RegistryState;
+  if (level === 'private') containers = seen === true ? 'on' : 'hidden';
+  else if (typeof level === 'string') containers = level === 'disabled' ? 'off' : 'on';
+  else if (typeof seen === 'boolean') containers = seen ? 'on' : 'off';
+  else return undefined;
+  return { packages: p.packages_enabled ? 'on' : 'off', containers };
 }
 
 /** Whether `p` is GitLab's short form of a project: no visibility and no archived field. */
@@ -78,6 +106,7 @@ function listed(p: Project, publicOnly: boolean): ListedRepository {
         ? 'public'
         : 'private';
   const issuesEnabled = issuesOn(p);
+  const registries = registriesOf(p);
   return {
     url: p.web_url,
     archived: p.archived === true,
@@ -86,6 +115,7 @@ function listed(p: Project, publicOnly: boolean): ListedRepository {
     visibility,
     topics: p.topics ?? p.tag_list ?? [],
     ...(issuesEnabled !== undefined ? { issuesEnabled } : {}),
+    ...(registries ? { registries } : {}),
   };
 }
 

@@ -1,13 +1,14 @@
 // GitLab (gitlab.com and self-managed) over its REST API v4 through the core's client: one
 // GET per page, pages by X-Next-Page. No client library: @gitbeaker/rest takes no fetch
 // function, so its calls would bypass the host's queue and token pool.
-import { anonymous, discover, issuesOn, locate, tokenPlace } from './discover.ts';
+import { anonymous, discover, issuesOn, locate, registriesOf, tokenPlace } from './discover.ts';
 import type { ForgeAdapter } from '../../core/adapter.ts';
 import { ApiError, undocumented } from '../../../http/errors.ts';
 import type { ApiClient } from '../../../http/client.ts';
-import type { CiRuns, ForgeRelease, ForgeSource, PackageVersion } from '../../core/measurer.ts';
+import type { CiRuns, ForgeRelease, ForgeSource, PackagesFound, PackageVersion } from '../../core/measurer.ts';
+import type { RegistryOff } from '../../../../model/measured-rules.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
-import type { ForgeRequest } from '../../../types.ts';
+import type { ForgeRequest, RegistryStates } from '../../../types.ts';
 import { loginIsBot } from '../../../bots.ts';
 import { isoTime } from '../../../../model/calendar.ts';
 
@@ -68,7 +69,7 @@ const RESOURCE_EVENTS: ReadonlyArray<[kind: string, counts: (e: ResourceEvent) =
 ];
 
 /**
- * Why ISSUE_REACTION_TIME cannot be measured without a token. Anonymously, GitLab answers
+ * Why the issue reaction time cannot be measured without a token. Anonymously, GitLab answers
  * GET /projects/:id in its short form (ProjectDetails: lib/api/projects.rb), with no issues
  * field; its issues list answers 200 and [] when the caller may not read issues (disabled, or
  * members only: IssuableFinder keeps only projects the caller can read_issue), as for none;
@@ -78,6 +79,22 @@ const RESOURCE_EVENTS: ReadonlyArray<[kind: string, counts: (e: ResourceEvent) =
 const needsToken = (http: ApiClient): string =>
   `${http.label}: without a token GitLab does not say whether this project's issues are on, and answers its members, notes and resource events with 401: set a token ${tokenPlace(http)}`;
 
+/** The registries' names in causes. */
+const REGISTRY = { packages: 'package registry', containers: 'container registry' } as const;
+
+/**
+ * Why `registry`'s versions cannot be read: for members only and the caller is none, or, to an
+ * anonymous caller, a 403 that says neither "off" nor "members only" (no field tells without
+ * a token: the lookup answers the short form).
+ */
+const registryUnknown = (http: ApiClient, registry: keyof typeof REGISTRY, hidden: boolean): ApiError =>
+  new ApiError(
+    'auth',
+    hidden
+      ? `${http.label}: this project's ${REGISTRY[registry]} is visible to its members only, and the token's user is not one: set a member's token ${tokenPlace(http)}`
+      : `${http.label}: without a token GitLab does not say whether this project's ${REGISTRY[registry]} is on, and answers it 403: set a token ${tokenPlace(http)}`,
+  );
+
 export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSource {
   const project = `/projects/${encodeURIComponent(request.target.path)}`;
   const all = async <T>(path: string, query: Record<string, string | number> = {}): Promise<T[]> => {
@@ -85,10 +102,30 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
     for await (const page of http.pages<T>(`${project}${path}`, { per_page: 100, ...query })) out.push(...page);
     return out;
   };
+  // Whether the registries are on: the listing's, else the lookup's (none without a token).
+  let registries: RegistryStates | undefined = request.target.registries;
+  /**
+   * `list` of `registry`, unless GitLab said it is off; a 403 (authorize!: forbidden!) to an
+   * anonymous caller is unknown, named, never none; with a token it stands as a failure.
+   */
+  const unlessOff = async <T>(registry: keyof typeof REGISTRY, list: () => Promise<T[]>): Promise<T[] | 'off'> => {
+    const state = registries?.[registry];
+    if (state === 'off') return 'off';
+    if (state === 'hidden') throw registryUnknown(http, registry, true);
+    try {
+      return await list();
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 403 && anonymous(http)) throw registryUnknown(http, registry, false);
+      throw e;
+    }
+  };
 
   return {
     async repository() {
-      const { body } = await http.getJson<{ issues_enabled?: boolean; issues_access_level?: string }>(project);
+      const { body } = await http.getJson<
+        Parameters<typeof issuesOn>[0] & Parameters<typeof registriesOf>[0] & { issues_access_level?: unknown }
+      >(project);
+      registries ??= registriesOf(body);
       const issuesEnabled = issuesOn(body);
       if (issuesEnabled !== undefined) return { issuesEnabled };
       // Anonymous: the short form, documented; signed in, GitLab always sends the fields.
@@ -162,24 +199,35 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
         .map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.released_at) }));
     },
 
-    async packages(): Promise<PackageVersion[]> {
-      // Each entry of the package registry is one version of one package.
-      const packages = await all<{ name: string; version: string; package_type: string; created_at: string }>(
-        '/packages',
-      );
-      const out = packages.map((p) => ({
+    async packages(): Promise<PackagesFound> {
+      const off: RegistryOff[] = [];
+      // Each entry of the package registry is one version of one package. An instance without
+      // a package registry answers 404 (require_packages_enabled!, packages_helpers.rb).
+      type Package = { name: string; version: string; package_type: string; created_at: string };
+      let packages: Package[] | 'off';
+      try {
+        packages = await unlessOff('packages', () => all<Package>('/packages'));
+      } catch (e) {
+        if (!(e instanceof ApiError && e.kind === 'not-found')) throw e;
+        off.push('instance packages');
+        packages = [];
+      }
+      if (packages === 'off') off.push('package registry');
+      const out: PackageVersion[] = (packages === 'off' ? [] : packages).map((p) => ({
         name: `${p.package_type}:${p.name}@${p.version}`,
         publishedAt: unixOf(p.created_at),
       }));
-      // Each tag of the container registry is a version of an image; only a tag's own
-      // answer has its time. A project without the registry answers 404.
-      let images: Array<{ id: number; path: string; tags?: Array<{ name: string }> }> = [];
+      // Each tag of the container registry is a version of an image; only a tag's own answer
+      // has its time. A 404 is read as no registry, as before GitLab said which is off.
+      type Image = { id: number; path: string; tags?: Array<{ name: string }> };
+      let images: Image[] | 'off' = [];
       try {
-        images = await all('/registry/repositories', { tags: 'true' });
+        images = await unlessOff('containers', () => all<Image>('/registry/repositories', { tags: 'true' }));
       } catch (e) {
         if (!(e instanceof ApiError && e.kind === 'not-found')) throw e;
       }
-      for (const image of images) {
+      if (images === 'off') off.push('container registry');
+      for (const image of images === 'off' ? [] : images) {
         // `latest` moves from version to version; it is none itself.
         for (const tag of (image.tags ?? []).filter((t) => t.name !== 'latest')) {
           const { body } = await http.getJson<{ created_at?: string | null }>(
@@ -188,7 +236,7 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
           out.push({ name: `container:${image.path}:${tag.name}`, publishedAt: unixOf(body.created_at) });
         }
       }
-      return out;
+      return { versions: out, off };
     },
   };
 }
