@@ -311,6 +311,9 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
     // The Kelvin sign lower-cases to k (as Scorecard's Unicode folding compares it).
     ['a Kelvin sign', { 'SECURITY.MAR\u212ADOWN': 'x' }, 'SECURITY.MAR\u212ADOWN'],
     ['a name of the same shape', { 'security.marXdown': 'x' }, undefined],
+    // Two spellings of docs/: "Docs" sorts first and holds none; "docs/SECURITY.md" is still a
+    // policy (Scorecard compares whole paths case-insensitively).
+    ['Docs/ beside docs/', { 'Docs/README.md': 'x', 'docs/SECURITY.md': 'x' }, 'docs/SECURITY.md'],
   ];
 
   it('finds exactly the policy files, in one cat-file process', async () => {

@@ -45,25 +45,30 @@ const isTree = (e: TreeEntry) => e.mode === '40000';
 
 /**
  * The first policy file in `root` or its places, in Scorecard's order. A symbolic link, a
- * submodule or a directory under a policy's name is none, nor is an empty file.
+ * submodule or a directory under a policy's name is none, nor is an empty file. `folders`:
+ * the entries of the root's folders a policy may be in, by their names as the root spells
+ * them; every folder named as a place in any case is looked in (Scorecard compares whole
+ * paths case-insensitively: `Docs/` beside `docs/` hides neither), in the root's order.
  */
 export function securityPolicyIn(
   root: readonly TreeEntry[],
-  places: ReadonlyMap<string, readonly TreeEntry[]>,
+  folders: ReadonlyMap<string, readonly TreeEntry[]>,
 ): string | undefined {
   for (const [place, names] of Object.entries(POLICY_PLACES)) {
-    const entries = place === '' ? root : places.get(place);
-    for (const e of entries ?? []) {
-      if (isRegularFile(e) && names.includes(e.name.toLowerCase()) && !EMPTY_BLOBS.has(e.oid)) {
-        return place === '' ? e.name : `${placeName(root, place)}/${e.name}`;
-      }
+    const within: Array<[folder: string, entries: readonly TreeEntry[]]> =
+      place === ''
+        ? [['', root]]
+        : root
+            .filter((e) => isTree(e) && e.name.toLowerCase() === place)
+            .map((e) => [e.name, folders.get(e.name) ?? []]);
+    for (const [folder, entries] of within) {
+      const policy = entries.find(
+        (e) => isRegularFile(e) && names.includes(e.name.toLowerCase()) && !EMPTY_BLOBS.has(e.oid),
+      );
+      if (policy) return folder === '' ? policy.name : `${folder}/${policy.name}`;
     }
   }
   return undefined;
-}
-
-function placeName(root: readonly TreeEntry[], place: string): string {
-  return root.find((e) => isTree(e) && e.name.toLowerCase() === place)?.name ?? place;
 }
 
 /**
@@ -197,14 +202,12 @@ export async function readSnapshots(
   const read = await Promise.all(
     commits.map(async (commit) => {
       const root = await rootOf(commit);
-      const places = new Map<string, TreeEntry[]>();
+      // Every folder a policy may be in, each spelling of a place's name (.github and .GitHub).
       const wanted = root.entries.filter(
-        (e) => isTree(e) && Object.hasOwn(POLICY_PLACES, e.name.toLowerCase()) && e.name !== '',
+        (e) => isTree(e) && e.name !== '' && Object.hasOwn(POLICY_PLACES, e.name.toLowerCase()),
       );
       const found = await Promise.all(wanted.map((e) => treeOf(e.oid)));
-      wanted.forEach((e, i) => {
-        if (!places.has(e.name.toLowerCase())) places.set(e.name.toLowerCase(), found[i]!.entries);
-      });
+      const places = new Map(wanted.map((e, i) => [e.name, found[i]!.entries]));
       const mailmap = root.entries.find((e) => e.name === '.mailmap' && isRegularFile(e))?.oid;
       return { commit, root, places, mailmap };
     }),
