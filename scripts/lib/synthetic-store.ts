@@ -14,7 +14,7 @@ const DAY = 86400;
 const START = 1_735_689_600; // 2025-01-01
 
 /** Small deterministic PRNG (mulberry32): the same seed gives the same store everywhere. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
