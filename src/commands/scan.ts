@@ -151,15 +151,19 @@ function checkedFlags(v: ScanValues) {
     const problem = botPatternProblem(p);
     if (problem) throw new UsageError(`--bot-pattern ${JSON.stringify(p)}: ${problem}`);
   }
-  const asked =
-    v.rules === undefined
-      ? undefined
-      : v.rules
-          .split(',')
-          .map((r) => r.trim())
-          .filter(Boolean);
+  const asked = askedRules(v.rules);
+  return { asOf, since, fetch, forge, concurrency, busFactorMonths, waitSeconds, shard, asked } as const;
+}
+
+/** The rule ids `--rules` names, each one badgepress scan measures; undefined without the flag. */
+function askedRules(flag: string | undefined): string[] | undefined {
+  if (flag === undefined) return undefined;
+  const asked = flag
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
   const known = measuredRuleIds({ dependents: true }).sort();
-  for (const r of asked ?? []) {
+  for (const r of asked) {
     const problem = ruleIdProblem(r);
     if (problem) throw new UsageError(`--rules ${JSON.stringify(r)}: ${problem}`);
     if (!known.includes(r))
@@ -167,9 +171,9 @@ function checkedFlags(v: ScanValues) {
         `--rules ${JSON.stringify(r)}: no rule badgepress scan measures has this id; it measures ${known.join(', ')} (ids are case-sensitive)`,
       );
   }
-  if (asked?.length === 0)
+  if (asked.length === 0)
     throw new UsageError(`--rules: name at least one rule id, e.g. --rules ${RULE.commits.id},${RULE.busFactor.id}`);
-  return { asOf, since, fetch, forge, concurrency, busFactorMonths, waitSeconds, shard, asked } as const;
+  return asked;
 }
 
 /** `forgeFor`: the forge adapters (default: the config's `hosts:` and the known forges). */
