@@ -12,8 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { forgeAnswersPath } from '../src/measure/forge/index.ts';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { startGitHub, type GhRepository } from '../scripts/lib/forge-peers/github.ts';
-import { startGitLab } from '../scripts/lib/forge-peers/gitlab.ts';
-import { startGitea } from '../scripts/lib/forge-peers/gitea.ts';
+import { startGitLab, type GlProject } from '../scripts/lib/forge-peers/gitlab.ts';
+import { startGitea, type GtRepository } from '../scripts/lib/forge-peers/gitea.ts';
 import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';
 import { measureOn, type MeasureOn } from './helpers/forge-measure.ts';
 
@@ -279,5 +279,181 @@ describe("conditional requests with the last scan's ETags", () => {
     expect(r.notes).toHaveLength(1);
     expect(r.notes![0]).toMatch(/^the forge's answers were not kept for the next scan \(/);
     expect(r.notes![0]).toContain(`(${file}): EISDIR`);
+  });
+});
+
+// Reactions kept between scans (issue 33, "Budget"): GitLab and Gitea/Forgejo answer no
+// conditional request, so an issue unchanged since the last scan (its `updated_at` and comment
+// count as the issues list gives them) takes what its per-issue lists yielded then. The
+// stand-ins date an issue as the forges' source does (scripts/lib/forge-peers/gitlab.ts and
+// gitea.ts); every expected value is a scan of the same state with nothing kept.
+describe('reactions kept between scans where no conditional request is answered', () => {
+  /** A scan of `server` with nothing kept: what a kept finding must give byte for byte. */
+  const fresh = (server: ForgeServer, o: Omit<MeasureOn, 'answersDir'>) => measureOn(server, o);
+  /** The per-issue lists (notes, resource events, timeline) among `server`'s requests from `from`. */
+  const perIssue = (server: ForgeServer, from: number) =>
+    server.requests
+      .slice(from)
+      .map((q) => q.path)
+      .filter((p) => /\/issues\/\d+\//.test(p));
+  /** The issues whose lists were asked among `server`'s requests from `from`. */
+  const issuesRead = (server: ForgeServer, from: number) =>
+    new Set(perIssue(server, from).map((p) => p.split('/issues/')[1]!.split('/')[0]));
+  const reaction = (r: ForgeResult) => r.measurements[0]!.values.ISSUE_REACTION_TIME;
+
+  const GL = {
+    kind: 'gitlab',
+    host: 'gitlab.example',
+    path: 'acme/widget',
+    tokens: 'glpat-secret-kept',
+    times: [E] as number[],
+  } as const;
+  /** Four issues by outsiders, one by a maintainer (never read); answered by `maint` and `tri`. */
+  const gitlabProject = (): GlProject => ({
+    members: [
+      { username: 'maint', access: 40 },
+      { username: 'tri', access: 20 },
+    ],
+    issues: [
+      { iid: 1, created: '2026-10-01T00:00:00Z', author: { username: 'ann' } },
+      { iid: 2, created: '2026-10-02T00:00:00Z', author: { username: 'bob' } },
+      { iid: 3, created: '2026-10-03T00:00:00Z', author: { username: 'cy' } },
+      { iid: 4, created: '2026-10-04T00:00:00Z', author: { username: 'dee' } },
+      { iid: 5, created: '2026-10-05T00:00:00Z', author: { username: 'maint' } },
+    ],
+    notes: [
+      { issue: 1, created: '2026-10-03T00:00:00Z', author: { username: 'maint' }, body: 'Thanks' },
+      { issue: 2, created: '2026-10-02T06:00:00Z', author: { username: 'bob' }, body: 'Any news?' },
+      { issue: 3, created: '2026-10-05T00:00:00Z', author: { username: 'tri' }, body: 'Looking' },
+    ],
+    events: [
+      { kind: 'label', action: 'add', issue: 1, created: '2026-10-02T00:00:00Z', user: { username: 'tri' } },
+      { kind: 'state', state: 'closed', issue: 3, created: '2026-10-04T00:00:00Z', user: { username: 'maint' } },
+    ],
+  });
+
+  it('GitLab: an unchanged rescan asks no per-issue list; a new note re-reads its issue alone', async () => {
+    const project = gitlabProject();
+    const server = (servers[0] = await startGitLab(project));
+    const file = await answersFile(GL);
+    const first = await scanOnce(server, file, GL);
+    expect(first.failures).toEqual([]);
+    // Four outsiders' issues, four lists each (notes, label, milestone and state events).
+    expect(perIssue(server, 0)).toHaveLength(16);
+
+    let from = server.requests.length;
+    const second = await scanOnce(server, file, GL);
+    expect(perIssue(server, from)).toEqual([]);
+    expect(second.requests).toBe(first.requests - 16);
+    expect(second.measurements).toEqual(first.measurements);
+
+    // A maintainer answers issue 2 (GitLab touches the issue: its updated_at moves).
+    project.notes!.push({ issue: 2, created: '2026-10-02T12:00:00Z', author: { username: 'maint' }, body: 'On it' });
+    from = server.requests.length;
+    const third = await scanOnce(server, file, GL);
+    expect(issuesRead(server, from)).toEqual(new Set(['2']));
+    expect(perIssue(server, from)).toHaveLength(4);
+    expect(reaction(third)).not.toEqual(reaction(second));
+    expect(third.measurements).toEqual((await fresh(server, GL)).measurements);
+  });
+
+  it('GitLab: a deleted note (no touch, one note fewer) re-reads its issue; the values as a fresh scan', async () => {
+    const project = gitlabProject();
+    const server = (servers[0] = await startGitLab(project));
+    const file = await answersFile(GL);
+    await scanOnce(server, file, GL);
+    // Notes::DestroyService destroys the note: updated_at stays, user_notes_count drops.
+    project.notes![0]!.deleted = true;
+    const from = server.requests.length;
+    const after = await scanOnce(server, file, GL);
+    expect(issuesRead(server, from)).toEqual(new Set(['1']));
+    expect(after.measurements).toEqual((await fresh(server, GL)).measurements);
+  });
+
+  it('GitLab: a bot pattern that makes a maintainer a bot re-reads every issue; one that names nobody, none', async () => {
+    const server = (servers[0] = await startGitLab(gitlabProject()));
+    const file = await answersFile(GL);
+    await scanOnce(server, file, GL);
+    let from = server.requests.length;
+    const nobody = { ...GL, botPatterns: ['^nobody$'] };
+    const unchanged = await scanOnce(server, file, nobody);
+    expect(perIssue(server, from)).toEqual([]);
+    expect(unchanged.measurements).toEqual((await fresh(server, nobody)).measurements);
+
+    from = server.requests.length;
+    const triBot = { ...GL, botPatterns: ['^tri$'] };
+    const changed = await scanOnce(server, file, triBot);
+    expect(perIssue(server, from)).toHaveLength(16);
+    expect(changed.measurements).toEqual((await fresh(server, triBot)).measurements);
+    expect(reaction(changed)).not.toEqual(reaction(unchanged));
+  });
+
+  const GT = {
+    kind: 'gitea',
+    host: 'forge.example',
+    path: 'acme/widget',
+    tokens: 'fj-secret-kept',
+    times: [E] as number[],
+  } as const;
+  const giteaRepository = (): GtRepository => ({
+    owner: 'acme',
+    members: ['maint'],
+    collaborators: ['tri'],
+    issues: [
+      { number: 1, created: '2026-10-01T00:00:00Z', author: 'ann' },
+      { number: 2, created: '2026-10-02T00:00:00Z', author: 'bob' },
+      { number: 3, created: '2026-10-03T00:00:00Z', author: 'cy' },
+      { number: 4, created: '2026-10-04T00:00:00Z', author: 'maint' },
+    ],
+    timeline: [
+      { issue: 1, type: 'comment', created: '2026-10-03T00:00:00Z', user: 'maint' },
+      { issue: 1, type: 'label', created: '2026-10-02T00:00:00Z', user: 'tri' },
+      { issue: 2, type: 'comment', created: '2026-10-02T06:00:00Z', user: 'bob' },
+      { issue: 3, type: 'close', created: '2026-10-04T00:00:00Z', user: 'maint' },
+    ],
+  });
+
+  it('Gitea/Forgejo: an unchanged rescan asks no timeline; a new comment re-reads its issue alone', async () => {
+    const repo = giteaRepository();
+    const server = (servers[0] = await startGitea(repo));
+    const file = await answersFile(GT);
+    const first = await scanOnce(server, file, GT);
+    expect(first.failures).toEqual([]);
+    expect(perIssue(server, 0)).toHaveLength(3);
+
+    let from = server.requests.length;
+    const second = await scanOnce(server, file, GT);
+    expect(perIssue(server, from)).toEqual([]);
+    expect(second.requests).toBe(first.requests - 3);
+    expect(second.measurements).toEqual(first.measurements);
+
+    repo.timeline!.push({ issue: 2, type: 'comment', created: '2026-10-02T12:00:00Z', user: 'maint' });
+    from = server.requests.length;
+    const third = await scanOnce(server, file, GT);
+    expect(perIssue(server, from)).toEqual(['/api/v1/repos/acme/widget/issues/2/timeline']);
+    expect(reaction(third)).not.toEqual(reaction(second));
+    expect(third.measurements).toEqual((await fresh(server, GT)).measurements);
+
+    from = server.requests.length;
+    const triBot = { ...GT, botPatterns: ['^tri$'] };
+    const changed = await scanOnce(server, file, triBot);
+    expect(perIssue(server, from)).toHaveLength(3);
+    expect(changed.measurements).toEqual((await fresh(server, triBot)).measurements);
+  });
+
+  it('an issue changed in the last minutes is read again next time: GitLab skips a touch within a minute of the last', async () => {
+    const project = gitlabProject();
+    project.notes!.push({
+      issue: 4,
+      created: new Date(Date.now() - 60_000).toISOString(),
+      author: { username: 'ann' },
+      body: 'Still broken',
+    });
+    const server = (servers[0] = await startGitLab(project));
+    const file = await answersFile(GL);
+    await scanOnce(server, file, GL);
+    const from = server.requests.length;
+    await scanOnce(server, file, GL);
+    expect(issuesRead(server, from)).toEqual(new Set(['4']));
   });
 });

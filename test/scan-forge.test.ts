@@ -200,11 +200,19 @@ describe('badgepress scan with forge APIs', () => {
     const kept = readdirSync(join(root, 'mirrors'), { recursive: true }).filter((f) =>
       String(f).endsWith('.forge.json'),
     );
-    // The GitHub repository's alone: GitLab's and Forgejo's APIs answer no conditional request
-    // worth sending (docs/reference/scan.md), so nothing is kept for them.
-    expect(kept.map((f) => String(f).split(/[\\/]/)[0])).toEqual(['github.com']);
-    for (const f of kept)
-      expect(readFileSync(join(root, 'mirrors', String(f)), 'utf8')).not.toContain('ghp-e2e-secret');
+    // GitLab's and Forgejo's APIs answer no conditional request worth sending
+    // (docs/reference/scan.md): their files keep no answer, only the reactions their issues'
+    // lists yielded, for the issues unchanged at the next scan.
+    expect(kept.map((f) => String(f).split(/[\\/]/)[0]).sort()).toEqual([
+      'forge.example',
+      'github.com',
+      'gitlab.example',
+    ]);
+    for (const f of kept) {
+      const text = readFileSync(join(root, 'mirrors', String(f)), 'utf8');
+      for (const token of ['ghp-e2e-secret', 'glpat-e2e-secret']) expect(text).not.toContain(token);
+      if (!String(f).startsWith('github.com')) expect(JSON.parse(text).answers).toEqual({});
+    }
   });
 
   it('an API failure nulls only the rules that needed it, names its cause once, and exits 1', async () => {

@@ -5,6 +5,7 @@ import { forgeFor } from '../../src/measure/forge/index.ts';
 import type { ForgeRequest, ForgeResult } from '../../src/measure/types.ts';
 import type { ForgeServer } from '../../scripts/lib/forge-peers/server.ts';
 import type { HostConfig } from '../../src/config/types.ts';
+import { botTest } from '../../src/measure/bots.ts';
 
 export interface MeasureOn {
   kind: HostConfig['kind'];
@@ -20,6 +21,8 @@ export interface MeasureOn {
   answersDir?: string;
   /** Bytes of kept bodies its file holds at most. */
   keptAnswerBytes?: number;
+  /** The scan's bot patterns (scan.botPatterns). */
+  botPatterns?: string[];
 }
 
 export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<ForgeResult> {
@@ -47,6 +50,7 @@ export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<Forg
     git: { tagNames: new Set(o.tagNames ?? []) },
     windowMonths: o.windowMonths ?? {},
     horizonMonths: 12,
+    ...(o.botPatterns ? { isBot: botTest(o.botPatterns) } : {}),
   };
   const result = await forge(request.target)!.measure(request);
   expect(server.violations).toEqual([]);

@@ -104,6 +104,8 @@ const NOT_FOUND: Reply = {
 
 export async function startGitea(r: GtRepository): Promise<ForgeServer> {
   const cap = r.pageCap ?? 50;
+  /** An issue's timeline as it stands at the request (a test may add to it between scans). */
+  const timelineOf = (issue: number) => (r.timeline ?? []).filter((t) => t.issue === issue);
   const paged = (items: unknown[], req: RequestSeen, base: string): Reply => {
     const q = new URLSearchParams(req.query);
     q.set('limit', String(Math.min(cap, Number(req.query.get('limit') ?? 30))));
@@ -181,7 +183,13 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
           title: `Issue ${i.number}`,
           state: 'open',
           created_at: i.created,
-          updated_at: i.created,
+          // CreateComment ends by updating the issue's updated_unix, whatever the comment's type
+          // (models/issues/comment.go, updateCommentInfos); `comments` counts the comments
+          // proper (NumComments).
+          updated_at: new Date(Math.max(unix(i.created), ...timelineOf(i.number).map((t) => unix(t.created))) * 1000)
+            .toISOString()
+            .replace('.000Z', 'Z'),
+          comments: timelineOf(i.number).filter((t) => t.type === 'comment').length,
           user: user(i.author),
           ...(i.pull ? { pull_request: { merged: false, draft: false } } : {}),
         }));
@@ -189,16 +197,14 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
     }),
     route('/repos/{owner}/{repo}/issues/{index}/timeline', (p, req, base) =>
       paged(
-        (r.timeline ?? [])
-          .filter((t) => t.issue === Number(p.index))
-          .map((t, k) => ({
-            id: k + 1,
-            type: t.type,
-            created_at: t.created,
-            updated_at: t.created,
-            user: user(t.user),
-            body: '',
-          })),
+        timelineOf(Number(p.index)).map((t, k) => ({
+          id: k + 1,
+          type: t.type,
+          created_at: t.created,
+          updated_at: t.created,
+          user: user(t.user),
+          body: '',
+        })),
         req,
         base,
       ),

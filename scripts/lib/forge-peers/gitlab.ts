@@ -34,6 +34,8 @@ export interface GlNote {
   author: GlUser;
   body: string;
   system?: boolean;
+  /** Deleted since: no longer listed or counted, its touch of the issue stays. */
+  deleted?: boolean;
 }
 /** A resource event of an issue (resource_label_events, _milestone_events, _state_events). */
 export type GlResourceEvent = { issue: number; created: string; user: GlUser } & (
@@ -315,6 +317,24 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
       },
     };
   };
+  /**
+   * When an issue last changed, as GitLab dates it: a note touches its issue (Note
+   * `after_save :touch_noteable`), a label change touches it (Issuable::Callbacks::Labels), a
+   * touch within a minute of the last update is skipped (ThrottledTouch, TOUCH_INTERVAL); a
+   * milestone or state change saves the issue's own attributes, never skipped. A deleted
+   * note touches nothing (Notes::DestroyService: `note.destroy`, no after_save).
+   */
+  const updatedAt = (i: GlIssue): string => {
+    const changes = [
+      ...(p.notes ?? []).filter((n) => n.issue === i.iid).map((n) => ({ at: unix(n.created), throttled: true })),
+      ...(p.events ?? [])
+        .filter((e) => e.issue === i.iid)
+        .map((e) => ({ at: unix(e.created), throttled: e.kind === 'label' })),
+    ].sort((a, b) => a.at - b.at);
+    let updated = unix(i.created);
+    for (const c of changes) if (!c.throttled || c.at - updated > 60) updated = Math.max(updated, c.at);
+    return new Date(updated * 1000).toISOString();
+  };
   /** GitLab's answer to an anonymous call of an API that calls `authenticate!` first. */
   const unauthorized: Reply = { status: 401, body: { message: '401 Unauthorized' } };
   /** `authorize!` refused (lib/api/helpers.rb: `forbidden!`), with a token or without. */
@@ -333,7 +353,8 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
             title: `Issue ${i.iid}`,
             state: 'opened',
             created_at: i.created,
-            updated_at: i.created,
+            updated_at: updatedAt(i),
+            user_notes_count: (p.notes ?? []).filter((n) => n.issue === i.iid && !n.system && !n.deleted).length,
             closed_at: null,
             author: user(i.author),
             assignees: [],
@@ -351,7 +372,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         ? unauthorized
         : paged(
             (p.notes ?? [])
-              .filter((n) => n.issue === Number(params.issue_iid))
+              .filter((n) => n.issue === Number(params.issue_iid) && !n.deleted)
               .map((n, k) => {
                 if (n.system && RESOURCE_EVENT_NOTE.test(n.body))
                   throw new Error(`GitLab records "${n.body}" as a resource event, not a note`);

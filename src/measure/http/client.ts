@@ -9,7 +9,7 @@
 // A client library runs on top of `fetch` below; adapters without one call `getJson`/`pages`.
 import { counted } from '../../model/plural.ts';
 import { remoteText } from '../../model/safe-text.ts';
-import { type ConditionalAnswers, type KeptShape, keptPart } from './conditional-answers.ts';
+import { type ConditionalAnswers, type KeptFindings, type KeptShape, keptPart } from './conditional-answers.ts';
 import { ApiError, httpFailure, rateLimitFailure } from './errors.ts';
 
 /** How much one repository's forge work may take; `hosts:` may set each (scan.md lists them). */
@@ -324,6 +324,11 @@ export class ApiClient {
   private readonly signal?: AbortSignal;
   /** The answers of the repository's last scan, asked again with If-None-Match. */
   private readonly answers?: ConditionalAnswers;
+  /**
+   * Where the adapter reads the findings of the repository's last scan and keeps this scan's
+   * (the same file as the answers, on every forge: findings need no conditional request).
+   */
+  readonly keptFindings?: KeptFindings;
   /** A token the adapter minted for this repository (an app installation's), used instead of the pool. */
   private ownToken?: string;
   /** Every secret a message must never show: the pool's tokens and those minted. */
@@ -345,6 +350,7 @@ export class ApiClient {
     this.access = access;
     // An API that answers no conditional request is asked none, and nothing is kept for it.
     this.answers = access.quirks?.conditional ? answers : undefined;
+    this.keptFindings = answers;
     this.secrets = [...access.tokens];
     this.label = label;
     this.bounds = {

@@ -10,6 +10,18 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
+/**
+ * What an adapter drew from answers of the last scan and keeps instead of them (a value in
+ * JSON's terms, by key): on a forge whose API answers no conditional request, an unchanged
+ * issue's reaction findings (forge/core/issue-findings.ts) spare its per-issue lists.
+ */
+export interface KeptFindings {
+  /** The finding the last scan kept under `key`, if any (unchecked: the reader checks its shape). */
+  finding(key: string): unknown;
+  /** Keeps a finding for the next scan, within the file's byte bound. */
+  keepFinding(key: string, value: unknown): void;
+}
+
 /** What one GET answered, enough to answer it again: its validator, status, headers and body. */
 export interface StoredAnswer {
   etag: string;
@@ -60,17 +72,36 @@ const NOT_STORED =
  * One repository's answers: those of its last scan (`previous`, asked with If-None-Match) and
  * those of this one (`kept`, written back by `save`: a list no longer asked is dropped).
  */
-export class ConditionalAnswers {
+export class ConditionalAnswers implements KeptFindings {
   /** Answers 304 Not Modified this scan. */
   notModified = 0;
   private readonly previous: ReadonlyMap<string, StoredAnswer>;
   private readonly kept = new Map<string, StoredAnswer>();
+  private readonly previousFindings: ReadonlyMap<string, unknown>;
+  private readonly keptFindings = new Map<string, unknown>();
+  /** Bytes of bodies and findings kept this scan (one bound for both). */
   private keptBytes = 0;
   private readonly maxBytes: number;
 
-  constructor(previous: ReadonlyMap<string, StoredAnswer> = new Map(), maxBytes = MAX_STORED_ANSWER_BYTES) {
+  constructor(
+    previous: ReadonlyMap<string, StoredAnswer> = new Map(),
+    maxBytes = MAX_STORED_ANSWER_BYTES,
+    previousFindings: ReadonlyMap<string, unknown> = new Map(),
+  ) {
     this.previous = previous;
     this.maxBytes = maxBytes;
+    this.previousFindings = previousFindings;
+  }
+
+  finding(key: string): unknown {
+    return this.previousFindings.get(key);
+  }
+
+  keepFinding(key: string, value: unknown): void {
+    const size = Buffer.byteLength(key) + Buffer.byteLength(JSON.stringify(value));
+    if (this.keptFindings.has(key) || this.keptBytes + size > this.maxBytes) return;
+    this.keptFindings.set(key, value);
+    this.keptBytes += size;
   }
 
   /** The answer the last scan stored for `key`, if any. */
@@ -120,7 +151,8 @@ export class ConditionalAnswers {
       return new ConditionalAnswers(new Map(), maxBytes);
     }
     const previous = new Map<string, StoredAnswer>();
-    const doc = parsed as { version?: unknown; answers?: unknown };
+    const findings = new Map<string, unknown>();
+    const doc = parsed as { version?: unknown; answers?: unknown; findings?: unknown };
     if (doc?.version === VERSION && doc.answers && typeof doc.answers === 'object') {
       for (const [key, a] of Object.entries(doc.answers as Record<string, StoredAnswer>)) {
         if (
@@ -131,20 +163,22 @@ export class ConditionalAnswers {
         )
           previous.set(key, a);
       }
+      if (doc.findings && typeof doc.findings === 'object' && !Array.isArray(doc.findings))
+        for (const [key, f] of Object.entries(doc.findings)) findings.set(key, f);
     }
-    return new ConditionalAnswers(previous, maxBytes);
+    return new ConditionalAnswers(previous, maxBytes, findings);
   }
 
   /**
-   * Writes this scan's answers (written whole, then renamed: a reader never sees half a file);
-   * none kept (a forge that answers no conditional request, or sends no ETag) leaves no file,
-   * and removes the last scan's.
+   * Writes this scan's answers and findings (written whole, then renamed: a reader never sees
+   * half a file); none kept (no ETag, no finding) leaves no file, and removes the last scan's.
    */
   async save(file: string): Promise<void> {
-    if (this.kept.size === 0) return rm(file, { force: true });
+    if (this.kept.size === 0 && this.keptFindings.size === 0) return rm(file, { force: true });
     await mkdir(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify({ version: VERSION, answers: Object.fromEntries(this.kept) }));
+    const findings = this.keptFindings.size > 0 ? { findings: Object.fromEntries(this.keptFindings) } : {};
+    await writeFile(tmp, JSON.stringify({ version: VERSION, answers: Object.fromEntries(this.kept), ...findings }));
     await rename(tmp, file);
   }
 }

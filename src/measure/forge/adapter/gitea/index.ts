@@ -8,6 +8,7 @@ import { ApiError, undocumented, type FailureKind } from '../../../http/errors.t
 import type { ApiClient } from '../../../http/client.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackagesFound } from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
+import { issueFindings } from '../../core/issue-findings.ts';
 import type { ForgeRequest } from '../../../types.ts';
 import { loginIsBot } from '../../../bots.ts';
 import { isoTime } from '../../../../model/calendar.ts';
@@ -93,14 +94,19 @@ export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource
 
     async issues(since: number): Promise<ForgeIssue[]> {
       // `since` filters by last update: every issue opened after it was updated after it too.
-      const listed = await all<{ number: number; created_at: string; user: User; pull_request?: unknown }>(
-        `${repo}/issues`,
-        {
-          state: 'all',
-          type: 'issues',
-          since: isoTime(since),
-        },
-      );
+      type Listed = {
+        number: number;
+        created_at: string;
+        updated_at?: string;
+        comments?: number;
+        user: User;
+        pull_request?: unknown;
+      };
+      const listed = await all<Listed>(`${repo}/issues`, {
+        state: 'all',
+        type: 'issues',
+        since: isoTime(since),
+      });
       const fresh = listed.filter((i) => !i.pull_request && unixOf(i.created_at) > since);
       if (fresh.length === 0) return [];
       const keepers = await maintainers();
@@ -109,16 +115,31 @@ export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource
         bot: !u || isGiteaBot(u.login) || loginIsBot(request.isBot, u.login),
         maintainer: !!u && keepers.has(u.login.toLowerCase()),
       });
+      // An issue unchanged since the last scan takes its reactions then (core/issue-findings.ts):
+      // CreateComment updates the issue's updated_unix for every comment type, the timeline's
+      // entries included; a deleted comment does not, but lowers the issue's comment count.
+      // docs/reference/scan.md cites each.
+      const findings = issueFindings(
+        http.keptFindings,
+        [...keepers].filter((login) => !actor({ login }).bot),
+      );
       const out: ForgeIssue[] = [];
       for (const i of fresh) {
         const issue: ForgeIssue = { createdAt: unixOf(i.created_at), author: actor(i.user), reactions: [] };
         out.push(issue);
         if (issue.author.bot || issue.author.maintainer) continue;
+        const state = { updatedAt: i.updated_at, comments: i.comments };
+        const kept = findings.reuse(i.number, state);
+        if (kept) {
+          issue.reactions = kept;
+          continue;
+        }
         const timeline = await all<{ type?: string; created_at?: string; user?: User }>(
           `${repo}/issues/${i.number}/timeline`,
         );
         for (const t of timeline)
           if (t.type && REACTIONS.has(t.type)) issue.reactions.push({ at: unixOf(t.created_at), actor: actor(t.user) });
+        findings.keep(i.number, state, issue.reactions);
       }
       return out;
     },

@@ -8,6 +8,7 @@ import type { ApiClient } from '../../../http/client.ts';
 import type { CiRuns, ForgeRelease, ForgeSource, PackagesFound, PackageVersion } from '../../core/measurer.ts';
 import type { RegistryOff } from '../../../../model/measured-rules.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
+import { issueFindings } from '../../core/issue-findings.ts';
 import type { ForgeRequest, RegistryStates } from '../../../types.ts';
 import { loginIsBot } from '../../../bots.ts';
 import { isoTime } from '../../../../model/calendar.ts';
@@ -138,7 +139,8 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
     },
 
     async issues(since: number): Promise<ForgeIssue[]> {
-      const listed = await all<{ iid: number; created_at: string; author: User }>('/issues', {
+      type Listed = { iid: number; created_at: string; updated_at?: string; user_notes_count?: number; author: User };
+      const listed = await all<Listed>('/issues', {
         created_after: isoTime(since),
         scope: 'all',
       });
@@ -154,6 +156,14 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
         bot: isGitLabBot(u.username) || loginIsBot(request.isBot, u.username),
         maintainer: maintainers.has(u.username),
       });
+      // An issue unchanged since the last scan takes its reactions then (core/issue-findings.ts):
+      // a note (Note after_save :touch_noteable), a label (Issuable::Callbacks::Labels touches),
+      // a milestone or a state change (saved attributes) bumps updated_at; a deleted note does
+      // not, but lowers user_notes_count. docs/reference/scan.md cites each.
+      const findings = issueFindings(
+        http.keptFindings,
+        [...maintainers].filter((name) => !actor({ id: 0, username: name }).bot),
+      );
       const out: ForgeIssue[] = [];
       for (const i of listed) {
         const createdAt = unixOf(i.created_at);
@@ -161,6 +171,12 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
         const issue: ForgeIssue = { createdAt, author: actor(i.author), reactions: [] };
         out.push(issue);
         if (issue.author.bot || issue.author.maintainer) continue;
+        const state = { updatedAt: i.updated_at, comments: i.user_notes_count };
+        const kept = findings.reuse(i.iid, state);
+        if (kept) {
+          issue.reactions = kept;
+          continue;
+        }
         // Comments and assignment notes, then the label, milestone and state events.
         const notes = await all<{ body: string; system: boolean; created_at: string; author: User }>(
           `/issues/${i.iid}/notes`,
@@ -175,6 +191,7 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
             if (e.user && counts(e)) issue.reactions.push({ at: unixOf(e.created_at), actor: actor(e.user) });
           }
         }
+        findings.keep(i.iid, state, issue.reactions);
       }
       return out;
     },

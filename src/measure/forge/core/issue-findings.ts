@@ -1,0 +1,103 @@
+// An issue's reaction findings kept between scans (issue 33, "Budget"): on a forge whose API
+// answers no conditional request (GitLab, Gitea/Forgejo), the per-issue lists a scan reads to
+// find an issue's reactions are its cost. The issues list, read every scan, says when each
+// issue last changed; an issue unchanged since the last scan takes what its lists yielded then
+// (each qualifying reactor's earliest reaction, and how many reactions had no readable time),
+// and its lists are not asked. Correct only because every reaction the adapters count bumps
+// the issue's `updated_at` (docs/reference/scan.md, "Reactions kept between scans", cites each
+// forge's source); a deletion, which does not, changes the comment count the state also holds.
+import { createHash } from 'node:crypto';
+import type { KeptFindings } from '../../http/conditional-answers.ts';
+import type { IssueReaction } from './rules.ts';
+
+/**
+ * Seconds an issue must have been unchanged before its finding is kept: GitLab skips touching
+ * an issue updated less than a minute before (ThrottledTouch::TOUCH_INTERVAL), so a reaction
+ * in that minute leaves `updated_at` as it was; the rest covers a clock off the forge's.
+ */
+export const SETTLED_SECONDS = 300;
+
+/** One issue's kept finding: [time, login] of each qualifying reactor's earliest reaction; unreadable times. */
+interface Finding {
+  r: Array<[number, string]>;
+  u: number;
+}
+
+export interface IssueFindings {
+  /**
+   * The reactions the last scan found on issue `id` when its state is the same (kept again for
+   * the next scan), else undefined.
+   */
+  reuse(id: number, state: IssueState): IssueReaction[] | undefined;
+  /** Keeps what issue `id`'s lists yielded, when it has been unchanged long enough to trust. */
+  keep(id: number, state: IssueState, reactions: readonly IssueReaction[]): void;
+}
+
+/**
+ * What the issues list says of an issue's state: when it last changed, and its count of
+ * comments (a deleted comment lowers it without changing `updated_at`).
+ */
+export interface IssueState {
+  updatedAt: string | undefined;
+  comments: number | undefined;
+}
+
+/**
+ * The findings of one repository's scan. `qualifying`: the logins whose reactions count (the
+ * maintainers that are no bot); a finding holds only theirs, so it is kept under a hash of
+ * them: a change of membership or of the bot patterns that touches one of them reads every
+ * issue again. `nowSeconds`: this scan's clock, for SETTLED_SECONDS.
+ */
+export function issueFindings(
+  kept: KeptFindings | undefined,
+  qualifying: Iterable<string>,
+  nowSeconds = Date.now() / 1000,
+): IssueFindings {
+  const context = createHash('sha256')
+    .update([...new Set(qualifying)].sort().join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+  const keyOf = (id: number, s: IssueState): string | undefined =>
+    typeof s.updatedAt === 'string' && Number.isInteger(s.comments)
+      ? `reactions ${context} ${id} ${s.updatedAt} ${s.comments}`
+      : undefined;
+  return {
+    reuse(id, state) {
+      const key = keyOf(id, state);
+      const f = key === undefined ? undefined : kept?.finding(key);
+      if (key === undefined || !isFinding(f)) return undefined;
+      // Kept again for the scan after this one: the issue is as unchanged then as now.
+      kept?.keepFinding(key, f);
+      const reactions: IssueReaction[] = f.r.map(([at, login]) => ({
+        at,
+        actor: { login, bot: false, maintainer: true },
+      }));
+      for (let i = 0; i < f.u; i++) reactions.push({ at: NaN, actor: { login: '', bot: true, maintainer: false } });
+      return reactions;
+    },
+    keep(id, state, reactions) {
+      const key = keyOf(id, state);
+      const updated = Date.parse(state.updatedAt ?? '') / 1000;
+      if (key === undefined || !kept || !(updated <= nowSeconds - SETTLED_SECONDS)) return;
+      const earliest = new Map<string, number>();
+      let u = 0;
+      for (const r of reactions) {
+        if (!Number.isFinite(r.at)) u++;
+        else if (!r.actor.bot && r.actor.maintainer)
+          earliest.set(r.actor.login, Math.min(r.at, earliest.get(r.actor.login) ?? Infinity));
+      }
+      kept.keepFinding(key, { r: [...earliest].map(([login, at]) => [at, login]), u } satisfies Finding);
+    },
+  };
+}
+
+function isFinding(f: unknown): f is Finding {
+  if (!f || typeof f !== 'object') return false;
+  const { r, u } = f as Partial<Finding>;
+  return (
+    Number.isInteger(u) &&
+    (u as number) >= 0 &&
+    Array.isArray(r) &&
+    r.every((x) => Array.isArray(x) && x.length === 2 && Number.isFinite(x[0]) && typeof x[1] === 'string')
+  );
+}
