@@ -219,7 +219,7 @@ export async function forgeRows(
       const [quiet, busy] = BEFORE[kind];
       say(
         `forge requests counted per repository, ${kind} (quiet; busy: first scan then an unchanged rescan the next day)`,
-        `${figures[0]}; ${figures[1]}; busy first listed by a source: ${fromSource} (before: ${quiet} then ${quiet}; ${busy} then ${busy}; busy first: ${busyMs.toFixed(0)} ms over loopback; its answers kept for the rescan: ${busyKeptBytes === 0 ? 'none' : `${(busyKeptBytes / 1024).toFixed(1)} KiB`})`,
+        `${figures[0]}; ${figures[1]}; busy first listed by a source: ${fromSource} (before: ${quiet} then ${quiet}; ${busy} then ${busy}; busy first: ${busyMs.toFixed(0)} ms over loopback; its file kept for the rescan (answers, reactions): ${busyKeptBytes === 0 ? 'none' : `${(busyKeptBytes / 1024).toFixed(1)} KiB`})`,
         `forgeRequests_${kind}`,
         figures.join('; '),
       );
