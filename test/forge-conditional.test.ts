@@ -2,8 +2,9 @@
 // a file beside its mirror (the fields the adapter reads of each), asked again with
 // If-None-Match, where the adapter says its forge answers them. The stand-ins validate as each
 // forge documents: GitHub answers 304 (free against its limit), GitLab sends ETags but answers
-// whole, Gitea/Forgejo sends none on its API: nothing is kept for those two, nothing asked
-// conditionally. Expected figures are counted by hand.
+// whole, Gitea/Forgejo sends none on its API: no answer is kept for those two, nothing asked
+// conditionally; their issues' reactions are kept instead (the last describe). Expected
+// figures are counted by hand.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

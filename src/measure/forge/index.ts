@@ -80,8 +80,8 @@ export interface ForgeSettings {
 }
 
 /**
- * The file beside a repository's mirror holding its forge answers (ETags and bodies) of the
- * last scan: <mirrors>/<host>/<name>-<hash>.forge.json (in the mirrors folder even for a
+ * The file beside a repository's mirror holding its forge answers (ETags and the fields read)
+ * of the last scan, and the adapters' findings (an unchanged issue's reactions): <mirrors>/<host>/<name>-<hash>.forge.json (in the mirrors folder even for a
  * `mirror=` repository, which is not ours to write beside).
  */
 export function forgeAnswersPath(mirrors: string, target: ScanTarget): string {

@@ -64,7 +64,8 @@ type Outcome<T> = { ok: T } | { failed: string };
 
 /**
  * Where a repository's forge answers are kept between scans (a file of its own, asked again
- * conditionally the next scan), and the bytes of bodies one file holds at most.
+ * conditionally the next scan, with the adapter's findings: core/issue-findings.ts), and the
+ * bytes of bodies and findings one file holds at most.
  */
 export interface KeptAnswers {
   file: (target: ScanTarget) => string;
