@@ -371,6 +371,22 @@ describe('reactions kept between scans where no conditional request is answered'
     expect(after.measurements).toEqual((await fresh(server, GL)).measurements);
   });
 
+  it('a kept finding not of its shape is read as none: its issue asked again, the values the same', async () => {
+    const server = (servers[0] = await startGitLab(gitlabProject()));
+    const file = await answersFile(GL);
+    const first = await scanOnce(server, file, GL);
+    const doc = JSON.parse(await readFile(file, 'utf8')) as { findings: Record<string, unknown> };
+    const keys = Object.keys(doc.findings);
+    expect(keys).toHaveLength(4);
+    doc.findings[keys[0]!] = { r: [['soon', 'maint']], u: 0 };
+    doc.findings[keys[1]!] = { r: [], u: -1 };
+    await writeFile(file, JSON.stringify(doc));
+    const from = server.requests.length;
+    const again = await scanOnce(server, file, GL);
+    expect(perIssue(server, from)).toHaveLength(8);
+    expect(again.measurements).toEqual(first.measurements);
+  });
+
   it('GitLab: a bot pattern that makes a maintainer a bot re-reads every issue; one that names nobody, none', async () => {
     const server = (servers[0] = await startGitLab(gitlabProject()));
     const file = await answersFile(GL);
