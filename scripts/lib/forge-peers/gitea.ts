@@ -102,6 +102,16 @@ const NOT_FOUND: Reply = {
   body: { message: "The target couldn't be found.", url: 'https://forge.example/api/swagger', errors: [] },
 };
 
+/**
+ * The latest of `created` and `changes` in Gitea's form; a date a test made unreadable (to
+ * see the adapter leave it out) changes nothing, and an unreadable `created` is sent as it is.
+ */
+function latest(created: string, changes: string[]): string {
+  if (!Number.isFinite(unix(created))) return created;
+  const times = [created, ...changes].map(unix).filter(Number.isFinite);
+  return new Date(Math.max(...times) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
 export async function startGitea(r: GtRepository): Promise<ForgeServer> {
   const cap = r.pageCap ?? 50;
   /** An issue's timeline as it stands at the request (a test may add to it between scans). */
@@ -186,9 +196,10 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
           // CreateComment ends by updating the issue's updated_unix, whatever the comment's type
           // (models/issues/comment.go, updateCommentInfos); `comments` counts the comments
           // proper (NumComments).
-          updated_at: new Date(Math.max(unix(i.created), ...timelineOf(i.number).map((t) => unix(t.created))) * 1000)
-            .toISOString()
-            .replace('.000Z', 'Z'),
+          updated_at: latest(
+            i.created,
+            timelineOf(i.number).map((t) => t.created),
+          ),
           comments: timelineOf(i.number).filter((t) => t.type === 'comment').length,
           user: user(i.author),
           ...(i.pull ? { pull_request: { merged: false, draft: false } } : {}),
