@@ -17,7 +17,10 @@ import type { IssueReaction } from './rules.ts';
  */
 export const SETTLED_SECONDS = 300;
 
-/** One issue's kept finding: [time, login] of each qualifying reactor's earliest reaction; unreadable times. */
+/**
+ * One issue's kept finding: `r`, [time, login] of each qualifying reactor's earliest reaction;
+ * `u`, how many reactions had a time that does not read.
+ */
 interface Finding {
   r: Array<[number, string]>;
   u: number;
