@@ -458,19 +458,44 @@ describe('reactions kept between scans where no conditional request is answered'
     expect(changed.measurements).toEqual((await fresh(server, triBot)).measurements);
   });
 
-  it('an issue changed in the last minutes is read again next time: GitLab skips a touch within a minute of the last', async () => {
+  /**
+   * The issues a second scan reads again after a first, when issue 4's author commented at
+   * `msAgo` before this machine's clock (the stand-in's Date header `forgeBehindMs` behind it).
+   */
+  async function readAgain(msAgo: number, forgeBehindMs = 0): Promise<Set<string | undefined>> {
     const project = gitlabProject();
+    const now = Date.now();
     project.notes!.push({
       issue: 4,
-      created: new Date(Date.now() - 60_000).toISOString(),
-      author: { username: 'ann' },
+      created: new Date(now - msAgo).toISOString(),
+      author: { username: 'dee' },
       body: 'Still broken',
     });
-    const server = (servers[0] = await startGitLab(project));
+    if (forgeBehindMs > 0) {
+      const date = new Date(now - forgeBehindMs).toUTCString();
+      project.override = (_t, _q, _n, normal) => {
+        const r = normal();
+        return { ...r, headers: { ...r.headers, date } };
+      };
+    }
+    const server = await startGitLab(project);
+    servers.push(server);
     const file = await answersFile(GL);
     await scanOnce(server, file, GL);
     const from = server.requests.length;
     await scanOnce(server, file, GL);
-    expect(issuesRead(server, from)).toEqual(new Set(['4']));
+    return issuesRead(server, from);
+  }
+
+  it('an issue changed in the last minutes is read again next time: GitLab skips a touch within a minute of the last', async () => {
+    expect(await readAgain(60_000)).toEqual(new Set(['4']));
+  });
+
+  it("how long an issue has been unchanged is the forge's clock's to say (its Date header), not ours", async () => {
+    // Changed 7 minutes ago by this machine's clock; the forge's runs 5 minutes behind, so by
+    // its clock the issue changed 2 minutes ago: within GitLab's reach of a skipped touch.
+    expect(await readAgain(7 * 60_000, 5 * 60_000)).toEqual(new Set(['4']));
+    // With the clocks agreeing, 7 minutes is long enough: nothing is read again.
+    expect(await readAgain(7 * 60_000)).toEqual(new Set());
   });
 });

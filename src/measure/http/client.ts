@@ -329,6 +329,8 @@ export class ApiClient {
    * (the same file as the answers, on every forge: findings need no conditional request).
    */
   readonly keptFindings?: KeptFindings;
+  /** The forge's clock at its latest answer (its Date header), in ms; undefined before one. */
+  forgeDateMs?: number;
   /** A token the adapter minted for this repository (an app installation's), used instead of the pool. */
   private ownToken?: string;
   /** Every secret a message must never show: the pool's tokens and those minted. */
@@ -449,6 +451,8 @@ export class ApiClient {
           ? { ...init, headers: withHeader(init.headers, 'if-none-match', stored.etag) }
           : init;
       const { response, timeout, capped } = await this.send(url, method, body, asked, token);
+      const date = Date.parse(response.headers.get('date') ?? '');
+      if (Number.isFinite(date)) this.forgeDateMs = date;
       if (!REDIRECT_STATUSES.has(response.status)) {
         const whole = await this.readWhole(url, response, timeout, capped);
         if (key === undefined || !this.answers) return whole;

@@ -13,7 +13,8 @@ import type { IssueReaction } from './rules.ts';
 /**
  * Seconds an issue must have been unchanged before its finding is kept: GitLab skips touching
  * an issue updated less than a minute before (ThrottledTouch::TOUCH_INTERVAL), so a reaction
- * in that minute leaves `updated_at` as it was; the rest covers a clock off the forge's.
+ * in that minute leaves `updated_at` as it was. Measured by the forge's own clock (its Date
+ * header), so a scanning machine's clock off the forge's does not matter.
  */
 export const SETTLED_SECONDS = 300;
 
@@ -49,12 +50,13 @@ export interface IssueState {
  * The findings of one repository's scan. `qualifying`: the logins whose reactions count (the
  * maintainers that are no bot); a finding holds only theirs, so it is kept under a hash of
  * them: a change of membership or of the bot patterns that touches one of them reads every
- * issue again. `nowSeconds`: this scan's clock, for SETTLED_SECONDS.
+ * issue again. `nowSeconds`: the forge's clock (its latest answer's Date header) before the
+ * per-issue lists are read, for SETTLED_SECONDS.
  */
 export function issueFindings(
   kept: KeptFindings | undefined,
   qualifying: Iterable<string>,
-  nowSeconds = Date.now() / 1000,
+  nowSeconds: number,
 ): IssueFindings {
   const context = createHash('sha256')
     .update([...new Set(qualifying)].sort().join('\n'))

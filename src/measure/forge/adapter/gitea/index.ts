@@ -122,6 +122,8 @@ export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource
       const findings = issueFindings(
         http.keptFindings,
         [...keepers].filter((login) => !actor({ login }).bot),
+        // The forge's clock, not ours: how long an issue has been unchanged is the forge's to say.
+        (http.forgeDateMs ?? Date.now()) / 1000,
       );
       const out: ForgeIssue[] = [];
       for (const i of fresh) {

@@ -163,6 +163,8 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
       const findings = issueFindings(
         http.keptFindings,
         [...maintainers].filter((name) => !actor({ id: 0, username: name }).bot),
+        // The forge's clock, not ours: how long an issue has been unchanged is the forge's to say.
+        (http.forgeDateMs ?? Date.now()) / 1000,
       );
       const out: ForgeIssue[] = [];
       for (const i of listed) {
