@@ -1,5 +1,5 @@
 // An issue's reaction findings kept between scans (issue 33, "Budget"): on a forge whose API
-// answers no conditional request (GitLab, Gitea/Forgejo), the per-issue lists a scan reads to
+// answers no conditional request (the adapters that call it), the per-issue lists a scan reads to
 // find an issue's reactions are its cost. The issues list, read every scan, says when each
 // issue last changed; an issue unchanged since the last scan takes what its lists yielded then
 // (each qualifying reactor's earliest reaction, and how many reactions had no readable time),
@@ -11,9 +11,9 @@ import type { KeptFindings } from '../../http/conditional-answers.ts';
 import type { IssueReaction } from './rules.ts';
 
 /**
- * Seconds an issue must have been unchanged before its finding is kept: GitLab skips touching
- * an issue updated less than a minute before (ThrottledTouch::TOUCH_INTERVAL), so a reaction
- * in that minute leaves `updated_at` as it was. Measured by the forge's own clock (its Date
+ * Seconds an issue must have been unchanged before its finding is kept: a forge may skip
+ * touching an issue updated less than a minute before (docs/reference/scan.md, "Reactions
+ * kept between scans", names which), so a reaction in that minute leaves `updated_at` as it was. Measured by the forge's own clock (its Date
  * header), so a scanning machine's clock off the forge's does not matter.
  */
 export const SETTLED_SECONDS = 300;
@@ -77,7 +77,8 @@ export function issueFindings(
         at,
         actor: { login, bot: false, maintainer: true },
       }));
-      for (let i = 0; i < f.u; i++) reactions.push({ at: NaN, actor: { login: '', bot: true, maintainer: false } });
+      for (let i = 0; i < f.u; i++)
+        reactions.push({ at: NaN, actor: { login: '', bot: true, maintainer: false } });
       return reactions;
     },
     keep(id, state, reactions) {
@@ -91,7 +92,10 @@ export function issueFindings(
         else if (!r.actor.bot && r.actor.maintainer)
           earliest.set(r.actor.login, Math.min(r.at, earliest.get(r.actor.login) ?? Infinity));
       }
-      kept.keepFinding(key, { r: [...earliest].map(([login, at]) => [at, login]), u } satisfies Finding);
+      kept.keepFinding(key, {
+        r: [...earliest].map(([login, at]) => [at, login]),
+        u,
+      } satisfies Finding);
     },
   };
 }
@@ -103,6 +107,9 @@ function isFinding(f: unknown): f is Finding {
     Number.isInteger(u) &&
     (u as number) >= 0 &&
     Array.isArray(r) &&
-    r.every((x) => Array.isArray(x) && x.length === 2 && Number.isFinite(x[0]) && typeof x[1] === 'string')
+    r.every(
+      (x) =>
+        Array.isArray(x) && x.length === 2 && Number.isFinite(x[0]) && typeof x[1] === 'string',
+    )
   );
 }
