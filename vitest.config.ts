@@ -32,7 +32,10 @@ export default defineConfig({
       // Every other file shares its worker's module cache with the files run before it there:
       // importing the AWS SDK, svgo and the pipeline once per worker instead of once per file
       // halves the CPU time of the short files.
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
+      {
+        extends: true,
+        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false },
+      },
       { extends: true, test: { name: 'isolated', include: ISOLATED } },
     ],
   },

@@ -36,7 +36,9 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
       enc: encodeURIComponent(url),
       scans: 10,
       last: 1_763_000_000 + i,
-      badges: Object.fromEntries(badges.map((b, j) => [b, statuses[(i * 7 + j * 3 + (i >> 4)) % 4]!])),
+      badges: Object.fromEntries(
+        badges.map((b, j) => [b, statuses[(i * 7 + j * 3 + (i >> 4)) % 4]!]),
+      ),
       rules: {},
       changes: [{ t: 1_763_000_000 + i, badge: badges[0]!, from: 'silver', to: 'gold' }],
     };
@@ -78,8 +80,16 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
     count[k]!++;
     const body = String(f.body);
     if (k === 'search') {
-      const { prefix, more, ends } = JSON.parse(body) as { prefix: string; more?: string[]; ends?: number };
-      search.set(f.key, { raw: body.length, gzip: gzipSync(body).byteLength, node: { prefix, more, ends } });
+      const { prefix, more, ends } = JSON.parse(body) as {
+        prefix: string;
+        more?: string[];
+        ends?: number;
+      };
+      search.set(f.key, {
+        raw: body.length,
+        gzip: gzipSync(body).byteLength,
+        node: { prefix, more, ends },
+      });
       searchBytes += body.length;
     }
     if (k === 'prefix' || f.key === 'search/index.html') {
@@ -176,7 +186,9 @@ export async function browseRows(say: Say, n: number, root: string): Promise<voi
   // Any part of a name: every distinct run of 1 or 3 characters found anywhere in one.
   const parts = (len: number) => [
     ...new Set(
-      names.flatMap((x) => Array.from({ length: Math.max(0, x.length - len + 1) }, (_, k) => x.slice(k, k + len))),
+      names.flatMap((x) =>
+        Array.from({ length: Math.max(0, x.length - len + 1) }, (_, k) => x.slice(k, k + len)),
+      ),
     ),
   ];
   const rows: Array<[string, string[], string]> = [

@@ -50,7 +50,12 @@ interface Listing {
   keptBytes: number;
 }
 
-async function listed(kind: string, server: ForgeServer, host: string, url: string): Promise<Listing> {
+async function listed(
+  kind: string,
+  server: ForgeServer,
+  host: string,
+  url: string,
+): Promise<Listing> {
   const dir = await mkdtemp(join(tmpdir(), 'bp-bench-listing-'));
   try {
     const once = async () => {
@@ -58,7 +63,11 @@ async function listed(kind: string, server: ForgeServer, host: string, url: stri
       const started = performance.now();
       const found = await discoverSources(
         [source(url)],
-        { hosts: { [host]: { kind, apiUrl: server.url, tokenEnv: 'BENCH_TOKEN', requestsPerSecond: 1000 } } },
+        {
+          hosts: {
+            [host]: { kind, apiUrl: server.url, tokenEnv: 'BENCH_TOKEN', requestsPerSecond: 1000 },
+          },
+        },
         { BENCH_TOKEN: 'bench' },
         [],
         undefined,
@@ -66,9 +75,13 @@ async function listed(kind: string, server: ForgeServer, host: string, url: stri
       );
       const seconds = (performance.now() - started) / 1000;
       if (found.problems.length > 0 || server.violations.length > 0)
-        throw new Error(`bench discover ${kind}: ${[...found.problems, ...server.violations].join('; ')}`);
+        throw new Error(
+          `bench discover ${kind}: ${[...found.problems, ...server.violations].join('; ')}`,
+        );
       if (found.requests !== server.requests.length - before)
-        throw new Error(`bench discover ${kind}: counted ${found.requests}, served ${server.requests.length - before}`);
+        throw new Error(
+          `bench discover ${kind}: counted ${found.requests}, served ${server.requests.length - before}`,
+        );
       return { found, seconds };
     };
     const first = await once();
@@ -81,7 +94,11 @@ async function listed(kind: string, server: ForgeServer, host: string, url: stri
       kept: first.found.targets.length,
       requests: first.found.requests,
       seconds: first.seconds,
-      again: { requests: again.found.requests, notModified: again.found.notModified, seconds: again.seconds },
+      again: {
+        requests: again.found.requests,
+        notModified: again.found.notModified,
+        seconds: again.seconds,
+      },
       keptBytes,
     };
   } finally {
@@ -101,7 +118,10 @@ export async function discoverRows(
       r.requests,
     );
   const gitlab = await startGitLab({
-    catalogue: { web: 'https://gitlab.bench', repos: catalogue((i) => `big/g${i % 10}/s${i % 9}/d${i % 4}/p${i}`) },
+    catalogue: {
+      web: 'https://gitlab.bench',
+      repos: catalogue((i) => `big/g${i % 10}/s${i % 9}/d${i % 4}/p${i}`),
+    },
   });
   try {
     row(

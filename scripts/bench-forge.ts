@@ -16,7 +16,8 @@ import { startGitLab } from './lib/forge-peers/gitlab.ts';
 import { startGitea } from './lib/forge-peers/gitea.ts';
 
 const E = Date.parse('2026-11-25T00:00:00Z') / 1000;
-const at = (daysBefore: number) => new Date((E - daysBefore * 86400) * 1000).toISOString().replace('.000Z', 'Z');
+const at = (daysBefore: number) =>
+  new Date((E - daysBefore * 86400) * 1000).toISOString().replace('.000Z', 'Z');
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 interface Busy {
@@ -28,7 +29,14 @@ interface Busy {
   packages: number;
 }
 const QUIET: Busy = { issues: 0, outsiders: 0, comments: 0, runs: 5, releases: 2, packages: 1 };
-const BUSY: Busy = { issues: 40, outsiders: 30, comments: 150, runs: 450, releases: 20, packages: 8 };
+const BUSY: Busy = {
+  issues: 40,
+  outsiders: 30,
+  comments: 150,
+  runs: 450,
+  releases: 20,
+  packages: 8,
+};
 
 function github(b: Busy): Promise<ForgeServer> {
   return startGitHub({
@@ -77,7 +85,10 @@ function gitlab(b: Busy): Promise<ForgeServer> {
       author: { username: 'maint' },
       body: 'ok',
     })),
-    pipelines: range(b.runs).map((i) => ({ created: at(300 - (i % 290)), status: i % 3 ? 'success' : 'failed' })),
+    pipelines: range(b.runs).map((i) => ({
+      created: at(300 - (i % 290)),
+      status: i % 3 ? 'success' : 'failed',
+    })),
     releases: range(b.releases).map((i) => ({ tag: `v${i}`, released: at(300 - i * 10) })),
     packages: range(b.packages).map((i) => ({
       name: 'widget',
@@ -104,7 +115,10 @@ function gitea(b: Busy): Promise<ForgeServer> {
       created: at(40 - (i % 30)),
       user: 'maint',
     })),
-    runs: range(b.runs).map((i) => ({ created: at(300 - (i % 290)), status: i % 3 ? 'success' : 'failure' })),
+    runs: range(b.runs).map((i) => ({
+      created: at(300 - (i % 290)),
+      status: i % 3 ? 'success' : 'failure',
+    })),
     releases: range(b.releases).map((i) => ({ tag: `v${i}`, published: at(300 - i * 10) })),
     packages: range(b.packages).map((i) => ({
       name: 'widget',
@@ -129,7 +143,14 @@ async function once(
   // With a token, as a scan of many repositories runs (GitHub's GraphQL API answers no anonymous request).
   const forge = forgeFor(
     {
-      hosts: { [host]: { kind, apiUrl: server.url, tokenEnv: 'BENCH_FORGE_TOKEN', requestsPerSecond: 1000 } },
+      hosts: {
+        [host]: {
+          kind,
+          apiUrl: server.url,
+          tokenEnv: 'BENCH_FORGE_TOKEN',
+          requestsPerSecond: 1000,
+        },
+      },
       ...(answersDir !== undefined ? { answersDir } : {}),
     },
     { BENCH_FORGE_TOKEN: 'bench-token' },
@@ -152,7 +173,9 @@ async function once(
   const result = await forge(request.target)!.measure(request);
   const ms = performance.now() - started;
   if (server.violations.length > 0 || result.failures.length > 0)
-    throw new Error(`bench forge ${kind}: ${[...server.violations, ...result.failures].join('; ')}`);
+    throw new Error(
+      `bench forge ${kind}: ${[...server.violations, ...result.failures].join('; ')}`,
+    );
   return { result, ms };
 }
 
@@ -190,9 +213,16 @@ export async function forgeRows(
           const server = await start(b);
           try {
             // The rescan the next day, as a daily scan does (the same month: see scan.md).
-            const { result, ms } = await once(kind, server, mirrors, scan === 'first' ? E : E + 86_400);
+            const { result, ms } = await once(
+              kind,
+              server,
+              mirrors,
+              scan === 'first' ? E : E + 86_400,
+            );
             if (result.requests !== server.requests.length)
-              throw new Error(`bench forge ${kind}: counted ${result.requests}, served ${server.requests.length}`);
+              throw new Error(
+                `bench forge ${kind}: counted ${result.requests}, served ${server.requests.length}`,
+              );
             counted.push(result.counted ?? result.requests);
             if (b === BUSY && scan === 'first') {
               busyMs = ms;

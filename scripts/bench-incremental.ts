@@ -15,7 +15,12 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { generateStore, repositoryUrl } from './lib/synthetic-store.ts';
 
-type Cli = (args: string[]) => { ms: number; cpuMs: number; rssKb: number; summary: Record<string, number> };
+type Cli = (args: string[]) => {
+  ms: number;
+  cpuMs: number;
+  rssKb: number;
+  summary: Record<string, number>;
+};
 type Say = (name: string, value: string, key?: string, raw?: number | string) => void;
 
 export interface IncrementalBenchContext {
@@ -99,7 +104,17 @@ export async function benchIncremental(c: IncrementalBenchContext): Promise<void
 
   // One badge's bands: every repository is loaded and evaluated, but only the files of the
   // changed config parts (reports, that badge's files, pages) are rendered and compared.
-  const threshold = c.cli(['build', '--config', c.changedConfig, '--store', store, '--out', out, '--now', NOW]);
+  const threshold = c.cli([
+    'build',
+    '--config',
+    c.changedConfig,
+    '--store',
+    store,
+    '--out',
+    out,
+    '--now',
+    NOW,
+  ]);
   c.say(
     'incremental: threshold change on one badge ÷ full build (target ≤ 1.0)',
     `${ratio(threshold.ms, full.ms)} by wall, ${ratio(threshold.cpuMs, full.cpuMs)} by CPU (${threshold.summary.written} files written, ${threshold.summary.unchanged} unchanged)`,

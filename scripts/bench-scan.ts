@@ -21,7 +21,12 @@ export interface ScanBenchOptions {
   /** Files in the root of the wide repository (0: no wide rows). */
   wideFiles: number;
   say: (name: string, value: string, key?: string, raw?: number | string) => void;
-  cli: (args: string[]) => { ms: number; cpuMs: number; rssKb: number; summary: Record<string, number> };
+  cli: (args: string[]) => {
+    ms: number;
+    cpuMs: number;
+    rssKb: number;
+    summary: Record<string, number>;
+  };
 }
 
 const AS_OF = Date.UTC(2026, 10, 1) / 1000;
@@ -38,7 +43,9 @@ async function generate(dir: string, commits: number, seed: number): Promise<voi
   if (existsSync(join(dir, '.complete'))) return;
   rmSync(dir, { recursive: true, force: true });
   spawnSync('git', ['init', '-q', '--bare', '-b', 'main', dir]);
-  const child = spawn('git', ['--git-dir', dir, 'fast-import', '--quiet'], { stdio: ['pipe', 'ignore', 'inherit'] });
+  const child = spawn('git', ['--git-dir', dir, 'fast-import', '--quiet'], {
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
   const span = 3 * 365 * 86400;
   let chunk = '';
   const flush = async () => {
@@ -57,7 +64,9 @@ async function generate(dir: string, commits: number, seed: number): Promise<voi
   await flush();
   child.stdin.end();
   await new Promise<void>((ok, fail) =>
-    child.on('close', (code) => (code === 0 ? ok() : fail(new Error(`git fast-import exited ${code}`)))),
+    child.on('close', (code) =>
+      code === 0 ? ok() : fail(new Error(`git fast-import exited ${code}`)),
+    ),
   );
   writeFileSync(join(dir, '.complete'), '');
 }
@@ -98,19 +107,27 @@ function generateWide(dir: string, files: number): void {
   });
   if (made.status !== 0) throw new Error(`git mktree exited ${made.status}: ${made.stderr}`);
   const root = made.stdout.trim();
-  const inline = (path: string, body: string) => `M 100644 inline ${path}\ndata ${Buffer.byteLength(body)}\n${body}\n`;
+  const inline = (path: string, body: string) =>
+    `M 100644 inline ${path}\ndata ${Buffer.byteLength(body)}\n${body}\n`;
   let stream = '';
   for (let m = 0; m < 26; m++) {
     const at = new Date(AS_OF * 1000);
     const t = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 26 + m, 1) / 1000;
     const who = PEOPLE[m % 4]!;
     stream += `commit refs/heads/main\nmark :${m + 1}\nauthor ${who} ${t} +0000\ncommitter ${who} ${t} +0000\ndata 6\nmonth\n${m > 0 ? `from :${m}\n` : ''}`;
-    if (m === 0) stream += `M 040000 ${root} ""\n${inline('SECURITY.md', 'Report to security@example.org\n')}`;
+    if (m === 0)
+      stream += `M 040000 ${root} ""\n${inline('SECURITY.md', 'Report to security@example.org\n')}`;
     // The .mailmap changes twice: three versions to read over the history.
     if (m % 12 === 0)
-      stream += inline('.mailmap', `Ada Lovelace <ada@example.org> <ada@example.org>\n# version ${m / 12}\n`);
+      stream += inline(
+        '.mailmap',
+        `Ada Lovelace <ada@example.org> <ada@example.org>\n# version ${m / 12}\n`,
+      );
     for (let k = 0; k < 3; k++)
-      stream += inline(`file-${String((m * 7919 + k * 104729) % files).padStart(6, '0')}.txt`, `month ${m} ${k}\n`);
+      stream += inline(
+        `file-${String((m * 7919 + k * 104729) % files).padStart(6, '0')}.txt`,
+        `month ${m} ${k}\n`,
+      );
     stream += '\n';
   }
   fastImport(dir, stream);
@@ -124,7 +141,9 @@ async function bareGit(dirs: readonly string[], concurrency: number): Promise<nu
     new Promise<void>((ok, fail) => {
       const c = spawn('git', ['--git-dir', dir, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
       c.stdout.resume();
-      c.on('close', (code) => (code === 0 ? ok() : fail(new Error(`git ${args[0]} exited ${code}`))));
+      c.on('close', (code) =>
+        code === 0 ? ok() : fail(new Error(`git ${args[0]} exited ${code}`)),
+      );
     });
   const started = performance.now();
   await Promise.all(
@@ -164,10 +183,16 @@ export async function scanRows(o: ScanBenchOptions): Promise<void> {
 
   const config = join(o.work, 'scan.yaml');
   // Two at a time on any host: the machine's two cores.
-  writeFileSync(config, `scan:\n  concurrency: 2\n  perHost: 2\n  mirrors: ${join(o.work, 'mirrors')}\n`);
+  writeFileSync(
+    config,
+    `scan:\n  concurrency: 2\n  perHost: 2\n  mirrors: ${join(o.work, 'mirrors')}\n`,
+  );
   const list = (name: string, paths: readonly string[]) => {
     const file = join(o.work, `${name}.txt`);
-    writeFileSync(file, paths.map((p, i) => `https://bench.example/r/${name}-${i} mirror=${p}`).join('\n') + '\n');
+    writeFileSync(
+      file,
+      paths.map((p, i) => `https://bench.example/r/${name}-${i} mirror=${p}`).join('\n') + '\n',
+    );
     return file;
   };
   const many = list('many', dirs);
@@ -236,7 +261,13 @@ export async function scanRows(o: ScanBenchOptions): Promise<void> {
     // The same objects packed as a server packs a clone: the newest root stored whole, each
     // older one a delta of a newer one (fast-import stored each as a delta of the month before).
     const repacked = join(o.root, `wide-${o.wideFiles}-repacked.git`);
-    wideRow(repacked, 'repacked', `the same repacked (git repack -adf)`, 'scanRepackedHistoryRatio', wide);
+    wideRow(
+      repacked,
+      'repacked',
+      `the same repacked (git repack -adf)`,
+      'scanRepackedHistoryRatio',
+      wide,
+    );
   }
 
   function wideRow(dir: string, name: string, label: string, key: string, repackOf?: string): void {
@@ -250,9 +281,12 @@ export async function scanRows(o: ScanBenchOptions): Promise<void> {
     };
     for (let round = 0; round < 3; round++) {
       runs.one.push(scanOf(repos, `store-${name}-single-${round}`));
-      runs.history.push(scanOf(repos, `store-${name}-history-${round}`, '--history', 'monthly', '--since', since));
+      runs.history.push(
+        scanOf(repos, `store-${name}-history-${round}`, '--history', 'monthly', '--since', since),
+      );
     }
-    const best = (rs: Array<{ ms: number; cpuMs: number }>, k: 'ms' | 'cpuMs') => Math.min(...rs.map((r) => r[k]));
+    const best = (rs: Array<{ ms: number; cpuMs: number }>, k: 'ms' | 'cpuMs') =>
+      Math.min(...rs.map((r) => r[k]));
     const [wh, ws, ch, cs] = [
       best(runs.history, 'ms'),
       best(runs.one, 'ms'),

@@ -107,14 +107,19 @@ function tree(dir: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (e.isFile())
-      out.set(relative(dir, join(e.parentPath, e.name)).split(sep).join('/'), readFileSync(join(e.parentPath, e.name)));
+      out.set(
+        relative(dir, join(e.parentPath, e.name)).split(sep).join('/'),
+        readFileSync(join(e.parentPath, e.name)),
+      );
   }
   return out;
 }
 
 // Every row runs the CLI as installed: the compiled lib/ (a tsx loader would add its own
 // thread, memory and start-up to every figure).
-const compiled = spawnSync(process.execPath, [join(ROOT, 'scripts/compile.mjs'), '--if-stale'], { encoding: 'utf8' });
+const compiled = spawnSync(process.execPath, [join(ROOT, 'scripts/compile.mjs'), '--if-stale'], {
+  encoding: 'utf8',
+});
 if (compiled.status !== 0) throw new Error(`compiling lib/ failed: ${compiled.stderr}`);
 const CLI = join(ROOT, 'lib/cli.js');
 const BIN = join(ROOT, 'bin/badgepress.js');
@@ -128,7 +133,10 @@ const scaleRepos = values['scale-repos']
   .split(',')
   .map(Number)
   .filter((n) => n > 0);
-if (values.only !== undefined && !['serving', 'scale', 'scan', 'forge', 'sizes', 'browse'].includes(values.only))
+if (
+  values.only !== undefined &&
+  !['serving', 'scale', 'scan', 'forge', 'sizes', 'browse'].includes(values.only)
+)
   throw new Error(
     `--only ${values.only}: the sections that run alone are "serving", "scale", "scan", "forge", "sizes" and "browse"`,
   );
@@ -154,7 +162,11 @@ if (values.only === 'sizes') {
 if (values.only === undefined) {
   const timed = (args: string[]) => {
     const started = performance.now();
-    const r = spawnSync(process.execPath, args, { cwd: ROOT, env: { ...process.env, CI: 'true' }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, CI: 'true' },
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
     return performance.now() - started;
   };
@@ -167,10 +179,18 @@ if (values.only === undefined) {
     node.push(timed(['-e', '0']));
     help.push(timed([BIN, '--help']));
     version.push(timed([BIN, '--version']));
-    if (i < 5) example.push(timed([BIN, 'build', '--out', join(work, `example-${i}`), '--now', '1764000000']));
+    if (i < 5)
+      example.push(
+        timed([BIN, 'build', '--out', join(work, `example-${i}`), '--now', '1764000000']),
+      );
   }
   const ratio = median(help) / median(node);
-  say('startup: node -e 0', `${median(node).toFixed(0)} ms (median of 11)`, 'nodeStartMs', Math.round(median(node)));
+  say(
+    'startup: node -e 0',
+    `${median(node).toFixed(0)} ms (median of 11)`,
+    'nodeStartMs',
+    Math.round(median(node)),
+  );
   say(
     'startup: badgepress --help / node -e 0 (target ≤ 3)',
     `${median(help).toFixed(0)} ms = ${ratio.toFixed(2)}×`,
@@ -231,7 +251,12 @@ if (!existsSync(join(store, '.complete'))) {
   generateStore({ repos, scans, out: store, seed: 1 });
   writeFileSync(join(store, '.complete'), '');
 }
-say('store', `${repos} repositories × ${scans} scans (one .ndjson file per repository)`, 'store', `${repos}x${scans}`);
+say(
+  'store',
+  `${repos} repositories × ${scans} scans (one .ndjson file per repository)`,
+  'store',
+  `${repos}x${scans}`,
+);
 
 // 2. Build to a directory (fresh directory: never delete a large tree right before timing).
 const out = join(work, 'site');
@@ -268,7 +293,9 @@ if (values.only === 'serving') {
   const noPagesConfig = join(work, 'no-pages.yaml');
   writeFileSync(noPagesConfig, 'pages: false\n');
   const withPages = (k: number) =>
-    k === 0 ? b : cli(['build', '--store', store, '--out', join(work, `site-${k}`), '--now', '1763600000']);
+    k === 0
+      ? b
+      : cli(['build', '--store', store, '--out', join(work, `site-${k}`), '--now', '1763600000']);
   const withoutPages = (k: number) =>
     cli([
       'build',
@@ -342,12 +369,24 @@ say(
 // 4. Rebuild after a threshold change that flips about 1 % of badges.
 const changedConfig = reusedGoldFrom(join(work, 'cfg'), 21);
 const before = new Map([...built].map(([k, v]) => [k, digest(v)]));
-const re = cli(['build', '--config', changedConfig, '--store', store, '--out', out, '--now', '1763600000']);
+const re = cli([
+  'build',
+  '--config',
+  changedConfig,
+  '--store',
+  store,
+  '--out',
+  out,
+  '--now',
+  '1763600000',
+]);
 const after = tree(out);
 const changed = [...after].filter(([k, v]) => before.get(k) !== digest(v)).length;
 const badgeFiles = [...after.keys()].filter((k) => /\/at\/\d+\/badges\/[^/.]+$/.test(k));
 const flipped = badgeFiles.filter(
-  (k) => JSON.parse(after.get(k)!.toString()).badgeStatus !== JSON.parse(built.get(k)!.toString()).badgeStatus,
+  (k) =>
+    JSON.parse(after.get(k)!.toString()).badgeStatus !==
+    JSON.parse(built.get(k)!.toString()).badgeStatus,
 ).length;
 say(
   'rebuild: badges flipped',
@@ -361,7 +400,12 @@ say(
   'rewriteRatio',
   Number((re.summary.written! / changed).toFixed(2)),
 );
-say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.ms / 1000).toFixed(1)));
+say(
+  'rebuild: seconds',
+  (re.ms / 1000).toFixed(1),
+  'rebuildSeconds',
+  Number((re.ms / 1000).toFixed(1)),
+);
 
 // 5. Republish to S3 (s3rver): PUTs sent against objects whose bytes changed, on a smaller store.
 {
@@ -394,15 +438,29 @@ say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.
       let stdout = '';
       c.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
       c.on('exit', (code) =>
-        code === 0 ? ok(JSON.parse(stdout.trim().split('\n').pop()!)) : fail(new Error(`s3 build exited ${code}`)),
+        code === 0
+          ? ok(JSON.parse(stdout.trim().split('\n').pop()!))
+          : fail(new Error(`s3 build exited ${code}`)),
       );
     });
   const first = await run([]);
   const localSmall = join(work, 'site-s3-local');
   cli(['build', '--store', small, '--out', localSmall, '--now', '1763600000']);
   const smallBefore = new Map([...tree(localSmall)].map(([k, v]) => [k, digest(v)]));
-  cli(['build', '--config', changedConfig, '--store', small, '--out', localSmall, '--now', '1763600000']);
-  const smallChanged = [...tree(localSmall)].filter(([k, v]) => smallBefore.get(k) !== digest(v)).length;
+  cli([
+    'build',
+    '--config',
+    changedConfig,
+    '--store',
+    small,
+    '--out',
+    localSmall,
+    '--now',
+    '1763600000',
+  ]);
+  const smallChanged = [...tree(localSmall)].filter(
+    ([k, v]) => smallBefore.get(k) !== digest(v),
+  ).length;
   proxy.reset();
   await run(['--config', changedConfig]);
   say(
@@ -413,7 +471,12 @@ say('rebuild: seconds', (re.ms / 1000).toFixed(1), 'rebuildSeconds', Number((re.
   );
   proxy.reset();
   await run(['--config', changedConfig]);
-  say('republish to S3 unchanged: PUTs', String(proxy.counts.PUT ?? 0), 's3PutsUnchanged', proxy.counts.PUT ?? 0);
+  say(
+    'republish to S3 unchanged: PUTs',
+    String(proxy.counts.PUT ?? 0),
+    's3PutsUnchanged',
+    proxy.counts.PUT ?? 0,
+  );
   await proxy.close();
   await peer.stop();
 }
@@ -458,8 +521,17 @@ async function sizeRows(): Promise<void> {
     cloudFront,
   );
   const lambdaEdge = Buffer.byteLength(await bundleLambdaEdge());
-  say('Lambda@Edge bundle', `${lambdaEdge} bytes minified (AWS SDK from the runtime)`, 'lambdaEdgeBytes', lambdaEdge);
-  const ours = renderBadge(badgeTemplates(), { label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
+  say(
+    'Lambda@Edge bundle',
+    `${lambdaEdge} bytes minified (AWS SDK from the runtime)`,
+    'lambdaEdgeBytes',
+    lambdaEdge,
+  );
+  const ours = renderBadge(badgeTemplates(), {
+    label: 'MAINTENANCE',
+    message: 'silver',
+    color: '#9f9f9f',
+  });
   const theirs = makeBadge({ label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' });
   say(
     'SVG bytes vs badge-maker (target ≤)',
@@ -473,9 +545,13 @@ async function sizeRows(): Promise<void> {
 function finish(): void {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM (${Math.round(freemem() / 2 ** 30)} free), Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at the end`;
   say('machine', machine, 'machine');
-  process.stdout.write(`\n| measure | figure |\n|---|---|\n${rows.map(([a, v]) => `| ${a} | ${v} |`).join('\n')}\n`);
+  process.stdout.write(
+    `\n| measure | figure |\n|---|---|\n${rows.map(([a, v]) => `| ${a} | ${v} |`).join('\n')}\n`,
+  );
   if (values.json) writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`);
-  process.stderr.write(`bench: this run's tree is kept in ${work} (see the top of scripts/bench.ts for why)\n`);
+  process.stderr.write(
+    `bench: this run's tree is kept in ${work} (see the top of scripts/bench.ts for why)\n`,
+  );
 }
 
 // 6. Serving: serve, bare node:http, nginx on the static files, and nginx in front of serve
@@ -486,9 +562,13 @@ function finish(): void {
 // machine a busy neighbour moves req/s, far less the CPU one request costs.
 /** The serving rows (section 6): `out` is the built site, `files` its keys and bytes. */
 async function servingRows(out: string, files: Map<string, Buffer>): Promise<void> {
-  const badgeKey = [...files.keys()].find((k) => /^api\/v1\/repositories\/[^/]+\/badges\/MAINTENANCE\.svg$/.test(k))!;
+  const badgeKey = [...files.keys()].find((k) =>
+    /^api\/v1\/repositories\/[^/]+\/badges\/MAINTENANCE\.svg$/.test(k),
+  )!;
   const which = (cmd: string) =>
-    spawnSync('sh', ['-c', `command -v ${cmd} || ls /usr/sbin/${cmd} 2>/dev/null`], { encoding: 'utf8' })
+    spawnSync('sh', ['-c', `command -v ${cmd} || ls /usr/sbin/${cmd} 2>/dev/null`], {
+      encoding: 'utf8',
+    })
       .stdout.trim()
       .split('\n')[0] ?? '';
   const wrk = which('wrk');
@@ -515,21 +595,28 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
     let result: Load;
     let requests: number;
     if (wrk) {
-      const r = spawnSync(wrk, ['-t1', '-c32', `-d${LOAD_SECONDS}s`, '--latency', url], { encoding: 'utf8' });
+      const r = spawnSync(wrk, ['-t1', '-c32', `-d${LOAD_SECONDS}s`, '--latency', url], {
+        encoding: 'utf8',
+      });
       const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
       const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)$/m.exec(r.stdout);
       const count = /(\d+) requests in/.exec(r.stdout);
-      if (!rps || !p99 || !count) throw new Error(`wrk output not understood: ${r.stdout}${r.stderr}`);
+      if (!rps || !p99 || !count)
+        throw new Error(`wrk output not understood: ${r.stdout}${r.stderr}`);
       // A fast error page is not the file: every answer must have been the 200 (or the 302).
-      if (/Non-2xx or 3xx responses/.test(r.stdout)) throw new Error(`${url} answered errors under load: ${r.stdout}`);
+      if (/Non-2xx or 3xx responses/.test(r.stdout))
+        throw new Error(`${url} answered errors under load: ${r.stdout}`);
       result = {
         rps: Math.round(Number(rps[1])),
-        p99: Number((Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']).toFixed(2)),
+        p99: Number(
+          (Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']).toFixed(2),
+        ),
       };
       requests = Number(count[1]);
     } else {
       const r = await autocannon({ url, connections: 32, duration: LOAD_SECONDS, pipelining: 1 });
-      if (r.non2xx > 0 && r['3xx'] !== r.non2xx) throw new Error(`${url} answered ${r.non2xx} errors under load`);
+      if (r.non2xx > 0 && r['3xx'] !== r.non2xx)
+        throw new Error(`${url} answered ${r.non2xx} errors under load`);
       result = { rps: Math.round(r.requests.average), p99: r.latency.p99 };
       requests = r.requests.total;
     }
@@ -546,7 +633,11 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
     x === undefined ? y : y === undefined ? x : Math.min(x, y);
   const { freePort, startNginx } = await import('./lib/nginx.ts');
   /** Waits until the URL answers with exactly these bytes (or this redirect): the server under test, ready. */
-  async function ready(url: string, body: Buffer | { location: string }, what: string): Promise<void> {
+  async function ready(
+    url: string,
+    body: Buffer | { location: string },
+    what: string,
+  ): Promise<void> {
     for (let i = 0; i < 100; i++) {
       try {
         const res = await fetch(url, { redirect: 'manual' });
@@ -566,10 +657,14 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
   {
     // The server runs in its own process, as users run it.
     const [servePort, barePort, nginxPort] = [await freePort(), await freePort(), await freePort()];
-    const server = spawn(process.execPath, [CLI, 'serve', '--dir', out, '--port', String(servePort)], {
-      cwd: ROOT,
-      stdio: 'ignore',
-    });
+    const server = spawn(
+      process.execPath,
+      [CLI, 'serve', '--dir', out, '--port', String(servePort)],
+      {
+        cwd: ROOT,
+        stdio: 'ignore',
+      },
+    );
     // The ceiling of Node's own HTTP server on this machine: the same bytes and headers from
     // memory, no routing, no disk. serve can only approach it.
     const badgeBody = files.get(badgeKey)!;
@@ -596,7 +691,9 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
   http { access_log off; default_type image/svg+xml; types { image/svg+xml svg; }
     server { listen 127.0.0.1:${nginxPort}; root ${out}; location / { try_files /$uri =404; } } }`,
       );
-      ng = spawn(nginx, ['-c', conf, '-p', work, '-e', `${work}/nginx-error.log`], { stdio: 'ignore' });
+      ng = spawn(nginx, ['-c', conf, '-p', work, '-e', `${work}/nginx-error.log`], {
+        stdio: 'ignore',
+      });
       // nginx in front of serve, with the configuration users take (one worker, as above).
       fronted = await startNginx(out, servePort);
     }
@@ -604,7 +701,9 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
     // the fronting configuration reads the request line as sent, as serve does.
     const { originPath } = await import('../src/model/origin-path.ts');
     const repoPath = `/${badgeKey.replace(/\/badges\/MAINTENANCE\.svg$/, '')}`;
-    const index = JSON.parse(files.get(`${repoPath.slice(1)}/index.json`)!.toString()) as { timestamps: number[] };
+    const index = JSON.parse(files.get(`${repoPath.slice(1)}/index.json`)!.toString()) as {
+      timestamps: number[];
+    };
     const middle = index.timestamps[Math.floor(index.timestamps.length / 2)]!;
     const redirectPath = `${repoPath}/badges/MAINTENANCE.svg?timestamp=${middle + 1}`;
     const redirectTo = { location: `${repoPath}/at/${middle}/badges/MAINTENANCE.svg` };
@@ -633,7 +732,8 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
       };
       for (let round = 0; round < 2; round++) {
         for (const name of Object.keys(urls) as Array<keyof typeof urls>) {
-          if (urls[name] && (name !== 'nginx' || ng)) m[name] = best(m[name], await load(urls[name], pids[name]));
+          if (urls[name] && (name !== 'nginx' || ng))
+            m[name] = best(m[name], await load(urls[name], pids[name]));
         }
       }
     } finally {
@@ -646,7 +746,12 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
     const cpu = (l: Load) => (l.cpuUs === undefined ? '' : `, ${l.cpuUs} µs CPU per request`);
     const s = m.serve!;
     const bareNode = m.bare!;
-    say('serve: latest badge', `${s.rps} req/s, p99 ${s.p99} ms${cpu(s)} ${how}`, 'serveRps', s.rps);
+    say(
+      'serve: latest badge',
+      `${s.rps} req/s, p99 ${s.p99} ms${cpu(s)} ${how}`,
+      'serveRps',
+      s.rps,
+    );
     say(
       'bare node:http, same bytes from memory',
       `${bareNode.rps} req/s, p99 ${bareNode.p99} ms${cpu(bareNode)}`,
@@ -668,10 +773,20 @@ async function servingRows(out: string, files: Map<string, Buffer>): Promise<voi
       );
     }
     const r = m.serveRedirect!;
-    say('serve: ?timestamp= redirect', `${r.rps} req/s, p99 ${r.p99} ms${cpu(r)}`, 'serveRedirectRps', r.rps);
+    say(
+      'serve: ?timestamp= redirect',
+      `${r.rps} req/s, p99 ${r.p99} ms${cpu(r)}`,
+      'serveRedirectRps',
+      r.rps,
+    );
     if (m.nginx && m.fronted && m.frontedRedirect) {
       const n = m.nginx;
-      say('nginx: same file, static (1 worker)', `${n.rps} req/s, p99 ${n.p99} ms`, 'nginxRps', n.rps);
+      say(
+        'nginx: same file, static (1 worker)',
+        `${n.rps} req/s, p99 ${n.p99} ms`,
+        'nginxRps',
+        n.rps,
+      );
       say(
         'serve / nginx static (target ≥ 0.5)',
         (s.rps / n.rps).toFixed(2),

@@ -10,7 +10,8 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const adapter = (name: string) => fileURLToPath(new URL(`../src/resolver/adapter/${name}`, import.meta.url));
+const adapter = (name: string) =>
+  fileURLToPath(new URL(`../src/resolver/adapter/${name}`, import.meta.url));
 
 /** Syntax CloudFront Functions do not run (beyond ES 5.1 they add let/const, arrows, rest
  * parameters, template literals, `**` and async/await): esbuild fails the build on any. */
@@ -58,8 +59,12 @@ export async function bundleCloudFrontFunction(outfile?: string): Promise<string
   // statement esbuild ends the module with becomes that function.
   const code = result.outputFiles[0]!.text;
   const exported = /export\s*\{\s*([\w$]+) as handler\s*\};?\s*$/.exec(code);
-  if (!exported) throw new Error('the CloudFront Function bundle does not end by exporting handler');
-  return emit(`${code.slice(0, exported.index)}function handler(event){return ${exported[1]}(event)}\n`, outfile);
+  if (!exported)
+    throw new Error('the CloudFront Function bundle does not end by exporting handler');
+  return emit(
+    `${code.slice(0, exported.index)}function handler(event){return ${exported[1]}(event)}\n`,
+    outfile,
+  );
 }
 
 export async function bundleLambdaEdge(outfile?: string): Promise<string> {

@@ -2,7 +2,9 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
-export const WORKER_ENTRY = fileURLToPath(new URL('../src/resolver/adapter/worker/index.ts', import.meta.url));
+export const WORKER_ENTRY = fileURLToPath(
+  new URL('../src/resolver/adapter/worker/index.ts', import.meta.url),
+);
 
 /**
  * Properties of the resolver's own objects (routes, lookups, resources, options), shortened
@@ -43,7 +45,8 @@ export const INTERNAL_PROPERTY_NAMES = [
 ];
 
 /** The names to shorten, as esbuild's mangleProps takes them. */
-export const internalProperties = (names: readonly string[]): RegExp => new RegExp(`^(${names.join('|')})$`);
+export const internalProperties = (names: readonly string[]): RegExp =>
+  new RegExp(`^(${names.join('|')})$`);
 
 export const INTERNAL_PROPERTIES = internalProperties(INTERNAL_PROPERTY_NAMES);
 

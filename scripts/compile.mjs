@@ -46,7 +46,11 @@ function newestChange(path) {
 export function libIsStale() {
   const compiled = join(LIB, 'cli.js');
   // A compile killed between tsc and the precompiled files leaves lib/ without them.
-  const precompiled = ['config/validators-config.cjs', 'config/validators-record.cjs', 'config/openapi-template.json'];
+  const precompiled = [
+    'config/validators-config.cjs',
+    'config/validators-record.cjs',
+    'config/openapi-template.json',
+  ];
   if (![compiled, ...precompiled.map((f) => join(LIB, f))].every((f) => existsSync(f))) return true;
   const built = statSync(compiled).mtimeMs;
   return INPUTS.some((p) => newestChange(join(ROOT, p)) > built);
@@ -54,7 +58,9 @@ export function libIsStale() {
 
 /** Inside an npm script, the npm that runs it; elsewhere the one on PATH. */
 export function npmCommand() {
-  return process.env.npm_execpath?.endsWith('.js') ? [process.execPath, process.env.npm_execpath] : ['npm'];
+  return process.env.npm_execpath?.endsWith('.js')
+    ? [process.execPath, process.env.npm_execpath]
+    : ['npm'];
 }
 
 /** The installed tsc, or undefined when TypeScript is not installed (npm ci --omit=dev). */
@@ -82,7 +88,9 @@ function stripCompile() {
   // Node warns that stripTypeScriptTypes is experimental, once a process: not news to the user here.
   const emitWarning = process.emitWarning;
   process.emitWarning = (warning, ...rest) =>
-    String(warning).includes('stripTypeScriptTypes') ? undefined : emitWarning.call(process, warning, ...rest);
+    String(warning).includes('stripTypeScriptTypes')
+      ? undefined
+      : emitWarning.call(process, warning, ...rest);
   try {
     for (const name of readdirSync(src, { recursive: true })) {
       const from = join(src, name);
@@ -118,7 +126,9 @@ export async function compile() {
     });
     if (r.error) throw new Error(`could not run ${command}: ${r.error.message}`);
     if (r.status !== 0)
-      throw new Error(`tsc -p tsconfig.build.json failed (${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+      throw new Error(
+        `tsc -p tsconfig.build.json failed (${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`,
+      );
   } else {
     stripCompile();
   }

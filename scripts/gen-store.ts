@@ -27,13 +27,20 @@ export function parseGenArgs(argv: string[]): GenOptions | { problem: string } {
   const whole: Record<string, number> = {};
   for (const name of ['repos', 'scans', 'seed'] as const) {
     const v = values[name]!;
-    if (!/^\d{1,9}$/.test(v)) return { problem: `--${name} ${JSON.stringify(v)}: expected a whole number` };
+    if (!/^\d{1,9}$/.test(v))
+      return { problem: `--${name} ${JSON.stringify(v)}: expected a whole number` };
     whole[name] = Number(v);
   }
   if (values.out === undefined || values.out === '') return { problem: '--out DIR is required' };
   if (values.shape !== 'A' && values.shape !== 'B')
     return { problem: `--shape ${JSON.stringify(values.shape)}: expected A or B` };
-  return { repos: whole.repos!, scans: whole.scans!, seed: whole.seed!, out: values.out, shape: values.shape };
+  return {
+    repos: whole.repos!,
+    scans: whole.scans!,
+    seed: whole.seed!,
+    out: values.out,
+    shape: values.shape,
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -43,5 +50,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(2);
   }
   generateStore(opts);
-  process.stdout.write(`gen-store: ${opts.repos} repositories × ${opts.scans} scans → ${opts.out}\n`);
+  process.stdout.write(
+    `gen-store: ${opts.repos} repositories × ${opts.scans} scans → ${opts.out}\n`,
+  );
 }

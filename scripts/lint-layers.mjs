@@ -13,8 +13,12 @@ const files = readdirSync(join(ROOT, 'src'), { recursive: true })
   .map((f) => join('src', f))
   .sort();
 const cli = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
-const r = spawnSync(process.execPath, [cli, '--config', '.dependency-cruiser.cjs', '--output-type', 'err', ...files], {
-  cwd: ROOT,
-  stdio: 'inherit',
-});
+const r = spawnSync(
+  process.execPath,
+  [cli, '--config', '.dependency-cruiser.cjs', '--output-type', 'err', ...files],
+  {
+    cwd: ROOT,
+    stdio: 'inherit',
+  },
+);
 process.exit(r.status ?? 1);

@@ -28,7 +28,10 @@ try {
   if (dest >= 0) args[dest + 1] = resolve(args[dest + 1]);
   else args.push('--pack-destination', process.cwd());
   const npm = npmCommand();
-  const r = spawnSync(npm[0], [...npm.slice(1), 'pack', '--ignore-scripts', ...args], { cwd: stage, stdio: 'inherit' });
+  const r = spawnSync(npm[0], [...npm.slice(1), 'pack', '--ignore-scripts', ...args], {
+    cwd: stage,
+    stdio: 'inherit',
+  });
   process.exitCode = r.status ?? 1;
 } finally {
   rmSync(stage, { recursive: true, force: true });

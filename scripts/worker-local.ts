@@ -14,7 +14,8 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 
-const USAGE = 'usage: npm run worker:local -- --dir DIR [--config FILE (default: ./wrangler.toml if there)] [--port N]';
+const USAGE =
+  'usage: npm run worker:local -- --dir DIR [--config FILE (default: ./wrangler.toml if there)] [--port N]';
 
 /** The string values `name = "…"` a wrangler.toml sets at its top (table '') or in one [table]. */
 export function tomlStrings(toml: string, table = ''): Record<string, string> {
@@ -32,7 +33,9 @@ export function tomlStrings(toml: string, table = ''): Record<string, string> {
 /** What worker:local runs with when there is no wrangler.toml: the guide's, less the deploy-only keys. */
 export function defaultWranglerToml(): string {
   // The newest date the pinned workerd supports: a local run has no deploy date to match.
-  const { compatibilityDate } = createRequire(import.meta.url)('workerd') as { compatibilityDate: string };
+  const { compatibilityDate } = createRequire(import.meta.url)('workerd') as {
+    compatibilityDate: string;
+  };
   return `main = "dist-worker/worker.js"\ncompatibility_date = "${compatibilityDate}"\n`;
 }
 
@@ -61,7 +64,9 @@ export async function startLocalWorker(opts: {
   // [vars] are the Worker's bindings as on Cloudflare (KEY_PREFIX, the cache ages).
   const vars = tomlStrings(toml, 'vars');
   if (!main || !compatibilityDate)
-    throw new LocalWorkerError(`${config}: main and compatibility_date must be set (main = "dist-worker/worker.js")`);
+    throw new LocalWorkerError(
+      `${config}: main and compatibility_date must be set (main = "dist-worker/worker.js")`,
+    );
   const bundle = resolve(config === undefined ? '.' : dirname(config), main);
   if (!existsSync(bundle))
     throw new LocalWorkerError(
@@ -110,14 +115,22 @@ export async function startLocalWorker(opts: {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { dir: { type: 'string' }, config: { type: 'string' }, port: { type: 'string', default: '8788' } },
+    options: {
+      dir: { type: 'string' },
+      config: { type: 'string' },
+      port: { type: 'string', default: '8788' },
+    },
   });
   if (!values.dir || !/^\d+$/.test(values.port!)) {
     process.stderr.write(`${USAGE}\n`);
     process.exit(2);
   }
   try {
-    const worker = await startLocalWorker({ config: values.config, dir: values.dir, port: Number(values.port) });
+    const worker = await startLocalWorker({
+      config: values.config,
+      dir: values.dir,
+      port: Number(values.port),
+    });
     process.stdout.write(
       `worker: ${worker.url.href} (workerd, the bucket filled from ${values.dir}; ${worker.config}; Ctrl+C stops)\n`,
     );

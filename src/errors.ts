@@ -77,7 +77,10 @@ const added = new WeakMap<object, string[]>();
  * not) and returns what the command should throw: the first failure, with every clean-up
  * failure added to it, never put in its place; a clean-up failure when the work succeeded.
  */
-export async function cleanUpAfter(failure: unknown, steps: Array<() => Promise<unknown>>): Promise<unknown> {
+export async function cleanUpAfter(
+  failure: unknown,
+  steps: Array<() => Promise<unknown>>,
+): Promise<unknown> {
   let first = failure;
   for (const step of steps) {
     try {

@@ -5,7 +5,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeBadge } from 'badge-maker';
 import { XMLValidator } from 'fast-xml-parser';
-import { BADGE_STYLES, drawBadge, type BadgeStyle, type StyledLook } from '../src/render/badge-styles.ts';
+import {
+  BADGE_STYLES,
+  drawBadge,
+  type BadgeStyle,
+  type StyledLook,
+} from '../src/render/badge-styles.ts';
 import { renderBadge, renderBadgeUnoptimised } from '../src/render/svg.ts';
 import { geometry } from './helpers/svg-geometry.ts';
 import { badgeTemplates } from '../src/config/templates.ts';
@@ -61,7 +66,9 @@ describe('flat is drawn by the same family', () => {
   // The bytes the flat badge had when it was a mustache template of its own (before the
   // family): drawing it beside the other styles changed no published badge.
   it('draws the bytes of the former template, before svgo', () => {
-    expect(renderBadgeUnoptimised(BADGES, { label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' })).toBe(
+    expect(
+      renderBadgeUnoptimised(BADGES, { label: 'MAINTENANCE', message: 'silver', color: '#9f9f9f' }),
+    ).toBe(
       '<svg xmlns="http://www.w3.org/2000/svg" width="132" height="20" role="img" aria-label="MAINTENANCE: silver"><title>MAINTENANCE: silver</title>' +
         '<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>' +
         '<clipPath id="r"><rect width="132" height="20" rx="3" fill="#fff"/></clipPath><g clip-path="url(#r)"><rect width="93" height="20" fill="#555"/>' +
@@ -79,7 +86,9 @@ describe('flat is drawn by the same family', () => {
     expect(svg).toContain(
       '<text aria-hidden="true" x="485" y="150" fill="#ccc" fill-opacity=".3" transform="scale(.1)" textLength="230">gold</text>',
     );
-    expect(svg).toContain('<text x="485" y="140" transform="scale(.1)" fill="#333" textLength="230">gold</text>');
+    expect(svg).toContain(
+      '<text x="485" y="140" transform="scale(.1)" fill="#333" textLength="230">gold</text>',
+    );
     expect(svg).toContain('aria-label="x&lt;y: gold"><title>x&lt;y: gold</title>');
   });
 });

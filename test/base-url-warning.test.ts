@@ -26,10 +26,15 @@ describe('baseUrl left at this machine', () => {
       ),
     ).toContain('baseUrl is http://[::1]:8787');
     // A public address, a directory, or a bucket on this machine (MinIO, a test server): nothing to say.
-    expect(localBaseUrlWarning(settings('s3://badges/site', 'https://badges.example.org'), {})).toBeUndefined();
+    expect(
+      localBaseUrlWarning(settings('s3://badges/site', 'https://badges.example.org'), {}),
+    ).toBeUndefined();
     expect(localBaseUrlWarning(settings('/srv/site', 'http://127.0.0.1:8787'), {})).toBeUndefined();
     expect(
-      localBaseUrlWarning(settings('s3://badges/site', 'http://127.0.0.1:8787', 'http://127.0.0.1:9000'), {}),
+      localBaseUrlWarning(
+        settings('s3://badges/site', 'http://127.0.0.1:8787', 'http://127.0.0.1:9000'),
+        {},
+      ),
     ).toBeUndefined();
     expect(
       localBaseUrlWarning(settings('s3://badges/site', 'http://127.0.0.1:8787'), {
@@ -41,7 +46,12 @@ describe('baseUrl left at this machine', () => {
   it('is said once on stderr by a build to such a bucket, before anything is sent', () => {
     // An endpoint that refuses at once: the build then fails (exit 4), after the warning.
     const r = runCli(['build', '--out', 's3://badges/site', '--s3-endpoint', 'http://0.0.0.0:9'], {
-      env: { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_REGION: 'us-east-1', NODE_NO_WARNINGS: '1' },
+      env: {
+        AWS_ACCESS_KEY_ID: 'test',
+        AWS_SECRET_ACCESS_KEY: 'test',
+        AWS_REGION: 'us-east-1',
+        NODE_NO_WARNINGS: '1',
+      },
     });
     expect(r.stderr.match(/warning: baseUrl is/g)).toHaveLength(1);
     expect(r.stderr.split('\n')[0]).toBe(

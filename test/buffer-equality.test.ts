@@ -7,7 +7,9 @@ describe('toEqual on bytes', () => {
     expect(Buffer.from('abc').subarray(1)).toEqual(Buffer.from('bc'));
   });
   it('one differing byte or a missing byte is not equal', () => {
-    expect(new Map([['a', Buffer.from('same')]])).not.toEqual(new Map([['a', Buffer.from('sane')]]));
+    expect(new Map([['a', Buffer.from('same')]])).not.toEqual(
+      new Map([['a', Buffer.from('sane')]]),
+    );
     expect(Buffer.from('abc')).not.toEqual(Buffer.from('ab'));
     expect(() => expect(Buffer.from('x')).toEqual(Buffer.from('y'))).toThrow();
   });

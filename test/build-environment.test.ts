@@ -18,44 +18,47 @@ const NOW = '1763600000';
 const canMount = spawnSync('unshare', ['--mount', 'true']).status === 0;
 
 describe('a full temporary folder', () => {
-  it.skipIf(!canMount)('the build fails naming the temporary file it could not write and TMPDIR', () => {
-    const store = join(dir, 'store');
-    // Summary lines of 40 repositories: far more than the 4 KiB folder holds.
-    generateStore({ repos: 40, scans: 2, out: store, seed: 3 });
-    const full = join(dir, 'full');
-    mkdirSync(full);
-    // A tmpfs of one page in a mount namespace of the child's own: a real ENOSPC, nothing mocked.
-    const r = spawnChecked(
-      'unshare',
-      [
-        '--mount',
-        'sh',
-        '-c',
-        'mount -t tmpfs -o size=4k tmpfs "$0" && exec "$@"',
-        full,
-        ...CLI,
-        'build',
-        '--store',
-        store,
-        '--out',
-        join(dir, 'out'),
-        '--now',
-        NOW,
-      ],
-      {
-        cwd: ROOT,
-        env: childEnv({ TMPDIR: full }),
-        timeout: 60_000,
-      },
-    );
-    expect(r.status, r.stderr).toBe(4);
-    expect(r.stderr).toMatch(
-      new RegExp(
-        `^badgepress: cannot write the temporary file ${full}/badgepress-\\S+ \\(ENOSPC\\); free space in ${full} or set TMPDIR to a folder with room$`,
-        'm',
-      ),
-    );
-  });
+  it.skipIf(!canMount)(
+    'the build fails naming the temporary file it could not write and TMPDIR',
+    () => {
+      const store = join(dir, 'store');
+      // Summary lines of 40 repositories: far more than the 4 KiB folder holds.
+      generateStore({ repos: 40, scans: 2, out: store, seed: 3 });
+      const full = join(dir, 'full');
+      mkdirSync(full);
+      // A tmpfs of one page in a mount namespace of the child's own: a real ENOSPC, nothing mocked.
+      const r = spawnChecked(
+        'unshare',
+        [
+          '--mount',
+          'sh',
+          '-c',
+          'mount -t tmpfs -o size=4k tmpfs "$0" && exec "$@"',
+          full,
+          ...CLI,
+          'build',
+          '--store',
+          store,
+          '--out',
+          join(dir, 'out'),
+          '--now',
+          NOW,
+        ],
+        {
+          cwd: ROOT,
+          env: childEnv({ TMPDIR: full }),
+          timeout: 60_000,
+        },
+      );
+      expect(r.status, r.stderr).toBe(4);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^badgepress: cannot write the temporary file ${full}/badgepress-\\S+ \\(ENOSPC\\); free space in ${full} or set TMPDIR to a folder with room$`,
+          'm',
+        ),
+      );
+    },
+  );
 });
 
 describe('expireAfterDays', () => {

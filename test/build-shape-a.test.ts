@@ -44,7 +44,9 @@ describe('building the example store (Shape A)', () => {
   it('canonicalises scheme and host but keeps the path', () => {
     const keys = [...tree.keys()].filter((k) => k.includes('git.example.org'));
     expect(keys.length).toBe(2 * 7 + 11);
-    expect(keys[0]).toContain(encodeURIComponent('https://git.example.org:8443/platform/api-gateway'));
+    expect(keys[0]).toContain(
+      encodeURIComponent('https://git.example.org:8443/platform/api-gateway'),
+    );
   });
 
   it('every report validates against the official SARIF 2.1.0 schema', () => {
@@ -83,7 +85,14 @@ describe('building the example store (Shape A)', () => {
       'SECURITY_POLICY',
       'DEPENDENTS',
     ]);
-    expect(Object.keys(rules[0])).toEqual(['id', 'name', 'fullDescription', 'help', 'helpUri', 'properties']);
+    expect(Object.keys(rules[0])).toEqual([
+      'id',
+      'name',
+      'fullDescription',
+      'help',
+      'helpUri',
+      'properties',
+    ]);
     expect(rules[0].properties).toEqual({
       unit: 'days',
       thresholds: [
@@ -99,7 +108,11 @@ describe('building the example store (Shape A)', () => {
       { min: 2, max: 2, status: 'bronze' },
       { min: 0, max: 1, status: 'fail' },
     ]);
-    expect(rules[2].properties).toEqual({ type: 'boolean', positiveStatus: 'gold', negativeStatus: 'fail' });
+    expect(rules[2].properties).toEqual({
+      type: 'boolean',
+      positiveStatus: 'gold',
+      negativeStatus: 'fail',
+    });
     expect(run.properties.timestamp).toBe(1763000000);
     expect(run.properties.badges.map((b: { badgeId: string }) => b.badgeId)).toEqual([
       'MAINTENANCE',
@@ -108,7 +121,10 @@ describe('building the example store (Shape A)', () => {
     ]);
     // reaction 7 days (silver), bus factor 3 (silver), policy true, 5 dependents (silver)
     // The record holds no evidence: the evidence says what the scan reported.
-    const said = (evidence: string) => ({ evidence, provenance: { evidence, scannedAt: 1763000000 } });
+    const said = (evidence: string) => ({
+      evidence,
+      provenance: { evidence, scannedAt: 1763000000 },
+    });
     expect(run.results).toEqual([
       {
         ruleId: 'ISSUE_REACTION_TIME',
@@ -154,7 +170,12 @@ describe('building the example store (Shape A)', () => {
       },
     ]);
     const first = json(`${WIDGET}at/1760000000/sarif`).runs[0];
-    expect(first.results.map((r: { level: string }) => r.level)).toEqual(['note', 'warning', 'warning', 'warning']);
+    expect(first.results.map((r: { level: string }) => r.level)).toEqual([
+      'note',
+      'warning',
+      'warning',
+      'warning',
+    ]);
   });
 
   it('the explanation is the badge object of the report, badgeUrl included', () => {
@@ -170,7 +191,9 @@ describe('building the example store (Shape A)', () => {
           'badgeExplanation',
         ]);
         expect(explanation).toEqual(badge);
-        expect(explanation.badgeUrl).toBe(`http://127.0.0.1:8787/${WIDGET}badges/${badge.badgeId}.svg?timestamp=${ts}`);
+        expect(explanation.badgeUrl).toBe(
+          `http://127.0.0.1:8787/${WIDGET}badges/${badge.badgeId}.svg?timestamp=${ts}`,
+        );
       }
     }
     const latest = json(`${WIDGET}badges/MAINTENANCE`);
@@ -245,6 +268,8 @@ describe('building the example store (Shape A)', () => {
     expectEverySarifValid(changed);
     // The 1761000000 scan had 1 dependent: bronze before, fail now.
     expect(json(`${WIDGET}at/1761000000/badges/REUSED`).badgeStatus).toBe('bronze');
-    expect(JSON.parse(after.get(`${WIDGET}at/1761000000/badges/REUSED`)!.toString()).badgeStatus).toBe('fail');
+    expect(
+      JSON.parse(after.get(`${WIDGET}at/1761000000/badges/REUSED`)!.toString()).badgeStatus,
+    ).toBe('fail');
   });
 });

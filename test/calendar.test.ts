@@ -35,6 +35,8 @@ describe('isoTime and isoDate', () => {
     for (const [text, unix] of cases) expect(isoTime(unix), String(unix)).toBe(text);
     // Past 9999 and before 1970, Date's own path.
     expect(isoTime(-1)).toBe('1969-12-31T23:59:59Z');
-    expect(isoTime(253402300800)).toBe(new Date(253402300800000).toISOString().replace('.000Z', 'Z'));
+    expect(isoTime(253402300800)).toBe(
+      new Date(253402300800000).toISOString().replace('.000Z', 'Z'),
+    );
   });
 });

@@ -3,7 +3,13 @@
 // worked out by hand from the chart's geometry: 640 × 180, plot from x 64 to 568 (504 wide)
 // and from y 12 to 152 (140 high).
 import { describe, expect, it } from 'vitest';
-import { barChart, statusChart, timeScale, valueChart, type ChartBand } from '../src/render/pages/chart.ts';
+import {
+  barChart,
+  statusChart,
+  timeScale,
+  valueChart,
+  type ChartBand,
+} from '../src/render/pages/chart.ts';
 
 const DAY = 86_400;
 const T0 = 1_767_225_600; // 2026-01-01T00:00:00Z
@@ -29,11 +35,13 @@ describe('timeScale', () => {
     const s = timeScale([T0, T0 + DAY, T0 + 4 * DAY]);
     // 64 + 504 × (1/4) = 190
     expect(s.xs).toEqual(['64', '190', '568']);
-    expect(all(s.axis, /<text x="([\d.]+)" y="172" text-anchor="(\w+)">([\d-]+)<\/text>/g)).toEqual([
-      ['64', 'start', '2026-01-01'],
-      ['190', 'middle', '2026-01-02'],
-      ['568', 'end', '2026-01-05'],
-    ]);
+    expect(all(s.axis, /<text x="([\d.]+)" y="172" text-anchor="(\w+)">([\d-]+)<\/text>/g)).toEqual(
+      [
+        ['64', 'start', '2026-01-01'],
+        ['190', 'middle', '2026-01-02'],
+        ['568', 'end', '2026-01-05'],
+      ],
+    );
     expect(timeScale([T0]).xs).toEqual(['316']);
     expect(all(timeScale([T0]).axis, /text-anchor="(\w+)"/g)).toEqual([['middle']]);
   });
@@ -59,7 +67,9 @@ describe('statusChart', () => {
       { t: T0 + 2 * DAY, status: 'expired' },
     ];
     const svg = statusChart(frame, levels, points);
-    expect(svg).toContain('<polyline class="series" points="64,99.5 316,99.5 316,29.5 568,29.5 568,134.5"/>');
+    expect(svg).toContain(
+      '<polyline class="series" points="64,99.5 316,99.5 316,29.5 568,29.5 568,134.5"/>',
+    );
     expect(all(svg, /<circle class="point" cx="([\d.]+)" cy="([\d.]+)"/g)).toEqual([
       ['64', '99.5'],
       ['316', '29.5'],
@@ -111,7 +121,8 @@ describe('valueChart', () => {
       { t: T0, value: 12 },
       { t: T0 + DAY, value: 1 },
     ]);
-    const backdrop = (s: string) => s.slice(s.indexOf('<rect'), s.indexOf('<line class="axis" x1="64" y1="152"'));
+    const backdrop = (s: string) =>
+      s.slice(s.indexOf('<rect'), s.indexOf('<line class="axis" x1="64" y1="152"'));
     expect(backdrop(other)).toBe(backdrop(svg));
   });
 });

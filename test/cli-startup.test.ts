@@ -45,7 +45,9 @@ const heavy = (modules: string[]) => modules.filter((m) => HEAVY.some((h) => h.t
 
 describe('badgepress startup', () => {
   it('--version prints the version of package.json', () => {
-    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
     const r = runTraced(['--version']);
     expect(r).toMatchObject({ code: 0, stdout: `${version}\n` });
     expect(r.modules.filter((m) => m.includes('/node_modules/'))).toEqual([]);
@@ -76,7 +78,9 @@ describe('badgepress startup', () => {
       source: 'repos.txt:1',
     };
     const settings = {
-      hosts: { 'github.com': { kind: 'github' as const, apiUrl: 'http://127.0.0.1:9', timeoutSeconds: 2 } },
+      hosts: {
+        'github.com': { kind: 'github' as const, apiUrl: 'http://127.0.0.1:9', timeoutSeconds: 2 },
+      },
     };
     const result = await forgeFor(
       settings,
@@ -103,14 +107,26 @@ describe('badgepress startup', () => {
 
   it('serve answers a badge and an unknown path without loading svgo, the AWS SDK or the build', async () => {
     const site = join(dir, 'site');
-    expect(runCli(['build', '--store', join(ROOT, 'examples/store'), '--out', site, '--now', '1764000000']).code).toBe(
-      0,
-    );
+    expect(
+      runCli([
+        'build',
+        '--store',
+        join(ROOT, 'examples/store'),
+        '--out',
+        site,
+        '--now',
+        '1764000000',
+      ]).code,
+    ).toBe(0);
     const t = traced();
-    const serving = await startServeChild(CLI[0], [...t.args, 'serve', '--dir', site, '--port', '0'], {
-      cwd: dir,
-      env: t.env,
-    });
+    const serving = await startServeChild(
+      CLI[0],
+      [...t.args, 'serve', '--dir', site, '--port', '0'],
+      {
+        cwd: dir,
+        env: t.env,
+      },
+    );
     try {
       const repo = `${serving.url}/api/v1/repositories/${encodeURIComponent('https://github.com/acme/widget')}`;
       const badge = await fetch(`${repo}/badges/MAINTENANCE.svg`);
@@ -138,7 +154,10 @@ describe('badgepress startup', () => {
     ]);
     expect(r.code).toBe(0);
     expect(heavy(r.modules)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/\/node_modules\/svgo\//), `file://${ROOT}lib/pipeline/loop.js`]),
+      expect.arrayContaining([
+        expect.stringMatching(/\/node_modules\/svgo\//),
+        `file://${ROOT}lib/pipeline/loop.js`,
+      ]),
     );
   });
 
@@ -161,9 +180,13 @@ describe('badgepress startup', () => {
       ]),
     );
     // ajv's compiler (its core) is what costs half a second at every start.
-    expect(r.modules.filter((m) => /\/node_modules\/ajv\/dist\/(core|ajv)\.js$/.test(m))).toEqual([]);
+    expect(r.modules.filter((m) => /\/node_modules\/ajv\/dist\/(core|ajv)\.js$/.test(m))).toEqual(
+      [],
+    );
     // What lib/ holds is what the sources say.
-    const template = JSON.parse(readFileSync(join(ROOT, 'lib/config/openapi-template.json'), 'utf8'));
+    const template = JSON.parse(
+      readFileSync(join(ROOT, 'lib/config/openapi-template.json'), 'utf8'),
+    );
     expect(template).toEqual(parse(readFileSync(join(ROOT, 'templates/openapi.yaml'), 'utf8')));
   });
 });
@@ -176,12 +199,15 @@ const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find((n) => {
 });
 
 describe('the bin on an unsupported Node', () => {
-  it.skipIf(oldNode === undefined)('refuses it by name, with exit 2, before running anything', () => {
-    const r = spawnChecked(oldNode!, [join(ROOT, 'bin/badgepress.js'), '--version']);
-    expect(r.status).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(
-      /^badgepress: Node 2?\d\.\d+\.\d+ \(.+\) is not supported: run it with Node 22, 24 or 26\n$/,
-    );
-  });
+  it.skipIf(oldNode === undefined)(
+    'refuses it by name, with exit 2, before running anything',
+    () => {
+      const r = spawnChecked(oldNode!, [join(ROOT, 'bin/badgepress.js'), '--version']);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /^badgepress: Node 2?\d\.\d+\.\d+ \(.+\) is not supported: run it with Node 22, 24 or 26\n$/,
+      );
+    },
+  );
 });

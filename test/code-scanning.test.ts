@@ -18,7 +18,9 @@ const SITE = await loadSettings(join(ROOT, 'config/badgepress.yaml'));
 const PACKAGED_A = await loadThresholdsA(join(ROOT, 'config/thresholds-a.yaml'));
 const TA = {
   ...PACKAGED_A,
-  rules: PACKAGED_A.rules.map((r) => (r.id === 'SECURITY_POLICY' ? { ...r, location: 'SECURITY.md' } : r)),
+  rules: PACKAGED_A.rules.map((r) =>
+    r.id === 'SECURITY_POLICY' ? { ...r, location: 'SECURITY.md' } : r,
+  ),
 };
 const TB = await loadThresholdsB(join(ROOT, 'config/thresholds-b.yaml'));
 const URL = 'https://github.com/acme/widget';
@@ -45,13 +47,19 @@ type Report = {
 const a1 = codeScanningA(
   SITE,
   URL,
-  evaluateScanA(TA, scan(1763596800, { ISSUE_REACTION_TIME: 3, BUS_FACTOR: 1, SECURITY_POLICY: false })),
+  evaluateScanA(
+    TA,
+    scan(1763596800, { ISSUE_REACTION_TIME: 3, BUS_FACTOR: 1, SECURITY_POLICY: false }),
+  ),
   TA.rules,
 ) as Report;
 const a2 = codeScanningA(
   SITE,
   URL,
-  evaluateScanA(TA, scan(1764201600, { ISSUE_REACTION_TIME: 30, BUS_FACTOR: 0, SECURITY_POLICY: false })),
+  evaluateScanA(
+    TA,
+    scan(1764201600, { ISSUE_REACTION_TIME: 30, BUS_FACTOR: 0, SECURITY_POLICY: false }),
+  ),
   TA.rules,
 ) as Report;
 // Nothing measured fails: ISSUE_REACTION_TIME null with its cause, the others missing.
@@ -69,7 +77,13 @@ const b1 = codeScanningB(
   evaluateScanB(
     TB,
     new Map(),
-    scan(1763596800, { COMMITS: 1, ISSUE_REACTION_TIME: 3, RELEASES: 0, PACKAGES: null, CI_PIPELINE: 5 }),
+    scan(1763596800, {
+      COMMITS: 1,
+      ISSUE_REACTION_TIME: 3,
+      RELEASES: 0,
+      PACKAGES: null,
+      CI_PIPELINE: 5,
+    }),
     [],
   ),
   TB.rules,
@@ -78,7 +92,13 @@ const b1 = codeScanningB(
 describe('code-scanning.sarif', () => {
   it('Shape A: one result per measured failing rule, each with a location; an unknown rule raises no alert', () => {
     const results = a1.runs[0]!.results;
-    expect(results.map((r) => [r.ruleId, r.level, r.locations[0]!.physicalLocation.artifactLocation.uri])).toEqual([
+    expect(
+      results.map((r) => [
+        r.ruleId,
+        r.level,
+        r.locations[0]!.physicalLocation.artifactLocation.uri,
+      ]),
+    ).toEqual([
       ['BUS_FACTOR', 'error', 'README.md'],
       ['SECURITY_POLICY', 'error', 'SECURITY.md'],
     ]);
@@ -130,7 +150,9 @@ describe('code-scanning.sarif', () => {
 
   it('fingerprints and the automation category stay across scans; the run id changes', () => {
     const fp = (r: Report) =>
-      Object.fromEntries(r.runs[0]!.results.map((x) => [x.ruleId, x.partialFingerprints['badgepress/v1']]));
+      Object.fromEntries(
+        r.runs[0]!.results.map((x) => [x.ruleId, x.partialFingerprints['badgepress/v1']]),
+      );
     expect(fp(a2).BUS_FACTOR).toBe(fp(a1).BUS_FACTOR);
     expect(fp(a2).SECURITY_POLICY).toBe(fp(a1).SECURITY_POLICY);
     expect(fp(a1).BUS_FACTOR).not.toBe(fp(a1).SECURITY_POLICY);

@@ -26,21 +26,43 @@ describe('one resolved configuration', () => {
       join(d, 'store', 'tool.ndjson'),
       `${JSON.stringify({ repositoryUrl: 'git://example.org/acme/tool', timestamp: 1763000000, values: { COMMITS: 3 } })}\n`,
     );
-    const r = await runCommand(['build', '--config', join(d, 'badgepress.yaml'), '--now', '1764000000']);
+    const r = await runCommand([
+      'build',
+      '--config',
+      join(d, 'badgepress.yaml'),
+      '--now',
+      '1764000000',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     // The grant reached the report: the manual rule passes for the granted repository.
     const sarif = JSON.parse(
       readFileSync(
-        join(d, 'site', 'api', 'v1', 'repositories', encodeURIComponent('git://example.org/acme/tool'), 'sarif'),
+        join(
+          d,
+          'site',
+          'api',
+          'v1',
+          'repositories',
+          encodeURIComponent('git://example.org/acme/tool'),
+          'sarif',
+        ),
         'utf8',
       ),
     ) as { runs: Array<{ results: Array<{ ruleId: string; kind: string }> }> };
-    expect(sarif.runs[0]!.results.find((r) => r.ruleId === 'MANUAL/DIN SPEC XXXX compliant')?.kind).toBe('pass');
+    expect(
+      sarif.runs[0]!.results.find((r) => r.ruleId === 'MANUAL/DIN SPEC XXXX compliant')?.kind,
+    ).toBe('pass');
     // The repository page (written from the same settings) exists too.
     expect(
       readFileSync(
-        join(d, 'site', 'repositories', encodeURIComponent('git://example.org/acme/tool'), 'index.html'),
+        join(
+          d,
+          'site',
+          'repositories',
+          encodeURIComponent('git://example.org/acme/tool'),
+          'index.html',
+        ),
         'utf8',
       ),
     ).toContain('git://example.org/acme/tool');

@@ -17,7 +17,9 @@ describe('Shape A thresholds validation', () => {
   });
 
   it('refuses badge ids that differ only in case, naming both', async () => {
-    const { file, problems } = await problemsOf(DEFAULT.replace('  - id: SECURITY\n', '  - id: Maintenance\n'));
+    const { file, problems } = await problemsOf(
+      DEFAULT.replace('  - id: SECURITY\n', '  - id: Maintenance\n'),
+    );
     const line = DEFAULT.split('\n').indexOf('  - id: SECURITY') + 1;
     expect(problems).toEqual([
       `${file}:${line} badges[1].id: badge id "Maintenance" differs from "MAINTENANCE" (badges[0]) only in case: their files would be one on a case-insensitive disk (macOS, Windows); rename one`,
@@ -28,21 +30,38 @@ describe('Shape A thresholds validation', () => {
     const { file, problems } = await problemsOf(
       DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: 1, max: 7, status: silver }'),
     );
-    expect(problems).toEqual([`${file}:12 rules[0].thresholds[1]: band 1..7 overlaps band 0..1 (thresholds[0])`]);
+    expect(problems).toEqual([
+      `${file}:12 rules[0].thresholds[1]: band 1..7 overlaps band 0..1 (thresholds[0])`,
+    ]);
   });
 
   it('refuses a gap, a missing 0 and a bounded last band', async () => {
     expect(
-      (await problemsOf(DEFAULT.replace('{ min: 8, max: 14, status: bronze }', '{ min: 9, max: 14, status: bronze }')))
-        .problems[0],
+      (
+        await problemsOf(
+          DEFAULT.replace(
+            '{ min: 8, max: 14, status: bronze }',
+            '{ min: 9, max: 14, status: bronze }',
+          ),
+        )
+      ).problems[0],
     ).toMatch(/:13 rules\[0\]\.thresholds\[2\]\.min: bands leave a gap: nothing covers 8\.\.8$/);
     expect(
-      (await problemsOf(DEFAULT.replace('{ min: 0, max: 1, status: gold }', '{ min: 1, max: 1, status: gold }')))
-        .problems[0],
+      (
+        await problemsOf(
+          DEFAULT.replace('{ min: 0, max: 1, status: gold }', '{ min: 1, max: 1, status: gold }'),
+        )
+      ).problems[0],
     ).toMatch(/rules\[0\]\.thresholds\[0\]\.min: bands leave a gap: nothing covers 0\.\.0$/);
     expect(
-      (await problemsOf(DEFAULT.replace('{ min: 15, max: null, status: fail }', '{ min: 15, max: 99, status: fail }')))
-        .problems[0],
+      (
+        await problemsOf(
+          DEFAULT.replace(
+            '{ min: 15, max: null, status: fail }',
+            '{ min: 15, max: 99, status: fail }',
+          ),
+        )
+      ).problems[0],
     ).toMatch(
       /rules\[0\]\.thresholds\[3\]\.max: bands leave a gap: nothing covers 100\.\.unbounded; end with max: null$/,
     );
@@ -50,7 +69,10 @@ describe('Shape A thresholds validation', () => {
 
   it('refuses a badge that names an unknown rule', async () => {
     const { file, problems } = await problemsOf(
-      DEFAULT.replace('criteria: [ISSUE_REACTION_TIME, BUS_FACTOR]', 'criteria: [ISSUE_REACTION_TIME, BUS_FACTR]'),
+      DEFAULT.replace(
+        'criteria: [ISSUE_REACTION_TIME, BUS_FACTOR]',
+        'criteria: [ISSUE_REACTION_TIME, BUS_FACTR]',
+      ),
     );
     expect(problems).toEqual([
       `${file}:45 badges[0].criteria[1]: unknown rule "BUS_FACTR"; define it under rules or remove it`,
@@ -82,10 +104,10 @@ describe('Shape A thresholds validation', () => {
 
   it('refuses wrong types and unknown keys with the path', async () => {
     const { problems } = await problemsOf(
-      DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: "two", max: 7, status: silverish }').replace(
-        'unit: days',
-        'unit: days\n    colour: red',
-      ),
+      DEFAULT.replace(
+        '{ min: 2, max: 7, status: silver }',
+        '{ min: "two", max: 7, status: silverish }',
+      ).replace('unit: days', 'unit: days\n    colour: red'),
     );
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -93,15 +115,17 @@ describe('Shape A thresholds validation', () => {
         expect.stringMatching(
           /:13 rules\[0\]\.thresholds\[1\]\.status: must be one of "gold", "silver", "bronze", "fail"$/,
         ),
-        expect.stringMatching(/:10 rules\[0\]\.colour: unknown key; remove it or check its spelling$/),
+        expect.stringMatching(
+          /:10 rules\[0\]\.colour: unknown key; remove it or check its spelling$/,
+        ),
       ]),
     );
   });
 
   it('refuses a boolean rule without statuses and broken YAML', async () => {
-    expect((await problemsOf(DEFAULT.replace('    negativeStatus: fail\n', ''))).problems[0]).toMatch(
-      /rules\[2\]: missing required key "negativeStatus"/,
-    );
+    expect(
+      (await problemsOf(DEFAULT.replace('    negativeStatus: fail\n', ''))).problems[0],
+    ).toMatch(/rules\[2\]: missing required key "negativeStatus"/);
     expect((await problemsOf('rules: [\n')).problems[0]).toMatch(/t\d+\.yaml:\d+: /);
   });
 
@@ -137,18 +161,27 @@ describe('Shape A thresholds validation', () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('configuration problems, nothing written');
-    expect(r.stderr).toMatch(/thresholds-a\.yaml:\d+ rules\[1\]\.thresholds\[\d\]: band .* overlaps/);
+    expect(r.stderr).toMatch(
+      /thresholds-a\.yaml:\d+ rules\[1\]\.thresholds\[\d\]: band .* overlaps/,
+    );
     expect(existsSync(out)).toBe(false);
   });
 
   it('a badge id too long for a file name is refused before anything is written (exit 2)', async () => {
     const long = 'B'.repeat(201);
-    const { file, problems } = await problemsOf(DEFAULT.replace('- id: MAINTENANCE', `- id: ${long}`));
+    const { file, problems } = await problemsOf(
+      DEFAULT.replace('- id: MAINTENANCE', `- id: ${long}`),
+    );
     expect(problems).toEqual([`${file}:43 badges[0].id: longer than 200 characters; shorten it`]);
-    expect((await problemsOf(DEFAULT.replace('- id: MAINTENANCE', `- id: ${'B'.repeat(200)}`))).problems).toEqual([]);
+    expect(
+      (await problemsOf(DEFAULT.replace('- id: MAINTENANCE', `- id: ${'B'.repeat(200)}`))).problems,
+    ).toEqual([]);
     const cfg = join(dir, 'long-id');
     mkdirSync(cfg, { recursive: true });
-    writeFileSync(join(cfg, 'thresholds-a.yaml'), DEFAULT.replace('- id: MAINTENANCE', `- id: ${'B'.repeat(250)}`));
+    writeFileSync(
+      join(cfg, 'thresholds-a.yaml'),
+      DEFAULT.replace('- id: MAINTENANCE', `- id: ${'B'.repeat(250)}`),
+    );
     writeFileSync(join(cfg, 'badgepress.yaml'), 'thresholds:\n  A: thresholds-a.yaml\n');
     const out = join(cfg, 'out');
     const r = await runCommand([
@@ -161,15 +194,22 @@ describe('Shape A thresholds validation', () => {
       out,
     ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/thresholds-a\.yaml:43 badges\[0\]\.id: longer than 200 characters; shorten it/);
+    expect(r.stderr).toMatch(
+      /thresholds-a\.yaml:43 badges\[0\]\.id: longer than 200 characters; shorten it/,
+    );
     expect(existsSync(out)).toBe(false);
   });
 
   it('YAML anchors and merge keys work; an alias bomb is a config error with file:line', async () => {
-    const merged = await problemsOf(DEFAULT.replace('  - id: BUS_FACTOR\n', '  - id: BUS_FACTOR\n    <<: {}\n'));
+    const merged = await problemsOf(
+      DEFAULT.replace('  - id: BUS_FACTOR\n', '  - id: BUS_FACTOR\n    <<: {}\n'),
+    );
     expect(merged.problems).toEqual([]);
     const site = join(dir, 'anchors.yaml');
-    writeFileSync(site, 'cache: &c\n  latestMaxAge: 60\ncolors:\n  <<: {gold: "#ffd700"}\n  silver: "#c0c0c0"\n');
+    writeFileSync(
+      site,
+      'cache: &c\n  latestMaxAge: 60\ncolors:\n  <<: {gold: "#ffd700"}\n  silver: "#c0c0c0"\n',
+    );
     expect((await loadSettings(site)).colors).toMatchObject({ gold: '#ffd700', silver: '#c0c0c0' });
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]'];
     for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g'].entries())
@@ -196,10 +236,15 @@ describe('Shape A thresholds validation', () => {
       ].join('\n'),
     );
     await expect(loadSettings(site)).rejects.toMatchObject({
-      problems: [`${site}:5: hosts: is given twice (lines 2 and 5); merge the two hosts: entries into one`],
+      problems: [
+        `${site}:5: hosts: is given twice (lines 2 and 5); merge the two hosts: entries into one`,
+      ],
     });
     // Deeper down, a value that is no map: keep one.
-    writeFileSync(site, ['scan:', '  retries: 1', '  concurrency: 2', '  retries: 3', ''].join('\n'));
+    writeFileSync(
+      site,
+      ['scan:', '  retries: 1', '  concurrency: 2', '  retries: 3', ''].join('\n'),
+    );
     await expect(loadSettings(site)).rejects.toMatchObject({
       problems: [`${site}:4: scan.retries: is given twice (lines 2 and 4); keep one of the two`],
     });
@@ -207,15 +252,23 @@ describe('Shape A thresholds validation', () => {
 
   it('a band or a boolean rule cannot give unknown (only a missing value is unknown)', async () => {
     const band = await problemsOf(
-      DEFAULT.replace('{ min: 15, max: null, status: fail }', '{ min: 15, max: null, status: unknown }'),
+      DEFAULT.replace(
+        '{ min: 15, max: null, status: fail }',
+        '{ min: 15, max: null, status: unknown }',
+      ),
     );
     expect(band.problems).toEqual([
       expect.stringMatching(
         /:14 rules\[0\]\.thresholds\[3\]\.status: must be one of "gold", "silver", "bronze", "fail"$/,
       ),
     ]);
-    expect((await problemsOf(DEFAULT.replace('negativeStatus: fail', 'negativeStatus: unknown'))).problems).toEqual([
-      expect.stringMatching(/:31 rules\[2\]\.negativeStatus: must be one of "gold", "silver", "bronze", "fail"$/),
+    expect(
+      (await problemsOf(DEFAULT.replace('negativeStatus: fail', 'negativeStatus: unknown')))
+        .problems,
+    ).toEqual([
+      expect.stringMatching(
+        /:31 rules\[2\]\.negativeStatus: must be one of "gold", "silver", "bronze", "fail"$/,
+      ),
     ]);
   });
 
@@ -230,7 +283,9 @@ describe('Shape A thresholds validation', () => {
     const site = configProblems(dir, loadSettings);
     for (const bad of ['unknown', 'none', 'pass'])
       expect((await site(`shape: A\nunknownAs: ${bad}\n`)).problems).toEqual([
-        expect.stringMatching(/:2 unknownAs: must be one of "gold", "silver", "bronze", "fail", "expired", null$/),
+        expect.stringMatching(
+          /:2 unknownAs: must be one of "gold", "silver", "bronze", "fail", "expired", null$/,
+        ),
       ]);
   });
 
@@ -244,16 +299,24 @@ describe('Shape A thresholds validation', () => {
 
   it('docs/reference/configuration.md shows the real output of a bad thresholds file', () => {
     const page = readFileSync(join(ROOT, 'docs/reference/configuration.md'), 'utf8');
-    const shown = /```\n(badgepress: configuration problems, nothing written:\n[\s\S]*?)```/.exec(page)![1]!;
+    const shown = /```\n(badgepress: configuration problems, nothing written:\n[\s\S]*?)```/.exec(
+      page,
+    )![1]!;
     const site = join(dir, 'srv-site');
     mkdirSync(join(site, 'config'), { recursive: true });
     mkdirSync(join(site, 'store'), { recursive: true });
-    const edited = DEFAULT.replace('{ min: 2, max: 7, status: silver }', '{ min: 1, max: 7, status: silver }').replace(
+    const edited = DEFAULT.replace(
+      '{ min: 2, max: 7, status: silver }',
+      '{ min: 1, max: 7, status: silver }',
+    ).replace(
       'criteria: [ISSUE_REACTION_TIME, BUS_FACTOR]',
       'criteria: [ISSUE_REACTION_TIME, BUS_FACTR]',
     );
     writeFileSync(join(site, 'config/thresholds-a.yaml'), edited);
-    writeFileSync(join(site, 'config/badgepress.yaml'), 'store: ../store\nthresholds:\n  A: thresholds-a.yaml\n');
+    writeFileSync(
+      join(site, 'config/badgepress.yaml'),
+      'store: ../store\nthresholds:\n  A: thresholds-a.yaml\n',
+    );
     // As a user runs it from the site's directory: the bin resolves tsx from the checkout.
     const r = spawnChecked(process.execPath, [join(ROOT, 'bin/badgepress.js'), 'build'], {
       cwd: site,

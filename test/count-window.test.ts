@@ -20,9 +20,14 @@ describe('calendar-month windows in UTC', () => {
     const scan = utc('2025-08-31T10:20:30Z');
     const start = utc('2025-02-28T10:20:30Z');
     const count = (t: number) => numericValue({ events: [t] }, scan, 6).value;
-    expect([count(start - 1), count(start), count(start + 1), count(scan - 1), count(scan), count(scan + 1)]).toEqual([
-      0, 0, 1, 1, 1, 0,
-    ]);
+    expect([
+      count(start - 1),
+      count(start),
+      count(start + 1),
+      count(scan - 1),
+      count(scan),
+      count(scan + 1),
+    ]).toEqual([0, 0, 1, 1, 1, 0]);
     expect(numericValue({ events: [start, start + 1, scan, scan + 1] }, scan, 6)).toEqual({
       value: 2,
       window: { from: start, to: scan, months: 6 },

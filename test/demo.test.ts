@@ -17,7 +17,10 @@ afterEach(() => {
 /** Starts the demo and resolves with its stdout once the README badge line is printed. */
 function startDemo(args: string[]): Promise<{ child: ChildProcess; stdout: string }> {
   return new Promise((ok, fail) => {
-    const child = spawn(CLI[0], [...CLI.slice(1), 'demo', ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
+    const child = spawn(CLI[0], [...CLI.slice(1), 'demo', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, CI: 'true' },
+    });
     children.push(child);
     let stdout = '';
     let stderr = '';
@@ -32,7 +35,9 @@ function startDemo(args: string[]): Promise<{ child: ChildProcess; stdout: strin
   });
 }
 
-function fetchOverSocket(url: string): Promise<{ status: number; type: string | undefined; body: string }> {
+function fetchOverSocket(
+  url: string,
+): Promise<{ status: number; type: string | undefined; body: string }> {
   return new Promise((ok, fail) => {
     get(url, (res) => {
       const chunks: Buffer[] = [];
@@ -61,8 +66,11 @@ describe('badgepress demo (npm start)', () => {
       '--now',
       '1763600000',
     ]);
-    const [, alt, image, link] = /README badge line:\n {2}\[!\[([^\]]+)\]\(([^)]+)\)\]\(([^)]+)\)/.exec(stdout)!;
-    expect(image).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/repositories\/[^/]+%3A[^/]+\/badges\/[A-Z-]+\.svg$/);
+    const [, alt, image, link] =
+      /README badge line:\n {2}\[!\[([^\]]+)\]\(([^)]+)\)\]\(([^)]+)\)/.exec(stdout)!;
+    expect(image).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/repositories\/[^/]+%3A[^/]+\/badges\/[A-Z-]+\.svg$/,
+    );
     expect(image).not.toContain(':0/');
     const badge = await fetchOverSocket(image!);
     expect(badge.status).toBe(200);
@@ -99,8 +107,14 @@ describe('badgepress demo (npm start)', () => {
       child.kill('SIGTERM');
       await new Promise((ok) => child.on('exit', ok));
       // Served on a port the OS picks: another each time.
-      const line = /README badge line:\n(.*)\n/.exec(stdout)![1]!.replace(/127\.0\.0\.1:\d+/g, 'demo');
-      return { line, stdout, reused: /\((\d+) unchanged since the last build, not read\)/.exec(stdout)?.[1] };
+      const line = /README badge line:\n(.*)\n/
+        .exec(stdout)![1]!
+        .replace(/127\.0\.0\.1:\d+/g, 'demo');
+      return {
+        line,
+        stdout,
+        reused: /\((\d+) unchanged since the last build, not read\)/.exec(stdout)?.[1],
+      };
     };
     const first = await start();
     const again = await start();
@@ -109,10 +123,14 @@ describe('badgepress demo (npm start)', () => {
     expect(again.reused).toBe(/^badgepress: (\d+) repositories/m.exec(again.stdout)?.[1]);
     expect(again.line).toBe(first.line);
     const repository = readdirSync(join(out, 'api/v1/repositories')).sort()[0]!;
-    const index = JSON.parse(readFileSync(join(out, 'api/v1/repositories', repository, 'index.json'), 'utf8')) as {
+    const index = JSON.parse(
+      readFileSync(join(out, 'api/v1/repositories', repository, 'index.json'), 'utf8'),
+    ) as {
       badges: string[];
     };
-    expect(first.line).toContain(`/api/v1/repositories/${repository}/badges/${index.badges[0]}.svg)`);
+    expect(first.line).toContain(
+      `/api/v1/repositories/${repository}/badges/${index.badges[0]}.svg)`,
+    );
   }, 60_000);
 
   it('a busy port is a usage error that says how to pick another', async () => {
@@ -122,7 +140,9 @@ describe('badgepress demo (npm start)', () => {
     try {
       const r = runCli(['demo', '--port', String(port), '--out', join(tempDir(), 'dist')]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`--port ${port}: already in use; pick another, e.g. npm start -- --port 9000`);
+      expect(r.stderr).toContain(
+        `--port ${port}: already in use; pick another, e.g. npm start -- --port 9000`,
+      );
     } finally {
       await new Promise<void>((ok) => blocker.close(() => ok()));
     }

@@ -35,7 +35,9 @@ describe('a directory build killed mid-write', () => {
     generateStore({ repos: 40, scans: 4, out: store, seed: 3 });
     const clean = join(dir, 'clean');
     // The reference build and the re-run are about the files, not the process: in-process.
-    expect((await runCommand(['build', '--store', store, '--out', clean, '--now', NOW])).code).toBe(0);
+    expect((await runCommand(['build', '--store', store, '--out', clean, '--now', NOW])).code).toBe(
+      0,
+    );
     const expected = readTree(clean);
     const repositories = readdirSync(join(clean, 'api/v1/repositories')).length;
     expect(repositories).toBe(40);
@@ -57,8 +59,11 @@ describe('a directory build killed mid-write', () => {
       });
       if (r.signal === 'SIGKILL') killed++;
       // The killed build's lease holds until it lapses unrenewed; the test knows its holder is gone.
-      for (const name of existsSync(join(out, '.badgepress')) ? readdirSync(join(out, '.badgepress')) : []) {
-        if (name.startsWith('lease')) rmSync(join(out, '.badgepress', name), { recursive: true, force: true });
+      for (const name of existsSync(join(out, '.badgepress'))
+        ? readdirSync(join(out, '.badgepress'))
+        : []) {
+        if (name.startsWith('lease'))
+          rmSync(join(out, '.badgepress', name), { recursive: true, force: true });
       }
       for (const key of readTree(out).keys()) {
         const leftover = LEFTOVER.exec(key);
@@ -70,7 +75,16 @@ describe('a directory build killed mid-write', () => {
     }
     expect(killed).toBeGreaterThanOrEqual(2);
 
-    const rerun = await runCommand(['build', '--store', store, '--out', out, '--now', NOW, '--json']);
+    const rerun = await runCommand([
+      'build',
+      '--store',
+      store,
+      '--out',
+      out,
+      '--now',
+      NOW,
+      '--json',
+    ]);
     expect(rerun.code).toBe(0);
     expect(JSON.parse(rerun.stdout).removed).toBe(0); // without --prune: nothing removed, nothing left over
     expect(readTree(out)).toEqual(expected);

@@ -46,6 +46,7 @@ describe('the directory sink past the directories it remembers', () => {
         ['unchanged', n - Math.ceil(n / 3)],
       ]),
     );
-    for (const i of [0, 1, n - 1]) expect(readFileSync(join(out, changed[i]!.key), 'utf8')).toBe(changed[i]!.body);
+    for (const i of [0, 1, n - 1])
+      expect(readFileSync(join(out, changed[i]!.key), 'utf8')).toBe(changed[i]!.body);
   });
 });

@@ -94,7 +94,8 @@ describe('badgepress discover', () => {
         '',
       ].join('\n'),
     );
-  const discover = (args: string[], file = config) => runCommand(['discover', '--config', file, ...args], { env });
+  const discover = (args: string[], file = config) =>
+    runCommand(['discover', '--config', file, ...args], { env });
 
   beforeAll(async () => {
     // Small pages: every list is read over several pages to its end.
@@ -165,7 +166,11 @@ describe('badgepress discover', () => {
 
   it('names a pattern RE2 refuses with file:line', async () => {
     const file = join(root, 'bad-pattern.yaml');
-    writeConfig(file, ['sources:', '  - url: https://gitlab.example/acme', '    include: ["(?=x)"]']);
+    writeConfig(file, [
+      'sources:',
+      '  - url: https://gitlab.example/acme',
+      '    include: ["(?=x)"]',
+    ]);
     const r = await discover([], file);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
@@ -178,8 +183,12 @@ describe('badgepress discover', () => {
     const before = forgejo.requests.length;
     const org = await discover(['https://forge.example/forge']);
     expect(org.code).toBe(0);
-    expect(org.stdout).toBe('https://forge.example/forge/app\nhttps://forge.example/forge/renamed-now\n');
-    expect(forgejo.requests.slice(before).every((q) => q.headers.authorization === 'token fj-discover')).toBe(true);
+    expect(org.stdout).toBe(
+      'https://forge.example/forge/app\nhttps://forge.example/forge/renamed-now\n',
+    );
+    expect(
+      forgejo.requests.slice(before).every((q) => q.headers.authorization === 'token fj-discover'),
+    ).toBe(true);
     // An Enterprise Server's /repositories lists internal ones to a signed-in user.
     const all = await discover(['https://github.com/']);
     expect(all.code).toBe(0);
@@ -209,7 +218,11 @@ describe('badgepress discover', () => {
       ].join('\n'),
     );
     const file = join(root, 'limited.yaml');
-    writeConfig(file, ['sources:', '  - url: https://forge.example/guild', '    visibility: [public, internal]']);
+    writeConfig(file, [
+      'sources:',
+      '  - url: https://forge.example/guild',
+      '    visibility: [public, internal]',
+    ]);
     const kept = await discover([], file);
     expect(kept.stdout).toBe('https://forge.example/guild/plans\n');
     expect(forgejo.violations).toEqual([]);
@@ -277,11 +290,16 @@ describe('badgepress discover', () => {
     const asked = gitlab.requests.slice(before);
     expect(asked.every((q) => q.headers['private-token'] === undefined)).toBe(true);
     expect(asked.find((q) => q.path === '/api/v4/projects')?.query.get('archived')).toBe('false');
-    expect(asked.find((q) => q.path === '/api/v4/users/alice/projects')?.query.get('archived')).toBe('false');
+    expect(
+      asked.find((q) => q.path === '/api/v4/users/alice/projects')?.query.get('archived'),
+    ).toBe('false');
     // A group's projects come whole: its forks and mirrors are left out as by default.
-    const group = await runCommand(['discover', '--config', config, 'https://gitlab.example/acme'], {
-      env: anonymous,
-    });
+    const group = await runCommand(
+      ['discover', '--config', config, 'https://gitlab.example/acme'],
+      {
+        env: anonymous,
+      },
+    );
     expect(group.stdout).toBe(
       [
         'https://gitlab.example/acme/Widget',
@@ -372,15 +390,24 @@ describe('badgepress discover', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.moved).toEqual([
-      { from: 'https://forge.example/forge/renamed-then', to: 'https://forge.example/forge/renamed-now' },
+      {
+        from: 'https://forge.example/forge/renamed-then',
+        to: 'https://forge.example/forge/renamed-now',
+      },
       { from: 'https://github.com/acme/old-name', to: 'https://github.com/Acme/New-Name' },
       { from: 'https://github.com/acme/widget', to: 'https://github.com/Acme/Widget' },
       { from: 'https://gitlab.example/acme/Widget.git', to: 'https://gitlab.example/acme/Widget' },
-      { from: 'https://gitlab.example/acme/moved', to: 'https://gitlab.example/acme/tools/deep/moved-here' },
+      {
+        from: 'https://gitlab.example/acme/moved',
+        to: 'https://gitlab.example/acme/tools/deep/moved-here',
+      },
     ]);
     expect(out.left).toEqual([
       { url: 'https://forge.example/forge/private-app', why: 'private (the source keeps public)' },
-      { url: 'https://github.com/Acme/archive', why: 'archived (the source leaves archived ones out)' },
+      {
+        url: 'https://github.com/Acme/archive',
+        why: 'archived (the source leaves archived ones out)',
+      },
       {
         url: 'https://github.com/Acme/gone',
         why: 'the forge answers 404: deleted, or not visible to the token (made private?)',
@@ -397,7 +424,9 @@ describe('badgepress discover', () => {
         .map((a) => `'${a}'`)
         .join(' ');
       const out = await new Promise<string>((done, fail) => {
-        const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: childEnv({ ...env, CI: undefined }) });
+        const child = spawn('script', ['-qec', cmd, '/dev/null'], {
+          env: childEnv({ ...env, CI: undefined }),
+        });
         let text = '';
         child.stdout.on('data', (b: Buffer) => (text += b.toString('utf8')));
         child.on('error', fail);
@@ -484,7 +513,8 @@ describe('badgepress scan --source', () => {
     const work = WorkRepo.init(join(root, 'work'));
     work.commit({ at: utc(2026, 10, 1) });
     mkdirSync(join(root, 'served', 'team'), { recursive: true });
-    for (const name of ['one', 'two', 'three', 'deux']) work.bareClone(join(root, 'served', 'team', name));
+    for (const name of ['one', 'two', 'three', 'deux'])
+      work.bareClone(join(root, 'served', 'team', name));
     git = await startGitHttp(join(root, 'served'));
     forgejo = await startGitea({
       owner: 'team',
@@ -602,7 +632,12 @@ describe('badgepress scan --source', () => {
         '--json',
       ]);
       expect(r.stderr).toBe('');
-      expect(JSON.parse(r.stdout)).toMatchObject({ repositories: 2, measured: 2, failed: 0, exitCode: 0 });
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        repositories: 2,
+        measured: 2,
+        failed: 0,
+        exitCode: 0,
+      });
       expect(gitlab.requests.every((q) => q.headers['private-token'] === undefined)).toBe(true);
       expect(gitlab.violations).toEqual([]);
     } finally {
@@ -617,7 +652,14 @@ describe('badgepress scan --source', () => {
       catalogue: { web: git.url, repos: [{ path: 'team/one' }] },
       members: [{ username: 'maint', access: 40 }],
       issues: [{ iid: 1, created: '2026-10-10T00:00:00Z', author: { username: 'alice' } }],
-      notes: [{ issue: 1, created: '2026-10-11T00:00:00Z', author: { username: 'maint' }, body: 'On it.' }],
+      notes: [
+        {
+          issue: 1,
+          created: '2026-10-11T00:00:00Z',
+          author: { username: 'maint' },
+          body: 'On it.',
+        },
+      ],
       pipelines: [{ created: '2026-10-12T00:00:00Z', status: 'success' }],
     });
     try {
@@ -636,17 +678,30 @@ describe('badgepress scan --source', () => {
         ].join('\n'),
       );
       const store = join(root, 'store-gitlab-group');
-      const r = await runCommand(['scan', '--config', config, '--store', store, '--as-of', String(utc(2026, 11, 1))]);
+      const r = await runCommand([
+        'scan',
+        '--config',
+        config,
+        '--store',
+        store,
+        '--as-of',
+        String(utc(2026, 11, 1)),
+      ]);
       const cause =
         "GitLab API: without a token GitLab does not say whether this project's issues are on, and answers its members, notes and resource events with 401: set a token through hosts: tokenEnv";
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`${git.url}/team/one: ${cause}`);
       const record = JSON.parse(readFileSync(join(store, storeFileName(host, 'team/one')), 'utf8'));
-      expect([record.values.ISSUE_REACTION_TIME, record.evidence.ISSUE_REACTION_TIME]).toEqual([null, cause]);
+      expect([record.values.ISSUE_REACTION_TIME, record.evidence.ISSUE_REACTION_TIME]).toEqual([
+        null,
+        cause,
+      ]);
       expect(record.values.CI_PIPELINE).toEqual({ events: [utc(2026, 10, 12)] });
       // The list, from the group's answer, then neither members nor notes.
       const paths = gitlab.requests.map((q) => q.path);
-      expect(paths.filter((x) => x.includes('/issues'))).toEqual(['/api/v4/projects/team%2Fone/issues']);
+      expect(paths.filter((x) => x.includes('/issues'))).toEqual([
+        '/api/v4/projects/team%2Fone/issues',
+      ]);
       expect(paths.some((x) => x === '/api/v4/projects/team%2Fone')).toBe(false);
       expect(gitlab.requests.every((q) => q.headers['private-token'] === undefined)).toBe(true);
       expect(gitlab.violations).toEqual([]);
@@ -721,7 +776,9 @@ describe('badgepress scan --source', () => {
       );
       const summary = JSON.parse(r.stdout);
       expect(summary).toMatchObject({ repositories: 1, measured: 1, exitCode: 0 });
-      expect(summary.sources.moved).toEqual([{ from: `${git.url}/team/two`, to: `${git.url}/team/deux` }]);
+      expect(summary.sources.moved).toEqual([
+        { from: `${git.url}/team/two`, to: `${git.url}/team/deux` },
+      ]);
       expect(summary.sources.left).toEqual([
         { url: `${git.url}/team/one`, why: 'private (the source keeps public)' },
         { url: `${git.url}/team/three`, why: 'archived (the source leaves archived ones out)' },
@@ -749,6 +806,9 @@ describe("discover's live line", () => {
     // One line each: a line redraws at most ten times a second.
     listingProgress(stream, true)!(1, false);
     listingProgress(stream, true)!(1500, false);
-    expect(written).toEqual(['\r\x1b[Kdiscover: 1 repository listed', '\r\x1b[Kdiscover: 1,500 repositories listed']);
+    expect(written).toEqual([
+      '\r\x1b[Kdiscover: 1 repository listed',
+      '\r\x1b[Kdiscover: 1,500 repositories listed',
+    ]);
   });
 });

@@ -14,7 +14,9 @@ import { tempDir } from './helpers/tmp.ts';
 
 const page = readFileSync(join(ROOT, 'docs/reference/api.md'), 'utf8');
 const examples = [
-  ...page.matchAll(/<!-- example: (A|B) (\S+)(?: \((abridged|one result)\))? -->\n```json\n([\s\S]*?)```/g),
+  ...page.matchAll(
+    /<!-- example: (A|B) (\S+)(?: \((abridged|one result)\))? -->\n```json\n([\s\S]*?)```/g,
+  ),
 ].map((m) => ({
   shape: m[1] as 'A' | 'B',
   key: m[2]!,
@@ -22,7 +24,9 @@ const examples = [
   json: JSON.parse(m[4]!) as unknown,
 }));
 const transcripts = [
-  ...page.matchAll(/```\n\$ curl -si "http:\/\/127\.0\.0\.1:8787([^"?]+)(?:\?([^"]*))?"\n([\s\S]*?)```/g),
+  ...page.matchAll(
+    /```\n\$ curl -si "http:\/\/127\.0\.0\.1:8787([^"?]+)(?:\?([^"]*))?"\n([\s\S]*?)```/g,
+  ),
 ].map((m) => ({
   path: m[1]!,
   query: m[2] ?? '',
@@ -33,7 +37,11 @@ const dir = tempDir();
 const sites = { A: join(dir, 'a'), B: join(dir, 'b') };
 
 beforeAll(async () => {
-  await buildSite({ store: join(ROOT, 'examples/store'), out: sites.A, config: join(ROOT, 'config/badgepress.yaml') });
+  await buildSite({
+    store: join(ROOT, 'examples/store'),
+    out: sites.A,
+    config: join(ROOT, 'config/badgepress.yaml'),
+  });
   await buildSite({
     store: join(ROOT, 'examples/shape-b/store'),
     out: sites.B,
@@ -63,14 +71,16 @@ function isAbridged(shown: unknown, actual: unknown): boolean {
 
 describe('docs/reference/api.md', () => {
   it('has examples of both shapes, reports and explanations', () => {
-    expect(examples.map((e) => `${e.shape} ${e.key.split('/').slice(4).join('/')}`).sort()).toEqual([
-      'A badges/MAINTENANCE',
-      'A index.json',
-      'A sarif',
-      'B badges/OPEN-SOURCE',
-      'B sarif',
-      'B sarif',
-    ]);
+    expect(examples.map((e) => `${e.shape} ${e.key.split('/').slice(4).join('/')}`).sort()).toEqual(
+      [
+        'A badges/MAINTENANCE',
+        'A index.json',
+        'A sarif',
+        'B badges/OPEN-SOURCE',
+        'B sarif',
+        'B sarif',
+      ],
+    );
   });
 
   it('every JSON example is the file a build of the examples writes', () => {
@@ -80,7 +90,9 @@ describe('docs/reference/api.md', () => {
       };
       if (e.kind === 'whole') expect(e.json, e.key).toEqual(actual);
       else if (e.kind === 'abridged')
-        expect(isAbridged(e.json, actual), `${e.key} is an abridged copy of the built file`).toBe(true);
+        expect(isAbridged(e.json, actual), `${e.key} is an abridged copy of the built file`).toBe(
+          true,
+        );
       else expect(actual.runs![0]!.results, e.key).toContainEqual(e.json);
     }
   });
@@ -100,7 +112,9 @@ describe('docs/reference/api.md', () => {
       const [head, body = ''] = t.shown.split('\n\n') as [string, string?];
       const [statusLine, ...headerLines] = head.trim().split('\n');
       const answer = await resolve({ method: 'GET', path: t.path, query: t.query }, read);
-      expect(statusLine, t.path).toBe(`HTTP/1.1 ${answer.status} ${statusLine!.split(' ').slice(2).join(' ')}`);
+      expect(statusLine, t.path).toBe(
+        `HTTP/1.1 ${answer.status} ${statusLine!.split(' ').slice(2).join(' ')}`,
+      );
       for (const line of headerLines) {
         const [name, value] = [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)];
         expect(answer.headers[name.toLowerCase()], `${t.path} ${name}`).toBe(value);

@@ -30,13 +30,16 @@ describe('docs/guides/first-badge.md', () => {
     expect(r.stdout).toMatch(
       /^badgepress scan: 1 repository, 1 measured, 0 already stored, 1 record written, 0 failed, [\d.]+ s → store\n/,
     );
-    const record = JSON.parse(readFileSync(join(base, 'tutorial/store/example.org/me/my-project.ndjson'), 'utf8'));
+    const record = JSON.parse(
+      readFileSync(join(base, 'tutorial/store/example.org/me/my-project.ndjson'), 'utf8'),
+    );
     expect(record.values).toMatchObject({ BUS_FACTOR: 1, SECURITY_POLICY: true });
     expect(record.values.COMMITS.events).toHaveLength(1);
     // The README line's badge: its image path under site/, gold as the guide says.
-    const line = /\[!\[SECURITY\]\(http:\/\/127\.0\.0\.1:8787\/(api\/v1\/repositories\/[^)]+\.svg)\)\]/.exec(
-      guide,
-    )![1]!;
+    const line =
+      /\[!\[SECURITY\]\(http:\/\/127\.0\.0\.1:8787\/(api\/v1\/repositories\/[^)]+\.svg)\)\]/.exec(
+        guide,
+      )![1]!;
     // On disk the encoded URL is the folder's name, as the resolver serves it.
     const svg = readFileSync(join(base, 'tutorial/site', line), 'utf8');
     expect(svg).toContain('gold');
@@ -65,7 +68,12 @@ describe('docs/guides/first-badge.md', () => {
         ),
       ).badgeStatus;
     // As the guide says: SECURITY gold, COMMITS and RELEASES bronze, BUS-FACTOR fail.
-    expect(['SECURITY', 'COMMITS', 'RELEASES', 'BUS-FACTOR'].map(status)).toEqual(['gold', 'bronze', 'bronze', 'fail']);
+    expect(['SECURITY', 'COMMITS', 'RELEASES', 'BUS-FACTOR'].map(status)).toEqual([
+      'gold',
+      'bronze',
+      'bronze',
+      'fail',
+    ]);
 
     // "Run it again a second or more later and it writes a second record"; at a time the store
     // holds (the same --as-of), nothing.
@@ -74,10 +82,14 @@ describe('docs/guides/first-badge.md', () => {
       .trim()
       .replace('npx badgepress ', '');
     const cli = (args: string) =>
-      spawnChecked('sh', ['-c', `'${process.execPath}' '${join(ROOT, 'bin/badgepress.js')}' ${args}`], {
-        cwd: join(base, 'tutorial'),
-        env: { PATH: process.env.PATH!, HOME: base, CI: 'true', GIT_CONFIG_NOSYSTEM: '1' },
-      });
+      spawnChecked(
+        'sh',
+        ['-c', `'${process.execPath}' '${join(ROOT, 'bin/badgepress.js')}' ${args}`],
+        {
+          cwd: join(base, 'tutorial'),
+          env: { PATH: process.env.PATH!, HOME: base, CI: 'true', GIT_CONFIG_NOSYSTEM: '1' },
+        },
+      );
     const records = () =>
       readFileSync(join(base, 'tutorial/store/example.org/me/my-project.ndjson'), 'utf8')
         .trim()
@@ -94,8 +106,13 @@ describe('docs/guides/first-badge.md', () => {
     // "Here that line writes nothing, ... 0 already stored, 0 records written": the repository
     // was made today, after today's midnight (unless this ran across midnight).
     const today = cli(`${scan} --as-of "$(date -u +%F)"`);
-    if (new Date(first!.timestamp * 1000).toISOString().slice(0, 10) === new Date().toISOString().slice(0, 10)) {
-      expect(today.stdout, today.stderr).toContain('1 measured, 0 already stored, 0 records written');
+    if (
+      new Date(first!.timestamp * 1000).toISOString().slice(0, 10) ===
+      new Date().toISOString().slice(0, 10)
+    ) {
+      expect(today.stdout, today.stderr).toContain(
+        '1 measured, 0 already stored, 0 records written',
+      );
       expect(records()).toHaveLength(2);
     }
   });

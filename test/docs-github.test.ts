@@ -34,12 +34,25 @@ beforeAll(async () => {
     join(dir, 'badgepress.yaml'),
     `shape: A\nstore: store\nout: site\ncodeScanning: true\nthresholds: {A: ${join(ROOT, 'config/thresholds-a.yaml')}}\n`,
   );
-  const built = await runCommand(['build', '--config', join(dir, 'badgepress.yaml'), '--now', '1764000000']);
+  const built = await runCommand([
+    'build',
+    '--config',
+    join(dir, 'badgepress.yaml'),
+    '--now',
+    '1764000000',
+  ]);
   expect(built.code, built.stderr).toBe(0);
-  report = readFileSync(join(dir, 'site/api/v1/repositories', encodeURIComponent(URL), 'code-scanning.sarif'), 'utf8');
-  serving = await startServeChild(CLI[0], [...CLI.slice(1), 'serve', '--dir', join(dir, 'site'), '--port', '0'], {
-    env: childEnv(),
-  });
+  report = readFileSync(
+    join(dir, 'site/api/v1/repositories', encodeURIComponent(URL), 'code-scanning.sarif'),
+    'utf8',
+  );
+  serving = await startServeChild(
+    CLI[0],
+    [...CLI.slice(1), 'serve', '--dir', join(dir, 'site'), '--port', '0'],
+    {
+      env: childEnv(),
+    },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -50,11 +63,15 @@ afterAll(async () => {
 function run(script: string, name: string): string {
   const work = join(dir, name);
   mkdirSync(work);
-  const r = spawnChecked('bash', ['-e', '-c', script.replaceAll('https://badges.example.org', serving.url)], {
-    cwd: work,
-    env: childEnv({ GITHUB_REPOSITORY: 'Acme/Widget' }),
-    timeout: 30_000,
-  });
+  const r = spawnChecked(
+    'bash',
+    ['-e', '-c', script.replaceAll('https://badges.example.org', serving.url)],
+    {
+      cwd: work,
+      env: childEnv({ GITHUB_REPOSITORY: 'Acme/Widget' }),
+      timeout: 30_000,
+    },
+  );
   expect(r.status, r.stderr).toBe(0);
   return readFileSync(join(work, 'badgepress.sarif'), 'utf8');
 }

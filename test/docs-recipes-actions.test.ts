@@ -25,14 +25,17 @@ describe('docs/guides/scheduled-rebuilds.md: GitHub Actions, run against an S3 p
         'actions/setup-node@v4',
         'npm ci --omit=dev',
       ]);
-      return all.map((s) => s.run).filter((r): r is string => r?.includes('npx badgepress') ?? false);
+      return all
+        .map((s) => s.run)
+        .filter((r): r is string => r?.includes('npx badgepress') ?? false);
     };
     const shardSteps = stepsOf('shards');
     const [siteStep, ...more] = stepsOf('site');
     expect(shardSteps).toHaveLength(3);
     expect(more).toHaveLength(0);
     const matrix = workflow.jobs.shards.strategy.matrix.shard as number[];
-    for (const step of shardSteps) expect(step).toContain(`--shard \${{ matrix.shard }}/${matrix.length}`);
+    for (const step of shardSteps)
+      expect(step).toContain(`--shard \${{ matrix.shard }}/${matrix.length}`);
     const forShard = (step: string, i: number) => step.replaceAll('${{ matrix.shard }}', String(i));
     const planStep = shardSteps.find((s) => s.includes(' plan '))!;
     const buildStep = shardSteps.find((s) => s.includes(' build '))!;
@@ -71,7 +74,8 @@ describe('docs/guides/scheduled-rebuilds.md: GitHub Actions, run against an S3 p
     const published = served(await s3.peer.objects('badges', 'site/'));
     const expected = served(readTree(local));
     expect([...published.keys()].sort()).toEqual([...expected.keys()].sort());
-    for (const [key, body] of expected) expect(published.get(key)!.body.equals(body), key).toBe(true);
+    for (const [key, body] of expected)
+      expect(published.get(key)!.body.equals(body), key).toBe(true);
     // A second run: a shard's plan, alone, has nothing to change (exit 0) and says so (the
     // plan is the same command for every shard); each build publishes nothing again.
     const plan = bash(alone(forShard(planStep, matrix[0]!)));

@@ -12,7 +12,16 @@ import { ROOT } from './helpers/cli.ts';
 import { runCommand } from './helpers/cli-in-process.ts';
 import { copyTracked } from './helpers/checkout.ts';
 import { buildImage, ignored } from './helpers/dockerfile.ts';
-import { blocks, guide, holdLease, installEnv, lastJson, recipeKit, scansPeer, served } from './helpers/recipes.ts';
+import {
+  blocks,
+  guide,
+  holdLease,
+  installEnv,
+  lastJson,
+  recipeKit,
+  scansPeer,
+  served,
+} from './helpers/recipes.ts';
 import { readTree } from './helpers/site.ts';
 
 const { dir, npmrc, baseEnv, sh } = recipeKit();
@@ -54,8 +63,10 @@ describe('docs/guides/scheduled-rebuilds.md: Kubernetes, run against an S3 peer'
     const crons = blocks('yaml')
       .map((y) => parse(y))
       .filter((y) => y?.kind === 'CronJob');
-    const job = crons.find((c) => c.spec.jobTemplate.spec.completionMode === 'Indexed').spec.jobTemplate.spec;
-    const siteJob = crons.find((c) => c.spec.jobTemplate.spec.completionMode === undefined).spec.jobTemplate.spec;
+    const job = crons.find((c) => c.spec.jobTemplate.spec.completionMode === 'Indexed').spec
+      .jobTemplate.spec;
+    const siteJob = crons.find((c) => c.spec.jobTemplate.spec.completionMode === undefined).spec
+      .jobTemplate.spec;
     const container = job.template.spec.containers[0];
     const scanContainer = job.template.spec.initContainers[0];
     for (const c of [container, scanContainer, siteJob.template.spec.containers[0]]) {
@@ -66,7 +77,10 @@ describe('docs/guides/scheduled-rebuilds.md: Kubernetes, run against an S3 peer'
     }
     // A shard whose lease another build holds: the pod succeeds (exit 5 is "someone else is publishing"), writing nothing.
     await holdLease(s3.peer, 'site/.badgepress/lease-shard-1-of-4.json', async () => {
-      const held = sh(container.args[0], { cwd: app, env: { ...s3.env, JOB_COMPLETION_INDEX: '1' } });
+      const held = sh(container.args[0], {
+        cwd: app,
+        env: { ...s3.env, JOB_COMPLETION_INDEX: '1' },
+      });
       expect(held.code, held.stderr).toBe(0);
       expect(lastJson(held.stdout)).toMatchObject({ exitCode: 5, holder: { pid: process.pid } });
       expect(
@@ -87,8 +101,15 @@ describe('docs/guides/scheduled-rebuilds.md: Kubernetes, run against an S3 peer'
         again: i > 0,
       });
       expect(scanned.code, scanned.stderr).toBe(0);
-      expect(lastJson(scanned.stdout)).toMatchObject({ shard: `${i}/${job.completions}`, exitCode: 0 });
-      const r = sh(container.args[0], { cwd: app, env: { ...s3.env, JOB_COMPLETION_INDEX: String(i) }, again: true });
+      expect(lastJson(scanned.stdout)).toMatchObject({
+        shard: `${i}/${job.completions}`,
+        exitCode: 0,
+      });
+      const r = sh(container.args[0], {
+        cwd: app,
+        env: { ...s3.env, JOB_COMPLETION_INDEX: String(i) },
+        again: true,
+      });
       expect(r.code, r.stderr).toBe(0);
       const summary = lastJson(r.stdout);
       expect(summary.shard).toBe(`${i}/${job.completions}`);
@@ -122,6 +143,7 @@ describe('docs/guides/scheduled-rebuilds.md: Kubernetes, run against an S3 peer'
     const expected = served(readTree(local));
     expect(expected.has('index.html')).toBe(true);
     expect([...published.keys()].sort()).toEqual([...expected.keys()].sort());
-    for (const [key, body] of expected) expect(published.get(key)!.body.equals(body), key).toBe(true);
+    for (const [key, body] of expected)
+      expect(published.get(key)!.body.equals(body), key).toBe(true);
   }, 180_000);
 });

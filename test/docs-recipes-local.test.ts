@@ -27,7 +27,10 @@ const { dir, sh, checkout } = recipeKit();
 /** The checkout's demo store, byte for byte, as the clone has it. */
 const demoStore = (root: string) =>
   new Map(
-    readdirSync(join(root, 'examples/store')).map((f) => [f, readFileSync(join(root, 'examples/store', f), 'utf8')]),
+    readdirSync(join(root, 'examples/store')).map((f) => [
+      f,
+      readFileSync(join(root, 'examples/store', f), 'utf8'),
+    ]),
   );
 /** The repositories a built site has files for (their URLs). */
 const builtRepositories = (site: string) =>
@@ -42,8 +45,12 @@ describe('docs/guides/scheduled-rebuilds.md: cron and systemd, run', () => {
       expect(recipe).not.toMatch(/\/usr\/bin\/(npx|node)/);
       // Every badgepress command reads the site's own config, never the checkout's demo one.
       const commands = recipe.match(/(?:npx badgepress|bin\/badgepress\.js) \w+ [^;\n']*/g)!;
-      expect(commands.map((c) => /badgepress(?:\.js)? (\w+)/.exec(c)![1])).toEqual(['scan', 'build']);
-      for (const command of commands) expect(command).toContain('--config site/config/badgepress.yaml');
+      expect(commands.map((c) => /badgepress(?:\.js)? (\w+)/.exec(c)![1])).toEqual([
+        'scan',
+        'build',
+      ]);
+      for (const command of commands)
+        expect(command).toContain('--config site/config/badgepress.yaml');
     }
     expect(GUIDE_NODE).toMatch(/node(22|24|26)$/);
   });
@@ -121,7 +128,10 @@ describe('docs/guides/scheduled-rebuilds.md: cron and systemd, run', () => {
       expect(execs).toHaveLength(2);
       expect(execs[0]).toContain(' scan ');
       expect(execs[1]).toContain(' build ');
-      const success = [0, ...(/^SuccessExitStatus=(.+)$/m.exec(here)?.[1]?.split(/\s+/).map(Number) ?? [])];
+      const success = [
+        0,
+        ...(/^SuccessExitStatus=(.+)$/m.exec(here)?.[1]?.split(/\s+/).map(Number) ?? []),
+      ];
       const [scan, build] = execs.map((exec) => sh(exec, { cwd: srv, env: { PATH: path } }));
       expect(scan!.code, scan!.stderr).toBe(0);
       expect(lastJson(scan!.stdout)).toMatchObject({ repositories: 1, records: 1 });
@@ -141,8 +151,9 @@ describe('docs/guides/github.md: plan in review', () => {
       .map((m) => parse(m[1]!))
       .find((y) => y?.name === 'threshold impact');
     expect(workflow.on.pull_request.paths).toEqual(['config/**']);
-    const step = (workflow.jobs.plan.steps as Array<{ name?: string; run?: string }>).find((s) => s.name === 'Plan')!
-      .run!;
+    const step = (workflow.jobs.plan.steps as Array<{ name?: string; run?: string }>).find(
+      (s) => s.name === 'Plan',
+    )!.run!;
     const repo = checkout('github-plan');
     // The published site the pull request is compared with: the default config's build.
     expect(sh('npx badgepress build --json', { cwd: repo }).code).toBe(0);
@@ -157,7 +168,11 @@ describe('docs/guides/github.md: plan in review', () => {
     const summary = join(dir, 'step-summary.md');
     writeFileSync(summary, '');
     // GitHub runs each step with bash -e.
-    const r = sh(step, { cwd: repo, env: { GITHUB_STEP_SUMMARY: summary }, shell: ['bash', '-e', '-c'] });
+    const r = sh(step, {
+      cwd: repo,
+      env: { GITHUB_STEP_SUMMARY: summary },
+      shell: ['bash', '-e', '-c'],
+    });
     expect(r.code, r.stderr).toBe(0);
     const plan = readFileSync(join(repo, 'plan.md'), 'utf8');
     expect(plan).toMatch(/\| REUSED \|/);

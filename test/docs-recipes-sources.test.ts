@@ -18,7 +18,10 @@ import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';
 
 const guide = readFileSync(join(ROOT, 'docs/guides/scheduled-rebuilds.md'), 'utf8');
 const section = guide.slice(guide.indexOf('## A source instead of a list'));
-const recipe = section.slice(0, section.indexOf('\n## ', 10) > 0 ? section.indexOf('\n## ', 10) : undefined);
+const recipe = section.slice(
+  0,
+  section.indexOf('\n## ', 10) > 0 ? section.indexOf('\n## ', 10) : undefined,
+);
 
 describe('docs/guides/scheduled-rebuilds.md: a source instead of a list, run', () => {
   const dir = tempDir('badgepress-recipe-sources-');
@@ -67,10 +70,14 @@ describe('docs/guides/scheduled-rebuilds.md: a source instead of a list, run', (
     expect(cron).toContain(`export PATH=${GUIDE_NODE}/bin:$PATH`);
     const commands = cron!.match(/npx badgepress \w+ [^;]*/g)!;
     expect(commands.map((c) => /badgepress (\w+)/.exec(c)![1])).toEqual(['scan', 'build']);
-    for (const command of commands) expect(command).toContain('--config site/config/badgepress.yaml');
+    for (const command of commands)
+      expect(command).toContain('--config site/config/badgepress.yaml');
     expect(yaml).toMatch(/^# site\/config\/badgepress\.yaml/);
     // The recipe's config, its addresses on loopback: the group's pages on git's server, the API on the stand-in.
-    const config = parse(yaml!) as { sources: Array<{ url: string }>; hosts: Record<string, { apiUrl: string }> };
+    const config = parse(yaml!) as {
+      sources: Array<{ url: string }>;
+      hosts: Record<string, { apiUrl: string }>;
+    };
     expect(config.sources).toEqual([{ url: 'https://gitlab.example.org/acme' }]);
     const host = new URL(git.url).host;
     config.sources[0]!.url = `${git.url}/acme`;
@@ -92,7 +99,9 @@ describe('docs/guides/scheduled-rebuilds.md: a source instead of a list, run', (
       .replaceAll('\\%', '%')
       .replaceAll(GUIDE_NODE, TEST_NODE)
       .replaceAll('npx badgepress ', `'${process.execPath}' '${join(ROOT, 'bin/badgepress.js')}' `);
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_|^GITLAB_TOKEN$/i.test(k)));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^npm_|^GITLAB_TOKEN$/i.test(k)),
+    );
     for (let i = 0; i < 2; i++) expect(await sh(line, { ...env, CI: 'true' })).toBe(0);
     expect(readFileSync(join(logs, 'badgepress.err'), 'utf8')).toBe('');
     const lines = readFileSync(join(logs, 'badgepress.jsonl'), 'utf8')

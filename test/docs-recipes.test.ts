@@ -38,7 +38,9 @@ describe('documentation recipes', () => {
       ),
     ).toBe(true);
     // The scan step comes first, sharded like the build.
-    const scanStep = workflow.jobs.shards.steps.find((s: { run?: string }) => s.run?.includes('npx badgepress'));
+    const scanStep = workflow.jobs.shards.steps.find((s: { run?: string }) =>
+      s.run?.includes('npx badgepress'),
+    );
     expect(scanStep?.run).toContain(
       'npx badgepress scan --config site/config/badgepress.yaml --repos site/config/repositories.txt --store s3://scans/values --shard ${{ matrix.shard }}/4',
     );
@@ -58,7 +60,10 @@ describe('documentation recipes', () => {
     // The GitHub API answers 60 requests an hour without a token: the scan gets the workflow's.
     expect(scanStep?.env).toEqual({ GITHUB_TOKEN: '${{ secrets.GITHUB_TOKEN }}' });
     // The scheduler's own guard beside the lease, and the site step after every shard.
-    expect(workflow.concurrency).toEqual({ group: 'badgepress-publish', 'cancel-in-progress': false });
+    expect(workflow.concurrency).toEqual({
+      group: 'badgepress-publish',
+      'cancel-in-progress': false,
+    });
     expect(workflow.jobs.site.needs).toBe('shards');
     expect(
       workflow.jobs.site.steps.some((s: { run?: string }) =>
@@ -94,9 +99,9 @@ describe('documentation recipes', () => {
     const { DISCOVER_USAGE } = await import('../src/commands/discover.ts');
     const usage = `${BUILD_USAGE} ${PLAN_USAGE} ${SERVE_USAGE} ${SITE_USAGE} ${SCAN_USAGE} ${DISCOVER_USAGE} --help`;
     const used = new Set(
-      [...allDocs.matchAll(/npx badgepress (?:build|plan|serve|site|scan|discover)[^\n`]*/g)].flatMap((m) =>
-        [...m[0].matchAll(/--[a-z0-9-]+/g)].map((f) => f[0]),
-      ),
+      [
+        ...allDocs.matchAll(/npx badgepress (?:build|plan|serve|site|scan|discover)[^\n`]*/g),
+      ].flatMap((m) => [...m[0].matchAll(/--[a-z0-9-]+/g)].map((f) => f[0])),
     );
     expect(used.size).toBeGreaterThan(5);
     for (const flag of used) expect(usage, flag).toContain(flag);
@@ -116,7 +121,9 @@ describe('plan sample in docs/reference/cli.md', () => {
     generateStore({ repos: 200, scans: 10, out: store, seed: 1 });
     const out = join(dir, 'plan-sample-site');
     // Built as the CLI builds (pages and openapi.json included: plan counts them too).
-    expect((await runCommand(['build', '--store', store, '--out', out, '--now', '1763600000'])).code).toBe(0);
+    expect(
+      (await runCommand(['build', '--store', store, '--out', out, '--now', '1763600000'])).code,
+    ).toBe(0);
     const r = await runCommand([
       'plan',
       '--config',

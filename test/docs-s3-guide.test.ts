@@ -85,7 +85,10 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
       `cd /srv/badgepress && ${main[0]}`,
     );
     const work = checkout('s3-guide');
-    cpSync(join(ROOT, 'examples/store'), join(work, 'store'), { recursive: true, preserveTimestamps: true });
+    cpSync(join(ROOT, 'examples/store'), join(work, 'store'), {
+      recursive: true,
+      preserveTimestamps: true,
+    });
     const exports: string[] = [];
     const ownEnv = Object.fromEntries(
       Object.entries(process.env).filter(
@@ -94,7 +97,8 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
     );
     let builds = 0;
     const run = (line: string, env: Record<string, string>) => {
-      const shims = AWS_SHIM + (line.startsWith('npx badgepress ') && builds++ > 0 ? npxShim(work) : '');
+      const shims =
+        AWS_SHIM + (line.startsWith('npx badgepress ') && builds++ > 0 ? npxShim(work) : '');
       const r = spawnChecked('sh', ['-c', `${shims}${exports.join('\n')}\n${line}`], {
         cwd: work,
         env: { ...ownEnv, CI: 'true', NPM_CONFIG_USERCONFIG: npmrc, ...installEnv, ...env },
@@ -140,9 +144,12 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
     // too), and so is the object build checks conditional writes on.
     const bookkeeping = (k: string) =>
       k.startsWith('.badgepress/state/') || k === '.badgepress/conditional-writes-probe';
-    const published = new Map([...(await peer.objects(bucket, prefix))].filter(([k]) => !bookkeeping(k)));
+    const published = new Map(
+      [...(await peer.objects(bucket, prefix))].filter(([k]) => !bookkeeping(k)),
+    );
     expect([...published.keys()]).toEqual([...expected.keys()]);
-    for (const [key, body] of expected) expect(published.get(key)!.body.equals(body), key).toBe(true);
+    for (const [key, body] of expected)
+      expect(published.get(key)!.body.equals(body), key).toBe(true);
     // Build, rebuild, prune: the first writes everything, the next ones nothing.
     expect(outputs[1]).toMatch(new RegExp(`, ${expected.size} files written, 0 unchanged`));
     // The rebuild writes nothing (store files written within 2 s of a build are read again, so
@@ -159,7 +166,13 @@ describe('docs/guides/publishing-to-s3.md, run from a fresh directory', () => {
       .slice(0, 4)
       .join('/');
     const c = peer.client();
-    await c.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix}${repo}/badges/GONE.svg`, Body: 'stale' }));
+    await c.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: `${prefix}${repo}/badges/GONE.svg`,
+        Body: 'stale',
+      }),
+    );
     c.destroy();
     for (const line of compatible) {
       const endpoint = /--s3-endpoint (\S+)/.exec(line)![1]!;
@@ -176,7 +189,9 @@ describe('docs/guides/publishing-to-s3.md: a local S3 to try it on', () => {
     // The two blocks after the S3-compatible lines: the server's, then the build's.
     const [server, build] = s3Commands.slice(2) as [string[], string[]];
     expect(server).toEqual([expect.stringMatching(/^npx s3rver /)]);
-    expect(build.at(-1)).toMatch(/^npx badgepress build .*--s3-endpoint http:\/\/127\.0\.0\.1:4568 /);
+    expect(build.at(-1)).toMatch(
+      /^npx badgepress build .*--s3-endpoint http:\/\/127\.0\.0\.1:4568 /,
+    );
     // A checkout after `npm ci` (dev dependencies included): the tracked files, this
     // checkout's packages and compiled lib/.
     const work = copyTracked(join(dir, 'local-s3'));
@@ -194,21 +209,31 @@ describe('docs/guides/publishing-to-s3.md: a local S3 to try it on', () => {
     s3rver.stdout!.on('data', (c: Buffer) => (said += c.toString()));
     s3rver.stderr!.on('data', (c: Buffer) => (said += c.toString()));
     try {
-      for (let i = 0; i < 1500 && !said.includes('S3rver listening on') && s3rver.exitCode === null; i++)
+      for (
+        let i = 0;
+        i < 1500 && !said.includes('S3rver listening on') && s3rver.exitCode === null;
+        i++
+      )
         await sleep(20);
       expect(said).toContain(`S3rver listening on 127.0.0.1:${port}`);
       // The build's lines in one shell, as typed in the other terminal.
-      const r = spawnChecked('sh', ['-c', ['set -e', ...build].join('\n').replaceAll(':4568', `:${port}`)], {
-        cwd: work,
-        env,
-        timeout: 120_000,
-      });
+      const r = spawnChecked(
+        'sh',
+        ['-c', ['set -e', ...build].join('\n').replaceAll(':4568', `:${port}`)],
+        {
+          cwd: work,
+          env,
+          timeout: 120_000,
+        },
+      );
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toContain('conditional');
       const written = Number(/, (\d+) files written, 0 unchanged/.exec(r.stdout)?.[1]);
       expect(written).toBeGreaterThan(10);
       // s3rver keeps each object as a file under the bucket's folder (KEY._S3rver_object).
-      expect(readdirSync(join(work, '.s3rver/my-badges/site'))).toContain('index.html._S3rver_object');
+      expect(readdirSync(join(work, '.s3rver/my-badges/site'))).toContain(
+        'index.html._S3rver_object',
+      );
     } finally {
       process.kill(-s3rver.pid!, 'SIGTERM');
     }

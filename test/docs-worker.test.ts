@@ -23,7 +23,8 @@ const command = (re: RegExp) => re.exec(steps)![0];
 
 describe('docs/guides/cloudflare-worker.md', () => {
   it('names a compatibility_date the pinned workerd supports', () => {
-    const supported = (createRequire(import.meta.url)('workerd') as { compatibilityDate: string }).compatibilityDate;
+    const supported = (createRequire(import.meta.url)('workerd') as { compatibilityDate: string })
+      .compatibilityDate;
     const date = tomlStrings(toml).compatibility_date;
     expect(date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(date! <= supported, `${date} is later than workerd's ${supported}`).toBe(true);

@@ -44,7 +44,9 @@ describe('the repository stands alone', () => {
     expect(tracked.length).toBeGreaterThan(50);
     const offenders = tracked.filter((file) => {
       const path = join(ROOT, file);
-      return existsSync(path) && statSync(path).isFile() && readFileSync(path, 'latin1').includes(beside);
+      return (
+        existsSync(path) && statSync(path).isFile() && readFileSync(path, 'latin1').includes(beside)
+      );
     });
     expect(offenders).toEqual([]);
   });
@@ -69,13 +71,17 @@ describe('documentation', () => {
     const broken: string[] = [];
     let links = 0;
     for (const page of ['README.md', ...docPages]) {
-      for (const m of withoutCode(readFileSync(join(ROOT, page), 'utf8')).matchAll(/\]\(([^)\s]+)\)/g)) {
+      for (const m of withoutCode(readFileSync(join(ROOT, page), 'utf8')).matchAll(
+        /\]\(([^)\s]+)\)/g,
+      )) {
         const target = m[1]!;
         if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
         links++;
         const [path, anchor] = target.split('#') as [string, string | undefined];
-        const file = path === '' ? join(ROOT, page) : resolve(ROOT, dirname(page), decodeURIComponent(path));
-        if (relative(ROOT, file).startsWith('..') || !existsSync(file)) broken.push(`${page}: ${target}`);
+        const file =
+          path === '' ? join(ROOT, page) : resolve(ROOT, dirname(page), decodeURIComponent(path));
+        if (relative(ROOT, file).startsWith('..') || !existsSync(file))
+          broken.push(`${page}: ${target}`);
         else if (anchor !== undefined && (!file.endsWith('.md') || !anchorsOf(file).has(anchor)))
           broken.push(`${page}: ${target} (no such heading)`);
       }

@@ -31,11 +31,18 @@ describe('exit codes travel on the errors', () => {
 
 describe('a publish error counts its keys', () => {
   it('names one key in the singular, many with grouped digits, and the reasons left over', () => {
-    expect(new PublishError(['k'], 'AccessDenied').message).toBe('1 key not published: AccessDenied (1 key)');
+    expect(new PublishError(['k'], 'AccessDenied').message).toBe(
+      '1 key not published: AccessDenied (1 key)',
+    );
     const many = Array.from({ length: 1200 }, (_, i) => `k${i}`);
-    expect(new PublishError(many, 'AccessDenied').message).toBe('1,200 keys not published: AccessDenied (1,200 keys)');
+    expect(new PublishError(many, 'AccessDenied').message).toBe(
+      '1,200 keys not published: AccessDenied (1,200 keys)',
+    );
     // Five reasons are shown; the sixth is "1 other reason".
-    const six = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'].map((reason) => ({ reason, keys: [`${reason}/k`] }));
+    const six = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'].map((reason) => ({
+      reason,
+      keys: [`${reason}/k`],
+    }));
     expect(new PublishError(six).message).toBe(
       '6 keys not published: r1 (1 key); r2 (1 key); r3 (1 key); r4 (1 key); r5 (1 key); and 1 other reason',
     );
@@ -76,7 +83,9 @@ describe('each name has one address', () => {
             .map((n) => n.replace(/^\s*type\s+/, '').trim())
             .filter(Boolean);
         const imported = new Set(
-          [...text.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s*from/gm)].flatMap((m) => names(m[1]!)),
+          [...text.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s*from/gm)].flatMap((m) =>
+            names(m[1]!),
+          ),
         );
         // `export { … } from '…'`, and `export { … };` of names the module imported.
         return [...text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s*(from\s*'[^']*')?\s*;/gm)]

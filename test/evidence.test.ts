@@ -34,7 +34,8 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
   let committedAt: number;
   let committedDay: string;
   const read = (shape: 'A' | 'B', key: string) => readFileSync(join(out[shape], key), 'utf8');
-  const api = (shape: 'A' | 'B', rest: string) => JSON.parse(read(shape, `api/v1/repositories/${ENC}/${rest}`));
+  const api = (shape: 'A' | 'B', rest: string) =>
+    JSON.parse(read(shape, `api/v1/repositories/${ENC}/${rest}`));
   /** A page's text as a reader sees it: tags dropped, entities decoded, spaces joined. */
   const pageText = (html: string) =>
     html
@@ -69,7 +70,13 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
     committedDay = git(bare, ['log', '-1', '--format=%cs']).trim();
     writeFileSync(
       config,
-      ['store: store', 'strictSarif: true', 'codeScanning: true', 'scan:\n  mirrors: mirrors', ''].join('\n'),
+      [
+        'store: store',
+        'strictSarif: true',
+        'codeScanning: true',
+        'scan:\n  mirrors: mirrors',
+        '',
+      ].join('\n'),
     );
     writeFileSync(join(root, 'repos.txt'), `${URL} mirror=${bare}\n`);
     const scan = await runCommand([
@@ -116,7 +123,9 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
   });
 
   it('Shape A: the page, the explanation and the SARIF carry each criterion evidence and the commit', () => {
-    const record = JSON.parse(readFileSync(join(root, 'store/git.example.org/acme/widget.ndjson'), 'utf8'));
+    const record = JSON.parse(
+      readFileSync(join(root, 'store/git.example.org/acme/widget.ndjson'), 'utf8'),
+    );
     const text = pageText(read('A', `repositories/${ENC}/index.html`));
     // BUS_FACTOR as the scanner worded it, and a forge rule not asked on a host without a forge
     // API says why and what to do.
@@ -124,7 +133,9 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
     expect(text).toContain(`Issue reaction time not measured unknown ${NOT_ASKED}`);
 
     const explanation = api('A', 'badges/MAINTENANCE');
-    const bus = explanation.badgeExplanation.criteria.find((c: { ruleId: string }) => c.ruleId === 'BUS_FACTOR');
+    const bus = explanation.badgeExplanation.criteria.find(
+      (c: { ruleId: string }) => c.ruleId === 'BUS_FACTOR',
+    );
     expect(bus.provenance).toEqual({
       evidence: record.evidence.BUS_FACTOR,
       commit: head,
@@ -136,7 +147,12 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
 
     const sarif = api('A', 'sarif');
     expect(sarif.runs[0].versionControlProvenance).toEqual([
-      { repositoryUri: URL, revisionId: head, branch: 'main', mappedTo: { uriBaseId: '%SRCROOT%' } },
+      {
+        repositoryUri: URL,
+        revisionId: head,
+        branch: 'main',
+        mappedTo: { uriBaseId: '%SRCROOT%' },
+      },
     ]);
     for (const r of sarif.runs[0].results) {
       expect(r.properties.evidence, r.ruleId).toBe(r.properties.provenance.evidence);
@@ -148,7 +164,12 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
   it('Shape B: a count re-windowed to the rule shows evidence of that window, the scanner note naming its own', () => {
     const sarif = api('B', 'sarif');
     expect(sarif.runs[0].versionControlProvenance).toEqual([
-      { repositoryUri: URL, revisionId: head, branch: 'main', mappedTo: { uriBaseId: '%SRCROOT%' } },
+      {
+        repositoryUri: URL,
+        revisionId: head,
+        branch: 'main',
+        mappedTo: { uriBaseId: '%SRCROOT%' },
+      },
     ]);
     const commits = sarif.runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'COMMITS');
     // Commits after 2026-05-27: 06-10, 07-10, 08-22.
@@ -159,8 +180,14 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
     const text = pageText(read('B', `repositories/${ENC}/index.html`));
     expect(text).toContain(commits.properties.evidence);
     // A rule the scan did not ask for: open, and the page and provenance say why.
-    const reaction = sarif.runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'ISSUE_REACTION_TIME');
-    expect([reaction.kind, reaction.properties.value, reaction.properties.evidence]).toEqual(['open', '<nil>', '']);
+    const reaction = sarif.runs[0].results.find(
+      (r: { ruleId: string }) => r.ruleId === 'ISSUE_REACTION_TIME',
+    );
+    expect([reaction.kind, reaction.properties.value, reaction.properties.evidence]).toEqual([
+      'open',
+      '<nil>',
+      '',
+    ]);
     expect(reaction.properties.provenance.evidence).toBe(NOT_ASKED);
     expect(text).toContain(reaction.properties.provenance.evidence);
   });
@@ -177,7 +204,10 @@ describe('evidence and the commit measured reach pages, explanations and SARIF',
         const body = api(shape, `badges/${badge}`);
         expect(explanation(body), JSON.stringify(explanation.errors)).toBe(true);
         for (const c of body.badgeExplanation.criteria)
-          expect(provenance(c.provenance), `${badge} ${c.ruleId} ${JSON.stringify(provenance.errors)}`).toBe(true);
+          expect(
+            provenance(c.provenance),
+            `${badge} ${c.ruleId} ${JSON.stringify(provenance.errors)}`,
+          ).toBe(true);
       }
       // The schema can fail: a provenance without evidence is refused.
       expect(provenance({ scannedAt: E })).toBe(false);

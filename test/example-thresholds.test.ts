@@ -65,23 +65,28 @@ describe('examples/scan thresholds', () => {
     const badges = join(dir, 'site/api/v1/repositories', encodeURIComponent(url), 'badges');
     const status = (id: string) => JSON.parse(readFileSync(join(badges, id), 'utf8')).badgeStatus;
     // 12 commits: silver (12..49); no release: fail; one person: fail; no SECURITY.md: fail.
-    expect(Object.fromEntries(['COMMITS', 'RELEASES', 'BUS-FACTOR', 'SECURITY'].map((id) => [id, status(id)]))).toEqual(
-      {
-        COMMITS: 'silver',
-        RELEASES: 'fail',
-        'BUS-FACTOR': 'fail',
-        SECURITY: 'fail',
-      },
-    );
+    expect(
+      Object.fromEntries(
+        ['COMMITS', 'RELEASES', 'BUS-FACTOR', 'SECURITY'].map((id) => [id, status(id)]),
+      ),
+    ).toEqual({
+      COMMITS: 'silver',
+      RELEASES: 'fail',
+      'BUS-FACTOR': 'fail',
+      SECURITY: 'fail',
+    });
   });
 });
 
 describe('starting thresholds (config/)', () => {
   it('publish no placeholder badge; the example that keeps one says it is one', async () => {
     const placeholder = /X{3,}/;
-    for (const file of readdirSync(join(ROOT, 'config')).filter((f) => /^thresholds-.*\.yaml$/.test(f))) {
+    for (const file of readdirSync(join(ROOT, 'config')).filter((f) =>
+      /^thresholds-.*\.yaml$/.test(f),
+    )) {
       const { rules, badges } = yaml(`config/${file}`);
-      for (const { id, name } of rules) expect(`${id} ${name}`, `config/${file}`).not.toMatch(placeholder);
+      for (const { id, name } of rules)
+        expect(`${id} ${name}`, `config/${file}`).not.toMatch(placeholder);
       for (const { id } of badges) expect(id, `config/${file}`).not.toMatch(placeholder);
     }
     // What remains is a valid Shape B file (init --shape B copies it), the open-source check kept.

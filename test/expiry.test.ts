@@ -29,19 +29,20 @@ describe('expiry (Shape A, expireAfterDays)', () => {
     const after = join(dir, 'exp-after');
     await buildSite({ store: exStore, out: after, config: config, now: TS + 86401 });
     expect(badgeOf(after, 'badges/MAINTENANCE')).toBe('expired');
-    expect(readFileSync(join(after, `api/v1/repositories/${enc}/badges/MAINTENANCE.svg`), 'utf8')).toContain(
-      'MAINTENANCE: expired',
-    );
+    expect(
+      readFileSync(join(after, `api/v1/repositories/${enc}/badges/MAINTENANCE.svg`), 'utf8'),
+    ).toContain('MAINTENANCE: expired');
     // A one-day limit reads in the singular.
     expect(
-      JSON.parse(readFileSync(join(after, `api/v1/repositories/${enc}/badges/MAINTENANCE`), 'utf8')).badgeExplanation
-        .conclusion,
+      JSON.parse(readFileSync(join(after, `api/v1/repositories/${enc}/badges/MAINTENANCE`), 'utf8'))
+        .badgeExplanation.conclusion,
     ).toContain('is more than 1 day old.');
     // per-time files never expire; their expired variants are written beside them
     expect(badgeOf(after, `at/${TS}/badges/MAINTENANCE`)).toBe('gold');
     expect(badgeOf(after, `at/${TS}/expired/badges/MAINTENANCE`)).toBe('expired');
     expect(
-      JSON.parse(readFileSync(join(after, `api/v1/repositories/${enc}/index.json`), 'utf8')).expireAfterSeconds,
+      JSON.parse(readFileSync(join(after, `api/v1/repositories/${enc}/index.json`), 'utf8'))
+        .expireAfterSeconds,
     ).toBe(86400);
     // expired reports (latest and per-time variants) are valid SARIF too
     expectEverySarifValid(after);
@@ -49,10 +50,22 @@ describe('expiry (Shape A, expireAfterDays)', () => {
 
   it("the pages say a one-day limit in the singular: the badge's page and the repository's", () => {
     const out = join(dir, 'exp-pages');
-    const r = runCli(['build', '--config', config, '--store', exStore, '--out', out, '--now', String(TS + 86401)]);
+    const r = runCli([
+      'build',
+      '--config',
+      config,
+      '--store',
+      exStore,
+      '--out',
+      out,
+      '--now',
+      String(TS + 86401),
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const read = (key: string) => readFileSync(join(out, key), 'utf8');
-    expect(read('badges/MAINTENANCE/index.html')).toContain('last scan is more than 1 day old shows');
+    expect(read('badges/MAINTENANCE/index.html')).toContain(
+      'last scan is more than 1 day old shows',
+    );
     expect(read(`repositories/${enc}/index.html`)).toContain(
       'last scan is more than 1 day old; a new scan restores it',
     );
@@ -70,7 +83,11 @@ describe('expiry (Shape A, expireAfterDays)', () => {
           let body = '';
           res.on('data', (c) => (body += c));
           res.on('end', () =>
-            ok({ status: res.statusCode!, ...(res.headers.location ? { location: res.headers.location } : {}), body }),
+            ok({
+              status: res.statusCode!,
+              ...(res.headers.location ? { location: res.headers.location } : {}),
+              body,
+            }),
           );
         })
           .on('error', fail)

@@ -32,7 +32,11 @@ afterEach(async () => {
  * Measures as a scan does, the answers kept in the mirrors folder `file` is in: the measurer
  * asks with those `file` holds, then keeps this scan's there.
  */
-async function scanOnce(server: ForgeServer, file: string, o: Omit<MeasureOn, 'answersDir'>): Promise<ForgeResult> {
+async function scanOnce(
+  server: ForgeServer,
+  file: string,
+  o: Omit<MeasureOn, 'answersDir'>,
+): Promise<ForgeResult> {
   return measureOn(server, { ...o, answersDir: dirname(dirname(file)) });
 }
 
@@ -40,14 +44,21 @@ async function scanOnce(server: ForgeServer, file: string, o: Omit<MeasureOn, 'a
 async function answersFile(o: { host: string; path: string }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'bp-etags-'));
   dirs.push(dir);
-  const file = forgeAnswersPath(dir, { url: `https://${o.host}/${o.path}`, host: o.host, path: o.path, source: '' });
+  const file = forgeAnswersPath(dir, {
+    url: `https://${o.host}/${o.path}`,
+    host: o.host,
+    path: o.path,
+    source: '',
+  });
   await mkdir(dirname(file), { recursive: true });
   return file;
 }
 
 const REPO: GhRepository = {
   issues: [],
-  releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z', assets: ['2026-10-01T00:10:00Z'] }],
+  releases: [
+    { tag: 'v2.0.0', published: '2026-10-01T00:00:00Z', assets: ['2026-10-01T00:10:00Z'] },
+  ],
   runs: [{ created: '2026-11-01T00:00:00Z', event: 'push', conclusion: 'success' }],
 };
 const GH = {
@@ -69,7 +80,10 @@ describe("conditional requests with the last scan's ETags", () => {
     // query is the repository's lookup): each asked again with its ETag and each answered 304.
     expect(servers[0]!.notModified()).toBe(0);
     const rest = servers[1]!.requests.filter((q) => q.method === 'GET');
-    expect(rest.map((q) => q.path)).toEqual(['/repos/acme/widget/actions/runs', '/repos/acme/widget/releases']);
+    expect(rest.map((q) => q.path)).toEqual([
+      '/repos/acme/widget/actions/runs',
+      '/repos/acme/widget/releases',
+    ]);
     expect(rest.every((q) => typeof q.headers['if-none-match'] === 'string')).toBe(true);
     expect(servers[1]!.notModified()).toBe(rest.length);
     expect(second.notModified).toBe(rest.length);
@@ -86,13 +100,39 @@ describe("conditional requests with the last scan's ETags", () => {
   const RICH: GhRepository = {
     issues: [
       { number: 1, created: '2026-11-02T00:00:00Z', author: { login: 'ann' }, association: 'NONE' },
-      { number: 2, created: '2026-11-03T00:00:00Z', author: { login: 'ci[bot]', bot: true }, association: 'NONE' },
-      { number: 3, created: '2026-11-04T00:00:00Z', author: { login: 'bob' }, association: 'NONE', pull: true },
-      { number: 4, created: '2026-11-05T00:00:00Z', author: { login: 'kim' }, association: 'OWNER' },
-      { number: 5, created: '2026-11-06T00:00:00Z', author: { login: 'cy' }, association: 'CONTRIBUTOR' },
+      {
+        number: 2,
+        created: '2026-11-03T00:00:00Z',
+        author: { login: 'ci[bot]', bot: true },
+        association: 'NONE',
+      },
+      {
+        number: 3,
+        created: '2026-11-04T00:00:00Z',
+        author: { login: 'bob' },
+        association: 'NONE',
+        pull: true,
+      },
+      {
+        number: 4,
+        created: '2026-11-05T00:00:00Z',
+        author: { login: 'kim' },
+        association: 'OWNER',
+      },
+      {
+        number: 5,
+        created: '2026-11-06T00:00:00Z',
+        author: { login: 'cy' },
+        association: 'CONTRIBUTOR',
+      },
     ],
     comments: [
-      { issue: 1, created: '2026-11-02T05:00:00Z', author: { login: 'kim' }, association: 'MEMBER' },
+      {
+        issue: 1,
+        created: '2026-11-02T05:00:00Z',
+        author: { login: 'kim' },
+        association: 'MEMBER',
+      },
       { issue: 5, created: '2026-11-06T02:00:00Z', author: { login: 'ann' }, association: 'NONE' },
     ],
     events: [
@@ -123,25 +163,30 @@ describe("conditional requests with the last scan's ETags", () => {
   it.each([
     ['with a token (issues through GraphQL)', 'tok-secret-etag'],
     ['without one (issues, comments and events through REST)', ''],
-  ])('GitHub %s: a kept answer holds the fields read, and gives the same values', async (_, tokens) => {
-    const file = await answersFile(GH);
-    const o = { ...GH, tokens };
-    const first = await scanOnce((servers[0] = await startGitHub(RICH)), file, o);
-    const second = await scanOnce((servers[1] = await startGitHub(RICH)), file, o);
-    expect(first.failures).toEqual([]);
-    expect(second.measurements).toEqual(first.measurements);
-    // Every GET answered 304: the values above came from the kept answers.
-    const gets = servers[1]!.requests.filter((q) => q.method === 'GET');
-    expect(gets.length).toBeGreaterThan(tokens ? 1 : 4);
-    expect(servers[1]!.notModified()).toBe(gets.length);
-    // The stand-in answers as GitHub's OpenAPI examples, with fields no rule reads (every
-    // object's node_id, a release's body and author, a run's head commit): none is kept.
-    const kept = Object.values(JSON.parse(await readFile(file, 'utf8')).answers as Record<string, { body: string }>);
-    expect(kept).toHaveLength(gets.length);
-    for (const { body } of kept)
-      for (const unread of ['node_id', '"body"', '"author"', 'head_commit', 'avatar_url'])
-        expect(body).not.toContain(unread);
-  });
+  ])(
+    'GitHub %s: a kept answer holds the fields read, and gives the same values',
+    async (_, tokens) => {
+      const file = await answersFile(GH);
+      const o = { ...GH, tokens };
+      const first = await scanOnce((servers[0] = await startGitHub(RICH)), file, o);
+      const second = await scanOnce((servers[1] = await startGitHub(RICH)), file, o);
+      expect(first.failures).toEqual([]);
+      expect(second.measurements).toEqual(first.measurements);
+      // Every GET answered 304: the values above came from the kept answers.
+      const gets = servers[1]!.requests.filter((q) => q.method === 'GET');
+      expect(gets.length).toBeGreaterThan(tokens ? 1 : 4);
+      expect(servers[1]!.notModified()).toBe(gets.length);
+      // The stand-in answers as GitHub's OpenAPI examples, with fields no rule reads (every
+      // object's node_id, a release's body and author, a run's head commit): none is kept.
+      const kept = Object.values(
+        JSON.parse(await readFile(file, 'utf8')).answers as Record<string, { body: string }>,
+      );
+      expect(kept).toHaveLength(gets.length);
+      for (const { body } of kept)
+        for (const unread of ['node_id', '"body"', '"author"', 'head_commit', 'avatar_url'])
+          expect(body).not.toContain(unread);
+    },
+  );
 
   it('GitHub: a stored page names its next page on the origin asked now, not the one it came from', async () => {
     // Releases two a page: page 1 links page 2. The second scan's server listens on another
@@ -164,13 +209,18 @@ describe("conditional requests with the last scan's ETags", () => {
       .filter((q) => q.path.endsWith('/releases'))
       .map((q) => q.query.get('page') ?? '1');
     expect(pages).toEqual(['1', '2']);
-    expect(servers[1]!.notModified()).toBe(servers[1]!.requests.filter((q) => q.method === 'GET').length);
+    expect(servers[1]!.notModified()).toBe(
+      servers[1]!.requests.filter((q) => q.method === 'GET').length,
+    );
   });
 
   it('GitHub: a changed list is answered whole and read anew', async () => {
     const file = await answersFile(GH);
     await scanOnce((servers[0] = await startGitHub(REPO)), file, GH);
-    const later = { ...REPO, releases: [...REPO.releases!, { tag: 'v2.1.0', published: '2026-11-10T00:00:00Z' }] };
+    const later = {
+      ...REPO,
+      releases: [...REPO.releases!, { tag: 'v2.1.0', published: '2026-11-10T00:00:00Z' }],
+    };
     const second = await scanOnce((servers[1] = await startGitHub(later)), file, GH);
     // v2.0.0 and v2.1.0 are no git tags here: both forge releases count.
     expect(second.measurements[0]!.values.RELEASES).toEqual({
@@ -185,7 +235,11 @@ describe("conditional requests with the last scan's ETags", () => {
   });
 
   it('GitLab sends ETags, but a 304 would save nothing: none kept, none asked, an old file removed', async () => {
-    const project = { members: [], issues: [], releases: [{ tag: 'v2.0.0', released: '2026-10-01T00:00:00Z' }] };
+    const project = {
+      members: [],
+      issues: [],
+      releases: [{ tag: 'v2.0.0', released: '2026-10-01T00:00:00Z' }],
+    };
     const o = {
       kind: 'gitlab',
       host: 'gitlab.example',
@@ -246,7 +300,9 @@ describe("conditional requests with the last scan's ETags", () => {
     const first = await scanOnce((servers[0] = await startGitHub(paged)), file, GH);
     // A bound one byte short of what the first scan kept: its last answer (the file's last
     // entry, kept in the order asked) no longer fits.
-    const kept = Object.entries(JSON.parse(await readFile(file, 'utf8')).answers as Record<string, { body: string }>);
+    const kept = Object.entries(
+      JSON.parse(await readFile(file, 'utf8')).answers as Record<string, { body: string }>,
+    );
     const bytes = kept.reduce((n, [, a]) => n + Buffer.byteLength(a.body), 0);
     const [lastKey] = kept[kept.length - 1]!;
     const bounded = (server: ForgeServer) =>
@@ -258,7 +314,9 @@ describe("conditional requests with the last scan's ETags", () => {
     // Every answer but the last asked with its ETag and answered 304; the last asked whole.
     const last = new URL(lastKey.slice(lastKey.lastIndexOf(' ') + 1), 'http://stand-in');
     const whole = gets.filter((q) => q.headers['if-none-match'] === undefined);
-    expect(whole.map((q) => [q.path, [...q.query]])).toEqual([[last.pathname, [...last.searchParams]]]);
+    expect(whole.map((q) => [q.path, [...q.query]])).toEqual([
+      [last.pathname, [...last.searchParams]],
+    ]);
     expect(servers[2]!.notModified()).toBe(gets.length - 1);
   });
 
@@ -328,8 +386,20 @@ describe('reactions kept between scans where no conditional request is answered'
       { issue: 3, created: '2026-10-05T00:00:00Z', author: { username: 'tri' }, body: 'Looking' },
     ],
     events: [
-      { kind: 'label', action: 'add', issue: 1, created: '2026-10-02T00:00:00Z', user: { username: 'tri' } },
-      { kind: 'state', state: 'closed', issue: 3, created: '2026-10-04T00:00:00Z', user: { username: 'maint' } },
+      {
+        kind: 'label',
+        action: 'add',
+        issue: 1,
+        created: '2026-10-02T00:00:00Z',
+        user: { username: 'tri' },
+      },
+      {
+        kind: 'state',
+        state: 'closed',
+        issue: 3,
+        created: '2026-10-04T00:00:00Z',
+        user: { username: 'maint' },
+      },
     ],
   });
 
@@ -349,7 +419,12 @@ describe('reactions kept between scans where no conditional request is answered'
     expect(second.measurements).toEqual(first.measurements);
 
     // A maintainer answers issue 2 (GitLab touches the issue: its updated_at moves).
-    project.notes!.push({ issue: 2, created: '2026-10-02T12:00:00Z', author: { username: 'maint' }, body: 'On it' });
+    project.notes!.push({
+      issue: 2,
+      created: '2026-10-02T12:00:00Z',
+      author: { username: 'maint' },
+      body: 'On it',
+    });
     from = server.requests.length;
     const third = await scanOnce(server, file, GL);
     expect(issuesRead(server, from)).toEqual(new Set(['2']));
@@ -444,7 +519,12 @@ describe('reactions kept between scans where no conditional request is answered'
     expect(second.requests).toBe(first.requests - 3);
     expect(second.measurements).toEqual(first.measurements);
 
-    repo.timeline!.push({ issue: 2, type: 'comment', created: '2026-10-02T12:00:00Z', user: 'maint' });
+    repo.timeline!.push({
+      issue: 2,
+      type: 'comment',
+      created: '2026-10-02T12:00:00Z',
+      user: 'maint',
+    });
     from = server.requests.length;
     const third = await scanOnce(server, file, GT);
     expect(perIssue(server, from)).toEqual(['/api/v1/repos/acme/widget/issues/2/timeline']);

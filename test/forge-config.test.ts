@@ -44,7 +44,9 @@ describe('hosts: and dependents:', () => {
       'half.yaml',
       'hosts:\n  x.example:\n    apiUrl: https://x.example/api/v1\n  z.example:\n    api: true\n    kind: gitea\n',
     );
-    const err = (await loadSettings(file).catch((e: { problems: string[] }) => e)) as { problems: string[] };
+    const err = (await loadSettings(file).catch((e: { problems: string[] }) => e)) as {
+      problems: string[];
+    };
     expect(err.problems).toEqual([
       `${file}:4 hosts.x.example: missing required key "kind"`,
       `${file}:6 hosts.z.example: missing required key "apiUrl"`,
@@ -105,7 +107,9 @@ describe('hosts: and dependents:', () => {
       'bad2.yaml',
       `hosts:\n  ghe.example:\n    kind: github\n    apiUrl: https://user:pw@ghe.example/api/v3\n    tokenEnv: ${token}\n`,
     );
-    const second = (await loadSettings(fixed).catch((e: { problems: string[] }) => e)) as { problems: string[] };
+    const second = (await loadSettings(fixed).catch((e: { problems: string[] }) => e)) as {
+      problems: string[];
+    };
     expect(second.problems).toEqual([
       `${fixed}:5 hosts.ghe.example.apiUrl: "https://***@ghe.example/api/v3" must not hold credentials (user:password@); give the token through tokenEnv (the name of an environment variable holding it), and revoke the one in this file`,
       `${fixed}:6 hosts.ghe.example.tokenEnv: looks like a token, not the name of an environment variable; put the token in a variable and name the variable here (and revoke the token shown in this file)`,
@@ -121,7 +125,15 @@ describe('hosts: and dependents:', () => {
     );
     const repos = join(dir, 'secret-repos.txt');
     writeFileSync(repos, 'https://x.example/acme/widget\n');
-    const r = await runCommand(['scan', '--config', file, '--repos', repos, '--store', join(dir, 'secret-store')]);
+    const r = await runCommand([
+      'scan',
+      '--config',
+      file,
+      '--repos',
+      repos,
+      '--store',
+      join(dir, 'secret-store'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       `${file}:4 scan.tokens.github.com: looks like a token, not the name of an environment variable`,
@@ -129,7 +141,8 @@ describe('hosts: and dependents:', () => {
     expect(r.stderr).toContain(
       `${file}:8 hosts.x.example.apiUrl: "https://***@x.example/api/v1" must not hold credentials (user:password@); give the token through tokenEnv`,
     );
-    for (const secret of ['SECRETpw', 'tok:', token]) expect(r.stdout + r.stderr).not.toContain(secret);
+    for (const secret of ['SECRETpw', 'tok:', token])
+      expect(r.stdout + r.stderr).not.toContain(secret);
   });
 
   it('git takes the first token of a pool the forge API uses in turn', () => {

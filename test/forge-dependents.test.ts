@@ -24,7 +24,8 @@ const FORGE_RULES = ['ISSUE_REACTION_TIME', 'CI_PIPELINE', 'RELEASES', 'PACKAGES
 const NO_FORGE_API =
   'no forge API is known for git.example; to measure it, name its kind (github, gitlab or gitea) and apiUrl under hosts: in the config';
 const NOT_ASKED = Object.fromEntries(FORGE_RULES.map((r) => [r, null]));
-const notAskedBecause = (why: string) => Object.fromEntries(FORGE_RULES.map((r) => [r, `not asked: ${why}`]));
+const notAskedBecause = (why: string) =>
+  Object.fromEntries(FORGE_RULES.map((r) => [r, `not asked: ${why}`]));
 
 let server: ForgeServer | undefined;
 afterEach(async () => {
@@ -88,7 +89,10 @@ describe('DEPENDENTS', () => {
     );
     // An unknown host: no forge adapter (its rules not asked), but the index answers for any
     // repository URL.
-    const forge = measurersFor({ hosts: {}, dependents: { source: 'ecosyste.ms', apiUrl: server.url } }, {});
+    const forge = measurersFor(
+      { hosts: {}, dependents: { source: 'ecosyste.ms', apiUrl: server.url } },
+      {},
+    );
     const r = await forge(request('git.example').target)!.measure(request('git.example'));
     expect(server.violations).toEqual([]);
     expect(r.rules).toEqual([...FORGE_RULES, 'DEPENDENTS']);
@@ -143,7 +147,10 @@ describe('DEPENDENTS', () => {
               packageKey: { system: p.system, name: p.name },
               versions:
                 p.system === 'NPM'
-                  ? [version('NPM', p.name!, '1.0.0', false), version('NPM', p.name!, '1.1.0', true)]
+                  ? [
+                      version('NPM', p.name!, '1.0.0', false),
+                      version('NPM', p.name!, '1.1.0', true),
+                    ]
                   : [version('PYPI', p.name!, '0.3.0', true)],
             },
           }),
@@ -179,12 +186,18 @@ describe('DEPENDENTS', () => {
     ]);
 
     const other = { ...target, path: 'acme/other', url: 'https://git.example/acme/other' };
-    const unknown = await measurersFor(settings, {})(other)!.measure({ ...request('git.example'), target: other });
+    const unknown = await measurersFor(
+      settings,
+      {},
+    )(other)!.measure({ ...request('git.example'), target: other });
     expect(unknown.measurements[1]!.values).toEqual({ ...NOT_ASKED, DEPENDENTS: 0 });
     expect(unknown.failures).toEqual([]);
 
     projectAnswer = { status: 500, body: { code: 13, message: 'internal' } };
-    const failed = await measurersFor(settings, {})(other)!.measure({ ...request('git.example'), target: other });
+    const failed = await measurersFor(
+      settings,
+      {},
+    )(other)!.measure({ ...request('git.example'), target: other });
     expect(failed.measurements[1]!.values).toEqual({ ...NOT_ASKED, DEPENDENTS: null });
     expect(failed.failures).toEqual(['deps.dev API: 500 server error']);
   });
@@ -195,16 +208,26 @@ describe('DEPENDENTS', () => {
       [{ template: '/packages/lookup', reply: () => (asked++, { status: 200, body: [] }) }],
       check,
     );
-    const settings = { hosts: {}, dependents: { source: 'ecosyste.ms' as const, apiUrl: server.url } };
+    const settings = {
+      hosts: {},
+      dependents: { source: 'ecosyste.ms' as const, apiUrl: server.url },
+    };
     // A scan at E whose record at E1 had a failed rule measures E1 again, and E not.
     const again = { ...request('git.example'), times: [E1], asOf: E };
     const r = await measurersFor(settings, {})(again.target)!.measure(again);
     // git.example's forge rules are not asked; DEPENDENTS is not there at all.
-    expect(r.measurements).toEqual([{ values: NOT_ASKED, evidence: notAskedBecause(NO_FORGE_API) }]);
+    expect(r.measurements).toEqual([
+      { values: NOT_ASKED, evidence: notAskedBecause(NO_FORGE_API) },
+    ]);
     expect([asked, r.requests]).toEqual([0, 0]);
     // Not asked (--forge never) says so at E alone too.
-    const off = await noneAsked(measurersFor(settings, {}), '--forge never')(again.target)!.measure(again);
-    expect(off.measurements).toEqual([{ values: NOT_ASKED, evidence: notAskedBecause('--forge never') }]);
+    const off = await noneAsked(
+      measurersFor(settings, {}),
+      '--forge never',
+    )(again.target)!.measure(again);
+    expect(off.measurements).toEqual([
+      { values: NOT_ASKED, evidence: notAskedBecause('--forge never') },
+    ]);
   });
 
   it('is off by default: an unknown host gets its forge rules not asked, a known one no DEPENDENTS', () => {

@@ -17,7 +17,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function measure(repo: GtRepository, host: Partial<HostConfig> = {}, times = [E1, E]): Promise<ForgeResult> {
+async function measure(
+  repo: GtRepository,
+  host: Partial<HostConfig> = {},
+  times = [E1, E],
+): Promise<ForgeResult> {
   await server?.close();
   server = await startGitea(repo);
   return measureOn(server, {
@@ -63,8 +67,20 @@ const WIDGET: GtRepository = {
     { tag: 'v1.2.0', published: '2026-11-20T00:00:00Z', draft: true },
   ],
   packages: [
-    { name: 'widget', version: '1.0.0', type: 'npm', created: '2026-10-01T00:00:00Z', repository: 'acme/widget' },
-    { name: 'other', version: '2.0.0', type: 'npm', created: '2026-10-02T00:00:00Z', repository: 'acme/other' },
+    {
+      name: 'widget',
+      version: '1.0.0',
+      type: 'npm',
+      created: '2026-10-01T00:00:00Z',
+      repository: 'acme/widget',
+    },
+    {
+      name: 'other',
+      version: '2.0.0',
+      type: 'npm',
+      created: '2026-10-02T00:00:00Z',
+      repository: 'acme/other',
+    },
     { name: 'widget', version: '1.1.0', type: 'npm', created: '2026-10-03T00:00:00Z' },
   ],
 };
@@ -81,12 +97,16 @@ describe('Gitea/Forgejo adapter', () => {
     expect(at2!.values.ISSUE_REACTION_TIME).toBe(1.42);
     // At E1: #1 1.25 and #5 2 → 1.625 → 1.63.
     expect(at1!.values.ISSUE_REACTION_TIME).toBe(1.63);
-    expect(at2!.values.CI_PIPELINE).toEqual({ events: [u('2026-11-01T00:00:00Z'), u('2026-11-02T00:00:00Z')] });
+    expect(at2!.values.CI_PIPELINE).toEqual({
+      events: [u('2026-11-01T00:00:00Z'), u('2026-11-02T00:00:00Z')],
+    });
     expect(at1!.values.CI_PIPELINE).toEqual({ events: [u('2025-11-01T00:00:00Z')] });
     expect(at2!.values.RELEASES).toEqual({ events: [u('2026-10-15T00:00:00Z')] });
     // Only the version linked to this repository.
     expect(at2!.values.PACKAGES).toEqual({ events: [u('2026-10-01T00:00:00Z')] });
-    expect(server!.requests.every((q) => q.headers.authorization === 'token fj-secret-one')).toBe(true);
+    expect(server!.requests.every((q) => q.headers.authorization === 'token fj-secret-one')).toBe(
+      true,
+    );
     // Five runs two a page: three pages by the body's total_count (the list sends no Link).
     expect(server!.requests.filter((q) => q.path.endsWith('/actions/runs'))).toHaveLength(3);
   });
@@ -101,11 +121,11 @@ describe('Gitea/Forgejo adapter', () => {
     const r = await measure({ ...WIDGET, pageCap: 20, runs }, {}, [E]);
     expect(r.failures).toEqual([]);
     expect((r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events).toHaveLength(45);
-    expect(server!.requests.filter((q) => q.path.endsWith('/actions/runs')).map((q) => q.query.get('page'))).toEqual([
-      '1',
-      '2',
-      '3',
-    ]);
+    expect(
+      server!.requests
+        .filter((q) => q.path.endsWith('/actions/runs'))
+        .map((q) => q.query.get('page')),
+    ).toEqual(['1', '2', '3']);
   });
 
   it('dates Gitea 1.24/1.25 runs, which have no created_at, by started_at; an undated one is no silent 0', async () => {
@@ -125,7 +145,11 @@ describe('Gitea/Forgejo adapter', () => {
       'Forgejo/Gitea Actions: 30 runs that succeeded or failed in the 12 months to 2026-11-25',
     );
     // A succeeded run without any time: no value, and the evidence says why.
-    r = await measure({ ...WIDGET, runList: 'gitea', runs: [...runs.slice(0, 3), { status: 'success' }] }, {}, [E]);
+    r = await measure(
+      { ...WIDGET, runList: 'gitea', runs: [...runs.slice(0, 3), { status: 'success' }] },
+      {},
+      [E],
+    );
     expect(r.failures).toEqual([]);
     expect(r.measurements[0]!.values.CI_PIPELINE).toBeNull();
     expect(r.measurements[0]!.evidence.CI_PIPELINE).toBe(
@@ -143,7 +167,11 @@ describe('Gitea/Forgejo adapter', () => {
   });
 
   it('a user-owned repository: the owner and collaborators maintain it', async () => {
-    const r = await measure({ ...WIDGET, members: undefined, collaborators: [], owner: 'acme' }, {}, [E]);
+    const r = await measure(
+      { ...WIDGET, members: undefined, collaborators: [], owner: 'acme' },
+      {},
+      [E],
+    );
     // #2 by "Maint" now counts (no organisation), unanswered: 81 days; #1 gets no maintainer
     // reaction (helper is no collaborator): 85 days; #3 1 day; #5 2 days (acme, the owner).
     // (85 + 81 + 1 + 2) / 4 = 42.25.
@@ -158,7 +186,9 @@ describe('Gitea/Forgejo adapter', () => {
       {
         ...WIDGET,
         override: (t) =>
-          t === '/repos/{owner}/{repo}' ? { status: 401, body: { message: 'token is required', url: '' } } : undefined,
+          t === '/repos/{owner}/{repo}'
+            ? { status: 401, body: { message: 'token is required', url: '' } }
+            : undefined,
       },
       {},
       [E],
@@ -183,7 +213,11 @@ describe('Gitea/Forgejo adapter', () => {
         ...WIDGET,
         override: (t, _q, n) =>
           t.endsWith('/releases') && n === 1
-            ? { status: 429, headers: { 'retry-after': '0' }, body: { message: 'rate limited', url: '' } }
+            ? {
+                status: 429,
+                headers: { 'retry-after': '0' },
+                body: { message: 'rate limited', url: '' },
+              }
             : undefined,
       },
       {},
@@ -194,7 +228,8 @@ describe('Gitea/Forgejo adapter', () => {
     r = await measure(
       {
         ...WIDGET,
-        override: (t) => (t === '/packages/{owner}' ? { status: 200, body: [], delayMs: 1000 } : undefined),
+        override: (t) =>
+          t === '/packages/{owner}' ? { status: 200, body: [], delayMs: 1000 } : undefined,
       },
       { timeoutSeconds: 0.2 },
       [E],
@@ -205,18 +240,27 @@ describe('Gitea/Forgejo adapter', () => {
 
   it("the stand-in's check rejects an answer off the documented fields", () => {
     expect(
-      giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: '5', workflow_runs: [] }),
+      giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, {
+        total_count: '5',
+        workflow_runs: [],
+      }),
     ).not.toEqual([]);
-    expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues', 200, [{ number: 'one' }])).not.toEqual([]);
+    expect(giteaCheck('GET', '/repos/{owner}/{repo}/issues', 200, [{ number: 'one' }])).not.toEqual(
+      [],
+    );
     expect(
       giteaCheck('GET', '/repos/{owner}/{repo}/issues/{index}/timeline', 200, [
         { type: 'comment', created_at: 'yesterday' },
       ]),
     ).not.toEqual([]);
-    expect(giteaCheck('GET', '/packages/{owner}', 200, [{ name: 'widget', repository: { full_name: 7 } }])).not.toEqual(
-      [],
-    );
-    expect(giteaCheck('GET', '/repos/{owner}/{repo}', 404, { message: 'not found', errors: 'none' })).not.toEqual([]);
+    expect(
+      giteaCheck('GET', '/packages/{owner}', 200, [
+        { name: 'widget', repository: { full_name: 7 } },
+      ]),
+    ).not.toEqual([]);
+    expect(
+      giteaCheck('GET', '/repos/{owner}/{repo}', 404, { message: 'not found', errors: 'none' }),
+    ).not.toEqual([]);
     // A field the adapter reads, missing (Forgejo's structs send each of them on every answer).
     const user = { id: 1, login: 'ann', visibility: 'public' };
     const issue = {
@@ -239,19 +283,25 @@ describe('Gitea/Forgejo adapter', () => {
       giteaCheck('GET', '/repos/{owner}/{repo}/issues/{index}/timeline', 200, [
         { id: 1, type: 'comment', created_at: '2026-10-01T00:00:00Z' },
       ]),
-    ).toEqual(["GET /repos/{owner}/{repo}/issues/{index}/timeline 200: /0 must have required property 'user'"]);
+    ).toEqual([
+      "GET /repos/{owner}/{repo}/issues/{index}/timeline 200: /0 must have required property 'user'",
+    ]);
     expect(
       giteaCheck('GET', '/repos/{owner}/{repo}/releases', 200, [
         { id: 1, tag_name: 'v1', draft: false, prerelease: false },
       ]),
-    ).toEqual(["GET /repos/{owner}/{repo}/releases 200: /0 must have required property 'published_at'"]);
+    ).toEqual([
+      "GET /repos/{owner}/{repo}/releases 200: /0 must have required property 'published_at'",
+    ]);
     // A run of either list (Forgejo's or Gitea's) without its outcome.
     expect(
       giteaCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, {
         total_count: 1,
         workflow_runs: [{ id: 1, created: '2026-10-01T00:00:00Z' }],
       }),
-    ).toContain("GET /repos/{owner}/{repo}/actions/runs 200: /workflow_runs/0 must have required property 'status'");
+    ).toContain(
+      "GET /repos/{owner}/{repo}/actions/runs 200: /workflow_runs/0 must have required property 'status'",
+    );
     const listed = {
       html_url: 'https://forge.example/a/w',
       private: false,
@@ -262,7 +312,13 @@ describe('Gitea/Forgejo adapter', () => {
       topics: null,
     };
     expect(
-      giteaCheck('GET', '/repos/{owner}/{repo}', 200, { id: 1, name: 'w', full_name: 'a/w', owner: user, ...listed }),
+      giteaCheck('GET', '/repos/{owner}/{repo}', 200, {
+        id: 1,
+        name: 'w',
+        full_name: 'a/w',
+        owner: user,
+        ...listed,
+      }),
     ).toEqual(["GET /repos/{owner}/{repo} 200:  must have required property 'has_issues'"]);
   });
 
@@ -274,7 +330,9 @@ describe('Gitea/Forgejo adapter', () => {
           t === '/repos/{owner}/{repo}/releases' && !q.query.has('page')
             ? {
                 status: 200,
-                headers: { link: '<http://elsewhere.example/api/v1/repos/acme/widget/releases?page=2>; rel="next"' },
+                headers: {
+                  link: '<http://elsewhere.example/api/v1/repos/acme/widget/releases?page=2>; rel="next"',
+                },
                 body: [
                   {
                     id: 1,

@@ -27,13 +27,24 @@ afterEach(async () => {
 
 // One outsider's issue of 2026-11-01, labelled by the owner two days later: 2 days.
 const REPO: GhRepository = {
-  issues: [{ number: 1, created: '2026-11-01T00:00:00Z', author: { login: 'alice' }, association: 'NONE' }],
-  events: [{ issue: 1, event: 'labeled', created: '2026-11-03T00:00:00Z', actor: { login: 'maint' } }],
+  issues: [
+    { number: 1, created: '2026-11-01T00:00:00Z', author: { login: 'alice' }, association: 'NONE' },
+  ],
+  events: [
+    { issue: 1, event: 'labeled', created: '2026-11-03T00:00:00Z', actor: { login: 'maint' } },
+  ],
   releases: [{ tag: 'v1.0.0', published: '2026-10-01T00:00:00Z' }],
 };
 
-async function scanRepos(paths: string[], env: Record<string, string>, tokenSeconds?: number): Promise<ForgeResult[]> {
-  server = await startGitHub({ ...REPO, app: { id: '4242', publicKey, installationId: 77, tokenSeconds } });
+async function scanRepos(
+  paths: string[],
+  env: Record<string, string>,
+  tokenSeconds?: number,
+): Promise<ForgeResult[]> {
+  server = await startGitHub({
+    ...REPO,
+    app: { id: '4242', publicKey, installationId: 77, tokenSeconds },
+  });
   const host = 'ghe.example';
   const forge = forgeFor(
     {
@@ -68,7 +79,9 @@ async function scanRepos(paths: string[], env: Record<string, string>, tokenSeco
 }
 
 const mints = () =>
-  server!.requests.filter((q) => q.method === 'POST' && q.path === '/app/installations/77/access_tokens').length;
+  server!.requests.filter(
+    (q) => q.method === 'POST' && q.path === '/app/installations/77/access_tokens',
+  ).length;
 
 describe('GitHub App authentication', () => {
   it('mints one installation token for the account and measures with it, the pool unused', async () => {
@@ -114,8 +127,19 @@ describe('GitHub App authentication', () => {
         users: ['bob'],
       },
     });
-    const host = { kind: 'github' as const, apiUrl: server.url, appIdEnv: 'APP_ID', appKeyEnv: 'APP_KEY' };
-    const source = (url: string) => ({ ...SOURCE_DEFAULTS, url, include: [], exclude: [], where: 'test' });
+    const host = {
+      kind: 'github' as const,
+      apiUrl: server.url,
+      appIdEnv: 'APP_ID',
+      appKeyEnv: 'APP_KEY',
+    };
+    const source = (url: string) => ({
+      ...SOURCE_DEFAULTS,
+      url,
+      include: [],
+      exclude: [],
+      where: 'test',
+    });
     const found = await discoverSources(
       [source('https://ghe.example/acme'), source('https://ghe.example/bob')],
       { hosts: { 'ghe.example': { ...host, requestsPerSecond: 0 } } },
@@ -129,18 +153,20 @@ describe('GitHub App authentication', () => {
       'https://ghe.example/bob/dots',
     ]);
     // The old name looked up with a token too: a rename, not a 401.
-    expect(found.moved).toEqual([{ from: 'https://ghe.example/acme/old', to: 'https://ghe.example/acme/Two' }]);
-    // acme's installation found as an organisation's, bob's (a user) after the org's 404.
-    expect(server.requests.filter((q) => q.path.endsWith('/installation')).map((q) => q.path)).toEqual([
-      '/orgs/acme/installation',
-      '/orgs/bob/installation',
-      '/users/bob/installation',
+    expect(found.moved).toEqual([
+      { from: 'https://ghe.example/acme/old', to: 'https://ghe.example/acme/Two' },
     ]);
+    // acme's installation found as an organisation's, bob's (a user) after the org's 404.
+    expect(
+      server.requests.filter((q) => q.path.endsWith('/installation')).map((q) => q.path),
+    ).toEqual(['/orgs/acme/installation', '/orgs/bob/installation', '/users/bob/installation']);
     expect(mints()).toBe(1);
     expect(server.violations).toEqual([]);
   });
 
   it('an id without its key is an error naming the variable that is missing', async () => {
-    await expect(scanRepos(['acme/widget'], { APP_ID: '4242' })).rejects.toThrow('APP_KEY is not set');
+    await expect(scanRepos(['acme/widget'], { APP_ID: '4242' })).rejects.toThrow(
+      'APP_KEY is not set',
+    );
   });
 });

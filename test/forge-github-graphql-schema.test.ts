@@ -3,7 +3,10 @@
 // @octokit/graphql-schema (which brings graphql); loaded by name so the type check does not
 // depend on it.
 import { describe, expect, it } from 'vitest';
-import { ISSUES_QUERY, TIMELINE_QUERY } from '../src/measure/forge/adapter/github/issues-graphql.ts';
+import {
+  ISSUES_QUERY,
+  TIMELINE_QUERY,
+} from '../src/measure/forge/adapter/github/issues-graphql.ts';
 
 const SCHEMA_PACKAGE = '@octokit/graphql-schema';
 type Validate = (query: string) => ReadonlyArray<{ message: string }>;
@@ -18,6 +21,8 @@ describe("the GitHub adapter's GraphQL queries", () => {
   });
 
   it('the check is live: a field GitHub does not have is refused', () => {
-    expect(validate(ISSUES_QUERY.replace('authorAssociation', 'authorAssoc')).length).toBeGreaterThan(0);
+    expect(
+      validate(ISSUES_QUERY.replace('authorAssociation', 'authorAssoc')).length,
+    ).toBeGreaterThan(0);
   });
 });

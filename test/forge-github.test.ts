@@ -3,7 +3,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { measureOn, resetWording } from './helpers/forge-measure.ts';
-import { loadJson, startForgeServer, type ForgeServer, type Reply } from '../scripts/lib/forge-peers/server.ts';
+import {
+  loadJson,
+  startForgeServer,
+  type ForgeServer,
+  type Reply,
+} from '../scripts/lib/forge-peers/server.ts';
 import { rateLimitFailure } from '../src/measure/http/errors.ts';
 import { ApiClient, QueueRegistry } from '../src/measure/http/client.ts';
 import {
@@ -26,7 +31,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function measure(repo: GhRepository, host: Partial<HostConfig> = {}, times = [E1, E]): Promise<ForgeResult> {
+async function measure(
+  repo: GhRepository,
+  host: Partial<HostConfig> = {},
+  times = [E1, E],
+): Promise<ForgeResult> {
   server = await startGitHub(repo);
   return measureOn(server, {
     kind: 'github',
@@ -50,7 +59,13 @@ const depbot = { login: 'dependabot[bot]', bot: true };
 const WIDGET: GhRepository = {
   pageCap: 3,
   issues: [
-    { number: 1, created: '2026-09-01T00:00:00Z', updated: '2026-09-03T12:00:00Z', author: alice, association: 'NONE' },
+    {
+      number: 1,
+      created: '2026-09-01T00:00:00Z',
+      updated: '2026-09-03T12:00:00Z',
+      author: alice,
+      association: 'NONE',
+    },
     {
       number: 2,
       created: '2026-10-01T00:00:00Z',
@@ -59,7 +74,12 @@ const WIDGET: GhRepository = {
       association: 'CONTRIBUTOR',
     },
     { number: 3, created: '2026-10-10T00:00:00Z', author: carol, association: 'COLLABORATOR' },
-    { number: 4, created: '2026-10-11T00:00:00Z', author: { login: 'renovate[bot]', bot: true }, association: 'NONE' },
+    {
+      number: 4,
+      created: '2026-10-11T00:00:00Z',
+      author: { login: 'renovate[bot]', bot: true },
+      association: 'NONE',
+    },
     { number: 5, created: '2026-10-15T00:00:00Z', author: dave, association: 'NONE', pull: true },
     { number: 6, created: '2026-11-20T00:00:00Z', author: dave, association: 'NONE' },
     {
@@ -70,7 +90,13 @@ const WIDGET: GhRepository = {
       association: 'FIRST_TIMER',
     },
     // Opened before either window, updated inside: listed by `since`, left out by its opening.
-    { number: 8, created: '2026-07-01T00:00:00Z', updated: '2026-09-01T00:00:00Z', author: bob, association: 'NONE' },
+    {
+      number: 8,
+      created: '2026-07-01T00:00:00Z',
+      updated: '2026-09-01T00:00:00Z',
+      author: bob,
+      association: 'NONE',
+    },
   ],
   comments: [
     { issue: 1, created: '2026-09-01T01:00:00Z', author: alice, association: 'NONE' },
@@ -87,10 +113,18 @@ const WIDGET: GhRepository = {
   ],
   releases: [
     { tag: 'v1.0.0', published: '2026-05-01T00:00:00Z', assets: ['2026-05-01T00:30:00Z'] },
-    { tag: 'v1.1.0', published: '2026-09-15T00:00:00Z', assets: ['2026-09-15T02:00:00Z', '2026-09-15T01:00:00Z'] },
+    {
+      tag: 'v1.1.0',
+      published: '2026-09-15T00:00:00Z',
+      assets: ['2026-09-15T02:00:00Z', '2026-09-15T01:00:00Z'],
+    },
     { tag: 'v1.2.0-rc', published: null, draft: true, assets: ['2026-11-02T00:00:00Z'] },
     // Its only asset is still uploading: no published package yet.
-    { tag: 'v1.2.0', published: '2026-11-01T00:00:00Z', assets: [{ created: '2026-11-01T00:10:00Z', state: 'open' }] },
+    {
+      tag: 'v1.2.0',
+      published: '2026-11-01T00:00:00Z',
+      assets: [{ created: '2026-11-01T00:10:00Z', state: 'open' }],
+    },
   ],
   runs: [
     { created: '2026-10-24T00:00:00Z', event: 'push', conclusion: 'success' },
@@ -117,19 +151,28 @@ describe('GitHub adapter', () => {
     expect(at1!.values.ISSUE_REACTION_TIME).toBe(2.83);
     // Runs: success or failure only, `dynamic` left out; the one of 2025-11-20 is outside E's
     // 12 months (from 2025-11-25) but inside E1's (from 2025-10-25).
-    expect(at2!.values.CI_PIPELINE).toEqual({ events: [u('2026-10-24T00:00:00Z'), u('2026-10-26T00:00:00Z')] });
-    expect(at1!.values.CI_PIPELINE).toEqual({ events: [u('2025-11-20T00:00:00Z'), u('2026-10-24T00:00:00Z')] });
+    expect(at2!.values.CI_PIPELINE).toEqual({
+      events: [u('2026-10-24T00:00:00Z'), u('2026-10-26T00:00:00Z')],
+    });
+    expect(at1!.values.CI_PIPELINE).toEqual({
+      events: [u('2025-11-20T00:00:00Z'), u('2026-10-24T00:00:00Z')],
+    });
     // v1.0.0 is a git tag already; the draft has no publish time.
-    expect(at2!.values.RELEASES).toEqual({ events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')] });
+    expect(at2!.values.RELEASES).toEqual({
+      events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')],
+    });
     expect(at1!.values.RELEASES).toEqual({ events: [u('2026-09-15T00:00:00Z')] });
     // Releases with uploaded assets, at the later of publishing and the first upload; v1.2.0's
     // asset is `open` (still uploading), so v1.2.0 is no package.
-    expect(at2!.values.PACKAGES).toEqual({ events: [u('2026-05-01T00:30:00Z'), u('2026-09-15T01:00:00Z')] });
+    expect(at2!.values.PACKAGES).toEqual({
+      events: [u('2026-05-01T00:30:00Z'), u('2026-09-15T01:00:00Z')],
+    });
     expect(r.rules).toEqual(['ISSUE_REACTION_TIME', 'CI_PIPELINE', 'RELEASES', 'PACKAGES']);
     expect(r.requests).toBe(server!.requests.length);
     // One pass for both times and all four rules: each list read once (4 releases, 3 a page).
     // No REST lookup of the repository: the GraphQL query said whether issues are on.
-    const count = (suffix: string) => server!.requests.filter((q) => q.path === `/repos/acme/widget${suffix}`).length;
+    const count = (suffix: string) =>
+      server!.requests.filter((q) => q.path === `/repos/acme/widget${suffix}`).length;
     expect([count(''), count('/releases'), count('/actions/runs')]).toEqual([0, 2, 2]);
     expect(server!.requests).toHaveLength(5);
     // The issues with their comments and triage actions: one GraphQL query (7 issues, a page
@@ -141,7 +184,9 @@ describe('GitHub adapter', () => {
     expect(new Set(auth)).toEqual(new Set(['Bearer tok-secret-one', 'Bearer tok-secret-two']));
     expect(
       server!.requests.every(
-        (q) => !q.path.includes('tok-secret') && ![...q.query.values()].some((v) => v.includes('tok-secret')),
+        (q) =>
+          !q.path.includes('tok-secret') &&
+          ![...q.query.values()].some((v) => v.includes('tok-secret')),
       ),
     ).toBe(true);
   });
@@ -150,7 +195,8 @@ describe('GitHub adapter', () => {
     // 150 issues by outsiders, one a day from 2026-08-27; the maintainer labels each 1 day
     // after it opened, a bot comments after 1 hour. At E (window from 2026-08-25) every issue
     // counts with 1 day: the mean is 1.00.
-    const day = (n: number) => new Date(Date.UTC(2026, 7, 27) + n * 86_400_000).toISOString().replace('.000Z', 'Z');
+    const day = (n: number) =>
+      new Date(Date.UTC(2026, 7, 27) + n * 86_400_000).toISOString().replace('.000Z', 'Z');
     const issues = Array.from({ length: 150 }, (_, n) => ({
       number: n + 1,
       created: day(n / 2),
@@ -183,7 +229,8 @@ describe('GitHub adapter', () => {
   it("reads an issue's timeline past its first 100 items with a query of its own", async () => {
     // One outsider's issue of 2026-11-01 with 120 comments by the outsider herself, then the
     // owner's comment on 2026-11-04: 3 days, found on the timeline's second page.
-    const at = (h: number) => new Date(Date.UTC(2026, 10, 1) + h * 3_600_000).toISOString().replace('.000Z', 'Z');
+    const at = (h: number) =>
+      new Date(Date.UTC(2026, 10, 1) + h * 3_600_000).toISOString().replace('.000Z', 'Z');
     const comments = [
       ...Array.from({ length: 120 }, (_, h) => ({
         issue: 1,
@@ -207,7 +254,9 @@ describe('GitHub adapter', () => {
     // cancelled, so 1,100 − 110 − 110 = 880 count. One query would reach only 1,000.
     const runs: GhRun[] = [];
     for (let i = 0; i < 1100; i++) {
-      const created = new Date(Date.UTC(2026, 0, 1) + i * 6 * 3600_000).toISOString().replace('.000Z', 'Z');
+      const created = new Date(Date.UTC(2026, 0, 1) + i * 6 * 3600_000)
+        .toISOString()
+        .replace('.000Z', 'Z');
       runs.push({
         created,
         event: i % 10 === 0 ? 'dynamic' : 'push',
@@ -215,7 +264,9 @@ describe('GitHub adapter', () => {
       });
     }
     const r = await measure({ runs, issues: [] }, {}, [E]);
-    expect((r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events).toHaveLength(880);
+    expect((r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events).toHaveLength(
+      880,
+    );
     const queries = server!.requests.filter(
       (q) => q.path.endsWith('/actions/runs') && (q.query.get('page') ?? '1') === '1',
     );
@@ -226,18 +277,24 @@ describe('GitHub adapter', () => {
     // 1,100 runs six hours apart from 2026-01-01, all pushes that succeeded: a range's
     // total_count says 1,000 whenever it holds more. All 1,100 count.
     const runs: GhRun[] = Array.from({ length: 1100 }, (_, i) => ({
-      created: new Date(Date.UTC(2026, 0, 1) + i * 6 * 3600_000).toISOString().replace('.000Z', 'Z'),
+      created: new Date(Date.UTC(2026, 0, 1) + i * 6 * 3600_000)
+        .toISOString()
+        .replace('.000Z', 'Z'),
       event: 'push',
       conclusion: 'success',
     }));
     const r = await measure({ runs, issues: [], runTotal: 'capped' }, {}, [E]);
-    expect((r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events).toHaveLength(1100);
+    expect((r.measurements[0]!.values.CI_PIPELINE as { events: number[] }).events).toHaveLength(
+      1100,
+    );
   });
 
   it('leaves ISSUE_REACTION_TIME null when issues are disabled, the rest measured', async () => {
     const r = await measure({ ...WIDGET, hasIssues: false }, {}, [E]);
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBeNull();
-    expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe('Issues are disabled on this repository');
+    expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe(
+      'Issues are disabled on this repository',
+    );
     expect(r.measurements[0]!.values.RELEASES).toEqual({
       events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')],
     });
@@ -257,7 +314,8 @@ describe('GitHub adapter', () => {
       {},
       [E],
     );
-    const cause = 'GitHub API: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)';
+    const cause =
+      'GitHub API: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)';
     expect(r.failures).toEqual([cause]);
     expect(r.measurements[0]!.values).toEqual({
       ISSUE_REACTION_TIME: null,
@@ -398,7 +456,10 @@ describe('GitHub adapter', () => {
           if (t.endsWith('/actions/runs') && n === 1)
             return {
               status: 403,
-              headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)) },
+              headers: {
+                'x-ratelimit-remaining': '0',
+                'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)),
+              },
               body: GH_ERROR('API rate limit exceeded'),
             };
           return undefined;
@@ -415,9 +476,11 @@ describe('GitHub adapter', () => {
       events: [u('2026-10-24T00:00:00Z'), u('2026-10-26T00:00:00Z')],
     });
     // Two pages of three, the first asked twice.
-    expect(server!.requests.filter((q) => q.path.endsWith('/releases')).map((q) => q.query.get('page') ?? '1')).toEqual(
-      ['1', '1', '2'],
-    );
+    expect(
+      server!.requests
+        .filter((q) => q.path.endsWith('/releases'))
+        .map((q) => q.query.get('page') ?? '1'),
+    ).toEqual(['1', '1', '2']);
   });
 
   it('gives up on a secondary limit longer than maxWaitSeconds', async () => {
@@ -438,7 +501,9 @@ describe('GitHub adapter', () => {
     );
     expect(r.failures).toHaveLength(1);
     // Ten minutes on: the next UTC day's date comes first when the test runs just before midnight.
-    expect(r.failures[0]).toMatch(/^GitHub API: 403 secondary rate limit, resets (\d{4}-\d\d-\d\d )?\d\d:\d\dZ$/);
+    expect(r.failures[0]).toMatch(
+      /^GitHub API: 403 secondary rate limit, resets (\d{4}-\d\d-\d\d )?\d\d:\d\dZ$/,
+    );
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
     expect(r.measurements[0]!.values.PACKAGES).toBeNull();
     expect(r.measurements[0]!.values.CI_PIPELINE).not.toBeNull();
@@ -446,7 +511,11 @@ describe('GitHub adapter', () => {
 
   it('a server that does not answer in time fails with a timeout', async () => {
     const r = await measure(
-      { ...WIDGET, override: (t) => (t.endsWith('/releases') ? { status: 200, body: [], delayMs: 1500 } : undefined) },
+      {
+        ...WIDGET,
+        override: (t) =>
+          t.endsWith('/releases') ? { status: 200, body: [], delayMs: 1500 } : undefined,
+      },
       { timeoutSeconds: 0.2 },
       [E],
     );
@@ -456,15 +525,25 @@ describe('GitHub adapter', () => {
 
   it("the stand-in's check rejects an answer off GitHub's description", () => {
     expect(
-      githubCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, { total_count: 1, workflow_runs: [{ id: 1 }] }),
+      githubCheck('GET', '/repos/{owner}/{repo}/actions/runs', 200, {
+        total_count: 1,
+        workflow_runs: [{ id: 1 }],
+      }),
     ).not.toEqual([]);
-    expect(githubCheck('GET', '/repos/{owner}/{repo}/issues', 200, [{ number: 1 }])).not.toEqual([]);
+    expect(githubCheck('GET', '/repos/{owner}/{repo}/issues', 200, [{ number: 1 }])).not.toEqual(
+      [],
+    );
   });
 
   it('follows the Link headers GitHub really sent (@octokit/fixtures paginate-issues)', async () => {
     // Five pages recorded from api.github.com: the first under /repos/…, the next ones under
     // /repositories/1000/… as GitHub links them. Replayed with their headers, links pointed here.
-    type Recorded = { path: string; status: number; headers: Record<string, string>; response: unknown };
+    type Recorded = {
+      path: string;
+      status: number;
+      headers: Record<string, string>;
+      response: unknown;
+    };
     const recorded = loadJson(
       '@octokit/fixtures/scenarios/api.github.com/paginate-issues/normalized-fixture.json',
     ) as unknown as Recorded[];
@@ -490,7 +569,11 @@ describe('GitHub adapter', () => {
     server = await startForgeServer(
       [
         { template: '/repos/{owner}/{repo}/issues', reply: replay },
-        { template: '/repositories/{id}/issues', answersAs: '/repos/{owner}/{repo}/issues', reply: replay },
+        {
+          template: '/repositories/{id}/issues',
+          answersAs: '/repos/{owner}/{repo}/issues',
+          reply: replay,
+        },
       ],
       githubCheck,
     );
@@ -502,7 +585,10 @@ describe('GitHub adapter', () => {
       timeoutSeconds: 2,
       maxWaitSeconds: 5,
     };
-    const http = new ApiClient(access, 'GitHub API', new QueueRegistry(), (t) => ['authorization', `Bearer ${t}`]);
+    const http = new ApiClient(access, 'GitHub API', new QueueRegistry(), (t) => [
+      'authorization',
+      `Bearer ${t}`,
+    ]);
     const issues: Array<{ created_at: string; author_association: string }> = [];
     for await (const items of http.pages<(typeof issues)[number]>(
       '/repos/octokit-fixture-org/paginate-issues/issues',
@@ -512,7 +598,11 @@ describe('GitHub adapter', () => {
     expect(server.violations).toEqual([]);
     // 3 + 3 + 3 + 3 + 1 issues, all opened on 2017-10-10 by a MEMBER.
     expect(issues).toHaveLength(13);
-    expect(issues.every((i) => i.author_association === 'MEMBER' && i.created_at.startsWith('2017-10-10'))).toBe(true);
+    expect(
+      issues.every(
+        (i) => i.author_association === 'MEMBER' && i.created_at.startsWith('2017-10-10'),
+      ),
+    ).toBe(true);
     expect(server.requests.map((q) => q.path)).toEqual([
       '/repos/octokit-fixture-org/paginate-issues/issues',
       '/repositories/1000/issues',
@@ -520,11 +610,18 @@ describe('GitHub adapter', () => {
       '/repositories/1000/issues',
       '/repositories/1000/issues',
     ]);
-    expect(server.requests.slice(1, 5).map((q) => q.query.get('page'))).toEqual(['2', '3', '4', '5']);
+    expect(server.requests.slice(1, 5).map((q) => q.query.get('page'))).toEqual([
+      '2',
+      '3',
+      '4',
+      '5',
+    ]);
   });
 
   it('refuses a next-page link to another origin: the rules it feeds are null with the cause', async () => {
-    const elsewhere = await startGitHub({ releases: [{ tag: 'v9.0.0', published: '2026-11-10T00:00:00Z' }] });
+    const elsewhere = await startGitHub({
+      releases: [{ tag: 'v9.0.0', published: '2026-11-10T00:00:00Z' }],
+    });
     try {
       const r = await measure(
         {
@@ -533,7 +630,9 @@ describe('GitHub adapter', () => {
             t.endsWith('/releases') && !q.query.has('page')
               ? {
                   status: 200,
-                  headers: { link: `<${elsewhere.url}/repos/acme/widget/releases?per_page=100&page=1>; rel="next"` },
+                  headers: {
+                    link: `<${elsewhere.url}/repos/acme/widget/releases?per_page=100&page=1>; rel="next"`,
+                  },
                   body: [],
                 }
               : undefined,
@@ -575,7 +674,9 @@ describe('GitHub adapter', () => {
     // Runs in 2 pages, releases in 2 (3 a page): the 3 after the first with the other token.
     expect(after.length).toBe(3);
     expect(new Set(after)).toEqual(
-      new Set([first === 'Bearer tok-secret-one' ? 'Bearer tok-secret-two' : 'Bearer tok-secret-one']),
+      new Set([
+        first === 'Bearer tok-secret-one' ? 'Bearer tok-secret-two' : 'Bearer tok-secret-one',
+      ]),
     );
   });
 });

@@ -18,7 +18,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function measure(project: GlProject, host: Partial<HostConfig> = {}, times = [E1, E]): Promise<ForgeResult> {
+async function measure(
+  project: GlProject,
+  host: Partial<HostConfig> = {},
+  times = [E1, E],
+): Promise<ForgeResult> {
   server = await startGitLab(project);
   return measureOn(server, {
     kind: 'gitlab',
@@ -52,10 +56,22 @@ const WIDGET: GlProject = {
     { iid: 4, created: '2026-10-30T00:00:00Z', author: { username: 'carol' } },
   ],
   notes: [
-    { issue: 1, created: '2026-09-01T06:00:00Z', author: maint, body: 'changed the description', system: true },
+    {
+      issue: 1,
+      created: '2026-09-01T06:00:00Z',
+      author: maint,
+      body: 'changed the description',
+      system: true,
+    },
     { issue: 1, created: '2026-09-01T12:00:00Z', author: tokenBot, body: 'Thanks for the report!' },
     { issue: 1, created: '2026-09-02T00:00:00Z', author: guest, body: 'Same here.' },
-    { issue: 3, created: '2026-11-15T12:00:00Z', author: maint, body: 'assigned to @maint', system: true },
+    {
+      issue: 3,
+      created: '2026-11-15T12:00:00Z',
+      author: maint,
+      body: 'assigned to @maint',
+      system: true,
+    },
   ],
   events: [{ issue: 1, kind: 'label', action: 'add', created: '2026-09-04T00:00:00Z', user: rep }],
   pipelines: [
@@ -99,7 +115,9 @@ describe('GitLab adapter', () => {
     expect(at2!.values.CI_PIPELINE).toEqual({
       events: [u('2026-10-20T00:00:00Z'), u('2026-11-01T00:00:00Z'), u('2026-11-02T00:00:00Z')],
     });
-    expect(at1!.values.CI_PIPELINE).toEqual({ events: [u('2025-11-01T00:00:00Z'), u('2026-10-20T00:00:00Z')] });
+    expect(at1!.values.CI_PIPELINE).toEqual({
+      events: [u('2025-11-01T00:00:00Z'), u('2026-10-20T00:00:00Z')],
+    });
     expect(at2!.values.RELEASES).toEqual({ events: [u('2026-10-01T00:00:00Z')] });
     // Two registry packages and one image tag (`latest` is no version).
     expect(at2!.values.PACKAGES).toEqual({
@@ -114,7 +132,9 @@ describe('GitLab adapter', () => {
     expect(r.requests).toBe(server!.requests.length);
     // The project by its URL-encoded path, the token in PRIVATE-TOKEN.
     expect(server!.requests[0]!.path).toBe('/api/v4/projects/acme%2Ftools%2Fwidget');
-    expect(server!.requests.every((q) => q.headers['private-token'] === 'glpat-secret-one')).toBe(true);
+    expect(server!.requests.every((q) => q.headers['private-token'] === 'glpat-secret-one')).toBe(
+      true,
+    );
   });
 
   it('counts the label, milestone and state events GitLab records instead of notes', async () => {
@@ -131,16 +151,58 @@ describe('GitLab adapter', () => {
         ],
         notes: [
           { issue: 1, created: '2026-10-10T00:00:00Z', author: maint, body: 'Looking into it.' },
-          { issue: 4, created: '2026-10-24T00:00:00Z', author: maint, body: 'assigned to @maint', system: true },
+          {
+            issue: 4,
+            created: '2026-10-24T00:00:00Z',
+            author: maint,
+            body: 'assigned to @maint',
+            system: true,
+          },
         ],
         events: [
           { issue: 1, kind: 'label', action: 'add', created: '2026-10-03T00:00:00Z', user: maint },
-          { issue: 2, kind: 'label', action: 'remove', created: '2026-10-06T00:00:00Z', user: maint },
-          { issue: 2, kind: 'milestone', action: 'add', created: '2026-10-08T00:00:00Z', user: maint },
-          { issue: 3, kind: 'state', state: 'closed', created: '2026-10-10T03:00:00Z', user: carol },
-          { issue: 3, kind: 'state', state: 'reopened', created: '2026-10-10T04:00:00Z', user: maint },
-          { issue: 3, kind: 'state', state: 'closed', created: '2026-10-11T06:00:00Z', user: maint },
-          { issue: 4, kind: 'milestone', action: 'remove', created: '2026-10-21T00:00:00Z', user: maint },
+          {
+            issue: 2,
+            kind: 'label',
+            action: 'remove',
+            created: '2026-10-06T00:00:00Z',
+            user: maint,
+          },
+          {
+            issue: 2,
+            kind: 'milestone',
+            action: 'add',
+            created: '2026-10-08T00:00:00Z',
+            user: maint,
+          },
+          {
+            issue: 3,
+            kind: 'state',
+            state: 'closed',
+            created: '2026-10-10T03:00:00Z',
+            user: carol,
+          },
+          {
+            issue: 3,
+            kind: 'state',
+            state: 'reopened',
+            created: '2026-10-10T04:00:00Z',
+            user: maint,
+          },
+          {
+            issue: 3,
+            kind: 'state',
+            state: 'closed',
+            created: '2026-10-11T06:00:00Z',
+            user: maint,
+          },
+          {
+            issue: 4,
+            kind: 'milestone',
+            action: 'remove',
+            created: '2026-10-21T00:00:00Z',
+            user: maint,
+          },
         ],
       },
       {},
@@ -171,7 +233,9 @@ describe('GitLab adapter', () => {
   it('leaves ISSUE_REACTION_TIME null when issues are disabled', async () => {
     const r = await measure({ ...WIDGET, issuesAccess: 'disabled' }, {}, [E]);
     expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBeNull();
-    expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe('Issues are disabled on this repository');
+    expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe(
+      'Issues are disabled on this repository',
+    );
     expect(r.failures).toEqual([]);
   });
 
@@ -198,7 +262,11 @@ describe('GitLab adapter', () => {
     const asked = (what: string) => server!.requests.filter((q) => q.path.includes(what)).length;
 
     it('with a token, a registry GitLab says is off is not asked and holds no version', async () => {
-      const r = await measure({ ...WIDGET, packagesEnabled: false, registryAccess: 'disabled' }, {}, [E]);
+      const r = await measure(
+        { ...WIDGET, packagesEnabled: false, registryAccess: 'disabled' },
+        {},
+        [E],
+      );
       expect(r.failures).toEqual([]);
       expect(r.measurements[0]!.values.PACKAGES).toEqual({ events: [] });
       expect(r.measurements[0]!.evidence.PACKAGES).toBe(
@@ -234,7 +302,9 @@ describe('GitLab adapter', () => {
     });
 
     it('a container registry for members only, hidden from the token, is unknown', async () => {
-      const r = await measure({ ...WIDGET, registryAccess: 'private', nonMemberToken: true }, {}, [E]);
+      const r = await measure({ ...WIDGET, registryAccess: 'private', nonMemberToken: true }, {}, [
+        E,
+      ]);
       const cause =
         "GitLab API: this project's container registry is visible to its members only, and the token's user is not one: set a member's token in $FORGE_TEST_TOKEN";
       expect(r.measurements[0]!.values.PACKAGES).toBeNull();
@@ -245,7 +315,12 @@ describe('GitLab adapter', () => {
 
     it('without a token, a 403 is unknown, naming the token, never 0', async () => {
       server = await startGitLab({ ...WIDGET, packagesEnabled: false });
-      const anonymous = { kind: 'gitlab', host: 'gitlab.example', path: 'acme/tools/widget', tokens: '' } as const;
+      const anonymous = {
+        kind: 'gitlab',
+        host: 'gitlab.example',
+        path: 'acme/tools/widget',
+        tokens: '',
+      } as const;
       const r = await measureOn(server, { ...anonymous, times: [E], tagNames: ['v1.0.0'] });
       const cause =
         "GitLab API: without a token GitLab does not say whether this project's package registry is on, and answers it 403: set a token in $FORGE_TEST_TOKEN";
@@ -271,18 +346,25 @@ describe('GitLab adapter', () => {
   it('names 401 and 404 for every rule', async () => {
     let r = await measure(
       {
-        override: (t) => (t === '/projects/{id}' ? { status: 401, body: { message: '401 Unauthorized' } } : undefined),
+        override: (t) =>
+          t === '/projects/{id}'
+            ? { status: 401, body: { message: '401 Unauthorized' } }
+            : undefined,
       },
       {},
       [E],
     );
-    expect(r.failures).toEqual(['GitLab API: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)']);
+    expect(r.failures).toEqual([
+      'GitLab API: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)',
+    ]);
     expect(Object.values(r.measurements[0]!.values)).toEqual([null, null, null, null]);
     await server!.close();
     r = await measure(
       {
         override: (t) =>
-          t === '/projects/{id}' ? { status: 404, body: { message: '404 Project Not Found' } } : undefined,
+          t === '/projects/{id}'
+            ? { status: 404, body: { message: '404 Project Not Found' } }
+            : undefined,
       },
       {},
       [E],
@@ -336,7 +418,11 @@ describe('GitLab adapter', () => {
 
   it('a server that does not answer in time fails with a timeout', async () => {
     const r = await measure(
-      { ...WIDGET, override: (t) => (t.endsWith('/packages') ? { status: 200, body: [], delayMs: 1000 } : undefined) },
+      {
+        ...WIDGET,
+        override: (t) =>
+          t.endsWith('/packages') ? { status: 200, body: [], delayMs: 1000 } : undefined,
+      },
       { timeoutSeconds: 0.2 },
       [E],
     );
@@ -346,7 +432,9 @@ describe('GitLab adapter', () => {
   });
 
   it("the stand-in's check rejects an answer off GitLab's documented responses", () => {
-    expect(gitlabCheck('GET', '/projects/{id}/pipelines', 200, [{ id: 1, status: 'succeeded' }])).not.toEqual([]);
+    expect(
+      gitlabCheck('GET', '/projects/{id}/pipelines', 200, [{ id: 1, status: 'succeeded' }]),
+    ).not.toEqual([]);
     expect(
       gitlabCheck('GET', '/projects/{id}/members/all', 200, [
         { id: 1, username: 'x', name: 'x', state: 'active', web_url: 'u', access_level: 25 },
@@ -370,7 +458,9 @@ describe('GitLab adapter', () => {
     };
     const forge = forgeFor(
       {
-        hosts: { 'gitlab.example': { kind: 'gitlab', apiUrl: server.url, requestsPerSecond: 1000 } },
+        hosts: {
+          'gitlab.example': { kind: 'gitlab', apiUrl: server.url, requestsPerSecond: 1000 },
+        },
         gitTokens: { 'gitlab.example': 'GIT_SIDE_TOKEN' },
       },
       { GIT_SIDE_TOKEN: 'glpat-a, glpat-b' },

@@ -15,14 +15,20 @@ describe('hostConcurrency', () => {
   it('gives the whole ceiling before any answer, and while the budget keeps the pace', () => {
     expect(hostConcurrency(4, 1, 10, [undefined], NOW)).toBe(4);
     // 36,000 left for an hour: 10 a second, the pace itself.
-    expect(hostConcurrency(4, 1, 10, [{ remaining: 36_000, resetAtMs: NOW + 3_600_000 }], NOW)).toBe(4);
+    expect(
+      hostConcurrency(4, 1, 10, [{ remaining: 36_000, resetAtMs: NOW + 3_600_000 }], NOW),
+    ).toBe(4);
   });
 
   it('lowers it in proportion when the budget cannot keep the pace until the reset', () => {
     // 18,000 left for an hour: 5 a second of a pace of 10, half of 4.
-    expect(hostConcurrency(4, 1, 10, [{ remaining: 18_000, resetAtMs: NOW + 3_600_000 }], NOW)).toBe(2);
+    expect(
+      hostConcurrency(4, 1, 10, [{ remaining: 18_000, resetAtMs: NOW + 3_600_000 }], NOW),
+    ).toBe(2);
     // Two tokens at 10 a second: one spent (0 left for 10 minutes), the other full: 10 of 20.
-    expect(hostConcurrency(8, 2, 10, [{ remaining: 0, resetAtMs: NOW + 600_000 }, undefined], NOW)).toBe(4);
+    expect(
+      hostConcurrency(8, 2, 10, [{ remaining: 0, resetAtMs: NOW + 600_000 }, undefined], NOW),
+    ).toBe(4);
   });
 
   it('never below 1, and a window already reset counts as full', () => {
@@ -57,14 +63,22 @@ function requestOn(host: string): ForgeRequest {
 describe("a host's measurer", () => {
   it('reads the rate-limit headers of its answers: 100 left for an hour is 1 in flight', async () => {
     const reset = String(Math.floor(Date.now() / 1000) + 3600);
-    const limited = { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '100', 'x-ratelimit-reset': reset };
+    const limited = {
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-remaining': '100',
+      'x-ratelimit-reset': reset,
+    };
     server = await startGitHub({
       override: (t, _q, _n, normal) =>
         t === '/repos/{owner}/{repo}/releases' ? { ...normal(), headers: limited } : undefined,
     });
     const host = 'ghe.example';
     const forge = forgeFor(
-      { hosts: { [host]: { kind: 'github', apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 10 } } },
+      {
+        hosts: {
+          [host]: { kind: 'github', apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 10 },
+        },
+      },
       { T: 'tok-one' },
     );
     const request = requestOn(host);
@@ -80,7 +94,11 @@ describe("a host's measurer", () => {
 
   it("with a GitHub App, reads its installation token's budget: 100 left for an hour is 1", async () => {
     const reset = String(Math.floor(Date.now() / 1000) + 3600);
-    const limited = { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '100', 'x-ratelimit-reset': reset };
+    const limited = {
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-remaining': '100',
+      'x-ratelimit-reset': reset,
+    };
     const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     server = await startGitHub({
       app: { id: '7', publicKey },
@@ -92,7 +110,13 @@ describe("a host's measurer", () => {
     const forge = forgeFor(
       {
         hosts: {
-          [host]: { kind: 'github', apiUrl: server.url, appIdEnv: 'A', appKeyEnv: 'K', requestsPerSecond: 10 },
+          [host]: {
+            kind: 'github',
+            apiUrl: server.url,
+            appIdEnv: 'A',
+            appKeyEnv: 'K',
+            requestsPerSecond: 10,
+          },
         },
       },
       { A: '7', K: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() },

@@ -21,7 +21,11 @@ const NAMES = ['github', 'gitlab', 'gitea', 'forgejo'];
 const KIND_WORD = new RegExp(`(?<![\\w.@/-])(${NAMES.join('|')})(?![\\w.@/-])`, 'g');
 
 /** "file:line: text" for each line of `files` where `pattern` matches, but those `allowed` lets pass. */
-function linesNaming(files: string[], pattern: RegExp, allowed: (file: string, name: string) => boolean): string[] {
+function linesNaming(
+  files: string[],
+  pattern: RegExp,
+  allowed: (file: string, name: string) => boolean,
+): string[] {
   const found: string[] = [];
   for (const file of files) {
     readFileSync(join(ROOT, file), 'utf8')
@@ -36,16 +40,23 @@ function linesNaming(files: string[], pattern: RegExp, allowed: (file: string, n
 
 describe('forge adapter registry', () => {
   it("names each forge kind in src/ only in its adapter's folder, the registry and the config schema", () => {
-    const anywhere = new Set(['src/measure/forge/registry.ts', 'src/config/schemas/site.schema.json']);
+    const anywhere = new Set([
+      'src/measure/forge/registry.ts',
+      'src/config/schemas/site.schema.json',
+    ]);
     // Forgejo speaks the gitea kind's API: its adapter names it.
     const folder = (name: string) => `${ADAPTERS}${name === 'forgejo' ? 'gitea' : name}/`;
-    const allowed = (file: string, name: string) => anywhere.has(file) || file.startsWith(folder(name));
+    const allowed = (file: string, name: string) =>
+      anywhere.has(file) || file.startsWith(folder(name));
     expect(linesNaming(sourceFiles(SRC), KIND_WORD, allowed)).toEqual([]);
   });
 
   it('the core and the HTTP client name no forge, in code or comments', () => {
     const anyCase = new RegExp(`(?<![\\w.@/-])(${NAMES.join('|')})(?![\\w.@/-])`, 'gi');
-    const files = [...sourceFiles(join(SRC, 'measure/forge/core')), ...sourceFiles(join(SRC, 'measure/http'))];
+    const files = [
+      ...sourceFiles(join(SRC, 'measure/forge/core')),
+      ...sourceFiles(join(SRC, 'measure/http')),
+    ];
     expect(linesNaming(files, anyCase, () => false)).toEqual([]);
   });
 
@@ -82,13 +93,19 @@ describe('forge adapter registry', () => {
     expect(() => forgeFor({ hosts }, {})).toThrow(
       expect.objectContaining({
         name: 'ConfigError',
-        problems: ['hosts: a.example: kind: "gitlab2" is no forge badgepress knows; use one of github, gitlab, gitea'],
+        problems: [
+          'hosts: a.example: kind: "gitlab2" is no forge badgepress knows; use one of github, gitlab, gitea',
+        ],
       }),
     );
   });
 
   it('each adapter states its label, known hosts and token header as the reference says', () => {
-    const stated = FORGE_ADAPTERS.map((a) => ({ kind: a.kind, label: a.label, header: a.authorize('T') }));
+    const stated = FORGE_ADAPTERS.map((a) => ({
+      kind: a.kind,
+      label: a.label,
+      header: a.authorize('T'),
+    }));
     expect(stated).toEqual([
       { kind: 'github', label: 'GitHub API', header: ['authorization', 'Bearer T'] },
       { kind: 'gitlab', label: 'GitLab API', header: ['private-token', 'T'] },

@@ -119,34 +119,47 @@ describe.each(CASES)('$kind: a repository a source listed', (c) => {
   const scan = (server: ForgeServer, target: ScanTarget): Promise<ForgeResult> =>
     measureAtE(c.kind, c.host, server, c.token, target);
 
-  it.each([true, false])('is scanned without a lookup, the same values (issues on: %s)', async (on) => {
-    const server = await c.start(on);
-    servers.push(server);
-    const hosts = { [c.host]: { kind: c.kind, apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 0 } };
-    const found = await discoverSources([source(`https://${c.host}/acme`)], { hosts, gitTokens: {} }, { T: c.token });
-    expect(found.problems).toEqual([]);
-    expect(found.targets.map((t) => [t.url, t.issuesEnabled])).toEqual([[`https://${c.host}/acme/widget`, on]]);
-    const listedAt = server.requests.length;
-    const fromSource = await scan(server, found.targets[0]!);
-    const lookups = () => server.requests.filter((q) => q.path.endsWith(c.lookup)).length;
-    expect(lookups()).toBe(0);
-    const sourceRequests = server.requests.length - listedAt;
-    // The same repository as a repos file names it: the lookup is asked, one request more.
-    const { issuesEnabled: _listed, registries: _registries, ...asListed } = found.targets[0]!;
-    const fromFile = await scan(server, { ...asListed, source: 'repos.txt:1' });
-    expect(lookups()).toBe(1);
-    expect(fromFile.requests).toBe(sourceRequests + 1);
-    expect(fromSource.requests).toBe(sourceRequests);
-    expect(fromSource.failures).toEqual([]);
-    expect(fromSource.measurements).toEqual(fromFile.measurements);
-    // v2.0.0 is no git tag here: one forge release; issues off says so.
-    expect(fromSource.measurements[0]!.values.RELEASES).toEqual({
-      events: [Date.parse('2026-10-01T00:00:00Z') / 1000],
-    });
-    if (!on)
-      expect(fromSource.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe('Issues are disabled on this repository');
-    expect(server.violations).toEqual([]);
-  });
+  it.each([true, false])(
+    'is scanned without a lookup, the same values (issues on: %s)',
+    async (on) => {
+      const server = await c.start(on);
+      servers.push(server);
+      const hosts = {
+        [c.host]: { kind: c.kind, apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 0 },
+      };
+      const found = await discoverSources(
+        [source(`https://${c.host}/acme`)],
+        { hosts, gitTokens: {} },
+        { T: c.token },
+      );
+      expect(found.problems).toEqual([]);
+      expect(found.targets.map((t) => [t.url, t.issuesEnabled])).toEqual([
+        [`https://${c.host}/acme/widget`, on],
+      ]);
+      const listedAt = server.requests.length;
+      const fromSource = await scan(server, found.targets[0]!);
+      const lookups = () => server.requests.filter((q) => q.path.endsWith(c.lookup)).length;
+      expect(lookups()).toBe(0);
+      const sourceRequests = server.requests.length - listedAt;
+      // The same repository as a repos file names it: the lookup is asked, one request more.
+      const { issuesEnabled: _listed, registries: _registries, ...asListed } = found.targets[0]!;
+      const fromFile = await scan(server, { ...asListed, source: 'repos.txt:1' });
+      expect(lookups()).toBe(1);
+      expect(fromFile.requests).toBe(sourceRequests + 1);
+      expect(fromSource.requests).toBe(sourceRequests);
+      expect(fromSource.failures).toEqual([]);
+      expect(fromSource.measurements).toEqual(fromFile.measurements);
+      // v2.0.0 is no git tag here: one forge release; issues off says so.
+      expect(fromSource.measurements[0]!.values.RELEASES).toEqual({
+        events: [Date.parse('2026-10-01T00:00:00Z') / 1000],
+      });
+      if (!on)
+        expect(fromSource.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe(
+          'Issues are disabled on this repository',
+        );
+      expect(server.violations).toEqual([]);
+    },
+  );
 });
 
 describe('GitLab: registries a group listing says are off', () => {
@@ -160,10 +173,14 @@ describe('GitLab: registries a group listing says are off', () => {
       issues: [],
       packagesEnabled: false,
       registryAccess: 'disabled',
-      packages: [{ name: 'widget', version: '1.0.0', type: 'npm', created: '2026-10-01T00:00:00Z' }],
+      packages: [
+        { name: 'widget', version: '1.0.0', type: 'npm', created: '2026-10-01T00:00:00Z' },
+      ],
     });
     servers.push(server);
-    const hosts = { 'gitlab.example': { kind: 'gitlab', apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 0 } };
+    const hosts = {
+      'gitlab.example': { kind: 'gitlab', apiUrl: server.url, tokenEnv: 'T', requestsPerSecond: 0 },
+    };
     const found = await discoverSources(
       [source('https://gitlab.example/acme')],
       { hosts, gitTokens: {} },
@@ -190,7 +207,13 @@ describe("a source's listing asked again with the last listing's ETags", () => {
   });
 
   /** Lists `url` twice from fresh stand-ins, keeping the answers in `dir` as a scan does. */
-  async function twice(kind: string, host: string, url: string, start: () => Promise<ForgeServer>, dir: string) {
+  async function twice(
+    kind: string,
+    host: string,
+    url: string,
+    start: () => Promise<ForgeServer>,
+    dir: string,
+  ) {
     const list = async () => {
       const server = await start();
       servers.push(server);
@@ -216,7 +239,12 @@ describe("a source's listing asked again with the last listing's ETags", () => {
     // GitLab sends ETags, but a 304 would save nothing; Gitea/Forgejo sends none on its API:
     // neither is asked conditionally, and nothing is kept for them.
     ['gitlab', 'gitlab.example', (c: Catalogue) => startGitLab({ catalogue: c, pageCap: 2 }), 0],
-    ['gitea', 'forge.example', (c: Catalogue) => startGitea({ owner: 'acme', catalogue: c, pageCap: 2 }), 0],
+    [
+      'gitea',
+      'forge.example',
+      (c: Catalogue) => startGitea({ owner: 'acme', catalogue: c, pageCap: 2 }),
+      0,
+    ],
   ] as const)(
     '%s: the same list again, its pages answered 304 where the forge honours ETags',
     async (kind, host, start, free) => {
@@ -237,12 +265,17 @@ describe("a source's listing asked again with the last listing's ETags", () => {
         expect(again.found.notModified).toBe(free);
         expect(again.server.notModified()).toBe(free);
         // Every page asked again with its ETag where the forge answers 304; elsewhere none.
-        const conditional = again.server.requests.filter((q) => q.headers['if-none-match'] !== undefined).length;
+        const conditional = again.server.requests.filter(
+          (q) => q.headers['if-none-match'] !== undefined,
+        ).length;
         expect(conditional).toBe(free);
         // The file beside the mirrors holds the answers, never the token; none for the others.
-        const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.listing.json'));
+        const files = (await readdir(dir, { recursive: true })).filter((f) =>
+          f.endsWith('.listing.json'),
+        );
         expect(files).toHaveLength(kind === 'github' ? 1 : 0);
-        for (const f of files) expect(await readFile(join(dir, f), 'utf8')).not.toContain('tok-listing');
+        for (const f of files)
+          expect(await readFile(join(dir, f), 'utf8')).not.toContain('tok-listing');
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -258,13 +291,21 @@ describe("a source's listing asked again with the last listing's ETags", () => {
     try {
       const repos = Array.from({ length: 4000 }, (_, i) => ({ path: `acme/r${i}` }));
       const start = () => startGitHub({ catalogue: { web: 'https://github.com', repos } });
-      const { first, again } = await twice('github', 'github.com', 'https://github.com/acme', start, dir);
+      const { first, again } = await twice(
+        'github',
+        'github.com',
+        'https://github.com/acme',
+        start,
+        dir,
+      );
       expect(first.found.targets).toHaveLength(4000);
       expect(again.found.targets).toEqual(first.found.targets);
       // 4,000 at 100 a page (per_page=100): 40 pages, each asked again and answered 304.
       expect(again.found.requests).toBe(40);
       expect(again.found.notModified).toBe(40);
-      const [file] = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.listing.json'));
+      const [file] = (await readdir(dir, { recursive: true })).filter((f) =>
+        f.endsWith('.listing.json'),
+      );
       // 4,000 × about 190 bytes with the file's own framing: under 2 MiB (bound: 16 MiB).
       expect((await stat(join(dir, file!))).size).toBeLessThan(2 * 1024 * 1024);
     } finally {

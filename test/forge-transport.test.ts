@@ -9,7 +9,12 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ForgeResult } from '../src/measure/types.ts';
 import { measureOn, resetWording } from './helpers/forge-measure.ts';
-import type { ForgeServer, Override, Reply, RequestSeen } from '../scripts/lib/forge-peers/server.ts';
+import type {
+  ForgeServer,
+  Override,
+  Reply,
+  RequestSeen,
+} from '../scripts/lib/forge-peers/server.ts';
 import { GH_ERROR, startGitHub } from '../scripts/lib/forge-peers/github.ts';
 import { startGitLab } from '../scripts/lib/forge-peers/gitlab.ts';
 import { startGitea } from '../scripts/lib/forge-peers/gitea.ts';
@@ -64,7 +69,8 @@ const FORGES: Forge[] = [
     repoAnswer: 'the answer to /projects/acme%2Fwidget',
     releasesTemplate: '/projects/{id}/releases',
     releasesPath: '/projects/acme%2Fwidget/releases',
-    start: (override) => startGitLab({ releases: [{ tag: RELEASE.tag, released: RELEASE.published }], override }),
+    start: (override) =>
+      startGitLab({ releases: [{ tag: RELEASE.tag, released: RELEASE.published }], override }),
     host: 'gitlab.com',
     path: 'acme/widget',
   },
@@ -156,7 +162,9 @@ describe.each(FORGES)('$label transport', (f) => {
   it('follows no redirect to another origin: the call fails, the token stays home (R3-2)', async () => {
     const other = await elsewhere();
     const { r, server } = await measure(f, (t) =>
-      t === f.repoTemplate ? raw((res) => res.writeHead(302, { location: `${other.url}/moved` }).end()) : undefined,
+      t === f.repoTemplate
+        ? raw((res) => res.writeHead(302, { location: `${other.url}/moved` }).end())
+        : undefined,
     );
     const cause = `${f.label}: ${f.repoPath} answered 302, a redirect to another origin (${origin(other)}); not followed, the token goes to ${origin(server)} only`;
     expect(r.failures).toEqual([cause]);
@@ -179,33 +187,47 @@ describe.each(FORGES)('$label transport', (f) => {
   it('redacts the token and strips control characters from a message quoting the answer (R3-3, R3-18)', async () => {
     const { r } = await measure(f, (t) =>
       t === f.repoTemplate
-        ? raw((res) => res.writeHead(307, { location: `http://${CANARY}.invalid/%1B]0;pwned%07` }).end())
+        ? raw((res) =>
+            res.writeHead(307, { location: `http://${CANARY}.invalid/%1B]0;pwned%07` }).end(),
+          )
         : undefined,
     );
     expect(r.failures).toHaveLength(1);
-    expect(r.failures[0]).toContain('a redirect to another origin (http://***.invalid); not followed');
+    expect(r.failures[0]).toContain(
+      'a redirect to another origin (http://***.invalid); not followed',
+    );
     expect(r.failures[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
   it('a 401 whose body quotes the token and a terminal escape says neither (R3-3, R3-18)', async () => {
-    const body = JSON.stringify({ message: `bad token ${CANARY} \u001b]0;pwned\u0007`, token: CANARY });
+    const body = JSON.stringify({
+      message: `bad token ${CANARY} \u001b]0;pwned\u0007`,
+      token: CANARY,
+    });
     const { r } = await measure(f, (t) =>
       t === f.repoTemplate
         ? raw((res) =>
             res
-              .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Bearer realm="${CANARY}"` })
+              .writeHead(401, {
+                'content-type': 'application/json',
+                'www-authenticate': `Bearer realm="${CANARY}"`,
+              })
               .end(body),
           )
         : undefined,
     );
-    expect(r.failures).toEqual([`${f.label}: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)`]);
+    expect(r.failures).toEqual([
+      `${f.label}: 401 bad or missing credentials (check the token in $FORGE_TEST_TOKEN)`,
+    ]);
   });
 
   it('refuses a redirect or a next-page link that carries user information, even on the origin', async () => {
     // Read as a URL, its origin is the API's: only the user information sets it apart.
     const withUser = (q: RequestSeen) => `http://x:${CANARY}@${q.headers.host}${q.path}?again=1`;
     let { r, server } = await measure(f, (t, q) =>
-      t === f.repoTemplate ? raw((res) => res.writeHead(302, { location: withUser(q) }).end()) : undefined,
+      t === f.repoTemplate
+        ? raw((res) => res.writeHead(302, { location: withUser(q) }).end())
+        : undefined,
     );
     expect(r.failures).toEqual([
       `${f.label}: ${f.repoPath} answered 302, a redirect to a URL with user information; not followed, the token goes in its header only`,
@@ -227,7 +249,10 @@ describe.each(FORGES)('$label transport', (f) => {
     const { r, server } = await measure(f, (t, _q, _n, normal) => {
       if (t !== f.releasesTemplate) return undefined;
       const answer = normal();
-      return { ...answer, headers: { ...answer.headers, link: `<${other.url}${f.releasesPath}?page=2>; rel="next"` } };
+      return {
+        ...answer,
+        headers: { ...answer.headers, link: `<${other.url}${f.releasesPath}?page=2>; rel="next"` },
+      };
     });
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
     expect(r.measurements[0]!.evidence.RELEASES).toBe(
@@ -261,7 +286,9 @@ describe.each(FORGES)('$label transport', (f) => {
           })
         : undefined,
     );
-    expect(r.failures).toEqual([`${f.label}: the answer to ${f.repoPath} was cut off after 26 bytes`]);
+    expect(r.failures).toEqual([
+      `${f.label}: the answer to ${f.repoPath} was cut off after 26 bytes`,
+    ]);
     expect(r.measurements[0]!.values).toEqual(NULLS);
   });
 
@@ -284,7 +311,9 @@ describe.each(FORGES)('$label transport', (f) => {
   it('an answer that is not JSON, or a list that is not a list, is a failed call (R3-8)', async () => {
     let { r } = await measure(f, (t) =>
       t === f.repoTemplate
-        ? raw((res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>'))
+        ? raw((res) =>
+            res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>'),
+          )
         : undefined,
     );
     expect(r.failures).toEqual([
@@ -292,7 +321,9 @@ describe.each(FORGES)('$label transport', (f) => {
     ]);
     ({ r } = await measure(f, (t) =>
       t === f.releasesTemplate
-        ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"ok"}'))
+        ? raw((res) =>
+            res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"ok"}'),
+          )
         : undefined,
     ));
     expect(r.measurements[0]!.evidence.RELEASES).toBe(
@@ -305,7 +336,11 @@ describe.each(FORGES)('$label transport', (f) => {
     // An object without the field that says whether issues are on: not "issues enabled".
     const { r } = await measure(f, (t) =>
       t === f.repoTemplate
-        ? raw((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"maintenance"}'))
+        ? raw((res) =>
+            res
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end('{"message":"maintenance"}'),
+          )
         : undefined,
     );
     expect(r.failures).toEqual([`${f.label}: ${f.repoAnswer} is not the JSON the API documents`]);
@@ -345,7 +380,9 @@ describe.each(FORGES)('$label transport', (f) => {
           const answer = (first ??= normal());
           const next = `http://${q.headers.host}${q.path}?page=${n + 1}`;
           const headers: Record<string, string> =
-            f.kind === 'gitlab' ? { 'x-next-page': String(n + 1) } : { link: `<${next}>; rel="next"` };
+            f.kind === 'gitlab'
+              ? { 'x-next-page': String(n + 1) }
+              : { link: `<${next}>; rel="next"` };
           return { ...answer, headers };
         },
         { maxPagesPerList: 5 },
@@ -384,7 +421,12 @@ describe.each(FORGES)('$label transport', (f) => {
         (t) =>
           t === f.releasesTemplate
             ? raw((res) =>
-                res.writeHead(200, { 'content-type': 'application/json', 'content-length': '900000000' }).write('['),
+                res
+                  .writeHead(200, {
+                    'content-type': 'application/json',
+                    'content-length': '900000000',
+                  })
+                  .write('['),
               )
             : undefined,
         { maxAnswerBytes: 65_536 },
@@ -408,7 +450,10 @@ describe.each(FORGES)('$label transport', (f) => {
       };
       const { r } = await measure(
         f,
-        (t) => (t === f.releasesTemplate ? raw((res) => res.writeHead(200, headers).end(bomb)) : undefined),
+        (t) =>
+          t === f.releasesTemplate
+            ? raw((res) => res.writeHead(200, headers).end(bomb))
+            : undefined,
         {
           maxAnswerBytes: 65_536,
         },
@@ -433,7 +478,10 @@ describe.each(FORGES)('$label transport', (f) => {
                 const socket = res.socket!;
                 socket.write('HTTP/1.1 200 OK\r\n');
                 const drip = setInterval(
-                  () => (socket.destroyed ? clearInterval(drip) : (lines++, socket.write('x-drip: 1\r\n'))),
+                  () =>
+                    socket.destroyed
+                      ? clearInterval(drip)
+                      : (lines++, socket.write('x-drip: 1\r\n')),
                   20,
                 );
               })
@@ -464,9 +512,13 @@ describe.each(FORGES)('$label transport', (f) => {
     'stops at maxSecondsPerRepository, a request in flight cut at the bound (R3-10)',
     async () => {
       // Every answer takes 400 ms; the repository has 1 s: the third request is cut at 1 s.
-      const { r, server } = await measure(f, (_t, _q, _n, normal) => ({ ...normal(), delayMs: 400 }), {
-        maxSecondsPerRepository: 1,
-      });
+      const { r, server } = await measure(
+        f,
+        (_t, _q, _n, normal) => ({ ...normal(), delayMs: 400 }),
+        {
+          maxSecondsPerRepository: 1,
+        },
+      );
       expect(r.failures).toContain(
         `${f.label}: this repository's forge work took more than 1 s (maxSecondsPerRepository); the rest is not asked`,
       );
@@ -565,7 +617,15 @@ describe('Retry-After as RFC 9110 reads it', () => {
     expect(retryAfterSeconds('Wed Nov 25 12:01:30 2026', now)).toBe(90);
     expect(retryAfterSeconds('Sun, 06 Nov 1994 08:49:37 GMT', now)).toBe(0);
     expect(retryAfterSeconds('Fri, 25 Nov 2050 12:00:00 GMT', now)).toBe(86_400);
-    for (const bad of ['-5', '1.5', '1e3', 'soon', '', '2026-11-25T12:01:30Z', 'Wed, 25 Nov 2026 12:01:30 +0000'])
+    for (const bad of [
+      '-5',
+      '1.5',
+      '1e3',
+      'soon',
+      '',
+      '2026-11-25T12:01:30Z',
+      'Wed, 25 Nov 2026 12:01:30 +0000',
+    ])
       expect(retryAfterSeconds(bad, now)).toBeUndefined();
   });
 });

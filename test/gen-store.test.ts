@@ -7,13 +7,18 @@ import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();
 const genStore = (args: string[]) => {
-  const r = spawnChecked(NODE_TSX[0], [...NODE_TSX.slice(1), join(ROOT, 'scripts/gen-store.ts'), ...args], {
-    cwd: ROOT,
-    timeout: 60_000,
-  });
+  const r = spawnChecked(
+    NODE_TSX[0],
+    [...NODE_TSX.slice(1), join(ROOT, 'scripts/gen-store.ts'), ...args],
+    {
+      cwd: ROOT,
+      timeout: 60_000,
+    },
+  );
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
-const USAGE = 'usage: npm run gen-store -- --repos N --scans M --out DIR [--seed S] [--shape A|B]\n';
+const USAGE =
+  'usage: npm run gen-store -- --repos N --scans M --out DIR [--seed S] [--shape A|B]\n';
 
 describe('gen-store flags', () => {
   it.each([

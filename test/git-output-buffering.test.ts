@@ -5,7 +5,13 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
 import { git } from './helpers/git-repo.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { CatFile, parseTree, rootChanges, storedObjects, type TreeEntry } from '../src/measure/git/cat-file.ts';
+import {
+  CatFile,
+  parseTree,
+  rootChanges,
+  storedObjects,
+  type TreeEntry,
+} from '../src/measure/git/cat-file.ts';
 import { applyRootChanges, readSnapshots } from '../src/measure/git/snapshot.ts';
 import { hostileGit } from './helpers/hostile-git.ts';
 import { NO_MAILMAP } from '../src/measure/git/mailmap.ts';
@@ -24,7 +30,10 @@ async function bytesCopied(run: () => Promise<void>): Promise<number> {
     copied += out.length;
     return out;
   });
-  vi.spyOn(Buffer.prototype, 'copy').mockImplementation(function (this: Buffer, ...args: unknown[]) {
+  vi.spyOn(Buffer.prototype, 'copy').mockImplementation(function (
+    this: Buffer,
+    ...args: unknown[]
+  ) {
     const n = (copy as (...a: unknown[]) => number).apply(this, args);
     copied += n;
     return n;
@@ -63,8 +72,10 @@ describe('buffering git output', () => {
   it('a 4 MiB record of a streamed output is copied at most twice', async () => {
     const records: string[] = [];
     const copied = await bytesCopied(() =>
-      streamGitRecords({ gitDir, settings: { timeoutMs: 30_000 }, args: ['cat-file', 'blob', blob] }, 0, (r) =>
-        records.push(r),
+      streamGitRecords(
+        { gitDir, settings: { timeoutMs: 30_000 }, args: ['cat-file', 'blob', blob] },
+        0,
+        (r) => records.push(r),
       ),
     );
     expect(records).toEqual([body.toString('latin1')]);
@@ -89,7 +100,10 @@ describe('buffering git output', () => {
   });
 
   it('a root of 10,000 files keeps only the entries a rule reads, as git ls-tree names them', async () => {
-    const lines = Array.from({ length: 10_000 }, (_, i) => `100644 blob ${blob}\tfile${String(i).padStart(5, '0')}`);
+    const lines = Array.from(
+      { length: 10_000 },
+      (_, i) => `100644 blob ${blob}\tfile${String(i).padStart(5, '0')}`,
+    );
     lines.push(
       `100644 blob ${blob}\tSECURITY.md`,
       `100644 blob ${blob}\t.mailmap`,
@@ -114,7 +128,10 @@ describe('buffering git output', () => {
   });
 
   it('a history of four roots of 5,000 files has cat-file print one root, not four', async () => {
-    const files = Array.from({ length: 5_000 }, (_, i) => `100644 blob ${blob}\tfile${String(i).padStart(5, '0')}`);
+    const files = Array.from(
+      { length: 5_000 },
+      (_, i) => `100644 blob ${blob}\tfile${String(i).padStart(5, '0')}`,
+    );
     const commits: string[] = [];
     for (let month = 0; month < 4; month++) {
       // Each month changes a file (a new root tree); from month 2 on, a policy under another case.
@@ -135,7 +152,13 @@ describe('buffering git output', () => {
       commits.push(
         git(
           gitDir,
-          ['commit-tree', tree, '-m', `month ${month}`, ...(month > 0 ? ['-p', commits[month - 1]!] : [])],
+          [
+            'commit-tree',
+            tree,
+            '-m',
+            `month ${month}`,
+            ...(month > 0 ? ['-p', commits[month - 1]!] : []),
+          ],
           env,
         ).trim(),
       );
@@ -149,7 +172,10 @@ describe('buffering git output', () => {
       cat,
       commits,
       undefined,
-      { stored: (c) => storedObjects(call, c), changes: (pairs, bytes) => rootChanges(call, pairs, bytes) },
+      {
+        stored: (c) => storedObjects(call, c),
+        changes: (pairs, bytes) => rootChanges(call, pairs, bytes),
+      },
       100_000,
     );
     await cat.close();
@@ -176,16 +202,28 @@ describe('buffering git output', () => {
     ];
     const blobOf = (text: string) => git(gitDir, ['hash-object', '-w', '--stdin'], {}, text).trim();
     // --missing: a submodule's commit is not in the repository.
-    const treeOf = (rows: string[]) => git(gitDir, ['mktree', '--missing'], {}, `${rows.join('\n')}\n`).trim();
+    const treeOf = (rows: string[]) =>
+      git(gitDir, ['mktree', '--missing'], {}, `${rows.join('\n')}\n`).trim();
     const [a, b, c] = [blobOf('a\n'), blobOf('b\n'), blobOf('c\n')];
     const inner1 = treeOf([`100644 blob ${a}\tSECURITY.md`]);
     const inner2 = treeOf([`100644 blob ${b}\tSECURITY.md`]);
-    const fillers = Array.from({ length: 300 }, (_, i) => `100644 blob ${a}\tfile${String(i).padStart(4, '0')}`);
+    const fillers = Array.from(
+      { length: 300 },
+      (_, i) => `100644 blob ${a}\tfile${String(i).padStart(4, '0')}`,
+    );
     // Each root by hand: a change to what the rules read from the root before, one kind each.
     const roots: string[][] = [
-      [`100644 blob ${a}\tSECURITY.md`, `100644 blob ${b}\t.mailmap`, `040000 tree ${inner1}\tdocs`],
+      [
+        `100644 blob ${a}\tSECURITY.md`,
+        `100644 blob ${b}\t.mailmap`,
+        `040000 tree ${inner1}\tdocs`,
+      ],
       // The policy changed.
-      [`100644 blob ${c}\tSECURITY.md`, `100644 blob ${b}\t.mailmap`, `040000 tree ${inner1}\tdocs`],
+      [
+        `100644 blob ${c}\tSECURITY.md`,
+        `100644 blob ${b}\t.mailmap`,
+        `040000 tree ${inner1}\tdocs`,
+      ],
       // Another case of it added.
       [
         `100644 blob ${c}\tSECURITY.md`,
@@ -194,7 +232,11 @@ describe('buffering git output', () => {
         `100644 blob ${a}\tsecurity.md`,
       ],
       // The first removed.
-      [`100644 blob ${b}\t.mailmap`, `040000 tree ${inner1}\tdocs`, `100644 blob ${a}\tsecurity.md`],
+      [
+        `100644 blob ${b}\t.mailmap`,
+        `040000 tree ${inner1}\tdocs`,
+        `100644 blob ${a}\tsecurity.md`,
+      ],
       // A folder made a file.
       [`100644 blob ${b}\t.mailmap`, `100644 blob ${a}\tdocs`, `100644 blob ${a}\tsecurity.md`],
       // And back; a folder and a symbolic link added.
@@ -226,7 +268,10 @@ describe('buffering git output', () => {
       // clone, stores the largest root whole and each smaller one as a delta of a larger one.
     ].map((rows, month) => [
       ...fillers,
-      ...Array.from({ length: 10 * month }, (_, i) => `100644 blob ${a}\tpad${String(i).padStart(4, '0')}`),
+      ...Array.from(
+        { length: 10 * month },
+        (_, i) => `100644 blob ${a}\tpad${String(i).padStart(4, '0')}`,
+      ),
       ...rows,
     ]);
     const commits: string[] = [];
@@ -234,8 +279,19 @@ describe('buffering git output', () => {
       commits.push(
         git(
           gitDir,
-          ['commit-tree', treeOf(rows), '-m', `root ${month}`, ...(month > 0 ? ['-p', commits[month - 1]!] : [])],
-          { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@b' },
+          [
+            'commit-tree',
+            treeOf(rows),
+            '-m',
+            `root ${month}`,
+            ...(month > 0 ? ['-p', commits[month - 1]!] : []),
+          ],
+          {
+            GIT_AUTHOR_NAME: 'A',
+            GIT_AUTHOR_EMAIL: 'a@b',
+            GIT_COMMITTER_NAME: 'A',
+            GIT_COMMITTER_EMAIL: 'a@b',
+          },
         ).trim(),
       );
     const last = commits.length - 1;
@@ -243,7 +299,12 @@ describe('buffering git output', () => {
     git(gitDir, ['repack', '-adfq']);
     const rootIds = commits.map((c) => git(gitDir, ['rev-parse', `${c}^{tree}`]).trim());
     // As plain git says: the newest root stored whole, the first a delta.
-    const bases = git(gitDir, ['cat-file', '--batch-check=%(deltabase)'], {}, `${rootIds.join('\n')}\n`)
+    const bases = git(
+      gitDir,
+      ['cat-file', '--batch-check=%(deltabase)'],
+      {},
+      `${rootIds.join('\n')}\n`,
+    )
       .trim()
       .split('\n');
     expect(bases[last]).toMatch(/^0+$/);
@@ -319,7 +380,10 @@ describe('buffering git output', () => {
     // readSnapshots reads the root stored whole, the newest, and works the others out from it.
     expect(asked.filter((name) => rootIds.includes(name))).toEqual([rootIds[last]]);
     const found = (snapshots: typeof worked) =>
-      commits.map((c) => [snapshots.get(c)?.securityPolicy, snapshots.get(c)?.mailmap === NO_MAILMAP]);
+      commits.map((c) => [
+        snapshots.get(c)?.securityPolicy,
+        snapshots.get(c)?.mailmap === NO_MAILMAP,
+      ]);
     expect(found(worked)).toEqual(found(wholeRead));
     expect(found(worked).map(([policy]) => policy)).toEqual([
       ...Array(3).fill('SECURITY.md'),
@@ -335,10 +399,16 @@ describe('buffering git output', () => {
     const policy = { mode: '100644', name: 'SECURITY.md', oid: 'a'.repeat(40) };
     const changed = { ...policy, oid: 'b'.repeat(40) };
     // An entry git says changed that is not there, or not as git says it was; one added twice.
-    expect(applyRootChanges([], [{ name: 'SECURITY.md', before: policy, after: changed }])).toBeUndefined();
-    expect(applyRootChanges([changed], [{ name: 'SECURITY.md', before: policy, after: changed }])).toBeUndefined();
+    expect(
+      applyRootChanges([], [{ name: 'SECURITY.md', before: policy, after: changed }]),
+    ).toBeUndefined();
+    expect(
+      applyRootChanges([changed], [{ name: 'SECURITY.md', before: policy, after: changed }]),
+    ).toBeUndefined();
     expect(applyRootChanges([policy], [{ name: 'SECURITY.md', after: changed }])).toBeUndefined();
-    expect(applyRootChanges([policy, policy], [{ name: 'SECURITY.md', before: policy }])).toBeUndefined();
+    expect(
+      applyRootChanges([policy, policy], [{ name: 'SECURITY.md', before: policy }]),
+    ).toBeUndefined();
     // A change to no name a rule reads leaves the entries as they are.
     expect(applyRootChanges([policy], [{ name: 'README.md', after: changed }])).toEqual([policy]);
   });

@@ -17,7 +17,10 @@ let port: number;
 beforeAll(async () => {
   server = createServer((req, res) => {
     seen.push(String(req.headers.authorization));
-    res.writeHead(200, { 'content-type': 'application/x-git-upload-pack-advertisement', 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      'content-type': 'application/x-git-upload-pack-advertisement',
+      'cache-control': 'no-cache',
+    });
     res.end(
       `${pkt('# service=git-upload-pack\n')}0000${pkt(`ERR access denied for token ${TOKEN} (basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')})\n`)}`,
     );
@@ -27,7 +30,10 @@ beforeAll(async () => {
 afterAll(() => closeServer(server));
 
 it("keeps no form of the token of git's error when the remote quotes it", async () => {
-  const settings = { timeoutMs: 20_000, secretConfig: gitTokenConfig('http', `127.0.0.1:${port}`, TOKEN) };
+  const settings = {
+    timeoutMs: 20_000,
+    secretConfig: gitTokenConfig('http', `127.0.0.1:${port}`, TOKEN),
+  };
   const child = startGit({ args: ['ls-remote', `http://127.0.0.1:${port}/private.git`], settings });
   child.stdout.resume();
   const error = await child.done.then(

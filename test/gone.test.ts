@@ -66,7 +66,9 @@ describe('publishedRepositories and keysOfRepository', () => {
     const root = site();
     for (const sink of [new DirectorySink(root), listingOnly(root)]) {
       expect([...(await publishedRepositories(sink))].sort()).toEqual([B, A, C].sort());
-      expect([...(await publishedRepositories(sink, (u) => u !== B))].sort()).toEqual([A, C].sort());
+      expect([...(await publishedRepositories(sink, (u) => u !== B))].sort()).toEqual(
+        [A, C].sort(),
+      );
     }
   });
 
@@ -111,6 +113,8 @@ describe('goneRepositories', () => {
   });
 
   it('is undefined when the store could not be read whole: nothing may be removed then', async () => {
-    expect(await goneRepositories(new DirectorySink(site()), knowing(undefined, undefined))).toBeUndefined();
+    expect(
+      await goneRepositories(new DirectorySink(site()), knowing(undefined, undefined)),
+    ).toBeUndefined();
   });
 });

@@ -31,7 +31,12 @@ function storeWithBig(): { dir: string; store: string } {
       JSON.stringify({
         repositoryUrl: BIG,
         timestamp: 1_600_000_000 + i * 3600,
-        values: { ISSUE_REACTION_TIME: i % 20, BUS_FACTOR: i % 7, SECURITY_POLICY: true, DEPENDENTS: i % 40 },
+        values: {
+          ISSUE_REACTION_TIME: i % 20,
+          BUS_FACTOR: i % 7,
+          SECURITY_POLICY: true,
+          DEPENDENTS: i % 40,
+        },
       }),
     );
   writeFileSync(join(store, 'big.ndjson'), `${lines.join('\n')}\n`);
@@ -59,9 +64,14 @@ describe('a repository too large for the heap', () => {
       ({ heap_size_limit: limitMb * MB, used_heap_size: 10 * MB }) as ReturnType<
         typeof import('node:v8').getHeapStatistics
       >;
-    expect(heapRoom(stats(288), ['--max-old-space-size=96'])).toEqual({ limit: 96 * MB, used: 10 * MB });
+    expect(heapRoom(stats(288), ['--max-old-space-size=96'])).toEqual({
+      limit: 96 * MB,
+      used: 10 * MB,
+    });
     // NODE_OPTIONS comes first; the command line's flag wins, in either spelling.
-    expect(heapRoom(stats(288), ['--max-old-space-size=512', '--max_old_space_size', '96']).limit).toBe(96 * MB);
+    expect(
+      heapRoom(stats(288), ['--max-old-space-size=512', '--max_old_space_size', '96']).limit,
+    ).toBe(96 * MB);
     // No old-generation flag: the young part (three semi-spaces) is taken off the limit.
     expect(heapRoom(stats(120), ['--max-semi-space-size=8']).limit).toBe(96 * MB);
     expect(heapRoom(stats(4288), []).limit).toBe(4096 * MB);
@@ -84,16 +94,26 @@ describe('a repository too large for the heap', () => {
     );
     expect(r.code).toBe(1);
     expect(
-      existsSync(join(out, 'api/v1/repositories', encodeURIComponent('https://github.com/acme/widget'), 'index.json')),
+      existsSync(
+        join(
+          out,
+          'api/v1/repositories',
+          encodeURIComponent('https://github.com/acme/widget'),
+          'index.json',
+        ),
+      ),
     ).toBe(true);
     expect(existsSync(join(out, 'api/v1/repositories', encodeURIComponent(BIG)))).toBe(false);
   });
 
   it('is refused by name by plan too, which runs the loop build runs; the others are planned', () => {
     const { dir, store } = storeWithBig();
-    const r = runCli(['plan', '--store', store, '--out', join(dir, 'out'), '--now', '1763600000', '--json'], {
-      env: { NODE_OPTIONS: '--max-old-space-size=96' },
-    });
+    const r = runCli(
+      ['plan', '--store', store, '--out', join(dir, 'out'), '--now', '1763600000', '--json'],
+      {
+        env: { NODE_OPTIONS: '--max-old-space-size=96' },
+      },
+    );
     expect(r.stderr).not.toMatch(/heap out of memory/);
     expect(r.stderr).toMatch(
       new RegExp(`${BIG.replaceAll('.', '\\.')}: 5,000 scans need about 157 MB to build at once`),

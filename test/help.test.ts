@@ -21,7 +21,8 @@ describe('--help', () => {
       const r = runCli([command, '--help']);
       expect(r.code).toBe(0);
       const helped = described(r.stdout);
-      for (const flag of Object.keys(flags)) expect(helped, `--${flag} in "${command} --help"`).toContain(flag);
+      for (const flag of Object.keys(flags))
+        expect(helped, `--${flag} in "${command} --help"`).toContain(flag);
       // And nothing it does not accept.
       for (const flag of helped) expect(Object.keys(flags)).toContain(flag);
     });

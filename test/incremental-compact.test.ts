@@ -18,7 +18,10 @@ describe('a state read back compactly', () => {
     for (const order of [
       files,
       [files[2]!, files[0]!, files[1]!],
-      [...files, ['a.ndjson', { version: '13:4', repositories: ['https://h/z'] }] as [string, FileState]],
+      [
+        ...files,
+        ['a.ndjson', { version: '13:4', repositories: ['https://h/z'] }] as [string, FileState],
+      ],
     ]) {
       const compact = new CompactFileStates();
       const map = new Map<string, FileState>();
@@ -40,7 +43,10 @@ describe('a state read back compactly', () => {
   it('repositories keep their counts, --prune, expiry side and problems', () => {
     const states: Array<[string, RepositoryState]> = [
       ['https://h/a', { scans: 2, files: 40, pruned: true, flip: 1_770_000_001, flipped: false }],
-      ['https://h/b', { scans: 1, files: 20, pruned: false, flip: 5, flipped: true, issues: [issue] }],
+      [
+        'https://h/b',
+        { scans: 1, files: 20, pruned: false, flip: 5, flipped: true, issues: [issue] },
+      ],
       ['https://h/c', { scans: 0, files: 0, pruned: false }],
     ];
     const compact = new CompactRepositoryStates();

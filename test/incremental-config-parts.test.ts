@@ -28,10 +28,15 @@ const dir = tempDir();
 const NOW = 1_763_600_000;
 const THRESHOLDS = readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8');
 const SITE = 'thresholds: { A: thresholds.yaml }\nshieldsEndpoint: true\ncodeScanning: true\n';
-const REUSED_BANDS = '{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }';
+const REUSED_BANDS =
+  '{ min: 5, max: 19, status: silver }\n      - { min: 20, max: null, status: gold }';
 
 /** A config directory: site.yaml (the default's settings plus `extra`) and its thresholds. */
-function config(name: string, thresholds: string, extra = 'styles: [flat, plastic, social]\n'): string {
+function config(
+  name: string,
+  thresholds: string,
+  extra = 'styles: [flat, plastic, social]\n',
+): string {
   const d = join(dir, name);
   mkdirSync(d, { recursive: true });
   writeFileSync(join(d, 'thresholds.yaml'), thresholds);
@@ -95,65 +100,108 @@ describe('config parts', () => {
     const reformatted = await partsFor(
       config(
         'reformatted',
-        edit(THRESHOLDS, '{ min: 0, max: 1, status: gold }', '{ status: gold,   max: 1, min: 0 }').replace(
-          /^# .*\n/gm,
-          '',
-        ),
+        edit(
+          THRESHOLDS,
+          '{ min: 0, max: 1, status: gold }',
+          '{ status: gold,   max: 1, min: 0 }',
+        ).replace(/^# .*\n/gm, ''),
         'styles:\n  - flat\n  - plastic\n  - social\n',
       ),
     );
     expect(reformatted).toEqual(base);
     const diff = async (name: string, thresholds: string, extra?: string) => {
       const p = await partsFor(config(name, thresholds, extra));
-      return { global: p.global !== base.global, parts: [...changedParts(base.parts, p.parts)].sort() };
+      return {
+        global: p.global !== base.global,
+        parts: [...changedParts(base.parts, p.parts)].sort(),
+      };
     };
     const both = ['code-scanning', 'pages', 'sarif'];
     // One badge's bands: its badge, and every report that lists the rule.
     expect(
-      await diff('bands', edit(THRESHOLDS, REUSED_BANDS, REUSED_BANDS.replace('19', '24').replace('20', '25'))),
+      await diff(
+        'bands',
+        edit(THRESHOLDS, REUSED_BANDS, REUSED_BANDS.replace('19', '24').replace('20', '25')),
+      ),
     ).toEqual({
       global: false,
       parts: ['badge:REUSED', ...both],
     });
     // One rule's help text: the reports and the badge that uses the rule.
-    expect(await diff('help', edit(THRESHOLDS, 'help: Add a SECURITY.md', 'help: Please add a SECURITY.md'))).toEqual({
+    expect(
+      await diff(
+        'help',
+        edit(THRESHOLDS, 'help: Add a SECURITY.md', 'help: Please add a SECURITY.md'),
+      ),
+    ).toEqual({
       global: false,
       parts: ['badge:SECURITY', ...both],
     });
     // The style list and the colours: every badge's files and the pages, no report; styles
     // besides flat also the index, which names them (a ?style= it lacks is "not rendered").
     const badges = ['badge:MAINTENANCE', 'badge:REUSED', 'badge:SECURITY', 'index', 'pages'];
-    expect(await diff('styles', THRESHOLDS, 'styles: [flat, social]\n')).toEqual({ global: false, parts: badges });
-    expect(await diff('colours', THRESHOLDS, 'styles: [flat, plastic, social]\ncolors: { gold: "#00aa00" }\n')).toEqual(
-      {
-        global: false,
-        parts: badges.filter((p) => p !== 'index'),
-      },
-    );
+    expect(await diff('styles', THRESHOLDS, 'styles: [flat, social]\n')).toEqual({
+      global: false,
+      parts: badges,
+    });
+    expect(
+      await diff(
+        'colours',
+        THRESHOLDS,
+        'styles: [flat, plastic, social]\ncolors: { gold: "#00aa00" }\n',
+      ),
+    ).toEqual({
+      global: false,
+      parts: badges.filter((p) => p !== 'index'),
+    });
     // Not attributed (cache ages, expiry, which rules exist): everything.
     expect(
-      (await diff('cache', THRESHOLDS, 'styles: [flat, plastic, social]\ncache: { latestMaxAge: 60 }\n')).global,
+      (
+        await diff(
+          'cache',
+          THRESHOLDS,
+          'styles: [flat, plastic, social]\ncache: { latestMaxAge: 60 }\n',
+        )
+      ).global,
     ).toBe(true);
     // unknownAs changes statuses in every file: everything is redone.
-    expect((await diff('unknown-as', THRESHOLDS, 'styles: [flat, plastic, social]\nunknownAs: fail\n')).global).toBe(
-      true,
-    );
     expect(
-      (await diff('kind', edit(THRESHOLDS, 'unit: dependents', 'unit: dependents\n    timeRangeInMonths: 3'))).global,
+      (await diff('unknown-as', THRESHOLDS, 'styles: [flat, plastic, social]\nunknownAs: fail\n'))
+        .global,
+    ).toBe(true);
+    expect(
+      (
+        await diff(
+          'kind',
+          edit(THRESHOLDS, 'unit: dependents', 'unit: dependents\n    timeRangeInMonths: 3'),
+        )
+      ).global,
     ).toBe(false);
   });
 });
 
 describe('state format', () => {
   it('a state without config parts (format 1, or 2 without parts) is not used: a full build', async () => {
-    const state = { code: 'c', config: 'g', parts: { sarif: 's' }, files: new Map(), repositories: new Map() };
+    const state = {
+      code: 'c',
+      config: 'g',
+      parts: { sarif: 's' },
+      files: new Map(),
+      repositories: new Map(),
+    };
     const text = serializeState(state);
     const parse = (t: string) => readState(t.split('\n'), new Map());
     const read = (await parse(text))!;
-    expect({ ...read, files: new Map(read.files), repositories: new Map(read.repositories) }).toEqual(state);
+    expect({
+      ...read,
+      files: new Map(read.files),
+      repositories: new Map(read.repositories),
+    }).toEqual(state);
     const [head, ...rest] = text.split('\n');
     const { parts: _parts, ...old } = JSON.parse(head!) as Record<string, unknown>;
-    expect(await parse([JSON.stringify({ ...old, format: 1 }), ...rest].join('\n'))).toBeUndefined();
+    expect(
+      await parse([JSON.stringify({ ...old, format: 1 }), ...rest].join('\n')),
+    ).toBeUndefined();
     expect(await parse([JSON.stringify(old), ...rest].join('\n'))).toBeUndefined();
   });
 });
@@ -163,9 +211,20 @@ describe('site-wide pages', () => {
     const store = join(dir, 'store-empty');
     mkdirSync(store, { recursive: true });
     const out = join(dir, 'out-empty');
-    await buildIncrementally({ flags: { config: config('e-before', THRESHOLDS), store, out }, now: NOW, pages: true });
-    const help = config('e-after', edit(THRESHOLDS, 'help: Add a SECURITY.md', 'help: Please add a SECURITY.md'));
-    const { summary } = await buildIncrementally({ flags: { config: help, store, out }, now: NOW, pages: true });
+    await buildIncrementally({
+      flags: { config: config('e-before', THRESHOLDS), store, out },
+      now: NOW,
+      pages: true,
+    });
+    const help = config(
+      'e-after',
+      edit(THRESHOLDS, 'help: Add a SECURITY.md', 'help: Please add a SECURITY.md'),
+    );
+    const { summary } = await buildIncrementally({
+      flags: { config: help, store, out },
+      now: NOW,
+      pages: true,
+    });
     expect(summary.written).toBeGreaterThan(0);
     await buildIncrementally({
       flags: { config: help, store, out: join(dir, 'clean-empty') },
@@ -173,7 +232,8 @@ describe('site-wide pages', () => {
       force: true,
       pages: true,
     });
-    const published = (t: Map<string, Buffer>) => new Map([...t].filter(([k]) => !k.startsWith('.badgepress/state/')));
+    const published = (t: Map<string, Buffer>) =>
+      new Map([...t].filter(([k]) => !k.startsWith('.badgepress/state/')));
     expect(published(readTree(out))).toEqual(published(readTree(join(dir, 'clean-empty'))));
   });
 });
@@ -185,16 +245,32 @@ describe('a threshold change on one badge', () => {
     const before = config('before', THRESHOLDS);
     const after = config(
       'after',
-      edit(THRESHOLDS, REUSED_BANDS, '{ min: 5, max: 7, status: silver }\n      - { min: 8, max: null, status: gold }'),
+      edit(
+        THRESHOLDS,
+        REUSED_BANDS,
+        '{ min: 5, max: 7, status: silver }\n      - { min: 8, max: null, status: gold }',
+      ),
     );
     await buildIncrementally({ flags: { config: before, store, out }, now: NOW, pages: true });
     const old = readTree(out);
 
     // plan, in-process, from the same state: what the build below will do.
     const printed: string[] = [];
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (printed.push(String(chunk)), true));
+    const write = vi
+      .spyOn(process.stdout, 'write')
+      .mockImplementation((chunk) => (printed.push(String(chunk)), true));
     try {
-      await planCommand(['--config', after, '--store', store, '--out', out, '--now', String(NOW), '--json']);
+      await planCommand([
+        '--config',
+        after,
+        '--store',
+        store,
+        '--out',
+        out,
+        '--now',
+        String(NOW),
+        '--json',
+      ]);
     } finally {
       write.mockRestore();
     }
@@ -209,7 +285,9 @@ describe('a threshold change on one badge', () => {
     });
     const now = readTree(out);
     const published = (k: string) => !k.startsWith('.badgepress/state/');
-    const changed = [...now].filter(([k, v]) => published(k) && !old.get(k)?.equals(v)).map(([k]) => k);
+    const changed = [...now]
+      .filter(([k, v]) => published(k) && !old.get(k)?.equals(v))
+      .map(([k]) => k);
     expect(changed.length).toBeGreaterThan(0);
     expect(summary.written).toBe(changed.length);
     expect(summary.removed).toBe(0);
@@ -218,7 +296,9 @@ describe('a threshold change on one badge', () => {
     const api = put.filter((k) => k.startsWith('api/v1/repositories/'));
     expect(api.filter((k) => /\/badges\/(MAINTENANCE|SECURITY)/.test(k))).toEqual([]);
     expect(
-      api.filter((k) => !/\/(sarif|code-scanning\.sarif|badges\/REUSED(\.[a-z-]+)?(\.svg|\.json)?)$/.test(k)),
+      api.filter(
+        (k) => !/\/(sarif|code-scanning\.sarif|badges\/REUSED(\.[a-z-]+)?(\.svg|\.json)?)$/.test(k),
+      ),
     ).toEqual([]);
     expect(api.filter((k) => k.endsWith('/badges/REUSED.plastic.svg')).length).toBe(20);
 
@@ -237,7 +317,11 @@ describe('a threshold change on one badge', () => {
 
     // plan: the same counts as the build, pages included, and api/v1/openapi.json, which the
     // CLI's build writes and this in-process one does not (so plan sees it absent).
-    expect({ written: plan.added + plan.changed, unchanged: plan.unchanged, removed: plan.removed }).toEqual({
+    expect({
+      written: plan.added + plan.changed,
+      unchanged: plan.unchanged,
+      removed: plan.removed,
+    }).toEqual({
       written: summary.written + 1,
       unchanged: summary.unchanged,
       removed: 0,
@@ -248,7 +332,10 @@ describe('a threshold change on one badge', () => {
     const store = storeOf('store-prune', 8, 2, 6);
     const out = join(dir, 'out-prune');
     const without = edit(THRESHOLDS, /  - id: SECURITY\n(    .*\n)+/, '');
-    await buildIncrementally({ flags: { config: config('p-before', THRESHOLDS), store, out }, now: NOW });
+    await buildIncrementally({
+      flags: { config: config('p-before', THRESHOLDS), store, out },
+      now: NOW,
+    });
     const put: string[] = [];
     const { summary } = await buildIncrementally({
       flags: { config: config('p-after', without), store, out },
@@ -263,7 +350,11 @@ describe('a threshold change on one badge', () => {
       force: true,
     });
     const published = (t: Map<string, Buffer>) =>
-      new Map([...t].filter(([k]) => !k.startsWith('.badgepress/state/') && !k.startsWith('badges/SECURITY/')));
+      new Map(
+        [...t].filter(
+          ([k]) => !k.startsWith('.badgepress/state/') && !k.startsWith('badges/SECURITY/'),
+        ),
+      );
     expect(published(readTree(out))).toEqual(published(readTree(join(dir, 'clean-prune'))));
   }, 120_000);
 });

@@ -1,6 +1,14 @@
 // Builds into a directory that holds an earlier build: only files whose bytes change are
 // rewritten (inode and mtime tell), and --prune removes exactly the stale files.
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateStore } from '../scripts/lib/synthetic-store.ts';
@@ -26,14 +34,19 @@ function identities(root: string): Map<string, { bytes: Buffer; ino: bigint; mti
 }
 
 /** Files left alone though their bytes changed, or touched though they did not. */
-function rewriteViolations(before: ReturnType<typeof identities>, after: ReturnType<typeof identities>): string[] {
+function rewriteViolations(
+  before: ReturnType<typeof identities>,
+  after: ReturnType<typeof identities>,
+): string[] {
   const wrong: string[] = [];
   for (const [k, a] of after) {
     const b = before.get(k);
     if (!b) continue;
     const touched = a.ino !== b.ino || a.mtimeNs !== b.mtimeNs;
     if (a.bytes.equals(b.bytes) === touched)
-      wrong.push(`${k}: ${touched ? 'rewritten with the same bytes' : 'changed bytes without a rewrite'}`);
+      wrong.push(
+        `${k}: ${touched ? 'rewritten with the same bytes' : 'changed bytes without a rewrite'}`,
+      );
   }
   return wrong;
 }
@@ -58,7 +71,9 @@ describe('incremental directory builds', () => {
     const { summary } = await buildSite({ store, out, config });
     const after = identities(out);
     expect([...after.keys()]).toEqual([...before.keys()]);
-    const changed = [...after.keys()].filter((k) => !before.get(k)!.bytes.equals(after.get(k)!.bytes));
+    const changed = [...after.keys()].filter(
+      (k) => !before.get(k)!.bytes.equals(after.get(k)!.bytes),
+    );
     expect(changed.length).toBeGreaterThan(0);
     expect(changed.length).toBeLessThan(after.size / 2);
     expect(summary.written).toBe(changed.length);
@@ -102,7 +117,11 @@ describe('incremental directory builds', () => {
     mkdirSync(two, { recursive: true });
     const url = 'https://github.com/acme/pruned';
     const line = (timestamp: number) =>
-      JSON.stringify({ repositoryUrl: url, timestamp, values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 4 } });
+      JSON.stringify({
+        repositoryUrl: url,
+        timestamp,
+        values: { ISSUE_REACTION_TIME: 1, BUS_FACTOR: 4 },
+      });
     writeFileSync(join(two, 'r.ndjson'), `${line(1_763_000_000)}\n${line(1_763_100_000)}\n`);
     const out = join(dir, 'prune-site');
     await buildSite({ store: two, out });
@@ -116,7 +135,11 @@ describe('incremental directory builds', () => {
 
     // Removing every file of a repository leaves its (empty) directory and everything above.
     const sink = new DirectorySink(out);
-    await sink.remove([...readTree(repoDir).keys()].map((k) => `api/v1/repositories/${encodeURIComponent(url)}/${k}`));
+    await sink.remove(
+      [...readTree(repoDir).keys()].map(
+        (k) => `api/v1/repositories/${encodeURIComponent(url)}/${k}`,
+      ),
+    );
     expect(readdirSync(repoDir)).toEqual([]);
   });
 });

@@ -71,16 +71,38 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant('edit' as const), file: fc.nat(3), line: fc.nat(20), value: fc.nat(9) }),
+    arbitrary: fc.record({
+      kind: fc.constant('edit' as const),
+      file: fc.nat(3),
+      line: fc.nat(20),
+      value: fc.nat(9),
+    }),
   },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), file: fc.nat(3), line: fc.nat(20) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('delete' as const),
+      file: fc.nat(3),
+      line: fc.nat(20),
+    }),
+  },
   fc.record({ kind: fc.constant('bad' as const), file: fc.nat(3) }),
   fc.record({ kind: fc.constant('move' as const), file: fc.nat(3) }),
   fc.record({ kind: fc.constant('threshold' as const), value: fc.integer({ min: 3, max: 9 }) }),
   fc.record({ kind: fc.constant('colour' as const), value: fc.nat(5) }),
-  fc.record({ kind: fc.constant('part' as const), which: fc.nat(2), value: fc.integer({ min: 1, max: 5 }) }),
+  fc.record({
+    kind: fc.constant('part' as const),
+    which: fc.nat(2),
+    value: fc.integer({ min: 1, max: 5 }),
+  }),
   fc.record({ kind: fc.constant('grant' as const), repo: fc.nat(4) }),
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('time' as const), days: fc.integer({ min: 1, max: 40 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('time' as const),
+      days: fc.integer({ min: 1, max: 40 }),
+    }),
+  },
   fc.record({ kind: fc.constant('shards' as const), count: fc.integer({ min: 1, max: 3 }) }),
   fc.record({ kind: fc.constant('dropState' as const) }),
 );
@@ -107,7 +129,10 @@ function newWorld(root: string, shape: 'A' | 'B', out: (name: string) => string)
   const cfg = join(root, 'cfg');
   mkdirSync(store, { recursive: true });
   mkdirSync(join(cfg, 'decisions'), { recursive: true });
-  copyFileSync(join(ROOT, `config/thresholds-${shape.toLowerCase()}.yaml`), join(cfg, 'thresholds.yaml'));
+  copyFileSync(
+    join(ROOT, `config/thresholds-${shape.toLowerCase()}.yaml`),
+    join(cfg, 'thresholds.yaml'),
+  );
   writeFileSync(
     join(cfg, 'decisions/open-source.json'),
     JSON.stringify({ ruleId: 'MANUAL/Project is open source', granted: [] }),
@@ -127,7 +152,8 @@ function newWorld(root: string, shape: 'A' | 'B', out: (name: string) => string)
     force: out('force'),
   };
   writeSiteConfig(w);
-  for (const [i, url] of REPOS.entries()) addLine(w, FILES[i % 3]!, scanLine(w, url, T0 + i * DAY, i));
+  for (const [i, url] of REPOS.entries())
+    addLine(w, FILES[i % 3]!, scanLine(w, url, T0 + i * DAY, i));
   return w;
 }
 
@@ -135,7 +161,8 @@ const STYLES = ['[flat]', '[flat, plastic]', '[flat, social, for-the-badge]'];
 
 function writeSiteConfig(w: World): void {
   const colours = ['#dfb317', '#aa0000', '#00aa00', '#0000aa', '#123456', '#654321'];
-  const shapeLines = w.shape === 'A' ? 'shape: A\nexpireAfterDays: 30\n' : 'shape: B\ndecisions: decisions\n';
+  const shapeLines =
+    w.shape === 'A' ? 'shape: A\nexpireAfterDays: 30\n' : 'shape: B\ndecisions: decisions\n';
   writeFileSync(
     w.config,
     `${shapeLines}thresholds: { ${w.shape}: thresholds.yaml }\ncolors: { gold: "${colours[w.colour]}" }\nstyles: ${STYLES[w.styles]}\n`,
@@ -152,7 +179,9 @@ function editThresholds(w: World, pattern: RegExp, to: string): void {
 
 function scanLine(w: World, url: string, t: number, v: number): string {
   const values =
-    w.shape === 'A' ? { BUS_FACTOR: v, ISSUE_REACTION_TIME: v } : { ISSUE_REACTION_TIME: v, PACKAGES: v % 3 };
+    w.shape === 'A'
+      ? { BUS_FACTOR: v, ISSUE_REACTION_TIME: v }
+      : { ISSUE_REACTION_TIME: v, PACKAGES: v % 3 };
   return JSON.stringify({ repositoryUrl: url, timestamp: t, values });
 }
 
@@ -196,7 +225,9 @@ function apply(w: World, s: Step): void {
       const lines = name ? w.files.get(name)! : [];
       const i = s.line % Math.max(1, lines.length);
       const rec =
-        lines[i] !== undefined ? (JSON.parse(lines[i]) as { repositoryUrl?: string; timestamp?: number } | null) : null;
+        lines[i] !== undefined
+          ? (JSON.parse(lines[i]) as { repositoryUrl?: string; timestamp?: number } | null)
+          : null;
       if (!name || !rec?.repositoryUrl) return;
       lines[i] = scanLine(w, rec.repositoryUrl, rec.timestamp!, s.value);
       return writeStoreFile(w, name);
@@ -209,7 +240,11 @@ function apply(w: World, s: Step): void {
       return writeStoreFile(w, name);
     }
     case 'bad':
-      return addLine(w, FILES[s.file]!, '{"repositoryUrl": "https://github.com/p/r1", "timestamp": -1}');
+      return addLine(
+        w,
+        FILES[s.file]!,
+        '{"repositoryUrl": "https://github.com/p/r1", "timestamp": -1}',
+      );
     case 'move': {
       // A rename keeps size and mtime: the build must still see a new file and a gone one.
       const name = pick(names, s.file);
@@ -334,7 +369,10 @@ async function checkSequence(t: Target, w: World, steps: Step[]): Promise<void> 
         w.shards > 1 ? { index: i, count: w.shards } : undefined,
       );
     if (w.shards > 1)
-      await siteStep({ config: w.config, store: await t.store(w), out: w.incremental, ...t.flags }, w.shards);
+      await siteStep(
+        { config: w.config, store: await t.store(w), out: w.incremental, ...t.flags },
+        w.shards,
+      );
     const forceSkipped = await runBuild(w, t, w.force, true);
     const [inc, full] = await Promise.all([t.tree(w.incremental), t.tree(w.force)]);
     expect(published(inc), `after ${JSON.stringify(s)}`).toEqual(published(full));
@@ -350,7 +388,10 @@ async function checkSequence(t: Target, w: World, steps: Step[]): Promise<void> 
     if (existsSync(search))
       for (const e of readdirSync(search, { withFileTypes: true }))
         if (e.isDirectory())
-          expect(readdirSync(join(search, e.name)), `search/${e.name}/ after ${JSON.stringify(s)}`).not.toEqual([]);
+          expect(
+            readdirSync(join(search, e.name)),
+            `search/${e.name}/ after ${JSON.stringify(s)}`,
+          ).not.toEqual([]);
   }
 }
 
@@ -463,13 +504,20 @@ describe('incremental output equals a --force build after every step', () => {
         const client = c();
         const want = new Set(w.files.keys());
         const have: string[] = [];
-        for await (const page of paginateListObjectsV2({ client }, { Bucket: 'values', Prefix: prefix }))
+        for await (const page of paginateListObjectsV2(
+          { client },
+          { Bucket: 'values', Prefix: prefix },
+        ))
           for (const o of page.Contents ?? []) have.push(o.Key!);
         const gone = have.filter((k) => !want.has(k.slice(prefix.length)));
         expect(await deleteKeys(client, 'values', gone)).toEqual([]);
         for (const name of want)
           await client.send(
-            new PutObjectCommand({ Bucket: 'values', Key: prefix + name, Body: readFileSync(join(w.store, name)) }),
+            new PutObjectCommand({
+              Bucket: 'values',
+              Key: prefix + name,
+              Body: readFileSync(join(w.store, name)),
+            }),
           );
         client.destroy();
         return `s3://values/${prefix}`;
@@ -496,7 +544,11 @@ describe('incremental output equals a --force build after every step', () => {
           fc.array(step, { minLength: 1, maxLength: 5 }),
           async (shape, steps) => {
             const root = join(dir, `s${++run}`);
-            const w = newWorld(root, shape, (name) => `s3://site/${root.split('/').pop()}-${name}/`);
+            const w = newWorld(
+              root,
+              shape,
+              (name) => `s3://site/${root.split('/').pop()}-${name}/`,
+            );
             await checkSequence(inBucket, w, steps);
           },
         ),

@@ -67,7 +67,14 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       value: fc.nat(25),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('edit' as const), file: fc.nat(2), value: fc.nat(25) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('edit' as const),
+      file: fc.nat(2),
+      value: fc.nat(25),
+    }),
+  },
   fc.record({ kind: fc.constant('bad' as const), file: fc.nat(2) }),
   fc.record({ kind: fc.constant('deleteFile' as const), file: fc.nat(2) }),
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('restore' as const), file: fc.nat(2) }) },
@@ -76,7 +83,13 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('openapi' as const) }),
   fc.record({ kind: fc.constant('pages' as const) }),
   fc.record({ kind: fc.constant('badge' as const) }),
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('time' as const), days: fc.integer({ min: 1, max: 40 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('time' as const),
+      days: fc.integer({ min: 1, max: 40 }),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -135,7 +148,8 @@ function newWorld(root: string, out: string): World {
     out,
   };
   writeConfig(w);
-  for (const [i, url] of REPOS.entries()) addLine(w, FILES[i % FILES.length]!, scanLine(url, T0 + i * DAY, i * 3));
+  for (const [i, url] of REPOS.entries())
+    addLine(w, FILES[i % FILES.length]!, scanLine(url, T0 + i * DAY, i * 3));
   return w;
 }
 
@@ -159,7 +173,12 @@ function scanLine(url: string, t: number, v: number): string {
   return JSON.stringify({
     repositoryUrl: url,
     timestamp: t,
-    values: { BUS_FACTOR: v % 7, ISSUE_REACTION_TIME: v % 11, DEPENDENTS: v, SECURITY_POLICY: v % 2 === 0 },
+    values: {
+      BUS_FACTOR: v % 7,
+      ISSUE_REACTION_TIME: v % 11,
+      DEPENDENTS: v,
+      SECURITY_POLICY: v % 2 === 0,
+    },
   });
 }
 
@@ -210,7 +229,11 @@ function apply(w: World, s: Step): void {
     }
     case 'racy': {
       // Written a moment before the build reads it: within the 2 s a rewrite could go unseen.
-      addLine(w, name, scanLine(REPOS[s.value % REPOS.length]!, T0 + (50 + s.value) * DAY, s.value));
+      addLine(
+        w,
+        name,
+        scanLine(REPOS[s.value % REPOS.length]!, T0 + (50 + s.value) * DAY, s.value),
+      );
       const now = Date.now() / 1000 - 0.5;
       w.mtimes.set(name, now);
       return utimesSync(join(w.store, name), now, now);
@@ -236,7 +259,11 @@ function apply(w: World, s: Step): void {
 }
 
 /** Puts a store file back as it was: its lines, bytes and mtime (or removes it if it was absent). */
-function putBack(w: World, name: string, was: { lines: string[] | undefined; mtime: number | undefined }): void {
+function putBack(
+  w: World,
+  name: string,
+  was: { lines: string[] | undefined; mtime: number | undefined },
+): void {
   if (!was.lines) {
     w.files.delete(name);
     return rmSync(join(w.store, name), { force: true });
@@ -253,7 +280,8 @@ interface Target {
   buildFlags: { 's3-endpoint'?: string; 's3-path-style'?: boolean };
 }
 
-const published = (tree: Map<string, Buffer>) => new Map([...tree].filter(([k]) => !k.startsWith('.badgepress/')));
+const published = (tree: Map<string, Buffer>) =>
+  new Map([...tree].filter(([k]) => !k.startsWith('.badgepress/')));
 
 /** The step's builds into the world's output; their highest exit code. */
 async function buildSteps(t: Target, w: World, f: Flags): Promise<number> {
@@ -273,7 +301,11 @@ async function buildSteps(t: Target, w: World, f: Flags): Promise<number> {
   ];
   let code = 0;
   for (let i = 0; i < f.shards; i++) {
-    const r = await runCommand(['build', ...common, ...(f.shards > 1 ? ['--shard', `${i}/${f.shards}`] : [])]);
+    const r = await runCommand([
+      'build',
+      ...common,
+      ...(f.shards > 1 ? ['--shard', `${i}/${f.shards}`] : []),
+    ]);
     expect([0, 1], r.stderr).toContain(r.code);
     code = Math.max(code, r.code ?? 9);
   }
@@ -298,7 +330,11 @@ async function buildSteps(t: Target, w: World, f: Flags): Promise<number> {
 async function crash(t: Target, w: World, s: Extract<Step, { kind: 'crash' }>): Promise<void> {
   const name = FILES[s.file]!;
   const was = { lines: w.files.get(name) && [...w.files.get(name)!], mtime: w.mtimes.get(name) };
-  addLine(w, name, scanLine(REPOS[s.value % REPOS.length]!, T0 + (45 + s.value) * DAY, s.value + 1));
+  addLine(
+    w,
+    name,
+    scanLine(REPOS[s.value % REPOS.length]!, T0 + (45 + s.value) * DAY, s.value + 1),
+  );
   let puts = 0;
   const after = s.after;
   const stopped = await buildIncrementally({
@@ -321,7 +357,10 @@ let checked = 0;
 let reused = 0;
 
 async function checkSequence(t: Target, w: World, steps: Array<[Step, Flags]>): Promise<void> {
-  for (const [s, f] of [[undefined, { prune: false, force: false, shards: 1 }] as const, ...steps]) {
+  for (const [s, f] of [
+    [undefined, { prune: false, force: false, shards: 1 }] as const,
+    ...steps,
+  ]) {
     if (s) apply(w, s);
     if (s?.kind === 'crash') await crash(t, w, s);
     const code = await buildSteps(t, w, f);
@@ -406,7 +445,12 @@ const RUNS = Number(process.env.BADGEPRESS_PROPERTY_RUNS ?? 0);
 const SEED = Number(process.env.BADGEPRESS_SEED ?? 20261125);
 const sequences = fc.array(fc.tuple(stepArb, flagsArb), { minLength: 1, maxLength: 6 });
 
-const onDisk: Target = { store: async (w) => w.store, tree: async (out) => readTree(out), flags: [], buildFlags: {} };
+const onDisk: Target = {
+  store: async (w) => w.store,
+  tree: async (out) => readTree(out),
+  flags: [],
+  buildFlags: {},
+};
 
 describe('incremental output against a clean build after every step', () => {
   it('on a directory', async () => {
@@ -435,7 +479,10 @@ describe('incremental output against a clean build after every step', () => {
         const prefix = `${w.root.split('/').pop()}/`;
         const client = peer.client();
         const have: string[] = [];
-        for await (const page of paginateListObjectsV2({ client }, { Bucket: 'values', Prefix: prefix }))
+        for await (const page of paginateListObjectsV2(
+          { client },
+          { Bucket: 'values', Prefix: prefix },
+        ))
           for (const o of page.Contents ?? []) have.push(o.Key!);
         expect(
           await deleteKeys(
@@ -446,7 +493,11 @@ describe('incremental output against a clean build after every step', () => {
         ).toEqual([]);
         for (const name of w.files.keys())
           await client.send(
-            new PutObjectCommand({ Bucket: 'values', Key: prefix + name, Body: readFileSync(join(w.store, name)) }),
+            new PutObjectCommand({
+              Bucket: 'values',
+              Key: prefix + name,
+              Body: readFileSync(join(w.store, name)),
+            }),
           );
         client.destroy();
         return `s3://values/${prefix}`;
@@ -454,7 +505,12 @@ describe('incremental output against a clean build after every step', () => {
       const inBucket: Target = {
         store: syncStore,
         tree: async (out) =>
-          new Map([...(await peer.objects('site', out.replace('s3://site/', '')))].map(([k, v]) => [k, v.body])),
+          new Map(
+            [...(await peer.objects('site', out.replace('s3://site/', '')))].map(([k, v]) => [
+              k,
+              v.body,
+            ]),
+          ),
         flags: ['--s3-endpoint', peer.endpoint, '--s3-path-style'],
         buildFlags: { 's3-endpoint': peer.endpoint, 's3-path-style': true },
       };
@@ -465,9 +521,17 @@ describe('incremental output against a clean build after every step', () => {
         fc.asyncProperty(sequences, async (steps) => {
           const root = join(dir, `s${++run}`);
           sequencesRun++;
-          await checkSequence(inBucket, newWorld(root, `s3://site/${root.split('/').pop()}/`), steps);
+          await checkSequence(
+            inBucket,
+            newWorld(root, `s3://site/${root.split('/').pop()}/`),
+            steps,
+          );
         }),
-        { numRuns: S3_EXAMPLES.length + 1 + Math.ceil(RUNS / 2), examples: S3_EXAMPLES, seed: SEED },
+        {
+          numRuns: S3_EXAMPLES.length + 1 + Math.ceil(RUNS / 2),
+          examples: S3_EXAMPLES,
+          seed: SEED,
+        },
       );
       expect(sequencesRun).toBe(S3_EXAMPLES.length + 1 + Math.ceil(RUNS / 2));
     }, 600_000);

@@ -44,7 +44,8 @@ function writeStore(store: string, name: string, text: string, append = false): 
   utimesSync(join(store, name), clock, clock);
 }
 
-const published = (tree: Map<string, Buffer>) => new Map([...tree].filter(([k]) => !k.startsWith('.badgepress/')));
+const published = (tree: Map<string, Buffer>) =>
+  new Map([...tree].filter(([k]) => !k.startsWith('.badgepress/')));
 
 /** The incremental output against a clean build of the same store into a new directory. */
 async function expectClean(store: string, out: string, now = NOW): Promise<void> {
@@ -99,7 +100,9 @@ describe('a build state that cannot be trusted is named, set aside, and the buil
   }
   const clean = async (store: string, out: string) => {
     const c = place('clean');
-    expect((await runCommand(['build', '--store', store, '--out', c, '--now', String(NOW)])).code).toBe(0);
+    expect(
+      (await runCommand(['build', '--store', store, '--out', c, '--now', String(NOW)])).code,
+    ).toBe(0);
     expect(published(readTree(out))).toEqual(published(readTree(c)));
   };
 
@@ -124,7 +127,9 @@ describe('a build state that cannot be trusted is named, set aside, and the buil
     expect(existsSync(`${path}.untrusted`)).toBe(true);
     await clean(store, out);
     // The next build trusts the state the full one wrote.
-    expect((await runCommand(args)).stdout).toContain('(3 unchanged since the last build, not read)');
+    expect((await runCommand(args)).stdout).toContain(
+      '(3 unchanged since the last build, not read)',
+    );
   });
 
   it('a FIFO at the state path: never opened for a read that blocks; set aside, a full build', {
@@ -144,7 +149,11 @@ describe('a build state that cannot be trusted is named, set aside, and the buil
 
   // The real CLI under a 15 s bound: a read that blocks on a FIFO would hang the process, not fail.
   const bounded = (args: string[]) => {
-    const r = spawnChecked(CLI[0], [...CLI.slice(1), ...args], { cwd: ROOT, env: childEnv(), timeout: 15_000 });
+    const r = spawnChecked(CLI[0], [...CLI.slice(1), ...args], {
+      cwd: ROOT,
+      env: childEnv(),
+      timeout: 15_000,
+    });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 
@@ -178,7 +187,9 @@ describe('a build state that cannot be trusted is named, set aside, and the buil
     for (const name of readdirSync(chain)) rmSync(join(chain, name));
     execFileSync('mkfifo', [join(chain, '0.json')]);
     const r = bounded(args);
-    expect(r.stderr).toContain(`lease ${join(chain, '0.json')}: is a FIFO (named pipe), not a regular file`);
+    expect(r.stderr).toContain(
+      `lease ${join(chain, '0.json')}: is a FIFO (named pipe), not a regular file`,
+    );
     expect(r.stderr).toContain(`remove ${join(chain, '0.json')} and run again`);
     expect(r.code).toBe(4);
     rmSync(join(chain, '0.json'));
@@ -246,7 +257,10 @@ describe('a build that did not finish', () => {
     const v1 = { a: scan(0, T, 1), b: scan(1, T, 2) };
     writeStore(store, 'a.ndjson', v1.a);
     writeStore(store, 'b.ndjson', v1.b);
-    const old = { a: statSync(join(store, 'a.ndjson')).mtime, b: statSync(join(store, 'b.ndjson')).mtime };
+    const old = {
+      a: statSync(join(store, 'a.ndjson')).mtime,
+      b: statSync(join(store, 'b.ndjson')).mtime,
+    };
     await buildIncrementally({ flags: { store, out }, now: NOW });
     writeStore(store, 'a.ndjson', scan(0, T, 6));
     writeStore(store, 'b.ndjson', scan(1, T, 7));
@@ -260,7 +274,10 @@ describe('a build that did not finish', () => {
     }).catch((e: unknown) => e);
     expect(stopped).toMatchObject({ message: 'killed' });
     expect(
-      readFileSync(join(out, `api/v1/repositories/${encodeURIComponent(url(0))}/badges/MAINTENANCE`), 'utf8'),
+      readFileSync(
+        join(out, `api/v1/repositories/${encodeURIComponent(url(0))}/badges/MAINTENANCE`),
+        'utf8',
+      ),
     ).toContain('"value":6');
     // `cp -p` of the old files: the same bytes, sizes and mtimes the old state records.
     writeFileSync(join(store, 'a.ndjson'), v1.a);
@@ -289,7 +306,10 @@ function siteWithConfig(name: string): {
   const thresholds = readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8');
   writeFileSync(join(root, 'thresholds.yaml'), thresholds);
   const config = (extra: string) =>
-    writeFileSync(join(root, 'site.yaml'), `shape: A\nthresholds: { A: thresholds.yaml }\n${extra}`);
+    writeFileSync(
+      join(root, 'site.yaml'),
+      `shape: A\nthresholds: { A: thresholds.yaml }\n${extra}`,
+    );
   config('');
   return { root, store, thresholds, config };
 }
@@ -334,7 +354,9 @@ describe('--prune removes site-wide files the build no longer produces', () => {
     // The REUSED badge and the DEPENDENTS rule it alone uses, removed.
     writeFileSync(
       join(root, 'thresholds.yaml'),
-      thresholds.replace(/  - id: DEPENDENTS[\s\S]*?(?=badges:)/, '').replace(/  - id: REUSED[\s\S]*$/, ''),
+      thresholds
+        .replace(/  - id: DEPENDENTS[\s\S]*?(?=badges:)/, '')
+        .replace(/  - id: REUSED[\s\S]*$/, ''),
     );
     await build(out, true);
     expect(existsSync(join(out, 'badges/REUSED'))).toBe(false);
@@ -350,9 +372,9 @@ describe('--prune removes site-wide files the build no longer produces', () => {
     // A file of the operator's beside the site stays.
     writeFileSync(join(out, 'CNAME'), 'badges.example.org\n');
     await build(out, true);
-    expect([...published(readTree(out)).keys()].filter((k) => !k.startsWith('api/v1/repositories/'))).toEqual([
-      'CNAME',
-    ]);
+    expect(
+      [...published(readTree(out)).keys()].filter((k) => !k.startsWith('api/v1/repositories/')),
+    ).toEqual(['CNAME']);
     // No folder the pages lived in is left behind, empty.
     expect(readdirSync(out).sort()).toEqual(['.badgepress', 'CNAME', 'api']);
     rmSync(join(out, 'CNAME'));
@@ -365,7 +387,17 @@ describe('plan counts what build then writes', () => {
     const { root, store, thresholds, config } = siteWithConfig('plan');
     for (let i = 0; i < 4; i++) writeStore(store, `r${i}.ndjson`, scan(i, T, i + 2));
     const out = join(root, 'out');
-    const flags = ['--config', join(root, 'site.yaml'), '--store', store, '--out', out, '--now', String(NOW), '--json'];
+    const flags = [
+      '--config',
+      join(root, 'site.yaml'),
+      '--store',
+      store,
+      '--out',
+      out,
+      '--now',
+      String(NOW),
+      '--json',
+    ];
     const compare = async (what: string) => {
       const plan = JSON.parse((await runCommand(['plan', ...flags])).stdout) as {
         added: number;
@@ -378,7 +410,10 @@ describe('plan counts what build then writes', () => {
         removed: number;
         unchanged: number;
       };
-      expect({ written: plan.added + plan.changed, removed: plan.removed, unchanged: plan.unchanged }, what).toEqual({
+      expect(
+        { written: plan.added + plan.changed, removed: plan.removed, unchanged: plan.unchanged },
+        what,
+      ).toEqual({
         written: built.written,
         removed: built.removed,
         unchanged: built.unchanged,

@@ -37,16 +37,26 @@ afterAll(async () => {
   await peer?.stop();
 });
 
-const flags = () => ({ store, out: 's3://site/pub/', 's3-endpoint': proxy.endpoint, 's3-path-style': true });
+const flags = () => ({
+  store,
+  out: 's3://site/pub/',
+  's3-endpoint': proxy.endpoint,
+  's3-path-style': true,
+});
 // Every build holds the output's lease (.badgepress/lease.json, after a probe that the store
 // honours conditional writes): those requests are not the site's.
-const take = () => requests.splice(0).filter((r) => !/\/\.badgepress\/(lease|conditional-writes-probe)/.test(r.path));
+const take = () =>
+  requests
+    .splice(0)
+    .filter((r) => !/\/\.badgepress\/(lease|conditional-writes-probe)/.test(r.path));
 const lists = (rs: typeof requests) =>
   rs
     .filter((r) => r.method === 'GET' && /[?&]list-type=2/.test(r.path))
     .map((r) => /prefix=([^&]*)/.exec(r.path)?.[1] ?? '');
 const puts = (rs: typeof requests) =>
-  rs.filter((r) => r.method === 'PUT').map((r) => r.path.replace(/^\/site\/pub\//, '').replace(/\?.*/, ''));
+  rs
+    .filter((r) => r.method === 'PUT')
+    .map((r) => r.path.replace(/^\/site\/pub\//, '').replace(/\?.*/, ''));
 
 describe('incremental builds on S3', () => {
   it('unchanged: no PUT of the site, no listing of it; one new scan: that repository listed and written alone', async () => {
@@ -85,7 +95,9 @@ describe('incremental builds on S3', () => {
     expect(written[0]).toBe('.badgepress/state/1/0.pending.json');
     expect(written.at(-1)).toBe('.badgepress/state/1/0.json');
     expect(
-      written.slice(1, -1).every((k) => k.startsWith(`api/v1/repositories/${encodeURIComponent(repositoryUrl(3))}/`)),
+      written
+        .slice(1, -1)
+        .every((k) => k.startsWith(`api/v1/repositories/${encodeURIComponent(repositoryUrl(3))}/`)),
     ).toBe(true);
     expect(written.length - 2).toBe(one.summary.written);
     expect(rs1.at(-1)).toMatchObject({ method: 'POST', path: '/site/?delete=' });
@@ -95,7 +107,8 @@ describe('incremental builds on S3', () => {
     await buildIncrementally({ flags: flags(), now: NOW });
     addScan(5, 2);
     const enc = encodeURIComponent(repositoryUrl(5));
-    proxy.deny = (method, path) => method === 'PUT' && decodeURIComponent(path).includes(`${enc}/index.json`);
+    proxy.deny = (method, path) =>
+      method === 'PUT' && decodeURIComponent(path).includes(`${enc}/index.json`);
     const failed = await buildIncrementally({ flags: flags(), now: NOW }).catch((e: unknown) => e);
     proxy.deny = undefined;
     expect(failed).toBeInstanceOf(PublishError);
@@ -114,7 +127,9 @@ describe('the state on S3', () => {
     const key = 'edited/.badgepress/state/1/0.json';
     const client = peer.client();
     const text = (await peer.objects('site', key)).get('')!.body.toString('utf8');
-    await client.send(new PutObjectCommand({ Bucket: 'site', Key: key, Body: text.replace('"r",', '"r", ') }));
+    await client.send(
+      new PutObjectCommand({ Bucket: 'site', Key: key, Body: text.replace('"r",', '"r", ') }),
+    );
     const warnings: string[] = [];
     const again = await buildIncrementally({ flags: out, now: NOW, warn: (m) => warnings.push(m) });
     client.destroy();
@@ -155,10 +170,15 @@ describe('the state on S3', () => {
   });
 
   it('a state larger than a part goes up in parts (one object in the end) and reads back line for line', async () => {
-    const st = new S3StateKeeper(peer.client(proxy.endpoint), parseS3Location('s3://site/parts/')!, 5 * 1024 * 1024);
+    const st = new S3StateKeeper(
+      peer.client(proxy.endpoint),
+      parseS3Location('s3://site/parts/')!,
+      5 * 1024 * 1024,
+    );
     const lines = Array.from(
       { length: 150_000 },
-      (_, i) => `${JSON.stringify(['r', `https://example.org/r${i}`, i, 0, 0, null, null, null, null])}\n`,
+      (_, i) =>
+        `${JSON.stringify(['r', `https://example.org/r${i}`, i, 0, 0, null, null, null, null])}\n`,
     );
     take();
     await st.write('.badgepress/state/1/0.json', lines);

@@ -2,7 +2,15 @@
 // (for site-wide pages) is carried for skipped repositories, a foreign or torn state file is
 // ignored (a full build, never an error), and --force reads nothing of the state. The state's
 // JSON lines, the summary lines kept on disk, and a shard's summaries split into parts.
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIncrementally } from './helpers/incremental.ts';
@@ -67,8 +75,13 @@ describe('build state', () => {
     const s = store();
     const out = join(dir, 'out-torn');
     await buildIncrementally({ flags: { store: s, out }, now: NOW });
-    expect((await buildIncrementally({ flags: { store: s, out }, now: NOW })).summary.reused).toBe(3);
-    expect((await buildIncrementally({ flags: { store: s, out }, now: NOW, force: true })).summary.reused).toBe(0);
+    expect((await buildIncrementally({ flags: { store: s, out }, now: NOW })).summary.reused).toBe(
+      3,
+    );
+    expect(
+      (await buildIncrementally({ flags: { store: s, out }, now: NOW, force: true })).summary
+        .reused,
+    ).toBe(0);
     writeFileSync(join(out, '.badgepress/state/1/0.json'), '{"format":1,"files":[["x"');
     const torn = await buildIncrementally({ flags: { store: s, out }, now: NOW });
     expect(torn.summary).toMatchObject({ reused: 0, repositories: 3, written: 0 });
@@ -119,7 +132,11 @@ describe('state as JSON lines (format 5)', () => {
     try {
       // Read back compactly (compact-state.ts): compared as maps.
       const read = (await readState(text.split('\n'), summaries))!;
-      expect({ ...read, files: new Map(read.files), repositories: new Map(read.repositories) }).toEqual(state);
+      expect({
+        ...read,
+        files: new Map(read.files),
+        repositories: new Map(read.repositories),
+      }).toEqual(state);
       expect(new Map(summaries)).toEqual(lines);
     } finally {
       summaries.file.close();
@@ -130,7 +147,9 @@ describe('state as JSON lines (format 5)', () => {
     const all = serializeState(state, lines).split('\n');
     expect(await readState(all.slice(0, -2), new Map())).toBeUndefined();
     expect(await readState([...all.slice(0, 2), ...all.slice(3)], new Map())).toBeUndefined();
-    expect(await readState([all[0]!.replace('"format":5', '"format":3'), ...all.slice(1)], new Map())).toBeUndefined();
+    expect(
+      await readState([all[0]!.replace('"format":5', '"format":3'), ...all.slice(1)], new Map()),
+    ).toBeUndefined();
     expect(await readState(['{"format":3,"files":[]}'], new Map())).toBeUndefined();
   });
 });
@@ -167,7 +186,9 @@ describe('a state file that cannot be written', () => {
     function* many(): Generator<string> {
       for (let i = 0; i < 8; i++) yield line;
     }
-    await expect(writeLines(join(dir, 'no-such-folder', 'state.json.tmp'), many())).rejects.toMatchObject({
+    await expect(
+      writeLines(join(dir, 'no-such-folder', 'state.json.tmp'), many()),
+    ).rejects.toMatchObject({
       code: 'ENOENT',
     });
   });
@@ -198,19 +219,25 @@ describe('summary lines on disk', () => {
 
   it('a shard’s summaries continue in numbered parts past SUMMARY_PART_LINES; parts beyond a build’s are stale', () => {
     const n = SUMMARY_PART_LINES * 2 + 1;
-    const byUrl = new Map(Array.from({ length: n }, (_, i) => [`u${String(i).padStart(6, '0')}`, `{"i":${i}}`]));
+    const byUrl = new Map(
+      Array.from({ length: n }, (_, i) => [`u${String(i).padStart(6, '0')}`, `{"i":${i}}`]),
+    );
     const files = [...summariesFiles(sortSummaries(byUrl), 1, 4)];
     expect(files.map((f) => f.key)).toEqual([
       '.badgepress/summaries/1-of-4.ndjson',
       '.badgepress/summaries/1-of-4.2.ndjson',
       '.badgepress/summaries/1-of-4.3.ndjson',
     ]);
-    expect(files.map((f) => f.body.split('\n').length - 1)).toEqual([SUMMARY_PART_LINES, SUMMARY_PART_LINES, 1]);
+    expect(files.map((f) => f.body.split('\n').length - 1)).toEqual([
+      SUMMARY_PART_LINES,
+      SUMMARY_PART_LINES,
+      1,
+    ]);
     expect(files[2]!.body).toBe(`{"i":${n - 1}}\n`);
     // Up to one part, the bytes are those of the single file; no repository: one empty file.
-    expect([...summariesFiles(sortSummaries(new Map([['u', '{}']])), 0, 1)].map((f) => [f.key, f.body])).toEqual([
-      ['.badgepress/summaries/0-of-1.ndjson', '{}\n'],
-    ]);
+    expect(
+      [...summariesFiles(sortSummaries(new Map([['u', '{}']])), 0, 1)].map((f) => [f.key, f.body]),
+    ).toEqual([['.badgepress/summaries/0-of-1.ndjson', '{}\n']]);
     expect([...summariesFiles(sortSummaries(new Map()), 0, 1)].map((f) => f.body)).toEqual(['']);
     const listed = [
       '.badgepress/summaries/1-of-4.ndjson',

@@ -13,7 +13,8 @@ import { tempDir } from './helpers/tmp.ts';
 const dir = tempDir();
 const packaged = readFileSync(join(ROOT, 'config/badgepress.yaml'), 'utf8');
 /** The comments of a YAML text (a `#` after a space or at a line's start; "#dfb317" is a value). */
-const comments = (text: string) => text.split('\n').flatMap((l) => /(?:^|\s)(# .*)$/.exec(l)?.[1] ?? []);
+const comments = (text: string) =>
+  text.split('\n').flatMap((l) => /(?:^|\s)(# .*)$/.exec(l)?.[1] ?? []);
 
 describe('badgepress init', () => {
   it('writes the packaged settings with their comments and the thresholds of the shape; a build in DIR then reads them', () => {
@@ -24,7 +25,9 @@ describe('badgepress init', () => {
       `wrote ${join(site, 'config/badgepress.yaml')}, ${join(site, 'config/thresholds-a.yaml')} and ${join(site, 'config/repositories.txt')} (Shape A)`,
     );
     // The next step it names is the scan, of the list it wrote (comments only, as packaged).
-    expect(init.stdout).toContain(`Next: list the repositories to measure in ${join(site, 'config/repositories.txt')}`);
+    expect(init.stdout).toContain(
+      `Next: list the repositories to measure in ${join(site, 'config/repositories.txt')}`,
+    );
     expect(init.stdout).toContain(
       `run "badgepress scan --repos config/repositories.txt" and "badgepress build" in ${site}`,
     );
@@ -48,7 +51,10 @@ describe('badgepress init', () => {
       readFileSync(join(ROOT, 'config/thresholds-a.yaml'), 'utf8'),
     );
 
-    copyFileSync(join(ROOT, 'examples/store/acme-widget.ndjson'), join(site, 'store/acme-widget.ndjson'));
+    copyFileSync(
+      join(ROOT, 'examples/store/acme-widget.ndjson'),
+      join(site, 'store/acme-widget.ndjson'),
+    );
     const build = runCli(['build', '--now', '1764000000'], { cwd: site });
     expect(build.code, build.stderr).toBe(0);
     expect(build.stdout).toMatch(
@@ -76,13 +82,19 @@ describe('badgepress init', () => {
     );
     expect(readFileSync(join(site, 'config/badgepress.yaml'), 'utf8')).toBe('shape: B\n# mine\n');
     expect((await runCommand(['init', site, '--shape', 'B', '--force'])).code).toBe(0);
-    expect(readFileSync(join(site, 'config/badgepress.yaml'), 'utf8')).toContain('# public address');
-    expect((await runCommand(['init', site, '--shape', 'C'])).stderr).toContain('--shape "C": expected A or B');
+    expect(readFileSync(join(site, 'config/badgepress.yaml'), 'utf8')).toContain(
+      '# public address',
+    );
+    expect((await runCommand(['init', site, '--shape', 'C'])).stderr).toContain(
+      '--shape "C": expected A or B',
+    );
     // The repository list is the user's: --force keeps it.
     writeFileSync(join(site, 'config/repositories.txt'), 'https://example.org/mine\n');
     const forced = await runCommand(['init', site, '--shape', 'B', '--force']);
     expect(forced.stdout).not.toContain('repositories.txt (Shape B)');
-    expect(readFileSync(join(site, 'config/repositories.txt'), 'utf8')).toBe('https://example.org/mine\n');
+    expect(readFileSync(join(site, 'config/repositories.txt'), 'utf8')).toBe(
+      'https://example.org/mine\n',
+    );
   });
 
   it('carries a section the packaged file gains, with its comments', () => {

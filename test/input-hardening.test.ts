@@ -64,17 +64,27 @@ describe('decision patterns match in linear time (RE2)', () => {
         "ruleId: MANUAL/Project is open source\ngrantedRegex: ['^https://github\\.com/(a+)+$', '^https://codeberg\\.org/']\n",
       'store/s.ndjson': [
         line({ repositoryUrl: hostile, timestamp: 1760000000, values: { COMMITS: 7 } }),
-        line({ repositoryUrl: 'https://codeberg.org/acme/tool', timestamp: 1760000000, values: { COMMITS: 7 } }),
+        line({
+          repositoryUrl: 'https://codeberg.org/acme/tool',
+          timestamp: 1760000000,
+          values: { COMMITS: 7 },
+        }),
       ].join('\n'),
     });
     const out = join(d, 'out');
     // Backtracking needs about 2^40 steps here: hours. RE2 needs one pass over 60 characters.
-    const r = cli(['build', '--config', join(d, 'badgepress.yaml'), '--out', out, '--now', '1760000000'], 30);
+    const r = cli(
+      ['build', '--config', join(d, 'badgepress.yaml'), '--out', out, '--now', '1760000000'],
+      30,
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const explanation = (url: string) =>
       JSON.parse(
-        readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(url), 'badges/OPEN-SOURCE'), 'utf8'),
+        readFileSync(
+          join(out, 'api/v1/repositories', encodeURIComponent(url), 'badges/OPEN-SOURCE'),
+          'utf8',
+        ),
       ) as unknown;
     expect(JSON.stringify(explanation('https://codeberg.org/acme/tool'))).toContain(
       'the repository matches ^https://codeberg\\\\.org/',
@@ -160,7 +170,8 @@ describe('text too long for a JavaScript string is named as such, with the limit
       { line: 1, value: { a: 1 } },
       {
         line: 2,
-        error: 'line is 572 MiB long, more than the 512 MiB a JavaScript string can hold; a record is one line of JSON',
+        error:
+          'line is 572 MiB long, more than the 512 MiB a JavaScript string can hold; a record is one line of JSON',
       },
       { line: 3, value: { b: 2 } },
     ]);
@@ -175,7 +186,10 @@ describe('text too long for a JavaScript string is named as such, with the limit
     truncateSync(path, 66 * 2 ** 20);
     appendFileSync(path, `\n${scan('https://github.com/acme/b')}\n`);
     const { histories, issues } = await load(d);
-    expect(histories.map((h) => h.repositoryUrl)).toEqual(['https://github.com/acme/a', 'https://github.com/acme/b']);
+    expect(histories.map((h) => h.repositoryUrl)).toEqual([
+      'https://github.com/acme/a',
+      'https://github.com/acme/b',
+    ]);
     expect(issues).toEqual([
       `${path}:2: line longer than 64 MiB; split the record or shorten its evidence; record skipped`,
     ]);
@@ -196,7 +210,8 @@ describe('text too long for a JavaScript string is named as such, with the limit
 });
 
 const mkfifo = (path: string) => expect(spawnSync('mkfifo', [path]).status).toBe(0);
-const scan = (url: string, t = 10) => line({ repositoryUrl: url, timestamp: t, values: { BUS_FACTOR: 3 } });
+const scan = (url: string, t = 10) =>
+  line({ repositoryUrl: url, timestamp: t, values: { BUS_FACTOR: 3 } });
 
 describe('only regular files are read: a FIFO or device never blocks a build', () => {
   it('a store file replaced by a FIFO after listing is a named bad file; the others are built', {
@@ -249,7 +264,9 @@ describe('only regular files are read: a FIFO or device never blocks a build', (
     const { loadDecisions } = await import('../src/config/decisions.ts');
     const { loadThresholdsB } = await import('../src/config/thresholds-b.ts');
     const t = await loadThresholdsB(join(ROOT, 'examples/shape-b/thresholds-b.yaml'));
-    const err = (await loadDecisions(join(d, 'decisions'), t).catch((e: unknown) => e)) as ConfigError;
+    const err = (await loadDecisions(join(d, 'decisions'), t).catch(
+      (e: unknown) => e,
+    )) as ConfigError;
     expect(err).toBeInstanceOf(ConfigError);
     expect(err.problems).toEqual([
       `${join(d, 'decisions', 'din.yaml')}: is a FIFO (named pipe), not a regular file; only regular files are read`,
@@ -292,7 +309,12 @@ describe('a store file that cannot be read is named with its real cause and skip
     expect(
       JSON.parse(
         readFileSync(
-          join(out, 'api/v1/repositories', encodeURIComponent('https://github.com/acme/ok'), 'index.json'),
+          join(
+            out,
+            'api/v1/repositories',
+            encodeURIComponent('https://github.com/acme/ok'),
+            'index.json',
+          ),
           'utf8',
         ),
       ),
@@ -356,7 +378,9 @@ describe('what is published: repository URLs', () => {
     expect(summary.repositories).toBe(1);
     const tree = readTree(out);
     const books = encodeURIComponent('https://xn--bcher-kva.example/acme/books');
-    expect(JSON.parse(tree.get(`api/v1/repositories/${books}/index.json`)!.toString())).toMatchObject({
+    expect(
+      JSON.parse(tree.get(`api/v1/repositories/${books}/index.json`)!.toString()),
+    ).toMatchObject({
       repositoryUrl: 'https://xn--bcher-kva.example/acme/books',
       timestamps: [10, 20, 30],
     });
@@ -370,7 +394,11 @@ describe('what is published: repository URLs', () => {
   it('repositoryUrlSchemes: widens the schemes a site accepts (git:// built), and is checked', async () => {
     const d = store();
     writeFileSync(join(d, 'site.yaml'), 'repositoryUrlSchemes: [https, git]\n');
-    const { issues, summary } = await buildSite({ store: d, out: join(d, 'out'), config: join(d, 'site.yaml') });
+    const { issues, summary } = await buildSite({
+      store: d,
+      out: join(d, 'out'),
+      config: join(d, 'site.yaml'),
+    });
     expect(issues.filter((i) => i.message.includes('scheme')).map((i) => i.where)).toEqual([
       `${join(d, 'a.ndjson')}:3`,
       `${join(d, 'a.ndjson')}:4`,
@@ -385,19 +413,33 @@ describe('what is published: repository URLs', () => {
 
 describe('what is published: addresses from the config', () => {
   it.each([
-    ["baseUrl: 'https://\"><script>alert(1)</script>'", 'baseUrl', 'must be an absolute http(s) URL'],
+    [
+      "baseUrl: 'https://\"><script>alert(1)</script>'",
+      'baseUrl',
+      'must be an absolute http(s) URL',
+    ],
     ['baseUrl: https://badges.example.org/"><script>', 'baseUrl', 'holds characters a URI may not'],
     ['baseUrl: https://user:pw@badges.example.org', 'baseUrl', 'must not hold credentials'],
-    ["tool:\n  informationUri: 'https://x.org/\"><script>'", 'tool.informationUri', 'holds characters a URI may not'],
+    [
+      "tool:\n  informationUri: 'https://x.org/\"><script>'",
+      'tool.informationUri',
+      'holds characters a URI may not',
+    ],
     ['tool:\n  informationUri: https://x.org/a b', 'tool.informationUri', 'must match pattern'],
-    ['tool:\n  informationUri: https://%zz/', 'tool.informationUri', 'must be an absolute http(s) URL'],
+    [
+      'tool:\n  informationUri: https://%zz/',
+      'tool.informationUri',
+      'must be an absolute http(s) URL',
+    ],
   ])('%s is a config error with file:line', async (yaml, path, message) => {
     const d = folder({ 'site.yaml': `store: .\n${yaml}\n` });
     const err = (await loadSettings(join(d, 'site.yaml')).catch((e: unknown) => e)) as ConfigError;
     expect(err).toBeInstanceOf(ConfigError);
     expect(err.problems).toEqual([
       expect.stringMatching(
-        new RegExp(`^${join(d, 'site.yaml')}:\\d+ ${path.replace('.', '\\.')}: .*${message.replace(/[()]/g, '\\$&')}`),
+        new RegExp(
+          `^${join(d, 'site.yaml')}:\\d+ ${path.replace('.', '\\.')}: .*${message.replace(/[()]/g, '\\$&')}`,
+        ),
       ),
     ]);
   });
@@ -407,7 +449,9 @@ describe('what is published: addresses from the config', () => {
       'site.yaml':
         'store: .\nbaseUrl: https://badges.example.org/sub/\ntool:\n  informationUri: https://example.org/tool?x=1#y\n',
     });
-    await expect(loadSettings(join(d, 'site.yaml'), { baseUrl: 'https://x.org/"><script>' })).rejects.toThrow(
+    await expect(
+      loadSettings(join(d, 'site.yaml'), { baseUrl: 'https://x.org/"><script>' }),
+    ).rejects.toThrow(
       /--base-url "https:\/\/x\.org\/\\"><script>": holds characters a URI may not/,
     );
     const settings = await loadSettings(join(d, 'site.yaml'));

@@ -14,8 +14,15 @@ function printed(max: number, count: number): string {
 
 describe('the load problems printed', () => {
   it('shows the first ones and counts the rest, the noun in number and the digits grouped', () => {
-    expect(printed(1, 2)).toBe('error: s.ndjson:1: bad; record skipped\n… and 1 more problem not shown\n');
-    expect(printed(1, 1202).split('\n').slice(1)).toEqual(['… and 1,201 more problems not shown', '']);
-    expect(printed(2, 2)).toBe('error: s.ndjson:1: bad; record skipped\nerror: s.ndjson:2: bad; record skipped\n');
+    expect(printed(1, 2)).toBe(
+      'error: s.ndjson:1: bad; record skipped\n… and 1 more problem not shown\n',
+    );
+    expect(printed(1, 1202).split('\n').slice(1)).toEqual([
+      '… and 1,201 more problems not shown',
+      '',
+    ]);
+    expect(printed(2, 2)).toBe(
+      'error: s.ndjson:1: bad; record skipped\nerror: s.ndjson:2: bad; record skipped\n',
+    );
   });
 });

@@ -14,13 +14,32 @@ generateStore({ repos: 40, scans: 3, out: store, seed: 7 });
 
 describe('summaries', () => {
   it('--json prints one JSON line with the error and exit code when a run fails (2 and 4)', async () => {
-    const bad = runCli(['build', '--store', store, '--out', join(dir, 'json-fail'), '--shard', '5/2', '--json']);
+    const bad = runCli([
+      'build',
+      '--store',
+      store,
+      '--out',
+      join(dir, 'json-fail'),
+      '--shard',
+      '5/2',
+      '--json',
+    ]);
     expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stdout)).toEqual({ error: expect.stringMatching(/^--shard "5\/2": /), exitCode: 2 });
+    expect(JSON.parse(bad.stdout)).toEqual({
+      error: expect.stringMatching(/^--shard "5\/2": /),
+      exitCode: 2,
+    });
     // an output that cannot be written (a file stands where a directory must go): 4
     const blocker = join(dir, 'json-fail-file');
     writeFileSync(blocker, 'not a directory');
-    const io = await runCommand(['build', '--store', store, '--out', join(blocker, 'site'), '--json']);
+    const io = await runCommand([
+      'build',
+      '--store',
+      store,
+      '--out',
+      join(blocker, 'site'),
+      '--json',
+    ]);
     expect(io.code).toBe(4);
     expect(io.stdout.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(io.stdout)).toEqual({
@@ -57,11 +76,26 @@ describe('summaries', () => {
   });
 
   it('--json prints one machine-readable summary and no progress line when piped', () => {
-    const r = runCli(['build', '--store', store, '--out', join(dir, 'json-out'), '--now', '1763600000', '--json']);
+    const r = runCli([
+      'build',
+      '--store',
+      store,
+      '--out',
+      join(dir, 'json-out'),
+      '--now',
+      '1763600000',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ repositories: 40, scans: 120, skipped: 0, exitCode: 0, shard: null });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      repositories: 40,
+      scans: 120,
+      skipped: 0,
+      exitCode: 0,
+      shard: null,
+    });
     expect(r.stderr).not.toMatch(/\r|scans\/s/);
   });
 });

@@ -8,7 +8,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectorySink } from '../src/publish/dir-sink.ts';
 import { S3Sink } from '../src/publish/s3-sink.ts';
@@ -29,18 +34,26 @@ const CONTENDERS = 4;
 const unix = () => Math.floor(Date.now() / 1000);
 /** A lease its holder stopped renewing long ago. */
 const staleLease = () =>
-  JSON.stringify({ host: 'gone', pid: 1, token: 'stale', acquiredAt: unix() - 900, expiresAt: unix() - 300 });
+  JSON.stringify({
+    host: 'gone',
+    pid: 1,
+    token: 'stale',
+    acquiredAt: unix() - 900,
+    expiresAt: unix() - 300,
+  });
 
 /**
  * A store that notes every call of one contender with its time and answer, so a trial with
  * other than one holder says what each contender read and wrote, and when.
  */
 function traced(slot: LeaseSlot, name: string, log: string[], t0: number): LeaseSlot {
-  const note = (what: string) => log.push(`${(performance.now() - t0).toFixed(1)} ms ${name} ${what}`);
+  const note = (what: string) =>
+    log.push(`${(performance.now() - t0).toFixed(1)} ms ${name} ${what}`);
   const token = (text: string | undefined) =>
     text === undefined
       ? 'none'
-      : (/"token": ?"([^"]*)"/.exec(text)?.[1] ?? `unparsable ${JSON.stringify(text.slice(0, 40))}`);
+      : (/"token": ?"([^"]*)"/.exec(text)?.[1] ??
+        `unparsable ${JSON.stringify(text.slice(0, 40))}`);
   return {
     where: slot.where,
     read: async () => {
@@ -78,16 +91,23 @@ async function race(
     await prepare(trial);
     const log: string[] = [];
     const t0 = performance.now();
-    const results = await Promise.allSettled(slots().map((s, i) => acquireLease(traced(s, `#${i}`, log, t0))));
+    const results = await Promise.allSettled(
+      slots().map((s, i) => acquireLease(traced(s, `#${i}`, log, t0))),
+    );
     const held = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     const refusals = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
     for (const e of refusals) if (!(e instanceof LeaseHeldError)) throw e;
     const stored = await storedToken();
     if (held.length !== 1 || stored !== held[0]!.record.token) {
       const holders = held
-        .map((l) => `${l.record.token} (acquired ${l.record.acquiredAt}, expires ${l.record.expiresAt})`)
+        .map(
+          (l) =>
+            `${l.record.token} (acquired ${l.record.acquiredAt}, expires ${l.record.expiresAt})`,
+        )
         .join(', ');
-      bad.push(`trial ${trial}: ${held.length} holders [${holders}], stored token ${stored}\n  ${log.join('\n  ')}`);
+      bad.push(
+        `trial ${trial}: ${held.length} holders [${holders}], stored token ${stored}\n  ${log.join('\n  ')}`,
+      );
     }
     await Promise.all(held.map((l: Lease) => l.release()));
   }
@@ -97,7 +117,8 @@ async function race(
 describe('the lease on a directory under racing builds', () => {
   it('exactly one of four takes a free lease, and exactly one takes over a stale one, in every trial', async () => {
     const out = join(dir, 'race');
-    const slots = () => Array.from({ length: CONTENDERS }, () => new DirectorySink(out).leaseSlot(leaseKey()));
+    const slots = () =>
+      Array.from({ length: CONTENDERS }, () => new DirectorySink(out).leaseSlot(leaseKey()));
     const token = async () =>
       (await slots()[0]!.read()) ? JSON.parse((await slots()[0]!.read())!.text).token : undefined;
     const free = await race(
@@ -133,7 +154,12 @@ describe('the lease on a directory under builds racing in processes of their own
     const contenders = Array.from({ length: 3 }, () =>
       spawn(
         process.execPath,
-        [fileURLToPath(new URL('./helpers/lease-contender.mjs', import.meta.url)), out, control, String(TRIALS)],
+        [
+          fileURLToPath(new URL('./helpers/lease-contender.mjs', import.meta.url)),
+          out,
+          control,
+          String(TRIALS),
+        ],
         {
           stdio: ['ignore', 'ignore', 'inherit'],
         },
@@ -144,7 +170,8 @@ describe('the lease on a directory under builds racing in processes of their own
     const files = (suffix: string) => readdirSync(control).filter((n) => n.endsWith(suffix));
     const waitFor = async (done: () => boolean) => {
       for (const started = Date.now(); !done(); await new Promise((ok) => setTimeout(ok, 2))) {
-        if (Date.now() - started > 20_000) throw new Error('the contender processes stopped answering');
+        if (Date.now() - started > 20_000)
+          throw new Error('the contender processes stopped answering');
       }
     };
     const bad: string[] = [];
@@ -152,13 +179,17 @@ describe('the lease on a directory under builds racing in processes of their own
       rmSync(join(out, '.badgepress'), { recursive: true, force: true });
       expect(await slot.create(staleLease())).toBe(true);
       writeFileSync(join(control, `go-${trial}`), '');
-      await waitFor(() => files('').filter((n) => n.startsWith(`${trial}-`) && !n.endsWith('.done')).length === 3);
+      await waitFor(
+        () =>
+          files('').filter((n) => n.startsWith(`${trial}-`) && !n.endsWith('.done')).length === 3,
+      );
       const tokens = readdirSync(control)
         .filter((n) => n.startsWith(`${trial}-`) && !n.endsWith('.done'))
         .map((n) => readFileSync(join(control, n), 'utf8'))
         .filter((t) => t !== 'refused');
       const stored = JSON.parse((await slot.read())!.text).token;
-      if (tokens.length !== 1 || tokens[0] !== stored) bad.push(`trial ${trial}: ${tokens.length} holders`);
+      if (tokens.length !== 1 || tokens[0] !== stored)
+        bad.push(`trial ${trial}: ${tokens.length} holders`);
       writeFileSync(join(control, `release-${trial}`), '');
       await waitFor(() => files('.done').filter((n) => n.startsWith(`${trial}-`)).length === 3);
     }
@@ -178,7 +209,8 @@ describe('the lease on S3 under racing builds', () => {
     client?.destroy();
     await peer?.stop();
   });
-  const sinkOn = (endpoint: string, prefix: string) => new S3Sink(peer.client(endpoint), { bucket: 'race', prefix });
+  const sinkOn = (endpoint: string, prefix: string) =>
+    new S3Sink(peer.client(endpoint), { bucket: 'race', prefix });
   const Key = `r/${leaseKey()}`;
 
   it('a peer that honours If-None-Match and If-Match: exactly one of four takes a free lease or a stale one, in every trial', async () => {
@@ -187,7 +219,9 @@ describe('the lease on S3 under racing builds', () => {
     const token = async () => {
       try {
         return JSON.parse(
-          await (await client.send(new GetObjectCommand({ Bucket: 'race', Key }))).Body!.transformToString(),
+          await (
+            await client.send(new GetObjectCommand({ Bucket: 'race', Key }))
+          ).Body!.transformToString(),
         ).token as string;
       } catch {
         return undefined;
@@ -203,7 +237,8 @@ describe('the lease on S3 under racing builds', () => {
     const stale = await race(
       30,
       slots,
-      async () => void (await client.send(new PutObjectCommand({ Bucket: 'race', Key, Body: staleLease() }))),
+      async () =>
+        void (await client.send(new PutObjectCommand({ Bucket: 'race', Key, Body: staleLease() }))),
       token,
     );
     expect(stale).toEqual([]);
@@ -214,7 +249,10 @@ describe('the lease on S3 under racing builds', () => {
     const proxy = await startFaultProxy(peer.port);
     let first = true;
     proxy.loseAnswer = (method, path) =>
-      method === 'PUT' && path.includes('lossy/.badgepress/lease.json') && first && !(first = false);
+      method === 'PUT' &&
+      path.includes('lossy/.badgepress/lease.json') &&
+      first &&
+      !(first = false);
     const retrying = new S3Client({
       endpoint: proxy.endpoint,
       region: 'us-east-1',
@@ -225,7 +263,9 @@ describe('the lease on S3 under racing builds', () => {
     const sink = new S3Sink(retrying, { bucket: 'race', prefix: 'lossy/' });
     const held = await acquireLease(sink.leaseSlot(leaseKey()));
     expect(proxy.injected['lost-answer']).toBe(1);
-    const stored = JSON.parse((await peer.objects('race', 'lossy/')).get(leaseKey())!.body.toString());
+    const stored = JSON.parse(
+      (await peer.objects('race', 'lossy/')).get(leaseKey())!.body.toString(),
+    );
     expect(stored.token).toBe(held.record.token);
     await held.release();
     expect((await peer.objects('race', 'lossy/')).has(leaseKey())).toBe(false);

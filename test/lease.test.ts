@@ -60,13 +60,16 @@ function storedLease(out: string, key = leaseKey()): LeaseRecord | undefined {
 /** Waits until `done` holds, checking every 50 ms; fails after 10 s (a hang guard, not a timing check). */
 async function until(done: () => boolean): Promise<void> {
   for (const started = Date.now(); !done(); await new Promise((ok) => setTimeout(ok, 50))) {
-    if (Date.now() - started > 10_000) throw new Error('timed out waiting for the lease to be renewed');
+    if (Date.now() - started > 10_000)
+      throw new Error('timed out waiting for the lease to be renewed');
   }
 }
 
 /** The pid of a process that has ended. */
 function deadPid(): number {
-  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
   return Number(r.stdout);
 }
 
@@ -79,7 +82,10 @@ describe('the build lease on a directory', () => {
     expect(r.stderr).toMatch(
       /being built by another badgepress build \(host builder-7, pid 4242, since .*lapses at .*\).*--wait SECONDS.*\.badgepress\/lease /,
     );
-    expect(JSON.parse(r.stdout)).toMatchObject({ exitCode: 5, holder: { host: 'builder-7', pid: 4242 } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      exitCode: 5,
+      holder: { host: 'builder-7', pid: 4242 },
+    });
     expect(existsSync(join(out, 'api'))).toBe(false);
     expect(storedLease(out)?.token).toBe('other'); // left alone
   });
@@ -109,7 +115,9 @@ describe('the build lease on a directory', () => {
       writeLease(out, text);
       const r = await runCommand(['build', '--store', small, '--out', out, '--now', NOW]);
       expect(r.code, `${name}: ${r.stderr}`).toBe(5);
-      expect(r.stderr, name).toMatch(/it renews its lease while it runs, and the lease lapses at \S+ if it stops/);
+      expect(r.stderr, name).toMatch(
+        /it renews its lease while it runs, and the lease lapses at \S+ if it stops/,
+      );
       expect(existsSync(join(out, 'api')), name).toBe(false);
     }
   });
@@ -117,8 +125,14 @@ describe('the build lease on a directory', () => {
   it('shards hold their own leases: a held shard 0 does not stop shard 1', async () => {
     const out = join(dir, 'shards');
     writeLease(out, lease({ host: 'builder-7' }), leaseKey({ index: 0, count: 2 }));
-    expect((await runCommand(['build', '--store', small, '--out', out, '--now', NOW, '--shard', '0/2'])).code).toBe(5);
-    expect((await runCommand(['build', '--store', small, '--out', out, '--now', NOW, '--shard', '1/2'])).code).toBe(0);
+    expect(
+      (await runCommand(['build', '--store', small, '--out', out, '--now', NOW, '--shard', '0/2']))
+        .code,
+    ).toBe(5);
+    expect(
+      (await runCommand(['build', '--store', small, '--out', out, '--now', NOW, '--shard', '1/2']))
+        .code,
+    ).toBe(0);
   });
 
   it('two builds at once: the second exits 5 while the first runs, or waits with --wait; the tree equals one build', async () => {
@@ -126,7 +140,9 @@ describe('the build lease on a directory', () => {
     // Large enough that the first build still holds its lease when the second looks (1,000+ files).
     generateStore({ repos: 40, scans: 4, out: store, seed: 9 });
     const clean = join(dir, 'clean');
-    expect((await runCommand(['build', '--store', store, '--out', clean, '--now', NOW])).code).toBe(0);
+    expect((await runCommand(['build', '--store', store, '--out', clean, '--now', NOW])).code).toBe(
+      0,
+    );
     const out = join(dir, 'race');
     let firstDone = false;
     const first = runCliAsync(['build', '--store', store, '--out', out, '--now', NOW]).then(
@@ -137,7 +153,18 @@ describe('the build lease on a directory', () => {
     const second = await runCommand(['build', '--store', small, '--out', out, '--now', NOW]);
     expect(second.code).toBe(5);
     expect(second.stderr).toContain(`pid ${storedLease(out)!.pid}`);
-    const waiting = runCliAsync(['build', '--store', store, '--out', out, '--now', NOW, '--wait', '120', '--json']);
+    const waiting = runCliAsync([
+      'build',
+      '--store',
+      store,
+      '--out',
+      out,
+      '--now',
+      NOW,
+      '--wait',
+      '120',
+      '--json',
+    ]);
     expect((await first).code).toBe(0);
     const waited = await waiting;
     expect(waited.code, waited.stderr).toBe(0);
@@ -158,7 +185,9 @@ describe('the build lease on a directory', () => {
       phase: 'latest',
     } as const;
     // While held, the leased sink writes.
-    expect(await leasedSink(new DirectorySink(join(dir, 'renew-held')), held).put(file)).toBe('written');
+    expect(await leasedSink(new DirectorySink(join(dir, 'renew-held')), held).put(file)).toBe(
+      'written',
+    );
     const first = held.record.expiresAt;
     const storedExpiry = () => storedLease(out)!.expiresAt;
     // Renewals run every quarter of a second; a loaded machine may delay them, so wait (bounded).
@@ -168,7 +197,10 @@ describe('the build lease on a directory', () => {
     // holder that moved the chain on first makes it try again. Once taken, no renewal writes over it.
     const thief = new DirectorySink(out).leaseSlot(leaseKey());
     for (let taken = false; !taken; ) {
-      taken = await thief.replace(lease({ host: 'thief', token: 'stolen' }), (await thief.read())!.version);
+      taken = await thief.replace(
+        lease({ host: 'thief', token: 'stolen' }),
+        (await thief.read())!.version,
+      );
     }
     await until(() => held.lost);
     expect(lost[0]).toMatch(/could not be renewed/);
@@ -202,7 +234,11 @@ describe('the renewal window, on a clock of the test’s own', () => {
       // The holder crashes: no more renewals; its lease stays, naming this host and our own pid.
       vi.clearAllTimers();
       const renewedAt = clock;
-      expect(storedLease(out)).toMatchObject({ host: hostname(), pid: process.pid, token: holder.record.token });
+      expect(storedLease(out)).toMatchObject({
+        host: hostname(),
+        pid: process.pid,
+        token: holder.record.token,
+      });
       clock = renewedAt + 59;
       await expect(acquireLease(slot(), { now })).rejects.toBeInstanceOf(LeaseHeldError);
       clock = renewedAt + 60;
@@ -269,7 +305,10 @@ describe('the build lease on S3', () => {
         ifMatch: expect.stringMatching(/^"0+"$/),
       }),
     ]);
-    expect(puts[3]).toMatchObject({ path: expect.stringContaining('a/.badgepress/lease.json'), ifNoneMatch: '*' });
+    expect(puts[3]).toMatchObject({
+      path: expect.stringContaining('a/.badgepress/lease.json'),
+      ifNoneMatch: '*',
+    });
     expect(seen.some((s) => s.method === 'DELETE')).toBe(true);
     expect((await peer.objects('leased', 'a/')).has(leaseKey())).toBe(false);
 
@@ -283,7 +322,9 @@ describe('the build lease on S3', () => {
     );
     const held = await runCommand(args('b'), { env: peer.env });
     expect(held.code).toBe(5);
-    expect(held.stderr).toMatch(/host builder-9, pid 99.*s3:\/\/leased\/b\/\.badgepress\/lease\.json/s);
+    expect(held.stderr).toMatch(
+      /host builder-9, pid 99.*s3:\/\/leased\/b\/\.badgepress\/lease\.json/s,
+    );
     expect([...(await peer.objects('leased', 'b/')).keys()]).toEqual([
       '.badgepress/conditional-writes-probe',
       leaseKey(),
@@ -297,7 +338,9 @@ describe('the build lease on S3', () => {
         Body: lease({ host: 'builder-9', expiresAt: unix() - 5 }),
       }),
     );
-    const stale = await client.send(new GetObjectCommand({ Bucket: 'leased', Key: 'b/.badgepress/lease.json' }));
+    const stale = await client.send(
+      new GetObjectCommand({ Bucket: 'leased', Key: 'b/.badgepress/lease.json' }),
+    );
     seen.length = 0;
     const taken = await runCommand(args('b'), { env: peer.env });
     expect(taken.code, taken.stderr).toBe(0);
@@ -351,7 +394,9 @@ describe('the build lease on an S3 store that ignores conditional writes', () =>
     expect(refused.stderr).toMatch(
       /s3:\/\/lax\/site\/\.badgepress\/lease\.json: the store ignores conditional writes .*cannot keep two builds .*apart.*s3\.conditionalWrites: unsupported-accept-risk/,
     );
-    expect([...(await peer.objects('lax', 'site/')).keys()]).toEqual(['.badgepress/conditional-writes-probe']);
+    expect([...(await peer.objects('lax', 'site/')).keys()]).toEqual([
+      '.badgepress/conditional-writes-probe',
+    ]);
 
     const config = join(dir, 'lax.yaml');
     writeFileSync(config, 's3:\n  conditionalWrites: unsupported-accept-risk\n');
@@ -367,15 +412,21 @@ describe('the build lease on an S3 store that ignores conditional writes', () =>
 describe('--prune after builds killed with changed input', () => {
   it('removes the empty per-time directories a killed build made', async () => {
     const out = join(dir, 'prune');
-    expect((await runCommand(['build', '--store', small, '--out', out, '--now', NOW])).code).toBe(0);
+    expect((await runCommand(['build', '--store', small, '--out', out, '--now', NOW])).code).toBe(
+      0,
+    );
     const repos = join(out, 'api/v1/repositories');
     const repo = join(repos, readdirSync(repos)[0]!);
     // What a build killed between mkdir and its first write leaves for a time no store holds now.
     mkdirSync(join(repo, 'at/1700000000/badges'), { recursive: true });
     mkdirSync(join(repo, 'at/1700000001/expired/badges'), { recursive: true });
-    expect((await runCommand(['build', '--store', small, '--out', out, '--now', NOW])).code).toBe(0);
+    expect((await runCommand(['build', '--store', small, '--out', out, '--now', NOW])).code).toBe(
+      0,
+    );
     expect(existsSync(join(repo, 'at/1700000000'))).toBe(true); // only --prune removes
-    expect((await runCommand(['build', '--store', small, '--out', out, '--now', NOW, '--prune'])).code).toBe(0);
+    expect(
+      (await runCommand(['build', '--store', small, '--out', out, '--now', NOW, '--prune'])).code,
+    ).toBe(0);
     expect(readdirSync(join(repo, 'at')).filter((t) => t.startsWith('17000000'))).toEqual([]);
     expect(readTree(out).size).toBeGreaterThan(0);
   });

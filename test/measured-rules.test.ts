@@ -55,9 +55,19 @@ describe('the table of measured rules', () => {
   it('lists every rule scan measures, by source, kind and window', () => {
     expect(MEASURED_RULES.map((r) => r.id)).toEqual(IDS);
     expect(GIT_RULE_IDS).toEqual(['BUS_FACTOR', 'COMMITS', 'RELEASES', 'SECURITY_POLICY']);
-    expect(FORGE_RULE_IDS).toEqual(['CI_PIPELINE', 'DEPENDENTS', 'ISSUE_REACTION_TIME', 'PACKAGES']);
+    expect(FORGE_RULE_IDS).toEqual([
+      'CI_PIPELINE',
+      'DEPENDENTS',
+      'ISSUE_REACTION_TIME',
+      'PACKAGES',
+    ]);
     // A forge's API answers these, in the order its measurer lists them.
-    expect(ruleIdsOf('forge')).toEqual(['ISSUE_REACTION_TIME', 'CI_PIPELINE', 'RELEASES', 'PACKAGES']);
+    expect(ruleIdsOf('forge')).toEqual([
+      'ISSUE_REACTION_TIME',
+      'CI_PIPELINE',
+      'RELEASES',
+      'PACKAGES',
+    ]);
     expect(eventRuleIds()).toEqual(['CI_PIPELINE', 'COMMITS', 'PACKAGES', 'RELEASES']);
     expect(measuredRuleIds({ dependents: false })).toEqual([
       'BUS_FACTOR',
@@ -98,7 +108,9 @@ describe('the table of measured rules', () => {
     // 2026-11-25 and 2026-10-03, 00:00 UTC.
     const [E, committedAt] = [1795564800, 1790985600];
     const place = { branch: 'main', commit: '0123456789abcdef0123', committedAt };
-    expect(RULE.commits.evidence.measured({ months: 12, to: E, commits: 1, byBots: 2, place })).toBe(
+    expect(
+      RULE.commits.evidence.measured({ months: 12, to: E, commits: 1, byBots: 2, place }),
+    ).toBe(
       '1 non-merge commit in the 12 months to 2026-11-25, reachable from main at 0123456789ab (2026-10-03); 2 commits by bots left out',
     );
     expect(
@@ -129,13 +141,27 @@ describe('the table of measured rules', () => {
     expect(RULE.ciPipeline.evidence.measured({ ...one, system: 'GitHub Actions', runs: 1 })).toBe(
       'GitHub Actions: 1 run that succeeded or failed in the 1 month to 2026-11-25',
     );
-    expect(RULE.ciPipeline.evidence.measured({ ...many, system: 'GitLab CI/CD', runs: 12345 })).toBe(
-      'GitLab CI/CD: 12,345 runs that succeeded or failed in the 12 months to 2026-11-25',
-    );
-    expect(RULE.issueReactionTime.evidence.measured({ ...many, issues: 1, unanswered: 1, unreadable: 1 })).toBe(
+    expect(
+      RULE.ciPipeline.evidence.measured({ ...many, system: 'GitLab CI/CD', runs: 12345 }),
+    ).toBe('GitLab CI/CD: 12,345 runs that succeeded or failed in the 12 months to 2026-11-25');
+    expect(
+      RULE.issueReactionTime.evidence.measured({
+        ...many,
+        issues: 1,
+        unanswered: 1,
+        unreadable: 1,
+      }),
+    ).toBe(
       "Mean first maintainer reaction over 1 issue opened in the 12 months to 2026-11-25; 1 without a maintainer's reaction, counted with their age; 1 issue or reaction with a date that does not read left out",
     );
-    expect(RULE.issueReactionTime.evidence.measured({ ...many, issues: 2500, unanswered: 1200, unreadable: 3 })).toBe(
+    expect(
+      RULE.issueReactionTime.evidence.measured({
+        ...many,
+        issues: 2500,
+        unanswered: 1200,
+        unreadable: 3,
+      }),
+    ).toBe(
       "Mean first maintainer reaction over 2,500 issues opened in the 12 months to 2026-11-25; 1,200 without a maintainer's reaction, counted with their age; 3 issues or reactions with a date that does not read left out",
     );
     expect(RULE.releases.evidence.forge({ ...many, releases: 1 })).toBe(
@@ -150,17 +176,20 @@ describe('the table of measured rules', () => {
     expect(RULE.packages.evidence.measured({ ...many, versions: 1000 })).toBe(
       '1,000 package versions first published in the 12 months to 2026-11-25',
     );
-    expect(RULE.dependents.evidence.measured({ index: 'deps.dev', dependents: 1, packages: 1 })).toBe(
-      'deps.dev: 1 dependent of 1 package published from this repository',
-    );
-    expect(RULE.dependents.evidence.measured({ index: 'ecosyste.ms', dependents: 48210, packages: 2 })).toBe(
-      'ecosyste.ms: 48,210 dependents of 2 packages published from this repository',
-    );
+    expect(
+      RULE.dependents.evidence.measured({ index: 'deps.dev', dependents: 1, packages: 1 }),
+    ).toBe('deps.dev: 1 dependent of 1 package published from this repository');
+    expect(
+      RULE.dependents.evidence.measured({ index: 'ecosyste.ms', dependents: 48210, packages: 2 }),
+    ).toBe('ecosyste.ms: 48,210 dependents of 2 packages published from this repository');
   });
 
   it("docs/development.md's worked example is the code as it is", () => {
     const doc = readFileSync(join(ROOT, 'docs/development.md'), 'utf8');
-    const section = doc.slice(doc.indexOf('## Adding a measured rule'), doc.indexOf('## Commands and the package'));
+    const section = doc.slice(
+      doc.indexOf('## Adding a measured rule'),
+      doc.indexOf('## Commands and the package'),
+    );
     const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
     expect(blocks).toHaveLength(2);
     const code = ['src/model/measured-rules.ts', 'src/measure/git/rules.ts'].map((f) =>

@@ -42,8 +42,21 @@ describe('the build summary', () => {
     );
     expect(first.stderr).toMatch(/zz-bad\.ndjson:1: .*; record skipped\n/);
 
-    const again = await runCommand(['build', '--store', s, '--out', out, '--now', '1764000000', '--json']);
-    const summary = JSON.parse(again.stdout) as { written: number; unchanged: number; sitePagesKept: boolean };
+    const again = await runCommand([
+      'build',
+      '--store',
+      s,
+      '--out',
+      out,
+      '--now',
+      '1764000000',
+      '--json',
+    ]);
+    const summary = JSON.parse(again.stdout) as {
+      written: number;
+      unchanged: number;
+      sitePagesKept: boolean;
+    };
     // The repository's files are unchanged; the site-wide pages were left as they were.
     expect(summary).toMatchObject({ written: 0, sitePagesKept: true });
     expect(summary.unchanged).toBeLessThan(files);
@@ -52,7 +65,16 @@ describe('the build summary', () => {
       `0 files written, ${summary.unchanged} unchanged (site-wide pages left as they were, not counted), 1 record skipped`,
     );
     // --force compares every file, the site-wide pages too: the count is the first build's.
-    const forced = await runCommand(['build', '--store', s, '--out', out, '--now', '1764000000', '--force']);
+    const forced = await runCommand([
+      'build',
+      '--store',
+      s,
+      '--out',
+      out,
+      '--now',
+      '1764000000',
+      '--force',
+    ]);
     expect(forced.stdout).toContain(`0 files written, ${files} unchanged, 1 record skipped`);
   });
 
@@ -66,9 +88,13 @@ describe('the build summary', () => {
       '--strict',
     ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/zz-bad\.ndjson:1: timestamp must be an integer number of Unix seconds\n/);
+    expect(r.stderr).toMatch(
+      /zz-bad\.ndjson:1: timestamp must be an integer number of Unix seconds\n/,
+    );
     expect(r.stderr).not.toMatch(/skipped/);
-    expect(r.stderr).toContain('1 bad record and --strict: nothing written; fix it or drop --strict');
+    expect(r.stderr).toContain(
+      '1 bad record and --strict: nothing written; fix it or drop --strict',
+    );
   });
 
   it('under --strict a warning alone is no bad record: said once (by the check), and the site is built', async () => {
@@ -81,12 +107,25 @@ describe('the build summary', () => {
     writeFileSync(join(s, 'zz-warning.ndjson'), `${JSON.stringify(record)}\n`);
     utimesSync(join(s, 'zz-warning.ndjson'), 1_700_000_000, 1_700_000_000);
     const out = join(dir, 'strict-warning-out');
-    const r = await runCommand(['build', '--store', s, '--out', out, '--strict', '--now', '1764000000']);
+    const r = await runCommand([
+      'build',
+      '--store',
+      s,
+      '--out',
+      out,
+      '--strict',
+      '--now',
+      '1764000000',
+    ]);
     expect(r.code).toBe(0);
     expect(
-      r.stderr.match(/^warning: \S*zz-warning\.ndjson:1: rule "NOT_A_RULE" is not defined by the active thresholds/gm),
+      r.stderr.match(
+        /^warning: \S*zz-warning\.ndjson:1: rule "NOT_A_RULE" is not defined by the active thresholds/gm,
+      ),
     ).toHaveLength(1);
-    expect(r.stdout).toMatch(/^badgepress: 1 repository, 6 scans, \d+ files written, 0 unchanged, 0 records skipped/);
+    expect(r.stdout).toMatch(
+      /^badgepress: 1 repository, 6 scans, \d+ files written, 0 unchanged, 0 records skipped/,
+    );
     expect(siteFiles(out)).toBeGreaterThan(0);
   });
 });
@@ -97,6 +136,7 @@ describe('build --help', () => {
     expect(r.code).toBe(0);
     const flags = [...BUILD_USAGE.matchAll(/\[(--[a-z0-9-]+)/g)].map((m) => m[1]!);
     expect(flags.length).toBeGreaterThan(10);
-    for (const flag of flags) expect(r.stdout, flag).toMatch(new RegExp(`^  ${flag}(?: \\S+)? {2,}\\S`, 'm'));
+    for (const flag of flags)
+      expect(r.stdout, flag).toMatch(new RegExp(`^  ${flag}(?: \\S+)? {2,}\\S`, 'm'));
   });
 });

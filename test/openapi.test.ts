@@ -9,10 +9,14 @@ import { ROOT, spawnChecked } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 function redoclyLint(file: string): { code: number; output: string } {
-  const r = spawnChecked(join(ROOT, 'node_modules/.bin/redocly'), ['lint', file, '--format', 'stylish'], {
-    timeout: 120_000,
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  });
+  const r = spawnChecked(
+    join(ROOT, 'node_modules/.bin/redocly'),
+    ['lint', file, '--format', 'stylish'],
+    {
+      timeout: 120_000,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
+  );
   return { code: r.status ?? -1, output: `${r.stdout}${r.stderr}` };
 }
 
@@ -31,8 +35,14 @@ describe('OpenAPI description', () => {
     expect(r.code).toBe(0);
   });
 
-  it("a deployment's document passes too, with its server, badge ids, styles and files", { timeout: 120_000 }, () => {
-    const doc = openapiDocument({ ...site, styles: [...site.styles] }, ['MAINTENANCE', 'SECURITY'], openapiTemplate());
+  it("a deployment's document passes too, with its server, badge ids, styles and files", {
+    timeout: 120_000,
+  }, () => {
+    const doc = openapiDocument(
+      { ...site, styles: [...site.styles] },
+      ['MAINTENANCE', 'SECURITY'],
+      openapiTemplate(),
+    );
     expect(doc.servers).toEqual([{ url: 'https://badges.example' }]);
     expect(doc.components.schemas.BadgeId.enum).toEqual(['MAINTENANCE', 'SECURITY']);
     expect(doc.components.schemas.BadgeStyle.enum).toEqual(['flat', 'social']);
@@ -46,7 +56,9 @@ describe('OpenAPI description', () => {
 
   it('lint can fail: a broken reference is an error', { timeout: 120_000 }, () => {
     const doc = openapiDocument({ ...site, styles: ['flat'] }, ['X'], openapiTemplate());
-    doc.paths['/api/v1/repositories/{repositoryUrl}/sarif'].get.responses['200'].content['application/json'].schema = {
+    doc.paths['/api/v1/repositories/{repositoryUrl}/sarif'].get.responses['200'].content[
+      'application/json'
+    ].schema = {
       $ref: '#/components/schemas/Missing',
     };
     const file = join(tempDir('openapi-bad-'), 'openapi.json');

@@ -23,12 +23,20 @@ let tarball = '';
 let packed: string[] = [];
 
 function npx(args: string[]) {
-  return spawnChecked('npx', ['badgepress', ...args], { cwd: app, env: childEnv(), timeout: 120_000 });
+  return spawnChecked('npx', ['badgepress', ...args], {
+    cwd: app,
+    env: childEnv(),
+    timeout: 120_000,
+  });
 }
 
 /** What `npx badgepress` resolves to there, without npm's own start (about a second of CPU). */
 function installed(args: string[], cwd = app) {
-  return spawnChecked(join(app, 'node_modules/.bin/badgepress'), args, { cwd, env: childEnv(), timeout: 120_000 });
+  return spawnChecked(join(app, 'node_modules/.bin/badgepress'), args, {
+    cwd,
+    env: childEnv(),
+    timeout: 120_000,
+  });
 }
 
 beforeAll(() => {
@@ -39,11 +47,15 @@ beforeAll(() => {
   mkdirSync(join(checkout, 'examples/store/.badgepress/scan-lease'), { recursive: true });
   writeFileSync(join(checkout, 'examples/store/.badgepress/scan-lease/1.json'), '');
   const pack = JSON.parse(
-    execFileSync('npm', ['run', '--silent', 'pack', '--', '--json', '--pack-destination', work, ...NPM_FLAGS], {
-      cwd: checkout,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
+    execFileSync(
+      'npm',
+      ['run', '--silent', 'pack', '--', '--json', '--pack-destination', work, ...NPM_FLAGS],
+      {
+        cwd: checkout,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
   ) as Array<{
     filename: string;
     files: Array<{ path: string }>;
@@ -88,7 +100,9 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
   it("init writes a config of one's own from the packaged one, which a build there reads", () => {
     const init = installed(['init', 'mine']);
     expect(init.status, init.stderr).toBe(0);
-    cpSync(join(app, 'node_modules/badgepress/examples/store'), join(app, 'mine/store'), { recursive: true });
+    cpSync(join(app, 'node_modules/badgepress/examples/store'), join(app, 'mine/store'), {
+      recursive: true,
+    });
     const build = installed(['build', '--now', '1764000000'], join(app, 'mine'));
     expect(build.status, build.stderr).toBe(0);
     expect(build.stdout).toMatch(
@@ -97,7 +111,9 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
   });
 
   it("ships a package.json without the checkout's scripts, and the licence and where the project lives", () => {
-    const installedPkg = JSON.parse(readFileSync(join(app, 'node_modules/badgepress/package.json'), 'utf8'));
+    const installedPkg = JSON.parse(
+      readFileSync(join(app, 'node_modules/badgepress/package.json'), 'utf8'),
+    );
     // Every script of the checkout uses src/, test/ or scripts/, which are not shipped.
     expect(installedPkg.scripts).toBeUndefined();
     expect(installedPkg.devDependencies).toBeUndefined();
@@ -114,7 +130,9 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
   });
 
   it('--version and --help answer', () => {
-    expect(npx(['--version']).stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    expect(npx(['--version']).stdout.trim()).toBe(
+      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
+    );
     expect(installed(['--help'])).toMatchObject({
       status: 0,
       stdout: expect.stringContaining('usage: badgepress <command>'),
@@ -123,7 +141,15 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
 
   it('builds both shapes with the packaged configs and serves the site over a socket', async () => {
     const pkg = join(app, 'node_modules/badgepress');
-    const a = npx(['build', '--config', join(pkg, 'config/badgepress.yaml'), '--out', 'site', '--now', '1764000000']);
+    const a = npx([
+      'build',
+      '--config',
+      join(pkg, 'config/badgepress.yaml'),
+      '--out',
+      'site',
+      '--now',
+      '1764000000',
+    ]);
     expect(a.status, a.stderr).toBe(0);
     expect(a.stdout).toMatch(/4 repositories, 12 scans/);
     const b = installed([
@@ -138,11 +164,15 @@ describe('npm pack → npm install <tarball> → npx badgepress', () => {
     expect(b.status, b.stderr).toBe(0);
     expect(existsSync(join(app, 'site-b/api/v1/repositories'))).toBe(true);
 
-    const serving = await startServeChild('npx', ['badgepress', 'serve', '--dir', 'site', '--port', '0'], {
-      cwd: app,
-      env: childEnv(),
-      detached: true,
-    });
+    const serving = await startServeChild(
+      'npx',
+      ['badgepress', 'serve', '--dir', 'site', '--port', '0'],
+      {
+        cwd: app,
+        env: childEnv(),
+        detached: true,
+      },
+    );
     try {
       const repo = `${serving.url}/api/v1/repositories/${encodeURIComponent('https://github.com/acme/widget')}`;
       const badge = await fetch(`${repo}/badges/MAINTENANCE.svg`);

@@ -28,7 +28,12 @@ async function evaluations(): Promise<{
       JSON.stringify({
         repositoryUrl: url,
         timestamp: 1_760_000_000 + i * 86_400 * 7,
-        values: { ISSUE_REACTION_TIME: i + r, BUS_FACTOR: 2 * i + r, SECURITY_POLICY: i > 0, DEPENDENTS: 10 * i },
+        values: {
+          ISSUE_REACTION_TIME: i + r,
+          BUS_FACTOR: 2 * i + r,
+          SECURITY_POLICY: i > 0,
+          DEPENDENTS: 10 * i,
+        },
       }),
     ),
   );
@@ -52,7 +57,8 @@ describe('repository pages with parts drawn once per build', () => {
     const { ctx, byUrl } = await evaluations();
     const quoted = byUrl.get(QUOTED)!;
     const plain = byUrl.get(PLAIN)!;
-    const bodies = (ev: RepositoryEvaluation) => repositoryPageFiles(ctx, ev.history, ev).map((f) => f.body);
+    const bodies = (ev: RepositoryEvaluation) =>
+      repositoryPageFiles(ctx, ev.history, ev).map((f) => f.body);
     const quotedFirst = bodies(quoted);
     const plainAfter = bodies(plain);
     const quotedAgain = bodies(quoted);

@@ -18,7 +18,15 @@ describe('page content types', () => {
     expect(pageContentType('repositories/x/feed.atom')).toBe(XML_TYPE);
     expect(pageContentType('favicon.svg')).toBe(SVG_TYPE);
     expect(pageContentType('search.json')).toBe(JSON_TYPE);
-    expect(Object.keys(PAGE_TYPES).sort()).toEqual(['atom', 'css', 'html', 'js', 'svg', 'txt', 'xml']);
+    expect(Object.keys(PAGE_TYPES).sort()).toEqual([
+      'atom',
+      'css',
+      'html',
+      'js',
+      'svg',
+      'txt',
+      'xml',
+    ]);
   });
 
   for (const [name, config] of [
@@ -27,7 +35,10 @@ describe('page content types', () => {
   ] as const) {
     it(`every page a build publishes (${name}) goes out with the type the resolver answers it with`, async () => {
       const out = tempDir();
-      const resolved = await resolveConfig(config, { out, ...(config ? {} : { store: 'examples/store' }) });
+      const resolved = await resolveConfig(config, {
+        out,
+        ...(config ? {} : { store: 'examples/store' }),
+      });
       const types = new Map<string, string>();
       class RecordingSink extends DirectorySink {
         override put(file: PublishFile) {
@@ -45,7 +56,9 @@ describe('page content types', () => {
         report: () => {},
         pages: pages!,
       });
-      const pageKeys = [...types.keys()].filter((k) => !k.startsWith('api/') && !k.startsWith('.badgepress/'));
+      const pageKeys = [...types.keys()].filter(
+        (k) => !k.startsWith('api/') && !k.startsWith('.badgepress/'),
+      );
       expect(pageKeys.length).toBeGreaterThan(10);
       const extensions = new Set(pageKeys.map((k) => k.slice(k.lastIndexOf('.') + 1)));
       expect([...extensions].sort()).toEqual(

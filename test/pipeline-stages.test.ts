@@ -15,7 +15,14 @@ const T1 = 1_760_000_000;
 const T2 = T1 + 10 * DAY;
 
 function scan(timestamp: number, values: ScanRecord['values']): ScanRecord {
-  return { kind: 'scan', repositoryUrl: URL_A, timestamp, values, evidence: {}, source: `test:${timestamp}` };
+  return {
+    kind: 'scan',
+    repositoryUrl: URL_A,
+    timestamp,
+    values,
+    evidence: {},
+    source: `test:${timestamp}`,
+  };
 }
 
 const history: RepositoryHistory = {
@@ -31,10 +38,18 @@ async function shapeA(expireAfterDays: number | null) {
   return loadShape(config);
 }
 
-function keyOf(f: { scope: string; resource: Resource | { kind: 'index' }; scanTimestamp?: number }): string {
+function keyOf(f: {
+  scope: string;
+  resource: Resource | { kind: 'index' };
+  scanTimestamp?: number;
+}): string {
   if (f.resource.kind === 'index') return indexKey(history.encoded);
   if (f.scope === 'latest') return latestKey(history.encoded, f.resource);
-  return (f.scope === 'expired-scan' ? expiredAtKey : atKey)(history.encoded, f.scanTimestamp!, f.resource);
+  return (f.scope === 'expired-scan' ? expiredAtKey : atKey)(
+    history.encoded,
+    f.scanTimestamp!,
+    f.resource,
+  );
 }
 
 describe('evaluate step', () => {
@@ -53,7 +68,10 @@ describe('evaluate step', () => {
     const { evaluator } = await shapeA(30);
     const fresh = evaluator.evaluate(history, T2 + DAY);
     expect(fresh.expireAfterSeconds).toBe(30 * DAY);
-    expect(fresh.expired!.map((x) => x.badges.every((b) => b.status === 'expired'))).toEqual([true, true]);
+    expect(fresh.expired!.map((x) => x.badges.every((b) => b.status === 'expired'))).toEqual([
+      true,
+      true,
+    ]);
     expect(fresh.scans.some((x) => x.badges.some((b) => b.status === 'expired'))).toBe(false);
     expect(fresh.latest).toBe(fresh.scans[1]);
     const stale = evaluator.evaluate(history, T2 + 31 * DAY);
@@ -62,7 +80,9 @@ describe('evaluate step', () => {
   });
 
   it('Shape B: latest is the newest scan (grants apply as of the scan, not now)', async () => {
-    const { evaluator } = loadShape(await resolveConfig(join(ROOT, 'examples/shape-b/badgepress.yaml')));
+    const { evaluator } = loadShape(
+      await resolveConfig(join(ROOT, 'examples/shape-b/badgepress.yaml')),
+    );
     const e = evaluator.evaluate(history, T2 + 400 * DAY);
     expect(e.shape).toBe('B');
     expect(e.latest).toBe(e.scans[1]);
@@ -73,7 +93,9 @@ describe('render step', () => {
   it('every OutputFile says which repository, resource, scope and scan it holds, matching its key', async () => {
     const { evaluator, renderer } = await shapeA(30);
     const files = renderer.render(evaluator.evaluate(history, T2 + 31 * DAY));
-    expect(new Set(files.map((f) => f.scope))).toEqual(new Set(['scan', 'expired-scan', 'index', 'latest']));
+    expect(new Set(files.map((f) => f.scope))).toEqual(
+      new Set(['scan', 'expired-scan', 'index', 'latest']),
+    );
     for (const f of files) {
       expect(f.repositoryUrl).toBe(URL_A);
       expect(f.key).toBe(keyOf(f));
@@ -88,10 +110,9 @@ describe('render step', () => {
 
   it('a renderer refuses an evaluation of the other shape', async () => {
     const { renderer } = await shapeA(null);
-    const b = loadShape(await resolveConfig(join(ROOT, 'examples/shape-b/badgepress.yaml'))).evaluator.evaluate(
-      history,
-      T2,
-    );
+    const b = loadShape(
+      await resolveConfig(join(ROOT, 'examples/shape-b/badgepress.yaml')),
+    ).evaluator.evaluate(history, T2);
     expect(() => renderer.render(b)).toThrow(/Shape A renderer was handed a Shape B evaluation/);
   });
 });

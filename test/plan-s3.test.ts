@@ -49,7 +49,8 @@ async function objectGets(action: () => Promise<unknown>): Promise<string[]> {
     const [pathname, query = ''] = path.split('?');
     // The build state (one object, read by every plan) is not site: only site objects count.
     const key = decodeURIComponent(pathname!).replace(/^\/plan\/site\//, '');
-    if (method === 'GET' && !/(^|&)list-type=/.test(query) && !key.startsWith('.badgepress/')) keys.push(key);
+    if (method === 'GET' && !/(^|&)list-type=/.test(query) && !key.startsWith('.badgepress/'))
+      keys.push(key);
   };
   try {
     await action();
@@ -68,7 +69,9 @@ describe('badgepress plan over S3', () => {
 
     let same: Awaited<ReturnType<typeof run>> | undefined;
     // --force: every file compared, the site-wide pages too (the state would leave them out, as a build does).
-    expect(await objectGets(async () => (same = await run(['plan', ...s3Args(), '--json', '--force'])))).toEqual([]);
+    expect(
+      await objectGets(async () => (same = await run(['plan', ...s3Args(), '--json', '--force']))),
+    ).toEqual([]);
     expect(same!.code, same!.stderr).toBe(0);
     // The same site in directories, built as the CLI builds (pages and openapi.json included).
     const buildSite = async (o: { out: string; config?: string }) =>
@@ -110,7 +113,9 @@ describe('badgepress plan over S3', () => {
 
     let changed: Awaited<ReturnType<typeof run>> | undefined;
     expect(
-      await objectGets(async () => (changed = await run(['plan', '--config', config, ...s3Args(), '--json']))),
+      await objectGets(
+        async () => (changed = await run(['plan', '--config', config, ...s3Args(), '--json'])),
+      ),
     ).toEqual(changedExplanations);
     expect(changed!.code, changed!.stderr).toBe(3);
     const plan = JSON.parse(changed!.stdout);
@@ -122,7 +127,8 @@ describe('badgepress plan over S3', () => {
       unchanged: after.size - differing.length,
       resendsUnchanged: false,
     });
-    const status = (t: Map<string, Buffer>, k: string) => JSON.parse(t.get(k)!.toString()).badgeStatus;
+    const status = (t: Map<string, Buffer>, k: string) =>
+      JSON.parse(t.get(k)!.toString()).badgeStatus;
     const flips = changedExplanations.filter((k) => status(before, k) !== status(after, k));
     expect(flips.length).toBeGreaterThan(0);
     expect(

@@ -21,14 +21,18 @@ describe('badgepress plan', () => {
   it('reports status transitions and file counts, writes nothing, exits 3 on changes and 0 without', async () => {
     const out = join(dir, 'plan-site');
     // The CLI's build: pages, site-wide pages and openapi.json too, all of which plan counts.
-    expect((await runCommand(['build', '--store', store, '--out', out, '--now', '1763600000'])).code).toBe(0);
+    expect(
+      (await runCommand(['build', '--store', store, '--out', out, '--now', '1763600000'])).code,
+    ).toBe(0);
     const before = readTree(out);
     // --force: every file compared (the state would leave the site-wide pages out, as a build does).
     const same = runCli(['plan', '--store', store, '--out', out, '--now', '1763600000', '--force']);
     expect(same.code).toBe(0);
     expect(same.stdout).toMatch(/no badge changes status/);
     expect(same.stdout).toMatch(
-      new RegExp(`files: 0 to add, 0 to change, 0 to remove \\(with --prune\\), ${before.size} unchanged`),
+      new RegExp(
+        `files: 0 to add, 0 to change, 0 to remove \\(with --prune\\), ${before.size} unchanged`,
+      ),
     );
 
     const config = thresholdsVariant(
@@ -53,7 +57,19 @@ describe('badgepress plan', () => {
     // What actually changes, from a real build into a copy.
     const truth = join(dir, 'plan-truth');
     expect(
-      (await runCommand(['build', '--config', config, '--store', store, '--out', truth, '--now', '1763600000'])).code,
+      (
+        await runCommand([
+          'build',
+          '--config',
+          config,
+          '--store',
+          store,
+          '--out',
+          truth,
+          '--now',
+          '1763600000',
+        ])
+      ).code,
     ).toBe(0);
     const after = readTree(truth);
     const changed = [...after.keys()].filter((k) => !after.get(k)!.equals(before.get(k)!));
@@ -64,11 +80,16 @@ describe('badgepress plan', () => {
     const perTime = api.filter((k) => /^api\/v1\/repositories\/[^/]+\/at\//.test(k)).length;
     expect(perTime).toBeGreaterThan(0);
     expect(plan.cachedUrls).toEqual({ latest: api.length - perTime, perTime, maxAge: 300 });
-    const status = (t: Map<string, Buffer>, k: string) => JSON.parse(t.get(k)!.toString()).badgeStatus;
-    const flips = changed.filter((k) => /\/at\/\d+\/badges\/REUSED$/.test(k) && status(before, k) !== status(after, k));
+    const status = (t: Map<string, Buffer>, k: string) =>
+      JSON.parse(t.get(k)!.toString()).badgeStatus;
+    const flips = changed.filter(
+      (k) => /\/at\/\d+\/badges\/REUSED$/.test(k) && status(before, k) !== status(after, k),
+    );
     expect(flips.length).toBeGreaterThan(0);
     const latestFlips = changed.filter(
-      (k) => /^api\/v1\/repositories\/[^/]+\/badges\/REUSED$/.test(k) && status(before, k) !== status(after, k),
+      (k) =>
+        /^api\/v1\/repositories\/[^/]+\/badges\/REUSED$/.test(k) &&
+        status(before, k) !== status(after, k),
     );
     expect(latestFlips.length).toBeGreaterThan(0);
     expect(plan.transitions).toEqual([
@@ -91,7 +112,17 @@ describe('badgepress plan', () => {
       },
     ]);
     expect(readTree(out)).toEqual(before);
-    const text = await runCommand(['plan', '--config', config, '--store', store, '--out', out, '--now', '1763600000']);
+    const text = await runCommand([
+      'plan',
+      '--config',
+      config,
+      '--store',
+      store,
+      '--out',
+      out,
+      '--now',
+      '1763600000',
+    ]);
     expect(text.stdout).toContain(
       `cached answers: ${api.length - perTime} latest URLs and ${perTime} per-time URLs (with the ?timestamp= requests that redirect there) change; caches serve the new ones within 300 s (cache.latestMaxAge), nothing to invalidate`,
     );
@@ -104,7 +135,9 @@ describe('badgepress plan', () => {
 
   it('shows badges that become expired in the latest files, labelled latest, in text and --json', async () => {
     const out = join(dir, 'plan-expiry-site');
-    expect((await runCommand(['build', '--store', exStore, '--out', out, '--now', String(TS)])).code).toBe(0);
+    expect(
+      (await runCommand(['build', '--store', exStore, '--out', out, '--now', String(TS)])).code,
+    ).toBe(0);
     const later = String(TS + 2 * 86400);
     const json = await runCommand([
       'plan',
@@ -130,27 +163,65 @@ describe('badgepress plan', () => {
       examples: ['https://github.com/acme/aging'],
     });
     expect(
-      plan.transitions.every((t: { to: string; scope: string }) => t.to === 'expired' && t.scope === 'latest'),
+      plan.transitions.every(
+        (t: { to: string; scope: string }) => t.to === 'expired' && t.scope === 'latest',
+      ),
     ).toBe(true);
     // The expired variants of each scan are new files, not transitions.
     expect(plan.added).toBeGreaterThan(0);
-    const text = await runCommand(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later]);
+    const text = await runCommand([
+      'plan',
+      '--config',
+      expiryConfig,
+      '--store',
+      exStore,
+      '--out',
+      out,
+      '--now',
+      later,
+    ]);
     expect(text.stdout).toMatch(
       /MAINTENANCE\n  gold → expired: 1 repository \(latest; e\.g\. https:\/\/github\.com\/acme\/aging\)/,
     );
     // Once built, the same plan sees nothing to do.
     expect(
-      (await runCommand(['build', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later])).code,
+      (
+        await runCommand([
+          'build',
+          '--config',
+          expiryConfig,
+          '--store',
+          exStore,
+          '--out',
+          out,
+          '--now',
+          later,
+        ])
+      ).code,
     ).toBe(0);
     expect(
-      (await runCommand(['plan', '--config', expiryConfig, '--store', exStore, '--out', out, '--now', later])).code,
+      (
+        await runCommand([
+          'plan',
+          '--config',
+          expiryConfig,
+          '--store',
+          exStore,
+          '--out',
+          out,
+          '--now',
+          later,
+        ])
+      ).code,
     ).toBe(0);
   });
 
   it('counts the files --prune would remove, exactly those build --prune then removes', async () => {
     const out = join(dir, 'plan-prune-site');
     // The CLI's build: the human site and api/v1/openapi.json too, so the second writes nothing.
-    expect((await runCommand(['build', '--store', store, '--out', out, '--now', '1763600000'])).code).toBe(0);
+    expect(
+      (await runCommand(['build', '--store', store, '--out', out, '--now', '1763600000'])).code,
+    ).toBe(0);
     const known = [...readTree(out).keys()]
       .find((k) => k.startsWith('api/v1/repositories/'))!
       .split('/')
@@ -158,7 +229,16 @@ describe('badgepress plan', () => {
       .join('/');
     writeFileSync(join(out, known, 'badges', 'GONE'), '{}');
     writeFileSync(join(out, known, 'badges', 'GONE.svg'), '<svg/>');
-    const r = await runCommand(['plan', '--store', store, '--out', out, '--now', '1763600000', '--json']);
+    const r = await runCommand([
+      'plan',
+      '--store',
+      store,
+      '--out',
+      out,
+      '--now',
+      '1763600000',
+      '--json',
+    ]);
     expect(r.code).toBe(3);
     const plan = JSON.parse(r.stdout);
     expect(plan).toMatchObject({
@@ -169,7 +249,9 @@ describe('badgepress plan', () => {
     });
     const text = await runCommand(['plan', '--store', store, '--out', out, '--now', '1763600000']);
     expect(text.stdout).toContain(`2 to remove (with --prune)`);
-    expect(text.stdout).toContain(`--prune would remove e.g. ${known}/badges/GONE, ${known}/badges/GONE.svg`);
+    expect(text.stdout).toContain(
+      `--prune would remove e.g. ${known}/badges/GONE, ${known}/badges/GONE.svg`,
+    );
     const built = await runCommand([
       'build',
       '--store',
@@ -192,8 +274,17 @@ describe('badgepress plan', () => {
       `${JSON.stringify({ repositoryUrl: 'not a url', timestamp: TS, values: {} })}\n`,
     );
     const stderrOf = async (shard: string) =>
-      (await runCommand(['plan', '--store', mixed, '--out', join(dir, 'plan-unassignable-site'), '--shard', shard]))
-        .stderr;
+      (
+        await runCommand([
+          'plan',
+          '--store',
+          mixed,
+          '--out',
+          join(dir, 'plan-unassignable-site'),
+          '--shard',
+          shard,
+        ])
+      ).stderr;
     expect(await stderrOf('0/3')).toMatch(/a\.ndjson:1: .*record skipped/);
     expect(await stderrOf('1/3')).not.toMatch(/record skipped/);
     expect(await stderrOf('2/3')).not.toMatch(/record skipped/);
@@ -214,7 +305,11 @@ describe('badgepress plan', () => {
         ]),
       );
     expect(built.map((r) => r.code)).toEqual([1, 0, 0]);
-    expect(built.map((r) => /a\.ndjson:1: .*record skipped/.test(r.stderr))).toEqual([true, false, false]);
+    expect(built.map((r) => /a\.ndjson:1: .*record skipped/.test(r.stderr))).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('exits 2 on every error: a missing store, an unreadable output, bad config, bad flags', async () => {
@@ -230,9 +325,15 @@ describe('badgepress plan', () => {
     expect(badOut.code).toBe(2);
     const cfg = join(dir, 'plan-bad-cfg.yaml');
     writeFileSync(cfg, 'shape: C\n');
-    expect((await runCommand(['plan', '--config', cfg, '--store', store, '--out', out])).code).toBe(2);
-    expect((await runCommand(['plan', '--store', store, '--out', out, '--shard', '9/3'])).code).toBe(2);
+    expect((await runCommand(['plan', '--config', cfg, '--store', store, '--out', out])).code).toBe(
+      2,
+    );
+    expect(
+      (await runCommand(['plan', '--store', store, '--out', out, '--shard', '9/3'])).code,
+    ).toBe(2);
     // build: a missing store is a wrong argument (2) too
-    expect((await runCommand(['build', '--store', join(dir, 'no-such-store'), '--out', out])).code).toBe(2);
+    expect(
+      (await runCommand(['build', '--store', join(dir, 'no-such-store'), '--out', out])).code,
+    ).toBe(2);
   });
 });

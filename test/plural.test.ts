@@ -35,7 +35,9 @@ const HAND_WRITTEN: readonly RegExp[] = [
 function handWritten(source: string): string[] {
   return source
     .split('\n')
-    .flatMap((line, i) => (HAND_WRITTEN.some((r) => r.test(line)) ? [`${i + 1}: ${line.trim()}`] : []));
+    .flatMap((line, i) =>
+      HAND_WRITTEN.some((r) => r.test(line)) ? [`${i + 1}: ${line.trim()}`] : [],
+    );
 }
 
 describe('count-plus-noun has one home', () => {
@@ -65,7 +67,9 @@ describe('count-plus-noun has one home', () => {
   it('no file of src/ but src/model/plural.ts words a count and its noun by hand', () => {
     const found = sourceFiles()
       .filter((file) => file.endsWith('.ts') && file !== 'src/model/plural.ts')
-      .flatMap((file) => handWritten(readFileSync(join(ROOT, file), 'utf8')).map((line) => `${file}:${line}`));
+      .flatMap((file) =>
+        handWritten(readFileSync(join(ROOT, file), 'utf8')).map((line) => `${file}:${line}`),
+      );
     expect(found).toEqual([]);
   });
 
@@ -75,7 +79,11 @@ describe('count-plus-noun has one home', () => {
     const reExport = /export\s*(?:\*|\{[^}]*\})\s*from\s*'[./]*model\/(?:plural|calendar)\.ts'/g;
     const found = sourceFiles()
       .filter((file) => file.endsWith('.ts'))
-      .flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(reExport)].map((m) => `${file}: ${m[0]}`));
+      .flatMap((file) =>
+        [...readFileSync(join(ROOT, file), 'utf8').matchAll(reExport)].map(
+          (m) => `${file}: ${m[0]}`,
+        ),
+      );
     expect(found).toEqual([]);
   });
 });

@@ -12,7 +12,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 function schemaFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? schemaFiles(join(dir, e.name)) : e.name.endsWith('.schema.json') ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? schemaFiles(join(dir, e.name))
+      : e.name.endsWith('.schema.json')
+        ? [join(dir, e.name)]
+        : [],
   );
 }
 
@@ -26,7 +30,8 @@ function moduleExports(path: string, text: string): Record<string, unknown> {
 describe('precompiled validators', () => {
   it('every JSON schema in src/ has a validator in the code written for lib/', () => {
     const ids = schemaFiles(join(ROOT, 'src')).map(
-      (f) => [relative(ROOT, f), (JSON.parse(readFileSync(f, 'utf8')) as { $id: string }).$id] as const,
+      (f) =>
+        [relative(ROOT, f), (JSON.parse(readFileSync(f, 'utf8')) as { $id: string }).$id] as const,
     );
     expect(ids.length).toBeGreaterThanOrEqual(5);
     const exported = new Map<string, unknown>();
@@ -34,6 +39,8 @@ describe('precompiled validators', () => {
       for (const [id, fn] of Object.entries(moduleExports(path, text))) exported.set(id, fn);
     }
     for (const [file, id] of ids)
-      expect(typeof exported.get(id), `${file} (${id}) is not named in src/precompile.ts`).toBe('function');
+      expect(typeof exported.get(id), `${file} (${id}) is not named in src/precompile.ts`).toBe(
+        'function',
+      );
   });
 });

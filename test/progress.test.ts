@@ -32,7 +32,11 @@ function onTerminal(out: string, env: Record<string, string | undefined>, from =
   const cmd = [...CLI, 'build', '--store', from, '--out', join(dir, out), '--now', '1763600000']
     .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
     .join(' ');
-  const r = spawnChecked('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: childEnv(env), timeout: 60_000 });
+  const r = spawnChecked('script', ['-qec', cmd, '/dev/null'], {
+    cwd: ROOT,
+    env: childEnv(env),
+    timeout: 60_000,
+  });
   expect(r.status, r.stdout + r.stderr).toBe(0);
   return r.stdout;
 }
@@ -48,7 +52,9 @@ describe.skipIf(!hasScript)('progress on a terminal', () => {
 
   it('with one store file holding 16 repositories, counts store files, never "of 1 repositories", and shows no ETA it cannot base on anything', () => {
     const out = onTerminal('tty-single', { CI: undefined }, single);
-    expect(out).toMatch(/\r\x1b\[2K\d+ repositories, \d+ scans, \d+ site files, \d+ scans\/s, 0\/1 store files done/);
+    expect(out).toMatch(
+      /\r\x1b\[2K\d+ repositories, \d+ scans, \d+ site files, \d+ scans\/s, 0\/1 store files done/,
+    );
     expect(out).not.toMatch(/\/1 repositories|ETA/);
     expect(out).toMatch(/badgepress: 16 repositories, 16 scans/);
   });
@@ -60,15 +66,20 @@ describe.skipIf(!hasScript)('progress on a terminal', () => {
     const out = onTerminal('ci-site-yes', { CI: 'yes' }, single);
     expect(out).not.toMatch(/scans\/s|\x1b\[2K/);
     expect(out).toMatch(/badgepress: 16 repositories, 16 scans/);
-    expect(onTerminal('not-ci-false', { CI: 'false' }, single)).toMatch(/\r\x1b\[2K\d+ repositories, .* scans\/s/);
+    expect(onTerminal('not-ci-false', { CI: 'false' }, single)).toMatch(
+      /\r\x1b\[2K\d+ repositories, .* scans\/s/,
+    );
   });
 });
 
 describe('progress when piped', () => {
   it('draws nothing with CI unset and no terminal', () => {
-    const r = runCli(['build', '--store', single, '--out', join(dir, 'piped'), '--now', '1763600000'], {
-      env: { CI: undefined },
-    });
+    const r = runCli(
+      ['build', '--store', single, '--out', join(dir, 'piped'), '--now', '1763600000'],
+      {
+        env: { CI: undefined },
+      },
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).not.toMatch(PROGRESS);
     expect(r.stdout).not.toMatch(PROGRESS);
@@ -76,9 +87,16 @@ describe('progress when piped', () => {
   });
 
   it('reads CI as most tools do', () => {
-    expect([undefined, '', '0', 'false', 'FALSE', ' false '].map((CI) => isCI(CI === undefined ? {} : { CI }))).toEqual(
-      [false, false, false, false, false, false],
-    );
-    expect(['true', '1', 'yes', 'woodpecker'].map((CI) => isCI({ CI }))).toEqual([true, true, true, true]);
+    expect(
+      [undefined, '', '0', 'false', 'FALSE', ' false '].map((CI) =>
+        isCI(CI === undefined ? {} : { CI }),
+      ),
+    ).toEqual([false, false, false, false, false, false]);
+    expect(['true', '1', 'yes', 'woodpecker'].map((CI) => isCI({ CI }))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 });

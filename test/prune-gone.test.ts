@@ -21,7 +21,11 @@ generateStore({ repos: 8, scans: 2, out: pristine, seed: 11 });
 const urlOf = new Map(
   readdirSync(pristine).map((name) => [
     name,
-    (JSON.parse(readFileSync(join(pristine, name), 'utf8').split('\n')[0]!) as { repositoryUrl: string }).repositoryUrl,
+    (
+      JSON.parse(readFileSync(join(pristine, name), 'utf8').split('\n')[0]!) as {
+        repositoryUrl: string;
+      }
+    ).repositoryUrl,
   ]),
 );
 const files = [...urlOf.keys()].sort();
@@ -94,12 +98,17 @@ describe('a directory output', () => {
     expectUnlisted((k) => readFileSync(join(out, k), 'utf8'), gone.enc);
     // Its files stay, and so does the search's file of "2", a part of no other name than tool2.
     expect(gone.url).toBe('https://codeberg.org/u0/tool2');
-    const published = [...treeKeys(out).filter((k) => k.includes(`/${gone.enc}/`)), 'search/2.json'];
+    const published = [
+      ...treeKeys(out).filter((k) => k.includes(`/${gone.enc}/`)),
+      'search/2.json',
+    ];
     expect(existsSync(join(out, 'search/2.json'))).toBe(true);
     expect(published.length).toBeGreaterThan(3);
 
     const plan = JSON.parse(
-      await runCliAsync(['plan', '--store', store, '--out', out, '--json', '--now', NOW]).then((r) => r.stdout),
+      await runCliAsync(['plan', '--store', store, '--out', out, '--json', '--now', NOW]).then(
+        (r) => r.stdout,
+      ),
     ) as { removed: number };
     // plan compares API files only (pages are not rendered by plan): the API keys, the two pages and the search file.
     expect(plan.removed).toBe(published.length);
@@ -112,7 +121,9 @@ describe('a directory output', () => {
     // Only its files went.
     expect(treeKeys(out)).toEqual(before.filter((k) => !published.includes(k)));
     // The state knows it: the next --prune build removes nothing.
-    expect(await cli(['build', '--prune', '--store', store, '--out', out])).toContain(', 0 removed');
+    expect(await cli(['build', '--prune', '--store', store, '--out', out])).toContain(
+      ', 0 removed',
+    );
   }, 120_000);
 
   it('a repository that left during a build without --prune is removed by a later incremental --prune build (the state keeps it)', async () => {
@@ -122,7 +133,9 @@ describe('a directory output', () => {
     const gone = dropRepository(store, files[3]!);
     await cli(['build', '--store', store, '--out', out]);
     // The state's first line (its header) holds what left the store.
-    const state = JSON.parse(readFileSync(join(out, '.badgepress/state/1/0.json'), 'utf8').split('\n')[0]!) as {
+    const state = JSON.parse(
+      readFileSync(join(out, '.badgepress/state/1/0.json'), 'utf8').split('\n')[0]!,
+    ) as {
       gone?: string[];
     };
     expect(state.gone).toEqual([gone.url]);
@@ -153,7 +166,8 @@ describe('a directory output', () => {
   it('--shard i/n prunes only the repositories of its own shard', async () => {
     const store = freshStore('dir-shard');
     const out = join(dir, 'out-dir-shard');
-    for (const i of [0, 1]) await cli(['build', '--shard', `${i}/2`, '--store', store, '--out', out]);
+    for (const i of [0, 1])
+      await cli(['build', '--shard', `${i}/2`, '--store', store, '--out', out]);
     const byShard = [0, 1].map((i) => files.find((f) => shardOf(urlOf.get(f)!, 2) === i)!);
     const [gone0, gone1] = byShard.map((f) => dropRepository(store, f));
     // Shard 0 has no usable listing of shard 1's repositories: --force makes it list the output.
@@ -177,7 +191,13 @@ describe('an S3 output (s3rver)', () => {
   afterAll(async () => {
     await peer?.stop();
   });
-  const s3 = (prefix: string) => ['--out', `s3://site/${prefix}/`, '--s3-endpoint', peer.endpoint, '--s3-path-style'];
+  const s3 = (prefix: string) => [
+    '--out',
+    `s3://site/${prefix}/`,
+    '--s3-endpoint',
+    peer.endpoint,
+    '--s3-path-style',
+  ];
   const keysOf = async (prefix: string) => [...(await peer.objects('site', `${prefix}/`)).keys()];
 
   it('incremental and --force: --prune removes the API files and pages of a repository that left the store', async () => {

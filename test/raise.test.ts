@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import type { BooleanRuleA, NumericRuleA, RuleB } from '../src/config/types.ts';
 import type { BadgeA, CriterionA } from '../src/evaluate/shape-a.ts';
 import type { BadgeB, BadgeEntryB, CriterionB } from '../src/evaluate/shape-b.ts';
-import { needForA, needForB, raiseBadgeA, raiseBadgeB, raiseCriterionA } from '../src/render/pages/raise.ts';
+import {
+  needForA,
+  needForB,
+  raiseBadgeA,
+  raiseBadgeB,
+  raiseCriterionA,
+} from '../src/render/pages/raise.ts';
 
 const text = { description: '', help: '' };
 // More is better: 0-1 fail, 2-4 bronze, 5-9 silver, 10+ gold.
@@ -47,10 +53,16 @@ const crit = (rule: CriterionA['rule'], value: CriterionA['value'], status: Crit
 
 describe('Shape A: needForA and raiseCriterionA', () => {
   it('names the nearest band at or above the target, in more or fewer units', () => {
-    expect(needForA(crit(contributors, 3, 'bronze'), 'silver')).toBe('2 more contributors (Contributors)');
-    expect(needForA(crit(contributors, 3, 'bronze'), 'gold')).toBe('7 more contributors (Contributors)');
+    expect(needForA(crit(contributors, 3, 'bronze'), 'silver')).toBe(
+      '2 more contributors (Contributors)',
+    );
+    expect(needForA(crit(contributors, 3, 'bronze'), 'gold')).toBe(
+      '7 more contributors (Contributors)',
+    );
     // 10/3 days is in silver (its whole days, 3, are); gold ends at 2: 4/3 fewer, shown to two decimals.
-    expect(needForA(crit(reaction, 10 / 3, 'silver'), 'gold')).toBe('1.33 fewer days (Issue reaction time)');
+    expect(needForA(crit(reaction, 10 / 3, 'silver'), 'gold')).toBe(
+      '1.33 fewer days (Issue reaction time)',
+    );
   });
 
   it('is null when the criterion already holds the target, or no band can reach it', () => {
@@ -61,14 +73,19 @@ describe('Shape A: needForA and raiseCriterionA', () => {
   });
 
   it('asks for a measured value when there is none (whatever it is published as), and for presence on a boolean rule', () => {
-    const unknown = { ...crit(contributors, null, 'unknown'), cause: 'not measured: no token for github.com' };
+    const unknown = {
+      ...crit(contributors, null, 'unknown'),
+      cause: 'not measured: no token for github.com',
+    };
     expect(needForA(unknown, 'bronze')).toBe(
       'a measured value for Contributors (not measured: no token for github.com)',
     );
     expect(needForA({ ...unknown, status: 'gold' }, 'gold')).toBe(
       'a measured value for Contributors (not measured: no token for github.com)',
     );
-    expect(raiseCriterionA(unknown)).toEqual(['a scan that measures it (its value decides the status)']);
+    expect(raiseCriterionA(unknown)).toEqual([
+      'a scan that measures it (its value decides the status)',
+    ]);
     expect(needForA(crit(policy('gold'), false, 'fail'), 'silver')).toBe('Security policy present');
   });
 
@@ -77,7 +94,9 @@ describe('Shape A: needForA and raiseCriterionA', () => {
       '2 more contributors (Contributors) for silver',
       '7 more contributors (Contributors) for gold',
     ]);
-    expect(raiseCriterionA(crit(contributors, 9, 'silver'))).toEqual(['1 more contributor (Contributors) for gold']);
+    expect(raiseCriterionA(crit(contributors, 9, 'silver'))).toEqual([
+      '1 more contributor (Contributors) for gold',
+    ]);
     expect(raiseCriterionA(crit(policy('gold'), false, 'fail'))).toEqual([
       'Security policy present for bronze',
       'Security policy present for gold',
@@ -87,7 +106,8 @@ describe('Shape A: needForA and raiseCriterionA', () => {
 });
 
 describe('Shape A: raiseBadgeA', () => {
-  const badge = (status: BadgeA['status'], criteria: CriterionA[]) => ({ status, criteria }) as BadgeA;
+  const badge = (status: BadgeA['status'], criteria: CriterionA[]) =>
+    ({ status, criteria }) as BadgeA;
 
   it('targets the next status up and lists only the criteria that lag behind it', () => {
     const b = badge('bronze', [
@@ -110,7 +130,12 @@ describe('Shape A: raiseBadgeA', () => {
 });
 
 describe('Shape B: needForB and raiseBadgeB', () => {
-  const rule = (name: string, threshold: RuleB['threshold'], unit = 'commits', manual = false): RuleB => ({
+  const rule = (
+    name: string,
+    threshold: RuleB['threshold'],
+    unit = 'commits',
+    manual = false,
+  ): RuleB => ({
     ...text,
     id: name.toUpperCase(),
     name,
@@ -123,7 +148,9 @@ describe('Shape B: needForB and raiseBadgeB', () => {
 
   it('says how far a value is from its bounds, and nothing for a pass', () => {
     expect(needForB(critB(rule('Commits', { min: 5 }), 2, 'fail'))).toBe('Commits: 3 more commits');
-    expect(needForB(critB(rule('Open issues', { max: 10 }, 'issues'), 12, 'fail'))).toBe('Open issues: 2 fewer issues');
+    expect(needForB(critB(rule('Open issues', { max: 10 }, 'issues'), 12, 'fail'))).toBe(
+      'Open issues: 2 fewer issues',
+    );
     expect(needForB(critB(rule('Pipelines', { min: 1 }, ''), 0, 'fail'))).toBe('Pipelines: 1 more');
     expect(needForB(critB(rule('Commits', { min: 5 }), 7, 'pass'))).toBeNull();
   });
@@ -155,12 +182,16 @@ describe('Shape B: needForB and raiseBadgeB', () => {
       target: 'silver',
       needs: ['Releases: 1 more release'],
     });
-    expect(raiseBadgeB({ entries: [{ ...bronze, granted: false }, silver, gold] } as BadgeB)).toEqual({
+    expect(
+      raiseBadgeB({ entries: [{ ...bronze, granted: false }, silver, gold] } as BadgeB),
+    ).toEqual({
       target: 'bronze',
       needs: [],
     });
     expect(
-      raiseBadgeB({ entries: [bronze, { ...silver, granted: true }, { ...gold, granted: true }] } as BadgeB),
+      raiseBadgeB({
+        entries: [bronze, { ...silver, granted: true }, { ...gold, granted: true }],
+      } as BadgeB),
     ).toBeNull();
   });
 });

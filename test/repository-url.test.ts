@@ -4,8 +4,16 @@ import { sarifErrors } from './helpers/sarif.ts';
 
 describe('canonical repository URL', () => {
   it.each([
-    ['https://github.com/acme/widget', 'https://github.com/acme/widget', 'https%3A%2F%2Fgithub.com%2Facme%2Fwidget'],
-    ['HTTPS://GitHub.COM/Acme/Widget', 'https://github.com/Acme/Widget', 'https%3A%2F%2Fgithub.com%2FAcme%2FWidget'],
+    [
+      'https://github.com/acme/widget',
+      'https://github.com/acme/widget',
+      'https%3A%2F%2Fgithub.com%2Facme%2Fwidget',
+    ],
+    [
+      'HTTPS://GitHub.COM/Acme/Widget',
+      'https://github.com/Acme/Widget',
+      'https%3A%2F%2Fgithub.com%2FAcme%2FWidget',
+    ],
     [
       'https://git.example.org:8443/a/b',
       'https://git.example.org:8443/a/b',
@@ -62,7 +70,11 @@ describe('canonical repository URL', () => {
     ['https://h.org:/a', 'host', /malformed host/],
     ['https://h.org:80x/a', 'host', /malformed host/],
   ])('refuses %s (%s)', (input, problem, reason) => {
-    expect(canonicalRepositoryUrl(input)).toMatchObject({ ok: false, problem, reason: expect.stringMatching(reason) });
+    expect(canonicalRepositoryUrl(input)).toMatchObject({
+      ok: false,
+      problem,
+      reason: expect.stringMatching(reason),
+    });
   });
 
   it('schemes: http and https by default; the site may name others', () => {
@@ -85,8 +97,10 @@ describe('the SARIF validator used by the tests', () => {
     expect(sarifErrors({ version: '2.1.0', runs: [{}] }).length).toBeGreaterThan(0);
     expect(sarifErrors({ version: '2.0.0', runs: [] }).length).toBeGreaterThan(0);
     expect(
-      sarifErrors({ version: '2.1.0', runs: [{ tool: { driver: { name: 'x', informationUri: 'not a uri' } } }] })
-        .length,
+      sarifErrors({
+        version: '2.1.0',
+        runs: [{ tool: { driver: { name: 'x', informationUri: 'not a uri' } } }],
+      }).length,
     ).toBeGreaterThan(0);
   });
 });

@@ -7,7 +7,13 @@ import { canonicalRepositoryUrl } from '../src/model/repository-url.ts';
 import { directoryReader } from '../src/resolver/adapter/node/directory-reader.ts';
 import { createSiteServer } from '../src/resolver/adapter/node/server.ts';
 import { conformanceSite } from './conformance/fixture.ts';
-import { CANARY, LOCATION, linkedPath, plantCanaries, traversalPath } from './conformance/traversal.ts';
+import {
+  CANARY,
+  LOCATION,
+  linkedPath,
+  plantCanaries,
+  traversalPath,
+} from './conformance/traversal.ts';
 import { hostilePath, hostileQuery, method } from './helpers/hostile.ts';
 
 const dir = await conformanceSite();
@@ -30,7 +36,8 @@ describe('hostile requests to the resolver core', () => {
         const answer = await resolve({ method: m, path, query }, read);
         expect(answer.status).toBeLessThan(500);
         expect(answer.headers['cache-control']).toBeTruthy();
-        if (answer.headers.location !== undefined) expect(answer.headers.location).toMatch(LOCATION);
+        if (answer.headers.location !== undefined)
+          expect(answer.headers.location).toMatch(LOCATION);
         expect(decode(answer.body)).not.toContain(CANARY);
       }),
       { numRuns: 4000 },
@@ -38,7 +45,9 @@ describe('hostile requests to the resolver core', () => {
   });
 
   it('every Location is the canonical key path of the repository asked for', async () => {
-    const index = async () => ({ body: JSON.stringify({ repositoryUrl: '', timestamps: [0], badges: [] }) });
+    const index = async () => ({
+      body: JSON.stringify({ repositoryUrl: '', timestamps: [0], badges: [] }),
+    });
     await fc.assert(
       fc.asyncProperty(
         fc.webUrl({ withQueryParameters: false, withFragments: false }),
@@ -75,7 +84,10 @@ describe('hostile requests to badgepress serve over a socket', () => {
     await new Promise<void>((ok) => server.close(() => ok()));
   });
 
-  function send(m: string, raw: string): Promise<{ status: number; location?: string; body: string }> {
+  function send(
+    m: string,
+    raw: string,
+  ): Promise<{ status: number; location?: string; body: string }> {
     return new Promise((ok, fail) => {
       const r = request({ host: '127.0.0.1', port, method: m, path: raw, agent }, (res) => {
         const chunks: Buffer[] = [];
@@ -99,13 +111,21 @@ describe('hostile requests to badgepress serve over a socket', () => {
       p.replace(/[\u0000-\u0020\u007f-\uffff]/g, (c) => encodeURIComponent(c).replace(/%/g, '%25')),
     );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('GET', 'HEAD', 'POST'), printable, anyQuery, async (m, path, query) => {
-        const answer = await send(m, query ? `${path}?${query.replace(/[^\x21-\x7e]/g, '')}` : path);
-        expect(answer.status).toBeGreaterThanOrEqual(200);
-        expect(answer.status).toBeLessThan(500);
-        if (answer.location !== undefined) expect(answer.location).toMatch(LOCATION);
-        expect(answer.body).not.toContain(CANARY);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'HEAD', 'POST'),
+        printable,
+        anyQuery,
+        async (m, path, query) => {
+          const answer = await send(
+            m,
+            query ? `${path}?${query.replace(/[^\x21-\x7e]/g, '')}` : path,
+          );
+          expect(answer.status).toBeGreaterThanOrEqual(200);
+          expect(answer.status).toBeLessThan(500);
+          if (answer.location !== undefined) expect(answer.location).toMatch(LOCATION);
+          expect(answer.body).not.toContain(CANARY);
+        },
+      ),
       { numRuns: 2500 },
     );
   });

@@ -16,7 +16,12 @@ import { configProblems } from './helpers/config.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const dir = tempDir();
-const settings = { concurrency: 4, maxAttempts: 1, connectTimeoutSeconds: 10, requestTimeoutSeconds: 60 };
+const settings = {
+  concurrency: 4,
+  maxAttempts: 1,
+  connectTimeoutSeconds: 10,
+  requestTimeoutSeconds: 60,
+};
 const STORE = join(ROOT, 'examples/store');
 
 describe('region: the settings, else the AWS chain (profile included), else us-east-1', () => {
@@ -65,7 +70,9 @@ describe('region: the settings, else the AWS chain (profile included), else us-e
   };
 
   it("a profile's region in ~/.aws/config is used (AWS_PROFILE, and the default profile)", async () => {
-    home('[default]\nregion = ap-south-2\n[profile work]\nregion = eu-west-3\n', { AWS_PROFILE: 'work' });
+    home('[default]\nregion = ap-south-2\n[profile work]\nregion = eu-west-3\n', {
+      AWS_PROFILE: 'work',
+    });
     expect(await region()).toBe('eu-west-3');
     home('[default]\nregion = ap-south-2\n');
     expect(await region()).toBe('ap-south-2');
@@ -121,7 +128,9 @@ describe('an endpoint that accepts connections and never answers', () => {
 
   it('the timeouts are validated like every setting', async () => {
     const problemsOf = configProblems(dir, (file) => loadSettings(file));
-    const { file, problems } = await problemsOf('s3:\n  connectTimeoutSeconds: 0\n  requestTimeoutSeconds: "60"\n');
+    const { file, problems } = await problemsOf(
+      's3:\n  connectTimeoutSeconds: 0\n  requestTimeoutSeconds: "60"\n',
+    );
     expect(problems).toEqual([
       `${file}:2 s3.connectTimeoutSeconds: must be > 0`,
       `${file}:3 s3.requestTimeoutSeconds: must be number`,
@@ -193,16 +202,24 @@ describe('locations that look like URLs must be exactly s3://bucket/prefix', () 
   });
 
   it('--out and --store name the flag; store:/out: in the config name file:line', async () => {
-    await expect(loadSettings(undefined, { store: STORE, out: 's3:/badges/x' })).rejects.toMatchObject({
+    await expect(
+      loadSettings(undefined, { store: STORE, out: 's3:/badges/x' }),
+    ).rejects.toMatchObject({
       problems: [
         '--out "s3:/badges/x": write the scheme exactly as s3:// (lower case, two slashes): s3://badges/x; for a local directory of that name write ./s3:/badges/x',
       ],
     });
     await expect(loadSettings(undefined, { store: 'S3://scans/values' })).rejects.toMatchObject({
-      problems: [expect.stringMatching(/^--store "S3:\/\/scans\/values": write the scheme exactly as s3:\/\//)],
+      problems: [
+        expect.stringMatching(
+          /^--store "S3:\/\/scans\/values": write the scheme exactly as s3:\/\//,
+        ),
+      ],
     });
     const problemsOf = configProblems(dir, (file) => loadSettings(file));
-    const { file, problems } = await problemsOf('shape: A\nstore: https://example.org/values\nout: S3://badges/site\n');
+    const { file, problems } = await problemsOf(
+      'shape: A\nstore: https://example.org/values\nout: S3://badges/site\n',
+    );
     expect(problems).toEqual([
       `${file}:2 store: "https://example.org/values": https:// is not a location badgepress writes to or reads from: use s3://bucket/prefix or a directory; for a local directory of that name write ./https://example.org/values`,
       `${file}:3 out: "S3://badges/site": write the scheme exactly as s3:// (lower case, two slashes): s3://badges/site; for a local directory of that name write ./S3://badges/site`,

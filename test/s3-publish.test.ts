@@ -88,7 +88,12 @@ async function publish(
     storeDir?: string;
   } = {},
 ) {
-  const sink = sinkVia(opts.endpoint ?? proxy.endpoint, bucket, opts.prefix ?? 'pub/', opts.maxAttempts ?? 3);
+  const sink = sinkVia(
+    opts.endpoint ?? proxy.endpoint,
+    bucket,
+    opts.prefix ?? 'pub/',
+    opts.maxAttempts ?? 3,
+  );
   try {
     return await buildSite({
       store: opts.storeDir ?? store,
@@ -114,11 +119,15 @@ const perTimeKeys = [...smallTree.keys()].filter((k) => k.includes('/at/'));
 // What the CLI writes besides: the human site (pages: true) and api/v1/openapi.json (openapi: true).
 const smallCliLocal = join(dir, 'local-small-cli');
 await runCommand(['build', '--store', small, '--out', smallCliLocal, '--now', '1763600000']);
-const smallCliTree = new Map([...readTree(smallCliLocal)].filter(([k]) => !k.startsWith('.badgepress/')));
+const smallCliTree = new Map(
+  [...readTree(smallCliLocal)].filter(([k]) => !k.startsWith('.badgepress/')),
+);
 const cliEnv = () => ({ ...peer.env });
 
 async function expectBucketEqualsSmallTree(bucket: string, tree = smallTree) {
-  const objects = new Map([...(await peer.objects(bucket, 'pub/'))].filter(([k]) => !k.startsWith('.badgepress/')));
+  const objects = new Map(
+    [...(await peer.objects(bucket, 'pub/'))].filter(([k]) => !k.startsWith('.badgepress/')),
+  );
   expect([...objects.keys()]).toEqual([...tree.keys()]);
   for (const [k, o] of objects) expect(o.body.equals(tree.get(k)!), k).toBe(true);
 }
@@ -149,7 +158,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     const changedDir = join(dir, 'local-changed');
     await buildSite({ store, out: changedDir, config });
     const changedTree = readTree(changedDir);
-    const differing = [...changedTree.keys()].filter((k) => !changedTree.get(k)!.equals(localTree.get(k)!));
+    const differing = [...changedTree.keys()].filter(
+      (k) => !changedTree.get(k)!.equals(localTree.get(k)!),
+    );
     expect(differing.length).toBeGreaterThan(0);
     proxy.reset();
     const changed = await publish('site', { config });
@@ -162,12 +173,25 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
   it('--prune deletes exactly the stale keys of known repositories, never a neighbour whose URL extends one', async () => {
     const c = peer.client();
     const repoPrefix = [...localTree.keys()][0]!.split('/').slice(0, 4).join('/');
-    await c.send(new PutObjectCommand({ Bucket: 'site', Key: `pub/${repoPrefix}/badges/OLD.svg`, Body: 'stale' }));
-    await c.send(new PutObjectCommand({ Bucket: 'site', Key: `pub/${repoPrefix}x/sarif`, Body: 'neighbour' }));
-    await c.send(new PutObjectCommand({ Bucket: 'site', Key: 'pub/unrelated.txt', Body: 'not ours' }));
+    await c.send(
+      new PutObjectCommand({
+        Bucket: 'site',
+        Key: `pub/${repoPrefix}/badges/OLD.svg`,
+        Body: 'stale',
+      }),
+    );
+    await c.send(
+      new PutObjectCommand({ Bucket: 'site', Key: `pub/${repoPrefix}x/sarif`, Body: 'neighbour' }),
+    );
+    await c.send(
+      new PutObjectCommand({ Bucket: 'site', Key: 'pub/unrelated.txt', Body: 'not ours' }),
+    );
     c.destroy();
     proxy.reset();
-    const { summary } = await publish('site', { config: thresholdConfig('cfg-prune'), prune: true });
+    const { summary } = await publish('site', {
+      config: thresholdConfig('cfg-prune'),
+      prune: true,
+    });
     expect(summary.removed).toBe(1);
     expect(proxy.counts.POST).toBe(1); // one DeleteObjects call
     const keys = [...(await peer.objects('site', 'pub/')).keys()];
@@ -257,13 +281,16 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     ];
     const seed = Number(process.env.BADGEPRESS_KILL_SEED ?? 20251120);
     let state = seed;
-    const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) % 100_000) / 100_000;
+    const random = () =>
+      ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) % 100_000) / 100_000;
     const watcher = bucketWatcher(peer.client(), 'killed', 'pub/');
     const killPoints: number[] = [];
     for (let round = 0; round < 3; round++) {
       const remaining =
         smallCliTree.size -
-        [...(await peer.objects('killed', 'pub/')).keys()].filter((k) => !k.startsWith('.badgepress/')).length;
+        [...(await peer.objects('killed', 'pub/')).keys()].filter(
+          (k) => !k.startsWith('.badgepress/'),
+        ).length;
       expect(remaining, `seed ${seed}: nothing left to kill in round ${round}`).toBeGreaterThan(1);
       // Anywhere among the PUTs still to come, the last one included.
       const killAfter = 1 + Math.floor(random() * remaining);
@@ -342,24 +369,34 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     writeFileSync(
       join(awkwardStore, 'a.ndjson'),
       awkward
-        .map((u) => JSON.stringify({ repositoryUrl: u, timestamp: 1763000000, values: { BUS_FACTOR: 3 } }))
+        .map((u) =>
+          JSON.stringify({ repositoryUrl: u, timestamp: 1763000000, values: { BUS_FACTOR: 3 } }),
+        )
         .join('\n'),
     );
     await publish('keys', { storeDir: awkwardStore, prefix: '' });
     for (const url of awkward) {
-      for (const resource of ['sarif', 'badges/MAINTENANCE.svg', 'at/1763000000/badges/MAINTENANCE']) {
+      for (const resource of [
+        'sarif',
+        'badges/MAINTENANCE.svg',
+        'at/1763000000/badges/MAINTENANCE',
+      ]) {
         const key = `api/v1/repositories/${encodeURIComponent(url)}/${resource}`;
-        const res = await new Promise<{ status: number; type?: string; cache?: string }>((ok, fail) =>
-          request({ host: '127.0.0.1', port: peer.port, path: `/keys/${originPath(key)}` }, (r) => {
-            r.resume();
-            ok({
-              status: r.statusCode!,
-              ...(r.headers['content-type'] ? { type: r.headers['content-type'] } : {}),
-              ...(r.headers['cache-control'] ? { cache: r.headers['cache-control'] } : {}),
-            });
-          })
-            .on('error', fail)
-            .end(),
+        const res = await new Promise<{ status: number; type?: string; cache?: string }>(
+          (ok, fail) =>
+            request(
+              { host: '127.0.0.1', port: peer.port, path: `/keys/${originPath(key)}` },
+              (r) => {
+                r.resume();
+                ok({
+                  status: r.statusCode!,
+                  ...(r.headers['content-type'] ? { type: r.headers['content-type'] } : {}),
+                  ...(r.headers['cache-control'] ? { cache: r.headers['cache-control'] } : {}),
+                });
+              },
+            )
+              .on('error', fail)
+              .end(),
         );
         expect(res.status, `${url} ${resource}`).toBe(200);
         expect(res.type).toBe(resource.endsWith('.svg') ? 'image/svg+xml' : 'application/json');
@@ -392,13 +429,24 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       expect(lines.at(-1)).toBe(`  … and ${smallTree.size - SHOWN_KEYS} more`);
 
       const cli = await runCliAsync(
-        ['build', '--store', small, '--out', 's3://denied/cli', '--s3-endpoint', proxy.endpoint, '--s3-path-style'],
+        [
+          'build',
+          '--store',
+          small,
+          '--out',
+          's3://denied/cli',
+          '--s3-endpoint',
+          proxy.endpoint,
+          '--s3-path-style',
+        ],
         {
           env: cliEnv(),
         },
       );
       expect(cli.code).toBe(4);
-      expect(cli.stderr).toContain(`not published: AccessDenied: Access Denied (${perTimeKeys.length} keys)`);
+      expect(cli.stderr).toContain(
+        `not published: AccessDenied: Access Denied (${perTimeKeys.length} keys)`,
+      );
     } finally {
       proxy.deny = undefined;
     }
@@ -416,7 +464,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
     expect(err).toBeInstanceOf(PublishError);
     const e = err as PublishError;
     expect(proxy.injected.corrupt).toBe(perTimeKeys.length);
-    expect(e.failures[0]!.reason).toMatch(/^ETag mismatch: the stored object is not the bytes sent/);
+    expect(e.failures[0]!.reason).toMatch(
+      /^ETag mismatch: the stored object is not the bytes sent/,
+    );
     expect(e.failures[0]!.keys.sort()).toEqual(perTimeKeys);
     expect(e.message).toContain(
       `ETag mismatch: the stored object is not the bytes sent (altered on the way or by the store) (${perTimeKeys.length} keys)`,
@@ -481,7 +531,10 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
   it('--store s3:// lists past 1,000 keys', async () => {
     const c = peer.client();
     const limit = pLimit(32);
-    const names = Array.from({ length: 1005 }, (_, i) => `part-${String(i).padStart(4, '0')}.ndjson`);
+    const names = Array.from(
+      { length: 1005 },
+      (_, i) => `part-${String(i).padStart(4, '0')}.ndjson`,
+    );
     await Promise.all(
       names.map((name, i) =>
         limit(() =>
@@ -499,7 +552,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
         ),
       ),
     );
-    await c.send(new PutObjectCommand({ Bucket: 'many', Key: 'in/notes.txt', Body: 'not a store file' }));
+    await c.send(
+      new PutObjectCommand({ Bucket: 'many', Key: 'in/notes.txt', Body: 'not a store file' }),
+    );
     proxy.reset();
     const client = s3Client({
       endpoint: proxy.endpoint,
@@ -533,7 +588,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
       proxy.reset();
       proxy.faultRate = 1;
       try {
-        await expect(client.send(new ListObjectsV2Command({ Bucket: 'settings' }))).rejects.toThrow();
+        await expect(
+          client.send(new ListObjectsV2Command({ Bucket: 'settings' })),
+        ).rejects.toThrow();
       } finally {
         proxy.faultRate = 0;
         client.destroy();
@@ -556,7 +613,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
           );
       };
       try {
-        await client.send(new PutObjectCommand({ Bucket: 'settings', Key: 'probe', Body: 'probe' }));
+        await client.send(
+          new PutObjectCommand({ Bucket: 'settings', Key: 'probe', Body: 'probe' }),
+        );
       } finally {
         proxy.onRequest = undefined;
         client.destroy();
@@ -575,7 +634,9 @@ describe('publishing to S3 (s3rver on 127.0.0.1)', () => {
  */
 function bucketWatcher(client: S3Client, bucket: string, prefix: string) {
   const repoOf = (key: string) => key.split('/').slice(0, 4).join('/');
-  const latestKeys = [...smallTree.keys()].filter((k) => !k.includes('/at/') && !k.endsWith('/index.json'));
+  const latestKeys = [...smallTree.keys()].filter(
+    (k) => !k.includes('/at/') && !k.endsWith('/index.json'),
+  );
   const list = async (): Promise<Set<string>> => {
     // s3rver lists by reading its directories, and answers 500 when an object (the build's
     // lease, say) is deleted or rewritten between its readdir and its stat; S3's listing has no
@@ -584,7 +645,10 @@ function bucketWatcher(client: S3Client, bucket: string, prefix: string) {
     for (let attempt = 1; ; attempt++) {
       try {
         const keys = new Set<string>();
-        for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: prefix }))
+        for await (const page of paginateListObjectsV2(
+          { client },
+          { Bucket: bucket, Prefix: prefix },
+        ))
           for (const o of page.Contents ?? []) keys.add(o.Key!.slice(prefix.length));
         return keys;
       } catch (err) {
@@ -606,8 +670,13 @@ function bucketWatcher(client: S3Client, bucket: string, prefix: string) {
       for (const key of before) {
         if (!key.endsWith('/index.json')) continue;
         try {
-          const res = await client.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + key }));
-          listed.push({ repo: repoOf(key), timestamps: JSON.parse(await res.Body!.transformToString()).timestamps });
+          const res = await client.send(
+            new GetObjectCommand({ Bucket: bucket, Key: prefix + key }),
+          );
+          listed.push({
+            repo: repoOf(key),
+            timestamps: JSON.parse(await res.Body!.transformToString()).timestamps,
+          });
         } catch {
           // Still being written (not yet confirmed to the build): nothing promised yet.
         }
@@ -619,9 +688,12 @@ function bucketWatcher(client: S3Client, bucket: string, prefix: string) {
         for (const ts of timestamps) {
           const expected = perTimeKeys.filter((k) => k.startsWith(`${repo}/at/${ts}/`));
           if (expected.length === 0)
-            watcher.problems.push(`${repo}/index.json lists ${ts}, a time the build does not produce`);
+            watcher.problems.push(
+              `${repo}/index.json lists ${ts}, a time the build does not produce`,
+            );
           for (const k of expected)
-            if (!after.has(k)) watcher.problems.push(`${repo}/index.json lists ${ts} but ${k} is missing`);
+            if (!after.has(k))
+              watcher.problems.push(`${repo}/index.json lists ${ts} but ${k} is missing`);
         }
       }
     },

@@ -17,7 +17,9 @@ describe('withoutControls', () => {
   });
 
   it('turns carriage returns into line feeds so no line overwrites another', () => {
-    expect(withoutControls('Counting: 1%\rCounting: 100%\r\ndone')).toBe('Counting: 1%\nCounting: 100%\ndone');
+    expect(withoutControls('Counting: 1%\rCounting: 100%\r\ndone')).toBe(
+      'Counting: 1%\nCounting: 100%\ndone',
+    );
   });
 });
 

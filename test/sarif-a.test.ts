@@ -38,7 +38,11 @@ const policy: BooleanRuleA = {
   negativeStatus: 'fail',
 };
 // Measured at a commit of 2025-08-22, scanned 2025-11-13: the data is 83 days old.
-const revision = { commit: '5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d', committedAt: 1755820800, branch: 'master' };
+const revision = {
+  commit: '5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d',
+  committedAt: 1755820800,
+  branch: 'master',
+};
 const bus: CriterionA = {
   rule: busFactor,
   value: 3,
@@ -47,7 +51,11 @@ const bus: CriterionA = {
   met: true,
   description: 'Bus factor is 3 people',
   message: 'Bus factor is 3 people: gold (2+ people).',
-  provenance: { evidence: '3 contributors of 5 made at least half of 40 commits', revision, scannedAt: 1763000000 },
+  provenance: {
+    evidence: '3 contributors of 5 made at least half of 40 commits',
+    revision,
+    scannedAt: 1763000000,
+  },
 };
 const noPolicy: CriterionA = {
   rule: policy,
@@ -64,7 +72,12 @@ const badge: BadgeA = {
   criteria: [bus, noPolicy],
   conclusion: 'fail: Security policy is fail',
 };
-const evaluation: EvaluationA = { timestamp: 1763000000, revision, criteria: [bus, noPolicy], badges: [badge] };
+const evaluation: EvaluationA = {
+  timestamp: 1763000000,
+  revision,
+  criteria: [bus, noPolicy],
+  badges: [badge],
+};
 const PROV = (evidence: string) =>
   `"provenance":{"evidence":"${evidence}","commit":"5c61e16a0b8f4c2d9e7f1a3b5c7d9e1f2a4b6c8d","committedAt":1755820800,"branch":"master","dataAgeDays":83,"scannedAt":1763000000}`;
 
@@ -83,7 +96,9 @@ describe('badgeObjectA', () => {
 
   it('points to the configured information address when the badge names one', () => {
     const named = { ...badge, def: { ...badge.def, informationUri: 'https://docs.example/maint' } };
-    expect(badgeObjectA(ctx, evaluation, named)).toMatchObject({ badgeInformationUri: 'https://docs.example/maint' });
+    expect(badgeObjectA(ctx, evaluation, named)).toMatchObject({
+      badgeInformationUri: 'https://docs.example/maint',
+    });
   });
 });
 

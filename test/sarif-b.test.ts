@@ -16,7 +16,10 @@ const settings = (strictSarif: boolean) =>
     strictSarif,
     tool: { name: 'badgepress', version: '1.2.3', informationUri: 'https://tool.example' },
   }) as Settings;
-const ctx = (strictSarif: boolean): ReportContext => ({ settings: settings(strictSarif), encoded: ENC });
+const ctx = (strictSarif: boolean): ReportContext => ({
+  settings: settings(strictSarif),
+  encoded: ENC,
+});
 
 const commits: RuleB = {
   id: 'COMMITS',
@@ -37,7 +40,12 @@ const review: RuleB = {
   manual: true,
 };
 const def: BadgeDefB = { id: 'ACTIVE', informationUri: 'https://docs.example/active' } as BadgeDefB;
-const crit = (rule: RuleB, ruleIndex: number, level: CriterionB['badgeLevel'], c: Partial<CriterionB>): CriterionB =>
+const crit = (
+  rule: RuleB,
+  ruleIndex: number,
+  level: CriterionB['badgeLevel'],
+  c: Partial<CriterionB>,
+): CriterionB =>
   ({
     rule,
     ruleIndex,
@@ -62,7 +70,13 @@ const reviewOpen = crit(review, 1, 'SILVER', {
   description: 'Review: decided by people',
   provenance: { evidence: 'Not decided.', scannedAt: 1763000000 },
 });
-const bronze: BadgeEntryB = { def, level: 'BRONZE', criteria: [commitsPass], granted: true, isHighestGranted: true };
+const bronze: BadgeEntryB = {
+  def,
+  level: 'BRONZE',
+  criteria: [commitsPass],
+  granted: true,
+  isHighestGranted: true,
+};
 const silver: BadgeEntryB = {
   def,
   level: 'SILVER',
@@ -168,7 +182,9 @@ describe('sarifReportB', () => {
     ']}]}';
 
   it('writes messages as plain strings, as documented', () => {
-    expect(JSON.stringify(sarifReportB(ctx(false), evaluation, [commits, review]))).toBe(expected((s) => `"${s}"`));
+    expect(JSON.stringify(sarifReportB(ctx(false), evaluation, [commits, review]))).toBe(
+      expected((s) => `"${s}"`),
+    );
   });
 
   it('with strictSarif writes {text} messages, and the report is valid SARIF 2.1.0', () => {

@@ -25,8 +25,14 @@ describe('bot patterns run on RE2', () => {
   beforeAll(() => {
     const work = WorkRepo.init(join(root, 'work'));
     work.commit({ at: utc(2026, 3, 10), author: { name: LONG_NAME, email: 'x@example.org' } });
-    work.commit({ at: utc(2026, 4, 10), author: { name: 'nightly build-ci', email: 'ci@example.org' } });
-    work.commit({ at: utc(2026, 5, 10), author: { name: 'nightly build-ci', email: 'ci@example.org' } });
+    work.commit({
+      at: utc(2026, 4, 10),
+      author: { name: 'nightly build-ci', email: 'ci@example.org' },
+    });
+    work.commit({
+      at: utc(2026, 5, 10),
+      author: { name: 'nightly build-ci', email: 'ci@example.org' },
+    });
     work.bareClone(join(root, 'one.git'));
     writeFileSync(
       config,
@@ -69,7 +75,9 @@ describe('bot patterns run on RE2', () => {
     const line = JSON.parse(readFileSync(join(root, 'store/example.org/acme/one.ndjson'), 'utf8'));
     // Three commits, two by the bot: one contributor made them all.
     expect(line.values.BUS_FACTOR).toBe(1);
-    expect(line.evidence.BUS_FACTOR).toContain('1 contributor of 1 made at least half of 1 non-merge commit');
+    expect(line.evidence.BUS_FACTOR).toContain(
+      '1 contributor of 1 made at least half of 1 non-merge commit',
+    );
     expect(line.values.COMMITS).toEqual({ events: [utc(2026, 3, 10)] });
     expect(line.evidence.COMMITS).toContain('2 commits by bots left out');
   });
@@ -97,12 +105,32 @@ describe('bot patterns reach the forge too', () => {
   async function scanWithPatterns(dir: string, token: string | undefined) {
     const github = await startGitHub({
       issues: [
-        { number: 1, created: '2026-11-01T00:00:00Z', author: { login: 'alice' }, association: 'NONE' },
-        { number: 2, created: '2026-11-15T00:00:00Z', author: { login: 'nightly-ci' }, association: 'NONE' },
+        {
+          number: 1,
+          created: '2026-11-01T00:00:00Z',
+          author: { login: 'alice' },
+          association: 'NONE',
+        },
+        {
+          number: 2,
+          created: '2026-11-15T00:00:00Z',
+          author: { login: 'nightly-ci' },
+          association: 'NONE',
+        },
       ],
       comments: [
-        { issue: 1, created: '2026-11-02T00:00:00Z', author: { login: 'release-helper' }, association: 'OWNER' },
-        { issue: 1, created: '2026-11-03T00:00:00Z', author: { login: 'maint' }, association: 'OWNER' },
+        {
+          issue: 1,
+          created: '2026-11-02T00:00:00Z',
+          author: { login: 'release-helper' },
+          association: 'OWNER',
+        },
+        {
+          issue: 1,
+          created: '2026-11-03T00:00:00Z',
+          author: { login: 'maint' },
+          association: 'OWNER',
+        },
         ...Array.from({ length: 120 }, (_, n) => ({
           issue: 2,
           created: `2026-11-16T00:${String(n % 60).padStart(2, '0')}:${String(Math.floor(n / 60)).padStart(2, '0')}Z`,
@@ -128,7 +156,10 @@ describe('bot patterns reach the forge too', () => {
           '',
         ].join('\n'),
       );
-      writeFileSync(join(dir, 'repos.txt'), `https://github.com/acme/one mirror=${join(dir, 'one.git')}\n`);
+      writeFileSync(
+        join(dir, 'repos.txt'),
+        `https://github.com/acme/one mirror=${join(dir, 'one.git')}\n`,
+      );
       const args = [
         'scan',
         '--config',
@@ -142,7 +173,9 @@ describe('bot patterns reach the forge too', () => {
         '--rules',
         'ISSUE_REACTION_TIME',
       ];
-      const r = await runCommand([...args, '--bot-pattern', '^release-helper$'], { env: { GH_TOKEN_TEST: token } });
+      const r = await runCommand([...args, '--bot-pattern', '^release-helper$'], {
+        env: { GH_TOKEN_TEST: token },
+      });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       const line = JSON.parse(readFileSync(join(dir, 'store/github.com/acme/one.ndjson'), 'utf8'));

@@ -77,21 +77,29 @@ describe('badgepress scan', () => {
     expect(r.stderr).toContain(`${repos}:4: the scheme "ftp" is not supported`);
     expect(r.stderr).toContain(`${repos}:5: the URL holds credentials`);
     expect(r.stderr).toContain(`${repos}:6: "not-a-url" is not a URL`);
-    expect(r.stderr).toContain(`${repos}:7: https://example.org/acme/alpha is listed already at ${repos}:2`);
+    expect(r.stderr).toContain(
+      `${repos}:7: https://example.org/acme/alpha is listed already at ${repos}:2`,
+    );
     expect(r.stderr + r.stdout).not.toContain('token123');
     expect(r.stdout).toMatch(
       /^badgepress scan: 2 repositories, 2 measured, 0 already stored, 2 records written, 0 failed, 4 list lines skipped/,
     );
 
     const E = utc(2026, 11, 1);
-    const line = JSON.parse(readFileSync(join(root, 'store/example.org/acme/alpha.ndjson'), 'utf8'));
+    const line = JSON.parse(
+      readFileSync(join(root, 'store/example.org/acme/alpha.ndjson'), 'utf8'),
+    );
     // By plain git: the commit times of the branch, all within 12 months of E; tags by their dates.
     const times = git(join(root, 'alpha.git'), ['log', '--no-merges', '--format=%ct', 'main'])
       .trim()
       .split('\n')
       .map(Number)
       .sort();
-    expect(line).toMatchObject({ kind: 'scan', repositoryUrl: 'https://example.org/acme/alpha', timestamp: E });
+    expect(line).toMatchObject({
+      kind: 'scan',
+      repositoryUrl: 'https://example.org/acme/alpha',
+      timestamp: E,
+    });
     // example.org has no forge API badgepress knows: the forge rules are not asked, null with
     // why (though these thresholds judge none); RELEASES keeps git's tags, and says the forge's
     // were not read.
@@ -171,13 +179,23 @@ describe('badgepress scan', () => {
     expect(h.stdout).toContain('14 records written');
     for (const t of [4, 5, 6, 7, 8, 9, 10, 11].map((m) => utc(2026, m, 1))) {
       await runCommand(
-        scanArgs('single', '--as-of', String(t), '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'),
+        scanArgs(
+          'single',
+          '--as-of',
+          String(t),
+          '--rules',
+          'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY',
+        ),
       );
     }
-    await runCommand(scanArgs('single', '--as-of', E, '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'));
+    await runCommand(
+      scanArgs('single', '--as-of', E, '--rules', 'COMMITS,RELEASES,BUS_FACTOR,SECURITY_POLICY'),
+    );
     for (const name of ['alpha', 'beta']) {
       const history = readFileSync(join(root, `history/example.org/acme/${name}.ndjson`), 'utf8');
-      expect(history).toBe(readFileSync(join(root, `single/example.org/acme/${name}.ndjson`), 'utf8'));
+      expect(history).toBe(
+        readFileSync(join(root, `single/example.org/acme/${name}.ndjson`), 'utf8'),
+      );
     }
     // One more history run adds nothing, and measures nothing: the months before each first
     // commit (January to March for alpha, to July for beta) never get a record, and the
@@ -214,15 +232,20 @@ describe('badgepress scan', () => {
     expect(r.stdout).toContain('1 measured');
     // DEPENDENTS asked for without an index: not asked (the config is why, not --fetch never),
     // null in the record with that cause.
-    const why = 'no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev';
+    const why =
+      'no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev';
     expect(r.stdout).toContain(`; not asked: DEPENDENTS (${why})\n`);
-    const line = JSON.parse(readFileSync(join(root, 'never/example.org/acme/alpha.ndjson'), 'utf8'));
+    const line = JSON.parse(
+      readFileSync(join(root, 'never/example.org/acme/alpha.ndjson'), 'utf8'),
+    );
     expect(line.values).toEqual({ COMMITS: expect.anything(), DEPENDENTS: null });
     expect(line.evidence.DEPENDENTS).toBe(`not asked: ${why}`);
   });
 
   it('--rules refuses an id no measurer knows (exit 2, nothing written); a narrower scan at E never blocks a full one silently', async () => {
-    const typo = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'commits'));
+    const typo = await runCommand(
+      scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'commits'),
+    );
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain(
       '--rules "commits": no rule badgepress scan measures has this id; it measures BUS_FACTOR, CI_PIPELINE, COMMITS, DEPENDENTS, ISSUE_REACTION_TIME, PACKAGES, RELEASES, SECURITY_POLICY',
@@ -240,7 +263,9 @@ describe('badgepress scan', () => {
       notAsked: [{ rules: ['CI_PIPELINE'], why: NO_FORGE_API }],
       failed: 0,
     });
-    const held = JSON.parse(readFileSync(join(root, 'forge-only/example.org/acme/alpha.ndjson'), 'utf8'));
+    const held = JSON.parse(
+      readFileSync(join(root, 'forge-only/example.org/acme/alpha.ndjson'), 'utf8'),
+    );
     expect([held.values, held.evidence]).toEqual([
       { CI_PIPELINE: null },
       { CI_PIPELINE: `not asked: ${NO_FORGE_API}` },
@@ -249,23 +274,38 @@ describe('badgepress scan', () => {
     // scan says so (exit 1) rather than "already stored"; the store keeps one record at E.
     await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'COMMITS'));
     const full = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--json'));
-    expect(JSON.parse(full.stdout)).toMatchObject({ measured: 0, upToDate: 0, incomplete: 2, records: 0, exitCode: 1 });
+    expect(JSON.parse(full.stdout)).toMatchObject({
+      measured: 0,
+      upToDate: 0,
+      incomplete: 2,
+      records: 0,
+      exitCode: 1,
+    });
     expect(full.stderr).toContain(
       `${repos}:2 https://example.org/acme/alpha: the stored record at 2026-11-01T00:00:00Z lacks BUS_FACTOR, RELEASES, SECURITY_POLICY (a scan with a narrower --rules wrote it)`,
     );
-    expect(full.stderr).toContain('delete that record from example.org/acme/alpha.ndjson in the store and scan again');
-    expect(readFileSync(join(root, 'narrow/example.org/acme/alpha.ndjson'), 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(full.stderr).toContain(
+      'delete that record from example.org/acme/alpha.ndjson in the store and scan again',
+    );
+    expect(
+      readFileSync(join(root, 'narrow/example.org/acme/alpha.ndjson'), 'utf8').trim().split('\n'),
+    ).toHaveLength(1);
     // What was not asked is named with why: DEPENDENTS without a dependents: source, CI_PIPELINE
     // on example.org, which has no forge API; and what nothing measured (a rule the thresholds
     // judge that badgepress does not measure), below.
-    const why = await runCommand(scanArgs('why', '--as-of', '2026-11-01', '--rules', 'COMMITS,CI_PIPELINE,DEPENDENTS'));
+    const why = await runCommand(
+      scanArgs('why', '--as-of', '2026-11-01', '--rules', 'COMMITS,CI_PIPELINE,DEPENDENTS'),
+    );
     expect(why.stdout).toContain(
       `; not asked: DEPENDENTS (no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev); CI_PIPELINE (${NO_FORGE_API})\n`,
     );
     expect(why.stdout).not.toContain('not measured');
     // A forge rule no repository got as far as its forge for (this one's URL names a page below it).
     const below = join(root, 'below.txt');
-    writeFileSync(below, `https://github.com/acme/alpha/tree/main mirror=${join(root, 'alpha.git')}\n`);
+    writeFileSync(
+      below,
+      `https://github.com/acme/alpha/tree/main mirror=${join(root, 'alpha.git')}\n`,
+    );
     const unreached = await runCommand([
       ...scanArgs('below', '--as-of', '2026-11-01', '--rules', 'COMMITS,ISSUE_REACTION_TIME'),
       '--repos',
@@ -281,7 +321,10 @@ describe('badgepress scan', () => {
       thresholds,
       `${readFileSync(resolve(ROOT, 'examples/scan/thresholds-git.yaml'), 'utf8').replace('badges:\n', '  - id: CODE_REVIEW\n    name: Code review\n    description: Reviewed changes.\n    help: Review.\n    type: boolean\n    positiveStatus: gold\n    negativeStatus: fail\nbadges:\n')}  - id: REVIEWED\n    criteria: [CODE_REVIEW]\n`,
     );
-    writeFileSync(custom, readFileSync(config, 'utf8').replace(/A: .*thresholds-git\.yaml/, `A: ${thresholds}`));
+    writeFileSync(
+      custom,
+      readFileSync(config, 'utf8').replace(/A: .*thresholds-git\.yaml/, `A: ${thresholds}`),
+    );
     const judged = await runCommand([
       'scan',
       '--config',
@@ -297,7 +340,9 @@ describe('badgepress scan', () => {
       '; not measured: CODE_REVIEW (badgepress does not measure them; another scanner writes them)\n',
     );
     // The same narrow rules again are stored already.
-    const again = await runCommand(scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'COMMITS', '--json'));
+    const again = await runCommand(
+      scanArgs('narrow', '--as-of', '2026-11-01', '--rules', 'COMMITS', '--json'),
+    );
     expect(JSON.parse(again.stdout)).toMatchObject({ upToDate: 2, incomplete: 0 });
   });
 
@@ -333,9 +378,15 @@ describe('badgepress scan', () => {
     const { shardOf } = await import('../src/model/shard.ts');
     const files: string[] = [];
     for (const i of [0, 1]) {
-      const r = await runCommand(scanArgs('sharded', '--as-of', '2026-11-01', '--shard', `${i}/2`, '--json'));
+      const r = await runCommand(
+        scanArgs('sharded', '--as-of', '2026-11-01', '--shard', `${i}/2`, '--json'),
+      );
       // The list's four bad lines are reported once, by shard 0.
-      expect(JSON.parse(r.stdout)).toMatchObject({ shard: `${i}/2`, failed: 0, listProblems: i === 0 ? 4 : 0 });
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        shard: `${i}/2`,
+        failed: 0,
+        listProblems: i === 0 ? 4 : 0,
+      });
       expect(r.stderr.includes('line skipped')).toBe(i === 0);
       files.push(`${i}:${JSON.parse(r.stdout).measured}`);
     }
@@ -344,7 +395,10 @@ describe('badgepress scan', () => {
         `${i}:${['https://example.org/acme/alpha', 'https://example.org/acme/beta.git'].filter((u) => shardOf(u, 2) === i).length}`,
     );
     expect(files).toEqual(expected);
-    expect(readdirSync(join(root, 'sharded/example.org/acme')).sort()).toEqual(['alpha.ndjson', 'beta.ndjson']);
+    expect(readdirSync(join(root, 'sharded/example.org/acme')).sort()).toEqual([
+      'alpha.ndjson',
+      'beta.ndjson',
+    ]);
   });
 
   it.skipIf(spawnSync('script', ['--version']).status !== 0)(
@@ -394,7 +448,11 @@ describe('badgepress scan', () => {
         const host = new URL(url).host[0] as 'a' | 'b';
         order.push(url);
         running.set(host, (running.get(host) ?? 0) + 1);
-        most = { ...most, [host]: Math.max(most[host], running.get(host)!), all: Math.max(most.all, total()) };
+        most = {
+          ...most,
+          [host]: Math.max(most[host], running.get(host)!),
+          all: Math.max(most.all, total()),
+        };
         return inner.storedTimes(file, url);
       },
       append: async (file: string, lines: readonly string[]) => {
@@ -426,7 +484,13 @@ describe('badgepress scan', () => {
     const now = Math.floor(Date.now() / 1000);
     writeFileSync(
       join(store, '.badgepress', chain, '0.json'),
-      JSON.stringify({ host: 'elsewhere', pid: 4242, token: 'other', acquiredAt: now, expiresAt: now + seconds }),
+      JSON.stringify({
+        host: 'elsewhere',
+        pid: 4242,
+        token: 'other',
+        acquiredAt: now,
+        expiresAt: now + seconds,
+      }),
     );
   };
 
@@ -446,29 +510,41 @@ describe('badgepress scan', () => {
     }
     expect(readdirSync(store)).toEqual(['.badgepress']);
     // Another shard of 3 writes its repositories.
-    const other = await runCommand(scanArgs('shards-held', '--as-of', '2026-11-01', '--shard', '1/3', '--json'));
+    const other = await runCommand(
+      scanArgs('shards-held', '--as-of', '2026-11-01', '--shard', '1/3', '--json'),
+    );
     expect(other.code, other.stderr).toBe(0);
     // A scan of the whole list keeps every shard out.
     const whole = join(root, 'whole-held');
     heldBy(whole, 'scan-lease');
     const r = await runCommand(scanArgs('whole-held', '--as-of', '2026-11-01', '--shard', '1/2'));
     expect(r.code).toBe(5);
-    expect(r.stderr).toContain('another badgepress scan with no --shard (the whole list) (host elsewhere');
+    expect(r.stderr).toContain(
+      'another badgepress scan with no --shard (the whole list) (host elsewhere',
+    );
     expect(r.stderr).not.toContain('another shard of');
     // The refused scans let their own leases go: a released generation is empty.
-    for (const chain of readdirSync(join(store, '.badgepress')).filter((n) => n !== 'scan-lease-shard-0-of-3'))
+    for (const chain of readdirSync(join(store, '.badgepress')).filter(
+      (n) => n !== 'scan-lease-shard-0-of-3',
+    ))
       for (const g of readdirSync(join(store, '.badgepress', chain)))
-        expect(readFileSync(join(store, '.badgepress', chain, g), 'utf8'), `${chain}/${g}`).toBe('');
+        expect(readFileSync(join(store, '.badgepress', chain, g), 'utf8'), `${chain}/${g}`).toBe(
+          '',
+        );
   });
 
   it('--wait SECONDS keeps trying while another scan holds the store, as build --wait does', async () => {
     const store = join(root, 'waited');
     heldBy(store, 'scan-lease', 2);
-    const r = await runCommand(scanArgs('waited', '--as-of', '2026-11-01', '--wait', '20', '--json'));
+    const r = await runCommand(
+      scanArgs('waited', '--as-of', '2026-11-01', '--wait', '20', '--json'),
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ measured: 2, records: 2 });
     heldBy(join(root, 'waited-overlap'), 'scan-lease-shard-0-of-2', 2);
-    const s = await runCommand(scanArgs('waited-overlap', '--as-of', '2026-11-01', '--wait', '20', '--json'));
+    const s = await runCommand(
+      scanArgs('waited-overlap', '--as-of', '2026-11-01', '--wait', '20', '--json'),
+    );
     expect(s.code, s.stderr).toBe(1);
     expect(JSON.parse(s.stdout)).toMatchObject({ measured: 2, records: 2 });
     const bad = await runCommand(scanArgs('waited', '--wait', 'soon'));
@@ -483,7 +559,13 @@ describe('badgepress scan', () => {
     const now = Math.floor(Date.now() / 1000);
     writeFileSync(
       join(store, '.badgepress/scan-lease/0.json'),
-      JSON.stringify({ host: hostname(), pid: process.pid, token: 'other', acquiredAt: now, expiresAt: now + 600 }),
+      JSON.stringify({
+        host: hostname(),
+        pid: process.pid,
+        token: 'other',
+        acquiredAt: now,
+        expiresAt: now + 600,
+      }),
     );
     const r = await runCommand(scanArgs('held', '--as-of', '2026-11-01'));
     expect(r.code).toBe(5);

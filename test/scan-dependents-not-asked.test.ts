@@ -20,7 +20,8 @@ const URL_ = 'https://example.org/acme/widget';
 const ENC = encodeURIComponent(URL_);
 const E = utc(2026, 11, 25);
 const LATER = utc(2026, 11, 26);
-const WHY = 'no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev';
+const WHY =
+  'no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev';
 const CAUSE = `not asked: ${WHY}`;
 const NO_FORGE_API =
   'no forge API is known for example.org; to measure it, name its kind (github, gitlab or gitea) and apiUrl under hosts: in the config';
@@ -108,8 +109,12 @@ describe('DEPENDENTS without a dependents: source', () => {
       status: 'unknown',
       provenance: { evidence: CAUSE, scannedAt: E },
     });
-    expect(reused.badgeExplanation.conclusion).toBe(`REUSED is unknown: Dependents is unknown (${CAUSE}).`);
-    const result = json(api(a, 'sarif')).runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'DEPENDENTS');
+    expect(reused.badgeExplanation.conclusion).toBe(
+      `REUSED is unknown: Dependents is unknown (${CAUSE}).`,
+    );
+    const result = json(api(a, 'sarif')).runs[0].results.find(
+      (r: { ruleId: string }) => r.ruleId === 'DEPENDENTS',
+    );
     expect([result.kind, result.level, result.message.text]).toEqual([
       'open',
       'none',
@@ -127,7 +132,11 @@ describe('DEPENDENTS without a dependents: source', () => {
 
   it('Shape B: the check is open, its provenance and the page giving the cause', () => {
     const result = json(api(b, 'sarif')).runs[0].results[0];
-    expect([result.ruleId, result.kind, result.properties.provenance.evidence]).toEqual(['DEPENDENTS', 'open', CAUSE]);
+    expect([result.ruleId, result.kind, result.properties.provenance.evidence]).toEqual([
+      'DEPENDENTS',
+      'open',
+      CAUSE,
+    ]);
     const criterion = json(api(b, 'badges/REUSED')).badgeExplanation.criteria[0];
     expect(criterion.provenance.evidence).toBe(CAUSE);
     expect(page(b)).toContain(CAUSE);
@@ -135,10 +144,19 @@ describe('DEPENDENTS without a dependents: source', () => {
   });
 
   it('with dependents: configured, the same time stays as stored and a later scan writes the count', async () => {
-    const withIndex = config('with-index', [`dependents: { source: ecosyste.ms, apiUrl: "${index.url}" }`]);
+    const withIndex = config('with-index', [
+      `dependents: { source: ecosyste.ms, apiUrl: "${index.url}" }`,
+    ]);
     // A complete record at a time is final, as after --forge never: nothing asked, nothing written.
     const again = await scan(withIndex, E);
-    expect(again).toMatchObject({ measured: 0, upToDate: 1, records: 0, failed: 0, incomplete: 0, exitCode: 0 });
+    expect(again).toMatchObject({
+      measured: 0,
+      upToDate: 1,
+      records: 0,
+      failed: 0,
+      incomplete: 0,
+      exitCode: 0,
+    });
     expect(index.requests).toHaveLength(0);
     const later = await scan(withIndex, LATER);
     expect(later).toMatchObject({ measured: 1, records: 1, failed: 0, exitCode: 0 });
@@ -161,9 +179,17 @@ describe('a record written without DEPENDENTS (an older scanner, a narrower --ru
   it('lacks nothing a scan without dependents: would only hold as not asked: no "incomplete", exit 0', async () => {
     const store = ['--store', join(root, 'store-older')];
     const gitRules = ['--rules', 'BUS_FACTOR,COMMITS,RELEASES,SECURITY_POLICY'];
-    expect(await scan(join(root, 'plain.yaml'), E, [...store, ...gitRules])).toMatchObject({ records: 1 });
+    expect(await scan(join(root, 'plain.yaml'), E, [...store, ...gitRules])).toMatchObject({
+      records: 1,
+    });
     // The same time again with every rule: nothing this scan would measure is missing there.
     const again = await scan(join(root, 'plain.yaml'), E, store);
-    expect(again).toMatchObject({ measured: 0, upToDate: 1, records: 0, incomplete: 0, exitCode: 0 });
+    expect(again).toMatchObject({
+      measured: 0,
+      upToDate: 1,
+      records: 0,
+      incomplete: 0,
+      exitCode: 0,
+    });
   });
 });

@@ -51,20 +51,38 @@ describe('badgepress scan with forge APIs', () => {
           association: 'NONE',
         },
       ],
-      comments: [{ issue: 1, created: '2026-11-03T00:00:00Z', author: { login: 'maint' }, association: 'OWNER' }],
+      comments: [
+        {
+          issue: 1,
+          created: '2026-11-03T00:00:00Z',
+          author: { login: 'maint' },
+          association: 'OWNER',
+        },
+      ],
       runs: [
         { created: '2026-11-10T00:00:00Z', event: 'push', conclusion: 'success' },
         { created: '2026-11-11T00:00:00Z', event: 'push', conclusion: 'failure' },
       ],
-      releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z', assets: ['2026-10-01T00:00:00Z'] }],
+      releases: [
+        { tag: 'v2.0.0', published: '2026-10-01T00:00:00Z', assets: ['2026-10-01T00:00:00Z'] },
+      ],
     });
     const gitlab = await startGitLab({
       members: [{ username: 'maint', access: 40 }],
       issues: [{ iid: 1, created: '2026-11-01T00:00:00Z', author: { username: 'alice' } }],
-      notes: [{ issue: 1, created: '2026-11-03T00:00:00Z', author: { username: 'maint' }, body: 'Looking into it.' }],
+      notes: [
+        {
+          issue: 1,
+          created: '2026-11-03T00:00:00Z',
+          author: { username: 'maint' },
+          body: 'Looking into it.',
+        },
+      ],
       pipelines: [{ created: '2026-11-10T00:00:00Z', status: 'success' }],
       releases: [{ tag: 'v2.0.0', released: '2026-10-01T00:00:00Z' }],
-      packages: [{ name: 'widget', version: '2.0.0', type: 'npm', created: '2026-10-01T00:00:00Z' }],
+      packages: [
+        { name: 'widget', version: '2.0.0', type: 'npm', created: '2026-10-01T00:00:00Z' },
+      ],
     });
     const gitea = await startGitea({
       owner: 'acme',
@@ -74,7 +92,13 @@ describe('badgepress scan with forge APIs', () => {
       runs: [{ created: '2026-11-10T00:00:00Z', status: 'success' }],
       releases: [{ tag: 'v2.0.0', published: '2026-10-01T00:00:00Z' }],
       packages: [
-        { name: 'widget', version: '2.0.0', type: 'npm', created: '2026-10-01T00:00:00Z', repository: 'acme/widget' },
+        {
+          name: 'widget',
+          version: '2.0.0',
+          type: 'npm',
+          created: '2026-10-01T00:00:00Z',
+          repository: 'acme/widget',
+        },
       ],
     });
     const index = await startEcosystemsIndex(25);
@@ -94,7 +118,10 @@ describe('badgepress scan with forge APIs', () => {
         '',
       ].join('\n'),
     );
-    writeFileSync(join(root, 'repos.txt'), URLS.map((u) => `${u} mirror=widget.git`).join('\n') + '\n');
+    writeFileSync(
+      join(root, 'repos.txt'),
+      URLS.map((u) => `${u} mirror=widget.git`).join('\n') + '\n',
+    );
   });
   afterAll(async () => {
     for (const s of servers) await s.close();
@@ -122,7 +149,9 @@ describe('badgepress scan with forge APIs', () => {
     expect(summary).toMatchObject({ repositories: 3, measured: 3, failed: 0, unmeasured: [] });
     expect(summary.forgeRequests).toBeGreaterThan(10);
     for (const s of servers) expect(s.violations).toEqual([]);
-    expect(servers[0]!.requests.every((q) => q.headers.authorization === 'Bearer ghp-e2e-secret')).toBe(true);
+    expect(
+      servers[0]!.requests.every((q) => q.headers.authorization === 'Bearer ghp-e2e-secret'),
+    ).toBe(true);
 
     for (const [i, file] of [
       'github.com/acme/widget',
@@ -139,7 +168,8 @@ describe('badgepress scan with forge APIs', () => {
       expect(record.values.RELEASES).toEqual({ events: [utc(2026, 8, 5), utc(2026, 10, 1)] });
       expect(record.values.PACKAGES).toEqual({ events: [utc(2026, 10, 1)] });
       expect((record.values.CI_PIPELINE as { events: number[] }).events.length).toBeGreaterThan(0);
-      for (const [rule, v] of Object.entries(record.values)) expect([rule, v]).not.toEqual([rule, null]);
+      for (const [rule, v] of Object.entries(record.values))
+        expect([rule, v]).not.toEqual([rule, null]);
     }
 
     for (const shape of ['A', 'B']) {
@@ -163,7 +193,10 @@ describe('badgepress scan with forge APIs', () => {
         const sarif = JSON.parse(
           readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(url), 'sarif'), 'utf8'),
         );
-        const results = sarif.runs[0].results as Array<{ ruleId: string; properties: { value: unknown } }>;
+        const results = sarif.runs[0].results as Array<{
+          ruleId: string;
+          properties: { value: unknown };
+        }>;
         const scanned = results.filter((r) => !r.ruleId.startsWith('MANUAL/'));
         expect(scanned.length).toBeGreaterThan(0);
         for (const r of scanned)
@@ -186,7 +219,9 @@ describe('badgepress scan with forge APIs', () => {
       String(at),
       '--json',
     ];
-    const env = { env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret', E2E_GITLAB_TOKEN: 'glpat-e2e-secret' } };
+    const env = {
+      env: { E2E_GITHUB_TOKEN: 'ghp-e2e-secret', E2E_GITLAB_TOKEN: 'glpat-e2e-secret' },
+    };
     await runCommand(args(E), env);
     const before = servers[0]!.notModified();
     const second = JSON.parse((await runCommand(args(E + 86_400), env)).stdout);
@@ -249,7 +284,8 @@ describe('badgepress scan with forge APIs', () => {
       },
     );
     expect(r.code).toBe(1);
-    const cause = 'GitHub API: 401 bad or missing credentials (check the token in $E2E_GITHUB_TOKEN)';
+    const cause =
+      'GitHub API: 401 bad or missing credentials (check the token in $E2E_GITHUB_TOKEN)';
     expect(r.stderr).toBe(
       `badgepress: repos.txt:1 https://github.com/acme/widget: ${cause}\n`.replace(
         'repos.txt',
@@ -258,7 +294,9 @@ describe('badgepress scan with forge APIs', () => {
     );
     expect(r.stdout).toContain('3 measured');
     expect(r.stdout + r.stderr).not.toContain('ghp-e2e-secret');
-    const record = JSON.parse(readFileSync(join(root, 'store-refused/github.com/acme/widget.ndjson'), 'utf8'));
+    const record = JSON.parse(
+      readFileSync(join(root, 'store-refused/github.com/acme/widget.ndjson'), 'utf8'),
+    );
     expect(record.values).toMatchObject({
       ISSUE_REACTION_TIME: null,
       CI_PIPELINE: null,
@@ -275,13 +313,19 @@ describe('badgepress scan with forge APIs', () => {
     expect(record.evidence.RELEASES).toMatch(
       /^1 tag dated in the 12 months to .*; forge releases not read: GitHub API: 401 bad or missing credentials/,
     );
-    const other = JSON.parse(readFileSync(join(root, 'store-refused/gitlab.example/acme/widget.ndjson'), 'utf8'));
+    const other = JSON.parse(
+      readFileSync(join(root, 'store-refused/gitlab.example/acme/widget.ndjson'), 'utf8'),
+    );
     expect(other.values.ISSUE_REACTION_TIME).toBe(2);
   });
 
   it('no token leaves its origin by a redirect, nor reaches the store or output (issue 36 R3-2, R3-3)', async () => {
     // Canary tokens, lower case so that one can stand in a host name a redirect names.
-    const [ghToken, glToken, fjToken] = ['canary-gh-5a0c19', 'canary-gl-3b9e71', 'canary-fj-8c2d45'];
+    const [ghToken, glToken, fjToken] = [
+      'canary-gh-5a0c19',
+      'canary-gl-3b9e71',
+      'canary-fj-8c2d45',
+    ];
     const elsewhere = await startGitHub({});
     // GitHub through Octokit (its retry and throttling plugins on) and the dependency index,
     // each sent to the other server: the same loopback host on another port, another origin.
@@ -293,7 +337,9 @@ describe('badgepress scan with forge APIs', () => {
       // A release, so the GraphQL query counts one and the REST release list is asked.
       releases: [{ tag: 'v9.9.9', published: '2026-11-01T00:00:00Z' }],
       override: (t) =>
-        t === '/repos/{owner}/{repo}/releases' ? moved(`${elsewhere.url}/repos/acme/widget/releases`) : undefined,
+        t === '/repos/{owner}/{repo}/releases'
+          ? moved(`${elsewhere.url}/repos/acme/widget/releases`)
+          : undefined,
     });
     const index = await startForgeServer(
       [{ template: '/packages/lookup', reply: () => moved(`${elsewhere.url}/packages/lookup`) }],
@@ -302,7 +348,11 @@ describe('badgepress scan with forge APIs', () => {
     const gitlab = await startGitLab({
       override: (t) =>
         t === '/projects/{id}'
-          ? { status: 0, raw: (res) => res.writeHead(302, { location: `${elsewhere.url}/api/v4/projects/1` }).end() }
+          ? {
+              status: 0,
+              raw: (res) =>
+                res.writeHead(302, { location: `${elsewhere.url}/api/v4/projects/1` }).end(),
+            }
           : undefined,
     });
     const gitea = await startGitea({
@@ -310,7 +360,11 @@ describe('badgepress scan with forge APIs', () => {
       runs: [],
       override: (t) =>
         t === '/repos/{owner}/{repo}/releases'
-          ? { status: 0, raw: (res) => res.writeHead(307, { location: `http://${fjToken}.invalid/releases` }).end() }
+          ? {
+              status: 0,
+              raw: (res) =>
+                res.writeHead(307, { location: `http://${fjToken}.invalid/releases` }).end(),
+            }
           : undefined,
     });
     servers.push(elsewhere, github, index, gitlab, gitea);
@@ -332,7 +386,17 @@ describe('badgepress scan with forge APIs', () => {
     writeFileSync(cfg, text);
     const storeDir = join(root, 'store-redirected');
     const r = await runCommand(
-      ['scan', '--config', cfg, '--repos', join(root, 'repos.txt'), '--store', storeDir, '--as-of', String(E)],
+      [
+        'scan',
+        '--config',
+        cfg,
+        '--repos',
+        join(root, 'repos.txt'),
+        '--store',
+        storeDir,
+        '--as-of',
+        String(E),
+      ],
       {
         env: { E2E_GITHUB_TOKEN: ghToken, E2E_GITLAB_TOKEN: glToken, E2E_GITEA_TOKEN: fjToken },
       },
@@ -379,13 +443,22 @@ describe('badgepress scan with forge APIs', () => {
     const project = {
       pipelines: [{ created: '2026-11-10T00:00:00Z', status: 'success' }],
       releases: [{ tag: 'v2.0.0', released: '2026-10-01T00:00:00Z' }],
-      packages: [{ name: 'widget', version: '2.0.0', type: 'npm', created: '2026-10-01T00:00:00Z' }],
+      packages: [
+        { name: 'widget', version: '2.0.0', type: 'npm', created: '2026-10-01T00:00:00Z' },
+      ],
     };
     const on = await startGitLab({
       ...project,
       members: [{ username: 'maint', access: 40 }],
       issues: [{ iid: 1, created: '2026-11-01T00:00:00Z', author: { username: 'alice' } }],
-      notes: [{ issue: 1, created: '2026-11-03T00:00:00Z', author: { username: 'maint' }, body: 'On it.' }],
+      notes: [
+        {
+          issue: 1,
+          created: '2026-11-03T00:00:00Z',
+          author: { username: 'maint' },
+          body: 'On it.',
+        },
+      ],
     });
     const off = await startGitLab({ ...project, issuesAccess: 'disabled' });
     servers.push(on, off);
@@ -406,7 +479,17 @@ describe('badgepress scan with forge APIs', () => {
     const urls = ['https://gitlab.example/acme/widget', 'https://gitlab-off.example/acme/widget'];
     writeFileSync(list, urls.map((u) => `${u} mirror=widget.git`).join('\n') + '\n');
     const storeDir = join(root, 'store-anonymous');
-    const r = await runCommand(['scan', '--config', cfg, '--repos', list, '--store', storeDir, '--as-of', String(E)]);
+    const r = await runCommand([
+      'scan',
+      '--config',
+      cfg,
+      '--repos',
+      list,
+      '--store',
+      storeDir,
+      '--as-of',
+      String(E),
+    ]);
     for (const s of [on, off]) {
       expect(s.violations).toEqual([]);
       expect(s.requests.every((q) => q.headers['private-token'] === undefined)).toBe(true);
@@ -421,11 +504,11 @@ describe('badgepress scan with forge APIs', () => {
     );
     for (const host of ['gitlab.example', 'gitlab-off.example']) {
       const record = JSON.parse(readFileSync(join(storeDir, host, 'acme/widget.ndjson'), 'utf8'));
-      expect([host, record.values.ISSUE_REACTION_TIME, record.evidence.ISSUE_REACTION_TIME]).toEqual([
+      expect([
         host,
-        null,
-        cause,
-      ]);
+        record.values.ISSUE_REACTION_TIME,
+        record.evidence.ISSUE_REACTION_TIME,
+      ]).toEqual([host, null, cause]);
       expect(record.failed).toEqual(['ISSUE_REACTION_TIME']);
       expect(record.values.CI_PIPELINE).toEqual({ events: [utc(2026, 11, 10)] });
       expect(record.values.RELEASES).toEqual({ events: [utc(2026, 8, 5), utc(2026, 10, 1)] });
@@ -433,7 +516,9 @@ describe('badgepress scan with forge APIs', () => {
     }
     // Nothing asked that GitLab refuses a caller signed out: no issues, notes or members.
     for (const s of [on, off])
-      expect(s.requests.filter((q) => /\/(issues|members)/.test(q.path)).map((q) => q.path)).toEqual([]);
+      expect(
+        s.requests.filter((q) => /\/(issues|members)/.test(q.path)).map((q) => q.path),
+      ).toEqual([]);
   });
 
   it('--forge never asks neither the forges nor the dependency index: DEPENDENTS is not asked too', async () => {
@@ -463,7 +548,9 @@ describe('badgepress scan with forge APIs', () => {
     expect(summary.notAsked).toEqual([
       { rules: ['DEPENDENTS', 'ISSUE_REACTION_TIME'], why: '--forge never (git alone)' },
     ]);
-    const record = JSON.parse(readFileSync(join(root, 'store-git-alone/forge.example/acme/widget.ndjson'), 'utf8'));
+    const record = JSON.parse(
+      readFileSync(join(root, 'store-git-alone/forge.example/acme/widget.ndjson'), 'utf8'),
+    );
     for (const rule of ['CI_PIPELINE', 'DEPENDENTS'])
       expect([rule, record.values[rule], record.evidence[rule]]).toEqual([
         rule,

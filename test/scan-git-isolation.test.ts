@@ -3,7 +3,13 @@
 // remote that redirects to another host gets neither git nor the token there. Every scan here
 // runs with a hostile global and system config (test/helpers/hostile-git.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, listenLocal } from '../scripts/lib/listen.ts';
@@ -73,7 +79,10 @@ describe('a scan with a hostile git config', () => {
         });
       });
       git(dir, ['update-ref', 'refs/heads/main', parent!]);
-      expected.set(name, git(dir, ['log', '--format=%ct', 'main']).trim().split('\n').map(Number).sort());
+      expected.set(
+        name,
+        git(dir, ['log', '--format=%ct', 'main']).trim().split('\n').map(Number).sort(),
+      );
       tips.set(name, parent!);
       if (name === 'infected') hostile.infect(dir);
     }
@@ -86,7 +95,18 @@ describe('a scan with a hostile git config', () => {
       `https://example.org/acme/plain mirror=${join(root, 'plain.git')}\nhttps://example.org/acme/infected mirror=${join(root, 'infected.git')}\n`,
     );
     const r = await runCommand(
-      ['scan', '--config', config, '--repos', list, '--store', join(root, 'store'), '--as-of', '2026-11-01', '--json'],
+      [
+        'scan',
+        '--config',
+        config,
+        '--repos',
+        list,
+        '--store',
+        join(root, 'store'),
+        '--as-of',
+        '2026-11-01',
+        '--json',
+      ],
       {
         env: hostile.env,
       },
@@ -94,7 +114,9 @@ describe('a scan with a hostile git config', () => {
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toMatchObject({ measured: 2, failed: 0, exitCode: 0 });
     for (const name of ['plain', 'infected']) {
-      const line = JSON.parse(readFileSync(join(root, `store/example.org/acme/${name}.ndjson`), 'utf8'));
+      const line = JSON.parse(
+        readFileSync(join(root, `store/example.org/acme/${name}.ndjson`), 'utf8'),
+      );
       expect(line.timestamp).toBe(E);
       expect(line.values.COMMITS).toEqual({ events: expected.get(name) });
       expect(line.evidence.COMMITS).toContain(tips.get(name)!.slice(0, 12));
@@ -136,10 +158,14 @@ async function startFront(origin: GitHttpServer): Promise<Front> {
       res.writeHead(302, { Location: `${elsewhere}${req.url}` }).end();
       return;
     }
-    const pass = request(`${origin.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(res);
-    });
+    const pass = request(
+      `${origin.url}${req.url}`,
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      },
+    );
     req.pipe(pass);
   });
   const port = await listenLocal(server);
@@ -193,9 +219,12 @@ describe('git over HTTP with a token, behind a remote that redirects to another 
   const scan = (asOf: string) => {
     const list = join(root, `list-${asOf}.txt`);
     writeFileSync(list, `${front.url}/private.git\n`);
-    return runCommand(['scan', '--config', config, '--repos', list, '--store', store, '--as-of', asOf, '--json'], {
-      env: { ...hostile.env, SCAN_TEST_TOKEN: TOKEN },
-    });
+    return runCommand(
+      ['scan', '--config', config, '--repos', list, '--store', store, '--as-of', asOf, '--json'],
+      {
+        env: { ...hostile.env, SCAN_TEST_TOKEN: TOKEN },
+      },
+    );
   };
 
   it('clone, fetch and ls-remote each fail on a redirect, and the other host never hears from git', async () => {
@@ -209,7 +238,10 @@ describe('git over HTTP with a token, behind a remote that redirects to another 
     );
     // A scan the front does not redirect makes the mirror.
     front.reset([], other.url);
-    expect(JSON.parse((await scan('2026-04-01')).stdout)).toMatchObject({ measured: 1, exitCode: 0 });
+    expect(JSON.parse((await scan('2026-04-01')).stdout)).toMatchObject({
+      measured: 1,
+      exitCode: 0,
+    });
     // fetch: the first info/refs of an update; ls-remote: the second.
     front.reset([1], other.url);
     const fetch = await scan('2026-05-01');
@@ -229,7 +261,11 @@ describe('git over HTTP with a token, behind a remote that redirects to another 
   });
 
   it("a remote's words reach stderr without terminal control or the token they quote", async () => {
-    front.reset([], other.url, `error: access denied for token ${TOKEN}\x1b]0;owned\x07 \x1b[31mred\x1b[0m\rover\n`);
+    front.reset(
+      [],
+      other.url,
+      `error: access denied for token ${TOKEN}\x1b]0;owned\x07 \x1b[31mred\x1b[0m\rover\n`,
+    );
     const r = await scan('2026-07-01');
     expect(JSON.parse(r.stdout)).toMatchObject({ failed: 1, exitCode: 1 });
     expect(r.stderr).toContain('access denied for token ***');

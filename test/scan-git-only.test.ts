@@ -39,14 +39,19 @@ describe('scan without asking a forge', () => {
         { created: '2026-03-01T00:00:00Z', status: 'success' },
         { created: '2025-05-01T00:00:00Z', status: 'failed' },
       ],
-      packages: [{ name: 'widget', version: '0.1.0', type: 'npm', created: '2025-05-02T00:00:00Z' }],
+      packages: [
+        { name: 'widget', version: '0.1.0', type: 'npm', created: '2025-05-02T00:00:00Z' },
+      ],
     });
     const thresholds = join(root, 'thresholds-b.yaml');
     const b = readFileSync(new URL('../config/thresholds-b.yaml', import.meta.url), 'utf8');
     // CI_PIPELINE and PACKAGES count 24 months; the scan's horizon stays 12.
     writeFileSync(
       thresholds,
-      b.replace(/(unit: (?:packages|runs)\n\s+threshold: \{ min: 1, timeRangeInMonths: )6/g, '$124'),
+      b.replace(
+        /(unit: (?:packages|runs)\n\s+threshold: \{ min: 1, timeRangeInMonths: )6/g,
+        '$124',
+      ),
     );
     const base = (hostEntry: string) =>
       `shape: B\nstore: store\nthresholds: { B: ${thresholds} }\nscan:\n  mirrors: mirrors\n  retries: 0\n  horizonMonths: 12\nhosts:\n  "${host}": ${hostEntry}\n`;
@@ -96,7 +101,9 @@ describe('scan without asking a forge', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ measured: 1, failed: 0, exitCode: 0 });
     const record = lastRecord('store-api');
     // By hand: all three pipelines and the package are within 24 months of 2026-11-01.
-    expect(record.values.CI_PIPELINE).toEqual({ events: [utc(2025, 5, 1), utc(2026, 3, 1), utc(2026, 9, 1)] });
+    expect(record.values.CI_PIPELINE).toEqual({
+      events: [utc(2025, 5, 1), utc(2026, 3, 1), utc(2026, 9, 1)],
+    });
     expect(record.values.PACKAGES).toEqual({ events: [utc(2025, 5, 2)] });
   });
 
@@ -125,7 +132,13 @@ describe('scan without asking a forge', () => {
     expect(peersSaw()).toEqual(before);
     expect(r.stderr).toBe('');
     const summary = JSON.parse(r.stdout);
-    expect(summary).toMatchObject({ measured: 1, failed: 0, exitCode: 0, forgeRequests: 0, unmeasured: [] });
+    expect(summary).toMatchObject({
+      measured: 1,
+      failed: 0,
+      exitCode: 0,
+      forgeRequests: 0,
+      unmeasured: [],
+    });
     expect(summary.notAsked).toEqual([{ rules: FORGE_RULES, why: '--fetch never asks no server' }]);
     const record = lastRecord('store-api');
     for (const rule of FORGE_RULES)
@@ -136,7 +149,9 @@ describe('scan without asking a forge', () => {
       ]);
     // git's measurements stand: two commits, RELEASES from git (no tags) with the forge's part named.
     expect(record.values.COMMITS).toEqual({ events: [utc(2026, 1, 5), utc(2026, 3, 5)] });
-    expect(record.evidence.RELEASES).toContain('forge releases not read: not asked: --fetch never asks no server');
+    expect(record.evidence.RELEASES).toContain(
+      'forge releases not read: not asked: --fetch never asks no server',
+    );
   });
 
   it('--forge never fetches with git and asks no forge; the text summary says what was not asked', async () => {
@@ -159,9 +174,13 @@ describe('scan without asking a forge', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('0 failed');
-    expect(r.stdout).toContain('; not asked: CI_PIPELINE, ISSUE_REACTION_TIME, PACKAGES (--forge never (git alone))');
+    expect(r.stdout).toContain(
+      '; not asked: CI_PIPELINE, ISSUE_REACTION_TIME, PACKAGES (--forge never (git alone))',
+    );
     expect(r.stdout).not.toContain('not measured');
-    expect(lastRecord('store-api').evidence.CI_PIPELINE).toBe('not asked: --forge never (git alone)');
+    expect(lastRecord('store-api').evidence.CI_PIPELINE).toBe(
+      'not asked: --forge never (git alone)',
+    );
   });
 
   it('a host with api: false is measured by git alone, with or without kind and apiUrl', async () => {
@@ -175,7 +194,9 @@ describe('scan without asking a forge', () => {
       expect(r.stderr).toBe('');
       const summary = JSON.parse(r.stdout);
       expect(summary).toMatchObject({ measured: 1, failed: 0, exitCode: 0, unmeasured: [] });
-      expect(summary.notAsked).toEqual([{ rules: FORGE_RULES, why: `hosts: ${host}: api: false (git alone)` }]);
+      expect(summary.notAsked).toEqual([
+        { rules: FORGE_RULES, why: `hosts: ${host}: api: false (git alone)` },
+      ]);
       expect(lastRecord(store).values.ISSUE_REACTION_TIME).toBeNull();
     }
   });

@@ -26,7 +26,10 @@ const CAROL: Person = { name: 'Carol', email: 'carol@example.org' };
 const DAVE: Person = { name: 'Dave', email: 'dave@example.org' };
 // "Talbot" holds "bot": a person all the same.
 const TALBOT: Person = { name: 'Sam Talbot', email: 'sam@talbot.example' };
-const DEPENDABOT: Person = { name: 'dependabot[bot]', email: '49699333+dependabot[bot]@users.noreply.github.com' };
+const DEPENDABOT: Person = {
+  name: 'dependabot[bot]',
+  email: '49699333+dependabot[bot]@users.noreply.github.com',
+};
 const ACTIONS: Person = { name: 'GitHub Action', email: 'action@github.com' };
 // A bot only through the mailmap.
 const CI: Person = { name: 'ci', email: 'ci@example.org' };
@@ -85,7 +88,13 @@ describe('git rules on one history', () => {
     // The expected commits, by plain git: non-merge commits reachable from T, mailmapped,
     // dated by committer time in (E - 12 months, E], without bots.
     const from = utc(2025, 11, 25);
-    const lines = git(bare, ['log', '--no-merges', '--use-mailmap', '--format=%ct%x09%aN%x09%aE', c.T!])
+    const lines = git(bare, [
+      'log',
+      '--no-merges',
+      '--use-mailmap',
+      '--format=%ct%x09%aN%x09%aE',
+      c.T!,
+    ])
       .trim()
       .split('\n');
     const people = lines
@@ -103,7 +112,9 @@ describe('git rules on one history', () => {
     expect(m.evidence.COMMITS).toContain(`main at ${c.T!.slice(0, 12)} (2026-09-01)`);
     // Bob's 5 of 9 reach half: one person. Without the mailmap he would be 3 + 2 and the answer 2.
     expect(m.values.BUS_FACTOR).toBe(1);
-    expect(m.evidence.BUS_FACTOR).toMatch(/^1 contributor of 4 made at least half of 9 non-merge commits/);
+    expect(m.evidence.BUS_FACTOR).toMatch(
+      /^1 contributor of 4 made at least half of 9 non-merge commits/,
+    );
     // Tags by hand: v0.1 (its commit, 2026-02-01), old-style (no tagger: its commit, 2026-06-01),
     // v0.2 (tagger, 2026-06-02), v0.3-rc1 (pre-release, 2026-10-01); v0.0 before the horizon, v1.0 after E.
     expect(m.values.RELEASES).toEqual({
@@ -114,14 +125,23 @@ describe('git rules on one history', () => {
     expect(m.evidence.SECURITY_POLICY).toContain('docs/SECURITY.md');
     expect(JSON.stringify(m.evidence)).not.toMatch(/@/);
     expect(facts.defaultBranch).toBe('main');
-    expect([...facts.tagNames].sort()).toEqual(['old-style', 'v0.0', 'v0.1', 'v0.2', 'v0.3-rc1', 'v1.0']);
+    expect([...facts.tagNames].sort()).toEqual([
+      'old-style',
+      'v0.0',
+      'v0.1',
+      'v0.2',
+      'v0.3-rc1',
+      'v1.0',
+    ]);
   });
 
   it('finds commits behind a clock-skewed one, which git log --since would not', async () => {
     const since = git(bare, ['log', '--format=%H', `--since=${utc(2026, 1, 1)}`, c.T!]);
     expect(since).not.toContain(c.bob1);
     const { measurements } = await measureRepository(bare, [E], options(), settings);
-    expect((measurements[0]!.values.COMMITS as { events: number[] }).events).toContain(utc(2026, 2, 1));
+    expect((measurements[0]!.values.COMMITS as { events: number[] }).events).toContain(
+      utc(2026, 2, 1),
+    );
   });
 
   it('keeps events over the horizon while the bus factor keeps its own window', async () => {
@@ -136,7 +156,9 @@ describe('git rules on one history', () => {
     expect((m.values.COMMITS as { events: number[] }).events[0]).toBe(utc(2025, 1, 10));
     // In the 3 months to E (after 2026-08-25): Bob's T alone (the "2027" commit is after E).
     expect(m.values.BUS_FACTOR).toBe(1);
-    expect(m.evidence.BUS_FACTOR).toContain('of 1 made at least half of 1 non-merge commit in the 3 months');
+    expect(m.evidence.BUS_FACTOR).toContain(
+      'of 1 made at least half of 1 non-merge commit in the 3 months',
+    );
     expect((m.values.RELEASES as { events: number[] }).events[0]).toBe(utc(2025, 1, 10));
   });
 
@@ -155,7 +177,14 @@ describe('git rules on one history', () => {
     // By hand: the first commit is Dave's, 2025-01-10. The one dated 2019 follows bob1
     // (2026-02-01) on the branch, so the branch held it from 2026-02-01 on: it makes no month
     // before 2025-01-10 a month with history, and the tip as of 2026-01-31 is still c.mailmap.
-    const times = [utc(2019, 7, 1), utc(2024, 12, 1), utc(2025, 2, 1), utc(2026, 1, 31), utc(2026, 2, 15), E];
+    const times = [
+      utc(2019, 7, 1),
+      utc(2024, 12, 1),
+      utc(2025, 2, 1),
+      utc(2026, 1, 31),
+      utc(2026, 2, 15),
+      E,
+    ];
     const { measurements } = await measureRepository(bare, times, options(), settings);
     expect(measurements.slice(0, 2)).toEqual([undefined, undefined]);
     const tipOf = (i: number) => measurements[i]!.evidence.SECURITY_POLICY;
@@ -190,7 +219,12 @@ describe('edge repositories', () => {
     expect(measurements[0]!.evidence.COMMITS).toMatch(/has no commits/);
     expect(facts.tagNames.size).toBe(0);
     // No first commit, so no history: a backfill's month starts get no record, E gets one.
-    const backfill = await measureRepository(bare, [utc(2026, 9, 1), utc(2026, 10, 1), E], options(), settings);
+    const backfill = await measureRepository(
+      bare,
+      [utc(2026, 9, 1), utc(2026, 10, 1), E],
+      options(),
+      settings,
+    );
     expect(backfill.measurements.map((m) => m !== undefined)).toEqual([false, false, true]);
     const notAtE = await measureRepository(bare, [utc(2026, 9, 1)], options({ asOf: E }), settings);
     expect(notAtE.measurements).toEqual([undefined]);
@@ -351,7 +385,10 @@ describe('SECURITY_POLICY: places, case, and what is no file', () => {
       listing,
       commits,
       undefined,
-      { stored: (c) => storedObjects(call, c), changes: (pairs, rootBytes) => rootChanges(call, pairs, rootBytes) },
+      {
+        stored: (c) => storedObjects(call, c),
+        changes: (pairs, rootBytes) => rootChanges(call, pairs, rootBytes),
+      },
       0,
     );
     await listing.close();
@@ -386,11 +423,20 @@ describe('evidence counts as the pages write counts (issue 34: grouped digits, o
     const work = WorkRepo.init(join(root, 'work'));
     const oid = work.commit({ at: utc(2026, 6, 1) });
     // 1,000 lightweight tags of that commit, made in one git process; each is dated by it.
-    const lines = Array.from({ length: 1000 }, (_, i) => `create refs/tags/t${i} ${oid}\n`).join('');
+    const lines = Array.from({ length: 1000 }, (_, i) => `create refs/tags/t${i} ${oid}\n`).join(
+      '',
+    );
     git(work.dir, ['update-ref', '--stdin'], {}, lines);
     expect(git(work.dir, ['tag', '--list']).trim().split('\n')).toHaveLength(1000);
     const bare = work.bareClone(join(root, 'bare.git'));
-    const { measurements } = await measureRepository(bare, [E], options({ rules: new Set(['RELEASES']) }), settings);
-    expect(measurements[0]!.evidence.RELEASES).toMatch(/^1,000 tags dated in the 12 months to 2026-11-25 /);
+    const { measurements } = await measureRepository(
+      bare,
+      [E],
+      options({ rules: new Set(['RELEASES']) }),
+      settings,
+    );
+    expect(measurements[0]!.evidence.RELEASES).toMatch(
+      /^1,000 tags dated in the 12 months to 2026-11-25 /,
+    );
   });
 });

@@ -50,7 +50,9 @@ const MAILMAP_LINES = [
   'Ada <ada@example.org> Bo <bo@example.org>',
 ];
 
-type Entry = { mode: '100644' | '100755' | '120000'; body: string } | { mode: '160000'; oid: string };
+type Entry =
+  | { mode: '100644' | '100755' | '120000'; body: string }
+  | { mode: '160000'; oid: string };
 
 /**
  * A fast-import stream of MONTHS months of random changes to the names a rule reads (the
@@ -59,7 +61,8 @@ type Entry = { mode: '100644' | '100755' | '120000'; body: string } | { mode: '1
 function history(seed: number, first: string, filler: string): string {
   const rand = prng(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
-  const recase = (name: string) => [...name].map((ch) => (rand() < 0.35 ? ch.toUpperCase() : ch)).join('');
+  const recase = (name: string) =>
+    [...name].map((ch) => (rand() < 0.35 ? ch.toUpperCase() : ch)).join('');
   const policyName = () => {
     const ext = pick(['.md', '.md', '.markdown', '.adoc', '.rst', '.rst', '.txt']);
     const base = rand() < 0.9 ? 'security' : 'security-policy';
@@ -69,13 +72,26 @@ function history(seed: number, first: string, filler: string): string {
   };
   // A few spellings of each folder: two of them side by side now and then (Docs/ and docs/).
   const place = () =>
-    pick(['', '', '.github', '.GitHub', 'docs', 'Docs', 'DOCS', 'doc', 'Doc', 'documentation', 'src']);
+    pick([
+      '',
+      '',
+      '.github',
+      '.GitHub',
+      'docs',
+      'Docs',
+      'DOCS',
+      'doc',
+      'Doc',
+      'documentation',
+      'src',
+    ]);
   const policyPath = () => {
     const folder = place();
     const deeper = folder !== '' && rand() < 0.1 ? `${folder}/${recase('policies')}` : folder;
     return deeper === '' ? policyName() : `${deeper}/${policyName()}`;
   };
-  const text = () => (rand() < 0.2 ? '' : `report to security@example.org (${Math.floor(rand() * 1e6)})\n`);
+  const text = () =>
+    rand() < 0.2 ? '' : `report to security@example.org (${Math.floor(rand() * 1e6)})\n`;
   const model = new Map<string, Entry>();
   let commands = '';
   const remove = (path: string) => {
@@ -95,7 +111,9 @@ function history(seed: number, first: string, filler: string): string {
         : `M ${entry.mode} inline ${path}\ndata ${Buffer.byteLength(entry.body)}\n${entry.body}\n`;
   };
   const someName = () => {
-    const names = [...model.keys()].flatMap((p) => p.split('/').map((_, k, all) => all.slice(0, k + 1).join('/')));
+    const names = [...model.keys()].flatMap((p) =>
+      p.split('/').map((_, k, all) => all.slice(0, k + 1).join('/')),
+    );
     return names.length === 0 ? undefined : pick(names);
   };
   const changes: Array<() => void> = [
@@ -107,7 +125,8 @@ function history(seed: number, first: string, filler: string): string {
       const files = [...model].filter(([, e]) => e.mode === '100644' || e.mode === '100755');
       if (files.length === 0) return;
       const [path, entry] = pick(files);
-      if (entry.mode !== '160000') set(path, { ...entry, mode: entry.mode === '100644' ? '100755' : '100644' });
+      if (entry.mode !== '160000')
+        set(path, { ...entry, mode: entry.mode === '100644' ? '100755' : '100644' });
     },
     // Something removed, whole folders too.
     () => {
@@ -124,14 +143,21 @@ function history(seed: number, first: string, filler: string): string {
       set(rand() < 0.5 ? recase(from.toLowerCase()) : policyPath(), entry);
     },
     // A policy's name or a policy folder's made a folder, or a folder made a file.
-    () => set(`${rand() < 0.5 ? policyName() : place() || 'docs'}/${policyName()}`, { mode: '100644', body: text() }),
+    () =>
+      set(`${rand() < 0.5 ? policyName() : place() || 'docs'}/${policyName()}`, {
+        mode: '100644',
+        body: text(),
+      }),
     () => {
       const name = someName();
       if (name !== undefined && name !== '.mailmap') set(name, { mode: '100644', body: text() });
     },
     // A symbolic link or a submodule under a policy's name or a folder's.
     () =>
-      set(rand() < 0.5 ? policyPath() : recase(pick(['docs', '.github', 'doc'])), { mode: '120000', body: 'README' }),
+      set(rand() < 0.5 ? policyPath() : recase(pick(['docs', '.github', 'doc'])), {
+        mode: '120000',
+        body: 'README',
+      }),
     () =>
       set(rand() < 0.5 ? policyPath() : recase(pick(['docs', '.github', 'doc'])), {
         mode: '160000',
@@ -199,7 +225,9 @@ function policiesByGit(gitDir: string, commit: string, empty: string): string[] 
       const lower = path.split('/').map((part) => part.toLowerCase());
       const named =
         (lower.length === 1 && POLICY_NAMES.includes(lower[0]!)) ||
-        (lower.length === 2 && ['.github', 'docs'].includes(lower[0]!) && POLICY_NAMES.includes(lower[1]!)) ||
+        (lower.length === 2 &&
+          ['.github', 'docs'].includes(lower[0]!) &&
+          POLICY_NAMES.includes(lower[1]!)) ||
         (lower.length === 2 && lower[0] === 'doc' && lower[1] === 'security.rst');
       return named && (mode === '100644' || mode === '100755') && oid !== empty ? [path] : [];
     });
@@ -256,7 +284,10 @@ describe('scan --history over big roots worked out from root diffs', () => {
         '',
       ].join('\n'),
     );
-    writeFileSync(list, repos.map((r) => `https://example.org/fuzz/${r.name} mirror=${r.dir}\n`).join(''));
+    writeFileSync(
+      list,
+      repos.map((r) => `https://example.org/fuzz/${r.name} mirror=${r.dir}\n`).join(''),
+    );
     const scan = (store: string, ...more: string[]) => [
       'scan',
       '--config',
@@ -271,9 +302,12 @@ describe('scan --history over big roots worked out from root diffs', () => {
     ];
     // The history through the compiled command line, tracing the git commands it runs.
     const traceFile = join(root, 'git-trace.log');
-    const h = runCli(scan('history', '--as-of', String(E), '--history', 'monthly', '--since', SINCE), {
-      env: { GIT_TRACE: traceFile },
-    });
+    const h = runCli(
+      scan('history', '--as-of', String(E), '--history', 'monthly', '--since', SINCE),
+      {
+        env: { GIT_TRACE: traceFile },
+      },
+    );
     expect(h.stderr).toBe('');
     expect(h.code).toBe(0);
     trace = readFileSync(traceFile, 'utf8');
@@ -288,12 +322,19 @@ describe('scan --history over big roots worked out from root diffs', () => {
     for (const { dir, repacked } of repos) {
       const tips = tipsByGit(dir, MONTH_STARTS);
       const roots = [...new Set(tips.map((c) => git(dir, ['rev-parse', `${c}^{tree}`]).trim()))];
-      const stored = git(dir, ['cat-file', '--batch-check=%(objectsize) %(deltabase)'], {}, `${roots.join('\n')}\n`)
+      const stored = git(
+        dir,
+        ['cat-file', '--batch-check=%(objectsize) %(deltabase)'],
+        {},
+        `${roots.join('\n')}\n`,
+      )
         .trim()
         .split('\n')
         .map((l) => l.split(' ') as [string, string]);
       // Reading every root but one whole would print more than 1 MiB (docs/reference/scan.md).
-      expect(stored.slice(1).reduce((sum, [size]) => sum + Number(size), 0)).toBeGreaterThan(1 << 20);
+      expect(stored.slice(1).reduce((sum, [size]) => sum + Number(size), 0)).toBeGreaterThan(
+        1 << 20,
+      );
       const whole = (k: number) => /^0+$/.test(stored[k]![1]);
       // fast-import stores the oldest root whole; repack -adf the newest, the oldest a delta.
       if (repacked) expect([whole(0), whole(stored.length - 1)]).toEqual([false, true]);
@@ -312,7 +353,9 @@ describe('scan --history over big roots worked out from root diffs', () => {
       const single = lines(join(root, 'single', file));
       expect(history.map((l) => l.timestamp)).toEqual([...MONTH_STARTS, E]);
       expect(history).toEqual(single);
-      expect(readFileSync(join(root, 'history', file))).toEqual(readFileSync(join(root, 'single', file)));
+      expect(readFileSync(join(root, 'history', file))).toEqual(
+        readFileSync(join(root, 'single', file)),
+      );
       const empty = git(dir, ['hash-object', '--stdin'], {}, '').trim();
       const tips = tipsByGit(
         dir,
@@ -329,7 +372,9 @@ describe('scan --history over big roots worked out from root diffs', () => {
         });
         // The evidence names one of them.
         if (policies.length > 0)
-          expect(policies.some((p) => line.evidence.SECURITY_POLICY!.startsWith(`${p} in `))).toBe(true);
+          expect(policies.some((p) => line.evidence.SECURITY_POLICY!.startsWith(`${p} in `))).toBe(
+            true,
+          );
       }
     },
   );

@@ -26,7 +26,14 @@ describe('the list of repositories', () => {
     ].join('\n');
     const { targets, problems } = parseTargets(text, '/lists/repos.txt');
     expect(
-      targets.map(({ url, host, path, mirror, fetchUrl, source }) => ({ url, host, path, mirror, fetchUrl, source })),
+      targets.map(({ url, host, path, mirror, fetchUrl, source }) => ({
+        url,
+        host,
+        path,
+        mirror,
+        fetchUrl,
+        source,
+      })),
     ).toEqual([
       {
         url: 'https://github.com/acme/widget',
@@ -84,7 +91,9 @@ describe('a line that names its repository badly', () => {
     expect(problems).toEqual([
       '/lists/repos.txt:1: mirror= is given twice (mirror=one.git, mirror=two.git); a repository is read from one mirror: keep one; line skipped',
     ]);
-    expect(targets.map((t) => [t.url, t.mirror])).toEqual([['https://example.org/a/c', '/lists/c.git']]);
+    expect(targets.map((t) => [t.url, t.mirror])).toEqual([
+      ['https://example.org/a/c', '/lists/c.git'],
+    ]);
   });
 
   it('a page below a GitHub or Gitea repository is refused; a GitLab URL of nested groups is a project', async () => {
@@ -162,7 +171,10 @@ describe('the directory store writer', () => {
     const dir = tempDir('badgepress-scan-writer-');
     const { mkdirSync, readFileSync } = await import('node:fs');
     mkdirSync(join(dir, 'h'));
-    writeFileSync(join(dir, 'h/r.ndjson'), '{"repositoryUrl":"https://h/r","timestamp":1,"values":{}}');
+    writeFileSync(
+      join(dir, 'h/r.ndjson'),
+      '{"repositoryUrl":"https://h/r","timestamp":1,"values":{}}',
+    );
     const writer = new DirectoryStoreWriter(dir);
     expect(await writer.storedTimes('h/r.ndjson', 'https://h/r')).toEqual(
       new Map([[1, { rules: new Set(), used: { values: {}, evidence: {}, failed: [] } }]]),

@@ -37,7 +37,12 @@ describe('scans sharing a mirrors folder', () => {
 
   const urls = () => NAMES.map((n) => `${http.url}/${n}.git`);
   const mirrorOf = (url: string) =>
-    mirrorPath(mirrors, url, `127.0.0.1:${http.port}`, new URL(url).pathname.slice(1).replace(/\.git$/, ''));
+    mirrorPath(
+      mirrors,
+      url,
+      `127.0.0.1:${http.port}`,
+      new URL(url).pathname.slice(1).replace(/\.git$/, ''),
+    );
   const run = (store: string, list: string[], problems: string[], timeoutSeconds = 30) =>
     scan({
       targets: parseTargets(list.join('\n'), `${store}.txt`).targets,
@@ -50,16 +55,26 @@ describe('scans sharing a mirrors folder', () => {
       report: (line) => problems.push(line),
     });
   const storeText = (store: string) =>
-    NAMES.map((n) => readFileSync(join(root, store, `127.0.0.1_${http.port}/${n}.ndjson`), 'utf8')).join('');
+    NAMES.map((n) =>
+      readFileSync(join(root, store, `127.0.0.1_${http.port}/${n}.ndjson`), 'utf8'),
+    ).join('');
 
   it('two scans at once over the same repositories both write every record; no mirror is moved aside', async () => {
     for (const round of [1, 2]) {
       const problems: string[] = [];
       // The first round clones every mirror at once from both scans, the second fetches them.
-      const [a, b] = await Promise.all([run(`a${round}`, urls(), problems), run(`b${round}`, urls(), problems)]);
+      const [a, b] = await Promise.all([
+        run(`a${round}`, urls(), problems),
+        run(`b${round}`, urls(), problems),
+      ]);
       expect(problems, `round ${round}`).toEqual([]);
       for (const s of [a, b])
-        expect(s).toMatchObject({ measured: NAMES.length, records: NAMES.length, failed: 0, movedAside: 0 });
+        expect(s).toMatchObject({
+          measured: NAMES.length,
+          records: NAMES.length,
+          failed: 0,
+          movedAside: 0,
+        });
       expect(storeText(`a${round}`)).toBe(storeText(`b${round}`));
     }
     const left = readdirSync(join(mirrors, `127.0.0.1_${http.port}`));
@@ -81,7 +96,9 @@ describe('scans sharing a mirrors folder', () => {
     expect(summary).toMatchObject({ failed: 1, movedAside: 0 });
     expect(problems).toEqual([expect.stringMatching(/cannot lock ref 'refs\/heads\/main'/)]);
     expect(problems[0]).not.toContain('moved aside');
-    expect(readdirSync(join(mirrors, `127.0.0.1_${http.port}`)).filter((n) => n.includes('.corrupt-'))).toEqual([]);
+    expect(
+      readdirSync(join(mirrors, `127.0.0.1_${http.port}`)).filter((n) => n.includes('.corrupt-')),
+    ).toEqual([]);
     expect(git(mirror, ['rev-parse', 'refs/heads/main']).trim()).toBe(tip);
   });
 
@@ -99,7 +116,13 @@ describe('scans sharing a mirrors folder', () => {
     const now = Math.floor(Date.now() / 1000);
     writeFileSync(
       join(`${mirror}.lease`, '99.json'),
-      JSON.stringify({ host: 'elsewhere', pid: 4242, token: 'other', acquiredAt: now, expiresAt: now + 600 }),
+      JSON.stringify({
+        host: 'elsewhere',
+        pid: 4242,
+        token: 'other',
+        acquiredAt: now,
+        expiresAt: now + 600,
+      }),
     );
     const held: string[] = [];
     expect(await run('held', [url], held, 1)).toMatchObject({ failed: 1, movedAside: 0 });
@@ -108,6 +131,8 @@ describe('scans sharing a mirrors folder', () => {
         `mirror ${mirror} is in use by another badgepress scan (host elsewhere, pid 4242, since `,
       ),
     ]);
-    expect(held[0]).toContain('sharing scan.mirrors; waited 1 s: scan this repository again once that scan has ended');
+    expect(held[0]).toContain(
+      'sharing scan.mirrors; waited 1 s: scan this repository again once that scan has ended',
+    );
   });
 });

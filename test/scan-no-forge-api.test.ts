@@ -24,7 +24,8 @@ const root = tempDir('badgepress-no-forge-api-');
 const E = utc(2026, 11, 25);
 const LATER = utc(2026, 11, 26);
 const FORGE_RULES = ['CI_PIPELINE', 'ISSUE_REACTION_TIME', 'PACKAGES'];
-const NO_DEPENDENTS = 'no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev';
+const NO_DEPENDENTS =
+  'no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev';
 
 let http: GitHttpServer;
 let gitlab: ForgeServer;
@@ -75,14 +76,26 @@ describe('a repository on a host without a forge API', () => {
     // the summary names what they judge.
     const summaryA = await scan(join(root, 'plain.yaml'), E);
     // Not asked is no failure: exit 0, and the summary names them with why, not as unmeasured.
-    expect(summaryA).toMatchObject({ measured: 1, records: 1, failed: 0, exitCode: 0, unmeasured: [] });
+    expect(summaryA).toMatchObject({
+      measured: 1,
+      records: 1,
+      failed: 0,
+      exitCode: 0,
+      unmeasured: [],
+    });
     expect(summaryA.notAsked).toEqual([
       { rules: ['DEPENDENTS'], why: NO_DEPENDENTS },
       { rules: ['ISSUE_REACTION_TIME'], why },
     ]);
     // Shape B's judge the three (and RELEASES, git's too: never named as not asked).
     const summaryB = await scan(config('plain-b', [], 'B'), E, ['--store', join(root, 'store-b')]);
-    expect(summaryB).toMatchObject({ measured: 1, records: 1, failed: 0, exitCode: 0, unmeasured: [] });
+    expect(summaryB).toMatchObject({
+      measured: 1,
+      records: 1,
+      failed: 0,
+      exitCode: 0,
+      unmeasured: [],
+    });
     expect(summaryB.notAsked).toEqual([{ rules: FORGE_RULES, why }]);
     a = await build('site-a', 'A', E + 3600);
     b = await build('site-b', 'B', E + 3600, ['--store', join(root, 'store-b')]);
@@ -137,7 +150,11 @@ describe('a repository on a host without a forge API', () => {
     const results = json(api(b, 'sarif')).runs[0].results;
     const byRule = (id: string) => results.find((r: { ruleId: string }) => r.ruleId === id);
     for (const rule of FORGE_RULES)
-      expect([rule, byRule(rule).kind, byRule(rule).properties.provenance.evidence]).toEqual([rule, 'open', cause]);
+      expect([rule, byRule(rule).kind, byRule(rule).properties.provenance.evidence]).toEqual([
+        rule,
+        'open',
+        cause,
+      ]);
     const releases = byRule('RELEASES');
     expect(releases.kind).toBe('pass');
     // By hand: v1 (2026-11-09) is the one tag in the 6 months before 2026-11-25.
@@ -146,14 +163,25 @@ describe('a repository on a host without a forge API', () => {
         `The scan's own note, over its window: 1 tag dated in the 12 months to 2026-11-25 (newest v1, 2026-11-09); forge releases not read: ${cause}`,
     );
     const reused = json(api(b, 'badges/REUSED')).badgeExplanation.criteria;
-    expect(reused.map((c: { provenance: { evidence: string } }) => c.provenance.evidence)).toEqual([cause, cause]);
+    expect(reused.map((c: { provenance: { evidence: string } }) => c.provenance.evidence)).toEqual([
+      cause,
+      cause,
+    ]);
     expect(page(b)).toContain(cause);
     expect(page(b)).not.toContain('did not measure this rule');
   });
 
   it('--forge never says that is why, as on any host', async () => {
-    const summary = await scan(join(root, 'plain.yaml'), E, ['--store', join(root, 'store-never'), '--forge', 'never']);
-    expect(summary.notAsked).toContainEqual({ rules: ['ISSUE_REACTION_TIME'], why: '--forge never (git alone)' });
+    const summary = await scan(join(root, 'plain.yaml'), E, [
+      '--store',
+      join(root, 'store-never'),
+      '--forge',
+      'never',
+    ]);
+    expect(summary.notAsked).toContainEqual({
+      rules: ['ISSUE_REACTION_TIME'],
+      why: '--forge never (git alone)',
+    });
     expect(JSON.stringify(summary)).not.toContain('no forge API is known');
   });
 
@@ -163,7 +191,14 @@ describe('a repository on a host without a forge API', () => {
     ]);
     // A complete record at a time is final, as after --forge never: nothing asked, nothing written.
     const again = await scan(named, E, [], TEST_GITLAB_TOKEN);
-    expect(again).toMatchObject({ measured: 0, upToDate: 1, records: 0, failed: 0, incomplete: 0, exitCode: 0 });
+    expect(again).toMatchObject({
+      measured: 0,
+      upToDate: 1,
+      records: 0,
+      failed: 0,
+      incomplete: 0,
+      exitCode: 0,
+    });
     expect(gitlab.requests).toHaveLength(0);
     const later = await scan(named, LATER, [], TEST_GITLAB_TOKEN);
     expect(later).toMatchObject({ measured: 1, records: 1, failed: 0, exitCode: 0 });
@@ -175,11 +210,15 @@ describe('a repository on a host without a forge API', () => {
     // From the stand-in's pipeline and package, by hand.
     expect(now.values.CI_PIPELINE).toEqual({ events: [utc(2026, 10, 1)] });
     expect(now.values.PACKAGES).toEqual({ events: [utc(2026, 10, 2)] });
-    for (const rule of [...FORGE_RULES, 'RELEASES']) expect(now.evidence[rule] ?? '').not.toContain('not asked');
+    for (const rule of [...FORGE_RULES, 'RELEASES'])
+      expect(now.evidence[rule] ?? '').not.toContain('not asked');
     const site = await build('site-later', 'B', LATER + 3600);
     const reused = json(api(site, 'badges/REUSED'));
     // One package and one pipeline in the 6 months before the scan: REUSED's one level.
-    expect(reused.badgeExplanation.criteria.map((c: { status: string }) => c.status)).toEqual(['pass', 'pass']);
+    expect(reused.badgeExplanation.criteria.map((c: { status: string }) => c.status)).toEqual([
+      'pass',
+      'pass',
+    ]);
     expect(page(site)).not.toContain(cause);
   });
 });

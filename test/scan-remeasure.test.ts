@@ -99,7 +99,9 @@ describe('a failed measurement is measured again', () => {
     const gitOnly = await scan(false, ['--forge', 'never']);
     expect(gitOnly.code).toBe(1);
     expect(gitOnly.stdout).toContain(', 1 failed');
-    expect(gitOnly.stderr).toContain(`not measured yet: CI_PIPELINE, PACKAGES, RELEASES at 2026-11-25T00:00:00Z`);
+    expect(gitOnly.stderr).toContain(
+      `not measured yet: CI_PIPELINE, PACKAGES, RELEASES at 2026-11-25T00:00:00Z`,
+    );
     expect(records()).toHaveLength(1);
 
     // The API answers: the record is completed at the same time.
@@ -111,7 +113,9 @@ describe('a failed measurement is measured again', () => {
     const [, completed] = records();
     expect(completed.timestamp).toBe(E);
     expect(completed.failed).toBeUndefined();
-    expect(completed.values.CI_PIPELINE).toEqual({ events: [utc(2026, 11, 10), utc(2026, 11, 11)] });
+    expect(completed.values.CI_PIPELINE).toEqual({
+      events: [utc(2026, 11, 10), utc(2026, 11, 11)],
+    });
     // Nothing measured is lost: every other value is as the first record had it.
     for (const [rule, v] of Object.entries(failed.values))
       if (!failed.failed.includes(rule)) expect([rule, completed.values[rule]]).toEqual([rule, v]);
@@ -120,7 +124,12 @@ describe('a failed measurement is measured again', () => {
     // A complete record is not measured again at its time.
     const fourth = await scan();
     expect(fourth.code).toBe(0);
-    expect(JSON.parse(fourth.stdout)).toMatchObject({ measured: 0, upToDate: 1, records: 0, failed: 0 });
+    expect(JSON.parse(fourth.stdout)).toMatchObject({
+      measured: 0,
+      upToDate: 1,
+      records: 0,
+      failed: 0,
+    });
     expect(records()).toHaveLength(2);
 
     // The build uses the completing record, without calling either a duplicate.
@@ -140,10 +149,16 @@ describe('a failed measurement is measured again', () => {
     ]);
     expect(build.stderr).not.toContain('duplicate');
     expect(build.code, build.stderr).toBe(0);
-    const sarif = JSON.parse(readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(URL), 'sarif'), 'utf8'));
-    const ci = (sarif.runs[0].results as Array<{ ruleId: string; kind: string; properties: { value: string } }>).filter(
-      (r) => r.ruleId === 'CI_PIPELINE',
+    const sarif = JSON.parse(
+      readFileSync(join(out, 'api/v1/repositories', encodeURIComponent(URL), 'sarif'), 'utf8'),
     );
+    const ci = (
+      sarif.runs[0].results as Array<{
+        ruleId: string;
+        kind: string;
+        properties: { value: string };
+      }>
+    ).filter((r) => r.ruleId === 'CI_PIPELINE');
     expect(ci.length).toBeGreaterThan(0);
     for (const r of ci) expect([r.properties.value, r.kind]).toEqual(['2', 'pass']);
   });
@@ -152,7 +167,8 @@ describe('a failed measurement is measured again', () => {
     const head = git(bare, ['rev-parse', 'HEAD']).trim();
     const committed = Number(git(bare, ['log', '-1', '--format=%ct', 'HEAD']).trim());
     const branch = git(bare, ['symbolic-ref', '--short', 'HEAD']).trim();
-    for (const r of records()) expect(r.revision).toEqual({ commit: head, committedAt: committed, branch });
+    for (const r of records())
+      expect(r.revision).toEqual({ commit: head, committedAt: committed, branch });
     expect(branch).toBe('main');
     expect(committed).toBe(utc(2026, 10, 3));
   });

@@ -10,7 +10,9 @@ import { tempDir } from './helpers/tmp.ts';
 
 async function run(dir: string, repos: string, more: Partial<ScanRun> = {}) {
   const said: string[] = [];
-  const config = await resolveConfig('examples/scan/badgepress.yaml', { store: join(dir, 'store') });
+  const config = await resolveConfig('examples/scan/badgepress.yaml', {
+    store: join(dir, 'store'),
+  });
   config.settings.scan.mirrors = join(dir, 'mirrors');
   const outcome = await runScan({
     config,

@@ -61,7 +61,10 @@ describe('scan into S3', () => {
     const later = await runCommand(args('s3://scans/store/', '2026-11-02'), { env: peer.env });
     expect(JSON.parse(later.stdout)).toMatchObject({ records: 1 });
     expect(
-      (await peer.objects('scans', 'store/')).get('example.org/acme/widget.ndjson')!.body.toString().split('\n'),
+      (await peer.objects('scans', 'store/'))
+        .get('example.org/acme/widget.ndjson')!
+        .body.toString()
+        .split('\n'),
     ).toHaveLength(3);
   });
 
@@ -77,7 +80,13 @@ describe('scan into S3', () => {
           config,
           `hosts:\n  example.org: { kind: gitea, apiUrl: "${forge.url}", requestsPerSecond: 1000 }\n`,
         );
-        const store = ['--store', 's3://scans/sourced/', '--s3-endpoint', peer.endpoint, '--s3-path-style'];
+        const store = [
+          '--store',
+          's3://scans/sourced/',
+          '--s3-endpoint',
+          peer.endpoint,
+          '--s3-path-style',
+        ];
         const r = await runCommand(
           [
             'scan',
@@ -113,7 +122,12 @@ describe('scan into S3', () => {
     expect(later.sources).toEqual({
       repositories: 0,
       moved: [],
-      left: [{ url: 'https://example.org/acme/widget', why: 'archived (the source leaves archived ones out)' }],
+      left: [
+        {
+          url: 'https://example.org/acme/widget',
+          why: 'archived (the source leaves archived ones out)',
+        },
+      ],
       requests: 2,
       // Gitea/Forgejo sends no ETag on its API: no listing page is asked conditionally.
       notModified: 0,
@@ -138,13 +152,21 @@ describe('scan into S3', () => {
     expect(refused.stderr).toMatch(
       /s3:\/\/scans\/lax\/\.badgepress\/scan-lease\.json: the store ignores conditional writes .*scan lease cannot keep two scans .*s3\.conditionalWrites: unsupported-accept-risk/,
     );
-    expect([...(await peer.objects('scans', 'lax/')).keys()].filter((k) => !k.startsWith('.badgepress/'))).toEqual([]);
+    expect(
+      [...(await peer.objects('scans', 'lax/')).keys()].filter(
+        (k) => !k.startsWith('.badgepress/'),
+      ),
+    ).toEqual([]);
     const config = join(root, 'lax.yaml');
     writeFileSync(config, 's3:\n  conditionalWrites: unsupported-accept-risk\n');
-    const accepted = await runCommand([...raw('s3://scans/lax/'), '--config', config], { env: peer.env });
+    const accepted = await runCommand([...raw('s3://scans/lax/'), '--config', config], {
+      env: peer.env,
+    });
     expect(accepted.code).toBe(0);
     expect(accepted.stderr).toContain('ignores conditional writes');
-    expect([...(await peer.objects('scans', 'lax/')).keys()]).toContain('example.org/acme/widget.ndjson');
+    expect([...(await peer.objects('scans', 'lax/')).keys()]).toContain(
+      'example.org/acme/widget.ndjson',
+    );
   });
 
   it('a scan of another --shard n holding the store is seen through the listing: exit 5, nothing written', async () => {
@@ -159,16 +181,29 @@ describe('scan into S3', () => {
     await peer
       .client()
       .send(
-        new PutObjectCommand({ Bucket: 'scans', Key: 'sharded/.badgepress/scan-lease-shard-1-of-3.json', Body: lease }),
+        new PutObjectCommand({
+          Bucket: 'scans',
+          Key: 'sharded/.badgepress/scan-lease-shard-1-of-3.json',
+          Body: lease,
+        }),
       );
-    const r = await runCommand([...args('s3://scans/sharded/', '2026-11-01'), '--shard', '0/2'], { env: peer.env });
+    const r = await runCommand([...args('s3://scans/sharded/', '2026-11-01'), '--shard', '0/2'], {
+      env: peer.env,
+    });
     expect(r.code).toBe(5);
-    expect(r.stderr).toContain('another badgepress scan with --shard 1/3 (host elsewhere, pid 4242');
-    expect([...(await peer.objects('scans', 'sharded/')).keys()].filter((k) => !k.startsWith('.badgepress/'))).toEqual(
-      [],
+    expect(r.stderr).toContain(
+      'another badgepress scan with --shard 1/3 (host elsewhere, pid 4242',
     );
+    expect(
+      [...(await peer.objects('scans', 'sharded/')).keys()].filter(
+        (k) => !k.startsWith('.badgepress/'),
+      ),
+    ).toEqual([]);
     // Shard 0 of 3 is another shard of the same n: it writes.
-    const same = await runCommand([...args('s3://scans/sharded/', '2026-11-01'), '--shard', '0/3'], { env: peer.env });
+    const same = await runCommand(
+      [...args('s3://scans/sharded/', '2026-11-01'), '--shard', '0/3'],
+      { env: peer.env },
+    );
     expect(same.code, same.stderr).toBe(0);
   });
 
@@ -177,17 +212,31 @@ describe('scan into S3', () => {
     await client.send(new PutObjectCommand({ Bucket: 'scans', Key: 'probe', Body: 'one' }));
     // The probe: a PUT whose condition fails on S3 (412) is accepted by s3rver.
     const ignored = await client
-      .send(new PutObjectCommand({ Bucket: 'scans', Key: 'probe', Body: 'two', IfMatch: '"not-the-etag"' }))
+      .send(
+        new PutObjectCommand({
+          Bucket: 'scans',
+          Key: 'probe',
+          Body: 'two',
+          IfMatch: '"not-the-etag"',
+        }),
+      )
       .then(
         () => true,
         () => false,
       );
     expect(ignored).toBe(true);
 
-    const writer = new S3StoreWriter(peer.client(peer.rawEndpoint), { bucket: 'scans', prefix: 'race/' });
+    const writer = new S3StoreWriter(peer.client(peer.rawEndpoint), {
+      bucket: 'scans',
+      prefix: 'race/',
+    });
     expect(await writer.storedTimes('a.ndjson', 'https://example.org/a')).toEqual(new Map());
-    await client.send(new PutObjectCommand({ Bucket: 'scans', Key: 'race/a.ndjson', Body: '{"theirs":true}\n' }));
-    await expect(writer.append('a.ndjson', ['{"ours":true}\n'])).rejects.toBeInstanceOf(StoreConflictError);
+    await client.send(
+      new PutObjectCommand({ Bucket: 'scans', Key: 'race/a.ndjson', Body: '{"theirs":true}\n' }),
+    );
+    await expect(writer.append('a.ndjson', ['{"ours":true}\n'])).rejects.toBeInstanceOf(
+      StoreConflictError,
+    );
     const body = (await peer.objects('scans', 'race/')).get('a.ndjson')!.body.toString();
     expect(body).toBe('{"theirs":true}\n');
     await writer.close();

@@ -31,7 +31,8 @@ function allText(dir: string): string {
 
 /** Distinct objects present (a pack may repeat a base object; count-objects would count it twice). */
 const objectCount = (gitDir: string) =>
-  git(gitDir, ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']).trim().split('\n').length;
+  git(gitDir, ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']).trim().split('\n')
+    .length;
 
 async function closedPort(): Promise<number> {
   const s = createServer();
@@ -52,9 +53,12 @@ describe('scan over HTTP', () => {
   const scan = (list: string[], asOf: string, env: Record<string, string | undefined> = {}) => {
     const file = join(root, `list-${asOf}.txt`);
     writeFileSync(file, `${list.join('\n')}\n`);
-    return runCommand(['scan', '--config', config, '--repos', file, '--store', store, '--as-of', asOf, '--json'], {
-      env,
-    });
+    return runCommand(
+      ['scan', '--config', config, '--repos', file, '--store', store, '--as-of', asOf, '--json'],
+      {
+        env,
+      },
+    );
   };
 
   beforeAll(async () => {
@@ -85,7 +89,12 @@ describe('scan over HTTP', () => {
 
   const alphaUrl = () => `${http.url}/alpha.git`;
   const mirrorOf = (url: string) =>
-    mirrorPath(mirrors, url, `127.0.0.1:${http.port}`, new URL(url).pathname.slice(1).replace(/\.git$/, ''));
+    mirrorPath(
+      mirrors,
+      url,
+      `127.0.0.1:${http.port}`,
+      new URL(url).pathname.slice(1).replace(/\.git$/, ''),
+    );
 
   it('first fetch: a bare, blobless mirror of heads and tags, never shallow, without hooks', async () => {
     const r = await scan([alphaUrl()], '2026-03-01');
@@ -106,7 +115,9 @@ describe('scan over HTTP', () => {
     const objects = git(mirror, ['rev-list', '--objects', '--missing=print', '--all']);
     expect(objects).toContain(`?${readme}`);
     expect(objects).not.toContain(`?${git(mirror, ['rev-parse', 'main:.mailmap']).trim()}`);
-    const record = JSON.parse(readFileSync(join(store, `127.0.0.1_${http.port}/alpha.ndjson`), 'utf8'));
+    const record = JSON.parse(
+      readFileSync(join(store, `127.0.0.1_${http.port}/alpha.ndjson`), 'utf8'),
+    );
     // The default thresholds judge DEPENDENTS; without a dependents: source it is not asked (null),
     // and neither are the forge rules on 127.0.0.1, a git server with no forge API (null).
     expect(record.values).toEqual({
@@ -152,9 +163,14 @@ describe('scan over HTTP', () => {
     const r = await scan([url], '2026-03-01', { SCAN_TEST_TOKEN: TOKEN });
     expect(JSON.parse(r.stdout)).toMatchObject({ measured: 1, exitCode: 0 });
     expect(http.authorizations.get('private.git')).toContain(`Basic ${BASIC}`);
-    const everywhere = [without.stdout, without.stderr, r.stdout, r.stderr, allText(store), allText(mirrors)].join(
-      '\n',
-    );
+    const everywhere = [
+      without.stdout,
+      without.stderr,
+      r.stdout,
+      r.stderr,
+      allText(store),
+      allText(mirrors),
+    ].join('\n');
     for (const secret of [TOKEN, BASIC]) expect(everywhere).not.toContain(secret);
   });
 
@@ -167,7 +183,13 @@ describe('scan over HTTP', () => {
       alphaUrl(),
     ];
     const r = await scan(list, '2026-05-01');
-    expect(JSON.parse(r.stdout)).toMatchObject({ repositories: 4, measured: 1, records: 1, failed: 3, exitCode: 1 });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      repositories: 4,
+      measured: 1,
+      records: 1,
+      failed: 3,
+      exitCode: 1,
+    });
     expect(r.stderr).toMatch(/stall\/slow\.git: git clone timed out after 3 s/);
     expect(r.stderr).toMatch(/missing\.git: git clone failed .*(404|not found)/i);
     expect(r.stderr).toMatch(
@@ -186,7 +208,9 @@ describe('scan over HTTP', () => {
       encoding: 'utf8',
       env: { ...process.env, GIT_SSH_COMMAND: 'ssh -o BatchMode=yes' },
     });
-    expect(plain.stderr).toContain(`ssh: connect to host 127.0.0.1 port ${closed}: Connection refused`);
+    expect(plain.stderr).toContain(
+      `ssh: connect to host 127.0.0.1 port ${closed}: Connection refused`,
+    );
     expect(plain.stderr.trim().split('\n').at(-1)).toBe('and the repository exists.');
     const r = await scan([url], '2026-05-01');
     expect(JSON.parse(r.stdout)).toMatchObject({ failed: 1, exitCode: 1 });
@@ -220,12 +244,21 @@ describe('scan over HTTP', () => {
     // (Damaged packs alone heal: git fetches missing objects from the promisor remote again.)
     writeFileSync(join(mirror, 'HEAD'), 'not a ref\n');
     const r = await scan([alphaUrl()], '2026-06-01');
-    expect(JSON.parse(r.stdout)).toMatchObject({ measured: 1, records: 1, movedAside: 1, failed: 0, exitCode: 0 });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      measured: 1,
+      records: 1,
+      movedAside: 1,
+      failed: 0,
+      exitCode: 0,
+    });
     expect(r.stderr).toContain('moved aside to');
-    expect(readdirSync(join(mirrors, `127.0.0.1_${http.port}`)).some((n) => n.includes('.corrupt-'))).toBe(true);
+    expect(
+      readdirSync(join(mirrors, `127.0.0.1_${http.port}`)).some((n) => n.includes('.corrupt-')),
+    ).toBe(true);
     // Readable again: every commit and tree there, blobs left to the server.
     expect(
-      git(mirror, ['rev-list', '--objects', '--missing=allow-promisor', '--all']).trim().split('\n').length,
+      git(mirror, ['rev-list', '--objects', '--missing=allow-promisor', '--all']).trim().split('\n')
+        .length,
     ).toBeGreaterThan(3);
   });
 });
@@ -240,7 +273,17 @@ describe('the .mailmap blobs of a blobless mirror', () => {
   const scan = (args: string[], store: string) => {
     const file = join(root, 'list.txt');
     writeFileSync(file, `${http.url}/mm.git\n`);
-    return runCommand(['scan', '--config', config, '--repos', file, '--store', join(root, store), '--json', ...args]);
+    return runCommand([
+      'scan',
+      '--config',
+      config,
+      '--repos',
+      file,
+      '--store',
+      join(root, store),
+      '--json',
+      ...args,
+    ]);
   };
   const records = (store: string) =>
     readFileSync(join(root, store, `127.0.0.1_${http.port}/mm.ndjson`), 'utf8')
@@ -259,7 +302,10 @@ describe('the .mailmap blobs of a blobless mirror', () => {
     git(root, ['clone', '-q', '--bare', work.dir, join(served, 'mm.git')]);
     http = await startGitHttp(served);
     config = join(root, 'badgepress.yaml');
-    writeFileSync(config, `store: store\nscan:\n  mirrors: ${mirrors}\n  timeoutSeconds: 5\n  retries: 0\n`);
+    writeFileSync(
+      config,
+      `store: store\nscan:\n  mirrors: ${mirrors}\n  timeoutSeconds: 5\n  retries: 0\n`,
+    );
   });
   afterAll(() => http?.close());
 
@@ -295,18 +341,34 @@ describe('the .mailmap blobs of a blobless mirror', () => {
   });
 
   it('--fetch always fetches the .mailmap blobs the backfill reads, and reads them', async () => {
-    const r = await scan(['--as-of', '2026-04-01', '--history', 'monthly', '--since', '2026-01'], 'store-b');
+    const r = await scan(
+      ['--as-of', '2026-04-01', '--history', 'monthly', '--since', '2026-01'],
+      'store-b',
+    );
     expect(JSON.parse(r.stdout)).toMatchObject({ records: 3, failed: 0, exitCode: 0 });
     const [feb, mar, apr] = records('store-b');
     // With each month's .mailmap Alice is one person: "1 contributor of 1".
-    expect(mar.evidence.BUS_FACTOR).toMatch(/^1 contributor of 1 made at least half of 2 non-merge commits/);
-    expect(apr.evidence.BUS_FACTOR).toMatch(/^1 contributor of 1 made at least half of 3 non-merge commits/);
-    for (const rec of [feb, mar, apr]) expect(JSON.stringify(rec.evidence)).not.toContain('not in the mirror');
+    expect(mar.evidence.BUS_FACTOR).toMatch(
+      /^1 contributor of 1 made at least half of 2 non-merge commits/,
+    );
+    expect(apr.evidence.BUS_FACTOR).toMatch(
+      /^1 contributor of 1 made at least half of 3 non-merge commits/,
+    );
+    for (const rec of [feb, mar, apr])
+      expect(JSON.stringify(rec.evidence)).not.toContain('not in the mirror');
     // Run again: January is before the first commit (2026-01-05) and never stored, yet the
     // repository is neither fetched nor measured again.
     const before = http.requests.length;
-    const again = await scan(['--as-of', '2026-04-01', '--history', 'monthly', '--since', '2026-01'], 'store-b');
-    expect(JSON.parse(again.stdout)).toMatchObject({ measured: 0, upToDate: 1, records: 0, exitCode: 0 });
+    const again = await scan(
+      ['--as-of', '2026-04-01', '--history', 'monthly', '--since', '2026-01'],
+      'store-b',
+    );
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      measured: 0,
+      upToDate: 1,
+      records: 0,
+      exitCode: 0,
+    });
     expect(http.requests.slice(before)).toEqual([]);
   });
 });

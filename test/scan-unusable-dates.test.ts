@@ -31,7 +31,11 @@ describe('a forge date that does not read', () => {
     repo.commit({ at: utc(2026, 6, 2) });
     repo.commit({ at: utc(2026, 10, 7) });
     repo.bareClone(join(root, 'widget.git'));
-    commitTimes = git(join(root, 'widget.git'), ['log', '--format=%ct']).trim().split('\n').map(Number).sort();
+    commitTimes = git(join(root, 'widget.git'), ['log', '--format=%ct'])
+      .trim()
+      .split('\n')
+      .map(Number)
+      .sort();
     const github = await startGitHub({
       issues: [
         {
@@ -42,7 +46,14 @@ describe('a forge date that does not read', () => {
           association: 'NONE',
         },
       ],
-      comments: [{ issue: 1, created: '2026-11-03T00:00:00Z', author: { login: 'maint' }, association: 'OWNER' }],
+      comments: [
+        {
+          issue: 1,
+          created: '2026-11-03T00:00:00Z',
+          author: { login: 'maint' },
+          association: 'OWNER',
+        },
+      ],
       // A triage action: the events list has no `since` the stand-in could filter it by.
       events: [{ issue: 1, event: 'labeled', created: BAD, actor: { login: 'maint' } }],
     });
@@ -50,7 +61,12 @@ describe('a forge date that does not read', () => {
       members: [{ username: 'maint', access: 40 }],
       issues: [{ iid: 1, created: '2026-11-01T00:00:00Z', author: { username: 'alice' } }],
       notes: [
-        { issue: 1, created: '2026-11-03T00:00:00Z', author: { username: 'maint' }, body: 'Looking into it.' },
+        {
+          issue: 1,
+          created: '2026-11-03T00:00:00Z',
+          author: { username: 'maint' },
+          body: 'Looking into it.',
+        },
         { issue: 1, created: BAD, author: { username: 'maint' }, body: 'And again.' },
       ],
     });
@@ -76,7 +92,10 @@ describe('a forge date that does not read', () => {
         '',
       ].join('\n'),
     );
-    writeFileSync(join(root, 'repos.txt'), FILES.map((f) => `https://${f} mirror=widget.git`).join('\n') + '\n');
+    writeFileSync(
+      join(root, 'repos.txt'),
+      FILES.map((f) => `https://${f} mirror=widget.git`).join('\n') + '\n',
+    );
   });
   afterAll(async () => {
     for (const s of servers) await s.close();
@@ -98,7 +117,12 @@ describe('a forge date that does not read', () => {
       '--json',
     ]);
     expect(scan.stderr).toBe('');
-    expect(JSON.parse(scan.stdout)).toMatchObject({ repositories: 3, measured: 3, failed: 0, records: 3 });
+    expect(JSON.parse(scan.stdout)).toMatchObject({
+      repositories: 3,
+      measured: 3,
+      failed: 0,
+      records: 3,
+    });
     for (const s of servers) expect(s.violations).toEqual([]);
     for (const file of FILES) {
       const record = JSON.parse(readFileSync(join(root, 'store', `${file}.ndjson`), 'utf8'));
@@ -125,7 +149,14 @@ describe('a forge date that does not read', () => {
       },
       evidence: { A: 'mean of 2 issues', B: '6 events' },
     });
-    expect(m.values).toEqual({ A: null, B: { events: [5, 7] }, C: 3, D: true, F: null, G: { events: [1] } });
+    expect(m.values).toEqual({
+      A: null,
+      B: { events: [5, 7] },
+      C: 3,
+      D: true,
+      F: null,
+      G: { events: [1] },
+    });
     expect(m.evidence).toEqual({
       A: 'mean of 2 issues; could not be determined: the value measured (NaN) is not a number of 0 or more',
       B: '6 events; 4 events with a time that does not read as one left out',

@@ -32,7 +32,8 @@ function sendRaw(request: Buffer): Promise<RawAnswer> {
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('latin1');
       const end = text.indexOf('\r\n\r\n');
-      if (end < 0) return fail(new Error(`no complete answer: ${JSON.stringify(text.slice(0, 200))}`));
+      if (end < 0)
+        return fail(new Error(`no complete answer: ${JSON.stringify(text.slice(0, 200))}`));
       const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
       const headers: Record<string, string> = {};
       for (const line of lines) {
@@ -45,7 +46,11 @@ function sendRaw(request: Buffer): Promise<RawAnswer> {
 }
 
 const requestFor = (path: Buffer | string) =>
-  Buffer.concat([Buffer.from('GET '), Buffer.from(path), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]);
+  Buffer.concat([
+    Buffer.from('GET '),
+    Buffer.from(path),
+    Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n'),
+  ]);
 
 function expectProblem(a: RawAnswer, status: number, detail: RegExp): void {
   expect(a.status).toBe(status);
@@ -91,7 +96,9 @@ describe('requests the HTTP parser refuses', () => {
 
   it('the server goes on answering well-formed requests', async () => {
     const a = await sendRaw(
-      Buffer.from(`GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+      Buffer.from(
+        `GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      ),
     );
     expect(a.status).toBe(200);
   });
@@ -125,11 +132,18 @@ describe('requests Node would answer itself', () => {
   });
 
   it('every valid request pipelined before a refused one is answered first, 5 or 1,000 of them', async () => {
-    const valid = Buffer.from(`GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const valid = Buffer.from(
+      `GET /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
     const refused = Buffer.from('GET /\x01 HTTP/1.1\r\nHost: x\r\n\r\n');
     for (const count of [5, 1000]) {
-      const lines = await statusLines(Buffer.concat([...Array<Buffer>(count).fill(valid), refused]));
-      expect(lines, `${count} valid requests`).toEqual([...Array<string>(count).fill('HTTP/1.1 200'), 'HTTP/1.1 400']);
+      const lines = await statusLines(
+        Buffer.concat([...Array<Buffer>(count).fill(valid), refused]),
+      );
+      expect(lines, `${count} valid requests`).toEqual([
+        ...Array<string>(count).fill('HTTP/1.1 200'),
+        'HTTP/1.1 400',
+      ]);
     }
   });
 
@@ -139,7 +153,9 @@ describe('requests Node would answer itself', () => {
     );
     expect(a.status).toBe(200);
     expect(a.headers['cache-control']).toBe('public, max-age=300');
-    const missing = await sendRaw(Buffer.from('GET /nowhere HTTP/1.1\r\nConnection: close\r\n\r\n'));
+    const missing = await sendRaw(
+      Buffer.from('GET /nowhere HTTP/1.1\r\nConnection: close\r\n\r\n'),
+    );
     expect(missing.status).toBe(404);
     expect(missing.headers['content-type']).toBe('application/problem+json');
   });
@@ -154,7 +170,9 @@ describe('requests Node would answer itself', () => {
   });
 
   it('CONNECT is 405 problem+json with Allow, like any other method', async () => {
-    const a = await sendRaw(Buffer.from('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n'));
+    const a = await sendRaw(
+      Buffer.from('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n'),
+    );
     expectProblem(a, 405, /only GET and HEAD/);
     expect(a.headers.allow).toBe('GET, HEAD');
   });

@@ -42,8 +42,17 @@ describe('badgepress serve', () => {
     writeFileSync(cfg, 'cache:\n  latestMaxAge: 60\n  immutableMaxAge: 600\n');
     const out = join(dir, 'site');
     expect(
-      runCli(['build', '--config', cfg, '--store', join(ROOT, 'examples/store'), '--out', out, '--now', '1764000000'])
-        .code,
+      runCli([
+        'build',
+        '--config',
+        cfg,
+        '--store',
+        join(ROOT, 'examples/store'),
+        '--out',
+        out,
+        '--now',
+        '1764000000',
+      ]).code,
     ).toBe(0);
     const base = await startServe(['--dir', out, '--port', '0', '--config', cfg]);
     const repo = `${base}/api/v1/repositories/${WIDGET}`;
@@ -57,7 +66,10 @@ describe('badgepress serve', () => {
       status: 302,
       cacheControl: 'public, max-age=60',
     });
-    expect(await headers(`${repo}/at/1762000000/sarif`)).toEqual({ status: 200, cacheControl: 'public, max-age=60' });
+    expect(await headers(`${repo}/at/1762000000/sarif`)).toEqual({
+      status: 200,
+      cacheControl: 'public, max-age=60',
+    });
     const css = readdirSync(join(out, 'assets')).find((f) => /^site\.[0-9a-f]{8,64}\.css$/.test(f));
     expect(await headers(`${base}/assets/${css}`)).toEqual({
       status: 200,
@@ -70,6 +82,8 @@ describe('badgepress serve', () => {
     writeFileSync(file, 'x');
     const r = runCli(['serve', '--dir', file, '--port', '0']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`--dir ${file}: not a directory; name the directory a build wrote (its --out)`);
+    expect(r.stderr).toContain(
+      `--dir ${file}: not a directory; name the directory a build wrote (its --out)`,
+    );
   });
 });

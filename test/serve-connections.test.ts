@@ -21,7 +21,9 @@ afterAll(() => {
 
 /** serve as users run it, in a shell whose open-file limit is `files`; resolves with its port. */
 function serveWithFileLimit(files: number): Promise<number> {
-  const cli = [...NODE_TSX, `${ROOT}src/cli.ts`, 'serve', '--dir', dir, '--port', '0'].map((a) => `'${a}'`).join(' ');
+  const cli = [...NODE_TSX, `${ROOT}src/cli.ts`, 'serve', '--dir', dir, '--port', '0']
+    .map((a) => `'${a}'`)
+    .join(' ');
   return new Promise((ok, fail) => {
     const child = spawn('sh', ['-c', `ulimit -n ${files} && exec ${cli}`], {
       cwd: ROOT,
@@ -75,12 +77,16 @@ function get(port: number, path: string): Promise<number> {
 
 describe('serve under a flood of idle connections', () => {
   it('derives its cap from the open-file limit', () => {
-    expect(defaultMaxConnections('Max open files            256                  4096                 files\n')).toBe(
-      192,
-    );
-    expect(defaultMaxConnections('Max open files            1048576              1048576              files\n')).toBe(
-      917504,
-    );
+    expect(
+      defaultMaxConnections(
+        'Max open files            256                  4096                 files\n',
+      ),
+    ).toBe(192);
+    expect(
+      defaultMaxConnections(
+        'Max open files            1048576              1048576              files\n',
+      ),
+    ).toBe(917504);
     expect(defaultMaxConnections('')).toBe(192);
   });
 
@@ -120,7 +126,9 @@ async function idleKeepAlive(
         }
       };
       socket.on('data', onData);
-      socket.write(`GET /api/v1/repositories/${WIDGET}/badges/MAINTENANCE.svg HTTP/1.1\r\nHost: x\r\n\r\n`);
+      socket.write(
+        `GET /api/v1/repositories/${WIDGET}/badges/MAINTENANCE.svg HTTP/1.1\r\nHost: x\r\n\r\n`,
+      );
     });
   await new Promise((ok) => socket.once('connect', ok));
   expect(await again()).toBe('HTTP/1.1 200 OK');
@@ -160,7 +168,9 @@ describe('serve bounds the time a request may take', () => {
       const s = connect(port, '127.0.0.1');
       sockets.push(s);
       s.on('error', () => undefined);
-      s.write(`POST /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n`);
+      s.write(
+        `POST /api/v1/repositories/${WIDGET}/sarif HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n`,
+      );
       const drip = setInterval(() => s.writable && s.write('x'), 300);
       const got: Buffer[] = [];
       s.on('data', (c: Buffer) => got.push(c));
@@ -191,7 +201,9 @@ describe('serve bounds the time a request may take', () => {
       clearInterval(drip);
       expect(Date.now() - started).toBeLessThan(6000);
       // Cut with an answer, as the serving guide says: 408 problem+json.
-      expect(Buffer.concat(got).toString()).toMatch(/^HTTP\/1\.1 408 [^]*content-type: application\/problem\+json/i);
+      expect(Buffer.concat(got).toString()).toMatch(
+        /^HTTP\/1\.1 408 [^]*content-type: application\/problem\+json/i,
+      );
     } finally {
       await closeServer(server);
     }

@@ -29,7 +29,10 @@ const widget = join(repos, WIDGET);
 renameSync(join(widget, 'sarif'), join(widget, 'sarif.real'));
 symlinkSync(join(outside, 'sarif'), join(widget, 'sarif'));
 renameSync(join(widget, 'badges/SECURITY.svg'), join(widget, 'badges/SECURITY.svg.real'));
-symlinkSync('../../../../../../outside/badges/MAINTENANCE.svg', join(widget, 'badges/SECURITY.svg'));
+symlinkSync(
+  '../../../../../../outside/badges/MAINTENANCE.svg',
+  join(widget, 'badges/SECURITY.svg'),
+);
 // A link that stays inside the directory is an ordinary file.
 symlinkSync('REUSED', join(widget, 'badges/REUSED-LINK'));
 // The served directory itself reached through a link (a blue-green switch of dist/).
@@ -54,7 +57,12 @@ afterAll(async () => {
 
 describe('serve never reads outside --dir through a symbolic link', () => {
   it('a linked repository directory that points outside is never served', async () => {
-    for (const path of ['sarif', 'index.json', 'badges/MAINTENANCE.svg', 'badges/MAINTENANCE.svg?timestamp=5']) {
+    for (const path of [
+      'sarif',
+      'index.json',
+      'badges/MAINTENANCE.svg',
+      'badges/MAINTENANCE.svg?timestamp=5',
+    ]) {
       const a = await run({ method: 'GET', url: `/api/v1/repositories/${LEAK}/${path}` });
       expect(a.status, path).toBe(404);
       expect(a.body, path).not.toContain(CANARY);
@@ -74,10 +82,16 @@ describe('serve never reads outside --dir through a symbolic link', () => {
 
   it('links that stay inside the directory, and a linked --dir, are served as usual', async () => {
     const reused = readFileSync(join(widget, 'badges/REUSED'), 'utf8');
-    const linked = await run({ method: 'GET', url: `/api/v1/repositories/${WIDGET}/badges/REUSED-LINK` });
+    const linked = await run({
+      method: 'GET',
+      url: `/api/v1/repositories/${WIDGET}/badges/REUSED-LINK`,
+    });
     expect(linked.status).toBe(200);
     expect(linked.body).toBe(reused);
-    const direct = await runViaLink({ method: 'GET', url: `/api/v1/repositories/${WIDGET}/badges/REUSED` });
+    const direct = await runViaLink({
+      method: 'GET',
+      url: `/api/v1/repositories/${WIDGET}/badges/REUSED`,
+    });
     expect(direct.status).toBe(200);
     expect(direct.body).toBe(reused);
   });

@@ -54,10 +54,19 @@ while (Date.now() < end) {
 }
 process.stdout.write(String(flips));`;
   return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, ['-e', script, flipped, `${flipped}.aside`, outside, String(ms)]);
+    const child = spawn(process.execPath, [
+      '-e',
+      script,
+      flipped,
+      `${flipped}.aside`,
+      outside,
+      String(ms),
+    ]);
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => (code === 0 ? ok(Number(out)) : fail(new Error(`flipper exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? ok(Number(out)) : fail(new Error(`flipper exited ${code}`)),
+    );
   });
 }
 
@@ -67,14 +76,19 @@ function get(port: number, path: string): Promise<{ status: number; body: string
     request({ host: '127.0.0.1', port, path, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      res.on('end', () =>
+        ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+      );
     })
       .on('error', fail)
       .end();
   });
 }
 
-async function hammer(port: number, ms: number): Promise<{ answers: number; outside: number; ok: number }> {
+async function hammer(
+  port: number,
+  ms: number,
+): Promise<{ answers: number; outside: number; ok: number }> {
   const paths = ['sarif', 'badges/MAINTENANCE.svg', 'badges/MAINTENANCE'].map(
     (p) => `/api/v1/repositories/${FLIPPED}/${p}`,
   );

@@ -11,7 +11,14 @@ function scan(
   timestamp = 1_763_000_000,
   evidence: Record<string, string> = {},
 ): ScanRecord {
-  return { kind: 'scan', repositoryUrl: 'https://example.org/a/b', timestamp, values, evidence, source: 'test:1' };
+  return {
+    kind: 'scan',
+    repositoryUrl: 'https://example.org/a/b',
+    timestamp,
+    values,
+    evidence,
+    source: 'test:1',
+  };
 }
 function rule(values: Record<string, StoredValue>, id: string) {
   return evaluateScanA(t, scan(values)).criteria.find((c) => c.rule.id === id)!;
@@ -62,7 +69,9 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
     // A rule the record lacks is unknown, never the negative status's fail.
     const missing = rule({}, 'SECURITY_POLICY');
     expect([missing.status, missing.met, missing.value]).toEqual(['unknown', false, null]);
-    expect(missing.description).toBe('Security policy is unknown (not measured: the scan did not measure this rule)');
+    expect(missing.description).toBe(
+      'Security policy is unknown (not measured: the scan did not measure this rule)',
+    );
     const nul = rule({ SECURITY_POLICY: null }, 'SECURITY_POLICY');
     expect([nul.status, nul.value, nul.cause]).toEqual([
       'unknown',
@@ -81,7 +90,9 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
       }),
     ).criteria[0]!;
     expect(said.cause).toBe('not measured: GitHub API did not answer (2026-11-27)');
-    expect(said.message).toBe('Issue reaction time is unknown (not measured: GitHub API did not answer (2026-11-27)).');
+    expect(said.message).toBe(
+      'Issue reaction time is unknown (not measured: GitHub API did not answer (2026-11-27)).',
+    );
     // The scanner's own "not asked: …" (badgepress scan --forge never) is not prefixed again.
     const notAsked = evaluateScanA(
       t,
@@ -89,7 +100,9 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
         ISSUE_REACTION_TIME: 'not asked: --forge never (git alone)',
       }),
     ).criteria[0]!;
-    expect(notAsked.description).toBe('Issue reaction time is unknown (not asked: --forge never (git alone))');
+    expect(notAsked.description).toBe(
+      'Issue reaction time is unknown (not asked: --forge never (git alone))',
+    );
   });
 
   it('badge status is the worst of its criteria', () => {
@@ -103,7 +116,9 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
 
   it('a badge: any fail fails it; else any unknown makes it unknown', () => {
     expect(badge({ ISSUE_REACTION_TIME: 0 }, 'MAINTENANCE').status).toBe('unknown');
-    expect(badge({ ISSUE_REACTION_TIME: null, BUS_FACTOR: null }, 'MAINTENANCE').status).toBe('unknown');
+    expect(badge({ ISSUE_REACTION_TIME: null, BUS_FACTOR: null }, 'MAINTENANCE').status).toBe(
+      'unknown',
+    );
     // A measured failure beside an unknown criterion still fails the badge.
     expect(badge({ ISSUE_REACTION_TIME: 30 }, 'MAINTENANCE').status).toBe('fail');
     expect(badge({ ISSUE_REACTION_TIME: null, BUS_FACTOR: 1 }, 'MAINTENANCE').status).toBe('fail');
@@ -126,12 +141,13 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
 
   it('unknownAs publishes unknown as a contract status, ranked as that status', () => {
     const s = scan({ ISSUE_REACTION_TIME: 3 });
-    const as = (unknownAs: 'gold' | 'fail' | 'expired') => evaluateScanA(t, s, undefined, { unknownAs }).badges[0]!;
-    expect([as('fail').status, as('fail').criteria[1]!.status, as('fail').criteria[1]!.met]).toEqual([
-      'fail',
-      'fail',
-      false,
-    ]);
+    const as = (unknownAs: 'gold' | 'fail' | 'expired') =>
+      evaluateScanA(t, s, undefined, { unknownAs }).badges[0]!;
+    expect([
+      as('fail').status,
+      as('fail').criteria[1]!.status,
+      as('fail').criteria[1]!.met,
+    ]).toEqual(['fail', 'fail', false]);
     // gold for the unknown BUS_FACTOR: the badge is the measured silver.
     expect([as('gold').status, as('gold').criteria[1]!.status]).toEqual(['silver', 'gold']);
     expect(as('expired').status).toBe('expired');
@@ -152,19 +168,31 @@ describe('Shape A bands (the defaults of config/thresholds-a.yaml)', () => {
   it('count events are counted in the rule window ending at the scan time', () => {
     const windowed = {
       ...t,
-      rules: t.rules.map((r) => (r.id === 'DEPENDENTS' && r.type === 'numeric' ? { ...r, timeRangeInMonths: 1 } : r)),
+      rules: t.rules.map((r) =>
+        r.id === 'DEPENDENTS' && r.type === 'numeric' ? { ...r, timeRangeInMonths: 1 } : r,
+      ),
     };
     const day = 86400;
     const s = scan({
-      DEPENDENTS: { events: [1_763_000_000 - 40 * day, 1_763_000_000 - 10 * day, 1_763_000_000, 1_763_000_000 + 1] },
+      DEPENDENTS: {
+        events: [
+          1_763_000_000 - 40 * day,
+          1_763_000_000 - 10 * day,
+          1_763_000_000,
+          1_763_000_000 + 1,
+        ],
+      },
     });
-    expect(evaluateScanA(windowed, s).criteria.find((c) => c.rule.id === 'DEPENDENTS')!.value).toBe(2);
+    expect(evaluateScanA(windowed, s).criteria.find((c) => c.rule.id === 'DEPENDENTS')!.value).toBe(
+      2,
+    );
     expect(evaluateScanA(t, s).criteria.find((c) => c.rule.id === 'DEPENDENTS')!.value).toBe(3);
   });
 
   it('expired when the moment asked about is more than expireAfterDays after the scan', () => {
     const s = scan({ ISSUE_REACTION_TIME: 0, BUS_FACTOR: 4 });
-    const at = (d: number) => evaluateScanA(t, s, { at: s.timestamp + d, expireAfterDays: 30 }).badges[0]!.status;
+    const at = (d: number) =>
+      evaluateScanA(t, s, { at: s.timestamp + d, expireAfterDays: 30 }).badges[0]!.status;
     expect(at(30 * 86400)).toBe('gold');
     expect(at(30 * 86400 + 1)).toBe('expired');
   });

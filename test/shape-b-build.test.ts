@@ -35,12 +35,13 @@ describe('building examples/shape-b', () => {
   });
 
   it('applies the grant and its later revocation by scan time', () => {
-    expect(['1755000000', '1760000000', '1763596800'].map((t) => status(`${WIDGET}at/${t}/`, 'OPEN-SOURCE'))).toEqual([
-      'unknown',
-      'gold',
-      'fail',
-    ]);
-    const criteria = (t: string) => json(`${WIDGET}at/${t}/badges/OPEN-SOURCE`).badgeExplanation.criteria[0];
+    expect(
+      ['1755000000', '1760000000', '1763596800'].map((t) =>
+        status(`${WIDGET}at/${t}/`, 'OPEN-SOURCE'),
+      ),
+    ).toEqual(['unknown', 'gold', 'fail']);
+    const criteria = (t: string) =>
+      json(`${WIDGET}at/${t}/badges/OPEN-SOURCE`).badgeExplanation.criteria[0];
     expect(criteria('1755000000')).toMatchObject({ value: '<nil>', status: 'open' });
     expect(criteria('1760000000').evidence).toBe(
       'Granted manually by jane@example.org on 2025-09-16: MIT licence checked.',
@@ -48,7 +49,9 @@ describe('building examples/shape-b', () => {
     expect(criteria('1763596800').evidence).toBe(
       'Not granted: revoked by jane@example.org on 2025-11-01: licence file removed.',
     );
-    expect(tree.get(`${WIDGET}badges/OPEN-SOURCE.svg`)!.toString()).toContain('aria-label="OPEN-SOURCE: none"');
+    expect(tree.get(`${WIDGET}badges/OPEN-SOURCE.svg`)!.toString()).toContain(
+      'aria-label="OPEN-SOURCE: none"',
+    );
   });
 
   it('applies the decision files: a listed URL, a regex, and a URL canonicalised from the file', () => {
@@ -63,14 +66,15 @@ describe('building examples/shape-b', () => {
 
   it('judges the example values as documented', () => {
     expect(['MAINTAINED', 'REUSED'].map((id) => status(WIDGET, id))).toEqual(['gold', 'bronze']);
-    expect(['1755000000', '1760000000'].map((t) => status(`${WIDGET}at/${t}/`, 'MAINTAINED'))).toEqual([
-      'bronze',
-      'silver',
-    ]);
+    expect(
+      ['1755000000', '1760000000'].map((t) => status(`${WIDGET}at/${t}/`, 'MAINTAINED')),
+    ).toEqual(['bronze', 'silver']);
     expect(status(SERVICE, 'MAINTAINED')).toBe('gold');
     const tool = json(`${TOOL}sarif`).runs[0];
     expect(
-      tool.results.filter((r: { kind: string }) => r.kind === 'open').map((r: { ruleId: string }) => r.ruleId),
+      tool.results
+        .filter((r: { kind: string }) => r.kind === 'open')
+        .map((r: { ruleId: string }) => r.ruleId),
     ).toEqual([
       'COMMITS',
       'COMMITS',
@@ -88,18 +92,31 @@ describe('building examples/shape-b', () => {
     for (const key of reports) {
       const errors = sarifErrors(json(key));
       expect(errors.length, key).toBeGreaterThan(0);
-      for (const e of errors) expect(e, key).toMatch(/^\/runs\/0\/results\/\d+\/message must be object$/);
+      for (const e of errors)
+        expect(e, key).toMatch(/^\/runs\/0\/results\/\d+\/message must be object$/);
     }
   });
 
   it('the documented command builds the same bytes', () => {
     const cliOut = join(dir, 'dist-b');
-    const r = runCli(['build', '--config', 'examples/shape-b/badgepress.yaml', '--out', cliOut, '--now', '1763600000']);
+    const r = runCli([
+      'build',
+      '--config',
+      'examples/shape-b/badgepress.yaml',
+      '--out',
+      cliOut,
+      '--now',
+      '1763600000',
+    ]);
     expect(r.stderr.replace(/^npm warn.*\n/gm, '')).toBe('');
     expect(r.code).toBe(0);
     // 87 API files, 102 of the human site (pages: true: groups, search files by any part of a name, the search's 7 prefix pages a c g p s t w and the feeds' stylesheet included) and api/v1/openapi.json (openapi: true).
-    expect(r.stdout).toMatch(/^badgepress: 3 repositories, 5 scans, 190 files written, 0 unchanged, 0 records skipped/);
-    const api = new Map([...readTree(cliOut)].filter(([k]) => k.startsWith('api/v1/repositories/')));
+    expect(r.stdout).toMatch(
+      /^badgepress: 3 repositories, 5 scans, 190 files written, 0 unchanged, 0 records skipped/,
+    );
+    const api = new Map(
+      [...readTree(cliOut)].filter(([k]) => k.startsWith('api/v1/repositories/')),
+    );
     expect(api).toEqual(tree);
   });
 });

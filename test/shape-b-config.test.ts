@@ -30,7 +30,15 @@ describe('Shape B example thresholds (the packaged ones and the placeholder DIN-
       ['MANUAL/DIN SPEC XXXX compliant', 5, '', { min: 1 }],
       ['MANUAL/Project is open source', 6, '', { min: 1 }],
     ]);
-    expect(defaults.rules.map((r) => r.manual)).toEqual([false, false, false, false, false, true, true]);
+    expect(defaults.rules.map((r) => r.manual)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+    ]);
   });
 
   it('badges: ordered levels with the checks each adds, informationUri optional (may be empty)', () => {
@@ -48,7 +56,12 @@ describe('Shape B example thresholds (the packaged ones and the placeholder DIN-
       ['OPEN-SOURCE', [['GOLD', ['MANUAL/Project is open source']]]],
     ]);
     // None configured: each defaults to the site's own badge page (docs/reference/api.md, "The human site").
-    expect(defaults.badges.map((b) => b.informationUri)).toEqual([undefined, undefined, '', undefined]);
+    expect(defaults.badges.map((b) => b.informationUri)).toEqual([
+      undefined,
+      undefined,
+      '',
+      undefined,
+    ]);
   });
 });
 
@@ -58,7 +71,9 @@ describe('Shape B thresholds validation', () => {
   });
 
   it('refuses an unknown rule in a level, naming file:line and path', async () => {
-    const { file, problems } = await problemsOf(edit(DEFAULT, 'checks: [RELEASES]', 'checks: [RELEASE]'));
+    const { file, problems } = await problemsOf(
+      edit(DEFAULT, 'checks: [RELEASES]', 'checks: [RELEASE]'),
+    );
     expect(problems).toEqual([
       `${file}:59 badges[0].levels[2].checks[0]: unknown rule "RELEASE"; define it under rules or remove it`,
     ]);
@@ -67,7 +82,9 @@ describe('Shape B thresholds validation', () => {
   it('refuses a manual rule id whose encoded form is too long for its page segment', async () => {
     // 'é' encodes to 6 bytes: 50 of them are 300 bytes, though the id is 57 characters.
     const long = `MANUAL/${'é'.repeat(50)}`;
-    const { file, problems } = await problemsOf(DEFAULT.split('MANUAL/Project is open source').join(long));
+    const { file, problems } = await problemsOf(
+      DEFAULT.split('MANUAL/Project is open source').join(long),
+    );
     expect(problems).toEqual([
       `${file}:44 rules[6].id: rule id encodes to 309 bytes; its page rules/<id>/ is one path segment of at most 255 bytes: shorten the id`,
     ]);
@@ -96,8 +113,12 @@ describe('Shape B thresholds validation', () => {
     const a = await problemsOf(
       edit(DEFAULT, '{ min: 5, timeRangeInMonths: 6 }', '{ min: 5, max: 4, timeRangeInMonths: 6 }'),
     );
-    expect(a.problems).toEqual([`${a.file}:13 rules[0].threshold.min: min 5 is above max 4; nothing could pass`]);
-    const b = await problemsOf(edit(DEFAULT, '{ max: 7, timeRangeInMonths: 3 }', '{ timeRangeInMonths: 3 }'));
+    expect(a.problems).toEqual([
+      `${a.file}:13 rules[0].threshold.min: min 5 is above max 4; nothing could pass`,
+    ]);
+    const b = await problemsOf(
+      edit(DEFAULT, '{ max: 7, timeRangeInMonths: 3 }', '{ timeRangeInMonths: 3 }'),
+    );
     expect(b.problems).toEqual([
       `${b.file}:19 rules[1].threshold: give min, max or both; a threshold without bounds passes everything`,
     ]);
@@ -135,15 +156,23 @@ describe('Shape B thresholds validation', () => {
   });
 
   it('refuses a badge id too long for a file name (<ID>.svg within 255 bytes)', async () => {
-    const { file, problems } = await problemsOf(edit(DEFAULT, '- id: MAINTAINED', `- id: ${'M'.repeat(201)}`));
+    const { file, problems } = await problemsOf(
+      edit(DEFAULT, '- id: MAINTAINED', `- id: ${'M'.repeat(201)}`),
+    );
     expect(problems).toEqual([`${file}:51 badges[0].id: longer than 200 characters; shorten it`]);
-    expect((await problemsOf(edit(DEFAULT, '- id: MAINTAINED', `- id: ${'M'.repeat(200)}`))).problems).toEqual([]);
+    expect(
+      (await problemsOf(edit(DEFAULT, '- id: MAINTAINED', `- id: ${'M'.repeat(200)}`))).problems,
+    ).toEqual([]);
   });
 
   it('refuses wrong types, unknown levels and unknown keys through the schema', async () => {
     const { file, problems } = await problemsOf(
       edit(
-        edit(DEFAULT, '- level: GOLD\n        checks: [RELEASES]', '- level: PLATINUM\n        checks: [RELEASES]'),
+        edit(
+          DEFAULT,
+          '- level: GOLD\n        checks: [RELEASES]',
+          '- level: PLATINUM\n        checks: [RELEASES]',
+        ),
         '{ min: 1 }\nbadges',
         '{ min: "one" }\n    colour: red\nbadges',
       ),
@@ -160,7 +189,9 @@ describe('Shape B thresholds validation', () => {
 
 describe('decision files', () => {
   let k = 0;
-  async function decisionProblems(files: Record<string, string>): Promise<{ dir: string; problems: string[] }> {
+  async function decisionProblems(
+    files: Record<string, string>,
+  ): Promise<{ dir: string; problems: string[] }> {
     const d = join(dir, `decisions${++k}`);
     mkdirSync(d);
     for (const [name, text] of Object.entries(files)) writeFileSync(join(d, name), text);
@@ -183,16 +214,27 @@ describe('decision files', () => {
     writeFileSync(join(d, 'oss.json'), '{"ruleId":"MANUAL/Project is open source"}');
     writeFileSync(join(d, 'README.md'), 'not a decision file');
     const decisions = await loadDecisions(d, defaults);
-    expect([...decisions.keys()]).toEqual(['MANUAL/DIN SPEC XXXX compliant', 'MANUAL/Project is open source']);
+    expect([...decisions.keys()]).toEqual([
+      'MANUAL/DIN SPEC XXXX compliant',
+      'MANUAL/Project is open source',
+    ]);
     const din = decisions.get('MANUAL/DIN SPEC XXXX compliant')!;
-    expect(din).toMatchObject({ name: 'din.yaml', by: 'Board', granted: ['https://example.org/Team/Repo'] });
+    expect(din).toMatchObject({
+      name: 'din.yaml',
+      by: 'Board',
+      granted: ['https://example.org/Team/Repo'],
+    });
     expect(din.grantedRegex.map((r) => r.source)).toEqual(['^https://codeberg\\.org/']);
-    expect(decisions.get('MANUAL/Project is open source')).toMatchObject({ granted: [], grantedRegex: [] });
+    expect(decisions.get('MANUAL/Project is open source')).toMatchObject({
+      granted: [],
+      grantedRegex: [],
+    });
   });
 
   it('an invalid regex is a config error naming file:line', async () => {
     const { dir: d, problems } = await decisionProblems({
-      'din.yaml': 'ruleId: MANUAL/DIN SPEC XXXX compliant\ngrantedRegex:\n  - ^https://ok/\n  - "^https://(broken"\n',
+      'din.yaml':
+        'ruleId: MANUAL/DIN SPEC XXXX compliant\ngrantedRegex:\n  - ^https://ok/\n  - "^https://(broken"\n',
     });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(
@@ -215,7 +257,9 @@ describe('decision files', () => {
         ),
       ),
       expect.stringMatching(
-        new RegExp(`^${file}:6 grantedRegex\\[3\\]: invalid regular expression \\(RE2 syntax\\): .*\\\\1`),
+        new RegExp(
+          `^${file}:6 grantedRegex\\[3\\]: invalid regular expression \\(RE2 syntax\\): .*\\\\1`,
+        ),
       ),
     ]);
     const ok = join(dir, 'decisions-re2');
@@ -224,7 +268,9 @@ describe('decision files', () => {
       join(ok, 'din.yaml'),
       "ruleId: MANUAL/DIN SPEC XXXX compliant\ngrantedRegex: ['^https://a\\-b/', '(?i)^https://github.com/ACME/']\n",
     );
-    const [dash, caseless] = (await loadDecisions(ok, defaults)).get('MANUAL/DIN SPEC XXXX compliant')!.grantedRegex;
+    const [dash, caseless] = (await loadDecisions(ok, defaults)).get(
+      'MANUAL/DIN SPEC XXXX compliant',
+    )!.grantedRegex;
     expect(dash!.test('https://a-b/x')).toBe(true);
     expect(caseless!.test('https://github.com/acme/widget')).toBe(true);
     expect(caseless!.test('https://gitlab.com/acme/widget')).toBe(false);
@@ -244,7 +290,8 @@ describe('decision files', () => {
 
   it('refuses an unknown or non-manual rule, a second file for a rule, and a bad URL', async () => {
     const { dir: d, problems } = await decisionProblems({
-      'a.yaml': 'ruleId: MANUAL/Project is open source\ngranted:\n  - https://github.com/acme/widget\n  - not a url\n',
+      'a.yaml':
+        'ruleId: MANUAL/Project is open source\ngranted:\n  - https://github.com/acme/widget\n  - not a url\n',
       'b.json': '{\n  "ruleId": "MANUAL/Project is open source"\n}',
       'c.yaml': 'ruleId: MANUAL/Unknown check\n',
       'd.yaml': 'ruleId: COMMITS\n',

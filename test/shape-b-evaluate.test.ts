@@ -23,8 +23,21 @@ function scan(
   return { kind: 'scan', repositoryUrl, timestamp, values, evidence, source: 'test:1' };
 }
 
-function grant(ruleId: string, granted: boolean, timestamp: number, extra: Partial<GrantRecord> = {}): GrantRecord {
-  return { kind: 'grant', repositoryUrl: URL, ruleId, granted, timestamp, source: 'test:2', ...extra };
+function grant(
+  ruleId: string,
+  granted: boolean,
+  timestamp: number,
+  extra: Partial<GrantRecord> = {},
+): GrantRecord {
+  return {
+    kind: 'grant',
+    repositoryUrl: URL,
+    ruleId,
+    granted,
+    timestamp,
+    source: 'test:2',
+    ...extra,
+  };
 }
 
 function evaluate(
@@ -41,7 +54,9 @@ const entry = (e: EvaluationB, id: string, level: string) =>
   e.entries.find((x) => x.def.id === id && x.level === level)!;
 
 describe('Shape B entries and criteria', () => {
-  const e = evaluate(scan({ COMMITS: 9, ISSUE_REACTION_TIME: 2, RELEASES: 1, PACKAGES: 1, CI_PIPELINE: 4 }));
+  const e = evaluate(
+    scan({ COMMITS: 9, ISSUE_REACTION_TIME: 2, RELEASES: 1, PACKAGES: 1, CI_PIPELINE: 4 }),
+  );
 
   it('one entry per badge id and level, with the criteria of docs/reference/api.md, Shape B', () => {
     expect(e.entries.map((x) => [x.def.id, x.level, x.criteria.map((c) => c.rule.id)])).toEqual([
@@ -55,20 +70,28 @@ describe('Shape B entries and criteria', () => {
   });
 
   it('higher levels repeat lower levels criteria, each carrying its own level', () => {
-    expect(entry(e, 'MAINTAINED', 'GOLD').criteria.map((c) => [c.rule.id, c.badgeId, c.badgeLevel])).toEqual([
+    expect(
+      entry(e, 'MAINTAINED', 'GOLD').criteria.map((c) => [c.rule.id, c.badgeId, c.badgeLevel]),
+    ).toEqual([
       ['COMMITS', 'MAINTAINED', 'BRONZE'],
       ['ISSUE_REACTION_TIME', 'MAINTAINED', 'SILVER'],
       ['RELEASES', 'MAINTAINED', 'GOLD'],
     ]);
-    expect(entry(e, 'MAINTAINED', 'SILVER').criteria.map((c) => c.badgeLevel)).toEqual(['BRONZE', 'SILVER']);
+    expect(entry(e, 'MAINTAINED', 'SILVER').criteria.map((c) => c.badgeLevel)).toEqual([
+      'BRONZE',
+      'SILVER',
+    ]);
   });
 
   it('ruleIndex is the position of the rule in the thresholds file', () => {
-    for (const x of e.entries) for (const c of x.criteria) expect(T.rules[c.ruleIndex]!.id).toBe(c.rule.id);
+    for (const x of e.entries)
+      for (const c of x.criteria) expect(T.rules[c.ruleIndex]!.id).toBe(c.rule.id);
   });
 
   it('the description ends with the current value in parentheses', () => {
-    expect(entry(e, 'MAINTAINED', 'GOLD').criteria.map((c) => [c.description, c.valueText, c.status])).toEqual([
+    expect(
+      entry(e, 'MAINTAINED', 'GOLD').criteria.map((c) => [c.description, c.valueText, c.status]),
+    ).toEqual([
       ['Commits: at least 5 commits in the last 6 months (9)', '9', 'pass'],
       ['Issue reaction time: at most 7 days in the last 3 months (2)', '2', 'pass'],
       ['Releases: at least 1 release in the last 6 months (1)', '1', 'pass'],
@@ -103,8 +126,15 @@ describe('undetermined values', () => {
     });
     expect('evidence' in commits).toBe(false);
     // a missing value (RELEASES) is undetermined just as null is; so is an undecided manual check
-    expect(entry(e, 'MAINTAINED', 'GOLD').criteria.map((c) => c.status)).toEqual(['open', 'pass', 'open']);
-    expect(entry(e, 'OPEN-SOURCE', 'GOLD').criteria[0]).toMatchObject({ valueText: '<nil>', status: 'open' });
+    expect(entry(e, 'MAINTAINED', 'GOLD').criteria.map((c) => c.status)).toEqual([
+      'open',
+      'pass',
+      'open',
+    ]);
+    expect(entry(e, 'OPEN-SOURCE', 'GOLD').criteria[0]).toMatchObject({
+      valueText: '<nil>',
+      status: 'open',
+    });
     expect(entry(e, 'OPEN-SOURCE', 'GOLD').criteria[0]!.evidence).toBeUndefined();
     expect(e.entries.map((x) => x.granted)).toEqual([false, false, false, false, false, false]);
     expect(badge(e, 'MAINTAINED').status).toBe('fail');
@@ -126,8 +156,12 @@ describe('granted and highest flags for every pass/fail combination of levels', 
       const entries = badge(e, 'MAINTAINED').entries;
       expect(entries.map((x) => x.granted)).toEqual(granted);
       expect(entries.map((x) => x.isHighestGranted)).toEqual(granted.map((_, i) => i === top));
-      expect(entries[2]!.criteria.map((c) => c.status)).toEqual(passing.map((p) => (p ? 'pass' : 'fail')));
-      expect(badge(e, 'MAINTAINED').status).toBe(top < 0 ? 'fail' : ['bronze', 'silver', 'gold'][top]);
+      expect(entries[2]!.criteria.map((c) => c.status)).toEqual(
+        passing.map((p) => (p ? 'pass' : 'fail')),
+      );
+      expect(badge(e, 'MAINTAINED').status).toBe(
+        top < 0 ? 'fail' : ['bronze', 'silver', 'gold'][top],
+      );
       // The explanation always shows the highest level the badge defines.
       expect(badge(e, 'MAINTAINED').explained.level).toBe('GOLD');
     });
@@ -137,7 +171,9 @@ describe('granted and highest flags for every pass/fail combination of levels', 
     const e = evaluate(scan({ PACKAGES: 1, CI_PIPELINE: 0 }));
     expect(entry(e, 'REUSED', 'BRONZE').criteria.map((c) => c.status)).toEqual(['pass', 'fail']);
     expect(entry(e, 'REUSED', 'BRONZE').granted).toBe(false);
-    expect(entry(evaluate(scan({ PACKAGES: 1, CI_PIPELINE: 1 })), 'REUSED', 'BRONZE').isHighestGranted).toBe(true);
+    expect(
+      entry(evaluate(scan({ PACKAGES: 1, CI_PIPELINE: 1 })), 'REUSED', 'BRONZE').isHighestGranted,
+    ).toBe(true);
   });
 
   it('the conclusion names the status, every level, what does not pass and which criteria are shown', () => {
@@ -157,13 +193,17 @@ describe('count rules re-windowed with the current time range', () => {
     const c = entry(evaluate(old), 'MAINTAINED', 'BRONZE').criteria[0]!;
     expect(c.valueText).toBe('3');
     expect(c.status).toBe('fail');
-    expect(c.evidence).toBe('3 commits counted between 2025-05-20 and 2025-11-20 (the last 6 months before the scan).');
+    expect(c.evidence).toBe(
+      '3 commits counted between 2025-05-20 and 2025-11-20 (the last 6 months before the scan).',
+    );
   });
 
   it('a changed time range changes the report of the same old scan', () => {
     const longer: ThresholdsB = {
       ...T,
-      rules: T.rules.map((r) => (r.id === 'COMMITS' ? { ...r, threshold: { min: 4, timeRangeInMonths: 8 } } : r)),
+      rules: T.rules.map((r) =>
+        r.id === 'COMMITS' ? { ...r, threshold: { min: 4, timeRangeInMonths: 8 } } : r,
+      ),
     };
     const c = entry(evaluate(old, [], new Map(), longer), 'MAINTAINED', 'BRONZE').criteria[0]!;
     expect([c.valueText, c.status, c.description]).toEqual([
@@ -173,11 +213,13 @@ describe('count rules re-windowed with the current time range', () => {
     ]);
     const shorter: ThresholdsB = {
       ...T,
-      rules: T.rules.map((r) => (r.id === 'COMMITS' ? { ...r, threshold: { min: 1, timeRangeInMonths: 1 } } : r)),
+      rules: T.rules.map((r) =>
+        r.id === 'COMMITS' ? { ...r, threshold: { min: 1, timeRangeInMonths: 1 } } : r,
+      ),
     };
-    expect(entry(evaluate(old, [], new Map(), shorter), 'MAINTAINED', 'BRONZE').criteria[0]!.evidence).toBe(
-      '1 commit counted between 2025-10-20 and 2025-11-20 (the last month before the scan).',
-    );
+    expect(
+      entry(evaluate(old, [], new Map(), shorter), 'MAINTAINED', 'BRONZE').criteria[0]!.evidence,
+    ).toBe('1 commit counted between 2025-10-20 and 2025-11-20 (the last month before the scan).');
   });
 
   it('events after the scan time do not count; the store evidence wins over the computed sentence', () => {
@@ -185,7 +227,9 @@ describe('count rules re-windowed with the current time range', () => {
       RELEASES: 'tags v1.2.0, v1.3.0',
     });
     expect(entry(evaluate(s), 'MAINTAINED', 'BRONZE').criteria[0]!.valueText).toBe('1');
-    expect(entry(evaluate(s), 'MAINTAINED', 'GOLD').criteria[2]!.evidence).toBe('tags v1.2.0, v1.3.0');
+    expect(entry(evaluate(s), 'MAINTAINED', 'GOLD').criteria[2]!.evidence).toBe(
+      'tags v1.2.0, v1.3.0',
+    );
     expect(entry(evaluate(scan({ PACKAGES: 3 })), 'REUSED', 'BRONZE').criteria[0]!.evidence).toBe(
       'The scan reported 3 packages.',
     );
@@ -221,18 +265,26 @@ describe('manual checks', () => {
   });
 
   it('a grant dated after the scan does not apply to it', () => {
-    expect(entry(evaluate(scan({}, NOV_20), grants), 'DIN-SPEC-XXXX', 'BRONZE').criteria[0]!.status).toBe('open');
-    expect(entry(evaluate(scan({}, NOV_20 + DAY), grants), 'DIN-SPEC-XXXX', 'BRONZE').criteria[0]!.status).toBe('pass');
+    expect(
+      entry(evaluate(scan({}, NOV_20), grants), 'DIN-SPEC-XXXX', 'BRONZE').criteria[0]!.status,
+    ).toBe('open');
+    expect(
+      entry(evaluate(scan({}, NOV_20 + DAY), grants), 'DIN-SPEC-XXXX', 'BRONZE').criteria[0]!
+        .status,
+    ).toBe('pass');
   });
 
   const decision = (d: Partial<DecisionFileB>): Map<string, DecisionFileB> =>
-    new Map([[OSS, { ruleId: OSS, name: 'open-source.yaml', granted: [], grantedRegex: [], ...d }]]);
+    new Map([
+      [OSS, { ruleId: OSS, name: 'open-source.yaml', granted: [], grantedRegex: [], ...d }],
+    ]);
 
   it('decision files grant listed URLs and URLs a pattern matches; other repositories stay open', () => {
     const listed = evaluate(scan({}), [], decision({ granted: [URL], by: 'OSS board' }));
     expect(entry(listed, 'OPEN-SOURCE', 'GOLD').criteria[0]).toMatchObject({
       status: 'pass',
-      evidence: 'Granted manually by OSS board (decision file open-source.yaml lists the repository).',
+      evidence:
+        'Granted manually by OSS board (decision file open-source.yaml lists the repository).',
     });
     const regex = decision({ grantedRegex: [/^https:\/\/codeberg\.org\/acme\//u] });
     const matched = evaluate(scan({}, NOV_20, {}, 'https://codeberg.org/acme/tool'), [], regex);

@@ -42,9 +42,17 @@ const grants: GrantRecord[] = [
     source: 'test:2',
   },
 ];
-const history: RepositoryHistory = { repositoryUrl: URL, encoded: ENC, scans: [scanRecord], grants };
+const history: RepositoryHistory = {
+  repositoryUrl: URL,
+  encoded: ENC,
+  scans: [scanRecord],
+  grants,
+};
 
-function render(settings: Settings, decisions = new Map<string, DecisionFileB>()): Map<string, string> {
+function render(
+  settings: Settings,
+  decisions = new Map<string, DecisionFileB>(),
+): Map<string, string> {
   const evaluation = evaluatorB(T, decisions).evaluate(history, TS);
   return new Map(
     scanFiles(
@@ -52,7 +60,9 @@ function render(settings: Settings, decisions = new Map<string, DecisionFileB>()
       new BadgeRenderer(BADGES),
       renderingB(settings, T),
     )(ENC, evaluation.latest).map((f) => [
-      !('badgeId' in f.resource) ? f.resource.kind : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`,
+      !('badgeId' in f.resource)
+        ? f.resource.kind
+        : `${f.resource.badgeId}${f.resource.kind === 'svg' ? '.svg' : ''}`,
       f.body,
     ]),
   );
@@ -65,13 +75,25 @@ const run = report.runs[0];
 describe('Shape B report', () => {
   it('has the envelope, a driver without version, and the default rules with index, unit and threshold', () => {
     expect(Object.keys(report)).toEqual(['$schema', 'version', 'runs']);
-    const members = ['tool', 'versionControlProvenance', 'originalUriBaseIds', 'properties', 'results'];
+    const members = [
+      'tool',
+      'versionControlProvenance',
+      'originalUriBaseIds',
+      'properties',
+      'results',
+    ];
     expect(Object.keys(run)).toEqual(members);
-    expect(run.versionControlProvenance).toEqual([{ repositoryUri: URL, mappedTo: { uriBaseId: '%SRCROOT%' } }]);
+    expect(run.versionControlProvenance).toEqual([
+      { repositoryUri: URL, mappedTo: { uriBaseId: '%SRCROOT%' } },
+    ]);
     expect(Object.keys(run.originalUriBaseIds)).toEqual(['%SRCROOT%']);
     expect(Object.keys(run.tool.driver)).toEqual(['name', 'informationUri', 'rules']);
     expect(
-      run.tool.driver.rules.map((r: { id: string; properties: object }, i: number) => [i, r.id, r.properties]),
+      run.tool.driver.rules.map((r: { id: string; properties: object }, i: number) => [
+        i,
+        r.id,
+        r.properties,
+      ]),
     ).toEqual([
       [0, 'COMMITS', { unit: 'commits', threshold: { min: 5, timeRangeInMonths: 6 } }],
       [1, 'ISSUE_REACTION_TIME', { unit: 'days', threshold: { max: 7, timeRangeInMonths: 3 } }],
@@ -102,7 +124,13 @@ describe('Shape B report', () => {
       badgeExplanation: { criteria: Array<{ ruleId: string; badgeLevel: string }> };
     };
     const badges: Entry[] = run.properties.badges;
-    expect(badges.map((b) => [b.badgeId, b.badgeLevel, b.badgeExplanation.criteria.map((c) => c.ruleId)])).toEqual([
+    expect(
+      badges.map((b) => [
+        b.badgeId,
+        b.badgeLevel,
+        b.badgeExplanation.criteria.map((c) => c.ruleId),
+      ]),
+    ).toEqual([
       ['MAINTAINED', 'BRONZE', ['COMMITS']],
       ['MAINTAINED', 'SILVER', ['COMMITS', 'ISSUE_REACTION_TIME']],
       ['MAINTAINED', 'GOLD', ['COMMITS', 'ISSUE_REACTION_TIME', 'RELEASES']],
@@ -128,7 +156,11 @@ describe('Shape B report', () => {
       [false, false],
       [true, true],
     ]);
-    expect(badges[2]!.badgeExplanation.criteria.map((c) => c.badgeLevel)).toEqual(['BRONZE', 'SILVER', 'GOLD']);
+    expect(badges[2]!.badgeExplanation.criteria.map((c) => c.badgeLevel)).toEqual([
+      'BRONZE',
+      'SILVER',
+      'GOLD',
+    ]);
     expect(run.properties.badges[0].badgeUrl).toBe(
       `http://127.0.0.1:8787/api/v1/repositories/${ENC}/badges/MAINTAINED.svg?timestamp=${TS}`,
     );
@@ -161,7 +193,13 @@ describe('Shape B report', () => {
     const ids = run.tool.driver.rules.map((r: { id: string }) => r.id);
     run.results.forEach(
       (
-        r: { ruleId: string; ruleIndex: number; kind: string; message: string; properties: Record<string, unknown> },
+        r: {
+          ruleId: string;
+          ruleIndex: number;
+          kind: string;
+          message: string;
+          properties: Record<string, unknown>;
+        },
         i: number,
       ) => {
         const c = criteria[i];
@@ -185,8 +223,13 @@ describe('Shape B report', () => {
         .filter((r: { ruleId: string }) => r.ruleId === 'COMMITS')
         .map((r: { ruleIndex: number }) => r.ruleIndex),
     ).toEqual([0, 0, 0]);
-    expect(run.results.map((r: { ruleIndex: number }) => r.ruleIndex)).toEqual([0, 0, 1, 0, 1, 2, 3, 4, 5, 6]);
-    expect(run.results[6]).toMatchObject({ kind: 'open', properties: { evidence: '', value: '<nil>' } });
+    expect(run.results.map((r: { ruleIndex: number }) => r.ruleIndex)).toEqual([
+      0, 0, 1, 0, 1, 2, 3, 4, 5, 6,
+    ]);
+    expect(run.results[6]).toMatchObject({
+      kind: 'open',
+      properties: { evidence: '', value: '<nil>' },
+    });
   });
 
   it('default mode fails the official schema only on the message type; strictSarif validates', () => {
@@ -206,7 +249,13 @@ describe('Shape B report', () => {
 describe('Shape B explanations and badges', () => {
   it('the explanation: status = highest granted level, fail or unknown, criteria of the highest level, conclusion', () => {
     const m = JSON.parse(files.get('MAINTAINED')!);
-    expect(Object.keys(m)).toEqual(['badgeUrl', 'badgeId', 'badgeStatus', 'badgeInformationUri', 'badgeExplanation']);
+    expect(Object.keys(m)).toEqual([
+      'badgeUrl',
+      'badgeId',
+      'badgeStatus',
+      'badgeInformationUri',
+      'badgeExplanation',
+    ]);
     expect(m.badgeStatus).toBe('bronze');
     expect(m.badgeExplanation.criteria).toEqual(run.properties.badges[2].badgeExplanation.criteria);
     expect(m.badgeExplanation.conclusion).toMatch(
@@ -237,6 +286,7 @@ describe('Shape B explanations and badges', () => {
     expect(JSON.parse(files.get('OPEN-SOURCE')!).badgeExplanation.criteria[0].evidence).toBe(
       'Granted manually by <b>jane</b> on 2025-11-19.',
     );
-    for (const [name, body] of files) if (name.endsWith('.svg')) expect(body).not.toMatch(/script|<b>|jane/);
+    for (const [name, body] of files)
+      if (name.endsWith('.svg')) expect(body).not.toMatch(/script|<b>|jane/);
   });
 });

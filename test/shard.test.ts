@@ -18,14 +18,20 @@ describe('--shard i/n', () => {
     expect(parseShard('999998/999999')).toEqual({ index: 999998, count: 999999 });
     for (const bad of ['3/3', '0/0', 'a/b', '1', '-1/3', '1/3/4', '', '1/1000000'])
       expect(parseShard(bad), bad).toHaveProperty('problem');
-    expect(parseShard('1/1000000')).toEqual({ problem: expect.stringMatching(/at most 999999 shards/) });
-    expect(parseShard('3/3')).toEqual({ problem: expect.stringMatching(/0 ≤ i < n: shards of 3 are numbered 0 to 2/) });
+    expect(parseShard('1/1000000')).toEqual({
+      problem: expect.stringMatching(/at most 999999 shards/),
+    });
+    expect(parseShard('3/3')).toEqual({
+      problem: expect.stringMatching(/0 ≤ i < n: shards of 3 are numbered 0 to 2/),
+    });
   });
 
   it('n shards together write exactly the files of one build, never the same key twice', async () => {
     const small = join(dir, 'store-shards');
     generateStore({ repos: 21, scans: 1, out: small, seed: 3 });
-    const whole = readTree((await buildSite({ store: small, out: join(dir, 'whole') }), join(dir, 'whole')));
+    const whole = readTree(
+      (await buildSite({ store: small, out: join(dir, 'whole') }), join(dir, 'whole')),
+    );
     for (const n of [1, 3, 7]) {
       const union = new Map<string, Buffer>();
       for (let i = 0; i < n; i++) {
@@ -39,15 +45,27 @@ describe('--shard i/n', () => {
       expect(new Map([...union].sort(([a], [b]) => (a < b ? -1 : 1)))).toEqual(whole);
     }
     // Every shard of 7 gets some repositories: the hash spreads.
-    expect(new Set(Array.from({ length: 40 }, (_, i) => shardOf(repositoryUrl(i), 7))).size).toBe(7);
+    expect(new Set(Array.from({ length: 40 }, (_, i) => shardOf(repositoryUrl(i), 7))).size).toBe(
+      7,
+    );
   });
 
   it('the CLI refuses a bad --shard with exit 2', async () => {
     const r = runCli(['build', '--store', store, '--out', join(dir, 'x'), '--shard', '3/3']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--shard "3\/3": expected i\/n with 0 ≤ i < n/);
-    const capped = await runCommand(['build', '--store', store, '--out', join(dir, 'x'), '--shard', '1/1000000']);
+    const capped = await runCommand([
+      'build',
+      '--store',
+      store,
+      '--out',
+      join(dir, 'x'),
+      '--shard',
+      '1/1000000',
+    ]);
     expect(capped.code).toBe(2);
-    expect(capped.stderr).toMatch(/--shard "1\/1000000": at most 999999 shards \(n has at most 6 digits\)/);
+    expect(capped.stderr).toMatch(
+      /--shard "1\/1000000": at most 999999 shards \(n has at most 6 digits\)/,
+    );
   });
 });

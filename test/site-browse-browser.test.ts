@@ -11,7 +11,12 @@ import type { Browser } from 'playwright-core';
 import { generateStore } from '../scripts/lib/synthetic-store.ts';
 import { runBuild, serveDir } from './helpers/site-crawl.ts';
 import { tempDir } from './helpers/tmp.ts';
-import { axeViolations, brokenTableWords, browserOrSkip, launchBrowser } from './helpers/browser.ts';
+import {
+  axeViolations,
+  brokenTableWords,
+  browserOrSkip,
+  launchBrowser,
+} from './helpers/browser.ts';
 import type { Serving } from '../src/commands/serve.ts';
 
 const haveBrowser = browserOrSkip('site-browse-browser');
@@ -48,7 +53,10 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
   it.each([1280, 360])(
     'at %i px: no axe violation and no sideways scrolling on every new kind of page, results shown',
     async (width) => {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      const context = await browser.newContext({
+        viewport: { width, height: 900 },
+        bypassCSP: true,
+      });
       try {
         // One tab goes from page to page (a new document each time; a fresh tab per page cost
         // about three times the CPU). What a page left running when the next load began is
@@ -56,7 +64,8 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
         const page = await context.newPage();
         const problems: string[] = [];
         page.on('console', (m) => {
-          if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+          if (m.type() === 'error' || m.type() === 'warning')
+            problems.push(`console ${m.type()}: ${m.text()}`);
         });
         page.on('response', (r) => {
           if (r.status() !== 200) problems.push(`${r.status()}: ${r.url()}`);
@@ -65,15 +74,23 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
           await page.goto(`${serving.url}${path}`, { waitUntil: 'load' });
           if (path.startsWith('/search/?')) {
             // The page reads ?q= and shows what matches, each with its badges.
-            await expect.poll(() => page.locator('#find-page-results li').count(), { timeout: 30_000 }).toBe(7); // repo12, repo16, repo100 … repo116
-            expect(await page.locator('#find-page-results li').first().locator('img.badge-img').count()).toBe(3);
+            await expect
+              .poll(() => page.locator('#find-page-results li').count(), { timeout: 30_000 })
+              .toBe(7); // repo12, repo16, repo100 … repo116
+            expect(
+              await page.locator('#find-page-results li').first().locator('img.badge-img').count(),
+            ).toBe(3);
           }
           if (path === '/') {
             // The header's results, open over the page while one types.
             await page.getByLabel('Find a repository').fill('tool1');
-            await expect.poll(() => page.locator('.find-popup li').count(), { timeout: 30_000 }).toBeGreaterThan(3);
+            await expect
+              .poll(() => page.locator('.find-popup li').count(), { timeout: 30_000 })
+              .toBeGreaterThan(3);
             const first = page.locator('.find-popup li').first();
-            expect(await first.locator('a').textContent()).toMatch(/^https:\/\/codeberg\.org\/u\d+\/tool1/);
+            expect(await first.locator('a').textContent()).toMatch(
+              /^https:\/\/codeberg\.org\/u\d+\/tool1/,
+            );
             await expect
               .poll(
                 () =>
@@ -81,8 +98,11 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
                     .locator('img.badge-img')
                     .evaluateAll(
                       (imgs) =>
-                        imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)
-                          .length,
+                        imgs.filter(
+                          (i) =>
+                            (i as HTMLImageElement).complete &&
+                            (i as HTMLImageElement).naturalWidth > 0,
+                        ).length,
                     ),
                 { timeout: 30_000 },
               )
@@ -121,8 +141,12 @@ describe.skipIf(!haveBrowser)('finding and browsing in headless Chromium', () =>
       await page.waitForURL(/\/search\/s\/$/);
       expect(await page.locator('h1').textContent()).toBe('Names starting s');
       expect(await page.locator('ul.repo-list li').count()).toBe(30);
-      await page.getByRole('link', { name: 'https://git.example.org:8443/platform0/svc7', exact: true }).click();
-      await page.waitForURL(/\/repositories\/https%3A%2F%2Fgit\.example\.org%3A8443%2Fplatform0%2Fsvc7\/$/);
+      await page
+        .getByRole('link', { name: 'https://git.example.org:8443/platform0/svc7', exact: true })
+        .click();
+      await page.waitForURL(
+        /\/repositories\/https%3A%2F%2Fgit\.example\.org%3A8443%2Fplatform0%2Fsvc7\/$/,
+      );
     } finally {
       await context.close();
     }

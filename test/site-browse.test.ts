@@ -44,7 +44,9 @@ function summaryLines(urls: readonly string[]): Map<string, string> {
 
 function site(urls: readonly string[]) {
   const byUrl = summaryLines(urls);
-  const files = new Map(siteWideFiles(ctx, sortSummaries(byUrl)).map((f) => [f.key, String(f.body)]));
+  const files = new Map(
+    siteWideFiles(ctx, sortSummaries(byUrl)).map((f) => [f.key, String(f.body)]),
+  );
   const body = (key: string) => {
     const b = files.get(key);
     if (b === undefined) throw new Error(`no file ${key}`);
@@ -55,8 +57,8 @@ function site(urls: readonly string[]) {
 
 /** The repositories a page lists, in order. */
 const listed = (html: string) =>
-  [...html.matchAll(/<li><a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="badges">/g)].map((m) =>
-    m[1]!.replace(/&amp;/g, '&'),
+  [...html.matchAll(/<li><a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="badges">/g)].map(
+    (m) => m[1]!.replace(/&amp;/g, '&'),
   );
 /** A site path (as an href) as the key the resolver reads. */
 const keyOf = (path: string) => pageRoute(path.replace(/#.*/, ''))?.key ?? `unrouted ${path}`;
@@ -113,8 +115,12 @@ describe('browsing', () => {
     expect(segmentKey('Other')).not.toBe('other');
     for (const s of ['-', '.', '..', 'Other', 'a:b', HOSTILE.script, HOSTILE.bidi, 'x'.repeat(300)])
       expect(segmentKey(s)).toMatch(/^[a-z0-9_][a-z0-9_.-]{0,200}$/);
-    expect(body('groups/gitlab.com/top/index.html')).toContain('href="/groups/gitlab.com/top/sub/"');
-    expect(body('groups/gitlab.com/top/sub/index.html')).toContain('href="/groups/gitlab.com/top/sub/deep/"');
+    expect(body('groups/gitlab.com/top/index.html')).toContain(
+      'href="/groups/gitlab.com/top/sub/"',
+    );
+    expect(body('groups/gitlab.com/top/sub/index.html')).toContain(
+      'href="/groups/gitlab.com/top/sub/deep/"',
+    );
     // A group lists every repository beneath it, so an owner's page reaches its nested projects.
     expect(listed(body('groups/gitlab.com/top/index.html'))).toEqual([
       'https://gitlab.com/top/app',
@@ -124,11 +130,14 @@ describe('browsing', () => {
     ]);
     // Every new page is one the resolver routes to the key it was written at.
     for (const key of files.keys())
-      if (key.startsWith('groups/') || key.startsWith('search/')) expect(pageRoute(`/${key}`)?.key, key).toBe(key);
+      if (key.startsWith('groups/') || key.startsWith('search/'))
+        expect(pageRoute(`/${key}`)?.key, key).toBe(key);
   });
 
   it('rolls up statuses per badge on the home, badge and group pages; each count links to a list of exactly those repositories', () => {
-    const summaries = [...summaryLines(URLS).values()].map((l) => JSON.parse(l) as RepositorySummary);
+    const summaries = [...summaryLines(URLS).values()].map(
+      (l) => JSON.parse(l) as RepositorySummary,
+    );
     const pages = [
       'index.html',
       `badges/${BADGES[0]}/index.html`,
@@ -179,26 +188,33 @@ describe('browsing', () => {
     expect(listed(s.body('groups/github.com/big/-/3.html'))).toEqual(many.slice(200));
     // The home page keeps the first page of the whole list, and leads on to the second.
     expect(listed(s.body('index.html'))).toEqual(many.slice(0, 100));
-    expect(s.body('index.html')).toContain('href="/repositories/page/2.html">Next page of the list</a>');
+    expect(s.body('index.html')).toContain(
+      'href="/repositories/page/2.html">Next page of the list</a>',
+    );
     const links = [
       ...s
         .body('groups/github.com/big/index.html')
-        .matchAll(/href="\/groups\/github\.com\/big\/-\/([A-Za-z0-9]+)\/(\d+\.html)?#status-(\w+)"/g),
+        .matchAll(
+          /href="\/groups\/github\.com\/big\/-\/([A-Za-z0-9]+)\/(\d+\.html)?#status-(\w+)"/g,
+        ),
     ];
     expect(links.length).toBe(BADGES.length * 4);
     for (const [, badge, file, status] of links)
-      expect(s.body(`groups/github.com/big/-/${badge}/${file ?? 'index.html'}`)).toContain(`id="status-${status}"`);
+      expect(s.body(`groups/github.com/big/-/${badge}/${file ?? 'index.html'}`)).toContain(
+        `id="status-${status}"`,
+      );
   });
 });
 
 describe('pagers and counts', () => {
   it('numbers every page of a list up to 50 pages; a longer one is still a few clicks from end to end', () => {
     expect(PAGES_ALL_NUMBERED).toBe(50);
-    for (const page of [1, 17, 50]) expect(pagerNumbers(page, 50)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    for (const page of [1, 17, 50])
+      expect(pagerNumbers(page, 50)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     // Page 537 of 1,000, written out by hand: the hundreds, the tens of its hundred, the ones of its ten.
     expect(pagerNumbers(537, 1000)).toEqual([
-      1, 100, 200, 300, 400, 500, 510, 520, 530, 531, 532, 533, 534, 535, 536, 537, 538, 539, 540, 550, 560, 570, 580,
-      590, 600, 700, 800, 900, 1000,
+      1, 100, 200, 300, 400, 500, 510, 520, 530, 531, 532, 533, 534, 535, 536, 537, 538, 539, 540,
+      550, 560, 570, 580, 590, 600, 700, 800, 900, 1000,
     ]);
     for (const pages of [51, 1000, 2345]) {
       // Clicks from the first page to each other, following the numbers alone.
@@ -206,7 +222,8 @@ describe('pagers and counts', () => {
       for (let frontier = [1]; frontier.length > 0; ) {
         const next: number[] = [];
         for (const p of frontier)
-          for (const q of pagerNumbers(p, pages)) if (!clicks.has(q)) clicks.set(q, clicks.get(p)! + 1), next.push(q);
+          for (const q of pagerNumbers(p, pages))
+            if (!clicks.has(q)) clicks.set(q, clicks.get(p)! + 1), next.push(q);
         frontier = next;
       }
       expect(clicks.size, `${pages} pages`).toBe(pages);
@@ -217,10 +234,14 @@ describe('pagers and counts', () => {
 
   it("marks the current page and links each other page's number", () => {
     const s = site(Array.from({ length: 250 }, (_, i) => `https://github.com/big/r${i}`));
-    const nav = /<nav class="pager"[^>]*>.*?<\/nav>/.exec(s.body('groups/github.com/big/-/2.html'))![0];
+    const nav = /<nav class="pager"[^>]*>.*?<\/nav>/.exec(
+      s.body('groups/github.com/big/-/2.html'),
+    )![0];
     expect(nav).toContain('<span>Page 2 of 3</span>');
     expect(nav).toContain('<li><span aria-current="page">2</span></li>');
-    expect([...nav.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map((m) => `${m[2]} ${m[1]}`)).toEqual([
+    expect(
+      [...nav.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map((m) => `${m[2]} ${m[1]}`),
+    ).toEqual([
       'Previous /groups/github.com/big/',
       '1 /groups/github.com/big/',
       '3 /groups/github.com/big/-/3.html',
@@ -230,7 +251,8 @@ describe('pagers and counts', () => {
 
   it('says "1 repository", and links the counts of the home page and of hosts and groups to the repositories counted', () => {
     const one = site(['https://github.com/acme/only']);
-    for (const [key, html] of one.files) expect(html, key).not.toMatch(/\b1 (repositories|hosts|groups)\b/);
+    for (const [key, html] of one.files)
+      expect(html, key).not.toMatch(/\b1 (repositories|hosts|groups)\b/);
     expect(one.body('index.html')).toContain(
       '<p class="lead"><a href="/repositories/">1 repository</a> and its badges',
     );
@@ -283,7 +305,10 @@ describe('the search', () => {
   }
 
   it('finds every repository by its name and every group by its own, with statuses, in a bounded number of bytes', () => {
-    const urls = [...URLS, ...Array.from({ length: 1500 }, (_, i) => `https://github.com/org${i % 30}/repo${i}`)];
+    const urls = [
+      ...URLS,
+      ...Array.from({ length: 1500 }, (_, i) => `https://github.com/org${i % 30}/repo${i}`),
+    ];
     const { files } = site(urls);
     let most = 0;
     for (const url of urls) {
@@ -297,7 +322,9 @@ describe('the search', () => {
     expect(query(files, 'sub').groups).toEqual(['gitlab.com/top/sub']);
     expect(query(files, 'org1').groups).toEqual(
       naturalSort(
-        Array.from({ length: 30 }, (_, i) => `github.com/org${i}`).filter((l) => l.split('/')[1]!.startsWith('org1')),
+        Array.from({ length: 30 }, (_, i) => `github.com/org${i}`).filter((l) =>
+          l.split('/')[1]!.startsWith('org1'),
+        ),
       ),
     );
     const entry = (
@@ -328,9 +355,12 @@ describe('the search', () => {
     const pages = [path];
     for (let typed = ''; ; ) {
       // Links to the next characters' pages are labelled by the prefix they lead to.
-      const label = (m: RegExpMatchArray) => m[2]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+      const label = (m: RegExpMatchArray) =>
+        m[2]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
       const next = [
-        ...html.matchAll(/<li><a href="(\/search\/[^"]+\/)"><bdi>([^<]*)<\/bdi><\/a> <span class="count">/g),
+        ...html.matchAll(
+          /<li><a href="(\/search\/[^"]+\/)"><bdi>([^<]*)<\/bdi><\/a> <span class="count">/g,
+        ),
       ].find((m) => label(m).length > typed.length && name.startsWith(label(m)));
       if (!next) break;
       typed = label(next);
@@ -344,7 +374,11 @@ describe('the search', () => {
         /<li><a href="\/groups\/[^"]*"><bdi>([^<]*)<\/bdi><\/a> <a class="count" href="[^"]*">[\d,]+ repositor/g,
       ),
     ].map((m) => m[1]!);
-    for (let next = /<a href="([^"]*)">Next<\/a>/.exec(html); next; next = /<a href="([^"]*)">Next<\/a>/.exec(html)) {
+    for (
+      let next = /<a href="([^"]*)">Next<\/a>/.exec(html);
+      next;
+      next = /<a href="([^"]*)">Next<\/a>/.exec(html)
+    ) {
       html = page(next[1]!);
       pages.push(next[1]!);
       repositories.push(...listed(html));
@@ -353,7 +387,10 @@ describe('the search', () => {
   }
 
   it('without JavaScript, finds every repository and group by its name through the search pages, a click where names part', () => {
-    const urls = [...URLS, ...Array.from({ length: 1500 }, (_, i) => `https://github.com/org${i % 30}/repo${i}`)];
+    const urls = [
+      ...URLS,
+      ...Array.from({ length: 1500 }, (_, i) => `https://github.com/org${i % 30}/repo${i}`),
+    ];
     const { files } = site(urls);
     // The search page says what works without JavaScript and links the first characters.
     const search = files.get('search/index.html')!;
@@ -370,13 +407,22 @@ describe('the search', () => {
     }
     // 1,500 names under "repo": past 200 under repo and repo1 (1 + 10 + 100 + 500), 111 under repo12;
     // r, re and rep have pages of their own (a typed address, the crumbs) that no link needs.
-    expect(byName(files, 'repo123').pages).toEqual(['/search/', '/search/repo/', '/search/repo1/', '/search/repo12/']);
+    expect(byName(files, 'repo123').pages).toEqual([
+      '/search/',
+      '/search/repo/',
+      '/search/repo1/',
+      '/search/repo12/',
+    ]);
     expect(most).toBe(4);
     expect(files.get('search/rep/index.html')).toContain(
       '<li><a href="/search/repo/"><bdi>repo</bdi></a> <span class="count">1,500 names</span></li>',
     );
     expect(byName(files, 'sub').groups).toEqual(['gitlab.com/top/sub']);
-    expect(byName(files, 'github.com').groups).toEqual(['git.example.org:8443', 'github.com', 'gitlab.com']);
+    expect(byName(files, 'github.com').groups).toEqual([
+      'git.example.org:8443',
+      'github.com',
+      'gitlab.com',
+    ]);
     // A page holding every name under its prefix lists them in natural order of the name (tool2 before tool10).
     expect(listed(files.get('search/t/index.html')!)).toEqual(
       Array.from({ length: 12 }, (_, i) => `https://github.com/acme/tool${i}`),
@@ -402,7 +448,8 @@ describe('the search', () => {
     for (const [key, html] of files)
       if (key.startsWith('search/') && key.endsWith('.html'))
         for (const m of html.matchAll(/<a href="(\/(?:search|groups|repositories)\/[^"#]*)/g))
-          if (!m[1]!.startsWith('/repositories/https')) expect(files.has(keyOf(m[1]!)), `${key}: ${m[1]}`).toBe(true);
+          if (!m[1]!.startsWith('/repositories/https'))
+            expect(files.has(keyOf(m[1]!)), `${key}: ${m[1]}`).toBe(true);
     // The sitemap names the search page and each prefix's first page.
     const sitemap = files.get('sitemap.xml')!;
     for (const p of ['search/', 'search/r/', 'search/repo12/'])
@@ -411,20 +458,26 @@ describe('the search', () => {
 
   it('without JavaScript, pages a name 250 repositories share, and finds each of 250 sharing 30 characters', () => {
     const same = Array.from({ length: 250 }, (_, i) => `https://github.com/o${i}/same`);
-    const long = Array.from({ length: 250 }, (_, i) => `https://github.com/p${i}/${'a'.repeat(30)}${i}`);
+    const long = Array.from(
+      { length: 250 },
+      (_, i) => `https://github.com/p${i}/${'a'.repeat(30)}${i}`,
+    );
     const { files } = site([...same, ...long]);
     const s = byName(files, 'same');
     expect(s.pages).toEqual(['/search/', '/search/same/', '/search/same/2.html']);
     expect(s.repositories).toEqual(naturalSort(same));
     // Past 24 characters the tree splits on, its keys a segment per 24 characters.
-    for (const url of long) expect(byName(files, url.split('/').pop()!).repositories, url).toContain(url);
+    for (const url of long)
+      expect(byName(files, url.split('/').pop()!).repositories, url).toContain(url);
     expect(byName(files, `${'a'.repeat(30)}1`).pages.slice(-1)).toEqual([
       `/search/${'a'.repeat(24)}/${'a'.repeat(6)}1/`,
     ]);
     expect(files.has(`search/${'a'.repeat(24)}/${'a'.repeat(6)}1.json`)).toBe(true);
     // The JSON file of a name 250 share holds 200, its second part 50.
     expect(JSON.parse(files.get(shardKey('same'))!)).toMatchObject({ n: 250, own: 250, parts: 2 });
-    expect((JSON.parse(files.get(shardKey('same', 2))!) as { repositories: unknown[] }).repositories).toHaveLength(50);
+    expect(
+      (JSON.parse(files.get(shardKey('same', 2))!) as { repositories: unknown[] }).repositories,
+    ).toHaveLength(50);
     // 200 repositories with their badges on one page stay under the 30 KB a page may weigh compressed.
     expect(gzipSync(files.get('search/same/index.html')!).byteLength).toBeLessThan(30 * 1024);
   });
@@ -435,7 +488,10 @@ describe('the search', () => {
    */
   async function scriptFinds(files: Map<string, string>, query: string) {
     const src = readFileSync(join(ROOT, 'templates/site.js'), 'utf8');
-    const body = src.slice(src.indexOf('  function shardName('), src.indexOf('  // A results region after a form'));
+    const body = src.slice(
+      src.indexOf('  function shardName('),
+      src.indexOf('  // A results region after a form'),
+    );
     const fetched: string[] = [];
     const fetchFile = (url: string) => {
       fetched.push(url);
@@ -449,7 +505,10 @@ describe('the search', () => {
     // Enough of a document for render() to build its list into nothing.
     const node = () => ({ appendChild: () => {}, textContent: '' });
     const document = { createElement: node, createTextNode: node };
-    const Finder = new Function('fetch', 'document', `${body}\nreturn Finder;`)(fetchFile, document);
+    const Finder = new Function('fetch', 'document', `${body}\nreturn Finder;`)(
+      fetchFile,
+      document,
+    );
     const attributes: Record<string, string> = {
       'data-search': '/search/',
       'data-pages': '/repositories/',
@@ -473,13 +532,19 @@ describe('the search', () => {
   }
 
   it('the script finds every name that more than 200 share 24 characters with, and one of 250 same names by its path', async () => {
-    const long = Array.from({ length: 250 }, (_, i) => `https://github.com/p${i}/${'a'.repeat(30)}${i}`);
+    const long = Array.from(
+      { length: 250 },
+      (_, i) => `https://github.com/p${i}/${'a'.repeat(30)}${i}`,
+    );
     const same = Array.from({ length: 250 }, (_, i) => `https://github.com/o${i}/same`);
     const { files } = site([...long, ...same]);
     for (const url of long) {
       const name = url.split('/').pop()!;
       expect((await scriptFinds(files, name)).repositories, name).toContain(url);
-      expect((await scriptFinds(files, `p${url.split('/')[3]!.slice(1)}/${name}`)).repositories, name).toEqual([url]);
+      expect(
+        (await scriptFinds(files, `p${url.split('/')[3]!.slice(1)}/${name}`)).repositories,
+        name,
+      ).toEqual([url]);
     }
     // A name 250 repositories share: the first file lists 200 and counts the rest as matches;
     // a path looks through every part of it.
@@ -487,11 +552,19 @@ describe('the search', () => {
     expect([all.repositories.length, all.unlisted, all.fetched]).toEqual([
       200,
       50,
-      ['/search/-.json', '/search/s.json', '/search/sa.json', '/search/sam.json', '/search/same.json'],
+      [
+        '/search/-.json',
+        '/search/s.json',
+        '/search/sa.json',
+        '/search/sam.json',
+        '/search/same.json',
+      ],
     ]);
     expect(all.status).toBe('10 of 250 matches shown.');
     for (const i of [0, 199, 200, 249])
-      expect((await scriptFinds(files, `o${i}/same`)).repositories).toEqual([`https://github.com/o${i}/same`]);
+      expect((await scriptFinds(files, `o${i}/same`)).repositories).toEqual([
+        `https://github.com/o${i}/same`,
+      ]);
     expect((await scriptFinds(files, 'o249/same')).fetched.slice(-2)).toEqual([
       '/search/same.json',
       '/search/same.2.json',
@@ -525,7 +598,9 @@ describe('the search', () => {
       'https://github.com/libssh2/libssh2',
       'https://github.com/openssh/openssh-portable',
     ]);
-    expect((await scriptFinds(files, 'h-aud')).repositories).toEqual(['https://github.com/arthepsy/ssh-audit']);
+    expect((await scriptFinds(files, 'h-aud')).repositories).toEqual([
+      'https://github.com/arthepsy/ssh-audit',
+    ]);
     // "0": the names holding it, counted by hand: the 1,000 mods, tool0, tool10, x0, project10,
     // and the owners o0, o10, o20 and o30. Three files fetched (the root, 0's, and 0's names
     // ending in it), 200 listed, no name twice.
@@ -540,7 +615,9 @@ describe('the search', () => {
       expect(r.fetched.length, q).toBeLessThanOrEqual(q.length + 2);
     }
     const mod100 = await scriptFinds(files, 'mod100');
-    expect(mod100.repositories.sort()).toEqual(zeros.filter((u) => u.split('/').pop()!.startsWith('mod100')).sort());
+    expect(mod100.repositories.sort()).toEqual(
+      zeros.filter((u) => u.split('/').pop()!.startsWith('mod100')).sort(),
+    );
     // Every file holds at most 200 entries, none twice.
     for (const [key, text] of files)
       if (key.startsWith('search/') && key.endsWith('.json')) {
@@ -596,7 +673,9 @@ describe('hostile repository URLs and group names', () => {
     );
     expect(group).toBeDefined();
     // The URL's own slash (in </script>) splits it: the first group is "<script>alert(1)<".
-    expect(files.get(group!)).toContain('<h1><bdi>github.com/&lt;script&gt;alert(1)&lt;</bdi></h1>');
+    expect(files.get(group!)).toContain(
+      '<h1><bdi>github.com/&lt;script&gt;alert(1)&lt;</bdi></h1>',
+    );
   });
 
   it('are escaped on the search pages too, each at a path of its own that the resolver routes to it', () => {
@@ -618,18 +697,25 @@ describe('hostile repository URLs and group names', () => {
       'search/s/index.html',
       'search/x/index.html',
     ]);
-    for (const key of pages) expect(pageRoute(`/${key.replace(/index\.html$/, '')}`)?.key, key).toBe(key);
+    for (const key of pages)
+      expect(pageRoute(`/${key.replace(/index\.html$/, '')}`)?.key, key).toBe(key);
     const search = files.get('search/index.html')!;
     expect(search).toContain(
       '<li><a href="/search/_22_/"><bdi>&quot;</bdi></a> <span class="count">2 names</span></li>',
     );
-    expect(search).toContain('<li><a href="/search/_3c_/"><bdi>&lt;</bdi></a> <span class="count">1 name</span></li>');
+    expect(search).toContain(
+      '<li><a href="/search/_3c_/"><bdi>&lt;</bdi></a> <span class="count">1 name</span></li>',
+    );
     // A character that draws nothing or reorders text, or half a surrogate pair, is shown by its code point.
     expect(search).toContain('<li><a href="/search/_202e_/"><bdi>[U+202E]</bdi></a>');
     expect(search).toContain('<li><a href="/search/_d83d_/"><bdi>[U+D83D]</bdi></a>');
     expect(files.get('search/_202e_/index.html')).toContain('<title>Names starting [U+202E] · ');
-    expect(files.get('search/_d83d_/index.html')).toContain('<h1>Names starting <bdi>[U+D83D]</bdi></h1>');
-    expect(listed(files.get('search/_d83d_/index.html')!)).toEqual(['https://github.com/e/\u{1F600}x']);
+    expect(files.get('search/_d83d_/index.html')).toContain(
+      '<h1>Names starting <bdi>[U+D83D]</bdi></h1>',
+    );
+    expect(listed(files.get('search/_d83d_/index.html')!)).toEqual([
+      'https://github.com/e/\u{1F600}x',
+    ]);
     expect(files.get('search/_22_/index.html')).toContain(
       '<bdi>https://github.com/evil/&quot;&gt;&lt;svg onload=alert(2)&gt;</bdi>',
     );

@@ -27,14 +27,23 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
     const outA = join(dir, 'a');
     const outB = join(dir, 'b');
     await runBuild(['--store', join(ROOT, 'examples/store'), '--out', outA]);
-    await runBuild(['--config', shapeBConfig(dir), '--store', join(ROOT, 'examples/shape-b/store'), '--out', outB]);
+    await runBuild([
+      '--config',
+      shapeBConfig(dir),
+      '--store',
+      join(ROOT, 'examples/shape-b/store'),
+      '--out',
+      outB,
+    ]);
     for (const [shape, out] of [
       ['A', outA],
       ['B', outB],
     ] as const) {
       const serving = await serveDir(out);
       const found = await crawl(serving.url);
-      const html = [...found.visited].filter(([, r]) => r.type.startsWith('text/html')).map(([p]) => p);
+      const html = [...found.visited]
+        .filter(([, r]) => r.type.startsWith('text/html'))
+        .map(([p]) => p);
       // A group's lists by badge are one template: the root's and one group's are loaded, not every group's.
       const groupList = /^\/groups\/[^-].*\/-\/[A-Za-z0-9]/;
       const oneGroupsLists = html.find((p) => groupList.test(p))?.replace(/\/-\/.*/, '/-/');
@@ -67,7 +76,8 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
     const page = await context.newPage();
     let problems: string[] = [];
     page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+      if (m.type() === 'error' || m.type() === 'warning')
+        problems.push(`console ${m.type()}: ${m.text()}`);
     });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     page.on('requestfailed', (r) => {
@@ -124,7 +134,9 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
 
   it('the dark scheme sets colour variables and nothing else (so its axe run checks the colour rules only)', () => {
     const css = readFileSync(join(ROOT, 'templates/site.css'), 'utf8');
-    const dark = [...css.matchAll(/@media \(prefers-color-scheme:dark\)\{(.*?\})\}/g)].map((m) => m[1]);
+    const dark = [...css.matchAll(/@media \(prefers-color-scheme:dark\)\{(.*?\})\}/g)].map(
+      (m) => m[1],
+    );
     expect(dark).toHaveLength(1);
     expect(dark[0]).toMatch(/^:root\{(--[a-z-]+:#[0-9a-f]{3,8};?)+\}$/);
   });
@@ -174,22 +186,32 @@ describe.skipIf(!haveBrowser)('the site in headless Chromium', () => {
         const page = await context.newPage();
         await page.goto(`${serving.url}${pages.find((p) => p.includes('acme%2Fwidget'))}`);
         mkdirSync(SHOTS, { recursive: true });
-        const shot = await page.screenshot({ path: join(SHOTS, `repository-${width}.png`), fullPage: false });
+        const shot = await page.screenshot({
+          path: join(SHOTS, `repository-${width}.png`),
+          fullPage: false,
+        });
         expect(shot.byteLength).toBeGreaterThan(5000);
         await expect.poll(() => page.locator('h1').isVisible(), { timeout: 30_000 }).toBe(true);
         const h1 = await page.locator('h1').boundingBox();
         expect(h1!.y).toBeLessThan(300);
         const badge = page.locator('img.badge-img').first();
         expect(await badge.isVisible()).toBe(true);
-        expect(await badge.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+        expect(
+          await badge.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+        ).toBe(true);
         const chart = page.locator('svg.chart').first();
         await chart.scrollIntoViewIfNeeded();
         expect(await chart.isVisible()).toBe(true);
         const box = await chart.boundingBox();
         expect(box!.width).toBeGreaterThan(width === 360 ? 250 : 400);
         expect(box!.x + box!.width).toBeLessThanOrEqual(width);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-        writeFileSync(join(SHOTS, `repository-${width}-full.png`), await page.screenshot({ fullPage: true }));
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+          width,
+        );
+        writeFileSync(
+          join(SHOTS, `repository-${width}-full.png`),
+          await page.screenshot({ fullPage: true }),
+        );
       } finally {
         await context.close();
       }

@@ -29,7 +29,8 @@ const REPOS = 3000;
  * Half the repositories spread 100 a owner over four hosts, half under one owner: a list of
  * 15 pages in a group and of 30 in the full list, each repository still within three clicks.
  */
-const urlOf = (i: number) => (i < REPOS / 2 ? repositoryUrl(i) : `https://github.com/bigorg/tool${i - REPOS / 2}`);
+const urlOf = (i: number) =>
+  i < REPOS / 2 ? repositoryUrl(i) : `https://github.com/bigorg/tool${i - REPOS / 2}`;
 /** The build's pages of a store: each repository's page and feed, then the site-wide files. */
 async function writePages(store: string, out: string): Promise<void> {
   const config = await resolveConfig(undefined, { store, out });
@@ -83,7 +84,10 @@ describe('a 3,000-repository site, crawled from / without JavaScript', () => {
     for (let d = 0; frontier.length > 0; d++) {
       const next: string[] = [];
       const work = frontier.map((path) => async () => {
-        const res = await fetch(`${origin}${path}`, { headers: { accept: 'text/html,*/*' }, redirect: 'manual' });
+        const res = await fetch(`${origin}${path}`, {
+          headers: { accept: 'text/html,*/*' },
+          redirect: 'manual',
+        });
         fetched++;
         const type = res.headers.get('content-type') ?? '';
         const body = await res.text();
@@ -103,7 +107,8 @@ describe('a 3,000-repository site, crawled from / without JavaScript', () => {
         }
       });
       // A few requests at a time: the server shares the machine.
-      for (let k = 0; k < work.length; k += 16) await Promise.all(work.slice(k, k + 16).map((f) => f()));
+      for (let k = 0; k < work.length; k += 16)
+        await Promise.all(work.slice(k, k + 16).map((f) => f()));
       frontier = next;
     }
   }, 120_000);
@@ -129,7 +134,9 @@ describe('a 3,000-repository site, crawled from / without JavaScript', () => {
       '/search/tool1/',
     ])
       expect(depth.has(p), p).toBe(true);
-    expect([...depth.keys()].some((p) => /^\/groups\/github\.com\/-\/MAINTENANCE\/\d+\.html$/.test(p))).toBe(true);
+    expect(
+      [...depth.keys()].some((p) => /^\/groups\/github\.com\/-\/MAINTENANCE\/\d+\.html$/.test(p)),
+    ).toBe(true);
   });
 
   it('reaches every repository page within three clicks of the home page', () => {
@@ -151,12 +158,14 @@ describe('a 3,000-repository site, crawled from / without JavaScript', () => {
       for (const path of frontier)
         for (const p of searchLinks.get(path) ?? []) {
           if (p.startsWith('/repositories/')) reached.add(p);
-          else if (p.startsWith('/search/') && !p.includes('?') && !seen.has(p)) seen.add(p), next.push(p);
+          else if (p.startsWith('/search/') && !p.includes('?') && !seen.has(p))
+            seen.add(p), next.push(p);
         }
       frontier = next;
     }
     // Past 200 names under t, to, too, tool, tool1: pages of their own (1,875 tool…: bigorg's 1,500 and codeberg's 375).
-    for (const p of ['/search/t/', '/search/tool/', '/search/tool1/']) expect(seen.has(p), p).toBe(true);
+    for (const p of ['/search/t/', '/search/tool/', '/search/tool1/'])
+      expect(seen.has(p), p).toBe(true);
     const missed: string[] = [];
     for (let i = 0; i < REPOS; i++) {
       const path = `/repositories/${encodeURIComponent(urlOf(i))}/`;

@@ -20,7 +20,10 @@ import { runBuild, shapeBConfig } from './helpers/site-crawl.ts';
 const dir = tempDir('badgepress-face-');
 const configA = await resolveConfig(undefined, { store: join(ROOT, 'examples/store'), out: dir });
 const ctxA = loadPagesContext(configA);
-const configB = await resolveConfig(shapeBConfig(dir), { store: join(ROOT, 'examples/shape-b/store'), out: dir });
+const configB = await resolveConfig(shapeBConfig(dir), {
+  store: join(ROOT, 'examples/shape-b/store'),
+  out: dir,
+});
 const ctxB = loadPagesContext(configB);
 
 const T0 = 1_763_000_000;
@@ -48,7 +51,11 @@ function pageB(url: string, values: Array<Record<string, number | boolean>>): st
   const t = ctxB.thresholds;
   if (t.shape !== 'B') throw new Error('shape B expected');
   const h = history(url, values);
-  return repositoryPage(ctxB, h, evaluatorB(t.t, new Map()).evaluate(h, T0 + values.length * 86_400));
+  return repositoryPage(
+    ctxB,
+    h,
+    evaluatorB(t.t, new Map()).evaluate(h, T0 + values.length * 86_400),
+  );
 }
 
 /** The page's text without tags and entities, spaces collapsed. */
@@ -93,7 +100,9 @@ describe('counts: the singular for one, digits grouped for the page locale (en)'
 
   it('Shape A: "1 contributor", "3 more contributors for gold" and the value 12,345', () => {
     const html = words(
-      pageA('https://github.com/acme/solo', [{ BUS_FACTOR: 1, ISSUE_REACTION_TIME: 12_345, SECURITY_POLICY: true }]),
+      pageA('https://github.com/acme/solo', [
+        { BUS_FACTOR: 1, ISSUE_REACTION_TIME: 12_345, SECURITY_POLICY: true },
+      ]),
     );
     expect(html).toContain(' 1 contributor ');
     expect(html).not.toMatch(/(?<![.\d])1 contributors\b/);
@@ -112,7 +121,14 @@ describe('the site has a title and logo of its own, apart from the SARIF tool', 
     writeFileSync(join(at, 'logo.svg'), logo);
     writeFileSync(join(at, 'site.yaml'), 'site:\n  title: ACME project health\n  logo: logo.svg\n');
     const out = join(at, 'out');
-    await runBuild(['--config', join(at, 'site.yaml'), '--store', join(ROOT, 'examples/store'), '--out', out]);
+    await runBuild([
+      '--config',
+      join(at, 'site.yaml'),
+      '--store',
+      join(ROOT, 'examples/store'),
+      '--out',
+      out,
+    ]);
     const home = readFileSync(join(out, 'index.html'), 'utf8');
     expect(home).toContain('<title>ACME project health</title>');
     expect(home).toContain('<h1>ACME project health</h1>');
@@ -145,7 +161,8 @@ function firstBuild(ctx: typeof ctxB, n: number): Map<string, string> {
     const url = `https://example.org/p${i}`;
     const badges = Object.fromEntries(ids.map((id) => [id, 'fail']));
     const changes = ids.map((id) => ({ t: T0 + i, badge: id, from: null, to: 'fail' }));
-    if (i === n) changes.push({ t: T0 + 86_400, badge: ids[0]!, from: 'fail', to: 'bronze' } as never);
+    if (i === n)
+      changes.push({ t: T0 + 86_400, badge: ids[0]!, from: 'fail', to: 'bronze' } as never);
     const s: RepositorySummary = {
       url,
       enc: encodeURIComponent(url),
@@ -181,7 +198,9 @@ describe('the home page after a first build', () => {
   });
 
   it('draws "none" in a class of its own, never in fail\'s colours', () => {
-    const bars = [...home.matchAll(/<text[^>]*>(\w+)<\/text><rect class="band-(\w+)"/g)].map((m) => [m[1], m[2]]);
+    const bars = [...home.matchAll(/<text[^>]*>(\w+)<\/text><rect class="band-(\w+)"/g)].map(
+      (m) => [m[1], m[2]],
+    );
     expect(bars).toContainEqual(['none', 'none']);
     expect(bars.filter(([label, kind]) => label !== kind)).toEqual([]);
     const css = ctxB.env.assets.css.body;
@@ -231,7 +250,15 @@ describe('counts past 999 on the site-wide pages', () => {
       const url = `https://example.org/r${String(i).padStart(4, '0')}`;
       byUrl.set(
         url,
-        JSON.stringify({ url, enc: encodeURIComponent(url), scans: 1, last: T0, badges: {}, rules: {}, changes: [] }),
+        JSON.stringify({
+          url,
+          enc: encodeURIComponent(url),
+          scans: 1,
+          last: T0,
+          badges: {},
+          rules: {},
+          changes: [],
+        }),
       );
     }
     const files = siteWideFiles(ctxB, sortSummaries(byUrl));
@@ -240,7 +267,9 @@ describe('counts past 999 on the site-wide pages', () => {
     expect(String(files.find((f) => f.key === 'repositories/page/11.html')?.body)).toContain(
       '<meta name="description" content="Repositories 1,001 to 1,100.">',
     );
-    expect(body('search/r/index.html')).toContain('1,200 repositories, hosts and groups whose names start with r');
+    expect(body('search/r/index.html')).toContain(
+      '1,200 repositories, hosts and groups whose names start with r',
+    );
     expect(body('index.html')).toContain('All 1,200 repositories');
   });
 });
@@ -273,13 +302,22 @@ describe('counted(), the one helper for every noun', () => {
       '1 box',
       '1 patch',
     ]);
-    expect(['%', 'ms', 'status', 'analysis', ''].map(one)).toEqual(['1 %', '1 ms', '1 status', '1 analysis', '1']);
-    expect([counted(0, 'commits'), counted(2, 'commits'), counted(1_234_567, 'commits'), counted(0.5, 'days')]).toEqual(
-      ['0 commits', '2 commits', '1,234,567 commits', '0.5 days'],
-    );
-    expect([counted(1, 'repository', 'repositories'), counted(10_000, 'repository', 'repositories')]).toEqual([
-      '1 repository',
-      '10,000 repositories',
+    expect(['%', 'ms', 'status', 'analysis', ''].map(one)).toEqual([
+      '1 %',
+      '1 ms',
+      '1 status',
+      '1 analysis',
+      '1',
     ]);
+    expect([
+      counted(0, 'commits'),
+      counted(2, 'commits'),
+      counted(1_234_567, 'commits'),
+      counted(0.5, 'days'),
+    ]).toEqual(['0 commits', '2 commits', '1,234,567 commits', '0.5 days']);
+    expect([
+      counted(1, 'repository', 'repositories'),
+      counted(10_000, 'repository', 'repositories'),
+    ]).toEqual(['1 repository', '10,000 repositories']);
   });
 });

@@ -45,7 +45,15 @@ describe.each([
   [
     'B',
     outB,
-    () => runBuild(['--config', shapeBConfig(dir), '--store', join(ROOT, 'examples/shape-b/store'), '--out', outB]),
+    () =>
+      runBuild([
+        '--config',
+        shapeBConfig(dir),
+        '--store',
+        join(ROOT, 'examples/shape-b/store'),
+        '--out',
+        outB,
+      ]),
   ],
 ])('Shape %s site through serve', (_shape, out, make) => {
   let site: Crawl;
@@ -59,7 +67,9 @@ describe.each([
   }, 120_000);
 
   it('a crawl from / reaches every repository page, and every link and asset answers 200', () => {
-    const failed = [...site.visited].filter(([, r]) => r.status !== 200).map(([p, r]) => `${r.status} ${p}`);
+    const failed = [...site.visited]
+      .filter(([, r]) => r.status !== 200)
+      .map(([p, r]) => `${r.status} ${p}`);
     expect(failed).toEqual([]);
     const reached = [...site.visited.keys()]
       .filter((p) => /^\/repositories\/[^/]+%3A[^/]+\/$/.test(p))
@@ -82,7 +92,9 @@ describe.each([
     }
     // Nothing outside the site but the repositories themselves.
     const repos = new Set(repositoryDirs(out).map((e) => decodeURIComponent(e)));
-    expect([...site.external].filter((u) => ![...repos].some((r) => u === new URL(r).href))).toEqual([]);
+    expect(
+      [...site.external].filter((u) => ![...repos].some((r) => u === new URL(r).href)),
+    ).toEqual([]);
   });
 
   it('pages are text/html with a Content-Security-Policy that forbids inline script, and use no inline script or style', () => {
@@ -106,32 +118,41 @@ describe.each([
     const api = await fetch(`${base}/no/such/page`, { headers: { accept: 'application/json' } });
     expect(api.status).toBe(404);
     expect(api.headers.get('content-type')).toBe('application/problem+json');
-    const img = await fetch(`${base}/api/v1/repositories/https%3A%2F%2Fnone.example%2Fx/badges/X.svg`, {
-      headers: { accept: 'text/html' },
-    });
+    const img = await fetch(
+      `${base}/api/v1/repositories/https%3A%2F%2Fnone.example%2Fx/badges/X.svg`,
+      {
+        headers: { accept: 'text/html' },
+      },
+    );
     expect(img.headers.get('content-type')).toBe('image/svg+xml');
   });
 
   it('every feed is well-formed Atom 1.0 with the required elements', () => {
     const feeds = [...site.visited].filter(([p]) => p.endsWith('/feed.atom'));
     expect(feeds.length).toBe(repositoryDirs(out).length);
-    const parser = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'entry' || name === 'link' });
+    const parser = new XMLParser({
+      ignoreAttributes: false,
+      isArray: (name) => name === 'entry' || name === 'link',
+    });
     for (const [path, r] of feeds) {
       expect(r.type).toBe('application/xml');
       expect(r.csp, path).toContain("style-src 'self'");
       expect(XMLValidator.validate(r.body), path).toBe(true);
       const feed = parser.parse(r.body).feed;
       expect(feed['@_xmlns']).toBe('http://www.w3.org/2005/Atom');
-      for (const k of ['id', 'title', 'updated', 'author']) expect(feed[k], `${path} ${k}`).toBeDefined();
+      for (const k of ['id', 'title', 'updated', 'author'])
+        expect(feed[k], `${path} ${k}`).toBeDefined();
       expect(feed.link.some((l: Record<string, string>) => l['@_rel'] === 'self')).toBe(true);
       expect(feed.entry.length).toBeGreaterThan(0);
       for (const e of feed.entry)
-        for (const k of ['id', 'title', 'updated', 'summary']) expect(e[k], `${path} entry ${k}`).toBeDefined();
+        for (const k of ['id', 'title', 'updated', 'summary'])
+          expect(e[k], `${path} entry ${k}`).toBeDefined();
     }
   });
 
   it('no generated file names badgepress.dev; badges and rules link the site itself', () => {
-    for (const [key, body] of readTree(out)) expect(body.toString('utf8').includes('badgepress.dev'), key).toBe(false);
+    for (const [key, body] of readTree(out))
+      expect(body.toString('utf8').includes('badgepress.dev'), key).toBe(false);
   });
 });
 
@@ -142,7 +163,9 @@ describe('hostile strings in URLs, evidence and notes', () => {
     const serving = await serveDir(out);
     servers.push(serving);
     const site = await crawl(serving.url);
-    expect([...site.visited].filter(([, r]) => r.status !== 200).map(([p, r]) => `${r.status} ${p}`)).toEqual([]);
+    expect(
+      [...site.visited].filter(([, r]) => r.status !== 200).map(([p, r]) => `${r.status} ${p}`),
+    ).toEqual([]);
     expect(repositoryDirs(out)).toHaveLength(3);
     let sawEscaped = 0;
     for (const [path, r] of site.visited) {
@@ -152,7 +175,9 @@ describe('hostile strings in URLs, evidence and notes', () => {
       if (r.type.startsWith('text/html')) {
         // A bidi override is isolated in <bdi>: it cannot reorder the text around it.
         for (let i = r.body.indexOf('\u202E'); i >= 0; i = r.body.indexOf('\u202E', i + 1)) {
-          expect(r.body.lastIndexOf('<bdi>', i), path).toBeGreaterThan(r.body.lastIndexOf('</bdi>', i));
+          expect(r.body.lastIndexOf('<bdi>', i), path).toBeGreaterThan(
+            r.body.lastIndexOf('</bdi>', i),
+          );
         }
       }
       if (r.body.includes('&lt;script&gt;alert(1)&lt;/script&gt;')) sawEscaped++;
@@ -160,7 +185,10 @@ describe('hostile strings in URLs, evidence and notes', () => {
     expect(sawEscaped).toBeGreaterThan(3);
     // The evidence and the grant note (2 KB) are on the repository page, as text.
     const page = [...site.visited].find(
-      ([p]) => p.includes(encodeURIComponent(HOSTILE.script).slice(0, 6)) && p.includes('script') && p.endsWith('/'),
+      ([p]) =>
+        p.includes(encodeURIComponent(HOSTILE.script).slice(0, 6)) &&
+        p.includes('script') &&
+        p.endsWith('/'),
     );
     expect(page).toBeDefined();
     expect(page![1].body).toContain('A'.repeat(2048));
@@ -186,13 +214,15 @@ describe('sharded builds and badgepress site', () => {
     const sharded = join(dir, 'sharded');
     const store = join(ROOT, 'examples/store');
     await runBuild(['--store', store, '--out', whole]);
-    for (const i of [0, 1, 2]) await runBuild(['--store', store, '--out', sharded, '--shard', `${i}/3`]);
+    for (const i of [0, 1, 2])
+      await runBuild(['--store', store, '--out', sharded, '--shard', `${i}/3`]);
     // Before the site step there is no home page: the shards write none.
     expect(readdirSync(sharded)).not.toContain('index.html');
     const site = runCli(['site', '--shards', '3', '--out', sharded]);
     expect(site.stderr).toBe('');
     expect(site.code).toBe(0);
-    const strip = (m: Map<string, Buffer>) => new Map([...m].filter(([k]) => !k.startsWith('.badgepress/')));
+    const strip = (m: Map<string, Buffer>) =>
+      new Map([...m].filter(([k]) => !k.startsWith('.badgepress/')));
     const a = strip(readTree(whole));
     const b = strip(readTree(sharded));
     expect([...b.keys()]).toEqual([...a.keys()]);
@@ -219,7 +249,10 @@ describe('sharded builds and badgepress site', () => {
 
 describe('publishing and determinism', () => {
   it('a repository page goes out after every API file of its repository, site pages after all', async () => {
-    const config = await resolveConfig(undefined, { store: join(ROOT, 'examples/store'), out: join(dir, 'order') });
+    const config = await resolveConfig(undefined, {
+      store: join(ROOT, 'examples/store'),
+      out: join(dir, 'order'),
+    });
     const inner = new DirectorySink(join(dir, 'order'));
     const order: string[] = [];
     const sink = Object.assign(Object.create(inner) as DirectorySink, {
@@ -247,7 +280,9 @@ describe('publishing and determinism', () => {
       expect(Math.max(...api), enc).toBeLessThan(page);
     }
     expect(pageAt('index.html')).toBe(order.length - 1);
-    const lastRepoPage = Math.max(...order.map((k, i) => (/^repositories\/[^/]+%3A/.test(k) ? i : -1)));
+    const lastRepoPage = Math.max(
+      ...order.map((k, i) => (/^repositories\/[^/]+%3A/.test(k) ? i : -1)),
+    );
     expect(lastRepoPage).toBeLessThan(pageAt('404.html'));
   }, 60_000);
 

@@ -78,7 +78,10 @@ describe('silver is a colour of its own', () => {
         expect(silver, `${scheme} ${other}`).not.toBe(cssVar(css, scheme, other));
       // Light measured: 7.15 on the page, 6.71 on a table head; dark 8.81 and 8.05.
       for (const bg of ['bg', 'panel'])
-        expect(contrast(silver, cssVar(css, scheme, bg)), `${scheme} on ${bg}`).toBeGreaterThanOrEqual(4.5);
+        expect(
+          contrast(silver, cssVar(css, scheme, bg)),
+          `${scheme} on ${bg}`,
+        ).toBeGreaterThanOrEqual(4.5);
     }
   });
 });
@@ -89,16 +92,27 @@ describe('repository pages and feeds', () => {
   const outH = join(dir, 'h');
   beforeAll(async () => {
     await runBuild(['--store', join(ROOT, 'examples/store'), '--out', outA]);
-    await runBuild(['--config', shapeBConfig(dir), '--store', join(ROOT, 'examples/shape-b/store'), '--out', outB]);
+    await runBuild([
+      '--config',
+      shapeBConfig(dir),
+      '--store',
+      join(ROOT, 'examples/shape-b/store'),
+      '--out',
+      outB,
+    ]);
     await runBuild(['--config', shapeBConfig(dir), '--store', hostileStoreB(dir), '--out', outH]);
   }, 120_000);
 
   it("Shape B's status charts name the lowest rung none, never fail", () => {
     const html = read(outB, `${WIDGET}/index.html`);
-    const charts = [...html.matchAll(/<svg class="chart"[^>]*aria-labelledby="(badge-\d+)-t[^>]*>(.*?)<\/svg>/g)];
+    const charts = [
+      ...html.matchAll(/<svg class="chart"[^>]*aria-labelledby="(badge-\d+)-t[^>]*>(.*?)<\/svg>/g),
+    ];
     expect(charts.length).toBeGreaterThan(0);
     for (const [, , svg] of charts) {
-      const rungs = [...svg!.matchAll(/<text x="\d+" y="[\d.]+" text-anchor="end">([a-z]+)<\/text>/g)].map((m) => m[1]);
+      const rungs = [
+        ...svg!.matchAll(/<text x="\d+" y="[\d.]+" text-anchor="end">([a-z]+)<\/text>/g),
+      ].map((m) => m[1]);
       expect(rungs).toEqual(['none', 'bronze', 'silver', 'gold']);
       expect(svg).not.toMatch(/\bfail\b/);
     }
@@ -112,7 +126,9 @@ describe('repository pages and feeds', () => {
       const html = read(out, `${WIDGET}/index.html`);
       const scans = html.slice(html.indexOf('<h2 id="scans">'));
       const rows = [
-        ...scans.matchAll(/<tr><th scope="row"><time datetime="[^"]+">[^<]+<\/time><\/th>(.*?)<\/tr>/g),
+        ...scans.matchAll(
+          /<tr><th scope="row"><time datetime="[^"]+">[^<]+<\/time><\/th>(.*?)<\/tr>/g,
+        ),
       ].map((m) => m[1]!);
       expect(rows.length).toBeGreaterThan(1);
       for (const row of rows) {
@@ -141,7 +157,10 @@ describe('repository pages and feeds', () => {
       expect(code).toContain(`/api/v1/${WIDGET}/badges/`);
     }
     // A hostile URL is escaped in the snippet too (it is inside the encoded segment).
-    const hostile = read(outH, `repositories/${enc(`https://github.com/evil/${HOSTILE.svg}`)}/index.html`);
+    const hostile = read(
+      outH,
+      `repositories/${enc(`https://github.com/evil/${HOSTILE.svg}`)}/index.html`,
+    );
     const code = /<h2 id="embed">.*?<pre><code>(.*?)<\/code><\/pre>/s.exec(hostile)![1]!;
     expect(code).not.toMatch(/[<>"]/);
     expect(code).toContain(enc(`https://github.com/evil/${HOSTILE.svg}`));

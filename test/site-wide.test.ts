@@ -21,7 +21,9 @@ function summaries(): Map<string, string> {
   for (let i = 0; i < 250; i++) {
     const n = (i * 37) % 250;
     const url = `https://example.org/r${n}`;
-    const badges = Object.fromEntries(ctx.thresholds.t.badges.map((b, j) => [b.id, STATUSES[(i + j) % 4]!]));
+    const badges = Object.fromEntries(
+      ctx.thresholds.t.badges.map((b, j) => [b.id, STATUSES[(i + j) % 4]!]),
+    );
     // The newest belong to r240…r249, which the URL order puts past the first list page.
     const t = 1_763_000_000 + Math.floor(n / 3) * 86400;
     const s: RepositorySummary = {
@@ -52,12 +54,19 @@ describe('site-wide pages from summary lines', () => {
     const all = [...byUrl.values()]
       .map((l) => JSON.parse(l) as RepositorySummary)
       .flatMap((s) => s.changes.map((c) => ({ url: s.url, c })))
-      .sort((a, b) => b.c.t - a.c.t || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) || (a.c.badge < b.c.badge ? -1 : 1))
+      .sort(
+        (a, b) =>
+          b.c.t - a.c.t ||
+          (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) ||
+          (a.c.badge < b.c.badge ? -1 : 1),
+      )
       .slice(0, 20);
-    const recent = /<h2 id="recent">Recent status changes<\/h2><ul>(.*?)<\/ul>/.exec(body('index.html'))![1]!;
-    const shown = [...recent.matchAll(/<li>.*?<a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a>: (\S+)/g)].map(
-      (m) => `${m[1]} ${m[2]}`,
-    );
+    const recent = /<h2 id="recent">Recent status changes<\/h2><ul>(.*?)<\/ul>/.exec(
+      body('index.html'),
+    )![1]!;
+    const shown = [
+      ...recent.matchAll(/<li>.*?<a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a>: (\S+)/g),
+    ].map((m) => `${m[1]} ${m[2]}`);
     expect(shown).toEqual(all.map((x) => `${x.url} ${x.c.badge}`));
     // Those changes are not all on the first list page: the pass must look at every line.
     expect(all.some((x) => x.url > [...byUrl.keys()].sort()[99]!)).toBe(true);
@@ -67,7 +76,9 @@ describe('site-wide pages from summary lines', () => {
     // r0, r1, …, r9, r10, …: natural order is numeric order here.
     const sorted = Array.from({ length: 250 }, (_, n) => `https://example.org/r${n}`);
     const listed = (html: string) =>
-      [...html.matchAll(/<li><a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="badges">/g)].map((m) => m[1]);
+      [...html.matchAll(/<li><a href="[^"]*"><bdi>([^<]*)<\/bdi><\/a> <span class="badges">/g)].map(
+        (m) => m[1],
+      );
     expect(listed(body('repositories/index.html'))).toEqual(sorted.slice(0, 100));
     expect(listed(body('repositories/page/2.html'))).toEqual(sorted.slice(100, 200));
     expect(listed(body('repositories/page/3.html'))).toEqual(sorted.slice(200));
@@ -78,9 +89,9 @@ describe('site-wide pages from summary lines', () => {
   it('counts every repository per badge status, each count a link to its list', () => {
     const page = body(`badges/${BADGE}/index.html`);
     const counts = /<table><caption>Repositories per status[^]*?<\/table>/.exec(page)![0];
-    const shown = [...counts.matchAll(/st-(\w+)">\w+<\/span><\/th><td class="num"><a href="[^"]*">(\d+)</g)].map(
-      (m) => [m[1], Number(m[2])],
-    );
+    const shown = [
+      ...counts.matchAll(/st-(\w+)">\w+<\/span><\/th><td class="num"><a href="[^"]*">(\d+)</g),
+    ].map((m) => [m[1], Number(m[2])]);
     // 250 repositories, statuses in turn: 63, 63, 62, 62.
     expect(shown).toEqual([
       ['gold', 63],
@@ -100,12 +111,22 @@ describe('the sitemap past 50,000 addresses', () => {
       const url = `https://example.org/r${String(i).padStart(5, '0')}`;
       byUrl.set(
         url,
-        JSON.stringify({ url, enc: encodeURIComponent(url), scans: 1, last: 1, badges: {}, rules: {}, changes: [] }),
+        JSON.stringify({
+          url,
+          enc: encodeURIComponent(url),
+          scans: 1,
+          last: 1,
+          badges: {},
+          rules: {},
+          changes: [],
+        }),
       );
     }
     const files = siteWideFiles(ctx, sortSummaries(byUrl));
     const locs = (key: string) =>
-      [...String(files.find((f) => f.key === key)?.body).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+      [...String(files.find((f) => f.key === key)?.body).matchAll(/<loc>([^<]*)<\/loc>/g)].map(
+        (m) => m[1],
+      );
     const base = settings.baseUrl;
     // The search's pages, root first, each before the next characters': e (the host) and r, then r0 to r5 (10,000 names each), r00 to r59 (1,000) and r000 to r599 (100 each, a page that lists them).
     const prefixes = ['e', 'r'];
@@ -130,7 +151,9 @@ describe('the sitemap past 50,000 addresses', () => {
     expect(all.slice(0, head.length)).toEqual(head);
     const repos = [...byUrl.keys()].map((u) => `${base}/repositories/${encodeURIComponent(u)}/`);
     expect(all.slice(-repos.length)).toEqual(repos);
-    expect(all).toHaveLength(head.length + ctx.thresholds.t.badges.length + ctx.thresholds.t.rules.length + n);
+    expect(all).toHaveLength(
+      head.length + ctx.thresholds.t.badges.length + ctx.thresholds.t.rules.length + n,
+    );
     expect(locs('sitemap.xml')).toEqual([`${base}/sitemaps/1.xml`, `${base}/sitemaps/2.xml`]);
     expect(files.some((f) => f.key === 'sitemaps/3.xml')).toBe(false);
   });

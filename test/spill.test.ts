@@ -29,7 +29,9 @@ describe('bucketCount and bucketOf', () => {
     }
     expect(new Set(urls.map((u) => bucketOf(u, 7))).size).toBe(7);
     // Shard and bucket counts without a common factor: one shard's repositories reach every bucket.
-    expect(new Set(urls.filter((u) => shardOf(u, 3) === 0).map((u) => bucketOf(u, 4))).size).toBe(4);
+    expect(new Set(urls.filter((u) => shardOf(u, 3) === 0).map((u) => bucketOf(u, 4))).size).toBe(
+      4,
+    );
   });
 
   // FNV-1a's low bits depend only on the low bits before a suffix: without mixing, a shard of
@@ -44,9 +46,17 @@ describe('Spill', () => {
   const dir = tempDir();
   const A = 'https://github.com/acme/a';
   const B = 'https://github.com/acme/b';
-  const rec = (url: string, timestamp: number) => JSON.stringify({ repositoryUrl: url, timestamp, values: {} });
+  const rec = (url: string, timestamp: number) =>
+    JSON.stringify({ repositoryUrl: url, timestamp, values: {} });
   // Line 2 is blank (skipped), 4 broken JSON, 5 a record of no repository; the last line has no newline.
-  const lines = [rec(A, 1), '', rec('https://GitHub.COM/acme/b', 2), '{broken', rec('not a url', 3), rec(A, 4)];
+  const lines = [
+    rec(A, 1),
+    '',
+    rec('https://GitHub.COM/acme/b', 2),
+    '{broken',
+    rec('not a url', 3),
+    rec(A, 4),
+  ];
   writeFileSync(join(dir, 'big.ndjson'), lines.join('\n'));
   const spills: Spill[] = [];
   afterEach(() => {
@@ -73,7 +83,9 @@ describe('Spill', () => {
     const a = bucketOf(A, 4);
     expect(
       lineNumbers(
-        byBucket[a]!.filter((i) => 'value' in i && (i.value as { repositoryUrl: string }).repositoryUrl === A),
+        byBucket[a]!.filter(
+          (i) => 'value' in i && (i.value as { repositoryUrl: string }).repositoryUrl === A,
+        ),
       ),
     ).toEqual([1, 6]);
     // The record keeps the URL as written; the bucket goes by its canonical form.
@@ -81,11 +93,18 @@ describe('Spill', () => {
       line: 3,
       value: { repositoryUrl: 'https://GitHub.COM/acme/b', timestamp: 2, values: {} },
     });
-    expect(byBucket[0]!).toContainEqual({ line: 4, error: expect.stringMatching(/^broken JSON: /) });
-    expect(byBucket[0]!).toContainEqual({ line: 5, value: { repositoryUrl: 'not a url', timestamp: 3, values: {} } });
+    expect(byBucket[0]!).toContainEqual({
+      line: 4,
+      error: expect.stringMatching(/^broken JSON: /),
+    });
+    expect(byBucket[0]!).toContainEqual({
+      line: 5,
+      value: { repositoryUrl: 'not a url', timestamp: 3, values: {} },
+    });
     // Nothing lost or doubled: lines 1, 3, 4, 5 and 6, each once.
     expect(byBucket.flatMap(lineNumbers).sort((x, y) => x - y)).toEqual([1, 3, 4, 5, 6]);
-    for (const items of byBucket) expect(lineNumbers(items)).toEqual([...lineNumbers(items)].sort((x, y) => x - y));
+    for (const items of byBucket)
+      expect(lineNumbers(items)).toEqual([...lineNumbers(items)].sort((x, y) => x - y));
   });
 
   it('reads the same records whatever the chunks a stream arrives in', async () => {
@@ -96,7 +115,8 @@ describe('Spill', () => {
       async readStream(name: string) {
         const s = await inner.readStream(name);
         async function* small() {
-          for await (const c of s.chunks) for (let i = 0; i < c.length; i += 5) yield c.subarray(i, i + 5);
+          for await (const c of s.chunks)
+            for (let i = 0; i < c.length; i += 5) yield c.subarray(i, i + 5);
         }
         return { chunks: small(), version: () => s.version() };
       },

@@ -2,7 +2,15 @@
 // up mid-record, on a real tmpfs of 64 KiB and through the open seam), and only regular files
 // inside the store (a FIFO never blocks the scan, a link never takes a record out of the store).
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,7 +48,10 @@ describe('an append that runs out of room', () => {
       ) => Promise<{ bytesWritten: number; buffer: Buffer }>;
       return Object.assign(Object.create(handle) as FileHandle, {
         write: async (bytes: Buffer, offset: number, length: number) => {
-          if (room === 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+          if (room === 0)
+            throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+              code: 'ENOSPC',
+            });
           const n = Math.min(room, length, 16);
           room -= n;
           return write(bytes, offset, n);
@@ -78,7 +89,9 @@ describe('an append that runs out of room', () => {
   const mounted = (() => {
     const at = join(dir, 'tmpfs');
     mkdirSync(at);
-    return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', at]).status === 0 ? at : undefined;
+    return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', at]).status === 0
+      ? at
+      : undefined;
   })();
 
   it.skipIf(mounted === undefined)(
@@ -125,7 +138,9 @@ describe('store files that are not regular files inside the store', () => {
 
   it('a FIFO is refused at once, read or appended to (no wait for a writer that never comes)', async () => {
     expect(spawnSync('mkfifo', [join(store, 'h/fifo.ndjson')]).status).toBe(0);
-    const read = await writer.storedTimes('h/fifo.ndjson', 'https://h/fifo').catch((e: unknown) => e);
+    const read = await writer
+      .storedTimes('h/fifo.ndjson', 'https://h/fifo')
+      .catch((e: unknown) => e);
     expect(read).toBeInstanceOf(StoreFileRefused);
     expect((read as Error).message).toBe(
       `store ${join(store, 'h/fifo.ndjson')}: is a FIFO (named pipe), not a regular file; ${fix}`,
@@ -140,8 +155,12 @@ describe('store files that are not regular files inside the store', () => {
     const outside = join(dir, 'outside.ndjson');
     writeFileSync(outside, 'not yours\n');
     symlinkSync(outside, join(store, 'h/linked.ndjson'));
-    const read = await writer.storedTimes('h/linked.ndjson', 'https://h/linked').catch((e: unknown) => e);
-    expect((read as Error).message).toBe(`store ${join(store, 'h/linked.ndjson')}: is a symbolic link; ${fix}`);
+    const read = await writer
+      .storedTimes('h/linked.ndjson', 'https://h/linked')
+      .catch((e: unknown) => e);
+    expect((read as Error).message).toBe(
+      `store ${join(store, 'h/linked.ndjson')}: is a symbolic link; ${fix}`,
+    );
     const append = await writer.append('h/linked.ndjson', [FIRST]).catch((e: unknown) => e);
     expect(append).toBeInstanceOf(StoreFileRefused);
     mkdirSync(join(dir, 'elsewhere'));

@@ -23,7 +23,10 @@ const X = 'https://github.com/acme/x';
 const Y = 'https://github.com/acme/y';
 const scan = (url: string, t: number) =>
   `${JSON.stringify({ repositoryUrl: url, timestamp: t, values: { BUS_FACTOR: 3 } })}\n`;
-const STORE = { 'b.ndjson': scan(X, 1763000000) + scan(X, 1763100000), 'c.ndjson': scan(Y, 1763000000) };
+const STORE = {
+  'b.ndjson': scan(X, 1763000000) + scan(X, 1763100000),
+  'c.ndjson': scan(Y, 1763000000),
+};
 const APPENDED = scan(X, 1763200000);
 
 /** Runs `hook` just before the second read of b.ndjson (the loader's second pass). */
@@ -91,10 +94,14 @@ describe('a store file appended to during a build', () => {
     const out = join(dir, 'out-dir');
     const first = await buildInto(
       out,
-      onSecondReadOfB(new DirectoryStore(storeDir), async () => appendFileSync(join(storeDir, 'c.ndjson'), APPENDED)),
+      onSecondReadOfB(new DirectoryStore(storeDir), async () =>
+        appendFileSync(join(storeDir, 'c.ndjson'), APPENDED),
+      ),
     );
     expect(first.yields.get(X)).toBe(1);
-    expect(first.issues.filter((i) => i.severity === 'error').map((i) => `${i.where}: ${i.message}`)).toEqual([
+    expect(
+      first.issues.filter((i) => i.severity === 'error').map((i) => `${i.where}: ${i.message}`),
+    ).toEqual([
       `${join(storeDir, 'c.ndjson')}: the file changed while the build read it; the repositories of this file were left as they were (the next build reads them again)`,
     ]);
     expectWhole(out, X, [1763000000, 1763100000]);
@@ -128,7 +135,9 @@ describe('a store file appended to during a build', () => {
       ),
     );
     expect(first.yields.get(X)).toBe(1);
-    expect(first.issues.filter((i) => i.severity === 'error').map((i) => i.where)).toEqual(['s3://values/in/c.ndjson']);
+    expect(first.issues.filter((i) => i.severity === 'error').map((i) => i.where)).toEqual([
+      's3://values/in/c.ndjson',
+    ]);
     expectWhole(out, X, [1763000000, 1763100000]);
 
     const second = await buildInto(out, new S3Store(client, { bucket: 'values', prefix: 'in/' }));

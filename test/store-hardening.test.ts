@@ -56,16 +56,32 @@ describe('times are capped at the end of year 9999', () => {
     });
     writeFileSync(join(d, 'site.yaml'), 'expireAfterDays: 30\n');
     const out = join(d, 'out');
-    const r = runCli(['build', '--config', join(d, 'site.yaml'), '--store', d, '--out', out, '--now', '1763600000']);
+    const r = runCli([
+      'build',
+      '--config',
+      join(d, 'site.yaml'),
+      '--store',
+      d,
+      '--out',
+      out,
+      '--now',
+      '1763600000',
+    ]);
     expect(r.stderr).not.toMatch(/Invalid time value/);
     expect(r.code).toBe(1);
     const reason = `timestamp must be whole Unix seconds from 0 to ${MAX_UNIX_SECONDS} (the end of year 9999)`;
-    expect(r.stderr).toContain(`${join(d, 'big.ndjson')}:2: ${reason}, got 9007199254740991; record skipped`);
-    expect(r.stderr).toContain(`${join(d, 'big.ndjson')}:3: ${reason}, got ${MAX_UNIX_SECONDS + 1}; record skipped`);
+    expect(r.stderr).toContain(
+      `${join(d, 'big.ndjson')}:2: ${reason}, got 9007199254740991; record skipped`,
+    );
+    expect(r.stderr).toContain(
+      `${join(d, 'big.ndjson')}:3: ${reason}, got ${MAX_UNIX_SECONDS + 1}; record skipped`,
+    );
     expect(latestIndex(out, big).timestamps).toEqual([1763000000, MAX_UNIX_SECONDS]);
     const expired = JSON.parse(
       readTree(out)
-        .get(`api/v1/repositories/${encodeURIComponent(big)}/at/${MAX_UNIX_SECONDS}/expired/badges/MAINTENANCE`)!
+        .get(
+          `api/v1/repositories/${encodeURIComponent(big)}/at/${MAX_UNIX_SECONDS}/expired/badges/MAINTENANCE`,
+        )!
         .toString(),
     );
     expect(expired.badgeExplanation.conclusion).toMatch(
@@ -78,7 +94,11 @@ describe('times are capped at the end of year 9999', () => {
     const url = 'https://github.com/big/events';
     const d = store({
       'b.ndjson': [
-        line({ repositoryUrl: url, timestamp: 9007199254740991, values: { COMMITS: { events: [1] } } }),
+        line({
+          repositoryUrl: url,
+          timestamp: 9007199254740991,
+          values: { COMMITS: { events: [1] } },
+        }),
         line({
           repositoryUrl: url,
           timestamp: 1763000000,
@@ -106,7 +126,8 @@ describe('times are capped at the end of year 9999', () => {
     ).badgeExplanation.criteria[0];
     expect(criterion).toMatchObject({
       value: '1',
-      evidence: '1 commit counted between 2025-05-14 and 2025-11-14 (the last 6 months before the scan).',
+      evidence:
+        '1 commit counted between 2025-05-14 and 2025-11-14 (the last 6 months before the scan).',
     });
   });
 });
@@ -128,13 +149,21 @@ describe('YAML stores: anchors, aliases and alias bombs', () => {
 
   it('aliases and merge keys resolve against the document', () => {
     const items = parseStoreFile('x.yaml', Buffer.from(yaml));
-    const one = { repositoryUrl: 'https://github.com/acme/one', timestamp: 1763000000, values: { BUS_FACTOR: 3 } };
+    const one = {
+      repositoryUrl: 'https://github.com/acme/one',
+      timestamp: 1763000000,
+      values: { BUS_FACTOR: 3 },
+    };
     expect(items).toEqual([
       { line: 2, value: one },
       { line: 5, value: { ...one, timestamp: 1763100000 } },
       {
         line: 7,
-        value: { repositoryUrl: 'https://github.com/acme/two', timestamp: 1763000000, values: { BUS_FACTOR: 3 } },
+        value: {
+          repositoryUrl: 'https://github.com/acme/two',
+          timestamp: 1763000000,
+          values: { BUS_FACTOR: 3 },
+        },
       },
       { line: 10, value: one },
     ]);
@@ -153,7 +182,9 @@ describe('YAML stores: anchors, aliases and alias bombs', () => {
     const bomb = ['- &a [x, x, x, x, x, x, x, x, x]'];
     for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g', 'h'].entries())
       bomb.push(`- &${name} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`);
-    bomb.push('- {repositoryUrl: https://github.com/acme/after-bomb, timestamp: 1763000000, values: {BUS_FACTOR: 2}}');
+    bomb.push(
+      '- {repositoryUrl: https://github.com/acme/after-bomb, timestamp: 1763000000, values: {BUS_FACTOR: 2}}',
+    );
     const d = store({
       'bomb.yaml': bomb.join('\n'),
       'good.ndjson': line({
@@ -199,7 +230,8 @@ describe('a whole bad file, a broken YAML document', () => {
       {
         severity: 'error',
         where: `${join(d, 'latin1.json')}:2`,
-        message: 'file is not valid UTF-8 (first bad byte on this line); re-encode it as UTF-8; record skipped',
+        message:
+          'file is not valid UTF-8 (first bad byte on this line); re-encode it as UTF-8; record skipped',
       },
     ]);
     expect(summary).toMatchObject({ repositories: 1, scans: 1, skipped: 1 });
@@ -249,7 +281,11 @@ describe('values of rules the active thresholds do not define', () => {
     });
     const { issues, summary } = await buildSite({ store: d, out: join(d, 'out') });
     expect(
-      issues.map((i) => [i.severity, i.where.split('/').pop(), JSON.parse(i.message.match(/^rule ("\w+")/)![1]!)]),
+      issues.map((i) => [
+        i.severity,
+        i.where.split('/').pop(),
+        JSON.parse(i.message.match(/^rule ("\w+")/)![1]!),
+      ]),
     ).toEqual([
       ['warning', 'x.ndjson:1', 'FOO'],
       ['warning', 'x.ndjson:1', 'BAR'],
@@ -264,8 +300,17 @@ describe('values of rules the active thresholds do not define', () => {
       'x.ndjson': [
         line({ repositoryUrl: url, timestamp: 1, values: { SECURITY_POLICY: 'yes' } }),
         line({ repositoryUrl: url, timestamp: 2, values: { BUS_FACTOR: 'three' } }),
-        line({ repositoryUrl: url, timestamp: 3, values: { BUS_FACTOR: { events: [1], count: 2 } } }),
-        line({ repositoryUrl: url, timestamp: 4, values: { BUS_FACTOR: 1 }, evidence: { BUS_FACTOR: 7 } }),
+        line({
+          repositoryUrl: url,
+          timestamp: 3,
+          values: { BUS_FACTOR: { events: [1], count: 2 } },
+        }),
+        line({
+          repositoryUrl: url,
+          timestamp: 4,
+          values: { BUS_FACTOR: 1 },
+          evidence: { BUS_FACTOR: 7 },
+        }),
       ].join('\n'),
     });
     const { issues } = await buildSite({ store: d, out: join(d, 'out') });
@@ -320,7 +365,8 @@ describe('--shard i/n and bad records', () => {
     // Lines 3k+1..3k+3 belong to urls[k]; the last three lines to no repository: shard 0.
     const shardOfLine = (l: number) => (l <= 27 ? shardOf(urls[Math.floor((l - 1) / 3)]!, 3) : 0);
     for (const [index, errs] of byShard.entries()) {
-      for (const e of errs) expect(shardOfLine(Number(/all\.ndjson:(\d+):/.exec(e)![1])), e).toBe(index);
+      for (const e of errs)
+        expect(shardOfLine(Number(/all\.ndjson:(\d+):/.exec(e)![1])), e).toBe(index);
     }
   });
 });
@@ -392,7 +438,9 @@ describe('hostile shapes that once stopped the build', () => {
     expect(r.code).toBe(1);
     for (const at of [1, 2, 3])
       expect(r.stderr).toMatch(
-        new RegExp(`deep\\.ndjson:${at}: values\\.[A-Z_]+.*got a deeply nested array; record skipped`),
+        new RegExp(
+          `deep\\.ndjson:${at}: values\\.[A-Z_]+.*got a deeply nested array; record skipped`,
+        ),
       );
     expect(latestIndex(out, good).timestamps).toEqual([1763000000]);
   });
@@ -444,13 +492,17 @@ describe('a store assembled from symbolic links', () => {
   });
 
   it('a link to nothing is named, with what to do, and skipped: the rest is built (exit 1)', () => {
-    const d = store({ 'ok.ndjson': line({ repositoryUrl: 'https://x.org/ok', timestamp: 1763000000, values: {} }) });
+    const d = store({
+      'ok.ndjson': line({ repositoryUrl: 'https://x.org/ok', timestamp: 1763000000, values: {} }),
+    });
     symlinkSync(join(d, 'gone.ndjson'), join(d, 'dangling.ndjson'));
     const r = runCli(['build', '--store', d, '--out', join(dir, 'dangling-out')]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
       `${join(d, 'dangling.ndjson')}: does not exist (a link to nothing, or removed while the build ran); fix or remove it; file skipped, the other files are built`,
     );
-    expect(latestIndex(join(dir, 'dangling-out'), 'https://x.org/ok').timestamps).toEqual([1763000000]);
+    expect(latestIndex(join(dir, 'dangling-out'), 'https://x.org/ok').timestamps).toEqual([
+      1763000000,
+    ]);
   });
 });

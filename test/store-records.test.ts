@@ -33,8 +33,16 @@ describe('bad records are reported with file:line and skipped; the rest is built
     ['non-integer timestamp', rec({ timestamp: 1.5 }), /timestamp must be an integer/],
     ['string timestamp', rec({ timestamp: '1763000000' }), /timestamp must be an integer/],
     ['negative timestamp', rec({ timestamp: -1 }), /timestamp: must not be negative/],
-    ['missing values', JSON.stringify({ repositoryUrl: GOOD, timestamp: 5 }), /missing required key "values"/],
-    ['wrong value type (string)', rec({ timestamp: 6, values: { BUS_FACTOR: 'three' } }), /values\.BUS_FACTOR/],
+    [
+      'missing values',
+      JSON.stringify({ repositoryUrl: GOOD, timestamp: 5 }),
+      /missing required key "values"/,
+    ],
+    [
+      'wrong value type (string)',
+      rec({ timestamp: 6, values: { BUS_FACTOR: 'three' } }),
+      /values\.BUS_FACTOR/,
+    ],
     [
       'wrong value type (boolean for numeric)',
       rec({ timestamp: 7, values: { BUS_FACTOR: true } }),
@@ -51,14 +59,19 @@ describe('bad records are reported with file:line and skipped; the rest is built
     ['broken JSON line', '{"repositoryUrl": "https://x.org/a/b", ', /broken JSON/],
     [
       'URL longer than a path segment',
-      JSON.stringify({ repositoryUrl: `https://github.com/${'a/'.repeat(100)}x`, timestamp: 1, values: {} }),
+      JSON.stringify({
+        repositoryUrl: `https://github.com/${'a/'.repeat(100)}x`,
+        timestamp: 1,
+        values: {},
+      }),
       /encodes to \d+ bytes, more than the 255/,
     ],
   ];
 
   it.each(cases)('%s', async (_name, line, reason) => {
     const d = store(`case-${_name.replace(/\W+/g, '-')}`, {
-      'repo.ndjson': [rec({ timestamp: 1763000000 }), line, rec({ timestamp: 1763100000 })].join('\n') + '\n',
+      'repo.ndjson':
+        [rec({ timestamp: 1763000000 }), line, rec({ timestamp: 1763100000 })].join('\n') + '\n',
     });
     const out = join(d, 'out');
     const { summary, issues } = await buildSite({ store: d, out });
@@ -113,7 +126,10 @@ describe('bad records are reported with file:line and skipped; the rest is built
           .get(`api/v1/repositories/${encodeURIComponent(GOOD)}/sarif`)!
           .toString(),
       );
-      expect(sarif.runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'BUS_FACTOR').properties.value).toBe(4);
+      expect(
+        sarif.runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'BUS_FACTOR').properties
+          .value,
+      ).toBe(4);
     }
     // Two records failing the same rules: neither completes the other.
     const d = store('failed-twice', { 'a.ndjson': `${failed}\n${failed}\n` });
@@ -126,7 +142,9 @@ describe('bad records are reported with file:line and skipped; the rest is built
     const d = store('split', {
       'a.ndjson': `${rec({ timestamp: 30 })}\n${JSON.stringify({ repositoryUrl: other, timestamp: 1, values: {} })}\n`,
       'b.yaml': `- repositoryUrl: ${GOOD}\n  timestamp: 10\n  values: {BUS_FACTOR: 1}\n`,
-      'c.json': JSON.stringify([{ repositoryUrl: 'HTTPS://GITHUB.COM/acme/good', timestamp: 20, values: {} }]),
+      'c.json': JSON.stringify([
+        { repositoryUrl: 'HTTPS://GITHUB.COM/acme/good', timestamp: 20, values: {} },
+      ]),
     });
     const out = join(d, 'out');
     const { summary, issues } = await buildSite({ store: d, out });
@@ -154,7 +172,9 @@ describe('bad records are reported with file:line and skipped; the rest is built
       ]),
     });
     const { issues, summary } = await buildSite({ store: d, out: join(d, 'out') });
-    expect(issues.map((i) => [i.where.split('/').pop(), /UTF-8/.test(i.message)])).toEqual([['r.ndjson:2', true]]);
+    expect(issues.map((i) => [i.where.split('/').pop(), /UTF-8/.test(i.message)])).toEqual([
+      ['r.ndjson:2', true],
+    ]);
     expect(summary.scans).toBe(2);
   });
 
@@ -175,7 +195,10 @@ describe('bad records are reported with file:line and skipped; the rest is built
   });
 
   it('.json arrays and .yaml lists report the line of the element', () => {
-    const json = parseStoreFile('x.json', Buffer.from('[\n  {"a": 1},\n\n  {"b": "x,]"}, {"c": [1, {"d": 2}]}\n]'));
+    const json = parseStoreFile(
+      'x.json',
+      Buffer.from('[\n  {"a": 1},\n\n  {"b": "x,]"}, {"c": [1, {"d": 2}]}\n]'),
+    );
     expect(json.map((i) => i.line)).toEqual([2, 4, 4]);
     const yaml = parseStoreFile('x.yaml', Buffer.from('# c\n- a: 1\n- b: 2\n  c: 3\n---\nd: 4\n'));
     expect(yaml.map((i) => i.line)).toEqual([2, 3, 6]);
@@ -185,7 +208,15 @@ describe('bad records are reported with file:line and skipped; the rest is built
 
   it('the CLI exits 1 with skipped records, 2 with --strict and writes nothing then', () => {
     const out = join(dir, 'cli-out');
-    const r = runCli(['build', '--store', join(ROOT, 'examples/bad-store'), '--out', out, '--now', '1763600000']);
+    const r = runCli([
+      'build',
+      '--store',
+      join(ROOT, 'examples/bad-store'),
+      '--out',
+      out,
+      '--now',
+      '1763600000',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/examples\/bad-store\/mixed\.ndjson:2: repositoryUrl "not a url"/);
     expect(r.stdout).toMatch(
@@ -213,7 +244,14 @@ describe('bad records are reported with file:line and skipped; the rest is built
     expect(r.stderr).toMatch(/warning: \S+mixed\.ndjson:8: rule "STARS" is not defined/);
     expectEverySarifValid(out);
     const strictOut = join(dir, 'strict-out');
-    const s = runCli(['build', '--strict', '--store', join(ROOT, 'examples/bad-store'), '--out', strictOut]);
+    const s = runCli([
+      'build',
+      '--strict',
+      '--store',
+      join(ROOT, 'examples/bad-store'),
+      '--out',
+      strictOut,
+    ]);
     expect(s.code).toBe(2);
     expect(s.stderr).toMatch(/15 bad records and --strict: nothing written/);
     expect(() => readTree(strictOut)).toThrow();

@@ -29,8 +29,10 @@ async function load(
     ...(spillAboveBytes ? { spillAboveBytes } : {}),
   }))
     histories.push(h);
-  const byUrl = (a: RepositoryHistory, b: RepositoryHistory) => (a.repositoryUrl < b.repositoryUrl ? -1 : 1);
-  const byWhere = (a: LoadIssue, b: LoadIssue) => (a.where + a.message < b.where + b.message ? -1 : 1);
+  const byUrl = (a: RepositoryHistory, b: RepositoryHistory) =>
+    a.repositoryUrl < b.repositoryUrl ? -1 : 1;
+  const byWhere = (a: LoadIssue, b: LoadIssue) =>
+    a.where + a.message < b.where + b.message ? -1 : 1;
   return { histories: histories.sort(byUrl), issues: issues.sort(byWhere) };
 }
 
@@ -49,8 +51,10 @@ describe('a line file larger than the spill size', () => {
         }),
       );
       if (i % 500 === 7) lines.push('{broken');
-      if (i % 700 === 3) lines.push(JSON.stringify({ repositoryUrl: repo, timestamp: -5, values: {} }));
-      if (i % 900 === 1) lines.push(JSON.stringify({ repositoryUrl: 'not a url', timestamp: 1, values: {} }));
+      if (i % 700 === 3)
+        lines.push(JSON.stringify({ repositoryUrl: repo, timestamp: -5, values: {} }));
+      if (i % 900 === 1)
+        lines.push(JSON.stringify({ repositoryUrl: 'not a url', timestamp: 1, values: {} }));
     }
     // A duplicate scan (the first in store order wins), and a small file sharing a repository.
     lines.push(lines[0]!.replace('"BUS_FACTOR":0', '"BUS_FACTOR":6'));
@@ -66,6 +70,8 @@ describe('a line file larger than the spill size', () => {
     expect(spilled.histories).toEqual(inMemory.histories);
     expect(spilled.issues).toEqual(inMemory.issues);
     expect(spilled.issues.length).toBeGreaterThan(10);
-    expect(readdirSync(tmpdir()).filter((n) => n.startsWith('badgepress-spill-')).length).toBe(before);
+    expect(readdirSync(tmpdir()).filter((n) => n.startsWith('badgepress-spill-')).length).toBe(
+      before,
+    );
   });
 });

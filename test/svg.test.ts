@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { optimize } from 'svgo';
-import { BadgeRenderer, renderBadge, renderBadgeUnoptimised, SVGO_CONFIG } from '../src/render/svg.ts';
+import {
+  BadgeRenderer,
+  renderBadge,
+  renderBadgeUnoptimised,
+  SVGO_CONFIG,
+} from '../src/render/svg.ts';
 import { badgeTemplates } from '../src/config/templates.ts';
 
 /** The badge templates, as a build reads them with its config. */
@@ -50,7 +55,11 @@ describe('SVG badges', () => {
   });
 
   it('escapes hostile text', () => {
-    const hostile = { label: '<script>alert(1)</script>', message: '"onload="x\' & ]]>', color: '#555' };
+    const hostile = {
+      label: '<script>alert(1)</script>',
+      message: '"onload="x\' & ]]>',
+      color: '#555',
+    };
     const svg = renderBadge(BADGES, hostile);
     expect(svg).not.toContain('<script>');
     expect(svg).not.toContain('"onload="');
@@ -60,7 +69,9 @@ describe('SVG badges', () => {
   });
 
   it('drops characters XML forbids', () => {
-    expect(XMLValidator.validate(renderBadge(BADGES, { ...look, message: 'a\u0000b\u0008c\ud800' }))).toBe(true);
+    expect(
+      XMLValidator.validate(renderBadge(BADGES, { ...look, message: 'a\u0000b\u0008c\ud800' })),
+    ).toBe(true);
   });
 
   it('a renderer renders each distinct badge once', () => {

@@ -22,7 +22,8 @@ const UNMEASURED = 'https://github.com/acme/unmeasured';
 // A measured failure (reaction time 30 days) beside an unknown bus factor (null, no cause).
 const FAILING = 'https://github.com/acme/failing';
 const enc = (url: string) => encodeURIComponent(url);
-const api = (out: string, url: string, rest: string) => join(out, 'api/v1/repositories', enc(url), rest);
+const api = (out: string, url: string, rest: string) =>
+  join(out, 'api/v1/repositories', enc(url), rest);
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
 const CAUSE = 'GitHub API did not answer (2026-11-27)';
@@ -43,7 +44,10 @@ const records = [
 
 function siteConfig(name: string, extra: string): string {
   const file = join(dir, `${name}.yaml`);
-  writeFileSync(file, `codeScanning: true\nthresholds:\n  A: ${join(ROOT, 'config/thresholds-a.yaml')}\n${extra}`);
+  writeFileSync(
+    file,
+    `codeScanning: true\nthresholds:\n  A: ${join(ROOT, 'config/thresholds-a.yaml')}\n${extra}`,
+  );
   return file;
 }
 
@@ -80,7 +84,10 @@ function explanationSchema(site: string, name: string) {
 let out: string;
 beforeAll(async () => {
   mkdirSync(store, { recursive: true });
-  writeFileSync(join(store, 'records.ndjson'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  writeFileSync(
+    join(store, 'records.ndjson'),
+    records.map((r) => JSON.stringify(r)).join('\n') + '\n',
+  );
   // --strict: a null or a missing rule is no bad record; the build goes ahead.
   out = await build('a', '', ['--strict']);
 }, 60_000);
@@ -108,13 +115,18 @@ describe('Shape A: unknown is not fail', () => {
     );
     expect(json(api(out, UNMEASURED, 'badges/REUSED')).badgeStatus).toBe('unknown');
     // The per-scan file says the same.
-    expect(json(api(out, UNMEASURED, 'at/1764200000/badges/MAINTENANCE')).badgeStatus).toBe('unknown');
+    expect(json(api(out, UNMEASURED, 'at/1764200000/badges/MAINTENANCE')).badgeStatus).toBe(
+      'unknown',
+    );
   });
 
   it('a failing criterion beside an unknown one still fails the badge', () => {
     const maintenance = json(api(out, FAILING, 'badges/MAINTENANCE'));
     expect(maintenance.badgeStatus).toBe('fail');
-    expect(maintenance.badgeExplanation.criteria.map((c: { status: string }) => c.status)).toEqual(['fail', 'unknown']);
+    expect(maintenance.badgeExplanation.criteria.map((c: { status: string }) => c.status)).toEqual([
+      'fail',
+      'unknown',
+    ]);
     expect(maintenance.badgeExplanation.conclusion).toBe(
       'MAINTENANCE is fail: Issue reaction time is 30 days (fail); Bus factor is unknown (not measured: the scan could not determine it).',
     );
@@ -125,9 +137,10 @@ describe('Shape A: unknown is not fail', () => {
     const { ajv, validate } = explanationSchema(out, 'BadgeExplanationA');
     for (const url of [UNMEASURED, FAILING]) {
       for (const id of ['MAINTENANCE', 'SECURITY', 'REUSED'])
-        expect(validate(json(api(out, url, `badges/${id}`))), `${url} ${id}: ${ajv.errorsText(validate.errors)}`).toBe(
-          true,
-        );
+        expect(
+          validate(json(api(out, url, `badges/${id}`))),
+          `${url} ${id}: ${ajv.errorsText(validate.errors)}`,
+        ).toBe(true);
     }
   });
 
@@ -158,20 +171,24 @@ describe('Shape A: unknown is not fail', () => {
       message: { text: string };
       properties: { status: string; value: unknown };
     }>;
-    expect(results.map((r) => [r.ruleId, r.kind, r.level, r.properties.status, r.properties.value])).toEqual([
+    expect(
+      results.map((r) => [r.ruleId, r.kind, r.level, r.properties.status, r.properties.value]),
+    ).toEqual([
       ['ISSUE_REACTION_TIME', 'open', 'none', 'unknown', null],
       ['BUS_FACTOR', undefined, 'note', 'gold', 4],
       ['SECURITY_POLICY', 'open', 'none', 'unknown', null],
       ['DEPENDENTS', 'open', 'none', 'unknown', null],
     ]);
-    expect(results[0]!.message.text).toBe(`Issue reaction time is unknown (not measured: ${CAUSE}).`);
-    expect(report.runs[0].properties.badges.map((b: { badgeStatus: string }) => b.badgeStatus)).toEqual([
-      'unknown',
-      'unknown',
-      'unknown',
-    ]);
+    expect(results[0]!.message.text).toBe(
+      `Issue reaction time is unknown (not measured: ${CAUSE}).`,
+    );
+    expect(
+      report.runs[0].properties.badges.map((b: { badgeStatus: string }) => b.badgeStatus),
+    ).toEqual(['unknown', 'unknown', 'unknown']);
     const failing = json(api(out, FAILING, 'sarif'));
-    expect(failing.runs[0].results.map((r: { kind?: string; level: string }) => [r.kind, r.level])).toEqual([
+    expect(
+      failing.runs[0].results.map((r: { kind?: string; level: string }) => [r.kind, r.level]),
+    ).toEqual([
       [undefined, 'warning'],
       ['open', 'none'],
       [undefined, 'note'],
@@ -180,10 +197,14 @@ describe('Shape A: unknown is not fail', () => {
     const scanningUnmeasured = json(api(out, UNMEASURED, 'code-scanning.sarif'));
     const scanningFailing = json(api(out, FAILING, 'code-scanning.sarif'));
     expect(scanningUnmeasured.runs[0].results).toEqual([]);
-    expect(scanningFailing.runs[0].results.map((r: { ruleId: string; level: string }) => [r.ruleId, r.level])).toEqual([
-      ['ISSUE_REACTION_TIME', 'error'],
-    ]);
-    for (const r of [report, failing, scanningUnmeasured, scanningFailing]) expect(sarifErrors(r)).toEqual([]);
+    expect(
+      scanningFailing.runs[0].results.map((r: { ruleId: string; level: string }) => [
+        r.ruleId,
+        r.level,
+      ]),
+    ).toEqual([['ISSUE_REACTION_TIME', 'error']]);
+    for (const r of [report, failing, scanningUnmeasured, scanningFailing])
+      expect(sarifErrors(r)).toEqual([]);
     const [ofReport, ofFailing, ofScanning, ofScanningFailing] = multitoolIssues(
       report,
       failing,
@@ -261,11 +282,27 @@ describe('a partial count whose forge call failed never fails the repository', (
   it('Shape A: unknown with the cause below the threshold, the band above it; no alert', async () => {
     const partialStore = join(dir, 'store-partial');
     mkdirSync(partialStore, { recursive: true });
-    writeFileSync(join(partialStore, 'r.ndjson'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    writeFileSync(
+      join(partialStore, 'r.ndjson'),
+      lines.map((l) => `${JSON.stringify(l)}\n`).join(''),
+    );
     const cfg = join(dir, 'partial.yaml');
-    writeFileSync(cfg, `codeScanning: true\nthresholds:\n  A: ${join(ROOT, 'examples/scan/thresholds-git.yaml')}\n`);
+    writeFileSync(
+      cfg,
+      `codeScanning: true\nthresholds:\n  A: ${join(ROOT, 'examples/scan/thresholds-git.yaml')}\n`,
+    );
     const partialOut = join(dir, 'partial');
-    const r = await runCommand(['build', '--config', cfg, '--store', partialStore, '--out', partialOut, '--now', NOW]);
+    const r = await runCommand([
+      'build',
+      '--config',
+      cfg,
+      '--store',
+      partialStore,
+      '--out',
+      partialOut,
+      '--now',
+      NOW,
+    ]);
     expect(r.code).toBe(0);
     const releases = json(api(partialOut, PARTIAL, 'badges/RELEASES'));
     expect(releases.badgeStatus).toBe('unknown');
@@ -275,7 +312,9 @@ describe('a partial count whose forge call failed never fails the repository', (
       description: `Releases is unknown (not measured: 0 tags dated in the 12 months to 2025-11-26; ${NOT_READ})`,
     });
     expect(
-      json(api(partialOut, PARTIAL, 'code-scanning.sarif')).runs[0].results.map((x: { ruleId: string }) => x.ruleId),
+      json(api(partialOut, PARTIAL, 'code-scanning.sarif')).runs[0].results.map(
+        (x: { ruleId: string }) => x.ruleId,
+      ),
     ).not.toContain('RELEASES');
     expect(json(api(partialOut, ENOUGH, 'badges/RELEASES')).badgeStatus).toBe('bronze');
   });
@@ -316,14 +355,24 @@ describe('a cause is data: escaped wherever it is shown', () => {
       NOW,
     ]);
     expect(r.code).toBe(0);
-    const page = readFileSync(join(hostileOut, 'repositories', enc(UNMEASURED), 'index.html'), 'utf8');
+    const page = readFileSync(
+      join(hostileOut, 'repositories', enc(UNMEASURED), 'index.html'),
+      'utf8',
+    );
     expect(page).not.toContain('<img src=x');
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quoted&quot;');
     const report = json(api(hostileOut, UNMEASURED, 'sarif'));
-    expect(report.runs[0].results[0].message.text).toBe(`Issue reaction time is unknown (not measured: ${cause}).`);
-    const feed = readFileSync(join(hostileOut, 'repositories', enc(UNMEASURED), 'feed.atom'), 'utf8');
+    expect(report.runs[0].results[0].message.text).toBe(
+      `Issue reaction time is unknown (not measured: ${cause}).`,
+    );
+    const feed = readFileSync(
+      join(hostileOut, 'repositories', enc(UNMEASURED), 'feed.atom'),
+      'utf8',
+    );
     expect(feed).not.toContain('<img src=x');
-    expect(feed).toContain('(not measured: &lt;img src=x onerror=alert(1)&gt; &amp; &quot;quoted&quot;)');
+    expect(feed).toContain(
+      '(not measured: &lt;img src=x onerror=alert(1)&gt; &amp; &quot;quoted&quot;)',
+    );
   });
 });
 
@@ -365,18 +414,31 @@ async function buildB(name: string, lines: object[]): Promise<string> {
   const storeB = join(dir, `store-${name}`);
   mkdirSync(storeB, { recursive: true });
   writeFileSync(join(storeB, 'r.ndjson'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  const r = await runCommand(['build', '--config', cfg, '--store', storeB, '--out', outB, '--now', NOW]);
+  const r = await runCommand([
+    'build',
+    '--config',
+    cfg,
+    '--store',
+    storeB,
+    '--out',
+    outB,
+    '--now',
+    NOW,
+  ]);
   expect(r.code).toBe(0);
   return outB;
 }
 
 describe('Shape B keeps the contract: no value is open', () => {
   it('a null and a missing rule are <nil> and open, never unknown', async () => {
-    const outB = await buildB('b', [{ repositoryUrl: UNMEASURED, timestamp: 1764200000, values: { COMMITS: null } }]);
+    const outB = await buildB('b', [
+      { repositoryUrl: UNMEASURED, timestamp: 1764200000, values: { COMMITS: null } },
+    ]);
     const report = json(api(outB, UNMEASURED, 'sarif'));
     const kinds = new Set(report.runs[0].results.map((x: { kind: string }) => x.kind));
     expect(kinds).toEqual(new Set(['open']));
-    const criteria = json(api(outB, UNMEASURED, 'badges/MAINTAINED')).badgeExplanation.criteria as Array<{
+    const criteria = json(api(outB, UNMEASURED, 'badges/MAINTAINED')).badgeExplanation
+      .criteria as Array<{
       status: string;
       value: string;
     }>;
@@ -392,9 +454,18 @@ describe('Shape B keeps the contract: no value is open', () => {
   it('an explanation whose lowest level is only undecided is unknown, never fail; a measured failure still fails', async () => {
     const outB = await buildB('b-explained', [
       // Nothing measured: every level of MAINTAINED and REUSED waits on a value nobody has.
-      { repositoryUrl: UNMEASURED, timestamp: 1764200000, values: { COMMITS: null }, evidence: { COMMITS: CAUSE } },
+      {
+        repositoryUrl: UNMEASURED,
+        timestamp: 1764200000,
+        values: { COMMITS: null },
+        evidence: { COMMITS: CAUSE },
+      },
       // COMMITS measured 0 (below BRONZE's 5) beside an undecided PACKAGES.
-      { repositoryUrl: FAILING, timestamp: 1764200000, values: { COMMITS: 0, PACKAGES: null, CI_PIPELINE: 3 } },
+      {
+        repositoryUrl: FAILING,
+        timestamp: 1764200000,
+        values: { COMMITS: 0, PACKAGES: null, CI_PIPELINE: 3 },
+      },
     ]);
     const maintained = json(api(outB, UNMEASURED, 'badges/MAINTAINED'));
     expect(maintained.badgeStatus).toBe('unknown');
@@ -414,12 +485,16 @@ describe('Shape B keeps the contract: no value is open', () => {
     const { ajv, validate } = explanationSchema(outB, 'BadgeExplanationB');
     for (const url of [UNMEASURED, FAILING]) {
       for (const id of ['MAINTAINED', 'REUSED', 'OPEN-SOURCE'])
-        expect(validate(json(api(outB, url, `badges/${id}`))), `${url} ${id}: ${ajv.errorsText(validate.errors)}`).toBe(
-          true,
-        );
+        expect(
+          validate(json(api(outB, url, `badges/${id}`))),
+          `${url} ${id}: ${ajv.errorsText(validate.errors)}`,
+        ).toBe(true);
     }
     // The images keep saying "none" in its grey: no level is granted.
-    expect(json(api(outB, UNMEASURED, 'badges/MAINTAINED.json'))).toMatchObject({ message: 'none', color: 'bbbbbb' });
+    expect(json(api(outB, UNMEASURED, 'badges/MAINTAINED.json'))).toMatchObject({
+      message: 'none',
+      color: 'bbbbbb',
+    });
     const feed = readFileSync(join(outB, 'repositories', enc(UNMEASURED), 'feed.atom'), 'utf8');
     expect(feed).toContain(
       `<summary>MAINTAINED is none (first scan) with the scan of 2025-11-26T23:33:20Z. Commits has no value (not measured: ${CAUSE}).</summary>`,
@@ -442,7 +517,10 @@ describe('unknownAs: clients that accept only the contract’s five statuses', (
     );
     const report = json(api(mapped, UNMEASURED, 'sarif'));
     // The contract's levels: warning for a status that is not met, and no `kind: open`.
-    expect(report.runs[0].results[0]).toMatchObject({ level: 'warning', properties: { status: 'fail', value: null } });
+    expect(report.runs[0].results[0]).toMatchObject({
+      level: 'warning',
+      properties: { status: 'fail', value: null },
+    });
     expect(report.runs[0].results[0].kind).toBeUndefined();
     expect(sarifErrors(report)).toEqual([]);
     expect(JSON.stringify(report)).not.toMatch(/"(status|badgeStatus)":"unknown"/);
@@ -460,7 +538,9 @@ describe('unknownAs: clients that accept only the contract’s five statuses', (
 });
 
 describe.skipIf(!browserOrSkip('unknown-status'))('unknown in headless Chromium', () => {
-  it('axe-core finds no violation on the pages that show unknown, in both schemes', { timeout: 120_000 }, async () => {
+  it('axe-core finds no violation on the pages that show unknown, in both schemes', {
+    timeout: 120_000,
+  }, async () => {
     const serving = await serveDir(out);
     const browser = await launchBrowser();
     try {
@@ -468,7 +548,12 @@ describe.skipIf(!browserOrSkip('unknown-status'))('unknown in headless Chromium'
       for (const scheme of ['light', 'dark'] as const) {
         const page = await context.newPage();
         await page.emulateMedia({ colorScheme: scheme });
-        for (const path of ['/', `/repositories/${enc(UNMEASURED)}/`, '/badges/MAINTENANCE/', '/rules/BUS_FACTOR/']) {
+        for (const path of [
+          '/',
+          `/repositories/${enc(UNMEASURED)}/`,
+          '/badges/MAINTENANCE/',
+          '/rules/BUS_FACTOR/',
+        ]) {
           await page.goto(`${serving.url}${path}`);
           // The home page after a first build draws unknown in its charts (its recent changes sum
           // first scans up in a line); the other pages spell it out too.

@@ -25,7 +25,12 @@ describe('checkRecord: records it accepts', () => {
       check({
         repositoryUrl: 'HTTPS://GitHub.com/acme/widget',
         timestamp: 1763000000,
-        values: { BUS_FACTOR: 3, SECURITY_POLICY: null, COMMITS: { events: [1, 2] }, EXTRA: 'anything' },
+        values: {
+          BUS_FACTOR: 3,
+          SECURITY_POLICY: null,
+          COMMITS: { events: [1, 2] },
+          EXTRA: 'anything',
+        },
         evidence: { BUS_FACTOR: 'three people', EXTRA: 'x' },
       }),
     ).toEqual({
@@ -68,7 +73,13 @@ describe('checkRecord: records it accepts', () => {
       unknownRules: [],
     });
     expect(
-      check({ kind: 'grant', repositoryUrl: URL, timestamp: 5, ruleId: 'MANUAL/OTHER', granted: false }),
+      check({
+        kind: 'grant',
+        repositoryUrl: URL,
+        timestamp: 5,
+        ruleId: 'MANUAL/OTHER',
+        granted: false,
+      }),
     ).toMatchObject({
       ok: true,
       unknownRules: ['MANUAL/OTHER'],
@@ -82,10 +93,18 @@ describe('checkRecord: the reason a record is refused', () => {
     expect(reason({ repositoryUrl: 'not a url', timestamp: 1, values: {} })).toMatch(
       /^repositoryUrl "not a url" is not of the form <scheme>:\/\/<host>\/<path>/,
     );
-    expect(reason({ repositoryUrl: 'ssh://git.example/acme/w', timestamp: 1, values: { BUS_FACTOR: -1 } })).toBe(
+    expect(
+      reason({
+        repositoryUrl: 'ssh://git.example/acme/w',
+        timestamp: 1,
+        values: { BUS_FACTOR: -1 },
+      }),
+    ).toBe(
       'repositoryUrl uses the scheme "ssh", which this site does not accept; accepted: http, https (repositoryUrlSchemes: in the site config)',
     );
-    expect(check({ repositoryUrl: 'ssh://git.example/acme/w', timestamp: 1, values: {} }, ['ssh'])).toMatchObject({
+    expect(
+      check({ repositoryUrl: 'ssh://git.example/acme/w', timestamp: 1, values: {} }, ['ssh']),
+    ).toMatchObject({
       ok: true,
     });
   });
@@ -97,7 +116,9 @@ describe('checkRecord: the reason a record is refused', () => {
     expect(reason({ repositoryUrl: URL, timestamp: 1, values: { SECURITY_POLICY: 'yes' } })).toBe(
       'values.SECURITY_POLICY: expected true, false or null for a yes/no rule, got "yes"',
     );
-    expect(reason({ repositoryUrl: URL, timestamp: 1, values: { COMMITS: { events: [1, 2.5] } } })).toBe(
+    expect(
+      reason({ repositoryUrl: URL, timestamp: 1, values: { COMMITS: { events: [1, 2.5] } } }),
+    ).toBe(
       'values.COMMITS.events[1]: an event time must be whole Unix seconds from 0 to 253402300799 (the end of year 9999), got 2.5',
     );
     expect(reason({ repositoryUrl: URL, timestamp: 1, values: { 'MANUAL/REVIEW': true } })).toBe(
@@ -106,28 +127,36 @@ describe('checkRecord: the reason a record is refused', () => {
   });
 
   it('names the key the schema refuses', () => {
-    expect(reason({ repositoryUrl: URL, values: {} })).toBe('record: missing required key "timestamp"');
-    expect(reason({ repositoryUrl: URL, timestamp: 1 })).toBe('record: missing required key "values"');
-    expect(reason({ repositoryUrl: URL, timestamp: 1, values: {}, extra: 1 })).toBe('record: unknown key "extra"');
+    expect(reason({ repositoryUrl: URL, values: {} })).toBe(
+      'record: missing required key "timestamp"',
+    );
+    expect(reason({ repositoryUrl: URL, timestamp: 1 })).toBe(
+      'record: missing required key "values"',
+    );
+    expect(reason({ repositoryUrl: URL, timestamp: 1, values: {}, extra: 1 })).toBe(
+      'record: unknown key "extra"',
+    );
     expect(reason({ repositoryUrl: URL, timestamp: 1.5, values: {} })).toBe(
       'timestamp must be an integer number of Unix seconds',
     );
-    expect(reason({ repositoryUrl: URL, timestamp: -1, values: {} })).toBe('timestamp: must not be negative');
+    expect(reason({ repositoryUrl: URL, timestamp: -1, values: {} })).toBe(
+      'timestamp: must not be negative',
+    );
     expect(reason({ repositoryUrl: URL, timestamp: 253402300800, values: {} })).toBe(
       'timestamp must be whole Unix seconds from 0 to 253402300799 (the end of year 9999), got 253402300800',
     );
-    expect(reason({ repositoryUrl: URL, timestamp: 1, values: {}, evidence: { BUS_FACTOR: 3 } })).toBe(
-      'evidence.BUS_FACTOR: must be string',
-    );
+    expect(
+      reason({ repositoryUrl: URL, timestamp: 1, values: {}, evidence: { BUS_FACTOR: 3 } }),
+    ).toBe('evidence.BUS_FACTOR: must be string');
     expect(reason({ kind: 'vote', repositoryUrl: URL, timestamp: 1, values: {} })).toBe(
       'kind: must be one of "scan", "grant"',
     );
-    expect(reason({ kind: 'grant', repositoryUrl: URL, timestamp: 1, ruleId: 'REVIEW', granted: true })).toBe(
-      'ruleId of a grant must start with MANUAL/',
-    );
-    expect(reason({ kind: 'grant', repositoryUrl: URL, timestamp: 1, ruleId: 'MANUAL/REVIEW' })).toBe(
-      'record: missing required key "granted"',
-    );
+    expect(
+      reason({ kind: 'grant', repositoryUrl: URL, timestamp: 1, ruleId: 'REVIEW', granted: true }),
+    ).toBe('ruleId of a grant must start with MANUAL/');
+    expect(
+      reason({ kind: 'grant', repositoryUrl: URL, timestamp: 1, ruleId: 'MANUAL/REVIEW' }),
+    ).toBe('record: missing required key "granted"');
   });
 });
 
@@ -141,7 +170,8 @@ describe('valueProblem', () => {
 
   it('says what a bad value is, quoting it in one short line', () => {
     expect(valueProblem('numeric', Number.POSITIVE_INFINITY)).toEqual({
-      message: 'not a finite number: got Infinity (out of range, as 1e400 or .inf is); write a number ≥ 0 or null',
+      message:
+        'not a finite number: got Infinity (out of range, as 1e400 or .inf is); write a number ≥ 0 or null',
     });
     expect(valueProblem('numeric', Number.NaN)).toEqual({
       message: 'not a finite number: got NaN (.nan); write a number ≥ 0 or null',

@@ -4,7 +4,13 @@
 // S3 does under SSE-KMS (an ETag that is not the MD5), or lose the answer to a request the
 // store carried out. Deterministic (a seeded
 // sequence), and it counts what it injected so a test can tell a fault really happened.
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  request,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 
@@ -69,7 +75,9 @@ export async function startFaultProxy(targetPort: number, seed = 1): Promise<Fau
       const status = kind < 0.67 ? 500 : 503;
       inject(String(status));
       res.writeHead(status, { 'content-type': 'application/xml' });
-      return res.end('<?xml version="1.0"?><Error><Code>InternalError</Code><Message>injected</Message></Error>');
+      return res.end(
+        '<?xml version="1.0"?><Error><Code>InternalError</Code><Message>injected</Message></Error>',
+      );
     }
     const kms = proxy.kms?.(method, path) ?? false;
     const loseAnswer = proxy.loseAnswer?.(method, path) ?? false;

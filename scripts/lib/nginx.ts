@@ -8,11 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const NGINX_CONF = fileURLToPath(new URL('../../config/nginx/badgepress.conf', import.meta.url));
+export const NGINX_CONF = fileURLToPath(
+  new URL('../../config/nginx/badgepress.conf', import.meta.url),
+);
 
 /** The nginx binary on PATH or in /usr/sbin, or undefined. */
 export function nginxBinary(): string | undefined {
-  const found = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx'], { encoding: 'utf8' })
+  const found = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx'], {
+    encoding: 'utf8',
+  })
     .stdout.trim()
     .split('\n')[0];
   return found ? found : undefined;
@@ -99,9 +103,13 @@ http {
 }
 `,
   );
-  const child = spawn(nginx, ['-p', prefix, '-e', `${prefix}/error.log`, '-c', join(prefix, 'nginx.conf')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    nginx,
+    ['-p', prefix, '-e', `${prefix}/error.log`, '-c', join(prefix, 'nginx.conf')],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
@@ -120,7 +128,11 @@ http {
  * Resolves once something answers HTTP on `port` (any status); throws, saying `output()`, when
  * `child` exits first or nothing answers within 15 s.
  */
-export async function untilAnswering(port: number, child: ChildProcess, output: () => string): Promise<void> {
+export async function untilAnswering(
+  port: number,
+  child: ChildProcess,
+  output: () => string,
+): Promise<void> {
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${output()}`);
     try {

@@ -45,9 +45,13 @@ const SCRIPT = fileURLToPath(new URL('./s3rver-process.mjs', import.meta.url));
 
 export async function startS3Peer(buckets: string[]): Promise<S3Peer> {
   const dir = mkdtempSync(join(tmpdir(), 'badgepress-s3-'));
-  const child: ChildProcess = spawn(process.execPath, ['--openssl-legacy-provider', SCRIPT, dir, ...buckets], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--openssl-legacy-provider', SCRIPT, dir, ...buckets],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const [port, rawPort] = await new Promise<[number, number]>((ok, fail) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {

@@ -74,7 +74,9 @@ function serialized(key, job) {
 
 const error = (res, status, code, message) => {
   res.writeHead(status, { 'content-type': 'application/xml' });
-  res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`);
+  res.end(
+    `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`,
+  );
 };
 
 function forward(req, res) {
@@ -114,12 +116,18 @@ const front = createServer((req, res) => {
     if (req.method === 'PUT' && (noneMatch !== undefined || match !== undefined)) {
       const etag = await storedEtag(bucket, key);
       const failed =
-        (noneMatch === '*' && etag !== undefined) || (match !== undefined && etag !== undefined && match !== etag);
+        (noneMatch === '*' && etag !== undefined) ||
+        (match !== undefined && etag !== undefined && match !== etag);
       if (failed || (match !== undefined && etag === undefined)) {
         req.resume();
         await new Promise((ok) => req.on('end', ok));
         if (failed)
-          return error(res, 412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold');
+          return error(
+            res,
+            412,
+            'PreconditionFailed',
+            'At least one of the pre-conditions you specified did not hold',
+          );
         return error(res, 404, 'NoSuchKey', 'The specified key does not exist.');
       }
     }

@@ -36,7 +36,10 @@ export interface GenOptions {
 }
 
 export function repositoryUrl(i: number): string {
-  return HOSTS[i % HOSTS.length]!.replace('{o}', String(Math.floor(i / 100))).replace('{r}', String(i));
+  return HOSTS[i % HOSTS.length]!.replace('{o}', String(Math.floor(i / 100))).replace(
+    '{r}',
+    String(i),
+  );
 }
 
 export function generateStore(o: GenOptions): void {
@@ -56,7 +59,10 @@ export function generateStore(o: GenOptions): void {
                 rnd() < 0.5
                   ? pick(12)
                   : {
-                      events: Array.from({ length: pick(10) }, () => timestamp - pick(240 * DAY)).sort((a, b) => a - b),
+                      events: Array.from(
+                        { length: pick(10) },
+                        () => timestamp - pick(240 * DAY),
+                      ).sort((a, b) => a - b),
                     },
               ISSUE_REACTION_TIME: rnd() < 0.05 ? null : pick(20),
               RELEASES: pick(4),
@@ -71,6 +77,9 @@ export function generateStore(o: GenOptions): void {
             };
       lines.push(JSON.stringify({ repositoryUrl: url, timestamp, values }));
     }
-    writeFileSync(join(o.out, `repo-${String(i).padStart(width, '0')}.ndjson`), `${lines.join('\n')}\n`);
+    writeFileSync(
+      join(o.out, `repo-${String(i).padStart(width, '0')}.ndjson`),
+      `${lines.join('\n')}\n`,
+    );
   }
 }

@@ -9,7 +9,9 @@ import { freePort, untilAnswering } from './nginx.ts';
 
 /** The varnishd binary on PATH or in /usr/sbin, or undefined. */
 export function varnishBinary(): string | undefined {
-  const found = spawnSync('sh', ['-c', 'command -v varnishd || ls /usr/sbin/varnishd'], { encoding: 'utf8' })
+  const found = spawnSync('sh', ['-c', 'command -v varnishd || ls /usr/sbin/varnishd'], {
+    encoding: 'utf8',
+  })
     .stdout.trim()
     .split('\n')[0];
   return found ? found : undefined;
@@ -23,7 +25,8 @@ export interface RunningVarnish {
 /** Starts varnishd in the foreground before `backendPort`; resolves once it answers. */
 export async function startVarnish(backendPort: number): Promise<RunningVarnish> {
   const varnishd = varnishBinary();
-  if (!varnishd) throw new Error('varnish is not installed: apt-get install -y varnish (.ci/run does)');
+  if (!varnishd)
+    throw new Error('varnish is not installed: apt-get install -y varnish (.ci/run does)');
   const dir = mkdtempSync(join(tmpdir(), 'badgepress-varnish-'));
   const port = await freePort();
   const args = [
@@ -39,7 +42,8 @@ export async function startVarnish(backendPort: number): Promise<RunningVarnish>
   ];
   const child = spawn(varnishd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  for (const s of [child.stdout, child.stderr]) s.on('data', (c: Buffer) => (output += c.toString()));
+  for (const s of [child.stdout, child.stderr])
+    s.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
   await untilAnswering(port, child, () => `varnishd: ${output}`);
   return {

@@ -23,7 +23,9 @@ export function integerFlag(
 ): number | undefined {
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new UsageError(`--${name} ${JSON.stringify(value)}: expected a whole number from ${min} to ${max}`);
+    throw new UsageError(
+      `--${name} ${JSON.stringify(value)}: expected a whole number from ${min} to ${max}`,
+    );
   }
   return Number(value);
 }

@@ -113,7 +113,9 @@ export async function buildAndSay(argv: string[]): Promise<Built & { exitCode: n
       : config.own
         ? ` (settings: ${config.path})`
         : ` (settings: the packaged ${config.path})`;
-  process.stdout.write(`${summaryLine(summary, values.prune ?? false)}, ${seconds} s → ${location}${from}\n`);
+  process.stdout.write(
+    `${summaryLine(summary, values.prune ?? false)}, ${seconds} s → ${location}${from}\n`,
+  );
   return { ...built, exitCode };
 }
 

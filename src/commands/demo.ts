@@ -40,10 +40,17 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const host = own.host ?? '127.0.0.1';
   const out = own.out ?? 'dist';
   if (/^s3:\/\//i.test(out))
-    throw new UsageError(`--out ${out}: demo serves a directory; name one, or use "badgepress build" to publish to S3`);
+    throw new UsageError(
+      `--out ${out}: demo serves a directory; name one, or use "badgepress build" to publish to S3`,
+    );
   // Listen first, so the site is built with the address it is served at (port 0 picks one).
   mkdirSync(out, { recursive: true });
-  const serving = await startServing(out, port, host, 'pick another, e.g. npm start -- --port 9000');
+  const serving = await startServing(
+    out,
+    port,
+    host,
+    'pick another, e.g. npm start -- --port 9000',
+  );
   let built: Built & { exitCode: number };
   try {
     const baseUrl = rest.some((a) => a === '--base-url' || a.startsWith('--base-url='))

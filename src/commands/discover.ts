@@ -33,7 +33,13 @@ export const DISCOVER_FLAGS = {
 
 /** A source named on the command line: the defaults, no patterns. */
 export function flagSource(url: string, flag: string): SourceSetting {
-  return { ...SOURCE_DEFAULTS, url: url.replace(/\/+$/, ''), include: [], exclude: [], where: flag };
+  return {
+    ...SOURCE_DEFAULTS,
+    url: url.replace(/\/+$/, ''),
+    include: [],
+    exclude: [],
+    where: flag,
+  };
 }
 
 /** The URLs of a repos file, for telling what left it; a file that cannot be read is a usage error. */
@@ -54,8 +60,10 @@ export async function discoverCommand(argv: string[]): Promise<number> {
   const { values: v, positionals } = parseFlags(argv, DISCOVER_FLAGS, DISCOVER_USAGE, true);
   // Discovery reads no store: any location satisfies the settings' loader.
   const settings = await loadSettings(v.config, { store: '.' });
-  const sources = positionals.length > 0 ? positionals.map((u) => flagSource(u, 'argument')) : settings.sources;
-  if (sources.length === 0) throw new UsageError(`name a source: a URL, or --config with sources:\n${DISCOVER_USAGE}`);
+  const sources =
+    positionals.length > 0 ? positionals.map((u) => flagSource(u, 'argument')) : settings.sources;
+  if (sources.length === 0)
+    throw new UsageError(`name a source: a URL, or --config with sources:\n${DISCOVER_USAGE}`);
   for (const w of sourceWarnings(sources)) process.stderr.write(`badgepress: warning: ${w}\n`);
   const known = await knownUrls(v.repos);
   const found = await discoverSources(

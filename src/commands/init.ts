@@ -25,9 +25,11 @@ export async function initCommand(argv: string[]): Promise<number> {
     INIT_USAGE,
     true,
   );
-  if (positionals.length > 1) throw new UsageError(`one directory at most, got ${positionals.length}\n${INIT_USAGE}`);
+  if (positionals.length > 1)
+    throw new UsageError(`one directory at most, got ${positionals.length}\n${INIT_USAGE}`);
   const shape = values.shape ?? 'A';
-  if (shape !== 'A' && shape !== 'B') throw new UsageError(`--shape ${JSON.stringify(shape)}: expected A or B`);
+  if (shape !== 'A' && shape !== 'B')
+    throw new UsageError(`--shape ${JSON.stringify(shape)}: expected A or B`);
   const dir = resolve(positionals[0] ?? '.');
   const files = writeStartingConfig(dir, shape, values.force ?? false, shown);
   const where = dir === process.cwd() ? '' : ` in ${shown(dir)}`;

@@ -40,33 +40,51 @@ interface Command {
 
 const commands: Record<string, Command> = {
   build: {
-    load: async () => import('./build.ts').then((m) => ({ run: m.buildCommand, usage: m.BUILD_HELP })),
+    load: async () =>
+      import('./build.ts').then((m) => ({ run: m.buildCommand, usage: m.BUILD_HELP })),
     batch: true,
   },
   plan: {
-    load: async () => import('./plan.ts').then((m) => ({ run: m.planCommand, usage: m.PLAN_USAGE })),
+    load: async () =>
+      import('./plan.ts').then((m) => ({ run: m.planCommand, usage: m.PLAN_USAGE })),
     batch: true,
     failureCode: 2,
   },
-  serve: { load: async () => import('./serve.ts').then((m) => ({ run: m.serveCommand, usage: m.SERVE_USAGE })) },
-  demo: { load: async () => import('./demo.ts').then((m) => ({ run: m.demoCommand, usage: m.DEMO_USAGE })) },
+  serve: {
+    load: async () =>
+      import('./serve.ts').then((m) => ({ run: m.serveCommand, usage: m.SERVE_USAGE })),
+  },
+  demo: {
+    load: async () =>
+      import('./demo.ts').then((m) => ({ run: m.demoCommand, usage: m.DEMO_USAGE })),
+  },
   site: {
-    load: async () => import('./site.ts').then((m) => ({ run: m.siteCommand, usage: m.SITE_USAGE })),
+    load: async () =>
+      import('./site.ts').then((m) => ({ run: m.siteCommand, usage: m.SITE_USAGE })),
     batch: true,
   },
   scan: {
     load: async () =>
-      import('./scan.ts').then((m) => ({ run: (argv: string[]) => m.scanCommand(argv), usage: m.SCAN_HELP })),
+      import('./scan.ts').then((m) => ({
+        run: (argv: string[]) => m.scanCommand(argv),
+        usage: m.SCAN_HELP,
+      })),
   },
   discover: {
-    load: async () => import('./discover.ts').then((m) => ({ run: m.discoverCommand, usage: m.DISCOVER_USAGE })),
+    load: async () =>
+      import('./discover.ts').then((m) => ({ run: m.discoverCommand, usage: m.DISCOVER_USAGE })),
   },
-  init: { load: async () => import('./init.ts').then((m) => ({ run: m.initCommand, usage: m.INIT_USAGE })) },
+  init: {
+    load: async () =>
+      import('./init.ts').then((m) => ({ run: m.initCommand, usage: m.INIT_USAGE })),
+  },
 };
 
 /** The version in package.json, two folders up from src/commands/ and from its compiled lib/commands/. */
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return pkg.version;
 }
 
@@ -122,7 +140,13 @@ function withAddedFailures(err: unknown, failure: Failure): Failure {
 
 /** An error says its own exit code; anything else is an I/O failure (a store or bucket that cannot be read). */
 function describeFailure(err: unknown, command: Command): Failure {
-  if (err instanceof BadgepressError) return { ...err.report(), exitCode: command.failureCode ?? err.exitCode };
+  if (err instanceof BadgepressError)
+    return { ...err.report(), exitCode: command.failureCode ?? err.exitCode };
   const message = (err as Error)?.message ?? String(err);
-  return { exitCode: command.failureCode ?? EXIT.store, error: message, text: message, details: {} };
+  return {
+    exitCode: command.failureCode ?? EXIT.store,
+    error: message,
+    text: message,
+    details: {},
+  };
 }

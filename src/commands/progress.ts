@@ -30,7 +30,11 @@ export function progressShown(stream: NodeJS.WriteStream): boolean {
   return stream.isTTY === true && !isCI();
 }
 
-export function progressLine(stream: NodeJS.WriteStream, store: StoreFiles | undefined, started: number): Progress {
+export function progressLine(
+  stream: NodeJS.WriteStream,
+  store: StoreFiles | undefined,
+  started: number,
+): Progress {
   if (!progressShown(stream)) return { update() {}, done() {} };
   const fileIndex = new Map(store?.names.map((n, i) => [store.display(n), i]));
   const total = store?.names.length ?? 0;
@@ -58,7 +62,10 @@ export function progressLine(stream: NodeJS.WriteStream, store: StoreFiles | und
       const secs = (now - started) / 1000;
       const rate = secs > 0 ? Math.round(s.scans / secs) : 0;
       const files = total > 0 ? `, ${filesDone}/${total} store files done` : '';
-      const eta = total > 0 && filesDone > 0 ? `, ETA ${Math.ceil(((total - filesDone) * secs) / filesDone)} s` : '';
+      const eta =
+        total > 0 && filesDone > 0
+          ? `, ETA ${Math.ceil(((total - filesDone) * secs) / filesDone)} s`
+          : '';
       stream.write(
         `\r\x1b[2K${s.repositories} repositories, ${s.scans} scans, ${s.written + s.unchanged} site files, ${rate} scans/s${files}${eta}`,
       );

@@ -20,11 +20,15 @@ export function issuePrinter(
         return;
       }
       shown++;
-      const message = opts.strict && i.message.endsWith(SKIPPED) ? i.message.slice(0, -SKIPPED.length) : i.message;
+      const message =
+        opts.strict && i.message.endsWith(SKIPPED)
+          ? i.message.slice(0, -SKIPPED.length)
+          : i.message;
       stream.write(`${i.severity}: ${i.where}: ${message}\n`);
     },
     flush() {
-      if (hidden > 0) stream.write(`… and ${counted(hidden, 'more problem', 'more problems')} not shown\n`);
+      if (hidden > 0)
+        stream.write(`… and ${counted(hidden, 'more problem', 'more problems')} not shown\n`);
     },
   };
 }

@@ -8,7 +8,13 @@ import { DEFAULT_SCAN } from '../config/defaults.ts';
 import { ruleIdProblem } from '../config/validate.ts';
 import type { ForgeFor } from '../measure/types.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
-import { FORGE_RULE_IDS, GIT_RULE_IDS, isMeasuredRule, measuredRuleIds, RULE } from '../model/measured-rules.ts';
+import {
+  FORGE_RULE_IDS,
+  GIT_RULE_IDS,
+  isMeasuredRule,
+  measuredRuleIds,
+  RULE,
+} from '../model/measured-rules.ts';
 import { counted } from '../model/plural.ts';
 import { parseShard, type Shard } from '../model/shard.ts';
 import { runScan, type ScanListener, type ScanOutcome } from '../scan/run.ts';
@@ -99,7 +105,10 @@ export function parseAsOf(text: string): number {
 
 function parseMonth(text: string): number {
   const m = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(text);
-  if (!m) throw new UsageError(`--since ${JSON.stringify(text)}: expected a month, YYYY-MM, e.g. 2024-01`);
+  if (!m)
+    throw new UsageError(
+      `--since ${JSON.stringify(text)}: expected a month, YYYY-MM, e.g. 2024-01`,
+    );
   return Date.UTC(Number(m[1]), Number(m[2]) - 1, 1) / 1000;
 }
 
@@ -152,7 +161,17 @@ function checkedFlags(v: ScanValues) {
     if (problem) throw new UsageError(`--bot-pattern ${JSON.stringify(p)}: ${problem}`);
   }
   const asked = askedRules(v.rules);
-  return { asOf, since, fetch, forge, concurrency, busFactorMonths, waitSeconds, shard, asked } as const;
+  return {
+    asOf,
+    since,
+    fetch,
+    forge,
+    concurrency,
+    busFactorMonths,
+    waitSeconds,
+    shard,
+    asked,
+  } as const;
 }
 
 /** The rule ids `--rules` names, each one badgepress scan measures; undefined without the flag. */
@@ -172,7 +191,9 @@ function askedRules(flag: string | undefined): string[] | undefined {
       );
   }
   if (asked.length === 0)
-    throw new UsageError(`--rules: name at least one rule id, e.g. --rules ${RULE.commits.id},${RULE.busFactor.id}`);
+    throw new UsageError(
+      `--rules: name at least one rule id, e.g. --rules ${RULE.commits.id},${RULE.busFactor.id}`,
+    );
   return asked;
 }
 
@@ -180,11 +201,13 @@ function askedRules(flag: string | undefined): string[] | undefined {
 export async function scanCommand(argv: string[], forgeFor?: ForgeFor): Promise<number> {
   const { values: v } = parseFlags(argv, SCAN_FLAGS, SCAN_USAGE);
   const started = performance.now();
-  const { asOf, since, fetch, forge, concurrency, busFactorMonths, waitSeconds, shard, asked } = checkedFlags(v);
+  const { asOf, since, fetch, forge, concurrency, busFactorMonths, waitSeconds, shard, asked } =
+    checkedFlags(v);
 
   const config = await resolveFlags(v);
   const { settings } = config;
-  const sources = v.source !== undefined ? v.source.map((u) => flagSource(u, '--source')) : settings.sources;
+  const sources =
+    v.source !== undefined ? v.source.map((u) => flagSource(u, '--source')) : settings.sources;
   if (v.repos === undefined && sources.length === 0)
     throw new UsageError(
       `--repos FILE or a source is required: a file with one repository URL a line, --source URL, or sources: in the config\n${SCAN_USAGE}`,
@@ -254,7 +277,8 @@ function stderrListener(progress: boolean): ScanListener {
 /** The one line a scan without --json prints: what it measured, wrote, skipped and why. */
 function summaryLine(outcome: ScanOutcome, seconds: number): string {
   const { summary, listProblems } = outcome;
-  const unmeasured = summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured)}` : '';
+  const unmeasured =
+    summary.unmeasured.length > 0 ? `; not measured: ${unmeasuredWhy(summary.unmeasured)}` : '';
   const notAsked =
     summary.notAsked.length > 0
       ? `; not asked: ${summary.notAsked.map((n) => `${n.rules.join(', ')} (${n.why})`).join('; ')}`
@@ -266,7 +290,8 @@ function summaryLine(outcome: ScanOutcome, seconds: number): string {
   const listedBySources = outcome.sources
     ? ` (${outcome.sources.repositories} from sources, ${outcome.sources.requests} requests)`
     : '';
-  const incomplete = summary.incomplete > 0 ? `, ${summary.incomplete} stored with fewer rules` : '';
+  const incomplete =
+    summary.incomplete > 0 ? `, ${summary.incomplete} stored with fewer rules` : '';
   return (
     `badgepress scan: ${counted(summary.repositories, 'repository', 'repositories')}${listedBySources}, ${summary.measured} measured, ${summary.upToDate} already stored, ` +
     `${counted(summary.records, 'record', 'records')} written, ${summary.failed} failed${incomplete}${skipped}, ${seconds} s → ${outcome.location}${unmeasured}${notAsked}\n`

@@ -23,13 +23,21 @@ export async function startServing(
   opts: SiteServerOptions = {},
 ): Promise<Serving> {
   if (!existsSync(dir))
-    throw new UsageError(`--dir ${dir}: no such directory; run "badgepress build --out ${dir}" first`);
+    throw new UsageError(
+      `--dir ${dir}: no such directory; run "badgepress build --out ${dir}" first`,
+    );
   if (!statSync(dir).isDirectory())
-    throw new UsageError(`--dir ${dir}: not a directory; name the directory a build wrote (its --out)`);
+    throw new UsageError(
+      `--dir ${dir}: not a directory; name the directory a build wrote (its --out)`,
+    );
   const server = createSiteServer(dir, opts);
   await new Promise<void>((ok, fail) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      fail(err.code === 'EADDRINUSE' ? new UsageError(`--port ${port}: already in use; ${busyHint}`) : err),
+      fail(
+        err.code === 'EADDRINUSE'
+          ? new UsageError(`--port ${port}: already in use; ${busyHint}`)
+          : err,
+      ),
     );
     server.listen(port, host, ok);
   });

@@ -60,7 +60,10 @@ const isLoopback = (url: string) => {
  * elsewhere. Every badge URL, embed snippet and feed in it would then be wrong, silently. A
  * bucket on this machine (MinIO, a test server on loopback) may be meant to be read here.
  */
-export function localBaseUrlWarning(settings: Settings, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function localBaseUrlWarning(
+  settings: Settings,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   if (!isS3(settings.out) || !isLoopback(settings.baseUrl)) return undefined;
   const endpoint = settings.s3.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
   if (endpoint !== undefined && isLoopback(endpoint)) return undefined;

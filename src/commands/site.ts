@@ -14,7 +14,12 @@ export const SITE_USAGE = `usage: badgepress site --shards N [--config FILE] [--
 export async function siteCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(
     argv,
-    { ...CONFIG_FLAGS, shards: { type: 'string' }, prune: { type: 'boolean' }, json: { type: 'boolean' } },
+    {
+      ...CONFIG_FLAGS,
+      shards: { type: 'string' },
+      prune: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
     SITE_USAGE,
   );
   const shards = integerFlag('shards', values.shards, 1, MAX_SHARDS);
@@ -23,9 +28,16 @@ export async function siteCommand(argv: string[]): Promise<number> {
   const config = await resolveFlags({ ...values, store: values.store ?? '.' });
   warnOfLocalBaseUrl(config.settings);
   if (!config.settings.pages)
-    throw new UsageError('pages: false in the config: there are no pages to write; remove it or set pages: true');
-  const { repositories, counts, location } = await runSiteWidePages(config, shards, values.prune ?? false);
-  if (values.json) process.stdout.write(`${JSON.stringify({ repositories, ...counts, out: location, shards })}\n`);
+    throw new UsageError(
+      'pages: false in the config: there are no pages to write; remove it or set pages: true',
+    );
+  const { repositories, counts, location } = await runSiteWidePages(
+    config,
+    shards,
+    values.prune ?? false,
+  );
+  if (values.json)
+    process.stdout.write(`${JSON.stringify({ repositories, ...counts, out: location, shards })}\n`);
   else {
     const removed = values.prune ? `, ${counts.removed} removed` : '';
     process.stdout.write(

@@ -42,8 +42,14 @@ export async function loadDecisions(
       problems.push(...schema);
       continue;
     }
-    const raw = located.data as { ruleId: string; by?: string; granted?: string[]; grantedRegex?: string[] };
-    const say = (path: PathPart[], msg: string) => problems.push(`${located.where(path)} ${formatPath(path)}: ${msg}`);
+    const raw = located.data as {
+      ruleId: string;
+      by?: string;
+      granted?: string[];
+      grantedRegex?: string[];
+    };
+    const say = (path: PathPart[], msg: string) =>
+      problems.push(`${located.where(path)} ${formatPath(path)}: ${msg}`);
     if (!manual.has(raw.ruleId)) {
       say(
         ['ruleId'],

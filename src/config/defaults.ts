@@ -30,7 +30,10 @@ export const DEFAULT_COLORS: Readonly<Settings['colors']> = {
 };
 
 export const DEFAULT_S3: Readonly<
-  Pick<Settings['s3'], 'concurrency' | 'maxAttempts' | 'connectTimeoutSeconds' | 'requestTimeoutSeconds'>
+  Pick<
+    Settings['s3'],
+    'concurrency' | 'maxAttempts' | 'connectTimeoutSeconds' | 'requestTimeoutSeconds'
+  >
 > = {
   concurrency: 64,
   maxAttempts: 5,

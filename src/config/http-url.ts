@@ -15,11 +15,14 @@ export function httpUrlProblem(value: string, opts: { queryAllowed: boolean }): 
   } catch {
     return `must be an absolute http(s) URL, ${advice}`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must be an absolute http(s) URL, ${advice}`;
-  if (!/^https?:\/\/[^/?#]/i.test(value)) return `must be an absolute http(s) URL with a host, ${advice}`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `must be an absolute http(s) URL, ${advice}`;
+  if (!/^https?:\/\/[^/?#]/i.test(value))
+    return `must be an absolute http(s) URL with a host, ${advice}`;
   if (!URI_CHARACTERS.test(value))
     return `holds characters a URI may not (spaces, quotes, <, >, …); percent-encode them, ${advice}`;
   if (url.username || url.password) return 'must not hold credentials (user:password@)';
-  if (!opts.queryAllowed && (url.search || url.hash || /[?#]/.test(value))) return `must be an http(s) URL ${advice}`;
+  if (!opts.queryAllowed && (url.search || url.hash || /[?#]/.test(value)))
+    return `must be an http(s) URL ${advice}`;
   return undefined;
 }

@@ -11,7 +11,14 @@ import { ConfigError } from '../errors.ts';
 import { badgeIdProblems, ruleIdProblem, schemaProblems, throwIfAny } from './validate.ts';
 import type { Band, RuleA, Settings, ThresholdsA, Shape } from './types.ts';
 import { isS3, locationProblem } from '../s3/location.ts';
-import { DEFAULT_BASE_URL, DEFAULT_COLORS, DEFAULT_S3, DEFAULT_SCAN, DEFAULT_SHAPE, DEFAULT_TOOL } from './defaults.ts';
+import {
+  DEFAULT_BASE_URL,
+  DEFAULT_COLORS,
+  DEFAULT_S3,
+  DEFAULT_SCAN,
+  DEFAULT_SHAPE,
+  DEFAULT_TOOL,
+} from './defaults.ts';
 import { DEFAULT_CACHE } from '../model/http.ts';
 import { botPatternProblem } from '../model/bot-pattern.ts';
 import { DEFAULT_SCHEMES } from '../model/repository-url.ts';
@@ -41,10 +48,16 @@ export interface SettingsFile {
 /** The settings a command reads: `file`, else ./config/badgepress.yaml when present, else the packaged defaults. */
 export function chooseSettingsFile(file?: string): SettingsFile {
   const own = file ?? (existsSync('config/badgepress.yaml') ? 'config/badgepress.yaml' : undefined);
-  return { path: resolve(own ?? resolve(PACKAGE_CONFIG_DIR, 'badgepress.yaml')), own: own !== undefined };
+  return {
+    path: resolve(own ?? resolve(PACKAGE_CONFIG_DIR, 'badgepress.yaml')),
+    own: own !== undefined,
+  };
 }
 
-export async function loadSettings(file?: string, overrides: SettingsOverrides = {}): Promise<Settings> {
+export async function loadSettings(
+  file?: string,
+  overrides: SettingsOverrides = {},
+): Promise<Settings> {
   return loadSettingsAt(chooseSettingsFile(file), overrides);
 }
 
@@ -76,8 +89,12 @@ export async function loadSettingsAt(
     store: overrides.store ?? (ownConfig ? rel(raw.store ?? 'store') : missingStore()),
     out: overrides.out ?? (ownConfig ? rel(raw.out ?? 'dist') : resolve('dist')),
     thresholds: {
-      A: raw.thresholds?.A ? rel(raw.thresholds.A) : resolve(PACKAGE_CONFIG_DIR, 'thresholds-a.yaml'),
-      B: raw.thresholds?.B ? rel(raw.thresholds.B) : resolve(PACKAGE_CONFIG_DIR, 'thresholds-b.yaml'),
+      A: raw.thresholds?.A
+        ? rel(raw.thresholds.A)
+        : resolve(PACKAGE_CONFIG_DIR, 'thresholds-a.yaml'),
+      B: raw.thresholds?.B
+        ? rel(raw.thresholds.B)
+        : resolve(PACKAGE_CONFIG_DIR, 'thresholds-b.yaml'),
     },
     ...(raw.decisions ? { decisions: rel(raw.decisions) } : {}),
     tool: {
@@ -85,9 +102,13 @@ export async function loadSettingsAt(
       version: raw.tool?.version ?? DEFAULT_TOOL.version,
       // The site itself, never a domain we do not own (the human site's home page).
       informationUri:
-        raw.tool?.informationUri ?? `${(overrides.baseUrl ?? raw.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')}/`,
+        raw.tool?.informationUri ??
+        `${(overrides.baseUrl ?? raw.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')}/`,
     },
-    site: { title: raw.site?.title ?? raw.tool?.name ?? DEFAULT_TOOL.name, ...(logo ? { logo } : {}) },
+    site: {
+      title: raw.site?.title ?? raw.tool?.name ?? DEFAULT_TOOL.name,
+      ...(logo ? { logo } : {}),
+    },
     cache: {
       latestMaxAge: raw.cache?.latestMaxAge ?? DEFAULT_CACHE.latestMaxAge,
       immutableMaxAge: raw.cache?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge,
@@ -121,12 +142,17 @@ export async function loadSettingsAt(
       ...DEFAULT_SCAN,
       ...(raw.scan ?? {}),
       // Like out: the packaged config keeps nothing of a user's in the package's folder.
-      mirrors: ownConfig ? rel(raw.scan?.mirrors ?? '.badgepress/mirrors') : resolve('.badgepress/mirrors'),
+      mirrors: ownConfig
+        ? rel(raw.scan?.mirrors ?? '.badgepress/mirrors')
+        : resolve('.badgepress/mirrors'),
     },
   };
   const flagProblem =
-    overrides.baseUrl === undefined ? undefined : httpUrlProblem(overrides.baseUrl, { queryAllowed: false });
-  if (flagProblem) throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: ${flagProblem}`]);
+    overrides.baseUrl === undefined
+      ? undefined
+      : httpUrlProblem(overrides.baseUrl, { queryAllowed: false });
+  if (flagProblem)
+    throw new ConfigError([`--base-url ${JSON.stringify(overrides.baseUrl)}: ${flagProblem}`]);
   return config;
 }
 
@@ -192,7 +218,9 @@ function sourceSettings(located: LocatedData): { sources: SourceSetting[]; probl
         const p = compileUrlPattern(pattern);
         if (typeof p !== 'string') return [p];
         const path = ['sources', i, key, j];
-        problems.push(`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(pattern)} is an ${p}`);
+        problems.push(
+          `${located.where(path)} ${formatPath(path)}: ${JSON.stringify(pattern)} is an ${p}`,
+        );
         return [];
       });
     return {
@@ -213,7 +241,9 @@ function botPatternProblems(located: LocatedData): string[] {
   return patterns.flatMap((p, i) => {
     const problem = typeof p === 'string' ? botPatternProblem(p) : undefined;
     const path = ['scan', 'botPatterns', i];
-    return problem ? [`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(p)} is ${problem}`] : [];
+    return problem
+      ? [`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(p)} is ${problem}`]
+      : [];
   });
 }
 
@@ -231,11 +261,15 @@ function addressProblems(located: LocatedData): string[] {
     const shown = value.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1***@');
     const advice = shown !== value ? credentials : '';
     if (problem)
-      problems.push(`${located.where(path)} ${formatPath(path)}: ${JSON.stringify(shown)} ${problem}${advice}`);
+      problems.push(
+        `${located.where(path)} ${formatPath(path)}: ${JSON.stringify(shown)} ${problem}${advice}`,
+      );
   };
   check(['baseUrl'], data.baseUrl, false);
   check(['tool', 'informationUri'], data.tool?.informationUri, true);
-  const hosts = (located.data as { hosts?: Record<string, { apiUrl?: unknown; tokenEnv?: unknown }> }).hosts ?? {};
+  const hosts =
+    (located.data as { hosts?: Record<string, { apiUrl?: unknown; tokenEnv?: unknown }> }).hosts ??
+    {};
   for (const [host, h] of Object.entries(hosts)) {
     check(
       ['hosts', host, 'apiUrl'],
@@ -251,7 +285,8 @@ function addressProblems(located: LocatedData): string[] {
       );
     }
   }
-  const tokens = (located.data as { scan?: { tokens?: Record<string, unknown> } }).scan?.tokens ?? {};
+  const tokens =
+    (located.data as { scan?: { tokens?: Record<string, unknown> } }).scan?.tokens ?? {};
   for (const [host, name] of Object.entries(tokens)) {
     if (typeof name === 'string' && TOKEN_SHAPE.test(name)) {
       const path = ['scan', 'tokens', host];
@@ -284,24 +319,33 @@ function locationProblems(located: LocatedData, overrides: SettingsOverrides): s
 export async function loadThresholdsA(file: string): Promise<ThresholdsA> {
   const located = await readYamlFile(file);
   throwIfAny(schemaProblems(thresholdsASchema, located));
-  const raw = located.data as { rules: Array<Record<string, unknown>>; badges: ThresholdsA['badges'] };
+  const raw = located.data as {
+    rules: Array<Record<string, unknown>>;
+    badges: ThresholdsA['badges'];
+  };
   const rules = raw.rules.map((r) => ({ ...r, type: r.type ?? 'numeric' }) as RuleA);
   throwIfAny(thresholdsAProblems(located, rules, raw.badges));
   return { shape: 'A', rules, badges: raw.badges };
 }
 
-function thresholdsAProblems(located: LocatedData, rules: RuleA[], badges: ThresholdsA['badges']): string[] {
+function thresholdsAProblems(
+  located: LocatedData,
+  rules: RuleA[],
+  badges: ThresholdsA['badges'],
+): string[] {
   const problems: string[] = [];
   const say = (path: (string | number)[], msg: string) =>
     problems.push(`${located.where(path)} ${formatPath(path)}: ${msg}`);
   const ids = new Map<string, number>();
   rules.forEach((rule, i) => {
-    if (ids.has(rule.id)) say(['rules', i, 'id'], `duplicate rule id ${rule.id} (also rules[${ids.get(rule.id)}])`);
+    if (ids.has(rule.id))
+      say(['rules', i, 'id'], `duplicate rule id ${rule.id} (also rules[${ids.get(rule.id)}])`);
     ids.set(rule.id, i);
     const tooLong = ruleIdProblem(rule.id);
     if (tooLong) say(['rules', i, 'id'], tooLong);
     if (rule.type === 'numeric')
-      for (const p of bandProblems(rule.thresholds)) say(['rules', i, 'thresholds', ...p.path], p.message);
+      for (const p of bandProblems(rule.thresholds))
+        say(['rules', i, 'thresholds', ...p.path], p.message);
   });
   const badgeIds = badgeIdProblems(badges.map((b) => b.id));
   badges.forEach((badge, i) => {
@@ -309,7 +353,10 @@ function thresholdsAProblems(located: LocatedData, rules: RuleA[], badges: Thres
     if (repeated) say(['badges', i, 'id'], repeated);
     badge.criteria.forEach((ruleId, j) => {
       if (!ids.has(ruleId))
-        say(['badges', i, 'criteria', j], `unknown rule ${JSON.stringify(ruleId)}; define it under rules or remove it`);
+        say(
+          ['badges', i, 'criteria', j],
+          `unknown rule ${JSON.stringify(ruleId)}; define it under rules or remove it`,
+        );
     });
   });
   return problems;
@@ -320,18 +367,25 @@ function bandProblems(bands: Band[]): Array<{ path: (string | number)[]; message
   const out: Array<{ path: (string | number)[]; message: string }> = [];
   const show = (b: Band) => `${b.min}..${b.max ?? 'unbounded'}`;
   bands.forEach((b, j) => {
-    if (b.max !== null && b.max < b.min) out.push({ path: [j], message: `band ${show(b)} has max below min` });
+    if (b.max !== null && b.max < b.min)
+      out.push({ path: [j], message: `band ${show(b)} has max below min` });
   });
   if (out.length) return out;
   const order = bands.map((b, j) => ({ b, j })).sort((x, y) => x.b.min - y.b.min);
   const first = order[0];
   if (first && first.b.min !== 0)
-    out.push({ path: [first.j, 'min'], message: `bands leave a gap: nothing covers 0..${first.b.min - 1}` });
+    out.push({
+      path: [first.j, 'min'],
+      message: `bands leave a gap: nothing covers 0..${first.b.min - 1}`,
+    });
   for (let k = 1; k < order.length; k++) {
     const prev = order[k - 1]!;
     const cur = order[k]!;
     if (prev.b.max === null || prev.b.max >= cur.b.min) {
-      out.push({ path: [cur.j], message: `band ${show(cur.b)} overlaps band ${show(prev.b)} (thresholds[${prev.j}])` });
+      out.push({
+        path: [cur.j],
+        message: `band ${show(cur.b)} overlaps band ${show(prev.b)} (thresholds[${prev.j}])`,
+      });
     } else if (prev.b.max + 1 < cur.b.min) {
       out.push({
         path: [cur.j, 'min'],

@@ -30,7 +30,10 @@ export interface ResolvedConfig {
 }
 
 /** `file` undefined: ./config/badgepress.yaml when present, else the packaged defaults. */
-export async function resolveConfig(file?: string, overrides: SettingsOverrides = {}): Promise<ResolvedConfig> {
+export async function resolveConfig(
+  file?: string,
+  overrides: SettingsOverrides = {},
+): Promise<ResolvedConfig> {
   const settingsFile = chooseSettingsFile(file);
   const settings = await loadSettingsAt(settingsFile, overrides);
   return {
@@ -45,19 +48,24 @@ export async function resolveConfig(file?: string, overrides: SettingsOverrides 
  * What the active thresholds judge by measurement, whatever their shape: the rule ids (no
  * manual rule), and each one's window in months where it gives one (timeRangeInMonths).
  */
-export function judgedRules(thresholds: ShapeThresholds): { windowMonths: Record<string, number>; ids: string[] } {
+export function judgedRules(thresholds: ShapeThresholds): {
+  windowMonths: Record<string, number>;
+  ids: string[];
+} {
   const windowMonths: Record<string, number> = {};
   const ids: string[] = [];
   if (thresholds.shape === 'A') {
     for (const r of thresholds.t.rules) {
       ids.push(r.id);
-      if (r.type === 'numeric' && r.timeRangeInMonths !== undefined) windowMonths[r.id] = r.timeRangeInMonths;
+      if (r.type === 'numeric' && r.timeRangeInMonths !== undefined)
+        windowMonths[r.id] = r.timeRangeInMonths;
     }
   } else {
     for (const r of thresholds.t.rules) {
       if (r.manual) continue;
       ids.push(r.id);
-      if (r.threshold.timeRangeInMonths !== undefined) windowMonths[r.id] = r.threshold.timeRangeInMonths;
+      if (r.threshold.timeRangeInMonths !== undefined)
+        windowMonths[r.id] = r.threshold.timeRangeInMonths;
     }
   }
   return { windowMonths, ids };
@@ -65,7 +73,12 @@ export function judgedRules(thresholds: ShapeThresholds): { windowMonths: Record
 
 /** The thresholds (and decision files) the site settings name, for their shape. */
 export async function shapeThresholds(settings: Settings): Promise<ShapeThresholds> {
-  if (settings.shape === 'A') return { shape: 'A', t: await loadThresholdsA(settings.thresholds.A) };
+  if (settings.shape === 'A')
+    return { shape: 'A', t: await loadThresholdsA(settings.thresholds.A) };
   const t = await loadThresholdsB(settings.thresholds.B);
-  return { shape: 'B', t, decisions: await loadDecisions(settings.decisions, t, settings.repositoryUrlSchemes) };
+  return {
+    shape: 'B',
+    t,
+    decisions: await loadDecisions(settings.decisions, t, settings.repositoryUrlSchemes),
+  };
 }

@@ -18,7 +18,8 @@ export function startingSettings(packaged: string, shape: Shape): string {
   doc.set('store', '../store');
   doc.set('out', '../dist');
   // Only the active shape's thresholds are copied; the other shape's stay the packaged ones.
-  for (const s of Object.keys(THRESHOLDS) as Shape[]) if (s !== shape) doc.deleteIn(['thresholds', s]);
+  for (const s of Object.keys(THRESHOLDS) as Shape[])
+    if (s !== shape) doc.deleteIn(['thresholds', s]);
   doc.setIn(['thresholds', shape], THRESHOLDS[shape]);
   return `# Written by badgepress init from the packaged config; edit it to suit your site.\n${doc.toString()}`;
 }
@@ -49,7 +50,10 @@ export function writeStartingConfig(
   }
   mkdirSync(configDir, { recursive: true });
   mkdirSync(join(dir, 'store'), { recursive: true });
-  writeFileSync(files[0]!, startingSettings(readFileSync(join(PACKAGE_CONFIG_DIR, 'badgepress.yaml'), 'utf8'), shape));
+  writeFileSync(
+    files[0]!,
+    startingSettings(readFileSync(join(PACKAGE_CONFIG_DIR, 'badgepress.yaml'), 'utf8'), shape),
+  );
   copyFileSync(join(PACKAGE_CONFIG_DIR, THRESHOLDS[shape]), files[1]!);
   const list = join(configDir, 'repositories.txt');
   if (existsSync(list)) return files;

@@ -27,7 +27,8 @@ export interface Templates {
 /** The mustache template of each badge style, as one line of markup (see badgeTemplates). */
 export type BadgeTemplates = Readonly<Record<BadgeStyleName, string>>;
 
-const templateFile = (name: string) => fileURLToPath(new URL(`../../templates/${name}`, import.meta.url));
+const templateFile = (name: string) =>
+  fileURLToPath(new URL(`../../templates/${name}`, import.meta.url));
 /** The OpenAPI template parsed, as scripts/compile.mjs writes it beside the compiled module. */
 const PARSED_OPENAPI = './openapi-template.json';
 
@@ -57,7 +58,10 @@ function oneLine(markup: string): string {
 /** The badge templates (tests and the bench draw badges with these too). */
 export function badgeTemplates(): BadgeTemplates {
   badges ??= Object.fromEntries(
-    ['flat', ...EXTRA_BADGE_STYLES].map((style) => [style, oneLine(text(`badge-${style}.svg.mustache`))]),
+    ['flat', ...EXTRA_BADGE_STYLES].map((style) => [
+      style,
+      oneLine(text(`badge-${style}.svg.mustache`)),
+    ]),
   ) as Record<BadgeStyleName, string>;
   return badges;
 }
@@ -81,5 +85,8 @@ export function readTemplates(settings: Pick<Settings, 'openapi'>): Templates {
 
 /** For scripts/compile.mjs: the parsed OpenAPI template, as the file the compiled module reads. */
 export function openapiTemplateSource(): { path: string; text: string } {
-  return { path: fileURLToPath(new URL(PARSED_OPENAPI, import.meta.url)), text: JSON.stringify(parseOpenapi()) };
+  return {
+    path: fileURLToPath(new URL(PARSED_OPENAPI, import.meta.url)),
+    text: JSON.stringify(parseOpenapi()),
+  };
 }

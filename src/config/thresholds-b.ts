@@ -24,17 +24,22 @@ export async function loadThresholdsB(file: string): Promise<ThresholdsB> {
 
 function thresholdsBProblems(located: LocatedData, rules: RuleB[], badges: BadgeDefB[]): string[] {
   const problems: string[] = [];
-  const say = (path: PathPart[], msg: string) => problems.push(`${located.where(path)} ${formatPath(path)}: ${msg}`);
+  const say = (path: PathPart[], msg: string) =>
+    problems.push(`${located.where(path)} ${formatPath(path)}: ${msg}`);
   const ruleAt = new Map<string, number>();
   rules.forEach((rule, i) => {
     const at = ruleAt.get(rule.id);
-    if (at !== undefined) say(['rules', i, 'id'], `duplicate rule id ${JSON.stringify(rule.id)} (also rules[${at}])`);
+    if (at !== undefined)
+      say(['rules', i, 'id'], `duplicate rule id ${JSON.stringify(rule.id)} (also rules[${at}])`);
     else ruleAt.set(rule.id, i);
     const tooLong = ruleIdProblem(rule.id);
     if (tooLong) say(['rules', i, 'id'], tooLong);
     const { min, max, timeRangeInMonths } = rule.threshold;
     if (min === undefined && max === undefined)
-      say(['rules', i, 'threshold'], 'give min, max or both; a threshold without bounds passes everything');
+      say(
+        ['rules', i, 'threshold'],
+        'give min, max or both; a threshold without bounds passes everything',
+      );
     if (min !== undefined && max !== undefined && min > max)
       say(['rules', i, 'threshold', 'min'], `min ${min} is above max ${max}; nothing could pass`);
     if (rule.manual) {

@@ -43,13 +43,17 @@ const groups = new Map<
 export function validatorOf(group: SchemaGroup, schema: Schema): ValidateFunction {
   let found = groups.get(group);
   if (!found) {
-    const compiled = precompiled<Record<string, ValidateFunction>>(import.meta.url, sourceFile(group));
+    const compiled = precompiled<Record<string, ValidateFunction>>(
+      import.meta.url,
+      sourceFile(group),
+    );
     found = compiled ? { compiled } : { ajv: ajvOf(group, []) };
     groups.set(group, found);
   }
   if ('compiled' in found) {
     const validate = found.compiled[schema.$id];
-    if (!validate) throw new Error(`schema ${schema.$id} is not precompiled: name it in src/precompile.ts`);
+    if (!validate)
+      throw new Error(`schema ${schema.$id} is not precompiled: name it in src/precompile.ts`);
     return validate;
   }
   return found.ajv.getSchema(schema.$id) ?? found.ajv.compile(schema);

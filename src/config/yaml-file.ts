@@ -30,7 +30,9 @@ export async function readYamlFile(file: string): Promise<LocatedData> {
   } catch (err) {
     const reason = err instanceof FileReadError ? err.reason : String(err);
     throw new ConfigError([
-      (err as FileReadError).code === 'ENOENT' ? `${file}: cannot read (ENOENT); check the path` : `${file}: ${reason}`,
+      (err as FileReadError).code === 'ENOENT'
+        ? `${file}: cannot read (ENOENT); check the path`
+        : `${file}: ${reason}`,
     ]);
   }
   return parseYamlText(file, text);
@@ -39,7 +41,12 @@ export async function readYamlFile(file: string): Promise<LocatedData> {
 function parseYamlText(file: string, text: string): LocatedData {
   const lineCounter = new LineCounter();
   // merge: `<<: *anchor` keys, which people write to share settings.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
+  const doc = parseDocument(text, {
+    lineCounter,
+    prettyErrors: false,
+    uniqueKeys: true,
+    merge: true,
+  });
   if (doc.errors.length > 0) {
     throw new ConfigError(
       doc.errors.map(

@@ -12,7 +12,11 @@ export interface NumericValue {
 }
 
 /** A stored value as the number a rule judges; events are counted in the window if any. */
-export function numericValue(v: StoredValue | undefined, scanTime: number, months?: number): NumericValue {
+export function numericValue(
+  v: StoredValue | undefined,
+  scanTime: number,
+  months?: number,
+): NumericValue {
   if (v === undefined || v === null || typeof v === 'boolean') return { value: null };
   if (typeof v === 'number') return { value: v };
   const from = months === undefined ? -Infinity : windowStart(scanTime, months);

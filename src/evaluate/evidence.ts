@@ -59,7 +59,9 @@ export function measuredProvenance(
     // The scanner's words speak of its own window: they follow, named as its.
     return {
       ...base,
-      evidence: stored ? `${counted}. The scan's own note, over its window: ${stored}` : `${counted}.`,
+      evidence: stored
+        ? `${counted}. The scan's own note, over its window: ${stored}`
+        : `${counted}.`,
     };
   }
   return { ...base, evidence: stored ?? `The scan reported ${amount}.` };

@@ -59,10 +59,14 @@ export function evaluatorA(
       const last = history.scans.length - 1;
       const scans = history.scans.map((s, i) => at(history, i, s.timestamp));
       const newest = history.scans[last]!.timestamp;
-      const latest = isExpired(newest, { at: now, expireAfterDays }) ? at(history, last, now) : scans[last]!;
+      const latest = isExpired(newest, { at: now, expireAfterDays })
+        ? at(history, last, now)
+        : scans[last]!;
       if (expireAfterDays === null) return { shape: 'A', history, badgeIds, scans, now, latest };
       // One second past the limit: the first moment `?timestamp=` answers with the expired files.
-      const expired = history.scans.map((s, i) => at(history, i, expiresAt(s.timestamp, expireAfterDays) + 1));
+      const expired = history.scans.map((s, i) =>
+        at(history, i, expiresAt(s.timestamp, expireAfterDays) + 1),
+      );
       return {
         shape: 'A',
         history,

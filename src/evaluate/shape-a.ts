@@ -48,7 +48,9 @@ export interface EvaluationA {
 }
 
 export function catalogA(t: ThresholdsA): RuleCatalog {
-  const kinds = new Map(t.rules.map((r) => [r.id, r.type === 'boolean' ? ('boolean' as const) : ('numeric' as const)]));
+  const kinds = new Map(
+    t.rules.map((r) => [r.id, r.type === 'boolean' ? ('boolean' as const) : ('numeric' as const)]),
+  );
   return (id) => kinds.get(id);
 }
 
@@ -66,7 +68,12 @@ function evaluateRuleA(rule: RuleA, scan: ScanRecord): CriterionA {
     const status = stored ? rule.positiveStatus : rule.negativeStatus;
     if (status === 'fail' && partial(rule.id, scan)) return unmeasured(rule, scan);
     const description = `${rule.name} is ${stored ? 'present' : 'absent'}`;
-    const provenance = measuredProvenance(rule.id, scan, { value: stored }, stored ? 'it present' : 'it absent');
+    const provenance = measuredProvenance(
+      rule.id,
+      scan,
+      { value: stored },
+      stored ? 'it present' : 'it absent',
+    );
     return {
       rule,
       value: stored,
@@ -103,7 +110,16 @@ function unmeasured(rule: RuleA, scan: ScanRecord): CriterionA {
   const cause = notMeasured(rule.id, scan);
   const description = `${rule.name} is unknown (${cause})`;
   const provenance = measuredProvenance(rule.id, scan, { value: null }, '');
-  return { rule, value: null, status: UNKNOWN, cause, met: false, description, message: `${description}.`, provenance };
+  return {
+    rule,
+    value: null,
+    status: UNKNOWN,
+    cause,
+    met: false,
+    description,
+    message: `${description}.`,
+    provenance,
+  };
 }
 
 /**
@@ -124,7 +140,9 @@ function badgeStatusOf(cs: readonly CriterionA[]): BadgeStatus {
 
 /** A criterion's summary in a conclusion: an unknown one says why in its description. */
 function summaryOf(cs: readonly CriterionA[]): string {
-  return cs.map((c) => (c.status === UNKNOWN ? c.description : `${c.description} (${c.status})`)).join('; ');
+  return cs
+    .map((c) => (c.status === UNKNOWN ? c.description : `${c.description} (${c.status})`))
+    .join('; ');
 }
 
 /**
@@ -147,7 +165,12 @@ export interface OptionsA {
   unknownAs?: ContractStatusA | null;
 }
 
-export function evaluateScanA(t: ThresholdsA, scan: ScanRecord, asOf?: AsOf, options: OptionsA = {}): EvaluationA {
+export function evaluateScanA(
+  t: ThresholdsA,
+  scan: ScanRecord,
+  asOf?: AsOf,
+  options: OptionsA = {},
+): EvaluationA {
   const unknownAs = options.unknownAs ?? null;
   const judged = t.rules.map((r) => evaluateRuleA(r, scan));
   const criteria = unknownAs === null ? judged : judged.map((c) => publishUnknownAs(c, unknownAs));
@@ -167,7 +190,12 @@ export function evaluateScanA(t: ThresholdsA, scan: ScanRecord, asOf?: AsOf, opt
     }
     return { def, status: worst, criteria: cs, conclusion: `${def.id} is ${worst}: ${summary}.` };
   });
-  return { timestamp: scan.timestamp, ...(scan.revision ? { revision: scan.revision } : {}), criteria, badges };
+  return {
+    timestamp: scan.timestamp,
+    ...(scan.revision ? { revision: scan.revision } : {}),
+    criteria,
+    badges,
+  };
 }
 
 /** Expired when the moment asked about lies more than expireAfterDays after the scan. */

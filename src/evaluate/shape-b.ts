@@ -1,7 +1,14 @@
 // Shape B evaluation: one entry per badge id and level, higher levels repeating the checks of
 // lower ones; a level is granted when every criterion passes. Manual checks come from grant
 // records and decision files. Pure functions: same inputs, same evaluation.
-import type { BadgeDefB, DecisionFileB, LevelB, RuleB, ThresholdB, ThresholdsB } from '../config/types.ts';
+import type {
+  BadgeDefB,
+  DecisionFileB,
+  LevelB,
+  RuleB,
+  ThresholdB,
+  ThresholdsB,
+} from '../config/types.ts';
 import type { GrantRecord, RuleCatalog, ScanRecord } from '../load/types.ts';
 import { measuredProvenance, partial, type Provenance } from './evidence.ts';
 import { counted, lastMonths, numberText } from '../model/plural.ts';
@@ -78,13 +85,16 @@ export interface EvaluationB {
 }
 
 export function catalogB(t: ThresholdsB): RuleCatalog {
-  const kinds = new Map(t.rules.map((r) => [r.id, r.manual ? ('manual' as const) : ('numeric' as const)]));
+  const kinds = new Map(
+    t.rules.map((r) => [r.id, r.manual ? ('manual' as const) : ('numeric' as const)]),
+  );
   return (id) => kinds.get(id);
 }
 
 export function passes(threshold: ThresholdB, value: number): boolean {
   return (
-    (threshold.min === undefined || value >= threshold.min) && (threshold.max === undefined || value <= threshold.max)
+    (threshold.min === undefined || value >= threshold.min) &&
+    (threshold.max === undefined || value <= threshold.max)
   );
 }
 
@@ -101,7 +111,8 @@ function manualOutcome(
   decision: DecisionFileB | undefined,
 ): RuleOutcome {
   const decided = manualDecision(ruleId, repositoryUrl, at, grants, decision);
-  const evidence = decided.evidence ?? 'Not decided: no grant record by the scan and no decision file grants it.';
+  const evidence =
+    decided.evidence ?? 'Not decided: no grant record by the scan and no decision file grants it.';
   return { value: decided.value, provenance: { evidence, scannedAt: at } };
 }
 
@@ -114,7 +125,8 @@ function manualDecision(
 ): { value: number | null; evidence?: string } {
   let record: GrantRecord | undefined;
   for (const g of grants)
-    if (g.ruleId === ruleId && g.timestamp <= at && (!record || g.timestamp >= record.timestamp)) record = g;
+    if (g.ruleId === ruleId && g.timestamp <= at && (!record || g.timestamp >= record.timestamp))
+      record = g;
   if (record) {
     const who = `${record.by !== undefined ? ` by ${record.by}` : ''} on ${isoDate(record.timestamp)}`;
     const note = record.note !== undefined ? `: ${record.note}` : '';
@@ -125,7 +137,10 @@ function manualDecision(
   if (decision) {
     const by = decision.by !== undefined ? ` by ${decision.by}` : '';
     if (decision.granted.includes(repositoryUrl)) {
-      return { value: 1, evidence: `Granted manually${by} (decision file ${decision.name} lists the repository).` };
+      return {
+        value: 1,
+        evidence: `Granted manually${by} (decision file ${decision.name} lists the repository).`,
+      };
     }
     const pattern = decision.grantedRegex.find((re) => re.test(repositoryUrl));
     if (pattern) {
@@ -139,14 +154,23 @@ function manualDecision(
 }
 
 function measuredOutcome(rule: RuleB, scan: ScanRecord): RuleOutcome {
-  const shown = numericValue(scan.values[rule.id], scan.timestamp, rule.threshold.timeRangeInMonths);
+  const shown = numericValue(
+    scan.values[rule.id],
+    scan.timestamp,
+    rule.threshold.timeRangeInMonths,
+  );
   // A partial count below the threshold proves nothing: open, as a value nobody measured.
   if (shown.value !== null && !passes(rule.threshold, shown.value) && partial(rule.id, scan)) {
     return { value: null, provenance: measuredProvenance(rule.id, scan, { value: null }, '') };
   }
   return {
     value: shown.value,
-    provenance: measuredProvenance(rule.id, scan, shown, shown.value === null ? '' : counted(shown.value, rule.unit)),
+    provenance: measuredProvenance(
+      rule.id,
+      scan,
+      shown,
+      shown.value === null ? '' : counted(shown.value, rule.unit),
+    ),
   };
 }
 
@@ -182,7 +206,8 @@ function criterion(
   badgeLevel: LevelB,
 ): CriterionB {
   const valueText = outcome.value === null ? NIL : String(outcome.value);
-  const status: StatusB = outcome.value === null ? 'open' : passes(rule.threshold, outcome.value) ? 'pass' : 'fail';
+  const status: StatusB =
+    outcome.value === null ? 'open' : passes(rule.threshold, outcome.value) ? 'pass' : 'fail';
   return {
     rule,
     ruleIndex,
@@ -259,8 +284,12 @@ function conclusion(
   highest: BadgeEntryB | undefined,
   explained: BadgeEntryB,
 ): string {
-  const head = highest ? `${def.id} is granted at ${highest.level}` : `${def.id} is not granted at any level`;
-  const levels = entries.map((e) => `${e.level} ${e.granted ? 'granted' : 'not granted'}`).join(', ');
+  const head = highest
+    ? `${def.id} is granted at ${highest.level}`
+    : `${def.id} is not granted at any level`;
+  const levels = entries
+    .map((e) => `${e.level} ${e.granted ? 'granted' : 'not granted'}`)
+    .join(', ');
   const missing = explained.criteria.filter((c) => c.status !== 'pass').map(notPassing);
   const why = missing.length > 0 ? `; not passing: ${missing.join('; ')}` : '';
   return `${head} (${levels})${why}. The criteria shown are those of ${explained.level}, the highest level the badge defines.`;

@@ -29,7 +29,8 @@ export class CompactFileStates implements FileStates {
 
   set(name: string, f: FileState): void {
     let i = this.names.length;
-    if (i > 0 && !this.index && name <= this.names[i - 1]!) this.index = new Map(this.names.map((n, j) => [n, j]));
+    if (i > 0 && !this.index && name <= this.names[i - 1]!)
+      this.index = new Map(this.names.map((n, j) => [n, j]));
     const known = this.index?.get(name);
     if (known !== undefined) i = known;
     this.index?.set(name, i);
@@ -71,7 +72,10 @@ export class CompactFileStates implements FileStates {
 
   private at(i: number): FileState {
     const repos = this.repositories[i]!;
-    const f: FileState = { version: this.versions[i]!, repositories: typeof repos === 'string' ? [repos] : repos };
+    const f: FileState = {
+      version: this.versions[i]!,
+      repositories: typeof repos === 'string' ? [repos] : repos,
+    };
     const issues = this.issues.get(i);
     if (issues) f.issues = issues;
     return f;
@@ -126,7 +130,11 @@ export class CompactRepositoryStates implements RepositoryStates {
 
   private state(i: number): RepositoryState {
     const flags = this.flags[i]!;
-    const r: RepositoryState = { scans: this.scans[i]!, files: this.files[i]!, pruned: (flags & 1) === 1 };
+    const r: RepositoryState = {
+      scans: this.scans[i]!,
+      files: this.files[i]!,
+      pruned: (flags & 1) === 1,
+    };
     const flip = this.flips[i]!;
     if (!Number.isNaN(flip)) r.flip = flip;
     if (flags & 6) r.flipped = (flags & 4) !== 0;

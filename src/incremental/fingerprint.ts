@@ -22,7 +22,11 @@ export function codeFingerprint(): Promise<string> {
 }
 
 /** Names and bytes of a file or of every file below a directory, in a fixed order. */
-async function hashPath(hash: ReturnType<typeof createHash>, path: string, name: string): Promise<void> {
+async function hashPath(
+  hash: ReturnType<typeof createHash>,
+  path: string,
+  name: string,
+): Promise<void> {
   let entries;
   try {
     entries = await readdir(path, { withFileTypes: true });

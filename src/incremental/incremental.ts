@@ -121,13 +121,16 @@ export class IncrementalBuild {
     this.stateKeys = stateKeys;
     this.summaries = new SummaryLines(prevSummaries.file);
     this.key = stateKey(opts.shard);
-    this.prev = prev && prev.code === opts.code && prev.config === opts.config.global ? prev : undefined;
+    this.prev =
+      prev && prev.code === opts.code && prev.config === opts.config.global ? prev : undefined;
     // Without a state to say so, the stored headers are unknown: every file goes out again.
     this.resendsHeaders = (prev?.headers ?? forcedHeaders) !== opts.config.headers;
     this.last = prev;
     this.listing = listing;
     this.entries = entries;
-    const changed = this.prev ? changedParts(this.prev.parts, opts.config.parts) : new Set<string>();
+    const changed = this.prev
+      ? changedParts(this.prev.parts, opts.config.parts)
+      : new Set<string>();
     // Pages hold every setting; listed anyway so summaries are recomputed on any partial rebuild.
     if (changed.size > 0) changed.add('pages');
     this.changed = changed;
@@ -151,7 +154,9 @@ export class IncrementalBuild {
       ? await readPending(
           await opts.state
             .read(pendingKey(opts.shard))
-            .catch((err: unknown) => (err instanceof UntrustedStateError ? ['?'] : Promise.reject(err))),
+            .catch((err: unknown) =>
+              err instanceof UntrustedStateError ? ['?'] : Promise.reject(err),
+            ),
         )
       : undefined;
     const prevSummaries = new SummaryLines(new SummaryFile());
@@ -176,8 +181,19 @@ export class IncrementalBuild {
     }
     // --force trusts no file record of the state, but the headers it names are still those the
     // files went out with: without them every unchanged object would be sent again.
-    const forcedHeaders = opts.force ? await headersOf(await opts.state.read(key).catch(() => undefined)) : undefined;
-    const build = new IncrementalBuild(opts, prev, entries, listing, prevSummaries, pending, keys, forcedHeaders);
+    const forcedHeaders = opts.force
+      ? await headersOf(await opts.state.read(key).catch(() => undefined))
+      : undefined;
+    const build = new IncrementalBuild(
+      opts,
+      prev,
+      entries,
+      listing,
+      prevSummaries,
+      pending,
+      keys,
+      forcedHeaders,
+    );
     if (prev) build.readDigest = digest.digest();
     return build;
   }
@@ -236,7 +252,9 @@ export class IncrementalBuild {
   private initialFiles(): string[] {
     const { names } = this.listing;
     if (!this.prev) return [...names];
-    return names.filter((n, i) => this.prev!.files.versionOf(n) !== this.listing.versionAt(i) || this.namesDirty(n));
+    return names.filter(
+      (n, i) => this.prev!.files.versionOf(n) !== this.listing.versionAt(i) || this.namesDirty(n),
+    );
   }
 
   private namesDirty(name: string): boolean {
@@ -246,7 +264,10 @@ export class IncrementalBuild {
   /** What the loader needs: which files, which repositories, and where to tell what it read. */
   loadOptions(
     include: ((url: string) => boolean) | undefined,
-  ): Pick<LoadOptions, 'files' | 'entries' | 'moreFiles' | 'onFileRead' | 'onUnstable' | 'include'> {
+  ): Pick<
+    LoadOptions,
+    'files' | 'entries' | 'moreFiles' | 'onFileRead' | 'onUnstable' | 'include'
+  > {
     const files = this.initialFiles();
     // Only an incremental build asks for more files (moreFiles): a full one reads them all.
     if (this.prev) for (const f of files) this.requested.add(f);
@@ -266,7 +287,8 @@ export class IncrementalBuild {
         // A file read at another version than the state knows redoes every repository it names
         // (and so does one the state names that it no longer names: markDirtyFromState).
         if (this.prev && known !== version && !verified)
-          for (const u of new Set([...mine, ...(this.prev.files.repositoriesOf(name) ?? [])])) this.redoWhole(u);
+          for (const u of new Set([...mine, ...(this.prev.files.repositoriesOf(name) ?? [])]))
+            this.redoWhole(u);
       },
       onUnstable: (names) => {
         for (const n of names) this.unstable.add(n);
@@ -274,7 +296,8 @@ export class IncrementalBuild {
       moreFiles: () => {
         if (!this.prev) return [];
         // A file to know by its bytes that could not be read: its repositories are redone.
-        for (const name of this.toVerify) for (const u of this.prev.files.repositoriesOf(name) ?? []) this.redoWhole(u);
+        for (const name of this.toVerify)
+          for (const u of this.prev.files.repositoriesOf(name) ?? []) this.redoWhole(u);
         this.toVerify.clear();
         const more = this.listing.names.filter((n) => !this.requested.has(n) && this.namesDirty(n));
         for (const f of more) this.requested.add(f);
@@ -314,7 +337,11 @@ export class IncrementalBuild {
    * appeared since, for one).
    */
   prunedBefore(url: string): boolean {
-    return this.prev !== undefined && this.changed.size === 0 && this.prev.repositories.get(url)?.pruned === true;
+    return (
+      this.prev !== undefined &&
+      this.changed.size === 0 &&
+      this.prev.repositories.get(url)?.pruned === true
+    );
   }
 
   /** How many repositories are redone (known once the loader has read every file it needs). */
@@ -454,7 +481,8 @@ export class IncrementalBuild {
       for (const u of repositories) urls.add(u);
     }
     if (this.last)
-      for (const name of this.unstable) for (const u of this.last.files.repositoriesOf(name) ?? []) urls.add(u);
+      for (const name of this.unstable)
+        for (const u of this.last.files.repositoriesOf(name) ?? []) urls.add(u);
     return urls;
   }
 
@@ -464,7 +492,11 @@ export class IncrementalBuild {
     const present = this.presentRepositories();
     if (!present) return undefined;
     const pending = this.pending && 'repositories' in this.pending ? this.pending.repositories : [];
-    return new Set([...this.last.repositories.keys(), ...this.last.gone, ...pending].filter((u) => !present.has(u)));
+    return new Set(
+      [...this.last.repositories.keys(), ...this.last.gone, ...pending].filter(
+        (u) => !present.has(u),
+      ),
+    );
   }
 
   /** What the state after this build says left the store but may still be published (removed ones excluded). */
@@ -483,7 +515,8 @@ export class IncrementalBuild {
       const keys = this.stateKeys ?? (await this.opts.state.list());
       this.stateKeys = undefined;
       return keys.filter(
-        (k) => k.startsWith(STATE_PREFIX) && !k.startsWith(`${STATE_PREFIX}${this.opts.shard.count}/`),
+        (k) =>
+          k.startsWith(STATE_PREFIX) && !k.startsWith(`${STATE_PREFIX}${this.opts.shard.count}/`),
       );
     };
     // n shards of a new layout start together and retire the same old states at once; a store
@@ -520,7 +553,11 @@ export class IncrementalBuild {
   /** After everything is published; a state of the same bytes as the last is not written again. */
   async commit(): Promise<void> {
     if (this.opts.readOnly) return;
-    await this.opts.state.write(this.key, stateLines(this.nextLines(), this.summaries), this.readDigest);
+    await this.opts.state.write(
+      this.key,
+      stateLines(this.nextLines(), this.summaries),
+      this.readDigest,
+    );
     // Only now: a build that stops between the two leaves a mark that merely redoes some work.
     if (this.marked || this.pending) await this.opts.state.remove([pendingKey(this.opts.shard)]);
   }

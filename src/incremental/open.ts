@@ -12,7 +12,10 @@ import type { ShardKey } from './state-types.ts';
 export async function openStateKeeper(out: string, settings: Settings): Promise<StateKeeper> {
   if (!isS3(out)) return new DirectoryStateKeeper(out);
   const loc = parseS3Location(out)!;
-  const [{ S3StateKeeper }, { s3Client }] = await Promise.all([import('./s3-state.ts'), import('../s3/client.ts')]);
+  const [{ S3StateKeeper }, { s3Client }] = await Promise.all([
+    import('./s3-state.ts'),
+    import('../s3/client.ts'),
+  ]);
   return new S3StateKeeper(s3Client(settings.s3), loc);
 }
 

@@ -118,7 +118,11 @@ function badgeRules(t: Thresholds, badgeId: string): Set<string> {
 }
 
 /** The parts of a parsed configuration (exported for tests; builds use configParts). */
-export function partsOf(settings: Settings, t: Thresholds, decisions: ReadonlyMap<string, DecisionFileB>): ConfigParts {
+export function partsOf(
+  settings: Settings,
+  t: Thresholds,
+  decisions: ReadonlyMap<string, DecisionFileB>,
+): ConfigParts {
   // Where things are read from and written to does not shape a file; what is read does. How
   // a scan measures (scan:, hosts:, dependents:) shapes the store, never a file built from it.
   const {
@@ -145,7 +149,9 @@ export function partsOf(settings: Settings, t: Thresholds, decisions: ReadonlyMa
     site: _site,
     ...rest
   } = shaping;
-  const allDecisions = [...decisions.values()].map(decisionJson).sort((a, b) => (a.ruleId < b.ruleId ? -1 : 1));
+  const allDecisions = [...decisions.values()]
+    .map(decisionJson)
+    .sort((a, b) => (a.ruleId < b.ruleId ? -1 : 1));
   // Which rules exist and of what kind decides how records load (unknown values are warnings).
   const kinds = t.rules
     .map((r) => [r.id, 'type' in r ? r.type : r.manual ? 'manual' : 'numeric'])
@@ -171,17 +177,29 @@ export function partsOf(settings: Settings, t: Thresholds, decisions: ReadonlyMa
       decisions: allDecisions.filter((d) => used.has(d.ruleId)),
     });
   }
-  return { global: hash({ rest, kinds }), headers: hash({ cache: settings.cache, rules: CACHE_RULES_VERSION }), parts };
+  return {
+    global: hash({ rest, kinds }),
+    headers: hash({ cache: settings.cache, rules: CACHE_RULES_VERSION }),
+    parts,
+  };
 }
 
 /** The parts of the resolved configuration. */
 export function configParts({ settings, thresholds }: ResolvedConfig): ConfigParts {
-  return partsOf(settings, thresholds.t, thresholds.shape === 'B' ? thresholds.decisions : new Map());
+  return partsOf(
+    settings,
+    thresholds.t,
+    thresholds.shape === 'B' ? thresholds.decisions : new Map(),
+  );
 }
 
 /** The parts whose hash differs (present in one and not the other counts as changed). */
-export function changedParts(prev: Record<string, string>, next: Record<string, string>): Set<string> {
+export function changedParts(
+  prev: Record<string, string>,
+  next: Record<string, string>,
+): Set<string> {
   const changed = new Set<string>();
-  for (const k of new Set([...Object.keys(prev), ...Object.keys(next)])) if (prev[k] !== next[k]) changed.add(k);
+  for (const k of new Set([...Object.keys(prev), ...Object.keys(next)]))
+    if (prev[k] !== next[k]) changed.add(k);
   return changed;
 }

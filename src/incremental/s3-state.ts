@@ -38,7 +38,9 @@ export class S3StateKeeper implements StateKeeper {
 
   async read(key: string): Promise<AsyncIterable<string> | undefined> {
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + key }));
+      const res = await this.client.send(
+        new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + key }),
+      );
       const body = res.Body as Readable;
       body.setEncoding('utf8');
       return streamLines(body);
@@ -56,7 +58,8 @@ export class S3StateKeeper implements StateKeeper {
     // as a stream needs chunked signing some stores refuse. A multipart upload replaces the
     // object in one step when it completes, as a single PUT does.
     const where = showS3(this.loc, key);
-    const published = 'the site is published, the next build redoes what the last state does not hold';
+    const published =
+      'the site is published, the next build redoes what the last state does not hold';
     let dir: string | undefined;
     let size: number;
     let digest: string;
@@ -77,7 +80,9 @@ export class S3StateKeeper implements StateKeeper {
       // The same bytes as the state read: an unchanged rebuild sends nothing.
       if (digest === unchanged) return;
       if (size <= this.partBytes)
-        await this.client.send(new PutObjectCommand({ ...this.target(key), Body: await readFile(join(dir, 'state')) }));
+        await this.client.send(
+          new PutObjectCommand({ ...this.target(key), Body: await readFile(join(dir, 'state')) }),
+        );
       else await this.putInParts(key, join(dir, 'state'), size);
     } catch (err) {
       throw new LocationError(
@@ -113,7 +118,12 @@ export class S3StateKeeper implements StateKeeper {
   }
 
   private target(key: string) {
-    return { Bucket: this.loc.bucket, Key: this.loc.prefix + key, ContentType: NDJSON_TYPE, CacheControl: 'no-store' };
+    return {
+      Bucket: this.loc.bucket,
+      Key: this.loc.prefix + key,
+      ContentType: NDJSON_TYPE,
+      CacheControl: 'no-store',
+    };
   }
 
   private async putInParts(key: string, path: string, size: number): Promise<void> {
@@ -131,10 +141,17 @@ export class S3StateKeeper implements StateKeeper {
         parts.push({ ETag: ETag!, PartNumber: n });
       }
       await this.client.send(
-        new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
+        new CompleteMultipartUploadCommand({
+          Bucket,
+          Key,
+          UploadId,
+          MultipartUpload: { Parts: parts },
+        }),
       );
     } catch (err) {
-      await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId })).catch(() => {});
+      await this.client
+        .send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }))
+        .catch(() => {});
       throw err;
     } finally {
       await file.close();
@@ -148,7 +165,8 @@ export class S3StateKeeper implements StateKeeper {
         { client: this.client },
         { Bucket: this.loc.bucket, Prefix: this.loc.prefix + STATE_PREFIX },
       )) {
-        for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(this.loc.prefix.length));
+        for (const o of page.Contents ?? [])
+          if (o.Key) keys.push(o.Key.slice(this.loc.prefix.length));
       }
     } catch (err) {
       throw new LocationError(

@@ -41,8 +41,11 @@ export class DirectoryStateKeeper implements StateKeeper {
       // No state yet, or no output yet (the sink names an output that cannot be written).
       const code = (err as FileReadError).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-      if (err instanceof FileReadError && code === undefined) throw new UntrustedStateError(err.reason);
-      throw new Error(`build state ${join(this.root, key)}: ${(err as Error).message}; delete it to build everything`);
+      if (err instanceof FileReadError && code === undefined)
+        throw new UntrustedStateError(err.reason);
+      throw new Error(
+        `build state ${join(this.root, key)}: ${(err as Error).message}; delete it to build everything`,
+      );
     }
     return streamLines(handle.createReadStream({ encoding: 'utf8' }));
   }

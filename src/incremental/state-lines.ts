@@ -25,7 +25,10 @@ export class UntrustedStateError extends Error {
  * Lines of a stream of UTF-8 text, without their line ends (\n or \r\n), as the reader asks for
  * them; a line longer than `max` is an UntrustedStateError (it is never joined into a string).
  */
-export async function* linesOf(chunks: AsyncIterable<string | Buffer>, max = MAX_STATE_LINE): AsyncGenerator<string> {
+export async function* linesOf(
+  chunks: AsyncIterable<string | Buffer>,
+  max = MAX_STATE_LINE,
+): AsyncGenerator<string> {
   let parts: string[] = [];
   let held = 0;
   let lineNo = 1;
@@ -34,7 +37,9 @@ export async function* linesOf(chunks: AsyncIterable<string | Buffer>, max = MAX
     let from = 0;
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
       if (held + nl - from > max)
-        throw new UntrustedStateError(`line ${lineNo} is longer than ${max} characters: no state line is`);
+        throw new UntrustedStateError(
+          `line ${lineNo} is longer than ${max} characters: no state line is`,
+        );
       parts.push(text.slice(from, nl));
       const line = parts.join('');
       parts = [];
@@ -46,7 +51,9 @@ export async function* linesOf(chunks: AsyncIterable<string | Buffer>, max = MAX
     if (from < text.length) {
       held += text.length - from;
       if (held > max)
-        throw new UntrustedStateError(`line ${lineNo} is longer than ${max} characters: no state line is`);
+        throw new UntrustedStateError(
+          `line ${lineNo} is longer than ${max} characters: no state line is`,
+        );
       parts.push(text.slice(from));
     }
   }
@@ -77,7 +84,10 @@ export class StateDigest {
 }
 
 /** The lines as read (without their ends), each also added to `digest` as it was written. */
-export async function* digestedLines(lines: AsyncIterable<string>, digest: StateDigest): AsyncGenerator<string> {
+export async function* digestedLines(
+  lines: AsyncIterable<string>,
+  digest: StateDigest,
+): AsyncGenerator<string> {
   for await (const line of lines) {
     digest.add(`${line}\n`);
     yield line;

@@ -6,7 +6,13 @@
 // holds, state-lines.ts reads and writes lines, state-keeper.ts keeps it beside a directory.
 import type { LoadIssue } from '../load/types.ts';
 import { CompactFileStates, CompactRepositoryStates } from './compact-state.ts';
-import type { BuildState, FileState, RepositoryState, ShardKey, StoreListed } from './state-types.ts';
+import type {
+  BuildState,
+  FileState,
+  RepositoryState,
+  ShardKey,
+  StoreListed,
+} from './state-types.ts';
 import { StateDigest, UntrustedStateError } from './state-lines.ts';
 
 export const STATE_PREFIX = '.badgepress/state/';
@@ -48,7 +54,11 @@ export async function readPending(
   try {
     for await (const line of lines) text += line;
     const p = JSON.parse(text) as { format?: unknown; all?: unknown; repositories?: unknown };
-    if (p.format === 1 && Array.isArray(p.repositories) && p.repositories.every((u) => typeof u === 'string'))
+    if (
+      p.format === 1 &&
+      Array.isArray(p.repositories) &&
+      p.repositories.every((u) => typeof u === 'string')
+    )
       return { repositories: p.repositories as string[] };
   } catch {
     // Not what a build wrote: everything may have been published.
@@ -188,10 +198,18 @@ export async function checkState(
       const row = parsed as unknown[];
       if (!Array.isArray(row)) return untrusted('is no state line');
       if (row[0] !== 'end') digest.add(`${line}\n`);
-      if (row[0] === 'f' && typeof row[1] === 'string' && typeof row[2] === 'string' && Array.isArray(row[3])) {
+      if (
+        row[0] === 'f' &&
+        typeof row[1] === 'string' &&
+        typeof row[2] === 'string' &&
+        Array.isArray(row[3])
+      ) {
         const now = listed.get(row[1]);
         const version = now?.version === row[2] ? now.version : row[2];
-        const f: FileState = { version, repositories: (row[3] as string[]).map((u) => urls.get(u) ?? u) };
+        const f: FileState = {
+          version,
+          repositories: (row[3] as string[]).map((u) => urls.get(u) ?? u),
+        };
         if (Array.isArray(row[4])) f.issues = row[4] as LoadIssue[];
         files.set(now?.name ?? row[1], f);
       } else if (
@@ -211,14 +229,18 @@ export async function checkState(
         urls.clear();
         if (row[1] !== files.size || row[2] !== repositories.size)
           return untrusted('counts other files or repositories than the state holds');
-        if (row[3] !== digest.digest()) return untrusted('is the end of other lines than these: the state was edited');
+        if (row[3] !== digest.digest())
+          return untrusted('is the end of other lines than these: the state was edited');
         ended = true;
       } else return untrusted('is no state line');
     }
   } catch (err) {
     // The lines could not be read (a line too long, a read that failed, a bad record shape).
     return {
-      untrusted: err instanceof UntrustedStateError ? err.reason : `cannot be read (${(err as Error).message})`,
+      untrusted:
+        err instanceof UntrustedStateError
+          ? err.reason
+          : `cannot be read (${(err as Error).message})`,
     };
   }
   if (!state) return { untrusted: 'is empty' };

@@ -1,6 +1,15 @@
 // The repositories' summary lines a build keeps for the site-wide pages, built or carried over
 // from the build state, held in a local temporary file with only their places in memory.
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  rmdirSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTemporaryFile } from '../io/temp-file.ts';

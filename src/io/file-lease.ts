@@ -55,7 +55,10 @@ export function fileLeaseSlot(path: string, fail: (err: unknown) => Error): Leas
   const write = async (n: number, text: string): Promise<boolean> => {
     await mkdir(chain, { recursive: true });
     // Written whole under a private name, so a reader never sees a half-written lease.
-    const tmp = join(dirname(chain), `.${basename(chain)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+    const tmp = join(
+      dirname(chain),
+      `.${basename(chain)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`,
+    );
     await writeFile(tmp, text);
     try {
       await link(tmp, generation(n));
@@ -78,7 +81,9 @@ export function fileLeaseSlot(path: string, fail: (err: unknown) => Error): Leas
     where: chain,
     read: async () => {
       const current = await top().catch(failed);
-      return current && current.text !== '' ? { text: current.text, version: String(current.n) } : undefined;
+      return current && current.text !== ''
+        ? { text: current.text, version: String(current.n) }
+        : undefined;
     },
     create: async (text) => {
       const current = await top().catch(failed);

@@ -19,7 +19,9 @@ import { isoTime } from '../model/calendar.ts';
 
 /** The lease's key: one per output, or one per shard (shards write disjoint repositories). */
 export function leaseKey(shard?: { index: number; count: number }): string {
-  return shard ? `.badgepress/lease-shard-${shard.index}-of-${shard.count}.json` : '.badgepress/lease.json';
+  return shard
+    ? `.badgepress/lease-shard-${shard.index}-of-${shard.count}.json`
+    : '.badgepress/lease.json';
 }
 /**
  * How long a lease holds without renewal; a build renews it every quarter of that, so three
@@ -83,7 +85,11 @@ export class LeaseHeldError extends BadgepressError {
   readonly exitCode: number = EXIT.leaseHeld;
   readonly where: string;
   readonly holder: LeaseRecord | undefined;
-  constructor(where: string, holder: LeaseRecord | undefined, holderKind: LeaseHolderKind = 'build') {
+  constructor(
+    where: string,
+    holder: LeaseRecord | undefined,
+    holderKind: LeaseHolderKind = 'build',
+  ) {
     const who = holder
       ? `host ${holder.host}, pid ${holder.pid}, since ${isoTime(holder.acquiredAt)}; it renews its lease while it runs, and the lease lapses at ${isoTime(holder.expiresAt)} if it stops`
       : `another ${holderKind} took it at the same moment`;
@@ -99,7 +105,11 @@ export class LeaseHeldError extends BadgepressError {
   }
 
   override report(): FailureReport {
-    return { error: this.message, text: this.message, details: { lease: this.where, holder: this.holder ?? null } };
+    return {
+      error: this.message,
+      text: this.message,
+      details: { lease: this.where, holder: this.holder ?? null },
+    };
   }
 }
 
@@ -190,7 +200,11 @@ async function tryAcquire(
   if (!check || holder?.token !== record.token) throw new LeaseHeldError(slot.where, holder, kind);
   return holdLease(slot, record, check.version, now, seconds, onLost);
 
-  function takeOverIfStale(s: LeaseSlot, cur: { text: string; version: string }, at: number): Promise<boolean> {
+  function takeOverIfStale(
+    s: LeaseSlot,
+    cur: { text: string; version: string },
+    at: number,
+  ): Promise<boolean> {
     const holder = parse(cur.text);
     if (holder && isLive(holder, at)) throw new LeaseHeldError(s.where, holder, kind);
     return s.replace(text(record), cur.version);

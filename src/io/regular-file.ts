@@ -27,17 +27,25 @@ export class FileReadError extends Error {
  * Opens `path` for reading only when it is a regular file of at most `maxBytes`: the open never
  * waits (O_NONBLOCK), and the checks are made on the descriptor opened. The caller closes it.
  */
-export async function openRegularFile(path: string, maxBytes: number = MAX_FILE_BYTES): Promise<FileHandle> {
+export async function openRegularFile(
+  path: string,
+  maxBytes: number = MAX_FILE_BYTES,
+): Promise<FileHandle> {
   let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
-    throw new FileReadError(openFailure(err as NodeJS.ErrnoException), (err as NodeJS.ErrnoException).code);
+    throw new FileReadError(
+      openFailure(err as NodeJS.ErrnoException),
+      (err as NodeJS.ErrnoException).code,
+    );
   }
   try {
     const stats = await handle.stat();
     if (!stats.isFile())
-      throw new FileReadError(`is ${fileKind(stats)}, not a regular file; only regular files are read`);
+      throw new FileReadError(
+        `is ${fileKind(stats)}, not a regular file; only regular files are read`,
+      );
     if (stats.size > maxBytes) {
       throw new FileReadError(
         `is ${(stats.size / 2 ** 30).toFixed(1)} GiB, more than the 2 GiB one file may hold; split it into several files`,
@@ -47,7 +55,9 @@ export async function openRegularFile(path: string, maxBytes: number = MAX_FILE_
   } catch (err) {
     await handle.close();
     if (err instanceof FileReadError) throw err;
-    throw new FileReadError(`cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw new FileReadError(
+      `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
   }
 }
 
@@ -56,7 +66,9 @@ export async function readRegularFile(path: string): Promise<Buffer> {
   try {
     return await handle.readFile();
   } catch (err) {
-    throw new FileReadError(`cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw new FileReadError(
+      `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
   } finally {
     await handle.close();
   }

@@ -47,12 +47,20 @@ export interface LoadOptions {
    * names, and a digest of the bytes read (undefined for a file streamed, not held). A build
    * keeps these to learn from the next listing which repositories a changed file touches.
    */
-  onFileRead?: (name: string, version: string, repositories: string[], digest: () => string | undefined) => void;
+  onFileRead?: (
+    name: string,
+    version: string,
+    repositories: string[],
+    digest: () => string | undefined,
+  ) => void;
   /** Files whose repositories were not handed out because a file changed while being read. */
   onUnstable?: (names: string[]) => void;
 }
 
-export function loadHistories(source: StoreSource, options: LoadOptions): AsyncGenerator<RepositoryHistory> {
+export function loadHistories(
+  source: StoreSource,
+  options: LoadOptions,
+): AsyncGenerator<RepositoryHistory> {
   // Pass 2 needs none of the listing (at 100,000 store files, megabytes): the generator is
   // handed it apart from the other options (a suspended generator holds its arguments) and
   // lets go of it after pass 1.
@@ -99,7 +107,10 @@ async function* historiesOf(
   /** Files whose repositories are not handed out: named once (by the shard that reports the unassignable). */
   const unstable = (names: string[], message: string) => {
     if (reportUnassignable)
-      opts.report({ severity: 'error', where: source.display(names[0]!), message }, { file: names[0]! });
+      opts.report(
+        { severity: 'error', where: source.display(names[0]!), message },
+        { file: names[0]! },
+      );
     opts.onUnstable?.(names);
   };
   try {
@@ -143,14 +154,20 @@ async function groupFiles(
     // them for the build (its state) and the histories share one string a repository instead
     // of holding two. Only kept when a caller keeps them.
     if (opts.onFileRead) namedIn[i] = urls.length === 1 ? urls[0]! : urls;
-    opts.onFileRead?.(files[i]!, versions[i]!, urls, () => (bytes ? storeFileDigest(bytes) : undefined));
+    opts.onFileRead?.(files[i]!, versions[i]!, urls, () =>
+      bytes ? storeFileDigest(bytes) : undefined,
+    );
   };
   // A file that alone is at fault (not a regular file, too large, no permission, gone) is a
   // bad file: named once (by the shard that reports the unassignable), the others built.
   const unreadable = (err: UnreadableStoreFile, name: string) => {
     if (reportUnassignable)
       opts.report(
-        { severity: 'error', where: err.where, message: `${err.reason}; file skipped, the other files are built` },
+        {
+          severity: 'error',
+          where: err.where,
+          message: `${err.reason}; file skipped, the other files are built`,
+        },
         { file: name },
       );
   };
@@ -160,7 +177,11 @@ async function groupFiles(
     if (err instanceof StoreFileChangedError) return unstable([name], err.message);
     throw err;
   };
-  for (let i = 0; i < files.length || (opts.moreFiles && files.push(...opts.moreFiles()) > i); i++) {
+  for (
+    let i = 0;
+    i < files.length || (opts.moreFiles && files.push(...opts.moreFiles()) > i);
+    i++
+  ) {
     groups.add(i);
     const named = new Set<string>();
     const note = (url: string) => {
@@ -171,7 +192,10 @@ async function groupFiles(
     if (!isLineFile(files[i]!) && size > WHOLE_FILE_LIMIT) {
       if (reportUnassignable) {
         const message = `file too large to parse as a whole (${Math.round(size / 1048576)} MiB; the limit is ${WHOLE_FILE_LIMIT / 1048576} MiB); write it as .ndjson, one record per line, which is read in bounded memory; file skipped`;
-        opts.report({ severity: 'error', where: source.display(files[i]!), message }, { file: files[i]! });
+        opts.report(
+          { severity: 'error', where: source.display(files[i]!), message },
+          { file: files[i]! },
+        );
       }
       continue;
     }
@@ -205,7 +229,9 @@ async function groupFiles(
     }
     for (const item of parseStoreFile(files[i]!, bytes)) {
       if (!('value' in item)) continue;
-      const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
+      const url = canonicalRepositoryUrl(
+        (item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl,
+      );
       if (url.ok) note(url.url);
     }
     handOut(i, named, bytes);
@@ -234,7 +260,8 @@ async function* readGroups(
       }
       const again = await source.readVersioned(files[i]!).catch((err: unknown) => {
         // Changed, or gone unreadable, since pass 1: either way not the version pass 1 saw.
-        if (err instanceof StoreFileChangedError || err instanceof UnreadableStoreFile) return undefined;
+        if (err instanceof StoreFileChangedError || err instanceof UnreadableStoreFile)
+          return undefined;
         throw err;
       });
       if (again === undefined || !sameVersion(versions[i]!, again)) {
@@ -250,9 +277,13 @@ async function* readGroups(
     }
     // Small groups are built at once; a group with a spilled file, bucket by bucket, each
     // file's records of that bucket in store order.
-    const parsed = contents.map(([i, bytes]): [number, ParsedItem[]] => [i, parseStoreFile(files[i]!, bytes)]);
+    const parsed = contents.map(([i, bytes]): [number, ParsedItem[]] => [
+      i,
+      parseStoreFile(files[i]!, bytes),
+    ]);
     const buckets = group.some((i) => spilled.has(i)) ? pass.spill!.buckets : 1;
-    const inBucket = (item: ParsedItem, b: number) => buckets === 1 || bucketOf(urlOf(item), buckets) === b;
+    const inBucket = (item: ParsedItem, b: number) =>
+      buckets === 1 || bucketOf(urlOf(item), buckets) === b;
     for (let b = 0; b < buckets; b++) {
       const byRepo: ByRepository = new Map();
       for (const i of group) {

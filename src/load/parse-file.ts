@@ -94,7 +94,10 @@ function decodeWhole(bytes: Uint8Array): string | ParsedItem {
       try {
         utf8.decode(bytes.subarray(start, i));
       } catch {
-        return { line, error: 'file is not valid UTF-8 (first bad byte on this line); re-encode it as UTF-8' };
+        return {
+          line,
+          error: 'file is not valid UTF-8 (first bad byte on this line); re-encode it as UTF-8',
+        };
       }
       start = i + 1;
       line++;
@@ -108,7 +111,12 @@ function parseJson(text: string): ParsedItem[] {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return [{ line: lineOfJsonError(text, err as Error), error: `broken JSON: ${(err as Error).message}` }];
+    return [
+      {
+        line: lineOfJsonError(text, err as Error),
+        error: `broken JSON: ${(err as Error).message}`,
+      },
+    ];
   }
   if (!Array.isArray(value)) return [{ line: firstContentLine(text), value }];
   const lines = topLevelElementLines(text);
@@ -133,8 +141,13 @@ function parseYaml(text: string): ParsedItem[] {
     const contents = doc.contents;
     // An empty document (a stray `---`, or only comments) holds no record; an explicit
     // `null` or `~` does hold one, and is refused as not an object.
-    if (contents === null || (isScalar(contents) && contents.value === null && contents.source === '')) continue;
-    const lineOf = (node: unknown) => (isNode(node) && node.range ? lc.linePos(node.range[0]).line : 1);
+    if (
+      contents === null ||
+      (isScalar(contents) && contents.value === null && contents.source === '')
+    )
+      continue;
+    const lineOf = (node: unknown) =>
+      isNode(node) && node.range ? lc.linePos(node.range[0]).line : 1;
     // Values come from the document as a whole, so aliases resolve against its anchors.
     const whole = yamlValue(() => doc.toJS({ maxAliasCount: YAML_MAX_ALIAS_COUNT }));
     if (!isSeq(contents)) {
@@ -208,7 +221,10 @@ function nonJsonPart(root: unknown): string | undefined {
       return `${path || 'record'}: a YAML ${tag} is not a value a record may hold; write a plain mapping, list, number or string`;
     }
     for (const [k, child] of Object.entries(v))
-      stack.push({ v: child, path: Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k });
+      stack.push({
+        v: child,
+        path: Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k,
+      });
   }
   return undefined;
 }

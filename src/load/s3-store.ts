@@ -79,7 +79,9 @@ export class S3Store implements StoreSource {
   async readStream(name: string): Promise<VersionedStream> {
     let res;
     try {
-      res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + name }));
+      res = await this.client.send(
+        new GetObjectCommand({ Bucket: this.loc.bucket, Key: this.loc.prefix + name }),
+      );
     } catch (err) {
       throw new LocationError(
         `store ${this.display(name)}: cannot read (${describeS3Error(err)}); check that the credentials may read it (s3:GetObject), and --s3-endpoint`,

@@ -60,7 +60,12 @@ export class Spill {
    * Streams one line file into buckets; `onRepository` hears every valid repository URL.
    * Returns the version read (throws StoreFileChangedError when the file changed meanwhile).
    */
-  async spill(source: StoreSource, name: string, file: number, onRepository: (url: string) => void): Promise<string> {
+  async spill(
+    source: StoreSource,
+    name: string,
+    file: number,
+    onRepository: (url: string) => void,
+  ): Promise<string> {
     const pending: Buffer[][] = Array.from({ length: this.buckets }, () => []);
     const pendingBytes = new Array<number>(this.buckets).fill(0);
     const flush = (b: number) => {
@@ -80,7 +85,9 @@ export class Spill {
       const item = parseLine(bytes, line);
       if (!item) return;
       if ('error' in item) return put(0, line, Buffer.from(`!${item.error}`));
-      const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
+      const url = canonicalRepositoryUrl(
+        (item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl,
+      );
       if (url.ok) onRepository(url.url);
       put(url.ok ? bucketOf(url.url, this.buckets) : 0, line, bytes);
     };
@@ -97,7 +104,13 @@ export class Spill {
       let start = 0;
       for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a, start)) {
         if (overlong) put(0, line, Buffer.from(overlongError));
-        else take(openBytes > 0 ? Buffer.concat([...open, buf.subarray(start, nl)]) : buf.subarray(start, nl), line);
+        else
+          take(
+            openBytes > 0
+              ? Buffer.concat([...open, buf.subarray(start, nl)])
+              : buf.subarray(start, nl),
+            line,
+          );
         open = [];
         openBytes = 0;
         overlong = false;
@@ -131,7 +144,9 @@ export class Spill {
       const tab = text.indexOf('\t', start);
       const line = Number(text.slice(start, tab));
       const body = text.slice(tab + 1, end);
-      items.push(body.startsWith('!') ? { line, error: body.slice(1) } : { line, value: JSON.parse(body) });
+      items.push(
+        body.startsWith('!') ? { line, error: body.slice(1) } : { line, value: JSON.parse(body) },
+      );
       start = end + 1;
     }
     rmSync(path, { force: true });

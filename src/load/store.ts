@@ -78,7 +78,8 @@ const RECENT_MS = 2000;
 const RECENT_MARK = ':recent';
 
 /** A digest of a store file's bytes (base64 SHA-256). */
-export const storeFileDigest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64');
+export const storeFileDigest = (bytes: Uint8Array) =>
+  createHash('sha256').update(bytes).digest('base64');
 
 /**
  * The version a build keeps for what it read: for a file read just after it was written (it
@@ -87,7 +88,9 @@ export const storeFileDigest = (bytes: Uint8Array) => createHash('sha256').updat
  * (git's racily clean index entries); any other, the version as read.
  */
 export function keptVersion(read: VersionedBytes): string {
-  return read.version.endsWith(RECENT_MARK) ? `${read.version}:${storeFileDigest(read.bytes)}` : read.version;
+  return read.version.endsWith(RECENT_MARK)
+    ? `${read.version}:${storeFileDigest(read.bytes)}`
+    : read.version;
 }
 
 /** The version without a recent mark and digest; the digest ('' for none). */
@@ -118,7 +121,11 @@ export function sameVersion(kept: string, again: VersionedBytes): boolean {
  * were not held) is still the one a version kept after a read just after a write names: the
  * same size and mtime and the same bytes.
  */
-export function verifiedByBytes(kept: string, readVersion: string, digest: () => string | undefined): boolean {
+export function verifiedByBytes(
+  kept: string,
+  readVersion: string,
+  digest: () => string | undefined,
+): boolean {
   const k = splitVersion(kept);
   if (k.digest === '' || k.bare !== splitVersion(readVersion).bare) return false;
   return k.digest === (splitVersion(readVersion).digest || digest());
@@ -130,7 +137,11 @@ export function listedAsKept(kept: string, listed: string | undefined): boolean 
 }
 
 /** Size and modification time (ns): what changes when a file is written, without reading it. */
-export function fileVersion(s: { size: number | bigint; mtimeNs?: bigint; mtimeMs: number | bigint }): string {
+export function fileVersion(s: {
+  size: number | bigint;
+  mtimeNs?: bigint;
+  mtimeMs: number | bigint;
+}): string {
   // join makes one flat string; a template literal makes a rope of three (about 96 bytes
   // instead of 40), kept for every store file for the whole build.
   return [s.size, s.mtimeNs ?? BigInt(Math.round(Number(s.mtimeMs) * 1e6))].join(':');
@@ -170,20 +181,31 @@ export class DirectoryStore implements StoreSource {
         entries = await readdir(dir, { withFileTypes: true });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code ?? String(err);
-        const advice = rel ? "let the build's user read it (chmod a+rx) or move it out of the store" : 'check --store';
-        throw new LocationError(`store ${dir}: cannot read the directory (${code}); ${advice}`, { cause: err });
+        const advice = rel
+          ? "let the build's user read it (chmod a+rx) or move it out of the store"
+          : 'check --store';
+        throw new LocationError(`store ${dir}: cannot read the directory (${code}); ${advice}`, {
+          cause: err,
+        });
       }
       for (const e of entries) {
         if (e.name.startsWith('.')) continue;
         const name = rel ? `${rel}/${e.name}` : e.name;
         // A link is judged by what it points to; a link to nothing is listed, and reading it
         // says so with its name.
-        const target = e.isSymbolicLink() || (e.isFile() && isStoreFile(e.name)) ? await statOf(join(dir, e.name)) : e;
+        const target =
+          e.isSymbolicLink() || (e.isFile() && isStoreFile(e.name))
+            ? await statOf(join(dir, e.name))
+            : e;
         if (target?.isDirectory()) await walk(join(dir, e.name), name);
         else if ((target === undefined || target.isFile()) && isStoreFile(e.name))
           names.push(
             target
-              ? { name, version: fileVersion(target as BigIntStats), size: Number((target as BigIntStats).size) }
+              ? {
+                  name,
+                  version: fileVersion(target as BigIntStats),
+                  size: Number((target as BigIntStats).size),
+                }
               : { name, version: 'missing' },
           );
       }
@@ -234,7 +256,8 @@ export class DirectoryStore implements StoreSource {
     try {
       return await openRegularFile(join(this.location, name), maxBytes);
     } catch (err) {
-      if (err instanceof FileReadError) throw new UnreadableStoreFile(this.display(name), err.reason);
+      if (err instanceof FileReadError)
+        throw new UnreadableStoreFile(this.display(name), err.reason);
       throw err;
     }
   }

@@ -5,7 +5,14 @@ import { isMeasuredRule } from '../model/measured-rules.ts';
 import { canonicalRepositoryUrl, type CanonicalResult } from '../model/repository-url.ts';
 import type { ParsedItem } from './parse-file.ts';
 import type { StoreSource } from './store.ts';
-import type { GrantRecord, IssueOwner, LoadIssue, RepositoryHistory, RuleCatalog, ScanRecord } from './types.ts';
+import type {
+  GrantRecord,
+  IssueOwner,
+  LoadIssue,
+  RepositoryHistory,
+  RuleCatalog,
+  ScanRecord,
+} from './types.ts';
 import { checkRecord } from './validate-record.ts';
 
 /** A group's records by repository URL, as read. */
@@ -24,7 +31,11 @@ export class RecordTaker {
   private readonly source: Pick<StoreSource, 'display'>;
   private readonly opts: TakeOptions;
   private readonly reportUnassignable: boolean;
-  constructor(source: Pick<StoreSource, 'display'>, opts: TakeOptions, reportUnassignable: boolean) {
+  constructor(
+    source: Pick<StoreSource, 'display'>,
+    opts: TakeOptions,
+    reportUnassignable: boolean,
+  ) {
     this.source = source;
     this.opts = opts;
     this.reportUnassignable = reportUnassignable;
@@ -34,17 +45,26 @@ export class RecordTaker {
     const where = `${this.source.display(name)}:${item.line}`;
     if ('error' in item) {
       if (this.reportUnassignable)
-        this.opts.report({ severity: 'error', where, message: `${item.error}; record skipped` }, { file: name });
+        this.opts.report(
+          { severity: 'error', where, message: `${item.error}; record skipped` },
+          { file: name },
+        );
       return;
     }
     // The shard filter comes before the checks: a record is judged by the shard its URL
     // belongs to, and one without a valid URL by the shard that reports the unassignable.
-    const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
-    if (url.ok ? this.opts.include && !this.opts.include(url.url) : !this.reportUnassignable) return;
+    const url = canonicalRepositoryUrl(
+      (item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl,
+    );
+    if (url.ok ? this.opts.include && !this.opts.include(url.url) : !this.reportUnassignable)
+      return;
     const owner: IssueOwner = url.ok ? { repositoryUrl: url.url } : { file: name };
     const checked = checkRecordSafely(item.value, where, this.opts.catalog, url, this.opts.schemes);
     if (!checked.ok) {
-      this.opts.report({ severity: 'error', where, message: `${checked.reason}; record skipped` }, owner);
+      this.opts.report(
+        { severity: 'error', where, message: `${checked.reason}; record skipped` },
+        owner,
+      );
       return;
     }
     for (const ruleId of checked.unknownRules) {
@@ -82,7 +102,9 @@ export class RecordTaker {
 /** The canonical URL a record names, or '' (bucket 0) when it names none. */
 export function urlOf(item: ParsedItem): string {
   if ('error' in item) return '';
-  const url = canonicalRepositoryUrl((item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl);
+  const url = canonicalRepositoryUrl(
+    (item.value as { repositoryUrl?: unknown } | null)?.repositoryUrl,
+  );
   return url.ok ? url.url : '';
 }
 
@@ -107,7 +129,8 @@ function dropDuplicateScans(scans: ScanRecord[], report: TakeOptions['report']):
     out.push(used);
     for (const s of group) {
       if (s === used) continue;
-      const completed = failedOf(s) > failedOf(used) && (used.failed ?? []).every((r) => s.failed!.includes(r));
+      const completed =
+        failedOf(s) > failedOf(used) && (used.failed ?? []).every((r) => s.failed!.includes(r));
       if (completed) continue;
       report(
         {

@@ -8,7 +8,13 @@ import {
   schemeProblem,
   type CanonicalResult,
 } from '../model/repository-url.ts';
-import { MAX_UNIX_SECONDS, type GrantRecord, type RuleCatalog, type ScanRecord, type ValueKind } from './types.ts';
+import {
+  MAX_UNIX_SECONDS,
+  type GrantRecord,
+  type RuleCatalog,
+  type ScanRecord,
+  type ValueKind,
+} from './types.ts';
 import type { Revision, StoredValue } from '../model/stored-value.ts';
 
 // Verbose: errors carry the offending value, so a message can quote it (validators.ts).
@@ -52,7 +58,8 @@ export function checkRecord(
         continue;
       }
       const problem = valueProblem(kind, v);
-      if (problem) return { ok: false, reason: `values.${ruleId}${problem.at ?? ''}: ${problem.message}` };
+      if (problem)
+        return { ok: false, reason: `values.${ruleId}${problem.at ?? ''}: ${problem.message}` };
       known[ruleId] = v;
     }
     shaped = { ...obj, values: known };
@@ -110,12 +117,16 @@ function show(v: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
-const NOT_FINITE = (v: number) => (Number.isNaN(v) ? 'NaN (.nan)' : `${v} (out of range, as 1e400 or .inf is)`);
+const NOT_FINITE = (v: number) =>
+  Number.isNaN(v) ? 'NaN (.nan)' : `${v} (out of range, as 1e400 or .inf is)`;
 
 const TIME_LIMIT = `whole Unix seconds from 0 to ${MAX_UNIX_SECONDS} (the end of year 9999)`;
 
 /** What is wrong with a stored value for a rule of this kind; `at` extends the path. */
-export function valueProblem(kind: ValueKind, v: unknown): { at?: string; message: string } | undefined {
+export function valueProblem(
+  kind: ValueKind,
+  v: unknown,
+): { at?: string; message: string } | undefined {
   if (v === null) return undefined;
   switch (kind) {
     case 'boolean':
@@ -123,7 +134,9 @@ export function valueProblem(kind: ValueKind, v: unknown): { at?: string; messag
         ? undefined
         : { message: `expected true, false or null for a yes/no rule, got ${show(v)}` };
     case 'manual':
-      return { message: 'manual checks are decided by grant records or decision files, not by scan values' };
+      return {
+        message: 'manual checks are decided by grant records or decision files, not by scan values',
+      };
     case 'numeric': {
       // Built only when the value is wrong: quoting every valid events array costs time.
       const expected = () => ({
@@ -134,13 +147,17 @@ export function valueProblem(kind: ValueKind, v: unknown): { at?: string; messag
       if (typeof v === 'number') return v >= 0 ? undefined : expected();
       if (!isPlainObject(v) || !Array.isArray(v.events)) return expected();
       const extra = Object.keys(v).find((k) => k !== 'events');
-      if (extra !== undefined) return { message: `unknown key ${JSON.stringify(extra)}; a count holds only "events"` };
+      if (extra !== undefined)
+        return { message: `unknown key ${JSON.stringify(extra)}; a count holds only "events"` };
       const i = v.events.findIndex(
         (t) => !Number.isInteger(t) || (t as number) < 0 || (t as number) > MAX_UNIX_SECONDS,
       );
       return i < 0
         ? undefined
-        : { at: `.events[${i}]`, message: `an event time must be ${TIME_LIMIT}, got ${show(v.events[i])}` };
+        : {
+            at: `.events[${i}]`,
+            message: `an event time must be ${TIME_LIMIT}, got ${show(v.events[i])}`,
+          };
     }
   }
 }
@@ -167,7 +184,9 @@ function describe(e: ErrorObject | undefined): string {
     case 'enum':
       return `${at}: must be one of ${(e.params.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}`;
     case 'pattern':
-      return at === 'ruleId' ? 'ruleId of a grant must start with MANUAL/' : `${at}: has the wrong form`;
+      return at === 'ruleId'
+        ? 'ruleId of a grant must start with MANUAL/'
+        : `${at}: has the wrong form`;
     default:
       return `${at}: ${e.message ?? e.keyword}`;
   }

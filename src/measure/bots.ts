@@ -32,13 +32,15 @@ export function loginIsBot(test: BotTest | undefined, login: string): boolean {
 export function botTest(patterns: readonly string[] = []): BotTest {
   const extra = patterns.map((p) => {
     const compiled = compileBotPattern(p);
-    if (typeof compiled === 'string') throw new Error(`bot pattern ${JSON.stringify(p)} is ${compiled}`);
+    if (typeof compiled === 'string')
+      throw new Error(`bot pattern ${JSON.stringify(p)} is ${compiled}`);
     return compiled;
   });
   const known = new Set(KNOWN_BOT_EMAILS);
   return ({ name, email }) => {
     const lower = `${name}\n${email ?? ''}`.toLowerCase();
-    if (lower.includes('[bot]') || (email !== undefined && known.has(email.toLowerCase()))) return true;
+    if (lower.includes('[bot]') || (email !== undefined && known.has(email.toLowerCase())))
+      return true;
     return extra.some((r) => r.test(name) || (email !== undefined && r.test(email)));
   };
 }

@@ -19,7 +19,10 @@ export interface MeasurerSettings extends ForgeSettings {
  * index when one is chosen. One queue per host and token for the whole run, however many
  * repositories share them.
  */
-export function measurersFor(settings: MeasurerSettings, env: Readonly<Record<string, string | undefined>>): ForgeFor {
+export function measurersFor(
+  settings: MeasurerSettings,
+  env: Readonly<Record<string, string | undefined>>,
+): ForgeFor {
   const registry = new QueueRegistry();
   const forges = forgeFor(settings, env, registry);
   if (!settings.dependents) return forges;
@@ -37,7 +40,9 @@ export function measurersFor(settings: MeasurerSettings, env: Readonly<Record<st
 export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
   return {
     answers: [...a.answers, ...b.answers],
-    ...(a.notAsked || b.notAsked ? { notAsked: [...(a.notAsked ?? []), ...(b.notAsked ?? [])] } : {}),
+    ...(a.notAsked || b.notAsked
+      ? { notAsked: [...(a.notAsked ?? []), ...(b.notAsked ?? [])] }
+      : {}),
     ...(a.inFlight ? { inFlight: a.inFlight } : {}),
     async measure(request) {
       const [x, y] = [await a.measure(request), await b.measure(request)];

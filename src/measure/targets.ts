@@ -42,7 +42,10 @@ export function parseTargets(text: string, file: string): TargetList {
       parsed.mirror = isAbsolute(m[1]!) ? m[1]! : resolve(dirname(file), m[1]!);
     }
     const earlier = seen.get(parsed.url);
-    if (earlier) return problems.push(`${source}: ${parsed.url} is listed already at ${earlier}; line skipped`);
+    if (earlier)
+      return problems.push(
+        `${source}: ${parsed.url} is listed already at ${earlier}; line skipped`,
+      );
     seen.set(parsed.url, source);
     targets.push(parsed);
   });
@@ -51,7 +54,9 @@ export function parseTargets(text: string, file: string): TargetList {
 
 function targetOf(written: string, source: string): ListedTarget | { problem: string } {
   if (/^[^/:]+@[^/:]+:/.test(written))
-    return { problem: `${JSON.stringify(written)} is an scp-like address; write it as ssh://user@host/path` };
+    return {
+      problem: `${JSON.stringify(written)} is an scp-like address; write it as ssh://user@host/path`,
+    };
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(written)?.[1]?.toLowerCase();
   if (!scheme)
     return {

@@ -11,7 +11,9 @@ const DATE_LIMIT_SECONDS = 8.64e12;
  * repository), so times beyond Date's range are clamped to its ends and NaN counts as 0.
  */
 function utcDate(unix: number): Date {
-  const s = Number.isNaN(unix) ? 0 : Math.min(DATE_LIMIT_SECONDS, Math.max(-DATE_LIMIT_SECONDS, unix));
+  const s = Number.isNaN(unix)
+    ? 0
+    : Math.min(DATE_LIMIT_SECONDS, Math.max(-DATE_LIMIT_SECONDS, unix));
   return new Date(s * 1000);
 }
 
@@ -54,7 +56,9 @@ function isoTimeOfSeconds(unix: number): string {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;

@@ -102,7 +102,11 @@ export function withResolverAnswerHeaders(headers: Record<string, string>): Reco
 }
 
 /** What every adapter answers when the store itself fails (never for a request string). */
-export function unavailableAnswer(): { status: number; headers: Record<string, string>; body: string } {
+export function unavailableAnswer(): {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+} {
   return {
     status: 503,
     headers: { 'content-type': PROBLEM_TYPE, 'cache-control': 'no-store' },

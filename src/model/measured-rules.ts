@@ -67,9 +67,11 @@ export interface GitPlace {
 /** A name (branch, tag, file) as evidence shows it: at most 60 characters. */
 const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);
 const shortOid = (oid: string) => oid.slice(0, 12);
-const branchName = (branch: string | undefined) => (branch === undefined ? 'the default branch' : clip(branch));
+const branchName = (branch: string | undefined) =>
+  branch === undefined ? 'the default branch' : clip(branch);
 /** "main at 0123456789ab (2026-11-25)". */
-const at = (p: GitPlace) => `${branchName(p.branch)} at ${shortOid(p.commit)} (${isoDate(p.committedAt)})`;
+const at = (p: GitPlace) =>
+  `${branchName(p.branch)} at ${shortOid(p.commit)} (${isoDate(p.committedAt)})`;
 const unmapped = (p: GitPlace) =>
   p.mailmapMissing
     ? `; .mailmap (blob ${shortOid(p.mailmapMissing)}) not in the mirror, authors taken as recorded`
@@ -113,7 +115,9 @@ const TABLE = {
     evidence: {
       noHistory,
       /** `contributors` of `people` made half of `commits` (none: no commits by people). */
-      measured: (f: Span & { contributors: number; people: number; commits: number; place: GitPlace }) =>
+      measured: (
+        f: Span & { contributors: number; people: number; commits: number; place: GitPlace },
+      ) =>
         f.commits === 0
           ? `no non-merge commits by people ${span(f)} (${at(f.place)})${unmapped(f.place)}`
           : `${counted(f.contributors, 'contributor', 'contributors')} of ${numberText(f.people)} made at least half of ${counted(f.commits, 'non-merge commit', 'non-merge commits')} ${span(f)} (${at(f.place)})${unmapped(f.place)}`,
@@ -141,7 +145,9 @@ const TABLE = {
       noIssue: (f: Span) => `No issue opened by someone other than a maintainer or bot ${span(f)}`,
       measured: (f: Span & { issues: number; unanswered: number; unreadable: number }) =>
         `Mean first maintainer reaction over ${counted(f.issues, 'issue', 'issues')} opened ${span(f)}${
-          f.unanswered ? `; ${numberText(f.unanswered)} without a maintainer's reaction, counted with their age` : ''
+          f.unanswered
+            ? `; ${numberText(f.unanswered)} without a maintainer's reaction, counted with their age`
+            : ''
         }${f.unreadable ? `; ${counted(f.unreadable, 'issue or reaction', 'issues or reactions')} with a date that does not read left out` : ''}`,
     },
   },
@@ -205,7 +211,8 @@ const TABLE = {
     evidence: {
       measured: (f: { index: string; dependents: number; packages: number }) =>
         `${f.index}: ${counted(f.dependents, 'dependent', 'dependents')} of ${counted(f.packages, 'package', 'packages')} published from this repository`,
-      noPackage: (f: { index: string }) => `${f.index} knows no package published from this repository`,
+      noPackage: (f: { index: string }) =>
+        `${f.index} knows no package published from this repository`,
     },
   },
 } as const satisfies Record<string, MeasuredRule>;
@@ -214,7 +221,9 @@ const TABLE = {
 export const RULE: typeof TABLE = TABLE;
 
 /** Every measured rule, ordered by id. */
-export const MEASURED_RULES: readonly MeasuredRule[] = tableOrder().sort((a, b) => (a.id < b.id ? -1 : 1));
+export const MEASURED_RULES: readonly MeasuredRule[] = tableOrder().sort((a, b) =>
+  a.id < b.id ? -1 : 1,
+);
 
 /** Every measured rule in the table's order. */
 function tableOrder(): MeasuredRule[] {
@@ -271,9 +280,9 @@ export function forgePartNotRead(ruleId: string, cause = 'no answer'): string {
 export const GIT_RULE_IDS: readonly string[] = ruleIdsOf('git').sort();
 
 /** Measured through a forge's API or a dependency index (`hosts:`, `dependents:`); git's and a forge's merged are git's. */
-export const FORGE_RULE_IDS: readonly string[] = MEASURED_RULES.filter((r) => !r.sources.includes('git')).map(
-  (r) => r.id,
-);
+export const FORGE_RULE_IDS: readonly string[] = MEASURED_RULES.filter(
+  (r) => !r.sources.includes('git'),
+).map((r) => r.id);
 
 /**
  * Every rule id badgepress scan can measure, git's first: `--rules` accepts these, and a scan

@@ -21,14 +21,25 @@ export const DEFAULT_SCHEMES: readonly string[] = ['http', 'https'];
  * Why a canonical URL's scheme is not one the site accepts, or undefined. Build only: a
  * resolver does not know the site's list, and a URL nobody built is simply not found.
  */
-export function schemeProblem(canonicalUrl: string, schemes: readonly string[]): string | undefined {
+export function schemeProblem(
+  canonicalUrl: string,
+  schemes: readonly string[],
+): string | undefined {
   const scheme = canonicalUrl.slice(0, canonicalUrl.indexOf(':'));
   if (schemes.indexOf(scheme) >= 0) return undefined;
   return `repositoryUrl uses the scheme "${scheme}", which this site does not accept; accepted: ${schemes.join(', ')} (repositoryUrlSchemes: in the site config)`;
 }
 
 /** What is wrong with a URL, for callers that word it for their own context. */
-export type UrlProblem = 'not-string' | 'empty' | 'surrogate' | 'control' | 'shape' | 'userinfo' | 'host' | 'too-long';
+export type UrlProblem =
+  | 'not-string'
+  | 'empty'
+  | 'surrogate'
+  | 'control'
+  | 'shape'
+  | 'userinfo'
+  | 'host'
+  | 'too-long';
 
 /**
  * A host name holding non-ASCII characters, as the WHATWG URL parser writes it (UTS 46:
@@ -49,7 +60,9 @@ export function setAsciiHost(convert: (host: string) => string | undefined): voi
 }
 
 /** A URL checked and made canonical, or what is wrong with it (`fact` names no subject). */
-export type UrlCheck = { ok: true; url: string; encoded: string } | { ok: false; problem: UrlProblem; fact: string };
+export type UrlCheck =
+  | { ok: true; url: string; encoded: string }
+  | { ok: false; problem: UrlProblem; fact: string };
 
 export type CanonicalResult =
   | { ok: true; url: string; encoded: string }
@@ -69,7 +82,12 @@ export function canonicalRepositoryUrl(input: unknown): CanonicalResult {
   const c = checkRepositoryUrl(input);
   return c.ok
     ? c
-    : { ok: false, problem: c.problem, fact: c.fact, reason: `repositoryUrl ${c.fact}${ADVICE[c.problem] || ''}` };
+    : {
+        ok: false,
+        problem: c.problem,
+        fact: c.fact,
+        reason: `repositoryUrl ${c.fact}${ADVICE[c.problem] || ''}`,
+      };
 }
 
 function fail(problem: UrlProblem, fact: string): UrlCheck {
@@ -95,10 +113,17 @@ export function checkRepositoryUrl(input: unknown): UrlCheck {
   }
   if (CONTROL.test(input)) return fail('control', 'holds a control character');
   const m = URL_SHAPE.exec(input);
-  if (!m) return fail('shape', `${JSON.stringify(truncate(input))} is not of the form <scheme>://<host>/<path>`);
-  if (m[2]!.indexOf('@') >= 0) return fail('userinfo', 'holds credentials (user:password@ before the host)');
+  if (!m)
+    return fail(
+      'shape',
+      `${JSON.stringify(truncate(input))} is not of the form <scheme>://<host>/<path>`,
+    );
+  if (m[2]!.indexOf('@') >= 0)
+    return fail('userinfo', 'holds credentials (user:password@ before the host)');
   const authority = AUTHORITY.exec(m[2]!);
-  const host = authority && (NON_ASCII.test(authority[1]!) ? asciiHost(authority[1]!) : authority[1]!.toLowerCase());
+  const host =
+    authority &&
+    (NON_ASCII.test(authority[1]!) ? asciiHost(authority[1]!) : authority[1]!.toLowerCase());
   if (!host) return fail('host', `has a malformed host ${JSON.stringify(truncate(m[2]!))}`);
   const url = `${m[1]!.toLowerCase()}://${host}${authority![2] || ''}/${m[3]!}`;
   const encoded = encodeURIComponent(url);

@@ -35,15 +35,25 @@ const SHORTEST_SECRET = 4;
 export function secretForms(secret: string): string[] {
   if (secret.length < SHORTEST_SECRET) return [];
   const users = ['', 'x-access-token', 'oauth2', 'git', 'token', 'x-token-auth'];
-  const encoded = users.map((u) => Buffer.from(u === '' ? secret : `${u}:${secret}`, 'utf8').toString('base64'));
-  const forms = [secret, encodeURIComponent(secret), ...encoded, ...encoded.map((e) => e.replace(/=+$/, ''))];
-  return [...new Set(forms)].filter((f) => f.length >= SHORTEST_SECRET).sort((a, b) => b.length - a.length);
+  const encoded = users.map((u) =>
+    Buffer.from(u === '' ? secret : `${u}:${secret}`, 'utf8').toString('base64'),
+  );
+  const forms = [
+    secret,
+    encodeURIComponent(secret),
+    ...encoded,
+    ...encoded.map((e) => e.replace(/=+$/, '')),
+  ];
+  return [...new Set(forms)]
+    .filter((f) => f.length >= SHORTEST_SECRET)
+    .sort((a, b) => b.length - a.length);
 }
 
 /** `text` with every form of every secret (see secretForms) replaced by `***`. */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) for (const form of secretForms(secret)) out = out.split(form).join('***');
+  for (const secret of secrets)
+    for (const form of secretForms(secret)) out = out.split(form).join('***');
   return out;
 }
 

@@ -15,10 +15,13 @@ export function parseShard(text: string): Shard | { problem: string } {
   if (!m) return { problem: 'expected i/n, two whole numbers, e.g. --shard 0/3' };
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (count > MAX_SHARDS) return { problem: `at most ${MAX_SHARDS} shards (n has at most 6 digits); use a smaller n` };
+  if (count > MAX_SHARDS)
+    return { problem: `at most ${MAX_SHARDS} shards (n has at most 6 digits); use a smaller n` };
   if (count < 1) return { problem: 'n must be at least 1, e.g. --shard 0/1' };
   if (index >= count)
-    return { problem: `expected i/n with 0 ≤ i < n: shards of ${count} are numbered 0 to ${count - 1}` };
+    return {
+      problem: `expected i/n with 0 ≤ i < n: shards of ${count} are numbered 0 to ${count - 1}`,
+    };
   return { index, count };
 }
 

@@ -35,7 +35,11 @@ export function sizeFlag(name: string, args: readonly string[]): number | undefi
     const arg = args[i]!;
     for (const flag of spellings) {
       const text =
-        arg === `--${flag}` ? args[i + 1] : arg.startsWith(`--${flag}=`) ? arg.slice(flag.length + 3) : undefined;
+        arg === `--${flag}`
+          ? args[i + 1]
+          : arg.startsWith(`--${flag}=`)
+            ? arg.slice(flag.length + 3)
+            : undefined;
       if (text !== undefined && /^\d+$/.test(text)) value = Number(text);
     }
   }
@@ -51,16 +55,25 @@ export function sizeFlag(name: string, args: readonly string[]): number | undefi
  */
 export function heapRoom(
   heap = getHeapStatistics(),
-  args: readonly string[] = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean), ...process.execArgv],
+  args: readonly string[] = [
+    ...(process.env.NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean),
+    ...process.execArgv,
+  ],
 ): HeapRoom {
   const old = sizeFlag('max-old-space-size', args);
   if (old !== undefined) return { limit: old * MB, used: heap.used_heap_size };
   const young = 3 * (sizeFlag('max-semi-space-size', args) ?? LARGEST_DEFAULT_SEMI_SPACE_MB) * MB;
-  return { limit: Math.max(heap.heap_size_limit - young, heap.heap_size_limit / 2), used: heap.used_heap_size };
+  return {
+    limit: Math.max(heap.heap_size_limit - young, heap.heap_size_limit / 2),
+    used: heap.used_heap_size,
+  };
 }
 
 /** Why a repository cannot be built in the heap left, or undefined when it fits. */
-export function heapShortfall(h: RepositoryHistory, heap: HeapRoom = heapRoom()): string | undefined {
+export function heapShortfall(
+  h: RepositoryHistory,
+  heap: HeapRoom = heapRoom(),
+): string | undefined {
   const need = h.scans.length * HEAP_BYTES_PER_SCAN;
   const room = heap.limit - heap.used;
   if (need <= room) return undefined;

@@ -11,7 +11,9 @@ import { isS3, parseS3Location, type S3Location } from '../s3/location.ts';
 function s3Location(flag: string, location: string): S3Location {
   const loc = parseS3Location(location);
   if (!loc)
-    throw new UsageError(`--${flag} ${JSON.stringify(location)}: expected s3://bucket/prefix with a valid bucket name`);
+    throw new UsageError(
+      `--${flag} ${JSON.stringify(location)}: expected s3://bucket/prefix with a valid bucket name`,
+    );
   return loc;
 }
 
@@ -26,14 +28,20 @@ export async function openStore(location: string, settings: Settings): Promise<S
     return new DirectoryStore(location);
   }
   const loc = s3Location('store', location);
-  const [{ S3Store }, { s3Client }] = await Promise.all([import('../load/s3-store.ts'), import('../s3/client.ts')]);
+  const [{ S3Store }, { s3Client }] = await Promise.all([
+    import('../load/s3-store.ts'),
+    import('../s3/client.ts'),
+  ]);
   return new S3Store(s3Client(settings.s3), loc);
 }
 
 export async function openSink(location: string, settings: Settings): Promise<Sink> {
   if (!isS3(location)) return new DirectorySink(location);
   const loc = s3Location('out', location);
-  const [{ S3Sink }, { s3Client }] = await Promise.all([import('../publish/s3-sink.ts'), import('../s3/client.ts')]);
+  const [{ S3Sink }, { s3Client }] = await Promise.all([
+    import('../publish/s3-sink.ts'),
+    import('../s3/client.ts'),
+  ]);
   return new S3Sink(s3Client(settings.s3), loc);
 }
 

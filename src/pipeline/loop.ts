@@ -119,7 +119,9 @@ async function loop(opts: LoopOptions, redo: RedoPlan): Promise<LoopResult> {
     ...(opts.schemes ? { schemes: opts.schemes } : {}),
     report: (issue, owner) => (redo.note(issue, owner), report(issue)),
     ...(opts.include ? { include: opts.include } : {}),
-    ...(opts.reportUnassignable === undefined ? {} : { reportUnassignable: opts.reportUnassignable }),
+    ...(opts.reportUnassignable === undefined
+      ? {}
+      : { reportUnassignable: opts.reportUnassignable }),
     ...redo.loadOptions(opts.include),
   });
   if (opts.mode === 'check') {
@@ -199,7 +201,10 @@ async function loop(opts: LoopOptions, redo: RedoPlan): Promise<LoopResult> {
   summary.repositories += carried.repositories;
   summary.scans += carried.scans;
   summary.unchanged += carried.files;
-  if (carried.first !== undefined && (firstRepository === undefined || carried.first < firstRepository))
+  if (
+    carried.first !== undefined &&
+    (firstRepository === undefined || carried.first < firstRepository)
+  )
     firstRepository = carried.first;
   // The site-wide pages, a shard's summaries and openapi.json go out before the state that
   // describes them, so a state is never ahead of what is published; when no repository was

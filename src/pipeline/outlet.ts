@@ -8,7 +8,11 @@ import { keysOfRepository, removeRepositories } from '../publish/gone.ts';
 import type { Planner } from '../publish/plan.ts';
 import { publishRepository, staleKeys, type PublishCounts } from '../publish/publish.ts';
 import type { Sink } from '../publish/sink.ts';
-import { pruneSiteWide, staleSiteWideKeys, type SiteWideScope } from '../publish/site-wide-prune.ts';
+import {
+  pruneSiteWide,
+  staleSiteWideKeys,
+  type SiteWideScope,
+} from '../publish/site-wide-prune.ts';
 import type { PartialRebuild } from '../incremental/parts.ts';
 import type { Carried } from '../incremental/incremental.ts';
 
@@ -57,7 +61,12 @@ export class PublishOutlet implements Outlet {
     sink: Sink,
     limit: LimitFunction,
     counts: PublishCounts,
-    opts: { concurrency: number; prune: boolean; pages: boolean; prunedBefore: (url: string) => boolean },
+    opts: {
+      concurrency: number;
+      prune: boolean;
+      pages: boolean;
+      prunedBefore: (url: string) => boolean;
+    },
   ) {
     this.sink = sink;
     this.limit = limit;
@@ -90,7 +99,10 @@ export class PublishOutlet implements Outlet {
     // a repository pruned before has none to look for, and on S3 a look is a request).
     const produced = new Set(files.map((f) => f.key));
     const withPages = this.opts.pages || !this.opts.prunedBefore(h.repositoryUrl);
-    const prefixes = [repositoryPrefix(h.encoded), ...(withPages ? [repositoryPagesPrefix(h.encoded)] : [])];
+    const prefixes = [
+      repositoryPrefix(h.encoded),
+      ...(withPages ? [repositoryPagesPrefix(h.encoded)] : []),
+    ];
     const stale = (await Promise.all(prefixes.map((p) => staleKeys(this.sink, p, produced))))
       .flat()
       .filter((k) => !partial?.unrendered(k));

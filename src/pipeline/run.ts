@@ -43,7 +43,9 @@ export interface BuildListener {
   flushIssues(): void;
   warn(message: string): void;
   /** Called once the store is open; the returned progress hears of every repository built. */
-  progress(store: StoreSource): Promise<{ update(summary: BuildSummary, h: RepositoryHistory): void; done(): void }>;
+  progress(
+    store: StoreSource,
+  ): Promise<{ update(summary: BuildSummary, h: RepositoryHistory): void; done(): void }>;
 }
 
 /** What a build opens to read and write: the store and the output (a directory or S3: locations.ts). */
@@ -83,7 +85,10 @@ export function siteWideOf(
   badgeIds: readonly string[],
 ): { siteFiles: PublishFile[]; siteWide?: SiteWideScope } {
   if ((shard?.index ?? 0) !== 0) return { siteFiles: [] };
-  return { siteFiles: openapiFiles(settings, badgeIds, templates), siteWide: { pages: !shard || !pages, api: true } };
+  return {
+    siteFiles: openapiFiles(settings, badgeIds, templates),
+    siteWide: { pages: !shard || !pages, api: true },
+  };
 }
 
 /**
@@ -92,7 +97,9 @@ export function siteWideOf(
  * as if --prune were given, since the plan reports what --prune would remove.
  */
 export async function runPlan(
-  run: Pick<BuildRun, 'config' | 'now' | 'sharding' | 'force'> & { listener: Omit<BuildListener, 'progress'> },
+  run: Pick<BuildRun, 'config' | 'now' | 'sharding' | 'force'> & {
+    listener: Omit<BuildListener, 'progress'>;
+  },
 ): Promise<PlanReport> {
   const { config, sharding, listener } = run;
   const { settings } = config;
@@ -229,7 +236,11 @@ export async function runBuild(run: BuildRun): Promise<Built> {
   progress.done();
   // The first failure is the one to report (a publish that failed names its keys); a failure
   // to release the lease or close the output afterwards is added to it.
-  const outcome = await cleanUpAfter(failure, [() => lease.release(), () => sink.close(), () => state.close()]);
+  const outcome = await cleanUpAfter(failure, [
+    () => lease.release(),
+    () => sink.close(),
+    () => state.close(),
+  ]);
   if (outcome !== undefined) throw outcome;
   listener.flushIssues();
   const repository = result.firstRepository;
@@ -238,7 +249,9 @@ export async function runBuild(run: BuildRun): Promise<Built> {
   return {
     summary: result.summary,
     location: sink.location,
-    ...(repository !== undefined && badgeId !== undefined ? { example: { repository, badgeId } } : {}),
+    ...(repository !== undefined && badgeId !== undefined
+      ? { example: { repository, badgeId } }
+      : {}),
   };
 }
 

@@ -28,7 +28,10 @@ export class MissingSummariesError extends BadInputError {}
  * The summaries of shards 0..count-1, merged and sorted by URL (kept on local disk, see
  * SummaryLines); close() releases that file. On an error it is released here.
  */
-export async function readSummaries(sink: Sink, count: number): Promise<SortedSummaries & { close(): void }> {
+export async function readSummaries(
+  sink: Sink,
+  count: number,
+): Promise<SortedSummaries & { close(): void }> {
   const all = new SummaryLines();
   try {
     await readSummariesInto(all, sink, count);
@@ -46,7 +49,9 @@ async function readSummariesInto(all: SummaryLines, sink: Sink, count: number): 
       const key = summariesKey(i, count, part);
       const bytes = await sink.read(key).catch((err: unknown) => {
         if (err instanceof NotRegularFileError)
-          throw new MissingSummariesError(`${err.message}, or run "badgepress build --shard ${i}/${count}" again`);
+          throw new MissingSummariesError(
+            `${err.message}, or run "badgepress build --shard ${i}/${count}" again`,
+          );
         throw err;
       });
       if (!bytes) {

@@ -1,7 +1,11 @@
 // A directory as the site: keys are relative paths. Each file is written under a temporary
 // name and renamed into place, so a reader never sees half a file, and a file whose bytes
 // are already there is left untouched (mtime included), so rebuilds only write changes.
-import { mkdir as mkdirCallback, rename as renameCallback, writeFile as writeFileCallback } from 'node:fs';
+import {
+  mkdir as mkdirCallback,
+  rename as renameCallback,
+  writeFile as writeFileCallback,
+} from 'node:fs';
 import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -32,7 +36,8 @@ export class DirectorySink implements Sink {
 
   private pathOf(key: string): string {
     const path = resolve(this.root, key);
-    if (!path.startsWith(this.root + sep)) throw new Error(`key ${JSON.stringify(key)} leaves the output directory`);
+    if (!path.startsWith(this.root + sep))
+      throw new Error(`key ${JSON.stringify(key)} leaves the output directory`);
     return path;
   }
 
@@ -57,7 +62,8 @@ export class DirectorySink implements Sink {
   private readError(key: string, err: unknown): Error {
     return wrapOnce(
       err,
-      (cause) => `--out ${this.location}: cannot read ${key} (${cause}); check that --out names a directory`,
+      (cause) =>
+        `--out ${this.location}: cannot read ${key} (${cause}); check that --out names a directory`,
     );
   }
 
@@ -87,7 +93,8 @@ export class DirectorySink implements Sink {
   }
 
   private isBelowFresh(dir: string): boolean {
-    for (let d = dir; d.length > this.root.length; d = dirname(d)) if (this.freshRoots.has(d)) return true;
+    for (let d = dir; d.length > this.root.length; d = dirname(d))
+      if (this.freshRoots.has(d)) return true;
     return false;
   }
 
@@ -112,8 +119,10 @@ export class DirectorySink implements Sink {
       return await readRegularFile(path);
     } catch (err) {
       if (err instanceof FileReadError) {
-        if (err.code === 'ENOENT' || err.code === 'ENOTDIR' || err.code === 'EISDIR') return undefined;
-        if (err.code === undefined && (await stat(path).catch(() => undefined))?.isDirectory()) return undefined;
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR' || err.code === 'EISDIR')
+          return undefined;
+        if (err.code === undefined && (await stat(path).catch(() => undefined))?.isDirectory())
+          return undefined;
         if (err.code === undefined)
           throw new NotRegularFileError(
             `${path}: ${err.reason}; remove it (a build writes a regular file in its place)`,
@@ -161,7 +170,11 @@ export class DirectorySink implements Sink {
     // up to but never including the repository's own directory.
     for (const dir of [...dirs].sort((a, b) => b.length - a.length)) {
       const stop = this.repositoryDirOf(dir);
-      for (let d = dir; stop !== undefined && d.length > stop.length && d.startsWith(stop + sep); d = dirname(d)) {
+      for (
+        let d = dir;
+        stop !== undefined && d.length > stop.length && d.startsWith(stop + sep);
+        d = dirname(d)
+      ) {
         if (!(await removeIfEmpty(d))) break;
         this.madeDirs.delete(d);
         this.freshRoots.delete(d);
@@ -179,7 +192,10 @@ export class DirectorySink implements Sink {
       throw this.readError(prefix, err);
     }
     // The prefix's own directory last: a repository whose files were all removed leaves none.
-    const dirs = [...entries.filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name)), base];
+    const dirs = [
+      ...entries.filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name)),
+      base,
+    ];
     // Deepest first, so a directory that held only empty ones goes too.
     for (const dir of dirs.sort((a, b) => b.length - a.length)) {
       if (await removeIfEmpty(dir)) {

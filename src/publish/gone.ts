@@ -1,7 +1,12 @@
 // Repositories that left the store (every record of theirs deleted) while their files are
 // still published: their API files under `api/v1/repositories/<enc>/` and their pages under
 // `repositories/<enc>/`. `build --prune` removes them; `plan` counts them.
-import { API_PREFIX, PAGES_PREFIX, repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
+import {
+  API_PREFIX,
+  PAGES_PREFIX,
+  repositoryPagesPrefix,
+  repositoryPrefix,
+} from '../model/layout.ts';
 import type { Sink } from './sink.ts';
 
 /** The repository URL a key segment `<enc>` stands for; undefined for anything else (`page`, a stray name). */
@@ -87,5 +92,7 @@ export async function goneRepositories(
   if (byState) return [...byState].sort();
   const present = known.presentRepositories();
   if (!present) return undefined;
-  return [...(await publishedRepositories(sink, include))].filter((url) => !present.has(url)).sort();
+  return [...(await publishedRepositories(sink, include))]
+    .filter((url) => !present.has(url))
+    .sort();
 }

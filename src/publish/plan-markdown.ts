@@ -28,7 +28,10 @@ export function formatPlanMarkdown(p: PlanReport): string {
   ];
   if (p.transitions.length === 0) lines.push('No badge changes status.', '');
   else {
-    lines.push('| Badge | From | To | Where | Repositories | Scans | For example |', '|---|---|---|---|--:|--:|---|');
+    lines.push(
+      '| Badge | From | To | Where | Repositories | Scans | For example |',
+      '|---|---|---|---|--:|--:|---|',
+    );
     for (const t of p.transitions) {
       const cells = [
         t.badgeId,
@@ -52,13 +55,18 @@ export function formatPlanMarkdown(p: PlanReport): string {
     `| unchanged | ${p.unchanged} |`,
   );
   if (p.removedExamples.length > 0)
-    lines.push('', `\`--prune\` would remove e.g. ${p.removedExamples.map(markdownCell).join(', ')}`);
+    lines.push(
+      '',
+      `\`--prune\` would remove e.g. ${p.removedExamples.map(markdownCell).join(', ')}`,
+    );
   // Counts and numbers only: nothing data-driven to escape.
   const cached = cachedUrlsLine(p.cachedUrls);
   if (cached)
     lines.push(
       '',
-      cached.replace('?timestamp=', '`?timestamp=`').replace('cache.latestMaxAge', '`cache.latestMaxAge`'),
+      cached
+        .replace('?timestamp=', '`?timestamp=`')
+        .replace('cache.latestMaxAge', '`cache.latestMaxAge`'),
     );
   if (p.resendsUnchanged) lines.push('', resendLine(p));
   return lines.join('\n');

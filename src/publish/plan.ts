@@ -129,7 +129,9 @@ export class Planner {
     // As build --prune: keys under its API prefix and its pages' prefix it no longer produces.
     const produced = new Set([...files, ...pages].map((f) => f.key));
     for (const prefix of [repositoryPrefix(encoded), repositoryPagesPrefix(encoded)]) {
-      const removed = (await this.sink.list(prefix)).filter((key) => !produced.has(key) && !partial?.unrendered(key));
+      const removed = (await this.sink.list(prefix)).filter(
+        (key) => !produced.has(key) && !partial?.unrendered(key),
+      );
       this.addRemoved(removed);
       // A removed API file answers 404 (or its ?timestamp= another time) once caches let go of it.
       if (prefix === repositoryPrefix(encoded))
@@ -172,14 +174,29 @@ export class Planner {
     this.report.unchanged += files;
   }
 
-  private transition(badgeId: string, scope: TransitionScope, from: string, to: string, repositoryUrl: string): void {
+  private transition(
+    badgeId: string,
+    scope: TransitionScope,
+    from: string,
+    to: string,
+    repositoryUrl: string,
+  ): void {
     if (from === to) return;
     const id = `${badgeId}\u0000${scope}\u0000${from}\u0000${to}`;
     let t = this.byKey.get(id);
     if (!t)
       this.byKey.set(
         id,
-        (t = { badgeId, scope, from, to, repositories: 0, examples: [], repoSet: new Set(), count: 0 }),
+        (t = {
+          badgeId,
+          scope,
+          from,
+          to,
+          repositories: 0,
+          examples: [],
+          repoSet: new Set(),
+          count: 0,
+        }),
       );
     t.count++;
     if (!t.repoSet.has(repositoryUrl)) {
@@ -239,7 +256,8 @@ export function formatPlan(p: PlanReport): string {
   lines.push(
     `files: ${p.added} to add, ${p.changed} to change, ${p.removed} to remove (with --prune), ${p.unchanged} unchanged`,
   );
-  if (p.removedExamples.length > 0) lines.push(`--prune would remove e.g. ${p.removedExamples.join(', ')}`);
+  if (p.removedExamples.length > 0)
+    lines.push(`--prune would remove e.g. ${p.removedExamples.join(', ')}`);
   const cached = cachedUrlsLine(p.cachedUrls);
   if (cached) lines.push(cached);
   if (p.resendsUnchanged) lines.push(resendLine(p));

@@ -33,7 +33,12 @@ export async function publishRepository(
       const notAttempted = files.filter((f) => PHASES.indexOf(f.phase) > i).map((f) => f.key);
       const held =
         notAttempted.length > 0
-          ? [new PublishError(notAttempted, `held back: ${phase} files of the same repository failed`)]
+          ? [
+              new PublishError(
+                notAttempted,
+                `held back: ${phase} files of the same repository failed`,
+              ),
+            ]
           : [];
       throw PublishError.combine([...failed, ...held]);
     }
@@ -41,6 +46,10 @@ export async function publishRepository(
 }
 
 /** Keys under the repository's prefix that this build no longer produces. */
-export async function staleKeys(sink: Sink, prefix: string, produced: Set<string>): Promise<string[]> {
+export async function staleKeys(
+  sink: Sink,
+  prefix: string,
+  produced: Set<string>,
+): Promise<string[]> {
   return (await sink.list(prefix)).filter((k) => !produced.has(k));
 }

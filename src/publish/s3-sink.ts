@@ -3,7 +3,12 @@
 // ETag is checked against our MD5 rather than trusting the peer (except where S3's ETag is
 // not an MD5, SSE-KMS and SSE-C: there S3's own check of our Content-MD5 stands in).
 import { createHash } from 'node:crypto';
-import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  PutObjectCommand,
+  paginateListObjectsV2,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import type { PublishFile } from '../model/publish-file.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { API_PREFIX, PAGES_PREFIX } from '../model/layout.ts';
@@ -110,13 +115,18 @@ export class S3Sink implements Sink {
   /** From the listing alone: no request per object. */
   async compare(file: PublishFile): Promise<Comparison> {
     const md5 = createHash('md5').update(Buffer.from(file.body, 'utf8')).digest('hex');
-    return compareEtag((await this.listingFor(file.key)).get(this.loc.prefix + file.key), `"${md5}"`);
+    return compareEtag(
+      (await this.listingFor(file.key)).get(this.loc.prefix + file.key),
+      `"${md5}"`,
+    );
   }
 
   async read(key: string): Promise<Uint8Array | undefined> {
     const full = this.loc.prefix + key;
     if (!(await this.listingFor(key)).has(full)) return undefined;
-    const res = await this.client.send(new GetObjectCommand({ Bucket: this.loc.bucket, Key: full }));
+    const res = await this.client.send(
+      new GetObjectCommand({ Bucket: this.loc.bucket, Key: full }),
+    );
     return res.Body!.transformToByteArray();
   }
 
@@ -132,7 +142,8 @@ export class S3Sink implements Sink {
     const full = keys.map((k) => this.loc.prefix + k);
     const refused = new Set(await deleteKeys(this.client, this.loc.bucket, full));
     // Each key leaves the listing that holds it (its repository's alone, once narrowed).
-    for (const k of keys) if (!refused.has(this.loc.prefix + k)) (await this.listingFor(k)).delete(this.loc.prefix + k);
+    for (const k of keys)
+      if (!refused.has(this.loc.prefix + k)) (await this.listingFor(k)).delete(this.loc.prefix + k);
     if (refused.size > 0)
       throw new PublishError(
         [...refused].map((k) => k.slice(this.loc.prefix.length)),
@@ -147,7 +158,9 @@ export class S3Sink implements Sink {
       key,
       'build',
       (problem) =>
-        new LocationError(`--out ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`),
+        new LocationError(
+          `--out ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`,
+        ),
     );
   }
 
@@ -161,7 +174,11 @@ export class S3Sink implements Sink {
  * key below one (a listing of its own), else undefined.
  */
 function repositoryPrefixOf(key: string): string | undefined {
-  const top = key.startsWith(API_PREFIX) ? API_PREFIX : key.startsWith(PAGES_PREFIX) ? PAGES_PREFIX : undefined;
+  const top = key.startsWith(API_PREFIX)
+    ? API_PREFIX
+    : key.startsWith(PAGES_PREFIX)
+      ? PAGES_PREFIX
+      : undefined;
   if (!top) return undefined;
   const end = key.indexOf('/', top.length);
   return end < 0 ? undefined : key.slice(0, end + 1);

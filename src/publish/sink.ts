@@ -78,14 +78,18 @@ export class PublishError extends BadgepressError {
   constructor(failures: PublishFailure[]);
   constructor(keysOrFailures: string[] | PublishFailure[], reason?: string) {
     const failures = mergeFailures(
-      reason === undefined ? (keysOrFailures as PublishFailure[]) : [{ reason, keys: keysOrFailures as string[] }],
+      reason === undefined
+        ? (keysOrFailures as PublishFailure[])
+        : [{ reason, keys: keysOrFailures as string[] }],
     );
     const keys = failures.flatMap((f) => f.keys);
     const reasons = failures
       .slice(0, SHOWN_REASONS)
       .map((f) => `${f.reason} (${counted(f.keys.length, 'key', 'keys')})`);
     if (failures.length > SHOWN_REASONS)
-      reasons.push(`and ${counted(failures.length - SHOWN_REASONS, 'other reason', 'other reasons')}`);
+      reasons.push(
+        `and ${counted(failures.length - SHOWN_REASONS, 'other reason', 'other reasons')}`,
+      );
     super(`${counted(keys.length, 'key', 'keys')} not published: ${reasons.join('; ')}`);
     this.name = 'PublishError';
     this.failures = failures;
@@ -102,7 +106,10 @@ export class PublishError extends BadgepressError {
     return {
       error: this.message,
       text,
-      details: { notPublishedCount: this.keys.length, notPublished: this.keys.slice(0, SHOWN_KEYS) },
+      details: {
+        notPublishedCount: this.keys.length,
+        notPublished: this.keys.slice(0, SHOWN_KEYS),
+      },
     };
   }
 

@@ -10,7 +10,15 @@ import type { PublishCounts } from './publish.ts';
 import type { Sink } from './sink.ts';
 
 /** Folders that hold site-wide pages alone. */
-const PAGE_FOLDERS = ['assets/', 'badges/', 'rules/', 'sitemaps/', 'repositories/page/', 'groups/', 'search/'];
+const PAGE_FOLDERS = [
+  'assets/',
+  'badges/',
+  'rules/',
+  'sitemaps/',
+  'repositories/page/',
+  'groups/',
+  'search/',
+];
 /** Site-wide pages outside those folders. */
 const PAGE_FILES = [
   'index.html',
@@ -30,7 +38,10 @@ export interface SiteWideScope {
 
 /** Whether a key is published, from what the sink can tell without fetching it where it can (S3: its listing). */
 async function present(sink: Sink, key: string): Promise<boolean> {
-  return (await sink.compare({ key, body: '', contentType: '', cacheControl: '', phase: 'page' })) !== 'absent';
+  return (
+    (await sink.compare({ key, body: '', contentType: '', cacheControl: '', phase: 'page' })) !==
+    'absent'
+  );
 }
 
 /** Site-wide keys of the scope that are published and not among `produced`. */
@@ -63,7 +74,8 @@ export async function pruneSiteWide(
   for (const folder of PAGE_FOLDERS) await sink.removeEmptyDirectories?.(folder);
   // With no page produced (pages: false) the repository pages' folder goes too once the
   // per-repository prune has emptied it (while pages are built it holds them: not walked).
-  if (![...produced].some((k) => k.startsWith(REPOSITORY_PAGES))) await sink.removeEmptyDirectories?.(REPOSITORY_PAGES);
+  if (![...produced].some((k) => k.startsWith(REPOSITORY_PAGES)))
+    await sink.removeEmptyDirectories?.(REPOSITORY_PAGES);
 }
 
 /** The folder of the repository pages and the list pages. */

@@ -50,7 +50,9 @@ export function brightness(hex: string): number {
 
 /** Dark text on light backgrounds, white text (with a dark shadow) otherwise. */
 export function textColors(background: string): { text: string; shadow: string } {
-  return brightness(background) > 0.69 ? { text: '#333', shadow: '#ccc' } : { text: '#fff', shadow: '#010101' };
+  return brightness(background) > 0.69
+    ? { text: '#333', shadow: '#ccc' }
+    : { text: '#fff', shadow: '#010101' };
 }
 
 /** A text's fill attribute, or none when the text is white, which the foreground group already sets. */
@@ -90,7 +92,14 @@ interface BadgeView {
 
 function coloredText(text: string, x: number, length: number, background: string): TextView {
   const colors = textColors(background);
-  return { text, x, length, textColor: colors.text, shadow: colors.shadow, fill: fillOf(colors.text) };
+  return {
+    text,
+    x,
+    length,
+    textColor: colors.text,
+    shadow: colors.shadow,
+    fill: fillOf(colors.text),
+  };
 }
 
 /** Label and message geometry of flat, flat-square and plastic (badge-maker's Badge class). */
@@ -106,7 +115,12 @@ function twoPart(look: StyledLook): BadgeView {
     accessibleText: `${look.label}: ${look.message}`,
     labelColor: look.labelColor,
     color: look.color,
-    label: coloredText(look.label, 10 * (1 + 0.5 * labelWidth + HORIZ_PADDING), 10 * labelWidth, look.labelColor),
+    label: coloredText(
+      look.label,
+      10 * (1 + 0.5 * labelWidth + HORIZ_PADDING),
+      10 * labelWidth,
+      look.labelColor,
+    ),
     message: coloredText(
       look.message,
       10 * (leftWidth - 1 + 0.5 * messageWidth + HORIZ_PADDING),
@@ -120,7 +134,9 @@ function forTheBadge(look: StyledLook): BadgeView {
   // All capitals, 10px Verdana (bold message), 1.25px letter spacing per UTF-16 unit, as badge-maker.
   const label = look.label.toUpperCase();
   const message = look.message.toUpperCase();
-  const labelWidth = label.length ? (anafanafo(label, { font: '10px Verdana' }) | 0) + 1.25 * label.length : 0;
+  const labelWidth = label.length
+    ? (anafanafo(label, { font: '10px Verdana' }) | 0) + 1.25 * label.length
+    : 0;
   const messageWidth = message.length
     ? (anafanafo(message, { font: 'bold 10px Verdana' }) | 0) + 1.25 * message.length
     : 0;
@@ -135,7 +151,12 @@ function forTheBadge(look: StyledLook): BadgeView {
     labelColor: look.labelColor,
     color: look.color,
     label: coloredText(label, 10 * (margin + 0.5 * labelWidth), 10 * labelWidth, look.labelColor),
-    message: coloredText(message, 10 * (labelRectWidth + margin + 0.5 * messageWidth), 10 * messageWidth, look.color),
+    message: coloredText(
+      message,
+      10 * (labelRectWidth + margin + 0.5 * messageWidth),
+      10 * messageWidth,
+      look.color,
+    ),
   };
 }
 

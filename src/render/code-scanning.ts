@@ -101,7 +101,10 @@ export function codeScanningReport(input: ScanningInput): object {
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri: f.rule.location ?? DEFAULT_LOCATION, uriBaseId: REPOSITORY_ROOT },
+            artifactLocation: {
+              uri: f.rule.location ?? DEFAULT_LOCATION,
+              uriBaseId: REPOSITORY_ROOT,
+            },
             region: { startLine: 1 },
           },
         },

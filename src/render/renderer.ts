@@ -48,7 +48,9 @@ export function shapeRenderer<S extends 'A' | 'B', E>(
   return {
     render(evaluation, filter) {
       if (evaluation.shape !== shape)
-        throw new Error(`internal: the Shape ${shape} renderer was handed a Shape ${evaluation.shape} evaluation`);
+        throw new Error(
+          `internal: the Shape ${shape} renderer was handed a Shape ${evaluation.shape} evaluation`,
+        );
       return repositoryFiles(
         settings,
         evaluation as unknown as RepositoryEvaluationOf<S, E>,
@@ -120,7 +122,8 @@ function repositoryFiles<E>(
     timestamps: history.scans.map((s) => s.timestamp),
     badges: [...evaluation.badgeIds],
   };
-  if (evaluation.expireAfterSeconds !== undefined) index.expireAfterSeconds = evaluation.expireAfterSeconds;
+  if (evaluation.expireAfterSeconds !== undefined)
+    index.expireAfterSeconds = evaluation.expireAfterSeconds;
   if (settings.styles.length > 1) index.styles = [...settings.styles];
   if (!filter || filter.wants({ kind: 'index' })) {
     out.push({
@@ -158,7 +161,8 @@ export function openapiFiles(
   templates: Pick<Templates, 'openapi'>,
 ): PublishFile[] {
   if (!settings.openapi) return [];
-  if (!templates.openapi) throw new Error('internal: openapi.json is on but its template was not read');
+  if (!templates.openapi)
+    throw new Error('internal: openapi.json is on but its template was not read');
   return [
     {
       key: OPENAPI_KEY,

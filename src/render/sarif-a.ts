@@ -16,11 +16,17 @@ import {
 function ruleDescriptor(rule: RuleA, baseUrl: string): object {
   const properties =
     rule.type === 'boolean'
-      ? { type: 'boolean', positiveStatus: rule.positiveStatus, negativeStatus: rule.negativeStatus }
+      ? {
+          type: 'boolean',
+          positiveStatus: rule.positiveStatus,
+          negativeStatus: rule.negativeStatus,
+        }
       : {
           unit: rule.unit,
           thresholds: rule.thresholds.map((b) => ({ min: b.min, max: b.max, status: b.status })),
-          ...(rule.timeRangeInMonths !== undefined ? { timeRangeInMonths: rule.timeRangeInMonths } : {}),
+          ...(rule.timeRangeInMonths !== undefined
+            ? { timeRangeInMonths: rule.timeRangeInMonths }
+            : {}),
         };
   return {
     id: rule.id,
@@ -91,7 +97,10 @@ export function sarifReportA(ctx: ReportContext, evaluation: EvaluationA, rules:
         rules: rules.map((r) => ruleDescriptor(r, ctx.settings.baseUrl)),
       },
     },
-    versionControlProvenance: versionControlProvenance(decodeURIComponent(ctx.encoded), evaluation.revision),
+    versionControlProvenance: versionControlProvenance(
+      decodeURIComponent(ctx.encoded),
+      evaluation.revision,
+    ),
     originalUriBaseIds: ORIGINAL_URI_BASE_IDS,
     properties: {
       timestamp: evaluation.timestamp,

@@ -65,14 +65,24 @@ function badgeEntryObject(ctx: ReportContext, evaluation: EvaluationB, e: BadgeE
 }
 
 /** The explanation endpoint's body: the badge's status and the criteria of its highest level. */
-export function badgeExplanationB(ctx: ReportContext, evaluation: EvaluationB, badge: BadgeB): object {
+export function badgeExplanationB(
+  ctx: ReportContext,
+  evaluation: EvaluationB,
+  badge: BadgeB,
+): object {
   return {
     badgeUrl: badgeUrl(ctx, evaluation, badge.def.id),
     badgeId: badge.def.id,
     // `unknownAs` maps unknown for clients that accept only the contract's five statuses.
-    badgeStatus: badge.explainedStatus === 'unknown' ? (ctx.settings.unknownAs ?? 'unknown') : badge.explainedStatus,
+    badgeStatus:
+      badge.explainedStatus === 'unknown'
+        ? (ctx.settings.unknownAs ?? 'unknown')
+        : badge.explainedStatus,
     badgeInformationUri: badgeInformationUri(ctx.settings.baseUrl, badge.def),
-    badgeExplanation: { criteria: badge.explained.criteria.map(criterionObject), conclusion: badge.conclusion },
+    badgeExplanation: {
+      criteria: badge.explained.criteria.map(criterionObject),
+      conclusion: badge.conclusion,
+    },
   };
 }
 
@@ -103,7 +113,10 @@ export function sarifReportB(ctx: ReportContext, evaluation: EvaluationB, rules:
         rules: rules.map((r) => ruleDescriptor(r, ctx.settings.baseUrl)),
       },
     },
-    versionControlProvenance: versionControlProvenance(evaluation.repositoryUrl, evaluation.revision),
+    versionControlProvenance: versionControlProvenance(
+      evaluation.repositoryUrl,
+      evaluation.revision,
+    ),
     originalUriBaseIds: ORIGINAL_URI_BASE_IDS,
     properties: {
       badges: evaluation.entries.map((e) => badgeEntryObject(ctx, evaluation, e)),

@@ -17,12 +17,20 @@ export function sarifEnvelope(run: object): object {
 }
 
 /** The public, dynamic badge address a report points to. */
-export function publicBadgeUrl(baseUrl: string, encoded: string, badgeId: string, timestamp: number): string {
+export function publicBadgeUrl(
+  baseUrl: string,
+  encoded: string,
+  badgeId: string,
+  timestamp: number,
+): string {
   return `${baseUrl}/${API_PREFIX}${encoded}/badges/${badgeId}.svg?timestamp=${timestamp}`;
 }
 
 /** A badge's information address: the configured one, else the site's own badge page. */
-export function badgeInformationUri(baseUrl: string, def: { id: string; informationUri?: string }): string {
+export function badgeInformationUri(
+  baseUrl: string,
+  def: { id: string; informationUri?: string },
+): string {
   return def.informationUri ?? `${baseUrl}/badges/${def.id}/`;
 }
 
@@ -74,12 +82,18 @@ export const ORIGINAL_URI_BASE_IDS = {
  * SARIF `run.versionControlProvenance`: the repository, mapped to REPOSITORY_ROOT, and, when
  * the record names it, the commit measured.
  */
-export function versionControlProvenance(repositoryUri: string, revision: Revision | undefined): object[] {
+export function versionControlProvenance(
+  repositoryUri: string,
+  revision: Revision | undefined,
+): object[] {
   return [
     {
       repositoryUri,
       ...(revision
-        ? { revisionId: revision.commit, ...(revision.branch !== undefined ? { branch: revision.branch } : {}) }
+        ? {
+            revisionId: revision.commit,
+            ...(revision.branch !== undefined ? { branch: revision.branch } : {}),
+          }
         : {}),
       mappedTo: { uriBaseId: REPOSITORY_ROOT },
     },

@@ -5,12 +5,21 @@
 import type { Settings } from '../config/types.ts';
 import { EXTRA_BADGE_STYLES } from '../model/layout.ts';
 import { jsonBytes, type ReportContext } from './sarif-common.ts';
-import { renderedFiles, type LatestOnlyFiles, type RenderedFile, type RenderFilter, type ScanFiles } from './shape.ts';
+import {
+  renderedFiles,
+  type LatestOnlyFiles,
+  type RenderedFile,
+  type RenderFilter,
+  type ScanFiles,
+} from './shape.ts';
 import { shieldsEndpoint } from './shields.ts';
 import type { BadgeLook, BadgeRenderer } from './svg.ts';
 
 /** What a shape renders its own way, for an evaluation E whose badges are B. */
-export interface ShapeRendering<E extends { badges: readonly B[] }, B extends { def: { id: string } }> {
+export interface ShapeRendering<
+  E extends { badges: readonly B[] },
+  B extends { def: { id: string } },
+> {
   look(badge: B): BadgeLook;
   report(ctx: ReportContext, evaluation: E): object;
   explanation(ctx: ReportContext, evaluation: E, badge: B): object;
@@ -29,7 +38,9 @@ export function scanFiles<E extends { badges: readonly B[] }, B extends { def: {
     add({ kind: 'sarif' }, () => jsonBytes(shape.report(ctx, evaluation)));
     for (const b of evaluation.badges) {
       add({ kind: 'svg', badgeId: b.def.id }, () => badges.render(shape.look(b)));
-      add({ kind: 'explanation', badgeId: b.def.id }, () => jsonBytes(shape.explanation(ctx, evaluation, b)));
+      add({ kind: 'explanation', badgeId: b.def.id }, () =>
+        jsonBytes(shape.explanation(ctx, evaluation, b)),
+      );
     }
     return files;
   };
@@ -42,7 +53,13 @@ export function latestFiles<E extends { badges: readonly B[] }, B extends { def:
 ): LatestOnlyFiles<E> {
   return (repositoryUrl, evaluation, filter) => {
     const looks = evaluation.badges.map((b) => ({ badgeId: b.def.id, look: shape.look(b) }));
-    return latestOnlyFiles(settings, badges, looks, () => shape.codeScanning(repositoryUrl, evaluation), filter);
+    return latestOnlyFiles(
+      settings,
+      badges,
+      looks,
+      () => shape.codeScanning(repositoryUrl, evaluation),
+      filter,
+    );
   };
 }
 
@@ -57,10 +74,13 @@ export function latestOnlyFiles(
   const { files, add } = renderedFiles(filter);
   for (const { badgeId, look } of looks) {
     for (const style of EXTRA_BADGE_STYLES) {
-      if (settings.styles.includes(style)) add({ kind: 'styled', badgeId, style }, () => badges.render(look, style));
+      if (settings.styles.includes(style))
+        add({ kind: 'styled', badgeId, style }, () => badges.render(look, style));
     }
     if (settings.shieldsEndpoint)
-      add({ kind: 'shields', badgeId }, () => jsonBytes(shieldsEndpoint(look, settings.cache.latestMaxAge)));
+      add({ kind: 'shields', badgeId }, () =>
+        jsonBytes(shieldsEndpoint(look, settings.cache.latestMaxAge)),
+      );
   }
   if (settings.codeScanning) add({ kind: 'code-scanning' }, () => jsonBytes(codeScanning()));
   return files;

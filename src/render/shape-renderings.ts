@@ -9,17 +9,24 @@ import { badgeExplanationB, sarifReportB } from './sarif-b.ts';
 import type { ShapeRendering } from './shape-files.ts';
 
 /** Shape A: a badge shows its status in the status's colour. */
-export function renderingA(settings: Settings, t: ThresholdsA): ShapeRendering<EvaluationA, BadgeA> {
+export function renderingA(
+  settings: Settings,
+  t: ThresholdsA,
+): ShapeRendering<EvaluationA, BadgeA> {
   return {
     look: (b) => ({ label: b.def.id, message: b.status, color: settings.colors[b.status] }),
     report: (ctx, evaluation) => sarifReportA(ctx, evaluation, t.rules),
     explanation: badgeObjectA,
-    codeScanning: (repositoryUrl, evaluation) => codeScanningA(settings, repositoryUrl, evaluation, t.rules),
+    codeScanning: (repositoryUrl, evaluation) =>
+      codeScanningA(settings, repositoryUrl, evaluation, t.rules),
   };
 }
 
 /** Shape B: a badge shows its level, or "none". */
-export function renderingB(settings: Settings, t: ThresholdsB): ShapeRendering<EvaluationB, BadgeB> {
+export function renderingB(
+  settings: Settings,
+  t: ThresholdsB,
+): ShapeRendering<EvaluationB, BadgeB> {
   return {
     // Nothing granted shows "none" in its own colour, never fail's.
     look: (b) => {

@@ -35,12 +35,17 @@ export function renderedFiles(filter: RenderFilter | undefined): {
   const files: RenderedFile[] = [];
   return {
     files,
-    add: (resource, body) => void ((!filter || filter.wants(resource)) && files.push({ resource, body: body() })),
+    add: (resource, body) =>
+      void ((!filter || filter.wants(resource)) && files.push({ resource, body: body() })),
   };
 }
 
 /** One scan's files (report, and per badge its image and explanation) from its evaluation. */
-export type ScanFiles<E> = (encoded: string, evaluation: E, filter?: RenderFilter) => RenderedFile[];
+export type ScanFiles<E> = (
+  encoded: string,
+  evaluation: E,
+  filter?: RenderFilter,
+) => RenderedFile[];
 
 /** The render step: every file one repository contributes to the site, in publishing order. */
 export interface Renderer {
@@ -52,4 +57,8 @@ export interface Renderer {
  * The files only the latest answer has (badges in other styles, shields endpoint JSON,
  * code-scanning.sarif), as the site config switches them on, from that answer's evaluation.
  */
-export type LatestOnlyFiles<E> = (repositoryUrl: string, evaluation: E, filter?: RenderFilter) => RenderedFile[];
+export type LatestOnlyFiles<E> = (
+  repositoryUrl: string,
+  evaluation: E,
+  filter?: RenderFilter,
+) => RenderedFile[];

@@ -42,11 +42,19 @@ export const SVGO_CONFIG: SvgoConfig = {
 };
 
 /** The SVG before svgo. `templates`: the badge templates, as the resolved config holds them. */
-export function renderBadgeUnoptimised(templates: BadgeTemplates, look: BadgeLook, style: BadgeStyle = 'flat'): string {
+export function renderBadgeUnoptimised(
+  templates: BadgeTemplates,
+  look: BadgeLook,
+  style: BadgeStyle = 'flat',
+): string {
   return drawBadge(templates, style, { ...look, labelColor: LABEL_COLOR });
 }
 
-export function renderBadge(templates: BadgeTemplates, look: BadgeLook, style: BadgeStyle = 'flat'): string {
+export function renderBadge(
+  templates: BadgeTemplates,
+  look: BadgeLook,
+  style: BadgeStyle = 'flat',
+): string {
   const raw = renderBadgeUnoptimised(templates, look, style);
   const optimised = optimize(raw, SVGO_CONFIG).data;
   return optimised.length < raw.length ? optimised : raw;

@@ -97,21 +97,37 @@ export async function resolve(
   const notFound = await read('404.html');
   if (!notFound) return answer;
   // Its Content-Security-Policy, like every answer's headers but these, is added by the adapter (withAnswerHeaders).
-  return withBody(req, 404, { 'content-type': HTML_TYPE, 'cache-control': shortAge(opts) }, notFound.body);
+  return withBody(
+    req,
+    404,
+    { 'content-type': HTML_TYPE, 'cache-control': shortAge(opts) },
+    notFound.body,
+  );
 }
 
 /** A miss asked for by a browser (Accept: text/html, not an image): the site's 404 page answers it when the site has one. */
 export function mayAnswerWithNotFoundPage(req: ResolverRequest, answer: ResolverResponse): boolean {
-  return answer.status === 404 && /\btext\/html\b/i.test(String(req.accept)) && !/\.svg$/.test(req.path);
+  return (
+    answer.status === 404 && /\btext\/html\b/i.test(String(req.accept)) && !/\.svg$/.test(req.path)
+  );
 }
 
-async function resolveFile(req: ResolverRequest, read: KeyReader, opts?: ResolverOptions): Promise<ResolverResponse> {
+async function resolveFile(
+  req: ResolverRequest,
+  read: KeyReader,
+  opts?: ResolverOptions,
+): Promise<ResolverResponse> {
   const found = lookup(req, opts);
   if (found.kind === 'answer') return found.response;
   if (found.kind === 'page') {
     const obj = await read(found.key);
     if (!obj) return errorAnswer(req, 404, 'no such page', opts);
-    return file(obj, found.page.contentType, found.page.immutable ? longAge(opts) : shortAge(opts), req);
+    return file(
+      obj,
+      found.page.contentType,
+      found.page.immutable ? longAge(opts) : shortAge(opts),
+      req,
+    );
   }
   const t = found.target;
   if (found.kind === 'key') {
@@ -122,7 +138,11 @@ async function resolveFile(req: ResolverRequest, read: KeyReader, opts?: Resolve
     return miss(
       req,
       t,
-      missDetail(await readIndex(read, t.encoded), badgeOf(t), (t.resource as { style?: string }).style),
+      missDetail(
+        await readIndex(read, t.encoded),
+        badgeOf(t),
+        (t.resource as { style?: string }).style,
+      ),
       opts,
     );
   }
@@ -146,8 +166,14 @@ export function timestampAnswer(
     return miss(req, t, missDetail(index, badgeId), opts);
   const ts = newestAtOrBefore(index.timestamps, found.timestamp);
   if (ts === undefined)
-    return miss(req, t, `no result at or before ${found.timestamp}; the first scan is at ${index.timestamps[0]}`, opts);
-  const expired = index.expireAfterSeconds !== undefined && found.timestamp - ts > index.expireAfterSeconds;
+    return miss(
+      req,
+      t,
+      `no result at or before ${found.timestamp}; the first scan is at ${index.timestamps[0]}`,
+      opts,
+    );
+  const expired =
+    index.expireAfterSeconds !== undefined && found.timestamp - ts > index.expireAfterSeconds;
   const location = `/${fileKey(t.encoded, t.resource, { timestamp: ts, expired })}`;
   // Short even for T before the last scan: a backfilled scan (scan --history) or another
   // expireAfterDays moves the target, and a rebuild rewrites the target's judgement.
@@ -159,7 +185,12 @@ function badgeOf(t: RouteTarget): string | undefined {
 }
 
 /** A 404 about a route: on its badge's image when it names one. */
-function miss(req: ResolverRequest, t: RouteTarget, detail: string, opts?: ResolverOptions): ResolverResponse {
+function miss(
+  req: ResolverRequest,
+  t: RouteTarget,
+  detail: string,
+  opts?: ResolverOptions,
+): ResolverResponse {
   // A style the site does not render: the badge says so, and which it renders, not "not found".
   return errorAnswer(req, 404, detail, opts, badgeOf(t), /^style /.test(detail) ? detail : '');
 }
@@ -175,9 +206,11 @@ export function fileAnswer(
   return file(obj, contentTypeOf(t.resource), shortAge(opts), req);
 }
 
-const shortAge = (opts?: ResolverOptions) => cacheControl(opts?.latestMaxAge ?? DEFAULT_CACHE.latestMaxAge, false);
+const shortAge = (opts?: ResolverOptions) =>
+  cacheControl(opts?.latestMaxAge ?? DEFAULT_CACHE.latestMaxAge, false);
 /** Content-hashed assets: a new build names new bytes with a new key, so these never change. */
-const longAge = (opts?: ResolverOptions) => cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, true);
+const longAge = (opts?: ResolverOptions) =>
+  cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, true);
 
 /** Greatest element ≤ t of an ascending array (binary search). */
 export function newestAtOrBefore(ascending: readonly number[], t: number): number | undefined {
@@ -211,7 +244,11 @@ export function parseIndex(obj: StoredObject | null): RepositoryIndex | null {
   }
 }
 
-function missDetail(index: RepositoryIndex | null, badgeId: string | undefined, style?: string): string {
+function missDetail(
+  index: RepositoryIndex | null,
+  badgeId: string | undefined,
+  style?: string,
+): string {
   if (!index) return 'this repository was never scanned';
   if (badgeId !== undefined && !index.badges.includes(badgeId)) {
     return `unknown badge id ${JSON.stringify(safe(badgeId))}; this site serves ${index.badges.join(', ')}`;
@@ -223,11 +260,20 @@ function missDetail(index: RepositoryIndex | null, badgeId: string | undefined, 
     : 'no such file';
 }
 
-function file(obj: StoredObject, contentType: string, cacheControl: string, req: ResolverRequest): ResolverResponse {
-  const headers: Record<string, string> = { 'content-type': contentType, 'cache-control': cacheControl };
+function file(
+  obj: StoredObject,
+  contentType: string,
+  cacheControl: string,
+  req: ResolverRequest,
+): ResolverResponse {
+  const headers: Record<string, string> = {
+    'content-type': contentType,
+    'cache-control': cacheControl,
+  };
   if (obj.etag) {
     headers.etag = obj.etag;
-    if (req.ifNoneMatch && etagMatches(req.ifNoneMatch, obj.etag)) return { status: 304, headers, body: null };
+    if (req.ifNoneMatch && etagMatches(req.ifNoneMatch, obj.etag))
+      return { status: 304, headers, body: null };
   }
   return withBody(req, 200, headers, obj.body);
 }
@@ -251,7 +297,12 @@ function withBody(
  */
 function utf8Length(s: string): number {
   const units = (re: RegExp) => s.length - s.replace(re, '').length;
-  return s.length + units(/[^\0-\x7f]/g) + units(/[^\0-\u07ff]/g) - units(/[\ud800-\udbff][\udc00-\udfff]/g);
+  return (
+    s.length +
+    units(/[^\0-\x7f]/g) +
+    units(/[^\0-\u07ff]/g) -
+    units(/[\ud800-\udbff][\udc00-\udfff]/g)
+  );
 }
 
 function etagMatches(header: string, etag: string): boolean {

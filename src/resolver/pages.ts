@@ -29,7 +29,11 @@ export function pageContentType(key: string): string {
 function page(key: string): PageRoute | null {
   return key.length > 1024 || /[^/]{256}/.test(key)
     ? null
-    : { key, contentType: pageContentType(key), immutable: /^assets\/[^/]+\.[0-9a-f]{8,64}\.(css|js)$/.test(key) };
+    : {
+        key,
+        contentType: pageContentType(key),
+        immutable: /^assets\/[^/]+\.[0-9a-f]{8,64}\.(css|js)$/.test(key),
+      };
 }
 
 /** The page a path names; null when it names none (the caller answers 404). */
@@ -39,7 +43,9 @@ export function pageRoute(path: string): PageRoute | null {
   if (m) {
     const segment = canonicalSegment(m[1]!);
     return segment.ok
-      ? page(`repositories/${segment.encoded}/${m[2] === '/feed.atom' ? 'feed.atom' : 'index.html'}`)
+      ? page(
+          `repositories/${segment.encoded}/${m[2] === '/feed.atom' ? 'feed.atom' : 'index.html'}`,
+        )
       : null;
   }
   m = /^\/rules\/(.+?)\/(?:index\.html)?$/.exec(path);

@@ -31,7 +31,9 @@ const BADGE_ID = new RegExp(BADGE_ID_PATTERN);
 const FILE = /\/(sarif|code-scanning\.sarif|index\.json|badges\/([^/]*))$/;
 // <id>[.<style>].svg, <id>.json or <id>: <id>.<style>.svg is the key ?style= maps to; named
 // directly (a static front end, or the AWS origin-response parsing the key it missed) it is the same file.
-const BADGE_FILE = new RegExp(`^([\\s\\S]*?)(?:\\.(${EXTRA_BADGE_STYLES.join('|')})(?=\\.svg$))?(\\.svg|\\.json)?$`);
+const BADGE_FILE = new RegExp(
+  `^([\\s\\S]*?)(?:\\.(${EXTRA_BADGE_STYLES.join('|')})(?=\\.svg$))?(\\.svg|\\.json)?$`,
+);
 
 export function route(method: string, path: string, query: string): RouteResult {
   if (method !== 'GET' && method !== 'HEAD') return fail(405, `${safe(method)}: use GET or HEAD`);
@@ -43,11 +45,14 @@ export function route(method: string, path: string, query: string): RouteResult 
   let resource: RouteTarget['resource'];
   let badgeId: string | undefined;
   if (file[2] === undefined)
-    resource = { kind: file[1] === 'sarif' ? 'sarif' : file[1] === 'index.json' ? 'index' : 'code-scanning' };
+    resource = {
+      kind: file[1] === 'sarif' ? 'sarif' : file[1] === 'index.json' ? 'index' : 'code-scanning',
+    };
   else {
     const m = BADGE_FILE.exec(file[2])!;
     badgeId = m[1]!;
-    if (!BADGE_ID.test(badgeId)) return fail(404, `unknown badge id ${JSON.stringify(safe(badgeId))}`);
+    if (!BADGE_ID.test(badgeId))
+      return fail(404, `unknown badge id ${JSON.stringify(safe(badgeId))}`);
     if (m[2]) resource = { kind: 'styled', badgeId, style: m[2] as ExtraBadgeStyle };
     else resource = { kind: !m[3] ? 'explanation' : m[3] === '.svg' ? 'svg' : 'shields', badgeId };
   }
@@ -69,11 +74,15 @@ export function route(method: string, path: string, query: string): RouteResult 
   if (t === 'bad') return fail(400, 'timestamp must be one integer (Unix seconds)', badgeId);
   const style = queryParam(query, 'style');
   if (style !== undefined && resource.kind === 'svg') {
-    if (style === 'bad' || !(style === 'flat' || (EXTRA_BADGE_STYLES as readonly string[]).includes(style))) {
+    if (
+      style === 'bad' ||
+      !(style === 'flat' || (EXTRA_BADGE_STYLES as readonly string[]).includes(style))
+    ) {
       return fail(400, `style must be one of flat, ${EXTRA_BADGE_STYLES.join(', ')}`, badgeId);
     }
     // A styled badge is latest-only: with a time it is refused just below.
-    if (style !== 'flat') resource = { kind: 'styled', badgeId: resource.badgeId, style: style as ExtraBadgeStyle };
+    if (style !== 'flat')
+      resource = { kind: 'styled', badgeId: resource.badgeId, style: style as ExtraBadgeStyle };
   }
   if (resource.kind !== 'index' && isLatestOnly(resource) && (at || t !== undefined)) {
     return fail(400, 'this file exists for the latest result only', badgeId);
@@ -87,7 +96,9 @@ export function route(method: string, path: string, query: string): RouteResult 
 const SEGMENT_SHAPE = 'the repository segment must be an encoded <scheme>://<host>/<path> URL';
 
 /** The repository part, encoded or decoded, as the canonical key segment, or why it is none. */
-export function canonicalSegment(raw: string): { ok: true; encoded: string } | { ok: false; reason: string } {
+export function canonicalSegment(
+  raw: string,
+): { ok: true; encoded: string } | { ok: false; reason: string } {
   if (raw.length === 0) return { ok: false, reason: SEGMENT_SHAPE };
   let decoded = raw;
   // A decoded URL holds "://" already; decoding it again would change a literal "%".

@@ -31,7 +31,9 @@ export function s3Client(settings: S3Settings): S3Client {
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
     ...(settings.pathStyle !== undefined ? { forcePathStyle: settings.pathStyle } : {}),
     maxAttempts: settings.maxAttempts,
-    ...(settings.requestChecksumCalculation ? { requestChecksumCalculation: settings.requestChecksumCalculation } : {}),
+    ...(settings.requestChecksumCalculation
+      ? { requestChecksumCalculation: settings.requestChecksumCalculation }
+      : {}),
     // Without these an endpoint that accepts the connection and never answers hangs the
     // build forever: the SDK's own defaults are "no timeout".
     requestHandler: {

@@ -1,6 +1,11 @@
 // A lease kept as one small object, written only under a condition (If-None-Match: * to
 // create, If-Match on its ETag to renew): a build's output prefix, a scan's store prefix.
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import type { LeaseHolderKind, LeaseSlot } from '../io/lease.ts';
 import { describeS3Error } from './errors.ts';
 import type { S3Location } from './location.ts';
@@ -8,7 +13,9 @@ import { JSON_TYPE } from '../model/http.ts';
 
 /** S3 answers 412 when a write's condition fails, 409 when two conditional writes race. */
 export function conditionRefused(err: unknown): boolean {
-  return [412, 409].includes((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0);
+  return [412, 409].includes(
+    (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0,
+  );
 }
 
 export function isNotFound(err: unknown): boolean {
@@ -36,7 +43,11 @@ export function s3LeaseSlot(
   const probeKey = `${loc.prefix}.badgepress/conditional-writes-probe`;
   const where = `s3://${Bucket}/${Key}`;
   // NoSuchKey is S3's answer to If-Match on a key that is gone: a refused condition too.
-  const put = async (text: string, condition: { IfNoneMatch: string } | { IfMatch: string }, key = Key) => {
+  const put = async (
+    text: string,
+    condition: { IfNoneMatch: string } | { IfMatch: string },
+    key = Key,
+  ) => {
     try {
       await client.send(
         new PutObjectCommand({
@@ -58,7 +69,8 @@ export function s3LeaseSlot(
     // Once the probe object exists, both probes are one PUT each that a store honouring the
     // conditions refuses without writing.
     honoursConditions: async () => {
-      const body = 'badgepress checks here that the store refuses conditional writes whose condition fails\n';
+      const body =
+        'badgepress checks here that the store refuses conditional writes whose condition fails\n';
       const absent = { IfNoneMatch: '*' };
       if ((await put(body, absent, probeKey)) && (await put(body, absent, probeKey))) return false;
       return !(await put(body, { IfMatch: '"00000000000000000000000000000000"' }, probeKey));

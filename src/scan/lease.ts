@@ -6,7 +6,13 @@
 // refuses), so this scan lets its lease go and stops. Each takes its own before it looks, so of
 // two started at the same moment at least one sees the other (both may, and both stop).
 import { BadgepressError, EXIT, type FailureReport } from '../errors.ts';
-import { acquireLease, liveHolder, type Lease, type LeaseOptions, type LeaseRecord } from '../io/lease.ts';
+import {
+  acquireLease,
+  liveHolder,
+  type Lease,
+  type LeaseOptions,
+  type LeaseRecord,
+} from '../io/lease.ts';
 import { isoTime } from '../model/calendar.ts';
 import type { Shard } from '../model/shard.ts';
 import { scanLeaseKey, shardOfLeaseKey, type StoreWriter } from '../store/writer.ts';
@@ -18,7 +24,8 @@ export class ScanOverlapError extends BadgepressError {
   readonly where: string;
   readonly holder: LeaseRecord;
   constructor(where: string, holder: LeaseRecord, theirs: Shard | null, ours: Shard | undefined) {
-    const spec = (s: Shard | null | undefined) => (s ? `--shard ${s.index}/${s.count}` : 'no --shard (the whole list)');
+    const spec = (s: Shard | null | undefined) =>
+      s ? `--shard ${s.index}/${s.count}` : 'no --shard (the whole list)';
     super(
       `the store is being written by another badgepress scan with ${spec(theirs)} (host ${holder.host}, pid ${holder.pid}, since ${isoTime(holder.acquiredAt)}; ` +
         `its lease lapses at ${isoTime(holder.expiresAt)} if it stops), and this one has ${spec(ours)}: they would measure some repositories both and write them twice. ` +
@@ -30,7 +37,11 @@ export class ScanOverlapError extends BadgepressError {
   }
 
   override report(): FailureReport {
-    return { error: this.message, text: this.message, details: { lease: this.where, holder: this.holder } };
+    return {
+      error: this.message,
+      text: this.message,
+      details: { lease: this.where, holder: this.holder },
+    };
   }
 }
 
@@ -44,7 +55,11 @@ function overlap(a: Shard | null | undefined, b: Shard | null | undefined): bool
  * with `waitSeconds`, keeps trying once a second (and a random part of one, so two that
  * stopped each other do not meet again) for that long.
  */
-export async function holdScanLease(writer: StoreWriter, shard: Shard | undefined, opts: LeaseOptions): Promise<Lease> {
+export async function holdScanLease(
+  writer: StoreWriter,
+  shard: Shard | undefined,
+  opts: LeaseOptions,
+): Promise<Lease> {
   const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
   const deadline = now() + (opts.waitSeconds ?? 0);
   const own = scanLeaseKey(shard);

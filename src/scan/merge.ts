@@ -9,7 +9,8 @@
 import { forgePartNotRead } from '../model/measured-rules.ts';
 import type { StoredValue, Measurement } from '../model/stored-value.ts';
 
-const isEvents = (v: StoredValue | undefined): v is { events: number[] } => typeof v === 'object' && v !== null;
+const isEvents = (v: StoredValue | undefined): v is { events: number[] } =>
+  typeof v === 'object' && v !== null;
 
 /** `failures`: the causes the adapter reported; a rule it nulled with one of them failed. */
 export function mergeForge(
@@ -28,12 +29,16 @@ export function mergeForge(
     const theirs = forge.values[rule];
     if (theirs === null && failures.includes(forge.evidence[rule] ?? '')) failed.add(rule);
     if (isEvents(ours) && isEvents(theirs)) {
-      values[rule] = { events: [...new Set([...ours.events, ...theirs.events])].sort((a, b) => a - b) };
+      values[rule] = {
+        events: [...new Set([...ours.events, ...theirs.events])].sort((a, b) => a - b),
+      };
       evidence[rule] = [git.evidence[rule], forge.evidence[rule]].filter(Boolean).join('; ');
     } else if (isEvents(ours) && theirs === null) {
       // The forge's part failed (it says why): git's own events stand, and the evidence says
       // what is missing. A failure nulls only the rules that had nothing but the API.
-      evidence[rule] = [git.evidence[rule], forgePartNotRead(rule, forge.evidence[rule])].filter(Boolean).join('; ');
+      evidence[rule] = [git.evidence[rule], forgePartNotRead(rule, forge.evidence[rule])]
+        .filter(Boolean)
+        .join('; ');
     } else {
       values[rule] = theirs!;
       if (forge.evidence[rule] !== undefined) evidence[rule] = forge.evidence[rule];
@@ -69,5 +74,10 @@ export function completeRecord(stored: Measurement, fresh: Measurement): Measure
   const failed = [...before].filter((r) => now.has(r) || !Object.hasOwn(fresh.values, r)).sort();
   if (failed.length >= before.size) return undefined;
   const revision = fresh.revision ?? stored.revision;
-  return { ...(revision ? { revision } : {}), values, evidence, ...(failed.length > 0 ? { failed } : {}) };
+  return {
+    ...(revision ? { revision } : {}),
+    values,
+    evidence,
+    ...(failed.length > 0 ? { failed } : {}),
+  };
 }

@@ -64,7 +64,12 @@ export interface ScanOutcome {
   /** Lines of the list that named no repository, and sources that failed (0 on shards other than 0). */
   listProblems: number;
   /** What the sources listed (undefined without sources). */
-  sources?: { repositories: number; moved: Discovery['moved']; left: Discovery['left']; requests: number };
+  sources?: {
+    repositories: number;
+    moved: Discovery['moved'];
+    left: Discovery['left'];
+    requests: number;
+  };
   /** Where the records went. */
   location: string;
 }
@@ -146,7 +151,10 @@ export async function runScan(run: ScanRun): Promise<ScanOutcome> {
 }
 
 /** The store's writer, with this scan's lease on it held (the writer closed if it cannot be). */
-async function leasedWriter(run: ScanRun, settings: Settings): Promise<{ writer: StoreWriter; lease: Lease }> {
+async function leasedWriter(
+  run: ScanRun,
+  settings: Settings,
+): Promise<{ writer: StoreWriter; lease: Lease }> {
   const writer = await openWriter(settings);
   try {
     const lease = await holdScanLease(writer, run.shard, {
@@ -172,7 +180,12 @@ function forgesAsked(run: ScanRun, settings: Settings, rules: ReadonlySet<string
   const forges =
     run.forgeFor ??
     measurersFor(
-      { hosts: settings.hosts, ...dependents, gitTokens: settings.scan.tokens, answersDir: settings.scan.mirrors },
+      {
+        hosts: settings.hosts,
+        ...dependents,
+        gitTokens: settings.scan.tokens,
+        answersDir: settings.scan.mirrors,
+      },
       process.env,
     );
   const off =
@@ -240,7 +253,11 @@ async function listTargets(
   // The repos file's own line wins (its mirror=), a source adds the rest.
   const listed = new Set(parsed.targets.map((t) => t.url));
   const all = [...parsed.targets, ...(found?.targets ?? []).filter((t) => !listed.has(t.url))];
-  return { targets: shard ? all.filter((t) => inShard(shard)(t.url)) : all, listProblems: listProblems.length, found };
+  return {
+    targets: shard ? all.filter((t) => inShard(shard)(t.url)) : all,
+    listProblems: listProblems.length,
+    found,
+  };
 }
 
 /**
@@ -257,7 +274,10 @@ async function storedElsewhere(
   if (isS3(settings.store)) {
     const loc = parseS3Location(settings.store);
     if (!loc) return [];
-    const [{ S3Store }, { s3Client }] = await Promise.all([import('../load/s3-store.ts'), import('../s3/client.ts')]);
+    const [{ S3Store }, { s3Client }] = await Promise.all([
+      import('../load/s3-store.ts'),
+      import('../s3/client.ts'),
+    ]);
     store = new S3Store(s3Client(settings.s3), loc);
   } else {
     if (
@@ -269,7 +289,9 @@ async function storedElsewhere(
       return [];
     store = new DirectoryStore(settings.store);
   }
-  const hosts = new Set(sources.flatMap((s) => (URL.canParse(s.url) ? [new URL(s.url).host.toLowerCase()] : [])));
+  const hosts = new Set(
+    sources.flatMap((s) => (URL.canParse(s.url) ? [new URL(s.url).host.toLowerCase()] : [])),
+  );
   const folders = [...hosts].map((h) => storeFileName(h, '').replace(/\.ndjson$/, '/'));
   const written = new Set(listed.map((t) => storeFileName(t.host, t.path)));
   const urls = new Set<string>();

@@ -102,7 +102,10 @@ function emptySummary(repositories: number): ScanSummary {
 function scanContext(o: ScanOptions, summary: ScanSummary): ScanContext {
   const gitRules = new Set(GIT_RULE_IDS.filter((r) => o.rules.has(r)));
   // Every event rule keeps at least its own window (git's and the forge's alike).
-  const horizonMonths = Math.max(o.settings.horizonMonths, ...eventRuleIds().map((r) => o.windowMonths[r] ?? 0));
+  const horizonMonths = Math.max(
+    o.settings.horizonMonths,
+    ...eventRuleIds().map((r) => o.windowMonths[r] ?? 0),
+  );
   const onMovedAside = (target: ListedTarget, to: string, cause: string) => {
     summary.movedAside++;
     o.report(
@@ -111,7 +114,10 @@ function scanContext(o: ScanOptions, summary: ScanSummary): ScanContext {
   };
   // One test of who is a bot, for git and every forge.
   const isBot = botTest([...o.settings.botPatterns, ...(o.botPatterns ?? [])]);
-  const optional = { ...(o.env ? { env: o.env } : {}), ...(o.backoffMs ? { backoffMs: o.backoffMs } : {}) };
+  const optional = {
+    ...(o.env ? { env: o.env } : {}),
+    ...(o.backoffMs ? { backoffMs: o.backoffMs } : {}),
+  };
   const git = gitMeasurer({
     settings: o.settings,
     fetch: o.fetch,
@@ -122,7 +128,16 @@ function scanContext(o: ScanOptions, summary: ScanSummary): ScanContext {
     onMovedAside,
     ...optional,
   });
-  return { o, summary, git, isBot, gitRules, horizonMonths, measuredRules: new Set(gitRules), notAsked: new Map() };
+  return {
+    o,
+    summary,
+    git,
+    isBot,
+    gitRules,
+    horizonMonths,
+    measuredRules: new Set(gitRules),
+    notAsked: new Map(),
+  };
 }
 
 export async function scan(o: ScanOptions): Promise<ScanSummary> {
@@ -182,7 +197,9 @@ function hostLimits(o: ScanOptions): (target: ListedTarget) => Limiter {
       limits.set(
         target.host,
         (l = limiter(
-          fixed !== 'auto' ? () => fixed : () => forge?.inFlight?.(ceiling) ?? Math.min(ceiling, AUTO_GIT_HOST),
+          fixed !== 'auto'
+            ? () => fixed
+            : () => forge?.inFlight?.(ceiling) ?? Math.min(ceiling, AUTO_GIT_HOST),
         )),
       );
     }
@@ -261,7 +278,10 @@ async function planTimes(cx: ScanContext, target: ListedTarget): Promise<TimesPl
   if (short.length > 0) {
     summary.incomplete++;
     const [t, missing] = short[short.length - 1]!;
-    const more = short.length > 1 ? ` (and ${counted(short.length - 1, 'earlier time', 'earlier times')})` : '';
+    const more =
+      short.length > 1
+        ? ` (and ${counted(short.length - 1, 'earlier time', 'earlier times')})`
+        : '';
     o.report(
       `${target.source} ${target.url}: the stored record at ${isoTime(t)}${more} lacks ${missing.join(', ')} (a scan with a narrower --rules wrote it); ` +
         `records are appended, never replaced, and a second record at the same time is a duplicate a build skips: scan at another --as-of, or delete that record from ${file} in the store and scan again`,
@@ -316,7 +336,9 @@ async function measureForge(
     for (const r of n.rules) if (o.rules.has(r) && !cx.gitRules.has(r)) rules.add(r);
     cx.notAsked.set(n.why, rules);
   }
-  const measurements = git.map((m, i) => mergeForge(m, result.measurements[i], new Set(forgeRules), result.failures));
+  const measurements = git.map((m, i) =>
+    mergeForge(m, result.measurements[i], new Set(forgeRules), result.failures),
+  );
   for (const f of result.failures) o.report(`${target.source} ${target.url}: ${f}`);
   return { measurements, skipped, failed: result.failures.length > 0 };
 }
@@ -360,7 +382,8 @@ async function append(
 /** `m` without the rules in `rules` (and their evidence). */
 function withoutRules(m: Measurement, rules: ReadonlySet<string>): Measurement {
   if (rules.size === 0) return m;
-  const keep = <T>(o: Record<string, T>) => Object.fromEntries(Object.entries(o).filter(([r]) => !rules.has(r)));
+  const keep = <T>(o: Record<string, T>) =>
+    Object.fromEntries(Object.entries(o).filter(([r]) => !rules.has(r)));
   return {
     ...m,
     values: keep(m.values),
@@ -373,7 +396,10 @@ function withoutRules(m: Measurement, rules: ReadonlySet<string>): Measurement {
  * The stored times (of this scan's) whose record a build uses lists failed rules this scan
  * measures, with that record: each is measured again and completed.
  */
-function failedAt(stored: ReadonlyMap<number, StoredScan>, o: ScanOptions): Map<number, Measurement> {
+function failedAt(
+  stored: ReadonlyMap<number, StoredScan>,
+  o: ScanOptions,
+): Map<number, Measurement> {
   const out = new Map<number, Measurement>();
   for (const t of new Set([...(o.historyTimes ?? []), o.asOf])) {
     const used = stored.get(t)?.used;
@@ -399,8 +425,12 @@ function lacking(
   for (const t of times) {
     const held = stored.get(t)?.rules;
     if (!held) continue;
-    const measured = [...GIT_RULE_IDS, ...(forge?.answers ?? [])].filter((r) => measuredAt(r, t, o.asOf));
-    const missing = [...new Set(measured)].filter((r) => o.rules.has(r) && !held.has(r) && !notAsked.has(r)).sort();
+    const measured = [...GIT_RULE_IDS, ...(forge?.answers ?? [])].filter((r) =>
+      measuredAt(r, t, o.asOf),
+    );
+    const missing = [...new Set(measured)]
+      .filter((r) => o.rules.has(r) && !held.has(r) && !notAsked.has(r))
+      .sort();
     if (missing.length > 0) out.push([t, missing]);
   }
   return out;

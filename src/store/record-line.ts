@@ -80,7 +80,13 @@ export function scanTimesIn(text: string, repositoryUrl: string): Map<number, St
     } catch {
       continue;
     }
-    if (r === null || typeof r !== 'object' || r.kind === 'grant' || typeof r.timestamp !== 'number') continue;
+    if (
+      r === null ||
+      typeof r !== 'object' ||
+      r.kind === 'grant' ||
+      typeof r.timestamp !== 'number'
+    )
+      continue;
     const url = checkRepositoryUrl(r.repositoryUrl);
     if (!url.ok || url.url !== repositoryUrl) continue;
     const values = isObject(r.values) ? (r.values as Measurement['values']) : {};
@@ -100,7 +106,8 @@ export function scanTimesIn(text: string, repositoryUrl: string): Map<number, St
   return times;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The store file of a repository: `<host>/<path>.ndjson`, each segment reduced to characters

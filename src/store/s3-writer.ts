@@ -4,13 +4,23 @@
 // just before and just after each write, and anything but the bytes we read, then ours, is a
 // concurrent writer, reported, never hidden.
 import { NDJSON_TYPE } from '../model/http.ts';
-import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  PutObjectCommand,
+  paginateListObjectsV2,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import type { LeaseSlot } from '../io/lease.ts';
 import { describeS3Error } from '../s3/errors.ts';
 import { conditionRefused, isNotFound, s3LeaseSlot } from '../s3/lease-slot.ts';
 import { showS3, type S3Location } from '../s3/location.ts';
 import { scanTimesIn, type StoredScan } from './record-line.ts';
-import { shardOfLeaseKey, StoreConflictError, StoreWriteError, type StoreWriter } from './writer.ts';
+import {
+  shardOfLeaseKey,
+  StoreConflictError,
+  StoreWriteError,
+  type StoreWriter,
+} from './writer.ts';
 
 interface Stored {
   body: string;
@@ -58,7 +68,9 @@ export class S3StoreWriter implements StoreWriter {
   }
 
   append(file: string, lines: readonly string[]): Promise<void> {
-    const turn = (this.turns.get(file) ?? Promise.resolve()).then(() => this.appendNow(file, lines));
+    const turn = (this.turns.get(file) ?? Promise.resolve()).then(() =>
+      this.appendNow(file, lines),
+    );
     const settled = turn.catch(() => {});
     this.turns.set(file, settled);
     void settled.then(() => {
@@ -76,13 +88,21 @@ export class S3StoreWriter implements StoreWriter {
       // is still seen here (the window left is the one request's time).
       const current = await this.get(file);
       if (current.etag !== stored.etag || current.body !== stored.body) throw this.conflict(file);
-      const body = stored.body + (stored.body === '' || stored.body.endsWith('\n') ? '' : '\n') + line;
+      const body =
+        stored.body + (stored.body === '' || stored.body.endsWith('\n') ? '' : '\n') + line;
       let etag: string | undefined;
       try {
-        const condition = stored.etag === undefined ? { IfNoneMatch: '*' } : { IfMatch: stored.etag };
+        const condition =
+          stored.etag === undefined ? { IfNoneMatch: '*' } : { IfMatch: stored.etag };
         etag = (
           await this.client.send(
-            new PutObjectCommand({ Bucket: this.loc.bucket, Key, Body: body, ContentType: NDJSON_TYPE, ...condition }),
+            new PutObjectCommand({
+              Bucket: this.loc.bucket,
+              Key,
+              Body: body,
+              ContentType: NDJSON_TYPE,
+              ...condition,
+            }),
           )
         ).ETag;
       } catch (err) {
@@ -90,7 +110,8 @@ export class S3StoreWriter implements StoreWriter {
         throw this.failure(file, 'write', err);
       }
       const after = await this.get(file);
-      if (after.body !== body || (etag !== undefined && after.etag !== etag)) throw this.conflict(file);
+      if (after.body !== body || (etag !== undefined && after.etag !== etag))
+        throw this.conflict(file);
       stored = after;
     }
   }
@@ -109,7 +130,9 @@ export class S3StoreWriter implements StoreWriter {
       key,
       'scan',
       (problem) =>
-        new StoreWriteError(`store ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`),
+        new StoreWriteError(
+          `store ${this.location}: ${problem}; check the bucket name, credentials and --s3-endpoint`,
+        ),
     );
   }
 
@@ -117,8 +140,12 @@ export class S3StoreWriter implements StoreWriter {
     const keys: string[] = [];
     const Prefix = `${this.loc.prefix}.badgepress/scan-lease`;
     try {
-      for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.loc.bucket, Prefix })) {
-        for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(this.loc.prefix.length));
+      for await (const page of paginateListObjectsV2(
+        { client: this.client },
+        { Bucket: this.loc.bucket, Prefix },
+      )) {
+        for (const o of page.Contents ?? [])
+          if (o.Key) keys.push(o.Key.slice(this.loc.prefix.length));
       }
     } catch (err) {
       throw this.failure('.badgepress/', 'list', err);

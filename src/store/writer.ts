@@ -16,7 +16,9 @@ import { BadgepressError, EXIT } from '../errors.ts';
  * checks that no scan of another n, or of the whole list, holds one: scan/lease.ts).
  */
 export function scanLeaseKey(shard?: { index: number; count: number }): string {
-  return shard ? `.badgepress/scan-lease-shard-${shard.index}-of-${shard.count}.json` : '.badgepress/scan-lease.json';
+  return shard
+    ? `.badgepress/scan-lease-shard-${shard.index}-of-${shard.count}.json`
+    : '.badgepress/scan-lease.json';
 }
 
 /** The shard a scan lease key belongs to (null: the whole list), or undefined for another key. */
@@ -98,8 +100,15 @@ export class DirectoryStoreWriter implements StoreWriter {
       // The folder's real path: a folder linked to another place would take the records there.
       const [root, folder] = await Promise.all([realpath(this.root), realpath(dirname(path))]);
       if (folder !== root && !folder.startsWith(root + sep))
-        throw this.refused(file, `its folder leads out of the store (to ${folder}) through a symbolic link`);
-      handle = await this.openFile(path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o666);
+        throw this.refused(
+          file,
+          `its folder leads out of the store (to ${folder}) through a symbolic link`,
+        );
+      handle = await this.openFile(
+        path,
+        flags | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+        0o666,
+      );
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return undefined;
@@ -143,7 +152,10 @@ export class DirectoryStoreWriter implements StoreWriter {
     let handle: FileHandle | undefined;
     try {
       await mkdir(dirname(join(this.root, file)), { recursive: true });
-      handle = await this.openStoreFile(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT);
+      handle = await this.openStoreFile(
+        file,
+        constants.O_RDWR | constants.O_APPEND | constants.O_CREAT,
+      );
     } catch (err) {
       if (err instanceof StoreFileRefused) throw err;
       throw this.failure(file, 'append to', err);
@@ -183,7 +195,9 @@ export class DirectoryStoreWriter implements StoreWriter {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw this.failure('.badgepress', 'read', err);
     });
-    return names.map((n) => `.badgepress/${n}.json`).filter((key) => shardOfLeaseKey(key) !== undefined);
+    return names
+      .map((n) => `.badgepress/${n}.json`)
+      .filter((key) => shardOfLeaseKey(key) !== undefined);
   }
 
   async close(): Promise<void> {}

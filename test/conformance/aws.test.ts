@@ -11,7 +11,11 @@ import { parse } from 'acorn';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleCloudFrontFunction } from '../../scripts/build-aws.ts';
-import { createHandler, type EdgeRequest, type EdgeResponse } from '../../src/resolver/adapter/lambda-edge/index.ts';
+import {
+  createHandler,
+  type EdgeRequest,
+  type EdgeResponse,
+} from '../../src/resolver/adapter/lambda-edge/index.ts';
 import { startS3Peer, type S3Peer } from '../../scripts/lib/s3-peer.ts';
 import { hostilePath, hostileQuery, method } from '../helpers/hostile.ts';
 import { conformanceFailures, type ConformanceAnswer, type ConformanceRequest } from './cases.ts';
@@ -99,12 +103,16 @@ function runFunction(event: unknown): {
   querystring?: Record<string, FunctionValue>;
 } {
   sandbox.__event = JSON.stringify(event);
-  return JSON.parse(runInContext('JSON.stringify(handler(JSON.parse(__event)))', sandbox) as string);
+  return JSON.parse(
+    runInContext('JSON.stringify(handler(JSON.parse(__event)))', sandbox) as string,
+  );
 }
 
 const lambdaHeaders = (h: Record<string, string | string[] | undefined>) =>
   Object.fromEntries(
-    Object.entries(h).flatMap(([k, v]) => (v === undefined ? [] : [[k.toLowerCase(), [{ key: k, value: String(v) }]]])),
+    Object.entries(h).flatMap(([k, v]) =>
+      v === undefined ? [] : [[k.toLowerCase(), [{ key: k, value: String(v) }]]],
+    ),
   );
 
 function fromLambda(r: EdgeResponse, originBody = ''): ConformanceAnswer {
@@ -118,9 +126,13 @@ function fromLambda(r: EdgeResponse, originBody = ''): ConformanceAnswer {
   return { status: Number(r.status), headers, body };
 }
 
-function fetchOrigin(req: EdgeRequest): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+function fetchOrigin(
+  req: EdgeRequest,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   return new Promise((ok, fail) => {
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, v[0]!.value]));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, v[0]!.value]),
+    );
     delete headers.host;
     httpRequest(
       {
@@ -151,7 +163,9 @@ function fetchOrigin(req: EdgeRequest): Promise<{ status: number; headers: Recor
 async function throughTheEdge(req: ConformanceRequest): Promise<ConformanceAnswer> {
   const viewer = runFunction(viewerEvent(req));
   if (viewer.statusCode !== undefined) {
-    const headers = Object.fromEntries(Object.entries(viewer.headers).map(([k, v]) => [k, v.value]));
+    const headers = Object.fromEntries(
+      Object.entries(viewer.headers).map(([k, v]) => [k, v.value]),
+    );
     const body = typeof viewer.body === 'string' ? viewer.body : (viewer.body?.data ?? '');
     return { status: viewer.statusCode, headers, body };
   }
@@ -162,7 +176,9 @@ async function throughTheEdge(req: ConformanceRequest): Promise<ConformanceAnswe
     method: viewer.method!,
     uri: viewer.uri!,
     querystring,
-    headers: lambdaHeaders(Object.fromEntries(Object.entries(viewer.headers).map(([k, v]) => [k, v.value]))),
+    headers: lambdaHeaders(
+      Object.fromEntries(Object.entries(viewer.headers).map(([k, v]) => [k, v.value])),
+    ),
     origin: {
       s3: {
         domainName: `${BUCKET}.s3.us-east-1.amazonaws.com`,
@@ -172,13 +188,18 @@ async function throughTheEdge(req: ConformanceRequest): Promise<ConformanceAnswe
     },
   };
   const cf = (eventType: string, response?: EdgeResponse) => ({
-    Records: [{ cf: { config: { eventType }, request: originRequest, ...(response ? { response } : {}) } }],
+    Records: [
+      { cf: { config: { eventType }, request: originRequest, ...(response ? { response } : {}) } },
+    ],
   });
   const afterRequest = await lambda(cf('origin-request'));
   if ('status' in afterRequest) return fromLambda(afterRequest);
   const origin = await fetchOrigin(afterRequest);
   const afterResponse = await lambda(
-    cf('origin-response', { status: String(origin.status), headers: lambdaHeaders(origin.headers) }),
+    cf('origin-response', {
+      status: String(origin.status),
+      headers: lambdaHeaders(origin.headers),
+    }),
   );
   return fromLambda(afterResponse as EdgeResponse, origin.body);
 }
@@ -228,7 +249,9 @@ describe('the AWS edge adapters', () => {
     expect(Buffer.byteLength(cloudFrontFunction)).toBeLessThanOrEqual(8 * 1024);
     expect(unsupportedSyntax(cloudFrontFunction)).toEqual([]);
     // The checker is not blind: it sees what esbuild would never emit here.
-    expect(unsupportedSyntax('for (const a of b) {}; const {x} = y; f(...z); a?.b ?? c; /./s').sort()).toEqual([
+    expect(
+      unsupportedSyntax('for (const a of b) {}; const {x} = y; f(...z); a?.b ?? c; /./s').sort(),
+    ).toEqual([
       '??',
       'ChainExpression',
       'ForOfStatement',
@@ -308,7 +331,10 @@ describe('the AWS edge adapters', () => {
         `api/v1/repositories/${enc}/index.json`,
         JSON.stringify({ repositoryUrl: url, timestamps: [1763000000], badges: ['MAINTENANCE'] }),
       );
-      const latest = await throughTheEdge({ method: 'GET', url: `/api/v1/repositories/${enc}/badges/MAINTENANCE.svg` });
+      const latest = await throughTheEdge({
+        method: 'GET',
+        url: `/api/v1/repositories/${enc}/badges/MAINTENANCE.svg`,
+      });
       expect(latest.status, url).toBe(200);
       expect(latest.headers['content-type']).toBe('image/svg+xml');
       expect(latest.headers['cache-control']).toBe('public, max-age=300');
@@ -317,7 +343,9 @@ describe('the AWS edge adapters', () => {
         url: `/api/v1/repositories/${enc}/badges/MAINTENANCE.svg?timestamp=1763000001`,
       });
       expect(at.status, url).toBe(302);
-      expect(at.headers.location).toBe(`/api/v1/repositories/${enc}/at/1763000000/badges/MAINTENANCE.svg`);
+      expect(at.headers.location).toBe(
+        `/api/v1/repositories/${enc}/at/1763000000/badges/MAINTENANCE.svg`,
+      );
     }
   });
 
@@ -327,7 +355,11 @@ describe('the AWS edge adapters', () => {
     /^\/(?:api\/v1\/openapi\.json|rules\/(?!\.\.?\/)[^/]+\/index\.html|(?!api\/)(?:[^/.][^/]*\/)*(?:[^/.][^/]*)?)$/;
 
   it('a path segment longer than any key segment is a 404 from the function, never a 5xx from the origin', async () => {
-    for (const path of [`/${'x'.repeat(256)}`, `/docs/${'x'.repeat(300)}/`, `/rules/${'R'.repeat(256)}/`]) {
+    for (const path of [
+      `/${'x'.repeat(256)}`,
+      `/docs/${'x'.repeat(300)}/`,
+      `/rules/${'R'.repeat(256)}/`,
+    ]) {
       const answer = await throughTheEdge({ method: 'GET', url: path });
       expect(answer.status, path).toBe(404);
     }
@@ -336,13 +368,19 @@ describe('the AWS edge adapters', () => {
   it('hostile requests: the function never throws, never sends a key outside the API or the site pages; the edge never answers 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(method, hostilePath, hostileQuery, async (m, path, query) => {
-        const viewer = runFunction(viewerEvent({ method: m, url: query ? `${path}?${query}` : path }));
+        const viewer = runFunction(
+          viewerEvent({ method: m, url: query ? `${path}?${query}` : path }),
+        );
         if (viewer.statusCode !== undefined) expect(viewer.statusCode).toBeLessThan(500);
         else if (!viewer.uri!.startsWith('/api/')) expect(viewer.uri).toMatch(SITE_PAGE_KEY);
-        else expect(viewer.uri).toMatch(/^\/api\/v1\/repositories\/[^/]+\/(?!.*(?:^|\/)\.\.?(?:\/|$))[\x21-\x7e]+$/);
+        else
+          expect(viewer.uri).toMatch(
+            /^\/api\/v1\/repositories\/[^/]+\/(?!.*(?:^|\/)\.\.?(?:\/|$))[\x21-\x7e]+$/,
+          );
         const answer = await throughTheEdge({ method: m, url: query ? `${path}?${query}` : path });
         expect(answer.status).toBeLessThan(500);
-        if (answer.headers.location !== undefined) expect(answer.headers.location).toMatch(LOCATION);
+        if (answer.headers.location !== undefined)
+          expect(answer.headers.location).toMatch(LOCATION);
       }),
       { numRuns: 1500 },
     );
@@ -360,7 +398,13 @@ describe('the AWS edge adapters', () => {
               uri: '/api/v1/repositories/https%3A%2F%2Fgithub.com%2Facme%2Fwidget/sarif',
               querystring: 'timestamp=1762000000',
               headers: {},
-              origin: { s3: { domainName: `${BUCKET}.s3.us-east-1.amazonaws.com`, path: '', region: 'us-east-1' } },
+              origin: {
+                s3: {
+                  domainName: `${BUCKET}.s3.us-east-1.amazonaws.com`,
+                  path: '',
+                  region: 'us-east-1',
+                },
+              },
             },
           },
         },

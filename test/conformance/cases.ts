@@ -144,7 +144,9 @@ export const CASES: ConformanceCase[] = [
   },
   {
     name: 'upper-case scheme and host',
-    request: get('/api/v1/repositories/HTTPS%3A%2F%2FGitHub.com%2Facme%2Fwidget/badges/MAINTENANCE'),
+    request: get(
+      '/api/v1/repositories/HTTPS%3A%2F%2FGitHub.com%2Facme%2Fwidget/badges/MAINTENANCE',
+    ),
     status: 200,
     body: /"badgeId":"MAINTENANCE"/,
   },
@@ -156,7 +158,9 @@ export const CASES: ConformanceCase[] = [
   },
   {
     name: 'partly encoded repository URL',
-    request: get('/api/v1/repositories/https%3A//github.com/acme/widget/sarif?timestamp=1761000000'),
+    request: get(
+      '/api/v1/repositories/https%3A//github.com/acme/widget/sarif?timestamp=1761000000',
+    ),
     status: 302,
     location: `${base}/at/1761000000/sarif`,
   },
@@ -170,7 +174,9 @@ export const CASES: ConformanceCase[] = [
   },
   {
     name: 'never-scanned repository',
-    request: get(`/api/v1/repositories/${encodeURIComponent('https://github.com/acme/unknown')}/sarif`),
+    request: get(
+      `/api/v1/repositories/${encodeURIComponent('https://github.com/acme/unknown')}/sarif`,
+    ),
     status: 404,
     contentType: problem,
     cacheControl: SHORT,
@@ -240,10 +246,22 @@ export const CASES: ConformanceCase[] = [
   },
   { name: 'timestamp 1.5', request: get(`${base}/sarif?timestamp=1.5`), status: 400 },
   { name: 'timestamp -1', request: get(`${base}/sarif?timestamp=-1`), status: 400 },
-  { name: 'timestamp huge', request: get(`${base}/sarif?timestamp=99999999999999999999`), status: 400 },
+  {
+    name: 'timestamp huge',
+    request: get(`${base}/sarif?timestamp=99999999999999999999`),
+    status: 400,
+  },
   { name: 'timestamp empty', request: get(`${base}/sarif?timestamp=`), status: 400 },
-  { name: 'timestamp repeated', request: get(`${base}/sarif?timestamp=1762000000&timestamp=1763000000`), status: 400 },
-  { name: 'other query parameters are ignored', request: get(`${base}/sarif?utm_source=readme`), status: 200 },
+  {
+    name: 'timestamp repeated',
+    request: get(`${base}/sarif?timestamp=1762000000&timestamp=1763000000`),
+    status: 400,
+  },
+  {
+    name: 'other query parameters are ignored',
+    request: get(`${base}/sarif?utm_source=readme`),
+    status: 200,
+  },
   {
     name: 'timestamp percent-encoded',
     request: get(`${base}/sarif?timestamp=%31762000000`),
@@ -291,7 +309,9 @@ export const CASES: ConformanceCase[] = [
   },
   {
     name: 'HEAD of a miss',
-    request: head(`/api/v1/repositories/${encodeURIComponent('https://github.com/acme/unknown')}/sarif`),
+    request: head(
+      `/api/v1/repositories/${encodeURIComponent('https://github.com/acme/unknown')}/sarif`,
+    ),
     status: 404,
     contentType: problem,
     emptyBody: true,
@@ -390,7 +410,9 @@ export const CASES: ConformanceCase[] = [
   },
   {
     name: 'credentials in the repository URL',
-    request: get(`/api/v1/repositories/${encodeURIComponent('https://user:pass@github.com/acme/widget')}/sarif`),
+    request: get(
+      `/api/v1/repositories/${encodeURIComponent('https://user:pass@github.com/acme/widget')}/sarif`,
+    ),
     status: 400,
     body: /credentials/,
   },
@@ -603,24 +625,31 @@ export async function conformanceFailures(
   for (const c of CASES) {
     const a = await run(c.request);
     const say = (what: string) =>
-      failures.push(`${c.name} (${c.request.site ?? 'A'}: ${c.request.method} ${c.request.url}): ${what}`);
+      failures.push(
+        `${c.name} (${c.request.site ?? 'A'}: ${c.request.method} ${c.request.url}): ${what}`,
+      );
     if (c.request.method === 'HEAD') {
       const length = a.headers['content-length'];
-      if (length === undefined && opts.headLength === 'required') say('HEAD answered without Content-Length');
+      if (length === undefined && opts.headLength === 'required')
+        say('HEAD answered without Content-Length');
       else if (length !== undefined) {
         const got = await run({ ...c.request, method: 'GET' });
         if (Number(length) !== Buffer.byteLength(got.body))
           say(`HEAD Content-Length ${length}, but GET sends ${Buffer.byteLength(got.body)} bytes`);
       }
     }
-    if (a.status !== c.status) say(`status ${a.status}, expected ${c.status}; body ${a.body.slice(0, 200)}`);
+    if (a.status !== c.status)
+      say(`status ${a.status}, expected ${c.status}; body ${a.body.slice(0, 200)}`);
     if (c.contentType && a.headers['content-type'] !== c.contentType)
       say(`content-type ${a.headers['content-type']}, expected ${c.contentType}`);
     if (!a.headers['cache-control']) say('no cache-control');
     // Every answer, errors and redirects included; SVG (badges, error badges) with a policy that runs no script.
     if (a.headers['x-content-type-options'] !== 'nosniff')
       say(`x-content-type-options ${a.headers['x-content-type-options']}, expected nosniff`);
-    if (a.headers['content-type'] === 'image/svg+xml' && a.headers['content-security-policy'] !== SVG_CSP)
+    if (
+      a.headers['content-type'] === 'image/svg+xml' &&
+      a.headers['content-security-policy'] !== SVG_CSP
+    )
       say(`SVG answered with content-security-policy ${a.headers['content-security-policy']}`);
     if (c.cacheControl && !c.cacheControl.test(a.headers['cache-control'] ?? ''))
       say(`cache-control ${a.headers['cache-control']}`);
@@ -628,7 +657,8 @@ export async function conformanceFailures(
       say(`location ${a.headers.location}, expected ${c.location}`);
     if (a.headers.location !== undefined && !a.headers.location.startsWith('/api/v1/repositories/'))
       say(`location outside the API: ${a.headers.location}`);
-    if (c.body && !c.body.test(a.body)) say(`body does not match ${c.body}: ${a.body.slice(0, 200)}`);
+    if (c.body && !c.body.test(a.body))
+      say(`body does not match ${c.body}: ${a.body.slice(0, 200)}`);
     if (c.emptyBody && a.body !== '') say('HEAD answered with a body');
     for (const [h, re] of Object.entries(c.headers ?? {}))
       if (!re.test(a.headers[h] ?? '')) say(`header ${h}: ${a.headers[h]}`);

@@ -18,7 +18,8 @@ import { tempDir } from '../helpers/tmp.ts';
 import { WIDGET } from './fixture.ts';
 
 // Without them this file is skipped on a workstation, and fails in CI (.ci/run installs both).
-const available = (varnishBinary() !== undefined && nginxBinary() !== undefined) || process.env.CI === 'true';
+const available =
+  (varnishBinary() !== undefined && nginxBinary() !== undefined) || process.env.CI === 'true';
 
 const MAX_AGE = 2;
 // REUSED counts dependents; acme/widget has 4 at 1762000000 and 19 at its last scan.
@@ -40,10 +41,12 @@ for (const file of ['badges/REUSED', 'badges/REUSED.svg', 'sarif']) {
 
 /** REUSED's status as the answer says it: the image's label, the explanation's or the report's badge. */
 function judgement(url: string, body: string): string {
-  if (url.includes('.svg')) return /aria-label="REUSED: (\w+)"/.exec(body)?.[1] ?? `no label in ${body.slice(0, 80)}`;
+  if (url.includes('.svg'))
+    return /aria-label="REUSED: (\w+)"/.exec(body)?.[1] ?? `no label in ${body.slice(0, 80)}`;
   const json = JSON.parse(body);
   if (url.includes('/sarif'))
-    return json.runs[0].properties.badges.find((b: { badgeId: string }) => b.badgeId === 'REUSED').badgeStatus;
+    return json.runs[0].properties.badges.find((b: { badgeId: string }) => b.badgeId === 'REUSED')
+      .badgeStatus;
   return json.badgeStatus;
 }
 
@@ -99,7 +102,8 @@ describe.runIf(available)('a threshold change through shared HTTP caches', () =>
     }
     return out;
   };
-  const expected = (when: 'before' | 'after') => Object.fromEntries(URLS.map((u) => [u.url, u[when]]));
+  const expected = (when: 'before' | 'after') =>
+    Object.fromEntries(URLS.map((u) => [u.url, u[when]]));
 
   it('every URL answers the new judgement within latestMaxAge and one refetch', async () => {
     for (const c of caches) expect(await judgements(c.port), c.name).toEqual(expected('before'));
@@ -124,9 +128,12 @@ describe.runIf(available)('a threshold change through shared HTTP caches', () =>
 
   it('no API answer is immutable or outlives latestMaxAge', async () => {
     for (const { url } of URLS) {
-      const res = await fetch(`http://127.0.0.1:${(serve.address() as { port: number }).port}${url}`, {
-        redirect: 'manual',
-      });
+      const res = await fetch(
+        `http://127.0.0.1:${(serve.address() as { port: number }).port}${url}`,
+        {
+          redirect: 'manual',
+        },
+      );
       await res.text();
       expect(res.headers.get('cache-control'), url).toBe(`public, max-age=${MAX_AGE}`);
       if (res.status === 200) expect(res.headers.get('etag'), url).toMatch(/^"/);

@@ -25,7 +25,9 @@ function recordingServe(dir: string): { server: Server; seen: string[]; upstream
 }
 
 describe.runIf(available)('nginx in front of serve conforms', () => {
-  const front: Partial<Record<'A' | 'B', { nginx: RunningNginx; serve: ReturnType<typeof recordingServe> }>> = {};
+  const front: Partial<
+    Record<'A' | 'B', { nginx: RunningNginx; serve: ReturnType<typeof recordingServe> }>
+  > = {};
   beforeAll(async () => {
     const sites = await conformanceSites();
     for (const name of ['A', 'B'] as const) {
@@ -92,7 +94,13 @@ describe.runIf(available)('nginx in front of serve conforms', () => {
   it('the human site outside /api/ is passed to serve, which answers it as it does alone', async () => {
     const seen = front.A!.serve.seen;
     seen.length = 0;
-    const pages = ['/', '/index.html', `/repositories/${WIDGET}/`, '/badges/MAINTENANCE/', '/nothing-here'];
+    const pages = [
+      '/',
+      '/index.html',
+      `/repositories/${WIDGET}/`,
+      '/badges/MAINTENANCE/',
+      '/nothing-here',
+    ];
     for (const url of pages) {
       const viaNginx = await run({ method: 'GET', url, headers: { accept: 'text/html' } });
       const alone = await httpRunner(

@@ -19,7 +19,11 @@ export function openapiChecker(
   badgeIds: readonly string[],
   site: { baseUrl: string; styles: string[]; shieldsEndpoint: boolean; codeScanning: boolean },
 ): OpenapiChecker {
-  const doc = openapiDocument(site as Parameters<typeof openapiDocument>[0], badgeIds, openapiTemplate());
+  const doc = openapiDocument(
+    site as Parameters<typeof openapiDocument>[0],
+    badgeIds,
+    openapiTemplate(),
+  );
   // A CommonJS module: under Node's ESM loader its class is the default export's `default`.
   const Ajv = (Ajv2020 as unknown as { default?: typeof Ajv2020 }).default ?? Ajv2020;
   const ajv = new Ajv({ strict: false, allErrors: true });
@@ -51,7 +55,9 @@ export function openapiChecker(
       const path = req.url.split('?')[0]!.replace(/\/at\/\d+(\/expired)?\//, '/');
       // The human site (outside /api/) is no part of the API description.
       if (!path.startsWith('/api/')) return problems;
-      const tpl = templates.filter((t) => t.re.test(path)).sort((x, y) => y.p.length - x.p.length)[0];
+      const tpl = templates
+        .filter((t) => t.re.test(path))
+        .sort((x, y) => y.p.length - x.p.length)[0];
       if (!tpl) {
         if (a.status !== 404 && a.status !== 400 && a.status !== 405)
           problems.push(`no documented path for ${path}, yet status ${a.status}`);
@@ -76,7 +82,10 @@ export function openapiChecker(
       const type = (a.headers['content-type'] ?? '').split(';')[0]!;
       const media = r.content?.[type];
       if (!media) return [...problems, `content type ${type} not documented for ${a.status}`];
-      if (type.endsWith('json') && !ajv.validate(withAbsoluteRefs(media.schema), JSON.parse(a.body)))
+      if (
+        type.endsWith('json') &&
+        !ajv.validate(withAbsoluteRefs(media.schema), JSON.parse(a.body))
+      )
         problems.push(`body: ${ajv.errorsText()}`);
       return problems;
     },

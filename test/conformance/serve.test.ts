@@ -44,7 +44,8 @@ describe('badgepress serve conforms', () => {
     const url = `/api/v1/repositories/${WIDGET}/badges/MAINTENANCE.svg`;
     const path = join(dir, 'api/v1/repositories', WIDGET, 'badges/MAINTENANCE.svg');
     const original = readFileSync(path);
-    for (let i = 0; i < 2; i++) expect((await run({ method: 'GET', url })).body).toBe(original.toString());
+    for (let i = 0; i < 2; i++)
+      expect((await run({ method: 'GET', url })).body).toBe(original.toString());
     const replaced = original
       .toString()
       .replace(/<title>[^<]*<\/title>/, '<title>replaced, and longer than before</title>');
@@ -80,10 +81,18 @@ describe('badgepress serve conforms', () => {
     onTestFinished(() => rmSync(join(dir, '404.html')));
     for (let i = 0; i < 3; i++) {
       const page = await run({ method: 'GET', url, headers: browser });
-      expect([i, page.status, page.headers['content-type']]).toEqual([i, 404, 'text/html; charset=utf-8']);
+      expect([i, page.status, page.headers['content-type']]).toEqual([
+        i,
+        404,
+        'text/html; charset=utf-8',
+      ]);
       expect(page.body).toMatch(/<!doctype html>/i);
       const api = await run({ method: 'GET', url });
-      expect([i, api.status, api.headers['content-type']]).toEqual([i, 404, 'application/problem+json']);
+      expect([i, api.status, api.headers['content-type']]).toEqual([
+        i,
+        404,
+        'application/problem+json',
+      ]);
     }
   });
 
@@ -91,14 +100,21 @@ describe('badgepress serve conforms', () => {
     const url = `/api/v1/repositories/${WIDGET}/badges/MAINTENANCE.svg`;
     const first = await run({ method: 'GET', url });
     expect(first.headers.etag).toMatch(/^".+"$/);
-    const second = await run({ method: 'GET', url, headers: { 'if-none-match': first.headers.etag! } });
+    const second = await run({
+      method: 'GET',
+      url,
+      headers: { 'if-none-match': first.headers.etag! },
+    });
     expect(second.status).toBe(304);
     expect(second.body).toBe('');
     expect(second.headers['cache-control']).toBe('public, max-age=300');
   });
 
   it('frames a redirect with Content-Length: 0, not chunked (a chunked end waits on a delayed ACK)', async () => {
-    const a = await run({ method: 'GET', url: `/api/v1/repositories/${WIDGET}/sarif?timestamp=1762000001` });
+    const a = await run({
+      method: 'GET',
+      url: `/api/v1/repositories/${WIDGET}/sarif?timestamp=1762000001`,
+    });
     expect(a.status).toBe(302);
     expect(a.headers['content-length']).toBe('0');
     expect(a.headers['transfer-encoding']).toBeUndefined();
@@ -151,7 +167,10 @@ describe('badgepress serve on a Shape B site', () => {
       expect(svg.headers['content-type']).toBe('image/svg+xml');
       const explanation = await runB({ method: 'GET', url: `${repo}/badges/${id}` });
       expect(JSON.parse(explanation.body).badgeId).toBe(id);
-      const redirect = await runB({ method: 'GET', url: `${repo}/badges/${id}.svg?timestamp=1900000000` });
+      const redirect = await runB({
+        method: 'GET',
+        url: `${repo}/badges/${id}.svg?timestamp=1900000000`,
+      });
       expect(redirect.status, id).toBe(302);
       expect((await runB({ method: 'GET', url: redirect.headers.location! })).status).toBe(200);
     }

@@ -33,11 +33,14 @@ const origin: Server = createServer((req, res) => {
 function runner(mf: () => Miniflare): Runner {
   return async (req) => {
     // Miniflare routes a request to the Worker whose route matches its host.
-    const res = await mf().dispatchFetch(`http://${workerName(req.site ?? 'A')}.example${req.url}`, {
-      method: req.method,
-      headers: req.headers,
-      redirect: 'manual',
-    });
+    const res = await mf().dispatchFetch(
+      `http://${workerName(req.site ?? 'A')}.example${req.url}`,
+      {
+        method: req.method,
+        headers: req.headers,
+        redirect: 'manual',
+      },
+    );
     const headers: Record<string, string> = {};
     res.headers.forEach((v, k) => (headers[k] = v));
     return { status: res.status, headers, body: await res.text() };
@@ -66,7 +69,9 @@ beforeAll(async () => {
     ],
   });
   viaR2 = new Miniflare({
-    workers: SITES.map((site) => worker(site, { r2Buckets: { BUCKET: `bucket-${workerName(site)}` } })),
+    workers: SITES.map((site) =>
+      worker(site, { r2Buckets: { BUCKET: `bucket-${workerName(site)}` } }),
+    ),
   });
   for (const site of SITES) {
     const bucket = (await viaR2.getR2Bucket('BUCKET', workerName(site))) as unknown as {

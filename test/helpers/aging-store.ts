@@ -12,7 +12,10 @@ export const AGING_URL = 'https://github.com/acme/aging';
 export function agingStore(dir: string): { store: string; config: string } {
   const config = join(dir, 'expiry-cfg', 'badgepress.yaml');
   mkdirSync(join(dir, 'expiry-cfg'), { recursive: true });
-  writeFileSync(config, `expireAfterDays: 1\nthresholds:\n  A: ${join(ROOT, 'config/thresholds-a.yaml')}\n`);
+  writeFileSync(
+    config,
+    `expireAfterDays: 1\nthresholds:\n  A: ${join(ROOT, 'config/thresholds-a.yaml')}\n`,
+  );
   const store = join(dir, 'expiry-store');
   mkdirSync(store, { recursive: true });
   writeFileSync(

@@ -11,11 +11,15 @@ export const haveBrowser = existsSync(CHROMIUM);
 export function browserOrSkip(what: string): boolean {
   if (!haveBrowser && process.env.CI === 'true')
     throw new Error(`no Chromium at ${CHROMIUM}; CI never skips the browser tests: ${INSTALL}`);
-  if (!haveBrowser) console.warn(`${what} tests skipped: no Chromium at ${CHROMIUM}; install it with: ${INSTALL}`);
+  if (!haveBrowser)
+    console.warn(`${what} tests skipped: no Chromium at ${CHROMIUM}; install it with: ${INSTALL}`);
   return haveBrowser;
 }
 
-export const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+export const AXE = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
 /** axe-core's rules that depend on colours. */
 export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 

@@ -5,8 +5,11 @@ import { expect } from 'vitest';
 
 function sameBytes(a: unknown, b: unknown): boolean | undefined {
   // Two arrays of one kind only: anything else is left to vitest's own rules.
-  if (!(a instanceof Uint8Array) || !(b instanceof Uint8Array) || a.constructor !== b.constructor) return undefined;
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  if (!(a instanceof Uint8Array) || !(b instanceof Uint8Array) || a.constructor !== b.constructor)
+    return undefined;
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
+    Buffer.from(b.buffer, b.byteOffset, b.byteLength),
+  );
 }
 
 // Setup files run before every test file, and the shared project's files share one module graph.

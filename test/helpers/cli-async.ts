@@ -12,7 +12,11 @@ export interface CliExit {
 
 export function runCliAsync(
   args: string[],
-  opts: { cwd?: string; env?: Record<string, string>; started?: (child: ChildProcess) => void } = {},
+  opts: {
+    cwd?: string;
+    env?: Record<string, string>;
+    started?: (child: ChildProcess) => void;
+  } = {},
 ): Promise<CliExit> {
   const child = spawn(CLI[0], [...CLI.slice(1), ...args], {
     cwd: opts.cwd ?? ROOT,
@@ -26,7 +30,9 @@ export function runCliAsync(
   opts.started?.(child);
   // A child that could not start (EACCES on the Node binary, ENOENT) fails with that reason.
   return new Promise((ok, fail) => {
-    child.once('error', (err) => fail(new Error(`could not run ${CLI.join(' ')}: ${err.message}`, { cause: err })));
+    child.once('error', (err) =>
+      fail(new Error(`could not run ${CLI.join(' ')}: ${err.message}`, { cause: err })),
+    );
     child.once('close', (code, signal) => ok({ code, signal, stdout, stderr }));
   });
 }

@@ -13,7 +13,10 @@ type Write = typeof process.stdout.write;
 let running: Promise<unknown> = Promise.resolve();
 
 /** As `runCli` (cwd is this process's, the checkout): CI=true unless `env` says otherwise; undefined removes a variable. */
-export function runCommand(args: string[], opts: { env?: Record<string, string | undefined> } = {}): Promise<CliRun> {
+export function runCommand(
+  args: string[],
+  opts: { env?: Record<string, string | undefined> } = {},
+): Promise<CliRun> {
   const run = running.then(() => runNow(args, { CI: 'true', ...opts.env }));
   running = run.catch(() => undefined);
   return run;
@@ -26,7 +29,8 @@ export function runCommand(args: string[], opts: { env?: Record<string, string |
 export const TEST_GITLAB_TOKEN = { TEST_GITLAB_TOKEN: 'glpat-test' };
 
 /** `runCommand` with TEST_GITLAB_TOKEN set. */
-export const withToken = (args: string[]): Promise<CliRun> => runCommand(args, { env: TEST_GITLAB_TOKEN });
+export const withToken = (args: string[]): Promise<CliRun> =>
+  runCommand(args, { env: TEST_GITLAB_TOKEN });
 
 async function runNow(args: string[], env: Record<string, string | undefined>): Promise<CliRun> {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));

@@ -1,5 +1,9 @@
 // Runs the real command line in a child process, as a user would.
-import { spawnSync, type SpawnSyncOptionsWithStringEncoding, type SpawnSyncReturns } from 'node:child_process';
+import {
+  spawnSync,
+  type SpawnSyncOptionsWithStringEncoding,
+  type SpawnSyncReturns,
+} from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -41,7 +45,10 @@ export function spawnChecked(
   return r;
 }
 
-export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): CliRun {
+export function runCli(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): CliRun {
   const r = spawnChecked(CLI[0], [...CLI.slice(1), ...args], {
     cwd: opts.cwd ?? ROOT,
     env: childEnv(opts.env),

@@ -7,5 +7,6 @@ import { fileURLToPath } from 'node:url';
 export default function setup(): void {
   const script = fileURLToPath(new URL('../../scripts/compile.mjs', import.meta.url));
   const r = spawnSync(process.execPath, [script, '--if-stale'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`compiling the CLI for the tests failed:\n${r.stdout}${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`compiling the CLI for the tests failed:\n${r.stdout}${r.stderr}`);
 }

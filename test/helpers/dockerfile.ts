@@ -32,7 +32,8 @@ export function ignored(dockerignore: string): (path: string) => boolean {
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
   for (const n of names)
-    if (/[*?[!]/.test(n)) throw new Error(`.dockerignore pattern ${n}: only plain names are carried out here`);
+    if (/[*?[!]/.test(n))
+      throw new Error(`.dockerignore pattern ${n}: only plain names are carried out here`);
   return (path) => names.some((n) => path === n || path.startsWith(`${n}/`));
 }
 
@@ -45,7 +46,12 @@ function copyInto(from: string, to: string): void {
  * Builds the image `dockerfile` describes from `context` into `dir`; returns the directory
  * standing for the last stage's WORKDIR.
  */
-export function buildImage(dockerfile: string, context: string, dir: string, env: NodeJS.ProcessEnv): string {
+export function buildImage(
+  dockerfile: string,
+  context: string,
+  dir: string,
+  env: NodeJS.ProcessEnv,
+): string {
   const stages = new Map<string, Stage>();
   let stage: Stage | undefined;
   const at = (s: Stage, path: string) => join(s.root, posix.resolve(s.workdir, path));
@@ -62,17 +68,22 @@ export function buildImage(dockerfile: string, context: string, dir: string, env
       mkdirSync(at(stage, '.'), { recursive: true });
     } else if (op === 'COPY') {
       const words = args.split(/\s+/);
-      const from = words[0]!.startsWith('--from=') ? stages.get(words.shift()!.slice('--from='.length)) : undefined;
+      const from = words[0]!.startsWith('--from=')
+        ? stages.get(words.shift()!.slice('--from='.length))
+        : undefined;
       if (words[0]?.startsWith('--')) throw new Error(`COPY ${words[0]}: not carried out here`);
       const dest = words.pop()!;
       for (const src of words) {
-        const source = from ? join(from.root, posix.resolve(from.workdir, src)) : join(context, src);
+        const source = from
+          ? join(from.root, posix.resolve(from.workdir, src))
+          : join(context, src);
         const target = at(stage, dest) + (dest.endsWith('/') || words.length > 1 ? '/' : '');
         copyInto(source, target);
       }
     } else if (op === 'RUN') {
       const r = spawnChecked('sh', ['-c', args], { cwd: at(stage, '.'), env, timeout: 300_000 });
-      if (r.status !== 0) throw new Error(`RUN ${args} exited ${r.status}:\n${r.stdout}${r.stderr}`);
+      if (r.status !== 0)
+        throw new Error(`RUN ${args} exited ${r.status}:\n${r.stdout}${r.stderr}`);
     } else {
       throw new Error(`Dockerfile instruction ${op}: not carried out here`);
     }

@@ -2,7 +2,12 @@
 // the repository asked about, with `dependentRepos` dependent repositories, every answer
 // checked against the documented shapes (test/fixtures/dependents/).
 import { fileURLToPath } from 'node:url';
-import { type ForgeServer, loadJson, specCheck, startForgeServer } from '../../scripts/lib/forge-peers/server.ts';
+import {
+  type ForgeServer,
+  loadJson,
+  specCheck,
+  startForgeServer,
+} from '../../scripts/lib/forge-peers/server.ts';
 
 export function startEcosystemsIndex(dependentRepos: number): Promise<ForgeServer> {
   const check = specCheck(

@@ -43,7 +43,12 @@ export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<Forg
   };
   const forge = forgeFor({ hosts, ...kept }, { FORGE_TEST_TOKEN: o.tokens });
   const request: ForgeRequest = {
-    target: { url: `https://${o.host}/${o.path}`, host: o.host, path: o.path, source: 'repos.txt:1' },
+    target: {
+      url: `https://${o.host}/${o.path}`,
+      host: o.host,
+      path: o.path,
+      source: 'repos.txt:1',
+    },
     times: o.times,
     // E: the last time asked for, as a scan's request has it.
     asOf: o.times[o.times.length - 1]!,
@@ -54,7 +59,8 @@ export async function measureOn(server: ForgeServer, o: MeasureOn): Promise<Forg
   };
   const result = await forge(request.target)!.measure(request);
   expect(server.violations).toEqual([]);
-  for (const token of o.tokens.split(',').filter(Boolean)) expect(JSON.stringify(result)).not.toContain(token);
+  for (const token of o.tokens.split(',').filter(Boolean))
+    expect(JSON.stringify(result)).not.toContain(token);
   return result;
 }
 

@@ -50,7 +50,9 @@ export async function startGitHttp(
     if (auth) authorizations.set(repo, [...(authorizations.get(repo) ?? []), auth]);
     const need = required[repo];
     if (need !== undefined && auth !== need) {
-      res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end('authorization required\n');
+      res
+        .writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' })
+        .end('authorization required\n');
       return;
     }
     const cgi = spawn(HTTP_BACKEND, [], {
@@ -71,8 +73,12 @@ export async function startGitHttp(
         QUERY_STRING: url.search.slice(1),
         CONTENT_TYPE: req.headers['content-type'] ?? '',
         REMOTE_ADDR: '127.0.0.1',
-        ...(req.headers['content-encoding'] ? { HTTP_CONTENT_ENCODING: String(req.headers['content-encoding']) } : {}),
-        ...(req.headers['git-protocol'] ? { GIT_PROTOCOL: String(req.headers['git-protocol']) } : {}),
+        ...(req.headers['content-encoding']
+          ? { HTTP_CONTENT_ENCODING: String(req.headers['content-encoding']) }
+          : {}),
+        ...(req.headers['git-protocol']
+          ? { GIT_PROTOCOL: String(req.headers['git-protocol']) }
+          : {}),
       },
       stdio: ['pipe', 'pipe', 'ignore'],
     });

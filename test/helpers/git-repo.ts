@@ -12,7 +12,12 @@ export interface Person {
 export const ALICE: Person = { name: 'Alice', email: 'alice@example.org' };
 
 /** git with a clean, fixed environment (no user config, no system config). */
-export function git(cwd: string, args: string[], env: Record<string, string> = {}, input?: string): string {
+export function git(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {},
+  input?: string,
+): string {
   return execFileSync('git', args, {
     cwd,
     encoding: 'utf8',
@@ -109,7 +114,11 @@ export class WorkRepo {
   /** An annotated tag object with no tagger line (old git wrote such tags). */
   taggerlessTag(name: string, target: string): void {
     const body = `object ${target}\ntype commit\ntag ${name}\n\nno tagger\n`;
-    const oid = this.git(['hash-object', '-t', 'tag', '-w', '--literally', '--stdin'], {}, body).trim();
+    const oid = this.git(
+      ['hash-object', '-t', 'tag', '-w', '--literally', '--stdin'],
+      {},
+      body,
+    ).trim();
     this.git(['update-ref', `refs/tags/${name}`, oid]);
   }
 

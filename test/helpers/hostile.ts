@@ -52,7 +52,9 @@ export const hostilePath = fc.oneof(
   fc.array(segment, { maxLength: 8 }).map((s) => `/api/v1/repositories/${s.join('/')}`),
   fc.array(segment, { maxLength: 6 }).map((s) => `/api/v1/repositories/${WIDGET}/${s.join('/')}`),
   fc.array(segment, { maxLength: 6 }).map((s) => `/${s.join('/')}`),
-  fc.array(segment, { maxLength: 4 }).map((s) => `/api/v1/repositories/${s.join('')}/badges/${s.join('')}.svg`),
+  fc
+    .array(segment, { maxLength: 4 })
+    .map((s) => `/api/v1/repositories/${s.join('')}/badges/${s.join('')}.svg`),
 );
 export const hostileQuery = fc.oneof(
   fc.constant(''),
@@ -75,4 +77,13 @@ export const hostileQuery = fc.oneof(
     )
     .map((q) => q.join('&')),
 );
-export const method = fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'get', 'X\r\nY');
+export const method = fc.constantFrom(
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'OPTIONS',
+  'get',
+  'X\r\nY',
+);

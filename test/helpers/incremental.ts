@@ -41,7 +41,9 @@ function observed(onPut: (key: string) => void): BuildIo {
   };
 }
 
-export async function buildIncrementally(run: IncrementalRun): Promise<{ summary: BuildSummary; issues: LoadIssue[] }> {
+export async function buildIncrementally(
+  run: IncrementalRun,
+): Promise<{ summary: BuildSummary; issues: LoadIssue[] }> {
   const config = await resolveFlags(run.flags);
   config.settings.pages &&= run.pages === true;
   config.settings.openapi = false;

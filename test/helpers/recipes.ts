@@ -5,7 +5,15 @@
 // install), as a module-level directory would be shared, and removed, across the files a
 // worker runs in turn.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -20,7 +28,8 @@ export const guide = doc('docs/guides/scheduled-rebuilds.md');
 /** The guide's fenced blocks of one language. */
 export const blocks = (lang: string) =>
   [...guide.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
-export const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+export const lastJson = (stdout: string) =>
+  JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
 
 /** Where the guide's recipes find Node 24, and where the Node running this test lives. */
 export const GUIDE_NODE = '/opt/node24';
@@ -58,7 +67,9 @@ export function recipeKit(): RecipeKit {
   const npmrc = join(dir, 'npmrc');
   writeFileSync(npmrc, '');
   const baseEnv = Object.fromEntries(
-    Object.entries(process.env).filter((e): e is [string, string] => !/^npm_/i.test(e[0]) && e[1] !== undefined),
+    Object.entries(process.env).filter(
+      (e): e is [string, string] => !/^npm_/i.test(e[0]) && e[1] !== undefined,
+    ),
   );
 
   /**
@@ -71,7 +82,10 @@ export function recipeKit(): RecipeKit {
     const [shell, ...flags] = opts.shell ?? ['sh', '-c'];
     if (opts.again) {
       expect(script).toContain('npx badgepress ');
-      script = script.replaceAll('npx badgepress ', `'${process.execPath}' '${join(opts.cwd, 'bin/badgepress.js')}' `);
+      script = script.replaceAll(
+        'npx badgepress ',
+        `'${process.execPath}' '${join(opts.cwd, 'bin/badgepress.js')}' `,
+      );
     }
     const r = spawnChecked(shell!, [...flags, script], {
       cwd: opts.cwd,
@@ -137,7 +151,8 @@ export function listLocalRepository(srv: string): string {
     GIT_AUTHOR_DATE: at,
     GIT_COMMITTER_DATE: at,
   };
-  const git = (args: string[], cwd = work) => execFileSync('git', args, { cwd, env, stdio: 'pipe' });
+  const git = (args: string[], cwd = work) =>
+    execFileSync('git', args, { cwd, env, stdio: 'pipe' });
   git(['init', '-q', '-b', 'main']);
   writeFileSync(join(work, 'SECURITY.md'), 'Report vulnerabilities by e-mail.\n');
   git(['add', '.']);
@@ -165,7 +180,12 @@ export async function holdLease(peer: S3Peer, key: string, fn: () => Promise<voi
     expiresAt: now + 600,
   };
   await send(
-    new PutObjectCommand({ Bucket: 'badges', Key: key, Body: JSON.stringify(record), ContentType: 'application/json' }),
+    new PutObjectCommand({
+      Bucket: 'badges',
+      Key: key,
+      Body: JSON.stringify(record),
+      ContentType: 'application/json',
+    }),
   );
   try {
     await fn();
@@ -203,6 +223,8 @@ async function fillScans(peer: S3Peer) {
       }),
     );
   }
-  await client.send(new PutObjectCommand({ Bucket: 'scans', Key: 'values/zz-bad.ndjson', Body: BAD_RECORD }));
+  await client.send(
+    new PutObjectCommand({ Bucket: 'scans', Key: 'values/zz-bad.ndjson', Body: BAD_RECORD }),
+  );
   client.destroy();
 }

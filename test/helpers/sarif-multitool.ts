@@ -36,7 +36,11 @@ export function multitoolIssues(...reports: unknown[]): MultitoolIssue[][] {
     execFileSync(binary, ['validate', '--rule-kind', 'Sarif;Gh', '--output', output, ...inputs], {
       stdio: 'pipe',
       timeout: 120_000,
-      env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1' },
+      env: {
+        ...process.env,
+        DOTNET_CLI_TELEMETRY_OPTOUT: '1',
+        DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1',
+      },
     });
   } catch (e) {
     if ((e as { status?: number }).status !== 1) throw e;
@@ -55,13 +59,16 @@ export function multitoolIssues(...reports: unknown[]): MultitoolIssue[][] {
   };
   const run = log.runs[0]!;
   const notes = (run.invocations ?? []).flatMap((i) => i.toolExecutionNotifications ?? []);
-  if (notes.length > 0) throw new Error(`SARIF Multitool failed: ${notes.map((n) => n.message.text).join('; ')}`);
+  if (notes.length > 0)
+    throw new Error(`SARIF Multitool failed: ${notes.map((n) => n.message.text).join('; ')}`);
   const issues: MultitoolIssue[][] = reports.map(() => []);
   for (const r of run.results ?? []) {
     const uri = r.locations?.[0]?.physicalLocation?.artifactLocation?.uri ?? '';
     const i = inputs.findIndex((input) => uri === pathToFileURL(input).href);
     if (i < 0)
-      throw new Error(`SARIF Multitool: a result names no input file (${uri || 'no location'}): ${JSON.stringify(r)}`);
+      throw new Error(
+        `SARIF Multitool: a result names no input file (${uri || 'no location'}): ${JSON.stringify(r)}`,
+      );
     issues[i]!.push({
       ruleId: r.ruleId,
       level: r.level ?? 'warning',

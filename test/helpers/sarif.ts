@@ -7,7 +7,9 @@ import Ajv04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
 
-const schemaPath = fileURLToPath(new URL('../fixtures/sarif/sarif-schema-2.1.0.json', import.meta.url));
+const schemaPath = fileURLToPath(
+  new URL('../fixtures/sarif/sarif-schema-2.1.0.json', import.meta.url),
+);
 const ajv = new Ajv04({ allErrors: true, strict: false });
 // The schema's uri and date-time formats are checked too, not ignored.
 addFormats.default(ajv);

@@ -8,14 +8,21 @@ import { ROOT } from './cli.ts';
 import { runCommand } from './cli-in-process.ts';
 
 /** What `scan --json` prints (docs/reference/scan.md), the members tests read typed. */
-export type ScanJson = Record<string, unknown> & { notAsked: Array<{ rules: string[]; why: string }> };
+export type ScanJson = Record<string, unknown> & {
+  notAsked: Array<{ rules: string[]; why: string }>;
+};
 
 export interface ScanAndBuild {
   /** A config file `name`.yaml of `shape` (default A), with `more` lines added. */
   config(name: string, more?: string[], shape?: 'A' | 'B'): string;
   /** `scan --json` of the folder's repos.txt as of `asOf`, `more` flags after: its summary (stderr empty). */
   /** `env`: variables for this run alone (a host's token). */
-  scan(config: string, asOf: number, more?: string[], env?: Record<string, string>): Promise<ScanJson>;
+  scan(
+    config: string,
+    asOf: number,
+    more?: string[],
+    env?: Record<string, string>,
+  ): Promise<ScanJson>;
   /** A strict build of `shape` into the folder `name` as of `now` from the plain config, `more` flags after. */
   build(name: string, shape: 'A' | 'B', now: number, more?: string[]): Promise<string>;
 }
@@ -25,7 +32,10 @@ export interface ScanAndBuild {
  * shipped thresholds (or `thresholdsB` for Shape B, the shipped ones by default) and `common`
  * lines; the builds read `plain.yaml`, written here.
  */
-export function scanAndBuild(root: string, opts: { thresholdsB?: string; common?: string[] } = {}): ScanAndBuild {
+export function scanAndBuild(
+  root: string,
+  opts: { thresholdsB?: string; common?: string[] } = {},
+): ScanAndBuild {
   const thresholdsB = opts.thresholdsB ?? join(ROOT, 'config/thresholds-b.yaml');
   const config = (name: string, more: string[] = [], shape: 'A' | 'B' = 'A') => {
     const file = join(root, `${name}.yaml`);

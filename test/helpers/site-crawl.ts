@@ -10,7 +10,8 @@ export const NOW = '1763600000';
 /** `badgepress build --now NOW …`, in this process (the `site` steps spawn the CLI); throws with its output when it fails. */
 export async function runBuild(args: string[]): Promise<string> {
   const r = await runCommand(['build', '--now', NOW, ...args]);
-  if (r.code !== 0) throw new Error(`build ${args.join(' ')} exited ${r.code}: ${r.stderr}${r.stdout}`);
+  if (r.code !== 0)
+    throw new Error(`build ${args.join(' ')} exited ${r.code}: ${r.stderr}${r.stdout}`);
   return r.stdout;
 }
 
@@ -35,7 +36,9 @@ export function hostileStoreB(dir: string): string {
       repositoryUrl: u,
       timestamp: 1760000000 + i,
       values: { COMMITS: 7, ISSUE_REACTION_TIME: 2, RELEASES: 1, PACKAGES: 1, CI_PIPELINE: 3 },
-      evidence: { RELEASES: `${HOSTILE.script} ${HOSTILE.svg} ${HOSTILE.bidi} https://example.org/${long}` },
+      evidence: {
+        RELEASES: `${HOSTILE.script} ${HOSTILE.svg} ${HOSTILE.bidi} https://example.org/${long}`,
+      },
     },
     {
       kind: 'grant',
@@ -92,10 +95,18 @@ export async function crawl(base: string): Promise<Crawl> {
   while (queue.length > 0) {
     const path = queue.shift()!;
     if (visited.has(path)) continue;
-    const res = await fetch(`${origin}${path}`, { headers: { accept: 'text/html,*/*' }, redirect: 'manual' });
+    const res = await fetch(`${origin}${path}`, {
+      headers: { accept: 'text/html,*/*' },
+      redirect: 'manual',
+    });
     const type = res.headers.get('content-type') ?? '';
     const body = await res.text();
-    visited.set(path, { status: res.status, type, body, csp: res.headers.get('content-security-policy') ?? undefined });
+    visited.set(path, {
+      status: res.status,
+      type,
+      body,
+      csp: res.headers.get('content-security-policy') ?? undefined,
+    });
     if (!type.startsWith('text/html')) continue;
     for (const link of linksOf(body)) {
       if (link.startsWith('#')) continue;

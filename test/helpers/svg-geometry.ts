@@ -49,7 +49,9 @@ export function geometry(svg: string): Geometry {
       if (tag === 'rect' && a.fill && /^#/.test(a.fill))
         g.rects.push(`x=${num(a.x)} w=${num(a.width)} h=${num(a.height)} fill=${a.fill}`);
       if (tag === 'text' && !isHidden)
-        g.texts.push(`x=${num(a.x)} y=${num(a.y)} len=${num(a.textLength)} fill=${f} "${textOf(n[tag] as Node[])}"`);
+        g.texts.push(
+          `x=${num(a.x)} y=${num(a.y)} len=${num(a.textLength)} fill=${f} "${textOf(n[tag] as Node[])}"`,
+        );
       if (Array.isArray(n[tag])) walk(n[tag] as Node[], isHidden, f);
     }
   };

@@ -68,13 +68,20 @@ export function visibleTo(repos: readonly Held[], req: RequestSeen): Held[] {
 }
 
 /** The repository at `path` (case aside, as the forges look paths up), following a rename. */
-export function find(c: Catalogue, repos: readonly Held[], path: string): { repo?: Held; movedFrom?: string } {
+export function find(
+  c: Catalogue,
+  repos: readonly Held[],
+  path: string,
+): { repo?: Held; movedFrom?: string } {
   const lower = path.toLowerCase();
   const direct = repos.find((r) => r.path.toLowerCase() === lower);
   if (direct) return { repo: direct };
   const old = Object.entries(c.renamed ?? {}).find(([from]) => from.toLowerCase() === lower);
   if (!old) return {};
-  return { repo: repos.find((r) => r.path.toLowerCase() === old[1].toLowerCase()), movedFrom: old[0] };
+  return {
+    repo: repos.find((r) => r.path.toLowerCase() === old[1].toLowerCase()),
+    movedFrom: old[0],
+  };
 }
 
 export const sameOwner = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

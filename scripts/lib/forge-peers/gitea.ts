@@ -7,7 +7,15 @@
 // Gitea's runs (1.24, 1.25: modules/structs ActionWorkflowRun) have no creation time, only
 // started_at.
 import { fileURLToPath } from 'node:url';
-import { type Catalogue, find, held, sameOwner, signedIn, visibleTo, type Held } from './catalogue.ts';
+import {
+  type Catalogue,
+  find,
+  held,
+  sameOwner,
+  signedIn,
+  visibleTo,
+  type Held,
+} from './catalogue.ts';
 import {
   loadJson,
   routeMaker,
@@ -21,7 +29,9 @@ import {
   type Route,
 } from './server.ts';
 
-const doc = loadJson(fileURLToPath(new URL('../../../test/fixtures/forgejo/responses.v1.json', import.meta.url)));
+const doc = loadJson(
+  fileURLToPath(new URL('../../../test/fixtures/forgejo/responses.v1.json', import.meta.url)),
+);
 /** Rate limits and 401s are not listed per endpoint; Forgejo's error body is APIError. */
 export const giteaCheck = specCheck(doc, '#/definitions/APIError');
 
@@ -53,7 +63,13 @@ export interface GtRepository {
   runs?: { created?: string; started?: string; status: string }[];
   runList?: 'forgejo' | 'gitea';
   releases?: { tag: string; published: string; draft?: boolean }[];
-  packages?: { name: string; version: string; type: string; created: string; repository?: string }[];
+  packages?: {
+    name: string;
+    version: string;
+    type: string;
+    created: string;
+    repository?: string;
+  }[];
   pageCap?: number;
   override?: Override;
   /** Organisations, users and their repositories, for discovery (GET /orgs/{org}/repos, …). */
@@ -99,7 +115,11 @@ const repository = (
 const unix = (iso: string) => Date.parse(iso) / 1000;
 const NOT_FOUND: Reply = {
   status: 404,
-  body: { message: "The target couldn't be found.", url: 'https://forge.example/api/swagger', errors: [] },
+  body: {
+    message: "The target couldn't be found.",
+    url: 'https://forge.example/api/swagger',
+    errors: [],
+  },
 };
 
 /**
@@ -120,16 +140,24 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
     const q = new URLSearchParams(req.query);
     q.set('limit', String(Math.min(cap, Number(req.query.get('limit') ?? 30))));
     const p = page(items, { ...req, query: q }, base, 'limit');
-    return { status: 200, body: p.body, headers: { ...p.headers, 'x-total-count': String(items.length) } };
+    return {
+      status: 200,
+      body: p.body,
+      headers: { ...p.headers, 'x-total-count': String(items.length) },
+    };
   };
   const route = routeMaker(r.override);
   const cat = r.catalogue;
   const repos = cat ? held(cat) : [];
-  const listed = (h: Held) => repository(h.path, r.hasIssues ?? true, cat!.web, h, cat!.limitedOwners);
+  const listed = (h: Held) =>
+    repository(h.path, r.hasIssues ?? true, cat!.web, h, cat!.limitedOwners);
   const catalogueRoutes: Route[] = cat
     ? [
         route('/orgs/{org}/repos', (p, req, base) => {
-          if (!repos.some((h) => sameOwner(h.owner, p.org!)) || (cat.users ?? []).some((u) => sameOwner(u, p.org!)))
+          if (
+            !repos.some((h) => sameOwner(h.owner, p.org!)) ||
+            (cat.users ?? []).some((u) => sameOwner(u, p.org!))
+          )
             return NOT_FOUND;
           return paged(
             visibleTo(repos, req)
@@ -174,12 +202,15 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
       if (cat) {
         const { repo, movedFrom } = find(cat, repos, `${p.owner}/${p.repo}`);
         if (!repo || (repo.visibility !== 'public' && !signedIn(req))) return NOT_FOUND;
-        if (movedFrom) return { status: 307, headers: { location: `${base}/api/v1/repos/${repo.path}` } };
+        if (movedFrom)
+          return { status: 307, headers: { location: `${base}/api/v1/repos/${repo.path}` } };
         return { status: 200, body: listed(repo) };
       }
       return { status: 200, body: repository(`${p.owner}/${p.repo}`, r.hasIssues ?? true) };
     }),
-    route('/orgs/{org}/members', (_p, req, base) => (r.members ? paged(r.members.map(user), req, base) : NOT_FOUND)),
+    route('/orgs/{org}/members', (_p, req, base) =>
+      r.members ? paged(r.members.map(user), req, base) : NOT_FOUND,
+    ),
     route('/repos/{owner}/{repo}/collaborators', (_p, req, base) =>
       paged((r.collaborators ?? []).map(user), req, base),
     ),
@@ -228,7 +259,10 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
         const id = n * 100 + k;
         if (r.runList === 'gitea') {
           const done =
-            x.status === 'success' || x.status === 'failure' || x.status === 'cancelled' || x.status === 'skipped';
+            x.status === 'success' ||
+            x.status === 'failure' ||
+            x.status === 'cancelled' ||
+            x.status === 'skipped';
           return {
             id,
             display_title: 'CI',
@@ -239,7 +273,14 @@ export async function startGitea(r: GtRepository): Promise<ForgeServer> {
           };
         }
         if (x.created === undefined) throw new Error("Forgejo's runs always carry `created`");
-        return { id, created: x.created, updated: x.created, status: x.status, event: 'push', title: 'CI' };
+        return {
+          id,
+          created: x.created,
+          updated: x.created,
+          status: x.status,
+          event: 'push',
+          title: 'CI',
+        };
       });
       // No Link and no X-Total-Count: the count is in the body alone.
       return { status: 200, body: { total_count: r.runs.length, workflow_runs: runs } };

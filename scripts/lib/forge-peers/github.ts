@@ -4,7 +4,15 @@
 import { createVerify, type KeyObject } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { cost, execute, parse, type GqlObject } from './graphql.ts';
-import { type Catalogue, find, held, sameOwner, signedIn, visibleTo, type Held } from './catalogue.ts';
+import {
+  type Catalogue,
+  find,
+  held,
+  sameOwner,
+  signedIn,
+  visibleTo,
+  type Held,
+} from './catalogue.ts';
 import {
   loadJson,
   routeMaker,
@@ -101,7 +109,10 @@ function user(u: GhUser): Json {
 
 const unix = (iso: string) => Date.parse(iso) / 1000;
 
-export const GH_ERROR = (message: string) => ({ message, documentation_url: 'https://docs.github.com/rest' });
+export const GH_ERROR = (message: string) => ({
+  message,
+  documentation_url: 'https://docs.github.com/rest',
+});
 
 /** GraphQL's timeline item type of a REST issue event ("renamed" → RenamedTitleEvent). */
 const EVENT_TYPES: Record<string, string> = {
@@ -120,11 +131,17 @@ const itemType = (typename: string) => typename.replace(/([a-z])([A-Z])/g, '$1_$
 
 /** An actor as GraphQL gives it: a bot is of type Bot, its login without REST's "[bot]". */
 function gqlActor(u: GhUser): GqlObject {
-  return u.bot ? { __typename: 'Bot', login: u.login.replace(/\[bot\]$/, '') } : { __typename: 'User', login: u.login };
+  return u.bot
+    ? { __typename: 'Bot', login: u.login.replace(/\[bot\]$/, '') }
+    : { __typename: 'User', login: u.login };
 }
 
 /** A connection of `items` paged by `first`/`after` as GitHub pages one (opaque cursors). */
-function connection(typename: string, items: readonly GqlObject[], args: Record<string, unknown>): GqlObject {
+function connection(
+  typename: string,
+  items: readonly GqlObject[],
+  args: Record<string, unknown>,
+): GqlObject {
   const first = Number(args.first ?? 100);
   if (!(first >= 1 && first <= 100)) throw new Error('first must be 1 to 100');
   const from =
@@ -153,7 +170,11 @@ function connection(typename: string, items: readonly GqlObject[], args: Record<
  */
 function graphqlRoute(
   r: GhRepository,
-): (req: { body: string; authorized: boolean }) => { status: number; headers: Record<string, string>; body: unknown } {
+): (req: { body: string; authorized: boolean }) => {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+} {
   let remaining = r.graphqlPoints ?? 5000;
   const reset = String(Math.floor(Date.now() / 1000) + 3600);
   const timeline = (number: number): GqlObject[] => {
@@ -218,7 +239,10 @@ function graphqlRoute(
       return {
         status: 400,
         headers: headers(remaining),
-        body: { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' },
+        body: {
+          message: 'Problems parsing JSON',
+          documentation_url: 'https://docs.github.com/graphql',
+        },
       };
     }
     const variables = asked.variables ?? {};
@@ -282,10 +306,14 @@ function graphqlRoute(
           issues: (q: Record<string, unknown>) => {
             const since = (q.filterBy as { since?: string } | null)?.since;
             const order = q.orderBy as { field?: string; direction?: string } | null;
-            const listed = issues.filter((i) => !since || unix(i.updated ?? i.created) >= unix(since));
+            const listed = issues.filter(
+              (i) => !since || unix(i.updated ?? i.created) >= unix(since),
+            );
             const key = (i: GhIssue) =>
               order?.field === 'UPDATED_AT' ? unix(i.updated ?? i.created) : unix(i.created);
-            listed.sort((x, y) => (order?.direction === 'DESC' ? key(y) - key(x) : key(x) - key(y)));
+            listed.sort((x, y) =>
+              order?.direction === 'DESC' ? key(y) - key(x) : key(x) - key(y),
+            );
             return connection('IssueConnection', listed.map(issue), q);
           },
         };
@@ -318,7 +346,11 @@ function graphqlRoute(
  * signed with the app's key, `iss` its id, `exp` in the future and at most 10 minutes on;
  * undefined when it is right. GitHub's words for a refused one.
  */
-export function jwtCheck(authorization: string | undefined, appId: string, publicKey: KeyObject): string | undefined {
+export function jwtCheck(
+  authorization: string | undefined,
+  appId: string,
+  publicKey: KeyObject,
+): string | undefined {
   const jwt = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
   const parts = jwt?.split('.') ?? [];
   if (parts.length !== 3) return 'A JSON web token could not be decoded';
@@ -331,7 +363,11 @@ export function jwtCheck(authorization: string | undefined, appId: string, publi
   } catch {
     return 'A JSON web token could not be decoded';
   }
-  if (!createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(publicKey, Buffer.from(signature, 'base64url')))
+  if (
+    !createVerify('RSA-SHA256')
+      .update(`${header}.${payload}`)
+      .verify(publicKey, Buffer.from(signature, 'base64url'))
+  )
     return 'A JSON web token could not be decoded';
   const now = Math.floor(Date.now() / 1000);
   if (typeof claims.exp !== 'number' || claims.exp <= now || claims.exp > now + 600)
@@ -389,7 +425,10 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
     ? [
         // Organisations: every owner of the catalogue that is not a user.
         route('/orgs/{org}/repos', (p, req, base) => {
-          if (!repos.some((h) => sameOwner(h.owner, p.org!)) || (cat.users ?? []).some((u) => sameOwner(u, p.org!)))
+          if (
+            !repos.some((h) => sameOwner(h.owner, p.org!)) ||
+            (cat.users ?? []).some((u) => sameOwner(u, p.org!))
+          )
             return notFound;
           const type = req.query.get('type') ?? 'all';
           const mine = visibleTo(repos, req).filter((h) => sameOwner(h.owner, p.org!));
@@ -421,7 +460,9 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
         route('/repositories', (_p, req, base) => {
           const since = Number(req.query.get('since') ?? 0);
           const seen = repos.filter(
-            (h) => h.id > since && (h.visibility === 'public' || (h.visibility === 'internal' && signedIn(req))),
+            (h) =>
+              h.id > since &&
+              (h.visibility === 'public' || (h.visibility === 'internal' && signedIn(req))),
           );
           const pageItems = seen.slice(0, cap);
           const more = seen.length > pageItems.length;
@@ -430,12 +471,18 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
                 link: `<${base}/repositories?since=${pageItems[pageItems.length - 1]!.id}>; rel="next", <${base}/repositories{?since}>; rel="first"`,
               }
             : {};
-          return { status: 200, headers, body: pageItems.map((h) => shaped(h, 'minimal-repository')) };
+          return {
+            status: 200,
+            headers,
+            body: pageItems.map((h) => shaped(h, 'minimal-repository')),
+          };
         }),
         {
           ...route('/repositories/{id}', (p) => {
             const h = repos.find((x) => x.id === Number(p.id));
-            return h ? { status: 200, body: shaped(h, 'full-repository-default-response') } : notFound;
+            return h
+              ? { status: 200, body: shaped(h, 'full-repository-default-response') }
+              : notFound;
           }),
           answersAs: '/repos/{owner}/{repo}',
         },
@@ -449,14 +496,24 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
       template: '/graphql',
       // Not in the REST description: answered as GitHub's GraphQL API answers, unchecked there.
       reply: (_p, req) => {
-        const answer = graphql({ body: req.body ?? '', authorized: req.headers.authorization !== undefined });
-        const normal = () => ({ status: answer.status, headers: answer.headers, body: answer.body });
+        const answer = graphql({
+          body: req.body ?? '',
+          authorized: req.headers.authorization !== undefined,
+        });
+        const normal = () => ({
+          status: answer.status,
+          headers: answer.headers,
+          body: answer.body,
+        });
         const reply: Reply = r.override?.('/graphql', req, ++graphqlCount, normal) ?? normal();
         // Written here (the REST description does not check it); an override writing its own
         // answer (a redirect, a body cut off) is sent as it is, one with a delay after it.
         const write = (res: ServerResponse) =>
           res
-            .writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers })
+            .writeHead(reply.status, {
+              'content-type': 'application/json; charset=utf-8',
+              ...reply.headers,
+            })
             .end(reply.body === undefined ? '' : JSON.stringify(reply.body));
         const raw = reply.raw ?? write;
         return {
@@ -530,15 +587,20 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
           const out = example('issue-event-for-issue-items')[0];
           Object.assign(out, { event: e.event, created_at: e.created, actor: user(e.actor) });
           if (e.event !== 'labeled') delete out.label;
-          if (e.event === 'assigned') Object.assign(out, { assignee: user(e.actor), assigner: user(e.actor) });
+          if (e.event === 'assigned')
+            Object.assign(out, { assignee: user(e.actor), assigner: user(e.actor) });
           if (e.event === 'milestoned') out.milestone = { title: 'v1' };
           return out;
         });
       return paged(items, req, base);
     }),
     route('/repos/{owner}/{repo}/actions/runs', (_p, req) => {
-      const [from, to] = (req.query.get('created') ?? '..').split('..').map((s) => (s ? unix(s) : NaN));
-      const matching = (r.runs ?? []).filter((x) => !(unix(x.created) < from!) && !(unix(x.created) > to!));
+      const [from, to] = (req.query.get('created') ?? '..')
+        .split('..')
+        .map((s) => (s ? unix(s) : NaN));
+      const matching = (r.runs ?? []).filter(
+        (x) => !(unix(x.created) < from!) && !(unix(x.created) > to!),
+      );
       // The list answers at most 1,000 results whatever total_count says.
       const reachable = matching.slice(0, 1000);
       const size = Math.min(cap, Number(req.query.get('per_page') ?? 30));
@@ -584,7 +646,8 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
     // every other one an installation token still valid.
     const minted = new Map<string, number>();
     const bad = (message: string): Reply => ({ status: 401, body: GH_ERROR(message) });
-    const jwtProblem = (req: RequestSeen) => jwtCheck(req.headers.authorization, app.id, app.publicKey);
+    const jwtProblem = (req: RequestSeen) =>
+      jwtCheck(req.headers.authorization, app.id, app.publicKey);
     const installation = (): Reply => {
       const body = example('installation');
       body.id = app.installationId ?? 1;
@@ -602,7 +665,9 @@ export async function startGitHub(r: GhRepository): Promise<ForgeServer> {
         return {
           ...refused,
           raw: (res) =>
-            res.writeHead(401, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(refused.body)),
+            res
+              .writeHead(401, { 'content-type': 'application/json; charset=utf-8' })
+              .end(JSON.stringify(refused.body)),
         };
       };
     }

@@ -4,7 +4,15 @@
 // state changes are resource events, never notes (docs.gitlab.com/api/notes, "Resource events":
 // GitLab 11.2 for labels, 13.x milestones and states); assignment is still a system note.
 import { fileURLToPath } from 'node:url';
-import { type Catalogue, find, held, sameOwner, signedIn, visibleTo, type Held } from './catalogue.ts';
+import {
+  type Catalogue,
+  find,
+  held,
+  sameOwner,
+  signedIn,
+  visibleTo,
+  type Held,
+} from './catalogue.ts';
 import {
   loadJson,
   routeMaker,
@@ -17,7 +25,9 @@ import {
   type Route,
 } from './server.ts';
 
-const doc = loadJson(fileURLToPath(new URL('../../../test/fixtures/gitlab/responses.v4.json', import.meta.url)));
+const doc = loadJson(
+  fileURLToPath(new URL('../../../test/fixtures/gitlab/responses.v4.json', import.meta.url)),
+);
 export const gitlabCheck = specCheck(doc, '#/definitions/Error');
 
 export interface GlUser {
@@ -130,7 +140,8 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
     return { status: 200, headers, body: items.slice((n - 1) * size, n * size) };
   };
   const route = routeMaker(p.override);
-  const after = (req: RequestSeen, name: string) => unix(req.query.get(name) ?? '1970-01-01T00:00:00Z');
+  const after = (req: RequestSeen, name: string) =>
+    unix(req.query.get(name) ?? '1970-01-01T00:00:00Z');
   const cat = p.catalogue;
   const repos = cat ? held(cat) : [];
   /**
@@ -142,7 +153,13 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
    * Project to anyone unless simple=true (present_projects in lib/api/groups.rb).
    */
   const basic = (h: Held) =>
-    shortForm({ id: h.id, name: h.name, path: h.path, web: `${cat!.web}/${h.path}`, topics: h.topics });
+    shortForm({
+      id: h.id,
+      name: h.name,
+      path: h.path,
+      web: `${cat!.web}/${h.path}`,
+      topics: h.topics,
+    });
   /**
    * ProjectDetails (lib/api/entities/project_details.rb), an anonymous GET /projects/:id: the
    * short form and, on a fork, forked_from_project.
@@ -164,10 +181,12 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
    * disabled; members only when `private` (a signed-in caller is one unless `nonMemberToken`).
    */
   const readsIssues = (req: RequestSeen) =>
-    p.issuesAccess !== 'disabled' && (p.issuesAccess !== 'private' || (signedIn(req) && !p.nonMemberToken));
+    p.issuesAccess !== 'disabled' &&
+    (p.issuesAccess !== 'private' || (signedIn(req) && !p.nonMemberToken));
   /** Whether the caller may read_container_image: as for issues, by `container_registry_access_level`. */
   const readsRegistry = (req: RequestSeen) =>
-    p.registryAccess !== 'disabled' && (p.registryAccess !== 'private' || (signedIn(req) && !p.nonMemberToken));
+    p.registryAccess !== 'disabled' &&
+    (p.registryAccess !== 'private' || (signedIn(req) && !p.nonMemberToken));
   /**
    * The registry fields of Project (lib/api/entities/project.rb): `packages_enabled` the
    * project's setting, `container_registry_enabled` feature_available? for the caller,
@@ -193,14 +212,17 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
   });
   /** The form a project list takes: short when simple=true, or when `anonymousShort` and no one signed in. */
   const listForm = (req: RequestSeen, anonymousShort: boolean): ((h: Held) => object) =>
-    req.query.get('simple') === 'true' || (anonymousShort && !signedIn(req)) ? basic : (h) => project(h, req);
+    req.query.get('simple') === 'true' || (anonymousShort && !signedIn(req))
+      ? basic
+      : (h) => project(h, req);
   /** The list filters every project list takes (archived, visibility), ordered by id. */
   const filtered = (list: Held[], req: RequestSeen) => {
     const archived = req.query.get('archived');
     const visibility = req.query.get('visibility');
     const kept = list.filter(
       (h) =>
-        (archived === null || String(h.archived) === archived) && (visibility === null || h.visibility === visibility),
+        (archived === null || String(h.archived) === archived) &&
+        (visibility === null || h.visibility === visibility),
     );
     return req.query.get('sort') === 'asc' ? kept : kept.reverse();
   };
@@ -232,7 +254,8 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
       'x-next-page': n < last ? String(n + 1) : '',
       'x-prev-page': n > 1 ? String(n - 1) : '',
     };
-    if (counted) Object.assign(headers, { 'x-total': String(items.length), 'x-total-pages': String(last) });
+    if (counted)
+      Object.assign(headers, { 'x-total': String(items.length), 'x-total-pages': String(last) });
     return { status: 200, headers, body: items.slice((n - 1) * size, n * size) };
   };
   const catalogueRoutes: Route[] = cat
@@ -266,7 +289,8 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         route('/projects', (_params, req, base) => {
           const all = filtered(visibleTo(repos, req), req);
           const form = listForm(req, true);
-          if (req.query.get('pagination') !== 'keyset') return offsetPaged(all.map(form), req, base);
+          if (req.query.get('pagination') !== 'keyset')
+            return offsetPaged(all.map(form), req, base);
           if (req.query.get('order_by') !== 'id' || req.query.get('sort') !== 'asc')
             return { status: 405, body: { message: '405 Method Not Allowed' } };
           const size = Math.min(cap, Number(req.query.get('per_page') ?? 20));
@@ -326,7 +350,9 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
    */
   const updatedAt = (i: GlIssue): string => {
     const changes = [
-      ...(p.notes ?? []).filter((n) => n.issue === i.iid).map((n) => ({ at: unix(n.created), throttled: true })),
+      ...(p.notes ?? [])
+        .filter((n) => n.issue === i.iid)
+        .map((n) => ({ at: unix(n.created), throttled: true })),
       ...(p.events ?? [])
         .filter((e) => e.issue === i.iid)
         .map((e) => ({ at: unix(e.created), throttled: e.kind === 'label' })),
@@ -335,7 +361,8 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
     // A date a test made unreadable (to see the adapter leave it out) changes nothing.
     if (!Number.isFinite(updated)) return i.created;
     for (const c of changes)
-      if (Number.isFinite(c.at) && (!c.throttled || c.at - updated > 60)) updated = Math.max(updated, c.at);
+      if (Number.isFinite(c.at) && (!c.throttled || c.at - updated > 60))
+        updated = Math.max(updated, c.at);
     return new Date(updated * 1000).toISOString();
   };
   /** GitLab's answer to an anonymous call of an API that calls `authenticate!` first. */
@@ -357,7 +384,9 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
             state: 'opened',
             created_at: i.created,
             updated_at: updatedAt(i),
-            user_notes_count: (p.notes ?? []).filter((n) => n.issue === i.iid && !n.system && !n.deleted).length,
+            user_notes_count: (p.notes ?? []).filter(
+              (n) => n.issue === i.iid && !n.system && !n.deleted,
+            ).length,
             closed_at: null,
             author: user(i.author),
             assignees: [],
@@ -422,7 +451,11 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
       !signedIn(req)
         ? unauthorized
         : paged(
-            (p.members ?? []).map((m) => ({ ...user(m), access_level: m.access, expires_at: null })),
+            (p.members ?? []).map((m) => ({
+              ...user(m),
+              access_level: m.access,
+              expires_at: null,
+            })),
             req,
           ),
     ),

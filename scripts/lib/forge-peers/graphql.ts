@@ -7,7 +7,14 @@
 // limit score"). What a query may ask is checked against the published schema elsewhere
 // (test/forge-github-graphql-schema.test.ts).
 
-type Value = string | number | boolean | null | Value[] | { [k: string]: Value } | { variable: string };
+type Value =
+  | string
+  | number
+  | boolean
+  | null
+  | Value[]
+  | { [k: string]: Value }
+  | { variable: string };
 export interface Field {
   name: string;
   args: Record<string, Value>;
@@ -25,7 +32,8 @@ export interface Operation {
 
 function tokens(source: string): string[] {
   const out: string[] = [];
-  const re = /\s+|,|#[^\n]*|(\.\.\.|[{}()[\]:!$=@]|"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|[A-Za-z_][A-Za-z0-9_]*)/y;
+  const re =
+    /\s+|,|#[^\n]*|(\.\.\.|[{}()[\]:!$=@]|"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|[A-Za-z_][A-Za-z0-9_]*)/y;
   for (let at = 0; at < source.length; at = re.lastIndex) {
     re.lastIndex = at;
     const m = re.exec(source);
@@ -150,8 +158,13 @@ export function execute(
         continue;
       }
       const field = o[s.name];
-      const args = Object.fromEntries(Object.entries(s.args).map(([k, v]) => [k, resolveValue(v, variables)]));
-      const value = typeof field === 'function' ? (field as (a: Record<string, unknown>) => unknown)(args) : field;
+      const args = Object.fromEntries(
+        Object.entries(s.args).map(([k, v]) => [k, resolveValue(v, variables)]),
+      );
+      const value =
+        typeof field === 'function'
+          ? (field as (a: Record<string, unknown>) => unknown)(args)
+          : field;
       out[s.name] = s.selection ? resolve(value, s.selection) : value;
     }
     return out;

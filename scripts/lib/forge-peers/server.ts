@@ -51,7 +51,9 @@ export type Override = (
 ) => Reply | undefined;
 
 /** Makes routes whose answers `override` may replace, told how often its template was asked. */
-export function routeMaker(override?: Override): (template: string, reply: Route['reply']) => Route {
+export function routeMaker(
+  override?: Override,
+): (template: string, reply: Route['reply']) => Route {
   const counts = new Map<string, number>();
   return (template, reply) => ({
     template,
@@ -65,7 +67,12 @@ export function routeMaker(override?: Override): (template: string, reply: Route
 }
 
 /** Checks one answer: the list of what is wrong with it (empty when it matches the description). */
-export type SpecCheck = (method: string, template: string, status: number, body: unknown) => string[];
+export type SpecCheck = (
+  method: string,
+  template: string,
+  status: number,
+  body: unknown,
+) => string[];
 
 type Json = Record<string, unknown>;
 
@@ -84,7 +91,17 @@ function pointer(doc: Json, ref: string): Json {
 export function specCheck(doc: Json, fallback?: string): SpecCheck {
   const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
   addFormats(ajv);
-  for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password', 'datetime', 'uint64'])
+  for (const f of [
+    'int32',
+    'int64',
+    'float',
+    'double',
+    'byte',
+    'binary',
+    'password',
+    'datetime',
+    'uint64',
+  ])
     ajv.addFormat(f, true);
   ajv.addSchema('openapi' in doc ? jsonSchemaOf(doc) : doc, 'spec');
   const compiled = new Map<string, ValidateFunction>();
@@ -106,7 +123,9 @@ export function specCheck(doc: Json, fallback?: string): SpecCheck {
   return (method, template, status, body) => {
     const ref = schemaRef(method, template, status);
     if (ref === undefined)
-      return body === undefined ? [] : [`${method} ${template} ${status} is documented without a body`];
+      return body === undefined
+        ? []
+        : [`${method} ${template} ${status} is documented without a body`];
     let validate = compiled.get(ref);
     if (!validate) compiled.set(ref, (validate = ajv.compile({ $ref: `spec${ref}` })));
     if (validate(body)) return [];
@@ -142,7 +161,9 @@ function jsonSchemaOf(doc: Json): Json {
 }
 
 function matcher(template: string): RegExp {
-  return new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`);
+  return new RegExp(
+    `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`,
+  );
 }
 
 export interface ForgeServer {
@@ -204,19 +225,25 @@ export async function startForgeServer(
       ...(text ? { body: text } : {}),
     };
     requests.push(seen);
-    const route = compiled.find((r) => (r.method ?? 'GET') === seen.method && r.re.test(url.pathname));
+    const route = compiled.find(
+      (r) => (r.method ?? 'GET') === seen.method && r.re.test(url.pathname),
+    );
     if (!route) {
       violations.push(`no route for ${seen.method} ${url.pathname}`);
       res.writeHead(501).end();
       return;
     }
     const values = route.re.exec(url.pathname)!.slice(1);
-    const params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(values[i]!)]));
+    const params = Object.fromEntries(
+      route.names.map((n, i) => [n, decodeURIComponent(values[i]!)]),
+    );
     let reply: Reply;
     try {
       reply = route.reply(params, seen, base);
     } catch (error) {
-      violations.push(`the stand-in failed on ${seen.method} ${url.pathname}: ${(error as Error).message}`);
+      violations.push(
+        `the stand-in failed on ${seen.method} ${url.pathname}: ${(error as Error).message}`,
+      );
       res.writeHead(500).end();
       return;
     }
@@ -224,7 +251,12 @@ export async function startForgeServer(
       reply.raw(res);
       return;
     }
-    const problems = check(seen.method, route.answersAs ?? route.template, reply.status, reply.body);
+    const problems = check(
+      seen.method,
+      route.answersAs ?? route.template,
+      reply.status,
+      reply.body,
+    );
     const send = () => {
       if (problems.length) {
         violations.push(...problems);
@@ -232,7 +264,11 @@ export async function startForgeServer(
         return;
       }
       const body = reply.body === undefined ? '' : JSON.stringify(reply.body);
-      const validated = etags !== 'none' && seen.method === 'GET' && reply.status === 200 && reply.body !== undefined;
+      const validated =
+        etags !== 'none' &&
+        seen.method === 'GET' &&
+        reply.status === 200 &&
+        reply.body !== undefined;
       const etag = validated ? etagOf(body) : undefined;
       if (etag && etags === 'honoured' && noneMatch(req.headers['if-none-match'], etag)) {
         notModified++;
@@ -291,5 +327,8 @@ export function page<T>(
   const links: string[] = [];
   if (n < last) links.push(`${at(n + 1)}; rel="next"`, `${at(last)}; rel="last"`);
   if (n > 1) links.push(`${at(1)}; rel="first"`, `${at(n - 1)}; rel="prev"`);
-  return { body: items.slice((n - 1) * size, n * size), headers: links.length ? { link: links.join(', ') } : {} };
+  return {
+    body: items.slice((n - 1) * size, n * size),
+    headers: links.length ? { link: links.join(', ') } : {},
+  };
 }

@@ -21,20 +21,27 @@ interface Count {
 
 /** ecosyste.ms: the packages whose repository is this one, each with the repositories depending on it. */
 async function ecosystems(http: ApiClient, target: ScanTarget): Promise<Count> {
-  const { body } = await http.getJson<Array<{ dependent_repos_count?: number | null }>>('/packages/lookup', {
-    repository_url: target.url,
-  });
-  return { dependents: body.reduce((n, p) => n + (p.dependent_repos_count ?? 0), 0), packages: body.length };
+  const { body } = await http.getJson<Array<{ dependent_repos_count?: number | null }>>(
+    '/packages/lookup',
+    {
+      repository_url: target.url,
+    },
+  );
+  return {
+    dependents: body.reduce((n, p) => n + (p.dependent_repos_count ?? 0), 0),
+    packages: body.length,
+  };
 }
 
 /** deps.dev: the package versions built from this project; per package its default version's direct dependents. */
 async function depsDev(http: ApiClient, target: ScanTarget): Promise<Count> {
   const project = encodeURIComponent(`${target.host}/${target.path}`);
-  const { body } = await http.getJson<{ versions?: Array<{ versionKey: { system: string; name: string } }> }>(
-    `/v3alpha/projects/${project}:packageversions`,
-  );
+  const { body } = await http.getJson<{
+    versions?: Array<{ versionKey: { system: string; name: string } }>;
+  }>(`/v3alpha/projects/${project}:packageversions`);
   const packages = new Map<string, { system: string; name: string }>();
-  for (const v of body.versions ?? []) packages.set(`${v.versionKey.system}\0${v.versionKey.name}`, v.versionKey);
+  for (const v of body.versions ?? [])
+    packages.set(`${v.versionKey.system}\0${v.versionKey.name}`, v.versionKey);
   let dependents = 0;
   for (const { system, name } of packages.values()) {
     const pkg = `/v3/systems/${encodeURIComponent(system)}/packages/${encodeURIComponent(name)}`;
@@ -54,7 +61,10 @@ async function depsDev(http: ApiClient, target: ScanTarget): Promise<Count> {
 /** The rule measured here, by the table's handle: its id and evidence wording. */
 const { dependents: rule } = RULE;
 
-export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegistry): ForgeMeasurer {
+export function dependentsMeasurer(
+  config: DependentsConfig,
+  registry: QueueRegistry,
+): ForgeMeasurer {
   const label = `${config.source} API`;
   const access = {
     apiUrl: (config.apiUrl ?? DEPENDENTS_API_URLS[config.source]).replace(/\/+$/, ''),
@@ -73,7 +83,9 @@ export function dependentsMeasurer(config: DependentsConfig, registry: QueueRegi
       );
       // The times the table measures the rule at: E alone (latest-only), when E is asked for;
       // an earlier time measured again without E gets nothing, as the index tells no past count.
-      const last = measurements.find((_, i) => measuredAt(rule.id, request.times[i]!, request.asOf));
+      const last = measurements.find((_, i) =>
+        measuredAt(rule.id, request.times[i]!, request.asOf),
+      );
       const failures: string[] = [];
       if (last) {
         try {

@@ -12,7 +12,11 @@ import { ApiClient, QueueRegistry, type HostAccess } from '../http/client.ts';
 import { FORGE_RULES, type KeptAnswers, sourceMeasurer } from './core/measurer.ts';
 import { FORGE_KINDS, forgeAdapter, KNOWN_HOSTS } from './registry.ts';
 
-export const HOST_DEFAULTS = { requestsPerSecond: 5, timeoutSeconds: 30, maxWaitSeconds: 60 } as const;
+export const HOST_DEFAULTS = {
+  requestsPerSecond: 5,
+  timeoutSeconds: 30,
+  maxWaitSeconds: 60,
+} as const;
 
 /** How to reach `host`'s API: its entry with the defaults filled in, its tokens from `env`. */
 export function hostAccess(
@@ -121,7 +125,9 @@ export function forgeFor(
   const kept = keptAnswers(settings);
   const all: Record<string, HostEntry> = { ...KNOWN_HOSTS, ...settings.hosts };
   // The config schema allows only the registry's kinds; a caller of this function may not.
-  const unknown = Object.entries(settings.hosts).filter(([, h]) => h.api !== false && !forgeAdapter(h.kind));
+  const unknown = Object.entries(settings.hosts).filter(
+    ([, h]) => h.api !== false && !forgeAdapter(h.kind),
+  );
   if (unknown.length > 0)
     throw new ConfigError(
       unknown.map(
@@ -144,7 +150,8 @@ export function forgeFor(
     }
     if (measurers.has(target.host)) return measurers.get(target.host);
     let m: ForgeMeasurer;
-    if (host?.api === false) m = notAskedMeasurer(FORGE_RULES, `hosts: ${target.host}: api: false (git alone)`);
+    if (host?.api === false)
+      m = notAskedMeasurer(FORGE_RULES, `hosts: ${target.host}: api: false (git alone)`);
     // Held, not left out: the record says why, and a scan at the same time once the host is
     // named finds it complete (as after --forge never), never "incomplete".
     else if (!host) m = notAskedMeasurer(FORGE_RULES, noForgeApiKnown(target.host));
@@ -159,7 +166,8 @@ export function forgeFor(
       const access = hostAccess({ ...host, tokenEnv }, adapter, env);
       m = {
         ...sourceMeasurer(
-          (signal, answers) => new ApiClient(access, adapter.label, registry, adapter.authorize, signal, answers),
+          (signal, answers) =>
+            new ApiClient(access, adapter.label, registry, adapter.authorize, signal, answers),
           adapter.open,
           kept,
         ),
@@ -188,7 +196,8 @@ export function repositoryPathProblem(adapter: ForgeAdapter, path: string): stri
   const segments = path.split('/');
   const label = adapter.label;
   if (adapter.repositoryPaths === 'nested-groups') {
-    if (segments.length < 2) return `the ${label} names a project GROUP/…/NAME, and "${path}" has 1 path segment`;
+    if (segments.length < 2)
+      return `the ${label} names a project GROUP/…/NAME, and "${path}" has 1 path segment`;
     if (segments.includes('-'))
       return `the ${label} names a project GROUP/…/NAME, and "${path}" holds "/-/", which starts a page below a project`;
     return undefined;

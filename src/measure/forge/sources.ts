@@ -54,7 +54,8 @@ function openSource(
   } catch {
     return `${at}: not a URL; name an organisation's, group's or instance's web address (https://host/NAME)`;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `${at}: the scheme must be https (or http)`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return `${at}: the scheme must be https (or http)`;
   if (url.username || url.password)
     return `${at}: the URL holds credentials; name the token's environment variable under hosts: instead`;
   if (url.search || url.hash) return `${at}: a source's URL has no query or fragment`;
@@ -80,19 +81,25 @@ function openSource(
       return `${at}: names every repository of ${host}, a public forge; name an organisation, user or group (https://${host}/NAME)`;
     scope = { kind: 'instance' };
   } else if (adapter.repositoryPaths === 'nested-groups') {
-    if (segments.includes('-')) return `${at}: "/-/" starts a page below a project; name the group's own address`;
+    if (segments.includes('-'))
+      return `${at}: "/-/" starts a page below a project; name the group's own address`;
     scope = { kind: 'group', path: segments.join('/') };
   } else if (segments.length === 1) scope = { kind: 'owner', name: segments[0]! };
   else
     return `${at}: names a repository, not an organisation or user; list it in the repos file, or name https://${host}/${segments[0]}`;
   const tokenEnv = apiTokenEnv(host, settings.hosts[host], KNOWN_HOSTS[host], settings.gitTokens);
-  const access = hostAccess({ ...entry, kind: entry.kind, apiUrl: entry.apiUrl!, tokenEnv }, adapter, env);
+  const access = hostAccess(
+    { ...entry, kind: entry.kind, apiUrl: entry.apiUrl!, tokenEnv },
+    adapter,
+    env,
+  );
   return {
     source,
     host,
     adapter,
     scope,
-    http: (answers) => new ApiClient(access, adapter.label, registry, adapter.authorize, undefined, answers),
+    http: (answers) =>
+      new ApiClient(access, adapter.label, registry, adapter.authorize, undefined, answers),
   };
 }
 
@@ -144,7 +151,14 @@ export async function discoverSources(
   answersDir?: string,
 ): Promise<Discovery> {
   const registry = new QueueRegistry();
-  const out: Discovery = { targets: [], problems: [], moved: [], left: [], requests: 0, notModified: 0 };
+  const out: Discovery = {
+    targets: [],
+    problems: [],
+    moved: [],
+    left: [],
+    requests: 0,
+    notModified: 0,
+  };
   const byUrl = new Map<string, ListedTarget>();
   const opened: Opened[] = [];
   for (const source of sources) {
@@ -153,8 +167,12 @@ export async function discoverSources(
     else opened.push(o);
   }
   for (const o of opened) {
-    const file = answersDir === undefined ? undefined : listingAnswersPath(answersDir, o.host, o.source.url);
-    const answers = file === undefined ? undefined : await ConditionalAnswers.load(file, MAX_STORED_LISTING_BYTES);
+    const file =
+      answersDir === undefined ? undefined : listingAnswersPath(answersDir, o.host, o.source.url);
+    const answers =
+      file === undefined
+        ? undefined
+        : await ConditionalAnswers.load(file, MAX_STORED_LISTING_BYTES);
     const http = o.http(answers);
     let listed = 0;
     try {
@@ -188,7 +206,12 @@ export async function discoverSources(
   }
   onListed?.(byUrl.size, true);
   out.targets = [...byUrl.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-  await lookUpDepartures(opened, byUrl, typeof known === 'function' ? await known(out.targets) : known, out);
+  await lookUpDepartures(
+    opened,
+    byUrl,
+    typeof known === 'function' ? await known(out.targets) : known,
+    out,
+  );
   return out;
 }
 
@@ -235,14 +258,21 @@ async function lookUpDepartures(
     try {
       const now = await o.adapter.locate(http, pathOn(o.host, url)!);
       if (!now)
-        out.left.push({ url, why: 'the forge answers 404: deleted, or not visible to the token (made private?)' });
+        out.left.push({
+          url,
+          why: 'the forge answers 404: deleted, or not visible to the token (made private?)',
+        });
       else {
         const path = pathOn(o.host, now.url);
         const moved = lower.get(now.url.replace(/\/+$/, '').toLowerCase());
         if (moved) out.moved.push({ from: url, to: moved });
         else if (path === undefined || !inScope(o.scope, path))
           out.left.push({ url, why: `moved out of the source to ${now.url}` });
-        else out.left.push({ url, why: excludedBy(now, path, o.source) ?? 'the source no longer lists it' });
+        else
+          out.left.push({
+            url,
+            why: excludedBy(now, path, o.source) ?? 'the source no longer lists it',
+          });
       }
     } catch (error) {
       out.problems.push(

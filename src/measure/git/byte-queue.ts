@@ -60,7 +60,12 @@ export class ByteQueue {
     let filled = 0;
     while (filled < n) {
       const chunk = this.chunks[0]!;
-      const copied = chunk.copy(out, filled, this.head, Math.min(chunk.length, this.head + n - filled));
+      const copied = chunk.copy(
+        out,
+        filled,
+        this.head,
+        Math.min(chunk.length, this.head + n - filled),
+      );
       filled += copied;
       this.head += copied;
       if (this.head === chunk.length) {

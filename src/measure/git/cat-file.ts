@@ -80,7 +80,10 @@ export class CatFile {
    * cost one round trip, not one each. `onHeader` hears the object's type and size before its
    * body is read (what a caller may start on meanwhile).
    */
-  read(name: string, onHeader?: (type: string, size: number) => void): Promise<GitObject | undefined> {
+  read(
+    name: string,
+    onHeader?: (type: string, size: number) => void,
+  ): Promise<GitObject | undefined> {
     this.child.stdin.write(this.commands ? `contents ${name}\n` : `${name}\n`);
     const next = this.queue.then(async () => {
       const header = await this.line();
@@ -137,7 +140,8 @@ export function parseTree(body: Buffer, oidBytes: number, only?: ReadonlySet<str
   // any byte of a non-ASCII character (lower-cased by JavaScript, not by these bytes).
   const first = new Uint8Array(256).fill(only ? 0 : 1);
   first.fill(1, 0x80);
-  for (const n of only ?? []) first[n.charCodeAt(0) & 0xff] = first[n.toUpperCase().charCodeAt(0) & 0xff] = 1;
+  for (const n of only ?? [])
+    first[n.charCodeAt(0) & 0xff] = first[n.toUpperCase().charCodeAt(0) & 0xff] = 1;
   const end = body.length;
   let i = 0;
   while (i < end) {
@@ -230,8 +234,14 @@ export async function rootChanges(
       throw new Error(`git diff-tree printed ${JSON.stringify(field.slice(0, 80))}`);
     const entry = (mode: string | undefined, oid: string): TreeEntry | undefined =>
       // diff-tree prints a tree's mode as 040000 (a tree object holds 40000) and 000000 for none.
-      mode === undefined || /^0+$/.test(mode) ? undefined : { mode: mode.replace(/^0+(?=\d{5}$)/, ''), name, oid };
-    changes.push({ name, before: entry(beforeMode, beforeOid!), after: entry(afterMode, afterOid) });
+      mode === undefined || /^0+$/.test(mode)
+        ? undefined
+        : { mode: mode.replace(/^0+(?=\d{5}$)/, ''), name, oid };
+    changes.push({
+      name,
+      before: entry(beforeMode, beforeOid!),
+      after: entry(afterMode, afterOid),
+    });
   }
   return out;
 }
@@ -250,7 +260,13 @@ const STORED_FORMAT = '%(objectname) %(objecttype) %(objectsize) %(deltabase)';
 function storedObject(asked: string, line: string): StoredObject | undefined {
   if (line === `${asked} missing`) return undefined;
   const [oid, type, size, base] = line.split(' ');
-  if (oid !== asked || !type || !/^\d+$/.test(size ?? '') || !base || !/^[0-9a-f]{40,64}$/.test(base))
+  if (
+    oid !== asked ||
+    !type ||
+    !/^\d+$/.test(size ?? '') ||
+    !base ||
+    !/^[0-9a-f]{40,64}$/.test(base)
+  )
     throw new Error(`git cat-file printed ${JSON.stringify(line.slice(0, 120))} for ${asked}`);
   return { type, size: Number(size), ...(/^0+$/.test(base) ? {} : { deltaBase: base }) };
 }

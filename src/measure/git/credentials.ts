@@ -7,7 +7,11 @@
  * Basic with the token as the password is what GitHub, GitLab, Gitea/Forgejo and Bitbucket
  * all accept for git over https.
  */
-export function gitTokenConfig(scheme: string, host: string, token: string): Array<[string, string]> {
+export function gitTokenConfig(
+  scheme: string,
+  host: string,
+  token: string,
+): Array<[string, string]> {
   const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
   return [[`http.${scheme}://${host}/.extraHeader`, `Authorization: Basic ${basic}`]];
 }

@@ -49,7 +49,8 @@ const REF_FORMAT = [
 // Fields one a line, commits ended by NUL (-z): an author name holds no newline.
 const LOG_FORMAT = '%H%n%P%n%ct%n%an%n%ae';
 
-const time = (s: string | undefined): number | undefined => (s && /^-?\d+$/.test(s) ? Number(s) : undefined);
+const time = (s: string | undefined): number | undefined =>
+  s && /^-?\d+$/.test(s) ? Number(s) : undefined;
 
 export async function readHistory(gitDir: string, settings: GitSettings): Promise<GitHistory> {
   const headRef = await readHeadRef(gitDir, settings);
@@ -79,17 +80,22 @@ export async function readHistory(gitDir: string, settings: GitSettings): Promis
     if (!ref!.startsWith('refs/tags/')) continue;
     // Only a tag of a commit is a release: an annotated tag's object must be a commit (or a tag,
     // which for-each-ref does not peel further), a lightweight tag must name one.
-    const ofCommit = type === 'commit' || (type === 'tag' && (peeledType === 'commit' || peeledType === 'tag'));
+    const ofCommit =
+      type === 'commit' || (type === 'tag' && (peeledType === 'commit' || peeledType === 'tag'));
     const when = !ofCommit
       ? undefined
       : type === 'tag'
         ? (time(taggerDate) ?? (peeledType === 'commit' ? time(peeledCommitDate) : undefined))
         : time(commitDate);
-    tags.push({ name: ref!.slice('refs/tags/'.length), ...(when === undefined ? {} : { time: when }) });
+    tags.push({
+      name: ref!.slice('refs/tags/'.length),
+      ...(when === undefined ? {} : { time: when }),
+    });
   }
   const read = await commitsRead;
   // A branch without commits (an empty repository): its log fails, and there is nothing to read.
-  if (tipOid === undefined || read === undefined) return { ...branchOf(headRef), commits: emptyTable(), tags };
+  if (tipOid === undefined || read === undefined)
+    return { ...branchOf(headRef), commits: emptyTable(), tags };
   if ('error' in read) throw read.error;
   const tip = read.table.index.get(tipOid);
   if (tip === undefined) throw new Error(`${headRef} moved while it was read; scan again`);
@@ -101,7 +107,10 @@ export async function readHistory(gitDir: string, settings: GitSettings): Promis
  * the first time the branch held a commit (the rules' `branchTimes` keep the root's own time);
  * null when the branch has no commit. Reads the repository as it is, fetching nothing.
  */
-export async function firstCommitTime(gitDir: string, settings: GitSettings): Promise<number | null> {
+export async function firstCommitTime(
+  gitDir: string,
+  settings: GitSettings,
+): Promise<number | null> {
   const headRef = await readHeadRef(gitDir, settings);
   const tip = headRef.startsWith('refs/')
     ? (
@@ -134,7 +143,12 @@ async function readHeadRef(gitDir: string, settings: GitSettings): Promise<strin
   const named = /^ref: (refs\/\S+)\s*$/.exec(text)?.[1];
   if (named && named !== 'refs/heads/.invalid') return named;
   return (
-    await runGit({ gitDir, settings, noLazyFetch: true, args: ['symbolic-ref', '-q', 'HEAD'] }).catch(() => '')
+    await runGit({
+      gitDir,
+      settings,
+      noLazyFetch: true,
+      args: ['symbolic-ref', '-q', 'HEAD'],
+    }).catch(() => '')
   ).trim();
 }
 
@@ -164,7 +178,12 @@ async function readCommits(
   const authors: Identity[] = [];
   const authorIndex = new Map<string, number>();
   await streamGitRecords(
-    { gitDir, settings, noLazyFetch: true, args: ['log', '-z', `--format=${LOG_FORMAT}`, rev, '--'] },
+    {
+      gitDir,
+      settings,
+      noLazyFetch: true,
+      args: ['log', '-z', `--format=${LOG_FORMAT}`, rev, '--'],
+    },
     0,
     (record) => {
       // oid \n parents \n committer time \n name \n e-mail, cut without an array per record.
@@ -183,7 +202,9 @@ async function readCommits(
         who = authors.length;
         authorIndex.set(key, who);
         const nl = key.indexOf('\n');
-        authors.push(nl < 0 ? { name: key, email: '' } : { name: key.slice(0, nl), email: key.slice(nl + 1) });
+        authors.push(
+          nl < 0 ? { name: key, email: '' } : { name: key.slice(0, nl), email: key.slice(nl + 1) },
+        );
       }
       authorOf.push(who);
     },
@@ -208,7 +229,15 @@ async function readCommits(
     if (ps.length > 1) moreParents.set(i, ps.slice(1));
   }
   return {
-    commits: { oids, time: times, firstParent, parentCount, moreParents, author: Int32Array.from(authorOf), authors },
+    commits: {
+      oids,
+      time: times,
+      firstParent,
+      parentCount,
+      moreParents,
+      author: Int32Array.from(authorOf),
+      authors,
+    },
     index,
   };
 }

@@ -46,7 +46,11 @@ function nameAndEmail(
   if (close < 0 || (!allowEmptyEmail && close === open + 1)) return undefined;
   const name = trimC(text.slice(0, open));
   const rest = text.slice(close + 1);
-  return { ...(name ? { name } : {}), email: text.slice(open + 1, close), ...(rest ? { rest } : {}) };
+  return {
+    ...(name ? { name } : {}),
+    email: text.slice(open + 1, close),
+    ...(rest ? { rest } : {}),
+  };
 }
 
 export function parseMailmap(text: string): Mailmap {

@@ -31,7 +31,9 @@ export async function measureRepository(
 ): Promise<GitMeasurement> {
   const history = await readHistory(gitDir, settings);
   const tips = [
-    ...new Set(tipsAt(history.commits, history.tip, times).filter((t): t is number => t !== undefined)),
+    ...new Set(
+      tipsAt(history.commits, history.tip, times).filter((t): t is number => t !== undefined),
+    ),
   ].map((t) => history.commits.oids[t]!);
   let snapshots = new Map<string, Snapshot>();
   if (tips.length > 0) {
@@ -50,7 +52,8 @@ export async function measureRepository(
     try {
       snapshots = await readSnapshots(cat, tips, partial ? missingOf : undefined, {
         // In the cat-file process when it takes commands, else one more git process.
-        stored: (oids) => (cat.commands ? Promise.all(oids.map((oid) => cat.info(oid))) : storedObjects(call, oids)),
+        stored: (oids) =>
+          cat.commands ? Promise.all(oids.map((oid) => cat.info(oid))) : storedObjects(call, oids),
         changes: (pairs, rootBytes) => rootChanges(call, pairs, rootBytes),
       });
     } catch (err) {
@@ -59,7 +62,12 @@ export async function measureRepository(
     }
     await cat.close();
   }
-  const measurements = measureGit(history, (oid) => snapshots.get(oid) ?? { mailmap: NO_MAILMAP }, times, options);
+  const measurements = measureGit(
+    history,
+    (oid) => snapshots.get(oid) ?? { mailmap: NO_MAILMAP },
+    times,
+    options,
+  );
   return {
     measurements,
     facts: {
@@ -88,7 +96,12 @@ async function missingBlobs(
   blobs: readonly string[],
 ): Promise<Set<string>> {
   const out = await runGit(
-    { gitDir, settings, noLazyFetch: true, args: ['rev-list', '--objects', '--missing=print', '--no-walk', '--stdin'] },
+    {
+      gitDir,
+      settings,
+      noLazyFetch: true,
+      args: ['rev-list', '--objects', '--missing=print', '--no-walk', '--stdin'],
+    },
     `${roots.join('\n')}\n--\n.mailmap\n`,
   );
   const wanted = new Set(blobs);

@@ -80,7 +80,8 @@ export function gitMeasurer(o: GitMeasurerOptions): GitMeasurer {
     async measure({ target, times: wanted, asOf }) {
       const settings = gitSettings(target, o);
       const rules = ruleOptions(asOf);
-      if (target.mirror !== undefined) return theirMirror(target.mirror, target, wanted, rules, settings);
+      if (target.mirror !== undefined)
+        return theirMirror(target.mirror, target, wanted, rules, settings);
       return ourMirror(
         mirrorOf(target),
         target,
@@ -121,10 +122,15 @@ async function ourMirror(
 ): Promise<GitMeasurement> {
   const { settings } = fetchPolicy;
   if (o.fetch === 'never' && !(await exists(gitDir)))
-    throw new Error(`no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`);
+    throw new Error(
+      `no mirror at ${gitDir} and --fetch never; scan once without --fetch never to fetch it`,
+    );
   // The .mailmap blobs the measured trees name are fetched with the mirror, in one request;
   // with --fetch never one the mirror lacks is read as none (the evidence says so).
-  const blobs = o.fetch === 'always' ? (oids: readonly string[]) => fetchBlobs(gitDir, oids, fetchPolicy) : undefined;
+  const blobs =
+    o.fetch === 'always'
+      ? (oids: readonly string[]) => fetchBlobs(gitDir, oids, fetchPolicy)
+      : undefined;
   // Scans sharing the mirrors folder take turns at a mirror: fetched, read and (if need be)
   // moved aside by one at a time. A wait as long as one git process may take.
   const lock = await lockMirror(gitDir, o.settings.timeoutSeconds);
@@ -136,7 +142,13 @@ async function ourMirror(
   } catch (err) {
     // Our own mirror that git cannot read (not the remote failing, nor another git process
     // holding one of its locks): moved aside and fetched again, once.
-    if (!existed || o.fetch === 'never' || !(err instanceof GitError) || isTransportFailure(err) || isLockFailure(err))
+    if (
+      !existed ||
+      o.fetch === 'never' ||
+      !(err instanceof GitError) ||
+      isTransportFailure(err) ||
+      isLockFailure(err)
+    )
       throw err;
     const aside = await moveAside(gitDir, Math.floor(Date.now() / 1000));
     o.onMovedAside?.(target, aside, err.message);
@@ -152,7 +164,9 @@ function gitSettings(target: ListedTarget, o: GitMeasurerOptions): GitSettings {
   const scheme = target.fetchUrl.slice(0, target.fetchUrl.indexOf(':')).toLowerCase();
   return {
     timeoutMs: o.settings.timeoutSeconds * 1000,
-    ...(token && scheme.startsWith('http') ? { secretConfig: gitTokenConfig(scheme, target.host, token) } : {}),
+    ...(token && scheme.startsWith('http')
+      ? { secretConfig: gitTokenConfig(scheme, target.host, token) }
+      : {}),
   };
 }
 

@@ -100,7 +100,9 @@ export async function lockMirror(dir: string, waitSeconds: number): Promise<Mirr
     );
   }
   const prefix = `${basename(dir)}.tmp-`;
-  const left = (await readdir(dirname(dir)).catch(() => [] as string[])).filter((n) => n.startsWith(prefix));
+  const left = (await readdir(dirname(dir)).catch(() => [] as string[])).filter((n) =>
+    n.startsWith(prefix),
+  );
   for (const name of left) await rm(join(dirname(dir), name), { recursive: true, force: true });
   return { release: () => lease.release() };
 }
@@ -108,7 +110,11 @@ export async function lockMirror(dir: string, waitSeconds: number): Promise<Mirr
 export type MirrorUpdate = 'cloned' | 'fetched';
 
 /** Brings the mirror at `dir` up to date with `url`, cloning it when there is none. */
-export async function updateMirror(dir: string, url: string, policy: FetchPolicy): Promise<MirrorUpdate> {
+export async function updateMirror(
+  dir: string,
+  url: string,
+  policy: FetchPolicy,
+): Promise<MirrorUpdate> {
   const { settings } = policy;
   if (!existsSync(dir)) {
     await mkdir(dirname(dir), { recursive: true });
@@ -158,7 +164,11 @@ export async function updateMirror(dir: string, url: string, policy: FetchPolicy
  * Fetches the named blobs (the .mailmap of the measured trees) into a blobless mirror, all in
  * one request, as git's own lazy fetch would but at once: no negotiation, no tags, no refs moved.
  */
-export async function fetchBlobs(dir: string, oids: readonly string[], policy: FetchPolicy): Promise<void> {
+export async function fetchBlobs(
+  dir: string,
+  oids: readonly string[],
+  policy: FetchPolicy,
+): Promise<void> {
   if (oids.length === 0) return;
   await withRetries(policy, () =>
     runGit(
@@ -187,15 +197,22 @@ export async function fetchBlobs(dir: string, oids: readonly string[], policy: F
  * Why `dir` (a `mirror=PATH` of the list) is no git repository git can read as one, or
  * undefined when it is one: a bare repository or a `.git` directory.
  */
-export async function gitDirProblem(dir: string, settings: GitSettings): Promise<string | undefined> {
+export async function gitDirProblem(
+  dir: string,
+  settings: GitSettings,
+): Promise<string | undefined> {
   if (!existsSync(dir)) return 'no such directory';
   try {
     await runGit({ gitDir: dir, settings, noLazyFetch: true, args: ['rev-parse', '--git-dir'] });
     return undefined;
   } catch (err) {
     const cause =
-      err instanceof GitError ? err.message.replace(/^git rev-parse failed \([^)]*\): /, '') : (err as Error).message;
-    return existsSync(join(dir, '.git')) ? `${cause} (a working copy: its repository is ${join(dir, '.git')})` : cause;
+      err instanceof GitError
+        ? err.message.replace(/^git rev-parse failed \([^)]*\): /, '')
+        : (err as Error).message;
+    return existsSync(join(dir, '.git'))
+      ? `${cause} (a working copy: its repository is ${join(dir, '.git')})`
+      : cause;
   }
 }
 

@@ -31,7 +31,10 @@ export interface GitRuleOptions {
  * them instead (its clock was ahead: it must not hold back the commits that follow it). The
  * root's own time stands. The times never decrease from the root to the tip.
  */
-export function branchTimes(commits: CommitTable, tip: number): { chain: number[]; times: number[] } {
+export function branchTimes(
+  commits: CommitTable,
+  tip: number,
+): { chain: number[]; times: number[] } {
   const chain: number[] = [];
   for (let c = tip; c >= 0; c = commits.firstParent[c]!) chain.push(c);
   const n = chain.length;
@@ -159,19 +162,32 @@ export function measureGit(
         if (tag.time === undefined) undated++;
         else if (tag.time > horizonFrom && tag.time <= E) {
           events.push(tag.time);
-          if (!newest || tag.time > newest.time || (tag.time === newest.time && tag.name > newest.name))
+          if (
+            !newest ||
+            tag.time > newest.time ||
+            (tag.time === newest.time && tag.name > newest.name)
+          )
             newest = { name: tag.name, time: tag.time };
         }
       }
       values[releases.id] = sorted(events);
-      evidence[releases.id] = releases.evidence.git({ ...horizon, tags: events.length, undated, newest });
+      evidence[releases.id] = releases.evidence.git({
+        ...horizon,
+        tags: events.length,
+        undated,
+        newest,
+      });
     }
     if (T === undefined) {
       const none = { branch, ...(history.tip === undefined ? {} : { by: E }) };
       if (want(commitsRule.id))
-        [values[commitsRule.id], evidence[commitsRule.id]] = [{ events: [] }, commitsRule.evidence.noHistory(none)];
+        [values[commitsRule.id], evidence[commitsRule.id]] = [
+          { events: [] },
+          commitsRule.evidence.noHistory(none),
+        ];
       if (want(bus.id)) [values[bus.id], evidence[bus.id]] = [0, bus.evidence.noHistory(none)];
-      if (want(security.id)) [values[security.id], evidence[security.id]] = [false, security.evidence.noHistory(none)];
+      if (want(security.id))
+        [values[security.id], evidence[security.id]] = [false, security.evidence.noHistory(none)];
       return { values, evidence };
     }
     // The commit measured, with its committer time (not the branch time): its age is the data's.

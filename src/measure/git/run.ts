@@ -80,7 +80,10 @@ const INHERITED_OUT = [
  * config (the user's own ~/.gitconfig and XDG config are never read: GIT_CONFIG_GLOBAL names
  * an empty file), and the secrets as config.
  */
-export function gitEnvironment(settings: GitSettings, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function gitEnvironment(
+  settings: GitSettings,
+  base: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...base,
     GIT_TERMINAL_PROMPT: '0',
@@ -93,7 +96,8 @@ export function gitEnvironment(settings: GitSettings, base: NodeJS.ProcessEnv = 
     PAGER: 'cat',
   };
   for (const k of INHERITED_OUT) delete env[k];
-  for (const k of Object.keys(env)) if (/^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/.test(k)) delete env[k];
+  for (const k of Object.keys(env))
+    if (/^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/.test(k)) delete env[k];
   // ssh must fail rather than ask for a passphrase or a host key decision.
   env.GIT_SSH_COMMAND ??= 'ssh -o BatchMode=yes';
   const secret = settings.secretConfig ?? [];
@@ -167,7 +171,9 @@ export const ISOLATING_ARGS: readonly string[] = [
 const NO_LAZY_FETCH_ARGS = ['-c', 'protocol.allow=never'];
 
 // Options a subcommand takes that config would otherwise decide.
-const SUBCOMMAND_ARGS: Readonly<Record<string, readonly string[]>> = { log: ['--no-show-signature', '--no-mailmap'] };
+const SUBCOMMAND_ARGS: Readonly<Record<string, readonly string[]>> = {
+  log: ['--no-show-signature', '--no-mailmap'],
+};
 
 /** Where the subcommand is in `args` (after any `-c key=value`), or -1. */
 function subcommandAt(args: readonly string[]): number {
@@ -182,7 +188,8 @@ function subcommandAt(args: readonly string[]): number {
 export function gitArgv(call: GitCall): string[] {
   const at = subcommandAt(call.args);
   const sub = at >= 0 ? (SUBCOMMAND_ARGS[call.args[at]!] ?? []) : [];
-  const args = at >= 0 ? [...call.args.slice(0, at + 1), ...sub, ...call.args.slice(at + 1)] : [...call.args];
+  const args =
+    at >= 0 ? [...call.args.slice(0, at + 1), ...sub, ...call.args.slice(at + 1)] : [...call.args];
   return [
     ...ISOLATING_ARGS,
     ...(call.noLazyFetch ? NO_LAZY_FETCH_ARGS : []),
@@ -196,7 +203,11 @@ export function startGit(call: GitCall): GitChild {
   const env = gitEnvironment(call.settings);
   if (call.noLazyFetch) env.GIT_NO_LAZY_FETCH = '1';
   // A process group of its own: a timeout kills git's helpers (git-remote-https) too.
-  const child: ChildProcess = spawn('git', args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child: ChildProcess = spawn('git', args, {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stderr = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (c: string) => {
@@ -234,7 +245,11 @@ export function startGit(call: GitCall): GitChild {
       const said = redact(stderr.trim(), call.settings);
       if (timedOut)
         return fail(
-          new GitError(`${what} timed out after ${Math.round(call.settings.timeoutMs / 1000)} s`, said, true),
+          new GitError(
+            `${what} timed out after ${Math.round(call.settings.timeoutMs / 1000)} s`,
+            said,
+            true,
+          ),
         );
       const last = causeOf(said);
       // http.followRedirects=false: git names the status only; say why and what to do.
@@ -242,7 +257,11 @@ export function startGit(call: GitCall): GitChild {
         ? '; the remote answered with a redirect, which a scan never follows (a token stays with its host): list the URL it redirects to'
         : '';
       fail(
-        new GitError(`${what} failed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}${redirect}`, said, false),
+        new GitError(
+          `${what} failed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}${redirect}`,
+          said,
+          false,
+        ),
       );
     });
   });

@@ -1,6 +1,12 @@
 // What the tree of a measured commit holds that a rule reads: a security policy file and the
 // .mailmap. Trees are read through one cat-file process; a blobless mirror has them all.
-import { type CatFile, parseTree, type RootChange, type StoredObject, type TreeEntry } from './cat-file.ts';
+import {
+  type CatFile,
+  parseTree,
+  type RootChange,
+  type StoredObject,
+  type TreeEntry,
+} from './cat-file.ts';
 import { NO_MAILMAP, parseMailmap, type Mailmap } from './mailmap.ts';
 
 export interface Snapshot {
@@ -76,7 +82,10 @@ export function securityPolicyIn(
  * fetching what the scan may fetch (a blobless mirror lacks every blob it did not ask for).
  * Never fetches lazily: `cat-file` is asked only for blobs known to be there.
  */
-export type MissingBlobs = (roots: readonly string[], blobs: readonly string[]) => Promise<ReadonlySet<string>>;
+export type MissingBlobs = (
+  roots: readonly string[],
+  blobs: readonly string[],
+) => Promise<ReadonlySet<string>>;
 
 /**
  * How the roots of many commits are read beside cat-file: `stored`, how the repository stores
@@ -168,7 +177,9 @@ export async function readSnapshots(
   const mailmapOf = (oid: string): Promise<Mailmap> => {
     let mailmap = mailmaps.get(oid);
     if (!mailmap) {
-      mailmap = cat.read(oid).then((blob) => (blob ? parseMailmap(blob.body.toString('utf8')) : NO_MAILMAP));
+      mailmap = cat
+        .read(oid)
+        .then((blob) => (blob ? parseMailmap(blob.body.toString('utf8')) : NO_MAILMAP));
       mailmaps.set(oid, mailmap);
     }
     return mailmap;
@@ -180,7 +191,9 @@ export async function readSnapshots(
       cat
         .read(c)
         .then((obj) =>
-          obj?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(obj.body.toString('latin1', 0, 80))?.[1] : undefined,
+          obj?.type === 'commit'
+            ? /^tree ([0-9a-f]+)\n/.exec(obj.body.toString('latin1', 0, 80))?.[1]
+            : undefined,
         ),
     ),
   );
@@ -188,7 +201,8 @@ export async function readSnapshots(
   const distinct = [...new Set(rootIds.filter((id): id is string => id !== undefined))];
   // Many roots: how the repository stores them says which to read whole, and whether to read
   // the others whole or work them out.
-  const stored = roots && distinct.length > 1 ? await roots.stored(distinct).catch(() => undefined) : undefined;
+  const stored =
+    roots && distinct.length > 1 ? await roots.stored(distinct).catch(() => undefined) : undefined;
   if (stored) {
     const storedOf = new Map(distinct.map((id, i) => [id, stored[i]]));
     await workOutRoots(commits, rootIds, storedOf, roots!, treeOf, trees, listAboveBytes);
@@ -212,11 +226,18 @@ export async function readSnapshots(
       return { commit, root, places, mailmap };
     }),
   );
-  const blobs = [...new Set(read.map((r) => r.mailmap).filter((oid): oid is string => oid !== undefined))];
-  const mailmapRoots = [
-    ...new Set(read.filter((r) => r.mailmap !== undefined && r.root.oid !== undefined).map((r) => r.root.oid!)),
+  const blobs = [
+    ...new Set(read.map((r) => r.mailmap).filter((oid): oid is string => oid !== undefined)),
   ];
-  const missing = missingOf && blobs.length > 0 ? await missingOf(mailmapRoots, blobs) : new Set<string>();
+  const mailmapRoots = [
+    ...new Set(
+      read
+        .filter((r) => r.mailmap !== undefined && r.root.oid !== undefined)
+        .map((r) => r.root.oid!),
+    ),
+  ];
+  const missing =
+    missingOf && blobs.length > 0 ? await missingOf(mailmapRoots, blobs) : new Set<string>();
   const snapshots = await Promise.all(
     read.map(async ({ commit, root, places, mailmap: oid }): Promise<[string, Snapshot]> => {
       const absent = oid !== undefined && missing.has(oid);
@@ -224,7 +245,11 @@ export async function readSnapshots(
       const policy = securityPolicyIn(root.entries, places);
       return [
         commit,
-        { ...(policy ? { securityPolicy: policy } : {}), mailmap, ...(absent ? { mailmapMissing: oid } : {}) },
+        {
+          ...(policy ? { securityPolicy: policy } : {}),
+          mailmap,
+          ...(absent ? { mailmapMissing: oid } : {}),
+        },
       ];
     }),
   );
@@ -259,8 +284,10 @@ async function workOutRoots(
   const startRoot = ids[start];
   // Bytes of the other roots, each once: what reading them whole would print.
   let again = 0;
-  for (const [id, object] of stored) if (id !== startRoot && object?.type === 'tree') again += object.size;
-  if (startRoot === undefined || storedAt(start)?.type !== 'tree' || again <= listAboveBytes) return;
+  for (const [id, object] of stored)
+    if (id !== startRoot && object?.type === 'tree') again += object.size;
+  if (startRoot === undefined || storedAt(start)?.type !== 'tree' || again <= listAboveBytes)
+    return;
   // git diffs while the start root is read and parsed.
   const changes = roots
     .changes(

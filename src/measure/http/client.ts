@@ -9,7 +9,12 @@
 // A client library runs on top of `fetch` below; adapters without one call `getJson`/`pages`.
 import { counted } from '../../model/plural.ts';
 import { remoteText } from '../../model/safe-text.ts';
-import { type ConditionalAnswers, type KeptFindings, type KeptShape, keptPart } from './conditional-answers.ts';
+import {
+  type ConditionalAnswers,
+  type KeptFindings,
+  type KeptShape,
+  keptPart,
+} from './conditional-answers.ts';
 import { ApiError, httpFailure, rateLimitFailure } from './errors.ts';
 
 /** How much one repository's forge work may take; `hosts:` may set each (scan.md lists them). */
@@ -174,7 +179,10 @@ export function hostConcurrency(
     pace += requestsPerSecond;
     const b = budgets[i];
     const seconds = b ? Math.max(1, (b.resetAtMs - nowMs) / 1000) : 0;
-    sustained += b && b.resetAtMs > nowMs ? Math.min(requestsPerSecond, b.remaining / seconds) : requestsPerSecond;
+    sustained +=
+      b && b.resetAtMs > nowMs
+        ? Math.min(requestsPerSecond, b.remaining / seconds)
+        : requestsPerSecond;
   }
   return Math.max(1, Math.min(ceiling, Math.floor((ceiling * sustained) / pace)));
 }
@@ -195,7 +203,10 @@ export class QueueRegistry {
     const key = `${apiUrl}#${tokenIndex}`;
     let resources = this.budgets.get(key);
     if (!resources) this.budgets.set(key, (resources = new Map()));
-    resources.set(headers.get('x-ratelimit-resource') ?? '', { remaining: Number(left), resetAtMs: resetAt * 1000 });
+    resources.set(headers.get('x-ratelimit-resource') ?? '', {
+      remaining: Number(left),
+      resetAtMs: resetAt * 1000,
+    });
   }
 
   /**
@@ -203,11 +214,20 @@ export class QueueRegistry {
    * resource); `minted`: the host uses tokens an adapter minted (an app's), sent and observed
    * as the one queue -1, the pool then unused.
    */
-  inFlight(apiUrl: string, poolSize: number, requestsPerSecond: number, ceiling: number, minted = false): number {
+  inFlight(
+    apiUrl: string,
+    poolSize: number,
+    requestsPerSecond: number,
+    ceiling: number,
+    minted = false,
+  ): number {
     const now = Date.now();
-    const rate = (b: Budget) => (b.resetAtMs > now ? b.remaining / Math.max(1, (b.resetAtMs - now) / 1000) : Infinity);
+    const rate = (b: Budget) =>
+      b.resetAtMs > now ? b.remaining / Math.max(1, (b.resetAtMs - now) / 1000) : Infinity;
     const tightest = (i: number) =>
-      [...(this.budgets.get(`${apiUrl}#${i}`)?.values() ?? [])].sort((a, b) => rate(a) - rate(b))[0];
+      [...(this.budgets.get(`${apiUrl}#${i}`)?.values() ?? [])].sort(
+        (a, b) => rate(a) - rate(b),
+      )[0];
     if (minted) return hostConcurrency(ceiling, 1, requestsPerSecond, [tightest(-1)], now);
     const budgets = Array.from({ length: Math.max(1, poolSize) }, (_, i) => tightest(i));
     return hostConcurrency(ceiling, poolSize, requestsPerSecond, budgets, now);
@@ -216,7 +236,11 @@ export class QueueRegistry {
   queue(apiUrl: string, tokenIndex: number, requestsPerSecond: number): RequestQueue {
     const key = `${apiUrl}#${tokenIndex}`;
     let q = this.queues.get(key);
-    if (!q) this.queues.set(key, (q = new RequestQueue(requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0)));
+    if (!q)
+      this.queues.set(
+        key,
+        (q = new RequestQueue(requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0)),
+      );
     return q;
   }
 
@@ -225,7 +249,13 @@ export class QueueRegistry {
    * by a rate limit that resets later than `maxWaitMs` from now; when every token is held that
    * long, the limit that resets first is thrown.
    */
-  nextToken(apiUrl: string, poolSize: number, requestsPerSecond: number, maxWaitMs: number, resource = ''): number {
+  nextToken(
+    apiUrl: string,
+    poolSize: number,
+    requestsPerSecond: number,
+    maxWaitMs: number,
+    resource = '',
+  ): number {
     const size = Math.max(1, poolSize);
     const n = this.turns.get(apiUrl) ?? 0;
     this.turns.set(apiUrl, n + 1);
@@ -252,7 +282,9 @@ const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
 const CLOCK = '\\d\\d:\\d\\d:\\d\\d';
 // RFC 9110 section 5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must read.
 const IMF_FIXDATE = new RegExp(`^${DAY}, \\d\\d ${MONTH} \\d{4} ${CLOCK} GMT$`);
-const RFC850_DATE = new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d\\d-${MONTH}-\\d\\d ${CLOCK} GMT$`);
+const RFC850_DATE = new RegExp(
+  `^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d\\d-${MONTH}-\\d\\d ${CLOCK} GMT$`,
+);
 const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${CLOCK} \\d{4}$`);
 
 /**
@@ -389,13 +421,16 @@ export class ApiClient {
   /** The path of a URL under the API's base ("/repos/acme/widget/releases"). */
   private pathBelowApi(url: URL): string {
     const base = new URL(this.access.apiUrl).pathname.replace(/\/+$/, '');
-    return base && url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname;
+    return base && url.pathname.startsWith(`${base}/`)
+      ? url.pathname.slice(base.length)
+      : url.pathname;
   }
 
   /** Counts one request against the repository's bounds; the seconds left for it. */
   private spend(): number {
     if (this.exhausted) throw this.exhausted;
-    const { maxRequestsPerRepository: maxRequests, maxSecondsPerRepository: maxSeconds } = this.bounds;
+    const { maxRequestsPerRepository: maxRequests, maxSecondsPerRepository: maxSeconds } =
+      this.bounds;
     this.startedMs ??= Date.now();
     const left = maxSeconds - (Date.now() - this.startedMs) / 1000;
     if (this.requests >= maxRequests) {
@@ -431,7 +466,11 @@ export class ApiClient {
    * `fetch` with `token` (a signed assertion that mints tokens, say) in place of the pool's or
    * the repository's own; undefined: as `fetch`.
    */
-  async fetchAs(token: string | undefined, input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  async fetchAs(
+    token: string | undefined,
+    input: string | URL | Request,
+    init: RequestInit = {},
+  ): Promise<Response> {
     if (token !== undefined) this.keepSecret(token);
     let url = new URL(input instanceof Request ? input.url : String(input));
     if (url.origin !== this.origin) {
@@ -442,7 +481,8 @@ export class ApiClient {
     }
     let method = (init.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     let body = init.body;
-    if (input instanceof Request && init.headers === undefined) init = { ...init, headers: input.headers };
+    if (input instanceof Request && init.headers === undefined)
+      init = { ...init, headers: input.headers };
     for (let hop = 0; ; hop++) {
       const key = method === 'GET' ? this.answerKey(url, init) : undefined;
       const stored = key === undefined ? undefined : this.answers?.stored(key);
@@ -508,7 +548,10 @@ export class ApiClient {
           response.status,
         );
       // 303, and 301/302 after a POST, turn into a GET (RFC 9110 section 15.4).
-      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      if (
+        response.status === 303 ||
+        ((response.status === 301 || response.status === 302) && method === 'POST')
+      ) {
         method = 'GET';
         body = undefined;
       }
@@ -523,7 +566,9 @@ export class ApiClient {
   private async keptBody(url: URL, whole: Response): Promise<string> {
     const shape = this.access.quirks?.conditional?.kept?.(this.pathBelowApi(url));
     if (shape === undefined) return whole.clone().text();
-    const parsed = this.parsedBodies.has(whole) ? this.parsedBodies.get(whole) : await whole.clone().json();
+    const parsed = this.parsedBodies.has(whole)
+      ? this.parsedBodies.get(whole)
+      : await whole.clone().json();
     return JSON.stringify(keptPart(parsed, shape));
   }
 
@@ -568,7 +613,8 @@ export class ApiClient {
           );
     const queue = this.registry.queue(apiUrl, index, requestsPerSecond);
     const held = queue.held(resource);
-    if (own !== undefined && held && held.untilMs - Date.now() > this.access.maxWaitSeconds * 1000) throw held.error;
+    if (own !== undefined && held && held.untilMs - Date.now() > this.access.maxWaitSeconds * 1000)
+      throw held.error;
     await queue.turn(this.signal, resource);
     const headers = new Headers(init.headers);
     headers.delete('authorization');
@@ -577,7 +623,9 @@ export class ApiClient {
     if (!headers.has('user-agent')) headers.set('user-agent', 'badgepress');
     // The request's own timeout, or the repository's time left when that comes first.
     const capped = left < timeoutSeconds;
-    const timeout = AbortSignal.timeout(Math.max(1, Math.ceil(Math.min(timeoutSeconds, left) * 1000)));
+    const timeout = AbortSignal.timeout(
+      Math.max(1, Math.ceil(Math.min(timeoutSeconds, left) * 1000)),
+    );
     const signals = [timeout, init.signal, this.signal].filter((s): s is AbortSignal => !!s);
     let response: Response;
     try {
@@ -623,16 +671,27 @@ export class ApiClient {
 
   /** A timeout (the request's or the repository's) as the core's error; anything else as it is. */
   private failure(error: unknown, timeout: AbortSignal, capped: boolean): unknown {
-    if (timeout.aborted && (error === timeout.reason || (error instanceof Error && error.name === 'TimeoutError'))) {
+    if (
+      timeout.aborted &&
+      (error === timeout.reason || (error instanceof Error && error.name === 'TimeoutError'))
+    ) {
       return capped
         ? this.overtime()
-        : new ApiError('timeout', `${this.label}: no answer within ${this.access.timeoutSeconds} s`);
+        : new ApiError(
+            'timeout',
+            `${this.label}: no answer within ${this.access.timeoutSeconds} s`,
+          );
     }
     return error;
   }
 
   /** The answer with its body read whole (a bounded stream) and, for a success, checked as JSON. */
-  private async readWhole(url: URL, response: Response, timeout: AbortSignal, capped: boolean): Promise<Response> {
+  private async readWhole(
+    url: URL,
+    response: Response,
+    timeout: AbortSignal,
+    capped: boolean,
+  ): Promise<Response> {
     const headers = new Headers(response.headers);
     const link = headers.get('link');
     if (link !== null) headers.set('link', absoluteLinks(link, url));
@@ -669,7 +728,10 @@ export class ApiClient {
       if (failed !== error) throw failed;
       if (this.signal?.aborted) throw error;
       // The connection ended before the body did (a Content-Length or chunk not met).
-      throw new ApiError('network', `${this.label}: the answer to ${this.where(url)} was cut off after ${size} bytes`);
+      throw new ApiError(
+        'network',
+        `${this.label}: the answer to ${this.where(url)} was cut off after ${size} bytes`,
+      );
     }
     const bytes = Buffer.concat(chunks, size);
     if (response.ok) {
@@ -695,13 +757,20 @@ export class ApiClient {
   }
 
   /** GET a JSON answer; a rate limit is waited out (up to maxWaitSeconds, twice) and retried. */
-  async getJson<T = unknown>(pathOrUrl: string, query: Record<string, string | number> = {}): Promise<JsonAnswer<T>> {
-    const url = new URL(pathOrUrl.startsWith('http') ? pathOrUrl : `${this.access.apiUrl}${pathOrUrl}`);
+  async getJson<T = unknown>(
+    pathOrUrl: string,
+    query: Record<string, string | number> = {},
+  ): Promise<JsonAnswer<T>> {
+    const url = new URL(
+      pathOrUrl.startsWith('http') ? pathOrUrl : `${this.access.apiUrl}${pathOrUrl}`,
+    );
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
     for (let attempt = 0; ; attempt++) {
       const response = await this.fetch(url, { headers: { accept: 'application/json' } });
       if (response.ok) {
-        const body = this.parsedBodies.has(response) ? this.parsedBodies.get(response) : await response.json();
+        const body = this.parsedBodies.has(response)
+          ? this.parsedBodies.get(response)
+          : await response.json();
         return { status: response.status, headers: response.headers, body: body as T };
       }
       if (isRateLimited(response.status, response.headers)) {
@@ -729,7 +798,10 @@ export class ApiClient {
     const where = this.quote(path);
     return (items, next, pageUrl) => {
       if (!Array.isArray(items))
-        throw new ApiError('malformed', `${this.label}: a page of ${where} is not the JSON list the API documents`);
+        throw new ApiError(
+          'malformed',
+          `${this.label}: a page of ${where} is not the JSON list the API documents`,
+        );
       if (pageUrl) seen.add(pageUrl);
       if (++pages >= this.bounds.maxPagesPerList && next !== undefined) {
         throw new ApiError(
@@ -769,9 +841,14 @@ export class ApiClient {
    * Every page of a list: follows `Link: rel="next"`, else the API's own next page (ApiQuirks).
    * `field` names the list when the answer wraps it in an object ({ workflow_runs: [...] }).
    */
-  async *pages<T>(path: string, query: Record<string, string | number>, field?: string): AsyncGenerator<T[]> {
+  async *pages<T>(
+    path: string,
+    query: Record<string, string | number>,
+    field?: string,
+  ): AsyncGenerator<T[]> {
     // A wrapped list may be null when empty (Go encodes a nil slice so): read as no items.
-    const list = (body: unknown) => (field ? ((body as Record<string, unknown>)[field] ?? []) : body) as T[];
+    const list = (body: unknown) =>
+      (field ? ((body as Record<string, unknown>)[field] ?? []) : body) as T[];
     const guard = this.pageGuard(path);
     const first = new URL(`${this.access.apiUrl}${path}`);
     for (const [k, v] of Object.entries(query)) first.searchParams.set(k, String(v));
@@ -779,7 +856,8 @@ export class ApiClient {
     let answer = await this.getJson(pageUrl);
     for (;;) {
       const items = list(answer.body);
-      const next = nextPageUrl(answer.headers) ?? this.access.quirks?.nextPage?.(answer.headers, first);
+      const next =
+        nextPageUrl(answer.headers) ?? this.access.quirks?.nextPage?.(answer.headers, first);
       guard(items, items.length === 0 ? undefined : next, pageUrl);
       yield items;
       if (items.length === 0 || next === undefined) return;

@@ -54,7 +54,8 @@ export function keptPart(value: unknown, shape: KeptShape): unknown {
   if (Array.isArray(value)) return value.map((item) => keptPart(item, shape));
   const out: Record<string, unknown> = {};
   for (const [field, inner] of Object.entries(shape))
-    if (Object.hasOwn(value, field)) out[field] = keptPart((value as Record<string, unknown>)[field], inner);
+    if (Object.hasOwn(value, field))
+      out[field] = keptPart((value as Record<string, unknown>)[field], inner);
   return out;
 }
 
@@ -137,7 +138,8 @@ export class ConditionalAnswers implements KeptFindings {
     const link = headers.get('link');
     if (link !== null) headers.set('link', absolute(link));
     notModified.forEach((v, k) => {
-      if (!/^(?:content-length|content-type|content-encoding|transfer-encoding)$/.test(k)) headers.set(k, v);
+      if (!/^(?:content-length|content-type|content-encoding|transfer-encoding)$/.test(k))
+        headers.set(k, v);
     });
     return new Response(stored.body, { status: stored.status, headers });
   }
@@ -177,8 +179,12 @@ export class ConditionalAnswers implements KeptFindings {
     if (this.kept.size === 0 && this.keptFindings.size === 0) return rm(file, { force: true });
     await mkdir(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    const findings = this.keptFindings.size > 0 ? { findings: Object.fromEntries(this.keptFindings) } : {};
-    await writeFile(tmp, JSON.stringify({ version: VERSION, answers: Object.fromEntries(this.kept), ...findings }));
+    const findings =
+      this.keptFindings.size > 0 ? { findings: Object.fromEntries(this.keptFindings) } : {};
+    await writeFile(
+      tmp,
+      JSON.stringify({ version: VERSION, answers: Object.fromEntries(this.kept), ...findings }),
+    );
     await rename(tmp, file);
   }
 }

@@ -52,7 +52,10 @@ const REASONS: Record<number, [FailureKind, string]> = {
 
 /** The error for an HTTP answer that is not a success, not a rate limit. */
 export function httpFailure(label: string, status: number, tokenEnv?: string): ApiError {
-  const [kind, reason] = REASONS[status] ?? ['http', status >= 500 ? 'server error' : 'request refused'];
+  const [kind, reason] = REASONS[status] ?? [
+    'http',
+    status >= 500 ? 'server error' : 'request refused',
+  ];
   const hint = status === 401 && tokenEnv ? ` (check the token in $${tokenEnv})` : '';
   return new ApiError(kind, `${label}: ${status} ${reason}${hint}`, status);
 }

@@ -29,7 +29,10 @@ const FAVICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7z" fill="#0969da"/><path d="m10 16 4 4 8-9" fill="none" stroke="#fff" stroke-width="3"/></svg>';
 
 /** The assets of the stylesheets and script `templates` hold (config/templates.ts reads them). */
-export function pageAssets(templates: Pick<Templates, 'css' | 'js' | 'feedCss'>, logoSvg?: string): PageAssets {
+export function pageAssets(
+  templates: Pick<Templates, 'css' | 'js' | 'feedCss'>,
+  logoSvg?: string,
+): PageAssets {
   return {
     ...(logoSvg !== undefined ? { logo: hashed('logo', 'svg', logoSvg, SVG_TYPE) } : {}),
     css: hashed('site', 'css', templates.css, PAGE_TYPES.css!),

@@ -156,7 +156,8 @@ export function pager(
   let last = 0;
   for (const n of pagerNumbers(page, pages)) {
     if (n > last + 1) numbers += '<li aria-hidden="true">&hellip;</li>';
-    numbers += n === page ? `<li><span aria-current="page">${n}</span></li>` : `<li>${a(n, String(n))}</li>`;
+    numbers +=
+      n === page ? `<li><span aria-current="page">${n}</span></li>` : `<li>${a(n, String(n))}</li>`;
     last = n;
   }
   return (

@@ -23,7 +23,8 @@ function xScale(times: readonly number[]): (t: number) => number {
   const lo = times[0] ?? 0;
   const hi = times[times.length - 1] ?? 0;
   const span = hi - lo;
-  return (t) => (span === 0 ? LEFT + (W - LEFT - RIGHT) / 2 : LEFT + ((t - lo) / span) * (W - LEFT - RIGHT));
+  return (t) =>
+    span === 0 ? LEFT + (W - LEFT - RIGHT) / 2 : LEFT + ((t - lo) / span) * (W - LEFT - RIGHT);
 }
 
 function frame(f: ChartFrame, inner: string): string {
@@ -42,7 +43,11 @@ function timeAxis(times: readonly number[], x: (t: number) => number): string {
         : [times[0]!, times[Math.floor(times.length / 2)]!, times[times.length - 1]!];
   const labels = shown.map((t, i) => {
     const anchor =
-      shown.length > 1 && i === 0 ? 'start' : shown.length > 1 && i === shown.length - 1 ? 'end' : 'middle';
+      shown.length > 1 && i === 0
+        ? 'start'
+        : shown.length > 1 && i === shown.length - 1
+          ? 'end'
+          : 'middle';
     return `<text x="${r(x(t))}" y="${H - 8}" text-anchor="${anchor}">${isoDate(t)}</text>`;
   });
   return `<line class="axis" x1="${LEFT}" y1="${H - BOTTOM}" x2="${W - RIGHT}" y2="${H - BOTTOM}"/>${labels.join('')}`;
@@ -168,15 +173,19 @@ function valueBackdrop(bands: readonly ChartBand[], top: number): string {
       const y1 = y(b.max === null ? top : b.max + 1);
       const y0 = y(b.min);
       const h = Math.max(0, y0 - y1);
-      const label = h >= 12 ? `<text x="${W - RIGHT + 6}" y="${r(y1 + h / 2 + 4)}">${esc(b.label)}</text>` : '';
+      const label =
+        h >= 12 ? `<text x="${W - RIGHT + 6}" y="${r(y1 + h / 2 + 4)}">${esc(b.label)}</text>` : '';
       return `<rect class="band-${esc(b.kind)}" x="${LEFT}" y="${r(y1)}" width="${W - LEFT - RIGHT}" height="${r(h)}"/>${label}`;
     })
     .join('');
   const ticks = [0, Math.round(top / 2), Math.floor(top)]
     .filter((v, i, a) => a.indexOf(v) === i)
-    .map((v) => `<text x="${LEFT - 6}" y="${r(y(v) + 4)}" text-anchor="end">${numberText(v)}</text>`)
+    .map(
+      (v) => `<text x="${LEFT - 6}" y="${r(y(v) + 4)}" text-anchor="end">${numberText(v)}</text>`,
+    )
     .join('');
-  drawn = rects + ticks + `<line class="axis" x1="${LEFT}" y1="${TOP}" x2="${LEFT}" y2="${H - BOTTOM}"/>`;
+  drawn =
+    rects + ticks + `<line class="axis" x1="${LEFT}" y1="${TOP}" x2="${LEFT}" y2="${H - BOTTOM}"/>`;
   if (byTop.size >= MAX_BACKDROPS_PER_BANDS) byTop.clear();
   byTop.set(top, drawn);
   return drawn;
@@ -213,7 +222,10 @@ export function valueChart(
 }
 
 /** Horizontal bars with their counts written beside them. */
-export function barChart(f: ChartFrame, bars: ReadonlyArray<{ label: string; value: number; kind: string }>): string {
+export function barChart(
+  f: ChartFrame,
+  bars: ReadonlyArray<{ label: string; value: number; kind: string }>,
+): string {
   const rowH = 22;
   const height = bars.length * rowH + 8;
   const max = Math.max(1, ...bars.map((b) => b.value));

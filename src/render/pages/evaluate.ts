@@ -10,7 +10,10 @@ export function statusHistory(ev: RepositoryEvaluations): {
   latest: string[];
 } {
   const badgeIds = ev.latest.badges.map((b) => b.def.id);
-  const perScan = ev.scans.map((s) => ({ t: s.timestamp, statuses: s.badges.map((b) => b.status as string) }));
+  const perScan = ev.scans.map((s) => ({
+    t: s.timestamp,
+    statuses: s.badges.map((b) => b.status as string),
+  }));
   return { badgeIds, perScan, latest: ev.latest.badges.map((b) => b.status as string) };
 }
 
@@ -46,7 +49,9 @@ export function unknownCauses(ev: RepositoryEvaluations, t: number, badgeId: str
   if (ev.shape === 'A') {
     const badge = ev.scans.find((s) => s.timestamp === t)?.badges.find((b) => b.def.id === badgeId);
     if (badge?.status !== UNKNOWN) return [];
-    return badge.criteria.filter((c) => c.status === UNKNOWN).map((c) => has(c.rule.name, c.cause ?? 'not measured'));
+    return badge.criteria
+      .filter((c) => c.status === UNKNOWN)
+      .map((c) => has(c.rule.name, c.cause ?? 'not measured'));
   }
   const badge = ev.scans.find((s) => s.timestamp === t)?.badges.find((b) => b.def.id === badgeId);
   if (badge?.explainedStatus !== UNKNOWN) return [];

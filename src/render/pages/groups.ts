@@ -82,8 +82,10 @@ export function projectName(url: string): string {
 export const groupPaths = {
   page: (g: Group, n = 1) =>
     n <= 1 ? `groups/${g.key ? `${g.key}/` : ''}` : `groups/${g.key ? `${g.key}/` : ''}-/${n}.html`,
-  pageKey: (g: Group, n = 1) => (n <= 1 ? `groups/${g.key ? `${g.key}/` : ''}index.html` : groupPaths.page(g, n)),
-  list: (g: Group, badge: string, n = 1) => `groups/${g.key ? `${g.key}/` : ''}-/${badge}/${n <= 1 ? '' : `${n}.html`}`,
+  pageKey: (g: Group, n = 1) =>
+    n <= 1 ? `groups/${g.key ? `${g.key}/` : ''}index.html` : groupPaths.page(g, n),
+  list: (g: Group, badge: string, n = 1) =>
+    `groups/${g.key ? `${g.key}/` : ''}-/${badge}/${n <= 1 ? '' : `${n}.html`}`,
   listKey: (g: Group, badge: string, n = 1) =>
     `groups/${g.key ? `${g.key}/` : ''}-/${badge}/${n <= 1 ? 'index.html' : `${n}.html`}`,
 };
@@ -117,7 +119,8 @@ export function groupTree(cat: Catalogue): { root: Group; all: Group[] } {
     }
   }
   for (const g of all)
-    if (g.children.length > 1) g.children = naturalOrder(g.children, (c) => c.name).map((k) => g.children[k]!);
+    if (g.children.length > 1)
+      g.children = naturalOrder(g.children, (c) => c.name).map((k) => g.children[k]!);
   return { root, all };
 }
 
@@ -162,12 +165,16 @@ function countLink(
   s: number,
 ): string {
   const n = counts[s]!;
-  return n === 0 ? '0' : `<a href="${statusListHref(ctx, cat, g, j, counts, s)}">${numberText(n)}</a>`;
+  return n === 0
+    ? '0'
+    : `<a href="${statusListHref(ctx, cat, g, j, counts, s)}">${numberText(n)}</a>`;
 }
 
 /** The statuses a roll-up shows: the configured ones, and any other a repository holds. */
 function shownStatuses(cat: Catalogue, rollUp: readonly number[][], configured: number): number[] {
-  return cat.statuses.map((_, s) => s).filter((s) => s < configured || rollUp.some((row) => row[s]! > 0));
+  return cat.statuses
+    .map((_, s) => s)
+    .filter((s) => s < configured || rollUp.some((row) => row[s]! > 0));
 }
 
 /** A table of a scope's repositories per badge (rows) and status (columns), each count a link. */
@@ -204,7 +211,10 @@ export function statusRows(
   return cat.statuses
     .map((_, s) => s)
     .filter((s) => s < configured || counts[s]! > 0)
-    .map((s) => [statusWord(shownStatus(ctx.settings.shape, cat.statuses[s]!)), countLink(ctx, cat, g, j, counts, s)]);
+    .map((s) => [
+      statusWord(shownStatus(ctx.settings.shape, cat.statuses[s]!)),
+      countLink(ctx, cat, g, j, counts, s),
+    ]);
 }
 
 /** A host or group as a list item: its page, and how many repositories it holds, linked to where its page lists them. */
@@ -232,7 +242,10 @@ export function* groupPages(
   const isRoot = g.parent === null;
   // All hosts list the hosts only: every repository is the full list's (repositories/).
   const listed = isRoot ? [] : g.members;
-  const pages = Math.max(pageCount(g.children.length, GROUPS_PER_PAGE), pageCount(listed.length, REPOS_PER_PAGE));
+  const pages = Math.max(
+    pageCount(g.children.length, GROUPS_PER_PAGE),
+    pageCount(listed.length, REPOS_PER_PAGE),
+  );
   const title = isRoot ? 'All hosts' : g.label;
   const n = g.members.length;
   const what = `${counted(n, 'repository', 'repositories')}${g.children.length > 0 ? ` in ${isRoot ? counted(g.children.length, 'host', 'hosts') : counted(g.children.length, 'group', 'groups')}` : ''}`;
@@ -288,7 +301,8 @@ export function* statusLists(
         anchor: cat.statuses[s]!,
       }))
       .filter((r) => r.members.length > 0);
-    if (without.length > 0) runs.push({ members: without, label: 'no status', anchor: 'none-recorded' });
+    if (without.length > 0)
+      runs.push({ members: without, label: 'no status', anchor: 'none-recorded' });
     const total = g.members.length;
     const pages = pageCount(total, REPOS_PER_PAGE);
     let run = 0;
@@ -312,7 +326,9 @@ export function* statusLists(
         }
       }
       const nav = (after: string) =>
-        pager(ctx, `Pages of ${id} in ${scope}${after}`, p, pages, (k) => groupPaths.list(g, id, k));
+        pager(ctx, `Pages of ${id} in ${scope}${after}`, p, pages, (k) =>
+          groupPaths.list(g, id, k),
+        );
       const title = `${id} in ${scope}`;
       const main =
         crumbs(ctx, g, false) +
@@ -323,7 +339,11 @@ export function* statusLists(
         nav(', after the list');
       yield {
         key: groupPaths.listKey(g, id, p),
-        body: render(`${title}${p > 1 ? `, page ${p}` : ''}`, `Repositories of ${scope} by their ${id} status.`, main),
+        body: render(
+          `${title}${p > 1 ? `, page ${p}` : ''}`,
+          `Repositories of ${scope} by their ${id} status.`,
+          main,
+        ),
       };
     }
   }

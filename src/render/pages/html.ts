@@ -54,7 +54,12 @@ export interface PageEnv {
   assets: PageAssets;
 }
 
-export function pageEnv(baseUrl: string, siteName: string, toolLine: string, assets: PageAssets): PageEnv {
+export function pageEnv(
+  baseUrl: string,
+  siteName: string,
+  toolLine: string,
+  assets: PageAssets,
+): PageEnv {
   const root = new URL(`${baseUrl}/`).pathname.replace(/\/+$/, '');
   return { root, baseUrl, siteName, toolLine, assets };
 }
@@ -104,7 +109,12 @@ export function renderPage(env: PageEnv, p: PageParts): string {
   );
 }
 
-export function table(caption: string, head: string[], rows: string[][], numeric: number[] = []): string {
+export function table(
+  caption: string,
+  head: string[],
+  rows: string[][],
+  numeric: number[] = [],
+): string {
   // One string grown cell by cell: every page has tables, and joining each row and then the
   // rows copied every cell twice more.
   let out = `<div class="table-wrap" tabindex="0"><table><caption>${caption}</caption><thead><tr>`;

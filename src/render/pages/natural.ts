@@ -23,7 +23,9 @@ export function naturalOrder<T>(items: readonly T[], name: (item: T) => string):
   const keys = items.map((x) => naturalKey(name(x)));
   return items
     .map((_, i) => i)
-    .sort((a, b) => byCodeUnits(keys[a]!, keys[b]!) || byCodeUnits(name(items[a]!), name(items[b]!)));
+    .sort(
+      (a, b) => byCodeUnits(keys[a]!, keys[b]!) || byCodeUnits(name(items[a]!), name(items[b]!)),
+    );
 }
 
 /** Sorted copy of names, in natural order. */

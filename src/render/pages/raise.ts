@@ -18,7 +18,8 @@ export function needForA(c: CriterionA, target: StatusA): string | null {
   if (c.value === null) return `a measured value for ${rule.name} (${c.cause ?? 'not measured'})`;
   if (STATUS_RANK[c.status as StatusA] >= STATUS_RANK[target]) return null;
   if (rule.type === 'boolean') {
-    if (STATUS_RANK[rule.positiveStatus] >= STATUS_RANK[target] && c.value === false) return `${rule.name} present`;
+    if (STATUS_RANK[rule.positiveStatus] >= STATUS_RANK[target] && c.value === false)
+      return `${rule.name} present`;
     return null;
   }
   const v = c.value as number;
@@ -39,7 +40,11 @@ export function raiseCriterionA(c: CriterionA): string[] {
   if (c.value === null) return ['a scan that measures it (its value decides the status)'];
   const out: string[] = [];
   const next = STATUS_LEVELS[STATUS_RANK[c.status as StatusA] + 1];
-  for (const target of next && next !== 'gold' ? [next, 'gold' as const] : next ? ['gold' as const] : []) {
+  for (const target of next && next !== 'gold'
+    ? [next, 'gold' as const]
+    : next
+      ? ['gold' as const]
+      : []) {
     const need = needForA(c, target);
     if (need) out.push(`${need} for ${target}`);
   }
@@ -65,10 +70,13 @@ export function needForB(c: CriterionB): string | null {
       : `${rule.name}: revoked; a newer grant record would grant it again`;
   }
   // Why it has none is the criterion's evidence, shown beside this.
-  if (c.value === null) return `${rule.name}: a measured value; the next scan that measures it decides`;
+  if (c.value === null)
+    return `${rule.name}: a measured value; the next scan that measures it decides`;
   const { min, max } = rule.threshold;
-  if (min !== undefined && c.value < min) return `${rule.name}: ${change(min - c.value, 'more', rule.unit)}`;
-  if (max !== undefined && c.value > max) return `${rule.name}: ${change(c.value - max, 'fewer', rule.unit)}`;
+  if (min !== undefined && c.value < min)
+    return `${rule.name}: ${change(min - c.value, 'more', rule.unit)}`;
+  if (max !== undefined && c.value > max)
+    return `${rule.name}: ${change(c.value - max, 'fewer', rule.unit)}`;
   return null;
 }
 

@@ -7,7 +7,13 @@ import type { RepositoryHistory, ScanRecord } from '../../load/types.ts';
 import { dataAgeDays } from '../../evaluate/evidence.ts';
 import { API_PREFIX } from '../../model/layout.ts';
 import { statusChart, timeScale, valueChart, type ChartBand, type TimeScale } from './chart.ts';
-import { pagePaths, SHOWN_LEVELS_B, shownStatus, type PagesContext, type RepositoryEvaluations } from './context.ts';
+import {
+  pagePaths,
+  SHOWN_LEVELS_B,
+  shownStatus,
+  type PagesContext,
+  type RepositoryEvaluations,
+} from './context.ts';
 import { CHART_LEVELS_A, UNKNOWN } from '../../model/status.ts';
 import { expiresAt } from '../../model/expiry.ts';
 import {
@@ -96,7 +102,8 @@ const constantsOf = new WeakMap<PagesContext, PageConstants>();
 
 function pageConstants(ctx: PagesContext): PageConstants {
   let c = constantsOf.get(ctx);
-  if (!c) constantsOf.set(ctx, (c = { badges: new Map(), rules: new WeakMap(), readme: new Map() }));
+  if (!c)
+    constantsOf.set(ctx, (c = { badges: new Map(), rules: new WeakMap(), readme: new Map() }));
   return c;
 }
 
@@ -129,10 +136,17 @@ function ruleParts(ctx: PagesContext, rule: RuleA | RuleB, bands: () => ChartBan
   return parts;
 }
 
-function readmeSnippetHtml(ctx: PagesContext, encoded: string, badgeIds: readonly string[]): string {
+function readmeSnippetHtml(
+  ctx: PagesContext,
+  encoded: string,
+  badgeIds: readonly string[],
+): string {
   const page = `${ctx.settings.baseUrl}/${pagePaths.repository(encoded)}`;
   const line = badgeIds
-    .map((id) => `[![${id}](${ctx.settings.baseUrl}/${apiPath(encoded, `badges/${id}.svg`)})](${page})`)
+    .map(
+      (id) =>
+        `[![${id}](${ctx.settings.baseUrl}/${apiPath(encoded, `badges/${id}.svg`)})](${page})`,
+    )
     .join('\n');
   return (
     `<section aria-labelledby="embed"><h2 id="embed">Embed the badges</h2><div class="snippet" data-copy><div class="snippet-head"><span>Markdown for a README</span></div>` +
@@ -170,7 +184,8 @@ function valueText(c: CriterionA): string {
 }
 
 function bandText(c: CriterionA): string {
-  if (c.rule.type === 'boolean') return `present: ${c.rule.positiveStatus}; absent: ${c.rule.negativeStatus}`;
+  if (c.rule.type === 'boolean')
+    return `present: ${c.rule.positiveStatus}; absent: ${c.rule.negativeStatus}`;
   if (!c.range) return '';
   return `${numberText(c.range.min)}..${c.range.max === null ? UNBOUNDED : numberText(c.range.max)}${c.rule.unit ? ` ${esc(c.rule.unit)}` : ''}`;
 }
@@ -190,9 +205,12 @@ function bandsOfA(rule: RuleA): ChartBand[] {
 function historyDesc(page: PageShared, labels: readonly string[]): string {
   const from = Math.max(0, labels.length - 12);
   const head =
-    from > 0 ? `The last ${numberText(labels.length - from)} of ${counted(labels.length, 'scan', 'scans')}: ` : '';
+    from > 0
+      ? `The last ${numberText(labels.length - from)} of ${counted(labels.length, 'scan', 'scans')}: `
+      : '';
   let shown = '';
-  for (let i = from; i < labels.length; i++) shown += `${i > from ? '; ' : ''}${page.dates[i]} ${labels[i]}`;
+  for (let i = from; i < labels.length; i++)
+    shown += `${i > from ? '; ' : ''}${page.dates[i]} ${labels[i]}`;
   return `${head}${shown}.`;
 }
 
@@ -285,7 +303,10 @@ function ruleChartsA(ctx: PagesContext, ev: { scans: EvaluationA[] }, page: Page
   let charts = '';
   t.t.rules.forEach((rule, i) => {
     if (rule.type !== 'numeric') return;
-    const points = ev.scans.map((s) => ({ t: s.timestamp, value: s.criteria[i]!.value as number | null }));
+    const points = ev.scans.map((s) => ({
+      t: s.timestamp,
+      value: s.criteria[i]!.value as number | null,
+    }));
     // Scan times are unique per repository (the loader drops duplicates): scan j is point j.
     const desc = historyDesc(
       page,
@@ -341,7 +362,10 @@ function badgeSectionB(
     ? `<p><strong>For ${esc(raise.target)}:</strong> ${raise.needs.map((n) => text(n)).join('; ')}.</p>`
     : '<p>Every level this badge defines is granted.</p>';
   // The chart's rungs are the words the badge shows: "none" below bronze, never "fail".
-  const points = ev.scans.map((s) => ({ t: s.timestamp, status: shownStatus('B', s.badges[index]!.status) }));
+  const points = ev.scans.map((s) => ({
+    t: s.timestamp,
+    status: shownStatus('B', s.badges[index]!.status),
+  }));
   const chart = statusChart(
     {
       id: chartId(page, 'badge'),
@@ -400,12 +424,18 @@ function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }, page: Page
       const parts = ruleParts(ctx, rule, () => bandsOfB(rule));
       const desc = historyDesc(
         page,
-        points.map((p) => (p.value === null ? 'open (not measured)' : `${counted(p.value, rule.unit)} (${p.status})`)),
+        points.map((p) =>
+          p.value === null ? 'open (not measured)' : `${counted(p.value, rule.unit)} (${p.status})`,
+        ),
       );
       return (
         parts.heading +
         valueChart(
-          { id: chartId(page, 'rule'), title: `${rule.name} over time; passes ${thresholdText(rule)}`, desc },
+          {
+            id: chartId(page, 'rule'),
+            title: `${rule.name} over time; passes ${thresholdText(rule)}`,
+            desc,
+          },
           parts.bands,
           points,
           page.scale,
@@ -437,17 +467,29 @@ function scansTable(
       for (const id of escIds)
         files += `<li><a href="${at}badges/${id}.svg">${id} badge</a>, <a href="${at}badges/${id}">${id} explanation</a></li>`;
       const time = page.times[i]!;
-      return [`<time datetime="${time}">${time}</time>`, ...statusesAt(i).map(statusWord), `${files}</ul>`];
+      return [
+        `<time datetime="${time}">${time}</time>`,
+        ...statusesAt(i).map(statusWord),
+        `${files}</ul>`,
+      ];
     })
     .reverse();
   const head = ['Scan time', ...escIds, 'Files'];
-  const latest = table('Scans, newest first, with the files of each', head, rows.slice(0, SCANS_SHOWN));
+  const latest = table(
+    'Scans, newest first, with the files of each',
+    head,
+    rows.slice(0, SCANS_SHOWN),
+  );
   if (rows.length <= SCANS_SHOWN) return latest;
   const older = rows.length - SCANS_SHOWN;
   return (
     latest +
     `<details class="older-scans"><summary>${counted(older, 'older scan', 'older scans')}</summary>` +
-    table(`The ${counted(older, 'older scan', 'older scans')}, newest first`, head, rows.slice(SCANS_SHOWN)) +
+    table(
+      `The ${counted(older, 'older scan', 'older scans')}, newest first`,
+      head,
+      rows.slice(SCANS_SHOWN),
+    ) +
     '</details>'
   );
 }
@@ -480,7 +522,11 @@ interface PageShared {
   charts: number;
 }
 
-export function repositoryPage(ctx: PagesContext, h: RepositoryHistory, ev: RepositoryEvaluations): string {
+export function repositoryPage(
+  ctx: PagesContext,
+  h: RepositoryHistory,
+  ev: RepositoryEvaluations,
+): string {
   // Every chart spans the same scans (evaluations are per scan, in scan order).
   const times = ev.scans.map((s) => s.timestamp);
   // Each scan's time formatted once for the page (a build's scan times are mostly distinct).

@@ -205,7 +205,8 @@ export class SearchTree {
    */
   landing(prefix: string): PrefixNode {
     let node = this.byPrefix.get(prefix)!;
-    while (node.more?.length === 1 && node.own === node.lo) node = this.byPrefix.get(node.prefix + node.more[0]!.c)!;
+    while (node.more?.length === 1 && node.own === node.lo)
+      node = this.byPrefix.get(node.prefix + node.more[0]!.c)!;
     return node;
   }
 }
@@ -269,7 +270,10 @@ export function searchShards(
   if (ending.length > 0)
     files.push({
       key: endsKey(node.prefix),
-      body: body(`{"prefix":${JSON.stringify(node.prefix)},"ends":${ending.length}`, ending.slice(0, SHARD_ENTRIES)),
+      body: body(
+        `{"prefix":${JSON.stringify(node.prefix)},"ends":${ending.length}`,
+        ending.slice(0, SHARD_ENTRIES),
+      ),
     });
   return files;
 }
@@ -294,7 +298,10 @@ const UNSHOWN = /[\p{C}\p{Z}]/gu;
 
 /** A prefix as shown: characters that draw nothing or move text (controls, spaces, bidi controls, half a surrogate pair) by code point. */
 export function shownPrefix(prefix: string): string {
-  return prefix.replace(UNSHOWN, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+  return prefix.replace(
+    UNSHOWN,
+    (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`,
+  );
 }
 
 /** How many pages a node's own entries take. */
@@ -342,12 +349,18 @@ function nextLinks(ctx: PagesContext, tree: SearchTree, node: PrefixNode): strin
 }
 
 /** Page n of a node's own entries: its groups and its repositories with their badges. */
-function ownEntries(ctx: PagesContext, cat: Catalogue, listed: readonly Entry[], h: 'h2' | 'h3' | 'h4'): string {
+function ownEntries(
+  ctx: PagesContext,
+  cat: Catalogue,
+  listed: readonly Entry[],
+  h: 'h2' | 'h3' | 'h4',
+): string {
   const groups = listed.filter((e) => e.group).map((e) => groupItem(ctx, e.group!, e.group!.label));
   const repos = listed.filter((e) => !e.group).map((e) => e.repo);
   return (
-    (groups.length > 0 ? `<${h}>Hosts and groups</${h}><ul class="group-list">${groups.join('')}</ul>` : '') +
-    (repos.length > 0 ? `<${h}>Repositories</${h}>${cat.list(ctx, repos)}` : '')
+    (groups.length > 0
+      ? `<${h}>Hosts and groups</${h}><ul class="group-list">${groups.join('')}</ul>`
+      : '') + (repos.length > 0 ? `<${h}>Repositories</${h}>${cat.list(ctx, repos)}` : '')
   );
 }
 
@@ -364,7 +377,9 @@ function prefixBody(
   const shown = text(shownPrefix(node.prefix));
   if (!node.more) return ownEntries(ctx, cat, listed, 'h2');
   const exact =
-    listed.length > 0 ? `<h2 id="exact">Named exactly ${shown}</h2>${ownEntries(ctx, cat, listed, 'h3')}` : '';
+    listed.length > 0
+      ? `<h2 id="exact">Named exactly ${shown}</h2>${ownEntries(ctx, cat, listed, 'h3')}`
+      : '';
   const next =
     node.more.length > 0 && n === 1
       ? `<h2 id="next">Names starting ${shown} and more</h2>${nextLinks(ctx, tree, node)}`
@@ -386,7 +401,9 @@ export function* prefixPages(
   const flatPrefix = shownPrefix(node.prefix);
   for (let p = 1; p <= pages; p++) {
     const nav = (after: string) =>
-      pager(ctx, `Pages of names starting ${flatPrefix}${after}`, p, pages, (k) => prefixPath(node.prefix, k));
+      pager(ctx, `Pages of names starting ${flatPrefix}${after}`, p, pages, (k) =>
+        prefixPath(node.prefix, k),
+      );
     const main =
       prefixCrumbs(ctx, node.prefix) +
       `<h1>Names starting ${text(flatPrefix)}${p > 1 ? `, page ${p}` : ''}</h1>` +

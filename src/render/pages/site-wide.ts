@@ -29,7 +29,13 @@ import {
   statusRows,
   type Group,
 } from './groups.ts';
-import { prefixPages, prefixPath, SearchTree, searchPageMain, searchShards } from './search-index.ts';
+import {
+  prefixPages,
+  prefixPath,
+  SearchTree,
+  searchPageMain,
+  searchShards,
+} from './search-index.ts';
 
 export const PAGE_SIZE = REPOS_PER_PAGE;
 const RECENT_SHOWN = 20;
@@ -45,7 +51,9 @@ function criterionStatusesA(ctx: PagesContext): string[] {
 
 function statusesOf(ctx: PagesContext): string[] {
   if (ctx.settings.shape !== 'A') return BAND_STATUSES;
-  return ctx.settings.expireAfterDays !== null ? [...criterionStatusesA(ctx), 'expired'] : criterionStatusesA(ctx);
+  return ctx.settings.expireAfterDays !== null
+    ? [...criterionStatusesA(ctx), 'expired']
+    : criterionStatusesA(ctx);
 }
 
 function badgeIdsOf(ctx: PagesContext): string[] {
@@ -53,7 +61,10 @@ function badgeIdsOf(ctx: PagesContext): string[] {
 }
 
 /** Statuses counted per id, each starting at zero in a fixed order. */
-function zeroCounts(ids: readonly string[], statuses: readonly string[]): Map<string, Map<string, number>> {
+function zeroCounts(
+  ids: readonly string[],
+  statuses: readonly string[],
+): Map<string, Map<string, number>> {
   return new Map(ids.map((id) => [id, new Map(statuses.map((s) => [s, 0]))]));
 }
 
@@ -93,7 +104,11 @@ interface RecentChange {
 
 /** Newest first; then by URL and badge, so equal times list in a fixed order. */
 function newerFirst(a: RecentChange, b: RecentChange): number {
-  return b.c.t - a.c.t || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) || (a.c.badge < b.c.badge ? -1 : 1);
+  return (
+    b.c.t - a.c.t ||
+    (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) ||
+    (a.c.badge < b.c.badge ? -1 : 1)
+  );
 }
 
 /** What the site-wide pages say of all repositories together. */
@@ -119,14 +134,21 @@ function ruleStatusesOf(ctx: PagesContext): string[] {
 
 /** With `unknownAs`, the status the site publishes for unknown: the pages say so. */
 function unknownAsNote(ctx: PagesContext): string {
-  return ctx.settings.unknownAs === null ? '' : ` (this site publishes it as ${statusWord(ctx.settings.unknownAs)})`;
+  return ctx.settings.unknownAs === null
+    ? ''
+    : ` (this site publishes it as ${statusWord(ctx.settings.unknownAs)})`;
 }
 
 function link(ctx: PagesContext, path: string, label: string): string {
   return `<a href="${href(ctx.env, path)}">${label}</a>`;
 }
 
-function countChart(ctx: PagesContext, id: string, badge: string, counts: Map<string, number>): string {
+function countChart(
+  ctx: PagesContext,
+  id: string,
+  badge: string,
+  counts: Map<string, number>,
+): string {
   // Drawn as the word shown: Shape B's "none" in its own grey, never in fail's red.
   const bars = [...counts].map(([status, value]) => {
     const shown = shownStatus(ctx.settings.shape, status);
@@ -178,7 +200,9 @@ function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
     .sort((a, b) => b.t - a.t)
     .slice(0, RECENT_SHOWN)
     .map((l) => l.html);
-  const rules = ctx.thresholds.t.rules.map((r) => `<li>${link(ctx, pagePaths.rule(r.id), text(r.name))}</li>`).join('');
+  const rules = ctx.thresholds.t.rules
+    .map((r) => `<li>${link(ctx, pagePaths.rule(r.id), text(r.name))}</li>`)
+    .join('');
   const hosts = root.children.slice(0, GROUPS_PER_PAGE);
   const more =
     root.children.length > hosts.length
@@ -188,12 +212,21 @@ function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
     `<h1>${esc(ctx.env.siteName)}</h1>` +
     `<p class="lead">${link(ctx, pagePaths.listPage(1), counted(facts.total, 'repository', 'repositories'))} and ${facts.total === 1 ? 'its' : 'their'} badges: what each badge means, what each repository holds, and how it changed.</p>` +
     `<section aria-labelledby="status"><h2 id="status">Badges now</h2>` +
-    rollUpTable(ctx, cat, root, facts.rollUp, facts.configured, 'Repositories per badge and status') +
+    rollUpTable(
+      ctx,
+      cat,
+      root,
+      facts.rollUp,
+      facts.configured,
+      'Repositories per badge and status',
+    ) +
     charts +
     `</section>` +
     `<section aria-labelledby="repositories"><h2 id="repositories">Repositories</h2>` +
     `<p>${link(ctx, pagePaths.listPage(1), facts.total === 1 ? 'The one repository' : `All ${counted(facts.total, 'repository', 'repositories')}`)}, in natural order, or by host, then owner or group:</p>` +
-    (hosts.length > 0 ? `${groupList(ctx, hosts)}${more}` : '<p>No repository has been scanned yet.</p>') +
+    (hosts.length > 0
+      ? `${groupList(ctx, hosts)}${more}`
+      : '<p>No repository has been scanned yet.</p>') +
     firstListPage(ctx, facts) +
     `</section>` +
     `<section aria-labelledby="recent"><h2 id="recent">Recent status changes</h2>${recent.length > 0 ? `<ul>${recent.join('')}</ul>` : '<p>No changes yet.</p>'}</section>` +
@@ -209,13 +242,19 @@ function homePage(ctx: PagesContext, facts: SiteWideFacts): string {
 function firstListPage(ctx: PagesContext, facts: SiteWideFacts): string {
   if (facts.total === 0) return '';
   const shown = Math.min(facts.total, PAGE_SIZE);
-  const next = facts.total > shown ? ` ${link(ctx, pagePaths.listPage(2), 'Next page of the list')}.` : '';
+  const next =
+    facts.total > shown ? ` ${link(ctx, pagePaths.listPage(2), 'Next page of the list')}.` : '';
   // A list that fits is the whole list: "The first 1 in natural order" read as if more followed.
   const heading = next ? `The first ${numberText(shown)} in natural order` : 'In natural order';
   return `<h3 id="first">${heading}</h3>${facts.cat.list(ctx, facts.cat.order.slice(0, shown))}${next ? `<p>${next.trim()}</p>` : ''}`;
 }
 
-function listPage(ctx: PagesContext, facts: SiteWideFacts, page: number, members: readonly number[]): string {
+function listPage(
+  ctx: PagesContext,
+  facts: SiteWideFacts,
+  page: number,
+  members: readonly number[],
+): string {
   const { total, cat } = facts;
   const pages = pageCount(total, PAGE_SIZE);
   const nav = (label: string) => pager(ctx, label, page, pages, pagePaths.listPage);
@@ -281,7 +320,10 @@ function badgePage(ctx: PagesContext, id: string, facts: SiteWideFacts): string 
     const rows = def.levels.map((l) => [
       esc(l.level),
       l.checks
-        .map((c) => `${link(ctx, pagePaths.rule(c), text(rules.get(c)!.name))}: ${esc(thresholdText(rules.get(c)!))}`)
+        .map(
+          (c) =>
+            `${link(ctx, pagePaths.rule(c), text(rules.get(c)!.name))}: ${esc(thresholdText(rules.get(c)!))}`,
+        )
         .join('<br>'),
     ]);
     const manual = def.levels.some((l) => l.checks.some((c) => rules.get(c)!.manual));
@@ -320,12 +362,18 @@ function rulePage(ctx: PagesContext, ruleId: string, counts: Map<string, number>
             r.thresholds
               .slice()
               .sort((a, b) => a.min - b.min)
-              .map((b) => [numberText(b.min), b.max === null ? 'unbounded' : numberText(b.max), statusWord(b.status)]),
+              .map((b) => [
+                numberText(b.min),
+                b.max === null ? 'unbounded' : numberText(b.max),
+                statusWord(b.status),
+              ]),
           );
   } else {
     const r = th.t.rules.find((x) => x.id === ruleId)!;
     name = r.name;
-    badges = th.t.badges.filter((b) => b.levels.some((l) => l.checks.includes(ruleId))).map((b) => b.id);
+    badges = th.t.badges
+      .filter((b) => b.levels.some((l) => l.checks.includes(ruleId)))
+      .map((b) => b.id);
     facts = r.manual
       ? "<p>Decided by people, not scanned: a grant record or the rule's decision file grants it; its value is 1 when granted and 0 when not. Without a decision it is open.</p>"
       : `<p>Passes when the value is ${esc(thresholdText(r))}. Unit: ${esc(r.unit)}. A missing value leaves it open.</p>`;
@@ -378,7 +426,9 @@ class Sitemap {
   /** Adds an address; a part that is full comes back to be published. */
   add(url: string): { key: string; body: string } | undefined {
     this.entries.push(`<url><loc>${esc(url)}</loc></url>`);
-    return this.total > SITEMAP_MAX && this.entries.length === SITEMAP_MAX ? this.part() : undefined;
+    return this.total > SITEMAP_MAX && this.entries.length === SITEMAP_MAX
+      ? this.part()
+      : undefined;
   }
 
   private part(): { key: string; body: string } {
@@ -410,12 +460,27 @@ export function siteWideFiles(ctx: PagesContext, summaries: SortedSummaries): Pu
  * The same files one at a time, as the summaries are read: a page is out of memory once
  * published, whatever the number of repositories.
  */
-export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummaries): Generator<PublishFile> {
+export function* siteWideFileStream(
+  ctx: PagesContext,
+  summaries: SortedSummaries,
+): Generator<PublishFile> {
   const immutable = cacheControlFor(ctx.settings, true);
   const short = cacheControlFor(ctx.settings, false);
   const { css, js, favicon } = ctx.env.assets;
-  yield { key: css.key, body: css.body, contentType: css.contentType, cacheControl: immutable, phase: 'at' };
-  yield { key: js.key, body: js.body, contentType: js.contentType, cacheControl: immutable, phase: 'at' };
+  yield {
+    key: css.key,
+    body: css.body,
+    contentType: css.contentType,
+    cacheControl: immutable,
+    phase: 'at',
+  };
+  yield {
+    key: js.key,
+    body: js.body,
+    contentType: js.contentType,
+    cacheControl: immutable,
+    phase: 'at',
+  };
   yield {
     key: ctx.env.assets.feedCss.key,
     body: ctx.env.assets.feedCss.body,
@@ -423,11 +488,29 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
     cacheControl: immutable,
     phase: 'at',
   };
-  yield { key: favicon.key, body: favicon.body, contentType: favicon.contentType, cacheControl: short, phase: 'at' };
+  yield {
+    key: favicon.key,
+    body: favicon.body,
+    contentType: favicon.contentType,
+    cacheControl: short,
+    phase: 'at',
+  };
   const { logo } = ctx.env.assets;
   // Like the favicon: the resolvers answer only the stylesheets and script as immutable.
-  if (logo) yield { key: logo.key, body: logo.body, contentType: logo.contentType, cacheControl: short, phase: 'at' };
-  const page = (key: string, body: string, contentType = HTML_TYPE, phase: Phase = 'page'): PublishFile => ({
+  if (logo)
+    yield {
+      key: logo.key,
+      body: logo.body,
+      contentType: logo.contentType,
+      cacheControl: short,
+      phase: 'at',
+    };
+  const page = (
+    key: string,
+    body: string,
+    contentType = HTML_TYPE,
+    phase: Phase = 'page',
+  ): PublishFile => ({
     key,
     body,
     contentType,
@@ -458,7 +541,13 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
   const tree = new SearchTree(cat, groups);
   const sitemap = new Sitemap(
     base,
-    1 + listPages + groups.length + tree.nodes.length + badgeIdsOf(ctx).length + ctx.thresholds.t.rules.length + total,
+    1 +
+      listPages +
+      groups.length +
+      tree.nodes.length +
+      badgeIdsOf(ctx).length +
+      ctx.thresholds.t.rules.length +
+      total,
   );
   const toSitemap = function* (url: string): Generator<PublishFile> {
     const full = sitemap.add(url);
@@ -479,14 +568,18 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
       throw new Error(`internal: summary ${i} is of ${s.url}, expected ${summaries.urls[i]}`);
     cat.record(i++, s.badges);
     count(facts.ruleCounts, s.rules);
-    for (const c of s.changes) if (c.from !== null) keepNewest(facts.recent, { url: s.url, enc: s.enc, c });
+    for (const c of s.changes)
+      if (c.from !== null) keepNewest(facts.recent, { url: s.url, enc: s.enc, c });
     countFirstScan(facts.firstScans, s);
     yield* toSitemap(`${base}/${pagePaths.repository(s.enc)}`);
   }
   facts.rollUp = cat.rollUp(cat.order);
   // The lists, in natural order, from the catalogue.
   for (let n = 1; n <= listPages; n++)
-    yield page(pagePaths.listPageKey(n), listPage(ctx, facts, n, cat.order.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE)));
+    yield page(
+      pagePaths.listPageKey(n),
+      listPage(ctx, facts, n, cat.order.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE)),
+    );
   const render = (title: string, description: string, main: string) =>
     renderPage(ctx.env, { title: `${title} · ${ctx.env.siteName}`, description, main });
   for (const g of groups) {
@@ -501,13 +594,20 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
     for (const f of searchShards(ctx, cat, anyPart, node)) yield page(f.key, f.body, JSON_TYPE);
   anyPart = null;
   for (const node of tree.nodes)
-    if (node.prefix !== '') for (const p of prefixPages(ctx, cat, tree, node, render)) yield page(p.key, p.body);
+    if (node.prefix !== '')
+      for (const p of prefixPages(ctx, cat, tree, node, render)) yield page(p.key, p.body);
   yield page(
     pagePaths.searchKey,
     render(
       'Find a repository',
       'Find a repository by its name, owner or group.',
-      searchPageMain(ctx, cat, tree, groupList(ctx, root.children.slice(0, GROUPS_PER_PAGE)), total),
+      searchPageMain(
+        ctx,
+        cat,
+        tree,
+        groupList(ctx, root.children.slice(0, GROUPS_PER_PAGE)),
+        total,
+      ),
     ),
   );
   for (const id of badgeIdsOf(ctx)) yield page(pagePaths.badgeKey(id), badgePage(ctx, id, facts));
@@ -515,7 +615,11 @@ export function* siteWideFileStream(ctx: PagesContext, summaries: SortedSummarie
     yield page(pagePaths.ruleKey(r.id), rulePage(ctx, r.id, facts.ruleCounts.get(r.id)!));
   yield page('404.html', notFoundPage(ctx));
   for (const s of sitemap.finish()) yield page(s.key, s.body, XML_TYPE);
-  yield page('robots.txt', `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`, PAGE_TYPES.txt!);
+  yield page(
+    'robots.txt',
+    `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`,
+    PAGE_TYPES.txt!,
+  );
   yield page('index.html', homePage(ctx, facts), HTML_TYPE, 'home');
 }
 

@@ -99,7 +99,11 @@ export function sortSummaries(byUrl: ReadonlyMap<string, SummaryLine>): SortedSu
  * One summary per line, sorted by URL, so the files' bytes depend on the repositories alone:
  * one file of up to SUMMARY_PART_LINES lines (empty for no repository), then further parts.
  */
-export function* summariesFiles(sorted: SortedSummaries, index: number, count: number): Generator<PublishFile> {
+export function* summariesFiles(
+  sorted: SortedSummaries,
+  index: number,
+  count: number,
+): Generator<PublishFile> {
   const file = (part: number, lines: string[]): PublishFile => ({
     key: summariesKey(index, count, part),
     body: lines.length > 0 ? `${lines.join('\n')}\n` : '',
@@ -120,8 +124,15 @@ export function* summariesFiles(sorted: SortedSummaries, index: number, count: n
 }
 
 /** The parts of shard i of n's summaries beyond `parts` among listed keys (left by a larger build). */
-export function staleSummaryParts(keys: readonly string[], index: number, count: number, parts: number): string[] {
-  const own = new RegExp(`^${SUMMARIES_PREFIX.replace(/\./g, '\\.')}${index}-of-${count}\\.(\\d+)\\.ndjson$`);
+export function staleSummaryParts(
+  keys: readonly string[],
+  index: number,
+  count: number,
+  parts: number,
+): string[] {
+  const own = new RegExp(
+    `^${SUMMARIES_PREFIX.replace(/\./g, '\\.')}${index}-of-${count}\\.(\\d+)\\.ndjson$`,
+  );
   return keys.filter((k) => {
     const m = own.exec(k);
     return m !== null && Number(m[1]) > parts;

@@ -40,7 +40,11 @@ export interface ForgeAdapter<Kind extends string = string> {
    * Every repository of a source, page by page (adapter/<kind>/discover.ts). `filters` may
    * narrow what the forge is asked; the core filters every answer again (core/discover.ts).
    */
-  discover(http: ApiClient, scope: SourceScope, filters: SourceFilters): AsyncGenerator<ListedRepository[]>;
+  discover(
+    http: ApiClient,
+    scope: SourceScope,
+    filters: SourceFilters,
+  ): AsyncGenerator<ListedRepository[]>;
   /**
    * The repository at `path` below the host as the forge names it now, a rename or transfer
    * followed (the forge redirects or answers under the new path); undefined when the forge

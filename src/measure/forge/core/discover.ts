@@ -36,7 +36,11 @@ export interface ListedRepository {
 }
 
 /** Why `repo` (at `path` below its host) is left out by `filters`, or undefined when it is kept. */
-export function excludedBy(repo: ListedRepository, path: string, filters: SourceFilters): string | undefined {
+export function excludedBy(
+  repo: ListedRepository,
+  path: string,
+  filters: SourceFilters,
+): string | undefined {
   if (!filters.visibility.includes(repo.visibility))
     return `${repo.visibility} (the source keeps ${filters.visibility.join(', ')})`;
   if (repo.archived && !filters.archived) return 'archived (the source leaves archived ones out)';

@@ -58,7 +58,12 @@ export interface ForgeSource {
 export const FORGE_RULES: readonly string[] = ruleIdsOf('forge');
 
 /** The rules measured here, by the table's handles: their ids and evidence wording. */
-const { ciPipeline: ci, packages: packagesRule, issueReactionTime: reaction, releases: releasesRule } = RULE;
+const {
+  ciPipeline: ci,
+  packages: packagesRule,
+  issueReactionTime: reaction,
+  releases: releasesRule,
+} = RULE;
 
 type Outcome<T> = { ok: T } | { failed: string };
 
@@ -87,7 +92,8 @@ export function sourceMeasurer(
     answers: FORGE_RULES,
     async measure(request: ForgeRequest): Promise<ForgeResult> {
       const file = kept?.file(request.target);
-      const answers = file === undefined ? undefined : await ConditionalAnswers.load(file, kept?.maxBytes);
+      const answers =
+        file === undefined ? undefined : await ConditionalAnswers.load(file, kept?.maxBytes);
       const client = http(request.signal, answers);
       const result = await measureOnce(() => open(client, request), client.label, request);
       const tokens = client.secrets;
@@ -95,7 +101,8 @@ export function sourceMeasurer(
         for (const k of Object.keys(m.evidence)) m.evidence[k] = redact(m.evidence[k]!, tokens);
       const free = client.access.quirks?.conditional?.notModifiedIsFree ? client.notModified : 0;
       // A run that asked nothing keeps the last scan's answers as they are.
-      const notes = answers && file !== undefined && client.requests > 0 ? await keep(answers, file) : [];
+      const notes =
+        answers && file !== undefined && client.requests > 0 ? await keep(answers, file) : [];
       return {
         ...result,
         failures: result.failures.map((f) => redact(f, tokens)),
@@ -114,7 +121,9 @@ async function keep(answers: ConditionalAnswers, file: string): Promise<string[]
     await answers.save(file);
     return [];
   } catch (err) {
-    return [`the forge's answers were not kept for the next scan (${file}): ${(err as Error).message}`];
+    return [
+      `the forge's answers were not kept for the next scan (${file}): ${(err as Error).message}`,
+    ];
   }
 }
 
@@ -123,7 +132,8 @@ async function keep(answers: ConditionalAnswers, file: string): Promise<string[]
  * the adapters apply the test too (to skip reading a bot's issue), this keeps any adapter to it.
  */
 function withBots(issues: ForgeIssue[], isBot: BotTest | undefined): ForgeIssue[] {
-  const actor = (a: Actor): Actor => (a.bot || !loginIsBot(isBot, a.login) ? a : { ...a, bot: true });
+  const actor = (a: Actor): Actor =>
+    a.bot || !loginIsBot(isBot, a.login) ? a : { ...a, bot: true };
   return issues.map((i) => ({
     ...i,
     author: actor(i.author),
@@ -154,7 +164,11 @@ async function measureOnce(
       measurements[i]!.evidence[rule] = e;
     });
   const fail = (rule: string, cause: string) => set(rule, () => [null, cause]);
-  const result = () => ({ measurements, rules: [...FORGE_RULES], failures: [...new Set(failures)] });
+  const result = () => ({
+    measurements,
+    rules: [...FORGE_RULES],
+    failures: [...new Set(failures)],
+  });
   if (times.length === 0) return result();
 
   const end = times[times.length - 1]!;
@@ -166,7 +180,8 @@ async function measureOnce(
   const listed = request.target.issuesEnabled;
   const repo = await attempt(label, async () => {
     const source = await open();
-    const issues: IssuesState = listed !== undefined ? { issuesEnabled: listed } : await source.repository(since);
+    const issues: IssuesState =
+      listed !== undefined ? { issuesEnabled: listed } : await source.repository(since);
     return { source, issues };
   });
   if ('failed' in repo) {
@@ -182,7 +197,9 @@ async function measureOnce(
     fail(reaction.id, repo.ok.issues.issuesUnknown);
   } else if (!repo.ok.issues.issuesEnabled) fail(reaction.id, reaction.evidence.disabled());
   else {
-    const issues = await attempt(label, async () => withBots(await source.issues(since), request.isBot));
+    const issues = await attempt(label, async () =>
+      withBots(await source.issues(since), request.isBot),
+    );
     if ('failed' in issues) {
       failures.push(issues.failed);
       fail(reaction.id, issues.failed);
@@ -204,7 +221,10 @@ async function measureOnce(
     const { system, times: runTimes } = runs.ok;
     set(ci.id, (t) => {
       const events = eventsAt(runTimes, t, horizonMonths);
-      return [{ events }, ci.evidence.measured({ months: horizonMonths, to: t, system, runs: events.length })];
+      return [
+        { events },
+        ci.evidence.measured({ months: horizonMonths, to: t, system, runs: events.length }),
+      ];
     });
   }
 
@@ -213,14 +233,19 @@ async function measureOnce(
     failures.push(releases.failed);
     fail(releasesRule.id, releases.failed);
   } else {
-    const extra = releases.ok.filter((r) => !request.git.tagNames.has(r.tag) && Number.isFinite(r.publishedAt));
+    const extra = releases.ok.filter(
+      (r) => !request.git.tagNames.has(r.tag) && Number.isFinite(r.publishedAt),
+    );
     set(releasesRule.id, (t) => {
       const events = eventsAt(
         extra.map((r) => r.publishedAt),
         t,
         horizonMonths,
       );
-      return [{ events }, releasesRule.evidence.forge({ months: horizonMonths, to: t, releases: events.length })];
+      return [
+        { events },
+        releasesRule.evidence.forge({ months: horizonMonths, to: t, releases: events.length }),
+      ];
     });
   }
 
@@ -239,7 +264,12 @@ async function measureOnce(
       );
       return [
         { events },
-        packagesRule.evidence.measured({ months: horizonMonths, to: t, versions: events.length, off }),
+        packagesRule.evidence.measured({
+          months: horizonMonths,
+          to: t,
+          versions: events.length,
+          off,
+        }),
       ];
     });
   }

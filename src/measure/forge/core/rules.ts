@@ -36,7 +36,11 @@ export interface ReactionTime {
  * nor a maintainer; each reacts at the earliest comment or triage action by a non-bot
  * maintainer other than its author, or counts with its age at `end` (an ignored issue must hurt).
  */
-export function reactionTime(issues: readonly ForgeIssue[], end: number, months: number): ReactionTime | null {
+export function reactionTime(
+  issues: readonly ForgeIssue[],
+  end: number,
+  months: number,
+): ReactionTime | null {
   const start = windowStart(end, months);
   let seconds = 0;
   let count = 0;
@@ -56,7 +60,8 @@ export function reactionTime(issues: readonly ForgeIssue[], end: number, months:
         unreadable++;
         continue;
       }
-      if (r.at > end || r.actor.bot || !r.actor.maintainer || r.actor.login === issue.author.login) continue;
+      if (r.at > end || r.actor.bot || !r.actor.maintainer || r.actor.login === issue.author.login)
+        continue;
       first = Math.min(first, r.at);
     }
     if (first === Infinity) {
@@ -67,7 +72,12 @@ export function reactionTime(issues: readonly ForgeIssue[], end: number, months:
     count++;
   }
   if (count === 0) return null;
-  return { days: Math.round((seconds / count / 86400) * 100) / 100, issues: count, unanswered, unreadable };
+  return {
+    days: Math.round((seconds / count / 86400) * 100) / 100,
+    issues: count,
+    unanswered,
+    unreadable,
+  };
 }
 
 /** The events an event rule stores at `end`: those in (end − horizon, end], ascending. */

@@ -52,7 +52,8 @@ export function handler(event: ViewerEvent): ViewerRequest | FunctionResponse {
   const found = lookup({ method: request.method, path: request.uri, query });
   if (beyondAscii) {
     // The cache key holds only the path and ?timestamp=: the query goes into the path.
-    request.uri = EDGE_RESOLVE_PREFIX + encodeURIComponent(query ? `${request.uri}?${query}` : request.uri);
+    request.uri =
+      EDGE_RESOLVE_PREFIX + encodeURIComponent(query ? `${request.uri}?${query}` : request.uri);
     request.querystring = {};
     return request;
   }

@@ -8,7 +8,12 @@
 // Lambda@Edge has no environment variables: the bucket, region and key prefix come from the
 // origin in the event, so one bundle serves any distribution.
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { resolve, type KeyReader, type ResolverOptions, type ResolverResponse } from '../../core.ts';
+import {
+  resolve,
+  type KeyReader,
+  type ResolverOptions,
+  type ResolverResponse,
+} from '../../core.ts';
 import { STATUS_TEXT, unavailableAnswer, withAnswerHeaders } from '../../../model/http.ts';
 import { EDGE_RESOLVE_PREFIX } from '../../../model/origin-path.ts';
 
@@ -31,7 +36,9 @@ export interface EdgeResponse {
 }
 
 export interface EdgeEvent {
-  Records: { cf: { config: { eventType: string }; request: EdgeRequest; response?: EdgeResponse } }[];
+  Records: {
+    cf: { config: { eventType: string }; request: EdgeRequest; response?: EdgeResponse };
+  }[];
 }
 
 export interface EdgeOptions extends ResolverOptions {
@@ -39,11 +46,14 @@ export interface EdgeOptions extends ResolverOptions {
   client?: (region: string) => S3Client;
 }
 
-export function createHandler(options: EdgeOptions = {}): (event: EdgeEvent) => Promise<EdgeRequest | EdgeResponse> {
+export function createHandler(
+  options: EdgeOptions = {},
+): (event: EdgeEvent) => Promise<EdgeRequest | EdgeResponse> {
   const clients = new Map<string, S3Client>();
   const clientFor =
     options.client ??
-    ((region: string) => clients.get(region) ?? clients.set(region, new S3Client({ region })).get(region)!);
+    ((region: string) =>
+      clients.get(region) ?? clients.set(region, new S3Client({ region })).get(region)!);
 
   return async (event) => {
     const cf = event.Records[0]!.cf;
@@ -52,13 +62,19 @@ export function createHandler(options: EdgeOptions = {}): (event: EdgeEvent) => 
       if (cf.config.eventType === 'origin-request') {
         if (request.uri.indexOf(EDGE_RESOLVE_PREFIX) === 0) {
           // A request the CloudFront Function left whole (a host beyond ASCII): resolved here.
-          const [path, query = ''] = decodeURIComponent(request.uri.slice(EDGE_RESOLVE_PREFIX.length)).split(
-            /\?(.*)/s,
-          ) as [string, string?];
+          const [path, query = ''] = decodeURIComponent(
+            request.uri.slice(EDGE_RESOLVE_PREFIX.length),
+          ).split(/\?(.*)/s) as [string, string?];
           const header = (name: string) => request.headers[name]?.[0]?.value ?? null;
           return edgeResponse(
             await resolve(
-              { method: request.method, path, query, accept: header('accept'), ifNoneMatch: header('if-none-match') },
+              {
+                method: request.method,
+                path,
+                query,
+                accept: header('accept'),
+                ifNoneMatch: header('if-none-match'),
+              },
               reader(request, clientFor),
               options,
             ),
@@ -100,7 +116,9 @@ export const handler = createHandler();
 function reader(request: EdgeRequest, clientFor: (region: string) => S3Client): KeyReader {
   const s3 = request.origin?.s3;
   if (!s3) throw new Error('this handler belongs on a behaviour whose origin is an S3 bucket');
-  const bucket = /^(.+?)\.s3(?:[.-][a-z0-9-]+)*\.amazonaws\.com(?:\.cn)?$/.exec(s3.domainName)?.[1] ?? s3.domainName;
+  const bucket =
+    /^(.+?)\.s3(?:[.-][a-z0-9-]+)*\.amazonaws\.com(?:\.cn)?$/.exec(s3.domainName)?.[1] ??
+    s3.domainName;
   const originPath = (s3.path ?? '').replace(/^\/+|\/+$/g, '');
   const keyPrefix = originPath ? `${originPath}/` : '';
   const client = clientFor(s3.region ?? 'us-east-1');
@@ -125,7 +143,8 @@ const headerKey = (name: string) =>
 /** An origin's answer with the headers every answer carries (nosniff; the SVG policy). */
 function withEdgeAnswerHeaders(response: EdgeResponse): EdgeResponse {
   const flat: Record<string, string> = {};
-  for (const [name, values] of Object.entries(response.headers)) flat[name] = values[0]?.value ?? '';
+  for (const [name, values] of Object.entries(response.headers))
+    flat[name] = values[0]?.value ?? '';
   for (const [name, value] of Object.entries(withAnswerHeaders(flat)))
     if (!response.headers[name]) response.headers[name] = [{ key: headerKey(name), value }];
   return response;

@@ -34,7 +34,10 @@ export interface DirectoryKeyReader extends KeyReader {
   held(key: string): StoredObject | null | undefined;
 }
 
-export function directoryReader(dir: string, opts: DirectoryReaderOptions = {}): DirectoryKeyReader {
+export function directoryReader(
+  dir: string,
+  opts: DirectoryReaderOptions = {},
+): DirectoryKeyReader {
   const root = resolve(dir);
   const revalidateMs = opts.revalidateMs ?? 1000;
   const now = opts.now ?? Date.now;
@@ -90,7 +93,10 @@ export function directoryReader(dir: string, opts: DirectoryReaderOptions = {}):
     } finally {
       await handle.close().catch(() => undefined);
     }
-    const obj = { body, etag: `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"` };
+    const obj = {
+      body,
+      etag: `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
+    };
     if (body.length <= MAX_CACHED_BYTES) {
       if (cache.size >= MAX_CACHED_FILES) cache.clear();
       // Held under the opened file's own stamp: a later stat by name that finds another file
@@ -120,7 +126,10 @@ const PROC_FD = existsSync('/proc/self/fd');
  * inode must equal those of the real path found inside the root, so whatever the name
  * reached at open time, what is read is the file that was checked.
  */
-async function openInside(root: string, path: string): Promise<{ handle: FileHandle; stat: Stats } | undefined> {
+async function openInside(
+  root: string,
+  path: string,
+): Promise<{ handle: FileHandle; stat: Stats } | undefined> {
   let handle: FileHandle;
   try {
     // O_NONBLOCK: a FIFO put in the tree must not block the open; it is refused as not a file.
@@ -139,7 +148,8 @@ async function openInside(root: string, path: string): Promise<{ handle: FileHan
       const real = realPathInside(root, path);
       if (real === undefined) throw new Error('outside the root');
       const named = statSync(real);
-      if (named.dev !== stat.dev || named.ino !== stat.ino) throw new Error('replaced while opened');
+      if (named.dev !== stat.dev || named.ino !== stat.ino)
+        throw new Error('replaced while opened');
     }
     return { handle, stat };
   } catch {

@@ -1,5 +1,11 @@
 // `badgepress serve`: a Node HTTP server over a built directory, answering through the core.
-import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  maxHeaderSize,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import {
@@ -77,18 +83,27 @@ interface Written {
 /** Completes an answer of the core for the wire. A HEAD answer has no body but carries its GET's length. */
 function written(answer: ResolverResponse): Written {
   const body =
-    answer.body === null ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
+    answer.body === null
+      ? undefined
+      : typeof answer.body === 'string'
+        ? Buffer.from(answer.body)
+        : answer.body;
   const headers: string[] = [];
   const all = withAnswerHeaders(answer.headers);
   for (const name in all) headers.push(name, all[name]!);
   if (body !== undefined) headers.push('content-length', String(body.byteLength));
   // A redirect has no body: said outright, or Node frames it chunked and sends the closing
   // chunk in a write of its own, which waits on the client's delayed ACK (40 ms on Linux).
-  else if (answer.headers['content-length'] === undefined && answer.status !== 304) headers.push('content-length', '0');
+  else if (answer.headers['content-length'] === undefined && answer.status !== 304)
+    headers.push('content-length', '0');
   return { status: answer.status, headers, body };
 }
 
-function write(res: ServerResponse, w: Written, body: Uint8Array | string | undefined = w.body): void {
+function write(
+  res: ServerResponse,
+  w: Written,
+  body: Uint8Array | string | undefined = w.body,
+): void {
   res.writeHead(w.status, w.headers);
   res.end(body);
 }
@@ -137,12 +152,17 @@ function routeOf(
   request: ResolverRequest,
   opts: ResolverOptions,
 ): HeldRoute {
-  const cacheable = (request.method === 'GET' || request.method === 'HEAD') && url.length <= MAX_HELD_TARGET;
+  const cacheable =
+    (request.method === 'GET' || request.method === 'HEAD') && url.length <= MAX_HELD_TARGET;
   const known = cacheable ? routes.get(url) : undefined;
   if (known) return known;
   const found = lookup(request, opts);
   const key =
-    found.kind === 'key' ? found.key : found.kind === 'timestamp' ? indexKey(found.target.encoded) : undefined;
+    found.kind === 'key'
+      ? found.key
+      : found.kind === 'timestamp'
+        ? indexKey(found.target.encoded)
+        : undefined;
   const route: HeldRoute = { found, key };
   // An answer is built per request (its headers are completed in place): never held.
   if (cacheable && found.kind !== 'answer') {
@@ -164,7 +184,10 @@ function hold(route: HeldRoute, method: string, answer: HeldAnswer): void {
 export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Server {
   const read = directoryReader(dir, opts);
   const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const headersTimeout = Math.min(opts.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
+  const headersTimeout = Math.min(
+    opts.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    requestTimeout,
+  );
   // Open connections in the order they last went idle: the first idle one is the one to close.
   const connections = new Map<Duplex, Connection>();
   const maxConnections = opts.maxConnections ?? defaultMaxConnections();
@@ -269,10 +292,17 @@ export function createSiteServer(dir: string, opts: SiteServerOptions = {}): Ser
   );
   // An Expect header other than 100-continue is ignored (Node would answer a bare 417): the
   // request is a GET like any other.
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    server.emit('request', req, res),
+  );
   // CONNECT never reaches the request handler: answer it as the core answers any other method.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    const answer = errorAnswer({ method: 'CONNECT', path: '', query: '' }, 405, 'only GET and HEAD are served', opts);
+    const answer = errorAnswer(
+      { method: 'CONNECT', path: '', query: '' },
+      405,
+      'only GET and HEAD are served',
+      opts,
+    );
     answer.headers['allow'] = 'GET, HEAD';
     endWithAnswer(socket, 405, answer.headers, Buffer.from(answer.body as string));
   });
@@ -300,7 +330,8 @@ function refuseUnparsed(
   refused.add(socket);
   const [status, detail] = parserRefusal(err.code);
   const answer = errorAnswer({ method: 'GET', path: '', query: '' }, status, detail, opts);
-  const refuse = () => endWithAnswer(socket, status, answer.headers, Buffer.from(answer.body as string));
+  const refuse = () =>
+    endWithAnswer(socket, status, answer.headers, Buffer.from(answer.body as string));
   // Pipelined requests before the refused one may still be answering (Node parsed them
   // before it met the bad bytes): their answers go out first, all of them, then the refusal,
   // or the client would lose valid answers or take the refusal for one of them.
@@ -342,13 +373,24 @@ function readLimits(): string | undefined {
 }
 
 /** Writes a whole answer on a raw socket and closes it, as nginx's lingering close does. */
-function endWithAnswer(socket: Duplex, status: number, headers: Record<string, string>, body: Buffer): void {
+function endWithAnswer(
+  socket: Duplex,
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer,
+): void {
   if (!socket.writable) return void socket.destroy();
-  const all = { ...withAnswerHeaders(headers), 'content-length': String(body.byteLength), connection: 'close' };
+  const all = {
+    ...withAnswerHeaders(headers),
+    'content-length': String(body.byteLength),
+    connection: 'close',
+  };
   const head = Object.entries(all)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
-  socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${head}\r\n`), body]));
+  socket.end(
+    Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${head}\r\n`), body]),
+  );
   // Keep reading (and dropping) what the client still sends for a moment, so closing with
   // unread bytes does not reset the connection before the client has read the answer.
   const linger = setTimeout(() => socket.destroy(), LINGER_MS);

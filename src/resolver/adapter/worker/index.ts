@@ -19,7 +19,12 @@ export interface WorkerEnv {
 }
 
 /** What R2 and fetch answer alike: an R2 object has no status or headers, a Response no httpEtag. */
-type Fetched = { arrayBuffer(): Promise<ArrayBuffer>; httpEtag?: string; status?: number; headers?: Headers };
+type Fetched = {
+  arrayBuffer(): Promise<ArrayBuffer>;
+  httpEtag?: string;
+  status?: number;
+  headers?: Headers;
+};
 
 function reader(env: WorkerEnv): KeyReader {
   const prefix = env.KEY_PREFIX ?? '';
@@ -44,7 +49,11 @@ const num = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : undef
 export default {
   async fetch(request: Request, env: WorkerEnv): Promise<Response> {
     const url = new URL(request.url);
-    let answer: { status: number; headers: Record<string, string>; body: Uint8Array | string | null };
+    let answer: {
+      status: number;
+      headers: Record<string, string>;
+      body: Uint8Array | string | null;
+    };
     try {
       answer = await resolve(
         {

@@ -66,7 +66,8 @@ export async function* discover(
   if (scope.kind === 'group') throw new Error('Forgejo/Gitea names owners, not nested groups');
   if (scope.kind === 'instance') {
     const onlyPublic = !filters.visibility.includes('private');
-    const mode: Record<string, string> = !filters.forks && !filters.mirrors ? { mode: 'source' } : {};
+    const mode: Record<string, string> =
+      !filters.forks && !filters.mirrors ? { mode: 'source' } : {};
     const query: Record<string, string | number> = {
       limit: PAGE,
       sort: 'id',
@@ -75,7 +76,8 @@ export async function* discover(
       ...(filters.archived ? {} : { archived: 'false' }),
       ...mode,
     };
-    for await (const page of http.pages<Repo>('/repos/search', query, 'data')) yield page.map(listed);
+    for await (const page of http.pages<Repo>('/repos/search', query, 'data'))
+      yield page.map(listed);
     return;
   }
   const name = encodeURIComponent(scope.name);
@@ -89,7 +91,8 @@ export async function* discover(
   } catch (e) {
     if (!(first && notFound(e))) throw e;
   }
-  for await (const page of http.pages<Repo>(`/users/${name}/repos`, { limit: PAGE })) yield page.map(listed);
+  for await (const page of http.pages<Repo>(`/users/${name}/repos`, { limit: PAGE }))
+    yield page.map(listed);
 }
 
 export async function locate(http: ApiClient, path: string): Promise<ListedRepository | undefined> {

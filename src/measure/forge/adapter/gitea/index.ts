@@ -17,7 +17,11 @@ export const adapter: ForgeAdapter<'gitea'> = {
   kind: 'gitea',
   label: 'Forgejo/Gitea API',
   knownHosts: {
-    'codeberg.org': { apiUrl: 'https://codeberg.org/api/v1', tokenEnv: 'CODEBERG_TOKEN', requestsPerSecond: 2 },
+    'codeberg.org': {
+      apiUrl: 'https://codeberg.org/api/v1',
+      tokenEnv: 'CODEBERG_TOKEN',
+      requestsPerSecond: 2,
+    },
   },
   repositoryPaths: 'owner/name',
   authorize: (token) => ['authorization', `token ${token}`],
@@ -56,12 +60,16 @@ function runTime(r: { created?: string; created_at?: string; started_at?: string
   return started > 0 ? started : NaN;
 }
 
-const failedWith = (e: unknown, ...kinds: FailureKind[]) => e instanceof ApiError && kinds.includes(e.kind);
+const failedWith = (e: unknown, ...kinds: FailureKind[]) =>
+  e instanceof ApiError && kinds.includes(e.kind);
 
 export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource {
   const [owner, name] = request.target.path.split('/') as [string, string];
   const repo = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
-  const all = async <T>(path: string, query: Record<string, string | number> = {}): Promise<T[]> => {
+  const all = async <T>(
+    path: string,
+    query: Record<string, string | number> = {},
+  ): Promise<T[]> => {
     const out: T[] = [];
     for await (const page of http.pages<T>(path, { limit: 50, ...query })) out.push(...page);
     return out;
@@ -87,7 +95,8 @@ export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource
     async repository() {
       const { body } = await http.getJson<{ has_issues?: boolean; owner?: User }>(repo);
       // Repository.has_issues is a boolean in every answer (Gitea's swagger, Forgejo's too).
-      if (typeof body.has_issues !== 'boolean') throw undocumented(http.label, `the answer to ${repo}`);
+      if (typeof body.has_issues !== 'boolean')
+        throw undocumented(http.label, `the answer to ${repo}`);
       if (body.owner?.login) ownerLogin = body.owner.login;
       return { issuesEnabled: body.has_issues };
     },
@@ -127,7 +136,11 @@ export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource
       );
       const out: ForgeIssue[] = [];
       for (const i of fresh) {
-        const issue: ForgeIssue = { createdAt: unixOf(i.created_at), author: actor(i.user), reactions: [] };
+        const issue: ForgeIssue = {
+          createdAt: unixOf(i.created_at),
+          author: actor(i.user),
+          reactions: [],
+        };
         out.push(issue);
         if (issue.author.bot || issue.author.maintainer) continue;
         const state = { updatedAt: i.updated_at, comments: i.comments };
@@ -140,14 +153,21 @@ export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource
           `${repo}/issues/${i.number}/timeline`,
         );
         for (const t of timeline)
-          if (t.type && REACTIONS.has(t.type)) issue.reactions.push({ at: unixOf(t.created_at), actor: actor(t.user) });
+          if (t.type && REACTIONS.has(t.type))
+            issue.reactions.push({ at: unixOf(t.created_at), actor: actor(t.user) });
         findings.keep(i.number, state, issue.reactions);
       }
       return out;
     },
 
     async ciRuns(from: number, to: number): Promise<CiRuns> {
-      type Run = { created?: string; created_at?: string; started_at?: string; status?: string; conclusion?: string };
+      type Run = {
+        created?: string;
+        created_at?: string;
+        started_at?: string;
+        status?: string;
+        conclusion?: string;
+      };
       const runs: Run[] = [];
       try {
         // Forgejo's ListActionRuns and Gitea's getWorkflowRuns answer { total_count,
@@ -155,16 +175,21 @@ export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource
         // pages go by the body's count. No time filter.
         const guard = http.pageGuard(`${repo}/actions/runs`);
         for (let page = 1; ; page++) {
-          const { body } = await http.getJson<{ total_count?: number; workflow_runs?: Run[] }>(`${repo}/actions/runs`, {
-            limit: RUN_PAGE,
-            page,
-          });
+          const { body } = await http.getJson<{ total_count?: number; workflow_runs?: Run[] }>(
+            `${repo}/actions/runs`,
+            {
+              limit: RUN_PAGE,
+              page,
+            },
+          );
           const items = body.workflow_runs ?? [];
           const more = items.length > 0 && runs.length + items.length < (body.total_count ?? 0);
           // A count never reached ends at maxPagesPerList like any list.
           guard(
             items,
-            more ? `${http.access.apiUrl}${repo}/actions/runs?limit=${RUN_PAGE}&page=${page + 1}` : undefined,
+            more
+              ? `${http.access.apiUrl}${repo}/actions/runs?limit=${RUN_PAGE}&page=${page + 1}`
+              : undefined,
           );
           runs.push(...items);
           if (!more) break;
@@ -191,10 +216,15 @@ export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource
     },
 
     async releases(): Promise<ForgeRelease[]> {
-      const releases = await all<{ tag_name: string; published_at?: string; draft?: boolean }>(`${repo}/releases`, {
-        draft: 'false',
-      });
-      return releases.filter((r) => !r.draft).map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.published_at) }));
+      const releases = await all<{ tag_name: string; published_at?: string; draft?: boolean }>(
+        `${repo}/releases`,
+        {
+          draft: 'false',
+        },
+      );
+      return releases
+        .filter((r) => !r.draft)
+        .map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.published_at) }));
     },
 
     async packages(): Promise<PackagesFound> {
@@ -209,7 +239,10 @@ export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource
       const full = `${ownerLogin}/${name}`.toLowerCase();
       const versions = packages
         .filter((p) => p.repository?.full_name?.toLowerCase() === full)
-        .map((p) => ({ name: `${p.type}:${p.name}@${p.version}`, publishedAt: unixOf(p.created_at) }));
+        .map((p) => ({
+          name: `${p.type}:${p.name}@${p.version}`,
+          publishedAt: unixOf(p.created_at),
+        }));
       return { versions };
     },
   };

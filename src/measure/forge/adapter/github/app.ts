@@ -16,7 +16,9 @@ const base64url = (data: string | Buffer) => Buffer.from(data).toString('base64u
 /** The app's JWT at `nowSeconds`: iat 60 s back, exp 9 minutes on (GitHub allows 10 at most). */
 export function appJwt(appId: string, key: KeyObject, nowSeconds: number): string {
   const header = base64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }));
-  const payload = base64url(JSON.stringify({ iat: nowSeconds - 60, exp: nowSeconds + 540, iss: appId }));
+  const payload = base64url(
+    JSON.stringify({ iat: nowSeconds - 60, exp: nowSeconds + 540, iss: appId }),
+  );
   const signature = createSign('RSA-SHA256').update(`${header}.${payload}`).sign(key);
   return `${header}.${payload}.${base64url(signature)}`;
 }
@@ -74,7 +76,9 @@ class AppTokens {
 
   /** The installation token for `owner`'s repository `repo`, minted or reused. */
   async token(http: ApiClient, owner: string, repo: string): Promise<string> {
-    return this.mintFor(http, owner, () => this.installationId(http, `/repos/${owner}/${repo}/installation`));
+    return this.mintFor(http, owner, () =>
+      this.installationId(http, `/repos/${owner}/${repo}/installation`),
+    );
   }
 
   /**
@@ -96,12 +100,19 @@ class AppTokens {
   private async installationId(http: ApiClient, path: string): Promise<number> {
     const body = await this.json(http, 'GET', path, 200);
     if (typeof body.id !== 'number')
-      throw new ApiError('malformed', `${http.label}: the answer to ${path} is not the JSON the API documents`);
+      throw new ApiError(
+        'malformed',
+        `${http.label}: the answer to ${path} is not the JSON the API documents`,
+      );
     return body.id;
   }
 
   /** The token of `owner`'s installation (looked up once per account by `lookUp`), minted or reused. */
-  private async mintFor(http: ApiClient, owner: string, lookUp: () => Promise<number>): Promise<string> {
+  private async mintFor(
+    http: ApiClient,
+    owner: string,
+    lookUp: () => Promise<number>,
+  ): Promise<string> {
     const account = owner.toLowerCase();
     let installation = this.installations.get(account);
     if (!installation) {
@@ -111,17 +122,20 @@ class AppTokens {
     }
     const id = await installation;
     let minted = this.tokens.get(id);
-    const fresh = async (m: Promise<Minted>) => (await m).expiresAtMs - Date.now() > REFRESH_SECONDS * 1000;
+    const fresh = async (m: Promise<Minted>) =>
+      (await m).expiresAtMs - Date.now() > REFRESH_SECONDS * 1000;
     if (!minted || !(await fresh(minted).catch(() => false))) {
-      minted = this.json(http, 'POST', `/app/installations/${id}/access_tokens`, 201).then((body) => {
-        const expiresAtMs = Date.parse(String(body.expires_at));
-        if (typeof body.token !== 'string' || Number.isNaN(expiresAtMs))
-          throw new ApiError(
-            'malformed',
-            `${http.label}: an installation token answer is not the JSON the API documents`,
-          );
-        return { token: body.token, expiresAtMs };
-      });
+      minted = this.json(http, 'POST', `/app/installations/${id}/access_tokens`, 201).then(
+        (body) => {
+          const expiresAtMs = Date.parse(String(body.expires_at));
+          if (typeof body.token !== 'string' || Number.isNaN(expiresAtMs))
+            throw new ApiError(
+              'malformed',
+              `${http.label}: an installation token answer is not the JSON the API documents`,
+            );
+          return { token: body.token, expiresAtMs };
+        },
+      );
       this.tokens.set(id, minted);
       minted.catch(() => this.tokens.delete(id));
     }

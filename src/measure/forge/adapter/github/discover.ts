@@ -91,7 +91,10 @@ export async function* discover(
     // Not an organisation: a user (the same 404 when neither exists, said by the user list).
     if (!(first && notFound(e))) throw e;
   }
-  for await (const page of http.pages<Repo>(`/users/${name}/repos`, { per_page: 100, type: 'owner' }))
+  for await (const page of http.pages<Repo>(`/users/${name}/repos`, {
+    per_page: 100,
+    type: 'owner',
+  }))
     yield page.map(listed);
 }
 

@@ -114,17 +114,33 @@ export const MAINTAINER_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR
  * type Bot here; a deleted account (null) is nobody's, read as a bot as REST reads it. A bot
  * by GitHub's sign (type Bot) or by the scan's test on the login, as the REST path decides.
  */
-function actorOf(who: GqlActor | null | undefined, test: BotTest | undefined, association?: string): Actor {
-  const login = who ? (who.__typename === 'Bot' && !who.login.endsWith('[bot]') ? `${who.login}[bot]` : who.login) : '';
+function actorOf(
+  who: GqlActor | null | undefined,
+  test: BotTest | undefined,
+  association?: string,
+): Actor {
+  const login = who
+    ? who.__typename === 'Bot' && !who.login.endsWith('[bot]')
+      ? `${who.login}[bot]`
+      : who.login
+    : '';
   const bot = !who || who.__typename === 'Bot' || loginIsBot(test, login);
-  return { login, bot, maintainer: association !== undefined && MAINTAINER_ASSOCIATIONS.has(association) };
+  return {
+    login,
+    bot,
+    maintainer: association !== undefined && MAINTAINER_ASSOCIATIONS.has(association),
+  };
 }
 
 /** The reactions a page of timeline items holds: comments by anyone, triage actions by maintainers. */
-function reactionsOf(items: readonly TimelineItem[], test: BotTest | undefined): ForgeIssue['reactions'] {
+function reactionsOf(
+  items: readonly TimelineItem[],
+  test: BotTest | undefined,
+): ForgeIssue['reactions'] {
   return items.flatMap((item) => {
     const at = unixOf(item.createdAt);
-    if (item.__typename === 'IssueComment') return [{ at, actor: actorOf(item.author, test, item.authorAssociation) }];
+    if (item.__typename === 'IssueComment')
+      return [{ at, actor: actorOf(item.author, test, item.authorAssociation) }];
     // Only people with triage access or more can take these actions on others' issues.
     if ('actor' in item) return [{ at, actor: { ...actorOf(item.actor, test), maintainer: true } }];
     return [];
@@ -132,7 +148,12 @@ function reactionsOf(items: readonly TimelineItem[], test: BotTest | undefined):
 }
 
 /** The variables of ISSUES_QUERY for the page after `after` (null: the first). */
-export const issuesVariables = (owner: string, name: string, sinceIso: string, after: string | null) => ({
+export const issuesVariables = (
+  owner: string,
+  name: string,
+  sinceIso: string,
+  after: string | null,
+) => ({
   owner,
   name,
   since: sinceIso,
@@ -167,7 +188,8 @@ export async function issuesByGraphql(
         ? firstPage
         : await ask<IssuesPage>(ISSUES_QUERY, issuesVariables(owner, name, sinceIso, after));
     const list = page?.repository?.issues;
-    if (!list || !Array.isArray(list.nodes)) throw malformed(`a page of issues of ${owner}/${name}`);
+    if (!list || !Array.isArray(list.nodes))
+      throw malformed(`a page of issues of ${owner}/${name}`);
     for (const i of list.nodes) {
       const createdAt = unixOf(i.createdAt);
       if (!(createdAt > since)) continue;
@@ -180,19 +202,26 @@ export async function issuesByGraphql(
       if (i.timelineItems.pageInfo.hasNextPage && i.timelineItems.pageInfo.endCursor)
         more.push([issue, i.id, i.timelineItems.pageInfo.endCursor]);
     }
-    if (!list.pageInfo.hasNextPage || !list.pageInfo.endCursor || list.pageInfo.endCursor === after) break;
+    if (!list.pageInfo.hasNextPage || !list.pageInfo.endCursor || list.pageInfo.endCursor === after)
+      break;
     after = list.pageInfo.endCursor;
   }
   // The reactions past an issue's first 100 items, only for the issues that count.
   for (const [issue, id, cursor] of more) {
     if (issue.author.bot || issue.author.maintainer) continue;
     for (let after: string | null = cursor; after !== null; ) {
-      const page: TimelinePage = await ask<TimelinePage>(TIMELINE_QUERY, { id, timelineAfter: after });
+      const page: TimelinePage = await ask<TimelinePage>(TIMELINE_QUERY, {
+        id,
+        timelineAfter: after,
+      });
       const timeline = page?.node?.timelineItems;
-      if (!timeline || !Array.isArray(timeline.nodes)) throw malformed(`a page of the timeline of ${owner}/${name}`);
+      if (!timeline || !Array.isArray(timeline.nodes))
+        throw malformed(`a page of the timeline of ${owner}/${name}`);
       issue.reactions.push(...reactionsOf(timeline.nodes, isBot));
       after =
-        timeline.pageInfo.hasNextPage && timeline.pageInfo.endCursor !== after ? timeline.pageInfo.endCursor : null;
+        timeline.pageInfo.hasNextPage && timeline.pageInfo.endCursor !== after
+          ? timeline.pageInfo.endCursor
+          : null;
     }
   }
   return issues;

@@ -6,7 +6,13 @@ import { throttling } from '@octokit/plugin-throttling';
 import { retry } from '@octokit/plugin-retry';
 import { ApiError, httpFailure, rateLimitFailure, undocumented } from '../../../http/errors.ts';
 import { isRateLimited, nextPageUrl, resetAtOf, type ApiClient } from '../../../http/client.ts';
-import type { CiRuns, ForgeRelease, ForgeSource, PackagesFound, PackageVersion } from '../../core/measurer.ts';
+import type {
+  CiRuns,
+  ForgeRelease,
+  ForgeSource,
+  PackagesFound,
+  PackageVersion,
+} from '../../core/measurer.ts';
 import { unixOf, type Actor, type ForgeIssue, type IssueReaction } from '../../core/rules.ts';
 import { appTokens } from './app.ts';
 import {
@@ -42,7 +48,11 @@ function isBot(user: User | null | undefined, test: BotTest | undefined): boolea
   return !user || user.type === 'Bot' || loginIsBot(test, user.login);
 }
 
-function actor(user: User | null | undefined, test: BotTest | undefined, association?: string): Actor {
+function actor(
+  user: User | null | undefined,
+  test: BotTest | undefined,
+  association?: string,
+): Actor {
   return {
     login: user?.login ?? '',
     bot: isBot(user, test),
@@ -75,16 +85,26 @@ export function fromOctokit(error: unknown, http: ApiClient): unknown {
   if (typeof e?.status !== 'number' || !e.response) {
     const cause = e?.cause as { name?: string } | undefined;
     if (cause?.name === 'TimeoutError' || (error as Error)?.name === 'TimeoutError') {
-      return new ApiError('timeout', `${http.label}: no answer within ${http.access.timeoutSeconds} s`);
+      return new ApiError(
+        'timeout',
+        `${http.label}: no answer within ${http.access.timeoutSeconds} s`,
+      );
     }
     return cause ?? error;
   }
   const headers = new Headers();
-  for (const [k, v] of Object.entries(e.response.headers)) if (v !== undefined) headers.set(k, String(v));
+  for (const [k, v] of Object.entries(e.response.headers))
+    if (v !== undefined) headers.set(k, String(v));
   const secondary = /secondary rate/i.test(e.message ?? '');
   if (secondary || isRateLimited(e.status, headers)) {
     const now = Date.now();
-    return rateLimitFailure(http.label, e.status, resetAtOf(headers, now), Math.floor(now / 1000), secondary);
+    return rateLimitFailure(
+      http.label,
+      e.status,
+      resetAtOf(headers, now),
+      Math.floor(now / 1000),
+      secondary,
+    );
   }
   return httpFailure(http.label, e.status, http.access.tokenEnv);
 }
@@ -101,7 +121,9 @@ export function fromGraphql(error: unknown, http: ApiClient): unknown {
   const e = error as Headed & { errors?: unknown; data?: { errors?: unknown }; response?: Headed };
   const errors = e?.errors ?? e?.data?.errors;
   if (!Array.isArray(errors)) return error;
-  const types = errors.map((x: { type?: unknown }) => (typeof x?.type === 'string' ? x.type : 'error'));
+  const types = errors.map((x: { type?: unknown }) =>
+    typeof x?.type === 'string' ? x.type : 'error',
+  );
   if (types.includes('RATE_LIMITED')) {
     const headers = new Headers();
     for (const [k, v] of Object.entries(e.headers ?? e.response?.headers ?? {}))
@@ -110,7 +132,10 @@ export function fromGraphql(error: unknown, http: ApiClient): unknown {
     return rateLimitFailure(http.label, 403, resetAtOf(headers, now, true), Math.floor(now / 1000));
   }
   if (types.includes('NOT_FOUND')) return httpFailure(http.label, 404, http.access.tokenEnv);
-  return new ApiError('http', `${http.label}: the GraphQL query was refused (${[...new Set(types)].join(', ')})`);
+  return new ApiError(
+    'http',
+    `${http.label}: the GraphQL query was refused (${[...new Set(types)].join(', ')})`,
+  );
 }
 
 /** Refusals of the core's transport that asking again cannot change. */
@@ -177,14 +202,18 @@ export async function githubSource(http: ApiClient, request: ForgeRequest): Prom
       const guard = http.pageGuard(name);
       const out: T[] = [];
       for await (const response of iterate()) {
-        const next = nextPageUrl(new Headers(response.headers.link ? { link: response.headers.link } : {}));
+        const next = nextPageUrl(
+          new Headers(response.headers.link ? { link: response.headers.link } : {}),
+        );
         guard(response.data, next);
         out.push(...(response.data as T[]));
       }
       return out;
     });
 
-  let releaseList: Promise<Awaited<ReturnType<typeof octokit.rest.repos.listReleases>>['data']> | undefined;
+  let releaseList:
+    | Promise<Awaited<ReturnType<typeof octokit.rest.repos.listReleases>>['data']>
+    | undefined;
   const releases = () =>
     (releaseList ??= noReleases()
       ? Promise.resolve([])
@@ -200,7 +229,9 @@ export async function githubSource(http: ApiClient, request: ForgeRequest): Prom
   async function runsIn(from: number, to: number, out: number[], split = true): Promise<boolean> {
     const query = { ...base, created: `${iso(from)}..${iso(to)}` };
     const runsPage = async (page: number) => {
-      const answer = await call(() => octokit.rest.actions.listWorkflowRunsForRepo({ ...query, page }));
+      const answer = await call(() =>
+        octokit.rest.actions.listWorkflowRunsForRepo({ ...query, page }),
+      );
       if (typeof answer.data?.total_count !== 'number' || !Array.isArray(answer.data.workflow_runs))
         throw malformed(`a page of /repos/${owner}/${repo}/actions/runs`);
       return answer;
@@ -247,8 +278,15 @@ export async function githubSource(http: ApiClient, request: ForgeRequest): Prom
   /** Issues through the REST lists: the issues, the comments, each counted issue's events. */
   async function issuesByRest(since: number): Promise<ForgeIssue[]> {
     // `since` filters by last update: every issue opened after it was updated after it too.
-    const listed = await list<Awaited<ReturnType<typeof octokit.rest.issues.listForRepo>>['data'][number]>(
-      () => octokit.paginate.iterator(octokit.rest.issues.listForRepo, { ...base, state: 'all', since: iso(since) }),
+    const listed = await list<
+      Awaited<ReturnType<typeof octokit.rest.issues.listForRepo>>['data'][number]
+    >(
+      () =>
+        octokit.paginate.iterator(octokit.rest.issues.listForRepo, {
+          ...base,
+          state: 'all',
+          since: iso(since),
+        }),
       `/repos/${owner}/${repo}/issues`,
     );
     const issues = new Map<number, ForgeIssue>();
@@ -256,24 +294,43 @@ export async function githubSource(http: ApiClient, request: ForgeRequest): Prom
       if (i.pull_request) continue;
       const createdAt = unixOf(i.created_at);
       if (!(createdAt > since)) continue;
-      issues.set(i.number, { createdAt, author: actor(i.user, request.isBot, i.author_association), reactions: [] });
+      issues.set(i.number, {
+        createdAt,
+        author: actor(i.user, request.isBot, i.author_association),
+        reactions: [],
+      });
     }
     if (issues.size === 0) return [];
-    const comments = await list<Awaited<ReturnType<typeof octokit.rest.issues.listCommentsForRepo>>['data'][number]>(
-      () => octokit.paginate.iterator(octokit.rest.issues.listCommentsForRepo, { ...base, since: iso(since) }),
+    const comments = await list<
+      Awaited<ReturnType<typeof octokit.rest.issues.listCommentsForRepo>>['data'][number]
+    >(
+      () =>
+        octokit.paginate.iterator(octokit.rest.issues.listCommentsForRepo, {
+          ...base,
+          since: iso(since),
+        }),
       `/repos/${owner}/${repo}/issues/comments`,
     );
     for (const c of comments) {
       const number = Number(c.issue_url.slice(c.issue_url.lastIndexOf('/') + 1));
       issues
         .get(number)
-        ?.reactions.push({ at: unixOf(c.created_at), actor: actor(c.user, request.isBot, c.author_association) });
+        ?.reactions.push({
+          at: unixOf(c.created_at),
+          actor: actor(c.user, request.isBot, c.author_association),
+        });
     }
     // Triage actions of the issues that count (opened by neither a maintainer nor a bot).
     for (const [number, issue] of issues) {
       if (issue.author.bot || issue.author.maintainer) continue;
-      const events = await list<Awaited<ReturnType<typeof octokit.rest.issues.listEvents>>['data'][number]>(
-        () => octokit.paginate.iterator(octokit.rest.issues.listEvents, { ...base, issue_number: number }),
+      const events = await list<
+        Awaited<ReturnType<typeof octokit.rest.issues.listEvents>>['data'][number]
+      >(
+        () =>
+          octokit.paginate.iterator(octokit.rest.issues.listEvents, {
+            ...base,
+            issue_number: number,
+          }),
         `/repos/${owner}/${repo}/issues/${number}/events`,
       );
       for (const e of events) {
@@ -306,11 +363,14 @@ export async function githubSource(http: ApiClient, request: ForgeRequest): Prom
    * a token that sees them): the REST list would answer none, and is not asked.
    */
   const noReleases = () =>
-    firstIssues !== undefined && 'page' in firstIssues && firstIssues.page.repository?.releases?.totalCount === 0;
+    firstIssues !== undefined &&
+    'page' in firstIssues &&
+    firstIssues.page.repository?.releases?.totalCount === 0;
 
   const lookUpByRest = async () => {
     const { data } = await call(() => octokit.rest.repos.get({ owner, repo }));
-    if (typeof data?.has_issues !== 'boolean') throw malformed(`the answer to /repos/${owner}/${repo}`);
+    if (typeof data?.has_issues !== 'boolean')
+      throw malformed(`the answer to /repos/${owner}/${repo}`);
     return { issuesEnabled: data.has_issues };
   };
 
@@ -365,7 +425,8 @@ export async function githubSource(http: ApiClient, request: ForgeRequest): Prom
       // day's scan; the runs outside (from, to] are left out here. A month-wide list past the
       // cap is not split: the range itself is, as before.
       const times: number[] = [];
-      if (!(await runsIn(monthFloor(from + 1), monthCeiling(to), times, false))) await runsIn(from + 1, to, times);
+      if (!(await runsIn(monthFloor(from + 1), monthCeiling(to), times, false)))
+        await runsIn(from + 1, to, times);
       return { system: 'GitHub Actions', times: times.filter((t) => t > from && t <= to) };
     },
 

@@ -50,7 +50,10 @@ interface Project {
  * issues are for members only (`private`) and `issues_enabled` (feature_available? for the
  * caller, lib/api/entities/project.rb) says the caller is no member: hidden, not disabled.
  */
-export function issuesOn(p: { issues_access_level?: unknown; issues_enabled?: unknown }): boolean | undefined {
+export function issuesOn(p: {
+  issues_access_level?: unknown;
+  issues_enabled?: unknown;
+}): boolean | undefined {
   if (p.issues_access_level === 'private') return p.issues_enabled === true ? true : undefined;
   if (typeof p.issues_access_level === 'string') return p.issues_access_level !== 'disabled';
   if (typeof p.issues_enabled === 'boolean') return p.issues_enabled;
@@ -85,7 +88,8 @@ export function registriesOf(p: {
 const isShort = (p: Project): boolean => p.visibility === undefined && p.archived === undefined;
 
 /** Whether `http` asks without credentials: GitLab then shows public projects only. */
-export const anonymous = (http: ApiClient): boolean => http.access.tokens.length === 0 && http.access.app === undefined;
+export const anonymous = (http: ApiClient): boolean =>
+  http.access.tokens.length === 0 && http.access.app === undefined;
 
 /** Where to set the host's token, for a cause that asks for one: "in $GITLAB_TOKEN". */
 export const tokenPlace = (http: ApiClient): string =>
@@ -122,14 +126,21 @@ function listed(p: Project, publicOnly: boolean): ListedRepository {
 /** What the forge may be asked to leave out already: the core filters again. */
 function narrowing(filters: SourceFilters): Record<string, string> {
   const onlyPublic = filters.visibility.length === 1 && filters.visibility[0] === 'public';
-  return { ...(filters.archived ? {} : { archived: 'false' }), ...(onlyPublic ? { visibility: 'public' } : {}) };
+  return {
+    ...(filters.archived ? {} : { archived: 'false' }),
+    ...(onlyPublic ? { visibility: 'public' } : {}),
+  };
 }
 
 /**
  * Why a page of the short form cannot be filtered as the source says (it leaves forks or
  * mirrors out, and the short form has neither field), or undefined when it can.
  */
-function shortFormRefused(http: ApiClient, page: readonly Project[], filters: SourceFilters): ApiError | undefined {
+function shortFormRefused(
+  http: ApiClient,
+  page: readonly Project[],
+  filters: SourceFilters,
+): ApiError | undefined {
   if (!page.some(isShort)) return undefined;
   const unknown = [...(filters.forks ? [] : ['forks']), ...(filters.mirrors ? [] : ['mirrors'])];
   if (unknown.length === 0) return undefined;
@@ -192,6 +203,8 @@ export async function* discover(
 }
 
 export async function locate(http: ApiClient, path: string): Promise<ListedRepository | undefined> {
-  const found = await unlessNotFound(http.getJson<Project>(`/projects/${encodeURIComponent(path)}`));
+  const found = await unlessNotFound(
+    http.getJson<Project>(`/projects/${encodeURIComponent(path)}`),
+  );
   return found && listed(found.body, anonymous(http));
 }

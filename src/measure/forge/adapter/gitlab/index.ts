@@ -5,7 +5,13 @@ import { anonymous, discover, issuesOn, locate, registriesOf, tokenPlace } from 
 import type { ForgeAdapter } from '../../core/adapter.ts';
 import { ApiError, undocumented } from '../../../http/errors.ts';
 import type { ApiClient } from '../../../http/client.ts';
-import type { CiRuns, ForgeRelease, ForgeSource, PackagesFound, PackageVersion } from '../../core/measurer.ts';
+import type {
+  CiRuns,
+  ForgeRelease,
+  ForgeSource,
+  PackagesFound,
+  PackageVersion,
+} from '../../core/measurer.ts';
 import type { RegistryOff } from '../../../../model/measured-rules.ts';
 import { unixOf, type Actor, type ForgeIssue } from '../../core/rules.ts';
 import { issueFindings } from '../../core/issue-findings.ts';
@@ -16,7 +22,13 @@ import { isoTime } from '../../../../model/calendar.ts';
 export const adapter: ForgeAdapter<'gitlab'> = {
   kind: 'gitlab',
   label: 'GitLab API',
-  knownHosts: { 'gitlab.com': { apiUrl: 'https://gitlab.com/api/v4', tokenEnv: 'GITLAB_TOKEN', requestsPerSecond: 5 } },
+  knownHosts: {
+    'gitlab.com': {
+      apiUrl: 'https://gitlab.com/api/v4',
+      tokenEnv: 'GITLAB_TOKEN',
+      requestsPerSecond: 5,
+    },
+  },
   repositoryPaths: 'nested-groups',
   authorize: (token) => ['private-token', token],
   quirks: {
@@ -88,7 +100,11 @@ const REGISTRY = { packages: 'package registry', containers: 'container registry
  * anonymous caller, a 403 that says neither "off" nor "members only" (no field tells without
  * a token: the lookup answers the short form).
  */
-const registryUnknown = (http: ApiClient, registry: keyof typeof REGISTRY, hidden: boolean): ApiError =>
+const registryUnknown = (
+  http: ApiClient,
+  registry: keyof typeof REGISTRY,
+  hidden: boolean,
+): ApiError =>
   new ApiError(
     'auth',
     hidden
@@ -98,9 +114,13 @@ const registryUnknown = (http: ApiClient, registry: keyof typeof REGISTRY, hidde
 
 export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSource {
   const project = `/projects/${encodeURIComponent(request.target.path)}`;
-  const all = async <T>(path: string, query: Record<string, string | number> = {}): Promise<T[]> => {
+  const all = async <T>(
+    path: string,
+    query: Record<string, string | number> = {},
+  ): Promise<T[]> => {
     const out: T[] = [];
-    for await (const page of http.pages<T>(`${project}${path}`, { per_page: 100, ...query })) out.push(...page);
+    for await (const page of http.pages<T>(`${project}${path}`, { per_page: 100, ...query }))
+      out.push(...page);
     return out;
   };
   // Whether the registries are on: the listing's, else the lookup's (none without a token).
@@ -109,14 +129,18 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
    * `list` of `registry`, unless GitLab said it is off; a 403 (authorize!: forbidden!) to an
    * anonymous caller is unknown, named, never none; with a token it stands as a failure.
    */
-  const unlessOff = async <T>(registry: keyof typeof REGISTRY, list: () => Promise<T[]>): Promise<T[] | 'off'> => {
+  const unlessOff = async <T>(
+    registry: keyof typeof REGISTRY,
+    list: () => Promise<T[]>,
+  ): Promise<T[] | 'off'> => {
     const state = registries?.[registry];
     if (state === 'off') return 'off';
     if (state === 'hidden') throw registryUnknown(http, registry, true);
     try {
       return await list();
     } catch (e) {
-      if (e instanceof ApiError && e.status === 403 && anonymous(http)) throw registryUnknown(http, registry, false);
+      if (e instanceof ApiError && e.status === 403 && anonymous(http))
+        throw registryUnknown(http, registry, false);
       throw e;
     }
   };
@@ -124,7 +148,8 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
   return {
     async repository() {
       const { body } = await http.getJson<
-        Parameters<typeof issuesOn>[0] & Parameters<typeof registriesOf>[0] & { issues_access_level?: unknown }
+        Parameters<typeof issuesOn>[0] &
+          Parameters<typeof registriesOf>[0] & { issues_access_level?: unknown }
       >(project);
       registries ??= registriesOf(body);
       const issuesEnabled = issuesOn(body);
@@ -139,7 +164,13 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
     },
 
     async issues(since: number): Promise<ForgeIssue[]> {
-      type Listed = { iid: number; created_at: string; updated_at?: string; user_notes_count?: number; author: User };
+      type Listed = {
+        iid: number;
+        created_at: string;
+        updated_at?: string;
+        user_notes_count?: number;
+        author: User;
+      };
       const listed = await all<Listed>('/issues', {
         created_after: isoTime(since),
         scope: 'all',
@@ -150,7 +181,9 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
       if (anonymous(http)) throw new ApiError('auth', needsToken(http));
       // Members with their inherited access: a group's maintainers maintain its projects.
       const members = await all<{ username: string; access_level: number }>('/members/all');
-      const maintainers = new Set(members.filter((m) => m.access_level >= REPORTER_ACCESS).map((m) => m.username));
+      const maintainers = new Set(
+        members.filter((m) => m.access_level >= REPORTER_ACCESS).map((m) => m.username),
+      );
       const actor = (u: User): Actor => ({
         login: u.username,
         bot: isGitLabBot(u.username) || loginIsBot(request.isBot, u.username),
@@ -180,17 +213,20 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
           continue;
         }
         // Comments and assignment notes, then the label, milestone and state events.
-        const notes = await all<{ body: string; system: boolean; created_at: string; author: User }>(
-          `/issues/${i.iid}/notes`,
-          { sort: 'asc' },
-        );
+        const notes = await all<{
+          body: string;
+          system: boolean;
+          created_at: string;
+          author: User;
+        }>(`/issues/${i.iid}/notes`, { sort: 'asc' });
         for (const n of notes) {
           if (n.system && !ASSIGNED_NOTE.test(n.body)) continue;
           issue.reactions.push({ at: unixOf(n.created_at), actor: actor(n.author) });
         }
         for (const [kind, counts] of RESOURCE_EVENTS) {
           for (const e of await all<ResourceEvent>(`/issues/${i.iid}/resource_${kind}_events`)) {
-            if (e.user && counts(e)) issue.reactions.push({ at: unixOf(e.created_at), actor: actor(e.user) });
+            if (e.user && counts(e))
+              issue.reactions.push({ at: unixOf(e.created_at), actor: actor(e.user) });
           }
         }
         findings.keep(i.iid, state, issue.reactions);
@@ -212,7 +248,11 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
     },
 
     async releases(): Promise<ForgeRelease[]> {
-      const releases = await all<{ tag_name: string; released_at: string; upcoming_release?: boolean }>('/releases');
+      const releases = await all<{
+        tag_name: string;
+        released_at: string;
+        upcoming_release?: boolean;
+      }>('/releases');
       return releases
         .filter((r) => !r.upcoming_release)
         .map((r) => ({ tag: r.tag_name, publishedAt: unixOf(r.released_at) }));
@@ -241,7 +281,9 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
       type Image = { id: number; path: string; tags?: Array<{ name: string }> };
       let images: Image[] | 'off' = [];
       try {
-        images = await unlessOff('containers', () => all<Image>('/registry/repositories', { tags: 'true' }));
+        images = await unlessOff('containers', () =>
+          all<Image>('/registry/repositories', { tags: 'true' }),
+        );
       } catch (e) {
         if (!(e instanceof ApiError && e.kind === 'not-found')) throw e;
       }
@@ -252,7 +294,10 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
           const { body } = await http.getJson<{ created_at?: string | null }>(
             `${project}/registry/repositories/${image.id}/tags/${encodeURIComponent(tag.name)}`,
           );
-          out.push({ name: `container:${image.path}:${tag.name}`, publishedAt: unixOf(body.created_at) });
+          out.push({
+            name: `container:${image.path}:${tag.name}`,
+            publishedAt: unixOf(body.created_at),
+          });
         }
       }
       return { versions: out, off };
