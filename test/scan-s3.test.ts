@@ -178,15 +178,13 @@ describe('scan into S3', () => {
       acquiredAt: now,
       expiresAt: now + 600,
     });
-    await peer
-      .client()
-      .send(
-        new PutObjectCommand({
-          Bucket: 'scans',
-          Key: 'sharded/.badgepress/scan-lease-shard-1-of-3.json',
-          Body: lease,
-        }),
-      );
+    await peer.client().send(
+      new PutObjectCommand({
+        Bucket: 'scans',
+        Key: 'sharded/.badgepress/scan-lease-shard-1-of-3.json',
+        Body: lease,
+      }),
+    );
     const r = await runCommand([...args('s3://scans/sharded/', '2026-11-01'), '--shard', '0/2'], {
       env: peer.env,
     });

@@ -168,9 +168,7 @@ function connection(
  * pull requests) with their timeline items, points spent per the documented score and the
  * rate-limit headers GitHub sends with every answer.
  */
-function graphqlRoute(
-  r: GhRepository,
-): (req: { body: string; authorized: boolean }) => {
+function graphqlRoute(r: GhRepository): (req: { body: string; authorized: boolean }) => {
   status: number;
   headers: Record<string, string>;
   body: unknown;

@@ -313,12 +313,10 @@ export async function githubSource(http: ApiClient, request: ForgeRequest): Prom
     );
     for (const c of comments) {
       const number = Number(c.issue_url.slice(c.issue_url.lastIndexOf('/') + 1));
-      issues
-        .get(number)
-        ?.reactions.push({
-          at: unixOf(c.created_at),
-          actor: actor(c.user, request.isBot, c.author_association),
-        });
+      issues.get(number)?.reactions.push({
+        at: unixOf(c.created_at),
+        actor: actor(c.user, request.isBot, c.author_association),
+      });
     }
     // Triage actions of the issues that count (opened by neither a maintainer nor a bot).
     for (const [number, issue] of issues) {
