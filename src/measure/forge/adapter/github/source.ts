@@ -383,8 +383,13 @@ export async function githubSource(http: ApiClient, request: ForgeRequest): Prom
         page = await ask<IssuesPage>(ISSUES_QUERY, issuesVariables(owner, repo, iso(since), null));
       } catch (error) {
         // GraphQL's points are a budget apart from REST's requests: spent, they fail the issues
-        // alone, and the repository is looked up over REST as before.
-        if (!(error instanceof ApiError && error.kind === 'rate-limit')) throw error;
+        // alone, and the repository is looked up over REST as before. So does a refusal in the
+        // answer's `errors` other than NOT_FOUND (a 200, no status): a token without the Issues
+        // permission is answered FORBIDDEN at `repository.issues`, which costs no other rule.
+        const graphqlOnly =
+          error instanceof ApiError &&
+          (error.kind === 'rate-limit' || (error.kind === 'http' && error.status === undefined));
+        if (!graphqlOnly) throw error;
         firstIssues = { failed: error };
         return lookUpByRest();
       }
