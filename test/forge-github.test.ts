@@ -485,6 +485,27 @@ describe('GitHub adapter', () => {
     });
   });
 
+  it('a GraphQL query GitHub gave up on (502) fails ISSUE_REACTION_TIME alone', async () => {
+    // "Timeouts" (GitHub's GraphQL rate limits page): a query taking GitHub more than 10
+    // seconds is stopped; its answer is a 502. Asked again once, it fails again.
+    const r = await measure(
+      {
+        ...WIDGET,
+        override: (t): Reply | undefined =>
+          t === '/graphql'
+            ? { status: 502, headers: {}, body: { message: 'Server Error' } }
+            : undefined,
+      },
+      {},
+      [E],
+    );
+    expect(r.failures).toEqual(['GitHub API: 502 server error']);
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBeNull();
+    expect(r.measurements[0]!.values.RELEASES).toEqual({
+      events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')],
+    });
+  });
+
   it('waits out a secondary limit (429, Retry-After) and a near reset, then goes on', async () => {
     const r = await measure(
       {
