@@ -440,6 +440,72 @@ describe('GitHub adapter', () => {
     });
   });
 
+  it('a token that may not read issues fails ISSUE_REACTION_TIME alone, the rest measured', async () => {
+    // A GitHub App or fine-grained token without the Issues permission (a workflow's
+    // GITHUB_TOKEN with `issues: none`): GitHub answers the query 200, the field it may not
+    // read null beside an error of type FORBIDDEN at its path ("Resource not accessible by
+    // integration"); the repository's other fields are answered.
+    const r = await measure(
+      {
+        ...WIDGET,
+        override: (t, _q, _n, normal): Reply | undefined => {
+          if (t !== '/graphql') return undefined;
+          const answer = normal();
+          const data = (answer.body as { data: { repository: Record<string, unknown> } }).data;
+          data.repository.issues = null;
+          return {
+            ...answer,
+            body: {
+              data,
+              errors: [
+                {
+                  type: 'FORBIDDEN',
+                  path: ['repository', 'issues'],
+                  extensions: { saml_failure: false },
+                  locations: [{ line: 5, column: 5 }],
+                  message: 'Resource not accessible by integration',
+                },
+              ],
+            },
+          };
+        },
+      },
+      {},
+      [E],
+    );
+    expect(r.failures).toEqual(['GitHub API: the GraphQL query was refused (FORBIDDEN)']);
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBeNull();
+    expect(r.measurements[0]!.evidence.ISSUE_REACTION_TIME).toBe(r.failures[0]);
+    // The same releases and runs as the first test's at E: nothing of theirs needs issues.
+    expect(r.measurements[0]!.values.RELEASES).toEqual({
+      events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')],
+    });
+    expect(r.measurements[0]!.values.CI_PIPELINE).toEqual({
+      events: [u('2026-10-24T00:00:00Z'), u('2026-10-26T00:00:00Z')],
+    });
+  });
+
+  it('a GraphQL query GitHub gave up on (502) fails ISSUE_REACTION_TIME alone', async () => {
+    // "Timeouts" (GitHub's GraphQL rate limits page): a query taking GitHub more than 10
+    // seconds is stopped; its answer is a 502. Asked again once, it fails again.
+    const r = await measure(
+      {
+        ...WIDGET,
+        override: (t): Reply | undefined =>
+          t === '/graphql'
+            ? { status: 502, headers: {}, body: { message: 'Server Error' } }
+            : undefined,
+      },
+      {},
+      [E],
+    );
+    expect(r.failures).toEqual(['GitHub API: 502 server error']);
+    expect(r.measurements[0]!.values.ISSUE_REACTION_TIME).toBeNull();
+    expect(r.measurements[0]!.values.RELEASES).toEqual({
+      events: [u('2026-09-15T00:00:00Z'), u('2026-11-01T00:00:00Z')],
+    });
+  });
+
   it('waits out a secondary limit (429, Retry-After) and a near reset, then goes on', async () => {
     const r = await measure(
       {
@@ -506,7 +572,9 @@ describe('GitHub adapter', () => {
     );
     expect(r.measurements[0]!.values.RELEASES).toBeNull();
     expect(r.measurements[0]!.values.PACKAGES).toBeNull();
-    expect(r.measurements[0]!.values.CI_PIPELINE).not.toBeNull();
+    expect(r.measurements[0]!.values.CI_PIPELINE).toEqual({
+      events: [u('2026-10-24T00:00:00Z'), u('2026-10-26T00:00:00Z')],
+    });
   });
 
   it('a server that does not answer in time fails with a timeout', async () => {

@@ -382,9 +382,17 @@ export async function githubSource(http: ApiClient, request: ForgeRequest): Prom
       try {
         page = await ask<IssuesPage>(ISSUES_QUERY, issuesVariables(owner, repo, iso(since), null));
       } catch (error) {
-        // GraphQL's points are a budget apart from REST's requests: spent, they fail the issues
-        // alone, and the repository is looked up over REST as before.
-        if (!(error instanceof ApiError && error.kind === 'rate-limit')) throw error;
+        // The query failing for the issues' sake fails them alone, and the repository is looked
+        // up over REST as before: GraphQL's points spent (a budget apart from REST's), a field
+        // refused in the answer's `errors` (a 200, no status: a token without the Issues
+        // permission is answered FORBIDDEN at `repository.issues`), a query GitHub gave up on
+        // (a 5xx). NOT_FOUND (404), a bad token (401) and a transport refusal of ours fail
+        // every rule, as the REST lookup's would.
+        const issuesAlone =
+          error instanceof ApiError &&
+          (error.kind === 'rate-limit' ||
+            (error.kind === 'http' && (error.status === undefined || error.status >= 500)));
+        if (!issuesAlone) throw error;
         firstIssues = { failed: error };
         return lookUpByRest();
       }
