@@ -341,6 +341,91 @@ describe('GitLab adapter', () => {
       });
       expect(on.failures.filter((f) => f.includes('regist'))).toEqual([]);
     });
+
+    // All four versions of WIDGET at E: 2026-06-01, 2026-11-10 (two) packages, 2026-11-12 image.
+    const ALL = [
+      u('2026-06-01T10:00:00Z'),
+      u('2026-11-10T00:00:00Z'),
+      u('2026-11-10T01:00:00Z'),
+      u('2026-11-12T00:00:00Z'),
+    ];
+
+    it('a package registry for members only, refused to the token, is unknown', async () => {
+      // package_registry_access_level `private`: packages_enabled is still true. On a private
+      // project only a Reporter member reads it (on a public one, whoever sees the project).
+      const hidden = { ...WIDGET, visibility: 'private', packageAccess: 'private' } as const;
+      const r = await measure({ ...hidden, nonMemberToken: true }, {}, [E]);
+      const cause =
+        "GitLab API: this project's package registry is visible to its members only, and the token's user is not one: set a member's token in $FORGE_TEST_TOKEN";
+      expect(r.measurements[0]!.values.PACKAGES).toBeNull();
+      expect(r.measurements[0]!.evidence.PACKAGES).toBe(cause);
+      expect(r.failures).toEqual([cause]);
+      // A member's token reads it whole, as does anyone when it is `public`.
+      await server!.close();
+      const member = await measure(hidden, {}, [E]);
+      expect(member.failures).toEqual([]);
+      expect(member.measurements[0]!.values.PACKAGES).toEqual({ events: ALL });
+      await server!.close();
+      const open = await measure({ ...hidden, packageAccess: 'public', nonMemberToken: true }, {}, [
+        E,
+      ]);
+      expect(open.measurements[0]!.values.PACKAGES).toEqual({ events: ALL });
+    });
+
+    it('reads package_registry_access_level, else packages_enabled of an older GitLab', async () => {
+      const r = await measure({ ...WIDGET, packageAccess: 'disabled' }, {}, [E]);
+      expect(r.measurements[0]!.evidence.PACKAGES).toBe(
+        '1 package version first published in the 12 months to 2026-11-25; the package registry is disabled on this repository',
+      );
+      expect(asked('/packages')).toBe(0);
+      await server!.close();
+      const older = await measure(
+        { ...WIDGET, packagesEnabled: false, noPackageLevelField: true },
+        {},
+        [E],
+      );
+      expect(older.measurements[0]!.evidence.PACKAGES).toBe(
+        '1 package version first published in the 12 months to 2026-11-25; the package registry is disabled on this repository',
+      );
+      expect(asked('/packages')).toBe(0);
+    });
+
+    it('an instance without a container registry holds none of it, not asked', async () => {
+      // Its /registry/repositories answers 200 and []; Project has no image prefix.
+      const r = await measure({ ...WIDGET, instanceRegistry: false }, {}, [E]);
+      expect(r.failures).toEqual([]);
+      expect(r.measurements[0]!.values.PACKAGES).toEqual({ events: ALL.slice(0, 3) });
+      expect(r.measurements[0]!.evidence.PACKAGES).toBe(
+        '3 package versions first published in the 12 months to 2026-11-25; this forge instance has no container registry',
+      );
+      expect(asked('/registry/')).toBe(0);
+      await server!.close();
+      const neither = await measure(
+        { ...WIDGET, instanceRegistry: false, instancePackages: false },
+        {},
+        [E],
+      );
+      expect(neither.measurements[0]!.evidence.PACKAGES).toBe(
+        '0 package versions first published in the 12 months to 2026-11-25; this forge instance has no package registry and no container registry',
+      );
+    });
+
+    it('a 404 from the container registry is no answer about it: named, never none', async () => {
+      const r = await measure(
+        {
+          ...WIDGET,
+          override: (t) =>
+            t === '/projects/{id}/registry/repositories'
+              ? { status: 404, body: { message: '404 Not Found' } }
+              : undefined,
+        },
+        {},
+        [E],
+      );
+      expect(r.measurements[0]!.values.PACKAGES).toBeNull();
+      expect(r.failures).toHaveLength(1);
+      expect(r.failures[0]).toMatch(/^GitLab API: 404/);
+    });
   });
 
   it('names 401 and 404 for every rule', async () => {

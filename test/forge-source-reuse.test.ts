@@ -14,7 +14,7 @@ import { discoverSources } from '../src/measure/forge/sources.ts';
 import type { ForgeResult, ScanTarget } from '../src/measure/types.ts';
 import type { Catalogue } from '../scripts/lib/forge-peers/catalogue.ts';
 import { startGitHub } from '../scripts/lib/forge-peers/github.ts';
-import { startGitLab } from '../scripts/lib/forge-peers/gitlab.ts';
+import { type GlProject, startGitLab } from '../scripts/lib/forge-peers/gitlab.ts';
 import { startGitea } from '../scripts/lib/forge-peers/gitea.ts';
 import type { ForgeServer } from '../scripts/lib/forge-peers/server.ts';
 
@@ -162,17 +162,17 @@ describe.each(CASES)('$kind: a repository a source listed', (c) => {
   );
 });
 
-describe('GitLab: registries a group listing says are off', () => {
+describe('GitLab: registries a group listing says are off or absent', () => {
   // A group's projects come in the full Project to anyone (present_projects in
   // lib/api/groups.rb): packages_enabled and container_registry_access_level are there even
   // without a token, and neither registry is asked. Without the listing, an anonymous lookup
   // answers the short form and the package registry's 403 is unknown (test/forge-gitlab.test.ts).
-  it.each(['glpat-reuse', ''])('are not asked: no version, said so (token: %j)', async (token) => {
+  /** The project of group acme with `registries`, listed and measured with `token`. */
+  async function listedAndMeasured(registries: Partial<GlProject>, token: string) {
     const server = await startGitLab({
       catalogue: catalogue('https://gitlab.example'),
       issues: [],
-      packagesEnabled: false,
-      registryAccess: 'disabled',
+      ...registries,
       packages: [
         { name: 'widget', version: '1.0.0', type: 'npm', created: '2026-10-01T00:00:00Z' },
       ],
@@ -187,15 +187,38 @@ describe('GitLab: registries a group listing says are off', () => {
       { T: token },
     );
     expect(found.problems).toEqual([]);
-    expect(found.targets[0]!.registries).toEqual({ packages: 'off', containers: 'off' });
     const r = await measureAtE('gitlab', 'gitlab.example', server, token, found.targets[0]!);
     expect(r.failures).toEqual([]);
+    expect(server.violations).toEqual([]);
+    return { server, listed: found.targets[0]!.registries, r };
+  }
+
+  it.each(['glpat-reuse', ''])('are not asked: no version, said so (token: %j)', async (token) => {
+    const { server, listed, r } = await listedAndMeasured(
+      { packagesEnabled: false, registryAccess: 'disabled' },
+      token,
+    );
+    expect(listed).toEqual({ packages: 'off', containers: 'off' });
     expect(r.measurements[0]!.values.PACKAGES).toEqual({ events: [] });
     expect(r.measurements[0]!.evidence.PACKAGES).toBe(
       '0 package versions first published in the 12 months to 2026-11-25; the package registry and the container registry are disabled on this repository',
     );
     expect(server.requests.filter((q) => /\/packages|\/registry\//.test(q.path))).toEqual([]);
-    expect(server.violations).toEqual([]);
+  });
+
+  // An instance without a container registry: its Project has no
+  // container_registry_image_prefix (exposed only if Gitlab.config.registry.enabled), and its
+  // /registry/repositories would answer 200 and [], as a registry without images.
+  it.each(['glpat-reuse', ''])('no container registry: not asked (token: %j)', async (token) => {
+    const { server, listed, r } = await listedAndMeasured({ instanceRegistry: false }, token);
+    expect(listed).toEqual({ packages: 'on', containers: 'absent' });
+    expect(r.measurements[0]!.values.PACKAGES).toEqual({
+      events: [Date.parse('2026-10-01T00:00:00Z') / 1000],
+    });
+    expect(r.measurements[0]!.evidence.PACKAGES).toBe(
+      '1 package version first published in the 12 months to 2026-11-25; this forge instance has no container registry',
+    );
+    expect(server.requests.filter((q) => q.path.includes('/registry/'))).toEqual([]);
   });
 });
 

@@ -28,11 +28,16 @@ export interface ScanTarget {
 
 /**
  * Whether a repository's package registry is on: `hidden` when it is on for members only and
- * the caller is none (its versions cannot be read).
+ * the caller is none (its versions cannot be read); `members` when it is for members only and
+ * the forge does not say whether the caller is one (asked: a refusal says it is not);
+ * `absent` when the forge instance has no such registry at all.
  */
-export type RegistryState = 'on' | 'off' | 'hidden';
+export type RegistryState = 'on' | 'off' | 'hidden' | 'members' | 'absent';
 
-/** A forge's package registries (GitLab: packages_enabled, container_registry_access_level). */
+/**
+ * A forge's package registries (GitLab: package_registry_access_level, else packages_enabled;
+ * container_registry_access_level and container_registry_image_prefix).
+ */
 export interface RegistryStates {
   packages: RegistryState;
   containers: RegistryState;

@@ -95,14 +95,22 @@ interface Span {
 const span = (s: Span) => `in the ${counted(s.months, 'month', 'months')} to ${isoDate(s.to)}`;
 
 /** A package registry that holds no version, as the forge says (PACKAGES' evidence). */
-export type RegistryOff = 'package registry' | 'container registry' | 'instance packages';
+export type RegistryOff =
+  | 'package registry'
+  | 'container registry'
+  | 'instance packages'
+  | 'instance containers';
 const registriesOff = (off: readonly RegistryOff[]): string => {
-  const disabled = off.filter((r) => r !== 'instance packages').map((r) => `the ${r}`);
+  const disabled = off.filter((r) => !r.startsWith('instance ')).map((r) => `the ${r}`);
+  const absent = [
+    ...(off.includes('instance packages') ? ['package registry'] : []),
+    ...(off.includes('instance containers') ? ['container registry'] : []),
+  ];
   return `${
     disabled.length === 0
       ? ''
       : `; ${disabled.join(' and ')} ${disabled.length === 1 ? 'is' : 'are'} disabled on this repository`
-  }${off.includes('instance packages') ? '; this forge instance has no package registry' : ''}`;
+  }${absent.length === 0 ? '' : `; this forge instance has no ${absent.join(' and no ')}`}`;
 };
 
 // In the order each measurer lists its rules (a forge's: reaction time, CI, releases, packages).
@@ -183,7 +191,8 @@ const TABLE = {
     evidence: {
       /**
        * `off`: registries that hold none, as the forge says: `package registry`, `container
-       * registry` turned off on the repository, `instance packages`: the forge has none.
+       * registry` turned off on the repository; `instance packages`, `instance containers`:
+       * the forge instance has no such registry.
        */
       measured: (f: Span & { versions: number; off?: readonly RegistryOff[] }) =>
         `${counted(f.versions, 'package version', 'package versions')} first published ${span(f)}${registriesOff(f.off ?? [])}`,

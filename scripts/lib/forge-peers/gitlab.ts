@@ -58,7 +58,7 @@ const RESOURCE_EVENT_NOTE = /^(added|removed) .*labels?$|milestone|^(closed|reop
 
 export interface GlProject {
   issuesAccess?: 'disabled' | 'private' | 'enabled';
-  /** The token's user is no project member: `private` issues are hidden from it. */
+  /** The token's user is no project member: `private` issues and registries are hidden from it. */
   nonMemberToken?: boolean;
   members?: { username: string; access: number }[];
   issues?: GlIssue[];
@@ -69,10 +69,29 @@ export interface GlProject {
   packages?: { name: string; version: string; type: string; created: string }[];
   /** The project's package registry (`packages_enabled`); off: GET …/packages answers 403. */
   packagesEnabled?: boolean;
+  /**
+   * `package_registry_access_level` (ProjectFeature; `packages_enabled` follows it: false
+   * when `disabled`); default from `packagesEnabled`. On a private project read_package needs
+   * the Reporter role (Packages::Policies::ProjectPolicy: reporter_access, else public_access,
+   * which a public or internal project gives whoever sees it, or the level `public`), so
+   * …/packages answers 403 to a caller who is no such member (`nonMemberToken`).
+   */
+  packageAccess?: 'disabled' | 'private' | 'enabled' | 'public';
+  /** The project's visibility in GET /projects/:id without a catalogue; default public. */
+  visibility?: 'public' | 'internal' | 'private';
+  /** A GitLab before the API sent `package_registry_access_level` (MR !170122): no such field. */
+  noPackageLevelField?: boolean;
   /** The instance has a package registry (gitlab.yml `packages: enabled`); false: …/packages answers 404. */
   instancePackages?: boolean;
   /** The project's container registry (`container_registry_access_level`); default enabled. */
   registryAccess?: 'disabled' | 'private' | 'enabled';
+  /**
+   * The instance has a container registry (gitlab.yml `registry: enabled`); false: Project
+   * has no `container_registry_image_prefix`, and …/registry/repositories answers 200 and []
+   * (no instance check there: authorize! :read_container_image, then the project's
+   * container repositories, of which none can exist).
+   */
+  instanceRegistry?: boolean;
   /** Container registry images; none when undefined. */
   images?: { path: string; tags: { name: string; created: string }[] }[];
   pageCap?: number;
@@ -187,15 +206,28 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
   const readsRegistry = (req: RequestSeen) =>
     p.registryAccess !== 'disabled' &&
     (p.registryAccess !== 'private' || (signedIn(req) && !p.nonMemberToken));
+  const packageAccess = p.packageAccess ?? (p.packagesEnabled === false ? 'disabled' : 'enabled');
+  /** Whether the caller may read_package: never when off; on a private project, as above. */
+  const readsPackages = (req: RequestSeen) =>
+    packageAccess !== 'disabled' &&
+    (packageAccess === 'public' ||
+      (p.visibility ?? 'public') !== 'private' ||
+      (signedIn(req) && !p.nonMemberToken));
   /**
    * The registry fields of Project (lib/api/entities/project.rb): `packages_enabled` the
-   * project's setting, `container_registry_enabled` feature_available? for the caller,
-   * `container_registry_access_level` the setting.
+   * project's setting (false when `package_registry_access_level` is `disabled`),
+   * `package_registry_access_level` the setting, `container_registry_enabled`
+   * feature_available? for the caller, `container_registry_access_level` the setting,
+   * `container_registry_image_prefix` only `if: Gitlab.config.registry.enabled`.
    */
-  const registryFields = (req: RequestSeen) => ({
-    packages_enabled: p.packagesEnabled ?? true,
+  const registryFields = (req: RequestSeen, path: string) => ({
+    packages_enabled: packageAccess !== 'disabled',
+    ...(p.noPackageLevelField ? {} : { package_registry_access_level: packageAccess }),
     container_registry_enabled: readsRegistry(req),
     container_registry_access_level: p.registryAccess ?? 'enabled',
+    ...(p.instanceRegistry === false
+      ? {}
+      : { container_registry_image_prefix: `registry.example/${path.toLowerCase()}` }),
   });
   /**
    * Project (lib/api/entities/project.rb and EE's `mirror`): the full form; `issues_enabled`
@@ -205,7 +237,7 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
     ...details(h),
     issues_enabled: readsIssues(req),
     issues_access_level: p.issuesAccess ?? 'enabled',
-    ...registryFields(req),
+    ...registryFields(req, h.path),
     visibility: h.visibility,
     archived: h.archived,
     ...(h.mirror ? { mirror: true } : {}),
@@ -335,8 +367,8 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
         ...details,
         issues_enabled: readsIssues(req),
         issues_access_level: p.issuesAccess ?? 'enabled',
-        ...registryFields(req),
-        visibility: 'public',
+        ...registryFields(req, params.id!),
+        visibility: p.visibility ?? 'public',
         archived: false,
       },
     };
@@ -492,12 +524,13 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
       ),
     ),
     // authorize_packages_access! (lib/api/helpers/packages_helpers.rb): 404 when the instance
-    // has no package registry (require_packages_enabled!), 403 when the project's is off
-    // (ProjectPolicy: packages_disabled prevents read_package).
+    // has no package registry (require_packages_enabled!), 403 when the caller may not
+    // read_package: the project's registry is off (ProjectPolicy: packages_disabled), or for
+    // members only and the caller is no Reporter member.
     route('/projects/{id}/packages', (_x, req) =>
       p.instancePackages === false
         ? { status: 404, body: { message: '404 Not Found' } }
-        : p.packagesEnabled === false
+        : !readsPackages(req)
           ? forbidden
           : paged(
               (p.packages ?? []).map((x, k) => ({
@@ -513,11 +546,12 @@ export async function startGitLab(p: GlProject): Promise<ForgeServer> {
     ),
     // authorize! :read_container_image (lib/api/project_container_repositories.rb): 403 when
     // the registry is off, or for members only and the caller is none (ProjectPolicy's
-    // container_registry_disabled); an enabled registry without images answers [].
+    // container_registry_disabled); an enabled registry without images answers [], as does
+    // an instance without a container registry (nothing there checks Gitlab.config.registry).
     route('/projects/{id}/registry/repositories', (_x, req) =>
       readsRegistry(req)
         ? paged(
-            (p.images ?? []).map((image, k) => ({
+            (p.instanceRegistry === false ? [] : (p.images ?? [])).map((image, k) => ({
               id: k + 1,
               name: '',
               path: image.path,

@@ -39,8 +39,10 @@ interface Project {
   issues_access_level?: string;
   issues_enabled?: boolean;
   packages_enabled?: boolean;
+  package_registry_access_level?: string;
   container_registry_access_level?: string;
   container_registry_enabled?: boolean;
+  container_registry_image_prefix?: string;
 }
 
 /**
@@ -62,26 +64,42 @@ export function issuesOn(p: {
 
 /**
  * Whether a project's package registries are on, from the full Project
- * (lib/api/entities/project.rb): `packages_enabled` the project's setting (off: its packages
- * answer 403, ProjectPolicy's packages_disabled); `container_registry_access_level` (since
- * 14.x), else `container_registry_enabled` before it; `private` with
- * `container_registry_enabled` (feature_available? for the caller) false is hidden from the
- * caller, not off. Undefined when the answer lacks the fields (the short form).
+ * (lib/api/entities/project.rb; docs.gitlab.com/api/projects). The package registry:
+ * `package_registry_access_level` (sent since MR !170122, which deprecates `packages_enabled`;
+ * `disabled` | `private` | `enabled` | `public`, ProjectFeature), else `packages_enabled`
+ * (false when the level is `disabled`: its packages answer 403, ProjectPolicy's
+ * packages_disabled); `private` lets only members with the Reporter role read_package, and no
+ * field says whether the caller is one: `members`, asked. The container registry:
+ * `container_registry_access_level` (since 14.x), else `container_registry_enabled` before it;
+ * `private` with `container_registry_enabled` (feature_available? for the caller) false is
+ * hidden from the caller, not off; `absent` when the answer has the level but no
+ * `container_registry_image_prefix`, which Project sends only `if: Gitlab.config.registry.enabled`
+ * (the instance has a container registry). Undefined when the answer lacks the fields (the
+ * short form).
  */
 export function registriesOf(p: {
   packages_enabled?: unknown;
+  package_registry_access_level?: unknown;
   container_registry_access_level?: unknown;
   container_registry_enabled?: unknown;
+  container_registry_image_prefix?: unknown;
 }): RegistryStates | undefined {
-  if (typeof p.packages_enabled !== 'boolean') return undefined;
+  let packages: RegistryState;
+  const packageLevel = p.package_registry_access_level;
+  if (packageLevel === 'private') packages = 'members';
+  else if (typeof packageLevel === 'string') packages = packageLevel === 'disabled' ? 'off' : 'on';
+  else if (typeof p.packages_enabled === 'boolean') packages = p.packages_enabled ? 'on' : 'off';
+  else return undefined;
   const level = p.container_registry_access_level;
   const seen = p.container_registry_enabled;
   let containers: RegistryState;
-  if (level === 'private') containers = seen === true ? 'on' : 'hidden';
+  if (typeof level === 'string' && typeof p.container_registry_image_prefix !== 'string')
+    containers = 'absent';
+  else if (level === 'private') containers = seen === true ? 'on' : 'hidden';
   else if (typeof level === 'string') containers = level === 'disabled' ? 'off' : 'on';
   else if (typeof seen === 'boolean') containers = seen ? 'on' : 'off';
   else return undefined;
-  return { packages: p.packages_enabled ? 'on' : 'off', containers };
+  return { packages, containers };
 }
 
 /** Whether `p` is GitLab's short form of a project: no visibility and no archived field. */

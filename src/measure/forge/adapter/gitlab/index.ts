@@ -108,7 +108,7 @@ const registryUnknown = (
   new ApiError(
     'auth',
     hidden
-      ? `${http.label}: this project's ${REGISTRY[registry]} is visible to its members only, and the token's user is not one: set a member's token ${tokenPlace(http)}`
+      ? `${http.label}: this project's ${REGISTRY[registry]} is visible to its members only, and ${anonymous(http) ? 'no token is set' : "the token's user is not one"}: set a member's token ${tokenPlace(http)}`
       : `${http.label}: without a token GitLab does not say whether this project's ${REGISTRY[registry]} is on, and answers it 403: set a token ${tokenPlace(http)}`,
   );
 
@@ -126,21 +126,23 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
   // Whether the registries are on: the listing's, else the lookup's (none without a token).
   let registries: RegistryStates | undefined = request.target.registries;
   /**
-   * `list` of `registry`, unless GitLab said it is off; a 403 (authorize!: forbidden!) to an
-   * anonymous caller is unknown, named, never none; with a token it stands as a failure.
+   * `list` of `registry`, unless GitLab said it is off or the instance has none; a 403
+   * (authorize!: forbidden!) is unknown, named, never none: for members only, the caller is
+   * none; to an anonymous caller, nothing says why. With a token and the registry on for
+   * whoever may read the project, it stands as a failure.
    */
   const unlessOff = async <T>(
     registry: keyof typeof REGISTRY,
     list: () => Promise<T[]>,
-  ): Promise<T[] | 'off'> => {
+  ): Promise<T[] | 'off' | 'absent'> => {
     const state = registries?.[registry];
-    if (state === 'off') return 'off';
+    if (state === 'off' || state === 'absent') return state;
     if (state === 'hidden') throw registryUnknown(http, registry, true);
     try {
       return await list();
     } catch (e) {
-      if (e instanceof ApiError && e.status === 403 && anonymous(http))
-        throw registryUnknown(http, registry, false);
+      if (e instanceof ApiError && e.status === 403 && (state === 'members' || anonymous(http)))
+        throw registryUnknown(http, registry, state === 'members');
       throw e;
     }
   };
@@ -263,7 +265,7 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
       // Each entry of the package registry is one version of one package. An instance without
       // a package registry answers 404 (require_packages_enabled!, packages_helpers.rb).
       type Package = { name: string; version: string; package_type: string; created_at: string };
-      let packages: Package[] | 'off';
+      let packages: Package[] | 'off' | 'absent';
       try {
         packages = await unlessOff('packages', () => all<Package>('/packages'));
       } catch (e) {
@@ -272,23 +274,21 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
         packages = [];
       }
       if (packages === 'off') off.push('package registry');
-      const out: PackageVersion[] = (packages === 'off' ? [] : packages).map((p) => ({
+      const out: PackageVersion[] = (typeof packages === 'string' ? [] : packages).map((p) => ({
         name: `${p.package_type}:${p.name}@${p.version}`,
         publishedAt: unixOf(p.created_at),
       }));
       // Each tag of the container registry is a version of an image; only a tag's own answer
-      // has its time. A 404 is read as no registry, as before GitLab said which is off.
+      // has its time. An instance without a container registry answers 200 and [] (nothing on
+      // the route checks Gitlab.config.registry): only the Project's missing image prefix
+      // tells it; a 404 is no answer about the registry, so it stands as a failure.
       type Image = { id: number; path: string; tags?: Array<{ name: string }> };
-      let images: Image[] | 'off' = [];
-      try {
-        images = await unlessOff('containers', () =>
-          all<Image>('/registry/repositories', { tags: 'true' }),
-        );
-      } catch (e) {
-        if (!(e instanceof ApiError && e.kind === 'not-found')) throw e;
-      }
+      const images = await unlessOff('containers', () =>
+        all<Image>('/registry/repositories', { tags: 'true' }),
+      );
       if (images === 'off') off.push('container registry');
-      for (const image of images === 'off' ? [] : images) {
+      if (images === 'absent') off.push('instance containers');
+      for (const image of typeof images === 'string' ? [] : images) {
         // `latest` moves from version to version; it is none itself.
         for (const tag of (image.tags ?? []).filter((t) => t.name !== 'latest')) {
           const { body } = await http.getJson<{ created_at?: string | null }>(
