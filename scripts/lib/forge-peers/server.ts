@@ -18,6 +18,11 @@ export interface Reply {
   /** Answer this late (the slow-server case). */
   delayMs?: number;
   /**
+   * Send no Date header (RFC 9110 section 6.6.1: an origin server without a reliable clock
+   * sends none; a proxy before the forge may drop it). Node's server adds one otherwise.
+   */
+  noDate?: boolean;
+  /**
    * Writes the answer itself, unchecked: what no forge documents but a hostile or broken
    * server sends (a redirect elsewhere, a body cut off, stalled, endless or not JSON).
    */
@@ -263,6 +268,7 @@ export async function startForgeServer(
         res.writeHead(500).end();
         return;
       }
+      if (reply.noDate) res.sendDate = false;
       const body = reply.body === undefined ? '' : JSON.stringify(reply.body);
       const validated =
         etags !== 'none' &&

@@ -295,11 +295,21 @@ const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${CLOCK} \\d{4}$`);
 export function retryAfterSeconds(value: string, nowMs: number): number | undefined {
   const v = value.trim();
   if (/^\d+$/.test(v)) return Math.min(Number(v), MAX_RESET_SECONDS);
+  const at = httpDateMs(v);
+  if (at === undefined) return undefined;
+  return Math.min(Math.max(0, Math.ceil((at - nowMs) / 1000)), MAX_RESET_SECONDS);
+}
+
+/**
+ * The time an HTTP-date names (RFC 9110 section 5.6.7), in ms; undefined for anything else,
+ * though Date.parse may read it ("2099-01-01", a date without its zone).
+ */
+export function httpDateMs(value: string): number | undefined {
+  const v = value.trim();
   let at = NaN;
   if (IMF_FIXDATE.test(v) || RFC850_DATE.test(v)) at = Date.parse(v);
   else if (ASCTIME_DATE.test(v)) at = Date.parse(`${v} GMT`);
-  if (Number.isNaN(at)) return undefined;
-  return Math.min(Math.max(0, Math.ceil((at - nowMs) / 1000)), MAX_RESET_SECONDS);
+  return Number.isNaN(at) ? undefined : at;
 }
 
 /**
@@ -361,7 +371,10 @@ export class ApiClient {
    * (the same file as the answers, on every forge: findings need no conditional request).
    */
   readonly keptFindings?: KeptFindings;
-  /** The forge's clock at its latest answer (its Date header), in ms; undefined before one. */
+  /**
+   * The forge's clock at its latest answer with a valid Date header (an HTTP-date), in ms;
+   * undefined while none has come.
+   */
   forgeDateMs?: number;
   /** A token the adapter minted for this repository (an app installation's), used instead of the pool. */
   private ownToken?: string;
@@ -491,8 +504,9 @@ export class ApiClient {
           ? { ...init, headers: withHeader(init.headers, 'if-none-match', stored.etag) }
           : init;
       const { response, timeout, capped } = await this.send(url, method, body, asked, token);
-      const date = Date.parse(response.headers.get('date') ?? '');
-      if (Number.isFinite(date)) this.forgeDateMs = date;
+      // A Date that is no HTTP-date is none: the last valid one stands.
+      const date = httpDateMs(response.headers.get('date') ?? '');
+      if (date !== undefined) this.forgeDateMs = date;
       if (!REDIRECT_STATUSES.has(response.status)) {
         const whole = await this.readWhole(url, response, timeout, capped);
         if (key === undefined || !this.answers) return whole;

@@ -13,8 +13,10 @@ import type { IssueReaction } from './rules.ts';
 /**
  * Seconds an issue must have been unchanged before its finding is kept: a forge may skip
  * touching an issue updated less than a minute before (docs/reference/scan.md, "Reactions
- * kept between scans", names which), so a reaction in that minute leaves `updated_at` as it was. Measured by the forge's own clock (its Date
- * header), so a scanning machine's clock off the forge's does not matter.
+ * kept between scans", names which), so a reaction in that minute leaves `updated_at` as it
+ * was. Measured by the forge's own clock (its Date header), so a scanning machine's clock off
+ * the forge's does not matter; with no forge clock, nothing is kept (ours may run minutes
+ * ahead of the forge's, past the throttled minute).
  */
 export const SETTLED_SECONDS = 300;
 
@@ -50,13 +52,15 @@ export interface IssueState {
  * The findings of one repository's scan. `qualifying`: the logins whose reactions count (the
  * maintainers that are no bot); a finding holds only theirs, so it is kept under a hash of
  * them: a change of membership or of the bot patterns that touches one of them reads every
- * issue again. `nowSeconds`: the forge's clock (its latest answer's Date header) before the
- * per-issue lists are read, for SETTLED_SECONDS.
+ * issue again. `forgeNowMs`: the forge's clock (the Date header of its latest answer that sent a
+ * valid one) before the per-issue lists are read, for SETTLED_SECONDS; undefined when no answer
+ * sent one: no finding is kept (those kept before are still used). An earlier answer's Date is
+ * earlier than the forge's now, so an issue can only look changed more recently than it was.
  */
 export function issueFindings(
   kept: KeptFindings | undefined,
   qualifying: Iterable<string>,
-  nowSeconds: number,
+  forgeNowMs: number | undefined,
 ): IssueFindings {
   const context = createHash('sha256')
     .update([...new Set(qualifying)].sort().join('\n'))
@@ -83,8 +87,9 @@ export function issueFindings(
     },
     keep(id, state, reactions) {
       const key = keyOf(id, state);
-      const updated = Date.parse(state.updatedAt ?? '') / 1000;
-      if (key === undefined || !kept || !(updated <= nowSeconds - SETTLED_SECONDS)) return;
+      const updated = Date.parse(state.updatedAt ?? '');
+      if (key === undefined || !kept || forgeNowMs === undefined) return;
+      if (!(updated <= forgeNowMs - SETTLED_SECONDS * 1000)) return;
       const earliest = new Map<string, number>();
       let u = 0;
       for (const r of reactions) {

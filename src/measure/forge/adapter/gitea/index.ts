@@ -131,8 +131,9 @@ export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource
       const findings = issueFindings(
         http.keptFindings,
         [...keepers].filter((login) => !actor({ login }).bot),
-        // The forge's clock, not ours: how long an issue has been unchanged is the forge's to say.
-        (http.forgeDateMs ?? Date.now()) / 1000,
+        // The forge's clock, not ours: how long an issue has been unchanged is the forge's to say
+        // (none sent: nothing is kept).
+        http.forgeDateMs,
       );
       const out: ForgeIssue[] = [];
       for (const i of fresh) {

@@ -198,8 +198,9 @@ export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSourc
       const findings = issueFindings(
         http.keptFindings,
         [...maintainers].filter((name) => !actor({ id: 0, username: name }).bot),
-        // The forge's clock, not ours: how long an issue has been unchanged is the forge's to say.
-        (http.forgeDateMs ?? Date.now()) / 1000,
+        // The forge's clock, not ours: how long an issue has been unchanged is the forge's to say
+        // (none sent: nothing is kept).
+        http.forgeDateMs,
       );
       const out: ForgeIssue[] = [];
       for (const i of listed) {
