@@ -6,7 +6,7 @@
 import { compileBotPattern } from '../model/bot-pattern.ts';
 
 /** App addresses that commit without "[bot]" in their name or address. */
-export const KNOWN_BOT_EMAILS: readonly string[] = [
+const KNOWN_BOT_EMAILS: readonly string[] = [
   'bot@renovateapp.com', // Renovate's hosted app
   'renovate@whitesourcesoftware.com', // Renovate (WhiteSource)
   'support@dependabot.com', // Dependabot before it became a GitHub app

@@ -9,7 +9,7 @@ import { QueueRegistry } from './http/client.ts';
 import { notAskedMeasurer } from './not-asked.ts';
 import type { ForgeFor, ForgeMeasurer } from './types.ts';
 
-export interface MeasurerSettings extends ForgeSettings {
+interface MeasurerSettings extends ForgeSettings {
   /** The config's `dependents:`; absent, the dependents rule is not measured. */
   dependents?: DependentsConfig;
 }
@@ -37,7 +37,7 @@ export function measurersFor(
 }
 
 /** Both measurers' rules for one request: their rules never overlap. */
-export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
+function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
   return {
     answers: [...a.answers, ...b.answers],
     ...(a.notAsked || b.notAsked
@@ -64,7 +64,7 @@ export function combined(a: ForgeMeasurer, b: ForgeMeasurer): ForgeMeasurer {
 }
 
 /** Why the dependents rule is not asked when the config chooses no dependency index, and what to do. */
-export const NO_DEPENDENTS_SOURCE =
+const NO_DEPENDENTS_SOURCE =
   'no dependents: source in the config; to measure it, add one naming ecosyste.ms or deps.dev';
 
 /**

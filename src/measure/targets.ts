@@ -9,7 +9,7 @@ export interface ListedTarget extends ScanTarget {
   fetchUrl: string;
 }
 
-export interface TargetList {
+interface TargetList {
   targets: ListedTarget[];
   problems: string[];
 }

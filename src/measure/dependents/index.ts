@@ -9,7 +9,7 @@ import type { ForgeMeasurer, ForgeRequest, ForgeResult, ScanTarget } from '../ty
 import { describeFailure, ApiError } from '../http/errors.ts';
 import { ApiClient, type QueueRegistry } from '../http/client.ts';
 
-export const DEPENDENTS_API_URLS: Record<DependentsConfig['source'], string> = {
+const DEPENDENTS_API_URLS: Record<DependentsConfig['source'], string> = {
   'deps.dev': 'https://api.deps.dev',
   'ecosyste.ms': 'https://packages.ecosyste.ms/api/v1',
 };

@@ -12,7 +12,7 @@ import { ApiClient, QueueRegistry, type HostAccess } from '../http/client.ts';
 import { FORGE_RULES, type KeptAnswers, sourceMeasurer } from './core/measurer.ts';
 import { FORGE_KINDS, forgeAdapter, KNOWN_HOSTS } from './registry.ts';
 
-export const HOST_DEFAULTS = {
+const HOST_DEFAULTS = {
   requestsPerSecond: 5,
   timeoutSeconds: 30,
   maxWaitSeconds: 60,
@@ -106,7 +106,7 @@ function keptAnswers({ answersDir, keptAnswerBytes }: ForgeSettings): KeptAnswer
  * and badgepress does not know (a plain git server, or a forge nobody said the kind of), and
  * what to do.
  */
-export function noForgeApiKnown(host: string): string {
+function noForgeApiKnown(host: string): string {
   const kinds = `${FORGE_KINDS.slice(0, -1).join(', ')} or ${FORGE_KINDS.at(-1)}`;
   return `no forge API is known for ${host}; to measure it, name its kind (${kinds}) and apiUrl under hosts: in the config`;
 }
@@ -192,7 +192,7 @@ export function forgeFor(
  * groups sit at any depth (group/sub/…/name), and "-" starts a page below a project
  * (/-/tree/…), never a group or project of its own.
  */
-export function repositoryPathProblem(adapter: ForgeAdapter, path: string): string | undefined {
+function repositoryPathProblem(adapter: ForgeAdapter, path: string): string | undefined {
   const segments = path.split('/');
   const label = adapter.label;
   if (adapter.repositoryPaths === 'nested-groups') {

@@ -4,7 +4,7 @@
 import { ByteQueue } from './byte-queue.ts';
 import { runGit, startGit, type GitCall, type GitChild, type GitSettings } from './run.ts';
 
-export interface GitObject {
+interface GitObject {
   oid: string;
   type: string;
   body: Buffer;

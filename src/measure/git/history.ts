@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runGit, streamGitRecords, type GitSettings } from './run.ts';
 import type { Identity } from './mailmap.ts';
 
-export interface TagFact {
+interface TagFact {
   name: string;
   /** Tagger date (annotated), else the tagged commit's committer date; undefined: a tag of a tree or blob (no release). */
   time?: number;

@@ -26,7 +26,7 @@ import {
 import type { GitRuleOptions } from './rules.ts';
 import { GitError, type GitSettings } from './run.ts';
 
-export interface GitMeasurerOptions {
+interface GitMeasurerOptions {
   settings: ScanSettings;
   fetch: 'always' | 'never';
   /** The git rules to measure. */

@@ -67,7 +67,7 @@ export function isLockFailure(err: unknown): boolean {
 }
 
 /** A mirror held by this scan: no other badgepress scan fetches, clones or moves it meanwhile. */
-export interface MirrorLock {
+interface MirrorLock {
   release(): Promise<void>;
 }
 
@@ -107,7 +107,7 @@ export async function lockMirror(dir: string, waitSeconds: number): Promise<Mirr
   return { release: () => lease.release() };
 }
 
-export type MirrorUpdate = 'cloned' | 'fetched';
+type MirrorUpdate = 'cloned' | 'fetched';
 
 /** Brings the mirror at `dir` up to date with `url`, cloning it when there is none. */
 export async function updateMirror(

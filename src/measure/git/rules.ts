@@ -31,10 +31,7 @@ export interface GitRuleOptions {
  * them instead (its clock was ahead: it must not hold back the commits that follow it). The
  * root's own time stands. The times never decrease from the root to the tip.
  */
-export function branchTimes(
-  commits: CommitTable,
-  tip: number,
-): { chain: number[]; times: number[] } {
+function branchTimes(commits: CommitTable, tip: number): { chain: number[]; times: number[] } {
   const chain: number[] = [];
   for (let c = tip; c >= 0; c = commits.firstParent[c]!) chain.push(c);
   const n = chain.length;

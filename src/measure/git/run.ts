@@ -80,7 +80,7 @@ const INHERITED_OUT = [
  * config (the user's own ~/.gitconfig and XDG config are never read: GIT_CONFIG_GLOBAL names
  * an empty file), and the secrets as config.
  */
-export function gitEnvironment(
+function gitEnvironment(
   settings: GitSettings,
   base: NodeJS.ProcessEnv = process.env,
 ): NodeJS.ProcessEnv {
@@ -132,7 +132,7 @@ function secretsOf(value: string): string[] {
  * sequences never reach our stderr) and every form (redactSecrets) of every secret value and
  * its credential replaced (remoteText, shared with the forge side).
  */
-export function redact(text: string, settings: GitSettings): string {
+function redact(text: string, settings: GitSettings): string {
   return remoteText(
     text,
     (settings.secretConfig ?? []).flatMap(([, value]) => secretsOf(value)),
@@ -147,7 +147,7 @@ export function redact(text: string, settings: GitSettings): string {
  * password prompt or credential helper; commit text is printed in UTF-8; and HTTP never follows
  * a redirect, so the token configured for a host is never sent to another one.
  */
-export const ISOLATING_ARGS: readonly string[] = [
+const ISOLATING_ARGS: readonly string[] = [
   '--no-pager',
   ...[
     'core.hooksPath=/dev/null',
@@ -185,7 +185,7 @@ function subcommandAt(args: readonly string[]): number {
 }
 
 /** git's whole argv for `call`: the only place it is built (startGit is the only spawn of git). */
-export function gitArgv(call: GitCall): string[] {
+function gitArgv(call: GitCall): string[] {
   const at = subcommandAt(call.args);
   const sub = at >= 0 ? (SUBCOMMAND_ARGS[call.args[at]!] ?? []) : [];
   const args =
@@ -274,7 +274,7 @@ export function startGit(call: GitCall): GitChild {
  * after them ("Please make sure you have the correct access rights") is left out. Without such
  * a line, the last two lines. `stderr` has its secrets removed already.
  */
-export function causeOf(stderr: string): string {
+function causeOf(stderr: string): string {
   const lines = stderr
     .split('\n')
     .map((l) => l.trim())

@@ -56,7 +56,7 @@ const isTree = (e: TreeEntry) => e.mode === '40000';
  * them; every folder named as a place in any case is looked in (Scorecard compares whole
  * paths case-insensitively: `Docs/` beside `docs/` hides neither), in the root's order.
  */
-export function securityPolicyIn(
+function securityPolicyIn(
   root: readonly TreeEntry[],
   folders: ReadonlyMap<string, readonly TreeEntry[]>,
 ): string | undefined {
@@ -82,7 +82,7 @@ export function securityPolicyIn(
  * fetching what the scan may fetch (a blobless mirror lacks every blob it did not ask for).
  * Never fetches lazily: `cat-file` is asked only for blobs known to be there.
  */
-export type MissingBlobs = (
+type MissingBlobs = (
   roots: readonly string[],
   blobs: readonly string[],
 ) => Promise<ReadonlySet<string>>;
@@ -93,7 +93,7 @@ export type MissingBlobs = (
  * second commit of each pair, keyed by the second (rootChanges). A rejection of either makes
  * the roots be read whole instead.
  */
-export interface RootReader {
+interface RootReader {
   stored(trees: readonly string[]): Promise<ReadonlyArray<StoredObject | undefined>>;
   changes(
     pairs: ReadonlyArray<readonly [from: string, to: string]>,

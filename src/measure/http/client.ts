@@ -18,7 +18,7 @@ import {
 import { ApiError, httpFailure, rateLimitFailure } from './errors.ts';
 
 /** How much one repository's forge work may take; `hosts:` may set each (scan.md lists them). */
-export interface ApiBounds {
+interface ApiBounds {
   /** Pages read of one list; a longer list fails the rules that need it. */
   maxPagesPerList: number;
   /** Requests for one repository (redirects and retries included). */
@@ -29,7 +29,7 @@ export interface ApiBounds {
   maxAnswerBytes: number;
 }
 
-export const API_BOUNDS: Readonly<ApiBounds> = {
+const API_BOUNDS: Readonly<ApiBounds> = {
   maxPagesPerList: 1000,
   maxRequestsPerRepository: 10_000,
   maxSecondsPerRepository: 1800,
@@ -37,7 +37,7 @@ export const API_BOUNDS: Readonly<ApiBounds> = {
 };
 
 /** Same-origin redirects followed for one request; more is a failed call. */
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 
 /** A Retry-After or reset time further off than this (a day) is read as this far. */
 export const MAX_RESET_SECONDS = 86_400;
@@ -116,7 +116,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** A rate limit holding a token's requests of one resource: when it resets and what the forge said. */
-export interface Hold {
+interface Hold {
   untilMs: number;
   error: ApiError;
 }
@@ -125,7 +125,7 @@ export interface Hold {
  * Spaces request starts so one token never sends more than its rate; waits out a reset of the
  * resource a request counts against (an API may limit several apart: ApiQuirks.limitResource).
  */
-export class RequestQueue {
+class RequestQueue {
   private nextStart = 0;
   private readonly holds = new Map<string, Hold>();
   private readonly intervalMs: number;
@@ -153,7 +153,7 @@ export class RequestQueue {
 }
 
 /** What a token's latest answer said of its rate-limit window: requests left and when it resets. */
-export interface Budget {
+interface Budget {
   remaining: number;
   resetAtMs: number;
 }
@@ -271,7 +271,7 @@ export class QueueRegistry {
   }
 }
 
-export interface JsonAnswer<T = unknown> {
+interface JsonAnswer<T = unknown> {
   status: number;
   headers: Headers;
   body: T;
@@ -304,7 +304,7 @@ export function retryAfterSeconds(value: string, nowMs: number): number | undefi
  * The time an HTTP-date names (RFC 9110 section 5.6.7), in ms; undefined for anything else,
  * though Date.parse may read it ("2099-01-01", a date without its zone).
  */
-export function httpDateMs(value: string): number | undefined {
+function httpDateMs(value: string): number | undefined {
   const v = value.trim();
   let at = NaN;
   if (IMF_FIXDATE.test(v) || RFC850_DATE.test(v)) at = Date.parse(v);
@@ -894,7 +894,7 @@ function hasUserInfo(url: URL): boolean {
  * with (RFC 8288 section 3.2), so that a relative next-page link names the same page to every
  * reader: our pages, the page guard and Octokit (which would put it after the API's base URL).
  */
-export function absoluteLinks(link: string, base: URL): string {
+function absoluteLinks(link: string, base: URL): string {
   return link.replace(/<([^>]*)>/g, (whole, reference: string) => {
     try {
       return `<${new URL(reference, base).href}>`;

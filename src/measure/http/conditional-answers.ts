@@ -23,7 +23,7 @@ export interface KeptFindings {
 }
 
 /** What one GET answered, enough to answer it again: its validator, status, headers and body. */
-export interface StoredAnswer {
+interface StoredAnswer {
   etag: string;
   status: number;
   headers: Array<[string, string]>;
@@ -31,7 +31,7 @@ export interface StoredAnswer {
 }
 
 /** Bytes of stored bodies one repository's file holds at most; answers past it are not kept. */
-export const MAX_STORED_ANSWER_BYTES = 8 * 1024 * 1024;
+const MAX_STORED_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /**
  * Bytes of stored bodies one source's listing file holds at most (both listings' bodies are

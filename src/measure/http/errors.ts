@@ -37,7 +37,7 @@ export class ApiError extends Error {
 }
 
 /** "12:03Z" for a reset time (Unix s); the date too when it is not today's (UTC). */
-export function resetClock(resetAt: number, now: number): string {
+function resetClock(resetAt: number, now: number): string {
   const reset = isoTime(resetAt);
   const sameDay = reset.slice(0, 10) === isoTime(now).slice(0, 10);
   return `${sameDay ? '' : `${reset.slice(0, 10)} `}${reset.slice(11, 16)}Z`;

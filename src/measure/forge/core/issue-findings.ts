@@ -18,7 +18,7 @@ import type { IssueReaction } from './rules.ts';
  * the forge's does not matter; with no forge clock, nothing is kept (ours may run minutes
  * ahead of the forge's, past the throttled minute).
  */
-export const SETTLED_SECONDS = 300;
+const SETTLED_SECONDS = 300;
 
 /**
  * One issue's kept finding: `r`, [time, login] of each qualifying reactor's earliest reaction;
@@ -29,7 +29,7 @@ interface Finding {
   u: number;
 }
 
-export interface IssueFindings {
+interface IssueFindings {
   /**
    * The reactions the last scan found on issue `id` when its state is the same (kept again for
    * the next scan), else undefined.
@@ -43,7 +43,7 @@ export interface IssueFindings {
  * What the issues list says of an issue's state: when it last changed, and its count of
  * comments (a deleted comment lowers it without changing `updated_at`).
  */
-export interface IssueState {
+interface IssueState {
   updatedAt: string | undefined;
   comments: number | undefined;
 }

@@ -35,7 +35,7 @@ export type CiRuns = { system: string; times: number[] } | { unavailable: string
  * Whether a repository's issues are on, or why this caller cannot tell (an API that says
  * neither without a token): the cause, naming what to set, for the reaction time's evidence.
  */
-export type IssuesState = { issuesEnabled: boolean } | { issuesUnknown: string };
+type IssuesState = { issuesEnabled: boolean } | { issuesUnknown: string };
 
 /** What one forge family answers, in the core's shape. Each method may throw ApiError. */
 export interface ForgeSource {

@@ -21,7 +21,7 @@ export interface ForgeIssue {
   reactions: IssueReaction[];
 }
 
-export interface ReactionTime {
+interface ReactionTime {
   /** Mean days from opening to the first maintainer reaction, two decimals. */
   days: number;
   issues: number;

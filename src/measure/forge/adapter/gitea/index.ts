@@ -41,7 +41,7 @@ interface User {
 }
 
 /** Bots have no flag here: the `-bot`/`_bot` accounts bots run under (`[bot]` names: the scan's test). */
-export function isGiteaBot(login: string): boolean {
+function isGiteaBot(login: string): boolean {
   return /[-_]bot$/i.test(login);
 }
 
@@ -63,7 +63,7 @@ function runTime(r: { created?: string; created_at?: string; started_at?: string
 const failedWith = (e: unknown, ...kinds: FailureKind[]) =>
   e instanceof ApiError && kinds.includes(e.kind);
 
-export function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource {
+function giteaSource(http: ApiClient, request: ForgeRequest): ForgeSource {
   const [owner, name] = request.target.path.split('/') as [string, string];
   const repo = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
   const all = async <T>(

@@ -9,12 +9,12 @@ import { ApiError, httpFailure } from '../../../http/errors.ts';
 import type { ApiClient } from '../../../http/client.ts';
 
 /** A token with less than this left (seconds) is minted again before use. */
-export const REFRESH_SECONDS = 300;
+const REFRESH_SECONDS = 300;
 
 const base64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
 
 /** The app's JWT at `nowSeconds`: iat 60 s back, exp 9 minutes on (GitHub allows 10 at most). */
-export function appJwt(appId: string, key: KeyObject, nowSeconds: number): string {
+function appJwt(appId: string, key: KeyObject, nowSeconds: number): string {
   const header = base64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }));
   const payload = base64url(
     JSON.stringify({ iat: nowSeconds - 60, exp: nowSeconds + 540, iss: appId }),

@@ -10,7 +10,7 @@ import { unixOf } from '../../core/rules.ts';
 import { type BotTest, loginIsBot } from '../../../bots.ts';
 
 /** Timeline item types that can be a reaction: a comment, or a triage action on the issue. */
-export const REACTION_ITEM_TYPES = [
+const REACTION_ITEM_TYPES = [
   'ISSUE_COMMENT',
   'LABELED_EVENT',
   'ASSIGNED_EVENT',
@@ -102,7 +102,7 @@ export interface IssuesPage {
     };
   } | null;
 }
-export interface TimelinePage {
+interface TimelinePage {
   node: { timelineItems?: Timeline } | null;
 }
 

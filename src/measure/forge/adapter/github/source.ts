@@ -31,9 +31,9 @@ const GitHubOctokit = Octokit.plugin(throttling, retry);
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The list of runs answers at most this many results for one query. */
-export const RUN_LIST_CAP = 1000;
+const RUN_LIST_CAP = 1000;
 /** A range of runs is split no finer than this (seconds): past it, the CI rule (RULE.ciPipeline) is null with the cause. */
-export const RUN_SPLIT_FLOOR = 3600;
+const RUN_SPLIT_FLOOR = 3600;
 
 /** Triage actions on an issue; on GitHub only people with triage access or more can take them on others' issues. */
 const TRIAGE_EVENTS = new Set(['labeled', 'assigned', 'milestoned', 'closed']);
@@ -75,7 +75,7 @@ function monthCeiling(unix: number): number {
 }
 
 /** Octokit's error as the core's: status, rate limit and reset, never the request's text. */
-export function fromOctokit(error: unknown, http: ApiClient): unknown {
+function fromOctokit(error: unknown, http: ApiClient): unknown {
   const e = error as {
     status?: number;
     response?: { headers: Record<string, string | number | undefined> };
@@ -114,7 +114,7 @@ export function fromOctokit(error: unknown, http: ApiClient): unknown {
  * point budget is a rate limit with its reset, a repository not found a 404; any other is
  * named by its type alone (a message may quote the query).
  */
-export function fromGraphql(error: unknown, http: ApiClient): unknown {
+function fromGraphql(error: unknown, http: ApiClient): unknown {
   // @octokit/graphql's GraphqlResponseError, or the throttling plugin's "GraphQL Rate Limit
   // Exceeded" (an Error with the answer) once it gave up waiting.
   type Headed = { headers?: Record<string, string | number | undefined> };

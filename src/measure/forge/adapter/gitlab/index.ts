@@ -52,7 +52,7 @@ export const adapter: ForgeAdapter<'gitlab'> = {
 };
 
 /** Reporter: the lowest access level that can triage issues; maintainers here are members at or above it. */
-export const REPORTER_ACCESS = 20;
+const REPORTER_ACCESS = 20;
 
 interface User {
   id: number;
@@ -60,7 +60,7 @@ interface User {
 }
 
 /** GitLab's own bot users: project and group access-token bots and its internal bots (`[bot]` names: the scan's test). */
-export function isGitLabBot(username: string): boolean {
+function isGitLabBot(username: string): boolean {
   return (
     /^(project|group)_\d+_bot(_[0-9a-f]+)?$/.test(username) ||
     ['ghost', 'support-bot', 'alert-bot', 'gitlab-bot'].includes(username)
@@ -112,7 +112,7 @@ const registryUnknown = (
       : `${http.label}: without a token GitLab does not say whether this project's ${REGISTRY[registry]} is on, and answers it 403: set a token ${tokenPlace(http)}`,
   );
 
-export function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSource {
+function gitlabSource(http: ApiClient, request: ForgeRequest): ForgeSource {
   const project = `/projects/${encodeURIComponent(request.target.path)}`;
   const all = async <T>(
     path: string,
