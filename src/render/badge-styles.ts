@@ -34,7 +34,7 @@ function roundUpToOdd(n: number): number {
 }
 
 /** Text width as badge-maker measures it: whole pixels, rounded up to odd (pixel grid). */
-export function preferredWidth(s: string, font: string): number {
+function preferredWidth(s: string, font: string): number {
   return roundUpToOdd(anafanafo(s, { font }) | 0);
 }
 
@@ -49,7 +49,7 @@ export function brightness(hex: string): number {
 }
 
 /** Dark text on light backgrounds, white text (with a dark shadow) otherwise. */
-export function textColors(background: string): { text: string; shadow: string } {
+function textColors(background: string): { text: string; shadow: string } {
   return brightness(background) > 0.69
     ? { text: '#333', shadow: '#ccc' }
     : { text: '#fff', shadow: '#010101' };

@@ -26,9 +26,9 @@ import {
 import type { Revision } from '../model/stored-value.ts';
 
 /** Where a repository-level finding is shown when its rule names no file. */
-export const DEFAULT_LOCATION = 'README.md';
+const DEFAULT_LOCATION = 'README.md';
 
-export interface ScanningRule {
+interface ScanningRule {
   id: string;
   name: string;
   description: string;
@@ -37,12 +37,12 @@ export interface ScanningRule {
   location?: string;
 }
 
-export interface ScanningFinding {
+interface ScanningFinding {
   rule: ScanningRule;
   message: string;
 }
 
-export interface ScanningInput {
+interface ScanningInput {
   settings: Pick<Settings, 'baseUrl' | 'tool'>;
   repositoryUrl: string;
   timestamp: number;
@@ -53,7 +53,7 @@ export interface ScanningInput {
 }
 
 /** Stable across scans: the same repository and rule give the same alert. */
-export function findingFingerprint(repositoryUrl: string, ruleId: string): string {
+function findingFingerprint(repositoryUrl: string, ruleId: string): string {
   return createHash('sha256').update(`${repositoryUrl}\u0000${ruleId}`).digest('hex');
 }
 
@@ -78,7 +78,7 @@ function pascalName(text: string, id: string): string {
   return named.toLowerCase() === id.toLowerCase() ? `${named}Check` : named;
 }
 
-export function codeScanningReport(input: ScanningInput): object {
+function codeScanningReport(input: ScanningInput): object {
   const { settings } = input;
   const index = new Map(input.rules.map((r, i) => [r.id, i]));
   return sarifEnvelope({

@@ -64,7 +64,7 @@ export function latestFiles<E extends { badges: readonly B[] }, B extends { def:
 }
 
 /** The latest-only files from each badge's look and the code-scanning report. */
-export function latestOnlyFiles(
+function latestOnlyFiles(
   settings: Settings,
   badges: BadgeRenderer,
   looks: ReadonlyArray<{ badgeId: string; look: BadgeLook }>,

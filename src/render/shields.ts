@@ -4,7 +4,7 @@
 // shields polls the URL and caches it for `cacheSeconds`, our short cache age.
 import type { BadgeLook } from './svg.ts';
 
-export interface ShieldsEndpoint {
+interface ShieldsEndpoint {
   schemaVersion: 1;
   label: string;
   message: string;

@@ -213,7 +213,7 @@ const longAge = (opts?: ResolverOptions) =>
   cacheControl(opts?.immutableMaxAge ?? DEFAULT_CACHE.immutableMaxAge, true);
 
 /** Greatest element ≤ t of an ascending array (binary search). */
-export function newestAtOrBefore(ascending: readonly number[], t: number): number | undefined {
+function newestAtOrBefore(ascending: readonly number[], t: number): number | undefined {
   let lo = 0;
   let hi = ascending.length - 1;
   let found: number | undefined;

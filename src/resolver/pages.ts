@@ -15,7 +15,7 @@ export interface PageRoute {
 }
 
 /** The one API file outside repositories: the site's OpenAPI description. */
-export const OPENAPI_PATH = '/api/v1/openapi.json';
+const OPENAPI_PATH = '/api/v1/openapi.json';
 
 export function pageContentType(key: string): string {
   return PAGE_TYPES[key.slice(key.lastIndexOf('.') + 1)] || JSON_TYPE;

@@ -22,7 +22,7 @@ export interface RouteTarget {
   timestamp?: number;
 }
 
-export type RouteResult =
+type RouteResult =
   | { ok: true; target: RouteTarget }
   | { ok: false; status: 400 | 404 | 405; detail: string; badgeId?: string };
 

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Templates } from '../../config/templates.ts';
 import { PAGE_TYPES, SVG_TYPE } from '../../model/http.ts';
 
-export interface Asset {
+interface Asset {
   key: string;
   body: string;
   contentType: string;

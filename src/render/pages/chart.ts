@@ -11,7 +11,7 @@ const RIGHT = 72;
 const TOP = 12;
 const BOTTOM = 28;
 
-export interface ChartFrame {
+interface ChartFrame {
   /** Unique within the page, for aria-labelledby. */
   id: string;
   title: string;

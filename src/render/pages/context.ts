@@ -8,7 +8,7 @@ import { repositoryPagesPrefix, rulePagePath } from '../../model/layout.ts';
 import { pageAssets } from './assets.ts';
 import { pageEnv, type PageEnv } from './html.ts';
 
-export type PagesThresholds = ShapeThresholds;
+type PagesThresholds = ShapeThresholds;
 
 export interface PagesContext {
   settings: Settings;

@@ -4,7 +4,7 @@ import { UNKNOWN } from '../../model/status.ts';
 import type { RepositoryEvaluations } from './context.ts';
 
 /** Status per badge per scan (at scan time), and the latest statuses, as plain strings. */
-export function statusHistory(ev: RepositoryEvaluations): {
+function statusHistory(ev: RepositoryEvaluations): {
   badgeIds: string[];
   perScan: Array<{ t: number; statuses: string[] }>;
   latest: string[];

@@ -40,7 +40,7 @@ export function segmentKey(segment: string): string {
 }
 
 /** Host (with port) and the group segments of a canonical URL: the path's non-empty segments but the last. */
-export function groupPath(url: string): string[] {
+function groupPath(url: string): string[] {
   const at = url.indexOf('://') + 3;
   const slash = url.indexOf('/', at);
   const segments = url

@@ -69,7 +69,7 @@ export function href(env: PageEnv, path: string): string {
   return esc(`${env.root}/${path}`);
 }
 
-export interface PageParts {
+interface PageParts {
   title: string;
   description: string;
   /** Already-escaped HTML of <main>. */

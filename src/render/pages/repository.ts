@@ -449,7 +449,7 @@ function ruleChartsB(ctx: PagesContext, ev: { scans: EvaluationB[] }, page: Page
 }
 
 /** The scans a repository page shows open; older ones fold into a <details> (no script needed). */
-export const SCANS_SHOWN = 10;
+const SCANS_SHOWN = 10;
 
 function scansTable(
   ctx: PagesContext,

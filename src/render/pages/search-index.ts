@@ -28,15 +28,15 @@ import { groupItem, repositoryName, type Group } from './groups.ts';
 import { pageCount, pager, type Catalogue } from './catalogue.ts';
 import { naturalKey } from './natural.ts';
 
-export const SEARCH_DIR = 'search/';
+const SEARCH_DIR = 'search/';
 /** Entries one file holds at most. */
-export const SHARD_ENTRIES = 200;
+const SHARD_ENTRIES = 200;
 /** Characters of a prefix spelled in one segment of its file's key (at most 144 bytes). */
 const PREFIX_SEGMENT = 24;
 /** The longest spelled name a prefix splits further at: its keys stay far below S3's 1024 bytes. */
 const MAX_NAME = 600;
 
-export function shardName(prefix: string): string {
+function shardName(prefix: string): string {
   if (prefix === '') return '-';
   let out = '';
   for (let k = 0; k < prefix.length; k++) {
@@ -64,7 +64,7 @@ interface Entry {
 }
 
 /** One prefix of the tree: one JSON file and, without JavaScript, one page (or a few). */
-export interface PrefixNode {
+interface PrefixNode {
   prefix: string;
   /** Every entry under the prefix: [lo, hi) of the tree's entries. */
   lo: number;
@@ -290,14 +290,14 @@ export function prefixPath(prefix: string, n = 1): string {
   return `${SEARCH_DIR}${shardName(prefix)}/${n <= 1 ? '' : `${n}.html`}`;
 }
 
-export function prefixKey(prefix: string, n = 1): string {
+function prefixKey(prefix: string, n = 1): string {
   return n <= 1 ? `${prefixPath(prefix)}index.html` : prefixPath(prefix, n);
 }
 
 const UNSHOWN = /[\p{C}\p{Z}]/gu;
 
 /** A prefix as shown: characters that draw nothing or move text (controls, spaces, bidi controls, half a surrogate pair) by code point. */
-export function shownPrefix(prefix: string): string {
+function shownPrefix(prefix: string): string {
   return prefix.replace(
     UNSHOWN,
     (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`,
@@ -305,7 +305,7 @@ export function shownPrefix(prefix: string): string {
 }
 
 /** How many pages a node's own entries take. */
-export function prefixPageCount(node: PrefixNode): number {
+function prefixPageCount(node: PrefixNode): number {
   return pageCount(node.own - node.lo, SHARD_ENTRIES);
 }
 

@@ -37,7 +37,7 @@ import {
   searchShards,
 } from './search-index.ts';
 
-export const PAGE_SIZE = REPOS_PER_PAGE;
+const PAGE_SIZE = REPOS_PER_PAGE;
 const RECENT_SHOWN = 20;
 const SITEMAP_MAX = 50_000;
 

@@ -26,7 +26,7 @@ export interface RepositorySummary {
   changes: StatusChange[];
 }
 
-export const RECENT_CHANGES = 5;
+const RECENT_CHANGES = 5;
 export const SUMMARIES_PREFIX = '.badgepress/summaries/';
 
 /** A summary as one line of JSON (without the newline). */
@@ -49,7 +49,7 @@ export function summaryLine(
   return JSON.stringify(summarizeRepository(h, ev, changes));
 }
 
-export function summarizeRepository(
+function summarizeRepository(
   h: RepositoryHistory,
   ev: RepositoryEvaluations,
   changes: readonly StatusChange[] = statusChanges(ev),

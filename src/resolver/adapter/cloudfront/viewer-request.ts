@@ -26,7 +26,7 @@ interface Value {
   multiValue?: Value[];
 }
 
-export interface ViewerRequest {
+interface ViewerRequest {
   method: string;
   uri: string;
   querystring: Record<string, Value>;
@@ -34,11 +34,11 @@ export interface ViewerRequest {
   cookies?: Record<string, Value>;
 }
 
-export interface ViewerEvent {
+interface ViewerEvent {
   request: ViewerRequest;
 }
 
-export interface FunctionResponse {
+interface FunctionResponse {
   statusCode: number;
   statusDescription: string;
   headers: Record<string, { value: string }>;

@@ -35,13 +35,13 @@ export interface EdgeResponse {
   bodyEncoding?: 'text' | 'base64';
 }
 
-export interface EdgeEvent {
+interface EdgeEvent {
   Records: {
     cf: { config: { eventType: string }; request: EdgeRequest; response?: EdgeResponse };
   }[];
 }
 
-export interface EdgeOptions extends ResolverOptions {
+interface EdgeOptions extends ResolverOptions {
   /** The S3 client for a region; by default one SDK client per region, reused across calls. */
   client?: (region: string) => S3Client;
 }

@@ -26,7 +26,7 @@ interface Held {
 }
 
 /** A KeyReader that can also answer at once, without a read, from what it holds. */
-export interface DirectoryKeyReader extends KeyReader {
+interface DirectoryKeyReader extends KeyReader {
   /**
    * The file under `key` when no read is needed: a held copy still current, or null when
    * there is no such file; undefined when the file must be read (await the reader).
@@ -163,7 +163,7 @@ async function openInside(
  * undefined. The root is resolved on every call, so a root that is itself a link (a
  * blue-green switch of `dist`) is followed to wherever it points now.
  */
-export function realPathInside(root: string, path: string): string | undefined {
+function realPathInside(root: string, path: string): string | undefined {
   try {
     const realRoot = realpathSync.native(root);
     const real = realpathSync.native(path);

@@ -30,7 +30,7 @@ import { STATUS_TEXT, unavailableAnswer, withAnswerHeaders } from '../../../mode
 const LINGER_MS = 2000;
 
 /** How long serve waits for what a client sends; every one has a default (see below). */
-export interface ConnectionLimits {
+interface ConnectionLimits {
   /**
    * Open connections at most. When a new one would pass it, the connection idle longest (no
    * answer pending: a keep-alive socket between requests, or one that has not sent a whole
@@ -45,8 +45,8 @@ export interface ConnectionLimits {
 
 export type SiteServerOptions = ResolverOptions & DirectoryReaderOptions & ConnectionLimits;
 
-export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** What serve knows of one open connection. */
 interface Connection {

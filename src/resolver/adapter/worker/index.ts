@@ -9,7 +9,7 @@ interface R2Like {
   get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer>; httpEtag?: string } | null>;
 }
 
-export interface WorkerEnv {
+interface WorkerEnv {
   BUCKET?: R2Like;
   ORIGIN_URL?: string;
   /** Optional key prefix inside the bucket/origin (e.g. "site/"). */
