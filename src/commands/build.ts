@@ -125,7 +125,7 @@ export async function buildAndSay(argv: string[]): Promise<Built & { exitCode: n
  * pages as they were and counts only the repositories' files: it says so, or its unchanged
  * count would fall short of the last build's written one with no reason given.
  */
-export function summaryLine(s: BuildSummary, prune: boolean): string {
+function summaryLine(s: BuildSummary, prune: boolean): string {
   const reused = s.reused > 0 ? ` (${s.reused} unchanged since the last build, not read)` : '';
   const kept = s.sitePagesKept ? ' (site-wide pages left as they were, not counted)' : '';
   const removed = prune ? `, ${s.removed} removed` : '';

@@ -43,7 +43,7 @@ export function flagSource(url: string, flag: string): SourceSetting {
 }
 
 /** The URLs of a repos file, for telling what left it; a file that cannot be read is a usage error. */
-export async function knownUrls(file: string | undefined): Promise<string[]> {
+async function knownUrls(file: string | undefined): Promise<string[]> {
   if (file === undefined) return [];
   let text: string;
   try {

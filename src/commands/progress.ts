@@ -9,13 +9,13 @@
 import type { BuildSummary } from '../pipeline/loop.ts';
 import type { RepositoryHistory } from '../load/types.ts';
 
-export interface Progress {
+interface Progress {
   update(s: BuildSummary, h: RepositoryHistory): void;
   done(): void;
 }
 
 /** What the line needs to know about the store: its files and how records name them. */
-export interface StoreFiles {
+interface StoreFiles {
   names: string[];
   display(name: string): string;
 }

@@ -91,7 +91,7 @@ export const SCAN_FLAGS = {
 } as const;
 
 /** Unix seconds, or an ISO 8601 date or time (a time must name its zone: Z or ±hh:mm). */
-export function parseAsOf(text: string): number {
+function parseAsOf(text: string): number {
   if (/^\d+$/.test(text)) return Number(text);
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
   const zoned = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text);

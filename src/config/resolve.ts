@@ -72,7 +72,7 @@ export function judgedRules(thresholds: ShapeThresholds): {
 }
 
 /** The thresholds (and decision files) the site settings name, for their shape. */
-export async function shapeThresholds(settings: Settings): Promise<ShapeThresholds> {
+async function shapeThresholds(settings: Settings): Promise<ShapeThresholds> {
   if (settings.shape === 'A')
     return { shape: 'A', t: await loadThresholdsA(settings.thresholds.A) };
   const t = await loadThresholdsB(settings.thresholds.B);

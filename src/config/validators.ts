@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { precompiled } from '../io/precompiled.ts';
 
-export type Schema = { $id: string };
+type Schema = { $id: string };
 
 const OPTIONS = {
   // Configuration files: every problem at once, so one edit can fix them all.
@@ -18,7 +18,7 @@ const OPTIONS = {
   record: { allErrors: false, strict: false, verbose: true },
 } satisfies Record<string, Options>;
 
-export type SchemaGroup = keyof typeof OPTIONS;
+type SchemaGroup = keyof typeof OPTIONS;
 
 /** The file each group's code is precompiled to, beside this module. */
 const sourceFile = (group: SchemaGroup) => `./validators-${group}.cjs`;

@@ -30,8 +30,8 @@ export interface RepositoryEvaluationOf<S extends 'A' | 'B', E> {
   latest: E;
 }
 
-export type RepositoryEvaluationA = RepositoryEvaluationOf<'A', EvaluationA>;
-export type RepositoryEvaluationB = RepositoryEvaluationOf<'B', EvaluationB>;
+type RepositoryEvaluationA = RepositoryEvaluationOf<'A', EvaluationA>;
+type RepositoryEvaluationB = RepositoryEvaluationOf<'B', EvaluationB>;
 export type RepositoryEvaluation = RepositoryEvaluationA | RepositoryEvaluationB;
 
 export interface Evaluator<R extends RepositoryEvaluation = RepositoryEvaluation> {

@@ -154,7 +154,7 @@ function publishUnknownAs(c: CriterionA, as: ContractStatusA): CriterionA {
   return { ...c, status: as, met: as !== 'fail', message: `${c.description}: ${as}.` };
 }
 
-export interface AsOf {
+interface AsOf {
   /** The moment the answer is for: build time for latest files, a requested time otherwise. */
   at: number;
   expireAfterDays: number | null;

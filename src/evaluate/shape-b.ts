@@ -16,15 +16,15 @@ import { numericValue } from './count-window.ts';
 import { isoDate } from '../model/calendar.ts';
 import type { Revision } from '../model/stored-value.ts';
 
-export type StatusB = 'pass' | 'fail' | 'open';
+type StatusB = 'pass' | 'fail' | 'open';
 /** The badge's status: the highest granted level in lower case, or fail (pages show "none"). */
-export type BadgeStatusB = 'gold' | 'silver' | 'bronze' | 'fail';
+type BadgeStatusB = 'gold' | 'silver' | 'bronze' | 'fail';
 /**
  * The explanation's badgeStatus: as BadgeStatusB, except that a badge whose lowest level fails
  * no check, only waits on values nobody has (open), is `unknown`: never fail for what was not
  * measured or decided (Shape A's extension, docs/reference/api.md).
  */
-export type ExplainedStatusB = BadgeStatusB | 'unknown';
+type ExplainedStatusB = BadgeStatusB | 'unknown';
 
 const NIL = '<nil>';
 
@@ -91,7 +91,7 @@ export function catalogB(t: ThresholdsB): RuleCatalog {
   return (id) => kinds.get(id);
 }
 
-export function passes(threshold: ThresholdB, value: number): boolean {
+function passes(threshold: ThresholdB, value: number): boolean {
   return (
     (threshold.min === undefined || value >= threshold.min) &&
     (threshold.max === undefined || value <= threshold.max)

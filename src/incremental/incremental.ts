@@ -36,7 +36,7 @@ import { StoreListing } from './listing.ts';
 import { CompactRepositoryStates } from './compact-state.ts';
 import type { BuildState, FileState, RepositoryState, ShardKey } from './state-types.ts';
 
-export interface IncrementalOptions {
+interface IncrementalOptions {
   state: StateKeeper;
   store: StoreSource;
   shard: ShardKey;

@@ -82,7 +82,7 @@ export class PartialRebuild {
 }
 
 /** JSON with object keys sorted: the same value gives the same text however it was written. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
     const sorted: Record<string, unknown> = {};
@@ -118,7 +118,7 @@ function badgeRules(t: Thresholds, badgeId: string): Set<string> {
 }
 
 /** The parts of a parsed configuration (exported for tests; builds use configParts). */
-export function partsOf(
+function partsOf(
   settings: Settings,
   t: Thresholds,
   decisions: ReadonlyMap<string, DecisionFileB>,

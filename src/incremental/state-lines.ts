@@ -9,7 +9,7 @@ import { finished } from 'node:stream/promises';
  * The longest state line read (UTF-16 code units): a line is one repository's, and a longer
  * one is no state this code wrote (V8's strings end near 2^29, where a read would throw).
  */
-export const MAX_STATE_LINE = 2 ** 28;
+const MAX_STATE_LINE = 2 ** 28;
 
 /** A state file that is not one this code wrote: why, in words (the caller names the file). */
 export class UntrustedStateError extends Error {
@@ -25,7 +25,7 @@ export class UntrustedStateError extends Error {
  * Lines of a stream of UTF-8 text, without their line ends (\n or \r\n), as the reader asks for
  * them; a line longer than `max` is an UntrustedStateError (it is never joined into a string).
  */
-export async function* linesOf(
+async function* linesOf(
   chunks: AsyncIterable<string | Buffer>,
   max = MAX_STATE_LINE,
 ): AsyncGenerator<string> {

@@ -128,7 +128,7 @@ export async function readState(
  * A state read: the state, or why it cannot be trusted (edited, torn, not a state), or that
  * another version of badgepress wrote it (a full build, nothing wrong).
  */
-export type StateRead = { state: BuildState } | { untrusted: string } | { otherFormat: true };
+type StateRead = { state: BuildState } | { untrusted: string } | { otherFormat: true };
 
 /** As readState, saying why a state is not used. */
 export async function checkState(

@@ -28,7 +28,7 @@ export function leaseKey(shard?: { index: number; count: number }): string {
  * renewals in a row may fail (a store that answers 503 for a while) before it lapses. Short,
  * because a crashed build keeps others out until its lease lapses.
  */
-export const LEASE_SECONDS = 60;
+const LEASE_SECONDS = 60;
 
 export interface LeaseRecord {
   /** Where the holder ran, for people reading messages; never evidence of liveness. */
@@ -62,7 +62,7 @@ export interface LeaseSlot {
 }
 
 /** What to do on a store that ignores conditional writes (the config's s3.conditionalWrites). */
-export type ConditionalWrites = 'required' | 'unsupported-accept-risk';
+type ConditionalWrites = 'required' | 'unsupported-accept-risk';
 
 /** The output store ignores conditional writes and the config does not accept the risk: exit 2. */
 export class ConditionalWritesError extends BadInputError {
@@ -271,7 +271,7 @@ export async function liveHolder(slot: LeaseSlot, at: number): Promise<LeaseReco
 }
 
 /** A lease holds while its holder renews it: until the time its last renewal set. */
-export function isLive(holder: LeaseRecord, at: number): boolean {
+function isLive(holder: LeaseRecord, at: number): boolean {
   return holder.expiresAt > at;
 }
 

@@ -5,7 +5,7 @@ import { constants, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /** The most bytes Node reads into one buffer (fs.readFile's limit, 2 GiB - 1). */
-export const MAX_FILE_BYTES = 2 ** 31 - 1;
+const MAX_FILE_BYTES = 2 ** 31 - 1;
 
 /** A file that cannot be read, with the cause in words and what to do (no path: callers name it). */
 export class FileReadError extends Error {

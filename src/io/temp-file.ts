@@ -5,7 +5,7 @@
 import { tmpdir } from 'node:os';
 import { LocationError } from '../errors.ts';
 
-export function temporaryFileError(path: string, err: unknown): Error {
+function temporaryFileError(path: string, err: unknown): Error {
   const { code, message } = err as NodeJS.ErrnoException;
   return new LocationError(
     `cannot write the temporary file ${path} (${code ?? message}); free space in ${tmpdir()} or set TMPDIR to a folder with room`,

@@ -6,7 +6,7 @@ import { YAML_MAX_ALIAS_COUNT, yamlFailure } from '../config/yaml-file.ts';
 
 export type ParsedItem = { line: number; value: unknown } | { line: number; error: string };
 
-export const STORE_EXTENSIONS = ['.ndjson', '.jsonl', '.json', '.yaml', '.yml'] as const;
+const STORE_EXTENSIONS = ['.ndjson', '.jsonl', '.json', '.yaml', '.yml'] as const;
 
 export function isStoreFile(name: string): boolean {
   return STORE_EXTENSIONS.some((ext) => name.endsWith(ext));

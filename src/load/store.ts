@@ -101,7 +101,7 @@ function splitVersion(version: string): { bare: string; digest: string } {
 }
 
 /** Whether the version was kept for a file read just after it was written (see keptVersion). */
-export function isRecentVersion(version: string): boolean {
+function isRecentVersion(version: string): boolean {
   return version.includes(RECENT_MARK);
 }
 
@@ -137,7 +137,7 @@ export function listedAsKept(kept: string, listed: string | undefined): boolean 
 }
 
 /** Size and modification time (ns): what changes when a file is written, without reading it. */
-export function fileVersion(s: {
+function fileVersion(s: {
   size: number | bigint;
   mtimeNs?: bigint;
   mtimeMs: number | bigint;

@@ -18,7 +18,7 @@ import { checkRecord } from './validate-record.ts';
 /** A group's records by repository URL, as read. */
 export type ByRepository = Map<string, { scans: ScanRecord[]; grants: GrantRecord[] }>;
 
-export interface TakeOptions {
+interface TakeOptions {
   catalog: RuleCatalog;
   report: (issue: LoadIssue, owner?: IssueOwner) => void;
   include?: (repositoryUrl: string) => boolean;

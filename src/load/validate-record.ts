@@ -20,7 +20,7 @@ import type { Revision, StoredValue } from '../model/stored-value.ts';
 // Verbose: errors carry the offending value, so a message can quote it (validators.ts).
 const validateShape = validatorOf('record', recordSchema);
 
-export type RecordCheck =
+type RecordCheck =
   | { ok: true; record: ScanRecord | GrantRecord; unknownRules: string[] }
   | { ok: false; reason: string };
 

@@ -4,7 +4,7 @@
 // the way a backtracking engine does on a 30-character author name.
 import { RE2JS } from 're2js';
 
-export interface BotPattern {
+interface BotPattern {
   test(text: string): boolean;
 }
 

@@ -75,7 +75,7 @@ export const PAGE_CSP =
  * An SVG opened on its own (a badge URL in a tab) is a document that could run script; no
  * SVG of a site needs any or loads anything. Inline styles stay: the social badge has a <style>.
  */
-export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
+const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 
 /**
  * The headers every answer of every adapter carries, added to `headers` (lower-case names):

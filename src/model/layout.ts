@@ -39,7 +39,7 @@ export function isLatestOnly(r: Resource): boolean {
 
 // Badge ids hold no dot, so no two of a badge's names meet; a styled file is reached
 // through `?style=` (or named directly, as a static front end does).
-export function resourcePath(r: Resource): string {
+function resourcePath(r: Resource): string {
   if (!('badgeId' in r)) return r.kind === 'sarif' ? 'sarif' : 'code-scanning.sarif';
   return `badges/${r.badgeId}${r.kind === 'styled' ? `.${r.style}.svg` : r.kind === 'svg' ? '.svg' : r.kind === 'shields' ? '.json' : ''}`;
 }

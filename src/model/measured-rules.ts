@@ -242,7 +242,7 @@ function tableOrder(): MeasuredRule[] {
 const BY_ID = new Map(MEASURED_RULES.map((r) => [r.id, r]));
 
 /** The measured rule of this id, or undefined (a rule another scanner writes, or no rule). */
-export function measuredRule(ruleId: string): MeasuredRule | undefined {
+function measuredRule(ruleId: string): MeasuredRule | undefined {
   return BY_ID.get(ruleId);
 }
 

@@ -13,7 +13,7 @@ export function numberText(n: number): string {
  * The singular of a unit written in the plural ("commits" → "commit", "dependencies" →
  * "dependency"); a unit that is not a plural English word ("%", "ms", "class") is kept.
  */
-export function singularOf(unit: string): string {
+function singularOf(unit: string): string {
   if (/[a-z]ies$/i.test(unit)) return `${unit.slice(0, -3)}y`;
   if (/(?:ss|x|ch|sh|zz)es$/i.test(unit)) return unit.slice(0, -2);
   if (/[a-z][^s]s$/i.test(unit) && !/(?:us|is)$/i.test(unit)) return unit.slice(0, -1);

@@ -3,7 +3,7 @@
 // (no Node APIs) and shared by the build and every resolver adapter.
 
 /** Longest encoded repository segment we write: one path segment on common file systems. */
-export const MAX_SEGMENT_BYTES = 255;
+const MAX_SEGMENT_BYTES = 255;
 
 const URL_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#\s]+)\/([\s\S]+)$/;
 // C0 controls, DEL and C1 controls never belong in an identifier that ends up in a path.
@@ -31,7 +31,7 @@ export function schemeProblem(
 }
 
 /** What is wrong with a URL, for callers that word it for their own context. */
-export type UrlProblem =
+type UrlProblem =
   | 'not-string'
   | 'empty'
   | 'surrogate'
@@ -60,7 +60,7 @@ export function setAsciiHost(convert: (host: string) => string | undefined): voi
 }
 
 /** A URL checked and made canonical, or what is wrong with it (`fact` names no subject). */
-export type UrlCheck =
+type UrlCheck =
   | { ok: true; url: string; encoded: string }
   | { ok: false; problem: UrlProblem; fact: string };
 

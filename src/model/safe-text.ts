@@ -32,7 +32,7 @@ const SHORTEST_SECRET = 4;
  * base64 of the value and of the `user:value` pairs HTTP Basic sends for it (the user names a
  * forge or git uses with a token), padded and not (a longer encoding holds the unpadded start).
  */
-export function secretForms(secret: string): string[] {
+function secretForms(secret: string): string[] {
   if (secret.length < SHORTEST_SECRET) return [];
   const users = ['', 'x-access-token', 'oauth2', 'git', 'token', 'x-token-auth'];
   const encoded = users.map((u) =>

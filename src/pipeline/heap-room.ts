@@ -22,13 +22,13 @@ const MB = 1024 * 1024;
 const LARGEST_DEFAULT_SEMI_SPACE_MB = 64;
 
 /** The heap a repository's files can fill: the old generation's limit and what is used. */
-export interface HeapRoom {
+interface HeapRoom {
   limit: number;
   used: number;
 }
 
 /** The value in MB of a V8 size flag, the last one given winning (NODE_OPTIONS first, then the command line). */
-export function sizeFlag(name: string, args: readonly string[]): number | undefined {
+function sizeFlag(name: string, args: readonly string[]): number | undefined {
   let value: number | undefined;
   const spellings = [name, name.replaceAll('-', '_')];
   for (let i = 0; i < args.length; i++) {

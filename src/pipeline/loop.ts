@@ -34,11 +34,11 @@ interface LoadStep {
 }
 
 /** --strict's first pass: every repository loaded and checked; the summary counts its bad records in `skipped`. */
-export interface CheckOptions extends LoadStep {
+interface CheckOptions extends LoadStep {
   mode: 'check';
 }
 
-export interface BuildOptions extends LoadStep {
+interface BuildOptions extends LoadStep {
   /** `build` (the default) publishes to `sink`; `plan` compares with it, counting in `planner`. */
   mode?: 'build';
   sink: Sink;
@@ -60,12 +60,12 @@ export interface BuildOptions extends LoadStep {
 }
 
 /** `badgepress plan`: the files a build would publish, compared with the output; nothing written. */
-export interface PlanOptions extends Omit<BuildOptions, 'mode'> {
+interface PlanOptions extends Omit<BuildOptions, 'mode'> {
   mode: 'plan';
   planner: Planner;
 }
 
-export type LoopOptions = CheckOptions | BuildOptions | PlanOptions;
+type LoopOptions = CheckOptions | BuildOptions | PlanOptions;
 
 export interface BuildSummary extends PublishCounts {
   repositories: number;

@@ -36,7 +36,7 @@ export interface Sharding {
 }
 
 /** What a command hears while a build runs. */
-export interface BuildListener {
+interface BuildListener {
   /** A bad record or a warning (under --strict, only during the check). */
   issue(issue: LoadIssue): void;
   /** Everything said so far about issues is out (before the summary is printed). */
@@ -56,7 +56,7 @@ export interface BuildIo {
 
 const LOCATIONS: BuildIo = { openStore, openSink };
 
-export interface BuildRun {
+interface BuildRun {
   config: ResolvedConfig;
   /** Unix seconds the latest files answer for. */
   now: number;
@@ -78,7 +78,7 @@ export interface BuildRun {
  * removes site-wide files: an unsharded build answers for all of them, shard 0 for
  * openapi.json and, only when there are no pages (else `site` writes them), the pages.
  */
-export function siteWideOf(
+function siteWideOf(
   { settings, templates }: ResolvedConfig,
   shard: Shard | undefined,
   pages: boolean,

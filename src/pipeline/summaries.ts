@@ -22,7 +22,7 @@ export async function staleSummaryKeys(
 }
 
 /** The shards' summaries are missing or broken: `badgepress site` refuses them as bad input. */
-export class MissingSummariesError extends BadInputError {}
+class MissingSummariesError extends BadInputError {}
 
 /**
  * The summaries of shards 0..count-1, merged and sorted by URL (kept on local disk, see

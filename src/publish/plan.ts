@@ -8,7 +8,7 @@ import { repositoryPagesPrefix, repositoryPrefix } from '../model/layout.ts';
 import { counted } from '../model/plural.ts';
 
 /** A repository rebuilt for some config parts only (the build state's PartialRebuild). */
-export interface PartialFiles {
+interface PartialFiles {
   /** How many files of the unchanged parts were left as they are. */
   readonly filter: { readonly skipped: number };
   /** A key of an unchanged part: current although not rendered. */
@@ -18,7 +18,7 @@ export interface PartialFiles {
 /** Which explanation files a transition was seen in: the latest, a scan's, or a scan's expired variant. */
 export type TransitionScope = Exclude<FileScope, 'index'>;
 
-export interface Transition {
+interface Transition {
   badgeId: string;
   scope: TransitionScope;
   from: string;
@@ -34,7 +34,7 @@ export interface Transition {
  * `maxAge` (cache.latestMaxAge), so every cache that follows HTTP's rules serves the new bytes
  * within it (plus one stale-while-revalidate refetch); nothing needs invalidating.
  */
-export interface CachedUrls {
+interface CachedUrls {
   /** Latest files and indexes: `…/sarif`, `…/badges/<ID>.svg`, `…/badges/<ID>`, … */
   latest: number;
   /** Files under `at/<ts>/`: also what every `?timestamp=` redirecting there answers. */

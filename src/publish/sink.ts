@@ -54,7 +54,7 @@ export interface Sink {
 }
 
 /** One reason a set of keys did not make it, e.g. "AccessDenied: Access Denied". */
-export interface PublishFailure {
+interface PublishFailure {
   reason: string;
   keys: string[];
 }

@@ -18,7 +18,7 @@ import type { Shard } from '../model/shard.ts';
 import { scanLeaseKey, shardOfLeaseKey, type StoreWriter } from '../store/writer.ts';
 
 /** A scan whose repositories may overlap this one's holds the store: exit 5, nothing written. */
-export class ScanOverlapError extends BadgepressError {
+class ScanOverlapError extends BadgepressError {
   override name = 'ScanOverlapError';
   readonly exitCode: number = EXIT.leaseHeld;
   readonly where: string;

@@ -18,7 +18,7 @@ import { StoreConflictError, StoreWriteError, type StoreWriter } from '../store/
 import { completeRecord, mergeForge } from './merge.ts';
 import { usableMeasurement } from './usable-values.ts';
 
-export interface ScanOptions {
+interface ScanOptions {
   targets: readonly ListedTarget[];
   writer: StoreWriter;
   /** E: the scan time, Unix s. */
@@ -173,7 +173,7 @@ export async function scan(o: ScanOptions): Promise<ScanSummary> {
 }
 
 /** Repositories of a host without a forge API measured at once under `perHost: auto` (git servers state no limit). */
-export const AUTO_GIT_HOST = 2;
+const AUTO_GIT_HOST = 2;
 
 type Limiter = <T>(run: () => Promise<T>) => Promise<T>;
 

@@ -54,7 +54,7 @@ export interface StoredScan {
 }
 
 /** The rule ids a parsed record lists as failed (anything else in `failed` is not ours to judge). */
-export function failedRules(failed: unknown): string[] {
+function failedRules(failed: unknown): string[] {
   return Array.isArray(failed) ? failed.filter((r): r is string => typeof r === 'string') : [];
 }
 

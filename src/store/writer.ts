@@ -53,7 +53,7 @@ export interface StoreWriter {
 }
 
 /** How the directory writer opens its files: node's open, or a test's (a short write, ENOSPC). */
-export type OpenFile = (path: string, flags: number, mode?: number) => Promise<FileHandle>;
+type OpenFile = (path: string, flags: number, mode?: number) => Promise<FileHandle>;
 
 /**
  * A store file the scan will not read or append to: not a regular file (a FIFO would block the
